@@ -1,0 +1,101 @@
+//! A block spec: what one `block_specs/<category>/<id>.yaml` file declares.
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::types::TypeDecl;
+
+/// Text in English and Japanese. Our users write instructions in both; retrieval and the studio
+/// read both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Localized<T> {
+    pub en: T,
+    pub ja: T,
+}
+
+/// One input or output of a block.
+pub type Port = TypeDecl;
+
+/// A shared resource a block acts on. Blocks on the same resource run in graph order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    /// The run's one browser session.
+    Browser,
+}
+
+/// A rule about a block's inputs that per-port declarations cannot say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Rule {
+    /// At least one of these inputs must be set.
+    OneOfRequired(Vec<String>),
+    /// This input, when set to a literal, must not be empty (`{}`, `[]`, `""`).
+    NonEmpty(String),
+}
+
+/// What one invocation of the block costs, for dry-run estimates.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Work {
+    /// Model calls per invocation (upper bound, when a model is configured).
+    #[serde(default)]
+    pub model_calls: u32,
+    /// Browser objectives per invocation.
+    #[serde(default)]
+    pub browser_objectives: u32,
+    /// Counts one browser objective per non-empty line of this input when it is literal text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser_objectives_from: Option<String>,
+    /// Model calls for each browser objective (upper bound).
+    #[serde(default)]
+    pub model_calls_per_objective: u32,
+}
+
+/// An example invocation; the dry-run uses its outputs as sample values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    pub title: Localized<String>,
+    #[serde(rename = "in", default)]
+    pub inputs: IndexMap<String, Value>,
+    #[serde(default)]
+    pub out: IndexMap<String, Value>,
+}
+
+/// A block spec file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlockSpec {
+    /// `category.name`, e.g. `excel.read_data`.
+    pub id: String,
+    /// Semantic version; nodes may pin it as `id@x.y.z`.
+    pub version: semver::Version,
+    /// The folder the file lives in; the part of the id before the first dot.
+    pub category: String,
+    pub title: Localized<String>,
+    pub description: Localized<String>,
+    pub tags: Localized<Vec<String>>,
+    #[serde(default)]
+    pub inputs: IndexMap<String, Port>,
+    #[serde(default)]
+    pub outputs: IndexMap<String, Port>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<Resource>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<Rule>,
+    #[serde(default)]
+    pub work: Work,
+}
+
+impl BlockSpec {
+    /// The spec's first example value for output `key`, if any.
+    pub fn example_output(&self, key: &str) -> Option<&Value> {
+        self.examples.iter().find_map(|e| e.out.get(key))
+    }
+}

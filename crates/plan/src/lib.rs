@@ -1,0 +1,21 @@
+//! The Planwright plan format.
+//!
+//! A plan is a YAML graph of typed blocks (see `docs/plan-format.md`). This crate owns the Rust
+//! model of that format, loading a file with hard limits on hostile input, the shape check
+//! against the schema generated from the model, references (`${...}`) and findings. It knows
+//! nothing of the block catalog, of execution, or of any user interface.
+
+pub mod finding;
+pub mod load;
+pub mod locate;
+pub mod model;
+pub mod reference;
+pub mod schema;
+mod shape;
+pub mod source_map;
+pub mod suggest;
+
+pub use finding::{Code, Finding, Severity};
+pub use load::{load_plan, load_plan_bytes, LoadError, LoadedPlan};
+pub use model::*;
+pub use reference::{Reference, Root, Template};

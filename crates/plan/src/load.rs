@@ -1,0 +1,263 @@
+//! Loading a plan file: bounded YAML parsing, conversion to a JSON document, the shape check,
+//! and the typed model.
+//!
+//! Hostile files end in an error quickly and in bounded memory: the size is capped before
+//! parsing, serde_yaml caps nesting (128 levels) and alias expansion, and nothing here recurses
+//! deeper than the document it was given.
+
+use serde_json::{Map, Number, Value};
+
+use crate::finding::{Code, Finding};
+use crate::locate::annotate;
+use crate::model::Plan;
+use crate::shape::check_shape;
+use crate::source_map::SourceMap;
+
+/// Plan files larger than this are refused before parsing. The largest plans we generate
+/// (10,000 nodes) are about 2 MiB.
+pub const MAX_PLAN_BYTES: usize = 16 * 1024 * 1024;
+
+/// Why a file could not be read as a plan at all (CLI exit code 2).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("the file is {bytes} bytes, more than the {limit}-byte limit for a plan")]
+    TooLarge { bytes: usize, limit: usize },
+    #[error("the file is not UTF-8 text (invalid byte at offset {offset}); save it as UTF-8")]
+    NotText { offset: usize },
+    #[error("YAML error at line {line}, column {column}: {message}")]
+    Yaml { message: String, line: u32, column: u32 },
+    #[error("not a Planwright plan: {0}")]
+    NotAPlan(String),
+}
+
+/// A plan file as loaded: its document, the typed plan (when the document could be read into
+/// the model), and the findings of the shape check.
+#[derive(Debug, Clone)]
+pub struct LoadedPlan {
+    pub plan: Option<Plan>,
+    pub document: Value,
+    pub findings: Vec<Finding>,
+    text: String,
+}
+
+impl LoadedPlan {
+    /// Fills in node, field, line and column of findings whose `path` points into this file.
+    pub fn annotate(&self, findings: &mut [Finding]) {
+        if findings.is_empty() {
+            return;
+        }
+        annotate(&self.document, &SourceMap::build(&self.text), findings);
+    }
+
+    /// The source text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Loads a plan from raw bytes (a file's content).
+pub fn load_plan_bytes(bytes: &[u8]) -> Result<LoadedPlan, LoadError> {
+    if bytes.len() > MAX_PLAN_BYTES {
+        return Err(LoadError::TooLarge { bytes: bytes.len(), limit: MAX_PLAN_BYTES });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| LoadError::NotText { offset: e.valid_up_to() })?;
+    load_plan(text)
+}
+
+/// Loads a plan from text.
+pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
+    if text.len() > MAX_PLAN_BYTES {
+        return Err(LoadError::TooLarge { bytes: text.len(), limit: MAX_PLAN_BYTES });
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(yaml_error)?;
+    let document = to_json(yaml, "")?;
+    match &document {
+        Value::Object(map) if map.contains_key("graph") || map.contains_key("apiVersion") => {}
+        Value::Object(_) => {
+            return Err(LoadError::NotAPlan(
+                "it has neither `apiVersion` nor `graph`; a plan starts with `apiVersion: planwright/v1`".into(),
+            ))
+        }
+        other => {
+            return Err(LoadError::NotAPlan(format!(
+                "the document is {}, but a plan is a mapping of `apiVersion`, `id`, `version` and `graph`",
+                kind_of(other)
+            )))
+        }
+    }
+    let mut findings = check_shape(&document);
+    let plan = match serde_path_to_error::deserialize::<_, Plan>(&document) {
+        Ok(plan) => Some(plan),
+        Err(error) => {
+            // The shape check almost always explains this already; say it only when it did not.
+            let pointer = format!("/{}", error.path().to_string().replace('.', "/"));
+            if !findings.iter().any(|f| f.is_error()) {
+                findings.push(Finding::error(Code::InvalidType, pointer, error.inner().to_string()));
+            }
+            None
+        }
+    };
+    let loaded = LoadedPlan { plan, document, findings: Vec::new(), text: text.to_owned() };
+    loaded.annotate(&mut findings);
+    Ok(LoadedPlan { findings, ..loaded })
+}
+
+fn yaml_error(error: serde_yaml::Error) -> LoadError {
+    let (line, column) = error.location().map_or((1, 1), |l| (l.line() as u32, l.column() as u32));
+    let message = error.to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+    LoadError::Yaml { message, line, column }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "empty",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a single string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// YAML → JSON. Scalar keys become strings (`1:` is the key "1"); tags and non-scalar keys have
+/// no place in a plan and are refused with the path where they stand.
+fn to_json(value: serde_yaml::Value, path: &str) -> Result<Value, LoadError> {
+    use serde_yaml::Value as Y;
+    let refuse = |what: &str| LoadError::NotAPlan(format!("{what} at {}", if path.is_empty() { "/" } else { path }));
+    Ok(match value {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                Value::Number(Number::from_f64(f).ok_or_else(|| refuse("a number that is not finite (.nan or .inf)"))?)
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(
+            items.into_iter().enumerate().map(|(i, item)| to_json(item, &format!("{path}/{i}"))).collect::<Result<_, _>>()?,
+        ),
+        Y::Mapping(mapping) => {
+            let mut map = Map::with_capacity(mapping.len());
+            for (key, item) in mapping {
+                let key = match key {
+                    Y::String(s) => s,
+                    Y::Bool(b) => b.to_string(),
+                    Y::Number(n) => n.to_string(),
+                    Y::Null => "null".to_owned(),
+                    _ => return Err(refuse("a key that is a list, mapping or tagged value")),
+                };
+                let child = format!("{path}/{}", crate::reference::escape_pointer(&key));
+                map.insert(key, to_json(item, &child)?);
+            }
+            Value::Object(map)
+        }
+        Y::Tagged(tagged) => return Err(refuse(&format!("a YAML tag `{}`", tagged.tag))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    const MINIMAL: &str = "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n  - id: a\n    block: transforms.pick\n";
+
+    #[test]
+    fn a_minimal_plan_loads_without_findings() {
+        let loaded = load_plan(MINIMAL).unwrap();
+        assert!(loaded.findings.is_empty(), "{:?}", loaded.findings);
+        assert_eq!(loaded.plan.unwrap().graph[0].block.as_deref(), Some("transforms.pick"));
+    }
+
+    #[test]
+    fn shape_findings_carry_node_field_and_line() {
+        let loaded = load_plan(&MINIMAL.replace("    block:", "    blok:")).unwrap();
+        let f = &loaded.findings[0];
+        assert_eq!((f.code, f.node.as_deref(), f.field.as_deref(), f.line), (Code::UnknownKey, Some("a"), Some("blok"), Some(6)));
+        assert!(loaded.plan.is_some(), "unknown keys do not stop the typed model");
+    }
+
+    #[test]
+    fn not_a_plan() {
+        assert!(matches!(load_plan("- a\n- b\n"), Err(LoadError::NotAPlan(m)) if m.contains("a list")));
+        assert!(matches!(load_plan("name: x\n"), Err(LoadError::NotAPlan(m)) if m.contains("apiVersion")));
+        assert!(matches!(load_plan(""), Err(LoadError::NotAPlan(_))));
+        assert!(matches!(load_plan("graph: []\nx: !tag 1\n"), Err(LoadError::NotAPlan(m)) if m.contains("/x")));
+    }
+
+    #[test]
+    fn yaml_errors_have_a_position() {
+        let Err(LoadError::Yaml { line, .. }) = load_plan("apiVersion: planwright/v1\ngraph: [\n  {id: a\n") else {
+            panic!("expected a YAML error")
+        };
+        assert!(line >= 3);
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused() {
+        let text = format!("{MINIMAL}id: q\n");
+        assert!(matches!(load_plan(&text), Err(LoadError::Yaml { message, .. }) if message.contains("duplicate")));
+    }
+
+    #[test]
+    fn binary_garbage_is_not_text() {
+        assert!(matches!(load_plan_bytes(&[0x61, 0xff, 0xfe, 0x00]), Err(LoadError::NotText { offset: 1 })));
+    }
+
+    #[test]
+    fn oversize_files_are_refused_before_parsing() {
+        let huge = vec![b'a'; MAX_PLAN_BYTES + 1];
+        assert!(matches!(load_plan_bytes(&huge), Err(LoadError::TooLarge { .. })));
+    }
+
+    // Hostile documents end quickly in an error. The bound here is generous and exists only to
+    // turn a hang into a failure; the real figures are in docs/benchmarks.md.
+    fn ends_quickly(text: &str) -> Result<LoadedPlan, LoadError> {
+        let start = Instant::now();
+        let result = load_plan(text);
+        assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+        result
+    }
+
+    #[test]
+    fn alias_bombs_are_refused() {
+        let mut text = String::from("apiVersion: planwright/v1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let prev = format!("*a{}", i - 1);
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 10].join(", ")));
+        }
+        text.push_str("graph: *a11\n");
+        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("repetition limit")));
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = format!("apiVersion: planwright/v1\ngraph: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
+        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("recursion limit")));
+    }
+
+    #[test]
+    fn a_long_string_is_just_a_long_string() {
+        let text = format!("{MINIMAL}    description: \"{}\"\n", "x".repeat(4 << 20));
+        assert!(ends_quickly(&text).unwrap().findings.is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn load_never_panics(text in ".{0,300}") {
+            let _ = load_plan(&text);
+        }
+
+        #[test]
+        fn load_never_panics_on_yamlish_text(text in r"[-:{}\[\],'|>\n #&*!a-z0-9]{0,200}") {
+            let _ = load_plan(&format!("apiVersion: planwright/v1\n{text}"));
+        }
+    }
+}
