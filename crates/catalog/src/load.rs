@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use planwright_plan::locate::describe_pointer;
 use planwright_plan::source_map::SourceMap;
 
 use crate::spec::{BlockSpec, Rule};
@@ -64,7 +65,7 @@ pub fn parse_spec(file: &str, text: &str) -> Result<BlockSpec, Vec<SpecError>> {
         .map(|(pointer, message)| SpecError {
             file: file.to_owned(),
             line: map.locate(&pointer).map_or(1, |p| p.line),
-            field: pointer.trim_start_matches('/').replace('/', "."),
+            field: describe_pointer(&serde_json::Value::Null, &pointer).1.unwrap_or_else(|| "-".into()),
             message,
         })
         .collect())
@@ -168,7 +169,7 @@ outputs:
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].file, "demo/demo.echo.yaml");
         assert_eq!(errors[0].line, 8);
-        assert_eq!(errors[0].field, "inputs.text");
+        assert_eq!(errors[0].field, "inputs.text.requird");
         assert!(errors[0].message.contains("unknown field `requird`"), "{}", errors[0].message);
     }
 
@@ -192,9 +193,9 @@ outputs:
     fn rules_must_name_real_inputs() {
         let text = format!("{GOOD}rules:\n  - one_of_required: [text, prompt]\n");
         let errors = parse_spec("demo/demo.echo.yaml", &text).unwrap_err();
-        assert_eq!(errors[0].field, "rules.0");
-        assert_eq!(errors[0].line, 13);
-        assert!(errors[0].message.contains("`prompt`"));
+        assert_eq!(errors[0].field, "rules[0]");
+        assert_eq!(errors[0].line, 12);
+        assert!(errors[0].message.contains("`prompt`"), "{errors:?}");
     }
 
     #[test]

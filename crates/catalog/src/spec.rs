@@ -1,7 +1,6 @@
 //! A block spec: what one `block_specs/<category>/<id>.yaml` file declares.
 
 use indexmap::IndexMap;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -9,7 +8,7 @@ use crate::types::TypeDecl;
 
 /// Text in English and Japanese. Our users write instructions in both; retrieval and the studio
 /// read both.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Localized<T> {
     pub en: T,
@@ -20,16 +19,17 @@ pub struct Localized<T> {
 pub type Port = TypeDecl;
 
 /// A shared resource a block acts on. Blocks on the same resource run in graph order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Resource {
     /// The run's one browser session.
     Browser,
 }
 
-/// A rule about a block's inputs that per-port declarations cannot say.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+/// A rule about a block's inputs that per-port declarations cannot say. Written as a mapping
+/// with one key: `- one_of_required: [prompt, instruction]` or `- non_empty: output_schema`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RuleDecl", into = "RuleDecl")]
 pub enum Rule {
     /// At least one of these inputs must be set.
     OneOfRequired(Vec<String>),
@@ -37,8 +37,39 @@ pub enum Rule {
     NonEmpty(String),
 }
 
+/// How a rule is written. (serde_yaml would otherwise expect enum variants as YAML tags.)
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleDecl {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    one_of_required: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    non_empty: Option<String>,
+}
+
+impl TryFrom<RuleDecl> for Rule {
+    type Error = String;
+
+    fn try_from(decl: RuleDecl) -> Result<Rule, String> {
+        match (decl.one_of_required, decl.non_empty) {
+            (Some(names), None) => Ok(Rule::OneOfRequired(names)),
+            (None, Some(name)) => Ok(Rule::NonEmpty(name)),
+            _ => Err("a rule has exactly one of `one_of_required` or `non_empty`".into()),
+        }
+    }
+}
+
+impl From<Rule> for RuleDecl {
+    fn from(rule: Rule) -> RuleDecl {
+        match rule {
+            Rule::OneOfRequired(names) => RuleDecl { one_of_required: Some(names), ..RuleDecl::default() },
+            Rule::NonEmpty(name) => RuleDecl { non_empty: Some(name), ..RuleDecl::default() },
+        }
+    }
+}
+
 /// What one invocation of the block costs, for dry-run estimates.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Work {
     /// Model calls per invocation (upper bound, when a model is configured).
@@ -56,7 +87,7 @@ pub struct Work {
 }
 
 /// An example invocation; the dry-run uses its outputs as sample values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
     pub title: Localized<String>,
@@ -67,7 +98,7 @@ pub struct Example {
 }
 
 /// A block spec file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlockSpec {
     /// `category.name`, e.g. `excel.read_data`.

@@ -4,12 +4,11 @@
 use std::fmt;
 
 use indexmap::IndexMap;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A base type name as written in a spec file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TypeName {
     String,
@@ -25,7 +24,7 @@ pub enum TypeName {
 }
 
 /// `type: string` or a union `type: [string, integer]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum TypeNames {
     One(TypeName),
@@ -34,7 +33,7 @@ pub enum TypeNames {
 
 /// A type declaration as written in a spec file. Ports (a block's inputs and outputs) use it,
 /// and so do an array's `items` and an object's `properties`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypeDecl {
     #[serde(rename = "type")]
@@ -47,8 +46,9 @@ pub struct TypeDecl {
     /// Inputs only: the value the block uses when the node leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
+    /// The allowed values, when the port is an enumeration.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "enum")]
-    pub enum_values: Option<Vec<Value>>,
+    pub allowed: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<Box<TypeDecl>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -56,7 +56,7 @@ pub struct TypeDecl {
 }
 
 /// A description in English and Japanese, or in English only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Description {
     Localized { en: String, ja: String },
@@ -89,6 +89,11 @@ pub enum Type {
 }
 
 impl TypeDecl {
+    /// The allowed values, when the port is an enumeration.
+    pub fn enum_values(&self) -> Option<&[Value]> {
+        self.allowed.as_deref()
+    }
+
     /// The resolved type this declaration describes.
     pub fn resolve(&self) -> Type {
         let names: Vec<TypeName> = match &self.names {

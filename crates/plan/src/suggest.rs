@@ -21,7 +21,9 @@ where
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, c)| c.to_owned()).collect()
+    // Names far behind the best are noise next to it ("filtr" → filter, not join or pick).
+    let best = scored.first().map_or(0.0, |s| s.0);
+    scored.into_iter().take_while(|s| s.0 >= best - 0.05).take(3).map(|(_, c)| c.to_owned()).collect()
 }
 
 /// "; did you mean `a`?" or "" when there is nothing close.
@@ -44,6 +46,7 @@ mod tests {
     fn typos_find_their_name() {
         assert_eq!(closest("blok", ["block", "body", "after"]), vec!["block"]);
         assert_eq!(closest("excel.read", ["excel.read_data", "excel.write", "file.read_csv"])[0], "excel.read_data");
+        assert_eq!(closest("transforms.filtr", ["transforms.filter", "transforms.join", "transforms.pick"]), vec!["transforms.filter"]);
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! `planwright bench`: speed measurements that docs/benchmarks.md reports.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use planwright_plan::load_plan;
+use planwright_validate::{dry_run_validated, validate_loaded, NoPlans};
+use serde_json::json;
+
+use crate::commands::{catalog, print, Exit};
+use crate::render;
+use crate::Format;
+
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Load, validate and dry-run generated plans of several sizes.
+    Validate {
+        /// Plan sizes in nodes (loop bodies included).
+        #[arg(long, value_delimiter = ',', default_value = "100,1000,10000")]
+        nodes: Vec<usize>,
+        /// Timed repetitions per size; the median is reported.
+        #[arg(long, default_value_t = 21)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Also write each generated plan to this folder (to inspect it or time the CLI on it).
+        #[arg(long, value_name = "DIR")]
+        write_plans: Option<PathBuf>,
+    },
+}
+
+pub fn run(command: BenchCommand) -> Result<Exit> {
+    match command {
+        BenchCommand::Validate { nodes, repeat, format, write_plans } => validate(&nodes, repeat.max(1), format, write_plans),
+    }
+}
+
+struct Row {
+    nodes: usize,
+    bytes: usize,
+    load: Duration,
+    validate: Duration,
+    dry_run: Duration,
+}
+
+fn validate(sizes: &[usize], repeat: usize, format: Format, write_plans: Option<PathBuf>) -> Result<Exit> {
+    let catalog = catalog(None)?;
+    let mut rows = Vec::new();
+    for &nodes in sizes {
+        let text = generated_plan(nodes);
+        if let Some(dir) = &write_plans {
+            std::fs::create_dir_all(dir)?;
+            std::fs::write(dir.join(format!("bench_{nodes}.yaml")), &text).context("writing the generated plan")?;
+        }
+        let (mut load, mut check, mut dry) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..repeat {
+            let start = Instant::now();
+            let loaded = load_plan(&text)?;
+            let loaded_at = Instant::now();
+            let validation = validate_loaded(&loaded, &catalog, &NoPlans);
+            let validated_at = Instant::now();
+            anyhow::ensure!(validation.is_valid(), "the generated plan of {nodes} nodes is invalid: {:?}", validation.errors().next());
+            let plan = loaded.plan.as_ref().context("typed plan")?;
+            let run = dry_run_validated(plan, &catalog, &NoPlans, validation);
+            let done = Instant::now();
+            anyhow::ensure!(run.steps.len() == nodes, "dry-run covered {} of {nodes} nodes", run.steps.len());
+            load.push(loaded_at - start);
+            check.push(validated_at - loaded_at);
+            dry.push(done - validated_at);
+        }
+        rows.push(Row { nodes, bytes: text.len(), load: median(load), validate: median(check), dry_run: median(dry) });
+    }
+    let output = match format {
+        Format::Json => render::json(&json!(rows
+            .iter()
+            .map(|r| json!({
+                "nodes": r.nodes, "bytes": r.bytes,
+                "load_ms": ms(r.load), "validate_ms": ms(r.validate), "dry_run_ms": ms(r.dry_run),
+                "validate_and_dry_run_ms": ms(r.validate + r.dry_run),
+                "total_ms": ms(r.load + r.validate + r.dry_run),
+                "total_us_per_node": (r.load + r.validate + r.dry_run).as_secs_f64() * 1e6 / r.nodes as f64,
+            }))
+            .collect::<Vec<_>>())),
+        Format::Text => {
+            let mut out = format!("median of {repeat} runs, release build: {}\n", if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" });
+            out.push_str("   nodes      bytes   load ms  validate ms  dry-run ms  validate+dry-run ms  total ms  µs/node\n");
+            for r in &rows {
+                let total = r.load + r.validate + r.dry_run;
+                out.push_str(&format!(
+                    "{:>8} {:>10} {:>9.2} {:>12.2} {:>11.2} {:>20.2} {:>9.2} {:>8.2}\n",
+                    r.nodes, r.bytes, ms(r.load), ms(r.validate), ms(r.dry_run), ms(r.validate + r.dry_run), ms(total),
+                    total.as_secs_f64() * 1e6 / r.nodes as f64
+                ));
+            }
+            out
+        }
+    };
+    print(&output)?;
+    Ok(Exit::Ok)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// A valid plan of exactly `nodes` nodes shaped like real ones: CSV reads feeding filters,
+/// aggregations and joins that reach back several steps, conditions, and every 25 nodes a
+/// foreach loop whose two-node body reads the loop item and an outer node.
+pub fn generated_plan(nodes: usize) -> String {
+    let mut text = String::from(
+        "apiVersion: planwright/v1\nid: bench\nversion: 1.0.0\ndescription: generated for planwright bench\n\
+         vars:\n  dir: data\n  threshold: 1000\ngraph:\n",
+    );
+    let mut made = 0;
+    // Nodes whose `rows_<i>` alias holds a list of rows, oldest first.
+    let mut row_nodes: Vec<usize> = Vec::new();
+    while made < nodes {
+        let i = made;
+        let left = nodes - made;
+        if let (true, Some(&source)) = (i % 25 == 24 && left >= 3, row_nodes.last()) {
+            text.push_str(&format!(
+                "  - id: n{i}\n    foreach:\n      input: ${{n{source}.rows_{source}}}\n      item_var: row\n      max_concurrency: 4\n    \
+                 body:\n      plan:\n        graph:\n          - id: n{i}_pick\n            block: transforms.pick\n            \
+                 in:\n              source: ${{vars.row}}\n              path: vendor\n            out:\n              value: vendor_{i}\n          \
+                 - id: n{i}_filter\n            block: transforms.filter\n            in:\n              items: ${{n{source}.rows_{source}}}\n              \
+                 conditions:\n                - field: vendor\n                  operator: eq\n                  value: ${{n{i}_pick.vendor_{i}}}\n            \
+                 out:\n              filtered: matches_{i}\n    out:\n      collect: per_vendor_{i}\n"
+            ));
+            made += 3;
+            continue;
+        }
+        let when = if i % 7 == 6 { format!("    when:\n      expr: ${{vars.threshold}} > {i} and len(${{vars.dir}}) > 0\n") } else { String::new() };
+        let body = match (i % 5, row_nodes.last().copied()) {
+            (0, _) | (_, None) => format!(
+                "    block: file.read_csv\n    in:\n      path: ${{vars.dir}}/invoices_{i}.csv\n      has_header: true\n    out:\n      rows: rows_{i}\n      summary: summary_{i}\n"
+            ),
+            (1 | 4, Some(p)) => format!(
+                "    block: transforms.filter\n    in:\n      items: ${{n{p}.rows_{p}}}\n      conditions:\n        - field: amount\n          operator: gt\n          value: ${{vars.threshold}}\n    out:\n      filtered: rows_{i}\n"
+            ),
+            (2, Some(p)) => format!(
+                "    block: transforms.group_by_agg\n    in:\n      items: ${{n{p}.rows_{p}}}\n      by: [vendor]\n      aggregations:\n        - field: amount\n          op: sum\n          as: total\n    out:\n      rows: rows_{i}\n"
+            ),
+            (_, Some(p)) => {
+                let back = row_nodes[row_nodes.len().saturating_sub(4)];
+                format!(
+                    "    block: transforms.join\n    in:\n      left: ${{n{p}.rows_{p}}}\n      right: ${{n{back}.rows_{back}}}\n      left_key: invoice_no\n      right_key: invoice_no\n    out:\n      rows: rows_{i}\n"
+                )
+            }
+        };
+        text.push_str(&format!("  - id: n{i}\n    description: step {i}\n{when}{body}"));
+        row_nodes.push(i);
+        made += 1;
+    }
+    text
+}

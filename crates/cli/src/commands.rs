@@ -1,0 +1,150 @@
+//! The commands: each loads what it needs, calls the library, and prints.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use planwright_catalog::Catalog;
+use planwright_designs::{Designs, RegisterOutcome};
+use planwright_plan::{load_plan_bytes, LoadedPlan};
+use planwright_validate::{dry_run_validated, validate_loaded, Validation};
+
+use crate::render;
+use crate::{Format, Sources};
+
+/// The exit codes other tools rely on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Ok = 0,
+    Invalid = 1,
+    Unusable = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+pub fn catalog(dir: Option<&Path>) -> Result<Catalog> {
+    match dir {
+        Some(dir) => Catalog::load_dir(dir).with_context(|| format!("block catalog {}", dir.display())),
+        None => Catalog::bundled().context("the built-in block catalog"),
+    }
+}
+
+/// The plans `call` can name: registered ones, then `<id>.yaml` beside the plan itself.
+fn designs(sources: &Sources, file: &Path) -> Designs {
+    let beside = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Designs::new(&sources.designs).with_fallback_dir(beside)
+}
+
+/// Reads and loads a plan file; `Err(Exit)` after saying on stderr why it is unusable.
+fn load(file: &Path) -> std::result::Result<LoadedPlan, Exit> {
+    let bytes = std::fs::read(file).map_err(|error| {
+        eprintln!("planwright: cannot read {}: {error}", file.display());
+        Exit::Unusable
+    })?;
+    load_plan_bytes(&bytes).map_err(|error| {
+        eprintln!("planwright: {}: {error}", file.display());
+        Exit::Unusable
+    })
+}
+
+fn check(file: &Path, sources: &Sources) -> Result<std::result::Result<(LoadedPlan, Validation, Catalog, Designs), Exit>> {
+    let catalog = catalog(sources.catalog.as_deref())?;
+    let loaded = match load(file) {
+        Ok(loaded) => loaded,
+        Err(exit) => return Ok(Err(exit)),
+    };
+    let designs = designs(sources, file);
+    let validation = validate_loaded(&loaded, &catalog, &designs);
+    Ok(Ok((loaded, validation, catalog, designs)))
+}
+
+fn exit_for(validation: &Validation) -> Exit {
+    if validation.is_valid() {
+        Exit::Ok
+    } else {
+        Exit::Invalid
+    }
+}
+
+pub fn validate(file: &Path, format: Format, sources: &Sources) -> Result<Exit> {
+    let (_, validation, _, _) = match check(file, sources)? {
+        Ok(checked) => checked,
+        Err(exit) => return Ok(exit),
+    };
+    let output = match format {
+        Format::Json => render::json(&render::validation_json(&validation)),
+        Format::Text => render::validation_text(&file.display().to_string(), &validation),
+    };
+    print(&output)?;
+    Ok(exit_for(&validation))
+}
+
+pub fn dry_run(file: &Path, format: Format, sources: &Sources) -> Result<Exit> {
+    let (loaded, validation, catalog, designs) = match check(file, sources)? {
+        Ok(checked) => checked,
+        Err(exit) => return Ok(exit),
+    };
+    let Some(plan) = &loaded.plan else {
+        print(&render::validation_text(&file.display().to_string(), &validation))?;
+        return Ok(Exit::Invalid);
+    };
+    let mut run = dry_run_validated(plan, &catalog, &designs, validation);
+    loaded.annotate(&mut run.validation.findings);
+    let output = match format {
+        Format::Json => render::json(&render::dry_run_json(&run)),
+        Format::Text => render::dry_run_text(&file.display().to_string(), plan, &run),
+    };
+    print(&output)?;
+    Ok(exit_for(&run.validation))
+}
+
+pub fn blocks(format: Format, dir: Option<&Path>) -> Result<Exit> {
+    let catalog = catalog(dir)?;
+    let output = match format {
+        Format::Json => render::json(&serde_json::to_value(catalog.blocks().collect::<Vec<_>>())?),
+        Format::Text => render::blocks_text(&catalog),
+    };
+    print(&output)?;
+    Ok(Exit::Ok)
+}
+
+pub fn schema() -> Result<Exit> {
+    print(&planwright_plan::schema::plan_schema_text())?;
+    Ok(Exit::Ok)
+}
+
+pub fn register(file: &Path, sources: &Sources) -> Result<Exit> {
+    let (loaded, validation, _, designs) = match check(file, sources)? {
+        Ok(checked) => checked,
+        Err(exit) => return Ok(exit),
+    };
+    let (Some(plan), true) = (&loaded.plan, validation.is_valid()) else {
+        eprint!("{}", render::validation_text(&file.display().to_string(), &validation));
+        eprintln!("planwright: not registered: fix the errors above first");
+        return Ok(Exit::Invalid);
+    };
+    let now = time::OffsetDateTime::now_local().unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+    match designs.register(&plan.id, loaded.text(), now) {
+        Ok(RegisterOutcome::Written(path)) => print(&format!("registered {}\n", path.display()))?,
+        Ok(RegisterOutcome::AlreadyRegistered(path)) => print(&format!("already registered as {}\n", path.display()))?,
+        Err(error) => {
+            eprintln!("planwright: not registered: {error}");
+            return Ok(Exit::Invalid);
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// Writes to stdout; a closed pipe (`planwright blocks | head`) is not an error.
+pub fn print(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing to standard output"),
+    }
+}

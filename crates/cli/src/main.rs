@@ -1,0 +1,111 @@
+//! `planwright`: the command line. Parses arguments, calls the library crates, prints, and
+//! exits with the documented codes. Nothing else lives here.
+
+mod bench;
+mod commands;
+mod render;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "planwright", version, about = "Design, check and run business automations as plans of typed blocks.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Default, ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Where blocks and called plans come from.
+#[derive(clap::Args, Clone)]
+pub struct Sources {
+    /// Folder of registered plans, where `call.plan_id` is looked up.
+    #[arg(long, value_name = "DIR", default_value = "designs")]
+    designs: PathBuf,
+    /// Use the block specs in this folder instead of the catalog built into planwright.
+    #[arg(long, value_name = "DIR", env = "PLANWRIGHT_BLOCK_SPECS")]
+    catalog: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a plan file against the plan format, the block catalog and the plans it calls.
+    ///
+    /// Exit codes: 0 valid (warnings allowed), 1 invalid, 2 unreadable or not a plan.
+    #[command(after_help = "JSON output: {\"valid\": bool, \"errors\": [finding…], \"warnings\": [finding…]}, where a finding is \
+{code, severity, node, field, message, hint, candidates, path, line, column}.")]
+    Validate {
+        /// The plan file (YAML).
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        #[command(flatten)]
+        sources: Sources,
+    },
+    /// Validate, then run the plan symbolically on sample values: the order, each node's
+    /// resolved inputs (secrets masked) and an estimate of the work.
+    ///
+    /// Exit codes: 0 valid, 1 invalid, 2 unreadable or not a plan.
+    #[command(name = "dry-run")]
+    DryRun {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        #[command(flatten)]
+        sources: Sources,
+    },
+    /// List the block catalog.
+    Blocks {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Use the block specs in this folder instead of the built-in catalog.
+        #[arg(long, value_name = "DIR", env = "PLANWRIGHT_BLOCK_SPECS")]
+        catalog: Option<PathBuf>,
+    },
+    /// Print the plan JSON Schema (for editors with a YAML language server).
+    Schema,
+    /// Validate a plan and store it as `<designs>/<plan_id>_<yyyymmddHHMM>.yaml`.
+    ///
+    /// The file is written atomically and never overwrites another. Exit codes: 0 registered
+    /// (or the identical plan was already registered under that name), 1 invalid or refused,
+    /// 2 unreadable or not a plan.
+    Register {
+        file: PathBuf,
+        #[command(flatten)]
+        sources: Sources,
+    },
+    /// Measure planwright's own speed; see docs/benchmarks.md.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Validate { file, format, sources } => commands::validate(&file, format, &sources),
+        Command::DryRun { file, format, sources } => commands::dry_run(&file, format, &sources),
+        Command::Blocks { format, catalog } => commands::blocks(format, catalog.as_deref()),
+        Command::Schema => commands::schema(),
+        Command::Register { file, sources } => commands::register(&file, &sources),
+        Command::Bench(command) => bench::run(command),
+    };
+    match outcome {
+        Ok(code) => code.into(),
+        Err(error) => {
+            eprintln!("planwright: {error:#}");
+            commands::Exit::Unusable.into()
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! Plan validation and dry-run.
+//!
+//! `validate_plan` checks a plan against the block catalog and the plans it calls: node kinds,
+//! block inputs and outputs, every `${...}` reference (nested anywhere) for scope, alias, path
+//! and type, expressions, loop bodies with their scope, subflows, cycles and browser order. Each
+//! problem is a [`Finding`] with a stable code. `dry_run` adds a symbolic run over sample values
+//! and an estimate of the work. This crate reads plans; it never runs a block.
+
+mod advice;
+mod dry_run;
+mod check;
+mod order;
+mod shapes;
+mod subflow;
+
+use planwright_catalog::Catalog;
+use planwright_plan::{Finding, LoadedPlan, Plan};
+
+pub use dry_run::{dry_run, dry_run_validated, DryRun, Estimate, Step, StepKind};
+pub use order::GraphAnalysis;
+pub use subflow::{NoPlans, PlanSource};
+
+/// The outcome of validating a plan.
+#[derive(Debug, Clone)]
+pub struct Validation {
+    /// Errors first, then warnings; each in document order.
+    pub findings: Vec<Finding>,
+    /// The plan's execution structure; `order` is empty when there is a cycle.
+    pub analysis: GraphAnalysis,
+}
+
+impl Validation {
+    pub fn errors(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_error())
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !f.is_error())
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.errors().next().is_none()
+    }
+}
+
+/// Validates a plan model. Findings carry JSON pointers; `validate_loaded` also fills in node,
+/// field, line and column.
+pub fn validate_plan(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> Validation {
+    let _span = tracing::debug_span!("validate_plan", plan = %plan.id, nodes = plan.graph.len()).entered();
+    let mut children = subflow::Children::new(plans, catalog, &plan.id);
+    let report = check::validate_with(plan, catalog, &mut children);
+    let mut findings = report.findings;
+    sort_findings(&mut findings);
+    Validation { findings, analysis: report.analysis }
+}
+
+/// Validates a loaded plan file: the loader's shape findings, then (when the document could be
+/// read into the model) every semantic rule, all located in the file.
+pub fn validate_loaded(loaded: &LoadedPlan, catalog: &Catalog, plans: &dyn PlanSource) -> Validation {
+    let mut validation = match &loaded.plan {
+        Some(plan) => validate_plan(plan, catalog, plans),
+        None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default() },
+    };
+    validation.findings.extend(loaded.findings.iter().cloned());
+    loaded.annotate(&mut validation.findings);
+    sort_findings(&mut validation.findings);
+    validation.findings.dedup();
+    validation
+}
+
+fn sort_findings(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (a.severity, a.line, &a.path, a.code).cmp(&(b.severity, b.line, &b.path, b.code))
+    });
+}
