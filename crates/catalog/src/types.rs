@@ -53,6 +53,9 @@ pub struct TypeDecl {
     pub items: Option<Box<TypeDecl>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<IndexMap<String, TypeDecl>>,
+    /// The resolved type, computed once: validation asks for it at every use of the port.
+    #[serde(skip)]
+    resolved: std::sync::OnceLock<Type>,
 }
 
 /// A description in English and Japanese, or in English only.
@@ -94,8 +97,12 @@ impl TypeDecl {
         self.allowed.as_deref()
     }
 
-    /// The resolved type this declaration describes.
-    pub fn resolve(&self) -> Type {
+    /// The type this declaration describes.
+    pub fn ty(&self) -> &Type {
+        self.resolved.get_or_init(|| self.resolve())
+    }
+
+    fn resolve(&self) -> Type {
         let names: Vec<TypeName> = match &self.names {
             TypeNames::One(name) => vec![*name],
             TypeNames::Union(names) => names.clone(),
@@ -110,9 +117,9 @@ impl TypeDecl {
                 TypeName::Bytes => Type::Bytes,
                 TypeName::File => Type::File,
                 TypeName::Any => Type::Any,
-                TypeName::Array => Type::Array(Box::new(self.items.as_ref().map_or(Type::Any, |i| i.resolve()))),
+                TypeName::Array => Type::Array(Box::new(self.items.as_ref().map_or(Type::Any, |i| i.ty().clone()))),
                 TypeName::Object => Type::Object(
-                    self.properties.as_ref().map(|props| props.iter().map(|(k, v)| (k.clone(), v.resolve())).collect()),
+                    self.properties.as_ref().map(|props| props.iter().map(|(k, v)| (k.clone(), v.ty().clone())).collect()),
                 ),
             })
             .collect();
@@ -192,6 +199,24 @@ impl Type {
     /// The type at the end of `path`.
     pub fn at_path<'a>(&self, path: impl IntoIterator<Item = &'a str>) -> Result<Type, PathError> {
         path.into_iter().try_fold(self.clone(), |t, segment| t.at(segment))
+    }
+
+    /// Whether `value` is of this type (the same rules as `accepts`, without building the
+    /// value's type).
+    pub fn admits(&self, value: &Value) -> bool {
+        match (self, value) {
+            (Type::Any, _) | (_, Value::Null) => true,
+            (Type::Union(members), _) => members.iter().any(|m| m.admits(value)),
+            (Type::String | Type::File, Value::String(_)) => true,
+            (Type::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+            (Type::Number, Value::Number(_)) | (Type::Boolean, Value::Bool(_)) => true,
+            (Type::Array(items), Value::Array(values)) => values.iter().all(|v| items.admits(v)),
+            (Type::Object(None), Value::Object(_)) => true,
+            (Type::Object(Some(props)), Value::Object(map)) => {
+                props.iter().all(|(k, t)| map.get(k).is_none_or(|v| t.admits(v)))
+            }
+            _ => false,
+        }
     }
 
     /// The type of a literal value.
@@ -282,7 +307,7 @@ mod tests {
     use serde_json::json;
 
     fn decl(yaml: &str) -> Type {
-        serde_yaml::from_str::<TypeDecl>(yaml).unwrap().resolve()
+        serde_yaml::from_str::<TypeDecl>(yaml).unwrap().ty().clone()
     }
 
     #[test]
@@ -334,6 +359,33 @@ mod tests {
         assert_eq!(Type::of_value(&json!([1, 2])), Type::Array(Box::new(Type::Integer)));
         assert_eq!(Type::of_value(&json!(1.5)), Type::Number);
         assert!(decl("{type: array, items: {type: number}}").accepts(&Type::of_value(&json!([1, 2.5]))));
+    }
+
+    #[test]
+    fn admits_agrees_with_accepts_on_literals() {
+        let values = [json!(null), json!(1), json!(1.5), json!("x"), json!(true), json!({"a": [1]}), json!([]), json!([2, 3])];
+        let types = [
+            decl("type: integer"),
+            decl("type: number"),
+            decl("type: [string, boolean]"),
+            decl("{type: array, items: {type: integer}}"),
+            decl("{type: object, properties: {a: {type: array, items: {type: number}}}}"),
+            decl("type: object"),
+            decl("type: file"),
+        ];
+        for t in &types {
+            for v in &values {
+                assert_eq!(t.admits(v), t.accepts(&Type::of_value(v)), "{t} {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn admits_is_exact_where_accepts_gives_unions_the_benefit_of_the_doubt() {
+        let mixed = json!([1, "a"]);
+        let integers = decl("{type: array, items: {type: integer}}");
+        assert!(integers.accepts(&Type::of_value(&mixed)), "statically, some items may be integers");
+        assert!(!integers.admits(&mixed), "this value has a string item");
     }
 
     #[test]

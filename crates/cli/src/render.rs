@@ -139,7 +139,7 @@ fn ports(spec: &BlockSpec, inputs: bool) -> String {
     }
     ports
         .iter()
-        .map(|(name, port)| format!("{name}{}: {}", if port.required { "*" } else { "" }, port.resolve()))
+        .map(|(name, port)| format!("{name}{}: {}", if port.required { "*" } else { "" }, port.ty()))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -14,6 +14,7 @@ pub mod schema;
 mod shape;
 pub mod source_map;
 pub mod suggest;
+mod yaml_json;
 
 pub use finding::{Code, Finding, Severity};
 pub use load::{load_plan, load_plan_bytes, LoadError, LoadedPlan};

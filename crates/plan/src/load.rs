@@ -5,7 +5,8 @@
 //! parsing, serde_yaml caps nesting (128 levels) and alias expansion, and nothing here recurses
 //! deeper than the document it was given.
 
-use serde_json::{Map, Number, Value};
+use serde::Deserialize;
+use serde_json::Value;
 
 use crate::finding::{Code, Finding};
 use crate::locate::annotate;
@@ -70,8 +71,7 @@ pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
         return Err(LoadError::TooLarge { bytes: text.len(), limit: MAX_PLAN_BYTES });
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(yaml_error)?;
-    let document = to_json(yaml, "")?;
+    let document = crate::yaml_json::parse(text).map_err(yaml_error)?;
     match &document {
         Value::Object(map) if map.contains_key("graph") || map.contains_key("apiVersion") => {}
         Value::Object(_) => {
@@ -87,7 +87,8 @@ pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
         }
     }
     let mut findings = check_shape(&document);
-    let plan = match serde_path_to_error::deserialize::<_, Plan>(&document) {
+    // serde_path_to_error only when needed: it is the slow way to the same plan.
+    let plan = match Plan::deserialize(&document).or_else(|_| serde_path_to_error::deserialize::<_, Plan>(&document)) {
         Ok(plan) => Some(plan),
         Err(error) => {
             // The shape check almost always explains this already; say it only when it did not.
@@ -121,47 +122,6 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// YAML → JSON. Scalar keys become strings (`1:` is the key "1"); tags and non-scalar keys have
-/// no place in a plan and are refused with the path where they stand.
-fn to_json(value: serde_yaml::Value, path: &str) -> Result<Value, LoadError> {
-    use serde_yaml::Value as Y;
-    let refuse = |what: &str| LoadError::NotAPlan(format!("{what} at {}", if path.is_empty() { "/" } else { path }));
-    Ok(match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                Value::Number(Number::from_f64(f).ok_or_else(|| refuse("a number that is not finite (.nan or .inf)"))?)
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(
-            items.into_iter().enumerate().map(|(i, item)| to_json(item, &format!("{path}/{i}"))).collect::<Result<_, _>>()?,
-        ),
-        Y::Mapping(mapping) => {
-            let mut map = Map::with_capacity(mapping.len());
-            for (key, item) in mapping {
-                let key = match key {
-                    Y::String(s) => s,
-                    Y::Bool(b) => b.to_string(),
-                    Y::Number(n) => n.to_string(),
-                    Y::Null => "null".to_owned(),
-                    _ => return Err(refuse("a key that is a list, mapping or tagged value")),
-                };
-                let child = format!("{path}/{}", crate::reference::escape_pointer(&key));
-                map.insert(key, to_json(item, &child)?);
-            }
-            Value::Object(map)
-        }
-        Y::Tagged(tagged) => return Err(refuse(&format!("a YAML tag `{}`", tagged.tag))),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,7 +149,7 @@ mod tests {
         assert!(matches!(load_plan("- a\n- b\n"), Err(LoadError::NotAPlan(m)) if m.contains("a list")));
         assert!(matches!(load_plan("name: x\n"), Err(LoadError::NotAPlan(m)) if m.contains("apiVersion")));
         assert!(matches!(load_plan(""), Err(LoadError::NotAPlan(_))));
-        assert!(matches!(load_plan("graph: []\nx: !tag 1\n"), Err(LoadError::NotAPlan(m)) if m.contains("/x")));
+        assert!(matches!(load_plan("graph: []\nx: !tag 1\n"), Err(LoadError::Yaml { message, line: 2, .. }) if message.contains("tag")));
     }
 
     #[test]

@@ -208,8 +208,12 @@ pub fn visit_strings(value: &Value, visit: &mut dyn FnMut(&str, &str)) {
 }
 
 /// Escapes one JSON-pointer token (RFC 6901).
-pub fn escape_pointer(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+pub fn escape_pointer(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        token.into()
+    }
 }
 
 /// Credential placeholders `{{NAME}}` in natural-language text, in order of appearance.

@@ -266,7 +266,7 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let expected = port.resolve();
+            let expected = port.ty();
             if !expected.accepts(&value_type) {
                 self.findings.push(
                     Finding::error(Code::TypeMismatch, at.clone(), format!("input `{name}` of `{}` takes {expected}, but the value is {value_type}", spec.id))
@@ -292,7 +292,7 @@ impl Checker<'_> {
                 let what = port.description.as_ref().map_or_else(String::new, |d| format!(" ({})", d.en()));
                 self.findings.push(
                     Finding::error(Code::MissingInput, format!("{pointer}/in/{}", escape_pointer(name)), format!("block `{}` needs input `{name}`{what}", spec.id))
-                        .hint(format!("add `{name}:` ({}) under `in`", port.resolve())),
+                        .hint(format!("add `{name}:` ({}) under `in`", port.ty())),
                 );
             }
         }
@@ -518,9 +518,17 @@ impl Checker<'_> {
         }
     }
 
-    /// Checks every reference inside `value` and returns the value's type.
+    /// Checks every reference inside `value` and returns the value's type. The site's pointer
+    /// is extended and cut back in one buffer per nested value, since values may be large.
     fn check_value(&mut self, scope: &Scope<'_, '_>, site: Site<'_>, value: &Value) -> Type {
+        let mut pointer = site.pointer.to_owned();
+        self.check_nested(scope, site.from, site.secrets_allowed, value, &mut pointer)
+    }
+
+    fn check_nested(&mut self, scope: &Scope<'_, '_>, from: Option<usize>, secrets_allowed: bool, value: &Value, pointer: &mut String) -> Type {
+        let site = Site { from, secrets_allowed, pointer };
         match value {
+            Value::String(text) if !text.contains("${") => Type::String,
             Value::String(text) => match Template::parse(text) {
                 Ok(Template::Literal(_)) => Type::String,
                 Ok(Template::Single(reference)) => self.check_reference(scope, site, &reference),
@@ -541,8 +549,11 @@ impl Checker<'_> {
             Value::Array(items) => {
                 let mut members: Vec<Type> = Vec::new();
                 for (i, item) in items.iter().enumerate() {
-                    let at = format!("{}/{i}", site.pointer);
-                    let ty = self.check_value(scope, Site { pointer: &at, ..site }, item);
+                    let len = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&i.to_string());
+                    let ty = self.check_nested(scope, from, secrets_allowed, item, pointer);
+                    pointer.truncate(len);
                     if !members.contains(&ty) {
                         members.push(ty);
                     }
@@ -556,8 +567,12 @@ impl Checker<'_> {
             Value::Object(map) => Type::Object(Some(
                 map.iter()
                     .map(|(key, item)| {
-                        let at = format!("{}/{}", site.pointer, escape_pointer(key));
-                        (key.clone(), self.check_value(scope, Site { pointer: &at, ..site }, item))
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&escape_pointer(key));
+                        let ty = self.check_nested(scope, from, secrets_allowed, item, pointer);
+                        pointer.truncate(len);
+                        (key.clone(), ty)
                     })
                     .collect(),
             )),

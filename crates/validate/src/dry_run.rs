@@ -15,7 +15,7 @@ use crate::order::GraphAnalysis;
 use crate::{validate_plan, PlanSource, Validation};
 
 /// One step of the dry-run, in execution order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Step {
     /// Node id; inside a loop body `loop/inner`, inside a called plan `call/inner`.
     pub id: String,
@@ -37,9 +37,10 @@ pub struct Step {
     pub runs: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StepKind {
+    #[default]
     Block,
     Loop,
     Subflow,
@@ -78,7 +79,7 @@ pub fn dry_run_validated(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource,
     let mut runner = Runner { catalog, plans, steps: Vec::new(), estimate: Estimate { exact: true, ..Estimate::default() }, findings: Vec::new() };
     if validation.is_valid() {
         let vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let frame = Frame { vars, outputs: HashMap::new(), parent: None };
+        let frame = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
         runner.run_graph(&plan.graph, &validation.analysis, &frame, &Context { prefix: String::new(), pointer: String::new(), depth: 0, multiplier: 1 });
     }
     let known: std::collections::HashSet<(String, Code)> = validation.findings.iter().map(|f| (f.path.clone(), f.code)).collect();
@@ -91,6 +92,8 @@ struct Frame<'a> {
     vars: Map<String, Value>,
     /// Node id → alias → sample value.
     outputs: HashMap<String, Map<String, Value>>,
+    /// Node ids in the order they ran.
+    order: Vec<String>,
     parent: Option<&'a Frame<'a>>,
 }
 
@@ -134,8 +137,7 @@ struct Resolved {
 
 impl Runner<'_> {
     fn run_graph(&mut self, graph: &[Node], analysis: &GraphAnalysis, frame: &Frame<'_>, ctx: &Context) -> Map<String, Value> {
-        let mut frame = Frame { vars: Map::new(), outputs: HashMap::new(), parent: Some(frame) };
-        let mut aliases = Map::new();
+        let mut frame = Frame { vars: Map::new(), outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
         for &index in &analysis.order {
             let node = &graph[index];
             let pointer = format!("{}/graph/{index}", ctx.pointer);
@@ -151,8 +153,10 @@ impl Runner<'_> {
                 runs: Some(ctx.multiplier),
             };
             self.estimate.node_runs += ctx.multiplier;
+            // The step goes in before the steps of its body or called plan: hold its place.
             let position = self.steps.len();
-            let outputs = match node.role() {
+            self.steps.push(Step::default());
+            let mut outputs = match node.role() {
                 Some(NodeRole::Block(block)) => match self.catalog.lookup(block) {
                     Lookup::Found(spec) => self.run_block(node, spec, &frame, &pointer, ctx, &mut step),
                     _ => Map::new(),
@@ -164,12 +168,17 @@ impl Runner<'_> {
                 Some(NodeRole::Subflow) => self.run_subflow(node, &frame, &pointer, ctx, &mut step),
                 None => Map::new(),
             };
-            step.outputs = node.out.iter().map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null))).collect();
-            for (alias, value) in &step.outputs {
-                aliases.entry(alias.clone()).or_insert_with(|| value.clone());
-            }
+            step.outputs = node.out.iter().map(|(key, alias)| (alias.clone(), outputs.remove(key).unwrap_or(Value::Null))).collect();
             frame.outputs.insert(node.id.clone(), step.outputs.clone());
-            self.steps.insert(position, step);
+            frame.order.push(node.id.clone());
+            self.steps[position] = step;
+        }
+        // What a loop collects: every alias of its body, the first node's value on duplicates.
+        let mut aliases = Map::new();
+        for id in &frame.order {
+            for (alias, value) in frame.outputs.remove(id).into_iter().flatten() {
+                aliases.entry(alias).or_insert(value);
+            }
         }
         aliases
     }
@@ -181,9 +190,9 @@ impl Runner<'_> {
             let at = format!("{pointer}/in/{}", escape_pointer(name));
             let resolved = self.resolve(value, frame, &at);
             if let Some(port) = spec.inputs.get(name) {
-                let expected = port.resolve();
-                let actual = Type::of_value(&resolved.value);
-                if !expected.accepts(&actual) {
+                let expected = port.ty();
+                if !expected.admits(&resolved.value) {
+                    let actual = Type::of_value(&resolved.value);
                     self.findings.push(
                         Finding::warning(Code::TypeMismatch, at, format!("with sample data, input `{name}` of `{}` would receive {actual} where it takes {expected}", spec.id))
                             .hint("check the referenced output against the block's input"),
@@ -213,7 +222,7 @@ impl Runner<'_> {
                 let sample = spec
                     .example_output(key)
                     .cloned()
-                    .unwrap_or_else(|| spec.outputs.get(key).map_or(Value::Null, |p| p.resolve().sample(&format!("{}.{key}", node.id))));
+                    .unwrap_or_else(|| spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id))));
                 (key.clone(), sample)
             })
             .collect()
@@ -245,7 +254,7 @@ impl Runner<'_> {
             0
         };
         step.runs = Some(ctx.multiplier);
-        let inner = Frame { vars, outputs: HashMap::new(), parent: Some(frame) };
+        let inner = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
         let body_ctx = Context {
             prefix: format!("{}{}/", ctx.prefix, node.id),
             pointer: format!("{pointer}/body/plan"),
@@ -276,19 +285,23 @@ impl Runner<'_> {
             vars.entry(name.clone()).or_insert_with(|| default.clone());
         }
         let analysis = validate_plan(&child, self.catalog, self.plans).analysis;
-        let root = Frame { vars, outputs: HashMap::new(), parent: None };
+        let root = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
         let child_ctx = Context { prefix: format!("{}{}/", ctx.prefix, node.id), pointer: format!("{pointer}/call"), depth: ctx.depth + 1, multiplier: ctx.multiplier };
         self.run_graph(&child.graph, &analysis, &root, &child_ctx)
     }
 
     fn resolve(&mut self, value: &Value, frame: &Frame<'_>, pointer: &str) -> Resolved {
         let mut from_samples = false;
-        let value = self.resolve_value(value, frame, pointer, &mut from_samples);
+        let mut pointer = pointer.to_owned();
+        let value = self.resolve_value(value, frame, &mut pointer, &mut from_samples);
         Resolved { value, from_samples }
     }
 
-    fn resolve_value(&mut self, value: &Value, frame: &Frame<'_>, pointer: &str, from_samples: &mut bool) -> Value {
+    /// `pointer` is one buffer extended and cut back per nested value: a finding needs it
+    /// rarely, every value passes through here.
+    fn resolve_value(&mut self, value: &Value, frame: &Frame<'_>, pointer: &mut String, from_samples: &mut bool) -> Value {
         match value {
+            Value::String(text) if !text.contains("${") => Value::String(text.clone()),
             Value::String(text) => match Template::parse(text) {
                 Ok(Template::Literal(text)) => Value::String(text),
                 Ok(Template::Single(reference)) => self.lookup(&reference, frame, pointer, from_samples),
@@ -307,11 +320,29 @@ impl Runner<'_> {
                 Err(_) => Value::Null,
             },
             Value::Array(items) => Value::Array(
-                items.iter().enumerate().map(|(i, item)| self.resolve_value(item, frame, &format!("{pointer}/{i}"), from_samples)).collect(),
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&i.to_string());
+                        let resolved = self.resolve_value(item, frame, pointer, from_samples);
+                        pointer.truncate(len);
+                        resolved
+                    })
+                    .collect(),
             ),
             Value::Object(map) => Value::Object(
                 map.iter()
-                    .map(|(k, item)| (k.clone(), self.resolve_value(item, frame, &format!("{pointer}/{}", escape_pointer(k)), from_samples)))
+                    .map(|(k, item)| {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&escape_pointer(k));
+                        let resolved = self.resolve_value(item, frame, pointer, from_samples);
+                        pointer.truncate(len);
+                        (k.clone(), resolved)
+                    })
                     .collect(),
             ),
             literal => literal.clone(),

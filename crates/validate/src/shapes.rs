@@ -76,7 +76,7 @@ impl<'p> NodeShape<'p> {
                     outputs: node
                         .out
                         .iter()
-                        .map(|(key, alias)| (alias.clone(), spec.outputs.get(key).map_or(Type::Any, |p| p.resolve())))
+                        .map(|(key, alias)| (alias.clone(), spec.outputs.get(key).map_or(Type::Any, |p| p.ty().clone())))
                         .collect(),
                     browser: spec.resource == Some(Resource::Browser),
                     kind: Kind::Block(spec),
