@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use planwright_catalog::Catalog;
 use planwright_designs::{Designs, RegisterOutcome};
-use planwright_plan::{load_plan_bytes, LoadedPlan};
+use planwright_plan::{load_plan_file, LoadedPlan};
 use planwright_validate::{dry_run_validated, validate_loaded, Validation};
 
 use crate::render;
@@ -42,11 +42,7 @@ fn designs(sources: &Sources, file: &Path) -> Designs {
 
 /// Reads and loads a plan file; `Err(Exit)` after saying on stderr why it is unusable.
 fn load(file: &Path) -> std::result::Result<LoadedPlan, Exit> {
-    let bytes = std::fs::read(file).map_err(|error| {
-        eprintln!("planwright: cannot read {}: {error}", file.display());
-        Exit::Unusable
-    })?;
-    load_plan_bytes(&bytes).map_err(|error| {
+    load_plan_file(file).map_err(|error| {
         eprintln!("planwright: {}: {error}", file.display());
         Exit::Unusable
     })

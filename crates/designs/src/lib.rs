@@ -24,11 +24,10 @@ mod register;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use planwright_plan::load::MAX_PLAN_BYTES;
 use planwright_plan::Plan;
 
 pub use register::RegisterError;
@@ -380,25 +379,10 @@ fn read_plan(path: &Path) -> Result<Plan, String> {
 }
 
 fn read_plan_with_len(path: &Path) -> Result<(u64, Plan), String> {
-    // Look before opening: opening a FIFO or a device would block or read forever.
-    let meta = fs::metadata(path).map_err(|e| format!("the file cannot be read ({e})"))?;
-    if !meta.is_file() {
-        return Err("it is not a regular file; a plan is a YAML file".to_owned());
-    }
-    if meta.len() > MAX_PLAN_BYTES as u64 {
-        return Err(format!(
-            "the file is {} bytes, more than the {MAX_PLAN_BYTES}-byte limit for a plan",
-            meta.len()
-        ));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    fs::File::open(path)
-        .and_then(|file| file.take(MAX_PLAN_BYTES as u64 + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("the file cannot be read ({e})"))?;
-    let loaded =
-        planwright_plan::load_plan_bytes(&bytes).map_err(|e| format!("{e}; fix the file"))?;
+    let loaded = planwright_plan::load_plan_file(path).map_err(|e| format!("{e}; fix the file"))?;
+    let len = loaded.text().len() as u64;
     match loaded.plan {
-        Some(plan) => Ok((bytes.len() as u64, plan)),
+        Some(plan) => Ok((len, plan)),
         None => {
             let why = loaded.findings.iter().find(|f| f.is_error()).map_or_else(
                 || "it does not match the plan format".to_owned(),

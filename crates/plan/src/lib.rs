@@ -17,6 +17,6 @@ pub mod suggest;
 mod yaml_json;
 
 pub use finding::{Code, Finding, Severity};
-pub use load::{load_plan, load_plan_bytes, LoadError, LoadedPlan};
+pub use load::{load_plan, load_plan_bytes, load_plan_file, LoadError, LoadedPlan};
 pub use model::*;
 pub use reference::{Reference, Root, Template};

@@ -5,6 +5,9 @@
 //! parsing, serde_yaml caps nesting (128 levels) and alias expansion, and nothing here recurses
 //! deeper than the document it was given.
 
+use std::io::Read;
+use std::path::Path;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -29,6 +32,10 @@ pub enum LoadError {
     Yaml { message: String, line: u32, column: u32 },
     #[error("not a Planwright plan: {0}")]
     NotAPlan(String),
+    #[error("cannot read the file: {0}")]
+    Unreadable(String),
+    #[error("it is not a regular file; a plan is a YAML file")]
+    NotAFile,
 }
 
 /// A plan file as loaded: its document, the typed plan (when the document could be read into
@@ -56,6 +63,22 @@ impl LoadedPlan {
     }
 }
 
+/// Loads a plan file. Looks before opening (a FIFO or a device would block or never end) and
+/// never reads more than the size limit.
+pub fn load_plan_file(path: &Path) -> Result<LoadedPlan, LoadError> {
+    let unreadable = |e: std::io::Error| LoadError::Unreadable(e.to_string());
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err(LoadError::NotAFile);
+    }
+    if meta.len() > MAX_PLAN_BYTES as u64 {
+        return Err(LoadError::TooLarge { bytes: meta.len() as usize, limit: MAX_PLAN_BYTES });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path).and_then(|file| file.take(MAX_PLAN_BYTES as u64 + 1).read_to_end(&mut bytes)).map_err(unreadable)?;
+    load_plan_bytes(&bytes)
+}
+
 /// Loads a plan from raw bytes (a file's content).
 pub fn load_plan_bytes(bytes: &[u8]) -> Result<LoadedPlan, LoadError> {
     if bytes.len() > MAX_PLAN_BYTES {
@@ -71,6 +94,7 @@ pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
         return Err(LoadError::TooLarge { bytes: text.len(), limit: MAX_PLAN_BYTES });
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    check_flow_depth(text)?;
     let document = crate::yaml_json::parse(text).map_err(yaml_error)?;
     match &document {
         Value::Object(map) if map.contains_key("graph") || map.contains_key("apiVersion") => {}
@@ -102,6 +126,57 @@ pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
     let loaded = LoadedPlan { plan, document, findings: Vec::new(), text: text.to_owned() };
     loaded.annotate(&mut findings);
     Ok(LoadedPlan { findings, ..loaded })
+}
+
+/// serde_yaml refuses documents nested deeper than this.
+const MAX_DEPTH: usize = 128;
+
+/// Refuses flow nesting (`[[[…` / `{{{…`) deeper than serde_yaml accepts, before libyaml sees
+/// it: libyaml's scanner is quadratic in flow depth (20,000 levels take a second, 40,000 four).
+/// Quoted strings and comments are skipped; a block scalar with that many brackets is no plan.
+fn check_flow_depth(text: &str) -> Result<(), LoadError> {
+    let mut depth = 0usize;
+    let (mut line, mut column) = (1u32, 0u32);
+    let mut quote: Option<char> = None;
+    let mut previous = '\n';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        column += 1;
+        match (quote, c) {
+            (_, '\n') => {
+                (line, column) = (line + 1, 0);
+                if quote == Some('#') {
+                    quote = None;
+                }
+            }
+            (Some('"'), '\\') => {
+                chars.next();
+                column += 1;
+            }
+            (Some('\''), '\'') if chars.peek() == Some(&'\'') => {
+                chars.next();
+                column += 1;
+            }
+            (Some(q), c) if q == c => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if previous.is_whitespace() => quote = Some('#'),
+            (None, '[' | '{') => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(LoadError::Yaml {
+                        message: format!("nesting deeper than {MAX_DEPTH} levels; a plan never needs that many"),
+                        line,
+                        column,
+                    });
+                }
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = c;
+    }
+    Ok(())
 }
 
 fn yaml_error(error: serde_yaml::Error) -> LoadError {
@@ -167,6 +242,13 @@ mod tests {
     }
 
     #[test]
+    fn files_that_are_not_regular_are_not_opened() {
+        assert_eq!(load_plan_file(Path::new("/dev/zero")).unwrap_err(), LoadError::NotAFile);
+        assert_eq!(load_plan_file(Path::new("/")).unwrap_err(), LoadError::NotAFile);
+        assert!(matches!(load_plan_file(Path::new("/nonexistent/plan.yaml")), Err(LoadError::Unreadable(_))));
+    }
+
+    #[test]
     fn binary_garbage_is_not_text() {
         assert!(matches!(load_plan_bytes(&[0x61, 0xff, 0xfe, 0x00]), Err(LoadError::NotText { offset: 1 })));
     }
@@ -198,9 +280,30 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_refused() {
+    fn deep_flow_nesting_is_refused_before_parsing() {
         let text = format!("apiVersion: planwright/v1\ngraph: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
+        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, line: 2, column: 136 }) if message.contains("deeper than 128")));
+    }
+
+    #[test]
+    fn deep_block_nesting_is_refused() {
+        let text = format!("apiVersion: planwright/v1\ngraph:\n  {}x\n", "- ".repeat(20_000));
         assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("recursion limit")));
+    }
+
+    #[test]
+    fn brackets_in_strings_and_comments_are_not_nesting() {
+        let brackets = "[".repeat(200);
+        let text = format!("{MINIMAL}    description: \"{brackets}\"\n# {brackets}\n");
+        assert!(load_plan(&text).unwrap().findings.is_empty());
+        let single = format!("{MINIMAL}    description: 'it''s {brackets}'\n");
+        assert!(load_plan(&single).unwrap().findings.is_empty());
+    }
+
+    #[test]
+    fn nesting_up_to_the_limit_is_left_to_the_parser() {
+        let text = format!("{MINIMAL}    in: {{source: {}1{}}}\n", "[".repeat(100), "]".repeat(100));
+        assert!(load_plan(&text).is_ok());
     }
 
     #[test]

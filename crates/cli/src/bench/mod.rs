@@ -1,5 +1,7 @@
 //! `planwright bench`: speed measurements that docs/benchmarks.md reports.
 
+mod hostile;
+
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -29,11 +31,47 @@ pub enum BenchCommand {
         #[arg(long, value_name = "DIR")]
         write_plans: Option<PathBuf>,
     },
+    /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
+    /// binary garbage): exit code, time and peak memory of each.
+    Hostile {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Where to write the files while they are checked (removed afterwards).
+        #[arg(long, value_name = "DIR", default_value = "target/hostile")]
+        dir: PathBuf,
+        /// Only write the files (the measuring process must not hold them; see hostile.rs).
+        #[arg(long, hide = true)]
+        write_only: bool,
+    },
 }
 
 pub fn run(command: BenchCommand) -> Result<Exit> {
     match command {
         BenchCommand::Validate { nodes, repeat, format, write_plans } => validate(&nodes, repeat.max(1), format, write_plans),
+        BenchCommand::Hostile { dir, write_only: true, .. } => {
+            hostile::write_hostile(&dir)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Hostile { format, dir, write_only: false } => {
+            let exe = std::env::current_exe().context("finding the planwright executable")?;
+            let rows = hostile::run_hostile(&exe, &dir)?;
+            let output = match format {
+                Format::Json => render::json(&serde_json::to_value(&rows)?),
+                Format::Text => {
+                    let mut out = String::from("file                                  bytes  exit    ms  max RSS MiB  message\n");
+                    for r in &rows {
+                        out.push_str(&format!(
+                            "{:<32} {:>11} {:>5} {:>5.0} {:>12.1}  {}\n",
+                            r.name, r.bytes, r.exit_code, r.millis, r.max_rss_kib as f64 / 1024.0, r.message
+                        ));
+                    }
+                    out.push_str(&format!("slowest: {:.2} s\n", hostile::slowest(&rows).as_secs_f64()));
+                    out
+                }
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
     }
 }
 
