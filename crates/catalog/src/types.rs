@@ -46,6 +46,10 @@ pub struct TypeDecl {
     /// Inputs only: the value the block uses when the node leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
+    /// Inputs only: the block sends this input to a language model, so a secret may never be
+    /// referenced in it (browser steps name credentials as `{{NAME}}` placeholders instead).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sent_to_model: bool,
     /// The allowed values, when the port is an enumeration.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "enum")]
     pub allowed: Option<Vec<Value>>,

@@ -73,7 +73,7 @@ pub fn validate(file: &Path, format: Format, sources: &Sources) -> Result<Exit> 
         Err(exit) => return Ok(exit),
     };
     let output = match format {
-        Format::Json => render::json(&render::validation_json(&validation)),
+        Format::Json => render::json(&render::validation_report(&validation)),
         Format::Text => render::validation_text(&file.display().to_string(), &validation),
     };
     print(&output)?;
@@ -86,13 +86,17 @@ pub fn dry_run(file: &Path, format: Format, sources: &Sources) -> Result<Exit> {
         Err(exit) => return Ok(exit),
     };
     let Some(plan) = &loaded.plan else {
-        print(&render::validation_text(&file.display().to_string(), &validation))?;
+        let output = match format {
+            Format::Json => render::json(&render::validation_report(&validation)),
+            Format::Text => render::validation_text(&file.display().to_string(), &validation),
+        };
+        print(&output)?;
         return Ok(Exit::Invalid);
     };
     let mut run = dry_run_validated(plan, &catalog, &designs, validation);
     loaded.annotate(&mut run.validation.findings);
     let output = match format {
-        Format::Json => render::json(&render::dry_run_json(&run)),
+        Format::Json => render::json(&render::dry_run_report(&run)),
         Format::Text => render::dry_run_text(&file.display().to_string(), plan, &run),
     };
     print(&output)?;
@@ -102,7 +106,7 @@ pub fn dry_run(file: &Path, format: Format, sources: &Sources) -> Result<Exit> {
 pub fn blocks(format: Format, dir: Option<&Path>) -> Result<Exit> {
     let catalog = catalog(dir)?;
     let output = match format {
-        Format::Json => render::json(&serde_json::to_value(catalog.blocks().collect::<Vec<_>>())?),
+        Format::Json => render::json(&catalog.blocks().collect::<Vec<_>>()),
         Format::Text => render::blocks_text(&catalog),
     };
     print(&output)?;

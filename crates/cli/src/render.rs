@@ -5,21 +5,44 @@ use std::fmt::Write;
 use planwright_catalog::{BlockSpec, Catalog};
 use planwright_plan::{Finding, Plan};
 use planwright_validate::{DryRun, Step, Validation};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
-pub fn json(value: &Value) -> String {
+pub fn json(value: &impl Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
 }
 
 /// `{"valid": bool, "errors": [...], "warnings": [...]}`: the contract of `validate --format json`.
-pub fn validation_json(validation: &Validation) -> Value {
-    json!({
-        "valid": validation.is_valid(),
-        "errors": validation.errors().collect::<Vec<_>>(),
-        "warnings": validation.warnings().collect::<Vec<_>>(),
-    })
+#[derive(Serialize)]
+pub struct ValidationReport<'a> {
+    valid: bool,
+    errors: Vec<&'a Finding>,
+    warnings: Vec<&'a Finding>,
+}
+
+pub fn validation_report(validation: &Validation) -> ValidationReport<'_> {
+    ValidationReport { valid: validation.is_valid(), errors: validation.errors().collect(), warnings: validation.warnings().collect() }
+}
+
+/// The validate contract plus `levels`, `order` (steps in execution order) and `estimate`.
+#[derive(Serialize)]
+pub struct DryRunReport<'a> {
+    #[serde(flatten)]
+    validation: ValidationReport<'a>,
+    levels: usize,
+    order: &'a [Step],
+    estimate: &'a planwright_validate::Estimate,
+}
+
+pub fn dry_run_report(run: &DryRun) -> DryRunReport<'_> {
+    DryRunReport {
+        validation: validation_report(&run.validation),
+        levels: run.steps.iter().filter(|s| s.depth == 0).map(|s| s.level + 1).max().unwrap_or(0),
+        order: &run.steps,
+        estimate: &run.estimate,
+    }
 }
 
 pub fn validation_text(file: &str, validation: &Validation) -> String {
@@ -57,15 +80,6 @@ fn finding_text(out: &mut String, file: &str, finding: &Finding) {
 
 fn plural(count: usize, word: &str) -> String {
     format!("{count} {word}{}", if count == 1 { "" } else { "s" })
-}
-
-/// The validate contract plus `order` (steps in execution order) and `estimate`.
-pub fn dry_run_json(run: &DryRun) -> Value {
-    let mut value = validation_json(&run.validation);
-    value["levels"] = json!(run.steps.iter().filter(|s| s.depth == 0).map(|s| s.level + 1).max().unwrap_or(0));
-    value["order"] = json!(run.steps);
-    value["estimate"] = json!(run.estimate);
-    value
 }
 
 pub fn dry_run_text(file: &str, plan: &Plan, run: &DryRun) -> String {

@@ -14,11 +14,19 @@
 //! as true or false: `and`, `or`, `not` and a condition's result must be booleans, and anything
 //! else is an [`EvalError`]. Compiling is bounded (at most 4096 characters and 64 levels of
 //! nesting), so hostile input gives an error rather than a panic, a hang or a stack overflow.
+//!
+//! Before any value exists, [`Expr::check_kinds`] finds what is wrong whatever the data from the
+//! [`Kind`]s of the references: operands the evaluator would reject, and comparisons whose answer
+//! is fixed.
 
 mod eval;
+mod kinds;
 mod lexer;
 mod parser;
+mod show;
 mod value;
+
+pub use kinds::{Kind, KindProblem};
 
 use planwright_plan::reference::Reference;
 use serde_json::Value;
@@ -150,5 +158,25 @@ impl Expr {
     ) -> Result<bool, EvalError> {
         let result = eval::eval(&self.root, resolve)?;
         eval::boolean(&self.root, &result, "the condition must be true or false")
+    }
+
+    /// Checks the kinds of operands; `kind_of` gives each reference's kind (`Unknown` when not known: then nothing is reported about it).
+    ///
+    /// The expression is checked as a condition, as [`Expr::eval_bool`] evaluates it: operands
+    /// of `and`, `or`, `not` and the result must be booleans. A problem is `fails` when the
+    /// evaluator would raise an error on reaching that part, whatever the values (an operand
+    /// after the first of `and`/`or` is reached only if the earlier ones do not decide);
+    /// otherwise it is a warning that an `==`, `!=`, `in` or `not in` always gives the same
+    /// answer. `kind_of` is called once per occurrence of a reference, in source order; problems
+    /// come inner expressions first.
+    pub fn check_kinds(&self, kind_of: &mut dyn FnMut(&Reference) -> Kind) -> Vec<KindProblem> {
+        kinds::check(&self.root, kind_of)
+    }
+
+    /// The kind of the value the expression gives when it evaluates without error: `Boolean`
+    /// for comparisons, `in` and `and`/`or`/`not`, `Number` for `len(...)`, a literal's kind, `List`
+    /// for a list literal, and `kind_of` of a lone reference.
+    pub fn result_kind(&self, kind_of: &mut dyn FnMut(&Reference) -> Kind) -> Kind {
+        kinds::result_kind(&self.root, kind_of)
     }
 }

@@ -173,6 +173,25 @@ impl Template {
     }
 }
 
+/// Every `${...}` in `text`, each parsed on its own: after a malformed one the others are still
+/// found. (`Template::parse` stops at the first error.)
+pub fn scan_references(text: &str) -> impl Iterator<Item = Result<Reference, ReferenceError>> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || loop {
+        let start = rest.find("${")?;
+        let escaped = rest[..start].ends_with('$');
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            rest = "";
+            return None;
+        };
+        rest = &after[end + 1..];
+        if !escaped {
+            return Some(Reference::parse(&after[..end]));
+        }
+    })
+}
+
 fn char_offset(s: &str, byte: usize) -> usize {
     s[..byte].chars().count()
 }
@@ -289,6 +308,15 @@ mod tests {
     }
 
     #[test]
+    fn scanning_finds_references_after_a_broken_one() {
+        let found: Vec<_> = scan_references("${vars}/${vars.dir}/$${x}/${a.b}").collect();
+        assert_eq!(found.len(), 3);
+        assert!(found[0].is_err());
+        assert_eq!(found[1].as_ref().unwrap().to_string(), "${vars.dir}");
+        assert_eq!(found[2].as_ref().unwrap().to_string(), "${a.b}");
+    }
+
+    #[test]
     fn display_round_trips() {
         let reference = Reference::parse("node.alias.3.x").unwrap();
         assert_eq!(reference.to_string(), "${node.alias.3.x}");
@@ -320,6 +348,11 @@ mod tests {
                     proptest::prop_assert!(!reference.path.is_empty());
                 }
             }
+        }
+
+        #[test]
+        fn scan_never_panics(s in r"[\$\{\}\.a-z ]{0,40}") {
+            let _ = scan_references(&s).count();
         }
 
         #[test]

@@ -63,15 +63,22 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
                 format!("{path}/{}", escape_pointer(name)),
                 format!("{here} has no `{name}`, which is required"),
             )
-            .hint(required_hint(name))]
+            .hint(required_hint(&path, name))]
         }
         ValidationErrorKind::Type { kind } => {
             let expected = format!("{kind:?}").to_lowercase().replace("single(", "").replace(')', "");
+            let hint = match expected.as_str() {
+                "array" => format!("write a list, e.g. `[{}]` or one `- item` per line", error.instance().as_str().unwrap_or("…")),
+                "object" => "write a mapping of `key: value` lines".to_owned(),
+                "integer" => "write a whole number without quotes".to_owned(),
+                other => format!("write {}", article(other)),
+            };
             vec![Finding::error(
                 Code::InvalidType,
                 path.clone(),
                 format!("{here} must be {}, not {}", article(&expected), type_name(error.instance())),
-            )]
+            )
+            .hint(hint)]
         }
         ValidationErrorKind::Constant { expected_value } if path == "/apiVersion" => vec![Finding::error(
             Code::UnsupportedApiVersion,
@@ -83,17 +90,14 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
         ValidationErrorKind::Enum { options } => {
             let names: Vec<String> = options.as_array().into_iter().flatten().filter_map(|o| o.as_str()).map(str::to_owned).collect();
             let given = error.instance().as_str().unwrap_or_default();
-            let mut candidates = closest(given, names.iter().map(String::as_str));
-            if candidates.is_empty() {
-                candidates = names.clone();
-            }
+            let close = closest(given, names.iter().map(String::as_str));
             vec![Finding::error(
                 Code::InvalidValue,
                 path.clone(),
-                format!("{} is not a valid value for {here}{}", error.instance(), did_you_mean(&candidates)),
+                format!("{} is not a valid value for {here}{}", error.instance(), did_you_mean(&close)),
             )
             .hint(format!("one of: {}", names.join(", ")))
-            .candidates(candidates)]
+            .candidates(if close.is_empty() { names } else { close })]
         }
         ValidationErrorKind::Pattern { .. } | ValidationErrorKind::MaxLength { .. } | ValidationErrorKind::MinLength { .. } => {
             vec![Finding::error(Code::InvalidValue, path.clone(), format!("{} is not a valid {here}", error.instance()))
@@ -148,10 +152,11 @@ fn type_name(value: &Value) -> String {
     }
 }
 
-fn required_hint(name: &str) -> String {
+fn required_hint(path: &str, name: &str) -> String {
     match name {
         "apiVersion" => format!("add `apiVersion: {}`", crate::API_VERSION),
-        "id" => "add an `id`: lower-case letters, digits, `_` and `-`".into(),
+        "id" if path.is_empty() => "add an `id`: lower-case letters, digits, `_` and `-`".into(),
+        "id" => "add an `id` that other nodes can reference: letters, digits, `_` and `-`, starting with a letter".into(),
         "version" => "add `version: 1.0.0`".into(),
         "graph" => "add `graph:` with the list of nodes".into(),
         "max_iterations" => "bound the loop: add `max_iterations: 10` (or what the job needs)".into(),

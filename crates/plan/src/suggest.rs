@@ -14,7 +14,11 @@ where
             let lower = candidate.to_lowercase();
             let mut score = strsim::jaro_winkler(&wrong_lower, &lower);
             if !wrong_lower.is_empty() && (lower.contains(&wrong_lower) || wrong_lower.contains(&lower)) {
-                score = score.max(0.9);
+                // One name inside the other: a strong hint when they are of similar length
+                // (`excel.read` / `excel.read_data`), a weak one otherwise (`retry` /
+                // `retry_backoff_ms` should not beat `retries`).
+                let (short, long) = (wrong_lower.len().min(lower.len()), wrong_lower.len().max(lower.len()));
+                score = score.max(0.8 + 0.2 * short as f64 / long as f64);
             }
             (score >= 0.75).then_some((score, candidate))
         })
@@ -47,6 +51,7 @@ mod tests {
         assert_eq!(closest("blok", ["block", "body", "after"]), vec!["block"]);
         assert_eq!(closest("excel.read", ["excel.read_data", "excel.write", "file.read_csv"])[0], "excel.read_data");
         assert_eq!(closest("transforms.filtr", ["transforms.filter", "transforms.join", "transforms.pick"]), vec!["transforms.filter"]);
+        assert_eq!(closest("retry", ["retry_backoff_ms", "retries", "timeout_ms"])[0], "retries");
     }
 
     #[test]

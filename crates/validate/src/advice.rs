@@ -55,14 +55,16 @@ fn hardcoded_secrets(name: &str, value: &Value, pointer: &str, findings: &mut Ve
         let key = suffix.rsplit('/').next().filter(|k| !k.is_empty() && k.parse::<usize>().is_err()).unwrap_or(name);
         let literal = !text.trim().is_empty() && !text.contains("${") && placeholders(text).is_empty();
         if literal && looks_like_credential(key) {
-            found.push((format!("{pointer}{suffix}"), key.to_owned()));
+            // Keep an HTTP authorization scheme in the suggestion: `Bearer ${secrets.X}`.
+            let scheme = ["Bearer ", "Basic ", "Token "].into_iter().find(|s| text.starts_with(s)).unwrap_or("");
+            found.push((format!("{pointer}{suffix}"), key.to_owned(), scheme));
         }
     });
-    for (at, key) in found {
-        let secret = key.to_uppercase().replace(['-', ' '], "_");
+    for (at, key, scheme) in found {
+        let secret = if scheme.is_empty() { key.to_uppercase().replace(['-', ' '], "_") } else { "API_TOKEN".to_owned() };
         findings.push(
             Finding::warning(Code::HardcodedSecret, at, format!("`{key}` holds a literal value that looks like a credential; it would be stored in the plan file and its logs"))
-                .hint(format!("declare `secrets: [{secret}]` and write `${{secrets.{secret}}}` here; the value is then asked for at run time and never logged")),
+                .hint(format!("declare `secrets: [{secret}]` and write `{scheme}${{secrets.{secret}}}` here; the value is then asked for at run time and never logged")),
         );
     }
 }
@@ -74,10 +76,23 @@ fn looks_like_credential(key: &str) -> bool {
         .any(|word| key.contains(word))
 }
 
-/// Policy fields of a node that contradict each other once merged over the plan's policy.
+/// Policy fields a node sets that contradict the policy it ends up with, merged over the
+/// plan's. (A conflict the node only inherits is reported once, at the plan.)
 pub fn check_policy(node: &Node, plan: &Plan, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(own) = &node.policy else { return };
-    policy_conflicts(&own.merged_over(&plan.policy.unwrap_or_default()), &format!("{pointer}/policy"), findings);
+    let merged = own.merged_over(&plan.policy.unwrap_or_default());
+    if own.retries.is_some_and(|r| r > 0) && merged.on_error != Some(OnError::Retry) {
+        findings.push(
+            Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/retries"), "`retries` has no effect unless `on_error` is `retry`")
+                .hint("set `on_error: retry`, or remove `retries`"),
+        );
+    }
+    if own.on_error == Some(OnError::Retry) && merged.retries == Some(0) {
+        findings.push(
+            Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/on_error"), "`on_error: retry` with `retries: 0` never retries")
+                .hint("set `retries` to the number of extra attempts"),
+        );
+    }
     if own.max_concurrency.is_some() && node.foreach.is_none() {
         findings.push(
             Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/max_concurrency"), "`max_concurrency` on a node limits only loops over items")
@@ -86,7 +101,7 @@ pub fn check_policy(node: &Node, plan: &Plan, pointer: &str, findings: &mut Vec<
     }
 }
 
-fn policy_conflicts(policy: &Policy, pointer: &str, findings: &mut Vec<Finding>) {
+pub fn policy_conflicts(policy: &Policy, pointer: &str, findings: &mut Vec<Finding>) {
     if policy.retries.is_some_and(|r| r > 0) && policy.on_error != Some(OnError::Retry) {
         findings.push(
             Finding::warning(Code::PolicyConflict, format!("{pointer}/retries"), "`retries` has no effect unless `on_error` is `retry`")

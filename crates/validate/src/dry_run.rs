@@ -76,10 +76,10 @@ pub fn dry_run(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> DryRun
 /// The symbolic run of a plan already validated (`validation` is its result).
 pub fn dry_run_validated(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource, mut validation: Validation) -> DryRun {
     let _span = tracing::debug_span!("dry_run", plan = %plan.id).entered();
-    let mut runner = Runner { catalog, plans, steps: Vec::new(), estimate: Estimate { exact: true, ..Estimate::default() }, findings: Vec::new() };
+    let mut runner = Runner { report: true, catalog, plans, steps: Vec::new(), estimate: Estimate { exact: true, ..Estimate::default() }, findings: Vec::new() };
     if validation.is_valid() {
         let vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let frame = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
+        let frame = Frame { vars, sample_vars: Vec::new(), outputs: HashMap::new(), order: Vec::new(), parent: None };
         runner.run_graph(&plan.graph, &validation.analysis, &frame, &Context { prefix: String::new(), pointer: String::new(), depth: 0, multiplier: 1 });
     }
     let known: std::collections::HashSet<(String, Code)> = validation.findings.iter().map(|f| (f.path.clone(), f.code)).collect();
@@ -90,6 +90,8 @@ pub fn dry_run_validated(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource,
 /// Sample values visible at one graph level.
 struct Frame<'a> {
     vars: Map<String, Value>,
+    /// Vars whose values come from sample outputs (a loop item from a node's output).
+    sample_vars: Vec<String>,
     /// Node id → alias → sample value.
     outputs: HashMap<String, Map<String, Value>>,
     /// Node ids in the order they ran.
@@ -98,8 +100,12 @@ struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    fn var(&self, name: &str) -> Option<&Value> {
-        self.vars.get(name).or_else(|| self.parent.and_then(|p| p.var(name)))
+    /// The var's value, and whether it comes from sample outputs.
+    fn var(&self, name: &str) -> Option<(&Value, bool)> {
+        match self.vars.get(name) {
+            Some(value) => Some((value, self.sample_vars.iter().any(|v| v == name))),
+            None => self.parent.and_then(|p| p.var(name)),
+        }
     }
 
     fn output(&self, node: &str, alias: &str) -> Option<&Value> {
@@ -121,6 +127,8 @@ struct Context {
 }
 
 struct Runner<'a> {
+    /// False while running a called plan: its findings belong to its own file.
+    report: bool,
     catalog: &'a Catalog,
     plans: &'a dyn PlanSource,
     steps: Vec<Step>,
@@ -137,7 +145,7 @@ struct Resolved {
 
 impl Runner<'_> {
     fn run_graph(&mut self, graph: &[Node], analysis: &GraphAnalysis, frame: &Frame<'_>, ctx: &Context) -> Map<String, Value> {
-        let mut frame = Frame { vars: Map::new(), outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
+        let mut frame = Frame { vars: Map::new(), sample_vars: Vec::new(), outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
         for &index in &analysis.order {
             let node = &graph[index];
             let pointer = format!("{}/graph/{index}", ctx.pointer);
@@ -189,13 +197,14 @@ impl Runner<'_> {
         for (name, value) in &node.inputs {
             let at = format!("{pointer}/in/{}", escape_pointer(name));
             let resolved = self.resolve(value, frame, &at);
-            if let Some(port) = spec.inputs.get(name) {
+            // Only values known before the run are checked: sample outputs are examples.
+            if let (Some(port), false, true) = (spec.inputs.get(name), resolved.from_samples, self.report) {
                 let expected = port.ty();
                 if !expected.admits(&resolved.value) {
                     let actual = Type::of_value(&resolved.value);
                     self.findings.push(
-                        Finding::warning(Code::TypeMismatch, at, format!("with sample data, input `{name}` of `{}` would receive {actual} where it takes {expected}", spec.id))
-                            .hint("check the referenced output against the block's input"),
+                        Finding::warning(Code::TypeMismatch, at, format!("input `{name}` of `{}` would receive {actual} where it takes {expected}", spec.id))
+                            .hint("check the value against the block's input"),
                     );
                 }
             }
@@ -231,6 +240,7 @@ impl Runner<'_> {
     fn run_loop(&mut self, node: &Node, body: &GraphAnalysis, frame: &Frame<'_>, pointer: &str, ctx: &Context, step: &mut Step) -> Map<String, Value> {
         step.kind = StepKind::Loop;
         let mut vars = Map::new();
+        let mut sample_vars = Vec::new();
         let iterations = if let Some(foreach) = &node.foreach {
             step.what = "foreach".into();
             let resolved = self.resolve(&foreach.input, frame, &format!("{pointer}/foreach/input"));
@@ -241,6 +251,7 @@ impl Runner<'_> {
             }
             step.inputs.insert("foreach.input".into(), shorten(resolved.value.clone()));
             if resolved.from_samples {
+                sample_vars.push(foreach.item_var.clone());
                 self.note(format!("`{}`: the number of items is known only at run time; its body is counted once per run", step.id));
                 1
             } else {
@@ -254,7 +265,7 @@ impl Runner<'_> {
             0
         };
         step.runs = Some(ctx.multiplier);
-        let inner = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
+        let inner = Frame { vars, sample_vars, outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
         let body_ctx = Context {
             prefix: format!("{}{}/", ctx.prefix, node.id),
             pointer: format!("{pointer}/body/plan"),
@@ -272,8 +283,12 @@ impl Runner<'_> {
         let Some(call) = &node.call else { return Map::new() };
         step.what = call.plan_id.clone();
         let mut vars = Map::new();
+        let mut sample_vars = Vec::new();
         for (name, value) in &call.inputs {
             let resolved = self.resolve(value, frame, &format!("{pointer}/call/inputs/{}", escape_pointer(name)));
+            if resolved.from_samples {
+                sample_vars.push(name.clone());
+            }
             step.inputs.insert(name.clone(), shorten(resolved.value.clone()));
             vars.insert(name.clone(), resolved.value);
         }
@@ -285,9 +300,12 @@ impl Runner<'_> {
             vars.entry(name.clone()).or_insert_with(|| default.clone());
         }
         let analysis = validate_plan(&child, self.catalog, self.plans).analysis;
-        let root = Frame { vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
-        let child_ctx = Context { prefix: format!("{}{}/", ctx.prefix, node.id), pointer: format!("{pointer}/call"), depth: ctx.depth + 1, multiplier: ctx.multiplier };
-        self.run_graph(&child.graph, &analysis, &root, &child_ctx)
+        let root = Frame { vars, sample_vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
+        let child_ctx = Context { prefix: format!("{}{}/", ctx.prefix, node.id), pointer: String::new(), depth: ctx.depth + 1, multiplier: ctx.multiplier };
+        let report = std::mem::replace(&mut self.report, false);
+        let outputs = self.run_graph(&child.graph, &analysis, &root, &child_ctx);
+        self.report = report;
+        outputs
     }
 
     fn resolve(&mut self, value: &Value, frame: &Frame<'_>, pointer: &str) -> Resolved {
@@ -351,15 +369,16 @@ impl Runner<'_> {
 
     fn lookup(&mut self, reference: &Reference, frame: &Frame<'_>, pointer: &str, from_samples: &mut bool) -> Value {
         let name = reference.path[0].as_str();
-        let (start, rest) = match &reference.root {
+        let (start, rest, sample) = match &reference.root {
             Root::Secrets => return Value::String(format!("<secret {name}>")),
             Root::Env => return Value::String(format!("<env {name}>")),
-            Root::Vars => (frame.var(name), &reference.path[1..]),
-            Root::Node(id) => {
-                *from_samples = true;
-                (frame.output(id, name), &reference.path[1..])
-            }
+            Root::Vars => match frame.var(name) {
+                Some((value, sample)) => (Some(value), &reference.path[1..], sample),
+                None => (None, &reference.path[1..], false),
+            },
+            Root::Node(id) => (frame.output(id, name), &reference.path[1..], true),
         };
+        *from_samples |= sample;
         let mut current = start.cloned().unwrap_or(Value::Null);
         for segment in rest {
             let next = match &current {
@@ -369,17 +388,20 @@ impl Runner<'_> {
             };
             match next {
                 Some(value) => current = value,
+                // Sample outputs are examples, not the data a run will see: a field they lack
+                // may well be there. Show where the value would come from instead.
+                None if sample => return Value::String(format!("<{}>", reference.to_string().trim_start_matches("${").trim_end_matches('}'))),
                 None => {
-                    // Only sample data with concrete keys says something; empty samples say nothing.
-                    if let Value::Object(map) = &current {
-                        if !map.is_empty() {
-                            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
-                            self.findings.push(
-                                Finding::warning(Code::UnresolvedPath, pointer.to_owned(), format!("`{reference}`: the sample data has no `{segment}` (it has {})", keys.join(", ")))
-                                    .hint("fine if your real data has this field; otherwise check the name")
-                                    .candidates(planwright_plan::suggest::closest(segment, keys.iter().copied())),
-                            );
-                        }
+                    if self.report {
+                        let found = match &current {
+                            Value::Object(map) => format!("it has {}", map.keys().map(String::as_str).collect::<Vec<_>>().join(", ")),
+                            Value::Array(items) => format!("it has {} item(s)", items.len()),
+                            other => format!("it is {other}"),
+                        };
+                        self.findings.push(
+                            Finding::warning(Code::UnresolvedPath, pointer.to_owned(), format!("`{reference}`: the value has no `{segment}` ({found})"))
+                                .hint("the run fails here unless the value is given differently at run time (`--var`)"),
+                        );
                     }
                     return Value::Null;
                 }

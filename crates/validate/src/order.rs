@@ -40,13 +40,23 @@ pub fn analyse(
             dependencies[to].push(from);
         }
     }
-    if let Some(cycle) = find_cycle(&dependencies) {
+    let mut in_cycles = vec![false; count];
+    while let Some(mut cycle) = find_cycle(&dependencies, &in_cycles) {
+        // Start the circle at its first node in the file.
+        let first = cycle.iter().enumerate().min_by_key(|(_, &node)| node).map_or(0, |(i, _)| i);
+        cycle.rotate_left(first);
         let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&i| format!("`{}`", id(i))).collect();
         findings.push(
             Finding::error(Code::Cycle, format!("{pointer}/graph/{}", cycle[0]), format!("these nodes depend on each other in a circle: {}", names.join(" → ")))
                 .hint("remove one of the references or `after` entries so that the steps can run in some order")
                 .candidates(cycle.iter().map(|&i| id(i)).collect()),
         );
+        // Look for other cycles among the remaining nodes.
+        for &i in &cycle {
+            in_cycles[i] = true;
+        }
+    }
+    if in_cycles.contains(&true) {
         return GraphAnalysis { order: Vec::new(), levels: vec![0; count], dependencies, bodies };
     }
     let browser: Vec<usize> = (0..count).filter(|&i| shape.nodes[i].browser).collect();
@@ -56,7 +66,7 @@ pub fn analyse(
             with_browser[pair[1]].push(pair[0]);
         }
     }
-    if let Some(cycle) = find_cycle(&with_browser) {
+    if let Some(cycle) = find_cycle(&with_browser, &in_cycles) {
         let steps: Vec<String> = cycle.iter().filter(|&&i| shape.nodes[i].browser).map(|&i| format!("`{}`", id(i))).collect();
         findings.push(
             Finding::error(
@@ -75,15 +85,16 @@ pub fn analyse(
     GraphAnalysis { order, levels, dependencies, bodies }
 }
 
-/// A cycle as node indexes in dependency order, if there is one. Iterative: graphs may be large.
-fn find_cycle(dependencies: &[Vec<usize>]) -> Option<Vec<usize>> {
+/// A cycle as node indexes in dependency order, if there is one among the nodes not
+/// `excluded`. Iterative: graphs may be large.
+fn find_cycle(dependencies: &[Vec<usize>], excluded: &[bool]) -> Option<Vec<usize>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         Open,
         Done,
     }
-    let mut marks = vec![Mark::New; dependencies.len()];
+    let mut marks: Vec<Mark> = excluded.iter().map(|&x| if x { Mark::Done } else { Mark::New }).collect();
     for start in 0..dependencies.len() {
         if marks[start] != Mark::New {
             continue;
@@ -149,7 +160,7 @@ mod tests {
     fn cycles_are_found_in_run_order() {
         // 0 depends on 2, 2 on 1, 1 on 0: runs 0 → 1 → 2 → 0.
         let deps = vec![vec![2], vec![0], vec![1]];
-        let cycle = find_cycle(&deps).unwrap();
+        let cycle = find_cycle(&deps, &[false; 3]).unwrap();
         assert_eq!(cycle.len(), 3);
         for (i, &node) in cycle.iter().enumerate() {
             let next = cycle[(i + 1) % cycle.len()];
@@ -159,7 +170,20 @@ mod tests {
 
     #[test]
     fn self_dependency_is_a_cycle() {
-        assert_eq!(find_cycle(&[vec![0]]), Some(vec![0]));
+        assert_eq!(find_cycle(&[vec![0]], &[false]), Some(vec![0]));
+    }
+
+    #[test]
+    fn excluded_nodes_hide_their_cycle() {
+        // Two cycles: 0 ↔ 1 and 2 ↔ 3.
+        let deps = vec![vec![1], vec![0], vec![3], vec![2]];
+        let first = find_cycle(&deps, &[false; 4]).unwrap();
+        let mut excluded = [false; 4];
+        first.iter().for_each(|&i| excluded[i] = true);
+        let second = find_cycle(&deps, &excluded).unwrap();
+        assert!(first.iter().all(|i| !second.contains(i)));
+        second.iter().for_each(|&i| excluded[i] = true);
+        assert_eq!(find_cycle(&deps, &excluded), None);
     }
 
     #[test]
@@ -171,7 +195,7 @@ mod tests {
     #[test]
     fn long_chains_need_no_recursion() {
         let deps: Vec<Vec<usize>> = (0..200_000).map(|i| if i == 0 { vec![] } else { vec![i - 1] }).collect();
-        assert!(find_cycle(&deps).is_none());
+        assert!(find_cycle(&deps, &vec![false; deps.len()]).is_none());
         assert_eq!(levels(&deps)[199_999], 199_999);
     }
 }

@@ -61,6 +61,18 @@ impl<'p> GraphShape<'p> {
         all
     }
 
+    /// Aliases given by more than one node of this graph.
+    pub fn duplicate_aliases(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        let mut duplicates = Vec::new();
+        for alias in self.nodes.iter().flat_map(|n| n.outputs.keys()) {
+            if !seen.insert(alias) && !duplicates.contains(alias) {
+                duplicates.push(alias.clone());
+            }
+        }
+        duplicates
+    }
+
     pub fn uses_browser(&self) -> bool {
         self.nodes.iter().any(|n| n.browser)
     }

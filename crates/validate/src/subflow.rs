@@ -40,6 +40,8 @@ pub struct Child {
     pub path: PathBuf,
     /// Aliases of its top-level nodes and their types.
     pub outputs: IndexMap<String, Type>,
+    /// Aliases given by more than one of its top-level nodes.
+    pub ambiguous: Vec<String>,
     pub browser: bool,
     /// Its own errors (and those of plans it calls), as found.
     pub errors: Vec<Finding>,
@@ -104,6 +106,7 @@ impl<'a> Children<'a> {
         self.stack.pop();
         Ok(Arc::new(Child {
             outputs: report.outputs,
+            ambiguous: report.ambiguous,
             browser: report.browser,
             errors: report.findings.into_iter().filter(Finding::is_error).collect(),
             plan,

@@ -56,7 +56,7 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let exe = std::env::current_exe().context("finding the planwright executable")?;
             let rows = hostile::run_hostile(&exe, &dir)?;
             let output = match format {
-                Format::Json => render::json(&serde_json::to_value(&rows)?),
+                Format::Json => render::json(&rows),
                 Format::Text => {
                     let mut out = String::from("file                                  bytes  exit    ms  max RSS MiB  message\n");
                     for r in &rows {
