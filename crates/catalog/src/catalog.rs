@@ -22,10 +22,16 @@ pub struct Catalog {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup<'a> {
     Found(&'a BlockSpec),
-    UnknownBlock { candidates: Vec<String> },
-    UnknownVersion { available: Vec<semver::Version> },
+    UnknownBlock {
+        candidates: Vec<String>,
+    },
+    UnknownVersion {
+        available: Vec<semver::Version>,
+    },
     /// `id@...` with something that is not a version after the `@`.
-    BadVersion { message: String },
+    BadVersion {
+        message: String,
+    },
 }
 
 impl Catalog {
@@ -48,7 +54,8 @@ impl Catalog {
             for entry in std::fs::read_dir(&category).map_err(io)? {
                 let path = entry.map_err(io)?.path();
                 if is_spec_file(&path) {
-                    let text = std::fs::read_to_string(&path).map_err(|source| CatalogError::Io { path: path.clone(), source })?;
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|source| CatalogError::Io { path: path.clone(), source })?;
                     let relative = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().replace('\\', "/");
                     files.push((relative, text));
                 }
@@ -94,13 +101,17 @@ impl Catalog {
             Some((id, version)) => match semver::Version::parse(version) {
                 Ok(v) => (id, Some(v)),
                 Err(e) => {
-                    return Lookup::BadVersion { message: format!("`{version}` after `@` is not a version ({e}); write `{id}@1.0.0`") }
+                    return Lookup::BadVersion {
+                        message: format!("`{version}` after `@` is not a version ({e}); write `{id}@1.0.0`"),
+                    }
                 }
             },
             None => (block, None),
         };
         let Some(versions) = self.by_id.get(id) else {
-            return Lookup::UnknownBlock { candidates: planwright_plan::suggest::closest(id, self.by_id.keys().map(String::as_str)) };
+            return Lookup::UnknownBlock {
+                candidates: planwright_plan::suggest::closest(id, self.by_id.keys().map(String::as_str)),
+            };
         };
         match version {
             None => versions.last().map_or(Lookup::UnknownBlock { candidates: Vec::new() }, |s| Lookup::Found(s)),

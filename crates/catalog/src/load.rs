@@ -89,7 +89,8 @@ fn check_spec(file: &str, spec: &BlockSpec) -> Vec<(String, String)> {
         problems.push(("/category".into(), format!("category `{}` must be the id's first part", spec.category)));
     }
     if folder != spec.category {
-        problems.push(("/category".into(), format!("the file must live in folder `{}/`, not `{folder}/`", spec.category)));
+        problems
+            .push(("/category".into(), format!("the file must live in folder `{}/`, not `{folder}/`", spec.category)));
     }
     if stem != spec.id && stem != format!("{}@{}", spec.id, spec.version) {
         problems.push(("/id".into(), format!("the file must be named `{}.yaml` after the id", spec.id)));
@@ -131,7 +132,10 @@ fn check_spec(file: &str, spec: &BlockSpec) -> Vec<(String, String)> {
     for (name, port) in &spec.inputs {
         if let (Some(allowed), Some(default)) = (port.enum_values(), &port.default) {
             if !allowed.contains(default) {
-                problems.push((format!("/inputs/{name}/default"), format!("default {default} is not one of the enum values")));
+                problems.push((
+                    format!("/inputs/{name}/default"),
+                    format!("default {default} is not one of the enum values"),
+                ));
             }
         }
     }

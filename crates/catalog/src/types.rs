@@ -123,7 +123,9 @@ impl TypeDecl {
                 TypeName::Any => Type::Any,
                 TypeName::Array => Type::Array(Box::new(self.items.as_ref().map_or(Type::Any, |i| i.ty().clone()))),
                 TypeName::Object => Type::Object(
-                    self.properties.as_ref().map(|props| props.iter().map(|(k, v)| (k.clone(), v.ty().clone())).collect()),
+                    self.properties
+                        .as_ref()
+                        .map(|props| props.iter().map(|(k, v)| (k.clone(), v.ty().clone())).collect()),
                 ),
             })
             .collect();
@@ -345,7 +347,8 @@ mod tests {
 
     #[test]
     fn paths_into_declared_objects_take_the_property_type() {
-        let t = decl("{type: array, items: {type: object, properties: {name: {type: string}, chars: {type: integer}}}}");
+        let t =
+            decl("{type: array, items: {type: object, properties: {name: {type: string}, chars: {type: integer}}}}");
         assert_eq!(t.at_path(["0", "chars"]).unwrap(), Type::Integer);
         let err = t.at_path(["0", "nmae"]).unwrap_err();
         assert_eq!(err.candidates, vec!["name"]);
@@ -367,7 +370,8 @@ mod tests {
 
     #[test]
     fn admits_agrees_with_accepts_on_literals() {
-        let values = [json!(null), json!(1), json!(1.5), json!("x"), json!(true), json!({"a": [1]}), json!([]), json!([2, 3])];
+        let values =
+            [json!(null), json!(1), json!(1.5), json!("x"), json!(true), json!({"a": [1]}), json!([]), json!([2, 3])];
         let types = [
             decl("type: integer"),
             decl("type: number"),

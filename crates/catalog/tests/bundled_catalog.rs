@@ -5,7 +5,11 @@ use planwright_catalog::{Catalog, Resource};
 
 /// (id, inputs, outputs) that the validator, generator, engine and studio rely on.
 const CONTRACT: &[(&str, &[&str], &[&str])] = &[
-    ("ui.interactive_input", &["mode", "requirements", "message", "context"], &["collected_data", "approved", "response", "metadata"]),
+    (
+        "ui.interactive_input",
+        &["mode", "requirements", "message", "context"],
+        &["collected_data", "approved", "response", "metadata"],
+    ),
     ("ui.confirmation", &["message", "options"], &["approved", "comment"]),
     ("file.extract_texts", &["paths"], &["texts", "summary"]),
     ("file.read_csv", &["path", "delimiter", "encoding", "has_header"], &["rows", "summary"]),
@@ -15,8 +19,16 @@ const CONTRACT: &[(&str, &[&str], &[&str])] = &[
     ("transforms.pick", &["source", "path"], &["value"]),
     ("transforms.group_by_agg", &["items", "by", "aggregations"], &["rows", "summary"]),
     ("transforms.join", &["left", "right", "left_key", "right_key", "strategy"], &["rows", "summary"]),
-    ("ai.process_llm", &["evidence_data", "instruction", "prompt", "system_prompt", "output_schema"], &["results", "summary"]),
-    ("external.api.http", &["method", "url", "headers", "params", "body", "timeout_sec"], &["status", "response_json", "response_text", "headers"]),
+    (
+        "ai.process_llm",
+        &["evidence_data", "instruction", "prompt", "system_prompt", "output_schema"],
+        &["results", "summary"],
+    ),
+    (
+        "external.api.http",
+        &["method", "url", "headers", "params", "body", "timeout_sec"],
+        &["status", "response_json", "response_text", "headers"],
+    ),
     ("browser.run_objectives", &["start_url", "steps", "max_retries_per_step"], &["report", "passed", "extracted"]),
     ("browser.navigate", &["url"], &[]),
     ("browser.click", &["locator"], &[]),
@@ -51,7 +63,8 @@ fn browser_blocks_declare_the_browser_resource() {
 #[test]
 fn every_block_speaks_english_and_japanese() {
     let catalog = Catalog::bundled().unwrap();
-    let has_japanese = |s: &str| s.chars().any(|c| ('\u{3040}'..='\u{30ff}').contains(&c) || ('\u{4e00}'..='\u{9fff}').contains(&c));
+    let has_japanese =
+        |s: &str| s.chars().any(|c| ('\u{3040}'..='\u{30ff}').contains(&c) || ('\u{4e00}'..='\u{9fff}').contains(&c));
     for spec in catalog.blocks() {
         assert!(has_japanese(&spec.title.ja), "{}: title.ja is not Japanese", spec.id);
         assert!(has_japanese(&spec.description.ja), "{}: description.ja is not Japanese", spec.id);
@@ -80,7 +93,8 @@ fn enumerations_from_the_contract() {
 fn a_directory_catalog_reports_every_bad_file() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("demo")).unwrap();
-    std::fs::write(dir.path().join("demo/demo.a.yaml"), "id: demo.a\nversion: 1.0.0\ncategory: demo\nbogus: 1\n").unwrap();
+    std::fs::write(dir.path().join("demo/demo.a.yaml"), "id: demo.a\nversion: 1.0.0\ncategory: demo\nbogus: 1\n")
+        .unwrap();
     std::fs::write(dir.path().join("demo/demo.b.yaml"), "- not a mapping\n").unwrap();
     let err = Catalog::load_dir(dir.path()).unwrap_err().to_string();
     assert!(err.contains("demo/demo.a.yaml"), "{err}");

@@ -48,7 +48,10 @@ fn load(file: &Path) -> std::result::Result<LoadedPlan, Exit> {
     })
 }
 
-fn check(file: &Path, sources: &Sources) -> Result<std::result::Result<(LoadedPlan, Validation, Catalog, Designs), Exit>> {
+fn check(
+    file: &Path,
+    sources: &Sources,
+) -> Result<std::result::Result<(LoadedPlan, Validation, Catalog, Designs), Exit>> {
     let catalog = catalog(sources.catalog.as_deref())?;
     let loaded = match load(file) {
         Ok(loaded) => loaded,

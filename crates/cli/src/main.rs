@@ -40,8 +40,10 @@ enum Command {
     /// Check a plan file against the plan format, the block catalog and the plans it calls.
     ///
     /// Exit codes: 0 valid (warnings allowed), 1 invalid, 2 unreadable or not a plan.
-    #[command(after_help = "JSON output: {\"valid\": bool, \"errors\": [finding…], \"warnings\": [finding…]}, where a finding is \
-{code, severity, node, field, message, hint, candidates, path, line, column}.")]
+    #[command(
+        after_help = "JSON output: {\"valid\": bool, \"errors\": [finding…], \"warnings\": [finding…]}, where a finding is \
+{code, severity, node, field, message, hint, candidates, path, line, column}."
+    )]
     Validate {
         /// The plan file (YAML).
         file: PathBuf,
@@ -89,7 +91,9 @@ enum Command {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();

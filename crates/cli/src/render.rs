@@ -23,7 +23,11 @@ pub struct ValidationReport<'a> {
 }
 
 pub fn validation_report(validation: &Validation) -> ValidationReport<'_> {
-    ValidationReport { valid: validation.is_valid(), errors: validation.errors().collect(), warnings: validation.warnings().collect() }
+    ValidationReport {
+        valid: validation.is_valid(),
+        errors: validation.errors().collect(),
+        warnings: validation.warnings().collect(),
+    }
 }
 
 /// The validate contract plus `levels`, `order` (steps in execution order) and `estimate`.

@@ -92,21 +92,14 @@ pub enum RegisterOutcome {
 
 impl std::fmt::Debug for Designs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Designs")
-            .field("dir", &self.dir)
-            .field("fallback_dirs", &self.fallback_dirs)
-            .finish()
+        f.debug_struct("Designs").field("dir", &self.dir).field("fallback_dirs", &self.fallback_dirs).finish()
     }
 }
 
 impl Designs {
     /// The designs folder `dir`. Nothing is read or created until it is used.
     pub fn new(dir: impl Into<PathBuf>) -> Designs {
-        Designs {
-            dir: dir.into(),
-            fallback_dirs: Vec::new(),
-            cache: Mutex::new(HashMap::new()),
-        }
+        Designs { dir: dir.into(), fallback_dirs: Vec::new(), cache: Mutex::new(HashMap::new()) }
     }
 
     /// Also look for plain `<plan_id>.yaml` files in `dir` (e.g. the folder of the plan being
@@ -136,25 +129,16 @@ impl Designs {
         for entry in entries {
             let entry = entry?;
             let file_name = entry.file_name();
-            let Some((plan_id, stamp)) = file_name.to_str().and_then(name::parse_registered_name)
-            else {
+            let Some((plan_id, stamp)) = file_name.to_str().and_then(name::parse_registered_name) else {
                 continue;
             };
             if !is_file(&entry.path(), entry.file_type()?) {
                 tracing::debug!(path = %entry.path().display(), "ignoring a registered name that is not a file");
                 continue;
             }
-            found.push(Registered {
-                plan_id: plan_id.to_owned(),
-                stamp: stamp.to_owned(),
-                path: entry.path(),
-            });
+            found.push(Registered { plan_id: plan_id.to_owned(), stamp: stamp.to_owned(), path: entry.path() });
         }
-        found.sort_by(|a, b| {
-            a.plan_id
-                .cmp(&b.plan_id)
-                .then_with(|| a.stamp.cmp(&b.stamp))
-        });
+        found.sort_by(|a, b| a.plan_id.cmp(&b.plan_id).then_with(|| a.stamp.cmp(&b.stamp)));
         Ok(found)
     }
 
@@ -184,9 +168,7 @@ impl Designs {
         };
         // An invalid id cannot name a file; it only gets suggestions.
         if !name::is_valid_id(id) {
-            return Resolution::NotFound {
-                candidates: self.closest_ids(id, &registered),
-            };
+            return Resolution::NotFound { candidates: self.closest_ids(id, &registered) };
         }
 
         let mut unreadable = None;
@@ -194,32 +176,18 @@ impl Designs {
         for entry in registered.iter().rev().filter(|r| r.plan_id == id) {
             match self.load_registered(entry) {
                 Ok(plan) => match version {
-                    None => {
-                        return Resolution::Found {
-                            plan,
-                            path: entry.path.clone(),
-                        }
-                    }
+                    None => return Resolution::Found { plan, path: entry.path.clone() },
                     Some(wanted) if versions_equal(&plan.version, wanted) => {
-                        return Resolution::Found {
-                            plan,
-                            path: entry.path.clone(),
-                        }
+                        return Resolution::Found { plan, path: entry.path.clone() }
                     }
                     Some(_) => versions.push(plan.version.clone()),
                 },
                 Err(message) if version.is_none() => {
-                    return Resolution::Unreadable {
-                        path: entry.path.clone(),
-                        message,
-                    }
+                    return Resolution::Unreadable { path: entry.path.clone(), message }
                 }
                 Err(message) => {
                     tracing::debug!(path = %entry.path.display(), %message, "passing over an unreadable registration");
-                    unreadable.get_or_insert(Resolution::Unreadable {
-                        path: entry.path.clone(),
-                        message,
-                    });
+                    unreadable.get_or_insert(Resolution::Unreadable { path: entry.path.clone(), message });
                 }
             }
         }
@@ -234,15 +202,8 @@ impl Designs {
                     tracing::debug!(path = %path.display(), declared = %plan.id, "fallback file declares another plan id");
                 }
                 Ok(plan) => match version {
-                    Some(wanted) if !versions_equal(&plan.version, wanted) => {
-                        versions.push(plan.version)
-                    }
-                    _ => {
-                        return Resolution::Found {
-                            plan: Arc::new(plan),
-                            path,
-                        }
-                    }
+                    Some(wanted) if !versions_equal(&plan.version, wanted) => versions.push(plan.version),
+                    _ => return Resolution::Found { plan: Arc::new(plan), path },
                 },
                 Err(message) => {
                     unreadable.get_or_insert(Resolution::Unreadable { path, message });
@@ -254,13 +215,9 @@ impl Designs {
             return unreadable;
         }
         if !versions.is_empty() {
-            return Resolution::NotFound {
-                candidates: newest_refs(id, versions),
-            };
+            return Resolution::NotFound { candidates: newest_refs(id, versions) };
         }
-        Resolution::NotFound {
-            candidates: self.closest_ids(id, &registered),
-        }
+        Resolution::NotFound { candidates: self.closest_ids(id, &registered) }
     }
 
     /// Writes `text` (already validated by the caller; written byte-for-byte, comments kept) as
@@ -319,10 +276,7 @@ impl Designs {
             };
             for entry in entries.flatten() {
                 let file_name = entry.file_name();
-                let Some(stem) = file_name
-                    .to_str()
-                    .and_then(|n| n.strip_suffix(name::EXTENSION))
-                else {
+                let Some(stem) = file_name.to_str().and_then(|n| n.strip_suffix(name::EXTENSION)) else {
                     continue;
                 };
                 if name::is_valid_id(stem) {
@@ -346,10 +300,7 @@ fn is_file(path: &Path, file_type: fs::FileType) -> bool {
 /// Two plan versions are equal when they are the same semantic version (or, when either is not
 /// one, the same text).
 fn versions_equal(declared: &str, wanted: &str) -> bool {
-    match (
-        semver::Version::parse(declared.trim()),
-        semver::Version::parse(wanted.trim()),
-    ) {
+    match (semver::Version::parse(declared.trim()), semver::Version::parse(wanted.trim())) {
         (Ok(a), Ok(b)) => a == b,
         _ => declared.trim() == wanted.trim(),
     }
@@ -357,20 +308,14 @@ fn versions_equal(declared: &str, wanted: &str) -> bool {
 
 /// `id@version` for the newest three distinct versions.
 fn newest_refs(id: &str, mut versions: Vec<String>) -> Vec<String> {
-    versions.sort_by(
-        |a, b| match (semver::Version::parse(a), semver::Version::parse(b)) {
-            (Ok(a), Ok(b)) => b.cmp(&a),
-            (Ok(_), Err(_)) => std::cmp::Ordering::Less,
-            (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
-            (Err(_), Err(_)) => a.cmp(b),
-        },
-    );
+    versions.sort_by(|a, b| match (semver::Version::parse(a), semver::Version::parse(b)) {
+        (Ok(a), Ok(b)) => b.cmp(&a),
+        (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+        (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+        (Err(_), Err(_)) => a.cmp(b),
+    });
     versions.dedup();
-    versions
-        .into_iter()
-        .take(3)
-        .map(|v| format!("{id}@{v}"))
-        .collect()
+    versions.into_iter().take(3).map(|v| format!("{id}@{v}")).collect()
 }
 
 /// Reads a plan file into the typed model; on failure, says why (without the path).
@@ -391,9 +336,7 @@ fn read_plan_with_len(path: &Path) -> Result<(u64, Plan), String> {
                     None => f.message.clone(),
                 },
             );
-            Err(format!(
-                "not a valid plan: {why}; fix the file, or register a corrected plan"
-            ))
+            Err(format!("not a valid plan: {why}; fix the file, or register a corrected plan"))
         }
     }
 }

@@ -79,15 +79,8 @@ pub enum RegisterError {
     },
 }
 
-fn io_error<'a>(
-    action: &'static str,
-    path: &'a Path,
-) -> impl FnOnce(io::Error) -> RegisterError + 'a {
-    move |source| RegisterError::Io {
-        action,
-        path: path.to_path_buf(),
-        source,
-    }
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> RegisterError + 'a {
+    move |source| RegisterError::Io { action, path: path.to_path_buf(), source }
 }
 
 pub(crate) fn register(
@@ -96,16 +89,10 @@ pub(crate) fn register(
     text: &str,
     now: OffsetDateTime,
 ) -> Result<RegisterOutcome, RegisterError> {
-    let invalid = |reason| RegisterError::InvalidId {
-        id: name::shown(plan_id),
-        reason,
-        dir: dir.to_path_buf(),
-    };
+    let invalid = |reason| RegisterError::InvalidId { id: name::shown(plan_id), reason, dir: dir.to_path_buf() };
     name::check_id(plan_id).map_err(invalid)?;
-    let stamp = name::stamp(now).ok_or_else(|| RegisterError::InvalidTime {
-        year: now.year(),
-        dir: dir.to_path_buf(),
-    })?;
+    let stamp =
+        name::stamp(now).ok_or_else(|| RegisterError::InvalidTime { year: now.year(), dir: dir.to_path_buf() })?;
     let file_name = name::registered_name(plan_id, &stamp);
     let path = dir.join(&file_name);
     // The id check already rules out separators and `..`; this is the contract, checked on the
@@ -131,14 +118,9 @@ pub(crate) fn register(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o644));
     }
-    let mut temp = builder
-        .tempfile_in(dir)
-        .map_err(io_error("create a temporary file in", dir))?;
-    temp.write_all(text.as_bytes())
-        .map_err(io_error("write a temporary file in", dir))?;
-    temp.as_file()
-        .sync_all()
-        .map_err(io_error("sync a temporary file in", dir))?;
+    let mut temp = builder.tempfile_in(dir).map_err(io_error("create a temporary file in", dir))?;
+    temp.write_all(text.as_bytes()).map_err(io_error("write a temporary file in", dir))?;
+    temp.as_file().sync_all().map_err(io_error("sync a temporary file in", dir))?;
 
     match temp.persist_noclobber(&path) {
         Ok(_) => {
@@ -151,18 +133,10 @@ pub(crate) fn register(
             drop(e.file);
             match existing(&path, text)? {
                 Some(outcome) => Ok(outcome),
-                None => Err(RegisterError::Io {
-                    action: "register the plan as",
-                    path,
-                    source: e.error,
-                }),
+                None => Err(RegisterError::Io { action: "register the plan as", path, source: e.error }),
             }
         }
-        Err(e) => Err(RegisterError::Io {
-            action: "move the new plan into place as",
-            path,
-            source: e.error,
-        }),
+        Err(e) => Err(RegisterError::Io { action: "move the new plan into place as", path, source: e.error }),
     }
 }
 
@@ -171,13 +145,7 @@ fn existing(path: &Path, text: &str) -> Result<Option<RegisterOutcome>, Register
     let meta = match fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(RegisterError::Io {
-                action: "look at",
-                path: path.to_path_buf(),
-                source: e,
-            })
-        }
+        Err(e) => return Err(RegisterError::Io { action: "look at", path: path.to_path_buf(), source: e }),
     };
     let file_type = meta.file_type();
     let kind = if file_type.is_symlink() {
@@ -190,15 +158,10 @@ fn existing(path: &Path, text: &str) -> Result<Option<RegisterOutcome>, Register
         return if meta.len() == text.len() as u64 && same_bytes(path, text.as_bytes())? {
             Ok(Some(RegisterOutcome::AlreadyRegistered(path.to_path_buf())))
         } else {
-            Err(RegisterError::Conflict {
-                path: path.to_path_buf(),
-            })
+            Err(RegisterError::Conflict { path: path.to_path_buf() })
         };
     };
-    Err(RegisterError::NotAFile {
-        path: path.to_path_buf(),
-        kind,
-    })
+    Err(RegisterError::NotAFile { path: path.to_path_buf(), kind })
 }
 
 fn same_bytes(path: &Path, expected: &[u8]) -> Result<bool, RegisterError> {
@@ -213,11 +176,7 @@ fn same_bytes(path: &Path, expected: &[u8]) -> Result<bool, RegisterError> {
 fn sync_dir(dir: &Path) {
     #[cfg(unix)]
     {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
+        let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
         if let Err(e) = fs::File::open(dir).and_then(|d| d.sync_all()) {
             tracing::warn!(dir = %dir.display(), error = %e, "could not sync the designs folder");
         }

@@ -15,45 +15,22 @@ type Resolve<'a> = dyn FnMut(&Reference) -> Result<Value, String> + 'a;
 pub(crate) fn eval(node: &Node, resolve: &mut Resolve<'_>) -> Result<Value, EvalError> {
     match node {
         Node::Literal(value) => Ok(value.clone()),
-        Node::List(items) => items
-            .iter()
-            .map(|item| eval(item, resolve))
-            .collect::<Result<_, _>>()
-            .map(Value::Array),
-        Node::Ref(reference) => resolve(reference)
-            .map_err(|message| error(format!("cannot resolve `{reference}`: {message}"))),
+        Node::List(items) => items.iter().map(|item| eval(item, resolve)).collect::<Result<_, _>>().map(Value::Array),
+        Node::Ref(reference) => {
+            resolve(reference).map_err(|message| error(format!("cannot resolve `{reference}`: {message}")))
+        }
         Node::Not(operand) => {
             let value = eval(operand, resolve)?;
-            Ok(Value::Bool(!boolean(
-                operand,
-                &value,
-                "`not` needs true or false",
-            )?))
+            Ok(Value::Bool(!boolean(operand, &value, "`not` needs true or false")?))
         }
         // `and` and `or` stop at the first operand that decides the result.
-        Node::And(operands) => short_circuit(
-            operands,
-            false,
-            "`and` needs true or false on each side",
-            resolve,
-        ),
-        Node::Or(operands) => short_circuit(
-            operands,
-            true,
-            "`or` needs true or false on each side",
-            resolve,
-        ),
+        Node::And(operands) => short_circuit(operands, false, "`and` needs true or false on each side", resolve),
+        Node::Or(operands) => short_circuit(operands, true, "`or` needs true or false on each side", resolve),
         Node::Compare(left_node, op, right_node) => {
             let left = eval(left_node, resolve)?;
             let right = eval(right_node, resolve)?;
-            let left = Operand {
-                node: left_node,
-                value: &left,
-            };
-            let right = Operand {
-                node: right_node,
-                value: &right,
-            };
+            let left = Operand { node: left_node, value: &left };
+            let right = Operand { node: right_node, value: &right };
             compare(left, *op, right).map(Value::Bool)
         }
         Node::Len(argument) => {
@@ -63,13 +40,8 @@ pub(crate) fn eval(node: &Node, resolve: &mut Resolve<'_>) -> Result<Value, Eval
                 Value::Array(items) => items.len(),
                 Value::Object(map) => map.len(),
                 _ => {
-                    let found = Operand {
-                        node: argument,
-                        value: &value,
-                    };
-                    return Err(error(format!(
-                        "`len` takes a string, list or object, got {found}"
-                    )));
+                    let found = Operand { node: argument, value: &value };
+                    return Err(error(format!("`len` takes a string, list or object, got {found}")));
                 }
             };
             Ok(Value::from(length))
@@ -136,7 +108,9 @@ fn compare(left: Operand<'_>, op: CmpOp, right: Operand<'_>) -> Result<bool, Eva
     };
     ordering.map(wanted).ok_or_else(|| {
         let symbol = op.symbol();
-        error(format!("cannot compare {left} with {right} using `{symbol}`; `{symbol}` compares two numbers or two strings"))
+        error(format!(
+            "cannot compare {left} with {right} using `{symbol}`; `{symbol}` compares two numbers or two strings"
+        ))
     })
 }
 
@@ -150,12 +124,12 @@ fn contains(op: CmpOp, needle: Operand<'_>, haystack: Operand<'_>) -> Result<boo
         (_, Value::String(_)) => ("a string", "a substring"),
         (_, Value::Object(_)) => ("an object", "a key"),
         _ => {
-            return Err(error(format!(
-                "`{symbol}` needs a list, string or object on the right, got {haystack}"
-            )));
+            return Err(error(format!("`{symbol}` needs a list, string or object on the right, got {haystack}")));
         }
     };
-    Err(error(format!("`{symbol}` with {text} on the right looks for {what} and needs a string on the left, got {needle}")))
+    Err(error(format!(
+        "`{symbol}` with {text} on the right looks for {what} and needs a string on the left, got {needle}"
+    )))
 }
 
 fn error(message: String) -> EvalError {

@@ -78,8 +78,7 @@ pub(crate) struct Token {
 /// Advice for a name that is a keyword written with capitals (`AND`, `True`).
 pub(crate) fn keyword_hint(name: &str) -> Option<String> {
     let lower = name.to_lowercase();
-    (lower != name && KEYWORDS.contains(&lower.as_str()))
-        .then(|| format!("keywords are lower-case: write `{lower}`"))
+    (lower != name && KEYWORDS.contains(&lower.as_str())).then(|| format!("keywords are lower-case: write `{lower}`"))
 }
 
 /// The tokens of `chars`, without a final end token.
@@ -144,8 +143,9 @@ impl Lexer<'_> {
         let mut text = String::new();
         loop {
             let Some(c) = self.peek(0) else {
-                return Err(ExprError::at(start, "unterminated string starting")
-                    .hint(format!("add the closing `{quote}`")));
+                return Err(
+                    ExprError::at(start, "unterminated string starting").hint(format!("add the closing `{quote}`"))
+                );
             };
             self.pos += 1;
             if c == quote {
@@ -178,17 +178,10 @@ impl Lexer<'_> {
         if self.peek(1) != Some('{') {
             return Err(unexpected('$', start));
         }
-        let inner: String = self
-            .chars
-            .iter()
-            .skip(start + 2)
-            .take_while(|&&c| c != '}')
-            .collect();
+        let inner: String = self.chars.iter().skip(start + 2).take_while(|&&c| c != '}').collect();
         self.pos = start + 2 + inner.chars().count();
         if self.peek(0) != Some('}') {
-            return Err(
-                ExprError::at(start, "unterminated reference starting").hint("close `${` with `}`")
-            );
+            return Err(ExprError::at(start, "unterminated reference starting").hint("close `${` with `}`"));
         }
         self.pos += 1;
         Reference::parse(&inner)
@@ -210,27 +203,16 @@ impl Lexer<'_> {
         if decimal {
             self.pos += 1;
             if !self.peek(0).is_some_and(|c| c.is_ascii_digit()) {
-                return Err(ExprError::at(
-                    self.pos,
-                    "expected digits after the decimal point",
-                ));
+                return Err(ExprError::at(self.pos, "expected digits after the decimal point"));
             }
             self.skip_digits();
         }
-        let text: String = self
-            .chars
-            .iter()
-            .skip(start)
-            .take(self.pos - start)
-            .collect();
+        let text: String = self.chars.iter().skip(start).take(self.pos - start).collect();
         // Integers stay exact (i64, then u64); decimals and larger integers become f64.
         let integer = if decimal {
             None
         } else {
-            text.parse::<i64>()
-                .ok()
-                .map(Number::from)
-                .or_else(|| text.parse::<u64>().ok().map(Number::from))
+            text.parse::<i64>().ok().map(Number::from).or_else(|| text.parse::<u64>().ok().map(Number::from))
         };
         integer
             .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64))
@@ -245,12 +227,7 @@ impl Lexer<'_> {
     }
 
     fn word(&mut self) -> Tok {
-        let word: String = self
-            .chars
-            .iter()
-            .skip(self.pos)
-            .take_while(|c| c.is_alphanumeric() || **c == '_')
-            .collect();
+        let word: String = self.chars.iter().skip(self.pos).take_while(|c| c.is_alphanumeric() || **c == '_').collect();
         self.pos += word.chars().count();
         match word.as_str() {
             "and" => Tok::And,
@@ -267,10 +244,7 @@ impl Lexer<'_> {
 
 /// A character that starts no token, with advice for the usual mistakes.
 fn unexpected(c: char, offset: usize) -> ExprError {
-    let error = ExprError::at(
-        offset,
-        format!("unexpected character `{}`", c.escape_debug()),
-    );
+    let error = ExprError::at(offset, format!("unexpected character `{}`", c.escape_debug()));
     match c {
         '=' => error.hint("write `==` to compare"),
         '!' => error.hint("write `!=` for \"not equal\" or `not` before a condition"),
@@ -287,11 +261,7 @@ mod tests {
 
     fn kinds(source: &str) -> Vec<Tok> {
         let chars: Vec<char> = source.chars().collect();
-        lex(&chars)
-            .unwrap()
-            .into_iter()
-            .map(|token| token.kind)
-            .collect()
+        lex(&chars).unwrap().into_iter().map(|token| token.kind).collect()
     }
 
     #[test]
@@ -306,10 +276,7 @@ mod tests {
                 Tok::Not
             ]
         );
-        assert_eq!(
-            keyword_hint("NOT").as_deref(),
-            Some("keywords are lower-case: write `not`")
-        );
+        assert_eq!(keyword_hint("NOT").as_deref(), Some("keywords are lower-case: write `not`"));
         assert_eq!(keyword_hint("length"), None);
     }
 
@@ -336,27 +303,14 @@ mod tests {
     #[test]
     fn offsets_count_characters() {
         let chars: Vec<char> = "'請求書' == x".chars().collect();
-        let offsets: Vec<usize> = lex(&chars)
-            .unwrap()
-            .iter()
-            .map(|token| token.offset)
-            .collect();
+        let offsets: Vec<usize> = lex(&chars).unwrap().iter().map(|token| token.offset).collect();
         assert_eq!(offsets, vec![0, 6, 9]);
     }
 
     #[test]
     fn numbers_keep_integers_exact() {
-        assert_eq!(
-            kinds("18446744073709551615"),
-            vec![Tok::Number(u64::MAX.into())]
-        );
-        assert_eq!(
-            kinds("-2.50"),
-            vec![Tok::Number(Number::from_f64(-2.5).unwrap())]
-        );
-        assert_eq!(
-            kinds("1e3"),
-            vec![Tok::Number(1.into()), Tok::Ident("e3".into())]
-        );
+        assert_eq!(kinds("18446744073709551615"), vec![Tok::Number(u64::MAX.into())]);
+        assert_eq!(kinds("-2.50"), vec![Tok::Number(Number::from_f64(-2.5).unwrap())]);
+        assert_eq!(kinds("1e3"), vec![Tok::Number(1.into()), Tok::Ident("e3".into())]);
     }
 }

@@ -57,10 +57,7 @@ pub struct ExprError {
 impl ExprError {
     /// An error whose message ends with where it happened: "`what` at character N".
     pub(crate) fn at(offset: usize, what: impl std::fmt::Display) -> Self {
-        ExprError {
-            offset,
-            message: format!("{what} at character {offset}"),
-        }
+        ExprError { offset, message: format!("{what} at character {offset}") }
     }
 
     /// Appends advice on how to repair the expression.
@@ -97,11 +94,7 @@ pub fn compile(source: &str) -> Result<Expr, ExprError> {
         })
         .collect();
     let root = parser::parse(tokens, chars.len())?;
-    Ok(Expr {
-        source: source.to_owned(),
-        root,
-        references,
-    })
+    Ok(Expr { source: source.to_owned(), root, references })
 }
 
 /// Like [`compile`], but rejects expressions that can never be boolean at the top level (a literal
@@ -110,26 +103,15 @@ pub fn compile_condition(source: &str) -> Result<Expr, ExprError> {
     let expr = compile(source)?;
     let (found, hint) = match &expr.root {
         Node::Literal(Value::Bool(_)) => return Ok(expr),
-        Node::Literal(literal) => (
-            value::describe(literal),
-            "compare a value with it, e.g. `${vars.status} == 'done'`",
-        ),
-        Node::List(_) => (
-            "a list".to_owned(),
-            "test membership with `in`, e.g. `${vars.status} in ['done', 'sent']`",
-        ),
-        Node::Len(_) => (
-            "`len(...)`".to_owned(),
-            "`len` gives a number: compare it, e.g. `len(${vars.items}) > 0`",
-        ),
+        Node::Literal(literal) => {
+            (value::describe(literal), "compare a value with it, e.g. `${vars.status} == 'done'`")
+        }
+        Node::List(_) => ("a list".to_owned(), "test membership with `in`, e.g. `${vars.status} in ['done', 'sent']`"),
+        Node::Len(_) => ("`len(...)`".to_owned(), "`len` gives a number: compare it, e.g. `len(${vars.items}) > 0`"),
         _ => return Ok(expr),
     };
     let start = source.chars().take_while(|c| c.is_whitespace()).count();
-    Err(ExprError::at(
-        start,
-        format!("expected a condition (something true or false), found {found}"),
-    )
-    .hint(hint))
+    Err(ExprError::at(start, format!("expected a condition (something true or false), found {found}")).hint(hint))
 }
 
 impl Expr {
@@ -144,18 +126,12 @@ impl Expr {
     }
 
     /// Evaluates; `resolve` gives each reference's value or an error message.
-    pub fn eval(
-        &self,
-        resolve: &mut dyn FnMut(&Reference) -> Result<Value, String>,
-    ) -> Result<Value, EvalError> {
+    pub fn eval(&self, resolve: &mut dyn FnMut(&Reference) -> Result<Value, String>) -> Result<Value, EvalError> {
         eval::eval(&self.root, resolve)
     }
 
     /// Evaluates and requires a boolean result (a non-boolean result is an EvalError, never "truthy").
-    pub fn eval_bool(
-        &self,
-        resolve: &mut dyn FnMut(&Reference) -> Result<Value, String>,
-    ) -> Result<bool, EvalError> {
+    pub fn eval_bool(&self, resolve: &mut dyn FnMut(&Reference) -> Result<Value, String>) -> Result<bool, EvalError> {
         let result = eval::eval(&self.root, resolve)?;
         eval::boolean(&self.root, &result, "the condition must be true or false")
     }

@@ -57,24 +57,12 @@ impl CmpOp {
 
 /// Parses all of `tokens`; `end` is the character offset just past the source.
 pub(crate) fn parse(tokens: Vec<Token>, end: usize) -> Result<Node, ExprError> {
-    let mut parser = Parser {
-        tokens,
-        end: Token {
-            kind: Tok::End,
-            offset: end,
-        },
-        pos: 0,
-        depth: 0,
-    };
+    let mut parser = Parser { tokens, end: Token { kind: Tok::End, offset: end }, pos: 0, depth: 0 };
     let root = parser.or()?;
     match &parser.peek().kind {
         Tok::End => Ok(root),
-        Tok::RParen => Err(parser
-            .found("unmatched `)`")
-            .hint("remove it or add the `(` it closes")),
-        _ => Err(parser.expected(&format!(
-            "an operator ({OPERATORS}) or the end of the expression"
-        ))),
+        Tok::RParen => Err(parser.found("unmatched `)`").hint("remove it or add the `(` it closes")),
+        _ => Err(parser.expected(&format!("an operator ({OPERATORS}) or the end of the expression"))),
     }
 }
 
@@ -185,11 +173,7 @@ impl Parser {
         let right = self.primary()?;
         if let Some((next, _)) = self.comparison_operator() {
             return Err(self
-                .found(&format!(
-                    "comparisons do not chain: `{}` follows `{}`",
-                    next.symbol(),
-                    op.symbol()
-                ))
+                .found(&format!("comparisons do not chain: `{}` follows `{}`", next.symbol(), op.symbol()))
                 .hint("join two comparisons with `and`, e.g. `a < b and b < c`"));
         }
         Ok(Node::Compare(Box::new(left), op, Box::new(right)))
@@ -205,12 +189,7 @@ impl Parser {
             Tok::Gt => CmpOp::Gt,
             Tok::Ge => CmpOp::Ge,
             Tok::In => CmpOp::In,
-            Tok::Not
-                if self
-                    .tokens
-                    .get(self.pos + 1)
-                    .is_some_and(|token| token.kind == Tok::In) =>
-            {
+            Tok::Not if self.tokens.get(self.pos + 1).is_some_and(|token| token.kind == Tok::In) => {
                 return Some((CmpOp::NotIn, 2));
             }
             _ => return None,
@@ -253,9 +232,7 @@ impl Parser {
         let found = self.peek();
         let Some(previous) = self.previous() else {
             return match found.kind {
-                Tok::End => self
-                    .found("empty expression")
-                    .hint("write a condition, e.g. `${vars.count} > 0`"),
+                Tok::End => self.found("empty expression").hint("write a condition, e.g. `${vars.count} > 0`"),
                 _ => self.expected("an expression"),
             };
         };
@@ -286,9 +263,7 @@ impl Parser {
                 return Ok(Node::List(items));
             }
             if !self.eat(&Tok::Comma) {
-                return Err(self.expected(&format!(
-                    "`,` or `]` in the list opened at character {open}"
-                )));
+                return Err(self.expected(&format!("`,` or `]` in the list opened at character {open}")));
             }
         }
     }
@@ -307,8 +282,7 @@ impl Parser {
             });
         }
         if name != "len" {
-            let error = ExprError::at(offset, format!("unknown function `{name}`"))
-                .hint("available: `len`");
+            let error = ExprError::at(offset, format!("unknown function `{name}`")).hint("available: `len`");
             return Err(match keyword_hint(name) {
                 Some(hint) => error.hint(hint),
                 None => error,

@@ -124,10 +124,7 @@ mod tests {
             assert_eq!(shown(source), source);
         }
         assert_eq!(shown("((${vars.a}))"), "${vars.a}");
-        assert_eq!(
-            shown("${vars.a} or (${vars.b} or ${vars.c})"),
-            "${vars.a} or (${vars.b} or ${vars.c})"
-        );
+        assert_eq!(shown("${vars.a} or (${vars.b} or ${vars.c})"), "${vars.a} or (${vars.b} or ${vars.c})");
     }
 
     #[test]

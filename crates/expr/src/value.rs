@@ -31,10 +31,7 @@ pub(crate) fn describe(value: &Value) -> String {
 /// The value as JSON, cut to about [`SHOWN_CHARS`] characters.
 fn shorten(value: &Value) -> String {
     // Serializing stops once the buffer is full, so a huge value costs no more than a small one.
-    let mut out = Capped {
-        bytes: Vec::new(),
-        room: SHOWN_CHARS * 4 + 4,
-    };
+    let mut out = Capped { bytes: Vec::new(), room: SHOWN_CHARS * 4 + 4 };
     let complete = serde_json::to_writer(&mut out, value).is_ok();
     let text = String::from_utf8_lossy(&out.bytes);
     if complete && text.chars().count() <= SHOWN_CHARS {
@@ -82,11 +79,7 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
             }
             (Value::Object(x), Value::Object(y)) => {
                 x.len() == y.len()
-                    && x.iter().all(|(key, item)| {
-                        y.get(key)
-                            .map(|other| pending.push((item, other)))
-                            .is_some()
-                    })
+                    && x.iter().all(|(key, item)| y.get(key).map(|other| pending.push((item, other))).is_some())
             }
             (x, y) => x == y,
         };
@@ -130,14 +123,8 @@ mod tests {
         assert!(equal(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
         assert!(!equal(&json!(u64::MAX), &json!(u64::MAX as f64 - 4096.0)));
         assert!(!equal(&json!(i64::MAX), &json!(u64::MAX)));
-        assert_eq!(
-            compare_numbers(&(-1).into(), &u64::MAX.into()),
-            Some(Ordering::Less)
-        );
-        assert_eq!(
-            compare_numbers(&2.into(), &Number::from_f64(1.5).unwrap()),
-            Some(Ordering::Greater)
-        );
+        assert_eq!(compare_numbers(&(-1).into(), &u64::MAX.into()), Some(Ordering::Less));
+        assert_eq!(compare_numbers(&2.into(), &Number::from_f64(1.5).unwrap()), Some(Ordering::Greater));
     }
 
     #[test]

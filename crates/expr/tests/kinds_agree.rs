@@ -31,16 +31,13 @@ fn expression(logic: bool) -> impl Strategy<Value = String> {
     )
     .prop_map(str::to_owned);
     let operators: &'static [&'static str] = if logic {
-        &[
-            "and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in",
-        ]
+        &["and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in"]
     } else {
         &["==", "!=", "<", "<=", ">", ">=", "in", "not in"]
     };
     leaf.prop_recursive(4, 24, 3, move |inner| {
         prop_oneof![
-            (inner.clone(), select(operators), inner.clone())
-                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (inner.clone(), select(operators), inner.clone()).prop_map(|(a, op, b)| format!("({a} {op} {b})")),
             inner.clone().prop_map(|a| format!("(not {a})")),
             inner.clone().prop_map(|a| format!("len({a})")),
             prop::collection::vec(inner, 0..3).prop_map(|items| format!("[{}]", items.join(", "))),
@@ -51,25 +48,9 @@ fn expression(logic: bool) -> impl Strategy<Value = String> {
 /// One operator applied to leaves: where most of the rules are decided.
 fn operation() -> impl Strategy<Value = String> {
     let leaf = select(
-        &[
-            "${vars.a}",
-            "${vars.b}",
-            "${n.out.0}",
-            "1",
-            "'s'",
-            "'1'",
-            "true",
-            "null",
-            "[]",
-            "['s', 1]",
-            "[true]",
-        ][..],
+        &["${vars.a}", "${vars.b}", "${n.out.0}", "1", "'s'", "'1'", "true", "null", "[]", "['s', 1]", "[true]"][..],
     );
-    let operator = select(
-        &[
-            "and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in",
-        ][..],
-    );
+    let operator = select(&["and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in"][..]);
     prop_oneof![
         (leaf.clone(), operator, leaf.clone()).prop_map(|(a, op, b)| format!("{a} {op} {b}")),
         leaf.clone().prop_map(|a| format!("not {a}")),
@@ -88,14 +69,8 @@ fn json() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(2, 8, 3, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
-            prop::collection::vec((select(&["s", "1"][..]), inner), 0..3).prop_map(|entries| {
-                Value::Object(
-                    entries
-                        .into_iter()
-                        .map(|(k, v)| (k.to_owned(), v))
-                        .collect(),
-                )
-            }),
+            prop::collection::vec((select(&["s", "1"][..]), inner), 0..3)
+                .prop_map(|entries| { Value::Object(entries.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),) }),
         ]
     })
 }
@@ -106,14 +81,12 @@ fn value_of<'v>(values: &'v [Value; 3], reference: &Reference) -> &'v Value {
 }
 
 fn eval_bool(expr: &Expr, values: &[Value; 3]) -> Result<bool, String> {
-    expr.eval_bool(&mut |reference| Ok(value_of(values, reference).clone()))
-        .map_err(|error| error.message)
+    expr.eval_bool(&mut |reference| Ok(value_of(values, reference).clone())).map_err(|error| error.message)
 }
 
 fn eval(source: &str, values: &[Value; 3]) -> Option<Value> {
     let expr = compile(source).ok()?;
-    expr.eval(&mut |reference| Ok(value_of(values, reference).clone()))
-        .ok()
+    expr.eval(&mut |reference| Ok(value_of(values, reference).clone())).ok()
 }
 
 fn check(expr: &Expr, values: &[Value; 3], known: bool) -> Vec<KindProblem> {

@@ -54,43 +54,19 @@ const TOKENS: &[&str] = &[
 ];
 
 fn token_soup() -> impl Strategy<Value = String> {
-    prop::collection::vec((select(TOKENS), select(&["", " ", "\n"][..])), 0..40).prop_map(
-        |pieces| {
-            pieces
-                .into_iter()
-                .map(|(token, space)| format!("{token}{space}"))
-                .collect()
-        },
-    )
+    prop::collection::vec((select(TOKENS), select(&["", " ", "\n"][..])), 0..40)
+        .prop_map(|pieces| pieces.into_iter().map(|(token, space)| format!("{token}{space}")).collect())
 }
 
 /// Expressions that compile, of any shape and operand types.
 fn expression() -> impl Strategy<Value = String> {
-    let leaf = select(
-        &[
-            "${vars.a}",
-            "${vars.b}",
-            "${n.out.0}",
-            "1",
-            "-0.5",
-            "'s'",
-            "''",
-            "true",
-            "false",
-            "null",
-            "[]",
-        ][..],
-    )
-    .prop_map(str::to_owned);
+    let leaf =
+        select(&["${vars.a}", "${vars.b}", "${n.out.0}", "1", "-0.5", "'s'", "''", "true", "false", "null", "[]"][..])
+            .prop_map(str::to_owned);
     leaf.prop_recursive(5, 40, 4, |inner| {
-        let operator = select(
-            &[
-                "and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in",
-            ][..],
-        );
+        let operator = select(&["and", "or", "==", "!=", "<", "<=", ">", ">=", "in", "not in"][..]);
         prop_oneof![
-            (inner.clone(), operator, inner.clone())
-                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (inner.clone(), operator, inner.clone()).prop_map(|(a, op, b)| format!("({a} {op} {b})")),
             inner.clone().prop_map(|a| format!("(not {a})")),
             inner.clone().prop_map(|a| format!("len({a})")),
             prop::collection::vec(inner, 0..4).prop_map(|items| format!("[{}]", items.join(", "))),
@@ -120,12 +96,7 @@ fn json() -> impl Strategy<Value = Value> {
 fn check_eval(expr: &Expr, values: &[Option<Value>]) -> Result<(), TestCaseError> {
     let resolver = || {
         let mut next = values.iter().cycle();
-        move |_: &Reference| {
-            next.next()
-                .cloned()
-                .flatten()
-                .ok_or_else(|| "unavailable".to_owned())
-        }
+        move |_: &Reference| next.next().cloned().flatten().ok_or_else(|| "unavailable".to_owned())
     };
     let value = expr.eval(&mut resolver());
     let boolean = expr.eval_bool(&mut resolver());
@@ -138,24 +109,10 @@ fn check_eval(expr: &Expr, values: &[Option<Value>]) -> Result<(), TestCaseError
     Ok(())
 }
 
-fn assert_offset_within(
-    source: &str,
-    result: Result<Expr, planwright_expr::ExprError>,
-) -> Result<(), TestCaseError> {
+fn assert_offset_within(source: &str, result: Result<Expr, planwright_expr::ExprError>) -> Result<(), TestCaseError> {
     if let Err(error) = result {
-        prop_assert!(
-            error.offset <= source.chars().count(),
-            "{} for {:?}",
-            error.message,
-            source
-        );
-        prop_assert!(
-            error
-                .message
-                .contains(&format!("at character {}", error.offset)),
-            "{}",
-            error.message
-        );
+        prop_assert!(error.offset <= source.chars().count(), "{} for {:?}", error.message, source);
+        prop_assert!(error.message.contains(&format!("at character {}", error.offset)), "{}", error.message);
     }
     Ok(())
 }

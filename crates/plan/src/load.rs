@@ -75,7 +75,9 @@ pub fn load_plan_file(path: &Path) -> Result<LoadedPlan, LoadError> {
         return Err(LoadError::TooLarge { bytes: meta.len() as usize, limit: MAX_PLAN_BYTES });
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path).and_then(|file| file.take(MAX_PLAN_BYTES as u64 + 1).read_to_end(&mut bytes)).map_err(unreadable)?;
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_PLAN_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
     load_plan_bytes(&bytes)
 }
 
@@ -202,7 +204,8 @@ mod tests {
     use super::*;
     use std::time::{Duration, Instant};
 
-    const MINIMAL: &str = "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n  - id: a\n    block: transforms.pick\n";
+    const MINIMAL: &str =
+        "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n  - id: a\n    block: transforms.pick\n";
 
     #[test]
     fn a_minimal_plan_loads_without_findings() {
@@ -215,7 +218,10 @@ mod tests {
     fn shape_findings_carry_node_field_and_line() {
         let loaded = load_plan(&MINIMAL.replace("    block:", "    blok:")).unwrap();
         let f = &loaded.findings[0];
-        assert_eq!((f.code, f.node.as_deref(), f.field.as_deref(), f.line), (Code::UnknownKey, Some("a"), Some("blok"), Some(6)));
+        assert_eq!(
+            (f.code, f.node.as_deref(), f.field.as_deref(), f.line),
+            (Code::UnknownKey, Some("a"), Some("blok"), Some(6))
+        );
         assert!(loaded.plan.is_some(), "unknown keys do not stop the typed model");
     }
 
@@ -224,7 +230,9 @@ mod tests {
         assert!(matches!(load_plan("- a\n- b\n"), Err(LoadError::NotAPlan(m)) if m.contains("a list")));
         assert!(matches!(load_plan("name: x\n"), Err(LoadError::NotAPlan(m)) if m.contains("apiVersion")));
         assert!(matches!(load_plan(""), Err(LoadError::NotAPlan(_))));
-        assert!(matches!(load_plan("graph: []\nx: !tag 1\n"), Err(LoadError::Yaml { message, line: 2, .. }) if message.contains("tag")));
+        assert!(
+            matches!(load_plan("graph: []\nx: !tag 1\n"), Err(LoadError::Yaml { message, line: 2, .. }) if message.contains("tag"))
+        );
     }
 
     #[test]
@@ -276,19 +284,25 @@ mod tests {
             text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; 10].join(", ")));
         }
         text.push_str("graph: *a11\n");
-        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("repetition limit")));
+        assert!(
+            matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("repetition limit"))
+        );
     }
 
     #[test]
     fn deep_flow_nesting_is_refused_before_parsing() {
         let text = format!("apiVersion: planwright/v1\ngraph: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
-        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, line: 2, column: 136 }) if message.contains("deeper than 128")));
+        assert!(
+            matches!(ends_quickly(&text), Err(LoadError::Yaml { message, line: 2, column: 136 }) if message.contains("deeper than 128"))
+        );
     }
 
     #[test]
     fn deep_block_nesting_is_refused() {
         let text = format!("apiVersion: planwright/v1\ngraph:\n  {}x\n", "- ".repeat(20_000));
-        assert!(matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("recursion limit")));
+        assert!(
+            matches!(ends_quickly(&text), Err(LoadError::Yaml { message, .. }) if message.contains("recursion limit"))
+        );
     }
 
     #[test]

@@ -27,8 +27,7 @@ pub fn annotate(document: &Value, map: &SourceMap, findings: &mut [Finding]) {
 
 /// The node path and the field a JSON pointer leads to.
 pub fn describe_pointer(document: &Value, pointer: &str) -> (Option<String>, Option<String>) {
-    let segments: Vec<String> =
-        pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
+    let segments: Vec<String> = pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect();
     let mut nodes: Vec<String> = Vec::new();
     let mut scope = document;
     let mut i = 0;
@@ -62,10 +61,7 @@ pub fn describe_pointer(document: &Value, pointer: &str) -> (Option<String>, Opt
             field.push_str(segment);
         }
     }
-    (
-        (!nodes.is_empty()).then(|| nodes.join("/")),
-        (!field.is_empty()).then_some(field),
-    )
+    ((!nodes.is_empty()).then(|| nodes.join("/")), (!field.is_empty()).then_some(field))
 }
 
 #[cfg(test)]

@@ -114,7 +114,10 @@ mod tests {
     #[test]
     fn enums_are_lists() {
         let schema = plan_schema();
-        assert_eq!(schema.pointer("/definitions/OnError/enum"), Some(&serde_json::json!(["halt", "continue", "retry"])));
+        assert_eq!(
+            schema.pointer("/definitions/OnError/enum"),
+            Some(&serde_json::json!(["halt", "continue", "retry"]))
+        );
     }
 
     #[test]

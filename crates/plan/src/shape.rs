@@ -21,7 +21,8 @@ fn checker() -> &'static Checker {
     static CHECKER: OnceLock<Checker> = OnceLock::new();
     CHECKER.get_or_init(|| {
         let schema = plan_schema();
-        let validator = jsonschema::draft7::new(&schema).unwrap_or_else(|e| panic!("the generated plan schema is invalid: {e}"));
+        let validator =
+            jsonschema::draft7::new(&schema).unwrap_or_else(|e| panic!("the generated plan schema is invalid: {e}"));
         Checker { schema, validator }
     })
 }
@@ -68,7 +69,10 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
         ValidationErrorKind::Type { kind } => {
             let expected = format!("{kind:?}").to_lowercase().replace("single(", "").replace(')', "");
             let hint = match expected.as_str() {
-                "array" => format!("write a list, e.g. `[{}]` or one `- item` per line", error.instance().as_str().unwrap_or("…")),
+                "array" => format!(
+                    "write a list, e.g. `[{}]` or one `- item` per line",
+                    error.instance().as_str().unwrap_or("…")
+                ),
                 "object" => "write a mapping of `key: value` lines".to_owned(),
                 "integer" => "write a whole number without quotes".to_owned(),
                 other => format!("write {}", article(other)),
@@ -88,7 +92,8 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
         .hint(format!("write `apiVersion: {}`", expected_value.as_str().unwrap_or_default()))
         .candidates(vec![expected_value.as_str().unwrap_or_default().to_owned()])],
         ValidationErrorKind::Enum { options } => {
-            let names: Vec<String> = options.as_array().into_iter().flatten().filter_map(|o| o.as_str()).map(str::to_owned).collect();
+            let names: Vec<String> =
+                options.as_array().into_iter().flatten().filter_map(|o| o.as_str()).map(str::to_owned).collect();
             let given = error.instance().as_str().unwrap_or_default();
             let close = closest(given, names.iter().map(String::as_str));
             vec![Finding::error(
@@ -99,13 +104,25 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
             .hint(format!("one of: {}", names.join(", ")))
             .candidates(if close.is_empty() { names } else { close })]
         }
-        ValidationErrorKind::Pattern { .. } | ValidationErrorKind::MaxLength { .. } | ValidationErrorKind::MinLength { .. } => {
-            vec![Finding::error(Code::InvalidValue, path.clone(), format!("{} is not a valid {here}", error.instance()))
-                .hint(format_hint(&path))]
+        ValidationErrorKind::Pattern { .. }
+        | ValidationErrorKind::MaxLength { .. }
+        | ValidationErrorKind::MinLength { .. } => {
+            vec![Finding::error(
+                Code::InvalidValue,
+                path.clone(),
+                format!("{} is not a valid {here}", error.instance()),
+            )
+            .hint(format_hint(&path))]
         }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             // Report the alternative that came closest: the one with the fewest errors.
-            context.iter().min_by_key(|errors| errors.len()).into_iter().flatten().flat_map(|e| to_findings(schema, e)).collect()
+            context
+                .iter()
+                .min_by_key(|errors| errors.len())
+                .into_iter()
+                .flatten()
+                .flat_map(|e| to_findings(schema, e))
+                .collect()
         }
         _ => vec![Finding::error(Code::InvalidValue, path.clone(), format!("{here}: {error}"))],
     }
@@ -156,7 +173,9 @@ fn required_hint(path: &str, name: &str) -> String {
     match name {
         "apiVersion" => format!("add `apiVersion: {}`", crate::API_VERSION),
         "id" if path.is_empty() => "add an `id`: lower-case letters, digits, `_` and `-`".into(),
-        "id" => "add an `id` that other nodes can reference: letters, digits, `_` and `-`, starting with a letter".into(),
+        "id" => {
+            "add an `id` that other nodes can reference: letters, digits, `_` and `-`, starting with a letter".into()
+        }
         "version" => "add `version: 1.0.0`".into(),
         "graph" => "add `graph:` with the list of nodes".into(),
         "max_iterations" => "bound the loop: add `max_iterations: 10` (or what the job needs)".into(),
@@ -169,7 +188,8 @@ fn required_hint(path: &str, name: &str) -> String {
 
 fn format_hint(path: &str) -> String {
     if path == "/id" {
-        "a plan id is lower-case letters, digits, `_` and `-`, starting with a letter or digit, at most 64 characters".into()
+        "a plan id is lower-case letters, digits, `_` and `-`, starting with a letter or digit, at most 64 characters"
+            .into()
     } else if path == "/version" {
         "a version is semantic: `1.0.0`".into()
     } else {
@@ -209,7 +229,10 @@ mod tests {
             "policy": {"on_eror": "halt"}
         }])));
         let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, vec!["/graph/0/body/plan/graph/0/polcy", "/graph/0/foreach/max_concurency", "/graph/0/policy/on_eror"]);
+        assert_eq!(
+            paths,
+            vec!["/graph/0/body/plan/graph/0/polcy", "/graph/0/foreach/max_concurency", "/graph/0/policy/on_eror"]
+        );
         assert!(findings.iter().all(|f| f.code == Code::UnknownKey && !f.candidates.is_empty()));
     }
 

@@ -152,13 +152,7 @@ impl Cursor<'_> {
                     col += 1;
                 }
                 ' ' | '\t' | '-' | '?' | ':' | ',' | '[' | '{' => col += 1,
-                _ => {
-                    return Some(Position::from_marker(&Marker::new(
-                        self.chars - 1,
-                        line,
-                        col,
-                    )))
-                }
+                _ => return Some(Position::from_marker(&Marker::new(self.chars - 1, line, col))),
             }
         }
         None
@@ -178,20 +172,11 @@ impl SourceMap {
     ///
     /// Never panics: on a YAML error it keeps what it mapped before the error.
     pub fn build(text: &str) -> SourceMap {
-        let mut map = SourceMap {
-            nodes: vec![Node {
-                position: Position::START,
-                kind: Kind::Leaf,
-            }],
-            entries: HashMap::new(),
-        };
+        let mut map =
+            SourceMap { nodes: vec![Node { position: Position::START, kind: Kind::Leaf }], entries: HashMap::new() };
         let mut stack: Vec<Frame> = Vec::new();
         let mut root_seen = false;
-        let mut cursor = Cursor {
-            text,
-            chars: 0,
-            bytes: 0,
-        };
+        let mut cursor = Cursor { text, chars: 0, bytes: 0 };
         let mut previous_end = Marker::default();
         let mut parser = Parser::new_from_str(text);
         while let Some(Ok((event, span))) = parser.next_event() {
@@ -267,10 +252,7 @@ impl SourceMap {
                     if let Some(index) = target {
                         map.nodes[index as usize].kind = Kind::Mapping;
                     }
-                    stack.push(Frame::Mapping {
-                        node: target,
-                        state: MapState::Key,
-                    });
+                    stack.push(Frame::Mapping { node: target, state: MapState::Key });
                 }
                 Start::Sequence => {
                     if let Some(index) = target {
@@ -321,10 +303,7 @@ impl SourceMap {
 
     fn push_node(&mut self, position: Position) -> Option<u32> {
         let index = u32::try_from(self.nodes.len()).ok()?;
-        self.nodes.push(Node {
-            position,
-            kind: Kind::Leaf,
-        });
+        self.nodes.push(Node { position, kind: Kind::Leaf });
         Some(index)
     }
 
@@ -341,17 +320,11 @@ impl SourceMap {
     /// the mapping already has that key (the first occurrence wins).
     fn add_entry(&mut self, parent: u32, key: Cow<'_, str>, position: Position) -> Option<u32> {
         let index = u32::try_from(self.nodes.len()).ok()?;
-        match self
-            .entries
-            .entry((parent, key.into_owned().into_boxed_str()))
-        {
+        match self.entries.entry((parent, key.into_owned().into_boxed_str())) {
             Entry::Occupied(_) => None,
             Entry::Vacant(vacant) => {
                 vacant.insert(index);
-                self.nodes.push(Node {
-                    position,
-                    kind: Kind::Leaf,
-                });
+                self.nodes.push(Node { position, kind: Kind::Leaf });
                 Some(index)
             }
         }
@@ -382,10 +355,7 @@ fn unescape(segment: &str) -> Option<String> {
 /// Parses an RFC 6901 array index: `0` or digits without a leading zero.
 fn array_index(segment: &str) -> Option<usize> {
     let bytes = segment.as_bytes();
-    if bytes.is_empty()
-        || !bytes.iter().all(u8::is_ascii_digit)
-        || (bytes.len() > 1 && bytes[0] == b'0')
-    {
+    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) || (bytes.len() > 1 && bytes[0] == b'0') {
         return None;
     }
     segment.parse().ok()
@@ -428,10 +398,7 @@ graph:
 
     #[test]
     fn root_is_first_node() {
-        assert_eq!(
-            SourceMap::build("# header\n\n  key: 1\n").locate(""),
-            pos(3, 3)
-        );
+        assert_eq!(SourceMap::build("# header\n\n  key: 1\n").locate(""), pos(3, 3));
         assert_eq!(SourceMap::build("  plain scalar\n").locate(""), pos(1, 3));
         assert_eq!(SourceMap::build("- a\n").locate("/0"), pos(1, 3));
     }
@@ -498,14 +465,8 @@ graph:
         assert_eq!(map.locate("/graph/0/body/plan/graph/0/block"), pos(7, 13));
         assert_eq!(map.locate("/graph/0/body/plan/graph/1"), pos(8, 13));
         assert_eq!(map.locate("/graph/0/body/plan/graph/1/0"), pos(8, 15));
-        assert_eq!(
-            map.locate("/graph/0/body/plan/graph/1/0/nested"),
-            pos(8, 15)
-        );
-        assert_eq!(
-            map.locate("/graph/0/body/plan/graph/1/1/nested"),
-            pos(9, 15)
-        );
+        assert_eq!(map.locate("/graph/0/body/plan/graph/1/0/nested"), pos(8, 15));
+        assert_eq!(map.locate("/graph/0/body/plan/graph/1/1/nested"), pos(9, 15));
     }
 
     #[test]
@@ -560,14 +521,8 @@ after: 1
     #[test]
     fn block_scalars_at_root_keys_and_crlf() {
         assert_eq!(SourceMap::build("|\n  root\n").locate(""), pos(1, 1));
-        assert_eq!(
-            SourceMap::build("--- # c\n\n  >\n  root\n").locate(""),
-            pos(3, 3)
-        );
-        assert_eq!(
-            SourceMap::build("\u{feff}|\n  root\n").locate(""),
-            pos(1, 1)
-        );
+        assert_eq!(SourceMap::build("--- # c\n\n  >\n  root\n").locate(""), pos(3, 3));
+        assert_eq!(SourceMap::build("\u{feff}|\n  root\n").locate(""), pos(1, 1));
         let map = SourceMap::build("? |\n  key\n: value\nnext: 1\n");
         assert_eq!(map.locate("/key\n"), pos(1, 3));
         assert_eq!(map.locate("/next"), pos(4, 1));

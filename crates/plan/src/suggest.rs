@@ -35,10 +35,7 @@ pub fn did_you_mean(candidates: &[String]) -> String {
     match candidates {
         [] => String::new(),
         [one] => format!("; did you mean `{one}`?"),
-        many => format!(
-            "; did you mean {}?",
-            many.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or ")
-        ),
+        many => format!("; did you mean {}?", many.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(" or ")),
     }
 }
 
@@ -50,7 +47,10 @@ mod tests {
     fn typos_find_their_name() {
         assert_eq!(closest("blok", ["block", "body", "after"]), vec!["block"]);
         assert_eq!(closest("excel.read", ["excel.read_data", "excel.write", "file.read_csv"])[0], "excel.read_data");
-        assert_eq!(closest("transforms.filtr", ["transforms.filter", "transforms.join", "transforms.pick"]), vec!["transforms.filter"]);
+        assert_eq!(
+            closest("transforms.filtr", ["transforms.filter", "transforms.join", "transforms.pick"]),
+            vec!["transforms.filter"]
+        );
         assert_eq!(closest("retry", ["retry_backoff_ms", "retries", "timeout_ms"])[0], "retries");
     }
 

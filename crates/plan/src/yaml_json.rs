@@ -42,7 +42,9 @@ impl<'de> Visitor<'de> for Document {
     }
 
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
-        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("a number that is not finite (.nan or .inf) has no place in a plan"))
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("a number that is not finite (.nan or .inf) has no place in a plan"))
     }
 
     fn visit_str<E>(self, v: &str) -> Result<Value, E> {

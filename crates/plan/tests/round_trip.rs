@@ -81,7 +81,10 @@ fn node(depth: u32) -> BoxedStrategy<Node> {
         option::of((json_value(), identifier(), option::of(identifier()), option::of(1u32..8)).prop_map(
             |(input, item_var, index_var, max_concurrency)| Foreach { input, item_var, index_var, max_concurrency },
         )),
-        option::of((any::<String>(), 1u32..50).prop_map(|(expr, max_iterations)| While { condition: Condition { expr }, max_iterations })),
+        option::of(
+            (any::<String>(), 1u32..50)
+                .prop_map(|(expr, max_iterations)| While { condition: Condition { expr }, max_iterations }),
+        ),
         vec(node(depth - 1), 0..3),
         option::of(prop_oneof![Just(NodeKind::Loop), Just(NodeKind::Subflow)]),
         option::of((identifier(), map_of(json_value())).prop_map(|(plan_id, inputs)| Call { plan_id, inputs })),

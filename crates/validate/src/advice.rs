@@ -8,7 +8,12 @@ use planwright_plan::{Code, Finding, Node, OnError, Plan, Policy};
 use serde_json::Value;
 
 /// Plan-wide warnings, once every reference has been seen.
-pub fn check_plan(plan: &Plan, used_vars: &HashSet<String>, used_secrets: &HashSet<String>, findings: &mut Vec<Finding>) {
+pub fn check_plan(
+    plan: &Plan,
+    used_vars: &HashSet<String>,
+    used_secrets: &HashSet<String>,
+    findings: &mut Vec<Finding>,
+) {
     for (name, value) in &plan.vars {
         let pointer = format!("/vars/{}", escape_pointer(name));
         if !used_vars.contains(name) {
@@ -61,7 +66,8 @@ fn hardcoded_secrets(name: &str, value: &Value, pointer: &str, findings: &mut Ve
         }
     });
     for (at, key, scheme) in found {
-        let secret = if scheme.is_empty() { key.to_uppercase().replace(['-', ' '], "_") } else { "API_TOKEN".to_owned() };
+        let secret =
+            if scheme.is_empty() { key.to_uppercase().replace(['-', ' '], "_") } else { "API_TOKEN".to_owned() };
         findings.push(
             Finding::warning(Code::HardcodedSecret, at, format!("`{key}` holds a literal value that looks like a credential; it would be stored in the plan file and its logs"))
                 .hint(format!("declare `secrets: [{secret}]` and write `{scheme}${{secrets.{secret}}}` here; the value is then asked for at run time and never logged")),
@@ -83,20 +89,32 @@ pub fn check_policy(node: &Node, plan: &Plan, pointer: &str, findings: &mut Vec<
     let merged = own.merged_over(&plan.policy.unwrap_or_default());
     if own.retries.is_some_and(|r| r > 0) && merged.on_error != Some(OnError::Retry) {
         findings.push(
-            Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/retries"), "`retries` has no effect unless `on_error` is `retry`")
-                .hint("set `on_error: retry`, or remove `retries`"),
+            Finding::warning(
+                Code::PolicyConflict,
+                format!("{pointer}/policy/retries"),
+                "`retries` has no effect unless `on_error` is `retry`",
+            )
+            .hint("set `on_error: retry`, or remove `retries`"),
         );
     }
     if own.on_error == Some(OnError::Retry) && merged.retries == Some(0) {
         findings.push(
-            Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/on_error"), "`on_error: retry` with `retries: 0` never retries")
-                .hint("set `retries` to the number of extra attempts"),
+            Finding::warning(
+                Code::PolicyConflict,
+                format!("{pointer}/policy/on_error"),
+                "`on_error: retry` with `retries: 0` never retries",
+            )
+            .hint("set `retries` to the number of extra attempts"),
         );
     }
     if own.max_concurrency.is_some() && node.foreach.is_none() {
         findings.push(
-            Finding::warning(Code::PolicyConflict, format!("{pointer}/policy/max_concurrency"), "`max_concurrency` on a node limits only loops over items")
-                .hint("set it on a `foreach` loop, or in the plan's policy"),
+            Finding::warning(
+                Code::PolicyConflict,
+                format!("{pointer}/policy/max_concurrency"),
+                "`max_concurrency` on a node limits only loops over items",
+            )
+            .hint("set it on a `foreach` loop, or in the plan's policy"),
         );
     }
 }
@@ -104,14 +122,22 @@ pub fn check_policy(node: &Node, plan: &Plan, pointer: &str, findings: &mut Vec<
 pub fn policy_conflicts(policy: &Policy, pointer: &str, findings: &mut Vec<Finding>) {
     if policy.retries.is_some_and(|r| r > 0) && policy.on_error != Some(OnError::Retry) {
         findings.push(
-            Finding::warning(Code::PolicyConflict, format!("{pointer}/retries"), "`retries` has no effect unless `on_error` is `retry`")
-                .hint("set `on_error: retry`, or remove `retries`"),
+            Finding::warning(
+                Code::PolicyConflict,
+                format!("{pointer}/retries"),
+                "`retries` has no effect unless `on_error` is `retry`",
+            )
+            .hint("set `on_error: retry`, or remove `retries`"),
         );
     }
     if policy.on_error == Some(OnError::Retry) && policy.retries == Some(0) {
         findings.push(
-            Finding::warning(Code::PolicyConflict, format!("{pointer}/on_error"), "`on_error: retry` with `retries: 0` never retries")
-                .hint("set `retries` to the number of extra attempts"),
+            Finding::warning(
+                Code::PolicyConflict,
+                format!("{pointer}/on_error"),
+                "`on_error: retry` with `retries: 0` never retries",
+            )
+            .hint("set `retries` to the number of extra attempts"),
         );
     }
 }

@@ -76,13 +76,26 @@ pub fn dry_run(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> DryRun
 /// The symbolic run of a plan already validated (`validation` is its result).
 pub fn dry_run_validated(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource, mut validation: Validation) -> DryRun {
     let _span = tracing::debug_span!("dry_run", plan = %plan.id).entered();
-    let mut runner = Runner { report: true, catalog, plans, steps: Vec::new(), estimate: Estimate { exact: true, ..Estimate::default() }, findings: Vec::new() };
+    let mut runner = Runner {
+        report: true,
+        catalog,
+        plans,
+        steps: Vec::new(),
+        estimate: Estimate { exact: true, ..Estimate::default() },
+        findings: Vec::new(),
+    };
     if validation.is_valid() {
         let vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let frame = Frame { vars, sample_vars: Vec::new(), outputs: HashMap::new(), order: Vec::new(), parent: None };
-        runner.run_graph(&plan.graph, &validation.analysis, &frame, &Context { prefix: String::new(), pointer: String::new(), depth: 0, multiplier: 1 });
+        runner.run_graph(
+            &plan.graph,
+            &validation.analysis,
+            &frame,
+            &Context { prefix: String::new(), pointer: String::new(), depth: 0, multiplier: 1 },
+        );
     }
-    let known: std::collections::HashSet<(String, Code)> = validation.findings.iter().map(|f| (f.path.clone(), f.code)).collect();
+    let known: std::collections::HashSet<(String, Code)> =
+        validation.findings.iter().map(|f| (f.path.clone(), f.code)).collect();
     validation.findings.extend(runner.findings.into_iter().filter(|f| !known.contains(&(f.path.clone(), f.code))));
     DryRun { validation, steps: runner.steps, estimate: runner.estimate }
 }
@@ -144,8 +157,20 @@ struct Resolved {
 }
 
 impl Runner<'_> {
-    fn run_graph(&mut self, graph: &[Node], analysis: &GraphAnalysis, frame: &Frame<'_>, ctx: &Context) -> Map<String, Value> {
-        let mut frame = Frame { vars: Map::new(), sample_vars: Vec::new(), outputs: HashMap::new(), order: Vec::new(), parent: Some(frame) };
+    fn run_graph(
+        &mut self,
+        graph: &[Node],
+        analysis: &GraphAnalysis,
+        frame: &Frame<'_>,
+        ctx: &Context,
+    ) -> Map<String, Value> {
+        let mut frame = Frame {
+            vars: Map::new(),
+            sample_vars: Vec::new(),
+            outputs: HashMap::new(),
+            order: Vec::new(),
+            parent: Some(frame),
+        };
         for &index in &analysis.order {
             let node = &graph[index];
             let pointer = format!("{}/graph/{index}", ctx.pointer);
@@ -155,7 +180,13 @@ impl Runner<'_> {
                 depth: ctx.depth,
                 kind: StepKind::Block,
                 what: String::new(),
-                depends_on: analysis.dependencies.get(index).into_iter().flatten().map(|&d| graph[d].id.clone()).collect(),
+                depends_on: analysis
+                    .dependencies
+                    .get(index)
+                    .into_iter()
+                    .flatten()
+                    .map(|&d| graph[d].id.clone())
+                    .collect(),
                 inputs: Map::new(),
                 outputs: Map::new(),
                 runs: Some(ctx.multiplier),
@@ -176,7 +207,11 @@ impl Runner<'_> {
                 Some(NodeRole::Subflow) => self.run_subflow(node, &frame, &pointer, ctx, &mut step),
                 None => Map::new(),
             };
-            step.outputs = node.out.iter().map(|(key, alias)| (alias.clone(), outputs.remove(key).unwrap_or(Value::Null))).collect();
+            step.outputs = node
+                .out
+                .iter()
+                .map(|(key, alias)| (alias.clone(), outputs.remove(key).unwrap_or(Value::Null)))
+                .collect();
             frame.outputs.insert(node.id.clone(), step.outputs.clone());
             frame.order.push(node.id.clone());
             self.steps[position] = step;
@@ -191,7 +226,15 @@ impl Runner<'_> {
         aliases
     }
 
-    fn run_block(&mut self, node: &Node, spec: &BlockSpec, frame: &Frame<'_>, pointer: &str, ctx: &Context, step: &mut Step) -> Map<String, Value> {
+    fn run_block(
+        &mut self,
+        node: &Node,
+        spec: &BlockSpec,
+        frame: &Frame<'_>,
+        pointer: &str,
+        ctx: &Context,
+        step: &mut Step,
+    ) -> Map<String, Value> {
         step.what = spec.id.clone();
         let mut objectives_from_samples = false;
         for (name, value) in &node.inputs {
@@ -203,8 +246,12 @@ impl Runner<'_> {
                 if !expected.admits(&resolved.value) {
                     let actual = Type::of_value(&resolved.value);
                     self.findings.push(
-                        Finding::warning(Code::TypeMismatch, at, format!("input `{name}` of `{}` would receive {actual} where it takes {expected}", spec.id))
-                            .hint("check the value against the block's input"),
+                        Finding::warning(
+                            Code::TypeMismatch,
+                            at,
+                            format!("input `{name}` of `{}` would receive {actual} where it takes {expected}", spec.id),
+                        )
+                        .hint("check the value against the block's input"),
                     );
                 }
             }
@@ -217,27 +264,39 @@ impl Runner<'_> {
             + spec.work.browser_objectives_from.as_ref().map_or(0, |input| {
                 let text = step.inputs.get(input).and_then(Value::as_str).unwrap_or_default();
                 if objectives_from_samples {
-                    self.note(format!("`{}`: the number of browser objectives depends on run-time text; counted as 1", step.id));
+                    self.note(format!(
+                        "`{}`: the number of browser objectives depends on run-time text; counted as 1",
+                        step.id
+                    ));
                     1
                 } else {
                     count_objectives(text)
                 }
             });
         self.estimate.browser_objectives += objectives * ctx.multiplier;
-        self.estimate.model_calls += (u64::from(spec.work.model_calls) + objectives * u64::from(spec.work.model_calls_per_objective)) * ctx.multiplier;
+        self.estimate.model_calls += (u64::from(spec.work.model_calls)
+            + objectives * u64::from(spec.work.model_calls_per_objective))
+            * ctx.multiplier;
         node.out
             .keys()
             .map(|key| {
-                let sample = spec
-                    .example_output(key)
-                    .cloned()
-                    .unwrap_or_else(|| spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id))));
+                let sample = spec.example_output(key).cloned().unwrap_or_else(|| {
+                    spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id)))
+                });
                 (key.clone(), sample)
             })
             .collect()
     }
 
-    fn run_loop(&mut self, node: &Node, body: &GraphAnalysis, frame: &Frame<'_>, pointer: &str, ctx: &Context, step: &mut Step) -> Map<String, Value> {
+    fn run_loop(
+        &mut self,
+        node: &Node,
+        body: &GraphAnalysis,
+        frame: &Frame<'_>,
+        pointer: &str,
+        ctx: &Context,
+        step: &mut Step,
+    ) -> Map<String, Value> {
         step.kind = StepKind::Loop;
         let mut vars = Map::new();
         let mut sample_vars = Vec::new();
@@ -252,14 +311,20 @@ impl Runner<'_> {
             step.inputs.insert("foreach.input".into(), shorten(resolved.value.clone()));
             if resolved.from_samples {
                 sample_vars.push(foreach.item_var.clone());
-                self.note(format!("`{}`: the number of items is known only at run time; its body is counted once per run", step.id));
+                self.note(format!(
+                    "`{}`: the number of items is known only at run time; its body is counted once per run",
+                    step.id
+                ));
                 1
             } else {
                 items.len() as u64
             }
         } else if let Some(while_) = &node.while_ {
             step.what = "while".into();
-            self.note(format!("`{}`: counted at its max_iterations ({}), an upper bound", step.id, while_.max_iterations));
+            self.note(format!(
+                "`{}`: counted at its max_iterations ({}), an upper bound",
+                step.id, while_.max_iterations
+            ));
             u64::from(while_.max_iterations)
         } else {
             0
@@ -274,11 +339,21 @@ impl Runner<'_> {
         };
         let collected = self.run_graph(node.body_graph(), body, &inner, &body_ctx);
         let mut outputs = Map::new();
-        outputs.insert("collect".into(), Value::Array(if iterations == 0 { Vec::new() } else { vec![Value::Object(collected)] }));
+        outputs.insert(
+            "collect".into(),
+            Value::Array(if iterations == 0 { Vec::new() } else { vec![Value::Object(collected)] }),
+        );
         outputs
     }
 
-    fn run_subflow(&mut self, node: &Node, frame: &Frame<'_>, pointer: &str, ctx: &Context, step: &mut Step) -> Map<String, Value> {
+    fn run_subflow(
+        &mut self,
+        node: &Node,
+        frame: &Frame<'_>,
+        pointer: &str,
+        ctx: &Context,
+        step: &mut Step,
+    ) -> Map<String, Value> {
         step.kind = StepKind::Subflow;
         let Some(call) = &node.call else { return Map::new() };
         step.what = call.plan_id.clone();
@@ -301,7 +376,12 @@ impl Runner<'_> {
         }
         let analysis = validate_plan(&child, self.catalog, self.plans).analysis;
         let root = Frame { vars, sample_vars, outputs: HashMap::new(), order: Vec::new(), parent: None };
-        let child_ctx = Context { prefix: format!("{}{}/", ctx.prefix, node.id), pointer: String::new(), depth: ctx.depth + 1, multiplier: ctx.multiplier };
+        let child_ctx = Context {
+            prefix: format!("{}{}/", ctx.prefix, node.id),
+            pointer: String::new(),
+            depth: ctx.depth + 1,
+            multiplier: ctx.multiplier,
+        };
         let report = std::mem::replace(&mut self.report, false);
         let outputs = self.run_graph(&child.graph, &analysis, &root, &child_ctx);
         self.report = report;
@@ -317,7 +397,13 @@ impl Runner<'_> {
 
     /// `pointer` is one buffer extended and cut back per nested value: a finding needs it
     /// rarely, every value passes through here.
-    fn resolve_value(&mut self, value: &Value, frame: &Frame<'_>, pointer: &mut String, from_samples: &mut bool) -> Value {
+    fn resolve_value(
+        &mut self,
+        value: &Value,
+        frame: &Frame<'_>,
+        pointer: &mut String,
+        from_samples: &mut bool,
+    ) -> Value {
         match value {
             Value::String(text) if !text.contains("${") => Value::String(text.clone()),
             Value::String(text) => match Template::parse(text) {
@@ -390,17 +476,28 @@ impl Runner<'_> {
                 Some(value) => current = value,
                 // Sample outputs are examples, not the data a run will see: a field they lack
                 // may well be there. Show where the value would come from instead.
-                None if sample => return Value::String(format!("<{}>", reference.to_string().trim_start_matches("${").trim_end_matches('}'))),
+                None if sample => {
+                    return Value::String(format!(
+                        "<{}>",
+                        reference.to_string().trim_start_matches("${").trim_end_matches('}')
+                    ))
+                }
                 None => {
                     if self.report {
                         let found = match &current {
-                            Value::Object(map) => format!("it has {}", map.keys().map(String::as_str).collect::<Vec<_>>().join(", ")),
+                            Value::Object(map) => {
+                                format!("it has {}", map.keys().map(String::as_str).collect::<Vec<_>>().join(", "))
+                            }
                             Value::Array(items) => format!("it has {} item(s)", items.len()),
                             other => format!("it is {other}"),
                         };
                         self.findings.push(
-                            Finding::warning(Code::UnresolvedPath, pointer.to_owned(), format!("`{reference}`: the value has no `{segment}` ({found})"))
-                                .hint("the run fails here unless the value is given differently at run time (`--var`)"),
+                            Finding::warning(
+                                Code::UnresolvedPath,
+                                pointer.to_owned(),
+                                format!("`{reference}`: the value has no `{segment}` ({found})"),
+                            )
+                            .hint("the run fails here unless the value is given differently at run time (`--var`)"),
                         );
                     }
                     return Value::Null;
@@ -425,7 +522,9 @@ fn count_objectives(text: &str) -> u64 {
 fn shorten(value: Value) -> Value {
     const MAX: usize = 200;
     match value {
-        Value::String(s) if s.chars().count() > MAX => Value::String(format!("{}… ({} chars)", s.chars().take(MAX).collect::<String>(), s.chars().count())),
+        Value::String(s) if s.chars().count() > MAX => {
+            Value::String(format!("{}… ({} chars)", s.chars().take(MAX).collect::<String>(), s.chars().count()))
+        }
         Value::Array(items) => Value::Array(items.into_iter().map(shorten).collect()),
         Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, shorten(v))).collect()),
         other => other,

@@ -7,14 +7,14 @@
 //! and an estimate of the work. This crate reads plans; it never runs a block.
 
 mod advice;
-mod dry_run;
 mod check;
+mod dry_run;
 mod order;
 mod shapes;
 mod subflow;
 
 use planwright_catalog::Catalog;
-use planwright_plan::{Finding, LoadedPlan, Plan};
+use planwright_plan::{Code, Finding, LoadedPlan, Plan};
 
 pub use dry_run::{dry_run, dry_run_validated, DryRun, Estimate, Step, StepKind};
 pub use order::GraphAnalysis;
@@ -61,6 +61,15 @@ pub fn validate_loaded(loaded: &LoadedPlan, catalog: &Catalog, plans: &dyn PlanS
         Some(plan) => validate_plan(plan, catalog, plans),
         None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default() },
     };
+    // A node whose kind is unclear because of a misspelled key (`blok:`) is one mistake: the
+    // unknown key says it, with "did you mean"; the unclear kind would only repeat it.
+    let misspelled: Vec<&str> = loaded
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::UnknownKey)
+        .filter_map(|f| f.path.rsplit_once('/').map(|(node, _)| node))
+        .collect();
+    validation.findings.retain(|f| !(f.code == Code::AmbiguousNodeType && misspelled.contains(&f.path.as_str())));
     validation.findings.extend(loaded.findings.iter().cloned());
     loaded.annotate(&mut validation.findings);
     sort_findings(&mut validation.findings);
@@ -69,7 +78,5 @@ pub fn validate_loaded(loaded: &LoadedPlan, catalog: &Catalog, plans: &dyn PlanS
 }
 
 fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (a.severity, a.line, &a.path, a.code).cmp(&(b.severity, b.line, &b.path, b.code))
-    });
+    findings.sort_by(|a, b| (a.severity, a.line, &a.path, a.code).cmp(&(b.severity, b.line, &b.path, b.code)));
 }

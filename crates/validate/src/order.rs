@@ -32,7 +32,11 @@ pub fn analyse(
     let count = shape.nodes.len();
     let id = |i: usize| -> String {
         let id = &shape.nodes[i].node.id;
-        if id.is_empty() { format!("graph[{i}]") } else { id.clone() }
+        if id.is_empty() {
+            format!("graph[{i}]")
+        } else {
+            id.clone()
+        }
     };
     let mut dependencies: Vec<Vec<usize>> = vec![Vec::new(); count];
     for &(from, to) in edges {
@@ -47,9 +51,13 @@ pub fn analyse(
         cycle.rotate_left(first);
         let names: Vec<String> = cycle.iter().chain(cycle.first()).map(|&i| format!("`{}`", id(i))).collect();
         findings.push(
-            Finding::error(Code::Cycle, format!("{pointer}/graph/{}", cycle[0]), format!("these nodes depend on each other in a circle: {}", names.join(" → ")))
-                .hint("remove one of the references or `after` entries so that the steps can run in some order")
-                .candidates(cycle.iter().map(|&i| id(i)).collect()),
+            Finding::error(
+                Code::Cycle,
+                format!("{pointer}/graph/{}", cycle[0]),
+                format!("these nodes depend on each other in a circle: {}", names.join(" → ")),
+            )
+            .hint("remove one of the references or `after` entries so that the steps can run in some order")
+            .candidates(cycle.iter().map(|&i| id(i)).collect()),
         );
         // Look for other cycles among the remaining nodes.
         for &i in &cycle {
@@ -67,7 +75,8 @@ pub fn analyse(
         }
     }
     if let Some(cycle) = find_cycle(&with_browser, &in_cycles) {
-        let steps: Vec<String> = cycle.iter().filter(|&&i| shape.nodes[i].browser).map(|&i| format!("`{}`", id(i))).collect();
+        let steps: Vec<String> =
+            cycle.iter().filter(|&&i| shape.nodes[i].browser).map(|&i| format!("`{}`", id(i))).collect();
         findings.push(
             Finding::error(
                 Code::BrowserOrderConflict,

@@ -88,7 +88,9 @@ impl<'p> NodeShape<'p> {
                     outputs: node
                         .out
                         .iter()
-                        .map(|(key, alias)| (alias.clone(), spec.outputs.get(key).map_or(Type::Any, |p| p.ty().clone())))
+                        .map(|(key, alias)| {
+                            (alias.clone(), spec.outputs.get(key).map_or(Type::Any, |p| p.ty().clone()))
+                        })
                         .collect(),
                     browser: spec.resource == Some(Resource::Browser),
                     kind: Kind::Block(spec),
@@ -120,7 +122,12 @@ impl<'p> NodeShape<'p> {
                         .collect(),
                     Err(_) => any_outputs(),
                 };
-                NodeShape { node, outputs, browser: child.as_ref().is_ok_and(|c| c.browser), kind: Kind::Subflow(child) }
+                NodeShape {
+                    node,
+                    outputs,
+                    browser: child.as_ref().is_ok_and(|c| c.browser),
+                    kind: Kind::Subflow(child),
+                }
             }
             None => NodeShape { node, kind: Kind::Unknown, outputs: any_outputs(), browser: false },
         }

@@ -50,8 +50,13 @@ pub struct Child {
 /// Why a called plan could not be used.
 #[derive(Debug, Clone)]
 pub enum ChildProblem {
-    NotFound { candidates: Vec<String> },
-    Unreadable { path: PathBuf, message: String },
+    NotFound {
+        candidates: Vec<String>,
+    },
+    Unreadable {
+        path: PathBuf,
+        message: String,
+    },
     /// The chain of plan ids that leads back to a plan already being validated.
     Cycle(Vec<String>),
     TooDeep,

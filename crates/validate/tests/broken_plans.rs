@@ -93,12 +93,16 @@ fn every_broken_plan_yields_exactly_its_findings() {
         let got: Vec<Expected> = findings.iter().map(as_expected).collect();
         let missing: Vec<&Expected> = expected.iter().filter(|e| !got.contains(e)).collect();
         let expected_errors: BTreeSet<&Expected> = expected.iter().filter(|e| e.severity == "error").collect();
-        let extra_errors: Vec<&Expected> = got.iter().filter(|g| g.severity == "error" && !expected_errors.contains(g)).collect();
+        let extra_errors: Vec<&Expected> =
+            got.iter().filter(|g| g.severity == "error" && !expected_errors.contains(g)).collect();
         if !missing.is_empty() || !extra_errors.is_empty() {
             failures.push(format!(
                 "{}:\n  missing: {missing:?}\n  unexpected errors: {extra_errors:?}\n  all findings: {:#?}",
                 path.file_name().unwrap().to_string_lossy(),
-                findings.iter().map(|f| format!("{} {:?} {:?}: {}", f.code.as_str(), f.node, f.field, f.message)).collect::<Vec<_>>()
+                findings
+                    .iter()
+                    .map(|f| format!("{} {:?} {:?}: {}", f.code.as_str(), f.node, f.field, f.message))
+                    .collect::<Vec<_>>()
             ));
         }
         for finding in &findings {

@@ -30,7 +30,10 @@ pub fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
     let deep_flow = format!("apiVersion: planwright/v1\ngraph: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
     // Compact nested sequences: `- - - x` nests on one line.
     let deep_block = format!("apiVersion: planwright/v1\ngraph:\n  {}x\n", "- ".repeat(20_000));
-    let huge_string = format!("apiVersion: planwright/v1\nid: big\nversion: 1.0.0\ndescription: \"{}\"\ngraph: []\n", "x".repeat(30 << 20));
+    let huge_string = format!(
+        "apiVersion: planwright/v1\nid: big\nversion: 1.0.0\ndescription: \"{}\"\ngraph: []\n",
+        "x".repeat(30 << 20)
+    );
     let long_string = format!(
         "apiVersion: planwright/v1\nid: long\nversion: 1.0.0\ngraph:\n  - id: a\n    block: transforms.pick\n    in:\n      source: \"{}\"\n      path: x\n",
         "y".repeat(12 << 20)

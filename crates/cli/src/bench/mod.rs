@@ -47,7 +47,9 @@ pub enum BenchCommand {
 
 pub fn run(command: BenchCommand) -> Result<Exit> {
     match command {
-        BenchCommand::Validate { nodes, repeat, format, write_plans } => validate(&nodes, repeat.max(1), format, write_plans),
+        BenchCommand::Validate { nodes, repeat, format, write_plans } => {
+            validate(&nodes, repeat.max(1), format, write_plans)
+        }
         BenchCommand::Hostile { dir, write_only: true, .. } => {
             hostile::write_hostile(&dir)?;
             Ok(Exit::Ok)
@@ -58,11 +60,17 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&rows),
                 Format::Text => {
-                    let mut out = String::from("file                                  bytes  exit    ms  max RSS MiB  message\n");
+                    let mut out =
+                        String::from("file                                  bytes  exit    ms  max RSS MiB  message\n");
                     for r in &rows {
                         out.push_str(&format!(
                             "{:<32} {:>11} {:>5} {:>5.0} {:>12.1}  {}\n",
-                            r.name, r.bytes, r.exit_code, r.millis, r.max_rss_kib as f64 / 1024.0, r.message
+                            r.name,
+                            r.bytes,
+                            r.exit_code,
+                            r.millis,
+                            r.max_rss_kib as f64 / 1024.0,
+                            r.message
                         ));
                     }
                     out.push_str(&format!("slowest: {:.2} s\n", hostile::slowest(&rows).as_secs_f64()));
@@ -99,7 +107,11 @@ fn validate(sizes: &[usize], repeat: usize, format: Format, write_plans: Option<
             let loaded_at = Instant::now();
             let validation = validate_loaded(&loaded, &catalog, &NoPlans);
             let validated_at = Instant::now();
-            anyhow::ensure!(validation.is_valid(), "the generated plan of {nodes} nodes is invalid: {:?}", validation.errors().next());
+            anyhow::ensure!(
+                validation.is_valid(),
+                "the generated plan of {nodes} nodes is invalid: {:?}",
+                validation.errors().next()
+            );
             let plan = loaded.plan.as_ref().context("typed plan")?;
             let run = dry_run_validated(plan, &catalog, &NoPlans, validation);
             let done = Instant::now();
@@ -122,13 +134,24 @@ fn validate(sizes: &[usize], repeat: usize, format: Format, write_plans: Option<
             }))
             .collect::<Vec<_>>())),
         Format::Text => {
-            let mut out = format!("median of {repeat} runs, release build: {}\n", if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" });
-            out.push_str("   nodes      bytes   load ms  validate ms  dry-run ms  validate+dry-run ms  total ms  µs/node\n");
+            let mut out = format!(
+                "median of {repeat} runs, release build: {}\n",
+                if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
+            );
+            out.push_str(
+                "   nodes      bytes   load ms  validate ms  dry-run ms  validate+dry-run ms  total ms  µs/node\n",
+            );
             for r in &rows {
                 let total = r.load + r.validate + r.dry_run;
                 out.push_str(&format!(
                     "{:>8} {:>10} {:>9.2} {:>12.2} {:>11.2} {:>20.2} {:>9.2} {:>8.2}\n",
-                    r.nodes, r.bytes, ms(r.load), ms(r.validate), ms(r.dry_run), ms(r.validate + r.dry_run), ms(total),
+                    r.nodes,
+                    r.bytes,
+                    ms(r.load),
+                    ms(r.validate),
+                    ms(r.dry_run),
+                    ms(r.validate + r.dry_run),
+                    ms(total),
                     total.as_secs_f64() * 1e6 / r.nodes as f64
                 ));
             }
@@ -174,7 +197,11 @@ pub fn generated_plan(nodes: usize) -> String {
             made += 3;
             continue;
         }
-        let when = if i % 7 == 6 { format!("    when:\n      expr: ${{vars.threshold}} > {i} and len(${{vars.dir}}) > 0\n") } else { String::new() };
+        let when = if i % 7 == 6 {
+            format!("    when:\n      expr: ${{vars.threshold}} > {i} and len(${{vars.dir}}) > 0\n")
+        } else {
+            String::new()
+        };
         let body = match (i % 5, row_nodes.last().copied()) {
             (0, _) | (_, None) => format!(
                 "    block: file.read_csv\n    in:\n      path: ${{vars.dir}}/invoices_{i}.csv\n      has_header: true\n    out:\n      rows: rows_{i}\n      summary: summary_{i}\n"

@@ -11,10 +11,7 @@ use crate::show::show;
 
 impl Checker<'_, '_> {
     pub(super) fn compare(&mut self, whole: &Node, left: &Node, op: CmpOp, right: &Node) {
-        let left = Side {
-            node: left,
-            kind: self.kind(left),
-        };
+        let left = Side { node: left, kind: self.kind(left) };
         // The items of a list literal on the right, for membership tests.
         let items: Option<Vec<Kind>> = match right {
             Node::List(items) => Some(items.iter().map(|item| self.kind(item)).collect()),
@@ -78,24 +75,19 @@ impl Checker<'_, '_> {
                             s.node.clone()
                         }
                     };
-                    format!(
-                        "compare its size, e.g. `{}`",
-                        shown(sized(left), op, sized(right))
-                    )
+                    format!("compare its size, e.g. `{}`", shown(sized(left), op, sized(right)))
                 }
                 _ => "null cannot be ordered: compare with it using `==` or `!=`".to_owned(),
             },
             None if mismatched => {
                 let unquoted = |s: Side<'_>| convert(s.node, Kind::Number);
                 match (unquoted(left), unquoted(right)) {
-                    (Some(number), _) => format!(
-                        "write the number without quotes, e.g. `{}`",
-                        shown(number, op, right.node.clone())
-                    ),
-                    (_, Some(number)) => format!(
-                        "write the number without quotes, e.g. `{}`",
-                        shown(left.node.clone(), op, number)
-                    ),
+                    (Some(number), _) => {
+                        format!("write the number without quotes, e.g. `{}`", shown(number, op, right.node.clone()))
+                    }
+                    (_, Some(number)) => {
+                        format!("write the number without quotes, e.g. `{}`", shown(left.node.clone(), op, number))
+                    }
                     _ => "make both sides numbers or both strings".to_owned(),
                 }
             }
@@ -113,23 +105,12 @@ impl Checker<'_, '_> {
 
     /// `in` and `not in` look for an item of a list, a substring of a string or a key of an object.
     /// `items` are the kinds of the items when the right side is a list literal.
-    fn membership(
-        &mut self,
-        whole: &Node,
-        needle: Side<'_>,
-        op: CmpOp,
-        haystack: Side<'_>,
-        items: Option<&[Kind]>,
-    ) {
+    fn membership(&mut self, whole: &Node, needle: Side<'_>, op: CmpOp, haystack: Side<'_>, items: Option<&[Kind]>) {
         let symbol = op.symbol();
         let (looks_for, fix) = match (haystack.kind, items) {
-            (Kind::List, Some(items)) => {
-                return self.list_membership(whole, needle, op, haystack.node, items)
-            }
+            (Kind::List, Some(items)) => return self.list_membership(whole, needle, op, haystack.node, items),
             (Kind::Unknown | Kind::List, _) => return,
-            (Kind::String | Kind::Object, _)
-                if !needle.kind.known() || needle.kind == Kind::String =>
-            {
+            (Kind::String | Kind::Object, _) if !needle.kind.known() || needle.kind == Kind::String => {
                 return;
             }
             (Kind::String | Kind::Object, _) => {
@@ -138,10 +119,7 @@ impl Checker<'_, '_> {
                     _ => "an object on the right looks for a key",
                 };
                 let fix = match (convert(needle.node, Kind::String), needle.node) {
-                    (Some(quoted), _) => format!(
-                        "quote it, e.g. `{}`",
-                        shown(quoted, op, haystack.node.clone())
-                    ),
+                    (Some(quoted), _) => format!("quote it, e.g. `{}`", shown(quoted, op, haystack.node.clone())),
                     (None, Node::List(_)) => format!(
                         "to test whether `{}` is one of the listed values, swap the sides: `{}`",
                         show(haystack.node),
@@ -149,10 +127,7 @@ impl Checker<'_, '_> {
                     ),
                     _ => "put a string on the left".to_owned(),
                 };
-                (
-                    format!("with {looks_for}, so it needs a string on the left"),
-                    fix,
-                )
+                (format!("with {looks_for}, so it needs a string on the left"), fix)
             }
             _ => {
                 let equality = if op == CmpOp::In { "==" } else { "!=" };
@@ -172,14 +147,7 @@ impl Checker<'_, '_> {
     }
 
     /// Membership in a list literal is fixed when no item can equal the left side.
-    fn list_membership(
-        &mut self,
-        whole: &Node,
-        needle: Side<'_>,
-        op: CmpOp,
-        list: &Node,
-        item_kinds: &[Kind],
-    ) {
+    fn list_membership(&mut self, whole: &Node, needle: Side<'_>, op: CmpOp, list: &Node, item_kinds: &[Kind]) {
         let Node::List(items) = list else {
             return;
         };
@@ -208,19 +176,12 @@ impl Checker<'_, '_> {
             }
         }
         let listed: Vec<&str> = kinds.iter().map(|kind| kind.plural()).collect();
-        let converted: Option<Vec<Node>> = items
-            .iter()
-            .map(|item| convert(item, needle.kind))
-            .collect();
-        let example = converted
-            .map(Node::List)
-            .or_else(|| example(needle.kind).map(|item| Node::List(vec![item])));
+        let converted: Option<Vec<Node>> = items.iter().map(|item| convert(item, needle.kind)).collect();
+        let example = converted.map(Node::List).or_else(|| example(needle.kind).map(|item| Node::List(vec![item])));
         let fix = match example {
-            Some(list) => format!(
-                "list {} instead, e.g. `{}`",
-                needle.kind.plural(),
-                shown(needle.node.clone(), op, list)
-            ),
+            Some(list) => {
+                format!("list {} instead, e.g. `{}`", needle.kind.plural(), shown(needle.node.clone(), op, list))
+            }
             None => format!("list {} instead", needle.kind.plural()),
         };
         self.report(
@@ -257,11 +218,7 @@ impl fmt::Display for Side<'_> {
 fn replace_literal(kept: Side<'_>, op: CmpOp, literal: Side<'_>, literal_first: bool) -> String {
     if let Node::List(_) = literal.node {
         if !literal_first {
-            let membership = if op == CmpOp::Eq {
-                CmpOp::In
-            } else {
-                CmpOp::NotIn
-            };
+            let membership = if op == CmpOp::Eq { CmpOp::In } else { CmpOp::NotIn };
             return format!(
                 "to test membership write `{}`, e.g. `{}`",
                 membership.symbol(),
@@ -278,8 +235,5 @@ fn replace_literal(kept: Side<'_>, op: CmpOp, literal: Side<'_>, literal_first: 
     } else {
         shown(kept.node.clone(), op, replacement)
     };
-    format!(
-        "compare with {} instead, e.g. `{fixed}`",
-        wanted.described()
-    )
+    format!("compare with {} instead, e.g. `{fixed}`", wanted.described())
 }

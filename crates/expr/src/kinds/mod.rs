@@ -112,10 +112,7 @@ pub(crate) type KindOf<'a> = dyn FnMut(&Reference) -> Kind + 'a;
 
 /// The problems of `root` as a condition: its operands and its own result must be booleans.
 pub(crate) fn check(root: &Node, kind_of: &mut KindOf<'_>) -> Vec<KindProblem> {
-    let mut checker = Checker {
-        kind_of,
-        problems: Vec::new(),
-    };
+    let mut checker = Checker { kind_of, problems: Vec::new() };
     let kind = checker.kind(root);
     checker.boolean(root, kind, "a condition must be true or false", None);
     checker.problems
@@ -123,11 +120,7 @@ pub(crate) fn check(root: &Node, kind_of: &mut KindOf<'_>) -> Vec<KindProblem> {
 
 /// The kind of the value `root` evaluates to, when it evaluates.
 pub(crate) fn result_kind(root: &Node, kind_of: &mut KindOf<'_>) -> Kind {
-    Checker {
-        kind_of,
-        problems: Vec::new(),
-    }
-    .kind(root)
+    Checker { kind_of, problems: Vec::new() }.kind(root)
 }
 
 struct Checker<'k, 'a> {
@@ -192,29 +185,17 @@ impl Checker<'_, '_> {
             "write a comparison there, e.g. `${vars.status} == 'done'`".to_owned()
         } else {
             match kind {
-                Kind::String => format!(
-                    "compare it, e.g. `{}`",
-                    shown(operand.clone(), CmpOp::Eq, text("done"))
-                ),
-                Kind::Number => format!(
-                    "compare it, e.g. `{}`",
-                    shown(operand.clone(), CmpOp::Gt, Node::Literal(0.into()))
-                ),
-                Kind::List | Kind::Object => format!(
-                    "test its size, e.g. `{}`",
-                    shown(len_of(operand), CmpOp::Gt, Node::Literal(0.into()))
-                ),
+                Kind::String => format!("compare it, e.g. `{}`", shown(operand.clone(), CmpOp::Eq, text("done"))),
+                Kind::Number => {
+                    format!("compare it, e.g. `{}`", shown(operand.clone(), CmpOp::Gt, Node::Literal(0.into())))
+                }
+                Kind::List | Kind::Object => {
+                    format!("test its size, e.g. `{}`", shown(len_of(operand), CmpOp::Gt, Node::Literal(0.into())))
+                }
                 _ => "it is always null: check that it names the value you meant".to_owned(),
             }
         };
-        self.report(
-            true,
-            format!(
-                "{context}, but `{}` is {}, {consequence}; {fix}",
-                show(operand),
-                kind.described()
-            ),
-        );
+        self.report(true, format!("{context}, but `{}` is {}, {consequence}; {fix}", show(operand), kind.described()));
     }
 
     fn len(&mut self, whole: &Node, argument: &Node, kind: Kind) {

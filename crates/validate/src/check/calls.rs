@@ -41,7 +41,11 @@ impl Checker<'_> {
                 return;
             }
             Err(ChildProblem::Unreadable { path, message }) => {
-                self.findings.push(Finding::error(Code::InvalidSubflow, at, format!("plan `{plan_id}` ({}) cannot be read: {message}", path.display())));
+                self.findings.push(Finding::error(
+                    Code::InvalidSubflow,
+                    at,
+                    format!("plan `{plan_id}` ({}) cannot be read: {message}", path.display()),
+                ));
                 return;
             }
             Err(ChildProblem::Cycle(chain)) => {
@@ -49,20 +53,35 @@ impl Checker<'_> {
                 return;
             }
             Err(ChildProblem::TooDeep) => {
-                self.findings.push(Finding::error(Code::InvalidSubflow, at, format!("calling `{plan_id}` nests plans more than 16 deep")));
+                self.findings.push(Finding::error(
+                    Code::InvalidSubflow,
+                    at,
+                    format!("calling `{plan_id}` nests plans more than 16 deep"),
+                ));
                 return;
             }
         };
-        if let Some(chain) = child.errors.iter().find_map(|f| (f.code == Code::SubflowCycle).then(|| f.message.clone())) {
+        if let Some(chain) = child.errors.iter().find_map(|f| (f.code == Code::SubflowCycle).then(|| f.message.clone()))
+        {
             // The plan it calls leads back here: that is this plan's cycle too.
             self.findings.push(
-                Finding::error(Code::SubflowCycle, at, format!("calling `{plan_id}` leads back to this plan ({chain})")).hint("a plan cannot call itself, directly or through other plans"),
+                Finding::error(
+                    Code::SubflowCycle,
+                    at,
+                    format!("calling `{plan_id}` leads back to this plan ({chain})"),
+                )
+                .hint("a plan cannot call itself, directly or through other plans"),
             );
         } else if !child.errors.is_empty() {
-            let first: Vec<String> = child.errors.iter().take(3).map(|f| format!("{}: {}", f.code.as_str(), f.message)).collect();
+            let first: Vec<String> =
+                child.errors.iter().take(3).map(|f| format!("{}: {}", f.code.as_str(), f.message)).collect();
             self.findings.push(
-                Finding::error(Code::InvalidSubflow, at, format!("called plan `{plan_id}` has {} error(s): {}", child.errors.len(), first.join("; ")))
-                    .hint(format!("run `planwright validate {}`", child.path.display())),
+                Finding::error(
+                    Code::InvalidSubflow,
+                    at,
+                    format!("called plan `{plan_id}` has {} error(s): {}", child.errors.len(), first.join("; ")),
+                )
+                .hint(format!("run `planwright validate {}`", child.path.display())),
             );
         }
         let child_vars = var_types(&child.plan);
@@ -71,14 +90,24 @@ impl Checker<'_> {
                 None => {
                     let candidates = closest(name, child.plan.vars.keys().map(String::as_str));
                     self.findings.push(
-                        Finding::error(Code::UnknownInput, at, format!("plan `{plan_id}` has no var `{name}`{}", did_you_mean(&candidates)))
-                            .hint(format!("its vars: {}", child.plan.vars.keys().cloned().collect::<Vec<_>>().join(", ")))
-                            .candidates(candidates),
+                        Finding::error(
+                            Code::UnknownInput,
+                            at,
+                            format!("plan `{plan_id}` has no var `{name}`{}", did_you_mean(&candidates)),
+                        )
+                        .hint(format!("its vars: {}", child.plan.vars.keys().cloned().collect::<Vec<_>>().join(", ")))
+                        .candidates(candidates),
                     );
                 }
                 Some(expected) if !expected.accepts(&ty) => self.findings.push(
-                    Finding::error(Code::TypeMismatch, at, format!("var `{name}` of plan `{plan_id}` is {expected} (from its default), but the value is {ty}"))
-                        .hint("give a value of the type the called plan expects"),
+                    Finding::error(
+                        Code::TypeMismatch,
+                        at,
+                        format!(
+                            "var `{name}` of plan `{plan_id}` is {expected} (from its default), but the value is {ty}"
+                        ),
+                    )
+                    .hint("give a value of the type the called plan expects"),
                 ),
                 Some(_) => {}
             }
@@ -86,8 +115,12 @@ impl Checker<'_> {
         for (name, default) in &child.plan.vars {
             if default.is_null() && !call.inputs.contains_key(name) {
                 self.findings.push(
-                    Finding::error(Code::MissingInput, format!("{pointer}/call/inputs/{}", escape_pointer(name)), format!("plan `{plan_id}` needs var `{name}`, which has no default"))
-                        .hint(format!("add `{name}:` under `call.inputs`")),
+                    Finding::error(
+                        Code::MissingInput,
+                        format!("{pointer}/call/inputs/{}", escape_pointer(name)),
+                        format!("plan `{plan_id}` needs var `{name}`, which has no default"),
+                    )
+                    .hint(format!("add `{name}:` under `call.inputs`")),
                 );
             }
         }
@@ -95,15 +128,29 @@ impl Checker<'_> {
             let at = format!("{pointer}/out/{}", escape_pointer(key));
             if child.ambiguous.contains(key) {
                 self.findings.push(
-                    Finding::error(Code::DuplicateAlias, at, format!("plan `{plan_id}` has more than one node giving alias `{key}`, so it cannot be mapped"))
-                        .hint(format!("give the nodes of `{plan_id}` distinct aliases")),
+                    Finding::error(
+                        Code::DuplicateAlias,
+                        at,
+                        format!("plan `{plan_id}` has more than one node giving alias `{key}`, so it cannot be mapped"),
+                    )
+                    .hint(format!("give the nodes of `{plan_id}` distinct aliases")),
                 );
             } else if !child.outputs.contains_key(key) {
                 let candidates = closest(key, child.outputs.keys().map(String::as_str));
                 self.findings.push(
-                    Finding::error(Code::UnknownOutput, at, format!("plan `{plan_id}` has no output alias `{key}` (mapped to `{alias}`){}", did_you_mean(&candidates)))
-                        .hint(format!("aliases of `{plan_id}`: {}", child.outputs.keys().cloned().collect::<Vec<_>>().join(", ")))
-                        .candidates(candidates),
+                    Finding::error(
+                        Code::UnknownOutput,
+                        at,
+                        format!(
+                            "plan `{plan_id}` has no output alias `{key}` (mapped to `{alias}`){}",
+                            did_you_mean(&candidates)
+                        ),
+                    )
+                    .hint(format!(
+                        "aliases of `{plan_id}`: {}",
+                        child.outputs.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ))
+                    .candidates(candidates),
                 );
             }
         }
@@ -111,6 +158,10 @@ impl Checker<'_> {
 }
 
 fn cycle(at: String, plan_id: &str, chain: &[String]) -> Finding {
-    Finding::error(Code::SubflowCycle, at, format!("calling `{plan_id}` leads back to a plan already calling it: {}", chain.join(" → ")))
-        .hint("a plan cannot call itself, directly or through other plans")
+    Finding::error(
+        Code::SubflowCycle,
+        at,
+        format!("calling `{plan_id}` leads back to a plan already calling it: {}", chain.join(" → ")),
+    )
+    .hint("a plan cannot call itself, directly or through other plans")
 }

@@ -20,9 +20,17 @@ impl Checker<'_> {
                 self.check_value(scope, Site::block_input(index, &at, false), value);
                 let candidates = closest(name, spec.inputs.keys().map(String::as_str));
                 self.findings.push(
-                    Finding::error(Code::UnknownInput, at, format!("block `{}` has no input `{name}`{}", spec.id, did_you_mean(&candidates)))
-                        .hint(format!("inputs of `{}`: {}", spec.id, spec.inputs.keys().cloned().collect::<Vec<_>>().join(", ")))
-                        .candidates(candidates),
+                    Finding::error(
+                        Code::UnknownInput,
+                        at,
+                        format!("block `{}` has no input `{name}`{}", spec.id, did_you_mean(&candidates)),
+                    )
+                    .hint(format!(
+                        "inputs of `{}`: {}",
+                        spec.id,
+                        spec.inputs.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ))
+                    .candidates(candidates),
                 );
                 continue;
             };
@@ -33,8 +41,12 @@ impl Checker<'_> {
             if port.required && port.default.is_none() && !node.inputs.contains_key(name) {
                 let what = port.description.as_ref().map_or_else(String::new, |d| format!(" ({})", d.en()));
                 self.findings.push(
-                    Finding::error(Code::MissingInput, format!("{pointer}/in/{}", escape_pointer(name)), format!("block `{}` needs input `{name}`{what}", spec.id))
-                        .hint(format!("add `{name}:` ({}) under `in`", port.ty())),
+                    Finding::error(
+                        Code::MissingInput,
+                        format!("{pointer}/in/{}", escape_pointer(name)),
+                        format!("block `{}` needs input `{name}`{what}", spec.id),
+                    )
+                    .hint(format!("add `{name}:` ({}) under `in`", port.ty())),
                 );
             }
         }
@@ -46,9 +58,21 @@ impl Checker<'_> {
             if !spec.outputs.contains_key(key) {
                 let candidates = closest(key, spec.outputs.keys().map(String::as_str));
                 self.findings.push(
-                    Finding::error(Code::UnknownOutput, format!("{pointer}/out/{}", escape_pointer(key)), format!("block `{}` has no output `{key}` (aliased `{alias}`){}", spec.id, did_you_mean(&candidates)))
-                        .hint(format!("outputs of `{}`: {}", spec.id, spec.outputs.keys().cloned().collect::<Vec<_>>().join(", ")))
-                        .candidates(candidates),
+                    Finding::error(
+                        Code::UnknownOutput,
+                        format!("{pointer}/out/{}", escape_pointer(key)),
+                        format!(
+                            "block `{}` has no output `{key}` (aliased `{alias}`){}",
+                            spec.id,
+                            did_you_mean(&candidates)
+                        ),
+                    )
+                    .hint(format!(
+                        "outputs of `{}`: {}",
+                        spec.id,
+                        spec.outputs.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ))
+                    .candidates(candidates),
                 );
             }
         }
@@ -57,7 +81,16 @@ impl Checker<'_> {
     /// Checks `value` against `decl`, descending into declared object properties and array
     /// items so that each problem is reported where it is; at the leaves, references and type.
     #[allow(clippy::too_many_arguments)] // one recursive walk; a context struct would only rename them
-    fn check_input(&mut self, scope: &Scope<'_, '_>, site: Site<'_>, spec: &BlockSpec, name: &str, decl: &TypeDecl, value: &Value, pointer: &mut String) {
+    fn check_input(
+        &mut self,
+        scope: &Scope<'_, '_>,
+        site: Site<'_>,
+        spec: &BlockSpec,
+        name: &str,
+        decl: &TypeDecl,
+        value: &Value,
+        pointer: &mut String,
+    ) {
         match (value, &decl.properties, &decl.items) {
             (Value::Object(map), Some(properties), _) => {
                 for (key, item) in map {
@@ -70,9 +103,20 @@ impl Checker<'_> {
                             self.check_nested(scope, site, item, pointer);
                             let candidates = closest(key, properties.keys().map(String::as_str));
                             self.findings.push(
-                                Finding::error(Code::UnknownInput, pointer.clone(), format!("`{key}` is not a field of `{name}` (block `{}`){}", spec.id, did_you_mean(&candidates)))
-                                    .hint(format!("fields of `{name}`: {}", properties.keys().cloned().collect::<Vec<_>>().join(", ")))
-                                    .candidates(candidates),
+                                Finding::error(
+                                    Code::UnknownInput,
+                                    pointer.clone(),
+                                    format!(
+                                        "`{key}` is not a field of `{name}` (block `{}`){}",
+                                        spec.id,
+                                        did_you_mean(&candidates)
+                                    ),
+                                )
+                                .hint(format!(
+                                    "fields of `{name}`: {}",
+                                    properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                                ))
+                                .candidates(candidates),
                             );
                         }
                     }
@@ -93,13 +137,30 @@ impl Checker<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn check_leaf(&mut self, scope: &Scope<'_, '_>, site: Site<'_>, spec: &BlockSpec, name: &str, decl: &TypeDecl, value: &Value, pointer: &mut String) {
+    fn check_leaf(
+        &mut self,
+        scope: &Scope<'_, '_>,
+        site: Site<'_>,
+        spec: &BlockSpec,
+        name: &str,
+        decl: &TypeDecl,
+        value: &Value,
+        pointer: &mut String,
+    ) {
         let value_type = self.check_nested(scope, site, value, pointer);
         let expected = decl.ty();
         if !expected.accepts(&value_type) {
-            let hint = decl.description.as_ref().map_or_else(|| format!("give {expected}"), |d| format!("`{name}`: {}", d.en()));
+            let hint = decl
+                .description
+                .as_ref()
+                .map_or_else(|| format!("give {expected}"), |d| format!("`{name}`: {}", d.en()));
             self.findings.push(
-                Finding::error(Code::TypeMismatch, pointer.clone(), format!("`{name}` of `{}` takes {expected}, but the value is {value_type}", spec.id)).hint(hint),
+                Finding::error(
+                    Code::TypeMismatch,
+                    pointer.clone(),
+                    format!("`{name}` of `{}` takes {expected}, but the value is {value_type}", spec.id),
+                )
+                .hint(hint),
             );
             return;
         }
@@ -107,7 +168,8 @@ impl Checker<'_> {
         if has_reference(value) || allowed.contains(value) {
             return;
         }
-        let names: Vec<String> = allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
+        let names: Vec<String> =
+            allowed.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect();
         let close = closest(value.as_str().unwrap_or_default(), names.iter().map(String::as_str));
         let message = format!("{value} is not a value `{name}` of `{}` accepts{}", spec.id, did_you_mean(&close));
         self.findings.push(
@@ -123,9 +185,13 @@ impl Checker<'_> {
                 Rule::OneOfRequired(names) if !names.iter().any(|n| node.inputs.contains_key(n)) => {
                     let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ");
                     self.findings.push(
-                        Finding::error(Code::RuleViolation, format!("{pointer}/in"), format!("block `{}` needs {list}", spec.id))
-                            .hint(format!("add {list} under `in`"))
-                            .candidates(names.clone()),
+                        Finding::error(
+                            Code::RuleViolation,
+                            format!("{pointer}/in"),
+                            format!("block `{}` needs {list}", spec.id),
+                        )
+                        .hint(format!("add {list} under `in`"))
+                        .candidates(names.clone()),
                     );
                 }
                 Rule::NonEmpty(name) => {
@@ -137,10 +203,18 @@ impl Checker<'_> {
                         _ => false,
                     };
                     if empty {
-                        let what = spec.inputs.get(name).and_then(|p| p.description.as_ref()).map_or("give a value", |d| d.en());
+                        let what = spec
+                            .inputs
+                            .get(name)
+                            .and_then(|p| p.description.as_ref())
+                            .map_or("give a value", |d| d.en());
                         self.findings.push(
-                            Finding::error(Code::RuleViolation, format!("{pointer}/in/{}", escape_pointer(name)), format!("input `{name}` of `{}` must not be empty", spec.id))
-                                .hint(format!("`{name}`: {what}")),
+                            Finding::error(
+                                Code::RuleViolation,
+                                format!("{pointer}/in/{}", escape_pointer(name)),
+                                format!("input `{name}` of `{}` must not be empty", spec.id),
+                            )
+                            .hint(format!("`{name}`: {what}")),
                         );
                     }
                 }
@@ -162,7 +236,10 @@ impl Checker<'_> {
                             Finding::error(
                                 Code::UndeclaredPlaceholder,
                                 format!("{base}{suffix}"),
-                                format!("credential placeholder `{{{{{placeholder}}}}}` is not declared in `secrets`{}", did_you_mean(&candidates)),
+                                format!(
+                                    "credential placeholder `{{{{{placeholder}}}}}` is not declared in `secrets`{}",
+                                    did_you_mean(&candidates)
+                                ),
                             )
                             .hint(format!("add `{placeholder}` to the plan's `secrets` list"))
                             .candidates(candidates),

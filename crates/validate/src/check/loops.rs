@@ -18,32 +18,46 @@ impl Checker<'_> {
         let pointer = scope.node_pointer(index);
         match (&node.foreach, &node.while_) {
             (Some(_), Some(_)) => self.findings.push(
-                Finding::error(Code::InvalidLoop, pointer.clone(), "a loop has either `foreach` or `while`, not both").hint("split it into two loop nodes"),
+                Finding::error(Code::InvalidLoop, pointer.clone(), "a loop has either `foreach` or `while`, not both")
+                    .hint("split it into two loop nodes"),
             ),
             (None, None) => self.findings.push(
-                Finding::error(Code::InvalidLoop, pointer.clone(), "a loop node needs `foreach` (over a list) or `while` (a condition)")
-                    .hint("add `foreach: {input: ${node.alias}}` or `while: {condition: {expr: ...}, max_iterations: 10}`"),
+                Finding::error(
+                    Code::InvalidLoop,
+                    pointer.clone(),
+                    "a loop node needs `foreach` (over a list) or `while` (a condition)",
+                )
+                .hint("add `foreach: {input: ${node.alias}}` or `while: {condition: {expr: ...}, max_iterations: 10}`"),
             ),
             _ => {}
         }
         if node.body.is_none() || node.body_graph().is_empty() {
             self.findings.push(
-                Finding::error(Code::InvalidLoop, format!("{pointer}/body"), "a loop node needs a `body` with at least one node")
-                    .hint("add `body: {plan: {graph: [...]}}` with the steps to repeat"),
+                Finding::error(
+                    Code::InvalidLoop,
+                    format!("{pointer}/body"),
+                    "a loop node needs a `body` with at least one node",
+                )
+                .hint("add `body: {plan: {graph: [...]}}` with the steps to repeat"),
             );
         }
         let loop_vars = self.check_foreach(scope, index, &pointer);
         for key in node.out.keys().filter(|key| key.as_str() != "collect") {
             self.findings.push(
-                Finding::error(Code::UnknownOutput, format!("{pointer}/out/{}", escape_pointer(key)), format!("a loop's only output is `collect`, not `{key}`"))
-                    .hint("write `out: {collect: results}`: the list of each iteration's body outputs")
-                    .candidates(vec!["collect".into()]),
+                Finding::error(
+                    Code::UnknownOutput,
+                    format!("{pointer}/out/{}", escape_pointer(key)),
+                    format!("a loop's only output is `collect`, not `{key}`"),
+                )
+                .hint("write `out: {collect: results}`: the list of each iteration's body outputs")
+                .candidates(vec!["collect".into()]),
             );
         }
         if let Some(policy) = node.body.as_ref().and_then(|b| b.plan.policy.as_ref()) {
             advice::policy_conflicts(policy, &format!("{pointer}/body/plan/policy"), &mut self.findings);
         }
-        let concurrent = node.foreach.as_ref().and_then(|f| f.max_concurrency).or(node.policy.and_then(|p| p.max_concurrency));
+        let concurrent =
+            node.foreach.as_ref().and_then(|f| f.max_concurrency).or(node.policy.and_then(|p| p.max_concurrency));
         if body.uses_browser() && concurrent.is_some_and(|n| n > 1) {
             self.findings.push(
                 Finding::warning(Code::PolicyConflict, format!("{pointer}/foreach/max_concurrency"), "the body uses the browser, which the run's steps share: its iterations run one at a time whatever `max_concurrency` says")
@@ -77,15 +91,21 @@ impl Checker<'_> {
             Type::Union(members) if members.iter().any(|m| matches!(m, Type::Array(_) | Type::Any)) => Type::Any,
             other => {
                 self.findings.push(
-                    Finding::error(Code::TypeMismatch, at, format!("`foreach.input` must be a list, but it is {other}"))
-                        .hint("reference a list output, e.g. `${read.rows}`, or write a literal list"),
+                    Finding::error(
+                        Code::TypeMismatch,
+                        at,
+                        format!("`foreach.input` must be a list, but it is {other}"),
+                    )
+                    .hint("reference a list output, e.g. `${read.rows}`, or write a literal list"),
                 );
                 Type::Any
             }
         };
         let outer_loop_vars = all_loop_vars(scope);
         let mut loop_vars: Vec<(String, Type)> = Vec::new();
-        for (name, ty, field) in [(Some(&foreach.item_var), item_type, "item_var"), (foreach.index_var.as_ref(), Type::Integer, "index_var")] {
+        for (name, ty, field) in
+            [(Some(&foreach.item_var), item_type, "item_var"), (foreach.index_var.as_ref(), Type::Integer, "index_var")]
+        {
             let Some(name) = name else { continue };
             let hidden = if loop_vars.iter().any(|(n, _)| n == name) {
                 Some("the loop's item variable".to_owned())
@@ -98,8 +118,15 @@ impl Checker<'_> {
             };
             if let Some(hidden) = hidden {
                 self.findings.push(
-                    Finding::warning(Code::ShadowedVar, format!("{pointer}/foreach/{field}"), format!("loop variable `{name}` hides {hidden} of the same name inside the body"))
-                        .hint(format!("give it its own name, e.g. `{name}_{}`", if field == "item_var" { "item" } else { "index" })),
+                    Finding::warning(
+                        Code::ShadowedVar,
+                        format!("{pointer}/foreach/{field}"),
+                        format!("loop variable `{name}` hides {hidden} of the same name inside the body"),
+                    )
+                    .hint(format!(
+                        "give it its own name, e.g. `{name}_{}`",
+                        if field == "item_var" { "item" } else { "index" }
+                    )),
                 );
             }
             loop_vars.push((name.clone(), ty));

@@ -50,7 +50,14 @@ pub fn validate_with(plan: &Plan, catalog: &Catalog, children: &mut Children<'_>
         used_vars: HashSet::new(),
         used_secrets: HashSet::new(),
     };
-    let root = Scope { shape: &shape, pointer: String::new(), parent: None, owner: None, loop_vars: Vec::new(), edges: RefCell::default() };
+    let root = Scope {
+        shape: &shape,
+        pointer: String::new(),
+        parent: None,
+        owner: None,
+        loop_vars: Vec::new(),
+        edges: RefCell::default(),
+    };
     let analysis = checker.check_graph(&root, true);
     checker.check_layout(&shape);
     advice::check_plan(plan, &checker.used_vars, &checker.used_secrets, &mut checker.findings);
@@ -144,19 +151,31 @@ impl Checker<'_> {
             }
             if RESERVED_ROOTS.contains(&id) {
                 self.findings.push(
-                    Finding::error(Code::ReservedNodeId, pointer.clone(), format!("`{id}` cannot be a node id: `${{{id}.…}}` already means something else"))
-                        .hint(format!("rename the node, e.g. `{id}_step`")),
+                    Finding::error(
+                        Code::ReservedNodeId,
+                        pointer.clone(),
+                        format!("`{id}` cannot be a node id: `${{{id}.…}}` already means something else"),
+                    )
+                    .hint(format!("rename the node, e.g. `{id}_step`")),
                 );
             }
             if !seen.insert(id) {
                 self.findings.push(
-                    Finding::error(Code::DuplicateNodeId, pointer, format!("node id `{id}` is used twice in the same graph"))
-                        .hint("give each node its own id; references name nodes by id"),
+                    Finding::error(
+                        Code::DuplicateNodeId,
+                        pointer,
+                        format!("node id `{id}` is used twice in the same graph"),
+                    )
+                    .hint("give each node its own id; references name nodes by id"),
                 );
             } else if references::find_in_parents(scope, id) {
                 self.findings.push(
-                    Finding::error(Code::DuplicateNodeId, pointer, format!("node id `{id}` hides a node of the enclosing graph with the same id"))
-                        .hint("rename one of them so that `${…}` references are unambiguous"),
+                    Finding::error(
+                        Code::DuplicateNodeId,
+                        pointer,
+                        format!("node id `{id}` hides a node of the enclosing graph with the same id"),
+                    )
+                    .hint("rename one of them so that `${…}` references are unambiguous"),
                 );
             }
         }
@@ -222,8 +241,16 @@ impl Checker<'_> {
         };
         if !matches!(shape.kind, Kind::Block(_) | Kind::Unknown) && !node.inputs.is_empty() {
             self.findings.push(
-                Finding::error(Code::UnknownKey, format!("{pointer}/in"), "`in` gives inputs to a block, and this node is not a block")
-                    .hint(if node.call.is_some() { "pass values to the called plan in `call.inputs`" } else { "move the inputs to the nodes of the loop body" }),
+                Finding::error(
+                    Code::UnknownKey,
+                    format!("{pointer}/in"),
+                    "`in` gives inputs to a block, and this node is not a block",
+                )
+                .hint(if node.call.is_some() {
+                    "pass values to the called plan in `call.inputs`"
+                } else {
+                    "move the inputs to the nodes of the loop body"
+                }),
             );
         }
         body
@@ -236,13 +263,22 @@ impl Checker<'_> {
             None => {
                 let candidates = closest(after, scope.shape.ids.keys().copied());
                 let hint = match self.places.nodes.get(after) {
-                    Some(path) => format!("`{after}` is `{path}`, in another graph; `after` orders nodes of the same graph"),
+                    Some(path) => {
+                        format!("`{after}` is `{path}`, in another graph; `after` orders nodes of the same graph")
+                    }
                     None => "name a node of the same graph".to_owned(),
                 };
                 self.findings.push(
-                    Finding::error(Code::UnknownNode, pointer, format!("`after` names `{after}`, which is not a node of this graph{}", did_you_mean(&candidates)))
-                        .hint(hint)
-                        .candidates(candidates),
+                    Finding::error(
+                        Code::UnknownNode,
+                        pointer,
+                        format!(
+                            "`after` names `{after}`, which is not a node of this graph{}",
+                            did_you_mean(&candidates)
+                        ),
+                    )
+                    .hint(hint)
+                    .candidates(candidates),
                 );
             }
         }
@@ -262,9 +298,13 @@ impl Checker<'_> {
                 Lookup::UnknownVersion { available } => {
                     let versions: Vec<String> = available.iter().map(|v| v.to_string()).collect();
                     let id = block.split('@').next().unwrap_or(block);
-                    Finding::error(Code::UnknownBlockVersion, at, format!("the catalog has no version `{block}`; it has {}", versions.join(", ")))
-                        .hint(format!("pin one of the available versions, or write just `{id}` for the newest"))
-                        .candidates(versions.iter().map(|v| format!("{id}@{v}")).collect())
+                    Finding::error(
+                        Code::UnknownBlockVersion,
+                        at,
+                        format!("the catalog has no version `{block}`; it has {}", versions.join(", ")),
+                    )
+                    .hint(format!("pin one of the available versions, or write just `{id}` for the newest"))
+                    .candidates(versions.iter().map(|v| format!("{id}@{v}")).collect())
                 }
                 Lookup::BadVersion { message } => Finding::error(Code::UnknownBlockVersion, at, message),
                 Lookup::Found(_) => return,
@@ -284,16 +324,24 @@ impl Checker<'_> {
         .filter_map(|(name, set)| set.then_some(name))
         .collect();
         let (message, hint) = if fields.is_empty() {
-            ("the node does nothing: it has no `block`, loop or `call`".to_owned(), "give it a `block` from the catalog".to_owned())
+            (
+                "the node does nothing: it has no `block`, loop or `call`".to_owned(),
+                "give it a `block` from the catalog".to_owned(),
+            )
         } else if node.block.is_some() && (node.foreach.is_some() || node.while_.is_some()) {
             (
                 "a block node cannot loop by itself".to_owned(),
-                "make a loop node (`foreach` + `body: {plan: {graph: [...]}}`) with this block inside its body".to_owned(),
+                "make a loop node (`foreach` + `body: {plan: {graph: [...]}}`) with this block inside its body"
+                    .to_owned(),
             )
         } else {
             (
-                format!("the node sets {}, which do not make one kind of node", fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")),
-                "a node is a block (`block`), a loop (`foreach` or `while`, with `body`) or a subflow (`call`)".to_owned(),
+                format!(
+                    "the node sets {}, which do not make one kind of node",
+                    fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                ),
+                "a node is a block (`block`), a loop (`foreach` or `while`, with `body`) or a subflow (`call`)"
+                    .to_owned(),
             )
         };
         self.findings.push(Finding::error(Code::AmbiguousNodeType, pointer.to_owned(), message).hint(hint));
@@ -305,9 +353,16 @@ impl Checker<'_> {
             if !shape.ids.contains_key(id.as_str()) {
                 let candidates = closest(id, shape.ids.keys().copied());
                 self.findings.push(
-                    Finding::error(Code::UnknownNode, format!("/ui/layout/{i}"), format!("`ui.layout` names `{id}`, which is not a node of the plan{}", did_you_mean(&candidates)))
-                        .hint("`ui.layout` lists the plan's top-level node ids in display order")
-                        .candidates(candidates),
+                    Finding::error(
+                        Code::UnknownNode,
+                        format!("/ui/layout/{i}"),
+                        format!(
+                            "`ui.layout` names `{id}`, which is not a node of the plan{}",
+                            did_you_mean(&candidates)
+                        ),
+                    )
+                    .hint("`ui.layout` lists the plan's top-level node ids in display order")
+                    .candidates(candidates),
                 );
             }
         }

@@ -39,7 +39,11 @@ impl<'a> Site<'a> {
 
     /// An input of block node `index`.
     pub fn block_input(index: usize, pointer: &'a str, sent_to_model: bool) -> Site<'a> {
-        Site { from: Some(index), secrets: if sent_to_model { Secrets::SentToModel } else { Secrets::Allowed }, pointer }
+        Site {
+            from: Some(index),
+            secrets: if sent_to_model { Secrets::SentToModel } else { Secrets::Allowed },
+            pointer,
+        }
     }
 }
 
@@ -60,13 +64,26 @@ impl Checker<'_> {
             let ty = self.check_reference(scope, site, reference);
             kinds.insert(reference.clone(), kind_of(&ty));
         }
-        for problem in expr.check_kinds(&mut |reference| kinds.get(reference).copied().unwrap_or(planwright_expr::Kind::Unknown)) {
+        for problem in
+            expr.check_kinds(&mut |reference| kinds.get(reference).copied().unwrap_or(planwright_expr::Kind::Unknown))
+        {
             let finding = if problem.fails {
-                Finding::error(Code::InvalidExpression, site.pointer.to_owned(), format!("expression `{source}`: {}", problem.message))
+                Finding::error(
+                    Code::InvalidExpression,
+                    site.pointer.to_owned(),
+                    format!("expression `{source}`: {}", problem.message),
+                )
             } else {
-                Finding::warning(Code::InvalidExpression, site.pointer.to_owned(), format!("expression `{source}`: {}", problem.message))
+                Finding::warning(
+                    Code::InvalidExpression,
+                    site.pointer.to_owned(),
+                    format!("expression `{source}`: {}", problem.message),
+                )
             };
-            self.findings.push(finding.hint("compare values of the same type; the types come from the referenced outputs' declarations"));
+            self.findings.push(
+                finding
+                    .hint("compare values of the same type; the types come from the referenced outputs' declarations"),
+            );
         }
     }
 
@@ -77,7 +94,13 @@ impl Checker<'_> {
         self.check_nested(scope, site, value, &mut pointer)
     }
 
-    pub(super) fn check_nested(&mut self, scope: &Scope<'_, '_>, site: Site<'_>, value: &Value, pointer: &mut String) -> Type {
+    pub(super) fn check_nested(
+        &mut self,
+        scope: &Scope<'_, '_>,
+        site: Site<'_>,
+        value: &Value,
+        pointer: &mut String,
+    ) -> Type {
         let here = Site { pointer, ..site };
         match value {
             Value::String(text) => self.check_string(scope, here, text),
@@ -179,7 +202,16 @@ impl Checker<'_> {
                         _ if shape.outputs.is_empty() => format!("node `{id}` has no `out`; add one mapping an output to an alias"),
                         _ => format!("aliases of `{id}`: {}", shape.outputs.keys().cloned().collect::<Vec<_>>().join(", ")),
                     };
-                    self.error(site, Code::UnknownAlias, format!("`{reference}`: node `{id}` has no output alias `{alias}`{}", did_you_mean(&candidates)), &hint, candidates);
+                    self.error(
+                        site,
+                        Code::UnknownAlias,
+                        format!(
+                            "`{reference}`: node `{id}` has no output alias `{alias}`{}",
+                            did_you_mean(&candidates)
+                        ),
+                        &hint,
+                        candidates,
+                    );
                     return Type::Any;
                 };
                 (ty.clone(), &reference.path[1..], format!("`${{{id}.{alias}}}`"))
@@ -188,8 +220,18 @@ impl Checker<'_> {
         match base.at_path(rest.iter().map(String::as_str)) {
             Ok(ty) => ty,
             Err(error) => {
-                let hint = if error.candidates.is_empty() { format!("{described} is {base}") } else { format!("properties here: {}", error.candidates.join(", ")) };
-                self.error(site, Code::UnknownPath, format!("`{reference}`: {}", error.message), &hint, error.candidates);
+                let hint = if error.candidates.is_empty() {
+                    format!("{described} is {base}")
+                } else {
+                    format!("properties here: {}", error.candidates.join(", "))
+                };
+                self.error(
+                    site,
+                    Code::UnknownPath,
+                    format!("`{reference}`: {}", error.message),
+                    &hint,
+                    error.candidates,
+                );
                 Type::Any
             }
         }
@@ -233,7 +275,13 @@ impl Checker<'_> {
             Some(owner) => format!("`{name}` is a loop variable of `{owner}`, visible only inside that loop's body"),
             None => format!("define it under `vars:` (e.g. `{name}: null` to ask for it at run time)"),
         };
-        self.error(site, Code::UndefinedVar, format!("`{reference}`: there is no variable `{name}` here{}", did_you_mean(&candidates)), &hint, candidates);
+        self.error(
+            site,
+            Code::UndefinedVar,
+            format!("`{reference}`: there is no variable `{name}` here{}", did_you_mean(&candidates)),
+            &hint,
+            candidates,
+        );
     }
 
     fn unknown_node(&mut self, scope: &Scope<'_, '_>, site: Site<'_>, reference: &Reference, id: &str) {
@@ -246,7 +294,13 @@ impl Checker<'_> {
             }
             _ => "reference a node of this graph or of an enclosing one by its id".to_owned(),
         };
-        self.error(site, Code::UnknownNode, format!("`{reference}` names node `{id}`, which does not exist here{}", did_you_mean(&candidates)), &hint, candidates);
+        self.error(
+            site,
+            Code::UnknownNode,
+            format!("`{reference}` names node `{id}`, which does not exist here{}", did_you_mean(&candidates)),
+            &hint,
+            candidates,
+        );
     }
 
     pub(super) fn error(&mut self, site: Site<'_>, code: Code, message: String, hint: &str, candidates: Vec<String>) {
@@ -292,7 +346,8 @@ pub(super) fn find_in_parents(scope: &Scope<'_, '_>, id: &str) -> bool {
 }
 
 pub(super) fn find_var(scope: &Scope<'_, '_>, name: &str) -> Option<Type> {
-    std::iter::successors(Some(scope), |s| s.parent).find_map(|s| s.loop_vars.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()))
+    std::iter::successors(Some(scope), |s| s.parent)
+        .find_map(|s| s.loop_vars.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()))
 }
 
 pub(super) fn all_loop_vars(scope: &Scope<'_, '_>) -> Vec<String> {
