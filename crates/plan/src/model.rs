@@ -36,12 +36,13 @@ pub struct Plan {
     pub version: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Variables with their default values; `--var k=v` overrides them at run time.
+    /// Variables with their default values (`null`: given when the plan runs).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(transform = identifier_keys)]
     pub vars: IndexMap<String, Value>,
     /// Names of the credentials the plan needs. Values never live in a plan file.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(with = "Vec<Identifier>")]
+    #[schemars(with = "Vec<SecretName>")]
     pub secrets: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub policy: Option<Policy>,
@@ -250,8 +251,32 @@ impl JsonSchema for Identifier {
     }
 }
 
-/// The pattern of node ids, aliases, loop variables and secret names.
+/// The pattern of node ids, aliases, vars and loop variables.
 pub const IDENTIFIER_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_-]*$";
+
+/// Schema-only type: secret names, which browser steps write as `{{NAME}}` placeholders (no `-`).
+struct SecretName;
+
+impl JsonSchema for SecretName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SecretName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$",
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "Letters, digits and `_`, starting with a letter or `_`; usually UPPER_CASE."
+        })
+    }
+}
+
+/// Var names must be reachable as `${vars.<name>}`.
+fn identifier_keys(schema: &mut schemars::Schema) {
+    schema.insert("propertyNames".to_owned(), serde_json::json!({ "pattern": IDENTIFIER_PATTERN, "maxLength": 64 }));
+}
 
 /// What kind of work a node does, after inference from the fields it sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -204,26 +204,29 @@ pub fn visit_strings(value: &Value, visit: &mut dyn FnMut(&str, &str)) {
             Value::String(s) => visit(s, pointer),
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    walk(item, pointer, visit);
-                    pointer.truncate(len);
+                    with_token(pointer, &i.to_string(), |p| walk(item, p, visit));
                 }
             }
             Value::Object(map) => {
                 for (key, item) in map {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape_pointer(key));
-                    walk(item, pointer, visit);
-                    pointer.truncate(len);
+                    with_token(pointer, key, |p| walk(item, p, visit));
                 }
             }
             _ => {}
         }
     }
     walk(value, &mut String::new(), visit);
+}
+
+/// Runs `f` with `pointer` extended by one token (escaped), then cuts it back: one buffer serves
+/// a whole walk over a value, however large.
+pub fn with_token<R>(pointer: &mut String, token: &str, f: impl FnOnce(&mut String) -> R) -> R {
+    let len = pointer.len();
+    pointer.push('/');
+    pointer.push_str(&escape_pointer(token));
+    let result = f(pointer);
+    pointer.truncate(len);
+    result
 }
 
 /// Escapes one JSON-pointer token (RFC 6901).

@@ -114,6 +114,15 @@ fn to_findings(schema: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
             )
             .hint(format_hint(&path))]
         }
+        ValidationErrorKind::PropertyNames { error } => {
+            let key = error.instance().as_str().unwrap_or_default().to_owned();
+            vec![Finding::error(
+                Code::InvalidValue,
+                format!("{path}/{}", escape_pointer(&key)),
+                format!("`{key}` cannot be a name here: references could not reach it"),
+            )
+            .hint(format_hint(&path))]
+        }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             // Report the alternative that came closest: the one with the fewest errors.
             context
@@ -250,6 +259,16 @@ mod tests {
                 ("/version", Code::MissingField),
             ]
         );
+    }
+
+    #[test]
+    fn var_and_secret_names_must_be_reachable() {
+        let mut doc = plan(json!([]));
+        doc["vars"] = json!({"ok_name": 1, "bad name": 2});
+        doc["secrets"] = json!(["API-KEY"]);
+        let findings = check_shape(&doc);
+        let got: Vec<(&str, Code)> = findings.iter().map(|f| (f.path.as_str(), f.code)).collect();
+        assert_eq!(got, vec![("/secrets/0", Code::InvalidValue), ("/vars/bad name", Code::InvalidValue)]);
     }
 
     #[test]

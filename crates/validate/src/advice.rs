@@ -82,11 +82,11 @@ fn looks_like_credential(key: &str) -> bool {
         .any(|word| key.contains(word))
 }
 
-/// Policy fields a node sets that contradict the policy it ends up with, merged over the
-/// plan's. (A conflict the node only inherits is reported once, at the plan.)
-pub fn check_policy(node: &Node, plan: &Plan, pointer: &str, findings: &mut Vec<Finding>) {
+/// Policy fields a node sets that contradict the policy it ends up with, merged over what it
+/// inherits. (A conflict the node only inherits is reported once, where it is set.)
+pub fn check_policy(node: &Node, inherited: &Policy, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(own) = &node.policy else { return };
-    let merged = own.merged_over(&plan.policy.unwrap_or_default());
+    let merged = own.merged_over(inherited);
     if own.retries.is_some_and(|r| r > 0) && merged.on_error != Some(OnError::Retry) {
         findings.push(
             Finding::warning(

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use planwright_catalog::{BlockSpec, Catalog, Lookup, Type};
 use planwright_designs::Resolution;
-use planwright_plan::reference::{escape_pointer, Part};
+use planwright_plan::reference::{escape_pointer, with_token, Part};
 use planwright_plan::{Code, Finding, Node, NodeRole, Plan, Reference, Root, Template};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -236,7 +236,9 @@ impl Runner<'_> {
         step: &mut Step,
     ) -> Map<String, Value> {
         step.what = spec.id.clone();
-        let mut objectives_from_samples = false;
+        // Objectives counted on the whole text (the step shows it shortened); `None` when the
+        // text comes from sample outputs and says nothing of the run.
+        let mut objectives_counted: Option<u64> = Some(0);
         for (name, value) in &node.inputs {
             let at = format!("{pointer}/in/{}", escape_pointer(name));
             let resolved = self.resolve(value, frame, &at);
@@ -256,23 +258,19 @@ impl Runner<'_> {
                 }
             }
             if spec.work.browser_objectives_from.as_deref() == Some(name.as_str()) {
-                objectives_from_samples = resolved.from_samples;
+                objectives_counted =
+                    (!resolved.from_samples).then(|| count_objectives(resolved.value.as_str().unwrap_or_default()));
             }
             step.inputs.insert(name.clone(), shorten(resolved.value));
         }
-        let objectives = u64::from(spec.work.browser_objectives)
-            + spec.work.browser_objectives_from.as_ref().map_or(0, |input| {
-                let text = step.inputs.get(input).and_then(Value::as_str).unwrap_or_default();
-                if objectives_from_samples {
-                    self.note(format!(
-                        "`{}`: the number of browser objectives depends on run-time text; counted as 1",
-                        step.id
-                    ));
-                    1
-                } else {
-                    count_objectives(text)
-                }
-            });
+        let counted = objectives_counted.unwrap_or_else(|| {
+            self.note(format!(
+                "`{}`: the number of browser objectives depends on run-time text; counted as 1",
+                step.id
+            ));
+            1
+        });
+        let objectives = u64::from(spec.work.browser_objectives) + counted;
         self.estimate.browser_objectives += objectives * ctx.multiplier;
         self.estimate.model_calls += (u64::from(spec.work.model_calls)
             + objectives * u64::from(spec.work.model_calls_per_objective))
@@ -428,24 +426,14 @@ impl Runner<'_> {
                     .iter()
                     .enumerate()
                     .map(|(i, item)| {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&i.to_string());
-                        let resolved = self.resolve_value(item, frame, pointer, from_samples);
-                        pointer.truncate(len);
-                        resolved
+                        with_token(pointer, &i.to_string(), |p| self.resolve_value(item, frame, p, from_samples))
                     })
                     .collect(),
             ),
             Value::Object(map) => Value::Object(
                 map.iter()
                     .map(|(k, item)| {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&escape_pointer(k));
-                        let resolved = self.resolve_value(item, frame, pointer, from_samples);
-                        pointer.truncate(len);
-                        (k.clone(), resolved)
+                        (k.clone(), with_token(pointer, k, |p| self.resolve_value(item, frame, p, from_samples)))
                     })
                     .collect(),
             ),
@@ -516,6 +504,30 @@ impl Runner<'_> {
 /// One objective per non-empty line of natural-language steps.
 fn count_objectives(text: &str) -> u64 {
     text.lines().filter(|line| !line.trim().is_empty()).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planwright_plan::load_plan;
+
+    #[test]
+    fn objectives_are_counted_on_the_whole_steps_text() {
+        let steps: String =
+            (1..=8).map(|i| format!("{i}. {}\n", "open the statements page and check it ".repeat(8))).collect();
+        let plan = format!(
+            "apiVersion: planwright/v1\nid: long_steps\nversion: 1.0.0\ngraph:\n  - id: run\n    block: browser.run_objectives\n    in:\n      start_url: https://portal.example.com\n      steps: {}\n",
+            serde_json::to_string(&steps).unwrap()
+        );
+        let plan = load_plan(&plan).unwrap().plan.unwrap();
+        let catalog = Catalog::bundled().unwrap();
+        let run = dry_run(&plan, &catalog, &crate::NoPlans);
+        assert!(run.validation.is_valid(), "{:?}", run.validation.findings);
+        assert_eq!(run.estimate.browser_objectives, 8);
+        let per_objective = catalog.get("browser.run_objectives").unwrap().work.model_calls_per_objective;
+        assert_eq!(run.estimate.model_calls, 8 * u64::from(per_objective));
+        assert!(run.estimate.exact);
+    }
 }
 
 /// Long strings are cut for display; the dry-run shows the shape of values, not their bulk.

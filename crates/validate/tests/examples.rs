@@ -93,3 +93,14 @@ fn complete_plans_in_the_format_spec_are_clean() {
     }
     assert!(count >= 3, "the spec shows complete plans");
 }
+
+#[test]
+fn every_finding_code_is_documented() {
+    let spec = std::fs::read_to_string(repo().join("docs/plan-format.md")).unwrap();
+    let missing: Vec<&str> = planwright_plan::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .filter(|code| !spec.contains(&format!("| `{code}` |")))
+        .collect();
+    assert!(missing.is_empty(), "codes without a row in docs/plan-format.md: {missing:?}");
+}

@@ -2,13 +2,22 @@
 //! enumerations at every depth of a value, spec rules, credential placeholders, output keys.
 
 use planwright_catalog::{BlockSpec, Resource, Rule, TypeDecl};
-use planwright_plan::reference::{escape_pointer, placeholders, visit_strings};
+use planwright_plan::reference::{escape_pointer, placeholders, visit_strings, with_token};
 use planwright_plan::suggest::{closest, did_you_mean};
 use planwright_plan::{Code, Finding, Node};
 use serde_json::Value;
 
 use super::references::Site;
 use super::{has_reference, Checker, Scope};
+
+/// Where an input value stands: the scope its references resolve in, what it may reference,
+/// and the block it is given to.
+#[derive(Clone, Copy)]
+struct Input<'c, 's, 'p> {
+    scope: &'c Scope<'s, 'p>,
+    site: Site<'c>,
+    spec: &'c BlockSpec,
+}
 
 impl Checker<'_> {
     pub(super) fn check_block(&mut self, scope: &Scope<'_, '_>, index: usize, spec: &BlockSpec) {
@@ -34,8 +43,8 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            let site = Site::block_input(index, "", port.sent_to_model);
-            self.check_input(scope, site, spec, name, port, value, &mut at);
+            let input = Input { scope, site: Site::block_input(index, "", port.sent_to_model), spec };
+            self.check_input(input, name, port, value, &mut at);
         }
         for (name, port) in &spec.inputs {
             if port.required && port.default.is_none() && !node.inputs.contains_key(name) {
@@ -80,35 +89,22 @@ impl Checker<'_> {
 
     /// Checks `value` against `decl`, descending into declared object properties and array
     /// items so that each problem is reported where it is; at the leaves, references and type.
-    #[allow(clippy::too_many_arguments)] // one recursive walk; a context struct would only rename them
-    fn check_input(
-        &mut self,
-        scope: &Scope<'_, '_>,
-        site: Site<'_>,
-        spec: &BlockSpec,
-        name: &str,
-        decl: &TypeDecl,
-        value: &Value,
-        pointer: &mut String,
-    ) {
+    fn check_input(&mut self, at: Input<'_, '_, '_>, name: &str, decl: &TypeDecl, value: &Value, pointer: &mut String) {
         match (value, &decl.properties, &decl.items) {
             (Value::Object(map), Some(properties), _) => {
                 for (key, item) in map {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&escape_pointer(key));
-                    match properties.get(key) {
-                        Some(property) => self.check_input(scope, site, spec, key, property, item, pointer),
+                    with_token(pointer, key, |p| match properties.get(key) {
+                        Some(property) => self.check_input(at, key, property, item, p),
                         None => {
-                            self.check_nested(scope, site, item, pointer);
+                            self.check_nested(at.scope, at.site, item, p);
                             let candidates = closest(key, properties.keys().map(String::as_str));
                             self.findings.push(
                                 Finding::error(
                                     Code::UnknownInput,
-                                    pointer.clone(),
+                                    p.clone(),
                                     format!(
                                         "`{key}` is not a field of `{name}` (block `{}`){}",
-                                        spec.id,
+                                        at.spec.id,
                                         did_you_mean(&candidates)
                                     ),
                                 )
@@ -119,35 +115,21 @@ impl Checker<'_> {
                                 .candidates(candidates),
                             );
                         }
-                    }
-                    pointer.truncate(len);
+                    });
                 }
             }
             (Value::Array(items), _, Some(item_decl)) => {
                 for (i, item) in items.iter().enumerate() {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    self.check_input(scope, site, spec, name, item_decl, item, pointer);
-                    pointer.truncate(len);
+                    with_token(pointer, &i.to_string(), |p| self.check_input(at, name, item_decl, item, p));
                 }
             }
-            _ => self.check_leaf(scope, site, spec, name, decl, value, pointer),
+            _ => self.check_leaf(at, name, decl, value, pointer),
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn check_leaf(
-        &mut self,
-        scope: &Scope<'_, '_>,
-        site: Site<'_>,
-        spec: &BlockSpec,
-        name: &str,
-        decl: &TypeDecl,
-        value: &Value,
-        pointer: &mut String,
-    ) {
-        let value_type = self.check_nested(scope, site, value, pointer);
+    fn check_leaf(&mut self, at: Input<'_, '_, '_>, name: &str, decl: &TypeDecl, value: &Value, pointer: &mut String) {
+        let spec = at.spec;
+        let value_type = self.check_nested(at.scope, at.site, value, pointer);
         let expected = decl.ty();
         if !expected.accepts(&value_type) {
             let hint = decl

@@ -70,6 +70,11 @@ impl Checker<'_> {
             parent: Some(scope),
             owner: Some(index),
             loop_vars,
+            policy: node
+                .body
+                .as_ref()
+                .and_then(|b| b.plan.policy)
+                .map_or(scope.policy, |own| own.merged_over(&scope.policy)),
             edges: RefCell::default(),
         };
         let analysis = self.check_graph(&body_scope, false);

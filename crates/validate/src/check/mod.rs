@@ -17,7 +17,7 @@ use indexmap::IndexMap;
 use planwright_catalog::{Catalog, Lookup, Type};
 use planwright_plan::reference::{escape_pointer, RESERVED_ROOTS};
 use planwright_plan::suggest::{closest, did_you_mean};
-use planwright_plan::{Code, Finding, Node, NodeRole, Plan};
+use planwright_plan::{Code, Finding, Node, NodeRole, Plan, Policy};
 use serde_json::Value;
 
 use crate::advice;
@@ -56,6 +56,7 @@ pub fn validate_with(plan: &Plan, catalog: &Catalog, children: &mut Children<'_>
         parent: None,
         owner: None,
         loop_vars: Vec::new(),
+        policy: plan.policy.unwrap_or_default(),
         edges: RefCell::default(),
     };
     let analysis = checker.check_graph(&root, true);
@@ -80,6 +81,9 @@ pub(crate) struct Scope<'s, 'p> {
     pub owner: Option<usize>,
     /// Loop variables this level adds (`item`, `index`).
     pub loop_vars: Vec<(String, Type)>,
+    /// The policy this graph's nodes inherit: the plan's, with each enclosing loop body's
+    /// `policy` merged over it field by field.
+    pub policy: Policy,
     /// (dependency, dependant) pairs of node indexes in this graph.
     pub edges: RefCell<Vec<(usize, usize)>>,
 }
@@ -214,7 +218,7 @@ impl Checker<'_> {
         for (i, after) in node.after.iter().enumerate() {
             self.check_after(scope, index, i, after);
         }
-        advice::check_policy(node, self.plan, &pointer, &mut self.findings);
+        advice::check_policy(node, &scope.policy, &pointer, &mut self.findings);
         let body = match &shape.kind {
             Kind::Block(spec) => {
                 self.check_block(scope, index, spec);

@@ -2,7 +2,7 @@
 //! expressions — scope, alias, path and type — and the dependency edges they make.
 
 use planwright_catalog::Type;
-use planwright_plan::reference::{escape_pointer, scan_references};
+use planwright_plan::reference::{scan_references, with_token};
 use planwright_plan::suggest::{closest, did_you_mean};
 use planwright_plan::{Code, Finding, Reference, Root, Template};
 use serde_json::Value;
@@ -107,11 +107,7 @@ impl Checker<'_> {
             Value::Array(items) => {
                 let mut members: Vec<Type> = Vec::new();
                 for (i, item) in items.iter().enumerate() {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    let ty = self.check_nested(scope, site, item, pointer);
-                    pointer.truncate(len);
+                    let ty = with_token(pointer, &i.to_string(), |p| self.check_nested(scope, site, item, p));
                     if !members.contains(&ty) {
                         members.push(ty);
                     }
@@ -125,12 +121,7 @@ impl Checker<'_> {
             Value::Object(map) => Type::Object(Some(
                 map.iter()
                     .map(|(key, item)| {
-                        let len = pointer.len();
-                        pointer.push('/');
-                        pointer.push_str(&escape_pointer(key));
-                        let ty = self.check_nested(scope, site, item, pointer);
-                        pointer.truncate(len);
-                        (key.clone(), ty)
+                        (key.clone(), with_token(pointer, key, |p| self.check_nested(scope, site, item, p)))
                     })
                     .collect(),
             )),
