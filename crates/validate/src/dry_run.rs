@@ -506,6 +506,19 @@ fn count_objectives(text: &str) -> u64 {
     text.lines().filter(|line| !line.trim().is_empty()).count() as u64
 }
 
+/// Long strings are cut for display; the dry-run shows the shape of values, not their bulk.
+fn shorten(value: Value) -> Value {
+    const MAX: usize = 200;
+    match value {
+        Value::String(s) if s.chars().count() > MAX => {
+            Value::String(format!("{}… ({} chars)", s.chars().take(MAX).collect::<String>(), s.chars().count()))
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(shorten).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, shorten(v))).collect()),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,18 +540,5 @@ mod tests {
         let per_objective = catalog.get("browser.run_objectives").unwrap().work.model_calls_per_objective;
         assert_eq!(run.estimate.model_calls, 8 * u64::from(per_objective));
         assert!(run.estimate.exact);
-    }
-}
-
-/// Long strings are cut for display; the dry-run shows the shape of values, not their bulk.
-fn shorten(value: Value) -> Value {
-    const MAX: usize = 200;
-    match value {
-        Value::String(s) if s.chars().count() > MAX => {
-            Value::String(format!("{}… ({} chars)", s.chars().take(MAX).collect::<String>(), s.chars().count()))
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(shorten).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, shorten(v))).collect()),
-        other => other,
     }
 }
