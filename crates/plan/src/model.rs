@@ -232,46 +232,41 @@ pub struct Ui {
     pub layout: Vec<String>,
 }
 
-/// Schema-only type: the names used for node ids, aliases, loop variables and secrets.
-struct Identifier;
-
-impl JsonSchema for Identifier {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Identifier".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": IDENTIFIER_PATTERN,
-            "minLength": 1,
-            "maxLength": 64,
-            "description": "Letters, digits, `_` and `-`, starting with a letter or `_`."
-        })
-    }
-}
-
 /// The pattern of node ids, aliases, vars and loop variables.
 pub const IDENTIFIER_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_-]*$";
 
-/// Schema-only type: secret names, which browser steps write as `{{NAME}}` placeholders (no `-`).
-struct SecretName;
+/// The pattern of secret names: browser steps write them as `{{NAME}}` placeholders (no `-`).
+pub const SECRET_NAME_PATTERN: &str = r"^[A-Za-z_][A-Za-z0-9_]*$";
 
-impl JsonSchema for SecretName {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SecretName".into()
-    }
+/// Schema-only string types for names: a pattern, 1 to 64 characters, and a description.
+macro_rules! name_schema {
+    ($name:ident, $pattern:expr, $description:literal) => {
+        struct $name;
 
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": r"^[A-Za-z_][A-Za-z0-9_]*$",
-            "minLength": 1,
-            "maxLength": 64,
-            "description": "Letters, digits and `_`, starting with a letter or `_`; usually UPPER_CASE."
-        })
-    }
+        impl JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    "pattern": $pattern,
+                    "minLength": 1,
+                    "maxLength": 64,
+                    "description": $description
+                })
+            }
+        }
+    };
 }
+
+name_schema!(Identifier, IDENTIFIER_PATTERN, "Letters, digits, `_` and `-`, starting with a letter or `_`.");
+name_schema!(
+    SecretName,
+    SECRET_NAME_PATTERN,
+    "Letters, digits and `_`, starting with a letter or `_`; usually UPPER_CASE."
+);
 
 /// Var names must be reachable as `${vars.<name>}`.
 fn identifier_keys(schema: &mut schemars::Schema) {
