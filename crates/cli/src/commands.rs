@@ -19,6 +19,8 @@ pub enum Exit {
     Ok = 0,
     Invalid = 1,
     Unusable = 2,
+    /// A run waits for human input and there is no way to ask.
+    Waiting = 3,
 }
 
 impl From<Exit> for ExitCode {

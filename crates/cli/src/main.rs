@@ -3,7 +3,10 @@
 
 mod bench;
 mod commands;
+mod junit;
 mod render;
+mod running;
+mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +20,7 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, Default, ValueEnum)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     #[default]
     Text,
@@ -84,9 +87,52 @@ enum Command {
         #[command(flatten)]
         sources: Sources,
     },
+    /// Run a plan: validate it, then execute it, showing each node as it goes.
+    ///
+    /// Exit codes: 0 succeeded, 1 failed or stopped, 2 unusable input (unreadable or invalid
+    /// plan, bad --var or --inputs), 3 waiting for human input with no way to ask.
+    Run {
+        file: PathBuf,
+        /// A var for this run, `name=value`; the value is read as a YAML scalar (numbers and
+        /// booleans keep their type). Repeatable.
+        #[arg(long = "var", value_name = "NAME=VALUE")]
+        vars: Vec<String>,
+        /// Where relative paths in blocks resolve (default: the current directory); blocks may
+        /// not leave it.
+        #[arg(long, value_name = "DIR")]
+        workdir: Option<PathBuf>,
+        #[command(flatten)]
+        args: running::RunArgs,
+    },
+    /// Continue an interrupted, stopped, failed or waiting run; finished nodes are not re-run.
+    ///
+    /// Exit codes as for `run`.
+    Resume {
+        run_id: String,
+        #[command(flatten)]
+        args: running::RunArgs,
+    },
+    /// The run record: list runs, or show one.
+    #[command(subcommand)]
+    Runs(RunsCommand),
     /// Measure planwright's own speed; see docs/benchmarks.md.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum RunsCommand {
+    /// Every recorded run, newest first. JSON: [{run_id, plan_id, status, started_at, finished_at, counts}].
+    List {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// One run: its summary and every event.
+    Show {
+        run_id: String,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,6 +149,10 @@ fn main() -> ExitCode {
         Command::Blocks { format, catalog } => commands::blocks(format, catalog.as_deref()),
         Command::Schema => commands::schema(),
         Command::Register { file, sources } => commands::register(&file, &sources),
+        Command::Run { file, vars, workdir, args } => running::run(&file, &vars, workdir.as_deref(), &args),
+        Command::Resume { run_id, args } => running::resume(&run_id, &args),
+        Command::Runs(RunsCommand::List { format }) => running::list(format),
+        Command::Runs(RunsCommand::Show { run_id, format }) => running::show(&run_id, format),
         Command::Bench(command) => bench::run(command),
     };
     match outcome {

@@ -1,0 +1,80 @@
+//! What a block is to the engine: a function from inputs to outputs that can be cancelled, logs,
+//! writes artifacts, and may ask a person for input.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use planwright_runs::{ArtifactKind, LogLevel};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::workdir::Workdir;
+
+/// A block's inputs or outputs: input name → value, output key → value.
+pub type Values = Map<String, Value>;
+
+/// A built-in block. Implementations live in this crate, one module per category.
+pub trait Block: Send + Sync {
+    /// The catalog id this implements (`file.read_csv`).
+    fn id(&self) -> &'static str;
+
+    /// Runs the block. `inputs` are resolved (references replaced, secrets filled in) and
+    /// defaults applied; the result holds every output the block produces. Long work must watch
+    /// `ctx.cancel` and return [`BlockError::Cancelled`] promptly (timeouts and the stop button
+    /// cancel through it).
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>>;
+}
+
+/// Why a block did not produce outputs. Messages are for the person reading the run: what went
+/// wrong and what would fix it, never a secret's value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlockError {
+    /// An input is wrong for this block (`path` escapes the work directory, a column is missing).
+    #[error("{0}")]
+    Input(String),
+    /// The block's work failed (a file is unreadable, the server answered 500).
+    #[error("{0}")]
+    Failed(String),
+    /// A person declined or could not answer, and the block cannot go on without it.
+    #[error("{0}")]
+    NoAnswer(String),
+    /// `ctx.cancel` fired.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// What a block may use while it runs.
+#[derive(Clone)]
+pub struct BlockContext {
+    /// The node being run (`read`, `each[3]/fetch`).
+    pub node: String,
+    pub workdir: Workdir,
+    pub cancel: CancellationToken,
+    pub events: Arc<dyn BlockEvents>,
+    pub input: Arc<dyn HumanInput>,
+}
+
+impl BlockContext {
+    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+        self.events.log(&self.node, level, message.into());
+    }
+
+    pub fn artifact(&self, path: &std::path::Path, kind: ArtifactKind) {
+        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        self.events.artifact(&self.node, path, kind, bytes);
+    }
+}
+
+/// Where a block's log lines and artifacts go (the engine records them as run events).
+pub trait BlockEvents: Send + Sync {
+    fn log(&self, node: &str, level: LogLevel, message: String);
+    fn artifact(&self, node: &str, path: &std::path::Path, kind: ArtifactKind, bytes: u64);
+}
+
+/// How a block asks a person. The engine answers from the studio, an answers file or a
+/// terminal; the answer is validated against the request before it comes back.
+pub trait HumanInput: Send + Sync {
+    /// Waits for the answer to `request` (a JSON object: `mode`, `message`, `requirements`,
+    /// `context`, see `docs/events.md`). `Err` when no answer can come.
+    fn ask<'a>(&'a self, node: &'a str, request: Value) -> BoxFuture<'a, Result<Value, BlockError>>;
+}

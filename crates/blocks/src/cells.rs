@@ -1,0 +1,828 @@
+//! Cell values as people mean them: numeric-looking text compares and adds up as a number.
+//!
+//! CSV files, sheets and web tables hand us amounts as text ("1,200", " 132000 ", "１２００",
+//! "¥1,200"), dates in several spellings, and labels typed with full-width or half-width
+//! characters. `transforms.filter`, `transforms.group_by_agg` and `transforms.join` all look at
+//! values through this module, so they agree on what is a number, what is a date and when two
+//! texts are the same.
+//!
+//! **Numbers** ([`number`]). A JSON number is a number. A text is a number when, after
+//! full-width characters are folded to ASCII (`１２００` → `1200`, `，` `．` `－` `＋` `￥`)
+//! and surrounding spaces are trimmed, it is
+//! - an optional sign: `-`, `+`, or `△` / `▲` (Japanese accounting's minus),
+//! - an optional currency mark before the digits: `¥` `$` `€` `£` (the sign may stand before or
+//!   after it), or `円` after them,
+//! - digits, optionally grouped by commas in threes (`1,200`, `12,345,678`; `1,20` is not a
+//!   number), optionally a decimal point and at least one digit after it.
+//!
+//! It is *not* a number when it has a leading zero (`00123`, `0401`: codes stay codes, as in
+//! `file.read_csv`), more than 15 integer digits (account and card numbers, which would lose
+//! precision), an exponent (`1e5`, product codes like `12E4`), a percent sign, or accounting
+//! parentheses (`(1,200)`). Those compare as text.
+//!
+//! **Dates** ([`date`]). `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY.MM.DD` (month and day with one or two
+//! digits) and `YYYY年M月D日`, optionally followed by a time `HH:MM[:SS[.fff]]` after a space or
+//! `T` (and an optional `Z`). Dates compare in calendar order; when only one side has a time,
+//! they compare by the day alone, so `2024-04-30 15:00` is between `2024-04-01` and `2024-04-30`.
+//!
+//! **Comparison** ([`compare`], [`equals`]). Blank (missing, null or only spaces) equals blank
+//! and nothing else; two numbers compare as numbers; two dates as dates; a number or a date
+//! against other non-blank text is neither equal nor ordered; `true`/`false` compare with the
+//! texts `true`/`false`; other texts compare after folding widths (full-width ASCII and
+//! half-width katakana), trimming and ignoring case, as Excel's filter does. Lists and objects
+//! are only equal to identical lists and objects.
+//!
+//! **Keys** ([`key_text`]) for joins and groups: the value as text, trimmed, widths folded, case
+//! kept; numbers in their shortest form (`1001`, `1001.0` and `"1001"` are one key). Blank keys
+//! are no key.
+
+use std::cmp::Ordering;
+
+use serde_json::{Number, Value};
+
+/// A number read from a cell, with the number of decimals it was written with (so that sums of
+/// amounts like `0.1 + 0.2` come out as `0.3`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Num {
+    pub value: f64,
+    pub scale: u8,
+}
+
+/// Largest integer a JSON consumer (the studio is JavaScript) reads exactly: 2^53 - 1.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+/// At most this many decimals are kept when rounding sums.
+const MAX_SCALE: u8 = 12;
+
+/// The number a value means, if it means one (see the module documentation).
+pub(crate) fn number(value: &Value) -> Option<Num> {
+    match value {
+        Value::Number(n) => json_number(n),
+        Value::String(s) => parse_number(s),
+        _ => None,
+    }
+}
+
+fn json_number(n: &Number) -> Option<Num> {
+    let value = n.as_f64()?;
+    if n.is_i64() || n.is_u64() {
+        return Some(Num { value, scale: 0 });
+    }
+    let text = n.to_string();
+    let scale = if text.contains(['e', 'E']) {
+        MAX_SCALE
+    } else {
+        text.split_once('.').map_or(0, |(_, frac)| frac.len().min(MAX_SCALE as usize) as u8)
+    };
+    Some(Num { value, scale })
+}
+
+/// Parses numeric-looking text: `"1,200"`, `" 132000 "`, `"１２００"`, `"¥1,200"`, `"1,200円"`,
+/// `"△500"`, `"-12.5"`. Codes with leading zeros and anything else are `None`.
+pub(crate) fn parse_number(text: &str) -> Option<Num> {
+    let folded = fold_number_chars(text);
+    let mut t = folded.trim();
+    let mut negative = false;
+    let mut signed = false;
+    if let Some((minus, rest)) = strip_sign(t) {
+        (negative, signed, t) = (minus, true, rest);
+    }
+    if let Some(c) = t.chars().next() {
+        if matches!(c, '¥' | '$' | '€' | '£') {
+            t = t[c.len_utf8()..].trim_start();
+            if !signed {
+                if let Some((minus, rest)) = strip_sign(t) {
+                    (negative, t) = (minus, rest);
+                }
+            }
+        }
+    }
+    if let Some(rest) = t.strip_suffix('円') {
+        t = rest.trim_end();
+    }
+    let (int, frac) = match t.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (t, None),
+    };
+    if let Some(frac) = frac {
+        if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+    }
+    let digits: String = if int.contains(',') {
+        let mut groups = int.split(',');
+        let first = groups.next()?;
+        if first.is_empty() || first.len() > 3 || !first.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let mut digits = first.to_string();
+        for group in groups {
+            if group.len() != 3 || !group.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            digits.push_str(group);
+        }
+        digits
+    } else {
+        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        int.to_string()
+    };
+    if (digits.len() > 1 && digits.starts_with('0')) || digits.len() > 15 {
+        return None;
+    }
+    let literal = match frac {
+        Some(frac) => format!("{digits}.{frac}"),
+        None => digits,
+    };
+    let value: f64 = literal.parse().ok()?;
+    let scale = frac.map_or(0, |f| f.len().min(MAX_SCALE as usize) as u8);
+    Some(Num { value: if negative { -value } else { value }, scale })
+}
+
+/// A leading sign: whether it means minus, and the rest.
+fn strip_sign(t: &str) -> Option<(bool, &str)> {
+    let c = t.chars().next()?;
+    matches!(c, '-' | '+' | '△' | '▲').then(|| (c != '+', t[c.len_utf8()..].trim_start()))
+}
+
+/// What `file.read_csv` turns into a number: the cell, trimmed, is `-?digits(.digits)?` with no
+/// leading zero and at most 15 digits. Anything else (including `1,200`) stays text; the
+/// transforms still read such text as a number.
+pub(crate) fn plain_number(cell: &str) -> Option<Value> {
+    let t = cell.trim();
+    let unsigned = t.strip_prefix('-').unwrap_or(t);
+    let (int, frac) = match unsigned.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (unsigned, None),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(int) || (int.len() > 1 && int.starts_with('0')) || frac.is_some_and(|f| !all_digits(f)) {
+        return None;
+    }
+    if int.len() + frac.map_or(0, str::len) > 15 {
+        return None;
+    }
+    match frac {
+        None => t.parse::<i64>().ok().map(Value::from),
+        Some(_) => t.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number),
+    }
+}
+
+/// A number as a JSON value: whole numbers (within what JavaScript reads exactly) as integers,
+/// others as floats with floating-point noise removed.
+pub(crate) fn number_value(value: f64) -> Value {
+    if !value.is_finite() {
+        return Value::Null;
+    }
+    if value.fract() == 0.0 && value.abs() <= MAX_SAFE_INTEGER {
+        return Value::from(value as i64);
+    }
+    let clean: f64 = format!("{value:.14e}").parse().unwrap_or(value);
+    Number::from_f64(clean).map_or(Value::Null, Value::Number)
+}
+
+/// `value` rounded to `scale` decimals (how many the summed numbers were written with).
+pub(crate) fn round_to_scale(value: f64, scale: u8) -> f64 {
+    let factor = 10f64.powi(i32::from(scale.min(MAX_SCALE)));
+    let scaled = value * factor;
+    if scaled.abs() < 1e15 {
+        scaled.round() / factor
+    } else {
+        value
+    }
+}
+
+/// A calendar date with an optional time of day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Date {
+    pub year: i32,
+    pub month: u8,
+    pub day: u8,
+    /// Milliseconds since midnight, when a time was given.
+    pub time: Option<u32>,
+}
+
+impl Date {
+    fn cmp_calendar(&self, other: &Date) -> Ordering {
+        let day = (self.year, self.month, self.day).cmp(&(other.year, other.month, other.day));
+        match (self.time, other.time) {
+            (Some(a), Some(b)) => day.then(a.cmp(&b)),
+            _ => day,
+        }
+    }
+}
+
+/// The date a value means, if it is a text in one of the date spellings.
+pub(crate) fn date(value: &Value) -> Option<Date> {
+    match value {
+        Value::String(s) => parse_date(s),
+        _ => None,
+    }
+}
+
+/// Parses `2024-04-01`, `2024/4/1`, `2024.04.01`, `2024年4月1日`, each optionally with a time.
+pub(crate) fn parse_date(text: &str) -> Option<Date> {
+    let folded = fold_width(text);
+    let t = folded.trim();
+    if t.len() < 8 || !t.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    let (date_part, time_part) = if let Some(pos) = t.find('日') {
+        (&t[..pos + '日'.len_utf8()], t[pos + '日'.len_utf8()..].trim_start())
+    } else {
+        match t.find([' ', 'T']) {
+            Some(pos) => (&t[..pos], t[pos + 1..].trim_start()),
+            None => (t, ""),
+        }
+    };
+    let (y, m, d) = if date_part.contains('年') {
+        let (y, rest) = date_part.split_once('年')?;
+        let (m, rest) = rest.split_once('月')?;
+        let d = rest.strip_suffix('日')?;
+        (y.trim(), m.trim(), d.trim())
+    } else {
+        let sep = date_part.get(4..)?.chars().next()?;
+        if !matches!(sep, '-' | '/' | '.') {
+            return None;
+        }
+        let mut parts = date_part.split(sep);
+        let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+        if parts.next().is_some() {
+            return None;
+        }
+        (y, m, d)
+    };
+    let digits =
+        |s: &str, min: usize, max: usize| (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(y, 4, 4) || !digits(m, 1, 2) || !digits(d, 1, 2) {
+        return None;
+    }
+    let (year, month, day): (i32, u8, u8) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let time = if time_part.is_empty() { None } else { Some(parse_time(time_part)?) };
+    Some(Date { year, month, day, time })
+}
+
+fn parse_time(text: &str) -> Option<u32> {
+    let t = text.strip_suffix('Z').unwrap_or(text);
+    let mut parts = t.split(':');
+    let (h, m, s) = (parts.next()?, parts.next()?, parts.next());
+    if parts.next().is_some() {
+        return None;
+    }
+    let two = |s: &str| (1..=2).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if !two(h) || !two(m) {
+        return None;
+    }
+    let (hour, minute): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+    let millis = match s {
+        None => 0,
+        Some(s) => {
+            let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+            if !two(whole) || !frac.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let seconds: u32 = whole.parse().ok()?;
+            if seconds > 60 {
+                return None;
+            }
+            let frac_ms: u32 = format!("{frac:0<3}")[..3].parse().ok()?;
+            seconds * 1000 + frac_ms
+        }
+    };
+    if hour > 23 || minute > 59 {
+        return None;
+    }
+    Some((hour * 3600 + minute * 60) * 1000 + millis)
+}
+
+pub(crate) fn days_in_month(year: i32, month: u8) -> u8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+/// Missing, null, or text that is only spaces.
+pub(crate) fn is_blank(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+/// Folds full-width ASCII (`ＩＮＶ－０１`) to ASCII, the ideographic space to a space, and
+/// half-width katakana (`ﾔﾏﾀﾞ`, common in bank statements) to full-width (`ヤマダ`).
+pub(crate) fn fold_width(text: &str) -> String {
+    const HALF_KANA: &str = "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノ\
+                             ハヒフヘホマミムメモヤユヨラリルレロワン゛゜";
+    const VOICEABLE: &str = "カキクケコサシスセソタチツテトハヒフヘホ";
+    const SEMI_VOICEABLE: &str = "ハヒフヘホ";
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{3000}' => out.push(' '),
+            '\u{FF01}'..='\u{FF5E}' => out.push(char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)),
+            '\u{FF61}'..='\u{FF9F}' => {
+                let full = HALF_KANA.chars().nth((c as u32 - 0xFF61) as usize).unwrap_or(c);
+                match chars.peek() {
+                    Some('\u{FF9E}') if VOICEABLE.contains(full) => {
+                        chars.next();
+                        out.push(char::from_u32(full as u32 + 1).unwrap_or(full));
+                    }
+                    Some('\u{FF9E}') if full == 'ウ' => {
+                        chars.next();
+                        out.push('ヴ');
+                    }
+                    Some('\u{FF9F}') if SEMI_VOICEABLE.contains(full) => {
+                        chars.next();
+                        out.push(char::from_u32(full as u32 + 2).unwrap_or(full));
+                    }
+                    _ => out.push(full),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// [`fold_width`] plus the marks numbers are written with (`￥`, `−`).
+fn fold_number_chars(text: &str) -> String {
+    fold_width(text)
+        .chars()
+        .map(|c| match c {
+            '\u{FFE5}' => '¥',
+            '\u{2212}' | '\u{2010}' | '\u{2011}' => '-',
+            '\u{00A0}' => ' ',
+            other => other,
+        })
+        .collect()
+}
+
+/// Text for comparing labels: widths folded, trimmed, lower case.
+pub(crate) fn fold_text(text: &str) -> String {
+    fold_width(text).trim().to_lowercase()
+}
+
+/// A scalar as people read it: text as is, numbers in their shortest form, `true`/`false`,
+/// blank for null; lists and objects as compact JSON.
+pub(crate) fn display_text(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => canonical_number(n),
+        other => other.to_string(),
+    }
+}
+
+fn canonical_number(n: &Number) -> String {
+    match n.as_f64() {
+        Some(f) if !(n.is_i64() || n.is_u64()) && f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER => {
+            (f as i64).to_string()
+        }
+        _ => n.to_string(),
+    }
+}
+
+/// The key a value is matched or grouped by: trimmed text with widths folded (case kept);
+/// `None` for blank values, which match nothing.
+pub(crate) fn key_text(value: &Value) -> Option<String> {
+    if is_blank(value) {
+        return None;
+    }
+    Some(match value {
+        Value::String(s) => fold_width(s).trim().to_string(),
+        other => display_text(other),
+    })
+}
+
+fn as_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// How `a` compares with `b` as people mean it, or `None` when they cannot be ordered (see the
+/// module documentation).
+pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (is_blank(a), is_blank(b)) {
+        (true, true) => return Some(Ordering::Equal),
+        (true, false) | (false, true) => return None,
+        _ => {}
+    }
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => return x.value.partial_cmp(&y.value),
+        (Some(_), None) | (None, Some(_)) => return None,
+        _ => {}
+    }
+    match (date(a), date(b)) {
+        (Some(x), Some(y)) => return Some(x.cmp_calendar(&y)),
+        (Some(_), None) | (None, Some(_)) => return None,
+        _ => {}
+    }
+    if matches!(a, Value::Bool(_)) || matches!(b, Value::Bool(_)) {
+        return match (as_bool(a), as_bool(b)) {
+            (Some(x), Some(y)) => Some(x.cmp(&y)),
+            _ => None,
+        };
+    }
+    match (a, b) {
+        (Value::String(_) | Value::Number(_), Value::String(_) | Value::Number(_)) => {
+            Some(fold_text(&display_text(a)).cmp(&fold_text(&display_text(b))))
+        }
+        _ => (a == b).then_some(Ordering::Equal),
+    }
+}
+
+/// Whether `a` and `b` are the same value as people mean it.
+pub(crate) fn equals(a: &Value, b: &Value) -> bool {
+    compare(a, b) == Some(Ordering::Equal)
+}
+
+/// Whether `haystack` contains `needle`: a list holding an equal item, or a text containing the
+/// other (widths folded, case ignored).
+pub(crate) fn contains(haystack: &Value, needle: &Value) -> bool {
+    match haystack {
+        Value::Array(items) => items.iter().any(|item| equals(item, needle)),
+        Value::Null => false,
+        Value::Object(_) => false,
+        _ => fold_text(&display_text(haystack)).contains(&fold_text(&display_text(needle))),
+    }
+}
+
+/// A value named for a message: `the number 5`, `the text "abc"`, `a list of 3 items`.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "nothing (null)".into(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let short: String = s.chars().take(40).collect();
+            if short.len() < s.len() {
+                format!("the text {short:?}…")
+            } else {
+                format!("the text {s:?}")
+            }
+        }
+        Value::Array(items) => match items.len() {
+            1 => "a list of 1 item".into(),
+            n => format!("a list of {n} items"),
+        },
+        Value::Object(map) => {
+            let keys: Vec<&str> = map.keys().take(5).map(String::as_str).collect();
+            if keys.is_empty() {
+                "an empty object".into()
+            } else {
+                format!("an object with keys {}{}", keys.join(", "), if map.len() > 5 { ", …" } else { "" })
+            }
+        }
+    }
+}
+
+/// Column names in `rows`, in first-seen order.
+pub(crate) fn columns_of<'a>(rows: impl IntoIterator<Item = &'a serde_json::Map<String, Value>>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut columns = Vec::new();
+    for row in rows {
+        for key in row.keys() {
+            if seen.insert(key.as_str()) {
+                columns.push(key.clone());
+            }
+        }
+    }
+    columns
+}
+
+/// A message naming the columns there are, and the closest one to `wanted`: one that differs
+/// only in spaces, width or case, or else one a couple of characters away.
+pub(crate) fn missing_column_hint(wanted: &str, columns: &[String]) -> String {
+    if columns.is_empty() {
+        return "the rows have no columns".into();
+    }
+    missing_name_hint(wanted, columns, "the columns")
+}
+
+/// Like [`missing_column_hint`], for any names: `what` is how to call them ("its keys").
+pub(crate) fn missing_name_hint(wanted: &str, columns: &[String], what: &str) -> String {
+    let folded = fold_text(wanted);
+    let close = columns.iter().find(|c| fold_text(c) == folded).or_else(|| {
+        let limit = (folded.chars().count() / 3).max(1);
+        columns
+            .iter()
+            .map(|c| (edit_distance(&fold_text(c), &folded), c))
+            .filter(|(d, _)| *d <= limit)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, c)| c)
+    });
+    let listed: Vec<&str> = columns.iter().take(20).map(String::as_str).collect();
+    let more = if columns.len() > 20 { format!(" (and {} more)", columns.len() - 20) } else { String::new() };
+    match close {
+        Some(c) => format!("did you mean `{c}`? ({what} are: {}{more})", listed.join(", ")),
+        None => format!("{what} are: {}{more}", listed.join(", ")),
+    }
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            current[j + 1] = (previous[j] + usize::from(ca != *cb)).min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+/// Reading block inputs defensively: inputs arrive resolved with defaults applied, but a wrong
+/// type still gets a message naming the input and what would fix it.
+pub(crate) mod input {
+    use serde_json::Value;
+
+    use super::describe;
+    use crate::block::{BlockError, Values};
+
+    pub(crate) fn missing(name: &str, what: &str) -> BlockError {
+        BlockError::Input(format!("`{name}` is missing; give {what}"))
+    }
+
+    /// A value that must be there (not null).
+    pub(crate) fn required<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a Value, BlockError> {
+        match inputs.get(name) {
+            None | Some(Value::Null) => Err(missing(name, what)),
+            Some(v) => Ok(v),
+        }
+    }
+
+    /// A required text.
+    pub(crate) fn text<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a str, BlockError> {
+        match required(inputs, name, what)? {
+            Value::String(s) => Ok(s),
+            other => Err(BlockError::Input(format!("`{name}` must be text ({what}), not {}", describe(other)))),
+        }
+    }
+
+    /// An optional text; null and blank count as left out.
+    pub(crate) fn optional_text<'a>(inputs: &'a Values, name: &str) -> Result<Option<&'a str>, BlockError> {
+        match inputs.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(BlockError::Input(format!("`{name}` must be text, not {}", describe(other)))),
+        }
+    }
+
+    /// A boolean; the texts `true`/`false` are accepted too.
+    pub(crate) fn boolean(inputs: &Values, name: &str, default: bool) -> Result<bool, BlockError> {
+        match inputs.get(name) {
+            None | Some(Value::Null) => Ok(default),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("true") => Ok(true),
+            Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("false") => Ok(false),
+            Some(other) => Err(BlockError::Input(format!("`{name}` must be true or false, not {}", describe(other)))),
+        }
+    }
+
+    /// A whole number; whole floats and numeric texts are accepted too.
+    pub(crate) fn integer(inputs: &Values, name: &str, default: i64) -> Result<i64, BlockError> {
+        let bad = |v: &Value| BlockError::Input(format!("`{name}` must be a whole number, not {}", describe(v)));
+        match inputs.get(name) {
+            None | Some(Value::Null) => Ok(default),
+            Some(v @ Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => Ok(i),
+                (None, Some(f)) if f.fract() == 0.0 && f.abs() < 1e15 => Ok(f as i64),
+                _ => Err(bad(v)),
+            },
+            Some(v @ Value::String(s)) => s.trim().parse().map_err(|_| bad(v)),
+            Some(other) => Err(bad(other)),
+        }
+    }
+
+    /// A required list.
+    pub(crate) fn list<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a Vec<Value>, BlockError> {
+        match required(inputs, name, what)? {
+            Value::Array(items) => Ok(items),
+            Value::Object(map) if map.values().any(|v| v.is_array()) => {
+                let keys: Vec<&str> = map.iter().filter(|(_, v)| v.is_array()).map(|(k, _)| k.as_str()).collect();
+                Err(BlockError::Input(format!(
+                    "`{name}` must be a list ({what}), not an object; it holds the list{} {} — refer to that, e.g. \
+                     `${{step.{}}}`",
+                    if keys.len() > 1 { "s" } else { "" },
+                    keys.join(", "),
+                    keys[0]
+                )))
+            }
+            other => Err(BlockError::Input(format!("`{name}` must be a list ({what}), not {}", describe(other)))),
+        }
+    }
+
+    /// One of `allowed` (case and surrounding spaces ignored).
+    pub(crate) fn choice(
+        inputs: &Values,
+        name: &str,
+        allowed: &[&'static str],
+        default: &'static str,
+    ) -> Result<&'static str, BlockError> {
+        let given = match optional_text(inputs, name)? {
+            None => return Ok(default),
+            Some(s) => s,
+        };
+        let wanted = given.trim().to_ascii_lowercase();
+        allowed.iter().copied().find(|a| *a == wanted).ok_or_else(|| {
+            BlockError::Input(format!("`{name}` is {given:?}; it must be one of: {}", allowed.join(", ")))
+        })
+    }
+
+    /// The rows of a list input, each an object.
+    pub(crate) fn rows<'a>(
+        items: &'a [Value],
+        name: &str,
+    ) -> Result<Vec<&'a serde_json::Map<String, Value>>, BlockError> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::Object(map) => Ok(map),
+                other => Err(BlockError::Input(format!(
+                    "`{name}` item {i} is {}, not a row; `{name}` must be a list of rows (objects keyed by column \
+                     name), such as the rows of a CSV or Excel step",
+                    describe(other)
+                ))),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Ordering;
+
+    use serde_json::{json, Value};
+
+    use super::*;
+
+    fn num(text: &str) -> Option<f64> {
+        parse_number(text).map(|n| n.value)
+    }
+
+    #[test]
+    fn numeric_looking_text_is_a_number() {
+        assert_eq!(num("1200"), Some(1200.0));
+        assert_eq!(num("1,200"), Some(1200.0));
+        assert_eq!(num(" 132000 "), Some(132000.0));
+        assert_eq!(num("12,345,678.50"), Some(12_345_678.5));
+        assert_eq!(num("-500"), Some(-500.0));
+        assert_eq!(num("+500"), Some(500.0));
+        assert_eq!(num("0"), Some(0.0));
+        assert_eq!(num("0.25"), Some(0.25));
+        // Full-width digits, comma, minus and the ideographic space from Japanese exports.
+        assert_eq!(num("１２００"), Some(1200.0));
+        assert_eq!(num("１，２００"), Some(1200.0));
+        assert_eq!(num("－１２００"), Some(-1200.0));
+        assert_eq!(num("\u{3000}１２００\u{3000}"), Some(1200.0));
+        // Currency marks and the accounting minus.
+        assert_eq!(num("¥1,200"), Some(1200.0));
+        assert_eq!(num("￥１，２００"), Some(1200.0));
+        assert_eq!(num("1,200円"), Some(1200.0));
+        assert_eq!(num("-¥1,200"), Some(-1200.0));
+        assert_eq!(num("¥-1,200"), Some(-1200.0));
+        assert_eq!(num("$ 12.50"), Some(12.5));
+        assert_eq!(num("△1,200"), Some(-1200.0));
+        assert_eq!(num("▲500"), Some(-500.0));
+    }
+
+    #[test]
+    fn codes_and_other_text_are_not_numbers() {
+        for text in [
+            "00123",
+            "0401",
+            "1,20",
+            "1,2345",
+            ",100",
+            "1.",
+            ".5",
+            "1e5",
+            "12E4",
+            "10%",
+            "(1,200)",
+            "",
+            " ",
+            "-",
+            "¥",
+            "INV-0401",
+            "1 200",
+            "1.2.3",
+            "12345678901234567",
+            "2024-04-01",
+            "true",
+        ] {
+            assert_eq!(num(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn plain_numbers_for_csv() {
+        assert_eq!(plain_number("132000"), Some(json!(132000)));
+        assert_eq!(plain_number(" -5 "), Some(json!(-5)));
+        assert_eq!(plain_number("12.5"), Some(json!(12.5)));
+        assert_eq!(plain_number("0"), Some(json!(0)));
+        for text in ["00123", "1,200", "¥100", "", "1e3", "1234567890123456", "2024-04-01", "+5"] {
+            assert_eq!(plain_number(text), None, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn sums_keep_the_decimals_they_were_written_with() {
+        assert_eq!(round_to_scale(0.1 + 0.2, 1), 0.3);
+        assert_eq!(number_value(264000.0), json!(264000));
+        assert_eq!(number_value(0.1 + 0.2), json!(0.3));
+        assert_eq!(number_value(f64::NAN), Value::Null);
+        assert_eq!(number(&json!(0.25)).unwrap().scale, 2);
+        assert_eq!(number(&json!("1,200.5")).unwrap().scale, 1);
+    }
+
+    #[test]
+    fn dates_in_several_spellings() {
+        let d = |s: &str| parse_date(s).map(|d| (d.year, d.month, d.day, d.time));
+        assert_eq!(d("2024-04-01"), Some((2024, 4, 1, None)));
+        assert_eq!(d("2024/4/1"), Some((2024, 4, 1, None)));
+        assert_eq!(d("2024.04.01"), Some((2024, 4, 1, None)));
+        assert_eq!(d("2024年4月1日"), Some((2024, 4, 1, None)));
+        assert_eq!(d("２０２４－０４－０１"), Some((2024, 4, 1, None)));
+        assert_eq!(d("2024-04-01 10:30"), Some((2024, 4, 1, Some(37_800_000))));
+        assert_eq!(d("2024-04-01T10:30:15Z"), Some((2024, 4, 1, Some(37_815_000))));
+        assert_eq!(d("2024-02-29"), Some((2024, 2, 29, None)));
+        for bad in ["2023-02-29", "2024-13-01", "2024-04-31", "24-04-01", "2024-04", "20240401", "2024-04-01x", "april"]
+        {
+            assert_eq!(d(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn comparison_as_people_mean_it() {
+        let cmp = |a: Value, b: Value| compare(&a, &b);
+        assert_eq!(cmp(json!("1,200"), json!(1200)), Some(Ordering::Equal));
+        assert_eq!(cmp(json!("１２００"), json!("1200")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!("9"), json!("10")), Some(Ordering::Less), "numbers, not text order");
+        assert_eq!(cmp(json!("2024/4/30"), json!("2024-04-01")), Some(Ordering::Greater));
+        assert_eq!(cmp(json!("2024-04-30 15:00"), json!("2024-04-30")), Some(Ordering::Equal), "day precision");
+        assert_eq!(cmp(json!("未定"), json!("2024-04-01")), None);
+        assert_eq!(cmp(json!("N/A"), json!(100)), None);
+        assert_eq!(cmp(json!(null), json!("")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!(null), json!(0)), None);
+        assert_eq!(cmp(json!("Paid "), json!("paid")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!("ﾔﾏﾀﾞ"), json!("ヤマダ")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!("ＩＮＶ－０１"), json!("INV-01")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!(true), json!("TRUE")), Some(Ordering::Equal));
+        assert_eq!(cmp(json!("00123"), json!(123)), None, "a code is not the number");
+        assert_eq!(cmp(json!("00123"), json!("00123")), Some(Ordering::Equal));
+        assert!(equals(&json!([1, 2]), &json!([1, 2])));
+        assert!(!equals(&json!({"a": 1}), &json!({"a": 2})));
+    }
+
+    #[test]
+    fn width_folding_joins_voiced_marks() {
+        assert_eq!(fold_width("ｶﾞｷﾞﾊﾟﾋﾟｳﾞｰ"), "ガギパピヴー");
+        assert_eq!(fold_width("ﾌﾘｺﾐ ｶ)ﾔﾏﾀﾞｼﾖｳｼﾞ"), "フリコミ カ)ヤマダシヨウジ");
+        assert_eq!(fold_width("ＡＢＣ　１２３"), "ABC 123");
+    }
+
+    #[test]
+    fn keys_are_trimmed_text() {
+        assert_eq!(key_text(&json!(1001)), Some("1001".into()));
+        assert_eq!(key_text(&json!(1001.0)), Some("1001".into()));
+        assert_eq!(key_text(&json!(" 1001 ")), Some("1001".into()));
+        assert_eq!(key_text(&json!("１００１")), Some("1001".into()));
+        assert_eq!(key_text(&json!("Inv-1")), Some("Inv-1".into()), "case is kept");
+        assert_eq!(key_text(&json!("  ")), None);
+        assert_eq!(key_text(&json!(null)), None);
+    }
+
+    #[test]
+    fn contains_on_text_and_lists() {
+        assert!(contains(&json!("振込 カ）ヤマダシヨウジ"), &json!("ﾔﾏﾀﾞ")));
+        assert!(contains(&json!("AMAZON JP"), &json!("amazon")));
+        assert!(contains(&json!(["a", "b"]), &json!("b")));
+        assert!(!contains(&json!(["a", "b"]), &json!("c")));
+        assert!(contains(&json!(123456), &json!(345)));
+        assert!(!contains(&json!(null), &json!("x")));
+    }
+}

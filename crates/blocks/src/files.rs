@@ -1,0 +1,551 @@
+//! `file.read_csv` and `file.extract_texts`, and the file handling the data blocks share: paths
+//! through the work directory, the read cap, blocking work off the async runtime, atomic writes.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use encoding_rs::{Encoding, EUC_JP, SHIFT_JIS, UTF_8};
+use futures::future::BoxFuture;
+use planwright_runs::LogLevel;
+use serde_json::{json, Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::block::{Block, BlockContext, BlockError, Values};
+use crate::cells::{self, input};
+
+/// Files larger than this are refused by every reading block.
+pub(crate) const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
+/// `file.extract_texts` returns at most about this many characters over all files.
+pub(crate) const MAX_TEXT_CHARS: usize = 100_000;
+/// Rows between two looks at the cancellation token.
+pub(crate) const CANCEL_EVERY: usize = 1024;
+
+/// The data blocks of this module, for the registry.
+pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
+    vec![Arc::new(ReadCsv), Arc::new(ExtractTexts)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared file handling
+// ---------------------------------------------------------------------------------------------
+
+/// The path an input names, through [`crate::workdir::Workdir::resolve`] (which refuses
+/// escapes), in normal form: its components are collected again so that a trailing separator
+/// (which the file system would take for a folder) never reaches a file operation.
+pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+    Ok(ctx.workdir.resolve(name, value)?.components().collect())
+}
+
+/// The file an input names, inside the work directory, existing, a file, and within the read
+/// cap.
+pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+    let path = resolve(ctx, name, value)?;
+    let meta = match std::fs::metadata(&path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(BlockError::Input(missing_file_message(ctx, name, value, &path)));
+        }
+        Err(e) => return Err(BlockError::Failed(format!("`{name}`: cannot open {value:?}: {e}"))),
+    };
+    if meta.is_dir() {
+        return Err(BlockError::Input(format!("`{name}`: {value:?} is a folder; give the path of a file in it")));
+    }
+    check_size(name, value, meta.len())?;
+    Ok(path)
+}
+
+pub(crate) fn check_size(name: &str, value: &str, bytes: u64) -> Result<(), BlockError> {
+    if bytes > MAX_READ_BYTES {
+        return Err(BlockError::Input(format!(
+            "`{name}`: {value:?} is {} MB; files up to {} MB can be read — split it (for example by month) or \
+             export fewer columns",
+            bytes.div_ceil(1024 * 1024),
+            MAX_READ_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
+}
+
+/// "There is no file at …", with the files that are in that folder when there are any.
+fn missing_file_message(ctx: &BlockContext, name: &str, value: &str, path: &Path) -> String {
+    let root = ctx.workdir.root();
+    let shown = path.strip_prefix(root).unwrap_or(path).display().to_string();
+    let mut message =
+        format!("`{name}`: there is no file {value:?} (looked for {shown} in the work directory {})", root.display());
+    let Some(parent) = path.parent() else { return message };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        let folder = parent.strip_prefix(root).unwrap_or(parent).display().to_string();
+        if !folder.is_empty() {
+            message.push_str(&format!("; the folder {folder} does not exist either"));
+        }
+        return message;
+    };
+    let wanted_ext = path.extension().map(|e| e.to_string_lossy().to_lowercase());
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter(|e| {
+            wanted_ext.is_none() || e.path().extension().map(|x| x.to_string_lossy().to_lowercase()) == wanted_ext
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    if !names.is_empty() {
+        let more = if names.len() > 8 { format!(" and {} more", names.len() - 8) } else { String::new() };
+        names.truncate(8);
+        message.push_str(&format!("; files there: {}{more}", names.join(", ")));
+    }
+    message
+}
+
+/// The file an output input names, inside the work directory, with its folders created.
+pub(crate) fn output_file(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+    let path = resolve(ctx, name, value)?;
+    if path.is_dir() {
+        return Err(BlockError::Input(format!("`{name}`: {value:?} is a folder; give a file name, e.g. {value}/out")));
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| BlockError::Failed(format!("`{name}`: cannot create the folder for {value:?}: {e}")))?;
+    }
+    Ok(path)
+}
+
+/// The extension of a path, lower case, without the dot.
+pub(crate) fn extension(path: &Path) -> String {
+    path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default()
+}
+
+/// Runs blocking work (file I/O, parsing) on tokio's blocking pool.
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, BlockError>
+where
+    F: FnOnce() -> Result<T, BlockError> + Send + 'static,
+    T: Send + 'static,
+{
+    match tokio::task::spawn_blocking(work).await {
+        Ok(result) => result,
+        Err(e) => Err(BlockError::Failed(format!("internal error while working on the file: {e}"))),
+    }
+}
+
+pub(crate) fn check_cancel(cancel: &CancellationToken) -> Result<(), BlockError> {
+    if cancel.is_cancelled() {
+        Err(BlockError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+/// Reads a whole file in chunks, watching the token and the read cap.
+pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) -> Result<Vec<u8>, BlockError> {
+    const CHUNK: usize = 4 * 1024 * 1024;
+    let failed = |e: std::io::Error| BlockError::Failed(format!("cannot read {shown}: {e}"));
+    check_cancel(cancel)?;
+    let mut file = std::fs::File::open(path).map_err(failed)?;
+    let mut bytes = Vec::with_capacity(file.metadata().map(|m| m.len() as usize).unwrap_or(0).min(CHUNK * 4));
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        check_cancel(cancel)?;
+        let n = file.read(&mut chunk).map_err(failed)?;
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&chunk[..n]);
+        check_size("path", shown, bytes.len() as u64)?;
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that a reader never sees half
+/// a file and an existing file is replaced whole.
+pub(crate) fn write_atomically(path: &Path, shown: &str, bytes: &[u8]) -> Result<(), BlockError> {
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let temp = path.with_file_name(format!(".{file_name}.{}-{nonce}.tmp", std::process::id()));
+    let result = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&temp);
+        let hint = if path.exists() { " (is it open in another program, such as Excel?)" } else { "" };
+        return Err(BlockError::Failed(format!("cannot write {shown}: {e}{hint}")));
+    }
+    Ok(())
+}
+
+/// The line (1-based) of the first replacement character in decoded text.
+fn line_of_first_bad_char(text: &str) -> usize {
+    text.find('\u{FFFD}').map_or(1, |pos| text[..pos].matches('\n').count() + 1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// file.read_csv
+// ---------------------------------------------------------------------------------------------
+
+/// `file.read_csv`: a delimited text file into rows keyed by the header.
+pub(crate) struct ReadCsv;
+
+impl Block for ReadCsv {
+    fn id(&self) -> &'static str {
+        "file.read_csv"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(read_csv(inputs, ctx))
+    }
+}
+
+async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let shown = input::text(&inputs, "path", "the CSV file to read, e.g. data/payments.csv")?.to_string();
+    // Not `optional_text`: a tab is blank but a delimiter all the same.
+    let delimiter = match inputs.get("delimiter") {
+        None | Some(Value::Null) => b',',
+        Some(Value::String(s)) if s.is_empty() => b',',
+        Some(Value::String(s)) => delimiter(s)?,
+        Some(other) => {
+            return Err(BlockError::Input(format!(
+                "`delimiter` must be one character such as \",\" or \"\\t\", not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    let encoding = encoding(input::optional_text(&inputs, "encoding")?.unwrap_or("utf-8"))?;
+    let has_header = input::boolean(&inputs, "has_header", true)?;
+    let path = input_file(ctx, "path", &shown)?;
+    let cancel = ctx.cancel.clone();
+    let name = shown.clone();
+    let parsed = blocking(move || {
+        let bytes = read_capped(&path, &name, &cancel)?;
+        let (text, warning) = decode_for_csv(&bytes, encoding, &name)?;
+        drop(bytes);
+        let table = parse_csv(&text, delimiter, has_header, &cancel)?;
+        Ok((table, warning))
+    })
+    .await;
+    let (table, warning) = parsed?;
+    if let Some(warning) = warning {
+        ctx.log(LogLevel::Warn, warning);
+    }
+    ctx.log(LogLevel::Info, format!("read {} rows and {} columns from {shown}", table.rows.len(), table.columns.len()));
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "rows": table.rows.len(), "columns": table.columns }));
+    out.insert("rows".into(), Value::Array(table.rows));
+    Ok(out)
+}
+
+fn delimiter(given: &str) -> Result<u8, BlockError> {
+    let d = match given {
+        "\t" | "\\t" => "\t",
+        other if other.trim().eq_ignore_ascii_case("tab") => "\t",
+        other => other,
+    };
+    match d.as_bytes() {
+        [b] if b.is_ascii() && *b != b'"' && *b != b'\n' && *b != b'\r' => Ok(*b),
+        _ => Err(BlockError::Input(format!(
+            "`delimiter` is {given:?}; it must be one character such as \",\" (CSV), \"\\t\" (tab-separated), \";\" \
+             or \"|\""
+        ))),
+    }
+}
+
+/// The encoding an `encoding` input names; `cp932` and friends are Shift_JIS (encoding_rs's
+/// Shift_JIS decoder is Windows-31J, with the NEC and IBM extensions Japanese systems use).
+pub(crate) fn encoding(given: &str) -> Result<&'static Encoding, BlockError> {
+    let label = given.trim().to_ascii_lowercase().replace('_', "-");
+    let found = match label.as_str() {
+        "utf-8" | "utf8" | "utf-8-sig" | "utf-8-bom" | "utf8-bom" => Some(UTF_8),
+        "shift-jis" | "shiftjis" | "sjis" | "cp932" | "ms932" | "windows-31j" | "windows-932" => Some(SHIFT_JIS),
+        "euc-jp" | "eucjp" => Some(EUC_JP),
+        other => Encoding::for_label(other.as_bytes()),
+    };
+    found.ok_or_else(|| {
+        BlockError::Input(format!(
+            "`encoding` is {given:?}, which this block does not know; use utf-8, shift_jis, cp932 or euc-jp"
+        ))
+    })
+}
+
+/// Decodes a CSV file: a BOM wins; a file that is clearly in another Japanese encoding than the
+/// one named is refused with the fix; a few bad bytes become `�` with a warning.
+fn decode_for_csv(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    shown: &str,
+) -> Result<(String, Option<String>), BlockError> {
+    let (text, used, had_errors) = encoding.decode(bytes);
+    if !had_errors {
+        return Ok((text.into_owned(), None));
+    }
+    if used == UTF_8 && SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes).is_some() {
+        return Err(BlockError::Input(format!(
+            "`encoding`: {shown} is not UTF-8; it looks like Shift_JIS (usual for files from Japanese banks and \
+             accounting systems) — set encoding: shift_jis"
+        )));
+    }
+    if used != UTF_8 && std::str::from_utf8(bytes).is_ok() {
+        return Err(BlockError::Input(format!(
+            "`encoding`: {shown} is not {}; it is UTF-8 — set encoding: utf-8",
+            used.name()
+        )));
+    }
+    let line = line_of_first_bad_char(&text);
+    let warning = format!(
+        "{shown} is not valid {} (first bad character on line {line}); unreadable characters were replaced with \
+         \u{FFFD} — if much of the text is garbled, set `encoding` to the file's encoding (utf-8, shift_jis, \
+         euc-jp)",
+        used.name()
+    );
+    Ok((text.into_owned(), Some(warning)))
+}
+
+pub(crate) struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Value>,
+}
+
+fn parse_csv(text: &str, delimiter: u8, has_header: bool, cancel: &CancellationToken) -> Result<Table, BlockError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let mut reader =
+        csv::ReaderBuilder::new().delimiter(delimiter).has_headers(false).flexible(true).from_reader(text.as_bytes());
+    let mut columns: Vec<String> = Vec::new();
+    let mut header_done = !has_header;
+    let mut rows: Vec<Map<String, Value>> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    let mut count = 0usize;
+    loop {
+        if count % CANCEL_EVERY == 0 {
+            check_cancel(cancel)?;
+        }
+        count += 1;
+        let more = reader.read_record(&mut record).map_err(|e| {
+            let line = e.position().map_or(String::new(), |p| format!(" on line {}", p.line()));
+            BlockError::Failed(format!("the CSV file cannot be read{line}: {e}"))
+        })?;
+        if !more {
+            break;
+        }
+        if record.iter().all(|cell| cell.trim().is_empty()) {
+            continue;
+        }
+        if !header_done {
+            columns = unique_names(record.iter().map(|c| c.trim().trim_start_matches('\u{FEFF}').to_string()));
+            header_done = true;
+            continue;
+        }
+        while columns.len() < record.len() {
+            let n = columns.len() + 1;
+            let name = unique_name(&format!("column_{n}"), &columns);
+            columns.push(name);
+        }
+        let mut row = Map::with_capacity(columns.len());
+        for (i, column) in columns.iter().enumerate() {
+            let cell = record.get(i).unwrap_or("");
+            let value = cells::plain_number(cell).unwrap_or_else(|| Value::String(cell.to_string()));
+            row.insert(column.clone(), value);
+        }
+        rows.push(row);
+    }
+    // Rows read before a longer row added columns get those columns too, empty.
+    let rows = rows
+        .into_iter()
+        .map(|mut row| {
+            if row.len() < columns.len() {
+                for column in &columns[row.len()..] {
+                    row.insert(column.clone(), Value::String(String::new()));
+                }
+            }
+            Value::Object(row)
+        })
+        .collect();
+    Ok(Table { columns, rows })
+}
+
+/// Header names made usable: blanks become `column_N`, repeats `name_2`, `name_3`.
+pub(crate) fn unique_names(names: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, name) in names.into_iter().enumerate() {
+        let base = if name.is_empty() { format!("column_{}", i + 1) } else { name };
+        let unique = unique_name(&base, &out);
+        out.push(unique);
+    }
+    out
+}
+
+fn unique_name(base: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|t| t == base) {
+        return base.to_string();
+    }
+    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// file.extract_texts
+// ---------------------------------------------------------------------------------------------
+
+/// `file.extract_texts`: the text of each document, for a model to read.
+pub(crate) struct ExtractTexts;
+
+impl Block for ExtractTexts {
+    fn id(&self) -> &'static str {
+        "file.extract_texts"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(extract_texts(inputs, ctx))
+    }
+}
+
+/// Extensions read as plain text.
+const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "csv", "tsv", "log"];
+
+/// One file's outcome before the character budget is shared out.
+enum Extracted {
+    Text(String),
+    Skipped(String),
+}
+
+async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let given = input::list(&inputs, "paths", "the documents to read, e.g. [invoices/a.pdf, notes.txt]")?;
+    let mut files: Vec<(String, PathBuf)> = Vec::with_capacity(given.len());
+    for (i, value) in given.iter().enumerate() {
+        let name = format!("paths[{i}]");
+        let Value::String(shown) = value else {
+            return Err(BlockError::Input(format!(
+                "`{name}` must be a file path (text), not {}",
+                cells::describe(value)
+            )));
+        };
+        files.push((shown.clone(), resolve(ctx, &name, shown)?));
+    }
+    let cancel = ctx.cancel.clone();
+    let extracted = blocking(move || {
+        let mut out = Vec::with_capacity(files.len());
+        for (shown, path) in files {
+            check_cancel(&cancel)?;
+            let file_name = Path::new(&shown).file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+            let outcome = extract_one(&path, &file_name, &cancel)?;
+            out.push((file_name, outcome));
+        }
+        Ok(out)
+    })
+    .await?;
+
+    let lengths: Vec<usize> = extracted
+        .iter()
+        .map(|(_, e)| match e {
+            Extracted::Text(t) => t.chars().count(),
+            Extracted::Skipped(_) => 0,
+        })
+        .collect();
+    let allowance = share_budget(&lengths, MAX_TEXT_CHARS);
+    let mut texts = Vec::with_capacity(extracted.len());
+    let mut skipped = Vec::new();
+    let (mut read, mut total_chars, mut truncated_files) = (0usize, 0usize, 0usize);
+    for ((name, outcome), (len, allowed)) in extracted.into_iter().zip(lengths.into_iter().zip(allowance)) {
+        match outcome {
+            Extracted::Text(text) => {
+                read += 1;
+                let truncated = len > allowed;
+                let text = if truncated { text.chars().take(allowed).collect() } else { text };
+                let chars = len.min(allowed);
+                if truncated {
+                    truncated_files += 1;
+                    ctx.log(LogLevel::Warn, format!("{name}: text cut off after {chars} of {len} characters"));
+                }
+                total_chars += chars;
+                texts.push(json!({ "name": name, "text": text, "chars": chars, "truncated": truncated }));
+            }
+            Extracted::Skipped(why) => {
+                let note = format!("{name}: {why}; skipped");
+                ctx.log(LogLevel::Warn, note.clone());
+                skipped.push(Value::String(note));
+                texts.push(json!({ "name": name, "text": "", "chars": 0, "truncated": false }));
+            }
+        }
+    }
+    ctx.log(LogLevel::Info, format!("read {total_chars} characters from {read} files"));
+    let mut out = Values::new();
+    out.insert("texts".into(), Value::Array(texts));
+    out.insert(
+        "summary".into(),
+        json!({ "files": read, "total_chars": total_chars, "truncated_files": truncated_files, "skipped": skipped }),
+    );
+    Ok(out)
+}
+
+fn extract_one(path: &Path, file_name: &str, cancel: &CancellationToken) -> Result<Extracted, BlockError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(Extracted::Skipped("no such file".into()));
+        }
+        Err(e) => return Ok(Extracted::Skipped(format!("cannot be opened ({e})"))),
+    };
+    if meta.is_dir() {
+        return Ok(Extracted::Skipped("is a folder, not a document".into()));
+    }
+    if meta.len() > MAX_READ_BYTES {
+        return Ok(Extracted::Skipped(format!(
+            "is {} MB, larger than the {} MB this block reads",
+            meta.len().div_ceil(1024 * 1024),
+            MAX_READ_BYTES / (1024 * 1024)
+        )));
+    }
+    let ext = extension(path);
+    if !TEXT_EXTENSIONS.contains(&ext.as_str()) {
+        return Ok(Extracted::Skipped(unsupported(&ext)));
+    }
+    let bytes = match read_capped(path, file_name, cancel) {
+        Ok(bytes) => bytes,
+        Err(BlockError::Cancelled) => return Err(BlockError::Cancelled),
+        Err(e) => return Ok(Extracted::Skipped(format!("cannot be read ({e})"))),
+    };
+    Ok(Extracted::Text(decode_text(&bytes).replace("\r\n", "\n")))
+}
+
+fn unsupported(ext: &str) -> String {
+    match ext {
+        "pdf" => "PDF extraction arrives with document extraction".into(),
+        "docx" | "doc" | "rtf" | "odt" => "Word document extraction arrives with document extraction".into(),
+        "xlsx" | "xlsm" | "xls" | "xlsb" | "ods" => {
+            "Excel text extraction arrives with document extraction (excel.read_data reads sheets as rows)".into()
+        }
+        "pptx" | "ppt" => "PowerPoint extraction arrives with document extraction".into(),
+        "png" | "jpg" | "jpeg" | "gif" | "tif" | "tiff" | "bmp" | "heic" | "webp" => {
+            "images have no text layer to read (text recognition is not available)".into()
+        }
+        "" => "a file without an extension is not read as a document; name it .txt if it is text".into(),
+        other => format!(".{other} files are not a document format this block reads (.txt, .md, .csv)"),
+    }
+}
+
+/// Text in UTF-8, or Shift_JIS when it is not valid UTF-8 (a BOM decides first).
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
+    if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
+        return encoding.decode_without_bom_handling(&bytes[bom..]).0.into_owned();
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_string();
+    }
+    if let Some(text) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes) {
+        return text.into_owned();
+    }
+    if let Some(text) = EUC_JP.decode_without_bom_handling_and_without_replacement(bytes) {
+        return text.into_owned();
+    }
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Shares `budget` characters among files fairly: short files keep all their text, long ones
+/// get equal shares of what is left (water-filling).
+fn share_budget(lengths: &[usize], budget: usize) -> Vec<usize> {
+    let mut allowance = vec![0usize; lengths.len()];
+    let mut order: Vec<usize> = (0..lengths.len()).collect();
+    order.sort_by_key(|&i| lengths[i]);
+    let mut left = budget;
+    for (done, &i) in order.iter().enumerate() {
+        let share = left / (order.len() - done);
+        allowance[i] = lengths[i].min(share);
+        left -= allowance[i];
+    }
+    allowance
+}

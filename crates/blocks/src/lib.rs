@@ -1,0 +1,37 @@
+//! Planwright's built-in blocks, behind one trait ([`Block`]). Each block reads its resolved
+//! inputs and returns its outputs; files stay inside the run's work directory; long work stops
+//! when cancelled. It knows nothing of plans, graphs or run records beyond the events it emits.
+
+mod answers;
+mod block;
+mod cells;
+mod excel;
+mod files;
+mod http;
+mod human;
+mod pending;
+mod report;
+mod transforms;
+mod workdir;
+
+pub use answers::{check_files, validate_answer, FieldError};
+pub use block::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values};
+pub use workdir::Workdir;
+
+use std::sync::Arc;
+
+/// Every built-in block, one per catalog id.
+pub fn builtin() -> Vec<Arc<dyn Block>> {
+    [
+        files::blocks(),
+        excel::blocks(),
+        transforms::blocks(),
+        report::blocks(),
+        http::blocks(),
+        human::blocks(),
+        pending::blocks(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}

@@ -1,0 +1,249 @@
+//! `transforms.filter`: rows that meet every condition, and the rest.
+
+use std::cmp::Ordering;
+
+use futures::future::BoxFuture;
+use planwright_runs::LogLevel;
+use serde_json::{json, Map, Value};
+
+use super::require_column;
+use crate::block::{Block, BlockContext, BlockError, Values};
+use crate::cells::{self, input};
+
+pub(crate) struct Filter;
+
+impl Block for Filter {
+    fn id(&self) -> &'static str {
+        "transforms.filter"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { filter(inputs, ctx) })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+    Contains,
+    In,
+    Between,
+}
+
+const OPERATORS: &str = "eq, ne, gt, gte, lt, lte, contains, in, between";
+
+impl Op {
+    fn parse(given: &str) -> Option<Op> {
+        Some(match given.trim().to_ascii_lowercase().as_str() {
+            "eq" | "=" | "==" => Op::Eq,
+            "ne" | "!=" | "<>" => Op::Ne,
+            "gt" | ">" => Op::Gt,
+            "gte" | ">=" => Op::Gte,
+            "lt" | "<" => Op::Lt,
+            "lte" | "<=" => Op::Lte,
+            "contains" => Op::Contains,
+            "in" => Op::In,
+            "between" => Op::Between,
+            _ => return None,
+        })
+    }
+
+    /// Whether the operator orders values (and so cannot use text against numbers).
+    fn orders(self) -> bool {
+        matches!(self, Op::Gt | Op::Gte | Op::Lt | Op::Lte | Op::Between)
+    }
+}
+
+struct Condition {
+    /// How the condition is named in messages: `condition 2 (金額 gte 100000)`.
+    label: String,
+    field: String,
+    op: Op,
+    value: Value,
+    value2: Value,
+}
+
+impl Condition {
+    fn holds(&self, row: &Map<String, Value>) -> bool {
+        let cell = row.get(&self.field).unwrap_or(&Value::Null);
+        let order = |bound: &Value| cells::compare(cell, bound);
+        match self.op {
+            Op::Eq => cells::equals(cell, &self.value),
+            Op::Ne => !cells::equals(cell, &self.value),
+            Op::Gt => order(&self.value) == Some(Ordering::Greater),
+            Op::Gte => matches!(order(&self.value), Some(Ordering::Greater | Ordering::Equal)),
+            Op::Lt => order(&self.value) == Some(Ordering::Less),
+            Op::Lte => matches!(order(&self.value), Some(Ordering::Less | Ordering::Equal)),
+            Op::Contains => cells::contains(cell, &self.value),
+            Op::In => self.value.as_array().is_some_and(|values| values.iter().any(|v| cells::equals(cell, v))),
+            Op::Between => {
+                matches!(order(&self.value), Some(Ordering::Greater | Ordering::Equal))
+                    && matches!(order(&self.value2), Some(Ordering::Less | Ordering::Equal))
+            }
+        }
+    }
+
+    /// Whether the row's cell is something this ordering condition cannot compare (text against
+    /// a number, say), as opposed to merely failing the condition.
+    fn incomparable(&self, row: &Map<String, Value>) -> Option<Value> {
+        if !self.op.orders() {
+            return None;
+        }
+        let cell = row.get(&self.field).unwrap_or(&Value::Null);
+        if cells::is_blank(cell) || cells::compare(cell, &self.value).is_some() {
+            return None;
+        }
+        Some(cell.clone())
+    }
+}
+
+fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError> {
+    let n = index + 1;
+    let Value::Object(map) = value else {
+        return Err(BlockError::Input(format!(
+            "`conditions` item {n} is {}; each condition is an object like {{field: 金額, operator: gte, value: \
+             100000}}",
+            cells::describe(value)
+        )));
+    };
+    let field = match map.get("field") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        _ => {
+            return Err(BlockError::Input(format!(
+                "condition {n} has no `field`; name the column to test, e.g. field: ステータス"
+            )));
+        }
+    };
+    let op = match map.get("operator") {
+        Some(Value::String(s)) => Op::parse(s).ok_or_else(|| {
+            BlockError::Input(format!("condition {n} (`{field}`): operator {s:?} is not one of {OPERATORS}"))
+        })?,
+        _ => {
+            return Err(BlockError::Input(format!(
+                "condition {n} (`{field}`) has no `operator`; use one of {OPERATORS}"
+            )));
+        }
+    };
+    let value = map.get("value").cloned();
+    let value2 = map.get("value2").cloned().unwrap_or(Value::Null);
+    let op_name = map.get("operator").and_then(Value::as_str).unwrap_or_default().to_string();
+    let label = format!("condition {n} ({field} {op_name})");
+    let Some(value) = value else {
+        return Err(BlockError::Input(format!(
+            "{label} has no `value`; give the value to compare with (null to test for an empty cell)"
+        )));
+    };
+    match op {
+        Op::Eq | Op::Ne => {
+            if value.is_array() {
+                return Err(BlockError::Input(format!(
+                    "{label}: `value` is a list; to keep rows equal to one of several values use operator in"
+                )));
+            }
+        }
+        Op::Gt | Op::Gte | Op::Lt | Op::Lte | Op::Contains => {
+            if cells::is_blank(&value) {
+                return Err(BlockError::Input(format!("{label}: `value` is empty; give a value to compare with")));
+            }
+        }
+        Op::In => {
+            if !value.is_array() {
+                return Err(BlockError::Input(format!(
+                    "{label}: `value` must be a list of the values to accept, e.g. [未入金, 一部入金], not {}",
+                    cells::describe(&value)
+                )));
+            }
+        }
+        Op::Between => {
+            if cells::is_blank(&value) || cells::is_blank(&value2) {
+                return Err(BlockError::Input(format!(
+                    "{label} needs `value` (from) and `value2` (to), e.g. value: 2024-04-01, value2: 2024-04-30"
+                )));
+            }
+            match cells::compare(&value, &value2) {
+                Some(Ordering::Greater) => {
+                    return Err(BlockError::Input(format!(
+                        "{label}: `value` ({}) is after `value2` ({}); value is the lower bound, value2 the upper",
+                        cells::display_text(&value),
+                        cells::display_text(&value2)
+                    )));
+                }
+                None => {
+                    return Err(BlockError::Input(format!(
+                        "{label}: `value` ({}) and `value2` ({}) cannot be compared; give two numbers or two dates",
+                        cells::display_text(&value),
+                        cells::display_text(&value2)
+                    )));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(Condition { label, field, op, value, value2 })
+}
+
+fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let conditions =
+        input::list(&inputs, "conditions", "the conditions, e.g. [{field: 金額, operator: gte, value: 100000}]")?;
+    let conditions: Vec<Condition> =
+        conditions.iter().enumerate().map(|(i, c)| parse_condition(i, c)).collect::<Result<_, _>>()?;
+    input::list(&inputs, "items", "the rows to filter, e.g. ${read.rows}")?;
+    let Some(Value::Array(items)) = inputs.remove("items") else {
+        return Err(input::missing("items", "the rows to filter"));
+    };
+    let rows = input::rows(&items, "items")?;
+    for condition in &conditions {
+        require_column(&rows, &condition.field, &condition.label)?;
+    }
+    let mut keep = Vec::with_capacity(rows.len());
+    let mut odd: Vec<(usize, Option<Value>)> = conditions.iter().map(|_| (0, None)).collect();
+    for row in &rows {
+        let mut all = true;
+        for (condition, odd) in conditions.iter().zip(odd.iter_mut()) {
+            if let Some(cell) = condition.incomparable(row) {
+                odd.0 += 1;
+                odd.1.get_or_insert(cell);
+            }
+            if !condition.holds(row) {
+                all = false;
+                break;
+            }
+        }
+        keep.push(all);
+    }
+    drop(rows);
+    for (condition, (count, sample)) in conditions.iter().zip(odd) {
+        if count > 0 {
+            ctx.log(
+                LogLevel::Warn,
+                format!(
+                    "{}: {count} rows have a `{}` that cannot be compared with {} (such as {}); they were excluded",
+                    condition.label,
+                    condition.field,
+                    cells::display_text(&condition.value),
+                    cells::describe(&sample.unwrap_or(Value::Null))
+                ),
+            );
+        }
+    }
+    let total = items.len();
+    let (mut filtered, mut excluded) = (Vec::new(), Vec::new());
+    for (item, kept) in items.into_iter().zip(keep) {
+        if kept {
+            filtered.push(item);
+        } else {
+            excluded.push(item);
+        }
+    }
+    ctx.log(LogLevel::Info, format!("kept {} of {total} rows", filtered.len()));
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "total": total, "kept": filtered.len(), "excluded": excluded.len() }));
+    out.insert("filtered".into(), Value::Array(filtered));
+    out.insert("excluded".into(), Value::Array(excluded));
+    Ok(out)
+}

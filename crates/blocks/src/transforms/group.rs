@@ -1,0 +1,323 @@
+//! `transforms.group_by_agg`: totals, counts, averages, minimums and maximums per group.
+//!
+//! Groups are keyed like joins ([`cells::key_text`]: trimmed, widths folded), in order of first
+//! appearance, and show the first value seen for each `by` column. `sum` and `avg` read
+//! numeric-looking text as numbers (`"1,200"` adds 1200); blank cells are left out; other text is
+//! left out with a warning in the run log. `sum` is rounded to the most decimals its numbers were
+//! written with (so 0.1 + 0.2 is 0.3) and is 0 for a group without numbers; `avg` is null then.
+//! `count` counts rows, or with a `field` the rows where that field is not blank. `min`/`max`
+//! compare numbers when the group has any, else dates, else text; they give numbers as numbers
+//! and other values as they are.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use futures::future::BoxFuture;
+use planwright_runs::LogLevel;
+use serde_json::{json, Map, Value};
+
+use super::require_column;
+use crate::block::{Block, BlockContext, BlockError, Values};
+use crate::cells::{self, input};
+use crate::files::{check_cancel, CANCEL_EVERY};
+
+pub(crate) struct GroupByAgg;
+
+impl Block for GroupByAgg {
+    fn id(&self) -> &'static str {
+        "transforms.group_by_agg"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { group_by_agg(inputs, ctx) })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Sum,
+    Count,
+    Avg,
+    Min,
+    Max,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Sum => "sum",
+            Op::Count => "count",
+            Op::Avg => "avg",
+            Op::Min => "min",
+            Op::Max => "max",
+        }
+    }
+}
+
+struct Aggregation {
+    field: Option<String>,
+    op: Op,
+    name: String,
+}
+
+fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockError> {
+    let n = index + 1;
+    let Value::Object(map) = value else {
+        return Err(BlockError::Input(format!(
+            "`aggregations` item {n} is {}; each aggregation is an object like {{field: 金額, op: sum, as: 合計金額}}",
+            cells::describe(value)
+        )));
+    };
+    let op = match map.get("op").and_then(Value::as_str).map(|s| s.trim().to_ascii_lowercase()) {
+        Some(op) => match op.as_str() {
+            "sum" => Op::Sum,
+            "count" => Op::Count,
+            "avg" | "average" | "mean" => Op::Avg,
+            "min" => Op::Min,
+            "max" => Op::Max,
+            _ => {
+                return Err(BlockError::Input(format!(
+                    "aggregation {n}: op {op:?} is not one of sum, count, avg, min, max"
+                )));
+            }
+        },
+        None => {
+            return Err(BlockError::Input(format!(
+                "aggregation {n} has no `op`; use one of sum, count, avg, min, max"
+            )));
+        }
+    };
+    let field = match map.get("field") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.is_empty() => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => {
+            return Err(BlockError::Input(format!(
+                "aggregation {n}: `field` must be a column name, not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    if field.is_none() && op != Op::Count {
+        return Err(BlockError::Input(format!(
+            "aggregation {n} ({}) has no `field`; name the column to {}, e.g. field: 金額",
+            op.name(),
+            op.name()
+        )));
+    }
+    let name = match map.get("as") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        None | Some(Value::Null) | Some(Value::String(_)) => match &field {
+            Some(field) => format!("{field}_{}", op.name()),
+            None => "count".to_string(),
+        },
+        Some(other) => {
+            return Err(BlockError::Input(format!(
+                "aggregation {n}: `as` must be the result column's name, not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    Ok(Aggregation { field, op, name })
+}
+
+/// One aggregation's running state in one group.
+#[derive(Default)]
+struct Acc {
+    rows: usize,
+    present: usize,
+    numbers: usize,
+    sum: f64,
+    scale: u8,
+    min_num: Option<f64>,
+    max_num: Option<f64>,
+    min_date: Option<Value>,
+    max_date: Option<Value>,
+    min_text: Option<(String, Value)>,
+    max_text: Option<(String, Value)>,
+}
+
+impl Acc {
+    /// Adds a cell; returns false when the cell is text that is not a number (for sum and avg).
+    fn add(&mut self, op: Op, cell: Option<&Value>) -> bool {
+        self.rows += 1;
+        let Some(cell) = cell.filter(|c| !cells::is_blank(c)) else { return true };
+        self.present += 1;
+        if op == Op::Count {
+            return true;
+        }
+        if let Some(num) = cells::number(cell) {
+            self.numbers += 1;
+            self.sum += num.value;
+            self.scale = self.scale.max(num.scale);
+            self.min_num = Some(self.min_num.map_or(num.value, |m| m.min(num.value)));
+            self.max_num = Some(self.max_num.map_or(num.value, |m| m.max(num.value)));
+            return true;
+        }
+        if matches!(op, Op::Sum | Op::Avg) {
+            return false;
+        }
+        if cells::date(cell).is_some() {
+            if self.min_date.as_ref().is_none_or(|d| cells::compare(cell, d) == Some(Ordering::Less)) {
+                self.min_date = Some(cell.clone());
+            }
+            if self.max_date.as_ref().is_none_or(|d| cells::compare(cell, d) == Some(Ordering::Greater)) {
+                self.max_date = Some(cell.clone());
+            }
+            return true;
+        }
+        let text = cells::fold_text(&cells::display_text(cell));
+        if self.min_text.as_ref().is_none_or(|(t, _)| text < *t) {
+            self.min_text = Some((text.clone(), cell.clone()));
+        }
+        if self.max_text.as_ref().is_none_or(|(t, _)| text > *t) {
+            self.max_text = Some((text, cell.clone()));
+        }
+        true
+    }
+
+    fn result(self, op: Op, has_field: bool) -> Value {
+        match op {
+            Op::Count => Value::from(if has_field { self.present } else { self.rows }),
+            Op::Sum => cells::number_value(cells::round_to_scale(self.sum, self.scale)),
+            Op::Avg if self.numbers == 0 => Value::Null,
+            Op::Avg => cells::number_value(self.sum / self.numbers as f64),
+            Op::Min => match (self.min_num, self.min_date, self.min_text) {
+                (Some(n), _, _) => cells::number_value(n),
+                (None, Some(v), _) | (None, None, Some((_, v))) => v,
+                _ => Value::Null,
+            },
+            Op::Max => match (self.max_num, self.max_date, self.max_text) {
+                (Some(n), _, _) => cells::number_value(n),
+                (None, Some(v), _) | (None, None, Some((_, v))) => v,
+                _ => Value::Null,
+            },
+        }
+    }
+}
+
+struct Group {
+    by: Vec<Value>,
+    accs: Vec<Acc>,
+}
+
+fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = input::list(&inputs, "items", "the rows to group, e.g. ${read.rows}")?;
+    let by: Vec<String> =
+        match input::required(&inputs, "by", "the columns to group by, e.g. [取引先], or [] for one total")? {
+            Value::String(s) => vec![s.clone()],
+            Value::Array(names) => names
+                .iter()
+                .map(|n| match n {
+                    Value::String(s) if !s.is_empty() => Ok(s.clone()),
+                    other => Err(BlockError::Input(format!(
+                        "`by` must list column names, e.g. [取引先]; it holds {}",
+                        cells::describe(other)
+                    ))),
+                })
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(BlockError::Input(format!(
+                    "`by` must be a list of column names, e.g. [取引先] or [] for one total, not {}",
+                    cells::describe(other)
+                )));
+            }
+        };
+    let aggregations: Vec<Aggregation> = input::list(
+        &inputs,
+        "aggregations",
+        "what to compute, e.g. [{field: 金額, op: sum, as: 合計金額}, {op: count, as: 件数}]",
+    )?
+    .iter()
+    .enumerate()
+    .map(|(i, a)| parse_aggregation(i, a))
+    .collect::<Result<_, _>>()?;
+    for (i, agg) in aggregations.iter().enumerate() {
+        if by.contains(&agg.name) {
+            return Err(BlockError::Input(format!(
+                "aggregation {}: the result column `{}` is also a `by` column; give it another name with `as`",
+                i + 1,
+                agg.name
+            )));
+        }
+        if aggregations[..i].iter().any(|a| a.name == agg.name) {
+            return Err(BlockError::Input(format!(
+                "two aggregations are named `{}`; give one another name with `as`",
+                agg.name
+            )));
+        }
+    }
+    let rows = input::rows(items, "items")?;
+    for column in &by {
+        require_column(&rows, column, "`by`")?;
+    }
+    for (i, agg) in aggregations.iter().enumerate() {
+        if let Some(field) = &agg.field {
+            require_column(&rows, field, &format!("aggregation {} ({} of `{field}`)", i + 1, agg.op.name()))?;
+        }
+    }
+
+    let mut index: HashMap<Vec<Option<String>>, usize> = HashMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut skipped: Vec<(usize, Option<Value>)> = aggregations.iter().map(|_| (0, None)).collect();
+    if by.is_empty() {
+        groups.push(Group { by: Vec::new(), accs: aggregations.iter().map(|_| Acc::default()).collect() });
+        index.insert(Vec::new(), 0);
+    }
+    for (n, row) in rows.iter().enumerate() {
+        if n % CANCEL_EVERY == 0 {
+            check_cancel(&ctx.cancel)?;
+        }
+        let key: Vec<Option<String>> = by.iter().map(|c| row.get(c).and_then(cells::key_text)).collect();
+        let slot = match index.get(&key) {
+            Some(&slot) => slot,
+            None => {
+                let values = by.iter().map(|c| row.get(c).cloned().unwrap_or(Value::Null)).collect();
+                groups.push(Group { by: values, accs: aggregations.iter().map(|_| Acc::default()).collect() });
+                index.insert(key, groups.len() - 1);
+                groups.len() - 1
+            }
+        };
+        let group = &mut groups[slot];
+        for ((agg, acc), skip) in aggregations.iter().zip(group.accs.iter_mut()).zip(skipped.iter_mut()) {
+            let cell = agg.field.as_ref().and_then(|f| row.get(f));
+            if !acc.add(agg.op, cell) {
+                skip.0 += 1;
+                if skip.1.is_none() {
+                    skip.1 = cell.cloned();
+                }
+            }
+        }
+    }
+    for (agg, (count, sample)) in aggregations.iter().zip(skipped) {
+        if count > 0 {
+            ctx.log(
+                LogLevel::Warn,
+                format!(
+                    "{} of `{}`: {count} values are not numbers (such as {}) and were left out",
+                    agg.op.name(),
+                    agg.field.as_deref().unwrap_or_default(),
+                    cells::describe(&sample.unwrap_or(Value::Null))
+                ),
+            );
+        }
+    }
+    let out_rows: Vec<Value> = groups
+        .into_iter()
+        .map(|group| {
+            let mut row = Map::new();
+            for (column, value) in by.iter().zip(group.by) {
+                row.insert(column.clone(), value);
+            }
+            for (agg, acc) in aggregations.iter().zip(group.accs) {
+                row.insert(agg.name.clone(), acc.result(agg.op, agg.field.is_some()));
+            }
+            Value::Object(row)
+        })
+        .collect();
+    ctx.log(LogLevel::Info, format!("{} rows in {} groups", rows.len(), out_rows.len()));
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "input_rows": rows.len(), "groups": out_rows.len() }));
+    out.insert("rows".into(), Value::Array(out_rows));
+    Ok(out)
+}

@@ -1,0 +1,112 @@
+//! `transforms.pick`: one value out of a larger result, by a dotted path.
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::block::{Block, BlockContext, BlockError, Values};
+use crate::cells::{self, input};
+
+pub(crate) struct Pick;
+
+impl Block for Pick {
+    fn id(&self) -> &'static str {
+        "transforms.pick"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, _ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { pick(inputs) })
+    }
+}
+
+fn pick(mut inputs: Values) -> Result<Values, BlockError> {
+    let path = input::text(&inputs, "path", "the dotted path of the value, e.g. rows.0.total")?.trim().to_string();
+    if path.is_empty() {
+        return Err(BlockError::Input("`path` is empty; give the dotted path of the value, e.g. rows.0.total".into()));
+    }
+    if !inputs.contains_key("source") {
+        return Err(input::missing("source", "the value to look into, e.g. ${summary}"));
+    }
+    let source = inputs.remove("source").unwrap_or(Value::Null);
+    let value = lookup(&source, &path)?.clone();
+    let mut out = Values::new();
+    out.insert("value".into(), value);
+    Ok(out)
+}
+
+/// Follows `path` in `source`. Object keys that themselves contain dots (`No.`, `ver.2`) are
+/// found too: at each object the longest run of segments that is a key wins. A negative number
+/// counts from the end of a list (`-1` is the last item). A key that is there with null gives
+/// null; a key or item that is not there is an error saying what is there instead.
+pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, BlockError> {
+    let segments: Vec<&str> = path.split('.').collect();
+    let mut current = source;
+    let mut i = 0;
+    while i < segments.len() {
+        let walked = segments[..i].join(".");
+        let at = if walked.is_empty() { "`source`".to_string() } else { format!("`{walked}`") };
+        match current {
+            Value::Object(map) => {
+                let found = (i + 1..=segments.len()).rev().find_map(|end| {
+                    let key = segments[i..end].join(".");
+                    map.get(&key).map(|v| (v, end))
+                });
+                match found {
+                    Some((value, end)) => {
+                        current = value;
+                        i = end;
+                    }
+                    None => {
+                        let segment = segments[i];
+                        let keys: Vec<String> = map.keys().cloned().collect();
+                        let hint = if keys.is_empty() {
+                            "it is an empty object".to_string()
+                        } else {
+                            cells::missing_name_hint(segment, &keys, "its keys")
+                        };
+                        return Err(BlockError::Input(format!("`path` {path:?}: {at} has no `{segment}`; {hint}")));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let segment = segments[i].trim();
+                let index = match segment.parse::<i64>() {
+                    Ok(n) if n < 0 => items.len().checked_sub(n.unsigned_abs() as usize),
+                    Ok(n) => Some(n as usize),
+                    Err(_) => {
+                        return Err(BlockError::Input(format!(
+                            "`path` {path:?}: {at} is a list of {} items, so the next part must be a number (0 is the \
+                             first item), not `{segment}`",
+                            items.len()
+                        )));
+                    }
+                };
+                match index.and_then(|n| items.get(n)) {
+                    Some(value) => {
+                        current = value;
+                        i += 1;
+                    }
+                    None if items.is_empty() => {
+                        return Err(BlockError::Input(format!(
+                            "`path` {path:?}: {at} is an empty list; there is no item {segment}"
+                        )));
+                    }
+                    None => {
+                        return Err(BlockError::Input(format!(
+                            "`path` {path:?}: {at} has {} items (0 to {}); there is no item {segment}",
+                            items.len(),
+                            items.len() - 1
+                        )));
+                    }
+                }
+            }
+            other => {
+                return Err(BlockError::Input(format!(
+                    "`path` {path:?}: {at} is {}, which has no `{}` inside",
+                    cells::describe(other),
+                    segments[i]
+                )));
+            }
+        }
+    }
+    Ok(current)
+}

@@ -1,0 +1,178 @@
+//! `planwright run`, `resume` and `runs` as other tools see them: exit codes, JSON shapes, and a
+//! process killed mid-run that resumes without re-running what finished.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn planwright(home: &Path, workdir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(args)
+        .current_dir(workdir)
+        .env("PLANWRIGHT_HOME", home)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+const ASKS: &str = "apiVersion: planwright/v1\nid: asks\nversion: 1.0.0\ngraph:\n  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      message: 入金明細を選んでください\n      requirements:\n        - {id: bank_file, type: file, accept: .csv, required: true}\n        - {id: month, type: text, required: true}\n    out: {collected_data: data}\n  - id: save\n    block: report.write\n    in: {data: \"${ask.data}\", format: json, path: out/answer.json}\n";
+
+#[test]
+fn with_no_way_to_ask_the_run_exits_3_naming_every_missing_requirement() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml"]);
+    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("`bank_file`") && stdout.contains("`month`"), "{stdout}");
+}
+
+#[test]
+fn answers_from_a_file_complete_the_run() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    std::fs::write(work.path().join("answers.yaml"), "ask:\n  bank_file: data/bank.csv\n  month: 2026-10\n").unwrap();
+    // A file the answer names must exist in the work directory; until it does, the request stays open.
+    let missing = planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", "answers.yaml"]);
+    assert_eq!(missing.status.code(), Some(3), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("no file at"));
+    std::fs::create_dir(work.path().join("data")).unwrap();
+    std::fs::write(work.path().join("data/bank.csv"), "日付,金額\n2026-10-01,1000\n").unwrap();
+    let output =
+        planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", "answers.yaml", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(outcome["status"], "succeeded");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("out/answer.json")).unwrap()).unwrap();
+    assert_eq!(saved["bank_file"], "data/bank.csv");
+}
+
+#[test]
+fn vars_keep_their_yaml_type_and_unknown_vars_are_unusable_input() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let plan = "apiVersion: planwright/v1\nid: typed\nversion: 1.0.0\nvars:\n  limit: 1\n  flag: false\n  label: x\ngraph:\n  - id: save\n    block: report.write\n    in: {data: {limit: \"${vars.limit}\", flag: \"${vars.flag}\", label: \"${vars.label}\"}, format: json, path: out/vars.json}\n";
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = planwright(
+        home.path(),
+        work.path(),
+        &["run", "plan.yaml", "--var", "limit=1200", "--var", "flag=true", "--var", "label=2026-10"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("out/vars.json")).unwrap()).unwrap();
+    assert_eq!(saved, serde_json::json!({"limit": 1200, "flag": true, "label": "2026-10"}));
+    let unknown = planwright(home.path(), work.path(), &["run", "plan.yaml", "--var", "nope=1"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("`nope`"));
+}
+
+#[test]
+fn runs_list_and_show_give_the_record() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    planwright(home.path(), work.path(), &["run", "plan.yaml"]);
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
+    let runs: Value = serde_json::from_slice(&list.stdout).unwrap();
+    let run = &runs[0];
+    let keys: Vec<&str> = run.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["run_id", "plan_id", "status", "started_at", "finished_at", "counts"]);
+    assert_eq!(run["status"], "waiting_for_input");
+    let show =
+        planwright(home.path(), work.path(), &["runs", "show", run["run_id"].as_str().unwrap(), "--format", "json"]);
+    let shown: Value = serde_json::from_slice(&show.stdout).unwrap();
+    assert!(shown["events"].as_array().unwrap().iter().any(|e| e["type"] == "input_requested"));
+    let log = home.path().join("runs/asks").join(format!("{}.jsonl", run["run_id"].as_str().unwrap()));
+    assert_eq!(std::fs::read_to_string(log).unwrap().lines().count(), shown["events"].as_array().unwrap().len());
+}
+
+/// A server that accepts connections and, until `answer` is set, never answers them.
+fn held_server() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    (listener, base)
+}
+
+fn answer_all(listener: TcpListener) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = answered.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let body = "{\"ok\": true}";
+            let _ = write!(stream, "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    answered
+}
+
+#[test]
+fn a_killed_run_resumes_without_rerunning_finished_nodes() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (listener, base) = held_server();
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: killed\nversion: 1.0.0\nvars:\n  base: {base}\ngraph:\n  - id: first\n    block: report.write\n    in: {{data: {{step: 1}}, format: json, path: out/first.json}}\n  - id: hang\n    block: external.api.http\n    after: [first]\n    in: {{url: \"${{vars.base}}/slow\", timeout_sec: 600}}\n    out: {{status: status}}\n  - id: last\n    block: report.write\n    in: {{data: {{status: \"${{hang.status}}\"}}, format: json, path: out/last.json}}\n"
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(["run", "plan.yaml"])
+        .current_dir(work.path())
+        .env("PLANWRIGHT_HOME", home.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until `first` has finished and `hang` has started, then kill the process outright.
+    let runs = home.path().join("runs/killed");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let log = loop {
+        assert!(Instant::now() < deadline, "the run never reached `hang`");
+        let started = std::fs::read_dir(&runs).ok().and_then(|dir| {
+            dir.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "jsonl")).filter(|p| {
+                std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"node_started\"") && t.contains("\"hang\""))
+            })
+        });
+        if let Some(log) = started {
+            break log;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let run_id = log.file_stem().unwrap().to_string_lossy().into_owned();
+    let first_written = std::fs::metadata(work.path().join("out/first.json")).unwrap().modified().unwrap();
+
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
+    let runs: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(runs[0]["status"], "interrupted");
+
+    let answered = answer_all(listener);
+    let resumed = planwright(home.path(), work.path(), &["resume", &run_id]);
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&resumed.stdout),
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(answered.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+    let events: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let starts = |node: &str| events.iter().filter(|e| e["type"] == "node_started" && e["node"] == node).count();
+    assert_eq!(starts("first"), 1, "`first` finished before the kill and was not run again");
+    assert_eq!(starts("hang"), 2, "`hang` was in flight and ran again");
+    assert_eq!(std::fs::metadata(work.path().join("out/first.json")).unwrap().modified().unwrap(), first_written);
+    let last: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("out/last.json")).unwrap()).unwrap();
+    assert_eq!(last["status"], 200);
+    let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
+}

@@ -1,0 +1,87 @@
+//! Subflow nodes: the called plan runs with its vars from `call.inputs`, seeing nothing of the
+//! caller's graph; its aliases map to the caller's through `out`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use planwright_designs::Resolution;
+use planwright_plan::{Node, Policy};
+use planwright_runs::EventKind;
+use planwright_validate::validate_plan;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::run::{Abort, RunCtx};
+use crate::schedule::{run_graph, GraphScope};
+use crate::values::{Env, NodeValue, View};
+
+pub(crate) async fn run_call(
+    ctx: &RunCtx,
+    node: &Node,
+    path: String,
+    env: Arc<Env>,
+    policy: Policy,
+    cancel: CancellationToken,
+) -> Result<NodeValue, Abort> {
+    let started = Instant::now();
+    let Some(call) = &node.call else { return ctx.fail(&path, 0, 1, "a subflow node needs `call`", false, &policy) };
+    let plan = match ctx.engine.plans.resolve(&call.plan_id) {
+        Resolution::Found { plan, .. } => plan,
+        Resolution::NotFound { .. } => {
+            return ctx.fail(&path, 0, 1, &format!("no registered plan `{}`", call.plan_id), false, &policy)
+        }
+        Resolution::Unreadable { path: file, message } => {
+            return ctx.fail(
+                &path,
+                0,
+                1,
+                &format!("plan `{}` ({}) cannot be read: {message}", call.plan_id, file.display()),
+                false,
+                &policy,
+            )
+        }
+    };
+    let validation = validate_plan(&plan, ctx.catalog(), ctx.engine.plans.as_ref());
+    if !validation.is_valid() {
+        let first = validation.errors().next().map_or_else(String::new, |f| format!(": {}", f.message));
+        return ctx.fail(&path, 0, 1, &format!("called plan `{}` is invalid{first}", call.plan_id), false, &policy);
+    }
+    let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut view = View { local: &HashMap::new(), env: &env, secrets: None, used_secrets: None };
+    for (name, value) in &call.inputs {
+        match view.resolve(value) {
+            Ok(resolved) => {
+                vars.insert(name.clone(), resolved);
+            }
+            Err(error) => return ctx.fail(&path, 0, 1, &error, false, &policy),
+        }
+    }
+    ctx.emit(EventKind::NodeStarted {
+        node: path.clone(),
+        attempt: 1,
+        inputs: ctx.recorder.summary(&Value::Object(vars.clone())),
+    })?;
+    let scope = GraphScope {
+        prefix: format!("{path}/"),
+        env: Arc::new(Env { vars, nodes: HashMap::new(), parent: None }),
+        policy: plan.policy.unwrap_or_default(),
+    };
+    let values = run_graph(ctx, &plan.graph, &validation.analysis, scope, cancel.child_token()).await?;
+    let mut child_aliases = Map::new();
+    for inner in &plan.graph {
+        if let Some(NodeValue::Done(outputs)) = values.get(&inner.id) {
+            for (alias, value) in outputs.iter() {
+                child_aliases.entry(alias.clone()).or_insert_with(|| value.clone());
+            }
+        }
+    }
+    let outputs: Map<String, Value> = node
+        .out
+        .iter()
+        .map(|(key, alias)| (alias.clone(), child_aliases.get(key).cloned().unwrap_or(Value::Null)))
+        .collect();
+    ctx.recorder.finish_node(&path, started.elapsed().as_millis() as u64, 1, &outputs)?;
+    ctx.count(|c| c.succeeded += 1);
+    Ok(NodeValue::Done(Arc::new(outputs)))
+}

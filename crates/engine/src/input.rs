@@ -1,0 +1,147 @@
+//! Asking people: a block's request becomes an InputRequested event; an answer comes from an
+//! [`AnswerSource`] (the studio, an answers file, a terminal), is validated against the request
+//! — an invalid one gets per-field errors and the request stays open — and is recorded.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::FutureExt;
+use planwright_blocks::{check_files, validate_answer, BlockError, FieldError, HumanInput, Workdir};
+use planwright_runs::{EventKind, LogLevel, NodePath};
+use serde_json::Value;
+
+use crate::record::Recorder;
+use crate::run::RunCtx;
+
+/// Where answers come from.
+pub trait AnswerSource: Send + Sync {
+    /// An answer to `request` for `node` (its path, `approve` or `each[2]/approve`); `errors`
+    /// are what was wrong with the previous answer, if one was refused. `None`: nobody can
+    /// answer now (the run then waits, and `planwright resume` continues it).
+    fn answer<'a>(
+        &'a self,
+        node: &'a str,
+        request: &'a Value,
+        errors: &'a [FieldError],
+    ) -> BoxFuture<'a, Option<Value>>;
+}
+
+/// No one to ask: every request leaves the run waiting.
+pub struct NoAnswers;
+
+impl AnswerSource for NoAnswers {
+    fn answer<'a>(&'a self, _: &'a str, _: &'a Value, _: &'a [FieldError]) -> BoxFuture<'a, Option<Value>> {
+        async { None }.boxed()
+    }
+}
+
+/// Answers given up front: node id (or path) → answer, as in `planwright run --inputs`.
+pub struct GivenAnswers(pub HashMap<String, Value>);
+
+impl AnswerSource for GivenAnswers {
+    fn answer<'a>(&'a self, node: &'a str, _: &'a Value, errors: &'a [FieldError]) -> BoxFuture<'a, Option<Value>> {
+        // A refused answer is not given again: the file holds only one.
+        let id = node.rsplit('/').next().unwrap_or(node);
+        let given = if errors.is_empty() { self.0.get(node).or_else(|| self.0.get(id)).cloned() } else { None };
+        async move { given }.boxed()
+    }
+}
+
+/// The engine's side of a block's [`HumanInput`].
+pub(crate) struct EngineInput {
+    recorder: Arc<Recorder>,
+    answers: Arc<dyn AnswerSource>,
+    stored: Arc<HashMap<NodePath, Value>>,
+    /// Files named in answers must exist here.
+    workdir: Workdir,
+    /// The block asking (`ui.confirmation` …), for the request's record.
+    block: String,
+}
+
+impl EngineInput {
+    pub fn new(ctx: &RunCtx, block: &str) -> EngineInput {
+        EngineInput {
+            recorder: ctx.recorder.clone(),
+            answers: ctx.answers.clone(),
+            stored: ctx.stored_answers.clone(),
+            workdir: ctx.workdir.clone(),
+            block: block.to_owned(),
+        }
+    }
+}
+
+/// How many refused answers a request tolerates before it waits for a resume.
+const MAX_REFUSED: usize = 5;
+
+impl HumanInput for EngineInput {
+    fn ask<'a>(&'a self, node: &'a str, request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
+        async move {
+            if let Some(answer) = self.stored.get(node) {
+                return Ok(answer.clone());
+            }
+            let mut recorded = request.clone();
+            if let Value::Object(map) = &mut recorded {
+                map.insert("block".into(), Value::String(self.block.clone()));
+            }
+            let record = |kind| self.recorder.emit(kind).map_err(|e| BlockError::Failed(e.to_string()));
+            record(EventKind::InputRequested { node: node.to_owned(), request: recorded })?;
+            let mut errors: Vec<FieldError> = Vec::new();
+            for _ in 0..MAX_REFUSED {
+                let Some(answer) = self.answers.answer(node, &request, &errors).await else {
+                    return Err(BlockError::NoAnswer(describe_missing(node, &request, &errors)));
+                };
+                let checked = validate_answer(&request, &answer)
+                    .and_then(|accepted| check_files(&request, &accepted, &self.workdir).map(|()| accepted));
+                match checked {
+                    Ok(accepted) => {
+                        self.recorder.receive_input(node, &accepted).map_err(|e| BlockError::Failed(e.to_string()))?;
+                        return Ok(accepted);
+                    }
+                    Err(refused) => {
+                        let listed: Vec<String> =
+                            refused.iter().map(|e| format!("{}: {}", e.field, e.message)).collect();
+                        record(EventKind::Log {
+                            node: Some(node.to_owned()),
+                            level: LogLevel::Warn,
+                            message: format!("answer refused: {}", listed.join("; ")),
+                        })?;
+                        errors = refused;
+                    }
+                }
+            }
+            Err(BlockError::NoAnswer(describe_missing(node, &request, &errors)))
+        }
+        .boxed()
+    }
+}
+
+/// "node `approve` waits for: `bank_file` (file, .csv), `month` (text)" — what a person must give.
+fn describe_missing(node: &str, request: &Value, errors: &[FieldError]) -> String {
+    let mut wanted: Vec<String> = request["requirements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["required"].as_bool().unwrap_or(true))
+        .map(|r| {
+            let id = r["id"].as_str().unwrap_or("?");
+            let kind = r["type"].as_str().unwrap_or("text");
+            match r["accept"].as_str() {
+                Some(accept) => format!("`{id}` ({kind}, {accept})"),
+                None => format!("`{id}` ({kind})"),
+            }
+        })
+        .collect();
+    if wanted.is_empty() {
+        wanted.push("`approved` (yes or no)".into());
+    }
+    let refused = if errors.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the answer given was refused: {}",
+            errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ")
+        )
+    };
+    format!("node `{node}` waits for {}{refused}", wanted.join(", "))
+}

@@ -1,0 +1,266 @@
+//! The Planwright run engine: executes a validated plan with real concurrency — a node starts as
+//! soon as what it depends on has settled — under each node's policy, records every event
+//! (masked) through the run store, and resumes interrupted runs without re-running finished
+//! nodes. It knows the plan format, the catalog and the blocks' trait; it knows nothing of any
+//! user interface: the CLI and the studio drive it through [`Engine`], [`RunOptions`] and the
+//! [`AnswerSource`] they provide.
+
+mod call;
+mod input;
+mod looping;
+mod node;
+mod record;
+mod run;
+mod schedule;
+mod values;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use planwright_blocks::{Block, Workdir};
+use planwright_catalog::Catalog;
+use planwright_plan::{load_plan, Finding, LoadError};
+use planwright_runs::{new_run_id, Counts, Event, EventKind, RunStatus, RunStore, StoreError};
+use planwright_validate::{validate_loaded, PlanSource};
+use serde_json::{Map, Value};
+use tokio::sync::mpsc::UnboundedSender;
+use tokio_util::sync::CancellationToken;
+
+pub use input::{AnswerSource, GivenAnswers, NoAnswers};
+pub use values::{EnvSecrets, SecretSource};
+
+use crate::record::Recorder;
+use crate::run::{Abort, RunCtx};
+use crate::schedule::{run_graph, GraphScope};
+use crate::values::Env;
+
+/// Runs plans. Cheap to clone.
+#[derive(Clone)]
+pub struct Engine {
+    catalog: Arc<Catalog>,
+    blocks: Arc<HashMap<String, Arc<dyn Block>>>,
+    plans: Arc<dyn PlanSource + Send + Sync>,
+}
+
+/// What to run.
+pub struct RunRequest {
+    /// The plan file's text (stored with the run, so that resume runs exactly this plan).
+    pub plan_text: String,
+    pub plan_path: Option<PathBuf>,
+    /// Values that replace the plan's var defaults (`--var k=v`).
+    pub vars: Map<String, Value>,
+}
+
+/// How to run it.
+pub struct RunOptions {
+    /// Where relative paths in blocks resolve; blocks may not leave it.
+    pub workdir: PathBuf,
+    pub secrets: Arc<dyn SecretSource>,
+    pub answers: Arc<dyn AnswerSource>,
+    /// Cancelling it stops the run within a second, leaving a consistent record.
+    pub stop: CancellationToken,
+    /// Every event, as recorded, for a live display.
+    pub events: Option<UnboundedSender<Event>>,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutcome {
+    pub run_id: String,
+    pub status: RunStatus,
+    pub counts: Counts,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("the plan cannot be read: {0}")]
+    Load(#[from] LoadError),
+    #[error("the plan is invalid ({} error(s)); run `planwright validate` for the details", .0.len())]
+    Invalid(Vec<Finding>),
+    #[error("var `{0}` is not one of the plan's vars ({1})")]
+    UnknownVar(String, String),
+    #[error("work directory {0}: {1}")]
+    Workdir(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("run {0} cannot be resumed: {1}")]
+    NotResumable(String, String),
+}
+
+impl Engine {
+    pub fn new(catalog: Arc<Catalog>, blocks: Vec<Arc<dyn Block>>, plans: Arc<dyn PlanSource + Send + Sync>) -> Engine {
+        let blocks = blocks.into_iter().map(|b| (b.id().to_owned(), b)).collect();
+        Engine { catalog, blocks: Arc::new(blocks), plans }
+    }
+
+    /// Validates and runs a plan to its end (or until stopped or waiting for input).
+    pub async fn run(
+        &self,
+        store: &RunStore,
+        request: RunRequest,
+        options: RunOptions,
+    ) -> Result<RunOutcome, EngineError> {
+        let loaded = load_plan(&request.plan_text)?;
+        let validation = validate_loaded(&loaded, &self.catalog, self.plans.as_ref());
+        let Some(plan) = loaded.plan.filter(|_| validation.is_valid()) else {
+            return Err(EngineError::Invalid(validation.errors().cloned().collect()));
+        };
+        let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (name, value) in request.vars {
+            if !vars.contains_key(&name) {
+                return Err(EngineError::UnknownVar(name, plan.vars.keys().cloned().collect::<Vec<_>>().join(", ")));
+            }
+            vars.insert(name, value);
+        }
+        let workdir = Workdir::new(&options.workdir).map_err(|e| EngineError::Workdir(options.workdir.clone(), e))?;
+        let run_id = new_run_id();
+        let recorder = store.begin(&run_id, &plan.id, &request.plan_text, request.plan_path.as_deref())?;
+        let recorder = Arc::new(Recorder::new(recorder, options.events.clone()));
+        recorder.emit(EventKind::RunStarted {
+            plan_id: plan.id.clone(),
+            plan_version: plan.version.clone(),
+            plan_path: request.plan_path.map(|p| p.display().to_string()),
+            vars: Value::Object(vars.clone()),
+            workdir: workdir.root().display().to_string(),
+            resumed_after: None,
+        })?;
+        let ctx = self.context(recorder, workdir, &options, HashMap::new(), HashMap::new());
+        let _span = tracing::info_span!("run", run_id = %run_id, plan = %plan.id).entered();
+        self.drive(&ctx, &plan, &validation.analysis, vars, &options, None).await
+    }
+
+    /// Continues an interrupted, stopped, failed or waiting run from its record: nodes that
+    /// finished keep their stored outputs and do not run again; answers given are reused.
+    pub async fn resume(&self, store: &RunStore, run_id: &str, options: RunOptions) -> Result<RunOutcome, EngineError> {
+        let summary = store.summary(run_id)?;
+        if matches!(summary.status, RunStatus::Succeeded | RunStatus::Running) {
+            let why = if summary.status == RunStatus::Running { "it is still running" } else { "it succeeded" };
+            return Err(EngineError::NotResumable(run_id.to_owned(), why.to_owned()));
+        }
+        let (plan_text, plan_path) = store.plan(run_id)?;
+        let loaded = load_plan(&plan_text)?;
+        let validation = validate_loaded(&loaded, &self.catalog, self.plans.as_ref());
+        let Some(plan) = loaded.plan.filter(|_| validation.is_valid()) else {
+            return Err(EngineError::Invalid(validation.errors().cloned().collect()));
+        };
+        let events = store.events(run_id)?;
+        let last_seq = events.last().map_or(0, |e| e.seq);
+        let Some((vars, workdir)) = events.iter().find_map(|e| match &e.kind {
+            EventKind::RunStarted { vars, workdir, .. } => {
+                Some((vars.as_object().cloned().unwrap_or_default(), PathBuf::from(workdir)))
+            }
+            _ => None,
+        }) else {
+            return Err(EngineError::NotResumable(run_id.to_owned(), "its record has no start".into()));
+        };
+        let workdir = Workdir::new(&workdir).map_err(|e| EngineError::Workdir(workdir.clone(), e))?;
+        let recorder = Arc::new(Recorder::new(store.resume(run_id)?, options.events.clone()));
+        recorder.emit(EventKind::RunStarted {
+            plan_id: plan.id.clone(),
+            plan_version: plan.version.clone(),
+            plan_path: plan_path.map(|p| p.display().to_string()),
+            vars: Value::Object(vars.clone()),
+            workdir: workdir.root().display().to_string(),
+            resumed_after: Some(last_seq),
+        })?;
+        let ctx = self.context(recorder, workdir, &options, store.finished_outputs(run_id)?, store.answers(run_id)?);
+        let _span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id).entered();
+        self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).await
+    }
+
+    fn context(
+        &self,
+        recorder: Arc<Recorder>,
+        workdir: Workdir,
+        options: &RunOptions,
+        finished: HashMap<String, Map<String, Value>>,
+        answers: HashMap<String, Value>,
+    ) -> RunCtx {
+        RunCtx {
+            engine: self.clone(),
+            recorder,
+            workdir,
+            secrets: options.secrets.clone(),
+            answers: options.answers.clone(),
+            browser: tokio::sync::Mutex::new(()),
+            finished,
+            stored_answers: Arc::new(answers),
+            counts: Mutex::new(Counts::default()),
+        }
+    }
+
+    /// Runs the top-level graph and records how the run ended. `resumed` gives the store when
+    /// the counts must cover the whole record, not only this process's part.
+    async fn drive(
+        &self,
+        ctx: &RunCtx,
+        plan: &planwright_plan::Plan,
+        analysis: &planwright_validate::GraphAnalysis,
+        vars: Map<String, Value>,
+        options: &RunOptions,
+        resumed: Option<&RunStore>,
+    ) -> Result<RunOutcome, EngineError> {
+        let started = Instant::now();
+        let scope = GraphScope {
+            prefix: String::new(),
+            env: Arc::new(Env { vars, nodes: HashMap::new(), parent: None }),
+            policy: plan.policy.unwrap_or_default(),
+        };
+        let outcome = run_graph(ctx, &plan.graph, analysis, scope, options.stop.child_token()).await;
+        let counts = match resumed {
+            Some(store) => counts_from_record(&store.events(ctx.recorder.run_id())?),
+            None => *ctx.counts.lock().unwrap_or_else(|e| e.into_inner()),
+        };
+        let (status, reason) = match outcome {
+            Ok(_) if counts.failed == 0 => (RunStatus::Succeeded, None),
+            Ok(_) => {
+                (RunStatus::Failed, Some(format!("{} node(s) failed and the run continued past them", counts.failed)))
+            }
+            Err(Abort::Halted(why)) => (RunStatus::Failed, Some(why)),
+            Err(Abort::Stopped) => (RunStatus::Stopped, Some("stopped before the end".to_owned())),
+            Err(Abort::Waiting(why)) => (RunStatus::WaitingForInput, Some(why)),
+            Err(Abort::Record(why)) => return Err(EngineError::NotResumable(ctx.recorder.run_id().to_owned(), why)),
+        };
+        let reason = reason.map(|r| ctx.recorder.mask_text(&r));
+        ctx.recorder.emit(EventKind::RunFinished {
+            status,
+            counts,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            reason: reason.clone(),
+        })?;
+        Ok(RunOutcome { run_id: ctx.recorder.run_id().to_owned(), status, counts, reason })
+    }
+}
+
+/// Counts over a whole record (a resumed run spans processes): a node counts once, by its last
+/// outcome; every retry counts.
+fn counts_from_record(events: &[Event]) -> Counts {
+    let mut last: HashMap<&str, &'static str> = HashMap::new();
+    let mut counts = Counts::default();
+    for event in events {
+        match &event.kind {
+            EventKind::NodeFinished { node, .. } => {
+                last.insert(node, "succeeded");
+            }
+            EventKind::NodeFailed { node, .. } => {
+                last.insert(node, "failed");
+            }
+            EventKind::NodeSkipped { node, .. } => {
+                last.insert(node, "skipped");
+            }
+            EventKind::NodeRetried { .. } => counts.retried += 1,
+            _ => {}
+        }
+    }
+    for outcome in last.values() {
+        match *outcome {
+            "succeeded" => counts.succeeded += 1,
+            "failed" => counts.failed += 1,
+            _ => counts.skipped += 1,
+        }
+    }
+    counts
+}

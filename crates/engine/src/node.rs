@@ -1,0 +1,172 @@
+//! One block node: resolving its inputs, then running the block under its policy — retries with
+//! exponential backoff, a timeout that really cancels the block, the browser taken in turn.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use planwright_blocks::{Block, BlockContext, BlockError, Values};
+use planwright_catalog::{BlockSpec, Lookup, Resource};
+use planwright_plan::{Node, OnError, Policy};
+use planwright_runs::EventKind;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::input::EngineInput;
+use crate::run::{Abort, RunCtx};
+use crate::values::{NodeValue, View};
+
+/// A block node ready to run: its block, resolved inputs and where its outputs go.
+pub(crate) struct Prepared<'a> {
+    node: &'a Node,
+    spec: &'a BlockSpec,
+    block: Arc<dyn Block>,
+    path: String,
+    inputs: Values,
+}
+
+/// Resolves a block node's inputs (secrets included, and remembered for masking) and applies
+/// the spec's defaults.
+pub(crate) fn prepare<'a>(
+    ctx: &'a RunCtx,
+    node: &'a Node,
+    block_id: &str,
+    path: String,
+    view: View<'_>,
+) -> Result<Prepared<'a>, String> {
+    let Lookup::Found(spec) = ctx.catalog().lookup(block_id) else {
+        return Err(format!("the catalog has no block `{block_id}`"));
+    };
+    let block = ctx
+        .engine
+        .blocks
+        .get(spec.id.as_str())
+        .cloned()
+        .ok_or_else(|| format!("block `{}` has no implementation in this build", spec.id))?;
+    let mut used = Vec::new();
+    let mut view = View { secrets: Some(ctx.secrets.as_ref()), used_secrets: Some(&mut used), ..view };
+    let mut inputs = Map::new();
+    for (name, value) in &node.inputs {
+        inputs.insert(name.clone(), view.resolve(value)?);
+    }
+    for (name, port) in &spec.inputs {
+        if let (false, Some(default)) = (inputs.contains_key(name), &port.default) {
+            inputs.insert(name.clone(), default.clone());
+        }
+    }
+    ctx.recorder.add_secrets(used);
+    Ok(Prepared { node, spec, block, path, inputs })
+}
+
+/// Runs a prepared block node to a settled value, or aborts the graph.
+pub(crate) async fn run_block(
+    ctx: &RunCtx,
+    prepared: Prepared<'_>,
+    policy: Policy,
+    cancel: CancellationToken,
+) -> Result<NodeValue, Abort> {
+    let Prepared { node, spec, block, path, inputs } = prepared;
+    let retries = if policy.on_error == Some(OnError::Retry) { policy.retries.unwrap_or(2) } else { 0 };
+    let started = Instant::now();
+    let mut attempt = 1;
+    loop {
+        ctx.emit(EventKind::NodeStarted {
+            node: path.clone(),
+            attempt,
+            inputs: ctx.recorder.summary(&Value::Object(inputs.clone())),
+        })?;
+        let outcome = attempt_once(ctx, spec, block.as_ref(), &path, inputs.clone(), &policy, &cancel).await;
+        let elapsed_ms = started.elapsed().as_millis() as u64;
+        let (error, timed_out) = match outcome {
+            Ok(outputs) => {
+                let aliased: Map<String, Value> = node
+                    .out
+                    .iter()
+                    .map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null)))
+                    .collect();
+                ctx.recorder.finish_node(&path, elapsed_ms, attempt, &aliased)?;
+                ctx.count(|c| c.succeeded += 1);
+                return Ok(NodeValue::Done(Arc::new(aliased)));
+            }
+            Err(Attempt::Stopped) => return Err(Abort::Stopped),
+            Err(Attempt::Waiting(why)) => return Err(Abort::Waiting(why)),
+            Err(Attempt::TimedOut(ms)) => {
+                (format!("timed out after {ms} ms (policy timeout_ms); its work was cancelled"), true)
+            }
+            Err(Attempt::Failed(error)) => (error, false),
+        };
+        if attempt <= retries {
+            let backoff_ms = policy.retry_backoff_ms.unwrap_or(500).saturating_mul(1 << (attempt - 1).min(16));
+            ctx.emit(EventKind::NodeRetried {
+                node: path.clone(),
+                attempt,
+                error: ctx.recorder.mask_text(&error),
+                backoff_ms,
+            })?;
+            ctx.count(|c| c.retried += 1);
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(backoff_ms)) => {}
+                _ = cancel.cancelled() => return Err(Abort::Stopped),
+            }
+            attempt += 1;
+            continue;
+        }
+        return ctx.fail(&path, elapsed_ms, attempt, &error, timed_out, &policy);
+    }
+}
+
+enum Attempt {
+    Failed(String),
+    TimedOut(u64),
+    Stopped,
+    Waiting(String),
+}
+
+async fn attempt_once(
+    ctx: &RunCtx,
+    spec: &BlockSpec,
+    block: &dyn Block,
+    path: &str,
+    inputs: Values,
+    policy: &Policy,
+    cancel: &CancellationToken,
+) -> Result<Values, Attempt> {
+    // The browser is one session per run: its blocks take turns, whatever the concurrency.
+    let _browser = match spec.resource {
+        Some(Resource::Browser) => Some(ctx.browser.lock().await),
+        None => None,
+    };
+    let token = cancel.child_token();
+    let block_ctx = BlockContext {
+        node: path.to_owned(),
+        workdir: ctx.workdir.clone(),
+        cancel: token.clone(),
+        events: ctx.block_events(),
+        input: Arc::new(EngineInput::new(ctx, spec.id.as_str())),
+    };
+    let run = block.run(inputs, &block_ctx);
+    let timeout = policy.timeout_ms.map(Duration::from_millis);
+    let outcome = tokio::select! {
+        result = run => result,
+        _ = sleep_or_forever(timeout) => {
+            // Dropping the block's future stops its async work; the token stops blocking work.
+            token.cancel();
+            return Err(Attempt::TimedOut(policy.timeout_ms.unwrap_or_default()));
+        }
+        _ = cancel.cancelled() => {
+            token.cancel();
+            return Err(Attempt::Stopped);
+        }
+    };
+    outcome.map_err(|error| match error {
+        BlockError::Cancelled => Attempt::Stopped,
+        BlockError::NoAnswer(why) => Attempt::Waiting(why),
+        other => Attempt::Failed(other.to_string()),
+    })
+}
+
+async fn sleep_or_forever(duration: Option<Duration>) {
+    match duration {
+        Some(duration) => tokio::time::sleep(duration).await,
+        None => std::future::pending().await,
+    }
+}

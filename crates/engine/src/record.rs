@@ -1,0 +1,174 @@
+//! Recording a run: every event is masked (secret values become `***`), written through the run
+//! store, and streamed to subscribers. Inputs and outputs are summarised for the record; the full
+//! outputs are stored separately for resume.
+
+use std::sync::Mutex;
+
+use planwright_runs::{Event, EventKind, RunRecorder};
+use serde_json::{Map, Value};
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::EngineError;
+
+/// Strings longer than this are cut in records.
+const MAX_STRING: usize = 200;
+/// Lists longer than this keep their first items and a marker.
+const MAX_ITEMS: usize = 50;
+/// Deeper values are replaced by a marker.
+const MAX_DEPTH: usize = 8;
+
+pub(crate) struct Recorder {
+    store: RunRecorder,
+    secrets: Mutex<Vec<String>>,
+    subscriber: Option<UnboundedSender<Event>>,
+}
+
+impl Recorder {
+    pub fn new(store: RunRecorder, subscriber: Option<UnboundedSender<Event>>) -> Recorder {
+        Recorder { store, secrets: Mutex::new(Vec::new()), subscriber }
+    }
+
+    pub fn run_id(&self) -> &str {
+        self.store.run_id()
+    }
+
+    /// Secret values resolved for a block: from now on they never reach a record.
+    pub fn add_secrets(&self, values: Vec<String>) {
+        let mut secrets = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        for value in values.into_iter().filter(|v| !v.is_empty()) {
+            if !secrets.contains(&value) {
+                secrets.push(value);
+            }
+        }
+        // Longest first, so that a secret containing another is masked whole.
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    }
+
+    pub fn emit(&self, kind: EventKind) -> Result<Event, EngineError> {
+        let event = self.store.record(self.mask_kind(kind)).map_err(EngineError::Store)?;
+        self.send(&event);
+        Ok(event)
+    }
+
+    pub fn finish_node(
+        &self,
+        node: &str,
+        elapsed_ms: u64,
+        attempts: u32,
+        outputs: &Map<String, Value>,
+    ) -> Result<Event, EngineError> {
+        let summary = self.mask(summarize(&Value::Object(outputs.clone())));
+        let event = self.store.finish_node(node, elapsed_ms, attempts, outputs, summary).map_err(EngineError::Store)?;
+        self.send(&event);
+        Ok(event)
+    }
+
+    pub fn receive_input(&self, node: &str, answer: &Value) -> Result<Event, EngineError> {
+        let summary = self.mask(summarize(answer));
+        let event = self.store.receive_input(node, answer, summary).map_err(EngineError::Store)?;
+        self.send(&event);
+        Ok(event)
+    }
+
+    /// A summary of `value` for a record, masked.
+    pub fn summary(&self, value: &Value) -> Value {
+        self.mask(summarize(value))
+    }
+
+    /// `text` with every known secret value replaced by `***`.
+    pub fn mask_text(&self, text: &str) -> String {
+        let secrets = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
+        secrets.iter().fold(text.to_owned(), |text, secret| text.replace(secret.as_str(), "***"))
+    }
+
+    fn send(&self, event: &Event) {
+        if let Some(subscriber) = &self.subscriber {
+            // A subscriber that went away does not stop the run.
+            let _ = subscriber.send(event.clone());
+        }
+    }
+
+    fn mask(&self, value: Value) -> Value {
+        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            return value;
+        }
+        match value {
+            Value::String(text) => Value::String(self.mask_text(&text)),
+            Value::Array(items) => Value::Array(items.into_iter().map(|v| self.mask(v)).collect()),
+            Value::Object(map) => {
+                Value::Object(map.into_iter().map(|(k, v)| (self.mask_text(&k), self.mask(v))).collect())
+            }
+            other => other,
+        }
+    }
+
+    /// Every string of the event, masked (errors and log lines may quote a secret).
+    fn mask_kind(&self, kind: EventKind) -> EventKind {
+        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            return kind;
+        }
+        match serde_json::to_value(&kind) {
+            Ok(value) => serde_json::from_value(self.mask(value)).unwrap_or(kind),
+            Err(_) => kind,
+        }
+    }
+}
+
+/// Blocks' log lines and artifacts, recorded as run events.
+pub(crate) struct RunEvents(pub std::sync::Arc<Recorder>);
+
+impl planwright_blocks::BlockEvents for RunEvents {
+    fn log(&self, node: &str, level: planwright_runs::LogLevel, message: String) {
+        let kind = EventKind::Log { node: Some(node.to_owned()), level, message };
+        if let Err(error) = self.0.emit(kind) {
+            // The engine's next record of this node fails the same way and stops the run.
+            tracing::error!(%error, "a block's log line could not be recorded");
+        }
+    }
+
+    fn artifact(&self, node: &str, path: &std::path::Path, kind: planwright_runs::ArtifactKind, bytes: u64) {
+        let event = EventKind::Artifact { node: node.to_owned(), path: path.display().to_string(), kind, bytes };
+        if let Err(error) = self.0.emit(event) {
+            tracing::error!(%error, "an artifact could not be recorded");
+        }
+    }
+}
+
+/// A record-sized copy of a value: long strings cut, long lists shortened, deep values elided.
+pub(crate) fn summarize(value: &Value) -> Value {
+    fn walk(value: &Value, depth: usize) -> Value {
+        match value {
+            _ if depth >= MAX_DEPTH => Value::String("…".into()),
+            Value::String(s) if s.chars().count() > MAX_STRING => Value::String(format!(
+                "{}… ({} chars)",
+                s.chars().take(MAX_STRING).collect::<String>(),
+                s.chars().count()
+            )),
+            Value::Array(items) => {
+                let mut kept: Vec<Value> = items.iter().take(MAX_ITEMS).map(|v| walk(v, depth + 1)).collect();
+                if items.len() > MAX_ITEMS {
+                    kept.push(Value::String(format!("… {} more items", items.len() - MAX_ITEMS)));
+                }
+                Value::Array(kept)
+            }
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), walk(v, depth + 1))).collect()),
+            other => other.clone(),
+        }
+    }
+    walk(value, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn summaries_cut_long_values() {
+        let long = "x".repeat(500);
+        let summary = summarize(&json!({"text": long, "rows": (0..60).collect::<Vec<_>>()}));
+        assert!(summary["text"].as_str().unwrap().ends_with("(500 chars)"));
+        assert_eq!(summary["rows"].as_array().unwrap().len(), 51);
+        assert_eq!(summary["rows"][50], "… 10 more items");
+    }
+}

@@ -1,0 +1,105 @@
+//! One run's shared state: the recorder, the work directory, the stop token, what a resumed run
+//! already finished, the counts, and the ways a run ends early.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use planwright_blocks::Workdir;
+use planwright_catalog::Catalog;
+use planwright_plan::{OnError, Policy};
+use planwright_runs::{Counts, Event, EventKind, NodePath};
+use serde_json::{Map, Value};
+
+use crate::input::AnswerSource;
+use crate::record::Recorder;
+use crate::values::{NodeValue, SecretSource};
+use crate::{Engine, EngineError};
+
+/// Why a graph stopped before finishing.
+#[derive(Debug, Clone)]
+pub(crate) enum Abort {
+    /// A node failed under `on_error: halt` (or an exhausted `retry`): the reason.
+    Halted(String),
+    /// Stopped from outside.
+    Stopped,
+    /// A person must answer and nobody can now: what is missing.
+    Waiting(String),
+    /// The record could not be written: the run stops rather than lose track.
+    Record(String),
+}
+
+pub(crate) struct RunCtx {
+    pub engine: Engine,
+    pub recorder: Arc<Recorder>,
+    pub workdir: Workdir,
+    pub secrets: Arc<dyn SecretSource>,
+    pub answers: Arc<dyn AnswerSource>,
+    /// The run's one browser session: browser blocks take turns.
+    pub browser: tokio::sync::Mutex<()>,
+    /// Outputs of nodes a resumed run had finished (node path → outputs).
+    pub finished: HashMap<NodePath, Map<String, Value>>,
+    /// Answers a resumed run had received (node path → answer).
+    pub stored_answers: Arc<HashMap<NodePath, Value>>,
+    pub counts: Mutex<Counts>,
+}
+
+impl RunCtx {
+    pub fn catalog(&self) -> &Catalog {
+        &self.engine.catalog
+    }
+
+    pub fn emit(&self, kind: EventKind) -> Result<Event, Abort> {
+        self.recorder.emit(kind).map_err(|e| Abort::Record(e.to_string()))
+    }
+
+    pub fn count(&self, change: impl FnOnce(&mut Counts)) {
+        change(&mut self.counts.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// The outputs a resumed run already has for `path`.
+    pub fn restored(&self, path: &str) -> Option<Arc<Map<String, Value>>> {
+        self.finished.get(path).map(|outputs| Arc::new(outputs.clone()))
+    }
+
+    /// Records a failure and applies the node's policy: `continue` gives dependants null (and
+    /// counts a failure, never a success); anything else halts the run.
+    pub fn fail(
+        &self,
+        path: &str,
+        elapsed_ms: u64,
+        attempts: u32,
+        error: &str,
+        timed_out: bool,
+        policy: &Policy,
+    ) -> Result<NodeValue, Abort> {
+        let continued = policy.on_error == Some(OnError::Continue);
+        let error = self.recorder.mask_text(error);
+        self.emit(EventKind::NodeFailed {
+            node: path.to_owned(),
+            elapsed_ms,
+            attempts,
+            error: error.clone(),
+            timed_out,
+            continued,
+        })?;
+        self.count(|c| c.failed += 1);
+        if continued {
+            Ok(NodeValue::FailedContinued)
+        } else {
+            Err(Abort::Halted(format!("`{path}` failed: {error}")))
+        }
+    }
+}
+
+impl RunCtx {
+    /// Where blocks' log lines and artifacts go: into the run's record.
+    pub fn block_events(&self) -> Arc<dyn planwright_blocks::BlockEvents> {
+        Arc::new(crate::record::RunEvents(self.recorder.clone()))
+    }
+}
+
+impl From<EngineError> for Abort {
+    fn from(error: EngineError) -> Abort {
+        Abort::Record(error.to_string())
+    }
+}

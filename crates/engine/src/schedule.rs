@@ -1,0 +1,240 @@
+//! Running one graph: a node starts as soon as everything it depends on has settled (not in
+//! levels), up to the graph's concurrency; `when` and skipped inputs skip it; a halting failure
+//! or a stop cancels what is in flight.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use futures::stream::{FuturesUnordered, StreamExt};
+use futures::FutureExt;
+use planwright_plan::reference::{scan_references, visit_strings};
+use planwright_plan::{Node, NodeRole, Policy, Root};
+use planwright_runs::EventKind;
+use planwright_validate::GraphAnalysis;
+use tokio_util::sync::CancellationToken;
+
+use crate::run::{Abort, RunCtx};
+use crate::values::{Env, NodeValue, View};
+
+/// Nodes of a graph in flight at once unless a policy says otherwise.
+pub(crate) const DEFAULT_MAX_CONCURRENCY: u32 = 8;
+
+/// Where a graph runs: its node paths' prefix (`each[3]/`), its environment and policy.
+#[derive(Clone)]
+pub(crate) struct GraphScope {
+    pub prefix: String,
+    pub env: Arc<Env>,
+    pub policy: Policy,
+}
+
+/// Runs `graph` in `analysis` order and returns every node's value by id.
+pub(crate) fn run_graph<'a>(
+    ctx: &'a RunCtx,
+    graph: &'a [Node],
+    analysis: &'a GraphAnalysis,
+    scope: GraphScope,
+    cancel: CancellationToken,
+) -> BoxFuture<'a, Result<HashMap<String, NodeValue>, Abort>> {
+    async move {
+        let count = graph.len();
+        let ids: HashMap<&str, usize> = graph.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+        let data_deps: Vec<HashSet<usize>> = graph.iter().map(|node| data_dependencies(node, &ids)).collect();
+        let mut waiting_on: Vec<usize> = analysis.dependencies.iter().map(Vec::len).collect();
+        let mut dependants: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for (node, deps) in analysis.dependencies.iter().enumerate() {
+            for &dep in deps {
+                dependants[dep].push(node);
+            }
+        }
+        // Ready nodes start in analysis order (by level, then position in the file).
+        let position: Vec<usize> = {
+            let mut position = vec![0; count];
+            for (rank, &node) in analysis.order.iter().enumerate() {
+                position[node] = rank;
+            }
+            position
+        };
+        let mut ready: Vec<usize> = (0..count).filter(|&i| waiting_on[i] == 0).collect();
+        let limit = scope.policy.max_concurrency.unwrap_or(DEFAULT_MAX_CONCURRENCY).max(1) as usize;
+        let mut values: HashMap<String, NodeValue> = HashMap::new();
+        let mut running = FuturesUnordered::new();
+        let mut abort: Option<Abort> = None;
+        loop {
+            while abort.is_none() && running.len() < limit && !ready.is_empty() {
+                ready.sort_by_key(|&i| std::cmp::Reverse(position[i]));
+                let Some(index) = ready.pop() else { break };
+                match start(ctx, graph, analysis, index, &scope, &values, &data_deps[index], &cancel) {
+                    Started::Settled(value) => {
+                        values.insert(graph[index].id.clone(), value);
+                        release(index, &dependants, &mut waiting_on, &mut ready);
+                    }
+                    Started::Running(future) => running.push(future),
+                    Started::Failed(error) => abort = Some(error),
+                }
+            }
+            let Some((index, outcome)) = running.next().await else { break };
+            match outcome {
+                Ok(value) => {
+                    values.insert(graph[index].id.clone(), value);
+                    release(index, &dependants, &mut waiting_on, &mut ready);
+                }
+                Err(error) => {
+                    // The first reason wins; cancelling stops the rest promptly.
+                    cancel.cancel();
+                    abort.get_or_insert(error);
+                }
+            }
+        }
+        match abort {
+            Some(error) => Err(error),
+            None if cancel.is_cancelled() => Err(Abort::Stopped),
+            None => Ok(values),
+        }
+    }
+    .boxed()
+}
+
+fn release(index: usize, dependants: &[Vec<usize>], waiting_on: &mut [usize], ready: &mut Vec<usize>) {
+    for &next in &dependants[index] {
+        waiting_on[next] -= 1;
+        if waiting_on[next] == 0 {
+            ready.push(next);
+        }
+    }
+}
+
+type NodeFuture<'a> = BoxFuture<'a, (usize, Result<NodeValue, Abort>)>;
+
+enum Started<'a> {
+    /// Restored from a resumed record, or skipped: no work to wait for.
+    Settled(NodeValue),
+    Running(NodeFuture<'a>),
+    Failed(Abort),
+}
+
+/// Decides what happens to a node whose dependencies have settled.
+#[allow(clippy::too_many_arguments)] // the scheduler's state, lent for one decision
+fn start<'a>(
+    ctx: &'a RunCtx,
+    graph: &'a [Node],
+    analysis: &'a GraphAnalysis,
+    index: usize,
+    scope: &GraphScope,
+    values: &HashMap<String, NodeValue>,
+    data_deps: &HashSet<usize>,
+    cancel: &CancellationToken,
+) -> Started<'a> {
+    let node = &graph[index];
+    let path = format!("{}{}", scope.prefix, node.id);
+    if let Some(outputs) = ctx.restored(&path) {
+        return Started::Settled(NodeValue::Done(outputs));
+    }
+    let skipped_input = data_deps.iter().find_map(|&dep| match values.get(&graph[dep].id) {
+        Some(NodeValue::Skipped(_)) => Some(graph[dep].id.clone()),
+        _ => None,
+    });
+    if let Some(dep) = skipped_input {
+        return skip(ctx, &path, format!("it needs the outputs of `{dep}`, which was skipped"));
+    }
+    if let Some(when) = &node.when {
+        let mut view = View { local: values, env: &scope.env, secrets: None, used_secrets: None };
+        match view.condition(&when.expr) {
+            Ok(true) => {}
+            Ok(false) => return skip(ctx, &path, format!("its condition `{}` is false", when.expr)),
+            Err(error) => {
+                // Never silently true: the node fails, under its policy like any failure.
+                let policy = node.policy.map_or(scope.policy, |own| own.merged_over(&scope.policy));
+                return match ctx.fail(&path, 0, 1, &format!("cannot evaluate `when`: {error}"), false, &policy) {
+                    Ok(value) => Started::Settled(value),
+                    Err(abort) => Started::Failed(abort),
+                };
+            }
+        }
+    }
+    let policy = node.policy.map_or(scope.policy, |own| own.merged_over(&scope.policy));
+    let cancel = cancel.clone();
+    let future: BoxFuture<'a, Result<NodeValue, Abort>> = match node.role() {
+        Some(NodeRole::Block(block)) => {
+            // Inputs are resolved here, from the finished nodes, while they are at hand.
+            let view = View { local: values, env: &scope.env, secrets: None, used_secrets: None };
+            match crate::node::prepare(ctx, node, block, path.clone(), view) {
+                Ok(prepared) => crate::node::run_block(ctx, prepared, policy, cancel).boxed(),
+                Err(error) => {
+                    return match ctx.fail(&path, 0, 1, &error, false, &policy) {
+                        Ok(value) => Started::Settled(value),
+                        Err(abort) => Started::Failed(abort),
+                    }
+                }
+            }
+        }
+        // Loops and calls run graphs of their own, which read this one: they get a snapshot.
+        Some(role) => {
+            let env =
+                Arc::new(Env { vars: Default::default(), nodes: values.clone(), parent: Some(scope.env.clone()) });
+            match role {
+                NodeRole::Loop => {
+                    let body = analysis_of_body(analysis, index);
+                    crate::looping::run_loop(ctx, node, body, path, env, policy, scope.policy, cancel).boxed()
+                }
+                _ => crate::call::run_call(ctx, node, path, env, policy, cancel).boxed(),
+            }
+        }
+        None => return Started::Failed(Abort::Halted(format!("node `{path}` is neither a block, a loop nor a call"))),
+    };
+    Started::Running(async move { (index, future.await) }.boxed())
+}
+
+/// The body analysis of loop node `index` (the validator analysed every body).
+fn analysis_of_body(analysis: &GraphAnalysis, index: usize) -> &GraphAnalysis {
+    static EMPTY: std::sync::OnceLock<GraphAnalysis> = std::sync::OnceLock::new();
+    analysis.bodies.get(&index).unwrap_or_else(|| EMPTY.get_or_init(GraphAnalysis::default))
+}
+
+fn skip<'a>(ctx: &RunCtx, path: &str, reason: String) -> Started<'a> {
+    match ctx.emit(EventKind::NodeSkipped { node: path.to_owned(), reason: reason.clone() }) {
+        Ok(_) => {
+            ctx.count(|c| c.skipped += 1);
+            Started::Settled(NodeValue::Skipped(reason))
+        }
+        Err(error) => Started::Failed(error),
+    }
+}
+
+/// The nodes of the same graph whose outputs `node` reads: in its inputs, condition, loop
+/// input, call inputs and, for loops, anywhere in its body. (`after` and browser order are
+/// ordering only: a skipped node does not skip what merely runs after it.)
+fn data_dependencies(node: &Node, ids: &HashMap<&str, usize>) -> HashSet<usize> {
+    let mut found = HashSet::new();
+    collect_references(node, ids, &mut found);
+    found
+}
+
+fn collect_references(node: &Node, ids: &HashMap<&str, usize>, found: &mut HashSet<usize>) {
+    let mut add = |text: &str| {
+        for reference in scan_references(text).flatten() {
+            if let Root::Node(id) = &reference.root {
+                if let Some(&index) = ids.get(id.as_str()) {
+                    found.insert(index);
+                }
+            }
+        }
+    };
+    for value in node.inputs.values() {
+        visit_strings(value, &mut |text, _| add(text));
+    }
+    if let Some(when) = &node.when {
+        add(&when.expr);
+    }
+    if let Some(foreach) = &node.foreach {
+        visit_strings(&foreach.input, &mut |text, _| add(text));
+    }
+    if let Some(call) = &node.call {
+        for value in call.inputs.values() {
+            visit_strings(value, &mut |text, _| add(text));
+        }
+    }
+    for inner in node.body_graph() {
+        collect_references(inner, ids, found);
+    }
+}

@@ -1,0 +1,365 @@
+//! The engine against real blocks, a real run store (SQLite + JSONL in a temp data home) and a
+//! real local HTTP server.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use planwright_catalog::Catalog;
+use planwright_engine::{Engine, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
+use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
+use planwright_validate::NoPlans;
+use serde_json::{json, Value};
+use tokio_util::sync::CancellationToken;
+
+struct Fixture {
+    engine: Engine,
+    store: RunStore,
+    home: tempfile::TempDir,
+    workdir: tempfile::TempDir,
+}
+
+fn fixture() -> Fixture {
+    let home = tempfile::tempdir().unwrap();
+    let store = RunStore::open(&DataHome::at(home.path())).unwrap();
+    let engine = Engine::new(Arc::new(Catalog::bundled().unwrap()), planwright_blocks::builtin(), Arc::new(NoPlans));
+    Fixture { engine, store, home, workdir: tempfile::tempdir().unwrap() }
+}
+
+struct Secrets;
+
+impl SecretSource for Secrets {
+    fn secret(&self, name: &str) -> Option<String> {
+        (name == "API_TOKEN").then(|| "canary-5e3f-never-recorded".to_owned())
+    }
+}
+
+impl Fixture {
+    async fn run(
+        &self,
+        plan: &str,
+        vars: Value,
+        answers: Option<HashMap<String, Value>>,
+        stop: CancellationToken,
+    ) -> (RunOutcome, Vec<Event>) {
+        let answers: Arc<dyn planwright_engine::AnswerSource> = match answers {
+            Some(answers) => Arc::new(GivenAnswers(answers)),
+            None => Arc::new(NoAnswers),
+        };
+        let options = RunOptions {
+            workdir: self.workdir.path().to_owned(),
+            secrets: Arc::new(Secrets),
+            answers,
+            stop,
+            events: None,
+        };
+        let request = RunRequest {
+            plan_text: plan.to_owned(),
+            plan_path: None,
+            vars: vars.as_object().cloned().unwrap_or_default(),
+        };
+        let outcome = self.engine.run(&self.store, request, options).await.unwrap_or_else(|e| panic!("{e}"));
+        let events = self.store.events(&outcome.run_id).unwrap();
+        (outcome, events)
+    }
+}
+
+fn plan(graph: &str) -> String {
+    format!("apiVersion: planwright/v1\nid: engine_test\nversion: 1.0.0\nvars:\n  base: null\nsecrets: [API_TOKEN]\ngraph:\n{graph}")
+}
+
+fn http(id: &str, path: &str, extra: &str) -> String {
+    format!("  - id: {id}\n    block: external.api.http\n    in: {{url: \"${{vars.base}}{path}\"}}\n    out: {{status: status, response_json: body}}\n{extra}")
+}
+
+fn kinds<'a>(events: &'a [Event], node: &str) -> Vec<&'a str> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let (n, kind) = match &e.kind {
+                EventKind::NodeStarted { node, .. } => (node, "started"),
+                EventKind::NodeFinished { node, .. } => (node, "finished"),
+                EventKind::NodeFailed { node, .. } => (node, "failed"),
+                EventKind::NodeSkipped { node, .. } => (node, "skipped"),
+                EventKind::NodeRetried { node, .. } => (node, "retried"),
+                _ => return None,
+            };
+            (n == node).then_some(kind)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn independent_nodes_run_at_the_same_time() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph =
+        [http("a", "/sleep/400/a", ""), http("b", "/sleep/400/b", ""), http("c", "/json/1", "    after: [a, b]\n")]
+            .concat();
+    let (outcome, _) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    let requests = server.log.requests();
+    let a = requests.iter().find(|r| r.path.ends_with("/a")).unwrap();
+    let b = requests.iter().find(|r| r.path.ends_with("/b")).unwrap();
+    let c = requests.iter().find(|r| r.path.starts_with("/json")).unwrap();
+    assert!(b.started < a.finished.unwrap() && a.started < b.finished.unwrap(), "a and b overlapped");
+    assert!(c.started >= a.finished.unwrap().max(b.finished.unwrap()), "c waited for both");
+    assert_eq!((outcome.counts.succeeded, outcome.counts.failed), (3, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_false_condition_skips_the_node_and_what_needs_its_outputs() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = [
+        http("check", "/json/1", ""),
+        http("gated", "/json/2", "    when: {expr: \"${check.status} == 404\"}\n"),
+        "  - id: uses_gated\n    block: transforms.pick\n    in: {source: \"${gated.body}\", path: n}\n    out: {value: n}\n".to_owned(),
+        http("only_after", "/json/3", "    after: [gated]\n"),
+    ]
+    .concat();
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded);
+    let reason = |node: &str| {
+        events.iter().find_map(|e| match &e.kind {
+            EventKind::NodeSkipped { node: n, reason } if n == node => Some(reason.clone()),
+            _ => None,
+        })
+    };
+    assert!(reason("gated").unwrap().contains("is false"));
+    assert!(reason("uses_gated").unwrap().contains("`gated`, which was skipped"));
+    assert_eq!(kinds(&events, "only_after"), ["started", "finished"], "ordering without data is not a need");
+    assert_eq!((outcome.counts.succeeded, outcome.counts.skipped), (2, 2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn continue_records_the_failure_gives_null_and_is_never_success() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = [
+        http("bad", "/fail", "    policy: {on_error: continue}\n"),
+        "  - id: save\n    block: report.write\n    in: {data: {status: \"${bad.status}\"}, format: json, path: out/status.json}\n    out: {path: saved}\n".to_owned(),
+    ]
+    .concat();
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed, "a continued failure is not a success");
+    assert_eq!((outcome.counts.succeeded, outcome.counts.failed), (1, 1));
+    assert!(events
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::NodeFailed { node, continued: true, .. } if node == "bad")));
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(f.workdir.path().join("out/status.json")).unwrap()).unwrap();
+    assert_eq!(saved, json!({"status": null}));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn halt_stops_the_run_at_the_first_failure() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = [http("bad", "/fail", ""), http("next", "/json/1", "    after: [bad]\n")].concat();
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert!(outcome.reason.unwrap().contains("`bad` failed"));
+    assert!(kinds(&events, "next").is_empty(), "nothing after a halting failure starts");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_backs_off_and_counts_every_retry() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = http("flaky", "/flaky/2/k", "    policy: {on_error: retry, retries: 3, retry_backoff_ms: 20}\n");
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded);
+    assert_eq!(kinds(&events, "flaky"), ["started", "retried", "started", "retried", "started", "finished"]);
+    let backoffs: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::NodeRetried { backoff_ms, .. } => Some(backoff_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(backoffs, [20, 40], "exponential from retry_backoff_ms");
+    assert_eq!((outcome.counts.succeeded, outcome.counts.retried), (1, 2));
+    assert_eq!(server.log.count("/flaky"), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timeout_cancels_the_blocks_work() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = http("slow", "/sleep/10000/x", "    policy: {timeout_ms: 300}\n");
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert!(events
+        .iter()
+        .any(|e| matches!(&e.kind, EventKind::NodeFailed { node, timed_out: true, .. } if node == "slow")));
+    // The request itself was dropped: the server saw the client go away, long before 10 s.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let request = server.log.requests().into_iter().find(|r| r.path.starts_with("/sleep")).unwrap();
+    assert!(request.abandoned, "the HTTP request was cancelled, not left running");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn foreach_collects_in_input_order_whatever_order_items_finish() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = "  - id: each\n    foreach: {input: [300, 10, 150], item_var: ms, index_var: i, max_concurrency: 3}\n    body:\n      plan:\n        graph:\n          - id: wait\n            block: external.api.http\n            in: {url: \"${vars.base}/sleep/${vars.ms}/${vars.i}\"}\n            out: {response_json: waited}\n    out: {collect: results}\n  - id: save\n    block: report.write\n    in: {data: \"${each.results}\", format: json, path: out/results.json}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(f.workdir.path().join("out/results.json")).unwrap()).unwrap();
+    assert_eq!(saved, json!([{"waited": {"slept": 300}}, {"waited": {"slept": 10}}, {"waited": {"slept": 150}}]));
+    assert_eq!(kinds(&events, "each[1]/wait"), ["started", "finished"], "iterations have their own node paths");
+    let finished: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::NodeFinished { node, .. } if node.ends_with("/wait") => Some(node.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished, ["each[1]/wait", "each[2]/wait", "each[0]/wait"], "they ran in parallel");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn while_runs_its_body_until_the_condition_is_false() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = "  - id: poll\n    while: {condition: {expr: \"${check.status} != 200\"}, max_iterations: 5}\n    body:\n      plan:\n        graph:\n          - id: check\n            block: external.api.http\n            policy: {on_error: continue}\n            in: {url: \"${vars.base}/flaky/2/poll\"}\n            out: {status: status}\n    out: {collect: attempts}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(server.log.count("/flaky"), 3, "two failures, then done");
+    assert_eq!(kinds(&events, "poll[2]/check"), ["started", "finished"]);
+    assert_eq!(outcome.counts.failed, 2, "the continued failures count");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_ends_the_run_promptly_with_a_consistent_record() {
+    let server = support::start().await;
+    let f = fixture();
+    let stop = CancellationToken::new();
+    let trigger = stop.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        trigger.cancel();
+    });
+    let started = Instant::now();
+    let graph = http("slow", "/sleep/20000/s", "");
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, stop).await;
+    assert!(started.elapsed() < Duration::from_secs(10), "the stop was not honoured");
+    assert_eq!(outcome.status, RunStatus::Stopped);
+    assert!(matches!(events.last().unwrap().kind, EventKind::RunFinished { status: RunStatus::Stopped, .. }));
+    assert_eq!(f.store.summary(&outcome.run_id).unwrap().status, RunStatus::Stopped);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_path_that_escapes_the_workdir_fails_the_node() {
+    let f = fixture();
+    let graph = "  - id: save\n    block: report.write\n    in: {data: {a: 1}, format: json, path: ../escaped.json}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": "http://unused"}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    let error = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeFailed { error, .. } => Some(error.clone()),
+        _ => None,
+    });
+    assert!(error.unwrap().contains("work directory"));
+    assert!(!f.workdir.path().parent().unwrap().join("escaped.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_are_used_but_never_recorded() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = "  - id: call\n    block: external.api.http\n    in:\n      url: \"${vars.base}/json/1\"\n      headers: {Authorization: \"Bearer ${secrets.API_TOKEN}\"}\n      body: {token_echo: \"${secrets.API_TOKEN}\"}\n      method: POST\n    out: {status: status}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    let recorded = serde_json::to_string(&events).unwrap();
+    assert!(!recorded.contains("canary-5e3f"), "the secret reached the events");
+    assert!(recorded.contains("Bearer ***"));
+    for entry in walk(f.home.path()) {
+        let bytes = std::fs::read(&entry).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("canary-5e3f"), "the secret reached {}", entry.display());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn human_input_is_asked_validated_and_recorded() {
+    let f = fixture();
+    let graph = "  - id: approve\n    block: ui.confirmation\n    in: {message: 今月の支払いを承認しますか？}\n    out: {approved: ok}\n  - id: save\n    block: report.write\n    when: {expr: \"${approve.ok} == true\"}\n    in: {data: {approved: \"${approve.ok}\"}, format: json, path: out/approved.json}\n";
+    let mut answers = HashMap::new();
+    answers.insert("approve".to_owned(), json!({"approved": true, "comment": "OK"}));
+    let (outcome, events) = f.run(&plan(graph), json!({"base": "x"}), Some(answers), CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    assert!(events.iter().any(|e| matches!(&e.kind, EventKind::InputRequested { node, .. } if node == "approve")));
+    assert!(events.iter().any(|e| matches!(&e.kind, EventKind::InputReceived { node, .. } if node == "approve")));
+    assert!(f.workdir.path().join("out/approved.json").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_no_one_to_ask_the_run_waits_and_names_what_is_missing() {
+    let f = fixture();
+    let graph = "  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      message: 入金明細を選んでください\n      requirements:\n        - {id: bank_file, type: file, label: 入金明細, accept: .csv, required: true}\n    out: {collected_data: data}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": "x"}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::WaitingForInput);
+    assert!(outcome.reason.as_deref().unwrap().contains("`bank_file`"), "{:?}", outcome.reason);
+    assert_eq!(f.store.summary(&outcome.run_id).unwrap().status, RunStatus::WaitingForInput);
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::NodeFailed { .. })), "waiting is not failing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_answer_keeps_the_request_open() {
+    let f = fixture();
+    let graph = "  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      requirements:\n        - {id: month, type: text, required: true, validation: {regex: \"^[0-9]{4}-[0-9]{2}$\"}}\n    out: {collected_data: data}\n";
+    let mut answers = HashMap::new();
+    answers.insert("ask".to_owned(), json!({"month": "October"}));
+    let (outcome, events) = f.run(&plan(graph), json!({"base": "x"}), Some(answers), CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::WaitingForInput);
+    assert!(outcome.reason.unwrap().contains("month"));
+    assert!(events.iter().any(|e| matches!(&e.kind, EventKind::Log { message, .. } if message.contains("answer refused") && message.contains("month"))));
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::InputReceived { .. })));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resume_does_not_rerun_finished_nodes() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = [
+        http("first", "/json/1", ""),
+        "  - id: ask\n    block: ui.confirmation\n    in: {message: \"status ${first.status}: continue?\"}\n    out: {approved: ok}\n"
+            .to_owned(),
+        http("last", "/json/2", "    after: [ask]\n"),
+    ]
+    .concat();
+    let (waiting, _) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(waiting.status, RunStatus::WaitingForInput);
+    let mut answers = HashMap::new();
+    answers.insert("ask".to_owned(), json!({"approved": true}));
+    let options = RunOptions {
+        workdir: f.workdir.path().to_owned(),
+        secrets: Arc::new(Secrets),
+        answers: Arc::new(GivenAnswers(answers)),
+        stop: CancellationToken::new(),
+        events: None,
+    };
+    let resumed = f.engine.resume(&f.store, &waiting.run_id, options).await.unwrap();
+    assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
+    assert_eq!(server.log.count("/json/1"), 1, "`first` finished before and was not run again");
+    assert_eq!(server.log.count("/json/2"), 1);
+    assert_eq!(resumed.counts.succeeded, 3);
+    let events = f.store.events(&waiting.run_id).unwrap();
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>(), "one gap-free sequence across the resume");
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

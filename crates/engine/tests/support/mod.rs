@@ -1,0 +1,126 @@
+//! A real HTTP server on 127.0.0.1 for the engine's tests, with routes that behave like the
+//! servers plans talk to: slow ones, flaky ones, failing ones. It records every request: when it
+//! arrived, and whether the client went away before the answer (a cancelled request).
+
+#![allow(dead_code)] // each test file uses the routes it needs
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub path: String,
+    pub started: Instant,
+    pub finished: Option<Instant>,
+    /// The client closed the connection before the answer was sent.
+    pub abandoned: bool,
+}
+
+#[derive(Clone, Default)]
+pub struct Log(Arc<Mutex<Vec<Request>>>);
+
+impl Log {
+    pub fn requests(&self) -> Vec<Request> {
+        self.0.lock().unwrap().clone()
+    }
+
+    pub fn count(&self, prefix: &str) -> usize {
+        self.requests().iter().filter(|r| r.path.starts_with(prefix)).count()
+    }
+}
+
+pub struct Server {
+    pub base: String,
+    pub log: Log,
+}
+
+/// Routes:
+/// - `/json/<anything>` → 200 `{"path": "<path>", "n": <number in the path or 0>}`
+/// - `/sleep/<ms>/<tag>` → waits, then 200 `{"slept": ms}`
+/// - `/flaky/<failures>/<key>` → 500 for the first `failures` requests of `key`, then 200
+/// - `/fail` → 500 `{"error": "boom"}`
+pub async fn start() -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let log = Log::default();
+    let flaky: Arc<Mutex<HashMap<String, u32>>> = Arc::default();
+    let server_log = log.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else { return };
+            let log = server_log.clone();
+            let flaky = flaky.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 1024];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let text = String::from_utf8_lossy(&head).to_string();
+                let path = text.split_whitespace().nth(1).unwrap_or("/").to_owned();
+                let index = {
+                    let mut requests = log.0.lock().unwrap();
+                    requests.push(Request {
+                        path: path.clone(),
+                        started: Instant::now(),
+                        finished: None,
+                        abandoned: false,
+                    });
+                    requests.len() - 1
+                };
+                let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+                let (status, body) = match parts.as_slice() {
+                    ["sleep", ms, ..] => {
+                        let ms: u64 = ms.parse().unwrap_or(0);
+                        let mut probe = [0u8; 1];
+                        tokio::select! {
+                            _ = tokio::time::sleep(Duration::from_millis(ms)) => {}
+                            // A read that returns means the client closed: the request was cancelled.
+                            _ = socket.read(&mut probe) => {
+                                let mut requests = log.0.lock().unwrap();
+                                requests[index].abandoned = true;
+                                requests[index].finished = Some(Instant::now());
+                                return;
+                            }
+                        }
+                        (200, format!("{{\"slept\": {ms}}}"))
+                    }
+                    ["flaky", failures, key] => {
+                        let failures: u32 = failures.parse().unwrap_or(0);
+                        let seen = {
+                            let mut flaky = flaky.lock().unwrap();
+                            let seen = flaky.entry(key.to_string()).or_insert(0);
+                            *seen += 1;
+                            *seen
+                        };
+                        if seen <= failures {
+                            (500, "{\"error\": \"not yet\"}".to_owned())
+                        } else {
+                            (200, format!("{{\"attempt\": {seen}}}"))
+                        }
+                    }
+                    ["fail"] => (500, "{\"error\": \"boom\"}".to_owned()),
+                    _ => {
+                        let n: u64 = parts.iter().rev().find_map(|p| p.parse().ok()).unwrap_or(0);
+                        (200, format!("{{\"path\": \"{path}\", \"n\": {n}}}"))
+                    }
+                };
+                let reason = if status == 200 { "OK" } else { "Internal Server Error" };
+                let response = format!(
+                    "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(response.as_bytes()).await;
+                log.0.lock().unwrap()[index].finished = Some(Instant::now());
+            });
+        }
+    });
+    Server { base, log }
+}

@@ -1,0 +1,151 @@
+//! The run event: one type, streamed to subscribers (the CLI, later the studio) and written to
+//! the run's JSONL log and to SQLite. `docs/events.md` documents it; bump
+//! [`EVENT_SCHEMA_VERSION`] on any change a reader would notice.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the event schema written in every event.
+pub const EVENT_SCHEMA_VERSION: u32 = 1;
+
+/// One thing that happened in a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// [`EVENT_SCHEMA_VERSION`] when written.
+    pub schema: u32,
+    pub run_id: String,
+    /// 1, 2, 3 … within the run, without gaps, across resumes.
+    pub seq: u64,
+    /// RFC 3339 UTC with milliseconds.
+    pub at: String,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// A node's place in a run: its id, inside loop bodies `loop[3]/inner` (iteration 3, 0-based),
+/// inside called plans `call/inner`.
+pub type NodePath = String;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    RunStarted {
+        plan_id: String,
+        plan_version: String,
+        /// The plan file, when the run started from one.
+        plan_path: Option<String>,
+        /// The vars the run uses (secrets never appear here: they are not vars).
+        vars: Value,
+        /// The work directory relative paths resolve against.
+        workdir: String,
+        /// Set when this start resumes an interrupted run: the sequence number it resumes after.
+        resumed_after: Option<u64>,
+    },
+    RunFinished {
+        status: RunStatus,
+        counts: Counts,
+        elapsed_ms: u64,
+        /// Why the run ended that way, in a sentence (the first failure, "stopped by the user" …).
+        reason: Option<String>,
+    },
+    NodeStarted {
+        node: NodePath,
+        /// 1 for the first attempt.
+        attempt: u32,
+        /// Inputs as summarised for the record: long strings cut, bytes as a length, secrets masked.
+        inputs: Value,
+    },
+    NodeFinished {
+        node: NodePath,
+        elapsed_ms: u64,
+        attempts: u32,
+        /// Outputs summarised like inputs (the full values are stored separately for resume).
+        outputs: Value,
+    },
+    NodeSkipped {
+        node: NodePath,
+        reason: String,
+    },
+    NodeFailed {
+        node: NodePath,
+        elapsed_ms: u64,
+        attempts: u32,
+        error: String,
+        timed_out: bool,
+        /// `on_error: continue`: the run goes on; dependants receive null, and this failure counts
+        /// as a failure, never as a success.
+        continued: bool,
+    },
+    NodeRetried {
+        node: NodePath,
+        /// The attempt that failed.
+        attempt: u32,
+        error: String,
+        /// How long the engine waits before the next attempt.
+        backoff_ms: u64,
+    },
+    InputRequested {
+        node: NodePath,
+        /// What is asked: mode, message and the requirements (see `docs/events.md`).
+        request: Value,
+    },
+    InputReceived {
+        node: NodePath,
+        /// The accepted answer, summarised and masked like inputs.
+        answer: Value,
+    },
+    Log {
+        node: Option<NodePath>,
+        level: LogLevel,
+        message: String,
+    },
+    Artifact {
+        node: NodePath,
+        /// Absolute path of the file written.
+        path: String,
+        kind: ArtifactKind,
+        bytes: u64,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Succeeded,
+    /// At least one node failed (with `continue`, the run went on, but it did not succeed).
+    Failed,
+    /// Stopped from outside (the studio's stop button, Ctrl+C).
+    Stopped,
+    /// Paused for human input that nobody can give now; `planwright resume` continues it.
+    WaitingForInput,
+    /// The process ended without finishing the record (killed, machine off): resumable.
+    Interrupted,
+}
+
+/// Node counts of a run, from what really happened.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub succeeded: u64,
+    pub failed: u64,
+    pub skipped: u64,
+    /// Retries made (attempts beyond the first), over all nodes.
+    pub retried: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArtifactKind {
+    File,
+    Screenshot,
+    Report,
+}
