@@ -27,6 +27,7 @@ use planwright_validate::{validate_loaded, PlanSource};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 pub use input::{AnswerSource, GivenAnswers, NoAnswers};
 pub use values::{EnvSecrets, SecretSource};
@@ -72,6 +73,8 @@ pub struct RunOutcome {
     pub status: RunStatus,
     pub counts: Counts,
     pub reason: Option<String>,
+    /// How long this process spent writing the run's record (SQLite and JSONL).
+    pub recording: std::time::Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -128,8 +131,8 @@ impl Engine {
             resumed_after: None,
         })?;
         let ctx = self.context(recorder, workdir, &options, HashMap::new(), HashMap::new());
-        let _span = tracing::info_span!("run", run_id = %run_id, plan = %plan.id).entered();
-        self.drive(&ctx, &plan, &validation.analysis, vars, &options, None).await
+        let span = tracing::info_span!("run", run_id = %run_id, plan = %plan.id);
+        self.drive(&ctx, &plan, &validation.analysis, vars, &options, None).instrument(span).await
     }
 
     /// Continues an interrupted, stopped, failed or waiting run from its record: nodes that
@@ -167,8 +170,8 @@ impl Engine {
             resumed_after: Some(last_seq),
         })?;
         let ctx = self.context(recorder, workdir, &options, store.finished_outputs(run_id)?, store.answers(run_id)?);
-        let _span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id).entered();
-        self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).await
+        let span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id);
+        self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).instrument(span).await
     }
 
     fn context(
@@ -231,7 +234,13 @@ impl Engine {
             elapsed_ms: started.elapsed().as_millis() as u64,
             reason: reason.clone(),
         })?;
-        Ok(RunOutcome { run_id: ctx.recorder.run_id().to_owned(), status, counts, reason })
+        Ok(RunOutcome {
+            run_id: ctx.recorder.run_id().to_owned(),
+            status,
+            counts,
+            reason,
+            recording: ctx.recorder.store_time(),
+        })
     }
 }
 

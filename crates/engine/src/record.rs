@@ -2,7 +2,9 @@
 //! store, and streamed to subscribers. Inputs and outputs are summarised for the record; the full
 //! outputs are stored separately for resume.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use planwright_runs::{Event, EventKind, RunRecorder};
 use serde_json::{Map, Value};
@@ -21,11 +23,26 @@ pub(crate) struct Recorder {
     store: RunRecorder,
     secrets: Mutex<Vec<String>>,
     subscriber: Option<UnboundedSender<Event>>,
+    /// Time spent in the store (SQLite and JSONL), in nanoseconds: reported apart from the
+    /// engine's own overhead.
+    store_nanos: AtomicU64,
 }
 
 impl Recorder {
     pub fn new(store: RunRecorder, subscriber: Option<UnboundedSender<Event>>) -> Recorder {
-        Recorder { store, secrets: Mutex::new(Vec::new()), subscriber }
+        Recorder { store, secrets: Mutex::new(Vec::new()), subscriber, store_nanos: AtomicU64::new(0) }
+    }
+
+    /// Time spent writing the record so far.
+    pub fn store_time(&self) -> Duration {
+        Duration::from_nanos(self.store_nanos.load(Ordering::Relaxed))
+    }
+
+    fn timed<T>(&self, write: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let result = write();
+        self.store_nanos.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        result
     }
 
     pub fn run_id(&self) -> &str {
@@ -45,7 +62,8 @@ impl Recorder {
     }
 
     pub fn emit(&self, kind: EventKind) -> Result<Event, EngineError> {
-        let event = self.store.record(self.mask_kind(kind)).map_err(EngineError::Store)?;
+        let kind = self.mask_kind(kind);
+        let event = self.timed(|| self.store.record(kind)).map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
     }
@@ -58,14 +76,16 @@ impl Recorder {
         outputs: &Map<String, Value>,
     ) -> Result<Event, EngineError> {
         let summary = self.mask(summarize(&Value::Object(outputs.clone())));
-        let event = self.store.finish_node(node, elapsed_ms, attempts, outputs, summary).map_err(EngineError::Store)?;
+        let event = self
+            .timed(|| self.store.finish_node(node, elapsed_ms, attempts, outputs, summary))
+            .map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
     }
 
     pub fn receive_input(&self, node: &str, answer: &Value) -> Result<Event, EngineError> {
         let summary = self.mask(summarize(answer));
-        let event = self.store.receive_input(node, answer, summary).map_err(EngineError::Store)?;
+        let event = self.timed(|| self.store.receive_input(node, answer, summary)).map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
     }

@@ -363,3 +363,19 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+#[test]
+fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
+    fn assert_send<T: Send>(_: &T) {}
+    let f = fixture();
+    let options = RunOptions {
+        workdir: f.workdir.path().to_owned(),
+        secrets: Arc::new(Secrets),
+        answers: Arc::new(NoAnswers),
+        stop: CancellationToken::new(),
+        events: None,
+    };
+    let request = RunRequest { plan_text: plan(""), plan_path: None, vars: Default::default() };
+    let run = f.engine.run(&f.store, request, options);
+    assert_send(&run);
+}

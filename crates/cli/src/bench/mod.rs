@@ -1,5 +1,6 @@
 //! `planwright bench`: speed measurements that docs/benchmarks.md reports.
 
+mod engine;
 mod hostile;
 
 use std::path::PathBuf;
@@ -31,6 +32,15 @@ pub enum BenchCommand {
         #[arg(long, value_name = "DIR")]
         write_plans: Option<PathBuf>,
     },
+    /// The engine's overhead per node: 1,000 trivial nodes, and a foreach over 10,000 items,
+    /// with the record's write cost (SQLite + JSONL) measured apart.
+    Engine {
+        /// Runs per case; the median is reported.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
     /// binary garbage): exit code, time and peak memory of each.
     Hostile {
@@ -49,6 +59,38 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
     match command {
         BenchCommand::Validate { nodes, repeat, format, write_plans } => {
             validate(&nodes, repeat.max(1), format, write_plans)
+        }
+        BenchCommand::Engine { repeat, format } => {
+            let rows = engine::run(repeat.max(1))?;
+            let output = match format {
+                Format::Json => render::json(&rows),
+                Format::Text => {
+                    let mut out = format!(
+                        "median of {repeat} runs, release build: {}\n",
+                        if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
+                    );
+                    out.push_str("case                          node runs   total ms  record ms  engine ms  engine µs/node  record µs/node\n");
+                    for r in &rows {
+                        out.push_str(&format!(
+                            "{:<28} {:>10} {:>10.1} {:>10.1} {:>10.1} {:>15.1} {:>15.1}\n",
+                            r.case,
+                            r.node_runs,
+                            r.total_ms,
+                            r.record_ms,
+                            r.engine_ms,
+                            r.engine_us_per_node,
+                            r.record_us_per_node
+                        ));
+                    }
+                    out.push_str(&format!(
+                        "stop → run ended (median of {repeat}): {:.1} ms\n",
+                        engine::stop_latency(repeat.max(1))?
+                    ));
+                    out
+                }
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
         }
         BenchCommand::Hostile { dir, write_only: true, .. } => {
             hostile::write_hostile(&dir)?;
