@@ -42,6 +42,9 @@ fn ask(node: &str, request: &Value, errors: &[FieldError]) -> Option<Value> {
             let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
             prompt.push_str(&format!(": {}", names.join(" / ")));
         }
+        if let Some(accept) = requirement["accept"].as_str() {
+            prompt.push_str(&format!(", {accept}"));
+        }
         if let Some(hint) = requirement["hint"].as_str() {
             prompt.push_str(&format!("; {hint}"));
         }

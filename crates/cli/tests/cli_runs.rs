@@ -176,3 +176,63 @@ fn a_killed_run_resumes_without_rerunning_finished_nodes() {
     let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
     assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
 }
+
+#[test]
+fn in_a_terminal_the_run_asks_and_continues() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    std::fs::create_dir(work.path().join("data")).unwrap();
+    std::fs::write(work.path().join("data/bank.csv"), "日付,金額\n").unwrap();
+    // `script` gives planwright a real pseudo-terminal; the answers are typed into it.
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("{} run plan.yaml", env!("CARGO_BIN_EXE_planwright")), "/dev/null"])
+        .current_dir(work.path())
+        .env("PLANWRIGHT_HOME", home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("`script` (util-linux) runs");
+    child.stdin.take().unwrap().write_all("data/bank.csv\n2026-10\n".as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{screen}");
+    assert!(screen.contains("bank_file (file, .csv)"), "{screen}");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("out/answer.json")).unwrap()).unwrap();
+    assert_eq!(saved["month"], "2026-10");
+}
+
+#[test]
+fn a_waiting_run_resumes_with_answers_and_reports_junit() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    let waiting = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"]);
+    assert_eq!(waiting.status.code(), Some(3));
+    let run_id = serde_json::from_slice::<Value>(&waiting.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+    std::fs::create_dir(work.path().join("data")).unwrap();
+    std::fs::write(work.path().join("data/bank.csv"), "日付,金額\n").unwrap();
+    std::fs::write(work.path().join("answers.yaml"), "ask: {bank_file: data/bank.csv, month: 2026-10}\n").unwrap();
+    let resumed =
+        planwright(home.path(), work.path(), &["resume", &run_id, "--inputs", "answers.yaml", "--report", "junit.xml"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stdout));
+    let junit = std::fs::read_to_string(work.path().join("junit.xml")).unwrap();
+    assert!(junit.contains("<testsuite name=\"asks\""), "{junit}");
+    assert_eq!(junit.matches("<testcase ").count(), 2, "a test case per node: {junit}");
+    assert!(!junit.contains("<failure"), "{junit}");
+}
+
+#[test]
+fn a_failed_node_is_a_junit_failure() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let plan = "apiVersion: planwright/v1\nid: fails\nversion: 1.0.0\ngraph:\n  - id: read\n    block: file.read_csv\n    policy: {on_error: continue}\n    in: {path: missing.csv}\n    out: {rows: rows}\n  - id: save\n    block: report.write\n    in: {data: {rows: \"${read.rows}\"}, format: json, path: out/x.json}\n";
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "junit.xml"]);
+    assert_eq!(output.status.code(), Some(1), "a continued failure fails the run");
+    let junit = std::fs::read_to_string(work.path().join("junit.xml")).unwrap();
+    assert!(junit.contains("failures=\"1\""), "{junit}");
+    assert!(
+        junit.contains("<testcase classname=\"fails\" name=\"read\"") && junit.contains("<failure message="),
+        "{junit}"
+    );
+}
