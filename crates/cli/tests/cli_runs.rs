@@ -236,3 +236,40 @@ fn a_failed_node_is_a_junit_failure() {
         "{junit}"
     );
 }
+
+#[test]
+fn a_secret_value_reaches_the_server_but_no_output_record_or_report() {
+    const CANARY: &str = "canary-93c1-never-printed";
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (listener, base) = held_server();
+    answer_all(listener);
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: secretive\nversion: 1.0.0\nvars:\n  base: {base}\nsecrets: [API_TOKEN]\ngraph:\n  - id: call\n    block: external.api.http\n    in: {{url: \"${{vars.base}}/x\", headers: {{Authorization: \"Bearer ${{secrets.API_TOKEN}}\"}}}}\n    out: {{status: status}}\n  - id: fail\n    block: external.api.http\n    after: [call]\n    in: {{url: \"ftp://${{secrets.API_TOKEN}}@example.com/\"}}\n"
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(["run", "plan.yaml", "--report", "junit.xml"])
+        .current_dir(work.path())
+        .env("PLANWRIGHT_HOME", home.path())
+        .env("PLANWRIGHT_SECRET_API_TOKEN", CANARY)
+        .env("PLANWRIGHT_LOG", "trace")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "the second node fails (not an http URL)");
+    let mut seen = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    seen.push_str(&std::fs::read_to_string(work.path().join("junit.xml")).unwrap());
+    let mut dirs = vec![home.path().to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                seen.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    assert!(!seen.contains(CANARY), "the secret leaked");
+    assert!(seen.contains("***"), "the failure message is there, masked");
+}

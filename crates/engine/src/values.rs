@@ -45,12 +45,13 @@ pub trait SecretSource: Send + Sync {
     fn secret(&self, name: &str) -> Option<String>;
 }
 
-/// Secrets from the environment: `PLANWRIGHT_SECRET_<NAME>`, then `<NAME>`.
+/// Secrets from the environment, as `PLANWRIGHT_SECRET_<NAME>` only: a plan declaring a secret
+/// `PATH` must not read the unrelated variable of that name.
 pub struct EnvSecrets;
 
 impl SecretSource for EnvSecrets {
     fn secret(&self, name: &str) -> Option<String> {
-        std::env::var(format!("PLANWRIGHT_SECRET_{name}")).or_else(|_| std::env::var(name)).ok()
+        std::env::var(format!("PLANWRIGHT_SECRET_{name}")).ok()
     }
 }
 
