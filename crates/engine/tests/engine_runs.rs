@@ -379,3 +379,29 @@ fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
     let run = f.engine.run(&f.store, request, options);
     assert_send(&run);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subflow_runs_the_registered_plan_with_its_inputs_and_maps_its_outputs() {
+    let designs = tempfile::tempdir().unwrap();
+    let child = "apiVersion: planwright/v1\nid: totals_by_vendor\nversion: 1.0.0\nvars:\n  rows: null\ngraph:\n  - id: totals\n    block: transforms.group_by_agg\n    in: {items: \"${vars.rows}\", by: [vendor], aggregations: [{field: amount, op: sum, as: total}]}\n    out: {rows: vendor_totals}\n";
+    std::fs::write(designs.path().join("totals_by_vendor_202611220900.yaml"), child).unwrap();
+    let mut f = fixture();
+    f.engine = Engine::new(
+        Arc::new(Catalog::bundled().unwrap()),
+        planwright_blocks::builtin(),
+        Arc::new(planwright_designs::Designs::new(designs.path())),
+    );
+    let graph = "  - id: sub\n    call:\n      plan_id: totals_by_vendor\n      inputs:\n        rows: [{vendor: A, amount: \"1,200\"}, {vendor: B, amount: 5}, {vendor: A, amount: 300}]\n    out: {vendor_totals: totals}\n  - id: save\n    block: report.write\n    in: {data: \"${sub.totals}\", format: json, path: out/totals.json}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": "x"}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    assert_eq!(kinds(&events, "sub/totals"), ["started", "finished"], "the child's nodes run under the call's path");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(f.workdir.path().join("out/totals.json")).unwrap()).unwrap();
+    assert_eq!(saved, json!([{"vendor": "A", "total": 1500}, {"vendor": "B", "total": 5}]));
+    let artifact = events.iter().find_map(|e| match &e.kind {
+        EventKind::Artifact { node, path, bytes, .. } if node == "save" => Some((path.clone(), *bytes)),
+        _ => None,
+    });
+    let (path, bytes) = artifact.expect("the written file is recorded as an artifact");
+    assert!(path.ends_with("out/totals.json") && bytes > 0);
+}
