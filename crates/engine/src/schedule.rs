@@ -2,7 +2,8 @@
 //! levels), up to the graph's concurrency; `when` and skipped inputs skip it; a halting failure
 //! or a stop cancels what is in flight.
 
-use std::collections::{HashMap, HashSet};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
@@ -55,29 +56,33 @@ pub(crate) fn run_graph<'a>(
             }
             position
         };
-        let mut ready: Vec<usize> = (0..count).filter(|&i| waiting_on[i] == 0).collect();
+        // Ready nodes, earliest in the analysis order first.
+        let mut ready: BinaryHeap<Reverse<(usize, usize)>> =
+            (0..count).filter(|&i| waiting_on[i] == 0).map(|i| Reverse((position[i], i))).collect();
         let limit = scope.policy.max_concurrency.unwrap_or(DEFAULT_MAX_CONCURRENCY).max(1) as usize;
         let mut values: HashMap<String, NodeValue> = HashMap::new();
         let mut running = FuturesUnordered::new();
         let mut abort: Option<Abort> = None;
         loop {
-            while abort.is_none() && running.len() < limit && !ready.is_empty() {
-                ready.sort_by_key(|&i| std::cmp::Reverse(position[i]));
-                let Some(index) = ready.pop() else { break };
+            while abort.is_none() && !cancel.is_cancelled() && running.len() < limit {
+                let Some(Reverse((_, index))) = ready.pop() else { break };
                 match start(ctx, graph, analysis, index, &scope, &values, &data_deps[index], &cancel) {
                     Started::Settled(value) => {
                         values.insert(graph[index].id.clone(), value);
-                        release(index, &dependants, &mut waiting_on, &mut ready);
+                        release(index, &dependants, &position, &mut waiting_on, &mut ready);
                     }
                     Started::Running(future) => running.push(future),
-                    Started::Failed(error) => abort = Some(error),
+                    Started::Failed(error) => {
+                        cancel.cancel();
+                        abort = Some(error);
+                    }
                 }
             }
             let Some((index, outcome)) = running.next().await else { break };
             match outcome {
                 Ok(value) => {
                     values.insert(graph[index].id.clone(), value);
-                    release(index, &dependants, &mut waiting_on, &mut ready);
+                    release(index, &dependants, &position, &mut waiting_on, &mut ready);
                 }
                 Err(error) => {
                     // The first reason wins; cancelling stops the rest promptly.
@@ -95,11 +100,17 @@ pub(crate) fn run_graph<'a>(
     .boxed()
 }
 
-fn release(index: usize, dependants: &[Vec<usize>], waiting_on: &mut [usize], ready: &mut Vec<usize>) {
+fn release(
+    index: usize,
+    dependants: &[Vec<usize>],
+    position: &[usize],
+    waiting_on: &mut [usize],
+    ready: &mut BinaryHeap<Reverse<(usize, usize)>>,
+) {
     for &next in &dependants[index] {
         waiting_on[next] -= 1;
         if waiting_on[next] == 0 {
-            ready.push(next);
+            ready.push(Reverse((position[next], next)));
         }
     }
 }

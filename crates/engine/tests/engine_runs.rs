@@ -405,3 +405,25 @@ async fn a_subflow_runs_the_registered_plan_with_its_inputs_and_maps_its_outputs
     let (path, bytes) = artifact.expect("the written file is recorded as an artifact");
     assert!(path.ends_with("out/totals.json") && bytes > 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_condition_that_cannot_be_evaluated_fails_and_halts_whatever_runs() {
+    let server = support::start().await;
+    let f = fixture();
+    let graph = [
+        http("slow", "/sleep/10000/s", ""),
+        http("first", "/sleep/200/f", ""),
+        http("gated", "/json/1", "    after: [first]\n    when: {expr: \"${vars.base} > 3\"}\n"),
+    ]
+    .concat();
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    let error = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeFailed { node, error, .. } if node == "gated" => Some(error.clone()),
+        _ => None,
+    });
+    assert!(error.unwrap().contains("cannot evaluate `when`"), "never silently true");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let slow = server.log.requests().into_iter().find(|r| r.path.starts_with("/sleep")).unwrap();
+    assert!(slow.abandoned, "the halt cancelled the node already running");
+}
