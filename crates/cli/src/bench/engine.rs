@@ -1,14 +1,16 @@
 //! `planwright bench engine`: the engine's overhead per node, with the record's write cost
 //! (SQLite and JSONL) measured apart.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Context, Result};
 use planwright_engine::{Engine, EnvSecrets, NoAnswers, RunOptions, RunRequest};
-use planwright_runs::{DataHome, RunStatus, RunStore};
+use planwright_runs::{DataHome, Event, RunStatus, RunStore};
 use planwright_validate::NoPlans;
 use serde::Serialize;
+use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Serialize)]
@@ -85,22 +87,12 @@ pub fn stop_latency(repeat: usize) -> Result<f64> {
         );
     let mut samples = Vec::new();
     for _ in 0..repeat {
-        let home = std::env::temp_dir().join(format!("planwright-bench-{}", planwright_runs::new_run_id()));
-        let work = home.join("work");
-        std::fs::create_dir_all(&work)?;
-        let store = RunStore::open(&DataHome::at(&home))?;
-        let engine =
-            Engine::new(Arc::new(crate::commands::catalog(None)?), planwright_blocks::builtin(), Arc::new(NoPlans));
+        let bench = BenchHome::new()?;
         let stop = CancellationToken::new();
         let (sender, mut events) = tokio::sync::mpsc::unbounded_channel();
-        let options = RunOptions {
-            workdir: work,
-            secrets: Arc::new(EnvSecrets),
-            answers: Arc::new(NoAnswers),
-            stop: stop.clone(),
-            events: Some(sender),
-        };
+        let options = bench.options(stop.clone(), Some(sender));
         let request = RunRequest { plan_text: plan.clone(), plan_path: None, vars: Default::default() };
+        let (engine, store) = (bench.engine.clone(), bench.store.clone());
         let latency = runtime.block_on(async {
             let run = tokio::spawn(async move { engine.run(&store, request, options).await });
             // Stop once the node is running.
@@ -119,10 +111,45 @@ pub fn stop_latency(repeat: usize) -> Result<f64> {
         let status = outcome.context("the run task")?.context("the run")?.status;
         ensure!(status == RunStatus::Stopped, "the run ended {status:?}, not stopped");
         samples.push(elapsed);
-        let _ = std::fs::remove_dir_all(&home);
     }
     samples.sort();
     Ok(ms(samples[samples.len() / 2]))
+}
+
+/// A fresh data home and work directory in the temp folder, with an engine; removed on drop.
+struct BenchHome {
+    home: PathBuf,
+    work: PathBuf,
+    store: RunStore,
+    engine: Engine,
+}
+
+impl BenchHome {
+    fn new() -> Result<BenchHome> {
+        let home = std::env::temp_dir().join(format!("planwright-bench-{}", planwright_runs::new_run_id()));
+        let work = home.join("work");
+        std::fs::create_dir_all(&work)?;
+        let store = RunStore::open(&DataHome::at(&home))?;
+        let engine =
+            Engine::new(Arc::new(crate::commands::catalog(None)?), planwright_blocks::builtin(), Arc::new(NoPlans));
+        Ok(BenchHome { home, work, store, engine })
+    }
+
+    fn options(&self, stop: CancellationToken, events: Option<UnboundedSender<Event>>) -> RunOptions {
+        RunOptions {
+            workdir: self.work.clone(),
+            secrets: Arc::new(EnvSecrets),
+            answers: Arc::new(NoAnswers),
+            stop,
+            events,
+        }
+    }
+}
+
+impl Drop for BenchHome {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
 }
 
 fn ms(d: Duration) -> f64 {
