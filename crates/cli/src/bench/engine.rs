@@ -36,28 +36,15 @@ pub fn run(repeat: usize) -> Result<Vec<EngineRow>> {
     for (case, plan) in cases {
         let mut samples = Vec::new();
         for _ in 0..repeat {
-            let home = std::env::temp_dir().join(format!("planwright-bench-{}", planwright_runs::new_run_id()));
-            let work = home.join("work");
-            std::fs::create_dir_all(&work)?;
-            let store = RunStore::open(&DataHome::at(&home))?;
-            let engine =
-                Engine::new(Arc::new(crate::commands::catalog(None)?), planwright_blocks::builtin(), Arc::new(NoPlans));
-            let options = RunOptions {
-                workdir: work.clone(),
-                secrets: Arc::new(EnvSecrets),
-                answers: Arc::new(NoAnswers),
-                stop: CancellationToken::new(),
-                events: None,
-            };
+            let bench = BenchHome::new()?;
             let request = RunRequest { plan_text: plan.clone(), plan_path: None, vars: Default::default() };
             let started = Instant::now();
-            let outcome =
-                runtime.block_on(engine.run(&store, request, options)).context("running the benchmark plan")?;
+            let outcome = runtime
+                .block_on(bench.engine.run(&bench.store, request, bench.options(CancellationToken::new(), None)))
+                .context("running the benchmark plan")?;
             let total = started.elapsed();
             ensure!(outcome.status == RunStatus::Succeeded, "{case}: {:?}", outcome.reason);
             samples.push((total, outcome.recording, outcome.counts.succeeded));
-            drop(store);
-            let _ = std::fs::remove_dir_all(&home);
         }
         samples.sort_by_key(|s| s.0);
         let (total, record, nodes) = samples[samples.len() / 2];
