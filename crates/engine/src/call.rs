@@ -12,7 +12,7 @@ use planwright_validate::validate_plan;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::run::{Abort, RunCtx};
+use crate::run::{Abort, CalledPlan, RunCtx};
 use crate::schedule::{run_graph, GraphScope};
 use crate::values::{Env, NodeValue, View};
 
@@ -26,27 +26,11 @@ pub(crate) async fn run_call(
 ) -> Result<NodeValue, Abort> {
     let started = Instant::now();
     let Some(call) = &node.call else { return ctx.fail(&path, 0, 1, "a subflow node needs `call`", false, &policy) };
-    let plan = match ctx.engine.plans.resolve(&call.plan_id) {
-        Resolution::Found { plan, .. } => plan,
-        Resolution::NotFound { .. } => {
-            return ctx.fail(&path, 0, 1, &format!("no registered plan `{}`", call.plan_id), false, &policy)
-        }
-        Resolution::Unreadable { path: file, message } => {
-            return ctx.fail(
-                &path,
-                0,
-                1,
-                &format!("plan `{}` ({}) cannot be read: {message}", call.plan_id, file.display()),
-                false,
-                &policy,
-            )
-        }
+    let called = match called_plan(ctx, &call.plan_id) {
+        Ok(called) => called,
+        Err(error) => return ctx.fail(&path, 0, 1, &error, false, &policy),
     };
-    let validation = validate_plan(&plan, ctx.catalog(), ctx.engine.plans.as_ref());
-    if !validation.is_valid() {
-        let first = validation.errors().next().map_or_else(String::new, |f| format!(": {}", f.message));
-        return ctx.fail(&path, 0, 1, &format!("called plan `{}` is invalid{first}", call.plan_id), false, &policy);
-    }
+    let plan = &called.plan;
     let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let mut view = View { local: &HashMap::new(), env: &env, secrets: None, used_secrets: None };
     for (name, value) in &call.inputs {
@@ -67,7 +51,7 @@ pub(crate) async fn run_call(
         env: Arc::new(Env { vars, nodes: HashMap::new(), parent: None }),
         policy: plan.policy.unwrap_or_default(),
     };
-    let values = run_graph(ctx, &plan.graph, &validation.analysis, scope, cancel.child_token()).await?;
+    let values = run_graph(ctx, &plan.graph, &called.analysis, scope, cancel.child_token()).await?;
     let mut child_aliases = Map::new();
     for inner in &plan.graph {
         if let Some(NodeValue::Done(outputs)) = values.get(&inner.id) {
@@ -84,4 +68,26 @@ pub(crate) async fn run_call(
     ctx.recorder.finish_node(&path, started.elapsed().as_millis() as u64, 1, &outputs)?;
     ctx.count(|c| c.succeeded += 1);
     Ok(NodeValue::Done(Arc::new(outputs)))
+}
+
+/// The plan `plan_id` names, resolved and validated once per run.
+fn called_plan(ctx: &RunCtx, plan_id: &str) -> Result<Arc<CalledPlan>, String> {
+    if let Some(called) = ctx.called.lock().unwrap_or_else(|e| e.into_inner()).get(plan_id) {
+        return Ok(called.clone());
+    }
+    let plan = match ctx.engine.plans.resolve(plan_id) {
+        Resolution::Found { plan, .. } => plan,
+        Resolution::NotFound { .. } => return Err(format!("no registered plan `{plan_id}`")),
+        Resolution::Unreadable { path, message } => {
+            return Err(format!("plan `{plan_id}` ({}) cannot be read: {message}", path.display()))
+        }
+    };
+    let validation = validate_plan(&plan, ctx.catalog(), ctx.engine.plans.as_ref());
+    if !validation.is_valid() {
+        let first = validation.errors().next().map_or_else(String::new, |f| format!(": {}", f.message));
+        return Err(format!("called plan `{plan_id}` is invalid{first}"));
+    }
+    let called = Arc::new(CalledPlan { plan, analysis: validation.analysis });
+    ctx.called.lock().unwrap_or_else(|e| e.into_inner()).insert(plan_id.to_owned(), called.clone());
+    Ok(called)
 }

@@ -192,6 +192,7 @@ impl Engine {
             finished,
             stored_answers: Arc::new(answers),
             counts: Mutex::new(Counts::default()),
+            called: Mutex::new(HashMap::new()),
         }
     }
 

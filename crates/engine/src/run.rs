@@ -41,6 +41,14 @@ pub(crate) struct RunCtx {
     /// Answers a resumed run had received (node path → answer).
     pub stored_answers: Arc<HashMap<NodePath, Value>>,
     pub counts: Mutex<Counts>,
+    /// Called plans, resolved and validated once per run (a loop may call one thousands of times).
+    pub called: Mutex<HashMap<String, Arc<CalledPlan>>>,
+}
+
+/// A called plan with its execution structure.
+pub(crate) struct CalledPlan {
+    pub plan: Arc<planwright_plan::Plan>,
+    pub analysis: planwright_validate::GraphAnalysis,
 }
 
 impl RunCtx {

@@ -205,12 +205,12 @@ async fn a_timeout_cancels_the_blocks_work() {
 async fn foreach_collects_in_input_order_whatever_order_items_finish() {
     let server = support::start().await;
     let f = fixture();
-    let graph = "  - id: each\n    foreach: {input: [300, 10, 150], item_var: ms, index_var: i, max_concurrency: 3}\n    body:\n      plan:\n        graph:\n          - id: wait\n            block: external.api.http\n            in: {url: \"${vars.base}/sleep/${vars.ms}/${vars.i}\"}\n            out: {response_json: waited}\n    out: {collect: results}\n  - id: save\n    block: report.write\n    in: {data: \"${each.results}\", format: json, path: out/results.json}\n";
+    let graph = "  - id: each\n    foreach: {input: [900, 10, 450], item_var: ms, index_var: i, max_concurrency: 3}\n    body:\n      plan:\n        graph:\n          - id: wait\n            block: external.api.http\n            in: {url: \"${vars.base}/sleep/${vars.ms}/${vars.i}\"}\n            out: {response_json: waited}\n    out: {collect: results}\n  - id: save\n    block: report.write\n    in: {data: \"${each.results}\", format: json, path: out/results.json}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(f.workdir.path().join("out/results.json")).unwrap()).unwrap();
-    assert_eq!(saved, json!([{"waited": {"slept": 300}}, {"waited": {"slept": 10}}, {"waited": {"slept": 150}}]));
+    assert_eq!(saved, json!([{"waited": {"slept": 900}}, {"waited": {"slept": 10}}, {"waited": {"slept": 450}}]));
     assert_eq!(kinds(&events, "each[1]/wait"), ["started", "finished"], "iterations have their own node paths");
     let finished: Vec<&str> = events
         .iter()
@@ -404,6 +404,14 @@ async fn a_subflow_runs_the_registered_plan_with_its_inputs_and_maps_its_outputs
     });
     let (path, bytes) = artifact.expect("the written file is recorded as an artifact");
     assert!(path.ends_with("out/totals.json") && bytes > 0);
+
+    // Called again and again from a loop: the plan is looked up once per run, each call runs.
+    let graph = "  - id: each\n    foreach: {input: [[{vendor: A, amount: 1}], [{vendor: B, amount: 2}], [{vendor: C, amount: 3}]], item_var: rows}\n    body:\n      plan:\n        graph:\n          - id: sub\n            call: {plan_id: totals_by_vendor, inputs: {rows: \"${vars.rows}\"}}\n            out: {vendor_totals: totals}\n    out: {collect: all}\n  - id: save\n    block: report.write\n    in: {data: \"${each.all}\", format: json, path: out/all.json}\n";
+    let (outcome, _) = f.run(&plan(graph), json!({"base": "x"}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(f.workdir.path().join("out/all.json")).unwrap()).unwrap();
+    assert_eq!(saved[2], json!({"totals": [{"vendor": "C", "total": 3}]}));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -424,6 +432,6 @@ async fn a_condition_that_cannot_be_evaluated_fails_and_halts_whatever_runs() {
     });
     assert!(error.unwrap().contains("cannot evaluate `when`"), "never silently true");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let slow = server.log.requests().into_iter().find(|r| r.path.starts_with("/sleep")).unwrap();
+    let slow = server.log.requests().into_iter().find(|r| r.path == "/sleep/10000/s").unwrap();
     assert!(slow.abandoned, "the halt cancelled the node already running");
 }
