@@ -273,3 +273,20 @@ fn a_secret_value_reaches_the_server_but_no_output_record_or_report() {
     assert!(!seen.contains(CANARY), "the secret leaked");
     assert!(seen.contains("***"), "the failure message is there, masked");
 }
+
+#[test]
+fn bad_inputs_files_and_vars_are_unusable_input_with_a_reason() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    std::fs::write(work.path().join("list.yaml"), "- not\n- a map\n").unwrap();
+    std::fs::write(work.path().join("broken.yaml"), "ask: {bank_file: [\n").unwrap();
+    std::fs::write(work.path().join("binary.yaml"), [0xff_u8, 0xfe, 0x00]).unwrap();
+    for inputs in ["list.yaml", "broken.yaml", "binary.yaml", "missing.yaml"] {
+        let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", inputs]);
+        assert_eq!(output.status.code(), Some(2), "{inputs}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(&format!("--inputs {inputs}")), "{inputs}");
+    }
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--var", "month"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("name=value"));
+}
