@@ -21,9 +21,9 @@ use std::time::Instant;
 
 use planwright_blocks::{Block, Workdir};
 use planwright_catalog::Catalog;
-use planwright_plan::{load_plan, Finding, LoadError};
+use planwright_plan::{load_plan, Finding, LoadError, Plan};
 use planwright_runs::{new_run_id, Counts, Event, EventKind, RunStatus, RunStore, StoreError};
-use planwright_validate::{validate_loaded, PlanSource};
+use planwright_validate::{validate_loaded, PlanSource, Validation};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
@@ -106,11 +106,7 @@ impl Engine {
         request: RunRequest,
         options: RunOptions,
     ) -> Result<RunOutcome, EngineError> {
-        let loaded = load_plan(&request.plan_text)?;
-        let validation = validate_loaded(&loaded, &self.catalog, self.plans.as_ref());
-        let Some(plan) = loaded.plan.filter(|_| validation.is_valid()) else {
-            return Err(EngineError::Invalid(validation.errors().cloned().collect()));
-        };
+        let (plan, validation) = self.checked(&request.plan_text)?;
         let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (name, value) in request.vars {
             if !vars.contains_key(&name) {
@@ -144,11 +140,7 @@ impl Engine {
             return Err(EngineError::NotResumable(run_id.to_owned(), why.to_owned()));
         }
         let (plan_text, plan_path) = store.plan(run_id)?;
-        let loaded = load_plan(&plan_text)?;
-        let validation = validate_loaded(&loaded, &self.catalog, self.plans.as_ref());
-        let Some(plan) = loaded.plan.filter(|_| validation.is_valid()) else {
-            return Err(EngineError::Invalid(validation.errors().cloned().collect()));
-        };
+        let (plan, validation) = self.checked(&plan_text)?;
         let events = store.events(run_id)?;
         let last_seq = events.last().map_or(0, |e| e.seq);
         let Some((vars, workdir)) = events.iter().find_map(|e| match &e.kind {
@@ -172,6 +164,16 @@ impl Engine {
         let ctx = self.context(recorder, workdir, &options, store.finished_outputs(run_id)?, store.answers(run_id)?);
         let span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id);
         self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).instrument(span).await
+    }
+
+    /// The plan in `text`, loaded and validated; only a valid plan runs.
+    fn checked(&self, text: &str) -> Result<(Plan, Validation), EngineError> {
+        let loaded = load_plan(text)?;
+        let validation = validate_loaded(&loaded, &self.catalog, self.plans.as_ref());
+        match loaded.plan {
+            Some(plan) if validation.is_valid() => Ok((plan, validation)),
+            _ => Err(EngineError::Invalid(validation.errors().cloned().collect())),
+        }
     }
 
     fn context(
@@ -201,7 +203,7 @@ impl Engine {
     async fn drive(
         &self,
         ctx: &RunCtx,
-        plan: &planwright_plan::Plan,
+        plan: &Plan,
         analysis: &planwright_validate::GraphAnalysis,
         vars: Map<String, Value>,
         options: &RunOptions,
