@@ -65,10 +65,7 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&rows),
                 Format::Text => {
-                    let mut out = format!(
-                        "median of {repeat} runs, release build: {}\n",
-                        if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
-                    );
+                    let mut out = medians_header(repeat);
                     out.push_str("case                          node runs   total ms  record ms  engine ms  engine µs/node  record µs/node\n");
                     for r in &rows {
                         out.push_str(&format!(
@@ -176,10 +173,7 @@ fn validate(sizes: &[usize], repeat: usize, format: Format, write_plans: Option<
             }))
             .collect::<Vec<_>>())),
         Format::Text => {
-            let mut out = format!(
-                "median of {repeat} runs, release build: {}\n",
-                if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
-            );
+            let mut out = medians_header(repeat);
             out.push_str(
                 "   nodes      bytes   load ms  validate ms  dry-run ms  validate+dry-run ms  total ms  µs/node\n",
             );
@@ -202,6 +196,15 @@ fn validate(sizes: &[usize], repeat: usize, format: Format, write_plans: Option<
     };
     print(&output)?;
     Ok(Exit::Ok)
+}
+
+/// The first line of a timing table: what the figures are, and whether the build was optimised
+/// (a debug build's figures mean nothing).
+fn medians_header(repeat: usize) -> String {
+    format!(
+        "median of {repeat} runs, release build: {}\n",
+        if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
+    )
 }
 
 fn ms(d: Duration) -> f64 {
