@@ -3,8 +3,8 @@
 //!
 //! A registered plan is a file `<designs>/<plan_id>_<yyyymmddHHMM>.yaml`, for example
 //! `invoice_dupes_202611221430.yaml`. Registered files are never overwritten: registering the
-//! same id again (in a later minute) adds a file, and the newest stamp is what a plain id
-//! resolves to. Files whose names do not follow that pattern are ignored.
+//! same id with changed text (in a later minute) adds a file, and the newest stamp is what a
+//! plain id resolves to; unchanged text is already registered. Files whose names do not follow that pattern are ignored.
 //!
 //! ```no_run
 //! use planwright_designs::{Designs, Resolution};
@@ -86,7 +86,8 @@ pub enum Resolution {
 pub enum RegisterOutcome {
     /// The plan was written to this new file.
     Written(PathBuf),
-    /// Identical text already registered under that name; nothing was written.
+    /// Identical text is already the newest registration of the id (or is registered under
+    /// the name this minute would give); nothing was written.
     AlreadyRegistered(PathBuf),
 }
 
@@ -232,13 +233,19 @@ impl Designs {
     /// [`RegisterError::Conflict`]. The plan id is checked again here, and nothing is ever
     /// written outside the designs folder, through a link, or over a folder. On any error no
     /// temporary file is left behind.
+    ///
+    /// Text identical to the newest registration of the id, in whatever minute that was, is
+    /// [`RegisterOutcome::AlreadyRegistered`] with that file: registering twice without an edit
+    /// never adds a second copy.
     pub fn register(
         &self,
         plan_id: &str,
         text: &str,
         now: time::OffsetDateTime,
     ) -> Result<RegisterOutcome, RegisterError> {
-        register::register(&self.dir, plan_id, text, now)
+        // A folder that cannot be listed is reported by the write itself, with its reason.
+        let newest = self.registered().ok().and_then(|all| all.into_iter().rev().find(|r| r.plan_id == plan_id));
+        register::register(&self.dir, plan_id, text, now, newest.map(|r| r.path).as_deref())
     }
 
     /// A registered plan, from memory when it was read before. Its declared id must be the one

@@ -88,6 +88,7 @@ pub(crate) fn register(
     plan_id: &str,
     text: &str,
     now: OffsetDateTime,
+    newest: Option<&Path>,
 ) -> Result<RegisterOutcome, RegisterError> {
     let invalid = |reason| RegisterError::InvalidId { id: name::shown(plan_id), reason, dir: dir.to_path_buf() };
     name::check_id(plan_id).map_err(invalid)?;
@@ -101,6 +102,11 @@ pub(crate) fn register(
         return Err(invalid("it would name a file outside the designs folder"));
     }
 
+    if let Some(newest) = newest {
+        if is_file_with(newest, text)? {
+            return Ok(RegisterOutcome::AlreadyRegistered(newest.to_path_buf()));
+        }
+    }
     fs::create_dir_all(dir).map_err(io_error("create the designs folder", dir))?;
     if let Some(outcome) = existing(&path, text)? {
         return Ok(outcome);
@@ -162,6 +168,16 @@ fn existing(path: &Path, text: &str) -> Result<Option<RegisterOutcome>, Register
         };
     };
     Err(RegisterError::NotAFile { path: path.to_path_buf(), kind })
+}
+
+/// Whether `path` is a regular file holding exactly `text`. A link is never taken for a
+/// registration, as in [`existing`].
+fn is_file_with(path: &Path, text: &str) -> Result<bool, RegisterError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) => Ok(meta.is_file() && meta.len() == text.len() as u64 && same_bytes(path, text.as_bytes())?),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(RegisterError::Io { action: "look at", path: path.to_path_buf(), source: e }),
+    }
 }
 
 fn same_bytes(path: &Path, expected: &[u8]) -> Result<bool, RegisterError> {

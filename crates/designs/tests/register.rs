@@ -46,7 +46,7 @@ fn the_stamp_is_now_in_its_own_offset() {
     let designs = Designs::new(tmp.path());
     let outcome = designs.register("p", &plan_text("p", "1.0.0"), datetime!(2027-01-01 00:05 +01:00)).unwrap();
     assert_eq!(outcome, RegisterOutcome::Written(tmp.path().join("p_202701010005.yaml")));
-    let outcome = designs.register("p", &plan_text("p", "1.0.0"), datetime!(0999-03-04 05:06 UTC)).unwrap();
+    let outcome = designs.register("p", &plan_text("p", "1.0.1"), datetime!(0999-03-04 05:06 UTC)).unwrap();
     assert_eq!(outcome, RegisterOutcome::Written(tmp.path().join("p_099903040506.yaml")));
 }
 
@@ -61,6 +61,27 @@ fn identical_re_register_is_already_registered() {
     assert_eq!(designs.register("p", &text, NOW).unwrap(), RegisterOutcome::AlreadyRegistered(path.clone()));
     assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), before, "not rewritten");
     assert_eq!(listing(tmp.path()), ["p_202611221430.yaml"]);
+}
+
+#[test]
+fn unchanged_text_in_a_later_minute_names_the_newest_registration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let designs = Designs::new(tmp.path());
+    let first = commented("p");
+    let RegisterOutcome::Written(first_path) = designs.register("p", &first, NOW).unwrap() else { panic!() };
+    let hour = time::Duration::hours(1);
+    assert_eq!(designs.register("p", &first, NOW + hour).unwrap(), RegisterOutcome::AlreadyRegistered(first_path));
+
+    // Only the newest counts: going back to older text is a new registration.
+    let second = plan_text("p", "1.0.1");
+    let RegisterOutcome::Written(second_path) = designs.register("p", &second, NOW + hour).unwrap() else { panic!() };
+    assert_eq!(
+        designs.register("p", &second, NOW + hour * 2).unwrap(),
+        RegisterOutcome::AlreadyRegistered(second_path)
+    );
+    let back = designs.register("p", &first, NOW + hour * 3).unwrap();
+    assert_eq!(back, RegisterOutcome::Written(tmp.path().join("p_202611221730.yaml")));
+    assert_eq!(listing(tmp.path()).len(), 3);
 }
 
 #[test]
