@@ -1,0 +1,46 @@
+// Functions called on a frame's document (`this`) through Runtime.callFunctionOn; js.rs wraps
+// this file in one function that dispatches to them by name.
+
+// BY_TEXT: the elements whose own text matches, with Playwright's getByText semantics: whitespace
+// normalised; by default a case-insensitive substring, exact = the whole string; an element
+// matches when its text matches and no child element's text does (the smallest match).
+function byText(text, exact) {
+  const norm = s => s.replace(/[\s\u200b]+/g, ' ').trim();
+  const wanted = exact ? norm(text) : norm(text).toLowerCase();
+  const test = s => { const n = norm(s); return exact ? n === wanted : n.toLowerCase().includes(wanted); };
+  const skip = new Set(['script', 'style', 'noscript', 'template', 'head']);
+  const cache = new Map();
+  const childrenOf = el => el.shadowRoot ? [...el.shadowRoot.childNodes] : [...el.childNodes];
+  const textOf = el => {
+    if (cache.has(el)) return cache.get(el);
+    let out = '';
+    if (el.localName === 'input' && ['button', 'submit', 'reset'].includes(el.type)) out = el.value;
+    else for (const child of childrenOf(el)) {
+      if (child.nodeType === 3) out += child.nodeValue;
+      else if (child.nodeType === 1 && !skip.has(child.localName)) out += textOf(child);
+    }
+    cache.set(el, out);
+    return out;
+  };
+  const found = [];
+  const visit = el => {
+    if (skip.has(el.localName)) return;
+    const kids = childrenOf(el).filter(n => n.nodeType === 1);
+    if (test(textOf(el)) && !kids.some(k => !skip.has(k.localName) && test(textOf(k)))) found.push(el);
+    for (const kid of kids) visit(kid);
+  };
+  if (this.body) visit(this.body);
+  return found;
+}
+
+// BY_TEST_ID: elements with data-testid equal to `id`, inside open shadow roots too.
+function byTestId(id) {
+  const found = [];
+  const selector = `[data-testid="${CSS.escape(id)}"]`;
+  const visit = root => {
+    found.push(...root.querySelectorAll(selector));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
+  };
+  visit(this);
+  return found;
+}

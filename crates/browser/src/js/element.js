@@ -1,0 +1,154 @@
+// Functions called on one element (`this`) through Runtime.callFunctionOn; js.rs wraps this
+// file in one function that dispatches to them by name.
+
+// ACTIONABLE: why the element cannot take `action` yet, or null. Waits two animation frames to
+// see that it is not moving.
+async function actionable(action) {
+  const el = this;
+  if (!el.isConnected) return 'not attached to the page any more';
+  if (el.nodeType !== 1) return 'not an element';
+  const box = () => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(','); };
+  const style = getComputedStyle(el);
+  const rect = el.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden' || style.visibility === 'collapse') return 'not visible';
+  const needsEnabled = action !== 'hover' && action !== 'scroll';
+  if (needsEnabled) {
+    if (el.matches(':disabled')) return 'disabled';
+    const off = el.closest('[aria-disabled="true"]');
+    if (off) return 'disabled (aria-disabled)';
+  }
+  if (action === 'fill') {
+    const tag = el.localName;
+    const editable = el.isContentEditable || tag === 'textarea' ||
+      (tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'hidden'].includes(el.type));
+    if (!editable) return 'not a text field (fill needs an input, a textarea or an editable element)';
+    if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return 'read-only';
+  }
+  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+  const first = box();
+  await frame();
+  await frame();
+  if (box() !== first) return 'still moving (animating)';
+  return null;
+}
+
+// CONTAINS: whether `hit` is the element or inside it, across shadow roots.
+function contains(hit) {
+  for (let node = hit; node; node = node.parentNode || node.host) {
+    if (node === this) return true;
+  }
+  return false;
+}
+
+// DESCRIBE: a short selector that names the element for a person: tag, id, test id, classes.
+function describe() {
+  const el = this.nodeType === 1 ? this : this.parentElement;
+  if (!el) return '#text';
+  let out = el.localName;
+  if (el.id) out += '#' + el.id;
+  const testId = el.getAttribute('data-testid');
+  if (testId) out += `[data-testid="${testId}"]`;
+  const classes = [...el.classList].slice(0, 2);
+  if (classes.length) out += '.' + classes.join('.');
+  return out;
+}
+
+// PREPARE_FILL: for inputs that take no typing (date, color, range…) sets the value with input
+// and change events and returns 'set'; otherwise focuses and selects the current text and
+// returns 'type'. An error text when the value does not fit.
+function prepareFill(value) {
+  const el = this;
+  const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'];
+  if (el.localName === 'input' && direct.includes(el.type)) {
+    el.focus();
+    el.value = value;
+    if (value !== '' && el.value === '') return `"${value}" is not a valid ${el.type} value`;
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return 'set';
+  }
+  el.focus();
+  if (el.localName === 'input' || el.localName === 'textarea') {
+    el.select();
+  } else {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const selection = getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+  return 'type';
+}
+
+// SELECT_OPTIONS: selects the options whose value or label is one of `wanted`.
+function selectOptions(wanted) {
+  const el = this;
+  if (el.localName !== 'select') return { error: 'not a select element (select option needs a <select>)' };
+  const options = [...el.options];
+  const chosen = [];
+  for (const want of wanted) {
+    const option = options.find(o => o.value === want) || options.find(o => o.label.trim() === want.trim()) ||
+      options.find(o => o.label.trim().toLowerCase() === want.trim().toLowerCase());
+    if (!option) return { error: `no option "${want}"; the options are: ${options.map(o => o.label.trim()).join(', ')}` };
+    if (option.disabled) return { error: `option "${want}" is disabled` };
+    chosen.push(option);
+  }
+  if (chosen.length > 1 && !el.multiple) return { error: 'this select takes one option' };
+  for (const option of options) option.selected = chosen.includes(option);
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { selected: chosen.map(o => o.label.trim()) };
+}
+
+// CHECKED: the checked state of a checkbox, radio or switch, or null when it has none.
+function checked() {
+  const el = this;
+  if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+  const aria = el.getAttribute('aria-checked');
+  if (aria === 'true') return true;
+  if (aria === 'false') return false;
+  return null;
+}
+
+// TEXT: the element's rendered text.
+function text() {
+  return (this.innerText ?? this.textContent ?? '').trim();
+}
+
+// TABLE: the rows of the table that is or contains this element (or the first table in this
+// document), keyed by the header cells.
+function table() {
+  const root = this;
+  const isTable = el => el.localName === 'table' || ['table', 'grid', 'treegrid'].includes(el.getAttribute('role'));
+  let tableEl = root.nodeType === 1 && isTable(root) ? root : null;
+  if (!tableEl && root.nodeType === 1) tableEl = root.closest('table, [role=table], [role=grid], [role=treegrid]');
+  if (!tableEl) tableEl = root.querySelector('table, [role=table], [role=grid], [role=treegrid]');
+  if (!tableEl) return { error: 'no table here' };
+  const norm = s => (s || '').replace(/\s+/g, ' ').trim();
+  const rowsOf = t => t.localName === 'table' ? [...t.rows] : [...t.querySelectorAll('[role=row]')];
+  const cellsOf = r => r.localName === 'tr' ? [...r.cells] : [...r.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')];
+  const rows = rowsOf(tableEl).filter(r => cellsOf(r).length > 0);
+  let headers = null;
+  let body = rows;
+  const headerRow = rows.find(r => cellsOf(r).every(c => c.localName === 'th' || c.getAttribute('role') === 'columnheader'));
+  if (headerRow) {
+    headers = cellsOf(headerRow).map(c => norm(c.innerText));
+    body = rows.filter(r => r !== headerRow && !(r.parentElement && r.parentElement.localName === 'thead'));
+  } else if (rows.length) {
+    headers = cellsOf(rows[0]).map(c => norm(c.innerText));
+    body = rows.slice(1);
+  }
+  const seen = new Map();
+  const keys = (headers || []).map((h, i) => {
+    let key = h || `column ${i + 1}`;
+    const n = (seen.get(key) || 0) + 1;
+    seen.set(key, n);
+    return n > 1 ? `${key} (${n})` : key;
+  });
+  const out = body.map(r => {
+    const row = {};
+    cellsOf(r).forEach((c, i) => { row[keys[i] || `column ${i + 1}`] = norm(c.innerText); });
+    return row;
+  });
+  return { headers: keys, rows: out };
+}

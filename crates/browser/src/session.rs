@@ -1,0 +1,541 @@
+//! A browser session: one Chromium (launched or attached), the page being driven, and what the
+//! page did on its own (dialogs, new tabs, requests in flight, navigations).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::network::{EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening,
+};
+use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, TargetId};
+use chromiumoxide::handler::viewport::Viewport;
+use chromiumoxide::{Browser, BrowserConfig, Page};
+use futures::StreamExt;
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::cdp;
+use crate::error::BrowserError;
+use crate::refs::RefTable;
+
+/// The window every launched browser gets, as Playwright's default viewport.
+pub const VIEWPORT: (u32, u32) = (1280, 720);
+
+/// Flags for a closed network and a container (root needs `--no-sandbox`). Site isolation is
+/// off so that a cross-origin iframe lives in the page's own renderer, where one DevTools
+/// session reaches its DOM and accessibility tree (docs/decisions.md).
+const FLAGS: &[&str] = &[
+    "--headless",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
+    "--disable-renderer-backgrounding",
+    "--disable-breakpad",
+    "--disable-default-apps",
+    "--disable-dev-shm-usage",
+    "--disable-extensions",
+    "--disable-hang-monitor",
+    "--disable-ipc-flooding-protection",
+    "--disable-popup-blocking",
+    "--disable-prompt-on-repost",
+    "--disable-sync",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    "--force-color-profile=srgb",
+    "--disable-site-isolation-trials",
+    "--disable-features=Translate,IsolateOrigins,site-per-process,OptimizationHints,MediaRouter",
+    "--lang=en-US",
+];
+
+/// Where Chromium is looked for when `$CHROME` is not set.
+const CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+/// The browser to launch: `$CHROME` when set, else Debian's Chromium.
+pub fn find_chromium() -> Result<PathBuf, BrowserError> {
+    if let Some(path) = std::env::var_os("CHROME").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        return if path.is_file() { Ok(path) } else { Err(BrowserError::NotInstalled { tried: vec![path] }) };
+    }
+    CANDIDATES
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .ok_or_else(|| BrowserError::NotInstalled { tried: CANDIDATES.iter().map(PathBuf::from).collect() })
+}
+
+/// How JavaScript dialogs are answered. Dialogs never wait for a person: a run has none to ask.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DialogPolicy {
+    /// Accept `confirm()` (true) or cancel it.
+    pub accept_confirm: bool,
+    /// The answer to `prompt()`; `None` cancels it.
+    pub prompt_text: Option<String>,
+    /// Leave the page when `beforeunload` asks (true) or stay.
+    pub accept_beforeunload: bool,
+}
+
+impl Default for DialogPolicy {
+    fn default() -> Self {
+        DialogPolicy { accept_confirm: true, prompt_text: Some(String::new()), accept_beforeunload: true }
+    }
+}
+
+/// A dialog the page opened and how it was answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DialogRecord {
+    /// `alert`, `confirm`, `prompt` or `beforeunload`.
+    pub kind: String,
+    /// The dialog's text.
+    pub message: String,
+    /// Whether it was accepted.
+    pub accepted: bool,
+}
+
+/// Whether the browser is still there; the reason once it is not.
+#[derive(Clone)]
+pub(crate) struct Liveness {
+    sender: Arc<watch::Sender<Option<String>>>,
+}
+
+impl Liveness {
+    fn new() -> Liveness {
+        Liveness { sender: Arc::new(watch::channel(None).0) }
+    }
+
+    pub(crate) fn close(&self, reason: impl Into<String>) {
+        let reason = reason.into();
+        self.sender.send_if_modified(|current| {
+            if current.is_none() {
+                *current = Some(reason);
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    pub(crate) fn closed_reason(&self) -> Option<String> {
+        self.sender.borrow().clone()
+    }
+
+    /// Resolves when the browser is gone, with the reason.
+    pub(crate) async fn closed(&self) -> String {
+        let mut receiver = self.sender.subscribe();
+        loop {
+            if let Some(reason) = receiver.borrow_and_update().clone() {
+                return reason;
+            }
+            if receiver.changed().await.is_err() {
+                return "the session ended".to_owned();
+            }
+        }
+    }
+}
+
+/// What a page is doing on its own, kept by a task that follows its events.
+#[derive(Default)]
+pub(crate) struct PageActivity {
+    inflight: Mutex<HashSet<String>>,
+    /// Milliseconds since the session started, at the last request start or end.
+    last_network: AtomicU64,
+    main_frame_loading: AtomicBool,
+    navigations: AtomicU64,
+}
+
+impl PageActivity {
+    pub(crate) fn requests_in_flight(&self) -> usize {
+        self.inflight.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+    pub(crate) fn last_network_ms(&self) -> u64 {
+        self.last_network.load(Ordering::Relaxed)
+    }
+    pub(crate) fn loading(&self) -> bool {
+        self.main_frame_loading.load(Ordering::Relaxed)
+    }
+    pub(crate) fn navigations(&self) -> u64 {
+        self.navigations.load(Ordering::Relaxed)
+    }
+}
+
+/// The page being driven, and the tasks that follow it.
+pub(crate) struct DrivenPage {
+    pub(crate) page: Page,
+    pub(crate) activity: Arc<PageActivity>,
+    watcher: JoinHandle<()>,
+}
+
+impl Drop for DrivenPage {
+    fn drop(&mut self) {
+        self.watcher.abort();
+    }
+}
+
+/// How a session is started.
+#[derive(Debug, Clone, Default)]
+pub struct LaunchOptions {
+    /// The browser binary; [`find_chromium`] when `None`.
+    pub executable: Option<PathBuf>,
+    /// Show the window (for watching a run); headless by default.
+    pub headed: bool,
+    /// How dialogs are answered.
+    pub dialogs: DialogPolicy,
+}
+
+/// One browser and the page being driven. Cheap calls go straight to DevTools; the session is
+/// shared (`Arc`) by the steps of a run and closed when the run ends.
+pub struct BrowserSession {
+    pub(crate) live: Liveness,
+    browser: tokio::sync::Mutex<Option<Browser>>,
+    handler: JoinHandle<()>,
+    tabs: JoinHandle<()>,
+    current: Mutex<Arc<DrivenPage>>,
+    /// Pages opened by the driven page, oldest first, not yet followed.
+    opened: Arc<Mutex<Vec<TargetId>>>,
+    dialogs: Arc<Mutex<Vec<DialogRecord>>>,
+    policy: DialogPolicy,
+    pub(crate) refs: Mutex<RefTable>,
+    pub(crate) started: Instant,
+    /// The fresh profile of a launched browser, removed with the session.
+    _profile: Option<tempfile::TempDir>,
+}
+
+impl BrowserSession {
+    /// Launches Chromium headless with a fresh profile and opens a blank page.
+    pub async fn launch(options: LaunchOptions) -> Result<BrowserSession, BrowserError> {
+        let executable = match options.executable {
+            Some(path) if path.is_file() => path,
+            Some(path) => return Err(BrowserError::NotInstalled { tried: vec![path] }),
+            None => find_chromium()?,
+        };
+        let profile = tempfile::Builder::new()
+            .prefix("planwright-chromium-")
+            .tempdir()
+            .map_err(|e| BrowserError::Launch(format!("cannot create a profile folder: {e}")))?;
+        let mut args: Vec<String> = FLAGS.iter().map(|f| (*f).to_owned()).collect();
+        if options.headed {
+            args.retain(|a| a != "--headless" && a != "--hide-scrollbars");
+        }
+        args.push(format!("--window-size={},{}", VIEWPORT.0, VIEWPORT.1));
+        let config = BrowserConfig::builder()
+            .chrome_executable(&executable)
+            .disable_default_args()
+            // chromiumoxide writes the leading dashes itself.
+            .args(args.iter().map(|a| a.trim_start_matches("--").to_owned()))
+            .user_data_dir(profile.path())
+            .viewport(Viewport { width: VIEWPORT.0, height: VIEWPORT.1, ..Viewport::default() })
+            .launch_timeout(Duration::from_secs(30))
+            .request_timeout(Duration::from_secs(30))
+            .build()
+            .map_err(BrowserError::Launch)?;
+        let span = tracing::info_span!("browser_launch", executable = %executable.display());
+        let _enter = span.enter();
+        let (browser, handler) = Browser::launch(config)
+            .await
+            .map_err(|e| BrowserError::Launch(format!("{} did not start: {e}", executable.display())))?;
+        Self::start(browser, handler, Some(profile), options.dialogs).await
+    }
+
+    /// Attaches to a running Chromium by its DevTools address: `ws://…/devtools/browser/…`, or
+    /// `http://host:port` (its `/json/version` names the WebSocket). A new page is opened in it,
+    /// and closed with the session; the browser itself is left running.
+    pub async fn attach(address: &str, dialogs: DialogPolicy) -> Result<BrowserSession, BrowserError> {
+        if !(address.starts_with("ws://") || address.starts_with("wss://") || address.starts_with("http")) {
+            return Err(BrowserError::Launch(format!(
+                "{address:?} is not a DevTools address; give ws://host:port/devtools/browser/<id> or http://host:port"
+            )));
+        }
+        let connect = Browser::connect(address.to_owned());
+        let (browser, handler) = tokio::time::timeout(Duration::from_secs(20), connect)
+            .await
+            .map_err(|_| BrowserError::Launch(format!("{address} did not answer within 20 s")))?
+            .map_err(|e| BrowserError::Launch(format!("cannot attach to {address}: {e}")))?;
+        Self::start(browser, handler, None, dialogs).await
+    }
+
+    async fn start(
+        browser: Browser,
+        mut handler: chromiumoxide::Handler,
+        profile: Option<tempfile::TempDir>,
+        policy: DialogPolicy,
+    ) -> Result<BrowserSession, BrowserError> {
+        let live = Liveness::new();
+        let handler_live = live.clone();
+        let handler = tokio::spawn(async move {
+            while let Some(event) = handler.next().await {
+                match event {
+                    // A broken connection stays broken: the browser is gone.
+                    Err(chromiumoxide::error::CdpError::Ws(e)) => {
+                        handler_live.close(format!("the DevTools connection broke: {e}"));
+                        break;
+                    }
+                    Err(e) => tracing::debug!(error = %e, "DevTools message not understood"),
+                    Ok(()) => {}
+                }
+            }
+            handler_live.close("the DevTools connection ended");
+        });
+        let opened = Arc::new(Mutex::new(Vec::new()));
+        let dialogs = Arc::new(Mutex::new(Vec::new()));
+        let started = Instant::now();
+        let new_page = tokio::time::timeout(Duration::from_secs(20), browser.new_page("about:blank"));
+        let page = match new_page.await {
+            Ok(Ok(page)) => page,
+            Ok(Err(e)) => return Err(BrowserError::Launch(format!("cannot open a page: {e}"))),
+            Err(_) => return Err(BrowserError::Launch("opening a page took over 20 s".to_owned())),
+        };
+        let driven = drive(page, &live, &dialogs, &policy, started).await?;
+        let tabs = follow_new_tabs(&browser, driven.page.target_id().clone(), Arc::clone(&opened)).await?;
+        Ok(BrowserSession {
+            live,
+            browser: tokio::sync::Mutex::new(Some(browser)),
+            handler,
+            tabs,
+            current: Mutex::new(Arc::new(driven)),
+            opened,
+            dialogs,
+            policy,
+            refs: Mutex::new(RefTable::default()),
+            started,
+            _profile: profile,
+        })
+    }
+
+    /// The page being driven now.
+    pub(crate) fn driven(&self) -> Arc<DrivenPage> {
+        Arc::clone(&self.current.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Sends a DevTools command to the driven page.
+    pub(crate) async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
+        cdp::call(&self.driven().page, &self.live, method, params).await
+    }
+
+    /// Whether the browser is gone, and why.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.live.closed_reason()
+    }
+
+    /// Dialogs answered since the session started, oldest first.
+    pub fn dialogs(&self) -> Vec<DialogRecord> {
+        self.dialogs.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    pub(crate) fn dialog_count(&self) -> usize {
+        self.dialogs.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+
+    pub(crate) fn ms_since_start(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Switches to the newest page the driven page opened, if any. Returns its URL.
+    pub(crate) async fn follow_opened_tab(&self) -> Result<Option<String>, BrowserError> {
+        let Some(target) = self.opened.lock().unwrap_or_else(PoisonError::into_inner).pop() else {
+            return Ok(None);
+        };
+        self.opened.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        let page = {
+            let browser = self.browser.lock().await;
+            let Some(browser) = browser.as_ref() else {
+                return Err(BrowserError::Closed("the session was closed".into()));
+            };
+            // The new target is attached by the handler shortly after it is announced.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            loop {
+                match browser.get_page(target.clone()).await {
+                    Ok(page) => break page,
+                    Err(_) if Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(20)).await,
+                    Err(e) => {
+                        return Err(BrowserError::Protocol {
+                            method: "Target.attachToTarget".into(),
+                            message: e.to_string(),
+                        })
+                    }
+                }
+            }
+        };
+        let driven = drive(page, &self.live, &self.dialogs, &self.policy, self.started).await?;
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(driven);
+        self.refs.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        Ok(Some(self.url().await?))
+    }
+
+    /// The driven page's address.
+    pub async fn url(&self) -> Result<String, BrowserError> {
+        let value = self.evaluate("location.href").await?;
+        Ok(value.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Evaluates an expression in the driven page's main frame and returns its JSON value.
+    pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
+        let result = self
+            .call("Runtime.evaluate", json!({"expression": expression, "returnByValue": true, "awaitPromise": true}))
+            .await?;
+        crate::js::value_of("Runtime.evaluate", result)
+    }
+
+    /// Closes the browser (a launched one ends; an attached one keeps running with its page
+    /// closed). Safe to call twice.
+    pub async fn close(&self) {
+        let mut browser = self.browser.lock().await;
+        if let Some(mut browser) = browser.take() {
+            if browser.get_mut_child().is_some() {
+                let _ = tokio::time::timeout(Duration::from_secs(5), browser.close()).await;
+                let _ = tokio::time::timeout(Duration::from_secs(5), browser.wait()).await;
+                let _ = browser.kill().await;
+            } else {
+                let page = self.driven().page.clone();
+                let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
+            }
+        }
+        self.live.close("the session was closed");
+    }
+
+    /// The fresh profile folder of a launched session.
+    pub fn profile_dir(&self) -> Option<&Path> {
+        self._profile.as_ref().map(tempfile::TempDir::path)
+    }
+}
+
+impl Drop for BrowserSession {
+    fn drop(&mut self) {
+        self.tabs.abort();
+        self.handler.abort();
+        // A launched browser dies with its process handle (kill_on_drop); an attached one
+        // keeps running.
+    }
+}
+
+/// Sets a page up for driving and starts the task that follows its events.
+async fn drive(
+    page: Page,
+    live: &Liveness,
+    dialogs: &Arc<Mutex<Vec<DialogRecord>>>,
+    policy: &DialogPolicy,
+    started: Instant,
+) -> Result<DrivenPage, BrowserError> {
+    let activity = Arc::new(PageActivity::default());
+    let listen = |e: chromiumoxide::error::CdpError| BrowserError::Launch(format!("cannot follow the page: {e}"));
+    let mut dialog_events = page.event_listener::<EventJavascriptDialogOpening>().await.map_err(listen)?;
+    let mut requests = page.event_listener::<EventRequestWillBeSent>().await.map_err(listen)?;
+    let mut finished = page.event_listener::<EventLoadingFinished>().await.map_err(listen)?;
+    let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(listen)?;
+    let mut started_loading = page.event_listener::<EventFrameStartedLoading>().await.map_err(listen)?;
+    let mut stopped_loading = page.event_listener::<EventFrameStoppedLoading>().await.map_err(listen)?;
+    let mut crashed = page.event_listener::<EventTargetCrashed>().await.map_err(listen)?;
+
+    cdp::call(&page, live, "DOM.enable", json!({})).await?;
+    cdp::call(&page, live, "Accessibility.enable", json!({})).await?;
+    cdp::call(&page, live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
+    cdp::call(&page, live, "Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
+    let tree = cdp::call(&page, live, "Page.getFrameTree", json!({})).await?;
+    let main_frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_owned();
+
+    let watched = page.clone();
+    let live = live.clone();
+    let dialogs = Arc::clone(dialogs);
+    let policy = policy.clone();
+    let activity_task = Arc::clone(&activity);
+    let now_ms = move || started.elapsed().as_millis() as u64;
+    let watcher = tokio::spawn(async move {
+        let activity = activity_task;
+        loop {
+            tokio::select! {
+                Some(event) = dialog_events.next() => {
+                    let kind = serde_json::to_value(&event.r#type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+                    let (accept, text) = match kind.as_str() {
+                        "confirm" => (policy.accept_confirm, None),
+                        "prompt" => (policy.prompt_text.is_some(), policy.prompt_text.clone()),
+                        "beforeunload" => (policy.accept_beforeunload, None),
+                        _ => (true, None),
+                    };
+                    let mut params = json!({"accept": accept});
+                    if let Some(text) = text {
+                        params["promptText"] = Value::String(text);
+                    }
+                    let answered = cdp::call(&watched, &live, "Page.handleJavaScriptDialog", params).await;
+                    if let Err(e) = answered {
+                        tracing::warn!(error = %e, "could not answer a dialog");
+                    }
+                    tracing::info!(kind, accepted = accept, "answered a dialog");
+                    dialogs.lock().unwrap_or_else(PoisonError::into_inner).push(DialogRecord {
+                        kind,
+                        message: event.message.clone(),
+                        accepted: accept,
+                    });
+                }
+                Some(event) = requests.next() => {
+                    let id: &str = event.request_id.as_ref();
+                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned());
+                    activity.last_network.store(now_ms(), Ordering::Relaxed);
+                }
+                Some(event) = finished.next() => {
+                    let id: &str = event.request_id.as_ref();
+                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+                    activity.last_network.store(now_ms(), Ordering::Relaxed);
+                }
+                Some(event) = failed.next() => {
+                    let id: &str = event.request_id.as_ref();
+                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+                    activity.last_network.store(now_ms(), Ordering::Relaxed);
+                }
+                Some(event) = started_loading.next() => {
+                    let frame: &str = event.frame_id.as_ref();
+                    if frame == main_frame {
+                        activity.main_frame_loading.store(true, Ordering::Relaxed);
+                        activity.navigations.fetch_add(1, Ordering::Relaxed);
+                        // Requests of the old document never finish; they no longer count.
+                        activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).clear();
+                    }
+                }
+                Some(event) = stopped_loading.next() => {
+                    let frame: &str = event.frame_id.as_ref();
+                    if frame == main_frame {
+                        activity.main_frame_loading.store(false, Ordering::Relaxed);
+                    }
+                }
+                Some(_) = crashed.next() => {
+                    live.close("the page's renderer crashed");
+                }
+                else => break,
+            }
+        }
+    });
+    Ok(DrivenPage { page, activity, watcher })
+}
+
+/// Notes pages opened by `opener` (links with `target=_blank`, `window.open`).
+async fn follow_new_tabs(
+    browser: &Browser,
+    opener: TargetId,
+    opened: Arc<Mutex<Vec<TargetId>>>,
+) -> Result<JoinHandle<()>, BrowserError> {
+    let mut created = browser
+        .event_listener::<EventTargetCreated>()
+        .await
+        .map_err(|e| BrowserError::Launch(format!("cannot follow new tabs: {e}")))?;
+    Ok(tokio::spawn(async move {
+        while let Some(event) = created.next().await {
+            let info = &event.target_info;
+            if info.r#type == "page" && info.opener_id.is_some() {
+                let _ = &opener;
+                opened.lock().unwrap_or_else(PoisonError::into_inner).push(info.target_id.clone());
+            }
+        }
+    }))
+}

@@ -1,0 +1,60 @@
+//! Letting the page settle after an action: navigation finished, no requests in flight, no DOM
+//! changes for a moment — bounded, so a page that never rests costs the bound, not a hang.
+
+use std::time::{Duration, Instant};
+
+use crate::error::BrowserError;
+use crate::session::BrowserSession;
+
+/// How long the DOM and the network must be still.
+const QUIET: Duration = Duration::from_millis(50);
+/// A request started by a click reaches DevTools a little after the click; wait at least this.
+const FIRST_LOOK: Duration = Duration::from_millis(20);
+const POLL: Duration = Duration::from_millis(15);
+
+/// How settling ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Settled {
+    /// The bound ran out before the page was quiet.
+    pub(crate) timed_out: bool,
+}
+
+impl BrowserSession {
+    /// Waits until the driven page is quiet, at most `bound`. A page the action opened in a new
+    /// tab becomes the driven page first.
+    pub(crate) async fn settle(&self, bound: Duration) -> Result<Settled, BrowserError> {
+        let start = Instant::now();
+        tokio::time::sleep(FIRST_LOOK).await;
+        loop {
+            self.follow_opened_tab().await?;
+            if self.quiet().await? {
+                return Ok(Settled { timed_out: false });
+            }
+            if start.elapsed() >= bound {
+                tracing::debug!(bound_ms = bound.as_millis() as u64, "the page did not settle in time");
+                return Ok(Settled { timed_out: true });
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    async fn quiet(&self) -> Result<bool, BrowserError> {
+        let driven = self.driven();
+        let activity = &driven.activity;
+        if activity.loading() || activity.requests_in_flight() > 0 {
+            return Ok(false);
+        }
+        if self.ms_since_start().saturating_sub(activity.last_network_ms()) < QUIET.as_millis() as u64 {
+            return Ok(false);
+        }
+        let probe = match self.evaluate(crate::js::QUIET_PROBE).await {
+            Ok(probe) => probe,
+            // The document is being replaced: not quiet yet.
+            Err(BrowserError::Protocol { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let ready = probe[0].as_str() == Some("complete");
+        let still_ms = probe[1].as_f64().unwrap_or(f64::MAX);
+        Ok(ready && still_ms >= QUIET.as_millis() as f64)
+    }
+}

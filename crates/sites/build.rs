@@ -1,0 +1,5 @@
+// The pages are compiled in with include_dir; rebuild when one is added, removed or changed
+// (a directory path makes cargo scan the whole tree).
+fn main() {
+    println!("cargo:rerun-if-changed=../../assets/sites");
+}

@@ -1,0 +1,112 @@
+//! The embedded files of `assets/sites`, their content types and the origin placeholders.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use include_dir::{include_dir, Dir, File};
+
+static SITES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../assets/sites");
+
+/// Pages that only make sense embedded in another page or reached through an action on one
+/// (they need its query or its iframe), so they are left out of [`page_list`]: loading them
+/// alone in a conformance test or benchmark says nothing. They are still served.
+pub(crate) const FRAGMENTS: &[&str] =
+    &["cookie-frame.html", "checkout/card.html", "checkout/done.html", "opened.html", "welcome.html"];
+
+/// Replaced in served text with the base URL (`http://127.0.0.1:PORT`) of each origin.
+pub(crate) const MAIN_PLACEHOLDER: &str = "__MAIN_ORIGIN__";
+pub(crate) const OTHER_PLACEHOLDER: &str = "__OTHER_ORIGIN__";
+
+/// Every embedded file by its `/`-separated path (include_dir keeps the build machine's
+/// separators, and URLs always use `/`).
+fn files() -> &'static BTreeMap<String, &'static File<'static>> {
+    static FILES: OnceLock<BTreeMap<String, &'static File<'static>>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut files = BTreeMap::new();
+        let mut dirs = vec![&SITES];
+        while let Some(dir) = dirs.pop() {
+            dirs.extend(dir.dirs());
+            for file in dir.files() {
+                let path = file.path().to_string_lossy().replace('\\', "/");
+                files.insert(path, file);
+            }
+        }
+        files
+    })
+}
+
+/// The fixture pages (every `.html` but the fragments), sorted.
+pub(crate) fn page_list() -> Vec<&'static str> {
+    files()
+        .keys()
+        .filter(|path| path.ends_with(".html") && !FRAGMENTS.contains(&path.as_str()))
+        .map(String::as_str)
+        .collect()
+}
+
+/// A file ready to serve: its content type and bytes, placeholders replaced in text.
+pub(crate) struct Asset {
+    pub content_type: &'static str,
+    pub body: Vec<u8>,
+}
+
+/// Looks a URL path up (`/` and a missing file name mean `index.html`).
+pub(crate) fn asset(url_path: &str, main_base: &str, other_base: &str) -> Option<Asset> {
+    let mut path = url_path.trim_start_matches('/').to_owned();
+    if path.is_empty() || path.ends_with('/') {
+        path.push_str("index.html");
+    }
+    let file = files().get(&path)?;
+    let content_type = content_type(&path);
+    let body = match file.contents_utf8() {
+        Some(text) if content_type.contains("charset=utf-8") => {
+            text.replace(MAIN_PLACEHOLDER, main_base).replace(OTHER_PLACEHOLDER, other_base).into_bytes()
+        }
+        _ => file.contents().to_vec(),
+    };
+    Some(Asset { content_type, body })
+}
+
+fn content_type(path: &str) -> &'static str {
+    let extension = path.rsplit_once('.').map_or("", |(_, extension)| extension);
+    match extension {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json; charset=utf-8",
+        "md" => "text/markdown; charset=utf-8",
+        "txt" | "csv" => "text/plain; charset=utf-8",
+        "svg" => "image/svg+xml; charset=utf-8",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_exist_and_are_not_pages() {
+        for fragment in FRAGMENTS {
+            assert!(files().contains_key(*fragment), "{fragment} is not in assets/sites");
+            assert!(!page_list().contains(fragment));
+        }
+    }
+
+    #[test]
+    fn directory_paths_mean_their_index() {
+        assert!(asset("/", "m", "o").is_some());
+        assert!(asset("", "m", "o").is_some());
+        assert!(asset("/checkout/", "m", "o").is_none());
+    }
+
+    #[test]
+    fn placeholders_are_replaced_in_text_only() {
+        let payment = asset("/checkout/payment.html", "http://main", "http://other").unwrap();
+        let text = String::from_utf8(payment.body).unwrap();
+        assert!(text.contains("http://other/checkout/card.html"));
+        assert!(!text.contains(OTHER_PLACEHOLDER));
+    }
+}

@@ -1,0 +1,145 @@
+//! The HTTP side: one router per origin over the shared state.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::State as Extract;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::http::{HeaderValue, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::api;
+use crate::pages;
+use crate::state::{Origin, Record, State};
+
+/// The largest `/__record` body accepted; events are small, anything bigger is a bug.
+pub(crate) const MAX_RECORD_BYTES: usize = 64 * 1024;
+/// Bodies up to this size are read in full before the 400, so the client sees the answer
+/// instead of a connection reset while it is still sending.
+const DRAIN_BYTES: usize = 1024 * 1024;
+const MAX_NAME_CHARS: usize = 200;
+
+/// What every handler of one origin needs.
+#[derive(Clone)]
+pub(crate) struct Ctx {
+    pub state: Arc<State>,
+    pub origin: Origin,
+    pub main_base: Arc<str>,
+    pub other_base: Arc<str>,
+}
+
+pub(crate) fn router(ctx: Ctx) -> Router {
+    Router::new()
+        .route("/__state", get(state))
+        .route("/__record", post(record))
+        .route("/__reset", post(reset))
+        .route("/api/invoices", get(api::invoices))
+        .route("/api/suggest", get(api::suggest))
+        .fallback(static_file)
+        // Tests load the same page many times and must always see the server's current
+        // answer, never a cached one.
+        .layer(axum::middleware::map_response(no_store))
+        .with_state(ctx)
+}
+
+async fn no_store(mut response: Response) -> Response {
+    response.headers_mut().insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// A refused request: the status and a message, answered as `{"error": message}`.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+async fn state(Extract(ctx): Extract<Ctx>) -> Json<serde_json::Value> {
+    Json(ctx.state.snapshot())
+}
+
+/// `POST /__record`. The body is read by hand, not with the `Json` extractor, because pages
+/// use `navigator.sendBeacon`, which cannot send `application/json`, and because refusals must
+/// be 400 with a message (the extractors answer 413 and 415).
+async fn record(Extract(ctx): Extract<Ctx>, body: Body) -> Result<StatusCode, ApiError> {
+    let too_large = || ApiError::bad_request(format!("the body must be at most {MAX_RECORD_BYTES} bytes"));
+    let bytes = axum::body::to_bytes(body, DRAIN_BYTES).await.map_err(|_| too_large())?;
+    if bytes.len() > MAX_RECORD_BYTES {
+        return Err(too_large());
+    }
+    let record: Record = serde_json::from_slice(&bytes)
+        .map_err(|err| ApiError::bad_request(format!("expected JSON {{page, action, detail}}: {err}")))?;
+    if record.action.trim().is_empty() {
+        return Err(ApiError::bad_request("action must not be empty"));
+    }
+    if record.action.chars().count() > MAX_NAME_CHARS || record.page.chars().count() > MAX_NAME_CHARS {
+        return Err(ApiError::bad_request(format!("page and action must be at most {MAX_NAME_CHARS} characters")));
+    }
+    ctx.state.record(ctx.origin, record).map_err(ApiError::bad_request)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn reset(Extract(ctx): Extract<Ctx>) -> StatusCode {
+    ctx.state.reset();
+    StatusCode::NO_CONTENT
+}
+
+async fn static_file(Extract(ctx): Extract<Ctx>, method: Method, uri: Uri) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (StatusCode::METHOD_NOT_ALLOWED, [(axum::http::header::ALLOW, "GET, HEAD")]).into_response();
+    }
+    match pages::asset(uri.path(), &ctx.main_base, &ctx.other_base) {
+        Some(asset) => ([(CONTENT_TYPE, asset.content_type)], asset.body).into_response(),
+        None => not_found(uri.path()),
+    }
+}
+
+fn not_found(path: &str) -> Response {
+    let page = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Page not found</title></head>\n\
+         <body><main><h1>Page not found</h1><p>There is no page at <code>{}</code>.</p>\
+         <p><a href=\"/\">All fixture pages</a></p></main></body>\n</html>\n",
+        escape_html(path)
+    );
+    (StatusCode::NOT_FOUND, [(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+}
+
+fn escape_html(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            _ => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_404_page_escapes_the_path() {
+        assert_eq!(escape_html(r#"<a href="x">&'"#), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    }
+}
