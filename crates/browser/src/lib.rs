@@ -26,4 +26,4 @@ pub use error::BrowserError;
 pub use locate::{text_matches, Candidate, Locator};
 pub use roles::{is_interactive, INTERACTIVE};
 pub use session::{find_chromium, BrowserSession, DialogPolicy, DialogRecord, LaunchOptions, VIEWPORT};
-pub use snapshot::{estimate_tokens, Snapshot, SnapshotElement, SnapshotMode, SnapshotOptions};
+pub use snapshot::{estimate_tokens, interactive_in_text, Snapshot, SnapshotElement, SnapshotMode, SnapshotOptions};

@@ -39,8 +39,9 @@ pub const INTERACTIVE: &[&str] = &[
 ];
 
 /// Roles that give interactive elements their context in the interactive snapshot, kept when
-/// something inside them is.
-pub(crate) const CONTEXT: &[&str] = &[
+/// something inside them is: landmarks, dialogs and frames always, other groups when they have a
+/// name (a radio group's question, a toolbar's purpose).
+pub(crate) const LANDMARKS: &[&str] = &[
     "banner",
     "complementary",
     "contentinfo",
@@ -51,20 +52,10 @@ pub(crate) const CONTEXT: &[&str] = &[
     "navigation",
     "region",
     "search",
-    "group",
-    "radiogroup",
-    "tablist",
-    "menu",
-    "menubar",
-    "toolbar",
-    "list",
-    "listitem",
-    "table",
-    "row",
-    "grid",
-    "tree",
     "iframe",
 ];
+pub(crate) const NAMED_GROUPS: &[&str] =
+    &["group", "radiogroup", "tablist", "menu", "menubar", "toolbar", "tree", "grid"];
 
 pub fn is_interactive(role: &str) -> bool {
     INTERACTIVE.contains(&role)

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::BrowserError;
 use crate::locate::Locator;
-use crate::roles::{is_interactive, CONTEXT};
+use crate::roles::{is_interactive, LANDMARKS, NAMED_GROUPS};
 use crate::session::BrowserSession;
 use crate::tree::{elements, Element, Item};
 
@@ -91,7 +91,7 @@ impl BrowserSession {
             cut: false,
             shown: Vec::new(),
         };
-        printer.items(&items, 0);
+        printer.items(&items, 0, None);
         let truncated = refs.len() - printer.shown.len();
         if truncated > 0 {
             let marker = format!(
@@ -105,13 +105,47 @@ impl BrowserSession {
             SnapshotElement { reference: refs[i].clone(), role: e.role.to_owned(), name: e.name.clone() }
         });
         Ok(Snapshot {
-            url: self.url().await?,
+            url: tree.url().to_owned(),
             text: printer.out,
             elements: elements.collect(),
             tokens: printer.tokens,
             truncated,
         })
     }
+}
+
+/// The interactive elements (role, name) written in a snapshot text of this crate's or of
+/// Playwright's `ariaSnapshot()`, in order; with `frames: false`, those inside an `iframe` are left
+/// out (Playwright does not show frame contents).
+pub fn interactive_in_text(text: &str, frames: bool) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut iframe_indent: Option<usize> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let Some(rest) = line.trim_start().strip_prefix("- ") else { continue };
+        if iframe_indent.is_some_and(|i| indent > i) {
+            continue;
+        }
+        iframe_indent = None;
+        let role_end = rest.find([' ', ':']).unwrap_or(rest.len());
+        let role = &rest[..role_end];
+        if role == "iframe" && !frames {
+            iframe_indent = Some(indent);
+            continue;
+        }
+        if !is_interactive(role) {
+            continue;
+        }
+        let after = &rest[role_end..];
+        let name = after
+            .strip_prefix(' ')
+            .filter(|a| a.starts_with('"'))
+            .and_then(|a| serde_json::Deserializer::from_str(a).into_iter::<String>().next())
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        found.push((role.to_owned(), name));
+    }
+    found
 }
 
 /// Text that only repeats an element's name goes (a button's label is its name already); an
@@ -142,7 +176,7 @@ fn simplify(items: Vec<Item>) -> Vec<Item> {
 }
 
 /// The interactive view: interactive elements, headings, alerts and statuses, inside the
-/// landmarks and groups that hold them.
+/// landmarks and named groups that hold them.
 fn interactive(items: Vec<Item>) -> Vec<Item> {
     let mut out = Vec::new();
     for item in items {
@@ -158,8 +192,11 @@ fn interactive(items: Vec<Item>) -> Vec<Item> {
             if !e.children.is_empty() || !e.name.is_empty() {
                 out.push(Item::Element(e));
             }
-        } else if CONTEXT.contains(&e.role) {
+        } else if LANDMARKS.contains(&e.role) || (NAMED_GROUPS.contains(&e.role) && !e.name.is_empty()) {
             e.children = interactive(std::mem::take(&mut e.children));
+            // A section named by its heading says it once.
+            let name = e.name.clone();
+            e.children.retain(|c| !matches!(c, Item::Element(h) if h.role == "heading" && h.name == name));
             if !e.children.is_empty() || e.role == "dialog" || e.role == "alertdialog" {
                 out.push(Item::Element(e));
             }
@@ -184,19 +221,19 @@ struct Printer<'a> {
 }
 
 impl Printer<'_> {
-    fn items(&mut self, items: &[Item], depth: usize) {
+    fn items(&mut self, items: &[Item], depth: usize, parent: Option<&'static str>) {
         for item in items {
             match item {
                 Item::Text(text) => {
                     let line = format!("{}- text: {}\n", "  ".repeat(depth), yaml_text(text));
                     self.push(line);
                 }
-                Item::Element(e) => self.element(e, depth),
+                Item::Element(e) => self.element(e, depth, parent),
             }
         }
     }
 
-    fn element(&mut self, e: &Element, depth: usize) {
+    fn element(&mut self, e: &Element, depth: usize, parent: Option<&'static str>) {
         let index = self.next;
         self.next += 1;
         let mut line = format!("{}- {}", "  ".repeat(depth), e.role);
@@ -216,7 +253,7 @@ impl Printer<'_> {
         if s.expanded == Some(true) {
             line.push_str(" [expanded]");
         }
-        if let Some(level) = s.level.filter(|_| e.role == "heading") {
+        if let Some(level) = s.level.filter(|_| e.role == "heading" && self.full) {
             line.push_str(&format!(" [level={level}]"));
         }
         match s.pressed.as_deref() {
@@ -227,7 +264,12 @@ impl Printer<'_> {
         if s.selected {
             line.push_str(" [selected]");
         }
-        line.push_str(&format!(" [ref={}]", self.refs[index]));
+        // A model acts on interactive elements; in the interactive view only they carry refs,
+        // which keeps it short (every element still has one, for scoping by ref). The options
+        // of a select are chosen through the select.
+        if self.full || (is_interactive(e.role) && !(e.role == "option" && parent == Some("combobox"))) {
+            line.push_str(&format!(" [ref={}]", self.refs[index]));
+        }
         let url = e.url.as_deref().filter(|_| self.full && e.role == "link");
         let single_text = match e.children.as_slice() {
             [Item::Text(text)] if e.name.is_empty() && url.is_none() => Some(text),
@@ -252,7 +294,7 @@ impl Printer<'_> {
             self.push(format!("{}- /url: {}\n", "  ".repeat(depth + 1), yaml_text(url)));
         }
         if single_text.is_none() {
-            self.items(&e.children, depth + 1);
+            self.items(&e.children, depth + 1, Some(e.role));
         }
     }
 
@@ -292,6 +334,18 @@ mod tests {
         assert_eq!(estimate_tokens(""), 0);
         assert_eq!(estimate_tokens("- button \"Log in\""), 5);
         assert_eq!(estimate_tokens("請求書"), 3);
+    }
+
+    #[test]
+    fn interactive_elements_are_read_back_from_snapshot_text() {
+        let text = "- main:\n  - button \"Say \\\"hi\\\"\" [ref=e1]\n  - textbox \"Name\": Ada\n  - heading \"H\" [level=1]\n  - link:\n    - /url: /\n- iframe [ref=e4]:\n  - button \"Inside\"\n- checkbox \"After\" [checked]\n";
+        let outside = interactive_in_text(text, false);
+        assert_eq!(
+            outside,
+            [("button", "Say \"hi\""), ("textbox", "Name"), ("link", ""), ("checkbox", "After")]
+                .map(|(r, n)| (r.to_owned(), n.to_owned()))
+        );
+        assert_eq!(interactive_in_text(text, true).len(), 5);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::session::BrowserSession;
 pub(crate) struct Frame {
     pub(crate) id: String,
     pub(crate) parent: Option<String>,
+    pub(crate) url: String,
 }
 
 /// An element's states, as the snapshot shows them.
@@ -138,6 +139,8 @@ pub(crate) struct PageTree {
     frames: Vec<FrameNodes>,
     /// The backend id of an `<iframe>` element (in its parent frame) → the index of its frame.
     owners: HashMap<(String, i64), usize>,
+    /// The main frame's address.
+    url: String,
 }
 
 impl BrowserSession {
@@ -149,7 +152,8 @@ impl BrowserSession {
         while let Some(node) = stack.pop() {
             if let Some(id) = node.pointer("/frame/id").and_then(Value::as_str) {
                 let parent = node.pointer("/frame/parentId").and_then(Value::as_str).map(str::to_owned);
-                frames.push(Frame { id: id.to_owned(), parent });
+                let url = node.pointer("/frame/url").and_then(Value::as_str).unwrap_or_default().to_owned();
+                frames.push(Frame { id: id.to_owned(), parent, url });
             }
             if let Some(children) = node["childFrames"].as_array() {
                 stack.extend(children.iter().rev());
@@ -168,12 +172,24 @@ impl BrowserSession {
         }
     }
 
-    /// Fetches the accessibility tree of every frame.
+    /// Fetches the accessibility tree of every frame, the frames' calls sent together.
     pub(crate) async fn page_tree(&self) -> Result<PageTree, BrowserError> {
         let frames = self.frames().await?;
-        let mut tree = PageTree { frames: Vec::with_capacity(frames.len()), owners: HashMap::new() };
-        for frame in &frames {
-            let ax = match self.call("Accessibility.getFullAXTree", json!({"frameId": frame.id})).await {
+        let fetches = frames.iter().map(|frame| async move {
+            let ax = self.call("Accessibility.getFullAXTree", json!({"frameId": frame.id}));
+            let owner = async {
+                match &frame.parent {
+                    Some(_) => self.frame_owner(&frame.id).await,
+                    None => Ok(None),
+                }
+            };
+            let (ax, owner) = futures::join!(ax, owner);
+            (frame, ax, owner)
+        });
+        let url = frames.first().map(|f| f.url.clone()).unwrap_or_default();
+        let mut tree = PageTree { frames: Vec::with_capacity(frames.len()), owners: HashMap::new(), url };
+        for (frame, ax, owner) in futures::future::join_all(fetches).await {
+            let ax = match ax {
                 Ok(ax) => ax,
                 // A frame that went away while the tree was read.
                 Err(BrowserError::Protocol { .. }) if frame.parent.is_some() => continue,
@@ -189,10 +205,8 @@ impl BrowserSession {
                     nodes.insert(id, raw);
                 }
             }
-            if let Some(parent) = &frame.parent {
-                if let Some(owner) = self.frame_owner(&frame.id).await? {
-                    tree.owners.insert((parent.clone(), owner), tree.frames.len());
-                }
+            if let (Some(parent), Some(owner)) = (&frame.parent, owner?) {
+                tree.owners.insert((parent.clone(), owner), tree.frames.len());
             }
             tree.frames.push(FrameNodes { frame_id: frame.id.clone(), nodes, root });
         }
@@ -201,6 +215,10 @@ impl BrowserSession {
 }
 
 impl PageTree {
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
     /// The tree under the main frame's root, or under the element `scope`.
     pub(crate) fn items(&self, scope: Option<&NodeKey>) -> Vec<Item> {
         let Some(main) = self.frames.first() else { return Vec::new() };

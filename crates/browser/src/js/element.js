@@ -1,8 +1,8 @@
 // Functions called on one element (`this`) through Runtime.callFunctionOn; js.rs wraps this
 // file in one function that dispatches to them by name.
 
-// ACTIONABLE: why the element cannot take `action` yet, or null. Waits two animation frames to
-// see that it is not moving.
+// ACTIONABLE: why the element cannot take `action` yet, or null. For pointer actions, waits two
+// animation frames to see that it is not moving.
 async function actionable(action) {
   const el = this;
   if (!el.isConnected) return 'not attached to the page any more';
@@ -24,6 +24,8 @@ async function actionable(action) {
     if (!editable) return 'not a text field (fill needs an input, a textarea or an editable element)';
     if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return 'read-only';
   }
+  // As Playwright: only pointer actions wait for the element to stop moving.
+  if (!['click', 'check', 'uncheck', 'hover', 'screenshot'].includes(action)) return null;
   const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
   const first = box();
   await frame();
