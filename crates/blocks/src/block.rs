@@ -1,5 +1,5 @@
 //! What a block is to the engine: a function from inputs to outputs that can be cancelled, logs,
-//! writes artifacts, and may ask a person for input.
+//! writes artifacts, may ask a person for input, and may drive the run's browser.
 
 use std::sync::Arc;
 
@@ -8,6 +8,7 @@ use planwright_runs::{ArtifactKind, LogLevel};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::browser::BrowserSlot;
 use crate::workdir::Workdir;
 
 /// A block's inputs or outputs: input name → value, output key → value.
@@ -52,6 +53,8 @@ pub struct BlockContext {
     pub cancel: CancellationToken,
     pub events: Arc<dyn BlockEvents>,
     pub input: Arc<dyn HumanInput>,
+    /// The run's browser session, shared by its browser blocks; started by the first of them.
+    pub browser: Arc<BrowserSlot>,
 }
 
 impl BlockContext {

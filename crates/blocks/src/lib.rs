@@ -1,9 +1,11 @@
 //! Planwright's built-in blocks, behind one trait ([`Block`]). Each block reads its resolved
 //! inputs and returns its outputs; files stay inside the run's work directory; long work stops
-//! when cancelled. It knows nothing of plans, graphs or run records beyond the events it emits.
+//! when cancelled; browser blocks share the run's one browser session ([`BrowserSlot`]). It
+//! knows nothing of plans, graphs or run records beyond the events it emits.
 
 mod answers;
 mod block;
+mod browser;
 mod cells;
 mod excel;
 mod files;
@@ -16,6 +18,7 @@ mod workdir;
 
 pub use answers::{check_files, validate_answer, FieldError};
 pub use block::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values};
+pub use browser::{BrowserSettings, BrowserSlot};
 pub use workdir::Workdir;
 
 use std::sync::Arc;
@@ -29,6 +32,7 @@ pub fn builtin() -> Vec<Arc<dyn Block>> {
         report::blocks(),
         http::blocks(),
         human::blocks(),
+        browser::blocks(),
         pending::blocks(),
     ]
     .into_iter()

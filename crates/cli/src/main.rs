@@ -2,6 +2,7 @@
 //! exits with the documented codes. Nothing else lives here.
 
 mod bench;
+mod browsing;
 mod commands;
 mod junit;
 mod render;
@@ -115,6 +116,27 @@ enum Command {
     /// The run record: list runs, or show one.
     #[command(subcommand)]
     Runs(RunsCommand),
+    /// Open a web page in headless Chromium and print its accessibility snapshot, as the
+    /// browser steps show it to a model.
+    Snapshot {
+        url: String,
+        #[arg(long, value_enum, default_value_t)]
+        mode: browsing::Mode,
+        /// Cut the snapshot at about this many tokens (a marker says what was left out).
+        #[arg(long, value_name = "TOKENS")]
+        budget: Option<usize>,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Serve the fixture web sites (assets/sites) on two loopback origins, for trying browser
+    /// steps by hand; every action on them is listed at /__state.
+    Sites {
+        #[arg(long, default_value_t = 8700)]
+        port: u16,
+        /// The second origin, which serves the cross-origin payment iframe.
+        #[arg(long, default_value_t = 8701)]
+        other_port: u16,
+    },
     /// Measure planwright's own speed; see docs/benchmarks.md.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -138,7 +160,8 @@ enum RunsCommand {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG").unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG")
+                .unwrap_or_else(|_| "warn,chromiumoxide=error".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -153,6 +176,8 @@ fn main() -> ExitCode {
         Command::Resume { run_id, args } => running::resume(&run_id, &args),
         Command::Runs(RunsCommand::List { format }) => running::list(format),
         Command::Runs(RunsCommand::Show { run_id, format }) => running::show(&run_id, format),
+        Command::Snapshot { url, mode, budget, format } => browsing::snapshot(&url, mode, budget, format),
+        Command::Sites { port, other_port } => browsing::sites(port, other_port),
         Command::Bench(command) => bench::run(command),
     };
     match outcome {

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use planwright_designs::Designs;
 use planwright_engine::{
-    AnswerSource, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest,
+    AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome,
+    RunRequest,
 };
 use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
 use serde_json::{Map, Value};
@@ -117,7 +118,14 @@ where
             }
             events
         });
-        let options = RunOptions { workdir, secrets: Arc::new(EnvSecrets), answers, stop, events: Some(sender) };
+        let options = RunOptions {
+            workdir,
+            secrets: Arc::new(EnvSecrets),
+            answers,
+            stop,
+            events: Some(sender),
+            browser: BrowserSettings::from_env(),
+        };
         let outcome = start(engine, store, options).await;
         let events = display.await.unwrap_or_default();
         match outcome {

@@ -1,9 +1,10 @@
 //! The Planwright run engine: executes a validated plan with real concurrency — a node starts as
 //! soon as what it depends on has settled — under each node's policy, records every event
 //! (masked) through the run store, and resumes interrupted runs without re-running finished
-//! nodes. It knows the plan format, the catalog and the blocks' trait; it knows nothing of any
-//! user interface: the CLI and the studio drive it through [`Engine`], [`RunOptions`] and the
-//! [`AnswerSource`] they provide.
+//! nodes. A run has one browser session, started by its first browser step and closed when the
+//! run ends, however it ends. It knows the plan format, the catalog and the blocks' trait; it
+//! knows nothing of any user interface: the CLI and the studio drive it through [`Engine`],
+//! [`RunOptions`] and the [`AnswerSource`] they provide.
 
 mod call;
 mod input;
@@ -19,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use planwright_blocks::{Block, Workdir};
+use planwright_blocks::{Block, BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{load_plan, Finding, LoadError, Plan};
 use planwright_runs::{new_run_id, Counts, Event, EventKind, RunStatus, RunStore, StoreError};
@@ -30,6 +31,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use input::{AnswerSource, GivenAnswers, NoAnswers};
+pub use planwright_blocks::BrowserSettings;
 pub use values::{EnvSecrets, SecretSource};
 
 use crate::record::Recorder;
@@ -64,6 +66,10 @@ pub struct RunOptions {
     pub stop: CancellationToken,
     /// Every event, as recorded, for a live display.
     pub events: Option<UnboundedSender<Event>>,
+    /// Where the run's browser comes from, should a browser step need one:
+    /// [`BrowserSettings::from_env`] for what the user set up, `BrowserSettings::default()` for a
+    /// headless Chromium found on the system.
+    pub browser: BrowserSettings,
 }
 
 /// How a run ended.
@@ -190,7 +196,8 @@ impl Engine {
             workdir,
             secrets: options.secrets.clone(),
             answers: options.answers.clone(),
-            browser: tokio::sync::Mutex::new(()),
+            browser: Arc::new(BrowserSlot::new(options.browser.clone())),
+            browser_turn: tokio::sync::Mutex::new(()),
             finished,
             stored_answers: Arc::new(answers),
             counts: Mutex::new(Counts::default()),
@@ -216,6 +223,9 @@ impl Engine {
             policy: plan.policy.unwrap_or_default(),
         };
         let outcome = run_graph(ctx, &plan.graph, analysis, scope, options.stop.child_token()).await;
+        // Nothing runs any more: the browser goes before the run is recorded as ended, whatever
+        // the outcome (a waiting run resumes with a new browser).
+        ctx.browser.close().await;
         let counts = match resumed {
             Some(store) => counts_from_record(&store.events(ctx.recorder.run_id())?),
             None => *ctx.counts.lock().unwrap_or_else(|e| e.into_inner()),

@@ -131,8 +131,8 @@ async fn attempt_once(
     cancel: &CancellationToken,
 ) -> Result<Values, Attempt> {
     // The browser is one session per run: its blocks take turns, whatever the concurrency.
-    let _browser = match spec.resource {
-        Some(Resource::Browser) => Some(ctx.browser.lock().await),
+    let _turn = match spec.resource {
+        Some(Resource::Browser) => Some(ctx.browser_turn.lock().await),
         None => None,
     };
     let token = cancel.child_token();
@@ -142,6 +142,7 @@ async fn attempt_once(
         cancel: token.clone(),
         events: ctx.block_events(),
         input: Arc::new(EngineInput::new(ctx, spec.id.as_str())),
+        browser: ctx.browser.clone(),
     };
     let run = block.run(inputs, &block_ctx);
     let timeout = policy.timeout_ms.map(Duration::from_millis);

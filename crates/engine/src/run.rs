@@ -1,10 +1,10 @@
-//! One run's shared state: the recorder, the work directory, the stop token, what a resumed run
+//! One run's shared state: the recorder, the work directory, the browser, what a resumed run
 //! already finished, the counts, and the ways a run ends early.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use planwright_blocks::Workdir;
+use planwright_blocks::{BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{OnError, Policy};
 use planwright_runs::{Counts, Event, EventKind, NodePath};
@@ -34,8 +34,11 @@ pub(crate) struct RunCtx {
     pub workdir: Workdir,
     pub secrets: Arc<dyn SecretSource>,
     pub answers: Arc<dyn AnswerSource>,
-    /// The run's one browser session: browser blocks take turns.
-    pub browser: tokio::sync::Mutex<()>,
+    /// The run's one browser session, shared by its browser blocks and called plans; closed when
+    /// the run ends.
+    pub browser: Arc<BrowserSlot>,
+    /// Browser blocks take turns on that one session, whatever the concurrency.
+    pub browser_turn: tokio::sync::Mutex<()>,
     /// Outputs of nodes a resumed run had finished (node path → outputs).
     pub finished: HashMap<NodePath, Map<String, Value>>,
     /// Answers a resumed run had received (node path → answer).

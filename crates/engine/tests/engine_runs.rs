@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use planwright_catalog::Catalog;
-use planwright_engine::{Engine, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
+use planwright_engine::{
+    BrowserSettings, Engine, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource,
+};
 use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
 use planwright_validate::NoPlans;
 use serde_json::{json, Value};
@@ -54,6 +56,7 @@ impl Fixture {
             answers,
             stop,
             events: None,
+            browser: BrowserSettings::default(),
         };
         let request = RunRequest {
             plan_text: plan.to_owned(),
@@ -340,6 +343,7 @@ async fn resume_does_not_rerun_finished_nodes() {
         answers: Arc::new(GivenAnswers(answers)),
         stop: CancellationToken::new(),
         events: None,
+        browser: BrowserSettings::default(),
     };
     let resumed = f.engine.resume(&f.store, &waiting.run_id, options).await.unwrap();
     assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
@@ -374,6 +378,7 @@ fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
         answers: Arc::new(NoAnswers),
         stop: CancellationToken::new(),
         events: None,
+        browser: BrowserSettings::default(),
     };
     let request = RunRequest { plan_text: plan(""), plan_path: None, vars: Default::default() };
     let run = f.engine.run(&f.store, request, options);

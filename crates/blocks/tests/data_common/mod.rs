@@ -85,6 +85,7 @@ impl Harness {
             cancel: CancellationToken::new(),
             events: events.clone(),
             input: Arc::new(NoHuman),
+            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
         };
         Harness { dir, ctx, events }
     }

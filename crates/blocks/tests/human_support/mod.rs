@@ -74,6 +74,7 @@ impl Harness {
             cancel: CancellationToken::new(),
             events: Arc::new(Quiet),
             input: input.clone(),
+            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
         };
         Harness { ctx, input, dir }
     }

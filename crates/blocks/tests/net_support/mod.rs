@@ -65,6 +65,7 @@ impl Harness {
             cancel: CancellationToken::new(),
             events: events.clone(),
             input: Arc::new(NoInput),
+            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
         };
         Harness { ctx, events, _dir: dir }
     }

@@ -60,11 +60,16 @@ function describe() {
 // returns 'type'. An error text when the value does not fit.
 function prepareFill(value) {
   const el = this;
-  const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'];
+  const formats = {
+    date: 'YYYY-MM-DD', time: 'HH:MM', 'datetime-local': 'YYYY-MM-DDTHH:MM', month: 'YYYY-MM', week: 'YYYY-Www',
+    color: '#rrggbb', range: 'a number within the range',
+  };
+  const direct = Object.keys(formats);
   if (el.localName === 'input' && direct.includes(el.type)) {
     el.focus();
     el.value = value;
-    if (value !== '' && el.value === '') return `"${value}" is not a valid ${el.type} value`;
+    // The value is not repeated in the message: it may be a secret.
+    if (value !== '' && el.value === '') return `the value is not a valid ${el.type} value (${formats[el.type]})`;
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
     return 'set';
@@ -129,15 +134,26 @@ function table() {
   const norm = s => (s || '').replace(/\s+/g, ' ').trim();
   const rowsOf = t => t.localName === 'table' ? [...t.rows] : [...t.querySelectorAll('[role=row]')];
   const cellsOf = r => r.localName === 'tr' ? [...r.cells] : [...r.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')];
-  const rows = rowsOf(tableEl).filter(r => cellsOf(r).length > 0);
+  // Footer rows (totals) are not data rows.
+  const inFooter = r => r.parentElement && r.parentElement.localName === 'tfoot';
+  const rows = rowsOf(tableEl).filter(r => cellsOf(r).length > 0 && !inFooter(r));
+  // A cell spanning several columns takes the first; the columns it covers stay empty.
+  const spread = r => {
+    const out = [];
+    for (const c of cellsOf(r)) {
+      out.push(c);
+      for (let i = 1; i < (c.colSpan || 1); i++) out.push(null);
+    }
+    return out;
+  };
   let headers = null;
   let body = rows;
   const headerRow = rows.find(r => cellsOf(r).every(c => c.localName === 'th' || c.getAttribute('role') === 'columnheader'));
   if (headerRow) {
-    headers = cellsOf(headerRow).map(c => norm(c.innerText));
+    headers = spread(headerRow).map(c => (c ? norm(c.innerText) : ''));
     body = rows.filter(r => r !== headerRow && !(r.parentElement && r.parentElement.localName === 'thead'));
   } else if (rows.length) {
-    headers = cellsOf(rows[0]).map(c => norm(c.innerText));
+    headers = spread(rows[0]).map(c => (c ? norm(c.innerText) : ''));
     body = rows.slice(1);
   }
   const seen = new Map();
@@ -149,7 +165,8 @@ function table() {
   });
   const out = body.map(r => {
     const row = {};
-    cellsOf(r).forEach((c, i) => { row[keys[i] || `column ${i + 1}`] = norm(c.innerText); });
+    keys.forEach(k => { row[k] = ''; });
+    spread(r).forEach((c, i) => { if (c) row[keys[i] || `column ${i + 1}`] = norm(c.innerText); });
     return row;
   });
   return { headers: keys, rows: out };

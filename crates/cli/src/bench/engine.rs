@@ -129,6 +129,7 @@ impl BenchHome {
             answers: Arc::new(NoAnswers),
             stop,
             events,
+            browser: Default::default(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `planwright bench`: speed measurements that docs/benchmarks.md reports.
 
+mod browser;
 mod engine;
 mod hostile;
 
@@ -40,6 +41,19 @@ pub enum BenchCommand {
         repeat: usize,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+    },
+    /// Our browser driver against playwright-core in the same Chromium on the fixture pages:
+    /// snapshot time and tokens, click and fill, cold launch. Needs Node.js and
+    /// `npm ci --prefix tools/playwright`.
+    Browser {
+        /// Timed repetitions of each measure; medians are reported.
+        #[arg(long, default_value_t = 20)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Where the Playwright reference scripts are.
+        #[arg(long, value_name = "DIR", default_value = "tools/playwright")]
+        tools: PathBuf,
     },
     /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
     /// binary garbage): exit code, time and peak memory of each.
@@ -85,6 +99,15 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
                     ));
                     out
                 }
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Browser { repeat, format, tools } => {
+            let bench = browser::run(repeat.max(1), &tools)?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => browser::render(&bench),
             };
             print(&output)?;
             Ok(Exit::Ok)
