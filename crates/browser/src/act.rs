@@ -13,7 +13,7 @@ use crate::locate::{Candidate, Locator};
 use crate::refs::NodeKey;
 use crate::roles::{is_interactive, shown, Shown};
 use crate::session::{BrowserSession, DialogRecord};
-use crate::tree::{elements, normalize};
+use crate::tree::{elements, normalize, PageTree};
 
 /// Limits for one action.
 #[derive(Debug, Clone, Copy)]
@@ -101,43 +101,51 @@ struct Before {
     navigations: u64,
     target_id: String,
     interactive: Vec<String>,
+    /// The page's tree, for finding the target without fetching it again.
+    tree: Option<PageTree>,
 }
 
 /// A target ready for input.
 struct Ready {
     candidate: Candidate,
     object: String,
+    /// Where pointer input goes, for pointer actions.
     point: Option<(f64, f64)>,
+    /// The mouse is at `point` already.
+    mouse_moved: bool,
     waited: Duration,
 }
 
+impl Ready {
+    fn point(&self) -> (f64, f64) {
+        self.point.unwrap_or_default()
+    }
+}
+
 const RETRY: Duration = Duration::from_millis(50);
+
+/// `[x, y]` as a point.
+fn point_of(value: &Value) -> Option<(f64, f64)> {
+    Some((value.get(0)?.as_f64()?, value.get(1)?.as_f64()?))
+}
 
 fn ms(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 1000.0 * 100.0).round() / 100.0
 }
 
 impl BrowserSession {
-    async fn interactive_names(&self) -> Result<Vec<String>, BrowserError> {
-        let tree = self.page_tree().await?;
-        let items = tree.items(None);
-        Ok(elements(&items)
-            .into_iter()
-            .filter(|e| is_interactive(e.role))
-            .map(|e| format!("{} {}", e.role, serde_json::to_string(&e.name).unwrap_or_default()))
-            .collect())
-    }
-
     async fn before(&self) -> Result<Before, BrowserError> {
         let start = Instant::now();
         let driven = self.driven();
+        let tree = self.page_tree().await?;
         Ok(Before {
             start,
             url: self.url().await?,
             dialogs: self.dialog_count(),
             navigations: driven.activity.navigations(),
             target_id: driven.page.target_id().as_ref().to_owned(),
-            interactive: self.interactive_names().await?,
+            interactive: interactive_names(&tree),
+            tree: Some(tree),
         })
     }
 
@@ -156,7 +164,7 @@ impl BrowserSession {
         let driven = self.driven();
         let opened_tab = driven.page.target_id().as_ref() != before.target_id;
         let navigated = opened_tab || driven.activity.navigations() != before.navigations;
-        let after = self.interactive_names().await?;
+        let after = interactive_names(&self.page_tree().await?);
         let (appeared, disappeared) = difference(&before.interactive, &after);
         let dialogs = self.dialogs().into_iter().skip(before.dialogs).collect();
         let report = ActionReport {
@@ -182,17 +190,19 @@ impl BrowserSession {
     }
 
     /// Waits until `locator` names exactly one element that can take `action`, scrolled into
-    /// view and (when `pointer`) receiving pointer events at its centre.
+    /// view and (when `pointer`) receiving pointer events at its centre. `tree` is the page's
+    /// tree if the action has just fetched it.
     async fn ready(
         &self,
         locator: &Locator,
         action: &'static str,
         pointer: bool,
         timeout: Duration,
+        mut tree: Option<PageTree>,
     ) -> Result<Ready, BrowserError> {
         let start = Instant::now();
         loop {
-            let not_yet = match self.try_ready(locator, action, pointer).await? {
+            let not_yet = match self.try_ready(locator, action, pointer, tree.take()).await? {
                 Ok(mut ready) => {
                     ready.waited = start.elapsed();
                     return Ok(ready);
@@ -219,8 +229,9 @@ impl BrowserSession {
         locator: &Locator,
         action: &'static str,
         pointer: bool,
+        tree: Option<PageTree>,
     ) -> Result<Result<Ready, BrowserError>, BrowserError> {
-        let mut candidates = self.resolve(locator).await?;
+        let mut candidates = self.resolve_in(locator, tree).await?;
         let candidate = match candidates.len() {
             0 => return Ok(Err(BrowserError::NotFound { locator: locator.to_string(), waited_ms: 0 })),
             1 => candidates.remove(0),
@@ -230,34 +241,59 @@ impl BrowserSession {
         let Ok(object) = self.object_of(&key).await else {
             return Ok(Err(BrowserError::NotFound { locator: locator.to_string(), waited_ms: 0 }));
         };
-        let reason = self.call_element(&object, ElementFn::Actionable, vec![Arg::Value(json!(action))]).await?;
-        if let Some(reason) = reason.as_str() {
-            let error = BrowserError::NotActionable {
-                locator: locator.to_string(),
-                action,
-                reason: reason.to_owned(),
-                waited_ms: 0,
-            };
-            return Ok(Err(error));
+        let not_actionable = |reason: &str| BrowserError::NotActionable {
+            locator: locator.to_string(),
+            action,
+            reason: reason.to_owned(),
+            waited_ms: 0,
+        };
+        // An element of the top-level frame is checked, scrolled, measured and hit-tested by the
+        // page functions; a frame's element is measured and hit-tested through DevTools.
+        let top_level = pointer && key.frame_id == self.driven().main_frame;
+        let args = vec![Arg::Value(json!(action)), Arg::Value(json!(top_level))];
+        let first = self.call_element(&object, ElementFn::Actionable, args).await?;
+        if let Some(reason) = first.as_str() {
+            return Ok(Err(not_actionable(reason)));
         }
-        let point = if pointer {
-            match self.click_point(&key).await? {
-                Some(point) => Some(point),
-                None => {
-                    let reason = "outside the page or of no size after scrolling".to_owned();
-                    return Ok(Err(BrowserError::NotActionable {
-                        locator: locator.to_string(),
-                        action,
-                        reason,
-                        waited_ms: 0,
-                    }));
+        if first.is_null() {
+            return Ok(Ok(Ready { candidate, object, point: None, mouse_moved: false, waited: Duration::ZERO }));
+        }
+        // The second frame of the stability check. When the point is known the mouse moves
+        // there first: a mouse move is handled at the next animation frame, which is the frame
+        // the check needs, so the two waits are one. Nothing is pressed before the check passes.
+        let early = point_of(&first["point"]).filter(|_| pointer);
+        if let Some((x, y)) = early {
+            self.mouse("mouseMoved", x, y, json!({})).await?;
+        }
+        let args = vec![
+            Arg::Value(first["rect"].clone()),
+            Arg::Value(first["point"].clone()),
+            Arg::Value(first["frame"].clone()),
+        ];
+        let second = self.call_element(&object, ElementFn::Stable, args).await?;
+        if let Some(reason) = second.as_str() {
+            return Ok(Err(not_actionable(reason)));
+        }
+        if !pointer {
+            return Ok(Ok(Ready { candidate, object, point: None, mouse_moved: false, waited: Duration::ZERO }));
+        }
+        let point = match (point_of(&second["point"]), point_of(&second["covered"])) {
+            (Some(point), _) => point,
+            (None, Some(covered)) => covered,
+            (None, None) => {
+                // Elements without layout (display: contents) cannot be scrolled to; the quads
+                // after it tell.
+                let _ = self.call("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": key.backend_id})).await;
+                match self.point_in_view(&key).await? {
+                    Some(point) => point,
+                    None => return Ok(Err(not_actionable("outside the page or of no size after scrolling"))),
                 }
             }
-        } else {
-            None
         };
-        if let Some((x, y)) = point {
-            if let Some(covering) = self.covering(&key, &object, x, y).await? {
+        // The page's hit test says something else is on top, or the element is in a frame:
+        // DevTools hit-tests and names what is on top.
+        if second["point"].is_null() {
+            if let Some(covering) = self.covering(&key, &object, point.0, point.1).await? {
                 return Ok(Err(BrowserError::Covered {
                     locator: locator.to_string(),
                     action,
@@ -265,16 +301,23 @@ impl BrowserSession {
                 }));
             }
         }
-        Ok(Ok(Ready { candidate, object, point, waited: Duration::ZERO }))
+        Ok(Ok(Ready {
+            candidate,
+            object,
+            point: Some(point),
+            mouse_moved: early == Some(point),
+            waited: Duration::ZERO,
+        }))
     }
 
-    /// Scrolls the element into view and gives the centre of its first visible content quad,
-    /// in the coordinates of the top-level viewport.
-    async fn click_point(&self, key: &NodeKey) -> Result<Option<(f64, f64)>, BrowserError> {
-        // Elements without layout (display: contents) cannot be scrolled to; the quads tell.
-        let _ = self.call("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": key.backend_id})).await;
-        let quads = self.call("DOM.getContentQuads", json!({"backendNodeId": key.backend_id})).await?;
-        let metrics = self.call("Page.getLayoutMetrics", json!({})).await?;
+    /// The centre of the element's first content quad that is inside the viewport, in the
+    /// coordinates of the top-level viewport; `None` when no part of it is in view.
+    async fn point_in_view(&self, key: &NodeKey) -> Result<Option<(f64, f64)>, BrowserError> {
+        let (quads, metrics) = futures::join!(
+            self.call("DOM.getContentQuads", json!({"backendNodeId": key.backend_id})),
+            self.call("Page.getLayoutMetrics", json!({}))
+        );
+        let (quads, metrics) = (quads?, metrics?);
         let width = metrics.pointer("/cssLayoutViewport/clientWidth").and_then(Value::as_f64).unwrap_or(f64::MAX);
         let height = metrics.pointer("/cssLayoutViewport/clientHeight").and_then(Value::as_f64).unwrap_or(f64::MAX);
         for quad in quads["quads"].as_array().into_iter().flatten() {
@@ -376,10 +419,19 @@ impl BrowserSession {
         self.call("Input.dispatchMouseEvent", params).await.map(|_| ())
     }
 
-    async fn click_at(&self, (x, y): (f64, f64)) -> Result<(), BrowserError> {
-        self.mouse("mouseMoved", x, y, json!({})).await?;
-        self.mouse("mousePressed", x, y, json!({"button": "left", "buttons": 1, "clickCount": 1})).await?;
-        self.mouse("mouseReleased", x, y, json!({"button": "left", "buttons": 0, "clickCount": 1})).await
+    /// Presses and releases the left button at the target's point, moving the mouse there first
+    /// unless it is there. The press and release are sent together; the page handles them in
+    /// order.
+    async fn click_at(&self, ready: &Ready) -> Result<(), BrowserError> {
+        let (x, y) = ready.point();
+        if !ready.mouse_moved {
+            self.mouse("mouseMoved", x, y, json!({})).await?;
+        }
+        let (pressed, released) = futures::join!(
+            self.mouse("mousePressed", x, y, json!({"button": "left", "buttons": 1, "clickCount": 1})),
+            self.mouse("mouseReleased", x, y, json!({"button": "left", "buttons": 0, "clickCount": 1}))
+        );
+        pressed.and(released)
     }
 
     /// Opens `url` in the driven page and waits for it to load and settle.
@@ -402,20 +454,22 @@ impl BrowserSession {
     pub async fn click(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
         let span = tracing::info_span!("click", %locator);
         let _enter = span.enter();
-        let before = self.before().await?;
-        let ready = self.ready(locator, "click", true, options.timeout).await?;
+        let mut before = self.before().await?;
+        let ready = self.ready(locator, "click", true, options.timeout, before.tree.take()).await?;
         let start = Instant::now();
-        self.click_at(ready.point.unwrap_or_default()).await?;
+        self.click_at(&ready).await?;
         self.report("click", before, Some(ready.candidate), ready.waited, start.elapsed(), options).await
     }
 
     /// Moves the mouse over the element.
     pub async fn hover(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
-        let before = self.before().await?;
-        let ready = self.ready(locator, "hover", true, options.timeout).await?;
+        let mut before = self.before().await?;
+        let ready = self.ready(locator, "hover", true, options.timeout, before.tree.take()).await?;
         let start = Instant::now();
-        let (x, y) = ready.point.unwrap_or_default();
-        self.mouse("mouseMoved", x, y, json!({})).await?;
+        if !ready.mouse_moved {
+            let (x, y) = ready.point();
+            self.mouse("mouseMoved", x, y, json!({})).await?;
+        }
         self.report("hover", before, Some(ready.candidate), ready.waited, start.elapsed(), options).await
     }
 
@@ -430,8 +484,8 @@ impl BrowserSession {
     ) -> Result<ActionReport, BrowserError> {
         let span = tracing::info_span!("fill", %locator);
         let _enter = span.enter();
-        let before = self.before().await?;
-        let ready = self.ready(locator, "fill", false, options.timeout).await?;
+        let mut before = self.before().await?;
+        let ready = self.ready(locator, "fill", false, options.timeout, before.tree.take()).await?;
         let start = Instant::now();
         let how = self.call_element(&ready.object, ElementFn::PrepareFill, vec![Arg::Value(json!(value))]).await?;
         match how.as_str() {
@@ -456,8 +510,8 @@ impl BrowserSession {
         values: &[String],
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        let before = self.before().await?;
-        let ready = self.ready(locator, "select", false, options.timeout).await?;
+        let mut before = self.before().await?;
+        let ready = self.ready(locator, "select", false, options.timeout, before.tree.take()).await?;
         let start = Instant::now();
         let answer =
             self.call_element(&ready.object, ElementFn::SelectOptions, vec![Arg::Value(json!(values))]).await?;
@@ -475,8 +529,8 @@ impl BrowserSession {
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
         let action = if checked { "check" } else { "uncheck" };
-        let before = self.before().await?;
-        let ready = self.ready(locator, action, true, options.timeout).await?;
+        let mut before = self.before().await?;
+        let ready = self.ready(locator, action, true, options.timeout, before.tree.take()).await?;
         let start = Instant::now();
         let state = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
         let Some(current) = state.as_bool() else {
@@ -485,7 +539,7 @@ impl BrowserSession {
             )));
         };
         if current != checked {
-            self.click_at(ready.point.unwrap_or_default()).await?;
+            self.click_at(&ready).await?;
             let now = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
             if now.as_bool() != Some(checked) {
                 return Err(BrowserError::Input(format!(
@@ -505,10 +559,10 @@ impl BrowserSession {
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
         let events = crate::keys::key_events(key)?;
-        let before = self.before().await?;
+        let mut before = self.before().await?;
         let (candidate, waited) = match locator {
             Some(locator) => {
-                let ready = self.ready(locator, "press", false, options.timeout).await?;
+                let ready = self.ready(locator, "press", false, options.timeout, before.tree.take()).await?;
                 self.call("DOM.focus", json!({"backendNodeId": ready.candidate.backend_node_id})).await?;
                 (Some(ready.candidate), ready.waited)
             }
@@ -529,11 +583,12 @@ impl BrowserSession {
         dy: f64,
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        let before = self.before().await?;
+        let mut before = self.before().await?;
         let (candidate, point, waited) = match locator {
             Some(locator) => {
-                let ready = self.ready(locator, "scroll", true, options.timeout).await?;
-                (Some(ready.candidate), ready.point.unwrap_or_default(), ready.waited)
+                let ready = self.ready(locator, "scroll", true, options.timeout, before.tree.take()).await?;
+                let point = ready.point();
+                (Some(ready.candidate), point, ready.waited)
             }
             None => (None, (f64::from(crate::VIEWPORT.0) / 2.0, f64::from(crate::VIEWPORT.1) / 2.0), Duration::ZERO),
         };
@@ -571,8 +626,8 @@ impl BrowserSession {
     async fn any_visible(&self, locator: &Locator) -> Result<bool, BrowserError> {
         for candidate in self.resolve(locator).await? {
             let Ok(object) = self.object_of(&candidate.key()).await else { continue };
-            let reason = self.call_element(&object, ElementFn::Actionable, vec![Arg::Value(json!("hover"))]).await?;
-            if reason.is_null() || reason.as_str() == Some("still moving (animating)") {
+            let reason = self.call_element(&object, ElementFn::Actionable, vec![Arg::Value(json!("read"))]).await?;
+            if reason.is_null() {
                 return Ok(true);
             }
         }
@@ -582,7 +637,7 @@ impl BrowserSession {
     /// The rendered text of the element, or of the whole page.
     pub async fn extract_text(&self, locator: Option<&Locator>, options: &ActOptions) -> Result<String, BrowserError> {
         let object = match locator {
-            Some(locator) => self.ready(locator, "read", false, options.timeout).await?.object,
+            Some(locator) => self.ready(locator, "read", false, options.timeout, None).await?.object,
             None => self.body().await?,
         };
         let text = self.call_element(&object, ElementFn::Text, Vec::new()).await?;
@@ -593,7 +648,7 @@ impl BrowserSession {
     /// holds it), else the first table of the page.
     pub async fn extract_table(&self, locator: Option<&Locator>, options: &ActOptions) -> Result<Table, BrowserError> {
         let object = match locator {
-            Some(locator) => self.ready(locator, "read", false, options.timeout).await?.object,
+            Some(locator) => self.ready(locator, "read", false, options.timeout, None).await?.object,
             None => {
                 self.wait_for(
                     &WaitCondition::Element(Locator::Role { role: "table".into(), name: None, exact: false }),
@@ -636,7 +691,7 @@ impl BrowserSession {
                 json!({"format": "png", "captureBeyondViewport": true, "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}})
             }
             ScreenshotTarget::Element(locator) => {
-                let ready = self.ready(locator, "screenshot", false, options.timeout).await?;
+                let ready = self.ready(locator, "screenshot", false, options.timeout, None).await?;
                 let _ = self
                     .call("DOM.scrollIntoViewIfNeeded", json!({"backendNodeId": ready.candidate.backend_node_id}))
                     .await;
@@ -673,6 +728,16 @@ impl BrowserSession {
             message: format!("not base64: {e}"),
         })
     }
+}
+
+/// The interactive elements of a tree as `role "name"` lines.
+fn interactive_names(tree: &PageTree) -> Vec<String> {
+    let items = tree.items(None);
+    elements(&items)
+        .into_iter()
+        .filter(|e| is_interactive(e.role))
+        .map(|e| format!("{} {}", e.role, serde_json::to_string(&e.name).unwrap_or_default()))
+        .collect()
 }
 
 /// Lines that are in `after` and not in `before`, and the other way round, counting repeats.

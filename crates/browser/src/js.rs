@@ -23,6 +23,7 @@ pub(crate) const QUIET_PROBE: &str = "(() => { const m = window[Symbol.for('plan
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum ElementFn {
     Actionable,
+    Stable,
     Contains,
     Describe,
     PrepareFill,
@@ -36,6 +37,7 @@ impl ElementFn {
     fn name(self) -> &'static str {
         match self {
             ElementFn::Actionable => "actionable",
+            ElementFn::Stable => "stable",
             ElementFn::Contains => "contains",
             ElementFn::Describe => "describe",
             ElementFn::PrepareFill => "prepareFill",
@@ -75,6 +77,7 @@ fn element_source() -> &'static str {
     SOURCE.get_or_init(|| {
         let names = [
             ElementFn::Actionable,
+            ElementFn::Stable,
             ElementFn::Contains,
             ElementFn::Describe,
             ElementFn::PrepareFill,

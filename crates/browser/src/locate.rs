@@ -9,7 +9,7 @@ use crate::error::BrowserError;
 use crate::js::{Arg, DocumentFn, ElementFn};
 use crate::refs::NodeKey;
 use crate::session::BrowserSession;
-use crate::tree::{elements, normalize};
+use crate::tree::{elements, normalize, PageTree};
 
 /// How an element is found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,9 +102,22 @@ pub fn text_matches(name: &str, wanted: &str, exact: bool) -> bool {
 impl BrowserSession {
     /// Every element the locator matches now, in document order. Does not wait.
     pub async fn resolve(&self, locator: &Locator) -> Result<Vec<Candidate>, BrowserError> {
+        self.resolve_in(locator, None).await
+    }
+
+    /// As [`BrowserSession::resolve`], reading roles and names from `tree` when one was just
+    /// fetched.
+    pub(crate) async fn resolve_in(
+        &self,
+        locator: &Locator,
+        tree: Option<PageTree>,
+    ) -> Result<Vec<Candidate>, BrowserError> {
         let keys: Vec<(NodeKey, Option<(String, String)>)> = match locator {
             Locator::Role { role, name, exact } => {
-                let tree = self.page_tree().await?;
+                let tree = match tree {
+                    Some(tree) => tree,
+                    None => self.page_tree().await?,
+                };
                 let items = tree.items(None);
                 elements(&items)
                     .into_iter()

@@ -175,6 +175,8 @@ impl PageActivity {
 /// The page being driven, and the tasks that follow it.
 pub(crate) struct DrivenPage {
     pub(crate) page: Page,
+    /// The top-level frame's id: its elements' viewport coordinates are the mouse's.
+    pub(crate) main_frame: String,
     pub(crate) activity: Arc<PageActivity>,
     watcher: JoinHandle<()>,
 }
@@ -447,6 +449,7 @@ async fn drive(
     let main_frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_owned();
 
     let watched = page.clone();
+    let top = main_frame.clone();
     let live = live.clone();
     let dialogs = Arc::clone(dialogs);
     let policy = policy.clone();
@@ -516,7 +519,7 @@ async fn drive(
             }
         }
     });
-    Ok(DrivenPage { page, activity, watcher })
+    Ok(DrivenPage { page, main_frame: top, activity, watcher })
 }
 
 /// Notes pages opened by `opener` (links with `target=_blank`, `window.open`).

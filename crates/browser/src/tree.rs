@@ -172,19 +172,30 @@ impl BrowserSession {
         }
     }
 
-    /// Fetches the accessibility tree of every frame, the frames' calls sent together.
+    /// Fetches the accessibility tree of every frame. The main frame's tree is asked for with
+    /// the frame list (most pages have no other frame), the other frames' trees together after.
     pub(crate) async fn page_tree(&self) -> Result<PageTree, BrowserError> {
-        let frames = self.frames().await?;
-        let fetches = frames.iter().map(|frame| async move {
-            let ax = self.call("Accessibility.getFullAXTree", json!({"frameId": frame.id}));
-            let owner = async {
-                match &frame.parent {
-                    Some(_) => self.frame_owner(&frame.id).await,
-                    None => Ok(None),
-                }
-            };
-            let (ax, owner) = futures::join!(ax, owner);
-            (frame, ax, owner)
+        let (frames, main_ax) = futures::join!(self.frames(), self.call("Accessibility.getFullAXTree", json!({})));
+        let frames = frames?;
+        let mut main_ax = Some(main_ax);
+        let fetches = frames.iter().map(|frame| {
+            let main = if frame.parent.is_none() { main_ax.take() } else { None };
+            async move {
+                let ax = async {
+                    match main {
+                        Some(ax) => ax,
+                        None => self.call("Accessibility.getFullAXTree", json!({"frameId": frame.id})).await,
+                    }
+                };
+                let owner = async {
+                    match &frame.parent {
+                        Some(_) => self.frame_owner(&frame.id).await,
+                        None => Ok(None),
+                    }
+                };
+                let (ax, owner) = futures::join!(ax, owner);
+                (frame, ax, owner)
+            }
         });
         let url = frames.first().map(|f| f.url.clone()).unwrap_or_default();
         let mut tree = PageTree { frames: Vec::with_capacity(frames.len()), owners: HashMap::new(), url };

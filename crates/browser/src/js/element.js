@@ -1,17 +1,19 @@
 // Functions called on one element (`this`) through Runtime.callFunctionOn; js.rs wraps this
 // file in one function that dispatches to them by name.
 
-// ACTIONABLE: why the element cannot take `action` yet, or null. For pointer actions, waits two
-// animation frames to see that it is not moving.
-async function actionable(action) {
+// ACTIONABLE: why the element cannot take `action` yet (a text), or null when it can. Pointer
+// actions and screenshots also need the element to stand still over two animation frames: for
+// them this waits for the first frame and returns `{rect, point, frame}`: its box then, (with
+// `pointAndHit`, for an element of the top-level frame, after scrolling it into view) the centre
+// of its visible part, and the animation timeline's time; STABLE takes it from there.
+async function actionable(action, pointAndHit) {
   const el = this;
   if (!el.isConnected) return 'not attached to the page any more';
   if (el.nodeType !== 1) return 'not an element';
-  const box = () => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(','); };
   const style = getComputedStyle(el);
   const rect = el.getBoundingClientRect();
   if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden' || style.visibility === 'collapse') return 'not visible';
-  const needsEnabled = action !== 'hover' && action !== 'scroll';
+  const needsEnabled = !['hover', 'scroll', 'read', 'screenshot'].includes(action);
   if (needsEnabled) {
     if (el.matches(':disabled')) return 'disabled';
     const off = el.closest('[aria-disabled="true"]');
@@ -24,14 +26,42 @@ async function actionable(action) {
     if (!editable) return 'not a text field (fill needs an input, a textarea or an editable element)';
     if (el.readOnly || el.getAttribute('aria-readonly') === 'true') return 'read-only';
   }
-  // As Playwright: only pointer actions wait for the element to stop moving.
-  if (!['click', 'check', 'uncheck', 'hover', 'screenshot'].includes(action)) return null;
-  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
-  const first = box();
-  await frame();
-  await frame();
-  if (box() !== first) return 'still moving (animating)';
-  return null;
+  // As Playwright: only pointer actions and screenshots wait for the element to stand still.
+  if (!['click', 'check', 'uncheck', 'hover', 'scroll', 'screenshot'].includes(action)) return null;
+  const inView = r => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  if (pointAndHit && !inView(rect) && el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+  await new Promise(resolve => requestAnimationFrame(() => resolve()));
+  const box = el.getBoundingClientRect();
+  const part = [...el.getClientRects()].map(r => {
+    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
+    return right - left >= 1 && bottom - top >= 1 ? [(left + right) / 2, (top + bottom) / 2] : null;
+  }).find(Boolean);
+  if (pointAndHit && !part) return 'outside the page or of no size after scrolling';
+  return { rect: [box.x, box.y, box.width, box.height], point: pointAndHit ? part : null, frame: document.timeline.currentTime };
+}
+
+// STABLE: once an animation frame has passed since `frame` (waiting for one unless it has),
+// whether the element still has `rect` (else a text saying it moves); with `point`, whether it
+// would receive the pointer there: `{point}` or `{covered: point}`. Without `point`,
+// `{point: null}`.
+async function stable(rect, point, frame) {
+  const el = this;
+  if (document.timeline.currentTime === frame) await new Promise(resolve => requestAnimationFrame(() => resolve()));
+  if (!el.isConnected) return 'not attached to the page any more';
+  const box = el.getBoundingClientRect();
+  if ([box.x, box.y, box.width, box.height].some((v, i) => v !== rect[i])) return 'still moving (animating)';
+  if (!point) return { point: null };
+  let hit = document.elementFromPoint(point[0], point[1]);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(point[0], point[1]);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  for (let node = hit; node; node = node.parentNode || node.host) {
+    if (node === el) return { point };
+  }
+  return { covered: point };
 }
 
 // CONTAINS: whether `hit` is the element or inside it, across shadow roots.
