@@ -33,6 +33,12 @@ pub const VIEWPORT: (u32, u32) = (1280, 720);
 /// session reaches its DOM and accessibility tree (docs/decisions.md).
 const FLAGS: &[&str] = &[
     "--headless",
+    // Debian's build would otherwise run Chromium's compiled-in field trials (experiments).
+    "--disable-field-trial-config",
+    "--disable-back-forward-cache",
+    "--allow-pre-commit-input",
+    "--no-service-autorun",
+    "--disable-search-engine-choice-screen",
     "--hide-scrollbars",
     "--mute-audio",
     "--no-sandbox",

@@ -65,7 +65,10 @@ pub struct ActionRow {
 #[derive(Debug, Serialize)]
 pub struct BrowserBench {
     pub chromium: String,
+    /// Timed repetitions per measure in each round.
     pub repeat: usize,
+    /// Rounds, alternating Playwright and ours; samples are pooled.
+    pub rounds: usize,
     pub pages: Vec<PageRow>,
     /// Sums over the pages of the median snapshot times.
     pub snapshot_full_ms: Pair,
@@ -103,19 +106,103 @@ fn instant(page: &str) -> String {
     format!("{page}?instant=1")
 }
 
-pub fn run(repeat: usize, tools: &Path) -> Result<BrowserBench> {
+pub fn run(repeat: usize, rounds: usize, tools: &Path) -> Result<BrowserBench> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    runtime.block_on(measure(repeat, tools))
+    runtime.block_on(measure(repeat, rounds, tools))
 }
 
-async fn measure(repeat: usize, tools: &Path) -> Result<BrowserBench> {
+/// Our timings, pooled over rounds.
+#[derive(Default)]
+struct OurTimes {
+    launch_ms: Vec<f64>,
+    full_ms: HashMap<String, Vec<f64>>,
+    interactive_ms: HashMap<String, Vec<f64>>,
+    /// The last interactive snapshot of each page, and its estimated tokens.
+    text: HashMap<String, (String, usize)>,
+    click_acting: Vec<f64>,
+    click_whole: Vec<f64>,
+    fill_acting: Vec<f64>,
+    fill_whole: Vec<f64>,
+}
+
+/// Playwright's timings, pooled over rounds.
+#[derive(Default)]
+struct TheirTimes {
+    launch_ms: Vec<f64>,
+    snapshot_ms: HashMap<String, Vec<f64>>,
+    text: HashMap<String, String>,
+    click_ms: Vec<f64>,
+    fill_ms: Vec<f64>,
+}
+
+async fn measure(repeat: usize, rounds: usize, tools: &Path) -> Result<BrowserBench> {
     if !tools.join("node_modules/playwright-core").is_dir() {
         bail!("playwright-core is not installed in {}: run `npm ci --prefix {}`", tools.display(), tools.display());
     }
     let sites = FixtureSites::start().await.context("starting the fixture sites")?;
     let pages = FixtureSites::pages();
+    // Rounds alternate Playwright and ours, and the samples are pooled, so a slow spell of the
+    // machine weighs on both sides rather than on whichever ran then.
+    let (mut ours, mut theirs) = (OurTimes::default(), TheirTimes::default());
+    for _ in 0..rounds {
+        playwright_round(&sites, &pages, repeat, tools, &mut theirs).await?;
+        our_round(&sites, &pages, repeat, &mut ours).await?;
+    }
 
-    // Playwright first, then ours, one after the other on the same idle machine.
+    let tokenizer = tiktoken_rs::o200k_base().context("loading the o200k_base tokenizer")?;
+    let count = |text: &str| tokenizer.encode_ordinary(text).len();
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
+    let mut estimated = 0;
+    for page in &pages {
+        let (our_text, our_tokens) = &ours.text[*page];
+        let their_text = theirs.text.get(*page).with_context(|| format!("bench.mjs has no snapshot of {page}"))?;
+        let mut our_elements = interactive_in_text(our_text, true);
+        for element in interactive_in_text(their_text, false) {
+            match our_elements.iter().position(|e| *e == element) {
+                Some(i) => {
+                    our_elements.swap_remove(i);
+                }
+                None => missing.push(format!("{page}: {} {:?}", element.0, element.1)),
+            }
+        }
+        estimated += our_tokens;
+        rows.push(PageRow {
+            page: (*page).to_owned(),
+            ours_full_ms: median(&ours.full_ms[*page]),
+            ours_interactive_ms: median(&ours.interactive_ms[*page]),
+            playwright_ms: median(theirs.snapshot_ms.get(*page).map(Vec::as_slice).unwrap_or_default()),
+            ours_tokens: count(our_text),
+            playwright_tokens: count(their_text),
+        });
+    }
+
+    let sum = |f: fn(&PageRow) -> f64| rows.iter().map(f).sum::<f64>();
+    let tokens = |f: fn(&PageRow) -> usize| rows.iter().map(f).sum::<usize>() as f64;
+    Ok(BrowserBench {
+        chromium: chromium_version(),
+        repeat,
+        rounds,
+        snapshot_full_ms: Pair::new(sum(|r| r.ours_full_ms), sum(|r| r.playwright_ms)),
+        snapshot_interactive_ms: Pair::new(sum(|r| r.ours_interactive_ms), sum(|r| r.playwright_ms)),
+        snapshot_tokens: Pair::new(tokens(|r| r.ours_tokens), tokens(|r| r.playwright_tokens)),
+        ours_estimated_tokens: estimated,
+        missing_interactive: missing,
+        click: action_row(&ours.click_acting, &ours.click_whole, &theirs.click_ms),
+        fill: action_row(&ours.fill_acting, &ours.fill_whole, &theirs.fill_ms),
+        launch_to_first_snapshot_ms: Pair::new(median(&ours.launch_ms), median(&theirs.launch_ms)),
+        pages: rows,
+    })
+}
+
+/// One run of `tools/playwright/bench.mjs`.
+async fn playwright_round(
+    sites: &FixtureSites,
+    pages: &[&str],
+    repeat: usize,
+    tools: &Path,
+    into: &mut TheirTimes,
+) -> Result<()> {
     let script = tools.join("bench.mjs");
     let base = sites.url("");
     let page_list = pages.join(",");
@@ -130,96 +217,58 @@ async fn measure(repeat: usize, tools: &Path) -> Result<BrowserBench> {
     if !output.status.success() {
         bail!("bench.mjs failed: {}", String::from_utf8_lossy(&output.stderr));
     }
-    let theirs: PlaywrightTimes = serde_json::from_slice(&output.stdout).context("reading bench.mjs output")?;
+    let round: PlaywrightTimes = serde_json::from_slice(&output.stdout).context("reading bench.mjs output")?;
+    into.launch_ms.push(round.launch_to_first_snapshot_ms);
+    for (page, times) in round.snapshot_ms {
+        into.snapshot_ms.entry(page).or_default().extend(times);
+    }
+    into.text = round.snapshot_text;
+    into.click_ms.extend(round.click_ms);
+    into.fill_ms.extend(round.fill_ms);
+    Ok(())
+}
 
+/// The same measures on our driver, from a cold launch.
+async fn our_round(sites: &FixtureSites, pages: &[&str], repeat: usize, into: &mut OurTimes) -> Result<()> {
     let start = Instant::now();
     let session = BrowserSession::launch(LaunchOptions::default()).await?;
     let options = ActOptions::default();
     session.navigate(&sites.url(&instant(pages[0])), &options).await?;
     let full = SnapshotOptions { mode: SnapshotMode::Full, ..Default::default() };
     session.snapshot(&full).await?;
-    let launch_ms = ms_since(start);
+    into.launch_ms.push(ms_since(start));
 
-    let tokenizer = tiktoken_rs::o200k_base().context("loading the o200k_base tokenizer")?;
-    let count = |text: &str| tokenizer.encode_ordinary(text).len();
     let interactive = SnapshotOptions::default();
-    let mut rows = Vec::new();
-    let mut missing = Vec::new();
-    let mut estimated = 0;
-    for page in &pages {
+    for page in pages {
         session.navigate(&sites.url(&instant(page)), &options).await?;
-        let mut full_ms = Vec::with_capacity(repeat);
-        let mut interactive_ms = Vec::with_capacity(repeat);
         for _ in 0..repeat {
             let start = Instant::now();
             session.snapshot(&full).await?;
-            full_ms.push(ms_since(start));
+            into.full_ms.entry((*page).to_owned()).or_default().push(ms_since(start));
             let start = Instant::now();
             session.snapshot(&interactive).await?;
-            interactive_ms.push(ms_since(start));
+            into.interactive_ms.entry((*page).to_owned()).or_default().push(ms_since(start));
         }
-        let ours = session.snapshot(&interactive).await?;
-        let their_text =
-            theirs.snapshot_text.get(*page).with_context(|| format!("bench.mjs has no snapshot of {page}"))?;
-        let mut ours_elements = interactive_in_text(&ours.text, true);
-        for element in interactive_in_text(their_text, false) {
-            match ours_elements.iter().position(|e| *e == element) {
-                Some(i) => {
-                    ours_elements.swap_remove(i);
-                }
-                None => missing.push(format!("{page}: {} {:?}", element.0, element.1)),
-            }
-        }
-        estimated += ours.tokens;
-        rows.push(PageRow {
-            page: (*page).to_owned(),
-            ours_full_ms: median(&full_ms),
-            ours_interactive_ms: median(&interactive_ms),
-            playwright_ms: median(theirs.snapshot_ms.get(*page).map(Vec::as_slice).unwrap_or_default()),
-            ours_tokens: count(&ours.text),
-            playwright_tokens: count(their_text),
-        });
+        let snapshot = session.snapshot(&interactive).await?;
+        into.text.insert((*page).to_owned(), (snapshot.text, snapshot.tokens));
     }
 
-    let click = {
-        session.navigate(&sites.url(&instant("products.html")), &options).await?;
-        let buy_now = Locator::Role { role: "button".into(), name: Some("Buy now".into()), exact: false };
-        let (mut acting, mut whole) = (Vec::new(), Vec::new());
-        for _ in 0..repeat {
-            let report = session.click(&buy_now, &options).await?;
-            acting.push(report.timing.wait_ms + report.timing.act_ms);
-            whole.push(report.timing.total_ms);
-        }
-        action_row(&acting, &whole, &theirs.click_ms)
-    };
-    let fill = {
-        session.navigate(&sites.url(&instant("login.html")), &options).await?;
-        let username = Locator::Role { role: "textbox".into(), name: Some("Username".into()), exact: false };
-        let (mut acting, mut whole) = (Vec::new(), Vec::new());
-        for _ in 0..repeat {
-            let report = session.fill(&username, "ada", &options).await?;
-            acting.push(report.timing.wait_ms + report.timing.act_ms);
-            whole.push(report.timing.total_ms);
-        }
-        action_row(&acting, &whole, &theirs.fill_ms)
-    };
+    session.navigate(&sites.url(&instant("products.html")), &options).await?;
+    let buy_now = Locator::Role { role: "button".into(), name: Some("Buy now".into()), exact: false };
+    for _ in 0..repeat {
+        let report = session.click(&buy_now, &options).await?;
+        into.click_acting.push(report.timing.wait_ms + report.timing.act_ms);
+        into.click_whole.push(report.timing.total_ms);
+    }
+    session.navigate(&sites.url(&instant("login.html")), &options).await?;
+    let username = Locator::Role { role: "textbox".into(), name: Some("Username".into()), exact: false };
+    for _ in 0..repeat {
+        let report = session.fill(&username, "ada", &options).await?;
+        into.fill_acting.push(report.timing.wait_ms + report.timing.act_ms);
+        into.fill_whole.push(report.timing.total_ms);
+    }
     session.close().await;
-
-    let sum = |f: fn(&PageRow) -> f64| rows.iter().map(f).sum::<f64>();
-    let tokens = |f: fn(&PageRow) -> usize| rows.iter().map(f).sum::<usize>() as f64;
-    Ok(BrowserBench {
-        chromium: chromium_version(),
-        repeat,
-        snapshot_full_ms: Pair::new(sum(|r| r.ours_full_ms), sum(|r| r.playwright_ms)),
-        snapshot_interactive_ms: Pair::new(sum(|r| r.ours_interactive_ms), sum(|r| r.playwright_ms)),
-        snapshot_tokens: Pair::new(tokens(|r| r.ours_tokens), tokens(|r| r.playwright_tokens)),
-        ours_estimated_tokens: estimated,
-        missing_interactive: missing,
-        click,
-        fill,
-        launch_to_first_snapshot_ms: Pair::new(launch_ms, theirs.launch_to_first_snapshot_ms),
-        pages: rows,
-    })
+    Ok(())
 }
 
 fn action_row(acting: &[f64], whole: &[f64], playwright: &[f64]) -> ActionRow {
@@ -240,7 +289,10 @@ fn chromium_version() -> String {
 
 /// The text table of `planwright bench browser`.
 pub fn render(bench: &BrowserBench) -> String {
-    let mut out = format!("{} · repeat {} · medians in ms\n\n", bench.chromium, bench.repeat);
+    let mut out = format!(
+        "{} · {} rounds × {} repeats, alternating · medians in ms\n\n",
+        bench.chromium, bench.rounds, bench.repeat
+    );
     out.push_str(
         "page                          ours full  ours interactive  playwright  tokens ours  tokens playwright\n",
     );

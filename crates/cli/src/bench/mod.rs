@@ -46,9 +46,12 @@ pub enum BenchCommand {
     /// snapshot time and tokens, click and fill, cold launch. Needs Node.js and
     /// `npm ci --prefix tools/playwright`.
     Browser {
-        /// Timed repetitions of each measure; medians are reported.
-        #[arg(long, default_value_t = 20)]
+        /// Timed repetitions of each measure per round; medians are reported.
+        #[arg(long, default_value_t = 10)]
         repeat: usize,
+        /// Rounds, alternating Playwright and ours; samples are pooled.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Where the Playwright reference scripts are.
@@ -103,8 +106,8 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             print(&output)?;
             Ok(Exit::Ok)
         }
-        BenchCommand::Browser { repeat, format, tools } => {
-            let bench = browser::run(repeat.max(1), &tools)?;
+        BenchCommand::Browser { repeat, rounds, format, tools } => {
+            let bench = browser::run(repeat.max(1), rounds.max(1), &tools)?;
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => browser::render(&bench),
