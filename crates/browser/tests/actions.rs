@@ -227,3 +227,43 @@ async fn search_with_an_autocomplete_listbox_and_keys() {
     assert!(session.press(None, "Hyper+Q", &options).await.is_err());
     session.close().await;
 }
+
+#[tokio::test]
+async fn hover_scroll_read_text_and_wait_for_text_and_url() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "delayed.html").await;
+    let waited =
+        session.wait_for(&WaitCondition::Text("Download report".into()), Duration::from_secs(5)).await.unwrap();
+    assert!(waited >= Duration::from_millis(500), "the button comes 2 s after load: {waited:?}");
+    let timeout = session.wait_for(&WaitCondition::Text("never on this page".into()), Duration::from_millis(300)).await;
+    assert!(matches!(timeout, Err(BrowserError::WaitTimedOut { .. })), "{timeout:?}");
+
+    session.navigate(&sites.url("products.html"), &ActOptions::default()).await.unwrap();
+    session.hover(&role("button", "Buy now"), &ActOptions::default()).await.unwrap();
+    let hovered = session
+        .evaluate("[...document.querySelectorAll(':hover')].some(e => e.textContent.trim() === 'Buy now')")
+        .await
+        .unwrap();
+    assert_eq!(hovered, serde_json::json!(true), "the mouse is over the button");
+    assert!(sites.events("buy_now").is_empty(), "hovering clicks nothing");
+
+    session.evaluate("document.body.style.minHeight = '4000px'").await.unwrap();
+    session.scroll(None, 0.0, 900.0, &ActOptions::default()).await.unwrap();
+    let scrolled = session.evaluate("window.scrollY").await.unwrap();
+    assert!(scrolled.as_f64().unwrap() > 0.0, "the wheel scrolled the page: {scrolled}");
+    // An element out of view is scrolled back into view to be clicked.
+    session.click(&role("button", "Buy now"), &ActOptions::default()).await.unwrap();
+    assert_eq!(recorded(&sites, "buy_now").await.len(), 1);
+
+    let heading =
+        session.extract_text(Some(&role("heading", "Desk essentials")), &ActOptions::default()).await.unwrap();
+    assert_eq!(heading, "Desk essentials");
+    assert!(session.extract_text(None, &ActOptions::default()).await.unwrap().contains("Wireless mouse"));
+
+    session.navigate(&sites.url("login.html"), &ActOptions::default()).await.unwrap();
+    session.fill(&role("textbox", "Username"), "ada", &ActOptions::default()).await.unwrap();
+    session.fill(&role("textbox", "Password"), "pw", &ActOptions::default()).await.unwrap();
+    session.press(Some(&role("textbox", "Password")), "Enter", &ActOptions::default()).await.unwrap();
+    session.wait_for(&WaitCondition::UrlContains("welcome.html".into()), Duration::from_secs(5)).await.unwrap();
+    session.close().await;
+}
