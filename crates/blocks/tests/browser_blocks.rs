@@ -6,12 +6,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
+mod human_support;
+
+use human_support::assert_declared_outputs;
 use planwright_blocks::{
     Block, BlockContext, BlockError, BlockEvents, BrowserSettings, BrowserSlot, HumanInput, Values, Workdir,
 };
-use planwright_catalog::Catalog;
 use planwright_runs::{ArtifactKind, LogLevel};
-use planwright_sites::FixtureSites;
+use planwright_sites::{processes_with, FixtureSites};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -84,18 +86,6 @@ impl Harness {
     }
 }
 
-/// Outputs exactly as the spec declares them, each of its declared type.
-fn assert_declared_outputs(id: &str, outputs: &Values) {
-    let catalog = Catalog::bundled().unwrap();
-    let spec = catalog.get(id).unwrap();
-    let declared: Vec<&String> = spec.outputs.keys().collect();
-    let produced: Vec<&String> = outputs.keys().collect();
-    assert_eq!(produced, declared, "{id}: outputs exactly as declared");
-    for (key, value) in outputs {
-        assert!(spec.outputs[key].ty().admits(value), "{id}: {key} = {value}");
-    }
-}
-
 fn input_error(result: Result<Values, BlockError>) -> String {
     match result {
         Err(BlockError::Input(message)) => message,
@@ -109,31 +99,6 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     assert_eq!(&bytes[12..16], b"IHDR");
     let number = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
     (number(16), number(20))
-}
-
-/// The events of `action` the server recorded, waiting briefly for a request still on its way.
-async fn recorded(sites: &FixtureSites, action: &str) -> Vec<Value> {
-    for _ in 0..40 {
-        let events = sites.events(action);
-        if !events.is_empty() {
-            return events;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Vec::new()
-}
-
-/// The ids of live processes whose command line holds `needle` (zombies have none).
-fn processes_with(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        if String::from_utf8_lossy(&cmdline).contains(needle) {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 #[tokio::test]
@@ -152,7 +117,7 @@ async fn navigate_fill_and_click_log_in_and_never_log_the_password() {
     let clicked = h.run("browser.click", json!({"locator": {"role": "button", "name": "Log in"}})).await.unwrap();
     assert!(clicked["url"].as_str().unwrap().contains("welcome.html"), "{clicked:?}");
 
-    let login = recorded(&sites, "login").await;
+    let login = sites.recorded("login").await;
     assert_eq!(login.len(), 1, "{login:?}");
     assert_eq!(login[0]["detail"]["username"], "ada");
     assert_eq!(login[0]["detail"]["password_length"], 13);

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{open, quick, recorded, role, FixtureSites};
+use common::{open, quick, role, FixtureSites};
 use planwright_browser::{ActOptions, BrowserError, Locator, WaitCondition};
 
 #[tokio::test]
@@ -24,7 +24,7 @@ async fn login_form_fields_by_label_placeholder_and_labelledby() {
     assert!(report.url.contains("welcome.html"), "{report:?}");
     assert!(report.appeared.iter().any(|e| e.starts_with("link")) || !report.disappeared.is_empty(), "{report:?}");
 
-    let login = recorded(&sites, "login").await;
+    let login = sites.recorded("login").await;
     assert_eq!(login.len(), 1, "{login:?}");
     let detail = &login[0]["detail"];
     assert_eq!(detail["username"], "ada.lovelace");
@@ -57,7 +57,7 @@ async fn duplicates_are_refused_with_every_candidate_listed() {
         .unwrap();
     let button = scoped.elements.iter().find(|e| e.name == "Add to cart").expect("the card's button");
     session.click(&Locator::Ref { reference: button.reference.clone() }, &ActOptions::default()).await.unwrap();
-    let added = recorded(&sites, "add_to_cart").await;
+    let added = sites.recorded("add_to_cart").await;
     assert_eq!(added.len(), 1);
     assert!(added[0]["detail"]["product"].as_str().unwrap().to_lowercase().contains("lamp"), "{added:?}");
 
@@ -92,7 +92,7 @@ async fn a_backdrop_over_the_target_is_named_and_nothing_is_clicked_through_it()
 
     session.click(&role("button", "Close ad"), &ActOptions::default()).await.unwrap();
     let report = session.click(&role("button", "Subscribe"), &ActOptions::default()).await.unwrap();
-    assert_eq!(recorded(&sites, "subscribe").await.len(), 1);
+    assert_eq!(sites.recorded("subscribe").await.len(), 1);
     assert!(report.timing.total_ms > 0.0 && report.timing.wait_ms >= 0.0, "{report:?}");
     session.close().await;
 }
@@ -116,7 +116,7 @@ async fn a_disabled_submit_waits_until_the_form_is_valid() {
     assert!(bad.to_string().contains("not a valid date") && !bad.to_string().contains("next Tuesday"), "{bad}");
     session.fill(&role("textbox", "Start date"), "2026-12-01", &options).await.unwrap();
     session.click(&create, &options).await.unwrap();
-    let signup = recorded(&sites, "signup").await;
+    let signup = sites.recorded("signup").await;
     assert_eq!(signup.len(), 1, "{signup:?}");
     let detail = &signup[0]["detail"];
     assert_eq!(detail["name"], "Grace Hopper", "{detail}");
@@ -146,7 +146,7 @@ async fn a_table_that_renders_after_a_click_is_there_for_the_next_step() {
     session.click(&role("button", "Next"), &ActOptions::default()).await.unwrap();
     let second = session.extract_table(None, &ActOptions::default()).await.unwrap();
     assert_ne!(second.rows[0], table.rows[0], "page 2 has other rows");
-    let pages: Vec<_> = recorded(&sites, "table_page").await.iter().map(|e| e["detail"]["page"].clone()).collect();
+    let pages: Vec<_> = sites.recorded("table_page").await.iter().map(|e| e["detail"]["page"].clone()).collect();
     assert!(pages.contains(&serde_json::json!(2)), "{pages:?}");
 
     let japanese = open(&sites, "invoices-ja.html").await;
@@ -168,7 +168,7 @@ async fn an_element_rendered_after_two_seconds_is_waited_for() {
     assert!(session.resolve(&download).await.unwrap().is_empty(), "not there yet");
     let report = session.click(&download, &ActOptions::default()).await.unwrap();
     assert!(report.timing.wait_ms >= 500.0, "{report:?}");
-    assert_eq!(recorded(&sites, "download").await.len(), 1);
+    assert_eq!(sites.recorded("download").await.len(), 1);
     session.close().await;
 }
 
@@ -186,7 +186,7 @@ async fn checkout_across_pages_with_select_radio_checkbox_and_a_cross_origin_car
     session.set_checked(&role("checkbox", "I agree"), true, &options).await.unwrap();
     let report = session.click(&role("button", "Continue"), &options).await.unwrap();
     assert!(report.url.contains("payment"), "{report:?}");
-    let shipping = recorded(&sites, "shipping").await;
+    let shipping = sites.recorded("shipping").await;
     assert_eq!(shipping[0]["detail"]["speed"], "express", "{shipping:?}");
     assert_eq!(shipping[0]["detail"]["terms"], true, "{shipping:?}");
     assert!(shipping[0]["detail"]["country"].as_str().is_some_and(|c| !c.is_empty()));
@@ -196,7 +196,7 @@ async fn checkout_across_pages_with_select_radio_checkbox_and_a_cross_origin_car
     session.fill(&role("textbox", "Expiry date"), "12/30", &options).await.unwrap();
     session.fill(&role("textbox", "Security code"), "123", &options).await.unwrap();
     session.click(&role("button", "Pay"), &options).await.unwrap();
-    let payment = recorded(&sites, "payment").await;
+    let payment = sites.recorded("payment").await;
     assert_eq!(payment.len(), 1, "{payment:?}");
     assert_eq!(payment[0]["origin"], "other");
     assert_eq!(payment[0]["detail"]["card_last4"], "4242");
@@ -221,7 +221,7 @@ async fn search_with_an_autocomplete_listbox_and_keys() {
     assert!(!suggestions.is_empty());
     session.press(Some(&role("combobox", "Search products")), "ArrowDown", &options).await.unwrap();
     session.press(None, "Enter", &options).await.unwrap();
-    let search = recorded(&sites, "search").await;
+    let search = sites.recorded("search").await;
     assert_eq!(search.len(), 1, "{search:?}");
     assert_eq!(search[0]["detail"]["query"], suggestions[0].name.as_str(), "{search:?}");
     assert!(session.press(None, "Hyper+Q", &options).await.is_err());
@@ -253,7 +253,7 @@ async fn hover_scroll_read_text_and_wait_for_text_and_url() {
     assert!(scrolled.as_f64().unwrap() > 0.0, "the wheel scrolled the page: {scrolled}");
     // An element out of view is scrolled back into view to be clicked.
     session.click(&role("button", "Buy now"), &ActOptions::default()).await.unwrap();
-    assert_eq!(recorded(&sites, "buy_now").await.len(), 1);
+    assert_eq!(sites.recorded("buy_now").await.len(), 1);
 
     let heading =
         session.extract_text(Some(&role("heading", "Desk essentials")), &ActOptions::default()).await.unwrap();

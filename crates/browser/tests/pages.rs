@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{open, recorded, role, FixtureSites};
+use common::{open, role, FixtureSites};
 use planwright_browser::{ActOptions, BrowserSession, DialogPolicy, LaunchOptions, Locator, WaitCondition};
 
 #[tokio::test]
@@ -21,19 +21,19 @@ async fn dialogs_are_answered_by_policy_and_reported() {
     assert_eq!(report.dialogs.len(), 1, "{report:?}");
     assert_eq!(report.dialogs[0].kind, "confirm");
     assert!(report.dialogs[0].message.contains("Quarterly budget") && !report.dialogs[0].accepted);
-    assert_eq!(recorded(&sites, "delete").await[0]["detail"]["confirmed"], false);
+    assert_eq!(sites.recorded("delete").await[0]["detail"]["confirmed"], false);
 
     let report = session.click(&role("button", "Rename"), &options).await.unwrap();
     assert_eq!(report.dialogs[0].kind, "prompt");
-    assert_eq!(recorded(&sites, "prompt").await[0]["detail"]["answer"], "Budget 2027");
+    assert_eq!(sites.recorded("prompt").await[0]["detail"]["answer"], "Budget 2027");
 
     let report = session.click(&role("button", "Save"), &options).await.unwrap();
     assert_eq!(report.dialogs[0].kind, "alert");
-    assert_eq!(recorded(&sites, "alert").await.len(), 1);
+    assert_eq!(sites.recorded("alert").await.len(), 1);
 
     // A page that asks before it is left is left (the policy accepts).
     session.set_checked(&role("checkbox", "Warn me before leaving"), true, &options).await.unwrap();
-    recorded(&sites, "leave_warning").await;
+    sites.recorded("leave_warning").await;
     let report = session.click(&role("link", "Leave this page"), &options).await.unwrap();
     assert!(report.url.ends_with("index.html"), "{report:?}");
     assert_eq!(session.dialogs().len(), 4, "{:?}", session.dialogs());
@@ -47,7 +47,7 @@ async fn new_tabs_opened_by_the_page_are_followed() {
     let report = session.click(&role("link", "user guide"), &ActOptions::default()).await.unwrap();
     assert!(report.opened_tab && report.navigated, "{report:?}");
     assert!(report.url.contains("opened.html?via=link"), "{report:?}");
-    assert_eq!(recorded(&sites, "opened").await[0]["detail"]["via"], "link");
+    assert_eq!(sites.recorded("opened").await[0]["detail"]["via"], "link");
     // The snapshot is now of the new tab.
     let snapshot = session.snapshot(&Default::default()).await.unwrap();
     assert!(snapshot.url.contains("opened.html"), "{}", snapshot.url);
@@ -67,7 +67,7 @@ async fn late_cookie_banners_in_the_page_a_shadow_root_and_an_iframe() {
         let accept = role("button", "Accept all");
         session.wait_for(&WaitCondition::Element(accept.clone()), Duration::from_secs(5)).await.unwrap();
         let report = session.click(&accept, &ActOptions::default()).await.unwrap();
-        let cookies = recorded(&sites, "cookies").await;
+        let cookies = sites.recorded("cookies").await;
         assert_eq!(cookies.len(), 1, "{page}: {cookies:?}");
         assert_eq!(cookies[0]["detail"]["choice"], "accept", "{page}");
         assert!(report.disappeared.iter().any(|e| e.contains("Accept all")), "{page}: {report:?}");
@@ -83,7 +83,7 @@ async fn shadow_dom_widgets_by_role_text_and_test_id() {
     session.fill(&role("textbox", "Email address"), "lin@example.com", &options).await.unwrap();
     assert_eq!(session.resolve(&Locator::Text { text: "sign up".into(), exact: false }).await.unwrap().len(), 1);
     session.click(&Locator::Text { text: "Sign up".into(), exact: true }, &options).await.unwrap();
-    let newsletter = recorded(&sites, "newsletter").await;
+    let newsletter = sites.recorded("newsletter").await;
     assert_eq!(newsletter[0]["detail"]["email"], "lin@example.com", "{newsletter:?}");
     session.close().await;
 

@@ -2,6 +2,8 @@
 //! fixture sites, with a real run store: one browser per run, shared by called plans, gone when
 //! the run ends however it ends, never started by a plan without browser steps.
 
+mod support;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,7 +11,7 @@ use std::time::{Duration, Instant};
 use planwright_catalog::Catalog;
 use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
 use planwright_runs::{ArtifactKind, DataHome, Event, EventKind, RunStatus, RunStore};
-use planwright_sites::FixtureSites;
+use planwright_sites::{processes_with, FixtureSites};
 use planwright_validate::PlanSource;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedSender;
@@ -113,32 +115,6 @@ async fn assert_browser_gone(events: &[Event]) {
     }
 }
 
-/// The ids of live processes whose command line holds `needle` (zombies have none).
-fn processes_with(needle: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        if String::from_utf8_lossy(&cmdline).contains(needle) {
-            found.push(pid);
-        }
-    }
-    found
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_plan_logs_in_reads_a_table_and_shoots_and_leaves_no_browser_behind() {
     let sites = FixtureSites::start().await.unwrap();
@@ -179,7 +155,7 @@ async fn a_browser_plan_logs_in_reads_a_table_and_shoots_and_leaves_no_browser_b
     assert!(actions.iter().any(|l| l.starts_with("login: click button \"Log in\" → ")), "{actions:?}");
     let recorded = serde_json::to_string(&events).unwrap();
     assert!(!recorded.contains(CANARY), "the typed password reached the events");
-    for file in walk(f.home.path()) {
+    for file in support::files_under(f.home.path()) {
         let bytes = std::fs::read(&file).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "the typed password reached {}", file.display());
     }

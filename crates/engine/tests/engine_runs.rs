@@ -279,7 +279,7 @@ async fn secrets_are_used_but_never_recorded() {
     let recorded = serde_json::to_string(&events).unwrap();
     assert!(!recorded.contains("canary-5e3f"), "the secret reached the events");
     assert!(recorded.contains("Bearer ***"));
-    for entry in walk(f.home.path()) {
+    for entry in support::files_under(f.home.path()) {
         let bytes = std::fs::read(&entry).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains("canary-5e3f"), "the secret reached {}", entry.display());
     }
@@ -353,19 +353,6 @@ async fn resume_does_not_rerun_finished_nodes() {
     let events = f.store.events(&waiting.run_id).unwrap();
     let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>(), "one gap-free sequence across the resume");
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }
 
 #[test]

@@ -116,6 +116,19 @@ impl FixtureSites {
         self.state.events(action)
     }
 
+    /// The events of `action`, waiting up to two seconds for the first one: a page records with a
+    /// request that may still be on its way when the action that caused it returns.
+    pub async fn recorded(&self, action: &str) -> Vec<serde_json::Value> {
+        for _ in 0..40 {
+            let events = self.events(action);
+            if !events.is_empty() {
+                return events;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Vec::new()
+    }
+
     /// Forgets every event.
     pub fn reset(&self) {
         self.state.reset();
@@ -128,6 +141,21 @@ impl FixtureSites {
     pub fn pages() -> Vec<&'static str> {
         pages::page_list()
     }
+}
+
+/// The ids of live processes whose command line holds `needle` (zombies have none): how tests
+/// check that a browser launched on a profile folder left nothing running.
+pub fn processes_with(needle: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return found };
+    for entry in entries.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        if String::from_utf8_lossy(&cmdline).contains(needle) {
+            found.push(pid);
+        }
+    }
+    found
 }
 
 impl Drop for FixtureSites {

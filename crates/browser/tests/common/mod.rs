@@ -23,15 +23,3 @@ pub fn role(role: &str, name: &str) -> Locator {
 pub fn quick() -> ActOptions {
     ActOptions { timeout: Duration::from_millis(700), settle: Duration::from_secs(5) }
 }
-
-/// The events of `action` the server recorded, waiting briefly for a request still on its way.
-pub async fn recorded(sites: &FixtureSites, action: &str) -> Vec<serde_json::Value> {
-    for _ in 0..40 {
-        let events = sites.events(action);
-        if !events.is_empty() {
-            return events;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Vec::new()
-}
