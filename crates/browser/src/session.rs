@@ -212,8 +212,8 @@ pub struct BrowserSession {
     handler: JoinHandle<()>,
     tabs: JoinHandle<()>,
     current: Mutex<Arc<DrivenPage>>,
-    /// Pages opened by the driven page, oldest first, not yet followed.
-    opened: Arc<Mutex<Vec<TargetId>>>,
+    /// Pages opened by a page, with their opener, oldest first, not yet followed.
+    opened: Arc<Mutex<Vec<(TargetId, TargetId)>>>,
     dialogs: Arc<Mutex<Vec<DialogRecord>>>,
     policy: DialogPolicy,
     pub(crate) refs: Mutex<RefTable>,
@@ -307,7 +307,7 @@ impl BrowserSession {
             Err(_) => return Err(BrowserError::Launch("opening a page took over 20 s".to_owned())),
         };
         let driven = drive(page, &live, &dialogs, &policy, started).await?;
-        let tabs = follow_new_tabs(&browser, driven.page.target_id().clone(), Arc::clone(&opened)).await?;
+        let tabs = follow_new_tabs(&browser, Arc::clone(&opened)).await?;
         Ok(BrowserSession {
             live,
             browser: tokio::sync::Mutex::new(Some(browser)),
@@ -351,12 +351,18 @@ impl BrowserSession {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Switches to the newest page the driven page opened, if any. Returns its URL.
+    /// Switches to the newest page the driven page opened, if any. Returns its URL. (In an
+    /// attached browser other clients' tabs are left alone.)
     pub(crate) async fn follow_opened_tab(&self) -> Result<Option<String>, BrowserError> {
-        let Some(target) = self.opened.lock().unwrap_or_else(PoisonError::into_inner).pop() else {
-            return Ok(None);
+        let current = self.driven().page.target_id().clone();
+        let target = {
+            let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
+            let newest = opened.iter().rev().find(|(_, opener)| *opener == current).map(|(target, _)| target.clone());
+            // Older tabs of the driven page, and tabs of pages not driven, are never followed.
+            opened.clear();
+            newest
         };
-        self.opened.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        let Some(target) = target else { return Ok(None) };
         let page = {
             let browser = self.browser.lock().await;
             let Some(browser) = browser.as_ref() else {
@@ -528,11 +534,11 @@ async fn drive(
     Ok(DrivenPage { page, main_frame: top, activity, watcher })
 }
 
-/// Notes pages opened by `opener` (links with `target=_blank`, `window.open`).
+/// Notes every page opened by another page (links with `target=_blank`, `window.open`), with its
+/// opener; the driven page follows the ones its own page opened.
 async fn follow_new_tabs(
     browser: &Browser,
-    opener: TargetId,
-    opened: Arc<Mutex<Vec<TargetId>>>,
+    opened: Arc<Mutex<Vec<(TargetId, TargetId)>>>,
 ) -> Result<JoinHandle<()>, BrowserError> {
     let mut created = browser
         .event_listener::<EventTargetCreated>()
@@ -541,9 +547,8 @@ async fn follow_new_tabs(
     Ok(tokio::spawn(async move {
         while let Some(event) = created.next().await {
             let info = &event.target_info;
-            if info.r#type == "page" && info.opener_id.is_some() {
-                let _ = &opener;
-                opened.lock().unwrap_or_else(PoisonError::into_inner).push(info.target_id.clone());
+            if let (true, Some(opener)) = (info.r#type == "page", &info.opener_id) {
+                opened.lock().unwrap_or_else(PoisonError::into_inner).push((info.target_id.clone(), opener.clone()));
             }
         }
     }))
