@@ -102,7 +102,7 @@ struct Before {
     target_id: String,
     interactive: Vec<String>,
     /// The page's tree, for finding the target without fetching it again.
-    tree: Option<PageTree>,
+    tree: PageTree,
 }
 
 /// A target ready for input.
@@ -140,12 +140,12 @@ impl BrowserSession {
         let tree = self.page_tree().await?;
         Ok(Before {
             start,
-            url: self.url().await?,
+            url: tree.url().to_owned(),
             dialogs: self.dialog_count(),
             navigations: driven.activity.navigations(),
             target_id: driven.page.target_id().as_ref().to_owned(),
             interactive: interactive_names(&tree),
-            tree: Some(tree),
+            tree,
         })
     }
 
@@ -164,14 +164,15 @@ impl BrowserSession {
         let driven = self.driven();
         let opened_tab = driven.page.target_id().as_ref() != before.target_id;
         let navigated = opened_tab || driven.activity.navigations() != before.navigations;
-        let after = interactive_names(&self.page_tree().await?);
+        let after_tree = self.page_tree().await?;
+        let after = interactive_names(&after_tree);
         let (appeared, disappeared) = difference(&before.interactive, &after);
         let dialogs = self.dialogs().into_iter().skip(before.dialogs).collect();
         let report = ActionReport {
             action,
             element,
             url_before: before.url,
-            url: self.url().await?,
+            url: after_tree.url().to_owned(),
             navigated,
             opened_tab,
             dialogs,
@@ -198,7 +199,7 @@ impl BrowserSession {
         action: &'static str,
         pointer: bool,
         timeout: Duration,
-        mut tree: Option<PageTree>,
+        mut tree: Option<&PageTree>,
     ) -> Result<Ready, BrowserError> {
         let start = Instant::now();
         loop {
@@ -229,7 +230,7 @@ impl BrowserSession {
         locator: &Locator,
         action: &'static str,
         pointer: bool,
-        tree: Option<PageTree>,
+        tree: Option<&PageTree>,
     ) -> Result<Result<Ready, BrowserError>, BrowserError> {
         let mut candidates = self.resolve_in(locator, tree).await?;
         let candidate = match candidates.len() {
@@ -454,8 +455,8 @@ impl BrowserSession {
     pub async fn click(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
         let span = tracing::info_span!("click", %locator);
         let _enter = span.enter();
-        let mut before = self.before().await?;
-        let ready = self.ready(locator, "click", true, options.timeout, before.tree.take()).await?;
+        let before = self.before().await?;
+        let ready = self.ready(locator, "click", true, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
         self.click_at(&ready).await?;
         self.report("click", before, Some(ready.candidate), ready.waited, start.elapsed(), options).await
@@ -463,8 +464,8 @@ impl BrowserSession {
 
     /// Moves the mouse over the element.
     pub async fn hover(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
-        let mut before = self.before().await?;
-        let ready = self.ready(locator, "hover", true, options.timeout, before.tree.take()).await?;
+        let before = self.before().await?;
+        let ready = self.ready(locator, "hover", true, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
         if !ready.mouse_moved {
             let (x, y) = ready.point();
@@ -484,8 +485,8 @@ impl BrowserSession {
     ) -> Result<ActionReport, BrowserError> {
         let span = tracing::info_span!("fill", %locator);
         let _enter = span.enter();
-        let mut before = self.before().await?;
-        let ready = self.ready(locator, "fill", false, options.timeout, before.tree.take()).await?;
+        let before = self.before().await?;
+        let ready = self.ready(locator, "fill", false, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
         let how = self.call_element(&ready.object, ElementFn::PrepareFill, vec![Arg::Value(json!(value))]).await?;
         match how.as_str() {
@@ -510,8 +511,8 @@ impl BrowserSession {
         values: &[String],
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        let mut before = self.before().await?;
-        let ready = self.ready(locator, "select", false, options.timeout, before.tree.take()).await?;
+        let before = self.before().await?;
+        let ready = self.ready(locator, "select", false, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
         let answer =
             self.call_element(&ready.object, ElementFn::SelectOptions, vec![Arg::Value(json!(values))]).await?;
@@ -529,8 +530,8 @@ impl BrowserSession {
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
         let action = if checked { "check" } else { "uncheck" };
-        let mut before = self.before().await?;
-        let ready = self.ready(locator, action, true, options.timeout, before.tree.take()).await?;
+        let before = self.before().await?;
+        let ready = self.ready(locator, action, true, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
         let state = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
         let Some(current) = state.as_bool() else {
@@ -559,10 +560,10 @@ impl BrowserSession {
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
         let events = crate::keys::key_events(key)?;
-        let mut before = self.before().await?;
+        let before = self.before().await?;
         let (candidate, waited) = match locator {
             Some(locator) => {
-                let ready = self.ready(locator, "press", false, options.timeout, before.tree.take()).await?;
+                let ready = self.ready(locator, "press", false, options.timeout, Some(&before.tree)).await?;
                 self.call("DOM.focus", json!({"backendNodeId": ready.candidate.backend_node_id})).await?;
                 (Some(ready.candidate), ready.waited)
             }
@@ -583,10 +584,10 @@ impl BrowserSession {
         dy: f64,
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        let mut before = self.before().await?;
+        let before = self.before().await?;
         let (candidate, point, waited) = match locator {
             Some(locator) => {
-                let ready = self.ready(locator, "scroll", true, options.timeout, before.tree.take()).await?;
+                let ready = self.ready(locator, "scroll", true, options.timeout, Some(&before.tree)).await?;
                 let point = ready.point();
                 (Some(ready.candidate), point, ready.waited)
             }

@@ -110,13 +110,17 @@ impl BrowserSession {
     pub(crate) async fn resolve_in(
         &self,
         locator: &Locator,
-        tree: Option<PageTree>,
+        tree: Option<&PageTree>,
     ) -> Result<Vec<Candidate>, BrowserError> {
         let keys: Vec<(NodeKey, Option<(String, String)>)> = match locator {
             Locator::Role { role, name, exact } => {
+                let fetched;
                 let tree = match tree {
                     Some(tree) => tree,
-                    None => self.page_tree().await?,
+                    None => {
+                        fetched = self.page_tree().await?;
+                        &fetched
+                    }
                 };
                 let items = tree.items(None);
                 elements(&items)
@@ -165,10 +169,10 @@ impl BrowserSession {
         Ok(candidates)
     }
 
-    /// The one element the locator matches now: none is [`BrowserError::NotFound`], several
-    /// are [`BrowserError::Ambiguous`], listing them.
-    pub(crate) async fn resolve_one(&self, locator: &Locator) -> Result<Candidate, BrowserError> {
-        let mut candidates = self.resolve(locator).await?;
+    /// The one element the locator matches now in `tree`: none is [`BrowserError::NotFound`],
+    /// several are [`BrowserError::Ambiguous`], listing them.
+    pub(crate) async fn resolve_one(&self, locator: &Locator, tree: &PageTree) -> Result<Candidate, BrowserError> {
+        let mut candidates = self.resolve_in(locator, Some(tree)).await?;
         match candidates.len() {
             0 => Err(BrowserError::NotFound { locator: locator.to_string(), waited_ms: 0 }),
             1 => Ok(candidates.remove(0)),

@@ -351,9 +351,9 @@ impl BrowserSession {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Switches to the newest page the driven page opened, if any. Returns its URL. (In an
-    /// attached browser other clients' tabs are left alone.)
-    pub(crate) async fn follow_opened_tab(&self) -> Result<Option<String>, BrowserError> {
+    /// Switches to the newest page the driven page opened, if any. (In an attached browser
+    /// other clients' tabs are left alone.)
+    pub(crate) async fn follow_opened_tab(&self) -> Result<(), BrowserError> {
         let current = self.driven().page.target_id().clone();
         let target = {
             let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
@@ -362,7 +362,7 @@ impl BrowserSession {
             opened.clear();
             newest
         };
-        let Some(target) = target else { return Ok(None) };
+        let Some(target) = target else { return Ok(()) };
         let page = {
             let browser = self.browser.lock().await;
             let Some(browser) = browser.as_ref() else {
@@ -386,7 +386,7 @@ impl BrowserSession {
         let driven = drive(page, &self.live, &self.dialogs, &self.policy, self.started).await?;
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(driven);
         self.refs.lock().unwrap_or_else(PoisonError::into_inner).clear();
-        Ok(Some(self.url().await?))
+        Ok(())
     }
 
     /// The driven page's address.

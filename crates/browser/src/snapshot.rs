@@ -69,11 +69,11 @@ impl BrowserSession {
     pub async fn snapshot(&self, options: &SnapshotOptions) -> Result<Snapshot, BrowserError> {
         let span = tracing::debug_span!("snapshot", mode = ?options.mode);
         let _enter = span.enter();
+        let tree = self.page_tree().await?;
         let scope = match &options.scope {
-            Some(locator) => Some(self.resolve_one(locator).await?.key()),
+            Some(locator) => Some(self.resolve_one(locator, &tree).await?.key()),
             None => None,
         };
-        let tree = self.page_tree().await?;
         let mut items = simplify(tree.items(scope.as_ref()));
         if options.mode == SnapshotMode::Interactive {
             items = interactive(items);

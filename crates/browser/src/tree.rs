@@ -139,7 +139,7 @@ pub(crate) struct PageTree {
     frames: Vec<FrameNodes>,
     /// The backend id of an `<iframe>` element (in its parent frame) → the index of its frame.
     owners: HashMap<(String, i64), usize>,
-    /// The main frame's address.
+    /// The main frame's address, as `location.href` gives it.
     url: String,
 }
 
@@ -152,7 +152,11 @@ impl BrowserSession {
         while let Some(node) = stack.pop() {
             if let Some(id) = node.pointer("/frame/id").and_then(Value::as_str) {
                 let parent = node.pointer("/frame/parentId").and_then(Value::as_str).map(str::to_owned);
-                let url = node.pointer("/frame/url").and_then(Value::as_str).unwrap_or_default().to_owned();
+                // The fragment (`#section`) comes apart from the rest of the address.
+                let url = ["/frame/url", "/frame/urlFragment"]
+                    .iter()
+                    .filter_map(|field| node.pointer(field).and_then(Value::as_str))
+                    .collect::<String>();
                 frames.push(Frame { id: id.to_owned(), parent, url });
             }
             if let Some(children) = node["childFrames"].as_array() {

@@ -19,6 +19,9 @@ async fn login_form_fields_by_label_placeholder_and_labelledby() {
     session.set_checked(&role("checkbox", "Remember me"), true, &options).await.unwrap();
     // Filling again replaces the text rather than adding to it.
     session.fill(&role("textbox", "Username"), "ada.lovelace", &options).await.unwrap();
+    // The reported address keeps its fragment, as location.href does.
+    let anchor = session.click(&role("link", "Forgot your password?"), &options).await.unwrap();
+    assert!(anchor.url.ends_with("login.html#forgot"), "{anchor:?}");
     let report = session.click(&role("button", "Log in"), &options).await.unwrap();
     assert!(report.navigated, "{report:?}");
     assert!(report.url.contains("welcome.html"), "{report:?}");
