@@ -55,6 +55,8 @@ pub struct BlockContext {
     pub input: Arc<dyn HumanInput>,
     /// The run's browser session, shared by its browser blocks; started by the first of them.
     pub browser: Arc<BrowserSlot>,
+    /// The language model, when one is configured; the engine records every call made through it.
+    pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
 }
 
 impl BlockContext {

@@ -1,5 +1,6 @@
-//! `file.read_csv` and `file.extract_texts`, and the file handling the data blocks share: paths
-//! through the work directory, the read cap, blocking work off the async runtime, atomic writes.
+//! `file.read_csv` and `file.extract_texts` (on `planwright-documents`), and the file handling
+//! the data blocks share: paths through the work directory, the read cap, blocking work off the
+//! async runtime, atomic writes.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -7,6 +8,7 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, EUC_JP, SHIFT_JIS, UTF_8};
 use futures::future::BoxFuture;
+use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use planwright_runs::LogLevel;
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -16,8 +18,6 @@ use crate::cells::{self, input};
 
 /// Files larger than this are refused by every reading block.
 pub(crate) const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
-/// `file.extract_texts` returns at most about this many characters over all files.
-pub(crate) const MAX_TEXT_CHARS: usize = 100_000;
 /// Rows between two looks at the cancellation token.
 pub(crate) const CANCEL_EVERY: usize = 1024;
 
@@ -394,18 +394,13 @@ impl Block for ExtractTexts {
     }
 }
 
-/// Extensions read as plain text.
-const TEXT_EXTENSIONS: &[&str] = &["txt", "text", "md", "markdown", "csv", "tsv", "log"];
-
-/// One file's outcome before the character budget is shared out.
-enum Extracted {
-    Text(String),
-    Skipped(String),
-}
+/// The most PDF pages `max_pages` may ask for: enough for any statement or contract, and about
+/// what the character budget holds anyway.
+const MAX_PAGES_ASKED: i64 = 1_000;
 
 async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let given = input::list(&inputs, "paths", "the documents to read, e.g. [invoices/a.pdf, notes.txt]")?;
-    let mut files: Vec<(String, PathBuf)> = Vec::with_capacity(given.len());
+    let mut sources: Vec<Source> = Vec::with_capacity(given.len());
     for (i, value) in given.iter().enumerate() {
         let name = format!("paths[{i}]");
         let Value::String(shown) = value else {
@@ -414,51 +409,50 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
                 cells::describe(value)
             )));
         };
-        files.push((shown.clone(), resolve(ctx, &name, shown)?));
+        let path = resolve(ctx, &name, shown)?;
+        let file_name = Path::new(shown).file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+        sources.push(Source { name: file_name, path });
     }
+    let defaults = Limits::default();
+    let max_pages = input::integer(&inputs, "max_pages", i64::from(defaults.max_pages))?;
+    if !(1..=MAX_PAGES_ASKED).contains(&max_pages) {
+        return Err(BlockError::Input(format!(
+            "`max_pages` is {max_pages}; give a number of PDF pages from 1 to {MAX_PAGES_ASKED} (default {})",
+            defaults.max_pages
+        )));
+    }
+    let limits = Limits {
+        max_pages: max_pages as u32,
+        all_sheets: input::boolean(&inputs, "all_sheets", false)?,
+        max_file_bytes: MAX_READ_BYTES,
+        ..defaults
+    };
     let cancel = ctx.cancel.clone();
-    let extracted = blocking(move || {
-        let mut out = Vec::with_capacity(files.len());
-        for (shown, path) in files {
-            check_cancel(&cancel)?;
-            let file_name = Path::new(&shown).file_name().map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
-            let outcome = extract_one(&path, &file_name, &cancel)?;
-            out.push((file_name, outcome));
-        }
-        Ok(out)
+    let outcomes = blocking(move || {
+        extract_files(&sources, &limits, &Isolation::Auto, &|| cancel.is_cancelled()).map_err(|_| BlockError::Cancelled)
     })
     .await?;
 
-    let lengths: Vec<usize> = extracted
-        .iter()
-        .map(|(_, e)| match e {
-            Extracted::Text(t) => t.chars().count(),
-            Extracted::Skipped(_) => 0,
-        })
-        .collect();
-    let allowance = share_budget(&lengths, MAX_TEXT_CHARS);
-    let mut texts = Vec::with_capacity(extracted.len());
+    let mut texts = Vec::with_capacity(outcomes.len());
     let mut skipped = Vec::new();
     let (mut read, mut total_chars, mut truncated_files) = (0usize, 0usize, 0usize);
-    for ((name, outcome), (len, allowed)) in extracted.into_iter().zip(lengths.into_iter().zip(allowance)) {
+    for outcome in outcomes {
         match outcome {
-            Extracted::Text(text) => {
+            Outcome::Read(doc) => {
                 read += 1;
-                let truncated = len > allowed;
-                let text = if truncated { text.chars().take(allowed).collect() } else { text };
-                let chars = len.min(allowed);
-                if truncated {
-                    truncated_files += 1;
-                    ctx.log(LogLevel::Warn, format!("{name}: text cut off after {chars} of {len} characters"));
+                for note in &doc.notes {
+                    ctx.log(LogLevel::Warn, format!("{}: {note}", doc.name));
                 }
+                let chars = doc.chars();
                 total_chars += chars;
-                texts.push(json!({ "name": name, "text": text, "chars": chars, "truncated": truncated }));
+                truncated_files += usize::from(doc.truncated);
+                texts.push(json!({ "name": doc.name, "text": doc.text, "chars": chars, "truncated": doc.truncated }));
             }
-            Extracted::Skipped(why) => {
-                let note = format!("{name}: {why}; skipped");
+            Outcome::Skipped(skip) => {
+                let note = skip.message();
                 ctx.log(LogLevel::Warn, note.clone());
                 skipped.push(Value::String(note));
-                texts.push(json!({ "name": name, "text": "", "chars": 0, "truncated": false }));
+                texts.push(json!({ "name": skip.name, "text": "", "chars": 0, "truncated": false }));
             }
         }
     }
@@ -470,82 +464,4 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
         json!({ "files": read, "total_chars": total_chars, "truncated_files": truncated_files, "skipped": skipped }),
     );
     Ok(out)
-}
-
-fn extract_one(path: &Path, file_name: &str, cancel: &CancellationToken) -> Result<Extracted, BlockError> {
-    let meta = match std::fs::metadata(path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(Extracted::Skipped("no such file".into()));
-        }
-        Err(e) => return Ok(Extracted::Skipped(format!("cannot be opened ({e})"))),
-    };
-    if meta.is_dir() {
-        return Ok(Extracted::Skipped("is a folder, not a document".into()));
-    }
-    if meta.len() > MAX_READ_BYTES {
-        return Ok(Extracted::Skipped(format!(
-            "is {} MB, larger than the {} MB this block reads",
-            meta.len().div_ceil(1024 * 1024),
-            MAX_READ_BYTES / (1024 * 1024)
-        )));
-    }
-    let ext = extension(path);
-    if !TEXT_EXTENSIONS.contains(&ext.as_str()) {
-        return Ok(Extracted::Skipped(unsupported(&ext)));
-    }
-    let bytes = match read_capped(path, file_name, cancel) {
-        Ok(bytes) => bytes,
-        Err(BlockError::Cancelled) => return Err(BlockError::Cancelled),
-        Err(e) => return Ok(Extracted::Skipped(format!("cannot be read ({e})"))),
-    };
-    Ok(Extracted::Text(decode_text(&bytes).replace("\r\n", "\n")))
-}
-
-fn unsupported(ext: &str) -> String {
-    match ext {
-        "pdf" => "PDF extraction arrives with document extraction".into(),
-        "docx" | "doc" | "rtf" | "odt" => "Word document extraction arrives with document extraction".into(),
-        "xlsx" | "xlsm" | "xls" | "xlsb" | "ods" => {
-            "Excel text extraction arrives with document extraction (excel.read_data reads sheets as rows)".into()
-        }
-        "pptx" | "ppt" => "PowerPoint extraction arrives with document extraction".into(),
-        "png" | "jpg" | "jpeg" | "gif" | "tif" | "tiff" | "bmp" | "heic" | "webp" => {
-            "images have no text layer to read (text recognition is not available)".into()
-        }
-        "" => "a file without an extension is not read as a document; name it .txt if it is text".into(),
-        other => format!(".{other} files are not a document format this block reads (.txt, .md, .csv)"),
-    }
-}
-
-/// Text in UTF-8, or Shift_JIS when it is not valid UTF-8 (a BOM decides first).
-pub(crate) fn decode_text(bytes: &[u8]) -> String {
-    if let Some((encoding, bom)) = Encoding::for_bom(bytes) {
-        return encoding.decode_without_bom_handling(&bytes[bom..]).0.into_owned();
-    }
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return text.to_string();
-    }
-    if let Some(text) = SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes) {
-        return text.into_owned();
-    }
-    if let Some(text) = EUC_JP.decode_without_bom_handling_and_without_replacement(bytes) {
-        return text.into_owned();
-    }
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Shares `budget` characters among files fairly: short files keep all their text, long ones
-/// get equal shares of what is left (water-filling).
-fn share_budget(lengths: &[usize], budget: usize) -> Vec<usize> {
-    let mut allowance = vec![0usize; lengths.len()];
-    let mut order: Vec<usize> = (0..lengths.len()).collect();
-    order.sort_by_key(|&i| lengths[i]);
-    let mut left = budget;
-    for (done, &i) in order.iter().enumerate() {
-        let share = left / (order.len() - done);
-        allowance[i] = lengths[i].min(share);
-        left -= allowance[i];
-    }
-    allowance
 }

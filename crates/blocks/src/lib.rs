@@ -3,6 +3,7 @@
 //! when cancelled; browser blocks share the run's one browser session ([`BrowserSlot`]). It
 //! knows nothing of plans, graphs or run records beyond the events it emits.
 
+mod ai;
 mod answers;
 mod block;
 mod browser;
@@ -33,6 +34,7 @@ pub fn builtin() -> Vec<Arc<dyn Block>> {
         http::blocks(),
         human::blocks(),
         browser::blocks(),
+        ai::blocks(),
         pending::blocks(),
     ]
     .into_iter()

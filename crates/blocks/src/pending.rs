@@ -7,20 +7,13 @@ use futures::future::BoxFuture;
 use crate::block::{Block, BlockContext, BlockError, Values};
 
 pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
-    vec![
-        Arc::new(Pending {
-            id: "ai.process_llm",
-            reason: "no model configured: ai.process_llm needs a language model; set one up in Settings or with \
-                     OPENAI_API_KEY (the model layer arrives with the models issue)",
-        }),
-        Arc::new(Pending {
-            id: "browser.run_objectives",
-            reason: "browser.run_objectives is not available yet: the objective runner, which carries out steps \
+    vec![Arc::new(Pending {
+        id: "browser.run_objectives",
+        reason: "browser.run_objectives is not available yet: the objective runner, which carries out steps \
                      written in plain words, arrives with a later issue; the direct browser blocks work now, so write \
                      the steps with browser.navigate, browser.click, browser.fill, browser.extract_table and \
                      browser.screenshot",
-        }),
-    ]
+    })]
 }
 
 /// A catalog block that cannot run yet.
@@ -62,7 +55,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn pending_blocks_fail_with_their_reason() {
+    async fn the_objective_runner_block_fails_with_its_reason() {
         let dir = tempfile::tempdir().unwrap();
         let ctx = BlockContext {
             node: "n".into(),
@@ -71,25 +64,18 @@ mod tests {
             events: Arc::new(Nobody),
             input: Arc::new(Nobody),
             browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
+            models: None,
         };
         let blocks = blocks();
         let ids: Vec<&str> = blocks.iter().map(|b| b.id()).collect();
-        assert_eq!(ids, ["ai.process_llm", "browser.run_objectives"]);
+        assert_eq!(ids, ["browser.run_objectives"]);
         for block in &blocks {
             let err = block.run(Values::new(), &ctx).await.unwrap_err();
             let BlockError::Failed(message) = err else { panic!("{err:?}") };
-            if block.id() == "ai.process_llm" {
-                assert_eq!(
-                    message,
-                    "no model configured: ai.process_llm needs a language model; set one up in Settings or with \
-                     OPENAI_API_KEY (the model layer arrives with the models issue)"
-                );
-            } else {
-                assert!(message.contains("objective runner") && message.contains("later issue"), "{message}");
-                assert!(!message.contains("driver"), "the driver is here now: {message}");
-                for direct in ["navigate", "click", "fill", "extract_table", "screenshot"] {
-                    assert!(message.contains(&format!("browser.{direct}")), "{message}");
-                }
+            assert!(message.contains("objective runner") && message.contains("later issue"), "{message}");
+            assert!(!message.contains("driver"), "the driver is here now: {message}");
+            for direct in ["navigate", "click", "fill", "extract_table", "screenshot"] {
+                assert!(message.contains(&format!("browser.{direct}")), "{message}");
             }
         }
     }

@@ -58,6 +58,7 @@ impl Harness {
             events: events.clone(),
             input: Arc::new(NoInput),
             browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
+            models: None,
         };
         Harness { ctx, events, dir }
     }

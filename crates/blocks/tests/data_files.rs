@@ -258,14 +258,14 @@ async fn extracts_text_files_and_skips_other_formats() {
     }
     let skipped: Vec<&str> =
         out["summary"]["skipped"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert_eq!(
-        skipped,
-        [
-            "statement.pdf: PDF extraction arrives with document extraction; skipped",
-            "report.docx: Word document extraction arrives with document extraction; skipped",
-            "missing.txt: no such file; skipped",
-        ]
+    assert_eq!(skipped.len(), 3);
+    assert!(skipped[0].starts_with("statement.pdf: not a valid PDF ("), "{}", skipped[0]);
+    assert!(
+        skipped[1].starts_with("report.docx: not a valid Word file (zip is truncated or damaged"),
+        "{}",
+        skipped[1]
     );
+    assert_eq!(skipped[2], "missing.txt: no such file, skipped; check the path and the work directory");
     let total: u64 = texts.iter().map(|t| t["chars"].as_u64().unwrap()).sum();
     assert_eq!(out["summary"]["files"], 3);
     assert_eq!(out["summary"]["total_chars"], total);
@@ -294,4 +294,20 @@ async fn long_texts_share_the_character_budget() {
     }
     assert_eq!(out["summary"]["truncated_files"], 2);
     assert!(out["summary"]["total_chars"].as_u64().unwrap() <= MAX_TEXT_CHARS as u64);
+}
+
+#[tokio::test]
+async fn extracts_workbooks_with_the_sheet_and_page_inputs() {
+    let h = Harness::new();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    book.add_worksheet().set_name("請求一覧").unwrap().write_string(0, 0, "山田商事").unwrap();
+    book.add_worksheet().set_name("メモ").unwrap().write_string(0, 0, "別シート").unwrap();
+    h.write("in/book.xlsx", book.save_to_buffer().unwrap());
+    let out = h.ok("file.extract_texts", json!({"paths": ["in/book.xlsx"]})).await;
+    assert_eq!(out["texts"][0]["text"], "[sheet: 請求一覧]\n山田商事");
+    assert!(h.events.warnings().iter().any(|w| w.contains("book.xlsx: only the first sheet read")));
+    let out = h.ok("file.extract_texts", json!({"paths": ["in/book.xlsx"], "all_sheets": true, "max_pages": 5})).await;
+    assert_eq!(out["texts"][0]["text"], "[sheet: 請求一覧]\n山田商事\n\n[sheet: メモ]\n別シート");
+    let message = h.input_error("file.extract_texts", json!({"paths": ["in/book.xlsx"], "max_pages": 0})).await;
+    assert!(message.contains("`max_pages` is 0"), "{message}");
 }

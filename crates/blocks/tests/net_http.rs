@@ -5,10 +5,9 @@ mod net_support;
 use std::time::{Duration, Instant};
 
 use planwright_blocks::BlockError;
-use planwright_catalog::Catalog;
 use serde_json::{json, Value};
 
-use net_support::{serve, Harness};
+use net_support::{assert_declared_outputs, serve, Harness};
 
 const ID: &str = "external.api.http";
 
@@ -26,23 +25,12 @@ fn input_error(result: Result<planwright_blocks::Values, BlockError>) -> String 
     }
 }
 
-fn assert_declared_outputs(outputs: &planwright_blocks::Values) {
-    let catalog = Catalog::bundled().unwrap();
-    let spec = catalog.get(ID).unwrap();
-    let declared: Vec<&String> = spec.outputs.keys().collect();
-    let produced: Vec<&String> = outputs.keys().collect();
-    assert_eq!(produced, declared, "outputs exactly as declared, in order");
-    for (key, value) in outputs {
-        assert!(spec.outputs[key].ty().admits(value), "{key} = {value}");
-    }
-}
-
 #[tokio::test]
 async fn json_response() {
     let server = serve().await;
     let h = Harness::new();
     let out = h.run(ID, json!({"url": server.url("/json")})).await.unwrap();
-    assert_declared_outputs(&out);
+    assert_declared_outputs(ID, &out);
     assert_eq!(out["status"], 200);
     assert_eq!(
         out["response_json"],
@@ -65,7 +53,7 @@ async fn text_response_has_null_json() {
     let server = serve().await;
     let h = Harness::new();
     let out = h.run(ID, json!({"url": server.url("/text")})).await.unwrap();
-    assert_declared_outputs(&out);
+    assert_declared_outputs(ID, &out);
     assert_eq!(out["status"], 200);
     assert_eq!(out["response_json"], Value::Null);
     assert_eq!(out["response_text"], "ok");
@@ -168,7 +156,7 @@ async fn response_header_names_are_lower_cased() {
 async fn head_requests_have_no_body() {
     let server = serve().await;
     let out = Harness::new().run(ID, json!({"method": "HEAD", "url": server.url("/json")})).await.unwrap();
-    assert_declared_outputs(&out);
+    assert_declared_outputs(ID, &out);
     assert_eq!(out["status"], 200);
     assert_eq!(out["response_text"], "");
     assert_eq!(out["response_json"], Value::Null);

@@ -4,8 +4,10 @@
 mod bench;
 mod browsing;
 mod commands;
+mod doctor;
 mod junit;
 mod render;
+mod retrieval;
 mod running;
 mod terminal;
 
@@ -68,8 +70,10 @@ enum Command {
         #[command(flatten)]
         sources: Sources,
     },
-    /// List the block catalog.
+    /// List the block catalog, or search it (`blocks search "QUERY"`).
     Blocks {
+        #[command(subcommand)]
+        command: Option<retrieval::BlocksCommand>,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Use the block specs in this folder instead of the built-in catalog.
@@ -140,6 +144,19 @@ enum Command {
     /// Measure planwright's own speed; see docs/benchmarks.md.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Check the configured model server: one tiny call per tier (and one embedding), saying
+    /// what works and what to fix.
+    ///
+    /// Exit codes: 0 every configured part works (or offline: no model configured), 1 something
+    /// fails.
+    #[command(
+        after_help = "JSON output: {ok, offline, provider, settings_file, problem, checks: [{part, model, ok, answered_by, \
+latency_ms, problem, fix}]}."
+    )]
+    Doctor {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
 }
 
 #[derive(Subcommand)]
@@ -157,7 +174,18 @@ enum RunsCommand {
     },
 }
 
+/// The hidden subcommand that makes this binary the document extraction worker: each document
+/// is read in a child process running it, killed if it passes its deadline (see
+/// `planwright_documents::Isolation`).
+pub const EXTRACT_WORKER: &str = "__extract-worker";
+
 fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|arg| arg == EXTRACT_WORKER) {
+        return planwright_documents::worker_main();
+    }
+    if let Ok(worker) = planwright_documents::WorkerCommand::current_exe([EXTRACT_WORKER]) {
+        planwright_documents::use_worker_command(worker);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG")
@@ -169,7 +197,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Validate { file, format, sources } => commands::validate(&file, format, &sources),
         Command::DryRun { file, format, sources } => commands::dry_run(&file, format, &sources),
-        Command::Blocks { format, catalog } => commands::blocks(format, catalog.as_deref()),
+        Command::Blocks { command: Some(command), .. } => retrieval::run(command),
+        Command::Blocks { command: None, format, catalog } => commands::blocks(format, catalog.as_deref()),
         Command::Schema => commands::schema(),
         Command::Register { file, sources } => commands::register(&file, &sources),
         Command::Run { file, vars, workdir, args } => running::run(&file, &vars, workdir.as_deref(), &args),
@@ -179,6 +208,7 @@ fn main() -> ExitCode {
         Command::Snapshot { url, mode, budget, format } => browsing::snapshot(&url, mode, budget, format),
         Command::Sites { port, other_port } => browsing::sites(port, other_port),
         Command::Bench(command) => bench::run(command),
+        Command::Doctor { format } => doctor::doctor(format),
     };
     match outcome {
         Ok(code) => code.into(),

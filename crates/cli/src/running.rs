@@ -91,6 +91,7 @@ where
     };
     let home = DataHome::from_env()?;
     let store = RunStore::open(&home)?;
+    let models = configured_models(&home);
     let plans = Arc::new(Designs::new(&args.designs).with_fallback_dir(beside));
     let engine = Engine::new(Arc::new(catalog(None)?), planwright_blocks::builtin(), plans);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -125,6 +126,7 @@ where
             stop,
             events: Some(sender),
             browser: BrowserSettings::from_env(),
+            models,
         };
         let outcome = start(engine, store, options).await;
         let events = display.await.unwrap_or_default();
@@ -162,8 +164,12 @@ fn finish(outcome: &RunOutcome, events: &[Event], args: &RunArgs) -> Result<Exit
         })))?,
         Format::Text => {
             let reason = outcome.reason.as_deref().map_or(String::new(), |r| format!(": {r}"));
+            let models = match counts.model_calls {
+                0 => String::new(),
+                calls => format!("; {calls} model call(s), {} + {} tokens", counts.input_tokens, counts.output_tokens),
+            };
             print(&format!(
-                "run {} {}{reason}\n  {} succeeded, {} failed, {} skipped, {} retries\n",
+                "run {} {}{reason}\n  {} succeeded, {} failed, {} skipped, {} retries{models}\n",
                 outcome.run_id,
                 status_word(outcome.status),
                 counts.succeeded,
@@ -221,8 +227,30 @@ fn progress_line(event: &Event, terminal: bool) -> Option<String> {
             line("·", "log", "2", format!("{}: {message}", node.as_deref().unwrap_or("run")))
         }
         EventKind::Artifact { node, path, .. } => line("▣", "file", "2", format!("{node}: wrote {path}")),
+        EventKind::ModelCall { node, model, error, input_tokens, output_tokens, latency_ms, .. } => {
+            let outcome = match error {
+                Some(error) => format!("failed: {error}"),
+                None => format!("{input_tokens} + {output_tokens} tokens"),
+            };
+            line("◆", "model", "35", format!("{node}: {model}, {outcome} ({latency_ms} ms)"))
+        }
         _ => return None,
     })
+}
+
+/// The model `ai.*` blocks use, from the environment, `.env` and the settings file. Broken model
+/// settings do not stop plans that need no model: they are reported, and model blocks then fail.
+fn configured_models(home: &DataHome) -> Option<Arc<dyn planwright_llm::LlmClient>> {
+    let built = planwright_llm::Settings::load(home.root())
+        .map_err(|e| e.to_string())
+        .and_then(|settings| settings.client().map_err(|e| e.to_string()));
+    match built {
+        Ok(client) => client,
+        Err(problem) => {
+            eprintln!("planwright: model settings: {problem} (AI steps will fail; `planwright doctor` checks them)");
+            None
+        }
+    }
 }
 
 /// `--var k=v`: v is read as a YAML scalar, so numbers and booleans keep their type.

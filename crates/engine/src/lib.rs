@@ -9,6 +9,7 @@
 mod call;
 mod input;
 mod looping;
+mod models;
 mod node;
 mod record;
 mod run;
@@ -70,6 +71,9 @@ pub struct RunOptions {
     /// [`BrowserSettings::from_env`] for what the user set up, `BrowserSettings::default()` for a
     /// headless Chromium found on the system.
     pub browser: BrowserSettings,
+    /// The language model `ai.*` blocks use (`planwright_llm::Settings` builds it); `None`
+    /// when none is configured, and those blocks then fail saying so. Every call is recorded.
+    pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
 }
 
 /// How a run ended.
@@ -200,7 +204,8 @@ impl Engine {
             browser_turn: tokio::sync::Mutex::new(()),
             finished,
             stored_answers: Arc::new(answers),
-            counts: Mutex::new(Counts::default()),
+            counts: Arc::new(Mutex::new(Counts::default())),
+            models: options.models.clone(),
             called: Mutex::new(HashMap::new()),
         }
     }
@@ -274,6 +279,11 @@ fn counts_from_record(events: &[Event]) -> Counts {
                 last.insert(node, "skipped");
             }
             EventKind::NodeRetried { .. } => counts.retried += 1,
+            EventKind::ModelCall { input_tokens, output_tokens, .. } => {
+                counts.model_calls += 1;
+                counts.input_tokens += input_tokens;
+                counts.output_tokens += output_tokens;
+            }
             _ => {}
         }
     }

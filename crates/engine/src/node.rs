@@ -143,6 +143,7 @@ async fn attempt_once(
         events: ctx.block_events(),
         input: Arc::new(EngineInput::new(ctx, spec.id.as_str())),
         browser: ctx.browser.clone(),
+        models: ctx.models_for(path),
     };
     let run = block.run(inputs, &block_ctx);
     let timeout = policy.timeout_ms.map(Duration::from_millis);

@@ -43,7 +43,9 @@ pub(crate) struct RunCtx {
     pub finished: HashMap<NodePath, Map<String, Value>>,
     /// Answers a resumed run had received (node path → answer).
     pub stored_answers: Arc<HashMap<NodePath, Value>>,
-    pub counts: Mutex<Counts>,
+    pub counts: Arc<Mutex<Counts>>,
+    /// The language model blocks may use; `None` when none is configured.
+    pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
     /// Called plans, resolved and validated once per run (a loop may call one thousands of times).
     pub called: Mutex<HashMap<String, Arc<CalledPlan>>>,
 }
@@ -106,6 +108,17 @@ impl RunCtx {
     /// Where blocks' log lines and artifacts go: into the run's record.
     pub fn block_events(&self) -> Arc<dyn planwright_blocks::BlockEvents> {
         Arc::new(crate::record::RunEvents(self.recorder.clone()))
+    }
+
+    /// The model client a node's block gets: every call it makes is recorded and counted.
+    pub fn models_for(&self, node: &str) -> Option<Arc<dyn planwright_llm::LlmClient>> {
+        let inner = self.models.clone()?;
+        Some(Arc::new(crate::models::RecordedModels {
+            inner,
+            recorder: self.recorder.clone(),
+            counts: self.counts.clone(),
+            node: node.to_owned(),
+        }))
     }
 }
 

@@ -58,6 +58,7 @@ impl Fixture {
             stop,
             events,
             browser,
+            models: None,
         };
         let base = sites.url("").trim_end_matches('/').to_owned();
         let request = RunRequest {

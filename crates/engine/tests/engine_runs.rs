@@ -11,24 +11,9 @@ use planwright_catalog::Catalog;
 use planwright_engine::{
     BrowserSettings, Engine, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource,
 };
-use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
-use planwright_validate::NoPlans;
+use planwright_runs::{Event, EventKind, RunStatus};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
-
-struct Fixture {
-    engine: Engine,
-    store: RunStore,
-    home: tempfile::TempDir,
-    workdir: tempfile::TempDir,
-}
-
-fn fixture() -> Fixture {
-    let home = tempfile::tempdir().unwrap();
-    let store = RunStore::open(&DataHome::at(home.path())).unwrap();
-    let engine = Engine::new(Arc::new(Catalog::bundled().unwrap()), planwright_blocks::builtin(), Arc::new(NoPlans));
-    Fixture { engine, store, home, workdir: tempfile::tempdir().unwrap() }
-}
 
 struct Secrets;
 
@@ -38,7 +23,7 @@ impl SecretSource for Secrets {
     }
 }
 
-impl Fixture {
+impl support::Fixture {
     async fn run(
         &self,
         plan: &str,
@@ -57,6 +42,7 @@ impl Fixture {
             stop,
             events: None,
             browser: BrowserSettings::default(),
+            models: None,
         };
         let request = RunRequest {
             plan_text: plan.to_owned(),
@@ -97,7 +83,7 @@ fn kinds<'a>(events: &'a [Event], node: &str) -> Vec<&'a str> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn independent_nodes_run_at_the_same_time() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph =
         [http("a", "/sleep/400/a", ""), http("b", "/sleep/400/b", ""), http("c", "/json/1", "    after: [a, b]\n")]
             .concat();
@@ -115,7 +101,7 @@ async fn independent_nodes_run_at_the_same_time() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_false_condition_skips_the_node_and_what_needs_its_outputs() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = [
         http("check", "/json/1", ""),
         http("gated", "/json/2", "    when: {expr: \"${check.status} == 404\"}\n"),
@@ -140,7 +126,7 @@ async fn a_false_condition_skips_the_node_and_what_needs_its_outputs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn continue_records_the_failure_gives_null_and_is_never_success() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = [
         http("bad", "/fail", "    policy: {on_error: continue}\n"),
         "  - id: save\n    block: report.write\n    in: {data: {status: \"${bad.status}\"}, format: json, path: out/status.json}\n    out: {path: saved}\n".to_owned(),
@@ -160,7 +146,7 @@ async fn continue_records_the_failure_gives_null_and_is_never_success() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn halt_stops_the_run_at_the_first_failure() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = [http("bad", "/fail", ""), http("next", "/json/1", "    after: [bad]\n")].concat();
     let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Failed);
@@ -171,7 +157,7 @@ async fn halt_stops_the_run_at_the_first_failure() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_backs_off_and_counts_every_retry() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = http("flaky", "/flaky/2/k", "    policy: {on_error: retry, retries: 3, retry_backoff_ms: 20}\n");
     let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Succeeded);
@@ -191,7 +177,7 @@ async fn retry_backs_off_and_counts_every_retry() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_cancels_the_blocks_work() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = http("slow", "/sleep/10000/x", "    policy: {timeout_ms: 300}\n");
     let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Failed);
@@ -207,7 +193,7 @@ async fn a_timeout_cancels_the_blocks_work() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreach_collects_in_input_order_whatever_order_items_finish() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: each\n    foreach: {input: [900, 10, 450], item_var: ms, index_var: i, max_concurrency: 3}\n    body:\n      plan:\n        graph:\n          - id: wait\n            block: external.api.http\n            in: {url: \"${vars.base}/sleep/${vars.ms}/${vars.i}\"}\n            out: {response_json: waited}\n    out: {collect: results}\n  - id: save\n    block: report.write\n    in: {data: \"${each.results}\", format: json, path: out/results.json}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
@@ -228,7 +214,7 @@ async fn foreach_collects_in_input_order_whatever_order_items_finish() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn while_runs_its_body_until_the_condition_is_false() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: poll\n    while: {condition: {expr: \"${check.status} != 200\"}, max_iterations: 5}\n    body:\n      plan:\n        graph:\n          - id: check\n            block: external.api.http\n            policy: {on_error: continue}\n            in: {url: \"${vars.base}/flaky/2/poll\"}\n            out: {status: status}\n    out: {collect: attempts}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(server.log.count("/flaky"), 3, "two failures, then done");
@@ -239,7 +225,7 @@ async fn while_runs_its_body_until_the_condition_is_false() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stop_ends_the_run_promptly_with_a_consistent_record() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let stop = CancellationToken::new();
     let trigger = stop.clone();
     tokio::spawn(async move {
@@ -257,7 +243,7 @@ async fn a_stop_ends_the_run_promptly_with_a_consistent_record() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_path_that_escapes_the_workdir_fails_the_node() {
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: save\n    block: report.write\n    in: {data: {a: 1}, format: json, path: ../escaped.json}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": "http://unused"}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Failed);
@@ -272,7 +258,7 @@ async fn a_path_that_escapes_the_workdir_fails_the_node() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn secrets_are_used_but_never_recorded() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: call\n    block: external.api.http\n    in:\n      url: \"${vars.base}/json/1\"\n      headers: {Authorization: \"Bearer ${secrets.API_TOKEN}\"}\n      body: {token_echo: \"${secrets.API_TOKEN}\"}\n      method: POST\n    out: {status: status}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": server.base}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.reason);
@@ -287,7 +273,7 @@ async fn secrets_are_used_but_never_recorded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn human_input_is_asked_validated_and_recorded() {
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: approve\n    block: ui.confirmation\n    in: {message: 今月の支払いを承認しますか？}\n    out: {approved: ok}\n  - id: save\n    block: report.write\n    when: {expr: \"${approve.ok} == true\"}\n    in: {data: {approved: \"${approve.ok}\"}, format: json, path: out/approved.json}\n";
     let mut answers = HashMap::new();
     answers.insert("approve".to_owned(), json!({"approved": true, "comment": "OK"}));
@@ -300,7 +286,7 @@ async fn human_input_is_asked_validated_and_recorded() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_no_one_to_ask_the_run_waits_and_names_what_is_missing() {
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      message: 入金明細を選んでください\n      requirements:\n        - {id: bank_file, type: file, label: 入金明細, accept: .csv, required: true}\n    out: {collected_data: data}\n";
     let (outcome, events) = f.run(&plan(graph), json!({"base": "x"}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::WaitingForInput);
@@ -311,7 +297,7 @@ async fn with_no_one_to_ask_the_run_waits_and_names_what_is_missing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_answer_keeps_the_request_open() {
-    let f = fixture();
+    let f = support::fixture();
     let graph = "  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      requirements:\n        - {id: month, type: text, required: true, validation: {regex: \"^[0-9]{4}-[0-9]{2}$\"}}\n    out: {collected_data: data}\n";
     let mut answers = HashMap::new();
     answers.insert("ask".to_owned(), json!({"month": "October"}));
@@ -325,7 +311,7 @@ async fn an_invalid_answer_keeps_the_request_open() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resume_does_not_rerun_finished_nodes() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = [
         http("first", "/json/1", ""),
         "  - id: ask\n    block: ui.confirmation\n    in: {message: \"status ${first.status}: continue?\"}\n    out: {approved: ok}\n"
@@ -344,6 +330,7 @@ async fn resume_does_not_rerun_finished_nodes() {
         stop: CancellationToken::new(),
         events: None,
         browser: BrowserSettings::default(),
+        models: None,
     };
     let resumed = f.engine.resume(&f.store, &waiting.run_id, options).await.unwrap();
     assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
@@ -358,7 +345,7 @@ async fn resume_does_not_rerun_finished_nodes() {
 #[test]
 fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
     fn assert_send<T: Send>(_: &T) {}
-    let f = fixture();
+    let f = support::fixture();
     let options = RunOptions {
         workdir: f.workdir.path().to_owned(),
         secrets: Arc::new(Secrets),
@@ -366,6 +353,7 @@ fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
         stop: CancellationToken::new(),
         events: None,
         browser: BrowserSettings::default(),
+        models: None,
     };
     let request = RunRequest { plan_text: plan(""), plan_path: None, vars: Default::default() };
     let run = f.engine.run(&f.store, request, options);
@@ -377,7 +365,7 @@ async fn a_subflow_runs_the_registered_plan_with_its_inputs_and_maps_its_outputs
     let designs = tempfile::tempdir().unwrap();
     let child = "apiVersion: planwright/v1\nid: totals_by_vendor\nversion: 1.0.0\nvars:\n  rows: null\ngraph:\n  - id: totals\n    block: transforms.group_by_agg\n    in: {items: \"${vars.rows}\", by: [vendor], aggregations: [{field: amount, op: sum, as: total}]}\n    out: {rows: vendor_totals}\n";
     std::fs::write(designs.path().join("totals_by_vendor_202611220900.yaml"), child).unwrap();
-    let mut f = fixture();
+    let mut f = support::fixture();
     f.engine = Engine::new(
         Arc::new(Catalog::bundled().unwrap()),
         planwright_blocks::builtin(),
@@ -409,7 +397,7 @@ async fn a_subflow_runs_the_registered_plan_with_its_inputs_and_maps_its_outputs
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_condition_that_cannot_be_evaluated_fails_and_halts_whatever_runs() {
     let server = support::start().await;
-    let f = fixture();
+    let f = support::fixture();
     let graph = [
         http("slow", "/sleep/10000/s", ""),
         http("first", "/sleep/200/f", ""),

@@ -155,6 +155,10 @@ pub enum LlmError {
     /// Structured output still broke its schema after the one corrective re-ask.
     #[error("the model's answer does not follow the requested format: {}", .errors.join("; "))]
     InvalidOutput { errors: Vec<String>, text: String },
+    /// The schema asked for is not a usable JSON Schema (or the re-ask prompt is broken): a
+    /// fault of the caller's input, not of the model.
+    #[error("the requested answer format is not a valid JSON Schema: {message}")]
+    InvalidSchema { message: String },
     #[error("cancelled")]
     Cancelled,
 }
@@ -166,11 +170,17 @@ pub trait LlmClient: Send + Sync {
     fn provider(&self) -> String;
 
     /// One chat completion. With `response_schema` set the implementation asks for JSON output,
-    /// but does not validate it: use [`crate::structured`] for that.
-    fn chat<'a>(&'a self, request: ChatRequest, cancel: &'a CancellationToken)
-        -> BoxFuture<'a, Result<ChatReply, LlmError>>;
+    /// but does not validate it: use [`crate::structured()`] for that.
+    fn chat<'a>(
+        &'a self,
+        request: ChatRequest,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<ChatReply, LlmError>>;
 
     /// Embeddings of `texts` with the configured embedding model.
-    fn embed<'a>(&'a self, texts: Vec<String>, cancel: &'a CancellationToken)
-        -> BoxFuture<'a, Result<Embeddings, LlmError>>;
+    fn embed<'a>(
+        &'a self,
+        texts: Vec<String>,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, Result<Embeddings, LlmError>>;
 }

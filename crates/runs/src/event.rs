@@ -106,6 +106,26 @@ pub enum EventKind {
         kind: ArtifactKind,
         bytes: u64,
     },
+    /// One call to a language model made by a node: what was sent and what came back, masked
+    /// like every event (secret values never reach a model: the validator refuses them in inputs
+    /// sent to one).
+    ModelCall {
+        node: NodePath,
+        /// `creative`, `fast` or `evaluator`.
+        tier: String,
+        provider: String,
+        /// The model that answered; empty when the call failed before any did.
+        model: String,
+        /// The messages sent: `[{role, content}]`.
+        messages: Value,
+        /// The answer's text, when one came.
+        response: Option<String>,
+        /// Why no usable answer came.
+        error: Option<String>,
+        input_tokens: u64,
+        output_tokens: u64,
+        latency_ms: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -131,6 +151,14 @@ pub struct Counts {
     pub skipped: u64,
     /// Retries made (attempts beyond the first), over all nodes.
     pub retried: u64,
+    /// Calls to language models, and the tokens they used as the servers reported them.
+    /// (Absent from records written before model calls were counted: read as 0.)
+    #[serde(default)]
+    pub model_calls: u64,
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -18,6 +18,7 @@ impl EventKind {
             EventKind::InputReceived { .. } => "input_received",
             EventKind::Log { .. } => "log",
             EventKind::Artifact { .. } => "artifact",
+            EventKind::ModelCall { .. } => "model_call",
         }
     }
 
@@ -33,7 +34,8 @@ impl EventKind {
             | EventKind::NodeRetried { node, .. }
             | EventKind::InputRequested { node, .. }
             | EventKind::InputReceived { node, .. }
-            | EventKind::Artifact { node, .. } => Some(node),
+            | EventKind::Artifact { node, .. }
+            | EventKind::ModelCall { node, .. } => Some(node),
         }
     }
 }
@@ -105,6 +107,18 @@ mod tests {
             EventKind::InputReceived { node: node(), answer: json!(true) },
             EventKind::Log { node: Some(node()), level: LogLevel::Info, message: "m".into() },
             EventKind::Artifact { node: node(), path: "/a".into(), kind: ArtifactKind::File, bytes: 3 },
+            EventKind::ModelCall {
+                node: node(),
+                tier: "fast".into(),
+                provider: "openai".into(),
+                model: "m".into(),
+                messages: json!([{"role": "user", "content": "hi"}]),
+                response: Some("hello".into()),
+                error: None,
+                input_tokens: 3,
+                output_tokens: 1,
+                latency_ms: 20,
+            },
         ]
     }
 

@@ -56,6 +56,20 @@ fn kind() -> impl Strategy<Value = EventKind> {
             kind: ArtifactKind::Report,
             bytes
         }),
+        (node(), value(), prop::option::of(any::<String>()), any::<u64>()).prop_map(
+            |(node, messages, response, input_tokens)| EventKind::ModelCall {
+                node,
+                tier: "fast".into(),
+                provider: "openai".into(),
+                model: "gpt".into(),
+                messages,
+                error: response.is_none().then(|| "refused".to_owned()),
+                response,
+                input_tokens,
+                output_tokens: 7,
+                latency_ms: 12,
+            }
+        ),
     ]
 }
 

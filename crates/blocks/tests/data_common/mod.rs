@@ -86,6 +86,7 @@ impl Harness {
             events: events.clone(),
             input: Arc::new(NoHuman),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
+            models: None,
         };
         Harness { dir, ctx, events }
     }

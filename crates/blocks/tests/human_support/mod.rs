@@ -7,16 +7,15 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use planwright_blocks::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
-use planwright_catalog::Catalog;
+use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
 use planwright_runs::{ArtifactKind, LogLevel};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-/// The built-in block with this id, from the library's registry.
-pub fn block(id: &str) -> Arc<dyn Block> {
-    planwright_blocks::builtin().into_iter().find(|b| b.id() == id).unwrap_or_else(|| panic!("no block {id}"))
-}
+#[path = "../contract/mod.rs"]
+mod contract;
+
+pub use contract::{assert_declared_outputs, block};
 
 /// Answers in order; records `(node, request)` for each ask. With the queue empty, it never
 /// answers (the run waits, as it would for a person who is away).
@@ -75,6 +74,7 @@ impl Harness {
             events: Arc::new(Quiet),
             input: input.clone(),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
+            models: None,
         };
         Harness { ctx, input, dir }
     }
@@ -82,18 +82,5 @@ impl Harness {
     pub async fn run(&self, id: &str, inputs: Value) -> Result<Values, BlockError> {
         let Value::Object(inputs) = inputs else { panic!("inputs must be an object") };
         block(id).run(inputs, &self.ctx).await
-    }
-}
-
-/// Every output is declared by the spec and admits its declared type; every declared output is
-/// produced.
-pub fn assert_declared_outputs(id: &str, outputs: &Values) {
-    let catalog = Catalog::bundled().unwrap();
-    let spec = catalog.get(id).unwrap();
-    let declared: Vec<&String> = spec.outputs.keys().collect();
-    let produced: Vec<&String> = outputs.keys().collect();
-    assert_eq!(produced, declared, "{id}: outputs exactly as declared");
-    for (key, value) in outputs {
-        assert!(spec.outputs[key].ty().admits(value), "{id}: {key} = {value}");
     }
 }

@@ -9,17 +9,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use planwright_blocks::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
+use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
 use planwright_runs::{ArtifactKind, LogLevel};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
-/// The built-in block with this id, from the library's registry.
-pub fn block(id: &str) -> Arc<dyn Block> {
-    planwright_blocks::builtin().into_iter().find(|b| b.id() == id).unwrap_or_else(|| panic!("no block {id}"))
-}
+#[path = "../contract/mod.rs"]
+mod contract;
+
+pub use contract::{assert_declared_outputs, block};
 
 /// Every log line a block emitted.
 #[derive(Default)]
@@ -66,6 +66,7 @@ impl Harness {
             events: events.clone(),
             input: Arc::new(NoInput),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
+            models: None,
         };
         Harness { ctx, events, _dir: dir }
     }

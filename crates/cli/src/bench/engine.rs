@@ -130,6 +130,7 @@ impl BenchHome {
             stop,
             events,
             browser: Default::default(),
+            models: None,
         }
     }
 }

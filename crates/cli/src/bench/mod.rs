@@ -1,8 +1,10 @@
 //! `planwright bench`: speed measurements that docs/benchmarks.md reports.
 
 mod browser;
+mod documents;
 mod engine;
 mod hostile;
+mod retrieval;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -58,6 +60,28 @@ pub enum BenchCommand {
         #[arg(long, value_name = "DIR", default_value = "tools/playwright")]
         tools: PathBuf,
     },
+    /// Block retrieval on the evaluation set (crates/retrieval/eval): recall per language at
+    /// K per category, recall@5, mean results, and search latency. BM25 alone.
+    Retrieval {
+        /// Blocks per category, 5 to 8.
+        #[arg(long, default_value_t = planwright_retrieval::DEFAULT_TOP_K)]
+        top_k: usize,
+        /// Timed searches per instruction.
+        #[arg(long, default_value_t = 50)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Document extraction on a generated 100-page PDF, 10,000-row workbook and 200-page Word
+    /// document, in process and through the worker process; `pdftotext` (poppler-utils) on the
+    /// same PDF side by side when it is installed.
+    Documents {
+        /// Timed extractions per case; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
     /// binary garbage): exit code, time and peak memory of each.
     Hostile {
@@ -111,6 +135,24 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => browser::render(&bench),
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Retrieval { top_k, repeat, format } => {
+            let bench = retrieval::run(top_k, repeat.max(1))?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => retrieval::render(&bench, repeat.max(1)),
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Documents { repeat, format } => {
+            let bench = documents::run(repeat.max(1))?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => documents::render(&bench, repeat.max(1)),
             };
             print(&output)?;
             Ok(Exit::Ok)

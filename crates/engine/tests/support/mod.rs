@@ -1,5 +1,6 @@
-//! A real HTTP server on 127.0.0.1 for the engine's tests, with routes that behave like the
-//! servers plans talk to: slow ones, flaky ones, failing ones. It records every request: when it
+//! What the engine's tests share: an engine over the bundled catalog with a run store in a temp
+//! data home, and a real HTTP server on 127.0.0.1 with routes that behave like the servers plans
+//! talk to: slow ones, flaky ones, failing ones. The server records every request: when it
 //! arrived, and whether the client went away before the answer (a cancelled request).
 
 #![allow(dead_code)] // each test file uses the routes it needs
@@ -8,8 +9,28 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use planwright_catalog::Catalog;
+use planwright_engine::Engine;
+use planwright_runs::{DataHome, RunStore};
+use planwright_validate::NoPlans;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
+
+/// An engine with the built-in blocks, its run store in a temp data home, and a temp work
+/// directory. Each test file adds the `run` it needs.
+pub struct Fixture {
+    pub engine: Engine,
+    pub store: RunStore,
+    pub home: tempfile::TempDir,
+    pub workdir: tempfile::TempDir,
+}
+
+pub fn fixture() -> Fixture {
+    let home = tempfile::tempdir().unwrap();
+    let store = RunStore::open(&DataHome::at(home.path())).unwrap();
+    let engine = Engine::new(Arc::new(Catalog::bundled().unwrap()), planwright_blocks::builtin(), Arc::new(NoPlans));
+    Fixture { engine, store, home, workdir: tempfile::tempdir().unwrap() }
+}
 
 #[derive(Debug, Clone)]
 pub struct Request {

@@ -1,0 +1,46 @@
+//! Every prompt in `prompts/` renders with sample data, leaving no placeholder unfilled.
+
+use std::path::Path;
+
+use planwright_llm::Prompts;
+
+/// Sample values for every placeholder any prompt uses; a new placeholder needs one here.
+const SAMPLES: &[(&str, &str)] = &[
+    ("rules", "You are an accounting assistant. Amounts are in yen."),
+    ("task", "List invoices that look like duplicates, with a reason."),
+    ("evidence", r#"{"invoices": [{"number": "INV-1", "amount": 132000}]}"#),
+    ("answer_format", r#"{"type": "object", "properties": {"duplicates": {"type": "array"}}}"#),
+    ("errors", "- at /total: \"one hundred\" is not of type \"integer\""),
+];
+
+#[test]
+fn every_prompt_renders_with_sample_data() {
+    let prompts = Prompts::built_in().unwrap();
+    let names: Vec<&str> = prompts.names().collect();
+    assert!(names.contains(&"process_llm") && names.contains(&"reask"), "{names:?}");
+    for name in names {
+        let placeholders = prompts.placeholders(name).unwrap();
+        let values: Vec<(&str, &str)> = placeholders
+            .iter()
+            .map(|p| {
+                *SAMPLES
+                    .iter()
+                    .find(|(key, _)| key == p)
+                    .unwrap_or_else(|| panic!("no sample value for {{{p}}} of {name}"))
+            })
+            .collect();
+        let rendered = prompts.render(name, &values).unwrap();
+        for text in rendered.system.iter().chain([&rendered.user]) {
+            for placeholder in &placeholders {
+                assert!(!text.contains(&format!("{{{placeholder}}}")), "{name}: {{{placeholder}}} left in {text}");
+            }
+            assert!(!text.trim().is_empty());
+        }
+    }
+}
+
+#[test]
+fn the_folder_on_disk_matches_the_built_in_prompts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../prompts");
+    assert_eq!(Prompts::from_dir(&dir).unwrap(), Prompts::built_in().unwrap());
+}
