@@ -9,6 +9,7 @@ mod junit;
 mod render;
 mod retrieval;
 mod running;
+mod serve;
 mod terminal;
 
 use std::path::PathBuf;
@@ -157,6 +158,22 @@ latency_ms, problem, fix}]}."
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Serve the studio to a browser on 127.0.0.1. The first line printed is the address to
+    /// open, with this start's access token.
+    Serve {
+        /// 0 picks a free port.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Open the address in the default browser.
+        #[arg(long)]
+        open: bool,
+        /// The workspace folder (designs/, drafts/); default: the one in Settings, else ~/Planwright.
+        #[arg(long, value_name = "DIR")]
+        workspace: Option<PathBuf>,
+        /// The built UI (default: ui/dist in the repository planwright was built from).
+        #[arg(long, value_name = "DIR")]
+        ui: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -209,6 +226,7 @@ fn main() -> ExitCode {
         Command::Sites { port, other_port } => browsing::sites(port, other_port),
         Command::Bench(command) => bench::run(command),
         Command::Doctor { format } => doctor::doctor(format),
+        Command::Serve { port, open, workspace, ui } => serve::serve(port, open, workspace, ui),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -3,8 +3,9 @@
 //!
 //! Precedence, highest first, for every value: the real environment, the `.env` file in the
 //! working directory, `settings.yaml` under the data home, the built-in default. API keys come
-//! from the environment or `.env` only: the settings file refuses them and [`Settings::save`]
-//! never writes them.
+//! from the environment or `.env`, else from the keys the studio stored
+//! ([`Settings::load_with_keys`]): the settings file refuses them and [`Settings::save`] never
+//! writes them.
 //!
 //! | variable | settings.yaml key | meaning |
 //! | --- | --- | --- |
@@ -181,11 +182,13 @@ struct Found {
     origin: String,
 }
 
-/// Variables from the real environment, then from the `.env` file.
+/// Variables from the real environment, then from the `.env` file, then the keys the studio
+/// stored (OS keyring or its key file).
 struct Vars {
     env: BTreeMap<String, String>,
     dotenv: BTreeMap<String, String>,
     dotenv_origin: String,
+    stored: BTreeMap<String, String>,
 }
 
 impl Vars {
@@ -197,6 +200,7 @@ impl Vars {
             .get(name)
             .and_then(|v| pick(v, "the environment"))
             .or_else(|| self.dotenv.get(name).and_then(|v| pick(v, &self.dotenv_origin)))
+            .or_else(|| self.stored.get(name).and_then(|v| pick(v, "the studio's key store")))
     }
 }
 
@@ -208,6 +212,14 @@ impl Settings {
         Settings::load_from(std::env::vars(), dotenv.as_deref(), data_home)
     }
 
+    /// As [`Settings::load`], with API keys the studio stored (`OPENAI_API_KEY` or
+    /// `AZURE_OPENAI_API_KEY` → key) used where neither the environment nor `.env` sets them.
+    pub fn load_with_keys(data_home: &Path, stored: &[(String, Secret)]) -> Result<Settings, SettingsError> {
+        let dotenv = std::env::current_dir().ok().map(|dir| dir.join(".env"));
+        let stored = stored.iter().map(|(name, key)| (name.clone(), key.expose().to_string())).collect();
+        Settings::resolve_from(std::env::vars(), dotenv.as_deref(), stored, data_home)
+    }
+
     /// As [`Settings::load`], with the environment given: `env` stands for the real
     /// environment, `dotenv` is the `.env` file to read when it exists.
     pub fn load_from(
@@ -215,11 +227,20 @@ impl Settings {
         dotenv: Option<&Path>,
         data_home: &Path,
     ) -> Result<Settings, SettingsError> {
+        Settings::resolve_from(env, dotenv, BTreeMap::new(), data_home)
+    }
+
+    fn resolve_from(
+        env: impl IntoIterator<Item = (String, String)>,
+        dotenv: Option<&Path>,
+        stored: BTreeMap<String, String>,
+        data_home: &Path,
+    ) -> Result<Settings, SettingsError> {
         let (dotenv, dotenv_origin) = match dotenv.filter(|path| path.is_file()) {
             Some(path) => (read_dotenv(path)?, path.display().to_string()),
             None => (BTreeMap::new(), String::new()),
         };
-        let vars = Vars { env: env.into_iter().collect(), dotenv, dotenv_origin };
+        let vars = Vars { env: env.into_iter().collect(), dotenv, dotenv_origin, stored };
         let path = data_home.join(SETTINGS_FILE);
         let file = read_file(&path)?;
         resolve(&vars, &file, &path)

@@ -19,6 +19,7 @@ use crate::{db, Counts, DataHome, Event, NodePath, RunRecorder, RunStatus, Store
 
 /// One line of the runs list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSummary {
     pub run_id: String,
     pub plan_id: String,

@@ -1,0 +1,138 @@
+//! The studio's API: every operation the UI uses is one async function on [`Studio`]. The
+//! desktop shell (Tauri commands) and `planwright serve` (HTTP and WebSocket, `planwright-server`)
+//! are two transports over these same functions; `docs/studio-api.md` is the contract.
+//!
+//! A [`Studio`] holds the workspace folder (`designs/`, `designs/templates/`, `drafts/`), the
+//! block catalog, the data home with its run store, the runs going on in this process (their
+//! stop tokens, event broadcasts and pending questions) and the settings. It knows nothing of
+//! either transport.
+
+mod check;
+mod error;
+mod plans;
+mod runs;
+mod settings;
+mod types;
+mod workspace;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use planwright_catalog::Catalog;
+use planwright_runs::RunStore;
+
+pub use planwright_runs::DataHome;
+
+pub use check::check_models_with;
+pub use error::{ApiError, ErrorCode};
+pub use runs::RunWatch;
+pub use settings::KeyStore;
+pub use types::*;
+
+/// How to open a studio.
+#[derive(Debug, Clone, Default)]
+pub struct StudioConfig {
+    /// The workspace folder; else the one saved in the settings; else `~/Planwright`.
+    pub workspace: Option<PathBuf>,
+    /// Where runs and settings live; else `DataHome::from_env()`.
+    pub data_home: Option<DataHome>,
+    /// Where `set_api_key` keeps keys.
+    pub key_store: KeyStore,
+}
+
+/// The studio's state. Cheap to clone (`Arc` inside), `Send + Sync`.
+#[derive(Clone)]
+pub struct Studio {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    workspace: RwLock<PathBuf>,
+    catalog: Arc<Catalog>,
+    home: DataHome,
+    store: RunStore,
+    live: runs::LiveRuns,
+    key_store: KeyStore,
+}
+
+impl Studio {
+    /// Opens the data home and the run store, and creates the workspace (seeded with the bundled
+    /// examples, never overwriting a file) when it is missing.
+    pub fn open(config: StudioConfig) -> Result<Studio, ApiError> {
+        let home = match config.data_home {
+            Some(home) => home,
+            None => DataHome::from_env()?,
+        };
+        let saved = settings::read_studio_file(home.root())?;
+        let workspace = match config.workspace.or(saved.workspace) {
+            Some(dir) => dir,
+            None => workspace::default_dir()?,
+        };
+        let workspace = std::path::absolute(&workspace).unwrap_or(workspace);
+        workspace::prepare(&workspace)?;
+        let catalog = Catalog::bundled().map_err(|e| ApiError::internal(format!("the built-in block catalog: {e}")))?;
+        let store = RunStore::open(&home)?;
+        tracing::info!(workspace = %workspace.display(), home = %home.root().display(), "studio opened");
+        Ok(Studio {
+            inner: Arc::new(Inner {
+                workspace: RwLock::new(workspace),
+                catalog: Arc::new(catalog),
+                home,
+                store,
+                live: runs::LiveRuns::default(),
+                key_store: config.key_store,
+            }),
+        })
+    }
+
+    /// The workspace folder now in use.
+    pub fn workspace(&self) -> PathBuf {
+        self.inner.workspace.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The data home (runs, settings).
+    pub fn data_home(&self) -> &Path {
+        self.inner.home.root()
+    }
+
+    fn designs_dir(&self) -> PathBuf {
+        self.workspace().join(workspace::DESIGNS)
+    }
+}
+
+/// Writes the TypeScript declaration of every type the UI uses into `dir`, one file per type.
+pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
+    use ts_rs::TS;
+    let config = ts_rs::Config::new().with_out_dir(dir).with_large_int("number");
+    macro_rules! export {
+        ($($ty:ty),* $(,)?) => { $( <$ty>::export_all(&config)?; )* };
+    }
+    export!(
+        ApiError,
+        BlockInfo,
+        SearchRequest,
+        SearchResponse,
+        PlanText,
+        ValidateResponse,
+        DryRunResponse,
+        PlanGraph,
+        RegisterResponse,
+        DesignInfo,
+        DesignText,
+        DraftInfo,
+        DraftText,
+        StartRunRequest,
+        StartRunResponse,
+        StopRunResponse,
+        AnswerRequest,
+        AnswerResponse,
+        RunFilter,
+        RunSummary,
+        RunDetail,
+        Event,
+        StudioSettings,
+        SetKeyRequest,
+        ModelCheck,
+    );
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! Plans as the editor sends them (their text): the catalog, block search, validate, dry-run,
+//! the graph view and registration.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use planwright_catalog::TypeDecl;
+use planwright_designs::{RegisterError, RegisterOutcome};
+use planwright_plan::reference::{scan_references, visit_strings};
+use planwright_plan::source_map::SourceMap;
+use planwright_plan::{load_plan, LoadError, LoadedPlan, Root};
+use planwright_retrieval::{EmbedCache, Embedder, Retriever, SearchOptions, DEFAULT_TOP_K, TOP_K_RANGE};
+use planwright_validate::{dry_run_validated, validate_loaded, Validation};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::types::*;
+use crate::Studio;
+
+/// Where block embeddings are cached under the data home (as `planwright blocks search`).
+const EMBEDDINGS_FILE: &str = "embeddings.db";
+
+impl Studio {
+    /// Every block of the catalog, in catalog order.
+    pub async fn catalog(&self) -> Result<Vec<BlockInfo>, ApiError> {
+        Ok(self.inner.catalog.blocks().map(block_info).collect())
+    }
+
+    /// The blocks that fit an instruction: BM25, fused with embeddings when a model serves them.
+    pub async fn search_blocks(&self, request: SearchRequest) -> Result<SearchResponse, ApiError> {
+        let top_k = request.top_k.unwrap_or(DEFAULT_TOP_K).clamp(*TOP_K_RANGE.start(), *TOP_K_RANGE.end());
+        let mut warnings = Vec::new();
+        let embedder = self.embedder(&mut warnings);
+        let retriever = Retriever::new(&self.inner.catalog, embedder);
+        let options = SearchOptions { top_k, pinned: Vec::new() };
+        let result = if retriever.has_embeddings() {
+            retriever.search(&request.query, &options, &CancellationToken::new()).await
+        } else {
+            retriever.search_bm25(&request.query, &options)
+        }
+        .map_err(|e| ApiError::invalid(e.to_string()))?;
+        warnings.extend(result.warnings);
+        Ok(SearchResponse {
+            hits: result
+                .hits
+                .into_iter()
+                .map(|h| SearchHit { id: h.id, score: h.score, category: h.category, why: h.why })
+                .collect(),
+            method: result.method.name().to_owned(),
+            warnings,
+        })
+    }
+
+    fn embedder(&self, warnings: &mut Vec<String>) -> Option<Embedder> {
+        let settings = self.model_settings().ok()?;
+        let model = settings.embedding_model.clone()?;
+        let client = settings.client().ok()??;
+        match EmbedCache::open(&self.data_home().join(EMBEDDINGS_FILE)) {
+            Ok(cache) => Some(Embedder::new(client, model, cache)),
+            Err(error) => {
+                warnings.push(format!("embedding cache unusable, ranking by BM25 alone: {error}"));
+                None
+            }
+        }
+    }
+
+    pub async fn validate(&self, text: &str) -> Result<ValidateResponse, ApiError> {
+        let _span = tracing::info_span!("validate").entered();
+        Ok(match load_plan(text) {
+            Err(error) => unreadable(&error),
+            Ok(loaded) => {
+                let validation = self.check(&loaded);
+                ValidateResponse { valid: validation.is_valid(), findings: findings(&validation) }
+            }
+        })
+    }
+
+    pub async fn dry_run(&self, text: &str) -> Result<DryRunResponse, ApiError> {
+        let _span = tracing::info_span!("dry_run").entered();
+        let loaded = match load_plan(text) {
+            Err(error) => {
+                let ValidateResponse { valid, findings } = unreadable(&error);
+                return Ok(DryRunResponse { valid, findings, order: Vec::new(), steps: Vec::new(), estimate: None });
+            }
+            Ok(loaded) => loaded,
+        };
+        let validation = self.check(&loaded);
+        let Some(plan) = &loaded.plan else {
+            return Ok(DryRunResponse {
+                valid: false,
+                findings: findings(&validation),
+                order: Vec::new(),
+                steps: Vec::new(),
+                estimate: None,
+            });
+        };
+        let mut run = dry_run_validated(plan, &self.inner.catalog, &self.designs(), validation);
+        loaded.annotate(&mut run.validation.findings);
+        let valid = run.validation.is_valid();
+        let mut order: Vec<Vec<String>> = Vec::new();
+        for step in run.steps.iter().filter(|s| s.depth == 0) {
+            if order.len() <= step.level {
+                order.resize(step.level + 1, Vec::new());
+            }
+            order[step.level].push(step.id.clone());
+        }
+        Ok(DryRunResponse {
+            valid,
+            findings: findings(&run.validation),
+            order,
+            steps: run.steps.iter().map(Step::from).collect(),
+            estimate: valid.then(|| Estimate::from(&run.estimate)),
+        })
+    }
+
+    /// Validates, then writes the plan into `designs/` as `<plan_id>_<yyyymmddHHMM>.yaml`.
+    pub async fn register(&self, text: &str) -> Result<RegisterResponse, ApiError> {
+        let _span = tracing::info_span!("register").entered();
+        let loaded = load_plan(text).map_err(|e| {
+            ApiError::invalid(format!("not registered: {e}")).with_hint("fix the plan text, then register again")
+        })?;
+        let validation = self.check(&loaded);
+        let plan = match &loaded.plan {
+            Some(plan) if validation.is_valid() => plan,
+            _ => {
+                let errors: Vec<Finding> = validation.errors().map(Finding::from).collect();
+                let mut error = ApiError::invalid(format!("not registered: the plan has {} error(s)", errors.len()))
+                    .with_hint(summary(&errors));
+                error.findings = errors;
+                return Err(error);
+            }
+        };
+        let now = time::OffsetDateTime::now_local().unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+        let designs = self.designs();
+        let (path, already_registered) = match designs.register(&plan.id, loaded.text(), now) {
+            Ok(RegisterOutcome::Written(path)) => (path, false),
+            Ok(RegisterOutcome::AlreadyRegistered(path)) => (path, true),
+            Err(error @ RegisterError::Conflict { .. }) => {
+                return Err(ApiError::new(ErrorCode::Conflict, error.to_string()))
+            }
+            Err(error) => return Err(ApiError::invalid(error.to_string())),
+        };
+        tracing::info!(file = %path.display(), already_registered, "registered");
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        Ok(RegisterResponse { file, path: path.display().to_string(), already_registered })
+    }
+
+    /// The nodes and edges the graph view draws, from as much of the text as parses: references
+    /// in inputs, conditions and loop inputs, `after`, loop bodies as children.
+    pub async fn plan_graph(&self, text: &str) -> Result<PlanGraph, ApiError> {
+        let loaded = load_plan(text).map_err(|e| {
+            ApiError::invalid(format!("the graph cannot be drawn: {e}")).with_hint("fix the YAML at that line")
+        })?;
+        Ok(graph(&loaded))
+    }
+
+    fn check(&self, loaded: &LoadedPlan) -> Validation {
+        validate_loaded(loaded, &self.inner.catalog, &self.designs())
+    }
+}
+
+fn findings(validation: &Validation) -> Vec<Finding> {
+    validation.findings.iter().map(Finding::from).collect()
+}
+
+/// A text that is not YAML or not a plan: one finding, code `unreadable`, at the YAML error.
+fn unreadable(error: &LoadError) -> ValidateResponse {
+    let (line, column) = match error {
+        LoadError::Yaml { line, column, .. } => (Some(*line), Some(*column)),
+        _ => (None, None),
+    };
+    ValidateResponse {
+        valid: false,
+        findings: vec![Finding {
+            code: "unreadable".into(),
+            severity: Severity::Error,
+            node: None,
+            field: None,
+            message: error.to_string(),
+            hint: Some("fix the text at that place so that it reads as a YAML plan".into()),
+            candidates: Vec::new(),
+            path: String::new(),
+            line,
+            column,
+        }],
+    }
+}
+
+/// The first errors, one per line, for a person reading an error message.
+fn summary(errors: &[Finding]) -> String {
+    let mut lines: Vec<String> = errors
+        .iter()
+        .take(5)
+        .map(|f| match f.line {
+            Some(line) => format!("line {line}: {}", f.message),
+            None => f.message.clone(),
+        })
+        .collect();
+    if errors.len() > 5 {
+        lines.push(format!("… and {} more (validate shows them all)", errors.len() - 5));
+    }
+    lines.join("\n")
+}
+
+fn block_info(spec: &planwright_catalog::BlockSpec) -> BlockInfo {
+    let ports = |ports: &IndexMap<String, TypeDecl>| -> Vec<PortInfo> {
+        ports.iter().map(|(name, port)| port_info(name, port)).collect()
+    };
+    BlockInfo {
+        id: spec.id.clone(),
+        version: spec.version.to_string(),
+        category: spec.category.clone(),
+        title: Localized { en: spec.title.en.clone(), ja: spec.title.ja.clone() },
+        description: Localized { en: spec.description.en.clone(), ja: spec.description.ja.clone() },
+        tags: LocalizedList { en: spec.tags.en.clone(), ja: spec.tags.ja.clone() },
+        inputs: ports(&spec.inputs),
+        outputs: ports(&spec.outputs),
+        resource: spec.resource.and_then(|r| serde_json::to_value(r).ok()).and_then(|v| v.as_str().map(str::to_owned)),
+    }
+}
+
+fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
+    // Written `{en, ja}` or as English alone.
+    let description = match port.description.as_ref().and_then(|d| serde_json::to_value(d).ok()) {
+        Some(Value::String(en)) => Localized { en: en.clone(), ja: en },
+        Some(Value::Object(both)) => {
+            let text = |lang: &str| both.get(lang).and_then(Value::as_str).unwrap_or_default().to_owned();
+            Localized { en: text("en"), ja: text("ja") }
+        }
+        _ => Localized { en: String::new(), ja: String::new() },
+    };
+    PortInfo {
+        name: name.to_owned(),
+        ty: port.ty().to_string(),
+        required: port.required,
+        default: port.default.clone(),
+        description,
+    }
+}
+
+/// A graph still to walk: its nodes' JSON, its pointer, the loop node holding it, and the scopes
+/// (node id → path) its references see, innermost first.
+type Pending = (Vec<Value>, String, Option<String>, Vec<HashMap<String, String>>);
+
+/// The graph of a plan document, loops' bodies included, each node named by its path.
+fn graph(loaded: &LoadedPlan) -> PlanGraph {
+    let map = SourceMap::build(loaded.text());
+    let mut out = PlanGraph { nodes: Vec::new(), edges: Vec::new() };
+    let mut pending: Vec<Pending> = Vec::new();
+    if let Some(Value::Array(nodes)) = loaded.document.get("graph") {
+        pending.push((nodes.clone(), "/graph".into(), None, Vec::new()));
+    }
+    while let Some((nodes, pointer, parent, outer)) = pending.pop() {
+        let prefix = parent.as_ref().map_or(String::new(), |p| format!("{p}/"));
+        let siblings: HashMap<String, String> = nodes
+            .iter()
+            .filter_map(|n| n.get("id").and_then(Value::as_str))
+            .map(|id| (id.to_owned(), format!("{prefix}{id}")))
+            .collect();
+        let mut scopes = vec![siblings.clone()];
+        scopes.extend(outer.iter().cloned());
+        for (index, node) in nodes.iter().enumerate() {
+            let Some(id) = node.get("id").and_then(Value::as_str) else { continue };
+            let path = format!("{prefix}{id}");
+            let at = format!("{pointer}/{index}");
+            let has = |key: &str| node.get(key).is_some();
+            let declared = node.get("type").and_then(Value::as_str);
+            let kind = if has("foreach") || has("while") || has("body") || declared == Some("loop") {
+                GraphNodeKind::Loop
+            } else if has("call") || declared == Some("subflow") {
+                GraphNodeKind::Call
+            } else {
+                GraphNodeKind::Block
+            };
+            out.nodes.push(GraphNode {
+                id: path.clone(),
+                block: node.get("block").and_then(Value::as_str).map(str::to_owned),
+                kind,
+                parent: parent.clone(),
+                line: map.locate(&at).map(|p| p.line),
+            });
+            for after in node.get("after").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(from) = after.as_str().and_then(|a| siblings.get(a)) {
+                    push_edge(&mut out.edges, from, &path, GraphEdgeKind::After);
+                }
+            }
+            for key in ["in", "when", "foreach", "while", "call"] {
+                let Some(value) = node.get(key) else { continue };
+                visit_strings(value, &mut |text, _| {
+                    for reference in scan_references(text).flatten() {
+                        let Root::Node(target) = &reference.root else { continue };
+                        if let Some(from) = scopes.iter().find_map(|scope| scope.get(target)) {
+                            if *from != path {
+                                push_edge(&mut out.edges, from, &path, GraphEdgeKind::Data);
+                            }
+                        }
+                    }
+                });
+            }
+            if let Some(Value::Array(body)) = node.pointer("/body/plan/graph") {
+                pending.push((body.clone(), format!("{at}/body/plan/graph"), Some(path.clone()), scopes.clone()));
+            }
+        }
+    }
+    out
+}
+
+fn push_edge(edges: &mut Vec<GraphEdge>, from: &str, to: &str, kind: GraphEdgeKind) {
+    let edge = GraphEdge { from: from.to_owned(), to: to.to_owned(), kind };
+    if !edges.contains(&edge) {
+        edges.push(edge);
+    }
+}

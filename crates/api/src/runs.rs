@@ -1,0 +1,310 @@
+//! Runs started by the studio go on inside its process: each live run has a stop token, a
+//! broadcast of its events for watchers, and the questions it waits on, which `answer_input`
+//! answers. Finished runs are read from the run store.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use futures::future::BoxFuture;
+use futures::FutureExt;
+use planwright_blocks::{validate_answer, FieldError};
+use planwright_engine::{AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, RunOptions, RunRequest};
+use planwright_runs::{Event, EventKind};
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::error::ApiError;
+use crate::types::*;
+use crate::Studio;
+
+/// How many events a slow watcher may fall behind before it re-reads them from the store.
+const BROADCAST_CAPACITY: usize = 1024;
+
+/// The runs going on in this process, by run id.
+#[derive(Default)]
+pub(crate) struct LiveRuns(Mutex<HashMap<String, LiveRun>>);
+
+#[derive(Clone)]
+struct LiveRun {
+    stop: CancellationToken,
+    events: broadcast::Sender<Event>,
+    questions: Arc<Questions>,
+}
+
+impl LiveRuns {
+    fn get(&self, run_id: &str) -> Option<LiveRun> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(run_id).cloned()
+    }
+}
+
+/// A question waiting for its answer: what was asked, and where the answer goes.
+struct Question {
+    request: Value,
+    answer: oneshot::Sender<Value>,
+}
+
+/// The human-input bridge: a block's question is parked here until `answer_input` supplies an
+/// answer (or the run is stopped).
+struct Questions {
+    waiting: Mutex<HashMap<String, Question>>,
+    stop: CancellationToken,
+}
+
+impl AnswerSource for Questions {
+    fn answer<'a>(
+        &'a self,
+        node: &'a str,
+        request: &'a Value,
+        _errors: &'a [FieldError],
+    ) -> BoxFuture<'a, Option<Value>> {
+        async move {
+            let (sender, receiver) = oneshot::channel();
+            self.waiting
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(node.to_owned(), Question { request: request.clone(), answer: sender });
+            let answer = tokio::select! {
+                answer = receiver => answer.ok(),
+                () = self.stop.cancelled() => None,
+            };
+            self.waiting.lock().unwrap_or_else(|e| e.into_inner()).remove(node);
+            answer
+        }
+        .boxed()
+    }
+}
+
+/// The events of one run, recorded ones first, then live ones until `run_finished`.
+pub struct RunWatch {
+    backlog: std::collections::VecDeque<Event>,
+    live: Option<broadcast::Receiver<Event>>,
+    last_seq: u64,
+    finished: bool,
+    studio: Studio,
+    run_id: String,
+}
+
+impl RunWatch {
+    /// The next event; `None` after `run_finished`, or when a run that is not going on has no
+    /// more recorded events.
+    pub async fn next(&mut self) -> Option<Event> {
+        loop {
+            if self.finished {
+                return None;
+            }
+            if let Some(event) = self.backlog.pop_front() {
+                if event.seq <= self.last_seq {
+                    continue;
+                }
+                return Some(self.seen(event));
+            }
+            let live = self.live.as_mut()?;
+            match live.recv().await {
+                Ok(event) if event.seq <= self.last_seq => continue,
+                Ok(event) => return Some(self.seen(event)),
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    // Fell behind: what was missed is in the store.
+                    let events = self.studio.inner.store.events(&self.run_id).unwrap_or_default();
+                    self.backlog.extend(events.into_iter().filter(|e| e.seq > self.last_seq));
+                }
+                Err(broadcast::error::RecvError::Closed) => {
+                    // The run ended: anything not yet seen is in the store.
+                    self.live = None;
+                    let events = self.studio.inner.store.events(&self.run_id).unwrap_or_default();
+                    self.backlog.extend(events.into_iter().filter(|e| e.seq > self.last_seq));
+                }
+            }
+        }
+    }
+
+    fn seen(&mut self, event: Event) -> Event {
+        self.last_seq = event.seq;
+        self.finished = matches!(event.kind, EventKind::RunFinished { .. });
+        event
+    }
+}
+
+impl Studio {
+    /// Validates the plan and starts it; the run goes on in this process and its events stream
+    /// through [`Studio::watch_run`].
+    pub async fn start_run(&self, request: StartRunRequest) -> Result<StartRunResponse, ApiError> {
+        let (plan_text, plan_path) = match &request.plan {
+            PlanChoice::Text { text } => (text.clone(), None),
+            PlanChoice::File { file } => {
+                let design = self.open_design(file).await?;
+                (design.text, Some(self.designs_dir().join(file)))
+            }
+        };
+        let settings = {
+            let studio = self.clone();
+            tokio::task::spawn_blocking(move || studio.model_settings()).await.ok()
+        };
+        let models = match settings {
+            Some(Ok(settings)) => settings.client().unwrap_or_else(|error| {
+                tracing::warn!(%error, "no model client; AI steps will fail");
+                None
+            }),
+            Some(Err(error)) => {
+                tracing::warn!(%error, "model settings unusable; AI steps will fail");
+                None
+            }
+            None => None,
+        };
+        let browser_path = crate::settings::read_studio_file(self.data_home()).ok().and_then(|f| f.browser_path);
+        let mut browser = BrowserSettings::from_env();
+        if let Some(path) = browser_path {
+            browser.executable = Some(path.into());
+        }
+        let stop = CancellationToken::new();
+        let questions = Arc::new(Questions { waiting: Mutex::new(HashMap::new()), stop: stop.clone() });
+        let (sender, mut receiver) = mpsc::unbounded_channel::<Event>();
+        let options = RunOptions {
+            workdir: self.workspace(),
+            secrets: Arc::new(EnvSecrets),
+            answers: questions.clone(),
+            stop: stop.clone(),
+            events: Some(sender),
+            browser,
+            models,
+        };
+        let engine = Engine::new(self.inner.catalog.clone(), planwright_blocks::builtin(), Arc::new(self.designs()));
+        let store = self.inner.store.clone();
+        let run = RunRequest { plan_text, plan_path, vars: request.vars };
+        let handle = tokio::spawn(async move { engine.run(&store, run, options).await });
+        // The first event names the run; none means the run could not start.
+        let Some(first) = receiver.recv().await else {
+            return Err(match handle.await {
+                Ok(Err(error)) => engine_error(error),
+                Ok(Ok(_)) => ApiError::internal("the run ended without a record"),
+                Err(error) => ApiError::internal(format!("the run stopped unexpectedly: {error}")),
+            });
+        };
+        let run_id = first.run_id.clone();
+        let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
+        self.inner
+            .live
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(run_id.clone(), LiveRun { stop, events: events.clone(), questions });
+        let response = StartRunResponse { run_id: run_id.clone() };
+        let studio = self.clone();
+        let span = tracing::info_span!("studio_run", run_id = %run_id);
+        tokio::spawn(
+            async move {
+                let _ = events.send(first);
+                while let Some(event) = receiver.recv().await {
+                    let _ = events.send(event);
+                }
+                match handle.await {
+                    Ok(Ok(outcome)) => tracing::info!(status = ?outcome.status, "run ended"),
+                    Ok(Err(error)) => tracing::warn!(%error, "run ended with an error"),
+                    Err(error) => tracing::error!(%error, "run task failed"),
+                }
+                studio.inner.live.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&run_id);
+            }
+            .instrument(span),
+        );
+        Ok(response)
+    }
+
+    /// Asks a live run to stop; it ends within about a second with a consistent record.
+    pub async fn stop_run(&self, run_id: &str) -> Result<StopRunResponse, ApiError> {
+        let live = self.live(run_id)?;
+        tracing::info!(run_id, "stop requested");
+        live.stop.cancel();
+        Ok(StopRunResponse { stopping: true })
+    }
+
+    /// Answers a question a live run waits on. An answer the request refuses gets per-field
+    /// errors (`fields`), and the question stays open.
+    pub async fn answer_input(&self, run_id: &str, request: AnswerRequest) -> Result<AnswerResponse, ApiError> {
+        let live = self.live(run_id)?;
+        let mut waiting = live.questions.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(question) = waiting.get(&request.node) else {
+            return Err(ApiError::not_found(format!(
+                "run {run_id} is not waiting for an answer from `{}`",
+                request.node
+            ))
+            .with_hint("answer the node named in the latest input_requested event"));
+        };
+        if let Err(refused) = validate_answer(&question.request, &request.answer) {
+            let mut error = ApiError::invalid("the answer was refused: fix the fields named").with_hint(
+                refused.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "),
+            );
+            error.fields = refused.into_iter().map(|f| FieldProblem { field: f.field, message: f.message }).collect();
+            return Err(error);
+        }
+        let question = waiting.remove(&request.node).expect("looked up above under the same lock");
+        drop(waiting);
+        tracing::info!(run_id, node = %request.node, "answer given");
+        // The engine checks the answer again (files named must exist) and asks again if needed.
+        let accepted = question.answer.send(request.answer).is_ok();
+        Ok(AnswerResponse { accepted })
+    }
+
+    /// Recorded runs, newest first, filtered.
+    pub async fn list_runs(&self, filter: RunFilter) -> Result<Vec<RunSummary>, ApiError> {
+        let runs = self.inner.store.list()?;
+        let limit = filter.limit.unwrap_or(usize::MAX);
+        Ok(runs
+            .into_iter()
+            .filter(|r| filter.status.is_none_or(|s| r.status == s))
+            .filter(|r| filter.plan_id.as_deref().is_none_or(|p| r.plan_id == p))
+            .take(limit)
+            .collect())
+    }
+
+    /// A run's summary, plan text and every recorded event.
+    pub async fn run_detail(&self, run_id: &str) -> Result<RunDetail, ApiError> {
+        let summary = self.inner.store.summary(run_id)?;
+        let (plan_text, _) = self.inner.store.plan(run_id)?;
+        let events = self.inner.store.events(run_id)?;
+        Ok(RunDetail { summary, plan_text, events })
+    }
+
+    /// The run's events after `after` (0: all): the recorded ones, then live ones until
+    /// `run_finished`.
+    pub async fn watch_run(&self, run_id: &str, after: u64) -> Result<RunWatch, ApiError> {
+        // Subscribe before reading the record: nothing falls between the two.
+        let live = self.inner.live.get(run_id).map(|run| run.events.subscribe());
+        let recorded = self.inner.store.events(run_id)?;
+        Ok(RunWatch {
+            backlog: recorded.into_iter().filter(|e| e.seq > after).collect(),
+            live,
+            last_seq: after,
+            finished: false,
+            studio: self.clone(),
+            run_id: run_id.to_owned(),
+        })
+    }
+
+    fn live(&self, run_id: &str) -> Result<LiveRun, ApiError> {
+        self.inner.live.get(run_id).ok_or_else(|| {
+            ApiError::not_found(format!("run {run_id} is not going on in this studio"))
+                .with_hint("it has ended or was started elsewhere; its record is in the run history")
+        })
+    }
+}
+
+fn engine_error(error: EngineError) -> ApiError {
+    match error {
+        EngineError::Invalid(findings) => {
+            let mut api = ApiError::invalid(error_message(findings.len()))
+                .with_hint("validate the plan to see every finding with its line");
+            api.findings = findings.iter().map(Finding::from).collect();
+            api
+        }
+        error @ (EngineError::Load(_) | EngineError::UnknownVar(..) | EngineError::Workdir(..)) => {
+            ApiError::invalid(error.to_string())
+        }
+        EngineError::Store(error) => error.into(),
+        error => ApiError::internal(error.to_string()),
+    }
+}
+
+fn error_message(errors: usize) -> String {
+    format!("the plan is invalid ({errors} error(s)) and was not started")
+}

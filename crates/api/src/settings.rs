@@ -1,0 +1,347 @@
+//! Settings: the studio's own (`studio.yaml` in the data home: workspace, browser, locale,
+//! theme), the model settings through `planwright_llm::Settings` (never a key in a file it
+//! writes), and API keys: in the OS keyring where one works, else in `<data home>/keys.yaml`
+//! readable by the user alone.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OPENAI_BASE_URL, SETTINGS_FILE};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ErrorCode};
+use crate::types::*;
+use crate::{workspace, Studio};
+
+const STUDIO_FILE: &str = "studio.yaml";
+const KEYS_FILE: &str = "keys.yaml";
+const KEYRING_SERVICE: &str = "planwright";
+const OPENAI_KEY: &str = "OPENAI_API_KEY";
+const AZURE_KEY: &str = "AZURE_OPENAI_API_KEY";
+
+/// Where `set_api_key` keeps keys.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KeyStore {
+    /// The OS keyring when it works, else the key file.
+    #[default]
+    Auto,
+    /// The key file only (`<data home>/keys.yaml`, mode 0600): for machines and tests where
+    /// the keyring must not be touched.
+    File,
+}
+
+/// `studio.yaml`.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StudioFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser_path: Option<String>,
+    #[serde(default)]
+    pub locale: Locale,
+    #[serde(default)]
+    pub theme: Theme,
+}
+
+pub(crate) fn read_studio_file(home: &Path) -> Result<StudioFile, ApiError> {
+    let path = home.join(STUDIO_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) if text.trim().is_empty() => Ok(StudioFile::default()),
+        Ok(text) => serde_yaml::from_str(&text).map_err(|e| {
+            ApiError::invalid(format!("{}: {e}", path.display()))
+                .with_hint("fix or delete that file; the studio writes it again when settings are saved")
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StudioFile::default()),
+        Err(e) => Err(workspace::io_error("read", &path, &e)),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder; `private`: mode 0600.
+fn write_atomically(path: &Path, text: &str, private: bool) -> Result<(), ApiError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| workspace::io_error("create", dir, &e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    if private {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    #[cfg(not(unix))]
+    let _ = private;
+    let written = options
+        .open(&temp)
+        .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&temp, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        workspace::io_error("write", path, &e)
+    })
+}
+
+/// `sk-…abcd`: enough to recognise a key, never enough to use it.
+fn key_hint(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() < 12 {
+        return "…".into();
+    }
+    let head: String = chars[..3].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head}…{tail}")
+}
+
+fn key_var(provider: ProviderChoice) -> &'static str {
+    match provider {
+        ProviderChoice::Azure => AZURE_KEY,
+        _ => OPENAI_KEY,
+    }
+}
+
+impl Studio {
+    fn keys_file(&self) -> PathBuf {
+        self.data_home().join(KEYS_FILE)
+    }
+
+    fn read_keys_file(&self) -> Result<BTreeMap<String, String>, ApiError> {
+        let path = self.keys_file();
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_yaml::from_str::<Option<BTreeMap<String, String>>>(&text)
+                .map(Option::unwrap_or_default)
+                .map_err(|_| {
+                    ApiError::invalid(format!("{} cannot be read as a list of keys", path.display()))
+                        .with_hint("delete that file and set the API key again in Settings")
+                }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(workspace::io_error("read", &path, &e)),
+        }
+    }
+
+    /// The keys the studio stored, and where each is. Blocking (the keyring may be D-Bus).
+    fn stored_keys(&self) -> Vec<(String, Secret, KeyPlace)> {
+        let file = self.read_keys_file().unwrap_or_default();
+        let mut keys = Vec::new();
+        for var in [OPENAI_KEY, AZURE_KEY] {
+            if self.inner.key_store == KeyStore::Auto {
+                let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
+                if let Ok(key) = from_keyring {
+                    keys.push((var.to_owned(), Secret::new(key), KeyPlace::Keyring));
+                    continue;
+                }
+            }
+            if let Some(key) = file.get(var) {
+                keys.push((var.to_owned(), Secret::new(key.clone()), KeyPlace::File));
+            }
+        }
+        keys
+    }
+
+    /// The model settings runs and searches use: environment, `.env`, `settings.yaml`, then the
+    /// keys the studio stored.
+    pub(crate) fn model_settings(&self) -> Result<Settings, SettingsError> {
+        let stored: Vec<(String, Secret)> = self.stored_keys().into_iter().map(|(var, key, _)| (var, key)).collect();
+        Settings::load_with_keys(self.data_home(), &stored)
+    }
+
+    pub async fn get_settings(&self) -> Result<StudioSettings, ApiError> {
+        let studio = self.clone();
+        tokio::task::spawn_blocking(move || studio.settings_now())
+            .await
+            .map_err(|e| ApiError::internal(format!("reading the settings stopped: {e}")))?
+    }
+
+    fn settings_now(&self) -> Result<StudioSettings, ApiError> {
+        let file = read_studio_file(self.data_home())?;
+        let keys = self.stored_keys();
+        let stored: Vec<(String, Secret)> = keys.iter().map(|(var, key, _)| (var.clone(), key.clone())).collect();
+        let (settings, problem) = match Settings::load_with_keys(self.data_home(), &stored) {
+            Ok(settings) => (settings, None),
+            Err(error) => {
+                // A provider chosen without its key: read the rest as if the key were there, so
+                // that the settings page shows them; this placeholder calls nothing.
+                let mut with_placeholder = stored.clone();
+                if let SettingsError::Missing { var, .. } = &error {
+                    with_placeholder.push((var.clone(), Secret::new("placeholder")));
+                }
+                let settings = Settings::load_with_keys(self.data_home(), &with_placeholder).unwrap_or_default();
+                (settings, Some(error.to_string()))
+            }
+        };
+        let mut models = model_choices(&settings);
+        models.problem = problem;
+        let var = key_var(models.provider);
+        let environment = std::env::var(var).ok().filter(|v| !v.trim().is_empty());
+        models.key = match (environment, keys.iter().find(|(v, _, _)| v == var)) {
+            (Some(key), _) => {
+                KeyStatus { stored: true, hint: Some(key_hint(&key)), place: Some(KeyPlace::Environment) }
+            }
+            (None, Some((_, key, place))) => {
+                KeyStatus { stored: true, hint: Some(key_hint(key.expose())), place: Some(*place) }
+            }
+            (None, None) => KeyStatus::default(),
+        };
+        Ok(StudioSettings {
+            workspace: self.workspace().display().to_string(),
+            browser_path: file.browser_path,
+            locale: file.locale,
+            theme: file.theme,
+            models,
+        })
+    }
+
+    /// Saves the studio's settings and the model settings (`models.key` is ignored: keys go
+    /// through `set_api_key`). A new workspace is created and seeded.
+    pub async fn save_settings(&self, new: StudioSettings) -> Result<StudioSettings, ApiError> {
+        let workspace = PathBuf::from(new.workspace.trim());
+        if new.workspace.trim().is_empty() || !workspace.is_absolute() {
+            return Err(ApiError::invalid(format!("workspace {:?} is not a full folder path", new.workspace))
+                .with_hint("choose a folder like /home/me/Planwright"));
+        }
+        let mut models = self.model_settings().unwrap_or_default();
+        apply_choices(&mut models, &new.models)?;
+        workspace::prepare(&workspace)?;
+        let file = StudioFile {
+            workspace: Some(workspace.clone()),
+            browser_path: new.browser_path.filter(|p| !p.trim().is_empty()),
+            locale: new.locale,
+            theme: new.theme,
+        };
+        let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
+        write_atomically(&self.data_home().join(STUDIO_FILE), &text, false)?;
+        models.save(self.data_home()).map_err(|e| ApiError::internal(e.to_string()))?;
+        *self.inner.workspace.write().unwrap_or_else(|e| e.into_inner()) = workspace;
+        self.get_settings().await
+    }
+
+    /// Stores an API key: the OS keyring where one works, else `keys.yaml` (mode 0600). The key
+    /// is never sent back; the answer says where it went.
+    pub async fn set_api_key(&self, request: SetKeyRequest) -> Result<KeyStatus, ApiError> {
+        let key = request.key.trim().to_owned();
+        if key.is_empty() || key.chars().any(char::is_whitespace) {
+            return Err(ApiError::invalid("the API key is empty or has spaces in it")
+                .with_hint("paste the key exactly as the provider shows it"));
+        }
+        if request.provider == ProviderChoice::Offline {
+            return Err(ApiError::invalid("offline needs no API key").with_hint("choose a provider first"));
+        }
+        let var = key_var(request.provider);
+        let studio = self.clone();
+        let secret = Secret::new(key.clone());
+        let place = tokio::task::spawn_blocking(move || studio.store_key(var, &secret))
+            .await
+            .map_err(|e| ApiError::internal(format!("storing the key stopped: {e}")))??;
+        tracing::info!(place = ?place, "API key stored");
+        Ok(KeyStatus { stored: true, hint: Some(key_hint(&key)), place: Some(place) })
+    }
+
+    fn store_key(&self, var: &str, key: &Secret) -> Result<KeyPlace, ApiError> {
+        let mut file = self.read_keys_file()?;
+        if self.inner.key_store == KeyStore::Auto {
+            let stored = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| {
+                entry.set_password(key.expose())?;
+                entry.get_password()
+            });
+            match stored {
+                Ok(read_back) if read_back == key.expose() => {
+                    if file.remove(var).is_some() {
+                        self.write_keys_file(&file)?;
+                    }
+                    return Ok(KeyPlace::Keyring);
+                }
+                Ok(_) => tracing::warn!("the keyring gave back another key; using the key file"),
+                Err(error) => tracing::info!(%error, "no usable keyring; using the key file"),
+            }
+        }
+        file.insert(var.to_owned(), key.expose().to_owned());
+        self.write_keys_file(&file)?;
+        Ok(KeyPlace::File)
+    }
+
+    fn write_keys_file(&self, keys: &BTreeMap<String, String>) -> Result<(), ApiError> {
+        let text = serde_yaml::to_string(keys).map_err(|e| ApiError::internal(e.to_string()))?;
+        write_atomically(&self.keys_file(), &text, true)
+    }
+
+    /// One tiny call per tier (and one embedding), as `planwright doctor` does.
+    pub async fn check_models(&self) -> Result<ModelCheck, ApiError> {
+        let studio = self.clone();
+        let settings = tokio::task::spawn_blocking(move || studio.model_settings())
+            .await
+            .map_err(|e| ApiError::internal(format!("reading the settings stopped: {e}")))?;
+        let file = self.data_home().join(SETTINGS_FILE);
+        Ok(crate::check_models_with(settings, &file).await)
+    }
+}
+
+fn model_choices(settings: &Settings) -> ModelSettings {
+    let tier =
+        |t: &TierSettings| TierChoice { model: t.model.clone(), temperature: t.temperature, max_tokens: t.max_tokens };
+    let (provider, base_url, azure_endpoint, azure_api_version) = match &settings.provider {
+        None => (ProviderChoice::Offline, None, None, None),
+        Some(Provider::OpenAi { base_url, .. }) if base_url == OPENAI_BASE_URL => {
+            (ProviderChoice::Openai, None, None, None)
+        }
+        Some(Provider::OpenAi { base_url, .. }) => (ProviderChoice::Compatible, Some(base_url.clone()), None, None),
+        Some(Provider::Azure { endpoint, api_version, .. }) => {
+            (ProviderChoice::Azure, None, Some(endpoint.clone()), Some(api_version.clone()))
+        }
+    };
+    ModelSettings {
+        provider,
+        base_url,
+        azure_endpoint,
+        azure_api_version,
+        tiers: TierChoices {
+            creative: tier(&settings.creative),
+            fast: tier(&settings.fast),
+            evaluator: tier(&settings.evaluator),
+        },
+        embedding_model: settings.embedding_model.clone(),
+        key: KeyStatus::default(),
+        problem: None,
+    }
+}
+
+/// The choices made in the settings page, onto `settings` (whose keys `save` never writes).
+fn apply_choices(settings: &mut Settings, choices: &ModelSettings) -> Result<(), ApiError> {
+    let text = |value: &Option<String>| value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
+    let missing = |what: &str, example: &str| {
+        ApiError::new(ErrorCode::InvalidInput, format!("this provider needs {what}"))
+            .with_hint(format!("fill it in, e.g. {example}"))
+    };
+    settings.provider = match choices.provider {
+        ProviderChoice::Offline => None,
+        ProviderChoice::Openai => Some(Provider::OpenAi { base_url: OPENAI_BASE_URL.to_owned(), api_key: None }),
+        ProviderChoice::Compatible => Some(Provider::OpenAi {
+            base_url: text(&choices.base_url).ok_or_else(|| missing("a base URL", "http://localhost:11434/v1"))?,
+            api_key: None,
+        }),
+        ProviderChoice::Azure => Some(Provider::Azure {
+            endpoint: text(&choices.azure_endpoint)
+                .ok_or_else(|| missing("the Azure endpoint", "https://NAME.openai.azure.com"))?,
+            api_version: text(&choices.azure_api_version)
+                .unwrap_or_else(|| planwright_llm::DEFAULT_AZURE_API_VERSION.to_owned()),
+            api_key: Secret::new(String::new()),
+        }),
+    };
+    for (target, choice, name) in [
+        (&mut settings.creative, &choices.tiers.creative, "creative"),
+        (&mut settings.fast, &choices.tiers.fast, "fast"),
+        (&mut settings.evaluator, &choices.tiers.evaluator, "evaluator"),
+    ] {
+        if choice.model.trim().is_empty() || !(0.0..=2.0).contains(&choice.temperature) || choice.max_tokens == 0 {
+            return Err(ApiError::invalid(format!("the {name} tier is incomplete"))
+                .with_hint("give a model name, a temperature from 0 to 2 and a token limit above 0"));
+        }
+        *target = TierSettings {
+            model: choice.model.trim().to_owned(),
+            temperature: choice.temperature,
+            max_tokens: choice.max_tokens,
+        };
+    }
+    settings.embedding_model = text(&choices.embedding_model);
+    Ok(())
+}

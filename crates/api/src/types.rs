@@ -1,0 +1,489 @@
+//! The request and response types of the studio's operations, as the UI sees them. Each is
+//! exported to TypeScript (`ui/src/lib/api/types/`, see [`crate::export_types`]).
+//!
+//! Types of other crates travel as they are when they derive `TS` there (`planwright-runs`'s
+//! events, behind its `ts` feature); the validator's findings and dry-run steps are mirrored
+//! here with a `From` conversion, so that the plan and validate crates stay free of UI concerns.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use ts_rs::TS;
+
+pub use planwright_runs::{Counts, Event, EventKind, RunStatus, RunSummary};
+
+/// A block of the catalog, as the catalog view and the editor's completion show it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct BlockInfo {
+    pub id: String,
+    pub version: String,
+    pub category: String,
+    pub title: Localized,
+    pub description: Localized,
+    pub tags: LocalizedList,
+    pub inputs: Vec<PortInfo>,
+    pub outputs: Vec<PortInfo>,
+    /// `browser` when the block drives the run's browser.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub resource: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Localized {
+    pub en: String,
+    pub ja: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct LocalizedList {
+    pub en: Vec<String>,
+    pub ja: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PortInfo {
+    pub name: String,
+    /// The type as the specs write it: `string`, `array<object>`, `string | null` …
+    #[serde(rename = "type")]
+    #[ts(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub default: Option<Value>,
+    pub description: Localized,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SearchRequest {
+    pub query: String,
+    #[serde(default)]
+    #[ts(optional)]
+    pub top_k: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SearchHit {
+    pub id: String,
+    pub score: f64,
+    pub category: String,
+    /// The matched query words and the fields they were found in, best first.
+    pub why: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SearchResponse {
+    pub hits: Vec<SearchHit>,
+    /// `bm25` or `hybrid`.
+    pub method: String,
+    pub warnings: Vec<String>,
+}
+
+/// A plan's text, for validate, dry-run, graph and register.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PlanText {
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem in a plan, as `planwright validate --format json` writes it.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Finding {
+    /// The stable code (`unknown_block`, `bad_reference` …).
+    pub code: String,
+    pub severity: Severity,
+    pub node: Option<String>,
+    pub field: Option<String>,
+    pub message: String,
+    pub hint: Option<String>,
+    pub candidates: Vec<String>,
+    /// JSON pointer into the document.
+    pub path: String,
+    /// 1-based.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl From<&planwright_plan::Finding> for Finding {
+    fn from(finding: &planwright_plan::Finding) -> Finding {
+        Finding {
+            code: finding.code.as_str().to_owned(),
+            severity: if finding.is_error() { Severity::Error } else { Severity::Warning },
+            node: finding.node.clone(),
+            field: finding.field.clone(),
+            message: finding.message.clone(),
+            hint: finding.hint.clone(),
+            candidates: finding.candidates.clone(),
+            path: finding.path.clone(),
+            line: finding.line,
+            column: finding.column,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ValidateResponse {
+    pub valid: bool,
+    /// Errors first, then warnings, each in document order.
+    pub findings: Vec<Finding>,
+}
+
+/// One step of the dry-run, in execution order.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Step {
+    /// Node id; inside a loop body `loop/inner`, inside a called plan `call/inner`.
+    pub id: String,
+    /// Topological level within its graph (0 = depends on nothing).
+    pub level: usize,
+    /// How deep in loop bodies and called plans the step is (0 = the plan itself).
+    pub depth: usize,
+    /// `block`, `loop` or `call`.
+    pub kind: String,
+    /// The block id, the called plan id, or `foreach`/`while`.
+    pub what: String,
+    pub depends_on: Vec<String>,
+    /// Inputs resolved against sample values; secrets shown by name only.
+    pub inputs: Map<String, Value>,
+    pub outputs: Map<String, Value>,
+    #[ts(type = "number | null")]
+    pub runs: Option<u64>,
+}
+
+impl From<&planwright_validate::Step> for Step {
+    fn from(step: &planwright_validate::Step) -> Step {
+        let kind = serde_json::to_value(step.kind).ok().and_then(|v| v.as_str().map(str::to_owned));
+        Step {
+            id: step.id.clone(),
+            level: step.level,
+            depth: step.depth,
+            kind: kind.unwrap_or_default(),
+            what: step.what.clone(),
+            depends_on: step.depends_on.clone(),
+            inputs: step.inputs.clone(),
+            outputs: step.outputs.clone(),
+            runs: step.runs,
+        }
+    }
+}
+
+/// What a run of the plan costs, counting every loop iteration.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct Estimate {
+    #[ts(type = "number")]
+    pub node_runs: u64,
+    #[ts(type = "number")]
+    pub model_calls: u64,
+    #[ts(type = "number")]
+    pub browser_objectives: u64,
+    /// False when some count depends on data known only at run time.
+    pub exact: bool,
+    pub notes: Vec<String>,
+}
+
+impl From<&planwright_validate::Estimate> for Estimate {
+    fn from(estimate: &planwright_validate::Estimate) -> Estimate {
+        Estimate {
+            node_runs: estimate.node_runs,
+            model_calls: estimate.model_calls,
+            browser_objectives: estimate.browser_objectives,
+            exact: estimate.exact,
+            notes: estimate.notes.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DryRunResponse {
+    pub valid: bool,
+    pub findings: Vec<Finding>,
+    /// Node ids of the plan's own graph, level by level (empty when invalid).
+    pub order: Vec<Vec<String>>,
+    /// Every step, loop bodies and called plans included (empty when invalid).
+    pub steps: Vec<Step>,
+    pub estimate: Option<Estimate>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphNodeKind {
+    Block,
+    Loop,
+    Call,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct GraphNode {
+    /// The node's path: `id`, inside a loop body `loop/inner`.
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub block: Option<String>,
+    pub kind: GraphNodeKind,
+    /// The loop node whose body holds this node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub parent: Option<String>,
+    /// 1-based line of the node in the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphEdgeKind {
+    /// A `${node.alias}` reference in the target's inputs, condition or loop input.
+    Data,
+    /// The target lists the source in `after`.
+    After,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GraphEdge {
+    pub from: String,
+    pub to: String,
+    pub kind: GraphEdgeKind,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PlanGraph {
+    pub nodes: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct RegisterResponse {
+    /// The file name under `designs/`.
+    pub file: String,
+    /// The absolute path.
+    pub path: String,
+    /// The identical text was already registered; nothing was written.
+    pub already_registered: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DesignInfo {
+    /// The path under the workspace's `designs/`: `invoice_202503141200.yaml`,
+    /// `templates/finance/monthly.yaml`.
+    pub file: String,
+    pub plan_id: String,
+    pub version: String,
+    /// The plan's description, when it has one.
+    pub title: Option<String>,
+    /// From a registration's name (`yyyymmddHHMM`, the registering machine's local time):
+    /// `2025-03-14T09:26`. None for examples and templates.
+    pub registered_at: Option<String>,
+    pub template: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DesignText {
+    pub file: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DraftInfo {
+    pub name: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DraftText {
+    pub name: String,
+    pub text: String,
+    pub updated_at: String,
+}
+
+/// Which plan to run: a file under `designs/`, or a text.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum PlanChoice {
+    File { file: String },
+    Text { text: String },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct StartRunRequest {
+    pub plan: PlanChoice,
+    /// Values replacing the plan's var defaults.
+    #[serde(default)]
+    pub vars: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct StartRunResponse {
+    pub run_id: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct StopRunResponse {
+    pub stopping: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct AnswerRequest {
+    /// The node path of the `input_requested` event.
+    pub node: String,
+    pub answer: Value,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct AnswerResponse {
+    pub accepted: bool,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+pub struct RunFilter {
+    #[serde(default)]
+    #[ts(optional)]
+    pub status: Option<RunStatus>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub plan_id: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RunDetail {
+    pub summary: RunSummary,
+    pub plan_text: String,
+    pub events: Vec<Event>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Locale {
+    #[default]
+    System,
+    En,
+    Ja,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct StudioSettings {
+    pub workspace: String,
+    pub browser_path: Option<String>,
+    pub locale: Locale,
+    pub theme: Theme,
+    pub models: ModelSettings,
+}
+
+/// `openai`, `azure`, `compatible` (any OpenAI-compatible server) or `offline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderChoice {
+    Openai,
+    Azure,
+    Compatible,
+    Offline,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct TierChoice {
+    pub model: String,
+    pub temperature: f32,
+    pub max_tokens: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct TierChoices {
+    pub creative: TierChoice,
+    pub fast: TierChoice,
+    pub evaluator: TierChoice,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ModelSettings {
+    pub provider: ProviderChoice,
+    pub base_url: Option<String>,
+    pub azure_endpoint: Option<String>,
+    pub azure_api_version: Option<String>,
+    pub tiers: TierChoices,
+    pub embedding_model: Option<String>,
+    /// Where the provider's key is; ignored by `save_settings` (use `set_api_key`).
+    #[serde(default)]
+    #[ts(as = "Option<KeyStatus>", optional)]
+    pub key: KeyStatus,
+    /// A problem with the settings as they stand (a provider without its key …), in plain words.
+    #[serde(default)]
+    #[ts(optional)]
+    pub problem: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyPlace {
+    Keyring,
+    File,
+    Environment,
+}
+
+/// Whether the provider's API key is there; never the key.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct KeyStatus {
+    pub stored: bool,
+    /// `sk-…abcd`: enough to recognise the key, never enough to use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub hint: Option<String>,
+    #[serde(rename = "where", skip_serializing_if = "Option::is_none")]
+    #[ts(rename = "where", optional)]
+    pub place: Option<KeyPlace>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SetKeyRequest {
+    /// `openai` (also used by `compatible` servers) or `azure`.
+    pub provider: ProviderChoice,
+    pub key: String,
+}
+
+/// What `planwright doctor --format json` prints.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ModelCheck {
+    pub ok: bool,
+    pub offline: bool,
+    pub provider: Option<String>,
+    pub settings_file: String,
+    /// Settings that could not be read (then there are no checks).
+    pub problem: Option<String>,
+    pub checks: Vec<PartCheck>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PartCheck {
+    /// `creative`, `fast`, `evaluator` or `embeddings`.
+    pub part: String,
+    pub model: String,
+    pub ok: bool,
+    pub answered_by: Option<String>,
+    #[ts(type = "number | null")]
+    pub latency_ms: Option<u64>,
+    pub problem: Option<String>,
+    pub fix: Option<String>,
+}
+
+/// A field of an answer that was refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FieldProblem {
+    pub field: String,
+    pub message: String,
+}

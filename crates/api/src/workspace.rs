@@ -1,0 +1,197 @@
+//! The workspace folder: `designs/` (registered plans and the seeded examples),
+//! `designs/templates/`, `drafts/` (what the editor autosaves).
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::time::SystemTime;
+
+use include_dir::{include_dir, Dir};
+use planwright_designs::Designs;
+
+use crate::error::ApiError;
+use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText};
+use crate::Studio;
+
+pub(crate) const DESIGNS: &str = "designs";
+const TEMPLATES: &str = "templates";
+const DRAFTS: &str = "drafts";
+
+/// The repository's example plans, seeded into a new workspace's `designs/`.
+static EXAMPLES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../designs/examples");
+
+pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
+    dirs::home_dir().map(|home| home.join("Planwright")).ok_or_else(|| {
+        ApiError::invalid("this system reports no home folder for the default workspace")
+            .with_hint("choose a workspace folder (planwright serve --workspace DIR)")
+    })
+}
+
+/// Creates the folders and writes every bundled example that is not there yet.
+pub(crate) fn prepare(root: &Path) -> Result<(), ApiError> {
+    let designs = root.join(DESIGNS);
+    for dir in [designs.join(TEMPLATES), root.join(DRAFTS)] {
+        std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, &e))?;
+    }
+    for file in EXAMPLES.files() {
+        if file.path().extension().is_none_or(|ext| ext != "yaml") {
+            continue;
+        }
+        let target = designs.join(file.path());
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&target) {
+            Ok(mut out) => out.write_all(file.contents()).map_err(|e| io_error("write", &target, &e))?,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(io_error("create", &target, &e)),
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn io_error(action: &str, path: &Path, error: &std::io::Error) -> ApiError {
+    ApiError::internal(format!("cannot {action} {}: {error}", path.display()))
+        .with_hint("check that the workspace folder exists and is writable")
+}
+
+/// RFC 3339 UTC, seconds.
+pub(crate) fn rfc3339(at: SystemTime) -> String {
+    let at = time::OffsetDateTime::from(at);
+    at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// `relative` as a path inside `root`: plain names only (no `..`, no absolute path, no hidden
+/// part), ending in `.yaml` or `.yml`.
+fn inside(root: &Path, relative: &str, what: &str) -> Result<PathBuf, ApiError> {
+    let path = Path::new(relative);
+    let plain = !relative.is_empty()
+        && path.components().all(|c| matches!(c, Component::Normal(part) if !part.to_string_lossy().starts_with('.')));
+    let yaml = path.extension().is_some_and(|ext| ext == "yaml" || ext == "yml");
+    if !plain || !yaml {
+        return Err(ApiError::invalid(format!("{what} {relative:?} is not a plan file name"))
+            .with_hint("use a name like `invoice_check.yaml`: letters, digits, `_`, `-`, `.`, ending in .yaml"));
+    }
+    Ok(root.join(path))
+}
+
+fn read_text(path: &Path, what: &str, name: &str) -> Result<String, ApiError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(ApiError::not_found(format!("there is no {what} {name:?}")).with_hint("list them to pick one"))
+        }
+        Err(e) => Err(io_error("read", path, &e)),
+    }
+}
+
+impl Studio {
+    /// The plans a run or a `call` can name: registered ones, then the `<id>.yaml` examples.
+    pub(crate) fn designs(&self) -> Designs {
+        let dir = self.designs_dir();
+        Designs::new(&dir).with_fallback_dir(&dir)
+    }
+
+    /// Registered plans, the seeded examples and the templates of the workspace.
+    pub async fn list_designs(&self) -> Result<Vec<DesignInfo>, ApiError> {
+        let root = self.designs_dir();
+        tokio::task::spawn_blocking(move || list_designs(&root))
+            .await
+            .map_err(|e| ApiError::internal(format!("listing designs stopped: {e}")))?
+    }
+
+    /// One design's text; `file` as `list_designs` names it.
+    pub async fn open_design(&self, file: &str) -> Result<DesignText, ApiError> {
+        let path = inside(&self.designs_dir(), file, "design")?;
+        Ok(DesignText { file: file.to_owned(), text: read_text(&path, "design", file)? })
+    }
+
+    pub async fn list_drafts(&self) -> Result<Vec<DraftInfo>, ApiError> {
+        let dir = self.workspace().join(DRAFTS);
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_error("list", &dir, &e)),
+        };
+        let mut drafts: Vec<DraftInfo> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let meta = entry.metadata().ok().filter(|m| m.is_file())?;
+                inside(&dir, &name, "draft").ok()?;
+                Some(DraftInfo { name, updated_at: rfc3339(meta.modified().ok()?) })
+            })
+            .collect();
+        drafts.sort_by(|a, b| b.updated_at.cmp(&a.updated_at).then(a.name.cmp(&b.name)));
+        Ok(drafts)
+    }
+
+    pub async fn open_draft(&self, name: &str) -> Result<DraftText, ApiError> {
+        let path = self.draft_path(name)?;
+        let text = read_text(&path, "draft", name)?;
+        let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
+        Ok(DraftText { name: name.to_owned(), text, updated_at })
+    }
+
+    /// Writes the draft atomically: a temporary file in `drafts/`, synced, renamed over the old.
+    pub async fn save_draft(&self, name: &str, text: &str) -> Result<DraftInfo, ApiError> {
+        let path = self.draft_path(name)?;
+        let dir = self.workspace().join(DRAFTS);
+        std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, &e))?;
+        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let written = std::fs::File::create(&temp)
+            .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
+            .and_then(|()| std::fs::rename(&temp, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&temp);
+            return Err(io_error("save", &path, &e));
+        }
+        let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
+        Ok(DraftInfo { name: name.to_owned(), updated_at })
+    }
+
+    fn draft_path(&self, name: &str) -> Result<PathBuf, ApiError> {
+        if name.contains('/') || name.contains('\\') {
+            return Err(ApiError::invalid(format!("draft name {name:?} has a folder in it"))
+                .with_hint("drafts are plain file names like `invoice_check.yaml`"));
+        }
+        inside(&self.workspace().join(DRAFTS), name, "draft")
+    }
+}
+
+fn list_designs(root: &Path) -> Result<Vec<DesignInfo>, ApiError> {
+    let mut found = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(dir) = folders.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| io_error("list", &dir, &e))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Ok(relative) = path.strip_prefix(root) else { continue };
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() && !relative.starts_with('.') {
+                folders.push(path);
+            } else if kind.is_file() && inside(root, &relative, "design").is_ok() {
+                found.extend(describe(&path, relative));
+            }
+        }
+    }
+    found.sort_by(|a, b| (a.template, &a.plan_id, &b.registered_at).cmp(&(b.template, &b.plan_id, &a.registered_at)));
+    Ok(found)
+}
+
+/// A design's summary from its text; a file that is not a plan is left out.
+fn describe(path: &Path, file: String) -> Option<DesignInfo> {
+    let loaded = planwright_plan::load_plan_file(path).ok()?;
+    let plan = loaded.plan?;
+    let template = file.starts_with(&format!("{TEMPLATES}/"));
+    let stem = file.rsplit('/').next().unwrap_or(&file).trim_end_matches(".yaml").trim_end_matches(".yml");
+    let registered_at = stem
+        .strip_prefix(&format!("{}_", plan.id))
+        .filter(|stamp| stamp.len() == 12 && stamp.bytes().all(|b| b.is_ascii_digit()))
+        .map(|s| format!("{}-{}-{}T{}:{}", &s[0..4], &s[4..6], &s[6..8], &s[8..10], &s[10..12]));
+    Some(DesignInfo {
+        file,
+        plan_id: plan.id,
+        version: plan.version,
+        title: plan.description.map(|d| d.lines().next().unwrap_or_default().trim().to_owned()),
+        registered_at: if template { None } else { registered_at },
+        template,
+    })
+}

@@ -1,0 +1,309 @@
+//! `planwright serve`: the studio's API (`planwright-api`) over HTTP and WebSocket, and the built
+//! UI, on 127.0.0.1 only. Every route delegates to one `Studio` function; `docs/studio-api.md`
+//! is the contract.
+//!
+//! Security: a random token per start, given in the first line printed
+//! (`http://127.0.0.1:P/?token=T`); the first request carrying it gets it as an `HttpOnly;
+//! SameSite=Strict` cookie; every request without the cookie, the `?token=` or `Authorization:
+//! Bearer T` gets 401 — UI files and WebSocket upgrades included. A `Host` or `Origin` that is
+//! not this server's gets 403 (DNS rebinding).
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path as UrlPath, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use planwright_api::{
+    AnswerRequest, ApiError, PlanText, RunFilter, SearchRequest, SetKeyRequest, StartRunRequest, Studio, StudioSettings,
+};
+use serde::Deserialize;
+use tower_http::services::{ServeDir, ServeFile};
+use tracing::Instrument;
+
+/// The cookie that carries the token after the first request.
+const COOKIE: &str = "planwright_token";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on 127.0.0.1:{port}: {source}; choose another port with --port (0 picks a free one)")]
+    Bind { port: u16, source: std::io::Error },
+    #[error("no random source for the access token: {0}")]
+    Random(String),
+}
+
+/// A bound server, not yet serving.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    router: Router,
+    addr: SocketAddr,
+    token: String,
+}
+
+struct Guard {
+    token: String,
+    port: u16,
+}
+
+impl Server {
+    /// Binds 127.0.0.1:`port` (0: any free port) with a fresh token; `ui` is the built UI
+    /// (`ui/dist`).
+    pub async fn bind(studio: Studio, port: u16, ui: &Path) -> Result<Server, ServeError> {
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
+            .await
+            .map_err(|source| ServeError::Bind { port, source })?;
+        let addr = listener.local_addr().map_err(|source| ServeError::Bind { port, source })?;
+        let token = new_token()?;
+        let guard = Arc::new(Guard { token: token.clone(), port: addr.port() });
+        let router = routes(studio, ui).layer(middleware::from_fn_with_state(guard, guard_layer));
+        Ok(Server { listener, router, addr, token })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// `http://127.0.0.1:P/?token=T`: what to open.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/?token={}", self.addr.port(), self.token)
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn serve(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown).await
+    }
+}
+
+fn new_token() -> Result<String, ServeError> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes).map_err(|e| ServeError::Random(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Equal without telling, by its timing, how much of a guess was right.
+fn same(given: &str, token: &str) -> bool {
+    given.len() == token.len() && given.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+}
+
+async fn guard_layer(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let port = guard.port;
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    if host != format!("127.0.0.1:{port}") && host != format!("localhost:{port}") {
+        return refuse(StatusCode::FORBIDDEN, "this server answers only to 127.0.0.1 and localhost on its own port");
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        if origin != format!("http://127.0.0.1:{port}") && origin != format!("http://localhost:{port}") {
+            return refuse(StatusCode::FORBIDDEN, "requests from other sites are refused");
+        }
+    }
+    let from_query = request
+        .uri()
+        .query()
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .find_map(|pair| pair.strip_prefix("token="))
+        .is_some_and(|t| same(t, &guard.token));
+    let from_header = bearer(headers).is_some_and(|t| same(t, &guard.token));
+    let from_cookie = cookie(headers).is_some_and(|t| same(t, &guard.token));
+    if !(from_query || from_header || from_cookie) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            "open the address planwright serve printed (it carries the access token)",
+        );
+    }
+    let mut response = next.run(request).await;
+    if from_query && !from_cookie {
+        let value = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", guard.token);
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::AUTHORIZATION)?.to_str().ok()?.strip_prefix("Bearer ")
+}
+
+fn cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(&format!("{COOKIE}=")).map(|_| pair.trim()))
+        .map(|pair| &pair[COOKIE.len() + 1..])
+}
+
+fn refuse(status: StatusCode, message: &str) -> Response {
+    let code = if status == StatusCode::FORBIDDEN { "forbidden" } else { "unauthorized" };
+    (status, Json(serde_json::json!({"code": code, "message": message}))).into_response()
+}
+
+/// An operation's result as HTTP: 200 with the answer, or the error's status with the error.
+struct Answer<T>(Result<T, ApiError>);
+
+impl<T: serde::Serialize> IntoResponse for Answer<T> {
+    fn into_response(self) -> Response {
+        match self.0 {
+            Ok(value) => Json(value).into_response(),
+            Err(error) => {
+                let status = StatusCode::from_u16(error.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+                (status, Json(error)).into_response()
+            }
+        }
+    }
+}
+
+fn routes(studio: Studio, ui: &Path) -> Router {
+    let api = Router::new()
+        .route("/api/catalog", get(|State(s): State<Studio>| async move { Answer(s.catalog().await) }))
+        .route(
+            "/api/blocks/search",
+            post(|State(s): State<Studio>, Json(r): Json<SearchRequest>| async move { Answer(s.search_blocks(r).await) }),
+        )
+        .route(
+            "/api/validate",
+            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.validate(&r.text).await) }),
+        )
+        .route(
+            "/api/dry-run",
+            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.dry_run(&r.text).await) }),
+        )
+        .route(
+            "/api/graph",
+            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.plan_graph(&r.text).await) }),
+        )
+        .route(
+            "/api/register",
+            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.register(&r.text).await) }),
+        )
+        .route("/api/designs", get(|State(s): State<Studio>| async move { Answer(s.list_designs().await) }))
+        .route(
+            "/api/designs/{*file}",
+            get(|State(s): State<Studio>, UrlPath(file): UrlPath<String>| async move {
+                Answer(s.open_design(&file).await)
+            }),
+        )
+        .route("/api/drafts", get(|State(s): State<Studio>| async move { Answer(s.list_drafts().await) }))
+        .route(
+            "/api/drafts/{name}",
+            get(|State(s): State<Studio>, UrlPath(name): UrlPath<String>| async move {
+                Answer(s.open_draft(&name).await)
+            })
+            .put(|State(s): State<Studio>, UrlPath(name): UrlPath<String>, Json(r): Json<PlanText>| async move {
+                Answer(s.save_draft(&name, &r.text).await)
+            }),
+        )
+        .route(
+            "/api/runs",
+            post(|State(s): State<Studio>, Json(r): Json<StartRunRequest>| async move { Answer(s.start_run(r).await) })
+                .get(|State(s): State<Studio>, Query(f): Query<RunFilter>| async move { Answer(s.list_runs(f).await) }),
+        )
+        .route(
+            "/api/runs/{run_id}",
+            get(|State(s): State<Studio>, UrlPath(id): UrlPath<String>| async move { Answer(s.run_detail(&id).await) }),
+        )
+        .route(
+            "/api/runs/{run_id}/stop",
+            post(|State(s): State<Studio>, UrlPath(id): UrlPath<String>| async move { Answer(s.stop_run(&id).await) }),
+        )
+        .route(
+            "/api/runs/{run_id}/answer",
+            post(|State(s): State<Studio>, UrlPath(id): UrlPath<String>, Json(r): Json<AnswerRequest>| async move {
+                Answer(s.answer_input(&id, r).await)
+            }),
+        )
+        .route("/api/runs/{run_id}/events", get(run_events))
+        .route(
+            "/api/settings",
+            get(|State(s): State<Studio>| async move { Answer(s.get_settings().await) }).put(
+                |State(s): State<Studio>, Json(r): Json<StudioSettings>| async move {
+                    Answer(s.save_settings(r).await)
+                },
+            ),
+        )
+        .route(
+            "/api/settings/key",
+            put(|State(s): State<Studio>, Json(r): Json<SetKeyRequest>| async move { Answer(s.set_api_key(r).await) }),
+        )
+        .route("/api/settings/check", post(|State(s): State<Studio>| async move { Answer(s.check_models().await) }))
+        .layer(middleware::from_fn(trace_request))
+        .with_state(studio);
+    let index = ui.join("index.html");
+    if index.is_file() {
+        api.fallback_service(ServeDir::new(ui).fallback(ServeFile::new(index)))
+    } else {
+        let page = missing_ui_page(ui);
+        api.fallback(move || async move { (StatusCode::SERVICE_UNAVAILABLE, Html(page)) })
+    }
+}
+
+/// One span per API request.
+async fn trace_request(request: Request, next: Next) -> Response {
+    let span = tracing::info_span!("request", method = %request.method(), path = %request.uri().path());
+    next.run(request).instrument(span).await
+}
+
+fn missing_ui_page(ui: &Path) -> String {
+    format!(
+        "<!doctype html><meta charset=utf-8><title>Planwright studio</title><h1>The studio's UI is not built</h1>\
+         <p>planwright serve looked for it in <code>{}</code> and found no <code>index.html</code>.</p>\
+         <p>Build it with <code>npm --prefix ui ci &amp;&amp; npm --prefix ui run build</code> in the repository, \
+         or point to a built copy with <code>planwright serve --ui DIR</code>. The API under <code>/api/</code> \
+         works without it.</p>",
+        html_escape(&ui.display().to_string())
+    )
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[derive(Deserialize)]
+struct After {
+    #[serde(default)]
+    after: u64,
+}
+
+/// `WS /api/runs/{run_id}/events?after=SEQ`: one event per text message, recorded ones after
+/// SEQ then live ones, closing after `run_finished`.
+async fn run_events(
+    State(studio): State<Studio>,
+    UrlPath(run_id): UrlPath<String>,
+    Query(after): Query<After>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let watch = match studio.watch_run(&run_id, after.after).await {
+        Ok(watch) => watch,
+        Err(error) => return Answer::<()>(Err(error)).into_response(),
+    };
+    let span = tracing::info_span!("watch", run_id = %run_id);
+    upgrade.on_upgrade(move |socket| stream(socket, watch).instrument(span))
+}
+
+async fn stream(mut socket: WebSocket, mut watch: planwright_api::RunWatch) {
+    while let Some(event) = watch.next().await {
+        let Ok(text) = serde_json::to_string(&event) else { continue };
+        if socket.send(Message::Text(text.into())).await.is_err() {
+            return;
+        }
+    }
+    let _ = socket.send(Message::Close(None)).await;
+}
+
+/// The built UI next to this crate in the repository: `<repo>/ui/dist`.
+pub fn default_ui_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist")
+}

@@ -1,0 +1,379 @@
+//! `planwright serve` over real HTTP and a real WebSocket client: the security layer, the plan
+//! operations, runs with their event stream, human input, stop, drafts and settings.
+
+use std::path::Path;
+use std::time::Duration;
+
+use futures::StreamExt;
+use planwright_api::{DataHome, KeyStore, Studio, StudioConfig};
+use planwright_server::Server;
+use reqwest::header::{AUTHORIZATION, COOKIE, HOST, ORIGIN, SET_COOKIE};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+struct Running {
+    base: String,
+    port: u16,
+    token: String,
+    http: reqwest::Client,
+    _dirs: tempfile::TempDir,
+    workspace: std::path::PathBuf,
+    home: std::path::PathBuf,
+}
+
+impl Running {
+    async fn start() -> Running {
+        let dirs = tempfile::tempdir().unwrap();
+        let workspace = dirs.path().join("workspace");
+        let home = dirs.path().join("home");
+        let studio = Studio::open(StudioConfig {
+            workspace: Some(workspace.clone()),
+            data_home: Some(DataHome::at(&home)),
+            key_store: KeyStore::File,
+        })
+        .unwrap();
+        let ui = dirs.path().join("ui");
+        std::fs::create_dir_all(&ui).unwrap();
+        std::fs::write(ui.join("index.html"), "<!doctype html><title>studio</title>").unwrap();
+        let server = Server::bind(studio, 0, &ui).await.unwrap();
+        let port = server.addr().port();
+        let token = server.token().to_owned();
+        assert_eq!(server.url(), format!("http://127.0.0.1:{port}/?token={token}"));
+        tokio::spawn(server.serve(std::future::pending()));
+        Running {
+            base: format!("http://127.0.0.1:{port}"),
+            port,
+            token,
+            http: reqwest::Client::new(),
+            _dirs: dirs,
+            workspace,
+            home,
+        }
+    }
+
+    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+        self.http.get(format!("{}{path}", self.base)).header(AUTHORIZATION, format!("Bearer {}", self.token))
+    }
+
+    fn send(&self, method: reqwest::Method, path: &str, body: Value) -> reqwest::RequestBuilder {
+        self.http
+            .request(method, format!("{}{path}", self.base))
+            .header(AUTHORIZATION, format!("Bearer {}", self.token))
+            .json(&body)
+    }
+
+    async fn json(&self, method: reqwest::Method, path: &str, body: Value) -> (StatusCode, Value) {
+        let response = self.send(method, path, body).send().await.unwrap();
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    async fn events(&self, run_id: &str) -> futures::stream::BoxStream<'static, Value> {
+        let url = format!("ws://127.0.0.1:{}/api/runs/{run_id}/events?after=0", self.port);
+        let mut request = url.into_client_request().unwrap();
+        request.headers_mut().insert(AUTHORIZATION, format!("Bearer {}", self.token).parse().unwrap());
+        let (socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        socket
+            .filter_map(|message| async move {
+                match message {
+                    Ok(Message::Text(text)) => Some(serde_json::from_str::<Value>(&text).unwrap()),
+                    _ => None,
+                }
+            })
+            .boxed()
+    }
+}
+
+fn plan(id: &str, graph: &str) -> String {
+    format!("apiVersion: planwright/v1\nid: {id}\nversion: 1.0.0\nvars:\n  rows: [{{a: 1}}, {{a: 2}}]\ngraph:\n{graph}")
+}
+
+const WRITE: &str = "  - id: write\n    block: report.write\n    in: {data: \"${vars.rows}\", format: json, path: out/rows.json}\n    out: {path: written}\n";
+
+const ASK: &str = "  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      message: Which month?\n      requirements:\n        - {id: month, type: text, label: Month, required: true}\n    out: {collected_data: data}\n";
+
+/// Events until the stream closes (after `run_finished`), failing after 20 s.
+async fn collect(mut events: futures::stream::BoxStream<'static, Value>, mut on: impl FnMut(&Value)) -> Vec<Value> {
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(event) = events.next().await {
+            on(&event);
+            seen.push(event);
+        }
+    })
+    .await
+    .expect("the event stream ended");
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_the_token_or_from_elsewhere_are_refused() {
+    let s = Running::start().await;
+    let plain = &s.http;
+    for path in ["/api/catalog", "/", "/index.html"] {
+        let response = plain.get(format!("{}{path}", s.base)).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{path}");
+    }
+    let wrong = plain.get(format!("{}/api/catalog?token=nope", s.base)).send().await.unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+    let rebound = s.get("/api/catalog").header(HOST, format!("evil.example:{}", s.port)).send().await.unwrap();
+    assert_eq!(rebound.status(), StatusCode::FORBIDDEN, "a foreign Host");
+    let foreign = s.get("/api/catalog").header(ORIGIN, "http://evil.example").send().await.unwrap();
+    assert_eq!(foreign.status(), StatusCode::FORBIDDEN, "a foreign Origin");
+    let own = s.get("/api/catalog").header(ORIGIN, format!("http://localhost:{}", s.port)).send().await.unwrap();
+    assert_eq!(own.status(), StatusCode::OK, "its own origin");
+
+    // The WebSocket upgrade: refused without the token.
+    let url = format!("ws://127.0.0.1:{}/api/runs/x/events", s.port);
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => assert_eq!(response.status(), 401),
+        other => panic!("expected 401, got {other:?}"),
+    }
+
+    // The token in the address becomes a cookie, which is then enough.
+    let first = plain.get(format!("{}/?token={}", s.base, s.token)).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let cookie = first.headers().get(SET_COOKIE).expect("a cookie").to_str().unwrap().to_owned();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    assert!(first.text().await.unwrap().contains("<title>studio</title>"), "the UI is served");
+    let pair = cookie.split(';').next().unwrap().to_owned();
+    let again = plain.get(format!("{}/api/designs", s.base)).header(COOKIE, pair).send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plans_validate_dry_run_register_and_list() {
+    let s = Running::start().await;
+    let text = plan("served_plan", WRITE);
+    let (status, valid) = s.json(reqwest::Method::POST, "/api/validate", json!({"text": text})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(valid["valid"], true, "{valid}");
+
+    let broken = text.replace("report.write", "report.writ");
+    let (_, invalid) = s.json(reqwest::Method::POST, "/api/validate", json!({"text": broken})).await;
+    assert_eq!(invalid["valid"], false);
+    let finding = &invalid["findings"][0];
+    assert_eq!(finding["code"], "unknown_block");
+    assert_eq!(finding["line"], 8, "{finding}");
+
+    let (_, yaml) = s.json(reqwest::Method::POST, "/api/validate", json!({"text": "graph: [\n  {id: a\n"})).await;
+    assert_eq!(yaml["findings"][0]["code"], "unreadable", "{yaml}");
+
+    let (status, dry) = s.json(reqwest::Method::POST, "/api/dry-run", json!({"text": text})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(dry["order"], json!([["write"]]));
+    assert_eq!(dry["steps"][0]["what"], "report.write");
+    assert_eq!(dry["estimate"]["node_runs"], 1);
+
+    let (status, graph) = s
+        .json(reqwest::Method::POST, "/api/graph", json!({"text": plan("g", &format!("{WRITE}{ASK}  - id: last\n    block: report.write\n    after: [ask]\n    in: {{data: \"${{write.written}}\", format: json, path: out/x.json}}\n"))}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(graph["nodes"].as_array().unwrap().len(), 3, "{graph}");
+    assert!(graph["edges"].as_array().unwrap().contains(&json!({"from": "write", "to": "last", "kind": "data"})));
+    assert!(graph["edges"].as_array().unwrap().contains(&json!({"from": "ask", "to": "last", "kind": "after"})));
+
+    let (status, refused) = s.json(reqwest::Method::POST, "/api/register", json!({"text": broken})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(refused["code"], "invalid_input");
+    assert_eq!(refused["findings"][0]["code"], "unknown_block");
+
+    let (status, registered) = s.json(reqwest::Method::POST, "/api/register", json!({"text": text})).await;
+    assert_eq!(status, StatusCode::OK, "{registered}");
+    let file = registered["file"].as_str().unwrap().to_owned();
+    assert!(file.starts_with("served_plan_") && file.ends_with(".yaml"), "{file}");
+    let designs: Value = s.get("/api/designs").send().await.unwrap().json().await.unwrap();
+    let listed: Vec<&str> = designs.as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert!(listed.contains(&file.as_str()), "{listed:?}");
+    assert!(listed.contains(&"monthly_expense_approval.yaml"), "the examples are seeded: {listed:?}");
+    let opened: Value = s.get(&format!("/api/designs/{file}")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(opened["text"], text);
+    let outside = s.get("/api/designs/..%2F..%2Fetc%2Fpasswd.yaml").send().await.unwrap();
+    assert!(outside.status().is_client_error());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_streams_its_events_to_the_end() {
+    let s = Running::start().await;
+    let (status, started) = s
+        .json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan("streamed", WRITE)}, "vars": {}}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let events = collect(s.events(&run_id).await, |_| {}).await;
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"run_started"));
+    assert_eq!(kinds.last(), Some(&"run_finished"));
+    assert_eq!(events.last().unwrap()["status"], "succeeded", "{events:?}");
+    let seqs: Vec<u64> = events.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>(), "every event once, in order");
+    assert!(s.workspace.join("out/rows.json").is_file(), "the run works in the workspace");
+
+    let detail: Value = s.get(&format!("/api/runs/{run_id}")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(detail["summary"]["status"], "succeeded");
+    assert_eq!(detail["events"].as_array().unwrap().len(), events.len());
+    let runs: Value = s.get("/api/runs?status=succeeded&limit=5").send().await.unwrap().json().await.unwrap();
+    assert_eq!(runs[0]["run_id"], run_id.as_str());
+
+    // A watcher that comes later gets the record after the given sequence number.
+    let late = collect(
+        {
+            let url = format!("ws://127.0.0.1:{}/api/runs/{run_id}/events?after=2&token={}", s.port, s.token);
+            let (socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+            socket
+                .filter_map(|m| async move {
+                    match m {
+                        Ok(Message::Text(text)) => Some(serde_json::from_str(&text).unwrap()),
+                        _ => None,
+                    }
+                })
+                .boxed()
+        },
+        |_| {},
+    )
+    .await;
+    assert_eq!(late.first().unwrap()["seq"], 3);
+
+    let (status, invalid) = s
+        .json(
+            reqwest::Method::POST,
+            "/api/runs",
+            json!({"plan": {"text": plan("bad", &WRITE.replace("report.write", "nope.x"))}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(invalid["findings"][0]["code"], "unknown_block");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn questions_are_answered_through_the_api_and_refused_answers_name_the_fields() {
+    let s = Running::start().await;
+    let (_, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan("asking", ASK)}})).await;
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let (asked_tx, mut asked) = tokio::sync::mpsc::unbounded_channel();
+    let stream = s.events(&run_id).await;
+    let watcher = tokio::spawn(collect(stream, move |event| {
+        if event["type"] == "input_requested" {
+            let _ = asked_tx.send(event["node"].as_str().unwrap().to_owned());
+        }
+    }));
+    let node = tokio::time::timeout(Duration::from_secs(10), asked.recv()).await.unwrap().unwrap();
+    assert_eq!(node, "ask");
+    let path = format!("/api/runs/{run_id}/answer");
+    let (status, refused) = s.json(reqwest::Method::POST, &path, json!({"node": "ask", "answer": {}})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["fields"][0]["field"], "month", "{refused}");
+    let (status, accepted) =
+        s.json(reqwest::Method::POST, &path, json!({"node": "ask", "answer": {"month": "2025-03"}})).await;
+    assert_eq!(status, StatusCode::OK, "{accepted}");
+    assert_eq!(accepted["accepted"], true);
+    let events = watcher.await.unwrap();
+    assert_eq!(events.last().unwrap()["status"], "succeeded", "{events:?}");
+    assert!(events.iter().any(|e| e["type"] == "input_received"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_run_is_stopped() {
+    let s = Running::start().await;
+    let (_, started) =
+        s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan("stopped", ASK)}})).await;
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let (asked_tx, mut asked) = tokio::sync::mpsc::unbounded_channel();
+    let stream = s.events(&run_id).await;
+    let watcher = tokio::spawn(collect(stream, move |event| {
+        if event["type"] == "input_requested" {
+            let _ = asked_tx.send(());
+        }
+    }));
+    tokio::time::timeout(Duration::from_secs(10), asked.recv()).await.unwrap().unwrap();
+    let (status, stopping) = s.json(reqwest::Method::POST, &format!("/api/runs/{run_id}/stop"), json!({})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(stopping["stopping"], true);
+    let events = watcher.await.unwrap();
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "run_finished");
+    assert!(last["status"] == "stopped" || last["status"] == "waiting_for_input", "{last}");
+    let (status, _) = s.json(reqwest::Method::POST, &format!("/api/runs/{run_id}/stop"), json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "an ended run is no longer live");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drafts_are_saved_and_read_back() {
+    let s = Running::start().await;
+    let (status, saved) = s.json(reqwest::Method::PUT, "/api/drafts/mine.yaml", json!({"text": "id: x\n"})).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    let (_, again) = s.json(reqwest::Method::PUT, "/api/drafts/mine.yaml", json!({"text": "id: y\n"})).await;
+    assert_eq!(again["name"], "mine.yaml");
+    let opened: Value = s.get("/api/drafts/mine.yaml").send().await.unwrap().json().await.unwrap();
+    assert_eq!(opened["text"], "id: y\n");
+    let listed: Value = s.get("/api/drafts").send().await.unwrap().json().await.unwrap();
+    assert_eq!(listed.as_array().unwrap().len(), 1, "no temporary file is left: {listed}");
+    let (status, _) = s.json(reqwest::Method::PUT, "/api/drafts/.hidden.yaml", json!({"text": ""})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let missing = s.get("/api/drafts/none.yaml").send().await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_round_trip_and_the_key_never_comes_back() {
+    const CANARY: &str = "sk-canary-7f3a9d2e4b1c";
+    let s = Running::start().await;
+    let mut responses = String::new();
+    let (status, settings) = s.json(reqwest::Method::GET, "/api/settings", Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    let mut changed = settings.clone();
+    changed["theme"] = json!("dark");
+    changed["locale"] = json!("ja");
+    changed["models"]["provider"] = json!("openai");
+    changed["models"]["tiers"]["fast"]["model"] = json!("gpt-4o-mini-2");
+    let (status, saved) = s.json(reqwest::Method::PUT, "/api/settings", changed).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["theme"], "dark");
+    assert_eq!(saved["models"]["tiers"]["fast"]["model"], "gpt-4o-mini-2");
+    responses.push_str(&saved.to_string());
+
+    let (status, key) =
+        s.json(reqwest::Method::PUT, "/api/settings/key", json!({"provider": "openai", "key": CANARY})).await;
+    assert_eq!(status, StatusCode::OK, "{key}");
+    assert_eq!(key, json!({"stored": true, "hint": "sk-…4b1c", "where": "file"}));
+    responses.push_str(&key.to_string());
+    let (_, read) = s.json(reqwest::Method::GET, "/api/settings", Value::Null).await;
+    assert_eq!(read["models"]["provider"], "openai");
+    assert_eq!(read["models"]["key"]["stored"], true);
+    assert_eq!(read["models"]["key"]["hint"], "sk-…4b1c");
+    assert!(read["models"]["problem"].is_null(), "{read}");
+    responses.push_str(&read.to_string());
+    assert!(!responses.contains(CANARY), "the key came back in a response");
+
+    for entry in walk(&s.home).into_iter().chain(walk(&s.workspace)) {
+        let text = String::from_utf8_lossy(&std::fs::read(&entry).unwrap()).into_owned();
+        if entry.file_name().unwrap() == "keys.yaml" {
+            assert!(text.contains(CANARY));
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(&entry).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode, 0o600, "the key file is the user's alone");
+            }
+        } else {
+            assert!(!text.contains(CANARY), "the key reached {}", entry.display());
+        }
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                dirs.push(entry.path());
+            } else {
+                files.push(entry.path());
+            }
+        }
+    }
+    files
+}

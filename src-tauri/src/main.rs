@@ -1,0 +1,82 @@
+//! `planwright-studio`: the studio as a desktop app. A Tauri 2 shell that opens the window on
+//! the built UI (`ui/dist`) and answers each of its commands with the `planwright_api::Studio`
+//! function of the same name. Nothing else lives here.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use planwright_api::{Studio, StudioConfig};
+use tauri::webview::PageLoadEvent;
+use tauri::Manager;
+
+/// The hidden first argument that makes this binary the document extraction worker, as the
+/// `planwright` binary does (see `planwright_documents::Isolation`).
+const EXTRACT_WORKER: &str = "__extract-worker";
+
+/// The line printed on standard output each time the window's page has loaded; the desktop
+/// smoke test and `scripts/bench-studio` wait for it.
+const READY: &str = "planwright-studio: ready";
+
+fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|arg| arg == EXTRACT_WORKER) {
+        return planwright_documents::worker_main();
+    }
+    if let Ok(worker) = planwright_documents::WorkerCommand::current_exe([EXTRACT_WORKER]) {
+        planwright_documents::use_worker_command(worker);
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("PLANWRIGHT_LOG")
+                .unwrap_or_else(|_| "warn,chromiumoxide=error".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let outcome = tauri::Builder::default()
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .plugin(tauri_plugin_dialog::init())
+        .setup(|app| {
+            // The workspace and data home as the settings (or PLANWRIGHT_HOME) say.
+            let studio = Studio::open(StudioConfig::default()).inspect_err(|e| {
+                eprintln!("planwright-studio: {e}{}", e.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default());
+            })?;
+            app.manage(studio);
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::catalog,
+            commands::search_blocks,
+            commands::validate,
+            commands::dry_run,
+            commands::plan_graph,
+            commands::register,
+            commands::list_designs,
+            commands::open_design,
+            commands::list_drafts,
+            commands::open_draft,
+            commands::save_draft,
+            commands::start_run,
+            commands::stop_run,
+            commands::answer_input,
+            commands::list_runs,
+            commands::run_detail,
+            commands::run_events,
+            commands::get_settings,
+            commands::save_settings,
+            commands::set_api_key,
+            commands::check_models,
+        ])
+        .on_page_load(|_webview, payload| {
+            if payload.event() == PageLoadEvent::Finished {
+                println!("{READY} {}", payload.url());
+            }
+        })
+        .run(tauri::tauri_build_context!());
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("planwright-studio: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

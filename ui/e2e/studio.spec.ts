@@ -1,0 +1,108 @@
+// The studio end to end, as a person uses it, against `planwright serve` (see studio.ts).
+import { test, expect } from './studio';
+
+const REPORT_PLAN = `apiVersion: planwright/v1
+id: e2e_report
+version: 1.0.0
+graph:
+  - id: save
+    block: report.write
+    in: {data: {greeting: hello}, format: json, path: out/hello.json}
+`;
+
+const ASKS_PLAN = `apiVersion: planwright/v1
+id: e2e_asks
+version: 1.0.0
+graph:
+  - id: ask
+    block: ui.interactive_input
+    in:
+      mode: collect
+      message: Which month?
+      requirements:
+        - {id: month, label: Month, type: text, required: true}
+    out: {collected_data: data}
+  - id: save
+    block: report.write
+    in: {data: "\${ask.data}", format: json, path: out/answer.json}
+`;
+
+const WAITS_PLAN = `apiVersion: planwright/v1
+id: e2e_waits
+version: 1.0.0
+graph:
+  - id: approve
+    block: ui.confirmation
+    in: {message: Wait here until stopped}
+`;
+
+/** Replaces the editor's text, inserted as one input (typing key by key would auto-indent). */
+async function typePlan(page: import('@playwright/test').Page, text: string) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+test('a finding appears at its line, and goes when the plan is fixed', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await typePlan(page, REPORT_PLAN.replace('block: report.write', 'block: report.writ'));
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const finding = page.getByRole('list', { name: 'Findings' }).getByRole('button').first();
+  await expect(finding).toContainText('report.writ');
+  await expect(finding).toHaveAccessibleName(/line 6/i);
+  await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
+
+  await typePlan(page, REPORT_PLAN);
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+  await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
+});
+
+test('a registered plan appears in the designs list', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await typePlan(page, REPORT_PLAN);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/Registered as e2e_report_\d{12}\.yaml/)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Designs' })).toContainText('e2e_report');
+});
+
+test.describe('runs', () => {
+  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN } });
+
+  test('a run shows its nodes live until they are done', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_report (e2e_report.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
+    await expect(save).toHaveAttribute('data-status', 'done');
+    await expect(page.getByRole('status')).toContainText(/succeeded/i);
+  });
+
+  test('a plan that asks for input completes once the form is filled', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_asks (e2e_asks.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const form = page.getByRole('form', { name: /Input needed: ask/ });
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(form).toContainText('Required: fill in this field.');
+    await form.getByLabel(/Month/).fill('2026-11');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
+    await expect(save).toHaveAttribute('data-status', 'done');
+  });
+
+  test('a running plan stops', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_waits (e2e_waits.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    await expect(page.getByRole('form', { name: /Input needed: approve/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(page.getByRole('status')).toContainText(/stopped/i);
+  });
+});

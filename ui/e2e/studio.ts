@@ -1,0 +1,53 @@
+// The fixture every end-to-end test uses: a real `planwright serve` on a free port, with its own
+// data home and workspace (seeded with the plans a test needs), and Debian's Chromium opened on
+// the URL it printed (the token becomes a cookie on that first request).
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+const binary = process.env.PLANWRIGHT_BIN ?? join(repo, 'target', 'debug', 'planwright');
+
+export interface Studio {
+  url: string;
+  origin: string;
+  workspace: string;
+}
+
+async function startServe(workspace: string, home: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(binary, ['serve', '--port', '0', '--workspace', workspace, '--ui', join(repo, 'ui', 'dist')], {
+    env: { ...process.env, PLANWRIGHT_HOME: home, OPENAI_API_KEY: '', AZURE_OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error('planwright serve printed no URL within 20 s')), 20_000);
+    child.once('exit', (code) => fail(new Error(`planwright serve exited with ${code} (binary: ${binary})`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      ok(line.trim());
+    });
+  });
+  return { child, url };
+}
+
+export const test = base.extend<{ plans: Record<string, string>; studio: Studio }>({
+  plans: [{}, { option: true }],
+  studio: async ({ page, plans }, use) => {
+    const root = mkdtempSync(join(tmpdir(), 'planwright-e2e-'));
+    const workspace = join(root, 'workspace');
+    mkdirSync(join(workspace, 'designs'), { recursive: true });
+    for (const [file, text] of Object.entries(plans)) writeFileSync(join(workspace, 'designs', file), text);
+    const { child, url } = await startServe(workspace, join(root, 'home'));
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{16,}$/);
+    await page.goto(url);
+    await use({ url, origin: new URL(url).origin, workspace });
+    child.kill('SIGTERM');
+    rmSync(root, { recursive: true, force: true });
+  },
+});
+
+export { expect };

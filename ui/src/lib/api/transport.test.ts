@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, createApi, eventsUrl, httpRoute, httpTransport, tauriArgs, toApiError, transportKind } from './transport';
+import { normalizeDryRun, normalizeValidate } from './normalize';
+
+describe('transport selection', () => {
+  it('uses Tauri only inside the Tauri web view', () => {
+    expect(transportKind({ __TAURI_INTERNALS__: {} })).toBe('tauri');
+    expect(transportKind({})).toBe('http');
+    expect(transportKind({ __TAURI_INTERNALS__: undefined })).toBe('http');
+    expect(transportKind(undefined)).toBe('http');
+  });
+});
+
+describe('routes', () => {
+  it('maps operations to the documented HTTP routes', () => {
+    expect(httpRoute({ op: 'validate', body: { text: 'x' } })).toEqual({ method: 'POST', path: '/api/validate', body: { text: 'x' } });
+    expect(httpRoute({ op: 'dry_run', body: {} }).path).toBe('/api/dry-run');
+    expect(httpRoute({ op: 'plan_graph', body: {} }).path).toBe('/api/graph');
+    expect(httpRoute({ op: 'search_blocks', body: {} }).path).toBe('/api/blocks/search');
+    expect(httpRoute({ op: 'open_design', params: { file: 'a b.yaml' } }).path).toBe('/api/designs/a%20b.yaml');
+    expect(httpRoute({ op: 'open_design', params: { file: 'templates/経理/x.yaml' } }).path).toBe(
+      '/api/designs/templates/%E7%B5%8C%E7%90%86/x.yaml',
+    );
+    expect(httpRoute({ op: 'save_draft', params: { name: 'x' }, body: { text: '' } })).toMatchObject({ method: 'PUT', path: '/api/drafts/x' });
+    expect(httpRoute({ op: 'stop_run', params: { run_id: 'r1' } })).toEqual({ method: 'POST', path: '/api/runs/r1/stop' });
+    expect(httpRoute({ op: 'answer_input', params: { run_id: 'r1' }, body: {} }).path).toBe('/api/runs/r1/answer');
+    expect(httpRoute({ op: 'list_runs', params: { status: 'failed', plan_id: undefined, limit: 50 } }).path).toBe('/api/runs?status=failed&limit=50');
+    expect(httpRoute({ op: 'list_runs' }).path).toBe('/api/runs');
+    expect(httpRoute({ op: 'set_api_key', body: {} })).toMatchObject({ method: 'PUT', path: '/api/settings/key' });
+    expect(httpRoute({ op: 'check_models' })).toEqual({ method: 'POST', path: '/api/settings/check' });
+  });
+
+  it('passes Tauri arguments as request plus camelCase parameters', () => {
+    expect(tauriArgs({ op: 'answer_input', params: { run_id: 'r1' }, body: { node: 'n', answer: {} } })).toEqual({
+      runId: 'r1',
+      request: { node: 'n', answer: {} },
+    });
+    expect(tauriArgs({ op: 'catalog' })).toEqual({});
+  });
+
+  it('builds the events WebSocket URL', () => {
+    expect(eventsUrl({ protocol: 'http:', host: '127.0.0.1:4000' }, 'r1', 7)).toBe('ws://127.0.0.1:4000/api/runs/r1/events?after=7');
+    expect(eventsUrl({ protocol: 'https:', host: 'h' }, 'r', 0)).toBe('wss://h/api/runs/r/events?after=0');
+  });
+});
+
+describe('errors', () => {
+  it('keeps code, message, hint and per-field errors', () => {
+    const e = toApiError({ code: 'invalid_input', message: 'bad', hint: 'fix it', fields: [{ field: 'a', message: 'm' }] }, 400);
+    expect(e).toBeInstanceOf(ApiError);
+    expect([e.code, e.message, e.hint]).toEqual(['invalid_input', 'bad', 'fix it']);
+    expect(e.fields).toEqual([{ field: 'a', message: 'm' }]);
+  });
+
+  it('reads a body of only per-field errors', () => {
+    const e = toApiError({ fields: [{ field: 'month', message: 'required' }] }, 400);
+    expect(e.code).toBe('invalid_input');
+    expect(e.fields).toHaveLength(1);
+  });
+
+  it('reads JSON strings (Tauri) and plain text', () => {
+    expect(toApiError('{"code":"not_found","message":"no such plan"}').code).toBe('not_found');
+    expect(toApiError('boom', 500)).toMatchObject({ code: 'internal', message: 'boom' });
+    expect(toApiError(undefined, 404).code).toBe('not_found');
+  });
+});
+
+describe('http transport', () => {
+  const fakeFetch = (status: number, body: unknown, seen: { url?: string; init?: RequestInit } = {}) =>
+    (async (url: string | URL | Request, init?: RequestInit) => {
+      seen.url = String(url);
+      seen.init = init;
+      return new Response(body === undefined ? '' : JSON.stringify(body), { status });
+    }) as typeof fetch;
+
+  it('sends JSON and returns the answer', async () => {
+    const seen: { url?: string; init?: RequestInit } = {};
+    const api = createApi(httpTransport(fakeFetch(200, { valid: true, findings: [] }, seen)));
+    await expect(api.validate('id: x')).resolves.toEqual({ valid: true, findings: [] });
+    expect(seen.url).toBe('/api/validate');
+    expect(seen.init?.method).toBe('POST');
+    expect(seen.init?.body).toBe('{"text":"id: x"}');
+  });
+
+  it('turns error answers into ApiError', async () => {
+    const api = createApi(httpTransport(fakeFetch(404, { code: 'not_found', message: 'no design a.yaml', hint: 'see the list' })));
+    await expect(api.openDesign('a.yaml')).rejects.toMatchObject({ code: 'not_found', hint: 'see the list' });
+  });
+
+  it('explains a 401 in plain words', async () => {
+    const api = createApi(httpTransport(fakeFetch(401, undefined)));
+    await expect(api.catalog()).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('explains a server that does not answer', async () => {
+    const api = createApi(httpTransport((async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch));
+    await expect(api.listRuns()).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
+
+describe('normalize', () => {
+  it('reads findings from errors and warnings (the CLI shape)', () => {
+    const r = normalizeValidate({ valid: false, errors: [{ code: 'a', severity: 'error' }], warnings: [{ code: 'b', severity: 'warning' }] });
+    expect(r.findings.map((f) => f.code)).toEqual(['a', 'b']);
+  });
+
+  it('reads the dry-run order as levels of ids from either shape', () => {
+    expect(normalizeDryRun({ valid: true, findings: [], order: [['a'], ['b', 'c']], steps: [], estimate: {} }).order).toEqual([['a'], ['b', 'c']]);
+    const cli = normalizeDryRun({ valid: true, errors: [], warnings: [], order: [{ id: 'a', level: 0 }, { id: 'b', level: 1 }, { id: 'c', level: 1 }], estimate: { node_runs: 3 } });
+    expect(cli.order).toEqual([['a'], ['b', 'c']]);
+    expect(cli.steps).toHaveLength(3);
+    expect(cli.estimate?.node_runs).toBe(3);
+  });
+});

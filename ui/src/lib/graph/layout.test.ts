@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanGraph } from '../api/contract';
+import { assignLayers, layoutGraph, orderLayers, SIZES } from './layout';
+
+const chain: PlanGraph = {
+  nodes: [
+    { id: 'read', kind: 'block', block: 'excel.read_data' },
+    { id: 'totals', kind: 'block', block: 'transforms.group_by_agg' },
+    { id: 'approve', kind: 'block', block: 'ui.confirmation' },
+    { id: 'write', kind: 'block', block: 'excel.write' },
+    { id: 'note', kind: 'block', block: 'report.write' },
+  ],
+  edges: [
+    { from: 'read', to: 'totals', kind: 'data' },
+    { from: 'totals', to: 'approve', kind: 'data' },
+    { from: 'read', to: 'approve', kind: 'data' },
+    { from: 'approve', to: 'write', kind: 'data' },
+    { from: 'approve', to: 'note', kind: 'after' },
+  ],
+};
+
+const overlap = (a: { x: number; y: number; w: number; h: number }, b: typeof a) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+describe('assignLayers', () => {
+  it('puts each node below everything it depends on (longest path)', () => {
+    const l = assignLayers(['a', 'b', 'c'], [['a', 'b'], ['b', 'c'], ['a', 'c']]);
+    expect([l.get('a'), l.get('b'), l.get('c')]).toEqual([0, 1, 2]);
+  });
+
+  it('survives cycles and self loops', () => {
+    const l = assignLayers(['a', 'b'], [['a', 'b'], ['b', 'a'], ['a', 'a']]);
+    expect(l.get('a')).toBe(0);
+    expect(l.get('b')).toBe(1);
+  });
+});
+
+describe('orderLayers', () => {
+  it('reduces crossings by following the parents', () => {
+    const o = orderLayers([['a', 'b'], ['y', 'x']], [['a', 'x'], ['b', 'y']]);
+    expect(o[1]).toEqual(['x', 'y']);
+  });
+});
+
+describe('layoutGraph', () => {
+  it('places dependants lower and nodes of a layer side by side without overlap', () => {
+    const l = layoutGraph(chain);
+    const at = Object.fromEntries(l.nodes.map((n) => [n.id, n]));
+    expect(at.read!.y).toBeLessThan(at.totals!.y);
+    expect(at.totals!.y).toBeLessThan(at.approve!.y);
+    expect(at.write!.y).toBe(at.note!.y);
+    for (const a of l.nodes) for (const b of l.nodes) if (a !== b) expect(overlap(a, b), `${a.id}/${b.id}`).toBe(false);
+    for (const n of l.nodes) {
+      expect(n.x + n.w).toBeLessThanOrEqual(l.width);
+      expect(n.y + n.h).toBeLessThanOrEqual(l.height);
+    }
+    expect(l.edges).toHaveLength(5);
+    expect(l.edges.find((e) => e.to === 'note')!.kind).toBe('after');
+    for (const e of l.edges) expect(e.path).toMatch(/^M[\d.]+,[\d.]+ C/);
+  });
+
+  it('draws loop bodies inside their loop', () => {
+    const g: PlanGraph = {
+      nodes: [
+        { id: 'list', kind: 'block', block: 'x.list' },
+        { id: 'each', kind: 'loop' },
+        { id: 'extract', kind: 'block', block: 'pdf.extract', parent: 'each' },
+        { id: 'check', kind: 'block', block: 'x.check', parent: 'each' },
+        { id: 'save', kind: 'block', block: 'x.save' },
+      ],
+      edges: [
+        { from: 'list', to: 'each', kind: 'data' },
+        { from: 'extract', to: 'check', kind: 'data' },
+        { from: 'list', to: 'extract', kind: 'data' },
+        { from: 'each', to: 'save', kind: 'data' },
+      ],
+    };
+    const l = layoutGraph(g);
+    const at = Object.fromEntries(l.nodes.map((n) => [n.id, n]));
+    const each = at.each!;
+    expect(each.group).toBe(true);
+    for (const id of ['extract', 'check']) {
+      const n = at[id]!;
+      expect(n.depth).toBe(1);
+      expect(n.x).toBeGreaterThanOrEqual(each.x);
+      expect(n.y).toBeGreaterThanOrEqual(each.y + SIZES.header);
+      expect(n.x + n.w).toBeLessThanOrEqual(each.x + each.w);
+      expect(n.y + n.h).toBeLessThanOrEqual(each.y + each.h);
+    }
+    expect(at.extract!.y).toBeLessThan(at.check!.y);
+    expect(at.list!.y + at.list!.h).toBeLessThanOrEqual(each.y);
+    expect(at.save!.y).toBeGreaterThanOrEqual(each.y + each.h);
+    // The group comes before its members (drawn underneath).
+    expect(l.nodes.findIndex((n) => n.id === 'each')).toBeLessThan(l.nodes.findIndex((n) => n.id === 'extract'));
+    expect(l.edges.some((e) => e.from === 'list' && e.to === 'extract')).toBe(true);
+  });
+
+  it('copes with an empty graph, unknown edge ends, a parent cycle and duplicate ids', () => {
+    expect(layoutGraph({ nodes: [], edges: [] }).nodes).toEqual([]);
+    const l = layoutGraph({
+      nodes: [
+        { id: 'a', kind: 'loop', parent: 'b' },
+        { id: 'b', kind: 'loop', parent: 'a' },
+        { id: 'c', kind: 'block' },
+        { id: 'c', kind: 'block' },
+      ],
+      edges: [{ from: 'c', to: 'ghost', kind: 'data' }],
+    });
+    expect(l.nodes.map((n) => n.id)).toEqual(['c']);
+    expect(l.edges).toEqual([]);
+  });
+});

@@ -1,0 +1,274 @@
+// A layered (top-to-bottom) layout of a plan graph, loop and call bodies drawn as groups around
+// their nodes. Pure: the graph in, boxes and edge paths out.
+import type { GraphEdge, GraphNode, PlanGraph } from '../api/contract';
+
+export interface LaidNode {
+  id: string;
+  kind: GraphNode['kind'];
+  block: string | null;
+  line: number | null;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** A loop or call with a body drawn inside its box. */
+  group: boolean;
+  depth: number;
+}
+
+export interface LaidEdge {
+  from: string;
+  to: string;
+  kind: GraphEdge['kind'];
+  path: string;
+}
+
+export interface Layout {
+  width: number;
+  height: number;
+  nodes: LaidNode[];
+  edges: LaidEdge[];
+}
+
+export const SIZES = {
+  nodeH: 44,
+  minW: 120,
+  maxW: 220,
+  charW: 7.2,
+  gapX: 28,
+  gapY: 44,
+  pad: 14,
+  header: 26,
+  margin: 16,
+};
+
+export function nodeWidth(n: Pick<GraphNode, 'id' | 'block'>): number {
+  const chars = Math.max(n.id.length, (n.block ?? '').length * 0.9);
+  return Math.round(Math.min(SIZES.maxW, Math.max(SIZES.minW, chars * SIZES.charW + 28)));
+}
+
+interface Box {
+  w: number;
+  h: number;
+  /** Positions of the scope's nodes (and their descendants) relative to the box. */
+  place: Map<string, { x: number; y: number; w: number; h: number }>;
+}
+
+/** Layers by longest path from the sources; edges closing a cycle are ignored. */
+export function assignLayers(ids: string[], edges: [string, string][]): Map<string, number> {
+  const out = new Map<string, string[]>();
+  for (const id of ids) out.set(id, []);
+  for (const [a, b] of edges) if (out.has(a) && out.has(b) && a !== b) out.get(a)!.push(b);
+  // Drop back edges found by a depth-first search, in the given order (stable).
+  const state = new Map<string, 0 | 1 | 2>();
+  const dag = new Map<string, string[]>();
+  for (const id of ids) dag.set(id, []);
+  const visit = (id: string) => {
+    state.set(id, 1);
+    for (const to of out.get(id)!) {
+      const s = state.get(to) ?? 0;
+      if (s === 1) continue; // back edge
+      dag.get(id)!.push(to);
+      if (s === 0) visit(to);
+    }
+    state.set(id, 2);
+  };
+  for (const id of ids) if ((state.get(id) ?? 0) === 0) visit(id);
+  const indeg = new Map<string, number>(ids.map((i) => [i, 0]));
+  for (const tos of dag.values()) for (const t of tos) indeg.set(t, indeg.get(t)! + 1);
+  const layer = new Map<string, number>(ids.map((i) => [i, 0]));
+  const queue = ids.filter((i) => indeg.get(i) === 0);
+  while (queue.length) {
+    const id = queue.shift()!;
+    for (const t of dag.get(id)!) {
+      layer.set(t, Math.max(layer.get(t)!, layer.get(id)! + 1));
+      indeg.set(t, indeg.get(t)! - 1);
+      if (indeg.get(t) === 0) queue.push(t);
+    }
+  }
+  return layer;
+}
+
+/** Orders each layer by the barycentre of the neighbours in the layer above (a few sweeps). */
+export function orderLayers(layers: string[][], edges: [string, string][]): string[][] {
+  const result = layers.map((l) => [...l]);
+  const preds = new Map<string, string[]>();
+  const succs = new Map<string, string[]>();
+  for (const [a, b] of edges) {
+    (preds.get(b) ?? preds.set(b, []).get(b)!).push(a);
+    (succs.get(a) ?? succs.set(a, []).get(a)!).push(b);
+  }
+  const sortBy = (layer: string[], ref: string[], nb: Map<string, string[]>) => {
+    const pos = new Map(ref.map((id, i) => [id, i]));
+    const score = new Map<string, number>();
+    layer.forEach((id, i) => {
+      const ps = (nb.get(id) ?? []).map((p) => pos.get(p)).filter((p): p is number => p !== undefined);
+      score.set(id, ps.length ? ps.reduce((a, b) => a + b, 0) / ps.length : i);
+    });
+    return [...layer].sort((a, b) => score.get(a)! - score.get(b)! || layer.indexOf(a) - layer.indexOf(b));
+  };
+  for (let sweep = 0; sweep < 4; sweep++) {
+    for (let i = 1; i < result.length; i++) result[i] = sortBy(result[i]!, result[i - 1]!, preds);
+    for (let i = result.length - 2; i >= 0; i--) result[i] = sortBy(result[i]!, result[i + 1]!, succs);
+  }
+  return result;
+}
+
+export function layoutGraph(graph: PlanGraph): Layout {
+  const byId = new Map<string, GraphNode>();
+  for (const n of graph.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+  const parentOf = (id: string): string | null => {
+    const p = byId.get(id)?.parent ?? null;
+    return p && byId.has(p) && p !== id ? p : null;
+  };
+  const children = new Map<string | null, string[]>();
+  for (const n of byId.values()) {
+    const p = parentOf(n.id);
+    (children.get(p) ?? children.set(p, []).get(p)!).push(n.id);
+  }
+  const depthOf = (id: string): number => {
+    let d = 0;
+    const seen = new Set<string>();
+    for (let p = parentOf(id); p && !seen.has(p); p = parentOf(p)) {
+      seen.add(p);
+      d++;
+    }
+    return d;
+  };
+  /** The ancestor-or-self of `id` that is a direct child of `scope`, if any. */
+  const childOfScope = (id: string, scope: string | null): string | null => {
+    let cur: string | null = id;
+    const seen = new Set<string>();
+    while (cur && !seen.has(cur)) {
+      seen.add(cur);
+      const p = parentOf(cur);
+      if (p === scope) return cur;
+      cur = p;
+    }
+    return null;
+  };
+
+  const visiting = new Set<string>();
+  const layoutScope = (scope: string | null): Box => {
+    const ids = children.get(scope) ?? [];
+    const sizes = new Map<string, Box | null>();
+    for (const id of ids) {
+      if ((children.get(id)?.length ?? 0) > 0 && !visiting.has(id)) {
+        visiting.add(id);
+        sizes.set(id, layoutScope(id));
+        visiting.delete(id);
+      } else sizes.set(id, null);
+    }
+    const dims = (id: string) => {
+      const inner = sizes.get(id);
+      const own = nodeWidth(byId.get(id)!);
+      if (!inner) return { w: own, h: SIZES.nodeH };
+      return { w: Math.max(own, inner.w + 2 * SIZES.pad), h: inner.h + SIZES.header + 2 * SIZES.pad };
+    };
+    const scopeEdges: [string, string][] = [];
+    const seen = new Set<string>();
+    for (const e of graph.edges) {
+      const a = childOfScope(e.from, scope);
+      const b = childOfScope(e.to, scope);
+      if (!a || !b || a === b) continue;
+      const k = `${a}\u0000${b}`;
+      if (!seen.has(k)) {
+        seen.add(k);
+        scopeEdges.push([a, b]);
+      }
+    }
+    const layerOf = assignLayers(ids, scopeEdges);
+    const layers: string[][] = [];
+    for (const id of ids) {
+      const l = layerOf.get(id) ?? 0;
+      while (layers.length <= l) layers.push([]);
+      layers[l]!.push(id);
+    }
+    const ordered = orderLayers(layers, scopeEdges);
+    const rows = ordered.map((row) => {
+      const ds = row.map(dims);
+      return {
+        row,
+        ds,
+        w: ds.reduce((s, d) => s + d.w, 0) + Math.max(0, row.length - 1) * SIZES.gapX,
+        h: Math.max(0, ...ds.map((d) => d.h)),
+      };
+    });
+    const width = Math.max(0, ...rows.map((r) => r.w));
+    const place = new Map<string, { x: number; y: number; w: number; h: number }>();
+    let y = 0;
+    for (const r of rows) {
+      let x = (width - r.w) / 2;
+      r.row.forEach((id, i) => {
+        const d = r.ds[i]!;
+        const top = y + (r.h - d.h) / 2;
+        place.set(id, { x, y: top, w: d.w, h: d.h });
+        const inner = sizes.get(id);
+        if (inner) {
+          const ox = x + (d.w - inner.w) / 2;
+          const oy = top + SIZES.header + SIZES.pad;
+          for (const [cid, p] of inner.place) place.set(cid, { ...p, x: p.x + ox, y: p.y + oy });
+        }
+        x += d.w + SIZES.gapX;
+      });
+      y += r.h + SIZES.gapY;
+    }
+    const height = rows.length ? y - SIZES.gapY : 0;
+    return { w: width, h: height, place };
+  };
+
+  const root = layoutScope(null);
+  const m = SIZES.margin;
+  const nodes: LaidNode[] = [];
+  for (const n of byId.values()) {
+    const p = root.place.get(n.id);
+    if (!p) continue;
+    nodes.push({
+      id: n.id,
+      kind: n.kind,
+      block: n.block ?? null,
+      line: n.line ?? null,
+      x: p.x + m,
+      y: p.y + m,
+      w: p.w,
+      h: p.h,
+      group: (children.get(n.id)?.length ?? 0) > 0,
+      depth: depthOf(n.id),
+    });
+  }
+  // Groups first so their members draw on top.
+  nodes.sort((a, b) => a.depth - b.depth || Number(b.group) - Number(a.group));
+  const at = new Map(nodes.map((n) => [n.id, n]));
+  const edges: LaidEdge[] = [];
+  const seenEdges = new Set<string>();
+  for (const e of graph.edges) {
+    const a = at.get(e.from);
+    const b = at.get(e.to);
+    const key = `${e.from}\u0000${e.to}\u0000${e.kind}`;
+    if (!a || !b || a === b || seenEdges.has(key)) continue;
+    seenEdges.add(key);
+    edges.push({ from: e.from, to: e.to, kind: e.kind, path: edgePath(a, b) });
+  }
+  return { width: root.w + 2 * m, height: root.h + 2 * m, nodes, edges };
+}
+
+/** A curve from the bottom of `a` to the top of `b` (or side to side when `b` is not below). */
+export function edgePath(a: LaidNode, b: LaidNode): string {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  const sx = a.x + a.w / 2;
+  const tx = b.x + b.w / 2;
+  const aHeader = a.group ? SIZES.header : a.h;
+  const sy = a.y + aHeader;
+  const ty = b.y;
+  if (ty > sy) {
+    const dy = Math.max(16, (ty - sy) / 2);
+    return `M${r(sx)},${r(sy)} C${r(sx)},${r(sy + dy)} ${r(tx)},${r(ty - dy)} ${r(tx)},${r(ty)}`;
+  }
+  // Not below (a cycle, or an edge into an enclosing group): go around on the right.
+  const sx2 = a.x + a.w;
+  const sy2 = a.y + aHeader / 2;
+  const tx2 = b.x + b.w;
+  const ty2 = b.y + (b.group ? SIZES.header / 2 : b.h / 2);
+  const out = Math.max(sx2, tx2) + 30;
+  return `M${r(sx2)},${r(sy2)} C${r(out)},${r(sy2)} ${r(out)},${r(ty2)} ${r(tx2)},${r(ty2)}`;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { en } from './en';
+import { ja } from './ja';
+import { format, pick, resolveLang } from './messages';
+
+describe('i18n', () => {
+  it('English and Japanese have the same keys', () => {
+    expect(Object.keys(ja).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('has no empty strings', () => {
+    for (const [k, v] of [...Object.entries(en), ...Object.entries(ja)]) expect(v.trim(), k).not.toBe('');
+  });
+
+  it('uses the same placeholders in both languages', () => {
+    const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const k of Object.keys(en) as (keyof typeof en)[]) expect(names(ja[k]), k).toEqual(names(en[k]));
+  });
+
+  it('keeps the accessible names the end-to-end tests use', () => {
+    expect(en['tab.design']).toBe('Design');
+    expect(ja['tab.design']).toBe('設計');
+    expect(en['design.validate']).toBe('Validate');
+    expect(en['design.register']).toBe('Register');
+    expect(en['run.start']).toBe('Start');
+    expect(en['run.stop']).toBe('Stop');
+  });
+
+  it('follows the system locale unless a language is chosen', () => {
+    expect(resolveLang('system', 'ja-JP')).toBe('ja');
+    expect(resolveLang('system', 'en-GB')).toBe('en');
+    expect(resolveLang('system', undefined)).toBe('en');
+    expect(resolveLang('en', 'ja-JP')).toBe('en');
+    expect(resolveLang('ja', 'en-US')).toBe('ja');
+  });
+
+  it('fills placeholders and picks localized texts', () => {
+    expect(format('en', 'design.invalid', { n: 3 })).toBe('3 errors');
+    expect(format('ja', 'design.invalid', { n: 3 })).toBe('エラー 3 件');
+    expect(pick('ja', { en: 'Read', ja: '読む' })).toBe('読む');
+    expect(pick('ja', { en: 'Read', ja: '' })).toBe('Read');
+  });
+});

@@ -1,0 +1,190 @@
+// Client-side checks of a person's answer to an `input_requested` form, mirroring the server's
+// (crates/blocks/src/answers.rs): required, type, options, accept, validation.regex. The server
+// checks again and its per-field errors are shown at the field too.
+import type { ConfirmRequest, FormRequest, InputRequest, Json, Requirement } from '../api/contract';
+import type { MessageKey } from '../i18n/en';
+
+export interface FieldProblem {
+  key: MessageKey;
+  params?: Record<string, string>;
+}
+
+/** What the form holds: text for most fields, `'true'`/`'false'`/`''` for booleans. */
+export type FormValues = Record<string, string>;
+
+export function isConfirm(request: InputRequest): request is ConfirmRequest {
+  return request.mode === 'confirm';
+}
+
+export function requirementsOf(request: InputRequest): Requirement[] {
+  return isConfirm(request) ? [] : ((request as FormRequest).requirements ?? []).filter((r) => r && typeof r.id === 'string');
+}
+
+/** Whether the request asks for an approve / reject decision. */
+export function asksApproval(request: InputRequest): boolean {
+  return request.mode === 'confirm' || request.mode === 'mixed';
+}
+
+/** Whether it is a single free-text question (`inquire` without requirements). */
+export function asksResponse(request: InputRequest): boolean {
+  return request.mode === 'inquire' && requirementsOf(request).length === 0;
+}
+
+/** Full-width digits and thousands separators accepted, like the server. */
+export function parseNumber(text: string): number | null {
+  const ascii = text
+    .trim()
+    .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
+    .replace(/[．]/g, '.')
+    .replace(/[－−]/g, '-')
+    .replace(/[,，_\s]/g, '');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(ascii)) return null;
+  const n = Number(ascii);
+  return Number.isFinite(n) ? n : null;
+}
+
+export function isDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** Rows typed as a JSON list of objects, or as CSV with a header line. */
+export function parseTable(text: string): Record<string, Json>[] | null {
+  const t = text.trim();
+  if (t.startsWith('[')) {
+    try {
+      const v = JSON.parse(t) as unknown;
+      if (Array.isArray(v) && v.every((r) => r && typeof r === 'object' && !Array.isArray(r))) return v as Record<string, Json>[];
+    } catch {
+      /* not JSON */
+    }
+    return null;
+  }
+  const lines = t.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (lines.length < 1) return null;
+  const split = (l: string) => (l.includes('\t') ? l.split('\t') : l.split(',')).map((c) => c.trim());
+  const header = split(lines[0]!);
+  if (header.some((h) => h === '')) return null;
+  return lines.slice(1).map((l) => {
+    const cells = split(l);
+    const row: Record<string, Json> = {};
+    header.forEach((h, i) => (row[h] = cells[i] ?? ''));
+    return row;
+  });
+}
+
+function extensionOk(path: string, accept: string): boolean {
+  const exts = accept
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)
+    .map((e) => (e.startsWith('.') ? e : `.${e}`));
+  return exts.length === 0 || exts.some((e) => path.toLowerCase().endsWith(e));
+}
+
+function regexOk(pattern: string, text: string): boolean {
+  let re: RegExp;
+  try {
+    re = new RegExp(`^(?:${pattern})$`, 'u');
+  } catch {
+    return true; // The server reports a pattern it cannot read.
+  }
+  return re.test(text);
+}
+
+/** Checks one field; returns its normalised value or a problem. `required` may be lifted (mixed + reject). */
+export function checkField(
+  req: Requirement,
+  raw: string | undefined,
+  required = req.required === true,
+): { value: Json; problem: FieldProblem | null } {
+  const text = (raw ?? '').trim();
+  if (text === '') return { value: null, problem: required ? { key: 'input.required' } : null };
+  let value: Json = text;
+  switch (req.type) {
+    case 'number': {
+      const n = parseNumber(text);
+      if (n === null) return { value: null, problem: { key: 'input.notNumber' } };
+      value = n;
+      break;
+    }
+    case 'date':
+      if (!isDate(text)) return { value: null, problem: { key: 'input.notDate' } };
+      break;
+    case 'boolean':
+      if (text !== 'true' && text !== 'false') return { value: null, problem: { key: 'input.notOption' } };
+      value = text === 'true';
+      break;
+    case 'select':
+    case 'enum': {
+      const options = (req.options ?? []).map(String);
+      if (options.length > 0 && !options.includes(text)) return { value: null, problem: { key: 'input.notOption' } };
+      break;
+    }
+    case 'file':
+      if (req.accept && !extensionOk(text, req.accept)) {
+        return { value: null, problem: { key: 'input.badExtension', params: { accept: req.accept } } };
+      }
+      break;
+    case 'table': {
+      const rows = parseTable(text);
+      if (rows === null) return { value: null, problem: { key: 'input.badTable' } };
+      value = rows;
+      break;
+    }
+    default:
+      value = raw ?? '';
+  }
+  const pattern = req.validation?.regex;
+  if (pattern && req.type !== 'table' && req.type !== 'boolean' && !regexOk(pattern, text)) {
+    return { value: null, problem: { key: 'input.badFormat', params: { pattern } } };
+  }
+  return { value, problem: null };
+}
+
+export interface Draft {
+  values: FormValues;
+  comment: string;
+  response: string;
+  /** The decision for confirm / mixed; null until a button is pressed. */
+  approved: boolean | null;
+}
+
+export interface Checked {
+  answer: Record<string, Json>;
+  problems: Record<string, FieldProblem>;
+  ok: boolean;
+}
+
+/** The answer to send, or the problems to show at each field (`approved`, `comment`, `response` included). */
+export function buildAnswer(request: InputRequest, draft: Draft): Checked {
+  const answer: Record<string, Json> = {};
+  const problems: Record<string, FieldProblem> = {};
+  const rejecting = request.mode === 'mixed' && draft.approved === false;
+  for (const req of requirementsOf(request)) {
+    const { value, problem } = checkField(req, draft.values[req.id], req.required === true && !rejecting);
+    if (problem) problems[req.id] = problem;
+    else answer[req.id] = value;
+  }
+  if (asksApproval(request)) {
+    if (draft.approved === null) problems.approved = { key: 'input.required' };
+    else answer.approved = draft.approved;
+  }
+  const commentRequired = isConfirm(request) && request.options?.comment_required === true;
+  if (draft.comment.trim() !== '') answer.comment = draft.comment;
+  else if (commentRequired) problems.comment = { key: 'input.required' };
+  if (asksResponse(request)) {
+    if (draft.response.trim() === '') problems.response = { key: 'input.required' };
+    else answer.response = draft.response;
+  }
+  return { answer, problems, ok: Object.keys(problems).length === 0 };
+}
+
+export function emptyDraft(request: InputRequest): Draft {
+  const values: FormValues = {};
+  for (const r of requirementsOf(request)) values[r.id] = '';
+  return { values, comment: '', response: '', approved: null };
+}

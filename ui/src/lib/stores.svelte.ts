@@ -1,0 +1,46 @@
+// State shared by the tabs: notifications, the settings, the theme.
+import type { StudioSettings, Theme } from './api/contract';
+import { ApiError } from './api/transport';
+
+export interface Toast {
+  id: number;
+  kind: 'success' | 'error' | 'info';
+  title: string;
+  message?: string;
+  hint?: string | null;
+}
+
+let nextId = 1;
+export const toasts = $state<Toast[]>([]);
+
+export function notify(t: Omit<Toast, 'id'>, ms = t.kind === 'error' ? 9000 : 4000): void {
+  const id = nextId++;
+  toasts.push({ ...t, id });
+  if (ms > 0) setTimeout(() => dismiss(id), ms);
+}
+
+export function dismiss(id: number): void {
+  const i = toasts.findIndex((t) => t.id === id);
+  if (i >= 0) toasts.splice(i, 1);
+}
+
+/** An error as a notification: what happened in plain words, and what to do. */
+export function notifyError(title: string, e: unknown): void {
+  const err = e instanceof ApiError ? e : new ApiError('internal', e instanceof Error ? e.message : String(e));
+  notify({ kind: 'error', title, message: err.message, hint: err.hint });
+}
+
+export const studio = $state<{ settings: StudioSettings | null; theme: Theme }>({ settings: null, theme: 'system' });
+
+export function applyTheme(theme: Theme): void {
+  studio.theme = theme;
+  const dark =
+    theme === 'dark' || (theme === 'system' && typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+}
+
+if (typeof matchMedia !== 'undefined') {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    if (studio.theme === 'system') applyTheme('system');
+  });
+}
