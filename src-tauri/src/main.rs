@@ -10,20 +10,14 @@ use planwright_api::{Studio, StudioConfig};
 use tauri::webview::PageLoadEvent;
 use tauri::Manager;
 
-/// The hidden first argument that makes this binary the document extraction worker, as the
-/// `planwright` binary does (see `planwright_documents::Isolation`).
-const EXTRACT_WORKER: &str = "__extract-worker";
-
 /// The line printed on standard output each time the window's page has loaded; the desktop
 /// smoke test and `scripts/bench-studio` wait for it.
 const READY: &str = "planwright-studio: ready";
 
 fn main() -> ExitCode {
-    if std::env::args_os().nth(1).is_some_and(|arg| arg == EXTRACT_WORKER) {
-        return planwright_documents::worker_main();
-    }
-    if let Ok(worker) = planwright_documents::WorkerCommand::current_exe([EXTRACT_WORKER]) {
-        planwright_documents::use_worker_command(worker);
+    // Each document is read in a child process running this binary, killed at its deadline.
+    if let Some(exit) = planwright_documents::host_worker() {
+        return exit;
     }
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -60,6 +60,14 @@ test('a finding appears at its line, and goes when the plan is fixed', async ({ 
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
 });
 
+test('a new plan starts valid', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New plan' }).click();
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+});
+
 test('a registered plan appears in the designs list', async ({ page, studio }) => {
   void studio;
   await page.getByRole('tab', { name: 'Design' }).click();

@@ -191,17 +191,10 @@ enum RunsCommand {
     },
 }
 
-/// The hidden subcommand that makes this binary the document extraction worker: each document
-/// is read in a child process running it, killed if it passes its deadline (see
-/// `planwright_documents::Isolation`).
-pub const EXTRACT_WORKER: &str = "__extract-worker";
-
 fn main() -> ExitCode {
-    if std::env::args_os().nth(1).is_some_and(|arg| arg == EXTRACT_WORKER) {
-        return planwright_documents::worker_main();
-    }
-    if let Ok(worker) = planwright_documents::WorkerCommand::current_exe([EXTRACT_WORKER]) {
-        planwright_documents::use_worker_command(worker);
+    // Each document is read in a child process running this binary, killed at its deadline.
+    if let Some(exit) = planwright_documents::host_worker() {
+        return exit;
     }
     tracing_subscriber::fmt()
         .with_env_filter(

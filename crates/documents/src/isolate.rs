@@ -52,6 +52,22 @@ impl WorkerCommand {
 
 static WORKER: OnceLock<WorkerCommand> = OnceLock::new();
 
+/// The hidden first argument that makes a host binary the extraction worker.
+pub const WORKER_ARG: &str = "__extract-worker";
+
+/// What a host binary (`planwright`, the desktop studio) does first in `main`: when it was
+/// started as the worker ([`WORKER_ARG`]), run the worker and give its exit code to return;
+/// otherwise register itself as the worker for [`Isolation::Auto`] and return `None`.
+pub fn host_worker() -> Option<ExitCode> {
+    if std::env::args_os().nth(1).is_some_and(|arg| arg == WORKER_ARG) {
+        return Some(worker_main());
+    }
+    if let Ok(worker) = WorkerCommand::current_exe([WORKER_ARG]) {
+        use_worker_command(worker);
+    }
+    None
+}
+
 /// Registers the worker command for [`Isolation::Auto`], once, at the host's start. Returns
 /// false when one was registered already (the first stays).
 pub fn use_worker_command(command: WorkerCommand) -> bool {

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 pub use budget::share_budget;
 pub use extract::extract_bytes;
-pub use isolate::{use_worker_command, worker_main, Cancelled, Isolation, WorkerCommand};
+pub use isolate::{host_worker, use_worker_command, worker_main, Cancelled, Isolation, WorkerCommand, WORKER_ARG};
 pub use limits::Limits;
 pub use normalise::{documents_for_prompt, normalise_text, DEFAULT_PROMPT_CHARS, NO_DOCUMENTS};
 pub use outcome::{Document, Outcome, Skip};

@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 use common::*;
 use planwright_documents::{
     extract_file, use_worker_command, worker_main, Cancelled, Isolation, Limits, Outcome, Source, WorkerCommand,
+    WORKER_ARG,
 };
-
-const WORKER_ARG: &str = "__extract-worker";
 
 fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some(WORKER_ARG) {

@@ -1,5 +1,6 @@
 // State shared by the tabs: notifications, the settings, the theme.
-import type { StudioSettings, Theme } from './api/contract';
+import type { StudioSettings } from './api/types/StudioSettings';
+import type { Theme } from './api/types/Theme';
 import { ApiError } from './api/transport';
 
 export interface Toast {

@@ -40,7 +40,7 @@ pub fn run(repeat: usize) -> Result<DocumentsBench> {
     let pdf = write(&dir, "statement.pdf", &pdf(PDF_PAGES)?)?;
     let xlsx = write(&dir, "ledger.xlsx", &xlsx(XLSX_ROWS)?)?;
     let docx = write(&dir, "contract.docx", &docx(DOCX_PAGES)?)?;
-    let worker = Isolation::Worker(WorkerCommand::current_exe([crate::EXTRACT_WORKER])?);
+    let worker = Isolation::Worker(WorkerCommand::current_exe([planwright_documents::WORKER_ARG])?);
     let all_pages = Limits { max_pages: PDF_PAGES as u32, ..Limits::default() };
     let all_rows = Limits { max_rows: XLSX_ROWS as u32, ..Limits::default() };
     let cases: Vec<(String, &Path, Limits, &Isolation)> = vec![

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi, eventsUrl, httpRoute, httpTransport, tauriArgs, toApiError, transportKind } from './transport';
-import { normalizeDryRun, normalizeValidate } from './normalize';
+import { ApiError, createApi, eventsUrl, httpRoute, httpTransport, saveSettingsBody, tauriArgs, toApiError, transportKind } from './transport';
+import type { StudioSettings } from './types/StudioSettings';
 
 describe('transport selection', () => {
   it('uses Tauri only inside the Tauri web view', () => {
@@ -98,17 +98,36 @@ describe('http transport', () => {
   });
 });
 
-describe('normalize', () => {
-  it('reads findings from errors and warnings (the CLI shape)', () => {
-    const r = normalizeValidate({ valid: false, errors: [{ code: 'a', severity: 'error' }], warnings: [{ code: 'b', severity: 'warning' }] });
-    expect(r.findings.map((f) => f.code)).toEqual(['a', 'b']);
+describe('save_settings', () => {
+  it('sends the settings without the read-only key status and problem', () => {
+    const tier = { model: 'm', temperature: 0.2, max_tokens: 100 };
+    const settings: StudioSettings = {
+      workspace: '/w',
+      browser_path: null,
+      locale: 'ja',
+      theme: 'dark',
+      models: {
+        provider: 'openai',
+        base_url: null,
+        azure_endpoint: null,
+        azure_api_version: null,
+        tiers: { creative: tier, fast: tier, evaluator: tier },
+        embedding_model: null,
+        key: { stored: true, hint: 'sk-…abcd', where: 'keyring' },
+        problem: 'none really',
+      },
+    };
+    const body = saveSettingsBody(settings);
+    expect(body.models).not.toHaveProperty('key');
+    expect(body.models).not.toHaveProperty('problem');
+    expect(body.models.provider).toBe('openai');
+    expect(settings.models.key?.stored).toBe(true);
   });
+});
 
-  it('reads the dry-run order as levels of ids from either shape', () => {
-    expect(normalizeDryRun({ valid: true, findings: [], order: [['a'], ['b', 'c']], steps: [], estimate: {} }).order).toEqual([['a'], ['b', 'c']]);
-    const cli = normalizeDryRun({ valid: true, errors: [], warnings: [], order: [{ id: 'a', level: 0 }, { id: 'b', level: 1 }, { id: 'c', level: 1 }], estimate: { node_runs: 3 } });
-    expect(cli.order).toEqual([['a'], ['b', 'c']]);
-    expect(cli.steps).toHaveLength(3);
-    expect(cli.estimate?.node_runs).toBe(3);
+describe('error codes', () => {
+  it('keeps the security layer codes and falls back to the status for unknown ones', () => {
+    expect(toApiError({ code: 'forbidden', message: 'bad origin' }, 403).code).toBe('forbidden');
+    expect(toApiError({ code: 'something_new', message: 'x' }, 409).code).toBe('conflict');
   });
 });

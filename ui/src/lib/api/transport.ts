@@ -7,48 +7,53 @@
 // parameters are named arguments in camelCase (`runId`, `file`, `name`, `query`), which is how
 // Tauri maps the Rust parameters `run_id`, `file`, `name`, `query`.
 
-import type {
-  AnswerInputRequest,
-  AnswerInputResponse,
-  ApiErrorBody,
-  BlockInfo,
-  CheckModelsResponse,
-  DesignInfo,
-  DesignText,
-  DraftInfo,
-  DraftText,
-  DryRunResponse,
-  FieldError,
-  Finding,
-  ListRunsQuery,
-  PlanGraph,
-  RegisterResponse,
-  RunDetail,
-  RunEvent,
-  RunSummary,
-  SaveSettingsRequest,
-  SearchBlocksRequest,
-  SearchBlocksResponse,
-  SetApiKeyRequest,
-  SetApiKeyResponse,
-  StartRunRequest,
-  StartRunResponse,
-  StopRunResponse,
-  StudioSettings,
-  ValidateResponse,
-} from './contract';
-import { normalizeDryRun, normalizeValidate } from './normalize';
+// Every request and response type comes from `./types/`, generated from the Rust types (ts-rs).
+import type { AnswerRequest } from './types/AnswerRequest';
+import type { AnswerResponse } from './types/AnswerResponse';
+import type { ApiError as ApiErrorBody } from './types/ApiError';
+import type { BlockInfo } from './types/BlockInfo';
+import type { DesignInfo } from './types/DesignInfo';
+import type { DesignText } from './types/DesignText';
+import type { DraftInfo } from './types/DraftInfo';
+import type { DraftText } from './types/DraftText';
+import type { DryRunResponse } from './types/DryRunResponse';
+import type { ErrorCode } from './types/ErrorCode';
+import type { Event } from './types/Event';
+import type { FieldProblem } from './types/FieldProblem';
+import type { Finding } from './types/Finding';
+import type { KeyStatus } from './types/KeyStatus';
+import type { ModelCheck } from './types/ModelCheck';
+import type { PlanGraph } from './types/PlanGraph';
+import type { PlanText } from './types/PlanText';
+import type { RegisterResponse } from './types/RegisterResponse';
+import type { RunDetail } from './types/RunDetail';
+import type { RunFilter } from './types/RunFilter';
+import type { RunSummary } from './types/RunSummary';
+import type { SearchRequest } from './types/SearchRequest';
+import type { SearchResponse } from './types/SearchResponse';
+import type { SetKeyRequest } from './types/SetKeyRequest';
+import type { StartRunRequest } from './types/StartRunRequest';
+import type { StartRunResponse } from './types/StartRunResponse';
+import type { StopRunResponse } from './types/StopRunResponse';
+import type { StudioSettings } from './types/StudioSettings';
+import type { ValidateResponse } from './types/ValidateResponse';
+
+/**
+ * The codes an error can carry: the API's own (`ErrorCode`), plus `unauthorized` / `forbidden`
+ * that the security layer of `planwright serve` answers with (401/403, not an API type).
+ */
+export type ApiErrorCode = ErrorCode | 'unauthorized' | 'forbidden';
 
 /** An error of the API in plain words: `code` stable, `message` for a person, `hint` what fixes it. */
 export class ApiError extends Error {
-  readonly code: string;
+  readonly code: ApiErrorCode;
   readonly hint: string | null;
   /** Per-field errors of `answer_input` (400 `{fields: [...]}`), when given. */
-  readonly fields: FieldError[];
+  readonly fields: FieldProblem[];
   /** The plan's errors (`register`, `start_run`), when given. */
   readonly findings: Finding[];
 
-  constructor(code: string, message: string, hint?: string | null, fields: FieldError[] = [], findings: Finding[] = []) {
+  constructor(code: ApiErrorCode, message: string, hint?: string | null, fields: FieldProblem[] = [], findings: Finding[] = []) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
@@ -58,19 +63,38 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns whatever a transport threw or answered with into an `ApiError`. */
+const CODES: readonly string[] = [
+  'not_found',
+  'invalid_input',
+  'conflict',
+  'unavailable',
+  'internal',
+  'unauthorized',
+  'forbidden',
+] satisfies ApiErrorCode[];
+
+function isCode(c: unknown): c is ApiErrorCode {
+  return typeof c === 'string' && CODES.includes(c);
+}
+
+/**
+ * Turns whatever a transport threw or answered with into an `ApiError`. This stays tolerant on
+ * purpose: besides the API's `ApiError` body it meets the security layer's `{code, message}`,
+ * a proxy's or a crashed server's non-JSON answer, Tauri rejecting with a string (or a JSON
+ * string), and `fetch`'s own `TypeError`s — none of which the generated types describe.
+ */
 export function toApiError(raw: unknown, status?: number): ApiError {
   if (raw instanceof ApiError) return raw;
   if (raw && typeof raw === 'object') {
-    const o = raw as Record<string, unknown>;
+    const o = raw as Partial<Record<keyof ApiErrorBody, unknown>>;
     const fields = Array.isArray(o.fields)
       ? (o.fields as unknown[]).filter(
-          (f): f is FieldError =>
-            !!f && typeof f === 'object' && typeof (f as FieldError).field === 'string' && typeof (f as FieldError).message === 'string',
+          (f): f is FieldProblem =>
+            !!f && typeof f === 'object' && typeof (f as FieldProblem).field === 'string' && typeof (f as FieldProblem).message === 'string',
         )
       : [];
     if (typeof o.message === 'string') {
-      const code = typeof o.code === 'string' ? o.code : codeForStatus(status);
+      const code = isCode(o.code) ? o.code : codeForStatus(status);
       const findings = Array.isArray(o.findings) ? (o.findings as Finding[]) : [];
       return new ApiError(code, o.message, typeof o.hint === 'string' ? o.hint : null, fields, findings);
     }
@@ -90,14 +114,15 @@ export function toApiError(raw: unknown, status?: number): ApiError {
   return new ApiError(codeForStatus(status), status ? `The studio server answered ${status}.` : 'Something went wrong.');
 }
 
-function codeForStatus(status?: number): string {
+function codeForStatus(status?: number): ApiErrorCode {
   switch (status) {
     case 400:
     case 422:
       return 'invalid_input';
     case 401:
-    case 403:
       return 'unauthorized';
+    case 403:
+      return 'forbidden';
     case 404:
       return 'not_found';
     case 409:
@@ -242,7 +267,7 @@ export function eventsUrl(loc: { protocol: string; host: string }, runId: string
 export type Unsubscribe = () => void;
 
 export interface WatchHandlers {
-  onEvent: (event: RunEvent) => void;
+  onEvent: (event: Event) => void;
   /** The stream ended (after `run_finished`, or the connection closed). */
   onEnd?: () => void;
   onError?: (error: ApiError) => void;
@@ -301,7 +326,7 @@ export function httpTransport(fetchImpl: typeof fetch = (...a) => fetch(...a)): 
       const ws = new WebSocket(eventsUrl(window.location, runId, after));
       ws.onmessage = (m) => {
         try {
-          const event = JSON.parse(String(m.data)) as RunEvent;
+          const event = JSON.parse(String(m.data)) as Event;
           handlers.onEvent(event);
           if (event.type === 'run_finished') finished = true;
         } catch {
@@ -340,7 +365,7 @@ export function tauriTransport(): Transport {
       let closed = false;
       void core.then(({ Channel, invoke }) => {
         if (closed) return;
-        const channel = new Channel<RunEvent>();
+        const channel = new Channel<Event>();
         channel.onmessage = (event) => {
           if (closed) return;
           handlers.onEvent(event);
@@ -364,34 +389,40 @@ export function createApi(transport: Transport) {
   return {
     transport: transport.kind,
     catalog: () => call<BlockInfo[]>({ op: 'catalog' }),
-    searchBlocks: (req: SearchBlocksRequest) => call<SearchBlocksResponse>({ op: 'search_blocks', body: req }),
-    validate: async (text: string): Promise<ValidateResponse> =>
-      normalizeValidate(await call<unknown>({ op: 'validate', body: { text } })),
-    dryRun: async (text: string): Promise<DryRunResponse> =>
-      normalizeDryRun(await call<unknown>({ op: 'dry_run', body: { text } })),
-    planGraph: (text: string) => call<PlanGraph>({ op: 'plan_graph', body: { text } }),
-    register: (text: string) => call<RegisterResponse>({ op: 'register', body: { text } }),
+    searchBlocks: (req: SearchRequest) => call<SearchResponse>({ op: 'search_blocks', body: req }),
+    validate: (text: string) => call<ValidateResponse>({ op: 'validate', body: { text } satisfies PlanText }),
+    dryRun: (text: string) => call<DryRunResponse>({ op: 'dry_run', body: { text } satisfies PlanText }),
+    planGraph: (text: string) => call<PlanGraph>({ op: 'plan_graph', body: { text } satisfies PlanText }),
+    register: (text: string) => call<RegisterResponse>({ op: 'register', body: { text } satisfies PlanText }),
     listDesigns: () => call<DesignInfo[]>({ op: 'list_designs' }),
     openDesign: (file: string) => call<DesignText>({ op: 'open_design', params: { file } }),
     listDrafts: () => call<DraftInfo[]>({ op: 'list_drafts' }),
     openDraft: (name: string) => call<DraftText>({ op: 'open_draft', params: { name } }),
-    saveDraft: (name: string, text: string) => call<DraftInfo>({ op: 'save_draft', params: { name }, body: { text } }),
+    saveDraft: (name: string, text: string) =>
+      call<DraftInfo>({ op: 'save_draft', params: { name }, body: { text } satisfies PlanText }),
     startRun: (req: StartRunRequest) => call<StartRunResponse>({ op: 'start_run', body: req }),
     stopRun: (runId: string) => call<StopRunResponse>({ op: 'stop_run', params: { run_id: runId } }),
-    answerInput: (runId: string, req: AnswerInputRequest) =>
-      call<AnswerInputResponse>({ op: 'answer_input', params: { run_id: runId }, body: req }),
-    listRuns: (q: ListRunsQuery = {}) =>
+    answerInput: (runId: string, req: AnswerRequest) =>
+      call<AnswerResponse>({ op: 'answer_input', params: { run_id: runId }, body: req }),
+    listRuns: (q: RunFilter = {}) =>
       call<RunSummary[]>({ op: 'list_runs', params: { status: q.status, plan_id: q.plan_id, limit: q.limit } }),
     runDetail: (runId: string) => call<RunDetail>({ op: 'run_detail', params: { run_id: runId } }),
     watchRun: (runId: string, after: number, handlers: WatchHandlers) => transport.watch(runId, after, handlers),
     getSettings: () => call<StudioSettings>({ op: 'get_settings' }),
-    saveSettings: (s: SaveSettingsRequest) => call<StudioSettings>({ op: 'save_settings', body: s }),
-    setApiKey: (req: SetApiKeyRequest) => call<SetApiKeyResponse>({ op: 'set_api_key', body: req }),
-    checkModels: () => call<CheckModelsResponse>({ op: 'check_models' }),
+    /** `models.key` and `models.problem` are ignored by the server; `saveSettingsBody` drops them. */
+    saveSettings: (s: StudioSettings) => call<StudioSettings>({ op: 'save_settings', body: saveSettingsBody(s) }),
+    setApiKey: (req: SetKeyRequest) => call<KeyStatus>({ op: 'set_api_key', body: req }),
+    checkModels: () => call<ModelCheck>({ op: 'check_models' }),
   };
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+/** The settings as `save_settings` takes them: without the read-only `models.key` and `models.problem`. */
+export function saveSettingsBody(s: StudioSettings): StudioSettings {
+  const { key: _key, problem: _problem, ...models } = s.models;
+  return { ...s, models };
+}
 
 /** The client every component uses. */
 export const api: Api = createApi(transportKind() === 'tauri' ? tauriTransport() : httpTransport());

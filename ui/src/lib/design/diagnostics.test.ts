@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../api/contract';
+import type { Finding } from '../api/types/Finding';
 import { findingSpan, findingsToDiagnostics, lineStarts } from './diagnostics';
 
 const text = [
@@ -15,63 +15,66 @@ const text = [
 ].join('\n');
 
 function finding(p: Partial<Finding>): Finding {
-  return { code: 'x', severity: 'error', message: 'm', candidates: [], path: '/', ...p };
+  return { code: 'x', severity: 'error', node: null, field: null, message: 'm', hint: null, candidates: [], path: '/', line: null, column: null, ...p };
 }
+
+/** Where a finding points, the fields it leaves out null (as the server sends them). */
+const at = (p: Partial<Pick<Finding, 'line' | 'column' | 'node'>>) => ({ line: null, column: null, node: null, ...p });
 
 describe('findingSpan', () => {
   it('underlines from the column to the end of the line, trailing spaces excluded', () => {
-    const s = findingSpan(text, { line: 5, column: 5 });
+    const s = findingSpan(text, at({ line: 5, column: 5 }));
     expect(text.slice(s.from, s.to)).toBe('block: excel.wrte');
     expect(s.line).toBe(5);
   });
 
   it('handles a column in the middle of a value', () => {
-    const s = findingSpan(text, { line: 7, column: 13 });
+    const s = findingSpan(text, at({ line: 7, column: 13 }));
     expect(text.slice(s.from, s.to)).toBe('${vars.x}');
   });
 
   it('without a column underlines the line from its first non-blank character', () => {
-    const s = findingSpan(text, { line: 4 });
+    const s = findingSpan(text, at({ line: 4 }));
     expect(text.slice(s.from, s.to)).toBe('- id: read');
   });
 
   it('falls back to the node id line when there is no line', () => {
-    const s = findingSpan(text, { node: 'read' });
+    const s = findingSpan(text, at({ node: 'read' }));
     expect(s.line).toBe(4);
     expect(text.slice(s.from, s.to)).toBe('- id: read');
   });
 
   it('uses the last segment of a node path', () => {
-    expect(findingSpan(text, { node: 'loop[2]/read' }).line).toBe(4);
+    expect(findingSpan(text, at({ node: 'loop[2]/read' })).line).toBe(4);
   });
 
   it('falls back to the first line when nothing locates it', () => {
-    const s = findingSpan(text, { node: 'nowhere' });
+    const s = findingSpan(text, at({ node: 'nowhere' }));
     expect(s.line).toBe(1);
     expect(s.from).toBe(0);
   });
 
   it('clamps a line past the end and an empty last line', () => {
-    const s = findingSpan(text, { line: 99, column: 3 });
+    const s = findingSpan(text, at({ line: 99, column: 3 }));
     expect(s.line).toBe(9);
     expect(s.to).toBeLessThanOrEqual(text.length);
     expect(s.from).toBeLessThan(s.to);
   });
 
   it('works on an empty document', () => {
-    const s = findingSpan('', { line: 1, column: 1 });
+    const s = findingSpan('', at({ line: 1, column: 1 }));
     expect(s).toEqual({ from: 0, to: 0, line: 1 });
   });
 
   it('clamps a column past the end of the line', () => {
-    const s = findingSpan(text, { line: 2, column: 40 });
+    const s = findingSpan(text, at({ line: 2, column: 40 }));
     expect(s.from).toBeLessThan(s.to);
     expect(s.to).toBeLessThanOrEqual(lineStarts(text)[2]!);
   });
 
   it('counts columns in UTF-16 code units like CodeMirror', () => {
     const jp = 'a:\n  部門: ${x}\n';
-    const s = findingSpan(jp, { line: 2, column: 3 });
+    const s = findingSpan(jp, at({ line: 2, column: 3 }));
     expect(jp.slice(s.from, s.to)).toBe('部門: ${x}');
   });
 });

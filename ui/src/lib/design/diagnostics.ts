@@ -1,6 +1,6 @@
 // Validation findings → CodeMirror diagnostics (pure: works on the document's text).
 import type { Diagnostic } from '@codemirror/lint';
-import type { Finding } from '../api/contract';
+import type { Finding } from '../api/types/Finding';
 
 export interface Span {
   from: number;
@@ -64,16 +64,8 @@ function escapeRe(s: string): string {
 }
 
 export function severityOf(f: Pick<Finding, 'severity'>): Diagnostic['severity'] {
-  switch (f.severity) {
-    case 'error':
-      return 'error';
-    case 'warning':
-      return 'warning';
-    case 'hint':
-      return 'hint';
-    default:
-      return 'info';
-  }
+  // `Severity` is `error | warning`: there is no `hint` or `info` finding.
+  return f.severity === 'error' ? 'error' : 'warning';
 }
 
 /** The message a person reads: what is wrong, then what would fix it. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blockSnippet, insertIntoGraph, planId, planVars, suggestId } from './plantext';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { blockSnippet, insertIntoGraph, planId, planVars, STARTER_PLAN, suggestId } from './plantext';
 
 const block = {
   id: 'excel.read_data',
@@ -59,5 +61,40 @@ describe('plan text', () => {
   it('reads the plan id', () => {
     expect(planId('apiVersion: planwright/v1\nid: monthly\n')).toBe('monthly');
     expect(planId('graph: []')).toBeNull();
+  });
+});
+
+describe('the new-plan template', () => {
+  // The server validates; without it, check what docs/plan-format.md requires, and the block's spec.
+  type Node = { id: string; block: string; in: Record<string, unknown> };
+  const doc = parse(STARTER_PLAN) as { apiVersion: string; id: string; version: string; graph: Node[] };
+
+  it('has the required top-level fields and a graph list with a node', () => {
+    expect(doc.apiVersion).toBe('planwright/v1');
+    expect(doc.id).toMatch(/^[a-z0-9][a-z0-9_-]*$/);
+    expect(doc.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Array.isArray(doc.graph)).toBe(true);
+    expect(doc.graph).toHaveLength(1);
+    expect(planId(STARTER_PLAN)).toBe('new_plan');
+  });
+
+  it('gives the block every required input, with allowed values', () => {
+    const node = doc.graph[0]!;
+    const spec = parse(readFileSync(new URL(`../../../../block_specs/report/${node.block}.yaml`, import.meta.url), 'utf8')) as {
+      id: string;
+      inputs: Record<string, { required?: boolean; enum?: unknown[] }>;
+    };
+    expect(spec.id).toBe(node.block);
+    for (const [name, port] of Object.entries(spec.inputs)) {
+      if (port.required) expect(node.in, name).toHaveProperty(name);
+      if (port.enum && name in node.in) expect(port.enum, name).toContain(node.in[name]);
+    }
+    for (const name of Object.keys(node.in)) expect(Object.keys(spec.inputs)).toContain(name);
+  });
+
+  it('takes a block from the catalog at the end of its graph', () => {
+    const { text } = insertIntoGraph(STARTER_PLAN, blockSnippet(block, 'read_data'));
+    const after = parse(text) as { graph: { id: string }[] };
+    expect(after.graph.map((n) => n.id)).toEqual(['write_report', 'read_data']);
   });
 });

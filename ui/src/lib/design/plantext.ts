@@ -1,6 +1,27 @@
 // Small pure helpers on a plan's YAML text: block snippets, their insertion, the plan's vars.
 import { parse } from 'yaml';
-import type { BlockInfo, Json } from '../api/contract';
+import type { BlockInfo } from '../api/types/BlockInfo';
+import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+
+/**
+ * The text a new plan starts from. It must validate, so a new user does not start with an error:
+ * docs/plan-format.md section 3 requires `apiVersion`, `id`, `version` and a `graph` list; one
+ * `report.write` node (its required inputs `data` and `path` given) makes it a plan that runs and
+ * shows where steps go. (A bare `graph:` is null, not a list: `invalid_type`.)
+ */
+export const STARTER_PLAN = `apiVersion: planwright/v1
+id: new_plan
+version: 0.1.0
+description: What this automation does, in a sentence.
+graph:
+  - id: write_report
+    description: A first step to replace with your own; it writes a small report.
+    block: report.write
+    in:
+      data: {message: Replace this step with the first step of your automation.}
+      format: markdown
+      path: out/new_plan.md
+`;
 
 /** A node id for a block not used yet in the text: `read_data`, `read_data_2` … */
 export function suggestId(block: Pick<BlockInfo, 'id'>, text: string): string {

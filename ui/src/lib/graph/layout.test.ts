@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanGraph } from '../api/contract';
+import type { PlanGraph } from '../api/types/PlanGraph';
 import { assignLayers, layoutGraph, orderLayers, SIZES } from './layout';
 
 const chain: PlanGraph = {

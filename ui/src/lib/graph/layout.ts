@@ -1,6 +1,8 @@
 // A layered (top-to-bottom) layout of a plan graph, loop and call bodies drawn as groups around
 // their nodes. Pure: the graph in, boxes and edge paths out.
-import type { GraphEdge, GraphNode, PlanGraph } from '../api/contract';
+import type { GraphEdge } from '../api/types/GraphEdge';
+import type { GraphNode } from '../api/types/GraphNode';
+import type { PlanGraph } from '../api/types/PlanGraph';
 
 export interface LaidNode {
   id: string;

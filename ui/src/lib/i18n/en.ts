@@ -1,5 +1,6 @@
 // English strings. Every key here must exist in ja.ts (a test checks it).
-// `{name}` placeholders are filled by `t(key, {name: …})`.
+// `{name}` placeholders are filled by `t(key, {name: …})`; counts use the ICU plural form
+// `{n, plural, one {# thing} other {# things}}` (see `format` in messages.ts).
 
 export const en = {
   'app.title': 'Planwright Studio',
@@ -27,8 +28,8 @@ export const en = {
   'design.new': 'New plan',
   'design.shortcuts': 'Ctrl+Enter validates, Ctrl+S registers',
   'design.valid': 'Valid',
-  'design.invalid': '{n} errors',
-  'design.warnings': '{n} warnings',
+  'design.invalid': '{n, plural, one {# error} other {# errors}}',
+  'design.warnings': '{n, plural, one {# warning} other {# warnings}}',
   'design.checking': 'Checking…',
   'design.findings': 'Findings',
   'design.noFindings': 'No findings: the plan is valid.',
@@ -100,7 +101,7 @@ export const en = {
   'run.reason': 'Reason',
   'run.artifacts': 'Files',
   'run.modelCalls': 'Model calls',
-  'run.progress': '{done} of {total} nodes finished',
+  'run.progress': '{done} of {total, plural, one {# node} other {# nodes}} finished',
   'run.replay': 'Recorded run',
   'run.live': 'Live',
   'run.openRun': 'Open run {id}',
@@ -139,6 +140,8 @@ export const en = {
   'input.badExtension': 'The file must end in one of: {accept}.',
   'input.badTable': 'Each row must be an object of column to value (JSON).',
   'input.filePath': 'Path of the file in the work folder',
+  'input.browse': 'Choose…',
+  'input.browseFor': 'Choose a file for {field}',
   'input.tableHelp': 'Rows as a JSON list of objects, or CSV with a header line.',
   'input.choose': 'Choose…',
   'input.accepted': 'Answer sent.',
@@ -177,6 +180,7 @@ export const en = {
   'settings.keyPlaceholder': 'Paste a new key to replace it',
   'settings.saveKey': 'Save key',
   'settings.keySaved': 'Key saved ({hint}).',
+  'settings.keySavedNoHint': 'Key saved.',
   'settings.where.keyring': 'system keyring',
   'settings.where.file': 'private file',
   'settings.where.environment': 'environment',
@@ -197,6 +201,7 @@ export const en = {
   'error.conflict': 'Conflict',
   'error.internal': 'Internal error',
   'error.unauthorized': 'Not signed in',
+  'error.forbidden': 'Refused by the studio server',
 } as const;
 
 export type MessageKey = keyof typeof en;

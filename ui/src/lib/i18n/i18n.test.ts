@@ -13,7 +13,8 @@ describe('i18n', () => {
   });
 
   it('uses the same placeholders in both languages', () => {
-    const names = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    // `{name}` and the argument of `{name, plural, …}` alike.
+    const names = (s: string) => [...s.matchAll(/\{(\w+)(?:\}|,\s*plural,)/g)].map((m) => m[1]).sort();
     for (const k of Object.keys(en) as (keyof typeof en)[]) expect(names(ja[k]), k).toEqual(names(en[k]));
   });
 
@@ -37,7 +38,25 @@ describe('i18n', () => {
   it('fills placeholders and picks localized texts', () => {
     expect(format('en', 'design.invalid', { n: 3 })).toBe('3 errors');
     expect(format('ja', 'design.invalid', { n: 3 })).toBe('エラー 3 件');
+    expect(format('en', 'run.progress', { done: 0, total: 1 })).toBe('0 of 1 node finished');
     expect(pick('ja', { en: 'Read', ja: '読む' })).toBe('読む');
     expect(pick('ja', { en: 'Read', ja: '' })).toBe('Read');
+  });
+
+  it('pluralises counts in English, and keeps Japanese as it is', () => {
+    expect(format('en', 'design.invalid', { n: 1 })).toBe('1 error');
+    expect(format('en', 'design.invalid', { n: 2 })).toBe('2 errors');
+    expect(format('en', 'design.invalid', { n: 0 })).toBe('0 errors');
+    expect(format('en', 'design.warnings', { n: 1 })).toBe('1 warning');
+    expect(format('en', 'design.warnings', { n: 5 })).toBe('5 warnings');
+    expect(format('ja', 'design.invalid', { n: 1 })).toBe('エラー 1 件');
+    expect(format('ja', 'design.warnings', { n: 1 })).toBe('警告 1 件');
+  });
+
+  it('leaves no plural form unfilled in any message', () => {
+    const numbers = { n: 1, done: 1, total: 1 };
+    for (const lang of ['en', 'ja'] as const) {
+      for (const k of Object.keys(en) as (keyof typeof en)[]) expect(format(lang, k, numbers), `${lang} ${k}`).not.toMatch(/plural,/);
+    }
   });
 });

@@ -139,6 +139,8 @@ export const ja: Record<MessageKey, string> = {
   'input.badExtension': 'ファイルの拡張子は次のいずれかにしてください: {accept}',
   'input.badTable': '各行は「列名: 値」のオブジェクトにしてください（JSON）。',
   'input.filePath': '作業フォルダ内のファイルのパス',
+  'input.browse': 'ファイルを選択…',
+  'input.browseFor': '{field} のファイルを選択…',
   'input.tableHelp': '行を JSON のオブジェクトのリスト、または見出し行付きの CSV で入力します。',
   'input.choose': '選択…',
   'input.accepted': '回答を送信しました。',
@@ -177,6 +179,7 @@ export const ja: Record<MessageKey, string> = {
   'settings.keyPlaceholder': '新しいキーを貼り付けると置き換えます',
   'settings.saveKey': 'キーを保存',
   'settings.keySaved': 'キーを保存しました（{hint}）。',
+  'settings.keySavedNoHint': 'キーを保存しました。',
   'settings.where.keyring': 'システムのキーリング',
   'settings.where.file': '本人のみ読めるファイル',
   'settings.where.environment': '環境変数',
@@ -197,4 +200,5 @@ export const ja: Record<MessageKey, string> = {
   'error.conflict': '競合しています',
   'error.internal': '内部エラー',
   'error.unauthorized': 'サインインしていません',
+  'error.forbidden': 'スタジオのサーバーに拒否されました',
 };

@@ -1,6 +1,10 @@
 // The run state, built from events by one pure reducer: the same for a live run (events from the
 // stream) and for a recorded one (`run_detail`'s events replayed).
-import type { InputRequest, Json, RunCounts, RunEvent, RunStatus } from '../api/contract';
+import type { Counts } from '../api/types/Counts';
+import type { Event } from '../api/types/Event';
+import type { RunStatus } from '../api/types/RunStatus';
+import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+import { readInputRequest, type InputRequest } from './inputRequest';
 
 export type NodeStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'retrying' | 'waiting';
 
@@ -43,7 +47,7 @@ export interface RunState {
   finishedAt: string | null;
   elapsedMs: number | null;
   reason: string | null;
-  counts: RunCounts | null;
+  counts: Counts | null;
   vars: Record<string, Json>;
   /** Node paths in the order they were first seen (graph nodes first, when given). */
   order: string[];
@@ -101,9 +105,9 @@ function time(at: string): number | null {
 }
 
 /** Applies one event. Events at or before `lastSeq` are ignored (replay then live may overlap). */
-export function applyEvent(state: RunState, event: RunEvent): RunState {
-  if (typeof event.seq === 'number' && event.seq <= state.lastSeq) return state;
-  const next: RunState = { ...state, lastSeq: typeof event.seq === 'number' ? event.seq : state.lastSeq };
+export function applyEvent(state: RunState, event: Event): RunState {
+  if (event.seq <= state.lastSeq) return state;
+  const next: RunState = { ...state, lastSeq: event.seq };
   if (event.run_id && !next.runId) next.runId = event.run_id;
 
   const node = (path: string, f: (n: NodeState) => Partial<NodeState>) => {
@@ -117,7 +121,8 @@ export function applyEvent(state: RunState, event: RunEvent): RunState {
     case 'run_started':
       next.planId = event.plan_id;
       next.status = 'running';
-      next.vars = event.vars ?? {};
+      // `vars` is a `JsonValue` in the generated type; the engine always writes an object.
+      next.vars = event.vars !== null && typeof event.vars === 'object' && !Array.isArray(event.vars) ? event.vars : {};
       next.finishedAt = null;
       next.reason = null;
       next.counts = null;
@@ -181,7 +186,7 @@ export function applyEvent(state: RunState, event: RunEvent): RunState {
       node(event.node, () => ({ status: 'retrying', attempt: event.attempt, error: event.error }));
       break;
     case 'input_requested':
-      node(event.node, () => ({ status: 'waiting', request: event.request }));
+      node(event.node, () => ({ status: 'waiting', request: readInputRequest(event.request) }));
       break;
     case 'input_received':
       node(event.node, (n) => ({ status: n.status === 'waiting' ? 'running' : n.status, request: null, answer: event.answer }));
@@ -205,7 +210,7 @@ export function applyEvent(state: RunState, event: RunEvent): RunState {
   return next;
 }
 
-export function replay(events: RunEvent[], nodeIds: string[] = []): RunState {
+export function replay(events: Event[], nodeIds: string[] = []): RunState {
   return [...events].sort((a, b) => a.seq - b.seq).reduce(applyEvent, initialRunState(nodeIds));
 }
 

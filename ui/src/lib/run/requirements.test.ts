@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InputRequest, Requirement } from '../api/contract';
+import type { InputRequest, Requirement } from './inputRequest';
 import { buildAnswer, checkField, emptyDraft, isDate, parseNumber, parseTable } from './requirements';
 
 const req = (p: Partial<Requirement>): Requirement => ({ id: 'f', type: 'text', ...p });

@@ -1,7 +1,8 @@
 // Client-side checks of a person's answer to an `input_requested` form, mirroring the server's
 // (crates/blocks/src/answers.rs): required, type, options, accept, validation.regex. The server
 // checks again and its per-field errors are shown at the field too.
-import type { ConfirmRequest, FormRequest, InputRequest, Json, Requirement } from '../api/contract';
+import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+import type { ConfirmRequest, InputRequest, Requirement } from './inputRequest';
 import type { MessageKey } from '../i18n/en';
 
 export interface FieldProblem {
@@ -17,7 +18,7 @@ export function isConfirm(request: InputRequest): request is ConfirmRequest {
 }
 
 export function requirementsOf(request: InputRequest): Requirement[] {
-  return isConfirm(request) ? [] : ((request as FormRequest).requirements ?? []).filter((r) => r && typeof r.id === 'string');
+  return isConfirm(request) ? [] : request.requirements;
 }
 
 /** Whether the request asks for an approve / reject decision. */
@@ -173,7 +174,7 @@ export function buildAnswer(request: InputRequest, draft: Draft): Checked {
     if (draft.approved === null) problems.approved = { key: 'input.required' };
     else answer.approved = draft.approved;
   }
-  const commentRequired = isConfirm(request) && request.options?.comment_required === true;
+  const commentRequired = isConfirm(request) && request.options.comment_required === true;
   if (draft.comment.trim() !== '') answer.comment = draft.comment;
   else if (commentRequired) problems.comment = { key: 'input.required' };
   if (asksResponse(request)) {
