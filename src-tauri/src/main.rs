@@ -6,7 +6,7 @@ mod commands;
 
 use std::process::ExitCode;
 
-use planwright_api::{Studio, StudioConfig};
+use planwright_api::{KeyStore, Studio, StudioConfig};
 use tauri::webview::PageLoadEvent;
 use tauri::Manager;
 
@@ -31,9 +31,13 @@ fn main() -> ExitCode {
         .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             // The workspace and data home as the settings (or PLANWRIGHT_HOME) say.
-            let studio = Studio::open(StudioConfig::default()).inspect_err(|e| {
-                eprintln!("planwright-studio: {e}{}", e.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default());
-            })?;
+            let studio = Studio::open(StudioConfig { key_store: KeyStore::from_env(), ..StudioConfig::default() })
+                .inspect_err(|e| {
+                    eprintln!(
+                        "planwright-studio: {e}{}",
+                        e.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()
+                    );
+                })?;
             app.manage(studio);
             Ok(())
         })

@@ -9,6 +9,7 @@
 
 mod check;
 mod error;
+mod keys;
 mod plans;
 mod runs;
 mod settings;
@@ -25,8 +26,8 @@ pub use planwright_runs::DataHome;
 
 pub use check::check_models_with;
 pub use error::{ApiError, ErrorCode};
+pub use keys::{model_settings, KeyStore};
 pub use runs::RunWatch;
-pub use settings::KeyStore;
 pub use types::*;
 
 /// How to open a studio.

@@ -31,7 +31,9 @@ impl Studio {
     pub async fn search_blocks(&self, request: SearchRequest) -> Result<SearchResponse, ApiError> {
         let top_k = request.top_k.unwrap_or(DEFAULT_TOP_K).clamp(*TOP_K_RANGE.start(), *TOP_K_RANGE.end());
         let mut warnings = Vec::new();
-        let embedder = self.embedder(&mut warnings);
+        let studio = self.clone();
+        let settings = tokio::task::spawn_blocking(move || studio.model_settings()).await.ok().and_then(Result::ok);
+        let embedder = settings.and_then(|settings| self.embedder(settings, &mut warnings));
         let retriever = Retriever::new(&self.inner.catalog, embedder);
         let options = SearchOptions { top_k, pinned: Vec::new() };
         let result = if retriever.has_embeddings() {
@@ -52,8 +54,7 @@ impl Studio {
         })
     }
 
-    fn embedder(&self, warnings: &mut Vec<String>) -> Option<Embedder> {
-        let settings = self.model_settings().ok()?;
+    fn embedder(&self, settings: planwright_llm::Settings, warnings: &mut Vec<String>) -> Option<Embedder> {
         let model = settings.embedding_model.clone()?;
         let client = settings.client().ok()??;
         match EmbedCache::open(&self.data_home().join(EMBEDDINGS_FILE)) {
@@ -109,8 +110,8 @@ impl Studio {
             valid,
             findings: findings(&run.validation),
             order,
-            steps: run.steps.iter().map(Step::from).collect(),
-            estimate: valid.then(|| Estimate::from(&run.estimate)),
+            steps: run.steps,
+            estimate: valid.then_some(run.estimate),
         })
     }
 

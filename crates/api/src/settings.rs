@@ -1,9 +1,7 @@
 //! Settings: the studio's own (`studio.yaml` in the data home: workspace, browser, locale,
 //! theme), the model settings through `planwright_llm::Settings` (never a key in a file it
-//! writes), and API keys: in the OS keyring where one works, else in `<data home>/keys.yaml`
-//! readable by the user alone.
+//! writes), and API keys through `keys`.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -11,25 +9,11 @@ use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OP
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ErrorCode};
+use crate::keys::{self, key_hint, key_var};
 use crate::types::*;
 use crate::{workspace, Studio};
 
 const STUDIO_FILE: &str = "studio.yaml";
-const KEYS_FILE: &str = "keys.yaml";
-const KEYRING_SERVICE: &str = "planwright";
-const OPENAI_KEY: &str = "OPENAI_API_KEY";
-const AZURE_KEY: &str = "AZURE_OPENAI_API_KEY";
-
-/// Where `set_api_key` keeps keys.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum KeyStore {
-    /// The OS keyring when it works, else the key file.
-    #[default]
-    Auto,
-    /// The key file only (`<data home>/keys.yaml`, mode 0600): for machines and tests where
-    /// the keyring must not be touched.
-    File,
-}
 
 /// `studio.yaml`.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -59,7 +43,7 @@ pub(crate) fn read_studio_file(home: &Path) -> Result<StudioFile, ApiError> {
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder; `private`: mode 0600.
-fn write_atomically(path: &Path, text: &str, private: bool) -> Result<(), ApiError> {
+pub(crate) fn write_atomically(path: &Path, text: &str, private: bool) -> Result<(), ApiError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| workspace::io_error("create", dir, &e))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -83,67 +67,12 @@ fn write_atomically(path: &Path, text: &str, private: bool) -> Result<(), ApiErr
     })
 }
 
-/// `sk-…abcd`: enough to recognise a key, never enough to use it.
-fn key_hint(key: &str) -> String {
-    let chars: Vec<char> = key.chars().collect();
-    if chars.len() < 12 {
-        return "…".into();
-    }
-    let head: String = chars[..3].iter().collect();
-    let tail: String = chars[chars.len() - 4..].iter().collect();
-    format!("{head}…{tail}")
-}
-
-fn key_var(provider: ProviderChoice) -> &'static str {
-    match provider {
-        ProviderChoice::Azure => AZURE_KEY,
-        _ => OPENAI_KEY,
-    }
-}
-
 impl Studio {
-    fn keys_file(&self) -> PathBuf {
-        self.data_home().join(KEYS_FILE)
-    }
-
-    fn read_keys_file(&self) -> Result<BTreeMap<String, String>, ApiError> {
-        let path = self.keys_file();
-        match std::fs::read_to_string(&path) {
-            Ok(text) => serde_yaml::from_str::<Option<BTreeMap<String, String>>>(&text)
-                .map(Option::unwrap_or_default)
-                .map_err(|_| {
-                    ApiError::invalid(format!("{} cannot be read as a list of keys", path.display()))
-                        .with_hint("delete that file and set the API key again in Settings")
-                }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(e) => Err(workspace::io_error("read", &path, &e)),
-        }
-    }
-
-    /// The keys the studio stored, and where each is. Blocking (the keyring may be D-Bus).
-    fn stored_keys(&self) -> Vec<(String, Secret, KeyPlace)> {
-        let file = self.read_keys_file().unwrap_or_default();
-        let mut keys = Vec::new();
-        for var in [OPENAI_KEY, AZURE_KEY] {
-            if self.inner.key_store == KeyStore::Auto {
-                let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
-                if let Ok(key) = from_keyring {
-                    keys.push((var.to_owned(), Secret::new(key), KeyPlace::Keyring));
-                    continue;
-                }
-            }
-            if let Some(key) = file.get(var) {
-                keys.push((var.to_owned(), Secret::new(key.clone()), KeyPlace::File));
-            }
-        }
-        keys
-    }
-
     /// The model settings runs and searches use: environment, `.env`, `settings.yaml`, then the
     /// keys the studio stored.
+    /// Blocking (the keyring).
     pub(crate) fn model_settings(&self) -> Result<Settings, SettingsError> {
-        let stored: Vec<(String, Secret)> = self.stored_keys().into_iter().map(|(var, key, _)| (var, key)).collect();
-        Settings::load_with_keys(self.data_home(), &stored)
+        keys::model_settings(self.data_home(), self.inner.key_store)
     }
 
     pub async fn get_settings(&self) -> Result<StudioSettings, ApiError> {
@@ -155,7 +84,7 @@ impl Studio {
 
     fn settings_now(&self) -> Result<StudioSettings, ApiError> {
         let file = read_studio_file(self.data_home())?;
-        let keys = self.stored_keys();
+        let keys = keys::stored_keys(self.data_home(), self.inner.key_store);
         let stored: Vec<(String, Secret)> = keys.iter().map(|(var, key, _)| (var.clone(), key.clone())).collect();
         let (settings, problem) = match Settings::load_with_keys(self.data_home(), &stored) {
             Ok(settings) => (settings, None),
@@ -230,39 +159,13 @@ impl Studio {
         let var = key_var(request.provider);
         let studio = self.clone();
         let secret = Secret::new(key.clone());
-        let place = tokio::task::spawn_blocking(move || studio.store_key(var, &secret))
-            .await
-            .map_err(|e| ApiError::internal(format!("storing the key stopped: {e}")))??;
+        let place = tokio::task::spawn_blocking(move || {
+            keys::store_key(studio.data_home(), studio.inner.key_store, var, &secret)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("storing the key stopped: {e}")))??;
         tracing::info!(place = ?place, "API key stored");
         Ok(KeyStatus { stored: true, hint: Some(key_hint(&key)), place: Some(place) })
-    }
-
-    fn store_key(&self, var: &str, key: &Secret) -> Result<KeyPlace, ApiError> {
-        let mut file = self.read_keys_file()?;
-        if self.inner.key_store == KeyStore::Auto {
-            let stored = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| {
-                entry.set_password(key.expose())?;
-                entry.get_password()
-            });
-            match stored {
-                Ok(read_back) if read_back == key.expose() => {
-                    if file.remove(var).is_some() {
-                        self.write_keys_file(&file)?;
-                    }
-                    return Ok(KeyPlace::Keyring);
-                }
-                Ok(_) => tracing::warn!("the keyring gave back another key; using the key file"),
-                Err(error) => tracing::info!(%error, "no usable keyring; using the key file"),
-            }
-        }
-        file.insert(var.to_owned(), key.expose().to_owned());
-        self.write_keys_file(&file)?;
-        Ok(KeyPlace::File)
-    }
-
-    fn write_keys_file(&self, keys: &BTreeMap<String, String>) -> Result<(), ApiError> {
-        let text = serde_yaml::to_string(keys).map_err(|e| ApiError::internal(e.to_string()))?;
-        write_atomically(&self.keys_file(), &text, true)
     }
 
     /// One tiny call per tier (and one embedding), as `planwright doctor` does.

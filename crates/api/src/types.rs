@@ -5,6 +5,7 @@
 //! events, behind its `ts` feature); the validator's findings and dry-run steps are mirrored
 //! here with a `From` conversion, so that the plan and validate crates stay free of UI concerns.
 
+pub use planwright_validate::{Estimate, Step, StepKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
@@ -132,70 +133,6 @@ pub struct ValidateResponse {
     pub valid: bool,
     /// Errors first, then warnings, each in document order.
     pub findings: Vec<Finding>,
-}
-
-/// One step of the dry-run, in execution order.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
-pub struct Step {
-    /// Node id; inside a loop body `loop/inner`, inside a called plan `call/inner`.
-    pub id: String,
-    /// Topological level within its graph (0 = depends on nothing).
-    pub level: usize,
-    /// How deep in loop bodies and called plans the step is (0 = the plan itself).
-    pub depth: usize,
-    /// `block`, `loop` or `call`.
-    pub kind: String,
-    /// The block id, the called plan id, or `foreach`/`while`.
-    pub what: String,
-    pub depends_on: Vec<String>,
-    /// Inputs resolved against sample values; secrets shown by name only.
-    pub inputs: Map<String, Value>,
-    pub outputs: Map<String, Value>,
-    #[ts(type = "number | null")]
-    pub runs: Option<u64>,
-}
-
-impl From<&planwright_validate::Step> for Step {
-    fn from(step: &planwright_validate::Step) -> Step {
-        let kind = serde_json::to_value(step.kind).ok().and_then(|v| v.as_str().map(str::to_owned));
-        Step {
-            id: step.id.clone(),
-            level: step.level,
-            depth: step.depth,
-            kind: kind.unwrap_or_default(),
-            what: step.what.clone(),
-            depends_on: step.depends_on.clone(),
-            inputs: step.inputs.clone(),
-            outputs: step.outputs.clone(),
-            runs: step.runs,
-        }
-    }
-}
-
-/// What a run of the plan costs, counting every loop iteration.
-#[derive(Debug, Clone, Serialize, Deserialize, TS)]
-pub struct Estimate {
-    #[ts(type = "number")]
-    pub node_runs: u64,
-    #[ts(type = "number")]
-    pub model_calls: u64,
-    #[ts(type = "number")]
-    pub browser_objectives: u64,
-    /// False when some count depends on data known only at run time.
-    pub exact: bool,
-    pub notes: Vec<String>,
-}
-
-impl From<&planwright_validate::Estimate> for Estimate {
-    fn from(estimate: &planwright_validate::Estimate) -> Estimate {
-        Estimate {
-            node_runs: estimate.node_runs,
-            model_calls: estimate.model_calls,
-            browser_objectives: estimate.browser_objectives,
-            exact: estimate.exact,
-            notes: estimate.notes.clone(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -2,8 +2,8 @@
 //! model is set), saying what works and what to fix.
 
 use anyhow::{Context, Result};
-use planwright_api::ModelCheck;
-use planwright_llm::{Settings, SETTINGS_FILE};
+use planwright_api::{KeyStore, ModelCheck};
+use planwright_llm::SETTINGS_FILE;
 use planwright_runs::DataHome;
 
 use crate::commands::Exit;
@@ -15,7 +15,10 @@ pub fn doctor(format: Format) -> Result<Exit> {
     let home = DataHome::from_env()?;
     let settings_file = home.root().join(SETTINGS_FILE);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let report = runtime.block_on(planwright_api::check_models_with(Settings::load(home.root()), &settings_file));
+    let report = runtime.block_on(planwright_api::check_models_with(
+        planwright_api::model_settings(home.root(), KeyStore::from_env()),
+        &settings_file,
+    ));
     match format {
         Format::Json => print!("{}", render::json(&report)),
         Format::Text => print!("{}", text(&report)),

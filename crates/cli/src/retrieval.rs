@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use planwright_llm::Settings;
+use planwright_api::KeyStore;
 use planwright_retrieval::{EmbedCache, Embedder, Hit, Retriever, SearchOptions, SearchResult, DEFAULT_TOP_K};
 use planwright_runs::DataHome;
 use serde::Serialize;
@@ -83,7 +83,7 @@ pub fn run(command: BlocksCommand) -> Result<Exit> {
 /// or broken means BM25 alone, said on stderr when it is a problem rather than a choice.
 fn embedder() -> Option<Embedder> {
     let home = DataHome::from_env().ok()?;
-    let settings = match Settings::load(home.root()) {
+    let settings = match planwright_api::model_settings(home.root(), KeyStore::from_env()) {
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("planwright: warning: model settings unusable, ranking by BM25 alone: {error}");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use planwright_api::KeyStore;
 use planwright_designs::Designs;
 use planwright_engine::{
     AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome,
@@ -238,10 +239,11 @@ fn progress_line(event: &Event, terminal: bool) -> Option<String> {
     })
 }
 
-/// The model `ai.*` blocks use, from the environment, `.env` and the settings file. Broken model
-/// settings do not stop plans that need no model: they are reported, and model blocks then fail.
+/// The model `ai.*` blocks use, from the environment, `.env`, the settings file and the keys the
+/// studio stored. Broken model settings do not stop plans that need no model: they are
+/// reported, and model blocks then fail.
 fn configured_models(home: &DataHome) -> Option<Arc<dyn planwright_llm::LlmClient>> {
-    let built = planwright_llm::Settings::load(home.root())
+    let built = planwright_api::model_settings(home.root(), KeyStore::from_env())
         .map_err(|e| e.to_string())
         .and_then(|settings| settings.client().map_err(|e| e.to_string()));
     match built {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use planwright_api::{Studio, StudioConfig};
+use planwright_api::{KeyStore, Studio, StudioConfig};
 use planwright_server::Server;
 
 use crate::commands::{print, Exit};
@@ -12,8 +12,11 @@ use crate::commands::{print, Exit};
 pub fn serve(port: u16, open: bool, workspace: Option<PathBuf>, ui: Option<PathBuf>) -> Result<Exit> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let studio = Studio::open(StudioConfig { workspace, ..StudioConfig::default() })
-            .map_err(|e| anyhow::anyhow!("{e}{}", e.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()))?;
+        let studio =
+            Studio::open(StudioConfig { workspace, key_store: KeyStore::from_env(), ..StudioConfig::default() })
+                .map_err(|e| {
+                    anyhow::anyhow!("{e}{}", e.hint.as_ref().map(|h| format!(" ({h})")).unwrap_or_default())
+                })?;
         let ui = ui.unwrap_or_else(planwright_server::default_ui_dir);
         let server = Server::bind(studio.clone(), port, &ui).await?;
         print(&format!("{}\n", server.url()))?;

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::process::Output;
 
+use planwright_api::{DataHome, KeyStore, ProviderChoice, SetKeyRequest, Studio, StudioConfig};
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use serde_json::Value;
 
@@ -118,4 +119,34 @@ async fn an_unreachable_server_and_bad_settings_are_reported() {
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
     assert!(text.starts_with("✗ model settings: ") && text.contains("settings.yaml: `provider`"), "{text}");
+}
+
+/// A key saved in the studio's Settings (here in its key file) serves the command line too, and
+/// a key in the environment still comes first.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_the_studio_stored_is_used_after_the_environment() {
+    let server = ReplayServer::start(Script::new().always(Match::chat(), Reply::text("ok"))).await;
+    let home = tempfile::tempdir().unwrap();
+    let studio = Studio::open(StudioConfig {
+        workspace: Some(home.path().join("workspace")),
+        data_home: Some(DataHome::at(home.path().join("data"))),
+        key_store: KeyStore::File,
+    })
+    .unwrap();
+    studio.set_api_key(SetKeyRequest { provider: ProviderChoice::Openai, key: CANARY.into() }).await.unwrap();
+    let base_url = server.base_url();
+    let stored_only = [("OPENAI_BASE_URL", base_url.as_str()), ("PLANWRIGHT_KEYRING", "off")];
+    let output = doctor(home.path(), &stored_only, &["--format", "json"]).await;
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let bearers = |requests: &[planwright_llm_replay::RecordedRequest]| -> Vec<String> {
+        requests.iter().map(|r| r.header("authorization").unwrap_or_default().to_owned()).collect()
+    };
+    assert_eq!(bearers(&server.requests()), vec![format!("Bearer {CANARY}"); 3]);
+    assert!(!stdout(&output).contains(CANARY));
+
+    let environment_key = "sk-environment-key-5e6f";
+    let both = [("OPENAI_API_KEY", environment_key), stored_only[0], stored_only[1]];
+    let output = doctor(home.path(), &both, &["--format", "json"]).await;
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(bearers(&server.requests()[3..]), vec![format!("Bearer {environment_key}"); 3]);
 }

@@ -8,14 +8,15 @@ use planwright_catalog::{BlockSpec, Catalog, Lookup, Type};
 use planwright_designs::Resolution;
 use planwright_plan::reference::{escape_pointer, with_token, Part};
 use planwright_plan::{Code, Finding, Node, NodeRole, Plan, Reference, Root, Template};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::order::GraphAnalysis;
 use crate::{validate_plan, PlanSource, Validation};
 
 /// One step of the dry-run, in execution order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Step {
     /// Node id; inside a loop body `loop/inner`, inside a called plan `call/inner`.
     pub id: String,
@@ -23,6 +24,7 @@ pub struct Step {
     pub level: usize,
     /// How deep in loop bodies and called plans the step is (0 = the plan itself).
     pub depth: usize,
+    /// A block, a loop or a called plan (`subflow`).
     pub kind: StepKind,
     /// The block id, the called plan id, or `foreach`/`while`.
     pub what: String,
@@ -37,7 +39,8 @@ pub struct Step {
     pub runs: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StepKind {
     #[default]
@@ -47,7 +50,8 @@ pub enum StepKind {
 }
 
 /// What a run of the plan costs, counting every loop iteration.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Estimate {
     /// Node executions.
     pub node_runs: u64,

@@ -3,8 +3,20 @@
 /**
  * What a run of the plan costs, counting every loop iteration.
  */
-export type Estimate = { node_runs: number, model_calls: number, browser_objectives: number, 
+export type Estimate = { 
+/**
+ * Node executions.
+ */
+node_runs: number, 
+/**
+ * Model calls, at most (when a model is configured; offline runs make none).
+ */
+model_calls: number, browser_objectives: number, 
 /**
  * False when some count depends on data known only at run time.
  */
-exact: boolean, notes: Array<string>, };
+exact: boolean, 
+/**
+ * Where the estimate assumed something.
+ */
+notes: Array<string>, };
