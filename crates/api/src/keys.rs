@@ -52,11 +52,15 @@ pub fn model_settings(data_home: &Path, store: KeyStore) -> Result<Settings, Set
     Settings::load_with_keys(data_home, &stored)
 }
 
-/// The keys stored, and where each is: the keyring first, then the key file.
+/// The keys stored, and where each is: the keyring first, then the key file. A key the
+/// environment sets is not looked up (it wins anyway), so that a locked keyring is not asked.
 pub(crate) fn stored_keys(data_home: &Path, store: KeyStore) -> Vec<(String, Secret, KeyPlace)> {
     let file = read_keys_file(data_home).unwrap_or_default();
     let mut keys = Vec::new();
     for var in [OPENAI_KEY, AZURE_KEY] {
+        if std::env::var(var).is_ok_and(|value| !value.trim().is_empty()) {
+            continue;
+        }
         if store == KeyStore::Auto {
             let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
             if let Ok(key) = from_keyring {

@@ -196,6 +196,11 @@ impl Studio {
             async move {
                 let _ = events.send(first);
                 while let Some(event) = receiver.recv().await {
+                    if matches!(event.kind, EventKind::RunFinished { .. }) {
+                        // Over for every caller before anyone hears so: a stop or an answer sent
+                        // after `run_finished` is refused (404), never taken by a run that is gone.
+                        studio.forget_live(&run_id);
+                    }
                     let _ = events.send(event);
                 }
                 match handle.await {
@@ -203,7 +208,7 @@ impl Studio {
                     Ok(Err(error)) => tracing::warn!(%error, "run ended with an error"),
                     Err(error) => tracing::error!(%error, "run task failed"),
                 }
-                studio.inner.live.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&run_id);
+                studio.forget_live(&run_id);
             }
             .instrument(span),
         );
@@ -279,6 +284,10 @@ impl Studio {
             studio: self.clone(),
             run_id: run_id.to_owned(),
         })
+    }
+
+    fn forget_live(&self, run_id: &str) {
+        self.inner.live.0.lock().unwrap_or_else(|e| e.into_inner()).remove(run_id);
     }
 
     fn live(&self, run_id: &str) -> Result<LiveRun, ApiError> {

@@ -69,8 +69,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str, private: bool) -> Result
 
 impl Studio {
     /// The model settings runs and searches use: environment, `.env`, `settings.yaml`, then the
-    /// keys the studio stored.
-    /// Blocking (the keyring).
+    /// keys the studio stored. Blocking (the keyring).
     pub(crate) fn model_settings(&self) -> Result<Settings, SettingsError> {
         keys::model_settings(self.data_home(), self.inner.key_store)
     }
