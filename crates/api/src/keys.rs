@@ -52,8 +52,10 @@ pub fn model_settings(data_home: &Path, store: KeyStore) -> Result<Settings, Set
     Settings::load_with_keys(data_home, &stored)
 }
 
-/// The keys stored, and where each is: the keyring first, then the key file. A key the
-/// environment sets is not looked up (it wins anyway), so that a locked keyring is not asked.
+/// The keys stored, and where each is. The key file first: [`store_key`] removes a key from it
+/// whenever the keyring takes one, so a key found there was stored last (the keyring was locked
+/// or missing then, and may still hold an older one). A key the environment sets is not looked
+/// up (it wins anyway), so that a locked keyring is not asked.
 pub(crate) fn stored_keys(data_home: &Path, store: KeyStore) -> Vec<(String, Secret, KeyPlace)> {
     let file = read_keys_file(data_home).unwrap_or_default();
     let mut keys = Vec::new();
@@ -61,22 +63,20 @@ pub(crate) fn stored_keys(data_home: &Path, store: KeyStore) -> Vec<(String, Sec
         if std::env::var(var).is_ok_and(|value| !value.trim().is_empty()) {
             continue;
         }
-        if store == KeyStore::Auto {
+        if let Some(key) = file.get(var) {
+            keys.push((var.to_owned(), Secret::new(key.clone()), KeyPlace::File));
+        } else if store == KeyStore::Auto {
             let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
             if let Ok(key) = from_keyring {
                 keys.push((var.to_owned(), Secret::new(key), KeyPlace::Keyring));
-                continue;
             }
-        }
-        if let Some(key) = file.get(var) {
-            keys.push((var.to_owned(), Secret::new(key.clone()), KeyPlace::File));
         }
     }
     keys
 }
 
-/// Stores `key` under `var`: the keyring when it works and gives the key back, and then never
-/// also in the file; else the file.
+/// Stores `key` under `var`: the keyring when it works and gives the key back, and then removed
+/// from the file; else the file.
 pub(crate) fn store_key(data_home: &Path, store: KeyStore, var: &str, key: &Secret) -> Result<KeyPlace, ApiError> {
     let mut file = read_keys_file(data_home)?;
     if store == KeyStore::Auto {

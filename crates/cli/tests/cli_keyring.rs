@@ -11,6 +11,8 @@ use planwright_api::{DataHome, KeyPlace, KeyStore, ProviderChoice, SetKeyRequest
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 
 const CANARY: &str = "sk-keyring-canary-7a8b";
+const LOCKED_CANARY: &str = "sk-while-locked-canary-9c0d";
+const LOGIN: &str = "/org/freedesktop/secrets/collection/login";
 
 /// A session bus and a Secret Service on it, both stopped on drop.
 struct SecretService {
@@ -20,9 +22,7 @@ struct SecretService {
 }
 
 impl SecretService {
-    /// `login_password`: the login keyring is created and unlocked with it, as a desktop login
-    /// does; `None`: there is no login keyring, so storing needs a prompt nobody can answer.
-    fn start(dir: &Path, login_password: Option<&str>) -> SecretService {
+    fn start(dir: &Path) -> SecretService {
         let mut bus = Command::new("dbus-daemon")
             .args(["--session", "--nofork", "--print-address=1"])
             .stdout(Stdio::piped())
@@ -32,23 +32,11 @@ impl SecretService {
         let mut address = String::new();
         BufReader::new(bus.stdout.take().unwrap()).read_line(&mut address).unwrap();
         let address = address.trim().to_owned();
-        let data = dir.join("keyring-data");
-        let runtime = dir.join("keyring-runtime");
-        for folder in [&data, &runtime] {
-            std::fs::create_dir_all(folder).unwrap();
+        for folder in ["keyring-data", "keyring-runtime"] {
+            std::fs::create_dir_all(dir.join(folder)).unwrap();
         }
-        // `--unlock` reads the login keyring's password on stdin until it closes.
-        let mut keyring = Command::new("gnome-keyring-daemon")
-            .args(["--foreground", "--components=secrets", "--unlock"])
-            .env("DBUS_SESSION_BUS_ADDRESS", &address)
-            .env("XDG_DATA_HOME", &data)
-            .env("XDG_RUNTIME_DIR", &runtime)
-            .env("HOME", dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("gnome-keyring-daemon runs (./scripts/test installs it)");
-        keyring.stdin.take().unwrap().write_all(login_password.unwrap_or_default().as_bytes()).unwrap();
+        // The login keyring is created with this password and unlocked, as a desktop login does.
+        let keyring = unlock(keyring_daemon(dir, &address).arg("--foreground"));
         let service = SecretService { address, bus, keyring };
         let started = Instant::now();
         while !service.has_secrets() {
@@ -59,14 +47,74 @@ impl SecretService {
     }
 
     fn has_secrets(&self) -> bool {
+        self.call(
+            &["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner"],
+            &["string:org.freedesktop.secrets"],
+        )
+        .contains("boolean true")
+    }
+
+    /// The daemon restarted, reading the keyring files and unlocking the login keyring, as
+    /// logging in again does.
+    fn unlock_login_keyring(&mut self, dir: &Path) {
+        let _ = self.keyring.kill();
+        let _ = self.keyring.wait();
+        self.keyring = unlock(keyring_daemon(dir, &self.address).arg("--foreground"));
+        let started = Instant::now();
+        loop {
+            let locked = self.call(
+                &["--dest=org.freedesktop.secrets", LOGIN, "org.freedesktop.DBus.Properties.Get"],
+                &["string:org.freedesktop.Secret.Collection", "string:Locked"],
+            );
+            if locked.contains("boolean false") {
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "the login keyring is still locked: {locked}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn lock_login_keyring(&self) {
+        let locked = self.call(
+            &["--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock"],
+            &[&format!("array:objpath:{LOGIN}")],
+        );
+        assert!(locked.contains(LOGIN), "the login keyring did not lock: {locked}");
+    }
+
+    /// `dbus-send` on this bus; its reply.
+    fn call(&self, target: &[&str], arguments: &[&str]) -> String {
         let reply = Command::new("dbus-send")
-            .args(["--session", "--dest=org.freedesktop.DBus", "--print-reply", "/org/freedesktop/DBus"])
-            .args(["org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"])
+            .args(["--session", "--print-reply"])
+            .args(target)
+            .args(arguments)
             .env("DBUS_SESSION_BUS_ADDRESS", &self.address)
             .output()
             .expect("dbus-send runs");
-        String::from_utf8_lossy(&reply.stdout).contains("boolean true")
+        String::from_utf8_lossy(&reply.stdout).into_owned()
     }
+}
+
+/// gnome-keyring's secrets component on the bus at `address`, keeping its files under `dir`.
+fn keyring_daemon(dir: &Path, address: &str) -> Command {
+    let mut command = Command::new("gnome-keyring-daemon");
+    command
+        .args(["--components=secrets", "--unlock"])
+        .env("DBUS_SESSION_BUS_ADDRESS", address)
+        .env("XDG_DATA_HOME", dir.join("keyring-data"))
+        .env("XDG_RUNTIME_DIR", dir.join("keyring-runtime"))
+        .env("HOME", dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+/// Starts `command` with the login password on its stdin (`--unlock` reads it until it closes).
+fn unlock(command: &mut Command) -> Child {
+    let mut child =
+        command.stdin(Stdio::piped()).spawn().expect("gnome-keyring-daemon runs (./scripts/test installs it)");
+    child.stdin.take().unwrap().write_all(b"login password").unwrap();
+    child
 }
 
 impl Drop for SecretService {
@@ -76,15 +124,6 @@ impl Drop for SecretService {
             let _ = child.wait();
         }
     }
-}
-
-fn open_studio(home: &Path) -> Studio {
-    Studio::open(StudioConfig {
-        workspace: Some(home.join("workspace")),
-        data_home: Some(DataHome::at(home.join("data"))),
-        key_store: KeyStore::Auto,
-    })
-    .unwrap()
 }
 
 fn doctor_bearers(home: &Path, server: &ReplayServer, vars: &[(&str, &str)]) -> Vec<String> {
@@ -103,51 +142,56 @@ fn doctor_bearers(home: &Path, server: &ReplayServer, vars: &[(&str, &str)]) -> 
     server.requests()[before..].iter().map(|r| r.header("authorization").unwrap_or_default().to_owned()).collect()
 }
 
+/// One test, so one process: the keyring library binds to the session bus once per process.
 #[test]
-fn a_key_set_in_the_studio_goes_to_the_keyring_and_serves_the_command_line() {
+fn keys_go_to_the_keyring_and_to_the_private_file_while_it_is_locked() {
     let home = tempfile::tempdir().unwrap();
-    let service = SecretService::start(home.path(), Some("login password"));
+    let mut service = SecretService::start(home.path());
     // Before any thread starts: the keyring library connects to the bus this names.
     std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &service.address);
-    std::env::remove_var("PLANWRIGHT_KEYRING");
+    for var in ["PLANWRIGHT_KEYRING", "OPENAI_API_KEY"] {
+        std::env::remove_var(var);
+    }
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let server = runtime.block_on(ReplayServer::start(Script::new().always(Match::chat(), Reply::text("ok"))));
-    let studio = open_studio(home.path());
+    let studio = Studio::open(StudioConfig {
+        workspace: Some(home.path().join("workspace")),
+        data_home: Some(DataHome::at(home.path().join("data"))),
+        key_store: KeyStore::Auto,
+    })
+    .unwrap();
+    let set_key = |key: &str| {
+        runtime
+            .block_on(studio.set_api_key(SetKeyRequest { provider: ProviderChoice::Openai, key: key.into() }))
+            .unwrap()
+    };
+    let key_file = home.path().join("data/keys.yaml");
+    let address = service.address.clone();
+    let bus = [("DBUS_SESSION_BUS_ADDRESS", address.as_str())];
 
-    let status = runtime
-        .block_on(studio.set_api_key(SetKeyRequest { provider: ProviderChoice::Openai, key: CANARY.into() }))
-        .unwrap();
+    let status = set_key(CANARY);
     assert_eq!(status.place, Some(KeyPlace::Keyring));
     assert_eq!(status.hint.as_deref(), Some("sk-…7a8b"));
-    assert!(!home.path().join("data/keys.yaml").exists(), "a key in the keyring is not also written to the file");
-    let settings = runtime.block_on(studio.get_settings()).unwrap();
-    assert_eq!(settings.models.key.place, Some(KeyPlace::Keyring));
-
-    let bus = [("DBUS_SESSION_BUS_ADDRESS", service.address.as_str())];
+    assert!(!key_file.exists(), "a key in the keyring is not also written to the file");
+    assert_eq!(runtime.block_on(studio.get_settings()).unwrap().models.key.place, Some(KeyPlace::Keyring));
     assert_eq!(doctor_bearers(home.path(), &server, &bus), vec![format!("Bearer {CANARY}"); 3]);
     let keyring_off = [bus[0], ("PLANWRIGHT_KEYRING", "off")];
     assert_eq!(doctor_bearers(home.path(), &server, &keyring_off), vec![String::new(); 3], "PLANWRIGHT_KEYRING=off");
-}
 
-#[test]
-fn a_keyring_that_cannot_store_leaves_the_key_in_the_private_file() {
-    let home = tempfile::tempdir().unwrap();
-    let service = SecretService::start(home.path(), None);
-    std::env::set_var("DBUS_SESSION_BUS_ADDRESS", &service.address);
-    std::env::remove_var("PLANWRIGHT_KEYRING");
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let studio = open_studio(home.path());
-    let status = runtime
-        .block_on(studio.set_api_key(SetKeyRequest { provider: ProviderChoice::Openai, key: CANARY.into() }))
-        .unwrap();
+    // Locked (a screen lock, a remote session): storing would need a prompt nobody answers.
+    service.lock_login_keyring();
+    let status = set_key(LOCKED_CANARY);
     assert_eq!(status.place, Some(KeyPlace::File));
-    let file = home.path().join("data/keys.yaml");
-    assert!(std::fs::read_to_string(&file).unwrap().contains(CANARY));
+    assert!(std::fs::read_to_string(&key_file).unwrap().contains(LOCKED_CANARY));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(std::fs::metadata(&key_file).unwrap().permissions().mode() & 0o777, 0o600);
     }
-    let settings = runtime.block_on(studio.get_settings()).unwrap();
-    assert_eq!(settings.models.key.place, Some(KeyPlace::File));
+    assert_eq!(runtime.block_on(studio.get_settings()).unwrap().models.key.place, Some(KeyPlace::File));
+    assert_eq!(doctor_bearers(home.path(), &server, &bus), vec![format!("Bearer {LOCKED_CANARY}"); 3]);
+
+    // Unlocked again, the keyring still holds the older key: the newer one, in the file, is used.
+    service.unlock_login_keyring(home.path());
+    assert_eq!(doctor_bearers(home.path(), &server, &bus), vec![format!("Bearer {LOCKED_CANARY}"); 3]);
 }
