@@ -19,7 +19,7 @@ export interface Studio {
 
 async function startServe(workspace: string, home: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(binary, ['serve', '--port', '0', '--workspace', workspace, '--ui', join(repo, 'ui', 'dist')], {
-    env: { ...process.env, PLANWRIGHT_HOME: home, OPENAI_API_KEY: '', AZURE_OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    env: { ...process.env, PLANWRIGHT_HOME: home, PLANWRIGHT_KEYRING: 'off', OPENAI_API_KEY: '', AZURE_OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

@@ -56,7 +56,7 @@ async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErro
     let rules = input::optional_text(&inputs, "system_prompt")?.unwrap_or_default();
     let evidence = evidence(&inputs)?;
     let Some(models) = ctx.models.as_deref() else {
-        return Err(BlockError::Failed(
+        return Err(BlockError::NotSetUp(
             "no model configured: ai.process_llm needs a language model. Set OPENAI_API_KEY (or \
              AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT, or OPENAI_BASE_URL for a local server such as \
              Ollama) in the environment or a .env file, then check it with `planwright doctor`"

@@ -36,6 +36,10 @@ pub enum BlockError {
     /// The block's work failed (a file is unreadable, the server answered 500).
     #[error("{0}")]
     Failed(String),
+    /// Something the block needs is not set up (no model is configured): another attempt
+    /// cannot succeed, so the engine does not retry it, as with [`BlockError::Input`].
+    #[error("{0}")]
+    NotSetUp(String),
     /// A person declined or could not answer, and the block cannot go on without it.
     #[error("{0}")]
     NoAnswer(String),

@@ -125,7 +125,7 @@ async fn still_broken_after_the_re_ask_fails_without_a_third_call() {
 async fn without_a_model_it_says_how_to_configure_one() {
     let h = Harness::new();
     let error = h.run(ID, inputs()).await.unwrap_err();
-    let BlockError::Failed(message) = error else { panic!("{error:?}") };
+    let BlockError::NotSetUp(message) = error else { panic!("{error:?}") };
     assert!(message.starts_with("no model configured"), "{message}");
     assert!(message.contains("OPENAI_API_KEY") && message.contains("planwright doctor"), "{message}");
 }

@@ -93,6 +93,7 @@ pub(crate) async fn run_block(
                 (format!("timed out after {ms} ms (policy timeout_ms); its work was cancelled"), true)
             }
             Err(Attempt::Failed(error)) => (error, false),
+            Err(Attempt::Refused(error)) => return ctx.fail(&path, elapsed_ms, attempt, &error, false, &policy),
         };
         if attempt <= retries {
             let backoff_ms = policy.retry_backoff_ms.unwrap_or(500).saturating_mul(1 << (attempt - 1).min(16));
@@ -116,6 +117,9 @@ pub(crate) async fn run_block(
 
 enum Attempt {
     Failed(String),
+    /// Failed in a way another attempt cannot change (a refused input, nothing set up): not
+    /// retried whatever the policy.
+    Refused(String),
     TimedOut(u64),
     Stopped,
     Waiting(String),
@@ -162,7 +166,8 @@ async fn attempt_once(
     outcome.map_err(|error| match error {
         BlockError::Cancelled => Attempt::Stopped,
         BlockError::NoAnswer(why) => Attempt::Waiting(why),
-        other => Attempt::Failed(other.to_string()),
+        BlockError::Input(why) | BlockError::NotSetUp(why) => Attempt::Refused(why),
+        BlockError::Failed(why) => Attempt::Failed(why),
     })
 }
 

@@ -175,6 +175,16 @@ async fn retry_backs_off_and_counts_every_retry() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_input_the_block_refuses_is_not_retried() {
+    let f = support::fixture();
+    let graph = "  - id: escape\n    block: report.write\n    in: {data: {a: 1}, format: json, path: ../outside.json}\n    policy: {on_error: retry, retries: 3, retry_backoff_ms: 20}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert_eq!(kinds(&events, "escape"), ["started", "failed"], "another attempt could not change the answer");
+    assert_eq!(outcome.counts.retried, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_timeout_cancels_the_blocks_work() {
     let server = support::start().await;
     let f = support::fixture();

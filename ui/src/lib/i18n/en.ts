@@ -110,6 +110,7 @@ export const en = {
   'run.finishedWith': 'Finished: {status}',
   'run.noPlans': 'No registered plans. Register one in the Design tab.',
   'run.selectNode': 'Select a node to see its logs and outputs.',
+  'run.noRunOpen': 'No run is open. Choose a registered plan and start it, or open a run from the history.',
   'run.engineLog': 'Run log',
   'run.status.pending': 'pending',
   'run.status.running': 'running',

@@ -109,6 +109,7 @@ export const ja: Record<MessageKey, string> = {
   'run.finishedWith': '終了: {status}',
   'run.noPlans': '登録済みのプランがありません。設計タブで登録してください。',
   'run.selectNode': 'ノードを選ぶとログと出力が表示されます。',
+  'run.noRunOpen': '開いている実行はありません。登録済みのプランを選んで開始するか、履歴から実行を開いてください。',
   'run.engineLog': '実行ログ',
   'run.status.pending': '待機',
   'run.status.running': '実行中',
