@@ -1,5 +1,6 @@
 //! The workspace folder: `designs/` (registered plans and the seeded examples),
-//! `designs/templates/`, `drafts/` (what the editor autosaves).
+//! `designs/templates/`, `drafts/` (what the editor autosaves), `data/` (the examples' sample
+//! inputs).
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -15,6 +16,8 @@ use crate::Studio;
 pub(crate) const DESIGNS: &str = "designs";
 const TEMPLATES: &str = "templates";
 const DRAFTS: &str = "drafts";
+/// The examples' sample inputs, in `designs/examples/data/` and in a workspace's `data/`.
+const SAMPLE_DATA: &str = "data";
 
 /// The repository's example plans, seeded into a new workspace's `designs/`.
 static EXAMPLES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../designs/examples");
@@ -26,24 +29,32 @@ pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
     })
 }
 
-/// Creates the folders and writes every bundled example that is not there yet.
+/// Creates the folders and writes every bundled example that is not there yet, and the sample
+/// inputs the examples read (`data/`) at the workspace's top, where a run's relative paths
+/// resolve, so that an example runs as it is.
 pub(crate) fn prepare(root: &Path) -> Result<(), ApiError> {
     let designs = root.join(DESIGNS);
-    for dir in [designs.join(TEMPLATES), root.join(DRAFTS)] {
+    for dir in [designs.join(TEMPLATES), root.join(DRAFTS), root.join(SAMPLE_DATA)] {
         std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, &e))?;
     }
     for file in EXAMPLES.files() {
-        if file.path().extension().is_none_or(|ext| ext != "yaml") {
-            continue;
-        }
-        let target = designs.join(file.path());
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&target) {
-            Ok(mut out) => out.write_all(file.contents()).map_err(|e| io_error("write", &target, &e))?,
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(io_error("create", &target, &e)),
+        if file.path().extension().is_some_and(|ext| ext == "yaml") {
+            write_new(&designs.join(file.path()), file.contents())?;
         }
     }
+    for file in EXAMPLES.get_dir(SAMPLE_DATA).map(|dir| dir.files()).into_iter().flatten() {
+        write_new(&root.join(file.path()), file.contents())?;
+    }
     Ok(())
+}
+
+/// Writes `contents` to `target` unless it exists: a user's file is never overwritten.
+fn write_new(target: &Path, contents: &[u8]) -> Result<(), ApiError> {
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(target) {
+        Ok(mut out) => out.write_all(contents).map_err(|e| io_error("write", target, &e)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(io_error("create", target, &e)),
+    }
 }
 
 pub(crate) fn io_error(action: &str, path: &Path, error: &std::io::Error) -> ApiError {

@@ -194,6 +194,19 @@ async fn plans_validate_dry_run_register_and_list() {
     assert!(outside.status().is_client_error());
 }
 
+/// A new workspace holds the examples and their sample inputs: the flagship example runs as it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_flagship_example_runs_in_a_new_workspace() {
+    let s = Running::start().await;
+    let file = json!({"plan": {"file": "invoice_payment_reconciliation.yaml"}});
+    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", file).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let events = collect(s.events(started["run_id"].as_str().unwrap()).await, |_| {}).await;
+    assert_eq!(events.last().unwrap()["status"], "succeeded", "{:?}", events.last());
+    let summary = std::fs::read_to_string(s.workspace.join("out/消込サマリー_2024-04.md")).unwrap();
+    assert!(summary.contains("**未入金**: 2") && summary.contains("**重複候補**: 1"), "{summary}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_streams_its_events_to_the_end() {
     let s = Running::start().await;

@@ -12,6 +12,17 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The example plans (`designs/examples/*.yaml`; `data/` beside them holds their sample inputs).
+fn example_plans() -> Vec<PathBuf> {
+    let mut plans: Vec<PathBuf> = std::fs::read_dir(repo().join("designs/examples"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    plans.sort();
+    plans
+}
+
 fn assert_clean(name: &str, text: &str, catalog: &Catalog, plans: &dyn PlanSource) {
     let loaded = load_plan(text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let validation = validate_loaded(&loaded, catalog, plans);
@@ -31,22 +42,16 @@ fn examples_are_clean() {
     let catalog = Catalog::bundled().unwrap();
     let dir = repo().join("designs/examples");
     let designs = Designs::new(repo().join("designs")).with_fallback_dir(&dir);
-    let mut count = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "yaml") {
-            assert_clean(&path.display().to_string(), &std::fs::read_to_string(&path).unwrap(), &catalog, &designs);
-            count += 1;
-        }
+    let plans = example_plans();
+    for path in &plans {
+        assert_clean(&path.display().to_string(), &std::fs::read_to_string(path).unwrap(), &catalog, &designs);
     }
-    assert!(count >= 6, "at least six examples");
+    assert!(plans.len() >= 6, "at least six examples");
 }
 
 #[test]
 fn examples_cover_every_kind_of_node() {
-    let dir = repo().join("designs/examples");
-    let all: String =
-        std::fs::read_dir(&dir).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let all: String = example_plans().iter().map(|path| std::fs::read_to_string(path).unwrap()).collect();
     for needle in [
         "foreach:",
         "while:",
@@ -66,8 +71,7 @@ fn the_schema_file_accepts_the_examples_and_refuses_a_broken_plan() {
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(repo().join("schemas/plan.schema.json")).unwrap()).unwrap();
     let validator = jsonschema::draft7::new(&schema).unwrap();
-    for entry in std::fs::read_dir(repo().join("designs/examples")).unwrap() {
-        let path = entry.unwrap().path();
+    for path in example_plans() {
         let document: serde_json::Value = serde_yaml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let errors: Vec<String> = validator.iter_errors(&document).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{}: {errors:?}", path.display());

@@ -59,6 +59,44 @@ describe('layoutGraph', () => {
     for (const e of l.edges) expect(e.path).toMatch(/^M[\d.]+,[\d.]+ C/);
   });
 
+  it('routes an edge that skips a layer beside the nodes of that layer, not through them', () => {
+    const l = layoutGraph(chain);
+    const at = Object.fromEntries(l.nodes.map((n) => [n.id, n]));
+    const long = l.edges.find((e) => e.from === 'read' && e.to === 'approve')!;
+    expect(long.via).toHaveLength(1);
+    const lane = long.via[0]!;
+    const totals = at.totals!;
+    expect(lane.top).toBeLessThanOrEqual(totals.y);
+    expect(lane.bottom).toBeGreaterThanOrEqual(totals.y + totals.h);
+    expect(lane.x < totals.x || lane.x > totals.x + totals.w, `lane at ${lane.x}, totals ${totals.x}–${totals.x + totals.w}`).toBe(true);
+    expect(long.path).toMatch(/ C[^L]+ L[\d.]+,[\d.]+ C/);
+    expect(l.edges.find((e) => e.from === 'read' && e.to === 'totals')!.via).toEqual([]);
+  });
+
+  it('routes long edges inside a loop body within the loop', () => {
+    const g: PlanGraph = {
+      nodes: [
+        { id: 'each', kind: 'loop' },
+        { id: 'a', kind: 'block', block: 'x.a', parent: 'each' },
+        { id: 'b', kind: 'block', block: 'x.b', parent: 'each' },
+        { id: 'c', kind: 'block', block: 'x.c', parent: 'each' },
+      ],
+      edges: [
+        { from: 'a', to: 'b', kind: 'data' },
+        { from: 'b', to: 'c', kind: 'data' },
+        { from: 'a', to: 'c', kind: 'data' },
+      ],
+    };
+    const l = layoutGraph(g);
+    const each = l.nodes.find((n) => n.id === 'each')!;
+    const b = l.nodes.find((n) => n.id === 'b')!;
+    const [lane] = l.edges.find((e) => e.from === 'a' && e.to === 'c')!.via;
+    expect(lane).toBeDefined();
+    expect(lane!.x).toBeGreaterThan(each.x);
+    expect(lane!.x).toBeLessThan(each.x + each.w);
+    expect(lane!.x < b.x || lane!.x > b.x + b.w).toBe(true);
+  });
+
   it('draws loop bodies inside their loop', () => {
     const g: PlanGraph = {
       nodes: [

@@ -18,11 +18,19 @@ export interface LaidNode {
   depth: number;
 }
 
+/** Where an edge crosses a layer between its ends: a lane of its own, beside that layer's nodes. */
+export interface Waypoint {
+  x: number;
+  top: number;
+  bottom: number;
+}
+
 export interface LaidEdge {
   from: string;
   to: string;
   kind: GraphEdge['kind'];
   path: string;
+  via: Waypoint[];
 }
 
 export interface Layout {
@@ -42,6 +50,8 @@ export const SIZES = {
   pad: 14,
   header: 26,
   margin: 16,
+  /** The width a long edge takes in each layer it crosses. */
+  lane: 8,
 };
 
 export function nodeWidth(n: Pick<GraphNode, 'id' | 'block'>): number {
@@ -54,7 +64,12 @@ interface Box {
   h: number;
   /** Positions of the scope's nodes (and their descendants) relative to the box. */
   place: Map<string, { x: number; y: number; w: number; h: number }>;
+  /** For each edge between two nodes of a scope (or of scopes inside) that skips layers, keyed
+   * `from\0to`: its lanes through the layers between, relative to the box. */
+  routes: Map<string, Waypoint[]>;
 }
+
+const routeKey = (from: string, to: string) => `${from}\u0000${to}`;
 
 /** Layers by longest path from the sources; edges closing a cycle are ignored. */
 export function assignLayers(ids: string[], edges: [string, string][]): Map<string, number> {
@@ -150,6 +165,21 @@ export function layoutGraph(graph: PlanGraph): Layout {
     return null;
   };
 
+  /** The route key of an edge: its ends as the children of the innermost scope holding both. */
+  const scopePair = (from: string, to: string): string => {
+    const seen = new Set<string | null>();
+    let scope = parentOf(from);
+    while (!seen.has(scope)) {
+      seen.add(scope);
+      const a = childOfScope(from, scope);
+      const b = childOfScope(to, scope);
+      if (a && b && a !== b) return routeKey(a, b);
+      if (scope === null) break;
+      scope = parentOf(scope);
+    }
+    return '';
+  };
+
   const visiting = new Set<string>();
   const layoutScope = (scope: string | null): Box => {
     const ids = children.get(scope) ?? [];
@@ -186,9 +216,31 @@ export function layoutGraph(graph: PlanGraph): Layout {
       while (layers.length <= l) layers.push([]);
       layers[l]!.push(id);
     }
-    const ordered = orderLayers(layers, scopeEdges);
+    // An edge skipping layers gets a lane (a virtual node) in each layer between, ordered with
+    // the real nodes, so that it passes beside them rather than through them.
+    const lanes = new Map<string, string[]>();
+    const orderingEdges: [string, string][] = [];
+    for (const [a, b] of scopeEdges) {
+      const from = layerOf.get(a) ?? 0;
+      const to = layerOf.get(b) ?? 0;
+      if (to - from < 2) {
+        orderingEdges.push([a, b]);
+        continue;
+      }
+      const chain = [a];
+      for (let l = from + 1; l < to; l++) {
+        const lane = `\u0001${routeKey(a, b)}\u0000${l}`;
+        layers[l]!.push(lane);
+        chain.push(lane);
+      }
+      chain.push(b);
+      for (let i = 1; i < chain.length; i++) orderingEdges.push([chain[i - 1]!, chain[i]!]);
+      lanes.set(routeKey(a, b), chain.slice(1, -1));
+    }
+    const isLane = (id: string) => id.startsWith('\u0001');
+    const ordered = orderLayers(layers, orderingEdges);
     const rows = ordered.map((row) => {
-      const ds = row.map(dims);
+      const ds = row.map((id) => (isLane(id) ? { w: SIZES.lane, h: 0 } : dims(id)));
       return {
         row,
         ds,
@@ -198,11 +250,18 @@ export function layoutGraph(graph: PlanGraph): Layout {
     });
     const width = Math.max(0, ...rows.map((r) => r.w));
     const place = new Map<string, { x: number; y: number; w: number; h: number }>();
+    const routes = new Map<string, Waypoint[]>();
+    const laneAt = new Map<string, Waypoint>();
     let y = 0;
     for (const r of rows) {
       let x = (width - r.w) / 2;
       r.row.forEach((id, i) => {
         const d = r.ds[i]!;
+        if (isLane(id)) {
+          laneAt.set(id, { x: x + d.w / 2, top: y, bottom: y + r.h });
+          x += d.w + SIZES.gapX;
+          return;
+        }
         const top = y + (r.h - d.h) / 2;
         place.set(id, { x, y: top, w: d.w, h: d.h });
         const inner = sizes.get(id);
@@ -210,13 +269,17 @@ export function layoutGraph(graph: PlanGraph): Layout {
           const ox = x + (d.w - inner.w) / 2;
           const oy = top + SIZES.header + SIZES.pad;
           for (const [cid, p] of inner.place) place.set(cid, { ...p, x: p.x + ox, y: p.y + oy });
+          for (const [key, via] of inner.routes) {
+            routes.set(key, via.map((w) => ({ x: w.x + ox, top: w.top + oy, bottom: w.bottom + oy })));
+          }
         }
         x += d.w + SIZES.gapX;
       });
       y += r.h + SIZES.gapY;
     }
+    for (const [key, chain] of lanes) routes.set(key, chain.map((lane) => laneAt.get(lane)!));
     const height = rows.length ? y - SIZES.gapY : 0;
-    return { w: width, h: height, place };
+    return { w: width, h: height, place, routes };
   };
 
   const root = layoutScope(null);
@@ -249,13 +312,15 @@ export function layoutGraph(graph: PlanGraph): Layout {
     const key = `${e.from}\u0000${e.to}\u0000${e.kind}`;
     if (!a || !b || a === b || seenEdges.has(key)) continue;
     seenEdges.add(key);
-    edges.push({ from: e.from, to: e.to, kind: e.kind, path: edgePath(a, b) });
+    const via = (root.routes.get(scopePair(e.from, e.to)) ?? []).map((w) => ({ x: w.x + m, top: w.top + m, bottom: w.bottom + m }));
+    edges.push({ from: e.from, to: e.to, kind: e.kind, path: edgePath(a, b, via), via });
   }
   return { width: root.w + 2 * m, height: root.h + 2 * m, nodes, edges };
 }
 
-/** A curve from the bottom of `a` to the top of `b` (or side to side when `b` is not below). */
-export function edgePath(a: LaidNode, b: LaidNode): string {
+/** A curve from the bottom of `a` to the top of `b` through the lanes `via` (or side to side
+ * when `b` is not below). */
+export function edgePath(a: LaidNode, b: LaidNode, via: Waypoint[] = []): string {
   const r = (v: number) => Math.round(v * 10) / 10;
   const sx = a.x + a.w / 2;
   const tx = b.x + b.w / 2;
@@ -263,8 +328,18 @@ export function edgePath(a: LaidNode, b: LaidNode): string {
   const sy = a.y + aHeader;
   const ty = b.y;
   if (ty > sy) {
-    const dy = Math.max(16, (ty - sy) / 2);
-    return `M${r(sx)},${r(sy)} C${r(sx)},${r(sy + dy)} ${r(tx)},${r(ty - dy)} ${r(tx)},${r(ty)}`;
+    const curve = (x0: number, y0: number, x1: number, y1: number) => {
+      const dy = Math.max(8, (y1 - y0) / 2);
+      return ` C${r(x0)},${r(y0 + dy)} ${r(x1)},${r(y1 - dy)} ${r(x1)},${r(y1)}`;
+    };
+    let path = `M${r(sx)},${r(sy)}`;
+    let [x, y] = [sx, sy];
+    for (const w of via) {
+      path += curve(x, y, w.x, w.top);
+      if (w.bottom > w.top) path += ` L${r(w.x)},${r(w.bottom)}`;
+      [x, y] = [w.x, w.bottom];
+    }
+    return path + curve(x, y, tx, ty);
   }
   // Not below (a cycle, or an edge into an enclosing group): go around on the right.
   const sx2 = a.x + a.w;
