@@ -77,6 +77,24 @@ test('a registered plan appears in the designs list', async ({ page, studio }) =
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('e2e_report');
 });
 
+test.describe('opening a design', () => {
+  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN } });
+
+  test('is not an edit, and undo never brings back the text before it', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Design' }).click();
+    const editor = page.locator('.cm-content');
+    await expect(editor).toContainText('id: new_plan');
+    await page.getByRole('button', { name: 'Open e2e_report.yaml' }).click();
+    await expect(editor).toContainText('id: e2e_report');
+    await expect(page.getByText(/Draft saved/)).toHaveCount(0);
+    await editor.click();
+    await page.keyboard.press('Control+Z');
+    await expect(editor).toContainText('id: e2e_report');
+    await expect(editor).not.toContainText('id: new_plan');
+  });
+});
+
 test.describe('runs', () => {
   test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN } });
 
