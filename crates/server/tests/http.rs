@@ -376,6 +376,26 @@ async fn settings_round_trip_and_the_key_never_comes_back() {
     }
 }
 
+/// A key file that is not a list of keys is never overwritten: storing a key says which file and
+/// what to do, and the file stays as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreadable_key_file_is_named_and_left_alone() {
+    let s = Running::start().await;
+    let file = s.home.join("keys.yaml");
+    std::fs::write(&file, "- [this is: not a map\n").unwrap();
+    let (status, error) = s
+        .json(reqwest::Method::PUT, "/api/settings/key", json!({"provider": "openai", "key": "sk-new-key-1234"}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+    assert_eq!(error["code"], "invalid_input");
+    assert!(error["message"].as_str().unwrap().contains("keys.yaml"), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("delete that file"), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "- [this is: not a map\n");
+    let (status, settings) = s.json(reqwest::Method::GET, "/api/settings", Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{settings}");
+    assert_eq!(settings["models"]["key"]["stored"], false);
+}
+
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
