@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use planwright_llm::{Secret, Settings, SettingsError};
 
 use crate::error::ApiError;
+use planwright_fs::Access;
+
 use crate::settings::write_atomically;
 use crate::types::{KeyPlace, ProviderChoice};
 use crate::workspace;
@@ -139,5 +141,5 @@ fn read_keys_file(data_home: &Path) -> Result<BTreeMap<String, String>, ApiError
 
 fn write_keys_file(data_home: &Path, keys: &BTreeMap<String, String>) -> Result<(), ApiError> {
     let text = serde_yaml::to_string(keys).map_err(|e| ApiError::internal(e.to_string()))?;
-    write_atomically(&keys_file(data_home), &text, true)
+    write_atomically(&keys_file(data_home), &text, Access::Private)
 }

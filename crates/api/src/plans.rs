@@ -140,6 +140,11 @@ impl Studio {
             Err(error @ RegisterError::Conflict { .. }) => {
                 return Err(ApiError::new(ErrorCode::Conflict, error.to_string()))
             }
+            // The folder or the disk failed us, not the plan.
+            Err(error @ RegisterError::Io { .. }) => {
+                return Err(ApiError::internal(error.to_string())
+                    .with_hint("check that the workspace's designs folder is writable and the disk not full"))
+            }
             Err(error) => return Err(ApiError::invalid(error.to_string())),
         };
         tracing::info!(file = %path.display(), already_registered, "registered");

@@ -2,7 +2,7 @@
 //! theme), the model settings through `planwright_llm::Settings` (never a key in a file it
 //! writes), and API keys through `keys`.
 
-use std::io::Write;
+use planwright_fs::Access;
 use std::path::{Path, PathBuf};
 
 use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OPENAI_BASE_URL, SETTINGS_FILE};
@@ -42,29 +42,12 @@ pub(crate) fn read_studio_file(home: &Path) -> Result<StudioFile, ApiError> {
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder; `private`: mode 0600.
-pub(crate) fn write_atomically(path: &Path, text: &str, private: bool) -> Result<(), ApiError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| workspace::io_error("create", dir, &e))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    if private {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+/// Writes `text` to `path` atomically (`planwright_fs`), its folder created first.
+pub(crate) fn write_atomically(path: &Path, text: &str, access: Access) -> Result<(), ApiError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| workspace::io_error("create", dir, &e))?;
     }
-    #[cfg(not(unix))]
-    let _ = private;
-    let written = options
-        .open(&temp)
-        .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
-        .and_then(|()| std::fs::rename(&temp, path));
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        workspace::io_error("write", path, &e)
-    })
+    planwright_fs::write_atomically(path, text.as_bytes(), access).map_err(|e| workspace::io_error("write", path, &e))
 }
 
 impl Studio {
@@ -138,7 +121,7 @@ impl Studio {
             theme: new.theme,
         };
         let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
-        write_atomically(&self.data_home().join(STUDIO_FILE), &text, false)?;
+        write_atomically(&self.data_home().join(STUDIO_FILE), &text, Access::Private)?;
         models.save(self.data_home()).map_err(|e| ApiError::internal(e.to_string()))?;
         *self.inner.workspace.write().unwrap_or_else(|e| e.into_inner()) = workspace;
         self.get_settings().await

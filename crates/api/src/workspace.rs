@@ -8,6 +8,7 @@ use std::time::SystemTime;
 
 use include_dir::{include_dir, Dir};
 use planwright_designs::Designs;
+use planwright_fs::Access;
 
 use crate::error::ApiError;
 use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText};
@@ -68,18 +69,45 @@ pub(crate) fn rfc3339(at: SystemTime) -> String {
     at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
-/// `relative` as a path inside `root`: plain names only (no `..`, no absolute path, no hidden
-/// part), ending in `.yaml` or `.yml`.
+/// The longest name a draft or a design file may have, in characters.
+const MAX_NAME_CHARS: usize = 100;
+
+/// `relative` as a path inside `root`: each part a plain name — letters (any script), digits,
+/// `_`, `-` and `.`, not starting with a dot — ending in `.yaml` or `.yml`, at most
+/// [`MAX_NAME_CHARS`] characters a part.
 fn inside(root: &Path, relative: &str, what: &str) -> Result<PathBuf, ApiError> {
     let path = Path::new(relative);
+    let plain_part = |part: &str| {
+        !part.is_empty()
+            && !part.starts_with('.')
+            && part.chars().count() <= MAX_NAME_CHARS
+            && part.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
     let plain = !relative.is_empty()
-        && path.components().all(|c| matches!(c, Component::Normal(part) if !part.to_string_lossy().starts_with('.')));
+        && path.components().all(|c| matches!(c, Component::Normal(part) if part.to_str().is_some_and(plain_part)));
     let yaml = path.extension().is_some_and(|ext| ext == "yaml" || ext == "yml");
     if !plain || !yaml {
-        return Err(ApiError::invalid(format!("{what} {relative:?} is not a plan file name"))
-            .with_hint("use a name like `invoice_check.yaml`: letters, digits, `_`, `-`, `.`, ending in .yaml"));
+        return Err(ApiError::invalid(format!("{what} {relative:?} is not a plan file name")).with_hint(format!(
+            "use a name like `invoice_check.yaml`: letters, digits, `_`, `-`, `.`, at most {MAX_NAME_CHARS} \
+             characters, ending in .yaml"
+        )));
     }
     Ok(root.join(path))
+}
+
+/// `path` (inside `root`, as [`inside`] made it), refused when a symbolic link along it leads out
+/// of `root`.
+fn within(root: &Path, path: PathBuf, what: &str, name: &str) -> Result<PathBuf, ApiError> {
+    let (Ok(real_root), Ok(real)) = (root.canonicalize(), path.canonicalize()) else {
+        // Not there (yet): reading says so, writing creates a plain file.
+        return Ok(path);
+    };
+    if real.starts_with(&real_root) {
+        Ok(path)
+    } else {
+        Err(ApiError::invalid(format!("{what} {name:?} is a link to a file outside the workspace"))
+            .with_hint("keep plans as files inside the workspace folder; links leading out are not followed"))
+    }
 }
 
 fn read_text(path: &Path, what: &str, name: &str) -> Result<String, ApiError> {
@@ -109,7 +137,8 @@ impl Studio {
 
     /// One design's text; `file` as `list_designs` names it.
     pub async fn open_design(&self, file: &str) -> Result<DesignText, ApiError> {
-        let path = inside(&self.designs_dir(), file, "design")?;
+        let root = self.designs_dir();
+        let path = within(&root, inside(&root, file, "design")?, "design", file)?;
         Ok(DesignText { file: file.to_owned(), text: read_text(&path, "design", file)? })
     }
 
@@ -124,7 +153,9 @@ impl Studio {
             .flatten()
             .filter_map(|entry| {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let meta = entry.metadata().ok().filter(|m| m.is_file())?;
+                // `file_type` does not follow links: a link is not a draft.
+                entry.file_type().ok().filter(|t| t.is_file())?;
+                let meta = entry.metadata().ok()?;
                 inside(&dir, &name, "draft").ok()?;
                 Some(DraftInfo { name, updated_at: rfc3339(meta.modified().ok()?) })
             })
@@ -140,19 +171,10 @@ impl Studio {
         Ok(DraftText { name: name.to_owned(), text, updated_at })
     }
 
-    /// Writes the draft atomically: a temporary file in `drafts/`, synced, renamed over the old.
+    /// Writes the draft atomically.
     pub async fn save_draft(&self, name: &str, text: &str) -> Result<DraftInfo, ApiError> {
         let path = self.draft_path(name)?;
-        let dir = self.workspace().join(DRAFTS);
-        std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, &e))?;
-        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let written = std::fs::File::create(&temp)
-            .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
-            .and_then(|()| std::fs::rename(&temp, &path));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&temp);
-            return Err(io_error("save", &path, &e));
-        }
+        crate::settings::write_atomically(&path, text, Access::Shared)?;
         let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
         Ok(DraftInfo { name: name.to_owned(), updated_at })
     }
@@ -162,7 +184,8 @@ impl Studio {
             return Err(ApiError::invalid(format!("draft name {name:?} has a folder in it"))
                 .with_hint("drafts are plain file names like `invoice_check.yaml`"));
         }
-        inside(&self.workspace().join(DRAFTS), name, "draft")
+        let root = self.workspace().join(DRAFTS);
+        within(&root, inside(&root, name, "draft")?, "draft", name)
     }
 }
 

@@ -61,6 +61,8 @@ pub struct BlockContext {
     pub browser: Arc<BrowserSlot>,
     /// The language model, when one is configured; the engine records every call made through it.
     pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
+    /// The run's secrets, by name, for the moment a block needs a value (typing a password).
+    pub secrets: Arc<dyn BlockSecrets>,
 }
 
 impl BlockContext {
@@ -71,6 +73,22 @@ impl BlockContext {
     pub fn artifact(&self, path: &std::path::Path, kind: ArtifactKind) {
         let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         self.events.artifact(&self.node, path, kind, bytes);
+    }
+}
+
+/// How a block reaches the run's secrets: by name, at the moment it needs a value, so that a
+/// secret travels as its placeholder (`{{PORTAL_PASSWORD}}`) everywhere else — in the plan, in
+/// records, in what a model sees. Every value handed out is registered for masking in the run's
+/// record before the block can use it.
+pub trait BlockSecrets: Send + Sync {
+    /// The value of secret `name`; [`BlockError::NotSetUp`] when it has none.
+    fn reveal(&self, name: &str) -> Result<String, BlockError>;
+}
+
+impl dyn BlockSecrets {
+    /// `text` with each `{{NAME}}` placeholder replaced by the value of secret `NAME`.
+    pub fn fill(&self, text: &str) -> Result<String, BlockError> {
+        planwright_plan::reference::fill_placeholders(text, |name| self.reveal(name))
     }
 }
 

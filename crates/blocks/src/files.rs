@@ -51,6 +51,14 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
     if meta.is_dir() {
         return Err(BlockError::Input(format!("`{name}`: {value:?} is a folder; give the path of a file in it")));
     }
+    // A pipe or a device may never end (and opening a pipe waits for a writer): refused before
+    // anything opens it.
+    if !meta.is_file() {
+        return Err(BlockError::Input(format!(
+            "`{name}`: {value:?} is not a regular file (a pipe, a device or a socket), which might never end; save \
+             its content to a file and read that"
+        )));
+    }
     check_size(name, value, meta.len())?;
     Ok(path)
 }
@@ -157,19 +165,13 @@ pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) 
     Ok(bytes)
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, so that a reader never sees half
-/// a file and an existing file is replaced whole.
+/// Writes `bytes` to `path` atomically: a reader never sees half a file and an existing file is
+/// replaced whole.
 pub(crate) fn write_atomically(path: &Path, shown: &str, bytes: &[u8]) -> Result<(), BlockError> {
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let temp = path.with_file_name(format!(".{file_name}.{}-{nonce}.tmp", std::process::id()));
-    let result = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&temp);
+    planwright_fs::write_atomically(path, bytes, planwright_fs::Access::Shared).map_err(|e| {
         let hint = if path.exists() { " (is it open in another program, such as Excel?)" } else { "" };
-        return Err(BlockError::Failed(format!("cannot write {shown}: {e}{hint}")));
-    }
-    Ok(())
+        BlockError::Failed(format!("cannot write {shown}: {e}{hint}"))
+    })
 }
 
 /// The line (1-based) of the first replacement character in decoded text.

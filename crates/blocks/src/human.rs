@@ -129,6 +129,9 @@ impl Block for Confirmation {
                     if options.get("comment_required").is_some_and(|v| !v.is_boolean() && !v.is_null()) {
                         return Err(BlockError::Input("`options.comment_required` must be true or false".into()));
                     }
+                    if options.get("default").is_some_and(|v| !v.is_null() && v != "approve" && v != "reject") {
+                        return Err(BlockError::Input("`options.default` must be approve or reject".into()));
+                    }
                     Value::Object(options.clone())
                 }
                 Some(_) => {

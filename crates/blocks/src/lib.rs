@@ -18,7 +18,7 @@ mod transforms;
 mod workdir;
 
 pub use answers::{check_files, validate_answer, FieldError};
-pub use block::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values};
+pub use block::{Block, BlockContext, BlockError, BlockEvents, BlockSecrets, HumanInput, Values};
 pub use browser::{BrowserSettings, BrowserSlot};
 pub use workdir::Workdir;
 

@@ -48,6 +48,12 @@ mod tests {
         fn artifact(&self, _: &str, _: &std::path::Path, _: ArtifactKind, _: u64) {}
     }
 
+    impl crate::block::BlockSecrets for Nobody {
+        fn reveal(&self, name: &str) -> Result<String, BlockError> {
+            Err(BlockError::NotSetUp(format!("no secret {name}")))
+        }
+    }
+
     impl HumanInput for Nobody {
         fn ask<'a>(&'a self, _: &'a str, _: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
             Box::pin(async { Err(BlockError::NoAnswer("nobody".into())) })
@@ -65,6 +71,7 @@ mod tests {
             input: Arc::new(Nobody),
             browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
             models: None,
+            secrets: Arc::new(Nobody),
         };
         let blocks = blocks();
         let ids: Vec<&str> = blocks.iter().map(|b| b.id()).collect();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 mod human_support;
 
-use human_support::assert_declared_outputs;
+use human_support::{assert_declared_outputs, GivenSecrets};
 use planwright_blocks::{
     Block, BlockContext, BlockError, BlockEvents, BrowserSettings, BrowserSlot, HumanInput, Values, Workdir,
 };
@@ -59,6 +59,7 @@ impl Harness {
             input: Arc::new(NoInput),
             browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
             models: None,
+            secrets: Arc::new(GivenSecrets::default()),
         };
         Harness { ctx, events, dir }
     }
@@ -100,6 +101,28 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
     assert_eq!(&bytes[12..16], b"IHDR");
     let number = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
     (number(16), number(20))
+}
+
+/// `{{NAME}}` in what `browser.fill` types is the secret's value, filled only as it is typed.
+#[tokio::test]
+async fn a_placeholder_is_typed_as_its_secrets_value() {
+    let sites = FixtureSites::start().await.unwrap();
+    let mut h = Harness::new();
+    h.ctx.secrets = GivenSecrets::of(&[("PORTAL_USER", "ada"), ("PORTAL_PASSWORD", "canary-pw-4711")]);
+    h.run("browser.navigate", json!({"url": sites.url("login.html")})).await.unwrap();
+    let username = json!({"role": "textbox", "name": "Username"});
+    h.run("browser.fill", json!({"locator": username, "value": "{{PORTAL_USER}}"})).await.unwrap();
+    let password = json!({"role": "textbox", "name": "Password", "exact": true});
+    h.run("browser.fill", json!({"locator": password, "value": "{{ PORTAL_PASSWORD }}"})).await.unwrap();
+    h.run("browser.click", json!({"locator": {"role": "button", "name": "Log in"}})).await.unwrap();
+    let login = sites.recorded("login").await;
+    assert_eq!(login[0]["detail"]["username"], "ada", "not the literal placeholder");
+    assert_eq!(login[0]["detail"]["password_length"], "canary-pw-4711".len());
+    assert!(!h.lines().iter().any(|line| line.contains("canary-pw-4711")), "{:?}", h.lines());
+    let unknown = json!({"locator": {"role": "textbox", "name": "Username"}, "value": "{{NOT_SET}}"});
+    let refused = h.run("browser.fill", unknown).await;
+    assert!(matches!(&refused, Err(BlockError::NotSetUp(m)) if m.contains("NOT_SET")), "{refused:?}");
+    h.ctx.browser.close().await;
 }
 
 #[tokio::test]
@@ -165,10 +188,43 @@ async fn extract_table_reads_the_rows_a_click_loaded_keyed_by_header() {
     h.ctx.browser.close().await;
 }
 
+/// A table that is there but still empty when read (its rows come a second after the click):
+/// the block waits for its rows instead of reporting none; a table that stays empty is read
+/// empty with a warning; `allow_empty` reads it at once.
+#[tokio::test]
+async fn extract_table_waits_for_rows_rendered_after_the_click() {
+    let sites = FixtureSites::start().await.unwrap();
+    let h = Harness::new();
+    h.run("browser.navigate", json!({"url": sites.url("results.html")})).await.unwrap();
+    let empty = h.run("browser.extract_table", json!({"allow_empty": true})).await.unwrap();
+    assert_eq!(empty["rows"], json!([]), "allow_empty reads the table as it is");
+    assert!(!warnings(&h).iter().any(|w| w.contains("no rows")), "an empty table allowed is no warning");
+    h.run("browser.click", json!({"locator": {"role": "button", "name": "Search"}})).await.unwrap();
+    let read = h.run("browser.extract_table", json!({})).await.unwrap();
+    let rows = read["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(rows[2]["Amount"], "¥103,200");
+    assert_eq!(sites.events("results_shown").len(), 1, "the rows were really shown");
+    h.run("browser.navigate", json!({"url": sites.url("results.html")})).await.unwrap();
+    let never = h.run("browser.extract_table", json!({})).await.unwrap();
+    assert_eq!(never["rows"], json!([]));
+    let warned = warnings(&h);
+    assert!(warned.iter().any(|w| w.contains("had no rows") && w.contains("allow_empty")), "{warned:?}");
+    h.ctx.browser.close().await;
+}
+
+fn warnings(h: &Harness) -> Vec<String> {
+    h.events.logs.lock().unwrap().iter().filter(|(level, _)| *level == LogLevel::Warn).map(|(_, m)| m.clone()).collect()
+}
+
 #[tokio::test]
 async fn screenshots_are_pngs_of_the_viewport_the_whole_page_or_one_element() {
     let sites = FixtureSites::start().await.unwrap();
     let h = Harness::new();
+    // Before any page is open there is nothing to take as evidence: no blank picture is written.
+    let blank = h.run("browser.screenshot", json!({"path": "blank.png"})).await;
+    assert!(matches!(&blank, Err(BlockError::Failed(m)) if m.contains("no page is open")), "{blank:?}");
+    assert!(!h.dir.path().join("blank.png").exists());
     h.run("browser.navigate", json!({"url": sites.url("table.html")})).await.unwrap();
     h.run("browser.click", json!({"locator": {"role": "button", "name": "Load invoices"}})).await.unwrap();
 

@@ -3,6 +3,8 @@
 
 mod data_common;
 
+use std::io::Write;
+
 use data_common::Harness;
 use planwright_blocks::BlockError;
 use serde_json::json;
@@ -81,4 +83,69 @@ async fn a_missing_file_is_named() {
     for (id, input) in [("file.read_csv", "path"), ("excel.read_data", "path")] {
         assert_names_the_file(h.run(id, json!({ input: "in/none.csv" })).await, "none.csv");
     }
+}
+
+/// An .xlsx package whose first sheet is `sheet_xml`, deflated.
+fn workbook_with_sheet(sheet_xml: &[u8]) -> Vec<u8> {
+    let parts: [(&str, &[u8]); 4] = [
+        (
+            "[Content_Types].xml",
+            br#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>"#,
+        ),
+        (
+            "_rels/.rels",
+            br#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#,
+        ),
+        (
+            "xl/workbook.xml",
+            br#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>"#,
+        ),
+        (
+            "xl/_rels/workbook.xml.rels",
+            br#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>"#,
+        ),
+    ];
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in parts.into_iter().chain([("xl/worksheets/sheet1.xml", sheet_xml)]) {
+        zip.start_file(name, options).unwrap();
+        zip.write_all(bytes).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// A small workbook whose sheet inflates to 32 MiB (runs of one letter compress a
+/// thousandfold): refused by name, as a zip bomb, before anything inflates it into memory.
+#[tokio::test]
+async fn a_workbook_that_inflates_like_a_bomb_is_refused_by_name() {
+    let h = Harness::new();
+    let mut sheet = br#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>"#.to_vec();
+    sheet.resize(sheet.len() + 32 * 1024 * 1024, b'x');
+    sheet.extend_from_slice(b"</t></is></c></row></sheetData></worksheet>");
+    let package = workbook_with_sheet(&sheet);
+    drop(sheet);
+    assert!(package.len() < 256 * 1024, "the bomb is small: {} bytes", package.len());
+    h.write("in/bomb.xlsx", &package);
+    let message = h.input_error("excel.read_data", json!({"path": "in/bomb.xlsx"})).await;
+    assert!(message.contains("bomb.xlsx") && message.contains("zip bomb"), "{message}");
+}
+
+/// A few thousand cells placed so that the table they make (rows × columns) is over the limit:
+/// refused with the limit, not expanded into millions of empty cells.
+#[tokio::test]
+async fn a_table_whose_rows_times_columns_pass_the_limit_is_refused() {
+    let h = Harness::new();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    for i in 0..2_300u16 {
+        sheet.write_number(u32::from(i), i, 1.0).unwrap();
+    }
+    book.save(h.path("diagonal.xlsx")).unwrap();
+    let message = h.input_error("excel.read_data", json!({"path": "diagonal.xlsx"})).await;
+    assert!(
+        message.contains("diagonal.xlsx") && message.contains("5000000 cells") && message.contains("range"),
+        "{message}"
+    );
+    let out = h.ok("excel.read_data", json!({"path": "diagonal.xlsx", "range": "A1:J10"})).await;
+    assert_eq!(out["rows"].as_array().unwrap().len(), 9, "a range reads part of it");
 }

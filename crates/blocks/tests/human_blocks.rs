@@ -296,6 +296,15 @@ async fn confirmation_returns_approved_and_comment() {
 }
 
 #[tokio::test]
+async fn the_safe_choice_can_be_offered_first() {
+    let h = Harness::answering([json!({"approved": false, "comment": "TC-03 failed"})]);
+    let options = json!({"approve_label": "合格で確定", "reject_label": "再テスト", "default": "reject"});
+    let out = h.run(CONFIRM, json!({"message": "1 件不合格です。確定しますか？", "options": options})).await.unwrap();
+    assert_eq!(out["approved"], false);
+    assert_eq!(h.input.requests()[0]["options"]["default"], "reject", "the form is told which choice comes first");
+}
+
+#[tokio::test]
 async fn confirmation_with_a_required_comment() {
     let h = Harness::answering([json!({"approved": false})]);
     let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"comment_required": true}})).await;
@@ -312,5 +321,7 @@ async fn confirmation_input_mistakes() {
     assert!(matches!(result, Err(BlockError::Input(ref m)) if m.starts_with("`message` is empty")), "{result:?}");
     let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"comment_required": "yes"}})).await;
     assert_eq!(result, Err(BlockError::Input("`options.comment_required` must be true or false".into())));
+    let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"default": "yes"}})).await;
+    assert_eq!(result, Err(BlockError::Input("`options.default` must be approve or reject".into())));
     assert!(h.input.requests().is_empty());
 }

@@ -648,6 +648,30 @@ impl BrowserSession {
     /// The rows of a table, keyed by its header cells: the table the locator names (or that
     /// holds it), else the first table of the page.
     pub async fn extract_table(&self, locator: Option<&Locator>, options: &ActOptions) -> Result<Table, BrowserError> {
+        self.extract_table_rows(locator, options, false).await
+    }
+
+    /// [`BrowserSession::extract_table`], waiting — within `options.timeout` — until the table has
+    /// a body row when `wait_for_rows`: pages often render a table first and fill it a moment
+    /// later. A table still empty at the end is returned empty.
+    pub async fn extract_table_rows(
+        &self,
+        locator: Option<&Locator>,
+        options: &ActOptions,
+        wait_for_rows: bool,
+    ) -> Result<Table, BrowserError> {
+        let deadline = Instant::now() + options.timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let table = self.read_table(locator, &ActOptions { timeout: left, ..*options }).await?;
+            if !wait_for_rows || !table.rows.is_empty() || Instant::now() + RETRY >= deadline {
+                return Ok(table);
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    }
+
+    async fn read_table(&self, locator: Option<&Locator>, options: &ActOptions) -> Result<Table, BrowserError> {
         let object = match locator {
             Some(locator) => self.ready(locator, "read", false, options.timeout, None).await?.object,
             None => {

@@ -53,6 +53,16 @@ pub fn run(file: &Path, vars: &[String], workdir: Option<&Path>, args: &RunArgs)
         }
     };
     let workdir = match workdir {
+        Some(dir) if !dir.exists() => match std::fs::create_dir_all(dir) {
+            Ok(()) => {
+                eprintln!("planwright: created the work directory {}", dir.display());
+                dir.to_path_buf()
+            }
+            Err(error) => {
+                eprintln!("planwright: --workdir {}: cannot create it: {error}", dir.display());
+                return Ok(Exit::Unusable);
+            }
+        },
         Some(dir) => dir.to_path_buf(),
         None => std::env::current_dir().context("the current directory")?,
     };
@@ -96,7 +106,7 @@ where
     let plans = Arc::new(Designs::new(&args.designs).with_fallback_dir(beside));
     let engine = Engine::new(Arc::new(catalog(None)?), planwright_blocks::builtin(), plans);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    runtime.block_on(async {
+    let exit = runtime.block_on(async {
         let stop = CancellationToken::new();
         let on_signal = stop.clone();
         tokio::spawn(async move {
@@ -151,7 +161,11 @@ where
             }
             Err(error) => Err(error.into()),
         }
-    })
+    });
+    // The run has ended and is recorded: a block still stuck in blocking work (a read that never
+    // returns) is left behind rather than keeping the process alive.
+    runtime.shutdown_background();
+    exit
 }
 
 fn finish(outcome: &RunOutcome, events: &[Event], args: &RunArgs) -> Result<Exit> {
@@ -298,7 +312,7 @@ pub fn list(format: Format) -> Result<Exit> {
                     "{}  {:<24} {:<18} {}  ✓{} ✗{} –{}\n",
                     run.run_id,
                     run.plan_id,
-                    format!("{:?}", run.status).to_lowercase(),
+                    run.status.words(),
                     run.started_at,
                     run.counts.succeeded,
                     run.counts.failed,
@@ -325,7 +339,7 @@ pub fn show(run_id: &str, format: Format) -> Result<Exit> {
     match format {
         Format::Json => print(&crate::render::json(&serde_json::json!({ "summary": summary, "events": events })))?,
         Format::Text => {
-            let mut out = format!("run {} of {} — {:?}\n", summary.run_id, summary.plan_id, summary.status);
+            let mut out = format!("run {} of {} — {}\n", summary.run_id, summary.plan_id, summary.status.words());
             for event in &events {
                 if let Some(line) = progress_line(event, false) {
                     out.push_str(&format!("  {:>4} {}  {line}\n", event.seq, event.at));

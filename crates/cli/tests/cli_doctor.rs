@@ -150,3 +150,19 @@ async fn a_key_the_studio_stored_is_used_after_the_environment() {
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(bearers(&server.requests()[3..]), vec![format!("Bearer {environment_key}"); 3]);
 }
+
+/// A server answering 429 with an absurd `Retry-After` is reported as busy: `doctor` exits 1 with
+/// the reason, never a crash (exit 101 once).
+#[tokio::test(flavor = "multi_thread")]
+async fn an_absurd_retry_after_is_reported_not_a_crash() {
+    let limited = Reply::error(429, "Rate limit reached").header("retry-after", "1e300");
+    let server = ReplayServer::start(Script::new().always(Match::chat(), limited)).await;
+    let home = tempfile::tempdir().unwrap();
+    let base = server.base_url();
+    let vars = [("OPENAI_BASE_URL", base.as_str()), ("OPENAI_API_KEY", CANARY)];
+    let output = doctor(home.path(), &vars, &["--format", "json"]).await;
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["ok"], false);
+    assert!(report.to_string().contains("429"), "{report}");
+}

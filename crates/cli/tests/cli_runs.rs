@@ -8,6 +8,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::files_under;
+
+mod support;
 
 fn planwright(home: &Path, workdir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_planwright"))
@@ -88,6 +91,64 @@ fn runs_list_and_show_give_the_record() {
     assert!(shown["events"].as_array().unwrap().iter().any(|e| e["type"] == "input_requested"));
     let log = home.path().join("runs/asks").join(format!("{}.jsonl", run["run_id"].as_str().unwrap()));
     assert_eq!(std::fs::read_to_string(log).unwrap().lines().count(), shown["events"].as_array().unwrap().len());
+    // For people, the status in words.
+    let text = String::from_utf8_lossy(&planwright(home.path(), work.path(), &["runs", "list"]).stdout).into_owned();
+    assert!(text.contains("waiting for input") && !text.contains("waitingforinput"), "{text}");
+    let show = planwright(home.path(), work.path(), &["runs", "show", run["run_id"].as_str().unwrap()]);
+    let text = String::from_utf8_lossy(&show.stdout).into_owned();
+    assert!(text.contains("— waiting for input") && !text.contains("WaitingForInput"), "{text}");
+}
+
+/// Runs `planwright` and waits at most `limit` for it; `None` when it was still running (then
+/// it is killed).
+fn planwright_within(home: &Path, workdir: &Path, args: &[&str], limit: Duration) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(args)
+        .current_dir(workdir)
+        .env("PLANWRIGHT_HOME", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    None
+}
+
+/// A pipe never ends (and opening one waits for a writer): reading it is refused at once, and
+/// the run's process ends with the run.
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_refused_as_input_and_the_process_exits_with_the_run() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let fifo = std::ffi::CString::new(work.path().join("never.csv").into_os_string().into_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let plan = "apiVersion: planwright/v1\nid: pipe\nversion: 1.0.0\npolicy: {timeout_ms: 2000}\ngraph:\n  - id: read\n    block: file.read_csv\n    in: {path: never.csv}\n";
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = planwright_within(home.path(), work.path(), &["run", "plan.yaml"], Duration::from_secs(60))
+        .expect("the process ends with the run");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("never.csv") && stderr.contains("not a regular file"), "{stderr}");
+}
+
+#[test]
+fn a_work_directory_that_does_not_exist_is_created_and_said() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let plan = "apiVersion: planwright/v1\nid: fresh\nversion: 1.0.0\ngraph:\n  - id: save\n    block: report.write\n    in: {data: {ok: true}, format: json, path: out/ok.json}\n";
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--workdir", "new/run"]);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("created the work directory new/run"));
+    assert!(work.path().join("new/run/out/ok.json").is_file());
 }
 
 /// A server that accepts connections and, until `answer` is set, never answers them.
@@ -259,16 +320,8 @@ fn a_secret_value_reaches_the_server_but_no_output_record_or_report() {
     assert_eq!(output.status.code(), Some(1), "the second node fails (not an http URL)");
     let mut seen = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     seen.push_str(&std::fs::read_to_string(work.path().join("junit.xml")).unwrap());
-    let mut dirs = vec![home.path().to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                seen.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
-            }
-        }
+    for file in files_under(home.path()) {
+        seen.push_str(&String::from_utf8_lossy(&std::fs::read(&file).unwrap()));
     }
     assert!(!seen.contains(CANARY), "the secret leaked");
     assert!(seen.contains("***"), "the failure message is there, masked");
@@ -289,4 +342,36 @@ fn bad_inputs_files_and_vars_are_unusable_input_with_a_reason() {
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--var", "month"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("name=value"));
+}
+
+/// The QA example never invites a wrong sign-off: when its test cases fail, no blank evidence is
+/// saved, and the sign-off shows how many passed and failed with "retest" as the first choice.
+#[test]
+fn the_qa_example_shows_failures_and_offers_retest_first() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../designs/examples/qa_expense_app_regression.yaml");
+    let example = example.to_str().unwrap();
+    let output =
+        planwright_within(home.path(), work.path(), &["run", example, "--format", "json"], Duration::from_secs(240))
+            .expect("the run ends");
+    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let show = planwright(
+        home.path(),
+        work.path(),
+        &["runs", "show", outcome["run_id"].as_str().unwrap(), "--format", "json"],
+    );
+    let shown: Value = serde_json::from_slice(&show.stdout).unwrap();
+    let events = shown["events"].as_array().unwrap();
+    let asked = events.iter().find(|e| e["type"] == "input_requested").expect("the sign-off is asked");
+    assert_eq!(asked["node"], "qa_signoff");
+    let message = asked["request"]["message"].as_str().unwrap();
+    assert!(message.contains("4 件中 0 件合格、4 件不合格"), "{message}");
+    assert_eq!(asked["request"]["options"]["default"], "reject");
+    let skipped: Vec<&str> =
+        events.iter().filter(|e| e["type"] == "node_skipped").filter_map(|e| e["node"].as_str()).collect();
+    assert_eq!(skipped, ["tc01_evidence", "tc02_evidence", "tc03_evidence", "tc04_evidence"], "no blank evidence");
+    let pngs: Vec<_> =
+        files_under(work.path()).into_iter().filter(|p| p.extension().is_some_and(|e| e == "png")).collect();
+    assert!(pngs.is_empty(), "{pngs:?}");
 }

@@ -30,6 +30,11 @@ fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, Unreadable> {
     if meta.is_dir() {
         return Err(Unreadable::new("is a folder, not a document").hint("list the files in it instead"));
     }
+    // A pipe or a device may never end: reading it would block until the deadline.
+    if !meta.is_file() {
+        return Err(Unreadable::new("is not a regular file (a pipe, a device or a socket)")
+            .hint("save its content to a file and read that"));
+    }
     if meta.len() > limits.max_file_bytes {
         return Err(too_large(meta.len(), limits));
     }

@@ -32,6 +32,20 @@ pub use outcome::{Document, Outcome, Skip};
 pub use sniff::Format;
 pub use text::decode_text;
 
+/// What `bytes` are, from their content, and a note when `ext` (the file's extension) promised
+/// another format; `Err` says why they are none of the formats this crate reads.
+pub fn detect_format(bytes: &[u8], ext: &str) -> Result<(Format, Option<String>), String> {
+    sniff::sniff(bytes, ext).map(|found| (found.format, found.note)).map_err(outcome::Unreadable::sentence)
+}
+
+/// Refuses a zip package (.xlsx, .docx) whose parts would inflate past `max_unzipped` bytes
+/// together, or whose large parts compress like a zip bomb — checked before any parser
+/// inflates a part, by inflating and counting without keeping. `what` names the kind of file in
+/// the message (`Excel workbook`); the error says what is wrong and what to do.
+pub fn check_zip_package(bytes: &[u8], max_unzipped: u64, what: &str) -> Result<(), String> {
+    archive::check_package(bytes, max_unzipped, what).map_err(outcome::Unreadable::sentence)
+}
+
 /// A file to extract: where it is, and the name messages and the result call it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {

@@ -79,6 +79,14 @@ impl Unreadable {
         self
     }
 
+    /// The reason and the hint as one sentence, for callers that name the file themselves.
+    pub fn sentence(self) -> String {
+        match self.hint {
+            Some(hint) => format!("{}; {hint}", self.reason),
+            None => self.reason,
+        }
+    }
+
     pub fn named(self, name: &str) -> Skip {
         Skip { name: name.to_string(), reason: self.reason, hint: self.hint }
     }

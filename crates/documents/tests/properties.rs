@@ -33,8 +33,14 @@ fn extension() -> impl Strategy<Value = &'static str> {
     proptest::sample::select(vec!["pdf", "docx", "xlsx", "xls", "csv", "txt", "bin", ""])
 }
 
+/// 200 cases (each case extracts files in worker processes) unless `PROPTEST_CASES` asks for another number.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(200);
+    ProptestConfig::with_cases(cases)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn any_bytes_give_text_or_a_warning_in_time(bytes in prefixed_bytes(), ext in extension()) {

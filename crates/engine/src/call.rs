@@ -65,9 +65,9 @@ pub(crate) async fn run_call(
         .iter()
         .map(|(key, alias)| (alias.clone(), child_aliases.get(key).cloned().unwrap_or(Value::Null)))
         .collect();
-    ctx.recorder.finish_node(&path, started.elapsed().as_millis() as u64, 1, &outputs)?;
+    let value = ctx.recorder.finish_node(&path, started.elapsed().as_millis() as u64, 1, outputs)?;
     ctx.count(|c| c.succeeded += 1);
-    Ok(NodeValue::Done(Arc::new(outputs)))
+    Ok(value)
 }
 
 /// The plan `plan_id` names, resolved and validated once per run.
@@ -87,6 +87,7 @@ fn called_plan(ctx: &RunCtx, plan_id: &str) -> Result<Arc<CalledPlan>, String> {
         let first = validation.errors().next().map_or_else(String::new, |f| format!(": {}", f.message));
         return Err(format!("called plan `{plan_id}` is invalid{first}"));
     }
+    ctx.register_secrets(&plan.secrets);
     let called = Arc::new(CalledPlan { plan, analysis: validation.analysis });
     ctx.called.lock().unwrap_or_else(|e| e.into_inner()).insert(plan_id.to_owned(), called.clone());
     Ok(called)

@@ -222,6 +222,7 @@ impl Engine {
         resumed: Option<&RunStore>,
     ) -> Result<RunOutcome, EngineError> {
         let started = Instant::now();
+        ctx.register_secrets(&plan.secrets);
         let scope = GraphScope {
             prefix: String::new(),
             env: Arc::new(Env { vars, nodes: HashMap::new(), parent: None }),

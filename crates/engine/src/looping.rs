@@ -64,9 +64,9 @@ pub(crate) async fn run_loop(
                     (alias.clone(), if key == "collect" { Value::Array(results.clone()) } else { Value::Null })
                 })
                 .collect();
-            ctx.recorder.finish_node(&path, elapsed_ms, 1, &outputs)?;
+            let value = ctx.recorder.finish_node(&path, elapsed_ms, 1, outputs)?;
             ctx.count(|c| c.succeeded += 1);
-            Ok(NodeValue::Done(Arc::new(outputs)))
+            Ok(value)
         }
         Err(Fail::Abort(abort)) => Err(abort),
         Err(Fail::Text(error)) => ctx.fail(&path, elapsed_ms, 1, &error, false, &policy),

@@ -83,9 +83,9 @@ pub(crate) async fn run_block(
                     .iter()
                     .map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null)))
                     .collect();
-                ctx.recorder.finish_node(&path, elapsed_ms, attempt, &aliased)?;
+                let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased)?;
                 ctx.count(|c| c.succeeded += 1);
-                return Ok(NodeValue::Done(Arc::new(aliased)));
+                return Ok(value);
             }
             Err(Attempt::Stopped) => return Err(Abort::Stopped),
             Err(Attempt::Waiting(why)) => return Err(Abort::Waiting(why)),
@@ -148,6 +148,7 @@ async fn attempt_once(
         input: Arc::new(EngineInput::new(ctx, spec.id.as_str())),
         browser: ctx.browser.clone(),
         models: ctx.models_for(path),
+        secrets: Arc::new(crate::values::RunSecrets { source: ctx.secrets.clone(), recorder: ctx.recorder.clone() }),
     };
     let run = block.run(inputs, &block_ctx);
     let timeout = policy.timeout_ms.map(Duration::from_millis);

@@ -10,6 +10,7 @@ use planwright_runs::{Event, EventKind, RunRecorder};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::values::NodeValue;
 use crate::EngineError;
 
 /// Strings longer than this are cut in records.
@@ -68,19 +69,26 @@ impl Recorder {
         Ok(event)
     }
 
+    /// Records a node's outputs and gives back the node's value as dependants see it: secret
+    /// values in the outputs (a server echoing a header, a page echoing what was typed) are
+    /// masked before the store, a dependant, a model or a file written later can see them.
     pub fn finish_node(
         &self,
         node: &str,
         elapsed_ms: u64,
         attempts: u32,
-        outputs: &Map<String, Value>,
-    ) -> Result<Event, EngineError> {
-        let summary = self.mask(summarize(&Value::Object(outputs.clone())));
+        outputs: Map<String, Value>,
+    ) -> Result<NodeValue, EngineError> {
+        let outputs = match self.mask(Value::Object(outputs)) {
+            Value::Object(masked) => masked,
+            _ => unreachable!("masking keeps an object an object"),
+        };
+        let summary = summarize(&Value::Object(outputs.clone()));
         let event = self
-            .timed(|| self.store.finish_node(node, elapsed_ms, attempts, outputs, summary))
+            .timed(|| self.store.finish_node(node, elapsed_ms, attempts, &outputs, summary))
             .map_err(EngineError::Store)?;
         self.send(&event);
-        Ok(event)
+        Ok(NodeValue::Done(std::sync::Arc::new(outputs)))
     }
 
     pub fn receive_input(&self, node: &str, answer: &Value) -> Result<Event, EngineError> {

@@ -69,6 +69,13 @@ impl RunCtx {
         change(&mut self.counts.lock().unwrap_or_else(|e| e.into_inner()));
     }
 
+    /// Registers the values of the secrets a plan declares for masking before any of its nodes
+    /// runs, so that a value turning up anywhere (a page or a server echoing it) is masked even
+    /// before a block asks for it.
+    pub fn register_secrets(&self, names: &[String]) {
+        self.recorder.add_secrets(names.iter().filter_map(|name| self.secrets.secret(name)).collect());
+    }
+
     /// The outputs a resumed run already has for `path`.
     pub fn restored(&self, path: &str) -> Option<Arc<Map<String, Value>>> {
         self.finished.get(path).map(|outputs| Arc::new(outputs.clone()))
@@ -110,15 +117,16 @@ impl RunCtx {
         Arc::new(crate::record::RunEvents(self.recorder.clone()))
     }
 
-    /// The model client a node's block gets: every call it makes is recorded and counted.
+    /// The model client a node's block gets: the run's secrets redacted from what it sends, every
+    /// call recorded and counted.
     pub fn models_for(&self, node: &str) -> Option<Arc<dyn planwright_llm::LlmClient>> {
         let inner = self.models.clone()?;
-        Some(Arc::new(crate::models::RecordedModels {
-            inner,
+        let sink = crate::models::NodeModelCalls {
             recorder: self.recorder.clone(),
             counts: self.counts.clone(),
             node: node.to_owned(),
-        }))
+        };
+        Some(Arc::new(planwright_llm::RecordedClient::new(inner, Arc::new(sink), self.recorder.clone())))
     }
 }
 

@@ -55,6 +55,26 @@ impl SecretSource for EnvSecrets {
     }
 }
 
+/// What to say when a secret has no value.
+pub(crate) fn missing_secret(name: &str) -> String {
+    format!("secret `{name}` has no value; set it in the environment as PLANWRIGHT_SECRET_{name}")
+}
+
+/// The secrets port blocks get: each value is registered for masking before a block sees it.
+pub(crate) struct RunSecrets {
+    pub source: Arc<dyn SecretSource>,
+    pub recorder: Arc<crate::record::Recorder>,
+}
+
+impl planwright_blocks::BlockSecrets for RunSecrets {
+    fn reveal(&self, name: &str) -> Result<String, planwright_blocks::BlockError> {
+        let value =
+            self.source.secret(name).ok_or_else(|| planwright_blocks::BlockError::NotSetUp(missing_secret(name)))?;
+        self.recorder.add_secrets(vec![value.clone()]);
+        Ok(value)
+    }
+}
+
 /// Resolution of references for one node: its graph's finished nodes and the environment.
 pub struct View<'a> {
     pub local: &'a HashMap<String, NodeValue>,
@@ -113,9 +133,7 @@ impl View<'_> {
                 let source = self
                     .secrets
                     .ok_or_else(|| format!("`{reference}`: secrets are resolved only in a block's inputs"))?;
-                let value = source.secret(name).ok_or_else(|| {
-                    format!("secret `{name}` has no value; set it in the environment as PLANWRIGHT_SECRET_{name}")
-                })?;
+                let value = source.secret(name).ok_or_else(|| missing_secret(name))?;
                 if let Some(used) = self.used_secrets.as_deref_mut() {
                     used.push(value.clone());
                 }

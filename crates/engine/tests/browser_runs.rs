@@ -123,7 +123,8 @@ async fn a_browser_plan_logs_in_reads_a_table_and_shoots_and_leaves_no_browser_b
     let graph = [
         OPEN_LOGIN,
         "  - id: user\n    block: browser.fill\n    in: {locator: {role: textbox, name: Username}, value: ada}\n",
-        "  - id: password\n    block: browser.fill\n    in: {locator: {role: textbox, name: Password, exact: true}, value: \"${secrets.PASSWORD}\"}\n",
+        // The placeholder, not `${secrets.PASSWORD}`: filled only as it is typed.
+        "  - id: password\n    block: browser.fill\n    in: {locator: {role: textbox, name: Password, exact: true}, value: \"{{PASSWORD}}\"}\n",
         "  - id: login\n    block: browser.click\n    in: {locator: {role: button, name: Log in}}\n    out: {url: landed}\n",
         "  - id: invoices\n    block: browser.navigate\n    in: {url: \"${vars.base}/table.html\"}\n",
         "  - id: load\n    block: browser.click\n    in: {locator: {role: button, name: Load invoices}}\n",

@@ -100,16 +100,17 @@ async fn every_model_call_is_recorded_and_counted() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_call_is_recorded_with_its_error() {
-    let server =
-        ReplayServer::start(Script::new().always(Match::chat(), Reply::error(401, "Incorrect API key provided"))).await;
+    let refusal = Reply::error(401, "Incorrect API key provided").delay(std::time::Duration::from_millis(40));
+    let server = ReplayServer::start(Script::new().always(Match::chat(), refusal)).await;
     let f = support::fixture();
     let (outcome, events) = f.run(PLAN, Some(client(&server))).await;
     assert_eq!(outcome.status, RunStatus::Failed);
     let calls = model_calls(&events);
     assert_eq!(calls.len(), 1, "a refusal is not retried");
-    let EventKind::ModelCall { error, response, model, .. } = calls[0] else { unreachable!() };
+    let EventKind::ModelCall { error, response, model, latency_ms, .. } = calls[0] else { unreachable!() };
     assert!(error.as_deref().unwrap().contains("HTTP 401"), "{error:?}");
-    assert_eq!((response, model.as_str()), (&None, ""));
+    assert_eq!((response, model.as_str()), (&None, "gpt-4o-mini"), "the model asked is named");
+    assert!(*latency_ms >= 40, "the call's real latency, not 0: {latency_ms}");
     assert_eq!(outcome.counts.model_calls, 1);
 }
 

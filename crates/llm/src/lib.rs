@@ -13,6 +13,8 @@
 //! - [`structured()`] (`structured.rs`) with [`strict_schema`] (`strict.rs`): JSON answers
 //!   validated locally, one corrective re-ask, every call returned for the record.
 //! - [`Prompts`] (`prompts.rs`): the texts of `prompts/`, built in, rendered by name.
+//! - [`RecordedClient`] (`recorded.rs`): any client with every call redacted, then recorded
+//!   into a [`ModelCallSink`] (a run's record, the design engine's metrics).
 //!
 //! **Offline.** With no provider configured, [`Settings::client`] returns `Ok(None)`: that is
 //! not an error. Callers then take their rule-based path and stamp what it produced with
@@ -25,6 +27,7 @@
 mod openai;
 mod port;
 mod prompts;
+mod recorded;
 mod retry;
 mod secret;
 mod settings;
@@ -36,6 +39,7 @@ pub use port::{
     ChatMessage, ChatReply, ChatRequest, Embeddings, LlmClient, LlmError, Provenance, ResponseSchema, Role, Tier, Usage,
 };
 pub use prompts::{PromptError, Prompts, Rendered, PROCESS_LLM, REASK};
+pub use recorded::{ModelCall, ModelCallSink, NoRedaction, RecordedClient, Redact};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use settings::{

@@ -19,12 +19,18 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::port::{ChatReply, ChatRequest, Embeddings, LlmClient, LlmError, Role, Usage};
+use crate::port::{ChatReply, ChatRequest, Embeddings, LlmClient, LlmError, Role, Tier, Usage};
 use crate::retry::{parse_retry_after, with_retries, Failure, RetryPolicy};
 use crate::settings::{Provider, Settings, OPENAI_BASE_URL};
 
 /// Error bodies are quoted in messages up to this many characters.
 const QUOTE_LIMIT: usize = 300;
+/// The most a chat answer may be: ample for any token limit (16k tokens are ~64 KB of JSON),
+/// and a server that sends more is refused before it fills memory, a log line or a record.
+pub const MAX_CHAT_ANSWER_BYTES: usize = 1024 * 1024;
+/// The most an embeddings answer may be: vectors as JSON numbers are large (a batch of 100
+/// texts at 3,072 dimensions is ~6 MB).
+pub const MAX_EMBEDDINGS_ANSWER_BYTES: usize = 64 * 1024 * 1024;
 
 /// The OpenAI-compatible client. Build it with [`Settings::client`] (or [`OpenAiClient::new`]).
 pub struct OpenAiClient {
@@ -64,7 +70,7 @@ impl OpenAiClient {
         &self.settings
     }
 
-    fn endpoint(&self, model: &str) -> async_openai::Client<Endpoint> {
+    fn endpoint(&self, model: &str, max_answer: usize) -> async_openai::Client<Endpoint> {
         let endpoint = match &self.provider {
             Provider::OpenAi { base_url, api_key } => Endpoint {
                 base: base_url.clone(),
@@ -77,8 +83,11 @@ impl OpenAiClient {
                 azure: Some(api_version.clone()),
             },
         };
-        async_openai::Client::build(self.http.clone(), endpoint)
-            .with_http_service(Transport { http: self.http.clone(), provider: self.provider.name() })
+        async_openai::Client::build(self.http.clone(), endpoint).with_http_service(Transport {
+            http: self.http.clone(),
+            provider: self.provider.name(),
+            max_answer,
+        })
     }
 
     fn chat_body(&self, request: &ChatRequest) -> Value {
@@ -121,12 +130,20 @@ impl OpenAiClient {
 
     async fn chat_once(&self, body: &Value) -> Result<Value, Failure> {
         let model = body["model"].as_str().unwrap_or_default();
-        self.endpoint(model).chat().create_byot::<&Value, Value>(body).await.map_err(|e| self.failure(e))
+        self.endpoint(model, MAX_CHAT_ANSWER_BYTES)
+            .chat()
+            .create_byot::<&Value, Value>(body)
+            .await
+            .map_err(|e| self.failure(e))
     }
 
     async fn embed_once(&self, body: &Value) -> Result<Value, Failure> {
         let model = body["model"].as_str().unwrap_or_default();
-        self.endpoint(model).embeddings().create_byot::<&Value, Value>(body).await.map_err(|e| self.failure(e))
+        self.endpoint(model, MAX_EMBEDDINGS_ANSWER_BYTES)
+            .embeddings()
+            .create_byot::<&Value, Value>(body)
+            .await
+            .map_err(|e| self.failure(e))
     }
 
     fn failure(&self, error: OpenAIError) -> Failure {
@@ -134,7 +151,12 @@ impl OpenAiClient {
         match error {
             OpenAIError::Boxed(boxed) => match boxed.downcast::<HttpFailure>() {
                 Ok(http) => http.into_failure(provider),
-                Err(other) => Failure::transient(LlmError::Connection { provider, message: other.to_string() }, None),
+                Err(other) => match other.downcast::<TooLarge>() {
+                    Ok(too_large) => Failure::fatal(LlmError::Malformed { provider, message: too_large.to_string() }),
+                    Err(other) => {
+                        Failure::transient(LlmError::Connection { provider, message: other.to_string() }, None)
+                    }
+                },
             },
             OpenAIError::Reqwest(e) if e.is_timeout() => {
                 Failure::transient(LlmError::Timeout { provider, after: self.settings.timeout }, None)
@@ -159,6 +181,14 @@ impl OpenAiClient {
 impl LlmClient for OpenAiClient {
     fn provider(&self) -> String {
         self.provider.name()
+    }
+
+    fn model(&self, tier: Tier) -> String {
+        self.settings.tier(tier).model.clone()
+    }
+
+    fn embedding_model(&self) -> Option<String> {
+        self.settings.embedding_model.clone()
     }
 
     fn chat<'a>(
@@ -357,13 +387,34 @@ impl HttpFailure {
     }
 }
 
-/// The HTTP transport under async-openai: sends the request and turns a non-2xx answer into
+/// An answer over the size a model answer may have; its body is not read further.
+#[derive(Debug)]
+struct TooLarge {
+    limit: usize,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the answer is larger than {} KiB, the most a model answer may be; it was not read (check the server's \
+             token limit, or that the address is a model server)",
+            self.limit / 1024
+        )
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+/// The HTTP transport under async-openai: sends the request, reads the answer's body up to
+/// `max_answer` bytes (a server cannot make us hold more), and turns a non-2xx answer into
 /// [`HttpFailure`], so its status and `Retry-After` reach the retry loop (async-openai's own
 /// error path drops the headers, and loses the status when a 4xx body is not JSON).
 #[derive(Clone)]
 struct Transport {
     http: reqwest::Client,
     provider: String,
+    max_answer: usize,
 }
 
 impl tower::Service<HttpRequestFactory> for Transport {
@@ -378,23 +429,45 @@ impl tower::Service<HttpRequestFactory> for Transport {
     fn call(&mut self, factory: HttpRequestFactory) -> Self::Future {
         let http = self.http.clone();
         let provider = self.provider.clone();
+        let max_answer = self.max_answer;
         Box::pin(async move {
             let request = factory.build().await?;
             tracing::debug!(%provider, url = %request.url().path(), "POST");
-            let response = http.execute(request).await.map_err(OpenAIError::Reqwest)?;
+            let mut response = http.execute(request).await.map_err(OpenAIError::Reqwest)?;
             let status = response.status();
-            if status.is_success() {
-                return Ok(response);
-            }
             let retry_after = response
                 .headers()
                 .get(reqwest::header::RETRY_AFTER)
                 .and_then(|v| v.to_str().ok())
                 .and_then(parse_retry_after);
-            let body = response.text().await.unwrap_or_default();
-            Err(OpenAIError::Boxed(Box::new(HttpFailure { status: status.as_u16(), retry_after, body })))
+            let headers = std::mem::take(response.headers_mut());
+            let body = read_capped(response, max_answer).await?;
+            if !status.is_success() {
+                let body = String::from_utf8_lossy(&body).into_owned();
+                return Err(OpenAIError::Boxed(Box::new(HttpFailure { status: status.as_u16(), retry_after, body })));
+            }
+            let mut read = http::Response::new(body);
+            *read.status_mut() = status;
+            *read.headers_mut() = headers;
+            Ok(reqwest::Response::from(read))
         })
     }
+}
+
+/// The body of `response`, refused past `max` bytes (the declared length is trusted only to
+/// refuse early).
+async fn read_capped(mut response: reqwest::Response, max: usize) -> Result<Vec<u8>, OpenAIError> {
+    if response.content_length().is_some_and(|declared| declared > max as u64) {
+        return Err(OpenAIError::Boxed(Box::new(TooLarge { limit: max })));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(OpenAIError::Reqwest)? {
+        if body.len() + chunk.len() > max {
+            return Err(OpenAIError::Boxed(Box::new(TooLarge { limit: max })));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 /// Where and how async-openai sends: the base URL, the key's header (`Authorization: Bearer`

@@ -169,6 +169,12 @@ pub trait LlmClient: Send + Sync {
     /// Short name of the provider for messages and records (`openai`, `azure`, `ollama at http://…`).
     fn provider(&self) -> String;
 
+    /// The model a call on `tier` asks for (as configured; the answer names the one that replied).
+    fn model(&self, tier: Tier) -> String;
+
+    /// The embedding model, when one is configured.
+    fn embedding_model(&self) -> Option<String>;
+
     /// One chat completion. With `response_schema` set the implementation asks for JSON output,
     /// but does not validate it: use [`crate::structured()`] for that.
     fn chat<'a>(

@@ -107,14 +107,11 @@ where
 }
 
 /// `Retry-After` in seconds (the form model servers use); an HTTP date is ignored and the
-/// backoff applies instead.
+/// backoff applies instead. Any number of seconds gives a duration — one too long for a
+/// `Duration` is the longest, which [`RetryPolicy::delay`] caps.
 pub(crate) fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    value
-        .parse::<u64>()
-        .ok()
-        .map(Duration::from_secs)
-        .or_else(|| value.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).map(Duration::from_secs_f64))
+    let seconds = value.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)?;
+    Some(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))
 }
 
 #[cfg(test)]
@@ -137,5 +134,16 @@ mod tests {
         assert_eq!(parse_retry_after("0.5"), Some(Duration::from_millis(500)));
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(parse_retry_after("-1"), None);
+        assert_eq!(parse_retry_after("NaN"), None);
+        assert_eq!(parse_retry_after("inf"), None);
+    }
+
+    #[test]
+    fn any_number_of_seconds_gives_a_bounded_wait() {
+        let policy = RetryPolicy::new(3);
+        for huge in ["1e300", "99999999999999999999", "18446744073709551616", "1.7976931348623157e308"] {
+            let wait = parse_retry_after(huge).expect(huge);
+            assert_eq!(policy.delay(1, Some(wait)), policy.retry_after_cap, "{huge}");
+        }
     }
 }

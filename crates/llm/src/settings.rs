@@ -303,10 +303,9 @@ impl Settings {
             }
         }
         let text = serde_yaml::to_string(&file).map_err(|e| write_error(e.to_string()))?;
-        std::fs::create_dir_all(data_home).map_err(|e| write_error(e.to_string()))?;
-        let temp = data_home.join(format!(".{SETTINGS_FILE}.tmp"));
-        std::fs::write(&temp, text).map_err(|e| write_error(e.to_string()))?;
-        std::fs::rename(&temp, &path).map_err(|e| write_error(e.to_string()))?;
+        planwright_fs::private_dir(data_home).map_err(|e| write_error(e.to_string()))?;
+        planwright_fs::write_atomically(&path, text.as_bytes(), planwright_fs::Access::Private)
+            .map_err(|e| write_error(e.to_string()))?;
         Ok(path)
     }
 }

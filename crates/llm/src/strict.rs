@@ -117,10 +117,20 @@ fn make_strict(node: &mut Value, pointer: String, depth: usize) -> Result<(), St
     Ok(())
 }
 
+/// `oneOf` as `anyOf`. When the schema has an `anyOf` already, both must hold, so the `oneOf`
+/// joins `allOf` as an `anyOf` of its own.
 fn one_of_to_any_of(schema: &mut Map<String, Value>) {
+    let Some(one_of) = schema.remove("oneOf") else { return };
     if !schema.contains_key("anyOf") {
-        if let Some(one_of) = schema.remove("oneOf") {
-            schema.insert("anyOf".into(), one_of);
+        schema.insert("anyOf".into(), one_of);
+        return;
+    }
+    let branch = json!({ "anyOf": one_of });
+    match schema.get_mut("allOf") {
+        Some(Value::Array(all_of)) => all_of.push(branch),
+        Some(other) => *other = json!([std::mem::take(other), branch]),
+        None => {
+            schema.insert("allOf".into(), json!([branch]));
         }
     }
 }
@@ -321,6 +331,17 @@ mod tests {
         let nested = json!({"type": "object", "properties": {"data": true}});
         assert_eq!(strict_schema(&nested).unwrap_err().pointer, "/properties/data");
         assert!(!is_strict(&map));
+    }
+
+    #[test]
+    fn one_of_beside_any_of_is_kept_as_a_constraint_and_made_strict() {
+        // Found by the property test on a clean machine: the `oneOf` was left unwalked.
+        assert!(strict_schema(&json!({"anyOf": null, "oneOf": [true]})).is_err(), "`true` cannot be closed");
+        let both = json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "oneOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]});
+        let strict = strict_schema(&both).unwrap();
+        assert!(is_strict(&strict), "{strict:#}");
+        assert!(strict.get("oneOf").is_none(), "strict mode knows only anyOf: {strict:#}");
+        assert_eq!(strict["allOf"][0]["anyOf"][0]["additionalProperties"], false);
     }
 
     #[test]

@@ -119,6 +119,40 @@ async fn rate_limits_are_waited_out_as_the_server_asks() {
     assert!(requests[1].at.duration_since(requests[0].at) >= Duration::from_millis(950));
 }
 
+/// Whatever number a server puts in `Retry-After` — past what a `Duration` holds, or in
+/// exponent form — the wait is bounded by the cap and the call goes on (it once panicked).
+#[tokio::test]
+async fn any_retry_after_value_gives_a_bounded_wait() {
+    for value in ["1e300", "99999999999999999999", "1.7976931348623157e308", "inf", "-3", "soon"] {
+        let limited = Reply::error(429, "slow down").header("retry-after", value);
+        let server = ReplayServer::start(Script::in_order([limited, Reply::text("ok")])).await;
+        let policy = RetryPolicy {
+            retry_after_cap: Duration::from_millis(100),
+            base: Duration::from_millis(10),
+            ..RetryPolicy::new(2)
+        };
+        let client = OpenAiClient::new(settings(&server)).unwrap().with_retry_policy(policy);
+        let reply = chat(&client, ask("hi")).await.unwrap_or_else(|e| panic!("Retry-After: {value}: {e}"));
+        assert_eq!(reply.text, "ok", "{value}");
+    }
+}
+
+/// An answer larger than a model answer can be is refused, saying so, before it fills memory, a
+/// log line or a record.
+#[tokio::test]
+async fn an_answer_over_the_size_limit_is_refused_saying_so() {
+    let huge = "x".repeat(20 * 1024 * 1024);
+    let server = ReplayServer::start(Script::new().always(Match::chat(), Reply::text(huge))).await;
+    let error = chat(client(settings(&server)).as_ref(), ask("hi")).await.unwrap_err();
+    let LlmError::Malformed { message, .. } = &error else { panic!("{error:?}") };
+    assert!(message.contains("larger than 1024 KiB"), "{message}");
+    assert!(error.to_string().len() < 1_000, "the error stays small");
+    assert_eq!(server.requests().len(), 1, "a too-large answer is not asked for again");
+    let fine = "y".repeat(200 * 1024);
+    let server = ReplayServer::start(Script::new().always(Match::chat(), Reply::text(fine.clone()))).await;
+    assert_eq!(chat(client(settings(&server)).as_ref(), ask("hi")).await.unwrap().text, fine);
+}
+
 #[tokio::test]
 async fn retry_after_is_capped() {
     let server = ReplayServer::start(Script::in_order([Reply::rate_limited(3600), Reply::text("ok")])).await;

@@ -225,8 +225,6 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-
     #[test]
     fn strict_schemas_are_strict_and_accept_what_the_original_accepts(
         properties in prop::collection::vec((node(), any::<bool>()), 0..6),

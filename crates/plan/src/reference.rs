@@ -242,19 +242,38 @@ pub fn escape_pointer(token: &str) -> std::borrow::Cow<'_, str> {
 /// A name is letters, digits and `_`, starting with a letter or `_`; anything else between
 /// double braces is not a placeholder.
 pub fn placeholders(text: &str) -> Vec<&str> {
+    placeholder_spans(text).into_iter().map(|(_, name)| name).collect()
+}
+
+/// `text` with each placeholder replaced by what `value` gives for its name; the first error
+/// stops the replacement.
+pub fn fill_placeholders<E>(text: &str, mut value: impl FnMut(&str) -> Result<String, E>) -> Result<String, E> {
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (span, name) in placeholder_spans(text) {
+        out.push_str(&text[copied..span.start]);
+        out.push_str(&value(name)?);
+        copied = span.end;
+    }
+    out.push_str(&text[copied..]);
+    Ok(out)
+}
+
+/// Each placeholder's byte range in `text` (braces included) and its name.
+fn placeholder_spans(text: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     let mut found = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("{{") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find("}}") else { break };
-        let name = after[..end].trim();
+    let mut at = 0;
+    while let Some(start) = text[at..].find("{{").map(|i| at + i) {
+        let after = start + 2;
+        let Some(end) = text[after..].find("}}").map(|i| after + i) else { break };
+        let name = text[after..end].trim();
         let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if valid {
-            found.push(name);
-            rest = &after[end + 2..];
+            found.push((start..end + 2, name));
+            at = end + 2;
         } else {
-            rest = &rest[start + 2..];
+            at = after;
         }
     }
     found
@@ -336,6 +355,21 @@ mod tests {
     #[test]
     fn placeholders_are_names_between_double_braces() {
         assert_eq!(placeholders("type {{USER}} then {{ PASS_1 }} {{not a name}} {{"), vec!["USER", "PASS_1"]);
+        assert_eq!(placeholders("{{{{A}}}}"), vec!["A"]);
+    }
+
+    #[test]
+    fn placeholders_are_filled_in_place() {
+        let filled = fill_placeholders("user {{ USER }} / {{PASS}} {{not one}} {{USER}}", |name| {
+            Ok::<_, ()>(name.to_lowercase())
+        });
+        assert_eq!(filled.unwrap(), "user user / pass {{not one}} user");
+        let refused = fill_placeholders("a {{X}} b", |name| Err::<String, _>(name.to_owned()));
+        assert_eq!(refused.unwrap_err(), "X");
+        assert_eq!(
+            fill_placeholders("no placeholder {{", |_| Ok::<_, ()>(String::new())).unwrap(),
+            "no placeholder {{"
+        );
     }
 
     proptest::proptest! {
@@ -361,6 +395,15 @@ mod tests {
         #[test]
         fn placeholders_never_panic(s in ".*") {
             let _ = placeholders(&s);
+        }
+
+        #[test]
+        fn filling_placeholders_keeps_the_rest_of_the_text(s in r"[\{\}A-Z_ a]{0,40}") {
+            let names = placeholders(&s).len();
+            let filled = fill_placeholders(&s, |_| Ok::<_, ()>("\u{1}".to_owned())).unwrap();
+            proptest::prop_assert_eq!(filled.matches('\u{1}').count(), names);
+            let kept = fill_placeholders(&s, |name| Ok::<_, ()>(format!("{{{{{name}}}}}"))).unwrap();
+            proptest::prop_assert_eq!(placeholders(&kept).len(), names);
         }
     }
 }

@@ -125,8 +125,6 @@ fn plan() -> impl Strategy<Value = Plan> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-
     #[test]
     fn written_plans_load_back_unchanged(plan in plan()) {
         let yaml = serde_yaml::to_string(&plan).unwrap();

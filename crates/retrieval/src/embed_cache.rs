@@ -29,6 +29,10 @@ impl EmbedCache {
     /// Opens or creates the cache file; its folder must exist.
     pub fn open(path: &Path) -> Result<EmbedCache, RetrievalError> {
         let error = |source| RetrievalError::Cache { path: path.to_owned(), source };
+        // The cache sits in the data home: its owner's alone, like every file there. Creating it
+        // here is best effort; opening it reports what is wrong.
+        let _ = planwright_fs::private_file().write(true).create(true).truncate(false).open(path);
+        let _ = planwright_fs::make_private(path);
         let connection = Connection::open(path).map_err(error)?;
         connection.busy_timeout(Duration::from_secs(5)).map_err(error)?;
         connection.pragma_update(None, "journal_mode", "WAL").map_err(error)?;

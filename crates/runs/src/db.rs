@@ -1,6 +1,6 @@
 //! `runs.db`: connections and the schema with its migrations.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
@@ -57,6 +57,22 @@ CREATE TABLE answers (
 
 /// The tables a database of the current version must have.
 const TABLES: [&str; 5] = ["schema_version", "runs", "events", "node_outputs", "answers"];
+
+/// Creates the database file readable by its owner alone, or tightens the one there and its
+/// WAL files (SQLite gives those the database file's permissions when it creates them).
+pub(crate) fn create_private(path: &Path) -> Result<(), StoreError> {
+    planwright_fs::private_file()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(StoreError::io("create the database", path))?;
+    for suffix in ["", "-wal", "-shm"] {
+        let file = PathBuf::from(format!("{}{suffix}", path.display()));
+        planwright_fs::make_private(&file).map_err(StoreError::io("make private", &file))?;
+    }
+    Ok(())
+}
 
 /// Opens a connection to `path` set up for the store: WAL, `synchronous=NORMAL` (a crash of the
 /// process loses nothing; a power cut may lose the last commits), foreign keys on, busy timeout.

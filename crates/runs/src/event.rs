@@ -146,6 +146,20 @@ pub enum RunStatus {
     Interrupted,
 }
 
+impl RunStatus {
+    /// The status in words, for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Succeeded => "succeeded",
+            RunStatus::Failed => "failed",
+            RunStatus::Stopped => "stopped",
+            RunStatus::WaitingForInput => "waiting for input",
+            RunStatus::Interrupted => "interrupted",
+        }
+    }
+}
+
 /// Node counts of a run, from what really happened.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

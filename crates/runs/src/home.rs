@@ -43,6 +43,12 @@ impl DataHome {
         &self.root
     }
 
+    /// Creates the data home readable by its owner alone (0700), tightening one that was open to
+    /// others: it holds run records, settings and keys.
+    pub fn create(&self) -> Result<(), StoreError> {
+        planwright_fs::private_dir(&self.root).map_err(StoreError::io("create the data home", &self.root))
+    }
+
     /// `runs/`: one folder per plan, holding its runs' logs.
     pub fn runs_dir(&self) -> PathBuf {
         self.root.join("runs")

@@ -6,7 +6,7 @@
 //! The trait methods are called by path (`FileExt::try_lock(&file)`) because `std::fs::File` has
 //! inherent methods of the same names from Rust 1.89 on.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 use std::thread;
@@ -29,7 +29,7 @@ pub(crate) struct RunLock {
 impl RunLock {
     /// Takes the lock at `path` (creating the file), writing this process's id into it.
     pub(crate) fn acquire(path: &Path, run_id: &str) -> Result<RunLock, StoreError> {
-        let file = OpenOptions::new()
+        let file = planwright_fs::private_file()
             .read(true)
             .write(true)
             .create(true)

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -85,9 +85,11 @@ impl RunStore {
     /// Opens the store of `home`: creates the folders and `runs.db` (WAL, foreign keys on, busy
     /// timeout) and migrates its schema to [`DB_SCHEMA_VERSION`](crate::DB_SCHEMA_VERSION).
     pub fn open(home: &DataHome) -> Result<RunStore, StoreError> {
+        home.create()?;
         let runs_dir = home.runs_dir();
-        fs::create_dir_all(&runs_dir).map_err(StoreError::io("create the folder", &runs_dir))?;
+        planwright_fs::private_dir(&runs_dir).map_err(StoreError::io("create the folder", &runs_dir))?;
         let db_path = home.runs_db();
+        db::create_private(&db_path)?;
         let mut conn = db::connect(&db_path)?;
         db::migrate(&mut conn, &db_path)?;
         Ok(RunStore { inner: Arc::new(Inner { home: home.clone(), db_path, conn: Mutex::new(conn) }) })
@@ -118,7 +120,7 @@ impl RunStore {
             .transpose()?;
         let home = &self.inner.home;
         let dir = home.runs_dir().join(plan_id);
-        fs::create_dir_all(&dir).map_err(StoreError::io("create the folder", &dir))?;
+        planwright_fs::private_dir(&dir).map_err(StoreError::io("create the folder", &dir))?;
         let lock = match RunLock::acquire(&home.run_lock(plan_id, run_id), run_id) {
             Err(StoreError::Active { .. }) if self.plan_id_of(run_id)?.is_some() => {
                 return Err(self.exists_error(run_id))
@@ -139,7 +141,7 @@ impl RunStore {
             other => other.map_err(StoreError::db("record the new run", db_path))?,
         };
         let log_path = home.run_log(plan_id, run_id);
-        let log = match OpenOptions::new().write(true).create(true).truncate(true).open(&log_path) {
+        let log = match planwright_fs::private_file().write(true).create(true).truncate(true).open(&log_path) {
             Ok(log) => log,
             Err(source) => {
                 if let Err(error) = conn.execute("DELETE FROM runs WHERE run_id = ?1", [run_id]) {
@@ -169,7 +171,7 @@ impl RunStore {
         let plan_id = self.plan_id_of(run_id)?.ok_or_else(|| self.not_found(run_id))?;
         let home = &self.inner.home;
         let dir = home.runs_dir().join(&plan_id);
-        fs::create_dir_all(&dir).map_err(StoreError::io("create the folder", &dir))?;
+        planwright_fs::private_dir(&dir).map_err(StoreError::io("create the folder", &dir))?;
         let lock = RunLock::acquire(&home.run_lock(&plan_id, run_id), run_id)?;
         let db_path = &self.inner.db_path;
         let conn = db::connect(db_path)?;
@@ -381,7 +383,7 @@ impl RunStore {
 /// Opens the run log at `path` for appending after making it exactly `lines` (the run's events
 /// as stored in SQLite), one per line: the longest matching start is kept, the rest rewritten.
 fn repair_log(path: &Path, lines: Vec<&str>) -> Result<File, StoreError> {
-    let mut file = OpenOptions::new()
+    let mut file = planwright_fs::private_file()
         .read(true)
         .write(true)
         .create(true)

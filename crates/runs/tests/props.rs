@@ -73,8 +73,14 @@ fn kind() -> impl Strategy<Value = EventKind> {
     ]
 }
 
+/// 24 cases (each case opens a store on disk) unless `PROPTEST_CASES` asks for another number.
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(24);
+    ProptestConfig::with_cases(cases)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(config())]
 
     #[test]
     fn recorded_events_read_back_identically(

@@ -39,6 +39,39 @@ fn open_creates_the_folders_and_the_database() {
     assert_eq!(mode, "wal");
 }
 
+/// The data home holds run records (and the studio's settings and keys): its folders are the
+/// owner's alone (0700), its files too (0600) — the database, its WAL files, logs and locks —
+/// and a home made more open by an older version is tightened.
+#[cfg(unix)]
+#[test]
+fn the_data_home_and_its_files_are_the_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    let (_dir, home) = temp_home();
+    std::fs::create_dir_all(home.root()).unwrap();
+    std::fs::set_permissions(home.root(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(home.runs_db(), b"").unwrap();
+    std::fs::set_permissions(home.runs_db(), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let store = RunStore::open(&home).unwrap();
+    let run_id = new_run_id();
+    let recorder = store.begin(&run_id, "perms", "plan text", None).unwrap();
+    recorder.record(run_started("perms", None)).unwrap();
+    for dir in [home.root().to_path_buf(), home.runs_dir(), home.runs_dir().join("perms")] {
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+    }
+    let db = home.runs_db().display().to_string();
+    let files = [
+        home.runs_db(),
+        format!("{db}-wal").into(),
+        format!("{db}-shm").into(),
+        home.run_log("perms", &run_id),
+        home.run_lock("perms", &run_id),
+    ];
+    for file in files {
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+}
+
 #[test]
 fn file_names_follow_the_layout() {
     let home = DataHome::at("/data");

@@ -6,14 +6,21 @@
 //! (`http://127.0.0.1:P/?token=T`); the first request carrying it gets it as an `HttpOnly;
 //! SameSite=Strict` cookie; every request without the cookie, the `?token=` or `Authorization:
 //! Bearer T` gets 401 — UI files and WebSocket upgrades included. A `Host` or `Origin` that is
-//! not this server's gets 403 (DNS rebinding).
+//! not this server's gets 403 (DNS rebinding). Nothing is cached (`Cache-Control: no-store`), so
+//! the printed address always reaches the server and signs in.
+//!
+//! Limits ([`ServeLimits`]): a connection must send its headers within a few seconds (an idle
+//! keep-alive connection is closed after as long), a request body must arrive within its own
+//! limit, and at most so many connections are open at once — a client that opens connections
+//! and never finishes them cannot hold the server.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path as UrlPath, Query, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
@@ -26,6 +33,11 @@ use serde::Deserialize;
 use tower_http::services::{ServeDir, ServeFile};
 use tracing::Instrument;
 
+mod connections;
+mod extract;
+
+use extract::{Body, Params, Segment};
+
 /// The cookie that carries the token after the first request.
 const COOKIE: &str = "planwright_token";
 
@@ -37,12 +49,34 @@ pub enum ServeError {
     Random(String),
 }
 
+/// How long and how many: see the crate documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServeLimits {
+    /// To send a request's headers; also how long an idle keep-alive connection stays open.
+    pub header_timeout: Duration,
+    /// To send a request's body once its headers are in.
+    pub body_timeout: Duration,
+    /// Connections open at once; one more is closed as soon as it is accepted.
+    pub max_connections: usize,
+}
+
+impl Default for ServeLimits {
+    fn default() -> ServeLimits {
+        ServeLimits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            max_connections: 128,
+        }
+    }
+}
+
 /// A bound server, not yet serving.
 pub struct Server {
     listener: tokio::net::TcpListener,
     router: Router,
     addr: SocketAddr,
     token: String,
+    limits: ServeLimits,
 }
 
 struct Guard {
@@ -54,14 +88,21 @@ impl Server {
     /// Binds 127.0.0.1:`port` (0: any free port) with a fresh token; `ui` is the built UI
     /// (`ui/dist`).
     pub async fn bind(studio: Studio, port: u16, ui: &Path) -> Result<Server, ServeError> {
+        Server::bind_with(studio, port, ui, ServeLimits::default()).await
+    }
+
+    /// [`Server::bind`] with other limits.
+    pub async fn bind_with(studio: Studio, port: u16, ui: &Path, limits: ServeLimits) -> Result<Server, ServeError> {
         let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port))
             .await
             .map_err(|source| ServeError::Bind { port, source })?;
         let addr = listener.local_addr().map_err(|source| ServeError::Bind { port, source })?;
         let token = new_token()?;
         let guard = Arc::new(Guard { token: token.clone(), port: addr.port() });
-        let router = routes(studio, ui).layer(middleware::from_fn_with_state(guard, guard_layer));
-        Ok(Server { listener, router, addr, token })
+        let router = routes(studio, ui)
+            .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(limits.body_timeout))
+            .layer(middleware::from_fn_with_state(guard, guard_layer));
+        Ok(Server { listener, router, addr, token, limits })
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -77,9 +118,11 @@ impl Server {
         format!("http://127.0.0.1:{}/?token={}", self.addr.port(), self.token)
     }
 
-    /// Serves until `shutdown` completes.
+    /// Serves until `shutdown` completes, then lets the requests under way finish (a few
+    /// seconds at most).
     pub async fn serve(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown).await
+        crate::connections::serve(self.listener, self.router, self.limits, shutdown).await;
+        Ok(())
     }
 }
 
@@ -123,6 +166,8 @@ async fn guard_layer(State(guard): State<Arc<Guard>>, request: Request, next: Ne
         );
     }
     let mut response = next.run(request).await;
+    // The page and the API are never cached: a page from the cache would never bring the token.
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     if from_query && !from_cookie {
         let value = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", guard.token);
         if let Ok(value) = HeaderValue::from_str(&value) {
@@ -148,7 +193,9 @@ fn cookie(headers: &HeaderMap) -> Option<&str> {
 
 fn refuse(status: StatusCode, message: &str) -> Response {
     let code = if status == StatusCode::FORBIDDEN { "forbidden" } else { "unauthorized" };
-    (status, Json(serde_json::json!({"code": code, "message": message}))).into_response()
+    let mut response = (status, Json(serde_json::json!({"code": code, "message": message}))).into_response();
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 /// An operation's result as HTTP: 200 with the answer, or the error's status with the error.
@@ -171,57 +218,57 @@ fn routes(studio: Studio, ui: &Path) -> Router {
         .route("/api/catalog", get(|State(s): State<Studio>| async move { Answer(s.catalog().await) }))
         .route(
             "/api/blocks/search",
-            post(|State(s): State<Studio>, Json(r): Json<SearchRequest>| async move { Answer(s.search_blocks(r).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<SearchRequest>| async move { Answer(s.search_blocks(r).await) }),
         )
         .route(
             "/api/validate",
-            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.validate(&r.text).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.validate(&r.text).await) }),
         )
         .route(
             "/api/dry-run",
-            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.dry_run(&r.text).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.dry_run(&r.text).await) }),
         )
         .route(
             "/api/graph",
-            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.plan_graph(&r.text).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.plan_graph(&r.text).await) }),
         )
         .route(
             "/api/register",
-            post(|State(s): State<Studio>, Json(r): Json<PlanText>| async move { Answer(s.register(&r.text).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.register(&r.text).await) }),
         )
         .route("/api/designs", get(|State(s): State<Studio>| async move { Answer(s.list_designs().await) }))
         .route(
             "/api/designs/{*file}",
-            get(|State(s): State<Studio>, UrlPath(file): UrlPath<String>| async move {
+            get(|State(s): State<Studio>, Segment(file): Segment| async move {
                 Answer(s.open_design(&file).await)
             }),
         )
         .route("/api/drafts", get(|State(s): State<Studio>| async move { Answer(s.list_drafts().await) }))
         .route(
             "/api/drafts/{name}",
-            get(|State(s): State<Studio>, UrlPath(name): UrlPath<String>| async move {
+            get(|State(s): State<Studio>, Segment(name): Segment| async move {
                 Answer(s.open_draft(&name).await)
             })
-            .put(|State(s): State<Studio>, UrlPath(name): UrlPath<String>, Json(r): Json<PlanText>| async move {
+            .put(|State(s): State<Studio>, Segment(name): Segment, Body(r): Body<PlanText>| async move {
                 Answer(s.save_draft(&name, &r.text).await)
             }),
         )
         .route(
             "/api/runs",
-            post(|State(s): State<Studio>, Json(r): Json<StartRunRequest>| async move { Answer(s.start_run(r).await) })
-                .get(|State(s): State<Studio>, Query(f): Query<RunFilter>| async move { Answer(s.list_runs(f).await) }),
+            post(|State(s): State<Studio>, Body(r): Body<StartRunRequest>| async move { Answer(s.start_run(r).await) })
+                .get(|State(s): State<Studio>, Params(f): Params<RunFilter>| async move { Answer(s.list_runs(f).await) }),
         )
         .route(
             "/api/runs/{run_id}",
-            get(|State(s): State<Studio>, UrlPath(id): UrlPath<String>| async move { Answer(s.run_detail(&id).await) }),
+            get(|State(s): State<Studio>, Segment(id): Segment| async move { Answer(s.run_detail(&id).await) }),
         )
         .route(
             "/api/runs/{run_id}/stop",
-            post(|State(s): State<Studio>, UrlPath(id): UrlPath<String>| async move { Answer(s.stop_run(&id).await) }),
+            post(|State(s): State<Studio>, Segment(id): Segment| async move { Answer(s.stop_run(&id).await) }),
         )
         .route(
             "/api/runs/{run_id}/answer",
-            post(|State(s): State<Studio>, UrlPath(id): UrlPath<String>, Json(r): Json<AnswerRequest>| async move {
+            post(|State(s): State<Studio>, Segment(id): Segment, Body(r): Body<AnswerRequest>| async move {
                 Answer(s.answer_input(&id, r).await)
             }),
         )
@@ -229,14 +276,14 @@ fn routes(studio: Studio, ui: &Path) -> Router {
         .route(
             "/api/settings",
             get(|State(s): State<Studio>| async move { Answer(s.get_settings().await) }).put(
-                |State(s): State<Studio>, Json(r): Json<StudioSettings>| async move {
+                |State(s): State<Studio>, Body(r): Body<StudioSettings>| async move {
                     Answer(s.save_settings(r).await)
                 },
             ),
         )
         .route(
             "/api/settings/key",
-            put(|State(s): State<Studio>, Json(r): Json<SetKeyRequest>| async move { Answer(s.set_api_key(r).await) }),
+            put(|State(s): State<Studio>, Body(r): Body<SetKeyRequest>| async move { Answer(s.set_api_key(r).await) }),
         )
         .route("/api/settings/check", post(|State(s): State<Studio>| async move { Answer(s.check_models().await) }))
         .layer(middleware::from_fn(trace_request))
@@ -281,8 +328,8 @@ struct After {
 /// SEQ then live ones, closing after `run_finished`.
 async fn run_events(
     State(studio): State<Studio>,
-    UrlPath(run_id): UrlPath<String>,
-    Query(after): Query<After>,
+    Segment(run_id): Segment,
+    Params(after): Params<After>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let watch = match studio.watch_run(&run_id, after.after).await {

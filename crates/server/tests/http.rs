@@ -25,6 +25,10 @@ struct Running {
 
 impl Running {
     async fn start() -> Running {
+        Running::start_with(planwright_server::ServeLimits::default()).await
+    }
+
+    async fn start_with(limits: planwright_server::ServeLimits) -> Running {
         let dirs = tempfile::tempdir().unwrap();
         let workspace = dirs.path().join("workspace");
         let home = dirs.path().join("home");
@@ -37,7 +41,7 @@ impl Running {
         let ui = dirs.path().join("ui");
         std::fs::create_dir_all(&ui).unwrap();
         std::fs::write(ui.join("index.html"), "<!doctype html><title>studio</title>").unwrap();
-        let server = Server::bind(studio, 0, &ui).await.unwrap();
+        let server = Server::bind_with(studio, 0, &ui, limits).await.unwrap();
         let port = server.addr().port();
         let token = server.token().to_owned();
         assert_eq!(server.url(), format!("http://127.0.0.1:{port}/?token={token}"));
@@ -409,4 +413,174 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     files
+}
+
+/// The studio's page and answers are never cached, so the printed address always reaches the
+/// server: open, close the browser, open again — still signed in, even over a stale cookie.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_is_cached_and_the_tokened_address_always_signs_in() {
+    let s = Running::start().await;
+    for path in ["/", "/index.html", "/api/catalog"] {
+        let response = s.get(path).send().await.unwrap();
+        assert_eq!(response.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("no-store"), "{path}");
+    }
+    let refused = s.http.get(format!("{}/api/catalog", s.base)).send().await.unwrap();
+    assert_eq!(refused.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("no-store"));
+    for cookie in ["", "planwright_token=from-an-earlier-start"] {
+        let mut request = s.http.get(format!("{}/?token={}", s.base, s.token));
+        if !cookie.is_empty() {
+            request = request.header(COOKIE, cookie);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let set = response.headers().get(SET_COOKIE).expect("the cookie is set again").to_str().unwrap();
+        assert!(set.starts_with(&format!("planwright_token={}", s.token)), "{set}");
+    }
+}
+
+/// Draft names keep to the documented set; anything else is a 400 with the rule, never a 500.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draft_names_outside_the_documented_set_are_refused_with_the_rule() {
+    let s = Running::start().await;
+    let long = format!("{}.yaml", "x".repeat(300));
+    for name in ["a%20b.yaml", "a:b.yaml", "a%0Ab.yaml", "a%C2%A0b.yaml", "%E2%80%AEx.yaml", "x%00.yaml", long.as_str()]
+    {
+        let (status, error) =
+            s.json(reqwest::Method::PUT, &format!("/api/drafts/{name}"), json!({"text": "id: x\n"})).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{name}: {error}");
+        assert_eq!(error["code"], "invalid_input", "{name}");
+        assert!(error["hint"].as_str().unwrap().contains("letters, digits"), "{name}: {error}");
+    }
+    let (status, _) =
+        s.json(reqwest::Method::PUT, "/api/drafts/%E8%AB%8B%E6%B1%82.yaml", json!({"text": "id: x\n"})).await;
+    assert_eq!(status, StatusCode::OK, "letters of any script are letters");
+}
+
+/// Bodies and addresses that cannot be read are answered as the documented error JSON, with the
+/// status that fits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_requests_are_answered_as_api_errors() {
+    let s = Running::start().await;
+    let url = format!("{}/api/validate", s.base);
+    let bearer = format!("Bearer {}", s.token);
+    let cases = [
+        (
+            s.http.post(&url).header(AUTHORIZATION, &bearer).body("{\"text\": \"x\"}"),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ),
+        (
+            s.http
+                .post(&url)
+                .header(AUTHORIZATION, &bearer)
+                .header("content-type", "application/json")
+                .body("{not json"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (s.http.post(&url).header(AUTHORIZATION, &bearer).json(&json!({"txt": 1})), StatusCode::UNPROCESSABLE_ENTITY),
+        (
+            s.http.post(&url).header(AUTHORIZATION, &bearer).json(&json!({"text": "x".repeat(3 * 1024 * 1024)})),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+    ];
+    for (request, expected) in cases {
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), expected);
+        let error: Value = response.json().await.expect("JSON, not plain text");
+        assert_eq!(error["code"], "invalid_input", "{error}");
+        assert!(error["message"].is_string() && error["hint"].is_string(), "{error}");
+    }
+    let response = s.get("/api/runs?status=nonsense").send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(response.json::<Value>().await.unwrap()["code"], "invalid_input");
+}
+
+/// A link inside `drafts/` or `designs/` that leads out of the workspace is not followed.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_leading_out_of_the_workspace_are_not_followed() {
+    let s = Running::start().await;
+    let outside = s.home.join("secret.yaml");
+    std::fs::write(&outside, "id: stolen\n").unwrap();
+    std::os::unix::fs::symlink(&outside, s.workspace.join("drafts/link.yaml")).unwrap();
+    std::os::unix::fs::symlink(&outside, s.workspace.join("designs/link.yaml")).unwrap();
+    for path in ["/api/drafts/link.yaml", "/api/designs/link.yaml"] {
+        let response = s.get(path).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST, "{path}");
+        assert!(!response.text().await.unwrap().contains("stolen"), "{path}");
+    }
+    let listed: Value = s.get("/api/drafts").send().await.unwrap().json().await.unwrap();
+    assert!(listed.as_array().unwrap().is_empty(), "{listed}");
+    let (status, _) = s.json(reqwest::Method::PUT, "/api/drafts/link.yaml", json!({"text": "id: x\n"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "id: stolen\n", "nothing written through the link");
+}
+
+/// When the designs folder cannot be written, registering is the server's failure (500) and
+/// says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_register_that_cannot_write_is_a_server_error_with_the_reason() {
+    let s = Running::start().await;
+    let designs = s.workspace.join("designs");
+    std::fs::remove_dir_all(&designs).unwrap();
+    std::fs::write(&designs, "not a folder").unwrap();
+    let text = plan(
+        "blocked",
+        "  - id: save\n    block: report.write\n    in: {data: {a: 1}, format: json, path: out/a.json}\n",
+    );
+    let (status, error) = s.json(reqwest::Method::POST, "/api/register", json!({"text": text})).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{error}");
+    assert_eq!(error["code"], "internal");
+    assert!(error["message"].as_str().unwrap().contains("designs"), "{error}");
+}
+
+/// A client that opens connections and never finishes its headers or its body cannot hold the
+/// server: each is closed at its time limit, and past the connection limit a new one is closed
+/// at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_that_never_finish_are_closed_at_their_limits() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limits = planwright_server::ServeLimits {
+        header_timeout: Duration::from_millis(500),
+        body_timeout: Duration::from_millis(500),
+        max_connections: 4,
+    };
+    let s = Running::start_with(limits).await;
+    let addr = format!("127.0.0.1:{}", s.port);
+    /// What the server sends before it closes the connection (bounded against a hang).
+    async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
+        let mut seen = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut seen)).await;
+        assert!(read.is_ok(), "the server kept the connection open");
+        String::from_utf8_lossy(&seen).into_owned()
+    }
+    let mut slow_headers = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    slow_headers.write_all(b"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\n").await.unwrap();
+    until_closed(&mut slow_headers).await;
+
+    let mut slow_body = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"text\"",
+        s.port, s.token
+    );
+    slow_body.write_all(head.as_bytes()).await.unwrap();
+    let answer = until_closed(&mut slow_body).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive in time"), "{answer}");
+
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(tokio::net::TcpStream::connect(&addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut one_more = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    one_more.write_all(b"GET / HTTP/1.1\r\n\r\n").await.ok();
+    let mut buffer = [0u8; 64];
+    let read = tokio::time::timeout(Duration::from_millis(400), one_more.read(&mut buffer)).await;
+    assert!(matches!(read, Ok(Ok(0)) | Ok(Err(_))), "past the limit a new connection is closed at once");
+    // The held ones are closed at the header limit; then the server answers again.
+    for mut stream in held {
+        until_closed(&mut stream).await;
+    }
+    let response = s.get("/api/catalog").send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
 }

@@ -15,6 +15,8 @@ use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{describe, input};
 use crate::files;
 
+/// What the `url` input is, for messages.
+const URL_EXAMPLE: &str = "the address to open, e.g. https://portal.example.co.jp/login";
 /// How a locator is written, for messages.
 const LOCATOR_EXAMPLE: &str = "role (with name), test_id or text, e.g. {role: button, name: \"Log in\"}";
 
@@ -97,7 +99,9 @@ async fn cancellable(
 }
 
 async fn navigate(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let url = address(&inputs)?;
+    let given = input::text(&inputs, "url", URL_EXAMPLE)?;
+    // A `{{NAME}}` placeholder (a token in the address) is filled only now.
+    let url = address(&ctx.secrets.fill(given)?)?;
     let session = ctx.browser.session(ctx).await?;
     let report = session.navigate(url.as_str(), &ActOptions::default()).await.map_err(driver)?;
     let title = session.evaluate("document.title").await.map_err(driver)?;
@@ -124,6 +128,8 @@ async fn fill(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         Value::Bool(flag) => flag.to_string(),
         other => return Err(BlockError::Input(format!("`value` must be text, not {}", describe(other)))),
     };
+    // A `{{NAME}}` placeholder becomes its secret's value only now, registered for masking first.
+    let value = ctx.secrets.fill(&value)?;
     let session = ctx.browser.session(ctx).await?;
     // The driver's messages never repeat the value typed: it may be a password.
     let report = session.fill(&locator, &value, &ActOptions::default()).await.map_err(driver)?;
@@ -133,11 +139,23 @@ async fn fill(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
 
 async fn extract_table(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let locator = locator(&inputs)?;
+    let allow_empty = input::boolean(&inputs, "allow_empty", false)?;
     let session = ctx.browser.session(ctx).await?;
     let started = Instant::now();
-    let table = session.extract_table(locator.as_ref(), &ActOptions::default()).await.map_err(driver)?;
+    let options = ActOptions::default();
+    let table = session.extract_table_rows(locator.as_ref(), &options, !allow_empty).await.map_err(driver)?;
     let url = session.url().await.map_err(driver)?;
     let which = locator.map_or_else(|| "the first table".to_owned(), |l| l.to_string());
+    if table.rows.is_empty() && !allow_empty {
+        ctx.log(
+            LogLevel::Warn,
+            format!(
+                "{which} at {url} had no rows after waiting {} s for them; the next steps get an empty list (set \
+                 allow_empty: true when an empty table is expected)",
+                options.timeout.as_secs()
+            ),
+        );
+    }
     ctx.log(
         LogLevel::Info,
         format!(
@@ -176,8 +194,15 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     let path = files::output_file(ctx, "path", &shown)?;
     let session = ctx.browser.session(ctx).await?;
     let started = Instant::now();
-    let png = session.screenshot(&target, &ActOptions::default()).await.map_err(driver)?;
     let url = session.url().await.map_err(driver)?;
+    // A picture of the empty page a browser starts with is no evidence of anything.
+    if url == "about:blank" {
+        return Err(BlockError::Failed(format!(
+            "no page is open, so there is nothing to take as evidence: {shown} was not written; open a page first \
+             (an earlier browser step may have failed before it got there)"
+        )));
+    }
+    let png = session.screenshot(&target, &ActOptions::default()).await.map_err(driver)?;
     let bytes = png.len();
     let (written, name) = (path.clone(), shown.clone());
     files::blocking(move || files::write_atomically(&written, &name, &png)).await?;
@@ -199,11 +224,12 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     Ok(out)
 }
 
-/// The `url` input: a full http(s) address. Messages do not repeat it (it may carry a token).
-fn address(inputs: &Values) -> Result<Url, BlockError> {
-    let raw = input::text(inputs, "url", "the address to open, e.g. https://portal.example.co.jp/login")?.trim();
+/// The `url` input as given: a full http(s) address. Messages do not repeat it (it may carry a
+/// token).
+fn address(given: &str) -> Result<Url, BlockError> {
+    let raw = given.trim();
     if raw.is_empty() {
-        return Err(input::missing("url", "the address to open, e.g. https://portal.example.co.jp/login"));
+        return Err(input::missing("url", URL_EXAMPLE));
     }
     let url = Url::parse(raw).map_err(|e| {
         BlockError::Input(format!(
@@ -367,15 +393,11 @@ mod tests {
 
     #[test]
     fn only_web_addresses_are_opened() {
-        let inputs = |url: &str| {
-            let Value::Object(inputs) = json!({ "url": url }) else { unreachable!() };
-            inputs
-        };
-        assert_eq!(address(&inputs("https://example.com/a?b=1")).unwrap().as_str(), "https://example.com/a?b=1");
-        let Err(BlockError::Input(message)) = address(&inputs("file:///etc/passwd")) else { panic!() };
+        assert_eq!(address("https://example.com/a?b=1").unwrap().as_str(), "https://example.com/a?b=1");
+        let Err(BlockError::Input(message)) = address("file:///etc/passwd") else { panic!() };
         assert!(message.contains("file: scheme"), "{message}");
-        let Err(BlockError::Input(message)) = address(&inputs("portal.example.jp/login")) else { panic!() };
+        let Err(BlockError::Input(message)) = address("portal.example.jp/login") else { panic!() };
         assert!(message.contains("with its scheme") && !message.contains("example.jp"), "{message}");
-        assert!(matches!(address(&inputs("  ")), Err(BlockError::Input(_))));
+        assert!(matches!(address("  "), Err(BlockError::Input(_))));
     }
 }

@@ -1,10 +1,28 @@
 //! What every block test checks against the catalog: the block by its id, and outputs exactly as
 //! its spec declares them. Included by the support modules of the test binaries.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use planwright_blocks::{Block, Values};
+use planwright_blocks::{Block, BlockError, BlockSecrets, Values};
 use planwright_catalog::Catalog;
+
+/// Secrets a test gives by value (in a run, the engine reads them from their source and
+/// registers each for masking).
+#[derive(Default)]
+pub struct GivenSecrets(pub HashMap<String, String>);
+
+impl GivenSecrets {
+    pub fn of(pairs: &[(&str, &str)]) -> Arc<GivenSecrets> {
+        Arc::new(GivenSecrets(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()))
+    }
+}
+
+impl BlockSecrets for GivenSecrets {
+    fn reveal(&self, name: &str) -> Result<String, BlockError> {
+        self.0.get(name).cloned().ok_or_else(|| BlockError::NotSetUp(format!("secret `{name}` has no value")))
+    }
+}
 
 /// The built-in block with this id, from the library's registry.
 pub fn block(id: &str) -> Arc<dyn Block> {

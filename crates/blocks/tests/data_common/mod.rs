@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use planwright_blocks::{Block, BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
+use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
 use planwright_runs::{ArtifactKind, LogLevel};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -31,10 +31,10 @@ pub const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
 /// About how many characters `file.extract_texts` returns over all files.
 pub const MAX_TEXT_CHARS: usize = 100_000;
 
-/// A block from the registry.
-pub fn block(id: &str) -> Arc<dyn Block> {
-    planwright_blocks::builtin().into_iter().find(|b| b.id() == id).unwrap_or_else(|| panic!("no block {id}"))
-}
+#[path = "../contract/mod.rs"]
+mod contract;
+
+pub use contract::{block, GivenSecrets};
 
 /// What a block reported while it ran.
 #[derive(Default)]
@@ -87,6 +87,7 @@ impl Harness {
             input: Arc::new(NoHuman),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
             models: None,
+            secrets: Arc::new(GivenSecrets::default()),
         };
         Harness { dir, ctx, events }
     }

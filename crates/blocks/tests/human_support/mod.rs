@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 #[path = "../contract/mod.rs"]
 mod contract;
 
-pub use contract::{assert_declared_outputs, block};
+pub use contract::{assert_declared_outputs, block, GivenSecrets};
 
 /// Answers in order; records `(node, request)` for each ask. With the queue empty, it never
 /// answers (the run waits, as it would for a person who is away).
@@ -75,6 +75,7 @@ impl Harness {
             input: input.clone(),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
             models: None,
+            secrets: Arc::new(GivenSecrets::default()),
         };
         Harness { ctx, input, dir }
     }

@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 #[path = "../contract/mod.rs"]
 mod contract;
 
-pub use contract::{assert_declared_outputs, block};
+pub use contract::{assert_declared_outputs, block, GivenSecrets};
 
 /// Every log line a block emitted.
 #[derive(Default)]
@@ -67,6 +67,7 @@ impl Harness {
             input: Arc::new(NoInput),
             browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
             models: None,
+            secrets: Arc::new(GivenSecrets::default()),
         };
         Harness { ctx, events, _dir: dir }
     }

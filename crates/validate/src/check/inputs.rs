@@ -10,6 +10,15 @@ use serde_json::Value;
 use super::references::Site;
 use super::{has_reference, Checker, Scope};
 
+/// Null, or text with nothing but spaces.
+fn is_blank(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.trim().is_empty(),
+        _ => false,
+    }
+}
+
 /// Where an input value stands: the scope its references resolve in, what it may reference,
 /// and the block it is given to.
 #[derive(Clone, Copy)]
@@ -43,6 +52,20 @@ impl Checker<'_> {
                 );
                 continue;
             };
+            // `path:` with nothing after it is null: a required input left empty is missing, here,
+            // not at run time.
+            if port.required && is_blank(value) {
+                let what = port.description.as_ref().map_or_else(String::new, |d| format!(" ({})", d.en()));
+                self.findings.push(
+                    Finding::error(
+                        Code::MissingInput,
+                        at,
+                        format!("block `{}` needs input `{name}`{what}, but it is empty", spec.id),
+                    )
+                    .hint(format!("give `{name}` a value ({}) or a reference such as `${{vars.{name}}}`", port.ty())),
+                );
+                continue;
+            }
             let input = Input { scope, site: Site::block_input(index, "", port.sent_to_model), spec };
             self.check_input(input, name, port, value, &mut at);
         }

@@ -26,6 +26,9 @@ describe('readInputRequest', () => {
   it('reads a confirm request and keeps only known options', () => {
     const r = readInputRequest({ mode: 'confirm', message: 'Save?', options: { approve_label: 'Save', comment_required: true, other: 1 } });
     expect(r).toEqual({ mode: 'confirm', message: 'Save?', options: { approve_label: 'Save', comment_required: true }, context: undefined });
+    const safe = readInputRequest({ mode: 'confirm', message: 'Sign off?', options: { default: 'reject' } });
+    expect(safe).toMatchObject({ options: { default: 'reject' } });
+    expect(readInputRequest({ mode: 'confirm', message: 'x', options: { default: 'maybe' } })).toMatchObject({ options: {} });
   });
 
   it('asks for a free answer when the request is not one it knows', () => {

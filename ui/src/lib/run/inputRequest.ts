@@ -30,6 +30,8 @@ export interface ConfirmOptions {
   approve_label?: string;
   reject_label?: string;
   comment_required?: boolean;
+  /** The choice offered first (the primary button); `reject` where approving is the risky one. */
+  default?: 'approve' | 'reject';
 }
 
 export interface ConfirmRequest {
@@ -79,6 +81,7 @@ export function readInputRequest(raw: JsonValue): InputRequest {
     if (typeof opts.approve_label === 'string') options.approve_label = opts.approve_label;
     if (typeof opts.reject_label === 'string') options.reject_label = opts.reject_label;
     if (typeof opts.comment_required === 'boolean') options.comment_required = opts.comment_required;
+    if (opts.default === 'approve' || opts.default === 'reject') options.default = opts.default;
     return { mode: 'confirm', message, options, context };
   }
   const mode = o.mode === 'collect' || o.mode === 'mixed' ? o.mode : 'inquire';

@@ -1,0 +1,254 @@
+//! A worksheet's cells read within bounds, into a sparse [`Grid`].
+//!
+//! A workbook is recognised by its content (`planwright-documents`), its zip parts are checked
+//! before any is inflated (a zip bomb is refused), and an .xlsx or .xlsb sheet is streamed cell
+//! by cell: cells outside the wanted window are passed over, reading stops below it, and more
+//! than [`MAX_CELLS`] cells is an error naming the file, the sheet and the limit. Only the
+//! cells that hold something are kept, so a sheet with one cell at A1 and one at XFD1048576
+//! costs two cells, not the rectangle between them.
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+use std::path::Path;
+
+use calamine::{Data, Reader, Xls, Xlsb, Xlsx};
+use planwright_documents::{check_zip_package, detect_format, Format};
+use tokio_util::sync::CancellationToken;
+
+use crate::block::BlockError;
+use crate::cells;
+use crate::files::{self, check_cancel, CANCEL_EVERY};
+
+/// The most cells read from a sheet, and the most a table made of them may hold (rows ×
+/// columns): about 100,000 rows of 50 columns.
+pub(crate) const MAX_CELLS: usize = 5_000_000;
+/// What a workbook's zip parts may inflate to, together.
+pub(crate) const MAX_UNZIPPED_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// The cells wanted, 0-based: rows from `top` to `bottom`, columns from `left` to `right`
+/// (`None`: to the end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub top: u32,
+    pub bottom: Option<u32>,
+    pub left: u32,
+    pub right: Option<u32>,
+}
+
+impl Window {
+    fn holds_column(&self, col: u32) -> bool {
+        col >= self.left && self.right.is_none_or(|right| col <= right)
+    }
+}
+
+/// The cells of one sheet that hold something, by row then column.
+pub(crate) struct Grid {
+    pub sheet: String,
+    pub rows: BTreeMap<u32, BTreeMap<u32, Data>>,
+}
+
+impl Grid {
+    pub fn cell(&self, row: u32, col: u32) -> &Data {
+        static EMPTY: Data = Data::Empty;
+        self.rows.get(&row).and_then(|cells| cells.get(&col)).unwrap_or(&EMPTY)
+    }
+
+    /// The top-left and bottom-right corners of what the sheet holds; `None` when empty.
+    pub fn used(&self) -> Option<((u32, u32), (u32, u32))> {
+        let (first, _) = self.rows.first_key_value()?;
+        let (last, _) = self.rows.last_key_value()?;
+        let columns = self.rows.values().flat_map(|cells| cells.keys());
+        let (left, right) = columns.fold((u32::MAX, 0), |(l, r), &c| (l.min(c), r.max(c)));
+        Some(((*first, left), (*last, right)))
+    }
+}
+
+/// Reads sheet `wanted` (else the first) of the workbook at `path`, within `window`, keeping at
+/// most `max_cells` cells ([`MAX_CELLS`] but in tests).
+pub(crate) fn read_grid(
+    path: &Path,
+    shown: &str,
+    wanted: Option<&str>,
+    window: Window,
+    max_cells: usize,
+    cancel: &CancellationToken,
+) -> Result<Grid, BlockError> {
+    let bytes = files::read_capped(path, shown, cancel)?;
+    let ext = files::extension(path);
+    let (format, _) = detect_format(&bytes, &ext).map_err(|why| not_a_workbook(shown, &why))?;
+    let mut cells = Cells { shown, sheet: String::new(), window, kept: 0, max_cells, grid: BTreeMap::new(), cancel };
+    match format {
+        Format::Xlsx => {
+            check_package(&bytes, shown)?;
+            let mut book: Xlsx<_> =
+                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
+            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
+            let mut reader = book.worksheet_cells_reader(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
+            while let Some(cell) = reader.next_cell().map_err(|e| cannot_read(&cells, e))? {
+                if !cells.take(cell.get_position(), Data::from(cell.get_value().clone()))? {
+                    break;
+                }
+            }
+        }
+        Format::Xlsb => {
+            check_package(&bytes, shown)?;
+            let mut book: Xlsb<_> =
+                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
+            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
+            let mut reader = book.worksheet_cells_reader(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
+            while let Some(cell) = reader.next_cell().map_err(|e| cannot_read(&cells, e))? {
+                if !cells.take(cell.get_position(), Data::from(cell.get_value().clone()))? {
+                    break;
+                }
+            }
+        }
+        // The .xls format holds at most 65,536 rows of 256 columns: its whole range fits.
+        Format::Xls => {
+            let mut book: Xls<_> =
+                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
+            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
+            let range = book.worksheet_range(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
+            let (top, left) = range.start().unwrap_or_default();
+            for (row, col, value) in range.used_cells() {
+                if !cells.take((top + row as u32, left + col as u32), value.clone())? {
+                    break;
+                }
+            }
+        }
+        other => {
+            return Err(BlockError::Input(format!(
+                "`path`: {shown:?} is {}, not an Excel workbook; excel.read_data reads .xlsx, .xlsm and .xls files",
+                other.described()
+            )))
+        }
+    }
+    Ok(Grid { sheet: cells.sheet, rows: cells.grid })
+}
+
+/// Cells as they stream in: kept inside the window, counted against [`MAX_CELLS`].
+struct Cells<'a> {
+    shown: &'a str,
+    sheet: String,
+    window: Window,
+    kept: usize,
+    max_cells: usize,
+    grid: BTreeMap<u32, BTreeMap<u32, Data>>,
+    cancel: &'a CancellationToken,
+}
+
+impl Cells<'_> {
+    /// Keeps the cell if it is in the window and holds something; `false` once the rows are past
+    /// the window's bottom (sheets list their rows in order), so reading can stop.
+    fn take(&mut self, (row, col): (u32, u32), value: Data) -> Result<bool, BlockError> {
+        if self.window.bottom.is_some_and(|bottom| row > bottom) {
+            return Ok(false);
+        }
+        if row < self.window.top || !self.window.holds_column(col) || matches!(value, Data::Empty) {
+            return Ok(true);
+        }
+        self.kept += 1;
+        if self.kept % CANCEL_EVERY == 0 {
+            check_cancel(self.cancel)?;
+        }
+        if self.kept > self.max_cells {
+            return Err(too_many_cells(self.shown, &self.sheet, self.max_cells));
+        }
+        self.grid.entry(row).or_default().insert(col, value);
+        Ok(true)
+    }
+}
+
+/// Rows × columns of a table over the limit.
+pub(crate) fn too_many_cells(shown: &str, sheet: &str, limit: usize) -> BlockError {
+    BlockError::Input(format!(
+        "sheet {sheet:?} of {shown} holds more than {limit} cells, the most excel.read_data reads; give a \
+         `range` (e.g. A1:F20000) to read part of it, or split the workbook"
+    ))
+}
+
+fn check_package(bytes: &[u8], shown: &str) -> Result<(), BlockError> {
+    check_zip_package(bytes, MAX_UNZIPPED_BYTES, "Excel workbook").map_err(|why| {
+        BlockError::Input(format!(
+            "`path`: {shown} is refused: {why} (a workbook's parts may inflate to {} MiB at most)",
+            MAX_UNZIPPED_BYTES / (1024 * 1024)
+        ))
+    })
+}
+
+fn not_a_workbook(shown: &str, why: &str) -> BlockError {
+    BlockError::Input(format!("`path`: {shown} cannot be read as an Excel workbook: {why}"))
+}
+
+fn cannot_open(shown: &str, error: impl std::fmt::Display) -> BlockError {
+    let detail = error.to_string();
+    let locked = detail.to_ascii_lowercase();
+    let hint = if locked.contains("password") || locked.contains("encrypt") {
+        "it is password-protected; save a copy without a password"
+    } else {
+        "open it in Excel and save it again as .xlsx"
+    };
+    BlockError::Failed(format!("{shown} cannot be opened as an Excel workbook ({detail}); {hint}"))
+}
+
+fn cannot_read(cells: &Cells<'_>, error: impl std::fmt::Display) -> BlockError {
+    BlockError::Failed(format!("sheet {:?} of {} cannot be read: {error}", cells.sheet, cells.shown))
+}
+
+pub(crate) fn pick_sheet(names: &[String], wanted: Option<&str>, shown: &str) -> Result<String, BlockError> {
+    let Some(wanted) = wanted else {
+        return names.first().cloned().ok_or_else(|| BlockError::Failed(format!("{shown} has no sheets")));
+    };
+    if let Some(exact) = names.iter().find(|n| n.as_str() == wanted) {
+        return Ok(exact.clone());
+    }
+    let folded = cells::fold_text(wanted);
+    let close: Vec<&String> = names.iter().filter(|n| cells::fold_text(n) == folded).collect();
+    if let [one] = close.as_slice() {
+        return Ok((*one).clone());
+    }
+    Err(BlockError::Input(format!("`sheet`: {shown} has no sheet {wanted:?}; its sheets are: {}", names.join(", "))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workbook(dir: &Path, cells: &[(u32, u16)]) -> std::path::PathBuf {
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        for &(row, col) in cells {
+            sheet.write_number(row, col, f64::from(row)).unwrap();
+        }
+        let path = dir.join("book.xlsx");
+        book.save(&path).unwrap();
+        path
+    }
+
+    const ALL: Window = Window { top: 0, bottom: None, left: 0, right: None };
+
+    #[test]
+    fn reading_stops_at_the_cell_limit_naming_file_sheet_and_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let cells: Vec<(u32, u16)> = (0..150).map(|i| (i, 0)).collect();
+        let path = workbook(dir.path(), &cells);
+        let cancel = CancellationToken::new();
+        let grid = read_grid(&path, "book.xlsx", None, ALL, 150, &cancel).unwrap();
+        assert_eq!(grid.rows.len(), 150);
+        let Err(BlockError::Input(message)) = read_grid(&path, "book.xlsx", None, ALL, 100, &cancel) else {
+            panic!("over the limit must be refused")
+        };
+        assert!(message.contains("book.xlsx") && message.contains("Sheet1") && message.contains("100"), "{message}");
+        // Cells outside the window are not counted: a range reads part of a large sheet.
+        let part = Window { top: 10, bottom: Some(59), left: 0, right: Some(0) };
+        assert_eq!(read_grid(&path, "book.xlsx", None, part, 100, &cancel).unwrap().rows.len(), 50);
+    }
+
+    #[test]
+    fn far_apart_cells_cost_only_themselves() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = workbook(dir.path(), &[(0, 0), (1_048_575, 16_383)]);
+        let grid = read_grid(&path, "book.xlsx", None, ALL, 10, &CancellationToken::new()).unwrap();
+        assert_eq!(grid.used(), Some(((0, 0), (1_048_575, 16_383))));
+        assert_eq!(grid.rows.values().map(BTreeMap::len).sum::<usize>(), 2);
+    }
+}

@@ -1,0 +1,26 @@
+//! `excel.read_data` (calamine) and `excel.write` (rust_xlsxwriter).
+//!
+//! Reading: numbers come out as numbers (whole numbers as integers), date cells as
+//! `YYYY-MM-DD` text (`YYYY-MM-DD HH:MM:SS` when they have a time, `HH:MM:SS` for times alone),
+//! empty cells as null, error cells as their text (`#N/A`), and rows that are entirely empty are
+//! skipped. Writing: JSON numbers become numbers, `true`/`false` booleans, text that is exactly
+//! `YYYY-MM-DD` (or `YYYY-MM-DD HH:MM[:SS]`) a real Excel date shown the same way, other text
+//! stays text (codes like `00123` keep their zeros), lists and objects are written as JSON text.
+
+//!
+//! Reading is bounded (`grid.rs`): a workbook's zip parts are checked before anything inflates
+//! them, and at most [`grid::MAX_CELLS`] cells are read from a sheet, so a small file that
+//! expands to gigabytes is refused with the limit it broke, never read into memory.
+
+mod grid;
+mod read;
+mod write;
+
+use std::sync::Arc;
+
+use crate::block::Block;
+
+/// The spreadsheet blocks, for the registry.
+pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
+    vec![Arc::new(read::ReadData), Arc::new(write::Write)]
+}

@@ -1,0 +1,354 @@
+//! `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row.
+
+use serde_json::{json, Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use calamine::Data;
+use futures::future::BoxFuture;
+use planwright_runs::LogLevel;
+
+use super::grid::{read_grid, too_many_cells, Grid, Window, MAX_CELLS};
+use crate::block::{Block, BlockContext, BlockError, Values};
+use crate::cells::{self, input};
+use crate::files::{self, blocking, check_cancel, CANCEL_EVERY};
+
+/// `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row.
+pub(crate) struct ReadData;
+
+impl Block for ReadData {
+    fn id(&self) -> &'static str {
+        "excel.read_data"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(read_data(inputs, ctx))
+    }
+}
+
+/// A cell range as given: `A1:F200`, `B3:H`, `A:F`, `B3` (from there to the end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CellRange {
+    /// 0-based row and column of the top-left cell.
+    pub top: u32,
+    pub left: u32,
+    /// 0-based last row, when given.
+    pub bottom: Option<u32>,
+    /// 0-based last column, when given.
+    pub right: Option<u32>,
+}
+
+struct SheetTable {
+    sheet: String,
+    columns: Vec<String>,
+    rows: Vec<Value>,
+    notes: Vec<String>,
+}
+
+async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let shown = input::text(&inputs, "path", "the Excel workbook to read, e.g. data/invoices.xlsx")?.to_string();
+    let mut sheet = input::optional_text(&inputs, "sheet")?.map(str::to_string);
+    let mut range = None;
+    if let Some(given) = input::optional_text(&inputs, "range")? {
+        let (range_sheet, parsed) = parse_range_input(given)?;
+        if let Some(range_sheet) = range_sheet {
+            match &sheet {
+                Some(s) if cells::fold_text(s) != cells::fold_text(&range_sheet) => {
+                    return Err(BlockError::Input(format!(
+                        "`range` names the sheet {range_sheet:?} but `sheet` is {s:?}; give the sheet in one place"
+                    )));
+                }
+                _ => sheet = Some(range_sheet),
+            }
+        }
+        range = Some(parsed);
+    }
+    let header_row = input::integer(&inputs, "header_row", 1)?;
+    if !(1..=1_048_576).contains(&header_row) {
+        return Err(BlockError::Input(format!(
+            "`header_row` is {header_row}; it counts from 1 (the first row read), e.g. 1 when the headers are on the \
+             first row of the range"
+        )));
+    }
+    let path = files::input_file(ctx, "path", &shown)?;
+    let ext = files::extension(&path);
+    if matches!(ext.as_str(), "csv" | "tsv" | "txt") {
+        return Err(BlockError::Input(format!(
+            "`path`: {shown:?} is a text file, not an Excel workbook; read it with file.read_csv"
+        )));
+    }
+    let cancel = ctx.cancel.clone();
+    let name = shown.clone();
+    let table = blocking(move || {
+        let window = Window {
+            top: range.map_or(0, |r| r.top),
+            bottom: range.and_then(|r| r.bottom),
+            left: range.map_or(0, |r| r.left),
+            right: range.and_then(|r| r.right),
+        };
+        let grid = read_grid(&path, &name, sheet.as_deref(), window, MAX_CELLS, &cancel)?;
+        table_from_grid(grid, &name, range, header_row as u32, &cancel)
+    })
+    .await?;
+    for note in &table.notes {
+        ctx.log(LogLevel::Warn, note.clone());
+    }
+    ctx.log(
+        LogLevel::Info,
+        format!(
+            "read {} rows and {} columns from sheet {} of {shown}",
+            table.rows.len(),
+            table.columns.len(),
+            table.sheet
+        ),
+    );
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "sheet": table.sheet, "rows": table.rows.len(), "columns": table.columns }));
+    out.insert("rows".into(), Value::Array(table.rows));
+    Ok(out)
+}
+
+/// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].
+fn parse_range_input(given: &str) -> Result<(Option<String>, CellRange), BlockError> {
+    let bad = || {
+        BlockError::Input(format!(
+            "`range` is {given:?}; write it like A1:F200 (columns and rows), B3:H (to the last row with data) or \
+             A:F (whole columns)"
+        ))
+    };
+    let folded = cells::fold_width(given);
+    let folded = folded.trim();
+    let (sheet, cells_part) = match folded.rsplit_once('!') {
+        Some((sheet, cells_part)) => {
+            let sheet = sheet.trim();
+            let sheet = sheet.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')).unwrap_or(sheet);
+            (Some(sheet.replace("''", "'")), cells_part)
+        }
+        None => (None, folded),
+    };
+    parse_range(cells_part).map(|r| (sheet, r)).ok_or_else(bad)
+}
+
+/// Parses `A1:F200`, `$A$1:$F$200`, `B3:H`, `A:F`, `B3`.
+pub(crate) fn parse_range(text: &str) -> Option<CellRange> {
+    let text = text.trim().replace('$', "").to_ascii_uppercase();
+    let (start, end) = match text.split_once(':') {
+        Some((a, b)) => (a.trim().to_string(), Some(b.trim().to_string())),
+        None => (text.clone(), None),
+    };
+    let (left, top) = parse_cell_ref(&start)?;
+    let (top, bottom, right) = match end {
+        None => (top.unwrap_or(0), None, None),
+        Some(end) => {
+            let (right, bottom) = parse_cell_ref(&end)?;
+            if right < left || bottom.is_some_and(|b| b < top.unwrap_or(0)) {
+                return None;
+            }
+            (top.unwrap_or(0), bottom, Some(right))
+        }
+    };
+    Some(CellRange { top, left, bottom, right })
+}
+
+/// `B3` → (column 1, Some(row 2)); `H` → (7, None). 0-based.
+fn parse_cell_ref(text: &str) -> Option<(u32, Option<u32>)> {
+    let letters: String = text.chars().take_while(char::is_ascii_uppercase).collect();
+    let digits = &text[letters.len()..];
+    if letters.is_empty() || letters.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let col = letters.bytes().fold(0u32, |acc, b| acc * 26 + u32::from(b - b'A' + 1)) - 1;
+    if col >= 16_384 {
+        return None;
+    }
+    let row = if digits.is_empty() {
+        None
+    } else {
+        let row: u32 = digits.parse().ok()?;
+        if row == 0 || row > 1_048_576 {
+            return None;
+        }
+        Some(row - 1)
+    };
+    Some((col, row))
+}
+
+fn table_from_grid(
+    grid: Grid,
+    shown: &str,
+    range: Option<CellRange>,
+    header_row: u32,
+    cancel: &CancellationToken,
+) -> Result<SheetTable, BlockError> {
+    let mut notes = Vec::new();
+    let sheet = grid.sheet.clone();
+    let Some((used_start, used_end)) = grid.used() else {
+        return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes });
+    };
+    let top = range.map_or(0, |r| r.top);
+    let left = range.map_or(used_start.1, |r| r.left);
+    let right = range.and_then(|r| r.right).unwrap_or(used_end.1).min(used_end.1);
+    let bottom = range.and_then(|r| r.bottom).unwrap_or(used_end.0).min(used_end.0);
+    // The cells of a row within the columns read, in column order; the rows from one to another.
+    // (A `BTreeMap` range must not start after it ends.)
+    let row_cells = |row: u32| {
+        grid.rows.get(&row).filter(|_| left <= right).into_iter().flat_map(move |cells| cells.range(left..=right))
+    };
+    let rows_between = |first: u32, last: u32| {
+        grid.rows.range(first..=last.max(first)).map(|(row, _)| *row).filter(move |r| *r <= last)
+    };
+    let row_is_empty = |row: u32| row_cells(row).all(|(_, cell)| is_empty(cell));
+
+    let mut header = top + (header_row - 1);
+    if let Some(range_bottom) = range.and_then(|r| r.bottom) {
+        if header > range_bottom {
+            return Err(BlockError::Input(format!(
+                "`header_row` {header_row} is below the range, which ends at row {}; header_row counts from the top \
+                 of the range (1 is its first row)",
+                range_bottom + 1
+            )));
+        }
+    }
+    if header > bottom || left > right {
+        if header > bottom {
+            notes.push(format!(
+                "the header row (row {} of the sheet) is below the last row with data (row {}); nothing was read",
+                header + 1,
+                used_end.0 + 1
+            ));
+        }
+        return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes });
+    }
+    if row_is_empty(header) {
+        match rows_between(header + 1, bottom).find(|&r| !row_is_empty(r)) {
+            Some(found) => {
+                notes.push(format!(
+                    "row {} (header_row {header_row}) is empty; the column names were taken from row {}, the first \
+                     row with data below it",
+                    header + 1,
+                    found + 1
+                ));
+                header = found;
+            }
+            None => return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes }),
+        }
+    }
+
+    // The columns that have a name or hold data below the header; blank names become column_N.
+    let mut kept: Vec<u32> =
+        row_cells(header).filter(|(_, cell)| header_text(cell).is_some()).map(|(c, _)| *c).collect();
+    let data_rows: Vec<u32> = rows_between(header + 1, bottom).filter(|&row| !row_is_empty(row)).collect();
+    for &row in &data_rows {
+        kept.extend(row_cells(row).filter(|(_, cell)| !is_empty(cell)).map(|(c, _)| *c));
+    }
+    kept.sort_unstable();
+    kept.dedup();
+    if data_rows.len().saturating_mul(kept.len()) > MAX_CELLS {
+        return Err(too_many_cells(shown, &sheet, MAX_CELLS));
+    }
+    let names = kept
+        .iter()
+        .map(|&col| header_text(grid.cell(header, col)).unwrap_or_else(|| format!("column_{}", col - left + 1)));
+    let columns = files::unique_names(names);
+
+    let mut rows = Vec::with_capacity(data_rows.len());
+    let mut error_cells = 0usize;
+    for (n, &row) in data_rows.iter().enumerate() {
+        if n % CANCEL_EVERY == 0 {
+            check_cancel(cancel)?;
+        }
+        let mut map = Map::with_capacity(kept.len());
+        for (name, &col) in columns.iter().zip(&kept) {
+            let cell = grid.cell(row, col);
+            error_cells += usize::from(matches!(cell, Data::Error(_)));
+            map.insert(name.clone(), cell_value(cell));
+        }
+        rows.push(Value::Object(map));
+    }
+    if error_cells > 0 {
+        notes.push(format!("{error_cells} cells hold Excel errors (such as #N/A); they are read as that text"));
+    }
+    Ok(SheetTable { sheet, columns, rows, notes })
+}
+
+fn is_empty(cell: &Data) -> bool {
+    match cell {
+        Data::Empty => true,
+        Data::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+fn header_text(cell: &Data) -> Option<String> {
+    match cell_value(cell) {
+        Value::Null => None,
+        Value::String(s) if s.trim().is_empty() => None,
+        Value::String(s) => Some(s.trim().to_string()),
+        Value::Bool(b) => Some(if b { "TRUE".into() } else { "FALSE".into() }),
+        other => Some(cells::display_text(&other)),
+    }
+}
+
+/// A cell as a JSON value (see the module documentation).
+pub(crate) fn cell_value(cell: &Data) -> Value {
+    match cell {
+        Data::Empty => Value::Null,
+        Data::Int(i) => Value::from(*i),
+        Data::Float(f) => cells::number_value(*f),
+        Data::String(s) => Value::String(s.clone()),
+        Data::Bool(b) => Value::Bool(*b),
+        Data::DateTime(dt) => {
+            if dt.is_duration() {
+                let total = (dt.as_f64() * 86_400.0).round() as i64;
+                let sign = if total < 0 { "-" } else { "" };
+                let total = total.abs();
+                Value::String(format!("{sign}{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60))
+            } else {
+                let serial = dt.as_f64();
+                let (y, m, d, hh, mm, ss, ms) = dt.to_ymd_hms_milli();
+                let (hh, mm, ss) = if ms >= 500 { carry_second(hh, mm, ss) } else { (hh, mm, ss) };
+                let has_time = (hh, mm, ss) != (0, 0, 0);
+                Value::String(if (0.0..1.0).contains(&serial) {
+                    format!("{hh:02}:{mm:02}:{ss:02}")
+                } else if has_time {
+                    format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}")
+                } else {
+                    format!("{y:04}-{m:02}-{d:02}")
+                })
+            }
+        }
+        Data::DateTimeIso(s) => {
+            let s = s.strip_suffix("T00:00:00").unwrap_or(s);
+            Value::String(s.replacen('T', " ", 1))
+        }
+        Data::DurationIso(s) => Value::String(s.clone()),
+        Data::Error(e) => Value::String(e.to_string()),
+    }
+}
+
+/// Rounds a time up by one second (without crossing midnight; 23:59:59.5 stays 23:59:59).
+fn carry_second(hh: u8, mm: u8, ss: u8) -> (u8, u8, u8) {
+    match (hh, mm, ss) {
+        (23, 59, 59) => (23, 59, 59),
+        (h, 59, 59) => (h + 1, 0, 0),
+        (h, m, 59) => (h, m + 1, 0),
+        (h, m, s) => (h, m, s + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_syntax() {
+        assert_eq!(parse_range("A1:F200"), Some(CellRange { top: 0, left: 0, bottom: Some(199), right: Some(5) }));
+        assert_eq!(parse_range("b3:h"), Some(CellRange { top: 2, left: 1, bottom: None, right: Some(7) }));
+        assert_eq!(parse_range("A:F"), Some(CellRange { top: 0, left: 0, bottom: None, right: Some(5) }));
+        assert_eq!(parse_range("AA10"), Some(CellRange { top: 9, left: 26, bottom: None, right: None }));
+        assert_eq!(
+            parse_range("XFD1048576"),
+            Some(CellRange { top: 1_048_575, left: 16_383, bottom: None, right: None })
+        );
+        assert_eq!(parse_range("A1048577"), None);
+    }
+}
