@@ -41,29 +41,7 @@ fn main() -> ExitCode {
             app.manage(studio);
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::catalog,
-            commands::search_blocks,
-            commands::validate,
-            commands::dry_run,
-            commands::plan_graph,
-            commands::register,
-            commands::list_designs,
-            commands::open_design,
-            commands::list_drafts,
-            commands::open_draft,
-            commands::save_draft,
-            commands::start_run,
-            commands::stop_run,
-            commands::answer_input,
-            commands::list_runs,
-            commands::run_detail,
-            commands::run_events,
-            commands::get_settings,
-            commands::save_settings,
-            commands::set_api_key,
-            commands::check_models,
-        ])
+        .invoke_handler(commands::handler())
         .on_page_load(|_webview, payload| {
             if payload.event() == PageLoadEvent::Finished {
                 println!("{READY} {}", payload.url());

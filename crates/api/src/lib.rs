@@ -10,9 +10,11 @@
 mod check;
 mod error;
 mod keys;
+mod operations;
 mod plans;
 mod runs;
 mod settings;
+mod streams;
 mod types;
 mod workspace;
 
@@ -27,7 +29,7 @@ pub use planwright_runs::DataHome;
 pub use check::check_models_with;
 pub use error::{ApiError, ErrorCode};
 pub use keys::{model_settings, KeyStore};
-pub use runs::RunWatch;
+pub use streams::{StreamCancelled, Watch};
 pub use types::*;
 
 /// How to open a studio.
@@ -53,6 +55,7 @@ struct Inner {
     home: DataHome,
     store: RunStore,
     live: runs::LiveRuns,
+    streams: streams::Streams,
     key_store: KeyStore,
 }
 
@@ -81,6 +84,7 @@ impl Studio {
                 home,
                 store,
                 live: runs::LiveRuns::default(),
+                streams: streams::Streams::default(),
                 key_store: config.key_store,
             }),
         })
@@ -101,7 +105,8 @@ impl Studio {
     }
 }
 
-/// Writes the TypeScript declaration of every type the UI uses into `dir`, one file per type.
+/// Writes the TypeScript declaration of every type the UI uses into `dir`, one file per type,
+/// and the table of operations (`operations.ts`, from `studio_operations!`).
 pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
     use ts_rs::TS;
     let config = ts_rs::Config::new().with_out_dir(dir).with_large_int("number");
@@ -134,6 +139,12 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         StudioSettings,
         SetKeyRequest,
         ModelCheck,
+        EventsAfter,
+        PlanEditRequest,
+        PlanEdited,
+        StreamCancelled,
+        planwright_runs::InputAnswer,
     );
+    std::fs::write(dir.join("operations.ts"), operations::operations_typescript())?;
     Ok(())
 }

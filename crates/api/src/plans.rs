@@ -4,13 +4,12 @@
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
-use planwright_catalog::TypeDecl;
+use planwright_catalog::{Lookup, TypeDecl};
 use planwright_designs::{RegisterError, RegisterOutcome};
-use planwright_plan::reference::{scan_references, visit_strings};
 use planwright_plan::source_map::SourceMap;
-use planwright_plan::{load_plan, LoadError, LoadedPlan, Root};
+use planwright_plan::{edit, load_plan, LoadError, LoadedPlan, Node, NodeRole, Plan};
 use planwright_retrieval::{EmbedCache, Embedder, Retriever, SearchOptions, DEFAULT_TOP_K, TOP_K_RANGE};
-use planwright_validate::{dry_run_validated, validate_loaded, Validation};
+use planwright_validate::{dry_run_validated, validate_loaded, validate_plan, EdgeKind, GraphAnalysis, Validation};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -66,9 +65,9 @@ impl Studio {
         }
     }
 
-    pub async fn validate(&self, text: &str) -> Result<ValidateResponse, ApiError> {
+    pub async fn validate(&self, request: PlanText) -> Result<ValidateResponse, ApiError> {
         let _span = tracing::info_span!("validate").entered();
-        Ok(match load_plan(text) {
+        Ok(match load_plan(&request.text) {
             Err(error) => unreadable(&error),
             Ok(loaded) => {
                 let validation = self.check(&loaded);
@@ -77,9 +76,9 @@ impl Studio {
         })
     }
 
-    pub async fn dry_run(&self, text: &str) -> Result<DryRunResponse, ApiError> {
+    pub async fn dry_run(&self, request: PlanText) -> Result<DryRunResponse, ApiError> {
         let _span = tracing::info_span!("dry_run").entered();
-        let loaded = match load_plan(text) {
+        let loaded = match load_plan(&request.text) {
             Err(error) => {
                 let ValidateResponse { valid, findings } = unreadable(&error);
                 return Ok(DryRunResponse { valid, findings, order: Vec::new(), steps: Vec::new(), estimate: None });
@@ -116,9 +115,9 @@ impl Studio {
     }
 
     /// Validates, then writes the plan into `designs/` as `<plan_id>_<yyyymmddHHMM>.yaml`.
-    pub async fn register(&self, text: &str) -> Result<RegisterResponse, ApiError> {
+    pub async fn register(&self, request: PlanText) -> Result<RegisterResponse, ApiError> {
         let _span = tracing::info_span!("register").entered();
-        let loaded = load_plan(text).map_err(|e| {
+        let loaded = load_plan(&request.text).map_err(|e| {
             ApiError::invalid(format!("not registered: {e}")).with_hint("fix the plan text, then register again")
         })?;
         let validation = self.check(&loaded);
@@ -152,13 +151,39 @@ impl Studio {
         Ok(RegisterResponse { file, path: path.display().to_string(), already_registered })
     }
 
+    /// Edits the plan's text on its parsed document (`planwright_plan::edit`), keeping the rest
+    /// as written; the edited text reads back as a plan with the change made.
+    pub async fn edit_plan(&self, request: PlanEditRequest) -> Result<PlanEdited, ApiError> {
+        let text = request.text.as_str();
+        let (edited, node) = match request.edit {
+            PlanEdit::AddBlock { block } => {
+                let Lookup::Found(spec) = self.inner.catalog.lookup(&block) else {
+                    return Err(ApiError::invalid(format!("the catalog has no block `{block}`"))
+                        .with_hint("pick a block from the catalog"));
+                };
+                let node = block_node(spec, text);
+                let id = node["id"].as_str().map(str::to_owned);
+                (edit::insert_node(text, &node), id)
+            }
+            PlanEdit::InsertNode { node } => {
+                let id = node.get("id").and_then(Value::as_str).map(str::to_owned);
+                (edit::insert_node(text, &node), id)
+            }
+            PlanEdit::SetInput { node, input, value } => (edit::set_input(text, &node, &input, &value), None),
+            PlanEdit::SetVar { name, value } => (edit::set_var(text, &name, &value), None),
+        };
+        let edited = edited.map_err(|e| ApiError::invalid(e.to_string()).with_hint("make the change in the text"))?;
+        let at = edited.text[..edited.at].encode_utf16().count();
+        Ok(PlanEdited { text: edited.text, at, node })
+    }
+
     /// The nodes and edges the graph view draws, from as much of the text as parses: references
     /// in inputs, conditions and loop inputs, `after`, loop bodies as children.
-    pub async fn plan_graph(&self, text: &str) -> Result<PlanGraph, ApiError> {
-        let loaded = load_plan(text).map_err(|e| {
+    pub async fn plan_graph(&self, request: PlanText) -> Result<PlanGraph, ApiError> {
+        let loaded = load_plan(&request.text).map_err(|e| {
             ApiError::invalid(format!("the graph cannot be drawn: {e}")).with_hint("fix the YAML at that line")
         })?;
-        Ok(graph(&loaded))
+        Ok(graph(&loaded, |plan| validate_plan(plan, &self.inner.catalog, &self.designs()).analysis))
     }
 
     fn check(&self, loaded: &LoadedPlan) -> Validation {
@@ -245,76 +270,110 @@ fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
     }
 }
 
-/// A graph still to walk: its nodes' JSON, its pointer, the loop node holding it, and the scopes
-/// (node id → path) its references see, innermost first.
-type Pending = (Vec<Value>, String, Option<String>, Vec<HashMap<String, String>>);
-
-/// The graph of a plan document, loops' bodies included, each node named by its path.
-fn graph(loaded: &LoadedPlan) -> PlanGraph {
-    let map = SourceMap::build(loaded.text());
+/// The graph of a plan document as far as it reads (`LoadedPlan::readable_plan`), loops'
+/// bodies included, each node named by its path; kinds from the nodes' roles and edges from the
+/// validator's analysis — the dependencies the engine runs by.
+fn graph(loaded: &LoadedPlan, analysis_of: impl FnOnce(&Plan) -> GraphAnalysis) -> PlanGraph {
     let mut out = PlanGraph { nodes: Vec::new(), edges: Vec::new() };
-    let mut pending: Vec<Pending> = Vec::new();
-    if let Some(Value::Array(nodes)) = loaded.document.get("graph") {
-        pending.push((nodes.clone(), "/graph".into(), None, Vec::new()));
-    }
-    while let Some((nodes, pointer, parent, outer)) = pending.pop() {
+    let Some(plan) = loaded.readable_plan() else { return out };
+    let analysis = analysis_of(&plan);
+    let lines = node_lines(loaded);
+    let mut pending: Vec<(&[Node], &GraphAnalysis, Option<String>)> = vec![(&plan.graph, &analysis, None)];
+    while let Some((nodes, analysis, parent)) = pending.pop() {
         let prefix = parent.as_ref().map_or(String::new(), |p| format!("{p}/"));
-        let siblings: HashMap<String, String> = nodes
-            .iter()
-            .filter_map(|n| n.get("id").and_then(Value::as_str))
-            .map(|id| (id.to_owned(), format!("{prefix}{id}")))
-            .collect();
-        let mut scopes = vec![siblings.clone()];
-        scopes.extend(outer.iter().cloned());
+        let path = |index: usize| format!("{prefix}{}", nodes[index].id);
         for (index, node) in nodes.iter().enumerate() {
-            let Some(id) = node.get("id").and_then(Value::as_str) else { continue };
-            let path = format!("{prefix}{id}");
-            let at = format!("{pointer}/{index}");
-            let has = |key: &str| node.get(key).is_some();
-            let declared = node.get("type").and_then(Value::as_str);
-            let kind = if has("foreach") || has("while") || has("body") || declared == Some("loop") {
-                GraphNodeKind::Loop
-            } else if has("call") || declared == Some("subflow") {
-                GraphNodeKind::Call
-            } else {
-                GraphNodeKind::Block
+            let id = path(index);
+            let kind = match node.role() {
+                Some(NodeRole::Loop) => GraphNodeKind::Loop,
+                Some(NodeRole::Subflow) => GraphNodeKind::Call,
+                Some(NodeRole::Block(_)) | None => GraphNodeKind::Block,
             };
             out.nodes.push(GraphNode {
-                id: path.clone(),
-                block: node.get("block").and_then(Value::as_str).map(str::to_owned),
+                id: id.clone(),
+                block: node.block.clone(),
                 kind,
                 parent: parent.clone(),
-                line: map.locate(&at).map(|p| p.line),
+                line: lines.get(&id).copied(),
             });
-            for after in node.get("after").and_then(Value::as_array).into_iter().flatten() {
-                if let Some(from) = after.as_str().and_then(|a| siblings.get(a)) {
-                    push_edge(&mut out.edges, from, &path, GraphEdgeKind::After);
-                }
+            if let Some(body) = analysis.bodies.get(&index) {
+                pending.push((node.body_graph(), body, Some(id)));
             }
-            for key in ["in", "when", "foreach", "while", "call"] {
-                let Some(value) = node.get(key) else { continue };
-                visit_strings(value, &mut |text, _| {
-                    for reference in scan_references(text).flatten() {
-                        let Root::Node(target) = &reference.root else { continue };
-                        if let Some(from) = scopes.iter().find_map(|scope| scope.get(target)) {
-                            if *from != path {
-                                push_edge(&mut out.edges, from, &path, GraphEdgeKind::Data);
-                            }
-                        }
-                    }
-                });
-            }
-            if let Some(Value::Array(body)) = node.pointer("/body/plan/graph") {
-                pending.push((body.clone(), format!("{at}/body/plan/graph"), Some(path.clone()), scopes.clone()));
-            }
+        }
+        // A node reading its own outputs is a cycle the findings report; it is not drawn.
+        for edge in analysis.edges.iter().filter(|e| e.from != e.to) {
+            let kind = match edge.kind {
+                EdgeKind::Data => GraphEdgeKind::Data,
+                EdgeKind::After => GraphEdgeKind::After,
+                // The order browser steps take on the one browser is not drawn.
+                EdgeKind::Browser => continue,
+            };
+            out.edges.push(GraphEdge { from: path(edge.from), to: path(edge.to), kind });
         }
     }
     out
 }
 
-fn push_edge(edges: &mut Vec<GraphEdge>, from: &str, to: &str, kind: GraphEdgeKind) {
-    let edge = GraphEdge { from: from.to_owned(), to: to.to_owned(), kind };
-    if !edges.contains(&edge) {
-        edges.push(edge);
+/// A new node for `spec` in the plan `text`: an id and aliases not used yet in it, the required
+/// inputs with their defaults (else empty, for the person to fill), every output bound.
+fn block_node(spec: &planwright_catalog::BlockSpec, text: &str) -> Value {
+    let document = load_plan(text).map(|loaded| loaded.document).unwrap_or(Value::Null);
+    let mut ids = Vec::new();
+    let mut aliases = Vec::new();
+    let mut graphs = vec![document.get("graph")];
+    while let Some(Some(Value::Array(nodes))) = graphs.pop() {
+        for node in nodes {
+            ids.extend(node.get("id").and_then(Value::as_str).map(str::to_owned));
+            if let Some(Value::Object(out)) = node.get("out") {
+                aliases.extend(out.values().filter_map(Value::as_str).map(str::to_owned));
+            }
+            graphs.push(node.pointer("/body/plan/graph"));
+        }
     }
+    let unused = |base: &str, taken: &mut Vec<String>| {
+        let name = std::iter::once(base.to_owned())
+            .chain((2..).map(|n| format!("{base}_{n}")))
+            .find(|name| !taken.contains(name))
+            .unwrap_or_default();
+        taken.push(name.clone());
+        name
+    };
+    let base =
+        spec.id.rsplit('.').next().unwrap_or("step").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_");
+    let mut node = serde_json::Map::new();
+    node.insert("id".into(), Value::String(unused(&base, &mut ids)));
+    node.insert("block".into(), Value::String(spec.id.clone()));
+    let inputs: serde_json::Map<String, Value> = spec
+        .inputs
+        .iter()
+        .filter(|(_, port)| port.required)
+        .map(|(name, port)| (name.clone(), port.default.clone().unwrap_or(Value::Null)))
+        .collect();
+    if !inputs.is_empty() {
+        node.insert("in".into(), Value::Object(inputs));
+    }
+    let outputs: serde_json::Map<String, Value> =
+        spec.outputs.keys().map(|key| (key.clone(), Value::String(unused(key, &mut aliases)))).collect();
+    if !outputs.is_empty() {
+        node.insert("out".into(), Value::Object(outputs));
+    }
+    Value::Object(node)
+}
+
+/// The line of each node of the document, by its path.
+fn node_lines(loaded: &LoadedPlan) -> HashMap<String, u32> {
+    let map = SourceMap::build(loaded.text());
+    let mut lines = HashMap::new();
+    let mut pending = vec![(loaded.document.get("graph"), "/graph".to_owned(), String::new())];
+    while let Some((Some(Value::Array(nodes)), pointer, prefix)) = pending.pop() {
+        for (index, node) in nodes.iter().enumerate() {
+            let Some(id) = node.get("id").and_then(Value::as_str) else { continue };
+            let at = format!("{pointer}/{index}");
+            if let Some(position) = map.locate(&at) {
+                lines.insert(format!("{prefix}{id}"), position.line);
+            }
+            pending.push((node.pointer("/body/plan/graph"), format!("{at}/body/plan/graph"), format!("{prefix}{id}/")));
+        }
+    }
+    lines
 }

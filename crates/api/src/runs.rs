@@ -7,15 +7,16 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
-use planwright_blocks::{validate_answer, FieldError};
+use planwright_block::{validate_answer, FieldError};
 use planwright_engine::{AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, RunOptions, RunRequest};
-use planwright_runs::{Event, EventKind};
+use planwright_runs::{Event, EventKind, InputRequest};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::error::ApiError;
+use crate::streams::Watch;
 use crate::types::*;
 use crate::Studio;
 
@@ -41,7 +42,7 @@ impl LiveRuns {
 
 /// A question waiting for its answer: what was asked, and where the answer goes.
 struct Question {
-    request: Value,
+    request: InputRequest,
     answer: oneshot::Sender<Value>,
 }
 
@@ -56,7 +57,7 @@ impl AnswerSource for Questions {
     fn answer<'a>(
         &'a self,
         node: &'a str,
-        request: &'a Value,
+        request: &'a InputRequest,
         _errors: &'a [FieldError],
     ) -> BoxFuture<'a, Option<Value>> {
         async move {
@@ -77,7 +78,7 @@ impl AnswerSource for Questions {
 }
 
 /// The events of one run, recorded ones first, then live ones until `run_finished`.
-pub struct RunWatch {
+struct RunWatch {
     backlog: std::collections::VecDeque<Event>,
     live: Option<broadcast::Receiver<Event>>,
     last_seq: u64,
@@ -89,7 +90,7 @@ pub struct RunWatch {
 impl RunWatch {
     /// The next event; `None` after `run_finished`, or when a run that is not going on has no
     /// more recorded events.
-    pub async fn next(&mut self) -> Option<Event> {
+    async fn next(&mut self) -> Option<Event> {
         loop {
             if self.finished {
                 return None;
@@ -133,7 +134,7 @@ impl Studio {
         let (plan_text, plan_path) = match &request.plan {
             PlanChoice::Text { text } => (text.clone(), None),
             PlanChoice::File { file } => {
-                let design = self.open_design(file).await?;
+                let design = self.open_design(file.clone()).await?;
                 (design.text, Some(self.designs_dir().join(file)))
             }
         };
@@ -216,7 +217,8 @@ impl Studio {
     }
 
     /// Asks a live run to stop; it ends within about a second with a consistent record.
-    pub async fn stop_run(&self, run_id: &str) -> Result<StopRunResponse, ApiError> {
+    pub async fn stop_run(&self, run_id: String) -> Result<StopRunResponse, ApiError> {
+        let run_id = run_id.as_str();
         let live = self.live(run_id)?;
         tracing::info!(run_id, "stop requested");
         live.stop.cancel();
@@ -225,7 +227,8 @@ impl Studio {
 
     /// Answers a question a live run waits on. An answer the request refuses gets per-field
     /// errors (`fields`), and the question stays open.
-    pub async fn answer_input(&self, run_id: &str, request: AnswerRequest) -> Result<AnswerResponse, ApiError> {
+    pub async fn answer_input(&self, run_id: String, request: AnswerRequest) -> Result<AnswerResponse, ApiError> {
+        let run_id = run_id.as_str();
         let live = self.live(run_id)?;
         let mut waiting = live.questions.waiting.lock().unwrap_or_else(|e| e.into_inner());
         let Some(question) = waiting.get(&request.node) else {
@@ -235,7 +238,8 @@ impl Studio {
             ))
             .with_hint("answer the node named in the latest input_requested event"));
         };
-        if let Err(refused) = validate_answer(&question.request, &request.answer) {
+        let answer = serde_json::to_value(&request.answer).map_err(|e| ApiError::internal(e.to_string()))?;
+        if let Err(refused) = validate_answer(&question.request, &answer) {
             let mut error = ApiError::invalid("the answer was refused: fix the fields named").with_hint(
                 refused.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "),
             );
@@ -246,7 +250,7 @@ impl Studio {
         drop(waiting);
         tracing::info!(run_id, node = %request.node, "answer given");
         // The engine checks the answer again (files named must exist) and asks again if needed.
-        let accepted = question.answer.send(request.answer).is_ok();
+        let accepted = question.answer.send(answer).is_ok();
         Ok(AnswerResponse { accepted })
     }
 
@@ -263,27 +267,37 @@ impl Studio {
     }
 
     /// A run's summary, plan text and every recorded event.
-    pub async fn run_detail(&self, run_id: &str) -> Result<RunDetail, ApiError> {
+    pub async fn run_detail(&self, run_id: String) -> Result<RunDetail, ApiError> {
+        let run_id = run_id.as_str();
         let summary = self.inner.store.summary(run_id)?;
         let (plan_text, _) = self.inner.store.plan(run_id)?;
         let events = self.inner.store.events(run_id)?;
         Ok(RunDetail { summary, plan_text, events })
     }
 
-    /// The run's events after `after` (0: all): the recorded ones, then live ones until
-    /// `run_finished`.
-    pub async fn watch_run(&self, run_id: &str, after: u64) -> Result<RunWatch, ApiError> {
+    /// The run's events after `after.after` (0: all): the recorded ones, then live ones until
+    /// `run_finished`. Cancelling the stream stops the watching, not the run.
+    pub async fn run_events(&self, run_id: String, after: EventsAfter) -> Result<Watch<Event>, ApiError> {
         // Subscribe before reading the record: nothing falls between the two.
-        let live = self.inner.live.get(run_id).map(|run| run.events.subscribe());
-        let recorded = self.inner.store.events(run_id)?;
-        Ok(RunWatch {
-            backlog: recorded.into_iter().filter(|e| e.seq > after).collect(),
+        let live = self.inner.live.get(&run_id).map(|run| run.events.subscribe());
+        let recorded = self.inner.store.events(&run_id)?;
+        let mut run = RunWatch {
+            backlog: recorded.into_iter().filter(|e| e.seq > after.after).collect(),
             live,
-            last_seq: after,
+            last_seq: after.after,
             finished: false,
             studio: self.clone(),
-            run_id: run_id.to_owned(),
-        })
+            run_id,
+        };
+        let (sender, watch) = Watch::channel();
+        tokio::spawn(async move {
+            while let Some(event) = run.next().await {
+                if !sender.send(event).await {
+                    break;
+                }
+            }
+        });
+        Ok(watch)
     }
 
     fn forget_live(&self, run_id: &str) {

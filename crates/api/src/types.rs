@@ -264,11 +264,53 @@ pub struct StopRunResponse {
     pub stopping: bool,
 }
 
+/// `run_events`: the events after sequence number `after` (0: all).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, TS)]
+pub struct EventsAfter {
+    #[serde(default)]
+    #[ts(as = "Option<u64>", optional)]
+    pub after: u64,
+}
+
+/// `edit_plan`: an edit of a plan's text, made on the parsed document so that the rest of the
+/// text — comments, formatting — stays as written.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PlanEditRequest {
+    pub text: String,
+    pub edit: PlanEdit,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PlanEdit {
+    /// A node for the catalog's block `block`: an id not used yet, its required inputs (their
+    /// defaults, else empty for the person to fill: each empty one is a finding until it is),
+    /// its outputs bound to aliases not used yet; appended to the graph.
+    AddBlock { block: String },
+    /// A graph item as given, appended to the graph.
+    InsertNode { node: Value },
+    /// Input `input` of node `node` (a path: `each/inner`) set to `value`.
+    SetInput { node: String, input: String, value: Value },
+    /// Var `name` set to `value`.
+    SetVar { name: String, value: Value },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct PlanEdited {
+    pub text: String,
+    /// Where the change begins, in UTF-16 code units (a JavaScript string's index).
+    pub at: usize,
+    /// The node added (`add_block`, `insert_node`), by its id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub node: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct AnswerRequest {
     /// The node path of the `input_requested` event.
     pub node: String,
-    pub answer: Value,
+    pub answer: planwright_runs::InputAnswer,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

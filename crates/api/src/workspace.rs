@@ -11,7 +11,7 @@ use planwright_designs::Designs;
 use planwright_fs::Access;
 
 use crate::error::ApiError;
-use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText};
+use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText, PlanText};
 use crate::Studio;
 
 pub(crate) const DESIGNS: &str = "designs";
@@ -136,10 +136,11 @@ impl Studio {
     }
 
     /// One design's text; `file` as `list_designs` names it.
-    pub async fn open_design(&self, file: &str) -> Result<DesignText, ApiError> {
+    pub async fn open_design(&self, file: String) -> Result<DesignText, ApiError> {
         let root = self.designs_dir();
-        let path = within(&root, inside(&root, file, "design")?, "design", file)?;
-        Ok(DesignText { file: file.to_owned(), text: read_text(&path, "design", file)? })
+        let path = within(&root, inside(&root, &file, "design")?, "design", &file)?;
+        let text = read_text(&path, "design", &file)?;
+        Ok(DesignText { file, text })
     }
 
     pub async fn list_drafts(&self) -> Result<Vec<DraftInfo>, ApiError> {
@@ -164,19 +165,19 @@ impl Studio {
         Ok(drafts)
     }
 
-    pub async fn open_draft(&self, name: &str) -> Result<DraftText, ApiError> {
-        let path = self.draft_path(name)?;
-        let text = read_text(&path, "draft", name)?;
+    pub async fn open_draft(&self, name: String) -> Result<DraftText, ApiError> {
+        let path = self.draft_path(&name)?;
+        let text = read_text(&path, "draft", &name)?;
         let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
-        Ok(DraftText { name: name.to_owned(), text, updated_at })
+        Ok(DraftText { name, text, updated_at })
     }
 
     /// Writes the draft atomically.
-    pub async fn save_draft(&self, name: &str, text: &str) -> Result<DraftInfo, ApiError> {
-        let path = self.draft_path(name)?;
-        crate::settings::write_atomically(&path, text, Access::Shared)?;
+    pub async fn save_draft(&self, name: String, request: PlanText) -> Result<DraftInfo, ApiError> {
+        let path = self.draft_path(&name)?;
+        crate::settings::write_atomically(&path, &request.text, Access::Shared)?;
         let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
-        Ok(DraftInfo { name: name.to_owned(), updated_at })
+        Ok(DraftInfo { name, updated_at })
     }
 
     fn draft_path(&self, name: &str) -> Result<PathBuf, ApiError> {

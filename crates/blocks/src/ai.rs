@@ -6,11 +6,11 @@
 use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_llm::{ChatRequest, LlmError, Prompts, Tier, Usage, PROCESS_LLM};
 use planwright_runs::LogLevel;
 use serde_json::{json, Value};
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{describe, input};
 
 /// The evidence this block sends at most, as JSON characters: past it the call would be slow,

@@ -6,19 +6,10 @@
 //! values through this module, so they agree on what is a number, what is a date and when two
 //! texts are the same.
 //!
-//! **Numbers** ([`number`]). A JSON number is a number. A text is a number when, after
-//! full-width characters are folded to ASCII (`１２００` → `1200`, `，` `．` `－` `＋` `￥`)
-//! and surrounding spaces are trimmed, it is
-//! - an optional sign: `-`, `+`, or `△` / `▲` (Japanese accounting's minus),
-//! - an optional currency mark before the digits: `¥` `$` `€` `£` (the sign may stand before or
-//!   after it), or `円` after them,
-//! - digits, optionally grouped by commas in threes (`1,200`, `12,345,678`; `1,20` is not a
-//!   number), optionally a decimal point and at least one digit after it.
-//!
-//! It is *not* a number when it has a leading zero (`00123`, `0401`: codes stay codes, as in
-//! `file.read_csv`), more than 15 integer digits (account and card numbers, which would lose
-//! precision), an exponent (`1e5`, product codes like `12E4`), a percent sign, or accounting
-//! parentheses (`(1,200)`). Those compare as text.
+//! **Numbers** ([`number`]). A JSON number is a number; a text is a number when
+//! `planwright_block::numbers::parse_number` reads one (the forms are documented there: commas
+//! in threes, currency marks, `円`, `△`, full-width digits; no leading zero, exponent or
+//! underscore). Other texts compare as text.
 //!
 //! **Dates** ([`date`]). `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY.MM.DD` (month and day with one or two
 //! digits) and `YYYY年M月D日`, optionally followed by a time `HH:MM[:SS[.fff]]` after a space or
@@ -38,20 +29,13 @@
 
 use std::cmp::Ordering;
 
+use planwright_block::numbers::MAX_SCALE;
+pub(crate) use planwright_block::numbers::{parse_number, Num};
+pub(crate) use planwright_block::text::fold_width;
 use serde_json::{Number, Value};
-
-/// A number read from a cell, with the number of decimals it was written with (so that sums of
-/// amounts like `0.1 + 0.2` come out as `0.3`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Num {
-    pub value: f64,
-    pub scale: u8,
-}
 
 /// Largest integer a JSON consumer (the studio is JavaScript) reads exactly: 2^53 - 1.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-/// At most this many decimals are kept when rounding sums.
-const MAX_SCALE: u8 = 12;
 
 /// The number a value means, if it means one (see the module documentation).
 pub(crate) fn number(value: &Value) -> Option<Num> {
@@ -74,76 +58,6 @@ fn json_number(n: &Number) -> Option<Num> {
         text.split_once('.').map_or(0, |(_, frac)| frac.len().min(MAX_SCALE as usize) as u8)
     };
     Some(Num { value, scale })
-}
-
-/// Parses numeric-looking text: `"1,200"`, `" 132000 "`, `"１２００"`, `"¥1,200"`, `"1,200円"`,
-/// `"△500"`, `"-12.5"`. Codes with leading zeros and anything else are `None`.
-pub(crate) fn parse_number(text: &str) -> Option<Num> {
-    let folded = fold_number_chars(text);
-    let mut t = folded.trim();
-    let mut negative = false;
-    let mut signed = false;
-    if let Some((minus, rest)) = strip_sign(t) {
-        (negative, signed, t) = (minus, true, rest);
-    }
-    if let Some(c) = t.chars().next() {
-        if matches!(c, '¥' | '$' | '€' | '£') {
-            t = t[c.len_utf8()..].trim_start();
-            if !signed {
-                if let Some((minus, rest)) = strip_sign(t) {
-                    (negative, t) = (minus, rest);
-                }
-            }
-        }
-    }
-    if let Some(rest) = t.strip_suffix('円') {
-        t = rest.trim_end();
-    }
-    let (int, frac) = match t.split_once('.') {
-        Some((int, frac)) => (int, Some(frac)),
-        None => (t, None),
-    };
-    if let Some(frac) = frac {
-        if frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-    }
-    let digits: String = if int.contains(',') {
-        let mut groups = int.split(',');
-        let first = groups.next()?;
-        if first.is_empty() || first.len() > 3 || !first.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let mut digits = first.to_string();
-        for group in groups {
-            if group.len() != 3 || !group.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            digits.push_str(group);
-        }
-        digits
-    } else {
-        if int.is_empty() || !int.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        int.to_string()
-    };
-    if (digits.len() > 1 && digits.starts_with('0')) || digits.len() > 15 {
-        return None;
-    }
-    let literal = match frac {
-        Some(frac) => format!("{digits}.{frac}"),
-        None => digits,
-    };
-    let value: f64 = literal.parse().ok()?;
-    let scale = frac.map_or(0, |f| f.len().min(MAX_SCALE as usize) as u8);
-    Some(Num { value: if negative { -value } else { value }, scale })
-}
-
-/// A leading sign: whether it means minus, and the rest.
-fn strip_sign(t: &str) -> Option<(bool, &str)> {
-    let c = t.chars().next()?;
-    matches!(c, '-' | '+' | '△' | '▲').then(|| (c != '+', t[c.len_utf8()..].trim_start()))
 }
 
 /// What `file.read_csv` turns into a number: the cell, trimmed, is `-?digits(.digits)?` with no
@@ -316,56 +230,6 @@ pub(crate) fn is_blank(value: &Value) -> bool {
         Value::String(s) => s.trim().is_empty(),
         _ => false,
     }
-}
-
-/// Folds full-width ASCII (`ＩＮＶ－０１`) to ASCII, the ideographic space to a space, and
-/// half-width katakana (`ﾔﾏﾀﾞ`, common in bank statements) to full-width (`ヤマダ`).
-pub(crate) fn fold_width(text: &str) -> String {
-    const HALF_KANA: &str = "。「」、・ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテトナニヌネノ\
-                             ハヒフヘホマミムメモヤユヨラリルレロワン゛゜";
-    const VOICEABLE: &str = "カキクケコサシスセソタチツテトハヒフヘホ";
-    const SEMI_VOICEABLE: &str = "ハヒフヘホ";
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{3000}' => out.push(' '),
-            '\u{FF01}'..='\u{FF5E}' => out.push(char::from_u32(c as u32 - 0xFEE0).unwrap_or(c)),
-            '\u{FF61}'..='\u{FF9F}' => {
-                let full = HALF_KANA.chars().nth((c as u32 - 0xFF61) as usize).unwrap_or(c);
-                match chars.peek() {
-                    Some('\u{FF9E}') if VOICEABLE.contains(full) => {
-                        chars.next();
-                        out.push(char::from_u32(full as u32 + 1).unwrap_or(full));
-                    }
-                    Some('\u{FF9E}') if full == 'ウ' => {
-                        chars.next();
-                        out.push('ヴ');
-                    }
-                    Some('\u{FF9F}') if SEMI_VOICEABLE.contains(full) => {
-                        chars.next();
-                        out.push(char::from_u32(full as u32 + 2).unwrap_or(full));
-                    }
-                    _ => out.push(full),
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// [`fold_width`] plus the marks numbers are written with (`￥`, `−`).
-fn fold_number_chars(text: &str) -> String {
-    fold_width(text)
-        .chars()
-        .map(|c| match c {
-            '\u{FFE5}' => '¥',
-            '\u{2212}' | '\u{2010}' | '\u{2011}' => '-',
-            '\u{00A0}' => ' ',
-            other => other,
-        })
-        .collect()
 }
 
 /// Text for comparing labels: widths folded, trimmed, lower case.
@@ -558,7 +422,7 @@ pub(crate) mod input {
     use serde_json::Value;
 
     use super::describe;
-    use crate::block::{BlockError, Values};
+    use planwright_block::{BlockError, Values};
 
     pub(crate) fn missing(name: &str, what: &str) -> BlockError {
         BlockError::Input(format!("`{name}` is missing; give {what}"))

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, EUC_JP, SHIFT_JIS, UTF_8};
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Progress};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 
 /// Files larger than this are refused by every reading block.
@@ -30,7 +30,7 @@ pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
 // Shared file handling
 // ---------------------------------------------------------------------------------------------
 
-/// The path an input names, through [`crate::workdir::Workdir::resolve`] (which refuses
+/// The path an input names, through [`planwright_block::Workdir::resolve`] (which refuses
 /// escapes), in normal form: its components are collected again so that a trailing separator
 /// (which the file system would take for a folder) never reaches a file operation.
 pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
@@ -430,8 +430,15 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
         ..defaults
     };
     let cancel = ctx.cancel.clone();
+    let (events, node, total) = (ctx.events.clone(), ctx.node.clone(), sources.len() as u64);
+    // Each document read is a step the studio can show ("3 of 12 documents").
+    let read_one = move |done: usize| {
+        let progress = Progress::Items { done: done as u64, total, unit: "documents".into() };
+        events.progress(&node, progress);
+    };
     let outcomes = blocking(move || {
-        extract_files(&sources, &limits, &Isolation::Auto, &|| cancel.is_cancelled()).map_err(|_| BlockError::Cancelled)
+        extract_files(&sources, &limits, &Isolation::Auto, &|| cancel.is_cancelled(), &read_one)
+            .map_err(|_| BlockError::Cancelled)
     })
     .await?;
 

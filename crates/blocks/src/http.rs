@@ -9,12 +9,11 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::LogLevel;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Client, Method, NoProxy, Proxy, Response, Url};
 use serde_json::Value;
-
-use crate::block::{Block, BlockContext, BlockError, Values};
 
 /// The most of a response body the block reads.
 pub(crate) const MAX_BODY_BYTES: u64 = 10 * 1024 * 1024;

@@ -1,22 +1,22 @@
 //! `ui.interactive_input` and `ui.confirmation`.
 //!
-//! Both build a request (see [`crate::answers`]), hand it to `ctx.input` (the engine pauses the
-//! node, shows or reads the request, validates the answer) and map the answer to the outputs the
-//! specs declare. A rejection is an answer like any other: `approved: false` flows to the outputs
-//! for plans to branch on.
+//! Both build an [`InputRequest`], hand it to `ctx.input` (the engine pauses the node, shows or
+//! reads the request, validates the answer) and map the answer to the outputs the specs declare.
+//! A rejection is an answer like any other: `approved: false` flows to the outputs for plans to
+//! branch on.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use futures::future::BoxFuture;
+use planwright_block::{check_files, validate_answer, Block, BlockContext, BlockError, FieldError, Values};
+use planwright_runs::{
+    ConfirmOptions, ConfirmRequest, FieldType, FormRequest, InputAnswer, InputRequest, Requirement, RESERVED_IDS,
+};
 use serde_json::{Map, Value};
 
-use crate::answers::{check_files, confirm_request, form_request, validate_answer, FieldError, RESERVED_IDS};
-use crate::block::{Block, BlockContext, BlockError, Values};
-
 const MODES: [&str; 4] = ["collect", "confirm", "inquire", "mixed"];
-const TYPES: [&str; 7] = ["text", "select", "boolean", "number", "file", "table", "enum"];
 
 pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
     vec![Arc::new(InteractiveInput), Arc::new(Confirmation)]
@@ -44,21 +44,28 @@ impl Block for InteractiveInput {
                 Some(other) => other.clone(),
             };
             let requirements = requirements(&inputs)?;
+            let form = |requirements| FormRequest { message: message.clone(), requirements, context: context.clone() };
 
             let (collected, approved, response) = match mode {
                 "confirm" => {
-                    let request = confirm_request(&message, Value::Object(Map::new()), Some(context));
+                    let request = InputRequest::Confirm(ConfirmRequest {
+                        message: message.clone(),
+                        options: ConfirmOptions::default(),
+                        context: Some(context.clone()),
+                    });
                     let answer = ask(ctx, request).await?;
-                    (Map::new(), approval(&answer), text_of(&answer, "comment"))
+                    (Map::new(), approval(&answer), answer.comment.unwrap_or_default())
                 }
-                "collect" | "mixed" => {
-                    let request = form_request(mode, &message, requirements, context);
-                    let answer = ask(ctx, request).await?;
-                    let approved = mode == "collect" || approval(&answer);
-                    let comment = text_of(&answer, "comment");
-                    (strip_reserved(answer), approved, comment)
+                "collect" => {
+                    let answer = ask(ctx, InputRequest::Collect(form(requirements))).await?;
+                    (answer.values, true, answer.comment.unwrap_or_default())
                 }
-                _ => inquire(ctx, &message, requirements, context).await?,
+                "mixed" => {
+                    let answer = ask(ctx, InputRequest::Mixed(form(requirements))).await?;
+                    let approved = approval(&answer);
+                    (answer.values, approved, answer.comment.unwrap_or_default())
+                }
+                _ => inquire(ctx, &form, requirements).await?,
             };
 
             let mut metadata = Map::new();
@@ -79,26 +86,22 @@ impl Block for InteractiveInput {
 /// requirement, one free-text question whose answer is `response`.
 async fn inquire(
     ctx: &BlockContext,
-    message: &str,
-    requirements: Vec<Value>,
-    context: Value,
+    form: &(dyn Fn(Vec<Requirement>) -> FormRequest + Sync),
+    requirements: Vec<Requirement>,
 ) -> Result<(Map<String, Value>, bool, String), BlockError> {
-    let asked: Vec<&Value> = requirements.iter().filter(|r| is_required(r)).collect();
+    let asked: Vec<&Requirement> = requirements.iter().filter(|r| r.required).collect();
     if asked.is_empty() {
-        let answer = ask(ctx, form_request("inquire", message, Vec::new(), context)).await?;
-        return Ok((Map::new(), true, text_of(&answer, "response")));
+        let answer = ask(ctx, InputRequest::Inquire(form(Vec::new()))).await?;
+        return Ok((Map::new(), true, answer.response.unwrap_or_default()));
     }
-    let mut collected: Map<String, Value> =
-        requirements.iter().map(|r| (requirement_id(r).to_string(), Value::Null)).collect();
+    let mut collected: Map<String, Value> = requirements.iter().map(|r| (r.id.clone(), Value::Null)).collect();
     let mut comments = Vec::new();
     for requirement in asked {
-        let request = form_request("inquire", message, vec![requirement.clone()], context.clone());
-        let answer = ask(ctx, request).await?;
-        let comment = text_of(&answer, "comment");
-        if !comment.trim().is_empty() {
+        let answer = ask(ctx, InputRequest::Inquire(form(vec![requirement.clone()]))).await?;
+        if let Some(comment) = answer.comment.filter(|c| !c.trim().is_empty()) {
             comments.push(comment);
         }
-        collected.extend(strip_reserved(answer));
+        collected.extend(answer.values);
     }
     Ok((collected, true, comments.join("\n")))
 }
@@ -118,45 +121,62 @@ impl Block for Confirmation {
                     "`message` is empty; say what the person approves, with the numbers they need to decide".into(),
                 ));
             }
-            let options = match inputs.get("options") {
-                None | Some(Value::Null) => Value::Object(Map::new()),
-                Some(Value::Object(options)) => {
-                    for key in ["approve_label", "reject_label"] {
-                        if options.get(key).is_some_and(|v| !v.is_string() && !v.is_null()) {
-                            return Err(BlockError::Input(format!("`options.{key}` must be text")));
-                        }
-                    }
-                    if options.get("comment_required").is_some_and(|v| !v.is_boolean() && !v.is_null()) {
-                        return Err(BlockError::Input("`options.comment_required` must be true or false".into()));
-                    }
-                    if options.get("default").is_some_and(|v| !v.is_null() && v != "approve" && v != "reject") {
-                        return Err(BlockError::Input("`options.default` must be approve or reject".into()));
-                    }
-                    Value::Object(options.clone())
-                }
-                Some(_) => {
-                    return Err(BlockError::Input(
-                        "`options` must be an object, e.g. {approve_label: Send, reject_label: Stop}".into(),
-                    ))
-                }
-            };
-            let answer = ask(ctx, confirm_request(&message, options, None)).await?;
+            let options = confirm_options(&inputs)?;
+            let request = InputRequest::Confirm(ConfirmRequest { message, options, context: None });
+            let answer = ask(ctx, request).await?;
             let mut outputs = Values::new();
             outputs.insert("approved".into(), Value::Bool(approval(&answer)));
-            outputs.insert("comment".into(), Value::String(text_of(&answer, "comment")));
+            outputs.insert("comment".into(), Value::String(answer.comment.unwrap_or_default()));
             Ok(outputs)
         })
     }
 }
 
+/// `ui.confirmation`'s `options`, each checked with a message saying what it must be.
+fn confirm_options(inputs: &Values) -> Result<ConfirmOptions, BlockError> {
+    let options = match inputs.get("options") {
+        None | Some(Value::Null) => return Ok(ConfirmOptions::default()),
+        Some(Value::Object(options)) => options,
+        Some(_) => {
+            return Err(BlockError::Input(
+                "`options` must be an object, e.g. {approve_label: Send, reject_label: Stop}".into(),
+            ))
+        }
+    };
+    let label = |key: &str| match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(BlockError::Input(format!("`options.{key}` must be text"))),
+    };
+    let comment_required = match options.get("comment_required") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(required)) => *required,
+        Some(_) => return Err(BlockError::Input("`options.comment_required` must be true or false".into())),
+    };
+    let default = match options.get("default") {
+        None | Some(Value::Null) => None,
+        Some(choice) => Some(
+            serde_json::from_value(choice.clone())
+                .map_err(|_| BlockError::Input("`options.default` must be approve or reject".into()))?,
+        ),
+    };
+    Ok(ConfirmOptions {
+        approve_label: label("approve_label")?,
+        reject_label: label("reject_label")?,
+        comment_required,
+        default,
+    })
+}
+
 /// Asks, stopping when cancelled, and checks the answer again (normalising it, and checking that
 /// named files exist in the work directory).
-async fn ask(ctx: &BlockContext, request: Value) -> Result<Value, BlockError> {
+async fn ask(ctx: &BlockContext, request: InputRequest) -> Result<InputAnswer, BlockError> {
     let answer = tokio::select! {
         biased;
         _ = ctx.cancel.cancelled() => return Err(BlockError::Cancelled),
         answer = ctx.input.ask(&ctx.node, request.clone()) => answer?,
     };
+    let answer = serde_json::to_value(&answer).map_err(|e| BlockError::Failed(format!("the answer: {e}")))?;
     let answer = validate_answer(&request, &answer).map_err(unfit)?;
     check_files(&request, &answer, &ctx.workdir).map_err(unfit)?;
     Ok(answer)
@@ -175,35 +195,14 @@ fn optional_text(inputs: &Values, name: &str) -> Result<String, BlockError> {
     }
 }
 
-/// A validated answer's approval (validation makes it a boolean).
-fn approval(answer: &Value) -> bool {
-    answer.get("approved").and_then(Value::as_bool).unwrap_or(false)
-}
-
-fn text_of(answer: &Value, key: &str) -> String {
-    answer.get(key).and_then(Value::as_str).unwrap_or("").to_string()
-}
-
-/// The answer without the approval, comment and free-text keys: the form's values.
-fn strip_reserved(answer: Value) -> Map<String, Value> {
-    let Value::Object(mut map) = answer else { return Map::new() };
-    for key in RESERVED_IDS {
-        map.remove(key);
-    }
-    map
-}
-
-fn requirement_id(requirement: &Value) -> &str {
-    requirement.get("id").and_then(Value::as_str).unwrap_or("")
-}
-
-fn is_required(requirement: &Value) -> bool {
-    requirement.get("required").and_then(Value::as_bool).unwrap_or(false)
+/// A validated answer's approval (validation sets it where one was asked).
+fn approval(answer: &InputAnswer) -> bool {
+    answer.approved.unwrap_or(false)
 }
 
 /// The plan's requirements, checked before anyone is asked: a mistake in them is the plan's,
 /// and no answer could fix it.
-fn requirements(inputs: &Values) -> Result<Vec<Value>, BlockError> {
+fn requirements(inputs: &Values) -> Result<Vec<Requirement>, BlockError> {
     let list = match inputs.get("requirements") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(list)) => list,
@@ -230,23 +229,23 @@ fn requirements(inputs: &Values) -> Result<Vec<Value>, BlockError> {
         if !seen.insert(id) {
             return Err(BlockError::Input(format!("{at} appears twice; each requirement needs its own id")));
         }
-        let kind = match fields.get("type") {
-            None | Some(Value::Null) => "text",
-            Some(Value::String(kind)) if TYPES.contains(&kind.as_str()) => kind.as_str(),
+        let types: Vec<&str> = FieldType::ALL.iter().map(|t| t.name()).collect();
+        match fields.get("type") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(kind)) if types.contains(&kind.as_str()) => {}
             Some(other) => {
-                return Err(BlockError::Input(format!("{at}: type {other} is not one of {}", TYPES.join(", "))))
-            }
-        };
-        if matches!(kind, "select" | "enum") {
-            let has_options = fields.get("options").and_then(Value::as_array).is_some_and(|o| !o.is_empty());
-            if !has_options {
-                return Err(BlockError::Input(format!("{at} is a {kind} field without options to choose from")));
+                return Err(BlockError::Input(format!("{at}: type {other} is not one of {}", types.join(", "))))
             }
         }
-        if let Some(pattern) = fields.get("validation").and_then(|v| v.get("regex")) {
-            let Some(pattern) = pattern.as_str() else {
-                return Err(BlockError::Input(format!("{at}: validation.regex must be text")));
-            };
+        let parsed: Requirement =
+            serde_json::from_value(requirement.clone()).map_err(|e| BlockError::Input(format!("{at}: {e}")))?;
+        if matches!(parsed.field, FieldType::Select | FieldType::Enum) && parsed.options.is_empty() {
+            return Err(BlockError::Input(format!(
+                "{at} is a {} field without options to choose from",
+                parsed.field.name()
+            )));
+        }
+        if let Some(pattern) = parsed.validation.as_ref().and_then(|v| v.regex.as_deref()) {
             if let Err(e) = regex::Regex::new(&format!("^(?:{pattern})$")) {
                 let reason = e.to_string();
                 let reason = reason.lines().rev().find(|l| l.trim_start().starts_with("error:")).unwrap_or(&reason);
@@ -256,9 +255,7 @@ fn requirements(inputs: &Values) -> Result<Vec<Value>, BlockError> {
                 )));
             }
         }
-        let mut requirement = fields.clone();
-        requirement.insert("type".into(), Value::from(kind));
-        out.push(Value::Object(requirement));
+        out.push(parsed);
     }
     Ok(out)
 }

@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-
-use crate::block::{Block, BlockContext, BlockError, Values};
+use planwright_block::{Block, BlockContext, BlockError, Values};
 
 pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
     vec![Arc::new(Pending {
@@ -35,27 +34,31 @@ impl Block for Pending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::block::{BlockEvents, HumanInput};
-    use crate::browser::{BrowserSettings, BrowserSlot};
-    use crate::workdir::Workdir;
+    use planwright_block::Workdir;
+    use planwright_block::{BlockEvents, HumanInput};
+    use planwright_block::{BrowserSettings, BrowserSlot};
     use planwright_runs::{ArtifactKind, LogLevel};
-    use serde_json::Value;
 
     struct Nobody;
 
     impl BlockEvents for Nobody {
         fn log(&self, _: &str, _: LogLevel, _: String) {}
         fn artifact(&self, _: &str, _: &std::path::Path, _: ArtifactKind, _: u64) {}
+        fn progress(&self, _: &str, _: planwright_runs::Progress) {}
     }
 
-    impl crate::block::BlockSecrets for Nobody {
+    impl planwright_block::BlockSecrets for Nobody {
         fn reveal(&self, name: &str) -> Result<String, BlockError> {
             Err(BlockError::NotSetUp(format!("no secret {name}")))
         }
     }
 
     impl HumanInput for Nobody {
-        fn ask<'a>(&'a self, _: &'a str, _: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
+        fn ask<'a>(
+            &'a self,
+            _: &'a str,
+            _: planwright_runs::InputRequest,
+        ) -> BoxFuture<'a, Result<planwright_runs::InputAnswer, BlockError>> {
             Box::pin(async { Err(BlockError::NoAnswer("nobody".into())) })
         }
     }

@@ -11,10 +11,10 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{ArtifactKind, LogLevel};
 use serde_json::{Map, Value};
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 use crate::files::{self, blocking, check_cancel, CANCEL_EVERY};
 

@@ -1,44 +1,17 @@
 //! The browser blocks in real headless Chromium against the fixture sites, checked by what the
 //! site's server recorded and by the files written, not by the driver's account of it.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::future::BoxFuture;
 mod human_support;
 
-use human_support::{assert_declared_outputs, GivenSecrets};
-use planwright_blocks::{
-    Block, BlockContext, BlockError, BlockEvents, BrowserSettings, BrowserSlot, HumanInput, Values, Workdir,
-};
+use human_support::{assert_declared_outputs, context, GivenSecrets, NoAnswer, Recorder};
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{ArtifactKind, LogLevel};
 use planwright_sites::{processes_with, FixtureSites};
 use serde_json::{json, Value};
-use tokio_util::sync::CancellationToken;
-
-#[derive(Default)]
-struct Recorder {
-    logs: Mutex<Vec<(LogLevel, String)>>,
-    artifacts: Mutex<Vec<(PathBuf, ArtifactKind, u64)>>,
-}
-
-impl BlockEvents for Recorder {
-    fn log(&self, _node: &str, level: LogLevel, message: String) {
-        self.logs.lock().unwrap().push((level, message));
-    }
-    fn artifact(&self, _node: &str, path: &Path, kind: ArtifactKind, bytes: u64) {
-        self.artifacts.lock().unwrap().push((path.to_owned(), kind, bytes));
-    }
-}
-
-struct NoInput;
-
-impl HumanInput for NoInput {
-    fn ask<'a>(&'a self, _node: &'a str, _request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
-        Box::pin(async { panic!("a browser block asked for human input") })
-    }
-}
 
 /// One run's worth of context: a work directory, a browser slot, and what the blocks logged.
 struct Harness {
@@ -51,16 +24,7 @@ impl Harness {
     fn new() -> Harness {
         let dir = tempfile::tempdir().unwrap();
         let events = Arc::new(Recorder::default());
-        let ctx = BlockContext {
-            node: "step".into(),
-            workdir: Workdir::new(dir.path()).unwrap(),
-            cancel: CancellationToken::new(),
-            events: events.clone(),
-            input: Arc::new(NoInput),
-            browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
-            models: None,
-            secrets: Arc::new(GivenSecrets::default()),
-        };
+        let ctx = context("step", dir.path(), events.clone(), Arc::new(NoAnswer));
         Harness { ctx, events, dir }
     }
 

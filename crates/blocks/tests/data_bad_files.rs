@@ -6,7 +6,7 @@ mod data_common;
 use std::io::Write;
 
 use data_common::Harness;
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use serde_json::json;
 
 /// The same bytes on every run.
@@ -22,7 +22,7 @@ fn garbage(len: usize) -> Vec<u8> {
         .collect()
 }
 
-fn assert_names_the_file(result: Result<planwright_blocks::Values, BlockError>, file: &str) {
+fn assert_names_the_file(result: Result<planwright_block::Values, BlockError>, file: &str) {
     match result {
         Err(BlockError::Input(message) | BlockError::Failed(message)) => {
             assert!(message.contains(file), "the message should name {file}: {message}")

@@ -3,7 +3,7 @@
 mod data_common;
 
 use data_common::Harness;
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use planwright_runs::ArtifactKind;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 use serde_json::json;
@@ -147,9 +147,9 @@ async fn write_then_read_round_trip() {
     assert_eq!(out["summary"], json!({"sheets": ["未入金", "空"], "rows": 3}));
     let artifacts = h.events.artifacts.lock().unwrap().clone();
     assert_eq!(artifacts.len(), 1);
-    assert_eq!(artifacts[0].1, h.path("out/結果.xlsx"));
-    assert_eq!(artifacts[0].2, ArtifactKind::File);
-    assert!(artifacts[0].3 > 0);
+    assert_eq!(artifacts[0].0, h.path("out/結果.xlsx"));
+    assert_eq!(artifacts[0].1, ArtifactKind::File);
+    assert!(artifacts[0].2 > 0);
 
     let back = h.ok("excel.read_data", json!({"path": "out/結果.xlsx", "sheet": "未入金"})).await;
     assert_eq!(

@@ -3,7 +3,7 @@
 mod data_common;
 
 use data_common::{sjis, Harness, MAX_READ_BYTES, MAX_TEXT_CHARS};
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use serde_json::json;
 
 const STATEMENT: &str = "日付,摘要,入金額,出金額,残高\r\n\

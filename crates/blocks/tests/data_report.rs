@@ -35,8 +35,8 @@ async fn markdown_table_with_a_title() {
     );
     let artifacts = h.events.artifacts.lock().unwrap().clone();
     assert_eq!(artifacts.len(), 1);
-    assert_eq!(artifacts[0].2, ArtifactKind::Report);
-    assert_eq!(artifacts[0].1, h.path("経理/未入金.md"));
+    assert_eq!(artifacts[0].1, ArtifactKind::Report);
+    assert_eq!(artifacts[0].0, h.path("経理/未入金.md"));
 }
 
 #[tokio::test]

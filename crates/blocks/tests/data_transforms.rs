@@ -249,7 +249,7 @@ async fn join(h: &Harness, strategy: &str) -> Values {
     .await
 }
 
-use planwright_blocks::Values;
+use planwright_block::Values;
 
 fn ids(out: &Values, column: &str) -> Vec<Value> {
     out["rows"].as_array().unwrap().iter().map(|r| r[column].clone()).collect()

@@ -5,7 +5,7 @@ mod human_support;
 
 use std::time::{Duration, Instant};
 
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use serde_json::{json, Value};
 
 use human_support::{assert_declared_outputs, Harness};

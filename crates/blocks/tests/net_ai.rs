@@ -4,7 +4,7 @@ mod net_support;
 
 use std::time::Duration;
 
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use planwright_llm::{Provider, Secret, Settings};
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use serde_json::{json, Value};

@@ -4,21 +4,21 @@ mod net_support;
 
 use std::time::{Duration, Instant};
 
-use planwright_blocks::BlockError;
+use planwright_block::BlockError;
 use serde_json::{json, Value};
 
 use net_support::{assert_declared_outputs, serve, Harness};
 
 const ID: &str = "external.api.http";
 
-fn failed(result: Result<planwright_blocks::Values, BlockError>) -> String {
+fn failed(result: Result<planwright_block::Values, BlockError>) -> String {
     match result {
         Err(BlockError::Failed(message)) => message,
         other => panic!("expected Failed, got {other:?}"),
     }
 }
 
-fn input_error(result: Result<planwright_blocks::Values, BlockError>) -> String {
+fn input_error(result: Result<planwright_block::Values, BlockError>) -> String {
     match result {
         Err(BlockError::Input(message)) => message,
         other => panic!("expected Input, got {other:?}"),

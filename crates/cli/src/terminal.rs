@@ -4,8 +4,9 @@ use std::io::{BufRead, Write};
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
-use planwright_blocks::FieldError;
+use planwright_block::FieldError;
 use planwright_engine::AnswerSource;
+use planwright_runs::InputRequest;
 use serde_json::{Map, Value};
 
 /// Prompts on stderr and reads answers from stdin.
@@ -15,7 +16,7 @@ impl AnswerSource for TerminalAnswers {
     fn answer<'a>(
         &'a self,
         node: &'a str,
-        request: &'a Value,
+        request: &'a InputRequest,
         errors: &'a [FieldError],
     ) -> BoxFuture<'a, Option<Value>> {
         let node = node.to_owned();
@@ -26,42 +27,49 @@ impl AnswerSource for TerminalAnswers {
     }
 }
 
-fn ask(node: &str, request: &Value, errors: &[FieldError]) -> Option<Value> {
+fn ask(node: &str, request: &InputRequest, errors: &[FieldError]) -> Option<Value> {
     let mut err = std::io::stderr();
     for error in errors {
         let _ = writeln!(err, "  ✗ {}: {}", error.field, error.message);
     }
-    let _ = writeln!(err, "\n{node} asks: {}", request["message"].as_str().unwrap_or(""));
+    let _ = writeln!(err, "\n{node} asks: {}", request.message());
     let mut answer = Map::new();
-    for requirement in request["requirements"].as_array().into_iter().flatten() {
-        let id = requirement["id"].as_str().unwrap_or("answer");
-        let label = requirement["label"].as_str().unwrap_or(id);
-        let kind = requirement["type"].as_str().unwrap_or("text");
-        let mut prompt = format!("  {label} ({kind}");
-        if let Some(options) = requirement["options"].as_array() {
-            let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
-            prompt.push_str(&format!(": {}", names.join(" / ")));
+    for requirement in request.requirements() {
+        let mut prompt =
+            format!("  {} ({}", requirement.label.as_deref().unwrap_or(&requirement.id), requirement.field.name());
+        if !requirement.options.is_empty() {
+            prompt.push_str(&format!(": {}", requirement.options.join(" / ")));
         }
-        if let Some(accept) = requirement["accept"].as_str() {
+        if let Some(accept) = &requirement.accept {
             prompt.push_str(&format!(", {accept}"));
         }
-        if let Some(hint) = requirement["hint"].as_str() {
+        if let Some(hint) = &requirement.hint {
             prompt.push_str(&format!("; {hint}"));
         }
         prompt.push_str("): ");
         let line = read_line(&prompt)?;
         if !line.is_empty() {
-            answer.insert(id.to_owned(), Value::String(line));
+            answer.insert(requirement.id.clone(), Value::String(line));
         }
     }
-    let mode = request["mode"].as_str().unwrap_or("collect");
-    if matches!(mode, "confirm" | "mixed") || request["requirements"].as_array().is_none() {
-        let line = read_line("  approve? [y/n]: ")?;
-        answer.insert("approved".into(), Value::Bool(matches!(line.to_lowercase().as_str(), "y" | "yes" | "はい")));
-        let comment = read_line("  comment (optional): ")?;
-        if !comment.is_empty() {
-            answer.insert("comment".into(), Value::String(comment));
+    match request {
+        InputRequest::Confirm(_) | InputRequest::Mixed(_) => {
+            let approve = match request {
+                InputRequest::Confirm(confirm) => confirm.options.approve_label.as_deref().unwrap_or("approve"),
+                _ => "approve",
+            };
+            // Anything but yes is a rejection: the safe answer is the default here.
+            let line = read_line(&format!("  {approve}? [y/N]: "))?;
+            answer.insert("approved".into(), Value::Bool(matches!(line.to_lowercase().as_str(), "y" | "yes" | "はい")));
+            let comment = read_line("  comment (optional): ")?;
+            if !comment.is_empty() {
+                answer.insert("comment".into(), Value::String(comment));
+            }
         }
+        InputRequest::Inquire(_) if request.requirements().is_empty() => {
+            answer.insert("response".into(), Value::String(read_line("  answer: ")?));
+        }
+        _ => {}
     }
     Some(Value::Object(answer))
 }

@@ -66,14 +66,15 @@ pub fn extract_file(
     isolate::run(&source.name, &source.path, limits, isolation, cancelled)
 }
 
-/// Extracts files one after another, then shares `limits.max_chars` among them (short texts
-/// whole, long ones equal shares of the rest); a text cut to its share is marked truncated,
-/// with a note.
+/// Extracts files one after another — `done(n)` is told after each, `n` read of
+/// `sources.len()` — then shares `limits.max_chars` among them (short texts whole, long ones
+/// equal shares of the rest); a text cut to its share is marked truncated, with a note.
 pub fn extract_files(
     sources: &[Source],
     limits: &Limits,
     isolation: &Isolation,
     cancelled: &dyn Fn() -> bool,
+    done: &dyn Fn(usize),
 ) -> Result<Vec<Outcome>, Cancelled> {
     let mut outcomes = Vec::with_capacity(sources.len());
     for source in sources {
@@ -81,6 +82,7 @@ pub fn extract_files(
             return Err(Cancelled);
         }
         outcomes.push(extract_file(source, limits, isolation, cancelled)?);
+        done(outcomes.len());
     }
     let lengths: Vec<usize> = outcomes
         .iter()

@@ -218,7 +218,7 @@ fn the_character_budget_is_shared_among_files() {
             .map(|(name, text)| Source { name: name.into(), path: f.write(name, text) })
             .chain([Source { name: "gone.pdf".into(), path: f.path().join("gone.pdf") }])
             .collect();
-    let outcomes = extract_files(&sources, &Limits::default(), &Isolation::Thread, &|| false).unwrap();
+    let outcomes = extract_files(&sources, &Limits::default(), &Isolation::Thread, &|| false, &|_| {}).unwrap();
     let docs: Vec<_> = outcomes.iter().filter_map(|o| if let Outcome::Read(d) = o { Some(d) } else { None }).collect();
     assert_eq!(docs.len(), 3);
     assert_eq!((docs[1].chars(), docs[1].truncated), (5, false));
@@ -233,6 +233,6 @@ fn the_character_budget_is_shared_among_files() {
 fn cancelling_stops_between_and_during_files() {
     let f = Folder::new();
     let source = Source { name: "a.txt".into(), path: f.write("a.txt", "text") };
-    let result = extract_files(&[source], &Limits::default(), &Isolation::Thread, &|| true);
+    let result = extract_files(&[source], &Limits::default(), &Isolation::Thread, &|| true, &|_| {});
     assert_eq!(result, Err(planwright_documents::Cancelled));
 }

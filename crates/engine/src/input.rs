@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
-use planwright_blocks::{check_files, validate_answer, BlockError, FieldError, HumanInput, Workdir};
-use planwright_runs::{EventKind, LogLevel, NodePath};
+use planwright_block::{check_files, validate_answer, BlockError, FieldError, HumanInput, Workdir};
+use planwright_runs::{EventKind, FieldType, InputAnswer, InputRequest, LogLevel, NodePath};
 use serde_json::Value;
 
 use crate::record::Recorder;
@@ -22,7 +22,7 @@ pub trait AnswerSource: Send + Sync {
     fn answer<'a>(
         &'a self,
         node: &'a str,
-        request: &'a Value,
+        request: &'a InputRequest,
         errors: &'a [FieldError],
     ) -> BoxFuture<'a, Option<Value>>;
 }
@@ -31,7 +31,7 @@ pub trait AnswerSource: Send + Sync {
 pub struct NoAnswers;
 
 impl AnswerSource for NoAnswers {
-    fn answer<'a>(&'a self, _: &'a str, _: &'a Value, _: &'a [FieldError]) -> BoxFuture<'a, Option<Value>> {
+    fn answer<'a>(&'a self, _: &'a str, _: &'a InputRequest, _: &'a [FieldError]) -> BoxFuture<'a, Option<Value>> {
         async { None }.boxed()
     }
 }
@@ -40,7 +40,12 @@ impl AnswerSource for NoAnswers {
 pub struct GivenAnswers(pub HashMap<String, Value>);
 
 impl AnswerSource for GivenAnswers {
-    fn answer<'a>(&'a self, node: &'a str, _: &'a Value, errors: &'a [FieldError]) -> BoxFuture<'a, Option<Value>> {
+    fn answer<'a>(
+        &'a self,
+        node: &'a str,
+        _: &'a InputRequest,
+        errors: &'a [FieldError],
+    ) -> BoxFuture<'a, Option<Value>> {
         // A refused answer is not given again: the file holds only one.
         let id = node.rsplit('/').next().unwrap_or(node);
         let given = if errors.is_empty() { self.0.get(node).or_else(|| self.0.get(id)).cloned() } else { None };
@@ -55,18 +60,15 @@ pub(crate) struct EngineInput {
     stored: Arc<HashMap<NodePath, Value>>,
     /// Files named in answers must exist here.
     workdir: Workdir,
-    /// The block asking (`ui.confirmation` …), for the request's record.
-    block: String,
 }
 
 impl EngineInput {
-    pub fn new(ctx: &RunCtx, block: &str) -> EngineInput {
+    pub fn new(ctx: &RunCtx) -> EngineInput {
         EngineInput {
             recorder: ctx.recorder.clone(),
             answers: ctx.answers.clone(),
             stored: ctx.stored_answers.clone(),
             workdir: ctx.workdir.clone(),
-            block: block.to_owned(),
         }
     }
 }
@@ -75,17 +77,14 @@ impl EngineInput {
 const MAX_REFUSED: usize = 5;
 
 impl HumanInput for EngineInput {
-    fn ask<'a>(&'a self, node: &'a str, request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
+    fn ask<'a>(&'a self, node: &'a str, request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>> {
         async move {
             if let Some(answer) = self.stored.get(node) {
-                return Ok(answer.clone());
-            }
-            let mut recorded = request.clone();
-            if let Value::Object(map) = &mut recorded {
-                map.insert("block".into(), Value::String(self.block.clone()));
+                return serde_json::from_value(answer.clone())
+                    .map_err(|e| BlockError::Failed(format!("the stored answer of `{node}` cannot be read: {e}")));
             }
             let record = |kind| self.recorder.emit(kind).map_err(|e| BlockError::Failed(e.to_string()));
-            record(EventKind::InputRequested { node: node.to_owned(), request: recorded })?;
+            record(EventKind::InputRequested { node: node.to_owned(), request: request.clone() })?;
             let mut errors: Vec<FieldError> = Vec::new();
             for _ in 0..MAX_REFUSED {
                 let Some(answer) = self.answers.answer(node, &request, &errors).await else {
@@ -95,7 +94,8 @@ impl HumanInput for EngineInput {
                     .and_then(|accepted| check_files(&request, &accepted, &self.workdir).map(|()| accepted));
                 match checked {
                     Ok(accepted) => {
-                        self.recorder.receive_input(node, &accepted).map_err(|e| BlockError::Failed(e.to_string()))?;
+                        let stored = serde_json::to_value(&accepted).map_err(|e| BlockError::Failed(e.to_string()))?;
+                        self.recorder.receive_input(node, &stored).map_err(|e| BlockError::Failed(e.to_string()))?;
                         return Ok(accepted);
                     }
                     Err(refused) => {
@@ -117,23 +117,23 @@ impl HumanInput for EngineInput {
 }
 
 /// "node `approve` waits for: `bank_file` (file, .csv), `month` (text)" — what a person must give.
-fn describe_missing(node: &str, request: &Value, errors: &[FieldError]) -> String {
-    let mut wanted: Vec<String> = request["requirements"]
-        .as_array()
+fn describe_missing(node: &str, request: &InputRequest, errors: &[FieldError]) -> String {
+    let requirements = request.requirements();
+    // The required fields; when none is, every field (an answer needs at least one).
+    let required: Vec<_> = requirements.iter().filter(|r| r.required).collect();
+    let listed = if required.is_empty() { requirements.iter().collect() } else { required };
+    let mut wanted: Vec<String> = listed
         .into_iter()
-        .flatten()
-        .filter(|r| r["required"].as_bool().unwrap_or(true))
-        .map(|r| {
-            let id = r["id"].as_str().unwrap_or("?");
-            let kind = r["type"].as_str().unwrap_or("text");
-            match r["accept"].as_str() {
-                Some(accept) => format!("`{id}` ({kind}, {accept})"),
-                None => format!("`{id}` ({kind})"),
-            }
+        .map(|r| match (&r.accept, r.field) {
+            (Some(accept), FieldType::File) => format!("`{}` ({}, {accept})", r.id, r.field.name()),
+            _ => format!("`{}` ({})", r.id, r.field.name()),
         })
         .collect();
     if wanted.is_empty() {
-        wanted.push("`approved` (yes or no)".into());
+        wanted.push(match request {
+            InputRequest::Inquire(_) => "`response` (your answer)".into(),
+            _ => "`approved` (yes or no)".into(),
+        });
     }
     let refused = if errors.is_empty() {
         String::new()

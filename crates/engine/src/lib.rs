@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use planwright_blocks::{Block, BrowserSlot, Workdir};
+use planwright_block::{Block, BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{load_plan, Finding, LoadError, Plan};
 use planwright_runs::{new_run_id, Counts, Event, EventKind, RunStatus, RunStore, StoreError};
@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 pub use input::{AnswerSource, GivenAnswers, NoAnswers};
-pub use planwright_blocks::BrowserSettings;
+pub use planwright_block::BrowserSettings;
 pub use values::{EnvSecrets, SecretSource};
 
 use crate::record::Recorder;

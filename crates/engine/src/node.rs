@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use planwright_blocks::{Block, BlockContext, BlockError, Values};
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_catalog::{BlockSpec, Lookup, Resource};
 use planwright_plan::{Node, OnError, Policy};
 use planwright_runs::EventKind;
@@ -145,7 +145,7 @@ async fn attempt_once(
         workdir: ctx.workdir.clone(),
         cancel: token.clone(),
         events: ctx.block_events(),
-        input: Arc::new(EngineInput::new(ctx, spec.id.as_str())),
+        input: Arc::new(EngineInput::new(ctx)),
         browser: ctx.browser.clone(),
         models: ctx.models_for(path),
         secrets: Arc::new(crate::values::RunSecrets { source: ctx.secrets.clone(), recorder: ctx.recorder.clone() }),

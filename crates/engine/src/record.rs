@@ -142,10 +142,10 @@ impl Recorder {
     }
 }
 
-/// Blocks' log lines and artifacts, recorded as run events.
+/// Blocks' log lines, artifacts and progress, recorded as run events.
 pub(crate) struct RunEvents(pub std::sync::Arc<Recorder>);
 
-impl planwright_blocks::BlockEvents for RunEvents {
+impl planwright_block::BlockEvents for RunEvents {
     fn log(&self, node: &str, level: planwright_runs::LogLevel, message: String) {
         let kind = EventKind::Log { node: Some(node.to_owned()), level, message };
         if let Err(error) = self.0.emit(kind) {
@@ -158,6 +158,12 @@ impl planwright_blocks::BlockEvents for RunEvents {
         let event = EventKind::Artifact { node: node.to_owned(), path: path.display().to_string(), kind, bytes };
         if let Err(error) = self.0.emit(event) {
             tracing::error!(%error, "an artifact could not be recorded");
+        }
+    }
+
+    fn progress(&self, node: &str, progress: planwright_runs::Progress) {
+        if let Err(error) = self.0.emit(EventKind::Progress { node: node.to_owned(), progress }) {
+            tracing::error!(%error, "a block's progress could not be recorded");
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use planwright_blocks::{BrowserSlot, Workdir};
+use planwright_block::{BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{OnError, Policy};
 use planwright_runs::{Counts, Event, EventKind, NodePath};
@@ -113,7 +113,7 @@ impl RunCtx {
 
 impl RunCtx {
     /// Where blocks' log lines and artifacts go: into the run's record.
-    pub fn block_events(&self) -> Arc<dyn planwright_blocks::BlockEvents> {
+    pub fn block_events(&self) -> Arc<dyn planwright_block::BlockEvents> {
         Arc::new(crate::record::RunEvents(self.recorder.clone()))
     }
 

@@ -9,8 +9,7 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
-use planwright_plan::reference::{scan_references, visit_strings};
-use planwright_plan::{Node, NodeRole, Policy, Root};
+use planwright_plan::{Node, NodeRole, Policy};
 use planwright_runs::EventKind;
 use planwright_validate::GraphAnalysis;
 use tokio_util::sync::CancellationToken;
@@ -39,8 +38,7 @@ pub(crate) fn run_graph<'a>(
 ) -> BoxFuture<'a, Result<HashMap<String, NodeValue>, Abort>> {
     async move {
         let count = graph.len();
-        let ids: HashMap<&str, usize> = graph.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-        let data_deps: Vec<HashSet<usize>> = graph.iter().map(|node| data_dependencies(node, &ids)).collect();
+        let data_deps: Vec<HashSet<usize>> = (0..count).map(|i| analysis.data_dependencies(i).collect()).collect();
         let mut waiting_on: Vec<usize> = analysis.dependencies.iter().map(Vec::len).collect();
         let mut dependants: Vec<Vec<usize>> = vec![Vec::new(); count];
         for (node, deps) in analysis.dependencies.iter().enumerate() {
@@ -209,43 +207,5 @@ fn skip<'a>(ctx: &RunCtx, path: &str, reason: String) -> Started<'a> {
             Started::Settled(NodeValue::Skipped(reason))
         }
         Err(error) => Started::Failed(error),
-    }
-}
-
-/// The nodes of the same graph whose outputs `node` reads: in its inputs, condition, loop
-/// input, call inputs and, for loops, anywhere in its body. (`after` and browser order are
-/// ordering only: a skipped node does not skip what merely runs after it.)
-fn data_dependencies(node: &Node, ids: &HashMap<&str, usize>) -> HashSet<usize> {
-    let mut found = HashSet::new();
-    collect_references(node, ids, &mut found);
-    found
-}
-
-fn collect_references(node: &Node, ids: &HashMap<&str, usize>, found: &mut HashSet<usize>) {
-    let mut add = |text: &str| {
-        for reference in scan_references(text).flatten() {
-            if let Root::Node(id) = &reference.root {
-                if let Some(&index) = ids.get(id.as_str()) {
-                    found.insert(index);
-                }
-            }
-        }
-    };
-    for value in node.inputs.values() {
-        visit_strings(value, &mut |text, _| add(text));
-    }
-    if let Some(when) = &node.when {
-        add(&when.expr);
-    }
-    if let Some(foreach) = &node.foreach {
-        visit_strings(&foreach.input, &mut |text, _| add(text));
-    }
-    if let Some(call) = &node.call {
-        for value in call.inputs.values() {
-            visit_strings(value, &mut |text, _| add(text));
-        }
-    }
-    for inner in node.body_graph() {
-        collect_references(inner, ids, found);
     }
 }

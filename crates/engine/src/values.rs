@@ -66,10 +66,10 @@ pub(crate) struct RunSecrets {
     pub recorder: Arc<crate::record::Recorder>,
 }
 
-impl planwright_blocks::BlockSecrets for RunSecrets {
-    fn reveal(&self, name: &str) -> Result<String, planwright_blocks::BlockError> {
+impl planwright_block::BlockSecrets for RunSecrets {
+    fn reveal(&self, name: &str) -> Result<String, planwright_block::BlockError> {
         let value =
-            self.source.secret(name).ok_or_else(|| planwright_blocks::BlockError::NotSetUp(missing_secret(name)))?;
+            self.source.secret(name).ok_or_else(|| planwright_block::BlockError::NotSetUp(missing_secret(name)))?;
         self.recorder.add_secrets(vec![value.clone()]);
         Ok(value)
     }

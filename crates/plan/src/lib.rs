@@ -2,10 +2,12 @@
 //!
 //! A plan is a YAML graph of typed blocks (see `docs/plan-format.md`). This crate owns the Rust
 //! model of that format, loading a file with hard limits on hostile input, the shape check
-//! against the schema generated from the model, references (`${...}`) and findings. It knows
+//! against the schema generated from the model, references (`${...}`), findings, and edits of a
+//! plan's text that keep its comments and formatting (`edit`). It knows
 //! nothing of the block catalog, of execution, or of any user interface.
 
-pub mod finding;
+pub mod edit;
+mod finding;
 pub mod load;
 pub mod locate;
 pub mod model;

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::finding::{Code, Finding};
 use crate::locate::annotate;
-use crate::model::Plan;
+use crate::model::{Node, Plan};
 use crate::shape::check_shape;
 use crate::source_map::SourceMap;
 
@@ -55,6 +55,32 @@ impl LoadedPlan {
             return;
         }
         annotate(&self.document, &SourceMap::build(&self.text), findings);
+    }
+
+    /// The plan as far as the document reads into the model: the plan itself when it does
+    /// whole; else, for a document still being written, its parts that do — each top-level
+    /// field that reads, and the nodes of the graph that read on their own (a node that does
+    /// not is left out). For views that follow the text as it is typed, such as the graph.
+    pub fn readable_plan(&self) -> Option<Plan> {
+        if let Some(plan) = &self.plan {
+            return Some(plan.clone());
+        }
+        let Value::Object(document) = &self.document else { return None };
+        let mut readable = serde_json::Map::new();
+        for (key, value) in document {
+            let mut one = serde_json::Map::new();
+            let value = match (key.as_str(), value) {
+                ("graph", Value::Array(nodes)) => {
+                    Value::Array(nodes.iter().filter(|node| Node::deserialize(*node).is_ok()).cloned().collect())
+                }
+                _ => value.clone(),
+            };
+            one.insert(key.clone(), value.clone());
+            if Plan::deserialize(Value::Object(one)).is_ok() {
+                readable.insert(key.clone(), value);
+            }
+        }
+        Plan::deserialize(Value::Object(readable)).ok()
     }
 
     /// The source text.
@@ -202,6 +228,19 @@ fn kind_of(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_document_being_written_reads_as_far_as_it_goes() {
+        let text = "apiVersion: planwright/v1\nid: draft\nversion: 1.0.0\npolicy: {retries: many}\ngraph:\n  - id: read\n    block: file.read_csv\n    in: {path: a.csv}\n  - id: broken\n    block: file.read_csv\n    after: 3\n  - id: save\n    block: report.write\n    in: {data: \"${read.rows}\"}\n";
+        let loaded = load_plan(text).unwrap();
+        assert!(loaded.plan.is_none(), "the wrong types keep the whole plan from reading");
+        let readable = loaded.readable_plan().expect("the parts that read");
+        assert_eq!(readable.id, "draft");
+        let ids: Vec<&str> = readable.graph.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["read", "save"], "the node that does not read is left out");
+        let whole = load_plan("apiVersion: planwright/v1\nid: x\nversion: 1.0.0\ngraph: []\n").unwrap();
+        assert_eq!(whole.readable_plan(), whole.plan);
+    }
     use std::time::{Duration, Instant};
 
     const MINIMAL: &str =

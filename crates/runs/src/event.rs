@@ -5,8 +5,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Version of the event schema written in every event.
-pub const EVENT_SCHEMA_VERSION: u32 = 1;
+use crate::InputRequest;
+
+/// Version of the event schema written in every event. 2: `progress` events; `input_requested`
+/// typed (the same JSON as before).
+pub const EVENT_SCHEMA_VERSION: u32 = 2;
 
 /// One thing that happened in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,8 +91,8 @@ pub enum EventKind {
     },
     InputRequested {
         node: NodePath,
-        /// What is asked: mode, message and the requirements (see `docs/events.md`).
-        request: Value,
+        /// What is asked: mode, message and the requirements or options (see `docs/events.md`).
+        request: InputRequest,
     },
     InputReceived {
         node: NodePath,
@@ -107,6 +110,11 @@ pub enum EventKind {
         path: String,
         kind: ArtifactKind,
         bytes: u64,
+    },
+    /// Typed progress a block reports while it works (see [`Progress`]); masked like every event.
+    Progress {
+        node: NodePath,
+        progress: Progress,
     },
     /// One call to a language model made by a node: what was sent and what came back, masked
     /// like every event (secret values never reach a model: the validator refuses them in inputs
@@ -130,6 +138,21 @@ pub enum EventKind {
     },
 }
 
+/// What a block reports of its work beyond log lines and artifacts, typed so that a watcher can
+/// show it (a bar, a checklist). Readers ignore kinds they do not know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Progress {
+    /// `done` of `total` items of the block's work: documents read, rows written, pages fetched.
+    Items {
+        done: u64,
+        total: u64,
+        /// What an item is, plural, for people: `documents`, `rows`.
+        unit: String,
+    },
+}
+
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -144,20 +167,6 @@ pub enum RunStatus {
     WaitingForInput,
     /// The process ended without finishing the record (killed, machine off): resumable.
     Interrupted,
-}
-
-impl RunStatus {
-    /// The status in words, for people.
-    pub fn words(self) -> &'static str {
-        match self {
-            RunStatus::Running => "running",
-            RunStatus::Succeeded => "succeeded",
-            RunStatus::Failed => "failed",
-            RunStatus::Stopped => "stopped",
-            RunStatus::WaitingForInput => "waiting for input",
-            RunStatus::Interrupted => "interrupted",
-        }
-    }
 }
 
 /// Node counts of a run, from what really happened.

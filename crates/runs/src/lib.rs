@@ -12,6 +12,7 @@ mod db;
 mod error;
 mod event;
 mod home;
+mod input;
 mod lock;
 mod names;
 mod recorder;
@@ -21,6 +22,7 @@ pub use db::DB_SCHEMA_VERSION;
 pub use error::StoreError;
 pub use event::*;
 pub use home::{new_run_id, DataHome, HOME_ENV};
+pub use input::*;
 pub use recorder::RunRecorder;
 pub use store::{RunStore, RunSummary};
 

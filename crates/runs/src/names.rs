@@ -18,6 +18,7 @@ impl EventKind {
             EventKind::InputReceived { .. } => "input_received",
             EventKind::Log { .. } => "log",
             EventKind::Artifact { .. } => "artifact",
+            EventKind::Progress { .. } => "progress",
             EventKind::ModelCall { .. } => "model_call",
         }
     }
@@ -35,12 +36,25 @@ impl EventKind {
             | EventKind::InputRequested { node, .. }
             | EventKind::InputReceived { node, .. }
             | EventKind::Artifact { node, .. }
+            | EventKind::Progress { node, .. }
             | EventKind::ModelCall { node, .. } => Some(node),
         }
     }
 }
 
 impl RunStatus {
+    /// The status in words, for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Succeeded => "succeeded",
+            RunStatus::Failed => "failed",
+            RunStatus::Stopped => "stopped",
+            RunStatus::WaitingForInput => "waiting for input",
+            RunStatus::Interrupted => "interrupted",
+        }
+    }
+
     /// The status as written in JSON (`succeeded`, `waiting_for_input` …).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -103,7 +117,14 @@ mod tests {
                 continued: false,
             },
             EventKind::NodeRetried { node: node(), attempt: 1, error: "e".into(), backoff_ms: 5 },
-            EventKind::InputRequested { node: node(), request: json!({}) },
+            EventKind::InputRequested {
+                node: node(),
+                request: serde_json::from_value(json!({"mode": "inquire", "message": "?"})).unwrap(),
+            },
+            EventKind::Progress {
+                node: node(),
+                progress: crate::Progress::Items { done: 1, total: 3, unit: "documents".into() },
+            },
             EventKind::InputReceived { node: node(), answer: json!(true) },
             EventKind::Log { node: Some(node()), level: LogLevel::Info, message: "m".into() },
             EventKind::Artifact { node: node(), path: "/a".into(), kind: ArtifactKind::File, bytes: 3 },

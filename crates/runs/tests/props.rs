@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use planwright_runs::{ArtifactKind, EventKind, LogLevel, RunStatus, RunStore};
+use planwright_runs::{ArtifactKind, EventKind, FormRequest, InputRequest, LogLevel, Progress, RunStatus, RunStore};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -44,7 +44,13 @@ fn kind() -> impl Strategy<Value = EventKind> {
         (node(), any::<String>(), any::<bool>(), any::<bool>()).prop_map(|(node, error, timed_out, continued)| {
             EventKind::NodeFailed { node, elapsed_ms: 1, attempts: 1, error, timed_out, continued }
         }),
-        (node(), value()).prop_map(|(node, request)| EventKind::InputRequested { node, request }),
+        (node(), any::<String>(), value()).prop_map(|(node, message, context)| EventKind::InputRequested {
+            node,
+            request: InputRequest::Collect(FormRequest { message, requirements: Vec::new(), context }),
+        }),
+        (node(), any::<u64>(), any::<u64>(), any::<String>()).prop_map(|(node, done, total, unit)| {
+            EventKind::Progress { node, progress: Progress::Items { done, total, unit } }
+        }),
         (prop::option::of(node()), any::<String>()).prop_map(|(node, message)| EventKind::Log {
             node,
             level: LogLevel::Warn,

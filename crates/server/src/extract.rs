@@ -14,8 +14,8 @@ use serde::de::DeserializeOwned;
 /// A JSON request body.
 pub(crate) struct Body<T>(pub T);
 
-/// The last segments of the path a route captures (a design's file, a draft's name, a run id).
-pub(crate) struct Segment(pub String);
+/// The path segments a route captures (a design's file, a draft's name, a run id).
+pub(crate) struct Segment<T>(pub T);
 
 /// The query string's parameters.
 pub(crate) struct Params<T>(pub T);
@@ -67,11 +67,11 @@ fn body_refused(rejection: JsonRejection) -> Refused {
     Refused(status, ApiError::invalid(message).with_hint(hint))
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for Segment {
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Segment<T> {
     type Rejection = Refused;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match Path::<String>::from_request_parts(parts, state).await {
+        match Path::<T>::from_request_parts(parts, state).await {
             Ok(Path(value)) => Ok(Segment(value)),
             Err(rejection) => Err(path_refused(rejection)),
         }

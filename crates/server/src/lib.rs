@@ -24,11 +24,8 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use planwright_api::{
-    AnswerRequest, ApiError, PlanText, RunFilter, SearchRequest, SetKeyRequest, StartRunRequest, Studio, StudioSettings,
-};
+use planwright_api::{ApiError, Studio};
 use serde::Deserialize;
 use tower_http::services::{ServeDir, ServeFile};
 use tracing::Instrument;
@@ -213,81 +210,65 @@ impl<T: serde::Serialize> IntoResponse for Answer<T> {
     }
 }
 
+/// A route's extractor for one argument of an operation.
+macro_rules! extractor {
+    (path $ty:ty) => { Segment<$ty> };
+    (query $ty:ty) => { Params<$ty> };
+    (body $ty:ty) => { Body<$ty> };
+}
+
+/// The route of one operation: the extractors of its arguments, the `Studio` call, its answer
+/// as JSON (a call) or as WebSocket messages (a stream).
+macro_rules! route {
+    (call $name:ident $method:ident ( $( $ak:ident $arg:ident : $ty:ty ),* )) => {
+        axum::routing::on(
+            method_filter!($method),
+            |State(studio): State<Studio>, $( $arg: extractor!($ak $ty) ),*| async move {
+                Answer(studio.$name($( $arg.0 ),*).await)
+            },
+        )
+    };
+    (stream $name:ident $method:ident ( $( $ak:ident $arg:ident : $ty:ty ),* )) => {
+        axum::routing::on(
+            method_filter!($method),
+            |State(studio): State<Studio>, $( $arg: extractor!($ak $ty), )* Params(named): Params<StreamName>, upgrade: WebSocketUpgrade| async move {
+                match studio.$name($( $arg.0 ),*).await {
+                    Ok(watch) => {
+                        let span = tracing::info_span!("stream", operation = stringify!($name));
+                        upgrade.on_upgrade(move |socket| stream(socket, watch, studio, named.stream).instrument(span))
+                    }
+                    Err(error) => Answer::<()>(Err(error)).into_response(),
+                }
+            },
+        )
+    };
+}
+
+macro_rules! method_filter {
+    (GET) => {
+        axum::routing::MethodFilter::GET
+    };
+    (POST) => {
+        axum::routing::MethodFilter::POST
+    };
+    (PUT) => {
+        axum::routing::MethodFilter::PUT
+    };
+}
+
+/// The API's routes, one per operation of `planwright_api::studio_operations!`.
+macro_rules! api_routes {
+    ($( $kind:ident $name:ident $method:ident $path:literal ( $( $ak:ident $arg:ident : $ty:ty ),* ) -> $answer:ty ; )*) => {
+        fn api_routes() -> Router<Studio> {
+            Router::new() $( .route($path, route!($kind $name $method ( $( $ak $arg : $ty ),* ))) )*
+        }
+    };
+}
+
+planwright_api::studio_operations!(api_routes);
+
 fn routes(studio: Studio, ui: &Path) -> Router {
-    let api = Router::new()
-        .route("/api/catalog", get(|State(s): State<Studio>| async move { Answer(s.catalog().await) }))
-        .route(
-            "/api/blocks/search",
-            post(|State(s): State<Studio>, Body(r): Body<SearchRequest>| async move { Answer(s.search_blocks(r).await) }),
-        )
-        .route(
-            "/api/validate",
-            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.validate(&r.text).await) }),
-        )
-        .route(
-            "/api/dry-run",
-            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.dry_run(&r.text).await) }),
-        )
-        .route(
-            "/api/graph",
-            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.plan_graph(&r.text).await) }),
-        )
-        .route(
-            "/api/register",
-            post(|State(s): State<Studio>, Body(r): Body<PlanText>| async move { Answer(s.register(&r.text).await) }),
-        )
-        .route("/api/designs", get(|State(s): State<Studio>| async move { Answer(s.list_designs().await) }))
-        .route(
-            "/api/designs/{*file}",
-            get(|State(s): State<Studio>, Segment(file): Segment| async move {
-                Answer(s.open_design(&file).await)
-            }),
-        )
-        .route("/api/drafts", get(|State(s): State<Studio>| async move { Answer(s.list_drafts().await) }))
-        .route(
-            "/api/drafts/{name}",
-            get(|State(s): State<Studio>, Segment(name): Segment| async move {
-                Answer(s.open_draft(&name).await)
-            })
-            .put(|State(s): State<Studio>, Segment(name): Segment, Body(r): Body<PlanText>| async move {
-                Answer(s.save_draft(&name, &r.text).await)
-            }),
-        )
-        .route(
-            "/api/runs",
-            post(|State(s): State<Studio>, Body(r): Body<StartRunRequest>| async move { Answer(s.start_run(r).await) })
-                .get(|State(s): State<Studio>, Params(f): Params<RunFilter>| async move { Answer(s.list_runs(f).await) }),
-        )
-        .route(
-            "/api/runs/{run_id}",
-            get(|State(s): State<Studio>, Segment(id): Segment| async move { Answer(s.run_detail(&id).await) }),
-        )
-        .route(
-            "/api/runs/{run_id}/stop",
-            post(|State(s): State<Studio>, Segment(id): Segment| async move { Answer(s.stop_run(&id).await) }),
-        )
-        .route(
-            "/api/runs/{run_id}/answer",
-            post(|State(s): State<Studio>, Segment(id): Segment, Body(r): Body<AnswerRequest>| async move {
-                Answer(s.answer_input(&id, r).await)
-            }),
-        )
-        .route("/api/runs/{run_id}/events", get(run_events))
-        .route(
-            "/api/settings",
-            get(|State(s): State<Studio>| async move { Answer(s.get_settings().await) }).put(
-                |State(s): State<Studio>, Body(r): Body<StudioSettings>| async move {
-                    Answer(s.save_settings(r).await)
-                },
-            ),
-        )
-        .route(
-            "/api/settings/key",
-            put(|State(s): State<Studio>, Body(r): Body<SetKeyRequest>| async move { Answer(s.set_api_key(r).await) }),
-        )
-        .route("/api/settings/check", post(|State(s): State<Studio>| async move { Answer(s.check_models().await) }))
-        .layer(middleware::from_fn(trace_request))
-        .with_state(studio);
+    let api = api_routes().layer(middleware::from_fn(trace_request)).with_state(studio);
     let index = ui.join("index.html");
     if index.is_file() {
         api.fallback_service(ServeDir::new(ui).fallback(ServeFile::new(index)))
@@ -318,34 +299,39 @@ fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// The name a client gives the stream it opens (`?stream=NAME`), for `cancel_stream`.
 #[derive(Deserialize)]
-struct After {
+struct StreamName {
     #[serde(default)]
-    after: u64,
+    stream: Option<String>,
 }
 
-/// `WS /api/runs/{run_id}/events?after=SEQ`: one event per text message, recorded ones after
-/// SEQ then live ones, closing after `run_finished`.
-async fn run_events(
-    State(studio): State<Studio>,
-    Segment(run_id): Segment,
-    Params(after): Params<After>,
-    upgrade: WebSocketUpgrade,
-) -> Response {
-    let watch = match studio.watch_run(&run_id, after.after).await {
-        Ok(watch) => watch,
-        Err(error) => return Answer::<()>(Err(error)).into_response(),
-    };
-    let span = tracing::info_span!("watch", run_id = %run_id);
-    upgrade.on_upgrade(move |socket| stream(socket, watch).instrument(span))
-}
-
-async fn stream(mut socket: WebSocket, mut watch: planwright_api::RunWatch) {
-    while let Some(event) = watch.next().await {
-        let Ok(text) = serde_json::to_string(&event) else { continue };
-        if socket.send(Message::Text(text.into())).await.is_err() {
-            return;
+/// A streaming operation over WebSocket: one JSON text message per item, then a close. The
+/// client closing the socket drops the watch, which ends the stream.
+async fn stream<T: serde::Serialize>(
+    mut socket: WebSocket,
+    mut watch: planwright_api::Watch<T>,
+    studio: Studio,
+    name: Option<String>,
+) {
+    if let Some(name) = &name {
+        studio.name_stream(name, &watch);
+    }
+    loop {
+        tokio::select! {
+            item = watch.next() => {
+                let Some(item) = item else { break };
+                let Ok(text) = serde_json::to_string(&item) else { continue };
+                if socket.send(Message::Text(text.into())).await.is_err() {
+                    break;
+                }
+            }
+            // The client went away (or closed the socket): nobody watches any more.
+            incoming = socket.recv() => if !matches!(incoming, Some(Ok(_))) { break },
         }
+    }
+    if let Some(name) = &name {
+        studio.forget_stream(name);
     }
     let _ = socket.send(Message::Close(None)).await;
 }

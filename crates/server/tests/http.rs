@@ -584,3 +584,80 @@ async fn connections_that_never_finish_are_closed_at_their_limits() {
     let response = s.get("/api/catalog").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
 }
+
+/// A block from the catalog is added on the parsed plan: an id and aliases not used yet, its
+/// required inputs there to fill (each empty one a finding until it is), the rest of the text as
+/// written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocks_are_added_to_a_plan_on_its_parsed_text() {
+    let s = Running::start().await;
+    let text = "apiVersion: planwright/v1\nid: x   # keep me\nversion: 1.0.0\ngraph: []\n";
+    let mut text = text.to_owned();
+    for expected in ["read_csv", "read_csv_2"] {
+        let (status, edited) = s
+            .json(
+                reqwest::Method::POST,
+                "/api/plan/edit",
+                json!({"text": text, "edit": {"kind": "add_block", "block": "file.read_csv"}}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{edited}");
+        assert_eq!(edited["node"], expected);
+        text = edited["text"].as_str().unwrap().to_owned();
+    }
+    assert!(text.contains("id: x   # keep me"), "{text}");
+    let (_, checked) = s.json(reqwest::Method::POST, "/api/validate", json!({"text": text})).await;
+    let codes: Vec<(&str, &str)> = checked["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .map(|f| (f["code"].as_str().unwrap(), f["field"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(codes, [("missing_input", "in.path"), ("missing_input", "in.path")], "{checked}");
+    let (status, error) = s
+        .json(
+            reqwest::Method::POST,
+            "/api/plan/edit",
+            json!({"text": text, "edit": {"kind": "set_input", "node": "nope", "input": "path", "value": "a.csv"}}),
+        )
+        .await;
+    assert_eq!((status, error["code"].as_str()), (StatusCode::BAD_REQUEST, Some("invalid_input")), "{error}");
+    let (status, edited) = s
+        .json(reqwest::Method::POST, "/api/plan/edit", json!({"text": text, "edit": {"kind": "set_input", "node": "read_csv_2", "input": "path", "value": "data/b.csv"}}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let text = edited["text"].as_str().unwrap();
+    assert!(text.contains("  - id: read_csv_2\n") && text.contains("path: data/b.csv"), "{text}");
+}
+
+/// A stream the client names is ended by `cancel_stream`, over either transport.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_stream_is_ended_by_cancel_stream() {
+    let s = Running::start().await;
+    let plan = plan("waits", "  - id: ask\n    block: ui.confirmation\n    in: {message: Go on?}\n");
+    let (_, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan}})).await;
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let url = format!("ws://127.0.0.1:{}/api/runs/{run_id}/events?after=0&stream=mine", s.port);
+    let mut request = url.into_client_request().unwrap();
+    request.headers_mut().insert(AUTHORIZATION, format!("Bearer {}", s.token).parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    // The run waits for an answer: its stream stays open until it is cancelled.
+    let first = tokio::time::timeout(Duration::from_secs(20), socket.next()).await.unwrap();
+    assert!(matches!(first, Some(Ok(Message::Text(_)))), "{first:?}");
+    let (status, cancelled) = s.json(reqwest::Method::POST, "/api/streams/mine/cancel", json!(null)).await;
+    assert_eq!((status, cancelled["cancelled"].as_bool()), (StatusCode::OK, Some(true)), "{cancelled}");
+    let closed = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(Ok(message)) = socket.next().await {
+            if matches!(message, Message::Close(_)) {
+                return true;
+            }
+        }
+        true
+    })
+    .await;
+    assert_eq!(closed, Ok(true), "the stream ends when cancelled");
+    let (_, again) = s.json(reqwest::Method::POST, "/api/streams/mine/cancel", json!(null)).await;
+    assert_eq!(again["cancelled"], false, "a stream that ended is forgotten");
+    s.json(reqwest::Method::POST, &format!("/api/runs/{run_id}/stop"), json!(null)).await;
+}

@@ -17,7 +17,7 @@ use planwright_catalog::Catalog;
 use planwright_plan::{Code, Finding, LoadedPlan, Plan};
 
 pub use dry_run::{dry_run, dry_run_validated, DryRun, Estimate, Step, StepKind};
-pub use order::GraphAnalysis;
+pub use order::{Edge, EdgeKind, GraphAnalysis};
 pub use subflow::{NoPlans, PlanSource};
 
 /// The outcome of validating a plan.

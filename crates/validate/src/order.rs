@@ -6,6 +6,26 @@ use planwright_plan::{Code, Finding};
 
 use crate::shapes::GraphShape;
 
+/// Why one node waits for another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EdgeKind {
+    /// It reads the other's outputs: in `in`, `when`, `foreach`, `while`, `call` or, for a loop,
+    /// anywhere in its body.
+    Data,
+    /// Its `after` names the other.
+    After,
+    /// Both act on the run's one browser, which takes them in graph order.
+    Browser,
+}
+
+/// `to` waits for `from` (node indexes of one graph).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub kind: EdgeKind,
+}
+
 /// The execution structure of one graph.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphAnalysis {
@@ -16,15 +36,26 @@ pub struct GraphAnalysis {
     pub levels: Vec<usize>,
     /// Indexes each node depends on (data references, `after`, browser order).
     pub dependencies: Vec<Vec<usize>>,
+    /// Every dependency with its kind, one per pair of nodes (data before `after` before
+    /// browser order), in the order found.
+    pub edges: Vec<Edge>,
     /// The analysis of each loop node's body, by the loop node's index.
     pub bodies: BTreeMap<usize, GraphAnalysis>,
+}
+
+impl GraphAnalysis {
+    /// The nodes whose outputs `node` reads: a skipped one skips it too (an `after` or the
+    /// browser's order only orders).
+    pub fn data_dependencies(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
+        self.edges.iter().filter(move |e| e.to == node && e.kind == EdgeKind::Data).map(|e| e.from)
+    }
 }
 
 /// Orders the graph. Data edges come from references and `after`; nodes that act on the browser
 /// are also chained in graph order, since they share one session.
 pub fn analyse(
     shape: &GraphShape<'_>,
-    edges: &[(usize, usize)],
+    found: Vec<Edge>,
     pointer: &str,
     bodies: BTreeMap<usize, GraphAnalysis>,
     findings: &mut Vec<Finding>,
@@ -38,10 +69,17 @@ pub fn analyse(
             id.clone()
         }
     };
+    let mut edges: Vec<Edge> = Vec::with_capacity(found.len());
+    for edge in found {
+        match edges.iter_mut().find(|e| (e.from, e.to) == (edge.from, edge.to)) {
+            Some(known) => known.kind = known.kind.min(edge.kind),
+            None => edges.push(edge),
+        }
+    }
     let mut dependencies: Vec<Vec<usize>> = vec![Vec::new(); count];
-    for &(from, to) in edges {
-        if !dependencies[to].contains(&from) {
-            dependencies[to].push(from);
+    for edge in &edges {
+        if !dependencies[edge.to].contains(&edge.from) {
+            dependencies[edge.to].push(edge.from);
         }
     }
     let mut in_cycles = vec![false; count];
@@ -65,7 +103,7 @@ pub fn analyse(
         }
     }
     if in_cycles.contains(&true) {
-        return GraphAnalysis { order: Vec::new(), levels: vec![0; count], dependencies, bodies };
+        return GraphAnalysis { order: Vec::new(), levels: vec![0; count], dependencies, edges, bodies };
     }
     let browser: Vec<usize> = (0..count).filter(|&i| shape.nodes[i].browser).collect();
     let mut with_browser = dependencies.clone();
@@ -87,11 +125,16 @@ pub fn analyse(
         );
     } else {
         dependencies = with_browser;
+        for pair in browser.windows(2) {
+            if !edges.iter().any(|e| (e.from, e.to) == (pair[0], pair[1])) {
+                edges.push(Edge { from: pair[0], to: pair[1], kind: EdgeKind::Browser });
+            }
+        }
     }
     let levels = levels(&dependencies);
     let mut order: Vec<usize> = (0..count).collect();
     order.sort_by_key(|&i| (levels[i], i));
-    GraphAnalysis { order, levels, dependencies, bodies }
+    GraphAnalysis { order, levels, dependencies, edges, bodies }
 }
 
 /// A cycle as node indexes in dependency order, if there is one among the nodes not

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_browser::{ActOptions, ActionReport, BrowserError, Candidate, Locator, ScreenshotTarget};
 use planwright_runs::{ArtifactKind, LogLevel};
 use reqwest::Url;
 use serde_json::{Map, Value};
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{describe, input};
 use crate::files;
 

@@ -1,12 +1,12 @@
 //! The browser blocks: `browser.navigate`, `browser.click`, `browser.fill`,
 //! `browser.extract_table` and `browser.screenshot`, on the `planwright-browser` driver.
 //!
-//! A run has one browser session ([`BrowserSlot`]): the first browser step starts it, the steps
+//! A run has one browser session (`planwright_block::BrowserSlot`): the first browser step starts it, the steps
 //! after it share it (the engine lets them take turns), a session that died is replaced by a
 //! fresh one at the next step, and the run ends it whatever its outcome. A plan without browser
 //! steps never starts Chromium.
 //!
-//! Where the browser comes from ([`BrowserSettings::from_env`]):
+//! Where the browser comes from (`BrowserSettings::from_env`):
 //! - `CHROME`: the Chromium (or Chrome) binary to launch; empty or unset, the driver looks for
 //!   the system's (`/usr/bin/chromium`, …).
 //! - `PLANWRIGHT_BROWSER_WS`: the DevTools address of a browser already running
@@ -20,7 +20,5 @@
 //! logged nor repeated in an error: it may be a password.
 
 mod blocks;
-mod session;
 
 pub(crate) use blocks::blocks;
-pub use session::{BrowserSettings, BrowserSlot};

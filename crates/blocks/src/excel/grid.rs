@@ -12,10 +12,10 @@ use std::io::Cursor;
 use std::path::Path;
 
 use calamine::{Data, Reader, Xls, Xlsb, Xlsx};
+use planwright_block::BlockError;
 use planwright_documents::{check_zip_package, detect_format, Format};
 use tokio_util::sync::CancellationToken;
 
-use crate::block::BlockError;
 use crate::cells;
 use crate::files::{self, check_cancel, CANCEL_EVERY};
 

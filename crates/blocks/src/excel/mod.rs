@@ -18,7 +18,7 @@ mod write;
 
 use std::sync::Arc;
 
-use crate::block::Block;
+use planwright_block::Block;
 
 /// The spreadsheet blocks, for the registry.
 pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {

@@ -1,5 +1,6 @@
 //! `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row.
 
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -8,7 +9,6 @@ use futures::future::BoxFuture;
 use planwright_runs::LogLevel;
 
 use super::grid::{read_grid, too_many_cells, Grid, Window, MAX_CELLS};
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 use crate::files::{self, blocking, check_cancel, CANCEL_EVERY};
 

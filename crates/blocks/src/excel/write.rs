@@ -4,12 +4,12 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{ArtifactKind, LogLevel};
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 use crate::files::{self, blocking, check_cancel, CANCEL_EVERY};
 

@@ -3,11 +3,11 @@
 use std::cmp::Ordering;
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::LogLevel;
 use serde_json::{json, Map, Value};
 
 use super::require_column;
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 
 pub(crate) struct Filter;

@@ -12,11 +12,11 @@
 use std::collections::{HashMap, HashSet};
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::LogLevel;
 use serde_json::{json, Map, Value};
 
 use super::require_column;
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 

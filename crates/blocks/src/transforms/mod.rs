@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
+use planwright_block::{Block, BlockError};
 use serde_json::{Map, Value};
 
-use crate::block::{Block, BlockError};
 use crate::cells;
 
 mod filter;

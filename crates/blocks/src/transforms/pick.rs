@@ -1,9 +1,9 @@
 //! `transforms.pick`: one value out of a larger result, by a dotted path.
 
 use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use serde_json::Value;
 
-use crate::block::{Block, BlockContext, BlockError, Values};
 use crate::cells::{self, input};
 
 pub(crate) struct Pick;

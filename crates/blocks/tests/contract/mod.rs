@@ -1,11 +1,81 @@
-//! What every block test checks against the catalog: the block by its id, and outputs exactly as
-//! its spec declares them. Included by the support modules of the test binaries.
+//! What every block test shares: the block by its id, outputs exactly as its spec declares
+//! them, and a `BlockContext` over a temporary work directory whose events are recorded, with
+//! the human-input and secrets ports a test gives. Included by the support modules of the test
+//! binaries.
+
+#![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use planwright_blocks::{Block, BlockError, BlockSecrets, Values};
+use futures::future::BoxFuture;
+use planwright_block::{
+    Block, BlockContext, BlockError, BlockEvents, BlockSecrets, BrowserSettings, BrowserSlot, HumanInput, Values,
+    Workdir,
+};
 use planwright_catalog::Catalog;
+use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress};
+use tokio_util::sync::CancellationToken;
+
+/// The built-in block with this id, from the library's registry.
+pub fn block(id: &str) -> Arc<dyn Block> {
+    planwright_blocks::builtin().into_iter().find(|b| b.id() == id).unwrap_or_else(|| panic!("no block {id}"))
+}
+
+/// Every output is declared by the spec and admits its declared type; every declared output is
+/// produced, in the spec's order.
+pub fn assert_declared_outputs(id: &str, outputs: &Values) {
+    let catalog = Catalog::bundled().unwrap();
+    let spec = catalog.get(id).unwrap();
+    let declared: Vec<&String> = spec.outputs.keys().collect();
+    let produced: Vec<&String> = outputs.keys().collect();
+    assert_eq!(produced, declared, "{id}: outputs exactly as declared, in order");
+    for (key, value) in outputs {
+        assert!(spec.outputs[key].ty().admits(value), "{id}: {key} = {value}");
+    }
+}
+
+/// What a block reported while it ran.
+#[derive(Default)]
+pub struct Recorder {
+    pub logs: Mutex<Vec<(LogLevel, String)>>,
+    pub artifacts: Mutex<Vec<(PathBuf, ArtifactKind, u64)>>,
+    pub progress: Mutex<Vec<Progress>>,
+}
+
+impl BlockEvents for Recorder {
+    fn log(&self, _node: &str, level: LogLevel, message: String) {
+        self.logs.lock().unwrap().push((level, message));
+    }
+
+    fn artifact(&self, _node: &str, path: &Path, kind: ArtifactKind, bytes: u64) {
+        self.artifacts.lock().unwrap().push((path.to_path_buf(), kind, bytes));
+    }
+
+    fn progress(&self, _node: &str, progress: Progress) {
+        self.progress.lock().unwrap().push(progress);
+    }
+}
+
+impl Recorder {
+    pub fn lines(&self) -> Vec<String> {
+        self.logs.lock().unwrap().iter().map(|(_, m)| m.clone()).collect()
+    }
+
+    pub fn warnings(&self) -> Vec<String> {
+        self.logs.lock().unwrap().iter().filter(|(l, _)| *l == LogLevel::Warn).map(|(_, m)| m.clone()).collect()
+    }
+}
+
+/// Nobody answers: a block that asks gets `NoAnswer`.
+pub struct NoAnswer;
+
+impl HumanInput for NoAnswer {
+    fn ask<'a>(&'a self, _node: &'a str, _request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>> {
+        Box::pin(async { Err(BlockError::NoAnswer("no person answers in this test".into())) })
+    }
+}
 
 /// Secrets a test gives by value (in a run, the engine reads them from their source and
 /// registers each for masking).
@@ -24,20 +94,17 @@ impl BlockSecrets for GivenSecrets {
     }
 }
 
-/// The built-in block with this id, from the library's registry.
-pub fn block(id: &str) -> Arc<dyn Block> {
-    planwright_blocks::builtin().into_iter().find(|b| b.id() == id).unwrap_or_else(|| panic!("no block {id}"))
-}
-
-/// Every output is declared by the spec and admits its declared type; every declared output is
-/// produced, in the spec's order.
-pub fn assert_declared_outputs(id: &str, outputs: &Values) {
-    let catalog = Catalog::bundled().unwrap();
-    let spec = catalog.get(id).unwrap();
-    let declared: Vec<&String> = spec.outputs.keys().collect();
-    let produced: Vec<&String> = outputs.keys().collect();
-    assert_eq!(produced, declared, "{id}: outputs exactly as declared, in order");
-    for (key, value) in outputs {
-        assert!(spec.outputs[key].ty().admits(value), "{id}: {key} = {value}");
+/// A context for node `node` working in `dir`, its events going to `events`, asking `input`;
+/// no secrets, no model, a browser launched on first use.
+pub fn context(node: &str, dir: &Path, events: Arc<dyn BlockEvents>, input: Arc<dyn HumanInput>) -> BlockContext {
+    BlockContext {
+        node: node.into(),
+        workdir: Workdir::new(dir).unwrap(),
+        cancel: CancellationToken::new(),
+        events,
+        input,
+        browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
+        models: None,
+        secrets: Arc::new(GivenSecrets::default()),
     }
 }

@@ -4,14 +4,11 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-use futures::future::BoxFuture;
-use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_block::{BlockContext, BlockError, Values};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 /// The blocks these tests cover.
 pub const DATA_BLOCKS: [&str; 9] = [
@@ -34,39 +31,7 @@ pub const MAX_TEXT_CHARS: usize = 100_000;
 #[path = "../contract/mod.rs"]
 mod contract;
 
-pub use contract::{block, GivenSecrets};
-
-/// What a block reported while it ran.
-#[derive(Default)]
-pub struct Recorder {
-    pub logs: Mutex<Vec<(String, LogLevel, String)>>,
-    pub artifacts: Mutex<Vec<(String, PathBuf, ArtifactKind, u64)>>,
-}
-
-impl BlockEvents for Recorder {
-    fn log(&self, node: &str, level: LogLevel, message: String) {
-        self.logs.lock().unwrap().push((node.to_string(), level, message));
-    }
-
-    fn artifact(&self, node: &str, path: &Path, kind: ArtifactKind, bytes: u64) {
-        self.artifacts.lock().unwrap().push((node.to_string(), path.to_path_buf(), kind, bytes));
-    }
-}
-
-impl Recorder {
-    pub fn warnings(&self) -> Vec<String> {
-        self.logs.lock().unwrap().iter().filter(|(_, l, _)| *l == LogLevel::Warn).map(|(_, _, m)| m.clone()).collect()
-    }
-}
-
-/// Nobody answers in tests.
-pub struct NoHuman;
-
-impl HumanInput for NoHuman {
-    fn ask<'a>(&'a self, _node: &'a str, _request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
-        Box::pin(async { Err(BlockError::NoAnswer("no person answers in tests".into())) })
-    }
-}
+pub use contract::{block, context, NoAnswer, Recorder};
 
 /// A work directory and a context over it.
 pub struct Harness {
@@ -79,16 +44,7 @@ impl Harness {
     pub fn new() -> Harness {
         let dir = tempfile::tempdir().unwrap();
         let events = Arc::new(Recorder::default());
-        let ctx = BlockContext {
-            node: "test".into(),
-            workdir: Workdir::new(dir.path()).unwrap(),
-            cancel: CancellationToken::new(),
-            events: events.clone(),
-            input: Arc::new(NoHuman),
-            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
-            models: None,
-            secrets: Arc::new(GivenSecrets::default()),
-        };
+        let ctx = context("test", dir.path(), events.clone(), Arc::new(NoAnswer));
         Harness { dir, ctx, events }
     }
 

@@ -7,18 +7,19 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
-use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_block::{BlockContext, BlockError, HumanInput, Values};
+use planwright_runs::{InputAnswer, InputRequest};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
 #[path = "../contract/mod.rs"]
 mod contract;
 
-pub use contract::{assert_declared_outputs, block, GivenSecrets};
+#[allow(unused_imports)]
+pub use contract::{assert_declared_outputs, block, context, GivenSecrets, NoAnswer, Recorder};
 
-/// Answers in order; records `(node, request)` for each ask. With the queue empty, it never
-/// answers (the run waits, as it would for a person who is away).
+/// Answers in order, as a person writes them (JSON the block then validates); records
+/// `(node, request)` for each ask, as JSON. With the queue empty, it never answers (the run
+/// waits, as it would for a person who is away).
 #[derive(Default)]
 pub struct QueueInput {
     pub answers: Mutex<VecDeque<Result<Value, BlockError>>>,
@@ -32,23 +33,23 @@ impl QueueInput {
 }
 
 impl HumanInput for QueueInput {
-    fn ask<'a>(&'a self, node: &'a str, request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
-        self.requests.lock().unwrap().push((node.to_string(), request));
+    fn ask<'a>(&'a self, node: &'a str, request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>> {
+        self.requests.lock().unwrap().push((node.to_string(), serde_json::to_value(&request).unwrap()));
         let next = self.answers.lock().unwrap().pop_front();
         Box::pin(async move {
             match next {
-                Some(answer) => answer,
+                // What the person wrote, unchecked: a value of the wrong type stays among the
+                // values, for the block's own check to refuse.
+                Some(answer) => answer.map(|raw| {
+                    serde_json::from_value(raw.clone()).unwrap_or_else(|_| InputAnswer {
+                        values: raw.as_object().cloned().unwrap_or_default(),
+                        ..InputAnswer::default()
+                    })
+                }),
                 None => futures::future::pending().await,
             }
         })
     }
-}
-
-pub struct Quiet;
-
-impl BlockEvents for Quiet {
-    fn log(&self, _node: &str, _level: LogLevel, _message: String) {}
-    fn artifact(&self, _node: &str, _path: &std::path::Path, _kind: ArtifactKind, _bytes: u64) {}
 }
 
 pub struct Harness {
@@ -67,16 +68,7 @@ impl Harness {
         let dir = tempfile::tempdir().unwrap();
         let input =
             Arc::new(QueueInput { answers: Mutex::new(answers.into_iter().collect()), ..QueueInput::default() });
-        let ctx = BlockContext {
-            node: "ask".into(),
-            workdir: Workdir::new(dir.path()).unwrap(),
-            cancel: CancellationToken::new(),
-            events: Arc::new(Quiet),
-            input: input.clone(),
-            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
-            models: None,
-            secrets: Arc::new(GivenSecrets::default()),
-        };
+        let ctx = context("ask", dir.path(), Arc::new(Recorder::default()), input.clone());
         Harness { ctx, input, dir }
     }
 

@@ -8,46 +8,15 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures::future::BoxFuture;
-use planwright_blocks::{BlockContext, BlockError, BlockEvents, HumanInput, Values, Workdir};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_block::{BlockContext, BlockError, Values};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio_util::sync::CancellationToken;
 
 #[path = "../contract/mod.rs"]
 mod contract;
 
-pub use contract::{assert_declared_outputs, block, GivenSecrets};
-
-/// Every log line a block emitted.
-#[derive(Default)]
-pub struct Recorder {
-    pub logs: Mutex<Vec<(LogLevel, String)>>,
-}
-
-impl Recorder {
-    pub fn lines(&self) -> Vec<String> {
-        self.logs.lock().unwrap().iter().map(|(_, m)| m.clone()).collect()
-    }
-}
-
-impl BlockEvents for Recorder {
-    fn log(&self, _node: &str, level: LogLevel, message: String) {
-        self.logs.lock().unwrap().push((level, message));
-    }
-    fn artifact(&self, _node: &str, _path: &std::path::Path, _kind: ArtifactKind, _bytes: u64) {}
-}
-
-/// Network blocks never ask anyone.
-pub struct NoInput;
-
-impl HumanInput for NoInput {
-    fn ask<'a>(&'a self, _node: &'a str, _request: Value) -> BoxFuture<'a, Result<Value, BlockError>> {
-        Box::pin(async { panic!("a network block asked for human input") })
-    }
-}
+pub use contract::{assert_declared_outputs, block, context, NoAnswer, Recorder};
 
 pub struct Harness {
     pub ctx: BlockContext,
@@ -59,16 +28,7 @@ impl Harness {
     pub fn new() -> Harness {
         let dir = tempfile::tempdir().unwrap();
         let events = Arc::new(Recorder::default());
-        let ctx = BlockContext {
-            node: "call".into(),
-            workdir: Workdir::new(dir.path()).unwrap(),
-            cancel: CancellationToken::new(),
-            events: events.clone(),
-            input: Arc::new(NoInput),
-            browser: Arc::new(planwright_blocks::BrowserSlot::new(Default::default())),
-            models: None,
-            secrets: Arc::new(GivenSecrets::default()),
-        };
+        let ctx = context("call", dir.path(), events.clone(), Arc::new(NoAnswer));
         Harness { ctx, events, _dir: dir }
     }
 

@@ -49,7 +49,8 @@ pub fn log(message: &str) -> EventKind {
 }
 
 pub fn input_requested(node: &str) -> EventKind {
-    EventKind::InputRequested { node: node.into(), request: json!({"mode": "confirm", "message": "Save them?"}) }
+    let request = serde_json::from_value(json!({"mode": "confirm", "message": "Save them?"})).unwrap();
+    EventKind::InputRequested { node: node.into(), request }
 }
 
 /// A JSON object from a `json!` value.

@@ -21,7 +21,7 @@ use planwright_plan::{Code, Finding, Node, NodeRole, Plan, Policy};
 use serde_json::Value;
 
 use crate::advice;
-use crate::order::{analyse, GraphAnalysis};
+use crate::order::{analyse, Edge, EdgeKind, GraphAnalysis};
 use crate::shapes::{var_types, GraphShape, Kind};
 use crate::subflow::Children;
 
@@ -84,8 +84,8 @@ pub(crate) struct Scope<'s, 'p> {
     /// The policy this graph's nodes inherit: the plan's, with each enclosing loop body's
     /// `policy` merged over it field by field.
     pub policy: Policy,
-    /// (dependency, dependant) pairs of node indexes in this graph.
-    pub edges: RefCell<Vec<(usize, usize)>>,
+    /// Dependencies between the nodes of this graph, as found.
+    pub edges: RefCell<Vec<Edge>>,
 }
 
 impl Scope<'_, '_> {
@@ -141,8 +141,7 @@ impl Checker<'_> {
                 bodies.insert(index, body);
             }
         }
-        let edges = scope.edges.take();
-        analyse(scope.shape, &edges, &scope.pointer, bodies, &mut self.findings)
+        analyse(scope.shape, scope.edges.take(), &scope.pointer, bodies, &mut self.findings)
     }
 
     fn check_ids(&mut self, scope: &Scope<'_, '_>) {
@@ -263,7 +262,9 @@ impl Checker<'_> {
     fn check_after(&mut self, scope: &Scope<'_, '_>, index: usize, position: usize, after: &str) {
         let pointer = format!("{}/after/{position}", scope.node_pointer(index));
         match scope.shape.ids.get(after) {
-            Some(&dependency) => scope.edges.borrow_mut().push((dependency, index)),
+            Some(&dependency) => {
+                scope.edges.borrow_mut().push(Edge { from: dependency, to: index, kind: EdgeKind::After })
+            }
             None => {
                 let candidates = closest(after, scope.shape.ids.keys().copied());
                 let hint = match self.places.nodes.get(after) {

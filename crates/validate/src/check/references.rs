@@ -8,6 +8,7 @@ use planwright_plan::{Code, Finding, Reference, Root, Template};
 use serde_json::Value;
 
 use super::{Checker, Scope};
+use crate::order::{Edge, EdgeKind};
 use crate::shapes::Kind;
 
 /// Where secrets may be referenced.
@@ -322,7 +323,7 @@ fn find_node<'s, 'p>(scope: &'s Scope<'s, 'p>, from: Option<usize>, id: &str) ->
     loop {
         if let Some(&index) = current.shape.ids.get(id) {
             if let Some(reader) = reader {
-                current.edges.borrow_mut().push((index, reader));
+                current.edges.borrow_mut().push(Edge { from: index, to: reader, kind: EdgeKind::Data });
             }
             return Some((current, index));
         }

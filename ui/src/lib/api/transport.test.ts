@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, createApi, eventsUrl, httpRoute, httpTransport, saveSettingsBody, tauriArgs, toApiError, transportKind } from './transport';
+import { ApiError, createApi, httpRoute, httpTransport, saveSettingsBody, streamUrl, tauriArgs, toApiError, transportKind } from './transport';
 import type { StudioSettings } from './types/StudioSettings';
 
 describe('transport selection', () => {
@@ -13,34 +13,41 @@ describe('transport selection', () => {
 
 describe('routes', () => {
   it('maps operations to the documented HTTP routes', () => {
-    expect(httpRoute({ op: 'validate', body: { text: 'x' } })).toEqual({ method: 'POST', path: '/api/validate', body: { text: 'x' } });
-    expect(httpRoute({ op: 'dry_run', body: {} }).path).toBe('/api/dry-run');
-    expect(httpRoute({ op: 'plan_graph', body: {} }).path).toBe('/api/graph');
-    expect(httpRoute({ op: 'search_blocks', body: {} }).path).toBe('/api/blocks/search');
-    expect(httpRoute({ op: 'open_design', params: { file: 'a b.yaml' } }).path).toBe('/api/designs/a%20b.yaml');
-    expect(httpRoute({ op: 'open_design', params: { file: 'templates/経理/x.yaml' } }).path).toBe(
+    expect(httpRoute({ op: 'validate', args: { request: { text: 'x' } } })).toEqual({ method: 'POST', path: '/api/validate', body: { text: 'x' } });
+    expect(httpRoute({ op: 'dry_run', args: { request: { text: '' } } }).path).toBe('/api/dry-run');
+    expect(httpRoute({ op: 'plan_graph', args: { request: { text: '' } } }).path).toBe('/api/graph');
+    expect(httpRoute({ op: 'search_blocks', args: { request: { query: 'x' } } }).path).toBe('/api/blocks/search');
+    expect(httpRoute({ op: 'open_design', args: { file: 'a b.yaml' } }).path).toBe('/api/designs/a%20b.yaml');
+    expect(httpRoute({ op: 'open_design', args: { file: 'templates/経理/x.yaml' } }).path).toBe(
       '/api/designs/templates/%E7%B5%8C%E7%90%86/x.yaml',
     );
-    expect(httpRoute({ op: 'save_draft', params: { name: 'x' }, body: { text: '' } })).toMatchObject({ method: 'PUT', path: '/api/drafts/x' });
-    expect(httpRoute({ op: 'stop_run', params: { run_id: 'r1' } })).toEqual({ method: 'POST', path: '/api/runs/r1/stop' });
-    expect(httpRoute({ op: 'answer_input', params: { run_id: 'r1' }, body: {} }).path).toBe('/api/runs/r1/answer');
-    expect(httpRoute({ op: 'list_runs', params: { status: 'failed', plan_id: undefined, limit: 50 } }).path).toBe('/api/runs?status=failed&limit=50');
-    expect(httpRoute({ op: 'list_runs' }).path).toBe('/api/runs');
-    expect(httpRoute({ op: 'set_api_key', body: {} })).toMatchObject({ method: 'PUT', path: '/api/settings/key' });
-    expect(httpRoute({ op: 'check_models' })).toEqual({ method: 'POST', path: '/api/settings/check' });
+    expect(httpRoute({ op: 'save_draft', args: { name: 'x', request: { text: '' } } })).toMatchObject({ method: 'PUT', path: '/api/drafts/x' });
+    expect(httpRoute({ op: 'stop_run', args: { run_id: 'r1' } })).toEqual({ method: 'POST', path: '/api/runs/r1/stop' });
+    expect(httpRoute({ op: 'answer_input', args: { run_id: 'r1', request: { node: 'n', answer: {} } } }).path).toBe('/api/runs/r1/answer');
+    expect(httpRoute({ op: 'list_runs', args: { filter: { status: 'failed', plan_id: undefined, limit: 50 } } }).path).toBe(
+      '/api/runs?status=failed&limit=50',
+    );
+    expect(httpRoute({ op: 'list_runs', args: { filter: {} } }).path).toBe('/api/runs');
+    expect(httpRoute({ op: 'check_models', args: {} })).toEqual({ method: 'POST', path: '/api/settings/check' });
   });
 
-  it('passes Tauri arguments as request plus camelCase parameters', () => {
-    expect(tauriArgs({ op: 'answer_input', params: { run_id: 'r1' }, body: { node: 'n', answer: {} } })).toEqual({
+  it('passes Tauri arguments by name, in camelCase', () => {
+    expect(tauriArgs({ op: 'answer_input', args: { run_id: 'r1', request: { node: 'n', answer: {} } } })).toEqual({
       runId: 'r1',
       request: { node: 'n', answer: {} },
     });
-    expect(tauriArgs({ op: 'catalog' })).toEqual({});
+    expect(tauriArgs({ op: 'list_runs', args: { filter: { limit: 5 } } })).toEqual({ filter: { limit: 5 } });
+    expect(tauriArgs({ op: 'catalog', args: {} })).toEqual({});
   });
 
-  it('builds the events WebSocket URL', () => {
-    expect(eventsUrl({ protocol: 'http:', host: '127.0.0.1:4000' }, 'r1', 7)).toBe('ws://127.0.0.1:4000/api/runs/r1/events?after=7');
-    expect(eventsUrl({ protocol: 'https:', host: 'h' }, 'r', 0)).toBe('wss://h/api/runs/r/events?after=0');
+  it('builds a stream\'s WebSocket URL with its name', () => {
+    const call = { op: 'run_events', args: { run_id: 'r1', after: { after: 7 } } } as const;
+    expect(streamUrl({ protocol: 'http:', host: '127.0.0.1:4000' }, call, 's1')).toBe(
+      'ws://127.0.0.1:4000/api/runs/r1/events?after=7&stream=s1',
+    );
+    expect(streamUrl({ protocol: 'https:', host: 'h' }, { op: 'run_events', args: { run_id: 'r', after: {} } }, 's2')).toBe(
+      'wss://h/api/runs/r/events?stream=s2',
+    );
   });
 });
 

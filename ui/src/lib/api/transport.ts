@@ -1,42 +1,23 @@
 // The one transport switch of the studio (docs/studio-api.md): inside the Tauri desktop app every
-// operation is a Tauri command (`invoke(operation, args)`) and run events come through a Tauri
-// `Channel`; in a browser the same operations are HTTP routes of `planwright serve` (same origin,
-// the token is already a cookie) and run events come over a WebSocket.
-//
-// Tauri argument convention: an operation with a body takes it as `request`; path and query
-// parameters are named arguments in camelCase (`runId`, `file`, `name`, `query`), which is how
-// Tauri maps the Rust parameters `run_id`, `file`, `name`, `query`.
+// operation is a Tauri command (`invoke(operation, args)`) and a stream's items come through a
+// Tauri `Channel`; in a browser the same operations are HTTP routes of `planwright serve` (same
+// origin, the token is already a cookie) and a stream's items come over a WebSocket. Operations,
+// routes and argument names come from ./types/operations.ts, generated from the Rust list.
 
 // Every request and response type comes from `./types/`, generated from the Rust types (ts-rs).
 import type { AnswerRequest } from './types/AnswerRequest';
-import type { AnswerResponse } from './types/AnswerResponse';
 import type { ApiError as ApiErrorBody } from './types/ApiError';
-import type { BlockInfo } from './types/BlockInfo';
-import type { DesignInfo } from './types/DesignInfo';
-import type { DesignText } from './types/DesignText';
-import type { DraftInfo } from './types/DraftInfo';
-import type { DraftText } from './types/DraftText';
-import type { DryRunResponse } from './types/DryRunResponse';
 import type { ErrorCode } from './types/ErrorCode';
 import type { Event } from './types/Event';
 import type { FieldProblem } from './types/FieldProblem';
 import type { Finding } from './types/Finding';
-import type { KeyStatus } from './types/KeyStatus';
-import type { ModelCheck } from './types/ModelCheck';
-import type { PlanGraph } from './types/PlanGraph';
-import type { PlanText } from './types/PlanText';
-import type { RegisterResponse } from './types/RegisterResponse';
-import type { RunDetail } from './types/RunDetail';
+import { OPERATIONS, type OperationName, type Operations } from './types/operations';
+import type { PlanEditRequest } from './types/PlanEditRequest';
 import type { RunFilter } from './types/RunFilter';
-import type { RunSummary } from './types/RunSummary';
 import type { SearchRequest } from './types/SearchRequest';
-import type { SearchResponse } from './types/SearchResponse';
 import type { SetKeyRequest } from './types/SetKeyRequest';
 import type { StartRunRequest } from './types/StartRunRequest';
-import type { StartRunResponse } from './types/StartRunResponse';
-import type { StopRunResponse } from './types/StopRunResponse';
 import type { StudioSettings } from './types/StudioSettings';
-import type { ValidateResponse } from './types/ValidateResponse';
 
 /**
  * The codes an error can carry: the API's own (`ErrorCode`), plus `unauthorized` / `forbidden`
@@ -148,33 +129,15 @@ export function transportKind(win: unknown = typeof window === 'undefined' ? und
 
 // ---- routes -------------------------------------------------------------------------------
 
-export type Operation =
-  | 'catalog'
-  | 'search_blocks'
-  | 'validate'
-  | 'dry_run'
-  | 'plan_graph'
-  | 'register'
-  | 'list_designs'
-  | 'open_design'
-  | 'list_drafts'
-  | 'open_draft'
-  | 'save_draft'
-  | 'start_run'
-  | 'stop_run'
-  | 'answer_input'
-  | 'list_runs'
-  | 'run_detail'
-  | 'get_settings'
-  | 'save_settings'
-  | 'set_api_key'
-  | 'check_models';
+// Every operation, its route and its arguments come from one list in Rust
+// (crates/api/src/operations.rs), generated into ./types/operations.ts: the HTTP route, the
+// Tauri command's arguments and the argument and answer types cannot drift from the server.
+export type Operation = OperationName;
 
-/** A call: the operation, its path/query parameters and its body. */
-export interface Call {
-  op: Operation;
-  params?: Record<string, string | number | null | undefined>;
-  body?: unknown;
+/** A call: the operation and its arguments by name (`run_id`, `file`, `filter`, `request` …). */
+export interface Call<K extends OperationName = OperationName> {
+  op: K;
+  args: Operations[K]['args'];
 }
 
 export interface HttpRoute {
@@ -185,70 +148,40 @@ export interface HttpRoute {
 
 const enc = encodeURIComponent;
 
-/** The HTTP route of a call, as docs/studio-api.md lists them. */
-export function httpRoute(call: Call): HttpRoute {
-  const p = call.params ?? {};
-  const s = (k: string) => enc(String(p[k] ?? ''));
-  switch (call.op) {
-    case 'catalog':
-      return { method: 'GET', path: '/api/catalog' };
-    case 'search_blocks':
-      return { method: 'POST', path: '/api/blocks/search', body: call.body };
-    case 'validate':
-      return { method: 'POST', path: '/api/validate', body: call.body };
-    case 'dry_run':
-      return { method: 'POST', path: '/api/dry-run', body: call.body };
-    case 'plan_graph':
-      return { method: 'POST', path: '/api/graph', body: call.body };
-    case 'register':
-      return { method: 'POST', path: '/api/register', body: call.body };
-    case 'list_designs':
-      return { method: 'GET', path: '/api/designs' };
-    case 'open_design':
+/** The HTTP route of a call: path arguments in the route, a query argument's fields in the query string, the body as JSON. */
+export function httpRoute<K extends OperationName>(call: Call<K>): HttpRoute {
+  const spec = OPERATIONS[call.op];
+  const args = call.args as Record<string, unknown>;
+  let path: string = spec.path;
+  const query = new URLSearchParams();
+  let body: unknown = undefined;
+  for (const arg of spec.args as readonly { kind: 'path' | 'query' | 'body'; name: string }[]) {
+    const value = args[arg.name];
+    if (arg.kind === 'path') {
       // `{*file}`: a design may sit in a folder (`templates/finance/x.yaml`); keep its slashes.
-      return { method: 'GET', path: `/api/designs/${String(p.file ?? '').split('/').map(enc).join('/')}` };
-    case 'list_drafts':
-      return { method: 'GET', path: '/api/drafts' };
-    case 'open_draft':
-      return { method: 'GET', path: `/api/drafts/${s('name')}` };
-    case 'save_draft':
-      return { method: 'PUT', path: `/api/drafts/${s('name')}`, body: call.body };
-    case 'start_run':
-      return { method: 'POST', path: '/api/runs', body: call.body };
-    case 'stop_run':
-      return { method: 'POST', path: `/api/runs/${s('run_id')}/stop` };
-    case 'answer_input':
-      return { method: 'POST', path: `/api/runs/${s('run_id')}/answer`, body: call.body };
-    case 'list_runs': {
-      const q = new URLSearchParams();
-      for (const k of ['status', 'plan_id', 'limit']) {
-        const v = p[k];
-        if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+      path = path
+        .replace(`{*${arg.name}}`, String(value ?? '').split('/').map(enc).join('/'))
+        .replace(`{${arg.name}}`, enc(String(value ?? '')));
+    } else if (arg.kind === 'query') {
+      for (const [k, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+        if (v !== undefined && v !== null && v !== '') query.set(k, String(v));
       }
-      const qs = q.toString();
-      return { method: 'GET', path: `/api/runs${qs ? `?${qs}` : ''}` };
+    } else {
+      body = value;
     }
-    case 'run_detail':
-      return { method: 'GET', path: `/api/runs/${s('run_id')}` };
-    case 'get_settings':
-      return { method: 'GET', path: '/api/settings' };
-    case 'save_settings':
-      return { method: 'PUT', path: '/api/settings', body: call.body };
-    case 'set_api_key':
-      return { method: 'PUT', path: '/api/settings/key', body: call.body };
-    case 'check_models':
-      return { method: 'POST', path: '/api/settings/check' };
   }
+  const qs = query.toString();
+  const route: HttpRoute = { method: spec.method, path: qs ? `${path}?${qs}` : path };
+  if (body !== undefined) route.body = body;
+  return route;
 }
 
-/** The arguments of the Tauri command for a call (see the convention at the top). */
-export function tauriArgs(call: Call): Record<string, unknown> {
+/** The arguments of the Tauri command for a call: the operation's arguments, named in camelCase. */
+export function tauriArgs<K extends OperationName>(call: Call<K>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(call.params ?? {})) {
-    if (v === undefined || v === null || v === '') continue;
-    args[camel(k)] = v;
+  for (const [k, v] of Object.entries(call.args as Record<string, unknown>)) {
+    if (v !== undefined) args[camel(k)] = v;
   }
-  if (call.body !== undefined) args.request = call.body;
   return args;
 }
 
@@ -256,33 +189,41 @@ function camel(k: string): string {
   return k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The run-events WebSocket URL for a page served from `location`. */
-export function eventsUrl(loc: { protocol: string; host: string }, runId: string, after: number): string {
+/** The WebSocket URL of a stream (`kind: 'stream'`) for a page served from `location`, named `stream` for `cancel_stream`. */
+export function streamUrl<K extends OperationName>(loc: { protocol: string; host: string }, call: Call<K>, stream: string): string {
   const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${proto}//${loc.host}/api/runs/${enc(runId)}/events?after=${after}`;
+  const route = httpRoute(call);
+  const sep = route.path.includes('?') ? '&' : '?';
+  return `${proto}//${loc.host}${route.path}${sep}stream=${enc(stream)}`;
 }
 
 // ---- transports ---------------------------------------------------------------------------
 
 export type Unsubscribe = () => void;
 
-export interface WatchHandlers {
-  onEvent: (event: Event) => void;
-  /** The stream ended (after `run_finished`, or the connection closed). */
+export interface WatchHandlers<T = Event> {
+  onEvent: (item: T) => void;
+  /** The stream ended (its work ended, or the connection closed). */
   onEnd?: () => void;
   onError?: (error: ApiError) => void;
 }
 
 export interface Transport {
   readonly kind: TransportKind;
-  call<T>(call: Call): Promise<T>;
-  watch(runId: string, after: number, handlers: WatchHandlers): Unsubscribe;
+  call<K extends OperationName>(call: Call<K>): Promise<Operations[K]['answer']>;
+  /** Follows a streaming operation; the returned function ends it (`cancel_stream`). */
+  watch<K extends OperationName>(call: Call<K>, handlers: WatchHandlers<Operations[K]['answer']>): Unsubscribe;
+}
+
+/** A name for a new stream, unique in this page. */
+function streamName(): string {
+  return `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 export function httpTransport(fetchImpl: typeof fetch = (...a) => fetch(...a)): Transport {
   return {
     kind: 'http',
-    async call<T>(call: Call): Promise<T> {
+    async call<K extends OperationName>(call: Call<K>): Promise<Operations[K]['answer']> {
       const route = httpRoute(call);
       let res: Response;
       try {
@@ -318,29 +259,27 @@ export function httpTransport(fetchImpl: typeof fetch = (...a) => fetch(...a)): 
         }
         throw toApiError(data, res.status);
       }
-      return data as T;
+      return data as Operations[K]['answer'];
     },
-    watch(runId, after, handlers) {
+    watch(call, handlers) {
       let closed = false;
-      let finished = false;
-      const ws = new WebSocket(eventsUrl(window.location, runId, after));
+      const ws = new WebSocket(streamUrl(window.location, call, streamName()));
       ws.onmessage = (m) => {
         try {
-          const event = JSON.parse(String(m.data)) as Event;
-          handlers.onEvent(event);
-          if (event.type === 'run_finished') finished = true;
+          handlers.onEvent(JSON.parse(String(m.data)));
         } catch {
-          // A message that is not an event is ignored (docs/events.md: readers ignore what they don't know).
+          // A message that is not JSON is ignored (docs/events.md: readers ignore what they don't know).
         }
       };
       ws.onerror = () => {
-        if (!closed && !finished) {
-          handlers.onError?.(new ApiError('unavailable', 'The live event stream was interrupted.', 'Open the run again from the history to see it.'));
+        if (!closed) {
+          handlers.onError?.(new ApiError('unavailable', 'The live stream was interrupted.', 'Open it again to see the rest.'));
         }
       };
       ws.onclose = () => {
         if (!closed) handlers.onEnd?.();
       };
+      // Closing the socket ends the stream on the server.
       return () => {
         closed = true;
         ws.close();
@@ -353,30 +292,35 @@ export function tauriTransport(): Transport {
   const core = import('@tauri-apps/api/core');
   return {
     kind: 'tauri',
-    async call<T>(call: Call): Promise<T> {
+    async call<K extends OperationName>(call: Call<K>): Promise<Operations[K]['answer']> {
       const { invoke } = await core;
       try {
-        return await invoke<T>(call.op, tauriArgs(call));
+        return await invoke<Operations[K]['answer']>(call.op, tauriArgs(call));
       } catch (e) {
         throw toApiError(e);
       }
     },
-    watch(runId, after, handlers) {
+    watch(call, handlers) {
       let closed = false;
+      const stream = streamName();
       void core.then(({ Channel, invoke }) => {
         if (closed) return;
-        const channel = new Channel<Event>();
-        channel.onmessage = (event) => {
-          if (closed) return;
-          handlers.onEvent(event);
-          if (event.type === 'run_finished') handlers.onEnd?.();
+        const channel = new Channel<Operations[typeof call.op]['answer']>();
+        channel.onmessage = (item) => {
+          if (!closed) handlers.onEvent(item);
         };
-        invoke('run_events', { runId, after, onEvent: channel }).catch((e: unknown) => {
-          if (!closed) handlers.onError?.(toApiError(e));
-        });
+        invoke(call.op, { ...tauriArgs(call), stream, onEvent: channel })
+          .then(() => {
+            if (!closed) handlers.onEnd?.();
+          })
+          .catch((e: unknown) => {
+            if (!closed) handlers.onError?.(toApiError(e));
+          });
       });
+      // The command ends with the stream: `cancel_stream` ends it now.
       return () => {
         closed = true;
+        void core.then(({ invoke }) => invoke('cancel_stream', { stream }).catch(() => undefined));
       };
     },
   };
@@ -385,34 +329,34 @@ export function tauriTransport(): Transport {
 // ---- the typed client ---------------------------------------------------------------------
 
 export function createApi(transport: Transport) {
-  const call = <T>(c: Call) => transport.call<T>(c);
+  const call = <K extends OperationName>(op: K, args: Operations[K]['args']) => transport.call<K>({ op, args });
   return {
     transport: transport.kind,
-    catalog: () => call<BlockInfo[]>({ op: 'catalog' }),
-    searchBlocks: (req: SearchRequest) => call<SearchResponse>({ op: 'search_blocks', body: req }),
-    validate: (text: string) => call<ValidateResponse>({ op: 'validate', body: { text } satisfies PlanText }),
-    dryRun: (text: string) => call<DryRunResponse>({ op: 'dry_run', body: { text } satisfies PlanText }),
-    planGraph: (text: string) => call<PlanGraph>({ op: 'plan_graph', body: { text } satisfies PlanText }),
-    register: (text: string) => call<RegisterResponse>({ op: 'register', body: { text } satisfies PlanText }),
-    listDesigns: () => call<DesignInfo[]>({ op: 'list_designs' }),
-    openDesign: (file: string) => call<DesignText>({ op: 'open_design', params: { file } }),
-    listDrafts: () => call<DraftInfo[]>({ op: 'list_drafts' }),
-    openDraft: (name: string) => call<DraftText>({ op: 'open_draft', params: { name } }),
-    saveDraft: (name: string, text: string) =>
-      call<DraftInfo>({ op: 'save_draft', params: { name }, body: { text } satisfies PlanText }),
-    startRun: (req: StartRunRequest) => call<StartRunResponse>({ op: 'start_run', body: req }),
-    stopRun: (runId: string) => call<StopRunResponse>({ op: 'stop_run', params: { run_id: runId } }),
-    answerInput: (runId: string, req: AnswerRequest) =>
-      call<AnswerResponse>({ op: 'answer_input', params: { run_id: runId }, body: req }),
-    listRuns: (q: RunFilter = {}) =>
-      call<RunSummary[]>({ op: 'list_runs', params: { status: q.status, plan_id: q.plan_id, limit: q.limit } }),
-    runDetail: (runId: string) => call<RunDetail>({ op: 'run_detail', params: { run_id: runId } }),
-    watchRun: (runId: string, after: number, handlers: WatchHandlers) => transport.watch(runId, after, handlers),
-    getSettings: () => call<StudioSettings>({ op: 'get_settings' }),
+    catalog: () => call('catalog', {}),
+    searchBlocks: (request: SearchRequest) => call('search_blocks', { request }),
+    validate: (text: string) => call('validate', { request: { text } }),
+    dryRun: (text: string) => call('dry_run', { request: { text } }),
+    planGraph: (text: string) => call('plan_graph', { request: { text } }),
+    editPlan: (request: PlanEditRequest) => call('edit_plan', { request }),
+    register: (text: string) => call('register', { request: { text } }),
+    listDesigns: () => call('list_designs', {}),
+    openDesign: (file: string) => call('open_design', { file }),
+    listDrafts: () => call('list_drafts', {}),
+    openDraft: (name: string) => call('open_draft', { name }),
+    saveDraft: (name: string, text: string) => call('save_draft', { name, request: { text } }),
+    startRun: (request: StartRunRequest) => call('start_run', { request }),
+    stopRun: (runId: string) => call('stop_run', { run_id: runId }),
+    answerInput: (runId: string, request: AnswerRequest) => call('answer_input', { run_id: runId, request }),
+    listRuns: (filter: RunFilter = {}) => call('list_runs', { filter }),
+    runDetail: (runId: string) => call('run_detail', { run_id: runId }),
+    /** The run's events after `after`: recorded ones, then live ones until `run_finished`. */
+    watchRun: (runId: string, after: number, handlers: WatchHandlers) =>
+      transport.watch({ op: 'run_events', args: { run_id: runId, after: { after } } }, handlers),
+    getSettings: () => call('get_settings', {}),
     /** `models.key` and `models.problem` are ignored by the server; `saveSettingsBody` drops them. */
-    saveSettings: (s: StudioSettings) => call<StudioSettings>({ op: 'save_settings', body: saveSettingsBody(s) }),
-    setApiKey: (req: SetKeyRequest) => call<KeyStatus>({ op: 'set_api_key', body: req }),
-    checkModels: () => call<ModelCheck>({ op: 'check_models' }),
+    saveSettings: (s: StudioSettings) => call('save_settings', { request: saveSettingsBody(s) }),
+    setApiKey: (request: SetKeyRequest) => call('set_api_key', { request }),
+    checkModels: () => call('check_models', {}),
   };
 }
 

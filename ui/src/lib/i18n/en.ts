@@ -135,7 +135,6 @@ export const en = {
   'input.context': 'For reference',
   'input.required': 'Required: fill in this field.',
   'input.notNumber': 'Enter a number.',
-  'input.notDate': 'Enter a date (YYYY-MM-DD).',
   'input.notOption': 'Choose one of the options.',
   'input.badFormat': 'Does not match the expected format {pattern}.',
   'input.badExtension': 'The file must end in one of: {accept}.',

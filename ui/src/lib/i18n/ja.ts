@@ -134,7 +134,6 @@ export const ja: Record<MessageKey, string> = {
   'input.context': '参考情報',
   'input.required': '必須項目です。入力してください。',
   'input.notNumber': '数値を入力してください。',
-  'input.notDate': '日付（YYYY-MM-DD）を入力してください。',
   'input.notOption': '選択肢から1つ選んでください。',
   'input.badFormat': '形式 {pattern} に一致しません。',
   'input.badExtension': 'ファイルの拡張子は次のいずれかにしてください: {accept}',

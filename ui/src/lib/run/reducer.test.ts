@@ -129,7 +129,7 @@ describe('applyEvent', () => {
   it('keeps a waiting node waiting when the run pauses for input', () => {
     seq = 0;
     const s = replay([
-      ev({ type: 'input_requested', node: 'ask', request: { mode: 'inquire', message: 'Why?', requirements: [] } }),
+      ev({ type: 'input_requested', node: 'ask', request: { mode: 'inquire', message: 'Why?', requirements: [], context: null } }),
       ev({ type: 'run_finished', status: 'waiting_for_input', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 9, reason: null }),
     ]);
     expect(s.nodes.ask!.status).toBe('waiting');

@@ -4,7 +4,7 @@ import type { Counts } from '../api/types/Counts';
 import type { Event } from '../api/types/Event';
 import type { RunStatus } from '../api/types/RunStatus';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
-import { readInputRequest, type InputRequest } from './inputRequest';
+import type { InputRequest } from './inputRequest';
 
 export type NodeStatus = 'pending' | 'running' | 'done' | 'skipped' | 'failed' | 'retrying' | 'waiting';
 
@@ -186,7 +186,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
       node(event.node, () => ({ status: 'retrying', attempt: event.attempt, error: event.error }));
       break;
     case 'input_requested':
-      node(event.node, () => ({ status: 'waiting', request: readInputRequest(event.request) }));
+      node(event.node, () => ({ status: 'waiting', request: event.request }));
       break;
     case 'input_received':
       node(event.node, (n) => ({ status: n.status === 'waiting' ? 'running' : n.status, request: null, answer: event.answer }));

@@ -1,8 +1,8 @@
-// Client-side checks of a person's answer to an `input_requested` form, mirroring the server's
-// (crates/blocks/src/answers.rs): required, type, options, accept, validation.regex. The server
+// Client-side checks of a person's answer to an `input_requested` form, mirroring the engine's
+// (crates/block/src/answers.rs): required, type, options, accept, validation.regex. The server
 // checks again and its per-field errors are shown at the field too.
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
-import type { ConfirmRequest, InputRequest, Requirement } from './inputRequest';
+import type { ConfirmRequest, InputAnswer, InputRequest, Requirement } from './inputRequest';
 import type { MessageKey } from '../i18n/en';
 
 export interface FieldProblem {
@@ -13,7 +13,7 @@ export interface FieldProblem {
 /** What the form holds: text for most fields, `'true'`/`'false'`/`''` for booleans. */
 export type FormValues = Record<string, string>;
 
-export function isConfirm(request: InputRequest): request is ConfirmRequest {
+export function isConfirm(request: InputRequest): request is InputRequest & { mode: 'confirm' } & ConfirmRequest {
   return request.mode === 'confirm';
 }
 
@@ -31,26 +31,44 @@ export function asksResponse(request: InputRequest): boolean {
   return request.mode === 'inquire' && requirementsOf(request).length === 0;
 }
 
-/** Full-width digits and thousands separators accepted, like the server. */
+const FULL_WIDTH = /[\uFF01-\uFF5E]/g;
+
+/**
+ * A number as people write it, read by the same rules as the engine's one parser
+ * (crates/block/src/numbers.rs; the shared cases in crates/block/tests/numbers.json keep the two
+ * in step): an optional sign (`-`, `+`, `△`, `▲`), an optional currency mark (`¥ $ € £`, or `円`
+ * after), digits grouped by commas in threes or not at all, an optional decimal part; full-width
+ * characters folded first. No leading zero, exponent, underscore or more than 15 integer digits.
+ */
 export function parseNumber(text: string): number | null {
-  const ascii = text
-    .trim()
-    .replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))
-    .replace(/[．]/g, '.')
-    .replace(/[－−]/g, '-')
-    .replace(/[,，_\s]/g, '');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(ascii)) return null;
-  const n = Number(ascii);
-  return Number.isFinite(n) ? n : null;
+  let t = text
+    .replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/\u3000|\u00A0/g, ' ')
+    .replace(/\uFFE5/g, '¥')
+    .replace(/[\u2212\u2010\u2011]/g, '-')
+    .trim();
+  let negative = false;
+  let signed = false;
+  const sign = (s: string): [boolean, string] | null => {
+    const c = s.charAt(0);
+    return c === '-' || c === '+' || c === '△' || c === '▲' ? [c !== '+', s.slice(1).trimStart()] : null;
+  };
+  const first = sign(t);
+  if (first) [negative, t, signed] = [first[0], first[1], true];
+  if (/^[¥$€£]/.test(t)) {
+    t = t.slice(1).trimStart();
+    const second = signed ? null : sign(t);
+    if (second) [negative, t] = second;
+  }
+  if (t.endsWith('円')) t = t.slice(0, -1).trimEnd();
+  const m = /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/.exec(t);
+  if (!m) return null;
+  const digits = m[1]!.replace(/,/g, '');
+  if ((digits.length > 1 && digits.startsWith('0')) || digits.length > 15) return null;
+  const value = Number(m[2] === undefined ? digits : `${digits}.${m[2]}`);
+  return negative ? -value : value;
 }
 
-export function isDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
 
 /** Rows typed as a JSON list of objects, or as CSV with a header line. */
 export function parseTable(text: string): Record<string, Json>[] | null {
@@ -112,9 +130,6 @@ export function checkField(
       value = n;
       break;
     }
-    case 'date':
-      if (!isDate(text)) return { value: null, problem: { key: 'input.notDate' } };
-      break;
     case 'boolean':
       if (text !== 'true' && text !== 'false') return { value: null, problem: { key: 'input.notOption' } };
       value = text === 'true';
@@ -155,14 +170,14 @@ export interface Draft {
 }
 
 export interface Checked {
-  answer: Record<string, Json>;
+  answer: InputAnswer;
   problems: Record<string, FieldProblem>;
   ok: boolean;
 }
 
 /** The answer to send, or the problems to show at each field (`approved`, `comment`, `response` included). */
 export function buildAnswer(request: InputRequest, draft: Draft): Checked {
-  const answer: Record<string, Json> = {};
+  const answer: InputAnswer = {};
   const problems: Record<string, FieldProblem> = {};
   const rejecting = request.mode === 'mixed' && draft.approved === false;
   for (const req of requirementsOf(request)) {

@@ -50,7 +50,7 @@ impl BrowserSlot {
 
     /// The live session, started now when there is none yet or the last one died (a crash, a
     /// killed process): a dead browser must not fail every later step of the run.
-    pub(crate) async fn session(&self, ctx: &BlockContext) -> Result<Arc<BrowserSession>, BlockError> {
+    pub async fn session(&self, ctx: &BlockContext) -> Result<Arc<BrowserSession>, BlockError> {
         let mut slot = self.session.lock().await;
         if let Some(session) = slot.as_ref() {
             let Some(reason) = session.closed_reason() else { return Ok(Arc::clone(session)) };

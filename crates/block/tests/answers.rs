@@ -1,9 +1,16 @@
-//! `validate_answer`: every type and rule, with exact field errors. Requests are written out in
-//! the shape the blocks send (`{mode, message, requirements, context}`; confirm:
-//! `{mode: "confirm", message, options}`).
+//! `validate_answer`: every type and rule, with exact field errors. Requests are written out as
+//! their JSON (`{mode, message, requirements, context}`; confirm: `{mode: "confirm", message,
+//! options}`), answers compared as JSON.
 
-use planwright_blocks::{validate_answer, FieldError};
+use planwright_block::FieldError;
+use planwright_runs::InputRequest;
 use serde_json::{json, Value};
+
+/// `validate_answer` on a request given as JSON, its answer as JSON.
+fn validate_answer(request: &Value, answer: &Value) -> Result<Value, Vec<FieldError>> {
+    let request: InputRequest = serde_json::from_value(request.clone()).expect("a request the blocks could send");
+    planwright_block::validate_answer(&request, answer).map(|answer| serde_json::to_value(answer).unwrap())
+}
 
 fn form_request(mode: &str, message: &str, requirements: Vec<Value>, context: Value) -> Value {
     json!({"mode": mode, "message": message, "requirements": requirements, "context": context})
@@ -73,8 +80,11 @@ fn number() {
     assert_eq!(ok_a(&request, json!("-3.25")), json!(-3.25));
     assert_eq!(ok_a(&request, json!("1,234,567")), json!(1234567));
     assert_eq!(ok_a(&request, json!("１２３")), json!(123));
-    assert_eq!(errors_a(&request, json!("12円")), vec![err("a", "\"12円\" is not a number")]);
+    // The one reading of numbers (planwright_block::numbers): amounts as people write them.
+    assert_eq!(ok_a(&request, json!("¥12,000")), json!(12000));
+    assert_eq!(ok_a(&request, json!("12円")), json!(12));
     assert_eq!(errors_a(&request, json!("1,23")), vec![err("a", "\"1,23\" is not a number")]);
+    assert_eq!(errors_a(&request, json!("1e5")), vec![err("a", "\"1e5\" is not a number")]);
     assert_eq!(errors_a(&request, json!(true)), vec![err("a", "must be a number")]);
 }
 

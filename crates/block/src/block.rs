@@ -1,20 +1,21 @@
 //! What a block is to the engine: a function from inputs to outputs that can be cancelled, logs,
-//! writes artifacts, may ask a person for input, and may drive the run's browser.
+//! writes artifacts, reports progress, may ask a person for input, reach a secret, drive the
+//! run's browser and call the run's model.
 
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::browser::BrowserSlot;
+use crate::browser_slot::BrowserSlot;
 use crate::workdir::Workdir;
 
 /// A block's inputs or outputs: input name → value, output key → value.
 pub type Values = Map<String, Value>;
 
-/// A built-in block. Implementations live in this crate, one module per category.
+/// A block: the implementation of one catalog id. Families live in crates of their own.
 pub trait Block: Send + Sync {
     /// The catalog id this implements (`file.read_csv`).
     fn id(&self) -> &'static str;
@@ -74,6 +75,10 @@ impl BlockContext {
         let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         self.events.artifact(&self.node, path, kind, bytes);
     }
+
+    pub fn progress(&self, progress: Progress) {
+        self.events.progress(&self.node, progress);
+    }
 }
 
 /// How a block reaches the run's secrets: by name, at the moment it needs a value, so that a
@@ -92,16 +97,17 @@ impl dyn BlockSecrets {
     }
 }
 
-/// Where a block's log lines and artifacts go (the engine records them as run events).
+/// Where a block's log lines, artifacts and progress go (the engine records them as run events,
+/// masked, and forwards them to whoever watches).
 pub trait BlockEvents: Send + Sync {
     fn log(&self, node: &str, level: LogLevel, message: String);
     fn artifact(&self, node: &str, path: &std::path::Path, kind: ArtifactKind, bytes: u64);
+    fn progress(&self, node: &str, progress: Progress);
 }
 
 /// How a block asks a person. The engine answers from the studio, an answers file or a
 /// terminal; the answer is validated against the request before it comes back.
 pub trait HumanInput: Send + Sync {
-    /// Waits for the answer to `request` (a JSON object: `mode`, `message`, `requirements`,
-    /// `context`, see `docs/events.md`). `Err` when no answer can come.
-    fn ask<'a>(&'a self, node: &'a str, request: Value) -> BoxFuture<'a, Result<Value, BlockError>>;
+    /// Waits for the answer to `request`. `Err` when no answer can come.
+    fn ask<'a>(&'a self, node: &'a str, request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>>;
 }

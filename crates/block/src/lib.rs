@@ -1,0 +1,23 @@
+//! What a Planwright block is and what it may use, apart from any block: the [`Block`] trait,
+//! the [`BlockContext`] a block runs with, and the ports in it — [`BlockEvents`] (log lines,
+//! artifacts, typed progress), [`HumanInput`] (asking a person, with the answer validated by
+//! [`validate_answer`]), [`BlockSecrets`] (a secret's value at the moment of use), the run's
+//! browser ([`BrowserSlot`]) and the run's model (`planwright_llm::LlmClient`) — and the
+//! [`Workdir`] that keeps files inside the run's work directory.
+//!
+//! Block families depend on this crate, not on each other: the built-in blocks
+//! (`planwright-blocks`) and the objective runner each live in their own crate, and the engine
+//! runs any `Block` it is given. The one reading of numbers people type and cells hold
+//! ([`numbers`]) lives here too, shared by the blocks and the answers.
+
+mod answers;
+mod block;
+mod browser_slot;
+pub mod numbers;
+pub mod text;
+mod workdir;
+
+pub use answers::{check_files, validate_answer, FieldError};
+pub use block::{Block, BlockContext, BlockError, BlockEvents, BlockSecrets, HumanInput, Values};
+pub use browser_slot::{BrowserSettings, BrowserSlot};
+pub use workdir::Workdir;

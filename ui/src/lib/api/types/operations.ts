@@ -1,0 +1,86 @@
+// Generated from crates/api/src/operations.rs (planwright_api::operations_typescript); do not edit.
+import type { AnswerRequest } from './AnswerRequest';
+import type { AnswerResponse } from './AnswerResponse';
+import type { BlockInfo } from './BlockInfo';
+import type { DesignInfo } from './DesignInfo';
+import type { DesignText } from './DesignText';
+import type { DraftInfo } from './DraftInfo';
+import type { DraftText } from './DraftText';
+import type { DryRunResponse } from './DryRunResponse';
+import type { Event } from './Event';
+import type { EventsAfter } from './EventsAfter';
+import type { KeyStatus } from './KeyStatus';
+import type { ModelCheck } from './ModelCheck';
+import type { PlanEditRequest } from './PlanEditRequest';
+import type { PlanEdited } from './PlanEdited';
+import type { PlanGraph } from './PlanGraph';
+import type { PlanText } from './PlanText';
+import type { RegisterResponse } from './RegisterResponse';
+import type { RunDetail } from './RunDetail';
+import type { RunFilter } from './RunFilter';
+import type { RunSummary } from './RunSummary';
+import type { SearchRequest } from './SearchRequest';
+import type { SearchResponse } from './SearchResponse';
+import type { SetKeyRequest } from './SetKeyRequest';
+import type { StartRunRequest } from './StartRunRequest';
+import type { StartRunResponse } from './StartRunResponse';
+import type { StopRunResponse } from './StopRunResponse';
+import type { StreamCancelled } from './StreamCancelled';
+import type { StudioSettings } from './StudioSettings';
+import type { ValidateResponse } from './ValidateResponse';
+
+/** Each operation's kind, HTTP route and arguments (path segment, query or JSON body). */
+export const OPERATIONS = {
+  catalog: { kind: 'call', method: 'GET', path: '/api/catalog', args: [] },
+  search_blocks: { kind: 'call', method: 'POST', path: '/api/blocks/search', args: [{ kind: 'body', name: 'request' }] },
+  validate: { kind: 'call', method: 'POST', path: '/api/validate', args: [{ kind: 'body', name: 'request' }] },
+  dry_run: { kind: 'call', method: 'POST', path: '/api/dry-run', args: [{ kind: 'body', name: 'request' }] },
+  plan_graph: { kind: 'call', method: 'POST', path: '/api/graph', args: [{ kind: 'body', name: 'request' }] },
+  edit_plan: { kind: 'call', method: 'POST', path: '/api/plan/edit', args: [{ kind: 'body', name: 'request' }] },
+  register: { kind: 'call', method: 'POST', path: '/api/register', args: [{ kind: 'body', name: 'request' }] },
+  list_designs: { kind: 'call', method: 'GET', path: '/api/designs', args: [] },
+  open_design: { kind: 'call', method: 'GET', path: '/api/designs/{*file}', args: [{ kind: 'path', name: 'file' }] },
+  list_drafts: { kind: 'call', method: 'GET', path: '/api/drafts', args: [] },
+  open_draft: { kind: 'call', method: 'GET', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }] },
+  save_draft: { kind: 'call', method: 'PUT', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
+  start_run: { kind: 'call', method: 'POST', path: '/api/runs', args: [{ kind: 'body', name: 'request' }] },
+  stop_run: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/stop', args: [{ kind: 'path', name: 'run_id' }] },
+  answer_input: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/answer', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
+  list_runs: { kind: 'call', method: 'GET', path: '/api/runs', args: [{ kind: 'query', name: 'filter' }] },
+  run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
+  run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
+  cancel_stream: { kind: 'call', method: 'POST', path: '/api/streams/{stream}/cancel', args: [{ kind: 'path', name: 'stream' }] },
+  get_settings: { kind: 'call', method: 'GET', path: '/api/settings', args: [] },
+  save_settings: { kind: 'call', method: 'PUT', path: '/api/settings', args: [{ kind: 'body', name: 'request' }] },
+  set_api_key: { kind: 'call', method: 'PUT', path: '/api/settings/key', args: [{ kind: 'body', name: 'request' }] },
+  check_models: { kind: 'call', method: 'POST', path: '/api/settings/check', args: [] },
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+
+/** Each operation's arguments by name, and its answer (for a stream: each item). */
+export interface Operations {
+  catalog: { args: {}; answer: Array<BlockInfo> };
+  search_blocks: { args: { request: SearchRequest }; answer: SearchResponse };
+  validate: { args: { request: PlanText }; answer: ValidateResponse };
+  dry_run: { args: { request: PlanText }; answer: DryRunResponse };
+  plan_graph: { args: { request: PlanText }; answer: PlanGraph };
+  edit_plan: { args: { request: PlanEditRequest }; answer: PlanEdited };
+  register: { args: { request: PlanText }; answer: RegisterResponse };
+  list_designs: { args: {}; answer: Array<DesignInfo> };
+  open_design: { args: { file: string }; answer: DesignText };
+  list_drafts: { args: {}; answer: Array<DraftInfo> };
+  open_draft: { args: { name: string }; answer: DraftText };
+  save_draft: { args: { name: string; request: PlanText }; answer: DraftInfo };
+  start_run: { args: { request: StartRunRequest }; answer: StartRunResponse };
+  stop_run: { args: { run_id: string }; answer: StopRunResponse };
+  answer_input: { args: { run_id: string; request: AnswerRequest }; answer: AnswerResponse };
+  list_runs: { args: { filter: RunFilter }; answer: Array<RunSummary> };
+  run_detail: { args: { run_id: string }; answer: RunDetail };
+  run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };
+  cancel_stream: { args: { stream: string }; answer: StreamCancelled };
+  get_settings: { args: {}; answer: StudioSettings };
+  save_settings: { args: { request: StudioSettings }; answer: StudioSettings };
+  set_api_key: { args: { request: SetKeyRequest }; answer: KeyStatus };
+  check_models: { args: {}; answer: ModelCheck };
+}
