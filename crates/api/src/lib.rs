@@ -10,6 +10,7 @@
 mod check;
 mod error;
 mod keys;
+mod models;
 mod operations;
 mod plans;
 mod runs;
@@ -29,6 +30,7 @@ pub use planwright_runs::DataHome;
 pub use check::check_models_with;
 pub use error::{ApiError, ErrorCode};
 pub use keys::{model_settings, KeyStore};
+pub use models::{ModelServices, EMBEDDINGS_FILE};
 pub use streams::{StreamCancelled, Watch};
 pub use types::*;
 
@@ -57,6 +59,8 @@ struct Inner {
     live: runs::LiveRuns,
     streams: streams::Streams,
     key_store: KeyStore,
+    /// The catalog's retriever, kept while the model settings it was built with stay the same.
+    retriever: std::sync::Mutex<Option<(Option<String>, Arc<planwright_retrieval::Retriever>)>>,
 }
 
 impl Studio {
@@ -86,6 +90,7 @@ impl Studio {
                 live: runs::LiveRuns::default(),
                 streams: streams::Streams::default(),
                 key_store: config.key_store,
+                retriever: std::sync::Mutex::new(None),
             }),
         })
     }

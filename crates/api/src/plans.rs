@@ -2,23 +2,21 @@
 //! the graph view and registration.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use planwright_catalog::{Lookup, TypeDecl};
 use planwright_designs::{RegisterError, RegisterOutcome};
 use planwright_plan::source_map::SourceMap;
 use planwright_plan::{edit, load_plan, LoadError, LoadedPlan, Node, NodeRole, Plan};
-use planwright_retrieval::{EmbedCache, Embedder, Retriever, SearchOptions, DEFAULT_TOP_K, TOP_K_RANGE};
+use planwright_retrieval::{Retriever, SearchOptions, DEFAULT_TOP_K, TOP_K_RANGE};
 use planwright_validate::{dry_run_validated, validate_loaded, validate_plan, EdgeKind, GraphAnalysis, Validation};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::types::*;
-use crate::Studio;
-
-/// Where block embeddings are cached under the data home (as `planwright blocks search`).
-const EMBEDDINGS_FILE: &str = "embeddings.db";
+use crate::{ModelServices, Studio};
 
 impl Studio {
     /// Every block of the catalog, in catalog order.
@@ -29,11 +27,7 @@ impl Studio {
     /// The blocks that fit an instruction: BM25, fused with embeddings when a model serves them.
     pub async fn search_blocks(&self, request: SearchRequest) -> Result<SearchResponse, ApiError> {
         let top_k = request.top_k.unwrap_or(DEFAULT_TOP_K).clamp(*TOP_K_RANGE.start(), *TOP_K_RANGE.end());
-        let mut warnings = Vec::new();
-        let studio = self.clone();
-        let settings = tokio::task::spawn_blocking(move || studio.model_settings()).await.ok().and_then(Result::ok);
-        let embedder = settings.and_then(|settings| self.embedder(settings, &mut warnings));
-        let retriever = Retriever::new(&self.inner.catalog, embedder);
+        let (retriever, mut warnings) = self.retriever(&self.model_services().await);
         let options = SearchOptions { top_k, pinned: Vec::new() };
         let result = if retriever.has_embeddings() {
             retriever.search(&request.query, &options, &CancellationToken::new()).await
@@ -53,16 +47,21 @@ impl Studio {
         })
     }
 
-    fn embedder(&self, settings: planwright_llm::Settings, warnings: &mut Vec<String>) -> Option<Embedder> {
-        let model = settings.embedding_model.clone()?;
-        let client = settings.client().ok()??;
-        match EmbedCache::open(&self.data_home().join(EMBEDDINGS_FILE)) {
-            Ok(cache) => Some(Embedder::new(client, model, cache)),
-            Err(error) => {
-                warnings.push(format!("embedding cache unusable, ranking by BM25 alone: {error}"));
-                None
-            }
+    /// The catalog's retriever for these model services: built once, and again only when the
+    /// provider or embedding model changes.
+    fn retriever(&self, services: &ModelServices) -> (Arc<Retriever>, Vec<String>) {
+        let key = services.retriever_key().map(str::to_owned);
+        let mut kept = self.inner.retriever.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, retriever)) = kept.as_ref().filter(|(built_for, _)| *built_for == key) {
+            return (Arc::clone(retriever), services.problem_warning().into_iter().collect());
         }
+        let (retriever, warnings) = services.retriever(&self.inner.catalog);
+        let retriever = Arc::new(retriever);
+        // One that could not open its embedding cache is not kept: the next search tries again.
+        if retriever.has_embeddings() == key.is_some() {
+            *kept = Some((key, Arc::clone(&retriever)));
+        }
+        (retriever, warnings)
     }
 
     pub async fn validate(&self, request: PlanText) -> Result<ValidateResponse, ApiError> {

@@ -138,21 +138,11 @@ impl Studio {
                 (design.text, Some(self.designs_dir().join(file)))
             }
         };
-        let settings = {
-            let studio = self.clone();
-            tokio::task::spawn_blocking(move || studio.model_settings()).await.ok()
-        };
-        let models = match settings {
-            Some(Ok(settings)) => settings.client().unwrap_or_else(|error| {
-                tracing::warn!(%error, "no model client; AI steps will fail");
-                None
-            }),
-            Some(Err(error)) => {
-                tracing::warn!(%error, "model settings unusable; AI steps will fail");
-                None
-            }
-            None => None,
-        };
+        let services = self.model_services().await;
+        if let Some(problem) = services.problem() {
+            tracing::warn!(%problem, "AI steps will fail");
+        }
+        let models = services.client();
         let browser_path = crate::settings::read_studio_file(self.data_home()).ok().and_then(|f| f.browser_path);
         let mut browser = BrowserSettings::from_env();
         if let Some(path) = browser_path {

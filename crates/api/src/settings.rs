@@ -42,10 +42,15 @@ pub(crate) fn read_studio_file(home: &Path) -> Result<StudioFile, ApiError> {
     }
 }
 
-/// Writes `text` to `path` atomically (`planwright_fs`), its folder created first.
+/// Writes `text` to `path` atomically (`planwright_fs`), its folder created first: private
+/// (0700) when the file is, as the data home's folders are.
 pub(crate) fn write_atomically(path: &Path, text: &str, access: Access) -> Result<(), ApiError> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| workspace::io_error("create", dir, &e))?;
+        let created = match access {
+            Access::Private => planwright_fs::private_dir(dir),
+            Access::Shared => std::fs::create_dir_all(dir),
+        };
+        created.map_err(|e| workspace::io_error("create", dir, &e))?;
     }
     planwright_fs::write_atomically(path, text.as_bytes(), access).map_err(|e| workspace::io_error("write", path, &e))
 }
@@ -55,6 +60,15 @@ impl Studio {
     /// keys the studio stored. Blocking (the keyring).
     pub(crate) fn model_settings(&self) -> Result<Settings, SettingsError> {
         keys::model_settings(self.data_home(), self.inner.key_store)
+    }
+
+    /// The model services runs and searches use, from [`Studio::model_settings`].
+    pub(crate) async fn model_services(&self) -> crate::ModelServices {
+        let studio = self.clone();
+        let home = self.data_home().to_path_buf();
+        tokio::task::spawn_blocking(move || crate::ModelServices::load(studio.data_home(), studio.inner.key_store))
+            .await
+            .unwrap_or_else(|e| crate::ModelServices::failed(&home, format!("reading the model settings stopped: {e}")))
     }
 
     pub async fn get_settings(&self) -> Result<StudioSettings, ApiError> {
@@ -111,7 +125,9 @@ impl Studio {
             return Err(ApiError::invalid(format!("workspace {:?} is not a full folder path", new.workspace))
                 .with_hint("choose a folder like /home/me/Planwright"));
         }
-        let mut models = self.model_settings().unwrap_or_default();
+        // Only what the page chose is written: never a value from the environment, and the
+        // file's own timeout and retries stay (`Settings::save_choices`).
+        let mut models = Settings::default();
         apply_choices(&mut models, &new.models)?;
         workspace::prepare(&workspace)?;
         let file = StudioFile {
@@ -120,9 +136,13 @@ impl Studio {
             locale: new.locale,
             theme: new.theme,
         };
+        models.save_choices(self.data_home()).map_err(|e| match e {
+            SettingsError::Write { .. } => ApiError::internal(e.to_string()),
+            other => ApiError::invalid(other.to_string())
+                .with_hint("fix or delete that file; nothing was saved, so that none of it is lost"),
+        })?;
         let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
         write_atomically(&self.data_home().join(STUDIO_FILE), &text, Access::Private)?;
-        models.save(self.data_home()).map_err(|e| ApiError::internal(e.to_string()))?;
         *self.inner.workspace.write().unwrap_or_else(|e| e.into_inner()) = workspace;
         self.get_settings().await
     }

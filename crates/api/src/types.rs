@@ -217,6 +217,9 @@ pub struct DesignInfo {
     /// `2025-03-14T09:26`. None for examples and templates.
     pub registered_at: Option<String>,
     pub template: bool,
+    /// Set when the file does not load as a plan: what is wrong (it is listed all the same, so
+    /// that nothing is silently left out). `plan_id` is then the file's name and `version` empty.
+    pub problem: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

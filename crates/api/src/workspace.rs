@@ -15,7 +15,7 @@ use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText, PlanText};
 use crate::Studio;
 
 pub(crate) const DESIGNS: &str = "designs";
-const TEMPLATES: &str = "templates";
+
 const DRAFTS: &str = "drafts";
 /// The examples' sample inputs, in `designs/examples/data/` and in a workspace's `data/`.
 const SAMPLE_DATA: &str = "data";
@@ -35,7 +35,7 @@ pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
 /// resolve, so that an example runs as it is.
 pub(crate) fn prepare(root: &Path) -> Result<(), ApiError> {
     let designs = root.join(DESIGNS);
-    for dir in [designs.join(TEMPLATES), root.join(DRAFTS), root.join(SAMPLE_DATA)] {
+    for dir in [designs.join(planwright_designs::TEMPLATES_DIR), root.join(DRAFTS), root.join(SAMPLE_DATA)] {
         std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, &e))?;
     }
     for file in EXAMPLES.files() {
@@ -129,8 +129,8 @@ impl Studio {
 
     /// Registered plans, the seeded examples and the templates of the workspace.
     pub async fn list_designs(&self) -> Result<Vec<DesignInfo>, ApiError> {
-        let root = self.designs_dir();
-        tokio::task::spawn_blocking(move || list_designs(&root))
+        let designs = Designs::new(self.designs_dir());
+        tokio::task::spawn_blocking(move || list_designs(&designs))
             .await
             .map_err(|e| ApiError::internal(format!("listing designs stopped: {e}")))?
     }
@@ -190,43 +190,32 @@ impl Studio {
     }
 }
 
-fn list_designs(root: &Path) -> Result<Vec<DesignInfo>, ApiError> {
-    let mut found = Vec::new();
-    let mut folders = vec![root.to_path_buf()];
-    while let Some(dir) = folders.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| io_error("list", &dir, &e))?;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Ok(relative) = path.strip_prefix(root) else { continue };
-            let relative = relative.to_string_lossy().replace('\\', "/");
-            let Ok(kind) = entry.file_type() else { continue };
-            if kind.is_dir() && !relative.starts_with('.') {
-                folders.push(path);
-            } else if kind.is_file() && inside(root, &relative, "design").is_ok() {
-                found.extend(describe(&path, relative));
-            }
-        }
-    }
+fn list_designs(designs: &Designs) -> Result<Vec<DesignInfo>, ApiError> {
+    let files = designs.list().map_err(|e| io_error("list", designs.dir(), &e))?;
+    let mut found: Vec<DesignInfo> = files
+        .into_iter()
+        .filter(|f| inside(designs.dir(), &f.file, "design").is_ok())
+        .map(|f| match f.content {
+            Ok(plan) => DesignInfo {
+                file: f.file,
+                plan_id: plan.plan_id,
+                version: plan.version,
+                title: plan.title,
+                registered_at: plan.registered_at,
+                template: f.template,
+                problem: None,
+            },
+            Err(problem) => DesignInfo {
+                plan_id: f.file.rsplit('/').next().unwrap_or(&f.file).to_owned(),
+                file: f.file,
+                version: String::new(),
+                title: None,
+                registered_at: None,
+                template: f.template,
+                problem: Some(problem),
+            },
+        })
+        .collect();
     found.sort_by(|a, b| (a.template, &a.plan_id, &b.registered_at).cmp(&(b.template, &b.plan_id, &a.registered_at)));
     Ok(found)
-}
-
-/// A design's summary from its text; a file that is not a plan is left out.
-fn describe(path: &Path, file: String) -> Option<DesignInfo> {
-    let loaded = planwright_plan::load_plan_file(path).ok()?;
-    let plan = loaded.plan?;
-    let template = file.starts_with(&format!("{TEMPLATES}/"));
-    let stem = file.rsplit('/').next().unwrap_or(&file).trim_end_matches(".yaml").trim_end_matches(".yml");
-    let registered_at = stem
-        .strip_prefix(&format!("{}_", plan.id))
-        .filter(|stamp| stamp.len() == 12 && stamp.bytes().all(|b| b.is_ascii_digit()))
-        .map(|s| format!("{}-{}-{}T{}:{}", &s[0..4], &s[4..6], &s[6..8], &s[8..10], &s[10..12]));
-    Some(DesignInfo {
-        file,
-        plan_id: plan.id,
-        version: plan.version,
-        title: plan.description.map(|d| d.lines().next().unwrap_or_default().trim().to_owned()),
-        registered_at: if template { None } else { registered_at },
-        template,
-    })
 }

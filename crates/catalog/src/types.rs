@@ -50,6 +50,11 @@ pub struct TypeDecl {
     /// referenced in it (browser steps name credentials as `{{NAME}}` placeholders instead).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sent_to_model: bool,
+    /// Inputs only: the block fills `{{NAME}}` placeholders in this input with the secret's value
+    /// at the moment it needs it (typing a password, opening an address with a token). In other
+    /// inputs of a browser block a placeholder would be taken as the literal text.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fills_placeholders: bool,
     /// The allowed values, when the port is an enumeration.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "enum")]
     pub allowed: Option<Vec<Value>>,

@@ -4,17 +4,14 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use planwright_api::KeyStore;
-use planwright_retrieval::{EmbedCache, Embedder, Hit, Retriever, SearchOptions, SearchResult, DEFAULT_TOP_K};
+use planwright_api::{KeyStore, ModelServices};
+use planwright_retrieval::{Hit, Retriever, SearchOptions, SearchResult, DEFAULT_TOP_K};
 use planwright_runs::DataHome;
 use serde::Serialize;
 
 use crate::commands::{catalog, print, Exit};
 use crate::render;
 use crate::Format;
-
-/// The embedding cache's file name under the data home.
-const EMBEDDINGS_FILE: &str = "embeddings.db";
 
 #[derive(clap::Subcommand)]
 pub enum BlocksCommand {
@@ -52,7 +49,16 @@ struct Row<'a> {
 
 pub fn run(command: BlocksCommand) -> Result<Exit> {
     let BlocksCommand::Search { query, top_k, format, catalog: dir } = command;
-    let retriever = Retriever::new(&catalog(dir.as_deref())?, embedder());
+    let catalog = catalog(dir.as_deref())?;
+    // Embeddings when a provider and an embedding model are configured; anything missing or
+    // broken means BM25 alone, said on stderr when it is a problem rather than a choice.
+    let (retriever, warnings) = match DataHome::from_env() {
+        Ok(home) => ModelServices::load(home.root(), KeyStore::from_env()).retriever(&catalog),
+        Err(error) => (Retriever::for_catalog(&catalog, None), vec![format!("{error}; ranking by BM25 alone")]),
+    };
+    for warning in &warnings {
+        eprintln!("planwright: warning: {warning}");
+    }
     let options = SearchOptions { top_k, pinned: Vec::new() };
     let result = if retriever.has_embeddings() {
         let cancel = tokio_util::sync::CancellationToken::new();
@@ -76,38 +82,6 @@ pub fn run(command: BlocksCommand) -> Result<Exit> {
     };
     print(&output)?;
     Ok(Exit::Ok)
-}
-
-/// Embeddings for the search when the model layer is configured with a provider and an
-/// embedding model; block vectors are cached in `<data home>/embeddings.db`. Anything missing
-/// or broken means BM25 alone, said on stderr when it is a problem rather than a choice.
-fn embedder() -> Option<Embedder> {
-    let home = DataHome::from_env().ok()?;
-    let settings = match planwright_api::model_settings(home.root(), KeyStore::from_env()) {
-        Ok(settings) => settings,
-        Err(error) => {
-            eprintln!("planwright: warning: model settings unusable, ranking by BM25 alone: {error}");
-            return None;
-        }
-    };
-    let model = settings.embedding_model.clone()?;
-    let client = match settings.client() {
-        Ok(client) => client?,
-        Err(error) => {
-            eprintln!("planwright: warning: no model client, ranking by BM25 alone: {error}");
-            return None;
-        }
-    };
-    let cache = std::fs::create_dir_all(home.root())
-        .map_err(|e| format!("{}: {e}", home.root().display()))
-        .and_then(|()| EmbedCache::open(&home.root().join(EMBEDDINGS_FILE)).map_err(|e| e.to_string()));
-    match cache {
-        Ok(cache) => Some(Embedder::new(client, model, cache)),
-        Err(error) => {
-            eprintln!("planwright: warning: embedding cache unusable, ranking by BM25 alone: {error}");
-            None
-        }
-    }
 }
 
 fn row(hit: &Hit) -> Row<'_> {

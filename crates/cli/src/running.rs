@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use planwright_api::KeyStore;
+use planwright_api::{KeyStore, ModelServices};
 use planwright_designs::Designs;
 use planwright_engine::{
     AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome,
@@ -257,16 +257,11 @@ fn progress_line(event: &Event, terminal: bool) -> Option<String> {
 /// studio stored. Broken model settings do not stop plans that need no model: they are
 /// reported, and model blocks then fail.
 fn configured_models(home: &DataHome) -> Option<Arc<dyn planwright_llm::LlmClient>> {
-    let built = planwright_api::model_settings(home.root(), KeyStore::from_env())
-        .map_err(|e| e.to_string())
-        .and_then(|settings| settings.client().map_err(|e| e.to_string()));
-    match built {
-        Ok(client) => client,
-        Err(problem) => {
-            eprintln!("planwright: model settings: {problem} (AI steps will fail; `planwright doctor` checks them)");
-            None
-        }
+    let services = ModelServices::load(home.root(), KeyStore::from_env());
+    if let Some(problem) = services.problem() {
+        eprintln!("planwright: {problem} (AI steps will fail; `planwright doctor` checks them)");
     }
+    services.client()
 }
 
 /// `--var k=v`: v is read as a YAML scalar, so numbers and booleans keep their type.

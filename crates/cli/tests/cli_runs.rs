@@ -174,6 +174,66 @@ fn answer_all(listener: TcpListener) -> std::sync::Arc<std::sync::atomic::Atomic
     answered
 }
 
+/// `planwright run plan.yaml` in `work`, going on while the test watches it.
+fn run_in_background(home: &Path, work: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(["run", "plan.yaml"])
+        .current_dir(work)
+        .env("PLANWRIGHT_HOME", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The run log under `runs` (a plan's folder of the data home) once it records `node` started.
+fn started_node(runs: &Path, node: &str) -> std::path::PathBuf {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the run never reached `{node}`");
+        let started = std::fs::read_dir(runs).ok().and_then(|dir| {
+            dir.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "jsonl")).filter(|p| {
+                std::fs::read_to_string(p)
+                    .is_ok_and(|t| t.contains("\"node_started\"") && t.contains(&format!("\"{node}\"")))
+            })
+        });
+        if let Some(log) = started {
+            return log;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_run_waiting_in_a_block_and_the_process_exits_with_it() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (_listener, base) = held_server();
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: interrupted\nversion: 1.0.0\nvars:\n  base: {base}\ngraph:\n  - id: hang\n    block: external.api.http\n    in: {{url: \"${{vars.base}}/slow\", timeout_sec: 600}}\n"
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let mut child = run_in_background(home.path(), work.path());
+    started_node(&home.path().join("runs/interrupted"), "hang");
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    // The server still holds the request: the process must not wait for it (or for its 600 s).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the process lived on after Ctrl+C stopped its run");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(!status.success());
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
+    let runs: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(runs[0]["status"], "stopped", "{runs}");
+}
+
 #[test]
 fn a_killed_run_resumes_without_rerunning_finished_nodes() {
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -182,30 +242,9 @@ fn a_killed_run_resumes_without_rerunning_finished_nodes() {
         "apiVersion: planwright/v1\nid: killed\nversion: 1.0.0\nvars:\n  base: {base}\ngraph:\n  - id: first\n    block: report.write\n    in: {{data: {{step: 1}}, format: json, path: out/first.json}}\n  - id: hang\n    block: external.api.http\n    after: [first]\n    in: {{url: \"${{vars.base}}/slow\", timeout_sec: 600}}\n    out: {{status: status}}\n  - id: last\n    block: report.write\n    in: {{data: {{status: \"${{hang.status}}\"}}, format: json, path: out/last.json}}\n"
     );
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planwright"))
-        .args(["run", "plan.yaml"])
-        .current_dir(work.path())
-        .env("PLANWRIGHT_HOME", home.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = run_in_background(home.path(), work.path());
     // Wait until `first` has finished and `hang` has started, then kill the process outright.
-    let runs = home.path().join("runs/killed");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let log = loop {
-        assert!(Instant::now() < deadline, "the run never reached `hang`");
-        let started = std::fs::read_dir(&runs).ok().and_then(|dir| {
-            dir.flatten().map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "jsonl")).filter(|p| {
-                std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"node_started\"") && t.contains("\"hang\""))
-            })
-        });
-        if let Some(log) = started {
-            break log;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let log = started_node(&home.path().join("runs/killed"), "hang");
     child.kill().unwrap();
     child.wait().unwrap();
     let run_id = log.file_stem().unwrap().to_string_lossy().into_owned();

@@ -1,5 +1,7 @@
-//! The designs folder: where registered plans live, how a plan id (`invoice_dupes`, or pinned,
-//! `invoice_dupes@1.2.0`) resolves to a plan, and how a plan is registered.
+//! The designs folder: where registered plans, examples and templates live, what it holds
+//! (`Designs::list`, `Designs::templates`: every file, with why when it is not a plan), how a
+//! plan id (`invoice_dupes`, or pinned, `invoice_dupes@1.2.0`) resolves to a plan, and how a
+//! plan is registered.
 //!
 //! A registered plan is a file `<designs>/<plan_id>_<yyyymmddHHMM>.yaml`, for example
 //! `invoice_dupes_202611221430.yaml`. Registered files are never overwritten: registering the
@@ -19,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+mod listing;
 mod name;
 mod register;
 
@@ -30,6 +33,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use planwright_plan::Plan;
 
+pub use listing::{DesignFile, PlanSummary, TEMPLATES_DIR};
 pub use register::RegisterError;
 
 /// A designs folder, plus the folders searched for plain `<plan_id>.yaml` files when no

@@ -244,7 +244,8 @@ impl Engine {
             Err(Abort::Halted(why)) => (RunStatus::Failed, Some(why)),
             Err(Abort::Stopped) => (RunStatus::Stopped, Some("stopped before the end".to_owned())),
             Err(Abort::Waiting(why)) => (RunStatus::WaitingForInput, Some(why)),
-            Err(Abort::Record(why)) => return Err(EngineError::NotResumable(ctx.recorder.run_id().to_owned(), why)),
+            // The store's own error (a full disk, a locked database), with its type, to the edge.
+            Err(Abort::Record(error)) => return Err(error),
         };
         let reason = reason.map(|r| ctx.recorder.mask_text(&r));
         ctx.recorder.emit(EventKind::RunFinished {

@@ -16,7 +16,7 @@ use crate::values::{NodeValue, SecretSource};
 use crate::{Engine, EngineError};
 
 /// Why a graph stopped before finishing.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) enum Abort {
     /// A node failed under `on_error: halt` (or an exhausted `retry`): the reason.
     Halted(String),
@@ -25,7 +25,7 @@ pub(crate) enum Abort {
     /// A person must answer and nobody can now: what is missing.
     Waiting(String),
     /// The record could not be written: the run stops rather than lose track.
-    Record(String),
+    Record(EngineError),
 }
 
 pub(crate) struct RunCtx {
@@ -62,7 +62,7 @@ impl RunCtx {
     }
 
     pub fn emit(&self, kind: EventKind) -> Result<Event, Abort> {
-        self.recorder.emit(kind).map_err(|e| Abort::Record(e.to_string()))
+        self.recorder.emit(kind).map_err(Abort::Record)
     }
 
     pub fn count(&self, change: impl FnOnce(&mut Counts)) {
@@ -132,6 +132,6 @@ impl RunCtx {
 
 impl From<EngineError> for Abort {
     fn from(error: EngineError) -> Abort {
-        Abort::Record(error.to_string())
+        Abort::Record(error)
     }
 }

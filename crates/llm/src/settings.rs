@@ -269,8 +269,66 @@ impl Settings {
 
     /// Writes the settings (never a key) to `settings.yaml` under `data_home`, atomically.
     pub fn save(&self, data_home: &Path) -> Result<PathBuf, SettingsError> {
-        let path = data_home.join(SETTINGS_FILE);
-        let write_error = |message: String| SettingsError::Write { path: path.clone(), message };
+        write_file(&self.to_file(), data_home)
+    }
+
+    /// Writes what a person chose in the studio — provider, addresses, tiers, embedding model —
+    /// to `settings.yaml`, and nothing else: a key the environment or `.env` sets keeps what the
+    /// file had (the variable wins anyway, and its value is not the file's to keep), and
+    /// `timeout_secs` and `max_retries`, which the studio does not edit, stay as written. A
+    /// file that cannot be read is left as it is and the error says what to fix.
+    pub fn save_choices(&self, data_home: &Path) -> Result<PathBuf, SettingsError> {
+        let dotenv = std::env::current_dir().ok().map(|dir| dir.join(".env"));
+        self.save_choices_from(std::env::vars(), dotenv.as_deref(), data_home)
+    }
+
+    /// As [`Settings::save_choices`], with the environment given (see [`Settings::load_from`]).
+    pub fn save_choices_from(
+        &self,
+        env: impl IntoIterator<Item = (String, String)>,
+        dotenv: Option<&Path>,
+        data_home: &Path,
+    ) -> Result<PathBuf, SettingsError> {
+        let old = read_file(&data_home.join(SETTINGS_FILE))?;
+        let (dotenv, dotenv_origin) = match dotenv.filter(|path| path.is_file()) {
+            Some(path) => (read_dotenv(path)?, path.display().to_string()),
+            None => (BTreeMap::new(), String::new()),
+        };
+        let vars = Vars { env: env.into_iter().collect(), dotenv, dotenv_origin, stored: BTreeMap::new() };
+        let set = |var: &str| vars.get(var).is_some();
+        let mut new = self.to_file();
+        new.timeout_secs = old.timeout_secs;
+        new.max_retries = old.max_retries;
+        if set("PLANWRIGHT_LLM_PROVIDER") {
+            new.provider = old.provider;
+        }
+        let keep = |var: &str, new: &mut Option<String>, old: &Option<String>| {
+            if set(var) {
+                new.clone_from(old);
+            }
+        };
+        keep("OPENAI_BASE_URL", &mut new.base_url, &old.base_url);
+        keep("AZURE_OPENAI_ENDPOINT", &mut new.azure_endpoint, &old.azure_endpoint);
+        keep("AZURE_OPENAI_API_VERSION", &mut new.azure_api_version, &old.azure_api_version);
+        keep("PLANWRIGHT_EMBEDDING_MODEL", &mut new.embedding_model, &old.embedding_model);
+        for (name, new, old) in [
+            ("CREATIVE", &mut new.tiers.creative, &old.tiers.creative),
+            ("FAST", &mut new.tiers.fast, &old.tiers.fast),
+            ("EVALUATOR", &mut new.tiers.evaluator, &old.tiers.evaluator),
+        ] {
+            keep(&format!("PLANWRIGHT_MODEL_{name}"), &mut new.model, &old.model);
+            if set(&format!("PLANWRIGHT_TEMPERATURE_{name}")) {
+                new.temperature = old.temperature;
+            }
+            if set(&format!("PLANWRIGHT_MAX_TOKENS_{name}")) {
+                new.max_tokens = old.max_tokens;
+            }
+        }
+        write_file(&new, data_home)
+    }
+
+    /// These settings as the file writes them.
+    fn to_file(&self) -> SettingsFile {
         let tier = |t: &TierSettings| TierFile {
             model: Some(t.model.clone()),
             temperature: Some(t.temperature),
@@ -302,12 +360,19 @@ impl Settings {
                 file.azure_api_version = Some(api_version.clone());
             }
         }
-        let text = serde_yaml::to_string(&file).map_err(|e| write_error(e.to_string()))?;
-        planwright_fs::private_dir(data_home).map_err(|e| write_error(e.to_string()))?;
-        planwright_fs::write_atomically(&path, text.as_bytes(), planwright_fs::Access::Private)
-            .map_err(|e| write_error(e.to_string()))?;
-        Ok(path)
+        file
     }
+}
+
+/// Writes `file` to `settings.yaml` under `data_home`, atomically, readable by its owner alone.
+fn write_file(file: &SettingsFile, data_home: &Path) -> Result<PathBuf, SettingsError> {
+    let path = data_home.join(SETTINGS_FILE);
+    let write_error = |message: String| SettingsError::Write { path: path.clone(), message };
+    let text = serde_yaml::to_string(file).map_err(|e| write_error(e.to_string()))?;
+    planwright_fs::private_dir(data_home).map_err(|e| write_error(e.to_string()))?;
+    planwright_fs::write_atomically(&path, text.as_bytes(), planwright_fs::Access::Private)
+        .map_err(|e| write_error(e.to_string()))?;
+    Ok(path)
 }
 
 fn read_dotenv(path: &Path) -> Result<BTreeMap<String, String>, SettingsError> {

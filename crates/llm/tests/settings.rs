@@ -126,6 +126,40 @@ fn saved_settings_load_back_the_same() {
     assert_eq!(load(&[], None, home.path()).unwrap(), settings);
 }
 
+#[test]
+fn saving_choices_never_writes_what_the_environment_sets_nor_loses_the_files_limits() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join(SETTINGS_FILE);
+    std::fs::write(
+        &file,
+        "provider: offline\ntimeout_secs: 45\nmax_retries: 7\ntiers:\n  fast:\n    model: file-fast\n",
+    )
+    .unwrap();
+    let dotenv = home.path().join(".env");
+    std::fs::write(&dotenv, "PLANWRIGHT_EMBEDDING_MODEL=from-dotenv\n").unwrap();
+    let vars = [("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"), ("PLANWRIGHT_MODEL_FAST", "from-env")];
+    // What the settings page shows (and sends back): the environment's values among the file's.
+    let mut shown = load(&vars, Some(&dotenv), home.path()).unwrap();
+    assert_eq!(shown.fast.model, "from-env");
+    shown.creative.model = "chosen-creative".into();
+    shown.save_choices_from(env(&vars), Some(&dotenv), home.path()).unwrap();
+
+    let written = std::fs::read_to_string(&file).unwrap();
+    for from_elsewhere in ["127.0.0.1:9", "from-env", "from-dotenv"] {
+        assert!(!written.contains(from_elsewhere), "{from_elsewhere} came from the environment or .env: {written}");
+    }
+    let saved = load(&[], None, home.path()).unwrap();
+    assert_eq!(saved.creative.model, "chosen-creative");
+    assert_eq!(saved.fast.model, "file-fast", "the file's own choice stays under the variable");
+    assert_eq!((saved.timeout, saved.max_retries), (Duration::from_secs(45), 7));
+
+    // A file that cannot be read is not replaced: nothing of it is lost.
+    std::fs::write(&file, "timeout_secs: 45\nmax_retries: [\n").unwrap();
+    let error = Settings::default().save_choices_from(env(&[]), None, home.path()).unwrap_err();
+    assert!(error.to_string().contains(SETTINGS_FILE), "{error}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "timeout_secs: 45\nmax_retries: [\n");
+}
+
 #[tokio::test]
 async fn the_api_key_appears_only_in_its_header() {
     let server = ReplayServer::start(Script::in_order([Reply::text("fine"), Reply::error(401, "bad key")])).await;

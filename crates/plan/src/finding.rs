@@ -51,6 +51,7 @@ codes! {
     UndefinedVar = "undefined_var",
     UndeclaredSecret = "undeclared_secret",
     UndeclaredPlaceholder = "undeclared_placeholder",
+    PlaceholderNotFilled = "placeholder_not_filled",
     UnknownPath = "unknown_path",
     TypeMismatch = "type_mismatch",
     InvalidExpression = "invalid_expression",

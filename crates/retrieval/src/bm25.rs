@@ -13,7 +13,7 @@ pub enum Field {
     Id,
     Title,
     Tags,
-    /// Input and output names, split like the id.
+    /// Input and output names (a template's imports and exports), split like the id.
     Ports,
     Description,
 }

@@ -1,5 +1,5 @@
-//! Block retrieval: which catalog blocks fit an instruction, so a plan generator (or a person)
-//! chooses among a few candidates instead of the whole catalog.
+//! Retrieval: which catalog blocks (or templates, or any [`Document`]) fit an instruction, so a
+//! plan generator (or a person) chooses among a few candidates instead of all of them.
 //!
 //! BM25 over each block's id, title, tags, port names and description, in English and Japanese
 //! (`tokenize`, `bm25`); with an embedding model, the query's nearest blocks by meaning too,
@@ -11,6 +11,7 @@
 //! Knows the catalog's specs and the model layer's port; nothing of plans, runs or any UI.
 
 mod bm25;
+mod document;
 pub mod embed_cache;
 pub mod eval;
 mod fusion;
@@ -20,6 +21,7 @@ pub mod tokenize;
 use std::path::PathBuf;
 
 pub use bm25::Field;
+pub use document::Document;
 pub use embed_cache::EmbedCache;
 pub use fusion::RRF_K;
 pub use search::{
@@ -30,7 +32,7 @@ pub use search::{
 pub enum RetrievalError {
     #[error("--top-k must be between {} and {} (blocks per category), not {top_k}", TOP_K_RANGE.start(), TOP_K_RANGE.end())]
     TopKOutOfRange { top_k: usize },
-    #[error("pinned block `{id}` is not in the catalog")]
+    #[error("`{id}` is pinned, but there is no block or template of that id to search")]
     UnknownPinned { id: String },
     #[error("{count} blocks are pinned; at most {MAX_RESULTS} fit in a result")]
     TooManyPinned { count: usize },

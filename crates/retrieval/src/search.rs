@@ -1,6 +1,7 @@
-//! The retriever: an index over the catalog, the search, and the candidate rules.
+//! The retriever: an index over documents (the catalog's blocks, templates), the search, and the
+//! candidate rules.
 //!
-//! Candidates are the blocks that matched something: at least one query term (BM25) or, with
+//! Candidates are the documents that matched something: at least one query term (BM25) or, with
 //! embeddings, one of the query's nearest blocks by meaning. Without that rule "top K per
 //! category" would return nearly the whole catalog — it has fewer blocks per category than K —
 //! and recall would mean nothing. From the candidates, best first: at most K per category, at
@@ -10,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
-use planwright_catalog::{BlockSpec, Catalog};
+use planwright_catalog::Catalog;
 use planwright_llm::LlmClient;
 use serde::Serialize;
 use tokio::sync::OnceCell;
@@ -18,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::bm25::{Bm25Index, FieldTerms, Scored};
+use crate::document::Document;
 use crate::embed_cache::EmbedCache;
 use crate::fusion::reciprocal_rank_fusion;
 use crate::tokenize::{tokenize, Token};
@@ -98,21 +100,23 @@ impl Embedder {
     }
 }
 
-struct Block {
+/// What the retriever keeps of a document once it is indexed.
+struct Entry {
     id: String,
     category: String,
     /// What is embedded for it.
     text: String,
 }
 
-/// The search index over one catalog. Build it once and search many times.
+/// The search index over one set of documents (a catalog's blocks, a folder's templates). Build
+/// it once and search many times.
 pub struct Retriever {
-    blocks: Vec<Block>,
+    entries: Vec<Entry>,
     index: Bm25Index,
     embedder: Option<Embedder>,
-    /// Block vectors, in block order: from the cache or embedded on the first hybrid search.
-    /// A failed attempt leaves it empty, so a later search tries again.
-    block_vectors: OnceCell<Vec<Vec<f32>>>,
+    /// Document vectors, in document order: from the cache or embedded on the first hybrid
+    /// search. A failed attempt leaves it empty, so a later search tries again.
+    vectors: OnceCell<Vec<Vec<f32>>>,
 }
 
 /// A block in a ranking before the per-category and total limits.
@@ -123,15 +127,18 @@ struct Candidate {
 }
 
 impl Retriever {
-    /// Indexes every block of `catalog` (its newest version). With `embedder`, searches are
-    /// hybrid when the embedding calls succeed.
-    pub fn new(catalog: &Catalog, embedder: Option<Embedder>) -> Retriever {
-        let blocks: Vec<Block> = catalog
-            .blocks()
-            .map(|spec| Block { id: spec.id.clone(), category: spec.category.clone(), text: embedding_text(spec) })
-            .collect();
-        let documents: Vec<FieldTerms> = catalog.blocks().map(field_terms).collect();
-        Retriever { blocks, index: Bm25Index::build(&documents), embedder, block_vectors: OnceCell::new() }
+    /// Indexes `documents`. With `embedder`, searches are hybrid when the embedding calls
+    /// succeed.
+    pub fn new(documents: Vec<Document>, embedder: Option<Embedder>) -> Retriever {
+        let terms: Vec<FieldTerms> = documents.iter().map(Document::field_terms).collect();
+        let entries =
+            documents.into_iter().map(|d| Entry { id: d.id, category: d.category, text: d.embedding_text }).collect();
+        Retriever { entries, index: Bm25Index::build(&terms), embedder, vectors: OnceCell::new() }
+    }
+
+    /// Indexes every block of `catalog` (its newest version).
+    pub fn for_catalog(catalog: &Catalog, embedder: Option<Embedder>) -> Retriever {
+        Retriever::new(catalog.blocks().map(Document::from).collect(), embedder)
     }
 
     /// Whether searches try embeddings.
@@ -200,7 +207,7 @@ impl Retriever {
         let mut pinned = Vec::new();
         for id in &options.pinned {
             let doc = self
-                .blocks
+                .entries
                 .iter()
                 .position(|b| &b.id == id)
                 .ok_or_else(|| RetrievalError::UnknownPinned { id: id.clone() })?;
@@ -225,8 +232,8 @@ impl Retriever {
         (ranking, warnings)
     }
 
-    /// The query's nearest blocks by cosine similarity, best first: `count` of them, so that
-    /// embeddings add a few candidates rather than the whole catalog.
+    /// The query's nearest documents by cosine similarity, best first: `count` of them, so that
+    /// embeddings add a few candidates rather than every document.
     async fn nearest(
         &self,
         embedder: &Embedder,
@@ -237,17 +244,17 @@ impl Retriever {
         if query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let blocks = self.block_vectors.get_or_try_init(|| self.embed_blocks(embedder, cancel)).await?;
+        let vectors = self.vectors.get_or_try_init(|| self.embed_documents(embedder, cancel)).await?;
         let reply = embedder.client.embed(vec![query.to_owned()], cancel).await.map_err(|e| e.to_string())?;
         let [query_vector] = <[Vec<f32>; 1]>::try_from(reply.vectors)
             .map_err(|v| format!("the query embedding came back as {} vectors", v.len()))?;
-        let mut ranked = Vec::with_capacity(blocks.len());
-        for (doc, vector) in blocks.iter().enumerate() {
+        let mut ranked = Vec::with_capacity(vectors.len());
+        for (doc, vector) in vectors.iter().enumerate() {
             if vector.len() != query_vector.len() {
                 return Err(format!(
-                    "the query embedding has {} dimensions, block {}'s has {}",
+                    "the query embedding has {} dimensions, {}'s has {}",
                     query_vector.len(),
-                    self.blocks[doc].id,
+                    self.entries[doc].id,
                     vector.len()
                 ));
             }
@@ -258,13 +265,13 @@ impl Retriever {
         Ok(ranked)
     }
 
-    /// Every block's vector: from the cache, the missing ones embedded in one call and stored.
-    async fn embed_blocks(&self, embedder: &Embedder, cancel: &CancellationToken) -> Result<Vec<Vec<f32>>, String> {
-        let keys: Vec<String> = self.blocks.iter().map(|b| EmbedCache::key(&embedder.model, &b.text)).collect();
+    /// Every document's vector: from the cache, the missing ones embedded in one call and stored.
+    async fn embed_documents(&self, embedder: &Embedder, cancel: &CancellationToken) -> Result<Vec<Vec<f32>>, String> {
+        let keys: Vec<String> = self.entries.iter().map(|e| EmbedCache::key(&embedder.model, &e.text)).collect();
         let mut found = embedder.cache.get_many(&keys).map_err(|e| e.to_string())?;
         let missing: Vec<usize> = (0..keys.len()).filter(|&i| !found.contains_key(&keys[i])).collect();
         if !missing.is_empty() {
-            let texts = missing.iter().map(|&i| self.blocks[i].text.clone()).collect();
+            let texts = missing.iter().map(|&i| self.entries[i].text.clone()).collect();
             let reply = embedder.client.embed(texts, cancel).await.map_err(|e| e.to_string())?;
             if reply.vectors.len() != missing.len() {
                 return Err(format!("asked for {} embeddings, got {}", missing.len(), reply.vectors.len()));
@@ -273,7 +280,7 @@ impl Retriever {
                 missing.iter().map(|&i| keys[i].clone()).zip(reply.vectors).collect();
             embedder.cache.put_many(&entries).map_err(|e| e.to_string())?;
             found.extend(entries);
-            tracing::debug!(embedded = missing.len(), cached = keys.len() - missing.len(), "block embeddings");
+            tracing::debug!(embedded = missing.len(), cached = keys.len() - missing.len(), "document embeddings");
         }
         Ok(keys.iter().map(|k| found.remove(k).unwrap_or_default()).collect())
     }
@@ -289,7 +296,7 @@ impl Retriever {
                 pinned_found.insert(candidate.doc, candidate);
                 continue;
             }
-            let count = per_category.entry(&self.blocks[candidate.doc].category).or_default();
+            let count = per_category.entry(&self.entries[candidate.doc].category).or_default();
             if *count < top_k {
                 *count += 1;
                 kept.push(candidate);
@@ -306,11 +313,11 @@ impl Retriever {
         kept.sort_by(|a, b| b.score.total_cmp(&a.score));
         kept.into_iter()
             .map(|c| {
-                let block = &self.blocks[c.doc];
+                let entry = &self.entries[c.doc];
                 Hit {
-                    id: block.id.clone(),
+                    id: entry.id.clone(),
                     score: c.score,
-                    category: block.category.clone(),
+                    category: entry.category.clone(),
                     why: c.why,
                     pinned: pinned_set.contains(&c.doc),
                 }
@@ -359,36 +366,4 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
     } else {
         dot / (norm_a.sqrt() * norm_b.sqrt())
     }
-}
-
-/// The terms of each field of a block, both languages together: a query in either language
-/// matches its own half, and words the halves share (Excel, CSV, PDF) count in both.
-fn field_terms(spec: &BlockSpec) -> FieldTerms {
-    let terms = |texts: &[&str]| -> Vec<String> { texts.iter().flat_map(|t| tokenize(t)).map(|t| t.term).collect() };
-    let tags: Vec<&str> = spec.tags.en.iter().chain(&spec.tags.ja).map(String::as_str).collect();
-    let ports: Vec<&str> = spec.inputs.keys().chain(spec.outputs.keys()).map(String::as_str).collect();
-    // The tokenizer splits on `.` and `_`: `excel.read_data` gives excel, read, data.
-    [
-        terms(&[&spec.id]),
-        terms(&[&spec.title.en, &spec.title.ja]),
-        terms(&tags),
-        terms(&ports),
-        terms(&[&spec.description.en, &spec.description.ja]),
-    ]
-}
-
-/// What is embedded for a block: what it is for, in both languages, and what goes in and out.
-fn embedding_text(spec: &BlockSpec) -> String {
-    let list = |names: Vec<&String>| names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-    format!(
-        "{}\n{} / {}\n{}\n{}\ntags: {}\ninputs: {}\noutputs: {}",
-        spec.id,
-        spec.title.en,
-        spec.title.ja,
-        spec.description.en,
-        spec.description.ja,
-        list(spec.tags.en.iter().chain(&spec.tags.ja).collect()),
-        list(spec.inputs.keys().collect()),
-        list(spec.outputs.keys().collect()),
-    )
 }

@@ -58,7 +58,7 @@ fn client(server: &ReplayServer, home: &Path) -> Arc<dyn LlmClient> {
 
 fn retriever(client: Arc<dyn LlmClient>, model: &str, cache: &Path) -> Retriever {
     let embedder = Embedder::new(client, model, EmbedCache::open(cache).unwrap());
-    Retriever::new(&Catalog::bundled().unwrap(), Some(embedder))
+    Retriever::for_catalog(&Catalog::bundled().unwrap(), Some(embedder))
 }
 
 /// How many texts each embeddings request asked for, in order.
@@ -110,7 +110,7 @@ async fn hybrid_ranking_is_the_reciprocal_rank_fusion_of_bm25_and_the_nearest_bl
 
     // The expectation, computed apart: BM25's ranking (no category reaches K here, so it is
     // the full ranking) and NEAREST, each block scoring Σ 1 / (60 + rank).
-    let lexical = Retriever::new(&Catalog::bundled().unwrap(), None).search_bm25(QUERY, &options).unwrap();
+    let lexical = Retriever::for_catalog(&Catalog::bundled().unwrap(), None).search_bm25(QUERY, &options).unwrap();
     assert!(lexical.hits.len() < options.top_k, "{} BM25 hits", lexical.hits.len());
     let mut expected: HashMap<String, f64> = HashMap::new();
     let semantic = NEAREST.iter().map(|(id, _)| id.to_string());
@@ -149,7 +149,7 @@ async fn a_failing_embedding_call_falls_back_to_bm25_with_a_warning_and_recovers
     let hybrid = retriever(client(&server, home.path()), "replay-embed", &home.path().join("embeddings.db"));
     let options = SearchOptions::default();
     let cancel = CancellationToken::new();
-    let lexical = Retriever::new(&Catalog::bundled().unwrap(), None).search_bm25(QUERY, &options).unwrap();
+    let lexical = Retriever::for_catalog(&Catalog::bundled().unwrap(), None).search_bm25(QUERY, &options).unwrap();
 
     let fallen_back = hybrid.search(QUERY, &options, &cancel).await.unwrap();
     assert_eq!(fallen_back.method, Method::Bm25);

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 fn retriever() -> &'static Retriever {
     static RETRIEVER: OnceLock<Retriever> = OnceLock::new();
-    RETRIEVER.get_or_init(|| Retriever::new(&Catalog::bundled().unwrap(), None))
+    RETRIEVER.get_or_init(|| Retriever::for_catalog(&Catalog::bundled().unwrap(), None))
 }
 
 /// Queries that hit the index as well as arbitrary text: catalog words in both languages,

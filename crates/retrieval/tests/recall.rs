@@ -25,7 +25,7 @@ fn the_evaluation_set_is_large_bilingual_and_names_real_blocks() {
 
 #[test]
 fn bm25_recall_at_the_default_k_is_at_least_0_9() {
-    let retriever = Retriever::new(&Catalog::bundled().unwrap(), None);
+    let retriever = Retriever::for_catalog(&Catalog::bundled().unwrap(), None);
     let options = SearchOptions::default();
     let cases = eval::cases().unwrap();
     let outcomes: Vec<_> =

@@ -5,7 +5,7 @@ use planwright_catalog::Catalog;
 use planwright_retrieval::{Method, RetrievalError, Retriever, SearchOptions, SearchResult};
 
 fn retriever() -> Retriever {
-    Retriever::new(&Catalog::bundled().unwrap(), None)
+    Retriever::for_catalog(&Catalog::bundled().unwrap(), None)
 }
 
 fn search(query: &str) -> SearchResult {

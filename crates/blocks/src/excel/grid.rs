@@ -24,6 +24,10 @@ use crate::files::{self, check_cancel, CANCEL_EVERY};
 pub(crate) const MAX_CELLS: usize = 5_000_000;
 /// What a workbook's zip parts may inflate to, together.
 pub(crate) const MAX_UNZIPPED_BYTES: u64 = 1024 * 1024 * 1024;
+/// What its shared strings may inflate to: the reader holds them all in memory at once (about
+/// 2.5 bytes of memory a byte of tiny strings), unlike the sheet, which is streamed. 5,000,000
+/// distinct ten-letter strings take about 135 MB.
+pub(crate) const MAX_SHARED_STRINGS_BYTES: u64 = 160 * 1024 * 1024;
 
 /// The cells wanted, 0-based: rows from `top` to `bottom`, columns from `left` to `right`
 /// (`None`: to the end).
@@ -172,7 +176,27 @@ fn check_package(bytes: &[u8], shown: &str) -> Result<(), BlockError> {
             "`path`: {shown} is refused: {why} (a workbook's parts may inflate to {} MiB at most)",
             MAX_UNZIPPED_BYTES / (1024 * 1024)
         ))
-    })
+    })?;
+    check_shared_strings(bytes, shown, MAX_SHARED_STRINGS_BYTES)
+}
+
+/// Refuses a workbook whose shared strings inflate past `limit`, counted by inflating them (the
+/// sizes a zip declares may lie), before the reader loads them whole.
+fn check_shared_strings(bytes: &[u8], shown: &str, limit: u64) -> Result<(), BlockError> {
+    let Ok(mut zip) = zip::ZipArchive::new(Cursor::new(bytes)) else { return Ok(()) };
+    for part in ["xl/sharedStrings.xml", "xl/sharedStrings.bin"] {
+        let Ok(entry) = zip.by_name(part) else { continue };
+        let inflated = std::io::copy(&mut std::io::Read::take(entry, limit + 1), &mut std::io::sink())
+            .map_err(|e| not_a_workbook(shown, &format!("its shared strings cannot be read ({e})")))?;
+        if inflated > limit {
+            return Err(BlockError::Input(format!(
+                "`path`: {shown} is refused: its shared strings inflate to more than {} MiB, the most excel.read_data \
+                 holds in memory; save the sheet as CSV and read it with file.read_csv",
+                limit / (1024 * 1024)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn not_a_workbook(shown: &str, why: &str) -> BlockError {
@@ -225,6 +249,22 @@ mod tests {
     }
 
     const ALL: Window = Window { top: 0, bottom: None, left: 0, right: None };
+
+    #[test]
+    fn shared_strings_past_their_limit_are_refused_before_they_are_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        for row in 0..2_000u32 {
+            sheet.write_string(row, 0, format!("supplier name number {row}")).unwrap();
+        }
+        let path = dir.path().join("names.xlsx");
+        book.save(&path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        check_shared_strings(&bytes, "names.xlsx", 1024 * 1024).unwrap();
+        let error = check_shared_strings(&bytes, "names.xlsx", 10_000).unwrap_err().to_string();
+        assert!(error.contains("names.xlsx") && error.contains("shared strings") && error.contains("CSV"), "{error}");
+    }
 
     #[test]
     fn reading_stops_at_the_cell_limit_naming_file_sheet_and_limit() {

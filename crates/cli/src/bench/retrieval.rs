@@ -38,7 +38,7 @@ pub struct Bench {
 pub fn run(top_k: usize, repeat: usize) -> Result<Bench> {
     let catalog = catalog(None)?;
     let started = Instant::now();
-    let retriever = Retriever::new(&catalog, None);
+    let retriever = Retriever::for_catalog(&catalog, None);
     let index_build = started.elapsed();
     let cases = eval::cases().context("reading the evaluation set")?;
     let options = SearchOptions { top_k, pinned: Vec::new() };

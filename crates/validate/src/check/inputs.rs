@@ -84,7 +84,7 @@ impl Checker<'_> {
         }
         self.check_rules(node, spec, &pointer);
         if spec.resource == Some(Resource::Browser) {
-            self.check_placeholders(node, &pointer);
+            self.check_placeholders(node, spec, &pointer);
         }
         for (key, alias) in &node.out {
             if !spec.outputs.contains_key(key) {
@@ -228,13 +228,35 @@ impl Checker<'_> {
         }
     }
 
-    /// `{{NAME}}` in browser steps is typed as a credential: it must be a declared secret.
-    fn check_placeholders(&mut self, node: &Node, pointer: &str) {
+    /// `{{NAME}}` in browser steps is typed as a credential: it must be a declared secret, and be
+    /// in an input the block fills (elsewhere it would be taken as the literal text).
+    fn check_placeholders(&mut self, node: &Node, spec: &BlockSpec, pointer: &str) {
+        let filled: Vec<&str> =
+            spec.inputs.iter().filter(|(_, port)| port.fills_placeholders).map(|(name, _)| name.as_str()).collect();
         for (name, value) in &node.inputs {
             let base = format!("{pointer}/in/{}", escape_pointer(name));
+            let fills = spec.inputs.get(name).is_some_and(|port| port.fills_placeholders);
             visit_strings(value, &mut |text, suffix| {
                 for placeholder in placeholders(text) {
                     self.used_secrets.insert(placeholder.to_owned());
+                    if !fills {
+                        let only = if filled.is_empty() {
+                            format!("`{}` fills none of its inputs", spec.id)
+                        } else {
+                            format!("`{}` fills them only in {}", spec.id, filled.join(", "))
+                        };
+                        self.findings.push(
+                            Finding::error(
+                                Code::PlaceholderNotFilled,
+                                format!("{base}{suffix}"),
+                                format!(
+                                    "credential placeholder `{{{{{placeholder}}}}}` in input `{name}` would be used as \
+                                     the literal text: {only}"
+                                ),
+                            )
+                            .hint(format!("write the text itself in `{name}`; give the secret where it is typed")),
+                        );
+                    }
                     if !self.plan.secrets.iter().any(|s| s == placeholder) {
                         let candidates = closest(placeholder, self.plan.secrets.iter().map(String::as_str));
                         self.findings.push(

@@ -56,6 +56,7 @@ export const en = {
   'design.drafts': 'Drafts',
   'design.templates': 'Templates',
   'design.noDesigns': 'No registered plans yet. Register one with Ctrl+S.',
+  'design.notAPlan': 'Not a plan that loads: open it to see why',
   'design.noDrafts': 'No drafts.',
   'design.open': 'Open {name}',
   'design.draftSaved': 'Draft saved {time}',

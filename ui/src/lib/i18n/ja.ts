@@ -55,6 +55,7 @@ export const ja: Record<MessageKey, string> = {
   'design.drafts': '下書き',
   'design.templates': 'テンプレート',
   'design.noDesigns': '登録済みのプランはまだありません。Ctrl+S で登録できます。',
+  'design.notAPlan': 'プランとして読み込めません。開くと理由が分かります',
   'design.noDrafts': '下書きはありません。',
   'design.open': '{name} を開く',
   'design.draftSaved': '下書きを保存しました {time}',

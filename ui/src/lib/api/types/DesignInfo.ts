@@ -14,4 +14,9 @@ title: string | null,
  * From a registration's name (`yyyymmddHHMM`, the registering machine's local time):
  * `2025-03-14T09:26`. None for examples and templates.
  */
-registered_at: string | null, template: boolean, };
+registered_at: string | null, template: boolean, 
+/**
+ * Set when the file does not load as a plan: what is wrong (it is listed all the same, so
+ * that nothing is silently left out). `plan_id` is then the file's name and `version` empty.
+ */
+problem: string | null, };
