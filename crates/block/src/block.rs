@@ -64,6 +64,10 @@ pub struct BlockContext {
     pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
     /// The run's secrets, by name, for the moment a block needs a value (typing a password).
     pub secrets: Arc<dyn BlockSecrets>,
+    /// A folder of this node's own in the run's record (beside the run's log, in the data home,
+    /// readable by its owner alone) for what the block keeps of its work — the objective
+    /// runner's `steps.jsonl` and evidence. Not created until a block writes there.
+    pub record_dir: std::path::PathBuf,
 }
 
 impl BlockContext {
@@ -88,6 +92,10 @@ impl BlockContext {
 pub trait BlockSecrets: Send + Sync {
     /// The value of secret `name`; [`BlockError::NotSetUp`] when it has none.
     fn reveal(&self, name: &str) -> Result<String, BlockError>;
+
+    /// `text` with every secret value the run knows replaced by `***`: for what a block writes
+    /// itself (a log of its own) from text a page or a server gave it.
+    fn redact(&self, text: &str) -> String;
 }
 
 impl dyn BlockSecrets {

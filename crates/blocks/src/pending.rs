@@ -51,6 +51,10 @@ mod tests {
         fn reveal(&self, name: &str) -> Result<String, BlockError> {
             Err(BlockError::NotSetUp(format!("no secret {name}")))
         }
+
+        fn redact(&self, text: &str) -> String {
+            text.to_owned()
+        }
     }
 
     impl HumanInput for Nobody {
@@ -75,6 +79,7 @@ mod tests {
             browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
             models: None,
             secrets: Arc::new(Nobody),
+            record_dir: dir.path().join("records"),
         };
         let blocks = blocks();
         let ids: Vec<&str> = blocks.iter().map(|b| b.id()).collect();

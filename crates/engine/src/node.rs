@@ -149,6 +149,7 @@ async fn attempt_once(
         browser: ctx.browser.clone(),
         models: ctx.models_for(path),
         secrets: Arc::new(crate::values::RunSecrets { source: ctx.secrets.clone(), recorder: ctx.recorder.clone() }),
+        record_dir: ctx.recorder.node_dir(path),
     };
     let run = block.run(inputs, &block_ctx);
     let timeout = policy.timeout_ms.map(Duration::from_millis);

@@ -50,6 +50,11 @@ impl Recorder {
         self.store.run_id()
     }
 
+    /// The folder of `node`'s own records, beside the run's log.
+    pub fn node_dir(&self, node: &str) -> std::path::PathBuf {
+        self.store.node_dir(node)
+    }
+
     /// Secret values resolved for a block: from now on they never reach a record.
     pub fn add_secrets(&self, values: Vec<String>) {
         let mut secrets = self.secrets.lock().unwrap_or_else(|e| e.into_inner());

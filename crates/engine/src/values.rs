@@ -73,6 +73,10 @@ impl planwright_block::BlockSecrets for RunSecrets {
         self.recorder.add_secrets(vec![value.clone()]);
         Ok(value)
     }
+
+    fn redact(&self, text: &str) -> String {
+        self.recorder.mask_text(text)
+    }
 }
 
 /// Resolution of references for one node: its graph's finished nodes and the environment.

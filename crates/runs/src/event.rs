@@ -5,11 +5,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::objective::ObjectiveEvent;
 use crate::InputRequest;
 
 /// Version of the event schema written in every event. 2: `progress` events; `input_requested`
-/// typed (the same JSON as before).
-pub const EVENT_SCHEMA_VERSION: u32 = 2;
+/// typed (the same JSON as before). 3: `objective` progress.
+pub const EVENT_SCHEMA_VERSION: u32 = 3;
 
 /// One thing that happened in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -151,6 +152,8 @@ pub enum Progress {
         /// What an item is, plural, for people: `documents`, `rows`.
         unit: String,
     },
+    /// A step of a run of browser objectives changed (see `ObjectiveProgress`).
+    Objective(Box<ObjectiveEvent>),
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -15,6 +15,7 @@ mod home;
 mod input;
 mod lock;
 mod names;
+pub mod objective;
 mod recorder;
 mod store;
 

@@ -90,6 +90,24 @@ impl RunRecorder {
         &self.log_path
     }
 
+    /// A folder of `node`'s own beside the run's log (`<run id>/<node>/` next to
+    /// `<run id>.jsonl`), for what a block keeps of its work: the objective runner's
+    /// `steps.jsonl` and evidence. Not created here. A node path's `/` and brackets
+    /// (`each[3]/fetch`) become `_` and `-` (`each-3-_fetch`).
+    pub fn node_dir(&self, node: &str) -> PathBuf {
+        let name: String = node
+            .chars()
+            .map(|c| match c {
+                '/' | '\\' => '_',
+                '[' | ']' => '-',
+                c if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' => c,
+                _ => '_',
+            })
+            .collect();
+        let name = name.trim_start_matches('.');
+        self.log_path.with_extension("").join(if name.is_empty() { "node" } else { name })
+    }
+
     /// The seq the next recorded event will get.
     pub fn next_seq(&self) -> u64 {
         self.state.lock().unwrap_or_else(PoisonError::into_inner).next_seq

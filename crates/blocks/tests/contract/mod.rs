@@ -92,6 +92,10 @@ impl BlockSecrets for GivenSecrets {
     fn reveal(&self, name: &str) -> Result<String, BlockError> {
         self.0.get(name).cloned().ok_or_else(|| BlockError::NotSetUp(format!("secret `{name}` has no value")))
     }
+
+    fn redact(&self, text: &str) -> String {
+        self.0.values().fold(text.to_owned(), |text, value| text.replace(value.as_str(), "***"))
+    }
 }
 
 /// A context for node `node` working in `dir`, its events going to `events`, asking `input`;
@@ -106,5 +110,6 @@ pub fn context(node: &str, dir: &Path, events: Arc<dyn BlockEvents>, input: Arc<
         browser: Arc::new(BrowserSlot::new(BrowserSettings::default())),
         models: None,
         secrets: Arc::new(GivenSecrets::default()),
+        record_dir: dir.join(".records").join(node),
     }
 }
