@@ -37,5 +37,17 @@
     return target.origin === location.origin ? target.pathname + target.search + target.hash : target.href;
   }
 
-  window.fixture = { instant, page, record, later, withInstant };
+  // Under ?instant=1, points the same-origin links in `root` (default: the document) at their
+  // ?instant=1 URL, so a chain of pages stays instant; downloads and in-page anchors are left alone.
+  function keepInstant(root) {
+    if (!instant) return;
+    for (const link of (root || document).querySelectorAll('a[href]')) {
+      const href = link.getAttribute('href');
+      if (href.startsWith('#') || link.hasAttribute('download')) continue;
+      if (new URL(href, location.href).origin !== location.origin) continue;
+      link.setAttribute('href', withInstant(href));
+    }
+  }
+
+  window.fixture = { instant, page, record, later, withInstant, keepInstant };
 })();

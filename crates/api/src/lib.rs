@@ -110,6 +110,14 @@ impl Studio {
     }
 }
 
+/// Every block the binaries run: the built-in families and the objective runner, whose action
+/// cache lives under `data_home`.
+pub fn blocks(data_home: &Path) -> Vec<Arc<dyn planwright_block::Block>> {
+    let mut blocks = planwright_blocks::builtin();
+    blocks.extend(planwright_objectives::blocks(Some(data_home)));
+    blocks
+}
+
 /// Writes the TypeScript declaration of every type the UI uses into `dir`, one file per type,
 /// and the table of operations (`operations.ts`, from `studio_operations!`).
 pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {

@@ -160,7 +160,7 @@ impl Studio {
             browser,
             models,
         };
-        let engine = Engine::new(self.inner.catalog.clone(), planwright_blocks::builtin(), Arc::new(self.designs()));
+        let engine = Engine::new(self.inner.catalog.clone(), crate::blocks(self.data_home()), Arc::new(self.designs()));
         let store = self.inner.store.clone();
         let run = RunRequest { plan_text, plan_path, vars: request.vars };
         let handle = tokio::spawn(async move { engine.run(&store, run, options).await });

@@ -13,6 +13,7 @@
 mod answers;
 mod block;
 mod browser_slot;
+pub mod inputs;
 pub mod numbers;
 pub mod text;
 mod workdir;

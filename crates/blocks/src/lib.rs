@@ -11,7 +11,6 @@ mod excel;
 mod files;
 mod http;
 mod human;
-mod pending;
 mod report;
 mod transforms;
 
@@ -19,7 +18,8 @@ use std::sync::Arc;
 
 use planwright_block::Block;
 
-/// Every built-in block, one per catalog id.
+/// The built-in blocks, one per catalog id; `browser.run_objectives` is the objective
+/// runner's (`planwright-objectives`), and `planwright_api::blocks` gives them all.
 pub fn builtin() -> Vec<Arc<dyn Block>> {
     [
         files::blocks(),
@@ -30,7 +30,6 @@ pub fn builtin() -> Vec<Arc<dyn Block>> {
         human::blocks(),
         browser::blocks(),
         ai::blocks(),
-        pending::blocks(),
     ]
     .into_iter()
     .flatten()

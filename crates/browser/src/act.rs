@@ -58,6 +58,8 @@ pub struct ActionReport {
     pub opened_tab: bool,
     /// Dialogs the page opened during the action, and how they were answered.
     pub dialogs: Vec<DialogRecord>,
+    /// Files the action downloaded (saved where [`BrowserSession::save_downloads_to`] said).
+    pub downloads: Vec<crate::Download>,
     /// Interactive elements (`button "Pay"`) that appeared, and went away.
     pub appeared: Vec<String>,
     pub disappeared: Vec<String>,
@@ -98,6 +100,7 @@ struct Before {
     start: Instant,
     url: String,
     dialogs: usize,
+    downloads: usize,
     navigations: u64,
     target_id: String,
     interactive: Vec<String>,
@@ -142,6 +145,7 @@ impl BrowserSession {
             start,
             url: tree.url().to_owned(),
             dialogs: self.dialog_count(),
+            downloads: self.download_count(),
             navigations: driven.activity.navigations(),
             target_id: driven.page.target_id().as_ref().to_owned(),
             interactive: interactive_names(&tree),
@@ -168,6 +172,12 @@ impl BrowserSession {
         let after = interactive_names(&after_tree);
         let (appeared, disappeared) = difference(&before.interactive, &after);
         let dialogs = self.dialogs().into_iter().skip(before.dialogs).collect();
+        // A download the action began is waited for, within the action's time.
+        let downloads = if self.download_count() > before.downloads {
+            self.downloads_after(before.downloads, options.timeout).await?
+        } else {
+            Vec::new()
+        };
         let report = ActionReport {
             action,
             element,
@@ -176,6 +186,7 @@ impl BrowserSession {
             navigated,
             opened_tab,
             dialogs,
+            downloads,
             appeared,
             disappeared,
             settle_timed_out: settled.timed_out,
@@ -451,6 +462,22 @@ impl BrowserSession {
         self.report("navigate", before, None, Duration::ZERO, act, &options).await
     }
 
+    /// Goes back to the previous page of the driven page's history, as the Back button does.
+    pub async fn go_back(&self, options: &ActOptions) -> Result<ActionReport, BrowserError> {
+        let before = self.before().await?;
+        let start = Instant::now();
+        let history = self.call("Page.getNavigationHistory", json!({})).await?;
+        let current = history["currentIndex"].as_i64().unwrap_or(0);
+        let entries = history["entries"].as_array().cloned().unwrap_or_default();
+        let Some(previous) = current.checked_sub(1).and_then(|i| entries.get(usize::try_from(i).ok()?)) else {
+            return Err(BrowserError::Input("there is no previous page to go back to".into()));
+        };
+        self.call("Page.navigateToHistoryEntry", json!({"entryId": previous["id"]})).await?;
+        let act = start.elapsed();
+        let options = ActOptions { settle: options.timeout.max(options.settle), ..*options };
+        self.report("back", before, None, Duration::ZERO, act, &options).await
+    }
+
     /// Clicks the element: scrolled into view, real mouse events at the centre of its box.
     pub async fn click(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
         let span = tracing::info_span!("click", %locator);
@@ -626,13 +653,19 @@ impl BrowserSession {
 
     async fn any_visible(&self, locator: &Locator) -> Result<bool, BrowserError> {
         for candidate in self.resolve(locator).await? {
-            let Ok(object) = self.object_of(&candidate.key()).await else { continue };
-            let reason = self.call_element(&object, ElementFn::Actionable, vec![Arg::Value(json!("read"))]).await?;
-            if reason.is_null() {
+            if self.is_visible(&candidate).await? {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether an element a locator matched is visible now (Playwright's test: a non-empty box,
+    /// not `visibility: hidden`). An element gone since it was found is not.
+    pub async fn is_visible(&self, candidate: &Candidate) -> Result<bool, BrowserError> {
+        let Ok(object) = self.object_of(&candidate.key()).await else { return Ok(false) };
+        let reason = self.call_element(&object, ElementFn::Actionable, vec![Arg::Value(json!("read"))]).await?;
+        Ok(reason.is_null())
     }
 
     /// The rendered text of the element, or of the whole page.

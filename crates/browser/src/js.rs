@@ -31,6 +31,8 @@ pub(crate) enum ElementFn {
     Checked,
     Text,
     Table,
+    Surroundings,
+    Value,
 }
 
 impl ElementFn {
@@ -45,6 +47,8 @@ impl ElementFn {
             ElementFn::Checked => "checked",
             ElementFn::Text => "text",
             ElementFn::Table => "table",
+            ElementFn::Surroundings => "surroundings",
+            ElementFn::Value => "value",
         }
     }
 }
@@ -85,6 +89,8 @@ fn element_source() -> &'static str {
             ElementFn::Checked,
             ElementFn::Text,
             ElementFn::Table,
+            ElementFn::Surroundings,
+            ElementFn::Value,
         ]
         .map(ElementFn::name);
         dispatcher(include_str!("js/element.js"), &names)

@@ -10,6 +10,7 @@
 
 mod act;
 mod cdp;
+mod download;
 mod error;
 mod js;
 mod keys;
@@ -22,6 +23,7 @@ mod snapshot;
 mod tree;
 
 pub use act::{ActOptions, ActionReport, ScreenshotTarget, Table, Timing, WaitCondition};
+pub use download::Download;
 pub use error::BrowserError;
 pub use locate::{text_matches, Candidate, Locator};
 pub use roles::{is_interactive, INTERACTIVE};

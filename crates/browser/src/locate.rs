@@ -35,6 +35,12 @@ pub enum Locator {
     TestId { id: String },
     /// A ref from a snapshot of this session (`e12`).
     Ref { reference: String },
+    /// The elements `target` matches whose surroundings — the smallest element around each
+    /// that holds more text than it: a table row, a card, a list item, a section — contain
+    /// `text` (as for names: case-insensitive, whitespace normalised). Tells apart elements of
+    /// one name: the "Download" link in the row "October 2026", the "Add to cart" button of the
+    /// card "Blue widget". Like Playwright's `getByRole('row').filter({ hasText }).getByRole(…)`.
+    Near { target: Box<Locator>, text: String },
 }
 
 impl fmt::Display for Locator {
@@ -56,6 +62,7 @@ impl fmt::Display for Locator {
             }
             Locator::TestId { id } => write!(f, "getByTestId({})", quote(id)),
             Locator::Ref { reference } => write!(f, "ref {reference}"),
+            Locator::Near { target, text } => write!(f, "{target}.near({})", quote(text)),
         }
     }
 }
@@ -105,6 +112,23 @@ impl BrowserSession {
         self.resolve_in(locator, None).await
     }
 
+    /// What surrounds an element a locator matched (see [`Locator::Near`]): the text of the
+    /// smallest element around it that holds more text than it, whitespace normalised, at most
+    /// 300 characters. Empty when nothing around it has more text.
+    pub async fn surroundings(&self, candidate: &Candidate) -> Result<String, BrowserError> {
+        let object = self.object_of(&candidate.key()).await?;
+        let text = self.call_element(&object, ElementFn::Surroundings, Vec::new()).await?;
+        Ok(text.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// The value a form field holds now: an input's or text area's text, a select's chosen
+    /// option labels (joined by ", "), else the element's text.
+    pub async fn field_value(&self, candidate: &Candidate) -> Result<String, BrowserError> {
+        let object = self.object_of(&candidate.key()).await?;
+        let value = self.call_element(&object, ElementFn::Value, Vec::new()).await?;
+        Ok(value.as_str().unwrap_or_default().to_owned())
+    }
+
     /// As [`BrowserSession::resolve`], reading roles and names from `tree` when one was just
     /// fetched.
     pub(crate) async fn resolve_in(
@@ -150,6 +174,15 @@ impl BrowserSession {
                     Some(key) if self.object_of(&key).await.is_ok() => vec![(key, None)],
                     _ => Vec::new(),
                 }
+            }
+            Locator::Near { target, text } => {
+                let mut near = Vec::new();
+                for candidate in Box::pin(self.resolve_in(target, tree)).await? {
+                    if text_matches(&self.surroundings(&candidate).await?, text, false) {
+                        near.push(candidate);
+                    }
+                }
+                return Ok(near);
             }
         };
         let mut candidates = Vec::with_capacity(keys.len());

@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::browser::{
+    DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
+};
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent};
 use chromiumoxide::cdp::browser_protocol::page::{
@@ -22,6 +25,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::cdp;
+use crate::download::Downloads;
 use crate::error::BrowserError;
 use crate::refs::RefTable;
 
@@ -216,6 +220,7 @@ pub struct BrowserSession {
     opened: Arc<Mutex<Vec<(TargetId, TargetId)>>>,
     dialogs: Arc<Mutex<Vec<DialogRecord>>>,
     policy: DialogPolicy,
+    pub(crate) downloads: Arc<Downloads>,
     pub(crate) refs: Mutex<RefTable>,
     pub(crate) started: Instant,
     /// The fresh profile of a launched browser, removed with the session.
@@ -306,7 +311,8 @@ impl BrowserSession {
             Ok(Err(e)) => return Err(BrowserError::Launch(format!("cannot open a page: {e}"))),
             Err(_) => return Err(BrowserError::Launch("opening a page took over 20 s".to_owned())),
         };
-        let driven = drive(page, &live, &dialogs, &policy, started).await?;
+        let downloads = Arc::new(Downloads::default());
+        let driven = drive(page, &live, &dialogs, &downloads, &policy, started).await?;
         let tabs = follow_new_tabs(&browser, Arc::clone(&opened)).await?;
         Ok(BrowserSession {
             live,
@@ -317,6 +323,7 @@ impl BrowserSession {
             opened,
             dialogs,
             policy,
+            downloads,
             refs: Mutex::new(RefTable::default()),
             started,
             _profile: profile,
@@ -383,10 +390,10 @@ impl BrowserSession {
                 }
             }
         };
-        let driven = drive(page, &self.live, &self.dialogs, &self.policy, self.started).await?;
+        let driven = drive(page, &self.live, &self.dialogs, &self.downloads, &self.policy, self.started).await?;
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(driven);
         self.refs.lock().unwrap_or_else(PoisonError::into_inner).clear();
-        Ok(())
+        self.allow_downloads().await
     }
 
     /// The driven page's address.
@@ -440,6 +447,7 @@ async fn drive(
     page: Page,
     live: &Liveness,
     dialogs: &Arc<Mutex<Vec<DialogRecord>>>,
+    downloads: &Arc<Downloads>,
     policy: &DialogPolicy,
     started: Instant,
 ) -> Result<DrivenPage, BrowserError> {
@@ -452,6 +460,8 @@ async fn drive(
     let mut started_loading = page.event_listener::<EventFrameStartedLoading>().await.map_err(listen)?;
     let mut stopped_loading = page.event_listener::<EventFrameStoppedLoading>().await.map_err(listen)?;
     let mut crashed = page.event_listener::<EventTargetCrashed>().await.map_err(listen)?;
+    let mut download_begun = page.event_listener::<EventDownloadWillBegin>().await.map_err(listen)?;
+    let mut download_progress = page.event_listener::<EventDownloadProgress>().await.map_err(listen)?;
 
     cdp::call(&page, live, "DOM.enable", json!({})).await?;
     cdp::call(&page, live, "Accessibility.enable", json!({})).await?;
@@ -464,6 +474,7 @@ async fn drive(
     let top = main_frame.clone();
     let live = live.clone();
     let dialogs = Arc::clone(dialogs);
+    let downloads = Arc::clone(downloads);
     let policy = policy.clone();
     let activity_task = Arc::clone(&activity);
     let now_ms = move || started.elapsed().as_millis() as u64;
@@ -526,6 +537,16 @@ async fn drive(
                 }
                 Some(_) = crashed.next() => {
                     live.close("the page's renderer crashed");
+                }
+                Some(event) = download_begun.next() => {
+                    downloads.began(event.guid.clone(), event.url.clone(), event.suggested_filename.clone());
+                }
+                Some(event) = download_progress.next() => {
+                    downloads.progressed(
+                        &event.guid,
+                        event.state == DownloadProgressState::Completed,
+                        event.state == DownloadProgressState::Canceled,
+                    );
                 }
                 else => break,
             }

@@ -38,6 +38,28 @@ impl BrowserSession {
         }
     }
 
+    /// How long the driven page has been still: no page loading, no request in flight, and
+    /// neither the network nor the DOM changed meanwhile (zero while something goes on). A
+    /// caller waiting for something to show can stop once the page has been still a while.
+    pub async fn still_for(&self) -> Result<Duration, BrowserError> {
+        let driven = self.driven();
+        let activity = &driven.activity;
+        if activity.loading() || activity.requests_in_flight() > 0 {
+            return Ok(Duration::ZERO);
+        }
+        let network = self.ms_since_start().saturating_sub(activity.last_network_ms());
+        let probe = match self.evaluate(crate::js::QUIET_PROBE).await {
+            Ok(probe) => probe,
+            Err(BrowserError::Protocol { .. }) => return Ok(Duration::ZERO),
+            Err(e) => return Err(e),
+        };
+        if probe[0].as_str() != Some("complete") {
+            return Ok(Duration::ZERO);
+        }
+        let dom = probe[1].as_f64().unwrap_or(f64::MAX).clamp(0.0, 1e9) as u64;
+        Ok(Duration::from_millis(network.min(dom)))
+    }
+
     async fn quiet(&self) -> Result<bool, BrowserError> {
         let driven = self.driven();
         let activity = &driven.activity;

@@ -104,7 +104,7 @@ where
     let store = RunStore::open(&home)?;
     let models = configured_models(&home);
     let plans = Arc::new(Designs::new(&args.designs).with_fallback_dir(beside));
-    let engine = Engine::new(Arc::new(catalog(None)?), planwright_blocks::builtin(), plans);
+    let engine = Engine::new(Arc::new(catalog(None)?), planwright_api::blocks(home.root()), plans);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let exit = runtime.block_on(async {
         let stop = CancellationToken::new();

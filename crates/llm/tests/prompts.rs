@@ -11,6 +11,14 @@ const SAMPLES: &[(&str, &str)] = &[
     ("evidence", r#"{"invoices": [{"number": "INV-1", "amount": 132000}]}"#),
     ("answer_format", r#"{"type": "object", "properties": {"duplicates": {"type": "array"}}}"#),
     ("errors", "- at /total: \"one hundred\" is not of type \"integer\""),
+    ("steps", "1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}\n2. Open the Statements page"),
+    ("snapshot", "- main:\n  - link \"Statements\" [ref=e5]"),
+    ("step", "Open the Statements page"),
+    ("checklist", "1. Sign in\n2. Open the Statements page"),
+    ("step_index", "2"),
+    ("placeholders", "{{PORTAL_USER}}, {{PORTAL_PASSWORD}}"),
+    ("failures", "none"),
+    ("actions", "click getByRole(\"link\", { name: \"Statements\" }) → navigated to /statements.html"),
 ];
 
 #[test]

@@ -3,9 +3,11 @@
 //! `assets/sites` holds small pages that behave like real sites — a login form, an autocomplete,
 //! cookie banners (plain, in a shadow root, in an iframe), an ad modal over the page, a checkout
 //! with a cross-origin payment iframe, a table that loads 400 ms after a click, dialogs, new
-//! tabs. The browser driver's tests, the benchmarks and the demo drive them. Each page reports
-//! what was done through `POST /__record`, so tests check the outcome on the server
-//! ([`FixtureSites::events`]) rather than trusting the driver's own account of it.
+//! tabs — and, under `objectives/`, small sites (a supplier portal, a shop, an expense app …)
+//! with the objective runner's task suite, `objectives/tasks.json`. The browser driver's tests,
+//! the benchmarks and the demo drive them. Each page reports what was done through
+//! `POST /__record`, so tests check the outcome on the server ([`FixtureSites::events`]) rather
+//! than trusting the driver's own account of it.
 //!
 //! [`FixtureSites`] serves them on two loopback origins sharing one event log: "main", and
 //! "other", which hosts the payment iframe so it really is cross-origin. The pages are compiled in
@@ -18,6 +20,8 @@
 //!   64 KiB, bad JSON, unknown fields → 400); `POST /__reset` clears.
 //! - `GET /api/invoices?page=N` (after 400 ms) and `GET /api/suggest?q=TEXT` (after 150 ms);
 //!   `instant=1` skips the delay.
+//! - `GET /downloads/FILE`: a file of `assets/sites/downloads` as an attachment
+//!   (`Content-Disposition: attachment; filename="FILE"`), recorded as `download {file}`.
 //! - Everything else is a file of `assets/sites`, `Cache-Control: no-store`, with
 //!   `__MAIN_ORIGIN__` and `__OTHER_ORIGIN__` replaced by the origins' base URLs; or a 404 page.
 //!
@@ -137,7 +141,8 @@ impl FixtureSites {
     /// Every fixture page path (e.g. `"login.html"`, `"checkout/cart.html"`), sorted, for
     /// conformance tests and benchmarks. Pages that only work embedded or reached through
     /// another page (`cookie-frame.html`, `checkout/card.html`, `checkout/done.html`,
-    /// `opened.html`, `welcome.html`) are left out; they are still served.
+    /// `opened.html`, `welcome.html`, `objectives/ledgerly/contact-form.html`) are left out;
+    /// they are still served.
     pub fn pages() -> Vec<&'static str> {
         pages::page_list()
     }

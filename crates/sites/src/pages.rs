@@ -10,8 +10,20 @@ static SITES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../assets/site
 /// Pages that only make sense embedded in another page or reached through an action on one
 /// (they need its query or its iframe), so they are left out of [`page_list`]: loading them
 /// alone in a conformance test or benchmark says nothing. They are still served.
-pub(crate) const FRAGMENTS: &[&str] =
-    &["cookie-frame.html", "checkout/card.html", "checkout/done.html", "opened.html", "welcome.html"];
+pub(crate) const FRAGMENTS: &[&str] = &[
+    "cookie-frame.html",
+    "checkout/card.html",
+    "checkout/done.html",
+    "opened.html",
+    "welcome.html",
+    "objectives/ledgerly/contact-form.html",
+];
+
+/// The folder of `assets/sites` whose files `/downloads/{file}` serves as attachments (and only
+/// it: the plain file route leaves them alone, so every download is recorded).
+pub(crate) const DOWNLOADS_DIR: &str = "downloads/";
+/// The longest file name `/downloads/{file}` looks up.
+const MAX_DOWNLOAD_NAME_CHARS: usize = 100;
 
 /// Replaced in served text with the base URL (`http://127.0.0.1:PORT`) of each origin.
 pub(crate) const MAIN_PLACEHOLDER: &str = "__MAIN_ORIGIN__";
@@ -56,6 +68,9 @@ pub(crate) fn asset(url_path: &str, main_base: &str, other_base: &str) -> Option
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
+    if path.starts_with(DOWNLOADS_DIR) {
+        return None;
+    }
     let file = files().get(&path)?;
     let content_type = content_type(&path);
     let body = match file.contents_utf8() {
@@ -65,6 +80,26 @@ pub(crate) fn asset(url_path: &str, main_base: &str, other_base: &str) -> Option
         _ => file.contents().to_vec(),
     };
     Some(Asset { content_type, body })
+}
+
+/// A file of `assets/sites/downloads/` by its bare name (`statement-2026-10.csv`): its content
+/// type and bytes as they are, placeholders and all. Names are plain (ASCII letters, digits,
+/// `.`, `_`, `-`, not starting with a dot), so nothing but that folder can be reached and the name
+/// can go into `Content-Disposition` as it is.
+pub(crate) fn download(name: &str) -> Option<Asset> {
+    let plain = !name.is_empty()
+        && name.len() <= MAX_DOWNLOAD_NAME_CHARS
+        && !name.starts_with('.')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if !plain {
+        return None;
+    }
+    let file = files().get(&format!("{DOWNLOADS_DIR}{name}"))?;
+    let content_type = match name.rsplit_once('.').map_or("", |(_, extension)| extension) {
+        "csv" => "text/csv; charset=utf-8",
+        _ => content_type(name),
+    };
+    Some(Asset { content_type, body: file.contents().to_vec() })
 }
 
 fn content_type(path: &str) -> &'static str {
@@ -100,6 +135,20 @@ mod tests {
         assert!(asset("/", "m", "o").is_some());
         assert!(asset("", "m", "o").is_some());
         assert!(asset("/checkout/", "m", "o").is_none());
+    }
+
+    #[test]
+    fn downloads_are_plain_names_in_their_folder_only() {
+        let statement = download("statement-2026-10.csv").unwrap();
+        assert_eq!(statement.content_type, "text/csv; charset=utf-8");
+        assert!(statement.body.starts_with(b"Date,Reference,Description"));
+        for name in ["", ".", "..", "../login.html", "a/b.csv", ".hidden", "statement 2026.csv", "明細.csv", "nope.csv"]
+        {
+            assert!(download(name).is_none(), "{name:?}");
+        }
+        assert!(download(&"a".repeat(MAX_DOWNLOAD_NAME_CHARS + 1)).is_none());
+        // Only through /downloads/{file}, where they are recorded.
+        assert!(asset("/downloads/statement-2026-10.csv", "m", "o").is_none());
     }
 
     #[test]

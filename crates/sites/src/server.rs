@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::State as Extract;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::extract::{Path, State as Extract};
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::http::{HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,6 +38,7 @@ pub(crate) fn router(ctx: Ctx) -> Router {
         .route("/__reset", post(reset))
         .route("/api/invoices", get(api::invoices))
         .route("/api/suggest", get(api::suggest))
+        .route("/downloads/{file}", get(download))
         .fallback(static_file)
         // Tests load the same page many times and must always see the server's current
         // answer, never a cached one.
@@ -107,6 +108,27 @@ async fn static_file(Extract(ctx): Extract<Ctx>, method: Method, uri: Uri) -> Re
         Some(asset) => ([(CONTENT_TYPE, asset.content_type)], asset.body).into_response(),
         None => not_found(uri.path()),
     }
+}
+
+/// `GET /downloads/{file}`: a file of `assets/sites/downloads/` as an attachment, recorded as
+/// `download {file}` (page `downloads/<file>`) on the origin that served it, before the first
+/// byte goes out — so a test that saw the download start can read the state at once. `HEAD`
+/// answers the same headers and records nothing.
+async fn download(Extract(ctx): Extract<Ctx>, method: Method, Path(file): Path<String>) -> Response {
+    let Some(asset) = pages::download(&file) else { return not_found(&format!("/downloads/{file}")) };
+    if method == Method::GET {
+        let record = Record {
+            page: format!("{}{file}", pages::DOWNLOADS_DIR),
+            action: "download".to_owned(),
+            detail: json!({ "file": file }),
+        };
+        if let Err(message) = ctx.state.record(ctx.origin, record) {
+            return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({ "error": message }))).into_response();
+        }
+    }
+    // Plain names only (pages::download), so the name goes into the header as it is.
+    let disposition = format!("attachment; filename=\"{file}\"");
+    ([(CONTENT_TYPE, asset.content_type.to_owned()), (CONTENT_DISPOSITION, disposition)], asset.body).into_response()
 }
 
 fn not_found(path: &str) -> Response {

@@ -8,8 +8,14 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 /// Served, but left out of `pages()`: they only work embedded or reached from another page.
-const FRAGMENTS: &[&str] =
-    &["checkout/card.html", "checkout/done.html", "cookie-frame.html", "opened.html", "welcome.html"];
+const FRAGMENTS: &[&str] = &[
+    "checkout/card.html",
+    "checkout/done.html",
+    "cookie-frame.html",
+    "objectives/ledgerly/contact-form.html",
+    "opened.html",
+    "welcome.html",
+];
 
 fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sites")
@@ -205,6 +211,57 @@ async fn suggestions_match_the_query() {
     let long = "a".repeat(101);
     let response = reqwest::get(sites.url(&format!("api/suggest?q={long}&instant=1"))).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn downloads_are_attachments_and_recorded() {
+    let sites = FixtureSites::start().await.unwrap();
+    let response = reqwest::get(sites.url("downloads/statement-2026-10.csv")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let headers = response.headers();
+    assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(headers["content-disposition"], "attachment; filename=\"statement-2026-10.csv\"");
+    assert_eq!(headers["cache-control"], "no-store");
+    let body = response.text().await.unwrap();
+    assert!(body.starts_with("Date,Reference,Description,Charges,Payments,Balance\r\n"), "{body}");
+    assert!(body.contains("Closing balance"));
+
+    // Recorded by the server when fetched: no page has to report it.
+    let events = sites.events("download");
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["origin"], "main");
+    assert_eq!(events[0]["page"], "downloads/statement-2026-10.csv");
+    assert_eq!(events[0]["detail"], json!({"file": "statement-2026-10.csv"}));
+
+    // The Japanese statement keeps its text as it is (UTF-8, no placeholder replacement needed).
+    let japanese = reqwest::get(sites.other_url("downloads/torihiki-2024-04.csv")).await.unwrap();
+    assert_eq!(japanese.headers()["content-disposition"], "attachment; filename=\"torihiki-2024-04.csv\"");
+    assert!(japanese.text().await.unwrap().starts_with("取引日,伝票番号,品名,数量,単価,金額"));
+    let other = sites.events("download");
+    assert_eq!(other.len(), 2);
+    assert_eq!(other[1]["origin"], "other");
+    assert_eq!(other[1]["detail"], json!({"file": "torihiki-2024-04.csv"}));
+
+    // HEAD answers the same headers and records nothing.
+    let head = reqwest::Client::new().head(sites.url("downloads/statement-2026-09.csv")).send().await.unwrap();
+    assert_eq!(head.status(), StatusCode::OK);
+    assert_eq!(head.headers()["content-disposition"], "attachment; filename=\"statement-2026-09.csv\"");
+    assert_eq!(sites.events("download").len(), 2);
+
+    // Unknown names, other folders and tricks are 404s, and are not recorded.
+    for path in [
+        "downloads/nope.csv",
+        "downloads/..%2Flogin.html",
+        "downloads/statement-2026-10.csv%00",
+        "downloads/",
+        "downloads/a/b.csv",
+        "downloads/.statement-2026-10.csv",
+    ] {
+        let response = reqwest::get(sites.url(path)).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+        assert!(response.text().await.unwrap().contains("Page not found"), "{path}");
+    }
+    assert_eq!(sites.events("download").len(), 2);
 }
 
 #[tokio::test]

@@ -224,25 +224,9 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     Ok(out)
 }
 
-/// The `url` input as given: a full http(s) address. Messages do not repeat it (it may carry a
-/// token).
+/// The `url` input as given: a full http(s) address.
 fn address(given: &str) -> Result<Url, BlockError> {
-    let raw = given.trim();
-    if raw.is_empty() {
-        return Err(input::missing("url", URL_EXAMPLE));
-    }
-    let url = Url::parse(raw).map_err(|e| {
-        BlockError::Input(format!(
-            "`url` is not a full address ({e}); write it with its scheme, e.g. https://portal.example.co.jp/login"
-        ))
-    })?;
-    match url.scheme() {
-        "http" | "https" => Ok(url),
-        // file: would read past the work directory's fence.
-        other => Err(BlockError::Input(format!(
-            "`url` uses the {other}: scheme; this block opens http:// and https:// addresses"
-        ))),
-    }
+    input::web_address("url", given, URL_EXAMPLE)
 }
 
 fn required_locator(inputs: &Values) -> Result<Locator, BlockError> {

@@ -147,6 +147,31 @@ function checked() {
   return null;
 }
 
+// SURROUNDINGS: the text of the smallest element around this one that holds more text than it
+// (a table row, a card, a list item, a section), crossing shadow roots; '' when none does.
+function surroundings() {
+  const norm = s => (s || '').replace(/\s+/g, ' ').trim();
+  const own = norm(this.innerText ?? this.textContent);
+  let el = this;
+  for (let depth = 0; depth < 12; depth++) {
+    el = el.parentElement || (el.getRootNode && el.getRootNode().host) || null;
+    if (!el || el === document.body || el === document.documentElement) return '';
+    const text = norm(el.innerText ?? el.textContent);
+    if (text.length > own.length) return text.slice(0, 300);
+  }
+  return '';
+}
+
+// VALUE: what a form field holds: an input's or text area's value, a select's chosen labels,
+// else the element's text.
+function value() {
+  const el = this;
+  if (el.localName === 'select') return [...el.selectedOptions].map(o => o.label.trim()).join(', ');
+  if ('value' in el && typeof el.value === 'string' && el.localName !== 'button' && el.localName !== 'li') return el.value;
+  if (el.isContentEditable) return (el.innerText || '').trim();
+  return (el.getAttribute('aria-valuetext') || el.innerText || el.textContent || '').trim();
+}
+
 // TEXT: the element's rendered text.
 function text() {
   return (this.innerText ?? this.textContent ?? '').trim();

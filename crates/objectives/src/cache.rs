@@ -1,0 +1,226 @@
+//! The action cache: the operations that reached an objective, kept under (the objective's
+//! text, the page's origin and path, the names — never the values — of the placeholders it
+//! uses), so that the next run replays them with no model call. Locators only, never refs (a
+//! ref means nothing in another session). SQLite, in the data home.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+
+use crate::resolve::Op;
+use crate::text::fold;
+
+/// The cache's file under the data home.
+pub const CACHE_FILE: &str = "objectives.db";
+
+/// What went wrong with the cache file.
+#[derive(Debug, thiserror::Error)]
+#[error("the action cache {}: {message}", .path.display())]
+pub struct CacheError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// An open cache. Cheap to share (`Arc`); calls are serialised.
+pub struct ActionCache {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+}
+
+/// What a key is made of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheKey {
+    pub objective: String,
+    /// `http://127.0.0.1:8700/objectives/portal/login.html`: origin and path, no query or fragment.
+    pub page: String,
+    /// Sorted placeholder names.
+    pub placeholders: Vec<String>,
+}
+
+impl CacheKey {
+    pub fn new(objective: &str, url: &str, mut placeholders: Vec<String>) -> CacheKey {
+        placeholders.sort();
+        placeholders.dedup();
+        let page = url.split(['?', '#']).next().unwrap_or(url).to_owned();
+        CacheKey { objective: fold(objective), page, placeholders }
+    }
+
+    fn digest(&self) -> String {
+        let mut hash = Sha256::new();
+        for part in [&self.objective, &self.page, &self.placeholders.join(",")] {
+            hash.update(part.as_bytes());
+            hash.update([0u8]);
+        }
+        hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl ActionCache {
+    /// Opens (or creates, readable by its owner alone) the cache at `path`.
+    pub fn open(path: &Path) -> Result<ActionCache, CacheError> {
+        let error = |e: &dyn std::fmt::Display| CacheError { path: path.to_path_buf(), message: e.to_string() };
+        if let Some(dir) = path.parent() {
+            planwright_fs::private_dir(dir).map_err(|e| error(&e))?;
+        }
+        let conn = Connection::open(path).map_err(|e| error(&e))?;
+        planwright_fs::make_private(path).map_err(|e| error(&e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| error(&e))?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS actions (
+                key TEXT PRIMARY KEY,
+                objective TEXT NOT NULL,
+                page TEXT NOT NULL,
+                placeholders TEXT NOT NULL,
+                ops TEXT NOT NULL,
+                replays INTEGER NOT NULL DEFAULT 0,
+                updated_at TEXT NOT NULL
+            );",
+        )
+        .map_err(|e| error(&e))?;
+        Ok(ActionCache { path: path.to_path_buf(), conn: Mutex::new(conn) })
+    }
+
+    fn error(&self, e: impl std::fmt::Display) -> CacheError {
+        CacheError { path: self.path.clone(), message: e.to_string() }
+    }
+
+    /// The operations kept for `key`; `None` when there are none (or they no longer read).
+    pub fn get(&self, key: &CacheKey) -> Result<Option<Vec<Op>>, CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let ops: Option<String> = conn
+            .query_row("SELECT ops FROM actions WHERE key = ?1", params![key.digest()], |row| row.get(0))
+            .optional()
+            .map_err(|e| self.error(e))?;
+        Ok(ops.and_then(|ops| serde_json::from_str(&ops).ok()))
+    }
+
+    /// Keeps `ops` for `key` (replacing what was there). Operations with a ref are not kept.
+    pub fn put(&self, key: &CacheKey, ops: &[Op]) -> Result<bool, CacheError> {
+        if ops.is_empty() || ops.iter().any(|op| matches!(op.locator(), Some(planwright_browser::Locator::Ref { .. })))
+        {
+            return Ok(false);
+        }
+        let json = serde_json::to_string(ops).map_err(|e| self.error(e))?;
+        let now =
+            time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute(
+            "INSERT INTO actions (key, objective, page, placeholders, ops, replays, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)
+             ON CONFLICT(key) DO UPDATE SET ops = excluded.ops, updated_at = excluded.updated_at",
+            params![key.digest(), key.objective, key.page, key.placeholders.join(","), json, now],
+        )
+        .map_err(|e| self.error(e))?;
+        Ok(true)
+    }
+
+    /// Counts a replay of `key`.
+    pub fn replayed(&self, key: &CacheKey) -> Result<(), CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute("UPDATE actions SET replays = replays + 1 WHERE key = ?1", params![key.digest()])
+            .map_err(|e| self.error(e))?;
+        Ok(())
+    }
+
+    /// Forgets `key` (its operations no longer reach the objective).
+    pub fn forget(&self, key: &CacheKey) -> Result<(), CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute("DELETE FROM actions WHERE key = ?1", params![key.digest()]).map_err(|e| self.error(e))?;
+        Ok(())
+    }
+
+    /// How many objectives are kept.
+    pub fn len(&self) -> Result<usize, CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.query_row("SELECT COUNT(*) FROM actions", [], |row| row.get::<_, i64>(0))
+            .map(|n| n as usize)
+            .map_err(|e| self.error(e))
+    }
+
+    pub fn is_empty(&self) -> Result<bool, CacheError> {
+        Ok(self.len()? == 0)
+    }
+
+    /// Forgets everything; returns how many objectives were kept.
+    pub fn clear(&self) -> Result<usize, CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute("DELETE FROM actions", []).map_err(|e| self.error(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use planwright_browser::Locator;
+
+    use super::*;
+    use crate::resolve::{ValueKind, ValueSpec};
+
+    fn role(role: &str, name: &str) -> Locator {
+        Locator::Role { role: role.into(), name: Some(name.into()), exact: true }
+    }
+
+    #[test]
+    fn operations_are_kept_by_objective_page_and_placeholder_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ActionCache::open(&dir.path().join("home").join(CACHE_FILE)).unwrap();
+        let key = CacheKey::new(
+            "Sign in with {{U}} / {{P}}",
+            "http://h/login.html?next=/x#top",
+            vec!["P".into(), "U".into()],
+        );
+        assert_eq!(key.page, "http://h/login.html");
+        assert_eq!(cache.get(&key).unwrap(), None);
+        let ops = vec![
+            Op::Fill {
+                locator: role("textbox", "Username"),
+                value: ValueSpec { kind: ValueKind::Placeholder, value: "{{U}}".into() },
+            },
+            Op::Click { locator: role("button", "Sign in"), downloads: false },
+        ];
+        assert!(cache.put(&key, &ops).unwrap());
+        assert_eq!(cache.get(&key).unwrap(), Some(ops.clone()));
+        // The same objective on another page, or with other placeholders, is another entry.
+        assert_eq!(
+            cache
+                .get(&CacheKey::new("Sign in with {{U}} / {{P}}", "http://h/other.html", vec!["P".into(), "U".into()]))
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            cache.get(&CacheKey::new("Sign in with {{U}} / {{P}}", "http://h/login.html", vec!["U".into()])).unwrap(),
+            None
+        );
+        // Written differently only in width and case, it is the same objective.
+        assert!(cache
+            .get(&CacheKey::new("SIGN IN WITH {{U}} / {{P}}", "http://h/login.html", vec!["U".into(), "P".into()]))
+            .unwrap()
+            .is_some());
+        let stored = std::fs::read_to_string(dir.path().join("home").join(CACHE_FILE)).unwrap_or_default();
+        assert!(!stored.contains("hunter2"), "values are never kept");
+        assert_eq!(cache.len().unwrap(), 1);
+        cache.replayed(&key).unwrap();
+        assert_eq!(cache.clear().unwrap(), 1);
+        assert!(cache.is_empty().unwrap());
+    }
+
+    #[test]
+    fn refs_are_never_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ActionCache::open(&dir.path().join(CACHE_FILE)).unwrap();
+        let key = CacheKey::new("Close it", "http://h/", Vec::new());
+        let ops = vec![Op::Click { locator: Locator::Ref { reference: "e12".into() }, downloads: false }];
+        assert!(!cache.put(&key, &ops).unwrap());
+        assert_eq!(cache.get(&key).unwrap(), None);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_cache_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CACHE_FILE);
+        std::fs::write(&path, "not a database, just text that is long enough to be read as a header").unwrap();
+        let error = ActionCache::open(&path).err().unwrap();
+        assert!(error.to_string().contains(CACHE_FILE), "{error}");
+    }
+}

@@ -1,0 +1,249 @@
+//! Judging an objective by what the page now shows: the evidence that proves it done — a new
+//! address, a heading, a row, a value read back from a field, a download, a text a check
+//! expected — or why it is not. A check whose text is not on the page fails; an action that
+//! changed nothing proves nothing.
+
+use std::time::{Duration, Instant};
+
+use planwright_browser::{BrowserError, BrowserSession, Locator};
+
+use crate::text::{contains_phrase, fold, words};
+
+/// The page's text (its main frame, bounded) and address, to see what an action changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageText {
+    pub url: String,
+    pub text: String,
+}
+
+/// The most text kept of a page: enough to see what changed, bounded on huge pages.
+const MAX_TEXT: usize = 200_000;
+
+impl PageText {
+    pub async fn capture(session: &BrowserSession) -> Result<PageText, BrowserError> {
+        let value = session
+            .evaluate(&format!("[location.href, (document.body ? document.body.innerText : '').slice(0, {MAX_TEXT})]"))
+            .await?;
+        Ok(PageText {
+            url: value[0].as_str().unwrap_or_default().to_owned(),
+            text: value[1].as_str().unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// Lines of `self` that `before` did not have, in order, trimmed and not empty.
+    pub fn new_lines(&self, before: &PageText) -> Vec<String> {
+        let old: std::collections::HashSet<&str> = before.text.lines().map(str::trim).collect();
+        self.text.lines().map(str::trim).filter(|l| !l.is_empty() && !old.contains(l)).map(str::to_owned).collect()
+    }
+}
+
+/// A short quote of page text for evidence: the first lines, at most 160 characters.
+pub fn quote_lines(lines: &[String]) -> String {
+    let joined: Vec<String> = lines.iter().take(2).map(|l| format!("\"{}\"", cut(l, 80))).collect();
+    joined.join(" / ")
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max).collect::<String>())
+    }
+}
+
+/// How long a check waits for what it expects: at most this…
+const CHECK_BOUND: Duration = Duration::from_secs(5);
+/// …and never past the page having been still this long (nothing more is coming).
+const STILL_ENOUGH: Duration = Duration::from_millis(1200);
+const POLL: Duration = Duration::from_millis(100);
+
+/// Where a text was found on the page.
+async fn shown(session: &BrowserSession, expected: &str, role: Option<&str>) -> Result<Option<String>, BrowserError> {
+    let locator = match role {
+        Some("table") => Locator::Role { role: "table".into(), name: Some(expected.to_owned()), exact: false },
+        Some(role) => Locator::Role { role: role.to_owned(), name: Some(expected.to_owned()), exact: false },
+        None => Locator::Text { text: expected.to_owned(), exact: false },
+    };
+    for candidate in session.resolve(&locator).await? {
+        if session.is_visible(&candidate).await? {
+            let what = if candidate.role.is_empty() || role.is_none() {
+                format!("\"{}\" is shown", cut(expected, 80))
+            } else if candidate.name.is_empty() {
+                format!("{} is shown", candidate.role)
+            } else {
+                format!("{} \"{}\" is shown", candidate.role, cut(&candidate.name, 80))
+            };
+            return Ok(Some(what));
+        }
+    }
+    // A table the step names loosely ("明細の表"): any table shown, named with the words.
+    if role == Some("table") {
+        for candidate in session.resolve(&Locator::Role { role: "table".into(), name: None, exact: false }).await? {
+            if session.is_visible(&candidate).await?
+                && (expected.is_empty() || fold(&candidate.name).contains(&fold(expected)))
+            {
+                return Ok(Some(format!("table \"{}\" is shown", cut(&candidate.name, 80))));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The words of an expected phrase that identify it (codes, numbers): "order SO-20436" is shown
+/// when "SO-20436" is.
+fn identifying(expected: &str) -> Option<String> {
+    let found: Vec<String> = words(expected)
+        .into_iter()
+        .filter(|w| w.chars().any(|c| c.is_ascii_digit()) && w.chars().count() >= 3)
+        .collect();
+    (found.len() == 1 && words(expected).len() > 1).then(|| found.into_iter().next().unwrap_or_default())
+}
+
+/// Checks that every expected text is shown (or, negated, that none is), waiting for a page
+/// still rendering. The evidence, or why the check fails.
+pub async fn verify(
+    session: &BrowserSession,
+    expected: &[String],
+    negated: bool,
+    role: Option<&str>,
+) -> Result<Result<String, String>, BrowserError> {
+    if expected.is_empty() && role != Some("table") {
+        return Ok(Err("the step does not say what to look for on the page".into()));
+    }
+    let started = Instant::now();
+    loop {
+        let mut evidence = Vec::new();
+        let mut missing = Vec::new();
+        for text in expected {
+            let found = match shown(session, text, role).await? {
+                Some(found) => Some(found),
+                None => match identifying(text) {
+                    Some(code) => shown(session, &code, None).await?.map(|f| format!("{f} (for \"{text}\")")),
+                    None => None,
+                },
+            };
+            match found {
+                Some(found) => evidence.push(found),
+                None => missing.push(text.clone()),
+            }
+        }
+        if expected.is_empty() {
+            match shown(session, "", role).await? {
+                Some(found) => evidence.push(found),
+                None => missing.push("a table".into()),
+            }
+        }
+        let done = if negated { evidence.is_empty() } else { missing.is_empty() };
+        if done {
+            return Ok(Ok(if negated {
+                format!(
+                    "{} not shown on the page",
+                    expected.iter().map(|e| format!("\"{e}\"")).collect::<Vec<_>>().join(" and ")
+                )
+            } else {
+                evidence.join("; ")
+            }));
+        }
+        let waited = started.elapsed();
+        if waited >= CHECK_BOUND || (waited >= STILL_ENOUGH && session.still_for().await? >= STILL_ENOUGH) {
+            return Ok(Err(if negated {
+                format!("{} is shown on the page, which the check says it should not be", evidence.join("; "))
+            } else {
+                let headings = headings(session).await.unwrap_or_default();
+                format!(
+                    "{} not on the page after {:.1} s{}",
+                    missing.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(" and "),
+                    waited.as_secs_f64(),
+                    if headings.is_empty() { String::new() } else { format!("; the page's headings are {headings}") }
+                )
+            }));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// The page's headings, for a failure note.
+async fn headings(session: &BrowserSession) -> Result<String, BrowserError> {
+    let found = session.resolve(&Locator::Role { role: "heading".into(), name: None, exact: false }).await?;
+    Ok(found.iter().take(4).map(|h| format!("\"{}\"", cut(&h.name, 60))).collect::<Vec<_>>().join(", "))
+}
+
+/// The value the page shows for `label` in its text: the rest of the line that starts with it
+/// (`Order total  $127.40`, a table row), else the next line (`<dt>`/`<dd>`, a label above its
+/// value). Lines that are the label alone or start with it win over lines that mention it.
+pub fn labelled_value(text: &str, label: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let wanted = fold(label.trim_end_matches([':', '：']));
+    if wanted.is_empty() {
+        return None;
+    }
+    let mut best: Option<(u8, String)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let folded = fold(line);
+        let head = folded.trim_end_matches([':', '：']).trim();
+        let (rank, value) = if head == wanted {
+            (0, lines.get(i + 1).map(|next| (*next).to_owned()))
+        } else if let Some(rest) = folded.strip_prefix(&wanted).filter(|r| r.starts_with([' ', '\t', ':', '：'])) {
+            let offset = line.len() - rest.len().min(line.len());
+            let value = line.get(offset..).unwrap_or(rest).trim_start_matches([':', '：', ' ', '\t']).trim();
+            (1, Some(value.to_owned()).filter(|v| !v.is_empty()))
+        } else if contains_phrase(&folded, &wanted) {
+            (2, lines.get(i + 1).map(|next| (*next).to_owned()))
+        } else {
+            continue;
+        };
+        if let Some(value) = value {
+            if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                best = Some((rank, value));
+            }
+        }
+    }
+    best.map(|(_, value)| value)
+}
+
+/// Reads the value shown for `label`, waiting for a page still rendering.
+pub async fn note(session: &BrowserSession, label: &str) -> Result<Result<String, String>, BrowserError> {
+    let started = Instant::now();
+    loop {
+        let page = PageText::capture(session).await?;
+        if let Some(value) = labelled_value(&page.text, label) {
+            return Ok(Ok(value));
+        }
+        let waited = started.elapsed();
+        if waited >= CHECK_BOUND || (waited >= STILL_ENOUGH && session.still_for().await? >= STILL_ENOUGH) {
+            return Ok(Err(format!("no \"{label}\" with a value next to it on the page")));
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_labelled_value_is_read_from_its_line_or_the_next() {
+        let text = "Order SO-20417\nThe order total includes tax.\nOrder total\t$127.40\nBalance due\n$27.40\n";
+        assert_eq!(labelled_value(text, "order total").as_deref(), Some("$127.40"));
+        assert_eq!(labelled_value(text, "Balance due").as_deref(), Some("$27.40"));
+        let japanese = "お知らせ\n休業期間\n2026年12月29日（火）〜2027年1月4日（月）\n";
+        assert_eq!(labelled_value(japanese, "休業期間").as_deref(), Some("2026年12月29日（火）〜2027年1月4日（月）"));
+        assert_eq!(labelled_value("Total: 3 items", "total").as_deref(), Some("3 items"));
+        assert_eq!(labelled_value(text, "shipping"), None);
+    }
+
+    #[test]
+    fn new_lines_are_what_the_page_did_not_show_before() {
+        let before = PageText { url: "u".into(), text: "Orders\nFind orders".into() };
+        let after = PageText { url: "u".into(), text: "Orders\nFind orders\nSO-20436 Tailspin Toys\n3 orders".into() };
+        assert_eq!(after.new_lines(&before), ["SO-20436 Tailspin Toys", "3 orders"]);
+        assert_eq!(quote_lines(&after.new_lines(&before)), "\"SO-20436 Tailspin Toys\" / \"3 orders\"");
+    }
+
+    #[test]
+    fn codes_identify_what_a_check_names_loosely() {
+        assert_eq!(identifying("order SO-20436").as_deref(), Some("so-20436"));
+        assert_eq!(identifying("Welcome back"), None);
+        assert_eq!(identifying("SO-20436"), None, "the code alone is the phrase itself");
+    }
+}

@@ -1,0 +1,45 @@
+//! The objective runner: `browser.run_objectives`, browser steps written in plain English or
+//! Japanese carried out objective by objective in the run's Chromium.
+//!
+//! - [`checklist`]: the steps as written → one objective a step (numbers and bullets off,
+//!   nothing added).
+//! - [`intent`]: what a step asks for, read from its words ([`text`]: folding, quotes, words).
+//! - [`page`]: the page's interactive snapshot as a tree; [`resolve`]: an intent matched to it
+//!   with no model (the zero-token path), as [`resolve::Op`]s with Playwright-style locators.
+//! - [`recovery`]: dialogs and banners in the way, and the choice that keeps the person's
+//!   session and privacy; [`judge`]: evidence from the page; [`evidence`]: screenshots.
+//! - [`model`]: what a configured model adds (a checklist of prose, a decision where the
+//!   resolver found nothing, a judgement); [`cache`]: actions that worked, replayed with no
+//!   model call; [`steplog`]: `steps.jsonl`.
+//! - [`runner`]: the loop; [`block`]: the block around it.
+//!
+//! Progress is the run record's [`planwright_runs::objective::ObjectiveProgress`], reported as
+//! `objective` progress events. Knows the block port, the browser driver, the model port and
+//! the run record's types; nothing of plans, graphs, the engine or any UI.
+
+pub mod block;
+pub mod cache;
+pub mod checklist;
+pub mod evidence;
+pub mod intent;
+pub mod judge;
+pub mod model;
+pub mod page;
+pub mod recovery;
+pub mod resolve;
+pub mod runner;
+pub mod steplog;
+pub mod text;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use planwright_block::Block;
+
+pub use block::RunObjectives;
+pub use cache::{ActionCache, CACHE_FILE};
+
+/// The runner's blocks, with their action cache under `data_home`.
+pub fn blocks(data_home: Option<&Path>) -> Vec<Arc<dyn Block>> {
+    vec![Arc::new(RunObjectives::new(data_home))]
+}

@@ -1,0 +1,765 @@
+//! The offline resolver: an [`Intent`] matched to what the page shows, with no model. Targets
+//! come from quoted names first, then from the step's words matched to accessible names
+//! (folded, partial, both ways), with the roles the action and the words ask for; elements of
+//! one name are told apart by what surrounds each (the row, card or section that names the
+//! step's other words). What it cannot tell apart or find, it says, with what it saw.
+
+use planwright_browser::{BrowserSession, Locator};
+
+use crate::intent::{Action, Intent, StepValue};
+use crate::page::{Node, Page};
+use crate::text::{self, contains_phrase, coverage, fold};
+
+/// One operation on the page, as the runner carries it out, the cache keeps it and a model
+/// decides it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    Navigate { url: String },
+    Click { locator: Locator, downloads: bool },
+    Fill { locator: Locator, value: ValueSpec },
+    Select { locator: Locator, option: String },
+    Check { locator: Locator, on: bool },
+    Press { locator: Option<Locator>, key: String },
+    Hover { locator: Locator },
+    Scroll { down: bool },
+    Back,
+}
+
+/// What a fill types: `{kind: placeholder, value: "{{NAME}}"}` or `{kind: literal, value}`
+/// (the seed's form). A placeholder is filled with its secret only at the moment of typing.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ValueSpec {
+    pub kind: ValueKind,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    Placeholder,
+    Literal,
+}
+
+impl From<&StepValue> for ValueSpec {
+    fn from(value: &StepValue) -> ValueSpec {
+        match value {
+            StepValue::Placeholder(name) => {
+                ValueSpec { kind: ValueKind::Placeholder, value: format!("{{{{{name}}}}}") }
+            }
+            StepValue::Literal(text) => ValueSpec { kind: ValueKind::Literal, value: text.clone() },
+        }
+    }
+}
+
+impl Op {
+    /// The operation in words, with placeholders, never a value: `fill getByRole("textbox",
+    /// { name: "Password" }) with {{PORTAL_PASSWORD}}`.
+    pub fn describe(&self) -> String {
+        match self {
+            Op::Navigate { url } => format!("open {url}"),
+            Op::Click { locator, downloads: true } => format!("click {locator} and save the download"),
+            Op::Click { locator, .. } => format!("click {locator}"),
+            Op::Fill { locator, value } => format!("fill {locator} with {}", shown(value)),
+            Op::Select { locator, option } => format!("choose {option:?} in {locator}"),
+            Op::Check { locator, on: true } => format!("check {locator}"),
+            Op::Check { locator, on: false } => format!("uncheck {locator}"),
+            Op::Press { locator: Some(locator), key } => format!("press {key} in {locator}"),
+            Op::Press { locator: None, key } => format!("press {key}"),
+            Op::Hover { locator } => format!("hover over {locator}"),
+            Op::Scroll { down } => format!("scroll {}", if *down { "down" } else { "up" }),
+            Op::Back => "go back".to_owned(),
+        }
+    }
+
+    /// The driver's operation name.
+    pub fn tool(&self) -> &'static str {
+        match self {
+            Op::Navigate { .. } => "navigate",
+            Op::Click { .. } => "click",
+            Op::Fill { .. } => "fill",
+            Op::Select { .. } => "select",
+            Op::Check { .. } => "check",
+            Op::Press { .. } => "press",
+            Op::Hover { .. } => "hover",
+            Op::Scroll { .. } => "scroll",
+            Op::Back => "back",
+        }
+    }
+
+    /// The locator acted on, if any.
+    pub fn locator(&self) -> Option<&Locator> {
+        match self {
+            Op::Click { locator, .. }
+            | Op::Fill { locator, .. }
+            | Op::Select { locator, .. }
+            | Op::Check { locator, .. }
+            | Op::Hover { locator } => Some(locator),
+            Op::Press { locator, .. } => locator.as_ref(),
+            Op::Navigate { .. } | Op::Scroll { .. } | Op::Back => None,
+        }
+    }
+}
+
+fn shown(value: &ValueSpec) -> String {
+    match value.kind {
+        ValueKind::Placeholder => value.value.clone(),
+        ValueKind::Literal => format!("{:?}", value.value),
+    }
+}
+
+/// Why an intent could not be matched to the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved(pub String);
+
+/// Roles an action acts on.
+fn action_roles(action: &Action) -> &'static [&'static str] {
+    const CLICKABLE: &[&str] = &[
+        "button",
+        "link",
+        "menuitem",
+        "menuitemcheckbox",
+        "menuitemradio",
+        "tab",
+        "checkbox",
+        "radio",
+        "switch",
+        "option",
+        "treeitem",
+        "combobox",
+        "gridcell",
+        "row",
+    ];
+    match action {
+        Action::Open { .. } => &["link", "tab", "menuitem", "button", "treeitem", "row", "gridcell"],
+        Action::Download => &["link", "button", "menuitem"],
+        Action::Check { .. } => &["checkbox", "switch", "radio", "menuitemcheckbox"],
+        Action::Hover => CLICKABLE,
+        _ => CLICKABLE,
+    }
+}
+
+/// Roles that take typed text.
+const EDITABLE: &[&str] = &["textbox", "searchbox", "combobox", "spinbutton"];
+
+/// How well an element's name fits what the intent names: 1 for an exact quoted name, less for
+/// a partial one, then the step's words against the name's.
+fn name_score(name: &str, intent: &Intent) -> f64 {
+    let folded = fold(name);
+    if folded.is_empty() {
+        return 0.0;
+    }
+    let mut best: f64 = 0.0;
+    for wanted in &intent.names {
+        let wanted = fold(wanted);
+        if folded == wanted {
+            return 1.0;
+        }
+        if contains_phrase(&folded, &wanted) {
+            best = best.max(0.75 + 0.2 * wanted.chars().count() as f64 / folded.chars().count() as f64);
+        } else if contains_phrase(&wanted, &folded) {
+            best = best.max(0.55 + 0.2 * folded.chars().count() as f64 / wanted.chars().count() as f64);
+        }
+    }
+    let phrase = fold(&intent.phrase);
+    if !phrase.is_empty() && folded == phrase {
+        return best.max(0.95);
+    }
+    let covered = coverage(name, &intent.words);
+    if covered > 0.0 {
+        let phrase_words = text::content_words(&intent.phrase);
+        let back = if phrase_words.is_empty() { 0.0 } else { coverage(&intent.phrase, &text::words(name)) };
+        let words = 0.6 * covered + 0.35 * back;
+        // Quoted names are what the person meant: words alone count less beside them.
+        best = best.max(if intent.names.is_empty() { words } else { words * 0.7 });
+    }
+    if best == 0.0 && !phrase.is_empty() && phrase.chars().any(text::is_japanese) {
+        if folded.contains(&phrase) {
+            best = 0.7;
+        } else if phrase.contains(&folded) && folded.chars().count() >= 2 {
+            best = 0.6;
+        }
+    }
+    best
+}
+
+/// The places an element is in (its containers' names): a dialog, a form, a region, a frame.
+fn places(page: &Page, i: usize) -> Vec<String> {
+    page.ancestors(i).filter(|(_, n)| !n.name.is_empty()).map(|(_, n)| fold(&n.name)).collect()
+}
+
+/// Extra weight for an element inside the place the step names ("in the contact form").
+fn place_score(page: &Page, i: usize, intent: &Intent) -> f64 {
+    if intent.context.is_empty() {
+        return 0.0;
+    }
+    let places = places(page, i);
+    let dialog = page.ancestors(i).any(|(_, n)| matches!(n.role.as_str(), "dialog" | "alertdialog"));
+    let hit = intent.context.iter().any(|c| {
+        let c = fold(c);
+        let says_dialog =
+            ["dialog", "ダイアログ", "popup", "pop-up", "modal", "ポップアップ"].iter().any(|d| c.contains(d));
+        (says_dialog && dialog)
+            || places
+                .iter()
+                .any(|p| contains_phrase(p, &c) || contains_phrase(&c, p) || coverage(p, &text::words(&c)) >= 0.5)
+    });
+    if hit {
+        0.15
+    } else {
+        0.0
+    }
+}
+
+/// A scored element.
+#[derive(Debug, Clone)]
+struct Scored {
+    index: usize,
+    score: f64,
+}
+
+/// The elements of `roles` that `keep` keeps, scored for `intent`, best first; those under
+/// `min` are left out.
+fn candidates(
+    page: &Page,
+    intent: &Intent,
+    roles: &[&str],
+    min: f64,
+    keep: &(dyn Fn(&Node) -> bool + Sync),
+) -> Vec<Scored> {
+    let mut scored: Vec<Scored> = page
+        .nodes
+        .iter()
+        .enumerate()
+        // Disabled ones too: the driver waits for a button enabled once the form is valid.
+        .filter(|(_, n)| roles.contains(&n.role.as_str()) && keep(n))
+        .map(|(i, n)| {
+            let mut score = name_score(&n.name, intent);
+            if score > 0.0 {
+                score += place_score(page, i, intent);
+                if intent.roles.contains(&n.role.as_str()) {
+                    score += 0.1;
+                }
+            }
+            Scored { index: i, score }
+        })
+        .filter(|s| s.score >= min)
+        .collect();
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+    scored
+}
+
+/// The element a step means, as a locator: a single best match by role and name, or one of
+/// several of the same name told apart by what surrounds it.
+async fn pick(
+    session: &BrowserSession,
+    page: &Page,
+    intent: &Intent,
+    roles: &[&str],
+    what: &str,
+) -> Result<(Locator, Node), Unresolved> {
+    pick_where(session, page, intent, roles, what, 0.45, &|_| true).await
+}
+
+/// [`pick`] among the elements `keep` keeps, none scoring under `min`.
+async fn pick_where(
+    session: &BrowserSession,
+    page: &Page,
+    intent: &Intent,
+    roles: &[&str],
+    what: &str,
+    min: f64,
+    keep: &(dyn Fn(&Node) -> bool + Sync),
+) -> Result<(Locator, Node), Unresolved> {
+    let scored = candidates(page, intent, roles, min, keep);
+    let Some(best) = scored.first() else {
+        return Err(Unresolved(format!(
+            "{what}: nothing on the page matches {}{}",
+            target_words(intent),
+            seen(page, roles)
+        )));
+    };
+    let close: Vec<&Scored> = scored.iter().filter(|s| s.score >= best.score - 0.05).collect();
+    let node = page.nodes[best.index].clone();
+    let same_name =
+        close.iter().all(|s| page.nodes[s.index].role == node.role && page.nodes[s.index].name == node.name);
+    if close.len() > 1 && !same_name {
+        let names: Vec<String> = close.iter().map(|s| describe_node(&page.nodes[s.index])).collect();
+        return Err(Unresolved(format!("{what}: {} could be any of {}", target_words(intent), names.join(", "))));
+    }
+    let locator = locator_of(&node);
+    let duplicates = page.named(&node.role, &node.name);
+    if duplicates <= 1 {
+        return Ok((locator, node));
+    }
+    disambiguate(session, locator, node, intent, what).await
+}
+
+/// Several elements of one role and name: the step's other words ("Blue widget", "October
+/// 2026") pick the one whose surroundings hold them.
+async fn disambiguate(
+    session: &BrowserSession,
+    locator: Locator,
+    node: Node,
+    intent: &Intent,
+    what: &str,
+) -> Result<(Locator, Node), Unresolved> {
+    let found = session.resolve(&locator).await.map_err(|e| Unresolved(format!("{what}: {e}")))?;
+    let mut surroundings = Vec::with_capacity(found.len());
+    for candidate in &found {
+        surroundings.push(fold(&session.surroundings(candidate).await.unwrap_or_default()));
+    }
+    for phrase in telling_phrases(intent, &node.name) {
+        let matching = surroundings.iter().filter(|s| text::contains_phrase(s, &phrase)).count();
+        if matching == 1 {
+            let near = Locator::Near { target: Box::new(locator), text: phrase };
+            return Ok((near, node));
+        }
+    }
+    let listed: Vec<String> =
+        surroundings.iter().take(8).map(|s| format!("\"{}\"", s.chars().take(60).collect::<String>())).collect();
+    Err(Unresolved(format!(
+        "{what}: {} {} on the page and the step does not say which (they stand in {})",
+        found.len(),
+        describe_node(&node),
+        listed.join(", ")
+    )))
+}
+
+/// Phrases of the step that could tell elements of one name apart: quoted names and places,
+/// then runs of the step's words that are not the element's name, longest first.
+fn telling_phrases(intent: &Intent, name: &str) -> Vec<String> {
+    let name_words = text::words(name);
+    let mut phrases: Vec<String> =
+        intent.names.iter().chain(intent.context.iter()).map(|p| fold(p)).filter(|p| *p != fold(name)).collect();
+    let source = if intent.phrase.is_empty() { intent.words.join(" ") } else { intent.phrase.clone() };
+    let words: Vec<String> = text::content_words(&source)
+        .into_iter()
+        .filter(|w| !name_words.iter().any(|n| n == w || text::stem(n) == text::stem(w)))
+        .collect();
+    for len in (1..=words.len().min(4)).rev() {
+        for window in words.windows(len) {
+            let phrase = window.join(" ");
+            if !phrases.contains(&phrase) {
+                phrases.push(phrase);
+            }
+        }
+    }
+    phrases
+}
+
+/// A locator for a node: by role and exact name, or its ref when it has no name.
+pub fn locator_of(node: &Node) -> Locator {
+    if node.name.is_empty() {
+        Locator::Ref { reference: node.reference.clone().unwrap_or_default() }
+    } else {
+        Locator::Role { role: node.role.clone(), name: Some(node.name.clone()), exact: true }
+    }
+}
+
+fn describe_node(node: &Node) -> String {
+    if node.name.is_empty() {
+        node.role.clone()
+    } else {
+        format!("{} \"{}\"", node.role, node.name)
+    }
+}
+
+fn target_words(intent: &Intent) -> String {
+    match intent.names.as_slice() {
+        [] if intent.phrase.is_empty() => "the step's words".to_owned(),
+        [] => format!("\"{}\"", intent.phrase),
+        names => names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// What the page offers of `roles`, for a failure message (at most 12).
+fn seen(page: &Page, roles: &[&str]) -> String {
+    let offered: Vec<String> = page
+        .nodes
+        .iter()
+        .filter(|n| roles.contains(&n.role.as_str()) && !n.name.is_empty())
+        .take(12)
+        .map(describe_node)
+        .collect();
+    if offered.is_empty() {
+        String::new()
+    } else {
+        format!("; the page offers {}", offered.join(", "))
+    }
+}
+
+/// An intent matched to the page: the operations to carry out, in order. `Verify`, `Note` and
+/// `Wait` have none: the judge reads the page for them.
+pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> Result<Vec<Op>, Unresolved> {
+    match &intent.action {
+        Action::Open { url: Some(url) } => Ok(vec![Op::Navigate { url: url.clone() }]),
+        Action::Download if intent.names.is_empty() => {
+            // What downloads: a control named for it, told apart by the step's words ("the
+            // October statement"); else only a strong match of the step's words (a control
+            // named "October statement (PDF)").
+            let roles = action_roles(&intent.action);
+            let named = |n: &Node| mentions(&n.name, DOWNLOAD_WORDS);
+            let (locator, _) = match pick_where(session, page, intent, roles, "download", 0.45, &named).await {
+                Ok(found) => found,
+                Err(_) => pick_where(session, page, intent, roles, "download", 0.8, &|_| true).await?,
+            };
+            Ok(vec![Op::Click { locator, downloads: true }])
+        }
+        Action::Open { url: None } | Action::Click | Action::Download | Action::Hover | Action::Close => {
+            if intent.action == Action::Close && intent.names.is_empty() {
+                return close_op(page);
+            }
+            let roles = action_roles(&intent.action);
+            let (locator, _) = pick(session, page, intent, roles, "click").await?;
+            Ok(vec![match intent.action {
+                Action::Hover => Op::Hover { locator },
+                _ => Op::Click { locator, downloads: intent.downloads || intent.action == Action::Download },
+            }])
+        }
+        Action::Check { on } => {
+            let (locator, _) = pick(session, page, intent, action_roles(&intent.action), "check").await?;
+            Ok(vec![Op::Check { locator, on: *on }])
+        }
+        Action::Fill(pairs) => {
+            let mut ops = Vec::new();
+            for (field, value) in pairs {
+                let locator = field_for(session, page, intent, field.as_deref()).await?;
+                ops.push(Op::Fill { locator, value: value.into() });
+            }
+            if ops.is_empty() {
+                return Err(Unresolved("fill: the step names no value to type".into()));
+            }
+            Ok(ops)
+        }
+        Action::Choose { field, value } => choose(session, page, intent, field.as_deref(), value).await,
+        Action::Search { query } => search(page, query),
+        Action::Login { user, password } => login(page, user.as_ref(), password.as_ref()),
+        Action::Press { key } => Ok(vec![Op::Press { locator: None, key: key.clone() }]),
+        Action::Scroll { down } => Ok(vec![Op::Scroll { down: *down }]),
+        Action::Back => Ok(vec![Op::Back]),
+        Action::Verify { .. } | Action::Note { .. } | Action::Wait => Ok(Vec::new()),
+    }
+}
+
+/// "Close the dialog": the close button of the dialog there is.
+fn close_op(page: &Page) -> Result<Vec<Op>, Unresolved> {
+    let dialog = page.nodes.iter().position(|n| matches!(n.role.as_str(), "dialog" | "alertdialog"));
+    let Some(dialog) = dialog else { return Err(Unresolved("close: there is no dialog on the page".into())) };
+    crate::recovery::dismiss_button(page, dialog)
+        .map(|(i, _)| vec![Op::Click { locator: crate::recovery::locator_in(page, i), downloads: false }])
+        .ok_or_else(|| {
+            Unresolved(format!("close: {} has no button that closes it", describe_node(&page.nodes[dialog])))
+        })
+}
+
+/// The field a fill means: by its label against the step's field words, else the one field.
+async fn field_for(
+    session: &BrowserSession,
+    page: &Page,
+    intent: &Intent,
+    field: Option<&str>,
+) -> Result<Locator, Unresolved> {
+    match field {
+        Some(field) => {
+            let wanted = Intent {
+                names: vec![field.to_owned()],
+                phrase: field.to_owned(),
+                words: text::words(field),
+                ..intent.clone()
+            };
+            pick(session, page, &wanted, EDITABLE, "fill").await.map(|(locator, _)| locator)
+        }
+        None => {
+            let fields: Vec<&Node> =
+                page.nodes.iter().filter(|n| EDITABLE.contains(&n.role.as_str()) && !n.disabled).collect();
+            match fields.as_slice() {
+                [one] => Ok(locator_of(one)),
+                [] => Err(Unresolved("fill: there is no field to type into on the page".into())),
+                many => Err(Unresolved(format!(
+                    "fill: the step does not say which field; the page has {}",
+                    many.iter().map(|n| describe_node(n)).collect::<Vec<_>>().join(", ")
+                ))),
+            }
+        }
+    }
+}
+
+/// Choosing a value: an option of a select (the one the step names, or any that has it), a
+/// radio, a tab or button of that name, or — "Set the name to Ada" — typing into a field.
+async fn choose(
+    session: &BrowserSession,
+    page: &Page,
+    intent: &Intent,
+    field: Option<&str>,
+    value: &str,
+) -> Result<Vec<Op>, Unresolved> {
+    let value_intent =
+        Intent { names: vec![value.to_owned()], phrase: value.to_owned(), words: text::words(value), ..intent.clone() };
+    // A select: the one named by the field, else any whose options have the value.
+    let selects: Vec<usize> = page
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches!(n.role.as_str(), "combobox" | "listbox"))
+        .map(|(i, _)| i)
+        .collect();
+    let mut best: Option<(f64, usize, String)> = None;
+    for &s in &selects {
+        let field_fit = match field {
+            Some(field) => {
+                let wanted = Intent {
+                    names: vec![field.to_owned()],
+                    phrase: field.to_owned(),
+                    words: text::words(field),
+                    ..intent.clone()
+                };
+                name_score(&page.nodes[s].name, &wanted)
+            }
+            None => 0.5,
+        };
+        if field_fit < 0.45 {
+            continue;
+        }
+        for option in page.options_of(s) {
+            let fit = name_score(&option.name, &value_intent);
+            if fit >= 0.6 {
+                let score = fit + field_fit;
+                if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
+                    best = Some((score, s, option.name.clone()));
+                }
+            }
+        }
+    }
+    if let Some((_, s, option)) = best {
+        return Ok(vec![Op::Select { locator: locator_of(&page.nodes[s]), option }]);
+    }
+    // A radio (in the group the field names), a tab, an option of a list, a button.
+    let mut radio_intent = value_intent.clone();
+    if let Some(field) = field {
+        radio_intent.context.push(field.to_owned());
+    }
+    if let Ok((locator, node)) = pick(
+        session,
+        page,
+        &radio_intent,
+        &["radio", "option", "tab", "menuitemradio", "button", "link", "switch", "checkbox"],
+        "choose",
+    )
+    .await
+    {
+        return Ok(vec![match node.role.as_str() {
+            "radio" | "checkbox" | "switch" | "menuitemradio" => Op::Check { locator, on: true },
+            _ => Op::Click { locator, downloads: false },
+        }]);
+    }
+    // "Set the Reference to ABC-123": a field takes the value.
+    if let Some(field) = field {
+        if let Ok(locator) = field_for(session, page, intent, Some(field)).await {
+            return Ok(vec![Op::Fill {
+                locator,
+                value: ValueSpec { kind: ValueKind::Literal, value: value.to_owned() },
+            }]);
+        }
+    }
+    let options: Vec<String> = selects
+        .iter()
+        .flat_map(|&s| page.options_of(s).into_iter().map(move |o| format!("{} in {}", o.name, page.nodes[s].name)))
+        .take(12)
+        .collect();
+    Err(Unresolved(format!(
+        "choose: no option, radio or button \"{value}\"{} on the page{}",
+        field.map(|f| format!(" for \"{f}\"")).unwrap_or_default(),
+        if options.is_empty() { String::new() } else { format!("; the options are {}", options.join(", ")) }
+    )))
+}
+
+const DOWNLOAD_WORDS: &[&str] =
+    &["download", "export", "save", "csv", "pdf", "xlsx", "ダウンロード", "出力", "エクスポート", "保存"];
+const SEARCH_WORDS: &[&str] = &["search", "find", "query", "keyword", "検索", "キーワード", "探す"];
+const USER_WORDS: &[&str] = &[
+    "user",
+    "username",
+    "login",
+    "email",
+    "e-mail",
+    "account",
+    "id",
+    "ユーザー",
+    "ログイン",
+    "メール",
+    "アカウント",
+    "社員番号",
+    "利用者",
+];
+const PASSWORD_WORDS: &[&str] = &["password", "passcode", "pin", "パスワード", "暗証番号"];
+const SUBMIT_LOGIN: &[&str] =
+    &["sign in", "log in", "login", "sign on", "continue", "next", "submit", "ログイン", "サインイン", "送信", "次へ"];
+
+fn mentions(name: &str, words: &[&str]) -> bool {
+    let name = fold(name);
+    words.iter().any(|w| if w.is_ascii() { contains_phrase(&name, w) } else { name.contains(w) })
+}
+
+/// Search: the search field (a search box, or a field named for searching), the query typed,
+/// then its button or Enter.
+fn search(page: &Page, query: &StepValue) -> Result<Vec<Op>, Unresolved> {
+    let fields: Vec<usize> = page
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| EDITABLE.contains(&n.role.as_str()) && !n.disabled)
+        .map(|(i, _)| i)
+        .collect();
+    let field = fields
+        .iter()
+        .copied()
+        .find(|&i| page.nodes[i].role == "searchbox")
+        .or_else(|| fields.iter().copied().find(|&i| mentions(&page.nodes[i].name, SEARCH_WORDS)))
+        .or_else(|| page.ancestors_any(&fields, "search"))
+        .or_else(|| (fields.len() == 1).then(|| fields[0]));
+    let Some(field) = field else {
+        return Err(Unresolved(format!("search: no search field on the page{}", seen(page, EDITABLE))));
+    };
+    let mut ops = vec![Op::Fill { locator: locator_of(&page.nodes[field]), value: query.into() }];
+    // Its button: in the same search landmark or form, named for searching.
+    let button = page.nodes.iter().enumerate().find(|(i, n)| {
+        n.role == "button"
+            && (mentions(&n.name, SEARCH_WORDS) || n.name == "🔍" || n.name.eq_ignore_ascii_case("go"))
+            && page.ancestors(*i).any(|(p, _)| page.ancestors(field).any(|(q, _)| q == p))
+    });
+    ops.push(match button {
+        Some((_, n)) => Op::Click { locator: locator_of(n), downloads: false },
+        None => Op::Press { locator: Some(locator_of(&page.nodes[field])), key: "Enter".into() },
+    });
+    Ok(ops)
+}
+
+/// Sign in: the user field, the password field and the button that submits them.
+fn login(page: &Page, user: Option<&StepValue>, password: Option<&StepValue>) -> Result<Vec<Op>, Unresolved> {
+    let fields: Vec<usize> = page
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches!(n.role.as_str(), "textbox" | "combobox") && !n.disabled)
+        .map(|(i, _)| i)
+        .collect();
+    let password_field = fields.iter().copied().find(|&i| mentions(&page.nodes[i].name, PASSWORD_WORDS));
+    let user_field = fields
+        .iter()
+        .copied()
+        .filter(|&i| Some(i) != password_field)
+        .find(|&i| mentions(&page.nodes[i].name, USER_WORDS))
+        .or_else(|| fields.iter().copied().find(|&i| Some(i) != password_field));
+    let password_field = password_field.or_else(|| {
+        // A password field without a name of its own: the field after the user's.
+        user_field.and_then(|u| fields.iter().copied().find(|&i| i > u))
+    });
+    let mut ops = Vec::new();
+    match (user, user_field) {
+        (Some(value), Some(field)) => {
+            ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
+        }
+        (Some(_), None) => {
+            return Err(Unresolved(format!("sign in: no user name field on the page{}", seen(page, EDITABLE))))
+        }
+        (None, _) => {}
+    }
+    match (password, password_field) {
+        (Some(value), Some(field)) => {
+            ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
+        }
+        (Some(_), None) => {
+            return Err(Unresolved(format!("sign in: no password field on the page{}", seen(page, EDITABLE))))
+        }
+        (None, _) => {}
+    }
+    if ops.is_empty() {
+        return Err(Unresolved("sign in: the step gives neither a user name nor a password".into()));
+    }
+    let submit =
+        page.nodes.iter().find(|n| matches!(n.role.as_str(), "button" | "link") && mentions(&n.name, SUBMIT_LOGIN));
+    ops.push(match submit {
+        Some(button) => Op::Click { locator: locator_of(button), downloads: false },
+        None => {
+            let last = password_field.or(user_field).map(|i| locator_of(&page.nodes[i]));
+            Op::Press { locator: last, key: "Enter".into() }
+        }
+    });
+    Ok(ops)
+}
+
+impl Page {
+    /// The first of `fields` inside an element of `role` (a `search` landmark).
+    fn ancestors_any(&self, fields: &[usize], role: &str) -> Option<usize> {
+        fields.iter().copied().find(|&i| self.ancestors(i).any(|(_, n)| n.role == role))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intent::parse_step;
+
+    fn intent(step: &str) -> Intent {
+        parse_step(step).remove(0)
+    }
+
+    #[test]
+    fn names_fit_quoted_text_first_then_the_steps_words() {
+        assert_eq!(name_score("Statements", &intent("Open the Statements page")), 0.95);
+        assert_eq!(name_score("表示", &intent("「表示」を押す")), 1.0);
+        let add = intent("Add the Blue widget to the cart");
+        assert!(name_score("Add to cart", &add) > name_score("Cart (0)", &add));
+        assert_eq!(name_score("Buy now", &add), 0.0);
+        assert!(name_score("Reject non-essential", &intent("Click Reject")) > 0.45);
+        assert!(
+            name_score("I agree to the delivery terms", &intent("Tick the box to agree to the delivery terms")) > 0.8
+        );
+    }
+
+    #[test]
+    fn phrases_that_tell_apart_are_the_steps_words_beside_the_name() {
+        let phrases = telling_phrases(&intent("Download the October 2026 statement"), "Download");
+        assert_eq!(phrases.first().map(String::as_str), Some("october 2026 statement"));
+        assert!(phrases.contains(&"october 2026".to_owned()));
+        let phrases = telling_phrases(&intent("Add the Blue widget to the cart"), "Add to cart");
+        assert!(phrases.contains(&"blue widget".to_owned()), "{phrases:?}");
+    }
+
+    #[test]
+    fn a_login_form_gives_user_password_and_its_button() {
+        let page = Page::parse(
+            "u",
+            "- main:\n  - form:\n    - textbox \"Username\" [ref=e6]\n    - textbox \"Password\" [ref=e7]\n    - checkbox \"Keep me signed in\" [ref=e8]\n    - button \"Sign in\" [ref=e9]\n",
+        );
+        let Action::Login { user, password } = intent("Sign in with {{U}} / {{P}}").action else { panic!() };
+        let ops = login(&page, user.as_ref(), password.as_ref()).unwrap();
+        let described: Vec<String> = ops.iter().map(Op::describe).collect();
+        assert_eq!(
+            described,
+            [
+                "fill getByRole(\"textbox\", { name: \"Username\", exact: true }) with {{U}}",
+                "fill getByRole(\"textbox\", { name: \"Password\", exact: true }) with {{P}}",
+                "click getByRole(\"button\", { name: \"Sign in\", exact: true })"
+            ]
+        );
+        let japanese = Page::parse("u", "- form:\n  - textbox \"ユーザーID\" [ref=e6]\n  - textbox \"パスワード\" [ref=e7]\n  - button \"ログイン\" [ref=e8]\n");
+        assert_eq!(login(&japanese, user.as_ref(), password.as_ref()).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn operations_read_as_words_with_placeholders() {
+        let op = Op::Fill {
+            locator: Locator::Role { role: "textbox".into(), name: Some("Password".into()), exact: true },
+            value: (&StepValue::Placeholder("PORTAL_PASSWORD".into())).into(),
+        };
+        assert_eq!(
+            op.describe(),
+            "fill getByRole(\"textbox\", { name: \"Password\", exact: true }) with {{PORTAL_PASSWORD}}"
+        );
+        let json = serde_json::to_value(&op).unwrap();
+        assert_eq!(json["value"], serde_json::json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}));
+        assert_eq!(serde_json::from_value::<Op>(json).unwrap(), op);
+    }
+}

@@ -1,0 +1,939 @@
+//! The loop of seed 004 around the progress of seed 000: for each objective, see the page,
+//! get what blocks it out of the way (recovery steps), decide the actions — replayed from the
+//! cache, resolved offline, or asked of the model — check each target before acting, act, and
+//! judge the objective by what the page now shows. At most `max_attempts` attempts an
+//! objective, each knowing what failed before; a failed objective skips the rest.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use planwright_block::{BlockContext, BlockError};
+use planwright_browser::{
+    ActOptions, ActionReport, BrowserError, BrowserSession, Download, Locator, SnapshotMode, SnapshotOptions,
+};
+use planwright_runs::objective::{
+    ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, StepState, StepStatus, StepType,
+};
+use planwright_runs::{ArtifactKind, LogLevel, Progress};
+use serde_json::{Map, Value};
+use tracing::Instrument;
+
+use crate::cache::{ActionCache, CacheKey};
+use crate::evidence;
+use crate::intent::{parse_step, Action, Intent};
+use crate::judge::{self, PageText};
+use crate::model::{ModelHelp, ModelPlan};
+use crate::page::Page;
+use crate::recovery;
+use crate::resolve::{resolve, Op, Unresolved, ValueKind};
+use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
+
+/// How long the runner waits for a page still rendering before it calls a target missing.
+const LATE_CONTENT: Duration = Duration::from_secs(5);
+/// A page still this long is done rendering.
+const STILL_ENOUGH: Duration = Duration::from_millis(1200);
+/// How long a click may take to show its effect (a client-side timer renders results).
+const EFFECT: Duration = Duration::from_millis(2500);
+/// How long a cached target may take to appear before the cache is set aside.
+const CACHED_TARGET: Duration = Duration::from_secs(3);
+
+/// What the runner is given.
+pub struct RunnerConfig {
+    /// Attempts an objective, at least 1.
+    pub max_attempts: u32,
+    pub cache: Option<Arc<ActionCache>>,
+    /// Where downloads are saved (inside the work directory).
+    pub downloads_dir: PathBuf,
+    /// The model, when one is configured (already recording every call).
+    pub model: Option<Arc<ModelHelp>>,
+}
+
+/// What a run of objectives produced.
+pub struct RunOutcome {
+    pub progress: ObjectiveProgress,
+    pub extracted: Map<String, Value>,
+    pub downloads: Vec<Download>,
+    /// Objectives whose actions were replayed from the cache.
+    pub replayed: usize,
+    /// Evidence screenshots, by step index.
+    pub screenshots: Vec<(usize, PathBuf)>,
+    /// Model calls the run made.
+    pub model_calls: usize,
+}
+
+/// Why an attempt failed, and whether another could change it.
+struct Failure {
+    reason: String,
+    retriable: bool,
+}
+
+impl Failure {
+    fn retry(reason: impl Into<String>) -> Failure {
+        Failure { reason: reason.into(), retriable: true }
+    }
+}
+
+impl From<BrowserError> for Failure {
+    fn from(error: BrowserError) -> Failure {
+        let retriable =
+            !matches!(error, BrowserError::Closed(_) | BrowserError::NotInstalled { .. } | BrowserError::Launch(_));
+        Failure { reason: error.to_string(), retriable }
+    }
+}
+
+/// What a successful attempt did.
+struct Done {
+    evidence: Vec<String>,
+    ops: Vec<Op>,
+    decided_by: &'static str,
+}
+
+pub struct Runner<'a> {
+    ctx: &'a BlockContext,
+    session: Arc<BrowserSession>,
+    config: RunnerConfig,
+    progress: ObjectiveProgress,
+    log: StepLog,
+    extracted: Map<String, Value>,
+    downloads: Vec<Download>,
+    replayed: usize,
+    screenshots: Vec<(usize, PathBuf)>,
+    /// What fills, choices and checks showed right after they were made (a later click may
+    /// take their page away), for the judgement of their intent.
+    proofs: Vec<String>,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(
+        ctx: &'a BlockContext,
+        session: Arc<BrowserSession>,
+        config: RunnerConfig,
+        progress: ObjectiveProgress,
+    ) -> Runner<'a> {
+        Runner {
+            log: StepLog::new(&ctx.record_dir),
+            ctx,
+            session,
+            config,
+            progress,
+            extracted: Map::new(),
+            downloads: Vec::new(),
+            replayed: 0,
+            screenshots: Vec::new(),
+            proofs: Vec::new(),
+        }
+    }
+
+    /// Carries out every objective in turn; stops at the first that fails (the rest skipped).
+    pub async fn run(mut self) -> Result<RunOutcome, BlockError> {
+        if self.log.exists() {
+            self.ctx.log(
+                LogLevel::Info,
+                "an earlier attempt of this node did not finish its objectives: they start over from the first, on a fresh \
+                 page",
+            );
+        }
+        self.emit(ObjectiveChange::Planned, None);
+        if self.progress.objective_steps.is_empty() {
+            return Ok(self.outcome());
+        }
+        self.progress.current_step_index = 0;
+        loop {
+            let index = self.progress.current_step_index;
+            let span = tracing::info_span!("objective", index = index + 1, description = %self.progress.objective_steps[index].description);
+            let achieved = self.objective(index).instrument(span).await?;
+            if !achieved {
+                for skipped in self.progress.skip_pending() {
+                    self.progress.current_step_index = skipped;
+                    self.emit(ObjectiveChange::Skipped, None);
+                }
+                break;
+            }
+            if !self.progress.advance() {
+                break;
+            }
+        }
+        Ok(self.outcome())
+    }
+
+    fn outcome(self) -> RunOutcome {
+        RunOutcome {
+            model_calls: self.config.model.as_ref().map_or(0, |m| m.calls()),
+            progress: self.progress,
+            extracted: self.extracted,
+            downloads: self.downloads,
+            replayed: self.replayed,
+            screenshots: self.screenshots,
+        }
+    }
+
+    fn check_cancel(&self) -> Result<(), BlockError> {
+        if self.ctx.cancel.is_cancelled() {
+            Err(BlockError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// One objective, attempt after attempt; whether it was achieved.
+    async fn objective(&mut self, index: usize) -> Result<bool, BlockError> {
+        let description = self.progress.objective_steps[index].description.clone();
+        let intents = parse_step(&description);
+        self.progress.objective_steps[index].execution_plan = intents.iter().map(Intent::describe).collect();
+        if self.progress.objective_steps[index].status == StepStatus::Pending {
+            self.progress.start_current().map_err(|e| BlockError::Failed(e.to_string()))?;
+        }
+        let mut failures: Vec<String> = Vec::new();
+        let mut use_cache = true;
+        for attempt in 1..=self.config.max_attempts.max(1) {
+            self.check_cancel()?;
+            self.progress.objective_steps[index].attempts = attempt;
+            self.emit(ObjectiveChange::Started, None);
+            let result = self.attempt(index, &description, &intents, &failures, use_cache).await;
+            self.check_cancel()?;
+            match result {
+                Ok(done) => {
+                    self.write_log(
+                        index,
+                        attempt,
+                        done.decided_by,
+                        &done.ops,
+                        &intents,
+                        true,
+                        &done.evidence.join("; "),
+                    );
+                    let evidence = done.evidence.join("; ");
+                    self.progress.complete_current(&evidence).map_err(|e| BlockError::Failed(e.to_string()))?;
+                    self.keep_screenshot(index, "completed").await;
+                    self.emit(ObjectiveChange::Completed, None);
+                    return Ok(true);
+                }
+                Err(failure) => {
+                    self.write_log(index, attempt, "offline", &[], &intents, false, &failure.reason);
+                    self.ctx
+                        .log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
+                    failures.push(failure.reason);
+                    use_cache = false;
+                    if !failure.retriable {
+                        break;
+                    }
+                }
+            }
+        }
+        let reason = failures.last().cloned().unwrap_or_else(|| "it was not reached".into());
+        let attempts = self.progress.objective_steps[index].attempts;
+        let note = format!("{reason} (after {attempts} attempt{})", if attempts == 1 { "" } else { "s" });
+        self.progress.fail_current(&note).map_err(|e| BlockError::Failed(e.to_string()))?;
+        self.keep_screenshot(index, "failed").await;
+        self.emit(ObjectiveChange::Failed, None);
+        Ok(false)
+    }
+
+    /// One attempt: the cache first, then the offline resolver intent by intent, then the
+    /// model for what the resolver could not do.
+    async fn attempt(
+        &mut self,
+        index: usize,
+        description: &str,
+        intents: &[Intent],
+        failures: &[String],
+        use_cache: bool,
+    ) -> Result<Done, Failure> {
+        self.proofs.clear();
+        self.clear_blockers(index, intents).await?;
+        let start_url = self.session.url().await?;
+        let key = CacheKey::new(description, &start_url, placeholders_in(description));
+        if use_cache {
+            if let Some(done) = self.replay(index, &key, intents).await? {
+                return Ok(done);
+            }
+        }
+        let mut ops = Vec::new();
+        let mut evidence = Vec::new();
+        for (at, intent) in intents.iter().enumerate() {
+            let page = match self.resolve_intent(index, intent, &intents[at..]).await? {
+                Ok((planned, before)) => {
+                    let reports = self.carry_out(index, &planned, intents).await?;
+                    let proof = self.judge_intent(intent, &planned, &reports, &before).await?;
+                    match proof {
+                        Ok(proof) => evidence.push(proof),
+                        Err(reason) => return Err(Failure::retry(reason)),
+                    }
+                    ops.extend(planned);
+                    continue;
+                }
+                Err((reason, page)) => (reason, page),
+            };
+            // The resolver could not: the model, when there is one, decides the rest.
+            let (reason, page) = page;
+            let Some(model) = self.config.model.clone() else { return Err(Failure::retry(reason)) };
+            let checklist: Vec<String> = self.progress.objectives_only().map(|s| s.description.clone()).collect();
+            let mut seen = failures.to_vec();
+            seen.push(format!("the offline resolver: {reason}"));
+            let snapshot = self.ctx.secrets.redact(&page);
+            let plan = model
+                .decide(
+                    description,
+                    &checklist,
+                    index,
+                    &snapshot,
+                    &seen,
+                    &placeholders_in(description),
+                    &self.ctx.cancel,
+                )
+                .await
+                .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+            let planned = match plan {
+                ModelPlan::Act(planned) => planned,
+                ModelPlan::TargetNotFound(why) => {
+                    return Err(Failure::retry(format!("the model found no target: {why}")))
+                }
+            };
+            let before = PageText::capture(&self.session).await?;
+            self.set_plan(index, &planned);
+            let reports = self.carry_out(index, &planned, intents).await?;
+            let rest = &intents[at..];
+            let proof = if rest.iter().all(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. })) {
+                let mut proofs = Vec::new();
+                for intent in rest {
+                    match self.judge_intent(intent, &[], &[], &before).await? {
+                        Ok(proof) => proofs.push(proof),
+                        Err(reason) => return Err(Failure::retry(reason)),
+                    }
+                }
+                proofs.join("; ")
+            } else {
+                let after = self.snapshot_text().await?;
+                let done: Vec<String> = planned
+                    .iter()
+                    .zip(&reports)
+                    .map(|(op, r)| format!("{} → {}", op.describe(), result_of(r)))
+                    .collect();
+                let judged = model
+                    .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
+                    .await
+                    .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+                match judged {
+                    (true, proof) => proof,
+                    (false, why) => return Err(Failure::retry(format!("the model judged it not done: {why}"))),
+                }
+            };
+            evidence.push(proof);
+            ops.extend(planned);
+            return Ok(self.done(&key, evidence, ops, "model"));
+        }
+        Ok(self.done(&key, evidence, ops, "offline"))
+    }
+
+    fn done(&self, key: &CacheKey, evidence: Vec<String>, ops: Vec<Op>, decided_by: &'static str) -> Done {
+        if let Some(cache) = &self.config.cache {
+            if let Err(error) = cache.put(key, &ops) {
+                self.ctx.log(LogLevel::Warn, format!("{error}; the next run decides again"));
+            }
+        }
+        Done { evidence, ops, decided_by }
+    }
+
+    /// Replays the cached operations of an objective, each target checked first; `None` when
+    /// there are none or one no longer resolves to exactly one element (then the objective is
+    /// resolved again and the cache updated).
+    async fn replay(&mut self, index: usize, key: &CacheKey, intents: &[Intent]) -> Result<Option<Done>, Failure> {
+        let Some(cache) = self.config.cache.clone() else { return Ok(None) };
+        let ops = match cache.get(key) {
+            Ok(Some(ops)) => ops,
+            Ok(None) => return Ok(None),
+            Err(error) => {
+                self.ctx.log(LogLevel::Warn, format!("{error}; deciding without it"));
+                return Ok(None);
+            }
+        };
+        let before = PageText::capture(&self.session).await?;
+        self.set_plan(index, &ops);
+        let mut reports = Vec::new();
+        for op in &ops {
+            if let Some(locator) = op.locator() {
+                if !self.exactly_one(locator, CACHED_TARGET).await? {
+                    self.ctx.log(
+                        LogLevel::Info,
+                        format!(
+                            "objective {}: the cached target {locator} is no longer one element; deciding again",
+                            index + 1
+                        ),
+                    );
+                    return Ok(None);
+                }
+            }
+            reports.push(self.act(index, op, intents).await?);
+        }
+        // Judged as any attempt: by what the page shows.
+        let mut evidence = Vec::new();
+        let mut at = 0;
+        for intent in intents {
+            let count = ops_for(intent, &ops[at..]);
+            let proof = self.judge_intent(intent, &ops[at..at + count], &reports[at..at + count], &before).await?;
+            at += count;
+            match proof {
+                Ok(proof) => evidence.push(proof),
+                Err(reason) => {
+                    let _ = cache.forget(key);
+                    return Err(Failure::retry(format!("the cached actions did not reach it: {reason}")));
+                }
+            }
+        }
+        let _ = cache.replayed(key);
+        self.replayed += 1;
+        Ok(Some(Done { evidence, ops, decided_by: "cache" }))
+    }
+
+    /// Whether `locator` names exactly one element, waiting up to `wait` for it to appear.
+    async fn exactly_one(&self, locator: &Locator, wait: Duration) -> Result<bool, Failure> {
+        let started = Instant::now();
+        loop {
+            let count = self.session.resolve(locator).await?.len();
+            if count == 1 {
+                return Ok(true);
+            }
+            if count > 1 || started.elapsed() >= wait {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Resolves one intent against the page as it is now, waiting a little for a page still
+    /// rendering; the operations and the page text before them, or why not and the snapshot.
+    async fn resolve_intent(
+        &mut self,
+        index: usize,
+        intent: &Intent,
+        remaining: &[Intent],
+    ) -> Result<Result<(Vec<Op>, PageText), (String, String)>, Failure> {
+        let started = Instant::now();
+        loop {
+            self.clear_blockers(index, remaining).await?;
+            let snapshot = self.snapshot_text().await?;
+            let page = Page::parse(&self.session.url().await?, &snapshot);
+            match resolve(&self.session, &page, intent).await {
+                Ok(ops) => {
+                    if !ops.is_empty() {
+                        self.set_plan(index, &ops);
+                    }
+                    return Ok(Ok((ops, PageText::capture(&self.session).await?)));
+                }
+                Err(Unresolved(reason)) => {
+                    let waited = started.elapsed();
+                    let still = self.session.still_for().await?;
+                    if waited >= LATE_CONTENT || (waited >= STILL_ENOUGH && still >= STILL_ENOUGH) {
+                        return Ok(Err((reason, snapshot)));
+                    }
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                }
+            }
+        }
+    }
+
+    async fn snapshot_text(&self) -> Result<String, BrowserError> {
+        let options = SnapshotOptions { mode: SnapshotMode::Interactive, scope: None, token_budget: Some(6_000) };
+        Ok(self.session.snapshot(&options).await?.text)
+    }
+
+    /// Carries out operations, a covering dialog or banner taken out of the way (a recovery
+    /// step) and the operation tried again once.
+    async fn carry_out(&mut self, index: usize, ops: &[Op], intents: &[Intent]) -> Result<Vec<ActionReport>, Failure> {
+        let mut reports = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Some(locator) = op.locator() {
+                // The precheck: 0 or several candidates fail the attempt, saying which.
+                let found = self.session.resolve(locator).await?;
+                if found.len() > 1 {
+                    let listed: Vec<String> = found.iter().take(6).map(ToString::to_string).collect();
+                    return Err(Failure::retry(format!(
+                        "{locator} matches {} elements: {}",
+                        found.len(),
+                        listed.join("; ")
+                    )));
+                }
+            }
+            let report = match self.act(index, op, intents).await {
+                Err(Failure { reason, .. }) if reason.contains("is covered by") => {
+                    self.ctx.log(LogLevel::Info, format!("objective {}: {reason}", index + 1));
+                    if !self.clear_blockers(index, intents).await? {
+                        self.escape_cover(index, &reason).await?;
+                    }
+                    self.act(index, op, intents).await?
+                }
+                other => other?,
+            };
+            reports.push(report);
+        }
+        Ok(reports)
+    }
+
+    /// Carries out one operation and records it on the current step.
+    async fn act(&mut self, index: usize, op: &Op, intents: &[Intent]) -> Result<ActionReport, Failure> {
+        let _ = intents;
+        let options = ActOptions::default();
+        let session = Arc::clone(&self.session);
+        let downloads_before = session.download_count();
+        let result = match op {
+            Op::Navigate { url } => {
+                let url =
+                    self.ctx.secrets.fill(url).map_err(|e| Failure { reason: e.to_string(), retriable: false })?;
+                session.navigate(&url, &options).await
+            }
+            Op::Click { locator, .. } => session.click(locator, &options).await,
+            Op::Fill { locator, value } => {
+                // A placeholder becomes its secret only now; the value is registered for masking first.
+                let text = match value.kind {
+                    ValueKind::Placeholder => self
+                        .ctx
+                        .secrets
+                        .fill(&value.value)
+                        .map_err(|e| Failure { reason: e.to_string(), retriable: false })?,
+                    ValueKind::Literal => value.value.clone(),
+                };
+                session.fill(locator, &text, &options).await
+            }
+            Op::Select { locator, option } => {
+                session.select_option(locator, std::slice::from_ref(option), &options).await
+            }
+            Op::Check { locator, on } => session.set_checked(locator, *on, &options).await,
+            Op::Press { locator, key } => session.press(locator.as_ref(), key, &options).await,
+            Op::Hover { locator } => session.hover(locator, &options).await,
+            Op::Scroll { down } => session.scroll(None, 0.0, if *down { 600.0 } else { -600.0 }, &options).await,
+            Op::Back => session.go_back(&options).await,
+        };
+        let (result_text, outcome) = match result {
+            Ok(mut report) => {
+                if matches!(op, Op::Click { downloads: true, .. }) && report.downloads.is_empty() {
+                    report.downloads = session.downloads_after(downloads_before, Duration::from_secs(10)).await?;
+                }
+                self.downloads.extend(report.downloads.iter().cloned());
+                match self.read_back(op, &report).await? {
+                    Ok(proof) => {
+                        let said = proof.clone().unwrap_or_else(|| result_of(&report));
+                        self.proofs.extend(proof);
+                        (said, Ok(report))
+                    }
+                    Err(reason) => (reason.clone(), Err(Failure::retry(reason))),
+                }
+            }
+            Err(error) => (error.to_string(), Err(Failure::from(error))),
+        };
+        let action = ExecutedAction {
+            action: op.describe(),
+            tool_name: op.tool().to_owned(),
+            result: self.ctx.secrets.redact(&result_text),
+            timestamp: now(),
+        };
+        let step = self.progress.current_step_index;
+        self.progress.objective_steps[step].executed_actions.push(action.clone());
+        let _ = index;
+        self.emit(ObjectiveChange::ActionExecuted, Some(action));
+        outcome
+    }
+
+    /// Takes out of the way every dialog or banner the objective is not about, each as a
+    /// recovery step; whether there was one.
+    async fn clear_blockers(&mut self, parent: usize, intents: &[Intent]) -> Result<bool, Failure> {
+        let mut cleared = false;
+        for _ in 0..3 {
+            let snapshot = self.snapshot_text().await?;
+            let page = Page::parse("", &snapshot);
+            let Some(blocker) = recovery::blockers(&page, intents).into_iter().next() else { return Ok(cleared) };
+            let Some((button, why)) = recovery::dismiss_button(&page, blocker.node) else {
+                return Err(Failure::retry(format!(
+                    "{} is in the way and has no button that closes it",
+                    blocker.described
+                )));
+            };
+            let name = page.nodes[button].name.clone();
+            let locator = recovery::locator_in(&page, button);
+            let op = Op::Click { locator, downloads: false };
+            self.recover(
+                parent,
+                &blocker.described,
+                &format!("{} \"{name}\"", page.nodes[button].role),
+                why,
+                op,
+                &blocker.described,
+            )
+            .await?;
+            cleared = true;
+        }
+        Ok(cleared)
+    }
+
+    /// A cover the snapshot does not name (a backdrop): Escape, as a recovery step.
+    async fn escape_cover(&mut self, parent: usize, reason: &str) -> Result<(), Failure> {
+        let covering =
+            reason.split("is covered by ").nth(1).and_then(|r| r.split(", which").next()).unwrap_or("an overlay");
+        let op = Op::Press { locator: None, key: "Escape".into() };
+        self.recover(
+            parent,
+            covering,
+            "the Escape key",
+            "closes an overlay without choosing anything on it",
+            op,
+            covering,
+        )
+        .await
+    }
+
+    /// One recovery step: inserted after the objective, carried out, judged by the blocker
+    /// going away, then back to the objective. A recovery that fails fails the attempt.
+    async fn recover(
+        &mut self,
+        parent: usize,
+        blocking: &str,
+        choice: &str,
+        why: &str,
+        op: Op,
+        gone_check: &str,
+    ) -> Result<(), Failure> {
+        let description = format!("Close {blocking} ({choice})");
+        self.progress.insert_recovery_step(parent, &description, blocking, vec![op.describe()]);
+        self.progress.advance();
+        self.emit(ObjectiveChange::RecoveryInserted, None);
+        self.ctx.log(
+            LogLevel::Info,
+            format!("recovery for objective {}: {blocking} is in the way; pressing {choice}, which {why}", parent + 1),
+        );
+        let acted = self.act(parent, &op, &[]).await;
+        let gone = match &acted {
+            Ok(_) => {
+                let snapshot = self.snapshot_text().await?;
+                !snapshot.lines().any(|l| l.trim_start().trim_start_matches("- ").starts_with(gone_check))
+            }
+            Err(_) => false,
+        };
+        let step = self.progress.current_step_index;
+        self.progress.objective_steps[step].attempts = 1;
+        let outcome = if gone {
+            self.progress
+                .complete_current(format!("{blocking} went away after pressing {choice}, which {why}"))
+                .map_err(|e| Failure::retry(e.to_string()))?;
+            self.emit(ObjectiveChange::Completed, None);
+            Ok(())
+        } else {
+            let reason = match acted {
+                Err(failure) => failure.reason,
+                Ok(_) => format!("{blocking} was still there after pressing {choice}"),
+            };
+            self.progress.fail_current(&reason).map_err(|e| Failure::retry(e.to_string()))?;
+            self.emit(ObjectiveChange::Failed, None);
+            Err(Failure::retry(format!("the recovery failed: {reason}")))
+        };
+        self.write_log(parent, 1, "offline", std::slice::from_ref(&op), &[], outcome.is_ok(), &description);
+        self.progress.return_to_parent();
+        self.emit(ObjectiveChange::Started, None);
+        outcome
+    }
+
+    /// Judges one intent by what the page shows now.
+    async fn judge_intent(
+        &mut self,
+        intent: &Intent,
+        ops: &[Op],
+        reports: &[ActionReport],
+        before: &PageText,
+    ) -> Result<Result<String, String>, Failure> {
+        match &intent.action {
+            Action::Verify { expected, negated, role } => {
+                Ok(judge::verify(&self.session, expected, *negated, *role).await?)
+            }
+            Action::Note { label, name } => Ok(match judge::note(&self.session, label).await? {
+                Ok(value) => {
+                    self.extracted.insert(name.clone(), Value::String(value.clone()));
+                    Ok(format!("\"{label}\" is \"{value}\", kept as {name}"))
+                }
+                Err(reason) => Err(reason),
+            }),
+            Action::Wait => {
+                let expected = if intent.names.is_empty() { vec![intent.phrase.clone()] } else { intent.names.clone() };
+                Ok(judge::verify(&self.session, &expected, false, None).await?)
+            }
+            _ => self.judge_actions(intent, ops, reports, before).await,
+        }
+    }
+
+    /// The evidence of actions: a download, a new page, fields holding what was typed, what
+    /// appeared — waiting a moment for a page that renders after the action.
+    async fn judge_actions(
+        &mut self,
+        intent: &Intent,
+        ops: &[Op],
+        reports: &[ActionReport],
+        before: &PageText,
+    ) -> Result<Result<String, String>, Failure> {
+        // Fills, choices and checks were read back as they were made.
+        let mut proofs: Vec<String> = std::mem::take(&mut self.proofs);
+        let last_act = ops
+            .iter()
+            .zip(reports)
+            .rfind(|(op, _)| matches!(op, Op::Click { .. } | Op::Press { .. } | Op::Navigate { .. } | Op::Back));
+        if let Some((op, report)) = last_act {
+            let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
+            let downloaded: Vec<&Download> = reports.iter().flat_map(|r| &r.downloads).collect();
+            if wants_download {
+                return Ok(match downloaded.first() {
+                    Some(file) => Ok(format!("downloaded {} ({} bytes)", file.file_name, file.bytes)),
+                    None => Err(format!("{} began no download", op.describe())),
+                });
+            }
+            if let Some(file) = downloaded.first() {
+                proofs.push(format!("downloaded {} ({} bytes)", file.file_name, file.bytes));
+            } else if let Some(change) = self.change_after(report, before).await? {
+                proofs.push(change);
+            } else if matches!(op, Op::Press { .. }) {
+                proofs.push(format!("{} done", op.describe()));
+            } else {
+                return Ok(Err(format!("nothing on the page changed after: {}", op.describe())));
+            }
+        }
+        if intent.action == Action::Hover {
+            proofs.push("the pointer is over it".into());
+        }
+        Ok(if proofs.is_empty() { Err("no action was carried out".into()) } else { Ok(proofs.join("; ")) })
+    }
+
+    /// What a fill, a choice or a check left in its field, read back at once: the proof, or why
+    /// the field does not hold what was asked. Other operations are judged with their intent.
+    async fn read_back(&self, op: &Op, report: &ActionReport) -> Result<Result<Option<String>, String>, Failure> {
+        let field = match (op, &report.element) {
+            (Op::Fill { .. } | Op::Select { .. } | Op::Check { .. }, Some(field)) => field,
+            _ => return Ok(Ok(None)),
+        };
+        let name = format!("{} \"{}\"", field.role, field.name);
+        Ok(match op {
+            Op::Fill { value, .. } => {
+                let held = self.session.field_value(field).await?;
+                let wanted = match value.kind {
+                    ValueKind::Placeholder => self.ctx.secrets.fill(&value.value).unwrap_or_default(),
+                    ValueKind::Literal => value.value.clone(),
+                };
+                // A field that formats what is typed ("1280" shown as "1,280") still holds it.
+                let same = held == wanted || held.replace([',', ' '], "") == wanted.replace([',', ' '], "");
+                match (same, value.kind) {
+                    (false, _) => Err(format!("{name} does not hold what was typed")),
+                    (true, ValueKind::Placeholder) => {
+                        Ok(Some(format!("{name} holds {} ({} characters)", value.value, held.chars().count())))
+                    }
+                    (true, ValueKind::Literal) => Ok(Some(format!("{name} holds \"{held}\""))),
+                }
+            }
+            Op::Select { option, .. } => {
+                let held = self.session.field_value(field).await?;
+                if crate::text::fold(&held).contains(&crate::text::fold(option)) {
+                    Ok(Some(format!("{name} shows \"{held}\"")))
+                } else {
+                    Err(format!("{name} shows \"{held}\", not \"{option}\""))
+                }
+            }
+            Op::Check { on, .. } => Ok(Some(format!("{name} is {}", if *on { "on" } else { "off" }))),
+            _ => Ok(None),
+        })
+    }
+
+    /// What changed after an action, from its report and the page's text, waiting a moment for
+    /// a page that renders late.
+    async fn change_after(&self, report: &ActionReport, before: &PageText) -> Result<Option<String>, Failure> {
+        if report.opened_tab {
+            return Ok(Some(format!("a new tab opened at {}", report.url)));
+        }
+        if report.navigated && report.url != report.url_before {
+            let title = self
+                .session
+                .evaluate("document.title")
+                .await
+                .ok()
+                .and_then(|t| t.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            return Ok(Some(format!(
+                "now at {}{}",
+                report.url,
+                if title.is_empty() { String::new() } else { format!(" (\"{title}\")") }
+            )));
+        }
+        if let Some(dialog) = report.dialogs.first() {
+            return Ok(Some(format!(
+                "the page asked \"{}\" ({})",
+                dialog.message,
+                if dialog.accepted { "accepted" } else { "declined" }
+            )));
+        }
+        let started = Instant::now();
+        loop {
+            let now = PageText::capture(&self.session).await?;
+            let lines = now.new_lines(before);
+            if !lines.is_empty() {
+                return Ok(Some(format!("the page now shows {}", judge::quote_lines(&lines))));
+            }
+            if now.url != before.url {
+                return Ok(Some(format!("now at {}", now.url)));
+            }
+            if !report.appeared.is_empty() || !report.disappeared.is_empty() {
+                let mut said = Vec::new();
+                if !report.appeared.is_empty() {
+                    said.push(format!(
+                        "{} appeared",
+                        report.appeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                if !report.disappeared.is_empty() {
+                    said.push(format!(
+                        "{} went away",
+                        report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                return Ok(Some(said.join("; ")));
+            }
+            if started.elapsed() >= EFFECT {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    fn set_plan(&mut self, index: usize, ops: &[Op]) {
+        let plan: Vec<String> = ops.iter().map(Op::describe).collect();
+        let step = &mut self.progress.objective_steps[index];
+        if step.execution_plan != plan {
+            step.execution_plan = plan;
+        }
+    }
+
+    async fn keep_screenshot(&mut self, index: usize, what: &str) {
+        let name = format!("{:02}-{what}.png", index + 1);
+        match evidence::save(&self.session, &self.ctx.record_dir.join("evidence"), &name).await {
+            Ok(Some(path)) => {
+                self.ctx.artifact(&path, ArtifactKind::Screenshot);
+                self.screenshots.push((index, path));
+            }
+            Ok(None) => self.ctx.log(
+                LogLevel::Warn,
+                format!("objective {}: the page was blank, so no screenshot was kept as evidence", index + 1),
+            ),
+            Err(error) => self.ctx.log(LogLevel::Warn, format!("objective {}: {error}", index + 1)),
+        }
+    }
+
+    /// Records a change of the current step as a progress event.
+    fn emit(&self, change: ObjectiveChange, action: Option<ExecutedAction>) {
+        let Some(step) = self.progress.current_step() else { return };
+        let steps = (change == ObjectiveChange::Planned)
+            .then(|| self.progress.objective_steps.iter().map(StepState::from).collect());
+        self.ctx.progress(Progress::Objective(Box::new(ObjectiveEvent {
+            change,
+            step: StepState::from(step),
+            action,
+            steps,
+            completed: self.progress.completed_objectives(),
+            total: self.progress.total_objectives(),
+        })));
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_log(
+        &self,
+        index: usize,
+        attempt: u32,
+        decided_by: &'static str,
+        ops: &[Op],
+        intents: &[Intent],
+        success: bool,
+        note: &str,
+    ) {
+        let step = &self.progress.objective_steps
+            [self.progress.current_step_index.min(self.progress.objective_steps.len() - 1)];
+        let mut keys = Vec::new();
+        for intent in intents {
+            keys.push("action".to_owned());
+            if !intent.names.is_empty() || !intent.phrase.is_empty() {
+                keys.push("target".into());
+            }
+            if matches!(
+                intent.action,
+                Action::Fill(_) | Action::Search { .. } | Action::Login { .. } | Action::Choose { .. }
+            ) {
+                keys.push("value".into());
+            }
+            if !intent.roles.is_empty() {
+                keys.push("role".into());
+            }
+        }
+        keys.dedup();
+        let line = StepLine {
+            step_number: self.objective_number(index),
+            original_instruction: self.progress.objective_steps[index].description.clone(),
+            attempt,
+            step_type: if step.step_type == StepType::Recovery { "recovery" } else { "objective" },
+            decided_by,
+            decision: ops.iter().map(|op| decision_of(op.locator(), op.tool())).collect(),
+            result: StepResult { success, note: note.to_owned() },
+            timestamp: now(),
+            metadata_present: keys.len() > 1,
+            metadata_missing: keys.len() <= 1,
+            metadata_keys: keys,
+        };
+        let redact = |text: &str| self.ctx.secrets.redact(text);
+        if let Err(error) = self.log.append(&line, &redact) {
+            self.ctx.log(LogLevel::Warn, format!("{}: {error}", self.log.path().display()));
+        }
+    }
+
+    /// An objective's number as the person wrote it (recovery steps are not counted).
+    fn objective_number(&self, index: usize) -> usize {
+        self.progress.objective_steps[..=index.min(self.progress.objective_steps.len() - 1)]
+            .iter()
+            .filter(|s| s.step_type == StepType::Objective)
+            .count()
+    }
+}
+
+/// How many of `ops` (from the start) belong to `intent`, as the resolver makes them.
+fn ops_for(intent: &Intent, ops: &[Op]) -> usize {
+    let wanted = match &intent.action {
+        Action::Verify { .. } | Action::Note { .. } | Action::Wait => 0,
+        Action::Fill(pairs) => pairs.len(),
+        Action::Search { .. } => 2,
+        Action::Login { user, password } => usize::from(user.is_some()) + usize::from(password.is_some()) + 1,
+        _ => 1,
+    };
+    wanted.min(ops.len())
+}
+
+/// What an action report says happened, in a few words.
+fn result_of(report: &ActionReport) -> String {
+    if let Some(file) = report.downloads.first() {
+        return format!("downloaded {}", file.file_name);
+    }
+    if report.opened_tab {
+        return format!("opened a tab at {}", report.url);
+    }
+    if report.navigated && report.url != report.url_before {
+        return format!("navigated to {}", report.url);
+    }
+    let mut said = Vec::new();
+    if !report.appeared.is_empty() {
+        said.push(format!("{} appeared", report.appeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")));
+    }
+    if !report.disappeared.is_empty() {
+        said.push(format!("{} went away", report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")));
+    }
+    if said.is_empty() {
+        "done".to_owned()
+    } else {
+        said.join("; ")
+    }
+}
+
+/// The placeholder names a text uses.
+pub fn placeholders_in(text: &str) -> Vec<String> {
+    planwright_plan::reference::placeholders(text).into_iter().map(str::to_owned).collect()
+}
+
+fn now() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}

@@ -1,0 +1,37 @@
+//! The fixture task suite, offline (no model configured): every family of page the runner is
+//! for — sign-in with a late cookie banner, search and cards with one button name, an ad over
+//! the page, a form with select, radio, checkbox and a submit enabled once valid, results that
+//! render late, a value to note, a check that must fail, a shadow-DOM switch, a form in a
+//! cross-origin frame, a new tab, Japanese pages with a session dialog, a supplier portal and
+//! an expense app — each judged by what the fixture server recorded, not by the runner's report.
+
+mod support;
+
+use futures::StreamExt;
+use support::{run_task, tasks};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_task_of_the_suite_ends_as_expected_offline() {
+    let tasks = tasks();
+    assert!(tasks.len() >= 14, "the suite has a task for every family");
+    let results: Vec<(String, Vec<String>)> = futures::stream::iter(tasks.clone())
+        .map(|task| async move {
+            let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
+            (task.id.clone(), run.mismatches(&task))
+        })
+        .buffer_unordered(2)
+        .collect()
+        .await;
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|(_, wrong)| !wrong.is_empty())
+        .map(|(id, wrong)| format!("{id}: {}", wrong.join("; ")))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} tasks did not end as expected:\n{}",
+        failed.len(),
+        results.len(),
+        failed.join("\n")
+    );
+}

@@ -1,0 +1,202 @@
+//! What the runner's tests share: the task suite of `assets/sites/objectives/tasks.json`, and a
+//! task run whole — a one-node plan of `browser.run_objectives` through the real engine, a real
+//! run store and real Chromium against fresh fixture sites — with what the site server recorded.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use planwright_catalog::Catalog;
+use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
+use planwright_runs::{DataHome, Event, EventKind, RunStore};
+use planwright_sites::FixtureSites;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use tokio_util::sync::CancellationToken;
+
+/// One task of the suite.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Task {
+    pub id: String,
+    pub family: String,
+    pub lang: String,
+    pub start: String,
+    pub steps: String,
+    #[serde(default)]
+    pub secrets: HashMap<String, String>,
+    pub expect_passed: bool,
+    #[serde(default)]
+    pub expect_events: Vec<Value>,
+    #[serde(default)]
+    pub expect_absent: Vec<String>,
+    #[serde(default)]
+    pub expect_extracted: Map<String, Value>,
+    #[serde(default)]
+    pub expect_recovery: bool,
+}
+
+pub fn tasks() -> Vec<Task> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sites/objectives/tasks.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+pub fn task(id: &str) -> Task {
+    tasks().into_iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no task {id}"))
+}
+
+struct Secrets(HashMap<String, String>);
+
+impl SecretSource for Secrets {
+    fn secret(&self, name: &str) -> Option<String> {
+        self.0.get(name).cloned()
+    }
+}
+
+/// A task's run: the engine's outcome, the events recorded, the node's outputs, what the site
+/// server recorded, and the data home (for the node's records).
+pub struct TaskRun {
+    pub outcome: RunOutcome,
+    pub events: Vec<Event>,
+    pub outputs: Value,
+    pub state: Value,
+    pub home: tempfile::TempDir,
+    pub workdir: tempfile::TempDir,
+}
+
+/// The plan a task runs: one node, its secrets declared.
+pub fn plan_of(task: &Task, start_url: &str) -> String {
+    let mut secrets: Vec<&String> = task.secrets.keys().collect();
+    secrets.sort();
+    let secrets = secrets.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+    let node = json!({
+        "id": "task",
+        "block": "browser.run_objectives",
+        "in": {"start_url": start_url, "steps": task.steps},
+        "out": {"report": "report", "passed": "passed", "extracted": "extracted"},
+    });
+    format!(
+        "apiVersion: planwright/v1\nid: {}\nversion: 1.0.0\nsecrets: [{secrets}]\npolicy: {{on_error: continue}}\ngraph:\n  - {}\n",
+        task.id.replace('_', "-"),
+        serde_json::to_string(&node).unwrap()
+    )
+}
+
+/// Runs `task` on fresh sites (`?instant=1` when `instant`), with `home` as the data home (so
+/// that a second run can share the first one's action cache) and the model `models`.
+pub async fn run_task(
+    task: &Task,
+    instant: bool,
+    home: tempfile::TempDir,
+    models: Option<Arc<dyn planwright_llm::LlmClient>>,
+) -> TaskRun {
+    let sites = FixtureSites::start().await.unwrap();
+    let start = if instant {
+        format!("{}{}instant=1", task.start, if task.start.contains('?') { "&" } else { "?" })
+    } else {
+        task.start.clone()
+    };
+    let start_url = sites.url(start.trim_start_matches('/'));
+    let store = RunStore::open(&DataHome::at(home.path())).unwrap();
+    let engine = Engine::new(
+        Arc::new(Catalog::bundled().unwrap()),
+        planwright_api::blocks(home.path()),
+        Arc::new(planwright_designs::Designs::new(home.path().join("designs"))),
+    );
+    let workdir = tempfile::tempdir().unwrap();
+    let options = RunOptions {
+        workdir: workdir.path().to_owned(),
+        secrets: Arc::new(Secrets(task.secrets.clone())),
+        answers: Arc::new(NoAnswers),
+        stop: CancellationToken::new(),
+        events: None,
+        browser: BrowserSettings::default(),
+        models,
+    };
+    let request = RunRequest { plan_text: plan_of(task, &start_url), plan_path: None, vars: Map::new() };
+    let outcome = engine.run(&store, request, options).await.unwrap_or_else(|e| panic!("{}: {e}", task.id));
+    let events = store.events(&outcome.run_id).unwrap();
+    let outputs = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::NodeFinished { node, outputs, .. } if node == "task" => Some(outputs.clone()),
+            _ => None,
+        })
+        .unwrap_or(Value::Null);
+    let state = sites.state();
+    TaskRun { outcome, events, outputs, state, home, workdir }
+}
+
+impl TaskRun {
+    /// What the task expected and did not get, in words (empty: the task did as expected).
+    pub fn mismatches(&self, task: &Task) -> Vec<String> {
+        let mut wrong = Vec::new();
+        let passed = self.outputs["passed"].as_bool();
+        if passed != Some(task.expect_passed) {
+            wrong.push(format!("passed is {passed:?}, expected {}: {}", task.expect_passed, self.notes()));
+        }
+        let recorded = self.state["events"].as_array().cloned().unwrap_or_default();
+        for expected in &task.expect_events {
+            let found = recorded.iter().any(|e| {
+                e["action"] == expected["action"]
+                    && expected["detail"]
+                        .as_object()
+                        .is_none_or(|detail| detail.iter().all(|(k, v)| &e["detail"][k] == v))
+            });
+            if !found {
+                wrong.push(format!("the site did not record {expected}"));
+            }
+        }
+        for absent in &task.expect_absent {
+            if recorded.iter().any(|e| e["action"] == absent.as_str()) {
+                wrong.push(format!("the site recorded {absent}, which must not happen"));
+            }
+        }
+        for (name, value) in &task.expect_extracted {
+            if &self.outputs["extracted"][name] != value {
+                wrong.push(format!("extracted.{name} is {}, expected {value}", self.outputs["extracted"][name]));
+            }
+        }
+        if task.expect_recovery && !self.objective_changes().iter().any(|c| c == "recovery_inserted") {
+            wrong.push("no recovery step was inserted".into());
+        }
+        wrong
+    }
+
+    /// Each step's status and note, for a failure message.
+    pub fn notes(&self) -> String {
+        self.outputs["report"]["steps"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| format!("[{} {} ×{}: {}]", s["number"], s["status"], s["attempts"], s["note"]))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The `change` of every objective progress event, in order.
+    pub fn objective_changes(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Progress { progress, .. } => serde_json::to_value(progress).ok(),
+                _ => None,
+            })
+            .filter(|p| p["kind"] == "objective")
+            .filter_map(|p| p["change"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    /// The node's record folder (steps.jsonl, evidence).
+    pub fn records(&self) -> std::path::PathBuf {
+        let log = std::fs::read_dir(self.home.path().join("runs"))
+            .unwrap()
+            .flatten()
+            .flat_map(|plan| std::fs::read_dir(plan.path()).unwrap().flatten())
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .unwrap();
+        log.with_extension("").join("task")
+    }
+}
