@@ -121,6 +121,10 @@ enum Command {
     /// The run record: list runs, or show one.
     #[command(subcommand)]
     Runs(RunsCommand),
+    /// The objective runner's action cache (`objectives.db` in the data home): the actions that
+    /// reached each objective, replayed on the next run with no model call.
+    #[command(subcommand)]
+    Cache(CacheCommand),
     /// Open a web page in headless Chromium and print its accessibility snapshot, as the
     /// browser steps show it to a model.
     Snapshot {
@@ -191,6 +195,17 @@ enum RunsCommand {
     },
 }
 
+#[derive(Subcommand)]
+enum CacheCommand {
+    /// How many objectives have cached actions. JSON: {"objectives": N, "file": PATH}.
+    Show {
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Forget every cached action: the next runs decide again (offline, or with the model).
+    Clear,
+}
+
 fn main() -> ExitCode {
     // Each document is read in a child process running this binary, killed at its deadline.
     if let Some(exit) = planwright_documents::host_worker() {
@@ -215,6 +230,8 @@ fn main() -> ExitCode {
         Command::Resume { run_id, args } => running::resume(&run_id, &args),
         Command::Runs(RunsCommand::List { format }) => running::list(format),
         Command::Runs(RunsCommand::Show { run_id, format }) => running::show(&run_id, format),
+        Command::Cache(CacheCommand::Show { format }) => running::cache(Some(format)),
+        Command::Cache(CacheCommand::Clear) => running::cache(None),
         Command::Snapshot { url, mode, budget, format } => browsing::snapshot(&url, mode, budget, format),
         Command::Sites { port, other_port } => browsing::sites(port, other_port),
         Command::Bench(command) => bench::run(command),

@@ -345,3 +345,20 @@ pub fn show(run_id: &str, format: Format) -> Result<Exit> {
     }
     Ok(Exit::Ok)
 }
+
+/// `planwright cache show` (with a format) and `cache clear` (without).
+pub fn cache(show: Option<Format>) -> Result<Exit> {
+    let home = DataHome::from_env()?;
+    let path = home.root().join(planwright_objectives::CACHE_FILE);
+    let cache = planwright_objectives::ActionCache::open(&path)?;
+    match show {
+        Some(Format::Json) => print(&crate::render::json(
+            &serde_json::json!({"objectives": cache.len()?, "file": path.display().to_string()}),
+        ))?,
+        Some(Format::Text) => {
+            print(&format!("{} objective(s) with cached actions in {}\n", cache.len()?, path.display()))?
+        }
+        None => print(&format!("forgot the cached actions of {} objective(s)\n", cache.clear()?))?,
+    }
+    Ok(Exit::Ok)
+}

@@ -134,7 +134,8 @@ impl RunObjectives {
 /// bulleted); a paragraph of prose goes to the model when there is one.
 async fn checklist(steps: &str, model: Option<&ModelHelp>, ctx: &BlockContext) -> Result<Vec<String>, BlockError> {
     let split = split_steps(steps);
-    let prose = split.len() == 1 && steps.lines().filter(|l| !l.trim().is_empty()).count() == 1 && sentences(steps) > 1;
+    let prose =
+        split.len() == 1 && steps.lines().filter(|l| !l.trim().is_empty()).count() == 1 && sentences(&split[0]) > 1;
     match model {
         Some(model) if prose => match model.checklist(steps, &ctx.cancel).await {
             Ok(items) => Ok(items),

@@ -309,7 +309,7 @@ const KIND_WORDS: &[&str] = &[
 fn clean_phrase(phrase: &str) -> String {
     let mut phrase = phrase.trim().trim_end_matches(['.', ',', ';', '!']).trim().to_owned();
     loop {
-        let lower = phrase.to_lowercase();
+        let lower = phrase.to_ascii_lowercase();
         let stripped = ["the ", "a ", "an ", "your ", "my ", "our ", "this ", "that "]
             .iter()
             .find_map(|a| lower.starts_with(a).then(|| phrase[a.len()..].trim().to_owned()));
@@ -318,7 +318,7 @@ fn clean_phrase(phrase: &str) -> String {
             None => break,
         }
     }
-    let lower = phrase.to_lowercase();
+    let lower = phrase.to_ascii_lowercase();
     for kind in KIND_WORDS {
         if let Some(rest) = lower.strip_suffix(kind).filter(|r| r.ends_with(' ')) {
             return phrase[..rest.len()].trim().to_owned();
@@ -491,7 +491,7 @@ const KEYS: &[(&str, &str)] = &[
 
 /// The verb a clause starts with, and the rest.
 fn english_verb(clause: &str) -> Option<(Verb, String)> {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     for (words, verb) in ENGLISH_VERBS {
         if let Some(rest) = lower.strip_prefix(words) {
             if rest.is_empty() || rest.starts_with([' ', ',', ':']) {
@@ -527,7 +527,7 @@ fn english_clauses(step: &str) -> Vec<String> {
     let quotes = quoted(step);
     let inside = |i: usize| quotes.iter().any(|q| i > q.start && i < q.end);
     let mut cuts: Vec<(usize, usize)> = Vec::new();
-    let lower = step.to_lowercase();
+    let lower = step.to_ascii_lowercase();
     for separator in [", then ", ", and then ", " and then ", "; ", ", and ", " and ", " then ", ", "] {
         let mut from = 0;
         while let Some(i) = lower[from..].find(separator) {
@@ -559,7 +559,7 @@ fn english_clauses(step: &str) -> Vec<String> {
 
 /// "In the contact form, enter …": the leading place, and the rest.
 fn leading_place(clause: &str) -> (Option<String>, String) {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     for start in ["in the ", "on the ", "from the ", "within the ", "inside the ", "under the "] {
         if lower.starts_with(start) {
             if let Some(comma) = clause.find(',') {
@@ -574,7 +574,7 @@ fn leading_place(clause: &str) -> (Option<String>, String) {
 fn english_clause(clause: &str) -> Vec<Intent> {
     let mut clause = clause.trim().trim_end_matches(['.', '!']).to_owned();
     loop {
-        let lower = clause.to_lowercase();
+        let lower = clause.to_ascii_lowercase();
         match FILLERS.iter().find(|f| lower.starts_with(**f)) {
             Some(filler) => clause = clause[filler.len()..].to_owned(),
             None => break,
@@ -643,7 +643,7 @@ fn targeted(action: Action, clause: &str, rest: &str) -> Intent {
 
 /// "X in the Y" → (X, Y) when Y reads as a place (a form, a section, a dialog, a row, a card).
 fn split_place(rest: &str) -> (String, Option<String>) {
-    let lower = rest.to_lowercase();
+    let lower = rest.to_ascii_lowercase();
     for marker in [" in the ", " on the ", " within the ", " inside the ", " from the ", " under the "] {
         if let Some(i) = lower.rfind(marker) {
             let place = clean_phrase(&rest[i + marker.len()..]);
@@ -687,7 +687,7 @@ fn url_in(text: &str) -> Option<String> {
 }
 
 fn key_in(rest: &str) -> Option<String> {
-    let phrase = clean_phrase(rest).to_lowercase();
+    let phrase = clean_phrase(rest).to_ascii_lowercase();
     let phrase = phrase.trim_end_matches(" key").trim();
     KEYS.iter().find(|(word, _)| phrase == *word).map(|(_, key)| (*key).to_owned())
 }
@@ -735,10 +735,10 @@ fn fill_english(clause: &str, rest: &str) -> Intent {
 }
 
 fn fill_pair(part: &str) -> Option<(Option<String>, StepValue)> {
-    let lower = part.to_lowercase();
+    let lower = part.to_ascii_lowercase();
     let masked = mask_quotes(part);
     for marker in [" into the ", " in the ", " into ", " in ", " as the ", " as your ", " as ", " for the ", " for "] {
-        if let Some(i) = masked.to_lowercase().find(marker) {
+        if let Some(i) = masked.to_ascii_lowercase().find(marker) {
             let value = value_of(&part[..i])?;
             let field = clean_phrase(&part[i + marker.len()..]);
             return Some((Some(field).filter(|f| !f.is_empty()), value));
@@ -754,7 +754,7 @@ fn fill_pair(part: &str) -> Option<(Option<String>, StepValue)> {
 
 /// "Set the Currency to Euro": a field and its value, of any kind of field.
 fn set_english(clause: &str, rest: &str) -> Intent {
-    let masked = mask_quotes(rest).to_lowercase();
+    let masked = mask_quotes(rest).to_ascii_lowercase();
     if let Some(i) = masked.find(" to ") {
         let field = clean_phrase(&rest[..i]);
         let value = value_of(&rest[i + 4..]).map(|v| v.shown()).unwrap_or_default();
@@ -767,7 +767,7 @@ fn set_english(clause: &str, rest: &str) -> Intent {
 
 /// "Choose V as the F", "V for the F", "V from the F", "V in the F", or just "V".
 fn choose_english(clause: &str, rest: &str) -> Intent {
-    let masked = mask_quotes(rest).to_lowercase();
+    let masked = mask_quotes(rest).to_ascii_lowercase();
     for marker in [" as the ", " as ", " for the ", " for ", " from the ", " from ", " in the "] {
         if let Some(i) = masked.find(marker) {
             let value = value_of(&rest[..i]).map(|v| v.shown()).unwrap_or_default();
@@ -797,7 +797,7 @@ fn search_english(clause: &str, rest: &str) -> Intent {
 
 /// "Note the order total as ORDER_TOTAL" → label "order total", name ORDER_TOTAL.
 fn note_english(clause: &str, rest: &str) -> Intent {
-    let masked = mask_quotes(rest).to_lowercase();
+    let masked = mask_quotes(rest).to_ascii_lowercase();
     let (label, name) = match masked.rfind(" as ") {
         Some(i) => (&rest[..i], rest[i + 4..].trim()),
         None => (rest, ""),
@@ -829,7 +829,7 @@ fn slug(label: &str) -> String {
 
 /// Words that make a `check …` clause a check of the page rather than of a checkbox.
 fn is_assertion(rest: &str) -> bool {
-    let lower = format!(" {} ", mask_quotes(rest).to_lowercase());
+    let lower = format!(" {} ", mask_quotes(rest).to_ascii_lowercase());
     [
         " is ",
         " are ",
@@ -865,7 +865,7 @@ fn verify_english(clause: &str, rest: &str) -> Intent {
 /// The texts a check expects, and whether it expects them gone: quoted phrases, else the object
 /// of "shows / says / displays …", else the subject of "… is shown / is in the list / appears".
 fn expected_english(rest: &str) -> (Vec<String>, bool) {
-    let lower = format!(" {} ", mask_quotes(rest).to_lowercase());
+    let lower = format!(" {} ", mask_quotes(rest).to_ascii_lowercase());
     let negated =
         [" not ", "n't ", " no longer ", " never ", " disappear", " is gone", " are gone", " went away", " nothing "]
             .iter()
@@ -875,7 +875,7 @@ fn expected_english(rest: &str) -> (Vec<String>, bool) {
         return (quotes, negated);
     }
     let masked = mask_quotes(rest);
-    let lower = masked.to_lowercase();
+    let lower = masked.to_ascii_lowercase();
     for verb in [" shows ", " says ", " displays ", " reads ", " contains ", " lists ", " includes ", " has "] {
         if let Some(i) = lower.find(verb) {
             let object = clean_phrase(strip_negation(&rest[i + verb.len()..]));
@@ -931,46 +931,26 @@ fn strip_negation(text: &str) -> &str {
     trimmed
 }
 
-/// `text` with the inside of its quotes (and placeholders) replaced by `x`, same length, so
-/// that searching for words never finds them inside a value.
+/// `text` with the inside of its quotes (and placeholders) replaced by `x`s of the same byte
+/// length, so that searching for words never finds them inside a value, and an offset found in
+/// the result is one in `text`.
 fn mask_quotes(text: &str) -> String {
-    let mut out: Vec<char> = text.chars().collect();
-    let offsets: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
-    let mut mask = |start: usize, end: usize| {
-        for (k, &offset) in offsets.iter().enumerate() {
-            if offset >= start && offset < end && !out[k].is_whitespace() {
-                out[k] = 'x';
+    let mut hidden: Vec<(usize, usize)> = quoted(text).into_iter().map(|q| (q.start, q.end)).collect();
+    hidden.extend(placeholders(text).into_iter().map(|(start, end, _)| (start, end)));
+    text.char_indices()
+        .map(|(i, c)| {
+            if !c.is_whitespace() && hidden.iter().any(|&(start, end)| i >= start && i < end) {
+                "x".repeat(c.len_utf8())
+            } else {
+                c.to_string()
             }
-        }
-    };
-    for q in quoted(text) {
-        mask(q.start, q.end);
-    }
-    for (start, end, _) in placeholders(text) {
-        mask(start, end);
-    }
-    // Masking kept every character's byte length only for ASCII; map back by characters.
-    let masked: String = out.into_iter().collect();
-    if masked.len() == text.len() {
-        masked
-    } else {
-        // Multi-byte characters were masked: pad so that byte offsets still line up.
-        text.char_indices()
-            .map(|(i, c)| {
-                let hidden = quoted(text).iter().any(|q| i >= q.start && i < q.end);
-                if hidden && !c.is_whitespace() {
-                    "x".repeat(c.len_utf8())
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    }
+        })
+        .collect()
 }
 
 /// `text` split at `separator` where it is not inside quotes.
 fn split_outside_quotes(text: &str, separator: &str) -> Vec<String> {
-    let masked = mask_quotes(text).to_lowercase();
+    let masked = mask_quotes(text).to_ascii_lowercase();
     let mut parts = Vec::new();
     let mut from = 0;
     while let Some(i) = masked[from..].find(separator) {
@@ -986,7 +966,7 @@ fn split_outside_quotes(text: &str, separator: &str) -> Vec<String> {
 }
 
 fn fill_has_separator(part: &str) -> bool {
-    let lower = mask_quotes(part).to_lowercase();
+    let lower = mask_quotes(part).to_ascii_lowercase();
     [" in ", " into ", " as ", " for ", " with "].iter().any(|m| lower.contains(m))
 }
 
@@ -1283,8 +1263,9 @@ fn choose_japanese(clause: &str, whole: &str, quotes: &[Quoted]) -> Intent {
         .trim_end()
         .strip_suffix(['に', 'で', 'へ'])
         .or_else(|| before.trim_end().strip_suffix("から"))
+        // 「経費申請」画面で種別に: the field is 種別; what stands before で only places it.
         .map(|f| {
-            f.rsplit(['、', ' ', '　'])
+            f.rsplit(['、', ' ', '　', 'で'])
                 .next()
                 .unwrap_or(f)
                 .trim_end_matches("欄")
@@ -1455,6 +1436,7 @@ mod tests {
             ("Select Canada from the Country dropdown", Some("Country"), "Canada"),
             ("Select \"Express\"", None, "Express"),
             ("種別に「交通費」を選ぶ", Some("種別"), "交通費"),
+            ("「経費申請」画面で種別に「交通費」を選ぶ", Some("種別"), "交通費"),
         ];
         for (step, field, value) in cases {
             assert_eq!(

@@ -102,6 +102,8 @@ pub struct Runner<'a> {
     /// What fills, choices and checks showed right after they were made (a later click may
     /// take their page away), for the judgement of their intent.
     proofs: Vec<String>,
+    /// Who decided the attempt under way, and the operations it carried out (for the log).
+    tried: (&'static str, Vec<Op>),
 }
 
 impl<'a> Runner<'a> {
@@ -122,6 +124,7 @@ impl<'a> Runner<'a> {
             replayed: 0,
             screenshots: Vec::new(),
             proofs: Vec::new(),
+            tried: ("offline", Vec::new()),
         }
     }
 
@@ -210,7 +213,8 @@ impl<'a> Runner<'a> {
                     return Ok(true);
                 }
                 Err(failure) => {
-                    self.write_log(index, attempt, "offline", &[], &intents, false, &failure.reason);
+                    let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
+                    self.write_log(index, attempt, decided_by, &ops, &intents, false, &failure.reason);
                     self.ctx
                         .log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
                     failures.push(failure.reason);
@@ -241,6 +245,7 @@ impl<'a> Runner<'a> {
         use_cache: bool,
     ) -> Result<Done, Failure> {
         self.proofs.clear();
+        self.tried = ("offline", Vec::new());
         self.clear_blockers(index, intents).await?;
         let start_url = self.session.url().await?;
         let key = CacheKey::new(description, &start_url, placeholders_in(description));
@@ -272,6 +277,7 @@ impl<'a> Runner<'a> {
             let mut seen = failures.to_vec();
             seen.push(format!("the offline resolver: {reason}"));
             let snapshot = self.ctx.secrets.redact(&page);
+            self.tried.0 = "model";
             let plan = model
                 .decide(
                     description,
@@ -291,6 +297,7 @@ impl<'a> Runner<'a> {
                 }
             };
             let before = PageText::capture(&self.session).await?;
+            self.tried.0 = "model";
             self.set_plan(index, &planned);
             let reports = self.carry_out(index, &planned, intents).await?;
             let rest = &intents[at..];
@@ -349,6 +356,7 @@ impl<'a> Runner<'a> {
             }
         };
         let before = PageText::capture(&self.session).await?;
+        self.tried.0 = "cache";
         self.set_plan(index, &ops);
         let mut reports = Vec::new();
         for op in &ops {
@@ -364,7 +372,10 @@ impl<'a> Runner<'a> {
                     return Ok(None);
                 }
             }
+            // A banner that came up while the page rendered is got out of the way first.
+            self.clear_blockers(index, intents).await?;
             reports.push(self.act(index, op, intents).await?);
+            self.tried.1.push(op.clone());
         }
         // Judged as any attempt: by what the page shows.
         let mut evidence = Vec::new();
@@ -465,6 +476,7 @@ impl<'a> Runner<'a> {
                 }
                 other => other?,
             };
+            self.tried.1.push(op.clone());
             reports.push(report);
         }
         Ok(reports)

@@ -168,24 +168,36 @@ pub fn content_words(text: &str) -> Vec<String> {
 }
 
 /// How much of `name`'s words the step's `words` hold, 0 to 1: each of the name's content words
-/// found among them (or, Japanese, inside one of them) counts. A name with no content words
-/// scores 0.
+/// found among them counts 1; a Japanese word found inside a longer one (or holding a shorter
+/// one) counts by how much of it is shared (申請 in 申請履歴: a half). A name with no content
+/// words scores 0.
 pub fn coverage(name: &str, words: &[String]) -> f64 {
     let name_words = content_words(name);
     if name_words.is_empty() {
         return 0.0;
     }
-    let found = name_words
+    let found: f64 = name_words
         .iter()
-        .filter(|n| {
-            words.iter().any(|w| {
-                w == *n
-                    || stem(w) == stem(n)
-                    || (n.chars().any(is_japanese) && (w.contains(n.as_str()) || n.contains(w.as_str())))
-            })
+        .map(|n| {
+            words
+                .iter()
+                .map(|w| {
+                    if w == n || stem(w) == stem(n) {
+                        1.0
+                    } else if !n.chars().any(is_japanese) {
+                        0.0
+                    } else if w.contains(n.as_str()) {
+                        n.chars().count() as f64 / w.chars().count() as f64
+                    } else if n.contains(w.as_str()) {
+                        w.chars().count() as f64 / n.chars().count() as f64
+                    } else {
+                        0.0
+                    }
+                })
+                .fold(0.0, f64::max)
         })
-        .count();
-    found as f64 / name_words.len() as f64
+        .sum();
+    found / name_words.len() as f64
 }
 
 /// An English word without its plural or verb ending, so that `statements` meets `statement`
@@ -255,5 +267,6 @@ mod tests {
         assert!((coverage("Remove from cart", &step) - 0.5).abs() < 1e-9);
         assert_eq!(coverage("Statements", &words("Go to the statement page")), 1.0);
         assert_eq!(coverage("取引明細", &words("メニューの「取引明細」を開く")), 1.0);
+        assert_eq!(coverage("申請する", &words("申請履歴を開き")), 0.5, "申請 is half of 申請履歴");
     }
 }

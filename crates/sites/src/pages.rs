@@ -82,6 +82,23 @@ pub(crate) fn asset(url_path: &str, main_base: &str, other_base: &str) -> Option
     Some(Asset { content_type, body })
 }
 
+/// Where an address without its `.html` (`/objectives/expense/login`) or its final `/`
+/// (`/objectives/expense/claims`) is, as a site's clean URLs are: the path to redirect to, or
+/// `None` when there is no such page.
+pub(crate) fn clean_url(url_path: &str) -> Option<String> {
+    let path = url_path.trim_start_matches('/');
+    if path.is_empty() || path.ends_with('/') || path.ends_with(".html") || path.starts_with(DOWNLOADS_DIR) {
+        return None;
+    }
+    if files().contains_key(&format!("{path}.html")) {
+        Some(format!("/{path}.html"))
+    } else if files().contains_key(&format!("{path}/index.html")) {
+        Some(format!("/{path}/"))
+    } else {
+        None
+    }
+}
+
 /// A file of `assets/sites/downloads/` by its bare name (`statement-2026-10.csv`): its content
 /// type and bytes as they are, placeholders and all. Names are plain (ASCII letters, digits,
 /// `.`, `_`, `-`, not starting with a dot), so nothing but that folder can be reached and the name
@@ -121,6 +138,14 @@ fn content_type(path: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clean_urls_lead_to_their_page_or_folder() {
+        assert_eq!(clean_url("/objectives/expense/login").as_deref(), Some("/objectives/expense/login.html"));
+        assert_eq!(clean_url("/objectives/expense/claims").as_deref(), Some("/objectives/expense/claims/"));
+        assert_eq!(clean_url("/objectives/expense/login.html"), None);
+        assert_eq!(clean_url("/no/such/page"), None);
+    }
 
     #[test]
     fn fragments_exist_and_are_not_pages() {

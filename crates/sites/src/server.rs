@@ -106,7 +106,17 @@ async fn static_file(Extract(ctx): Extract<Ctx>, method: Method, uri: Uri) -> Re
     }
     match pages::asset(uri.path(), &ctx.main_base, &ctx.other_base) {
         Some(asset) => ([(CONTENT_TYPE, asset.content_type)], asset.body).into_response(),
-        None => not_found(uri.path()),
+        None => match pages::clean_url(uri.path()) {
+            // A redirect, not the page itself: its relative links must resolve from its real address.
+            Some(path) => {
+                let target = match uri.query() {
+                    Some(query) => format!("{path}?{query}"),
+                    None => path,
+                };
+                (StatusCode::PERMANENT_REDIRECT, [(axum::http::header::LOCATION, target)]).into_response()
+            }
+            None => not_found(uri.path()),
+        },
     }
 }
 

@@ -83,15 +83,26 @@ pub fn plan_of(task: &Task, start_url: &str) -> String {
     )
 }
 
-/// Runs `task` on fresh sites (`?instant=1` when `instant`), with `home` as the data home (so
-/// that a second run can share the first one's action cache) and the model `models`.
+/// Runs `task` on fresh sites (`?instant=1` when `instant`), with `home` as the data home and
+/// the model `models`.
 pub async fn run_task(
     task: &Task,
     instant: bool,
     home: tempfile::TempDir,
     models: Option<Arc<dyn planwright_llm::LlmClient>>,
 ) -> TaskRun {
-    let sites = FixtureSites::start().await.unwrap();
+    run_task_on(&FixtureSites::start().await.unwrap(), task, instant, home, models).await
+}
+
+/// [`run_task`] on `sites`, as they are (a second run on the same sites and data home shares
+/// the first one's action cache: the origin is part of its key).
+pub async fn run_task_on(
+    sites: &FixtureSites,
+    task: &Task,
+    instant: bool,
+    home: tempfile::TempDir,
+    models: Option<Arc<dyn planwright_llm::LlmClient>>,
+) -> TaskRun {
     let start = if instant {
         format!("{}{}instant=1", task.start, if task.start.contains('?') { "&" } else { "?" })
     } else {

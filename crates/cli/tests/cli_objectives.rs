@@ -1,0 +1,114 @@
+//! The example plans with browser objectives run offline, as they are, against the fixture
+//! sites (their addresses given with --var, their secrets from the environment): the supplier
+//! portal's statement downloaded and saved to Excel, and the QA regression passing all four
+//! cases with evidence. The action cache can be shown and cleared.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use planwright_sites::FixtureSites;
+use serde_json::Value;
+use support::files_under;
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../designs/examples").join(name).to_str().unwrap().to_owned()
+}
+
+/// `planwright ARGS` in `work`, off the async runtime (the sites serve from it meanwhile).
+async fn planwright(home: &Path, work: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+    command.args(args).current_dir(work).env("PLANWRIGHT_HOME", home).stdin(Stdio::null());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap()
+}
+
+fn recorded(sites: &FixtureSites, action: &str) -> Vec<Value> {
+    sites.events(action)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let portal = format!("portal_url={}", sites.url("objectives/supplier-ja/login.html"));
+    let secrets = [
+        ("PLANWRIGHT_SECRET_SUPPLIER_PORTAL_USER", "tk-suzuki"),
+        ("PLANWRIGHT_SECRET_SUPPLIER_PORTAL_PASSWORD", "Ymd#2024-canary"),
+    ];
+    let output = planwright(
+        home.path(),
+        work.path(),
+        &["run", &example("supplier_statement_download.yaml"), "--var", &portal, "--format", "json"],
+        &secrets,
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        !stderr.contains("Ymd#2024-canary") && !String::from_utf8_lossy(&output.stdout).contains("Ymd#2024-canary")
+    );
+    assert_eq!(recorded(&sites, "login")[0]["detail"]["username"], "tk-suzuki");
+    assert_eq!(recorded(&sites, "download")[0]["detail"]["file"], "torihiki-2024-04.csv");
+    assert!(work.path().join("downloads/torihiki-2024-04.csv").is_file());
+    let workbook = work.path().join("out/statements/取引明細_山田商事_2024-04.xlsx");
+    assert!(workbook.is_file(), "{:?}", files_under(work.path()));
+    assert!(work.path().join("out/statements/証跡_取引明細_2024-04.png").is_file());
+
+    let shown = planwright(home.path(), work.path(), &["cache", "show", "--format", "json"], &[]).await;
+    let cache: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(cache["objectives"], 4, "the check reads the page and is not cached: {cache}");
+    let cleared = planwright(home.path(), work.path(), &["cache", "clear"], &[]).await;
+    assert!(String::from_utf8_lossy(&cleared.stdout).contains("4 objective"), "{cleared:?}");
+    let shown = planwright(home.path(), work.path(), &["cache", "show", "--format", "json"], &[]).await;
+    assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["objectives"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_qa_example_passes_every_case_against_the_expense_app() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("answers.yaml"), "qa_signoff: {approved: true, comment: all four cases passed}\n")
+        .unwrap();
+    let base = format!("base_url={}", sites.url("objectives/expense").trim_end_matches('/'));
+    let output = planwright(
+        home.path(),
+        work.path(),
+        &[
+            "run",
+            &example("qa_expense_app_regression.yaml"),
+            "--var",
+            &base,
+            "--inputs",
+            "answers.yaml",
+            "--format",
+            "json",
+        ],
+        &[("PLANWRIGHT_SECRET_QA_USER", "qa-tester"), ("PLANWRIGHT_SECRET_QA_PASSWORD", "Exp-canary-4471")],
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let shown = planwright(
+        home.path(),
+        work.path(),
+        &["runs", "show", outcome["run_id"].as_str().unwrap(), "--format", "json"],
+        &[],
+    )
+    .await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let events = shown["events"].as_array().unwrap();
+    let asked = events.iter().find(|e| e["type"] == "input_requested").expect("the sign-off is asked");
+    let message = asked["request"]["message"].as_str().unwrap();
+    assert!(message.contains("4 件中 4 件合格、0 件不合格"), "{message}");
+    let pngs: Vec<_> =
+        files_under(work.path()).into_iter().filter(|p| p.extension().is_some_and(|e| e == "png")).collect();
+    assert_eq!(pngs.len(), 4, "one screenshot of evidence per passed case: {pngs:?}");
+    assert_eq!(recorded(&sites, "claim_draft")[0]["detail"]["memo"], "新宿→品川 往復");
+    assert_eq!(recorded(&sites, "claim_submitted").len(), 1);
+    assert!(recorded(&sites, "claim_rejected_empty_amount").len() == 1);
+}

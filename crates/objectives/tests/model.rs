@@ -1,0 +1,162 @@
+//! The runner with a model, through the real client against the scripted model server: the
+//! model is asked only where the offline resolver found no target; a TARGET_NOT_FOUND is an
+//! attempt that failed, an answer that breaks the schema is asked again once, a completion the
+//! evaluator judges false is tried again; the actions that worked are cached, so the same
+//! objective on the next run costs no model call. A secret typed into a plain text field never
+//! reaches the model, the record, the logs or the report.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use planwright_llm::{LlmClient, Provider, Secret, Settings};
+use planwright_llm_replay::{ReplayServer, Reply, Script};
+use planwright_runs::EventKind;
+use planwright_sites::FixtureSites;
+use serde_json::{json, Value};
+use support::{run_task, run_task_on, Task};
+
+fn client(server: &ReplayServer) -> Arc<dyn LlmClient> {
+    let settings = Settings {
+        provider: Some(Provider::OpenAi { base_url: server.base_url(), api_key: Some(Secret::new("sk-test")) }),
+        timeout: Duration::from_secs(20),
+        max_retries: 0,
+        ..Settings::default()
+    };
+    settings.client().unwrap().unwrap()
+}
+
+fn task(id: &str, start: &str, steps: &str, secrets: &[(&str, &str)]) -> Task {
+    Task {
+        id: id.into(),
+        family: "model".into(),
+        lang: "en".into(),
+        start: start.into(),
+        steps: steps.into(),
+        secrets: secrets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>(),
+        expect_passed: true,
+        expect_events: Vec::new(),
+        expect_absent: Vec::new(),
+        expect_extracted: Default::default(),
+        expect_recovery: false,
+    }
+}
+
+fn decision(actions: Value) -> Reply {
+    Reply::json(&json!({"status": "act", "actions": actions, "reason": ""}))
+}
+
+fn buy_now() -> Value {
+    json!([{"method": "getByRole", "selector": {"role": "button", "name": "Buy now", "text": null, "testId": null},
+            "action": "click", "value": null, "confidence": 0.8, "rationale": "the keyboard's one-click purchase"}])
+}
+
+fn model_calls(run: &support::TaskRun) -> Vec<Value> {
+    run.events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ModelCall { .. }))
+        .map(|e| serde_json::to_value(&e.kind).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_model_decides_what_the_resolver_cannot_and_a_rerun_replays_it_with_no_call() {
+    let server = ReplayServer::start(Script::in_order([
+        Reply::json(&json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "I cannot tell which item"})),
+        // Breaks the schema (no actions): asked again once, with the errors.
+        Reply::json(&json!({"status": "act", "reason": "missing the actions"})),
+        decision(buy_now()),
+        Reply::json(&json!({"achieved": false, "evidence": "the page shows no order yet"})),
+        decision(buy_now()),
+        Reply::json(&json!({"achieved": true, "evidence": "status: Mechanical keyboard: ordered with one click."})),
+    ]))
+    .await;
+    let task = task("model_keyboard", "/products.html?instant=1", "1. Get the mechanical keyboard", &[]);
+    let sites = FixtureSites::start().await.unwrap();
+    let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
+    assert_eq!(first.outputs["passed"], true, "{}", first.notes());
+    assert_eq!(first.outputs["report"]["steps"][0]["attempts"], 3, "{}", first.notes());
+    let calls = model_calls(&first);
+    assert_eq!(calls.len(), 6, "{calls:#?}");
+    assert_eq!(server.unused(), 0, "every scripted answer was asked for");
+    let tiers: Vec<&str> = calls.iter().map(|c| c["tier"].as_str().unwrap_or_default()).collect();
+    assert_eq!(tiers, ["fast", "fast", "fast", "evaluator", "fast", "evaluator"]);
+    assert!(
+        first.outcome.counts.input_tokens > 0 && first.outcome.counts.model_calls == 6,
+        "{:?}",
+        first.outcome.counts
+    );
+    let requests = server.requests();
+    assert!(requests[2].body.contains("does not follow the required format"), "the re-ask quotes the errors");
+    assert!(
+        requests[4].body.contains("I cannot tell which item") || requests[4].body.contains("judged it not done"),
+        "the next attempt sees what failed"
+    );
+    assert!(requests[0].body.contains("button \\\"Buy now\\\""), "the decision sees the page's snapshot");
+    assert_eq!(first.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "buy_now").count(), 2);
+
+    // Same objective, same page, same data home: replayed from the cache, no model call at all.
+    sites.reset();
+    let second = run_task_on(&sites, &task, true, first.home, Some(client(&server))).await;
+    assert_eq!(second.outputs["passed"], true, "{}", second.notes());
+    assert_eq!(second.outputs["report"]["replayed_from_cache"], 1);
+    assert_eq!(second.outputs["report"]["model_calls"], 0);
+    assert!(model_calls(&second).is_empty());
+    assert_eq!(server.requests().len(), 6, "the second run asked the model nothing");
+    assert_eq!(second.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "buy_now").count(), 1);
+}
+
+#[tokio::test]
+async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
+    const CANARY: &str = "canary-5e2b-typed-in-plain-sight";
+    let server = ReplayServer::start(Script::new().always(
+        planwright_llm_replay::Match::chat(),
+        Reply::json(&json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "no such thing"})),
+    ))
+    .await;
+    let task = task(
+        "canary",
+        "/signup.html?instant=1",
+        "1. Type {{NOTE_SECRET}} in the Full name field\n2. Get the onboarding call booked",
+        &[("NOTE_SECRET", CANARY)],
+    );
+    let run = run_task(&task, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
+    assert_eq!(run.outputs["report"]["steps"][0]["status"], "passed", "{}", run.notes());
+    assert_eq!(run.outputs["report"]["steps"][1]["status"], "failed");
+    // The model was asked with the page, whose field shows the typed text: masked.
+    let requests = server.requests();
+    assert!(!requests.is_empty());
+    for request in &requests {
+        assert!(!request.body.contains(CANARY), "sent to the model: {}", request.body);
+        assert!(request.body.contains("textbox"), "the snapshot was sent");
+    }
+    let everything = [
+        serde_json::to_string(&run.events).unwrap(),
+        run.outputs.to_string(),
+        std::fs::read_to_string(run.records().join("steps.jsonl")).unwrap(),
+    ];
+    for text in &everything {
+        assert!(!text.contains(CANARY));
+    }
+    assert!(everything[0].contains("{{NOTE_SECRET}}"), "the record names the placeholder");
+    let logs: Vec<std::path::PathBuf> = walk(run.home.path());
+    for file in logs {
+        let bytes = std::fs::read(&file).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "{} holds the secret", file.display());
+    }
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
