@@ -1,7 +1,7 @@
 //! A browser session: one Chromium (launched or attached), the page being driven, and what the
 //! page did on its own (dialogs, new tabs, requests in flight, navigations).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -157,10 +157,14 @@ impl Liveness {
     }
 }
 
+/// How long a request may be under way before it counts as background traffic.
+const BACKGROUND_REQUEST: Duration = Duration::from_secs(2);
+
 /// What a page is doing on its own, kept by a task that follows its events.
 #[derive(Default)]
 pub(crate) struct PageActivity {
-    inflight: Mutex<HashSet<String>>,
+    /// Requests under way, with when each started (ms since the session started).
+    inflight: Mutex<HashMap<String, u64>>,
     /// Milliseconds since the session started, at the last request start or end.
     last_network: AtomicU64,
     main_frame_loading: AtomicBool,
@@ -168,8 +172,16 @@ pub(crate) struct PageActivity {
 }
 
 impl PageActivity {
-    pub(crate) fn requests_in_flight(&self) -> usize {
-        self.inflight.lock().unwrap_or_else(PoisonError::into_inner).len()
+    /// Requests under way that started less than [`BACKGROUND_REQUEST`] before `now_ms`: one
+    /// open longer is the page's background traffic (a long poll, a stream, an analytics
+    /// beacon — or one whose end DevTools never reported), which a page at rest can have, so
+    /// it does not keep the page from settling.
+    pub(crate) fn requests_in_flight(&self, now_ms: u64) -> usize {
+        let inflight = self.inflight.lock().unwrap_or_else(PoisonError::into_inner);
+        inflight
+            .values()
+            .filter(|&&started| now_ms.saturating_sub(started) < BACKGROUND_REQUEST.as_millis() as u64)
+            .count()
     }
     pub(crate) fn last_network_ms(&self) -> u64 {
         self.last_network.load(Ordering::Relaxed)
@@ -507,7 +519,7 @@ async fn drive(
                 }
                 Some(event) = requests.next() => {
                     let id: &str = event.request_id.as_ref();
-                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned());
+                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), now_ms());
                     activity.last_network.store(now_ms(), Ordering::Relaxed);
                 }
                 Some(event) = finished.next() => {

@@ -27,11 +27,13 @@ impl BrowserSession {
         tokio::time::sleep(FIRST_LOOK).await;
         loop {
             self.follow_opened_tab().await?;
-            if self.quiet().await? {
-                return Ok(Settled { timed_out: false });
-            }
+            let busy = match self.stillness().await? {
+                Ok(still) if still >= QUIET => return Ok(Settled { timed_out: false }),
+                Ok(_) => "the network or the document changed a moment ago",
+                Err(busy) => busy,
+            };
             if start.elapsed() >= bound {
-                tracing::debug!(bound_ms = bound.as_millis() as u64, "the page did not settle in time");
+                tracing::debug!(bound_ms = bound.as_millis() as u64, busy, "the page did not settle in time");
                 return Ok(Settled { timed_out: true });
             }
             tokio::time::sleep(POLL).await;
@@ -42,41 +44,30 @@ impl BrowserSession {
     /// neither the network nor the DOM changed meanwhile (zero while something goes on). A
     /// caller waiting for something to show can stop once the page has been still a while.
     pub async fn still_for(&self) -> Result<Duration, BrowserError> {
+        Ok(self.stillness().await?.unwrap_or(Duration::ZERO))
+    }
+
+    /// How long the page has been still, or what is going on.
+    async fn stillness(&self) -> Result<Result<Duration, &'static str>, BrowserError> {
         let driven = self.driven();
         let activity = &driven.activity;
-        if activity.loading() || activity.requests_in_flight() > 0 {
-            return Ok(Duration::ZERO);
+        if activity.loading() {
+            return Ok(Err("a page is loading"));
+        }
+        if activity.requests_in_flight(self.ms_since_start()) > 0 {
+            return Ok(Err("requests are in flight"));
         }
         let network = self.ms_since_start().saturating_sub(activity.last_network_ms());
         let probe = match self.evaluate(crate::js::QUIET_PROBE).await {
             Ok(probe) => probe,
-            Err(BrowserError::Protocol { .. }) => return Ok(Duration::ZERO),
+            // The document is being replaced: not still yet.
+            Err(BrowserError::Protocol { .. }) => return Ok(Err("the document is being replaced")),
             Err(e) => return Err(e),
         };
         if probe[0].as_str() != Some("complete") {
-            return Ok(Duration::ZERO);
+            return Ok(Err("the document is not complete"));
         }
         let dom = probe[1].as_f64().unwrap_or(f64::MAX).clamp(0.0, 1e9) as u64;
-        Ok(Duration::from_millis(network.min(dom)))
-    }
-
-    async fn quiet(&self) -> Result<bool, BrowserError> {
-        let driven = self.driven();
-        let activity = &driven.activity;
-        if activity.loading() || activity.requests_in_flight() > 0 {
-            return Ok(false);
-        }
-        if self.ms_since_start().saturating_sub(activity.last_network_ms()) < QUIET.as_millis() as u64 {
-            return Ok(false);
-        }
-        let probe = match self.evaluate(crate::js::QUIET_PROBE).await {
-            Ok(probe) => probe,
-            // The document is being replaced: not quiet yet.
-            Err(BrowserError::Protocol { .. }) => return Ok(false),
-            Err(e) => return Err(e),
-        };
-        let ready = probe[0].as_str() == Some("complete");
-        let still_ms = probe[1].as_f64().unwrap_or(f64::MAX);
-        Ok(ready && still_ms >= QUIET.as_millis() as f64)
+        Ok(Ok(Duration::from_millis(network.min(dom))))
     }
 }

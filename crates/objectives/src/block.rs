@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
-use planwright_block::inputs::{integer, text, web_address};
+use planwright_block::inputs::{choice, integer, text, web_address};
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_browser::ActOptions;
 use planwright_runs::objective::{ObjectiveProgress, StepStatus, StepType};
@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use crate::cache::{ActionCache, CACHE_FILE};
 use crate::checklist::split_steps;
 use crate::model::ModelHelp;
-use crate::runner::{RunOutcome, Runner, RunnerConfig};
+use crate::runner::{Decide, RunOutcome, Runner, RunnerConfig};
 
 /// Where downloads go, under the work directory.
 pub const DOWNLOADS_DIR: &str = "downloads";
@@ -80,6 +80,10 @@ impl RunObjectives {
                 "`max_retries_per_step` is {attempts}; give the attempts an objective may take, 1 to {MAX_ATTEMPTS}"
             )));
         }
+        let decide = match choice(&inputs, "decide_first", &["offline", "model"], "offline")? {
+            "model" => Decide::ModelFirst,
+            _ => Decide::OfflineFirst,
+        };
         // A {{NAME}} in the address (a token) is filled only now.
         let url = web_address("start_url", &ctx.secrets.fill(start)?, "the page to open first")?;
         let model = match &ctx.models {
@@ -110,7 +114,8 @@ impl RunObjectives {
                 ctx.secrets.redact(&opened.url)
             ),
         );
-        let config = RunnerConfig { max_attempts: attempts as u32, cache: self.cache(ctx), downloads_dir, model };
+        let config =
+            RunnerConfig { max_attempts: attempts as u32, cache: self.cache(ctx), downloads_dir, model, decide };
         let progress = ObjectiveProgress::new(steps, objectives);
         let outcome = Runner::new(ctx, session, config, progress).run().await?;
         let summary = format!(

@@ -32,6 +32,7 @@ pub struct ActionCache {
 /// What a key is made of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheKey {
+    /// As written; the key compares it folded (width and case do not count).
     pub objective: String,
     /// `http://127.0.0.1:8700/objectives/portal/login.html`: origin and path, no query or fragment.
     pub page: String,
@@ -44,12 +45,12 @@ impl CacheKey {
         placeholders.sort();
         placeholders.dedup();
         let page = url.split(['?', '#']).next().unwrap_or(url).to_owned();
-        CacheKey { objective: fold(objective), page, placeholders }
+        CacheKey { objective: objective.trim().to_owned(), page, placeholders }
     }
 
     fn digest(&self) -> String {
         let mut hash = Sha256::new();
-        for part in [&self.objective, &self.page, &self.placeholders.join(",")] {
+        for part in [&fold(&self.objective), &self.page, &self.placeholders.join(",")] {
             hash.update(part.as_bytes());
             hash.update([0u8]);
         }
@@ -143,6 +144,24 @@ impl ActionCache {
         Ok(self.len()? == 0)
     }
 
+    /// Every entry: the objective as written, its page and its operations.
+    pub fn entries(&self) -> Result<Vec<(String, String, Vec<Op>)>, CacheError> {
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let mut statement =
+            conn.prepare("SELECT objective, page, ops FROM actions ORDER BY objective").map_err(|e| self.error(e))?;
+        let rows = statement
+            .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?)))
+            .map_err(|e| self.error(e))?;
+        let mut entries = Vec::new();
+        for row in rows {
+            let (objective, page, ops) = row.map_err(|e| self.error(e))?;
+            if let Ok(ops) = serde_json::from_str(&ops) {
+                entries.push((objective, page, ops));
+            }
+        }
+        Ok(entries)
+    }
+
     /// Forgets everything; returns how many objectives were kept.
     pub fn clear(&self) -> Result<usize, CacheError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
@@ -200,6 +219,10 @@ mod tests {
         let stored = std::fs::read_to_string(dir.path().join("home").join(CACHE_FILE)).unwrap_or_default();
         assert!(!stored.contains("hunter2"), "values are never kept");
         assert_eq!(cache.len().unwrap(), 1);
+        assert_eq!(
+            cache.entries().unwrap(),
+            vec![("Sign in with {{U}} / {{P}}".to_owned(), "http://h/login.html".to_owned(), ops)]
+        );
         cache.replayed(&key).unwrap();
         assert_eq!(cache.clear().unwrap(), 1);
         assert!(cache.is_empty().unwrap());

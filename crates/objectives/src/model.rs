@@ -200,8 +200,14 @@ pub fn decision_schema() -> Value {
                         "method": {"type": "string", "enum": ["getByRole", "getByText", "getByTestId", "none"]},
                         "selector": {
                             "type": "object",
-                            "properties": {"role": nullable("string"), "name": nullable("string"), "text": nullable("string"), "testId": nullable("string")},
-                            "required": ["role", "name", "text", "testId"],
+                            "properties": {
+                                "role": nullable("string"),
+                                "name": nullable("string"),
+                                "text": nullable("string"),
+                                "testId": nullable("string"),
+                                "near": nullable("string")
+                            },
+                            "required": ["role", "name", "text", "testId", "near"],
                             "additionalProperties": false
                         },
                         "action": {"type": "string", "enum": ["click", "fill", "select", "check", "uncheck", "press", "navigate", "hover", "scroll"]},
@@ -247,6 +253,11 @@ pub fn plan_of(answer: &Value, placeholders: &[String]) -> Result<ModelPlan, Mod
             "getByTestId" => text("testId").map(|id| Locator::TestId { id }),
             _ => None,
         };
+        // One of several elements of that name, told apart by what surrounds it.
+        let locator = match (locator, text("near")) {
+            (Some(target), Some(near)) => Some(Locator::Near { target: Box::new(target), text: near }),
+            (locator, _) => locator,
+        };
         let value = match (&action["value"]["kind"], action["value"]["value"].as_str()) {
             (kind, Some(value)) if kind == "placeholder" => {
                 let name = value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
@@ -289,11 +300,11 @@ mod tests {
             "status": "act",
             "reason": "",
             "actions": [
-                {"method": "getByRole", "selector": {"role": "textbox", "name": "Password", "text": null, "testId": null},
+                {"method": "getByRole", "selector": {"role": "textbox", "name": "Password", "text": null, "testId": null, "near": null},
                  "action": "fill", "value": {"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}, "confidence": 0.9, "rationale": "the password field"},
-                {"method": "getByText", "selector": {"role": null, "name": null, "text": "Star", "testId": null},
+                {"method": "getByText", "selector": {"role": null, "name": null, "text": "Star", "testId": null, "near": null},
                  "action": "click", "value": null, "confidence": 0.8, "rationale": "the star"},
-                {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null},
+                {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null, "near": null},
                  "action": "press", "value": {"kind": "literal", "value": "Enter"}, "confidence": 1, "rationale": "submit"}
             ]
         });
@@ -308,16 +319,25 @@ mod tests {
     }
 
     #[test]
+    fn a_near_text_picks_one_of_several_elements_of_a_name() {
+        let answer = json!({"status": "act", "reason": "", "actions": [
+            {"method": "getByRole", "selector": {"role": "link", "name": "Download", "text": null, "testId": null, "near": "October 2026"},
+             "action": "click", "value": null, "confidence": 0.9, "rationale": "the October row"}]});
+        let ModelPlan::Act(ops) = plan_of(&answer, &[]).unwrap() else { panic!() };
+        assert_eq!(ops[0].describe(), "click getByRole(\"link\", { name: \"Download\" }).near(\"October 2026\")");
+    }
+
+    #[test]
     fn target_not_found_and_invented_placeholders_are_not_actions() {
         let not_found = json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "no Export button"});
         assert_eq!(plan_of(&not_found, &[]).unwrap(), ModelPlan::TargetNotFound("no Export button".into()));
         let invented = json!({"status": "act", "reason": "", "actions": [
-            {"method": "getByRole", "selector": {"role": "textbox", "name": "Password", "text": null, "testId": null},
+            {"method": "getByRole", "selector": {"role": "textbox", "name": "Password", "text": null, "testId": null, "near": null},
              "action": "fill", "value": {"kind": "placeholder", "value": "{{ADMIN_PASSWORD}}"}, "confidence": 1, "rationale": ""}]});
         let error = plan_of(&invented, &["PORTAL_PASSWORD".into()]).unwrap_err();
         assert!(error.to_string().contains("ADMIN_PASSWORD"), "{error}");
         let no_element = json!({"status": "act", "reason": "", "actions": [
-            {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null},
+            {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null, "near": null},
              "action": "click", "value": null, "confidence": 1, "rationale": ""}]});
         assert!(plan_of(&no_element, &[]).is_err());
     }

@@ -656,23 +656,16 @@ fn login(page: &Page, user: Option<&StepValue>, password: Option<&StepValue>) ->
         user_field.and_then(|u| fields.iter().copied().find(|&i| i > u))
     });
     let mut ops = Vec::new();
-    match (user, user_field) {
-        (Some(value), Some(field)) => {
-            ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
+    for (value, field, what) in [(user, user_field, "user name"), (password, password_field, "password")] {
+        match (value, field) {
+            (Some(value), Some(field)) => {
+                ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
+            }
+            (Some(_), None) => {
+                return Err(Unresolved(format!("sign in: no {what} field on the page{}", seen(page, EDITABLE))))
+            }
+            (None, _) => {}
         }
-        (Some(_), None) => {
-            return Err(Unresolved(format!("sign in: no user name field on the page{}", seen(page, EDITABLE))))
-        }
-        (None, _) => {}
-    }
-    match (password, password_field) {
-        (Some(value), Some(field)) => {
-            ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
-        }
-        (Some(_), None) => {
-            return Err(Unresolved(format!("sign in: no password field on the page{}", seen(page, EDITABLE))))
-        }
-        (None, _) => {}
     }
     if ops.is_empty() {
         return Err(Unresolved("sign in: the step gives neither a user name nor a password".into()));

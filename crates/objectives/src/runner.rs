@@ -47,6 +47,18 @@ pub struct RunnerConfig {
     pub downloads_dir: PathBuf,
     /// The model, when one is configured (already recording every call).
     pub model: Option<Arc<ModelHelp>>,
+    /// Who decides first when a model is configured.
+    pub decide: Decide,
+}
+
+/// Who decides an objective's actions when a model is configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Decide {
+    /// The offline resolver, with no token; the model where it finds no target.
+    #[default]
+    OfflineFirst,
+    /// The model for every action (checks and notes are still read from the page).
+    ModelFirst,
 }
 
 /// What a run of objectives produced.
@@ -82,6 +94,12 @@ impl From<BrowserError> for Failure {
     }
 }
 
+/// Whether blockers were taken out of the way, and the page's snapshot after.
+struct Cleared {
+    any: bool,
+    snapshot: String,
+}
+
 /// What a successful attempt did.
 struct Done {
     evidence: Vec<String>,
@@ -104,7 +122,13 @@ pub struct Runner<'a> {
     proofs: Vec<String>,
     /// Who decided the attempt under way, and the operations it carried out (for the log).
     tried: (&'static str, Vec<Op>),
+    /// An evidence screenshot being taken while the next objective is read and planned; it is
+    /// waited for before anything acts on the page again.
+    pending_evidence: Option<(usize, EvidenceShot)>,
 }
+
+/// A screenshot under way: where it was saved, `None` for a blank page, or why it failed.
+type EvidenceShot = tokio::task::JoinHandle<Result<Option<PathBuf>, String>>;
 
 impl<'a> Runner<'a> {
     pub fn new(
@@ -125,6 +149,7 @@ impl<'a> Runner<'a> {
             screenshots: Vec::new(),
             proofs: Vec::new(),
             tried: ("offline", Vec::new()),
+            pending_evidence: None,
         }
     }
 
@@ -139,7 +164,7 @@ impl<'a> Runner<'a> {
         }
         self.emit(ObjectiveChange::Planned, None);
         if self.progress.objective_steps.is_empty() {
-            return Ok(self.outcome());
+            return Ok(self.finish().await);
         }
         self.progress.current_step_index = 0;
         loop {
@@ -157,7 +182,12 @@ impl<'a> Runner<'a> {
                 break;
             }
         }
-        Ok(self.outcome())
+        Ok(self.finish().await)
+    }
+
+    async fn finish(mut self) -> RunOutcome {
+        self.flush_evidence().await;
+        self.outcome()
     }
 
     fn outcome(self) -> RunOutcome {
@@ -257,80 +287,126 @@ impl<'a> Runner<'a> {
         let mut ops = Vec::new();
         let mut evidence = Vec::new();
         for (at, intent) in intents.iter().enumerate() {
-            let page = match self.resolve_intent(index, intent, &intents[at..]).await? {
-                Ok((planned, before)) => {
-                    let reports = self.carry_out(index, &planned, intents).await?;
-                    let proof = self.judge_intent(intent, &planned, &reports, &before).await?;
-                    match proof {
-                        Ok(proof) => evidence.push(proof),
-                        Err(reason) => return Err(Failure::retry(reason)),
-                    }
-                    ops.extend(planned);
-                    continue;
-                }
-                Err((reason, page)) => (reason, page),
-            };
-            // The resolver could not: the model, when there is one, decides the rest.
-            let (reason, page) = page;
-            let Some(model) = self.config.model.clone() else { return Err(Failure::retry(reason)) };
-            let checklist: Vec<String> = self.progress.objectives_only().map(|s| s.description.clone()).collect();
-            let mut seen = failures.to_vec();
-            seen.push(format!("the offline resolver: {reason}"));
-            let snapshot = self.ctx.secrets.redact(&page);
-            self.tried.0 = "model";
-            let plan = model
-                .decide(
-                    description,
-                    &checklist,
-                    index,
-                    &snapshot,
-                    &seen,
-                    &placeholders_in(description),
-                    &self.ctx.cancel,
-                )
-                .await
-                .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
-            let planned = match plan {
-                ModelPlan::Act(planned) => planned,
-                ModelPlan::TargetNotFound(why) => {
-                    return Err(Failure::retry(format!("the model found no target: {why}")))
-                }
-            };
-            let before = PageText::capture(&self.session).await?;
-            self.tried.0 = "model";
-            self.set_plan(index, &planned);
-            let reports = self.carry_out(index, &planned, intents).await?;
-            let rest = &intents[at..];
-            let proof = if rest.iter().all(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. })) {
-                let mut proofs = Vec::new();
-                for intent in rest {
-                    match self.judge_intent(intent, &[], &[], &before).await? {
-                        Ok(proof) => proofs.push(proof),
-                        Err(reason) => return Err(Failure::retry(reason)),
-                    }
-                }
-                proofs.join("; ")
+            let model_first = self.config.decide == Decide::ModelFirst && self.config.model.is_some();
+            let unresolved = if model_first && is_action(intent) {
+                "the model decides first".to_owned()
             } else {
-                let after = self.snapshot_text().await?;
-                let done: Vec<String> = planned
-                    .iter()
-                    .zip(&reports)
-                    .map(|(op, r)| format!("{} → {}", op.describe(), result_of(r)))
-                    .collect();
-                let judged = model
-                    .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
-                    .await
-                    .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
-                match judged {
-                    (true, proof) => proof,
-                    (false, why) => return Err(Failure::retry(format!("the model judged it not done: {why}"))),
+                match self.resolve_intent(index, intent, &intents[at..]).await? {
+                    Ok((planned, before)) => {
+                        let reports = self.carry_out(index, &planned, intents).await?;
+                        match self.judge_intent(intent, &planned, &reports, &before).await? {
+                            Ok(proof) => evidence.push(proof),
+                            // A check of a page at rest reads the same on another attempt.
+                            Err(reason) if !is_action(intent) => return Err(self.settled(reason).await?),
+                            Err(reason) => return Err(Failure::retry(reason)),
+                        }
+                        ops.extend(planned);
+                        continue;
+                    }
+                    Err(reason) => reason,
                 }
             };
+            // The resolver could not (or the model comes first): the model, when there is one,
+            // decides the rest of the objective.
+            let Some(model) = self.config.model.clone() else { return Err(self.settled(unresolved).await?) };
+            let (proof, planned) =
+                self.decide_with_model(&model, index, description, &intents[at..], failures, &unresolved).await?;
             evidence.push(proof);
             ops.extend(planned);
             return Ok(self.done(&key, evidence, ops, "model"));
         }
         Ok(self.done(&key, evidence, ops, "offline"))
+    }
+
+    /// The rest of an objective decided by the model: the actions from the page's snapshot,
+    /// carried out, and judged — by the page for checks and notes, by the evaluator for the rest.
+    async fn decide_with_model(
+        &mut self,
+        model: &ModelHelp,
+        index: usize,
+        description: &str,
+        rest: &[Intent],
+        failures: &[String],
+        unresolved: &str,
+    ) -> Result<(String, Vec<Op>), Failure> {
+        let checklist: Vec<String> = self.progress.objectives_only().map(|s| s.description.clone()).collect();
+        let mut seen = failures.to_vec();
+        seen.push(format!("the offline resolver: {unresolved}"));
+        self.clear_blockers(index, rest).await?;
+        let snapshot = self.ctx.secrets.redact(&self.model_snapshot().await?);
+        self.tried.0 = "model";
+        let placeholders = placeholders_in(description);
+        let plan = model
+            .decide(description, &checklist, index, &snapshot, &seen, &placeholders, &self.ctx.cancel)
+            .await
+            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+        let planned = match plan {
+            ModelPlan::Act(planned) => planned,
+            ModelPlan::TargetNotFound(why) => return Err(Failure::retry(format!("the model found no target: {why}"))),
+        };
+        let before = PageText::capture(&self.session).await?;
+        self.set_plan(index, &planned);
+        let reports = self.carry_out(index, &planned, rest).await?;
+        if rest.iter().all(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. })) {
+            let mut proofs = Vec::new();
+            for intent in rest {
+                match self.judge_intent(intent, &[], &[], &before).await? {
+                    Ok(proof) => proofs.push(proof),
+                    Err(reason) => return Err(Failure::retry(reason)),
+                }
+            }
+            return Ok((proofs.join("; "), planned));
+        }
+        let after = self.snapshot_text().await?;
+        let done: Vec<String> =
+            planned.iter().zip(&reports).map(|(op, r)| format!("{} → {}", op.describe(), result_of(r))).collect();
+        let judged = model
+            .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
+            .await
+            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+        match judged {
+            (true, proof) => Ok((proof, planned)),
+            (false, why) => Err(Failure::retry(format!("the model judged it not done: {why}"))),
+        }
+    }
+
+    /// The snapshot a model is shown: elements that share a role and name (six "Download"
+    /// links) each with what surrounds it, so that the model can say which it means.
+    async fn model_snapshot(&self) -> Result<String, Failure> {
+        let snapshot = self.snapshot_text().await?;
+        let page = Page::parse("", &snapshot);
+        let mut lines: Vec<String> = snapshot.lines().map(str::to_owned).collect();
+        let mut node = 0;
+        for line in &mut lines {
+            let trimmed = line.trim_start();
+            if !trimmed.starts_with("- ") || trimmed.starts_with("- /") || trimmed.starts_with("- text:") {
+                continue;
+            }
+            let Some(element) = page.nodes.get(node) else { break };
+            node += 1;
+            let (Some(reference), false) = (&element.reference, element.name.is_empty()) else { continue };
+            if page.named(&element.role, &element.name) < 2 {
+                continue;
+            }
+            let found = self.session.resolve(&Locator::Ref { reference: reference.clone() }).await?;
+            if let Some(candidate) = found.first() {
+                let around = self.session.surroundings(candidate).await.unwrap_or_default();
+                if !around.is_empty() {
+                    line.push_str(&format!(
+                        " (in: {})",
+                        serde_json::to_string(&around.chars().take(120).collect::<String>()).unwrap_or_default()
+                    ));
+                }
+            }
+        }
+        Ok(lines.join("\n"))
+    }
+
+    /// A failure that reads the page as it is: final when the page is at rest (another
+    /// attempt, with no model to think again, would see the same), else worth another attempt.
+    async fn settled(&self, reason: String) -> Result<Failure, Failure> {
+        let retriable = self.session.still_for().await? < STILL_ENOUGH;
+        Ok(Failure { reason, retriable })
     }
 
     fn done(&self, key: &CacheKey, evidence: Vec<String>, ops: Vec<Op>, decided_by: &'static str) -> Done {
@@ -419,11 +495,11 @@ impl<'a> Runner<'a> {
         index: usize,
         intent: &Intent,
         remaining: &[Intent],
-    ) -> Result<Result<(Vec<Op>, PageText), (String, String)>, Failure> {
+    ) -> Result<Result<(Vec<Op>, PageText), String>, Failure> {
         let started = Instant::now();
         loop {
-            self.clear_blockers(index, remaining).await?;
-            let snapshot = self.snapshot_text().await?;
+            // The snapshot taken to look for blockers is the page as it is now.
+            let snapshot = self.clear_blockers(index, remaining).await?.snapshot;
             let page = Page::parse(&self.session.url().await?, &snapshot);
             match resolve(&self.session, &page, intent).await {
                 Ok(ops) => {
@@ -436,7 +512,7 @@ impl<'a> Runner<'a> {
                     let waited = started.elapsed();
                     let still = self.session.still_for().await?;
                     if waited >= LATE_CONTENT || (waited >= STILL_ENOUGH && still >= STILL_ENOUGH) {
-                        return Ok(Err((reason, snapshot)));
+                        return Ok(Err(reason));
                     }
                     tokio::time::sleep(Duration::from_millis(150)).await;
                 }
@@ -469,7 +545,7 @@ impl<'a> Runner<'a> {
             let report = match self.act(index, op, intents).await {
                 Err(Failure { reason, .. }) if reason.contains("is covered by") => {
                     self.ctx.log(LogLevel::Info, format!("objective {}: {reason}", index + 1));
-                    if !self.clear_blockers(index, intents).await? {
+                    if !self.clear_blockers(index, intents).await?.any {
                         self.escape_cover(index, &reason).await?;
                     }
                     self.act(index, op, intents).await?
@@ -484,6 +560,8 @@ impl<'a> Runner<'a> {
 
     /// Carries out one operation and records it on the current step.
     async fn act(&mut self, index: usize, op: &Op, intents: &[Intent]) -> Result<ActionReport, Failure> {
+        // The evidence of the objective before shows the page before this action.
+        self.flush_evidence().await;
         let _ = intents;
         let options = ActOptions::default();
         let session = Arc::clone(&self.session);
@@ -548,12 +626,14 @@ impl<'a> Runner<'a> {
 
     /// Takes out of the way every dialog or banner the objective is not about, each as a
     /// recovery step; whether there was one.
-    async fn clear_blockers(&mut self, parent: usize, intents: &[Intent]) -> Result<bool, Failure> {
-        let mut cleared = false;
+    async fn clear_blockers(&mut self, parent: usize, intents: &[Intent]) -> Result<Cleared, Failure> {
+        let mut any = false;
         for _ in 0..3 {
             let snapshot = self.snapshot_text().await?;
             let page = Page::parse("", &snapshot);
-            let Some(blocker) = recovery::blockers(&page, intents).into_iter().next() else { return Ok(cleared) };
+            let Some(blocker) = recovery::blockers(&page, intents).into_iter().next() else {
+                return Ok(Cleared { any, snapshot });
+            };
             let Some((button, why)) = recovery::dismiss_button(&page, blocker.node) else {
                 return Err(Failure::retry(format!(
                     "{} is in the way and has no button that closes it",
@@ -572,9 +652,9 @@ impl<'a> Runner<'a> {
                 &blocker.described,
             )
             .await?;
-            cleared = true;
+            any = true;
         }
-        Ok(cleared)
+        Ok(Cleared { any, snapshot: self.snapshot_text().await? })
     }
 
     /// A cover the snapshot does not name (a backdrop): Escape, as a recovery step.
@@ -816,9 +896,21 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Starts an evidence screenshot of the page as it is now; it completes while the next
+    /// objective is read and planned ([`Runner::flush_evidence`]).
     async fn keep_screenshot(&mut self, index: usize, what: &str) {
+        self.flush_evidence().await;
+        let session = Arc::clone(&self.session);
+        let dir = self.ctx.record_dir.join("evidence");
         let name = format!("{:02}-{what}.png", index + 1);
-        match evidence::save(&self.session, &self.ctx.record_dir.join("evidence"), &name).await {
+        let shot = tokio::spawn(async move { evidence::save(&session, &dir, &name).await });
+        self.pending_evidence = Some((index, shot));
+    }
+
+    /// Waits for the evidence screenshot under way, if any, and records it.
+    async fn flush_evidence(&mut self) {
+        let Some((index, shot)) = self.pending_evidence.take() else { return };
+        match shot.await.unwrap_or_else(|e| Err(format!("the screenshot stopped: {e}"))) {
             Ok(Some(path)) => {
                 self.ctx.artifact(&path, ArtifactKind::Screenshot);
                 self.screenshots.push((index, path));
@@ -902,6 +994,11 @@ impl<'a> Runner<'a> {
             .filter(|s| s.step_type == StepType::Objective)
             .count()
     }
+}
+
+/// Whether an intent acts on the page (rather than reading it: a check, a note, a wait).
+fn is_action(intent: &Intent) -> bool {
+    !matches!(intent.action, Action::Verify { .. } | Action::Note { .. } | Action::Wait)
 }
 
 /// How many of `ops` (from the start) belong to `intent`, as the resolver makes them.

@@ -49,7 +49,7 @@ fn decision(actions: Value) -> Reply {
 }
 
 fn buy_now() -> Value {
-    json!([{"method": "getByRole", "selector": {"role": "button", "name": "Buy now", "text": null, "testId": null},
+    json!([{"method": "getByRole", "selector": {"role": "button", "name": "Buy now", "text": null, "testId": null, "near": null},
             "action": "click", "value": null, "confidence": 0.8, "rationale": "the keyboard's one-click purchase"}])
 }
 

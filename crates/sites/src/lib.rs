@@ -32,6 +32,7 @@ mod api;
 mod pages;
 mod server;
 mod state;
+pub mod tasks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

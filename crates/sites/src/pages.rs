@@ -47,6 +47,11 @@ fn files() -> &'static BTreeMap<String, &'static File<'static>> {
     })
 }
 
+/// A file's text as it is stored (placeholders unreplaced), by its path.
+pub(crate) fn text(path: &str) -> Option<String> {
+    files().get(path).and_then(|f| f.contents_utf8()).map(str::to_owned)
+}
+
 /// The fixture pages (every `.html` but the fragments), sorted.
 pub(crate) fn page_list() -> Vec<&'static str> {
     files()

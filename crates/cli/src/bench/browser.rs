@@ -33,7 +33,7 @@ pub struct Pair {
 }
 
 impl Pair {
-    fn new(ours: f64, playwright: f64) -> Pair {
+    pub(super) fn new(ours: f64, playwright: f64) -> Pair {
         Pair { ours, playwright, ratio: if playwright > 0.0 { ours / playwright } else { f64::NAN } }
     }
 }
@@ -84,7 +84,7 @@ pub struct BrowserBench {
     pub launch_to_first_snapshot_ms: Pair,
 }
 
-fn median(values: &[f64]) -> f64 {
+pub(super) fn median(values: &[f64]) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     if sorted.is_empty() {

@@ -4,6 +4,7 @@ mod browser;
 mod documents;
 mod engine;
 mod hostile;
+mod objectives;
 mod retrieval;
 
 use std::path::PathBuf;
@@ -54,6 +55,24 @@ pub enum BenchCommand {
         /// Rounds, alternating Playwright and ours; samples are pooled.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Where the Playwright reference scripts are.
+        #[arg(long, value_name = "DIR", default_value = "tools/playwright")]
+        tools: PathBuf,
+    },
+    /// The objective runner on the fixture task suite beside `tools/playwright/objectives.mjs`
+    /// (a program that knows every locator): success, actions, recovery steps, time per
+    /// objective and the ratio to the script, offline and on a cached re-run; then tokens and
+    /// model calls per step with a scripted model deciding every action. Needs Node.js and
+    /// `npm ci --prefix tools/playwright`.
+    Objectives {
+        /// Rounds, alternating the script and the runner; medians are reported.
+        #[arg(long, default_value_t = 2)]
+        rounds: usize,
+        /// Skip the pages' artificial delays (late banners and lists) on both sides.
+        #[arg(long)]
+        instant: bool,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Where the Playwright reference scripts are.
@@ -135,6 +154,15 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => browser::render(&bench),
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Objectives { rounds, instant, format, tools } => {
+            let bench = objectives::run(rounds.max(1), instant, &tools)?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => objectives::render(&bench),
             };
             print(&output)?;
             Ok(Exit::Ok)

@@ -5,42 +5,16 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Arc;
 
 use planwright_catalog::Catalog;
 use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
 use planwright_runs::{DataHome, Event, EventKind, RunStore};
 use planwright_sites::FixtureSites;
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
-/// One task of the suite.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Task {
-    pub id: String,
-    pub family: String,
-    pub lang: String,
-    pub start: String,
-    pub steps: String,
-    #[serde(default)]
-    pub secrets: HashMap<String, String>,
-    pub expect_passed: bool,
-    #[serde(default)]
-    pub expect_events: Vec<Value>,
-    #[serde(default)]
-    pub expect_absent: Vec<String>,
-    #[serde(default)]
-    pub expect_extracted: Map<String, Value>,
-    #[serde(default)]
-    pub expect_recovery: bool,
-}
-
-pub fn tasks() -> Vec<Task> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/sites/objectives/tasks.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+pub use planwright_sites::tasks::{tasks, Task};
 
 pub fn task(id: &str) -> Task {
     tasks().into_iter().find(|t| t.id == id).unwrap_or_else(|| panic!("no task {id}"))
@@ -140,37 +114,13 @@ pub async fn run_task_on(
 }
 
 impl TaskRun {
-    /// What the task expected and did not get, in words (empty: the task did as expected).
+    /// What the task expected and did not get, in words, with each step's note when it did
+    /// not pass as expected (empty: the task did as expected).
     pub fn mismatches(&self, task: &Task) -> Vec<String> {
-        let mut wrong = Vec::new();
-        let passed = self.outputs["passed"].as_bool();
-        if passed != Some(task.expect_passed) {
-            wrong.push(format!("passed is {passed:?}, expected {}: {}", task.expect_passed, self.notes()));
-        }
-        let recorded = self.state["events"].as_array().cloned().unwrap_or_default();
-        for expected in &task.expect_events {
-            let found = recorded.iter().any(|e| {
-                e["action"] == expected["action"]
-                    && expected["detail"]
-                        .as_object()
-                        .is_none_or(|detail| detail.iter().all(|(k, v)| &e["detail"][k] == v))
-            });
-            if !found {
-                wrong.push(format!("the site did not record {expected}"));
-            }
-        }
-        for absent in &task.expect_absent {
-            if recorded.iter().any(|e| e["action"] == absent.as_str()) {
-                wrong.push(format!("the site recorded {absent}, which must not happen"));
-            }
-        }
-        for (name, value) in &task.expect_extracted {
-            if &self.outputs["extracted"][name] != value {
-                wrong.push(format!("extracted.{name} is {}, expected {value}", self.outputs["extracted"][name]));
-            }
-        }
-        if task.expect_recovery && !self.objective_changes().iter().any(|c| c == "recovery_inserted") {
-            wrong.push("no recovery step was inserted".into());
+        let recovered = self.objective_changes().iter().any(|c| c == "recovery_inserted");
+        let mut wrong = task.mismatches(&self.outputs, &self.state, recovered);
+        if !wrong.is_empty() {
+            wrong.push(self.notes());
         }
         wrong
     }
@@ -206,7 +156,7 @@ impl TaskRun {
             .flatten()
             .flat_map(|plan| std::fs::read_dir(plan.path()).unwrap().flatten())
             .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .find(|p| p.file_name().is_some_and(|n| *n == *format!("{}.jsonl", self.outcome.run_id)))
             .unwrap();
         log.with_extension("").join("task")
     }

@@ -153,6 +153,55 @@ describe('applyEvent', () => {
   });
 });
 
+describe('objectives', () => {
+  type Status = 'pending' | 'in_progress' | 'completed' | 'failed' | 'skipped';
+  const step = (index: number, description: string, status: Status, type: 'objective' | 'recovery' = 'objective', parent: number | null = null) => ({
+    index,
+    description,
+    step_type: type,
+    status,
+    execution_plan: [],
+    parent_index: parent,
+    blocking_reason: type === 'recovery' ? 'dialog "We value your privacy"' : null,
+    completion_evidence: null,
+    attempts: status === 'pending' ? 0 : 1,
+  });
+  const objective = (change: string, s: ReturnType<typeof step>, completed: number, extra: object = {}) =>
+    ev({ type: 'progress', node: 'portal', progress: { kind: 'objective', change, step: s, action: null, steps: null, completed, total: 3, ...extra } } as RunEventBody);
+
+  it('follows the checklist with a recovery step inserted and the counts of objectives only', () => {
+    seq = 0;
+    const planned = [step(0, 'Sign in', 'pending'), step(1, 'Open Statements', 'pending'), step(2, 'Download October', 'pending')];
+    const s = replay([
+      objective('planned', planned[0]!, 0, { steps: planned }),
+      objective('started', step(0, 'Sign in', 'in_progress'), 0),
+      objective('completed', step(0, 'Sign in', 'completed'), 1),
+      objective('started', step(1, 'Open Statements', 'in_progress'), 1),
+      objective('recovery_inserted', step(2, 'Close the banner', 'pending', 'recovery', 1), 1),
+      objective('action_executed', step(2, 'Close the banner', 'in_progress', 'recovery', 1), 1, {
+        action: { action: 'click button "Reject non-essential"', tool_name: 'click', result: 'done', timestamp: 't' },
+      }),
+      objective('completed', step(2, 'Close the banner', 'completed', 'recovery', 1), 1),
+      objective('completed', step(1, 'Open Statements', 'completed'), 2),
+    ]);
+    const o = s.nodes.portal!.objectives!;
+    expect(o.steps.map((x) => [x.index, x.description, x.status])).toEqual([
+      [0, 'Sign in', 'completed'],
+      [1, 'Open Statements', 'completed'],
+      [2, 'Close the banner', 'completed'],
+      [3, 'Download October', 'pending'],
+    ]);
+    expect([o.completed, o.total]).toEqual([2, 3]);
+    expect(o.lastAction).toBe('click button "Reject non-essential"');
+  });
+
+  it('leaves progress of other kinds alone', () => {
+    seq = 0;
+    const s = replay([ev({ type: 'progress', node: 'read', progress: { kind: 'items', done: 1, total: 3, unit: 'documents' } })]);
+    expect(s.nodes.read?.objectives ?? null).toBeNull();
+  });
+});
+
 describe('graphIdOf', () => {
   it('strips loops and calls', () => {
     expect(graphIdOf('read')).toBe('read');

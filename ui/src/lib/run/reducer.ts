@@ -2,7 +2,9 @@
 // stream) and for a recorded one (`run_detail`'s events replayed).
 import type { Counts } from '../api/types/Counts';
 import type { Event } from '../api/types/Event';
+import type { ObjectiveEvent } from '../api/types/ObjectiveEvent';
 import type { RunStatus } from '../api/types/RunStatus';
+import type { StepState } from '../api/types/StepState';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
 import type { InputRequest } from './inputRequest';
 
@@ -36,6 +38,18 @@ export interface NodeState {
   answer: Json | null;
   /** It was in flight when the run ended (neither a success nor a failure). */
   interrupted: boolean;
+  /** A run of browser objectives: every step (recovery steps in place) and the "2/3". */
+  objectives: ObjectivesState | null;
+}
+
+export interface ObjectivesState {
+  steps: StepState[];
+  completed: number;
+  total: number;
+  /** The step in progress, by index. */
+  current: number | null;
+  /** The last action carried out, in words. */
+  lastAction: string | null;
 }
 
 export interface RunState {
@@ -75,6 +89,33 @@ export function emptyNode(path: string): NodeState {
     request: null,
     answer: null,
     interrupted: false,
+    objectives: null,
+  };
+}
+
+/** The objectives after one `objective` progress event. */
+export function applyObjective(state: ObjectivesState | null, event: ObjectiveEvent): ObjectivesState {
+  const base: ObjectivesState = state ?? { steps: [], completed: 0, total: 0, current: null, lastAction: null };
+  let steps = [...base.steps];
+  if (event.change === 'planned' && event.steps) {
+    steps = [...event.steps];
+  } else if (event.change === 'recovery_inserted') {
+    // Inserted after the step in progress: the indexes after it move up by one.
+    steps.splice(event.step.index, 0, event.step);
+    steps = steps.map((s, i) => ({
+      ...s,
+      index: i,
+      parent_index: s.parent_index !== null && s.parent_index >= event.step.index && i !== event.step.index ? s.parent_index + 1 : s.parent_index,
+    }));
+  } else {
+    steps[event.step.index] = event.step;
+  }
+  return {
+    steps,
+    completed: event.completed,
+    total: event.total,
+    current: event.step.status === 'in_progress' ? event.step.index : base.current,
+    lastAction: event.action ? event.action.action : event.change === 'started' ? null : base.lastAction,
   };
 }
 
@@ -202,6 +243,12 @@ export function applyEvent(state: RunState, event: Event): RunState {
       break;
     case 'model_call':
       node(event.node, (n) => ({ modelCalls: n.modelCalls + 1 }));
+      break;
+    case 'progress':
+      if (event.progress.kind === 'objective') {
+        const objective = event.progress;
+        node(event.node, (n) => ({ objectives: applyObjective(n.objectives, objective) }));
+      }
       break;
     default:
       // Unknown event types are ignored (docs/events.md).

@@ -1,0 +1,535 @@
+//! `planwright bench objectives`: the objective runner on the fixture task suite, side by side
+//! in one run with `tools/playwright/objectives.mjs` — a hand-written playwright-core program
+//! that already knows every locator (the floor): success, objectives, actions and recovery
+//! steps per task, time per objective and the ratio to the script, offline and on a cached
+//! re-run; then, with a scripted model deciding every action, model calls and tokens per step.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use planwright_catalog::Catalog;
+use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunRequest, SecretSource};
+use planwright_llm::{LlmClient, Provider, Secret, Settings};
+use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
+use planwright_objectives::resolve::{Op, ValueKind};
+use planwright_objectives::ActionCache;
+use planwright_runs::{DataHome, Event, EventKind, RunStore};
+use planwright_sites::tasks::{tasks, Task};
+use planwright_sites::FixtureSites;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use super::browser::{median, Pair};
+
+/// One line of `objectives.mjs`.
+#[derive(Deserialize)]
+struct ScriptLine {
+    id: String,
+    ok: bool,
+    ms: f64,
+}
+
+/// One run of a task by the runner.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunnerRun {
+    pub ok: bool,
+    pub wrong: Vec<String>,
+    /// From the browser's start to the last objective's end: opening the start page included,
+    /// the browser's launch not (the script starts from a launched browser too).
+    pub ms: f64,
+    pub objectives: usize,
+    pub actions: usize,
+    pub recoveries: usize,
+    pub replayed: usize,
+    pub model_calls: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TaskRow {
+    pub id: String,
+    pub family: String,
+    pub offline: RunnerRun,
+    pub cached: RunnerRun,
+    pub script_ok: bool,
+    /// Medians over the rounds, milliseconds.
+    pub offline_ms: f64,
+    pub cached_ms: f64,
+    pub script_ms: f64,
+    pub offline_ratio: f64,
+    pub cached_ratio: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ModelRow {
+    pub id: String,
+    pub ok: bool,
+    pub objectives: usize,
+    /// Calls and o200k_base tokens (prompt and answer) per objective that asked the model.
+    pub calls: Vec<usize>,
+    pub tokens: Vec<usize>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ObjectivesBench {
+    pub rounds: usize,
+    pub instant: bool,
+    pub tasks: Vec<TaskRow>,
+    /// Tasks ending as expected (the server's record, the outputs), offline and cached.
+    pub offline_success: f64,
+    pub cached_success: f64,
+    pub script_success: f64,
+    /// Milliseconds per objective, p50 and p95 over the tasks.
+    pub offline_per_objective_ms: (f64, f64),
+    pub cached_per_objective_ms: (f64, f64),
+    pub script_per_objective_ms: (f64, f64),
+    /// Suite totals of the medians, and their ratio.
+    pub offline_total: Pair,
+    pub cached_total: Pair,
+    /// The worst task's ratio.
+    pub offline_worst_ratio: f64,
+    pub cached_worst_ratio: f64,
+    pub cached_model_calls: usize,
+    pub model: Vec<ModelRow>,
+    pub model_success: f64,
+    /// p95 over the objectives that asked the model.
+    pub model_tokens_per_step_p95: f64,
+    pub model_calls_per_objective_max: usize,
+}
+
+struct Secrets(HashMap<String, String>);
+
+impl SecretSource for Secrets {
+    fn secret(&self, name: &str) -> Option<String> {
+        self.0.get(name).cloned()
+    }
+}
+
+pub fn run(rounds: usize, instant: bool, tools: &Path) -> Result<ObjectivesBench> {
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the async runtime")?;
+    runtime.block_on(measure(rounds, instant, tools))
+}
+
+async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<ObjectivesBench> {
+    if !tools.join("node_modules/playwright-core").is_dir() {
+        bail!("playwright-core is not installed in {}: run `npm ci --prefix {}`", tools.display(), tools.display());
+    }
+    let suite = tasks();
+    let sites = FixtureSites::start().await.context("starting the fixture sites")?;
+    let mut script_ms: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut script_ok: HashMap<String, bool> = HashMap::new();
+    let mut offline: HashMap<String, Vec<RunnerRun>> = HashMap::new();
+    let mut cached: HashMap<String, Vec<RunnerRun>> = HashMap::new();
+    let mut homes: HashMap<String, tempfile::TempDir> = HashMap::new();
+    // Rounds alternate the script and the runner, so that a slow spell weighs on both.
+    for _ in 0..rounds {
+        for line in script_round(&sites, instant, tools).await? {
+            script_ok.entry(line.id.clone()).and_modify(|ok| *ok &= line.ok).or_insert(line.ok);
+            script_ms.entry(line.id).or_default().push(line.ms);
+        }
+        for task in &suite {
+            let home = tempfile::tempdir()?;
+            sites.reset();
+            let first = run_task(&sites, task, instant, home.path(), None, false).await?;
+            offline.entry(task.id.clone()).or_default().push(first);
+            sites.reset();
+            let again = run_task(&sites, task, instant, home.path(), None, false).await?;
+            cached.entry(task.id.clone()).or_default().push(again);
+            homes.insert(task.id.clone(), home);
+        }
+    }
+    let model = model_mode(&sites, &suite, instant, &homes).await?;
+
+    let mut rows = Vec::new();
+    for task in &suite {
+        let runs = |all: &HashMap<String, Vec<RunnerRun>>| all.get(&task.id).cloned().unwrap_or_default();
+        let (first, again) = (runs(&offline), runs(&cached));
+        let script = median(script_ms.get(&task.id).map(Vec::as_slice).unwrap_or_default());
+        let offline_ms = median(&first.iter().map(|r| r.ms).collect::<Vec<_>>());
+        let cached_ms = median(&again.iter().map(|r| r.ms).collect::<Vec<_>>());
+        rows.push(TaskRow {
+            id: task.id.clone(),
+            family: task.family.clone(),
+            offline: worst(&first),
+            cached: worst(&again),
+            script_ok: script_ok.get(&task.id).copied().unwrap_or(false),
+            offline_ms,
+            cached_ms,
+            script_ms: script,
+            offline_ratio: offline_ms / script,
+            cached_ratio: cached_ms / script,
+        });
+    }
+    let share = |ok: usize| ok as f64 / rows.len().max(1) as f64;
+    let per_objective = |f: &dyn Fn(&TaskRow) -> f64| {
+        let values: Vec<f64> = rows.iter().map(|r| f(r) / r.offline.objectives.max(1) as f64).collect();
+        (percentile(&values, 0.5), percentile(&values, 0.95))
+    };
+    let tokens: Vec<f64> = model.iter().flat_map(|m| m.tokens.iter().map(|t| *t as f64)).collect();
+    Ok(ObjectivesBench {
+        rounds,
+        instant,
+        offline_success: share(rows.iter().filter(|r| r.offline.ok).count()),
+        cached_success: share(rows.iter().filter(|r| r.cached.ok).count()),
+        script_success: share(rows.iter().filter(|r| r.script_ok).count()),
+        offline_per_objective_ms: per_objective(&|r| r.offline_ms),
+        cached_per_objective_ms: per_objective(&|r| r.cached_ms),
+        script_per_objective_ms: per_objective(&|r| r.script_ms),
+        offline_total: Pair::new(rows.iter().map(|r| r.offline_ms).sum(), rows.iter().map(|r| r.script_ms).sum()),
+        cached_total: Pair::new(rows.iter().map(|r| r.cached_ms).sum(), rows.iter().map(|r| r.script_ms).sum()),
+        offline_worst_ratio: rows.iter().map(|r| r.offline_ratio).fold(0.0, f64::max),
+        cached_worst_ratio: rows.iter().map(|r| r.cached_ratio).fold(0.0, f64::max),
+        cached_model_calls: rows.iter().map(|r| r.cached.model_calls).sum(),
+        model_success: model.iter().filter(|m| m.ok).count() as f64 / model.len().max(1) as f64,
+        model_tokens_per_step_p95: percentile(&tokens, 0.95),
+        model_calls_per_objective_max: model.iter().flat_map(|m| m.calls.iter().copied()).max().unwrap_or(0),
+        model,
+        tasks: rows,
+    })
+}
+
+/// The run that did worst among a task's runs (a failure, else the slowest), for the table.
+fn worst(runs: &[RunnerRun]) -> RunnerRun {
+    runs.iter()
+        .max_by(|a, b| (!a.ok, a.ms).partial_cmp(&(!b.ok, b.ms)).unwrap_or(std::cmp::Ordering::Equal))
+        .cloned()
+        .unwrap_or(RunnerRun {
+            ok: false,
+            wrong: vec!["not run".into()],
+            ms: f64::NAN,
+            objectives: 0,
+            actions: 0,
+            recoveries: 0,
+            replayed: 0,
+            model_calls: 0,
+        })
+}
+
+fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    sorted.sort_by(f64::total_cmp);
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+async fn script_round(sites: &FixtureSites, instant: bool, tools: &Path) -> Result<Vec<ScriptLine>> {
+    let script = tools.join("objectives.mjs");
+    let base = sites.url("").trim_end_matches('/').to_owned();
+    let output = tokio::task::spawn_blocking(move || {
+        let mut command = Command::new("node");
+        command.arg(script).arg(base);
+        if instant {
+            command.arg("--instant");
+        }
+        command.output()
+    })
+    .await?
+    .context("running node (install Node.js 20 or newer)")?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<ScriptLine> = stdout.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    if lines.is_empty() {
+        bail!("objectives.mjs printed no task: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(lines)
+}
+
+/// The plan a task runs: one node, its secrets declared.
+fn plan_of(task: &Task, start_url: &str, model_first: bool) -> String {
+    let mut secrets: Vec<&String> = task.secrets.keys().collect();
+    secrets.sort();
+    let secrets = secrets.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+    let mut inputs = json!({"start_url": start_url, "steps": task.steps});
+    if model_first {
+        inputs["decide_first"] = json!("model");
+    }
+    let node = json!({
+        "id": "task",
+        "block": "browser.run_objectives",
+        "in": inputs,
+        "out": {"report": "report", "passed": "passed", "extracted": "extracted"},
+    });
+    format!(
+        "apiVersion: planwright/v1\nid: bench-{}\nversion: 1.0.0\nsecrets: [{secrets}]\ngraph:\n  - {}\n",
+        task.id.replace('_', "-"),
+        serde_json::to_string(&node).unwrap_or_default()
+    )
+}
+
+async fn run_task(
+    sites: &FixtureSites,
+    task: &Task,
+    instant: bool,
+    home: &Path,
+    models: Option<Arc<dyn LlmClient>>,
+    model_first: bool,
+) -> Result<RunnerRun> {
+    let start = if instant { format!("{}?instant=1", task.start) } else { task.start.clone() };
+    let store = RunStore::open(&DataHome::at(home))?;
+    let engine = Engine::new(
+        Arc::new(Catalog::bundled()?),
+        planwright_api::blocks(home),
+        Arc::new(planwright_designs::Designs::new(home.join("designs"))),
+    );
+    let workdir = tempfile::tempdir()?;
+    let options = RunOptions {
+        workdir: workdir.path().to_owned(),
+        secrets: Arc::new(Secrets(task.secrets.clone())),
+        answers: Arc::new(NoAnswers),
+        stop: CancellationToken::new(),
+        events: None,
+        browser: BrowserSettings::default(),
+        models,
+    };
+    let request =
+        RunRequest { plan_text: plan_of(task, &sites.url(&start), model_first), plan_path: None, vars: Map::new() };
+    let outcome = engine.run(&store, request, options).await?;
+    let events = store.events(&outcome.run_id)?;
+    // A page records with a request that may still be on its way.
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    Ok(summarise(task, &events, &sites.state()))
+}
+
+fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
+    let outputs = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::NodeFinished { outputs, .. } => Some(outputs.clone()),
+            _ => None,
+        })
+        .unwrap_or(Value::Null);
+    let progress: Vec<Value> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Progress { progress, .. } => serde_json::to_value(progress).ok(),
+            _ => None,
+        })
+        .filter(|p| p["kind"] == "objective")
+        .collect();
+    let recovered = progress.iter().any(|p| p["change"] == "recovery_inserted");
+    let wrong = task.mismatches(&outputs, state, recovered);
+    let at = |e: &Event| time::OffsetDateTime::parse(&e.at, &time::format_description::well_known::Rfc3339).ok();
+    // From the browser's start (its log line) to the last objective event.
+    let started = events
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::Log { message, .. } if message.starts_with("started ")))
+        .and_then(at);
+    let ended = events.iter().rev().find(|e| matches!(&e.kind, EventKind::Progress { .. })).and_then(at);
+    let ms = match (started, ended) {
+        (Some(a), Some(b)) => (b - a).as_seconds_f64() * 1000.0,
+        _ => f64::NAN,
+    };
+    let steps = outputs["report"]["progress"]["objective_steps"].as_array().cloned().unwrap_or_default();
+    let objectives = steps.iter().filter(|s| s["step_type"] == "objective");
+    RunnerRun {
+        ok: wrong.is_empty(),
+        wrong,
+        ms,
+        objectives: objectives.clone().count(),
+        actions: objectives.map(|s| s["executed_actions"].as_array().map_or(0, Vec::len)).sum(),
+        recoveries: steps.iter().filter(|s| s["step_type"] == "recovery").count(),
+        replayed: outputs["report"]["replayed_from_cache"].as_u64().unwrap_or(0) as usize,
+        model_calls: events.iter().filter(|e| matches!(e.kind, EventKind::ModelCall { .. })).count(),
+    }
+}
+
+/// Every task with a scripted model deciding every action (`decide_first: model`): its answers
+/// are the actions the offline runs cached — what a model that understood the page would say —
+/// and a judgement that each objective is done. Counts calls and o200k_base tokens per step.
+async fn model_mode(
+    sites: &FixtureSites,
+    suite: &[Task],
+    instant: bool,
+    homes: &HashMap<String, tempfile::TempDir>,
+) -> Result<Vec<ModelRow>> {
+    let mut script = Script::new();
+    for home in homes.values() {
+        let cache = ActionCache::open(&home.path().join(planwright_objectives::CACHE_FILE))?;
+        for (objective, _, ops) in cache.entries()? {
+            let actions: Vec<Value> = ops.iter().filter_map(decision_of).collect();
+            script = script
+                .always(
+                    Match::user_contains(format!("Current objective: {objective}\n")),
+                    Reply::json(&json!({"status": "act", "actions": actions, "reason": ""})),
+                )
+                .always(
+                    Match::user_contains(format!("Objective: {objective}\n")),
+                    Reply::json(&json!({"achieved": true, "evidence": "the page shows the objective done"})),
+                );
+        }
+    }
+    let server = ReplayServer::start(script).await;
+    let settings = Settings {
+        provider: Some(Provider::OpenAi { base_url: server.base_url(), api_key: Some(Secret::new("bench")) }),
+        max_retries: 0,
+        ..Settings::default()
+    };
+    let client = settings.client()?.context("a scripted model client")?;
+    let tokenizer = tiktoken_rs::o200k_base().context("loading the o200k_base tokenizer")?;
+    let mut rows = Vec::new();
+    for task in suite {
+        let home = tempfile::tempdir()?;
+        sites.reset();
+        let before = server.requests().len();
+        let run = run_task(sites, task, instant, home.path(), Some(Arc::clone(&client)), true).await?;
+        let mut per_objective: HashMap<String, (usize, usize)> = HashMap::new();
+        for request in server.requests().into_iter().skip(before) {
+            let body = request.json().unwrap_or(Value::Null);
+            let sent: String = body["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m["content"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let user = request.last_user_message().unwrap_or_default();
+            let objective = user
+                .lines()
+                .find_map(|l| l.strip_prefix("Current objective: ").or_else(|| l.strip_prefix("Objective: ")))
+                .unwrap_or_default()
+                .to_owned();
+            // The answer is what this bench scripted: about 60 tokens for a decision.
+            let answer = 60;
+            let entry = per_objective.entry(objective).or_default();
+            entry.0 += 1;
+            entry.1 += tokenizer.encode_ordinary(&sent).len() + answer;
+        }
+        let (calls, tokens): (Vec<usize>, Vec<usize>) = per_objective.into_values().unzip();
+        rows.push(ModelRow { id: task.id.clone(), ok: run.ok, objectives: run.objectives, calls, tokens });
+    }
+    Ok(rows)
+}
+
+/// An operation as the decision a model would answer.
+fn decision_of(op: &Op) -> Option<Value> {
+    use planwright_browser::Locator;
+    fn selector(locator: Option<&Locator>) -> (String, Value) {
+        let mut selector = json!({"role": null, "name": null, "text": null, "testId": null, "near": null});
+        let method = match locator {
+            Some(Locator::Near { target, text }) => {
+                let (method, inner) = selector_of(target);
+                selector = inner;
+                selector["near"] = json!(text);
+                method
+            }
+            Some(other) => {
+                let (method, inner) = selector_of(other);
+                selector = inner;
+                method
+            }
+            None => "none".to_owned(),
+        };
+        (method, selector)
+    }
+    fn selector_of(locator: &Locator) -> (String, Value) {
+        let mut selector = json!({"role": null, "name": null, "text": null, "testId": null, "near": null});
+        let method = match locator {
+            Locator::Role { role, name, .. } => {
+                selector["role"] = json!(role);
+                selector["name"] = json!(name);
+                "getByRole"
+            }
+            Locator::Text { text, .. } => {
+                selector["text"] = json!(text);
+                "getByText"
+            }
+            Locator::TestId { id } => {
+                selector["testId"] = json!(id);
+                "getByTestId"
+            }
+            Locator::Ref { .. } | Locator::Near { .. } => "none",
+        };
+        (method.to_owned(), selector)
+    }
+    let literal = |value: &str| json!({"kind": "literal", "value": value});
+    let (action, value) = match op {
+        Op::Click { .. } => ("click", Value::Null),
+        Op::Fill { value, .. } => (
+            "fill",
+            json!({"kind": if value.kind == ValueKind::Placeholder { "placeholder" } else { "literal" }, "value": value.value}),
+        ),
+        Op::Select { option, .. } => ("select", literal(option)),
+        Op::Check { on, .. } => (if *on { "check" } else { "uncheck" }, Value::Null),
+        Op::Press { key, .. } => ("press", literal(key)),
+        Op::Navigate { url } => ("navigate", literal(url)),
+        Op::Hover { .. } => ("hover", Value::Null),
+        Op::Scroll { down } => ("scroll", literal(if *down { "down" } else { "up" })),
+        Op::Back => return None,
+    };
+    let (method, selector) = selector(op.locator());
+    Some(
+        json!({"method": method, "selector": selector, "action": action, "value": value, "confidence": 0.9, "rationale": "bench"}),
+    )
+}
+
+pub fn render(bench: &ObjectivesBench) -> String {
+    let mut out = format!(
+        "objective runner on the fixture suite, {} round(s){}, release build: {}\n\n",
+        bench.rounds,
+        if bench.instant { ", ?instant=1" } else { ", real page delays" },
+        if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
+    );
+    out.push_str(
+        "task                               obj  act  rec   offline ms  cached ms  script ms  ×script  ×cached  ok\n",
+    );
+    for r in &bench.tasks {
+        out.push_str(&format!(
+            "{:<34} {:>3} {:>4} {:>4} {:>12.0} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}{}\n",
+            r.id,
+            r.offline.objectives,
+            r.offline.actions,
+            r.offline.recoveries,
+            r.offline_ms,
+            r.cached_ms,
+            r.script_ms,
+            r.offline_ratio,
+            r.cached_ratio,
+            if r.offline.ok && r.cached.ok { "yes" } else { "NO" },
+            if r.script_ok { "" } else { " (script failed)" }
+        ));
+        for wrong in r.offline.wrong.iter().chain(&r.cached.wrong) {
+            out.push_str(&format!("    {wrong}\n"));
+        }
+    }
+    let pct = |v: f64| v * 100.0;
+    out.push_str(&format!(
+        "\nsuccess: offline {:.0} %, cached {:.0} %, script {:.0} %\n",
+        pct(bench.offline_success),
+        pct(bench.cached_success),
+        pct(bench.script_success)
+    ));
+    out.push_str(&format!(
+        "ms per objective p50 / p95: offline {:.0} / {:.0}, cached {:.0} / {:.0}, script {:.0} / {:.0}\n",
+        bench.offline_per_objective_ms.0,
+        bench.offline_per_objective_ms.1,
+        bench.cached_per_objective_ms.0,
+        bench.cached_per_objective_ms.1,
+        bench.script_per_objective_ms.0,
+        bench.script_per_objective_ms.1
+    ));
+    out.push_str(&format!(
+        "suite total: offline {:.0} ms ({:.2}× the script's {:.0} ms, worst task {:.2}×), cached {:.0} ms ({:.2}×, worst {:.2}×) with {} model calls\n",
+        bench.offline_total.ours,
+        bench.offline_total.ratio,
+        bench.offline_total.playwright,
+        bench.offline_worst_ratio,
+        bench.cached_total.ours,
+        bench.cached_total.ratio,
+        bench.cached_worst_ratio,
+        bench.cached_model_calls
+    ));
+    out.push_str(&format!(
+        "model mode (a scripted model decides every action): success {:.0} %, tokens per step p95 {:.0}, at most {} calls per objective\n",
+        pct(bench.model_success),
+        bench.model_tokens_per_step_p95,
+        bench.model_calls_per_objective_max
+    ));
+    out
+}
