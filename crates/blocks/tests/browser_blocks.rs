@@ -251,15 +251,6 @@ async fn several_matches_are_an_input_error_naming_them() {
 }
 
 #[tokio::test]
-async fn run_objectives_still_fails_with_its_reason() {
-    let h = Harness::new();
-    let inputs = json!({"start_url": "https://example.com", "steps": "1. Log in"});
-    let Err(BlockError::Failed(reason)) = h.run("browser.run_objectives", inputs).await else { panic!() };
-    assert!(reason.contains("objective runner") && reason.contains("browser.navigate"), "{reason}");
-    assert!(h.lines().is_empty());
-}
-
-#[tokio::test]
 async fn a_stop_ends_a_step_that_is_waiting_for_an_element() {
     let sites = FixtureSites::start().await.unwrap();
     let h = Harness::new();

@@ -568,7 +568,13 @@ impl BrowserSession {
         };
         if current != checked {
             self.click_at(&ready).await?;
-            let now = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
+            let mut now = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
+            if now.as_bool() != Some(checked) {
+                // A switch that saves first and turns after the answer (a request away) shows
+                // its new state once the page has settled.
+                self.settle(options.settle).await?;
+                now = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
+            }
             if now.as_bool() != Some(checked) {
                 return Err(BrowserError::Input(format!(
                     "{locator}: clicking did not {action} it; the page keeps it as it was"

@@ -19,6 +19,28 @@ pub(crate) const QUIET: &str = include_str!("js/quiet.js");
 pub(crate) const QUIET_PROBE: &str = "(() => { const m = window[Symbol.for('planwright.lastMutation')]; \
      return [document.readyState, m ? performance.now() - m.at : 1e9]; })()";
 
+/// Whether the page says it is still loading something: a visible `aria-busy` region or progress
+/// bar, or a short visible text such as "Loading statements…" / 「読み込んでいます」. Text nodes
+/// are looked at up to a bound so a huge page costs little.
+pub(crate) const LOADING_PROBE: &str = r#"(() => {
+  const shown = (e) => {
+    if (!e || !e.isConnected) return false;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
+    const s = getComputedStyle(e);
+    return s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0';
+  };
+  const busy = document.querySelectorAll('[aria-busy="true"], [role="progressbar"], progress');
+  for (const e of busy) if (shown(e)) return true;
+  const words = /\b(loading|please wait|fetching)\b|読み込[みん]|お待ちください|処理中|取得中|ロード中/i;
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(), seen = 0; n && seen < 20000; n = walker.nextNode(), seen++) {
+    const text = n.data.trim();
+    if (text.length > 0 && text.length <= 80 && words.test(text) && shown(n.parentElement)) return true;
+  }
+  return false;
+})()"#;
+
 /// A function of `js/element.js`, called with an element as `this`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum ElementFn {

@@ -47,6 +47,17 @@ impl BrowserSession {
         Ok(self.stillness().await?.unwrap_or(Duration::ZERO))
     }
 
+    /// Whether the driven page says it is still loading something (a busy region, a progress
+    /// bar, a "Loading…" text): a page can look still while a timer or a slow back end is about
+    /// to fill it, so a caller waiting for content keeps waiting while this holds.
+    pub async fn shows_loading(&self) -> Result<bool, BrowserError> {
+        match self.evaluate(crate::js::LOADING_PROBE).await {
+            Ok(value) => Ok(value.as_bool().unwrap_or(false)),
+            Err(BrowserError::Protocol { .. }) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
     /// How long the page has been still, or what is going on.
     async fn stillness(&self) -> Result<Result<Duration, &'static str>, BrowserError> {
         let driven = self.driven();

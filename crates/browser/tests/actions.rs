@@ -270,3 +270,17 @@ async fn hover_scroll_read_text_and_wait_for_text_and_url() {
     session.wait_for(&WaitCondition::UrlContains("welcome.html".into()), Duration::from_secs(5)).await.unwrap();
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_switch_that_saves_before_it_turns_is_checked_once_its_request_answers() {
+    let sites = FixtureSites::start().await.unwrap();
+    // Each switch lives in a shadow root and sets aria-checked only after its save request.
+    let session = open(&sites, "objectives/ledgerly/settings.html").await;
+    let options = ActOptions::default();
+    session.set_checked(&role("switch", "Email notifications"), true, &options).await.unwrap();
+    session.set_checked(&role("switch", "Weekly summary"), false, &options).await.unwrap();
+    let settings = sites.recorded("setting").await;
+    let changes: Vec<_> = settings.iter().map(|s| (s["detail"]["name"].clone(), s["detail"]["on"].clone())).collect();
+    assert_eq!(changes, [("email".into(), true.into()), ("weekly_summary".into(), false.into())], "{settings:?}");
+    session.close().await;
+}

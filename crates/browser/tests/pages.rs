@@ -93,3 +93,17 @@ async fn shadow_dom_widgets_by_role_text_and_test_id() {
     assert!(session.resolve(&Locator::TestId { id: "product-nothing".into() }).await.unwrap().is_empty());
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_page_that_says_it_is_loading_is_loading_until_its_list_arrives() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "objectives/portal/statements.html").await;
+    // "Loading statements…" (role=status) is up until the list comes, 1.5 s after the page.
+    assert!(session.shows_loading().await.unwrap());
+    session.wait_for(&WaitCondition::Text("ST-2026-10".into()), Duration::from_secs(10)).await.unwrap();
+    assert!(!session.shows_loading().await.unwrap(), "the loading text is gone once the list is there");
+    // A page with no loading text, busy region or progress bar is not loading.
+    session.navigate(&sites.url("login.html"), &ActOptions::default()).await.unwrap();
+    assert!(!session.shows_loading().await.unwrap());
+    session.close().await;
+}

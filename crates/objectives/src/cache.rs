@@ -68,6 +68,14 @@ impl ActionCache {
         let conn = Connection::open(path).map_err(|e| error(&e))?;
         planwright_fs::make_private(path).map_err(|e| error(&e))?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| error(&e))?;
+        // A replay counts itself while the run goes on: WAL with NORMAL sync keeps that write
+        // off the disk's flush (a crash loses nothing; a power cut at most the last counts).
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| error(&e))?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| error(&e))?;
+        for suffix in ["-wal", "-shm"] {
+            planwright_fs::make_private(&PathBuf::from(format!("{}{suffix}", path.display())))
+                .map_err(|e| error(&e))?;
+        }
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS actions (
                 key TEXT PRIMARY KEY,

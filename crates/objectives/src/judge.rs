@@ -55,7 +55,28 @@ fn cut(text: &str, max: usize) -> String {
 const CHECK_BOUND: Duration = Duration::from_secs(5);
 /// …and never past the page having been still this long (nothing more is coming).
 const STILL_ENOUGH: Duration = Duration::from_millis(1200);
-const POLL: Duration = Duration::from_millis(100);
+/// How often a page still rendering is looked at again.
+pub(crate) const POLL: Duration = Duration::from_millis(40);
+
+/// Whether a wait for something to show on the page has lasted long enough: `bound` ran out,
+/// or the page has been still a while and does not say it is loading (a page filled by a timer
+/// or a slow back end looks still while its "Loading…" is up).
+pub(crate) async fn waited_enough(
+    session: &BrowserSession,
+    waited: Duration,
+    bound: Duration,
+) -> Result<bool, BrowserError> {
+    if waited >= bound {
+        return Ok(true);
+    }
+    Ok(waited >= STILL_ENOUGH && at_rest(session).await?)
+}
+
+/// The page has been still a while and does not say it is loading: looking again would see the
+/// same.
+pub(crate) async fn at_rest(session: &BrowserSession) -> Result<bool, BrowserError> {
+    Ok(session.still_for().await? >= STILL_ENOUGH && !session.shows_loading().await?)
+}
 
 /// Where a text was found on the page.
 async fn shown(session: &BrowserSession, expected: &str, role: Option<&str>) -> Result<Option<String>, BrowserError> {
@@ -145,7 +166,7 @@ pub async fn verify(
             }));
         }
         let waited = started.elapsed();
-        if waited >= CHECK_BOUND || (waited >= STILL_ENOUGH && session.still_for().await? >= STILL_ENOUGH) {
+        if waited_enough(session, waited, CHECK_BOUND).await? {
             return Ok(Err(if negated {
                 format!("{} is shown on the page, which the check says it should not be", evidence.join("; "))
             } else {
@@ -210,7 +231,7 @@ pub async fn note(session: &BrowserSession, label: &str) -> Result<Result<String
             return Ok(Ok(value));
         }
         let waited = started.elapsed();
-        if waited >= CHECK_BOUND || (waited >= STILL_ENOUGH && session.still_for().await? >= STILL_ENOUGH) {
+        if waited_enough(session, waited, CHECK_BOUND).await? {
             return Ok(Err(format!("no \"{label}\" with a value next to it on the page")));
         }
         tokio::time::sleep(POLL).await;

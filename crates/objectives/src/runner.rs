@@ -13,7 +13,7 @@ use planwright_browser::{
     ActOptions, ActionReport, BrowserError, BrowserSession, Download, Locator, SnapshotMode, SnapshotOptions,
 };
 use planwright_runs::objective::{
-    ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, StepState, StepStatus, StepType,
+    ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState, StepStatus, StepType,
 };
 use planwright_runs::{ArtifactKind, LogLevel, Progress};
 use serde_json::{Map, Value};
@@ -22,7 +22,7 @@ use tracing::Instrument;
 use crate::cache::{ActionCache, CacheKey};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
-use crate::judge::{self, PageText};
+use crate::judge::{self, PageText, POLL};
 use crate::model::{ModelHelp, ModelPlan};
 use crate::page::Page;
 use crate::recovery;
@@ -31,8 +31,6 @@ use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
 
 /// How long the runner waits for a page still rendering before it calls a target missing.
 const LATE_CONTENT: Duration = Duration::from_secs(5);
-/// A page still this long is done rendering.
-const STILL_ENOUGH: Duration = Duration::from_millis(1200);
 /// How long a click may take to show its effect (a client-side timer renders results).
 const EFFECT: Duration = Duration::from_millis(2500);
 /// How long a cached target may take to appear before the cache is set aside.
@@ -347,6 +345,11 @@ impl<'a> Runner<'a> {
         let before = PageText::capture(&self.session).await?;
         self.set_plan(index, &planned);
         let reports = self.carry_out(index, &planned, rest).await?;
+        // A banner that came up while the actions ran is not part of what is judged; a dialog
+        // the next objective is about is left for it.
+        let mut keep = rest.to_vec();
+        keep.extend(self.next_objective(index).map(|s| parse_step(&s.description)).unwrap_or_default());
+        self.clear_blockers(index, &keep).await?;
         if rest.iter().all(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. })) {
             let mut proofs = Vec::new();
             for intent in rest {
@@ -368,6 +371,11 @@ impl<'a> Runner<'a> {
             (true, proof) => Ok((proof, planned)),
             (false, why) => Err(Failure::retry(format!("the model judged it not done: {why}"))),
         }
+    }
+
+    /// The objective after `index`, whose own dialog must not be taken for a blocker.
+    fn next_objective(&self, index: usize) -> Option<&ObjectiveStep> {
+        self.progress.objective_steps.iter().skip(index + 1).find(|s| s.step_type == StepType::Objective)
     }
 
     /// The snapshot a model is shown: elements that share a role and name (six "Download"
@@ -405,7 +413,7 @@ impl<'a> Runner<'a> {
     /// A failure that reads the page as it is: final when the page is at rest (another
     /// attempt, with no model to think again, would see the same), else worth another attempt.
     async fn settled(&self, reason: String) -> Result<Failure, Failure> {
-        let retriable = self.session.still_for().await? < STILL_ENOUGH;
+        let retriable = !judge::at_rest(&self.session).await?;
         Ok(Failure { reason, retriable })
     }
 
@@ -435,7 +443,8 @@ impl<'a> Runner<'a> {
         self.tried.0 = "cache";
         self.set_plan(index, &ops);
         let mut reports = Vec::new();
-        for op in &ops {
+        for (at, op) in ops.iter().enumerate() {
+            let looked = Instant::now();
             if let Some(locator) = op.locator() {
                 if !self.exactly_one(locator, CACHED_TARGET).await? {
                     self.ctx.log(
@@ -448,9 +457,12 @@ impl<'a> Runner<'a> {
                     return Ok(None);
                 }
             }
-            // A banner that came up while the page rendered is got out of the way first.
-            self.clear_blockers(index, intents).await?;
-            reports.push(self.act(index, op, intents).await?);
+            // A banner that came up since the attempt began (after an action, or while the
+            // target rendered) is got out of the way first.
+            if at > 0 || looked.elapsed() > POLL {
+                self.clear_blockers(index, intents).await?;
+            }
+            reports.push(self.act(op).await?);
             self.tried.1.push(op.clone());
         }
         // Judged as any attempt: by what the page shows.
@@ -484,7 +496,7 @@ impl<'a> Runner<'a> {
             if count > 1 || started.elapsed() >= wait {
                 return Ok(false);
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(POLL).await;
         }
     }
 
@@ -510,11 +522,10 @@ impl<'a> Runner<'a> {
                 }
                 Err(Unresolved(reason)) => {
                     let waited = started.elapsed();
-                    let still = self.session.still_for().await?;
-                    if waited >= LATE_CONTENT || (waited >= STILL_ENOUGH && still >= STILL_ENOUGH) {
+                    if judge::waited_enough(&self.session, waited, LATE_CONTENT).await? {
                         return Ok(Err(reason));
                     }
-                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    tokio::time::sleep(POLL).await;
                 }
             }
         }
@@ -542,13 +553,13 @@ impl<'a> Runner<'a> {
                     )));
                 }
             }
-            let report = match self.act(index, op, intents).await {
+            let report = match self.act(op).await {
                 Err(Failure { reason, .. }) if reason.contains("is covered by") => {
                     self.ctx.log(LogLevel::Info, format!("objective {}: {reason}", index + 1));
                     if !self.clear_blockers(index, intents).await?.any {
                         self.escape_cover(index, &reason).await?;
                     }
-                    self.act(index, op, intents).await?
+                    self.act(op).await?
                 }
                 other => other?,
             };
@@ -559,11 +570,15 @@ impl<'a> Runner<'a> {
     }
 
     /// Carries out one operation and records it on the current step.
-    async fn act(&mut self, index: usize, op: &Op, intents: &[Intent]) -> Result<ActionReport, Failure> {
+    async fn act(&mut self, op: &Op) -> Result<ActionReport, Failure> {
         // The evidence of the objective before shows the page before this action.
         self.flush_evidence().await;
-        let _ = intents;
-        let options = ActOptions::default();
+        // What typing changes is read back from the field; anything it brings up (suggestions,
+        // a submit button enabled) is waited for by the next action's own checks.
+        let options = match op {
+            Op::Fill { .. } => ActOptions { settle: Duration::ZERO, ..ActOptions::default() },
+            _ => ActOptions::default(),
+        };
         let session = Arc::clone(&self.session);
         let downloads_before = session.download_count();
         let result = match op {
@@ -619,7 +634,6 @@ impl<'a> Runner<'a> {
         };
         let step = self.progress.current_step_index;
         self.progress.objective_steps[step].executed_actions.push(action.clone());
-        let _ = index;
         self.emit(ObjectiveChange::ActionExecuted, Some(action));
         outcome
     }
@@ -692,7 +706,7 @@ impl<'a> Runner<'a> {
             LogLevel::Info,
             format!("recovery for objective {}: {blocking} is in the way; pressing {choice}, which {why}", parent + 1),
         );
-        let acted = self.act(parent, &op, &[]).await;
+        let acted = self.act(&op).await;
         let gone = match &acted {
             Ok(_) => {
                 let snapshot = self.snapshot_text().await?;
@@ -884,7 +898,7 @@ impl<'a> Runner<'a> {
             if started.elapsed() >= EFFECT {
                 return Ok(None);
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(POLL).await;
         }
     }
 

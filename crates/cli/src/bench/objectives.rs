@@ -68,6 +68,9 @@ pub struct TaskRow {
 pub struct ModelRow {
     pub id: String,
     pub ok: bool,
+    pub wrong: Vec<String>,
+    /// The task is meant to succeed (the happy path).
+    pub happy: bool,
     pub objectives: usize,
     /// Calls and o200k_base tokens (prompt and answer) per objective that asked the model.
     pub calls: Vec<usize>,
@@ -99,6 +102,8 @@ pub struct ObjectivesBench {
     /// p95 over the objectives that asked the model.
     pub model_tokens_per_step_p95: f64,
     pub model_calls_per_objective_max: usize,
+    /// The same over the tasks meant to succeed.
+    pub model_calls_per_objective_happy_max: usize,
 }
 
 struct Secrets(HashMap<String, String>);
@@ -188,6 +193,12 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         model_success: model.iter().filter(|m| m.ok).count() as f64 / model.len().max(1) as f64,
         model_tokens_per_step_p95: percentile(&tokens, 0.95),
         model_calls_per_objective_max: model.iter().flat_map(|m| m.calls.iter().copied()).max().unwrap_or(0),
+        model_calls_per_objective_happy_max: model
+            .iter()
+            .filter(|m| m.happy)
+            .flat_map(|m| m.calls.iter().copied())
+            .max()
+            .unwrap_or(0),
         model,
         tasks: rows,
     })
@@ -402,7 +413,15 @@ async fn model_mode(
             entry.1 += tokenizer.encode_ordinary(&sent).len() + answer;
         }
         let (calls, tokens): (Vec<usize>, Vec<usize>) = per_objective.into_values().unzip();
-        rows.push(ModelRow { id: task.id.clone(), ok: run.ok, objectives: run.objectives, calls, tokens });
+        rows.push(ModelRow {
+            id: task.id.clone(),
+            ok: run.ok,
+            wrong: run.wrong,
+            happy: task.expect_passed,
+            objectives: run.objectives,
+            calls,
+            tokens,
+        });
     }
     Ok(rows)
 }
@@ -525,10 +544,25 @@ pub fn render(bench: &ObjectivesBench) -> String {
         bench.cached_worst_ratio,
         bench.cached_model_calls
     ));
+    out.push_str("\nmodel mode: task                    obj  calls/objective max  tokens/objective max  ok\n");
+    for m in &bench.model {
+        out.push_str(&format!(
+            "{:<34} {:>3} {:>20} {:>21}  {}\n",
+            m.id,
+            m.objectives,
+            m.calls.iter().max().unwrap_or(&0),
+            m.tokens.iter().max().unwrap_or(&0),
+            if m.ok { "yes" } else { "NO" }
+        ));
+        for wrong in &m.wrong {
+            out.push_str(&format!("    {wrong}\n"));
+        }
+    }
     out.push_str(&format!(
-        "model mode (a scripted model decides every action): success {:.0} %, tokens per step p95 {:.0}, at most {} calls per objective\n",
+        "model mode (a scripted model decides every action): success {:.0} %, tokens per objective p95 {:.0}, at most {} calls per objective on the happy path ({} with the failing tasks)\n",
         pct(bench.model_success),
         bench.model_tokens_per_step_p95,
+        bench.model_calls_per_objective_happy_max,
         bench.model_calls_per_objective_max
     ));
     out
