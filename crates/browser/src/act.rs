@@ -447,9 +447,8 @@ impl BrowserSession {
     }
 
     /// Opens `url` in the driven page and waits for it to load and settle.
+    #[tracing::instrument(name = "navigate", skip_all, fields(url))]
     pub async fn navigate(&self, url: &str, options: &ActOptions) -> Result<ActionReport, BrowserError> {
-        let span = tracing::info_span!("navigate", url);
-        let _enter = span.enter();
         let before = self.before().await?;
         let start = Instant::now();
         let answer = self.call("Page.navigate", json!({"url": url})).await?;
@@ -479,9 +478,8 @@ impl BrowserSession {
     }
 
     /// Clicks the element: scrolled into view, real mouse events at the centre of its box.
+    #[tracing::instrument(name = "click", skip_all, fields(%locator))]
     pub async fn click(&self, locator: &Locator, options: &ActOptions) -> Result<ActionReport, BrowserError> {
-        let span = tracing::info_span!("click", %locator);
-        let _enter = span.enter();
         let before = self.before().await?;
         let ready = self.ready(locator, "click", true, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
@@ -504,14 +502,13 @@ impl BrowserSession {
     /// Replaces the field's text with `value`: the old text is selected and the new one
     /// inserted as typing does. Date, time, color and range inputs get the value and their
     /// input and change events.
+    #[tracing::instrument(name = "fill", skip_all, fields(%locator))]
     pub async fn fill(
         &self,
         locator: &Locator,
         value: &str,
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        let span = tracing::info_span!("fill", %locator);
-        let _enter = span.enter();
         let before = self.before().await?;
         let ready = self.ready(locator, "fill", false, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();

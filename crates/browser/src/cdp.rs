@@ -42,14 +42,13 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Sends `method` to the page's target and returns its raw result; a closed browser or a call
 /// that never answers is an error, never a hang.
+#[tracing::instrument(name = "cdp", level = "trace", skip_all, fields(method))]
 pub(crate) async fn call(
     page: &Page,
     live: &Liveness,
     method: &'static str,
     params: Value,
 ) -> Result<Value, BrowserError> {
-    let span = tracing::trace_span!("cdp", method);
-    let _enter = span.enter();
     let future = page.execute(Raw { method, params });
     tokio::select! {
         result = tokio::time::timeout(CALL_TIMEOUT, future) => match result {

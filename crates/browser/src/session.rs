@@ -23,6 +23,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::cdp;
 use crate::download::Downloads;
@@ -268,8 +269,8 @@ impl BrowserSession {
             .build()
             .map_err(BrowserError::Launch)?;
         let span = tracing::info_span!("browser_launch", executable = %executable.display());
-        let _enter = span.enter();
         let (browser, handler) = Browser::launch(config)
+            .instrument(span)
             .await
             .map_err(|e| BrowserError::Launch(format!("{} did not start: {e}", executable.display())))?;
         Self::start(browser, handler, Some(profile), options.dialogs).await

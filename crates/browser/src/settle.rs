@@ -21,8 +21,13 @@ pub(crate) struct Settled {
 
 impl BrowserSession {
     /// Waits until the driven page is quiet, at most `bound`. A page the action opened in a new
-    /// tab becomes the driven page first.
+    /// tab becomes the driven page first. A zero bound is a caller that reads the page itself
+    /// afterwards (typing read back from its field): no wait at all.
     pub(crate) async fn settle(&self, bound: Duration) -> Result<Settled, BrowserError> {
+        if bound.is_zero() {
+            self.follow_opened_tab().await?;
+            return Ok(Settled { timed_out: false });
+        }
         let start = Instant::now();
         tokio::time::sleep(FIRST_LOOK).await;
         loop {

@@ -66,9 +66,8 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 impl BrowserSession {
     /// Takes a snapshot of the driven page.
+    #[tracing::instrument(name = "snapshot", level = "debug", skip_all, fields(mode = ?options.mode))]
     pub async fn snapshot(&self, options: &SnapshotOptions) -> Result<Snapshot, BrowserError> {
-        let span = tracing::debug_span!("snapshot", mode = ?options.mode);
-        let _enter = span.enter();
         let tree = self.page_tree().await?;
         let scope = match &options.scope {
             Some(locator) => Some(self.resolve_one(locator, &tree).await?.key()),
