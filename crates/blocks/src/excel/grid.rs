@@ -94,6 +94,7 @@ pub(crate) fn read_grid(
                 }
             }
         }
+        // The same as above: calamine's .xlsx and .xlsb cell readers share no trait.
         Format::Xlsb => {
             check_package(&bytes, shown)?;
             let mut book: Xlsb<_> =

@@ -105,7 +105,7 @@ export const en = {
   'run.objectivesDone': '{done} of {total, plural, one {# objective} other {# objectives}} done',
   'run.recovery': 'Recovery',
   'run.inTheWay': 'in the way: {reason}',
-  'run.attempts': '{count, plural, one {# attempt} other {# attempts}}',
+  'run.attempts': '{n, plural, one {# attempt} other {# attempts}}',
   'run.lastAction': 'Last action: {action}',
   'objective.pending': 'pending',
   'objective.in_progress': 'in progress',

@@ -104,7 +104,7 @@ export const ja: Record<MessageKey, string> = {
   'run.objectivesDone': '{total} 件中 {done} 件の目標を達成',
   'run.recovery': '回復手順',
   'run.inTheWay': '妨げていたもの: {reason}',
-  'run.attempts': '{count} 回試行',
+  'run.attempts': '{n} 回試行',
   'run.lastAction': '直前の操作: {action}',
   'objective.pending': '未着手',
   'objective.in_progress': '実行中',
