@@ -110,14 +110,20 @@ impl Bm25Index {
     }
 
     /// Every document matching at least one of `terms`, best first (ties by document order).
-    /// Repeated query terms count once.
-    pub fn search(&self, terms: &[String]) -> Vec<Scored> {
+    /// What a term adds is multiplied by its weight; a term given twice counts once, at its
+    /// highest weight.
+    pub fn search(&self, terms: &[(String, f64)]) -> Vec<Scored> {
         let n = self.lengths.len() as f64;
-        let mut unique: Vec<&String> = terms.iter().collect();
-        unique.sort();
-        unique.dedup();
+        let mut unique: Vec<(&String, f64)> = Vec::with_capacity(terms.len());
+        for (term, weight) in terms {
+            match unique.iter_mut().find(|(t, _)| *t == term) {
+                Some(seen) => seen.1 = seen.1.max(*weight),
+                None => unique.push((term, *weight)),
+            }
+        }
+        unique.sort_by(|a, b| a.0.cmp(b.0));
         let mut scored: HashMap<usize, Scored> = HashMap::new();
-        for term in unique {
+        for (term, weight) in unique {
             let Some(postings) = self.postings.get(term) else { continue };
             let df = postings.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
@@ -132,7 +138,7 @@ impl Bm25Index {
                     })
                     .collect();
                 let weighted: f64 = per_field.iter().map(|(w, _)| w).sum();
-                let contribution = idf * weighted * (K1 + 1.0) / (weighted + K1);
+                let contribution = weight * idf * weighted * (K1 + 1.0) / (weighted + K1);
                 per_field.sort_by(|a, b| b.0.total_cmp(&a.0));
                 let entry = scored.entry(*doc).or_insert_with(|| Scored { doc: *doc, score: 0.0, matches: Vec::new() });
                 entry.score += contribution;
@@ -161,8 +167,8 @@ mod tests {
         [v(id), Vec::new(), Vec::new(), Vec::new(), v(description)]
     }
 
-    fn terms(t: &[&str]) -> Vec<String> {
-        t.iter().map(|s| s.to_string()).collect()
+    fn terms(t: &[&str]) -> Vec<(String, f64)> {
+        t.iter().map(|s| (s.to_string(), 1.0)).collect()
     }
 
     #[test]
@@ -190,6 +196,15 @@ mod tests {
     fn repeated_query_terms_count_once() {
         let index = Bm25Index::build(&[doc(&["excel"], &[]), doc(&["csv"], &[])]);
         assert_eq!(index.search(&terms(&["excel"])), index.search(&terms(&["excel", "excel"])));
+    }
+
+    #[test]
+    fn a_weight_scales_what_a_term_adds_and_a_repeat_keeps_the_highest() {
+        let index = Bm25Index::build(&[doc(&["excel"], &[]), doc(&["csv"], &[])]);
+        let plain = index.search(&terms(&["excel"]))[0].score;
+        let half = index.search(&[("excel".into(), 0.5)])[0].score;
+        assert!((half - plain * 0.5).abs() < 1e-9);
+        assert_eq!(index.search(&[("excel".into(), 0.5), ("excel".into(), 1.0)])[0].score, plain);
     }
 
     #[test]

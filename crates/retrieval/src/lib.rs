@@ -15,6 +15,7 @@ mod document;
 pub mod embed_cache;
 pub mod eval;
 mod fusion;
+mod lexicon;
 mod search;
 pub mod tokenize;
 

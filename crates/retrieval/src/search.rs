@@ -22,6 +22,7 @@ use crate::bm25::{Bm25Index, FieldTerms, Scored};
 use crate::document::Document;
 use crate::embed_cache::EmbedCache;
 use crate::fusion::reciprocal_rank_fusion;
+use crate::lexicon::Lexicon;
 use crate::tokenize::{tokenize, Token};
 use crate::RetrievalError;
 
@@ -227,7 +228,12 @@ impl Retriever {
         if tokens.is_empty() {
             warnings.push("the query has no searchable words".to_owned());
         }
-        let terms: Vec<String> = tokens.iter().map(|t| t.term.clone()).collect();
+        let mut terms: Vec<(String, f64)> = tokens.iter().map(|t| (t.term.clone(), 1.0)).collect();
+        let mut tokens = tokens;
+        for expansion in Lexicon::bundled().expand(query) {
+            terms.push((expansion.token.term.clone(), expansion.weight));
+            tokens.push(expansion.token);
+        }
         let ranking = self.index.search(&terms).into_iter().map(|s| candidate(s, &tokens)).collect();
         (ranking, warnings)
     }

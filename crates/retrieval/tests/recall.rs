@@ -53,3 +53,26 @@ fn bm25_recall_at_the_default_k_is_at_least_0_9() {
     );
     assert!(all.recall_at_k >= 0.9, "recall@K {:.3}", all.recall_at_k);
 }
+
+#[test]
+fn the_held_out_set_finds_the_needed_blocks_in_the_first_five() {
+    let catalog = Catalog::bundled().unwrap();
+    let retriever = Retriever::for_catalog(&catalog, None);
+    let cases = eval::held_out_cases().unwrap();
+    for lang in [Lang::En, Lang::Ja] {
+        assert!(cases.iter().filter(|c| c.lang == lang).count() >= 20, "20 instructions in {}", lang.name());
+    }
+    for case in &cases {
+        for id in &case.needs {
+            assert!(catalog.get(id).is_some(), "{id} (in {:?}) is not a block", case.instruction);
+        }
+    }
+    let options = SearchOptions::default();
+    let outcomes: Vec<_> = cases.iter().map(|case| eval::evaluate(&retriever, case, &options).unwrap()).collect();
+    let all = Summary::of(&outcomes);
+    println!(
+        "held-out: {} instructions, recall@K {:.3}, recall@5 {:.3}, mean results {:.1}",
+        all.instructions, all.recall_at_k, all.recall_at_5, all.mean_results
+    );
+    assert!(all.recall_at_5 >= 0.9, "recall@5 {:.3}", all.recall_at_5);
+}

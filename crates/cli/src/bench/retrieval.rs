@@ -1,5 +1,6 @@
-//! `planwright bench retrieval`: recall of BM25 alone on the evaluation set
-//! (`crates/retrieval/eval/instructions.yaml`) and search latency.
+//! `planwright bench retrieval`: recall of BM25 alone on the evaluation set the ranking was
+//! tuned on (`crates/retrieval/eval/instructions.yaml`) and on the held-out set
+//! (`heldout.yaml`), and search latency.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,8 @@ use crate::commands::catalog;
 
 #[derive(Serialize)]
 pub struct Row {
+    /// `tuned` or `held-out`.
+    pub collection: &'static str,
     /// `en`, `ja` or `all`.
     pub set: &'static str,
     pub instructions: usize,
@@ -40,32 +43,38 @@ pub fn run(top_k: usize, repeat: usize) -> Result<Bench> {
     let started = Instant::now();
     let retriever = Retriever::for_catalog(&catalog, None);
     let index_build = started.elapsed();
-    let cases = eval::cases().context("reading the evaluation set")?;
+    let sets = [
+        ("tuned", eval::cases().context("reading the evaluation set")?),
+        ("held-out", eval::held_out_cases().context("reading the held-out set")?),
+    ];
     let options = SearchOptions { top_k, pinned: Vec::new() };
-    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut samples: Vec<Duration> = Vec::new();
-    for case in &cases {
-        outcomes.push(eval::evaluate(&retriever, case, &options)?);
-        for _ in 0..repeat {
-            let start = Instant::now();
-            std::hint::black_box(retriever.search_bm25(&case.instruction, &options)?);
-            samples.push(start.elapsed());
+    for (collection, cases) in &sets {
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        for case in cases {
+            outcomes.push(eval::evaluate(&retriever, case, &options)?);
+            for _ in 0..repeat {
+                let start = Instant::now();
+                std::hint::black_box(retriever.search_bm25(&case.instruction, &options)?);
+                samples.push(start.elapsed());
+            }
         }
+        let row = |set: &'static str, summary: Summary| Row {
+            collection,
+            set,
+            instructions: summary.instructions,
+            recall_at_k: summary.recall_at_k,
+            recall_at_5: summary.recall_at_5,
+            mean_results: summary.mean_results,
+        };
+        for lang in [Lang::En, Lang::Ja] {
+            rows.push(row(lang.name(), Summary::of(outcomes.iter().filter(|o| o.lang == lang))));
+        }
+        rows.push(row("all", Summary::of(&outcomes)));
     }
     samples.sort();
     let percentile = |p: usize| samples[(samples.len() - 1) * p / 100].as_secs_f64() * 1e6;
-    let row = |set: &'static str, summary: Summary| Row {
-        set,
-        instructions: summary.instructions,
-        recall_at_k: summary.recall_at_k,
-        recall_at_5: summary.recall_at_5,
-        mean_results: summary.mean_results,
-    };
-    let mut rows: Vec<Row> = [Lang::En, Lang::Ja]
-        .into_iter()
-        .map(|lang| row(lang.name(), Summary::of(outcomes.iter().filter(|o| o.lang == lang))))
-        .collect();
-    rows.push(row("all", Summary::of(&outcomes)));
     Ok(Bench {
         top_k,
         catalog_blocks: catalog.len(),
@@ -83,11 +92,11 @@ pub fn render(bench: &Bench, repeat: usize) -> String {
         bench.catalog_blocks,
         if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
     );
-    out.push_str("set   instructions  recall@K  recall@5  mean results\n");
+    out.push_str("set       lang  instructions  recall@K  recall@5  mean results\n");
     for r in &bench.rows {
         out.push_str(&format!(
-            "{:<5} {:>12} {:>9.3} {:>9.3} {:>13.1}\n",
-            r.set, r.instructions, r.recall_at_k, r.recall_at_5, r.mean_results
+            "{:<9} {:<5} {:>12} {:>9.3} {:>9.3} {:>13.1}\n",
+            r.collection, r.set, r.instructions, r.recall_at_k, r.recall_at_5, r.mean_results
         ));
     }
     out.push_str(&format!(
