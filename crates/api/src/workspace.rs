@@ -22,6 +22,8 @@ const SAMPLE_DATA: &str = "data";
 
 /// The repository's example plans, seeded into a new workspace's `designs/`.
 static EXAMPLES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../designs/examples");
+/// The repository's templates, seeded into a new workspace's `designs/templates/`.
+static TEMPLATES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../designs/templates");
 
 pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
     dirs::home_dir().map(|home| home.join("Planwright")).ok_or_else(|| {
@@ -30,7 +32,7 @@ pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
     })
 }
 
-/// Creates the folders and writes every bundled example that is not there yet, and the sample
+/// Creates the folders and writes every bundled example and template that is not there yet, and the sample
 /// inputs the examples read (`data/`) at the workspace's top, where a run's relative paths
 /// resolve, so that an example runs as it is.
 pub(crate) fn prepare(root: &Path) -> Result<(), ApiError> {
@@ -41,6 +43,13 @@ pub(crate) fn prepare(root: &Path) -> Result<(), ApiError> {
     for file in EXAMPLES.files() {
         if file.path().extension().is_some_and(|ext| ext == "yaml") {
             write_new(&designs.join(file.path()), file.contents())?;
+        }
+    }
+    let templates = designs.join(planwright_designs::TEMPLATES_DIR);
+    for category in TEMPLATES.dirs() {
+        std::fs::create_dir_all(templates.join(category.path())).map_err(|e| io_error("create", &templates, &e))?;
+        for file in category.files().filter(|f| f.path().extension().is_some_and(|ext| ext == "yaml")) {
+            write_new(&templates.join(file.path()), file.contents())?;
         }
     }
     for file in EXAMPLES.get_dir(SAMPLE_DATA).map(|dir| dir.files()).into_iter().flatten() {

@@ -6,14 +6,7 @@ use serde_json::Value;
 
 use crate::types::TypeDecl;
 
-/// Text in English and Japanese. Our users write instructions in both; retrieval and the studio
-/// read both.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Localized<T> {
-    pub en: T,
-    pub ja: T,
-}
+pub use planwright_plan::Localized;
 
 /// One input or output of a block.
 pub type Port = TypeDecl;

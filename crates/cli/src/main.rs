@@ -10,6 +10,7 @@ mod render;
 mod retrieval;
 mod running;
 mod serve;
+mod templates;
 mod terminal;
 
 use std::path::PathBuf;
@@ -118,6 +119,12 @@ enum Command {
         #[command(flatten)]
         args: running::RunArgs,
     },
+    /// The templates of a designs folder (`templates/<category>/<id>.yaml`): list them (the
+    /// default), show one, or check them all.
+    Templates {
+        #[command(subcommand)]
+        command: Option<templates::TemplatesCommand>,
+    },
     /// The run record: list runs, or show one.
     #[command(subcommand)]
     Runs(RunsCommand),
@@ -224,6 +231,7 @@ fn main() -> ExitCode {
         Command::DryRun { file, format, sources } => commands::dry_run(&file, format, &sources),
         Command::Blocks { command: Some(command), .. } => retrieval::run(command),
         Command::Blocks { command: None, format, catalog } => commands::blocks(format, catalog.as_deref()),
+        Command::Templates { command } => templates::run(command),
         Command::Schema => commands::schema(),
         Command::Register { file, sources } => commands::register(&file, &sources),
         Command::Run { file, vars, workdir, args } => running::run(&file, &vars, workdir.as_deref(), &args),

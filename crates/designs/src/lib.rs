@@ -1,5 +1,6 @@
 //! The designs folder: where registered plans, examples and templates live, what it holds
-//! (`Designs::list`, `Designs::templates`: every file, with why when it is not a plan), how a
+//! (`Designs::list`, `Designs::templates`: every file, with why when it does not load), the
+//! templates' format (`TemplateSpec`), how a
 //! plan id (`invoice_dupes`, or pinned, `invoice_dupes@1.2.0`) resolves to a plan, and how a
 //! plan is registered.
 //!
@@ -24,6 +25,7 @@
 mod listing;
 mod name;
 mod register;
+mod template;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -33,8 +35,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use planwright_plan::Plan;
 
-pub use listing::{DesignFile, PlanSummary, TEMPLATES_DIR};
+pub use listing::{DesignFile, PlanSummary, TemplateFile, TEMPLATES_DIR};
 pub use register::RegisterError;
+pub use template::{TemplateError, TemplatePort, TemplateSpec, UiSuggestions, IMPORTS_ROOT};
 
 /// A designs folder, plus the folders searched for plain `<plan_id>.yaml` files when no
 /// registered plan has an id.

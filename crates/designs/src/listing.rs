@@ -1,6 +1,7 @@
-//! Every plan file of a designs folder — registrations, examples, templates — as a person
-//! browsing the folder sees them. A file that does not load as a plan is listed with what is
-//! wrong, never silently dropped; links are not followed (a link could lead out of the folder).
+//! Every file of a designs folder — registrations, examples, templates — as a person browsing
+//! the folder sees them. A file that does not load (as a plan, or under `templates/` as a
+//! template) is listed with what is wrong, never silently dropped; links are not followed (a link
+//! could lead out of the folder).
 
 use std::fs;
 use std::io;
@@ -21,8 +22,22 @@ pub struct DesignFile {
     pub path: PathBuf,
     /// Under `templates/`.
     pub template: bool,
-    /// What the file holds, or why it does not load as a plan.
+    /// What the file holds, or why it does not load as a plan (as a template under
+    /// `templates/`).
     pub content: Result<PlanSummary, String>,
+}
+
+/// One file under `templates/`, read as a template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateFile {
+    /// The path under the designs folder: `templates/finance/bank_reconciliation.yaml`.
+    pub file: String,
+    /// The file on disk.
+    pub path: PathBuf,
+    /// The folder under `templates/`: `finance`.
+    pub category: String,
+    /// The template, or why it does not load.
+    pub spec: Result<crate::TemplateSpec, String>,
 }
 
 /// What a listing shows of a plan.
@@ -73,9 +88,22 @@ impl crate::Designs {
         Ok(found)
     }
 
-    /// The templates: [`crate::Designs::list`] under `templates/`.
-    pub fn templates(&self) -> io::Result<Vec<DesignFile>> {
-        Ok(self.list()?.into_iter().filter(|f| f.template).collect())
+    /// The templates: every file under `templates/`, read as a template, sorted by path.
+    pub fn templates(&self) -> io::Result<Vec<TemplateFile>> {
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|f| f.template)
+            .map(|f| {
+                let category = f.file.split('/').nth(1).filter(|_| f.file.matches('/').count() > 1);
+                TemplateFile {
+                    category: category.unwrap_or_default().to_owned(),
+                    spec: crate::TemplateSpec::load(&f.path).map_err(|e| e.to_string()),
+                    file: f.file,
+                    path: f.path,
+                }
+            })
+            .collect())
     }
 }
 
@@ -86,17 +114,23 @@ fn describe(path: PathBuf, file: String) -> DesignFile {
 }
 
 fn summary(path: &Path, file: &str, template: bool) -> Result<PlanSummary, String> {
+    if template {
+        let spec = crate::TemplateSpec::load(path).map_err(|e| e.to_string())?;
+        return Ok(PlanSummary {
+            plan_id: spec.id,
+            version: String::new(),
+            title: Some(spec.title.en),
+            registered_at: None,
+        });
+    }
     let loaded = planwright_plan::load_plan_file(path).map_err(|e| e.to_string())?;
     let plan = loaded.plan.ok_or_else(|| {
         let first = loaded.findings.first().map_or_else(|| "it is not a plan".to_owned(), |f| f.message.clone());
         format!("{first}; open it in the editor to see every problem")
     })?;
     let name = file.rsplit('/').next().unwrap_or(file);
-    let registered_at = (!template)
-        .then(|| name::parse_registered_name(name))
-        .flatten()
-        .filter(|(id, _)| *id == plan.id)
-        .map(|(_, stamp)| stamp_time(stamp));
+    let registered_at =
+        name::parse_registered_name(name).filter(|(id, _)| *id == plan.id).map(|(_, stamp)| stamp_time(stamp));
     Ok(PlanSummary {
         plan_id: plan.id,
         version: plan.version,

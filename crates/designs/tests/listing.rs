@@ -6,6 +6,14 @@ mod common;
 use common::{plan_text, write};
 use planwright_designs::{DesignFile, Designs, PlanSummary};
 
+const TEMPLATE: &str = "id: monthly
+title: {en: Monthly totals, ja: 月次集計}
+description: {en: Totals per month, ja: 月ごとの合計}
+tags: {en: [monthly], ja: [月次]}
+graph_snippet:
+  - {id: totals, block: transforms.group_by_agg, in: {items: [], by: [a], aggregations: []}}
+";
+
 fn summary(file: &DesignFile) -> &PlanSummary {
     file.content.as_ref().unwrap_or_else(|problem| panic!("{}: {problem}", file.file))
 }
@@ -15,7 +23,7 @@ fn registrations_examples_and_templates_are_listed_with_their_stamps() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "invoice_202503141200.yaml", &plan_text("invoice", "1.2.0"));
     write(&dir.path().join("examples"), "approvals.yaml", &plan_text("approvals", "1.0.0"));
-    write(&dir.path().join("templates/finance"), "monthly.yml", &plan_text("monthly", "0.1.0"));
+    write(&dir.path().join("templates/finance"), "monthly.yml", TEMPLATE);
     write(dir.path(), "notes.txt", "not a plan file at all");
     write(&dir.path().join(".git"), "config.yaml", "hidden: true");
     // A registration name whose stamp belongs to another id is not a registration of this plan.
@@ -39,9 +47,13 @@ fn registrations_examples_and_templates_are_listed_with_their_stamps() {
     assert_eq!(summary(&listed[2]).registered_at, None, "the stamp is for plan `other`, the file declares `invoice`");
     assert!(listed[3].template && !listed[1].template);
 
+    assert_eq!(summary(&listed[3]).plan_id, "monthly");
+    assert_eq!(summary(&listed[3]).title.as_deref(), Some("Monthly totals"));
+
     let templates = designs.templates().unwrap();
     assert_eq!(templates.len(), 1);
-    assert_eq!(summary(&templates[0]).plan_id, "monthly");
+    assert_eq!(templates[0].category, "finance");
+    assert_eq!(templates[0].spec.as_ref().unwrap().id, "monthly");
 }
 
 #[test]
@@ -57,10 +69,13 @@ fn a_file_that_is_not_a_plan_is_listed_with_what_is_wrong() {
     let templates = Designs::new(dir.path()).templates().unwrap();
     assert_eq!(templates.len(), 2, "a template that fails to load is reported, never dropped: {templates:?}");
     for template in &templates {
-        let problem = template.content.as_ref().unwrap_err();
+        let problem = template.spec.as_ref().unwrap_err();
         assert!(!problem.is_empty(), "{}", template.file);
     }
-    assert!(templates[1].content.as_ref().unwrap_err().contains("graph"), "{:?}", templates[1].content);
+    // A plan is not a template: what it lacks is said.
+    assert!(templates[1].spec.as_ref().unwrap_err().contains("unknown field `apiVersion`"), "{:?}", templates[1].spec);
+    let listed = Designs::new(dir.path()).list().unwrap();
+    assert!(listed.iter().all(|f| f.content.is_err()), "the listing says the same: {listed:?}");
 }
 
 #[test]

@@ -9,6 +9,7 @@
 pub mod edit;
 mod finding;
 pub mod load;
+mod localized;
 pub mod locate;
 pub mod model;
 pub mod reference;
@@ -20,5 +21,6 @@ mod yaml_json;
 
 pub use finding::{Code, Finding, Severity};
 pub use load::{load_plan, load_plan_bytes, load_plan_file, LoadError, LoadedPlan};
+pub use localized::Localized;
 pub use model::*;
 pub use reference::{Reference, Root, Template};

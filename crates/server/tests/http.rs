@@ -211,6 +211,19 @@ async fn the_flagship_example_runs_in_a_new_workspace() {
     assert!(summary.contains("**未入金**: 2") && summary.contains("**重複候補**: 1"), "{summary}");
 }
 
+#[tokio::test]
+async fn a_new_workspace_holds_the_templates_and_lists_them_as_templates() {
+    let s = Running::start().await;
+    let designs: Value = s.get("/api/designs").send().await.unwrap().json().await.unwrap();
+    let templates: Vec<&Value> = designs.as_array().unwrap().iter().filter(|d| d["template"] == true).collect();
+    assert!(templates.len() >= 12, "{designs}");
+    for template in &templates {
+        assert!(template["problem"].is_null(), "{template}");
+        assert!(template["file"].as_str().unwrap().starts_with("templates/"), "{template}");
+    }
+    assert!(templates.iter().any(|t| t["plan_id"] == "bank_reconciliation"), "{designs}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_streams_its_events_to_the_end() {
     let s = Running::start().await;

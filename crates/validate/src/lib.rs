@@ -12,6 +12,7 @@ mod dry_run;
 mod order;
 mod shapes;
 mod subflow;
+mod template;
 
 use planwright_catalog::Catalog;
 use planwright_plan::{Code, Finding, LoadedPlan, Plan};
@@ -19,6 +20,7 @@ use planwright_plan::{Code, Finding, LoadedPlan, Plan};
 pub use dry_run::{dry_run, dry_run_validated, DryRun, Estimate, Step, StepKind};
 pub use order::{Edge, EdgeKind, GraphAnalysis};
 pub use subflow::{NoPlans, PlanSource};
+pub use template::validate_template;
 
 /// The outcome of validating a plan.
 #[derive(Debug, Clone)]
