@@ -119,7 +119,7 @@ fn summary(path: &Path, file: &str, template: bool) -> Result<PlanSummary, Strin
         return Ok(PlanSummary {
             plan_id: spec.id,
             version: String::new(),
-            title: Some(spec.title.en),
+            title: Some(format!("{} / {}", spec.title.en, spec.title.ja)),
             registered_at: None,
         });
     }

@@ -48,7 +48,7 @@ fn registrations_examples_and_templates_are_listed_with_their_stamps() {
     assert!(listed[3].template && !listed[1].template);
 
     assert_eq!(summary(&listed[3]).plan_id, "monthly");
-    assert_eq!(summary(&listed[3]).title.as_deref(), Some("Monthly totals"));
+    assert_eq!(summary(&listed[3]).title.as_deref(), Some("Monthly totals / 月次集計"));
 
     let templates = designs.templates().unwrap();
     assert_eq!(templates.len(), 1);

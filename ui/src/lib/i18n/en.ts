@@ -55,6 +55,8 @@ export const en = {
   'design.designs': 'Designs',
   'design.drafts': 'Drafts',
   'design.templates': 'Templates',
+  'design.templatesNote': 'Parts of plans the design engine composes; `planwright templates check` checks them.',
+  'design.notATemplate': 'Not a template that loads: `planwright templates check` says why',
   'design.noDesigns': 'No registered plans yet. Register one with Ctrl+S.',
   'design.notAPlan': 'Not a plan that loads: open it to see why',
   'design.noDrafts': 'No drafts.',

@@ -54,6 +54,8 @@ export const ja: Record<MessageKey, string> = {
   'design.designs': '登録済みプラン',
   'design.drafts': '下書き',
   'design.templates': 'テンプレート',
+  'design.templatesNote': '設計エンジンがプランに組み込む部品です。`planwright templates check` で検査できます。',
+  'design.notATemplate': 'テンプレートとして読み込めません。`planwright templates check` で理由が分かります',
   'design.noDesigns': '登録済みのプランはまだありません。Ctrl+S で登録できます。',
   'design.notAPlan': 'プランとして読み込めません。開くと理由が分かります',
   'design.noDrafts': '下書きはありません。',
