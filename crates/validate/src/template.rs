@@ -15,17 +15,20 @@ use crate::{validate_loaded, NoPlans};
 /// Every finding of `spec`, errors first.
 pub fn validate_template(spec: &TemplateSpec, catalog: &Catalog) -> Vec<Finding> {
     let mut findings = Vec::new();
-    for (name, port) in &spec.imports {
+    let ports = spec.imports.iter().map(|p| ("import", p)).chain(spec.exports.iter().map(|p| ("export", p)));
+    for (kind, (name, port)) in ports {
         if serde_json::from_value::<TypeName>(serde_json::Value::from(port.type_name.as_str())).is_err() {
             findings.push(
                 Finding::error(
                     Code::InvalidValue,
-                    format!("/imports/{name}/type"),
-                    format!("import `{name}` has the unknown type `{}`", port.type_name),
+                    format!("/{kind}s/{name}/type"),
+                    format!("{kind} `{name}` has the unknown type `{}`", port.type_name),
                 )
                 .hint("use a catalog type: string, integer, number, boolean, file, array, object or any"),
             );
         }
+    }
+    for name in spec.imports.keys() {
         if spec.vars_defaults.contains_key(name.as_str()) {
             findings.push(Finding::error(
                 Code::DuplicateAlias,

@@ -44,7 +44,7 @@ imports:
   odd: {type: table, description: {en: no such type, ja: 存在しない型}}
 exports:
   kept: {type: array, description: {en: kept rows, ja: 残した行}}
-  missing: {type: array, description: {en: no node gives it, ja: どのノードも出さない}}
+  missing: {type: rows, description: {en: no node gives it, ja: どのノードも出さない}}
 graph_snippet:
   - id: keep
     block: transforms.filter
@@ -62,6 +62,7 @@ fn a_broken_template_is_told_apart_by_what_is_wrong_and_where() {
     let has = |code: Code, path: &str| findings.iter().any(|f| f.code == code && f.path == path);
     assert!(has(Code::UnknownAlias, "/exports/missing"), "{findings:#?}");
     assert!(has(Code::InvalidValue, "/imports/odd/type"), "{findings:#?}");
+    assert!(has(Code::InvalidValue, "/exports/missing/type"), "{findings:#?}");
     assert!(has(Code::UnknownBlock, "/graph_snippet/1/block"), "{findings:#?}");
     let undefined = findings.iter().find(|f| f.code == Code::UndefinedVar).expect("an import nobody declared");
     assert!(undefined.message.contains("nowhere") && undefined.hint.as_deref().unwrap_or("").contains("imports"));
