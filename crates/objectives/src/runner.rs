@@ -873,6 +873,12 @@ impl<'a> Runner<'a> {
         loop {
             let now = PageText::capture(&self.session).await?;
             let lines = now.new_lines(before);
+            // A "Loading…" is not what the action brought about: what follows it is.
+            let loading = !lines.is_empty() && started.elapsed() < EFFECT && self.session.shows_loading().await?;
+            if loading {
+                tokio::time::sleep(POLL).await;
+                continue;
+            }
             if !lines.is_empty() {
                 return Ok(Some(format!("the page now shows {}", judge::quote_lines(&lines))));
             }
