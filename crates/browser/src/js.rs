@@ -11,13 +11,16 @@ use serde_json::{json, Value};
 use crate::error::BrowserError;
 use crate::session::BrowserSession;
 
-/// Records the time of the last DOM change (see `js/quiet.js`).
+/// Records the time of the last DOM change and the requests awaiting an answer (see `js/quiet.js`).
 pub(crate) const QUIET: &str = include_str!("js/quiet.js");
 
-/// What a settle probe reads: the document's ready state and milliseconds since the last DOM
-/// change (a large number when the page never changed or has no tracker).
+/// What a settle probe reads: the document's ready state, milliseconds since the last DOM change
+/// (a large number when the page never changed or has no tracker), and how many requests the
+/// page started in the last 2 s that have no answer yet (older ones are background traffic).
 pub(crate) const QUIET_PROBE: &str = "(() => { const m = window[Symbol.for('planwright.lastMutation')]; \
-     return [document.readyState, m ? performance.now() - m.at : 1e9]; })()";
+     const p = window[Symbol.for('planwright.pendingRequests')]; const now = performance.now(); let n = 0; \
+     if (p) for (const t of p.values()) if (now - t < 2000) n++; \
+     return [document.readyState, m ? now - m.at : 1e9, n]; })()";
 
 /// Whether the page says it is still loading something: a visible `aria-busy` region or progress
 /// bar, or a short visible text such as "Loading statements…" / 「読み込んでいます」. Text nodes

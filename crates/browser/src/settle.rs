@@ -83,6 +83,9 @@ impl BrowserSession {
         if probe[0].as_str() != Some("complete") {
             return Ok(Err("the document is not complete"));
         }
+        if probe[2].as_u64().unwrap_or(0) > 0 {
+            return Ok(Err("the page is waiting for an answer to a request"));
+        }
         let dom = probe[1].as_f64().unwrap_or(f64::MAX).clamp(0.0, 1e9) as u64;
         Ok(Ok(Duration::from_millis(network.min(dom))))
     }

@@ -1,4 +1,6 @@
-// Keeps the time of the page's last DOM change, so that a step can wait for the page to be quiet.
+// Keeps the time of the page's last DOM change and the requests the page has started and not
+// yet had answered, so that a step can wait for the page to be quiet. The page knows of a request
+// the moment it starts one; DevTools' event for it can come later on a loaded machine.
 (() => {
   const key = Symbol.for('planwright.lastMutation');
   if (window[key] !== undefined) return;
@@ -8,4 +10,40 @@
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   };
   if (document.documentElement) start(); else document.addEventListener('readystatechange', start, { once: true });
+
+  const pending = new Map();
+  Object.defineProperty(window, Symbol.for('planwright.pendingRequests'), { value: pending, enumerable: false });
+  let next = 0;
+  const track = () => {
+    const id = ++next;
+    pending.set(id, performance.now());
+    return () => pending.delete(id);
+  };
+  const fetch = window.fetch;
+  if (typeof fetch === 'function') {
+    window.fetch = function (...args) {
+      const done = track();
+      try {
+        const answer = fetch.apply(this, args);
+        answer.then(done, done);
+        return answer;
+      } catch (error) {
+        done();
+        throw error;
+      }
+    };
+  }
+  if (typeof XMLHttpRequest === 'function') {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      const done = track();
+      this.addEventListener('loadend', done, { once: true });
+      try {
+        return send.apply(this, args);
+      } catch (error) {
+        done();
+        throw error;
+      }
+    };
+  }
 })();
