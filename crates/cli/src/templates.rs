@@ -1,7 +1,6 @@
 //! `planwright templates`: the templates of a designs folder (`templates/<category>/<id>.yaml`),
 //! one of them, or all of them checked.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -264,11 +263,7 @@ fn checked(
                 .hint(format!("rename the file to {}.yaml or set `id: {stem}`", spec.id)),
         );
     }
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    for other in all.iter().filter_map(|f| f.spec.as_ref().ok()) {
-        *seen.entry(other.id.as_str()).or_default() += 1;
-    }
-    if seen.get(spec.id.as_str()).copied().unwrap_or(0) > 1 {
+    if all.iter().filter(|f| f.spec.as_ref().is_ok_and(|other| other.id == spec.id)).count() > 1 {
         findings.push(Finding::error(
             Code::InvalidValue,
             "/id",

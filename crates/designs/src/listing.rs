@@ -58,6 +58,30 @@ impl crate::Designs {
     /// Every `.yaml` / `.yml` file under the designs folder (templates included, hidden folders
     /// not), sorted by path. A missing folder is an empty list.
     pub fn list(&self) -> io::Result<Vec<DesignFile>> {
+        Ok(self.files()?.into_iter().map(|(path, file)| describe(path, file)).collect())
+    }
+
+    /// The templates: every file under `templates/`, read as a template, sorted by path.
+    pub fn templates(&self) -> io::Result<Vec<TemplateFile>> {
+        Ok(self
+            .files()?
+            .into_iter()
+            .filter(|(_, file)| is_template(file))
+            .map(|(path, file)| {
+                let category = file.split('/').nth(1).filter(|_| file.matches('/').count() > 1);
+                TemplateFile {
+                    category: category.unwrap_or_default().to_owned(),
+                    spec: crate::TemplateSpec::load(&path).map_err(|e| e.to_string()),
+                    file,
+                    path,
+                }
+            })
+            .collect())
+    }
+
+    /// The `.yaml` / `.yml` files under the folder, hidden ones and links aside, with their
+    /// `/`-separated paths under it, sorted by that path.
+    fn files(&self) -> io::Result<Vec<(PathBuf, String)>> {
         let root = self.dir();
         let mut found = Vec::new();
         let mut folders = vec![root.to_path_buf()];
@@ -80,35 +104,21 @@ impl crate::Designs {
                 } else if kind.is_dir() {
                     folders.push(path);
                 } else if kind.is_file() && (relative.ends_with(".yaml") || relative.ends_with(".yml")) {
-                    found.push(describe(path, relative));
+                    found.push((path, relative));
                 }
             }
         }
-        found.sort_by(|a, b| a.file.cmp(&b.file));
+        found.sort_by(|a, b| a.1.cmp(&b.1));
         Ok(found)
-    }
-
-    /// The templates: every file under `templates/`, read as a template, sorted by path.
-    pub fn templates(&self) -> io::Result<Vec<TemplateFile>> {
-        Ok(self
-            .list()?
-            .into_iter()
-            .filter(|f| f.template)
-            .map(|f| {
-                let category = f.file.split('/').nth(1).filter(|_| f.file.matches('/').count() > 1);
-                TemplateFile {
-                    category: category.unwrap_or_default().to_owned(),
-                    spec: crate::TemplateSpec::load(&f.path).map_err(|e| e.to_string()),
-                    file: f.file,
-                    path: f.path,
-                }
-            })
-            .collect())
     }
 }
 
+fn is_template(file: &str) -> bool {
+    file.starts_with(&format!("{TEMPLATES_DIR}/"))
+}
+
 fn describe(path: PathBuf, file: String) -> DesignFile {
-    let template = file.starts_with(&format!("{TEMPLATES_DIR}/"));
+    let template = is_template(&file);
     let content = summary(&path, &file, template);
     DesignFile { file, path, template, content }
 }

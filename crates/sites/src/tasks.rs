@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// One task of the suite.
 #[derive(Debug, Clone, Deserialize)]
@@ -43,6 +43,37 @@ pub fn tasks() -> Vec<Task> {
 }
 
 impl Task {
+    /// The start page's path, with `instant=1` in its query when `instant` (the pages skip their
+    /// artificial delays).
+    pub fn start_path(&self, instant: bool) -> String {
+        if !instant {
+            return self.start.clone();
+        }
+        format!("{}{}instant=1", self.start, if self.start.contains('?') { "&" } else { "?" })
+    }
+
+    /// A plan of one `browser.run_objectives` node, `task`, that carries the task out from
+    /// `start_url`; with `model_first` the model decides first (`decide_first: model`).
+    pub fn plan(&self, start_url: &str, model_first: bool) -> String {
+        let mut secrets: Vec<&str> = self.secrets.keys().map(String::as_str).collect();
+        secrets.sort_unstable();
+        let mut inputs = json!({"start_url": start_url, "steps": self.steps});
+        if model_first {
+            inputs["decide_first"] = json!("model");
+        }
+        let node = json!({
+            "id": "task",
+            "block": "browser.run_objectives",
+            "in": inputs,
+            "out": {"report": "report", "passed": "passed", "extracted": "extracted"},
+        });
+        format!(
+            "apiVersion: planwright/v1\nid: {}\nversion: 1.0.0\nsecrets: [{}]\npolicy: {{on_error: continue}}\ngraph:\n  - {node}\n",
+            self.id.replace('_', "-"),
+            secrets.join(", "),
+        )
+    }
+
     /// What the task expected and did not get, in words (empty: it ended as expected), from
     /// the block's outputs (`passed`, `extracted`, the report), the server's state and whether
     /// a recovery step was inserted.

@@ -261,28 +261,6 @@ async fn script_round(sites: &FixtureSites, instant: bool, tools: &Path) -> Resu
     Ok(lines)
 }
 
-/// The plan a task runs: one node, its secrets declared.
-fn plan_of(task: &Task, start_url: &str, model_first: bool) -> String {
-    let mut secrets: Vec<&String> = task.secrets.keys().collect();
-    secrets.sort();
-    let secrets = secrets.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-    let mut inputs = json!({"start_url": start_url, "steps": task.steps});
-    if model_first {
-        inputs["decide_first"] = json!("model");
-    }
-    let node = json!({
-        "id": "task",
-        "block": "browser.run_objectives",
-        "in": inputs,
-        "out": {"report": "report", "passed": "passed", "extracted": "extracted"},
-    });
-    format!(
-        "apiVersion: planwright/v1\nid: bench-{}\nversion: 1.0.0\nsecrets: [{secrets}]\ngraph:\n  - {}\n",
-        task.id.replace('_', "-"),
-        serde_json::to_string(&node).unwrap_or_default()
-    )
-}
-
 async fn run_task(
     sites: &FixtureSites,
     task: &Task,
@@ -291,7 +269,6 @@ async fn run_task(
     models: Option<Arc<dyn LlmClient>>,
     model_first: bool,
 ) -> Result<RunnerRun> {
-    let start = if instant { format!("{}?instant=1", task.start) } else { task.start.clone() };
     let store = RunStore::open(&DataHome::at(home))?;
     let engine = Engine::new(
         Arc::new(Catalog::bundled()?),
@@ -308,8 +285,11 @@ async fn run_task(
         browser: BrowserSettings::default(),
         models,
     };
-    let request =
-        RunRequest { plan_text: plan_of(task, &sites.url(&start), model_first), plan_path: None, vars: Map::new() };
+    let request = RunRequest {
+        plan_text: task.plan(&sites.url(&task.start_path(instant)), model_first),
+        plan_path: None,
+        vars: Map::new(),
+    };
     let outcome = engine.run(&store, request, options).await?;
     let events = store.events(&outcome.run_id)?;
     // A page records with a request that may still be on its way.

@@ -11,7 +11,7 @@ use planwright_catalog::Catalog;
 use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
 use planwright_runs::{DataHome, Event, EventKind, RunStore};
 use planwright_sites::FixtureSites;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 pub use planwright_sites::tasks::{tasks, Task};
@@ -39,24 +39,6 @@ pub struct TaskRun {
     pub workdir: tempfile::TempDir,
 }
 
-/// The plan a task runs: one node, its secrets declared.
-pub fn plan_of(task: &Task, start_url: &str) -> String {
-    let mut secrets: Vec<&String> = task.secrets.keys().collect();
-    secrets.sort();
-    let secrets = secrets.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-    let node = json!({
-        "id": "task",
-        "block": "browser.run_objectives",
-        "in": {"start_url": start_url, "steps": task.steps},
-        "out": {"report": "report", "passed": "passed", "extracted": "extracted"},
-    });
-    format!(
-        "apiVersion: planwright/v1\nid: {}\nversion: 1.0.0\nsecrets: [{secrets}]\npolicy: {{on_error: continue}}\ngraph:\n  - {}\n",
-        task.id.replace('_', "-"),
-        serde_json::to_string(&node).unwrap()
-    )
-}
-
 /// Runs `task` on fresh sites (`?instant=1` when `instant`), with `home` as the data home and
 /// the model `models`.
 pub async fn run_task(
@@ -77,12 +59,7 @@ pub async fn run_task_on(
     home: tempfile::TempDir,
     models: Option<Arc<dyn planwright_llm::LlmClient>>,
 ) -> TaskRun {
-    let start = if instant {
-        format!("{}{}instant=1", task.start, if task.start.contains('?') { "&" } else { "?" })
-    } else {
-        task.start.clone()
-    };
-    let start_url = sites.url(start.trim_start_matches('/'));
+    let start_url = sites.url(&task.start_path(instant));
     let store = RunStore::open(&DataHome::at(home.path())).unwrap();
     let engine = Engine::new(
         Arc::new(Catalog::bundled().unwrap()),
@@ -99,7 +76,7 @@ pub async fn run_task_on(
         browser: BrowserSettings::default(),
         models,
     };
-    let request = RunRequest { plan_text: plan_of(task, &start_url), plan_path: None, vars: Map::new() };
+    let request = RunRequest { plan_text: task.plan(&start_url, false), plan_path: None, vars: Map::new() };
     let outcome = engine.run(&store, request, options).await.unwrap_or_else(|e| panic!("{}: {e}", task.id));
     let events = store.events(&outcome.run_id).unwrap();
     let outputs = events
