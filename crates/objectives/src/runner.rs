@@ -871,10 +871,14 @@ impl<'a> Runner<'a> {
         }
         let started = Instant::now();
         loop {
+            // A "Loading…" is not what the action brought about: what follows it is. Asked before
+            // and after the page is read, so that loading that ends or starts meanwhile counts.
+            let loading_before = self.session.shows_loading().await?;
             let now = PageText::capture(&self.session).await?;
             let lines = now.new_lines(before);
-            // A "Loading…" is not what the action brought about: what follows it is.
-            let loading = !lines.is_empty() && started.elapsed() < EFFECT && self.session.shows_loading().await?;
+            let loading = !lines.is_empty()
+                && started.elapsed() < EFFECT
+                && (loading_before || self.session.shows_loading().await?);
             if loading {
                 tokio::time::sleep(POLL).await;
                 continue;
