@@ -5,6 +5,7 @@ mod bench;
 mod browsing;
 mod commands;
 mod doctor;
+mod generate;
 mod junit;
 mod render;
 mod retrieval;
@@ -119,6 +120,21 @@ enum Command {
         #[command(flatten)]
         args: running::RunArgs,
     },
+    /// Design a plan from an instruction (English or Japanese), reference documents and
+    /// templates: offline by rules, or with the configured model in two stages; validated,
+    /// dry-run and repaired (up to --max-attempts rounds). Open questions are listed (and, at a
+    /// terminal without --answers, asked one by one); the plan declares them as vars given at
+    /// run time. Every generation adds a line to the metrics (`--stats` summarises them).
+    ///
+    /// Exit codes: 0 the plan validates, 1 no valid plan after the repair rounds (the best
+    /// attempt is written with its findings), 2 unusable input (an empty or unreadable
+    /// instruction, a missing file, an unknown template).
+    #[command(after_help = "JSON output (stdout; messages go to stderr): {plan, plan_yaml, out, valid, reasoning, \
+provenance: {by: offline|model, provider?, model?}, candidates: [{id, score, category, why, pinned}], templates_used, \
+requirements: [{id, type, label, description, options, required, accept, hint, validation, target: {kind: var|input|secret, …}}], \
+findings: [finding…], attempts: [{number, by, errors, repairs, diff}], diff: [{node, change, fields}], conflicts, \
+warnings, suggestions, language, metrics}.")]
+    Generate(Box<generate::GenerateArgs>),
     /// The templates of a designs folder (`templates/<category>/<id>.yaml`): list them (the
     /// default), show one, or check them all.
     Templates {
@@ -232,6 +248,7 @@ fn main() -> ExitCode {
         Command::Blocks { command: Some(command), .. } => retrieval::run(command),
         Command::Blocks { command: None, format, catalog } => commands::blocks(format, catalog.as_deref()),
         Command::Templates { command } => templates::run(command),
+        Command::Generate(args) => generate::run(*args),
         Command::Schema => commands::schema(),
         Command::Register { file, sources } => commands::register(&file, &sources),
         Command::Run { file, vars, workdir, args } => running::run(&file, &vars, workdir.as_deref(), &args),

@@ -27,7 +27,7 @@ impl AnswerSource for TerminalAnswers {
     }
 }
 
-fn ask(node: &str, request: &InputRequest, errors: &[FieldError]) -> Option<Value> {
+pub(crate) fn ask(node: &str, request: &InputRequest, errors: &[FieldError]) -> Option<Value> {
     let mut err = std::io::stderr();
     for error in errors {
         let _ = writeln!(err, "  ✗ {}: {}", error.field, error.message);

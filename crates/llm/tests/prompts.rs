@@ -19,6 +19,17 @@ const SAMPLES: &[(&str, &str)] = &[
     ("placeholders", "{{PORTAL_USER}}, {{PORTAL_PASSWORD}}"),
     ("failures", "none"),
     ("actions", "click getByRole(\"link\", { name: \"Statements\" }) → navigated to /statements.html"),
+    ("instruction", "Read expenses.csv, keep the approved rows and write approved.csv"),
+    ("documents", "no documents provided"),
+    ("candidates", "- file.read_csv (file): in path*, encoding; out rows, summary — Read a CSV file"),
+    ("templates", "none"),
+    ("secrets", "{{LOGIN_PASSWORD}}"),
+    ("skeleton", r#"{"summary": "read, keep, write", "steps": [{"id": "read", "block": "file.read_csv"}]}"#),
+    ("blocks", "file.read_csv: in path (file, required); out rows (array)"),
+    ("plan", r#"{"id": "p", "graph": []}"#),
+    ("findings", "- unknown_input at read.in.file: did you mean path?"),
+    ("specs", "file.read_csv: in path (file, required); out rows (array)"),
+    ("diff", "first repair"),
 ];
 
 #[test]

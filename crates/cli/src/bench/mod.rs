@@ -3,6 +3,7 @@
 mod browser;
 mod documents;
 mod engine;
+mod generate;
 mod hostile;
 mod objectives;
 mod retrieval;
@@ -91,6 +92,17 @@ pub enum BenchCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// The design engine on its evaluation sets (crates/design/eval: tuning and held-out):
+    /// plans that validate and dry-run, node F1, slots carried (files, columns, thresholds,
+    /// URLs), credentials moved out, time per generation; offline, then through the two model
+    /// stages with a scripted model replaying the offline design. Lists the cases it gets wrong.
+    Generate {
+        /// Timed offline generations per instruction; the median is kept.
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Document extraction on a generated 100-page PDF, 10,000-row workbook and 200-page Word
     /// document, in process and through the worker process; `pdftotext` (poppler-utils) on the
     /// same PDF side by side when it is installed.
@@ -172,6 +184,15 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => retrieval::render(&bench, repeat.max(1)),
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Generate { repeat, format } => {
+            let bench = generate::run(repeat.max(1))?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => generate::render(&bench),
             };
             print(&output)?;
             Ok(Exit::Ok)

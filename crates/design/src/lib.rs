@@ -1,0 +1,516 @@
+//! The design engine: an instruction (English or Japanese), reference documents and templates
+//! to a validated, self-repaired plan, with what it still needs to know (seed 002).
+//!
+//! ```text
+//! instruction ─credentials→{{NAME}}─▶ reading (offline) ─▶ offline design ─┐
+//!                  │                                   templates composed  │
+//!                  └─▶ retrieval (Top-K candidates) ─▶ model: skeleton → wiring (when configured)
+//!                                                                          ▼
+//!                       validate + dry-run ─▶ repair rounds (model, or rules offline) ─▶ best attempt
+//!                                                                          ▼
+//!                      requirements (build_requirements) · diff · metrics line (JSONL)
+//! ```
+//!
+//! Offline first: with no model the rule-based reader and designer give the plan; with one, the
+//! two structured stages do, and a model that fails leaves the offline plan standing, marked as
+//! such. Knows the catalog, templates, validation, retrieval and the model port; nothing of
+//! runs' execution or any UI.
+
+pub mod compose;
+pub mod credentials;
+pub mod diff;
+pub mod eval;
+pub mod metrics;
+pub mod model;
+pub mod offline;
+pub mod options;
+pub mod reading;
+pub mod repair;
+pub mod requirements;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use indexmap::IndexMap;
+use planwright_catalog::Catalog;
+use planwright_designs::TemplateSpec;
+use planwright_llm::{LlmClient, ModelCall, ModelCallSink, Prompts, Provenance, RecordedClient, Redact};
+use planwright_plan::{Finding, Plan};
+use planwright_retrieval::{Hit, RetrievalError, Retriever, SearchOptions};
+use planwright_validate::{dry_run, NoPlans};
+use serde::Serialize;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+pub use compose::{compose, Composed, Conflict};
+pub use credentials::redact_instruction;
+pub use diff::{diff_plans, NodeChange};
+pub use metrics::{GenerationMetrics, MetricsSummary};
+pub use options::{ApplyMode, DesignEngineOptions};
+pub use reading::{read_instruction, Language, Reading};
+pub use requirements::{build_requirements, DesignRequirement, Target};
+
+/// Input the engine cannot work with; the message names it and what would fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum DesignError {
+    #[error("the instruction is empty: say what the automation should do")]
+    EmptyInstruction,
+    #[error(
+        "the instruction is {chars} characters; at most {max} are read — shorten it or put the detail in a document"
+    )]
+    InstructionTooLong { chars: usize, max: usize },
+    #[error("{0}")]
+    Retrieval(#[from] RetrievalError),
+}
+
+/// The most characters of instruction the engine reads.
+pub const MAX_INSTRUCTION_CHARS: usize = 20_000;
+
+/// One request to design a plan.
+#[derive(Debug, Clone, Default)]
+pub struct DesignRequest {
+    pub instruction: String,
+    /// Reference documents already extracted: (name, text).
+    pub documents: Vec<(String, String)>,
+    /// The templates the person picked.
+    pub templates: Vec<TemplateSpec>,
+    pub apply_mode: ApplyMode,
+    /// Blocks the person pinned from the candidates.
+    pub pinned: Vec<String>,
+    /// Answers to requirements asked before, by requirement id.
+    pub answers: IndexMap<String, Value>,
+    pub options: DesignEngineOptions,
+}
+
+/// What the engine works with, built once by the caller.
+pub struct DesignEngine<'a> {
+    pub catalog: &'a Catalog,
+    pub retriever: &'a Retriever,
+    /// Every template of the designs folder, for finding the ones that fit an instruction.
+    pub library: &'a [TemplateSpec],
+    /// The model, when one is configured, with the prompts.
+    pub model: Option<(Arc<dyn LlmClient>, &'a Prompts)>,
+    /// Where the metrics line goes (`None`: not recorded).
+    pub metrics: Option<PathBuf>,
+}
+
+/// One attempt: the first design, then each repair round.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Attempt {
+    pub number: u32,
+    /// `offline`, `model`, `offline repair` or `model repair`.
+    pub by: String,
+    pub errors: usize,
+    /// What a rule-based repair changed.
+    pub repairs: Vec<String>,
+    /// What changed from the attempt before, node by node.
+    pub diff: Vec<NodeChange>,
+}
+
+/// The result (seed 002's `GeneratedPlan`, with what the seed asks to show around it).
+#[derive(Debug, Clone, Serialize)]
+pub struct GeneratedPlan {
+    pub plan: Plan,
+    /// How it was designed, one line per decision.
+    pub reasoning: Vec<String>,
+    pub provenance: Provenance,
+    /// The Top-K candidate blocks, with why.
+    pub candidates: Vec<Hit>,
+    pub templates_used: Vec<String>,
+    pub requirements: Vec<DesignRequirement>,
+    /// The returned plan's findings (errors first).
+    pub findings: Vec<Finding>,
+    pub attempts: Vec<Attempt>,
+    /// From the first attempt to the returned plan.
+    pub diff: Vec<NodeChange>,
+    pub conflicts: Vec<Conflict>,
+    /// What went wrong without stopping the design (a model that failed, a template that
+    /// could not be composed).
+    pub warnings: Vec<String>,
+    /// What to do when the plan is not valid.
+    pub suggestions: Vec<String>,
+    pub valid: bool,
+    pub language: Language,
+    pub metrics: GenerationMetrics,
+}
+
+impl DesignEngine<'_> {
+    /// Designs a plan for `request`. Fails only on unusable input; a plan that does not validate
+    /// is a result (`valid: false`) with its findings.
+    pub async fn generate(
+        &self,
+        request: &DesignRequest,
+        cancel: &CancellationToken,
+    ) -> Result<GeneratedPlan, DesignError> {
+        let span =
+            tracing::info_span!("design.generate", mode = request.apply_mode.name(), valid = tracing::field::Empty);
+        async {
+            let generated = self.generate_inner(request, cancel).await?;
+            tracing::Span::current().record("valid", generated.valid);
+            Ok(generated)
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn generate_inner(
+        &self,
+        request: &DesignRequest,
+        cancel: &CancellationToken,
+    ) -> Result<GeneratedPlan, DesignError> {
+        let started = Instant::now();
+        let trimmed = request.instruction.trim();
+        if trimmed.is_empty() {
+            return Err(DesignError::EmptyInstruction);
+        }
+        let chars = trimmed.chars().count();
+        if chars > MAX_INSTRUCTION_CHARS {
+            return Err(DesignError::InstructionTooLong { chars, max: MAX_INSTRUCTION_CHARS });
+        }
+        let options = &request.options;
+        let redacted = redact_instruction(trimmed);
+        let secrets: Vec<String> = redacted.secrets.iter().map(|s| s.name.clone()).collect();
+        let reading = read_instruction(&redacted.text);
+        let language = reading.language;
+        let search = SearchOptions { top_k: options.topk_per_category, pinned: request.pinned.clone() };
+        let found = self.retriever.search(&redacted.text, &search, cancel).await?;
+        let mut warnings = found.warnings.clone();
+        let candidates = found.hits;
+
+        let (templates, fitted) = self.templates_for(request, &redacted.text, &reading);
+        let composing = request.apply_mode == ApplyMode::Compose;
+        let offline = offline::design(
+            &reading,
+            self.catalog,
+            if composing { &templates } else { &[] },
+            options,
+            &secrets,
+            &request.answers,
+        );
+        let mut reasoning = offline.reasoning.clone();
+        if !fitted.is_empty() {
+            reasoning.push(match language {
+                Language::En => format!("Templates that fit the instruction: {}.", fitted.join(", ")),
+                Language::Ja => format!("指示に合うテンプレート：{}。", fitted.join("、")),
+            });
+        }
+        let calls = Arc::new(CallCounter::default());
+        let mut provenance = Provenance::Offline;
+        let mut plan = offline.plan.clone();
+        let mut first_by = "offline".to_owned();
+        let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {
+            let redact: Arc<dyn Redact> = Arc::new(SecretValues(
+                redacted.secrets.iter().map(|s| (s.value().to_owned(), s.name.clone())).collect(),
+            ));
+            (RecordedClient::new(client.clone(), calls.clone(), redact), *prompts)
+        });
+        if let Some((client, prompts)) = &recorded {
+            let designer = model::ModelDesigner { client, prompts, catalog: self.catalog, options, cancel };
+            let mut allowed: Vec<String> = candidates.iter().map(|h| h.id.clone()).collect();
+            if request.apply_mode != ApplyMode::LlmOnly {
+                allowed.extend(model::template_blocks(&templates));
+            }
+            allowed.extend(request.pinned.iter().cloned());
+            allowed.retain(|b| self.catalog.get(b).is_some());
+            allowed.sort();
+            allowed.dedup();
+            let documents = planwright_documents::documents_for_prompt(&request.documents, options.max_docs_chars);
+            let shown_templates: &[TemplateSpec] =
+                if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
+            let input = model::ModelInput {
+                instruction: &redacted.text,
+                documents: &documents,
+                blocks: &allowed,
+                templates: shown_templates,
+                secrets: &secrets,
+            };
+            match designer.design(&input).await {
+                Ok((mut designed, summary)) => {
+                    if composing {
+                        merge_composed(&mut designed, &offline);
+                    }
+                    plan = designed;
+                    provenance = Provenance::Model {
+                        provider: client.provider(),
+                        model: client.model(planwright_llm::Tier::Creative),
+                    };
+                    first_by = "model".into();
+                    if !summary.is_empty() {
+                        reasoning.insert(0, summary);
+                    }
+                }
+                Err(e) => {
+                    warnings.push(format!("the model's design could not be used ({e}); the offline design stands"));
+                    reasoning.push(
+                        language
+                            .pick(
+                                "The model's answer was unusable; this is the offline design.",
+                                "モデルの回答が使えなかったため、オフラインの設計を使いました。",
+                            )
+                            .into(),
+                    );
+                }
+            }
+        }
+
+        apply_input_answers(&mut plan, &request.answers);
+        if plan.description.is_none() {
+            plan.description = Some(redacted.text.chars().take(500).collect());
+        }
+        let mut dry_ms = 0.0;
+        let mut check = |plan: &Plan| {
+            let t = Instant::now();
+            let findings = located(plan, dry_run(plan, self.catalog, &NoPlans).validation.findings);
+            dry_ms += t.elapsed().as_secs_f64() * 1000.0;
+            findings
+        };
+        let mut findings = check(&plan);
+        let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
+        let mut attempts = vec![Attempt {
+            number: 1,
+            by: first_by.clone(),
+            errors: errors(&findings),
+            repairs: Vec::new(),
+            diff: Vec::new(),
+        }];
+        let mut best = (plan.clone(), findings.clone());
+        let first = plan.clone();
+        for round in 1..=options.max_attempts {
+            if errors(&findings) == 0 {
+                break;
+            }
+            let before = plan.clone();
+            let mut repairs = Vec::new();
+            let mut by = "offline repair";
+            let previous_diff = attempts.last().map(|a| diff::describe(&a.diff)).unwrap_or_default();
+            let mut repaired_by_model = false;
+            if let (Some((client, prompts)), Provenance::Model { .. }) = (&recorded, &provenance) {
+                let designer = model::ModelDesigner { client, prompts, catalog: self.catalog, options, cancel };
+                let shown: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
+                let diff_text = if round == 1 { "first repair".to_owned() } else { previous_diff };
+                match designer.repair(&plan, &findings, &diff_text, shown, &secrets).await {
+                    Ok(repaired) => {
+                        plan = repaired;
+                        by = "model repair";
+                        repaired_by_model = true;
+                    }
+                    Err(e) => {
+                        warnings.push(format!("repair round {round}: the model's answer could not be used ({e})"))
+                    }
+                }
+            }
+            if !repaired_by_model {
+                repairs = repair::repair_offline(&mut plan, &findings);
+                if repairs.is_empty() {
+                    break;
+                }
+            }
+            findings = check(&plan);
+            attempts.push(Attempt {
+                number: round + 1,
+                by: by.into(),
+                errors: errors(&findings),
+                repairs,
+                diff: diff_plans(&before, &plan),
+            });
+            if errors(&findings) <= errors(&best.1) {
+                best = (plan.clone(), findings.clone());
+            }
+        }
+        let (plan, findings) = best;
+        let valid = errors(&findings) == 0;
+        let requirements = build_requirements(&plan, &findings, self.catalog, language);
+        let mut suggestions = Vec::new();
+        if !valid {
+            suggestions.push(
+                language
+                    .pick(
+                        "Answer the open questions in the design chat, then generate again.",
+                        "デザインチャットで不足している項目に答えてから、もう一度生成してください。",
+                    )
+                    .into(),
+            );
+            if templates.is_empty() {
+                suggestions.push(
+                    language
+                        .pick(
+                            "Pick a template close to this job (planwright templates list) and generate again.",
+                            "この業務に近いテンプレートを選んで（planwright templates list）もう一度生成してください。",
+                        )
+                        .into(),
+                );
+            }
+        }
+        let mut conflicts = offline.conflicts.clone();
+        conflicts.dedup();
+        let templates_used: Vec<String> = match request.apply_mode {
+            ApplyMode::Compose => offline.composed.iter().map(|c| c.template.clone()).collect(),
+            ApplyMode::Hint if matches!(provenance, Provenance::Model { .. }) => {
+                templates.iter().map(|t| t.id.clone()).collect()
+            }
+            _ => Vec::new(),
+        };
+        let metrics = GenerationMetrics {
+            at: now_rfc3339(),
+            language: language.code().into(),
+            provenance: match &provenance {
+                Provenance::Offline => "offline".into(),
+                Provenance::Model { model, .. } => model.clone(),
+            },
+            apply_mode: request.apply_mode.name().into(),
+            attempts: attempts.len() as u32,
+            errors_per_attempt: attempts.iter().map(|a| a.errors).collect(),
+            repair_rounds: attempts.len() as u32 - 1,
+            valid,
+            requirements: requirements.iter().filter(|r| r.asked()).count(),
+            dry_run_ms: dry_ms,
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            blocks: blocks_of(&plan),
+            templates: templates_used.clone(),
+            model_calls: calls.calls.load(Ordering::Relaxed),
+            input_tokens: calls.input.load(Ordering::Relaxed),
+            output_tokens: calls.output.load(Ordering::Relaxed),
+        };
+        if let Some(path) = &self.metrics {
+            if let Err(e) = metrics::append(path, &metrics) {
+                warnings.push(format!("the metrics line could not be written to {}: {e}", path.display()));
+            }
+        }
+        Ok(GeneratedPlan {
+            diff: diff_plans(&first, &plan),
+            plan,
+            reasoning,
+            provenance,
+            candidates,
+            templates_used,
+            requirements,
+            findings,
+            attempts,
+            conflicts,
+            warnings,
+            suggestions,
+            valid,
+            language,
+            metrics,
+        })
+    }
+
+    /// The templates to use: those picked, else (composing, when the reader found no operation
+    /// of its own to build) the one whose own words the instruction uses ("duplicate payment",
+    /// 「二重支払い」) — a fitted one is named.
+    fn templates_for(
+        &self,
+        request: &DesignRequest,
+        text: &str,
+        reading: &Reading,
+    ) -> (Vec<TemplateSpec>, Vec<String>) {
+        if !request.templates.is_empty() || request.apply_mode != ApplyMode::Compose || !reading.steps.is_empty() {
+            return (request.templates.clone(), Vec::new());
+        }
+        let lower = reading::normalise(text).to_lowercase();
+        let fitted: Vec<TemplateSpec> = self
+            .library
+            .iter()
+            .filter(|t| {
+                let en = t.tags.en.iter().filter(|tag| tag.split_whitespace().count() >= 2);
+                let ja = t.tags.ja.iter().filter(|tag| tag.chars().count() >= 4);
+                en.chain(ja).any(|tag| lower.contains(&tag.to_lowercase()))
+            })
+            .take(1)
+            .cloned()
+            .collect();
+        let names = fitted.iter().map(|t| t.id.clone()).collect();
+        (fitted, names)
+    }
+}
+
+/// The composed templates' nodes and vars added to a model's plan that left them out.
+fn merge_composed(plan: &mut Plan, offline: &offline::Designed) {
+    for composed in &offline.composed {
+        for id in &composed.node_ids {
+            if plan.graph.iter().any(|n| &n.id == id) {
+                continue;
+            }
+            if let Some(node) = offline.plan.graph.iter().find(|n| &n.id == id) {
+                plan.graph.push(node.clone());
+            }
+        }
+    }
+    for (name, value) in &offline.plan.vars {
+        plan.vars.entry(name.clone()).or_insert_with(|| value.clone());
+    }
+}
+
+/// Answers that fill one node's input (`read_input.sheet`) rather than a var.
+fn apply_input_answers(plan: &mut Plan, answers: &IndexMap<String, Value>) {
+    for (id, value) in answers {
+        let Some((node, field)) = id.split_once('.') else { continue };
+        if value.is_null() || value.as_str().is_some_and(str::is_empty) {
+            continue;
+        }
+        if let Some(n) = plan.graph.iter_mut().find(|n| n.id == node) {
+            n.inputs.insert(field.to_owned(), value.clone());
+        }
+    }
+}
+
+/// Findings with the node and field their pointer leads to, for the person, the repair rules
+/// and the model (the validator of a plan model gives pointers only).
+fn located(plan: &Plan, mut findings: Vec<Finding>) -> Vec<Finding> {
+    let Ok(document) = serde_json::to_value(plan) else { return findings };
+    for finding in &mut findings {
+        let (node, field) = planwright_plan::locate::describe_pointer(&document, &finding.path);
+        finding.node = finding.node.take().or(node);
+        finding.field = finding.field.take().or(field);
+    }
+    findings
+}
+
+fn blocks_of(plan: &Plan) -> Vec<String> {
+    let mut blocks: Vec<String> = plan
+        .graph
+        .iter()
+        .chain(plan.graph.iter().flat_map(|n| n.body_graph()))
+        .filter_map(|n| n.block.clone())
+        .collect();
+    blocks.sort();
+    blocks.dedup();
+    blocks
+}
+
+fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// Counts the model calls of one generation and their tokens.
+#[derive(Default)]
+struct CallCounter {
+    calls: AtomicU32,
+    input: AtomicU64,
+    output: AtomicU64,
+}
+
+impl ModelCallSink for CallCounter {
+    fn record(&self, call: ModelCall) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        self.input.fetch_add(call.usage.input_tokens, Ordering::Relaxed);
+        self.output.fetch_add(call.usage.output_tokens, Ordering::Relaxed);
+    }
+}
+
+/// The instruction's credential values, replaced by their placeholders in anything sent to a
+/// model (the instruction itself is already free of them; documents may not be).
+struct SecretValues(Vec<(String, String)>);
+
+impl Redact for SecretValues {
+    fn redact(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        for (value, name) in &self.0 {
+            text = text.replace(value.as_str(), &format!("{{{{{name}}}}}"));
+        }
+        text
+    }
+}

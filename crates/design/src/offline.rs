@@ -1,0 +1,996 @@
+//! The offline designer: a [`Reading`] built into a plan from the catalog's blocks, with the
+//! selected templates composed in. Every block, input and output key it writes is one the
+//! catalog declares (it checks, and leaves out what it cannot place); every value the reading
+//! left open becomes a `${vars.NAME}` declared with no value — a requirement — unless an answer
+//! gives it. Answers are read here, not patched in afterwards, so an answer that changes the
+//! design (an `.xlsx` where a CSV was assumed) changes the blocks.
+
+use indexmap::IndexMap;
+use planwright_catalog::Catalog;
+use planwright_designs::TemplateSpec;
+use planwright_plan::{Body, BodyPlan, Condition as When, Foreach, Node, Plan, Ui, While, API_VERSION};
+use serde_json::{json, Map, Value};
+
+use crate::compose::{compose, Composed, Conflict};
+use crate::options::DesignEngineOptions;
+use crate::reading::slots::identifier;
+use crate::reading::{Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step};
+
+/// What flows from one node to the next.
+#[derive(Debug, Clone, PartialEq)]
+enum Flow {
+    /// A list of rows, and (after a filter) the rows it left out.
+    Rows { rows: String, rest: Option<String> },
+    /// Extracted document texts.
+    Texts(String),
+    /// A model's or an API's answer.
+    Answer(String),
+}
+
+impl Flow {
+    fn reference(&self) -> &str {
+        match self {
+            Flow::Rows { rows, .. } => rows,
+            Flow::Texts(r) | Flow::Answer(r) => r,
+        }
+    }
+}
+
+/// The offline designer's plan and what it did.
+#[derive(Debug, Clone)]
+pub struct Designed {
+    pub plan: Plan,
+    /// One line per decision, for the person reading the result.
+    pub reasoning: Vec<String>,
+    pub composed: Vec<Composed>,
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Designs a plan for `reading`. `secrets` are the credentials the instruction spelled out
+/// (names only); `answers` are values already given, by requirement id.
+pub fn design(
+    reading: &Reading,
+    catalog: &Catalog,
+    templates: &[TemplateSpec],
+    options: &DesignEngineOptions,
+    secrets: &[String],
+    answers: &IndexMap<String, Value>,
+) -> Designed {
+    let mut d = Designer {
+        plan: Plan {
+            api_version: API_VERSION.into(),
+            id: plan_id(reading),
+            version: "1.0.0".into(),
+            description: None,
+            secrets: secrets.to_vec(),
+            policy: Some(options.policy),
+            ..Plan::default()
+        },
+        catalog,
+        options,
+        language: reading.language,
+        answers,
+        flows: Vec::new(),
+        reasoning: Vec::new(),
+        gate: None,
+        composed: Vec::new(),
+        conflicts: Vec::new(),
+    };
+    d.sources(reading);
+    for step in &reading.steps {
+        d.step(step, reading);
+    }
+    for template in templates {
+        d.template(template);
+    }
+    for output in &reading.outputs {
+        d.output(output);
+    }
+    if !reading.columns.is_empty() {
+        d.say(
+            format!(
+                "Only the columns {} are wanted, but no block of the catalog chooses columns: every column is written. Remove the others in the file, or add a column-choosing block.",
+                reading.columns.join(", ")
+            ),
+            format!("必要な列は {} だけですが、列を選ぶブロックがカタログにないため、すべての列を書き出します。不要な列はファイルで削除するか、列を選ぶブロックを追加してください。", reading.columns.join("・")),
+        );
+    }
+    d.finish()
+}
+
+struct Designer<'a> {
+    plan: Plan,
+    catalog: &'a Catalog,
+    options: &'a DesignEngineOptions,
+    language: Language,
+    answers: &'a IndexMap<String, Value>,
+    /// Row streams in the order they appeared; the last is what the next step reads.
+    flows: Vec<Flow>,
+    reasoning: Vec<String>,
+    /// The confirmation later steps wait for.
+    gate: Option<String>,
+    composed: Vec<Composed>,
+    conflicts: Vec<Conflict>,
+}
+
+impl Designer<'_> {
+    fn say(&mut self, en: String, ja: String) {
+        self.reasoning.push(match self.language {
+            Language::En => en,
+            Language::Ja => ja,
+        });
+    }
+
+    fn unique_id(&self, base: &str) -> String {
+        let base = identifier(base).unwrap_or_else(|| "step".into());
+        if !self.plan.graph.iter().any(|n| n.id == base) {
+            return base;
+        }
+        (2..).map(|n| format!("{base}_{n}")).find(|id| !self.plan.graph.iter().any(|n| &n.id == id)).expect("a free id")
+    }
+
+    /// A var for a value the instruction left open: the answer when there is one, else no value
+    /// (asked for). Returns the reference to use.
+    fn open_var(&mut self, name: &str) -> Value {
+        let value = self.answers.get(name).cloned().unwrap_or(Value::Null);
+        self.plan.vars.entry(name.to_owned()).or_insert(value);
+        Value::from(format!("${{vars.{name}}}"))
+    }
+
+    /// A var with a default the person can change.
+    fn default_var(&mut self, name: &str, default: Value) -> Value {
+        let value = self.answers.get(name).cloned().unwrap_or(default);
+        self.plan.vars.entry(name.to_owned()).or_insert(value);
+        Value::from(format!("${{vars.{name}}}"))
+    }
+
+    /// Adds a block node, keeping only the inputs and outputs its spec declares.
+    fn add(
+        &mut self,
+        base: &str,
+        block: &str,
+        description: String,
+        inputs: Value,
+        out: &[(&str, &str)],
+    ) -> Option<String> {
+        let spec = self.catalog.get(block)?;
+        let id = self.unique_id(base);
+        let inputs: IndexMap<String, Value> = match inputs {
+            Value::Object(map) => {
+                map.into_iter().filter(|(k, v)| spec.inputs.contains_key(k) && !v.is_null()).collect()
+            }
+            _ => IndexMap::new(),
+        };
+        let out = out
+            .iter()
+            .filter(|(key, _)| spec.outputs.contains_key(*key))
+            .map(|(k, a)| ((*k).to_owned(), (*a).to_owned()))
+            .collect();
+        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        self.plan.graph.push(Node {
+            id: id.clone(),
+            description: Some(description),
+            block: Some(block.to_owned()),
+            inputs,
+            out,
+            when,
+            ..Node::default()
+        });
+        Some(id)
+    }
+
+    fn rows(&self) -> Option<(String, Option<String>)> {
+        self.flows.iter().rev().find_map(|f| match f {
+            Flow::Rows { rows, rest } => Some((rows.clone(), rest.clone())),
+            _ => None,
+        })
+    }
+
+    fn current(&self) -> Option<&Flow> {
+        self.flows.last()
+    }
+
+    // --- sources -------------------------------------------------------------------------------
+
+    fn sources(&mut self, reading: &Reading) {
+        let documents: Vec<&Source> = reading.sources.iter().filter(|s| s.kind == SourceKind::Documents).collect();
+        if !documents.is_empty() {
+            self.documents_source(&documents);
+        }
+        let tables: Vec<&Source> = reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).collect();
+        let joined = tables.len() > 1;
+        for (index, source) in tables.into_iter().enumerate() {
+            self.table_source(source, index, joined);
+        }
+    }
+
+    fn documents_source(&mut self, sources: &[&Source]) {
+        let named: Vec<Value> = sources.iter().filter_map(|s| s.path.clone()).map(Value::from).collect();
+        let paths = if named.is_empty() { self.open_var("documents") } else { Value::Array(named) };
+        let description = self.language.pick("Read the documents' text", "書類のテキストを読み込む").to_owned();
+        if let Some(id) = self.add(
+            "read_documents",
+            "file.extract_texts",
+            description,
+            json!({ "paths": paths }),
+            &[("texts", "texts")],
+        ) {
+            self.say(
+                "The documents are read as text (file.extract_texts).".into(),
+                "書類はテキストとして読み込みます（file.extract_texts）。".into(),
+            );
+            self.flows.push(Flow::Texts(format!("${{{id}.texts}}")));
+        }
+    }
+
+    fn table_source(&mut self, source: &Source, index: usize, joined: bool) {
+        let role = match (joined, index) {
+            (false, _) => "input_file".to_owned(),
+            (true, 0) => "left_file".to_owned(),
+            (true, 1) => "right_file".to_owned(),
+            (true, n) => format!("input_file_{}", n + 1),
+        };
+        let path = match &source.path {
+            Some(path) => Value::from(path.as_str()),
+            None => self.open_var(&role),
+        };
+        // An answer naming a workbook where a CSV was assumed (or the reverse) picks the block.
+        let answered = self.plan.vars.get(&role).and_then(Value::as_str).map(str::to_lowercase);
+        let excel = match answered.as_deref() {
+            Some(p) if p.ends_with(".xlsx") || p.ends_with(".xlsm") || p.ends_with(".xls") => true,
+            Some(p) if p.ends_with(".csv") || p.ends_with(".tsv") || p.ends_with(".txt") => false,
+            _ => source.kind == SourceKind::Excel,
+        };
+        let stem = source
+            .path
+            .as_deref()
+            .and_then(|p| p.rsplit('/').next())
+            .and_then(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
+            .and_then(|s| identifier(&s))
+            .or_else(|| source.label.as_deref().and_then(identifier))
+            .unwrap_or_else(|| {
+                if joined {
+                    ["left", "right"].get(index).copied().unwrap_or("input").to_owned()
+                } else {
+                    "input".into()
+                }
+            });
+        let shown = source
+            .path
+            .clone()
+            .or_else(|| source.label.clone())
+            .unwrap_or_else(|| self.language.pick("the input file", "入力ファイル").to_owned());
+        let id = if excel {
+            let mut inputs = json!({ "path": path });
+            if let Some(sheet) = &source.sheet {
+                inputs["sheet"] = Value::from(sheet.as_str());
+            }
+            let description = match self.language {
+                Language::En => format!("Read {shown}"),
+                Language::Ja => format!("{shown} を読み込む"),
+            };
+            self.add(&format!("read_{stem}"), "excel.read_data", description, inputs, &[("rows", "rows")])
+        } else {
+            let mut inputs = json!({ "path": path });
+            if let Some(encoding) = &source.encoding {
+                inputs["encoding"] = Value::from(encoding.as_str());
+            }
+            let description = match self.language {
+                Language::En => format!("Read {shown}"),
+                Language::Ja => format!("{shown} を読み込む"),
+            };
+            self.add(&format!("read_{stem}"), "file.read_csv", description, inputs, &[("rows", "rows")])
+        };
+        if let Some(id) = id {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+        }
+    }
+
+    /// The rows a step works on; a source asked for when there are none yet.
+    fn rows_or_source(&mut self) -> String {
+        if let Some((rows, _)) = self.rows() {
+            return rows;
+        }
+        let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
+        self.table_source(&source, 0, false);
+        self.rows().map(|(rows, _)| rows).unwrap_or_default()
+    }
+
+    // --- steps ---------------------------------------------------------------------------------
+
+    fn step(&mut self, step: &Step, reading: &Reading) {
+        match step {
+            Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
+            Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
+            Step::Join { key, unmatched, either_side } => self.join(key.as_deref(), *unmatched, *either_side),
+            Step::Classify { categories } => self.classify(categories),
+            Step::Extract { fields } => self.extract(fields),
+            Step::Summarise => self.summarise(),
+            Step::Translate { to } => self.translate(to.as_deref()),
+            Step::Ask { fields } => self.ask(fields),
+            Step::Confirm => self.confirm(reading),
+            Step::Api { url, method, per_item, until } => self.api(url.as_deref(), method, *per_item, until.as_ref()),
+            Step::Browser { start_url, steps, table_only, screenshot } => {
+                self.browser(start_url.as_deref(), steps, *table_only, screenshot.as_deref())
+            }
+        }
+    }
+
+    fn column(&mut self, field: &Option<String>, open: &str) -> Value {
+        match field {
+            Some(field) => Value::from(field.as_str()),
+            None => self.open_var(open),
+        }
+    }
+
+    fn filter(&mut self, conditions: &[Condition], exclude: bool) {
+        let rows = self.rows_or_source();
+        let conditions: Value = if conditions.is_empty() {
+            self.open_var("filter_conditions")
+        } else {
+            Value::Array(
+                conditions
+                    .iter()
+                    .map(|c| {
+                        let open = match c.operator {
+                            "eq" | "ne" if c.value.is_string() => "status_column",
+                            "contains" => "text_column",
+                            _ => "amount_column",
+                        };
+                        let mut condition = Map::new();
+                        condition.insert("field".into(), self.column(&c.field, open));
+                        condition.insert("operator".into(), Value::from(c.operator));
+                        condition.insert("value".into(), c.value.clone());
+                        if let Some(v2) = &c.value2 {
+                            condition.insert("value2".into(), v2.clone());
+                        }
+                        Value::Object(condition)
+                    })
+                    .collect(),
+            )
+        };
+        let description = match (self.language, exclude) {
+            (Language::En, false) => "Keep the rows that meet the conditions".to_owned(),
+            (Language::En, true) => "Leave out the rows that meet the conditions".to_owned(),
+            (Language::Ja, false) => "条件に合う行を残す".to_owned(),
+            (Language::Ja, true) => "条件に合う行を除く".to_owned(),
+        };
+        let id = self.add(
+            "filter_rows",
+            "transforms.filter",
+            description,
+            json!({ "items": rows, "conditions": conditions }),
+            &[("filtered", "kept"), ("excluded", "left_out")],
+        );
+        if let Some(id) = id {
+            let (kept, left) = (format!("${{{id}.kept}}"), format!("${{{id}.left_out}}"));
+            let (rows, rest) = if exclude { (left, kept) } else { (kept, left) };
+            self.flows.push(Flow::Rows { rows, rest: Some(rest) });
+        }
+    }
+
+    fn aggregate(&mut self, by: &[String], aggregations: &[Aggregation]) {
+        let rows = self.rows_or_source();
+        let list: Vec<Value> = aggregations
+            .iter()
+            .map(|a| {
+                let field = match (&a.field, a.op) {
+                    (None, "count") => None,
+                    (field, _) => Some(self.column(field, "amount_column")),
+                };
+                let name = result_name(a, self.language);
+                let mut agg = Map::new();
+                if let Some(field) = field {
+                    agg.insert("field".into(), field);
+                }
+                agg.insert("op".into(), Value::from(a.op));
+                agg.insert("as".into(), Value::from(name));
+                Value::Object(agg)
+            })
+            .collect();
+        let base =
+            by.first().and_then(|b| identifier(b)).map_or_else(|| "totals".to_owned(), |b| format!("totals_by_{b}"));
+        let description = match self.language {
+            Language::En if by.is_empty() => "Total the rows".to_owned(),
+            Language::En => format!("Total per {}", by.join(" and ")),
+            Language::Ja if by.is_empty() => "全体を集計する".to_owned(),
+            Language::Ja => format!("{}ごとに集計する", by.join("・")),
+        };
+        let by: Vec<Value> = by.iter().map(|b| Value::from(b.as_str())).collect();
+        if let Some(id) = self.add(
+            &base,
+            "transforms.group_by_agg",
+            description,
+            json!({ "items": rows, "by": by, "aggregations": list }),
+            &[("rows", "totals")],
+        ) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.totals}}"), rest: None });
+        }
+    }
+
+    fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool) {
+        let streams: Vec<String> = self
+            .flows
+            .iter()
+            .filter_map(|f| match f {
+                Flow::Rows { rows, .. } => Some(rows.clone()),
+                _ => None,
+            })
+            .collect();
+        let (left, right) = match streams.as_slice() {
+            [] => {
+                let left = self.rows_or_source();
+                let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
+                self.table_source(&source, 1, true);
+                (left, self.rows().map(|(r, _)| r).unwrap_or_default())
+            }
+            [only] => {
+                let left = only.clone();
+                let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
+                self.table_source(&source, 1, true);
+                (left, self.rows().map(|(r, _)| r).unwrap_or_default())
+            }
+            [.., a, b] => (a.clone(), b.clone()),
+        };
+        let key = match key {
+            Some(key) => Value::from(key),
+            None => self.open_var("match_key"),
+        };
+        let strategy = match (unmatched, either_side) {
+            (false, _) => "inner",
+            (true, false) => "left",
+            (true, true) => "outer",
+        };
+        let description = match self.language {
+            Language::En => format!("Match the rows on {}", key.as_str().unwrap_or("the key")),
+            Language::Ja => format!("{}で突き合わせる", key.as_str().unwrap_or("キー")),
+        };
+        let inputs = json!({ "left": left, "right": right, "left_key": key, "right_key": key, "strategy": strategy });
+        let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {
+            return;
+        };
+        self.flows.push(Flow::Rows { rows: format!("${{{id}.matched}}"), rest: None });
+        if unmatched {
+            // A row without a partner has no value in the other side's columns.
+            let column = self.open_var("partner_column");
+            let description =
+                self.language.pick("Keep the rows without a match", "突き合わなかった行を残す").to_owned();
+            let conditions = json!([{ "field": column, "operator": "eq", "value": null }]);
+            let inputs = json!({ "items": format!("${{{id}.matched}}"), "conditions": conditions });
+            if let Some(f) = self.add(
+                "unmatched_rows",
+                "transforms.filter",
+                description,
+                inputs,
+                &[("filtered", "unmatched"), ("excluded", "matched_rows")],
+            ) {
+                self.flows.push(Flow::Rows {
+                    rows: format!("${{{f}.unmatched}}"),
+                    rest: Some(format!("${{{f}.matched_rows}}")),
+                });
+            }
+        }
+    }
+
+    /// What a model step reads: the current rows, texts or answer under a name saying what it is.
+    fn evidence(&mut self) -> Value {
+        match self.current().cloned() {
+            Some(Flow::Texts(texts)) => json!({ "documents": texts }),
+            Some(Flow::Answer(answer)) => json!({ "data": answer }),
+            Some(Flow::Rows { rows, .. }) => json!({ "rows": rows }),
+            None => json!({ "rows": self.rows_or_source() }),
+        }
+    }
+
+    fn model_step(&mut self, base: &str, description: String, instruction: Value, schema: Value) {
+        let evidence = self.evidence();
+        let inputs = json!({ "evidence_data": evidence, "instruction": instruction, "output_schema": schema });
+        if let Some(id) = self.add(base, "ai.process_llm", description, inputs, &[("results", "answer")]) {
+            self.say(
+                "A model step (ai.process_llm) does the judgement; it needs a model when the plan runs.".into(),
+                "判断はモデルのステップ（ai.process_llm）が行います。実行時にモデルの設定が必要です。".into(),
+            );
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.answer.items}}"), rest: None });
+        }
+    }
+
+    fn classify(&mut self, categories: &[String]) {
+        let (choices, category) = if categories.is_empty() {
+            let open = self.open_var("categories");
+            (open, json!({ "type": "string" }))
+        } else {
+            (Value::from(categories.join(", ")), json!({ "type": "string", "enum": categories }))
+        };
+        let instruction = match self.language {
+            Language::En => format!(
+                "Put each item in exactly one of these categories: {}. Give a short reason.",
+                text_or_ref(&choices)
+            ),
+            Language::Ja => format!(
+                "各項目を次のカテゴリのいずれか1つに分類し、短い理由を添えてください：{}",
+                text_or_ref(&choices)
+            ),
+        };
+        let schema = json!({
+            "type": "object",
+            "required": ["items"],
+            "properties": { "items": { "type": "array", "items": {
+                "type": "object",
+                "required": ["item", "category", "reason"],
+                "properties": { "item": { "type": "string" }, "category": category, "reason": { "type": "string" } }
+            } } }
+        });
+        let description = self.language.pick("Classify each item with a model", "モデルで各項目を分類する").to_owned();
+        self.model_step("classify", description, Value::from(instruction), schema);
+    }
+
+    fn extract(&mut self, fields: &[String]) {
+        if self.current().is_none() {
+            self.documents_source(&[]);
+        }
+        let description = self
+            .language
+            .pick("Read the fields out of each document with a model", "モデルで各書類から項目を読み取る")
+            .to_owned();
+        if fields.is_empty() {
+            // The answer is the name of a schema template; the schema itself goes in the node.
+            let chosen = self
+                .answers
+                .get("output_schema")
+                .and_then(Value::as_str)
+                .and_then(crate::requirements::schema_template);
+            let schema = chosen.unwrap_or_else(|| self.open_var("output_schema"));
+            let instruction = self
+                .language
+                .pick("Read the requested fields out of each document.", "各書類から必要な項目を読み取ってください。");
+            self.model_step("extract_fields", description, Value::from(instruction), schema);
+            return;
+        }
+        let properties: Map<String, Value> = std::iter::once(("file".to_owned(), json!({ "type": "string" })))
+            .chain(fields.iter().map(|f| (f.clone(), json!({ "type": "string" }))))
+            .collect();
+        let mut required = vec![Value::from("file")];
+        required.extend(fields.iter().map(|f| Value::from(f.as_str())));
+        let schema = json!({
+            "type": "object",
+            "required": ["items"],
+            "properties": { "items": { "type": "array", "items": { "type": "object", "required": required, "properties": properties } } }
+        });
+        let instruction = match self.language {
+            Language::En => format!(
+                "For each document, read: {}. Leave a field empty when the document does not show it.",
+                fields.join(", ")
+            ),
+            Language::Ja => format!(
+                "各書類から次の項目を読み取ってください：{}。書類に無い項目は空欄にしてください。",
+                fields.join("、")
+            ),
+        };
+        self.model_step("extract_fields", description, Value::from(instruction), schema);
+    }
+
+    fn summarise(&mut self) {
+        let schema =
+            json!({ "type": "object", "required": ["summary"], "properties": { "summary": { "type": "string" } } });
+        let instruction =
+            self.language.pick("Summarise the data in a few sentences.", "内容を数文で要約してください。");
+        let description = self.language.pick("Summarise with a model", "モデルで要約する").to_owned();
+        let evidence = self.evidence();
+        let inputs = json!({ "evidence_data": evidence, "instruction": instruction, "output_schema": schema });
+        if let Some(id) = self.add("summarise", "ai.process_llm", description, inputs, &[("results", "summary")]) {
+            self.flows.push(Flow::Answer(format!("${{{id}.summary}}")));
+        }
+    }
+
+    fn translate(&mut self, to: Option<&str>) {
+        let target = match to {
+            Some(language) => Value::from(language),
+            None => self.open_var("target_language"),
+        };
+        let instruction = match self.language {
+            Language::En => format!(
+                "Translate the text of each item into {}. Keep names, numbers and codes as they are.",
+                text_or_ref(&target)
+            ),
+            Language::Ja => format!(
+                "各項目の文章を{}に翻訳してください。名前・数値・コードはそのまま残してください。",
+                text_or_ref(&target)
+            ),
+        };
+        let schema = json!({
+            "type": "object",
+            "required": ["items"],
+            "properties": { "items": { "type": "array", "items": {
+                "type": "object",
+                "required": ["item", "translation"],
+                "properties": { "item": { "type": "string" }, "translation": { "type": "string" } }
+            } } }
+        });
+        let description = self.language.pick("Translate with a model", "モデルで翻訳する").to_owned();
+        self.model_step("translate", description, Value::from(instruction), schema);
+    }
+
+    fn ask(&mut self, fields: &[String]) {
+        let fields: Vec<String> =
+            if fields.is_empty() { vec![self.language.pick("value", "入力値").to_owned()] } else { fields.to_vec() };
+        let requirements: Vec<Value> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| json!({ "id": identifier(f).unwrap_or_else(|| format!("value_{}", i + 1)), "type": "text", "label": f, "required": true }))
+            .collect();
+        let message = match self.language {
+            Language::En => format!("Please enter: {}", fields.join(", ")),
+            Language::Ja => format!("次の項目を入力してください：{}", fields.join("、")),
+        };
+        let description = self.language.pick("Ask a person for the values", "担当者に入力してもらう").to_owned();
+        self.add(
+            "ask_person",
+            "ui.interactive_input",
+            description,
+            json!({ "mode": "collect", "message": message, "requirements": requirements }),
+            &[("collected_data", "answers")],
+        );
+    }
+
+    fn confirm(&mut self, _reading: &Reading) {
+        let subject = self.current().map(|f| f.reference().to_owned());
+        let message = match (self.language, &subject) {
+            (Language::En, Some(r)) => format!("Please review before continuing: {r}"),
+            (Language::En, None) => "Please approve before continuing.".to_owned(),
+            (Language::Ja, Some(r)) => format!("続行する前に内容を確認して承認してください：{r}"),
+            (Language::Ja, None) => "続行する前に承認してください。".to_owned(),
+        };
+        let description =
+            self.language.pick("A person approves before the next steps", "次の処理の前に担当者が承認する").to_owned();
+        let gate = self.gate.take();
+        let id = self.add(
+            "confirm",
+            "ui.confirmation",
+            description,
+            json!({ "message": message }),
+            &[("approved", "approved")],
+        );
+        self.gate = gate;
+        if let (Some(id), true) = (id, self.options.suggest_when) {
+            self.say(
+                format!("The steps after `{id}` run only when it is approved (when)."),
+                format!("`{id}` の後の処理は承認されたときだけ実行します（when）。"),
+            );
+            self.gate = Some(id);
+        }
+    }
+
+    fn api(&mut self, url: Option<&str>, method: &str, per_item: bool, until: Option<&Condition>) {
+        let url = match url {
+            Some(u) => Value::from(u),
+            None => self.open_var("api_url"),
+        };
+        let mut request = json!({ "method": method, "url": url });
+        if self.plan.secrets.iter().any(|s| s == crate::credentials::TOKEN) {
+            request["headers"] =
+                json!({ "Authorization": format!("Bearer ${{secrets.{}}}", crate::credentials::TOKEN) });
+        }
+        if method == "POST" {
+            if let Some(flow) = self.current() {
+                request["body"] = Value::from(flow.reference());
+            }
+        }
+        if let Some(until) = until {
+            return self.poll(request, until);
+        }
+        if per_item && self.options.suggest_foreach {
+            return self.api_per_item(request);
+        }
+        let description = match self.language {
+            Language::En => format!("Call the API ({method})"),
+            Language::Ja => format!("API を呼び出す（{method}）"),
+        };
+        if let Some(id) = self.add(
+            "call_api",
+            "external.api.http",
+            description,
+            request,
+            &[("response_json", "response"), ("status", "status")],
+        ) {
+            self.flows.push(Flow::Answer(format!("${{{id}.response}}")));
+        }
+    }
+
+    fn api_per_item(&mut self, mut request: Value) {
+        let rows = self.rows_or_source();
+        let item = self.options.foreach_var_name.clone();
+        if let Some(url) = request["url"].as_str() {
+            request["url"] = Value::from(url_with_item(url, &item));
+        }
+        if request["method"] == "POST" {
+            request["body"] = Value::from(format!("${{vars.{item}}}"));
+        }
+        let inner = Node {
+            id: "call".into(),
+            block: Some("external.api.http".into()),
+            description: Some(self.language.pick("Call the API for one item", "1件分の API を呼び出す").into()),
+            inputs: object(request),
+            out: IndexMap::from([("response_json".to_owned(), "response".to_owned())]),
+            ..Node::default()
+        };
+        let id = self.unique_id("call_api_per_item");
+        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        self.plan.graph.push(Node {
+            id: id.clone(),
+            description: Some(self.language.pick("Call the API once per row", "1行ずつ API を呼び出す").into()),
+            foreach: Some(Foreach { input: Value::from(rows), item_var: item, index_var: None, max_concurrency: None }),
+            body: Some(Body { plan: BodyPlan { description: None, policy: None, graph: vec![inner] } }),
+            out: IndexMap::from([("collect".to_owned(), "responses".to_owned())]),
+            when,
+            ..Node::default()
+        });
+        self.say("The API is called once per row (foreach).".into(), "API は1行ずつ呼び出します（foreach）。".into());
+        self.flows.push(Flow::Rows { rows: format!("${{{id}.responses}}"), rest: None });
+    }
+
+    fn poll(&mut self, request: Value, until: &Condition) {
+        let field = until.field.as_deref().and_then(identifier).unwrap_or_else(|| "status".into());
+        let value = until.value.as_str().unwrap_or("done").replace('\'', "");
+        let inner = Node {
+            id: "check".into(),
+            block: Some("external.api.http".into()),
+            description: Some(self.language.pick("Ask for the status once", "状態を1回確認する").into()),
+            inputs: object(request),
+            out: IndexMap::from([("response_json".to_owned(), "response".to_owned())]),
+            ..Node::default()
+        };
+        let id = self.unique_id("wait_until_done");
+        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        self.plan.graph.push(Node {
+            id: id.clone(),
+            description: Some(match self.language {
+                Language::En => format!("Check until {field} is {value}"),
+                Language::Ja => format!("{field} が {value} になるまで確認する"),
+            }),
+            while_: Some(While {
+                condition: When { expr: format!("${{check.response.{field}}} != '{value}'") },
+                max_iterations: 60,
+            }),
+            body: Some(Body { plan: BodyPlan { description: None, policy: None, graph: vec![inner] } }),
+            out: IndexMap::from([("collect".to_owned(), "checks".to_owned())]),
+            when,
+            ..Node::default()
+        });
+        self.say(
+            "The status is checked in a loop (while), at most 60 times.".into(),
+            "状態はループ（while）で最大60回確認します。".into(),
+        );
+        self.flows.push(Flow::Answer(format!("${{{id}.checks}}")));
+    }
+
+    fn browser(&mut self, start_url: Option<&str>, steps: &str, table_only: bool, screenshot: Option<&str>) {
+        let url = match start_url {
+            Some(u) => Value::from(u),
+            None => self.open_var("start_url"),
+        };
+        if table_only || screenshot.is_some() {
+            let description = self.language.pick("Open the page", "ページを開く").to_owned();
+            self.add("open_page", "browser.navigate", description, json!({ "url": url }), &[("url", "page_url")]);
+            if table_only {
+                let description = self.language.pick("Read the table on the page", "ページの表を読み取る").to_owned();
+                if let Some(id) =
+                    self.add("read_table", "browser.extract_table", description, json!({}), &[("rows", "rows")])
+                {
+                    self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+                }
+            }
+        } else {
+            let description = self.language.pick("Carry out the browser steps", "ブラウザの操作を行う").to_owned();
+            let inputs = json!({ "start_url": url, "steps": steps });
+            if let Some(id) = self.add(
+                "browser_steps",
+                "browser.run_objectives",
+                description,
+                inputs,
+                &[("report", "report"), ("passed", "passed"), ("extracted", "extracted")],
+            ) {
+                self.say(
+                    "The browser steps run objective by objective (browser.run_objectives).".into(),
+                    "ブラウザの操作は目的ごとに実行します（browser.run_objectives）。".into(),
+                );
+                self.flows.push(Flow::Answer(format!("${{{id}.report}}")));
+            }
+        }
+        if let Some(path) = screenshot {
+            let description = self.language.pick("Save a screenshot", "スクリーンショットを保存する").to_owned();
+            self.add(
+                "screenshot",
+                "browser.screenshot",
+                description,
+                json!({ "path": path, "full_page": true }),
+                &[("path", "screenshot")],
+            );
+        }
+    }
+
+    fn template(&mut self, template: &TemplateSpec) {
+        let mut bindings = IndexMap::new();
+        if let Some((rows, _)) = self.rows() {
+            // The first list the template imports reads the current rows.
+            if let Some((name, _)) = template.imports.iter().find(|(_, p)| p.type_name == "array") {
+                bindings.insert(name.clone(), rows);
+            }
+        }
+        match compose(&mut self.plan, template, &bindings) {
+            Ok(composed) => {
+                if let Some(gate) = &self.gate {
+                    let expr = format!("${{{gate}.approved}} == true");
+                    for node in
+                        self.plan.graph.iter_mut().filter(|n| composed.node_ids.contains(&n.id) && n.when.is_none())
+                    {
+                        node.when = Some(When { expr: expr.clone() });
+                    }
+                }
+                if let Some(export) = composed.exports.values().next() {
+                    self.flows.push(Flow::Rows { rows: export.clone(), rest: None });
+                }
+                self.say(
+                    format!("Template `{}` is composed in ({} nodes).", composed.template, composed.node_ids.len()),
+                    format!(
+                        "テンプレート `{}` を組み込みました（{} ノード）。",
+                        composed.template,
+                        composed.node_ids.len()
+                    ),
+                );
+                self.conflicts.extend(composed.conflicts.iter().cloned());
+                self.composed.push(composed);
+            }
+            Err(e) => self.say(
+                format!("Template `{}` was not composed: {e}", template.id),
+                format!("テンプレート `{}` は組み込めませんでした：{e}", template.id),
+            ),
+        }
+    }
+
+    // --- outputs -------------------------------------------------------------------------------
+
+    fn output(&mut self, output: &Output) {
+        let data = match (output.rest, self.rows(), self.current()) {
+            (true, Some((_, Some(rest))), _) => rest,
+            (_, _, Some(flow)) => flow.reference().to_owned(),
+            (_, Some((rows, _)), None) => rows,
+            (_, None, None) => self.rows_or_source(),
+        };
+        let default_name = match self.language {
+            Language::En => "result",
+            Language::Ja => "結果",
+        };
+        let path = match &output.path {
+            Some(p) => Value::from(p.as_str()),
+            None => {
+                let var = if self.plan.vars.contains_key("output_file") {
+                    format!("output_file_{}", self.plan.graph.len())
+                } else {
+                    "output_file".into()
+                };
+                self.default_var(&var, Value::from(format!("{default_name}.{}", output.format.extension())))
+            }
+        };
+        let stem = output
+            .path
+            .as_deref()
+            .and_then(|p| p.rsplit('/').next())
+            .and_then(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
+            .and_then(|s| identifier(&s))
+            .unwrap_or_else(|| "result".into());
+        let shown = output.path.clone().unwrap_or_else(|| output.format.extension().to_uppercase());
+        let description = match self.language {
+            Language::En => format!("Write {shown}"),
+            Language::Ja => format!("{shown} に書き出す"),
+        };
+        if output.format == OutputFormat::Excel {
+            let sheet = self.language.pick("Results", "結果");
+            self.add(
+                &format!("write_{stem}"),
+                "excel.write",
+                description,
+                json!({ "path": path, "sheets": { sheet: data } }),
+                &[("path", "written")],
+            );
+            return;
+        }
+        let format = match output.format {
+            OutputFormat::Csv => "csv",
+            OutputFormat::Json => "json",
+            _ => "markdown",
+        };
+        let mut inputs = json!({ "data": data, "format": format, "path": path });
+        if format == "markdown" {
+            inputs["title"] = Value::from(self.language.pick("Results", "結果"));
+        }
+        self.add(&format!("write_{stem}"), "report.write", description, inputs, &[("path", "written")]);
+    }
+
+    fn finish(mut self) -> Designed {
+        // Graph order: composed templates' own layouts are in it already, in place.
+        let layout: Vec<String> = self.plan.graph.iter().map(|n| n.id.clone()).collect();
+        self.plan.ui = (!layout.is_empty()).then_some(Ui { layout });
+        Designed { plan: self.plan, reasoning: self.reasoning, composed: self.composed, conflicts: self.conflicts }
+    }
+}
+
+/// `https://api/x/{id}` → `https://api/x/${vars.item.id}`; `:id` and `<id>` likewise.
+fn url_with_item(url: &str, item: &str) -> String {
+    static PLACEHOLDER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\{([^{}\s/.$]{1,40})\}|<([^<>\s/.$]{1,40})>|/:([A-Za-z_][A-Za-z0-9_]*)")
+            .expect("placeholder")
+    });
+    PLACEHOLDER
+        .replace_all(url, |c: &regex::Captures| {
+            if let Some(name) = c.get(3) {
+                format!("/${{vars.{item}.{}}}", name.as_str())
+            } else {
+                let name = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+                format!("${{vars.{item}.{name}}}")
+            }
+        })
+        .into_owned()
+}
+
+fn object(value: Value) -> IndexMap<String, Value> {
+    match value {
+        Value::Object(map) => map.into_iter().collect(),
+        _ => IndexMap::new(),
+    }
+}
+
+fn text_or_ref(value: &Value) -> String {
+    value.as_str().unwrap_or_default().to_owned()
+}
+
+/// The column an aggregation writes: `total_amount`, `count`, 「金額合計」.
+fn result_name(a: &Aggregation, language: Language) -> String {
+    let field = a.field.clone().unwrap_or_default();
+    match language {
+        Language::En => {
+            let op = match a.op {
+                "sum" => "total",
+                "avg" => "average",
+                other => other,
+            };
+            match identifier(&field) {
+                Some(f) if a.op != "count" => format!("{op}_{f}"),
+                _ => op.to_owned(),
+            }
+        }
+        Language::Ja => {
+            let op = match a.op {
+                "sum" => "合計",
+                "count" => "件数",
+                "avg" => "平均",
+                "max" => "最大",
+                _ => "最小",
+            };
+            if a.op == "count" {
+                op.to_owned()
+            } else {
+                format!("{field}{op}")
+            }
+        }
+    }
+}
+
+/// A plan id from what the instruction writes, else from what it does.
+fn plan_id(reading: &Reading) -> String {
+    let from_output = reading
+        .outputs
+        .iter()
+        .filter_map(|o| o.path.as_deref())
+        .filter_map(|p| p.rsplit('/').next())
+        .filter_map(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
+        .find_map(|s| identifier(&s));
+    let id = from_output.unwrap_or_else(|| {
+        let ops: Vec<&str> = reading.steps.iter().map(Step::name).take(3).collect();
+        if ops.is_empty() {
+            "generated_plan".into()
+        } else {
+            ops.join("_")
+        }
+    });
+    id.chars().take(64).collect()
+}

@@ -1,0 +1,95 @@
+//! Cutting an instruction into clauses: one operation's words and values each, mostly.
+//!
+//! Sentences end at `.` `?` `!` `。` `;` and line ends; clauses at commas, `、`, "then" and an "and"
+//! followed by a verb. A piece that names no operation (a list item: "date and total" after
+//! "extract the invoice number,") joins its neighbour — the clause before in English, where
+//! verbs come first, the one after in Japanese, where they come last.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::words::Lexicon;
+use super::Language;
+
+/// A clause and its byte offset in the instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Clause {
+    pub text: String,
+    pub start: usize,
+    /// Whether a sentence starts here: an English fragment joins the clause before only
+    /// within its sentence.
+    sentence_start: bool,
+}
+
+static EN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)[;\n]|[.?!]\s|[.?!]$|,\s*(?:and\s+then\s+|then\s+|and\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+(?P<verb>read|load|open|keep|filter|exclude|drop|remove|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log|click|download|write|save|export|output|create|generate|produce|put|store|list|flag|take|get|pull)\b")
+        .expect("separator")
+});
+static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
+
+pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
+    let separator = match language {
+        Language::En => &*EN_SEPARATOR,
+        Language::Ja => &*JA_SEPARATOR,
+    };
+    let mut pieces: Vec<Clause> = Vec::new();
+    let mut start = 0;
+    let mut sentence_start = true;
+    for c in separator.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        push(&mut pieces, text, start, m.start(), sentence_start);
+        sentence_start = m.as_str().starts_with(['.', '?', '!', ';', '\n', '。']);
+        // "… and write …": the verb starts the next clause.
+        start = c.name("verb").map_or(m.end(), |v| v.start());
+    }
+    push(&mut pieces, text, start, text.len(), sentence_start);
+    join_fragments(pieces, language, lexicon, text)
+}
+
+fn push(pieces: &mut Vec<Clause>, text: &str, start: usize, end: usize, sentence_start: bool) {
+    let piece = &text[start..end];
+    let trimmed = piece.trim();
+    if !trimmed.is_empty() {
+        let offset = start + (piece.len() - piece.trim_start().len());
+        pieces.push(Clause { text: trimmed.to_owned(), start: offset, sentence_start });
+    }
+}
+
+fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, text: &str) -> Vec<Clause> {
+    let names_operation = |c: &Clause| lexicon.verb.is_match(&c.text.to_lowercase());
+    let mut clauses: Vec<Clause> = Vec::new();
+    match language {
+        Language::En => {
+            for piece in pieces {
+                match clauses.last_mut() {
+                    Some(previous) if !names_operation(&piece) && !piece.sentence_start => {
+                        let end = piece.start + piece.text.len();
+                        previous.text = text[previous.start..end].to_owned();
+                    }
+                    _ => clauses.push(piece),
+                }
+            }
+        }
+        Language::Ja => {
+            let mut pending: Option<usize> = None;
+            for piece in pieces {
+                let start = pending.take().unwrap_or(piece.start);
+                let end = piece.start + piece.text.len();
+                let merged = Clause { text: text[start..end].to_owned(), start, sentence_start: piece.sentence_start };
+                if names_operation(&piece) {
+                    clauses.push(merged);
+                } else {
+                    pending = Some(start);
+                }
+            }
+            if let Some(start) = pending {
+                match clauses.last_mut() {
+                    Some(previous) => previous.text = text[previous.start..].trim_end().to_owned(),
+                    None => clauses.push(Clause { text: text[start..].trim().to_owned(), start, sentence_start: true }),
+                }
+            }
+        }
+    }
+    clauses
+}

@@ -1,0 +1,502 @@
+//! Conditions and aggregations as people write them: "approved rows of 100 or more", "whose
+//! status is paid", 「金額が10万円以上」, 「取引先ごとに合計」.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
+use super::{Aggregation, Condition, Language};
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("condition pattern")
+}
+
+/// Operator words right before a number, longest first.
+const EN_BEFORE: &[(&str, &str)] = &[
+    ("not less than", "gte"),
+    ("no less than", "gte"),
+    ("not more than", "lte"),
+    ("no more than", "lte"),
+    ("does not exceed", "lte"),
+    ("greater than or equal to", "gte"),
+    ("less than or equal to", "lte"),
+    ("at least", "gte"),
+    ("minimum of", "gte"),
+    ("at most", "lte"),
+    ("up to", "lte"),
+    ("maximum of", "lte"),
+    ("more than", "gt"),
+    ("greater than", "gt"),
+    ("higher than", "gt"),
+    ("larger than", "gt"),
+    ("bigger than", "gt"),
+    ("exceeding", "gt"),
+    ("exceeds", "gt"),
+    ("exceed", "gt"),
+    ("over", "gt"),
+    ("above", "gt"),
+    ("less than", "lt"),
+    ("lower than", "lt"),
+    ("smaller than", "lt"),
+    ("fewer than", "lt"),
+    ("under", "lt"),
+    ("below", "lt"),
+    ("equal to", "eq"),
+    ("equals", "eq"),
+    (">=", "gte"),
+    ("<=", "lte"),
+    ("=>", "gte"),
+    ("=<", "lte"),
+    ("!=", "ne"),
+    (">", "gt"),
+    ("<", "lt"),
+    ("=", "eq"),
+];
+/// Operator words right after a number.
+static EN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:yen|円|dollars?|usd|eur|euros?|jpy|days?|%)?\s*(or more|or above|or greater|or higher|or over|and above|and over|and up|or less|or below|or fewer|or lower|or under|and below|and under|\+)",
+    )
+});
+static EN_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bbetween\s+\S+\s+and\s+\S+"));
+static EN_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[a-z_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+    )
+});
+static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed)\b",
+    )
+});
+static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\b(?:contains?|containing|includes?|including|mentions?|mentioning)\s+(?:the\s+(?:word|text)\s+)?(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+    )
+});
+
+/// The conditions of an English clause.
+pub fn english(clause: &str) -> Vec<Condition> {
+    let lower = clause.to_lowercase();
+    let mut conditions = Vec::new();
+    let between = EN_BETWEEN.find(&lower);
+    let numbers = slots::numbers(clause);
+    if let Some(b) = between {
+        let inside: Vec<_> = numbers.iter().filter(|n| n.start >= b.start() && n.end <= b.end()).collect();
+        if inside.len() == 2 {
+            conditions.push(Condition {
+                field: english_field_before(clause, b.start()),
+                operator: "between",
+                value: number_value(inside[0].value),
+                value2: Some(number_value(inside[1].value)),
+            });
+        }
+    }
+    for number in &numbers {
+        if between.is_some_and(|b| number.start >= b.start() && number.end <= b.end()) {
+            continue;
+        }
+        let before = lower[..number.start].trim_end();
+        let found = EN_BEFORE.iter().find(|(words, _)| {
+            before.ends_with(words) && (words.starts_with(['<', '>', '=', '!']) || boundary_before(before, words))
+        });
+        let (operator, field_end) = match found {
+            Some((words, operator)) => (*operator, before.len() - words.len()),
+            None => match EN_AFTER.captures(&lower[number.end..]) {
+                Some(c) => {
+                    let words = c.get(1).map_or("", |m| m.as_str());
+                    let operator = if words.contains("more")
+                        || words.contains("above")
+                        || words.contains("greater")
+                        || words.contains("higher")
+                        || words.contains("over")
+                        || words.contains("up")
+                        || words == "+"
+                    {
+                        "gte"
+                    } else {
+                        "lte"
+                    };
+                    (operator, number.start)
+                }
+                None => continue,
+            },
+        };
+        let field = english_field_before(clause, field_end).filter(|f| !EN_STATUS.is_match(f));
+        conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
+    }
+    for c in EN_IS.captures_iter(clause) {
+        let value = unquote(&c["value"]);
+        let field = c["field"].trim().trim_start_matches("the ").to_owned();
+        if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
+            continue;
+        }
+        let negated = matches!(c["op"].to_lowercase().as_str(), "is not" | "isn't" | "!=" | "<>");
+        // "where the amount is 0": a number compared for equality (other comparisons are read above).
+        let value = match value.replace(',', "").parse::<f64>() {
+            Ok(n) if conditions.iter().any(|c| c.value == number_value(n)) => continue,
+            Ok(n) => number_value(n),
+            Err(_) => Value::from(value),
+        };
+        conditions.push(Condition {
+            field: Some(field),
+            operator: if negated { "ne" } else { "eq" },
+            value,
+            value2: None,
+        });
+    }
+    for c in EN_CONTAINS.captures_iter(clause) {
+        let whole = c.get(0).expect("match");
+        let field = english_field_before(clause, whole.start());
+        conditions.push(Condition {
+            field,
+            operator: "contains",
+            value: Value::from(unquote(&c["value"])),
+            value2: None,
+        });
+    }
+    for m in EN_STATUS.find_iter(clause) {
+        let word = m.as_str();
+        if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
+            continue;
+        }
+        conditions.push(Condition {
+            field: None,
+            operator: "eq",
+            value: Value::from(word.to_lowercase()),
+            value2: None,
+        });
+    }
+    conditions
+}
+
+/// "amount is over 100": the word after "is" starts a comparison read with its number above.
+fn starts_comparison(word: &str) -> bool {
+    let word = word.to_lowercase();
+    word == "between" || EN_BEFORE.iter().any(|(words, _)| words.split(' ').next() == Some(word.as_str()))
+}
+
+fn boundary_before(text: &str, words: &str) -> bool {
+    let start = text.len() - words.len();
+    text[..start].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+}
+
+fn unquote(value: &str) -> String {
+    value.trim_matches(['"', '\'', '「', '」']).to_owned()
+}
+
+static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:円|件|日|%|ドル|個|人|万円)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
+    )
+});
+static JA_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:の|で|と|に)"));
+static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
+static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"承認済み|承認済|未承認|未払い|未払|支払済み|支払済|未入金|入金済み|入金済|未処理|処理済み|処理済|未完了|完了|保留|却下|取消|キャンセル|延滞|期限切れ|未精算|精算済",
+    )
+});
+static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)")
+});
+static JA_CONTAINS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:を|が)?含"));
+const JA_ROW_NOUNS: &[&str] = &[
+    "行",
+    "請求書",
+    "データ",
+    "もの",
+    "明細",
+    "支払",
+    "支払い",
+    "件",
+    "レコード",
+    "取引",
+    "経費",
+    "入金",
+    "伝票",
+    "分",
+    "額",
+];
+
+/// The conditions of a Japanese clause.
+pub fn japanese(clause: &str) -> Vec<Condition> {
+    let mut conditions = Vec::new();
+    let numbers = slots::numbers(clause);
+    let mut used = vec![false; numbers.len()];
+    for i in 0..numbers.len() {
+        if used[i] {
+            continue;
+        }
+        let number = numbers[i];
+        // 「1万円〜5万円」「1万から5万まで」
+        if let Some(next) = numbers.get(i + 1) {
+            let gap = &clause[number.end..next.start];
+            if JA_BETWEEN.find(gap).is_some_and(|m| m.start() == 0 && m.end() == gap.len()) {
+                used[i + 1] = true;
+                conditions.push(Condition {
+                    field: ja_field_before(clause, number.start),
+                    operator: "between",
+                    value: number_value(number.value),
+                    value2: Some(number_value(next.value)),
+                });
+                continue;
+            }
+        }
+        let Some(c) = JA_AFTER.captures(&clause[number.end..]) else {
+            // 「在庫数が 0 の品目」: a column equal to a number.
+            let before = clause[..number.start].trim_end();
+            if (before.ends_with('が') || before.ends_with('=')) && JA_EQUAL_AFTER.is_match(&clause[number.end..]) {
+                conditions.push(Condition {
+                    field: ja_field_before(clause, number.start),
+                    operator: "eq",
+                    value: number_value(number.value),
+                    value2: None,
+                });
+            }
+            continue;
+        };
+        let operator = match &c[1] {
+            "以上" => "gte",
+            "以下" => "lte",
+            "未満" | "より小さ" | "より少な" | "を下回" => "lt",
+            _ => "gt",
+        };
+        conditions.push(Condition {
+            field: ja_field_before(clause, number.start),
+            operator,
+            value: number_value(number.value),
+            value2: None,
+        });
+    }
+    for c in JA_QUOTED_EQ.captures_iter(clause) {
+        conditions.push(Condition {
+            field: Some(c["field"].to_owned()),
+            operator: "eq",
+            value: Value::from(&c["value"]),
+            value2: None,
+        });
+    }
+    for c in JA_CONTAINS.captures_iter(clause) {
+        conditions.push(Condition {
+            field: Some(c["field"].to_owned()),
+            operator: "contains",
+            value: Value::from(&c["value"]),
+            value2: None,
+        });
+    }
+    for m in JA_STATUS.find_iter(clause) {
+        if conditions.iter().any(|c| c.value.as_str() == Some(m.as_str())) {
+            continue;
+        }
+        let field = ja_field_before(clause, m.start()).filter(|_| {
+            let before = clause[..m.start()].trim_end();
+            before.ends_with('が') || before.ends_with('は') || before.ends_with('=')
+        });
+        conditions.push(Condition { field, operator: "eq", value: Value::from(m.as_str()), value2: None });
+    }
+    conditions
+}
+
+/// The column named before a value: `金額が` → `金額`; none for words that name rows.
+fn ja_field_before(clause: &str, end: usize) -> Option<String> {
+    let before = clause[..end].trim_end_matches([' ', 'が', 'は', 'の', 'で', ':', '=', '¥', '$']);
+    japanese_noun_before(before, before.len()).filter(|noun| !JA_ROW_NOUNS.contains(&noun.as_str()))
+}
+
+static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(total|totals|sum|sums|subtotal|subtotals|add up|count|counts|number of|how many|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
+    )
+});
+static EN_BY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(per|by|for each|for every|in each|grouped by|group by|broken down by|split by)\s+"));
+
+fn en_op(word: &str) -> &'static str {
+    match word.to_lowercase().as_str() {
+        "count" | "counts" | "number of" | "how many" => "count",
+        "average" | "mean" => "avg",
+        "maximum" | "max" | "highest" | "largest" => "max",
+        "minimum" | "min" | "lowest" | "smallest" => "min",
+        _ => "sum",
+    }
+}
+
+/// The grouping and aggregations of an English clause, and where the first is.
+pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
+    let lower = clause.to_lowercase();
+    let mut by = Vec::new();
+    let mut first = None;
+    for m in EN_BY.find_iter(&lower) {
+        let before = lower[..m.start()].trim_end();
+        if ["sorted", "ordered", "match", "matching", "matched", "reconcile", "join", "joined", "merge", "on"]
+            .iter()
+            .any(|w| before.ends_with(w))
+        {
+            continue;
+        }
+        if let Some(phrase) = english_phrase_after(clause, m.end()) {
+            if slots::is_row_noun(&phrase) || phrase.chars().all(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            first.get_or_insert(m.start());
+            for part in phrase.split(" and ") {
+                by.push(part.to_owned());
+            }
+            // "by department and month"
+            let rest = &lower[m.end()..];
+            if let Some(and) = rest.find(" and ") {
+                if rest[..and].split_whitespace().count() <= 3 {
+                    if let Some(second) = english_phrase_after(clause, m.end() + and + 5) {
+                        if !slots::is_row_noun(&second) && !super::words::EN.verb.is_match(&second.to_lowercase()) {
+                            by.push(second);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut aggregations: Vec<Aggregation> = Vec::new();
+    for m in EN_AGG.find_iter(&lower) {
+        let op = en_op(m.as_str());
+        // "Total the amounts", not "invoice_date and total out of every PDF".
+        let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();
+        let starts_clause = lower[..m.start()].trim().split_whitespace().count() <= 1
+            && !matches!(next, "out" | "of" | "in" | "on" | "and" | "or" | "is" | "was" | "to" | "amount" | "amounts");
+        let starts_clause =
+            starts_clause || (lower[..m.start()].trim().is_empty() && matches!(next, "amount" | "amounts"));
+        if by.is_empty() && !starts_clause {
+            continue;
+        }
+        let mut after = m.end();
+        for skip in [" up", " of", " the"] {
+            if lower[after..].starts_with(skip) {
+                after += skip.len();
+            }
+        }
+        let field = english_phrase_after(clause, after)
+            .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f))
+            .filter(|_| op != "count");
+        if !aggregations.iter().any(|a| a.op == op && a.field == field) {
+            first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
+            aggregations.push(Aggregation { op, field });
+        }
+    }
+    if aggregations.is_empty() && by.is_empty() {
+        return None;
+    }
+    if aggregations.is_empty() {
+        if !lower.contains("group") {
+            return None;
+        }
+        aggregations.push(Aggregation { op: "count", field: None });
+    }
+    Some((by, aggregations, first.unwrap_or(0)))
+}
+
+static JA_BY: LazyLock<Regex> = LazyLock::new(|| re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計"));
+static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
+    )
+});
+
+/// The grouping and aggregations of a Japanese clause, and where the first is.
+pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
+    let mut by = Vec::new();
+    let mut first = None;
+    for m in JA_BY.find_iter(clause) {
+        let Some(noun) = japanese_noun_before(clause, m.start()) else { continue };
+        if ["個", "特", "区", "種", "性", "性別"].contains(&noun.as_str()) && m.as_str().starts_with('別') {
+            continue;
+        }
+        first.get_or_insert(m.start());
+        by.extend(slots::list_items(&noun));
+    }
+    let mut aggregations: Vec<Aggregation> = Vec::new();
+    for c in JA_AGG.captures_iter(clause) {
+        let whole = c.get(0).expect("match");
+        let op_text = &c["op"];
+        let verb = c.name("pre").is_some() || c.name("post").is_some() || !by.is_empty();
+        if !verb {
+            continue;
+        }
+        let op = match op_text {
+            "件数" | "カウント" => "count",
+            "平均" => "avg",
+            "最大" | "最高" => "max",
+            "最小" | "最低" => "min",
+            _ => "sum",
+        };
+        let field = c
+            .name("pre")
+            .and_then(|pre| japanese_noun_before(clause, pre.start()))
+            .map(|noun| JA_BY.split(&noun).next().unwrap_or_default().to_owned())
+            .filter(|noun| !noun.is_empty() && !by.contains(noun) && !JA_ROW_NOUNS.contains(&noun.as_str()))
+            .filter(|_| op != "count");
+        // 「件数と金額を集計」: 集計 of 金額 is a sum; the count is its own.
+        if op_text == "集計" && aggregations.iter().any(|a| a.op == "count") && field.is_none() {
+            continue;
+        }
+        if !aggregations.iter().any(|a| a.op == op && a.field == field) {
+            first = Some(first.map_or(whole.start(), |f: usize| f.min(whole.start())));
+            aggregations.push(Aggregation { op, field });
+        }
+    }
+    // 「件数と金額を集計」
+    if let Some(i) = aggregations.iter().position(|a| a.op == "sum" && a.field.is_none()) {
+        if let Some(m) = clause.find("と") {
+            let after = &clause[m + "と".len()..];
+            if let Some(end) = after.find("を") {
+                let noun = after[..end].trim();
+                if !noun.is_empty() && noun.chars().count() <= 16 && !JA_ROW_NOUNS.contains(&noun) {
+                    aggregations[i].field = Some(noun.to_owned());
+                }
+            }
+        }
+    }
+    if aggregations.is_empty() && by.is_empty() {
+        return None;
+    }
+    if aggregations.is_empty() {
+        aggregations.push(Aggregation { op: "sum", field: None });
+    }
+    Some((by, aggregations, first.unwrap_or(0)))
+}
+
+static EN_UNTIL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\buntil\s+(?:the\s+|its\s+)?(?:(?P<field>[a-z_][\w ]{0,20}?)\s+(?:is|becomes|equals|=|turns)\s+)?(?:it\s+is\s+)?(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+    )
+});
+static JA_UNTIL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:(?P<field>[^\s、。をがはの]{1,16})(?:が|は))?「?(?P<value>[^\s、。「」をがはの]{1,16}?)」?(?:に|と)?(?:なる|する|終わる)まで",
+    )
+});
+
+/// The condition a polling loop waits for ("until the status is done", 「ステータスがdoneになるまで」).
+pub fn until(clause: &str, language: Language) -> Condition {
+    let found = match language {
+        Language::En => EN_UNTIL.captures(clause),
+        Language::Ja => JA_UNTIL.captures(clause),
+    };
+    let (field, value) = match found {
+        Some(c) => (c.name("field").map(|m| m.as_str().trim().to_owned()), unquote(&c["value"])),
+        None => (None, String::new()),
+    };
+    let value = match value.as_str() {
+        "" | "it" | "完了" | "done" | "complete" | "completed" | "finished" | "ready" => {
+            if value.is_empty() || value == "it" {
+                "done".to_owned()
+            } else {
+                value
+            }
+        }
+        _ => value,
+    };
+    Condition { field, operator: "eq", value: Value::from(value), value2: None }
+}

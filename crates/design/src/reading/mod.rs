@@ -1,0 +1,778 @@
+//! The instruction reader: an instruction in English or Japanese read into a pipeline — where
+//! the data comes from, what is done to it in order, and where results go — with the values the
+//! text spells out (file names, columns, thresholds, URLs, categories, fields) and nothing
+//! invented. What the text leaves open stays `None` and becomes a requirement later.
+//!
+//! Rule-based and deterministic: the text is cut into clauses (`clauses`), each clause is looked
+//! at for the operations its words name (`words`), and each operation reads its own values from
+//! its clause (`conditions`, `slots`). Credentials are replaced by `{{NAME}}` placeholders before
+//! the reader sees the text (`crate::credentials`).
+
+mod clauses;
+mod conditions;
+pub mod slots;
+mod words;
+
+use serde::Serialize;
+use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
+
+use clauses::Clause;
+use words::{Lexicon, EN, JA};
+
+/// The language an instruction is written in; labels and hints of requirements follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    En,
+    Ja,
+}
+
+impl Language {
+    /// Japanese when the text has kana or kanji.
+    pub fn of(text: &str) -> Language {
+        let japanese = text.chars().any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'));
+        if japanese {
+            Language::Ja
+        } else {
+            Language::En
+        }
+    }
+
+    /// `en` or `ja`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Ja => "ja",
+        }
+    }
+
+    /// The text for this language.
+    pub fn pick<'a>(self, en: &'a str, ja: &'a str) -> &'a str {
+        match self {
+            Language::En => en,
+            Language::Ja => ja,
+        }
+    }
+}
+
+/// What an instruction says, as a pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reading {
+    pub language: Language,
+    pub sources: Vec<Source>,
+    /// Operations in the order the text gives them.
+    pub steps: Vec<Step>,
+    pub outputs: Vec<Output>,
+    /// The columns the text asks to keep ("only the columns A, B"): no block chooses columns,
+    /// so the designer says so rather than reading them as a filter.
+    pub columns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    Csv,
+    Excel,
+    /// PDFs, Word files, text: read as text.
+    Documents,
+}
+
+/// Where rows or texts come from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Source {
+    pub kind: SourceKind,
+    /// The file named in the text; `None`: asked for.
+    pub path: Option<String>,
+    /// What the text calls it (`取引先マスタ`, `the bank statement`), for the question asking for it.
+    pub label: Option<String>,
+    pub encoding: Option<String>,
+    pub sheet: Option<String>,
+}
+
+/// One condition on one column; `field: None` when the text compares without naming a column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Condition {
+    pub field: Option<String>,
+    /// The catalog's operators: `eq ne gt gte lt lte contains in between`.
+    pub operator: &'static str,
+    pub value: Value,
+    pub value2: Option<Value>,
+}
+
+/// One aggregation; `field: None` for a count, or a sum whose column the text does not name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Aggregation {
+    /// `sum count avg min max`.
+    pub op: &'static str,
+    pub field: Option<String>,
+}
+
+/// One operation of the pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Step {
+    /// Keep the rows that meet every condition (`exclude`: keep the others).
+    Filter {
+        conditions: Vec<Condition>,
+        exclude: bool,
+    },
+    Aggregate {
+        by: Vec<String>,
+        aggregations: Vec<Aggregation>,
+    },
+    /// Match two lists of rows on a key (`None`: asked for); with `unmatched`, the rows
+    /// without a partner are what is wanted (from either side with `either_side`).
+    Join {
+        key: Option<String>,
+        unmatched: bool,
+        either_side: bool,
+    },
+    /// Put each row or document in one of `categories` (empty: asked for) with a model.
+    Classify {
+        categories: Vec<String>,
+    },
+    /// Read named fields out of documents with a model.
+    Extract {
+        fields: Vec<String>,
+    },
+    Summarise,
+    /// Translate text with a model, into `to` when the text names the language.
+    Translate {
+        to: Option<String>,
+    },
+    /// Ask a person for values while the plan runs.
+    Ask {
+        fields: Vec<String>,
+    },
+    /// A person approves before the steps after it run.
+    Confirm,
+    /// Call an HTTP API: once, once per row (`per_item`), or until a condition holds.
+    Api {
+        url: Option<String>,
+        method: &'static str,
+        per_item: bool,
+        until: Option<Condition>,
+    },
+    /// Browser steps in plain language, from `start_url`.
+    Browser {
+        start_url: Option<String>,
+        steps: String,
+        table_only: bool,
+        screenshot: Option<String>,
+    },
+}
+
+impl Step {
+    /// A short name of the operation (`filter`, `aggregate` …), for ids and metrics.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::Filter { .. } => "filter",
+            Step::Aggregate { .. } => "aggregate",
+            Step::Join { .. } => "join",
+            Step::Classify { .. } => "classify",
+            Step::Extract { .. } => "extract",
+            Step::Summarise => "summarise",
+            Step::Translate { .. } => "translate",
+            Step::Ask { .. } => "ask",
+            Step::Confirm => "confirm",
+            Step::Api { .. } => "api",
+            Step::Browser { .. } => "browser",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputFormat {
+    Csv,
+    Markdown,
+    Json,
+    Excel,
+}
+
+impl OutputFormat {
+    pub fn of_extension(extension: &str) -> Option<OutputFormat> {
+        Some(match extension {
+            "csv" | "tsv" => OutputFormat::Csv,
+            "md" | "txt" => OutputFormat::Markdown,
+            "json" => OutputFormat::Json,
+            "xlsx" | "xlsm" | "xls" => OutputFormat::Excel,
+            _ => return None,
+        })
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            OutputFormat::Csv => "csv",
+            OutputFormat::Markdown => "md",
+            OutputFormat::Json => "json",
+            OutputFormat::Excel => "xlsx",
+        }
+    }
+}
+
+/// Where a result goes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Output {
+    pub format: OutputFormat,
+    pub path: Option<String>,
+    /// The rows a filter left out ("write the rest to …").
+    pub rest: bool,
+}
+
+/// The instruction's text as the reader compares it: NFKC (full-width letters and digits as
+/// ASCII), whitespace runs as one space.
+pub fn normalise(text: &str) -> String {
+    let text: String = text.nfkc().collect();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
+/// it cannot read is simply not in the result.
+pub fn read_instruction(instruction: &str) -> Reading {
+    let text = normalise(instruction);
+    let language = Language::of(&text);
+    let lexicon: &Lexicon = match language {
+        Language::En => &EN,
+        Language::Ja => &JA,
+    };
+    let clauses = clauses::split(&text, language, lexicon);
+    let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, reading: Reading::empty(language) };
+    reader.read();
+    reader.reading
+}
+
+impl Reading {
+    fn empty(language: Language) -> Reading {
+        Reading { language, sources: Vec::new(), steps: Vec::new(), outputs: Vec::new(), columns: Vec::new() }
+    }
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    language: Language,
+    lexicon: &'a Lexicon,
+    clauses: &'a [Clause],
+    reading: Reading,
+}
+
+impl Reader<'_> {
+    fn read(&mut self) {
+        let lower_text = self.text.to_lowercase();
+        let documents = self.lexicon.documents.is_match(&lower_text)
+            || slots::file_names(self.text).iter().any(|f| matches!(f.extension.as_str(), "pdf" | "docx"));
+        let urls = slots::urls(self.text);
+        let api = self.lexicon.api.is_match(&lower_text)
+            || urls.iter().any(|(u, _)| u.contains("/api") || u.contains("://api."));
+        let web = !api && (self.lexicon.browser.is_match(&lower_text) || !urls.is_empty());
+        let mut browser_clauses: Vec<&Clause> = Vec::new();
+        let mut steps: Vec<(usize, Step)> = Vec::new();
+        let chosen = self.chosen_columns();
+        for (index, clause) in self.clauses.iter().enumerate() {
+            let lower = clause.text.to_lowercase();
+            let l = self.lexicon;
+            let choosing_columns = chosen
+                .as_ref()
+                .is_some_and(|(span, _)| clause.start < span.end && span.start < clause.start + clause.text.len());
+            let output_clause = l.output.is_match(&lower);
+            let reads_page = l.table.is_match(&lower) && (l.extract.is_match(&lower) || l.read.is_match(&lower));
+            if web && (l.browser.is_match(&lower) || !slots::urls(&clause.text).is_empty() || reads_page) {
+                browser_clauses.push(clause);
+                continue;
+            }
+            if let Some(m) = l.confirm.find(&lower) {
+                steps.push((clause.start + m.start(), Step::Confirm));
+            } else if let Some(m) = l.ask.find(&lower) {
+                steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
+            }
+            if api && (l.api.is_match(&lower) || !slots::urls(&clause.text).is_empty()) {
+                let previous = index.checked_sub(1).map(|i| &self.clauses[i]);
+                steps.push((clause.start, self.api_step(clause, previous)));
+                continue;
+            }
+            // "… and poll it until the status is done": the status of the call before.
+            if api && l.poll.is_match(&lower) {
+                let url = steps.iter().rev().find_map(|(_, s)| match s {
+                    Step::Api { url, .. } => url.clone(),
+                    _ => None,
+                });
+                let until = Some(conditions::until(&clause.text, self.language));
+                steps.push((clause.start, Step::Api { url, method: "GET", per_item: false, until }));
+                continue;
+            }
+            if let Some(m) = l.join.find(&lower) {
+                let key = self.join_key(clause);
+                let unmatched = l.unmatched.is_match(&lower_text);
+                let either_side = words::EITHER_SIDE.is_match(&lower_text);
+                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side }));
+            }
+            // Fields read out of documents, or out of a column of free text ("from the comment column").
+            let reads_text = documents || l.text_column.is_match(&lower);
+            let mut extracting = false;
+            if let Some(m) = l.classify.find(&lower) {
+                steps.push((clause.start + m.start(), Step::Classify { categories: self.categories(clause) }));
+            } else if let Some(m) = l.translate.find(&lower) {
+                steps.push((clause.start + m.start(), Step::Translate { to: self.target_language(clause) }));
+            } else if let Some(m) = l.extract.find(&lower).filter(|_| reads_text && !choosing_columns) {
+                extracting = true;
+                steps.push((
+                    clause.start + m.start(),
+                    Step::Extract { fields: self.extracted_fields(clause, m.start()) },
+                ));
+            } else if let Some(m) =
+                l.summarise.find(&lower).filter(|_| documents || !output_clause || l.text_column.is_match(&lower))
+            {
+                steps.push((clause.start + m.start(), Step::Summarise));
+            }
+            // A list of fields or columns is not a total ("supplier, invoice number and total").
+            if extracting || choosing_columns {
+                continue;
+            }
+            if let Some((at, step)) = self.aggregate(clause) {
+                steps.push((at, step));
+            }
+            if let Some((at, step)) = self.filter(clause, output_clause, documents) {
+                steps.push((at, step));
+            }
+        }
+        if !browser_clauses.is_empty() {
+            steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
+        }
+        steps.sort_by_key(|(at, _)| *at);
+        self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
+        self.sources_and_outputs(documents);
+    }
+
+    fn filter(&self, clause: &Clause, output_clause: bool, documents: bool) -> Option<(usize, Step)> {
+        let lower = clause.text.to_lowercase();
+        let trigger = self.lexicon.filter.find(&lower);
+        let conditions = match self.language {
+            Language::En => conditions::english(&clause.text),
+            Language::Ja => conditions::japanese(&clause.text),
+        };
+        let aggregate_words = self.lexicon.aggregate.is_match(&lower);
+        // A clause that writes a file or totals rows names a filter only with a filter word.
+        if conditions.is_empty() && trigger.is_none() || trigger.is_none() && (output_clause || aggregate_words) {
+            return None;
+        }
+        // 「今月のものだけ抜き出し」 picks rows; "extract" names fields only from documents.
+        if conditions.is_empty()
+            && (documents && self.lexicon.extract.is_match(&lower) || self.lexicon.join.is_match(&lower))
+        {
+            return None;
+        }
+        let exclude = self.lexicon.exclude.is_match(&lower);
+        let at = clause.start + trigger.map_or(0, |m| m.start());
+        Some((at, Step::Filter { conditions, exclude }))
+    }
+
+    /// The columns to keep and where the text lists them: two or more names, none a number or
+    /// a comparison (those are conditions of a filter).
+    fn chosen_columns(&self) -> Option<(std::ops::Range<usize>, Vec<String>)> {
+        let pattern = match self.language {
+            Language::En => &*words::EN_COLUMNS,
+            Language::Ja => &*words::JA_COLUMNS,
+        };
+        let captures = pattern.captures(self.text)?;
+        let list = captures.name("list").or(captures.name("one"))?;
+        let items = slots::list_items(list.as_str());
+        let plain = |item: &String| {
+            !item.chars().any(|c| c.is_ascii_digit())
+                && !self.lexicon.filter.is_match(&item.to_lowercase())
+                && item.split_whitespace().count() <= 3
+        };
+        let named = items.len() >= 2 || captures.name("one").is_some() && items.len() == 1;
+        (named && items.iter().all(plain)).then(|| (list.range(), items))
+    }
+
+    /// The language a translation goes into ("into Japanese", 「日本語に」).
+    fn target_language(&self, clause: &Clause) -> Option<String> {
+        const LANGUAGES: &[(&str, &str)] = &[
+            ("japanese", "Japanese"),
+            ("english", "English"),
+            ("chinese", "Chinese"),
+            ("korean", "Korean"),
+            ("german", "German"),
+            ("french", "French"),
+            ("spanish", "Spanish"),
+            ("日本語", "日本語"),
+            ("英語", "英語"),
+            ("中国語", "中国語"),
+            ("韓国語", "韓国語"),
+        ];
+        let lower = clause.text.to_lowercase();
+        let after = self.lexicon.translate.find(&lower).map_or(0, |m| m.start());
+        // The language after the verb ("translate … into Japanese") or, in Japanese, before it.
+        let (before, rest) = lower.split_at(after);
+        let spoken = |text: &str| {
+            LANGUAGES.iter().filter_map(|(w, name)| text.rfind(w).map(|i| (i, *name))).max_by_key(|(i, _)| *i)
+        };
+        match self.language {
+            Language::En => {
+                LANGUAGES.iter().filter_map(|(w, name)| rest.find(w).map(|i| (i, *name))).min_by_key(|(i, _)| *i)
+            }
+            Language::Ja => spoken(before),
+        }
+        .map(|(_, name)| name.to_owned())
+    }
+
+    fn aggregate(&self, clause: &Clause) -> Option<(usize, Step)> {
+        let (by, aggregations, at) = match self.language {
+            Language::En => conditions::english_aggregate(&clause.text)?,
+            Language::Ja => conditions::japanese_aggregate(&clause.text)?,
+        };
+        Some((clause.start + at, Step::Aggregate { by, aggregations }))
+    }
+
+    fn join_key(&self, clause: &Clause) -> Option<String> {
+        match self.language {
+            Language::En => {
+                let lower = clause.text.to_lowercase();
+                let m = regex_find(&words::EN_JOIN_KEY, &lower)?;
+                slots::english_phrase_after(&clause.text, m)
+            }
+            Language::Ja => {
+                let m = words::JA_JOIN_KEY.find(&clause.text)?;
+                slots::japanese_noun_before(&clause.text, m.start())
+            }
+        }
+    }
+
+    fn categories(&self, clause: &Clause) -> Vec<String> {
+        match self.language {
+            Language::En => words::EN_CATEGORIES
+                .captures(&clause.text)
+                .and_then(|c| c.get(1))
+                .map(|m| {
+                    let list = m.as_str();
+                    let end = ["based on", "depending on", "according to", "using", " from ", " by "]
+                        .iter()
+                        .filter_map(|w| list.find(w))
+                        .min()
+                        .unwrap_or(list.len());
+                    slots::list_items(&list[..end])
+                })
+                .filter(|items| items.len() > 1)
+                .unwrap_or_default(),
+            Language::Ja => words::JA_CATEGORIES
+                .captures(&clause.text)
+                .and_then(|c| c.get(1))
+                .map(|m| slots::list_items(m.as_str()))
+                .filter(|items| items.len() > 1)
+                .unwrap_or_default(),
+        }
+    }
+
+    fn extracted_fields(&self, clause: &Clause, verb: usize) -> Vec<String> {
+        let text = &clause.text;
+        let span = match self.language {
+            Language::En => {
+                // Lists run over clause breaks ("vendor_name, invoice_date and total out of …").
+                let after = &self.text[clause.start + verb..];
+                let start = after.find(' ').map_or(after.len(), |i| i + 1);
+                let lower = after.to_lowercase();
+                let end = [" from ", " out of ", " in each ", " in the ", " of each ", " of every ", ".", ";"]
+                    .iter()
+                    .filter_map(|w| lower.find(w))
+                    .min()
+                    .unwrap_or(after.len());
+                if start < end {
+                    &after[start..end]
+                } else {
+                    ""
+                }
+            }
+            Language::Ja => {
+                let before = &text[..verb];
+                let before = before.trim_end_matches(['を', ' ']);
+                let start = before.rfind("から").map_or(0, |i| i + "から".len());
+                &before[start..]
+            }
+        };
+        slots::list_items(span).into_iter().filter(|f| !self.lexicon.documents.is_match(&f.to_lowercase())).collect()
+    }
+
+    fn asked_fields(&self, clause: &Clause) -> Vec<String> {
+        match self.language {
+            Language::En => {
+                let lower = clause.text.to_lowercase();
+                lower
+                    .find(" for ")
+                    .or_else(|| lower.find(" enter ").map(|i| i + 3))
+                    .map(|i| slots::list_items(&clause.text[i + 5..]))
+                    .unwrap_or_default()
+            }
+            Language::Ja => words::JA_ASK_FIELD
+                .find(&clause.text)
+                .and_then(|m| slots::japanese_noun_before(&clause.text, m.start()))
+                .map(|noun| slots::list_items(&noun))
+                .unwrap_or_default(),
+        }
+        .into_iter()
+        .map(|f| f.trim_end_matches(['.', '。']).to_owned())
+        .filter(|f| !f.is_empty())
+        .collect()
+    }
+
+    fn api_step(&self, clause: &Clause, previous: Option<&Clause>) -> Step {
+        let lower = clause.text.to_lowercase();
+        let url = slots::urls(&clause.text).into_iter().next().map(|(u, _)| u);
+        let method = if self.lexicon.send.is_match(&lower) { "POST" } else { "GET" };
+        let until = self.lexicon.poll.is_match(&lower).then(|| conditions::until(&clause.text, self.language));
+        // "For each supplier in suppliers.xlsx, check … with the API": the clause before says it.
+        let per_item = until.is_none()
+            && (self.lexicon.per_item.is_match(&lower)
+                || previous.is_some_and(|p| self.lexicon.per_item.is_match(&p.text.to_lowercase())));
+        Step::Api { url, method, per_item, until }
+    }
+
+    fn browser_step(&self, clauses: &[&Clause]) -> Step {
+        let start_url = clauses.iter().find_map(|c| slots::urls(&c.text).into_iter().next()).map(|(u, _)| u);
+        let steps: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
+        let all = steps.join(" ").to_lowercase();
+        // Opening a page to read its table or to keep a picture of it needs no objectives; going
+        // somewhere within the site ("go to Open Orders") does.
+        let moves_within = all.match_indices("go to ").any(|(i, m)| {
+            let place = all[i + m.len()..].trim_start_matches("the ");
+            !place.starts_with("http") && !place.starts_with("www.")
+        });
+        let simple = !self.lexicon.interact.is_match(&all) && !moves_within;
+        let table_only = simple && self.lexicon.table.is_match(&all);
+        let screenshot = simple
+            .then(|| {
+                let named = slots::file_names(&all).into_iter().find(|f| f.extension == "png").map(|f| f.name);
+                named.or_else(|| self.lexicon.screenshot.is_match(&all).then(|| "screenshot.png".to_owned()))
+            })
+            .flatten();
+        Step::Browser { start_url, steps: steps.join("\n"), table_only, screenshot }
+    }
+
+    /// Files named for reading become sources, files named for writing outputs; then the kinds
+    /// of data and results the text names without a file.
+    fn sources_and_outputs(&mut self, documents: bool) {
+        let files = slots::file_names(self.text);
+        let mut outputs = Vec::new();
+        let mut sources = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            let index = self.clauses.iter().position(|c| c.start <= file.at && file.at < c.start + c.text.len().max(1));
+            let Some(index) = index else { continue };
+            let clause = &self.clauses[index];
+            let offset = file.at - clause.start;
+            if file.extension == "png" {
+                continue;
+            }
+            let last_of_several = i > 0 && i + 1 == files.len();
+            let previous = index.checked_sub(1).map(|p| &self.clauses[p]);
+            if self.is_output(clause, offset, file.name.len(), last_of_several)
+                || self.names_previous_output(clause, &file.name, previous)
+            {
+                if let Some(format) = OutputFormat::of_extension(&file.extension) {
+                    let rest = self.lexicon.rest.is_match(&clause.text.to_lowercase());
+                    outputs.push(Output { format, path: Some(file.name.clone()), rest });
+                }
+                continue;
+            }
+            let kind = match file.extension.as_str() {
+                "csv" | "tsv" | "txt" if !documents || file.extension != "txt" => SourceKind::Csv,
+                "xlsx" | "xlsm" | "xls" => SourceKind::Excel,
+                "pdf" | "docx" | "md" | "txt" => SourceKind::Documents,
+                _ => continue,
+            };
+            sources.push(Source {
+                kind,
+                path: Some(file.name.clone()),
+                label: None,
+                encoding: self.encoding(clause),
+                sheet: self.sheet(clause),
+            });
+        }
+        for clause in self.clauses {
+            let lower = clause.text.to_lowercase();
+            let writes = self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower);
+            if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {
+                let format = if self.lexicon.excel_word.is_match(&lower) {
+                    Some(OutputFormat::Excel)
+                } else if lower.contains("csv") {
+                    Some(OutputFormat::Csv)
+                } else if lower.contains("json") {
+                    Some(OutputFormat::Json)
+                } else if self.lexicon.report_word.is_match(&lower) {
+                    Some(OutputFormat::Markdown)
+                } else {
+                    None
+                };
+                if let Some(format) = format {
+                    if !files.iter().any(|f| clause.start <= f.at && f.at < clause.start + clause.text.len()) {
+                        outputs.push(Output { format, path: None, rest: self.lexicon.rest.is_match(&lower) });
+                    }
+                }
+            }
+        }
+        if sources.is_empty() {
+            sources.extend(self.unnamed_sources(documents));
+        }
+        self.reading.sources = sources;
+        self.reading.outputs = outputs;
+    }
+
+    fn in_clause(&self, output: &Output, clause: &Clause) -> bool {
+        output.path.as_ref().is_some_and(|p| clause.text.contains(p.as_str()))
+    }
+
+    /// Data the text names by kind only ("the bank statement CSV", 「取引先マスタ」).
+    fn unnamed_sources(&self, documents: bool) -> Vec<Source> {
+        let reading_clauses: Vec<&Clause> = self
+            .clauses
+            .iter()
+            .filter(|c| {
+                !self.lexicon.output.is_match(&c.text.to_lowercase())
+                    || self.lexicon.read.is_match(&c.text.to_lowercase())
+            })
+            .collect();
+        let joined: String = reading_clauses.iter().map(|c| c.text.to_lowercase()).collect::<Vec<_>>().join(" ");
+        let kind = if documents {
+            SourceKind::Documents
+        } else if self.lexicon.excel_word.is_match(&joined) {
+            SourceKind::Excel
+        } else {
+            SourceKind::Csv
+        };
+        let wants_rows = self.reading.steps.iter().any(|s| {
+            matches!(s, Step::Filter { .. } | Step::Aggregate { .. } | Step::Join { .. } | Step::Classify { .. })
+                || matches!(s, Step::Api { per_item: true, .. })
+        });
+        let reads = self.lexicon.read.is_match(&joined) || self.lexicon.csv_word.is_match(&joined);
+        let from_browser_or_api =
+            self.reading.steps.first().is_some_and(|s| matches!(s, Step::Browser { .. } | Step::Api { .. }));
+        if from_browser_or_api && !matches!(self.reading.steps.first(), Some(Step::Api { per_item: true, .. })) {
+            return Vec::new();
+        }
+        if !(wants_rows
+            || reads
+            || documents && self.reading.steps.iter().any(|s| matches!(s, Step::Extract { .. } | Step::Summarise)))
+        {
+            return Vec::new();
+        }
+        let joins = self.reading.steps.iter().any(|s| matches!(s, Step::Join { .. }));
+        let labels = if joins { self.join_sides() } else { Vec::new() };
+        let count = if joins { 2 } else { 1 };
+        (0..count)
+            .map(|i| Source {
+                kind: if joins && kind == SourceKind::Documents { SourceKind::Csv } else { kind },
+                path: None,
+                label: labels.get(i).cloned(),
+                encoding: self.clauses.iter().find_map(|c| self.encoding(c)),
+                sheet: None,
+            })
+            .collect()
+    }
+
+    /// What the text calls the two sides of a match ("invoices" and "payments").
+    fn join_sides(&self) -> Vec<String> {
+        let pattern = match self.language {
+            Language::En => &*words::EN_JOIN_SIDES,
+            Language::Ja => &*words::JA_JOIN_SIDES,
+        };
+        self.clauses
+            .iter()
+            .find_map(|c| pattern.captures(&c.text))
+            .map(|c| {
+                [c.name("a"), c.name("b")]
+                    .into_iter()
+                    .flatten()
+                    .map(|m| m.as_str().trim().trim_start_matches("the ").to_owned())
+                    .filter(|s| !s.is_empty() && !s.ends_with('ご') && !s.ends_with('こ'))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A clause that only names a file ("…, ar_summary.csv", 「ファイル名は x.csv で」) after a
+    /// clause that writes without naming one: the file is that output.
+    fn names_previous_output(&self, clause: &Clause, file: &str, previous: Option<&Clause>) -> bool {
+        let rest = clause.text.replace(file, "");
+        let rest = rest.trim_matches(|c: char| !c.is_alphanumeric());
+        let only_names = rest.split_whitespace().count() <= 2 && rest.chars().count() <= 12;
+        let writes = |c: &Clause| {
+            let lower = c.text.to_lowercase();
+            (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower))
+                && slots::file_names(&c.text).is_empty()
+        };
+        only_names && previous.is_some_and(writes)
+    }
+
+    /// Whether the file at `offset` in `clause` is written. English: the clause starts with a
+    /// writing word, or the file follows `to`/`into`/`as` after one, or it is the last of
+    /// several files and follows `in`/`into`/`to` ("… the lines with no match in unmatched.csv").
+    /// Japanese: a writing word follows the file, after its particle (`集計結果.xlsxに保存`,
+    /// `結果.csv として出力`, `x.xlsx にしてください`), or the file is named as the output
+    /// (`出力は x.csv で`).
+    fn is_output(&self, clause: &Clause, offset: usize, len: usize, last_of_several: bool) -> bool {
+        let lower = clause.text.to_lowercase();
+        match self.language {
+            Language::En => {
+                let before = lower[..offset].trim_end();
+                let first_words: Vec<&str> = before.split_whitespace().take(3).collect();
+                let opens_with_write = first_words
+                    .iter()
+                    .take_while(|w| {
+                        matches!(**w, "then" | "and" | "please" | "finally" | "also") || self.lexicon.output.is_match(w)
+                    })
+                    .any(|w| self.lexicon.output.is_match(w));
+                let lists = before.starts_with("list ") || before.contains(" list ");
+                let after_preposition = [" to", " into"].iter().any(|p| before.ends_with(p))
+                    || [" as", " in"].iter().any(|p| before.ends_with(p))
+                        && (self.lexicon.output.is_match(before) || lists);
+                let last_in = last_of_several
+                    && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
+                    && !self.lexicon.read.is_match(before);
+                opens_with_write || after_preposition || last_in
+            }
+            Language::Ja => {
+                let before = lower[..offset].trim_end();
+                if ["出力は", "出力先は", "保存先は", "ファイル名は", "出力ファイルは", "出力ファイル名は"]
+                    .iter()
+                    .any(|w| before.ends_with(w))
+                {
+                    return true;
+                }
+                let after = lower[(offset + len).min(lower.len())..].trim_start();
+                let (particle, after) = ["として", "という名前で", "に", "へ", "で", "を"]
+                    .iter()
+                    .find_map(|p| after.strip_prefix(p).map(|rest| (*p, rest)))
+                    .unwrap_or(("", after));
+                let after = after.trim_start();
+                let made_into = particle == "に" && after.starts_with('し');
+                let asked_for = matches!(particle, "に" | "で") && after.starts_with("お願い");
+                made_into
+                    || asked_for
+                    || self.lexicon.output.find(after).is_some_and(|m| after[..m.start()].chars().count() <= 2)
+            }
+        }
+    }
+
+    fn encoding(&self, clause: &Clause) -> Option<String> {
+        let lower = clause.text.to_lowercase();
+        let all = self.text.to_lowercase();
+        let found = words::ENCODING.find(&lower).or_else(|| words::ENCODING.find(&all))?;
+        Some(if found.as_str().contains("932") { "cp932".into() } else { "shift_jis".into() })
+    }
+
+    fn sheet(&self, clause: &Clause) -> Option<String> {
+        let c = words::SHEET.captures(&clause.text)?;
+        c.name("a")
+            .or(c.name("b"))
+            .or(c.name("c"))
+            .or(c.name("d"))
+            .map(|m| m.as_str().trim_matches(['"', '\'', '「', '」']).to_owned())
+    }
+}
+
+fn regex_find(pattern: &regex::Regex, text: &str) -> Option<usize> {
+    pattern.find(text).map(|m| m.end())
+}
+
+#[cfg(test)]
+mod tests;

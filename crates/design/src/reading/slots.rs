@@ -1,0 +1,378 @@
+//! The values an instruction spells out: file names, URLs, numbers (`10万円`, `1,000`, `5k`),
+//! quoted words, and the names of columns around a word.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// A file name with an extension the blocks read or write, anywhere in the text.
+static FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)[\p{L}\p{N}_\-./]*[\p{L}\p{N}_\-]\.(csv|tsv|txt|xlsx|xlsm|xls|pdf|docx|md|json|png)")
+        .expect("file pattern")
+});
+static URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"https?://[^\s"'<>「」『』（）()、。,]+"#).expect("url pattern"));
+/// A number as people write amounts: `1,000`, `1.5`, `10万`, `5千`, `3億`, `5k`, `2m`.
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:[¥$€£]\s*)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(万|千|百万|億|k\b|m\b)?")
+        .expect("number pattern")
+});
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#""([^"]{1,60})"|'([^']{1,60})'|「([^」]{1,60})」|“([^”]{1,60})”"#).expect("quoted"));
+
+/// A file the instruction names, where it was found (byte offset).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileName {
+    pub name: String,
+    pub extension: String,
+    pub at: usize,
+}
+
+pub fn file_names(text: &str) -> Vec<FileName> {
+    FILE.find_iter(text)
+        // `a.csvx` is no file of ours; `data.csvを` is (Japanese needs no space after a name).
+        .filter(|m| !text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|m| !in_url(text, m.start(), m.end()))
+        .filter_map(|m| {
+            // A particle before an ASCII name belongs to the sentence: 「フォルダのdata.csv」
+            // (「承認済み.csv」 keeps its kana).
+            let found = m.as_str();
+            let cut = found
+                .char_indices()
+                .filter(|(i, c)| {
+                    matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
+                        && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
+                })
+                .last();
+            let start = m.start() + cut.map_or(0, |(i, c)| i + c.len_utf8());
+            let name = text[start..m.end()].trim_start_matches(['.', '/']).to_owned();
+            let extension = name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+            (name.len() > extension.len() + 1).then_some(FileName { name, extension, at: start })
+        })
+        .collect()
+}
+
+/// Whether `start..end` is part of a URL (the whitespace-delimited word holding it has `://`).
+fn in_url(text: &str, start: usize, end: usize) -> bool {
+    let word_start = text[..start].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    let word_end = text[end..].find(char::is_whitespace).map_or(text.len(), |i| end + i);
+    text[word_start..word_end].contains("://")
+}
+
+/// URLs, with their offsets; a trailing `.` or `)` is not part of one.
+pub fn urls(text: &str) -> Vec<(String, usize)> {
+    URL.find_iter(text)
+        .map(|m| (m.as_str().trim_end_matches(['.', ')', ',', ';', ':']).to_owned(), m.start()))
+        .collect()
+}
+
+/// A number found in text, its value and where it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number {
+    pub value: f64,
+    pub start: usize,
+    pub end: usize,
+}
+
+pub fn numbers(text: &str) -> Vec<Number> {
+    NUMBER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let digits = c.get(1)?.as_str().replace(',', "");
+            let mut value: f64 = digits.parse().ok()?;
+            value *= match c.get(2).map(|m| m.as_str().to_ascii_lowercase()) {
+                Some(unit) if unit == "万" => 10_000.0,
+                Some(unit) if unit == "千" || unit == "k" => 1_000.0,
+                Some(unit) if unit == "百万" || unit == "m" => 1_000_000.0,
+                Some(unit) if unit == "億" => 100_000_000.0,
+                _ => 1.0,
+            };
+            // Part of a file name, a date or a URL: not an amount.
+            let next = text[whole.end()..].chars().next();
+            let prev = text[..whole.start()].chars().next_back();
+            if matches!(next, Some('.' | '-' | '/' | '_')) && c.get(2).is_none()
+                || matches!(prev, Some('-' | '/' | '_' | '.'))
+                || prev.is_some_and(|p| p.is_ascii_alphabetic())
+            {
+                return None;
+            }
+            value.is_finite().then_some(Number { value, start: whole.start(), end: whole.end() })
+        })
+        .collect()
+}
+
+/// A number as a plan writes it: an integer when it is one.
+pub fn number_value(value: f64) -> serde_json::Value {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        serde_json::Value::from(value as i64)
+    } else {
+        serde_json::Value::from(value)
+    }
+}
+
+/// Words in quotes (`"paid"`, `「未払い」`), with their offsets.
+pub fn quoted(text: &str) -> Vec<(String, usize)> {
+    QUOTED
+        .captures_iter(text)
+        .filter_map(|c| {
+            let m = (1..=4).find_map(|i| c.get(i))?;
+            Some((m.as_str().trim().to_owned(), c.get(0)?.start()))
+        })
+        .collect()
+}
+
+/// Words that name what the rows are, not a column: "keep the invoices over 100" compares an
+/// amount, not a column called invoices.
+const ROW_NOUNS: &[&str] = &[
+    "row",
+    "rows",
+    "line",
+    "lines",
+    "record",
+    "records",
+    "entry",
+    "entries",
+    "item",
+    "items",
+    "invoice",
+    "invoices",
+    "payment",
+    "payments",
+    "expense",
+    "expenses",
+    "transaction",
+    "transactions",
+    "order",
+    "orders",
+    "one",
+    "ones",
+    "data",
+    "those",
+    "them",
+    "it",
+    "claims",
+    "claim",
+    "receipts",
+    "bills",
+    "sales",
+    "deposits",
+    "the",
+    "a",
+    "an",
+    "with",
+    "where",
+    "whose",
+    "that",
+    "which",
+    "is",
+    "are",
+    "of",
+    "and",
+    "or",
+    "keep",
+    "only",
+    "all",
+    "any",
+    "each",
+    "in",
+    "for",
+    "to",
+    "than",
+    "be",
+    "has",
+    "have",
+    "value",
+    "values",
+];
+
+pub fn is_row_noun(word: &str) -> bool {
+    ROW_NOUNS.contains(&word.to_lowercase().as_str())
+}
+
+/// The English words right before `end` that can name a column: at most three, stopping at a
+/// word that names rows or joins phrases ("the approved invoices whose amount" → `amount`).
+pub fn english_field_before(text: &str, end: usize) -> Option<String> {
+    let words: Vec<&str> =
+        text[..end].split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    let mut picked: Vec<&str> = Vec::new();
+    for word in words.iter().rev() {
+        if picked.is_empty() && CONNECTORS.contains(&word.to_lowercase().as_str()) {
+            continue;
+        }
+        if is_row_noun(word) || word.chars().all(|c| c.is_ascii_digit()) || picked.len() == 3 {
+            break;
+        }
+        if is_verb_like(word) {
+            break;
+        }
+        picked.push(word);
+    }
+    picked.reverse();
+    (!picked.is_empty()).then(|| picked.join(" "))
+}
+
+/// Words between a column and its value: "amount *of* 100", "total *is* over".
+const CONNECTORS: &[&str] = &["of", "is", "are", "be", "was", "at", "to", "than", "value"];
+
+fn is_verb_like(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "filter"
+            | "select"
+            | "drop"
+            | "remove"
+            | "exclude"
+            | "read"
+            | "load"
+            | "sum"
+            | "count"
+            | "by"
+            | "per"
+            | "on"
+            | "at"
+            | "not"
+            | "no"
+            | "over"
+            | "under"
+            | "above"
+            | "below"
+            | "more"
+            | "less"
+            | "least"
+            | "most"
+            | "greater"
+            | "exceeds"
+            | "exceed"
+            | "exceeding"
+            | "equal"
+            | "equals"
+    )
+}
+
+/// The English noun phrase starting at `start`: words up to a joining word or punctuation, at
+/// most three, plural made singular ("departments" → `department`).
+pub fn english_phrase_after(text: &str, start: usize) -> Option<String> {
+    let mut picked: Vec<String> = Vec::new();
+    for word in text[start..].split(' ').filter(|w| !w.is_empty()) {
+        let clean: String = word.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
+        let lower = clean.to_lowercase();
+        if clean.is_empty() || STOP_AFTER.contains(&lower.as_str()) || picked.len() == 3 {
+            break;
+        }
+        if matches!(lower.as_str(), "the" | "a" | "an" | "each" | "every") && picked.is_empty() {
+            continue;
+        }
+        picked.push(clean);
+        if word.ends_with([',', '.', ';', ':', ')']) {
+            break;
+        }
+    }
+    let last = picked.pop()?;
+    picked.push(singular(&last));
+    Some(picked.join(" "))
+}
+
+const STOP_AFTER: &[&str] = &[
+    "and", "then", "to", "into", "in", "as", "with", "from", "for", "of", "on", "where", "whose", "which", "that",
+    "and", "or", "write", "save", "export", "output", "keep", "only", "is", "are", "over", "above", "under", "below",
+    "using", "by", "per", "at", "than", "if", "when", "before", "after", "so", "but", "sorted", "in", "against",
+];
+
+/// English plural to singular, for the common endings of column names.
+pub fn singular(word: &str) -> String {
+    let lower = word.to_lowercase();
+    if lower.ends_with("ies") && word.len() > 4 {
+        format!("{}y", &word[..word.len() - 3])
+    } else if lower.ends_with("sses") || lower.ends_with("xes") || lower.ends_with("ches") || lower.ends_with("shes") {
+        word[..word.len() - 2].to_owned()
+    } else if lower.ends_with('s') && !lower.ends_with("ss") && !lower.ends_with("us") && word.len() > 3 {
+        word[..word.len() - 1].to_owned()
+    } else {
+        word.to_owned()
+    }
+}
+
+/// Japanese particles and punctuation that end a noun going backwards from a word.
+const JA_BOUNDARY: &[char] = &[
+    'を', 'が', 'は', 'の', 'で', 'に', 'と', 'も', 'へ', 'や', '、', '。', ' ', '　', '「', '」', '(', ')', '（',
+    '）', ',', '.', '・', 'て', 'し', 'た', 'り',
+];
+
+/// The Japanese noun right before byte offset `end` (`取引先ごと` at `ごと` → `取引先`): characters
+/// back to a particle, at most 16.
+pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
+    let noun: String = text[..end].chars().rev().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
+    let noun: String = noun.chars().rev().collect();
+    let noun = noun.trim();
+    (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
+}
+
+/// The Japanese noun right after byte offset `start`, up to a particle.
+pub fn japanese_noun_after(text: &str, start: usize) -> Option<String> {
+    let noun: String = text[start..].chars().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
+    let noun = noun.trim();
+    (!noun.is_empty()).then(|| noun.to_owned())
+}
+
+/// A list written `A, B and C`, `A・B・C`, `A、B、C` or `A/B`: its items, trimmed.
+pub fn list_items(text: &str) -> Vec<String> {
+    let unified = text.replace(" and ", ",").replace(" or ", ",").replace(['・', '、', '/', '／', '及'], ",");
+    unified
+        .split(',')
+        .map(|s| s.trim().trim_start_matches("the ").trim_start_matches("および").trim_start_matches("と").trim())
+        .map(|s| s.trim_end_matches(['と', 'や']).trim().to_owned())
+        .filter(|s| !s.is_empty() && s.chars().count() <= 40)
+        .collect()
+}
+
+/// An identifier for a var or a node made of `words` (`Invoice No.` → `invoice_no`); `None`
+/// when nothing ASCII is left (Japanese words name vars by role instead).
+pub fn identifier(words: &str) -> Option<String> {
+    let mut id = String::new();
+    for c in words.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.ends_with('_') && !id.is_empty() {
+            id.push('_');
+        }
+    }
+    let id = id.trim_matches('_').chars().take(40).collect::<String>();
+    let id = id.trim_end_matches('_').to_owned();
+    match id.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => Some(id),
+        Some(_) => Some(format!("n_{id}")),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_read_as_people_write_them() {
+        let values: Vec<f64> = numbers("over 1,000 and 10万円 or 5k, ¥2.5, 3億").iter().map(|n| n.value).collect();
+        assert_eq!(values, [1000.0, 100000.0, 5000.0, 2.5, 300000000.0]);
+        assert!(numbers("file_2024.csv dated 2024-04-01").is_empty());
+    }
+
+    #[test]
+    fn file_names_and_urls_are_found_apart() {
+        let files = file_names("Read 経理/入金_2024.csv and https://example.com/a.csv, write out.xlsx.");
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["経理/入金_2024.csv", "out.xlsx"]);
+        assert_eq!(urls("open https://example.com/login.")[0].0, "https://example.com/login");
+    }
+
+    #[test]
+    fn nouns_are_taken_around_a_word() {
+        let text = "取引先ごとに合計";
+        assert_eq!(japanese_noun_before(text, text.find("ごと").unwrap()).as_deref(), Some("取引先"));
+        assert_eq!(english_field_before("rows whose total amount", 23).as_deref(), Some("total amount"));
+        assert_eq!(english_phrase_after("per departments and write", 4).as_deref(), Some("department"));
+        assert_eq!(identifier("Invoice No."), Some("invoice_no".into()));
+        assert_eq!(identifier("取引先"), None);
+        assert_eq!(list_items("invoice number, date and total"), ["invoice number", "date", "total"]);
+    }
+}

@@ -1,0 +1,117 @@
+use serde_json::json;
+
+use super::*;
+
+fn ops(reading: &Reading) -> Vec<&'static str> {
+    reading.steps.iter().map(Step::name).collect()
+}
+
+#[test]
+fn the_expenses_example_reads_as_a_pipeline() {
+    let r = read_instruction(
+        "Read expenses.csv, keep the approved rows of 100 or more, total the amounts per department and write department_totals.csv",
+    );
+    assert_eq!(r.language, Language::En);
+    assert_eq!(ops(&r), ["filter", "aggregate"]);
+    assert_eq!(r.sources.len(), 1);
+    assert_eq!(r.sources[0].path.as_deref(), Some("expenses.csv"));
+    let Step::Filter { conditions, exclude: false } = &r.steps[0] else { panic!("{:?}", r.steps[0]) };
+    assert!(
+        conditions.iter().any(|c| c.operator == "gte" && c.value == json!(100) && c.field.is_none()),
+        "{conditions:?}"
+    );
+    assert!(conditions.iter().any(|c| c.operator == "eq" && c.value == json!("approved")), "{conditions:?}");
+    let Step::Aggregate { by, aggregations } = &r.steps[1] else { panic!() };
+    assert_eq!(by, &["department"]);
+    assert_eq!(aggregations[0].op, "sum");
+    assert_eq!(aggregations[0].field.as_deref(), Some("amount"));
+    assert_eq!(r.outputs.len(), 1);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("department_totals.csv"));
+    assert_eq!(r.outputs[0].format, OutputFormat::Csv);
+}
+
+#[test]
+fn the_japanese_match_example_reads_two_sources_and_a_key() {
+    let r = read_instruction("取引先マスタと請求書一覧を取引先コードで突き合わせ、結果をCSVに出力する");
+    assert_eq!(r.language, Language::Ja);
+    assert_eq!(ops(&r), ["join"]);
+    let Step::Join { key, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(key.as_deref(), Some("取引先コード"));
+    assert_eq!(r.sources.len(), 2, "{:?}", r.sources);
+    assert_eq!(r.sources[0].label.as_deref(), Some("取引先マスタ"));
+    assert_eq!(r.sources[1].label.as_deref(), Some("請求書一覧"));
+    assert_eq!(r.outputs[0].format, OutputFormat::Csv);
+    assert_eq!(r.outputs[0].path, None);
+}
+
+#[test]
+fn japanese_thresholds_and_groups_are_read() {
+    let r = read_instruction(
+        "支払データ.csvを読み込み、金額が10万円を超える行だけを残して、取引先ごとに合計し、集計結果.xlsxに保存",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate"]);
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(conditions[0].field.as_deref(), Some("金額"));
+    assert_eq!(conditions[0].operator, "gt");
+    assert_eq!(conditions[0].value, json!(100000));
+    let Step::Aggregate { by, .. } = &r.steps[1] else { panic!() };
+    assert_eq!(by, &["取引先"]);
+    assert_eq!(r.outputs[0].format, OutputFormat::Excel);
+    assert_eq!(r.sources[0].path.as_deref(), Some("支払データ.csv"));
+}
+
+#[test]
+fn exclusions_keep_the_other_rows() {
+    let r = read_instruction(
+        "Load payments.csv and drop the rows where status is cancelled, then save the rest to open.csv",
+    );
+    let Step::Filter { conditions, exclude } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert!(*exclude);
+    assert_eq!(conditions[0].field.as_deref(), Some("status"));
+    assert_eq!(conditions[0].value, json!("cancelled"));
+}
+
+#[test]
+fn a_browser_task_keeps_its_steps_in_plain_words() {
+    let r = read_instruction("Open https://portal.example.com, log in with {{LOGIN_USER}} and {{LOGIN_PASSWORD}}, go to Invoices and download the April statement");
+    let Step::Browser { start_url, steps, table_only, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(start_url.as_deref(), Some("https://portal.example.com"));
+    assert!(steps.contains("{{LOGIN_PASSWORD}}") && steps.contains("download"));
+    assert!(!table_only);
+}
+
+#[test]
+fn an_api_per_row_and_polling_are_told_apart() {
+    let r = read_instruction("Read customers.csv and for each row call the API https://api.example.com/customers/{id}, then write results.json");
+    assert!(matches!(r.steps[0], Step::Api { per_item: true, until: None, .. }), "{:?}", r.steps);
+    let r = read_instruction(
+        "Start the export with a POST to https://api.example.com/exports and poll it until the status is done",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Api { until: Some(_), .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn classification_extraction_and_approval_are_found() {
+    let r = read_instruction("Classify each expense in expenses.xlsx into travel, meals and supplies, ask my manager for approval, then write classified.xlsx");
+    assert_eq!(ops(&r), ["classify", "confirm"]);
+    let Step::Classify { categories } = &r.steps[0] else { panic!() };
+    assert_eq!(categories, &["travel", "meals", "supplies"]);
+    let r = read_instruction("請求書PDFから請求番号・日付・金額を読み取り、一覧をExcelに出力して");
+    let Step::Extract { fields } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(fields, &["請求番号", "日付", "金額"]);
+}
+
+#[test]
+fn a_comparison_after_is_is_one_condition() {
+    for (text, operator) in [
+        ("Read expenses.csv, keep the rows where amount is over 100", "gt"),
+        ("Read expenses.csv and keep rows where the total is at least 100", "gte"),
+        ("Read expenses.csv, drop rows where amount is less than 100", "lt"),
+    ] {
+        let r = read_instruction(text);
+        let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!(conditions.len(), 1, "{text}: {conditions:?}");
+        assert_eq!(conditions[0].operator, operator, "{text}");
+        assert_eq!(conditions[0].value, json!(100), "{text}");
+    }
+}

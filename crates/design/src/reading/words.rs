@@ -1,0 +1,205 @@
+//! The words that name operations, in English and Japanese. English patterns match lower-cased
+//! text at word boundaries; Japanese ones match stems, so that every inflection
+//! (`突き合わせ`, `突き合わせて`, `突き合わせた`) is found.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// One language's patterns.
+pub struct Lexicon {
+    pub filter: Regex,
+    /// Keep the rows that do *not* meet the conditions.
+    pub exclude: Regex,
+    pub aggregate: Regex,
+    pub join: Regex,
+    pub unmatched: Regex,
+    pub classify: Regex,
+    /// Read fields out of documents (only when the text names documents).
+    pub extract: Regex,
+    pub summarise: Regex,
+    pub translate: Regex,
+    /// Columns of free text a model reads fields out of ("the comment column", 「本文」).
+    pub text_column: Regex,
+    pub ask: Regex,
+    pub confirm: Regex,
+    pub api: Regex,
+    pub send: Regex,
+    pub poll: Regex,
+    pub per_item: Regex,
+    pub browser: Regex,
+    /// Reading a table off a page.
+    pub table: Regex,
+    /// Browser work beyond opening a page and reading it.
+    pub interact: Regex,
+    pub output: Regex,
+    /// Results named without a writing verb ("as a markdown report", "I need a CSV of").
+    pub output_phrase: Regex,
+    pub read: Regex,
+    /// The rows left out ("the rest", 「それ以外」).
+    pub rest: Regex,
+    pub documents: Regex,
+    pub excel_word: Regex,
+    pub csv_word: Regex,
+    pub report_word: Regex,
+    pub screenshot: Regex,
+    /// Any word that makes a clause an instruction of its own (for joining list fragments).
+    pub verb: Regex,
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("lexicon pattern")
+}
+
+pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
+    filter: re(
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|narrow|at or above|at or below|at least|at most)\b",
+    ),
+    exclude: re(r"\b(exclude|excluding|drop|remove|discard|ignore|skip|leave out|filter out|without|except)\b"),
+    aggregate: re(
+        r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
+    ),
+    join: re(
+        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|compare .* (with|against|to))\b",
+    ),
+    unmatched: re(
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice)|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
+    ),
+    classify: re(
+        r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
+    ),
+    extract: re(r"\b(extract|extracts|pull out|pull|capture|read out|get|collect|take)\b"),
+    summarise: re(r"\b(summari[sz]e|summari[sz]es|summari[sz]ing)\b"),
+    translate: re(r"\b(translate|translates|translated|translating|translation)\b"),
+    text_column: re(r"\b(comments?|descriptions?|notes?|memos?|remarks?|free[- ]text|body|messages?|narratives?)\b"),
+    ask: re(
+        r"\b(ask (me|the user|the operator|someone|a person|for)|prompt (me|the user|for)|let (me|the user|the operator) (enter|choose|pick|type|give)|have (me|the user) (enter|type)|user enters|enter the|input the|(i'd like|i would like|i want|i need|we want|we'd like) to (choose|pick|enter|specify|select|type|give)|when (i|we) run (this|it))\b",
+    ),
+    confirm: re(r"\b(confirm|confirmation|approval|approve|sign[- ]off|signs off|sign off)\b"),
+    api: re(r"\b(api|apis|endpoint|endpoints|rest api|webhook|http (get|post)|get request|post request)\b"),
+    send: re(r"\b(post|send|submit|upload|notify|register|create)\b"),
+    poll: re(r"\b(poll|polling|until|wait for|wait until|keep checking|check every)\b"),
+    per_item: re(
+        r"\b(for each|for every|each|per (row|item|line|record|customer|supplier|vendor|invoice|entry)|one by one|every)\b",
+    ),
+    browser: re(
+        r"\b(log ?in|log into|logs in|login|sign in|click|portal|website|web site|web page|webpage|browser|navigate|go to|visit|download|fill in|form|screenshot|dashboard|site|page)\b",
+    ),
+    table: re(r"\b(table|list)\b"),
+    interact: re(
+        r"\b(log ?in|log into|login|sign in|click|fill|type|press|download|submit|search|select|choose|upload)\b",
+    ),
+    output: re(
+        r"\b(write|writes|save|saves|export|exports|output|outputs|produce|create|generate|store|put|dump|make|give)\b",
+    ),
+    output_phrase: re(
+        r"\b(as|in|into|to) (a |an |the )?([a-z]+ ){0,2}(report|summary|markdown|spreadsheet|workbook|csv|excel file)\b|\b(need|want|send me|give me) (a |an )?([a-z]+ )?(csv|report|spreadsheet|workbook|excel|summary|list)\b",
+    ),
+    read: re(r"\b(read|reads|load|loads|open|opens|import|imports|take|from|use|using|parse)\b"),
+    rest: re(r"\b(the rest|the others|other rows|excluded|remaining|unmatched|left out)\b"),
+    documents: re(r"\b(pdfs?|word files?|docx|documents?|receipts|scans?|scanned|contracts?)\b"),
+    excel_word: re(r"\b(excel|xlsx|spreadsheet|workbook)\b"),
+    csv_word: re(r"\bcsv\b"),
+    report_word: re(r"\b(report|summary|markdown|md)\b"),
+    screenshot: re(r"\b(screenshot|screen shot|capture)\b"),
+    verb: re(
+        r"\b(read|load|open|import|keep|filter|exclude|drop|remove|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log ?in|click|download|write|save|export|output|create|generate|produce|then|list|flag|take|get|pull|put|store|give|pick|find|check|look up|fetch|go|visit|navigate|sign|capture|convert|copy|split|sort)\b",
+    ),
+});
+
+pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
+    filter: re(
+        r"だけ|のみ|絞り込|絞込|除外|除く|除いて|除き|以外|フィルタ|以上|以下|未満|超え|超の|超過|より大き|より小さ|より多|より少な|を残|抽出|上回|下回",
+    ),
+    exclude: re(r"除外|除く|除いて|除き|以外を|取り除|外して|外す"),
+    aggregate: re(r"ごと|毎に|毎の|別に|別の|別で|集計|合計|小計|件数|平均|総額"),
+    join: re(r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ"),
+    unmatched: re(
+        r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金",
+    ),
+    classify: re(r"分類|仕訳|判定|振り分"),
+    extract: re(r"読み取|抽出|取り出|抜き出"),
+    summarise: re(r"要約|要点"),
+    translate: re(r"翻訳|訳し|訳して|訳す|訳した"),
+    text_column: re(r"本文|摘要|備考|内容|コメント|説明|メモ|自由記述|問い合わせ文"),
+    ask: re(r"入力してもら|入力させ|入力を求め|尋ね|聞いて|聞く|指定してもら|選んでもら|入力いただ"),
+    confirm: re(
+        r"承認を|承認後|承認して|承認され|承認依頼|承認フロー|承認が|確認してから|確認後|確認を取|確認を求め|確認を得|確認して(もら|いただ)|決裁|了承",
+    ),
+    api: re(r"(?i)api|エンドポイント|rest"),
+    send: re(r"(?i)送信|登録|通知|post|送る|送って"),
+    poll: re(r"まで待|するまで|になるまで|終わるまで|ポーリング|定期的に確認|待って|待つ"),
+    per_item: re(r"1件ずつ|一件ずつ|それぞれ|各行|各件|ごとに|毎に"),
+    browser: re(
+        r"ログイン|サイト|ポータル|画面|ブラウザ|クリック|ダウンロード|ページ|アクセス|開いて|開き|フォーム|ボタン|メニュー|スクリーンショット|キャプチャ|サインイン",
+    ),
+    table: re(r"表|一覧|テーブル"),
+    interact: re(r"ログイン|クリック|入力|ダウンロード|押|検索|選択|サインイン|アップロード"),
+    output: re(r"出力|書き出|保存|作成|エクスポート|書き込|ファイルにし|まとめ|出して|出す"),
+    output_phrase: re(
+        r"(?i)(csv|excel|エクセル|レポート|報告書|一覧表)(で|に|として)(ほしい|欲しい|ください|下さい|ちょうだい)",
+    ),
+    read: re(r"読み込|読込|取り込|開いて|から"),
+    rest: re(r"残り|それ以外|除外した|対象外|外れた|未照合|一致しない|漏れ"),
+    documents: re(r"(?i)pdf|書類|ドキュメント|文書|word|領収書の画像|スキャン|契約書"),
+    excel_word: re(r"(?i)excel|エクセル|xlsx|ワークブック|スプレッドシート"),
+    csv_word: re(r"(?i)csv"),
+    report_word: re(r"(?i)レポート|報告書|markdown|まとめ|サマリ"),
+    screenshot: re(r"スクリーンショット|スクショ|キャプチャ|画面を保存"),
+    verb: re(
+        r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開",
+    ),
+});
+
+/// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
+pub static EITHER_SIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(one side|either side|both sides|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b|片方|どちらか一方|一方にしか|双方",
+    )
+});
+/// English: where a match key follows (`on`, `by`, `using`).
+pub static EN_JOIN_KEY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(on|by|using|via|with key|keyed on|matching on|by matching) (the )?"));
+/// Japanese: the particle and verb after a match key (`取引先コードで突き合わせ`).
+pub static JA_JOIN_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(で|をキーに|をキーとして|をもとに|を基準に|が一致する)(突き合わせ|突き合わ|突合|照合|結合|紐付|紐づけ|マッチング|消込|消し込|照らし合わせ|して|、|行|もの|データ)?",
+    )
+});
+/// English: "match A against B".
+pub static EN_JOIN_SIDES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:match|reconcile|join|merge|compare|cross-check|combine)\s+(?:the\s+)?(?P<a>[\w ]{1,40}?)\s+(?:against|with|to|and)\s+(?:the\s+)?(?P<b>[\w ]{1,40}?)(?:\s+(?:on|by|using|via)\b|,|$)",
+    )
+});
+/// Japanese: 「AとBを」.
+pub static JA_JOIN_SIDES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?P<a>[^、。をとは\s]{1,20})と(?P<b>[^、。をと\s]{1,20})を"));
+/// English: "into A, B and C", "as A or B".
+pub static EN_CATEGORIES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:into|as|between)\s+(.{3,120}?)(?:\.|;|$| and (?:write|save|then|export))"));
+/// Japanese: 「A・B・Cに分類」「A、Bのいずれか」.
+pub static JA_CATEGORIES: LazyLock<Regex> =
+    LazyLock::new(|| re(r"([^をはがで。]{2,80}?)(?:に分類|のいずれか|のどれか|に振り分|かを判定|に仕訳)"));
+/// Japanese: what is asked for (`対象月を入力してもらう`).
+pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋ね|聞|指定|選ん)"));
+/// English: the columns to keep ("I only need the columns A, B and C", "keep just A, B and C").
+pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|write|put|export|output|store|create|give)\b|[.;?!]|$)",
+    )
+});
+/// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」.
+pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
+    )
+});
+pub static ENCODING: LazyLock<Regex> =
+    LazyLock::new(|| re(r"shift[_ -]?jis|sjis|cp932|windows-31j|シフトjis|シフト jis|ms932"));
+/// `sheet "X"`, 「Xシート」, 「「X」シート」, 「シート「X」」.
+pub static SHEET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\bsheet\s+(?P<a>"[^"]+"|'[^']+'|[\w-]+)|「(?P<d>[^」]{1,30})」シート|(?P<b>[^\s、。「」をのにで]{1,20})シート|シート「(?P<c>[^」]+)」"#,
+    )
+});
