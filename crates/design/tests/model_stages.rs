@@ -270,3 +270,41 @@ async fn a_model_that_keeps_failing_leaves_the_best_attempt_with_its_findings() 
     assert_eq!(generated.metrics.model_calls, 4);
     assert_eq!(generated.metrics.repair_rounds, 2);
 }
+
+#[tokio::test]
+async fn a_spelled_out_password_reaches_neither_the_plan_nor_the_model_nor_the_metrics() {
+    const CANARY: &str = "hunter2-canary-7731";
+    let instruction = format!("Open https://portal.example-supplier.com, log in as acme with password {CANARY} and download this month's statement");
+    let fixture = Fixture::new();
+    // A model that answers nothing usable: every stage's request is still sent and recorded.
+    let server =
+        ReplayServer::start(Script::new().always(planwright_llm_replay::Match::chat(), Reply::text("not json"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let metrics = dir.path().join("design/generations.jsonl");
+    let engine = fixture.with_model(&server, Some(&metrics));
+    let request = DesignRequest {
+        instruction: instruction.clone(),
+        // A reference document that repeats the value is redacted too before it is sent.
+        documents: vec![("notes.txt".into(), format!("The portal password is {CANARY}; ask Ken if it expires."))],
+        ..DesignRequest::default()
+    };
+    let generated = engine.generate(&request, &CancellationToken::new()).await.unwrap();
+
+    assert!(generated.valid, "{:?}", generated.findings);
+    assert!(generated.plan.secrets.contains(&"LOGIN_PASSWORD".to_owned()), "{:?}", generated.plan.secrets);
+    let yaml = serde_yaml::to_string(&generated.plan).unwrap();
+    assert!(yaml.contains("{{LOGIN_PASSWORD}}"), "the plan uses the placeholder:\n{yaml}");
+    assert!(!yaml.contains(CANARY));
+    assert!(!serde_json::to_string(&generated.reasoning).unwrap().contains(CANARY));
+    assert!(!format!("{generated:?}").contains(CANARY), "nothing of the result carries the value");
+    let sent = server.requests();
+    assert!(!sent.is_empty(), "the model was asked");
+    for request in &sent {
+        let body = &request.body;
+        assert!(!body.contains(CANARY), "sent to the model: {body}");
+    }
+    assert!(sent.iter().any(|r| r.body.contains("{{LOGIN_PASSWORD}}")));
+    let line = std::fs::read_to_string(&metrics).unwrap();
+    assert!(!line.contains(CANARY));
+    assert_eq!(generated.provenance, Provenance::Offline, "the model's unusable answer leaves the offline design");
+}

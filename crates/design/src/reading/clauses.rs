@@ -57,7 +57,7 @@ fn push(pieces: &mut Vec<Clause>, text: &str, start: usize, end: usize, sentence
 }
 
 fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, text: &str) -> Vec<Clause> {
-    let names_operation = |c: &Clause| lexicon.verb.is_match(&c.text.to_lowercase());
+    let names_operation = |c: &Clause| lexicon.verb.is_match(&c.text.to_ascii_lowercase());
     let mut clauses: Vec<Clause> = Vec::new();
     match language {
         Language::En => {

@@ -79,7 +79,7 @@ static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     let mut conditions = Vec::new();
     let between = EN_BETWEEN.find(&lower);
     let numbers = slots::numbers(clause);
@@ -133,7 +133,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
             continue;
         }
-        let negated = matches!(c["op"].to_lowercase().as_str(), "is not" | "isn't" | "!=" | "<>");
+        let negated = matches!(c["op"].to_ascii_lowercase().as_str(), "is not" | "isn't" | "!=" | "<>");
         // "where the amount is 0": a number compared for equality (other comparisons are read above).
         let value = match value.replace(',', "").parse::<f64>() {
             Ok(n) if conditions.iter().any(|c| c.value == number_value(n)) => continue,
@@ -165,7 +165,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         conditions.push(Condition {
             field: None,
             operator: "eq",
-            value: Value::from(word.to_lowercase()),
+            value: Value::from(word.to_ascii_lowercase()),
             value2: None,
         });
     }
@@ -174,7 +174,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
 
 /// "amount is over 100": the word after "is" starts a comparison read with its number above.
 fn starts_comparison(word: &str) -> bool {
-    let word = word.to_lowercase();
+    let word = word.to_ascii_lowercase();
     word == "between" || EN_BEFORE.iter().any(|(words, _)| words.split(' ').next() == Some(word.as_str()))
 }
 
@@ -316,7 +316,7 @@ static EN_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(per|by|for each|for every|in each|grouped by|group by|broken down by|split by)\s+"));
 
 fn en_op(word: &str) -> &'static str {
-    match word.to_lowercase().as_str() {
+    match word.to_ascii_lowercase().as_str() {
         "count" | "counts" | "number of" | "how many" => "count",
         "average" | "mean" => "avg",
         "maximum" | "max" | "highest" | "largest" => "max",
@@ -327,7 +327,7 @@ fn en_op(word: &str) -> &'static str {
 
 /// The grouping and aggregations of an English clause, and where the first is.
 pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     let mut by = Vec::new();
     let mut first = None;
     for m in EN_BY.find_iter(&lower) {
@@ -351,7 +351,8 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             if let Some(and) = rest.find(" and ") {
                 if rest[..and].split_whitespace().count() <= 3 {
                     if let Some(second) = english_phrase_after(clause, m.end() + and + 5) {
-                        if !slots::is_row_noun(&second) && !super::words::EN.verb.is_match(&second.to_lowercase()) {
+                        if !slots::is_row_noun(&second) && !super::words::EN.verb.is_match(&second.to_ascii_lowercase())
+                        {
                             by.push(second);
                         }
                     }

@@ -5,7 +5,8 @@
 //!
 //! Rule-based and deterministic: the text is cut into clauses (`clauses`), each clause is looked
 //! at for the operations its words name (`words`), and each operation reads its own values from
-//! its clause (`conditions`, `slots`). Credentials are replaced by `{{NAME}}` placeholders before
+//! its clause (`conditions`, `slots`). Text is lower-cased as ASCII only, so that byte offsets
+//! found in one form hold in the other. Credentials are replaced by `{{NAME}}` placeholders before
 //! the reader sees the text (`crate::credentials`).
 
 mod clauses;
@@ -259,7 +260,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn read(&mut self) {
-        let lower_text = self.text.to_lowercase();
+        let lower_text = self.text.to_ascii_lowercase();
         let documents = self.lexicon.documents.is_match(&lower_text)
             || slots::file_names(self.text).iter().any(|f| matches!(f.extension.as_str(), "pdf" | "docx"));
         let urls = slots::urls(self.text);
@@ -270,7 +271,7 @@ impl Reader<'_> {
         let mut steps: Vec<(usize, Step)> = Vec::new();
         let chosen = self.chosen_columns();
         for (index, clause) in self.clauses.iter().enumerate() {
-            let lower = clause.text.to_lowercase();
+            let lower = clause.text.to_ascii_lowercase();
             let l = self.lexicon;
             let choosing_columns = chosen
                 .as_ref()
@@ -346,7 +347,7 @@ impl Reader<'_> {
     }
 
     fn filter(&self, clause: &Clause, output_clause: bool, documents: bool) -> Option<(usize, Step)> {
-        let lower = clause.text.to_lowercase();
+        let lower = clause.text.to_ascii_lowercase();
         let trigger = self.lexicon.filter.find(&lower);
         let conditions = match self.language {
             Language::En => conditions::english(&clause.text),
@@ -380,7 +381,7 @@ impl Reader<'_> {
         let items = slots::list_items(list.as_str());
         let plain = |item: &String| {
             !item.chars().any(|c| c.is_ascii_digit())
-                && !self.lexicon.filter.is_match(&item.to_lowercase())
+                && !self.lexicon.filter.is_match(&item.to_ascii_lowercase())
                 && item.split_whitespace().count() <= 3
         };
         let named = items.len() >= 2 || captures.name("one").is_some() && items.len() == 1;
@@ -402,7 +403,7 @@ impl Reader<'_> {
             ("中国語", "中国語"),
             ("韓国語", "韓国語"),
         ];
-        let lower = clause.text.to_lowercase();
+        let lower = clause.text.to_ascii_lowercase();
         let after = self.lexicon.translate.find(&lower).map_or(0, |m| m.start());
         // The language after the verb ("translate … into Japanese") or, in Japanese, before it.
         let (before, rest) = lower.split_at(after);
@@ -429,7 +430,7 @@ impl Reader<'_> {
     fn join_key(&self, clause: &Clause) -> Option<String> {
         match self.language {
             Language::En => {
-                let lower = clause.text.to_lowercase();
+                let lower = clause.text.to_ascii_lowercase();
                 let m = regex_find(&words::EN_JOIN_KEY, &lower)?;
                 slots::english_phrase_after(&clause.text, m)
             }
@@ -472,7 +473,7 @@ impl Reader<'_> {
                 // Lists run over clause breaks ("vendor_name, invoice_date and total out of …").
                 let after = &self.text[clause.start + verb..];
                 let start = after.find(' ').map_or(after.len(), |i| i + 1);
-                let lower = after.to_lowercase();
+                let lower = after.to_ascii_lowercase();
                 let end = [" from ", " out of ", " in each ", " in the ", " of each ", " of every ", ".", ";"]
                     .iter()
                     .filter_map(|w| lower.find(w))
@@ -491,13 +492,23 @@ impl Reader<'_> {
                 &before[start..]
             }
         };
-        slots::list_items(span).into_iter().filter(|f| !self.lexicon.documents.is_match(&f.to_lowercase())).collect()
+        // "the important fields", 「必要な項目」 name no field: the answer format is asked for.
+        let vague = |f: &str| {
+            let lower = f.to_ascii_lowercase();
+            ["field", "detail", "information", "info", "data", "value", "項目", "情報", "内容", "データ"]
+                .iter()
+                .any(|w| lower.contains(w))
+        };
+        slots::list_items(span)
+            .into_iter()
+            .filter(|f| !self.lexicon.documents.is_match(&f.to_ascii_lowercase()) && !vague(f))
+            .collect()
     }
 
     fn asked_fields(&self, clause: &Clause) -> Vec<String> {
         match self.language {
             Language::En => {
-                let lower = clause.text.to_lowercase();
+                let lower = clause.text.to_ascii_lowercase();
                 lower
                     .find(" for ")
                     .or_else(|| lower.find(" enter ").map(|i| i + 3))
@@ -517,21 +528,21 @@ impl Reader<'_> {
     }
 
     fn api_step(&self, clause: &Clause, previous: Option<&Clause>) -> Step {
-        let lower = clause.text.to_lowercase();
+        let lower = clause.text.to_ascii_lowercase();
         let url = slots::urls(&clause.text).into_iter().next().map(|(u, _)| u);
         let method = if self.lexicon.send.is_match(&lower) { "POST" } else { "GET" };
         let until = self.lexicon.poll.is_match(&lower).then(|| conditions::until(&clause.text, self.language));
         // "For each supplier in suppliers.xlsx, check … with the API": the clause before says it.
         let per_item = until.is_none()
             && (self.lexicon.per_item.is_match(&lower)
-                || previous.is_some_and(|p| self.lexicon.per_item.is_match(&p.text.to_lowercase())));
+                || previous.is_some_and(|p| self.lexicon.per_item.is_match(&p.text.to_ascii_lowercase())));
         Step::Api { url, method, per_item, until }
     }
 
     fn browser_step(&self, clauses: &[&Clause]) -> Step {
         let start_url = clauses.iter().find_map(|c| slots::urls(&c.text).into_iter().next()).map(|(u, _)| u);
         let steps: Vec<&str> = clauses.iter().map(|c| c.text.as_str()).collect();
-        let all = steps.join(" ").to_lowercase();
+        let all = steps.join(" ").to_ascii_lowercase();
         // Opening a page to read its table or to keep a picture of it needs no objectives; going
         // somewhere within the site ("go to Open Orders") does.
         let moves_within = all.match_indices("go to ").any(|(i, m)| {
@@ -569,7 +580,7 @@ impl Reader<'_> {
                 || self.names_previous_output(clause, &file.name, previous)
             {
                 if let Some(format) = OutputFormat::of_extension(&file.extension) {
-                    let rest = self.lexicon.rest.is_match(&clause.text.to_lowercase());
+                    let rest = self.lexicon.rest.is_match(&clause.text.to_ascii_lowercase());
                     outputs.push(Output { format, path: Some(file.name.clone()), rest });
                 }
                 continue;
@@ -589,7 +600,7 @@ impl Reader<'_> {
             });
         }
         for clause in self.clauses {
-            let lower = clause.text.to_lowercase();
+            let lower = clause.text.to_ascii_lowercase();
             let writes = self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower);
             if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {
                 let format = if self.lexicon.excel_word.is_match(&lower) {
@@ -627,11 +638,11 @@ impl Reader<'_> {
             .clauses
             .iter()
             .filter(|c| {
-                !self.lexicon.output.is_match(&c.text.to_lowercase())
-                    || self.lexicon.read.is_match(&c.text.to_lowercase())
+                !self.lexicon.output.is_match(&c.text.to_ascii_lowercase())
+                    || self.lexicon.read.is_match(&c.text.to_ascii_lowercase())
             })
             .collect();
-        let joined: String = reading_clauses.iter().map(|c| c.text.to_lowercase()).collect::<Vec<_>>().join(" ");
+        let joined: String = reading_clauses.iter().map(|c| c.text.to_ascii_lowercase()).collect::<Vec<_>>().join(" ");
         let kind = if documents {
             SourceKind::Documents
         } else if self.lexicon.excel_word.is_match(&joined) {
@@ -696,7 +707,7 @@ impl Reader<'_> {
         let rest = rest.trim_matches(|c: char| !c.is_alphanumeric());
         let only_names = rest.split_whitespace().count() <= 2 && rest.chars().count() <= 12;
         let writes = |c: &Clause| {
-            let lower = c.text.to_lowercase();
+            let lower = c.text.to_ascii_lowercase();
             (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower))
                 && slots::file_names(&c.text).is_empty()
         };
@@ -710,7 +721,7 @@ impl Reader<'_> {
     /// `結果.csv として出力`, `x.xlsx にしてください`), or the file is named as the output
     /// (`出力は x.csv で`).
     fn is_output(&self, clause: &Clause, offset: usize, len: usize, last_of_several: bool) -> bool {
-        let lower = clause.text.to_lowercase();
+        let lower = clause.text.to_ascii_lowercase();
         match self.language {
             Language::En => {
                 let before = lower[..offset].trim_end();
@@ -754,8 +765,8 @@ impl Reader<'_> {
     }
 
     fn encoding(&self, clause: &Clause) -> Option<String> {
-        let lower = clause.text.to_lowercase();
-        let all = self.text.to_lowercase();
+        let lower = clause.text.to_ascii_lowercase();
+        let all = self.text.to_ascii_lowercase();
         let found = words::ENCODING.find(&lower).or_else(|| words::ENCODING.find(&all))?;
         Some(if found.as_str().contains("932") { "cp932".into() } else { "shift_jis".into() })
     }

@@ -187,7 +187,7 @@ const ROW_NOUNS: &[&str] = &[
 ];
 
 pub fn is_row_noun(word: &str) -> bool {
-    ROW_NOUNS.contains(&word.to_lowercase().as_str())
+    ROW_NOUNS.contains(&word.to_ascii_lowercase().as_str())
 }
 
 /// The English words right before `end` that can name a column: at most three, stopping at a
@@ -197,7 +197,7 @@ pub fn english_field_before(text: &str, end: usize) -> Option<String> {
         text[..end].split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
     let mut picked: Vec<&str> = Vec::new();
     for word in words.iter().rev() {
-        if picked.is_empty() && CONNECTORS.contains(&word.to_lowercase().as_str()) {
+        if picked.is_empty() && CONNECTORS.contains(&word.to_ascii_lowercase().as_str()) {
             continue;
         }
         if is_row_noun(word) || word.chars().all(|c| c.is_ascii_digit()) || picked.len() == 3 {
@@ -217,7 +217,7 @@ const CONNECTORS: &[&str] = &["of", "is", "are", "be", "was", "at", "to", "than"
 
 fn is_verb_like(word: &str) -> bool {
     matches!(
-        word.to_lowercase().as_str(),
+        word.to_ascii_lowercase().as_str(),
         "filter"
             | "select"
             | "drop"
@@ -256,7 +256,7 @@ pub fn english_phrase_after(text: &str, start: usize) -> Option<String> {
     let mut picked: Vec<String> = Vec::new();
     for word in text[start..].split(' ').filter(|w| !w.is_empty()) {
         let clean: String = word.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
-        let lower = clean.to_lowercase();
+        let lower = clean.to_ascii_lowercase();
         if clean.is_empty() || STOP_AFTER.contains(&lower.as_str()) || picked.len() == 3 {
             break;
         }
@@ -281,7 +281,7 @@ const STOP_AFTER: &[&str] = &[
 
 /// English plural to singular, for the common endings of column names.
 pub fn singular(word: &str) -> String {
-    let lower = word.to_lowercase();
+    let lower = word.to_ascii_lowercase();
     if lower.ends_with("ies") && word.len() > 4 {
         format!("{}y", &word[..word.len() - 3])
     } else if lower.ends_with("sses") || lower.ends_with("xes") || lower.ends_with("ches") || lower.ends_with("shes") {

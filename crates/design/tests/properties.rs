@@ -1,0 +1,67 @@
+//! The instruction reader and the credential finder on any text: they never panic, keep within
+//! bounds, and what the reader returns holds only values taken from the text.
+
+use planwright_design::reading::{read_instruction, Step};
+use planwright_design::redact_instruction;
+use proptest::prelude::*;
+
+/// Text shaped like instructions: words of both languages, file names, numbers, URLs,
+/// punctuation of both scripts, credentials, and arbitrary characters between them.
+fn instruction_like() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("Read ".to_owned()),
+        Just("keep only the rows where amount is over ".to_owned()),
+        Just("total per department ".to_owned()),
+        Just("match on invoice_no ".to_owned()),
+        Just("write ".to_owned()),
+        Just("log in as acme with password ".to_owned()),
+        Just("only need the columns a, b and ".to_owned()),
+        Just("translate into Japanese ".to_owned()),
+        Just("取引先ごとに合計し、".to_owned()),
+        Just("金額が10万円以上の行だけ残す。".to_owned()),
+        Just("突き合わせて".to_owned()),
+        Just("パスワード：".to_owned()),
+        Just("出力は".to_owned()),
+        Just("https://example.com/api/v1 ".to_owned()),
+        "[a-z_]{1,12}\\.(csv|xlsx|pdf|json|md|png)",
+        "[0-9,.]{1,9}",
+        "[ 、。,.;:?!（）「」/／]{1,3}",
+        any::<String>(),
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_reader_never_panics_and_takes_file_names_from_the_text(text in instruction_like()) {
+        let reading = read_instruction(&text);
+        let normalised = planwright_design::reading::normalise(&text);
+        for path in reading.sources.iter().filter_map(|s| s.path.as_deref()).chain(reading.outputs.iter().filter_map(|o| o.path.as_deref())) {
+            prop_assert!(normalised.contains(path), "{path:?} is not in the text");
+        }
+        for step in &reading.steps {
+            if let Step::Browser { start_url: Some(url), .. } = step {
+                prop_assert!(normalised.contains(url.as_str()));
+            }
+        }
+    }
+
+    #[test]
+    fn redaction_never_panics_and_no_value_stays_in_the_text(text in instruction_like()) {
+        let redacted = redact_instruction(&text);
+        for secret in &redacted.secrets {
+            prop_assert!(!secret.value().is_empty());
+            prop_assert!(!redacted.text.contains(secret.value()), "{:?} left in {:?}", secret.name, redacted.text);
+            let placeholder = format!("{{{{{}}}}}", secret.name);
+            prop_assert!(redacted.text.contains(&placeholder), "{} missing", placeholder);
+        }
+    }
+
+    #[test]
+    fn any_characters_at_all_are_read_without_panic(text in any::<String>()) {
+        let _ = read_instruction(&text);
+        let _ = redact_instruction(&text);
+    }
+}
