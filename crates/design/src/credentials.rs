@@ -165,9 +165,30 @@ pub fn redact_instruction(instruction: &str) -> Redacted {
     }
     // The same value written again elsewhere goes too.
     for secret in &secrets {
-        text = text.replace(&secret.value, &format!("{{{{{}}}}}", secret.name));
+        text = replace_value(&text, &secret.value, &secret.name);
     }
     Redacted { text, secrets }
+}
+
+static PLACEHOLDER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\{\{[A-Za-z0-9_]+\}\}").expect("placeholder pattern"));
+
+/// `text` with `value` replaced by `{{name}}` outside the placeholders already in it (a value
+/// like `D` also occurs inside `{{LOGIN_PASSWORD}}`).
+pub(crate) fn replace_value(text: &str, value: &str, name: &str) -> String {
+    if value.is_empty() {
+        return text.to_owned();
+    }
+    let placeholder = format!("{{{{{name}}}}}");
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for m in PLACEHOLDER.find_iter(text) {
+        out.push_str(&text[last..m.start()].replace(value, &placeholder));
+        out.push_str(m.as_str());
+        last = m.end();
+    }
+    out.push_str(&text[last..].replace(value, &placeholder));
+    out
 }
 
 fn unique_name(secrets: &[SpelledSecret], base: &str) -> String {

@@ -509,7 +509,7 @@ impl Redact for SecretValues {
     fn redact(&self, text: &str) -> String {
         let mut text = text.to_owned();
         for (value, name) in &self.0 {
-            text = text.replace(value.as_str(), &format!("{{{{{name}}}}}"));
+            text = credentials::replace_value(&text, value, name);
         }
         text
     }

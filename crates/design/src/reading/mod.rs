@@ -378,10 +378,23 @@ impl Reader<'_> {
         };
         let captures = pattern.captures(self.text)?;
         let list = captures.name("list").or(captures.name("one"))?;
-        let items = slots::list_items(list.as_str());
+        // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
+        let items: Vec<String> = slots::list_items(list.as_str())
+            .into_iter()
+            .map(|item| {
+                let item = item.rsplit_once("から").map_or(item.as_str(), |(_, after)| after);
+                let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
+                    .iter()
+                    .fold(item, |i, s| i.strip_suffix(s).unwrap_or(i));
+                item.trim_end_matches('の').trim().to_owned()
+            })
+            .filter(|item| !item.is_empty())
+            .collect();
         let plain = |item: &String| {
-            !item.chars().any(|c| c.is_ascii_digit())
-                && !self.lexicon.filter.is_match(&item.to_ascii_lowercase())
+            let lower = item.to_ascii_lowercase();
+            !item.chars().any(|c| c.is_ascii_digit() || c == '.')
+                && !lower.starts_with("to ")
+                && !self.lexicon.filter.is_match(&lower)
                 && item.split_whitespace().count() <= 3
         };
         let named = items.len() >= 2 || captures.name("one").is_some() && items.len() == 1;
@@ -736,9 +749,11 @@ impl Reader<'_> {
                 let after_preposition = [" to", " into"].iter().any(|p| before.ends_with(p))
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (self.lexicon.output.is_match(before) || lists);
+                // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
-                    && !self.lexicon.read.is_match(before);
+                    && !self.lexicon.read.is_match(before)
+                    && slots::file_names(before).is_empty();
                 opens_with_write || after_preposition || last_in
             }
             Language::Ja => {

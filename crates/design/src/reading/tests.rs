@@ -115,3 +115,24 @@ fn a_comparison_after_is_is_one_condition() {
         assert_eq!(conditions[0].value, json!(100), "{text}");
     }
 }
+
+#[test]
+fn chosen_columns_are_read_and_files_or_verbs_are_not_columns() {
+    let r = read_instruction("Read orders.csv, keep just order_id, customer and total, and save it as clean.csv");
+    assert_eq!(r.columns, ["order_id", "customer", "total"]);
+    assert!(r.steps.is_empty(), "a column choice is neither a filter nor a total: {:?}", r.steps);
+    let r = read_instruction("注文一覧 orders.xlsx から社員番号・氏名・金額の列だけにして out.csv に保存");
+    assert_eq!(r.columns, ["社員番号", "氏名", "金額"]);
+    let r = read_instruction("I just need to match a.csv and b.csv on id and write c.csv");
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+}
+
+#[test]
+fn a_file_named_last_is_an_output_only_when_nothing_is_read_before_it() {
+    let r = read_instruction(
+        "Reconcile bank.csv against ledger.xlsx on ref_no and list the bank lines that have no match in unmatched.csv",
+    );
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["unmatched.csv"]);
+    let r = read_instruction("Compare the totals in a.csv with those in b.csv");
+    assert!(r.outputs.iter().all(|o| o.path.as_deref() != Some("b.csv")), "{:?}", r.outputs);
+}
