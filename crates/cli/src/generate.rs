@@ -300,29 +300,31 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
     // At a terminal, the open questions one by one (each skippable), then the design again
     // with the answers — an answer may change the design, and open new questions.
     let mut asked: Vec<String> = Vec::new();
-    while interactive {
-        let open: Vec<_> = generated
-            .requirements
-            .iter()
-            .filter(|r| r.asked() && !asked.contains(&r.requirement.id))
-            .map(|r| r.requirement.clone())
-            .collect();
-        if open.is_empty() {
-            break;
-        }
-        asked.extend(open.iter().map(|r| r.id.clone()));
-        let answers = ask(open);
-        if answers.is_empty() {
-            break;
-        }
-        prepared.request.answers.extend(answers);
-        generated = match runtime.block_on(engine.generate(&prepared.request, &cancel)) {
-            Ok(generated) => generated,
-            Err(error) => {
-                eprintln!("planwright: {error}");
-                return Ok(Exit::Unusable);
+    if interactive {
+        loop {
+            let open: Vec<_> = generated
+                .requirements
+                .iter()
+                .filter(|r| r.asked() && !asked.contains(&r.requirement.id))
+                .map(|r| r.requirement.clone())
+                .collect();
+            if open.is_empty() {
+                break;
             }
-        };
+            asked.extend(open.iter().map(|r| r.id.clone()));
+            let answers = ask(open);
+            if answers.is_empty() {
+                break;
+            }
+            prepared.request.answers.extend(answers);
+            generated = match runtime.block_on(engine.generate(&prepared.request, &cancel)) {
+                Ok(generated) => generated,
+                Err(error) => {
+                    eprintln!("planwright: {error}");
+                    return Ok(Exit::Unusable);
+                }
+            };
+        }
     }
     let yaml = plan_yaml(&generated)?;
     if let Some(out) = &args.out {

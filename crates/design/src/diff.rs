@@ -60,7 +60,7 @@ fn changed_fields(a: &Node, b: &Node) -> Vec<String> {
     let mut fields = Vec::new();
     let keys = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
     let mut all = keys(&a);
-    all.extend(keys(&b).into_iter().filter(|k| !a.get(k).is_some()));
+    all.extend(keys(&b).into_iter().filter(|k| a.get(k).is_none()));
     for key in all {
         let (x, y) = (&a[&key], &b[&key]);
         if x == y {

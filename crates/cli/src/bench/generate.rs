@@ -19,6 +19,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::commands::catalog;
 
+/// One case's score, its time in ms and its model calls.
+type Timed = (Score, f64, u32);
+
 #[derive(Serialize)]
 pub struct Row {
     /// `tuning`, `held-out-1`, `held-out-2` or `blind` (`planwright_design::eval::EvalSet`).
@@ -85,7 +88,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
                 model: Some((Arc::clone(&client), &prompts)),
                 metrics: None,
             };
-            let mut results: Vec<(&'static str, Vec<(Score, f64, u32)>)> =
+            let mut results: Vec<(&'static str, Vec<Timed>)> =
                 vec![("offline", Vec::new()), ("scripted model", Vec::new())];
             for case in cases {
                 let values: Vec<String> =

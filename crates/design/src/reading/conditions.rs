@@ -365,7 +365,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         let op = en_op(m.as_str());
         // "Total the amounts", not "invoice_date and total out of every PDF".
         let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();
-        let starts_clause = lower[..m.start()].trim().split_whitespace().count() <= 1
+        let starts_clause = lower[..m.start()].split_whitespace().count() <= 1
             && !matches!(next, "out" | "of" | "in" | "on" | "and" | "or" | "is" | "was" | "to" | "amount" | "amounts");
         let starts_clause =
             starts_clause || (lower[..m.start()].trim().is_empty() && matches!(next, "amount" | "amounts"));

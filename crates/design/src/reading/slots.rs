@@ -37,13 +37,10 @@ pub fn file_names(text: &str) -> Vec<FileName> {
             // A particle before an ASCII name belongs to the sentence: 「フォルダのdata.csv」
             // (「承認済み.csv」 keeps its kana).
             let found = m.as_str();
-            let cut = found
-                .char_indices()
-                .filter(|(i, c)| {
-                    matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
-                        && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
-                })
-                .last();
+            let cut = found.char_indices().rfind(|(i, c)| {
+                matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
+                    && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
+            });
             let start = m.start() + cut.map_or(0, |(i, c)| i + c.len_utf8());
             let name = text[start..m.end()].trim_start_matches(['.', '/']).to_owned();
             let extension = name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
