@@ -168,8 +168,10 @@ fn prepare(args: &GenerateArgs) -> std::result::Result<Prepared, Unusable> {
     options.suggest_when = !args.no_suggest_when;
     options.suggest_foreach = !args.no_suggest_foreach;
     if let Some(name) = &args.foreach_var {
-        if !regex_identifier(name) {
-            return Err(Unusable(format!("--foreach-var {name:?}: use letters, digits and _, starting with a letter")));
+        if !is_var_name(name) {
+            return Err(Unusable(format!(
+                "--foreach-var {name:?}: use letters, digits and _, starting with a letter or _"
+            )));
         }
         options.foreach_var_name = name.clone();
     }
@@ -206,7 +208,7 @@ fn prepare(args: &GenerateArgs) -> std::result::Result<Prepared, Unusable> {
     })
 }
 
-fn regex_identifier(name: &str) -> bool {
+fn is_var_name(name: &str) -> bool {
     let mut chars = name.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')

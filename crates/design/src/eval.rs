@@ -117,14 +117,11 @@ pub struct Score {
     pub secrets_ok: bool,
 }
 
-/// Scores `plan` against `case`; `credential_values` are the values the instruction spelled out.
-pub fn score(case: &Case, plan: &Plan, valid: bool, credential_values: &[String]) -> Score {
-    let used: BTreeSet<String> = plan
-        .graph
-        .iter()
-        .chain(plan.graph.iter().flat_map(|n| n.body_graph()))
-        .filter_map(|n| n.block.clone())
-        .collect();
+/// Scores `plan` against `case`, credentials against the values the instruction spells out.
+pub fn score(case: &Case, plan: &Plan, valid: bool) -> Score {
+    let credential_values: Vec<String> =
+        crate::redact_instruction(&case.instruction).secrets.iter().map(|s| s.value().to_owned()).collect();
+    let used: BTreeSet<String> = crate::blocks_of(plan).into_iter().collect();
     let expected: BTreeSet<String> = case.blocks.iter().cloned().collect();
     let hit = used.intersection(&expected).count() as f64;
     let precision = if used.is_empty() { 0.0 } else { hit / used.len() as f64 };

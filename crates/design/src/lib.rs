@@ -37,7 +37,7 @@ use indexmap::IndexMap;
 use planwright_catalog::Catalog;
 use planwright_designs::TemplateSpec;
 use planwright_llm::{LlmClient, ModelCall, ModelCallSink, Prompts, Provenance, RecordedClient, Redact};
-use planwright_plan::{Finding, Plan};
+use planwright_plan::{Finding, Node, Plan};
 use planwright_retrieval::{Hit, RetrievalError, Retriever, SearchOptions};
 use planwright_validate::{dry_run, NoPlans};
 use serde::Serialize;
@@ -200,15 +200,24 @@ impl DesignEngine<'_> {
         let calls = Arc::new(CallCounter::default());
         let mut provenance = Provenance::Offline;
         let mut plan = offline.plan.clone();
-        let mut first_by = "offline".to_owned();
+        let mut first_by = "offline";
         let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {
             let redact: Arc<dyn Redact> = Arc::new(SecretValues(
                 redacted.secrets.iter().map(|s| (s.value().to_owned(), s.name.clone())).collect(),
             ));
             (RecordedClient::new(client.clone(), calls.clone(), redact), *prompts)
         });
-        if let Some((client, prompts)) = &recorded {
-            let designer = model::ModelDesigner { client, prompts, catalog: self.catalog, options, cancel };
+        let designer = recorded.as_ref().map(|(client, prompts)| model::ModelDesigner {
+            client,
+            prompts,
+            catalog: self.catalog,
+            options,
+            cancel,
+        });
+        // In llm-only mode the model sees no template, in design or in repair.
+        let shown_templates: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
+        if let Some(designer) = &designer {
+            let client = designer.client;
             let mut allowed: Vec<String> = candidates.iter().map(|h| h.id.clone()).collect();
             if request.apply_mode != ApplyMode::LlmOnly {
                 allowed.extend(model::template_blocks(&templates));
@@ -218,8 +227,6 @@ impl DesignEngine<'_> {
             allowed.sort();
             allowed.dedup();
             let documents = planwright_documents::documents_for_prompt(&request.documents, options.max_docs_chars);
-            let shown_templates: &[TemplateSpec] =
-                if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
             let input = model::ModelInput {
                 instruction: &redacted.text,
                 documents: &documents,
@@ -237,7 +244,7 @@ impl DesignEngine<'_> {
                         provider: client.provider(),
                         model: client.model(planwright_llm::Tier::Creative),
                     };
-                    first_by = "model".into();
+                    first_by = "model";
                     if !summary.is_empty() {
                         reasoning.insert(0, summary);
                     }
@@ -271,7 +278,7 @@ impl DesignEngine<'_> {
         let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
         let mut attempts = vec![Attempt {
             number: 1,
-            by: first_by.clone(),
+            by: first_by.into(),
             errors: errors(&findings),
             repairs: Vec::new(),
             diff: Vec::new(),
@@ -285,13 +292,13 @@ impl DesignEngine<'_> {
             let before = plan.clone();
             let mut repairs = Vec::new();
             let mut by = "offline repair";
-            let previous_diff = attempts.last().map(|a| diff::describe(&a.diff)).unwrap_or_default();
             let mut repaired_by_model = false;
-            if let (Some((client, prompts)), Provenance::Model { .. }) = (&recorded, &provenance) {
-                let designer = model::ModelDesigner { client, prompts, catalog: self.catalog, options, cancel };
-                let shown: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
-                let diff_text = if round == 1 { "first repair".to_owned() } else { previous_diff };
-                match designer.repair(&plan, &findings, &diff_text, shown, &secrets).await {
+            if let (Some(designer), Provenance::Model { .. }) = (&designer, &provenance) {
+                let diff_text = match attempts.last() {
+                    Some(previous) if round > 1 => diff::describe(&previous.diff),
+                    _ => "first repair".to_owned(),
+                };
+                match designer.repair(&plan, &findings, &diff_text, shown_templates, &secrets).await {
                     Ok(repaired) => {
                         plan = repaired;
                         by = "model repair";
@@ -469,13 +476,14 @@ fn located(plan: &Plan, mut findings: Vec<Finding>) -> Vec<Finding> {
     findings
 }
 
-fn blocks_of(plan: &Plan) -> Vec<String> {
-    let mut blocks: Vec<String> = plan
-        .graph
-        .iter()
-        .chain(plan.graph.iter().flat_map(|n| n.body_graph()))
-        .filter_map(|n| n.block.clone())
-        .collect();
+/// The plan's nodes, then those of its loops' bodies.
+pub(crate) fn nodes_and_bodies(plan: &Plan) -> impl Iterator<Item = &Node> {
+    plan.graph.iter().chain(plan.graph.iter().flat_map(|n| n.body_graph()))
+}
+
+/// The distinct blocks a plan uses, sorted.
+pub(crate) fn blocks_of(plan: &Plan) -> Vec<String> {
+    let mut blocks: Vec<String> = nodes_and_bodies(plan).filter_map(|n| n.block.clone()).collect();
     blocks.sort();
     blocks.dedup();
     blocks

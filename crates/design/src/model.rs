@@ -9,7 +9,7 @@ use planwright_catalog::spec::BlockSpec;
 use planwright_catalog::Catalog;
 use planwright_designs::TemplateSpec;
 use planwright_llm::{structured, ChatRequest, LlmClient, Prompts, StructuredError, Tier};
-use planwright_plan::{Finding, Plan, API_VERSION, IDENTIFIER_PATTERN};
+use planwright_plan::{Finding, Node, Plan, API_VERSION, IDENTIFIER_PATTERN};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -130,7 +130,7 @@ impl ModelDesigner<'_> {
     ) -> Result<Plan, ModelDesignError> {
         let involved: Vec<String> = {
             let mut ids: Vec<String> = Vec::new();
-            for node in plan.graph.iter().chain(plan.graph.iter().flat_map(|n| n.body_graph())) {
+            for node in crate::nodes_and_bodies(plan) {
                 let mentioned = findings
                     .iter()
                     .any(|f| f.node.as_deref().is_some_and(|n| n == node.id || n.ends_with(&format!("/{}", node.id))));
@@ -142,13 +142,8 @@ impl ModelDesigner<'_> {
             }
             ids
         };
-        let mut allowed: Vec<String> = plan
-            .graph
-            .iter()
-            .chain(plan.graph.iter().flat_map(|n| n.body_graph()))
-            .filter_map(|n| n.block.clone())
-            .filter(|b| self.catalog.get(b).is_some())
-            .collect();
+        let mut allowed: Vec<String> =
+            crate::blocks_of(plan).into_iter().filter(|b| self.catalog.get(b).is_some()).collect();
         for finding in findings {
             allowed.extend(finding.candidates.iter().filter(|c| self.catalog.get(c).is_some()).cloned());
         }
@@ -318,35 +313,24 @@ pub fn stage_answers(plan: &Plan) -> (Value, Value) {
 /// `while.condition` as text.
 fn for_model(plan: &Plan) -> Value {
     let vars: Vec<Value> = plan.vars.iter().map(|(k, v)| json!({ "name": k, "value": v })).collect();
-    let graph: Vec<Value> = plan
-        .graph
-        .iter()
-        .map(|n| {
-            let mut node = serde_json::to_value(n).unwrap_or_default();
-            if let Some(when) = n.when.as_ref() {
-                node["when"] = Value::from(when.expr.as_str());
-            }
-            if let Some(w) = n.while_.as_ref() {
-                node["while"] = json!({ "condition": w.condition.expr, "max_iterations": w.max_iterations });
-            }
-            if node.get("body").is_some() {
-                let graph: Vec<Value> = n
-                    .body_graph()
-                    .iter()
-                    .map(|inner| {
-                        let mut v = serde_json::to_value(inner).unwrap_or_default();
-                        if let Some(when) = inner.when.as_ref() {
-                            v["when"] = Value::from(when.expr.as_str());
-                        }
-                        v
-                    })
-                    .collect();
-                node["body"] = json!({ "graph": graph });
-            }
-            node
-        })
-        .collect();
+    let graph: Vec<Value> = plan.graph.iter().map(node_for_model).collect();
     json!({ "id": plan.id, "description": plan.description, "vars": vars, "graph": graph })
+}
+
+/// One node as the model writes it (the inverse of [`node_from_model`]).
+fn node_for_model(n: &Node) -> Value {
+    let mut node = serde_json::to_value(n).unwrap_or_default();
+    if let Some(when) = n.when.as_ref() {
+        node["when"] = Value::from(when.expr.as_str());
+    }
+    if let Some(w) = n.while_.as_ref() {
+        node["while"] = json!({ "condition": w.condition.expr, "max_iterations": w.max_iterations });
+    }
+    if node.get("body").is_some() {
+        let graph: Vec<Value> = n.body_graph().iter().map(node_for_model).collect();
+        node["body"] = json!({ "graph": graph });
+    }
+    node
 }
 
 /// A node of the model's answer in the plan format.

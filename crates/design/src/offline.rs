@@ -78,7 +78,7 @@ pub fn design(
     };
     d.sources(reading);
     for step in &reading.steps {
-        d.step(step, reading);
+        d.step(step);
     }
     for template in templates {
         d.template(template);
@@ -132,9 +132,7 @@ impl Designer<'_> {
     /// A var for a value the instruction left open: the answer when there is one, else no value
     /// (asked for). Returns the reference to use.
     fn open_var(&mut self, name: &str) -> Value {
-        let value = self.answers.get(name).cloned().unwrap_or(Value::Null);
-        self.plan.vars.entry(name.to_owned()).or_insert(value);
-        Value::from(format!("${{vars.{name}}}"))
+        self.default_var(name, Value::Null)
     }
 
     /// A var with a default the person can change.
@@ -166,7 +164,7 @@ impl Designer<'_> {
             .filter(|(key, _)| spec.outputs.contains_key(*key))
             .map(|(k, a)| ((*k).to_owned(), (*a).to_owned()))
             .collect();
-        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        let when = self.gated();
         self.plan.graph.push(Node {
             id: id.clone(),
             description: Some(description),
@@ -177,6 +175,11 @@ impl Designer<'_> {
             ..Node::default()
         });
         Some(id)
+    }
+
+    /// The `when` of a node after a confirmation: it runs only when approved.
+    fn gated(&self) -> Option<When> {
+        self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") })
     }
 
     fn rows(&self) -> Option<(String, Option<String>)> {
@@ -244,9 +247,7 @@ impl Designer<'_> {
         let stem = source
             .path
             .as_deref()
-            .and_then(|p| p.rsplit('/').next())
-            .and_then(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
-            .and_then(|s| identifier(&s))
+            .and_then(file_stem_id)
             .or_else(|| source.label.as_deref().and_then(identifier))
             .unwrap_or_else(|| {
                 if joined {
@@ -260,28 +261,23 @@ impl Designer<'_> {
             .clone()
             .or_else(|| source.label.clone())
             .unwrap_or_else(|| self.language.pick("the input file", "入力ファイル").to_owned());
-        let id = if excel {
-            let mut inputs = json!({ "path": path });
+        let mut inputs = json!({ "path": path });
+        let block = if excel {
             if let Some(sheet) = &source.sheet {
                 inputs["sheet"] = Value::from(sheet.as_str());
             }
-            let description = match self.language {
-                Language::En => format!("Read {shown}"),
-                Language::Ja => format!("{shown} を読み込む"),
-            };
-            self.add(&format!("read_{stem}"), "excel.read_data", description, inputs, &[("rows", "rows")])
+            "excel.read_data"
         } else {
-            let mut inputs = json!({ "path": path });
             if let Some(encoding) = &source.encoding {
                 inputs["encoding"] = Value::from(encoding.as_str());
             }
-            let description = match self.language {
-                Language::En => format!("Read {shown}"),
-                Language::Ja => format!("{shown} を読み込む"),
-            };
-            self.add(&format!("read_{stem}"), "file.read_csv", description, inputs, &[("rows", "rows")])
+            "file.read_csv"
         };
-        if let Some(id) = id {
+        let description = match self.language {
+            Language::En => format!("Read {shown}"),
+            Language::Ja => format!("{shown} を読み込む"),
+        };
+        if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }
@@ -291,14 +287,13 @@ impl Designer<'_> {
         if let Some((rows, _)) = self.rows() {
             return rows;
         }
-        let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
-        self.table_source(&source, 0, false);
+        self.table_source(&Source::asked_csv(), 0, false);
         self.rows().map(|(rows, _)| rows).unwrap_or_default()
     }
 
     // --- steps ---------------------------------------------------------------------------------
 
-    fn step(&mut self, step: &Step, reading: &Reading) {
+    fn step(&mut self, step: &Step) {
         match step {
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
@@ -308,7 +303,7 @@ impl Designer<'_> {
             Step::Summarise => self.summarise(),
             Step::Translate { to } => self.translate(to.as_deref()),
             Step::Ask { fields } => self.ask(fields),
-            Step::Confirm => self.confirm(reading),
+            Step::Confirm => self.confirm(),
             Step::Api { url, method, per_item, until } => self.api(url.as_deref(), method, *per_item, until.as_ref()),
             Step::Browser { start_url, steps, table_only, screenshot } => {
                 self.browser(start_url.as_deref(), steps, *table_only, screenshot.as_deref())
@@ -418,19 +413,13 @@ impl Designer<'_> {
             })
             .collect();
         let (left, right) = match streams.as_slice() {
-            [] => {
-                let left = self.rows_or_source();
-                let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
-                self.table_source(&source, 1, true);
-                (left, self.rows().map(|(r, _)| r).unwrap_or_default())
-            }
-            [only] => {
-                let left = only.clone();
-                let source = Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None };
-                self.table_source(&source, 1, true);
-                (left, self.rows().map(|(r, _)| r).unwrap_or_default())
-            }
             [.., a, b] => (a.clone(), b.clone()),
+            // One list (or none, then asked for) and the other side asked for.
+            _ => {
+                let left = self.rows_or_source();
+                self.table_source(&Source::asked_csv(), 1, true);
+                (left, self.rows().map(|(r, _)| r).unwrap_or_default())
+            }
         };
         let key = match key {
             Some(key) => Value::from(key),
@@ -632,7 +621,7 @@ impl Designer<'_> {
         );
     }
 
-    fn confirm(&mut self, _reading: &Reading) {
+    fn confirm(&mut self) {
         let subject = self.current().map(|f| f.reference().to_owned());
         let message = match (self.language, &subject) {
             (Language::En, Some(r)) => format!("Please review before continuing: {r}"),
@@ -714,7 +703,7 @@ impl Designer<'_> {
             ..Node::default()
         };
         let id = self.unique_id("call_api_per_item");
-        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        let when = self.gated();
         self.plan.graph.push(Node {
             id: id.clone(),
             description: Some(self.language.pick("Call the API once per row", "1行ずつ API を呼び出す").into()),
@@ -740,7 +729,7 @@ impl Designer<'_> {
             ..Node::default()
         };
         let id = self.unique_id("wait_until_done");
-        let when = self.gate.as_ref().map(|gate| When { expr: format!("${{{gate}.approved}} == true") });
+        let when = self.gated();
         self.plan.graph.push(Node {
             id: id.clone(),
             description: Some(match self.language {
@@ -818,12 +807,11 @@ impl Designer<'_> {
         }
         match compose(&mut self.plan, template, &bindings) {
             Ok(composed) => {
-                if let Some(gate) = &self.gate {
-                    let expr = format!("${{{gate}.approved}} == true");
+                if let Some(when) = self.gated() {
                     for node in
                         self.plan.graph.iter_mut().filter(|n| composed.node_ids.contains(&n.id) && n.when.is_none())
                     {
-                        node.when = Some(When { expr: expr.clone() });
+                        node.when = Some(when.clone());
                     }
                 }
                 if let Some(export) = composed.exports.values().next() {
@@ -871,13 +859,7 @@ impl Designer<'_> {
                 self.default_var(&var, Value::from(format!("{default_name}.{}", output.format.extension())))
             }
         };
-        let stem = output
-            .path
-            .as_deref()
-            .and_then(|p| p.rsplit('/').next())
-            .and_then(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
-            .and_then(|s| identifier(&s))
-            .unwrap_or_else(|| "result".into());
+        let stem = output.path.as_deref().and_then(file_stem_id).unwrap_or_else(|| "result".into());
         let shown = output.path.clone().unwrap_or_else(|| output.format.extension().to_uppercase());
         let description = match self.language {
             Language::En => format!("Write {shown}"),
@@ -932,6 +914,12 @@ fn url_with_item(url: &str, item: &str) -> String {
         .into_owned()
 }
 
+/// `reports/department_totals.csv` → `department_totals`, for node and plan ids.
+fn file_stem_id(path: &str) -> Option<String> {
+    let file = path.rsplit('/').next()?;
+    identifier(file.rsplit_once('.')?.0)
+}
+
 fn object(value: Value) -> IndexMap<String, Value> {
     match value {
         Value::Object(map) => map.into_iter().collect(),
@@ -977,13 +965,7 @@ fn result_name(a: &Aggregation, language: Language) -> String {
 
 /// A plan id from what the instruction writes, else from what it does.
 fn plan_id(reading: &Reading) -> String {
-    let from_output = reading
-        .outputs
-        .iter()
-        .filter_map(|o| o.path.as_deref())
-        .filter_map(|p| p.rsplit('/').next())
-        .filter_map(|f| f.rsplit_once('.').map(|(s, _)| s.to_owned()))
-        .find_map(|s| identifier(&s));
+    let from_output = reading.outputs.iter().filter_map(|o| o.path.as_deref()).find_map(file_stem_id);
     let id = from_output.unwrap_or_else(|| {
         let ops: Vec<&str> = reading.steps.iter().map(Step::name).take(3).collect();
         if ops.is_empty() {

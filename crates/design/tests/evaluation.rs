@@ -7,7 +7,7 @@ use std::path::Path;
 
 use planwright_catalog::Catalog;
 use planwright_design::eval::{self, Case, EvalSet, Score};
-use planwright_design::{redact_instruction, DesignEngine, DesignRequest};
+use planwright_design::{DesignEngine, DesignRequest};
 use planwright_designs::{Designs, TemplateSpec};
 use planwright_retrieval::Retriever;
 use tokio_util::sync::CancellationToken;
@@ -27,9 +27,7 @@ async fn scores(cases: &[Case]) -> Vec<Score> {
     for case in cases {
         let request = DesignRequest { instruction: case.instruction.clone(), ..DesignRequest::default() };
         let generated = engine.generate(&request, &CancellationToken::new()).await.unwrap();
-        let values: Vec<String> =
-            redact_instruction(&case.instruction).secrets.iter().map(|s| s.value().to_owned()).collect();
-        let score = eval::score(case, &generated.plan, generated.valid, &values);
+        let score = eval::score(case, &generated.plan, generated.valid);
         println!(
             "{:<40} valid {:<5} F1 {:.2} missing {:?} extra {:?} errors {:?}",
             case.id,

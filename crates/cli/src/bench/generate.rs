@@ -91,8 +91,6 @@ pub fn run(repeat: usize) -> Result<Bench> {
             let mut results: Vec<(&'static str, Vec<Timed>)> =
                 vec![("offline", Vec::new()), ("scripted model", Vec::new())];
             for case in cases {
-                let values: Vec<String> =
-                    redact_instruction(&case.instruction).secrets.iter().map(|s| s.value().to_owned()).collect();
                 let request = DesignRequest { instruction: case.instruction.clone(), ..DesignRequest::default() };
                 let mut times = Vec::new();
                 let mut last = None;
@@ -103,7 +101,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
                     last = Some(generated);
                 }
                 let generated = last.context("at least one generation")?;
-                let score = eval::score(case, &generated.plan, generated.valid, &values);
+                let score = eval::score(case, &generated.plan, generated.valid);
                 times.sort_by(f64::total_cmp);
                 results[0].1.push((score.clone(), percentile(&times, 0.5), 0));
                 all_scores.push(score);
@@ -125,7 +123,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
                 let started = Instant::now();
                 let through_model = scripted.generate(&request, &cancel).await?;
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
-                let score = eval::score(case, &through_model.plan, through_model.valid, &values);
+                let score = eval::score(case, &through_model.plan, through_model.valid);
                 results[1].1.push((score, ms, through_model.metrics.model_calls));
             }
             for (mode, scored) in results {

@@ -91,6 +91,13 @@ pub struct Source {
     pub sheet: Option<String>,
 }
 
+impl Source {
+    /// A CSV the text does not name: its path is asked for.
+    pub fn asked_csv() -> Source {
+        Source { kind: SourceKind::Csv, path: None, label: None, encoding: None, sheet: None }
+    }
+}
+
 /// One condition on one column; `field: None` when the text compares without naming a column.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Condition {
