@@ -63,6 +63,7 @@ test('a finding appears at its line, and goes when the plan is fixed', async ({ 
 test('a new plan starts valid', async ({ page, studio }) => {
   void studio;
   await page.getByRole('tab', { name: 'Design' }).click();
+  await page.getByRole('radio', { name: 'Designs' }).click();
   await page.getByRole('button', { name: 'New plan' }).click();
   await page.getByRole('button', { name: 'Validate' }).click();
   await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
@@ -74,6 +75,7 @@ test('a registered plan appears in the designs list', async ({ page, studio }) =
   await typePlan(page, REPORT_PLAN);
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByText(/Registered as e2e_report_\d{12}\.yaml/)).toBeVisible();
+  await page.getByRole('radio', { name: 'Designs' }).click();
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('e2e_report');
 });
 
@@ -85,6 +87,7 @@ test.describe('opening a design', () => {
     await page.getByRole('tab', { name: 'Design' }).click();
     const editor = page.locator('.cm-content');
     await expect(editor).toContainText('id: new_plan');
+    await page.getByRole('radio', { name: 'Designs' }).click();
     await page.getByRole('button', { name: 'Open e2e_report.yaml' }).click();
     await expect(editor).toContainText('id: e2e_report');
     await expect(page.getByText(/Draft saved/)).toHaveCount(0);

@@ -5,7 +5,7 @@ import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const repo = resolve(import.meta.dirname, '..', '..');
@@ -17,9 +17,9 @@ export interface Studio {
   workspace: string;
 }
 
-async function startServe(workspace: string, home: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServe(workspace: string, home: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(binary, ['serve', '--port', '0', '--workspace', workspace, '--ui', join(repo, 'ui', 'dist')], {
-    env: { ...process.env, PLANWRIGHT_HOME: home, PLANWRIGHT_KEYRING: 'off', OPENAI_API_KEY: '', AZURE_OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    env: { ...process.env, PLANWRIGHT_HOME: home, PLANWRIGHT_KEYRING: 'off', OPENAI_API_KEY: '', AZURE_OPENAI_API_KEY: '', OPENAI_BASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -34,14 +34,23 @@ async function startServe(workspace: string, home: string): Promise<{ child: Chi
   return { child, url };
 }
 
-export const test = base.extend<{ plans: Record<string, string>; studio: Studio }>({
+/**
+ * `plans`: files to put under the workspace's `designs/` first (a path may have folders:
+ * `templates/test/x.yaml`); `serveEnv`: environment for `planwright serve` (a model server's
+ * address, say).
+ */
+export const test = base.extend<{ plans: Record<string, string>; serveEnv: Record<string, string>; studio: Studio }>({
   plans: [{}, { option: true }],
-  studio: async ({ page, plans }, use) => {
+  serveEnv: [{}, { option: true }],
+  studio: async ({ page, plans, serveEnv }, use) => {
     const root = mkdtempSync(join(tmpdir(), 'planwright-e2e-'));
     const workspace = join(root, 'workspace');
     mkdirSync(join(workspace, 'designs'), { recursive: true });
-    for (const [file, text] of Object.entries(plans)) writeFileSync(join(workspace, 'designs', file), text);
-    const { child, url } = await startServe(workspace, join(root, 'home'));
+    for (const [file, text] of Object.entries(plans)) {
+      mkdirSync(dirname(join(workspace, 'designs', file)), { recursive: true });
+      writeFileSync(join(workspace, 'designs', file), text);
+    }
+    const { child, url } = await startServe(workspace, join(root, 'home'), serveEnv);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{16,}$/);
     await page.goto(url);
     await use({ url, origin: new URL(url).origin, workspace });

@@ -8,6 +8,8 @@
 //! either transport.
 
 mod check;
+mod design;
+mod documents;
 mod error;
 mod keys;
 mod models;
@@ -28,6 +30,8 @@ use planwright_runs::RunStore;
 pub use planwright_runs::DataHome;
 
 pub use check::check_models_with;
+pub use design::*;
+pub use documents::{DocumentInfo, DocumentUpload, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES};
 pub use error::{ApiError, ErrorCode};
 pub use keys::{model_settings, KeyStore};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
@@ -57,6 +61,7 @@ struct Inner {
     home: DataHome,
     store: RunStore,
     live: runs::LiveRuns,
+    generations: design::PendingGenerations,
     streams: streams::Streams,
     key_store: KeyStore,
     /// The catalog's retriever, kept while the model settings it was built with stay the same.
@@ -88,6 +93,7 @@ impl Studio {
                 home,
                 store,
                 live: runs::LiveRuns::default(),
+                generations: design::PendingGenerations::default(),
                 streams: streams::Streams::default(),
                 key_store: config.key_store,
                 retriever: std::sync::Mutex::new(None),
@@ -157,6 +163,20 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         PlanEdited,
         StreamCancelled,
         planwright_runs::InputAnswer,
+        DesignSession,
+        TemplateInfo,
+        CandidatesRequest,
+        CandidatesResponse,
+        DocumentUpload,
+        DocumentInfo,
+        GenerateRequest,
+        GenerationStarted,
+        GenerationEvent,
+        ApplyAnswersRequest,
+        AnswersApplied,
+        AskAtRunTimeRequest,
+        AskedAtRunTime,
+        DesignMetrics,
     );
     std::fs::write(dir.join("operations.ts"), operations::operations_typescript())?;
     Ok(())

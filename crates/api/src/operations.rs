@@ -25,6 +25,15 @@ macro_rules! studio_operations {
             call list_drafts GET "/api/drafts" () -> Vec<$crate::DraftInfo>;
             call open_draft GET "/api/drafts/{name}" (path name: String) -> $crate::DraftText;
             call save_draft PUT "/api/drafts/{name}" (path name: String, body request: $crate::PlanText) -> $crate::DraftInfo;
+            call save_design_session PUT "/api/drafts/{name}/session" (path name: String, body request: $crate::DesignSession) -> $crate::DesignSession;
+            call list_templates GET "/api/templates" () -> Vec<$crate::TemplateInfo>;
+            call design_candidates POST "/api/design/candidates" (body request: $crate::CandidatesRequest) -> $crate::CandidatesResponse;
+            call upload_document POST "/api/documents" (body request: $crate::DocumentUpload) -> $crate::DocumentInfo;
+            call start_generation POST "/api/design/generations" (body request: $crate::GenerateRequest) -> $crate::GenerationStarted;
+            stream generation_events GET "/api/design/generations/{generation}" (path generation: String) -> $crate::GenerationEvent;
+            call apply_answers POST "/api/design/answers" (body request: $crate::ApplyAnswersRequest) -> $crate::AnswersApplied;
+            call ask_at_run_time POST "/api/design/ask-at-run-time" (body request: $crate::AskAtRunTimeRequest) -> $crate::AskedAtRunTime;
+            call design_metrics GET "/api/design/metrics" () -> $crate::DesignMetrics;
             call start_run POST "/api/runs" (body request: $crate::StartRunRequest) -> $crate::StartRunResponse;
             call stop_run POST "/api/runs/{run_id}/stop" (path run_id: String) -> $crate::StopRunResponse;
             call answer_input POST "/api/runs/{run_id}/answer" (path run_id: String, body request: $crate::AnswerRequest) -> $crate::AnswerResponse;

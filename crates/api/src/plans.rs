@@ -49,7 +49,7 @@ impl Studio {
 
     /// The catalog's retriever for these model services: built once, and again only when the
     /// provider or embedding model changes.
-    fn retriever(&self, services: &ModelServices) -> (Arc<Retriever>, Vec<String>) {
+    pub(crate) fn retriever(&self, services: &ModelServices) -> (Arc<Retriever>, Vec<String>) {
         let key = services.retriever_key().map(str::to_owned);
         let mut kept = self.inner.retriever.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, retriever)) = kept.as_ref().filter(|(built_for, _)| *built_for == key) {

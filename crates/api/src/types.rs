@@ -239,6 +239,8 @@ pub struct DraftText {
     pub name: String,
     pub text: String,
     pub updated_at: String,
+    /// The design session kept with it (`save_design_session`), when there is one.
+    pub session: Option<crate::design::DesignSession>,
 }
 
 /// Which plan to run: a file under `designs/`, or a text.

@@ -10,6 +10,7 @@ use include_dir::{include_dir, Dir};
 use planwright_designs::Designs;
 use planwright_fs::Access;
 
+use crate::design::DesignSession;
 use crate::error::ApiError;
 use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText, PlanText};
 use crate::Studio;
@@ -17,6 +18,8 @@ use crate::Studio;
 pub(crate) const DESIGNS: &str = "designs";
 
 const DRAFTS: &str = "drafts";
+/// Under `drafts/`: each draft's design session (`<draft>.json`), beside the plan text.
+const SESSIONS: &str = "sessions";
 /// The examples' sample inputs, in `designs/examples/data/` and in a workspace's `data/`.
 const SAMPLE_DATA: &str = "data";
 
@@ -178,7 +181,30 @@ impl Studio {
         let path = self.draft_path(&name)?;
         let text = read_text(&path, "draft", &name)?;
         let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
-        Ok(DraftText { name, text, updated_at })
+        let session = self.read_session(&name);
+        Ok(DraftText { name, text, updated_at, session })
+    }
+
+    /// Keeps a draft's design session (instruction, documents, templates, pins, chat, the
+    /// generation) beside it, so that closing the studio loses none of it.
+    pub async fn save_design_session(&self, name: String, session: DesignSession) -> Result<DesignSession, ApiError> {
+        self.draft_path(&name)?;
+        let path = self.workspace().join(DRAFTS).join(SESSIONS).join(format!("{name}.json"));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, &e))?;
+        }
+        let json = serde_json::to_string(&session).map_err(|e| ApiError::internal(format!("the session: {e}")))?;
+        crate::settings::write_atomically(&path, &json, Access::Shared)?;
+        Ok(session)
+    }
+
+    /// A draft's session; one that is missing or damaged is none (the draft's text still opens).
+    fn read_session(&self, name: &str) -> Option<DesignSession> {
+        let path = self.workspace().join(DRAFTS).join(SESSIONS).join(format!("{name}.json"));
+        let text = std::fs::read_to_string(&path).ok()?;
+        serde_json::from_str(&text)
+            .inspect_err(|e| tracing::warn!(path = %path.display(), error = %e, "a design session does not read back"))
+            .ok()
     }
 
     /// Writes the draft atomically.

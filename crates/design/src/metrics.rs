@@ -15,6 +15,7 @@ pub fn metrics_file(data_home: &Path) -> PathBuf {
 
 /// One generation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GenerationMetrics {
     /// RFC 3339, UTC.
     pub at: String,
@@ -49,6 +50,7 @@ pub fn append(path: &Path, metrics: &GenerationMetrics) -> io::Result<()> {
 
 /// What the metrics say, over every generation recorded.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricsSummary {
     pub generations: usize,
     pub valid: usize,
@@ -70,11 +72,18 @@ pub struct MetricsSummary {
 
 /// Reads the metrics file line by line (no file is no generation yet).
 pub fn summarise(path: &Path) -> io::Result<MetricsSummary> {
+    history(path, 0).map(|(summary, _)| summary)
+}
+
+/// [`summarise`], with the last `recent` generations (oldest first); memory stays bounded by
+/// `recent`, however long the file.
+pub fn history(path: &Path, recent: usize) -> io::Result<(MetricsSummary, Vec<GenerationMetrics>)> {
     let file = match fs::File::open(path) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(MetricsSummary::default()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((MetricsSummary::default(), Vec::new())),
         Err(e) => return Err(e),
     };
+    let mut last = std::collections::VecDeque::with_capacity(recent.min(1024));
     let mut summary = MetricsSummary::default();
     let mut durations = Vec::new();
     let mut rounds = 0u64;
@@ -101,6 +110,12 @@ pub fn summarise(path: &Path) -> io::Result<MetricsSummary> {
         summary.input_tokens += m.input_tokens;
         summary.output_tokens += m.output_tokens;
         durations.push(m.duration_ms);
+        if recent > 0 {
+            if last.len() == recent {
+                last.pop_front();
+            }
+            last.push_back(m);
+        }
     }
     if summary.generations > 0 {
         let n = summary.generations as f64;
@@ -111,7 +126,7 @@ pub fn summarise(path: &Path) -> io::Result<MetricsSummary> {
         summary.p50_ms = percentile(&durations, 0.5);
         summary.p95_ms = percentile(&durations, 0.95);
     }
-    Ok(summary)
+    Ok((summary, last.into()))
 }
 
 /// The value at `q` of sorted `values` (nearest rank).

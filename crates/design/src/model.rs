@@ -47,11 +47,14 @@ pub struct ModelDesigner<'a> {
     pub catalog: &'a Catalog,
     pub options: &'a DesignEngineOptions,
     pub cancel: &'a CancellationToken,
+    /// Told when each stage starts.
+    pub progress: &'a (dyn Fn(crate::DesignStage) + Sync),
 }
 
 impl ModelDesigner<'_> {
     /// Stages 1 and 2: the plan the model designs.
     pub async fn design(&self, input: &ModelInput<'_>) -> Result<(Plan, String), ModelDesignError> {
+        (self.progress)(crate::DesignStage::Skeleton);
         let skeleton = self.skeleton(input).instrument(tracing::info_span!("design.skeleton")).await?;
         let steps: Vec<String> = skeleton["steps"]
             .as_array()
@@ -67,6 +70,7 @@ impl ModelDesigner<'_> {
                 blocks.push(block);
             }
         }
+        (self.progress)(crate::DesignStage::Wiring);
         let wired = self.wiring(input, &skeleton, &blocks).instrument(tracing::info_span!("design.wiring")).await?;
         Ok((self.to_plan(&wired, input.secrets), summary))
     }

@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 use crate::reading::Language;
 
 /// What answering a requirement fills.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Target {
     /// A plan var (`vars.NAME`).
@@ -31,7 +32,8 @@ pub enum Target {
 }
 
 /// One open question of a generated plan.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DesignRequirement {
     #[serde(flatten)]
     pub requirement: Requirement,

@@ -106,6 +106,8 @@ pub fn extract_bytes(name: &str, ext: &str, bytes: &[u8], limits: &Limits) -> Ou
         text: extracted.text,
         truncated: extracted.truncated,
         notes: extracted.notes,
+        pages: extracted.pages,
+        sheets: extracted.sheets,
     })
 }
 

@@ -34,6 +34,12 @@ pub struct Document {
     /// What a person should know, one sentence each: the wrong extension, the pages read of
     /// how many, a page that could not be read, no text layer.
     pub notes: Vec<String>,
+    /// How many pages a PDF has (read or not).
+    #[serde(default)]
+    pub pages: Option<u32>,
+    /// How many worksheets a workbook has (read or not).
+    #[serde(default)]
+    pub sheets: Option<u32>,
 }
 
 impl Document {
@@ -98,4 +104,6 @@ pub(crate) struct Extracted {
     pub text: String,
     pub truncated: bool,
     pub notes: Vec<String>,
+    pub pages: Option<u32>,
+    pub sheets: Option<u32>,
 }

@@ -26,7 +26,7 @@ pub(crate) fn extract(bytes: &[u8], limits: &Limits) -> Result<Extracted, Unread
     let pages = doc.get_pages();
     let total = pages.len();
     let wanted = total.min(limits.max_pages as usize);
-    let mut out = Extracted::default();
+    let mut out = Extracted { pages: u32::try_from(total).ok(), ..Extracted::default() };
     let mut unreadable = Vec::new();
     let mut chars = 0usize;
     for &number in pages.keys().take(wanted) {

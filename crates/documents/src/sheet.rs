@@ -139,7 +139,7 @@ where
 }
 
 fn render(grids: Vec<(String, Grid)>, left: &[String], limits: &Limits) -> Extracted {
-    let mut out = Extracted::default();
+    let mut out = Extracted { sheets: u32::try_from(grids.len() + left.len()).ok(), ..Extracted::default() };
     let mut blocks = Vec::new();
     for (name, grid) in grids {
         let mut lines = vec![format!("[sheet: {name}]")];

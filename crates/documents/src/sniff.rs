@@ -23,6 +23,18 @@ pub enum Format {
 }
 
 impl Format {
+    /// Its short name: `text`, `pdf`, `docx`, `xlsx`, `xlsb`, `xls`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Pdf => "pdf",
+            Format::Docx => "docx",
+            Format::Xlsx => "xlsx",
+            Format::Xlsb => "xlsb",
+            Format::Xls => "xls",
+        }
+    }
+
     /// How people call it, after "a" or "is".
     pub fn described(self) -> &'static str {
         match self {

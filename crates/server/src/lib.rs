@@ -260,12 +260,26 @@ macro_rules! method_filter {
 macro_rules! api_routes {
     ($( $kind:ident $name:ident $method:ident $path:literal ( $( $ak:ident $arg:ident : $ty:ty ),* ) -> $answer:ty ; )*) => {
         fn api_routes() -> Router<Studio> {
-            Router::new() $( .route($path, route!($kind $name $method ( $( $ak $arg : $ty ),* ))) )*
+            Router::new() $( .route(
+                $path,
+                route!($kind $name $method ( $( $ak $arg : $ty ),* ))
+                    .layer(axum::extract::DefaultBodyLimit::max(body_limit(stringify!($name)))),
+            ) )*
         }
     };
 }
 
 planwright_api::studio_operations!(api_routes);
+
+/// The largest request body an operation takes: a document in base64 for `upload_document`, a
+/// design session (its generation's attempts included) for `save_design_session`, else 2 MB.
+fn body_limit(operation: &str) -> usize {
+    match operation {
+        "upload_document" => planwright_api::MAX_DOCUMENT_BYTES / 3 * 4 + 64 * 1024,
+        "save_design_session" => 16 * 1024 * 1024,
+        _ => 2 * 1024 * 1024,
+    }
+}
 
 fn routes(studio: Studio, ui: &Path) -> Router {
     let api = api_routes().layer(middleware::from_fn(trace_request)).with_state(studio);

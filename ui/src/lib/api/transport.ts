@@ -6,6 +6,13 @@
 
 // Every request and response type comes from `./types/`, generated from the Rust types (ts-rs).
 import type { AnswerRequest } from './types/AnswerRequest';
+import type { ApplyAnswersRequest } from './types/ApplyAnswersRequest';
+import type { AskAtRunTimeRequest } from './types/AskAtRunTimeRequest';
+import type { CandidatesRequest } from './types/CandidatesRequest';
+import type { DesignSession } from './types/DesignSession';
+import type { DocumentUpload } from './types/DocumentUpload';
+import type { GenerateRequest } from './types/GenerateRequest';
+import type { GenerationEvent } from './types/GenerationEvent';
 import type { ApiError as ApiErrorBody } from './types/ApiError';
 import type { ErrorCode } from './types/ErrorCode';
 import type { Event } from './types/Event';
@@ -344,6 +351,17 @@ export function createApi(transport: Transport) {
     listDrafts: () => call('list_drafts', {}),
     openDraft: (name: string) => call('open_draft', { name }),
     saveDraft: (name: string, text: string) => call('save_draft', { name, request: { text } }),
+    saveDesignSession: (name: string, session: DesignSession) => call('save_design_session', { name, request: session }),
+    listTemplates: () => call('list_templates', {}),
+    designCandidates: (request: CandidatesRequest) => call('design_candidates', { request }),
+    uploadDocument: (request: DocumentUpload) => call('upload_document', { request }),
+    startGeneration: (request: GenerateRequest) => call('start_generation', { request }),
+    /** A started generation's steps, then its result (`done`) or why it failed; ending the watch cancels it. */
+    watchGeneration: (generation: string, handlers: WatchHandlers<GenerationEvent>) =>
+      transport.watch({ op: 'generation_events', args: { generation } }, handlers),
+    applyAnswers: (request: ApplyAnswersRequest) => call('apply_answers', { request }),
+    askAtRunTime: (request: AskAtRunTimeRequest) => call('ask_at_run_time', { request }),
+    designMetrics: () => call('design_metrics', {}),
     startRun: (request: StartRunRequest) => call('start_run', { request }),
     stopRun: (runId: string) => call('stop_run', { run_id: runId }),
     answerInput: (runId: string, request: AnswerRequest) => call('answer_input', { run_id: runId, request }),

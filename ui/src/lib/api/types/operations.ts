@@ -1,14 +1,27 @@
 // Generated from crates/api/src/operations.rs (planwright_api::operations_typescript); do not edit.
 import type { AnswerRequest } from './AnswerRequest';
 import type { AnswerResponse } from './AnswerResponse';
+import type { AnswersApplied } from './AnswersApplied';
+import type { ApplyAnswersRequest } from './ApplyAnswersRequest';
+import type { AskAtRunTimeRequest } from './AskAtRunTimeRequest';
+import type { AskedAtRunTime } from './AskedAtRunTime';
 import type { BlockInfo } from './BlockInfo';
+import type { CandidatesRequest } from './CandidatesRequest';
+import type { CandidatesResponse } from './CandidatesResponse';
 import type { DesignInfo } from './DesignInfo';
+import type { DesignMetrics } from './DesignMetrics';
+import type { DesignSession } from './DesignSession';
 import type { DesignText } from './DesignText';
+import type { DocumentInfo } from './DocumentInfo';
+import type { DocumentUpload } from './DocumentUpload';
 import type { DraftInfo } from './DraftInfo';
 import type { DraftText } from './DraftText';
 import type { DryRunResponse } from './DryRunResponse';
 import type { Event } from './Event';
 import type { EventsAfter } from './EventsAfter';
+import type { GenerateRequest } from './GenerateRequest';
+import type { GenerationEvent } from './GenerationEvent';
+import type { GenerationStarted } from './GenerationStarted';
 import type { KeyStatus } from './KeyStatus';
 import type { ModelCheck } from './ModelCheck';
 import type { PlanEditRequest } from './PlanEditRequest';
@@ -27,6 +40,7 @@ import type { StartRunResponse } from './StartRunResponse';
 import type { StopRunResponse } from './StopRunResponse';
 import type { StreamCancelled } from './StreamCancelled';
 import type { StudioSettings } from './StudioSettings';
+import type { TemplateInfo } from './TemplateInfo';
 import type { ValidateResponse } from './ValidateResponse';
 
 /** Each operation's kind, HTTP route and arguments (path segment, query or JSON body). */
@@ -43,6 +57,15 @@ export const OPERATIONS = {
   list_drafts: { kind: 'call', method: 'GET', path: '/api/drafts', args: [] },
   open_draft: { kind: 'call', method: 'GET', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }] },
   save_draft: { kind: 'call', method: 'PUT', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
+  save_design_session: { kind: 'call', method: 'PUT', path: '/api/drafts/{name}/session', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
+  list_templates: { kind: 'call', method: 'GET', path: '/api/templates', args: [] },
+  design_candidates: { kind: 'call', method: 'POST', path: '/api/design/candidates', args: [{ kind: 'body', name: 'request' }] },
+  upload_document: { kind: 'call', method: 'POST', path: '/api/documents', args: [{ kind: 'body', name: 'request' }] },
+  start_generation: { kind: 'call', method: 'POST', path: '/api/design/generations', args: [{ kind: 'body', name: 'request' }] },
+  generation_events: { kind: 'stream', method: 'GET', path: '/api/design/generations/{generation}', args: [{ kind: 'path', name: 'generation' }] },
+  apply_answers: { kind: 'call', method: 'POST', path: '/api/design/answers', args: [{ kind: 'body', name: 'request' }] },
+  ask_at_run_time: { kind: 'call', method: 'POST', path: '/api/design/ask-at-run-time', args: [{ kind: 'body', name: 'request' }] },
+  design_metrics: { kind: 'call', method: 'GET', path: '/api/design/metrics', args: [] },
   start_run: { kind: 'call', method: 'POST', path: '/api/runs', args: [{ kind: 'body', name: 'request' }] },
   stop_run: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/stop', args: [{ kind: 'path', name: 'run_id' }] },
   answer_input: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/answer', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
@@ -72,6 +95,15 @@ export interface Operations {
   list_drafts: { args: {}; answer: Array<DraftInfo> };
   open_draft: { args: { name: string }; answer: DraftText };
   save_draft: { args: { name: string; request: PlanText }; answer: DraftInfo };
+  save_design_session: { args: { name: string; request: DesignSession }; answer: DesignSession };
+  list_templates: { args: {}; answer: Array<TemplateInfo> };
+  design_candidates: { args: { request: CandidatesRequest }; answer: CandidatesResponse };
+  upload_document: { args: { request: DocumentUpload }; answer: DocumentInfo };
+  start_generation: { args: { request: GenerateRequest }; answer: GenerationStarted };
+  generation_events: { args: { generation: string }; answer: GenerationEvent };
+  apply_answers: { args: { request: ApplyAnswersRequest }; answer: AnswersApplied };
+  ask_at_run_time: { args: { request: AskAtRunTimeRequest }; answer: AskedAtRunTime };
+  design_metrics: { args: {}; answer: DesignMetrics };
   start_run: { args: { request: StartRunRequest }; answer: StartRunResponse };
   stop_run: { args: { run_id: string }; answer: StopRunResponse };
   answer_input: { args: { run_id: string; request: AnswerRequest }; answer: AnswerResponse };

@@ -1,0 +1,172 @@
+// The Design tab end to end, offline, as a person uses it: describe → candidates → generate →
+// chat → register, documents, templates, the repair review, and a cancelled generation.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from './studio';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+/** The plan in the editor, as the tab keeps it in this window (the editor draws only the lines in view). */
+async function editorText(page: Page): Promise<string> {
+  return page.evaluate(() => (JSON.parse(localStorage.getItem('planwright.editor') ?? '{}') as { text?: string }).text ?? '');
+}
+
+async function describe(page: Page, instruction: string) {
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await page.getByRole('textbox', { name: 'What should the automation do?' }).fill(instruction);
+}
+
+const generateButton = (page: Page) => page.getByRole('button', { name: /^(Generate plan|Generate again)$/ });
+
+/** Generates and waits for the result (the button reads "Generate again" once a plan came). */
+async function generate(page: Page) {
+  await generateButton(page).click();
+  await expect(page.getByRole('button', { name: 'Generate again' })).toBeEnabled();
+}
+
+test('an English instruction: candidates appear, and Generate gives a valid plan in the editor', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Read expenses.csv, keep the rows where amount is over 50000, and write them to large_expenses.csv.');
+  const candidates = page.getByRole('list', { name: 'Candidates: file' });
+  await expect(candidates).toContainText('file.read_csv');
+  await generate(page);
+  await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Validated and dry-run');
+  await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
+  await expect.poll(() => editorText(page)).toContain('block: file.read_csv');
+  const text = await editorText(page);
+  expect(text).toContain('expenses.csv');
+  expect(text).toContain('50000');
+  await expect(page.getByText('Designed by the offline designer').first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Findings' }).click();
+  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+});
+
+test('a Japanese instruction with a PDF: the document is listed, read and given to the design', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'expenses.csv を読み込み、金額が50000円を超える行を抽出して large.csv に出力する');
+  await page.getByText('Documents', { exact: true }).click();
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURES, 'expense_rules.pdf'));
+  const docs = page.getByRole('list', { name: 'Documents added' });
+  await expect(docs).toContainText('expense_rules.pdf');
+  await expect(docs).toContainText('1 page');
+  await expect(docs).toContainText(/characters read/);
+  await generate(page);
+  await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Documents read: 1 of 1');
+  await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
+  await page.getByRole('tab', { name: 'Generation' }).click();
+  const used = page.getByRole('list', { name: 'Documents given to the design' });
+  await expect(used).toContainText('expense_rules.pdf');
+  await expect(used).toContainText('1 page');
+  await expect.poll(() => editorText(page)).toContain('金額');
+});
+
+test('a template chosen in compose mode: its nodes are in the plan with prefixed ids', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Reconcile the bank statement with the ledger');
+  await page.getByText('Templates', { exact: true }).click();
+  await page.getByRole('searchbox', { name: 'Search templates' }).fill('bank');
+  await page.getByRole('checkbox', { name: 'Match invoices with bank deposits' }).check();
+  await expect(page.getByRole('radio', { name: /compose/ })).toBeChecked();
+  await generate(page);
+  await expect.poll(() => editorText(page)).toContain('id: bank_reconciliation_match');
+  await page.getByRole('tab', { name: 'Generation' }).click();
+  await expect(page.getByText('Templates used: bank_reconciliation')).toBeVisible();
+});
+
+test('a missing input is asked in the chat, the answer fills vars, and the plan registers', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Read the CSV file and write the rows over 100 to big.csv');
+  await generate(page);
+  const form = page.getByRole('form', { name: 'Your answer' });
+  await expect(form).toContainText('The CSV file to read');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect(form.getByRole('alert')).toBeVisible();
+  await form.getByLabel(/The CSV file to read/).fill('data/sales.csv');
+  await form.getByLabel(/The CSV file to read/).press('Enter');
+  await expect(page.getByRole('region', { name: 'Your answers fill' })).toContainText('vars.input_file = data/sales.csv');
+  await expect(page.getByText('Every question is answered.')).toBeVisible();
+  await expect.poll(() => editorText(page)).toContain('input_file: data/sales.csv');
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/Registered as big_\d{12}\.yaml/)).toBeVisible();
+  await page.getByRole('radio', { name: 'Designs' }).click();
+  await expect(page.getByRole('list', { name: 'Designs' })).toContainText('big');
+});
+
+const MISSPELT_TEMPLATE = `id: misspelt_report
+title: {en: Write the rows as a report, ja: 行をレポートに書き出す}
+description: {en: Writes the rows it is given to out.csv., ja: 受け取った行を out.csv に書き出します。}
+tags: {en: [report], ja: [レポート]}
+imports:
+  rows: {type: array, description: {en: The rows, ja: 行}}
+graph_snippet:
+  - id: write
+    block: report.writ
+    in: {data: "\${imports.rows}", format: csv, path: out.csv}
+`;
+
+test.describe('a generation with a repair round', () => {
+  test.use({ plans: { 'templates/test/misspelt_report.yaml': MISSPELT_TEMPLATE } });
+
+  test('shows the round node by node, and goes back to the first attempt', async ({ page, studio }) => {
+    void studio;
+    await describe(page, 'Read expenses.csv and write a report');
+    await page.getByText('Templates', { exact: true }).click();
+    await page.getByRole('checkbox', { name: 'Write the rows as a report' }).check();
+    await generate(page);
+    await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Repair round 1');
+    await page.getByRole('tab', { name: 'Generation' }).click();
+    const round = page.getByRole('region', { name: /Repair round 1/ });
+    await expect(round).toContainText('Repair round 1: 1 → 0 errors');
+    await expect(round.locator('.diff .removed')).toContainText('block: report.writ');
+    await expect(round.locator('.diff .added')).toContainText('block: report.write');
+    await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
+    await page.getByRole('button', { name: 'Go back to this' }).click();
+    await expect.poll(() => editorText(page)).toContain('block: report.writ\n');
+    await expect(page.locator('.status .badge.bad')).toBeVisible();
+    await page.getByRole('button', { name: 'Use the result' }).click();
+    await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
+  });
+});
+
+/**
+ * The one stand-in: a model server that answers embeddings at once and never answers a chat
+ * completion, so that a generation waits at the model's first stage until it is cancelled.
+ */
+const withStalledModel = test.extend({
+  serveEnv: async ({}, use) => {
+    const model: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (!request.url?.endsWith('/embeddings')) return; // a chat completion is left unanswered
+        const input = (JSON.parse(body) as { input: string | string[] }).input;
+        const texts = Array.isArray(input) ? input : [input];
+        const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: [text.length, 1] }));
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ object: 'list', data, model: 'e2e', usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      });
+    });
+    await new Promise<void>((ok) => model.listen(0, '127.0.0.1', ok));
+    await use({ OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, OPENAI_API_KEY: 'sk-e2e' });
+    model.closeAllConnections();
+    model.close();
+  },
+});
+
+withStalledModel('a cancelled generation leaves the plan in the editor as it was', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Read expenses.csv and write out.csv');
+  await expect.poll(() => editorText(page)).toContain('id: new_plan');
+  const before = await editorText(page);
+  await generateButton(page).click();
+  await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Model stage 1: the steps');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Generation cancelled; the plan in the editor is as it was.')).toBeVisible();
+  await expect(generateButton(page)).toBeEnabled();
+  expect(await editorText(page)).toBe(before);
+  await expect(page.locator('.cm-content')).toContainText('id: new_plan');
+});
