@@ -1,10 +1,10 @@
 // The Design tab end to end, offline, as a person uses it: describe → candidates → generate →
 // chat → register, documents, templates, the repair review, and a cancelled generation.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
+import { withStalledModel } from './stalledModel';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -96,17 +96,7 @@ test('a missing input is asked in the chat, the answer fills vars, and the plan 
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('big');
 });
 
-const MISSPELT_TEMPLATE = `id: misspelt_report
-title: {en: Write the rows as a report, ja: 行をレポートに書き出す}
-description: {en: Writes the rows it is given to out.csv., ja: 受け取った行を out.csv に書き出します。}
-tags: {en: [report], ja: [レポート]}
-imports:
-  rows: {type: array, description: {en: The rows, ja: 行}}
-graph_snippet:
-  - id: write
-    block: report.writ
-    in: {data: "\${imports.rows}", format: csv, path: out.csv}
-`;
+const MISSPELT_TEMPLATE = readFileSync(join(FIXTURES, 'misspelt_report.yaml'), 'utf8');
 
 test.describe('a generation with a repair round', () => {
   test.use({ plans: { 'templates/test/misspelt_report.yaml': MISSPELT_TEMPLATE } });
@@ -130,31 +120,6 @@ test.describe('a generation with a repair round', () => {
     await page.getByRole('button', { name: 'Use the result' }).click();
     await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
   });
-});
-
-/**
- * The one stand-in: a model server that answers embeddings at once and never answers a chat
- * completion, so that a generation waits at the model's first stage until it is cancelled.
- */
-const withStalledModel = test.extend({
-  serveEnv: async ({}, use) => {
-    const model: Server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        if (!request.url?.endsWith('/embeddings')) return; // a chat completion is left unanswered
-        const input = (JSON.parse(body) as { input: string | string[] }).input;
-        const texts = Array.isArray(input) ? input : [input];
-        const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: [text.length, 1] }));
-        response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ object: 'list', data, model: 'e2e', usage: { prompt_tokens: 1, total_tokens: 1 } }));
-      });
-    });
-    await new Promise<void>((ok) => model.listen(0, '127.0.0.1', ok));
-    await use({ OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, OPENAI_API_KEY: 'sk-e2e' });
-    model.closeAllConnections();
-    model.close();
-  },
 });
 
 withStalledModel('a cancelled generation leaves the plan in the editor as it was', async ({ page, studio }) => {

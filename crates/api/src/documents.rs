@@ -140,8 +140,9 @@ fn free_path(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ApiError> 
         .with_hint("rename the file before adding it"))
 }
 
-/// Each document's information and text (empty when skipped), in order.
-pub(crate) fn read_documents(paths: &[PathBuf]) -> Vec<(DocumentInfo, String)> {
+/// Each document's information and text (empty when skipped), in order: what a generation is
+/// given, in the studio and from `planwright generate`.
+pub fn read_documents(paths: &[PathBuf]) -> Vec<(DocumentInfo, String)> {
     let sources: Vec<Source> = paths
         .iter()
         .map(|p| Source {

@@ -31,7 +31,7 @@ pub use planwright_runs::DataHome;
 
 pub use check::check_models_with;
 pub use design::*;
-pub use documents::{DocumentInfo, DocumentUpload, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES};
+pub use documents::{read_documents, DocumentInfo, DocumentUpload, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES};
 pub use error::{ApiError, ErrorCode};
 pub use keys::{model_settings, KeyStore};
 pub use models::{ModelServices, EMBEDDINGS_FILE};

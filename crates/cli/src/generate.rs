@@ -11,7 +11,6 @@ use planwright_api::{KeyStore, ModelServices};
 use planwright_design::metrics::{metrics_file, summarise};
 use planwright_design::{ApplyMode, DesignEngine, DesignEngineOptions, DesignRequest, GeneratedPlan};
 use planwright_designs::{Designs, TemplateSpec};
-use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use planwright_llm::{Prompts, Provenance};
 use planwright_plan::OnError;
 use planwright_retrieval::Retriever;
@@ -238,26 +237,15 @@ fn read_answers(path: &Path) -> std::result::Result<IndexMap<String, Value>, Unu
     }
 }
 
-/// The documents' texts; one that cannot be read is a warning naming it.
+/// The documents' texts, read as the studio reads them; one that cannot be read is a warning
+/// naming it.
 fn read_documents(paths: &[PathBuf]) -> Vec<(String, String)> {
-    if paths.is_empty() {
-        return Vec::new();
-    }
-    let sources: Vec<Source> = paths
-        .iter()
-        .map(|p| Source {
-            name: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-            path: p.clone(),
-        })
-        .collect();
-    let outcomes =
-        extract_files(&sources, &Limits::default(), &Isolation::Auto, &|| false, &|_| {}).unwrap_or_default();
-    outcomes
+    planwright_api::read_documents(paths)
         .into_iter()
-        .filter_map(|outcome| match outcome {
-            Outcome::Read(doc) => Some((doc.name, doc.text)),
-            Outcome::Skipped(skip) => {
-                eprintln!("planwright: warning: document {} is left out: {}", skip.name, skip.reason);
+        .filter_map(|(info, text)| match info.skipped {
+            None => Some((info.name, text)),
+            Some(why) => {
+                eprintln!("planwright: warning: document left out: {why}");
                 None
             }
         })

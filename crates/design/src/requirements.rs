@@ -311,10 +311,15 @@ fn var_requirement(name: &str, use_: Option<&VarUse>, language: Language) -> Req
             r.validation = Some(AnswerCheck { regex: Some(r"^https?://\S+$".into()) });
             r.hint = l("e.g. https://portal.example.com/login", "例：https://portal.example.com/login");
         }
-        _ => {
-            r.label = Some(label_of(name, language));
-            r.description = use_.and_then(|u| u.description.as_ref()).map(|d| describe(d, language));
-        }
+        // A var named for its role says what it is; the input it sits in (`categories` inside a
+        // model step's instruction) would describe something else.
+        _ => match known_label(name, language) {
+            Some(label) => r.label = Some(label),
+            None => {
+                r.label = Some(label_of(name, language));
+                r.description = use_.and_then(|u| u.description.as_ref()).map(|d| describe(d, language));
+            }
+        },
     }
     if r.label.is_none() {
         r.label = Some(label_of(name, language));
@@ -333,8 +338,13 @@ fn var_requirement(name: &str, use_: Option<&VarUse>, language: Language) -> Req
     r
 }
 
-/// A label for a var the designer names by role.
+/// A label for a var: what its role says, else its name in words.
 fn label_of(name: &str, language: Language) -> String {
+    known_label(name, language).unwrap_or_else(|| name.replace('_', " "))
+}
+
+/// The label of a var the designer names by role.
+fn known_label(name: &str, language: Language) -> Option<String> {
     let known = match name {
         "amount_column" => Some(("The column holding the amounts", "金額の列名")),
         "status_column" => Some(("The column holding the status", "ステータスの列名")),
@@ -357,8 +367,5 @@ fn label_of(name: &str, language: Language) -> String {
         "start_url" => Some(("The address of the page to start from", "開始するページのアドレス")),
         _ => None,
     };
-    match known {
-        Some((en, ja)) => language.pick(en, ja).to_owned(),
-        None => name.replace('_', " "),
-    }
+    known.map(|(en, ja)| language.pick(en, ja).to_owned())
 }

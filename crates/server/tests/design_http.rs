@@ -192,9 +192,7 @@ async fn a_template_in_compose_mode_puts_its_nodes_in_the_plan() {
 async fn a_generation_that_needs_repairs_shows_each_round_with_what_it_fixed() {
     let s = Running::start().await;
     // A template with a misspelt block: the rule-based repair renames it to its one close match.
-    let template = "id: misspelt_report\ntitle: {en: Report, ja: レポート}\ndescription: {en: Writes the rows., ja: 行を書き出す。}\n\
-                    tags: {en: [report], ja: [レポート]}\nimports:\n  rows: {type: array, description: {en: Rows, ja: 行}}\n\
-                    graph_snippet:\n  - id: write\n    block: report.writ\n    in: {data: \"${imports.rows}\", format: csv, path: out.csv}\n";
+    let template = std::fs::read_to_string(fixture("misspelt_report.yaml")).unwrap();
     let dir = s.workspace.join("designs/templates/test");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("misspelt_report.yaml"), template).unwrap();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesignRequirement } from '../api/types/DesignRequirement';
 import type { Finding } from '../api/types/Finding';
-import { missingItems } from './missing';
+import { missingItems, varUseLine } from './missing';
 
 const reqs: DesignRequirement[] = [
   { id: 'input_file', type: 'file', label: 'CSV', target: { kind: 'var', name: 'input_file' } },
@@ -31,6 +31,13 @@ describe('what is missing', () => {
       ['error', 'write', 12],
     ]);
     expect(items[1]!.params).toEqual({ node: 'open', field: 'url', label: 'URL' });
+  });
+
+  it('goes to the first line that uses an open var', () => {
+    const text = 'vars:\n  input_file: null\ngraph:\n  - id: read\n    in: {path: "${vars.input_file}"}\n';
+    expect(varUseLine(text, 'input_file')).toBe(5);
+    expect(varUseLine('x: ${vars.input_file_2}', 'input_file')).toBeNull();
+    expect(missingItems(reqs, {}, [], [], text)[0]!.line).toBe(5);
   });
 
   it('drops what was answered or moved to run time', () => {

@@ -18,17 +18,26 @@ export interface MissingItem {
   requirement: string | null;
 }
 
+/** The 1-based line of the first use of `vars.NAME` in the plan's text (not its declaration), if any. */
+export function varUseLine(text: string, name: string): number | null {
+  const use = new RegExp(`(^|[^\\w.])vars\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`);
+  const at = text.split('\n').findIndex((line) => use.test(line));
+  return at < 0 ? null : at + 1;
+}
+
 export function missingItems(
   requirements: DesignRequirement[],
   answers: Answers,
   deferred: readonly string[],
   findings: Finding[],
+  text = '',
 ): MissingItem[] {
   const items: MissingItem[] = [];
   for (const r of openQuestions(requirements, answers, deferred)) {
     const label = r.label ?? r.id;
     if (r.target.kind === 'var') {
-      items.push({ kind: 'var', key: 'missing.var', params: { name: r.target.name, label }, node: null, line: null, requirement: r.id });
+      const line = varUseLine(text, r.target.name);
+      items.push({ kind: 'var', key: 'missing.var', params: { name: r.target.name, label }, node: null, line, requirement: r.id });
     } else if (r.target.kind === 'input') {
       items.push({
         kind: 'input',

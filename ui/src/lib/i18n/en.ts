@@ -275,6 +275,7 @@ export const en = {
   'generation.templates': 'Templates used: {list}',
   'generation.documents': 'Documents given to the design',
   'generation.documentsOffline': 'The offline designer works from the instruction; with a model configured, the text of the documents goes into its prompt.',
+  'generation.why': 'why',
   'generation.reasoning': 'Reasoning',
   'generation.attempts': 'Attempts',
   'generation.first': 'First design ({by})',

@@ -274,6 +274,7 @@ export const ja: Record<MessageKey, string> = {
   'generation.templates': '使ったテンプレート：{list}',
   'generation.documents': '設計に渡した資料',
   'generation.documentsOffline': 'オフラインの設計器は指示文から設計します。モデルを設定すると、資料の本文がプロンプトに入ります。',
+  'generation.why': '理由',
   'generation.reasoning': '設計の理由',
   'generation.attempts': '試行',
   'generation.first': '最初の設計（{by}）',
