@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::error::ApiError;
-use crate::workspace::io_error;
+use crate::workspace::{io_error, within};
 use crate::Studio;
 
 /// The workspace folder uploaded documents land in.
@@ -91,7 +91,7 @@ impl Studio {
             .iter()
             .map(|name| {
                 let plain = document_name(name)?;
-                let path = dir.join(&plain);
+                let path = within(&dir, dir.join(&plain), "document", name)?;
                 if plain != *name || !path.is_file() {
                     return Err(ApiError::not_found(format!("there is no document {name:?} in the workspace"))
                         .with_hint("add it again (drag it onto the documents list)"));

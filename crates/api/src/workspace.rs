@@ -109,7 +109,7 @@ fn inside(root: &Path, relative: &str, what: &str) -> Result<PathBuf, ApiError> 
 
 /// `path` (inside `root`, as [`inside`] made it), refused when a symbolic link along it leads out
 /// of `root`.
-fn within(root: &Path, path: PathBuf, what: &str, name: &str) -> Result<PathBuf, ApiError> {
+pub(crate) fn within(root: &Path, path: PathBuf, what: &str, name: &str) -> Result<PathBuf, ApiError> {
     let (Ok(real_root), Ok(real)) = (root.canonicalize(), path.canonicalize()) else {
         // Not there (yet): reading says so, writing creates a plain file.
         return Ok(path);
@@ -117,8 +117,9 @@ fn within(root: &Path, path: PathBuf, what: &str, name: &str) -> Result<PathBuf,
     if real.starts_with(&real_root) {
         Ok(path)
     } else {
-        Err(ApiError::invalid(format!("{what} {name:?} is a link to a file outside the workspace"))
-            .with_hint("keep plans as files inside the workspace folder; links leading out are not followed"))
+        Err(ApiError::invalid(format!("{what} {name:?} is a link to a file outside the workspace")).with_hint(
+            "keep plans and documents as files inside the workspace folder; links leading out are not followed",
+        ))
     }
 }
 

@@ -228,6 +228,20 @@ async fn a_generation_is_started_once_and_bad_requests_are_named() {
     }
     let (status, error) = s.json(Method::GET, "/api/design/generations/generation-99", Value::Null).await;
     assert!(status.is_client_error(), "{error}");
+
+    // A link in documents/ that leads out of the workspace is not read.
+    let outside = s.home.join("outside.txt");
+    std::fs::write(&outside, "not the workspace's").unwrap();
+    std::fs::create_dir_all(s.workspace.join("documents")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&outside, s.workspace.join("documents/linked.txt")).unwrap();
+    #[cfg(unix)]
+    {
+        let request = json!({"instruction": "x", "documents": ["linked.txt"]});
+        let (status, error) = s.json(Method::POST, "/api/design/generations", request).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{error}");
+        assert!(error["message"].as_str().unwrap().contains("outside the workspace"), "{error}");
+    }
 }
 
 /// With a model that takes its time, cancelling the stream stops the generation: no result comes.
