@@ -296,12 +296,9 @@ pub struct DesignMetrics {
 impl Studio {
     /// The workspace's templates, each with what it needs and gives.
     pub async fn list_templates(&self) -> Result<Vec<TemplateInfo>, ApiError> {
-        let designs = Designs::new(self.designs_dir());
-        let files = tokio::task::spawn_blocking(move || designs.templates())
-            .await
-            .map_err(|e| ApiError::internal(format!("listing templates stopped: {e}")))?
-            .map_err(|e| ApiError::internal(format!("cannot list the templates: {e}")))?;
-        Ok(files
+        Ok(self
+            .template_files()
+            .await?
             .into_iter()
             .map(|f| match f.spec {
                 Ok(spec) => template_info(&spec, f.file, f.category),
@@ -541,12 +538,16 @@ impl Studio {
 
     /// Every template of the workspace that loads.
     async fn template_library(&self) -> Result<Vec<TemplateSpec>, ApiError> {
+        Ok(self.template_files().await?.into_iter().filter_map(|f| f.spec.ok()).collect())
+    }
+
+    /// The files of `designs/templates/`, each loaded or with what is wrong.
+    async fn template_files(&self) -> Result<Vec<planwright_designs::TemplateFile>, ApiError> {
         let designs = Designs::new(self.designs_dir());
-        let files = tokio::task::spawn_blocking(move || designs.templates())
+        tokio::task::spawn_blocking(move || designs.templates())
             .await
             .map_err(|e| ApiError::internal(format!("listing templates stopped: {e}")))?
-            .map_err(|e| ApiError::internal(format!("cannot list the templates: {e}")))?;
-        Ok(files.into_iter().filter_map(|f| f.spec.ok()).collect())
+            .map_err(|e| ApiError::internal(format!("cannot list the templates: {e}")))
     }
 }
 
