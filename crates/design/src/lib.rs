@@ -404,6 +404,23 @@ impl DesignEngine<'_> {
         let (plan, findings) = best;
         let valid = errors(&findings) == 0;
         let requirements = build_requirements(&plan, &findings, self.catalog, language);
+        // A pin offers a block to the design; the offline designer builds from the instruction's
+        // steps, so a pinned block it did not use is said, not silently dropped.
+        let used = blocks_of(&plan);
+        let unused: Vec<&str> =
+            request.pinned.iter().map(String::as_str).filter(|b| !used.iter().any(|u| u == b)).collect();
+        if !unused.is_empty() {
+            reasoning.push(match language {
+                Language::En => format!(
+                    "Pinned but not used: {} — describe the step that needs it in the instruction.",
+                    unused.join(", ")
+                ),
+                Language::Ja => format!(
+                    "固定したが使っていないブロック：{}（必要な手順を指示文に書いてください）。",
+                    unused.join("、")
+                ),
+            });
+        }
         let mut suggestions = Vec::new();
         if !valid {
             suggestions.push(

@@ -191,3 +191,22 @@ async fn a_model_step_without_a_format_offers_schema_templates_and_a_browser_tas
         .expect("the start URL asked");
     assert!(format!("{:?}", url.requirement).to_lowercase().contains("url"), "{:?}", url.requirement);
 }
+
+#[tokio::test]
+async fn a_pinned_block_the_design_does_not_use_is_named_in_the_reasoning() {
+    let catalog = Catalog::bundled().unwrap();
+    let retriever = Retriever::for_catalog(&catalog, None);
+    let library = library();
+    let engine =
+        DesignEngine { catalog: &catalog, retriever: &retriever, library: &library, model: None, metrics: None };
+    let request = DesignRequest {
+        instruction: "Read expenses.csv and write the rows over 50000 to large.csv".into(),
+        pinned: vec!["file.read_csv".into(), "excel.write".into()],
+        ..DesignRequest::default()
+    };
+    let generated = engine.generate(&request, &CancellationToken::new()).await.unwrap();
+    assert!(generated.candidates.iter().any(|h| h.id == "excel.write"), "a pin is always a candidate");
+    let said: Vec<&String> = generated.reasoning.iter().filter(|l| l.starts_with("Pinned but not used")).collect();
+    assert_eq!(said.len(), 1, "{:?}", generated.reasoning);
+    assert!(said[0].contains("excel.write") && !said[0].contains("file.read_csv"), "{said:?}");
+}
