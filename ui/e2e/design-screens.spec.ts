@@ -85,6 +85,7 @@ for (const lang of ['en', 'ja'] as const) {
         await page.keyboard.press('Control+Enter');
         await expect(page.getByRole('button', { name: w.again })).toBeEnabled();
         await expect(page.getByRole('form', { name: w.form })).toBeVisible();
+        await expect(page.getByRole('img', { name: /Graph|グラフ/ })).toContainText('read_input');
         await shot(page, `5-generated-chat-${v}`);
 
         await page.getByRole('tab', { name: w.tabs.generation }).click();

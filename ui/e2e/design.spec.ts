@@ -68,7 +68,7 @@ test('a template chosen in compose mode: its nodes are in the plan with prefixed
   await page.getByText('Templates', { exact: true }).click();
   await page.getByRole('searchbox', { name: 'Search templates' }).fill('bank');
   await page.getByRole('checkbox', { name: 'Match invoices with bank deposits' }).check();
-  await expect(page.getByRole('radio', { name: /compose/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /Compose/ })).toBeChecked();
   await generate(page);
   await expect.poll(() => editorText(page)).toContain('id: bank_reconciliation_match');
   await page.getByRole('tab', { name: 'Generation' }).click();
@@ -94,6 +94,31 @@ test('a missing input is asked in the chat, the answer fills vars, and the plan 
   await expect(page.getByText(/Registered as big_\d{12}\.yaml/)).toBeVisible();
   await page.getByRole('radio', { name: 'Designs' }).click();
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('big');
+});
+
+test('a skipped question stays open, and Register asks before registering a plan with open questions', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Read the CSV file and write the rows over 100 to big.csv');
+  await generate(page);
+  const form = page.getByRole('form', { name: 'Your answer' });
+  await form.getByRole('button', { name: 'Skip for now' }).click();
+  await expect(page.getByText('One skipped question is still open.')).toBeVisible();
+  await page.getByRole('button', { name: 'Register' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('One question is still open');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText(/Registered as/)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Ask again' }).click();
+  await expect(form).toBeVisible();
+});
+
+test('a password written in the instruction is replaced by its placeholder', async ({ page, studio }) => {
+  void studio;
+  await describe(page, 'Log in to https://portal.example.com with user admin and password Hunter2-canary and download the invoices');
+  await generate(page);
+  await expect(page.getByRole('textbox', { name: 'What should the automation do?' })).toHaveValue(/\{\{LOGIN_PASSWORD\}\}/);
+  await expect(page.getByRole('textbox', { name: 'What should the automation do?' })).not.toHaveValue(/Hunter2-canary/);
+  expect(await page.evaluate(() => localStorage.getItem('planwright.editor') ?? '')).not.toContain('Hunter2-canary');
 });
 
 const MISSPELT_TEMPLATE = readFileSync(join(FIXTURES, 'misspelt_report.yaml'), 'utf8');

@@ -169,6 +169,9 @@ pub enum GenerationEvent {
 pub struct GenerationResult {
     /// The plan's YAML, headed by who designed it.
     pub text: String,
+    /// The instruction as the engine read it: a spelled-out credential replaced by its
+    /// placeholder (`{{LOGIN_PASSWORD}}`), so the Design tab keeps no secret's value.
+    pub instruction: String,
     pub plan_id: String,
     pub valid: bool,
     /// `the offline designer`, or the model and its provider.
@@ -445,6 +448,7 @@ impl Studio {
             model: services.client().map(|c| (c, &prompts)),
             metrics: Some(metrics::metrics_file(self.data_home())),
         };
+        let instruction = planwright_design::redact_instruction(request.instruction.trim()).text;
         let design = DesignRequest {
             instruction: request.instruction,
             documents: texts,
@@ -472,7 +476,7 @@ impl Studio {
             .generate_with_progress(&design, &cancel, &progress)
             .await
             .map_err(|e| ApiError::invalid(e.to_string()).with_hint("change the instruction and generate again"))?;
-        result(generated, documents, &request.pinned)
+        result(generated, instruction, documents, &request.pinned)
     }
 
     /// Fills each answered requirement into the text — a var's value or a node's input — keeping
@@ -593,6 +597,7 @@ fn template_info(spec: &TemplateSpec, file: String, category: String) -> Templat
 
 fn result(
     generated: GeneratedPlan,
+    instruction: String,
     documents: Vec<DocumentInfo>,
     pinned: &[String],
 ) -> Result<GenerationResult, ApiError> {
@@ -637,6 +642,7 @@ fn result(
         previous = Some(attempt);
     }
     Ok(GenerationResult {
+        instruction,
         plan_id: generated.plan.id.clone(),
         valid: generated.valid,
         designed_by: generated.designed_by(),

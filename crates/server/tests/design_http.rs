@@ -15,7 +15,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
-use common::Running;
+use common::{walk, Running};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/e2e/fixtures").join(name)
@@ -368,4 +368,33 @@ async fn a_draft_keeps_its_design_session() {
     assert_eq!(drafts.as_array().unwrap().len(), 1, "a session is not a draft of its own: {drafts}");
     let (status, _) = s.json(Method::PUT, "/api/drafts/..%2Fx.yaml/session", session).await;
     assert!(status.is_client_error());
+}
+
+/// A password written into the instruction never comes back from a generation, and is never
+/// written with the draft's session: only its placeholder is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spelled_out_password_is_kept_as_its_placeholder_only() {
+    const CANARY: &str = "Canary-7f3a9d2e";
+    let s = Running::start().await;
+    let instruction =
+        format!("Log in to https://portal.example.com with user admin and password {CANARY} and download the invoices");
+    let events = generate(&s, json!({ "instruction": instruction })).await;
+    let result = &events.last().unwrap()["result"];
+    assert_eq!(events.last().unwrap()["type"], "done", "{events:?}");
+    assert!(result["instruction"].as_str().unwrap().contains("{{LOGIN_PASSWORD}}"), "{}", result["instruction"]);
+    assert!(!serde_json::to_string(&events).unwrap().contains(CANARY), "the canary came back in the stream");
+
+    let (status, _) = s.json(Method::PUT, "/api/drafts/login.yaml", json!({"text": result["text"]})).await;
+    assert_eq!(status, StatusCode::OK);
+    let session = json!({ "instruction": instruction, "documents": [], "templates": [], "apply_mode": "compose",
+        "pinned": [], "answers": {}, "chat": [], "generation": result });
+    let (status, kept) = s.json(Method::PUT, "/api/drafts/login.yaml/session", session).await;
+    assert_eq!(status, StatusCode::OK, "{kept}");
+    assert!(!kept.to_string().contains(CANARY));
+    for dir in [&s.workspace, &s.home] {
+        for entry in walk(dir) {
+            let bytes = std::fs::read(&entry).unwrap();
+            assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "the canary reached {}", entry.display());
+        }
+    }
 }

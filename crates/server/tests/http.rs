@@ -1,7 +1,6 @@
 //! `planwright serve` over real HTTP and a real WebSocket client: the security layer, the plan
 //! operations, runs with their event stream, human input, stop, drafts and settings.
 
-use std::path::Path;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -12,7 +11,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 mod common;
-use common::Running;
+use common::{walk, Running};
 
 fn plan(id: &str, graph: &str) -> String {
     format!("apiVersion: planwright/v1\nid: {id}\nversion: 1.0.0\nvars:\n  rows: [{{a: 1}}, {{a: 2}}]\ngraph:\n{graph}")
@@ -335,21 +334,6 @@ async fn an_unreadable_key_file_is_named_and_left_alone() {
     let (status, settings) = s.json(reqwest::Method::GET, "/api/settings", Value::Null).await;
     assert_eq!(status, StatusCode::OK, "{settings}");
     assert_eq!(settings["models"]["key"]["stored"], false);
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            if entry.file_type().unwrap().is_dir() {
-                dirs.push(entry.path());
-            } else {
-                files.push(entry.path());
-            }
-        }
-    }
-    files
 }
 
 /// The studio's page and answers are never cached, so the printed address always reaches the

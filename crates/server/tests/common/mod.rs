@@ -2,6 +2,8 @@
 //! workspace and data home, and a client carrying its token.
 #![allow(dead_code)] // Each test binary uses part of it.
 
+use std::path::{Path, PathBuf};
+
 use futures::StreamExt;
 use planwright_api::{DataHome, KeyStore, Studio, StudioConfig};
 use planwright_server::Server;
@@ -91,4 +93,20 @@ impl Running {
             })
             .boxed()
     }
+}
+
+/// Every file under `dir`, in its folders too.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if entry.file_type().unwrap().is_dir() {
+                dirs.push(entry.path());
+            } else {
+                files.push(entry.path());
+            }
+        }
+    }
+    files
 }

@@ -96,8 +96,8 @@ export function withoutAnswer(answers: Answers, id: string): Answers {
   return Object.fromEntries(Object.entries(answers).filter(([key]) => key !== id));
 }
 
-/** The answers that belong to `requirements` (an answer to a question a new plan no longer has is dropped). */
-export function answersFor(requirements: DesignRequirement[], answers: Answers): Answers {
-  const ids = new Set(requirements.map((r) => r.id));
-  return Object.fromEntries(Object.entries(answers).filter(([id]) => ids.has(id)));
+/** An earlier answer as the field's text again (a changed answer starts from it); a table starts empty. */
+export function answerField(value: Json | undefined): string {
+  if (value === undefined || value === null || Array.isArray(value) || typeof value === 'object') return '';
+  return String(value);
 }

@@ -4,6 +4,9 @@ import type { DesignSession } from '../api/types/DesignSession';
 import type { GenerateRequest } from '../api/types/GenerateRequest';
 import type { TemplateMode } from '../api/types/TemplateMode';
 
+/** The most characters of instruction the design engine reads (planwright_design::MAX_INSTRUCTION_CHARS). */
+export const MAX_INSTRUCTION_CHARS = 20_000;
+
 export function emptySession(): DesignSession {
   return { instruction: '', documents: [], templates: [], apply_mode: 'compose', pinned: [], answers: {}, at_run_time: [], chat: [], generation: null };
 }

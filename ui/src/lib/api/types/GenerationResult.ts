@@ -13,7 +13,12 @@ export type GenerationResult = {
 /**
  * The plan's YAML, headed by who designed it.
  */
-text: string, plan_id: string, valid: boolean, 
+text: string, 
+/**
+ * The instruction as the engine read it: a spelled-out credential replaced by its
+ * placeholder (`{{LOGIN_PASSWORD}}`), so the Design tab keeps no secret's value.
+ */
+instruction: string, plan_id: string, valid: boolean, 
 /**
  * `the offline designer`, or the model and its provider.
  */
