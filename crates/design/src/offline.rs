@@ -275,7 +275,9 @@ impl Designer<'_> {
         };
         let description = match self.language {
             Language::En => format!("Read {shown}"),
-            Language::Ja => format!("{shown} を読み込む"),
+            // A space after a file name (`expenses.csv を`), none after a Japanese word (`入力ファイルを`).
+            Language::Ja if shown.ends_with(|c: char| c.is_ascii()) => format!("{shown} を読み込む"),
+            Language::Ja => format!("{shown}を読み込む"),
         };
         if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });

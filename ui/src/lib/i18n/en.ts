@@ -48,7 +48,7 @@ export const en = {
   'design.dryRun': 'Dry run',
   'design.register': 'Register',
   'design.new': 'New plan',
-  'design.shortcuts': 'Ctrl+Enter validates, Ctrl+S registers',
+  'design.shortcuts': 'Ctrl+Enter validates, Ctrl+S registers; Esc then Tab leaves the editor',
   'design.valid': 'Valid',
   'design.invalid': '{n, plural, one {# error} other {# errors}}',
   'design.warnings': '{n, plural, one {# warning} other {# warnings}}',

@@ -47,7 +47,7 @@ export const ja: Record<MessageKey, string> = {
   'design.dryRun': 'ドライラン',
   'design.register': '登録',
   'design.new': '新しいプラン',
-  'design.shortcuts': 'Ctrl+Enter で検証、Ctrl+S で登録',
+  'design.shortcuts': 'Ctrl+Enter で検証、Ctrl+S で登録、Esc → Tab でエディタの外へ',
   'design.valid': '問題なし',
   'design.invalid': 'エラー {n} 件',
   'design.warnings': '警告 {n} 件',
