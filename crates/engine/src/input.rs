@@ -3,11 +3,13 @@
 //! — an invalid one gets per-field errors and the request stays open — and is recorded.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use planwright_block::{check_files, validate_answer, BlockError, FieldError, HumanInput, Workdir};
+use planwright_plan::OnUnanswered;
 use planwright_runs::{EventKind, FieldType, InputAnswer, InputRequest, LogLevel, NodePath};
 use serde_json::Value;
 
@@ -53,22 +55,39 @@ impl AnswerSource for GivenAnswers {
     }
 }
 
-/// The engine's side of a block's [`HumanInput`].
+/// The engine's side of a block's [`HumanInput`], for one run of one block.
 pub(crate) struct EngineInput {
     recorder: Arc<Recorder>,
     answers: Arc<dyn AnswerSource>,
     stored: Arc<HashMap<NodePath, Value>>,
+    /// The answer the record kept for this node was handed out: a block that asks again (the
+    /// objective runner's second escalation) asks anew.
+    stored_taken: AtomicBool,
     /// Files named in answers must exist here.
     workdir: Workdir,
+    /// What to do when nobody can answer now.
+    on_unanswered: OnUnanswered,
 }
 
 impl EngineInput {
-    pub fn new(ctx: &RunCtx) -> EngineInput {
+    pub fn new(ctx: &RunCtx, on_unanswered: Option<OnUnanswered>) -> EngineInput {
         EngineInput {
             recorder: ctx.recorder.clone(),
             answers: ctx.answers.clone(),
             stored: ctx.stored_answers.clone(),
+            stored_taken: AtomicBool::new(false),
             workdir: ctx.workdir.clone(),
+            on_unanswered: on_unanswered.unwrap_or(OnUnanswered::Wait),
+        }
+    }
+
+    /// Nobody can answer now: the run waits, or (`on_unanswered: fail`) the node fails.
+    fn unanswered(&self, why: String) -> BlockError {
+        match self.on_unanswered {
+            OnUnanswered::Wait => BlockError::NoAnswer(why),
+            OnUnanswered::Fail => {
+                BlockError::Failed(format!("{why}; nobody could answer and the policy says on_unanswered: fail"))
+            }
         }
     }
 }
@@ -79,7 +98,8 @@ const MAX_REFUSED: usize = 5;
 impl HumanInput for EngineInput {
     fn ask<'a>(&'a self, node: &'a str, request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>> {
         async move {
-            if let Some(answer) = self.stored.get(node) {
+            let stored = self.stored.get(node).filter(|_| !self.stored_taken.swap(true, Ordering::Relaxed));
+            if let Some(answer) = stored {
                 return serde_json::from_value(answer.clone())
                     .map_err(|e| BlockError::Failed(format!("the stored answer of `{node}` cannot be read: {e}")));
             }
@@ -88,7 +108,7 @@ impl HumanInput for EngineInput {
             let mut errors: Vec<FieldError> = Vec::new();
             for _ in 0..MAX_REFUSED {
                 let Some(answer) = self.answers.answer(node, &request, &errors).await else {
-                    return Err(BlockError::NoAnswer(describe_missing(node, &request, &errors)));
+                    return Err(self.unanswered(describe_missing(node, &request, &errors)));
                 };
                 let checked = validate_answer(&request, &answer)
                     .and_then(|accepted| check_files(&request, &accepted, &self.workdir).map(|()| accepted));
@@ -110,7 +130,7 @@ impl HumanInput for EngineInput {
                     }
                 }
             }
-            Err(BlockError::NoAnswer(describe_missing(node, &request, &errors)))
+            Err(self.unanswered(describe_missing(node, &request, &errors)))
         }
         .boxed()
     }

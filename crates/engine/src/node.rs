@@ -145,7 +145,7 @@ async fn attempt_once(
         workdir: ctx.workdir.clone(),
         cancel: token.clone(),
         events: ctx.block_events(),
-        input: Arc::new(EngineInput::new(ctx)),
+        input: Arc::new(EngineInput::new(ctx, policy.on_unanswered)),
         browser: ctx.browser.clone(),
         models: ctx.models_for(path),
         secrets: Arc::new(crate::values::RunSecrets { source: ctx.secrets.clone(), recorder: ctx.recorder.clone() }),

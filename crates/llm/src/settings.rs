@@ -149,6 +149,10 @@ struct SettingsFile {
     max_retries: Option<u32>,
     #[serde(default)]
     tiers: TiersFile,
+    /// The objective runner's planning settings: kept as they are, read and written by
+    /// `planwright-objectives`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    planning: Option<serde_yaml::Value>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -174,7 +178,7 @@ struct TierFile {
 }
 
 const FILE_KEYS: &str = "provider, base_url, azure_endpoint, azure_api_version, embedding_model, timeout_secs, \
-                         max_retries, tiers.{creative,fast,evaluator}.{model,temperature,max_tokens}";
+                         max_retries, tiers.{creative,fast,evaluator}.{model,temperature,max_tokens}, planning";
 
 /// A value and where it came from, for error messages.
 struct Found {
@@ -269,7 +273,9 @@ impl Settings {
 
     /// Writes the settings (never a key) to `settings.yaml` under `data_home`, atomically.
     pub fn save(&self, data_home: &Path) -> Result<PathBuf, SettingsError> {
-        write_file(&self.to_file(), data_home)
+        let mut file = self.to_file();
+        file.planning = read_file(&data_home.join(SETTINGS_FILE))?.planning;
+        write_file(&file, data_home)
     }
 
     /// Writes what a person chose in the studio — provider, addresses, tiers, embedding model —
@@ -299,6 +305,7 @@ impl Settings {
         let mut new = self.to_file();
         new.timeout_secs = old.timeout_secs;
         new.max_retries = old.max_retries;
+        new.planning = old.planning;
         if set("PLANWRIGHT_LLM_PROVIDER") {
             new.provider = old.provider;
         }

@@ -30,6 +30,19 @@ const SAMPLES: &[(&str, &str)] = &[
     ("findings", "- unknown_input at read.in.file: did you mean path?"),
     ("specs", "file.read_csv: in path (file, required); out rows (array)"),
     ("diff", "first repair"),
+    ("objectives", "1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}\n2. Open the Statements page"),
+    ("start_url", "http://127.0.0.1:8700/objectives/portal/login.html"),
+    ("reasoning", "Think step by step in `reasoning`."),
+    ("request", "1. Sign in\n2. Open the Statements page\n3. Download the October 2026 statement"),
+    ("requirements", "- (priority 1) Download the October 2026 statement"),
+    ("trigger", "a failed attempt"),
+    ("progress", "Progress: 1/3 objectives\nCurrent step: [objective] Open the Statements page"),
+    ("what", "Objective 2 (Open the Statements page), attempt 1, failed: nothing matches \"Statements\""),
+    ("revision", "wait for the page to settle before looking and judging"),
+    ("tried", "objective 3: the step's words matched to the page — nothing matches \"Export\""),
+    ("missing", "the October statement"),
+    ("approaches", "- wait_for_page: wait for the page to settle before looking and judging"),
+    ("facts", "Request: 1. Open Statements\nObjective 1 failed: nothing matches \"Statements\""),
 ];
 
 #[test]

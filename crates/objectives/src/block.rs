@@ -1,11 +1,13 @@
 //! `browser.run_objectives`: the block around the runner — its inputs read, the checklist made,
-//! the run's browser opened at the start address, the objectives carried out, and the report.
+//! the run's browser opened at the start address, the objectives carried out under the task
+//! loop and the planning layer (or as seed 004's loop alone when planning is off), and the
+//! report.
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
-use planwright_block::inputs::{choice, integer, text, web_address};
+use planwright_block::inputs::{boolean, choice, describe, integer, text, web_address};
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_browser::ActOptions;
 use planwright_runs::objective::{ObjectiveProgress, StepStatus, StepType};
@@ -15,30 +17,67 @@ use serde_json::{json, Value};
 use crate::cache::{ActionCache, CACHE_FILE};
 use crate::checklist::split_steps;
 use crate::model::ModelHelp;
+use crate::planning::{Planner, PlanningHistory, PlanningSettings};
 use crate::runner::{Decide, RunOutcome, Runner, RunnerConfig};
+use crate::task::{self, Ending, OnUnsatisfied, TaskSettings};
 
 /// Where downloads go, under the work directory.
 pub const DOWNLOADS_DIR: &str = "downloads";
 /// The most attempts an objective may be given.
 const MAX_ATTEMPTS: i64 = 10;
 
-/// The block. Its action cache lives in the data home, opened on first use.
+/// The block. Its action cache lives in the data home, opened on first use; its planning
+/// settings are read from the data home's `settings.yaml` at each run.
 pub struct RunObjectives {
-    cache_path: Option<PathBuf>,
+    data_home: Option<PathBuf>,
     cache: OnceLock<Option<Arc<ActionCache>>>,
 }
 
 impl RunObjectives {
-    /// With the action cache under `data_home` (`None`: no cache, every run decides again).
+    /// With the action cache and the planning settings under `data_home` (`None`: no cache,
+    /// every run decides again, and the default planning settings).
     pub fn new(data_home: Option<&std::path::Path>) -> RunObjectives {
-        RunObjectives { cache_path: data_home.map(|home| home.join(CACHE_FILE)), cache: OnceLock::new() }
+        RunObjectives { data_home: data_home.map(std::path::Path::to_path_buf), cache: OnceLock::new() }
+    }
+
+    /// The planning settings: the data home's, with the node's inputs over them.
+    fn planning(&self, inputs: &Values) -> Result<PlanningSettings, BlockError> {
+        let mut settings = match &self.data_home {
+            Some(home) => PlanningSettings::load(home).map_err(|e| BlockError::NotSetUp(e.to_string()))?,
+            None => PlanningSettings::default(),
+        };
+        settings.enabled = boolean(inputs, "planning", settings.enabled)?;
+        let bounded = |name: &str, default: u32, low: i64, high: i64| -> Result<u32, BlockError> {
+            let value = integer(inputs, name, i64::from(default))?;
+            if !(low..=high).contains(&value) {
+                return Err(BlockError::Input(format!(
+                    "`{name}` is {value}; give a whole number from {low} to {high}"
+                )));
+            }
+            Ok(value as u32)
+        };
+        settings.reflection.trigger_interval =
+            bounded("reflection_interval", settings.reflection.trigger_interval, 0, 1000)?;
+        settings.revision.max_revisions = bounded("max_revisions", settings.revision.max_revisions, 0, 10)?;
+        settings.task_loop.max_iterations = bounded("max_iterations", settings.task_loop.max_iterations, 1, 10)?;
+        settings.task_loop.satisfaction_threshold = match inputs.get("satisfaction_threshold") {
+            None | Some(Value::Null) => settings.task_loop.satisfaction_threshold,
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|f| (0.0..=1.0).contains(&f)) => n.as_f64().unwrap_or(0.8),
+            Some(other) => {
+                return Err(BlockError::Input(format!(
+                    "`satisfaction_threshold` is {}; give a score from 0 to 1, e.g. 0.8",
+                    describe(other)
+                )))
+            }
+        };
+        Ok(settings)
     }
 
     fn cache(&self, ctx: &BlockContext) -> Option<Arc<ActionCache>> {
         self.cache
             .get_or_init(|| {
-                let path = self.cache_path.as_ref()?;
-                match ActionCache::open(path) {
+                let path = self.data_home.as_ref()?.join(CACHE_FILE);
+                match ActionCache::open(&path) {
                     Ok(cache) => Some(Arc::new(cache)),
                     Err(error) => {
                         ctx.log(LogLevel::Warn, format!("{error}; objectives are decided again on every run"));
@@ -84,6 +123,12 @@ impl RunObjectives {
             "model" => Decide::ModelFirst,
             _ => Decide::OfflineFirst,
         };
+        let on_unsatisfied = match choice(&inputs, "on_unsatisfied", &["ask", "report", "fail"], "ask")? {
+            "report" => OnUnsatisfied::Report,
+            "fail" => OnUnsatisfied::Fail,
+            _ => OnUnsatisfied::Ask,
+        };
+        let planning = self.planning(&inputs)?;
         // A {{NAME}} in the address (a token) is filled only now.
         let url = web_address("start_url", &ctx.secrets.fill(start)?, "the page to open first")?;
         let model = match &ctx.models {
@@ -97,6 +142,14 @@ impl RunObjectives {
             return Err(BlockError::Input(
                 "`steps` has no steps; write one a line, e.g. \"1. Open the Statements page\"".into(),
             ));
+        }
+        if planning.enabled && objectives.len() > planning.max_subtasks as usize {
+            return Err(BlockError::Input(format!(
+                "`steps` has {} steps, more than the planning settings allow ({}, `planning.max_subtasks`); split them \
+                 over several nodes or raise the limit",
+                objectives.len(),
+                planning.max_subtasks
+            )));
         }
         let session = ctx.browser.session(ctx).await?;
         let downloads_dir = ctx.workdir.resolve("downloads", DOWNLOADS_DIR)?;
@@ -114,13 +167,37 @@ impl RunObjectives {
                 ctx.secrets.redact(&opened.url)
             ),
         );
+        let task_settings = TaskSettings {
+            max_iterations: planning.task_loop.max_iterations,
+            threshold: planning.task_loop.satisfaction_threshold,
+            on_unsatisfied,
+            max_attempts: attempts as u32,
+        };
+        let planner = planning.enabled.then(|| {
+            let history = planning.history_path(&ctx.record_dir, self.data_home.as_deref());
+            Planner::new(planning.clone(), PlanningHistory::new(history), model.clone())
+        });
         let config =
             RunnerConfig { max_attempts: attempts as u32, cache: self.cache(ctx), downloads_dir, model, decide };
         let progress = ObjectiveProgress::new(steps, objectives);
-        let outcome = Runner::new(ctx, session, config, progress).run().await?;
+        let mut runner = Runner::new(ctx, session, config, progress);
+        if let Some(planner) = planner {
+            runner = runner.with_planner(planner);
+        }
+        let outcome = task::run(runner, task_settings, url.as_str()).await?;
         let summary = format!(
-            "{}{}{}",
+            "{}{}{}{}",
             outcome.progress.summary(),
+            match &outcome.ending {
+                Ending::Task(task) => format!(
+                    "; {} after {} pass{} ({:.0} %)",
+                    task.outcome.name().replace('_', " "),
+                    task.iterations,
+                    if task.iterations == 1 { "" } else { "es" },
+                    task.satisfaction.overall_score * 100.0
+                ),
+                Ending::Legacy { .. } => String::new(),
+            },
             match outcome.replayed {
                 0 => String::new(),
                 n => format!("; {n} replayed from the action cache"),
@@ -212,20 +289,27 @@ fn outputs(outcome: &RunOutcome, ctx: &BlockContext) -> Values {
         .iter()
         .map(|d| json!({"file": d.file_name, "path": d.path.display().to_string(), "bytes": d.bytes}))
         .collect();
+    let mut report = json!({
+        "steps": steps,
+        "passed_steps": passed_steps,
+        "failed_steps": failed_steps,
+        "summary": progress.summary(),
+        "downloads": downloads,
+        "replayed_from_cache": outcome.replayed,
+        "model_calls": outcome.model_calls,
+        "progress": serde_json::to_value(progress).unwrap_or(Value::Null),
+    });
+    if let Ending::Task(task) = &outcome.ending {
+        report["outcome"] = json!(task.outcome.name());
+        report["iterations"] = json!(task.iterations);
+        report["satisfaction"] = json!(task.satisfaction.overall_score);
+        report["requirements"] = serde_json::to_value(&task.requirements).unwrap_or(Value::Null);
+        report["reflections"] = json!(task.reflections);
+        report["revisions"] = json!(task.revisions);
+        report["planning_history"] = json!(task.history.display().to_string());
+    }
     let mut out = Values::new();
-    out.insert(
-        "report".into(),
-        json!({
-            "steps": steps,
-            "passed_steps": passed_steps,
-            "failed_steps": failed_steps,
-            "summary": progress.summary(),
-            "downloads": downloads,
-            "replayed_from_cache": outcome.replayed,
-            "model_calls": outcome.model_calls,
-            "progress": serde_json::to_value(progress).unwrap_or(Value::Null),
-        }),
-    );
+    out.insert("report".into(), report);
     out.insert("passed".into(), Value::Bool(progress.all_completed() && !progress.objective_steps.is_empty()));
     out.insert("extracted".into(), Value::Object(outcome.extracted.clone()));
     out

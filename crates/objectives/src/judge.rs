@@ -51,25 +51,40 @@ fn cut(text: &str, max: usize) -> String {
     }
 }
 
-/// How long a check waits for what it expects: at most this…
-const CHECK_BOUND: Duration = Duration::from_secs(5);
 /// …and never past the page having been still this long (nothing more is coming).
 const STILL_ENOUGH: Duration = Duration::from_millis(1200);
+
+/// How long to wait for something to show on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Patience {
+    /// At most this.
+    pub bound: Duration,
+    /// Stop sooner once the page is at rest (nothing more seems to be coming).
+    pub stop_when_still: bool,
+}
+
+impl Patience {
+    /// A check's ordinary wait.
+    pub const CHECK: Patience = Patience { bound: Duration::from_secs(5), stop_when_still: true };
+    /// A waiting step a revision added: the whole bound, whether the page looks at rest or not
+    /// (content a timer renders late, with no request and no "Loading…").
+    pub const PATIENT: Patience = Patience { bound: Duration::from_secs(10), stop_when_still: false };
+}
 /// How often a page still rendering is looked at again.
 pub(crate) const POLL: Duration = Duration::from_millis(40);
 
-/// Whether a wait for something to show on the page has lasted long enough: `bound` ran out,
-/// or the page has been still a while and does not say it is loading (a page filled by a timer
-/// or a slow back end looks still while its "Loading…" is up).
+/// Whether a wait for something to show on the page has lasted long enough: the bound ran out,
+/// or (when the patience allows) the page has been still a while and does not say it is
+/// loading (a page filled by a timer or a slow back end looks still while its "Loading…" is up).
 pub(crate) async fn waited_enough(
     session: &BrowserSession,
     waited: Duration,
-    bound: Duration,
+    patience: Patience,
 ) -> Result<bool, BrowserError> {
-    if waited >= bound {
+    if waited >= patience.bound {
         return Ok(true);
     }
-    Ok(waited >= STILL_ENOUGH && at_rest(session).await?)
+    Ok(patience.stop_when_still && waited >= STILL_ENOUGH && at_rest(session).await?)
 }
 
 /// The page has been still a while and does not say it is loading: looking again would see the
@@ -127,6 +142,7 @@ pub async fn verify(
     expected: &[String],
     negated: bool,
     role: Option<&str>,
+    patience: Patience,
 ) -> Result<Result<String, String>, BrowserError> {
     if expected.is_empty() && role != Some("table") {
         return Ok(Err("the step does not say what to look for on the page".into()));
@@ -166,7 +182,7 @@ pub async fn verify(
             }));
         }
         let waited = started.elapsed();
-        if waited_enough(session, waited, CHECK_BOUND).await? {
+        if waited_enough(session, waited, patience).await? {
             return Ok(Err(if negated {
                 format!("{} is shown on the page, which the check says it should not be", evidence.join("; "))
             } else {
@@ -223,7 +239,11 @@ pub fn labelled_value(text: &str, label: &str) -> Option<String> {
 }
 
 /// Reads the value shown for `label`, waiting for a page still rendering.
-pub async fn note(session: &BrowserSession, label: &str) -> Result<Result<String, String>, BrowserError> {
+pub async fn note(
+    session: &BrowserSession,
+    label: &str,
+    patience: Patience,
+) -> Result<Result<String, String>, BrowserError> {
     let started = Instant::now();
     loop {
         let page = PageText::capture(session).await?;
@@ -231,7 +251,7 @@ pub async fn note(session: &BrowserSession, label: &str) -> Result<Result<String
             return Ok(Ok(value));
         }
         let waited = started.elapsed();
-        if waited_enough(session, waited, CHECK_BOUND).await? {
+        if waited_enough(session, waited, patience).await? {
             return Ok(Err(format!("no \"{label}\" with a value next to it on the page")));
         }
         tokio::time::sleep(POLL).await;

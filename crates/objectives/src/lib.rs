@@ -11,7 +11,9 @@
 //! - [`model`]: what a configured model adds (a checklist of prose, a decision where the
 //!   resolver found nothing, a judgement); [`cache`]: actions that worked, replayed with no
 //!   model call; [`steplog`]: `steps.jsonl`.
-//! - [`runner`]: the loop; [`block`]: the block around it.
+//! - [`runner`]: the loop; [`planning`]: seed 001's plan, reflections and revisions around it;
+//!   [`task`]: seed 003's task loop (requirements, satisfaction, passes) and [`escalation`]
+//!   (the decision given back to the person); [`block`]: the block around them.
 //!
 //! Progress is the run record's [`planwright_runs::objective::ObjectiveProgress`], reported as
 //! `objective` progress events. Knows the block port, the browser driver, the model port and
@@ -20,15 +22,18 @@
 pub mod block;
 pub mod cache;
 pub mod checklist;
+pub mod escalation;
 pub mod evidence;
 pub mod intent;
 pub mod judge;
 pub mod model;
 pub mod page;
+pub mod planning;
 pub mod recovery;
 pub mod resolve;
 pub mod runner;
 pub mod steplog;
+pub mod task;
 pub mod text;
 
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! (evaluator tier, `{achieved, evidence}`). Every call goes through the run's recorded client,
 //! so it is a `model_call` event with its tier and tokens, masked.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use planwright_browser::Locator;
@@ -21,8 +21,8 @@ const MAX_ACTIONS: usize = 6;
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("the model: {message}")]
 pub struct ModelError {
-    message: String,
-    retriable: bool,
+    pub(crate) message: String,
+    pub(crate) retriable: bool,
 }
 
 impl ModelError {
@@ -51,25 +51,52 @@ pub enum ModelPlan {
 }
 
 /// One structured question: which prompt, on which tier, answered in which schema.
-struct Ask<'a> {
-    prompt: &'a str,
-    tier: Tier,
-    max_tokens: u32,
+pub(crate) struct Ask<'a> {
+    pub prompt: &'a str,
+    pub tier: Tier,
+    pub max_tokens: u32,
     /// The schema's name as the server sees it.
-    name: &'a str,
-    schema: Value,
+    pub name: &'a str,
+    pub schema: Value,
 }
 
-/// The model, with the prompts, counting its calls.
+/// The model, with the prompts, counting its calls and tokens.
 pub struct ModelHelp {
     client: Arc<dyn LlmClient>,
     prompts: Prompts,
     calls: AtomicUsize,
+    input_tokens: AtomicU64,
+    output_tokens: AtomicU64,
+}
+
+/// Calls and tokens spent, as counted so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spent {
+    pub calls: usize,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl std::ops::Sub for Spent {
+    type Output = Spent;
+    fn sub(self, before: Spent) -> Spent {
+        Spent {
+            calls: self.calls.saturating_sub(before.calls),
+            input_tokens: self.input_tokens.saturating_sub(before.input_tokens),
+            output_tokens: self.output_tokens.saturating_sub(before.output_tokens),
+        }
+    }
 }
 
 impl ModelHelp {
     pub fn new(client: Arc<dyn LlmClient>) -> Result<ModelHelp, planwright_llm::PromptError> {
-        Ok(ModelHelp { client, prompts: Prompts::built_in()?, calls: AtomicUsize::new(0) })
+        Ok(ModelHelp {
+            client,
+            prompts: Prompts::built_in()?,
+            calls: AtomicUsize::new(0),
+            input_tokens: AtomicU64::new(0),
+            output_tokens: AtomicU64::new(0),
+        })
     }
 
     /// Calls made so far (a re-ask counts).
@@ -77,7 +104,16 @@ impl ModelHelp {
         self.calls.load(Ordering::Relaxed)
     }
 
-    async fn ask(
+    /// Calls and tokens so far.
+    pub fn spent(&self) -> Spent {
+        Spent {
+            calls: self.calls(),
+            input_tokens: self.input_tokens.load(Ordering::Relaxed),
+            output_tokens: self.output_tokens.load(Ordering::Relaxed),
+        }
+    }
+
+    pub(crate) async fn ask(
         &self,
         ask: Ask<'_>,
         values: &[(&str, &str)],
@@ -91,10 +127,14 @@ impl ModelHelp {
         request.max_tokens = Some(ask.max_tokens);
         let answer = structured(self.client.as_ref(), &self.prompts, request, ask.name, &ask.schema, cancel).await;
         let exchanges = match &answer {
-            Ok(answer) => answer.exchanges.len(),
-            Err(error) => error.exchanges.len().max(1),
+            Ok(answer) => &answer.exchanges,
+            Err(error) => &error.exchanges,
         };
-        self.calls.fetch_add(exchanges, Ordering::Relaxed);
+        for exchange in exchanges {
+            self.input_tokens.fetch_add(exchange.reply.usage.input_tokens, Ordering::Relaxed);
+            self.output_tokens.fetch_add(exchange.reply.usage.output_tokens, Ordering::Relaxed);
+        }
+        self.calls.fetch_add(exchanges.len().max(1), Ordering::Relaxed);
         Ok(answer?.value)
     }
 

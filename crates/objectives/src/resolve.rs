@@ -110,7 +110,21 @@ fn shown(value: &ValueSpec) -> String {
 
 /// Why an intent could not be matched to the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unresolved(pub String);
+pub struct Unresolved {
+    pub reason: String,
+    /// Several elements fit and the step does not say which (rather than none fitting).
+    pub ambiguous: bool,
+}
+
+impl Unresolved {
+    fn missing(reason: impl Into<String>) -> Unresolved {
+        Unresolved { reason: reason.into(), ambiguous: false }
+    }
+
+    fn ambiguous(reason: impl Into<String>) -> Unresolved {
+        Unresolved { reason: reason.into(), ambiguous: true }
+    }
+}
 
 /// Roles an action acts on.
 fn action_roles(action: &Action) -> &'static [&'static str] {
@@ -273,7 +287,7 @@ async fn pick_where(
 ) -> Result<(Locator, Node), Unresolved> {
     let scored = candidates(page, intent, roles, min, keep);
     let Some(best) = scored.first() else {
-        return Err(Unresolved(format!(
+        return Err(Unresolved::missing(format!(
             "{what}: nothing on the page matches {}{}",
             target_words(intent),
             seen(page, roles)
@@ -285,7 +299,11 @@ async fn pick_where(
         close.iter().all(|s| page.nodes[s.index].role == node.role && page.nodes[s.index].name == node.name);
     if close.len() > 1 && !same_name {
         let names: Vec<String> = close.iter().map(|s| describe_node(&page.nodes[s.index])).collect();
-        return Err(Unresolved(format!("{what}: {} could be any of {}", target_words(intent), names.join(", "))));
+        return Err(Unresolved::ambiguous(format!(
+            "{what}: {} could be any of {}",
+            target_words(intent),
+            names.join(", ")
+        )));
     }
     let locator = locator_of(&node);
     let duplicates = page.named(&node.role, &node.name);
@@ -304,7 +322,7 @@ async fn disambiguate(
     intent: &Intent,
     what: &str,
 ) -> Result<(Locator, Node), Unresolved> {
-    let found = session.resolve(&locator).await.map_err(|e| Unresolved(format!("{what}: {e}")))?;
+    let found = session.resolve(&locator).await.map_err(|e| Unresolved::missing(format!("{what}: {e}")))?;
     let mut surroundings = Vec::with_capacity(found.len());
     for candidate in &found {
         surroundings.push(fold(&session.surroundings(candidate).await.unwrap_or_default()));
@@ -318,7 +336,7 @@ async fn disambiguate(
     }
     let listed: Vec<String> =
         surroundings.iter().take(8).map(|s| format!("\"{}\"", s.chars().take(60).collect::<String>())).collect();
-    Err(Unresolved(format!(
+    Err(Unresolved::ambiguous(format!(
         "{what}: {} {} on the page and the step does not say which (they stand in {})",
         found.len(),
         describe_node(&node),
@@ -428,7 +446,7 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
                 ops.push(Op::Fill { locator, value: value.into() });
             }
             if ops.is_empty() {
-                return Err(Unresolved("fill: the step names no value to type".into()));
+                return Err(Unresolved::missing("fill: the step names no value to type"));
             }
             Ok(ops)
         }
@@ -445,11 +463,11 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
 /// "Close the dialog": the close button of the dialog there is.
 fn close_op(page: &Page) -> Result<Vec<Op>, Unresolved> {
     let dialog = page.nodes.iter().position(|n| matches!(n.role.as_str(), "dialog" | "alertdialog"));
-    let Some(dialog) = dialog else { return Err(Unresolved("close: there is no dialog on the page".into())) };
+    let Some(dialog) = dialog else { return Err(Unresolved::missing("close: there is no dialog on the page")) };
     crate::recovery::dismiss_button(page, dialog)
         .map(|(i, _)| vec![Op::Click { locator: crate::recovery::locator_in(page, i), downloads: false }])
         .ok_or_else(|| {
-            Unresolved(format!("close: {} has no button that closes it", describe_node(&page.nodes[dialog])))
+            Unresolved::missing(format!("close: {} has no button that closes it", describe_node(&page.nodes[dialog])))
         })
 }
 
@@ -475,8 +493,8 @@ async fn field_for(
                 page.nodes.iter().filter(|n| EDITABLE.contains(&n.role.as_str()) && !n.disabled).collect();
             match fields.as_slice() {
                 [one] => Ok(locator_of(one)),
-                [] => Err(Unresolved("fill: there is no field to type into on the page".into())),
-                many => Err(Unresolved(format!(
+                [] => Err(Unresolved::missing("fill: there is no field to type into on the page")),
+                many => Err(Unresolved::ambiguous(format!(
                     "fill: the step does not say which field; the page has {}",
                     many.iter().map(|n| describe_node(n)).collect::<Vec<_>>().join(", ")
                 ))),
@@ -567,7 +585,7 @@ async fn choose(
         .flat_map(|&s| page.options_of(s).into_iter().map(move |o| format!("{} in {}", o.name, page.nodes[s].name)))
         .take(12)
         .collect();
-    Err(Unresolved(format!(
+    Err(Unresolved::missing(format!(
         "choose: no option, radio or button \"{value}\"{} on the page{}",
         field.map(|f| format!(" for \"{f}\"")).unwrap_or_default(),
         if options.is_empty() { String::new() } else { format!("; the options are {}", options.join(", ")) }
@@ -619,7 +637,7 @@ fn search(page: &Page, query: &StepValue) -> Result<Vec<Op>, Unresolved> {
         .or_else(|| page.ancestors_any(&fields, "search"))
         .or_else(|| (fields.len() == 1).then(|| fields[0]));
     let Some(field) = field else {
-        return Err(Unresolved(format!("search: no search field on the page{}", seen(page, EDITABLE))));
+        return Err(Unresolved::missing(format!("search: no search field on the page{}", seen(page, EDITABLE))));
     };
     let mut ops = vec![Op::Fill { locator: locator_of(&page.nodes[field]), value: query.into() }];
     // Its button: in the same search landmark or form, named for searching.
@@ -662,13 +680,16 @@ fn login(page: &Page, user: Option<&StepValue>, password: Option<&StepValue>) ->
                 ops.push(Op::Fill { locator: locator_of(&page.nodes[field]), value: value.into() })
             }
             (Some(_), None) => {
-                return Err(Unresolved(format!("sign in: no {what} field on the page{}", seen(page, EDITABLE))))
+                return Err(Unresolved::missing(format!(
+                    "sign in: no {what} field on the page{}",
+                    seen(page, EDITABLE)
+                )))
             }
             (None, _) => {}
         }
     }
     if ops.is_empty() {
-        return Err(Unresolved("sign in: the step gives neither a user name nor a password".into()));
+        return Err(Unresolved::missing("sign in: the step gives neither a user name nor a password"));
     }
     let submit =
         page.nodes.iter().find(|n| matches!(n.role.as_str(), "button" | "link") && mentions(&n.name, SUBMIT_LOGIN));

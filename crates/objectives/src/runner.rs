@@ -2,8 +2,13 @@
 //! get what blocks it out of the way (recovery steps), decide the actions — replayed from the
 //! cache, resolved offline, or asked of the model — check each target before acting, act, and
 //! judge the objective by what the page now shows. At most `max_attempts` attempts an
-//! objective, each knowing what failed before; a failed objective skips the rest.
+//! objective, each knowing what failed before. A pass stops at the first objective that fails.
+//!
+//! With the planning layer ([`crate::planning::Planner`]) each failed attempt is reflected on
+//! and may revise how the next one approaches the objective ([`Approach`]); without it (legacy
+//! mode) the loop is seed 004's alone. The task loop ([`crate::task`]) runs passes.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,8 +18,10 @@ use planwright_browser::{
     ActOptions, ActionReport, BrowserError, BrowserSession, Download, Locator, SnapshotMode, SnapshotOptions,
 };
 use planwright_runs::objective::{
-    ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState, StepStatus, StepType,
+    DecidedBy, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState,
+    StepStatus, StepType,
 };
+use planwright_runs::planning::Approach;
 use planwright_runs::{ArtifactKind, LogLevel, Progress};
 use serde_json::{Map, Value};
 use tracing::Instrument;
@@ -22,19 +29,41 @@ use tracing::Instrument;
 use crate::cache::{ActionCache, CacheKey};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
-use crate::judge::{self, PageText, POLL};
+use crate::judge::{self, PageText, Patience, POLL};
 use crate::model::{ModelHelp, ModelPlan};
 use crate::page::Page;
+use crate::planning::offline::is_action;
+use crate::planning::{AttemptReport, FailureKind, Planner};
 use crate::recovery;
-use crate::resolve::{resolve, Op, Unresolved, ValueKind};
+use crate::resolve::{resolve, Op, ValueKind};
 use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
 
-/// How long the runner waits for a page still rendering before it calls a target missing.
-const LATE_CONTENT: Duration = Duration::from_secs(5);
-/// How long a click may take to show its effect (a client-side timer renders results).
-const EFFECT: Duration = Duration::from_millis(2500);
 /// How long a cached target may take to appear before the cache is set aside.
 const CACHED_TARGET: Duration = Duration::from_secs(3);
+/// The most times the page is scrolled looking for a target (`scroll_to_find`).
+const MAX_SCROLLS: u32 = 12;
+
+/// How long an attempt waits for the page, by its approach.
+#[derive(Debug, Clone, Copy)]
+struct Waits {
+    /// For a target still rendering before it is called missing.
+    late_content: Patience,
+    /// For a click to show its effect (a client-side timer renders results).
+    effect: Duration,
+    /// For what a check or a note looks for.
+    check: Patience,
+}
+
+impl Waits {
+    const USUAL: Waits = Waits {
+        late_content: Patience { bound: Duration::from_secs(5), stop_when_still: true },
+        effect: Duration::from_millis(2500),
+        check: Patience::CHECK,
+    };
+    /// A waiting step a revision added.
+    const PATIENT: Waits =
+        Waits { late_content: Patience::PATIENT, effect: Duration::from_secs(6), check: Patience::PATIENT };
+}
 
 /// What the runner is given.
 pub struct RunnerConfig {
@@ -62,6 +91,8 @@ pub enum Decide {
 /// What a run of objectives produced.
 pub struct RunOutcome {
     pub progress: ObjectiveProgress,
+    /// How the task ended (see [`crate::task`]).
+    pub ending: crate::task::Ending,
     pub extracted: Map<String, Value>,
     pub downloads: Vec<Download>,
     /// Objectives whose actions were replayed from the cache.
@@ -72,15 +103,20 @@ pub struct RunOutcome {
     pub model_calls: usize,
 }
 
-/// Why an attempt failed, and whether another could change it.
+/// Why an attempt failed, how, and whether another attempt the same way could change it.
 struct Failure {
     reason: String,
     retriable: bool,
+    kind: FailureKind,
 }
 
 impl Failure {
-    fn retry(reason: impl Into<String>) -> Failure {
-        Failure { reason: reason.into(), retriable: true }
+    fn retry(kind: FailureKind, reason: impl Into<String>) -> Failure {
+        Failure { reason: reason.into(), retriable: true, kind }
+    }
+
+    fn last(reason: impl Into<String>) -> Failure {
+        Failure { reason: reason.into(), retriable: false, kind: FailureKind::Final }
     }
 }
 
@@ -88,7 +124,8 @@ impl From<BrowserError> for Failure {
     fn from(error: BrowserError) -> Failure {
         let retriable =
             !matches!(error, BrowserError::Closed(_) | BrowserError::NotInstalled { .. } | BrowserError::Launch(_));
-        Failure { reason: error.to_string(), retriable }
+        let kind = if retriable { FailureKind::Browser } else { FailureKind::Final };
+        Failure { reason: error.to_string(), retriable, kind }
     }
 }
 
@@ -123,6 +160,23 @@ pub struct Runner<'a> {
     /// An evidence screenshot being taken while the next objective is read and planned; it is
     /// waited for before anything acts on the page again.
     pending_evidence: Option<(usize, EvidenceShot)>,
+    /// The planning layer; `None` in legacy mode.
+    pub(crate) planner: Option<Planner>,
+    /// The approach each objective's next attempt takes, when not as written (a revision, a
+    /// continuation plan, the person's choice).
+    pub(crate) approaches: BTreeMap<usize, Approach>,
+    /// The detail the person gave for an objective (`person_detail`).
+    pub(crate) details: BTreeMap<usize, String>,
+    /// Where each objective's first attempt began (`reload_page` opens it again).
+    start_urls: BTreeMap<usize, String>,
+    /// The last failed attempt of each objective.
+    pub(crate) failures: BTreeMap<usize, AttemptReport>,
+    /// The pass of the task loop under way (1 for the first).
+    pub(crate) iteration: u32,
+    /// The waits of the attempt under way.
+    waits: Waits,
+    /// Things the attempt under way asked for that were done.
+    intents_done: usize,
 }
 
 /// A screenshot under way: where it was saved, `None` for a blank page, or why it failed.
@@ -148,11 +202,55 @@ impl<'a> Runner<'a> {
             proofs: Vec::new(),
             tried: ("offline", Vec::new()),
             pending_evidence: None,
+            planner: None,
+            approaches: BTreeMap::new(),
+            details: BTreeMap::new(),
+            start_urls: BTreeMap::new(),
+            failures: BTreeMap::new(),
+            iteration: 1,
+            waits: Waits::USUAL,
+            intents_done: 0,
         }
     }
 
-    /// Carries out every objective in turn; stops at the first that fails (the rest skipped).
+    /// With the planning layer (not legacy mode).
+    pub fn with_planner(mut self, planner: Planner) -> Runner<'a> {
+        self.planner = Some(planner);
+        self
+    }
+
+    pub fn ctx(&self) -> &'a BlockContext {
+        self.ctx
+    }
+
+    pub fn progress(&self) -> &ObjectiveProgress {
+        &self.progress
+    }
+
+    pub(crate) fn progress_mut(&mut self) -> &mut ObjectiveProgress {
+        &mut self.progress
+    }
+
+    pub fn session(&self) -> &Arc<BrowserSession> {
+        &self.session
+    }
+
+    pub fn model(&self) -> Option<&Arc<ModelHelp>> {
+        self.config.model.as_ref()
+    }
+
+    /// Seed 004's loop alone (legacy mode): every objective in turn, stopping at the first that
+    /// fails (the rest skipped).
     pub async fn run(mut self) -> Result<RunOutcome, BlockError> {
+        self.announce();
+        self.pass().await?;
+        self.skip_rest();
+        let all = self.progress.all_completed();
+        Ok(self.finish(crate::task::Ending::Legacy { passed: all }).await)
+    }
+
+    /// Reports the objectives, all pending (an earlier attempt of the node said so).
+    pub(crate) fn announce(&mut self) {
         if self.log.exists() {
             self.ctx.log(
                 LogLevel::Info,
@@ -160,36 +258,50 @@ impl<'a> Runner<'a> {
                  page",
             );
         }
-        self.emit(ObjectiveChange::Planned, None);
-        if self.progress.objective_steps.is_empty() {
-            return Ok(self.finish().await);
-        }
         self.progress.current_step_index = 0;
+        self.emit(ObjectiveChange::Planned, None);
+    }
+
+    /// One pass: the objectives from the current one on, in turn, until one fails (it stays
+    /// failed, those after it pending). Whether every objective is now completed.
+    pub(crate) async fn pass(&mut self) -> Result<bool, BlockError> {
+        if self.progress.objective_steps.is_empty() {
+            return Ok(true);
+        }
         loop {
             let index = self.progress.current_step_index;
-            let span = tracing::info_span!("objective", index = index + 1, description = %self.progress.objective_steps[index].description);
+            let span = tracing::info_span!("objective", index = index + 1, iteration = self.iteration, description = %self.progress.objective_steps[index].description);
             let achieved = self.objective(index).instrument(span).await?;
             if !achieved {
-                for skipped in self.progress.skip_pending() {
-                    self.progress.current_step_index = skipped;
-                    self.emit(ObjectiveChange::Skipped, None);
-                }
-                break;
+                return Ok(false);
             }
             if !self.progress.advance() {
-                break;
+                return Ok(self.progress.all_completed());
             }
         }
-        Ok(self.finish().await)
     }
 
-    async fn finish(mut self) -> RunOutcome {
+    /// Every objective still pending is skipped (the task ends with them not reached).
+    pub(crate) fn skip_rest(&mut self) {
+        for skipped in self.progress.skip_pending() {
+            self.progress.current_step_index = skipped;
+            self.emit(ObjectiveChange::Skipped, None);
+        }
+    }
+
+    /// The first objective not completed (the one a new pass starts from), if any.
+    pub(crate) fn first_open(&self) -> Option<usize> {
+        self.progress.objectives_only().find(|s| s.status != StepStatus::Completed).map(|s| s.index)
+    }
+
+    pub(crate) async fn finish(mut self, ending: crate::task::Ending) -> RunOutcome {
         self.flush_evidence().await;
-        self.outcome()
+        self.outcome(ending)
     }
 
-    fn outcome(self) -> RunOutcome {
+    fn outcome(self, ending: crate::task::Ending) -> RunOutcome {
         RunOutcome {
+            ending,
             model_calls: self.config.model.as_ref().map_or(0, |m| m.calls()),
             progress: self.progress,
             extracted: self.extracted,
@@ -210,20 +322,43 @@ impl<'a> Runner<'a> {
     /// One objective, attempt after attempt; whether it was achieved.
     async fn objective(&mut self, index: usize) -> Result<bool, BlockError> {
         let description = self.progress.objective_steps[index].description.clone();
-        let intents = parse_step(&description);
-        self.progress.objective_steps[index].execution_plan = intents.iter().map(Intent::describe).collect();
+        let written = parse_step(&description);
+        if !self.approaches.contains_key(&index) {
+            self.progress.objective_steps[index].execution_plan = written.iter().map(Intent::describe).collect();
+        }
         if self.progress.objective_steps[index].status == StepStatus::Pending {
             self.progress.start_current().map_err(|e| BlockError::Failed(e.to_string()))?;
         }
         let mut failures: Vec<String> = Vec::new();
-        let mut use_cache = true;
-        for attempt in 1..=self.config.max_attempts.max(1) {
+        // The cache is replayed only by the first attempt of the first pass, as written.
+        let mut use_cache = self.progress.objective_steps[index].attempts == 0;
+        for _ in 1..=self.config.max_attempts.max(1) {
             self.check_cancel()?;
-            self.progress.objective_steps[index].attempts = attempt;
+            let approach = self.approaches.get(&index).copied().unwrap_or(Approach::AsWritten);
+            let intents = self.intents_for(index, approach, &written);
+            let attempt = {
+                let step = &mut self.progress.objective_steps[index];
+                step.attempts += 1;
+                step.stats.approach = Some(approach);
+                step.stats.iteration = self.iteration;
+                step.attempts
+            };
             self.emit(ObjectiveChange::Started, None);
-            let result = self.attempt(index, &description, &intents, &failures, use_cache).await;
+            let started = Instant::now();
+            let spent = self.config.model.as_ref().map(|m| m.spent()).unwrap_or_default();
+            self.waits = if approach == Approach::WaitForPage { Waits::PATIENT } else { Waits::USUAL };
+            let result = self
+                .attempt(
+                    index,
+                    &description,
+                    &intents,
+                    &failures,
+                    use_cache && approach == Approach::AsWritten,
+                    approach,
+                )
+                .await;
             self.check_cancel()?;
-            match result {
+            let outcome = match result {
                 Ok(done) => {
                     self.write_log(
                         index,
@@ -236,21 +371,52 @@ impl<'a> Runner<'a> {
                     );
                     let evidence = done.evidence.join("; ");
                     self.progress.complete_current(&evidence).map_err(|e| BlockError::Failed(e.to_string()))?;
-                    self.keep_screenshot(index, "completed").await;
-                    self.emit(ObjectiveChange::Completed, None);
-                    return Ok(true);
+                    self.progress.objective_steps[index].stats.decided_by = Some(decider(done.decided_by));
+                    self.approaches.remove(&index);
+                    self.failures.remove(&index);
+                    None
                 }
                 Err(failure) => {
                     let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
+                    self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
                     self.write_log(index, attempt, decided_by, &ops, &intents, false, &failure.reason);
                     self.ctx
                         .log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
-                    failures.push(failure.reason);
+                    let report = AttemptReport {
+                        objective: index,
+                        attempt,
+                        approach,
+                        kind: failure.kind,
+                        reason: failure.reason.clone(),
+                        intents_done: self.intents_done,
+                        intents_total: intents.len(),
+                        at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
+                        model_decided: decided_by == "model",
+                    };
+                    failures.push(failure.reason.clone());
+                    self.failures.insert(index, report.clone());
                     use_cache = false;
-                    if !failure.retriable {
-                        break;
-                    }
+                    Some((failure, report, intents))
                 }
+            };
+            let revised = match (&outcome, self.planner.as_mut()) {
+                (Some((_, report, intents)), Some(planner)) => {
+                    planner.after_failure(self.ctx, &mut self.progress, report, intents).await
+                }
+                _ => None,
+            };
+            self.add_stats(index, started, spent);
+            let Some((failure, ..)) = outcome else {
+                self.keep_screenshot(index, "completed").await;
+                self.emit(ObjectiveChange::Completed, None);
+                return Ok(true);
+            };
+            if let Some(next) = revised {
+                self.approaches.insert(index, next);
+                continue;
+            }
+            if !failure.retriable {
+                break;
             }
         }
         let reason = failures.last().cloned().unwrap_or_else(|| "it was not reached".into());
@@ -262,8 +428,32 @@ impl<'a> Runner<'a> {
         Ok(false)
     }
 
+    /// The things an attempt asks for: the objective as written, or — with the person's detail —
+    /// the detail's steps followed by the objective's own checks and notes.
+    fn intents_for(&self, index: usize, approach: Approach, written: &[Intent]) -> Vec<Intent> {
+        match (approach, self.details.get(&index)) {
+            (Approach::PersonDetail, Some(detail)) => {
+                let mut intents: Vec<Intent> =
+                    crate::checklist::split_steps(detail).iter().flat_map(|step| parse_step(step)).collect();
+                intents.extend(written.iter().filter(|i| !is_action(i)).cloned());
+                intents
+            }
+            _ => written.to_vec(),
+        }
+    }
+
+    /// Adds an attempt's time and model use to its step's figures.
+    fn add_stats(&mut self, index: usize, started: Instant, before: crate::model::Spent) {
+        let spent = self.config.model.as_ref().map(|m| m.spent() - before).unwrap_or_default();
+        let stats = &mut self.progress.objective_steps[index].stats;
+        stats.elapsed_ms += started.elapsed().as_millis() as u64;
+        stats.model_calls += spent.calls as u32;
+        stats.input_tokens += spent.input_tokens;
+        stats.output_tokens += spent.output_tokens;
+    }
+
     /// One attempt: the cache first, then the offline resolver intent by intent, then the
-    /// model for what the resolver could not do.
+    /// model for what the resolver could not do — as the approach asks.
     async fn attempt(
         &mut self,
         index: usize,
@@ -271,9 +461,12 @@ impl<'a> Runner<'a> {
         intents: &[Intent],
         failures: &[String],
         use_cache: bool,
+        approach: Approach,
     ) -> Result<Done, Failure> {
         self.proofs.clear();
+        self.intents_done = 0;
         self.tried = ("offline", Vec::new());
+        self.prepare(index, approach).await?;
         self.clear_blockers(index, intents).await?;
         let start_url = self.session.url().await?;
         let key = CacheKey::new(description, &start_url, placeholders_in(description));
@@ -285,28 +478,37 @@ impl<'a> Runner<'a> {
         let mut ops = Vec::new();
         let mut evidence = Vec::new();
         for (at, intent) in intents.iter().enumerate() {
-            let model_first = self.config.decide == Decide::ModelFirst && self.config.model.is_some();
+            let model_first = (self.config.decide == Decide::ModelFirst || approach == Approach::ModelDecides)
+                && self.config.model.is_some();
             let unresolved = if model_first && is_action(intent) {
-                "the model decides first".to_owned()
+                (FailureKind::NotFound, "the model decides first".to_owned())
             } else {
-                match self.resolve_intent(index, intent, &intents[at..]).await? {
+                match self.resolve_intent(index, intent, &intents[at..], approach).await? {
                     Ok((planned, before)) => {
+                        let planned =
+                            if approach == Approach::TextLocator { self.by_text(planned).await? } else { planned };
                         let reports = self.carry_out(index, &planned, intents).await?;
                         match self.judge_intent(intent, &planned, &reports, &before).await? {
                             Ok(proof) => evidence.push(proof),
                             // A check of a page at rest reads the same on another attempt.
-                            Err(reason) if !is_action(intent) => return Err(self.settled(reason).await?),
-                            Err(reason) => return Err(Failure::retry(reason)),
+                            Err(reason) if !is_action(intent) => {
+                                return Err(self.settled(FailureKind::CheckFailed, reason).await?)
+                            }
+                            Err(reason) => return Err(Failure::retry(FailureKind::NoEffect, reason)),
                         }
+                        self.intents_done += 1;
                         ops.extend(planned);
                         continue;
                     }
-                    Err(reason) => reason,
+                    Err(unresolved) => unresolved,
                 }
             };
             // The resolver could not (or the model comes first): the model, when there is one,
             // decides the rest of the objective.
-            let Some(model) = self.config.model.clone() else { return Err(self.settled(unresolved).await?) };
+            let Some(model) = self.config.model.clone() else {
+                return Err(self.settled(unresolved.0, unresolved.1).await?);
+            };
+            let unresolved = unresolved.1;
             let (proof, planned) =
                 self.decide_with_model(&model, index, description, &intents[at..], failures, &unresolved).await?;
             evidence.push(proof);
@@ -314,6 +516,57 @@ impl<'a> Runner<'a> {
             return Ok(self.done(&key, evidence, ops, "model"));
         }
         Ok(self.done(&key, evidence, ops, "offline"))
+    }
+
+    /// What an approach does before the attempt looks at the page: the objective's page opened
+    /// again, or the page let settle.
+    async fn prepare(&mut self, index: usize, approach: Approach) -> Result<(), Failure> {
+        match approach {
+            Approach::ReloadPage => {
+                let url = match self.start_urls.get(&index) {
+                    Some(url) => url.clone(),
+                    None => self.session.url().await?,
+                };
+                self.act(&Op::Navigate { url }).await?;
+            }
+            Approach::WaitForPage => {
+                let started = Instant::now();
+                while started.elapsed() < Patience::PATIENT.bound && !judge::at_rest(&self.session).await? {
+                    tokio::time::sleep(POLL).await;
+                }
+            }
+            _ => {}
+        }
+        if !self.start_urls.contains_key(&index) {
+            let url = self.session.url().await?;
+            self.start_urls.insert(index, url);
+        }
+        Ok(())
+    }
+
+    /// The operations with each target found by its visible text instead of its role, where
+    /// that text names exactly one element (`text_locator`).
+    async fn by_text(&self, ops: Vec<Op>) -> Result<Vec<Op>, Failure> {
+        let mut changed = Vec::with_capacity(ops.len());
+        for op in ops {
+            let text = match &op {
+                Op::Click { locator: Locator::Role { name: Some(name), .. }, .. }
+                | Op::Hover { locator: Locator::Role { name: Some(name), .. } } => {
+                    Some(Locator::Text { text: name.clone(), exact: true })
+                }
+                _ => None,
+            };
+            let unique = match &text {
+                Some(locator) => self.session.resolve(locator).await?.len() == 1,
+                None => false,
+            };
+            changed.push(match (op, text) {
+                (Op::Click { downloads, .. }, Some(locator)) if unique => Op::Click { locator, downloads },
+                (Op::Hover { .. }, Some(locator)) if unique => Op::Hover { locator },
+                (op, _) => op,
+            });
+        }
+        Ok(changed)
     }
 
     /// The rest of an objective decided by the model: the actions from the page's snapshot,
@@ -337,10 +590,12 @@ impl<'a> Runner<'a> {
         let plan = model
             .decide(description, &checklist, index, &snapshot, &seen, &placeholders, &self.ctx.cancel)
             .await
-            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model })?;
         let planned = match plan {
             ModelPlan::Act(planned) => planned,
-            ModelPlan::TargetNotFound(why) => return Err(Failure::retry(format!("the model found no target: {why}"))),
+            ModelPlan::TargetNotFound(why) => {
+                return Err(Failure::retry(FailureKind::NotFound, format!("the model found no target: {why}")))
+            }
         };
         let before = PageText::capture(&self.session).await?;
         self.set_plan(index, &planned);
@@ -355,7 +610,7 @@ impl<'a> Runner<'a> {
             for intent in rest {
                 match self.judge_intent(intent, &[], &[], &before).await? {
                     Ok(proof) => proofs.push(proof),
-                    Err(reason) => return Err(Failure::retry(reason)),
+                    Err(reason) => return Err(Failure::retry(FailureKind::CheckFailed, reason)),
                 }
             }
             return Ok((proofs.join("; "), planned));
@@ -366,10 +621,10 @@ impl<'a> Runner<'a> {
         let judged = model
             .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
             .await
-            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable() })?;
+            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model })?;
         match judged {
             (true, proof) => Ok((proof, planned)),
-            (false, why) => Err(Failure::retry(format!("the model judged it not done: {why}"))),
+            (false, why) => Err(Failure::retry(FailureKind::NoEffect, format!("the model judged it not done: {why}"))),
         }
     }
 
@@ -412,9 +667,9 @@ impl<'a> Runner<'a> {
 
     /// A failure that reads the page as it is: final when the page is at rest (another
     /// attempt, with no model to think again, would see the same), else worth another attempt.
-    async fn settled(&self, reason: String) -> Result<Failure, Failure> {
+    async fn settled(&self, kind: FailureKind, reason: String) -> Result<Failure, Failure> {
         let retriable = !judge::at_rest(&self.session).await?;
-        Ok(Failure { reason, retriable })
+        Ok(Failure { reason, retriable, kind })
     }
 
     fn done(&self, key: &CacheKey, evidence: Vec<String>, ops: Vec<Op>, decided_by: &'static str) -> Done {
@@ -476,7 +731,10 @@ impl<'a> Runner<'a> {
                 Ok(proof) => evidence.push(proof),
                 Err(reason) => {
                     let _ = cache.forget(key);
-                    return Err(Failure::retry(format!("the cached actions did not reach it: {reason}")));
+                    return Err(Failure::retry(
+                        FailureKind::NoEffect,
+                        format!("the cached actions did not reach it: {reason}"),
+                    ));
                 }
             }
         }
@@ -501,14 +759,17 @@ impl<'a> Runner<'a> {
     }
 
     /// Resolves one intent against the page as it is now, waiting a little for a page still
-    /// rendering; the operations and the page text before them, or why not and the snapshot.
+    /// rendering (and, to `scroll_to_find`, scrolling down to bring it in); the operations and
+    /// the page text before them, or how and why not.
     async fn resolve_intent(
         &mut self,
         index: usize,
         intent: &Intent,
         remaining: &[Intent],
-    ) -> Result<Result<(Vec<Op>, PageText), String>, Failure> {
-        let started = Instant::now();
+        approach: Approach,
+    ) -> Result<Result<(Vec<Op>, PageText), (FailureKind, String)>, Failure> {
+        let mut started = Instant::now();
+        let mut scrolls = 0;
         loop {
             // The snapshot taken to look for blockers is the page as it is now.
             let snapshot = self.clear_blockers(index, remaining).await?.snapshot;
@@ -520,14 +781,44 @@ impl<'a> Runner<'a> {
                     }
                     return Ok(Ok((ops, PageText::capture(&self.session).await?)));
                 }
-                Err(Unresolved(reason)) => {
+                Err(unresolved) => {
                     let waited = started.elapsed();
-                    if judge::waited_enough(&self.session, waited, LATE_CONTENT).await? {
-                        return Ok(Err(reason));
+                    if judge::waited_enough(&self.session, waited, self.waits.late_content).await? {
+                        let scrollable = approach == Approach::ScrollToFind
+                            && !unresolved.ambiguous
+                            && scrolls < MAX_SCROLLS
+                            && !self.at_bottom().await?;
+                        if !scrollable {
+                            let kind =
+                                if unresolved.ambiguous { FailureKind::Ambiguous } else { FailureKind::NotFound };
+                            let reason = match scrolls {
+                                0 => unresolved.reason,
+                                n => format!("{} (after scrolling down {n} times)", unresolved.reason),
+                            };
+                            return Ok(Err((kind, reason)));
+                        }
+                        scrolls += 1;
+                        self.act(&Op::Scroll { down: true }).await?;
+                        started = Instant::now();
+                        continue;
                     }
                     tokio::time::sleep(POLL).await;
                 }
             }
+        }
+    }
+
+    /// Whether the page is scrolled to its end.
+    async fn at_bottom(&self) -> Result<bool, Failure> {
+        let script = "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2";
+        Ok(self.session.evaluate(script).await?.as_bool().unwrap_or(true))
+    }
+
+    /// The page's interactive snapshot as it is now, secrets masked, for a written analysis.
+    pub(crate) async fn snapshot_for_analysis(&self) -> String {
+        match self.snapshot_text().await {
+            Ok(text) => self.ctx.secrets.redact(&text),
+            Err(error) => format!("(the page could not be read: {error})"),
         }
     }
 
@@ -546,11 +837,10 @@ impl<'a> Runner<'a> {
                 let found = self.session.resolve(locator).await?;
                 if found.len() > 1 {
                     let listed: Vec<String> = found.iter().take(6).map(ToString::to_string).collect();
-                    return Err(Failure::retry(format!(
-                        "{locator} matches {} elements: {}",
-                        found.len(),
-                        listed.join("; ")
-                    )));
+                    return Err(Failure::retry(
+                        FailureKind::Ambiguous,
+                        format!("{locator} matches {} elements: {}", found.len(), listed.join("; ")),
+                    ));
                 }
             }
             let report = match self.act(op).await {
@@ -583,19 +873,16 @@ impl<'a> Runner<'a> {
         let downloads_before = session.download_count();
         let result = match op {
             Op::Navigate { url } => {
-                let url =
-                    self.ctx.secrets.fill(url).map_err(|e| Failure { reason: e.to_string(), retriable: false })?;
+                let url = self.ctx.secrets.fill(url).map_err(|e| Failure::last(e.to_string()))?;
                 session.navigate(&url, &options).await
             }
             Op::Click { locator, .. } => session.click(locator, &options).await,
             Op::Fill { locator, value } => {
                 // A placeholder becomes its secret only now; the value is registered for masking first.
                 let text = match value.kind {
-                    ValueKind::Placeholder => self
-                        .ctx
-                        .secrets
-                        .fill(&value.value)
-                        .map_err(|e| Failure { reason: e.to_string(), retriable: false })?,
+                    ValueKind::Placeholder => {
+                        self.ctx.secrets.fill(&value.value).map_err(|e| Failure::last(e.to_string()))?
+                    }
                     ValueKind::Literal => value.value.clone(),
                 };
                 session.fill(locator, &text, &options).await
@@ -621,7 +908,7 @@ impl<'a> Runner<'a> {
                         self.proofs.extend(proof);
                         (said, Ok(report))
                     }
-                    Err(reason) => (reason.clone(), Err(Failure::retry(reason))),
+                    Err(reason) => (reason.clone(), Err(Failure::retry(FailureKind::NoEffect, reason))),
                 }
             }
             Err(error) => (error.to_string(), Err(Failure::from(error))),
@@ -629,12 +916,23 @@ impl<'a> Runner<'a> {
         let action = ExecutedAction {
             action: op.describe(),
             tool_name: op.tool().to_owned(),
+            locator: op.locator().map(ToString::to_string),
             result: self.ctx.secrets.redact(&result_text),
-            timestamp: now(),
+            timestamp: crate::planning::now(),
         };
         let step = self.progress.current_step_index;
         self.progress.objective_steps[step].executed_actions.push(action.clone());
-        self.emit(ObjectiveChange::ActionExecuted, Some(action));
+        self.emit(ObjectiveChange::ActionExecuted, Some(action.clone()));
+        // Every N actions, a look back; the same action doing the same thing again stops the attempt.
+        if let Some(planner) = self.planner.as_mut() {
+            let looping = planner.after_action(self.ctx, &self.progress, &action, outcome.is_err()).await;
+            if looping && outcome.is_ok() {
+                return Err(Failure::retry(
+                    FailureKind::Loop,
+                    format!("{} did the same thing three times in a row", op.describe()),
+                ));
+            }
+        }
         outcome
     }
 
@@ -649,10 +947,10 @@ impl<'a> Runner<'a> {
                 return Ok(Cleared { any, snapshot });
             };
             let Some((button, why)) = recovery::dismiss_button(&page, blocker.node) else {
-                return Err(Failure::retry(format!(
-                    "{} is in the way and has no button that closes it",
-                    blocker.described
-                )));
+                return Err(Failure::retry(
+                    FailureKind::Blocked,
+                    format!("{} is in the way and has no button that closes it", blocker.described),
+                ));
             };
             let name = page.nodes[button].name.clone();
             let locator = recovery::locator_in(&page, button);
@@ -719,7 +1017,7 @@ impl<'a> Runner<'a> {
         let outcome = if gone {
             self.progress
                 .complete_current(format!("{blocking} went away after pressing {choice}, which {why}"))
-                .map_err(|e| Failure::retry(e.to_string()))?;
+                .map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
             self.emit(ObjectiveChange::Completed, None);
             Ok(())
         } else {
@@ -727,9 +1025,9 @@ impl<'a> Runner<'a> {
                 Err(failure) => failure.reason,
                 Ok(_) => format!("{blocking} was still there after pressing {choice}"),
             };
-            self.progress.fail_current(&reason).map_err(|e| Failure::retry(e.to_string()))?;
+            self.progress.fail_current(&reason).map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
             self.emit(ObjectiveChange::Failed, None);
-            Err(Failure::retry(format!("the recovery failed: {reason}")))
+            Err(Failure::retry(FailureKind::Blocked, format!("the recovery failed: {reason}")))
         };
         self.write_log(parent, 1, "offline", std::slice::from_ref(&op), &[], outcome.is_ok(), &description);
         self.progress.return_to_parent();
@@ -747,9 +1045,9 @@ impl<'a> Runner<'a> {
     ) -> Result<Result<String, String>, Failure> {
         match &intent.action {
             Action::Verify { expected, negated, role } => {
-                Ok(judge::verify(&self.session, expected, *negated, *role).await?)
+                Ok(judge::verify(&self.session, expected, *negated, *role, self.waits.check).await?)
             }
-            Action::Note { label, name } => Ok(match judge::note(&self.session, label).await? {
+            Action::Note { label, name } => Ok(match judge::note(&self.session, label, self.waits.check).await? {
                 Ok(value) => {
                     self.extracted.insert(name.clone(), Value::String(value.clone()));
                     Ok(format!("\"{label}\" is \"{value}\", kept as {name}"))
@@ -758,7 +1056,7 @@ impl<'a> Runner<'a> {
             }),
             Action::Wait => {
                 let expected = if intent.names.is_empty() { vec![intent.phrase.clone()] } else { intent.names.clone() };
-                Ok(judge::verify(&self.session, &expected, false, None).await?)
+                Ok(judge::verify(&self.session, &expected, false, None, self.waits.check).await?)
             }
             _ => self.judge_actions(intent, ops, reports, before).await,
         }
@@ -877,7 +1175,7 @@ impl<'a> Runner<'a> {
             let now = PageText::capture(&self.session).await?;
             let lines = now.new_lines(before);
             let loading = !lines.is_empty()
-                && started.elapsed() < EFFECT
+                && started.elapsed() < self.waits.effect
                 && (loading_before || self.session.shows_loading().await?);
             if loading {
                 tokio::time::sleep(POLL).await;
@@ -905,7 +1203,7 @@ impl<'a> Runner<'a> {
                 }
                 return Ok(Some(said.join("; ")));
             }
-            if started.elapsed() >= EFFECT {
+            if started.elapsed() >= self.waits.effect {
                 return Ok(None);
             }
             tokio::time::sleep(POLL).await;
@@ -926,7 +1224,8 @@ impl<'a> Runner<'a> {
         self.flush_evidence().await;
         let session = Arc::clone(&self.session);
         let dir = self.ctx.record_dir.join("evidence");
-        let name = format!("{:02}-{what}.png", index + 1);
+        let pass = if self.iteration > 1 { format!("-pass{}", self.iteration) } else { String::new() };
+        let name = format!("{:02}-{what}{pass}.png", index + 1);
         let shot = tokio::spawn(async move { evidence::save(&session, &dir, &name).await });
         self.pending_evidence = Some((index, shot));
     }
@@ -937,6 +1236,11 @@ impl<'a> Runner<'a> {
         match shot.await.unwrap_or_else(|e| Err(format!("the screenshot stopped: {e}"))) {
             Ok(Some(path)) => {
                 self.ctx.artifact(&path, ArtifactKind::Screenshot);
+                if let Some(step) = self.progress.objective_steps.get_mut(index) {
+                    step.stats.screenshot = Some(path.display().to_string());
+                }
+                self.emit_for(index, ObjectiveChange::EvidenceKept, None);
+                self.screenshots.retain(|(i, _)| *i != index);
                 self.screenshots.push((index, path));
             }
             Ok(None) => self.ctx.log(
@@ -948,8 +1252,13 @@ impl<'a> Runner<'a> {
     }
 
     /// Records a change of the current step as a progress event.
-    fn emit(&self, change: ObjectiveChange, action: Option<ExecutedAction>) {
-        let Some(step) = self.progress.current_step() else { return };
+    pub(crate) fn emit(&self, change: ObjectiveChange, action: Option<ExecutedAction>) {
+        self.emit_for(self.progress.current_step_index, change, action);
+    }
+
+    /// Records a change of step `index` as a progress event.
+    fn emit_for(&self, index: usize, change: ObjectiveChange, action: Option<ExecutedAction>) {
+        let Some(step) = self.progress.objective_steps.get(index) else { return };
         let steps = (change == ObjectiveChange::Planned)
             .then(|| self.progress.objective_steps.iter().map(StepState::from).collect());
         self.ctx.progress(Progress::Objective(Box::new(ObjectiveEvent {
@@ -1000,7 +1309,7 @@ impl<'a> Runner<'a> {
             decided_by,
             decision: ops.iter().map(|op| decision_of(op.locator(), op.tool())).collect(),
             result: StepResult { success, note: note.to_owned() },
-            timestamp: now(),
+            timestamp: crate::planning::now(),
             metadata_present: keys.len() > 1,
             metadata_missing: keys.len() <= 1,
             metadata_keys: keys,
@@ -1018,11 +1327,6 @@ impl<'a> Runner<'a> {
             .filter(|s| s.step_type == StepType::Objective)
             .count()
     }
-}
-
-/// Whether an intent acts on the page (rather than reading it: a check, a note, a wait).
-fn is_action(intent: &Intent) -> bool {
-    !matches!(intent.action, Action::Verify { .. } | Action::Note { .. } | Action::Wait)
 }
 
 /// How many of `ops` (from the start) belong to `intent`, as the resolver makes them.
@@ -1067,6 +1371,11 @@ pub fn placeholders_in(text: &str) -> Vec<String> {
     planwright_plan::reference::placeholders(text).into_iter().map(str::to_owned).collect()
 }
 
-fn now() -> String {
-    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+/// Who decided, as the record says it.
+fn decider(decided_by: &str) -> DecidedBy {
+    match decided_by {
+        "cache" => DecidedBy::Cache,
+        "model" => DecidedBy::Model,
+        _ => DecidedBy::Offline,
+    }
 }

@@ -41,6 +41,7 @@ fn task(id: &str, start: &str, steps: &str, secrets: &[(&str, &str)]) -> Task {
         expect_absent: Vec::new(),
         expect_extracted: Default::default(),
         expect_recovery: false,
+        inputs: Default::default(),
     }
 }
 
@@ -73,7 +74,9 @@ async fn the_model_decides_what_the_resolver_cannot_and_a_rerun_replays_it_with_
         Reply::json(&json!({"achieved": true, "evidence": "status: Mechanical keyboard: ordered with one click."})),
     ]))
     .await;
-    let task = task("model_keyboard", "/products.html?instant=1", "1. Get the mechanical keyboard", &[]);
+    // Seed 004's loop alone (legacy mode): the planning layer's calls are tested elsewhere.
+    let mut task = task("model_keyboard", "/products.html?instant=1", "1. Get the mechanical keyboard", &[]);
+    task.inputs.insert("planning".into(), json!(false));
     let sites = FixtureSites::start().await.unwrap();
     let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
     assert_eq!(first.outputs["passed"], true, "{}", first.notes());
@@ -116,12 +119,15 @@ async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
         Reply::json(&json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "no such thing"})),
     ))
     .await;
-    let task = task(
+    let mut task = task(
         "canary",
         "/signup.html?instant=1",
         "1. Type {{NOTE_SECRET}} in the Full name field\n2. Get the onboarding call booked",
         &[("NOTE_SECRET", CANARY)],
     );
+    // With the planning layer: its plan, reflections and evaluations go through the model too
+    // (and fall back offline on these answers); the failed objective is reported, not asked about.
+    task.inputs.insert("on_unsatisfied".into(), json!("report"));
     let run = run_task(&task, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
     assert_eq!(run.outputs["report"]["steps"][0]["status"], "passed", "{}", run.notes());
     assert_eq!(run.outputs["report"]["steps"][1]["status"], "failed");
@@ -130,12 +136,18 @@ async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
     assert!(!requests.is_empty());
     for request in &requests {
         assert!(!request.body.contains(CANARY), "sent to the model: {}", request.body);
-        assert!(request.body.contains("textbox"), "the snapshot was sent");
+        if request.body.contains("\"action_decision\"") {
+            assert!(request.body.contains("textbox"), "the snapshot was sent");
+        }
+    }
+    for asked in ["task_plan", "requirements", "reflection", "satisfaction", "action_decision"] {
+        assert!(requests.iter().any(|r| r.body.contains(&format!("\"{asked}\""))), "{asked} was asked of the model");
     }
     let everything = [
         serde_json::to_string(&run.events).unwrap(),
         run.outputs.to_string(),
         std::fs::read_to_string(run.records().join("steps.jsonl")).unwrap(),
+        std::fs::read_to_string(run.records().join("planning.jsonl")).unwrap(),
     ];
     for text in &everything {
         assert!(!text.contains(CANARY));

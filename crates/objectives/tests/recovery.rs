@@ -21,6 +21,7 @@ fn task(start: &str, steps: &str, expect: serde_json::Value) -> Task {
         expect_absent: vec!["ad_backdrop_click".into()],
         expect_extracted: Default::default(),
         expect_recovery: true,
+        inputs: Default::default(),
     }
 }
 

@@ -190,6 +190,8 @@ pub struct Policy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub max_concurrency: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_unanswered: Option<OnUnanswered>,
 }
 
 impl Policy {
@@ -201,8 +203,20 @@ impl Policy {
             retry_backoff_ms: self.retry_backoff_ms.or(base.retry_backoff_ms),
             timeout_ms: self.timeout_ms.or(base.timeout_ms),
             max_concurrency: self.max_concurrency.or(base.max_concurrency),
+            on_unanswered: self.on_unanswered.or(base.on_unanswered),
         }
     }
+}
+
+/// What a node does when it asks a person and nobody can answer now (no studio form, no answers
+/// file entry, no terminal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OnUnanswered {
+    /// The run waits for input (`planwright run` exits 3; `planwright resume` answers it).
+    Wait,
+    /// The node fails, saying what it asked (for runs no person watches, such as CI).
+    Fail,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -36,13 +36,15 @@ fn policy() -> impl Strategy<Value = Policy> {
         option::of(0u64..10_000),
         option::of(1u64..100_000),
         option::of(1u32..16),
+        option::of(prop_oneof![Just(OnUnanswered::Wait), Just(OnUnanswered::Fail)]),
     )
-        .prop_map(|(on_error, retries, retry_backoff_ms, timeout_ms, max_concurrency)| Policy {
+        .prop_map(|(on_error, retries, retry_backoff_ms, timeout_ms, max_concurrency, on_unanswered)| Policy {
             on_error,
             retries,
             retry_backoff_ms,
             timeout_ms,
             max_concurrency,
+            on_unanswered,
         })
 }
 

@@ -6,11 +6,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::objective::ObjectiveEvent;
+use crate::planning::{PlanningEntry, TaskEvent};
 use crate::InputRequest;
 
 /// Version of the event schema written in every event. 2: `progress` events; `input_requested`
-/// typed (the same JSON as before). 3: `objective` progress.
-pub const EVENT_SCHEMA_VERSION: u32 = 3;
+/// typed (the same JSON as before). 3: `objective` progress. 4: `planning` and `task` progress;
+/// objective steps carry their time, tokens, decider, approach, pass and screenshot, actions
+/// their locator.
+pub const EVENT_SCHEMA_VERSION: u32 = 4;
 
 /// One thing that happened in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -154,6 +157,18 @@ pub enum Progress {
     },
     /// A step of a run of browser objectives changed (see `ObjectiveProgress`).
     Objective(Box<ObjectiveEvent>),
+    /// A line of a runner node's planning history: a plan, a reflection, a revision.
+    Planning(Box<PlanningEvent>),
+    /// The task loop around the objectives moved on: a pass began or was judged, the decision
+    /// went to the person, the person chose.
+    Task(Box<TaskEvent>),
+}
+
+/// A `planning` progress event: the history line, as written to the node's `planning.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PlanningEvent {
+    pub entry: PlanningEntry,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

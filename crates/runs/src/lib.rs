@@ -16,6 +16,7 @@ mod input;
 mod lock;
 mod names;
 pub mod objective;
+pub mod planning;
 mod recorder;
 mod store;
 

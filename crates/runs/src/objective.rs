@@ -10,6 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::planning::Approach;
+
 /// Every step of a run of objectives and which one is in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -43,6 +45,49 @@ pub struct ObjectiveStep {
     pub completion_evidence: Option<String>,
     /// Attempts made at it.
     pub attempts: u32,
+    #[serde(flatten)]
+    pub stats: StepStats,
+}
+
+/// What a step cost and how it was done, for the live view and the reports. (Absent from
+/// records written before they were kept: read as zero and none.)
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct StepStats {
+    /// Time spent on it, over every attempt and pass.
+    #[serde(default)]
+    pub elapsed_ms: u64,
+    #[serde(default)]
+    pub model_calls: u32,
+    #[serde(default)]
+    pub input_tokens: u64,
+    #[serde(default)]
+    pub output_tokens: u64,
+    /// Who decided the actions of its last attempt.
+    #[serde(default)]
+    pub decided_by: Option<DecidedBy>,
+    /// How its last attempt approached it (see `planning::Approach`).
+    #[serde(default)]
+    pub approach: Option<Approach>,
+    /// The pass of the task loop it was last worked in (1 for the first).
+    #[serde(default)]
+    pub iteration: u32,
+    /// The evidence screenshot (absolute path, an artifact of the run).
+    #[serde(default)]
+    pub screenshot: Option<String>,
+}
+
+/// Who decided a step's actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// Replayed from the action cache, with no model call.
+    Cache,
+    /// The offline resolver, with no model call.
+    Offline,
+    /// The configured model.
+    Model,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -76,6 +121,9 @@ pub struct ExecutedAction {
     pub action: String,
     /// The driver's operation: `click`, `fill`, `select`, `check`, `press`, `navigate`, `read`…
     pub tool_name: String,
+    /// The element acted on, as a Playwright locator (`getByRole('button', { name: "Sign in" })`).
+    #[serde(default)]
+    pub locator: Option<String>,
     /// What happened (`navigated to …/home.html`, or the error).
     pub result: String,
     /// When, RFC 3339.
@@ -108,6 +156,7 @@ impl ObjectiveProgress {
                 blocking_reason: None,
                 completion_evidence: None,
                 attempts: 0,
+                stats: StepStats::default(),
             })
             .collect();
         ObjectiveProgress { original_input: original_input.into(), objective_steps, current_step_index: 0 }
@@ -201,6 +250,23 @@ impl ObjectiveProgress {
         skipped
     }
 
+    /// A new pass of the task loop: the first objective not completed (a failed one, or the
+    /// first still pending) and every objective after it that is not completed become pending
+    /// again, and the first of them current; `None` when every objective is completed.
+    pub fn reopen(&mut self) -> Option<usize> {
+        let first = self
+            .objective_steps
+            .iter()
+            .position(|s| s.step_type == StepType::Objective && s.status != StepStatus::Completed)?;
+        for step in self.objective_steps.iter_mut().skip(first) {
+            if step.step_type == StepType::Objective && step.status != StepStatus::Completed {
+                step.status = StepStatus::Pending;
+            }
+        }
+        self.current_step_index = first;
+        Some(first)
+    }
+
     /// Inserts a recovery step for `parent_index` right after the current step (the indexes after
     /// it move up by one, parents included) and returns its index. It is pending: the run moves
     /// to it with [`ObjectiveProgress::advance`].
@@ -230,6 +296,7 @@ impl ObjectiveProgress {
                 blocking_reason: Some(blocking_reason.into()),
                 completion_evidence: None,
                 attempts: 0,
+                stats: StepStats::default(),
             },
         );
         for (index, step) in self.objective_steps.iter_mut().enumerate().skip(at + 1) {
@@ -309,6 +376,8 @@ pub enum ObjectiveChange {
     Completed,
     Failed,
     Skipped,
+    /// The step's evidence screenshot was saved (`step.screenshot`).
+    EvidenceKept,
 }
 
 /// What a `progress` event of kind `objective` says: a step changed.
@@ -340,6 +409,8 @@ pub struct StepState {
     pub blocking_reason: Option<String>,
     pub completion_evidence: Option<String>,
     pub attempts: u32,
+    #[serde(flatten)]
+    pub stats: StepStats,
 }
 
 impl From<&ObjectiveStep> for StepState {
@@ -354,6 +425,7 @@ impl From<&ObjectiveStep> for StepState {
             blocking_reason: step.blocking_reason.clone(),
             completion_evidence: step.completion_evidence.clone(),
             attempts: step.attempts,
+            stats: step.stats.clone(),
         }
     }
 }
@@ -405,6 +477,30 @@ mod tests {
         let error = progress.complete_current("x").unwrap_err();
         assert_eq!((error.index, error.status), (0, StepStatus::Pending));
         assert!(progress.fail_current("x").is_err());
+    }
+
+    #[test]
+    fn a_new_pass_reopens_the_failed_objective_and_those_after_it() {
+        let mut progress = three();
+        progress.start_current().unwrap();
+        progress.complete_current("signed in").unwrap();
+        progress.advance();
+        progress.fail_current("no link \"Statements\"").unwrap();
+        assert_eq!(progress.reopen(), Some(1));
+        assert_eq!(
+            statuses(&progress),
+            vec![
+                (0, StepType::Objective, StepStatus::Completed),
+                (1, StepType::Objective, StepStatus::Pending),
+                (2, StepType::Objective, StepStatus::Pending)
+            ]
+        );
+        progress.start_current().unwrap();
+        assert_eq!(progress.current_step().unwrap().status, StepStatus::InProgress);
+        for step in &mut progress.objective_steps {
+            step.status = StepStatus::Completed;
+        }
+        assert_eq!(progress.reopen(), None, "nothing is left to reopen");
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct Task {
     /// A recovery step must have been inserted.
     #[serde(default)]
     pub expect_recovery: bool,
+    /// Further inputs of the node (`on_unsatisfied`, `planning` …).
+    #[serde(default)]
+    pub inputs: Map<String, Value>,
 }
 
 /// Every task of the suite, as built into this crate.
@@ -53,11 +56,14 @@ impl Task {
     }
 
     /// A plan of one `browser.run_objectives` node, `task`, that carries the task out from
-    /// `start_url`; with `model_first` the model decides first (`decide_first: model`).
+    /// `start_url` with the task's further inputs; with `model_first` the model decides first
+    /// (`decide_first: model`).
     pub fn plan(&self, start_url: &str, model_first: bool) -> String {
         let mut secrets: Vec<&str> = self.secrets.keys().map(String::as_str).collect();
         secrets.sort_unstable();
-        let mut inputs = json!({"start_url": start_url, "steps": self.steps});
+        let mut inputs = Value::Object(self.inputs.clone());
+        inputs["start_url"] = json!(start_url);
+        inputs["steps"] = json!(self.steps);
         if model_first {
             inputs["decide_first"] = json!("model");
         }

@@ -1,0 +1,396 @@
+//! Seed 001's planning coordinator around the runner: a plan written before acting, a
+//! reflection on every failed attempt and every N actions, and revisions (at most
+//! `revision.max_revisions`) that change how the next attempt approaches an objective — a
+//! waiting step added, the execution plan replaced (scroll to find, the page opened again, the
+//! model deciding), a different locator strategy. Everything is written to the node's history
+//! ([`history`]) and reported as `planning` progress events.
+//!
+//! Offline every judgement has a deterministic counterpart ([`offline`]); with a model, the
+//! creative tier plans and the evaluator reflects ([`model`]). The evaluator is asked about an
+//! interval only when the offline look finds something wrong, which keeps the tokens planning
+//! adds small.
+
+pub mod history;
+mod model;
+pub mod offline;
+pub mod settings;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use planwright_block::BlockContext;
+use planwright_runs::objective::{ExecutedAction, ObjectiveProgress};
+use planwright_runs::planning::{
+    Approach, ChangeKind, MadeBy, PlanChange, PlanningEntry, Reflection, ReflectionStatus, ReflectionTrigger, Revision,
+    TaskPlan,
+};
+use planwright_runs::{ArtifactKind, LogLevel, PlanningEvent, Progress};
+
+pub use history::PlanningHistory;
+pub use settings::PlanningSettings;
+
+use crate::intent::Intent;
+use crate::model::ModelHelp;
+use offline::{approaches_for, objective_number, PlanInput};
+
+/// How an attempt failed, which decides what is worth trying next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FailureKind {
+    /// Nothing on the page matches the step's target.
+    NotFound,
+    /// Several elements match and the step does not say which.
+    Ambiguous,
+    /// The action ran and the page shows no effect of it.
+    NoEffect,
+    /// What a check or a note looks for is not on the page.
+    CheckFailed,
+    /// A dialog or an overlay is in the way and could not be closed.
+    Blocked,
+    /// The same action over and over with the same result.
+    Loop,
+    /// The browser failed (a retriable error).
+    Browser,
+    /// The model could not help.
+    Model,
+    /// Nothing another approach could change (the browser is gone, a secret is missing).
+    Final,
+}
+
+/// One failed attempt, as the planning layer reflects on it.
+#[derive(Debug, Clone)]
+pub struct AttemptReport {
+    /// The step (its index in the progress).
+    pub objective: usize,
+    pub attempt: u32,
+    pub approach: Approach,
+    pub kind: FailureKind,
+    pub reason: String,
+    /// Of the things the objective asks for, how many were done before it failed, and in all.
+    pub intents_done: usize,
+    pub intents_total: usize,
+    /// The page was at rest when the attempt gave up.
+    pub at_rest: bool,
+    /// The model decided the attempt's actions (so letting it decide is tried too).
+    pub model_decided: bool,
+}
+
+/// The planning layer of one node's run.
+pub struct Planner {
+    pub settings: PlanningSettings,
+    history: PlanningHistory,
+    model: Option<Arc<ModelHelp>>,
+    revisions: u32,
+    reflections: u32,
+    actions: u32,
+    /// The last actions with what each did, for the interval's look back.
+    window: VecDeque<(String, String)>,
+    /// The approaches that failed on each objective (by step index), with how.
+    failed: BTreeMap<usize, Vec<(Approach, FailureKind, String)>>,
+    /// The history file was announced as an artifact.
+    announced: bool,
+}
+
+impl Planner {
+    pub fn new(settings: PlanningSettings, history: PlanningHistory, model: Option<Arc<ModelHelp>>) -> Planner {
+        Planner {
+            settings,
+            history,
+            model,
+            revisions: 0,
+            reflections: 0,
+            actions: 0,
+            window: VecDeque::new(),
+            failed: BTreeMap::new(),
+            announced: false,
+        }
+    }
+
+    /// Reflections and revisions made so far.
+    pub fn counts(&self) -> (u32, u32) {
+        (self.reflections, self.revisions)
+    }
+
+    pub fn history_path(&self) -> &std::path::Path {
+        self.history.path()
+    }
+
+    pub fn has_model(&self) -> bool {
+        self.model.is_some()
+    }
+
+    /// Writes `entry` to the history (masked) and reports it.
+    pub fn write(&mut self, ctx: &BlockContext, entry: PlanningEntry) {
+        let redact = |text: &str| ctx.secrets.redact(text);
+        match self.history.append(&entry, &redact) {
+            Ok(()) if !self.announced => {
+                self.announced = true;
+                ctx.artifact(self.history.path(), ArtifactKind::Report);
+            }
+            Ok(()) => {}
+            Err(error) => ctx.log(LogLevel::Warn, format!("{}: {error}", self.history.path().display())),
+        }
+        // The event is masked by the engine like every event.
+        ctx.progress(Progress::Planning(Box::new(PlanningEvent { entry })));
+    }
+
+    /// The plan before acting: the offline plan, or the creative tier's when a model is there
+    /// (the offline one where its answer cannot be used).
+    pub async fn plan(
+        &mut self,
+        ctx: &BlockContext,
+        input: &PlanInput<'_>,
+        requirements: &[planwright_runs::planning::RequirementItem],
+    ) -> TaskPlan {
+        let mut offline = offline::plan(input);
+        offline.requirements = requirements.to_vec();
+        let plan = match &self.model {
+            Some(model) => match model.plan_task(input, &offline, self.settings.strategy, &ctx.cancel).await {
+                Ok(plan) => plan,
+                Err(error) => {
+                    ctx.log(LogLevel::Warn, format!("{error}; the plan is the offline one"));
+                    offline
+                }
+            },
+            None => offline,
+        };
+        self.write(ctx, PlanningEntry::Plan { timestamp: now(), plan: plan.clone() });
+        plan
+    }
+
+    /// The approach not yet failed on `objective` that fits a failure of `kind`, if any.
+    pub fn next_approach(&self, objective: usize, kind: FailureKind, intents: &[Intent]) -> Option<Approach> {
+        let tried = self.failed.get(&objective);
+        approaches_for(kind, intents, self.model.is_some())
+            .into_iter()
+            .find(|a| !tried.is_some_and(|t| t.iter().any(|(tried, ..)| tried == a)))
+    }
+
+    /// Every approach not yet failed on `objective` (what "an alternative approach" may take).
+    pub fn untried(&self, objective: usize, intents: &[Intent]) -> Vec<Approach> {
+        let tried = self.failed.get(&objective);
+        offline::alternatives(intents, self.model.is_some())
+            .into_iter()
+            .filter(|a| !tried.is_some_and(|t| t.iter().any(|(tried, ..)| tried == a)))
+            .collect()
+    }
+
+    /// What failed, per objective, in words: `objective 3: scroll through the page — nothing …`.
+    pub fn failed_approaches(&self, progress: &ObjectiveProgress) -> Vec<String> {
+        self.failed
+            .iter()
+            .flat_map(|(objective, tries)| {
+                tries.iter().map(move |(approach, _, reason)| {
+                    format!("objective {}: {} — {reason}", objective_number(progress, *objective), approach.describe())
+                })
+            })
+            .collect()
+    }
+
+    /// After a failed attempt: the failure kept, a reflection on it, and — when another approach
+    /// fits and revisions are left — a revision applied to the objective's execution plan. The
+    /// approach the next attempt takes, if it changed.
+    pub async fn after_failure(
+        &mut self,
+        ctx: &BlockContext,
+        progress: &mut ObjectiveProgress,
+        report: &AttemptReport,
+        intents: &[Intent],
+    ) -> Option<Approach> {
+        let tried = self.failed.entry(report.objective).or_default();
+        tried.push((report.approach, report.kind, report.reason.clone()));
+        if report.model_decided && report.approach != Approach::ModelDecides {
+            tried.push((Approach::ModelDecides, report.kind, report.reason.clone()));
+        }
+        if !self.settings.reflection.enabled || !self.settings.reflection.trigger_on_error {
+            return None;
+        }
+        let next = self.next_approach(report.objective, report.kind, intents);
+        let revise = next.is_some() && self.revisions < self.settings.revision.max_revisions;
+        let number = objective_number(progress, report.objective);
+        let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));
+        let status = if report.intents_done > 0 { ReflectionStatus::Partial } else { ReflectionStatus::Failure };
+        let (evaluation, needed, made_by) = match &self.model {
+            Some(model) => {
+                match model.reflect(progress, report, next.filter(|_| revise), &self.window_lines(), &ctx.cancel).await
+                {
+                    Ok((evaluation, needed)) => (evaluation, needed && revise, MadeBy::Model),
+                    Err(error) => {
+                        ctx.log(LogLevel::Warn, format!("{error}; the reflection is the offline one"));
+                        (offline, revise, MadeBy::Offline)
+                    }
+                }
+            }
+            None => (offline, revise, MadeBy::Offline),
+        };
+        self.reflect(
+            ctx,
+            Reflection {
+                trigger: ReflectionTrigger::Error,
+                objective: Some(report.objective),
+                attempt: Some(report.attempt),
+                actions: self.actions,
+                status,
+                evaluation,
+                plan_revision_needed: needed,
+                satisfaction: None,
+                made_by,
+            },
+        );
+        let approach = next.filter(|_| needed)?;
+        self.revise(
+            ctx,
+            progress,
+            report.objective,
+            approach,
+            &format!("objective {number} failed: {}", report.reason),
+        );
+        Some(approach)
+    }
+
+    /// Moves `objective` to `approach`: its execution plan replaced and the change written.
+    pub fn revise(
+        &mut self,
+        ctx: &BlockContext,
+        progress: &mut ObjectiveProgress,
+        objective: usize,
+        approach: Approach,
+        reason: &str,
+    ) {
+        self.revisions += 1;
+        let Some(step) = progress.objective_steps.get_mut(objective) else { return };
+        let before = step.execution_plan.clone();
+        let after = approach_plan(approach, &before);
+        step.execution_plan = after.clone();
+        let kind = match approach {
+            Approach::WaitForPage => ChangeKind::WaitAdded,
+            Approach::TextLocator => ChangeKind::LocatorStrategy,
+            _ => ChangeKind::ExecutionPlanReplaced,
+        };
+        let change = PlanChange {
+            objective,
+            kind,
+            approach,
+            description: approach.describe().to_owned(),
+            execution_plan_before: before,
+            execution_plan_after: after,
+        };
+        ctx.log(LogLevel::Info, format!("plan revision {}: {reason}; next: {}", self.revisions, approach.describe()));
+        self.write(
+            ctx,
+            PlanningEntry::Revision {
+                timestamp: now(),
+                revision: Revision { number: self.revisions, reason: reason.to_owned(), changes: vec![change] },
+            },
+        );
+    }
+
+    /// Writes a reflection.
+    pub fn reflect(&mut self, ctx: &BlockContext, reflection: Reflection) {
+        self.reflections += 1;
+        self.write(ctx, PlanningEntry::Reflection { timestamp: now(), reflection });
+    }
+
+    /// After every action: every `reflection.trigger_interval` actions, a look back at the last
+    /// ones. Whether the attempt should stop (the same action keeps doing the same thing).
+    pub async fn after_action(
+        &mut self,
+        ctx: &BlockContext,
+        progress: &ObjectiveProgress,
+        action: &ExecutedAction,
+        failed: bool,
+    ) -> bool {
+        self.actions += 1;
+        let interval = self.settings.reflection.trigger_interval as usize;
+        self.window.push_back((action.action.clone(), action.result.clone()));
+        while self.window.len() > interval.max(3) {
+            self.window.pop_front();
+        }
+        if !self.settings.reflection.enabled || interval == 0 || self.actions as usize % interval != 0 {
+            return false;
+        }
+        let recent: Vec<(String, String)> = self.window.iter().cloned().collect();
+        let looping = offline::is_loop(&recent);
+        let status = if looping || failed {
+            ReflectionStatus::Failure
+        } else if recent.iter().any(|(_, result)| result == "done") {
+            ReflectionStatus::Partial
+        } else {
+            ReflectionStatus::Success
+        };
+        let current = progress.current_step().map(|s| s.index);
+        let offline = interval_evaluation(progress, &recent, looping);
+        let (evaluation, made_by) = match (&self.model, status) {
+            (Some(model), ReflectionStatus::Failure | ReflectionStatus::Partial) => {
+                match model.reflect_interval(progress, &self.window_lines(), &ctx.cancel).await {
+                    Ok(evaluation) => (evaluation, MadeBy::Model),
+                    Err(error) => {
+                        ctx.log(LogLevel::Warn, format!("{error}; the reflection is the offline one"));
+                        (offline, MadeBy::Offline)
+                    }
+                }
+            }
+            _ => (offline, MadeBy::Offline),
+        };
+        self.reflect(
+            ctx,
+            Reflection {
+                trigger: ReflectionTrigger::Interval,
+                objective: current,
+                attempt: None,
+                actions: self.actions,
+                status,
+                evaluation,
+                plan_revision_needed: looping,
+                satisfaction: None,
+                made_by,
+            },
+        );
+        if looping {
+            self.window.clear();
+        }
+        looping
+    }
+
+    fn window_lines(&self) -> Vec<String> {
+        self.window.iter().map(|(action, result)| format!("{action} → {result}")).collect()
+    }
+
+    pub(crate) fn model(&self) -> Option<&Arc<ModelHelp>> {
+        self.model.as_ref()
+    }
+}
+
+/// The execution plan an approach gives an objective.
+pub fn approach_plan(approach: Approach, before: &[String]) -> Vec<String> {
+    let mut after = match approach {
+        Approach::WaitForPage => vec!["wait for the page to settle (up to 10 s), then look again".to_owned()],
+        Approach::ScrollToFind => vec!["scroll down the page until the target shows".to_owned()],
+        Approach::ReloadPage => vec!["open the objective's page again, fresh".to_owned()],
+        Approach::TextLocator => {
+            return before.iter().map(|line| format!("{line} (by its visible text)")).collect();
+        }
+        Approach::ModelDecides => return vec!["the model decides the actions from the page".to_owned()],
+        Approach::PersonDetail => return vec!["follow the detail the person gave".to_owned()],
+        Approach::AsWritten => Vec::new(),
+    };
+    after.extend(before.iter().cloned());
+    after
+}
+
+/// The offline look back over the last actions.
+fn interval_evaluation(progress: &ObjectiveProgress, recent: &[(String, String)], looping: bool) -> String {
+    let listed: Vec<String> = recent.iter().map(|(a, r)| format!("{a} → {r}")).collect();
+    let mut text = format!("{} so far. The last actions: {}.", progress.summary(), listed.join("; "));
+    if looping {
+        text.push_str(" The same action did the same thing each time: the attempt stops and the plan is revised.");
+    } else if recent.iter().any(|(_, result)| result == "done") {
+        text.push_str(" Some of them showed no visible change yet; the objective's judgement will tell.");
+    } else {
+        text.push_str(" Each had a visible effect; the plan stands.");
+    }
+    text
+}
+
+pub(crate) fn now() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}

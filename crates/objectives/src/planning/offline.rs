@@ -1,0 +1,531 @@
+//! The planning layer's deterministic counterparts, used with no model (and whenever a model's
+//! answer cannot be used): the plan from the checklist and the step reader, the requirements one
+//! per objective, reflections from the attempts, the action reports and the page, revisions from
+//! what failed, and the request's satisfaction from the objectives' evidence.
+
+use std::collections::BTreeMap;
+
+use planwright_runs::objective::{ObjectiveProgress, ObjectiveStep, StepStatus, StepType};
+use planwright_runs::planning::{
+    ActionPlan, Approach, Complexity, ContinuationContext, GoalUnderstanding, MadeBy, RequirementItem,
+    SatisfactionEvaluation, Subtask, TaskDecomposition, TaskPlan,
+};
+
+use super::settings::DecompositionLevel;
+use super::{AttemptReport, FailureKind};
+use crate::intent::{parse_step, Action, Intent};
+
+/// What the plan is made for.
+pub struct PlanInput<'a> {
+    pub progress: &'a ObjectiveProgress,
+    pub start_url: &'a str,
+    pub placeholders: &'a [String],
+    pub level: DecompositionLevel,
+    pub limits: Limits,
+}
+
+/// The runner's limits, which the plan names as constraints.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_attempts: u32,
+    pub max_revisions: u32,
+    pub max_iterations: u32,
+}
+
+/// The plan before acting: the objectives as subtasks in order, each with how it will be judged,
+/// and the first objective's execution plan.
+pub fn plan(input: &PlanInput<'_>) -> TaskPlan {
+    let objectives: Vec<&ObjectiveStep> = input.progress.objectives_only().collect();
+    let intents: Vec<Vec<Intent>> = objectives.iter().map(|s| parse_step(&s.description)).collect();
+    let subtasks: Vec<Subtask> = objectives
+        .iter()
+        .zip(&intents)
+        .enumerate()
+        .map(|(n, (step, intents))| Subtask {
+            id: subtask_id(n),
+            description: step.description.clone(),
+            dependencies: if n == 0 { Vec::new() } else { vec![subtask_id(n - 1)] },
+            complexity: complexity(intents),
+            success_criterion: criteria(intents).join("; "),
+        })
+        .collect();
+    let first = input.progress.current_step().map(|s| s.index).unwrap_or(0);
+    let first_intents =
+        input.progress.objective_steps.get(first).map(|s| parse_step(&s.description)).unwrap_or_default();
+    TaskPlan {
+        iteration: 1,
+        goal_understanding: GoalUnderstanding {
+            main_objective: main_objective(&objectives, &intents),
+            success_criteria: subtasks.iter().map(|s| format!("{}: {}", s.id, s.success_criterion)).collect(),
+            constraints: constraints(input),
+        },
+        task_decomposition: TaskDecomposition { reasoning: reasoning(&objectives, &intents), subtasks },
+        action_plan: ActionPlan {
+            execution_order: (0..objectives.len()).map(subtask_id).collect(),
+            actions: execution_plan(
+                input.progress.objective_steps.get(first).map(|s| s.description.as_str()).unwrap_or_default(),
+                &first_intents,
+                input.level,
+            ),
+        },
+        requirements: requirements(input.progress),
+        continuation: None,
+        made_by: MadeBy::Offline,
+    }
+}
+
+/// A continuation plan: the objectives still open, the approach each next pass takes on the one
+/// that failed, and what earlier passes taught.
+pub fn continuation_plan(
+    first_plan: &TaskPlan,
+    progress: &ObjectiveProgress,
+    iteration: u32,
+    context: &ContinuationContext,
+    next: &[(usize, Approach)],
+) -> TaskPlan {
+    let open: Vec<String> = progress
+        .objectives_only()
+        .enumerate()
+        .filter(|(_, s)| s.status != StepStatus::Completed)
+        .map(|(n, _)| subtask_id(n))
+        .collect();
+    let actions = next
+        .iter()
+        .map(|(index, approach)| format!("objective {}: {}", objective_number(progress, *index), approach.describe()))
+        .collect();
+    let mut plan = first_plan.clone();
+    plan.iteration = iteration;
+    plan.goal_understanding.constraints.extend(context.learned_constraints.iter().cloned());
+    plan.goal_understanding.constraints.dedup();
+    plan.task_decomposition.reasoning = format!(
+        "Pass {iteration} picks up where pass {} stopped: the objectives done stay done, and the one that failed \
+         is approached in a way that has not failed on it before ({}).",
+        iteration - 1,
+        if context.failed_approaches.is_empty() {
+            "none failed yet".to_owned()
+        } else {
+            context.failed_approaches.join("; ")
+        }
+    );
+    plan.action_plan = ActionPlan { execution_order: open, actions };
+    plan.continuation = Some(context.clone());
+    plan.made_by = MadeBy::Offline;
+    plan
+}
+
+/// `objective_3`: a subtask's id, from its objective's position among the objectives (from 0).
+pub fn subtask_id(n: usize) -> String {
+    format!("objective_{}", n + 1)
+}
+
+/// An objective's number as the person wrote it (recovery steps are not counted).
+pub fn objective_number(progress: &ObjectiveProgress, index: usize) -> usize {
+    progress.objective_steps.iter().take(index + 1).filter(|s| s.step_type == StepType::Objective).count()
+}
+
+/// Seed 003's requirements: one per objective; a check, a note, a wait and the task's last
+/// objective (what the task is for) weigh most.
+pub fn requirements(progress: &ObjectiveProgress) -> Vec<RequirementItem> {
+    let objectives: Vec<&ObjectiveStep> = progress.objectives_only().collect();
+    objectives
+        .iter()
+        .enumerate()
+        .map(|(n, step)| {
+            let intents = parse_step(&step.description);
+            let checks =
+                intents.iter().any(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. } | Action::Wait));
+            RequirementItem {
+                requirement: step.description.clone(),
+                satisfaction_level: 0.0,
+                evidence: Vec::new(),
+                priority: if checks || n + 1 == objectives.len() { 1 } else { 2 },
+                objective: Some(step.index),
+            }
+        })
+        .collect()
+}
+
+/// How much a requirement of this priority weighs in the overall score.
+fn weight(priority: u8) -> f64 {
+    match priority {
+        1 => 3.0,
+        2 => 2.0,
+        _ => 1.0,
+    }
+}
+
+/// The requirements scored from the objectives' state and evidence; `partial` gives, for a
+/// failed objective, how many of the things it asks for were done before it failed.
+pub fn evaluate(
+    requirements: &mut [RequirementItem],
+    progress: &ObjectiveProgress,
+    partial: &BTreeMap<usize, (usize, usize)>,
+    threshold: f64,
+) -> SatisfactionEvaluation {
+    let mut scores = BTreeMap::new();
+    let mut missing = Vec::new();
+    for requirement in requirements.iter_mut() {
+        let step = requirement.objective.and_then(|i| progress.objective_steps.get(i));
+        let (level, evidence) = match step {
+            Some(step) if step.status == StepStatus::Completed => {
+                (1.0, step.completion_evidence.iter().cloned().collect::<Vec<_>>())
+            }
+            Some(step) => {
+                let level = match (step.status, partial.get(&step.index)) {
+                    (StepStatus::Failed, Some(&(done, total))) if total > 0 => 0.5 * done as f64 / total as f64,
+                    _ => 0.0,
+                };
+                let why = match (step.status, &step.completion_evidence) {
+                    (StepStatus::Failed, Some(reason)) => format!("{}: {reason}", requirement.requirement),
+                    _ => format!("{}: not reached", requirement.requirement),
+                };
+                missing.push(why);
+                (level, Vec::new())
+            }
+            // A requirement no objective carries is scored as the objectives are, on average.
+            None => (progress.completed_objectives() as f64 / progress.total_objectives().max(1) as f64, Vec::new()),
+        };
+        requirement.satisfaction_level = level;
+        requirement.evidence = evidence;
+        scores.insert(requirement.requirement.clone(), level);
+    }
+    let total: f64 = requirements.iter().map(|r| weight(r.priority)).sum();
+    let overall = if total == 0.0 {
+        1.0
+    } else {
+        requirements.iter().map(|r| weight(r.priority) * r.satisfaction_level).sum::<f64>() / total
+    };
+    let overall = (overall * 1000.0).round() / 1000.0;
+    let unmet_high = requirements.iter().filter(|r| r.priority == 1 && r.satisfaction_level < threshold).count();
+    let completion = overall >= threshold && unmet_high == 0;
+    let quality = format!(
+        "{} of {} objectives done with evidence from the page{}",
+        progress.completed_objectives(),
+        progress.total_objectives(),
+        match unmet_high {
+            0 => String::new(),
+            1 => "; one high-priority requirement is not met".to_owned(),
+            n => format!("; {n} high-priority requirements are not met"),
+        }
+    );
+    SatisfactionEvaluation {
+        overall_score: overall,
+        requirement_scores: scores,
+        missing_aspects: missing,
+        quality_assessment: quality,
+        completion_recommendation: completion,
+        made_by: MadeBy::Offline,
+    }
+}
+
+/// The approaches worth trying after a failure of this kind, in order (those the objective
+/// cannot use left out).
+pub fn approaches_for(kind: FailureKind, intents: &[Intent], model: bool) -> Vec<Approach> {
+    let candidates: &[Approach] = match kind {
+        FailureKind::NotFound => {
+            &[Approach::WaitForPage, Approach::ScrollToFind, Approach::ModelDecides, Approach::ReloadPage]
+        }
+        FailureKind::Ambiguous => &[Approach::ModelDecides],
+        FailureKind::NoEffect => {
+            &[Approach::WaitForPage, Approach::TextLocator, Approach::ReloadPage, Approach::ModelDecides]
+        }
+        FailureKind::CheckFailed => &[Approach::WaitForPage, Approach::ReloadPage],
+        FailureKind::Blocked | FailureKind::Loop => &[Approach::ReloadPage, Approach::ModelDecides],
+        FailureKind::Browser => &[Approach::ReloadPage],
+        FailureKind::Model => &[Approach::AsWritten],
+        FailureKind::Final => &[],
+    };
+    candidates.iter().copied().filter(|a| applies(*a, intents, model)).collect()
+}
+
+/// Every approach the person may ask for as "an alternative" on an objective.
+pub fn alternatives(intents: &[Intent], model: bool) -> Vec<Approach> {
+    [
+        Approach::WaitForPage,
+        Approach::ScrollToFind,
+        Approach::TextLocator,
+        Approach::ReloadPage,
+        Approach::ModelDecides,
+        Approach::AsWritten,
+    ]
+    .into_iter()
+    .filter(|a| applies(*a, intents, model))
+    .collect()
+}
+
+/// Whether an approach can change anything for these intents.
+fn applies(approach: Approach, intents: &[Intent], model: bool) -> bool {
+    let acts = intents.iter().any(is_action);
+    let targets = intents.iter().any(|i| is_action(i) && !matches!(i.action, Action::Open { url: Some(_) }));
+    match approach {
+        Approach::ModelDecides => model && acts,
+        Approach::TextLocator | Approach::ScrollToFind => targets,
+        Approach::PersonDetail => false,
+        _ => true,
+    }
+}
+
+/// Whether an intent acts on the page (rather than reading it: a check, a note, a wait).
+pub fn is_action(intent: &Intent) -> bool {
+    !matches!(intent.action, Action::Verify { .. } | Action::Note { .. } | Action::Wait)
+}
+
+/// A reflection on a failed attempt: what failed, on what page, and what comes next.
+pub fn reflect_on_failure(report: &AttemptReport, number: usize, next: Option<Approach>) -> String {
+    let mut text = format!(
+        "Objective {number}, attempt {} ({}) failed: {}.",
+        report.attempt,
+        report.approach.describe(),
+        report.reason
+    );
+    if report.intents_done > 0 {
+        text.push_str(&format!(
+            " {} of the {} things it asks for were done before that.",
+            report.intents_done, report.intents_total
+        ));
+    }
+    text.push_str(if report.at_rest {
+        " The page was at rest, so looking again the same way would see the same."
+    } else {
+        " The page was still changing."
+    });
+    match next {
+        Some(approach) => text.push_str(&format!(" Next: {} (not tried on this objective).", approach.describe())),
+        None => text.push_str(" No other approach fits this failure that has not been tried or is allowed."),
+    }
+    text
+}
+
+/// The actions of the last window, all the same and changing nothing: a loop.
+pub fn is_loop(window: &[(String, String)]) -> bool {
+    window.len() >= 3 && window.iter().all(|w| *w == window[0])
+}
+
+/// An execution plan for an objective at the level asked.
+pub fn execution_plan(description: &str, intents: &[Intent], level: DecompositionLevel) -> Vec<String> {
+    match level {
+        DecompositionLevel::Coarse => vec![description.to_owned()],
+        DecompositionLevel::Moderate => intents.iter().map(Intent::describe).collect(),
+        DecompositionLevel::Fine => {
+            intents.iter().flat_map(|i| [i.describe(), format!("then judge: {}", criterion(i))]).collect()
+        }
+    }
+}
+
+/// What the page must show for an intent to count as done.
+pub fn criterion(intent: &Intent) -> String {
+    let target = intent.names.first().map(|n| format!("\"{n}\"")).unwrap_or_else(|| {
+        if intent.phrase.is_empty() {
+            "the target".to_owned()
+        } else {
+            intent.phrase.clone()
+        }
+    });
+    match &intent.action {
+        Action::Open { url: Some(url) } => format!("the page at {url} is open"),
+        Action::Open { url: None } => format!("the page {target} leads to is shown"),
+        Action::Click if intent.downloads => format!("clicking {target} saves a file"),
+        Action::Click | Action::Hover | Action::Press { .. } => format!("the page changes after {}", intent.describe()),
+        Action::Fill(pairs) => pairs
+            .iter()
+            .map(|(field, value)| match field {
+                Some(field) => format!("\"{field}\" holds {}", value.shown()),
+                None => format!("the field holds {}", value.shown()),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        Action::Choose { field, value } => match field {
+            Some(field) => format!("\"{field}\" shows \"{value}\""),
+            None => format!("\"{value}\" is chosen"),
+        },
+        Action::Check { on } => format!("{target} is {}", if *on { "on" } else { "off" }),
+        Action::Search { query } => format!("results for {} are shown", query.shown()),
+        Action::Login { .. } => "the sign-in is accepted and the page moves on".to_owned(),
+        Action::Download => format!("a file is downloaded ({target})"),
+        Action::Wait => format!("{target} is shown"),
+        Action::Verify { expected, negated, .. } => {
+            let what = expected.iter().map(|e| format!("\"{e}\"")).collect::<Vec<_>>().join(" and ");
+            format!("{what} {}", if *negated { "is not shown" } else { "is shown" })
+        }
+        Action::Note { label, name } => format!("\"{label}\" is read from the page and kept as {name}"),
+        Action::Scroll { .. } => "the page scrolls".to_owned(),
+        Action::Close => format!("{target} is closed"),
+        Action::Back => "the page before is shown".to_owned(),
+    }
+}
+
+fn criteria(intents: &[Intent]) -> Vec<String> {
+    intents.iter().map(criterion).collect()
+}
+
+fn complexity(intents: &[Intent]) -> Complexity {
+    let unnamed = intents
+        .iter()
+        .filter(|i| is_action(i) && i.names.is_empty() && !matches!(i.action, Action::Open { url: Some(_) }))
+        .count();
+    match (intents.len(), unnamed) {
+        (_, n) if n >= 2 => Complexity::High,
+        (1, 0) => Complexity::Low,
+        _ => Complexity::Medium,
+    }
+}
+
+fn main_objective(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> String {
+    let last_action = objectives.iter().zip(intents).rev().find(|(_, i)| i.iter().any(is_action)).map(|(s, _)| s);
+    match (last_action, objectives.first()) {
+        (Some(step), _) if objectives.len() == 1 => step.description.clone(),
+        (Some(step), _) => format!("{} ({} steps in all)", step.description, objectives.len()),
+        (None, Some(first)) => first.description.clone(),
+        (None, None) => "nothing: the steps are empty".to_owned(),
+    }
+}
+
+fn constraints(input: &PlanInput<'_>) -> Vec<String> {
+    let mut constraints = vec![format!("start at {}", input.start_url)];
+    if !input.placeholders.is_empty() {
+        let named: Vec<String> = input.placeholders.iter().map(|p| format!("{{{{{p}}}}}")).collect();
+        constraints.push(format!(
+            "credentials only as placeholders ({}): typed, never shown to a model or written down",
+            named.join(", ")
+        ));
+    }
+    constraints.push("dialogs and banners in the way are closed with the choice that keeps privacy".to_owned());
+    constraints.push(format!(
+        "at most {} attempts an objective, {} plan revisions, {} passes over the task",
+        input.limits.max_attempts, input.limits.max_revisions, input.limits.max_iterations
+    ));
+    constraints
+}
+
+fn reasoning(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> String {
+    let checks: Vec<String> = intents
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !i.is_empty() && i.iter().all(|i| !is_action(i)))
+        .map(|(n, _)| (n + 1).to_string())
+        .collect();
+    let unnamed: Vec<String> = intents
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| complexity(i) == Complexity::High)
+        .map(|(n, _)| (n + 1).to_string())
+        .collect();
+    let mut text = format!(
+        "The steps were written as a checklist of {} objective{}: each is done in order, on the page the one \
+         before leaves, and judged by what the page then shows.",
+        objectives.len(),
+        if objectives.len() == 1 { "" } else { "s" }
+    );
+    if !checks.is_empty() {
+        text.push_str(&format!(
+            " Objective{} {} only check{} the page: they weigh most.",
+            plural(&checks),
+            checks.join(", "),
+            if checks.len() == 1 { "s" } else { "" }
+        ));
+    }
+    if !unnamed.is_empty() {
+        text.push_str(&format!(
+            " Objective{} {} name{} targets in plain words, not in quotes: their words are matched to the page's names.",
+            plural(&unnamed),
+            unnamed.join(", "),
+            if unnamed.len() == 1 { "s" } else { "" }
+        ));
+    }
+    text
+}
+
+fn plural(list: &[String]) -> &'static str {
+    if list.len() == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(steps: &[&str]) -> ObjectiveProgress {
+        ObjectiveProgress::new(steps.join("\n"), steps.iter().map(|s| s.to_string()))
+    }
+
+    fn input<'a>(progress: &'a ObjectiveProgress, placeholders: &'a [String]) -> PlanInput<'a> {
+        PlanInput {
+            progress,
+            start_url: "http://127.0.0.1/portal/login.html",
+            placeholders,
+            level: DecompositionLevel::Moderate,
+            limits: Limits { max_attempts: 3, max_revisions: 3, max_iterations: 3 },
+        }
+    }
+
+    #[test]
+    fn the_plan_has_one_subtask_per_objective_in_order_with_how_each_is_judged() {
+        let progress = progress(&[
+            "Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}",
+            "Open the Statements page",
+            "Download the October 2026 statement",
+            "Check that \"Downloaded\" is shown",
+        ]);
+        let names = vec!["PORTAL_USER".to_owned(), "PORTAL_PASSWORD".to_owned()];
+        let plan = plan(&input(&progress, &names));
+        let ids: Vec<&str> = plan.task_decomposition.subtasks.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["objective_1", "objective_2", "objective_3", "objective_4"]);
+        assert_eq!(plan.task_decomposition.subtasks[2].dependencies, vec!["objective_2".to_owned()]);
+        assert!(plan.task_decomposition.subtasks[2].success_criterion.contains("a file is downloaded"));
+        assert!(plan.task_decomposition.subtasks[3].success_criterion.contains("\"Downloaded\" is shown"));
+        assert_eq!(plan.goal_understanding.main_objective, "Download the October 2026 statement (4 steps in all)");
+        assert!(plan.goal_understanding.constraints.iter().any(|c| c.contains("{{PORTAL_PASSWORD}}")));
+        assert!(plan.action_plan.actions[0].starts_with("sign in as {{PORTAL_USER}}"), "{:?}", plan.action_plan);
+        let priorities: Vec<u8> = plan.requirements.iter().map(|r| r.priority).collect();
+        assert_eq!(priorities, [2, 2, 2, 1], "the check weighs most");
+    }
+
+    #[test]
+    fn satisfaction_counts_done_objectives_and_needs_every_high_priority_one() {
+        let mut progress = progress(&["Open the Statements page", "Download the October statement"]);
+        let mut requirements = requirements(&progress);
+        progress.start_current().unwrap();
+        progress.complete_current("now at statements.html").unwrap();
+        progress.advance();
+        progress.fail_current("nothing matches \"October\"").unwrap();
+        let evaluation = evaluate(&mut requirements, &progress, &BTreeMap::new(), 0.8);
+        assert_eq!(evaluation.overall_score, 0.4);
+        assert!(!evaluation.completion_recommendation);
+        assert_eq!(
+            evaluation.missing_aspects,
+            vec!["Download the October statement: nothing matches \"October\"".to_owned()]
+        );
+        progress.reopen();
+        progress.start_current().unwrap();
+        progress.complete_current("downloaded statement.csv").unwrap();
+        let evaluation = evaluate(&mut requirements, &progress, &BTreeMap::new(), 0.8);
+        assert_eq!(evaluation.overall_score, 1.0);
+        assert!(evaluation.completion_recommendation);
+        assert_eq!(requirements[1].evidence, vec!["downloaded statement.csv".to_owned()]);
+    }
+
+    #[test]
+    fn a_check_is_not_given_to_a_model_or_scrolled_for() {
+        let check = parse_step("Check that the page says \"Welcome back\"");
+        assert_eq!(
+            approaches_for(FailureKind::CheckFailed, &check, true),
+            vec![Approach::WaitForPage, Approach::ReloadPage]
+        );
+        let click = parse_step("Click Export to PDF");
+        assert_eq!(
+            approaches_for(FailureKind::NotFound, &click, false),
+            vec![Approach::WaitForPage, Approach::ScrollToFind, Approach::ReloadPage]
+        );
+        assert!(approaches_for(FailureKind::NotFound, &click, true).contains(&Approach::ModelDecides));
+    }
+
+    #[test]
+    fn the_same_action_three_times_with_the_same_result_is_a_loop() {
+        let same = ("click \"Next\"".to_owned(), "done".to_owned());
+        assert!(is_loop(&[same.clone(), same.clone(), same.clone()]));
+        assert!(!is_loop(&[same.clone(), same.clone(), ("click \"Next\"".into(), "now at page 3".into())]));
+    }
+}
