@@ -177,6 +177,8 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         AskAtRunTimeRequest,
         AskedAtRunTime,
         DesignMetrics,
+        ArtifactRequest,
+        ArtifactData,
     );
     std::fs::write(dir.join("operations.ts"), operations::operations_typescript())?;
     Ok(())

@@ -39,6 +39,7 @@ macro_rules! studio_operations {
             call answer_input POST "/api/runs/{run_id}/answer" (path run_id: String, body request: $crate::AnswerRequest) -> $crate::AnswerResponse;
             call list_runs GET "/api/runs" (query filter: $crate::RunFilter) -> Vec<$crate::RunSummary>;
             call run_detail GET "/api/runs/{run_id}" (path run_id: String) -> $crate::RunDetail;
+            call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
             stream run_events GET "/api/runs/{run_id}/events" (path run_id: String, query after: $crate::EventsAfter) -> $crate::Event;
             call cancel_stream POST "/api/streams/{stream}/cancel" (path stream: String) -> $crate::StreamCancelled;
             call get_settings GET "/api/settings" () -> $crate::StudioSettings;

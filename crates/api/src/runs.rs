@@ -265,6 +265,42 @@ impl Studio {
         Ok(RunDetail { summary, plan_text, events })
     }
 
+    /// One of the run's artifacts (an evidence screenshot, a report, a planning history), read
+    /// for the studio to show. Only a file the run recorded as its artifact is read, and only
+    /// up to [`MAX_ARTIFACT_BYTES`].
+    pub async fn run_artifact(&self, run_id: String, request: ArtifactRequest) -> Result<ArtifactData, ApiError> {
+        let events = self.inner.store.events(&run_id)?;
+        let recorded =
+            events.iter().any(|e| matches!(&e.kind, EventKind::Artifact { path, .. } if *path == request.path));
+        if !recorded {
+            return Err(ApiError::not_found(format!("run {run_id} recorded no artifact {}", request.path))
+                .with_hint("ask for a path the run's artifact events name"));
+        }
+        let path = std::path::PathBuf::from(&request.path);
+        let bytes = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<u8>> {
+            let size = std::fs::symlink_metadata(&path)?.len();
+            if size > MAX_ARTIFACT_BYTES {
+                return Err(std::io::Error::other(format!(
+                    "it is {size} bytes, over the {MAX_ARTIFACT_BYTES} the studio shows"
+                )));
+            }
+            std::fs::read(&path)
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the artifact stopped: {e}")))?
+        .map_err(|e| {
+            ApiError::not_found(format!("{}: {e}", request.path))
+                .with_hint("the file may have been moved or deleted since the run")
+        })?;
+        use base64::Engine as _;
+        Ok(ArtifactData {
+            media_type: media_type(&request.path).to_owned(),
+            bytes: bytes.len(),
+            base64: base64::engine::general_purpose::STANDARD.encode(&bytes),
+            path: request.path,
+        })
+    }
+
     /// The run's events after `after.after` (0: all): the recorded ones, then live ones until
     /// `run_finished`. Cancelling the stream stops the watching, not the run.
     pub async fn run_events(&self, run_id: String, after: EventsAfter) -> Result<Watch<Event>, ApiError> {
@@ -320,4 +356,22 @@ fn engine_error(error: EngineError) -> ApiError {
 
 fn error_message(errors: usize) -> String {
     format!("the plan is invalid ({errors} error(s)) and was not started")
+}
+
+/// The largest artifact the studio reads.
+pub const MAX_ARTIFACT_BYTES: u64 = 20 * 1024 * 1024;
+
+/// A file's media type, by its extension.
+fn media_type(path: &str) -> &'static str {
+    match std::path::Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("png") => "image/png",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("md") => "text/markdown",
+        Some("jsonl") => "application/x-ndjson",
+        Some("json") => "application/json",
+        Some("html") => "text/html",
+        Some("csv") => "text/csv",
+        Some("txt") => "text/plain",
+        _ => "application/octet-stream",
+    }
 }

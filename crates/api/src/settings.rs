@@ -6,6 +6,8 @@ use planwright_fs::Access;
 use std::path::{Path, PathBuf};
 
 use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OPENAI_BASE_URL, SETTINGS_FILE};
+use planwright_objectives::planning::settings::PlanningSettingsError;
+use planwright_objectives::planning::PlanningSettings;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ApiError, ErrorCode};
@@ -108,12 +110,18 @@ impl Studio {
             }
             (None, None) => KeyStatus::default(),
         };
+        let (planning, planning_problem) = match PlanningSettings::load(self.data_home()) {
+            Ok(planning) => (planning, None),
+            Err(error) => (PlanningSettings::default(), Some(error.to_string())),
+        };
         Ok(StudioSettings {
             workspace: self.workspace().display().to_string(),
             browser_path: file.browser_path,
             locale: file.locale,
             theme: file.theme,
             models,
+            planning,
+            planning_problem,
         })
     }
 
@@ -140,6 +148,12 @@ impl Studio {
             SettingsError::Write { .. } => ApiError::internal(e.to_string()),
             other => ApiError::invalid(other.to_string())
                 .with_hint("fix or delete that file; nothing was saved, so that none of it is lost"),
+        })?;
+        new.planning.save(self.data_home()).map_err(|e| match e {
+            PlanningSettingsError::Invalid { .. } => {
+                ApiError::invalid(e.to_string()).with_hint("the model settings were saved; correct the planning value")
+            }
+            other => ApiError::internal(other.to_string()),
         })?;
         let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
         write_atomically(&self.data_home().join(STUDIO_FILE), &text, Access::Private)?;

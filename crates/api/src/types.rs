@@ -323,6 +323,22 @@ pub struct AnswerResponse {
     pub accepted: bool,
 }
 
+/// Which of a run's artifacts to read: its path as the run recorded it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+pub struct ArtifactRequest {
+    pub path: String,
+}
+
+/// A run's artifact: what it is and its bytes, Base64-encoded.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ArtifactData {
+    pub path: String,
+    /// `image/png`, `text/markdown`, `application/x-ndjson`, `text/html` …
+    pub media_type: String,
+    pub bytes: usize,
+    pub base64: String,
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 pub struct RunFilter {
     #[serde(default)]
@@ -368,6 +384,12 @@ pub struct StudioSettings {
     pub locale: Locale,
     pub theme: Theme,
     pub models: ModelSettings,
+    /// The objective runner's planning and task loop (`planning:` in `settings.yaml`).
+    pub planning: planwright_objectives::planning::PlanningSettings,
+    /// Why the planning settings on file could not be read (the defaults are shown instead).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planning_problem: Option<String>,
 }
 
 /// `openai`, `azure`, `compatible` (any OpenAI-compatible server) or `offline`.

@@ -14,6 +14,10 @@ action: string,
  */
 tool_name: string, 
 /**
+ * The element acted on, as a Playwright locator (`getByRole('button', { name: "Sign in" })`).
+ */
+locator: string | null, 
+/**
  * What happened (`navigated to …/home.html`, or the error).
  */
 result: string, 

@@ -3,4 +3,4 @@
 /**
  * What happened to a step, as a progress event says (`Progress::Objective`).
  */
-export type ObjectiveChange = "planned" | "started" | "action_executed" | "recovery_inserted" | "completed" | "failed" | "skipped";
+export type ObjectiveChange = "planned" | "started" | "action_executed" | "recovery_inserted" | "completed" | "failed" | "skipped" | "evidence_kept";

@@ -3,6 +3,8 @@ import type { AnswerRequest } from './AnswerRequest';
 import type { AnswerResponse } from './AnswerResponse';
 import type { AnswersApplied } from './AnswersApplied';
 import type { ApplyAnswersRequest } from './ApplyAnswersRequest';
+import type { ArtifactData } from './ArtifactData';
+import type { ArtifactRequest } from './ArtifactRequest';
 import type { AskAtRunTimeRequest } from './AskAtRunTimeRequest';
 import type { AskedAtRunTime } from './AskedAtRunTime';
 import type { BlockInfo } from './BlockInfo';
@@ -71,6 +73,7 @@ export const OPERATIONS = {
   answer_input: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/answer', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
   list_runs: { kind: 'call', method: 'GET', path: '/api/runs', args: [{ kind: 'query', name: 'filter' }] },
   run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
+  run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
   cancel_stream: { kind: 'call', method: 'POST', path: '/api/streams/{stream}/cancel', args: [{ kind: 'path', name: 'stream' }] },
   get_settings: { kind: 'call', method: 'GET', path: '/api/settings', args: [] },
@@ -109,6 +112,7 @@ export interface Operations {
   answer_input: { args: { run_id: string; request: AnswerRequest }; answer: AnswerResponse };
   list_runs: { args: { filter: RunFilter }; answer: Array<RunSummary> };
   run_detail: { args: { run_id: string }; answer: RunDetail };
+  run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
   run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };
   cancel_stream: { args: { stream: string }; answer: StreamCancelled };
   get_settings: { args: {}; answer: StudioSettings };
