@@ -78,6 +78,7 @@ enum Condition {
     PathContains(String),
     Model(String),
     HasResponseFormat,
+    Schema(String),
 }
 
 impl Match {
@@ -116,6 +117,12 @@ impl Match {
         Match(vec![Condition::HasResponseFormat])
     }
 
+    /// Chat requests asking for structured output under the schema named `name`
+    /// (`response_format.json_schema.name`): one kind of question, whatever else is asked.
+    pub fn schema(name: impl Into<String>) -> Match {
+        Match(vec![Condition::Schema(name.into())])
+    }
+
     /// Both this and `other`.
     pub fn and(mut self, other: Match) -> Match {
         self.0.extend(other.0);
@@ -129,6 +136,9 @@ impl Match {
             Condition::PathContains(text) => request.path.contains(text.as_str()),
             Condition::Model(model) => request.model().as_deref() == Some(model.as_str()),
             Condition::HasResponseFormat => request.json().is_some_and(|body| body.get("response_format").is_some()),
+            Condition::Schema(name) => request
+                .json()
+                .is_some_and(|body| body["response_format"]["json_schema"]["name"].as_str() == Some(name.as_str())),
         })
     }
 }

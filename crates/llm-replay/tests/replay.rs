@@ -123,3 +123,25 @@ async fn a_slow_answer_arrives_after_its_delay() {
     let error = client.post(&url).json(&chat("a")).send().await.expect_err("the answer is slower than the timeout");
     assert!(error.is_timeout(), "{error:?}");
 }
+
+#[tokio::test]
+async fn matches_a_structured_question_by_its_schema_name() {
+    let server = ReplayServer::start(
+        Script::new()
+            .always(Match::schema("task_plan"), Reply::json(&json!({"plan": true})))
+            .then(Reply::text("anything else")),
+    )
+    .await;
+    let url = format!("{}/chat/completions", server.base_url());
+    let structured = |name: &str| {
+        let mut body = chat("plan this");
+        body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": name, "schema": {}}});
+        body
+    };
+    for _ in 0..2 {
+        let (_, _, body) = post(&url, structured("task_plan")).await.unwrap();
+        assert!(body.contains("plan"), "{body}");
+    }
+    let (_, _, body) = post(&url, structured("reflection")).await.unwrap();
+    assert!(body.contains("anything else"), "another schema takes the next rule: {body}");
+}

@@ -180,10 +180,13 @@ fn name_score(name: &str, intent: &Intent) -> f64 {
         return best.max(0.95);
     }
     let covered = coverage(name, &intent.words);
-    if covered > 0.0 {
+    if covered > 0.0 && !names_another(name, intent) {
         let phrase_words = text::content_words(&intent.phrase);
         let back = if phrase_words.is_empty() { 0.0 } else { coverage(&intent.phrase, &text::words(name)) };
-        let words = 0.6 * covered + 0.35 * back;
+        let mut words = 0.6 * covered + 0.35 * back;
+        if one_word_of_many(name, &phrase_words, back) {
+            words = words.min(0.4);
+        }
         // Quoted names are what the person meant: words alone count less beside them.
         best = best.max(if intent.names.is_empty() { words } else { words * 0.7 });
     }
@@ -195,6 +198,55 @@ fn name_score(name: &str, intent: &Intent) -> f64 {
         }
     }
     best
+}
+
+/// A name of one word that is only one of the three or more words the step names its target
+/// with ("Reports" for "Export October report"): a link that shares a word, not the target.
+fn one_word_of_many(name: &str, phrase_words: &[String], back: f64) -> bool {
+    let name_words = text::content_words(name);
+    name_words.len() == 1
+        && phrase_words.len() >= 3
+        && back < 0.34
+        && phrase_words.iter().any(|w| text::stem(w) == text::stem(&name_words[0]))
+}
+
+/// Month names, which tell one of a kind apart as numbers do.
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The words that identify one thing among its kind: those holding a digit (a year, a day, an
+/// order number), and month names (as their number).
+fn identifiers(words: &[String]) -> (Vec<String>, Vec<usize>) {
+    let folded: Vec<String> = words.iter().map(|w| fold(w)).collect();
+    let numbers = folded.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned().collect();
+    let months = folded.iter().filter_map(|w| MONTHS.iter().position(|m| m == w)).collect();
+    (numbers, months)
+}
+
+/// The name identifies another thing of the kind the step names: other numbers and none of the
+/// step's ("Open statement for March 2026" when the step asks for March 2024), another month
+/// ("December 2024" for "March 2024").
+fn names_another(name: &str, intent: &Intent) -> bool {
+    let (wanted_numbers, wanted_months) = identifiers(&intent.words);
+    let (numbers, months) = identifiers(&text::words(name));
+    differ(&wanted_numbers, &numbers) || differ(&wanted_months, &months)
+}
+
+/// Both name something and `carried` names nothing `wanted` does.
+fn differ<T: PartialEq>(wanted: &[T], carried: &[T]) -> bool {
+    !wanted.is_empty() && !carried.is_empty() && !carried.iter().any(|c| wanted.contains(c))
 }
 
 /// The places an element is in (its containers' names): a dialog, a form, a region, a frame.
@@ -730,6 +782,18 @@ mod tests {
         assert!(
             name_score("I agree to the delivery terms", &intent("Tick the box to agree to the delivery terms")) > 0.8
         );
+    }
+
+    #[test]
+    fn a_link_sharing_one_word_or_another_number_is_not_the_target() {
+        let export = intent("Click Export October report");
+        assert!(name_score("Reports", &export) < 0.45, "{}", name_score("Reports", &export));
+        assert!(name_score("Export October report", &export) > 0.9);
+        let march = intent("Open the statement for March 2024");
+        assert_eq!(name_score("Open statement for March 2026", &march), 0.0);
+        assert_eq!(name_score("Open statement for December 2024", &march), 0.0);
+        assert!(name_score("Open statement for March 2024", &march) > 0.8);
+        assert!(name_score("Download", &intent("Download the October 2026 statement")) > 0.45, "a verb's name stays");
     }
 
     #[test]

@@ -392,6 +392,7 @@ impl<'a> Runner<'a> {
                         intents_total: intents.len(),
                         at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
                         model_decided: decided_by == "model",
+                        more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
                     };
                     failures.push(failure.reason.clone());
                     self.failures.insert(index, report.clone());
@@ -784,10 +785,10 @@ impl<'a> Runner<'a> {
                 Err(unresolved) => {
                     let waited = started.elapsed();
                     if judge::waited_enough(&self.session, waited, self.waits.late_content).await? {
-                        let scrollable = approach == Approach::ScrollToFind
-                            && !unresolved.ambiguous
-                            && scrolls < MAX_SCROLLS
-                            && !self.at_bottom().await?;
+                        // Partial matches that cannot be told apart may give way to the whole
+                        // one further down: scrolling goes on while there is more below.
+                        let scrollable =
+                            approach == Approach::ScrollToFind && scrolls < MAX_SCROLLS && !self.at_bottom().await?;
                         if !scrollable {
                             let kind =
                                 if unresolved.ambiguous { FailureKind::Ambiguous } else { FailureKind::NotFound };
@@ -1088,7 +1089,7 @@ impl<'a> Runner<'a> {
             }
             if let Some(file) = downloaded.first() {
                 proofs.push(format!("downloaded {} ({} bytes)", file.file_name, file.bytes));
-            } else if let Some(change) = self.change_after(report, before).await? {
+            } else if let Some(change) = self.change_after(report, before, &target_texts(intent)).await? {
                 proofs.push(change);
             } else if matches!(op, Op::Press { .. }) {
                 proofs.push(format!("{} done", op.describe()));
@@ -1142,7 +1143,14 @@ impl<'a> Runner<'a> {
 
     /// What changed after an action, from its report and the page's text, waiting a moment for
     /// a page that renders late.
-    async fn change_after(&self, report: &ActionReport, before: &PageText) -> Result<Option<String>, Failure> {
+    /// What the step named as its target (`target`) showing up is not an effect of acting on it
+    /// (a control drawn late is not what clicking something else brought about).
+    async fn change_after(
+        &self,
+        report: &ActionReport,
+        before: &PageText,
+        target: &[String],
+    ) -> Result<Option<String>, Failure> {
         if report.opened_tab {
             return Ok(Some(format!("a new tab opened at {}", report.url)));
         }
@@ -1173,7 +1181,8 @@ impl<'a> Runner<'a> {
             // and after the page is read, so that loading that ends or starts meanwhile counts.
             let loading_before = self.session.shows_loading().await?;
             let now = PageText::capture(&self.session).await?;
-            let lines = now.new_lines(before);
+            let lines: Vec<String> =
+                now.new_lines(before).into_iter().filter(|line| !target.contains(&crate::text::fold(line))).collect();
             let loading = !lines.is_empty()
                 && started.elapsed() < self.waits.effect
                 && (loading_before || self.session.shows_loading().await?);
@@ -1339,6 +1348,11 @@ fn ops_for(intent: &Intent, ops: &[Op]) -> usize {
         _ => 1,
     };
     wanted.min(ops.len())
+}
+
+/// The texts a step names its target with, folded.
+fn target_texts(intent: &Intent) -> Vec<String> {
+    intent.names.iter().chain([&intent.phrase]).map(|t| crate::text::fold(t)).filter(|t| !t.is_empty()).collect()
 }
 
 /// What an action report says happened, in a few words.

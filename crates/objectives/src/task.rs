@@ -217,8 +217,8 @@ impl TaskLoop<'_, '_> {
                 }
             };
             if self.iteration < self.settings.max_iterations {
-                if let Some(approach) = self.continuation(failed).await {
-                    self.next_pass(failed, approach);
+                if let Some((approach, made_by)) = self.continuation(failed).await {
+                    self.continue_with(failed, approach, made_by);
                     continue;
                 }
                 self.runner.ctx().log(
@@ -363,13 +363,13 @@ impl TaskLoop<'_, '_> {
     }
 
     /// The approach the next pass takes on `failed`: the creative tier's choice among those that
-    /// fit how it failed and have not failed on it, or the first of them; the continuation plan
-    /// written. `None` when none is left.
-    async fn continuation(&mut self, failed: usize) -> Option<Approach> {
+    /// fit how it failed and have not failed on it, or the first of them. `None` when none is
+    /// left.
+    async fn continuation(&mut self, failed: usize) -> Option<(Approach, MadeBy)> {
         let report = self.runner.failures.get(&failed)?.clone();
         let intents = parse_step(&self.runner.progress().objective_steps.get(failed)?.description);
         let planner = self.runner.planner.as_ref()?;
-        let allowed: Vec<Approach> = offline::approaches_for(report.kind, &intents, planner.has_model())
+        let allowed: Vec<Approach> = offline::approaches_for(&report, &intents, planner.has_model())
             .into_iter()
             .filter(|a| planner.untried(failed, &intents).contains(a))
             .collect();
@@ -394,6 +394,12 @@ impl TaskLoop<'_, '_> {
             }
             None => (first, MadeBy::Offline),
         };
+        Some((approach, made_by))
+    }
+
+    /// Writes the continuation plan and starts the next pass from the objective that failed,
+    /// with `approach`.
+    fn continue_with(&mut self, failed: usize, approach: Approach, made_by: MadeBy) {
         let mut plan = offline::continuation_plan(
             &self.first_plan,
             self.runner.progress(),
@@ -404,11 +410,6 @@ impl TaskLoop<'_, '_> {
         plan.made_by = made_by;
         let ctx = self.runner.ctx();
         self.planner().write(ctx, PlanningEntry::Plan { timestamp: now(), plan });
-        Some(approach)
-    }
-
-    /// Starts the next pass from the objective that failed, with `approach`.
-    fn next_pass(&mut self, failed: usize, approach: Approach) {
         self.iteration += 1;
         self.runner.approaches.insert(failed, approach);
         if let Some(step) = self.runner.progress_mut().objective_steps.get_mut(failed) {
@@ -452,7 +453,7 @@ impl TaskLoop<'_, '_> {
                     }
                     self.context.person_detail = Some(detail.clone());
                     self.runner.details.insert(failed, detail);
-                    self.next_pass(failed, Approach::PersonDetail);
+                    self.continue_with(failed, Approach::PersonDetail, MadeBy::Offline);
                     return Ok(Next::AnotherPass);
                 }
                 Answer::AlternativeApproach => {
@@ -465,7 +466,7 @@ impl TaskLoop<'_, '_> {
                             "every approach has been tried; choose another way on".into(),
                         ));
                     };
-                    self.next_pass(failed, approach);
+                    self.continue_with(failed, approach, MadeBy::Offline);
                     return Ok(Next::AnotherPass);
                 }
                 Answer::AcceptPartial => {

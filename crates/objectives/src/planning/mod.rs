@@ -72,6 +72,8 @@ pub struct AttemptReport {
     pub at_rest: bool,
     /// The model decided the attempt's actions (so letting it decide is tried too).
     pub model_decided: bool,
+    /// The page goes on below the window (a target may be further down).
+    pub more_below: bool,
 }
 
 /// The planning layer of one node's run.
@@ -157,10 +159,10 @@ impl Planner {
         plan
     }
 
-    /// The approach not yet failed on `objective` that fits a failure of `kind`, if any.
-    pub fn next_approach(&self, objective: usize, kind: FailureKind, intents: &[Intent]) -> Option<Approach> {
-        let tried = self.failed.get(&objective);
-        approaches_for(kind, intents, self.model.is_some())
+    /// The approach not yet failed on the objective that fits how `report` failed, if any.
+    pub fn next_approach(&self, report: &AttemptReport, intents: &[Intent]) -> Option<Approach> {
+        let tried = self.failed.get(&report.objective);
+        approaches_for(report, intents, self.model.is_some())
             .into_iter()
             .find(|a| !tried.is_some_and(|t| t.iter().any(|(tried, ..)| tried == a)))
     }
@@ -204,7 +206,7 @@ impl Planner {
         if !self.settings.reflection.enabled || !self.settings.reflection.trigger_on_error {
             return None;
         }
-        let next = self.next_approach(report.objective, report.kind, intents);
+        let next = self.next_approach(report, intents);
         let revise = next.is_some() && self.revisions < self.settings.revision.max_revisions;
         let number = objective_number(progress, report.objective);
         let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));

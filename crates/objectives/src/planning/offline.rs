@@ -218,10 +218,13 @@ pub fn evaluate(
     }
 }
 
-/// The approaches worth trying after a failure of this kind, in order (those the objective
-/// cannot use left out).
-pub fn approaches_for(kind: FailureKind, intents: &[Intent], model: bool) -> Vec<Approach> {
-    let candidates: &[Approach] = match kind {
+/// The approaches worth trying after a failure, in order (those the objective cannot use left
+/// out). A target not found on a page that goes on below the window is scrolled for first.
+pub fn approaches_for(report: &AttemptReport, intents: &[Intent], model: bool) -> Vec<Approach> {
+    let candidates: &[Approach] = match report.kind {
+        FailureKind::NotFound if report.more_below => {
+            &[Approach::ScrollToFind, Approach::WaitForPage, Approach::ModelDecides, Approach::ReloadPage]
+        }
         FailureKind::NotFound => {
             &[Approach::WaitForPage, Approach::ScrollToFind, Approach::ModelDecides, Approach::ReloadPage]
         }
@@ -511,15 +514,31 @@ mod tests {
     fn a_check_is_not_given_to_a_model_or_scrolled_for() {
         let check = parse_step("Check that the page says \"Welcome back\"");
         assert_eq!(
-            approaches_for(FailureKind::CheckFailed, &check, true),
+            approaches_for(&failed(FailureKind::CheckFailed, true), &check, true),
             vec![Approach::WaitForPage, Approach::ReloadPage]
         );
         let click = parse_step("Click Export to PDF");
         assert_eq!(
-            approaches_for(FailureKind::NotFound, &click, false),
+            approaches_for(&failed(FailureKind::NotFound, false), &click, false),
             vec![Approach::WaitForPage, Approach::ScrollToFind, Approach::ReloadPage]
         );
-        assert!(approaches_for(FailureKind::NotFound, &click, true).contains(&Approach::ModelDecides));
+        assert_eq!(approaches_for(&failed(FailureKind::NotFound, true), &click, false)[0], Approach::ScrollToFind);
+        assert!(approaches_for(&failed(FailureKind::NotFound, false), &click, true).contains(&Approach::ModelDecides));
+    }
+
+    fn failed(kind: FailureKind, more_below: bool) -> AttemptReport {
+        AttemptReport {
+            objective: 0,
+            attempt: 1,
+            approach: Approach::AsWritten,
+            kind,
+            reason: String::new(),
+            intents_done: 0,
+            intents_total: 1,
+            at_rest: true,
+            model_decided: false,
+            more_below,
+        }
     }
 
     #[test]

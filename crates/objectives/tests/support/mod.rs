@@ -5,11 +5,15 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+use futures::future::BoxFuture;
+use futures::FutureExt;
 use planwright_catalog::Catalog;
-use planwright_engine::{BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource};
-use planwright_runs::{DataHome, Event, EventKind, RunStore};
+use planwright_engine::{
+    AnswerSource, BrowserSettings, Engine, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource,
+};
+use planwright_runs::{DataHome, Event, EventKind, InputRequest, RunStore};
 use planwright_sites::FixtureSites;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -59,7 +63,54 @@ pub async fn run_task_on(
     home: tempfile::TempDir,
     models: Option<Arc<dyn planwright_llm::LlmClient>>,
 ) -> TaskRun {
-    let start_url = sites.url(&task.start_path(instant));
+    let plan = task.plan(&sites.url(&task.start_path(instant)), false);
+    run_plan_on(sites, &task.id, &plan, &task.secrets, home, models, Arc::new(NoAnswers)).await
+}
+
+/// A person who answers the run's questions from a list, in order, and keeps what was asked;
+/// `None` once the list is spent (the run then waits).
+#[derive(Default)]
+pub struct Person {
+    answers: Mutex<Vec<Value>>,
+    pub asked: Mutex<Vec<InputRequest>>,
+}
+
+impl Person {
+    pub fn answering(answers: Vec<Value>) -> Arc<Person> {
+        let mut answers = answers;
+        answers.reverse();
+        Arc::new(Person { answers: Mutex::new(answers), asked: Mutex::default() })
+    }
+
+    pub fn asked(&self) -> Vec<InputRequest> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+impl AnswerSource for Person {
+    fn answer<'a>(
+        &'a self,
+        _node: &'a str,
+        request: &'a InputRequest,
+        _errors: &'a [planwright_block::FieldError],
+    ) -> BoxFuture<'a, Option<Value>> {
+        self.asked.lock().unwrap().push(request.clone());
+        let answer = self.answers.lock().unwrap().pop();
+        async move { answer }.boxed()
+    }
+}
+
+/// Runs `plan` (its node `task` is the one whose outputs are read) on `sites` with `answers`
+/// answering its questions.
+pub async fn run_plan_on(
+    sites: &FixtureSites,
+    id: &str,
+    plan: &str,
+    secrets: &HashMap<String, String>,
+    home: tempfile::TempDir,
+    models: Option<Arc<dyn planwright_llm::LlmClient>>,
+    answers: Arc<dyn AnswerSource>,
+) -> TaskRun {
     let store = RunStore::open(&DataHome::at(home.path())).unwrap();
     let engine = Engine::new(
         Arc::new(Catalog::bundled().unwrap()),
@@ -69,15 +120,15 @@ pub async fn run_task_on(
     let workdir = tempfile::tempdir().unwrap();
     let options = RunOptions {
         workdir: workdir.path().to_owned(),
-        secrets: Arc::new(Secrets(task.secrets.clone())),
-        answers: Arc::new(NoAnswers),
+        secrets: Arc::new(Secrets(secrets.clone())),
+        answers,
         stop: CancellationToken::new(),
         events: None,
         browser: BrowserSettings::default(),
         models,
     };
-    let request = RunRequest { plan_text: task.plan(&start_url, false), plan_path: None, vars: Map::new() };
-    let outcome = engine.run(&store, request, options).await.unwrap_or_else(|e| panic!("{}: {e}", task.id));
+    let request = RunRequest { plan_text: plan.to_owned(), plan_path: None, vars: Map::new() };
+    let outcome = engine.run(&store, request, options).await.unwrap_or_else(|e| panic!("{id}: {e}"));
     let events = store.events(&outcome.run_id).unwrap();
     let outputs = events
         .iter()
