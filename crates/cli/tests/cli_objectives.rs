@@ -112,3 +112,43 @@ async fn the_qa_example_passes_every_case_against_the_expense_app() {
     assert_eq!(recorded(&sites, "claim_submitted").len(), 1);
     assert!(recorded(&sites, "claim_rejected_empty_amount").len() == 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_escalation_waits_for_input_and_resume_answers_it() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: escalation\nversion: 1.0.0\ngraph:\n  - id: export\n    block: browser.run_objectives\n    \
+         in:\n      start_url: {}\n      steps: \"1. Click Download as CSV\\n2. Click Send to my accountant\"\n      \
+         max_iterations: 1\n      max_revisions: 0\n    out: {{report: report, passed: passed}}\n",
+        sites.url("objectives/ledgerly/reports.html?instant=1")
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"], &[]).await;
+    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    let waiting: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let run_id = waiting["run_id"].as_str().unwrap();
+    let shown = planwright(home.path(), work.path(), &["runs", "show", run_id, "--format", "json"], &[]).await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let asked = shown["events"].as_array().unwrap().iter().find(|e| e["type"] == "input_requested").unwrap().clone();
+    assert_eq!(asked["request"]["context"]["escalation"]["missing"][0]["description"], "Click Send to my accountant");
+    assert!(asked["request"]["message"].as_str().unwrap().contains("accept_partial"), "{asked}");
+
+    std::fs::write(work.path().join("answers.yaml"), "export: {choice: accept_partial}\n").unwrap();
+    let resumed =
+        planwright(home.path(), work.path(), &["resume", run_id, "--inputs", "answers.yaml", "--format", "json"], &[])
+            .await;
+    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let shown = planwright(home.path(), work.path(), &["runs", "show", run_id, "--format", "json"], &[]).await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let finished = shown["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "node_finished" && e["node"] == "export")
+        .unwrap()
+        .clone();
+    assert_eq!(finished["outputs"]["report"]["outcome"], "accepted_partial", "{finished}");
+    assert_eq!(finished["outputs"]["passed"], false);
+}

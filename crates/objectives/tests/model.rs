@@ -8,25 +8,12 @@
 mod support;
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::time::Duration;
 
-use planwright_llm::{LlmClient, Provider, Secret, Settings};
 use planwright_llm_replay::{ReplayServer, Reply, Script};
 use planwright_runs::EventKind;
 use planwright_sites::FixtureSites;
 use serde_json::{json, Value};
-use support::{run_task, run_task_on, Task};
-
-fn client(server: &ReplayServer) -> Arc<dyn LlmClient> {
-    let settings = Settings {
-        provider: Some(Provider::OpenAi { base_url: server.base_url(), api_key: Some(Secret::new("sk-test")) }),
-        timeout: Duration::from_secs(20),
-        max_retries: 0,
-        ..Settings::default()
-    };
-    settings.client().unwrap().unwrap()
-}
+use support::{client, run_task, run_task_on, Task};
 
 fn task(id: &str, start: &str, steps: &str, secrets: &[(&str, &str)]) -> Task {
     Task {

@@ -11,11 +11,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use planwright_engine::NoAnswers;
+use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use planwright_objectives::planning::history::{latest_plan, revisions, PlanningHistory};
 use planwright_runs::{EventKind, RunStatus};
 use planwright_sites::FixtureSites;
 use serde_json::{json, Value};
-use support::{run_plan_on, Person, TaskRun};
+use support::{client, run_plan_on, Person, TaskRun};
 
 /// A plan of one runner node `task` with `inputs` over the start page and the steps, then the
 /// nodes in `after` (YAML list items).
@@ -34,6 +35,24 @@ fn plan(sites: &FixtureSites, start: &str, steps: &str, inputs: Value, after: &s
 
 async fn run(sites: &FixtureSites, plan: &str, person: Arc<Person>) -> TaskRun {
     run_plan_on(sites, "planning-test", plan, &HashMap::new(), tempfile::tempdir().unwrap(), None, person).await
+}
+
+/// The tier and the schema of every model call, in order.
+fn asked_of_model(run: &TaskRun, server: &ReplayServer) -> Vec<(String, String)> {
+    let tiers: Vec<String> = run
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ModelCall { tier, .. } => Some(tier.clone()),
+            _ => None,
+        })
+        .collect();
+    let schemas = server.requests().into_iter().map(|r| {
+        r.json()
+            .map(|b| b["response_format"]["json_schema"]["name"].as_str().unwrap_or_default().to_owned())
+            .unwrap_or_default()
+    });
+    tiers.into_iter().zip(schemas).collect()
 }
 
 /// The progress payloads of one kind (`planning`, `task`, `objective`), in order.
@@ -300,4 +319,121 @@ async fn nobody_to_answer_waits_unless_the_policy_says_fail() {
         })
         .unwrap();
     assert!(error.contains("on_unanswered: fail") && error.contains("choice"), "{error}");
+}
+
+#[tokio::test]
+async fn with_a_model_each_planning_task_runs_on_its_tier() {
+    let server = ReplayServer::start(
+        Script::new()
+            .always(
+                Match::schema("requirements"),
+                Reply::json(&json!({"requirements": [
+                    {"requirement": "The October report is downloaded as CSV", "priority": 1, "objective": 1}]})),
+            )
+            .always(
+                Match::schema("task_plan"),
+                Reply::json(&json!({
+                    "goal_understanding": {"main_objective": "Get October's figures as a spreadsheet",
+                                           "success_criteria": ["a CSV of October 2026 is downloaded"],
+                                           "constraints": ["use the Reports page"]},
+                    "reasoning": "One click on the CSV button of the October card.",
+                    "subtasks": [{"id": "objective_1", "dependencies": [], "complexity": "low",
+                                  "success_criterion": "the page says the report was downloaded"}],
+                    "first_actions": ["click \"Download as CSV\""]})),
+            )
+            .always(
+                Match::schema("satisfaction"),
+                Reply::json(&json!({"overall_score": 0.95,
+                    "requirement_scores": [{"requirement": "The October report is downloaded as CSV", "score": 0.95}],
+                    "missing_aspects": [], "quality_assessment": "The page confirms the download.",
+                    "completion_recommendation": true})),
+            ),
+    )
+    .await;
+    let sites = FixtureSites::start().await.unwrap();
+    let plan = plan(&sites, "/objectives/ledgerly/reports.html?instant=1", "1. Click Download as CSV", json!({}), "");
+    let run = run_plan_on(
+        &sites,
+        "model",
+        &plan,
+        &HashMap::new(),
+        tempfile::tempdir().unwrap(),
+        Some(client(&server)),
+        Person::answering(vec![]),
+    )
+    .await;
+    assert_eq!(run.outputs["passed"], true, "{}", run.notes());
+    let asked = asked_of_model(&run, &server);
+    let expected = [("fast", "requirements"), ("creative", "task_plan"), ("evaluator", "satisfaction")];
+    assert_eq!(asked, expected.map(|(t, s)| (t.to_owned(), s.to_owned())), "no model call for what the resolver did");
+    let entries: Vec<Value> = progress(&run, "planning").into_iter().map(|p| p["entry"].clone()).collect();
+    assert_eq!(entries[0]["plan"]["made_by"], "model");
+    assert_eq!(entries[0]["plan"]["goal_understanding"]["main_objective"], "Get October's figures as a spreadsheet");
+    assert_eq!(entries[0]["plan"]["task_decomposition"]["subtasks"][0]["description"], "Click Download as CSV");
+    assert!(entries[0]["plan"]["goal_understanding"]["constraints"][0].as_str().unwrap().starts_with("start at"));
+    assert_eq!(run.outputs["report"]["requirements"][0]["requirement"], "The October report is downloaded as CSV");
+    assert_eq!(run.outputs["report"]["satisfaction"], 0.95);
+}
+
+#[tokio::test]
+async fn a_model_cannot_call_a_failed_objective_done_and_picks_only_an_allowed_approach() {
+    let server = ReplayServer::start(
+        Script::new()
+            .always(Match::schema("action_decision"), Reply::json(&json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "no such button"})))
+            .always(
+                Match::schema("reflection"),
+                Reply::json(&json!({"status": "failure", "evaluation": "The page has no sending control.", "plan_revision_needed": true})),
+            )
+            .always(
+                Match::schema("satisfaction"),
+                Reply::json(&json!({"overall_score": 1.0, "requirement_scores": [], "missing_aspects": [],
+                                    "quality_assessment": "Looks fine to me.", "completion_recommendation": true})),
+            )
+            .always(Match::schema("missing_information"), Reply::json(&json!({"missing": ["the sending"], "constraints": ["the page has no Send button"]})))
+            .always(Match::schema("continuation"), Reply::json(&json!({"reasoning": "reload", "approach": "reload_page"}))),
+    )
+    .await;
+    let sites = FixtureSites::start().await.unwrap();
+    let plan = plan(
+        &sites,
+        "/objectives/ledgerly/reports.html?instant=1",
+        "1. Click Send to my accountant",
+        json!({"max_iterations": 2, "max_revisions": 1, "on_unsatisfied": "report"}),
+        "",
+    );
+    let run = run_plan_on(
+        &sites,
+        "model",
+        &plan,
+        &HashMap::new(),
+        tempfile::tempdir().unwrap(),
+        Some(client(&server)),
+        Person::answering(vec![]),
+    )
+    .await;
+    assert_eq!(run.outputs["passed"], false);
+    assert_eq!(run.outputs["report"]["outcome"], "reported");
+    assert_eq!(run.outputs["report"]["satisfaction"], 0.0, "bounded by what the page showed");
+    let asked = asked_of_model(&run, &server);
+    let tier_of = |schema: &str| asked.iter().find(|(_, s)| s == schema).map(|(t, _)| t.as_str());
+    assert_eq!(tier_of("reflection"), Some("evaluator"));
+    assert_eq!(tier_of("missing_information"), Some("fast"));
+    assert_eq!(tier_of("continuation"), Some("creative"));
+    let plans: Vec<Value> = progress(&run, "planning")
+        .into_iter()
+        .filter(|p| p["entry"]["type"] == "plan")
+        .map(|p| p["entry"]["plan"].clone())
+        .collect();
+    let continuation = plans.iter().find(|p| p["iteration"] == 2).expect("a continuation plan");
+    assert_eq!(continuation["made_by"], "model");
+    assert!(continuation["continuation"]["learned_constraints"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("the page has no Send button")));
+    let approaches: Vec<Value> = progress(&run, "objective")
+        .into_iter()
+        .filter(|o| o["change"] == "started" && o["step"]["iteration"] == 2)
+        .map(|o| o["step"]["approach"].clone())
+        .collect();
+    assert_eq!(approaches.first(), Some(&json!("reload_page")), "{approaches:?}");
 }

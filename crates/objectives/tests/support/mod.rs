@@ -67,6 +67,20 @@ pub async fn run_task_on(
     run_plan_on(sites, &task.id, &plan, &task.secrets, home, models, Arc::new(NoAnswers)).await
 }
 
+/// The real model client, pointed at the scripted model server.
+pub fn client(server: &planwright_llm_replay::ReplayServer) -> Arc<dyn planwright_llm::LlmClient> {
+    let settings = planwright_llm::Settings {
+        provider: Some(planwright_llm::Provider::OpenAi {
+            base_url: server.base_url(),
+            api_key: Some(planwright_llm::Secret::new("sk-test")),
+        }),
+        timeout: std::time::Duration::from_secs(20),
+        max_retries: 0,
+        ..planwright_llm::Settings::default()
+    };
+    settings.client().unwrap().unwrap()
+}
+
 /// A person who answers the run's questions from a list, in order, and keeps what was asked;
 /// `None` once the list is spent (the run then waits).
 #[derive(Default)]
