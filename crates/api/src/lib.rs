@@ -15,6 +15,7 @@ mod keys;
 mod models;
 mod operations;
 mod plans;
+mod reports;
 mod runs;
 mod settings;
 mod streams;
@@ -35,6 +36,7 @@ pub use documents::{read_documents, DocumentInfo, DocumentUpload, DOCUMENT_EXTEN
 pub use error::{ApiError, ErrorCode};
 pub use keys::{model_settings, KeyStore};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
+pub use reports::{ReportFile, ReportFormat, ReportRequest};
 pub use streams::{StreamCancelled, Watch};
 pub use types::*;
 
@@ -179,6 +181,8 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         DesignMetrics,
         ArtifactRequest,
         ArtifactData,
+        ReportRequest,
+        ReportFile,
     );
     std::fs::write(dir.join("operations.ts"), operations::operations_typescript())?;
     Ok(())

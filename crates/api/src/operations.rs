@@ -40,6 +40,7 @@ macro_rules! studio_operations {
             call list_runs GET "/api/runs" (query filter: $crate::RunFilter) -> Vec<$crate::RunSummary>;
             call run_detail GET "/api/runs/{run_id}" (path run_id: String) -> $crate::RunDetail;
             call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
+            call run_report GET "/api/runs/{run_id}/report" (path run_id: String, query request: $crate::ReportRequest) -> $crate::ReportFile;
             stream run_events GET "/api/runs/{run_id}/events" (path run_id: String, query after: $crate::EventsAfter) -> $crate::Event;
             call cancel_stream POST "/api/streams/{stream}/cancel" (path stream: String) -> $crate::StreamCancelled;
             call get_settings GET "/api/settings" () -> $crate::StudioSettings;

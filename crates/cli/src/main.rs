@@ -6,8 +6,9 @@ mod browsing;
 mod commands;
 mod doctor;
 mod generate;
-mod junit;
+mod planning;
 mod render;
+mod reports;
 mod retrieval;
 mod running;
 mod serve;
@@ -210,11 +211,14 @@ enum RunsCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// One run: its summary and every event.
+    /// One run: its summary, every event and (as text) each browser objective node's planning
+    /// history; with --report or --allure-results, also the reports of the run from its record.
     Show {
         run_id: String,
         #[arg(long, value_enum, default_value_t)]
         format: Format,
+        #[command(flatten)]
+        reports: reports::ReportArgs,
     },
 }
 
@@ -254,7 +258,7 @@ fn main() -> ExitCode {
         Command::Run { file, vars, workdir, args } => running::run(&file, &vars, workdir.as_deref(), &args),
         Command::Resume { run_id, args } => running::resume(&run_id, &args),
         Command::Runs(RunsCommand::List { format }) => running::list(format),
-        Command::Runs(RunsCommand::Show { run_id, format }) => running::show(&run_id, format),
+        Command::Runs(RunsCommand::Show { run_id, format, reports }) => running::show(&run_id, format, &reports),
         Command::Cache(CacheCommand::Show { format }) => running::cache(Some(format)),
         Command::Cache(CacheCommand::Clear) => running::cache(None),
         Command::Snapshot { url, mode, budget, format } => browsing::snapshot(&url, mode, budget, format),

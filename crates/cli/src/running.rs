@@ -13,13 +13,15 @@ use planwright_engine::{
     AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome,
     RunRequest,
 };
+use planwright_reports::RunRecord;
 use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::commands::{catalog, print, Exit};
+use crate::reports::{ReportArgs, Reports};
 use crate::terminal::TerminalAnswers;
-use crate::{junit, Format};
+use crate::Format;
 
 /// What `run` and `resume` share.
 #[derive(clap::Args, Clone)]
@@ -29,9 +31,8 @@ pub struct RunArgs {
     inputs: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t)]
     format: Format,
-    /// Also write a JUnit XML report (a test case per node) for CI dashboards.
-    #[arg(long, value_name = "FILE")]
-    report: Option<PathBuf>,
+    #[command(flatten)]
+    reports: ReportArgs,
     /// Folder of registered plans, where `call.plan_id` is looked up.
     #[arg(long, value_name = "DIR", default_value = "designs")]
     designs: PathBuf,
@@ -93,6 +94,13 @@ where
     F: FnOnce(Engine, RunStore, RunOptions) -> Fut,
     Fut: std::future::Future<Output = std::result::Result<RunOutcome, EngineError>>,
 {
+    let reports = match args.reports.checked() {
+        Ok(reports) => reports,
+        Err(message) => {
+            eprintln!("planwright: {message}");
+            return Ok(Exit::Unusable);
+        }
+    };
     let answers: Arc<dyn AnswerSource> = match answer_source(args.inputs.as_deref()) {
         Ok(answers) => answers,
         Err(message) => {
@@ -102,6 +110,7 @@ where
     };
     let home = DataHome::from_env()?;
     let store = RunStore::open(&home)?;
+    let record = store.clone();
     let models = configured_models(&home);
     let plans = Arc::new(Designs::new(&args.designs).with_fallback_dir(beside));
     let engine = Engine::new(Arc::new(catalog(None)?), planwright_api::blocks(home.root()), plans);
@@ -119,16 +128,13 @@ where
         let live = args.format == Format::Text;
         let display = tokio::spawn(async move {
             let terminal = std::io::stderr().is_terminal();
-            let mut events = Vec::new();
             while let Some(event) = receiver.recv().await {
                 if live {
                     if let Some(line) = progress_line(&event, terminal) {
                         eprintln!("{line}");
                     }
                 }
-                events.push(event);
             }
-            events
         });
         let options = RunOptions {
             workdir,
@@ -140,9 +146,10 @@ where
             models,
         };
         let outcome = start(engine, store, options).await;
-        let events = display.await.unwrap_or_default();
+        // Every event is shown before the outcome is.
+        let _ = display.await;
         match outcome {
-            Ok(outcome) => finish(&outcome, &events, args),
+            Ok(outcome) => finish(&outcome, args, &reports, &record),
             Err(EngineError::Invalid(findings)) => {
                 for finding in findings.iter().take(20) {
                     eprintln!("planwright: {}: {} ({})", finding.code.as_str(), finding.message, finding.path);
@@ -168,10 +175,8 @@ where
     exit
 }
 
-fn finish(outcome: &RunOutcome, events: &[Event], args: &RunArgs) -> Result<Exit> {
-    if let Some(path) = &args.report {
-        std::fs::write(path, junit::report(outcome, events)).with_context(|| format!("writing {}", path.display()))?;
-    }
+fn finish(outcome: &RunOutcome, args: &RunArgs, reports: &Reports, store: &RunStore) -> Result<Exit> {
+    reports.write(store, &outcome.run_id)?;
     let counts = outcome.counts;
     match args.format {
         Format::Json => print(&crate::render::json(&serde_json::json!({
@@ -321,7 +326,16 @@ pub fn list(format: Format) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-pub fn show(run_id: &str, format: Format) -> Result<Exit> {
+/// `planwright runs show`: the run's summary and events (and, as text, each runner node's
+/// planning history), and the reports asked for, written from the record.
+pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> {
+    let reports = match reports.checked() {
+        Ok(reports) => reports,
+        Err(message) => {
+            eprintln!("planwright: {message}");
+            return Ok(Exit::Unusable);
+        }
+    };
     let store = RunStore::open(&DataHome::from_env()?)?;
     let summary = match store.summary(run_id) {
         Ok(summary) => summary,
@@ -330,6 +344,7 @@ pub fn show(run_id: &str, format: Format) -> Result<Exit> {
             return Ok(Exit::Unusable);
         }
     };
+    reports.write(&store, run_id)?;
     let events = store.events(run_id)?;
     match format {
         Format::Json => print(&crate::render::json(&serde_json::json!({ "summary": summary, "events": events })))?,
@@ -340,6 +355,8 @@ pub fn show(run_id: &str, format: Format) -> Result<Exit> {
                     out.push_str(&format!("  {:>4} {}  {line}\n", event.seq, event.at));
                 }
             }
+            let (plan_text, _) = store.plan(run_id)?;
+            out.push_str(&crate::planning::text(&RunRecord::from_events(plan_text, &events)));
             print(&out)?;
         }
     }

@@ -242,7 +242,10 @@ impl TaskLoop<'_, '_> {
         let partial = self.runner.failures.iter().map(|(i, r)| (*i, (r.intents_done, r.intents_total))).collect();
         let threshold = self.settings.threshold;
         let offline = offline::evaluate(&mut self.requirements, self.runner.progress(), &partial, threshold);
-        let evaluation = match self.runner.planner.as_ref().and_then(Planner::model).cloned() {
+        // The evaluator can only lower the offline score: it is asked when the page showed every
+        // objective done, to say whether that satisfies the request.
+        let model = self.runner.planner.as_ref().and_then(Planner::model).cloned();
+        let evaluation = match model.filter(|_| offline.completion_recommendation) {
             Some(model) => {
                 match model
                     .evaluate_satisfaction(

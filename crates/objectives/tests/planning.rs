@@ -333,18 +333,15 @@ async fn with_a_model_each_planning_task_runs_on_its_tier() {
             .always(
                 Match::schema("task_plan"),
                 Reply::json(&json!({
-                    "goal_understanding": {"main_objective": "Get October's figures as a spreadsheet",
-                                           "success_criteria": ["a CSV of October 2026 is downloaded"],
-                                           "constraints": ["use the Reports page"]},
+                    "main_objective": "Get October's figures as a spreadsheet",
+                    "constraints": ["use the Reports page"],
                     "reasoning": "One click on the CSV button of the October card.",
                     "subtasks": [{"id": "objective_1", "dependencies": [], "complexity": "low",
-                                  "success_criterion": "the page says the report was downloaded"}],
-                    "first_actions": ["click \"Download as CSV\""]})),
+                                  "success_criterion": "the page says the report was downloaded"}]})),
             )
             .always(
                 Match::schema("satisfaction"),
-                Reply::json(&json!({"overall_score": 0.95,
-                    "requirement_scores": [{"requirement": "The October report is downloaded as CSV", "score": 0.95}],
+                Reply::json(&json!({"overall_score": 0.95, "scores": [0.95],
                     "missing_aspects": [], "quality_assessment": "The page confirms the download.",
                     "completion_recommendation": true})),
             ),
@@ -371,6 +368,14 @@ async fn with_a_model_each_planning_task_runs_on_its_tier() {
     assert_eq!(entries[0]["plan"]["goal_understanding"]["main_objective"], "Get October's figures as a spreadsheet");
     assert_eq!(entries[0]["plan"]["task_decomposition"]["subtasks"][0]["description"], "Click Download as CSV");
     assert!(entries[0]["plan"]["goal_understanding"]["constraints"][0].as_str().unwrap().starts_with("start at"));
+    assert!(entries[0]["plan"]["goal_understanding"]["constraints"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("use the Reports page")));
+    assert_eq!(
+        entries[0]["plan"]["goal_understanding"]["success_criteria"][0],
+        "objective_1: the page says the report was downloaded"
+    );
     assert_eq!(run.outputs["report"]["requirements"][0]["requirement"], "The October report is downloaded as CSV");
     assert_eq!(run.outputs["report"]["satisfaction"], 0.95);
 }
@@ -386,7 +391,7 @@ async fn a_model_cannot_call_a_failed_objective_done_and_picks_only_an_allowed_a
             )
             .always(
                 Match::schema("satisfaction"),
-                Reply::json(&json!({"overall_score": 1.0, "requirement_scores": [], "missing_aspects": [],
+                Reply::json(&json!({"overall_score": 1.0, "scores": [1.0], "missing_aspects": [],
                                     "quality_assessment": "Looks fine to me.", "completion_recommendation": true})),
             )
             .always(Match::schema("missing_information"), Reply::json(&json!({"missing": ["the sending"], "constraints": ["the page has no Send button"]})))

@@ -64,8 +64,9 @@ pub enum BenchCommand {
     },
     /// The objective runner on the fixture task suite beside `tools/playwright/objectives.mjs`
     /// (a program that knows every locator): success, actions, recovery steps, time per
-    /// objective and the ratio to the script, offline and on a cached re-run; then tokens and
-    /// model calls per step with a scripted model deciding every action. Needs Node.js and
+    /// objective and the ratio to the script, offline and on a cached re-run, passes and
+    /// reflections per task; then tokens and model calls per step with a scripted model deciding
+    /// every action, and the tokens planning adds (planning on against off). Needs Node.js and
     /// `npm ci --prefix tools/playwright`.
     Objectives {
         /// Rounds, alternating the script and the runner; medians are reported.

@@ -2,7 +2,10 @@
 //! in one run with `tools/playwright/objectives.mjs` — a hand-written playwright-core program
 //! that already knows every locator (the floor): success, objectives, actions and recovery
 //! steps per task, time per objective and the ratio to the script, offline and on a cached
-//! re-run; then, with a scripted model deciding every action, model calls and tokens per step.
+//! re-run, with the passes and reflections the planning layer took; then, with a scripted model
+//! deciding every action, model calls and tokens per step, and the tokens the planning layer
+//! (plan, requirements, reflections, satisfaction) adds to the seed 004 loop alone, measured
+//! side by side with planning on and off.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -47,6 +50,10 @@ pub struct RunnerRun {
     pub recoveries: usize,
     pub replayed: usize,
     pub model_calls: usize,
+    /// Passes over the task, reflections and revisions (0 with planning off).
+    pub iterations: u64,
+    pub reflections: u64,
+    pub revisions: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -77,6 +84,15 @@ pub struct ModelRow {
     /// Calls and o200k_base tokens (prompt and answer) per objective that asked the model.
     pub calls: Vec<usize>,
     pub tokens: Vec<usize>,
+    /// The task's tokens with planning off (seed 004's loop alone) and on, and of the planning
+    /// calls alone in the run with planning on.
+    pub tokens_loop: usize,
+    pub tokens_planned: usize,
+    pub tokens_planning: usize,
+    /// The run with planning on ended as expected.
+    pub planned_ok: bool,
+    /// The planning calls' tokens by question (schema name).
+    pub planning_by_question: std::collections::BTreeMap<String, usize>,
 }
 
 #[derive(Debug, Serialize)]
@@ -110,6 +126,12 @@ pub struct ObjectivesBench {
     pub model_calls_per_objective_max: usize,
     /// The same over the tasks meant to succeed.
     pub model_calls_per_objective_happy_max: usize,
+    /// Offline, with planning on: passes and reflections per task (mean, max).
+    pub iterations_per_task: (f64, u64),
+    pub reflections_per_task: (f64, u64),
+    /// In model mode: what planning adds to the loop's tokens over the suite, and its worst task.
+    pub planning_overhead: f64,
+    pub planning_overhead_worst: f64,
 }
 
 struct Secrets(HashMap<String, String>);
@@ -183,7 +205,19 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         (percentile(&values, 0.5), percentile(&values, 0.95))
     };
     let tokens: Vec<f64> = model.iter().flat_map(|m| m.tokens.iter().map(|t| *t as f64)).collect();
+    let per_task = |f: &dyn Fn(&RunnerRun) -> u64| {
+        let values: Vec<u64> = rows.iter().map(|r| f(&r.offline)).collect();
+        (values.iter().sum::<u64>() as f64 / values.len().max(1) as f64, values.iter().copied().max().unwrap_or(0))
+    };
+    let overhead = |on: usize, off: usize| if off == 0 { 0.0 } else { on as f64 / off as f64 - 1.0 };
     Ok(ObjectivesBench {
+        iterations_per_task: per_task(&|r| r.iterations),
+        reflections_per_task: per_task(&|r| r.reflections),
+        planning_overhead: overhead(
+            model.iter().map(|m| m.tokens_planned).sum(),
+            model.iter().map(|m| m.tokens_loop).sum(),
+        ),
+        planning_overhead_worst: model.iter().map(|m| overhead(m.tokens_planned, m.tokens_loop)).fold(0.0, f64::max),
         rounds,
         instant,
         offline_success: share(rows.iter().filter(|r| r.offline.ok).count()),
@@ -227,6 +261,9 @@ fn worst(runs: &[RunnerRun]) -> RunnerRun {
             recoveries: 0,
             replayed: 0,
             model_calls: 0,
+            iterations: 0,
+            reflections: 0,
+            revisions: 0,
         })
 }
 
@@ -343,32 +380,49 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
         recoveries: steps.iter().filter(|s| s["step_type"] == "recovery").count(),
         replayed: outputs["report"]["replayed_from_cache"].as_u64().unwrap_or(0) as usize,
         model_calls: events.iter().filter(|e| matches!(e.kind, EventKind::ModelCall { .. })).count(),
+        iterations: outputs["report"]["iterations"].as_u64().unwrap_or(0),
+        reflections: outputs["report"]["reflections"].as_u64().unwrap_or(0),
+        revisions: outputs["report"]["revisions"].as_u64().unwrap_or(0),
     }
 }
 
 /// Every task with a scripted model deciding every action (`decide_first: model`): its answers
 /// are the actions the offline runs cached — what a model that understood the page would say —
-/// and a judgement that each objective is done. Counts calls and o200k_base tokens per step.
+/// and a judgement that each objective is done; with planning on, the planning layer's questions
+/// are answered with what the offline planner made of the task. Each task runs with planning off
+/// (seed 004's loop alone) and on. Counts calls and o200k_base tokens (prompt and scripted
+/// answer) per step and per task.
 async fn model_mode(
     sites: &FixtureSites,
     suite: &[Task],
     instant: bool,
     homes: &HashMap<String, tempfile::TempDir>,
 ) -> Result<Vec<ModelRow>> {
+    let tokenizer = tiktoken_rs::o200k_base().context("loading the o200k_base tokenizer")?;
+    let count = |text: &str| tokenizer.encode_ordinary(text).len();
     let mut script = Script::new();
+    // What each scripted answer costs, by the text that identifies the question.
+    let mut answers: Vec<(String, usize)> = Vec::new();
+    for task in suite {
+        for (schema, key, reply) in planning_answers(task) {
+            answers.push((format!("{schema}|{key}"), count(&reply.to_string())));
+            script = script.always(Match::schema(schema).and(Match::user_contains(key)), Reply::json(&reply));
+        }
+    }
+    let reflection = json!({"status": "partial", "evaluation": "The last actions changed the page as the step expected; the objective's own judgement will tell.", "plan_revision_needed": false});
+    answers.push(("reflection|".into(), count(&reflection.to_string())));
+    script = script.always(Match::schema("reflection"), Reply::json(&reflection));
     for home in homes.values() {
         let cache = ActionCache::open(&home.path().join(planwright_objectives::CACHE_FILE))?;
         for (objective, _, ops) in cache.entries()? {
             let actions: Vec<Value> = ops.iter().filter_map(decision_of).collect();
+            let decision = json!({"status": "act", "actions": actions, "reason": ""});
+            let judgement = json!({"achieved": true, "evidence": "the page shows the objective done"});
+            answers.push((format!("action_decision|{objective}"), count(&decision.to_string())));
+            answers.push((format!("objective_judgement|{objective}"), count(&judgement.to_string())));
             script = script
-                .always(
-                    Match::user_contains(format!("Current objective: {objective}\n")),
-                    Reply::json(&json!({"status": "act", "actions": actions, "reason": ""})),
-                )
-                .always(
-                    Match::user_contains(format!("Objective: {objective}\n")),
-                    Reply::json(&json!({"achieved": true, "evidence": "the page shows the objective done"})),
-                );
+                .always(Match::user_contains(format!("Current objective: {objective}\n")), Reply::json(&decision))
+                .always(Match::user_contains(format!("Objective: {objective}\n")), Reply::json(&judgement));
         }
     }
     let server = ReplayServer::start(script).await;
@@ -378,47 +432,128 @@ async fn model_mode(
         ..Settings::default()
     };
     let client = settings.client()?.context("a scripted model client")?;
-    let tokenizer = tiktoken_rs::o200k_base().context("loading the o200k_base tokenizer")?;
     let mut rows = Vec::new();
     for task in suite {
-        let home = tempfile::tempdir()?;
-        sites.reset();
-        let before = server.requests().len();
-        let run = run_task(sites, task, instant, home.path(), Some(Arc::clone(&client)), true).await?;
-        let mut per_objective: HashMap<String, (usize, usize)> = HashMap::new();
-        for request in server.requests().into_iter().skip(before) {
-            let body = request.json().unwrap_or(Value::Null);
-            let sent: String = body["messages"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|m| m["content"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n");
-            let user = request.last_user_message().unwrap_or_default();
-            let objective = user
-                .lines()
-                .find_map(|l| l.strip_prefix("Current objective: ").or_else(|| l.strip_prefix("Objective: ")))
-                .unwrap_or_default()
-                .to_owned();
-            // The answer is what this bench scripted: about 60 tokens for a decision.
-            let answer = 60;
-            let entry = per_objective.entry(objective).or_default();
-            entry.0 += 1;
-            entry.1 += tokenizer.encode_ordinary(&sent).len() + answer;
+        let mut spent = Vec::new();
+        for planning in [false, true] {
+            let mut task = task.clone();
+            task.inputs.insert("planning".into(), json!(planning));
+            let home = tempfile::tempdir()?;
+            sites.reset();
+            let before = server.requests().len();
+            let run = run_task(sites, &task, instant, home.path(), Some(Arc::clone(&client)), true).await?;
+            let mut per_objective: HashMap<String, (usize, usize)> = HashMap::new();
+            let (mut total, mut planning_tokens) = (0, 0);
+            let mut by_question = std::collections::BTreeMap::new();
+            for request in server.requests().into_iter().skip(before) {
+                let body = request.json().unwrap_or(Value::Null);
+                let sent: String = body["messages"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|m| m["content"].as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let schema = body["response_format"]["json_schema"]["name"].as_str().unwrap_or_default().to_owned();
+                let user = request.last_user_message().unwrap_or_default();
+                let answer = answers
+                    .iter()
+                    .filter(|(key, _)| key.split_once('|').is_some_and(|(s, text)| s == schema && user.contains(text)))
+                    .map(|(_, tokens)| *tokens)
+                    .max()
+                    .unwrap_or(0);
+                let tokens = count(&sent) + answer;
+                total += tokens;
+                let objective = user
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Current objective: ").or_else(|| l.strip_prefix("Objective: ")));
+                match objective {
+                    Some(objective) if !PLANNING_SCHEMAS.contains(&schema.as_str()) => {
+                        let entry = per_objective.entry(objective.to_owned()).or_default();
+                        entry.0 += 1;
+                        entry.1 += tokens;
+                    }
+                    _ => {
+                        planning_tokens += tokens;
+                        *by_question.entry(schema).or_insert(0) += tokens;
+                    }
+                }
+            }
+            spent.push((run, per_objective, total, planning_tokens, by_question));
         }
+        let (planned, _, tokens_planned, tokens_planning, planning_by_question) =
+            spent.pop().context("the planned run")?;
+        let (run, per_objective, tokens_loop, ..) = spent.pop().context("the loop's run")?;
         let (calls, tokens): (Vec<usize>, Vec<usize>) = per_objective.into_values().unzip();
         rows.push(ModelRow {
             id: task.id.clone(),
             ok: run.ok,
-            wrong: run.wrong,
+            wrong: run.wrong.into_iter().chain(planned.wrong.iter().map(|w| format!("with planning: {w}"))).collect(),
             happy: task.expect_passed,
             objectives: run.objectives,
             calls,
             tokens,
+            tokens_loop,
+            tokens_planned,
+            tokens_planning,
+            planned_ok: planned.ok,
+            planning_by_question,
         });
     }
     Ok(rows)
+}
+
+/// The structured questions of the planning layer and the task loop.
+const PLANNING_SCHEMAS: [&str; 7] =
+    ["task_plan", "requirements", "satisfaction", "reflection", "missing_information", "continuation", "analysis"];
+
+/// The planning layer's questions about `task`, each with the text that identifies it and the
+/// answer a model that understood the task would give: the offline planner's plan and
+/// requirements, and every requirement satisfied.
+fn planning_answers(task: &Task) -> Vec<(&'static str, String, Value)> {
+    use planwright_objectives::planning::offline::{self, Limits, PlanInput};
+    use planwright_objectives::planning::settings::DecompositionLevel;
+    let objectives = planwright_objectives::checklist::split_steps(&task.steps);
+    let Some(first) = objectives.first().cloned() else { return Vec::new() };
+    let progress = planwright_runs::objective::ObjectiveProgress::new(task.steps.clone(), objectives);
+    let placeholders = planwright_objectives::runner::placeholders_in(&task.steps);
+    let plan = offline::plan(&PlanInput {
+        progress: &progress,
+        start_url: &task.start,
+        placeholders: &placeholders,
+        level: DecompositionLevel::Moderate,
+        limits: Limits { max_attempts: 3, max_revisions: 3, max_iterations: 3 },
+    });
+    let subtasks: Vec<Value> = plan
+        .task_decomposition
+        .subtasks
+        .iter()
+        .map(|s| json!({"id": s.id, "dependencies": s.dependencies, "complexity": s.complexity, "success_criterion": s.success_criterion}))
+        .collect();
+    let requirements: Vec<Value> = plan
+        .requirements
+        .iter()
+        .enumerate()
+        .map(|(n, r)| json!({"requirement": r.requirement, "priority": r.priority, "objective": n + 1}))
+        .collect();
+    let scores: Vec<f64> = plan.requirements.iter().map(|_| 1.0).collect();
+    vec![
+        (
+            "task_plan",
+            first.clone(),
+            json!({"main_objective": plan.goal_understanding.main_objective,
+                   "constraints": ["stay on the start page's site"],
+                   "reasoning": plan.task_decomposition.reasoning,
+                   "subtasks": subtasks}),
+        ),
+        ("requirements", first.clone(), json!({"requirements": requirements})),
+        (
+            "satisfaction",
+            first,
+            json!({"overall_score": 1.0, "scores": scores, "missing_aspects": [],
+                   "quality_assessment": "Every objective shows its evidence on the page.", "completion_recommendation": true}),
+        ),
+    ]
 }
 
 /// An operation as the decision a model would answer.
@@ -491,15 +626,17 @@ pub fn render(bench: &ObjectivesBench) -> String {
         if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" }
     );
     out.push_str(
-        "task                               obj  act  rec   offline ms  cached ms  script ms  ×script  ×cached  ok\n",
+        "task                               obj  act  rec  pass  refl   offline ms  cached ms  script ms  ×script  ×cached  ok\n",
     );
     for r in &bench.tasks {
         out.push_str(&format!(
-            "{:<34} {:>3} {:>4} {:>4} {:>12.0} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}{}\n",
+            "{:<34} {:>3} {:>4} {:>4} {:>5} {:>5} {:>12.0} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}{}\n",
             r.id,
             r.offline.objectives,
             r.offline.actions,
             r.offline.recoveries,
+            r.offline.iterations,
+            r.offline.reflections,
             r.offline_ms,
             r.cached_ms,
             r.script_ms,
@@ -547,15 +684,27 @@ pub fn render(bench: &ObjectivesBench) -> String {
         bench.cached_total_happy.ours,
         bench.cached_total_happy.ratio
     ));
-    out.push_str("\nmodel mode: task                    obj  calls/objective max  tokens/objective max  ok\n");
+    out.push_str(&format!(
+        "planning (offline): passes per task {:.2} (at most {}), reflections per task {:.2} (at most {})\n",
+        bench.iterations_per_task.0,
+        bench.iterations_per_task.1,
+        bench.reflections_per_task.0,
+        bench.reflections_per_task.1
+    ));
+    out.push_str(
+        "\nmodel mode: task                    obj  calls/objective max  tokens/objective max  loop tokens  planned tokens  planning  ok\n",
+    );
     for m in &bench.model {
         out.push_str(&format!(
-            "{:<34} {:>3} {:>20} {:>21}  {}\n",
+            "{:<34} {:>3} {:>20} {:>21} {:>12} {:>15} {:>8.0} %  {}\n",
             m.id,
             m.objectives,
             m.calls.iter().max().unwrap_or(&0),
             m.tokens.iter().max().unwrap_or(&0),
-            if m.ok { "yes" } else { "NO" }
+            m.tokens_loop,
+            m.tokens_planned,
+            pct(if m.tokens_loop == 0 { 0.0 } else { m.tokens_planned as f64 / m.tokens_loop as f64 - 1.0 }),
+            if m.ok && m.planned_ok { "yes" } else { "NO" }
         ));
         for wrong in &m.wrong {
             out.push_str(&format!("    {wrong}\n"));
@@ -567,6 +716,19 @@ pub fn render(bench: &ObjectivesBench) -> String {
         bench.model_tokens_per_step_p95,
         bench.model_calls_per_objective_happy_max,
         bench.model_calls_per_objective_max
+    ));
+    let mut by_question: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for m in &bench.model {
+        for (question, tokens) in &m.planning_by_question {
+            *by_question.entry(question).or_insert(0) += tokens;
+        }
+    }
+    let listed: Vec<String> = by_question.iter().map(|(q, t)| format!("{q} {t}")).collect();
+    out.push_str(&format!("planning tokens over the suite by question: {}\n", listed.join(", ")));
+    out.push_str(&format!(
+        "planning + reflection add {:.0} % to the tokens of the seed 004 loop alone over the suite (worst task {:.0} %; target ≤ 30 %)\n",
+        pct(bench.planning_overhead),
+        pct(bench.planning_overhead_worst)
     ));
     out
 }

@@ -211,7 +211,8 @@ impl Planner {
         let number = objective_number(progress, report.objective);
         let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));
         let status = if report.intents_done > 0 { ReflectionStatus::Partial } else { ReflectionStatus::Failure };
-        let (evaluation, needed, made_by) = match &self.model {
+        // The evaluator is asked when its answer can change what comes next: a revision is possible.
+        let (evaluation, needed, made_by) = match self.model.as_ref().filter(|_| revise) {
             Some(model) => {
                 match model.reflect(progress, report, next.filter(|_| revise), &self.window_lines(), &ctx.cancel).await
                 {

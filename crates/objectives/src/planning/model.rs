@@ -35,7 +35,7 @@ fn objectives_text(progress: &ObjectiveProgress, with_state: bool) -> String {
                 StepStatus::InProgress => "in progress",
                 StepStatus::Pending => "not reached",
             };
-            let evidence = step.completion_evidence.as_deref().unwrap_or("—");
+            let evidence: String = step.completion_evidence.as_deref().unwrap_or("—").chars().take(200).collect();
             format!("{}. {} [{state}] evidence: {evidence}", n + 1, step.description)
         })
         .collect::<Vec<_>>()
@@ -65,8 +65,9 @@ fn reflection_schema() -> Value {
 
 impl ModelHelp {
     /// Seed 001's plan (creative tier), merged into the offline one: the model's understanding
-    /// of the goal, its reasoning (with `chain_of_thought`), dependencies, complexities,
-    /// criteria and the first execution plan; the objectives are the person's.
+    /// of the goal, its reasoning (with `chain_of_thought`), dependencies, complexities and
+    /// criteria; the objectives are the person's, and the first execution plan is the step
+    /// reader's (the actions are decided when the objective is reached).
     pub(crate) async fn plan_task(
         &self,
         input: &PlanInput<'_>,
@@ -78,16 +79,8 @@ impl ModelHelp {
         let schema = json!({
             "type": "object",
             "properties": {
-                "goal_understanding": {
-                    "type": "object",
-                    "properties": {
-                        "main_objective": {"type": "string"},
-                        "success_criteria": string_list(30),
-                        "constraints": string_list(20)
-                    },
-                    "required": ["main_objective", "success_criteria", "constraints"],
-                    "additionalProperties": false
-                },
+                "main_objective": {"type": "string"},
+                "constraints": string_list(20),
                 "reasoning": {"type": "string"},
                 "subtasks": {
                     "type": "array",
@@ -103,17 +96,14 @@ impl ModelHelp {
                         "required": ["id", "dependencies", "complexity", "success_criterion"],
                         "additionalProperties": false
                     }
-                },
-                "first_actions": string_list(12)
+                }
             },
-            "required": ["goal_understanding", "reasoning", "subtasks", "first_actions"],
+            "required": ["main_objective", "constraints", "reasoning", "subtasks"],
             "additionalProperties": false
         });
         let placeholders: Vec<String> = input.placeholders.iter().map(|p| format!("{{{{{p}}}}}")).collect();
         let reasoning = match strategy {
-            Strategy::ChainOfThought => {
-                "Think step by step in `reasoning`: what the task is for, the order, what could go wrong."
-            }
+            Strategy::ChainOfThought => "Think step by step in `reasoning` first.",
             Strategy::Direct => "Leave `reasoning` empty.",
         };
         let values = [
@@ -126,16 +116,11 @@ impl ModelHelp {
         let ask = Ask { prompt: "planning_plan", tier: Tier::Creative, max_tokens: 1500, name: "task_plan", schema };
         let answer = self.ask(ask, &values, cancel).await?;
         let mut plan = offline.clone();
-        let goal = &answer["goal_understanding"];
-        if let Some(main) = goal["main_objective"].as_str().filter(|m| !m.trim().is_empty()) {
+        if let Some(main) = answer["main_objective"].as_str().filter(|m| !m.trim().is_empty()) {
             plan.goal_understanding.main_objective = main.to_owned();
         }
-        let criteria = strings(&goal["success_criteria"]);
-        if !criteria.is_empty() {
-            plan.goal_understanding.success_criteria = criteria;
-        }
         // The constraints the runner keeps anyway stay; the model's come after them.
-        for constraint in strings(&goal["constraints"]) {
+        for constraint in strings(&answer["constraints"]) {
             if !plan.goal_understanding.constraints.contains(&constraint) {
                 plan.goal_understanding.constraints.push(constraint);
             }
@@ -165,10 +150,9 @@ impl ModelHelp {
                 subtask.success_criterion = criterion.to_owned();
             }
         }
-        let actions = strings(&answer["first_actions"]);
-        if !actions.is_empty() {
-            plan.action_plan.actions = actions;
-        }
+        // The success criteria are the subtasks' own, as the model gave them.
+        plan.goal_understanding.success_criteria =
+            plan.task_decomposition.subtasks.iter().map(|s| format!("{}: {}", s.id, s.success_criterion)).collect();
         plan.made_by = MadeBy::Model;
         Ok(plan)
     }
@@ -240,53 +224,57 @@ impl ModelHelp {
         threshold: f64,
         cancel: &CancellationToken,
     ) -> Result<SatisfactionEvaluation, ModelError> {
-        let names: Vec<String> = requirements.iter().map(|r| r.requirement.clone()).collect();
+        let count = requirements.len();
         let schema = json!({
             "type": "object",
             "properties": {
                 "overall_score": {"type": "number", "minimum": 0, "maximum": 1},
-                "requirement_scores": {
+                "scores": {
                     "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "requirement": {"type": "string", "enum": names},
-                            "score": {"type": "number", "minimum": 0, "maximum": 1}
-                        },
-                        "required": ["requirement", "score"],
-                        "additionalProperties": false
-                    }
+                    "minItems": count,
+                    "maxItems": count,
+                    "items": {"type": "number", "minimum": 0, "maximum": 1}
                 },
                 "missing_aspects": string_list(20),
                 "quality_assessment": {"type": "string"},
                 "completion_recommendation": {"type": "boolean"}
             },
-            "required": ["overall_score", "requirement_scores", "missing_aspects", "quality_assessment", "completion_recommendation"],
+            "required": ["overall_score", "scores", "missing_aspects", "quality_assessment", "completion_recommendation"],
             "additionalProperties": false
         });
-        let listed: Vec<String> =
-            requirements.iter().map(|r| format!("- (priority {}) {}", r.priority, r.requirement)).collect();
-        let values = [
-            ("request", progress.original_input.clone()),
-            ("requirements", listed.join("\n")),
-            ("objectives", objectives_text(progress, true)),
-        ];
-        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        // Each requirement with the evidence of its objective: one list, nothing said twice.
+        let listed: Vec<String> = requirements
+            .iter()
+            .enumerate()
+            .map(|(n, r)| {
+                let evidence = r
+                    .objective
+                    .and_then(|i| progress.objective_steps.get(i))
+                    .and_then(|s| s.completion_evidence.as_deref())
+                    .unwrap_or("—");
+                let evidence: String = evidence.chars().take(200).collect();
+                format!("{}. [priority {}] {} — evidence: {evidence}", n + 1, r.priority, r.requirement)
+            })
+            .collect();
         let ask = Ask {
             prompt: "planning_satisfaction",
             tier: Tier::Evaluator,
-            max_tokens: 800,
+            max_tokens: 600,
             name: "satisfaction",
             schema,
         };
-        let answer = self.ask(ask, &values, cancel).await?;
+        let answer = self.ask(ask, &[("requirements", &listed.join("\n"))], cancel).await?;
         let mut evaluation = offline.clone();
-        for score in answer["requirement_scores"].as_array().into_iter().flatten() {
-            let (Some(name), Some(value)) = (score["requirement"].as_str(), score["score"].as_f64()) else { continue };
-            if let Some(offline_score) = evaluation.requirement_scores.get_mut(name) {
-                // The page's evidence bounds the score: the model may find less, never more.
-                *offline_score = value.clamp(0.0, 1.0).min(bound_for(requirements, progress, name, *offline_score));
-            }
+        let scores = answer["scores"].as_array().cloned().unwrap_or_default();
+        for (requirement, score) in requirements.iter().zip(&scores) {
+            let (Some(value), Some(offline_score)) =
+                (score.as_f64(), evaluation.requirement_scores.get_mut(&requirement.requirement))
+            else {
+                continue;
+            };
+            // The page's evidence bounds the score: the model may find less, never more.
+            let bound = bound_for(requirements, progress, &requirement.requirement, *offline_score);
+            *offline_score = value.clamp(0.0, 1.0).min(bound);
         }
         let overall = answer["overall_score"].as_f64().unwrap_or(offline.overall_score).clamp(0.0, 1.0);
         evaluation.overall_score = (overall.min(offline.overall_score) * 1000.0).round() / 1000.0;

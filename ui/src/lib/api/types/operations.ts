@@ -31,6 +31,8 @@ import type { PlanEdited } from './PlanEdited';
 import type { PlanGraph } from './PlanGraph';
 import type { PlanText } from './PlanText';
 import type { RegisterResponse } from './RegisterResponse';
+import type { ReportFile } from './ReportFile';
+import type { ReportRequest } from './ReportRequest';
 import type { RunDetail } from './RunDetail';
 import type { RunFilter } from './RunFilter';
 import type { RunSummary } from './RunSummary';
@@ -74,6 +76,7 @@ export const OPERATIONS = {
   list_runs: { kind: 'call', method: 'GET', path: '/api/runs', args: [{ kind: 'query', name: 'filter' }] },
   run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
   run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
+  run_report: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/report', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
   cancel_stream: { kind: 'call', method: 'POST', path: '/api/streams/{stream}/cancel', args: [{ kind: 'path', name: 'stream' }] },
   get_settings: { kind: 'call', method: 'GET', path: '/api/settings', args: [] },
@@ -113,6 +116,7 @@ export interface Operations {
   list_runs: { args: { filter: RunFilter }; answer: Array<RunSummary> };
   run_detail: { args: { run_id: string }; answer: RunDetail };
   run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
+  run_report: { args: { run_id: string; request: ReportRequest }; answer: ReportFile };
   run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };
   cancel_stream: { args: { stream: string }; answer: StreamCancelled };
   get_settings: { args: {}; answer: StudioSettings };

@@ -1,0 +1,202 @@
+//! Reports of runs of browser objectives, from the real binary against the fixture sites: the
+//! portal task (three objectives, a cookie banner closed as a recovery step) written as JUnit,
+//! HTML and Allure results at once and again from the finished run's record; a shop task whose
+//! second objective cannot pass, reported as a JUnit failure with its reason; a report whose
+//! extension names no format refused as a usage error.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use planwright_sites::FixtureSites;
+use serde_json::Value;
+use support::files_under;
+
+const CANARY: &str = "Pw-canary-5521";
+
+/// `planwright ARGS` in `work`, off the async runtime (the sites serve from it meanwhile).
+async fn planwright(home: &Path, work: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+    command
+        .args(args)
+        .current_dir(work)
+        .env("PLANWRIGHT_HOME", home)
+        .env("PLANWRIGHT_SECRET_PORTAL_USER", "tk-suzuki")
+        .env("PLANWRIGHT_SECRET_PORTAL_PASSWORD", CANARY)
+        .stdin(Stdio::null());
+    tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap()
+}
+
+/// A plan of one `browser.run_objectives` node, `node`, with `inputs` (YAML flow mapping entries).
+fn plan(id: &str, start: &str, steps: &str, inputs: &str) -> String {
+    format!(
+        "apiVersion: planwright/v1\nid: {id}\nversion: 1.0.0\nsecrets: [PORTAL_USER, PORTAL_PASSWORD]\ngraph:\n  - id: node\n    block: browser.run_objectives\n    in: {{start_url: \"{start}\", steps: \"{steps}\"{inputs}}}\n    out: {{report: report, passed: passed}}\n"
+    )
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The text of the `<testcase>` whose name starts with `name`, up to its end.
+fn testcase<'a>(xml: &'a str, name: &str) -> &'a str {
+    let start = xml.find(&format!("name=\"{name}")).unwrap_or_else(|| panic!("no test case {name}: {xml}"));
+    let end = start + xml[start..].find("</testcase>").unwrap_or(xml.len() - start);
+    &xml[start..end]
+}
+
+/// The objectives' titles on an HTML report, in order.
+fn objective_titles(page: &str) -> Vec<&str> {
+    page.split("<h3>").skip(1).filter_map(|part| part.split("</h3>").next()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_of_objectives_writes_junit_html_and_allure_and_the_record_writes_them_again() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let steps = "1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}\\n2. Open the Statements page\\n3. Download the October 2026 statement";
+    std::fs::write(
+        work.path().join("plan.yaml"),
+        plan("portal-reports", &sites.url("objectives/portal/login.html"), steps, ""),
+    )
+    .unwrap();
+    let output = planwright(
+        home.path(),
+        work.path(),
+        &[
+            "run",
+            "plan.yaml",
+            "--report",
+            "out.xml",
+            "--report",
+            "out.html",
+            "--allure-results",
+            "allure",
+            "--format",
+            "json",
+        ],
+    )
+    .await;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let run_id = serde_json::from_slice::<Value>(&output.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
+
+    let xml = read(&work.path().join("out.xml"));
+    assert!(xml.contains("<testsuite name=\"portal-reports\" tests=\"3\" failures=\"0\""), "{xml}");
+    assert_eq!(
+        xml.matches("<testcase classname=\"portal-reports.node\"").count(),
+        3,
+        "a test case per objective: {xml}"
+    );
+    let sign_in = testcase(&xml, "1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}");
+    assert!(sign_in.contains("<property name=\"decided_by\" value=\"offline\"/>"), "{sign_in}");
+    // The banner comes late, in the way of whichever objective is under way then.
+    let recovered: Vec<&str> = ["1. Sign in", "2. Open the Statements page", "3. Download the October 2026 statement"]
+        .into_iter()
+        .map(|name| testcase(&xml, name))
+        .filter(|case| case.contains(". recovery: Close dialog \"We value your privacy\""))
+        .collect();
+    assert_eq!(recovered.len(), 1, "the cookie banner is a recovery step inside its objective: {xml}");
+    assert!(recovered[0].contains("   blocked by: dialog \"We value your privacy\""), "{}", recovered[0]);
+    let download = testcase(&xml, "3. Download the October 2026 statement");
+    assert!(download.contains("<property name=\"evidence\" value=\"downloaded statement-2026-10.csv"), "{download}");
+
+    let page = read(&work.path().join("out.html"));
+    assert!(page.contains("<img src=\"data:image/png;base64,iVBORw0KGgo"), "a screenshot is embedded");
+    for outside in ["<script", "<link", " src=\"http", " href="] {
+        assert!(!page.contains(outside), "{outside}: the page must need nothing outside it");
+    }
+    assert_eq!(
+        objective_titles(&page),
+        [
+            "Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}",
+            "Open the Statements page",
+            "Download the October 2026 statement"
+        ]
+    );
+    assert!(page.contains("<span class=\"kind\">Recovery</span><strong>Close dialog &quot;We value your privacy&quot;"));
+
+    let allure = work.path().join("allure");
+    let files = files_under(&allure);
+    let results: Vec<_> = files.iter().filter(|p| p.to_str().unwrap().ends_with("-result.json")).collect();
+    assert_eq!(results.len(), 1, "one result for the one browser node: {files:?}");
+    let result: Value = serde_json::from_str(&read(results[0])).unwrap();
+    assert_eq!((result["status"].as_str(), result["fullName"].as_str()), (Some("passed"), Some("portal-reports.node")));
+    let steps = result["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3, "a step per objective");
+    let recoveries: Vec<&Value> = steps
+        .iter()
+        .flat_map(|step| step["steps"].as_array().unwrap())
+        .filter(|inner| inner["name"].as_str().unwrap().starts_with("recovery: Close dialog"))
+        .collect();
+    assert_eq!(recoveries.len(), 1, "the recovery nested in its objective's step: {steps:?}");
+    assert_eq!(recoveries[0]["steps"].as_array().unwrap().len(), 1, "the recovery's own action inside it");
+    for step in steps {
+        let source = step["attachments"][0]["source"].as_str().expect("the evidence screenshot is attached");
+        assert!(allure.join(source).is_file(), "{source}");
+    }
+
+    let shown = planwright(home.path(), work.path(), &["runs", "show", &run_id, "--report", "again.html"]).await;
+    assert_eq!(shown.status.code(), Some(0), "{}", String::from_utf8_lossy(&shown.stderr));
+    let again = read(&work.path().join("again.html"));
+    assert_eq!(objective_titles(&again), objective_titles(&page), "the record gives the same objectives");
+    let listing = String::from_utf8_lossy(&shown.stdout).into_owned();
+    assert!(listing.contains("planning of node ("), "{listing}");
+    assert!(listing.contains("  plan (pass 1): Download the October 2026 statement"), "{listing}");
+    assert!(listing.contains("    3. Download the October 2026 statement — done when"), "{listing}");
+    assert!(listing.contains("  revisions: 0"), "{listing}");
+
+    let refused = planwright(home.path(), work.path(), &["runs", "show", &run_id, "--report", "again.pdf"]).await;
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("again.pdf") && said.contains(".xml") && said.contains(".html"), "{said}");
+    assert!(!work.path().join("again.pdf").exists());
+
+    let mut seen = format!("{stderr}{listing}");
+    for file in files_under(work.path()) {
+        seen.push_str(&String::from_utf8_lossy(&std::fs::read(&file).unwrap()));
+    }
+    assert!(!seen.contains(CANARY), "the password is in a report or an output");
+    assert!(page.contains("{{PORTAL_PASSWORD}}"), "the placeholder stands for it");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_objective_that_cannot_pass_is_a_junit_failure_with_its_reason() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let start = sites.url("objectives/shop/search.html?instant=1");
+    let steps = "1. Search for green widget\\n2. Click Export to PDF";
+    std::fs::write(work.path().join("plan.yaml"), plan("shop-reports", &start, steps, ", on_unsatisfied: report"))
+        .unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "report.xml"]).await;
+    assert_eq!(output.status.code(), Some(0), "the node reports: {}", String::from_utf8_lossy(&output.stderr));
+    let xml = read(&work.path().join("report.xml"));
+    assert!(xml.contains("tests=\"2\" failures=\"1\""), "{xml}");
+    assert!(!testcase(&xml, "1. Search for green widget").contains("<failure"), "{xml}");
+    let export = testcase(&xml, "2. Click Export to PDF");
+    assert!(
+        export.contains("<failure message=\"click: nothing on the page matches &quot;Export to PDF&quot;")
+            && export.contains("type=\"objective failed\">"),
+        "{export}"
+    );
+    assert!(export.contains("attempts made; the last: "), "{export}");
+    assert!(export.contains("<property name=\"attempts\" value=\""), "{export}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_whose_extension_names_no_format_is_a_usage_error_before_anything_runs() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), plan("never-runs", "http://127.0.0.1:9/", "1. Open it", "")).unwrap();
+    let output =
+        planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out.xml", "--report", "out.txt"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(
+            "--report out.txt: the report's format follows its extension: .xml (JUnit), .html or .htm (HTML)"
+        ),
+        "{said}"
+    );
+    assert!(!home.path().join("runs.db").exists(), "nothing ran");
+}
