@@ -919,6 +919,7 @@ impl<'a> Runner<'a> {
             tool_name: op.tool().to_owned(),
             locator: op.locator().map(ToString::to_string),
             result: self.ctx.secrets.redact(&result_text),
+            succeeded: outcome.is_ok(),
             timestamp: crate::planning::now(),
         };
         let step = self.progress.current_step_index;

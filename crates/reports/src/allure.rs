@@ -198,7 +198,7 @@ fn action_step(action: &StepAction) -> Value {
     parameters.push(parameter("result", executed.result.as_str()));
     json!({
         "name": text(&executed.action),
-        "status": "passed",
+        "status": if executed.succeeded { "passed" } else { "failed" },
         "statusDetails": {},
         "stage": "finished",
         "start": at,

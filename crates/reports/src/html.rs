@@ -384,7 +384,8 @@ fn action_text(page: &mut String, action: &StepAction) {
         page.push_str(&format!("<span class=\"locator\">locator <code>{}</code></span>", e(locator)));
     }
     if !executed.result.is_empty() {
-        page.push_str(&format!("<span class=\"result\">→ {}</span>", e(&executed.result)));
+        let class = if executed.succeeded { "result" } else { "result failed" };
+        page.push_str(&format!("<span class=\"{class}\">→ {}</span>", e(&executed.result)));
     }
 }
 

@@ -220,6 +220,7 @@ mod tests {
             tool_name: "click".into(),
             locator: Some("getByRole('button', { name: \"Go\" })".into()),
             result: "clicked".into(),
+            succeeded: true,
             timestamp: "2026-11-27T04:44:02Z".into(),
         }
     }

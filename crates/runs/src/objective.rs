@@ -126,8 +126,16 @@ pub struct ExecutedAction {
     pub locator: Option<String>,
     /// What happened (`navigated to …/home.html`, or the error).
     pub result: String,
+    /// It was carried out as asked (false: `result` says why not). Records written before
+    /// this was kept read as true.
+    #[serde(default = "carried_out")]
+    pub succeeded: bool,
     /// When, RFC 3339.
     pub timestamp: String,
+}
+
+fn carried_out() -> bool {
+    true
 }
 
 /// A change of state that the step's status does not allow.

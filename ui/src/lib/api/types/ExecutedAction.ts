@@ -22,6 +22,11 @@ locator: string | null,
  */
 result: string, 
 /**
+ * It was carried out as asked (false: `result` says why not). Records written before
+ * this was kept read as true.
+ */
+succeeded: boolean, 
+/**
  * When, RFC 3339.
  */
 timestamp: string, };
