@@ -21,6 +21,7 @@
 //! | `PLANWRIGHT_EMBEDDING_MODEL` | `embedding_model` | default `text-embedding-3-small` on OpenAI, none elsewhere |
 //! | `PLANWRIGHT_LLM_TIMEOUT_SECS` | `timeout_secs` | per request, default 120 |
 //! | `PLANWRIGHT_LLM_MAX_RETRIES` | `max_retries` | retries after the first attempt, default 3 |
+//! | — | `planning` | the objective runner's planning settings, kept as they are here (read and written by `planwright-objectives`, see `docs/plan-format.md` 11.1) |
 //!
 //! With no provider chosen and no key present, the settings are offline: [`Settings::client`]
 //! gives `None` and callers take their rule-based path.

@@ -53,7 +53,7 @@ pub fn report(
     analysis: Option<String>,
 ) -> SituationReport {
     let item = |index: usize, description: &str, detail: String| ReportItem {
-        objective: index,
+        objective: progress.objective_number(index),
         description: description.to_owned(),
         detail,
     };

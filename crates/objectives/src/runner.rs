@@ -1241,7 +1241,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Waits for the evidence screenshot under way, if any, and records it.
-    async fn flush_evidence(&mut self) {
+    pub(crate) async fn flush_evidence(&mut self) {
         let Some((index, shot)) = self.pending_evidence.take() else { return };
         match shot.await.unwrap_or_else(|e| Err(format!("the screenshot stopped: {e}"))) {
             Ok(Some(path)) => {

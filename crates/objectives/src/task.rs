@@ -202,6 +202,8 @@ impl TaskLoop<'_, '_> {
             self.runner.iteration = self.iteration;
             self.emit(TaskChange::IterationStarted, None, None, None);
             self.runner.pass().await?;
+            // The pass's last screenshot is kept before it is judged, and shown with any question.
+            self.runner.flush_evidence().await;
             let evaluation = self.evaluate().await;
             if evaluation.completion_recommendation {
                 self.emit(TaskChange::Finished, Some(evaluation.clone()), None, None);

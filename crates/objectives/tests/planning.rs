@@ -103,7 +103,7 @@ async fn a_button_drawn_late_is_waited_for_after_the_plan_is_revised() {
     assert_eq!(reflection["plan_revision_needed"], true);
     assert!(reflection["evaluation"].as_str().unwrap().contains("Next: wait for the page"), "{reflection}");
     let revision = revisions(&entries)[0];
-    assert_eq!(revision.changes[0].kind, planwright_runs::planning::ChangeKind::WaitAdded);
+    assert_eq!(revision.changes[0].kind, planwright_runs::planning::PlanChangeKind::WaitAdded);
     assert!(revision.changes[0].execution_plan_after[0].starts_with("wait for the page"));
     assert!(kinds.iter().any(|k| k["type"] == "reflection" && k["trigger"] == "iteration" && k["status"] == "success"));
     // The objective records how it was reached, and the events carry the same history.
@@ -441,4 +441,35 @@ async fn a_model_cannot_call_a_failed_objective_done_and_picks_only_an_allowed_a
         .map(|o| o["step"]["approach"].clone())
         .collect();
     assert_eq!(approaches.first(), Some(&json!("reload_page")), "{approaches:?}");
+}
+
+#[tokio::test]
+async fn a_recovery_step_does_not_stand_in_for_the_objective_after_it() {
+    // The maintenance notice is closed as a recovery step of objective 2: objective 3's
+    // requirement must still be judged by objective 3, which fails.
+    let sites = FixtureSites::start().await.unwrap();
+    let steps = "1. ユーザーID {{SUPPLIER_PORTAL_USER}} とパスワード {{SUPPLIER_PORTAL_PASSWORD}} でログインする\n\
+                 2. メニューの「取引明細」を開く\n3. 「一括ダウンロード」を押す";
+    let plan = plan(
+        &sites,
+        "/objectives/supplier-ja/login.html?instant=1",
+        steps,
+        json!({"max_iterations": 1, "max_revisions": 0, "on_unsatisfied": "report"}),
+        "",
+    )
+    .replace("graph:\n", "secrets: [SUPPLIER_PORTAL_USER, SUPPLIER_PORTAL_PASSWORD]\ngraph:\n");
+    let secrets: HashMap<String, String> = [("SUPPLIER_PORTAL_USER", "tk-suzuki"), ("SUPPLIER_PORTAL_PASSWORD", "pw")]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into();
+    let run =
+        run_plan_on(&sites, "recovery", &plan, &secrets, tempfile::tempdir().unwrap(), None, Person::answering(vec![]))
+            .await;
+    assert!(progress(&run, "objective").iter().any(|p| p["change"] == "recovery_inserted"), "{}", run.notes());
+    assert_eq!(objective(&run, 2)["status"], "failed", "{}", run.notes());
+    assert_eq!(run.outputs["report"]["outcome"], "reported");
+    assert_eq!(run.outputs["passed"], false);
+    let requirements = run.outputs["report"]["requirements"].as_array().unwrap().clone();
+    assert_eq!(requirements[2]["objective"], 3);
+    assert_eq!(requirements[2]["satisfaction_level"], 0.0, "{requirements:?}");
+    assert!(run.outputs["report"]["satisfaction"].as_f64().unwrap() < 0.8);
 }

@@ -183,6 +183,19 @@ impl ObjectiveProgress {
         self.objective_steps.iter().filter(|s| s.step_type == StepType::Objective)
     }
 
+    /// Objective number `number` (1 for the first; recovery steps are not counted).
+    pub fn objective_numbered(&self, number: usize) -> Option<&ObjectiveStep> {
+        self.objectives_only().nth(number.checked_sub(1)?)
+    }
+
+    /// The number of the objective at step `index` — for a recovery step, its objective's — as
+    /// the person wrote it (1 for the first).
+    pub fn objective_number(&self, index: usize) -> usize {
+        let step = self.objective_steps.get(index);
+        let index = step.and_then(|s| s.parent_index).unwrap_or(index);
+        self.objective_steps.iter().take(index + 1).filter(|s| s.step_type == StepType::Objective).count()
+    }
+
     pub fn completed_objectives(&self) -> usize {
         self.objectives_only().filter(|s| s.status == StepStatus::Completed).count()
     }

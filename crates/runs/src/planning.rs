@@ -146,7 +146,8 @@ pub enum ReflectionStatus {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reflection {
     pub trigger: ReflectionTrigger,
-    /// The step reflected on (its index in the progress), when one.
+    /// The objective reflected on, by its number among the person's objectives (1 for the
+    /// first; recovery steps are not counted, so the number stays when one is inserted).
     pub objective: Option<usize>,
     /// The attempt that failed, for `error`.
     pub attempt: Option<u32>,
@@ -213,9 +214,9 @@ pub struct Revision {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlanChange {
-    /// The step changed (its index in the progress).
+    /// The objective changed, by its number among the person's objectives (1 for the first).
     pub objective: usize,
-    pub kind: ChangeKind,
+    pub kind: PlanChangeKind,
     pub approach: Approach,
     pub description: String,
     /// The objective's execution plan before and after, when it was replaced.
@@ -226,7 +227,7 @@ pub struct PlanChange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
-pub enum ChangeKind {
+pub enum PlanChangeKind {
     /// The objective's execution plan replaced.
     ExecutionPlanReplaced,
     /// A waiting step added before the objective's actions.
@@ -245,7 +246,8 @@ pub struct RequirementItem {
     pub evidence: Vec<String>,
     /// 1 high, 2 medium, 3 low.
     pub priority: u8,
-    /// The objective it comes from (its index in the progress), when one.
+    /// The objective that carries it, by its number among the person's objectives (1 for the
+    /// first), when one does.
     pub objective: Option<usize>,
 }
 
@@ -313,7 +315,7 @@ pub struct SituationReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReportItem {
-    /// Its index in the progress.
+    /// Its number among the person's objectives (1 for the first).
     pub objective: usize,
     pub description: String,
     pub detail: String,

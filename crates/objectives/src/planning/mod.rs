@@ -21,8 +21,8 @@ use std::sync::Arc;
 use planwright_block::BlockContext;
 use planwright_runs::objective::{ExecutedAction, ObjectiveProgress};
 use planwright_runs::planning::{
-    Approach, ChangeKind, MadeBy, PlanChange, PlanningEntry, Reflection, ReflectionStatus, ReflectionTrigger, Revision,
-    TaskPlan,
+    Approach, MadeBy, PlanChange, PlanChangeKind, PlanningEntry, Reflection, ReflectionStatus, ReflectionTrigger,
+    Revision, TaskPlan,
 };
 use planwright_runs::{ArtifactKind, LogLevel, PlanningEvent, Progress};
 
@@ -229,7 +229,7 @@ impl Planner {
             ctx,
             Reflection {
                 trigger: ReflectionTrigger::Error,
-                objective: Some(report.objective),
+                objective: Some(number),
                 attempt: Some(report.attempt),
                 actions: self.actions,
                 status,
@@ -260,17 +260,18 @@ impl Planner {
         reason: &str,
     ) {
         self.revisions += 1;
+        let number = objective_number(progress, objective);
         let Some(step) = progress.objective_steps.get_mut(objective) else { return };
         let before = step.execution_plan.clone();
         let after = approach_plan(approach, &before);
         step.execution_plan = after.clone();
         let kind = match approach {
-            Approach::WaitForPage => ChangeKind::WaitAdded,
-            Approach::TextLocator => ChangeKind::LocatorStrategy,
-            _ => ChangeKind::ExecutionPlanReplaced,
+            Approach::WaitForPage => PlanChangeKind::WaitAdded,
+            Approach::TextLocator => PlanChangeKind::LocatorStrategy,
+            _ => PlanChangeKind::ExecutionPlanReplaced,
         };
         let change = PlanChange {
-            objective,
+            objective: number,
             kind,
             approach,
             description: approach.describe().to_owned(),
@@ -320,7 +321,7 @@ impl Planner {
         } else {
             ReflectionStatus::Success
         };
-        let current = progress.current_step().map(|s| s.index);
+        let current = progress.current_step().map(|s| progress.objective_number(s.index));
         let offline = interval_evaluation(progress, &recent, looping);
         let (evaluation, made_by) = match (&self.model, status) {
             (Some(model), ReflectionStatus::Failure | ReflectionStatus::Partial) => {

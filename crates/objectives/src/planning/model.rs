@@ -190,7 +190,6 @@ impl ModelHelp {
         let ask =
             Ask { prompt: "planning_requirements", tier: Tier::Fast, max_tokens: 1000, name: "requirements", schema };
         let answer = self.ask(ask, &[("objectives", &text)], cancel).await?;
-        let objectives: Vec<usize> = progress.objectives_only().map(|s| s.index).collect();
         let items: Vec<RequirementItem> = answer["requirements"]
             .as_array()
             .into_iter()
@@ -202,9 +201,7 @@ impl ModelHelp {
                     satisfaction_level: 0.0,
                     evidence: Vec::new(),
                     priority: r["priority"].as_u64().map_or(2, |p| p.clamp(1, 3) as u8),
-                    objective: r["objective"]
-                        .as_u64()
-                        .and_then(|n| objectives.get((n as usize).checked_sub(1)?).copied()),
+                    objective: r["objective"].as_u64().map(|n| n as usize).filter(|n| (1..=count).contains(n)),
                 })
             })
             .collect();
@@ -249,7 +246,7 @@ impl ModelHelp {
             .map(|(n, r)| {
                 let evidence = r
                     .objective
-                    .and_then(|i| progress.objective_steps.get(i))
+                    .and_then(|n| progress.objective_numbered(n))
                     .and_then(|s| s.completion_evidence.as_deref())
                     .unwrap_or("—");
                 let evidence: String = evidence.chars().take(200).collect();
@@ -457,7 +454,7 @@ impl ModelHelp {
 /// did not show done; 1 for one it did.
 fn bound_for(requirements: &[RequirementItem], progress: &ObjectiveProgress, name: &str, offline: f64) -> f64 {
     let objective = requirements.iter().find(|r| r.requirement == name).and_then(|r| r.objective);
-    match objective.and_then(|i| progress.objective_steps.get(i)) {
+    match objective.and_then(|n| progress.objective_numbered(n)) {
         Some(step) if step.status == StepStatus::Completed => 1.0,
         Some(_) => offline,
         None => 1.0,

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use planwright_runs::objective::{ObjectiveProgress, ObjectiveStep, StepStatus, StepType};
+use planwright_runs::objective::{ObjectiveProgress, ObjectiveStep, StepStatus};
 use planwright_runs::planning::{
     ActionPlan, Approach, Complexity, ContinuationContext, GoalUnderstanding, MadeBy, RequirementItem,
     SatisfactionEvaluation, Subtask, TaskDecomposition, TaskPlan,
@@ -118,9 +118,10 @@ pub fn subtask_id(n: usize) -> String {
     format!("objective_{}", n + 1)
 }
 
-/// An objective's number as the person wrote it (recovery steps are not counted).
+/// An objective's number as the person wrote it (recovery steps are not counted; a recovery
+/// step gives its objective's).
 pub fn objective_number(progress: &ObjectiveProgress, index: usize) -> usize {
-    progress.objective_steps.iter().take(index + 1).filter(|s| s.step_type == StepType::Objective).count()
+    progress.objective_number(index)
 }
 
 /// Seed 003's requirements: one per objective; a check, a note, a wait and the task's last
@@ -139,7 +140,7 @@ pub fn requirements(progress: &ObjectiveProgress) -> Vec<RequirementItem> {
                 satisfaction_level: 0.0,
                 evidence: Vec::new(),
                 priority: if checks || n + 1 == objectives.len() { 1 } else { 2 },
-                objective: Some(step.index),
+                objective: Some(n + 1),
             }
         })
         .collect()
@@ -165,7 +166,7 @@ pub fn evaluate(
     let mut scores = BTreeMap::new();
     let mut missing = Vec::new();
     for requirement in requirements.iter_mut() {
-        let step = requirement.objective.and_then(|i| progress.objective_steps.get(i));
+        let step = requirement.objective.and_then(|n| progress.objective_numbered(n));
         let (level, evidence) = match step {
             Some(step) if step.status == StepStatus::Completed => {
                 (1.0, step.completion_evidence.iter().cloned().collect::<Vec<_>>())

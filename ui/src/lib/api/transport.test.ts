@@ -29,6 +29,14 @@ describe('routes', () => {
     );
     expect(httpRoute({ op: 'list_runs', args: { filter: {} } }).path).toBe('/api/runs');
     expect(httpRoute({ op: 'check_models', args: {} })).toEqual({ method: 'POST', path: '/api/settings/check' });
+    expect(httpRoute({ op: 'run_artifact', args: { run_id: 'r1', request: { path: '/h/runs/p/r1/n/evidence/01 done.png' } } })).toEqual({
+      method: 'GET',
+      path: '/api/runs/r1/artifact?path=%2Fh%2Fruns%2Fp%2Fr1%2Fn%2Fevidence%2F01+done.png',
+    });
+    expect(httpRoute({ op: 'run_report', args: { run_id: 'r1', request: { format: 'junit' } } })).toEqual({
+      method: 'GET',
+      path: '/api/runs/r1/report?format=junit',
+    });
   });
 
   it('passes Tauri arguments by name, in camelCase', () => {
@@ -123,8 +131,21 @@ describe('save_settings', () => {
         key: { stored: true, hint: 'sk-…abcd', where: 'keyring' },
         problem: 'none really',
       },
+      planning: {
+        enabled: true,
+        strategy: 'chain_of_thought',
+        max_subtasks: 20,
+        decomposition_level: 'moderate',
+        reflection: { enabled: true, trigger_on_error: true, trigger_interval: 3 },
+        revision: { max_revisions: 3 },
+        history: { storage_type: 'jsonl', directory: null },
+        task_loop: { max_iterations: 3, satisfaction_threshold: 0.8 },
+      },
+      planning_problem: 'settings.yaml: planning.revision.max_revisions: 99 is over 10',
     };
     const body = saveSettingsBody(settings);
+    expect(body).not.toHaveProperty('planning_problem');
+    expect(body.planning.task_loop).toEqual({ max_iterations: 3, satisfaction_threshold: 0.8 });
     expect(body.models).not.toHaveProperty('key');
     expect(body.models).not.toHaveProperty('problem');
     expect(body.models.provider).toBe('openai');

@@ -20,6 +20,7 @@ import type { FieldProblem } from './types/FieldProblem';
 import type { Finding } from './types/Finding';
 import { OPERATIONS, type OperationName, type Operations } from './types/operations';
 import type { PlanEditRequest } from './types/PlanEditRequest';
+import type { ReportFormat } from './types/ReportFormat';
 import type { RunFilter } from './types/RunFilter';
 import type { SearchRequest } from './types/SearchRequest';
 import type { SetKeyRequest } from './types/SetKeyRequest';
@@ -367,6 +368,10 @@ export function createApi(transport: Transport) {
     answerInput: (runId: string, request: AnswerRequest) => call('answer_input', { run_id: runId, request }),
     listRuns: (filter: RunFilter = {}) => call('list_runs', { filter }),
     runDetail: (runId: string) => call('run_detail', { run_id: runId }),
+    /** A file the run recorded in an `artifact` event (evidence screenshots, analyses, the planning history). */
+    runArtifact: (runId: string, path: string) => call('run_artifact', { run_id: runId, request: { path } }),
+    /** A finished run's report: one self-contained HTML page, or JUnit XML (a test case per objective). */
+    runReport: (runId: string, format: ReportFormat) => call('run_report', { run_id: runId, request: { format } }),
     /** The run's events after `after`: recorded ones, then live ones until `run_finished`. */
     watchRun: (runId: string, after: number, handlers: WatchHandlers) =>
       transport.watch({ op: 'run_events', args: { run_id: runId, after: { after } } }, handlers),
@@ -380,10 +385,14 @@ export function createApi(transport: Transport) {
 
 export type Api = ReturnType<typeof createApi>;
 
-/** The settings as `save_settings` takes them: without the read-only `models.key` and `models.problem`. */
+/**
+ * The settings as `save_settings` takes them: without the read-only `models.key`,
+ * `models.problem` and `planning_problem` (the planning settings themselves are sent).
+ */
 export function saveSettingsBody(s: StudioSettings): StudioSettings {
   const { key: _key, problem: _problem, ...models } = s.models;
-  return { ...s, models };
+  const { planning_problem: _planningProblem, ...rest } = s;
+  return { ...rest, models };
 }
 
 /** The client every component uses. */

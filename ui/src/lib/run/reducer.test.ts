@@ -3,7 +3,7 @@ import type { Event as RunEvent } from '../api/types/Event';
 
 /** An event without its envelope (`schema`, `run_id`, `seq`, `at`), one variant at a time. */
 type RunEventBody = RunEvent extends infer E ? (E extends unknown ? Omit<E, 'schema' | 'run_id' | 'seq' | 'at'> : never) : never;
-import { applyEvent, graphIdOf, graphStatuses, initialRunState, isFinished, pendingInputs, progress, replay } from './reducer';
+import { applyEvent, graphIdOf, graphStatuses, initialRunState, isFinished, pendingInputs, progress, replay, settle, shownNodeStatus } from './reducer';
 
 let seq = 0;
 function ev(body: RunEventBody, at = '2025-03-14T09:26:53.000Z'): RunEvent {
@@ -165,6 +165,14 @@ describe('objectives', () => {
     blocking_reason: type === 'recovery' ? 'dialog "We value your privacy"' : null,
     completion_evidence: null,
     attempts: status === 'pending' ? 0 : 1,
+    elapsed_ms: 0,
+    model_calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    decided_by: null,
+    approach: null,
+    iteration: status === 'pending' ? 0 : 1,
+    screenshot: null,
   });
   const objective = (change: string, s: ReturnType<typeof step>, completed: number, extra: object = {}) =>
     ev({ type: 'progress', node: 'portal', progress: { kind: 'objective', change, step: s, action: null, steps: null, completed, total: 3, ...extra } } as RunEventBody);
@@ -179,7 +187,7 @@ describe('objectives', () => {
       objective('started', step(1, 'Open Statements', 'in_progress'), 1),
       objective('recovery_inserted', step(2, 'Close the banner', 'pending', 'recovery', 1), 1),
       objective('action_executed', step(2, 'Close the banner', 'in_progress', 'recovery', 1), 1, {
-        action: { action: 'click button "Reject non-essential"', tool_name: 'click', result: 'done', timestamp: 't' },
+        action: { action: 'click button "Reject non-essential"', tool_name: 'click', locator: 'getByRole("button", { name: "Reject non-essential" })', result: 'done', timestamp: 't' },
       }),
       objective('completed', step(2, 'Close the banner', 'completed', 'recovery', 1), 1),
       objective('completed', step(1, 'Open Statements', 'completed'), 2),
@@ -199,6 +207,32 @@ describe('objectives', () => {
     seq = 0;
     const s = replay([ev({ type: 'progress', node: 'read', progress: { kind: 'items', done: 1, total: 3, unit: 'documents' } })]);
     expect(s.nodes.read?.objectives ?? null).toBeNull();
+  });
+});
+
+describe('interrupted nodes', () => {
+  it('says a node cut short by the end of the run was interrupted, not pending', () => {
+    seq = 0;
+    const s = replay([
+      ev({ type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null }),
+      ev({ type: 'node_started', node: 'portal', attempt: 1, inputs: {} }),
+      ev({ type: 'run_finished', status: 'stopped', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 5, reason: 'stopped by the user' }),
+    ], ['portal', 'save']);
+    expect(shownNodeStatus(s.nodes.portal!)).toBe('interrupted');
+    expect(shownNodeStatus(s.nodes.save!)).toBe('pending');
+  });
+
+  it('settles a record without run_finished with the status its summary gives', () => {
+    seq = 0;
+    const open = replay([
+      ev({ type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null }),
+      ev({ type: 'node_started', node: 'portal', attempt: 1, inputs: {} }),
+    ]);
+    expect(open.status).toBe('running');
+    const s = settle(open, 'interrupted');
+    expect(s.status).toBe('interrupted');
+    expect(shownNodeStatus(s.nodes.portal!)).toBe('interrupted');
+    expect(settle(open, 'running')).toMatchObject({ status: 'running' });
   });
 });
 

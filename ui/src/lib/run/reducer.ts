@@ -2,7 +2,11 @@
 // stream) and for a recorded one (`run_detail`'s events replayed).
 import type { Counts } from '../api/types/Counts';
 import type { Event } from '../api/types/Event';
+import type { ExecutedAction } from '../api/types/ExecutedAction';
 import type { ObjectiveEvent } from '../api/types/ObjectiveEvent';
+import type { PlanningEntry } from '../api/types/PlanningEntry';
+import type { SituationReport } from '../api/types/SituationReport';
+import type { TaskEvent } from '../api/types/TaskEvent';
 import type { RunStatus } from '../api/types/RunStatus';
 import type { StepState } from '../api/types/StepState';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
@@ -42,14 +46,67 @@ export interface NodeState {
   objectives: ObjectivesState | null;
 }
 
+/** An action carried out for a step, with the attempt and the pass it belonged to. */
+export interface TrackedAction extends ExecutedAction {
+  attempt: number;
+  iteration: number;
+}
+
+/**
+ * One line of a browser node's planning history and task loop, in the order recorded: the
+ * planning entries (plan, reflection, revision), the task loop's changes (passes, evaluations,
+ * escalations), the person's answers to an escalation, and a restart (a resumed node starts over).
+ */
+export type HistoryItem =
+  | { kind: 'planning'; seq: number; at: string; entry: PlanningEntry }
+  | { kind: 'task'; seq: number; at: string; event: TaskEvent }
+  | { kind: 'answer'; seq: number; at: string; choice: string | null; detail: string | null }
+  | { kind: 'restart'; seq: number; at: string };
+
 export interface ObjectivesState {
   steps: StepState[];
+  /** The actions carried out for each step, by the step's position (they move with it). */
+  actions: TrackedAction[][];
+  /** When each step was last started (ms since the epoch), by position, for a running clock. */
+  startedAt: (number | null)[];
   completed: number;
   total: number;
   /** The step in progress, by index. */
   current: number | null;
   /** The last action carried out, in words. */
   lastAction: string | null;
+  /** Plans, reflections, revisions, passes, escalations and answers, in order. */
+  history: HistoryItem[];
+  /** The task loop's pass under way (0 before the first) and how many it may take (0: unknown). */
+  iteration: number;
+  maxIterations: number;
+  /** The request's satisfaction (0–1) after the last pass judged, when one was. */
+  satisfaction: number | null;
+  /** The escalation waiting for the person's choice, while one does. */
+  escalation: SituationReport | null;
+}
+
+/** Where an event was recorded (its `seq` and `at`), for the history. */
+export interface EventStamp {
+  seq: number;
+  at: string;
+}
+
+export function emptyObjectives(): ObjectivesState {
+  return {
+    steps: [],
+    actions: [],
+    startedAt: [],
+    completed: 0,
+    total: 0,
+    current: null,
+    lastAction: null,
+    history: [],
+    iteration: 0,
+    maxIterations: 0,
+    satisfaction: null,
+    escalation: null,
+  };
 }
 
 export interface RunState {
@@ -94,29 +151,88 @@ export function emptyNode(path: string): NodeState {
 }
 
 /** The objectives after one `objective` progress event. */
-export function applyObjective(state: ObjectivesState | null, event: ObjectiveEvent): ObjectivesState {
-  const base: ObjectivesState = state ?? { steps: [], completed: 0, total: 0, current: null, lastAction: null };
+export function applyObjective(state: ObjectivesState | null, event: ObjectiveEvent, stamp: EventStamp = { seq: 0, at: '' }): ObjectivesState {
+  const base = state ?? emptyObjectives();
   let steps = [...base.steps];
+  let actions = [...base.actions];
+  let startedAt = [...base.startedAt];
+  let history = base.history;
+  const at = time(stamp.at);
   if (event.change === 'planned' && event.steps) {
+    // Planned again (a resumed node starts over): the steps anew, the history kept.
+    if (base.steps.length > 0) history = [...history, { kind: 'restart', seq: stamp.seq, at: stamp.at }];
     steps = [...event.steps];
+    actions = steps.map(() => []);
+    startedAt = steps.map(() => null);
   } else if (event.change === 'recovery_inserted') {
-    // Inserted after the step in progress: the indexes after it move up by one.
-    steps.splice(event.step.index, 0, event.step);
+    // Inserted after the step in progress: the indexes after it move up by one, parents too.
+    const pos = Math.min(event.step.index, steps.length);
+    steps.splice(pos, 0, event.step);
+    actions.splice(pos, 0, []);
+    startedAt.splice(pos, 0, event.step.status === 'in_progress' ? at : null);
     steps = steps.map((s, i) => ({
       ...s,
       index: i,
-      parent_index: s.parent_index !== null && s.parent_index >= event.step.index && i !== event.step.index ? s.parent_index + 1 : s.parent_index,
+      parent_index: s.parent_index !== null && s.parent_index >= pos && i !== pos ? s.parent_index + 1 : s.parent_index,
     }));
   } else {
-    steps[event.step.index] = event.step;
+    const i = event.step.index;
+    while (steps.length <= i) {
+      steps.push(event.step);
+      actions.push([]);
+      startedAt.push(null);
+    }
+    steps[i] = event.step;
+    if (event.change === 'started') startedAt[i] = at;
+    if (event.action) {
+      actions[i] = [...(actions[i] ?? []), { ...event.action, attempt: event.step.attempts, iteration: event.step.iteration }];
+      // A recovery step is carried out without a `started` event: its clock starts at its first action.
+      if ((startedAt[i] ?? null) === null) startedAt[i] = at;
+    }
   }
+  const index = event.change === 'planned' ? null : Math.min(event.step.index, steps.length - 1);
   return {
+    ...base,
     steps,
+    actions,
+    startedAt,
+    history,
     completed: event.completed,
     total: event.total,
-    current: event.step.status === 'in_progress' ? event.step.index : base.current,
+    current:
+      index === null ? null : event.step.status === 'in_progress' ? index : base.current === index ? null : base.current,
     lastAction: event.action ? event.action.action : event.change === 'started' ? null : base.lastAction,
   };
+}
+
+/** The objectives after a `planning` progress event: one more line of history. */
+export function applyPlanning(state: ObjectivesState | null, entry: PlanningEntry, stamp: EventStamp): ObjectivesState {
+  const base = state ?? emptyObjectives();
+  return { ...base, history: [...base.history, { kind: 'planning', seq: stamp.seq, at: stamp.at, entry }] };
+}
+
+/** The objectives after a `task` progress event: the pass, the satisfaction, an escalation. */
+export function applyTask(state: ObjectivesState | null, event: TaskEvent, stamp: EventStamp): ObjectivesState {
+  const base = state ?? emptyObjectives();
+  const next: ObjectivesState = {
+    ...base,
+    history: [...base.history, { kind: 'task', seq: stamp.seq, at: stamp.at, event }],
+    iteration: event.iteration,
+    maxIterations: event.max_iterations,
+  };
+  if (event.satisfaction) next.satisfaction = event.satisfaction.overall_score;
+  if (event.change === 'escalated') next.escalation = event.report;
+  else next.escalation = null;
+  return next;
+}
+
+/** The person's answer to an escalation (`{choice, detail}`), as a line of the history. */
+export function applyAnswer(state: ObjectivesState, answer: Json, stamp: EventStamp): ObjectivesState {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return state;
+  const choice = typeof answer.choice === 'string' ? answer.choice : null;
+  const detail = typeof answer.detail === 'string' && answer.detail.trim() !== '' ? answer.detail : null;
+  if (choice === null) return state;
+  return { ...state, history: [...state.history, { kind: 'answer', seq: stamp.seq, at: stamp.at, choice, detail }] };
 }
 
 /** The state before any event; `nodeIds` (the plan's top-level nodes) start as pending. */
@@ -176,16 +292,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
       next.elapsedMs = event.elapsed_ms;
       next.reason = event.reason;
       next.finishedAt = event.at;
-      // Nodes still in flight were cancelled: neither done nor failed.
-      const nodes = { ...next.nodes };
-      for (const [path, n] of Object.entries(nodes)) {
-        if (n.status === 'running' || n.status === 'retrying') {
-          nodes[path] = { ...n, status: 'pending', interrupted: true };
-        } else if (n.status === 'waiting' && event.status !== 'waiting_for_input') {
-          nodes[path] = { ...n, status: 'pending', interrupted: true };
-        }
-      }
-      next.nodes = nodes;
+      next.nodes = cutShort(next.nodes, event.status);
       break;
     }
     case 'node_started':
@@ -230,7 +337,13 @@ export function applyEvent(state: RunState, event: Event): RunState {
       node(event.node, () => ({ status: 'waiting', request: event.request }));
       break;
     case 'input_received':
-      node(event.node, (n) => ({ status: n.status === 'waiting' ? 'running' : n.status, request: null, answer: event.answer }));
+      node(event.node, (n) => ({
+        status: n.status === 'waiting' ? 'running' : n.status,
+        request: null,
+        answer: event.answer,
+        // An answer to an escalation goes into the objectives' history, with what was chosen.
+        objectives: n.objectives && n.objectives.escalation ? applyAnswer(n.objectives, event.answer, event) : n.objectives,
+      }));
       break;
     case 'log': {
       const line: LogLine = { seq: event.seq, at: event.at, level: event.level, message: event.message, node: event.node };
@@ -247,7 +360,13 @@ export function applyEvent(state: RunState, event: Event): RunState {
     case 'progress':
       if (event.progress.kind === 'objective') {
         const objective = event.progress;
-        node(event.node, (n) => ({ objectives: applyObjective(n.objectives, objective) }));
+        node(event.node, (n) => ({ objectives: applyObjective(n.objectives, objective, event) }));
+      } else if (event.progress.kind === 'planning') {
+        const entry = event.progress.entry;
+        node(event.node, (n) => ({ objectives: applyPlanning(n.objectives, entry, event) }));
+      } else if (event.progress.kind === 'task') {
+        const task = event.progress;
+        node(event.node, (n) => ({ objectives: applyTask(n.objectives, task, event) }));
       }
       break;
     default:
@@ -255,6 +374,27 @@ export function applyEvent(state: RunState, event: Event): RunState {
       break;
   }
   return next;
+}
+
+/** Nodes still in flight when a run ended were cancelled: neither done nor failed. */
+function cutShort(nodes: Record<string, NodeState>, status: RunStatus): Record<string, NodeState> {
+  const out = { ...nodes };
+  for (const [path, n] of Object.entries(out)) {
+    if (n.status === 'running' || n.status === 'retrying' || (n.status === 'waiting' && status !== 'waiting_for_input')) {
+      out[path] = { ...n, status: 'pending', interrupted: true };
+    }
+  }
+  return out;
+}
+
+/**
+ * A replayed run whose record ends without `run_finished` (the process was killed, or the run
+ * waits for input nobody gives now): the status its summary gives, and what was in flight
+ * marked as cut short. A run still `running` is left as it is.
+ */
+export function settle(state: RunState, status: RunStatus): RunState {
+  if (status === 'running') return { ...state, status: state.status ?? 'running' };
+  return { ...state, status, nodes: cutShort(state.nodes, status) };
 }
 
 export function replay(events: Event[], nodeIds: string[] = []): RunState {
@@ -283,6 +423,13 @@ export function graphStatuses(state: RunState): Record<string, NodeStatus> {
     if (prev === undefined || rank[n.status] > rank[prev]) out[id] = n.status;
   }
   return out;
+}
+
+/** A node's state as shown: its status, or `interrupted` when the run ended while it was in flight. */
+export type ShownNodeStatus = NodeStatus | 'interrupted';
+
+export function shownNodeStatus(n: Pick<NodeState, 'status' | 'interrupted'>): ShownNodeStatus {
+  return n.interrupted && n.status === 'pending' ? 'interrupted' : n.status;
 }
 
 /** Nodes waiting for a person's answer. */

@@ -11,7 +11,8 @@ import type { TaskPlan } from "./TaskPlan";
  */
 export type PlanningEntry = { "type": "plan", timestamp: string, plan: TaskPlan, } | { "type": "reflection", timestamp: string, trigger: ReflectionTrigger, 
 /**
- * The step reflected on (its index in the progress), when one.
+ * The objective reflected on, by its number among the person's objectives (1 for the
+ * first; recovery steps are not counted, so the number stays when one is inserted).
  */
 objective: number | null, 
 /**

@@ -5,6 +5,6 @@
  */
 export type ReportItem = { 
 /**
- * Its index in the progress.
+ * Its number among the person's objectives (1 for the first).
  */
 objective: number, description: string, detail: string, };

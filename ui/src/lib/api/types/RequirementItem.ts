@@ -13,6 +13,7 @@ satisfaction_level: number, evidence: Array<string>,
  */
 priority: number, 
 /**
- * The objective it comes from (its index in the progress), when one.
+ * The objective that carries it, by its number among the person's objectives (1 for the
+ * first), when one does.
  */
 objective: number | null, };

@@ -1,0 +1,213 @@
+// Screenshots of the live objective view (mid-run and finished), the escalation form and the
+// Settings tab's planning section, in English and Japanese, light and dark, at 1280×800 (the
+// finished view and the form also at 1920×1080): after `npm run build` and `cargo build -p
+// planwright`, `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/run-screens.spec.ts`. Skipped
+// in the ordinary test run; each picture is taken once what it shows is there. The images in
+// docs/images (run-objectives-*, escalation-*, settings-planning-*) are a selection of them. English runs use the English portal fixture,
+// Japanese ones the Japanese supplier portal, so the steps read in the studio's language.
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from './sites';
+
+const OUT = process.env.PLANWRIGHT_SCREENSHOTS ?? '';
+
+interface Words {
+  run: string;
+  stop: string;
+  settings: string;
+  waited: string;
+  objectives: (node: string) => string;
+  decision: (node: string) => string;
+  planning: string;
+  analysis: string;
+  readAnalysis: string;
+  enlarge: RegExp;
+  succeeded: RegExp;
+  stopped: RegExp;
+}
+
+const WORDS: Record<'en' | 'ja', Words> = {
+  en: {
+    run: 'Run',
+    stop: 'Stop',
+    settings: 'Settings',
+    waited: 'Waited for the page',
+    objectives: (node) => `Objectives of ${node}`,
+    decision: (node) => `Your decision is needed: ${node}`,
+    planning: 'Planning',
+    analysis: 'Technical analysis',
+    readAnalysis: 'Read the technical analysis',
+    enlarge: /Enlarge the screenshot of objective 1/,
+    succeeded: /succeeded/i,
+    stopped: /stopped/i,
+  },
+  ja: {
+    run: '実行',
+    stop: '停止',
+    settings: '設定',
+    waited: 'ページの表示を待った',
+    objectives: (node) => `${node} の目標`,
+    decision: (node) => `あなたの判断が必要です：${node}`,
+    planning: '計画',
+    analysis: '技術的な分析',
+    readAnalysis: '技術的な分析を読む',
+    enlarge: /目標 1.*のスクリーンショットを拡大/,
+    succeeded: /成功/,
+    stopped: /停止/,
+  },
+};
+
+const EN_STEPS = `1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}
+        2. Open the Statements page
+        3. Download the October 2026 statement`;
+const JA_STEPS = `1. ユーザーID {{PORTAL_USER}} とパスワード {{PORTAL_PASSWORD}} でログインする
+        2. メニューの「取引明細」を開く
+        3. 対象月で「2024年4月」を選んで「表示」を押す
+        4. 明細の表が表示されたことを確認する
+        5. 「CSVダウンロード」を押して明細をダウンロードする`;
+
+function plan(id: string, node: string, steps: string, extra = ''): string {
+  return `apiVersion: planwright/v1
+id: ${id}
+version: 1.0.0
+vars:
+  start_url: http://127.0.0.1:9/
+secrets: [PORTAL_USER, PORTAL_PASSWORD]
+graph:
+  - id: ${node}
+    block: browser.run_objectives
+    in:
+      start_url: \${vars.start_url}
+      steps: |
+        ${steps}
+${extra}`;
+}
+
+const PLANS = {
+  'statement.yaml': plan('statement', 'download_statement', EN_STEPS),
+  // One more step that is not on the page: its revisions wait for the page, mid-run.
+  'statement_live.yaml': plan('statement_live', 'download_statement', `${EN_STEPS}\n        4. Click the Export to Excel button`, '      on_unsatisfied: report\n'),
+  'export.yaml': plan(
+    'export',
+    'export',
+    `1. Search for widget\n        2. Click the Export button`,
+    '      max_iterations: 1\n      max_revisions: 0\n',
+  ),
+  'meisai.yaml': plan('meisai', 'download_statement', JA_STEPS),
+  'meisai_live.yaml': plan('meisai_live', 'download_statement', `${JA_STEPS}\n        6. 「Excel出力」を押す`, '      on_unsatisfied: report\n'),
+  'meisai_check.yaml': plan(
+    'meisai_check',
+    'download_statement',
+    `1. ユーザーID {{PORTAL_USER}} とパスワード {{PORTAL_PASSWORD}} でログインする\n        2. 「一括ダウンロード」を押す`,
+    '      max_iterations: 1\n      max_revisions: 0\n',
+  ),
+};
+
+const START = {
+  en: { portal: '/objectives/portal/login.html?instant=1', shop: '/objectives/shop/search.html?instant=1' },
+  ja: { portal: '/objectives/supplier-ja/login.html', shop: '/objectives/supplier-ja/login.html?instant=1' },
+};
+
+async function shot(page: Page, name: string) {
+  // Let the last frame settle (fonts, images decoded); animations are off.
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(OUT, `${name}.png`), animations: 'disabled' });
+}
+
+async function start(page: Page, w: Words, file: string, planId: string, url: string) {
+  await page.getByRole('tab', { name: w.run }).click();
+  await page.locator('.start select').selectOption({ label: `${planId} (${file})` });
+  await page.getByLabel('start_url', { exact: true }).fill(url);
+  await page.locator('.start button.primary').click();
+}
+
+async function thumbnailsLoaded(page: Page) {
+  const thumbs = page.locator('.objectives-view button.thumb');
+  const n = await thumbs.count();
+  for (let i = 0; i < n; i++) await expect(thumbs.nth(i).locator('img')).toBeVisible();
+}
+
+for (const lang of ['en', 'ja'] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test.describe(`${lang} ${theme}`, () => {
+      test.skip(OUT === '', 'set PLANWRIGHT_SCREENSHOTS to a folder to take the screenshots');
+      test.use({
+        locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+        timezoneId: 'Asia/Tokyo',
+        colorScheme: theme,
+        reducedMotion: 'reduce',
+        viewport: { width: 1280, height: 800 },
+        plans: PLANS,
+        serveEnv: {
+          PLANWRIGHT_SECRET_PORTAL_USER: lang === 'ja' ? 'tk-suzuki' : 'a.kowalski',
+          PLANWRIGHT_SECRET_PORTAL_PASSWORD: 'correct horse battery',
+        },
+      });
+      const w = WORDS[lang];
+      const v = `${lang}-${theme}`;
+      const files = lang === 'en' ? { done: 'statement', live: 'statement_live', ask: 'export' } : { done: 'meisai', live: 'meisai_live', ask: 'meisai_check' };
+
+      test('the objective view, live and finished', async ({ page, studio, sites }) => {
+        void studio;
+        test.setTimeout(180_000);
+        const list = page.getByRole('list', { name: w.objectives('download_statement') });
+
+        // Mid-run: the last objective waits for the page; the ones before are done.
+        await start(page, w, `${files.live}.yaml`, files.live, `${sites.origin}${START[lang].portal}`);
+        await expect(list.getByText(w.waited)).toBeVisible({ timeout: 60_000 });
+        await thumbnailsLoaded(page);
+        await shot(page, `run-objectives-live-${v}`);
+        await page.getByRole('button', { name: w.stop }).click();
+        await expect(page.locator('.run-head [role=status]')).toHaveText(w.stopped);
+        // Its planning history: the plan, the failed attempts looked back at, the revisions.
+        await page.locator('.timeline-panel').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await shot(page, `run-objectives-history-${v}`);
+
+        // Finished.
+        await start(page, w, `${files.done}.yaml`, files.done, `${sites.origin}${START[lang].portal}`);
+        await expect(page.locator('.run-head [role=status]')).toHaveText(w.succeeded, { timeout: 60_000 });
+        await thumbnailsLoaded(page);
+        await page.locator('.runs > section.main').evaluate((el) => el.scrollTo(0, 0));
+        await shot(page, `run-objectives-${v}`);
+
+        // The screenshot dialog.
+        await list.getByRole('button', { name: w.enlarge }).click();
+        await expect(page.getByRole('dialog').locator('img')).toBeVisible();
+        await shot(page, `run-objectives-shot-${v}`);
+        await page.keyboard.press('Escape');
+
+        // The same at 1920×1080.
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await shot(page, `run-objectives-${v}-1920`);
+      });
+
+      test('the escalation form', async ({ page, studio, sites }) => {
+        void studio;
+        test.setTimeout(120_000);
+        await start(page, w, `${files.ask}.yaml`, files.ask, `${sites.origin}${START[lang].shop}`);
+        const form = page.getByRole('form', { name: w.decision(lang === 'en' ? 'export' : 'download_statement') });
+        await expect(form).toBeVisible({ timeout: 60_000 });
+        await form.getByRole('radio').nth(2).check();
+        await shot(page, `escalation-${v}`);
+        await form.getByRole('radio', { name: lang === 'en' ? /technical analysis/ : /技術的な分析/ }).check();
+        await form.locator('button[type=submit]').click();
+        const again = page.getByRole('form', { name: w.decision(lang === 'en' ? 'export' : 'download_statement') });
+        await again.getByRole('button', { name: w.readAnalysis }).click();
+        await expect(page.getByRole('dialog', { name: w.analysis }).getByRole('heading').first()).toBeVisible();
+        await shot(page, `escalation-analysis-${v}`);
+        await page.keyboard.press('Escape');
+        await page.setViewportSize({ width: 1920, height: 1080 });
+        await shot(page, `escalation-${v}-1920`);
+      });
+
+      test('the planning settings', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.settings }).click();
+        const section = page.getByRole('region', { name: w.planning, exact: true });
+        await section.scrollIntoViewIfNeeded();
+        await section.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        await shot(page, `settings-planning-${v}`);
+      });
+    });
+  }
+}
