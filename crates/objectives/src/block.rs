@@ -184,7 +184,8 @@ impl RunObjectives {
         if let Some(planner) = planner {
             runner = runner.with_planner(planner);
         }
-        let outcome = task::run(runner, task_settings, url.as_str()).await?;
+        // The plan names the start page as written: a token in it stays a placeholder.
+        let outcome = task::run(runner, task_settings, start).await?;
         let summary = format!(
             "{}{}{}{}",
             outcome.progress.summary(),

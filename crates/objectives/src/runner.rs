@@ -332,7 +332,8 @@ impl<'a> Runner<'a> {
         let mut failures: Vec<String> = Vec::new();
         // The cache is replayed only by the first attempt of the first pass, as written.
         let mut use_cache = self.progress.objective_steps[index].attempts == 0;
-        for _ in 1..=self.config.max_attempts.max(1) {
+        let max_attempts = self.config.max_attempts.max(1);
+        for in_pass in 1..=max_attempts {
             self.check_cancel()?;
             let approach = self.approaches.get(&index).copied().unwrap_or(Approach::AsWritten);
             let intents = self.intents_for(index, approach, &written);
@@ -393,6 +394,7 @@ impl<'a> Runner<'a> {
                         at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
                         model_decided: decided_by == "model",
                         more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
+                        last_in_pass: in_pass == max_attempts,
                     };
                     failures.push(failure.reason.clone());
                     self.failures.insert(index, report.clone());

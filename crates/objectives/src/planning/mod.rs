@@ -74,6 +74,9 @@ pub struct AttemptReport {
     pub model_decided: bool,
     /// The page goes on below the window (a target may be further down).
     pub more_below: bool,
+    /// No attempt is left in this pass (a revision would wait for the next pass, which chooses
+    /// its own approach).
+    pub last_in_pass: bool,
 }
 
 /// The planning layer of one node's run.
@@ -207,7 +210,7 @@ impl Planner {
             return None;
         }
         let next = self.next_approach(report, intents);
-        let revise = next.is_some() && self.revisions < self.settings.revision.max_revisions;
+        let revise = next.is_some() && self.revisions < self.settings.revision.max_revisions && !report.last_in_pass;
         let number = objective_number(progress, report.objective);
         let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));
         let status = if report.intents_done > 0 { ReflectionStatus::Partial } else { ReflectionStatus::Failure };

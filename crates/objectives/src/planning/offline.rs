@@ -295,6 +295,9 @@ pub fn reflect_on_failure(report: &AttemptReport, number: usize, next: Option<Ap
     });
     match next {
         Some(approach) => text.push_str(&format!(" Next: {} (not tried on this objective).", approach.describe())),
+        None if report.last_in_pass => {
+            text.push_str(" No attempt is left in this pass; the task loop decides what comes next.")
+        }
         None => text.push_str(" No other approach fits this failure that has not been tried or is allowed."),
     }
     text
@@ -539,6 +542,7 @@ mod tests {
             at_rest: true,
             model_decided: false,
             more_below,
+            last_in_pass: false,
         }
     }
 
