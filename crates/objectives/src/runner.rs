@@ -361,43 +361,13 @@ impl<'a> Runner<'a> {
             self.check_cancel()?;
             let outcome = match result {
                 Ok(done) => {
-                    self.write_log(
-                        index,
-                        attempt,
-                        done.decided_by,
-                        &done.ops,
-                        &intents,
-                        true,
-                        &done.evidence.join("; "),
-                    );
-                    let evidence = done.evidence.join("; ");
-                    self.progress.complete_current(&evidence).map_err(|e| BlockError::Failed(e.to_string()))?;
-                    self.progress.objective_steps[index].stats.decided_by = Some(decider(done.decided_by));
-                    self.approaches.remove(&index);
-                    self.failures.remove(&index);
+                    self.attempt_done(index, attempt, &intents, done)?;
                     None
                 }
                 Err(failure) => {
-                    let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
-                    self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
-                    self.write_log(index, attempt, decided_by, &ops, &intents, false, &failure.reason);
-                    self.ctx
-                        .log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
-                    let report = AttemptReport {
-                        objective: index,
-                        attempt,
-                        approach,
-                        kind: failure.kind,
-                        reason: failure.reason.clone(),
-                        intents_done: self.intents_done,
-                        intents_total: intents.len(),
-                        at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
-                        model_decided: decided_by == "model",
-                        more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
-                        last_in_pass: in_pass == max_attempts,
-                    };
+                    let last_in_pass = in_pass == max_attempts;
+                    let report = self.attempt_failed(index, attempt, approach, &failure, &intents, last_in_pass).await;
                     failures.push(failure.reason.clone());
-                    self.failures.insert(index, report.clone());
                     use_cache = false;
                     Some((failure, report, intents))
                 }
@@ -429,6 +399,48 @@ impl<'a> Runner<'a> {
         self.keep_screenshot(index, "failed").await;
         self.emit(ObjectiveChange::Failed, None);
         Ok(false)
+    }
+
+    /// An attempt reached its objective: logged, the step completed with its evidence.
+    fn attempt_done(&mut self, index: usize, attempt: u32, intents: &[Intent], done: Done) -> Result<(), BlockError> {
+        let evidence = done.evidence.join("; ");
+        self.write_log(index, attempt, done.decided_by, &done.ops, intents, true, &evidence);
+        self.progress.complete_current(&evidence).map_err(|e| BlockError::Failed(e.to_string()))?;
+        self.progress.objective_steps[index].stats.decided_by = Some(decider(done.decided_by));
+        self.approaches.remove(&index);
+        self.failures.remove(&index);
+        Ok(())
+    }
+
+    /// An attempt failed: logged, and what the planning layer reflects on.
+    async fn attempt_failed(
+        &mut self,
+        index: usize,
+        attempt: u32,
+        approach: Approach,
+        failure: &Failure,
+        intents: &[Intent],
+        last_in_pass: bool,
+    ) -> AttemptReport {
+        let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
+        self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
+        self.write_log(index, attempt, decided_by, &ops, intents, false, &failure.reason);
+        self.ctx.log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
+        let report = AttemptReport {
+            objective: index,
+            attempt,
+            approach,
+            kind: failure.kind,
+            reason: failure.reason.clone(),
+            intents_done: self.intents_done,
+            intents_total: intents.len(),
+            at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
+            model_decided: decided_by == "model",
+            more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
+            last_in_pass,
+        };
+        self.failures.insert(index, report.clone());
+        report
     }
 
     /// The things an attempt asks for: the objective as written, or — with the person's detail —

@@ -127,7 +127,7 @@ async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
             assert!(request.body.contains("textbox"), "the snapshot was sent");
         }
     }
-    for asked in ["task_plan", "requirements", "reflection", "satisfaction", "action_decision"] {
+    for asked in ["task_plan", "requirements", "reflection", "missing_information", "action_decision"] {
         assert!(requests.iter().any(|r| r.body.contains(&format!("\"{asked}\""))), "{asked} was asked of the model");
     }
     let everything = [

@@ -162,33 +162,40 @@ impl Planner {
         plan
     }
 
+    /// Whether `approach` failed on `objective` (a step index).
+    fn failed_on(&self, objective: usize, approach: Approach) -> bool {
+        self.failed.get(&objective).is_some_and(|tries| tries.iter().any(|(tried, ..)| *tried == approach))
+    }
+
     /// The approach not yet failed on the objective that fits how `report` failed, if any.
     pub fn next_approach(&self, report: &AttemptReport, intents: &[Intent]) -> Option<Approach> {
-        let tried = self.failed.get(&report.objective);
         approaches_for(report, intents, self.model.is_some())
             .into_iter()
-            .find(|a| !tried.is_some_and(|t| t.iter().any(|(tried, ..)| tried == a)))
+            .find(|a| !self.failed_on(report.objective, *a))
     }
 
     /// Every approach not yet failed on `objective` (what "an alternative approach" may take).
     pub fn untried(&self, objective: usize, intents: &[Intent]) -> Vec<Approach> {
-        let tried = self.failed.get(&objective);
         offline::alternatives(intents, self.model.is_some())
             .into_iter()
-            .filter(|a| !tried.is_some_and(|t| t.iter().any(|(tried, ..)| tried == a)))
+            .filter(|a| !self.failed_on(objective, *a))
             .collect()
     }
 
-    /// What failed, per objective, in words: `objective 3: scroll through the page — nothing …`.
+    /// What failed, per objective, in words, each once: `objective 3: scroll through the page —
+    /// nothing …`.
     pub fn failed_approaches(&self, progress: &ObjectiveProgress) -> Vec<String> {
-        self.failed
-            .iter()
-            .flat_map(|(objective, tries)| {
-                tries.iter().map(move |(approach, _, reason)| {
-                    format!("objective {}: {} — {reason}", objective_number(progress, *objective), approach.describe())
-                })
-            })
-            .collect()
+        let mut lines: Vec<String> = Vec::new();
+        for (objective, tries) in &self.failed {
+            for (approach, _, reason) in tries {
+                let line =
+                    format!("objective {}: {} — {reason}", objective_number(progress, *objective), approach.describe());
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+        }
+        lines
     }
 
     /// After a failed attempt: the failure kept, a reflection on it, and — when another approach
