@@ -37,6 +37,12 @@ async fn run(sites: &FixtureSites, plan: &str, person: Arc<Person>) -> TaskRun {
     run_plan_on(sites, "planning-test", plan, &HashMap::new(), tempfile::tempdir().unwrap(), None, person).await
 }
 
+/// `plan` with the scripted model, nobody to answer.
+async fn run_with_model(sites: &FixtureSites, plan: &str, server: &ReplayServer) -> TaskRun {
+    let home = tempfile::tempdir().unwrap();
+    run_plan_on(sites, "model", plan, &HashMap::new(), home, Some(client(server)), Person::answering(vec![])).await
+}
+
 /// The tier and the schema of every model call, in order.
 fn asked_of_model(run: &TaskRun, server: &ReplayServer) -> Vec<(String, String)> {
     let tiers: Vec<String> = run
@@ -65,6 +71,29 @@ fn progress(run: &TaskRun, kind: &str) -> Vec<Value> {
         })
         .filter(|p| p["kind"] == kind)
         .collect()
+}
+
+/// A plan whose one objective cannot pass (the page has nothing to send with), giving the
+/// decision back after one pass with no revision.
+fn cannot_pass(sites: &FixtureSites) -> String {
+    plan(
+        sites,
+        "/objectives/ledgerly/reports.html?instant=1",
+        "1. Click Send to my accountant",
+        json!({"max_iterations": 1, "max_revisions": 0}),
+        "",
+    )
+}
+
+/// Why the node failed.
+fn node_error(run: &TaskRun) -> String {
+    run.events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::NodeFailed { error, .. } => Some(error.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 fn recorded(run: &TaskRun, action: &str) -> Vec<Value> {
@@ -234,24 +263,11 @@ async fn the_partial_result_accepted_ends_the_node_unpassed_and_the_run_goes_on(
 #[tokio::test]
 async fn a_technical_analysis_is_written_then_cancel_fails_the_node() {
     let sites = FixtureSites::start().await.unwrap();
-    let plan = plan(
-        &sites,
-        "/objectives/ledgerly/reports.html?instant=1",
-        "1. Click Send to my accountant",
-        json!({"max_iterations": 1, "max_revisions": 0}),
-        "",
-    );
+    let plan = cannot_pass(&sites);
     let person = Person::answering(vec![json!({"choice": "technical_analysis"}), json!({"choice": "cancel"})]);
     let run = run(&sites, &plan, person.clone()).await;
     assert_eq!(run.outcome.status, RunStatus::Failed);
-    let error = run
-        .events
-        .iter()
-        .find_map(|e| match &e.kind {
-            EventKind::NodeFailed { error, .. } => Some(error.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let error = node_error(&run);
     assert!(error.contains("cancelled by the person after 1 pass"), "{error}");
     let asked = person.asked();
     assert_eq!(asked.len(), 2);
@@ -268,13 +284,7 @@ async fn a_technical_analysis_is_written_then_cancel_fails_the_node() {
 #[tokio::test]
 async fn another_approach_asked_for_is_one_not_tried_yet() {
     let sites = FixtureSites::start().await.unwrap();
-    let plan = plan(
-        &sites,
-        "/objectives/ledgerly/reports.html?instant=1",
-        "1. Click Send to my accountant",
-        json!({"max_iterations": 1, "max_revisions": 0}),
-        "",
-    );
+    let plan = cannot_pass(&sites);
     let person =
         Person::answering(vec![json!({"choice": "alternative_approach"}), json!({"choice": "accept_partial"})]);
     let run = run(&sites, &plan, person.clone()).await;
@@ -294,13 +304,7 @@ async fn another_approach_asked_for_is_one_not_tried_yet() {
 #[tokio::test]
 async fn nobody_to_answer_waits_unless_the_policy_says_fail() {
     let sites = FixtureSites::start().await.unwrap();
-    let waiting = plan(
-        &sites,
-        "/objectives/ledgerly/reports.html?instant=1",
-        "1. Click Send to my accountant",
-        json!({"max_iterations": 1, "max_revisions": 0}),
-        "",
-    );
+    let waiting = cannot_pass(&sites);
     let run =
         run_plan_on(&sites, "wait", &waiting, &HashMap::new(), tempfile::tempdir().unwrap(), None, Arc::new(NoAnswers))
             .await;
@@ -310,14 +314,7 @@ async fn nobody_to_answer_waits_unless_the_policy_says_fail() {
         run_plan_on(&sites, "fail", &failing, &HashMap::new(), tempfile::tempdir().unwrap(), None, Arc::new(NoAnswers))
             .await;
     assert_eq!(run.outcome.status, RunStatus::Failed);
-    let error = run
-        .events
-        .iter()
-        .find_map(|e| match &e.kind {
-            EventKind::NodeFailed { error, .. } => Some(error.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let error = node_error(&run);
     assert!(error.contains("on_unanswered: fail") && error.contains("choice"), "{error}");
 }
 
@@ -349,16 +346,7 @@ async fn with_a_model_each_planning_task_runs_on_its_tier() {
     .await;
     let sites = FixtureSites::start().await.unwrap();
     let plan = plan(&sites, "/objectives/ledgerly/reports.html?instant=1", "1. Click Download as CSV", json!({}), "");
-    let run = run_plan_on(
-        &sites,
-        "model",
-        &plan,
-        &HashMap::new(),
-        tempfile::tempdir().unwrap(),
-        Some(client(&server)),
-        Person::answering(vec![]),
-    )
-    .await;
+    let run = run_with_model(&sites, &plan, &server).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
     let asked = asked_of_model(&run, &server);
     let expected = [("fast", "requirements"), ("creative", "task_plan"), ("evaluator", "satisfaction")];
@@ -406,16 +394,7 @@ async fn a_model_cannot_call_a_failed_objective_done_and_picks_only_an_allowed_a
         json!({"max_iterations": 2, "max_revisions": 1, "on_unsatisfied": "report"}),
         "",
     );
-    let run = run_plan_on(
-        &sites,
-        "model",
-        &plan,
-        &HashMap::new(),
-        tempfile::tempdir().unwrap(),
-        Some(client(&server)),
-        Person::answering(vec![]),
-    )
-    .await;
+    let run = run_with_model(&sites, &plan, &server).await;
     assert_eq!(run.outputs["passed"], false);
     assert_eq!(run.outputs["report"]["outcome"], "reported");
     assert_eq!(run.outputs["report"]["satisfaction"], 0.0, "bounded by what the page showed");
