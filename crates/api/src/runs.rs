@@ -277,21 +277,15 @@ impl Studio {
                 .with_hint("ask for a path the run's artifact events name"));
         }
         let path = std::path::PathBuf::from(&request.path);
-        let bytes = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<u8>> {
-            let size = std::fs::symlink_metadata(&path)?.len();
-            if size > MAX_ARTIFACT_BYTES {
-                return Err(std::io::Error::other(format!(
-                    "it is {size} bytes, over the {MAX_ARTIFACT_BYTES} the studio shows"
-                )));
-            }
-            std::fs::read(&path)
-        })
-        .await
-        .map_err(|e| ApiError::internal(format!("reading the artifact stopped: {e}")))?
-        .map_err(|e| {
-            ApiError::not_found(format!("{}: {e}", request.path))
-                .with_hint("the file may have been moved or deleted since the run")
-        })?;
+        let bytes = tokio::task::spawn_blocking(move || read_artifact(&path))
+            .await
+            .map_err(|e| ApiError::internal(format!("reading the artifact stopped: {e}")))?
+            .map_err(|e| match e {
+                ArtifactRead::Io(e) => ApiError::not_found(format!("{}: {e}", request.path))
+                    .with_hint("the file may have been moved or deleted since the run"),
+                ArtifactRead::Refused(why) => ApiError::invalid(format!("{}: {why}", request.path))
+                    .with_hint("open the file from the run's folder instead"),
+            })?;
         use base64::Engine as _;
         Ok(ArtifactData {
             media_type: media_type(&request.path).to_owned(),
@@ -374,4 +368,27 @@ fn media_type(path: &str) -> &'static str {
         Some("txt") => "text/plain",
         _ => "application/octet-stream",
     }
+}
+
+/// Why an artifact was not read.
+enum ArtifactRead {
+    Io(std::io::Error),
+    Refused(String),
+}
+
+/// A recorded artifact's bytes: a regular file only (a link is not followed, a pipe or device
+/// never read), at most [`MAX_ARTIFACT_BYTES`] even if it grows while it is read.
+fn read_artifact(path: &std::path::Path) -> Result<Vec<u8>, ArtifactRead> {
+    use std::io::Read;
+    let kind = std::fs::symlink_metadata(path).map_err(ArtifactRead::Io)?.file_type();
+    if !kind.is_file() {
+        return Err(ArtifactRead::Refused("it is not a regular file".to_owned()));
+    }
+    let file = std::fs::File::open(path).map_err(ArtifactRead::Io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_ARTIFACT_BYTES + 1).read_to_end(&mut bytes).map_err(ArtifactRead::Io)?;
+    if bytes.len() as u64 > MAX_ARTIFACT_BYTES {
+        return Err(ArtifactRead::Refused(format!("it is over the {MAX_ARTIFACT_BYTES} bytes the studio shows")));
+    }
+    Ok(bytes)
 }

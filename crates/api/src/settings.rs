@@ -6,7 +6,6 @@ use planwright_fs::Access;
 use std::path::{Path, PathBuf};
 
 use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OPENAI_BASE_URL, SETTINGS_FILE};
-use planwright_objectives::planning::settings::PlanningSettingsError;
 use planwright_objectives::planning::PlanningSettings;
 use serde::{Deserialize, Serialize};
 
@@ -137,6 +136,10 @@ impl Studio {
         // file's own timeout and retries stay (`Settings::save_choices`).
         let mut models = Settings::default();
         apply_choices(&mut models, &new.models)?;
+        // Every value is checked before anything is written, so a refused one saves nothing.
+        new.planning
+            .check(&self.data_home().join(SETTINGS_FILE))
+            .map_err(|e| ApiError::invalid(e.to_string()).with_hint("correct the planning value; nothing was saved"))?;
         workspace::prepare(&workspace)?;
         let file = StudioFile {
             workspace: Some(workspace.clone()),
@@ -149,12 +152,7 @@ impl Studio {
             other => ApiError::invalid(other.to_string())
                 .with_hint("fix or delete that file; nothing was saved, so that none of it is lost"),
         })?;
-        new.planning.save(self.data_home()).map_err(|e| match e {
-            PlanningSettingsError::Invalid { .. } => {
-                ApiError::invalid(e.to_string()).with_hint("the model settings were saved; correct the planning value")
-            }
-            other => ApiError::internal(other.to_string()),
-        })?;
+        new.planning.save(self.data_home()).map_err(|e| ApiError::internal(e.to_string()))?;
         let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
         write_atomically(&self.data_home().join(STUDIO_FILE), &text, Access::Private)?;
         *self.inner.workspace.write().unwrap_or_else(|e| e.into_inner()) = workspace;

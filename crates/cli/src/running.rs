@@ -176,7 +176,6 @@ where
 }
 
 fn finish(outcome: &RunOutcome, args: &RunArgs, reports: &Reports, store: &RunStore) -> Result<Exit> {
-    reports.write(store, &outcome.run_id)?;
     let counts = outcome.counts;
     match args.format {
         Format::Json => print(&crate::render::json(&serde_json::json!({
@@ -201,6 +200,12 @@ fn finish(outcome: &RunOutcome, args: &RunArgs, reports: &Reports, store: &RunSt
                 print(&format!("  answer with --inputs answers.yaml, then: planwright resume {}\n", outcome.run_id))?;
             }
         }
+    }
+    // The outcome is printed first, so that a report that cannot be written never hides the
+    // run's id or how to resume it.
+    if let Err(error) = reports.write(store, &outcome.run_id) {
+        eprintln!("planwright: {error:#}");
+        return Ok(Exit::Unusable);
     }
     Ok(match outcome.status {
         RunStatus::Succeeded => Exit::Ok,
@@ -344,7 +349,6 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
             return Ok(Exit::Unusable);
         }
     };
-    reports.write(&store, run_id)?;
     let events = store.events(run_id)?;
     match format {
         Format::Json => print(&crate::render::json(&serde_json::json!({ "summary": summary, "events": events })))?,
@@ -359,6 +363,10 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
             out.push_str(&crate::planning::text(&RunRecord::from_events(plan_text, &events)));
             print(&out)?;
         }
+    }
+    if let Err(error) = reports.write(&store, run_id) {
+        eprintln!("planwright: {error:#}");
+        return Ok(Exit::Unusable);
     }
     Ok(Exit::Ok)
 }

@@ -19,7 +19,7 @@ use crate::checklist::split_steps;
 use crate::model::ModelHelp;
 use crate::planning::{Planner, PlanningHistory, PlanningSettings};
 use crate::runner::{Decide, RunOutcome, Runner, RunnerConfig};
-use crate::task::{self, Ending, OnUnsatisfied, TaskSettings};
+use crate::task::{self, Ending, OnUnsatisfied, TaskOutcome, TaskSettings};
 
 /// Where downloads go, under the work directory.
 pub const DOWNLOADS_DIR: &str = "downloads";
@@ -197,7 +197,7 @@ impl RunObjectives {
                     if task.iterations == 1 { "" } else { "es" },
                     task.satisfaction.overall_score * 100.0
                 ),
-                Ending::Legacy { .. } => String::new(),
+                Ending::Legacy => String::new(),
             },
             match outcome.replayed {
                 0 => String::new(),
@@ -311,7 +311,16 @@ fn outputs(outcome: &RunOutcome, ctx: &BlockContext) -> Values {
     }
     let mut out = Values::new();
     out.insert("report".into(), report);
-    out.insert("passed".into(), Value::Bool(progress.all_completed() && !progress.objective_steps.is_empty()));
+    // Every objective done is not enough when the task loop judged the request unsatisfied
+    // (a model found the evidence short) and the person accepted the result as it is.
+    let satisfied = match &outcome.ending {
+        Ending::Task(task) => task.outcome == TaskOutcome::Satisfied,
+        Ending::Legacy => true,
+    };
+    out.insert(
+        "passed".into(),
+        Value::Bool(satisfied && progress.all_completed() && !progress.objective_steps.is_empty()),
+    );
     out.insert("extracted".into(), Value::Object(outcome.extracted.clone()));
     out
 }

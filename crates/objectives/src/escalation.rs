@@ -13,7 +13,6 @@ use planwright_runs::planning::{
 use planwright_runs::{ArtifactKind, FieldType, FormRequest, InputRequest, LogLevel, Requirement};
 use serde_json::{json, Value};
 
-use crate::planning::offline::objective_number;
 use crate::runner::Runner;
 
 /// The answer's field with the choice, and the one with the person's detail.
@@ -88,11 +87,15 @@ pub fn report(
 
 /// The report in a paragraph (English, for the record and the command line).
 pub fn summary(report: &SituationReport) -> String {
+    // Passes the person asked for come on top of the ones allowed.
+    let passes = match (report.iterations, report.max_iterations) {
+        (1, 1) => "its only pass".to_owned(),
+        (n, max) if n <= max => format!("{n} of {max} passes"),
+        (n, _) => format!("{n} passes"),
+    };
     let mut text = format!(
-        "the request is satisfied to {:.0} % after {} of {} passes; {} of {} objectives done",
+        "the request is satisfied to {:.0} % after {passes}; {} of {} objectives done",
         report.satisfaction * 100.0,
-        report.iterations,
-        report.max_iterations,
         report.achieved.len(),
         report.achieved.len() + report.missing.len()
     );
@@ -212,7 +215,7 @@ pub async fn write_analysis(runner: &Runner<'_>, report: &SituationReport, conte
     ));
     text.push_str("## Objectives\n\n");
     for step in progress.objectives_only() {
-        let number = objective_number(progress, step.index);
+        let number = progress.objective_number(step.index);
         let state = planwright_runs::objective::status_name(step.status);
         text.push_str(&format!(
             "{number}. {} — **{state}** after {} attempt{}: {}\n",
@@ -267,7 +270,7 @@ fn suggestions(runner: &Runner<'_>) -> Vec<String> {
     let progress = runner.progress();
     let mut out = Vec::new();
     for (index, failure) in &runner.failures {
-        let number = objective_number(progress, *index);
+        let number = progress.objective_number(*index);
         out.push(match failure.kind {
             FailureKind::NotFound => format!(
                 "objective {number}: the target was not on the page; write its name as the page shows it, in quotes, or \

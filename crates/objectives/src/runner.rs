@@ -245,8 +245,7 @@ impl<'a> Runner<'a> {
         self.announce();
         self.pass().await?;
         self.skip_rest();
-        let all = self.progress.all_completed();
-        Ok(self.finish(crate::task::Ending::Legacy { passed: all }).await)
+        Ok(self.finish(crate::task::Ending::Legacy).await)
     }
 
     /// Reports the objectives, all pending (an earlier attempt of the node said so).
@@ -270,7 +269,7 @@ impl<'a> Runner<'a> {
         }
         loop {
             let index = self.progress.current_step_index;
-            let span = tracing::info_span!("objective", index = index + 1, iteration = self.iteration, description = %self.progress.objective_steps[index].description);
+            let span = tracing::info_span!("objective", number = self.progress.objective_number(index), iteration = self.iteration, description = %self.progress.objective_steps[index].description);
             let achieved = self.objective(index).instrument(span).await?;
             if !achieved {
                 return Ok(false);
@@ -425,7 +424,10 @@ impl<'a> Runner<'a> {
         let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
         self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
         self.write_log(index, attempt, decided_by, &ops, intents, false, &failure.reason);
-        self.ctx.log(LogLevel::Warn, format!("objective {} attempt {attempt}: {}", index + 1, failure.reason));
+        self.ctx.log(
+            LogLevel::Warn,
+            format!("objective {} attempt {attempt}: {}", self.progress.objective_number(index), failure.reason),
+        );
         let report = AttemptReport {
             objective: index,
             attempt,
@@ -444,17 +446,25 @@ impl<'a> Runner<'a> {
     }
 
     /// The things an attempt asks for: the objective as written, or — with the person's detail —
-    /// the detail's steps followed by the objective's own checks and notes.
+    /// the detail's steps, then the objective's own actions of a kind the detail does not do
+    /// (a detail that opens a tab first still leaves the download to do), then its checks and
+    /// notes. A detail that stands in for a download must still download.
     fn intents_for(&self, index: usize, approach: Approach, written: &[Intent]) -> Vec<Intent> {
-        match (approach, self.details.get(&index)) {
-            (Approach::PersonDetail, Some(detail)) => {
-                let mut intents: Vec<Intent> =
-                    crate::checklist::split_steps(detail).iter().flat_map(|step| parse_step(step)).collect();
-                intents.extend(written.iter().filter(|i| !is_action(i)).cloned());
-                intents
+        let (Approach::PersonDetail, Some(detail)) = (approach, self.details.get(&index)) else {
+            return written.to_vec();
+        };
+        let mut intents: Vec<Intent> =
+            crate::checklist::split_steps(detail).iter().flat_map(|step| parse_step(step)).collect();
+        let kinds: Vec<_> = intents.iter().map(action_kind).collect();
+        intents.extend(written.iter().filter(|i| is_action(i) && !kinds.contains(&action_kind(i))).cloned());
+        let downloads = |i: &Intent| i.downloads || matches!(i.action, Action::Download);
+        if written.iter().any(downloads) && !intents.iter().any(downloads) {
+            if let Some(last) = intents.iter_mut().rev().find(|i| matches!(i.action, Action::Click)) {
+                last.downloads = true;
             }
-            _ => written.to_vec(),
         }
+        intents.extend(written.iter().filter(|i| !is_action(i)).cloned());
+        intents
     }
 
     /// Adds an attempt's time and model use to its step's figures.
@@ -481,6 +491,9 @@ impl<'a> Runner<'a> {
         self.proofs.clear();
         self.intents_done = 0;
         self.tried = ("offline", Vec::new());
+        if let Some(planner) = self.planner.as_mut() {
+            planner.attempt_started();
+        }
         self.prepare(index, approach).await?;
         self.clear_blockers(index, intents).await?;
         let start_url = self.session.url().await?;
@@ -721,7 +734,7 @@ impl<'a> Runner<'a> {
                         LogLevel::Info,
                         format!(
                             "objective {}: the cached target {locator} is no longer one element; deciding again",
-                            index + 1
+                            self.progress.objective_number(index)
                         ),
                     );
                     return Ok(None);
@@ -860,7 +873,8 @@ impl<'a> Runner<'a> {
             }
             let report = match self.act(op).await {
                 Err(Failure { reason, .. }) if reason.contains("is covered by") => {
-                    self.ctx.log(LogLevel::Info, format!("objective {}: {reason}", index + 1));
+                    self.ctx
+                        .log(LogLevel::Info, format!("objective {}: {reason}", self.progress.objective_number(index)));
                     if !self.clear_blockers(index, intents).await?.any {
                         self.escape_cover(index, &reason).await?;
                     }
@@ -1018,7 +1032,10 @@ impl<'a> Runner<'a> {
         self.emit(ObjectiveChange::RecoveryInserted, None);
         self.ctx.log(
             LogLevel::Info,
-            format!("recovery for objective {}: {blocking} is in the way; pressing {choice}, which {why}", parent + 1),
+            format!(
+                "recovery for objective {}: {blocking} is in the way; pressing {choice}, which {why}",
+                self.progress.objective_number(parent)
+            ),
         );
         let acted = self.act(&op).await;
         let gone = match &acted {
@@ -1249,7 +1266,7 @@ impl<'a> Runner<'a> {
         let session = Arc::clone(&self.session);
         let dir = self.ctx.record_dir.join("evidence");
         let pass = if self.iteration > 1 { format!("-pass{}", self.iteration) } else { String::new() };
-        let name = format!("{:02}-{what}{pass}.png", index + 1);
+        let name = format!("{:02}-{what}{pass}.png", self.progress.objective_number(index));
         let shot = tokio::spawn(async move { evidence::save(&session, &dir, &name).await });
         self.pending_evidence = Some((index, shot));
     }
@@ -1269,9 +1286,14 @@ impl<'a> Runner<'a> {
             }
             Ok(None) => self.ctx.log(
                 LogLevel::Warn,
-                format!("objective {}: the page was blank, so no screenshot was kept as evidence", index + 1),
+                format!(
+                    "objective {}: the page was blank, so no screenshot was kept as evidence",
+                    self.progress.objective_number(index)
+                ),
             ),
-            Err(error) => self.ctx.log(LogLevel::Warn, format!("objective {}: {error}", index + 1)),
+            Err(error) => {
+                self.ctx.log(LogLevel::Warn, format!("objective {}: {error}", self.progress.objective_number(index)))
+            }
         }
     }
 
@@ -1326,7 +1348,7 @@ impl<'a> Runner<'a> {
         }
         keys.dedup();
         let line = StepLine {
-            step_number: self.objective_number(index),
+            step_number: self.progress.objective_number(index),
             original_instruction: self.progress.objective_steps[index].description.clone(),
             attempt,
             step_type: if step.step_type == StepType::Recovery { "recovery" } else { "objective" },
@@ -1342,14 +1364,6 @@ impl<'a> Runner<'a> {
         if let Err(error) = self.log.append(&line, &redact) {
             self.ctx.log(LogLevel::Warn, format!("{}: {error}", self.log.path().display()));
         }
-    }
-
-    /// An objective's number as the person wrote it (recovery steps are not counted).
-    fn objective_number(&self, index: usize) -> usize {
-        self.progress.objective_steps[..=index.min(self.progress.objective_steps.len() - 1)]
-            .iter()
-            .filter(|s| s.step_type == StepType::Objective)
-            .count()
     }
 }
 
@@ -1406,5 +1420,13 @@ fn decider(decided_by: &str) -> DecidedBy {
         "cache" => DecidedBy::Cache,
         "model" => DecidedBy::Model,
         _ => DecidedBy::Offline,
+    }
+}
+
+/// What kind of thing an intent does, a download counted as the click it is.
+fn action_kind(intent: &Intent) -> std::mem::Discriminant<Action> {
+    match intent.action {
+        Action::Download => std::mem::discriminant(&Action::Click),
+        ref action => std::mem::discriminant(action),
     }
 }

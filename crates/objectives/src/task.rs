@@ -16,7 +16,7 @@ use planwright_runs::{LogLevel, Progress};
 
 use crate::escalation::{self, Answer};
 use crate::intent::parse_step;
-use crate::planning::offline::{self, objective_number, Limits, PlanInput};
+use crate::planning::offline::{self, Limits, PlanInput};
 use crate::planning::{now, Planner};
 use crate::runner::{RunOutcome, Runner};
 
@@ -44,8 +44,8 @@ pub struct TaskSettings {
 /// How a node's objectives ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ending {
-    /// Legacy mode: one pass of seed 004's loop.
-    Legacy { passed: bool },
+    /// Legacy mode: one pass of seed 004's loop (or a task loop cut short by an error).
+    Legacy,
     /// The task loop ended.
     Task(TaskSummary),
 }
@@ -97,6 +97,9 @@ struct TaskLoop<'r, 'a> {
     iteration: u32,
 }
 
+/// The task loop runs only when the runner has a planner ([`run`] checks it first).
+const WITH_PLANNING: &str = "the task loop runs with the planning layer";
+
 /// Runs the objectives under the task loop (with the planning layer), or as seed 004's loop
 /// alone when the runner has none (legacy mode).
 pub async fn run(mut runner: Runner<'_>, settings: TaskSettings, start_url: &str) -> Result<RunOutcome, BlockError> {
@@ -119,10 +122,7 @@ pub async fn run(mut runner: Runner<'_>, settings: TaskSettings, start_url: &str
         },
     };
     let ctx = runner.ctx();
-    let first_plan = match runner.planner.as_mut() {
-        Some(planner) => planner.plan(ctx, &input, &requirements).await,
-        None => offline::plan(&input),
-    };
+    let first_plan = runner.planner.as_mut().expect(WITH_PLANNING).plan(ctx, &input, &requirements).await;
     let mut task = TaskLoop {
         runner: &mut runner,
         settings,
@@ -138,10 +138,8 @@ pub async fn run(mut runner: Runner<'_>, settings: TaskSettings, start_url: &str
             if task_outcome != TaskOutcome::Satisfied {
                 runner.skip_rest();
             }
-            let (reflections, revisions, history) = match runner.planner.as_ref() {
-                Some(planner) => (planner.counts().0, planner.counts().1, planner.history_path().to_path_buf()),
-                None => (0, 0, PathBuf::new()),
-            };
+            let planner = runner.planner.as_ref().expect(WITH_PLANNING);
+            let ((reflections, revisions), history) = (planner.counts(), planner.history_path().to_path_buf());
             let summary = TaskSummary {
                 outcome: task_outcome,
                 iterations,
@@ -155,7 +153,7 @@ pub async fn run(mut runner: Runner<'_>, settings: TaskSettings, start_url: &str
         }
         Err(error) => {
             runner.skip_rest();
-            runner.finish(Ending::Legacy { passed: false }).await;
+            runner.finish(Ending::Legacy).await;
             Err(error)
         }
     }
@@ -176,7 +174,7 @@ async fn requirements(runner: &Runner<'_>) -> Vec<RequirementItem> {
 
 impl TaskLoop<'_, '_> {
     fn planner(&mut self) -> &mut Planner {
-        self.runner.planner.as_mut().expect("the task loop runs with the planning layer")
+        self.runner.planner.as_mut().expect(WITH_PLANNING)
     }
 
     fn emit(
@@ -219,15 +217,15 @@ impl TaskLoop<'_, '_> {
                 }
             };
             if self.iteration < self.settings.max_iterations {
-                if let Some((approach, made_by)) = self.continuation(failed).await {
-                    self.continue_with(failed, approach, made_by);
+                if let Some((approach, reasoning)) = self.continuation(failed).await {
+                    self.continue_with(failed, approach, reasoning);
                     continue;
                 }
                 self.runner.ctx().log(
                     LogLevel::Info,
                     format!(
                         "objective {}: every approach that fits how it failed has been tried; another pass would repeat one",
-                        objective_number(self.runner.progress(), failed)
+                        self.runner.progress().objective_number(failed)
                     ),
                 );
             }
@@ -313,12 +311,12 @@ impl TaskLoop<'_, '_> {
             .runner
             .failures
             .iter()
-            .map(|(i, r)| format!("objective {}: {}", objective_number(progress, *i), r.reason))
+            .map(|(i, r)| format!("objective {}: {}", progress.objective_number(*i), r.reason))
             .collect();
         let strategy: Vec<String> = progress
             .objectives_only()
             .filter_map(|s| {
-                s.stats.approach.map(|a| format!("objective {}: {}", objective_number(progress, s.index), a.describe()))
+                s.stats.approach.map(|a| format!("objective {}: {}", progress.objective_number(s.index), a.describe()))
             })
             .collect();
         let done: Vec<String> = progress
@@ -329,7 +327,7 @@ impl TaskLoop<'_, '_> {
             .map(|s| {
                 format!(
                     "objective {} done: {}",
-                    objective_number(progress, s.index),
+                    progress.objective_number(s.index),
                     s.completion_evidence.clone().unwrap_or_default()
                 )
             })
@@ -342,7 +340,7 @@ impl TaskLoop<'_, '_> {
             .map(|r| {
                 format!(
                     "objective {}: {} fails on a page at rest",
-                    objective_number(progress, r.objective),
+                    progress.objective_number(r.objective),
                     r.approach.describe()
                 )
             })
@@ -368,9 +366,9 @@ impl TaskLoop<'_, '_> {
     }
 
     /// The approach the next pass takes on `failed`: the creative tier's choice among those that
-    /// fit how it failed and have not failed on it, or the first of them. `None` when none is
-    /// left.
-    async fn continuation(&mut self, failed: usize) -> Option<(Approach, MadeBy)> {
+    /// fit how it failed and have not failed on it (with its reasoning), or the first of them.
+    /// `None` when none is left.
+    async fn continuation(&mut self, failed: usize) -> Option<(Approach, Option<String>)> {
         let report = self.runner.failures.get(&failed)?.clone();
         let intents = parse_step(&self.runner.progress().objective_steps.get(failed)?.description);
         let planner = self.runner.planner.as_ref()?;
@@ -379,32 +377,32 @@ impl TaskLoop<'_, '_> {
             .filter(|a| planner.untried(failed, &intents).contains(a))
             .collect();
         let first = *allowed.first()?;
-        let (approach, made_by) = match planner.model().cloned() {
+        let (approach, reasoning) = match planner.model().cloned() {
             Some(model) => {
                 match model
                     .plan_continuation(self.runner.progress(), &self.context, &allowed, &self.runner.ctx().cancel)
                     .await
                 {
-                    Ok((constraints, approach, _)) => {
+                    Ok((constraints, approach, reasoning)) => {
                         self.context.learned_constraints.extend(constraints);
-                        (approach, MadeBy::Model)
+                        (approach, Some(reasoning))
                     }
                     Err(error) => {
                         self.runner
                             .ctx()
                             .log(LogLevel::Warn, format!("{error}; the next pass takes the first approach left"));
-                        (first, MadeBy::Offline)
+                        (first, None)
                     }
                 }
             }
-            None => (first, MadeBy::Offline),
+            None => (first, None),
         };
-        Some((approach, made_by))
+        Some((approach, reasoning))
     }
 
     /// Writes the continuation plan and starts the next pass from the objective that failed,
-    /// with `approach`.
-    fn continue_with(&mut self, failed: usize, approach: Approach, made_by: MadeBy) {
+    /// with `approach` — chosen by the model when its `reasoning` is given.
+    fn continue_with(&mut self, failed: usize, approach: Approach, reasoning: Option<String>) {
         let mut plan = offline::continuation_plan(
             &self.first_plan,
             self.runner.progress(),
@@ -412,7 +410,12 @@ impl TaskLoop<'_, '_> {
             &self.context,
             &[(failed, approach)],
         );
-        plan.made_by = made_by;
+        if let Some(reasoning) = reasoning {
+            if !reasoning.trim().is_empty() {
+                plan.task_decomposition.reasoning = reasoning;
+            }
+            plan.made_by = MadeBy::Model;
+        }
         let ctx = self.runner.ctx();
         self.planner().write(ctx, PlanningEntry::Plan { timestamp: now(), plan });
         self.iteration += 1;
@@ -458,7 +461,7 @@ impl TaskLoop<'_, '_> {
                     }
                     self.context.person_detail = Some(detail.clone());
                     self.runner.details.insert(failed, detail);
-                    self.continue_with(failed, Approach::PersonDetail, MadeBy::Offline);
+                    self.continue_with(failed, Approach::PersonDetail, None);
                     return Ok(Next::AnotherPass);
                 }
                 Answer::AlternativeApproach => {
@@ -471,7 +474,7 @@ impl TaskLoop<'_, '_> {
                             "every approach has been tried; choose another way on".into(),
                         ));
                     };
-                    self.continue_with(failed, approach, MadeBy::Offline);
+                    self.continue_with(failed, approach, None);
                     return Ok(Next::AnotherPass);
                 }
                 Answer::AcceptPartial => {

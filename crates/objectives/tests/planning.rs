@@ -196,7 +196,7 @@ async fn a_look_back_every_n_actions() {
         .into_iter()
         .filter(|p| p["entry"]["type"] == "reflection" && p["entry"]["trigger"] == "interval")
         .collect();
-    assert_eq!(intervals.len(), 2, "one a action: the fill and the click");
+    assert_eq!(intervals.len(), 2, "one per action: the fill and the click");
     assert_eq!(intervals[1]["entry"]["actions"], 2);
     assert!(intervals.iter().all(|r| r["entry"]["plan_revision_needed"] == false));
 }
@@ -366,6 +366,31 @@ async fn with_a_model_each_planning_task_runs_on_its_tier() {
     );
     assert_eq!(run.outputs["report"]["requirements"][0]["requirement"], "The October report is downloaded as CSV");
     assert_eq!(run.outputs["report"]["satisfaction"], 0.95);
+}
+
+#[tokio::test]
+async fn every_objective_done_but_judged_short_of_the_request_is_not_passed() {
+    let server = ReplayServer::start(Script::new().always(
+        Match::schema("satisfaction"),
+        Reply::json(
+            &json!({"overall_score": 0.5, "scores": [0.5], "missing_aspects": ["the report was asked as Excel"],
+                            "quality_assessment": "A CSV came, not the Excel file asked for.",
+                            "completion_recommendation": false}),
+        ),
+    ))
+    .await;
+    let sites = FixtureSites::start().await.unwrap();
+    let plan = plan(
+        &sites,
+        "/objectives/ledgerly/reports.html?instant=1",
+        "1. Click Download as CSV",
+        json!({"on_unsatisfied": "report"}),
+        "",
+    );
+    let run = run_with_model(&sites, &plan, &server).await;
+    assert_eq!(run.outputs["report"]["steps"][0]["status"], "passed", "{}", run.notes());
+    assert_eq!(run.outputs["report"]["outcome"], "reported");
+    assert_eq!(run.outputs["passed"], false, "the request was judged unsatisfied");
 }
 
 #[tokio::test]

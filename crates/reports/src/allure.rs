@@ -263,7 +263,10 @@ fn result_status(node: &NodeRecord) -> (&'static str, Value) {
         NodeOutcome::Succeeded if node.objectives.as_ref().is_some_and(Objectives::any_in_progress) => {
             ("broken", json!({"message": "an objective was still in progress when the node ended"}))
         }
-        NodeOutcome::Succeeded => ("passed", json!({})),
+        NodeOutcome::Succeeded => match node.unsatisfied() {
+            Some(why) => ("failed", json!({"message": text(&why)})),
+            None => ("passed", json!({})),
+        },
     }
 }
 

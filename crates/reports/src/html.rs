@@ -9,10 +9,10 @@ use planwright_runs::objective::{status_name, StepStatus};
 use planwright_runs::planning::{
     PlanningEntry, Reflection, ReflectionTrigger, Revision, SituationReport, TaskChange, TaskEvent, TaskPlan,
 };
-use planwright_runs::RunStatus;
+use planwright_runs::{ArtifactKind, RunStatus};
 
 use crate::objectives::{Objectives, Step, StepAction, StepEntry};
-use crate::record::{HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
+use crate::record::{Artifact, HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
 use crate::screenshot::{file_name, read_png};
 use crate::text::{duration, escape as e, plural, when};
 
@@ -188,7 +188,9 @@ fn nodes_table(page: &mut String, run: &RunRecord) {
             let (done, total) = objectives.completed();
             details.push(format!("{done}/{total} objectives"));
         }
-        if node.passed == Some(false) && node.outcome == NodeOutcome::Succeeded {
+        if let Some(why) = node.unsatisfied() {
+            details.push(e(&why));
+        } else if node.passed == Some(false) && node.outcome == NodeOutcome::Succeeded {
             details.push("the node reported its objectives unmet rather than failing".to_owned());
         }
         for (attempt, error) in &node.retries {
@@ -272,7 +274,7 @@ fn runner_section(page: &mut String, node: &NodeRecord, objectives: &Objectives)
     if !node.history.is_empty() {
         page.push_str("<h4>Planning history</h4>\n<ol class=\"timeline\">\n");
         for entry in &node.history {
-            moment(page, entry);
+            moment(page, entry, &node.artifacts);
         }
         page.push_str("</ol>\n");
     }
@@ -416,8 +418,21 @@ fn recovery_item(page: &mut String, recovery: &Step) {
     page.push_str("</li>\n");
 }
 
+/// The size past which a page embeds no more screenshots.
+const MAX_PAGE_BYTES: usize = 64 * 1024 * 1024;
+
 /// A screenshot embedded, or a line naming it and why it is not.
 fn figure(page: &mut String, path: &str, alt: &str) {
+    // The page itself is the budget: past it, screenshots are named, not embedded, so a run
+    // with many of them cannot make a report of gigabytes.
+    if page.len() > MAX_PAGE_BYTES {
+        page.push_str(&format!(
+            "<p class=\"missing\">Screenshot <code>{}</code> is not shown: the report has reached its size limit ({} MiB).</p>\n",
+            e(path),
+            MAX_PAGE_BYTES / (1024 * 1024)
+        ));
+        return;
+    }
     match read_png(path) {
         Ok(bytes) => page.push_str(&format!(
             "<figure><img src=\"data:image/png;base64,{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
@@ -434,7 +449,7 @@ fn figure(page: &mut String, path: &str, alt: &str) {
 }
 
 /// One moment of the planning history.
-fn moment(page: &mut String, entry: &HistoryEntry) {
+fn moment(page: &mut String, entry: &HistoryEntry, artifacts: &[Artifact]) {
     let time = when(&entry.at);
     let clock = time.get(11..19).unwrap_or(&time);
     let (class, title, body) = match &entry.kind {
@@ -445,7 +460,7 @@ fn moment(page: &mut String, entry: &HistoryEntry) {
         HistoryKind::Planning(PlanningEntry::Revision { revision, .. }) => {
             ("revision", format!("Revision {}", revision.number), revision_body(revision))
         }
-        HistoryKind::Task(task) => task_moment(task),
+        HistoryKind::Task(task) => task_moment(task, artifacts),
     };
     page.push_str(&format!(
         "<li class=\"{class}\"><div class=\"moment\"><time datetime=\"{}\">{}</time><strong>{}</strong></div>{body}</li>\n",
@@ -550,7 +565,7 @@ fn revision_body(revision: &Revision) -> String {
     body
 }
 
-fn task_moment(task: &TaskEvent) -> (&'static str, String, String) {
+fn task_moment(task: &TaskEvent, artifacts: &[Artifact]) -> (&'static str, String, String) {
     let score = task.satisfaction.as_ref().map(|s| format!("{:.0} %", s.overall_score * 100.0));
     match task.change {
         TaskChange::IterationStarted => {
@@ -573,7 +588,7 @@ fn task_moment(task: &TaskEvent) -> (&'static str, String, String) {
         TaskChange::Escalated => (
             "escalation",
             format!("Escalated to a person after {}", plural(task.iteration as usize, "pass")),
-            task.report.as_ref().map(situation).unwrap_or_default(),
+            task.report.as_ref().map(|report| situation(report, artifacts)).unwrap_or_default(),
         ),
         TaskChange::Answered => (
             "answer",
@@ -595,7 +610,7 @@ fn task_moment(task: &TaskEvent) -> (&'static str, String, String) {
 }
 
 /// What the person was shown when the decision went back to them.
-fn situation(report: &SituationReport) -> String {
+fn situation(report: &SituationReport, artifacts: &[Artifact]) -> String {
     let mut body = format!(
         "<p>Satisfied to {:.0} % after {} of {} passes.</p>",
         report.satisfaction * 100.0,
@@ -616,10 +631,30 @@ fn situation(report: &SituationReport) -> String {
         let choices: Vec<String> = report.choices.iter().map(|c| c.label().to_owned()).collect();
         body.push_str(&format!("<p class=\"sub\">Offered: {}</p>", e(&choices.join(" · "))));
     }
-    if let Some(analysis) = &report.analysis {
-        body.push_str(&format!("<details><summary>Technical analysis</summary><pre>{}</pre></details>", e(analysis)));
+    if let Some(path) = &report.analysis {
+        match analysis_text(path, artifacts) {
+            Some(text) => body
+                .push_str(&format!("<details><summary>Technical analysis</summary><pre>{}</pre></details>", e(&text))),
+            None => body.push_str(&format!(
+                "<p class=\"sub\">Technical analysis written to <code>{}</code> (not readable here).</p>",
+                e(path)
+            )),
+        }
     }
     body
+}
+
+/// The technical analysis at `path` when the record names it as the node's report (never some
+/// other file), up to 1 MiB.
+fn analysis_text(path: &str, artifacts: &[Artifact]) -> Option<String> {
+    use std::io::Read;
+    const MAX_BYTES: u64 = 1024 * 1024;
+    if !artifacts.iter().any(|a| a.path == path && a.kind == ArtifactKind::Report) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).ok()?.take(MAX_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn list(items: &[String]) -> String {

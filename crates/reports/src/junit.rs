@@ -1,7 +1,9 @@
 //! JUnit XML: one `<testsuite>` for the run; one `<testcase>` per objective of every runner node
 //! (classname `<plan>.<node>`, name `<n>. <objective>`), with its actions and recovery steps in
 //! `<system-out>`, what it took in `<properties>`, and a failure's reason, attempts and actions
-//! in `<failure>`; one `<testcase>` per node for the others (classname the plan, name the node).
+//! in `<failure>` (and a failed `<node> (the request)` case when every objective was done but the
+//! request was judged unsatisfied); one `<testcase>` per node for the others (classname the
+//! plan, name the node).
 //! Written with quick-xml, which escapes every attribute and text; control characters XML
 //! refuses are dropped first.
 
@@ -153,6 +155,13 @@ fn node_cases(run: &RunRecord, node: &NodeRecord) -> Vec<Case> {
     let mut cases: Vec<Case> =
         objectives.objectives().map(|(number, step)| objective_case(&classname, objectives, number, step)).collect();
     let shown = cases.iter().any(|c| matches!(c.verdict, Verdict::Failed { .. } | Verdict::Error { .. }));
+    if let (Some(why), false) = (node.unsatisfied(), shown) {
+        let mut case = node_case(run, node);
+        case.classname = classname.clone();
+        case.name = format!("{} (the request)", node.path);
+        case.verdict = Verdict::Failed { message: why, kind: "not satisfied", body: String::new() };
+        cases.push(case);
+    }
     if let (Some(error), false) = (node.error(), shown) {
         let mut case = node_case(run, node);
         case.classname = classname;

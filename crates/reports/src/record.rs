@@ -62,7 +62,7 @@ pub struct NodeRecord {
     pub objectives: Option<Objectives>,
     /// Its plans, reflections and revisions, and the task loop's passes, in order.
     pub history: Vec<HistoryEntry>,
-    /// Its planning history file (`report.planning_history`, or the `.jsonl` artifact).
+    /// Its planning history file (`report.planning_history`, or a runner node's `.jsonl` artifact).
     pub planning_history: Option<String>,
 }
 
@@ -196,6 +196,34 @@ impl NodeRecord {
             _ => None,
         }
     }
+
+    /// Why a node that succeeded with every objective done did not pass: the request was
+    /// judged unsatisfied (a model found the evidence short) and the result stood as it was.
+    pub fn unsatisfied(&self) -> Option<String> {
+        let objectives = self.objectives.as_ref()?;
+        let (done, total) = objectives.completed();
+        if self.outcome != NodeOutcome::Succeeded || self.passed != Some(false) || done < total {
+            return None;
+        }
+        let judged = self.history.iter().rev().find_map(|entry| match &entry.kind {
+            HistoryKind::Task(task) => task.satisfaction.as_ref(),
+            HistoryKind::Planning(_) => None,
+        });
+        Some(match judged {
+            Some(s) => {
+                let mut text = format!(
+                    "every objective was done, but the request was judged {:.0} % satisfied: {}",
+                    s.overall_score * 100.0,
+                    s.quality_assessment
+                );
+                if !s.missing_aspects.is_empty() {
+                    text.push_str(&format!("; missing: {}", s.missing_aspects.join("; ")));
+                }
+                text
+            }
+            None => "every objective was done, but the request was judged unsatisfied".to_owned(),
+        })
+    }
 }
 
 struct Builder {
@@ -302,7 +330,10 @@ impl Builder {
             EventKind::Log { .. } => {}
             EventKind::Artifact { node, path, kind, bytes } => {
                 let node = self.node(node);
-                if path.ends_with(".jsonl") && node.planning_history.is_none() {
+                // Only a runner node's `.jsonl` is its planning history (a `report.write` may
+                // write one too).
+                let runner = node.objectives.is_some() || !node.history.is_empty();
+                if runner && path.ends_with(".jsonl") && node.planning_history.is_none() {
                     node.planning_history = Some(path.clone());
                 }
                 node.artifacts.push(Artifact { path: path.clone(), kind: *kind, bytes: *bytes });

@@ -76,6 +76,46 @@ fn junit_shows_a_failed_objective_with_its_reason_attempts_and_actions() {
     assert_eq!(cases[1].properties["pass"], "2");
 }
 
+#[test]
+fn every_objective_done_but_the_request_judged_unsatisfied_fails_in_each_report() {
+    // The portal run as it would be recorded had a model found the evidence short and the
+    // result been kept as it was (`passed: false`).
+    let mut fixture = Fixture::load("portal-statement", &[]);
+    for event in &mut fixture.events {
+        let mut value = serde_json::to_value(&*event).unwrap();
+        if value["type"] == "node_finished" && value["node"] == "download" {
+            value["outputs"]["passed"] = json!(false);
+        }
+        let satisfaction = &mut value["progress"]["satisfaction"];
+        if satisfaction.is_object() {
+            satisfaction["overall_score"] = json!(0.5);
+            satisfaction["quality_assessment"] = json!("A CSV came, not the Excel file asked for.");
+            satisfaction["missing_aspects"] = json!(["the Excel file"]);
+            satisfaction["completion_recommendation"] = json!(false);
+        }
+        *event = serde_json::from_value(value).unwrap();
+    }
+    let record = fixture.record();
+    let (suite, cases) = junit_cases(&junit(&record));
+    assert_eq!((suite["tests"].as_str(), suite["failures"].as_str()), ("4", "1"));
+    let request = cases.last().unwrap();
+    assert_eq!(request.name, "download (the request)");
+    let (message, kind, _) = request.failure.clone().expect("the request failed");
+    assert_eq!(kind, "not satisfied");
+    assert_eq!(
+        message,
+        "every objective was done, but the request was judged 50 % satisfied: A CSV came, not the Excel file asked \
+         for.; missing: the Excel file"
+    );
+    let written = allure(&record, &fixture.dir.path().join("allure-results")).unwrap();
+    let result = written.iter().find(|p| p.to_str().unwrap().ends_with("-result.json")).unwrap();
+    let result: Value = serde_json::from_slice(&std::fs::read(result).unwrap()).unwrap();
+    assert_eq!(result["status"], "failed");
+    assert_eq!(result["statusDetails"]["message"].as_str(), Some(message.as_str()));
+    let page = html(&record);
+    assert!(page.contains(">not passed<") && page.contains("judged 50 % satisfied"), "{page}");
+}
+
 /// Two objectives of one node, the first failed; a second node cut short mid-objective.
 fn hand_made() -> Vec<planwright_runs::Event> {
     let hostile = "Check <script>alert(\"x\")</script> & </testcase> ]]>\u{1}";

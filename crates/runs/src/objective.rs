@@ -227,7 +227,7 @@ impl ObjectiveProgress {
             lines.push(format!("Status: {}", status_name(step.status)));
             if let (Some(reason), Some(parent)) = (&step.blocking_reason, step.parent_index) {
                 lines.push(format!("Blocked by: {reason}"));
-                lines.push(format!("For objective: #{}", parent + 1));
+                lines.push(format!("For objective: #{}", self.objective_number(parent)));
             }
         }
         lines.join("\n")

@@ -45,6 +45,9 @@ pub struct RunnerRun {
     /// From the browser's start to the last objective's end: opening the start page included,
     /// the browser's launch not (the script starts from a launched browser too).
     pub ms: f64,
+    /// From the browser's start to the node's end: the last objective's screenshot kept as its
+    /// evidence and the request judged, which the script does not do.
+    pub node_ms: f64,
     pub objectives: usize,
     pub actions: usize,
     pub recoveries: usize,
@@ -68,6 +71,8 @@ pub struct TaskRow {
     /// Medians over the rounds, milliseconds.
     pub offline_ms: f64,
     pub cached_ms: f64,
+    pub offline_node_ms: f64,
+    pub cached_node_ms: f64,
     pub script_ms: f64,
     pub offline_ratio: f64,
     pub cached_ratio: f64,
@@ -115,6 +120,9 @@ pub struct ObjectivesBench {
     /// nothing more is coming, where the script knows it at once.
     pub offline_total_happy: Pair,
     pub cached_total_happy: Pair,
+    /// The same to the node's end.
+    pub offline_node_total_happy: Pair,
+    pub cached_node_total_happy: Pair,
     /// The worst task's ratio.
     pub offline_worst_ratio: f64,
     pub cached_worst_ratio: f64,
@@ -185,6 +193,7 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         let script = median(script_ms.get(&task.id).map(Vec::as_slice).unwrap_or_default());
         let offline_ms = median(&first.iter().map(|r| r.ms).collect::<Vec<_>>());
         let cached_ms = median(&again.iter().map(|r| r.ms).collect::<Vec<_>>());
+        let node_ms = |runs: &[RunnerRun]| median(&runs.iter().map(|r| r.node_ms).collect::<Vec<_>>());
         rows.push(TaskRow {
             id: task.id.clone(),
             family: task.family.clone(),
@@ -194,6 +203,8 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
             happy: task.expect_passed,
             offline_ms,
             cached_ms,
+            offline_node_ms: node_ms(&first),
+            cached_node_ms: node_ms(&again),
             script_ms: script,
             offline_ratio: offline_ms / script,
             cached_ratio: cached_ms / script,
@@ -230,6 +241,8 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         cached_total: total(&rows, false, |r| r.cached_ms),
         offline_total_happy: total(&rows, true, |r| r.offline_ms),
         cached_total_happy: total(&rows, true, |r| r.cached_ms),
+        offline_node_total_happy: total(&rows, true, |r| r.offline_node_ms),
+        cached_node_total_happy: total(&rows, true, |r| r.cached_node_ms),
         offline_worst_ratio: rows.iter().map(|r| r.offline_ratio).fold(0.0, f64::max),
         cached_worst_ratio: rows.iter().map(|r| r.cached_ratio).fold(0.0, f64::max),
         cached_model_calls: rows.iter().map(|r| r.cached.model_calls).sum(),
@@ -256,6 +269,7 @@ fn worst(runs: &[RunnerRun]) -> RunnerRun {
             ok: false,
             wrong: vec!["not run".into()],
             ms: f64::NAN,
+            node_ms: f64::NAN,
             objectives: 0,
             actions: 0,
             recoveries: 0,
@@ -348,24 +362,26 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
             _ => None,
         })
         .unwrap_or(Value::Null);
-    let progress: Vec<Value> = events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Progress { progress, .. } => serde_json::to_value(progress).ok(),
-            _ => None,
-        })
-        .filter(|p| p["kind"] == "objective")
-        .collect();
-    let recovered = progress.iter().any(|p| p["change"] == "recovery_inserted");
+    let objective_event = |e: &Event| match &e.kind {
+        EventKind::Progress { progress, .. } => {
+            serde_json::to_value(progress).ok().filter(|p| p["kind"] == "objective")
+        }
+        _ => None,
+    };
+    let recovered = events.iter().filter_map(objective_event).any(|p| p["change"] == "recovery_inserted");
     let wrong = task.mismatches(&outputs, state, recovered);
     let at = |e: &Event| time::OffsetDateTime::parse(&e.at, &time::format_description::well_known::Rfc3339).ok();
-    // From the browser's start (its log line) to the last objective event.
+    // From the browser's start (its log line) to the last objective's end: its last change other
+    // than the screenshot kept as evidence (which the task loop awaits before judging); and to
+    // the node's end.
     let started = events
         .iter()
         .find(|e| matches!(&e.kind, EventKind::Log { message, .. } if message.starts_with("started ")))
         .and_then(at);
-    let ended = events.iter().rev().find(|e| matches!(&e.kind, EventKind::Progress { .. })).and_then(at);
-    let ms = match (started, ended) {
+    let ended =
+        events.iter().rev().find(|e| objective_event(e).is_some_and(|p| p["change"] != "evidence_kept")).and_then(at);
+    let finished = events.iter().rev().find(|e| matches!(e.kind, EventKind::NodeFinished { .. })).and_then(at);
+    let since_start = |end: Option<time::OffsetDateTime>| match (started, end) {
         (Some(a), Some(b)) => (b - a).as_seconds_f64() * 1000.0,
         _ => f64::NAN,
     };
@@ -374,7 +390,8 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
     RunnerRun {
         ok: wrong.is_empty(),
         wrong,
-        ms,
+        ms: since_start(ended),
+        node_ms: since_start(finished),
         objectives: objectives.clone().count(),
         actions: objectives.map(|s| s["executed_actions"].as_array().map_or(0, Vec::len)).sum(),
         recoveries: steps.iter().filter(|s| s["step_type"] == "recovery").count(),
@@ -683,6 +700,13 @@ pub fn render(bench: &ObjectivesBench) -> String {
         bench.offline_total_happy.playwright,
         bench.cached_total_happy.ours,
         bench.cached_total_happy.ratio
+    ));
+    out.push_str(&format!(
+        "the same to the node's end (the last screenshot kept, the request judged): offline {:.0} ms ({:.2}×), cached {:.0} ms ({:.2}×)\n",
+        bench.offline_node_total_happy.ours,
+        bench.offline_node_total_happy.ratio,
+        bench.cached_node_total_happy.ours,
+        bench.cached_node_total_happy.ratio
     ));
     out.push_str(&format!(
         "planning (offline): passes per task {:.2} (at most {}), reflections per task {:.2} (at most {})\n",

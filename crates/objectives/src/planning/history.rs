@@ -39,10 +39,13 @@ impl PlanningHistory {
         if let Some(dir) = self.path.parent() {
             planwright_fs::private_dir(dir)?;
         }
-        let json = serde_json::to_string(entry).map_err(std::io::Error::other)?;
+        // Each string is masked before it is serialised: in the JSON text a secret with a quote,
+        // a backslash or a control character in it is escaped and would not be found.
+        let value = masked(serde_json::to_value(entry).map_err(std::io::Error::other)?, redact);
+        let json = serde_json::to_string(&value).map_err(std::io::Error::other)?;
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
         planwright_fs::make_private(&self.path)?;
-        writeln!(file, "{}", redact(&json))
+        writeln!(file, "{json}")
     }
 
     /// Every entry, in the order written.
@@ -61,6 +64,17 @@ impl PlanningHistory {
             entries.push(entry);
         }
         Ok(entries)
+    }
+}
+
+/// `value` with every string (and key) passed through `redact`.
+fn masked(value: serde_json::Value, redact: &dyn Fn(&str) -> String) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => Value::String(redact(&text)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| masked(v, redact)).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (redact(&k), masked(v, redact))).collect()),
+        other => other,
     }
 }
 
@@ -122,6 +136,24 @@ mod tests {
         assert_eq!(revisions(&entries), vec![&revision]);
         let text = std::fs::read_to_string(history.path()).unwrap();
         assert!(text.lines().all(|l| l.starts_with("{\"type\":")), "{text}");
+    }
+
+    #[test]
+    fn a_secret_with_a_quote_and_a_backslash_is_masked_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let history = PlanningHistory::new(dir.path().join("planning.jsonl"));
+        let secret = "p\"ss\\w0rd";
+        let keep = |t: &str| t.replace(secret, "***");
+        let mut entry = plan(1);
+        entry.goal_understanding.constraints.push(format!("typed {secret} in the password box"));
+        history.append(&PlanningEntry::Plan { timestamp: "t1".into(), plan: entry }, &keep).unwrap();
+        let text = std::fs::read_to_string(history.path()).unwrap();
+        assert!(!text.contains("w0rd"), "{text}");
+        let entries = PlanningHistory::read(history.path()).unwrap();
+        assert_eq!(
+            latest_plan(&entries).unwrap().goal_understanding.constraints,
+            vec!["typed *** in the password box"]
+        );
     }
 
     #[test]

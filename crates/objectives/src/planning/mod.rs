@@ -31,7 +31,7 @@ pub use settings::PlanningSettings;
 
 use crate::intent::Intent;
 use crate::model::ModelHelp;
-use offline::{approaches_for, objective_number, PlanInput};
+use offline::{approaches_for, PlanInput};
 
 /// How an attempt failed, which decides what is worth trying next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -189,7 +189,7 @@ impl Planner {
         for (objective, tries) in &self.failed {
             for (approach, _, reason) in tries {
                 let line =
-                    format!("objective {}: {} — {reason}", objective_number(progress, *objective), approach.describe());
+                    format!("objective {}: {} — {reason}", progress.objective_number(*objective), approach.describe());
                 if !lines.contains(&line) {
                     lines.push(line);
                 }
@@ -218,7 +218,7 @@ impl Planner {
         }
         let next = self.next_approach(report, intents);
         let revise = next.is_some() && self.revisions < self.settings.revision.max_revisions && !report.last_in_pass;
-        let number = objective_number(progress, report.objective);
+        let number = progress.objective_number(report.objective);
         let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));
         let status = if report.intents_done > 0 { ReflectionStatus::Partial } else { ReflectionStatus::Failure };
         // The evaluator is asked when its answer can change what comes next: a revision is possible.
@@ -270,7 +270,7 @@ impl Planner {
         reason: &str,
     ) {
         self.revisions += 1;
-        let number = objective_number(progress, objective);
+        let number = progress.objective_number(objective);
         let Some(step) = progress.objective_steps.get_mut(objective) else { return };
         let before = step.execution_plan.clone();
         let after = approach_plan(approach, &before);
@@ -304,6 +304,12 @@ impl Planner {
         self.write(ctx, PlanningEntry::Reflection { timestamp: now(), reflection });
     }
 
+    /// A new attempt: a loop is the same action repeated within one attempt, so the window
+    /// starts again (three objectives that each click "Next" are not a loop).
+    pub fn attempt_started(&mut self) {
+        self.window.clear();
+    }
+
     /// After every action: every `reflection.trigger_interval` actions, a look back at the last
     /// ones. Whether the attempt should stop (the same action keeps doing the same thing).
     pub async fn after_action(
@@ -323,7 +329,8 @@ impl Planner {
             return false;
         }
         let recent: Vec<(String, String)> = self.window.iter().cloned().collect();
-        let looping = offline::is_loop(&recent);
+        // Scrolling on is how a list is searched (the runner bounds its own scrolls), not a loop.
+        let looping = offline::is_loop(&recent) && action.tool_name != "scroll";
         let status = if looping || failed {
             ReflectionStatus::Failure
         } else if recent.iter().any(|(_, result)| result == "done") {

@@ -14,7 +14,7 @@ use planwright_runs::planning::{
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
-use super::offline::{objective_number, PlanInput};
+use super::offline::{self, PlanInput};
 use super::settings::Strategy;
 use super::AttemptReport;
 use crate::model::{Ask, ModelError, ModelHelp};
@@ -208,7 +208,7 @@ impl ModelHelp {
         if items.is_empty() {
             return Err(ModelError { message: "the requirements came back empty".into(), retriable: true });
         }
-        Ok(items)
+        Ok(offline::distinct(items))
     }
 
     /// Seed 003's satisfaction (evaluator tier). The offline evaluation bounds it: an objective
@@ -285,9 +285,14 @@ impl ModelHelp {
         if let Some(quality) = answer["quality_assessment"].as_str().filter(|q| !q.trim().is_empty()) {
             evaluation.quality_assessment = quality.to_owned();
         }
+        let high_met = requirements
+            .iter()
+            .filter(|r| r.priority == 1)
+            .all(|r| evaluation.requirement_scores.get(&r.requirement).is_none_or(|score| *score >= threshold));
         evaluation.completion_recommendation = answer["completion_recommendation"].as_bool().unwrap_or(false)
             && offline.completion_recommendation
-            && evaluation.overall_score >= threshold;
+            && evaluation.overall_score >= threshold
+            && high_met;
         evaluation.made_by = MadeBy::Model;
         Ok(evaluation)
     }
@@ -306,7 +311,7 @@ impl ModelHelp {
             progress.objective_steps.get(report.objective).map(|s| s.description.clone()).unwrap_or_default();
         let what = format!(
             "Objective {} ({objective}), attempt {} ({}), failed: {}",
-            objective_number(progress, report.objective),
+            progress.objective_number(report.objective),
             report.attempt,
             report.approach.describe(),
             report.reason

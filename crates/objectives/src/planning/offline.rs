@@ -91,7 +91,7 @@ pub fn continuation_plan(
         .collect();
     let actions = next
         .iter()
-        .map(|(index, approach)| format!("objective {}: {}", objective_number(progress, *index), approach.describe()))
+        .map(|(index, approach)| format!("objective {}: {}", progress.objective_number(*index), approach.describe()))
         .collect();
     let mut plan = first_plan.clone();
     plan.iteration = iteration;
@@ -118,17 +118,11 @@ pub fn subtask_id(n: usize) -> String {
     format!("objective_{}", n + 1)
 }
 
-/// An objective's number as the person wrote it (recovery steps are not counted; a recovery
-/// step gives its objective's).
-pub fn objective_number(progress: &ObjectiveProgress, index: usize) -> usize {
-    progress.objective_number(index)
-}
-
 /// Seed 003's requirements: one per objective; a check, a note, a wait and the task's last
 /// objective (what the task is for) weigh most.
 pub fn requirements(progress: &ObjectiveProgress) -> Vec<RequirementItem> {
     let objectives: Vec<&ObjectiveStep> = progress.objectives_only().collect();
-    objectives
+    let items = objectives
         .iter()
         .enumerate()
         .map(|(n, step)| {
@@ -143,7 +137,24 @@ pub fn requirements(progress: &ObjectiveProgress) -> Vec<RequirementItem> {
                 objective: Some(n + 1),
             }
         })
-        .collect()
+        .collect();
+    distinct(items)
+}
+
+/// The requirements with distinct texts: scores are kept by a requirement's text, so two
+/// objectives written alike ("Click Next" twice) are told apart by their number.
+pub fn distinct(mut items: Vec<RequirementItem>) -> Vec<RequirementItem> {
+    let mut seen = std::collections::HashSet::new();
+    for (n, item) in items.iter_mut().enumerate() {
+        if !seen.insert(item.requirement.clone()) {
+            item.requirement = match item.objective {
+                Some(objective) => format!("{} (objective {objective})", item.requirement),
+                None => format!("{} (requirement {})", item.requirement, n + 1),
+            };
+            seen.insert(item.requirement.clone());
+        }
+    }
+    items
 }
 
 /// How much a requirement of this priority weighs in the overall score.
@@ -198,7 +209,8 @@ pub fn evaluate(
     };
     let overall = (overall * 1000.0).round() / 1000.0;
     let unmet_high = requirements.iter().filter(|r| r.priority == 1 && r.satisfaction_level < threshold).count();
-    let completion = overall >= threshold && unmet_high == 0;
+    // An objective still open means a step the person asked for did not happen: never done.
+    let completion = overall >= threshold && unmet_high == 0 && progress.all_completed();
     let quality = format!(
         "{} of {} objectives done with evidence from the page{}",
         progress.completed_objectives(),

@@ -8,9 +8,6 @@ export type ArtifactFetcher = (runId: string, path: string) => Promise<ArtifactD
 
 export interface ArtifactCache {
   get(runId: string, path: string): Promise<ArtifactData>;
-  /** Whether it was fetched (or is being fetched) already. */
-  has(runId: string, path: string): boolean;
-  clear(): void;
 }
 
 export function createArtifactCache(fetcher: ArtifactFetcher, limit = 200): ArtifactCache {
@@ -33,12 +30,6 @@ export function createArtifactCache(fetcher: ArtifactFetcher, limit = 200): Arti
       cache.set(k, p);
       while (cache.size > limit) cache.delete(cache.keys().next().value!);
       return p;
-    },
-    has(runId, path) {
-      return cache.has(key(runId, path));
-    },
-    clear() {
-      cache.clear();
     },
   };
 }

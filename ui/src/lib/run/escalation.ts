@@ -30,7 +30,7 @@ function isItem(v: unknown): v is ReportItem {
   return isObject(v) && typeof v.description === 'string' && typeof v.detail === 'string' && typeof v.objective === 'number';
 }
 
-function isChoice(v: unknown): v is EscalationChoice {
+export function isChoice(v: unknown): v is EscalationChoice {
   return typeof v === 'string' && (ESCALATION_CHOICES as readonly string[]).includes(v);
 }
 

@@ -66,6 +66,8 @@ export interface ObjectivesSummary {
   maxPasses: number;
   /** The request's satisfaction after the last pass judged, 0–1. */
   satisfaction: number | null;
+  /** Whether it met the threshold. */
+  satisfied: boolean;
   /** Waiting for the person's decision. */
   escalated: boolean;
 }
@@ -152,8 +154,10 @@ export function objectivesSummary(o: ObjectivesState, views: ObjectiveView[]): O
     interrupted: views.filter((v) => v.status === 'interrupted' || v.recoveries.some((r) => r.status === 'interrupted')).length,
     currentNumber: views.find((v) => v.active)?.number ?? null,
     pass: o.iteration,
-    maxPasses: o.maxIterations,
+    // Passes the person asked for come on top of the ones allowed.
+    maxPasses: Math.max(o.maxIterations, o.iteration),
     satisfaction: o.satisfaction,
+    satisfied: o.satisfied === true,
     escalated: o.escalation !== null,
   };
 }

@@ -82,6 +82,8 @@ export interface ObjectivesState {
   maxIterations: number;
   /** The request's satisfaction (0–1) after the last pass judged, when one was. */
   satisfaction: number | null;
+  /** Whether that satisfaction met the node's threshold (which settings can change). */
+  satisfied: boolean | null;
   /** The escalation waiting for the person's choice, while one does. */
   escalation: SituationReport | null;
 }
@@ -105,6 +107,7 @@ export function emptyObjectives(): ObjectivesState {
     iteration: 0,
     maxIterations: 0,
     satisfaction: null,
+    satisfied: null,
     escalation: null,
   };
 }
@@ -220,7 +223,10 @@ export function applyTask(state: ObjectivesState | null, event: TaskEvent, stamp
     iteration: event.iteration,
     maxIterations: event.max_iterations,
   };
-  if (event.satisfaction) next.satisfaction = event.satisfaction.overall_score;
+  if (event.satisfaction) {
+    next.satisfaction = event.satisfaction.overall_score;
+    next.satisfied = event.satisfaction.completion_recommendation;
+  }
   if (event.change === 'escalated') next.escalation = event.report;
   else next.escalation = null;
   return next;
@@ -307,8 +313,9 @@ export function applyEvent(state: RunState, event: Event): RunState {
       }));
       break;
     case 'node_finished':
-      node(event.node, () => ({
+      node(event.node, (n) => ({
         status: 'done',
+        objectives: askingNoMore(n.objectives),
         elapsedMs: event.elapsed_ms,
         attempt: event.attempts,
         outputs: event.outputs,
@@ -320,8 +327,9 @@ export function applyEvent(state: RunState, event: Event): RunState {
       node(event.node, () => ({ status: 'skipped', reason: event.reason }));
       break;
     case 'node_failed':
-      node(event.node, () => ({
+      node(event.node, (n) => ({
         status: 'failed',
+        objectives: askingNoMore(n.objectives),
         elapsedMs: event.elapsed_ms,
         attempt: event.attempts,
         error: event.error,
@@ -376,12 +384,17 @@ export function applyEvent(state: RunState, event: Event): RunState {
   return next;
 }
 
+/** A node that ended (or was cut short) while the person was asked is no longer asking. */
+function askingNoMore(o: ObjectivesState | null): ObjectivesState | null {
+  return o && o.escalation ? { ...o, escalation: null } : o;
+}
+
 /** Nodes still in flight when a run ended were cancelled: neither done nor failed. */
 function cutShort(nodes: Record<string, NodeState>, status: RunStatus): Record<string, NodeState> {
   const out = { ...nodes };
   for (const [path, n] of Object.entries(out)) {
     if (n.status === 'running' || n.status === 'retrying' || (n.status === 'waiting' && status !== 'waiting_for_input')) {
-      out[path] = { ...n, status: 'pending', interrupted: true };
+      out[path] = { ...n, status: 'pending', interrupted: true, objectives: askingNoMore(n.objectives) };
     }
   }
   return out;

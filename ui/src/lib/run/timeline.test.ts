@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recorded } from './fixtures/recorded';
 import { applyEvent, initialRunState, replay } from './reducer';
-import { latestPlan, objectiveRef, passScores, timeline, type TimelineEntry } from './timeline';
+import { objectiveRef, passScores, timeline, type TimelineEntry } from './timeline';
 
 const kinds = (entries: TimelineEntry[]) => entries.map((e) => e.kind);
 
@@ -10,7 +10,8 @@ describe('the planning history of a run that was satisfied', () => {
 
   it('reads the plan, the checks, the pass, its satisfaction and the end, in order', () => {
     expect(kinds(entries)).toEqual(['plan', 'pass', 'reflection', 'reflection', 'evaluated', 'reflection', 'finished']);
-    const plan = latestPlan(entries)!;
+    const plan = entries.find((e) => e.kind === 'plan')!;
+    if (plan.kind !== 'plan') throw new Error('no plan');
     expect(plan.mainObjective).toBe('Download the October 2026 statement (3 steps in all)');
     expect(plan.successCriteria).toHaveLength(3);
     expect(plan.subtasks).toBe(3);
@@ -108,6 +109,18 @@ describe('an escalation and the person’s choices', () => {
     });
     const answers = timeline(s.nodes.export!.objectives!).filter((e) => e.kind === 'answered');
     expect(answers).toEqual([expect.objectContaining({ choice: 'more_detail', detail: 'Click "Add to cart" on the red widget' })]);
+  });
+});
+
+describe('a run stopped while the person is asked', () => {
+  it('no longer shows the node as asking', () => {
+    let s = initialRunState(['export']);
+    const events = recorded('shop-escalation').filter((e) => e.seq <= 22);
+    for (const e of events) s = applyEvent(s, e);
+    expect(s.nodes.export!.objectives!.escalation).not.toBeNull();
+    const base = { schema: 4, run_id: events[0]!.run_id, at: '2026-11-27T04:45:30.000Z' };
+    s = applyEvent(s, { ...base, seq: 23, type: 'node_failed', node: 'export', error: 'the run was stopped', elapsed_ms: 10, attempts: 1, timed_out: false, continued: false });
+    expect(s.nodes.export!.objectives!.escalation).toBeNull();
   });
 });
 

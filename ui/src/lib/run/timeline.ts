@@ -215,12 +215,3 @@ export function passScores(entries: TimelineEntry[]): { iteration: number; satis
   }
   return [...byPass.values()].sort((a, b) => a.iteration - b.iteration);
 }
-
-/** The latest plan's main objective and success criteria, for the timeline's head. */
-export function latestPlan(entries: TimelineEntry[]): Extract<TimelineEntry, { kind: 'plan' }> | null {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.kind === 'plan') return e;
-  }
-  return null;
-}
