@@ -198,6 +198,14 @@ for (const lang of ['en', 'ja'] as const) {
         await page.keyboard.press('Escape');
         await page.setViewportSize({ width: 1920, height: 1080 });
         await shot(page, `escalation-${v}-1920`);
+        // The partial result accepted: the node ends, marked as not passed.
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await again.getByRole('radio', { name: lang === 'en' ? /Accept the partial result/ : /途中までの結果で受け入れる/ }).check();
+        await again.locator('button[type=submit]').click();
+        const notPassed = page.locator('.objectives-view .badge.bad');
+        await expect(notPassed).toBeVisible({ timeout: 30_000 });
+        await notPassed.scrollIntoViewIfNeeded();
+        await shot(page, `run-objectives-not-passed-${v}`);
       });
 
       test('the planning settings', async ({ page, studio }) => {

@@ -104,8 +104,18 @@ fn header(page: &mut String, run: &RunRecord, plan: &str) {
     if !run.run_id.is_empty() {
         page.push_str(&format!("<p class=\"run-id\">Run <code>{}</code></p>\n", e(&run.run_id)));
     }
-    let (class, word) = run_status(run.status);
-    let reason = run.reason.as_deref().map_or(String::new(), |r| format!("<span class=\"reason\">{}</span>", e(r)));
+    // A run that ran to its end with a node's objectives (or request) unmet is no pass for the
+    // person reading the report, though the engine counts it succeeded.
+    let unmet = run.nodes.iter().filter(|n| n.outcome == NodeOutcome::Succeeded && n.passed == Some(false)).count();
+    let (class, word) = match run.status {
+        Some(RunStatus::Succeeded) if unmet > 0 => ("failed", "finished, not passed"),
+        status => run_status(status),
+    };
+    let reason = match (&run.reason, unmet) {
+        (Some(r), _) => format!("<span class=\"reason\">{}</span>", e(r)),
+        (None, 0) => String::new(),
+        (None, n) => format!("<span class=\"reason\">{} did not pass</span>", plural(n, "node")),
+    };
     page.push_str(&format!("<p class=\"verdict\"><span class=\"pill large {class}\">Run {word}</span>{reason}</p>\n"));
 
     let counts = &run.counts;

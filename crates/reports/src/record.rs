@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use planwright_plan::{load_plan, Node, Plan};
-use planwright_runs::planning::{PlanningEntry, TaskEvent};
+use planwright_runs::planning::{PlanningEntry, TaskChange, TaskEvent};
 use planwright_runs::{ArtifactKind, Counts, Event, EventKind, LogLevel, Progress, RunStatus};
 use serde_json::Value;
 
@@ -53,7 +53,7 @@ pub struct NodeRecord {
     /// Its warnings and errors logged.
     pub warnings: Vec<String>,
     pub artifacts: Vec<Artifact>,
-    /// Its `passed` output, when it has one (`browser.run_objectives`).
+    /// Whether a `browser.run_objectives` node that succeeded passed (its `passed` output).
     pub passed: Option<bool>,
     pub model_calls: u64,
     pub input_tokens: u64,
@@ -197,6 +197,19 @@ impl NodeRecord {
         }
     }
 
+    /// Whether a runner node that succeeded passed, as its `passed` output says, read from the
+    /// record itself (the outputs carry only what the plan names in `out`): the task loop's last
+    /// judgement when it made one, else every objective done.
+    fn judged_passed(&self) -> Option<bool> {
+        let objectives = self.objectives.as_ref().filter(|_| self.outcome == NodeOutcome::Succeeded)?;
+        let judged = self.history.iter().rev().find_map(|entry| match &entry.kind {
+            HistoryKind::Task(task) if task.change == TaskChange::Finished => task.satisfaction.as_ref(),
+            _ => None,
+        });
+        let (done, total) = objectives.completed();
+        Some(total > 0 && done == total && judged.is_none_or(|s| s.completion_recommendation))
+    }
+
     /// Why a node that succeeded with every objective done did not pass: the request was
     /// judged unsatisfied (a model found the evidence short) and the result stood as it was.
     pub fn unsatisfied(&self) -> Option<String> {
@@ -290,7 +303,6 @@ impl Builder {
                 node.elapsed_ms = *elapsed_ms;
                 node.attempts = *attempts;
                 node.ended_at = Some(at.to_owned());
-                node.passed = outputs["passed"].as_bool();
                 if let Some(history) = report["planning_history"].as_str() {
                     node.planning_history = Some(history.to_owned());
                 }
@@ -373,6 +385,7 @@ impl Builder {
             if node.objectives.is_none() {
                 node.objectives = self.fallbacks.get(&node.path).and_then(Objectives::from_outputs);
             }
+            node.passed = node.judged_passed();
         }
         if !self.finished {
             self.record.counts = counted(&self.record.nodes, self.record.counts);

@@ -79,13 +79,10 @@ fn junit_shows_a_failed_objective_with_its_reason_attempts_and_actions() {
 #[test]
 fn every_objective_done_but_the_request_judged_unsatisfied_fails_in_each_report() {
     // The portal run as it would be recorded had a model found the evidence short and the
-    // result been kept as it was (`passed: false`).
+    // result been kept as it was.
     let mut fixture = Fixture::load("portal-statement", &[]);
     for event in &mut fixture.events {
         let mut value = serde_json::to_value(&*event).unwrap();
-        if value["type"] == "node_finished" && value["node"] == "download" {
-            value["outputs"]["passed"] = json!(false);
-        }
         let satisfaction = &mut value["progress"]["satisfaction"];
         if satisfaction.is_object() {
             satisfaction["overall_score"] = json!(0.5);
@@ -96,6 +93,7 @@ fn every_objective_done_but_the_request_judged_unsatisfied_fails_in_each_report(
         *event = serde_json::from_value(value).unwrap();
     }
     let record = fixture.record();
+    assert_eq!(record.node("download").unwrap().passed, Some(false));
     let (suite, cases) = junit_cases(&junit(&record));
     assert_eq!((suite["tests"].as_str(), suite["failures"].as_str()), ("4", "1"));
     let request = cases.last().unwrap();
@@ -253,6 +251,7 @@ fn html_shows_the_failure_the_revisions_and_the_passes() {
         "Pass 1 judged: the request is 40 % satisfied",
         "Reflection on failed attempt 1 at step 2 — failure",
         "<span class=\"pill failed\">not passed</span>",
+        "<span class=\"pill large failed\">Run finished, not passed</span><span class=\"reason\">1 node did not pass</span>",
     ] {
         assert!(page.contains(shown), "{shown} is not in the page");
     }

@@ -393,6 +393,8 @@ export const en = {
   'objectives.passOf': 'Pass {n} of {max}',
   'objectives.satisfaction': '{pct} satisfied',
   'objectives.satisfactionHelp': 'How far the request is satisfied, judged from the evidence after the last pass (done at 80 % unless the settings say otherwise).',
+  'objectives.notPassed': 'Not passed',
+  'objectives.notPassedHelp': 'The node ran to its end, but an objective was not done or the request was judged unsatisfied (passed: false)',
   'objectives.waitingForYou': 'Waiting for your decision',
   'objectives.goToDecision': 'Go to the form',
   'objectives.status.pending': 'Not started',

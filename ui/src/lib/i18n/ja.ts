@@ -392,6 +392,8 @@ export const ja: Record<MessageKey, string> = {
   'objectives.passOf': '{max} 回中 {n} 回目',
   'objectives.satisfaction': '達成度 {pct}',
   'objectives.satisfactionHelp': '直前の実行の根拠から判定した、要求の達成度です（設定で変えない限り 80% で完了）。',
+  'objectives.notPassed': '未達成',
+  'objectives.notPassedHelp': 'ノードは最後まで実行されましたが、達成できなかった目標があるか、依頼を満たしていないと判定されました（passed: false）',
   'objectives.waitingForYou': 'あなたの判断待ち',
   'objectives.goToDecision': 'フォームへ移動',
   'objectives.status.pending': '未着手',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { recorded } from './fixtures/recorded';
 import type { Event as RunEvent } from '../api/types/Event';
 import type { StepState } from '../api/types/StepState';
-import { actionGroups, actionParts, nodeActive, objectivesSummary, objectiveViews } from './objectiveView';
+import { actionGroups, actionParts, nodeActive, notPassed, objectivesSummary, objectiveViews } from './objectiveView';
 import { applyEvent, applyObjective, emptyObjectives, initialRunState, replay, settle, type ObjectivesState, type TrackedAction } from './reducer';
 
 function step(index: number, description: string, patch: Partial<StepState> = {}): StepState {
@@ -208,5 +208,18 @@ describe('actionParts', () => {
   it('keeps the words whole when there is no locator, or they do not quote it', () => {
     expect(actionParts(a('navigate to /home', null))).toEqual({ before: 'navigate to /home', locator: null, after: '' });
     expect(actionParts(a('press Enter', 'getByRole("textbox")'))).toEqual({ before: 'press Enter', locator: 'getByRole("textbox")', after: '' });
+  });
+});
+
+describe('whether a node that ran to its end passed', () => {
+  it('passes with its request satisfied, not with a partial result accepted', () => {
+    expect(notPassed(replay(recorded('portal-recovery')).nodes.download_statement!)).toBe(false);
+    expect(notPassed(replay(recorded('shop-escalation')).nodes.export!)).toBe(true);
+  });
+
+  it('is not judged before the node is done', () => {
+    let s = initialRunState(['export']);
+    for (const e of recorded('shop-escalation').filter((e) => e.seq <= 22)) s = applyEvent(s, e);
+    expect(notPassed(s.nodes.export!)).toBe(false);
   });
 });

@@ -189,3 +189,15 @@ export function actionParts(a: Pick<TrackedAction, 'action' | 'locator'>): { bef
   if (!a.locator || at < 0) return { before: a.action, locator: a.locator ?? null, after: '' };
   return { before: a.action.slice(0, at).trim(), locator: a.locator, after: a.action.slice(at + a.locator.length).trim() };
 }
+
+/**
+ * A browser node that ran to its end without passing: an objective not done (reported as it was)
+ * or the request judged unsatisfied. Read from the objectives and the task loop's last judgement,
+ * not from the node's outputs, which carry only what the plan names in `out`.
+ */
+export function notPassed(node: Pick<NodeState, 'status' | 'objectives'>): boolean {
+  const o = node.objectives;
+  if (node.status !== 'done' || o === null) return false;
+  if (o.satisfied !== null) return !o.satisfied;
+  return o.steps.some((s) => s.step_type === 'objective' && s.status !== 'completed');
+}
