@@ -138,6 +138,8 @@ export const en = {
   'objective.skipped': 'skipped',
   'run.modelCalls': 'Model calls',
   'run.progress': '{done} of {total, plural, one {# node} other {# nodes}} finished',
+  'run.finishedNotPassed': 'Finished, not passed',
+  'run.notPassedHelp': 'Every node ran, but {n} browser node(s) did not pass: see the objectives below',
   'run.replay': 'Recorded run',
   'run.live': 'Live',
   'run.openRun': 'Open run {id}',

@@ -137,6 +137,8 @@ export const ja: Record<MessageKey, string> = {
   'objective.skipped': 'スキップ',
   'run.modelCalls': 'モデル呼び出し',
   'run.progress': '{total} ノード中 {done} 完了',
+  'run.finishedNotPassed': '完了（未達成あり）',
+  'run.notPassedHelp': 'すべてのノードは実行されましたが、ブラウザーのノード {n} 件が未達成です。下の目標を確認してください',
   'run.replay': '記録された実行',
   'run.live': '実行中',
   'run.openRun': '実行 {id} を開く',
