@@ -73,7 +73,7 @@ fn history(out: &mut String, entries: &[PlanningEntry]) {
     for revision in revisions {
         let _ = writeln!(out, "    {}. {}", revision.number, revision.reason);
         for change in &revision.changes {
-            let _ = writeln!(out, "       step {}: {}", change.objective + 1, change.description);
+            let _ = writeln!(out, "       step {}: {}", change.objective, change.description);
         }
     }
 }

@@ -531,7 +531,7 @@ fn plan_body(plan: &TaskPlan) -> String {
 fn reflection_title(reflection: &Reflection) -> String {
     let when = match reflection.trigger {
         ReflectionTrigger::Error => match (reflection.objective, reflection.attempt) {
-            (Some(objective), Some(attempt)) => format!("on failed attempt {attempt} at step {}", objective + 1),
+            (Some(objective), Some(attempt)) => format!("on failed attempt {attempt} at step {objective}"),
             _ => "on a failed attempt".to_owned(),
         },
         ReflectionTrigger::Interval => format!("after {}", plural(reflection.actions as usize, "action")),
@@ -558,7 +558,7 @@ fn revision_body(revision: &Revision) -> String {
     if !revision.changes.is_empty() {
         body.push_str("<ul>");
         for change in &revision.changes {
-            body.push_str(&format!("<li>step {}: {}", change.objective + 1, e(&change.description)));
+            body.push_str(&format!("<li>step {}: {}", change.objective, e(&change.description)));
             if change.description != change.approach.describe() {
                 body.push_str(&format!(" <span class=\"sub\">({})</span>", e(change.approach.describe())));
             }
