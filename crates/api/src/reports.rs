@@ -44,9 +44,7 @@ impl Studio {
             ReportFormat::Junit => Format::Junit,
         };
         tokio::task::spawn_blocking(move || {
-            let (plan_text, _) = store.plan(&run_id)?;
-            let events = store.events(&run_id)?;
-            let record = RunRecord::from_events(plan_text, &events);
+            let record = RunRecord::read(&store, &run_id)?;
             Ok(ReportFile {
                 file_name: format!("{}_{run_id}.{}", record.plan_id, format.extension()),
                 media_type: format.media_type().to_owned(),

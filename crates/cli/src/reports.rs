@@ -47,20 +47,17 @@ impl Reports {
         if self.files.is_empty() && self.allure.is_none() {
             return Ok(());
         }
-        let record = record(store, run_id)?;
+        self.write_record(&RunRecord::read(store, run_id)?)
+    }
+
+    /// Writes every report from a record already read.
+    pub fn write_record(&self, record: &RunRecord) -> Result<()> {
         for (path, format) in &self.files {
-            std::fs::write(path, format.render(&record)).with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(path, format.render(record)).with_context(|| format!("writing {}", path.display()))?;
         }
         if let Some(dir) = &self.allure {
-            planwright_reports::allure(&record, dir).context("writing the Allure results")?;
+            planwright_reports::allure(record, dir).context("writing the Allure results")?;
         }
         Ok(())
     }
-}
-
-/// The record of run `run_id`: the plan text it ran and every event.
-pub fn record(store: &RunStore, run_id: &str) -> Result<RunRecord> {
-    let (plan_text, _) = store.plan(run_id)?;
-    let events = store.events(run_id)?;
-    Ok(RunRecord::from_events(plan_text, &events))
 }

@@ -350,6 +350,8 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
         }
     };
     let events = store.events(run_id)?;
+    let (plan_text, _) = store.plan(run_id)?;
+    let record = RunRecord::from_events(plan_text, &events);
     match format {
         Format::Json => print(&crate::render::json(&serde_json::json!({ "summary": summary, "events": events })))?,
         Format::Text => {
@@ -359,12 +361,11 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
                     out.push_str(&format!("  {:>4} {}  {line}\n", event.seq, event.at));
                 }
             }
-            let (plan_text, _) = store.plan(run_id)?;
-            out.push_str(&crate::planning::text(&RunRecord::from_events(plan_text, &events)));
+            out.push_str(&crate::planning::text(&record));
             print(&out)?;
         }
     }
-    if let Err(error) = reports.write(&store, run_id) {
+    if let Err(error) = reports.write_record(&record) {
         eprintln!("planwright: {error:#}");
         return Ok(Exit::Unusable);
     }

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use planwright_plan::{load_plan, Node, Plan};
-use planwright_runs::planning::{PlanningEntry, TaskChange, TaskEvent};
-use planwright_runs::{ArtifactKind, Counts, Event, EventKind, LogLevel, Progress, RunStatus};
+use planwright_runs::planning::{PlanningEntry, SatisfactionEvaluation, TaskChange, TaskEvent};
+use planwright_runs::{ArtifactKind, Counts, Event, EventKind, LogLevel, Progress, RunStatus, RunStore, StoreError};
 use serde_json::Value;
 
 use crate::objectives::Objectives;
@@ -128,6 +128,14 @@ impl RunRecord {
         builder.finish(plan.as_ref())
     }
 
+    /// The record of run `run_id` as `store` holds it: the plan text it ran and every event
+    /// (across resumes).
+    pub fn read(store: &RunStore, run_id: &str) -> Result<RunRecord, StoreError> {
+        let (plan_text, _) = store.plan(run_id)?;
+        let events = store.events(run_id)?;
+        Ok(RunRecord::from_events(plan_text, &events))
+    }
+
     /// The node at `path`, if the record has it.
     pub fn node(&self, path: &str) -> Option<&NodeRecord> {
         self.nodes.iter().find(|n| n.path == path)
@@ -202,12 +210,16 @@ impl NodeRecord {
     /// judgement when it made one, else every objective done.
     fn judged_passed(&self) -> Option<bool> {
         let objectives = self.objectives.as_ref().filter(|_| self.outcome == NodeOutcome::Succeeded)?;
-        let judged = self.history.iter().rev().find_map(|entry| match &entry.kind {
+        let (done, total) = objectives.completed();
+        Some(total > 0 && done == total && self.last_judgement().is_none_or(|s| s.completion_recommendation))
+    }
+
+    /// The task loop's judgement of the request as it ended (its `finished` event), if it made one.
+    fn last_judgement(&self) -> Option<&SatisfactionEvaluation> {
+        self.history.iter().rev().find_map(|entry| match &entry.kind {
             HistoryKind::Task(task) if task.change == TaskChange::Finished => task.satisfaction.as_ref(),
             _ => None,
-        });
-        let (done, total) = objectives.completed();
-        Some(total > 0 && done == total && judged.is_none_or(|s| s.completion_recommendation))
+        })
     }
 
     /// Why a node that succeeded with every objective done did not pass: the request was
@@ -218,11 +230,7 @@ impl NodeRecord {
         if self.outcome != NodeOutcome::Succeeded || self.passed != Some(false) || done < total {
             return None;
         }
-        let judged = self.history.iter().rev().find_map(|entry| match &entry.kind {
-            HistoryKind::Task(task) => task.satisfaction.as_ref(),
-            HistoryKind::Planning(_) => None,
-        });
-        Some(match judged {
+        Some(match self.last_judgement() {
             Some(s) => {
                 let mut text = format!(
                     "every objective was done, but the request was judged {:.0} % satisfied: {}",
