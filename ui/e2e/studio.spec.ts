@@ -1,4 +1,7 @@
 // The studio end to end, as a person uses it, against `planwright serve` (see studio.ts).
+import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test, expect } from './studio';
 
 const REPORT_PLAN = `apiVersion: planwright/v1
@@ -35,6 +38,26 @@ graph:
     block: ui.confirmation
     in: {message: Wait here until stopped}
 `;
+
+const SECRET_PLAN = `apiVersion: planwright/v1
+id: e2e_secret
+version: 1.0.0
+vars:
+  base: null
+secrets: [API_TOKEN]
+graph:
+  - id: call
+    block: external.api.http
+    in:
+      url: "\${vars.base}/hook"
+      headers: {Authorization: "Bearer \${secrets.API_TOKEN}"}
+    out: {status: status}
+`;
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
 
 /** Replaces the editor's text, inserted as one input (typing key by key would auto-indent). */
 async function typePlan(page: import('@playwright/test').Page, text: string) {
@@ -99,7 +122,7 @@ test.describe('opening a design', () => {
 });
 
 test.describe('runs', () => {
-  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN } });
+  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN, 'e2e_secret.yaml': SECRET_PLAN } });
 
   test('a run shows its nodes live until they are done', async ({ page, studio }) => {
     void studio;
@@ -123,6 +146,43 @@ test.describe('runs', () => {
     await form.getByRole('button', { name: 'Submit' }).click();
     const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
     await expect(save).toHaveAttribute('data-status', 'done');
+  });
+
+  test('a run waits for its secret, starts once it is stored, and the secret is in no file', async ({ page, studio }) => {
+    const CANARY = 'tok-e2e-canary-5b81';
+    const headers: string[] = [];
+    const hook = createServer((req, res) => {
+      headers.push(String(req.headers.authorization ?? ''));
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((ok) => hook.listen(0, '127.0.0.1', ok));
+    const port = (hook.address() as { port: number }).port;
+    try {
+      await page.getByRole('tab', { name: 'Run' }).click();
+      await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_secret (e2e_secret.yaml)' });
+      const check = page.getByRole('group', { name: 'Before the run' });
+      await expect(check).toContainText('Secret API_TOKEN is not set');
+      await expect(check).toContainText('base needs a value');
+      await expect(page.getByRole('button', { name: 'Start' })).toBeDisabled();
+      await page.getByLabel('base', { exact: true }).fill(`http://127.0.0.1:${port}`);
+      await expect(check).not.toContainText('base needs a value');
+      await expect(page.getByRole('button', { name: 'Start' })).toBeDisabled();
+      await page.getByLabel('Value of API_TOKEN').fill(CANARY);
+      await check.getByRole('button', { name: 'Save' }).click();
+      await expect(check).toContainText('stored in the key file');
+      await expect(check).toContainText('Ready to start');
+      await expect(page.getByLabel('Value of API_TOKEN')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Start' }).click();
+      await expect(page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="call"]')).toHaveAttribute('data-status', 'done');
+      expect(headers).toEqual([`Bearer ${CANARY}`]);
+      expect(await page.content()).not.toContain(CANARY);
+      const root = dirname(studio.workspace);
+      for (const file of filesUnder(root).filter((f) => !f.endsWith('keys.yaml'))) {
+        expect(readFileSync(file, 'latin1').includes(CANARY), file).toBe(false);
+      }
+    } finally {
+      hook.close();
+    }
   });
 
   test('a running plan stops', async ({ page, studio }) => {

@@ -10,7 +10,7 @@ use planwright_llm::{
 };
 use tokio_util::sync::CancellationToken;
 
-use crate::types::{ModelCheck, PartCheck};
+use crate::types::{ModelCheck, PartCheck, SystemCheck};
 
 /// A check waits at most this long, whatever the configured timeout.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(30);
@@ -134,4 +134,53 @@ fn failed(part: &str, model: String, error: &LlmError, model_var: &str) -> PartC
         problem: Some(error.to_string()),
         fix: Some(fix),
     }
+}
+
+/// What runs need from this machine besides a model: the browser browser steps launch, the data
+/// home (runs, settings, keys) and the studio's workspace, each with what to do when it fails.
+pub fn check_system(data_home: &Path) -> Vec<SystemCheck> {
+    let browser = match crate::readiness::browser_path(data_home) {
+        Ok(path) => SystemCheck::ok("browser", path),
+        Err(detail) => SystemCheck::failed(
+            "browser",
+            detail,
+            "install Debian's Chromium (apt-get install chromium), or set CHROME to a Chromium or Chrome binary",
+        ),
+    };
+    let home = match writable(data_home) {
+        Ok(()) => SystemCheck::ok("data home", data_home.display().to_string()),
+        Err(detail) => SystemCheck::failed(
+            "data home",
+            detail,
+            "set PLANWRIGHT_HOME to a folder you can write, or make this one writable",
+        ),
+    };
+    let workspace = match crate::settings::read_studio_file(data_home) {
+        Err(error) => SystemCheck::failed("workspace", error.message, &error.hint.unwrap_or_default()),
+        Ok(file) => match file.workspace.map(Ok).unwrap_or_else(crate::workspace::default_dir) {
+            Err(error) => SystemCheck::failed("workspace", error.message, &error.hint.unwrap_or_default()),
+            Ok(dir) if !dir.exists() => SystemCheck::ok(
+                "workspace",
+                format!("{} (created with the examples when the studio first opens)", dir.display()),
+            ),
+            Ok(dir) => match writable(&dir) {
+                Ok(()) => SystemCheck::ok("workspace", dir.display().to_string()),
+                Err(detail) => SystemCheck::failed(
+                    "workspace",
+                    detail,
+                    "choose another workspace in the studio's Settings, or make this folder writable",
+                ),
+            },
+        },
+    };
+    vec![browser, home, workspace]
+}
+
+/// Whether a file can be made in `dir` (it is created when missing, as runs would).
+fn writable(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{} cannot be created: {e}", dir.display()))?;
+    let probe = dir.join(format!(".planwright-check-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| format!("{} cannot be written: {e}", dir.display()))
 }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::types::{FieldProblem, Finding};
+use crate::types::{FieldProblem, Finding, ReadinessProblem};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -37,11 +37,23 @@ pub struct ApiError {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<Finding>>", optional)]
     pub findings: Vec<Finding>,
+    /// `start_run`: what the run check found missing. (Boxed: every operation returns this type,
+    /// and it stays small.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(as = "Option<Vec<ReadinessProblem>>", optional)]
+    pub readiness: Option<Box<[ReadinessProblem]>>,
 }
 
 impl ApiError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
-        ApiError { code, message: message.into(), hint: None, fields: Vec::new(), findings: Vec::new() }
+        ApiError {
+            code,
+            message: message.into(),
+            hint: None,
+            fields: Vec::new(),
+            findings: Vec::new(),
+            readiness: None,
+        }
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {

@@ -60,21 +60,95 @@ pub fn model_settings(data_home: &Path, store: KeyStore) -> Result<Settings, Set
 /// up (it wins anyway), so that a locked keyring is not asked.
 pub(crate) fn stored_keys(data_home: &Path, store: KeyStore) -> Vec<(String, Secret, KeyPlace)> {
     let file = read_keys_file(data_home).unwrap_or_default();
-    let mut keys = Vec::new();
-    for var in [OPENAI_KEY, AZURE_KEY] {
-        if std::env::var(var).is_ok_and(|value| !value.trim().is_empty()) {
-            continue;
+    [OPENAI_KEY, AZURE_KEY]
+        .into_iter()
+        .filter(|var| !std::env::var(var).is_ok_and(|value| !value.trim().is_empty()))
+        .filter_map(|var| stored_value(&file, store, var).map(|(key, place)| (var.to_owned(), key, place)))
+        .collect()
+}
+
+/// The value stored under `var` and where: the key file first (see [`stored_keys`]), then the
+/// keyring.
+fn stored_value(file: &BTreeMap<String, String>, store: KeyStore, var: &str) -> Option<(Secret, KeyPlace)> {
+    if let Some(value) = file.get(var) {
+        return Some((Secret::new(value.clone()), KeyPlace::File));
+    }
+    if store == KeyStore::Auto {
+        let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
+        if let Ok(value) = from_keyring {
+            return Some((Secret::new(value), KeyPlace::Keyring));
         }
-        if let Some(key) = file.get(var) {
-            keys.push((var.to_owned(), Secret::new(key.clone()), KeyPlace::File));
-        } else if store == KeyStore::Auto {
-            let from_keyring = keyring::Entry::new(KEYRING_SERVICE, var).and_then(|entry| entry.get_password());
-            if let Ok(key) = from_keyring {
-                keys.push((var.to_owned(), Secret::new(key), KeyPlace::Keyring));
+    }
+    None
+}
+
+/// The variable a plan's secret `name` is read from, in the environment and in the store.
+pub(crate) fn secret_var(name: &str) -> String {
+    format!("PLANWRIGHT_SECRET_{name}")
+}
+
+/// Stores the value of a plan's secret `name`, as the model keys are stored.
+pub(crate) fn store_secret(
+    data_home: &Path,
+    store: KeyStore,
+    name: &str,
+    value: &Secret,
+) -> Result<KeyPlace, ApiError> {
+    store_key(data_home, store, &secret_var(name), value)
+}
+
+/// Forgets the stored value of a plan's secret `name` (the keyring's and the key file's).
+pub(crate) fn forget_secret(data_home: &Path, store: KeyStore, name: &str) -> Result<(), ApiError> {
+    let var = secret_var(name);
+    let mut file = read_keys_file(data_home)?;
+    if file.remove(&var).is_some() {
+        write_keys_file(data_home, &file)?;
+    }
+    if store == KeyStore::Auto {
+        if let Ok(entry) = keyring::Entry::new(KEYRING_SERVICE, &var) {
+            match entry.delete_credential() {
+                Ok(()) | Err(keyring::Error::NoEntry) => {}
+                Err(error) => tracing::info!(%error, "the keyring could not forget the secret"),
             }
         }
     }
-    keys
+    Ok(())
+}
+
+/// A run's secrets: `PLANWRIGHT_SECRET_<NAME>` from the environment, else the value stored in the
+/// keyring or the key file, read once before the run (the keyring blocks; blocks ask for values
+/// on the async runtime). Values live in memory only and are never written anywhere.
+pub struct RunSecrets {
+    stored: BTreeMap<String, (Secret, KeyPlace)>,
+}
+
+impl RunSecrets {
+    /// Reads the stored values of `names` (a secret the environment sets is not looked up).
+    pub fn load(data_home: &Path, store: KeyStore, names: &[String]) -> RunSecrets {
+        let file = read_keys_file(data_home).unwrap_or_default();
+        let stored = names
+            .iter()
+            .filter(|name| std::env::var_os(secret_var(name)).is_none())
+            .filter_map(|name| stored_value(&file, store, &secret_var(name)).map(|found| (name.clone(), found)))
+            .collect();
+        RunSecrets { stored }
+    }
+
+    /// Where `name`'s value comes from; `None` when it has none.
+    pub fn place(&self, name: &str) -> Option<KeyPlace> {
+        if std::env::var_os(secret_var(name)).is_some() {
+            return Some(KeyPlace::Environment);
+        }
+        self.stored.get(name).map(|(_, place)| *place)
+    }
+}
+
+impl planwright_engine::SecretSource for RunSecrets {
+    fn secret(&self, name: &str) -> Option<String> {
+        std::env::var(secret_var(name))
+            .ok()
+            .or_else(|| self.stored.get(name).map(|(value, _)| value.expose().to_owned()))
+    }
 }
 
 /// Stores `key` under `var`: the keyring when it works and gives the key back, and then removed

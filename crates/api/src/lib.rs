@@ -15,6 +15,7 @@ mod keys;
 mod models;
 mod operations;
 mod plans;
+mod readiness;
 mod reports;
 mod runs;
 mod settings;
@@ -30,11 +31,11 @@ use planwright_runs::RunStore;
 
 pub use planwright_runs::DataHome;
 
-pub use check::check_models_with;
+pub use check::{check_models_with, check_system};
 pub use design::*;
 pub use documents::{read_documents, DocumentInfo, DocumentUpload, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES};
 pub use error::{ApiError, ErrorCode};
-pub use keys::{model_settings, KeyStore};
+pub use keys::{model_settings, KeyStore, RunSecrets};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
 pub use reports::{ReportFile, ReportFormat, ReportRequest};
 pub use streams::{StreamCancelled, Watch};
@@ -183,6 +184,10 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ArtifactData,
         ReportRequest,
         ReportFile,
+        RunReadiness,
+        SecretValue,
+        SecretStatus,
+        SystemCheck,
     );
     std::fs::write(dir.join("operations.ts"), operations::operations_typescript())?;
     Ok(())

@@ -34,6 +34,7 @@ macro_rules! studio_operations {
             call apply_answers POST "/api/design/answers" (body request: $crate::ApplyAnswersRequest) -> $crate::AnswersApplied;
             call ask_at_run_time POST "/api/design/ask-at-run-time" (body request: $crate::AskAtRunTimeRequest) -> $crate::AskedAtRunTime;
             call design_metrics GET "/api/design/metrics" () -> $crate::DesignMetrics;
+            call check_run POST "/api/runs/check" (body request: $crate::StartRunRequest) -> $crate::RunReadiness;
             call start_run POST "/api/runs" (body request: $crate::StartRunRequest) -> $crate::StartRunResponse;
             call stop_run POST "/api/runs/{run_id}/stop" (path run_id: String) -> $crate::StopRunResponse;
             call answer_input POST "/api/runs/{run_id}/answer" (path run_id: String, body request: $crate::AnswerRequest) -> $crate::AnswerResponse;
@@ -47,6 +48,8 @@ macro_rules! studio_operations {
             call save_settings PUT "/api/settings" (body request: $crate::StudioSettings) -> $crate::StudioSettings;
             call set_api_key PUT "/api/settings/key" (body request: $crate::SetKeyRequest) -> $crate::KeyStatus;
             call check_models POST "/api/settings/check" () -> $crate::ModelCheck;
+            call set_secret PUT "/api/secrets/{name}" (path name: String, body request: $crate::SecretValue) -> $crate::SecretStatus;
+            call forget_secret DELETE "/api/secrets/{name}" (path name: String) -> $crate::SecretStatus;
         }
     };
 }

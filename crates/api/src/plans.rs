@@ -250,22 +250,26 @@ fn block_info(spec: &planwright_catalog::BlockSpec) -> BlockInfo {
     }
 }
 
-fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
-    // Written `{en, ja}` or as English alone.
-    let description = match port.description.as_ref().and_then(|d| serde_json::to_value(d).ok()) {
+/// A port's description in both languages (written `{en, ja}`, or in English alone and then
+/// shown as it is in both); empty when it has none.
+pub(crate) fn localized(port: &TypeDecl) -> Localized {
+    match port.description.as_ref().and_then(|d| serde_json::to_value(d).ok()) {
         Some(Value::String(en)) => Localized { en: en.clone(), ja: en },
         Some(Value::Object(both)) => {
             let text = |lang: &str| both.get(lang).and_then(Value::as_str).unwrap_or_default().to_owned();
             Localized { en: text("en"), ja: text("ja") }
         }
         _ => Localized { en: String::new(), ja: String::new() },
-    };
+    }
+}
+
+fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
     PortInfo {
         name: name.to_owned(),
         ty: port.ty().to_string(),
         required: port.required,
         default: port.default.clone(),
-        description,
+        description: localized(port),
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 use planwright_block::{validate_answer, FieldError};
-use planwright_engine::{AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, RunOptions, RunRequest};
+use planwright_engine::{AnswerSource, BrowserSettings, Engine, EngineError, RunOptions, RunRequest};
 use planwright_runs::{Event, EventKind, InputRequest};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -130,18 +130,31 @@ impl RunWatch {
 impl Studio {
     /// Validates the plan and starts it; the run goes on in this process and its events stream
     /// through [`Studio::watch_run`].
+    /// Nothing starts — no browser, no model call — unless [`Studio::check_run`] finds nothing
+    /// missing; a plan that does not validate is refused with its findings.
     pub async fn start_run(&self, request: StartRunRequest) -> Result<StartRunResponse, ApiError> {
-        let (plan_text, plan_path) = match &request.plan {
-            PlanChoice::Text { text } => (text.clone(), None),
-            PlanChoice::File { file } => {
-                let design = self.open_design(file.clone()).await?;
-                (design.text, Some(self.designs_dir().join(file)))
-            }
-        };
+        let (plan_text, plan_path) = self.plan_of(&request.plan).await?;
+        // A plan the check cannot read goes on to the engine, which names why with its findings.
+        let readiness = self.check_run(request.clone()).await.unwrap_or_default();
+        if !readiness.problems.is_empty() {
+            let said: Vec<&str> = readiness.problems.iter().map(|p| p.message.as_str()).collect();
+            let mut error = ApiError::invalid(format!("the run was not started: {}", said.join("; ")))
+                .with_hint("open the run check, give what is missing, then start again");
+            error.readiness = Some(readiness.problems.into_boxed_slice());
+            return Err(error);
+        }
         let services = self.model_services().await;
         if let Some(problem) = services.problem() {
             tracing::warn!(%problem, "AI steps will fail");
         }
+        let secrets = {
+            let studio = self.clone();
+            let names =
+                planwright_plan::load_plan(&plan_text).ok().and_then(|l| l.plan).map(|p| p.secrets).unwrap_or_default();
+            tokio::task::spawn_blocking(move || studio.run_secrets(&names))
+                .await
+                .map_err(|e| ApiError::internal(format!("reading the secrets stopped: {e}")))?
+        };
         let models = services.client();
         let browser_path = crate::settings::read_studio_file(self.data_home()).ok().and_then(|f| f.browser_path);
         let mut browser = BrowserSettings::from_env();
@@ -153,7 +166,7 @@ impl Studio {
         let (sender, mut receiver) = mpsc::unbounded_channel::<Event>();
         let options = RunOptions {
             workdir: self.workspace(),
-            secrets: Arc::new(EnvSecrets),
+            secrets: Arc::new(secrets),
             answers: questions.clone(),
             stop: stop.clone(),
             events: Some(sender),
@@ -204,6 +217,17 @@ impl Studio {
             .instrument(span),
         );
         Ok(response)
+    }
+
+    /// The text of the plan a run is asked for, and its file when it is a registered design.
+    pub(crate) async fn plan_of(&self, plan: &PlanChoice) -> Result<(String, Option<std::path::PathBuf>), ApiError> {
+        Ok(match plan {
+            PlanChoice::Text { text } => (text.clone(), None),
+            PlanChoice::File { file } => {
+                let design = self.open_design(file.clone()).await?;
+                (design.text, Some(self.designs_dir().join(file)))
+            }
+        })
     }
 
     /// Asks a live run to stop; it ends within about a second with a consistent record.
@@ -340,9 +364,10 @@ fn engine_error(error: EngineError) -> ApiError {
             api.findings = findings.iter().map(Finding::from).collect();
             api
         }
-        error @ (EngineError::Load(_) | EngineError::UnknownVar(..) | EngineError::Workdir(..)) => {
-            ApiError::invalid(error.to_string())
-        }
+        error @ (EngineError::Load(_)
+        | EngineError::UnknownVar(..)
+        | EngineError::Workdir(..)
+        | EngineError::MissingSecrets(_)) => ApiError::invalid(error.to_string()),
         EngineError::Store(error) => error.into(),
         error => ApiError::internal(error.to_string()),
     }

@@ -259,6 +259,111 @@ pub struct StartRunRequest {
     pub vars: Map<String, Value>,
 }
 
+/// What a run needs before it starts, and what of it is missing (`check_run`): one list for the
+/// person to complete, so that nothing fails for want of it once the run is going.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+pub struct RunReadiness {
+    /// Nothing is missing: the run may start.
+    pub ready: bool,
+    pub plan_id: String,
+    /// The plan's vars in order, with the value the run would use.
+    pub vars: Vec<RunVar>,
+    /// The plan's secrets, and where each value would come from; never a value.
+    pub secrets: Vec<SecretStatus>,
+    /// The files the plan's steps read from the work folder.
+    pub files: Vec<InputFile>,
+    /// Present when a step needs a language model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub model: Option<NeedCheck>,
+    /// Present when a step drives the browser.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub browser: Option<NeedCheck>,
+    /// Everything that stops the run, in the order above.
+    pub problems: Vec<ReadinessProblem>,
+}
+
+/// A var as the run check shows it: typed and described by the block input it fills.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct RunVar {
+    pub name: String,
+    /// The value the run would use: the one given, else the plan's default.
+    pub value: Value,
+    pub default: Value,
+    /// The type of the input it fills (`string`, `integer`, `file` …), else of its default.
+    #[serde(rename = "type")]
+    #[ts(rename = "type")]
+    pub ty: String,
+    /// A path of a file in the work folder: the studio offers a file chooser.
+    pub file: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<Localized>,
+    /// No value: neither given nor a default.
+    pub missing: bool,
+}
+
+/// A plan secret and where its value comes from (`None`: nowhere yet). Never the value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SecretStatus {
+    pub name: String,
+    #[serde(rename = "where", default, skip_serializing_if = "Option::is_none")]
+    #[ts(rename = "where", optional)]
+    pub place: Option<KeyPlace>,
+}
+
+/// `set_secret`'s body: the value to store.
+#[derive(Clone, Serialize, Deserialize, TS)]
+pub struct SecretValue {
+    pub value: String,
+}
+
+/// A file a step reads, and whether it is in the work folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct InputFile {
+    pub node: String,
+    pub input: String,
+    /// As the plan (or the var) gives it, relative to the work folder.
+    pub path: String,
+    pub present: bool,
+}
+
+/// Whether something a run needs is there, and if not, what is wrong.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct NeedCheck {
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub detail: Option<String>,
+}
+
+/// One thing that stops a run: a code and its subject for the person's language, and the
+/// sentence in English for logs and the command line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct ReadinessProblem {
+    pub code: ReadinessCode,
+    /// The var, secret or file concerned; for the model and the browser, what is wrong.
+    pub subject: String,
+    pub message: String,
+}
+
+impl ReadinessProblem {
+    pub(crate) fn new(code: ReadinessCode, subject: &str, message: String) -> ReadinessProblem {
+        ReadinessProblem { code, subject: subject.to_owned(), message }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadinessCode {
+    VarMissing,
+    SecretMissing,
+    FileMissing,
+    ModelMissing,
+    BrowserMissing,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct StartRunResponse {
     pub run_id: String,
@@ -460,6 +565,30 @@ pub struct SetKeyRequest {
     /// `openai` (also used by `compatible` servers) or `azure`.
     pub provider: ProviderChoice,
     pub key: String,
+}
+
+/// One thing runs need from the machine (`planwright doctor`): what was found, or what is
+/// wrong and what to do.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct SystemCheck {
+    /// `browser`, `data home` or `workspace`.
+    pub part: String,
+    pub ok: bool,
+    /// What was found (a path), or what is wrong.
+    pub detail: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fix: Option<String>,
+}
+
+impl SystemCheck {
+    pub(crate) fn ok(part: &str, detail: String) -> SystemCheck {
+        SystemCheck { part: part.into(), ok: true, detail, fix: None }
+    }
+
+    pub(crate) fn failed(part: &str, detail: String, fix: &str) -> SystemCheck {
+        SystemCheck { part: part.into(), ok: false, detail, fix: (!fix.is_empty()).then(|| fix.to_owned()) }
+    }
 }
 
 /// What `planwright doctor --format json` prints.

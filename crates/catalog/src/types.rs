@@ -55,6 +55,10 @@ pub struct TypeDecl {
     /// inputs of a browser block a placeholder would be taken as the literal text.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fills_placeholders: bool,
+    /// Inputs only: the block reads this file (for a list, each file) from the work folder, so a
+    /// run's check looks for it before anything runs. Paths the block writes are not marked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reads_file: bool,
     /// The allowed values, when the port is an enumeration.
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "enum")]
     pub allowed: Option<Vec<Value>>,

@@ -1,8 +1,9 @@
-//! `planwright doctor`: one tiny call per configured tier (and one embedding when an embedding
-//! model is set), saying what works and what to fix.
+//! `planwright doctor`: the browser, the data home and the workspace, then one tiny call per
+//! configured tier (and one embedding when an embedding model is set), saying what works and
+//! what to fix.
 
 use anyhow::{Context, Result};
-use planwright_api::{KeyStore, ModelCheck};
+use planwright_api::{KeyStore, ModelCheck, SystemCheck};
 use planwright_llm::SETTINGS_FILE;
 use planwright_runs::DataHome;
 
@@ -10,7 +11,8 @@ use crate::commands::Exit;
 use crate::{render, Format};
 
 /// `--format json`: `{ok, offline, provider, settings_file, problem, checks: [{part, model, ok,
-/// answered_by, latency_ms, problem, fix}]}` — the studio's `check_models` answer.
+/// answered_by, latency_ms, problem, fix}], system: [{part, ok, detail, fix}]}` — the studio's
+/// `check_models` answer, with the machine's checks.
 pub fn doctor(format: Format) -> Result<Exit> {
     let home = DataHome::from_env()?;
     let settings_file = home.root().join(SETTINGS_FILE);
@@ -19,11 +21,30 @@ pub fn doctor(format: Format) -> Result<Exit> {
         planwright_api::model_settings(home.root(), KeyStore::from_env()),
         &settings_file,
     ));
+    let system = planwright_api::check_system(home.root());
+    let ok = report.ok && system.iter().all(|check| check.ok);
     match format {
-        Format::Json => print!("{}", render::json(&report)),
-        Format::Text => print!("{}", text(&report)),
+        Format::Json => {
+            let mut json = serde_json::to_value(&report)?;
+            json["ok"] = ok.into();
+            json["system"] = serde_json::to_value(&system)?;
+            print!("{}", render::json(&json));
+        }
+        Format::Text => print!("{}{}", text(&report), system_text(&system)),
     }
-    Ok(if report.ok { Exit::Ok } else { Exit::Invalid })
+    Ok(if ok { Exit::Ok } else { Exit::Invalid })
+}
+
+fn system_text(checks: &[SystemCheck]) -> String {
+    let mut out = String::new();
+    for check in checks {
+        let mark = if check.ok { "✓" } else { "✗" };
+        out.push_str(&format!("{mark} {:<10} {}\n", check.part, check.detail));
+        if let Some(fix) = &check.fix {
+            out.push_str(&format!("      fix: {fix}\n"));
+        }
+    }
+    out
 }
 
 fn text(report: &ModelCheck) -> String {

@@ -62,12 +62,13 @@ pub struct GenerateArgs {
     /// Write the plan here instead of to standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Text for people, or JSON for tools.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
     /// Summarise the generations recorded (error rate, repair rounds, time) instead.
     #[arg(long)]
     stats: bool,
-    /// Candidate blocks per category, 5 to 8 (default 6).
+    /// Candidate blocks per category, 1 to 30 (default 6; 5 to 8 suit most designs).
     #[arg(long, value_name = "K")]
     top_k: Option<usize>,
     /// Characters of the documents given to a model (default 4000).

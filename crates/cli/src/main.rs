@@ -57,6 +57,7 @@ enum Command {
     Validate {
         /// The plan file (YAML).
         file: PathBuf,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         #[command(flatten)]
@@ -68,7 +69,9 @@ enum Command {
     /// Exit codes: 0 valid, 1 invalid, 2 unreadable or not a plan.
     #[command(name = "dry-run")]
     DryRun {
+        /// The plan file (YAML).
         file: PathBuf,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         #[command(flatten)]
@@ -78,6 +81,7 @@ enum Command {
     Blocks {
         #[command(subcommand)]
         command: Option<retrieval::BlocksCommand>,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Use the block specs in this folder instead of the built-in catalog.
@@ -92,6 +96,7 @@ enum Command {
     /// (or the identical plan was already registered under that name), 1 invalid or refused,
     /// 2 unreadable or not a plan.
     Register {
+        /// The plan file (YAML).
         file: PathBuf,
         #[command(flatten)]
         sources: Sources,
@@ -101,6 +106,7 @@ enum Command {
     /// Exit codes: 0 succeeded, 1 failed or stopped, 2 unusable input (unreadable or invalid
     /// plan, bad --var or --inputs), 3 waiting for human input with no way to ask.
     Run {
+        /// The plan file (YAML).
         file: PathBuf,
         /// A var for this run, `name=value`; the value is read as a YAML scalar (numbers and
         /// booleans keep their type). Repeatable.
@@ -117,6 +123,7 @@ enum Command {
     ///
     /// Exit codes as for `run`.
     Resume {
+        /// The run: its whole id, or any unique prefix of it.
         run_id: String,
         #[command(flatten)]
         args: running::RunArgs,
@@ -152,18 +159,22 @@ warnings, suggestions, language, metrics}.")]
     /// Open a web page in headless Chromium and print its accessibility snapshot, as the
     /// browser steps show it to a model.
     Snapshot {
+        /// The address of the page to open.
         url: String,
         #[arg(long, value_enum, default_value_t)]
+        /// Only what can be acted on (interactive), or the whole page (full).
         mode: browsing::Mode,
         /// Cut the snapshot at about this many tokens (a marker says what was left out).
         #[arg(long, value_name = "TOKENS")]
         budget: Option<usize>,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Serve the fixture web sites (assets/sites) on two loopback origins, for trying browser
     /// steps by hand; every action on them is listed at /__state.
     Sites {
+        /// The port of the first origin.
         #[arg(long, default_value_t = 8700)]
         port: u16,
         /// The second origin, which serves the cross-origin payment iframe.
@@ -173,16 +184,18 @@ warnings, suggestions, language, metrics}.")]
     /// Measure planwright's own speed; see docs/benchmarks.md.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
-    /// Check the configured model server: one tiny call per tier (and one embedding), saying
-    /// what works and what to fix.
+    /// Check what runs need: the browser, the data home and the workspace, then the configured
+    /// model server with one tiny call per tier (and one embedding), saying what works and what
+    /// to fix.
     ///
-    /// Exit codes: 0 every configured part works (or offline: no model configured), 1 something
-    /// fails.
+    /// Exit codes: 0 everything works (no model configured counts as working: offline), 1
+    /// something fails.
     #[command(
         after_help = "JSON output: {ok, offline, provider, settings_file, problem, checks: [{part, model, ok, answered_by, \
-latency_ms, problem, fix}]}."
+latency_ms, problem, fix}], system: [{part, ok, detail, fix}]}."
     )]
     Doctor {
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -208,13 +221,16 @@ latency_ms, problem, fix}]}."
 enum RunsCommand {
     /// Every recorded run, newest first. JSON: [{run_id, plan_id, status, started_at, finished_at, counts}].
     List {
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// One run: its summary, every event and (as text) each browser objective node's planning
     /// history; with --report or --allure-results, also the reports of the run from its record.
     Show {
+        /// The run: its whole id, or any unique prefix of it.
         run_id: String,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         #[command(flatten)]
@@ -226,6 +242,7 @@ enum RunsCommand {
 enum CacheCommand {
     /// How many objectives have cached actions. JSON: {"objectives": N, "file": PATH}.
     Show {
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -273,5 +290,35 @@ fn main() -> ExitCode {
             eprintln!("planwright: {error:#}");
             commands::Exit::Unusable.into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// Every command and every argument says what it is in `--help`.
+    #[test]
+    fn every_command_and_argument_has_help_text() {
+        fn walk(command: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id != "help" && id != "version" && arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} <{id}>"));
+                }
+            }
+            for sub in command.get_subcommands() {
+                let path = format!("{path} {}", sub.get_name());
+                if sub.get_about().is_none() {
+                    missing.push(path.clone());
+                }
+                walk(sub, &path, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "planwright", &mut missing);
+        assert!(missing.is_empty(), "without help text: {missing:#?}");
     }
 }

@@ -14,6 +14,19 @@ pub fn json(value: &impl Serialize) -> String {
     text
 }
 
+/// A recorded time (RFC 3339, UTC) as `2026-11-27 18:48:38` at `offset` (UTC when none); the
+/// text as it is when it does not parse.
+pub fn local_time(at: &str, offset: Option<time::UtcOffset>) -> String {
+    use time::format_description::well_known::Rfc3339;
+    let format = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]");
+    match time::OffsetDateTime::parse(at, &Rfc3339) {
+        Ok(moment) => {
+            moment.to_offset(offset.unwrap_or(time::UtcOffset::UTC)).format(&format).unwrap_or_else(|_| at.to_owned())
+        }
+        Err(_) => at.to_owned(),
+    }
+}
+
 /// `{"valid": bool, "errors": [...], "warnings": [...]}`: the contract of `validate --format json`.
 #[derive(Serialize)]
 pub struct ValidationReport<'a> {
@@ -161,4 +174,17 @@ fn ports(spec: &BlockSpec, inputs: bool) -> String {
         .map(|(name, port)| format!("{name}{}: {}", if port.required { "*" } else { "" }, port.ty()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_time;
+
+    #[test]
+    fn recorded_times_are_shown_at_the_local_offset() {
+        let tokyo = time::UtcOffset::from_hms(9, 0, 0).ok();
+        assert_eq!(local_time("2026-11-27T23:48:38.120Z", tokyo), "2026-11-28 08:48:38");
+        assert_eq!(local_time("2026-11-27T23:48:38.120Z", None), "2026-11-27 23:48:38");
+        assert_eq!(local_time("not a time", tokyo), "not a time");
+    }
 }

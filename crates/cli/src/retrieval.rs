@@ -27,9 +27,10 @@ words with the fields they were found in, best first.")]
     Search {
         /// The instruction or keywords.
         query: String,
-        /// Blocks per category, 5 to 8.
+        /// Blocks per category, 1 to 30.
         #[arg(long, value_name = "K", default_value_t = DEFAULT_TOP_K)]
         top_k: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Use the block specs in this folder instead of the built-in catalog.

@@ -10,11 +10,10 @@ use anyhow::{Context, Result};
 use planwright_api::{KeyStore, ModelServices};
 use planwright_designs::Designs;
 use planwright_engine::{
-    AnswerSource, BrowserSettings, Engine, EngineError, EnvSecrets, GivenAnswers, NoAnswers, RunOptions, RunOutcome,
-    RunRequest,
+    AnswerSource, BrowserSettings, Engine, EngineError, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest,
 };
 use planwright_reports::RunRecord;
-use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore};
+use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore, StoreError};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -29,6 +28,7 @@ pub struct RunArgs {
     /// Answers for human-input nodes: a YAML map of node id → answer.
     #[arg(long, value_name = "FILE")]
     inputs: Option<PathBuf>,
+    /// Text for people, or JSON for tools.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
     #[command(flatten)]
@@ -68,18 +68,29 @@ pub fn run(file: &Path, vars: &[String], workdir: Option<&Path>, args: &RunArgs)
         None => std::env::current_dir().context("the current directory")?,
     };
     let beside = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    let secrets = secret_names(&plan_text);
     let request = RunRequest {
         plan_text,
         plan_path: Some(std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf())),
         vars,
     };
-    execute(args, beside, |engine, store, options| async move { engine.run(&store, request, options).await }, workdir)
+    execute(
+        args,
+        beside,
+        &secrets,
+        |engine, store, options| async move { engine.run(&store, request, options).await },
+        workdir,
+    )
 }
 
 pub fn resume(run_id: &str, args: &RunArgs) -> Result<Exit> {
+    let Some(run_id) = resolve_run_id(run_id)? else { return Ok(Exit::Unusable) };
+    let run_id = run_id.as_str();
+    let (plan_text, _) = RunStore::open(&DataHome::from_env()?)?.plan(run_id)?;
     execute(
         args,
         PathBuf::from("."),
+        &secret_names(&plan_text),
         |engine, store, options| {
             let run_id = run_id.to_owned();
             async move { engine.resume(&store, &run_id, options).await }
@@ -88,8 +99,18 @@ pub fn resume(run_id: &str, args: &RunArgs) -> Result<Exit> {
     )
 }
 
+/// The secrets a plan declares (none when it does not read: the engine says why).
+fn secret_names(plan_text: &str) -> Vec<String> {
+    planwright_plan::load_plan(plan_text)
+        .ok()
+        .and_then(|loaded| loaded.plan)
+        .map(|plan| plan.secrets)
+        .unwrap_or_default()
+}
+
 /// Sets up the engine, the store, answers, Ctrl+C and the live display, then drives `start`.
-fn execute<F, Fut>(args: &RunArgs, beside: PathBuf, start: F, workdir: PathBuf) -> Result<Exit>
+/// `secrets` are the plan's: their values come from the environment, else from those stored.
+fn execute<F, Fut>(args: &RunArgs, beside: PathBuf, secrets: &[String], start: F, workdir: PathBuf) -> Result<Exit>
 where
     F: FnOnce(Engine, RunStore, RunOptions) -> Fut,
     Fut: std::future::Future<Output = std::result::Result<RunOutcome, EngineError>>,
@@ -112,6 +133,7 @@ where
     let store = RunStore::open(&home)?;
     let record = store.clone();
     let models = configured_models(&home);
+    let secrets = planwright_api::RunSecrets::load(home.root(), KeyStore::from_env(), secrets);
     let plans = Arc::new(Designs::new(&args.designs).with_fallback_dir(beside));
     let engine = Engine::new(Arc::new(catalog(None)?), planwright_api::blocks(home.root()), plans);
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
@@ -138,7 +160,7 @@ where
         });
         let options = RunOptions {
             workdir,
-            secrets: Arc::new(EnvSecrets),
+            secrets: Arc::new(secrets),
             answers,
             stop,
             events: Some(sender),
@@ -164,6 +186,10 @@ where
                 | EngineError::NotResumable(..)),
             ) => {
                 eprintln!("planwright: {error}");
+                Ok(Exit::Unusable)
+            }
+            Err(error @ EngineError::MissingSecrets(_)) => {
+                eprintln!("planwright: {error}, or store them in the studio's run check (Run → Start)");
                 Ok(Exit::Unusable)
             }
             Err(error) => Err(error.into()),
@@ -306,29 +332,78 @@ fn answer_source(inputs: Option<&Path>) -> std::result::Result<Arc<dyn AnswerSou
 }
 
 pub fn list(format: Format) -> Result<Exit> {
+    // Asked first, while this process has one thread: the local offset is unknowable after.
+    let offset = time::UtcOffset::current_local_offset().ok();
     let store = RunStore::open(&DataHome::from_env()?)?;
     let runs = store.list()?;
     match format {
         Format::Json => print(&crate::render::json(&runs))?,
-        Format::Text => {
-            let mut out = String::new();
-            for run in &runs {
-                out.push_str(&format!(
-                    "{}  {:<24} {:<18} {}  ✓{} ✗{} –{}\n",
-                    run.run_id,
-                    run.plan_id,
-                    run.status.words(),
-                    run.started_at,
-                    run.counts.succeeded,
-                    run.counts.failed,
-                    run.counts.skipped
-                ));
-            }
-            out.push_str(&format!("{} run(s)\n", runs.len()));
-            print(&out)?;
-        }
+        Format::Text => print(&runs_table(&runs, offset))?,
     }
     Ok(Exit::Ok)
+}
+
+/// The runs as a table with a header, columns aligned to their widest value, start times in
+/// local time (UTC, said so, when the local offset is unknown).
+fn runs_table(runs: &[planwright_runs::RunSummary], offset: Option<time::UtcOffset>) -> String {
+    if runs.is_empty() {
+        return "no runs recorded yet; start one with `planwright run PLAN.yaml`\n".into();
+    }
+    let started = |at: &str| crate::render::local_time(at, offset);
+    let header = [
+        "RUN ID",
+        "PLAN",
+        "STATUS",
+        if offset.is_some() { "STARTED" } else { "STARTED (UTC)" },
+        "DONE",
+        "FAILED",
+        "SKIPPED",
+    ];
+    let rows: Vec<[String; 7]> = runs
+        .iter()
+        .map(|run| {
+            [
+                run.run_id.clone(),
+                run.plan_id.clone(),
+                run.status.words().to_owned(),
+                started(&run.started_at),
+                run.counts.succeeded.to_string(),
+                run.counts.failed.to_string(),
+                run.counts.skipped.to_string(),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(|h| h.chars().count());
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 7]| {
+        let mut out = String::new();
+        for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            let pad = width.saturating_sub(cell.chars().count());
+            // Counts are right-aligned, the rest left; no padding after the last column.
+            if i >= 4 {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(cell);
+            } else {
+                out.push_str(cell);
+                out.push_str(&" ".repeat(pad));
+            }
+            if i < 6 {
+                out.push_str("  ");
+            }
+        }
+        out.push('\n');
+        out
+    };
+    let mut out = line(header);
+    for row in &rows {
+        out.push_str(&line(row.each_ref().map(String::as_str)));
+    }
+    out.push_str(&format!("{} run(s)\n", runs.len()));
+    out
 }
 
 /// `planwright runs show`: the run's summary and events (and, as text, each runner node's
@@ -341,14 +416,10 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
             return Ok(Exit::Unusable);
         }
     };
+    let Some(run_id) = resolve_run_id(run_id)? else { return Ok(Exit::Unusable) };
+    let run_id = run_id.as_str();
     let store = RunStore::open(&DataHome::from_env()?)?;
-    let summary = match store.summary(run_id) {
-        Ok(summary) => summary,
-        Err(error) => {
-            eprintln!("planwright: {error}");
-            return Ok(Exit::Unusable);
-        }
-    };
+    let summary = store.summary(run_id)?;
     let events = store.events(run_id)?;
     let (plan_text, _) = store.plan(run_id)?;
     let record = RunRecord::from_events(plan_text, &events);
@@ -372,6 +443,20 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
     Ok(Exit::Ok)
 }
 
+/// The full id of the run `id` names, whole or by a unique prefix; `None` (said on stderr) when
+/// it names no run or several.
+fn resolve_run_id(id: &str) -> Result<Option<String>> {
+    let store = RunStore::open(&DataHome::from_env()?)?;
+    match store.resolve_id(id) {
+        Ok(run_id) => Ok(Some(run_id)),
+        Err(error @ (StoreError::NotFound { .. } | StoreError::AmbiguousId { .. })) => {
+            eprintln!("planwright: {error}");
+            Ok(None)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
 /// `planwright cache show` (with a format) and `cache clear` (without).
 pub fn cache(show: Option<Format>) -> Result<Exit> {
     let home = DataHome::from_env()?;
@@ -387,4 +472,42 @@ pub fn cache(show: Option<Format>) -> Result<Exit> {
         None => print(&format!("forgot the cached actions of {} objective(s)\n", cache.clear()?))?,
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use planwright_runs::{Counts, RunStatus, RunSummary};
+
+    use super::runs_table;
+
+    fn summary(run_id: &str, plan_id: &str, status: RunStatus, failed: u64) -> RunSummary {
+        RunSummary {
+            run_id: run_id.into(),
+            plan_id: plan_id.into(),
+            status,
+            started_at: "2026-11-27T00:30:00.000Z".into(),
+            finished_at: None,
+            counts: Counts { succeeded: 12, failed, ..Counts::default() },
+        }
+    }
+
+    #[test]
+    fn the_runs_table_has_a_header_aligned_columns_and_local_times() {
+        let runs = [
+            summary("0194ab-1", "monthly_invoices", RunStatus::WaitingForInput, 0),
+            summary("0194ab-2", "qa", RunStatus::Failed, 3),
+        ];
+        let text = runs_table(&runs, time::UtcOffset::from_hms(9, 0, 0).ok());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("RUN ID    PLAN              STATUS             STARTED"), "{text}");
+        assert!(lines[1].contains("monthly_invoices  waiting for input  2026-11-27 09:30:00"), "{text}");
+        assert!(lines[2].contains("qa                failed             2026-11-27 09:30:00"), "{text}");
+        // Each column starts at the same place on every line.
+        let status_at = lines[0].find("STATUS").unwrap();
+        assert_eq!(lines[2].find("failed"), Some(status_at));
+        assert!(lines[2].ends_with("12       3        0"), "{text}");
+        assert_eq!(lines[3], "2 run(s)");
+        assert!(runs_table(&runs, None).starts_with("RUN ID    PLAN              STATUS             STARTED (UTC)"));
+        assert!(runs_table(&[], None).contains("no runs recorded yet"));
+    }
 }

@@ -25,6 +25,7 @@ problem}]; `problem` says why a file does not load.")]
     ///
     /// Exit codes: 0 shown, 2 no template has the id (the closest ids are named).
     Show {
+        /// The template's id, as `templates list` shows it.
         id: String,
         #[command(flatten)]
         at: Where,
@@ -50,6 +51,7 @@ pub struct Where {
     /// The designs folder; templates are under its `templates/`.
     #[arg(long, value_name = "DIR", default_value = "designs")]
     designs: PathBuf,
+    /// Text for people, or JSON for tools.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
 }

@@ -64,8 +64,20 @@ fn a_query_that_matches_nothing_prints_an_empty_array_and_exits_0() {
 }
 
 #[test]
-fn top_k_outside_5_to_8_exits_2_with_a_message() {
-    for k in ["4", "9", "0", "-1", "six"] {
+fn top_k_takes_any_k_from_1_to_30() {
+    for k in ["1", "30"] {
+        let output = planwright(&["blocks", "search", "excel", "--top-k", k, "--format", "json"]);
+        assert_eq!(output.status.code(), Some(0), "--top-k {k}: {}", String::from_utf8_lossy(&output.stderr));
+        let excel = json(&output).iter().filter(|h| h["category"] == "excel").count();
+        assert!(excel >= 1 && excel <= k.parse().unwrap(), "--top-k {k}: {excel} excel blocks");
+    }
+    let one = json(&planwright(&["blocks", "search", "excel", "--top-k", "1", "--format", "json"]));
+    assert_eq!(one.iter().filter(|h| h["category"] == "excel").count(), 1);
+}
+
+#[test]
+fn top_k_outside_1_to_30_exits_2_with_a_message() {
+    for k in ["0", "31", "-1", "six"] {
         let output = planwright(&["blocks", "search", "excel", &format!("--top-k={k}"), "--format", "json"]);
         assert_eq!(output.status.code(), Some(2), "--top-k {k}");
         assert!(output.stdout.is_empty(), "--top-k {k}");
@@ -73,8 +85,8 @@ fn top_k_outside_5_to_8_exits_2_with_a_message() {
         assert!(stderr.contains("--top-k"), "--top-k {k}: {stderr}");
     }
     let stderr =
-        String::from_utf8_lossy(&planwright(&["blocks", "search", "excel", "--top-k", "9"]).stderr).into_owned();
-    assert!(stderr.contains("between 5 and 8"), "{stderr}");
+        String::from_utf8_lossy(&planwright(&["blocks", "search", "excel", "--top-k", "31"]).stderr).into_owned();
+    assert!(stderr.contains("between 1 and 30"), "{stderr}");
 }
 
 #[test]

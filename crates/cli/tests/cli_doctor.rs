@@ -166,3 +166,22 @@ async fn an_absurd_retry_after_is_reported_not_a_crash() {
     assert_eq!(report["ok"], false);
     assert!(report.to_string().contains("429"), "{report}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_browser_the_data_home_and_the_workspace_are_checked_with_what_to_do() {
+    let home = tempfile::tempdir().unwrap();
+    let json = |output: &Output| serde_json::from_slice::<Value>(&output.stdout).unwrap();
+    let output = doctor(home.path(), &[("CHROME", "/usr/bin/chromium")], &["--format", "json"]).await;
+    let report = json(&output);
+    let parts: Vec<(&str, bool)> =
+        report["system"].as_array().unwrap().iter().map(|c| (c["part"].as_str().unwrap(), c["ok"] == true)).collect();
+    assert_eq!(parts, [("browser", true), ("data home", true), ("workspace", true)], "{report}");
+    assert_eq!(report["system"][0]["detail"], "/usr/bin/chromium");
+
+    let missing = home.path().join("no-such-chromium");
+    let output = doctor(home.path(), &[("CHROME", missing.to_str().unwrap())], &[]).await;
+    assert_eq!(output.status.code(), Some(1), "a missing browser is a failure");
+    let text = stdout(&output);
+    assert!(text.contains("✗ browser") && text.contains("fix: install Debian's Chromium"), "{text}");
+    assert!(text.contains("✓ data home"), "{text}");
+}

@@ -390,6 +390,10 @@ fn the_qa_example_shows_failures_and_offers_retest_first() {
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../designs/examples/qa_expense_app_regression.yaml");
     let example = example.to_str().unwrap();
+    // The example's secrets, wrong ones: a run without them would not start. (nextest runs each
+    // test in its own process, so the child alone sees them.)
+    std::env::set_var("PLANWRIGHT_SECRET_QA_USER", "qa-nobody");
+    std::env::set_var("PLANWRIGHT_SECRET_QA_PASSWORD", "not-the-password");
     let output =
         planwright_within(home.path(), work.path(), &["run", example, "--format", "json"], Duration::from_secs(240))
             .expect("the run ends");
@@ -413,4 +417,47 @@ fn the_qa_example_shows_failures_and_offers_retest_first() {
     let pngs: Vec<_> =
         files_under(work.path()).into_iter().filter(|p| p.extension().is_some_and(|e| e == "png")).collect();
     assert!(pngs.is_empty(), "{pngs:?}");
+}
+
+#[test]
+fn every_missing_secret_is_named_before_any_node_and_a_stored_one_is_used() {
+    const CANARY: &str = "canary-stored-5d0e";
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (listener, base) = held_server();
+    answer_all(listener);
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: two_secrets\nversion: 1.0.0\nvars:\n  base: {base}\nsecrets: [API_TOKEN, API_USER]\ngraph:\n  - id: call\n    block: external.api.http\n    in: {{url: \"${{vars.base}}/x\", headers: {{Authorization: \"Bearer ${{secrets.API_TOKEN}}\", X-User: \"${{secrets.API_USER}}\"}}}}\n    out: {{status: status}}\n"
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let run = |extra: &[(&str, &str)]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+        command
+            .args(["run", "plan.yaml"])
+            .current_dir(work.path())
+            .env("PLANWRIGHT_HOME", home.path())
+            .env("PLANWRIGHT_KEYRING", "off")
+            .env_remove("PLANWRIGHT_SECRET_API_TOKEN")
+            .env_remove("PLANWRIGHT_SECRET_API_USER")
+            .stdin(Stdio::null());
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        command.output().unwrap()
+    };
+    let missing = run(&[]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(stderr.contains("`API_TOKEN`, `API_USER` have no value"), "{stderr}");
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
+    assert_eq!(String::from_utf8_lossy(&list.stdout).trim(), "[]", "no run was started");
+
+    // A value stored by the studio (the key file here), and one from the environment.
+    std::fs::write(home.path().join("keys.yaml"), format!("PLANWRIGHT_SECRET_API_TOKEN: {CANARY}\n")).unwrap();
+    let done = run(&[("PLANWRIGHT_SECRET_API_USER", "tk-suzuki")]);
+    assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+    let mut seen = format!("{}{}", String::from_utf8_lossy(&done.stdout), String::from_utf8_lossy(&done.stderr));
+    for file in files_under(home.path()).into_iter().filter(|f| !f.ends_with("keys.yaml")) {
+        seen.push_str(&String::from_utf8_lossy(&std::fs::read(&file).unwrap()));
+    }
+    assert!(!seen.contains(CANARY), "the stored secret leaked");
 }

@@ -18,7 +18,7 @@ pub struct DesignEngineOptions {
     pub suggest_foreach: bool,
     /// The loop variable's name (`${vars.item}` in the loop's body).
     pub foreach_var_name: String,
-    /// Candidate blocks per category (5–8).
+    /// Candidate blocks per category (1–30; the default 6 suits most designs).
     pub topk_per_category: usize,
     /// Characters of the documents given to a model.
     pub max_docs_chars: usize,

@@ -95,6 +95,12 @@ pub enum EngineError {
     Invalid(Vec<Finding>),
     #[error("var `{0}` is not one of the plan's vars ({1})")]
     UnknownVar(String, String),
+    /// Checked before any node runs, so that a run never stops halfway for a password.
+    #[error(
+        "the plan's secret(s) {} have no value; set each in the environment as PLANWRIGHT_SECRET_<NAME>",
+        .0.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
+    )]
+    MissingSecrets(Vec<String>),
     #[error("work directory {0}: {1}")]
     Workdir(PathBuf, std::io::Error),
     #[error(transparent)]
@@ -124,6 +130,7 @@ impl Engine {
             }
             vars.insert(name, value);
         }
+        missing_secrets(&plan, options.secrets.as_ref())?;
         let workdir = Workdir::new(&options.workdir).map_err(|e| EngineError::Workdir(options.workdir.clone(), e))?;
         let run_id = new_run_id();
         let recorder = store.begin(&run_id, &plan.id, &request.plan_text, request.plan_path.as_deref())?;
@@ -151,6 +158,7 @@ impl Engine {
         }
         let (plan_text, plan_path) = store.plan(run_id)?;
         let (plan, validation) = self.checked(&plan_text)?;
+        missing_secrets(&plan, options.secrets.as_ref())?;
         let events = store.events(run_id)?;
         let last_seq = events.last().map_or(0, |e| e.seq);
         let Some((vars, workdir)) = events.iter().find_map(|e| match &e.kind {
@@ -261,6 +269,16 @@ impl Engine {
             reason,
             recording: ctx.recorder.store_time(),
         })
+    }
+}
+
+/// Every secret the plan declares that `secrets` has no value for, as one error.
+fn missing_secrets(plan: &Plan, secrets: &dyn SecretSource) -> Result<(), EngineError> {
+    let missing: Vec<String> = plan.secrets.iter().filter(|name| secrets.secret(name).is_none()).cloned().collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(EngineError::MissingSecrets(missing))
     }
 }
 

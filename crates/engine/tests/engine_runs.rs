@@ -425,3 +425,33 @@ async fn a_condition_that_cannot_be_evaluated_fails_and_halts_whatever_runs() {
     let slow = server.log.requests().into_iter().find(|r| r.path == "/sleep/10000/s").unwrap();
     assert!(slow.abandoned, "the halt cancelled the node already running");
 }
+
+#[tokio::test]
+async fn every_missing_secret_is_named_before_any_node_runs() {
+    let f = support::fixture();
+    let server = support::start().await;
+    let text = plan(&http("first", "/json/1", ""))
+        .replace("secrets: [API_TOKEN]", "secrets: [API_TOKEN, PORTAL_USER, PORTAL_PASSWORD]");
+    let options = RunOptions {
+        workdir: f.workdir.path().to_owned(),
+        secrets: Arc::new(Secrets),
+        answers: Arc::new(NoAnswers),
+        stop: CancellationToken::new(),
+        events: None,
+        browser: BrowserSettings::default(),
+        models: None,
+    };
+    let request = RunRequest {
+        plan_text: text,
+        plan_path: None,
+        vars: json!({"base": server.base}).as_object().cloned().unwrap_or_default(),
+    };
+    let error = f.engine.run(&f.store, request, options).await.unwrap_err();
+    assert!(
+        matches!(&error, planwright_engine::EngineError::MissingSecrets(names) if names == &["PORTAL_USER", "PORTAL_PASSWORD"]),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("`PORTAL_USER`, `PORTAL_PASSWORD`"), "{error}");
+    assert_eq!(server.log.count("/json/1"), 0, "no node ran");
+    assert!(f.store.list().unwrap().is_empty(), "no run was recorded");
+}

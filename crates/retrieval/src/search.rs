@@ -27,7 +27,9 @@ use crate::tokenize::{tokenize, Token};
 use crate::RetrievalError;
 
 pub const DEFAULT_TOP_K: usize = 6;
-pub const TOP_K_RANGE: RangeInclusive<usize> = 5..=8;
+/// Blocks per category a search may ask for: from one to every result. A design asks for
+/// [`DEFAULT_TOP_K`] (seed 002 finds 5 to 8 enough to choose from without drowning a prompt).
+pub const TOP_K_RANGE: RangeInclusive<usize> = 1..=MAX_RESULTS;
 /// The most blocks a search returns, pinned ones included.
 pub const MAX_RESULTS: usize = 30;
 

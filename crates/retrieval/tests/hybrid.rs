@@ -189,7 +189,7 @@ async fn option_errors_are_still_errors_with_embeddings() {
     let server = ReplayServer::start(embeddings_script()).await;
     let home = tempfile::tempdir().unwrap();
     let hybrid = retriever(client(&server, home.path()), "replay-embed", &home.path().join("embeddings.db"));
-    let options = SearchOptions { top_k: 9, pinned: Vec::new() };
+    let options = SearchOptions { top_k: 31, pinned: Vec::new() };
     assert!(hybrid.search(QUERY, &options, &CancellationToken::new()).await.is_err());
     assert!(server.requests().is_empty(), "nothing is embedded for a refused search");
 }

@@ -54,6 +54,10 @@ pub enum StoreError {
     #[error("no run `{run_id}` is recorded in {}; list the runs to see the recorded ids", path.display())]
     NotFound { run_id: String, path: PathBuf },
 
+    /// A shortened run id that starts more than one recorded run's id.
+    #[error("`{prefix}` starts the ids of {} runs ({}); give more of the id", candidates.len(), candidates.join(", "))]
+    AmbiguousId { prefix: String, candidates: Vec<String> },
+
     /// `begin` with an id that is already recorded.
     #[error("a run `{run_id}` is already recorded in {}; start the new run with a fresh id", path.display())]
     AlreadyExists { run_id: String, path: PathBuf },

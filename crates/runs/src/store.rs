@@ -204,6 +204,29 @@ impl RunStore {
         rows.into_iter().map(|row| self.summarize(&conn, row)).collect()
     }
 
+    /// The full id of the run `id` names: itself when recorded, else the one recorded id it
+    /// starts (as git takes a commit's unique prefix). Several such ids are
+    /// [`StoreError::AmbiguousId`], naming at most five of them.
+    pub fn resolve_id(&self, id: &str) -> Result<String, StoreError> {
+        let conn = self.conn();
+        let matches: Vec<String> = conn
+            .prepare_cached(
+                "SELECT run_id FROM runs WHERE substr(run_id, 1, length(?1)) = ?1 \
+                 ORDER BY run_id = ?1 DESC, started_at DESC LIMIT 6",
+            )
+            .and_then(|mut stmt| stmt.query_map([id], |row| row.get(0))?.collect())
+            .map_err(self.db("look up the run"))?;
+        match matches.as_slice() {
+            [] => Err(self.not_found(id)),
+            [only] => Ok(only.clone()),
+            [exact, ..] if exact == id => Ok(exact.clone()),
+            _ => Err(StoreError::AmbiguousId {
+                prefix: id.to_owned(),
+                candidates: matches.into_iter().take(5).collect(),
+            }),
+        }
+    }
+
     /// The summary of one run (see [`RunSummary::status`]).
     pub fn summary(&self, run_id: &str) -> Result<RunSummary, StoreError> {
         let conn = self.conn();

@@ -495,6 +495,25 @@ fn unknown_runs_are_named_in_not_found() {
 }
 
 #[test]
+fn a_run_id_is_found_by_a_unique_prefix_as_git_finds_commits() {
+    let (_dir, home) = temp_home();
+    let store = RunStore::open(&home).unwrap();
+    for id in ["0194aa-first", "0194ab-second", "0194ab-second-2"] {
+        drop(store.begin(id, "plan", "id: plan", None).unwrap());
+    }
+    assert_eq!(store.resolve_id("0194aa").unwrap(), "0194aa-first");
+    assert_eq!(store.resolve_id("0194aa-first").unwrap(), "0194aa-first");
+    // A full id wins over the longer ids it starts.
+    assert_eq!(store.resolve_id("0194ab-second").unwrap(), "0194ab-second");
+    let ambiguous = store.resolve_id("0194").unwrap_err();
+    assert!(matches!(&ambiguous, StoreError::AmbiguousId { candidates, .. } if candidates.len() == 3), "{ambiguous:?}");
+    assert!(ambiguous.to_string().contains("0194ab-second-2"), "{ambiguous}");
+    // SQL wildcards in what was typed are plain characters.
+    assert!(matches!(store.resolve_id("0194_").unwrap_err(), StoreError::NotFound { .. }));
+    assert!(matches!(store.resolve_id("%").unwrap_err(), StoreError::NotFound { .. }));
+}
+
+#[test]
 fn begin_refuses_used_or_unsafe_ids() {
     let (_dir, home) = temp_home();
     let store = RunStore::open(&home).unwrap();

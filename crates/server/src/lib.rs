@@ -254,6 +254,9 @@ macro_rules! method_filter {
     (PUT) => {
         axum::routing::MethodFilter::PUT
     };
+    (DELETE) => {
+        axum::routing::MethodFilter::DELETE
+    };
 }
 
 /// The API's routes, one per operation of `planwright_api::studio_operations!`.

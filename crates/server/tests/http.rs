@@ -582,3 +582,114 @@ async fn a_named_stream_is_ended_by_cancel_stream() {
     assert_eq!(again["cancelled"], false, "a stream that ended is forgotten");
     s.json(reqwest::Method::POST, &format!("/api/runs/{run_id}/stop"), json!(null)).await;
 }
+
+/// A local endpoint answering every request with `{}` and keeping what each request said.
+async fn hook() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut buffer = vec![0u8; 16 * 1024];
+            let read = socket.read(&mut buffer).await.unwrap_or(0);
+            log.lock().unwrap().push(String::from_utf8_lossy(&buffer[..read]).into_owned());
+            let reply =
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}";
+            let _ = socket.write_all(reply.as_bytes()).await;
+        }
+    });
+    (base, seen)
+}
+
+/// The run check names every missing var, file and secret at once; `start_run` refuses until
+/// they are given; a secret stored through the API reaches the step that needs it and no file
+/// the run or the studio wrote (the key file aside) holds its value.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_waits_for_its_secret_and_the_secret_is_written_nowhere() {
+    const CANARY: &str = "tok-canary-91c4e7";
+    let s = Running::start().await;
+    let (base, seen) = hook().await;
+    let plan = r#"apiVersion: planwright/v1
+id: secret_check
+version: 1.0.0
+vars:
+  base: null
+  input: in/rows.csv
+secrets: [API_TOKEN]
+graph:
+  - id: rows
+    block: file.read_csv
+    in: {path: "${vars.input}"}
+    out: {rows: rows}
+  - id: call
+    block: external.api.http
+    in:
+      url: "${vars.base}/hook"
+      headers: {Authorization: "Bearer ${secrets.API_TOKEN}"}
+    after: [rows]
+    out: {status: status}
+"#;
+    let request = json!({"plan": {"text": plan}, "vars": {}});
+    let (status, check) = s.json(reqwest::Method::POST, "/api/runs/check", request.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{check}");
+    assert_eq!(check["ready"], false);
+    let problems: Vec<(&str, &str)> = check["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["code"].as_str().unwrap(), p["subject"].as_str().unwrap()))
+        .collect();
+    assert_eq!(problems, [("var_missing", "base"), ("secret_missing", "API_TOKEN"), ("file_missing", "in/rows.csv")]);
+    // The var is typed and described by the input it fills; the file is offered a chooser.
+    let input = check["vars"].as_array().unwrap().iter().find(|v| v["name"] == "input").unwrap();
+    assert_eq!((input["type"].as_str(), input["file"].as_bool()), (Some("file"), Some(true)), "{input}");
+    assert_eq!(input["description"]["en"], "The CSV file to read.");
+
+    let (status, refused) = s.json(reqwest::Method::POST, "/api/runs", request).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    assert_eq!(refused["readiness"].as_array().unwrap().len(), 3, "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("secret `API_TOKEN` has no value"), "{refused}");
+    assert!(seen.lock().unwrap().is_empty(), "nothing ran");
+
+    let (status, stored) = s.json(reqwest::Method::PUT, "/api/secrets/API_TOKEN", json!({"value": CANARY})).await;
+    assert_eq!((status, stored), (StatusCode::OK, json!({"name": "API_TOKEN", "where": "file"})));
+    let (status, _) = s.json(reqwest::Method::PUT, "/api/secrets/not a name", json!({"value": "x"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    std::fs::create_dir_all(s.workspace.join("in")).unwrap();
+    std::fs::write(s.workspace.join("in/rows.csv"), "id,amount\n1,100\n").unwrap();
+    let request = json!({"plan": {"text": plan}, "vars": {"base": base}});
+    let (_, check) = s.json(reqwest::Method::POST, "/api/runs/check", request.clone()).await;
+    assert_eq!(check["ready"], true, "{check}");
+    assert_eq!(check["secrets"], json!([{"name": "API_TOKEN", "where": "file"}]));
+
+    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", request).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let mut events = s.events(&run_id).await;
+    let mut finished = Value::Null;
+    while let Some(event) = events.next().await {
+        if event["type"] == "run_finished" {
+            finished = event;
+            break;
+        }
+    }
+    assert_eq!(finished["status"], "succeeded", "{finished}");
+    let requests = seen.lock().unwrap().join("\n");
+    assert!(requests.contains(&format!("Bearer {CANARY}")), "the stored secret reached the step: {requests}");
+
+    let (_, detail) = s.json(reqwest::Method::GET, &format!("/api/runs/{run_id}"), Value::Null).await;
+    assert!(!detail.to_string().contains(CANARY), "the run's detail holds the secret");
+    for entry in walk(&s.home).into_iter().chain(walk(&s.workspace)) {
+        let text = String::from_utf8_lossy(&std::fs::read(&entry).unwrap()).into_owned();
+        if entry.file_name().unwrap() != "keys.yaml" {
+            assert!(!text.contains(CANARY), "the secret reached {}", entry.display());
+        }
+    }
+
+    let (status, forgotten) = s.json(reqwest::Method::DELETE, "/api/secrets/API_TOKEN", Value::Null).await;
+    assert_eq!((status, forgotten), (StatusCode::OK, json!({"name": "API_TOKEN"})));
+    let keys = std::fs::read_to_string(s.home.join("keys.yaml")).unwrap();
+    assert!(!keys.contains(CANARY), "forgetting removes the value from the key file");
+}

@@ -31,6 +31,7 @@ pub enum BenchCommand {
         /// Timed repetitions per size; the median is reported.
         #[arg(long, default_value_t = 21)]
         repeat: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Also write each generated plan to this folder (to inspect it or time the CLI on it).
@@ -43,6 +44,7 @@ pub enum BenchCommand {
         /// Runs per case; the median is reported.
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -56,6 +58,7 @@ pub enum BenchCommand {
         /// Rounds, alternating Playwright and ours; samples are pooled.
         #[arg(long, default_value_t = 3)]
         rounds: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Where the Playwright reference scripts are.
@@ -75,6 +78,7 @@ pub enum BenchCommand {
         /// Skip the pages' artificial delays (late banners and lists) on both sides.
         #[arg(long)]
         instant: bool,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Where the Playwright reference scripts are.
@@ -90,6 +94,7 @@ pub enum BenchCommand {
         /// Timed searches per instruction.
         #[arg(long, default_value_t = 50)]
         repeat: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -101,6 +106,7 @@ pub enum BenchCommand {
         /// Timed offline generations per instruction; the median is kept.
         #[arg(long, default_value_t = 5)]
         repeat: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
@@ -111,12 +117,14 @@ pub enum BenchCommand {
         /// Timed extractions per case; the median is reported.
         #[arg(long, default_value_t = 5)]
         repeat: usize,
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
     /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
     /// binary garbage): exit code, time and peak memory of each.
     Hostile {
+        /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
         /// Where to write the files while they are checked (removed afterwards).

@@ -149,7 +149,7 @@ export interface Call<K extends OperationName = OperationName> {
 }
 
 export interface HttpRoute {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
 }
@@ -363,6 +363,8 @@ export function createApi(transport: Transport) {
     applyAnswers: (request: ApplyAnswersRequest) => call('apply_answers', { request }),
     askAtRunTime: (request: AskAtRunTimeRequest) => call('ask_at_run_time', { request }),
     designMetrics: () => call('design_metrics', {}),
+    /** What a run needs (vars, secrets, input files, a model, a browser) and what of it is missing. */
+    checkRun: (request: StartRunRequest) => call('check_run', { request }),
     startRun: (request: StartRunRequest) => call('start_run', { request }),
     stopRun: (runId: string) => call('stop_run', { run_id: runId }),
     answerInput: (runId: string, request: AnswerRequest) => call('answer_input', { run_id: runId, request }),
@@ -380,6 +382,9 @@ export function createApi(transport: Transport) {
     saveSettings: (s: StudioSettings) => call('save_settings', { request: saveSettingsBody(s) }),
     setApiKey: (request: SetKeyRequest) => call('set_api_key', { request }),
     checkModels: () => call('check_models', {}),
+    /** Stores a plan secret's value (keyring, else the private key file); the answer never holds it. */
+    setSecret: (name: string, value: string) => call('set_secret', { name, request: { value } }),
+    forgetSecret: (name: string) => call('forget_secret', { name }),
   };
 }
 

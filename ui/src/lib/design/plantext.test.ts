@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { planId, planVars, STARTER_PLAN } from './plantext';
+import { planId, STARTER_PLAN } from './plantext';
 
 describe('plan text', () => {
-  it('reads vars in order', () => {
-    expect(planVars('vars:\n  month: "2024-04"\n  n: 3\n  ok: true\ngraph: []\n')).toEqual([
-      { name: 'month', value: '2024-04' },
-      { name: 'n', value: 3 },
-      { name: 'ok', value: true },
-    ]);
-    expect(planVars('vars: [1]')).toEqual([]);
-    expect(planVars(': : :\n  - [')).toEqual([]);
-  });
-
   it('reads the plan id', () => {
     expect(planId('apiVersion: planwright/v1\nid: monthly\n')).toBe('monthly');
     expect(planId('graph: []')).toBeNull();

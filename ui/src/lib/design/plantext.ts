@@ -1,7 +1,5 @@
-// Small pure helpers on a plan's YAML text: the plan a new design starts from, its vars and id.
+// Small pure helpers on a plan's YAML text: the plan a new design starts from, and its id.
 // Edits of the text are made in Rust on the parsed document (`api.editPlan`), never here.
-import { parse } from 'yaml';
-import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
 
 /**
  * The text a new plan starts from. It must validate, so a new user does not start with an error:
@@ -22,24 +20,6 @@ graph:
       format: markdown
       path: out/new_plan.md
 `;
-
-export interface PlanVar {
-  name: string;
-  value: Json;
-}
-
-/** The plan's `vars` with their defaults, in order; none when the text does not parse. */
-export function planVars(text: string): PlanVar[] {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch {
-    return [];
-  }
-  const vars = doc && typeof doc === 'object' ? (doc as Record<string, unknown>).vars : null;
-  if (!vars || typeof vars !== 'object' || Array.isArray(vars)) return [];
-  return Object.entries(vars as Record<string, Json>).map(([name, value]) => ({ name, value }));
-}
 
 /** The `id` of the plan, when it can be read. */
 export function planId(text: string): string | null {

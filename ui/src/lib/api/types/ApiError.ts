@@ -2,6 +2,7 @@
 import type { ErrorCode } from "./ErrorCode";
 import type { FieldProblem } from "./FieldProblem";
 import type { Finding } from "./Finding";
+import type { ReadinessProblem } from "./ReadinessProblem";
 
 export type ApiError = { code: ErrorCode, message: string, hint?: string, 
 /**
@@ -11,4 +12,9 @@ fields?: Array<FieldProblem>,
 /**
  * `register`, `start_run`: the plan's errors.
  */
-findings?: Array<Finding>, };
+findings?: Array<Finding>, 
+/**
+ * `start_run`: what the run check found missing. (Boxed: every operation returns this type,
+ * and it stays small.)
+ */
+readiness?: Array<ReadinessProblem>, };

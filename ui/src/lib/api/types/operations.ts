@@ -35,9 +35,12 @@ import type { ReportFile } from './ReportFile';
 import type { ReportRequest } from './ReportRequest';
 import type { RunDetail } from './RunDetail';
 import type { RunFilter } from './RunFilter';
+import type { RunReadiness } from './RunReadiness';
 import type { RunSummary } from './RunSummary';
 import type { SearchRequest } from './SearchRequest';
 import type { SearchResponse } from './SearchResponse';
+import type { SecretStatus } from './SecretStatus';
+import type { SecretValue } from './SecretValue';
 import type { SetKeyRequest } from './SetKeyRequest';
 import type { StartRunRequest } from './StartRunRequest';
 import type { StartRunResponse } from './StartRunResponse';
@@ -70,6 +73,7 @@ export const OPERATIONS = {
   apply_answers: { kind: 'call', method: 'POST', path: '/api/design/answers', args: [{ kind: 'body', name: 'request' }] },
   ask_at_run_time: { kind: 'call', method: 'POST', path: '/api/design/ask-at-run-time', args: [{ kind: 'body', name: 'request' }] },
   design_metrics: { kind: 'call', method: 'GET', path: '/api/design/metrics', args: [] },
+  check_run: { kind: 'call', method: 'POST', path: '/api/runs/check', args: [{ kind: 'body', name: 'request' }] },
   start_run: { kind: 'call', method: 'POST', path: '/api/runs', args: [{ kind: 'body', name: 'request' }] },
   stop_run: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/stop', args: [{ kind: 'path', name: 'run_id' }] },
   answer_input: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/answer', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
@@ -83,6 +87,8 @@ export const OPERATIONS = {
   save_settings: { kind: 'call', method: 'PUT', path: '/api/settings', args: [{ kind: 'body', name: 'request' }] },
   set_api_key: { kind: 'call', method: 'PUT', path: '/api/settings/key', args: [{ kind: 'body', name: 'request' }] },
   check_models: { kind: 'call', method: 'POST', path: '/api/settings/check', args: [] },
+  set_secret: { kind: 'call', method: 'PUT', path: '/api/secrets/{name}', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
+  forget_secret: { kind: 'call', method: 'DELETE', path: '/api/secrets/{name}', args: [{ kind: 'path', name: 'name' }] },
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;
@@ -110,6 +116,7 @@ export interface Operations {
   apply_answers: { args: { request: ApplyAnswersRequest }; answer: AnswersApplied };
   ask_at_run_time: { args: { request: AskAtRunTimeRequest }; answer: AskedAtRunTime };
   design_metrics: { args: {}; answer: DesignMetrics };
+  check_run: { args: { request: StartRunRequest }; answer: RunReadiness };
   start_run: { args: { request: StartRunRequest }; answer: StartRunResponse };
   stop_run: { args: { run_id: string }; answer: StopRunResponse };
   answer_input: { args: { run_id: string; request: AnswerRequest }; answer: AnswerResponse };
@@ -123,4 +130,6 @@ export interface Operations {
   save_settings: { args: { request: StudioSettings }; answer: StudioSettings };
   set_api_key: { args: { request: SetKeyRequest }; answer: KeyStatus };
   check_models: { args: {}; answer: ModelCheck };
+  set_secret: { args: { name: string; request: SecretValue }; answer: SecretStatus };
+  forget_secret: { args: { name: string }; answer: SecretStatus };
 }
