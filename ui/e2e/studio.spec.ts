@@ -1,4 +1,5 @@
 // The studio end to end, as a person uses it, against `planwright serve` (see studio.ts).
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -52,6 +53,21 @@ graph:
       url: "\${vars.base}/hook"
       headers: {Authorization: "Bearer \${secrets.API_TOKEN}"}
     out: {status: status}
+`;
+
+const EXCEL_PLAN = `apiVersion: planwright/v1
+id: e2e_excel
+version: 1.0.0
+graph:
+  - id: book
+    block: excel.write
+    in:
+      path: out/unpaid.xlsx
+      sheets:
+        Unpaid:
+          - {Invoice: INV-2024-0401, Customer: Yamada Trading, Amount: 132000}
+          - {Invoice: INV-2024-0403, Customer: Midori Planning, Amount: 264000}
+    out: {summary: summary}
 `;
 
 /** Every file under `dir`, recursively. */
@@ -122,7 +138,7 @@ test.describe('opening a design', () => {
 });
 
 test.describe('runs', () => {
-  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN, 'e2e_secret.yaml': SECRET_PLAN } });
+  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN, 'e2e_secret.yaml': SECRET_PLAN, 'e2e_excel.yaml': EXCEL_PLAN } });
 
   test('a run shows its nodes live until they are done', async ({ page, studio }) => {
     void studio;
@@ -183,6 +199,46 @@ test.describe('runs', () => {
     } finally {
       hook.close();
     }
+  });
+
+  test('a finished run opens on its results, with its Excel output as a table', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_excel (e2e_excel.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const results = page.getByRole('region', { name: 'Results' });
+    await expect(results).toBeVisible();
+    await expect(results.getByRole('button', { name: 'unpaid.xlsx' })).toHaveAttribute('aria-expanded', 'true');
+    const table = results.getByRole('table', { name: 'unpaid.xlsx' });
+    await expect(table.getByRole('columnheader')).toHaveText(['Invoice', 'Customer', 'Amount']);
+    await expect(table.getByRole('row').nth(2)).toContainText('Midori Planning');
+    await expect(results).toContainText('Sheet: Unpaid');
+    // The results come before the nodes.
+    const resultsTop = (await results.boundingBox())!.y;
+    const nodesTop = (await page.getByRole('table', { name: 'Nodes' }).boundingBox())!.y;
+    expect(resultsTop).toBeLessThan(nodesTop);
+  });
+
+  test('a run started from the command line that waits for input is resumed and answered here', async ({ page, studio }) => {
+    const home = join(dirname(studio.workspace), 'home');
+    const binary = process.env.PLANWRIGHT_BIN ?? join(import.meta.dirname, '..', '..', 'target', 'debug', 'planwright');
+    const cli = spawnSync(binary, ['run', join(studio.workspace, 'designs', 'e2e_asks.yaml'), '--workdir', studio.workspace], {
+      env: { ...process.env, PLANWRIGHT_HOME: home, PLANWRIGHT_KEYRING: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    expect(cli.status, String(cli.stderr)).toBe(3);
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByRole('button', { name: /^Open run / }).first().click();
+    const status = page.getByRole('region', { name: 'Run', exact: true }).getByRole('status');
+    await expect(status).toContainText(/waiting/i);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    const form = page.getByRole('form', { name: /Input needed: ask/ });
+    await form.getByLabel(/Month/).fill('2026-11');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]')).toHaveAttribute('data-status', 'done');
+    await expect(status).toContainText(/succeeded/i);
+    await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Run again' })).toBeVisible();
   });
 
   test('a running plan stops', async ({ page, studio }) => {

@@ -17,6 +17,7 @@ mod operations;
 mod plans;
 mod readiness;
 mod reports;
+mod results;
 mod runs;
 mod settings;
 mod streams;
@@ -185,6 +186,7 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ReportRequest,
         ReportFile,
         RunReadiness,
+        RunResults,
         SecretValue,
         SecretStatus,
         SystemCheck,

@@ -36,10 +36,12 @@ macro_rules! studio_operations {
             call design_metrics GET "/api/design/metrics" () -> $crate::DesignMetrics;
             call check_run POST "/api/runs/check" (body request: $crate::StartRunRequest) -> $crate::RunReadiness;
             call start_run POST "/api/runs" (body request: $crate::StartRunRequest) -> $crate::StartRunResponse;
+            call resume_run POST "/api/runs/{run_id}/resume" (path run_id: String) -> $crate::StartRunResponse;
             call stop_run POST "/api/runs/{run_id}/stop" (path run_id: String) -> $crate::StopRunResponse;
             call answer_input POST "/api/runs/{run_id}/answer" (path run_id: String, body request: $crate::AnswerRequest) -> $crate::AnswerResponse;
             call list_runs GET "/api/runs" (query filter: $crate::RunFilter) -> Vec<$crate::RunSummary>;
             call run_detail GET "/api/runs/{run_id}" (path run_id: String) -> $crate::RunDetail;
+            call run_results GET "/api/runs/{run_id}/results" (path run_id: String) -> $crate::RunResults;
             call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
             call run_report GET "/api/runs/{run_id}/report" (path run_id: String, query request: $crate::ReportRequest) -> $crate::ReportFile;
             stream run_events GET "/api/runs/{run_id}/events" (path run_id: String, query after: $crate::EventsAfter) -> $crate::Event;

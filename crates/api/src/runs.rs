@@ -129,8 +129,7 @@ impl RunWatch {
 
 impl Studio {
     /// Validates the plan and starts it; the run goes on in this process and its events stream
-    /// through [`Studio::watch_run`].
-    /// Nothing starts — no browser, no model call — unless [`Studio::check_run`] finds nothing
+    /// through [`Studio::run_events`]. Nothing starts — no browser, no model call — unless [`Studio::check_run`] finds nothing
     /// missing; a plan that does not validate is refused with its findings.
     pub async fn start_run(&self, request: StartRunRequest) -> Result<StartRunResponse, ApiError> {
         let (plan_text, plan_path) = self.plan_of(&request.plan).await?;
@@ -143,6 +142,35 @@ impl Studio {
             error.readiness = Some(readiness.problems.into_boxed_slice());
             return Err(error);
         }
+        let run = RunRequest { plan_text: plan_text.clone(), plan_path, vars: request.vars };
+        self.launch(&plan_text, move |engine, store, options| async move { engine.run(&store, run, options).await })
+            .await
+    }
+
+    /// Continues an interrupted, stopped, failed or waiting run — one started here or from the
+    /// command line — as `planwright resume` does: finished nodes keep their outputs, answers
+    /// given are reused, and a question still open is asked here.
+    pub async fn resume_run(&self, run_id: String) -> Result<StartRunResponse, ApiError> {
+        if self.inner.live.get(&run_id).is_some() {
+            return Err(ApiError::new(crate::ErrorCode::Conflict, format!("run {run_id} is going on in this studio"))
+                .with_hint("answer or stop it; a run is resumed once it has ended"));
+        }
+        let (plan_text, _) = self.inner.store.plan(&run_id)?;
+        self.launch(
+            &plan_text,
+            move |engine, store, options| async move { engine.resume(&store, &run_id, options).await },
+        )
+        .await
+    }
+
+    /// Sets a run going in this process — its secrets, model, browser, stop token and the bridge
+    /// for its questions — and returns once its first event names it (an engine error before
+    /// that is the answer).
+    async fn launch<F, Fut>(&self, plan_text: &str, drive: F) -> Result<StartRunResponse, ApiError>
+    where
+        F: FnOnce(Engine, planwright_runs::RunStore, RunOptions) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<planwright_engine::RunOutcome, EngineError>> + Send + 'static,
+    {
         let services = self.model_services().await;
         if let Some(problem) = services.problem() {
             tracing::warn!(%problem, "AI steps will fail");
@@ -150,7 +178,7 @@ impl Studio {
         let secrets = {
             let studio = self.clone();
             let names =
-                planwright_plan::load_plan(&plan_text).ok().and_then(|l| l.plan).map(|p| p.secrets).unwrap_or_default();
+                planwright_plan::load_plan(plan_text).ok().and_then(|l| l.plan).map(|p| p.secrets).unwrap_or_default();
             tokio::task::spawn_blocking(move || studio.run_secrets(&names))
                 .await
                 .map_err(|e| ApiError::internal(format!("reading the secrets stopped: {e}")))?
@@ -175,8 +203,7 @@ impl Studio {
         };
         let engine = Engine::new(self.inner.catalog.clone(), crate::blocks(self.data_home()), Arc::new(self.designs()));
         let store = self.inner.store.clone();
-        let run = RunRequest { plan_text, plan_path, vars: request.vars };
-        let handle = tokio::spawn(async move { engine.run(&store, run, options).await });
+        let handle = tokio::spawn(drive(engine, store, options));
         // The first event names the run; none means the run could not start.
         let Some(first) = receiver.recv().await else {
             return Err(match handle.await {
@@ -367,9 +394,9 @@ fn engine_error(error: EngineError) -> ApiError {
         error @ (EngineError::Load(_)
         | EngineError::UnknownVar(..)
         | EngineError::Workdir(..)
-        | EngineError::MissingSecrets(_)) => ApiError::invalid(error.to_string()),
+        | EngineError::MissingSecrets(_)
+        | EngineError::NotResumable(..)) => ApiError::invalid(error.to_string()),
         EngineError::Store(error) => error.into(),
-        error => ApiError::internal(error.to_string()),
     }
 }
 
@@ -381,7 +408,7 @@ fn error_message(errors: usize) -> String {
 pub const MAX_ARTIFACT_BYTES: u64 = 20 * 1024 * 1024;
 
 /// A file's media type, by its extension.
-fn media_type(path: &str) -> &'static str {
+pub(crate) fn media_type(path: &str) -> &'static str {
     match std::path::Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("png") => "image/png",
         Some("jpg" | "jpeg") => "image/jpeg",
@@ -391,6 +418,7 @@ fn media_type(path: &str) -> &'static str {
         Some("html") => "text/html",
         Some("csv") => "text/csv",
         Some("txt") => "text/plain",
+        Some("xlsx") => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         _ => "application/octet-stream",
     }
 }

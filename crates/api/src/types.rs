@@ -364,6 +364,68 @@ pub enum ReadinessCode {
     BrowserMissing,
 }
 
+/// What a run produced (`run_results`): the values its last nodes gave, and the files it wrote.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct RunResults {
+    pub values: Vec<ResultValue>,
+    pub files: Vec<ResultFile>,
+}
+
+/// One output of one of the run's last nodes.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ResultValue {
+    pub node: String,
+    pub alias: String,
+    /// The value; a list cut to its first rows (`rows` says how many there are).
+    pub value: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rows: Option<usize>,
+}
+
+/// A file the run wrote, with a preview.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ResultFile {
+    pub node: String,
+    pub name: String,
+    /// As recorded (absolute): what `run_artifact` reads.
+    pub path: String,
+    /// Relative to the workspace when it is in it.
+    pub shown_path: String,
+    /// A report the plan writes (rather than a data file).
+    pub report: bool,
+    pub bytes: u64,
+    pub media_type: String,
+    pub preview: FilePreview,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FilePreview {
+    /// CSV or a workbook's first sheet: the header row, the first rows, and how many there are.
+    Table {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        sheet: Option<String>,
+        columns: Vec<String>,
+        rows: Vec<Vec<String>>,
+        total_rows: usize,
+    },
+    Text {
+        text: String,
+        markdown: bool,
+        truncated: bool,
+    },
+    Json {
+        value: Value,
+    },
+    /// Shown from `run_artifact`.
+    Image,
+    None {
+        reason: String,
+    },
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct StartRunResponse {
     pub run_id: String,

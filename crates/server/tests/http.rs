@@ -693,3 +693,61 @@ graph:
     let keys = std::fs::read_to_string(s.home.join("keys.yaml")).unwrap();
     assert!(!keys.contains(CANARY), "forgetting removes the value from the key file");
 }
+
+/// A finished run opens on its results: the last nodes' values and each file written, an Excel
+/// workbook as a table of its first sheet, Markdown as text to render.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_run_gives_its_results_with_previews() {
+    let s = Running::start().await;
+    let plan = r#"apiVersion: planwright/v1
+id: results_check
+version: 1.0.0
+graph:
+  - id: book
+    block: excel.write
+    in:
+      path: out/消込結果.xlsx
+      sheets:
+        未入金:
+          - {請求番号: INV-1, 金額: 132000}
+          - {請求番号: INV-2, 金額: 264000}
+    out: {summary: summary}
+  - id: note
+    block: report.write
+    in: {data: {done: "${book.summary}"}, format: markdown, path: out/note.md, title: Month end}
+    out: {path: written}
+"#;
+    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan}})).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let mut events = s.events(&run_id).await;
+    while let Some(event) = events.next().await {
+        if event["type"] == "run_finished" {
+            assert_eq!(event["status"], "succeeded", "{event}");
+            break;
+        }
+    }
+    let (status, results) = s.json(reqwest::Method::GET, &format!("/api/runs/{run_id}/results"), Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{results}");
+    // `book` is read by `note`: only the last node's values are the results.
+    let values: Vec<(&str, &str)> = results["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["node"].as_str().unwrap(), v["alias"].as_str().unwrap()))
+        .collect();
+    assert_eq!(values, [("note", "written")], "{results}");
+    let files = results["files"].as_array().unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["消込結果.xlsx", "note.md"]);
+    assert_eq!(files[0]["shown_path"], "out/消込結果.xlsx");
+    assert_eq!(
+        files[0]["preview"],
+        json!({"kind": "table", "sheet": "未入金", "columns": ["請求番号", "金額"], "rows": [["INV-1", "132000"], ["INV-2", "264000"]], "total_rows": 2})
+    );
+    assert_eq!(files[1]["preview"]["kind"], "text");
+    assert_eq!(files[1]["preview"]["markdown"], true);
+    assert!(files[1]["preview"]["text"].as_str().unwrap().contains("Month end"), "{}", files[1]);
+    let missing = s.get("/api/runs/no-such-run/results").send().await.unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+}

@@ -366,10 +366,14 @@ export function createApi(transport: Transport) {
     /** What a run needs (vars, secrets, input files, a model, a browser) and what of it is missing. */
     checkRun: (request: StartRunRequest) => call('check_run', { request }),
     startRun: (request: StartRunRequest) => call('start_run', { request }),
+    /** Continues an interrupted, stopped, failed or waiting run (one started from the command line too). */
+    resumeRun: (runId: string) => call('resume_run', { run_id: runId }),
     stopRun: (runId: string) => call('stop_run', { run_id: runId }),
     answerInput: (runId: string, request: AnswerRequest) => call('answer_input', { run_id: runId, request }),
     listRuns: (filter: RunFilter = {}) => call('list_runs', { filter }),
     runDetail: (runId: string) => call('run_detail', { run_id: runId }),
+    /** What the run produced: its last nodes' values and the files it wrote, with previews. */
+    runResults: (runId: string) => call('run_results', { run_id: runId }),
     /** A file the run recorded in an `artifact` event (evidence screenshots, analyses, the planning history). */
     runArtifact: (runId: string, path: string) => call('run_artifact', { run_id: runId, request: { path } }),
     /** A finished run's report: one self-contained HTML page, or JUnit XML (a test case per objective). */

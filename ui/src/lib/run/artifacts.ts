@@ -39,12 +39,17 @@ export function dataUrl(a: ArtifactData): string {
   return `data:${a.media_type || 'application/octet-stream'};base64,${a.base64}`;
 }
 
-/** The artifact's text (UTF-8). */
-export function artifactText(a: ArtifactData): string {
+/** The artifact's bytes. */
+export function artifactBytes(a: ArtifactData): Uint8Array<ArrayBuffer> {
   const binary = atob(a.base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder('utf-8').decode(bytes);
+  return bytes;
+}
+
+/** The artifact's text (UTF-8). */
+export function artifactText(a: ArtifactData): string {
+  return new TextDecoder('utf-8').decode(artifactBytes(a));
 }
 
 /** Whether an artifact is an image the studio can show. */

@@ -1,5 +1,5 @@
-// Saving a text the studio made (a run's report) as a file: in a browser, a download of its
-// name; inside the desktop app the web view hands the same download to the system.
+// Saving a text the studio made (a run's report) or a file a run wrote: in a browser, a download
+// of its name; inside the desktop app the web view hands the same download to the system.
 
 export interface TextFile {
   file_name: string;
@@ -14,11 +14,15 @@ export function safeFileName(name: string): string {
 }
 
 export function saveTextFile(file: TextFile, doc: Document = document): void {
-  const blob = new Blob([file.text], { type: `${file.media_type || 'text/plain'};charset=utf-8` });
+  saveBlob(file.file_name, new Blob([file.text], { type: `${file.media_type || 'text/plain'};charset=utf-8` }), doc);
+}
+
+/** Saves any content (a file a run wrote) under `name`. */
+export function saveBlob(name: string, blob: Blob, doc: Document = document): void {
   const url = URL.createObjectURL(blob);
   const a = doc.createElement('a');
   a.href = url;
-  a.download = safeFileName(file.file_name);
+  a.download = safeFileName(name);
   a.rel = 'noopener';
   a.style.display = 'none';
   doc.body.append(a);

@@ -36,6 +36,7 @@ import type { ReportRequest } from './ReportRequest';
 import type { RunDetail } from './RunDetail';
 import type { RunFilter } from './RunFilter';
 import type { RunReadiness } from './RunReadiness';
+import type { RunResults } from './RunResults';
 import type { RunSummary } from './RunSummary';
 import type { SearchRequest } from './SearchRequest';
 import type { SearchResponse } from './SearchResponse';
@@ -75,10 +76,12 @@ export const OPERATIONS = {
   design_metrics: { kind: 'call', method: 'GET', path: '/api/design/metrics', args: [] },
   check_run: { kind: 'call', method: 'POST', path: '/api/runs/check', args: [{ kind: 'body', name: 'request' }] },
   start_run: { kind: 'call', method: 'POST', path: '/api/runs', args: [{ kind: 'body', name: 'request' }] },
+  resume_run: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/resume', args: [{ kind: 'path', name: 'run_id' }] },
   stop_run: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/stop', args: [{ kind: 'path', name: 'run_id' }] },
   answer_input: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/answer', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
   list_runs: { kind: 'call', method: 'GET', path: '/api/runs', args: [{ kind: 'query', name: 'filter' }] },
   run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
+  run_results: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/results', args: [{ kind: 'path', name: 'run_id' }] },
   run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_report: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/report', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
@@ -118,10 +121,12 @@ export interface Operations {
   design_metrics: { args: {}; answer: DesignMetrics };
   check_run: { args: { request: StartRunRequest }; answer: RunReadiness };
   start_run: { args: { request: StartRunRequest }; answer: StartRunResponse };
+  resume_run: { args: { run_id: string }; answer: StartRunResponse };
   stop_run: { args: { run_id: string }; answer: StopRunResponse };
   answer_input: { args: { run_id: string; request: AnswerRequest }; answer: AnswerResponse };
   list_runs: { args: { filter: RunFilter }; answer: Array<RunSummary> };
   run_detail: { args: { run_id: string }; answer: RunDetail };
+  run_results: { args: { run_id: string }; answer: RunResults };
   run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
   run_report: { args: { run_id: string; request: ReportRequest }; answer: ReportFile };
   run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };

@@ -1,0 +1,155 @@
+//! What a run produced, for the studio to open a finished run on: the values its last nodes gave
+//! (the plan's results, not its plumbing) and the files it wrote, each with a preview — tables for
+//! CSV and Excel, text for Markdown and plain text, the parsed value for JSON, images as they are.
+//! Only files the run recorded as its artifacts are read, each within a size limit.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use planwright_runs::{ArtifactKind, EventKind};
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::types::*;
+use crate::Studio;
+
+/// Rows a table preview shows.
+const PREVIEW_ROWS: usize = 50;
+/// Characters a text preview shows.
+const PREVIEW_CHARS: usize = 64 * 1024;
+/// Rows of a value that are listed in the headline.
+const VALUE_ROWS: usize = 20;
+
+impl Studio {
+    /// The run's results: the outputs of its last nodes (those no other node reads), and every
+    /// file it wrote with a preview. Readable while the run goes on (what is there so far).
+    pub async fn run_results(&self, run_id: String) -> Result<RunResults, ApiError> {
+        let events = self.inner.store.events(&run_id)?;
+        let (plan_text, _) = self.inner.store.plan(&run_id)?;
+        let graph = self.plan_graph(PlanText { text: plan_text }).await?;
+        let read_by_others: HashSet<&str> = graph.edges.iter().map(|e| e.from.as_str()).collect();
+        let last_nodes: HashSet<&str> = graph
+            .nodes
+            .iter()
+            .filter(|n| n.parent.is_none() && !read_by_others.contains(n.id.as_str()))
+            .map(|n| n.id.as_str())
+            .collect();
+        let mut values = Vec::new();
+        let mut files: Vec<(String, String, ArtifactKind, u64)> = Vec::new();
+        for event in &events {
+            match &event.kind {
+                EventKind::NodeFinished { node, outputs: Value::Object(outputs), .. }
+                    if last_nodes.contains(node.as_str()) =>
+                {
+                    values.retain(|v: &ResultValue| v.node != *node);
+                    values.extend(outputs.iter().map(|(alias, value)| result_value(node, alias, value)));
+                }
+                EventKind::Artifact { node, path, kind: kind @ (ArtifactKind::File | ArtifactKind::Report), bytes } => {
+                    files.retain(|(_, p, ..)| p != path);
+                    files.push((node.to_string(), path.clone(), *kind, *bytes));
+                }
+                _ => {}
+            }
+        }
+        let workspace = self.workspace();
+        let files = tokio::task::spawn_blocking(move || {
+            files
+                .into_iter()
+                .map(|(node, path, kind, bytes)| result_file(&workspace, node, path, kind, bytes))
+                .collect()
+        })
+        .await
+        .map_err(|e| ApiError::internal(format!("reading the run's files stopped: {e}")))?;
+        Ok(RunResults { values, files })
+    }
+}
+
+fn result_value(node: &str, alias: &str, value: &Value) -> ResultValue {
+    let (shown, rows) = match value {
+        Value::Array(items) => (Value::Array(items.iter().take(VALUE_ROWS).cloned().collect()), Some(items.len())),
+        other => (other.clone(), None),
+    };
+    ResultValue { node: node.to_owned(), alias: alias.to_owned(), value: shown, rows }
+}
+
+fn result_file(workspace: &Path, node: String, path: String, kind: ArtifactKind, bytes: u64) -> ResultFile {
+    let file = Path::new(&path);
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.clone());
+    let shown_path = file.strip_prefix(workspace).map(|p| p.display().to_string()).unwrap_or_else(|_| path.clone());
+    let media_type = crate::runs::media_type(&path).to_owned();
+    let preview = preview(file, &media_type);
+    ResultFile {
+        node,
+        name,
+        path,
+        shown_path,
+        report: matches!(kind, ArtifactKind::Report),
+        bytes,
+        media_type,
+        preview,
+    }
+}
+
+fn preview(file: &Path, media_type: &str) -> FilePreview {
+    let ext = file.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let size = std::fs::metadata(file).map(|m| m.len());
+    match size {
+        Err(e) => return FilePreview::None { reason: format!("the file cannot be read: {e}") },
+        Ok(size) if size > crate::runs::MAX_ARTIFACT_BYTES => {
+            return FilePreview::None { reason: format!("the file is {size} bytes, too large to preview") }
+        }
+        Ok(_) => {}
+    }
+    let read = || std::fs::read(file).map_err(|e| format!("the file cannot be read: {e}"));
+    let result = match ext.as_str() {
+        "csv" | "tsv" => read().and_then(|bytes| csv_table(&bytes, if ext == "tsv" { b'\t' } else { b',' })),
+        "xlsx" | "xlsm" | "xlsb" | "xls" | "ods" => excel_table(file),
+        "json" => read().and_then(|bytes| {
+            serde_json::from_slice(&bytes)
+                .map(|value| FilePreview::Json { value })
+                .map_err(|e| format!("not JSON: {e}"))
+        }),
+        "md" | "markdown" | "txt" | "log" | "jsonl" => {
+            read().map(|bytes| text(&bytes, matches!(ext.as_str(), "md" | "markdown")))
+        }
+        _ if media_type.starts_with("image/") => Ok(FilePreview::Image),
+        _ => Ok(FilePreview::None { reason: "no preview for this kind of file".into() }),
+    };
+    result.unwrap_or_else(|reason| FilePreview::None { reason })
+}
+
+fn text(bytes: &[u8], markdown: bool) -> FilePreview {
+    let text = String::from_utf8_lossy(bytes);
+    let truncated = text.chars().count() > PREVIEW_CHARS;
+    FilePreview::Text { text: text.chars().take(PREVIEW_CHARS).collect(), markdown, truncated }
+}
+
+fn csv_table(bytes: &[u8], delimiter: u8) -> Result<FilePreview, String> {
+    // A UTF-8 byte-order mark is not part of the first column's name.
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).has_headers(true).from_reader(bytes);
+    let columns: Vec<String> =
+        reader.headers().map_err(|e| format!("not CSV: {e}"))?.iter().map(str::to_owned).collect();
+    let mut rows = Vec::new();
+    let mut total_rows = 0;
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("not CSV: {e}"))?;
+        total_rows += 1;
+        if rows.len() < PREVIEW_ROWS {
+            rows.push(record.iter().map(str::to_owned).collect());
+        }
+    }
+    Ok(FilePreview::Table { sheet: None, columns, rows, total_rows })
+}
+
+fn excel_table(file: &Path) -> Result<FilePreview, String> {
+    use calamine::{open_workbook_auto, Reader};
+    let mut workbook = open_workbook_auto(file).map_err(|e| format!("not a workbook: {e}"))?;
+    let sheet = workbook.sheet_names().first().cloned().ok_or("the workbook has no sheets")?;
+    let range = workbook.worksheet_range(&sheet).map_err(|e| format!("sheet {sheet}: {e}"))?;
+    let mut lines = range.rows().map(|row| row.iter().map(|cell| cell.to_string()).collect::<Vec<String>>());
+    let columns = lines.next().unwrap_or_default();
+    let total_rows = range.height().saturating_sub(1);
+    let rows = lines.take(PREVIEW_ROWS).collect();
+    Ok(FilePreview::Table { sheet: Some(sheet), columns, rows, total_rows })
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultValue } from '../api/types/ResultValue';
+import { cellText, formatBytes, valueView } from './results';
+
+const value = (v: ResultValue['value'], rows?: number): ResultValue => ({ node: 'n', alias: 'a', value: v, ...(rows === undefined ? {} : { rows }) });
+
+describe('a run\'s results', () => {
+  it('shows numbers as figures in the person\'s locale, short text as it is', () => {
+    expect(valueView(value(1234567.5), 'en')).toEqual({ kind: 'figure', text: '1,234,567.5' });
+    expect(valueView(value(1234567), 'ja')).toEqual({ kind: 'figure', text: '1,234,567' });
+    expect(valueView(value('out/report.xlsx'), 'en')).toEqual({ kind: 'figure', text: 'out/report.xlsx' });
+    expect(valueView(value('line one\nline two'), 'en').kind).toBe('text');
+  });
+
+  it('shows rows as a table with every column, and says how many rows there are', () => {
+    const view = valueView(value([{ id: 1, name: '山田' }, { id: 2, extra: { a: 1 } }], 120), 'ja');
+    expect(view).toEqual({
+      kind: 'table',
+      columns: ['id', 'name', 'extra'],
+      rows: [
+        ['1', '山田', ''],
+        ['2', '', '{"a":1}'],
+      ],
+      total: 120,
+    });
+    expect(valueView(value(['a', 3]), 'en')).toEqual({ kind: 'list', items: ['a', '3'], total: 2 });
+    expect(valueView(value({ a: 1 }), 'en').kind).toBe('json');
+    expect(cellText(null)).toBe('');
+  });
+
+  it('gives file sizes in units people read', () => {
+    expect(formatBytes(340, 'en')).toBe('340 B');
+    expect(formatBytes(1536, 'en')).toBe('1.5 KB');
+    expect(formatBytes(5 * 1024 * 1024, 'en')).toBe('5 MB');
+  });
+});

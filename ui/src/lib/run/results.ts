@@ -1,0 +1,52 @@
+// A finished run's results as the Run tab opens on them: each value of the plan's last nodes
+// shown for what it is (a figure, a text, rows as a table), and the size of each file written.
+import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+import type { ResultValue } from '../api/types/ResultValue';
+import type { Lang } from '../i18n/messages';
+import { formatNumber } from './format';
+
+export type ValueView =
+  | { kind: 'figure'; text: string }
+  | { kind: 'text'; text: string }
+  | { kind: 'table'; columns: string[]; rows: string[][]; total: number }
+  | { kind: 'list'; items: string[]; total: number }
+  | { kind: 'json'; text: string };
+
+/** A cell's text: strings as they are, everything else as JSON. */
+export function cellText(v: Json | undefined): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+const isRecord = (v: Json): v is { [key: string]: Json } => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function valueView(r: ResultValue, lang: Lang): ValueView {
+  const v = r.value;
+  if (typeof v === 'number') return { kind: 'figure', text: formatNumber(v, lang) };
+  if (typeof v === 'boolean' || v === null) return { kind: 'figure', text: String(v) };
+  if (typeof v === 'string') return v.length <= 40 && !v.includes('\n') ? { kind: 'figure', text: v } : { kind: 'text', text: v };
+  if (Array.isArray(v)) {
+    const total = r.rows ?? v.length;
+    if (v.length > 0 && v.every(isRecord)) {
+      const columns = [...new Set(v.flatMap((row) => Object.keys(row)))];
+      return { kind: 'table', columns, rows: v.map((row) => columns.map((c) => cellText(row[c]))), total };
+    }
+    return { kind: 'list', items: v.map(cellText), total };
+  }
+  return { kind: 'json', text: JSON.stringify(v, null, 2) };
+}
+
+/** `1.2 MB`, `340 B`: a file's size for people. */
+export function formatBytes(bytes: number, lang: Lang): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let n = bytes;
+  let unit = 0;
+  while (n >= 1024 && unit < units.length - 1) {
+    n /= 1024;
+    unit++;
+  }
+  const digits = unit === 0 || n >= 10 ? 0 : 1;
+  return `${new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-US', { maximumFractionDigits: digits }).format(n)} ${units[unit]}`;
+}
