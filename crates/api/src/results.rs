@@ -22,7 +22,8 @@ const VALUE_ROWS: usize = 20;
 
 impl Studio {
     /// The run's results: the outputs of its last nodes (those no other node reads), and every
-    /// file it wrote with a preview. Readable while the run goes on (what is there so far).
+    /// file it wrote with a preview, in the plan's order. Readable while the run goes on (what
+    /// is there so far).
     pub async fn run_results(&self, run_id: String) -> Result<RunResults, ApiError> {
         let events = self.inner.store.events(&run_id)?;
         let (plan_text, _) = self.inner.store.plan(&run_id)?;
@@ -51,6 +52,10 @@ impl Studio {
                 _ => {}
             }
         }
+        // In the plan's order, not in the order concurrent nodes happened to finish.
+        let position = |node: &str| graph.nodes.iter().position(|n| n.id == node).unwrap_or(usize::MAX);
+        values.sort_by_key(|v| position(&v.node));
+        files.sort_by_key(|(node, ..)| position(node));
         let workspace = self.workspace();
         let files = tokio::task::spawn_blocking(move || {
             files
@@ -147,7 +152,12 @@ fn excel_table(file: &Path) -> Result<FilePreview, String> {
     let mut workbook = open_workbook_auto(file).map_err(|e| format!("not a workbook: {e}"))?;
     let sheet = workbook.sheet_names().first().cloned().ok_or("the workbook has no sheets")?;
     let range = workbook.worksheet_range(&sheet).map_err(|e| format!("sheet {sheet}: {e}"))?;
-    let mut lines = range.rows().map(|row| row.iter().map(|cell| cell.to_string()).collect::<Vec<String>>());
+    let text = |cell: &calamine::Data| match planwright_blocks::excel_cell_value(cell) {
+        Value::String(text) => text,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    let mut lines = range.rows().map(|row| row.iter().map(text).collect::<Vec<String>>());
     let columns = lines.next().unwrap_or_default();
     let total_rows = range.height().saturating_sub(1);
     let rows = lines.take(PREVIEW_ROWS).collect();

@@ -18,6 +18,8 @@ use std::sync::Arc;
 
 use planwright_block::Block;
 
+pub use excel::cell_value as excel_cell_value;
+
 /// The built-in blocks, one per catalog id; `browser.run_objectives` is the objective
 /// runner's (`planwright-objectives`), and `planwright_api::blocks` gives them all.
 pub fn builtin() -> Vec<Arc<dyn Block>> {

@@ -16,6 +16,8 @@ mod grid;
 mod read;
 mod write;
 
+pub use read::cell_value;
+
 use std::sync::Arc;
 
 use planwright_block::Block;

@@ -288,8 +288,9 @@ fn header_text(cell: &Data) -> Option<String> {
     }
 }
 
-/// A cell as a JSON value (see the module documentation).
-pub(crate) fn cell_value(cell: &Data) -> Value {
+/// A cell as a JSON value (see the module documentation): dates as ISO text, as
+/// `excel.read_data` gives them. The studio's previews of workbooks show cells through it too.
+pub fn cell_value(cell: &Data) -> Value {
     match cell {
         Data::Empty => Value::Null,
         Data::Int(i) => Value::from(*i),

@@ -24,7 +24,14 @@ describe('a run\'s results', () => {
       total: 120,
     });
     expect(valueView(value(['a', 3]), 'en')).toEqual({ kind: 'list', items: ['a', '3'], total: 2 });
-    expect(valueView(value({ a: 1 }), 'en').kind).toBe('json');
+    expect(valueView(value({ sheets: ['Unpaid', 'Paid'], rows: 3 }), 'en')).toEqual({
+      kind: 'fields',
+      fields: [
+        ['sheets', 'Unpaid, Paid'],
+        ['rows', '3'],
+      ],
+    });
+    expect(valueView(value({ a: { b: 1 } }), 'en').kind).toBe('json');
     expect(cellText(null)).toBe('');
   });
 

@@ -10,6 +10,7 @@ export type ValueView =
   | { kind: 'text'; text: string }
   | { kind: 'table'; columns: string[]; rows: string[][]; total: number }
   | { kind: 'list'; items: string[]; total: number }
+  | { kind: 'fields'; fields: [string, string][] }
   | { kind: 'json'; text: string };
 
 /** A cell's text: strings as they are, everything else as JSON. */
@@ -34,6 +35,12 @@ export function valueView(r: ResultValue, lang: Lang): ValueView {
       return { kind: 'table', columns, rows: v.map((row) => columns.map((c) => cellText(row[c]))), total };
     }
     return { kind: 'list', items: v.map(cellText), total };
+  }
+  // A small record of plain values reads as its fields; anything deeper as JSON.
+  const plain = (x: Json) => x === null || typeof x !== 'object' || (Array.isArray(x) && x.every((i) => i === null || typeof i !== 'object'));
+  const entries = Object.entries(v);
+  if (entries.length > 0 && entries.length <= 12 && entries.every(([, x]) => plain(x))) {
+    return { kind: 'fields', fields: entries.map(([k, x]) => [k, Array.isArray(x) ? x.map(cellText).join(', ') : cellText(x)]) };
   }
   return { kind: 'json', text: JSON.stringify(v, null, 2) };
 }

@@ -1,0 +1,106 @@
+// Screenshots of the Run tab's run check (a file missing, secrets to enter) and of a finished
+// run's results (a workbook previewed as a table), in English and Japanese, light and dark, at
+// 1280×800: after `npm run build` and `cargo build -p planwright`,
+// `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
+// ordinary test run. docs/images/run-check-* and run-results-* are these pictures.
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect } from './studio';
+
+const OUT = process.env.PLANWRIGHT_SCREENSHOTS ?? '';
+
+const CHECK_PLAN = `apiVersion: planwright/v1
+id: monthly_invoices
+version: 1.0.0
+vars:
+  month: null
+  invoice_file: data/invoices_2024-04.xlsx
+  start_url: http://127.0.0.1:9/
+secrets: [PORTAL_USER, PORTAL_PASSWORD]
+graph:
+  - id: invoices
+    block: excel.read_data
+    in: {path: "\${vars.invoice_file}"}
+    out: {rows: rows}
+  - id: portal
+    block: browser.run_objectives
+    after: [invoices]
+    in:
+      start_url: \${vars.start_url}
+      steps: |
+        1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}
+        2. Open the statement of \${vars.month}
+`;
+
+const RESULTS_PLAN = `apiVersion: planwright/v1
+id: month_end_close
+version: 1.0.0
+graph:
+  - id: book
+    block: excel.write
+    in:
+      path: out/unpaid_2024-04.xlsx
+      sheets:
+        Unpaid:
+          - {Invoice: INV-2024-0401, Customer: Yamada Trading Co., Amount: 132000, Due: 2024-05-31}
+          - {Invoice: INV-2024-0403, Customer: Midori Planning Ltd., Amount: 264000, Due: 2024-05-20}
+          - {Invoice: INV-2024-0417, Customer: Towa Logistics, Amount: 88000, Due: 2024-05-31}
+    out: {summary: summary}
+  - id: note
+    block: report.write
+    in:
+      data: {unpaid_invoices: 3, total_unpaid: 484000}
+      format: markdown
+      path: out/month_end_2024-04.md
+      title: Month-end close, April 2024
+    out: {path: report}
+`;
+
+const WORDS = {
+  en: { run: 'Run', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i },
+  ja: { run: '実行', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/ },
+};
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: join(OUT, `${name}.png`), animations: 'disabled' });
+}
+
+for (const lang of ['en', 'ja'] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test.describe(`${lang} ${theme}`, () => {
+      test.skip(OUT === '', 'set PLANWRIGHT_SCREENSHOTS to a folder to take the screenshots');
+      test.use({
+        locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+        timezoneId: 'Asia/Tokyo',
+        colorScheme: theme,
+        reducedMotion: 'reduce',
+        viewport: { width: 1280, height: 800 },
+        plans: { 'monthly_invoices.yaml': CHECK_PLAN, 'month_end_close.yaml': RESULTS_PLAN },
+        serveEnv: { PLANWRIGHT_SECRET_PORTAL_USER: 'tk-suzuki' },
+      });
+      const w = WORDS[lang];
+      const v = `${lang}-${theme}`;
+
+      test('the run check and a run\'s results', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.run }).click();
+        await page.getByLabel(w.choose).selectOption({ label: 'monthly_invoices (monthly_invoices.yaml)' });
+        const check = page.getByRole('group', { name: w.check });
+        await expect(check.getByText('PORTAL_PASSWORD', { exact: true })).toBeVisible();
+        await page.getByLabel('month', { exact: true }).fill('2024-04');
+        await expect(check.getByLabel('month', { exact: true })).toHaveValue('2024-04');
+        await page.waitForTimeout(600);
+        await check.getByText('PORTAL_PASSWORD', { exact: true }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await shot(page, `run-check-${v}`);
+
+        await page.getByLabel(w.choose).selectOption({ label: 'month_end_close (month_end_close.yaml)' });
+        await page.locator('.start button.primary').click();
+        await expect(page.locator('.run-head [role=status]')).toHaveText(w.succeeded);
+        const results = page.getByRole('region', { name: w.results });
+        await expect(results.getByRole('table').first()).toBeVisible();
+        await shot(page, `run-results-${v}`);
+      });
+    });
+  }
+}
