@@ -118,6 +118,31 @@ test('a registered plan appears in the designs list', async ({ page, studio }) =
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('e2e_report');
 });
 
+test('the editor says whether the plan is a draft, registered or changed, and drafts are named after the plan', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  const toolbar = page.getByRole('region', { name: 'Plan editor' });
+  await typePlan(page, REPORT_PLAN);
+  await expect(toolbar.getByText('Draft', { exact: true })).toBeVisible();
+  await page.getByRole('radio', { name: 'Designs' }).click();
+  // The untitled draft took the plan's id as its name.
+  await expect(page.getByRole('list', { name: 'Drafts' })).toContainText('e2e_report.yaml');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/Registered as e2e_report_\d{12}\.yaml/)).toBeVisible();
+  await expect(toolbar.getByText('Registered', { exact: true })).toBeVisible();
+  // Registered, the text is no draft any more, and nothing is "unsaved".
+  await expect(page.getByRole('list', { name: 'Drafts' })).toHaveCount(0);
+  await expect(toolbar).not.toContainText('Unsaved changes');
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText('\n# a note\n');
+  await expect(toolbar.getByText('Changed since registered')).toBeVisible();
+  const drafts = page.getByRole('list', { name: 'Drafts' });
+  await expect(drafts).toContainText('e2e_report.yaml');
+  await drafts.getByRole('button', { name: 'Delete draft e2e_report.yaml' }).click();
+  await expect(page.getByRole('list', { name: 'Drafts' })).toHaveCount(0);
+});
+
 test.describe('opening a design', () => {
   test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN } });
 

@@ -187,6 +187,7 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ReportFile,
         RunReadiness,
         RunResults,
+        DraftDeleted,
         SecretValue,
         SecretStatus,
         SystemCheck,

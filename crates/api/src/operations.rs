@@ -25,6 +25,7 @@ macro_rules! studio_operations {
             call list_drafts GET "/api/drafts" () -> Vec<$crate::DraftInfo>;
             call open_draft GET "/api/drafts/{name}" (path name: String) -> $crate::DraftText;
             call save_draft PUT "/api/drafts/{name}" (path name: String, body request: $crate::PlanText) -> $crate::DraftInfo;
+            call delete_draft DELETE "/api/drafts/{name}" (path name: String) -> $crate::DraftDeleted;
             call save_design_session PUT "/api/drafts/{name}/session" (path name: String, body request: $crate::DesignSession) -> $crate::DesignSession;
             call list_templates GET "/api/templates" () -> Vec<$crate::TemplateInfo>;
             call design_candidates POST "/api/design/candidates" (body request: $crate::CandidatesRequest) -> $crate::CandidatesResponse;

@@ -228,6 +228,12 @@ pub struct DesignText {
     pub text: String,
 }
 
+/// `delete_draft`'s answer: the draft (and its design session) is gone.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct DraftDeleted {
+    pub name: String,
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct DraftInfo {
     pub name: String,

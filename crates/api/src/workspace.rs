@@ -12,7 +12,7 @@ use planwright_fs::Access;
 
 use crate::design::DesignSession;
 use crate::error::ApiError;
-use crate::types::{DesignInfo, DesignText, DraftInfo, DraftText, PlanText};
+use crate::types::{DesignInfo, DesignText, DraftDeleted, DraftInfo, DraftText, PlanText};
 use crate::Studio;
 
 pub(crate) const DESIGNS: &str = "designs";
@@ -220,6 +220,21 @@ impl Studio {
         crate::settings::write_atomically(&path, &request.text, Access::Shared)?;
         let updated_at = std::fs::metadata(&path).and_then(|m| m.modified()).map(rfc3339).unwrap_or_default();
         Ok(DraftInfo { name, updated_at })
+    }
+
+    /// Deletes a draft and its design session; a draft that is not there is already deleted.
+    pub async fn delete_draft(&self, name: String) -> Result<DraftDeleted, ApiError> {
+        let path = self.draft_path(&name)?;
+        let session = self.workspace().join(DRAFTS).join(SESSIONS).join(format!("{name}.json"));
+        for file in [&path, &session] {
+            match std::fs::remove_file(file) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_error("delete", file, &e)),
+            }
+        }
+        tracing::info!(draft = %name, "draft deleted");
+        Ok(DraftDeleted { name })
     }
 
     fn draft_path(&self, name: &str) -> Result<PathBuf, ApiError> {

@@ -267,6 +267,18 @@ async fn drafts_are_saved_and_read_back() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     let missing = s.get("/api/drafts/none.yaml").send().await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+
+    // Deleted with its design session; deleting again is no error; a path is refused.
+    std::fs::create_dir_all(s.workspace.join("drafts/sessions")).unwrap();
+    std::fs::write(s.workspace.join("drafts/sessions/mine.yaml.json"), "{}").unwrap();
+    let (status, deleted) = s.json(reqwest::Method::DELETE, "/api/drafts/mine.yaml", Value::Null).await;
+    assert_eq!((status, deleted), (StatusCode::OK, json!({"name": "mine.yaml"})));
+    assert!(!s.workspace.join("drafts/mine.yaml").exists());
+    assert!(!s.workspace.join("drafts/sessions/mine.yaml.json").exists());
+    let (status, _) = s.json(reqwest::Method::DELETE, "/api/drafts/mine.yaml", Value::Null).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = s.json(reqwest::Method::DELETE, "/api/drafts/..%2Fdesigns%2Fx.yaml", Value::Null).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -352,6 +352,7 @@ export function createApi(transport: Transport) {
     listDrafts: () => call('list_drafts', {}),
     openDraft: (name: string) => call('open_draft', { name }),
     saveDraft: (name: string, text: string) => call('save_draft', { name, request: { text } }),
+    deleteDraft: (name: string) => call('delete_draft', { name }),
     saveDesignSession: (name: string, session: DesignSession) => call('save_design_session', { name, request: session }),
     listTemplates: () => call('list_templates', {}),
     designCandidates: (request: CandidatesRequest) => call('design_candidates', { request }),

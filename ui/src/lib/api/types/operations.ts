@@ -16,6 +16,7 @@ import type { DesignSession } from './DesignSession';
 import type { DesignText } from './DesignText';
 import type { DocumentInfo } from './DocumentInfo';
 import type { DocumentUpload } from './DocumentUpload';
+import type { DraftDeleted } from './DraftDeleted';
 import type { DraftInfo } from './DraftInfo';
 import type { DraftText } from './DraftText';
 import type { DryRunResponse } from './DryRunResponse';
@@ -65,6 +66,7 @@ export const OPERATIONS = {
   list_drafts: { kind: 'call', method: 'GET', path: '/api/drafts', args: [] },
   open_draft: { kind: 'call', method: 'GET', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }] },
   save_draft: { kind: 'call', method: 'PUT', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
+  delete_draft: { kind: 'call', method: 'DELETE', path: '/api/drafts/{name}', args: [{ kind: 'path', name: 'name' }] },
   save_design_session: { kind: 'call', method: 'PUT', path: '/api/drafts/{name}/session', args: [{ kind: 'path', name: 'name' }, { kind: 'body', name: 'request' }] },
   list_templates: { kind: 'call', method: 'GET', path: '/api/templates', args: [] },
   design_candidates: { kind: 'call', method: 'POST', path: '/api/design/candidates', args: [{ kind: 'body', name: 'request' }] },
@@ -110,6 +112,7 @@ export interface Operations {
   list_drafts: { args: {}; answer: Array<DraftInfo> };
   open_draft: { args: { name: string }; answer: DraftText };
   save_draft: { args: { name: string; request: PlanText }; answer: DraftInfo };
+  delete_draft: { args: { name: string }; answer: DraftDeleted };
   save_design_session: { args: { name: string; request: DesignSession }; answer: DesignSession };
   list_templates: { args: {}; answer: Array<TemplateInfo> };
   design_candidates: { args: { request: CandidatesRequest }; answer: CandidatesResponse };
