@@ -143,6 +143,62 @@ test('the editor says whether the plan is a draft, registered or changed, and dr
   await expect(page.getByRole('list', { name: 'Drafts' })).toHaveCount(0);
 });
 
+const UNFINISHED_PLAN = `apiVersion: planwright/v1
+id: e2e_inspect
+version: 1.0.0
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: ""}
+    out: {rows: rows}
+  # Where the rows go
+  - id: save
+    block: report.write
+    in: {data: "", path: out/rows.json}
+`;
+
+test.describe('the node inspector', () => {
+  test.use({ plans: { 'e2e_inspect.yaml': UNFINISHED_PLAN } });
+
+  test('edits a node to a valid plan without writing YAML, and the editor keeps the rest', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Design' }).click();
+    await page.getByRole('radio', { name: 'Designs' }).click();
+    await page.getByRole('button', { name: 'Open e2e_inspect.yaml' }).click();
+    const editor = page.locator('.cm-content');
+    await expect(editor).toContainText('id: e2e_inspect');
+    await expect(page.getByText(/error/).first()).toBeVisible();
+
+    // The first node, from the graph.
+    await page.getByRole('img', { name: 'Graph' }).getByRole('button', { name: /^read/ }).click();
+    const inspector = page.getByRole('tabpanel');
+    await expect(inspector.getByRole('heading', { name: /Read a CSV file/i })).toBeVisible();
+    await inspector.getByLabel('path', { exact: true }).fill('data/sales.csv');
+    await inspector.getByLabel('path', { exact: true }).press('Tab');
+    await expect(editor).toContainText('path: data/sales.csv');
+
+    // The second, chosen in the inspector: its data comes from the first node's rows; a value
+    // of a type that does not fit is offered but refused.
+    await inspector.getByLabel('Node to edit').selectOption('save');
+    const source = inspector.getByLabel('Where data comes from');
+    await source.selectOption('${read.rows}');
+    await expect(editor).toContainText('data: "${read.rows}"');
+    await expect(inspector.getByLabel('Where path comes from').locator('option', { hasText: '${read.rows}' })).toBeDisabled();
+
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await expect(page.getByRole('tab', { name: /Findings/ })).toBeVisible();
+    await page.getByRole('tab', { name: /Findings/ }).click();
+    await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+    // The comment and the untouched lines are as they were written.
+    await expect(editor).toContainText('# Where the rows go');
+    await expect(editor).toContainText('path: out/rows.json');
+    // One document: the editor's undo takes back the inspector's last change.
+    await editor.click();
+    await page.keyboard.press('Control+Z');
+    await expect(editor).toContainText('data: ""');
+  });
+});
+
 test.describe('opening a design', () => {
   test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN } });
 

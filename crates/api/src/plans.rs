@@ -270,6 +270,7 @@ fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
         required: port.required,
         default: port.default.clone(),
         description: localized(port),
+        options: port.allowed.clone(),
     }
 }
 

@@ -53,6 +53,10 @@ pub struct PortInfo {
     #[ts(optional)]
     pub default: Option<Value>,
     pub description: Localized,
+    /// The allowed values, when the port is an enumeration (the inspector offers a list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub options: Option<Vec<Value>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -179,10 +179,13 @@ fn block_item(node: &Value, dash: usize) -> String {
 }
 
 /// `value` written on one line: a scalar as YAML writes it, a list or mapping as JSON (which
-/// is YAML's flow style), multi-line text as a quoted string.
+/// is YAML's flow style), multi-line text as a quoted string, and text with flow indicators (a
+/// `${node.alias}` reference) quoted too: plain, it would end a flow mapping such as `in: {…}`.
 fn inline(value: &Value) -> String {
     match value {
-        Value::String(text) if text.contains(['\n', '\r']) => serde_json::to_string(value).unwrap_or_default(),
+        Value::String(text) if text.contains(['\n', '\r', '{', '}', '[', ']', ',']) => {
+            serde_json::to_string(value).unwrap_or_default()
+        }
         Value::Array(_) | Value::Object(_) => serde_json::to_string(value).unwrap_or_default(),
         scalar => serde_yaml::to_string(scalar).unwrap_or_default().trim_end().to_owned(),
     }

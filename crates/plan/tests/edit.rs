@@ -120,6 +120,10 @@ fn in_is_added_to_a_node_without_it_block_or_flow() {
     let flow_in = "apiVersion: planwright/v1\nid: x\nversion: 1.0.0\ngraph:\n  - {id: w, block: report.write, in: {format: csv}}\n";
     let edited = set_input(flow_in, "w", "data", &json!([{"a": 1}])).unwrap();
     assert_eq!(document(&edited.text)["graph"][0]["in"], json!({"format": "csv", "data": [{"a": 1}]}));
+    // A reference has braces: written into a flow mapping, it is quoted.
+    let edited = set_input(flow_in, "w", "format", &json!("${read.rows}")).unwrap();
+    assert!(edited.text.contains(r#"in: {format: "${read.rows}"}"#), "{}", edited.text);
+    assert_eq!(document(&edited.text)["graph"][0]["in"]["format"], "${read.rows}");
 }
 
 #[test]

@@ -6,4 +6,8 @@ export type PortInfo = { name: string,
 /**
  * The type as the specs write it: `string`, `array<object>`, `string | null` …
  */
-type: string, required: boolean, default?: JsonValue, description: Localized, };
+type: string, required: boolean, default?: JsonValue, description: Localized, 
+/**
+ * The allowed values, when the port is an enumeration (the inspector offers a list).
+ */
+options?: Array<JsonValue>, };
