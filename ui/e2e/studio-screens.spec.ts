@@ -1,8 +1,9 @@
-// Screenshots of the Run tab's run check (a file missing, secrets to enter) and of a finished
-// run's results (a workbook previewed as a table), in English and Japanese, light and dark, at
-// 1280×800: after `npm run build` and `cargo build -p planwright`,
+// Screenshots of the Run tab's run check (a file missing, secrets to enter), a finished run's
+// results (a workbook previewed as a table), and the Design tab's node inspector with the plan
+// library (a plan with earlier versions), in English and Japanese, light and dark, at 1280×800:
+// after `npm run build` and `cargo build -p planwright`,
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
-// ordinary test run. docs/images/run-check-* and run-results-* are these pictures.
+// ordinary test run. docs/images/run-check-*, run-results-* and design-inspector-* are these.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -57,9 +58,32 @@ graph:
 `;
 
 const WORDS = {
-  en: { run: 'Run', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i },
-  ja: { run: '実行', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/ },
+  en: { run: 'Run', design: 'Design', designs: 'Designs', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i, earlier: /earlier version/ },
+  ja: { run: '実行', design: '設計', designs: '登録済みプラン', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/, earlier: /以前の版/ },
 };
+
+const INSPECT_V1 = `apiVersion: planwright/v1
+id: unpaid_invoices
+version: 1.0.0
+description: Lists the invoices not paid by their due date.
+graph:
+  - id: invoices
+    block: excel.read_data
+    in: {path: data/invoices_2024-04.xlsx}
+    out: {rows: rows}
+  - id: unpaid
+    block: transforms.filter
+    in:
+      items: "\${invoices.rows}"
+      conditions: [{field: status, operator: ne, value: paid}]
+    out: {filtered: unpaid}
+  - id: save
+    block: excel.write
+    in:
+      path: out/unpaid_2024-04.xlsx
+      sheets: {Unpaid: "\${unpaid.unpaid}"}
+`;
+const INSPECT_V2 = INSPECT_V1.replace('version: 1.0.0', 'version: 1.1.0');
 
 async function shot(page: Page, name: string) {
   await page.evaluate(() => document.fonts.ready);
@@ -76,7 +100,12 @@ for (const lang of ['en', 'ja'] as const) {
         colorScheme: theme,
         reducedMotion: 'reduce',
         viewport: { width: 1280, height: 800 },
-        plans: { 'monthly_invoices.yaml': CHECK_PLAN, 'month_end_close.yaml': RESULTS_PLAN },
+        plans: {
+          'monthly_invoices.yaml': CHECK_PLAN,
+          'month_end_close.yaml': RESULTS_PLAN,
+          'unpaid_invoices_202611010900.yaml': INSPECT_V1,
+          'unpaid_invoices_202611270930.yaml': INSPECT_V2,
+        },
         serveEnv: { PLANWRIGHT_SECRET_PORTAL_USER: 'tk-suzuki' },
       });
       const w = WORDS[lang];
@@ -100,6 +129,18 @@ for (const lang of ['en', 'ja'] as const) {
         const results = page.getByRole('region', { name: w.results });
         await expect(results.getByRole('table').first()).toBeVisible();
         await shot(page, `run-results-${v}`);
+      });
+
+      test('the node inspector and the plan library', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.design }).click();
+        await page.getByRole('radio', { name: w.designs }).click();
+        await page.getByRole('button', { name: /unpaid_invoices_202611270930\.yaml/ }).click();
+        await page.getByText(w.earlier).click();
+        await page.getByRole('img', { name: lang === 'en' ? 'Graph' : 'グラフ' }).getByRole('button', { name: /^unpaid/ }).click();
+        await expect(page.getByRole('tabpanel').getByRole('heading').first()).toBeVisible();
+        await page.waitForTimeout(600);
+        await shot(page, `design-inspector-${v}`);
       });
     });
   }

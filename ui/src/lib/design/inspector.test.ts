@@ -8,8 +8,8 @@ const block = (id: string, inputs: PortInfo[], outputs: PortInfo[]): BlockInfo =
   ({ id, version: '1.0.0', category: id.split('.')[0]!, title: { en: id, ja: id }, description: { en: '', ja: '' }, tags: { en: [], ja: [] }, inputs, outputs }) as BlockInfo;
 
 const catalog = new Map<string, BlockInfo>([
-  ['excel.read_data', block('excel.read_data', [port('path', 'file', { required: true })], [port('rows', 'array<object>'), port('count', 'integer')])],
-  ['transforms.filter', block('transforms.filter', [port('items', 'array', { required: true }), port('expr', 'string', { required: true })], [port('items', 'array<object>')])],
+  ['excel.read_data', block('excel.read_data', [port('path', 'file', { required: true })], [port('rows', 'array(object)'), port('count', 'integer')])],
+  ['transforms.filter', block('transforms.filter', [port('items', 'array', { required: true }), port('expr', 'string', { required: true })], [port('items', 'array(object)')])],
   ['report.write', block('report.write', [port('data', 'any', { required: true }), port('format', 'string', { options: ['json', 'markdown'] }), port('path', 'file', { required: true })], [port('path', 'file')])],
 ]);
 
@@ -53,7 +53,7 @@ describe('the node inspector', () => {
     expect(fieldKind(port('x', 'string'))).toBe('text');
     expect(fieldKind(port('x', 'integer | null'))).toBe('integer');
     expect(fieldKind(port('x', 'file'))).toBe('file');
-    expect(fieldKind(port('x', 'array<object>'))).toBe('json');
+    expect(fieldKind(port('x', 'array(object)'))).toBe('json');
     expect(fieldKind(port('x', 'string', { options: ['a', 'b'] }))).toBe('select');
     expect(fieldValue('integer', '1.5')).toEqual({ ok: false, error: 'notInteger' });
     expect(fieldValue('number', '2.5')).toEqual({ ok: true, value: 2.5 });
@@ -66,16 +66,16 @@ describe('the node inspector', () => {
 
   it('offers the outputs of the nodes before it, the loop item and the vars, typed', () => {
     const choices = choicesFor(PLAN, 'each/second', catalog).map((c) => `${c.reference}:${c.type}`);
-    expect(choices).toEqual(['${read.rows}:array<object>', '${read.n}:integer', '${first.written}:file', '${vars.row}:any', '${vars.month}:string', '${vars.limit}:integer']);
+    expect(choices).toEqual(['${read.rows}:array(object)', '${read.n}:integer', '${first.written}:file', '${vars.row}:any', '${vars.month}:string', '${vars.limit}:integer']);
     // A node sees nothing after it.
     expect(choicesFor(PLAN, 'read', catalog).map((c) => c.reference)).toEqual(['${vars.month}', '${vars.limit}']);
   });
 
   it('refuses a value whose type does not fit, saying both types', () => {
-    expect(fits('array', 'array<object>')).toEqual({ ok: true });
+    expect(fits('array', 'array(object)')).toEqual({ ok: true });
     expect(fits('number', 'integer')).toEqual({ ok: true });
     expect(fits('any', 'string')).toEqual({ ok: true });
-    expect(fits('string', 'array<object>')).toEqual({ ok: false, wanted: 'string', given: 'array<object>' });
+    expect(fits('string', 'array(object)')).toEqual({ ok: false, wanted: 'string', given: 'array(object)' });
     expect(fits('integer | null', 'number')).toEqual({ ok: false, wanted: 'integer | null', given: 'number' });
   });
 

@@ -159,11 +159,11 @@ function jsonType(v: Json): string {
   return typeof v;
 }
 
-/** `array<object>` → `array`; `string | null` → [`string`]. */
+/** `array(object)` → `array`; `string | null` → [`string`]. */
 function bases(type: string): string[] {
   return type
     .split('|')
-    .map((t) => t.trim().replace(/<.*$/, ''))
+    .map((t) => t.trim().replace(/[(<].*$/, ''))
     .filter((t) => t !== '' && t !== 'null');
 }
 

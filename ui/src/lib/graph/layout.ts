@@ -41,10 +41,15 @@ export interface Layout {
 }
 
 export const SIZES = {
-  nodeH: 44,
+  /** Three lines: the node's id, its block's title in the person's language, the block's id. */
+  nodeH: 60,
   minW: 120,
-  maxW: 220,
+  maxW: 260,
   charW: 7.2,
+  /** The block id's monospace characters, a little narrower. */
+  monoW: 6.7,
+  /** A full-width (Japanese) character of the title. */
+  wideW: 11.5,
   gapX: 28,
   gapY: 44,
   pad: 14,
@@ -54,9 +59,17 @@ export const SIZES = {
   lane: 8,
 };
 
-export function nodeWidth(n: Pick<GraphNode, 'id' | 'block'>): number {
-  const chars = Math.max(n.id.length, (n.block ?? '').length * 0.9);
-  return Math.round(Math.min(SIZES.maxW, Math.max(SIZES.minW, chars * SIZES.charW + 28)));
+/** How wide `text` is drawn at the title's size: full-width characters take about twice as much. */
+export function textWidth(text: string, narrow: number = SIZES.charW): number {
+  let w = 0;
+  for (const c of text) w += c.charCodeAt(0) > 0x2e7f ? SIZES.wideW : narrow;
+  return w;
+}
+
+/** A node wide enough for its id, title and block, within the bounds. */
+export function nodeWidth(n: Pick<GraphNode, 'id' | 'block'>, title = ''): number {
+  const text = Math.max(textWidth(n.id), textWidth(title, SIZES.charW * 0.9), (n.block ?? '').length * SIZES.monoW);
+  return Math.round(Math.min(SIZES.maxW, Math.max(SIZES.minW, text + 28)));
 }
 
 interface Box {
@@ -131,7 +144,8 @@ export function orderLayers(layers: string[][], edges: [string, string][]): stri
   return result;
 }
 
-export function layoutGraph(graph: PlanGraph): Layout {
+/** Lays the graph out; `titleOf` gives a block's title, which widens its nodes to fit it. */
+export function layoutGraph(graph: PlanGraph, titleOf: (block: string) => string = () => ''): Layout {
   const byId = new Map<string, GraphNode>();
   for (const n of graph.nodes) if (!byId.has(n.id)) byId.set(n.id, n);
   const parentOf = (id: string): string | null => {
@@ -193,7 +207,8 @@ export function layoutGraph(graph: PlanGraph): Layout {
     }
     const dims = (id: string) => {
       const inner = sizes.get(id);
-      const own = nodeWidth(byId.get(id)!);
+      const node = byId.get(id)!;
+      const own = nodeWidth(node, node.block ? titleOf(node.block) : '');
       if (!inner) return { w: own, h: SIZES.nodeH };
       return { w: Math.max(own, inner.w + 2 * SIZES.pad), h: inner.h + SIZES.header + 2 * SIZES.pad };
     };

@@ -11,7 +11,7 @@ describe('the run check', () => {
     expect(varField(v({ type: 'integer' }))).toBe('integer');
     expect(varField(v({ type: 'number | null' }))).toBe('number');
     expect(varField(v({ type: 'boolean' }))).toBe('boolean');
-    expect(varField(v({ type: 'array<object>' }))).toBe('json');
+    expect(varField(v({ type: 'array(object)' }))).toBe('json');
     expect(varField(v({ type: 'string' }))).toBe('text');
   });
 
