@@ -332,3 +332,33 @@ test.describe('runs', () => {
     await expect(page.getByRole('status')).toContainText(/stopped/i);
   });
 });
+
+test.describe('in Japanese', () => {
+  test.use({ locale: 'ja-JP' });
+
+  test('Design → Run: findings in Japanese, then the registered plan runs and opens on its results', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: '設計' }).click();
+    await typePlan(page, REPORT_PLAN.replace('id: e2e_report', 'id: e2e_ja').replace('block: report.write', 'block: report.writ'));
+    await page.getByRole('button', { name: '検証' }).click();
+    const findings = page.getByRole('list', { name: '検出事項' });
+    await expect(findings).toContainText('カタログにないブロックです');
+    // The details stay, in English, for the specifics.
+    await expect(findings).toContainText('report.writ');
+
+    await typePlan(page, REPORT_PLAN.replace('id: e2e_report', 'id: e2e_ja'));
+    await page.getByRole('button', { name: '検証' }).click();
+    await expect(page.getByText('検出事項はありません。プランは有効です。')).toBeVisible();
+    await page.getByRole('button', { name: '登録' }).click();
+    await expect(page.getByText(/e2e_ja_\d{12}\.yaml として登録しました/)).toBeVisible();
+
+    await page.getByRole('tab', { name: '実行' }).click();
+    const choose = page.getByLabel('登録済みのプランを選択');
+    const file = await choose.locator('option', { hasText: /^e2e_ja / }).getAttribute('value');
+    await choose.selectOption(file!);
+    await expect(page.getByText('開始できます')).toBeVisible();
+    await page.getByRole('button', { name: '開始' }).click();
+    await expect(page.getByRole('region', { name: '実行', exact: true }).getByRole('status')).toHaveText('成功');
+    await expect(page.getByRole('region', { name: '結果' })).toContainText('hello.json');
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../api/types/Finding';
-import { findingSpan, findingsToDiagnostics, lineStarts } from './diagnostics';
+import { findingMessage, findingSpan, findingsToDiagnostics, findingTitleKey, lineStarts } from './diagnostics';
 
 const text = [
   'apiVersion: planwright/v1', // 1
@@ -92,5 +92,32 @@ describe('findingsToDiagnostics', () => {
   it('maps warnings', () => {
     const [d] = findingsToDiagnostics(text, [finding({ severity: 'warning', line: 2 })]);
     expect(d!.severity).toBe('warning');
+  });
+});
+
+describe('findings in the person\'s language', () => {
+  it('every finding code the validator and the studio give has a title in English and Japanese', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const { en } = await import('../i18n/en');
+    const { ja } = await import('../i18n/ja');
+    const source = readFileSync(resolve(import.meta.dirname, '../../../../crates/plan/src/finding.rs'), 'utf8');
+    const block = source.slice(source.indexOf('codes! {'));
+    const codes = [...block.matchAll(/^\s+[A-Z]\w+ = "(\w+)",$/gm)].map((m) => m[1]!);
+    expect(codes.length).toBeGreaterThan(30);
+    // The studio adds `unreadable` for a text that is no plan.
+    for (const code of [...codes, 'unreadable']) {
+      const key = findingTitleKey(code);
+      expect(key, code).not.toBeNull();
+      expect((en as Record<string, string>)[key!], code).toBeTruthy();
+      expect((ja as Record<string, string>)[key!], code).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    }
+    expect(findingTitleKey('no_such_code')).toBeNull();
+  });
+
+  it('leads the editor\'s message with the title when there is one', () => {
+    const f = finding({ message: 'there is no block `report.writ`', hint: 'did you mean report.write?' });
+    expect(findingMessage(f, 'カタログにないブロックです')).toBe('カタログにないブロックです\nthere is no block `report.writ`\ndid you mean report.write?');
+    expect(findingMessage(f)).toBe('there is no block `report.writ`\ndid you mean report.write?');
   });
 });

@@ -1,6 +1,7 @@
 // Validation findings → CodeMirror diagnostics (pure: works on the document's text).
 import type { Diagnostic } from '@codemirror/lint';
 import type { Finding } from '../api/types/Finding';
+import { en, type MessageKey } from '../i18n/en';
 
 export interface Span {
   from: number;
@@ -69,13 +70,21 @@ export function severityOf(f: Pick<Finding, 'severity'>): Diagnostic['severity']
 }
 
 /** The message a person reads: what is wrong, then what would fix it. */
-export function findingMessage(f: Finding): string {
-  const parts = [f.message];
+/** The finding as the editor's tooltip says it: its title in the person's language when given, then the details. */
+export function findingMessage(f: Finding, title: string | null = null): string {
+  const parts = title ? [title, f.message] : [f.message];
   if (f.hint) parts.push(f.hint);
   return parts.join('\n');
 }
 
-export function findingsToDiagnostics(text: string, findings: Finding[]): Diagnostic[] {
+/** The message key of a finding code's title (`finding.unknown_block`); null for a code without one. */
+export function findingTitleKey(code: string): MessageKey | null {
+  const key = `finding.${code}`;
+  return key in en ? (key as MessageKey) : null;
+}
+
+/** `titleOf` gives a finding's title in the person's language (or null: the English message alone). */
+export function findingsToDiagnostics(text: string, findings: Finding[], titleOf: (f: Finding) => string | null = () => null): Diagnostic[] {
   const starts = lineStarts(text);
   return findings.map((f) => {
     const span = findingSpan(text, f, starts);
@@ -84,7 +93,7 @@ export function findingsToDiagnostics(text: string, findings: Finding[]): Diagno
       to: span.to,
       severity: severityOf(f),
       source: f.code,
-      message: findingMessage(f),
+      message: findingMessage(f, titleOf(f)),
     };
   });
 }
