@@ -763,3 +763,29 @@ graph:
     let missing = s.get("/api/runs/no-such-run/results").send().await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 }
+
+/// Every example that ships with the studio has, in a new workspace, the input files it reads:
+/// what the run check finds missing is at most a secret to type or a var to choose.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_example_finds_its_sample_inputs_in_a_new_workspace() {
+    let s = Running::start().await;
+    let (_, designs) = s.json(reqwest::Method::GET, "/api/designs", Value::Null).await;
+    let examples: Vec<&str> = designs
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["template"] == false)
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert!(examples.len() >= 10, "{designs}");
+    let mut report = Vec::new();
+    for file in &examples {
+        let (status, check) = s.json(reqwest::Method::POST, "/api/runs/check", json!({"plan": {"file": file}})).await;
+        assert_eq!(status, StatusCode::OK, "{file}: {check}");
+        for problem in check["problems"].as_array().unwrap() {
+            report.push(format!("{file}: {} {}", problem["code"], problem["subject"]));
+        }
+    }
+    let allowed = ["secret_missing", "var_missing", "model_missing"];
+    assert!(report.iter().all(|r| allowed.iter().any(|code| r.contains(code))), "{report:#?}");
+}
