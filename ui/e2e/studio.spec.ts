@@ -70,6 +70,16 @@ graph:
     out: {summary: summary}
 `;
 
+const FAILS_PLAN = `apiVersion: planwright/v1
+id: e2e_fails
+version: 1.0.0
+graph:
+  - id: call
+    block: external.api.http
+    in: {url: "http://127.0.0.1:9/nothing-listens-here"}
+    out: {status: status}
+`;
+
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
@@ -219,7 +229,7 @@ test.describe('opening a design', () => {
 });
 
 test.describe('runs', () => {
-  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN, 'e2e_secret.yaml': SECRET_PLAN, 'e2e_excel.yaml': EXCEL_PLAN } });
+  test.use({ plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_asks.yaml': ASKS_PLAN, 'e2e_waits.yaml': WAITS_PLAN, 'e2e_secret.yaml': SECRET_PLAN, 'e2e_excel.yaml': EXCEL_PLAN, 'e2e_fails.yaml': FAILS_PLAN } });
 
   test('a run shows its nodes live until they are done', async ({ page, studio }) => {
     void studio;
@@ -320,6 +330,21 @@ test.describe('runs', () => {
     await expect(status).toContainText(/succeeded/i);
     await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Run again' })).toBeVisible();
+  });
+
+  test('a failed node says why at the node, and opens in Design at that node', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_fails (e2e_fails.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const row = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="call"]');
+    await expect(row).toHaveAttribute('data-status', 'failed');
+    await expect(row.locator('.why')).toContainText('127.0.0.1:9');
+    await row.getByRole('button', { name: 'call' }).click();
+    await page.getByRole('button', { name: 'Fix in Design' }).click();
+    await expect(page.getByRole('tab', { name: 'Design' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.locator('.cm-content')).toContainText('id: e2e_fails');
+    await expect(page.getByLabel('Node to edit')).toHaveValue('call');
   });
 
   test('a running plan stops', async ({ page, studio }) => {

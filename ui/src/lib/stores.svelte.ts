@@ -45,3 +45,13 @@ if (typeof matchMedia !== 'undefined') {
     if (studio.theme === 'system') applyTheme('system');
   });
 }
+
+/**
+ * Moving between tabs from inside one: `tab` is the tab to show (the app shows it and clears the
+ * request); `fix` a plan to open in the Design tab at one of its nodes ("fix in Design" on a
+ * failed node of a run), taken by the Design tab.
+ */
+export const navigation = $state<{ tab: 'design' | 'run' | 'settings' | null; fix: { text: string; node: string } | null }>({
+  tab: null,
+  fix: null,
+});

@@ -214,6 +214,8 @@ export const en = {
   'finding.shadowed_var': 'A loop variable hides a var of the same name',
   'finding.policy_conflict': 'Policy settings that contradict each other',
   'finding.unresolved_path': 'The sample values do not have this field',
+  'run.fixInDesign': 'Fix in Design',
+  'run.fixInDesignHelp': 'Open this plan, as it ran, in the Design tab at this node',
   'run.plan': 'Plan',
   'run.choosePlan': 'Choose a registered plan',
   'run.vars': 'Variables',

@@ -213,6 +213,8 @@ export const ja: Record<MessageKey, string> = {
   'finding.shadowed_var': 'ループ変数が同名の変数を隠しています',
   'finding.policy_conflict': '互いに矛盾するポリシー設定です',
   'finding.unresolved_path': 'サンプル値にこの項目がありません',
+  'run.fixInDesign': '設計で直す',
+  'run.fixInDesignHelp': '実行したときのこのプランを設計タブで開き、このノードを表示します',
   'run.plan': 'プラン',
   'run.choosePlan': '登録済みのプランを選択',
   'run.vars': '変数',
