@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { planId, STARTER_PLAN } from './plantext';
+import { planId, STARTER_PLAN, STARTER_PLAN_JA, starterPlan } from './plantext';
 
 describe('plan text', () => {
   it('reads the plan id', () => {
     expect(planId('apiVersion: planwright/v1\nid: monthly\n')).toBe('monthly');
     expect(planId('graph: []')).toBeNull();
+  });
+});
+
+describe('the new-plan template in Japanese', () => {
+  it('is the same plan with its words in Japanese', () => {
+    const en = parse(STARTER_PLAN) as { graph: { id: string; block: string; in: Record<string, unknown> }[] };
+    const ja = parse(STARTER_PLAN_JA) as typeof en;
+    expect(ja.graph.map((n) => [n.id, n.block, Object.keys(n.in)])).toEqual(en.graph.map((n) => [n.id, n.block, Object.keys(n.in)]));
+    expect(STARTER_PLAN_JA).toMatch(/置き換えてください/);
+    expect(starterPlan('ja')).toBe(STARTER_PLAN_JA);
+    expect(starterPlan('en')).toBe(STARTER_PLAN);
   });
 });
 

@@ -21,6 +21,26 @@ graph:
       path: out/new_plan.md
 `;
 
+/** The same plan with its words in Japanese, for a studio shown in Japanese. */
+export const STARTER_PLAN_JA = `apiVersion: planwright/v1
+id: new_plan
+version: 0.1.0
+description: この自動化が何をするかを一文で。
+graph:
+  - id: write_report
+    description: 最初のステップの例です。自分のステップに置き換えてください（小さなレポートを書き出します）。
+    block: report.write
+    in:
+      data: {メッセージ: このステップを自動化の最初のステップに置き換えてください。}
+      format: markdown
+      path: out/new_plan.md
+`;
+
+/** The plan a new design starts from, in the studio's language. */
+export function starterPlan(lang: 'en' | 'ja'): string {
+  return lang === 'ja' ? STARTER_PLAN_JA : STARTER_PLAN;
+}
+
 /** The `id` of the plan, when it can be read. */
 export function planId(text: string): string | null {
   const m = /^id:\s*["']?([A-Za-z0-9_.-]+)/m.exec(text);
