@@ -4,7 +4,7 @@
 //! into the run. `start_run` refuses a run whose check finds a problem; the studio also holds
 //! the values of plan secrets (`set_secret`), as it holds the model keys.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use planwright_catalog::{Catalog, Resource, TypeDecl};
 use planwright_llm::Secret;
@@ -71,18 +71,19 @@ impl Studio {
     }
 }
 
-/// A secret's name as plans write it (`A-Z`, digits and `_`): anything else cannot be one of a
-/// plan's secrets, and would name other entries of the keyring.
+/// A secret's name as plans write it (letters, digits and `_`, not starting with a digit, as
+/// `planwright_plan::SECRET_NAME_PATTERN` says): anything else cannot be one of a plan's
+/// secrets, and could name other entries of the keyring.
 fn check_secret_name(name: &str) -> Result<(), ApiError> {
     let valid = !name.is_empty()
         && name.len() <= 64
-        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit());
     if valid {
         Ok(())
     } else {
         Err(ApiError::invalid(format!("`{name}` is not a secret name"))
-            .with_hint("secret names are written in capitals, digits and _, as the plan's `secrets` list has them"))
+            .with_hint("secret names are letters, digits and _, as the plan's `secrets` list has them"))
     }
 }
 
@@ -209,11 +210,14 @@ impl RunNeeds {
                     None => continue,
                 };
                 for path in paths.into_iter().filter_map(|p| p.as_str()).filter(|p| !p.contains("${")) {
+                    // Steps may not read outside the work folder: such a path is never "there".
+                    let inside =
+                        Path::new(path).components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
                     files.push(InputFile {
                         node: node.id.clone(),
                         input: input.clone(),
                         path: path.to_owned(),
-                        present: self.workspace.join(path).is_file(),
+                        present: inside && self.workspace.join(path).is_file(),
                     });
                 }
             }
