@@ -224,7 +224,6 @@ export const en = {
   'run.plan': 'Plan',
   'run.choosePlan': 'Choose a registered plan',
   'run.vars': 'Variables',
-  'run.noVars': 'This plan has no variables.',
   'run.start': 'Start',
   'run.stop': 'Stop',
   'run.stopping': 'Stopping…',

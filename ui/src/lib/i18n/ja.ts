@@ -223,7 +223,6 @@ export const ja: Record<MessageKey, string> = {
   'run.plan': 'プラン',
   'run.choosePlan': '登録済みのプランを選択',
   'run.vars': '変数',
-  'run.noVars': 'このプランには変数がありません。',
   'run.start': '開始',
   'run.stop': '停止',
   'run.stopping': '停止中…',
