@@ -1,7 +1,7 @@
 // The studio end to end, as a person uses it, against `planwright serve` (see studio.ts).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test, expect } from './studio';
 
@@ -345,6 +345,45 @@ test.describe('runs', () => {
     await expect(page.getByRole('tab', { name: 'Design' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('.cm-content')).toContainText('id: e2e_fails');
     await expect(page.getByLabel('Node to edit')).toHaveValue('call');
+  });
+
+  test('a run interrupted from the command line is resumed here, keeping what it had done', async ({ page, studio }) => {
+    // A server that holds the first request of `slow` until the command line is killed, then answers.
+    let hold = true;
+    const calls: string[] = [];
+    const server = createServer((req, res) => {
+      calls.push(req.url ?? '');
+      if (req.url === '/slow' && hold) return; // never answered: the run is killed meanwhile
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const plan = join(studio.workspace, 'designs', 'e2e_interrupted.yaml');
+    writeFileSync(
+      plan,
+      `apiVersion: planwright/v1\nid: e2e_interrupted\nversion: 1.0.0\ngraph:\n  - id: fast\n    block: external.api.http\n    in: {url: "${base}/fast"}\n    out: {status: status}\n  - id: slow\n    block: external.api.http\n    after: [fast]\n    in: {url: "${base}/slow"}\n    out: {status: status}\n`,
+    );
+    try {
+      const home = join(dirname(studio.workspace), 'home');
+      const binary = process.env.PLANWRIGHT_BIN ?? join(import.meta.dirname, '..', '..', 'target', 'debug', 'planwright');
+      const cli = spawn(binary, ['run', plan, '--workdir', studio.workspace], { env: { ...process.env, PLANWRIGHT_HOME: home, PLANWRIGHT_KEYRING: 'off' }, stdio: 'ignore' });
+      await expect.poll(() => calls.includes('/slow'), { timeout: 20_000 }).toBe(true);
+      cli.kill('SIGKILL');
+      await new Promise((ok) => cli.once('exit', ok));
+      hold = false;
+
+      await page.getByRole('tab', { name: 'Run' }).click();
+      await page.getByRole('button', { name: /^Open run / }).first().click();
+      const status = page.getByRole('region', { name: 'Run', exact: true }).getByRole('status');
+      await expect(status).toContainText(/interrupted/i);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await expect(status).toContainText(/succeeded/i);
+      // `fast` finished before the interruption and was not run again.
+      expect(calls.filter((c) => c === '/fast')).toHaveLength(1);
+      expect(calls.filter((c) => c === '/slow')).toHaveLength(2);
+    } finally {
+      server.close();
+    }
   });
 
   test('a running plan stops', async ({ page, studio }) => {
