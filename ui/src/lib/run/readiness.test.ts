@@ -23,6 +23,9 @@ describe('the run check', () => {
 
   it('types what was typed, and says why when it cannot', () => {
     expect(parseVar('integer', ' 12 ')).toEqual({ ok: true, value: 12 });
+    // What a bound number input holds: a number, or null when emptied.
+    expect(parseVar('integer', 12)).toEqual({ ok: true, value: 12 });
+    expect(parseVar('number', null)).toEqual({ ok: true, value: null });
     expect(parseVar('integer', '1.5')).toEqual({ ok: false, error: 'notInteger' });
     expect(parseVar('number', 'abc')).toEqual({ ok: false, error: 'notNumber' });
     expect(parseVar('number', '')).toEqual({ ok: true, value: null });

@@ -31,8 +31,12 @@ export function varText(v: RunVar): string {
 
 export type Parsed = { ok: true; value: Json } | { ok: false; error: 'notNumber' | 'notInteger' | 'badJson' };
 
-/** The typed value of a field's text, or why it is not one. */
-export function parseVar(field: VarField, raw: string): Parsed {
+/**
+ * The typed value of a field's text, or why it is not one. (A number input bound with Svelte gives
+ * a number, or null when empty, rather than its text.)
+ */
+export function parseVar(field: VarField, input: string | number | null | undefined): Parsed {
+  const raw = input === null || input === undefined ? '' : String(input);
   const text = raw.trim();
   switch (field) {
     case 'boolean':
@@ -58,7 +62,10 @@ export function parseVar(field: VarField, raw: string): Parsed {
 }
 
 /** The vars to send, typed; with the fields whose text is not a value of their type. */
-export function collectVars(vars: RunVar[], texts: Record<string, string>): { values: Record<string, Json>; errors: Record<string, Parsed & { ok: false }> } {
+export function collectVars(
+  vars: RunVar[],
+  texts: Record<string, string | number | null>,
+): { values: Record<string, Json>; errors: Record<string, Parsed & { ok: false }> } {
   const values: Record<string, Json> = {};
   const errors: Record<string, Parsed & { ok: false }> = {};
   for (const v of vars) {
