@@ -35,26 +35,27 @@ impl Studio {
             .filter(|n| n.parent.is_none() && !read_by_others.contains(n.id.as_str()))
             .map(|n| n.id.as_str())
             .collect();
-        let mut values = Vec::new();
+        // The outputs as stored in full (masked), not the events' summaries, which cut lists.
+        let mut values: Vec<ResultValue> = self
+            .inner
+            .store
+            .finished_outputs(&run_id)?
+            .iter()
+            .filter(|(node, _)| last_nodes.contains(node.as_str()))
+            .flat_map(|(node, outputs)| outputs.iter().map(|(alias, value)| result_value(node, alias, value)))
+            .collect();
         let mut files: Vec<(String, String, ArtifactKind, u64)> = Vec::new();
         for event in &events {
-            match &event.kind {
-                EventKind::NodeFinished { node, outputs: Value::Object(outputs), .. }
-                    if last_nodes.contains(node.as_str()) =>
-                {
-                    values.retain(|v: &ResultValue| v.node != *node);
-                    values.extend(outputs.iter().map(|(alias, value)| result_value(node, alias, value)));
-                }
-                EventKind::Artifact { node, path, kind: kind @ (ArtifactKind::File | ArtifactKind::Report), bytes } => {
-                    files.retain(|(_, p, ..)| p != path);
-                    files.push((node.to_string(), path.clone(), *kind, *bytes));
-                }
-                _ => {}
+            if let EventKind::Artifact { node, path, kind: kind @ (ArtifactKind::File | ArtifactKind::Report), bytes } =
+                &event.kind
+            {
+                files.retain(|(_, p, ..)| p != path);
+                files.push((node.to_string(), path.clone(), *kind, *bytes));
             }
         }
         // In the plan's order, not in the order concurrent nodes happened to finish.
         let position = |node: &str| graph.nodes.iter().position(|n| n.id == node).unwrap_or(usize::MAX);
-        values.sort_by_key(|v| position(&v.node));
+        values.sort_by(|a, b| position(&a.node).cmp(&position(&b.node)).then(a.alias.cmp(&b.alias)));
         files.sort_by_key(|(node, ..)| position(node));
         let workspace = self.workspace();
         let files = tokio::task::spawn_blocking(move || {

@@ -129,8 +129,9 @@ impl RunWatch {
 
 impl Studio {
     /// Validates the plan and starts it; the run goes on in this process and its events stream
-    /// through [`Studio::run_events`]. Nothing starts — no browser, no model call — unless [`Studio::check_run`] finds nothing
-    /// missing; a plan that does not validate is refused with its findings.
+    /// through [`Studio::run_events`]. Nothing starts — no browser, no model call — unless
+    /// [`Studio::check_run`] finds nothing missing; a plan that does not validate is refused with
+    /// its findings.
     pub async fn start_run(&self, request: StartRunRequest) -> Result<StartRunResponse, ApiError> {
         let (plan_text, plan_path) = self.plan_of(&request.plan).await?;
         // A plan the check cannot read goes on to the engine, which names why with its findings.
