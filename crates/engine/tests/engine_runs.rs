@@ -24,6 +24,19 @@ impl SecretSource for Secrets {
 }
 
 impl support::Fixture {
+    /// This file's run options: its secrets, no events, the system's headless Chromium, no model.
+    fn options(&self, answers: Arc<dyn planwright_engine::AnswerSource>, stop: CancellationToken) -> RunOptions {
+        RunOptions {
+            workdir: self.workdir.path().to_owned(),
+            secrets: Arc::new(Secrets),
+            answers,
+            stop,
+            events: None,
+            browser: BrowserSettings::default(),
+            models: None,
+        }
+    }
+
     async fn run(
         &self,
         plan: &str,
@@ -35,15 +48,7 @@ impl support::Fixture {
             Some(answers) => Arc::new(GivenAnswers(answers)),
             None => Arc::new(NoAnswers),
         };
-        let options = RunOptions {
-            workdir: self.workdir.path().to_owned(),
-            secrets: Arc::new(Secrets),
-            answers,
-            stop,
-            events: None,
-            browser: BrowserSettings::default(),
-            models: None,
-        };
+        let options = self.options(answers, stop);
         let request = RunRequest {
             plan_text: plan.to_owned(),
             plan_path: None,
@@ -333,15 +338,7 @@ async fn resume_does_not_rerun_finished_nodes() {
     assert_eq!(waiting.status, RunStatus::WaitingForInput);
     let mut answers = HashMap::new();
     answers.insert("ask".to_owned(), json!({"approved": true}));
-    let options = RunOptions {
-        workdir: f.workdir.path().to_owned(),
-        secrets: Arc::new(Secrets),
-        answers: Arc::new(GivenAnswers(answers)),
-        stop: CancellationToken::new(),
-        events: None,
-        browser: BrowserSettings::default(),
-        models: None,
-    };
+    let options = f.options(Arc::new(GivenAnswers(answers)), CancellationToken::new());
     let resumed = f.engine.resume(&f.store, &waiting.run_id, options).await.unwrap();
     assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
     assert_eq!(server.log.count("/json/1"), 1, "`first` finished before and was not run again");
@@ -356,15 +353,7 @@ async fn resume_does_not_rerun_finished_nodes() {
 fn a_run_can_be_spawned_on_a_multi_threaded_runtime() {
     fn assert_send<T: Send>(_: &T) {}
     let f = support::fixture();
-    let options = RunOptions {
-        workdir: f.workdir.path().to_owned(),
-        secrets: Arc::new(Secrets),
-        answers: Arc::new(NoAnswers),
-        stop: CancellationToken::new(),
-        events: None,
-        browser: BrowserSettings::default(),
-        models: None,
-    };
+    let options = f.options(Arc::new(NoAnswers), CancellationToken::new());
     let request = RunRequest { plan_text: plan(""), plan_path: None, vars: Default::default() };
     let run = f.engine.run(&f.store, request, options);
     assert_send(&run);
@@ -432,15 +421,7 @@ async fn every_missing_secret_is_named_before_any_node_runs() {
     let server = support::start().await;
     let text = plan(&http("first", "/json/1", ""))
         .replace("secrets: [API_TOKEN]", "secrets: [API_TOKEN, PORTAL_USER, PORTAL_PASSWORD]");
-    let options = RunOptions {
-        workdir: f.workdir.path().to_owned(),
-        secrets: Arc::new(Secrets),
-        answers: Arc::new(NoAnswers),
-        stop: CancellationToken::new(),
-        events: None,
-        browser: BrowserSettings::default(),
-        models: None,
-    };
+    let options = f.options(Arc::new(NoAnswers), CancellationToken::new());
     let request = RunRequest {
         plan_text: text,
         plan_path: None,

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import type { BlockInfo } from '../api/types/BlockInfo';
 import type { PortInfo } from '../api/types/PortInfo';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+import { parseVar, type Parsed } from '../run/readiness';
 
 export interface PlanNode {
   id: string;
@@ -81,33 +82,14 @@ export function valueText(kind: FieldKind, v: Json | undefined): string {
   return String(v);
 }
 
-export type FieldValue = { ok: true; value: Json } | { ok: false; error: 'notNumber' | 'notInteger' | 'badJson' };
+export type FieldValue = Parsed;
 
-/** A field's text as the value to set. */
+/** A field's text as the value to set: `parseVar`'s reading, except that a number or JSON field left empty is refused, and a list's option keeps the spec's type. */
 export function fieldValue(kind: FieldKind, raw: string, options: Json[] = []): FieldValue {
-  const text = raw.trim();
-  switch (kind) {
-    case 'boolean':
-      return { ok: true, value: text === 'true' };
-    case 'number':
-    case 'integer': {
-      const n = Number(text);
-      if (text === '' || Number.isNaN(n)) return { ok: false, error: 'notNumber' };
-      if (kind === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'notInteger' };
-      return { ok: true, value: n };
-    }
-    case 'json':
-      try {
-        return { ok: true, value: JSON.parse(text) as Json };
-      } catch {
-        return { ok: false, error: 'badJson' };
-      }
-    case 'select':
-      // The option as the spec writes it (a number stays a number).
-      return { ok: true, value: options.find((o) => String(o) === raw) ?? raw };
-    default:
-      return { ok: true, value: raw };
-  }
+  if (kind === 'select') return { ok: true, value: options.find((o) => String(o) === raw) ?? raw };
+  if (raw.trim() === '' && (kind === 'number' || kind === 'integer')) return { ok: false, error: 'notNumber' };
+  if (raw.trim() === '' && kind === 'json') return { ok: false, error: 'badJson' };
+  return parseVar(kind, raw);
 }
 
 export interface Choice {
