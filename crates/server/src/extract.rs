@@ -5,7 +5,7 @@
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use planwright_api::ApiError;
@@ -25,7 +25,13 @@ pub(crate) struct Refused(StatusCode, ApiError);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {
-        (self.0, Json(self.1)).into_response()
+        let mut response = (self.0, Json(self.1)).into_response();
+        // The unread rest of a body that was too large or too slow is still on the connection:
+        // saying it closes keeps a client from sending its next request down it.
+        if matches!(self.0, StatusCode::PAYLOAD_TOO_LARGE | StatusCode::REQUEST_TIMEOUT) {
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 }
 

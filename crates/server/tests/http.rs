@@ -418,6 +418,10 @@ async fn unreadable_requests_are_answered_as_api_errors() {
     for (request, expected) in cases {
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), expected);
+        if expected == StatusCode::PAYLOAD_TOO_LARGE {
+            // The rest of the body is unread: the connection must not carry the next request.
+            assert_eq!(response.headers()["connection"], "close");
+        }
         let error: Value = response.json().await.expect("JSON, not plain text");
         assert_eq!(error["code"], "invalid_input", "{error}");
         assert!(error["message"].is_string() && error["hint"].is_string(), "{error}");
