@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanGraph } from '../api/types/PlanGraph';
-import { assignLayers, layoutGraph, orderLayers, SIZES } from './layout';
+import { assignLayers, countCrossings, layoutGraph, orderLayers, SIZES } from './layout';
 
 const chain: PlanGraph = {
   nodes: [
@@ -39,6 +39,22 @@ describe('orderLayers', () => {
   it('reduces crossings by following the parents', () => {
     const o = orderLayers([['a', 'b'], ['y', 'x']], [['a', 'x'], ['b', 'y']]);
     expect(o[1]).toEqual(['x', 'y']);
+  });
+
+  it('counts crossings between consecutive layers', () => {
+    expect(countCrossings([['a', 'b'], ['x', 'y']], [['a', 'y'], ['b', 'x']])).toBe(1);
+    expect(countCrossings([['a', 'b'], ['x', 'y']], [['a', 'x'], ['b', 'y'], ['a', 'b']])).toBe(0);
+  });
+
+  it('reorders the layer above too, and never ends with more crossings than it was given', () => {
+    // y's parents a and c straddle x's parent b: only moving b aside uncrosses c–y and b–x.
+    const layers = [['a', 'b', 'c'], ['y', 'x']];
+    const edges: [string, string][] = [['a', 'y'], ['c', 'y'], ['b', 'x']];
+    expect(countCrossings(layers, edges)).toBe(1);
+    expect(countCrossings(orderLayers(layers, edges), edges)).toBe(0);
+    // A complete bipartite pair crosses once in every order: the given order stays.
+    const mesh: [string, string][] = [['p', 'r'], ['p', 's'], ['q', 'r'], ['q', 's']];
+    expect(orderLayers([['p', 'q'], ['r', 's']], mesh)).toEqual([['p', 'q'], ['r', 's']]);
   });
 });
 
@@ -131,6 +147,55 @@ describe('layoutGraph', () => {
     // The group comes before its members (drawn underneath).
     expect(l.nodes.findIndex((n) => n.id === 'each')).toBeLessThan(l.nodes.findIndex((n) => n.id === 'extract'));
     expect(l.edges.some((e) => e.from === 'list' && e.to === 'extract')).toBe(true);
+  });
+
+  it('draws an edge leaving a loop from the bottom of its box, not down through its body', () => {
+    const g: PlanGraph = {
+      nodes: [
+        { id: 'each', kind: 'loop' },
+        { id: 'each/a', kind: 'block', block: 'x.a', parent: 'each' },
+        { id: 'each/b', kind: 'block', block: 'x.b', parent: 'each' },
+        { id: 'save', kind: 'block', block: 'x.save' },
+      ],
+      edges: [
+        { from: 'each/a', to: 'each/b', kind: 'data' },
+        { from: 'each', to: 'save', kind: 'data' },
+      ],
+    };
+    const l = layoutGraph(g);
+    const each = l.nodes.find((n) => n.id === 'each')!;
+    const start = l.edges.find((e) => e.from === 'each')!.path.match(/^M([\d.]+),([\d.]+)/)!;
+    expect(Number(start[2])).toBe(each.y + each.h);
+  });
+
+  it('brings an edge from outside a loop to a later body node down a lane beside the nodes above it', () => {
+    const g: PlanGraph = {
+      nodes: [
+        { id: 'rates', kind: 'block', block: 'x.rates' },
+        { id: 'each', kind: 'loop' },
+        { id: 'each/read', kind: 'block', block: 'x.read', parent: 'each' },
+        { id: 'each/check', kind: 'block', block: 'x.check', parent: 'each' },
+        { id: 'each/convert', kind: 'block', block: 'x.convert', parent: 'each' },
+      ],
+      edges: [
+        { from: 'rates', to: 'each', kind: 'data' },
+        { from: 'each/read', to: 'each/check', kind: 'data' },
+        { from: 'each/check', to: 'each/convert', kind: 'data' },
+        { from: 'rates', to: 'each/convert', kind: 'data' },
+      ],
+    };
+    const l = layoutGraph(g);
+    const at = Object.fromEntries(l.nodes.map((n) => [n.id, n]));
+    const entry = l.edges.find((e) => e.from === 'rates' && e.to === 'each/convert')!;
+    expect(entry.via).toHaveLength(2);
+    for (const [lane, id] of [[entry.via[0]!, 'each/read'], [entry.via[1]!, 'each/check']] as const) {
+      const n = at[id]!;
+      expect(lane.x > at.each!.x && lane.x < at.each!.x + at.each!.w).toBe(true);
+      expect(lane.x < n.x || lane.x > n.x + n.w, `lane at ${lane.x}, ${id} ${n.x}–${n.x + n.w}`).toBe(true);
+      expect(lane.top).toBeLessThanOrEqual(n.y);
+      expect(lane.bottom).toBeGreaterThanOrEqual(n.y + n.h);
+    }
+    for (const a of l.nodes) for (const b of l.nodes) if (a !== b && a.depth === b.depth) expect(overlap(a, b), `${a.id}/${b.id}`).toBe(false);
   });
 
   it('copes with an empty graph, unknown edge ends, a parent cycle and duplicate ids', () => {

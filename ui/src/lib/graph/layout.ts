@@ -83,6 +83,8 @@ interface Box {
 }
 
 const routeKey = (from: string, to: string) => `${from}\u0000${to}`;
+/** The route key of an edge from outside the group `scope` to a node in its body. */
+const entryKey = (scope: string, from: string, to: string) => `\u0002${scope}\u0000${from}\u0000${to}`;
 
 /** Layers by longest path from the sources; edges closing a cycle are ignored. */
 export function assignLayers(ids: string[], edges: [string, string][]): Map<string, number> {
@@ -119,7 +121,29 @@ export function assignLayers(ids: string[], edges: [string, string][]): Map<stri
   return layer;
 }
 
-/** Orders each layer by the barycentre of the neighbours in the layer above (a few sweeps). */
+/** Crossings between the edges that join consecutive layers, for the layers in this order. */
+export function countCrossings(layers: string[][], edges: [string, string][]): number {
+  const at = new Map<string, [number, number]>();
+  layers.forEach((layer, l) => layer.forEach((id, i) => at.set(id, [l, i])));
+  const between: [number, number][][] = layers.map(() => []);
+  for (const [a, b] of edges) {
+    const pa = at.get(a);
+    const pb = at.get(b);
+    if (pa && pb && pb[0] === pa[0] + 1) between[pa[0]]!.push([pa[1], pb[1]]);
+  }
+  let crossings = 0;
+  for (const es of between)
+    for (let i = 0; i < es.length; i++)
+      for (let j = i + 1; j < es.length; j++) if ((es[i]![0] - es[j]![0]) * (es[i]![1] - es[j]![1]) < 0) crossings++;
+  return crossings;
+}
+
+/**
+ * Orders each layer to cross few edges: sweeps down and up sorting by the barycentre of the
+ * neighbours in the layer before, then swaps neighbours in a layer while that crosses fewer
+ * edges (transposition); the order with the fewest crossings seen is kept (the given one if
+ * nothing does better).
+ */
 export function orderLayers(layers: string[][], edges: [string, string][]): string[][] {
   const result = layers.map((l) => [...l]);
   const preds = new Map<string, string[]>();
@@ -135,13 +159,56 @@ export function orderLayers(layers: string[][], edges: [string, string][]): stri
       const ps = (nb.get(id) ?? []).map((p) => pos.get(p)).filter((p): p is number => p !== undefined);
       score.set(id, ps.length ? ps.reduce((a, b) => a + b, 0) / ps.length : i);
     });
-    return [...layer].sort((a, b) => score.get(a)! - score.get(b)! || layer.indexOf(a) - layer.indexOf(b));
+    const index = new Map(layer.map((id, i) => [id, i]));
+    return [...layer].sort((a, b) => score.get(a)! - score.get(b)! || index.get(a)! - index.get(b)!);
   };
-  for (let sweep = 0; sweep < 4; sweep++) {
+  /** Crossings between the edges of `u` and of `v` to the layer `ref` when `u` comes first. */
+  const pairCrossings = (u: string, v: string, ref: Map<string, number> | null, nb: Map<string, string[]>) => {
+    if (!ref) return 0;
+    let c = 0;
+    for (const p of nb.get(u) ?? []) {
+      const pu = ref.get(p);
+      if (pu === undefined) continue;
+      for (const q of nb.get(v) ?? []) {
+        const pv = ref.get(q);
+        if (pv !== undefined && pu > pv) c++;
+      }
+    }
+    return c;
+  };
+  const transpose = (order: string[][]) => {
+    for (let round = 0; round < 4; round++) {
+      let improved = false;
+      for (let l = 0; l < order.length; l++) {
+        const layer = order[l]!;
+        const above = l > 0 ? new Map(order[l - 1]!.map((id, i) => [id, i])) : null;
+        const below = l + 1 < order.length ? new Map(order[l + 1]!.map((id, i) => [id, i])) : null;
+        for (let i = 0; i + 1 < layer.length; i++) {
+          const [u, v] = [layer[i]!, layer[i + 1]!];
+          const now = pairCrossings(u, v, above, preds) + pairCrossings(u, v, below, succs);
+          const swapped = pairCrossings(v, u, above, preds) + pairCrossings(v, u, below, succs);
+          if (swapped < now) {
+            [layer[i], layer[i + 1]] = [v, u];
+            improved = true;
+          }
+        }
+      }
+      if (!improved) break;
+    }
+  };
+  let best = result.map((l) => [...l]);
+  let fewest = countCrossings(best, edges);
+  for (let sweep = 0; sweep < 8 && fewest > 0; sweep++) {
     for (let i = 1; i < result.length; i++) result[i] = sortBy(result[i]!, result[i - 1]!, preds);
     for (let i = result.length - 2; i >= 0; i--) result[i] = sortBy(result[i]!, result[i + 1]!, succs);
+    transpose(result);
+    const crossings = countCrossings(result, edges);
+    if (crossings < fewest) {
+      fewest = crossings;
+      best = result.map((l) => [...l]);
+    } else if (sweep >= 3) break;
   }
-  return result;
+  return best;
 }
 
 /** Lays the graph out; `titleOf` gives a block's title, which widens its nodes to fit it. */
@@ -252,6 +319,27 @@ export function layoutGraph(graph: PlanGraph, titleOf: (block: string) => string
       for (let i = 1; i < chain.length; i++) orderingEdges.push([chain[i - 1]!, chain[i]!]);
       lanes.set(routeKey(a, b), chain.slice(1, -1));
     }
+    // An edge from outside this group to a member below its first layer enters at the top of the
+    // body and goes down lanes of its own beside the members above its end.
+    if (scope !== null) {
+      const entered = new Set<string>();
+      for (const e of graph.edges) {
+        const b = childOfScope(e.to, scope);
+        const to = b === null ? 0 : (layerOf.get(b) ?? 0);
+        const key = entryKey(scope, e.from, e.to);
+        if (!b || to < 1 || childOfScope(e.from, scope) !== null || entered.has(key)) continue;
+        entered.add(key);
+        const chain: string[] = [];
+        for (let l = 0; l < to; l++) {
+          const lane = `\u0001${key}\u0000${l}`;
+          layers[l]!.push(lane);
+          if (chain.length) orderingEdges.push([chain[chain.length - 1]!, lane]);
+          chain.push(lane);
+        }
+        orderingEdges.push([chain[chain.length - 1]!, b]);
+        lanes.set(key, chain);
+      }
+    }
     const isLane = (id: string) => id.startsWith('\u0001');
     const ordered = orderLayers(layers, orderingEdges);
     const rows = ordered.map((row) => {
@@ -327,7 +415,16 @@ export function layoutGraph(graph: PlanGraph, titleOf: (block: string) => string
     const key = `${e.from}\u0000${e.to}\u0000${e.kind}`;
     if (!a || !b || a === b || seenEdges.has(key)) continue;
     seenEdges.add(key);
-    const via = (root.routes.get(scopePair(e.from, e.to)) ?? []).map((w) => ({ x: w.x + m, top: w.top + m, bottom: w.bottom + m }));
+    // Lanes in the scope holding both ends, then into each group around `to` that `from` is outside.
+    const groups: string[] = [];
+    const seenGroups = new Set<string>();
+    for (let p = parentOf(e.to); p && !seenGroups.has(p); p = parentOf(p)) {
+      seenGroups.add(p);
+      if (childOfScope(e.from, p) === null) groups.unshift(p);
+    }
+    const via = [root.routes.get(scopePair(e.from, e.to)) ?? [], ...groups.map((g) => root.routes.get(entryKey(g, e.from, e.to)) ?? [])]
+      .flat()
+      .map((w) => ({ x: w.x + m, top: w.top + m, bottom: w.bottom + m }));
     edges.push({ from: e.from, to: e.to, kind: e.kind, path: edgePath(a, b, via), via });
   }
   return { width: root.w + 2 * m, height: root.h + 2 * m, nodes, edges };
@@ -340,7 +437,10 @@ export function edgePath(a: LaidNode, b: LaidNode, via: Waypoint[] = []): string
   const sx = a.x + a.w / 2;
   const tx = b.x + b.w / 2;
   const aHeader = a.group ? SIZES.header : a.h;
-  const sy = a.y + aHeader;
+  // From a group to a node inside it: from under its header; to anywhere else: from its bottom,
+  // not down through its members.
+  const inside = b.x >= a.x && b.x + b.w <= a.x + a.w && b.y >= a.y && b.y + b.h <= a.y + a.h;
+  const sy = a.y + (a.group && inside ? aHeader : a.h);
   const ty = b.y;
   if (ty > sy) {
     const curve = (x0: number, y0: number, x1: number, y1: number) => {
