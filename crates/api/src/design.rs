@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use ts_rs::TS;
 
 use crate::documents::{read_documents, DocumentInfo};
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::streams::Watch;
 use crate::types::{Finding, Localized, LocalizedList};
 use crate::Studio;
@@ -348,14 +348,16 @@ impl Studio {
     pub async fn start_generation(&self, request: GenerateRequest) -> Result<GenerationStarted, ApiError> {
         if request.instruction.trim().is_empty() {
             return Err(ApiError::invalid("the instruction is empty")
-                .with_hint("describe the job in a sentence or two: what to read, what to do, what to write"));
+                .with_hint("describe the job in a sentence or two: what to read, what to do, what to write")
+                .saying(ApiMessage::InstructionEmpty));
         }
         self.document_paths(&request.documents)?;
         let library = self.template_library().await?;
         for id in &request.templates {
             if !library.iter().any(|t| &t.id == id) {
                 return Err(ApiError::not_found(format!("there is no template {id:?} in designs/templates"))
-                    .with_hint("pick one from the template gallery"));
+                    .with_hint("pick one from the template gallery")
+                    .saying(ApiMessage::TemplateNotFound { id: id.clone() }));
             }
         }
         let pending = &self.inner.generations;
@@ -376,6 +378,7 @@ impl Studio {
             let at = pending.iter().position(|(name, _)| *name == generation).ok_or_else(|| {
                 ApiError::not_found(format!("there is no generation {generation:?} waiting"))
                     .with_hint("start it again with start_generation; each is followed once")
+                    .saying(ApiMessage::GenerationNotFound { generation: generation.clone() })
             })?;
             pending.remove(at).1
         };
@@ -472,10 +475,11 @@ impl Studio {
                 DesignStage::Repairing { round } => GenerationStep::Repairing { round },
             });
         };
-        let generated = engine
-            .generate_with_progress(&design, &cancel, &progress)
-            .await
-            .map_err(|e| ApiError::invalid(e.to_string()).with_hint("change the instruction and generate again"))?;
+        let generated = engine.generate_with_progress(&design, &cancel, &progress).await.map_err(|e| {
+            ApiError::invalid(e.to_string())
+                .with_hint("change the instruction and generate again")
+                .saying(ApiMessage::GenerationRefused { detail: e.to_string() })
+        })?;
         result(generated, instruction, documents, &request.pinned)
     }
 
@@ -504,6 +508,14 @@ impl Studio {
                         requirement.requirement.label
                     ))
                     .with_hint("generate the plan again, or fill the value in the editor")
+                    .saying(ApiMessage::AnswerNotFilled {
+                        label: requirement
+                            .requirement
+                            .label
+                            .clone()
+                            .unwrap_or_else(|| requirement.requirement.id.clone()),
+                        detail: e.to_string(),
+                    })
                 })?
                 .text;
             filled.push(what);
@@ -515,15 +527,20 @@ impl Studio {
     /// asks them, and what they filled reads its answers.
     pub async fn ask_at_run_time(&self, request: AskAtRunTimeRequest) -> Result<AskedAtRunTime, ApiError> {
         let loaded = load_plan(&request.text).map_err(|e| {
-            ApiError::invalid(format!("the plan cannot be read: {e}")).with_hint("fix the YAML at that line first")
+            ApiError::invalid(format!("the plan cannot be read: {e}"))
+                .with_hint("fix the YAML at that line first")
+                .saying(ApiMessage::PlanUnreadable { detail: e.to_string() })
         })?;
         let mut plan = loaded.plan.ok_or_else(|| {
-            ApiError::invalid("the text is not a plan yet").with_hint("fix the findings at the top of the plan first")
+            ApiError::invalid("the text is not a plan yet")
+                .with_hint("fix the findings at the top of the plan first")
+                .saying(ApiMessage::NotAPlan)
         })?;
         let language = if request.language == "ja" { Language::Ja } else { Language::En };
         let node = ask_at_run_time(&mut plan, &request.requirements, language).ok_or_else(|| {
             ApiError::invalid("none of these can be asked at run time")
                 .with_hint("secrets are set in Settings or asked by the run itself; choose other questions")
+                .saying(ApiMessage::NothingToAskAtRunTime)
         })?;
         let text = serde_yaml::to_string(&plan).map_err(|e| ApiError::internal(format!("writing the plan: {e}")))?;
         Ok(AskedAtRunTime { text, node })

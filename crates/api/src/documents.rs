@@ -9,7 +9,7 @@ use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::workspace::{io_error, within};
 use crate::Studio;
 
@@ -61,6 +61,7 @@ impl Studio {
         let bytes = base64::engine::general_purpose::STANDARD.decode(request.content_base64.trim()).map_err(|e| {
             ApiError::invalid(format!("the content of {name:?} is not base64: {e}"))
                 .with_hint("send the file's bytes in base64")
+                .saying(ApiMessage::DocumentNotBase64 { name: name.clone() })
         })?;
         if bytes.len() > MAX_DOCUMENT_BYTES {
             return Err(ApiError::invalid(format!(
@@ -68,7 +69,12 @@ impl Studio {
                 bytes.len() / (1024 * 1024),
                 MAX_DOCUMENT_BYTES / (1024 * 1024)
             ))
-            .with_hint("split it, or keep the pages that describe the job"));
+            .with_hint("split it, or keep the pages that describe the job")
+            .saying(ApiMessage::DocumentTooLarge {
+                name,
+                mb: (bytes.len() / (1024 * 1024)) as u64,
+                max_mb: (MAX_DOCUMENT_BYTES / (1024 * 1024)) as u64,
+            }));
         }
         let dir = self.workspace().join(DOCUMENTS);
         tokio::task::spawn_blocking(move || {
@@ -94,7 +100,8 @@ impl Studio {
                 let path = within(&dir, dir.join(&plain), "document", name)?;
                 if plain != *name || !path.is_file() {
                     return Err(ApiError::not_found(format!("there is no document {name:?} in the workspace"))
-                        .with_hint("add it again (drag it onto the documents list)"));
+                        .with_hint("add it again (drag it onto the documents list)")
+                        .saying(ApiMessage::DocumentNotFound { name: name.clone() }));
                 }
                 Ok(path)
             })
@@ -112,12 +119,15 @@ fn document_name(given: &str) -> Result<String, ApiError> {
         && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ' ' | '(' | ')'));
     if !plain {
         return Err(ApiError::invalid(format!("{given:?} is not a document name the studio keeps"))
-            .with_hint("rename the file to letters, digits, spaces, `_`, `-` and `.` (at most 120 characters)"));
+            .with_hint("rename the file to letters, digits, spaces, `_`, `-` and `.` (at most 120 characters)")
+            .saying(ApiMessage::DocumentNameRefused { name: given.to_owned() }));
     }
     let extension = Path::new(name).extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
     if !DOCUMENT_EXTENSIONS.contains(&extension.as_str()) {
+        let extensions = DOCUMENT_EXTENSIONS.map(|e| format!(".{e}")).join(", ");
         return Err(ApiError::invalid(format!("{name:?} is not a kind of document the design engine reads"))
-            .with_hint(format!("add a {} file", DOCUMENT_EXTENSIONS.map(|e| format!(".{e}")).join(", "))));
+            .with_hint(format!("add a {extensions} file"))
+            .saying(ApiMessage::DocumentKindRefused { name: name.to_owned(), extensions }));
     }
     Ok(name.to_owned())
 }
@@ -137,7 +147,8 @@ fn free_path(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, ApiError> 
         }
     }
     Err(ApiError::invalid(format!("there are too many documents named like {name:?}"))
-        .with_hint("rename the file before adding it"))
+        .with_hint("rename the file before adding it")
+        .saying(ApiMessage::DocumentNameExhausted { name: name.to_owned() }))
 }
 
 /// Each document's information and text (empty when skipped), in order: what a generation is

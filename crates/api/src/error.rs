@@ -1,5 +1,7 @@
 //! The one error type of every operation: a stable code, a sentence for a person, and what
-//! would fix it. Never a secret's value, never an API key.
+//! would fix it — in English, for logs and the command line, and for the errors the studio shows,
+//! the same as an [`ApiMessage`] with its parameters, which the UI says in the person's language.
+//! Never a secret's value, never an API key.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -29,10 +31,11 @@ pub struct ApiError {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub hint: Option<String>,
-    /// `answer_input`: what is wrong with each field of a refused answer.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// `answer_input`: what is wrong with each field of a refused answer. (A boxed slice, so that
+    /// the type every operation returns stays small.)
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
     #[ts(as = "Option<Vec<FieldProblem>>", optional)]
-    pub fields: Vec<FieldProblem>,
+    pub fields: Box<[FieldProblem]>,
     /// `register`, `start_run`: the plan's errors.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<Finding>>", optional)]
@@ -42,6 +45,80 @@ pub struct ApiError {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(as = "Option<Vec<ReadinessProblem>>", optional)]
     pub readiness: Option<Box<[ReadinessProblem]>>,
+    /// The message and its hint as a code with parameters, for the UI to say in the person's
+    /// language (`ui/src/lib/i18n`, key `api.said.<key>`); absent for the rarer faults, which are
+    /// shown as `message` and `hint`. (Boxed, as `readiness` is.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(as = "Option<ApiMessage>", optional)]
+    pub said: Option<Box<ApiMessage>>,
+}
+
+/// What an [`ApiError`] says, as a code with parameters: the message and what would fix it in
+/// one. Serialized as `{"key": "<snake_case>", "params": {…}}` (no `params` for a message without
+/// any). Parameters are names, paths and numbers, or English text from elsewhere (`detail`),
+/// never translated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "key", content = "params", rename_all = "snake_case")]
+pub enum ApiMessage {
+    RunNotFound { run_id: String },
+    RunStoreFailed { detail: String },
+    WorkspaceFileFailed { path: String, detail: String },
+    NoHomeFolder,
+    NotAPlanFileName { name: String, max: u64 },
+    LinkOutsideWorkspace { name: String },
+    NotThere { name: String },
+    DraftNameHasFolder { name: String },
+    PlanUnreadable { detail: String },
+    NotAPlan,
+    NotRegisteredErrors { count: u64 },
+    RegistrationNameTaken { path: String },
+    UnknownBlock { block: String },
+    EditRefused { detail: String },
+    InstructionEmpty,
+    TemplateNotFound { id: String },
+    GenerationNotFound { generation: String },
+    GenerationRefused { detail: String },
+    AnswerNotFilled { label: String, detail: String },
+    NothingToAskAtRunTime,
+    RunNotReady,
+    NotStartedErrors { count: u64 },
+    UnknownVar { name: String },
+    SecretsMissing { names: String },
+    NotResumable { run_id: String, detail: String },
+    RunGoingOn { run_id: String },
+    RunNotGoingOn { run_id: String },
+    NotWaitingForAnswer { run_id: String, node: String },
+    AnswerRefused,
+    ArtifactNotRecorded { path: String },
+    ArtifactMissing { path: String },
+    ArtifactRefused { path: String, detail: String },
+    OpenFailed { path: String, detail: String },
+    SecretValueEmpty { name: String },
+    NotASecretName { name: String },
+    KeysFileUnreadable { path: String },
+    SettingsFileUnreadable { path: String, detail: String },
+    SettingsNotSaved { detail: String },
+    WorkspaceNotAbsolute { workspace: String },
+    PlanningValueRefused { detail: String },
+    ApiKeyMalformed,
+    OfflineNeedsNoKey,
+    BaseUrlMissing { example: String },
+    AzureEndpointMissing { example: String },
+    TierIncomplete { tier: String },
+    DocumentNotBase64 { name: String },
+    DocumentTooLarge { name: String, mb: u64, max_mb: u64 },
+    DocumentNotFound { name: String },
+    DocumentNameRefused { name: String },
+    DocumentKindRefused { name: String, extensions: String },
+    DocumentNameExhausted { name: String },
+    BodyTooSlow,
+    BodyNotJson,
+    BodyInvalidJson { detail: String },
+    BodyWrongShape { detail: String },
+    BodyTooLarge,
+    BodyUnreadable { detail: String },
+    AddressUnreadable { detail: String },
+    QueryUnreadable { detail: String },
 }
 
 impl ApiError {
@@ -50,9 +127,10 @@ impl ApiError {
             code,
             message: message.into(),
             hint: None,
-            fields: Vec::new(),
+            fields: Box::default(),
             findings: Vec::new(),
             readiness: None,
+            said: None,
         }
     }
 
@@ -73,6 +151,12 @@ impl ApiError {
         self
     }
 
+    /// The same error as `said`, for the UI to say in the person's language.
+    pub fn saying(mut self, said: ApiMessage) -> ApiError {
+        self.said = Some(Box::new(said));
+        self
+    }
+
     /// The HTTP status this error travels with.
     pub fn status(&self) -> u16 {
         match self.code {
@@ -89,9 +173,11 @@ impl From<planwright_runs::StoreError> for ApiError {
     fn from(error: planwright_runs::StoreError) -> ApiError {
         if let planwright_runs::StoreError::NotFound { run_id, .. } = &error {
             return ApiError::not_found(format!("there is no run {run_id}"))
-                .with_hint("pick a run from the run history (list_runs)");
+                .with_hint("pick a run from the run history (list_runs)")
+                .saying(ApiMessage::RunNotFound { run_id: run_id.clone() });
         }
         ApiError::internal(format!("the run store: {error}"))
             .with_hint("check that the data folder (PLANWRIGHT_HOME) is writable and not full")
+            .saying(ApiMessage::RunStoreFailed { detail: error.to_string() })
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use planwright_llm::{Secret, Settings, SettingsError};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use planwright_fs::Access;
 
 use crate::settings::write_atomically;
@@ -207,6 +207,7 @@ fn read_keys_file(data_home: &Path) -> Result<BTreeMap<String, String>, ApiError
             .map_err(|_| {
                 ApiError::invalid(format!("{} cannot be read as a list of keys", path.display()))
                     .with_hint("delete that file and set the API key again in Settings")
+                    .saying(ApiMessage::KeysFileUnreadable { path: path.display().to_string() })
             }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
         Err(e) => Err(workspace::io_error("read", &path, &e)),

@@ -35,7 +35,7 @@ pub use planwright_runs::DataHome;
 pub use check::{check_models_with, check_system};
 pub use design::*;
 pub use documents::{read_documents, DocumentInfo, DocumentUpload, DOCUMENT_EXTENSIONS, MAX_DOCUMENT_BYTES};
-pub use error::{ApiError, ErrorCode};
+pub use error::{ApiError, ApiMessage, ErrorCode};
 pub use keys::{model_settings, KeyStore, RunSecrets};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
 pub use reports::{ReportFile, ReportFormat, ReportRequest};

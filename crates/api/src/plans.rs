@@ -14,7 +14,7 @@ use planwright_validate::{dry_run_validated, validate_loaded, validate_plan, Edg
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ApiMessage, ErrorCode};
 use crate::types::*;
 use crate::{ModelServices, Studio};
 
@@ -117,7 +117,9 @@ impl Studio {
     pub async fn register(&self, request: PlanText) -> Result<RegisterResponse, ApiError> {
         let _span = tracing::info_span!("register").entered();
         let loaded = load_plan(&request.text).map_err(|e| {
-            ApiError::invalid(format!("not registered: {e}")).with_hint("fix the plan text, then register again")
+            ApiError::invalid(format!("not registered: {e}"))
+                .with_hint("fix the plan text, then register again")
+                .saying(ApiMessage::PlanUnreadable { detail: e.to_string() })
         })?;
         let validation = self.check(&loaded);
         let plan = match &loaded.plan {
@@ -125,7 +127,8 @@ impl Studio {
             _ => {
                 let errors: Vec<Finding> = validation.errors().map(Finding::from).collect();
                 let mut error = ApiError::invalid(format!("not registered: the plan has {} error(s)", errors.len()))
-                    .with_hint(summary(&errors));
+                    .with_hint(summary(&errors))
+                    .saying(ApiMessage::NotRegisteredErrors { count: errors.len() as u64 });
                 error.findings = errors;
                 return Err(error);
             }
@@ -136,7 +139,9 @@ impl Studio {
             Ok(RegisterOutcome::Written(path)) => (path, false),
             Ok(RegisterOutcome::AlreadyRegistered(path)) => (path, true),
             Err(error @ RegisterError::Conflict { .. }) => {
-                return Err(ApiError::new(ErrorCode::Conflict, error.to_string()))
+                let RegisterError::Conflict { path } = &error else { unreachable!("matched as a conflict") };
+                let said = ApiMessage::RegistrationNameTaken { path: path.display().to_string() };
+                return Err(ApiError::new(ErrorCode::Conflict, error.to_string()).saying(said));
             }
             // The folder or the disk failed us, not the plan.
             Err(error @ RegisterError::Io { .. }) => {
@@ -158,7 +163,8 @@ impl Studio {
             PlanEdit::AddBlock { block } => {
                 let Lookup::Found(spec) = self.inner.catalog.lookup(&block) else {
                     return Err(ApiError::invalid(format!("the catalog has no block `{block}`"))
-                        .with_hint("pick a block from the catalog"));
+                        .with_hint("pick a block from the catalog")
+                        .saying(ApiMessage::UnknownBlock { block }));
                 };
                 let node = block_node(spec, text);
                 let id = node["id"].as_str().map(str::to_owned);
@@ -171,7 +177,11 @@ impl Studio {
             PlanEdit::SetInput { node, input, value } => (edit::set_input(text, &node, &input, &value), None),
             PlanEdit::SetVar { name, value } => (edit::set_var(text, &name, &value), None),
         };
-        let edited = edited.map_err(|e| ApiError::invalid(e.to_string()).with_hint("make the change in the text"))?;
+        let edited = edited.map_err(|e| {
+            ApiError::invalid(e.to_string())
+                .with_hint("make the change in the text")
+                .saying(ApiMessage::EditRefused { detail: e.to_string() })
+        })?;
         let at = edited.text[..edited.at].encode_utf16().count();
         Ok(PlanEdited { text: edited.text, at, node })
     }
@@ -180,7 +190,9 @@ impl Studio {
     /// in inputs, conditions and loop inputs, `after`, loop bodies as children.
     pub async fn plan_graph(&self, request: PlanText) -> Result<PlanGraph, ApiError> {
         let loaded = load_plan(&request.text).map_err(|e| {
-            ApiError::invalid(format!("the graph cannot be drawn: {e}")).with_hint("fix the YAML at that line")
+            ApiError::invalid(format!("the graph cannot be drawn: {e}"))
+                .with_hint("fix the YAML at that line")
+                .saying(ApiMessage::PlanUnreadable { detail: e.to_string() })
         })?;
         Ok(graph(&loaded, |plan| validate_plan(plan, &self.inner.catalog, &self.designs()).analysis))
     }

@@ -11,7 +11,7 @@ use planwright_llm::Secret;
 use planwright_plan::{load_plan, Node, Plan, Root, Template};
 use serde_json::{Map, Value};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::keys::{self, RunSecrets};
 use crate::plans::localized;
 use crate::types::*;
@@ -38,7 +38,8 @@ impl Studio {
         check_secret_name(&name)?;
         if request.value.is_empty() {
             return Err(ApiError::invalid(format!("the value of secret `{name}` is empty"))
-                .with_hint("type the value, or forget the secret to remove a stored one"));
+                .with_hint("type the value, or forget the secret to remove a stored one")
+                .saying(ApiMessage::SecretValueEmpty { name: name.clone() }));
         }
         let studio = self.clone();
         tokio::task::spawn_blocking(move || {
@@ -83,7 +84,8 @@ fn check_secret_name(name: &str) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::invalid(format!("`{name}` is not a secret name"))
-            .with_hint("secret names are letters, digits and _, as the plan's `secrets` list has them"))
+            .with_hint("secret names are letters, digits and _, as the plan's `secrets` list has them")
+            .saying(ApiMessage::NotASecretName { name: name.to_owned() }))
     }
 }
 
@@ -97,10 +99,14 @@ struct RunNeeds {
 
 impl RunNeeds {
     fn read(studio: &Studio, plan_text: &str, given: &Map<String, Value>) -> Result<RunNeeds, ApiError> {
-        let loaded = load_plan(plan_text).map_err(|e| ApiError::invalid(format!("the plan cannot be read: {e}")))?;
+        let loaded = load_plan(plan_text).map_err(|e| {
+            ApiError::invalid(format!("the plan cannot be read: {e}"))
+                .saying(ApiMessage::PlanUnreadable { detail: e.to_string() })
+        })?;
         let plan = loaded.plan.ok_or_else(|| {
             ApiError::invalid("the text is not a plan")
                 .with_hint("open the plan in Design and fix what validation shows")
+                .saying(ApiMessage::NotAPlan)
         })?;
         let vars = plan
             .vars

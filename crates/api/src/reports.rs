@@ -78,6 +78,7 @@ mod tests {
                 error: "no <file>".into(),
                 timed_out: false,
                 continued: false,
+                said: None,
             })
             .unwrap();
         recorder
@@ -86,6 +87,7 @@ mod tests {
                 counts: Default::default(),
                 elapsed_ms: 4,
                 reason: None,
+                said: None,
             })
             .unwrap();
         drop(recorder);

@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::streams::Watch;
 use crate::types::*;
 use crate::Studio;
@@ -139,7 +139,8 @@ impl Studio {
         if !readiness.problems.is_empty() {
             let said: Vec<&str> = readiness.problems.iter().map(|p| p.message.as_str()).collect();
             let mut error = ApiError::invalid(format!("the run was not started: {}", said.join("; ")))
-                .with_hint("open the run check, give what is missing, then start again");
+                .with_hint("open the run check, give what is missing, then start again")
+                .saying(ApiMessage::RunNotReady);
             error.readiness = Some(readiness.problems.into_boxed_slice());
             return Err(error);
         }
@@ -154,7 +155,8 @@ impl Studio {
     pub async fn resume_run(&self, run_id: String) -> Result<StartRunResponse, ApiError> {
         if self.inner.live.get(&run_id).is_some() {
             return Err(ApiError::new(crate::ErrorCode::Conflict, format!("run {run_id} is going on in this studio"))
-                .with_hint("answer or stop it; a run is resumed once it has ended"));
+                .with_hint("answer or stop it; a run is resumed once it has ended")
+                .saying(ApiMessage::RunGoingOn { run_id }));
         }
         let (plan_text, _) = self.inner.store.plan(&run_id)?;
         self.launch(
@@ -278,13 +280,14 @@ impl Studio {
                 "run {run_id} is not waiting for an answer from `{}`",
                 request.node
             ))
-            .with_hint("answer the node named in the latest input_requested event"));
+            .with_hint("answer the node named in the latest input_requested event")
+            .saying(ApiMessage::NotWaitingForAnswer { run_id: run_id.to_owned(), node: request.node.clone() }));
         };
         let answer = serde_json::to_value(&request.answer).map_err(|e| ApiError::internal(e.to_string()))?;
         if let Err(refused) = validate_answer(&question.request, &answer) {
-            let mut error = ApiError::invalid("the answer was refused: fix the fields named").with_hint(
-                refused.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "),
-            );
+            let mut error = ApiError::invalid("the answer was refused: fix the fields named")
+                .with_hint(refused.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "))
+                .saying(ApiMessage::AnswerRefused);
             error.fields = refused.into_iter().map(|f| FieldProblem { field: f.field, message: f.message }).collect();
             return Err(error);
         }
@@ -334,9 +337,11 @@ impl Studio {
             .map_err(|e| ApiError::internal(format!("reading the artifact stopped: {e}")))?
             .map_err(|e| match e {
                 ArtifactRead::Io(e) => ApiError::not_found(format!("{}: {e}", request.path))
-                    .with_hint("the file may have been moved or deleted since the run"),
+                    .with_hint("the file may have been moved or deleted since the run")
+                    .saying(ApiMessage::ArtifactMissing { path: request.path.clone() }),
                 ArtifactRead::Refused(why) => ApiError::invalid(format!("{}: {why}", request.path))
-                    .with_hint("open the file from the run's folder instead"),
+                    .with_hint("open the file from the run's folder instead")
+                    .saying(ApiMessage::ArtifactRefused { path: request.path.clone(), detail: why.clone() }),
             })?;
         use base64::Engine as _;
         Ok(ArtifactData {
@@ -380,6 +385,7 @@ impl Studio {
         self.inner.live.get(run_id).ok_or_else(|| {
             ApiError::not_found(format!("run {run_id} is not going on in this studio"))
                 .with_hint("it has ended or was started elsewhere; its record is in the run history")
+                .saying(ApiMessage::RunNotGoingOn { run_id: run_id.to_owned() })
         })
     }
 }
@@ -388,15 +394,28 @@ fn engine_error(error: EngineError) -> ApiError {
     match error {
         EngineError::Invalid(findings) => {
             let mut api = ApiError::invalid(error_message(findings.len()))
-                .with_hint("validate the plan to see every finding with its line");
+                .with_hint("validate the plan to see every finding with its line")
+                .saying(ApiMessage::NotStartedErrors { count: findings.len() as u64 });
             api.findings = findings.iter().map(Finding::from).collect();
             api
         }
-        error @ (EngineError::Load(_)
-        | EngineError::UnknownVar(..)
-        | EngineError::Workdir(..)
-        | EngineError::MissingSecrets(_)
-        | EngineError::NotResumable(..)) => ApiError::invalid(error.to_string()),
+        EngineError::Load(ref load) => {
+            let said = ApiMessage::PlanUnreadable { detail: load.to_string() };
+            ApiError::invalid(error.to_string()).saying(said)
+        }
+        EngineError::UnknownVar(ref name, _) => {
+            let said = ApiMessage::UnknownVar { name: name.clone() };
+            ApiError::invalid(error.to_string()).saying(said)
+        }
+        EngineError::MissingSecrets(ref names) => {
+            let said = ApiMessage::SecretsMissing { names: names.join(", ") };
+            ApiError::invalid(error.to_string()).saying(said)
+        }
+        EngineError::NotResumable(ref run_id, ref detail) => {
+            let said = ApiMessage::NotResumable { run_id: run_id.clone(), detail: detail.clone() };
+            ApiError::invalid(error.to_string()).saying(said)
+        }
+        error @ EngineError::Workdir(..) => ApiError::invalid(error.to_string()),
         EngineError::Store(error) => error.into(),
     }
 }

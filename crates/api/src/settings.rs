@@ -9,7 +9,7 @@ use planwright_llm::{Provider, Secret, Settings, SettingsError, TierSettings, OP
 use planwright_objectives::planning::PlanningSettings;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ApiMessage, ErrorCode};
 use crate::keys::{self, key_hint, key_var};
 use crate::types::*;
 use crate::{workspace, Studio};
@@ -37,6 +37,7 @@ pub(crate) fn read_studio_file(home: &Path) -> Result<StudioFile, ApiError> {
         Ok(text) => serde_yaml::from_str(&text).map_err(|e| {
             ApiError::invalid(format!("{}: {e}", path.display()))
                 .with_hint("fix or delete that file; the studio writes it again when settings are saved")
+                .saying(ApiMessage::SettingsFileUnreadable { path: path.display().to_string(), detail: e.to_string() })
         }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(StudioFile::default()),
         Err(e) => Err(workspace::io_error("read", &path, &e)),
@@ -130,16 +131,19 @@ impl Studio {
         let workspace = PathBuf::from(new.workspace.trim());
         if new.workspace.trim().is_empty() || !workspace.is_absolute() {
             return Err(ApiError::invalid(format!("workspace {:?} is not a full folder path", new.workspace))
-                .with_hint("choose a folder like /home/me/Planwright"));
+                .with_hint("choose a folder like /home/me/Planwright")
+                .saying(ApiMessage::WorkspaceNotAbsolute { workspace: new.workspace.clone() }));
         }
         // Only what the page chose is written: never a value from the environment, and the
         // file's own timeout and retries stay (`Settings::save_choices`).
         let mut models = Settings::default();
         apply_choices(&mut models, &new.models)?;
         // Every value is checked before anything is written, so a refused one saves nothing.
-        new.planning
-            .check(&self.data_home().join(SETTINGS_FILE))
-            .map_err(|e| ApiError::invalid(e.to_string()).with_hint("correct the planning value; nothing was saved"))?;
+        new.planning.check(&self.data_home().join(SETTINGS_FILE)).map_err(|e| {
+            ApiError::invalid(e.to_string())
+                .with_hint("correct the planning value; nothing was saved")
+                .saying(ApiMessage::PlanningValueRefused { detail: e.to_string() })
+        })?;
         workspace::prepare(&workspace)?;
         let file = StudioFile {
             workspace: Some(workspace.clone()),
@@ -150,7 +154,8 @@ impl Studio {
         models.save_choices(self.data_home()).map_err(|e| match e {
             SettingsError::Write { .. } => ApiError::internal(e.to_string()),
             other => ApiError::invalid(other.to_string())
-                .with_hint("fix or delete that file; nothing was saved, so that none of it is lost"),
+                .with_hint("fix or delete that file; nothing was saved, so that none of it is lost")
+                .saying(ApiMessage::SettingsNotSaved { detail: other.to_string() }),
         })?;
         new.planning.save(self.data_home()).map_err(|e| ApiError::internal(e.to_string()))?;
         let text = serde_yaml::to_string(&file).map_err(|e| ApiError::internal(e.to_string()))?;
@@ -165,10 +170,13 @@ impl Studio {
         let key = request.key.trim().to_owned();
         if key.is_empty() || key.chars().any(char::is_whitespace) {
             return Err(ApiError::invalid("the API key is empty or has spaces in it")
-                .with_hint("paste the key exactly as the provider shows it"));
+                .with_hint("paste the key exactly as the provider shows it")
+                .saying(ApiMessage::ApiKeyMalformed));
         }
         if request.provider == ProviderChoice::Offline {
-            return Err(ApiError::invalid("offline needs no API key").with_hint("choose a provider first"));
+            return Err(ApiError::invalid("offline needs no API key")
+                .with_hint("choose a provider first")
+                .saying(ApiMessage::OfflineNeedsNoKey));
         }
         let var = key_var(request.provider);
         let studio = self.clone();
@@ -225,20 +233,28 @@ fn model_choices(settings: &Settings) -> ModelSettings {
 /// The choices made in the settings page, onto `settings` (whose keys `save` never writes).
 fn apply_choices(settings: &mut Settings, choices: &ModelSettings) -> Result<(), ApiError> {
     let text = |value: &Option<String>| value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
-    let missing = |what: &str, example: &str| {
+    let missing = |what: &str, example: &str, said: ApiMessage| {
         ApiError::new(ErrorCode::InvalidInput, format!("this provider needs {what}"))
             .with_hint(format!("fill it in, e.g. {example}"))
+            .saying(said)
     };
+    const BASE_URL_EXAMPLE: &str = "http://localhost:11434/v1";
+    const AZURE_ENDPOINT_EXAMPLE: &str = "https://NAME.openai.azure.com";
     settings.provider = match choices.provider {
         ProviderChoice::Offline => None,
         ProviderChoice::Openai => Some(Provider::OpenAi { base_url: OPENAI_BASE_URL.to_owned(), api_key: None }),
         ProviderChoice::Compatible => Some(Provider::OpenAi {
-            base_url: text(&choices.base_url).ok_or_else(|| missing("a base URL", "http://localhost:11434/v1"))?,
+            base_url: text(&choices.base_url).ok_or_else(|| {
+                let said = ApiMessage::BaseUrlMissing { example: BASE_URL_EXAMPLE.to_owned() };
+                missing("a base URL", BASE_URL_EXAMPLE, said)
+            })?,
             api_key: None,
         }),
         ProviderChoice::Azure => Some(Provider::Azure {
-            endpoint: text(&choices.azure_endpoint)
-                .ok_or_else(|| missing("the Azure endpoint", "https://NAME.openai.azure.com"))?,
+            endpoint: text(&choices.azure_endpoint).ok_or_else(|| {
+                let said = ApiMessage::AzureEndpointMissing { example: AZURE_ENDPOINT_EXAMPLE.to_owned() };
+                missing("the Azure endpoint", AZURE_ENDPOINT_EXAMPLE, said)
+            })?,
             api_version: text(&choices.azure_api_version)
                 .unwrap_or_else(|| planwright_llm::DEFAULT_AZURE_API_VERSION.to_owned()),
             api_key: Secret::new(String::new()),
@@ -251,7 +267,8 @@ fn apply_choices(settings: &mut Settings, choices: &ModelSettings) -> Result<(),
     ] {
         if choice.model.trim().is_empty() || !(0.0..=2.0).contains(&choice.temperature) || choice.max_tokens == 0 {
             return Err(ApiError::invalid(format!("the {name} tier is incomplete"))
-                .with_hint("give a model name, a temperature from 0 to 2 and a token limit above 0"));
+                .with_hint("give a model name, a temperature from 0 to 2 and a token limit above 0")
+                .saying(ApiMessage::TierIncomplete { tier: name.to_owned() }));
         }
         *target = TierSettings {
             model: choice.model.trim().to_owned(),

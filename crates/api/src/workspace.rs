@@ -11,7 +11,7 @@ use planwright_designs::Designs;
 use planwright_fs::Access;
 
 use crate::design::DesignSession;
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::types::{DesignInfo, DesignText, DraftDeleted, DraftInfo, DraftText, PlanText};
 use crate::Studio;
 
@@ -32,6 +32,7 @@ pub(crate) fn default_dir() -> Result<PathBuf, ApiError> {
     dirs::home_dir().map(|home| home.join("Planwright")).ok_or_else(|| {
         ApiError::invalid("this system reports no home folder for the default workspace")
             .with_hint("choose a workspace folder (planwright serve --workspace DIR)")
+            .saying(ApiMessage::NoHomeFolder)
     })
 }
 
@@ -73,6 +74,7 @@ fn write_new(target: &Path, contents: &[u8]) -> Result<(), ApiError> {
 pub(crate) fn io_error(action: &str, path: &Path, error: &std::io::Error) -> ApiError {
     ApiError::internal(format!("cannot {action} {}: {error}", path.display()))
         .with_hint("check that the workspace folder exists and is writable")
+        .saying(ApiMessage::WorkspaceFileFailed { path: path.display().to_string(), detail: error.to_string() })
 }
 
 /// RFC 3339 UTC, seconds.
@@ -99,10 +101,12 @@ fn inside(root: &Path, relative: &str, what: &str) -> Result<PathBuf, ApiError> 
         && path.components().all(|c| matches!(c, Component::Normal(part) if part.to_str().is_some_and(plain_part)));
     let yaml = path.extension().is_some_and(|ext| ext == "yaml" || ext == "yml");
     if !plain || !yaml {
-        return Err(ApiError::invalid(format!("{what} {relative:?} is not a plan file name")).with_hint(format!(
-            "use a name like `invoice_check.yaml`: letters, digits, `_`, `-`, `.`, at most {MAX_NAME_CHARS} \
+        return Err(ApiError::invalid(format!("{what} {relative:?} is not a plan file name"))
+            .with_hint(format!(
+                "use a name like `invoice_check.yaml`: letters, digits, `_`, `-`, `.`, at most {MAX_NAME_CHARS} \
              characters, ending in .yaml"
-        )));
+            ))
+            .saying(ApiMessage::NotAPlanFileName { name: relative.to_owned(), max: MAX_NAME_CHARS as u64 }));
     }
     Ok(root.join(path))
 }
@@ -117,9 +121,11 @@ pub(crate) fn within(root: &Path, path: PathBuf, what: &str, name: &str) -> Resu
     if real.starts_with(&real_root) {
         Ok(path)
     } else {
-        Err(ApiError::invalid(format!("{what} {name:?} is a link to a file outside the workspace")).with_hint(
-            "keep plans and documents as files inside the workspace folder; links leading out are not followed",
-        ))
+        Err(ApiError::invalid(format!("{what} {name:?} is a link to a file outside the workspace"))
+            .with_hint(
+                "keep plans and documents as files inside the workspace folder; links leading out are not followed",
+            )
+            .saying(ApiMessage::LinkOutsideWorkspace { name: name.to_owned() }))
     }
 }
 
@@ -127,7 +133,9 @@ fn read_text(path: &Path, what: &str, name: &str) -> Result<String, ApiError> {
     match std::fs::read_to_string(path) {
         Ok(text) => Ok(text),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(ApiError::not_found(format!("there is no {what} {name:?}")).with_hint("list them to pick one"))
+            Err(ApiError::not_found(format!("there is no {what} {name:?}"))
+                .with_hint("list them to pick one")
+                .saying(ApiMessage::NotThere { name: name.to_owned() }))
         }
         Err(e) => Err(io_error("read", path, &e)),
     }
@@ -240,7 +248,8 @@ impl Studio {
     fn draft_path(&self, name: &str) -> Result<PathBuf, ApiError> {
         if name.contains('/') || name.contains('\\') {
             return Err(ApiError::invalid(format!("draft name {name:?} has a folder in it"))
-                .with_hint("drafts are plain file names like `invoice_check.yaml`"));
+                .with_hint("drafts are plain file names like `invoice_check.yaml`")
+                .saying(ApiMessage::DraftNameHasFolder { name: name.to_owned() }));
         }
         let root = self.workspace().join(DRAFTS);
         within(&root, inside(&root, name, "draft")?, "draft", name)

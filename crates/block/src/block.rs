@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress};
+use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress, Reason};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -28,25 +28,44 @@ pub trait Block: Send + Sync {
 }
 
 /// Why a block did not produce outputs. Messages are for the person reading the run: what went
-/// wrong and what would fix it, never a secret's value.
+/// wrong and what would fix it, never a secret's value. Each is English text, and for the common
+/// errors the same as a [`planwright_runs::RunMessage`] the studio says in the person's language.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BlockError {
     /// An input is wrong for this block (`path` escapes the work directory, a column is missing).
     #[error("{0}")]
-    Input(String),
+    Input(Reason),
     /// The block's work failed (a file is unreadable, the server answered 500).
     #[error("{0}")]
-    Failed(String),
+    Failed(Reason),
     /// Something the block needs is not set up (no model is configured): another attempt
     /// cannot succeed, so the engine does not retry it, as with [`BlockError::Input`].
     #[error("{0}")]
-    NotSetUp(String),
+    NotSetUp(Reason),
     /// A person declined or could not answer, and the block cannot go on without it.
     #[error("{0}")]
-    NoAnswer(String),
+    NoAnswer(Reason),
     /// `ctx.cancel` fired.
     #[error("cancelled")]
     Cancelled,
+}
+
+impl BlockError {
+    pub fn input(reason: impl Into<Reason>) -> BlockError {
+        BlockError::Input(reason.into())
+    }
+
+    pub fn failed(reason: impl Into<Reason>) -> BlockError {
+        BlockError::Failed(reason.into())
+    }
+
+    pub fn not_set_up(reason: impl Into<Reason>) -> BlockError {
+        BlockError::NotSetUp(reason.into())
+    }
+
+    pub fn no_answer(reason: impl Into<Reason>) -> BlockError {
+        BlockError::NoAnswer(reason.into())
+    }
 }
 
 /// What a block may use while it runs.

@@ -70,7 +70,7 @@ impl BrowserSlot {
     }
 
     async fn start(&self, ctx: &BlockContext) -> Result<BrowserSession, BlockError> {
-        let failed = |e: planwright_browser::BrowserError| BlockError::Failed(e.to_string());
+        let failed = |e: planwright_browser::BrowserError| BlockError::failed(e.to_string());
         if let Some(address) = &self.settings.attach {
             let session = BrowserSession::attach(address, DialogPolicy::default()).await.map_err(failed)?;
             ctx.log(LogLevel::Info, format!("attached to the browser at {address} and opened a page of the run in it"));

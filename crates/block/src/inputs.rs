@@ -2,13 +2,15 @@
 //! type still gets a message naming the input and what would fix it. Every block family reads
 //! its inputs with these.
 
+use planwright_runs::{Reason, RunMessage};
 use serde_json::Value;
 
 use crate::block::{BlockError, Values};
 
 /// An input left out, with what to give.
 pub fn missing(name: &str, what: &str) -> BlockError {
-    BlockError::Input(format!("`{name}` is missing; give {what}"))
+    let text = format!("`{name}` is missing; give {what}");
+    BlockError::input(Reason::said(RunMessage::InputMissing { input: name.to_owned() }, text))
 }
 
 /// A value that must be there (not null).
@@ -23,7 +25,7 @@ pub fn required<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a Va
 pub fn text<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a str, BlockError> {
     match required(inputs, name, what)? {
         Value::String(s) => Ok(s),
-        other => Err(BlockError::Input(format!("`{name}` must be text ({what}), not {}", describe(other)))),
+        other => Err(not_text(name, format!("`{name}` must be text ({what}), not {}", describe(other)))),
     }
 }
 
@@ -33,7 +35,7 @@ pub fn optional_text<'a>(inputs: &'a Values, name: &str) -> Result<Option<&'a st
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(BlockError::Input(format!("`{name}` must be text, not {}", describe(other)))),
+        Some(other) => Err(not_text(name, format!("`{name}` must be text, not {}", describe(other)))),
     }
 }
 
@@ -44,13 +46,19 @@ pub fn boolean(inputs: &Values, name: &str, default: bool) -> Result<bool, Block
         Some(Value::Bool(b)) => Ok(*b),
         Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("true") => Ok(true),
         Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("false") => Ok(false),
-        Some(other) => Err(BlockError::Input(format!("`{name}` must be true or false, not {}", describe(other)))),
+        Some(other) => {
+            let text = format!("`{name}` must be true or false, not {}", describe(other));
+            Err(BlockError::input(Reason::said(RunMessage::InputNotBoolean { input: name.to_owned() }, text)))
+        }
     }
 }
 
 /// A whole number; whole floats and numeric texts are accepted too.
 pub fn integer(inputs: &Values, name: &str, default: i64) -> Result<i64, BlockError> {
-    let bad = |v: &Value| BlockError::Input(format!("`{name}` must be a whole number, not {}", describe(v)));
+    let bad = |v: &Value| {
+        let text = format!("`{name}` must be a whole number, not {}", describe(v));
+        BlockError::input(Reason::said(RunMessage::InputNotInteger { input: name.to_owned() }, text))
+    };
     match inputs.get(name) {
         None | Some(Value::Null) => Ok(default),
         Some(v @ Value::Number(n)) => match (n.as_i64(), n.as_f64()) {
@@ -69,16 +77,27 @@ pub fn list<'a>(inputs: &'a Values, name: &str, what: &str) -> Result<&'a Vec<Va
         Value::Array(items) => Ok(items),
         Value::Object(map) if map.values().any(|v| v.is_array()) => {
             let keys: Vec<&str> = map.iter().filter(|(_, v)| v.is_array()).map(|(k, _)| k.as_str()).collect();
-            Err(BlockError::Input(format!(
-                "`{name}` must be a list ({what}), not an object; it holds the list{} {} — refer to that, e.g. \
-                 `${{step.{}}}`",
-                if keys.len() > 1 { "s" } else { "" },
-                keys.join(", "),
-                keys[0]
-            )))
+            Err(not_list(
+                name,
+                format!(
+                    "`{name}` must be a list ({what}), not an object; it holds the list{} {} — refer to that, \
+                     e.g. `${{step.{}}}`",
+                    if keys.len() > 1 { "s" } else { "" },
+                    keys.join(", "),
+                    keys[0]
+                ),
+            ))
         }
-        other => Err(BlockError::Input(format!("`{name}` must be a list ({what}), not {}", describe(other)))),
+        other => Err(not_list(name, format!("`{name}` must be a list ({what}), not {}", describe(other)))),
     }
+}
+
+fn not_text(name: &str, text: String) -> BlockError {
+    BlockError::input(Reason::said(RunMessage::InputNotText { input: name.to_owned() }, text))
+}
+
+fn not_list(name: &str, text: String) -> BlockError {
+    BlockError::input(Reason::said(RunMessage::InputNotList { input: name.to_owned() }, text))
 }
 
 /// One of `allowed` (case and surrounding spaces ignored).
@@ -97,7 +116,7 @@ pub fn choice(
         .iter()
         .copied()
         .find(|a| *a == wanted)
-        .ok_or_else(|| BlockError::Input(format!("`{name}` is {given:?}; it must be one of: {}", allowed.join(", "))))
+        .ok_or_else(|| BlockError::input(format!("`{name}` is {given:?}; it must be one of: {}", allowed.join(", "))))
 }
 
 /// The rows of a list input, each an object.
@@ -107,7 +126,7 @@ pub fn rows<'a>(items: &'a [Value], name: &str) -> Result<Vec<&'a serde_json::Ma
         .enumerate()
         .map(|(i, item)| match item {
             Value::Object(map) => Ok(map),
-            other => Err(BlockError::Input(format!(
+            other => Err(BlockError::input(format!(
                 "`{name}` item {i} is {}, not a row; `{name}` must be a list of rows (objects keyed by column \
                  name), such as the rows of a CSV or Excel step",
                 describe(other)
@@ -124,13 +143,13 @@ pub fn web_address(name: &str, given: &str, example: &str) -> Result<url::Url, B
         return Err(missing(name, example));
     }
     let url = url::Url::parse(raw).map_err(|e| {
-        BlockError::Input(format!(
+        BlockError::input(format!(
             "`{name}` is not a full address ({e}); write it with its scheme, e.g. https://portal.example.co.jp/login"
         ))
     })?;
     match url.scheme() {
         "http" | "https" => Ok(url),
-        other => Err(BlockError::Input(format!(
+        other => Err(BlockError::input(format!(
             "`{name}` uses the {other}: scheme; only http:// and https:// addresses are opened"
         ))),
     }

@@ -3,6 +3,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use planwright_runs::{Reason, RunMessage};
+
 use crate::block::BlockError;
 
 /// A work directory, canonical.
@@ -26,13 +28,14 @@ impl Workdir {
     /// along the path) that lead out, are refused with a message naming the input.
     pub fn resolve(&self, input: &str, value: &str) -> Result<PathBuf, BlockError> {
         let refuse = |why: &str| {
-            BlockError::Input(format!(
-                "`{input}`: {value:?} {why}; files must stay inside the run's work directory {}",
-                self.root.display()
-            ))
+            let workdir = self.root.display().to_string();
+            let text = format!("`{input}`: {value:?} {why}; files must stay inside the run's work directory {workdir}");
+            let said = RunMessage::PathOutsideWorkdir { input: input.to_owned(), path: value.to_owned(), workdir };
+            BlockError::input(Reason::said(said, text))
         };
         if value.trim().is_empty() {
-            return Err(BlockError::Input(format!("`{input}` is empty; give a file path")));
+            let text = format!("`{input}` is empty; give a file path");
+            return Err(BlockError::input(Reason::said(RunMessage::PathEmpty { input: input.to_owned() }, text)));
         }
         let given = Path::new(value);
         let joined = if given.is_absolute() { given.to_path_buf() } else { self.root.join(given) };
@@ -61,7 +64,7 @@ impl Workdir {
                 None => break,
             }
         }
-        let real = existing.canonicalize().map_err(|e| BlockError::Input(format!("`{input}`: {value:?}: {e}")))?;
+        let real = existing.canonicalize().map_err(|e| BlockError::input(format!("`{input}`: {value:?}: {e}")))?;
         if !real.starts_with(&self.root) {
             return Err(refuse("leads out of the work directory through a symbolic link"));
         }

@@ -39,7 +39,7 @@ fn prompts() -> Result<&'static Prompts, BlockError> {
     PROMPTS
         .get_or_init(|| Prompts::built_in().map_err(|e| e.to_string()))
         .as_ref()
-        .map_err(|e| BlockError::Failed(format!("the built-in prompts cannot be read: {e}")))
+        .map_err(|e| BlockError::failed(format!("the built-in prompts cannot be read: {e}")))
 }
 
 async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
@@ -48,19 +48,18 @@ async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErro
         (Some(prompt), _) => prompt,
         (None, Some(instruction)) => instruction,
         (None, None) => {
-            return Err(BlockError::Input(
-                "give `instruction` (what the model should do) or `prompt` (the whole text to send)".into(),
+            return Err(BlockError::input(
+                "give `instruction` (what the model should do) or `prompt` (the whole text to send)",
             ))
         }
     };
     let rules = input::optional_text(&inputs, "system_prompt")?.unwrap_or_default();
     let evidence = evidence(&inputs)?;
     let Some(models) = ctx.models.as_deref() else {
-        return Err(BlockError::NotSetUp(
+        return Err(BlockError::not_set_up(
             "no model configured: ai.process_llm needs a language model. Set OPENAI_API_KEY (or \
              AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT, or OPENAI_BASE_URL for a local server such as \
-             Ollama) in the environment or a .env file, then check it with `planwright doctor`"
-                .into(),
+             Ollama) in the environment or a .env file, then check it with `planwright doctor`",
         ));
     };
     let prompts = prompts()?;
@@ -70,7 +69,7 @@ async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErro
             PROCESS_LLM,
             &[("rules", rules), ("task", task), ("evidence", &evidence), ("answer_format", &answer_format)],
         )
-        .map_err(|e| BlockError::Failed(format!("the built-in prompt cannot be used: {e}")))?;
+        .map_err(|e| BlockError::failed(format!("the built-in prompt cannot be used: {e}")))?;
     let request = ChatRequest::new(Tier::Fast, rendered.messages());
     let outcome = planwright_llm::structured(models, prompts, request, "answer", schema, &ctx.cancel).await;
     let answer = match outcome {
@@ -99,7 +98,7 @@ fn output_schema(inputs: &Values) -> Result<&Value, BlockError> {
     let schema =
         input::required(inputs, "output_schema", "a JSON Schema of the answer, e.g. {type: object, properties: …}")?;
     let Value::Object(map) = schema else {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`output_schema` must be a JSON Schema object such as {{type: object, properties: …}}, not {}",
             describe(schema)
         )));
@@ -107,10 +106,9 @@ fn output_schema(inputs: &Values) -> Result<&Value, BlockError> {
     match map.get("type") {
         Some(Value::String(t)) if t == "object" => Ok(schema),
         None if map.contains_key("properties") => Ok(schema),
-        _ => Err(BlockError::Input(
+        _ => Err(BlockError::input(
             "`output_schema` must describe an object at its top level (type: object, with properties); wrap a \
-             list in a property, e.g. {type: object, properties: {items: {type: array, …}}}"
-                .into(),
+             list in a property, e.g. {type: object, properties: {items: {type: array, …}}}",
         )),
     }
 }
@@ -124,7 +122,7 @@ fn evidence(inputs: &Values) -> Result<String, BlockError> {
     };
     let chars = text.chars().count();
     if chars > MAX_EVIDENCE_CHARS {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`evidence_data` is {chars} characters as JSON, more than the {MAX_EVIDENCE_CHARS} this block sends to a \
              model; narrow it first (transforms.filter for the rows, transforms.pick for the fields, or a foreach \
              over smaller parts)"
@@ -136,14 +134,14 @@ fn evidence(inputs: &Values) -> Result<String, BlockError> {
 fn failure(error: LlmError) -> BlockError {
     match error {
         LlmError::Cancelled => BlockError::Cancelled,
-        LlmError::InvalidOutput { errors, .. } => BlockError::Failed(format!(
+        LlmError::InvalidOutput { errors, .. } => BlockError::failed(format!(
             "the model's answer did not follow output_schema, even after being asked once more: {}. Simplify \
              output_schema or make the instruction say what each field holds",
             errors.join("; ")
         )),
         LlmError::InvalidSchema { message } => {
-            BlockError::Input(format!("`output_schema` is not a usable JSON Schema: {message}"))
+            BlockError::input(format!("`output_schema` is not a usable JSON Schema: {message}"))
         }
-        other => BlockError::Failed(other.to_string()),
+        other => BlockError::failed(other.to_string()),
     }
 }

@@ -44,17 +44,17 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(BlockError::Input(missing_file_message(ctx, name, value, &path)));
+            return Err(BlockError::input(missing_file_message(ctx, name, value, &path)));
         }
-        Err(e) => return Err(BlockError::Failed(format!("`{name}`: cannot open {value:?}: {e}"))),
+        Err(e) => return Err(BlockError::failed(format!("`{name}`: cannot open {value:?}: {e}"))),
     };
     if meta.is_dir() {
-        return Err(BlockError::Input(format!("`{name}`: {value:?} is a folder; give the path of a file in it")));
+        return Err(BlockError::input(format!("`{name}`: {value:?} is a folder; give the path of a file in it")));
     }
     // A pipe or a device may never end (and opening a pipe waits for a writer): refused before
     // anything opens it.
     if !meta.is_file() {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`{name}`: {value:?} is not a regular file (a pipe, a device or a socket), which might never end; save \
              its content to a file and read that"
         )));
@@ -65,7 +65,7 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
 
 pub(crate) fn check_size(name: &str, value: &str, bytes: u64) -> Result<(), BlockError> {
     if bytes > MAX_READ_BYTES {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`{name}`: {value:?} is {} MB; files up to {} MB can be read — split it (for example by month) or \
              export fewer columns",
             bytes.div_ceil(1024 * 1024),
@@ -111,11 +111,11 @@ fn missing_file_message(ctx: &BlockContext, name: &str, value: &str, path: &Path
 pub(crate) fn output_file(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
     let path = resolve(ctx, name, value)?;
     if path.is_dir() {
-        return Err(BlockError::Input(format!("`{name}`: {value:?} is a folder; give a file name, e.g. {value}/out")));
+        return Err(BlockError::input(format!("`{name}`: {value:?} is a folder; give a file name, e.g. {value}/out")));
     }
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
-            .map_err(|e| BlockError::Failed(format!("`{name}`: cannot create the folder for {value:?}: {e}")))?;
+            .map_err(|e| BlockError::failed(format!("`{name}`: cannot create the folder for {value:?}: {e}")))?;
     }
     Ok(path)
 }
@@ -133,7 +133,7 @@ where
 {
     match tokio::task::spawn_blocking(work).await {
         Ok(result) => result,
-        Err(e) => Err(BlockError::Failed(format!("internal error while working on the file: {e}"))),
+        Err(e) => Err(BlockError::failed(format!("internal error while working on the file: {e}"))),
     }
 }
 
@@ -148,7 +148,7 @@ pub(crate) fn check_cancel(cancel: &CancellationToken) -> Result<(), BlockError>
 /// Reads a whole file in chunks, watching the token and the read cap.
 pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) -> Result<Vec<u8>, BlockError> {
     const CHUNK: usize = 4 * 1024 * 1024;
-    let failed = |e: std::io::Error| BlockError::Failed(format!("cannot read {shown}: {e}"));
+    let failed = |e: std::io::Error| BlockError::failed(format!("cannot read {shown}: {e}"));
     check_cancel(cancel)?;
     let mut file = std::fs::File::open(path).map_err(failed)?;
     let mut bytes = Vec::with_capacity(file.metadata().map(|m| m.len() as usize).unwrap_or(0).min(CHUNK * 4));
@@ -170,7 +170,7 @@ pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) 
 pub(crate) fn write_atomically(path: &Path, shown: &str, bytes: &[u8]) -> Result<(), BlockError> {
     planwright_fs::write_atomically(path, bytes, planwright_fs::Access::Shared).map_err(|e| {
         let hint = if path.exists() { " (is it open in another program, such as Excel?)" } else { "" };
-        BlockError::Failed(format!("cannot write {shown}: {e}{hint}"))
+        BlockError::failed(format!("cannot write {shown}: {e}{hint}"))
     })
 }
 
@@ -204,7 +204,7 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
         Some(Value::String(s)) if s.is_empty() => b',',
         Some(Value::String(s)) => delimiter(s)?,
         Some(other) => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`delimiter` must be one character such as \",\" or \"\\t\", not {}",
                 cells::describe(other)
             )));
@@ -242,7 +242,7 @@ fn delimiter(given: &str) -> Result<u8, BlockError> {
     };
     match d.as_bytes() {
         [b] if b.is_ascii() && *b != b'"' && *b != b'\n' && *b != b'\r' => Ok(*b),
-        _ => Err(BlockError::Input(format!(
+        _ => Err(BlockError::input(format!(
             "`delimiter` is {given:?}; it must be one character such as \",\" (CSV), \"\\t\" (tab-separated), \";\" \
              or \"|\""
         ))),
@@ -260,7 +260,7 @@ pub(crate) fn encoding(given: &str) -> Result<&'static Encoding, BlockError> {
         other => Encoding::for_label(other.as_bytes()),
     };
     found.ok_or_else(|| {
-        BlockError::Input(format!(
+        BlockError::input(format!(
             "`encoding` is {given:?}, which this block does not know; use utf-8, shift_jis, cp932 or euc-jp"
         ))
     })
@@ -278,13 +278,13 @@ fn decode_for_csv(
         return Ok((text.into_owned(), None));
     }
     if used == UTF_8 && SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes).is_some() {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`encoding`: {shown} is not UTF-8; it looks like Shift_JIS (usual for files from Japanese banks and \
              accounting systems) — set encoding: shift_jis"
         )));
     }
     if used != UTF_8 && std::str::from_utf8(bytes).is_ok() {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`encoding`: {shown} is not {}; it is UTF-8 — set encoding: utf-8",
             used.name()
         )));
@@ -320,7 +320,7 @@ fn parse_csv(text: &str, delimiter: u8, has_header: bool, cancel: &CancellationT
         count += 1;
         let more = reader.read_record(&mut record).map_err(|e| {
             let line = e.position().map_or(String::new(), |p| format!(" on line {}", p.line()));
-            BlockError::Failed(format!("the CSV file cannot be read{line}: {e}"))
+            BlockError::failed(format!("the CSV file cannot be read{line}: {e}"))
         })?;
         if !more {
             break;
@@ -406,7 +406,7 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
     for (i, value) in given.iter().enumerate() {
         let name = format!("paths[{i}]");
         let Value::String(shown) = value else {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`{name}` must be a file path (text), not {}",
                 cells::describe(value)
             )));
@@ -418,7 +418,7 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
     let defaults = Limits::default();
     let max_pages = input::integer(&inputs, "max_pages", i64::from(defaults.max_pages))?;
     if !(1..=MAX_PAGES_ASKED).contains(&max_pages) {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`max_pages` is {max_pages}; give a number of PDF pages from 1 to {MAX_PAGES_ASKED} (default {})",
             defaults.max_pages
         )));

@@ -52,7 +52,7 @@ impl Block for HttpRequest {
                 }
                 _ = tokio::time::sleep(request.timeout) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} timed out after {} ms", started.elapsed().as_millis()));
-                    return Err(BlockError::Failed(format!(
+                    return Err(BlockError::failed(format!(
                         "{method} {shown} timed out after {} without a complete response; raise timeout_sec \
                          (at most 600) if the service is slow",
                         seconds(timeout_sec)
@@ -70,11 +70,11 @@ impl Block for HttpRequest {
                 }
                 Ok(Exchange::Refused { status, message }) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} → {status} in {elapsed} ms"));
-                    Err(BlockError::Failed(message))
+                    Err(BlockError::failed(message))
                 }
                 Err(message) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} failed after {elapsed} ms"));
-                    Err(BlockError::Failed(message))
+                    Err(BlockError::failed(message))
                 }
             }
         })
@@ -113,13 +113,11 @@ impl Request {
         let raw_url = match inputs.get("url") {
             Some(Value::String(u)) if !u.trim().is_empty() => u.trim(),
             Some(Value::String(_)) | None | Some(Value::Null) => {
-                return Err(BlockError::Input(
-                    "`url` is empty; give the full address, e.g. https://api.example.com/v1/items".into(),
+                return Err(BlockError::input(
+                    "`url` is empty; give the full address, e.g. https://api.example.com/v1/items",
                 ))
             }
-            Some(_) => {
-                return Err(BlockError::Input("`url` must be text, e.g. https://api.example.com/v1/items".into()))
-            }
+            Some(_) => return Err(BlockError::input("`url` must be text, e.g. https://api.example.com/v1/items")),
         };
         let url = parse_url(raw_url)?;
 
@@ -132,15 +130,15 @@ impl Request {
                         if value.is_null() {
                             continue;
                         }
-                        return Err(BlockError::Input(format!(
+                        return Err(BlockError::input(format!(
                             "`headers`: the value of header `{name}` must be text, a number or true/false"
                         )));
                     };
                     let header = HeaderName::from_bytes(name.trim().as_bytes())
-                        .map_err(|_| BlockError::Input(format!("`headers`: `{name}` is not a valid header name")))?;
+                        .map_err(|_| BlockError::input(format!("`headers`: `{name}` is not a valid header name")))?;
                     let mut value = HeaderValue::from_str(&text).map_err(|_| {
                         // The value may be a secret: name the header only.
-                        BlockError::Input(format!(
+                        BlockError::input(format!(
                             "`headers`: the value of header `{name}` has characters a header cannot carry (line breaks \
                              or control characters)"
                         ))
@@ -150,9 +148,9 @@ impl Request {
                 }
             }
             Some(_) => {
-                return Err(BlockError::Input(
+                return Err(BlockError::input(
                     "`headers` must be an object of header name to value, e.g. {Authorization: \"Bearer ${secrets.TOKEN}\"}"
-                        .into(),
+                        ,
                 ))
             }
         }
@@ -175,8 +173,8 @@ impl Request {
                 }
             }
             Some(_) => {
-                return Err(BlockError::Input(
-                    "`params` must be an object of parameter name to value, e.g. {status: unpaid}".into(),
+                return Err(BlockError::input(
+                    "`params` must be an object of parameter name to value, e.g. {status: unpaid}",
                 ))
             }
         }
@@ -192,7 +190,7 @@ impl Request {
             Some(value) => match value.as_f64() {
                 Some(secs) if TIMEOUT_RANGE.contains(&secs) => secs,
                 _ => {
-                    return Err(BlockError::Input(format!(
+                    return Err(BlockError::input(format!(
                         "`timeout_sec` must be a number of seconds from 1 to 600, not {value}"
                     )))
                 }
@@ -205,11 +203,11 @@ impl Request {
 }
 
 fn bad_method(given: &str) -> BlockError {
-    BlockError::Input(format!("`method` {given:?} is not one of {}", METHODS.join(", ")))
+    BlockError::input(format!("`method` {given:?} is not one of {}", METHODS.join(", ")))
 }
 
 fn bad_param(name: &str) -> BlockError {
-    BlockError::Input(format!("`params`: `{name}` must be text, a number, true/false or a list of those"))
+    BlockError::input(format!("`params`: `{name}` must be text, a number, true/false or a list of those"))
 }
 
 fn scalar_text(value: &Value) -> Option<String> {
@@ -225,21 +223,21 @@ fn scalar_text(value: &Value) -> Option<String> {
 /// secret (a webhook address).
 fn parse_url(raw: &str) -> Result<Url, BlockError> {
     let url = Url::parse(raw).map_err(|e| {
-        BlockError::Input(format!(
+        BlockError::input(format!(
             "`url` is not a valid address ({e}); give the full address, e.g. https://api.example.com/v1/items"
         ))
     })?;
     match url.scheme() {
         "http" | "https" => {}
         other => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`url` uses the {other}: scheme; this block only calls http:// and https:// addresses"
             )))
         }
     }
     if url.host_str().is_none_or(str::is_empty) {
-        return Err(BlockError::Input(
-            "`url` has no host name; give the full address, e.g. https://api.example.com/v1/items".into(),
+        return Err(BlockError::input(
+            "`url` has no host name; give the full address, e.g. https://api.example.com/v1/items",
         ));
     }
     Ok(url)
@@ -274,7 +272,7 @@ fn seconds(secs: f64) -> String {
 /// NO_PROXY); loopback addresses never go through a proxy.
 fn client() -> Result<&'static Client, BlockError> {
     static CLIENT: OnceLock<Result<Client, String>> = OnceLock::new();
-    CLIENT.get_or_init(build_client).as_ref().map_err(|e| BlockError::Failed(e.clone()))
+    CLIENT.get_or_init(build_client).as_ref().map_err(|e| BlockError::failed(e.clone()))
 }
 
 fn build_client() -> Result<Client, String> {

@@ -35,7 +35,7 @@ impl Block for InteractiveInput {
                 None | Some(Value::Null) => "collect",
                 Some(Value::String(m)) if MODES.contains(&m.as_str()) => m.as_str(),
                 Some(other) => {
-                    return Err(BlockError::Input(format!("`mode` {other} is not one of {}", MODES.join(", "))))
+                    return Err(BlockError::input(format!("`mode` {other} is not one of {}", MODES.join(", "))))
                 }
             };
             let message = optional_text(&inputs, "message")?;
@@ -117,8 +117,8 @@ impl Block for Confirmation {
         Box::pin(async move {
             let message = optional_text(&inputs, "message")?;
             if message.trim().is_empty() {
-                return Err(BlockError::Input(
-                    "`message` is empty; say what the person approves, with the numbers they need to decide".into(),
+                return Err(BlockError::input(
+                    "`message` is empty; say what the person approves, with the numbers they need to decide",
                 ));
             }
             let options = confirm_options(&inputs)?;
@@ -138,26 +138,26 @@ fn confirm_options(inputs: &Values) -> Result<ConfirmOptions, BlockError> {
         None | Some(Value::Null) => return Ok(ConfirmOptions::default()),
         Some(Value::Object(options)) => options,
         Some(_) => {
-            return Err(BlockError::Input(
-                "`options` must be an object, e.g. {approve_label: Send, reject_label: Stop}".into(),
+            return Err(BlockError::input(
+                "`options` must be an object, e.g. {approve_label: Send, reject_label: Stop}",
             ))
         }
     };
     let label = |key: &str| match options.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(BlockError::Input(format!("`options.{key}` must be text"))),
+        Some(_) => Err(BlockError::input(format!("`options.{key}` must be text"))),
     };
     let comment_required = match options.get("comment_required") {
         None | Some(Value::Null) => false,
         Some(Value::Bool(required)) => *required,
-        Some(_) => return Err(BlockError::Input("`options.comment_required` must be true or false".into())),
+        Some(_) => return Err(BlockError::input("`options.comment_required` must be true or false")),
     };
     let default = match options.get("default") {
         None | Some(Value::Null) => None,
         Some(choice) => Some(
             serde_json::from_value(choice.clone())
-                .map_err(|_| BlockError::Input("`options.default` must be approve or reject".into()))?,
+                .map_err(|_| BlockError::input("`options.default` must be approve or reject"))?,
         ),
     };
     Ok(ConfirmOptions {
@@ -176,7 +176,7 @@ async fn ask(ctx: &BlockContext, request: InputRequest) -> Result<InputAnswer, B
         _ = ctx.cancel.cancelled() => return Err(BlockError::Cancelled),
         answer = ctx.input.ask(&ctx.node, request.clone()) => answer?,
     };
-    let answer = serde_json::to_value(&answer).map_err(|e| BlockError::Failed(format!("the answer: {e}")))?;
+    let answer = serde_json::to_value(&answer).map_err(|e| BlockError::failed(format!("the answer: {e}")))?;
     let answer = validate_answer(&request, &answer).map_err(unfit)?;
     check_files(&request, &answer, &ctx.workdir).map_err(unfit)?;
     Ok(answer)
@@ -184,14 +184,14 @@ async fn ask(ctx: &BlockContext, request: InputRequest) -> Result<InputAnswer, B
 
 fn unfit(errors: Vec<FieldError>) -> BlockError {
     let list: Vec<String> = errors.iter().map(FieldError::to_string).collect();
-    BlockError::Failed(format!("the answer does not fit the request: {}", list.join("; ")))
+    BlockError::failed(format!("the answer does not fit the request: {}", list.join("; ")))
 }
 
 fn optional_text(inputs: &Values, name: &str) -> Result<String, BlockError> {
     match inputs.get(name) {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(BlockError::Input(format!("`{name}` must be text"))),
+        Some(_) => Err(BlockError::input(format!("`{name}` must be text"))),
     }
 }
 
@@ -206,41 +206,41 @@ fn requirements(inputs: &Values) -> Result<Vec<Requirement>, BlockError> {
     let list = match inputs.get("requirements") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(list)) => list,
-        Some(_) => return Err(BlockError::Input("`requirements` must be a list of fields".into())),
+        Some(_) => return Err(BlockError::input("`requirements` must be a list of fields")),
     };
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(list.len());
     for (i, requirement) in list.iter().enumerate() {
         let at = format!("`requirements[{i}]`");
         let Some(fields) = requirement.as_object() else {
-            return Err(BlockError::Input(format!("{at} must be an object with at least an id and a type")));
+            return Err(BlockError::input(format!("{at} must be an object with at least an id and a type")));
         };
         let id = match fields.get("id") {
             Some(Value::String(id)) if !id.trim().is_empty() => id.as_str(),
-            _ => return Err(BlockError::Input(format!("{at} needs an id (the key of its answer)"))),
+            _ => return Err(BlockError::input(format!("{at} needs an id (the key of its answer)"))),
         };
         let at = format!("requirement `{id}`");
         if RESERVED_IDS.contains(&id) {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "{at}: the id `{id}` is reserved ({} carry the approval, comment and answer); rename it",
                 RESERVED_IDS.join(", ")
             )));
         }
         if !seen.insert(id) {
-            return Err(BlockError::Input(format!("{at} appears twice; each requirement needs its own id")));
+            return Err(BlockError::input(format!("{at} appears twice; each requirement needs its own id")));
         }
         let types: Vec<&str> = FieldType::ALL.iter().map(|t| t.name()).collect();
         match fields.get("type") {
             None | Some(Value::Null) => {}
             Some(Value::String(kind)) if types.contains(&kind.as_str()) => {}
             Some(other) => {
-                return Err(BlockError::Input(format!("{at}: type {other} is not one of {}", types.join(", "))))
+                return Err(BlockError::input(format!("{at}: type {other} is not one of {}", types.join(", "))))
             }
         }
         let parsed: Requirement =
-            serde_json::from_value(requirement.clone()).map_err(|e| BlockError::Input(format!("{at}: {e}")))?;
+            serde_json::from_value(requirement.clone()).map_err(|e| BlockError::input(format!("{at}: {e}")))?;
         if matches!(parsed.field, FieldType::Select | FieldType::Enum) && parsed.options.is_empty() {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "{at} is a {} field without options to choose from",
                 parsed.field.name()
             )));
@@ -249,7 +249,7 @@ fn requirements(inputs: &Values) -> Result<Vec<Requirement>, BlockError> {
             if let Err(e) = regex::Regex::new(&format!("^(?:{pattern})$")) {
                 let reason = e.to_string();
                 let reason = reason.lines().rev().find(|l| l.trim_start().starts_with("error:")).unwrap_or(&reason);
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "{at}: validation.regex {pattern:?} is invalid: {}",
                     reason.trim()
                 )));

@@ -71,7 +71,7 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
         let bytes = match format {
             "json" => {
                 let mut text = serde_json::to_string_pretty(&data)
-                    .map_err(|e| BlockError::Failed(format!("the data cannot be written as JSON: {e}")))?;
+                    .map_err(|e| BlockError::failed(format!("the data cannot be written as JSON: {e}")))?;
                 text.push('\n');
                 text.into_bytes()
             }
@@ -93,7 +93,7 @@ fn check_csv_data(data: &Value) -> Result<(), BlockError> {
     match data {
         Value::Array(items) => {
             if let Some((i, item)) = items.iter().enumerate().find(|(_, v)| !v.is_object()) {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`data`: format csv needs a list of rows (objects), but item {i} is {}",
                     cells::describe(item)
                 )));
@@ -110,12 +110,12 @@ fn check_csv_data(data: &Value) -> Result<(), BlockError> {
                 Some(key) => format!("; it holds the list `{key}` — give that, e.g. `${{step.{key}}}`"),
                 None => "; use format markdown or json for other data".into(),
             };
-            Err(BlockError::Input(format!(
+            Err(BlockError::input(format!(
                 "`data`: format csv needs a list of rows, not {}{hint}",
                 cells::describe(data)
             )))
         }
-        other => Err(BlockError::Input(format!(
+        other => Err(BlockError::input(format!(
             "`data`: format csv needs a list of rows, not {}; use format markdown or json for other data",
             cells::describe(other)
         ))),
@@ -131,7 +131,7 @@ fn csv_bytes(data: &Value, cancel: &tokio_util::sync::CancellationToken) -> Resu
         data.as_array().map(|a| a.iter().filter_map(Value::as_object).collect()).unwrap_or_default();
     let columns = cells::columns_of(rows.iter().copied());
     let mut out = "\u{FEFF}".as_bytes().to_vec();
-    let failed = |e: csv::Error| BlockError::Failed(format!("the CSV report cannot be written: {e}"));
+    let failed = |e: csv::Error| BlockError::failed(format!("the CSV report cannot be written: {e}"));
     {
         let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(&mut out);
         if !columns.is_empty() {
@@ -145,7 +145,7 @@ fn csv_bytes(data: &Value, cancel: &tokio_util::sync::CancellationToken) -> Resu
                 .write_record(columns.iter().map(|c| csv_cell(row.get(c).unwrap_or(&Value::Null))))
                 .map_err(failed)?;
         }
-        writer.flush().map_err(|e| BlockError::Failed(format!("the CSV report cannot be written: {e}")))?;
+        writer.flush().map_err(|e| BlockError::failed(format!("the CSV report cannot be written: {e}")))?;
     }
     Ok(out)
 }

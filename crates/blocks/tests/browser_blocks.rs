@@ -54,7 +54,7 @@ impl Harness {
 
 fn input_error(result: Result<Values, BlockError>) -> String {
     match result {
-        Err(BlockError::Input(message)) => message,
+        Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) => message,
         other => panic!("expected an input error, got {other:?}"),
     }
 }
@@ -85,7 +85,10 @@ async fn a_placeholder_is_typed_as_its_secrets_value() {
     assert!(!h.lines().iter().any(|line| line.contains("canary-pw-4711")), "{:?}", h.lines());
     let unknown = json!({"locator": {"role": "textbox", "name": "Username"}, "value": "{{NOT_SET}}"});
     let refused = h.run("browser.fill", unknown).await;
-    assert!(matches!(&refused, Err(BlockError::NotSetUp(m)) if m.contains("NOT_SET")), "{refused:?}");
+    assert!(
+        matches!(&refused, Err(BlockError::NotSetUp(planwright_runs::Reason { text: m, .. })) if m.contains("NOT_SET")),
+        "{refused:?}"
+    );
     h.ctx.browser.close().await;
 }
 
@@ -187,7 +190,10 @@ async fn screenshots_are_pngs_of_the_viewport_the_whole_page_or_one_element() {
     let h = Harness::new();
     // Before any page is open there is nothing to take as evidence: no blank picture is written.
     let blank = h.run("browser.screenshot", json!({"path": "blank.png"})).await;
-    assert!(matches!(&blank, Err(BlockError::Failed(m)) if m.contains("no page is open")), "{blank:?}");
+    assert!(
+        matches!(&blank, Err(BlockError::Failed(planwright_runs::Reason { text: m, .. })) if m.contains("no page is open")),
+        "{blank:?}"
+    );
     assert!(!h.dir.path().join("blank.png").exists());
     h.run("browser.navigate", json!({"url": sites.url("table.html")})).await.unwrap();
     h.run("browser.click", json!({"locator": {"role": "button", "name": "Load invoices"}})).await.unwrap();
@@ -293,7 +299,8 @@ async fn a_browser_that_died_is_replaced_at_the_next_step_and_close_ends_it() {
         attempts += 1;
         match h.run("browser.navigate", json!({"url": sites.url("table.html")})).await {
             Ok(opened) => break opened,
-            Err(BlockError::Failed(message)) if attempts < 3 && message.contains("closed or crashed") => {}
+            Err(BlockError::Failed(planwright_runs::Reason { text: message, .. }))
+                if attempts < 3 && message.contains("closed or crashed") => {}
             Err(other) => panic!("{other:?}"),
         }
     };

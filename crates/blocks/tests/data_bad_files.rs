@@ -24,7 +24,10 @@ fn garbage(len: usize) -> Vec<u8> {
 
 fn assert_names_the_file(result: Result<planwright_block::Values, BlockError>, file: &str) {
     match result {
-        Err(BlockError::Input(message) | BlockError::Failed(message)) => {
+        Err(
+            BlockError::Input(planwright_runs::Reason { text: message, .. })
+            | BlockError::Failed(planwright_runs::Reason { text: message, .. }),
+        ) => {
             assert!(message.contains(file), "the message should name {file}: {message}")
         }
         other => panic!("{file}: expected a clear error, got {other:?}"),

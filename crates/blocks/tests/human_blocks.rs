@@ -90,9 +90,8 @@ async fn a_named_file_must_exist() {
     let result = h.run(INPUT, json!({"requirements": closing_requirements()})).await;
     assert_eq!(
         result,
-        Err(BlockError::Failed(
+        Err(BlockError::failed(
             "the answer does not fit the request: bank_statement: no file at \"missing.csv\" in the work directory"
-                .into()
         ))
     );
 }
@@ -103,10 +102,9 @@ async fn an_answer_that_does_not_fit_fails_the_block() {
     let result = h.run(INPUT, json!({"requirements": [{"id": "closing_month", "type": "text", "validation": {"regex": "\\d{4}-\\d{2}"}}]})).await;
     assert_eq!(
         result,
-        Err(BlockError::Failed(
+        Err(BlockError::failed(
             "the answer does not fit the request: closing_month: \"April\" does not match the expected format \\d{4}-\\d{2}; \
              extra: unknown field; the request asks for: closing_month, comment"
-                .into()
         ))
     );
 }
@@ -248,20 +246,20 @@ async fn plan_mistakes_in_requirements_are_refused_before_asking() {
     ];
     for (inputs, expected) in cases {
         let h = Harness::answering([]);
-        assert_eq!(h.run(INPUT, inputs).await, Err(BlockError::Input(expected.into())));
+        assert_eq!(h.run(INPUT, inputs).await, Err(BlockError::input(expected)));
         assert!(h.input.requests().is_empty());
     }
     let h = Harness::answering([]);
     let result = h.run(INPUT, json!({"requirements": [{"id": "m", "validation": {"regex": "(\\d"}}]})).await;
-    let Err(BlockError::Input(message)) = result else { panic!("{result:?}") };
+    let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = result else { panic!("{result:?}") };
     assert!(message.starts_with("requirement `m`: validation.regex \"(\\\\d\" is invalid: "), "{message}");
     assert!(h.input.requests().is_empty());
 }
 
 #[tokio::test]
 async fn no_answer_is_passed_on() {
-    let h = Harness::with([Err(BlockError::NoAnswer("nobody answered".into()))]);
-    assert_eq!(h.run(CONFIRM, json!({"message": "OK?"})).await, Err(BlockError::NoAnswer("nobody answered".into())));
+    let h = Harness::with([Err(BlockError::no_answer("nobody answered"))]);
+    assert_eq!(h.run(CONFIRM, json!({"message": "OK?"})).await, Err(BlockError::no_answer("nobody answered")));
 }
 
 #[tokio::test]
@@ -310,7 +308,7 @@ async fn confirmation_with_a_required_comment() {
     let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"comment_required": true}})).await;
     assert_eq!(
         result,
-        Err(BlockError::Failed("the answer does not fit the request: comment: required: write a comment".into()))
+        Err(BlockError::failed("the answer does not fit the request: comment: required: write a comment"))
     );
 }
 
@@ -318,10 +316,13 @@ async fn confirmation_with_a_required_comment() {
 async fn confirmation_input_mistakes() {
     let h = Harness::answering([]);
     let result = h.run(CONFIRM, json!({"message": " "})).await;
-    assert!(matches!(result, Err(BlockError::Input(ref m)) if m.starts_with("`message` is empty")), "{result:?}");
+    assert!(
+        matches!(result, Err(BlockError::Input(planwright_runs::Reason { text: ref m, .. })) if m.starts_with("`message` is empty")),
+        "{result:?}"
+    );
     let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"comment_required": "yes"}})).await;
-    assert_eq!(result, Err(BlockError::Input("`options.comment_required` must be true or false".into())));
+    assert_eq!(result, Err(BlockError::input("`options.comment_required` must be true or false")));
     let result = h.run(CONFIRM, json!({"message": "OK?", "options": {"default": "yes"}})).await;
-    assert_eq!(result, Err(BlockError::Input("`options.default` must be approve or reject".into())));
+    assert_eq!(result, Err(BlockError::input("`options.default` must be approve or reject")));
     assert!(h.input.requests().is_empty());
 }

@@ -116,7 +116,7 @@ async fn still_broken_after_the_re_ask_fails_without_a_third_call() {
             .await;
     let h = with_model(&server);
     let error = h.run(ID, inputs()).await.unwrap_err();
-    let BlockError::Failed(message) = error else { panic!("{error:?}") };
+    let BlockError::Failed(planwright_runs::Reason { text: message, .. }) = error else { panic!("{error:?}") };
     assert!(message.contains("did not follow output_schema, even after being asked once more"), "{message}");
     assert_eq!(server.requests().len(), 2, "one call and one re-ask, never more");
 }
@@ -125,7 +125,7 @@ async fn still_broken_after_the_re_ask_fails_without_a_third_call() {
 async fn without_a_model_it_says_how_to_configure_one() {
     let h = Harness::new();
     let error = h.run(ID, inputs()).await.unwrap_err();
-    let BlockError::NotSetUp(message) = error else { panic!("{error:?}") };
+    let BlockError::NotSetUp(planwright_runs::Reason { text: message, .. }) = error else { panic!("{error:?}") };
     assert!(message.starts_with("no model configured"), "{message}");
     assert!(message.contains("OPENAI_API_KEY") && message.contains("planwright doctor"), "{message}");
 }
@@ -150,7 +150,9 @@ async fn bad_inputs_are_refused_before_any_call() {
             given[key] = value.clone();
         }
         let error = h.run(ID, given).await.unwrap_err();
-        let BlockError::Input(message) = error else { panic!("{expected}: {error:?}") };
+        let BlockError::Input(planwright_runs::Reason { text: message, .. }) = error else {
+            panic!("{expected}: {error:?}")
+        };
         assert!(message.contains(expected), "{expected}: {message}");
     }
     assert!(server.requests().is_empty(), "nothing was sent");

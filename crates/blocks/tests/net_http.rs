@@ -13,14 +13,14 @@ const ID: &str = "external.api.http";
 
 fn failed(result: Result<planwright_block::Values, BlockError>) -> String {
     match result {
-        Err(BlockError::Failed(message)) => message,
+        Err(BlockError::Failed(planwright_runs::Reason { text: message, .. })) => message,
         other => panic!("expected Failed, got {other:?}"),
     }
 }
 
 fn input_error(result: Result<planwright_block::Values, BlockError>) -> String {
     match result {
-        Err(BlockError::Input(message)) => message,
+        Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) => message,
         other => panic!("expected Input, got {other:?}"),
     }
 }

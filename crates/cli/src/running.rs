@@ -269,10 +269,10 @@ fn progress_line(event: &Event, terminal: bool) -> Option<String> {
         EventKind::NodeFailed { node, error, continued, .. } => {
             line("✗", "failed", "31", format!("{node}: {error}{}", if *continued { " (continuing)" } else { "" }))
         }
-        EventKind::NodeRetried { node, attempt, backoff_ms, error } => {
+        EventKind::NodeRetried { node, attempt, backoff_ms, error, .. } => {
             line("↻", "retry", "33", format!("{node}: attempt {attempt} failed ({error}); retrying in {backoff_ms} ms"))
         }
-        EventKind::NodeSkipped { node, reason } => line("–", "skipped", "2", format!("{node}: {reason}")),
+        EventKind::NodeSkipped { node, reason, .. } => line("–", "skipped", "2", format!("{node}: {reason}")),
         EventKind::InputRequested { node, .. } => line("?", "input", "36", format!("{node} asks for input")),
         EventKind::Log { node, message, .. } => {
             line("·", "log", "2", format!("{}: {message}", node.as_deref().unwrap_or("run")))

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use planwright_designs::Resolution;
 use planwright_plan::{Node, Policy};
-use planwright_runs::EventKind;
+use planwright_runs::{EventKind, Reason, RunMessage};
 use planwright_validate::validate_plan;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -28,7 +28,7 @@ pub(crate) async fn run_call(
     let Some(call) = &node.call else { return ctx.fail(&path, 0, 1, "a subflow node needs `call`", false, &policy) };
     let called = match called_plan(ctx, &call.plan_id) {
         Ok(called) => called,
-        Err(error) => return ctx.fail(&path, 0, 1, &error, false, &policy),
+        Err(error) => return ctx.fail(&path, 0, 1, error, false, &policy),
     };
     let plan = &called.plan;
     let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -38,7 +38,7 @@ pub(crate) async fn run_call(
             Ok(resolved) => {
                 vars.insert(name.clone(), resolved);
             }
-            Err(error) => return ctx.fail(&path, 0, 1, &error, false, &policy),
+            Err(error) => return ctx.fail(&path, 0, 1, error, false, &policy),
         }
     }
     ctx.emit(EventKind::NodeStarted {
@@ -71,21 +71,34 @@ pub(crate) async fn run_call(
 }
 
 /// The plan `plan_id` names, resolved and validated once per run.
-fn called_plan(ctx: &RunCtx, plan_id: &str) -> Result<Arc<CalledPlan>, String> {
+fn called_plan(ctx: &RunCtx, plan_id: &str) -> Result<Arc<CalledPlan>, Reason> {
     if let Some(called) = ctx.called.lock().unwrap_or_else(|e| e.into_inner()).get(plan_id) {
         return Ok(called.clone());
     }
     let plan = match ctx.engine.plans.resolve(plan_id) {
         Resolution::Found { plan, .. } => plan,
-        Resolution::NotFound { .. } => return Err(format!("no registered plan `{plan_id}`")),
+        Resolution::NotFound { .. } => {
+            return Err(Reason::said(
+                RunMessage::CalledPlanNotFound { plan: plan_id.to_owned() },
+                format!("no registered plan `{plan_id}`"),
+            ))
+        }
         Resolution::Unreadable { path, message } => {
-            return Err(format!("plan `{plan_id}` ({}) cannot be read: {message}", path.display()))
+            return Err(Reason::said(
+                RunMessage::CalledPlanInvalid { plan: plan_id.to_owned(), detail: message.clone() },
+                format!("plan `{plan_id}` ({}) cannot be read: {message}", path.display()),
+            ))
         }
     };
     let validation = validate_plan(&plan, ctx.catalog(), ctx.engine.plans.as_ref());
     if !validation.is_valid() {
-        let first = validation.errors().next().map_or_else(String::new, |f| format!(": {}", f.message));
-        return Err(format!("called plan `{plan_id}` is invalid{first}"));
+        let first = validation.errors().next().map_or_else(String::new, |f| f.message.clone());
+        let text = if first.is_empty() {
+            format!("called plan `{plan_id}` is invalid")
+        } else {
+            format!("called plan `{plan_id}` is invalid: {first}")
+        };
+        return Err(Reason::said(RunMessage::CalledPlanInvalid { plan: plan_id.to_owned(), detail: first }, text));
     }
     ctx.register_secrets(&plan.secrets);
     let called = Arc::new(CalledPlan { plan, analysis: validation.analysis });

@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 use planwright_block::{check_files, validate_answer, BlockError, FieldError, HumanInput, Workdir};
 use planwright_plan::OnUnanswered;
-use planwright_runs::{EventKind, FieldType, InputAnswer, InputRequest, LogLevel, NodePath};
+use planwright_runs::{EventKind, FieldType, InputAnswer, InputRequest, LogLevel, NodePath, Reason, RunMessage};
 use serde_json::Value;
 
 use crate::record::Recorder;
@@ -82,12 +82,15 @@ impl EngineInput {
     }
 
     /// Nobody can answer now: the run waits, or (`on_unanswered: fail`) the node fails.
-    fn unanswered(&self, why: String) -> BlockError {
+    fn unanswered(&self, node: &str, request: &InputRequest, errors: &[FieldError]) -> BlockError {
+        let (wanted, why) = describe_missing(node, request, errors);
+        let node = node.to_owned();
         match self.on_unanswered {
-            OnUnanswered::Wait => BlockError::NoAnswer(why),
-            OnUnanswered::Fail => {
-                BlockError::Failed(format!("{why}; nobody could answer and the policy says on_unanswered: fail"))
-            }
+            OnUnanswered::Wait => BlockError::no_answer(Reason::said(RunMessage::WaitsForAnswer { node, wanted }, why)),
+            OnUnanswered::Fail => BlockError::failed(Reason::said(
+                RunMessage::NobodyAnswered { node, wanted },
+                format!("{why}; nobody could answer and the policy says on_unanswered: fail"),
+            )),
         }
     }
 }
@@ -101,43 +104,45 @@ impl HumanInput for EngineInput {
             let stored = self.stored.get(node).filter(|_| !self.stored_taken.swap(true, Ordering::Relaxed));
             if let Some(answer) = stored {
                 return serde_json::from_value(answer.clone())
-                    .map_err(|e| BlockError::Failed(format!("the stored answer of `{node}` cannot be read: {e}")));
+                    .map_err(|e| BlockError::failed(format!("the stored answer of `{node}` cannot be read: {e}")));
             }
-            let record = |kind| self.recorder.emit(kind).map_err(|e| BlockError::Failed(e.to_string()));
+            let record = |kind| self.recorder.emit(kind).map_err(|e| BlockError::failed(e.to_string()));
             record(EventKind::InputRequested { node: node.to_owned(), request: request.clone() })?;
             let mut errors: Vec<FieldError> = Vec::new();
             for _ in 0..MAX_REFUSED {
                 let Some(answer) = self.answers.answer(node, &request, &errors).await else {
-                    return Err(self.unanswered(describe_missing(node, &request, &errors)));
+                    return Err(self.unanswered(node, &request, &errors));
                 };
                 let checked = validate_answer(&request, &answer)
                     .and_then(|accepted| check_files(&request, &accepted, &self.workdir).map(|()| accepted));
                 match checked {
                     Ok(accepted) => {
-                        let stored = serde_json::to_value(&accepted).map_err(|e| BlockError::Failed(e.to_string()))?;
-                        self.recorder.receive_input(node, &stored).map_err(|e| BlockError::Failed(e.to_string()))?;
+                        let stored = serde_json::to_value(&accepted).map_err(|e| BlockError::failed(e.to_string()))?;
+                        self.recorder.receive_input(node, &stored).map_err(|e| BlockError::failed(e.to_string()))?;
                         return Ok(accepted);
                     }
                     Err(refused) => {
-                        let listed: Vec<String> =
-                            refused.iter().map(|e| format!("{}: {}", e.field, e.message)).collect();
+                        let fields = refused.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>();
+                        let fields = fields.join("; ");
                         record(EventKind::Log {
                             node: Some(node.to_owned()),
                             level: LogLevel::Warn,
-                            message: format!("answer refused: {}", listed.join("; ")),
+                            message: format!("answer refused: {fields}"),
+                            said: Some(RunMessage::AnswerRefused { fields }),
                         })?;
                         errors = refused;
                     }
                 }
             }
-            Err(self.unanswered(describe_missing(node, &request, &errors)))
+            Err(self.unanswered(node, &request, &errors))
         }
         .boxed()
     }
 }
 
-/// "node `approve` waits for: `bank_file` (file, .csv), `month` (text)" — what a person must give.
-fn describe_missing(node: &str, request: &InputRequest, errors: &[FieldError]) -> String {
+/// What a person must give — "`bank_file` (file, .csv), `month` (text)" — and the sentence
+/// saying so: "node `approve` waits for `bank_file` (file, .csv), `month` (text)".
+fn describe_missing(node: &str, request: &InputRequest, errors: &[FieldError]) -> (String, String) {
     let requirements = request.requirements();
     // The required fields; when none is, every field (an answer needs at least one).
     let required: Vec<_> = requirements.iter().filter(|r| r.required).collect();
@@ -163,5 +168,7 @@ fn describe_missing(node: &str, request: &InputRequest, errors: &[FieldError]) -
             errors.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; ")
         )
     };
-    format!("node `{node}` waits for {}{refused}", wanted.join(", "))
+    let wanted = wanted.join(", ");
+    let why = format!("node `{node}` waits for {wanted}{refused}");
+    (wanted, why)
 }

@@ -24,7 +24,7 @@ use std::time::Instant;
 use planwright_block::{Block, BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{load_plan, Finding, LoadError, Plan};
-use planwright_runs::{new_run_id, Counts, Event, EventKind, RunStatus, RunStore, StoreError};
+use planwright_runs::{new_run_id, Counts, Event, EventKind, Reason, RunMessage, RunStatus, RunStore, StoreError};
 use planwright_validate::{validate_loaded, PlanSource, Validation};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::UnboundedSender;
@@ -247,20 +247,27 @@ impl Engine {
         let (status, reason) = match outcome {
             Ok(_) if counts.failed == 0 => (RunStatus::Succeeded, None),
             Ok(_) => {
-                (RunStatus::Failed, Some(format!("{} node(s) failed and the run continued past them", counts.failed)))
+                let text = format!("{} node(s) failed and the run continued past them", counts.failed);
+                (RunStatus::Failed, Some(Reason::said(RunMessage::FailuresContinued { failed: counts.failed }, text)))
             }
             Err(Abort::Halted(why)) => (RunStatus::Failed, Some(why)),
-            Err(Abort::Stopped) => (RunStatus::Stopped, Some("stopped before the end".to_owned())),
+            Err(Abort::Stopped) => {
+                (RunStatus::Stopped, Some(Reason::said(RunMessage::StoppedBeforeEnd, "stopped before the end")))
+            }
             Err(Abort::Waiting(why)) => (RunStatus::WaitingForInput, Some(why)),
             // The store's own error (a full disk, a locked database), with its type, to the edge.
             Err(Abort::Record(error)) => return Err(error),
         };
-        let reason = reason.map(|r| ctx.recorder.mask_text(&r));
+        let (reason, said) = match reason {
+            Some(Reason { text, said }) => (Some(ctx.recorder.mask_text(&text)), said),
+            None => (None, None),
+        };
         ctx.recorder.emit(EventKind::RunFinished {
             status,
             counts,
             elapsed_ms: started.elapsed().as_millis() as u64,
             reason: reason.clone(),
+            said,
         })?;
         Ok(RunOutcome {
             run_id: ctx.recorder.run_id().to_owned(),

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use futures::stream::{self, StreamExt, TryStreamExt};
 use planwright_plan::{Node, Policy};
-use planwright_runs::EventKind;
+use planwright_runs::{EventKind, Reason, RunMessage};
 use planwright_validate::GraphAnalysis;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -42,14 +42,11 @@ pub(crate) async fn run_loop(
             Ok(outcome) => outcome,
             Err(_) => {
                 token.cancel();
-                return ctx.fail(
-                    &path,
-                    ms,
-                    1,
-                    &format!("timed out after {ms} ms (policy timeout_ms); its iterations were cancelled"),
-                    true,
-                    &policy,
+                let error = Reason::said(
+                    RunMessage::LoopTimedOut { ms },
+                    format!("timed out after {ms} ms (policy timeout_ms); its iterations were cancelled"),
                 );
+                return ctx.fail(&path, ms, 1, error, true, &policy);
             }
         },
         None => work.await,
@@ -69,7 +66,7 @@ pub(crate) async fn run_loop(
             Ok(value)
         }
         Err(Fail::Abort(abort)) => Err(abort),
-        Err(Fail::Text(error)) => ctx.fail(&path, elapsed_ms, 1, &error, false, &policy),
+        Err(Fail::Text(error)) => ctx.fail(&path, elapsed_ms, 1, error, false, &policy),
     }
 }
 
@@ -89,7 +86,12 @@ async fn iterate(
         let mut view = View { local: &HashMap::new(), env, secrets: None, used_secrets: None };
         let items = match view.resolve(&foreach.input)? {
             Value::Array(items) => items,
-            other => return Err(Fail::Text(format!("`foreach.input` must be a list, but it is {}", kind(&other)))),
+            other => {
+                return Err(Fail::Text(Reason::said(
+                    RunMessage::ForeachNotList,
+                    format!("`foreach.input` must be a list, but it is {}", kind(&other)),
+                )))
+            }
         };
         ctx.emit(EventKind::NodeStarted {
             node: path.to_owned(),
@@ -145,13 +147,13 @@ async fn iterate(
 
 /// Why a loop did not finish: its own error (under its policy) or an abort from its body.
 enum Fail {
-    Text(String),
+    Text(Reason),
     Abort(Abort),
 }
 
 impl From<String> for Fail {
     fn from(text: String) -> Fail {
-        Fail::Text(text)
+        Fail::Text(text.into())
     }
 }
 

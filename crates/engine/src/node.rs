@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_catalog::{BlockSpec, Lookup, Resource};
 use planwright_plan::{Node, OnError, Policy};
-use planwright_runs::EventKind;
+use planwright_runs::{EventKind, Reason, RunMessage};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -32,16 +32,19 @@ pub(crate) fn prepare<'a>(
     block_id: &str,
     path: String,
     view: View<'_>,
-) -> Result<Prepared<'a>, String> {
+) -> Result<Prepared<'a>, Reason> {
     let Lookup::Found(spec) = ctx.catalog().lookup(block_id) else {
-        return Err(format!("the catalog has no block `{block_id}`"));
+        return Err(Reason::said(
+            RunMessage::UnknownBlock { block: block_id.to_owned() },
+            format!("the catalog has no block `{block_id}`"),
+        ));
     };
-    let block = ctx
-        .engine
-        .blocks
-        .get(spec.id.as_str())
-        .cloned()
-        .ok_or_else(|| format!("block `{}` has no implementation in this build", spec.id))?;
+    let block = ctx.engine.blocks.get(spec.id.as_str()).cloned().ok_or_else(|| {
+        Reason::said(
+            RunMessage::BlockNotBuilt { block: spec.id.to_string() },
+            format!("block `{}` has no implementation in this build", spec.id),
+        )
+    })?;
     let mut used = Vec::new();
     let mut view = View { secrets: Some(ctx.secrets.as_ref()), used_secrets: Some(&mut used), ..view };
     let mut inputs = Map::new();
@@ -90,18 +93,20 @@ pub(crate) async fn run_block(
             Err(Attempt::Stopped) => return Err(Abort::Stopped),
             Err(Attempt::Waiting(why)) => return Err(Abort::Waiting(why)),
             Err(Attempt::TimedOut(ms)) => {
-                (format!("timed out after {ms} ms (policy timeout_ms); its work was cancelled"), true)
+                let text = format!("timed out after {ms} ms (policy timeout_ms); its work was cancelled");
+                (Reason::said(RunMessage::TimedOut { ms }, text), true)
             }
             Err(Attempt::Failed(error)) => (error, false),
-            Err(Attempt::Refused(error)) => return ctx.fail(&path, elapsed_ms, attempt, &error, false, &policy),
+            Err(Attempt::Refused(error)) => return ctx.fail(&path, elapsed_ms, attempt, error, false, &policy),
         };
         if attempt <= retries {
             let backoff_ms = policy.retry_backoff_ms.unwrap_or(500).saturating_mul(1 << (attempt - 1).min(16));
             ctx.emit(EventKind::NodeRetried {
                 node: path.clone(),
                 attempt,
-                error: ctx.recorder.mask_text(&error),
+                error: ctx.recorder.mask_text(&error.text),
                 backoff_ms,
+                said: error.said,
             })?;
             ctx.count(|c| c.retried += 1);
             tokio::select! {
@@ -111,18 +116,18 @@ pub(crate) async fn run_block(
             attempt += 1;
             continue;
         }
-        return ctx.fail(&path, elapsed_ms, attempt, &error, timed_out, &policy);
+        return ctx.fail(&path, elapsed_ms, attempt, error, timed_out, &policy);
     }
 }
 
 enum Attempt {
-    Failed(String),
+    Failed(Reason),
     /// Failed in a way another attempt cannot change (a refused input, nothing set up): not
     /// retried whatever the policy.
-    Refused(String),
+    Refused(Reason),
     TimedOut(u64),
     Stopped,
-    Waiting(String),
+    Waiting(Reason),
 }
 
 async fn attempt_once(

@@ -152,7 +152,7 @@ pub(crate) struct RunEvents(pub std::sync::Arc<Recorder>);
 
 impl planwright_block::BlockEvents for RunEvents {
     fn log(&self, node: &str, level: planwright_runs::LogLevel, message: String) {
-        let kind = EventKind::Log { node: Some(node.to_owned()), level, message };
+        let kind = EventKind::Log { node: Some(node.to_owned()), level, message, said: None };
         if let Err(error) = self.0.emit(kind) {
             // The engine's next record of this node fails the same way and stops the run.
             tracing::error!(%error, "a block's log line could not be recorded");

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use planwright_block::{BrowserSlot, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{OnError, Policy};
-use planwright_runs::{Counts, Event, EventKind, NodePath};
+use planwright_runs::{Counts, Event, EventKind, NodePath, Reason, RunMessage};
 use serde_json::{Map, Value};
 
 use crate::input::AnswerSource;
@@ -19,11 +19,11 @@ use crate::{Engine, EngineError};
 #[derive(Debug)]
 pub(crate) enum Abort {
     /// A node failed under `on_error: halt` (or an exhausted `retry`): the reason.
-    Halted(String),
+    Halted(Reason),
     /// Stopped from outside.
     Stopped,
     /// A person must answer and nobody can now: what is missing.
-    Waiting(String),
+    Waiting(Reason),
     /// The record could not be written: the run stops rather than lose track.
     Record(EngineError),
 }
@@ -88,12 +88,13 @@ impl RunCtx {
         path: &str,
         elapsed_ms: u64,
         attempts: u32,
-        error: &str,
+        error: impl Into<Reason>,
         timed_out: bool,
         policy: &Policy,
     ) -> Result<NodeValue, Abort> {
         let continued = policy.on_error == Some(OnError::Continue);
-        let error = self.recorder.mask_text(error);
+        let Reason { text, said } = error.into();
+        let error = self.recorder.mask_text(&text);
         self.emit(EventKind::NodeFailed {
             node: path.to_owned(),
             elapsed_ms,
@@ -101,12 +102,16 @@ impl RunCtx {
             error: error.clone(),
             timed_out,
             continued,
+            said,
         })?;
         self.count(|c| c.failed += 1);
         if continued {
             Ok(NodeValue::FailedContinued)
         } else {
-            Err(Abort::Halted(format!("`{path}` failed: {error}")))
+            Err(Abort::Halted(Reason::said(
+                RunMessage::NodeHalted { node: path.to_owned() },
+                format!("`{path}` failed: {error}"),
+            )))
         }
     }
 }

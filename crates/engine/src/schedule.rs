@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use futures::stream::{FuturesUnordered, StreamExt};
 use futures::FutureExt;
 use planwright_plan::{Node, NodeRole, Policy};
-use planwright_runs::EventKind;
+use planwright_runs::{EventKind, Reason, RunMessage};
 use planwright_validate::GraphAnalysis;
 use tokio_util::sync::CancellationToken;
 
@@ -144,17 +144,27 @@ fn start<'a>(
         _ => None,
     });
     if let Some(dep) = skipped_input {
-        return skip(ctx, &path, format!("it needs the outputs of `{dep}`, which was skipped"));
+        let reason = format!("it needs the outputs of `{dep}`, which was skipped");
+        return skip(ctx, &path, Reason::said(RunMessage::DependencySkipped { dependency: dep }, reason));
     }
     if let Some(when) = &node.when {
         let mut view = View { local: values, env: &scope.env, secrets: None, used_secrets: None };
         match view.condition(&when.expr) {
             Ok(true) => {}
-            Ok(false) => return skip(ctx, &path, format!("its condition `{}` is false", when.expr)),
+            Ok(false) => {
+                let reason = format!("its condition `{}` is false", when.expr);
+                return skip(
+                    ctx,
+                    &path,
+                    Reason::said(RunMessage::ConditionFalse { condition: when.expr.clone() }, reason),
+                );
+            }
             Err(error) => {
                 // Never silently true: the node fails, under its policy like any failure.
                 let policy = node.policy.map_or(scope.policy, |own| own.merged_over(&scope.policy));
-                return match ctx.fail(&path, 0, 1, &format!("cannot evaluate `when`: {error}"), false, &policy) {
+                let text = format!("cannot evaluate `when`: {error}");
+                let error = Reason::said(RunMessage::ConditionUnreadable { detail: error }, text);
+                return match ctx.fail(&path, 0, 1, error, false, &policy) {
                     Ok(value) => Started::Settled(value),
                     Err(abort) => Started::Failed(abort),
                 };
@@ -170,7 +180,7 @@ fn start<'a>(
             match crate::node::prepare(ctx, node, block, path.clone(), view) {
                 Ok(prepared) => crate::node::run_block(ctx, prepared, policy, cancel).boxed(),
                 Err(error) => {
-                    return match ctx.fail(&path, 0, 1, &error, false, &policy) {
+                    return match ctx.fail(&path, 0, 1, error, false, &policy) {
                         Ok(value) => Started::Settled(value),
                         Err(abort) => Started::Failed(abort),
                     }
@@ -189,7 +199,11 @@ fn start<'a>(
                 _ => crate::call::run_call(ctx, node, path, env, policy, cancel).boxed(),
             }
         }
-        None => return Started::Failed(Abort::Halted(format!("node `{path}` is neither a block, a loop nor a call"))),
+        None => {
+            return Started::Failed(Abort::Halted(
+                format!("node `{path}` is neither a block, a loop nor a call").into(),
+            ))
+        }
     };
     Started::Running(async move { (index, future.await) }.boxed())
 }
@@ -200,11 +214,12 @@ fn analysis_of_body(analysis: &GraphAnalysis, index: usize) -> &GraphAnalysis {
     analysis.bodies.get(&index).unwrap_or_else(|| EMPTY.get_or_init(GraphAnalysis::default))
 }
 
-fn skip<'a>(ctx: &RunCtx, path: &str, reason: String) -> Started<'a> {
-    match ctx.emit(EventKind::NodeSkipped { node: path.to_owned(), reason: reason.clone() }) {
+fn skip<'a>(ctx: &RunCtx, path: &str, reason: Reason) -> Started<'a> {
+    let Reason { text, said } = reason;
+    match ctx.emit(EventKind::NodeSkipped { node: path.to_owned(), reason: text.clone(), said }) {
         Ok(_) => {
             ctx.count(|c| c.skipped += 1);
-            Started::Settled(NodeValue::Skipped(reason))
+            Started::Settled(NodeValue::Skipped(text))
         }
         Err(error) => Started::Failed(error),
     }

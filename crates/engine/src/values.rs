@@ -68,8 +68,10 @@ pub(crate) struct RunSecrets {
 
 impl planwright_block::BlockSecrets for RunSecrets {
     fn reveal(&self, name: &str) -> Result<String, planwright_block::BlockError> {
-        let value =
-            self.source.secret(name).ok_or_else(|| planwright_block::BlockError::NotSetUp(missing_secret(name)))?;
+        let value = self.source.secret(name).ok_or_else(|| {
+            let said = planwright_runs::RunMessage::SecretNotSet { name: name.to_owned() };
+            planwright_block::BlockError::not_set_up(planwright_runs::Reason::said(said, missing_secret(name)))
+        })?;
         self.recorder.add_secrets(vec![value.clone()]);
         Ok(value)
     }

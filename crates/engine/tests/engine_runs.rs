@@ -11,7 +11,7 @@ use planwright_catalog::Catalog;
 use planwright_engine::{
     BrowserSettings, Engine, GivenAnswers, NoAnswers, RunOptions, RunOutcome, RunRequest, SecretSource,
 };
-use planwright_runs::{Event, EventKind, RunStatus};
+use planwright_runs::{Event, EventKind, RunMessage, RunStatus};
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -118,12 +118,16 @@ async fn a_false_condition_skips_the_node_and_what_needs_its_outputs() {
     assert_eq!(outcome.status, RunStatus::Succeeded);
     let reason = |node: &str| {
         events.iter().find_map(|e| match &e.kind {
-            EventKind::NodeSkipped { node: n, reason } if n == node => Some(reason.clone()),
+            EventKind::NodeSkipped { node: n, reason, said } if n == node => Some((reason.clone(), said.clone())),
             _ => None,
         })
     };
-    assert!(reason("gated").unwrap().contains("is false"));
-    assert!(reason("uses_gated").unwrap().contains("`gated`, which was skipped"));
+    let (gated, said) = reason("gated").unwrap();
+    assert!(gated.contains("is false"));
+    assert_eq!(said, Some(RunMessage::ConditionFalse { condition: "${check.status} == 404".into() }));
+    let (uses_gated, said) = reason("uses_gated").unwrap();
+    assert!(uses_gated.contains("`gated`, which was skipped"));
+    assert_eq!(said, Some(RunMessage::DependencySkipped { dependency: "gated".into() }));
     assert_eq!(kinds(&events, "only_after"), ["started", "finished"], "ordering without data is not a need");
     assert_eq!((outcome.counts.succeeded, outcome.counts.skipped), (2, 2));
 }
@@ -187,6 +191,47 @@ async fn an_input_the_block_refuses_is_not_retried() {
     assert_eq!(outcome.status, RunStatus::Failed);
     assert_eq!(kinds(&events, "escape"), ["started", "failed"], "another attempt could not change the answer");
     assert_eq!(outcome.counts.retried, 0);
+    // A common block error carries its code, the path the plan gave as a parameter.
+    let said = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeFailed { said, .. } => said.clone(),
+        _ => None,
+    });
+    assert!(
+        matches!(&said, Some(RunMessage::PathOutsideWorkdir { input, path, .. }) if input == "path" && path == "../outside.json"),
+        "{said:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engines_own_messages_carry_their_code_beside_the_english() {
+    let server = support::start().await;
+    let f = support::fixture();
+    let graph = http(
+        "slow",
+        "/sleep/10000/x",
+        "    policy: {on_error: retry, retries: 1, retry_backoff_ms: 10, timeout_ms: 200}
+",
+    );
+    let (outcome, events) = f.run(&plan(&graph), json!({"base": server.base}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    let timed_out = Some(RunMessage::TimedOut { ms: 200 });
+    let retried = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeRetried { error, said, .. } => Some((error.clone(), said.clone())),
+        _ => None,
+    });
+    let (error, said) = retried.expect("a retry");
+    assert!(error.starts_with("timed out after 200 ms"), "the English stays: {error}");
+    assert_eq!(said, timed_out);
+    let failed = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeFailed { error, said, .. } => Some((error.clone(), said.clone())),
+        _ => None,
+    });
+    let (error, said) = failed.expect("a failure");
+    assert!(error.starts_with("timed out after 200 ms"), "{error}");
+    assert_eq!(said, timed_out);
+    let Some(EventKind::RunFinished { reason, said, .. }) = events.last().map(|e| &e.kind) else { panic!("no end") };
+    assert!(reason.as_deref().is_some_and(|r| r.starts_with("`slow` failed: timed out")), "{reason:?}");
+    assert_eq!(said, &Some(RunMessage::NodeHalted { node: "slow".into() }));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -43,14 +43,14 @@ impl RunObjectives {
     /// The planning settings: the data home's, with the node's inputs over them.
     fn planning(&self, inputs: &Values) -> Result<PlanningSettings, BlockError> {
         let mut settings = match &self.data_home {
-            Some(home) => PlanningSettings::load(home).map_err(|e| BlockError::NotSetUp(e.to_string()))?,
+            Some(home) => PlanningSettings::load(home).map_err(|e| BlockError::not_set_up(e.to_string()))?,
             None => PlanningSettings::default(),
         };
         settings.enabled = boolean(inputs, "planning", settings.enabled)?;
         let bounded = |name: &str, default: u32, low: i64, high: i64| -> Result<u32, BlockError> {
             let value = integer(inputs, name, i64::from(default))?;
             if !(low..=high).contains(&value) {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`{name}` is {value}; give a whole number from {low} to {high}"
                 )));
             }
@@ -64,7 +64,7 @@ impl RunObjectives {
             None | Some(Value::Null) => settings.task_loop.satisfaction_threshold,
             Some(Value::Number(n)) if n.as_f64().is_some_and(|f| (0.0..=1.0).contains(&f)) => n.as_f64().unwrap_or(0.8),
             Some(other) => {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`satisfaction_threshold` is {}; give a score from 0 to 1, e.g. 0.8",
                     describe(other)
                 )))
@@ -115,7 +115,7 @@ impl RunObjectives {
         )?;
         let attempts = integer(&inputs, "max_retries_per_step", 3)?;
         if !(1..=MAX_ATTEMPTS).contains(&attempts) {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`max_retries_per_step` is {attempts}; give the attempts an objective may take, 1 to {MAX_ATTEMPTS}"
             )));
         }
@@ -133,18 +133,18 @@ impl RunObjectives {
         let url = web_address("start_url", &ctx.secrets.fill(start)?, "the page to open first")?;
         let model = match &ctx.models {
             Some(client) => {
-                Some(Arc::new(ModelHelp::new(Arc::clone(client)).map_err(|e| BlockError::Failed(e.to_string()))?))
+                Some(Arc::new(ModelHelp::new(Arc::clone(client)).map_err(|e| BlockError::failed(e.to_string()))?))
             }
             None => None,
         };
         let objectives = checklist(steps, model.as_deref(), ctx).await?;
         if objectives.is_empty() {
-            return Err(BlockError::Input(
-                "`steps` has no steps; write one a line, e.g. \"1. Open the Statements page\"".into(),
+            return Err(BlockError::input(
+                "`steps` has no steps; write one a line, e.g. \"1. Open the Statements page\"",
             ));
         }
         if planning.enabled && objectives.len() > planning.max_subtasks as usize {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`steps` has {} steps, more than the planning settings allow ({}, `planning.max_subtasks`); split them \
                  over several nodes or raise the limit",
                 objectives.len(),
@@ -153,11 +153,11 @@ impl RunObjectives {
         }
         let session = ctx.browser.session(ctx).await?;
         let downloads_dir = ctx.workdir.resolve("downloads", DOWNLOADS_DIR)?;
-        session.save_downloads_to(&downloads_dir).await.map_err(|e| BlockError::Failed(e.to_string()))?;
+        session.save_downloads_to(&downloads_dir).await.map_err(|e| BlockError::failed(e.to_string()))?;
         let opened = session
             .navigate(url.as_str(), &ActOptions::default())
             .await
-            .map_err(|e| BlockError::Failed(e.to_string()))?;
+            .map_err(|e| BlockError::failed(e.to_string()))?;
         ctx.log(
             LogLevel::Info,
             format!(

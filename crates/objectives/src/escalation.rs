@@ -190,7 +190,7 @@ pub async fn ask(ctx: &planwright_block::BlockContext, report: &SituationReport)
             }
         }
     }
-    Err(BlockError::NoAnswer(format!(
+    Err(BlockError::no_answer(format!(
         "node `{}` waits for a decision: {} (answer `choice`, and `detail` for more_detail)",
         ctx.node,
         problem.unwrap_or_default()

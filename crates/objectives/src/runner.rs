@@ -326,7 +326,7 @@ impl<'a> Runner<'a> {
             self.progress.objective_steps[index].execution_plan = written.iter().map(Intent::describe).collect();
         }
         if self.progress.objective_steps[index].status == StepStatus::Pending {
-            self.progress.start_current().map_err(|e| BlockError::Failed(e.to_string()))?;
+            self.progress.start_current().map_err(|e| BlockError::failed(e.to_string()))?;
         }
         let mut failures: Vec<String> = Vec::new();
         // The cache is replayed only by the first attempt of the first pass, as written.
@@ -394,7 +394,7 @@ impl<'a> Runner<'a> {
         let reason = failures.last().cloned().unwrap_or_else(|| "it was not reached".into());
         let attempts = self.progress.objective_steps[index].attempts;
         let note = format!("{reason} (after {attempts} attempt{})", if attempts == 1 { "" } else { "s" });
-        self.progress.fail_current(&note).map_err(|e| BlockError::Failed(e.to_string()))?;
+        self.progress.fail_current(&note).map_err(|e| BlockError::failed(e.to_string()))?;
         self.keep_screenshot(index, "failed").await;
         self.emit(ObjectiveChange::Failed, None);
         Ok(false)
@@ -404,7 +404,7 @@ impl<'a> Runner<'a> {
     fn attempt_done(&mut self, index: usize, attempt: u32, intents: &[Intent], done: Done) -> Result<(), BlockError> {
         let evidence = done.evidence.join("; ");
         self.write_log(index, attempt, done.decided_by, &done.ops, intents, true, &evidence);
-        self.progress.complete_current(&evidence).map_err(|e| BlockError::Failed(e.to_string()))?;
+        self.progress.complete_current(&evidence).map_err(|e| BlockError::failed(e.to_string()))?;
         self.progress.objective_steps[index].stats.decided_by = Some(decider(done.decided_by));
         self.approaches.remove(&index);
         self.failures.remove(&index);

@@ -439,7 +439,7 @@ impl TaskLoop<'_, '_> {
             }
             OnUnsatisfied::Fail => {
                 let report = self.situation(&evaluation, failed, None);
-                return Err(BlockError::Failed(escalation::summary(&report)));
+                return Err(BlockError::failed(escalation::summary(&report)));
             }
             OnUnsatisfied::Ask => {}
         }
@@ -451,10 +451,10 @@ impl TaskLoop<'_, '_> {
             self.emit(TaskChange::Answered, None, None, Some(answer.choice()));
             match answer {
                 Answer::MoreDetail(detail) => {
-                    let failed = failed
-                        .ok_or_else(|| BlockError::NoAnswer("there is no objective left to give detail for".into()))?;
+                    let failed =
+                        failed.ok_or_else(|| BlockError::no_answer("there is no objective left to give detail for"))?;
                     if self.context.person_detail.as_deref() == Some(detail.as_str()) {
-                        return Err(BlockError::NoAnswer(format!(
+                        return Err(BlockError::no_answer(format!(
                             "the same detail was given again and did not help (\"{detail}\"); give other detail or choose \
                              another way on"
                         )));
@@ -466,13 +466,11 @@ impl TaskLoop<'_, '_> {
                 }
                 Answer::AlternativeApproach => {
                     let failed =
-                        failed.ok_or_else(|| BlockError::NoAnswer("there is no objective left to try again".into()))?;
+                        failed.ok_or_else(|| BlockError::no_answer("there is no objective left to try again"))?;
                     let intents = parse_step(&self.runner.progress().objective_steps[failed].description);
                     let next = self.runner.planner.as_ref().and_then(|p| p.untried(failed, &intents).first().copied());
                     let Some(approach) = next else {
-                        return Err(BlockError::NoAnswer(
-                            "every approach has been tried; choose another way on".into(),
-                        ));
+                        return Err(BlockError::no_answer("every approach has been tried; choose another way on"));
                     };
                     self.continue_with(failed, approach, None);
                     return Ok(Next::AnotherPass);
@@ -490,7 +488,7 @@ impl TaskLoop<'_, '_> {
                     analysis = Some(escalation::write_analysis(self.runner, &report, &self.context).await);
                 }
                 Answer::Cancel => {
-                    return Err(BlockError::Failed(format!(
+                    return Err(BlockError::failed(format!(
                         "cancelled by the person after {} pass{}: {}",
                         self.iteration,
                         if self.iteration == 1 { "" } else { "es" },

@@ -283,7 +283,7 @@ impl Builder {
                 record.finished_at = None;
                 self.finished = false;
             }
-            EventKind::RunFinished { status, counts, elapsed_ms, reason } => {
+            EventKind::RunFinished { status, counts, elapsed_ms, reason, .. } => {
                 let record = &mut self.record;
                 if record.run_id.is_empty() {
                     record.run_id = event.run_id.clone();
@@ -315,12 +315,12 @@ impl Builder {
                     node.planning_history = Some(history.to_owned());
                 }
             }
-            EventKind::NodeSkipped { node, reason } => {
+            EventKind::NodeSkipped { node, reason, .. } => {
                 let node = self.node(node);
                 node.outcome = NodeOutcome::Skipped { reason: reason.clone() };
                 node.ended_at = Some(at.to_owned());
             }
-            EventKind::NodeFailed { node, elapsed_ms, attempts, error, timed_out, continued } => {
+            EventKind::NodeFailed { node, elapsed_ms, attempts, error, timed_out, continued, .. } => {
                 let node = self.node(node);
                 node.outcome =
                     NodeOutcome::Failed { error: error.clone(), timed_out: *timed_out, continued: *continued };
@@ -344,7 +344,7 @@ impl Builder {
                     node.outcome = NodeOutcome::Unfinished;
                 }
             }
-            EventKind::Log { node: Some(node), level: LogLevel::Warn | LogLevel::Error, message } => {
+            EventKind::Log { node: Some(node), level: LogLevel::Warn | LogLevel::Error, message, .. } => {
                 self.node(node).warnings.push(message.clone());
             }
             EventKind::Log { .. } => {}

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::message::RunMessage;
 use crate::objective::ObjectiveEvent;
 use crate::planning::{PlanningEntry, TaskEvent};
 use crate::InputRequest;
@@ -12,8 +13,9 @@ use crate::InputRequest;
 /// Version of the event schema written in every event. 2: `progress` events; `input_requested`
 /// typed (the same JSON as before). 3: `objective` progress. 4: `planning` and `task` progress;
 /// objective steps carry their time, tokens, decider, approach, pass and screenshot, actions
-/// their locator.
-pub const EVENT_SCHEMA_VERSION: u32 = 4;
+/// their locator. 5: `said` on `run_finished`, `node_skipped`, `node_failed`, `node_retried` and
+/// `log`: the message as a code with parameters (records written before read as null).
+pub const EVENT_SCHEMA_VERSION: u32 = 5;
 
 /// One thing that happened in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,6 +58,11 @@ pub enum EventKind {
         elapsed_ms: u64,
         /// Why the run ended that way, in a sentence (the first failure, "stopped by the user" …).
         reason: Option<String>,
+        /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+        /// absent from records of schema 4 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        said: Option<RunMessage>,
     },
     NodeStarted {
         node: NodePath,
@@ -74,6 +81,11 @@ pub enum EventKind {
     NodeSkipped {
         node: NodePath,
         reason: String,
+        /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+        /// absent from records of schema 4 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        said: Option<RunMessage>,
     },
     NodeFailed {
         node: NodePath,
@@ -84,6 +96,11 @@ pub enum EventKind {
         /// `on_error: continue`: the run goes on; dependants receive null, and this failure counts
         /// as a failure, never as a success.
         continued: bool,
+        /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+        /// absent from records of schema 4 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        said: Option<RunMessage>,
     },
     NodeRetried {
         node: NodePath,
@@ -92,6 +109,11 @@ pub enum EventKind {
         error: String,
         /// How long the engine waits before the next attempt.
         backoff_ms: u64,
+        /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+        /// absent from records of schema 4 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        said: Option<RunMessage>,
     },
     InputRequested {
         node: NodePath,
@@ -107,6 +129,11 @@ pub enum EventKind {
         node: Option<NodePath>,
         level: LogLevel,
         message: String,
+        /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+        /// absent from records of schema 4 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        said: Option<RunMessage>,
     },
     Artifact {
         node: NodePath,
@@ -116,10 +143,7 @@ pub enum EventKind {
         bytes: u64,
     },
     /// Typed progress a block reports while it works (see [`Progress`]); masked like every event.
-    Progress {
-        node: NodePath,
-        progress: Progress,
-    },
+    Progress { node: NodePath, progress: Progress },
     /// One call to a language model made by a node: what was sent and what came back, masked
     /// like every event (secret values never reach a model: the validator refuses them in inputs
     /// sent to one).

@@ -14,6 +14,7 @@ mod event;
 mod home;
 mod input;
 mod lock;
+mod message;
 mod names;
 pub mod objective;
 pub mod planning;
@@ -25,6 +26,7 @@ pub use error::StoreError;
 pub use event::*;
 pub use home::{new_run_id, DataHome, HOME_ENV};
 pub use input::*;
+pub use message::{Reason, RunMessage};
 pub use recorder::RunRecorder;
 pub use store::{RunStore, RunSummary};
 

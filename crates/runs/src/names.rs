@@ -104,10 +104,11 @@ mod tests {
                 counts: Counts::default(),
                 elapsed_ms: 1,
                 reason: None,
+                said: None,
             },
             EventKind::NodeStarted { node: node(), attempt: 1, inputs: json!({}) },
             EventKind::NodeFinished { node: node(), elapsed_ms: 1, attempts: 1, outputs: json!({}) },
-            EventKind::NodeSkipped { node: node(), reason: "r".into() },
+            EventKind::NodeSkipped { node: node(), reason: "r".into(), said: None },
             EventKind::NodeFailed {
                 node: node(),
                 elapsed_ms: 1,
@@ -115,8 +116,9 @@ mod tests {
                 error: "e".into(),
                 timed_out: false,
                 continued: false,
+                said: None,
             },
-            EventKind::NodeRetried { node: node(), attempt: 1, error: "e".into(), backoff_ms: 5 },
+            EventKind::NodeRetried { node: node(), attempt: 1, error: "e".into(), backoff_ms: 5, said: None },
             EventKind::InputRequested {
                 node: node(),
                 request: serde_json::from_value(json!({"mode": "inquire", "message": "?"})).unwrap(),
@@ -126,7 +128,7 @@ mod tests {
                 progress: crate::Progress::Items { done: 1, total: 3, unit: "documents".into() },
             },
             EventKind::InputReceived { node: node(), answer: json!(true) },
-            EventKind::Log { node: Some(node()), level: LogLevel::Info, message: "m".into() },
+            EventKind::Log { node: Some(node()), level: LogLevel::Info, message: "m".into(), said: None },
             EventKind::Artifact { node: node(), path: "/a".into(), kind: ArtifactKind::File, bytes: 3 },
             EventKind::ModelCall {
                 node: node(),

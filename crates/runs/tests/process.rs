@@ -123,7 +123,14 @@ fn an_aborted_run_is_interrupted_keeps_finished_outputs_and_resumes() {
     rec.record(node_started("loop[1]/inner")).unwrap();
     rec.finish_node("loop[1]/inner", 1, 1, &object(json!({"ok": true})), json!({"ok": true})).unwrap();
     let counts = Counts { succeeded: 3, ..Counts::default() };
-    rec.record(EventKind::RunFinished { status: RunStatus::Succeeded, counts, elapsed_ms: 9, reason: None }).unwrap();
+    rec.record(EventKind::RunFinished {
+        status: RunStatus::Succeeded,
+        counts,
+        elapsed_ms: 9,
+        reason: None,
+        said: None,
+    })
+    .unwrap();
     drop(rec);
 
     let events = store.events("killed-run").unwrap();

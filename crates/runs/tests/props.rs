@@ -40,9 +40,9 @@ fn kind() -> impl Strategy<Value = EventKind> {
         (node(), any::<u64>(), 1u32..5, value()).prop_map(|(node, elapsed_ms, attempts, outputs)| {
             EventKind::NodeFinished { node, elapsed_ms, attempts, outputs }
         }),
-        (node(), any::<String>()).prop_map(|(node, reason)| EventKind::NodeSkipped { node, reason }),
+        (node(), any::<String>()).prop_map(|(node, reason)| EventKind::NodeSkipped { node, reason, said: None }),
         (node(), any::<String>(), any::<bool>(), any::<bool>()).prop_map(|(node, error, timed_out, continued)| {
-            EventKind::NodeFailed { node, elapsed_ms: 1, attempts: 1, error, timed_out, continued }
+            EventKind::NodeFailed { node, elapsed_ms: 1, attempts: 1, error, timed_out, continued, said: None }
         }),
         (node(), any::<String>(), value()).prop_map(|(node, message, context)| EventKind::InputRequested {
             node,
@@ -54,7 +54,8 @@ fn kind() -> impl Strategy<Value = EventKind> {
         (prop::option::of(node()), any::<String>()).prop_map(|(node, message)| EventKind::Log {
             node,
             level: LogLevel::Warn,
-            message
+            message,
+            said: None,
         }),
         (node(), any::<String>(), any::<u64>()).prop_map(|(node, path, bytes)| EventKind::Artifact {
             node,

@@ -170,8 +170,15 @@ fn statuses_come_from_run_finished_or_the_recorder_being_alive() {
     live.record(run_started("q", None)).unwrap();
     live.record(node_started("a")).unwrap();
     live.finish_node("a", 1, 1, &object(json!({})), json!({})).unwrap();
-    live.record(EventKind::NodeRetried { node: "b".into(), attempt: 1, error: "503".into(), backoff_ms: 100 }).unwrap();
-    live.record(EventKind::NodeSkipped { node: "c".into(), reason: "when is false".into() }).unwrap();
+    live.record(EventKind::NodeRetried {
+        node: "b".into(),
+        attempt: 1,
+        error: "503".into(),
+        backoff_ms: 100,
+        said: None,
+    })
+    .unwrap();
+    live.record(EventKind::NodeSkipped { node: "c".into(), reason: "when is false".into(), said: None }).unwrap();
     let summary = store.summary("run-live").unwrap();
     assert_eq!(summary.status, RunStatus::Running);
     assert_eq!(summary.finished_at, None);
@@ -228,6 +235,7 @@ fn an_unanswered_input_request_makes_a_stopped_run_wait_for_input() {
         node: Some("approve".into()),
         level: planwright_runs::LogLevel::Info,
         message: "waiting".into(),
+        said: None,
     })
     .unwrap();
     assert_eq!(store.summary("r").unwrap().status, RunStatus::Running);

@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use planwright_api::ApiError;
+use planwright_api::{ApiError, ApiMessage};
 use serde::de::DeserializeOwned;
 
 /// A JSON request body.
@@ -50,27 +50,39 @@ fn body_refused(rejection: JsonRejection) -> Refused {
     if timed_out(&rejection) {
         return Refused(
             StatusCode::REQUEST_TIMEOUT,
-            ApiError::invalid("the request body did not arrive in time").with_hint("send the request again"),
+            ApiError::invalid("the request body did not arrive in time")
+                .with_hint("send the request again")
+                .saying(ApiMessage::BodyTooSlow),
         );
     }
     let status = rejection.status();
-    let (message, hint) = match &rejection {
-        JsonRejection::MissingJsonContentType(_) => {
-            ("the request body is not JSON".to_owned(), "send it with Content-Type: application/json")
-        }
-        JsonRejection::JsonSyntaxError(_) => {
-            (format!("the request body is not valid JSON: {}", rejection.body_text()), "send one JSON value")
-        }
+    let detail = rejection.body_text();
+    let (message, hint, said) = match &rejection {
+        JsonRejection::MissingJsonContentType(_) => (
+            "the request body is not JSON".to_owned(),
+            "send it with Content-Type: application/json",
+            ApiMessage::BodyNotJson,
+        ),
+        JsonRejection::JsonSyntaxError(_) => (
+            format!("the request body is not valid JSON: {detail}"),
+            "send one JSON value",
+            ApiMessage::BodyInvalidJson { detail },
+        ),
         JsonRejection::JsonDataError(_) => (
-            format!("the request body has the wrong shape: {}", rejection.body_text()),
+            format!("the request body has the wrong shape: {detail}"),
             "docs/studio-api.md gives each operation's request",
+            ApiMessage::BodyWrongShape { detail },
         ),
         _ if status == StatusCode::PAYLOAD_TOO_LARGE => {
-            ("the request body is too large".to_owned(), "send a smaller plan or document")
+            ("the request body is too large".to_owned(), "send a smaller plan or document", ApiMessage::BodyTooLarge)
         }
-        _ => (format!("the request body cannot be read: {}", rejection.body_text()), "send the request again"),
+        _ => (
+            format!("the request body cannot be read: {detail}"),
+            "send the request again",
+            ApiMessage::BodyUnreadable { detail },
+        ),
     };
-    Refused(status, ApiError::invalid(message).with_hint(hint))
+    Refused(status, ApiError::invalid(message).with_hint(hint).saying(said))
 }
 
 impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Segment<T> {
@@ -88,7 +100,8 @@ fn path_refused(rejection: PathRejection) -> Refused {
     Refused(
         rejection.status(),
         ApiError::invalid(format!("the address cannot be read: {}", rejection.body_text()))
-            .with_hint("names in the address are percent-encoded UTF-8"),
+            .with_hint("names in the address are percent-encoded UTF-8")
+            .saying(ApiMessage::AddressUnreadable { detail: rejection.body_text() }),
     )
 }
 
@@ -107,7 +120,8 @@ fn query_refused(rejection: QueryRejection) -> Refused {
     Refused(
         rejection.status(),
         ApiError::invalid(format!("the query string cannot be read: {}", rejection.body_text()))
-            .with_hint("docs/studio-api.md gives each operation's parameters"),
+            .with_hint("docs/studio-api.md gives each operation's parameters")
+            .saying(ApiMessage::QueryUnreadable { detail: rejection.body_text() }),
     )
 }
 

@@ -2,6 +2,8 @@
 import type { StudioSettings } from './api/types/StudioSettings';
 import type { Theme } from './api/types/Theme';
 import { ApiError } from './api/transport';
+import { i18n } from './i18n/index.svelte';
+import { sayApiError } from './i18n/said';
 
 export interface Toast {
   id: number;
@@ -28,7 +30,9 @@ export function dismiss(id: number): void {
 /** An error as a notification: what happened in plain words, and what to do. */
 export function notifyError(title: string, e: unknown): void {
   const err = e instanceof ApiError ? e : new ApiError('internal', e instanceof Error ? e.message : String(e));
-  notify({ kind: 'error', title, message: err.message, hint: err.hint });
+  // In the person's language when the error comes with its code; else the English it came with.
+  const { message, hint } = sayApiError(i18n.lang, err);
+  notify({ kind: 'error', title, message, hint });
 }
 
 export const studio = $state<{ settings: StudioSettings | null; theme: Theme }>({ settings: null, theme: 'system' });

@@ -126,7 +126,7 @@ async fn fill(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         Value::String(text) => text.clone(),
         number @ Value::Number(_) => number.to_string(),
         Value::Bool(flag) => flag.to_string(),
-        other => return Err(BlockError::Input(format!("`value` must be text, not {}", describe(other)))),
+        other => return Err(BlockError::input(format!("`value` must be text, not {}", describe(other)))),
     };
     // A `{{NAME}}` placeholder becomes its secret's value only now, registered for masking first.
     let value = ctx.secrets.fill(&value)?;
@@ -178,8 +178,8 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     let full_page = input::boolean(&inputs, "full_page", false)?;
     let target = match (locator(&inputs)?, full_page) {
         (Some(_), true) => {
-            return Err(BlockError::Input(
-                "give either full_page: true (the whole page) or a locator (one element), not both".into(),
+            return Err(BlockError::input(
+                "give either full_page: true (the whole page) or a locator (one element), not both",
             ))
         }
         (Some(locator), false) => ScreenshotTarget::Element(locator),
@@ -197,7 +197,7 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     let url = session.url().await.map_err(driver)?;
     // A picture of the empty page a browser starts with is no evidence of anything.
     if url == "about:blank" {
-        return Err(BlockError::Failed(format!(
+        return Err(BlockError::failed(format!(
             "no page is open, so there is nothing to take as evidence: {shown} was not written; open a page first \
              (an earlier browser step may have failed before it got there)"
         )));
@@ -239,7 +239,7 @@ fn locator(inputs: &Values) -> Result<Option<Locator>, BlockError> {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Object(fields)) => fields,
         Some(other) => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`locator` must be an object with {LOCATOR_EXAMPLE}, not {}",
                 describe(other)
             )))
@@ -249,7 +249,7 @@ fn locator(inputs: &Values) -> Result<Option<Locator>, BlockError> {
         None | Some(Value::Null) => false,
         Some(Value::Bool(exact)) => *exact,
         Some(other) => {
-            return Err(BlockError::Input(format!("`locator.exact` must be true or false, not {}", describe(other))))
+            return Err(BlockError::input(format!("`locator.exact` must be true or false, not {}", describe(other))))
         }
     };
     let name = locator_text(fields, "name")?;
@@ -262,7 +262,7 @@ fn locator(inputs: &Values) -> Result<Option<Locator>, BlockError> {
     if let Some(text) = locator_text(fields, "text")? {
         return Ok(Some(Locator::Text { text, exact }));
     }
-    Err(BlockError::Input(match name {
+    Err(BlockError::input(match name {
         Some(name) => format!(
             "`locator` has the name {name:?} but no role; add the element's role, e.g. {{role: button, name: {name:?}}}"
         ),
@@ -276,7 +276,7 @@ fn locator_text(fields: &Map<String, Value>, field: &str) -> Result<Option<Strin
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(other) => Err(BlockError::Input(format!("`locator.{field}` must be text, not {}", describe(other)))),
+        Some(other) => Err(BlockError::input(format!("`locator.{field}` must be text, not {}", describe(other)))),
     }
 }
 
@@ -284,8 +284,8 @@ fn locator_text(fields: &Map<String, Value>, field: &str) -> Result<Option<Strin
 /// to fix; the rest is the browser's or the page's doing.
 fn driver(error: BrowserError) -> BlockError {
     match error {
-        BrowserError::Input(_) | BrowserError::Ambiguous { .. } => BlockError::Input(error.to_string()),
-        other => BlockError::Failed(other.to_string()),
+        BrowserError::Input(_) | BrowserError::Ambiguous { .. } => BlockError::input(error.to_string()),
+        other => BlockError::failed(other.to_string()),
     }
 }
 
@@ -365,22 +365,39 @@ mod tests {
 
     #[test]
     fn a_locator_naming_nothing_says_what_to_give() {
-        let Err(BlockError::Input(message)) = located(json!({"role": " ", "exact": true})) else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) =
+            located(json!({"role": " ", "exact": true}))
+        else {
+            panic!()
+        };
         assert!(message.contains("role (with name), test_id or text"), "{message}");
-        let Err(BlockError::Input(message)) = located(json!({"name": "Log in"})) else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = located(json!({"name": "Log in"}))
+        else {
+            panic!()
+        };
         assert!(message.contains("no role") && message.contains("{role: button, name: \"Log in\"}"), "{message}");
-        let Err(BlockError::Input(message)) = located(json!({"role": 3})) else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = located(json!({"role": 3})) else {
+            panic!()
+        };
         assert!(message.contains("`locator.role` must be text"), "{message}");
-        let Err(BlockError::Input(message)) = located(json!("button")) else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = located(json!("button")) else {
+            panic!()
+        };
         assert!(message.contains("must be an object"), "{message}");
     }
 
     #[test]
     fn only_web_addresses_are_opened() {
         assert_eq!(address("https://example.com/a?b=1").unwrap().as_str(), "https://example.com/a?b=1");
-        let Err(BlockError::Input(message)) = address("file:///etc/passwd") else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = address("file:///etc/passwd")
+        else {
+            panic!()
+        };
         assert!(message.contains("file: scheme"), "{message}");
-        let Err(BlockError::Input(message)) = address("portal.example.jp/login") else { panic!() };
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) = address("portal.example.jp/login")
+        else {
+            panic!()
+        };
         assert!(message.contains("with its scheme") && !message.contains("example.jp"), "{message}");
         assert!(matches!(address("  "), Err(BlockError::Input(_))));
     }

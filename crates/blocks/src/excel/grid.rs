@@ -121,7 +121,7 @@ pub(crate) fn read_grid(
             }
         }
         other => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`path`: {shown:?} is {}, not an Excel workbook; excel.read_data reads .xlsx, .xlsm and .xls files",
                 other.described()
             )))
@@ -165,7 +165,7 @@ impl Cells<'_> {
 
 /// Rows × columns of a table over the limit.
 pub(crate) fn too_many_cells(shown: &str, sheet: &str, limit: usize) -> BlockError {
-    BlockError::Input(format!(
+    BlockError::input(format!(
         "sheet {sheet:?} of {shown} holds more than {limit} cells, the most excel.read_data reads; give a \
          `range` (e.g. A1:F20000) to read part of it, or split the workbook"
     ))
@@ -173,7 +173,7 @@ pub(crate) fn too_many_cells(shown: &str, sheet: &str, limit: usize) -> BlockErr
 
 fn check_package(bytes: &[u8], shown: &str) -> Result<(), BlockError> {
     check_zip_package(bytes, MAX_UNZIPPED_BYTES, "Excel workbook").map_err(|why| {
-        BlockError::Input(format!(
+        BlockError::input(format!(
             "`path`: {shown} is refused: {why} (a workbook's parts may inflate to {} MiB at most)",
             MAX_UNZIPPED_BYTES / (1024 * 1024)
         ))
@@ -190,7 +190,7 @@ fn check_shared_strings(bytes: &[u8], shown: &str, limit: u64) -> Result<(), Blo
         let inflated = std::io::copy(&mut std::io::Read::take(entry, limit + 1), &mut std::io::sink())
             .map_err(|e| not_a_workbook(shown, &format!("its shared strings cannot be read ({e})")))?;
         if inflated > limit {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`path`: {shown} is refused: its shared strings inflate to more than {} MiB, the most excel.read_data \
                  holds in memory; save the sheet as CSV and read it with file.read_csv",
                 limit / (1024 * 1024)
@@ -201,7 +201,7 @@ fn check_shared_strings(bytes: &[u8], shown: &str, limit: u64) -> Result<(), Blo
 }
 
 fn not_a_workbook(shown: &str, why: &str) -> BlockError {
-    BlockError::Input(format!("`path`: {shown} cannot be read as an Excel workbook: {why}"))
+    BlockError::input(format!("`path`: {shown} cannot be read as an Excel workbook: {why}"))
 }
 
 fn cannot_open(shown: &str, error: impl std::fmt::Display) -> BlockError {
@@ -212,16 +212,16 @@ fn cannot_open(shown: &str, error: impl std::fmt::Display) -> BlockError {
     } else {
         "open it in Excel and save it again as .xlsx"
     };
-    BlockError::Failed(format!("{shown} cannot be opened as an Excel workbook ({detail}); {hint}"))
+    BlockError::failed(format!("{shown} cannot be opened as an Excel workbook ({detail}); {hint}"))
 }
 
 fn cannot_read(cells: &Cells<'_>, error: impl std::fmt::Display) -> BlockError {
-    BlockError::Failed(format!("sheet {:?} of {} cannot be read: {error}", cells.sheet, cells.shown))
+    BlockError::failed(format!("sheet {:?} of {} cannot be read: {error}", cells.sheet, cells.shown))
 }
 
 pub(crate) fn pick_sheet(names: &[String], wanted: Option<&str>, shown: &str) -> Result<String, BlockError> {
     let Some(wanted) = wanted else {
-        return names.first().cloned().ok_or_else(|| BlockError::Failed(format!("{shown} has no sheets")));
+        return names.first().cloned().ok_or_else(|| BlockError::failed(format!("{shown} has no sheets")));
     };
     if let Some(exact) = names.iter().find(|n| n.as_str() == wanted) {
         return Ok(exact.clone());
@@ -231,7 +231,7 @@ pub(crate) fn pick_sheet(names: &[String], wanted: Option<&str>, shown: &str) ->
     if let [one] = close.as_slice() {
         return Ok((*one).clone());
     }
-    Err(BlockError::Input(format!("`sheet`: {shown} has no sheet {wanted:?}; its sheets are: {}", names.join(", "))))
+    Err(BlockError::input(format!("`sheet`: {shown} has no sheet {wanted:?}; its sheets are: {}", names.join(", "))))
 }
 
 #[cfg(test)]
@@ -275,7 +275,9 @@ mod tests {
         let cancel = CancellationToken::new();
         let grid = read_grid(&path, "book.xlsx", None, ALL, 150, &cancel).unwrap();
         assert_eq!(grid.rows.len(), 150);
-        let Err(BlockError::Input(message)) = read_grid(&path, "book.xlsx", None, ALL, 100, &cancel) else {
+        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) =
+            read_grid(&path, "book.xlsx", None, ALL, 100, &cancel)
+        else {
             panic!("over the limit must be refused")
         };
         assert!(message.contains("book.xlsx") && message.contains("Sheet1") && message.contains("100"), "{message}");

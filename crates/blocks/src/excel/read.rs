@@ -53,7 +53,7 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
         if let Some(range_sheet) = range_sheet {
             match &sheet {
                 Some(s) if cells::fold_text(s) != cells::fold_text(&range_sheet) => {
-                    return Err(BlockError::Input(format!(
+                    return Err(BlockError::input(format!(
                         "`range` names the sheet {range_sheet:?} but `sheet` is {s:?}; give the sheet in one place"
                     )));
                 }
@@ -64,7 +64,7 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     }
     let header_row = input::integer(&inputs, "header_row", 1)?;
     if !(1..=1_048_576).contains(&header_row) {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`header_row` is {header_row}; it counts from 1 (the first row read), e.g. 1 when the headers are on the \
              first row of the range"
         )));
@@ -72,7 +72,7 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let path = files::input_file(ctx, "path", &shown)?;
     let ext = files::extension(&path);
     if matches!(ext.as_str(), "csv" | "tsv" | "txt") {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`path`: {shown:?} is a text file, not an Excel workbook; read it with file.read_csv"
         )));
     }
@@ -110,7 +110,7 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
 /// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].
 fn parse_range_input(given: &str) -> Result<(Option<String>, CellRange), BlockError> {
     let bad = || {
-        BlockError::Input(format!(
+        BlockError::input(format!(
             "`range` is {given:?}; write it like A1:F200 (columns and rows), B3:H (to the last row with data) or \
              A:F (whole columns)"
         ))
@@ -201,7 +201,7 @@ fn table_from_grid(
     let mut header = top + (header_row - 1);
     if let Some(range_bottom) = range.and_then(|r| r.bottom) {
         if header > range_bottom {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`header_row` {header_row} is below the range, which ends at row {}; header_row counts from the top \
                  of the range (1 is its first row)",
                 range_bottom + 1

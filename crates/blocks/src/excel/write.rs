@@ -46,7 +46,7 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
             "" => "; add .xlsx to the file name",
             _ => "",
         };
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`path` is {shown:?}; this block writes .xlsx workbooks, so the path must end with .xlsx{hint}"
         )));
     }
@@ -54,14 +54,14 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let sheets = match inputs.remove("sheets") {
         Some(Value::Object(map)) => map,
         other => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`sheets` must be an object of sheet name → list of rows, e.g. {{未入金: ${{unpaid.filtered}}}}, not {}",
                 cells::describe(&other.unwrap_or(Value::Null))
             )));
         }
     };
     if sheets.is_empty() {
-        return Err(BlockError::Input("`sheets` is empty; give at least one sheet, e.g. {結果: ${step.rows}}".into()));
+        return Err(BlockError::input("`sheets` is empty; give at least one sheet, e.g. {結果: ${step.rows}}"));
     }
     let mut plans = Vec::with_capacity(sheets.len());
     let mut taken: Vec<String> = Vec::new();
@@ -89,14 +89,14 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
             }
         }
         if rows.len() + 1 > MAX_ROWS {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`sheets.{given}` has {} rows; an Excel sheet holds at most {} — split it over several sheets",
                 rows.len(),
                 MAX_ROWS - 1
             )));
         }
         if columns.len() > MAX_COLUMNS {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "`sheets.{given}` has {} columns; an Excel sheet holds at most {MAX_COLUMNS}",
                 columns.len()
             )));
@@ -154,7 +154,7 @@ fn sheet_rows(given: &str, value: Value) -> Result<Vec<Map<String, Value>>, Bloc
             .enumerate()
             .map(|(i, item)| match item {
                 Value::Object(map) => Ok(map),
-                other => Err(BlockError::Input(format!(
+                other => Err(BlockError::input(format!(
                     "`sheets.{given}` item {i} is {}, not a row; each sheet takes a list of rows (objects keyed by \
                      column name)",
                     cells::describe(&other)
@@ -165,7 +165,7 @@ fn sheet_rows(given: &str, value: Value) -> Result<Vec<Map<String, Value>>, Bloc
             if let Some((key, _)) =
                 map.iter().find(|(_, v)| v.as_array().is_some_and(|a| a.iter().any(Value::is_object)))
             {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`sheets.{given}` is an object holding the list of rows `{key}`; give that list, e.g. \
                      `${{step.{key}}}`"
                 )));
@@ -173,7 +173,7 @@ fn sheet_rows(given: &str, value: Value) -> Result<Vec<Map<String, Value>>, Bloc
             Ok(vec![map])
         }
         other => {
-            Err(BlockError::Input(format!("`sheets.{given}` must be a list of rows, not {}", cells::describe(&other))))
+            Err(BlockError::input(format!("`sheets.{given}` must be a list of rows, not {}", cells::describe(&other))))
         }
     }
 }
@@ -221,7 +221,7 @@ impl From<rust_xlsxwriter::XlsxError> for SheetError {
 }
 
 fn xlsx_failed(shown: &str, e: rust_xlsxwriter::XlsxError) -> BlockError {
-    BlockError::Failed(format!("{shown} could not be written: {e}"))
+    BlockError::failed(format!("{shown} could not be written: {e}"))
 }
 
 /// Writes one sheet; returns how many texts were cut to Excel's cell limit.

@@ -105,7 +105,7 @@ impl Condition {
 fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError> {
     let n = index + 1;
     let Value::Object(map) = value else {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`conditions` item {n} is {}; each condition is an object like {{field: 金額, operator: gte, value: \
              100000}}",
             cells::describe(value)
@@ -114,17 +114,17 @@ fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError>
     let field = match map.get("field") {
         Some(Value::String(s)) if !s.is_empty() => s.clone(),
         _ => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "condition {n} has no `field`; name the column to test, e.g. field: ステータス"
             )));
         }
     };
     let op = match map.get("operator") {
         Some(Value::String(s)) => Op::parse(s).ok_or_else(|| {
-            BlockError::Input(format!("condition {n} (`{field}`): operator {s:?} is not one of {OPERATORS}"))
+            BlockError::input(format!("condition {n} (`{field}`): operator {s:?} is not one of {OPERATORS}"))
         })?,
         _ => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "condition {n} (`{field}`) has no `operator`; use one of {OPERATORS}"
             )));
         }
@@ -134,26 +134,26 @@ fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError>
     let op_name = map.get("operator").and_then(Value::as_str).unwrap_or_default().to_string();
     let label = format!("condition {n} ({field} {op_name})");
     let Some(value) = value else {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "{label} has no `value`; give the value to compare with (null to test for an empty cell)"
         )));
     };
     match op {
         Op::Eq | Op::Ne => {
             if value.is_array() {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "{label}: `value` is a list; to keep rows equal to one of several values use operator in"
                 )));
             }
         }
         Op::Gt | Op::Gte | Op::Lt | Op::Lte | Op::Contains => {
             if cells::is_blank(&value) {
-                return Err(BlockError::Input(format!("{label}: `value` is empty; give a value to compare with")));
+                return Err(BlockError::input(format!("{label}: `value` is empty; give a value to compare with")));
             }
         }
         Op::In => {
             if !value.is_array() {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "{label}: `value` must be a list of the values to accept, e.g. [未入金, 一部入金], not {}",
                     cells::describe(&value)
                 )));
@@ -161,20 +161,20 @@ fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError>
         }
         Op::Between => {
             if cells::is_blank(&value) || cells::is_blank(&value2) {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "{label} needs `value` (from) and `value2` (to), e.g. value: 2024-04-01, value2: 2024-04-30"
                 )));
             }
             match cells::compare(&value, &value2) {
                 Some(Ordering::Greater) => {
-                    return Err(BlockError::Input(format!(
+                    return Err(BlockError::input(format!(
                         "{label}: `value` ({}) is after `value2` ({}); value is the lower bound, value2 the upper",
                         cells::display_text(&value),
                         cells::display_text(&value2)
                     )));
                 }
                 None => {
-                    return Err(BlockError::Input(format!(
+                    return Err(BlockError::input(format!(
                         "{label}: `value` ({}) and `value2` ({}) cannot be compared; give two numbers or two dates",
                         cells::display_text(&value),
                         cells::display_text(&value2)

@@ -63,7 +63,7 @@ struct Aggregation {
 fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockError> {
     let n = index + 1;
     let Value::Object(map) = value else {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "`aggregations` item {n} is {}; each aggregation is an object like {{field: 金額, op: sum, as: 合計金額}}",
             cells::describe(value)
         )));
@@ -76,13 +76,13 @@ fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockEr
             "min" => Op::Min,
             "max" => Op::Max,
             _ => {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "aggregation {n}: op {op:?} is not one of sum, count, avg, min, max"
                 )));
             }
         },
         None => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "aggregation {n} has no `op`; use one of sum, count, avg, min, max"
             )));
         }
@@ -92,14 +92,14 @@ fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockEr
         Some(Value::String(s)) if s.is_empty() => None,
         Some(Value::String(s)) => Some(s.clone()),
         Some(other) => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "aggregation {n}: `field` must be a column name, not {}",
                 cells::describe(other)
             )));
         }
     };
     if field.is_none() && op != Op::Count {
-        return Err(BlockError::Input(format!(
+        return Err(BlockError::input(format!(
             "aggregation {n} ({}) has no `field`; name the column to {}, e.g. field: 金額",
             op.name(),
             op.name()
@@ -112,7 +112,7 @@ fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockEr
             None => "count".to_string(),
         },
         Some(other) => {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "aggregation {n}: `as` must be the result column's name, not {}",
                 cells::describe(other)
             )));
@@ -210,14 +210,14 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
                 .iter()
                 .map(|n| match n {
                     Value::String(s) if !s.is_empty() => Ok(s.clone()),
-                    other => Err(BlockError::Input(format!(
+                    other => Err(BlockError::input(format!(
                         "`by` must list column names, e.g. [取引先]; it holds {}",
                         cells::describe(other)
                     ))),
                 })
                 .collect::<Result<_, _>>()?,
             other => {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`by` must be a list of column names, e.g. [取引先] or [] for one total, not {}",
                     cells::describe(other)
                 )));
@@ -234,14 +234,14 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
     .collect::<Result<_, _>>()?;
     for (i, agg) in aggregations.iter().enumerate() {
         if by.contains(&agg.name) {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "aggregation {}: the result column `{}` is also a `by` column; give it another name with `as`",
                 i + 1,
                 agg.name
             )));
         }
         if aggregations[..i].iter().any(|a| a.name == agg.name) {
-            return Err(BlockError::Input(format!(
+            return Err(BlockError::input(format!(
                 "two aggregations are named `{}`; give one another name with `as`",
                 agg.name
             )));

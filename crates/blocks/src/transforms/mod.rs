@@ -33,7 +33,7 @@ pub(super) fn require_column(rows: &[&Map<String, Value>], name: &str, input: &s
         return Ok(());
     }
     let columns = cells::columns_of(rows.iter().take(1000).copied());
-    Err(BlockError::Input(format!(
+    Err(BlockError::input(format!(
         "{input}: no row has a column `{name}`; {}",
         cells::missing_column_hint(name, &columns)
     )))

@@ -21,7 +21,7 @@ impl Block for Pick {
 fn pick(mut inputs: Values) -> Result<Values, BlockError> {
     let path = input::text(&inputs, "path", "the dotted path of the value, e.g. rows.0.total")?.trim().to_string();
     if path.is_empty() {
-        return Err(BlockError::Input("`path` is empty; give the dotted path of the value, e.g. rows.0.total".into()));
+        return Err(BlockError::input("`path` is empty; give the dotted path of the value, e.g. rows.0.total"));
     }
     if !inputs.contains_key("source") {
         return Err(input::missing("source", "the value to look into, e.g. ${summary}"));
@@ -63,7 +63,7 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                         } else {
                             cells::missing_name_hint(segment, &keys, "its keys")
                         };
-                        return Err(BlockError::Input(format!("`path` {path:?}: {at} has no `{segment}`; {hint}")));
+                        return Err(BlockError::input(format!("`path` {path:?}: {at} has no `{segment}`; {hint}")));
                     }
                 }
             }
@@ -73,7 +73,7 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                     Ok(n) if n < 0 => items.len().checked_sub(n.unsigned_abs() as usize),
                     Ok(n) => Some(n as usize),
                     Err(_) => {
-                        return Err(BlockError::Input(format!(
+                        return Err(BlockError::input(format!(
                             "`path` {path:?}: {at} is a list of {} items, so the next part must be a number (0 is the \
                              first item), not `{segment}`",
                             items.len()
@@ -86,12 +86,12 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                         i += 1;
                     }
                     None if items.is_empty() => {
-                        return Err(BlockError::Input(format!(
+                        return Err(BlockError::input(format!(
                             "`path` {path:?}: {at} is an empty list; there is no item {segment}"
                         )));
                     }
                     None => {
-                        return Err(BlockError::Input(format!(
+                        return Err(BlockError::input(format!(
                             "`path` {path:?}: {at} has {} items (0 to {}); there is no item {segment}",
                             items.len(),
                             items.len() - 1
@@ -100,7 +100,7 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                 }
             }
             other => {
-                return Err(BlockError::Input(format!(
+                return Err(BlockError::input(format!(
                     "`path` {path:?}: {at} is {}, which has no `{}` inside",
                     cells::describe(other),
                     segments[i]

@@ -73,7 +73,7 @@ pub struct NoAnswer;
 
 impl HumanInput for NoAnswer {
     fn ask<'a>(&'a self, _node: &'a str, _request: InputRequest) -> BoxFuture<'a, Result<InputAnswer, BlockError>> {
-        Box::pin(async { Err(BlockError::NoAnswer("no person answers in this test".into())) })
+        Box::pin(async { Err(BlockError::no_answer("no person answers in this test")) })
     }
 }
 
@@ -90,7 +90,7 @@ impl GivenSecrets {
 
 impl BlockSecrets for GivenSecrets {
     fn reveal(&self, name: &str) -> Result<String, BlockError> {
-        self.0.get(name).cloned().ok_or_else(|| BlockError::NotSetUp(format!("secret `{name}` has no value")))
+        self.0.get(name).cloned().ok_or_else(|| BlockError::not_set_up(format!("secret `{name}` has no value")))
     }
 
     fn redact(&self, text: &str) -> String {

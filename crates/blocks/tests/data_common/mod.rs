@@ -77,7 +77,7 @@ impl Harness {
     /// Runs and expects an input error; returns its message.
     pub async fn input_error(&self, id: &str, inputs: Value) -> String {
         match self.run(id, inputs).await {
-            Err(BlockError::Input(message)) => message,
+            Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) => message,
             other => panic!("{id}: expected an input error, got {other:?}"),
         }
     }

@@ -26,7 +26,7 @@ pub fn run_started(plan_id: &str, resumed_after: Option<u64>) -> EventKind {
 }
 
 pub fn run_finished(status: RunStatus, counts: Counts) -> EventKind {
-    EventKind::RunFinished { status, counts, elapsed_ms: 12, reason: None }
+    EventKind::RunFinished { status, counts, elapsed_ms: 12, reason: None, said: None }
 }
 
 pub fn node_started(node: &str) -> EventKind {
@@ -41,11 +41,12 @@ pub fn node_failed(node: &str) -> EventKind {
         error: "the file is missing".into(),
         timed_out: false,
         continued: false,
+        said: None,
     }
 }
 
 pub fn log(message: &str) -> EventKind {
-    EventKind::Log { node: None, level: LogLevel::Info, message: message.into() }
+    EventKind::Log { node: None, level: LogLevel::Info, message: message.into(), said: None }
 }
 
 pub fn input_requested(node: &str) -> EventKind {

@@ -14,6 +14,7 @@ import type { DocumentUpload } from './types/DocumentUpload';
 import type { GenerateRequest } from './types/GenerateRequest';
 import type { GenerationEvent } from './types/GenerationEvent';
 import type { ApiError as ApiErrorBody } from './types/ApiError';
+import type { ApiMessage } from './types/ApiMessage';
 import type { ErrorCode } from './types/ErrorCode';
 import type { Event } from './types/Event';
 import type { FieldProblem } from './types/FieldProblem';
@@ -41,14 +42,24 @@ export class ApiError extends Error {
   readonly fields: FieldProblem[];
   /** The plan's errors (`register`, `start_run`), when given. */
   readonly findings: Finding[];
+  /** The message and hint as a code with parameters, to say in the person's language (`i18n/said.ts`). */
+  readonly said: ApiMessage | null;
 
-  constructor(code: ApiErrorCode, message: string, hint?: string | null, fields: FieldProblem[] = [], findings: Finding[] = []) {
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    hint?: string | null,
+    fields: FieldProblem[] = [],
+    findings: Finding[] = [],
+    said: ApiMessage | null = null,
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.hint = hint ?? null;
     this.fields = fields;
     this.findings = findings;
+    this.said = said;
   }
 }
 
@@ -85,7 +96,9 @@ export function toApiError(raw: unknown, status?: number): ApiError {
     if (typeof o.message === 'string') {
       const code = isCode(o.code) ? o.code : codeForStatus(status);
       const findings = Array.isArray(o.findings) ? (o.findings as Finding[]) : [];
-      return new ApiError(code, o.message, typeof o.hint === 'string' ? o.hint : null, fields, findings);
+      // A code the UI does not know (a newer server) is shown as the English message.
+      const said = o.said && typeof o.said === 'object' && typeof (o.said as ApiMessage).key === 'string' ? (o.said as ApiMessage) : null;
+      return new ApiError(code, o.message, typeof o.hint === 'string' ? o.hint : null, fields, findings, said);
     }
     if (fields.length > 0) {
       return new ApiError('invalid_input', fields.map((f) => `${f.field}: ${f.message}`).join('; '), null, fields);

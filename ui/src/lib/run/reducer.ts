@@ -7,6 +7,7 @@ import type { ObjectiveEvent } from '../api/types/ObjectiveEvent';
 import type { PlanningEntry } from '../api/types/PlanningEntry';
 import type { SituationReport } from '../api/types/SituationReport';
 import type { TaskEvent } from '../api/types/TaskEvent';
+import type { RunMessage } from '../api/types/RunMessage';
 import type { RunStatus } from '../api/types/RunStatus';
 import type { StepState } from '../api/types/StepState';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
@@ -19,6 +20,8 @@ export interface LogLine {
   at: string;
   level: string;
   message: string;
+  /** The line as a code with parameters, when the engine wrote it (`i18n/said.ts` says it). */
+  said: RunMessage | null;
   node: string | null;
 }
 
@@ -31,8 +34,11 @@ export interface NodeState {
   elapsedMs: number | null;
   inputs: Json | null;
   outputs: Json | null;
+  /** The last attempt's error and why it was skipped, in English, each with its code when it has one. */
   error: string | null;
+  errorSaid: RunMessage | null;
   reason: string | null;
+  reasonSaid: RunMessage | null;
   timedOut: boolean;
   continued: boolean;
   logs: LogLine[];
@@ -120,7 +126,9 @@ export interface RunState {
   startedAt: string | null;
   finishedAt: string | null;
   elapsedMs: number | null;
+  /** Why the run ended so, in English, and as a code with parameters when it has one. */
   reason: string | null;
+  reasonSaid: RunMessage | null;
   counts: Counts | null;
   vars: Record<string, Json>;
   /** Node paths in the order they were first seen (graph nodes first, when given). */
@@ -140,7 +148,9 @@ export function emptyNode(path: string): NodeState {
     inputs: null,
     outputs: null,
     error: null,
+    errorSaid: null,
     reason: null,
+    reasonSaid: null,
     timedOut: false,
     continued: false,
     logs: [],
@@ -254,6 +264,7 @@ export function initialRunState(nodeIds: string[] = []): RunState {
     finishedAt: null,
     elapsedMs: null,
     reason: null,
+    reasonSaid: null,
     counts: null,
     vars: {},
     order: [...nodeIds],
@@ -288,6 +299,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
       next.vars = event.vars !== null && typeof event.vars === 'object' && !Array.isArray(event.vars) ? event.vars : {};
       next.finishedAt = null;
       next.reason = null;
+      next.reasonSaid = null;
       next.counts = null;
       next.elapsedMs = null;
       if (!next.startedAt || event.resumed_after === null) next.startedAt = event.at;
@@ -297,6 +309,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
       next.counts = event.counts;
       next.elapsedMs = event.elapsed_ms;
       next.reason = event.reason;
+      next.reasonSaid = event.said ?? null;
       next.finishedAt = event.at;
       next.nodes = cutShort(next.nodes, event.status);
       break;
@@ -309,6 +322,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
         inputs: event.inputs,
         elapsedMs: null,
         error: event.attempt <= 1 ? null : n.error,
+        errorSaid: event.attempt <= 1 ? null : n.errorSaid,
         interrupted: false,
       }));
       break;
@@ -320,11 +334,12 @@ export function applyEvent(state: RunState, event: Event): RunState {
         attempt: event.attempts,
         outputs: event.outputs,
         error: null,
+        errorSaid: null,
         request: null,
       }));
       break;
     case 'node_skipped':
-      node(event.node, () => ({ status: 'skipped', reason: event.reason }));
+      node(event.node, () => ({ status: 'skipped', reason: event.reason, reasonSaid: event.said ?? null }));
       break;
     case 'node_failed':
       node(event.node, (n) => ({
@@ -333,13 +348,14 @@ export function applyEvent(state: RunState, event: Event): RunState {
         elapsedMs: event.elapsed_ms,
         attempt: event.attempts,
         error: event.error,
+        errorSaid: event.said ?? null,
         timedOut: event.timed_out,
         continued: event.continued,
         request: null,
       }));
       break;
     case 'node_retried':
-      node(event.node, () => ({ status: 'retrying', attempt: event.attempt, error: event.error }));
+      node(event.node, () => ({ status: 'retrying', attempt: event.attempt, error: event.error, errorSaid: event.said ?? null }));
       break;
     case 'input_requested':
       node(event.node, () => ({ status: 'waiting', request: event.request }));
@@ -354,7 +370,7 @@ export function applyEvent(state: RunState, event: Event): RunState {
       }));
       break;
     case 'log': {
-      const line: LogLine = { seq: event.seq, at: event.at, level: event.level, message: event.message, node: event.node };
+      const line: LogLine = { seq: event.seq, at: event.at, level: event.level, message: event.message, said: event.said ?? null, node: event.node };
       if (event.node) node(event.node, (n) => ({ logs: [...n.logs, line] }));
       else next.logs = [...next.logs, line];
       break;

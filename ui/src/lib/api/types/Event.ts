@@ -4,6 +4,7 @@ import type { Counts } from "./Counts";
 import type { InputRequest } from "./InputRequest";
 import type { LogLevel } from "./LogLevel";
 import type { Progress } from "./Progress";
+import type { RunMessage } from "./RunMessage";
 import type { RunStatus } from "./RunStatus";
 import type { JsonValue } from "./serde_json/JsonValue";
 
@@ -42,7 +43,12 @@ resumed_after: number | null, } | { "type": "run_finished", status: RunStatus, c
 /**
  * Why the run ended that way, in a sentence (the first failure, "stopped by the user" …).
  */
-reason: string | null, } | { "type": "node_started", node: string, 
+reason: string | null, 
+/**
+ * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+ * absent from records of schema 4 and before.
+ */
+said?: RunMessage | null, } | { "type": "node_started", node: string, 
 /**
  * 1 for the first attempt.
  */
@@ -54,12 +60,22 @@ inputs: JsonValue, } | { "type": "node_finished", node: string, elapsed_ms: numb
 /**
  * Outputs summarised like inputs (the full values are stored separately for resume).
  */
-outputs: JsonValue, } | { "type": "node_skipped", node: string, reason: string, } | { "type": "node_failed", node: string, elapsed_ms: number, attempts: number, error: string, timed_out: boolean, 
+outputs: JsonValue, } | { "type": "node_skipped", node: string, reason: string, 
+/**
+ * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+ * absent from records of schema 4 and before.
+ */
+said?: RunMessage | null, } | { "type": "node_failed", node: string, elapsed_ms: number, attempts: number, error: string, timed_out: boolean, 
 /**
  * `on_error: continue`: the run goes on; dependants receive null, and this failure counts
  * as a failure, never as a success.
  */
-continued: boolean, } | { "type": "node_retried", node: string, 
+continued: boolean, 
+/**
+ * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+ * absent from records of schema 4 and before.
+ */
+said?: RunMessage | null, } | { "type": "node_retried", node: string, 
 /**
  * The attempt that failed.
  */
@@ -67,7 +83,12 @@ attempt: number, error: string,
 /**
  * How long the engine waits before the next attempt.
  */
-backoff_ms: number, } | { "type": "input_requested", node: string, 
+backoff_ms: number, 
+/**
+ * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+ * absent from records of schema 4 and before.
+ */
+said?: RunMessage | null, } | { "type": "input_requested", node: string, 
 /**
  * What is asked: mode, message and the requirements or options (see `docs/events.md`).
  */
@@ -75,7 +96,12 @@ request: InputRequest, } | { "type": "input_received", node: string,
 /**
  * The accepted answer, summarised and masked like inputs.
  */
-answer: JsonValue, } | { "type": "log", node: string | null, level: LogLevel, message: string, } | { "type": "artifact", node: string, 
+answer: JsonValue, } | { "type": "log", node: string | null, level: LogLevel, message: string, 
+/**
+ * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
+ * absent from records of schema 4 and before.
+ */
+said?: RunMessage | null, } | { "type": "artifact", node: string, 
 /**
  * Absolute path of the file written.
  */

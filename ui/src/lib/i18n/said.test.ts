@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { toApiError } from '../api/transport';
+import type { Event as RunEvent } from '../api/types/Event';
+import { replay } from '../run/reducer';
+import { en } from './en';
+import { ja } from './ja';
+import { sayApiError, sayCoded, sayRun } from './said';
+
+/**
+ * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
+ * Rust enums, and `crates/api/tests/typescript.rs` fails when they differ) with its parameters.
+ */
+function codesOf(type: 'ApiMessage' | 'RunMessage'): Map<string, string[]> {
+  const source = readFileSync(resolve(import.meta.dirname, `../api/types/${type}.ts`), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  const codes = new Map<string, string[]>();
+  for (const m of source.matchAll(/\{\s*"key":\s*"(\w+)"(?:,\s*"params":\s*\{([^{}]*)\})?\s*\}/g)) {
+    codes.set(m[1]!, [...(m[2] ?? '').matchAll(/(\w+)\??:/g)].map((p) => p[1]!).sort());
+  }
+  return codes;
+}
+
+/** The placeholders of a text: `{name}` and the argument of `{name, plural, …}`. */
+function placeholders(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{(\w+)(?:\}|,\s*plural,)/g)].map((m) => m[1]!))].sort();
+}
+
+describe('coded messages in both languages', () => {
+  const catalogs = { en: en as Record<string, string>, ja: ja as Record<string, string> };
+
+  for (const [type, kind, least] of [
+    ['ApiMessage', 'api', 50],
+    ['RunMessage', 'run', 20],
+  ] as const) {
+    it(`every ${type} code has a text in English and Japanese with its parameters`, () => {
+      const codes = codesOf(type);
+      expect(codes.size).toBeGreaterThanOrEqual(least);
+      for (const [code, params] of codes) {
+        const key = `${kind}.said.${code}`;
+        expect(catalogs.en[key], key).toBeTruthy();
+        expect(catalogs.ja[key], key).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+        expect(placeholders(catalogs.en[key]!), `en ${key}`).toEqual(params);
+        expect(placeholders(catalogs.ja[key]!), `ja ${key}`).toEqual(params);
+      }
+      // And no text is left for a code that is gone.
+      const texts = Object.keys(en).filter((k) => k.startsWith(`${kind}.said.`));
+      expect(texts.sort()).toEqual([...codes.keys()].map((c) => `${kind}.said.${c}`).sort());
+    });
+  }
+});
+
+describe('saying a coded message', () => {
+  it('says it in Japanese with its parameters', () => {
+    expect(sayCoded('ja', 'run', { key: 'timed_out', params: { ms: 3000 } })).toBe(
+      '3000 ms で時間切れになりました（ノードの timeout_ms）。処理は取り消されました。',
+    );
+    expect(sayRun('ja', 'it needs the outputs of `read`, which was skipped', { key: 'dependency_skipped', params: { dependency: 'read' } })).toBe(
+      'スキップされた「read」の出力を使うため、実行しませんでした。',
+    );
+    expect(sayCoded('en', 'run', { key: 'failures_continued', params: { failed: 1 } })).toBe('1 node failed and the run continued past them.');
+  });
+
+  it('falls back to the English text without a code, or with one it does not know', () => {
+    expect(sayRun('ja', 'HTTP 503 from api.example.com', null)).toBe('HTTP 503 from api.example.com');
+    expect(sayRun('ja', 'page said no', undefined)).toBe('page said no');
+    expect(sayRun('ja', 'a newer message', { key: 'no_such_code', params: {} })).toBe('a newer message');
+  });
+
+  it('says an API error in the person\'s language, without the English hint', () => {
+    const error = toApiError(
+      {
+        code: 'not_found',
+        message: 'there is no run r9',
+        hint: 'pick a run from the run history (list_runs)',
+        said: { key: 'run_not_found', params: { run_id: 'r9' } },
+      },
+      404,
+    );
+    expect(error.said).toEqual({ key: 'run_not_found', params: { run_id: 'r9' } });
+    expect(sayApiError('ja', error)).toEqual({ message: '実行 r9 は見つかりません。実行履歴から選んでください。', hint: null });
+    expect(sayApiError('en', error).message).toBe('There is no run r9. Pick a run from the run history.');
+  });
+
+  it('shows an API error without a code as its English message and hint', () => {
+    const error = toApiError({ code: 'internal', message: 'the disk is full', hint: 'free some space' }, 500);
+    expect(error.said).toBeNull();
+    expect(sayApiError('ja', error)).toEqual({ message: 'the disk is full', hint: 'free some space' });
+    expect(toApiError({ code: 'internal', message: 'm', said: 'not an object' }, 500).said).toBeNull();
+  });
+
+  it('keeps the codes of run events for the run view', () => {
+    const envelope = { schema: 5, run_id: 'r1', at: '2026-11-27T04:48:00.000Z' };
+    const events = [
+      { ...envelope, seq: 1, type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null },
+      { ...envelope, seq: 2, type: 'node_started', node: 'fetch', attempt: 1, inputs: {} },
+      { ...envelope, seq: 3, type: 'node_failed', node: 'fetch', elapsed_ms: 30012, attempts: 1, error: 'timed out after 30000 ms', timed_out: true, continued: false, said: { key: 'timed_out', params: { ms: 30000 } } },
+      { ...envelope, seq: 4, type: 'node_skipped', node: 'save', reason: 'its condition `x` is false', said: { key: 'condition_false', params: { condition: 'x' } } },
+      { ...envelope, seq: 5, type: 'log', node: null, level: 'warn', message: 'answer refused: month: required', said: { key: 'answer_refused', params: { fields: 'month: required' } } },
+      // A record of schema 4: no `said` at all.
+      { ...envelope, seq: 6, type: 'log', node: 'fetch', level: 'info', message: 'GET https://example.com → 503' },
+      { ...envelope, seq: 7, type: 'run_finished', status: 'failed', counts: { succeeded: 0, failed: 1, skipped: 1, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 30100, reason: '`fetch` failed: timed out', said: { key: 'node_halted', params: { node: 'fetch' } } },
+    ] as RunEvent[];
+    const state = replay(events);
+    const fetch = state.nodes.fetch!;
+    expect(sayRun('ja', fetch.error!, fetch.errorSaid)).toBe('30000 ms で時間切れになりました（ノードの timeout_ms）。処理は取り消されました。');
+    expect(sayRun('ja', state.nodes.save!.reason!, state.nodes.save!.reasonSaid)).toBe('条件 x が偽のため、実行しませんでした。');
+    expect(sayRun('ja', state.reason!, state.reasonSaid)).toBe('「fetch」が失敗したため、実行を中止しました。');
+    expect(state.logs.map((l) => sayRun('ja', l.message, l.said))).toEqual(['回答を受け付けられませんでした: month: required']);
+    expect(fetch.logs.map((l) => sayRun('ja', l.message, l.said))).toEqual(['GET https://example.com → 503']);
+  });
+});
