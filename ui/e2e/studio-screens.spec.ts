@@ -1,9 +1,10 @@
 // Screenshots of the Run tab's run check (a file missing, secrets to enter), a finished run's
 // results (a workbook previewed as a table), and the Design tab's node inspector with the plan
-// library (a plan with earlier versions), in English and Japanese, light and dark, at 1280×800:
-// after `npm run build` and `cargo build -p planwright`,
-// `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
-// ordinary test run. docs/images/run-check-*, run-results-* and design-inspector-* are these.
+// library (a plan with earlier versions) and a list of conditions edited as a table, in English
+// and Japanese, light and dark, at 1280×800: after `npm run build` and `cargo build -p
+// planwright`, `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`.
+// Skipped in the ordinary test run. docs/images/run-check-*, run-results-* and
+// design-inspector-* (with -table-) are these.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -141,6 +142,9 @@ for (const lang of ['en', 'ja'] as const) {
         await expect(page.getByRole('tabpanel').getByRole('heading').first()).toBeVisible();
         await page.waitForTimeout(600);
         await shot(page, `design-inspector-${v}`);
+        // Its list of conditions, as a table.
+        await page.getByRole('tabpanel').getByRole('group', { name: 'conditions' }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+        await shot(page, `design-inspector-table-${v}`);
       });
     });
   }

@@ -1,7 +1,8 @@
 // The studio end to end, as a person uses it, against `planwright serve` (see studio.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test, expect } from './studio';
 
@@ -167,8 +168,61 @@ graph:
     in: {data: "", path: out/rows.json}
 `;
 
+const FILTER_PLAN = `apiVersion: planwright/v1
+id: e2e_filter
+version: 1.0.0
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: data/sales.csv}
+    out: {rows: rows}
+  - id: keep
+    block: transforms.filter
+    in:
+      items: "\${read.rows}"
+      conditions: []
+    out: {filtered: kept}
+`;
+
 test.describe('the node inspector', () => {
-  test.use({ plans: { 'e2e_inspect.yaml': UNFINISHED_PLAN } });
+  test.use({ plans: { 'e2e_inspect.yaml': UNFINISHED_PLAN, 'e2e_filter.yaml': FILTER_PLAN } });
+
+  test('follows the editor cursor, previews a chosen value and edits a list of conditions as a table', async ({ page, studio }) => {
+    void studio;
+    await page.getByRole('tab', { name: 'Design' }).click();
+    await page.getByRole('radio', { name: 'Designs' }).click();
+    await page.getByRole('button', { name: 'Open e2e_filter.yaml' }).click();
+    const editor = page.locator('.cm-content');
+    await expect(editor).toContainText('id: e2e_filter');
+
+    // A click in the text of a node opens that node in the inspector.
+    await editor.getByText('conditions: []').click();
+    const inspector = page.getByRole('tabpanel');
+    await expect(inspector.getByRole('heading', { name: /Filter rows by conditions/ })).toBeVisible();
+    // The value it reads, with a sample from the dry-run.
+    await expect(inspector.getByLabel('Where items comes from')).toHaveValue('${read.rows}');
+    await expect(inspector.getByText(/^Sample: \[/)).toBeVisible();
+
+    // The conditions as a table: a row per condition, the operator chosen from its list.
+    const conditions = inspector.getByRole('group', { name: 'conditions' });
+    await conditions.getByRole('button', { name: 'Add row' }).click();
+    await conditions.getByLabel('field, row 1').fill('amount');
+    await conditions.getByLabel('operator, row 1').selectOption('gt');
+    await conditions.getByLabel('value, row 1').fill('100');
+    await conditions.getByLabel('value, row 1').press('Tab');
+    await expect(editor).toContainText('field: amount');
+    await expect(editor).toContainText('value: 100');
+    await conditions.getByRole('button', { name: 'Remove row 1' }).click();
+    await expect(editor).not.toContainText('field: amount');
+    // One document: the editor's undo brings the removed row back.
+    await editor.click();
+    await page.keyboard.press('Control+Z');
+    await expect(editor).toContainText('field: amount');
+
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('tab', { name: /Findings/ }).click();
+    await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+  });
 
   test('edits a node to a valid plan without writing YAML, and the editor keeps the rest', async ({ page, studio }) => {
     void studio;
@@ -206,6 +260,29 @@ test.describe('the node inspector', () => {
     await editor.click();
     await page.keyboard.press('Control+Z');
     await expect(editor).toContainText('data: ""');
+  });
+});
+
+// The system's opener as a person's desktop has it (`xdg-open` on Linux), replaced by one that
+// notes what it was asked to open.
+const opener = mkdtempSync(join(tmpdir(), 'planwright-opener-'));
+writeFileSync(join(opener, 'xdg-open'), '#!/bin/sh\nprintf \'%s\\n\' "$1" >> "$(dirname "$0")/opened.log"\n');
+chmodSync(join(opener, 'xdg-open'), 0o755);
+
+test.describe('a file a run wrote', () => {
+  test.use({ plans: { 'e2e_excel.yaml': EXCEL_PLAN }, serveEnv: { PATH: `${opener}:${process.env.PATH ?? ''}` } });
+
+  test('opens with the system application, and its folder opens in the file manager', async ({ page, studio }) => {
+    await page.getByRole('tab', { name: 'Run' }).click();
+    await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_excel (e2e_excel.yaml)' });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const results = page.getByRole('region', { name: 'Results' });
+    await expect(results.getByRole('button', { name: 'unpaid.xlsx' })).toBeVisible();
+    const log = join(opener, 'opened.log');
+    await results.getByRole('button', { name: 'Open', exact: true }).click();
+    await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : '')).toContain(join(studio.workspace, 'out', 'unpaid.xlsx'));
+    await results.getByRole('button', { name: 'Show in folder' }).click();
+    await expect.poll(() => readFileSync(log, 'utf8').trim().split('\n')).toEqual([join(studio.workspace, 'out', 'unpaid.xlsx'), join(studio.workspace, 'out')]);
   });
 });
 

@@ -183,6 +183,8 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         DesignMetrics,
         ArtifactRequest,
         ArtifactData,
+        OpenArtifactRequest,
+        ArtifactOpened,
         ReportRequest,
         ReportFile,
         RunReadiness,

@@ -44,6 +44,7 @@ macro_rules! studio_operations {
             call run_detail GET "/api/runs/{run_id}" (path run_id: String) -> $crate::RunDetail;
             call run_results GET "/api/runs/{run_id}/results" (path run_id: String) -> $crate::RunResults;
             call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
+            call open_artifact POST "/api/runs/{run_id}/artifact/open" (path run_id: String, body request: $crate::OpenArtifactRequest) -> $crate::ArtifactOpened;
             call run_report GET "/api/runs/{run_id}/report" (path run_id: String, query request: $crate::ReportRequest) -> $crate::ReportFile;
             stream run_events GET "/api/runs/{run_id}/events" (path run_id: String, query after: $crate::EventsAfter) -> $crate::Event;
             call cancel_stream POST "/api/streams/{stream}/cancel" (path stream: String) -> $crate::StreamCancelled;

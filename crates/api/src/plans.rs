@@ -283,6 +283,15 @@ fn port_info(name: &str, port: &TypeDecl) -> PortInfo {
         default: port.default.clone(),
         description: localized(port),
         options: port.allowed.clone(),
+        fields: port
+            .items
+            .as_deref()
+            .unwrap_or(port)
+            .properties
+            .iter()
+            .flatten()
+            .map(|(name, field)| port_info(name, field))
+            .collect(),
     }
 }
 

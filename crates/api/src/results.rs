@@ -9,7 +9,7 @@ use std::path::Path;
 use planwright_runs::{ArtifactKind, EventKind};
 use serde_json::Value;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ApiMessage};
 use crate::types::*;
 use crate::Studio;
 
@@ -21,6 +21,42 @@ const PREVIEW_CHARS: usize = 64 * 1024;
 const VALUE_ROWS: usize = 20;
 
 impl Studio {
+    /// Refuses a path the run's artifact events do not name: only what a run wrote is read or
+    /// opened, never any file of the machine.
+    pub(crate) fn recorded_artifact(&self, run_id: &str, path: &str) -> Result<(), ApiError> {
+        let events = self.inner.store.events(run_id)?;
+        if events.iter().any(|e| matches!(&e.kind, EventKind::Artifact { path: p, .. } if p == path)) {
+            return Ok(());
+        }
+        Err(ApiError::not_found(format!("run {run_id} recorded no artifact {path}"))
+            .with_hint("ask for a path the run's artifact events name")
+            .saying(ApiMessage::ArtifactNotRecorded { path: path.to_owned() }))
+    }
+
+    /// Opens a file the run wrote with the system's application for its kind (or its folder in
+    /// the file manager). The studio runs on the person's machine, so both transports open it
+    /// there; the system's opener is started and left to run.
+    pub async fn open_artifact(
+        &self,
+        run_id: String,
+        request: OpenArtifactRequest,
+    ) -> Result<ArtifactOpened, ApiError> {
+        self.recorded_artifact(&run_id, &request.path)?;
+        let file = Path::new(&request.path);
+        if !file.is_file() {
+            return Err(ApiError::not_found(format!("{}: the file is not there", request.path))
+                .with_hint("the file may have been moved or deleted since the run")
+                .saying(ApiMessage::ArtifactMissing { path: request.path.clone() }));
+        }
+        let target = if request.folder { file.parent().unwrap_or(file) } else { file };
+        open::that_detached(target).map_err(|e| {
+            ApiError::internal(format!("{} could not be opened: {e}", target.display()))
+                .with_hint("the system has no application to open it with (on Linux, install xdg-utils)")
+                .saying(ApiMessage::OpenFailed { path: target.display().to_string(), detail: e.to_string() })
+        })?;
+        Ok(ArtifactOpened { opened: target.display().to_string() })
+    }
+
     /// The run's results: the outputs of its last nodes (those no other node reads), and every
     /// file it wrote with a preview, in the plan's order. Readable while the run goes on (what
     /// is there so far).

@@ -324,13 +324,7 @@ impl Studio {
     /// for the studio to show. Only a file the run recorded as its artifact is read, and only
     /// up to [`MAX_ARTIFACT_BYTES`].
     pub async fn run_artifact(&self, run_id: String, request: ArtifactRequest) -> Result<ArtifactData, ApiError> {
-        let events = self.inner.store.events(&run_id)?;
-        let recorded =
-            events.iter().any(|e| matches!(&e.kind, EventKind::Artifact { path, .. } if *path == request.path));
-        if !recorded {
-            return Err(ApiError::not_found(format!("run {run_id} recorded no artifact {}", request.path))
-                .with_hint("ask for a path the run's artifact events name"));
-        }
+        self.recorded_artifact(&run_id, &request.path)?;
         let path = std::path::PathBuf::from(&request.path);
         let bytes = tokio::task::spawn_blocking(move || read_artifact(&path))
             .await

@@ -57,6 +57,11 @@ pub struct PortInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub options: Option<Vec<Value>>,
+    /// The declared properties of an object, or of each item of a list of objects: the columns
+    /// the inspector's table shows, with their help and their lists of values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<PortInfo>>", optional)]
+    pub fields: Vec<PortInfo>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
@@ -504,6 +509,21 @@ pub struct AnswerResponse {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 pub struct ArtifactRequest {
     pub path: String,
+}
+
+/// `open_artifact`: a file a run wrote, to open with the system's application for its kind, or
+/// to show in its folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct OpenArtifactRequest {
+    pub path: String,
+    /// Open the folder that holds the file (in the file manager) instead of the file.
+    pub folder: bool,
+}
+
+/// What `open_artifact` handed to the system: the file or its folder.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct ArtifactOpened {
+    pub opened: String,
 }
 
 /// A run's artifact: what it is and its bytes, Base64-encoded.

@@ -178,15 +178,23 @@ fn block_item(node: &Value, dash: usize) -> String {
     out
 }
 
-/// `value` written on one line: a scalar as YAML writes it, a list or mapping as JSON (which
-/// is YAML's flow style), multi-line text as a quoted string, and text with flow indicators (a
-/// `${node.alias}` reference) quoted too: plain, it would end a flow mapping such as `in: {…}`.
+/// `value` written on one line as people write YAML: a list or mapping in flow style
+/// (`[{field: amount, value: 100}]`), a scalar as YAML writes it, multi-line text as a quoted
+/// string, and text with flow indicators (a `${node.alias}` reference) quoted too: plain, it
+/// would end a flow collection such as `in: {…}`.
 fn inline(value: &Value) -> String {
     match value {
         Value::String(text) if text.contains(['\n', '\r', '{', '}', '[', ']', ',']) => {
             serde_json::to_string(value).unwrap_or_default()
         }
-        Value::Array(_) | Value::Object(_) => serde_json::to_string(value).unwrap_or_default(),
+        Value::Array(items) => format!("[{}]", items.iter().map(inline).collect::<Vec<_>>().join(", ")),
+        Value::Object(entries) => {
+            let entries: Vec<String> = entries
+                .iter()
+                .map(|(key, v)| format!("{}: {}", inline(&Value::String(key.clone())), inline(v)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        }
         scalar => serde_yaml::to_string(scalar).unwrap_or_default().trim_end().to_owned(),
     }
 }

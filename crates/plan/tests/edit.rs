@@ -145,6 +145,18 @@ fn values_of_every_kind_read_back_and_nodes_in_loop_bodies_are_found() {
 }
 
 #[test]
+fn lists_and_mappings_are_written_as_people_write_yaml() {
+    let value = json!([{"field": "amount", "operator": "gt", "value": 100}, {"field": "note", "value": "a: b, c"}]);
+    let edited = set_input(PLAN, "read", "path", &value).unwrap();
+    assert!(
+        edited.text.contains(r#"[{field: amount, operator: gt, value: 100}, {field: note, value: "a: b, c"}]"#),
+        "{}",
+        edited.text
+    );
+    assert_eq!(document(&edited.text)["graph"][0]["in"]["path"], value);
+}
+
+#[test]
 fn vars_are_set_and_added() {
     let edited = set_var(PLAN, "month", &json!("2024-05")).unwrap();
     assert!(
@@ -178,6 +190,16 @@ proptest! {
         }
     }
 
+    /// Any list or mapping (keys and texts of any characters, nested) is written so that it reads
+    /// back as itself, or the edit says it could not.
+    #[test]
+    fn any_value_reads_back_or_the_edit_says_so(value in json_value()) {
+        match set_input(PLAN, "read", "path", &value) {
+            Ok(edited) => prop_assert_eq!(&document(&edited.text)["graph"][0]["in"]["path"], &value),
+            Err(error) => prop_assert!(matches!(error, EditError::Failed(_)), "{error}"),
+        }
+    }
+
     /// No text makes an edit panic.
     #[test]
     fn any_text_can_be_tried(text in "[a-z:{}\\[\\]\\- \\n#'\"]{0,80}") {
@@ -185,4 +207,20 @@ proptest! {
         let _ = set_input(&text, "a", "x", &json!(1));
         let _ = set_var(&text, "v", &json!("w"));
     }
+}
+
+/// JSON values up to three levels deep, with texts and keys of any printable characters.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "\\PC{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map("\\PC{0,8}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
 }

@@ -766,6 +766,18 @@ graph:
     assert!(files[1]["preview"]["text"].as_str().unwrap().contains("Month end"), "{}", files[1]);
     let missing = s.get("/api/runs/no-such-run/results").send().await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    // Only a file the run wrote is opened: any other path of the machine is refused, by name.
+    let outside = s.home.join("elsewhere.txt");
+    std::fs::write(&outside, "not the run's").unwrap();
+    let (status, error) = s
+        .json(
+            reqwest::Method::POST,
+            &format!("/api/runs/{run_id}/artifact/open"),
+            json!({"path": outside.display().to_string(), "folder": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{error}");
+    assert_eq!(error["said"]["key"], "artifact_not_recorded", "{error}");
 }
 
 /// Every example that ships with the studio has, in a new workspace, the input files it reads:

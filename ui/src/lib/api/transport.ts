@@ -390,6 +390,8 @@ export function createApi(transport: Transport) {
     runResults: (runId: string) => call('run_results', { run_id: runId }),
     /** A file the run recorded in an `artifact` event (evidence screenshots, analyses, the planning history). */
     runArtifact: (runId: string, path: string) => call('run_artifact', { run_id: runId, request: { path } }),
+    /** Opens a file the run wrote with the system's application for it, or (`folder`) shows its folder. */
+    openArtifact: (runId: string, path: string, folder: boolean) => call('open_artifact', { run_id: runId, request: { path, folder } }),
     /** A finished run's report: one self-contained HTML page, or JUnit XML (a test case per objective). */
     runReport: (runId: string, format: ReportFormat) => call('run_report', { run_id: runId, request: { format } }),
     /** The run's events after `after`: recorded ones, then live ones until `run_finished`. */

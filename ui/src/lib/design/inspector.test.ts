@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockInfo } from '../api/types/BlockInfo';
 import type { PortInfo } from '../api/types/PortInfo';
-import { choicesFor, connection, fieldKind, fieldValue, findNode, fits, valueText, wholeReference } from './inspector';
+import type { Step } from '../api/types/Step';
+import { choicesFor, connection, fieldKind, fieldValue, findNode, fits, nodeAt, sampleOf, shortSample, valueText, wholeReference } from './inspector';
 
 const port = (name: string, type: string, over: Partial<PortInfo> = {}): PortInfo => ({ name, type, required: false, description: { en: '', ja: '' }, ...over });
 const block = (id: string, inputs: PortInfo[], outputs: PortInfo[]): BlockInfo =>
@@ -83,5 +84,37 @@ describe('the node inspector', () => {
     const read = findNode(PLAN, 'read')!;
     expect(connection(catalog.get('transforms.filter')!, read, catalog)).toEqual({ input: 'items', reference: '${read.rows}' });
     expect(connection(catalog.get('excel.read_data')!, read, catalog)).toBeNull();
+  });
+
+  it('knows the node the editor cursor is in, inside loop bodies too', () => {
+    const at = (needle: string) => nodeAt(PLAN, PLAN.indexOf(needle));
+    expect(at('excel.read_data')).toBe('read');
+    expect(at('out: {rows')).toBe('read');
+    expect(at('foreach:')).toBe('each');
+    expect(at('out/y.json')).toBe('each/second');
+    expect(at('id: first')).toBe('each/first');
+    expect(at('format: json')).toBe('save');
+    expect(at('month:')).toBeNull();
+    expect(nodeAt('graph: [ {id: a', 3)).toBeNull();
+  });
+
+  it('previews each value a node may read from the dry-run sample values', () => {
+    const step = (id: string, inputs: Record<string, Step['inputs'][string]>, outputs: Record<string, Step['outputs'][string]>): Step =>
+      ({ id, level: 0, depth: id.split('/').length - 1, kind: 'block', what: '', depends_on: [], inputs, outputs, runs: 1 }) as Step;
+    const steps = [
+      step('read', { path: 'data/in.xlsx' }, { rows: [{ vendor: 'Acme', amount: 120 }], n: 1 }),
+      step('each', { 'foreach.input': [{ vendor: 'Acme', amount: 120 }] }, { collect: [] }),
+      step('each/first', {}, { written: 'out/x.json' }),
+    ];
+    const choices = new Map(choicesFor(PLAN, 'each/second', catalog).map((c) => [c.reference, sampleOf(c, steps)]));
+    expect(choices.get('${read.rows}')).toEqual([{ vendor: 'Acme', amount: 120 }]);
+    expect(choices.get('${first.written}')).toBe('out/x.json');
+    expect(choices.get('${vars.row}')).toEqual({ vendor: 'Acme', amount: 120 });
+    expect(choices.get('${vars.month}')).toBe('2024-04');
+    // Without a dry-run (an invalid plan) a node's output has no sample; a var still has its value.
+    const none = choicesFor(PLAN, 'save', catalog).map((c) => sampleOf(c, []));
+    expect(none).toEqual([undefined, undefined, '2024-04', 5]);
+    expect(shortSample({ vendor: 'Acme', note: 'x'.repeat(80) }, 30)).toBe('{"vendor":"Acme","note":"xxxx…');
+    expect(shortSample('plain')).toBe('"plain"');
   });
 });

@@ -2,9 +2,10 @@
 // it may take from elsewhere in the plan (the outputs of the nodes before it, the vars, a loop's
 // item), each with its type and whether it fits. Reading the plan text is done here; every edit
 // is made in Rust on the parsed document (`api.editPlan`), never by rewriting the text here.
-import { parse } from 'yaml';
+import { isMap, isSeq, parse, parseDocument, type Node as YamlNode } from 'yaml';
 import type { BlockInfo } from '../api/types/BlockInfo';
 import type { PortInfo } from '../api/types/PortInfo';
+import type { Step } from '../api/types/Step';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
 import { parseVar, type Parsed } from '../run/readiness';
 
@@ -55,6 +56,35 @@ export function findNode(text: string, path: string): PlanNode | null {
   return doc ? (locate(doc, path)?.node ?? null) : null;
 }
 
+/**
+ * The node the editor's cursor is in: its path (`id`, or `loop/inner` inside a loop's body), the
+ * innermost node whose entry in a `graph:` list holds `offset`; null outside every node or when
+ * the text cannot be read.
+ */
+export function nodeAt(text: string, offset: number): string | null {
+  let doc;
+  try {
+    doc = parseDocument(text);
+  } catch {
+    return null;
+  }
+  if (doc.errors.length > 0) return null;
+  const within = (n: YamlNode | null | undefined) => !!n?.range && n.range[0] <= offset && offset <= n.range[1];
+  let path: string | null = null;
+  let graph: unknown = isMap(doc.contents) ? doc.contents.get('graph', true) : undefined;
+  while (isSeq(graph)) {
+    const entry = graph.items.find((item) => isMap(item) && within(item));
+    if (!isMap(entry)) break;
+    const id = entry.get('id');
+    if (typeof id !== 'string') break;
+    path = path ? `${path}/${id}` : id;
+    const body = entry.get('body', true);
+    const plan = isMap(body) ? body.get('plan', true) : undefined;
+    graph = isMap(plan) ? plan.get('graph', true) : undefined;
+  }
+  return path;
+}
+
 export type FieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'select' | 'file' | 'json';
 
 /** The form field an input is edited with, from its port. */
@@ -98,6 +128,8 @@ export interface Choice {
   /** Where it comes from: a node id, `vars`, or the loop. */
   from: string;
   type: string;
+  /** Where its sample value is: a dry-run step's output, the first item of a loop's input, or a var's value. */
+  sample: { step: string; alias: string } | { loop: string; index: boolean } | { value: Json };
 }
 
 /**
@@ -110,27 +142,46 @@ export function choicesFor(text: string, path: string, catalog: Map<string, Bloc
   const found = doc ? locate(doc, path) : null;
   if (!doc || !found) return [];
   const choices: Choice[] = [];
-  for (const { graph, index } of found.levels) {
+  // The dry-run names a step inside a loop's body `loop/inner`.
+  const stepOf = (depth: number, id: string) => [...path.split('/').slice(0, depth), id].join('/');
+  for (const [depth, { graph, index }] of found.levels.entries()) {
     for (const node of graph.slice(0, index)) {
       const block = node.block ? catalog.get(node.block.split('@')[0]!) : undefined;
       for (const [key, alias] of Object.entries(node.out ?? {})) {
         if (typeof alias !== 'string') continue;
         const port = block?.outputs.find((o) => o.name === key);
-        choices.push({ reference: `\${${node.id}.${alias}}`, from: node.id, type: port?.type ?? 'any' });
+        choices.push({ reference: `\${${node.id}.${alias}}`, from: node.id, type: port?.type ?? 'any', sample: { step: stepOf(depth, node.id), alias } });
       }
     }
   }
-  for (const { graph, index } of found.levels.slice(0, -1)) {
+  for (const [depth, { graph, index }] of found.levels.slice(0, -1).entries()) {
     const loop = graph[index]!.foreach;
+    const step = stepOf(depth, graph[index]!.id);
     if (loop) {
-      choices.push({ reference: `\${vars.${loop.item_var ?? 'item'}}`, from: graph[index]!.id, type: 'any' });
-      if (loop.index_var) choices.push({ reference: `\${vars.${loop.index_var}}`, from: graph[index]!.id, type: 'integer' });
+      choices.push({ reference: `\${vars.${loop.item_var ?? 'item'}}`, from: graph[index]!.id, type: 'any', sample: { loop: step, index: false } });
+      if (loop.index_var) choices.push({ reference: `\${vars.${loop.index_var}}`, from: graph[index]!.id, type: 'integer', sample: { loop: step, index: true } });
     }
   }
   for (const [name, value] of Object.entries(doc.vars ?? {})) {
-    choices.push({ reference: `\${vars.${name}}`, from: 'vars', type: jsonType(value) });
+    choices.push({ reference: `\${vars.${name}}`, from: 'vars', type: jsonType(value), sample: { value } });
   }
   return choices;
+}
+
+/** A choice's sample value from a dry-run's steps (a var's from the plan), or undefined. */
+export function sampleOf(choice: Choice, steps: readonly Step[]): Json | undefined {
+  const where = choice.sample;
+  if ('value' in where) return where.value;
+  if ('step' in where) return steps.find((s) => s.id === where.step)?.outputs[where.alias];
+  if (where.index) return 0;
+  const items = steps.find((s) => s.id === where.loop)?.inputs['foreach.input'];
+  return Array.isArray(items) ? items[0] : undefined;
+}
+
+/** A value in one short line: compact JSON, cut with an ellipsis. */
+export function shortSample(v: Json, max = 60): string {
+  const text = JSON.stringify(v) ?? 'null';
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 function jsonType(v: Json): string {

@@ -52,3 +52,20 @@ export async function chooseFile(opts: { accept?: string | null; title?: string;
   });
   return chosenPath(result);
 }
+
+/**
+ * A chosen file as a plan writes it: its path relative to the work folder (`data/in.xlsx`), or
+ * null when it is outside the folder (a plan's paths resolve against the work folder, so a file
+ * elsewhere would not be found on another machine or by a scheduled run).
+ */
+export function inWorkFolder(path: string, workspace: string | null | undefined): string | null {
+  if (!workspace) return null;
+  const norm = (p: string) => p.replace(/\\/g, '/').replace(/\/+$/, '');
+  const root = norm(workspace);
+  const file = norm(path);
+  // Windows paths compare without regard to case, as the file system does.
+  const same = /^[A-Za-z]:\//.test(root) ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+  if (file.length <= root.length + 1 || !same(file.slice(0, root.length), root) || file[root.length] !== '/') return null;
+  const relative = file.slice(root.length + 1);
+  return relative.split('/').includes('..') ? null : relative;
+}

@@ -10,4 +10,9 @@ type: string, required: boolean, default?: JsonValue, description: Localized,
 /**
  * The allowed values, when the port is an enumeration (the inspector offers a list).
  */
-options?: Array<JsonValue>, };
+options?: Array<JsonValue>, 
+/**
+ * The declared properties of an object, or of each item of a list of objects: the columns
+ * the inspector's table shows, with their help and their lists of values.
+ */
+fields?: Array<PortInfo>, };

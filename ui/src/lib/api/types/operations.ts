@@ -4,6 +4,7 @@ import type { AnswerResponse } from './AnswerResponse';
 import type { AnswersApplied } from './AnswersApplied';
 import type { ApplyAnswersRequest } from './ApplyAnswersRequest';
 import type { ArtifactData } from './ArtifactData';
+import type { ArtifactOpened } from './ArtifactOpened';
 import type { ArtifactRequest } from './ArtifactRequest';
 import type { AskAtRunTimeRequest } from './AskAtRunTimeRequest';
 import type { AskedAtRunTime } from './AskedAtRunTime';
@@ -27,6 +28,7 @@ import type { GenerationEvent } from './GenerationEvent';
 import type { GenerationStarted } from './GenerationStarted';
 import type { KeyStatus } from './KeyStatus';
 import type { ModelCheck } from './ModelCheck';
+import type { OpenArtifactRequest } from './OpenArtifactRequest';
 import type { PlanEditRequest } from './PlanEditRequest';
 import type { PlanEdited } from './PlanEdited';
 import type { PlanGraph } from './PlanGraph';
@@ -85,6 +87,7 @@ export const OPERATIONS = {
   run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
   run_results: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/results', args: [{ kind: 'path', name: 'run_id' }] },
   run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
+  open_artifact: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/artifact/open', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
   run_report: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/report', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
   cancel_stream: { kind: 'call', method: 'POST', path: '/api/streams/{stream}/cancel', args: [{ kind: 'path', name: 'stream' }] },
@@ -131,6 +134,7 @@ export interface Operations {
   run_detail: { args: { run_id: string }; answer: RunDetail };
   run_results: { args: { run_id: string }; answer: RunResults };
   run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
+  open_artifact: { args: { run_id: string; request: OpenArtifactRequest }; answer: ArtifactOpened };
   run_report: { args: { run_id: string; request: ReportRequest }; answer: ReportFile };
   run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };
   cancel_stream: { args: { stream: string }; answer: StreamCancelled };
