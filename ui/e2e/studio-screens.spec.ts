@@ -1,9 +1,10 @@
 // Screenshots of the Run tab's run check (a file missing, secrets to enter), a finished run's
-// results (a workbook previewed as a table), and the Design tab's node inspector with the plan
-// library (a plan with earlier versions) and a list of conditions edited as a table, in English
-// and Japanese, light and dark, at 1280×800: after `npm run build` and `cargo build -p
-// planwright`, `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`.
-// Skipped in the ordinary test run. docs/images/run-check-*, run-results-* and
+// results (a workbook previewed as a table), a failed run (its reason coded, with the record's
+// own words), and the Design tab's node inspector with the plan library (a plan with earlier
+// versions) and a list of conditions edited as a table, in English and Japanese, light and
+// dark, at 1280×800: after `npm run build` and `cargo build -p planwright`,
+// `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
+// ordinary test run. docs/images/run-check-*, run-results-*, run-failed-* and
 // design-inspector-* (with -table-) are these.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -58,6 +59,16 @@ graph:
     out: {path: report}
 `;
 
+const FAILS_PLAN = `apiVersion: planwright/v1
+id: supplier_totals
+version: 1.0.0
+graph:
+  - id: statements
+    block: external.api.http
+    in: {url: "http://127.0.0.1:9/suppliers/statements?month=2024-04"}
+    out: {response_json: statements}
+`;
+
 const WORDS = {
   en: { run: 'Run', design: 'Design', designs: 'Designs', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i, earlier: /earlier version/ },
   ja: { run: '実行', design: '設計', designs: '登録済みプラン', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/, earlier: /以前の版/ },
@@ -104,6 +115,7 @@ for (const lang of ['en', 'ja'] as const) {
         plans: {
           'monthly_invoices.yaml': CHECK_PLAN,
           'month_end_close.yaml': RESULTS_PLAN,
+          'supplier_totals.yaml': FAILS_PLAN,
           'unpaid_invoices_202611010900.yaml': INSPECT_V1,
           'unpaid_invoices_202611270930.yaml': INSPECT_V2,
         },
@@ -130,6 +142,18 @@ for (const lang of ['en', 'ja'] as const) {
         const results = page.getByRole('region', { name: w.results });
         await expect(results.getByRole('table').first()).toBeVisible();
         await shot(page, `run-results-${v}`);
+      });
+
+      test('a run that failed, its reason in the person\'s language', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.run }).click();
+        await page.getByLabel(w.choose).selectOption({ label: 'supplier_totals (supplier_totals.yaml)' });
+        await page.locator('.start button.primary').click();
+        const row = page.locator('tr[data-node="statements"]');
+        await expect(row).toHaveAttribute('data-status', 'failed');
+        await row.locator('button').first().click();
+        await page.waitForTimeout(600);
+        await shot(page, `run-failed-${v}`);
       });
 
       test('the node inspector and the plan library', async ({ page, studio }) => {

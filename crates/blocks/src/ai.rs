@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_llm::{ChatRequest, LlmError, Prompts, Tier, Usage, PROCESS_LLM};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Value};
 
 use crate::cells::{describe, input};
@@ -56,11 +56,12 @@ async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErro
     let rules = input::optional_text(&inputs, "system_prompt")?.unwrap_or_default();
     let evidence = evidence(&inputs)?;
     let Some(models) = ctx.models.as_deref() else {
-        return Err(BlockError::not_set_up(
+        return Err(BlockError::not_set_up(Reason::said(
+            RunMessage::ModelNotConfigured { block: "ai.process_llm".to_owned() },
             "no model configured: ai.process_llm needs a language model. Set OPENAI_API_KEY (or \
              AZURE_OPENAI_API_KEY and AZURE_OPENAI_ENDPOINT, or OPENAI_BASE_URL for a local server such as \
              Ollama) in the environment or a .env file, then check it with `planwright doctor`",
-        ));
+        )));
     };
     let prompts = prompts()?;
     let answer_format = serde_json::to_string_pretty(schema).unwrap_or_default();

@@ -10,7 +10,7 @@ use encoding_rs::{Encoding, EUC_JP, SHIFT_JIS, UTF_8};
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
-use planwright_runs::{LogLevel, Progress};
+use planwright_runs::{LogLevel, Progress, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -44,12 +44,15 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(BlockError::input(missing_file_message(ctx, name, value, &path)));
+            let said = RunMessage::FileMissing { input: name.to_owned(), path: value.to_owned() };
+            return Err(BlockError::input(Reason::said(said, missing_file_message(ctx, name, value, &path))));
         }
         Err(e) => return Err(BlockError::failed(format!("`{name}`: cannot open {value:?}: {e}"))),
     };
     if meta.is_dir() {
-        return Err(BlockError::input(format!("`{name}`: {value:?} is a folder; give the path of a file in it")));
+        let said = RunMessage::FileIsFolder { input: name.to_owned(), path: value.to_owned() };
+        let text = format!("`{name}`: {value:?} is a folder; give the path of a file in it");
+        return Err(BlockError::input(Reason::said(said, text)));
     }
     // A pipe or a device may never end (and opening a pipe waits for a writer): refused before
     // anything opens it.
@@ -65,12 +68,13 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
 
 pub(crate) fn check_size(name: &str, value: &str, bytes: u64) -> Result<(), BlockError> {
     if bytes > MAX_READ_BYTES {
-        return Err(BlockError::input(format!(
-            "`{name}`: {value:?} is {} MB; files up to {} MB can be read — split it (for example by month) or \
-             export fewer columns",
-            bytes.div_ceil(1024 * 1024),
-            MAX_READ_BYTES / (1024 * 1024)
-        )));
+        let (mb, max_mb) = (bytes.div_ceil(1024 * 1024), MAX_READ_BYTES / (1024 * 1024));
+        let said = RunMessage::FileTooLarge { input: name.to_owned(), path: value.to_owned(), mb, max_mb };
+        let text = format!(
+            "`{name}`: {value:?} is {mb} MB; files up to {max_mb} MB can be read — split it (for example by month) or \
+             export fewer columns"
+        );
+        return Err(BlockError::input(Reason::said(said, text)));
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Client, Method, NoProxy, Proxy, Response, Url};
 use serde_json::Value;
@@ -52,11 +52,12 @@ impl Block for HttpRequest {
                 }
                 _ = tokio::time::sleep(request.timeout) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} timed out after {} ms", started.elapsed().as_millis()));
-                    return Err(BlockError::failed(format!(
+                    let said = RunMessage::HttpTimedOut { method: method.to_string(), url: shown.clone(), seconds: seconds(timeout_sec) };
+                    return Err(BlockError::failed(Reason::said(said, format!(
                         "{method} {shown} timed out after {} without a complete response; raise timeout_sec \
                          (at most 600) if the service is slow",
                         seconds(timeout_sec)
-                    )));
+                    ))));
                 }
                 outcome = exchange(client, request) => outcome,
             };
@@ -70,11 +71,13 @@ impl Block for HttpRequest {
                 }
                 Ok(Exchange::Refused { status, message }) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} → {status} in {elapsed} ms"));
-                    Err(BlockError::failed(message))
+                    let said = RunMessage::HttpRefused { method: method.to_string(), url: shown, status };
+                    Err(BlockError::failed(Reason::said(said, message)))
                 }
                 Err(message) => {
                     ctx.log(LogLevel::Warn, format!("{method} {shown} failed after {elapsed} ms"));
-                    Err(BlockError::failed(message))
+                    let said = RunMessage::HttpFailed { method: method.to_string(), url: shown };
+                    Err(BlockError::failed(Reason::said(said, message)))
                 }
             }
         })

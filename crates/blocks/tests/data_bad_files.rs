@@ -81,11 +81,21 @@ async fn extracting_texts_skips_a_bad_file_and_keeps_the_others() {
 }
 
 #[tokio::test]
-async fn a_missing_file_is_named() {
+async fn a_missing_file_is_named_and_coded() {
     let h = Harness::new();
     for (id, input) in [("file.read_csv", "path"), ("excel.read_data", "path")] {
-        assert_names_the_file(h.run(id, json!({ input: "in/none.csv" })).await, "none.csv");
+        let result = h.run(id, json!({ input: "in/none.csv" })).await;
+        let coded = planwright_runs::RunMessage::FileMissing { input: input.into(), path: "in/none.csv".into() };
+        assert!(
+            matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_ref() == Some(&coded)),
+            "{id}: {result:?}"
+        );
+        assert_names_the_file(result, "none.csv");
     }
+    std::fs::create_dir_all(h.path("in/folder")).unwrap();
+    let result = h.run("file.read_csv", json!({"path": "in/folder"})).await;
+    let coded = planwright_runs::RunMessage::FileIsFolder { input: "path".into(), path: "in/folder".into() };
+    assert!(matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_ref() == Some(&coded)), "{result:?}");
 }
 
 /// An .xlsx package whose first sheet is `sheet_xml`, deflated.

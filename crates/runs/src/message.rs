@@ -63,6 +63,21 @@ pub enum RunMessage {
     PathEmpty { input: String },
     /// A path input leads outside the run's work directory.
     PathOutsideWorkdir { input: String, path: String, workdir: String },
+    /// The file a path input names is not in the work directory (the files that are there, in
+    /// the English text).
+    FileMissing { input: String, path: String },
+    /// The path names a folder, not a file.
+    FileIsFolder { input: String, path: String },
+    /// The file is larger than a block reads.
+    FileTooLarge { input: String, path: String, mb: u64, max_mb: u64 },
+    /// An HTTP request got no complete answer in time.
+    HttpTimedOut { method: String, url: String, seconds: String },
+    /// An HTTP request was answered with an error status (the body, in the English text).
+    HttpRefused { method: String, url: String, status: u16 },
+    /// An HTTP request got no answer: the connection failed or broke (why, in the English text).
+    HttpFailed { method: String, url: String },
+    /// A block that needs a language model ran with none configured.
+    ModelNotConfigured { block: String },
 }
 
 /// A message as the engine passes it on: the English text, and the same as a [`RunMessage`]

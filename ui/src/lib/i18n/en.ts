@@ -254,6 +254,7 @@ export const en = {
   'run.inputs': 'Inputs',
   'run.noLogs': 'No log lines.',
   'run.error': 'Error',
+  'run.details': 'Details',
   'run.reason': 'Reason',
   'run.artifacts': 'Files',
   'run.objectives': 'Objectives',
@@ -771,6 +772,13 @@ export const en = {
   'run.said.input_not_list': 'Input {input} must be a list.',
   'run.said.path_empty': 'Input {input} is empty; give a file path.',
   'run.said.path_outside_workdir': 'Input {input}: {path} is outside the run\'s work folder {workdir}; files must stay inside it.',
+  'run.said.file_missing': 'Input {input}: there is no file {path} in the work folder. Put the file there, or give the path of one that is.',
+  'run.said.file_is_folder': 'Input {input}: {path} is a folder; give the path of a file in it.',
+  'run.said.file_too_large': 'Input {input}: {path} is {mb} MB; files up to {max_mb} MB can be read. Split it (for example by month) or export fewer columns.',
+  'run.said.http_timed_out': '{method} {url} gave no complete answer within {seconds}. If the service is slow, raise timeout_sec (at most 600).',
+  'run.said.http_refused': '{method} {url} was answered with HTTP {status}. The answer from the service is in the details.',
+  'run.said.http_failed': '{method} {url} got no answer: the connection could not be made or broke off. Check the address and that the service is running.',
+  'run.said.model_not_configured': '{block} needs a language model, and none is set up. Add one in Settings, then run again.',
 } as const;
 
 export type MessageKey = keyof typeof en;
