@@ -212,6 +212,10 @@ test.describe('the node inspector', () => {
     await conditions.getByLabel('value, row 1').press('Tab');
     await expect(editor).toContainText('field: amount');
     await expect(editor).toContainText('value: 100');
+    // The same value as JSON, for what a table cannot hold, and back.
+    await inspector.getByRole('button', { name: 'Edit as JSON' }).click();
+    await expect(inspector.getByLabel('conditions', { exact: true })).toHaveValue(/"operator": "gt"/);
+    await inspector.getByRole('button', { name: 'Edit as a table' }).click();
     await conditions.getByRole('button', { name: 'Remove row 1' }).click();
     await expect(editor).not.toContainText('field: amount');
     // One document: the editor's undo brings the removed row back.

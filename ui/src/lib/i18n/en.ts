@@ -188,6 +188,8 @@ export const en = {
   'inspector.notFit': 'is {given}, needs {wanted}',
   'inspector.unused': 'not used by later steps',
   'inspector.editFailed': 'Could not change {input}',
+  'inspector.asJson': 'Edit as JSON',
+  'inspector.asTable': 'Edit as a table',
   'inspector.outsideWorkFolder': 'Choose a file inside the work folder ({folder}), or copy it there first: a plan reads its files from there.',
   'finding.unreadable': 'The text is not YAML, or not a plan',
   'finding.unknown_key': 'A key the plan format does not have',

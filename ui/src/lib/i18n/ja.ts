@@ -187,6 +187,8 @@ export const ja: Record<MessageKey, string> = {
   'inspector.notFit': '{given} のため使えません（{wanted} が必要）',
   'inspector.unused': '後のステップでは使われていません',
   'inspector.editFailed': '{input} を変更できませんでした',
+  'inspector.asJson': 'JSON で編集',
+  'inspector.asTable': '表で編集',
   'inspector.outsideWorkFolder': '作業フォルダー（{folder}）の中のファイルを選ぶか、先にそこへコピーしてください。プランは作業フォルダーからファイルを読み込みます。',
   'finding.unreadable': 'テキストが YAML でないか、プランではありません',
   'finding.unknown_key': 'プラン形式にないキーです',
