@@ -28,7 +28,7 @@ export function fillsOf(requirements: DesignRequirement[], answers: Answers): Fi
   return fills;
 }
 
-/** A value as one line of the preview: text quoted as YAML would show it, others as JSON. */
+/** A value as one line of the preview: text as it is, others as JSON, cut with an ellipsis past `max`. */
 export function valueLine(value: Json, max = 80): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -8,6 +8,7 @@ import type { PortInfo } from '../api/types/PortInfo';
 import type { Step } from '../api/types/Step';
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
 import { parseVar, type Parsed } from '../run/readiness';
+import { valueLine } from './fills';
 
 export interface PlanNode {
   id: string;
@@ -178,10 +179,9 @@ export function sampleOf(choice: Choice, steps: readonly Step[]): Json | undefin
   return Array.isArray(items) ? items[0] : undefined;
 }
 
-/** A value in one short line: compact JSON, cut with an ellipsis. */
+/** A value in one short line: compact JSON (text quoted), cut with an ellipsis as `valueLine` cuts. */
 export function shortSample(v: Json, max = 60): string {
-  const text = JSON.stringify(v) ?? 'null';
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return valueLine(JSON.stringify(v) ?? 'null', max);
 }
 
 function jsonType(v: Json): string {
