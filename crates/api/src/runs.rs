@@ -288,7 +288,10 @@ impl Studio {
             let mut error = ApiError::invalid("the answer was refused: fix the fields named")
                 .with_hint(refused.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; "))
                 .saying(ApiMessage::AnswerRefused);
-            error.fields = refused.into_iter().map(|f| FieldProblem { field: f.field, message: f.message }).collect();
+            error.fields = refused
+                .into_iter()
+                .map(|f| FieldProblem { field: f.field, message: f.message, said: f.said })
+                .collect();
             return Err(error);
         }
         let question = waiting.remove(&request.node).expect("looked up above under the same lock");

@@ -712,5 +712,10 @@ pub struct PartCheck {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct FieldProblem {
     pub field: String,
+    /// In English.
     pub message: String,
+    /// The same, coded for the studio's language (`run.said.<key>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub said: Option<planwright_runs::RunMessage>,
 }

@@ -17,27 +17,37 @@
 
 use std::path::Path;
 
-use planwright_runs::{FieldType, InputAnswer, InputRequest, Requirement};
+use planwright_runs::{FieldType, InputAnswer, InputRequest, Requirement, RunMessage};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::numbers::parse_number;
 use crate::workdir::Workdir;
 
-/// Why one field of an answer is not accepted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Why one field of an answer is not accepted: in English, and coded for the studio's language.
+#[derive(Debug, Clone, Serialize)]
 pub struct FieldError {
     /// The requirement id, or `approved`, `comment`, `response`; `answer` when the answer as a
     /// whole is wrong (not an object); an unknown key for unknown keys.
     pub field: String,
     pub message: String,
+    pub said: Option<RunMessage>,
 }
 
 impl FieldError {
-    fn new(field: &str, message: impl Into<String>) -> FieldError {
-        FieldError { field: field.to_string(), message: message.into() }
+    fn new(field: &str, said: RunMessage, message: impl Into<String>) -> FieldError {
+        FieldError { field: field.to_string(), message: message.into(), said: Some(said) }
     }
 }
+
+/// The code says the message again: two errors of one field with the same words are the same.
+impl PartialEq for FieldError {
+    fn eq(&self, other: &FieldError) -> bool {
+        self.field == other.field && self.message == other.message
+    }
+}
+
+impl Eq for FieldError {}
 
 impl std::fmt::Display for FieldError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -53,7 +63,11 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
             InputRequest::Confirm(_) => "{approved: true or false, comment?}",
             _ => "an object of field id to value",
         };
-        return Err(vec![FieldError::new("answer", format!("the answer must be {expected}"))]);
+        return Err(vec![FieldError::new(
+            "answer",
+            RunMessage::AnswerNotAnObject,
+            format!("the answer must be {expected}"),
+        )]);
     };
     let mut errors = Vec::new();
     let mut normal = InputAnswer::default();
@@ -62,12 +76,18 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
     // The approval first: whether the form's required fields must be filled depends on it.
     if request.asks_approval() {
         match given.get("approved") {
-            None | Some(Value::Null) => {
-                errors.push(FieldError::new("approved", "required: approve (true) or reject (false)"))
-            }
+            None | Some(Value::Null) => errors.push(FieldError::new(
+                "approved",
+                RunMessage::AnswerApprovalRequired,
+                "required: approve (true) or reject (false)",
+            )),
             Some(value) => match as_bool(value) {
                 Some(b) => normal.approved = Some(b),
-                None => errors.push(FieldError::new("approved", "must be true (approve) or false (reject)")),
+                None => errors.push(FieldError::new(
+                    "approved",
+                    RunMessage::AnswerApprovalRequired,
+                    "must be true (approve) or false (reject)",
+                )),
             },
         }
     }
@@ -79,7 +99,7 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
         let value = given.get(id).unwrap_or(&Value::Null);
         if is_empty(value) {
             if requirement.required && !rejecting {
-                errors.push(FieldError::new(id, "required: fill in this field"));
+                errors.push(FieldError::new(id, RunMessage::AnswerRequired, "required: fill in this field"));
             }
             normal.values.insert(id.to_string(), Value::Null);
             continue;
@@ -88,7 +108,7 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
             Ok(value) => {
                 normal.values.insert(id.to_string(), value);
             }
-            Err(message) => errors.push(FieldError::new(id, message)),
+            Err((said, message)) => errors.push(FieldError::new(id, said, message)),
         }
     }
 
@@ -100,17 +120,17 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
     match given.get("comment") {
         None | Some(Value::Null) => {
             if comment_required {
-                errors.push(FieldError::new("comment", "required: write a comment"));
+                errors.push(FieldError::new("comment", RunMessage::AnswerRequired, "required: write a comment"));
             }
         }
         Some(Value::String(text)) => {
             if comment_required && text.trim().is_empty() {
-                errors.push(FieldError::new("comment", "required: write a comment"));
+                errors.push(FieldError::new("comment", RunMessage::AnswerRequired, "required: write a comment"));
             } else {
                 normal.comment = Some(text.clone());
             }
         }
-        Some(_) => errors.push(FieldError::new("comment", "must be text")),
+        Some(_) => errors.push(FieldError::new("comment", RunMessage::AnswerNotText, "must be text")),
     }
 
     if matches!(request, InputRequest::Inquire(_)) && request.requirements().is_empty() {
@@ -118,15 +138,20 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
         match given.get("response") {
             Some(Value::String(text)) if !text.trim().is_empty() => normal.response = Some(text.clone()),
             Some(Value::String(_)) | None | Some(Value::Null) => {
-                errors.push(FieldError::new("response", "required: write your answer"))
+                errors.push(FieldError::new("response", RunMessage::AnswerRequired, "required: write your answer"))
             }
-            Some(_) => errors.push(FieldError::new("response", "must be text")),
+            Some(_) => errors.push(FieldError::new("response", RunMessage::AnswerNotText, "must be text")),
         }
     }
 
     for key in given.keys() {
         if !known.contains(&key.as_str()) {
-            errors.push(FieldError::new(key, format!("unknown field; the request asks for: {}", known.join(", "))));
+            let said = RunMessage::AnswerUnknownField { known: known.join(", ") };
+            errors.push(FieldError::new(
+                key,
+                said,
+                format!("unknown field; the request asks for: {}", known.join(", ")),
+            ));
         }
     }
     if errors.is_empty() {
@@ -147,8 +172,14 @@ pub fn check_files(request: &InputRequest, answer: &InputAnswer, workdir: &Workd
         // path, and `file.csv/` is not a file.
         match workdir.resolve(id, path).map(|p| p.components().collect::<std::path::PathBuf>()) {
             Ok(resolved) if resolved.is_file() => {}
-            Ok(_) => errors.push(FieldError::new(id, format!("no file at {path:?} in the work directory"))),
-            Err(e) => errors.push(FieldError::new(id, e.to_string())),
+            Ok(_) => {
+                let said = RunMessage::AnswerFileMissing { path: path.to_owned() };
+                errors.push(FieldError::new(id, said, format!("no file at {path:?} in the work directory")))
+            }
+            Err(e) => {
+                let said = RunMessage::AnswerPathOutside { path: path.to_owned() };
+                errors.push(FieldError::new(id, said, e.to_string()))
+            }
         }
     }
     if errors.is_empty() {
@@ -169,42 +200,61 @@ fn is_empty(value: &Value) -> bool {
     }
 }
 
-/// The value normalised for the requirement's type, then checked against its regex.
-fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, String> {
+/// The value normalised for the requirement's type, then checked against its regex; else why
+/// not, coded and in English.
+fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, (RunMessage, String)> {
+    let refused = |said: RunMessage, text: &str| (said, text.to_owned());
     let normal = match requirement.field {
         FieldType::Text => match value {
             Value::String(_) => value.clone(),
             Value::Number(n) => Value::String(n.to_string()),
-            _ => return Err("must be text".into()),
+            _ => return Err(refused(RunMessage::AnswerNotText, "must be text")),
         },
         FieldType::Number => match value {
             Value::Number(_) => value.clone(),
-            Value::String(s) => number_value(s).ok_or_else(|| format!("{s:?} is not a number"))?,
-            _ => return Err("must be a number".into()),
+            Value::String(s) => number_value(s)
+                .ok_or_else(|| (RunMessage::AnswerNotNumber { text: s.clone() }, format!("{s:?} is not a number")))?,
+            _ => return Err(refused(RunMessage::AnswerNotNumber { text: value.to_string() }, "must be a number")),
         },
-        FieldType::Boolean => Value::Bool(as_bool(value).ok_or("must be yes or no (true/false, はい/いいえ)")?),
+        FieldType::Boolean => Value::Bool(
+            as_bool(value)
+                .ok_or_else(|| refused(RunMessage::AnswerNotYesNo, "must be yes or no (true/false, はい/いいえ)"))?,
+        ),
         FieldType::Select | FieldType::Enum => {
+            let options = requirement.options.join(", ");
             let text = match value {
                 Value::String(s) => s.clone(),
                 Value::Number(n) => n.to_string(),
-                _ => return Err("must be one of the options".into()),
+                _ => {
+                    let said = RunMessage::AnswerNotAnOption { text: value.to_string(), options };
+                    return Err(refused(said, "must be one of the options"));
+                }
             };
             if !requirement.options.is_empty() && !requirement.options.contains(&text) {
-                return Err(format!("{text:?} is not one of the options: {}", requirement.options.join(", ")));
+                let message = format!("{text:?} is not one of the options: {options}");
+                return Err((RunMessage::AnswerNotAnOption { text, options }, message));
             }
             Value::String(text)
         }
         FieldType::File => {
-            let Value::String(path) = value else { return Err("must be a file path".into()) };
+            let Value::String(path) = value else {
+                return Err(refused(RunMessage::AnswerNotAPath, "must be a file path"));
+            };
             if let Some(accept) = &requirement.accept {
                 check_extension(path, accept)?;
             }
             value.clone()
         }
         FieldType::Table => {
-            let Value::Array(rows) = value else { return Err("must be a list of rows (objects)".into()) };
+            let Value::Array(rows) = value else {
+                return Err(refused(RunMessage::AnswerNotRows, "must be a list of rows (objects)"));
+            };
             if let Some(i) = rows.iter().position(|r| !r.is_object()) {
-                return Err(format!("row {} is not an object of column to value", i + 1));
+                let row = i as u64 + 1;
+                return Err((
+                    RunMessage::AnswerRowNotObject { row },
+                    format!("row {row} is not an object of column to value"),
+                ));
             }
             value.clone()
         }
@@ -218,10 +268,13 @@ fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, String
             _ => None,
         };
         if let Some(text) = text {
-            let regex = regex::Regex::new(&format!("^(?:{pattern})$"))
-                .map_err(|e| format!("the plan's regex for this field is invalid ({pattern:?}): {}", first_line(&e)))?;
+            let regex = regex::Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
+                let message = format!("the plan's regex for this field is invalid ({pattern:?}): {}", first_line(&e));
+                (RunMessage::AnswerPatternInvalid { pattern: pattern.to_owned() }, message)
+            })?;
             if !regex.is_match(&text) {
-                return Err(format!("{text:?} does not match the expected format {pattern}"));
+                let message = format!("{text:?} does not match the expected format {pattern}");
+                return Err((RunMessage::AnswerFormatMismatch { text, pattern: pattern.to_owned() }, message));
             }
         }
     }
@@ -261,7 +314,7 @@ fn number_value(text: &str) -> Option<Value> {
 }
 
 /// `accept` is a comma-separated list of extensions (`.csv,.xlsx`; the dot is optional).
-fn check_extension(path: &str, accept: &str) -> Result<(), String> {
+fn check_extension(path: &str, accept: &str) -> Result<(), (RunMessage, String)> {
     let allowed: Vec<String> = accept
         .split(',')
         .map(|e| e.trim().trim_start_matches('.').to_lowercase())
@@ -273,10 +326,11 @@ fn check_extension(path: &str, accept: &str) -> Result<(), String> {
     let extension = Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_lowercase);
     match extension {
         Some(ext) if allowed.contains(&ext) => Ok(()),
-        _ => Err(format!(
-            "{path:?} is not an accepted file type; accepted: {}",
-            allowed.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ")
-        )),
+        _ => {
+            let accepted = allowed.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");
+            let message = format!("{path:?} is not an accepted file type; accepted: {accepted}");
+            Err((RunMessage::AnswerFileTypeRefused { path: path.to_owned(), accepted }, message))
+        }
     }
 }
 
@@ -286,7 +340,7 @@ mod tests {
     use serde_json::json;
 
     fn err(field: &str, message: &str) -> FieldError {
-        FieldError { field: field.into(), message: message.into() }
+        FieldError { field: field.into(), message: message.into(), said: None }
     }
 
     fn collect(requirements: Value) -> InputRequest {
@@ -321,6 +375,10 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].field, "other");
         assert!(errors[0].message.contains("work directory"), "{}", errors[0].message);
+        assert_eq!(errors[0].said, Some(RunMessage::AnswerPathOutside { path: "../../etc/passwd".into() }));
+        let answer = validate_answer(&request, &json!({"statement": "in/missing.csv"})).unwrap();
+        let errors = check_files(&request, &answer, &workdir).unwrap_err();
+        assert_eq!(errors[0].said, Some(RunMessage::AnswerFileMissing { path: "in/missing.csv".into() }));
     }
 
     #[test]

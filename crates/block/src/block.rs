@@ -90,7 +90,9 @@ pub struct BlockContext {
 }
 
 impl BlockContext {
-    pub fn log(&self, level: LogLevel, message: impl Into<String>) {
+    /// A line for the run's log: English text, coded when the studio should say it in the
+    /// person's language (`Reason::said`).
+    pub fn log(&self, level: LogLevel, message: impl Into<Reason>) {
         self.events.log(&self.node, level, message.into());
     }
 
@@ -127,7 +129,7 @@ impl dyn BlockSecrets {
 /// Where a block's log lines, artifacts and progress go (the engine records them as run events,
 /// masked, and forwards them to whoever watches).
 pub trait BlockEvents: Send + Sync {
-    fn log(&self, node: &str, level: LogLevel, message: String);
+    fn log(&self, node: &str, level: LogLevel, message: Reason);
     fn artifact(&self, node: &str, path: &std::path::Path, kind: ArtifactKind, bytes: u64);
     fn progress(&self, node: &str, progress: Progress);
 }

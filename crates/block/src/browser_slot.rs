@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use planwright_browser::{find_chromium, BrowserSession, DialogPolicy, LaunchOptions};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 
 use crate::block::{BlockContext, BlockError};
+use crate::browser_error::browser_reason;
 
 /// How a run gets its browser: launched (which binary, with a window or not) or attached.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,13 +55,10 @@ impl BrowserSlot {
         let mut slot = self.session.lock().await;
         if let Some(session) = slot.as_ref() {
             let Some(reason) = session.closed_reason() else { return Ok(Arc::clone(session)) };
-            ctx.log(
-                LogLevel::Warn,
-                format!(
-                    "the run's browser was lost ({reason}); starting a new one, without the pages and logins of the \
-                     old one"
-                ),
+            let text = format!(
+                "the run's browser was lost ({reason}); starting a new one, without the pages and logins of the old one"
             );
+            ctx.log(LogLevel::Warn, Reason::said(RunMessage::BrowserLost { reason: reason.to_string() }, text));
             session.close().await;
             *slot = None;
         }
@@ -70,10 +68,11 @@ impl BrowserSlot {
     }
 
     async fn start(&self, ctx: &BlockContext) -> Result<BrowserSession, BlockError> {
-        let failed = |e: planwright_browser::BrowserError| BlockError::failed(e.to_string());
+        let failed = |e: planwright_browser::BrowserError| BlockError::failed(browser_reason(&e));
         if let Some(address) = &self.settings.attach {
             let session = BrowserSession::attach(address, DialogPolicy::default()).await.map_err(failed)?;
-            ctx.log(LogLevel::Info, format!("attached to the browser at {address} and opened a page of the run in it"));
+            let text = format!("attached to the browser at {address} and opened a page of the run in it");
+            ctx.log(LogLevel::Info, Reason::said(RunMessage::BrowserAttached { address: address.clone() }, text));
             return Ok(session);
         }
         let executable = match &self.settings.executable {
@@ -89,7 +88,10 @@ impl BrowserSlot {
         // The profile folder names the browser's processes: what to look for if one outlives the run.
         let profile = session.profile_dir().map(|p| p.display().to_string()).unwrap_or_default();
         let window = if self.settings.headed { "with a window" } else { "headless" };
-        ctx.log(LogLevel::Info, format!("started {} ({window}, fresh profile {profile})", executable.display()));
+        let text = format!("started {} ({window}, fresh profile {profile})", executable.display());
+        let said =
+            RunMessage::BrowserStarted { executable: executable.display().to_string(), headed: self.settings.headed };
+        ctx.log(LogLevel::Info, Reason::said(said, text));
         Ok(session)
     }
 

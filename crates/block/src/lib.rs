@@ -12,6 +12,7 @@
 
 mod answers;
 mod block;
+mod browser_error;
 mod browser_slot;
 pub mod inputs;
 pub mod numbers;
@@ -20,5 +21,6 @@ mod workdir;
 
 pub use answers::{check_files, validate_answer, FieldError};
 pub use block::{Block, BlockContext, BlockError, BlockEvents, BlockSecrets, HumanInput, Values};
+pub use browser_error::browser_reason;
 pub use browser_slot::{BrowserSettings, BrowserSlot};
 pub use workdir::Workdir;

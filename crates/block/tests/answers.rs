@@ -30,7 +30,7 @@ fn one(requirement: Value) -> Value {
 }
 
 fn err(field: &str, message: &str) -> FieldError {
-    FieldError { field: field.into(), message: message.into() }
+    FieldError { field: field.into(), message: message.into(), said: None }
 }
 
 /// The normalised value of field `a`.
@@ -336,6 +336,16 @@ fn inquire_without_requirements_wants_a_free_text_response() {
 }
 
 #[test]
-fn field_errors_serialise_as_field_and_message() {
-    assert_eq!(serde_json::to_value(err("a", "m")).unwrap(), json!({"field": "a", "message": "m"}));
+fn field_errors_serialise_as_field_message_and_code() {
+    assert_eq!(serde_json::to_value(err("a", "m")).unwrap(), json!({"field": "a", "message": "m", "said": null}));
+    let request = json!({"mode": "collect", "message": "m", "requirements": [{"id": "n", "type": "number"}, {"id": "dept", "type": "select", "options": ["経理部", "総務部"]}]});
+    let errors = validate_answer(&request, &json!({"n": "many", "dept": "人事部"})).unwrap_err();
+    let said: Vec<Value> = errors.iter().map(|e| serde_json::to_value(e).unwrap()["said"].clone()).collect();
+    assert_eq!(
+        said,
+        [
+            json!({"key": "answer_not_number", "params": {"text": "many"}}),
+            json!({"key": "answer_not_an_option", "params": {"text": "人事部", "options": "経理部, 総務部"}}),
+        ]
+    );
 }

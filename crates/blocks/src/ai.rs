@@ -135,13 +135,24 @@ fn evidence(inputs: &Values) -> Result<String, BlockError> {
 fn failure(error: LlmError) -> BlockError {
     match error {
         LlmError::Cancelled => BlockError::Cancelled,
-        LlmError::InvalidOutput { errors, .. } => BlockError::failed(format!(
-            "the model's answer did not follow output_schema, even after being asked once more: {}. Simplify \
-             output_schema or make the instruction say what each field holds",
-            errors.join("; ")
-        )),
+        LlmError::InvalidOutput { errors, .. } => {
+            let text = format!(
+                "the model's answer did not follow output_schema, even after being asked once more: {}. Simplify \
+                 output_schema or make the instruction say what each field holds",
+                errors.join("; ")
+            );
+            BlockError::failed(Reason::said(RunMessage::ModelAnswerInvalid, text))
+        }
         LlmError::InvalidSchema { message } => {
             BlockError::input(format!("`output_schema` is not a usable JSON Schema: {message}"))
+        }
+        LlmError::Refused { ref provider, .. }
+        | LlmError::Unavailable { ref provider, .. }
+        | LlmError::Timeout { ref provider, .. }
+        | LlmError::Connection { ref provider, .. }
+        | LlmError::Malformed { ref provider, .. } => {
+            let said = RunMessage::ModelCallFailed { provider: provider.clone() };
+            BlockError::failed(Reason::said(said, error.to_string()))
         }
         other => BlockError::failed(other.to_string()),
     }

@@ -366,12 +366,17 @@ pub(crate) fn missing_name_hint(wanted: &str, columns: &[String], what: &str) ->
             .min_by_key(|(d, _)| *d)
             .map(|(_, c)| c)
     });
-    let listed: Vec<&str> = columns.iter().take(20).map(String::as_str).collect();
+    let listed = listed_names(columns);
     let more = if columns.len() > 20 { format!(" (and {} more)", columns.len() - 20) } else { String::new() };
     match close {
-        Some(c) => format!("did you mean `{c}`? ({what} are: {}{more})", listed.join(", ")),
-        None => format!("{what} are: {}{more}", listed.join(", ")),
+        Some(c) => format!("did you mean `{c}`? ({what} are: {listed}{more})"),
+        None => format!("{what} are: {listed}{more}"),
     }
+}
+
+/// The first 20 names, comma-separated: enough to spot a typo, never a wall of text.
+pub(crate) fn listed_names(names: &[String]) -> String {
+    names.iter().take(20).map(String::as_str).collect::<Vec<_>>().join(", ")
 }
 
 /// Levenshtein distance over characters.

@@ -47,7 +47,10 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
             let said = RunMessage::FileMissing { input: name.to_owned(), path: value.to_owned() };
             return Err(BlockError::input(Reason::said(said, missing_file_message(ctx, name, value, &path))));
         }
-        Err(e) => return Err(BlockError::failed(format!("`{name}`: cannot open {value:?}: {e}"))),
+        Err(e) => {
+            let said = RunMessage::FileUnreadable { path: value.to_owned() };
+            return Err(BlockError::failed(Reason::said(said, format!("`{name}`: cannot open {value:?}: {e}"))));
+        }
     };
     if meta.is_dir() {
         let said = RunMessage::FileIsFolder { input: name.to_owned(), path: value.to_owned() };
@@ -118,8 +121,10 @@ pub(crate) fn output_file(ctx: &BlockContext, name: &str, value: &str) -> Result
         return Err(BlockError::input(format!("`{name}`: {value:?} is a folder; give a file name, e.g. {value}/out")));
     }
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| BlockError::failed(format!("`{name}`: cannot create the folder for {value:?}: {e}")))?;
+        std::fs::create_dir_all(parent).map_err(|e| {
+            let text = format!("`{name}`: cannot create the folder for {value:?}: {e}");
+            BlockError::failed(Reason::said(RunMessage::FileUnwritable { path: value.to_owned() }, text))
+        })?;
     }
     Ok(path)
 }
@@ -152,7 +157,10 @@ pub(crate) fn check_cancel(cancel: &CancellationToken) -> Result<(), BlockError>
 /// Reads a whole file in chunks, watching the token and the read cap.
 pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) -> Result<Vec<u8>, BlockError> {
     const CHUNK: usize = 4 * 1024 * 1024;
-    let failed = |e: std::io::Error| BlockError::failed(format!("cannot read {shown}: {e}"));
+    let failed = |e: std::io::Error| {
+        let said = RunMessage::FileUnreadable { path: shown.to_owned() };
+        BlockError::failed(Reason::said(said, format!("cannot read {shown}: {e}")))
+    };
     check_cancel(cancel)?;
     let mut file = std::fs::File::open(path).map_err(failed)?;
     let mut bytes = Vec::with_capacity(file.metadata().map(|m| m.len() as usize).unwrap_or(0).min(CHUNK * 4));
@@ -174,7 +182,8 @@ pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) 
 pub(crate) fn write_atomically(path: &Path, shown: &str, bytes: &[u8]) -> Result<(), BlockError> {
     planwright_fs::write_atomically(path, bytes, planwright_fs::Access::Shared).map_err(|e| {
         let hint = if path.exists() { " (is it open in another program, such as Excel?)" } else { "" };
-        BlockError::failed(format!("cannot write {shown}: {e}{hint}"))
+        let said = RunMessage::FileUnwritable { path: shown.to_owned() };
+        BlockError::failed(Reason::said(said, format!("cannot write {shown}: {e}{hint}")))
     })
 }
 
@@ -323,8 +332,13 @@ fn parse_csv(text: &str, delimiter: u8, has_header: bool, cancel: &CancellationT
         }
         count += 1;
         let more = reader.read_record(&mut record).map_err(|e| {
-            let line = e.position().map_or(String::new(), |p| format!(" on line {}", p.line()));
-            BlockError::failed(format!("the CSV file cannot be read{line}: {e}"))
+            let text = |line: String| format!("the CSV file cannot be read{line}: {e}");
+            BlockError::failed(match e.position() {
+                Some(p) => {
+                    Reason::said(RunMessage::CsvUnreadableAt { line: p.line() }, text(format!(" on line {}", p.line())))
+                }
+                None => Reason::said(RunMessage::CsvUnreadable, text(String::new())),
+            })
         })?;
         if !more {
             break;

@@ -9,7 +9,7 @@ mod human_support;
 
 use human_support::{assert_declared_outputs, context, GivenSecrets, NoAnswer, Recorder};
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_runs::{ArtifactKind, LogLevel, RunMessage};
 use planwright_sites::{processes_with, FixtureSites};
 use serde_json::{json, Value};
 
@@ -123,6 +123,14 @@ async fn navigate_fill_and_click_log_in_and_never_log_the_password() {
     assert!(actions[3].starts_with("click button \"Log in\" → ") && actions[3].contains("welcome.html"), "{lines:?}");
     assert!(actions.iter().all(|line| line.ends_with(" ms")), "{lines:?}");
     assert!(!lines.iter().any(|line| line.contains("correct horse")), "the typed value was logged: {lines:?}");
+    // The same lines, coded for the studio's language.
+    let said = h.events.logs_said.lock().unwrap().clone();
+    assert!(matches!(&said[0], Some(RunMessage::BrowserStarted { headed: false, .. })), "{said:?}");
+    assert!(
+        matches!(&said[4], Some(RunMessage::BrowserActed { action, element, url, dialogs: 0, .. })
+            if action == "click" && element == "button \"Log in\"" && url.contains("welcome.html")),
+        "{said:?}"
+    );
     h.ctx.browser.close().await;
 }
 
@@ -142,6 +150,11 @@ async fn extract_table_reads_the_rows_a_click_loaded_keyed_by_header() {
     assert_eq!(rows[0]["Invoice"], "INV-1001");
     let line = h.lines().pop().unwrap();
     assert!(line.starts_with("extract_table the first table at ") && line.contains("8 rows × 4 columns"), "{line}");
+    let said = h.events.logs_said.lock().unwrap().last().cloned().flatten();
+    assert!(
+        matches!(&said, Some(RunMessage::TableExtracted { rows: 8, columns: 4, headers, .. }) if headers == "Invoice, Customer, Amount, Status"),
+        "{said:?}"
+    );
 
     let japanese = h.run("browser.navigate", json!({"url": sites.url("invoices-ja.html")})).await.unwrap();
     assert_eq!(japanese["title"], "請求書一覧 · 経理ポータル");
@@ -250,7 +263,13 @@ async fn several_matches_are_an_input_error_naming_them() {
     let sites = FixtureSites::start().await.unwrap();
     let h = Harness::new();
     h.run("browser.navigate", json!({"url": sites.url("products.html")})).await.unwrap();
-    let many = input_error(h.run("browser.click", json!({"locator": {"role": "button", "name": "Add to cart"}})).await);
+    let refused = h.run("browser.click", json!({"locator": {"role": "button", "name": "Add to cart"}})).await;
+    let said = match &refused {
+        Err(BlockError::Input(reason)) => reason.said.as_deref().cloned(),
+        _ => None,
+    };
+    assert!(matches!(said, Some(RunMessage::ElementAmbiguous { count: 6, .. })), "{said:?}");
+    let many = input_error(refused);
     assert!(many.contains("matches 6 elements"), "{many}");
     assert!(sites.events("add_to_cart").is_empty(), "nothing was clicked");
     h.ctx.browser.close().await;

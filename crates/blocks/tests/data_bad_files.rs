@@ -46,6 +46,12 @@ async fn spreadsheets_that_are_not_spreadsheets_are_refused_by_name() {
     for file in ["in/random.xlsx", "in/csv_named.xlsx", "in/truncated.xlsx"] {
         assert_names_the_file(h.run("excel.read_data", json!({"path": file})).await, file);
     }
+    let result = h.run("excel.read_data", json!({"path": "in/random.xlsx"})).await;
+    let coded = planwright_runs::RunMessage::WorkbookUnreadable { path: "in/random.xlsx".into() };
+    assert!(
+        matches!(&result, Err(BlockError::Input(reason) | BlockError::Failed(reason)) if reason.said.as_deref() == Some(&coded)),
+        "{result:?}"
+    );
 }
 
 #[tokio::test]
@@ -87,7 +93,7 @@ async fn a_missing_file_is_named_and_coded() {
         let result = h.run(id, json!({ input: "in/none.csv" })).await;
         let coded = planwright_runs::RunMessage::FileMissing { input: input.into(), path: "in/none.csv".into() };
         assert!(
-            matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_ref() == Some(&coded)),
+            matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_deref() == Some(&coded)),
             "{id}: {result:?}"
         );
         assert_names_the_file(result, "none.csv");
@@ -95,7 +101,7 @@ async fn a_missing_file_is_named_and_coded() {
     std::fs::create_dir_all(h.path("in/folder")).unwrap();
     let result = h.run("file.read_csv", json!({"path": "in/folder"})).await;
     let coded = planwright_runs::RunMessage::FileIsFolder { input: "path".into(), path: "in/folder".into() };
-    assert!(matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_ref() == Some(&coded)), "{result:?}");
+    assert!(matches!(&result, Err(BlockError::Input(reason)) if reason.said.as_deref() == Some(&coded)), "{result:?}");
 }
 
 /// An .xlsx package whose first sheet is `sheet_xml`, deflated.

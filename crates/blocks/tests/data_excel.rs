@@ -259,3 +259,21 @@ async fn a_cancelled_read_or_write_stops() {
     );
     assert!(!h.path("big2.xlsx").exists());
 }
+
+#[tokio::test]
+async fn a_sheet_that_is_not_there_is_coded_with_the_sheets_that_are() {
+    let h = Harness::new();
+    h.ok("excel.write", json!({"path": "out/月次.xlsx", "sheets": {"売上": [{"金額": 1}], "経費": [{"金額": 2}]}}))
+        .await;
+    let result = h.run("excel.read_data", json!({"path": "out/月次.xlsx", "sheet": "入金"})).await;
+    let Err(BlockError::Input(reason)) = result else { panic!("{result:?}") };
+    assert_eq!(
+        reason.said.as_deref(),
+        Some(&planwright_runs::RunMessage::SheetMissing {
+            path: "out/月次.xlsx".into(),
+            sheet: "入金".into(),
+            sheets: "売上, 経費".into()
+        }),
+        "{reason:?}"
+    );
+}

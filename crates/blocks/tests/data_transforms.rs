@@ -3,6 +3,8 @@
 mod data_common;
 
 use data_common::Harness;
+use planwright_block::BlockError;
+use planwright_runs::RunMessage;
 use serde_json::{json, Value};
 
 fn invoices() -> Value {
@@ -177,6 +179,33 @@ async fn no_by_gives_one_total_row() {
         .ok("transforms.group_by_agg", json!({"items": [], "by": [], "aggregations": [{"field": "x", "op": "sum"}, {"field": "x", "op": "avg"}, {"op": "count"}]}))
         .await;
     assert_eq!(out["rows"], json!([{"x_sum": 0, "x_avg": null, "count": 0}]));
+}
+
+#[tokio::test]
+async fn what_a_person_reads_of_a_filter_or_a_grouping_is_coded() {
+    let h = Harness::new();
+    let refused = h
+        .run(
+            "transforms.filter",
+            json!({"items": invoices(), "conditions": [{"field": "金額x", "operator": "eq", "value": 1}]}),
+        )
+        .await;
+    let Err(BlockError::Input(reason)) = refused else { panic!("{refused:?}") };
+    assert!(
+        matches!(reason.said.as_deref(), Some(RunMessage::ColumnMissing { column, columns, .. })
+            if column == "金額x" && columns.contains("金額") && columns.contains("ステータス")),
+        "{reason:?}"
+    );
+    h.ok(
+        "transforms.filter",
+        json!({"items": invoices(), "conditions": [{"field": "ステータス", "operator": "eq", "value": "未入金"}]}),
+    )
+    .await;
+    h.ok("transforms.group_by_agg", json!({"items": invoices(), "by": ["取引先"], "aggregations": [{"op": "count"}]}))
+        .await;
+    let said = h.events.logs_said.lock().unwrap().clone();
+    assert!(said.contains(&Some(RunMessage::RowsKept { kept: 3, total: 5 })), "{said:?}");
+    assert!(said.contains(&Some(RunMessage::RowsGrouped { rows: 5, groups: 4 })), "{said:?}");
 }
 
 #[tokio::test]

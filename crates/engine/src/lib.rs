@@ -259,7 +259,10 @@ impl Engine {
             Err(Abort::Record(error)) => return Err(error),
         };
         let (reason, said) = match reason {
-            Some(Reason { text, said }) => (Some(ctx.recorder.mask_text(&text)), said),
+            Some(reason) => {
+                let (text, said) = reason.into_parts();
+                (Some(ctx.recorder.mask_text(&text)), said)
+            }
             None => (None, None),
         };
         ctx.recorder.emit(EventKind::RunFinished {

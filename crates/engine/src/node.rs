@@ -106,7 +106,7 @@ pub(crate) async fn run_block(
                 attempt,
                 error: ctx.recorder.mask_text(&error.text),
                 backoff_ms,
-                said: error.said,
+                said: error.said.map(|said| *said),
             })?;
             ctx.count(|c| c.retried += 1);
             tokio::select! {
@@ -170,12 +170,20 @@ async fn attempt_once(
             return Err(Attempt::Stopped);
         }
     };
+    let id = || block.id().to_owned();
     outcome.map_err(|error| match error {
         BlockError::Cancelled => Attempt::Stopped,
-        BlockError::NoAnswer(why) => Attempt::Waiting(why),
-        BlockError::Input(why) | BlockError::NotSetUp(why) => Attempt::Refused(why),
-        BlockError::Failed(why) => Attempt::Failed(why),
+        BlockError::NoAnswer(why) => Attempt::Waiting(coded(why, || RunMessage::BlockNoAnswer { block: id() })),
+        BlockError::Input(why) => Attempt::Refused(coded(why, || RunMessage::BlockInputInvalid { block: id() })),
+        BlockError::NotSetUp(why) => Attempt::Refused(coded(why, || RunMessage::BlockNotSetUp { block: id() })),
+        BlockError::Failed(why) => Attempt::Failed(coded(why, || RunMessage::BlockFailed { block: id() })),
     })
+}
+
+/// A block's own words with no code of their own are said as the kind of error they are, so the
+/// studio has a line in the person's language above them (the words follow as details).
+fn coded(reason: Reason, kind: impl FnOnce() -> RunMessage) -> Reason {
+    Reason { said: reason.said.or_else(|| Some(Box::new(kind()))), text: reason.text }
 }
 
 async fn sleep_or_forever(duration: Option<Duration>) {

@@ -151,8 +151,9 @@ impl Recorder {
 pub(crate) struct RunEvents(pub std::sync::Arc<Recorder>);
 
 impl planwright_block::BlockEvents for RunEvents {
-    fn log(&self, node: &str, level: planwright_runs::LogLevel, message: String) {
-        let kind = EventKind::Log { node: Some(node.to_owned()), level, message, said: None };
+    fn log(&self, node: &str, level: planwright_runs::LogLevel, message: planwright_runs::Reason) {
+        let (text, said) = message.into_parts();
+        let kind = EventKind::Log { node: Some(node.to_owned()), level, message: text, said };
         if let Err(error) = self.0.emit(kind) {
             // The engine's next record of this node fails the same way and stops the run.
             tracing::error!(%error, "a block's log line could not be recorded");

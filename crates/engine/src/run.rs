@@ -93,7 +93,7 @@ impl RunCtx {
         policy: &Policy,
     ) -> Result<NodeValue, Abort> {
         let continued = policy.on_error == Some(OnError::Continue);
-        let Reason { text, said } = error.into();
+        let (text, said) = Reason::into_parts(error.into());
         let error = self.recorder.mask_text(&text);
         self.emit(EventKind::NodeFailed {
             node: path.to_owned(),

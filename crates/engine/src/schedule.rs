@@ -215,7 +215,7 @@ fn analysis_of_body(analysis: &GraphAnalysis, index: usize) -> &GraphAnalysis {
 }
 
 fn skip<'a>(ctx: &RunCtx, path: &str, reason: Reason) -> Started<'a> {
-    let Reason { text, said } = reason;
+    let (text, said) = reason.into_parts();
     match ctx.emit(EventKind::NodeSkipped { node: path.to_owned(), reason: text.clone(), said }) {
         Ok(_) => {
             ctx.count(|c| c.skipped += 1);

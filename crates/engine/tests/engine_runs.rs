@@ -203,6 +203,25 @@ async fn an_input_the_block_refuses_is_not_retried() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_block_error_in_words_of_its_own_is_said_as_its_kind() {
+    let f = support::fixture();
+    // Rows that are not rows: only the run can tell, from the value the var has.
+    let graph = "  - id: keep\n    block: transforms.filter\n    in: {items: \"${vars.base}\", conditions: []}\n";
+    let (outcome, events) = f.run(&plan(graph), json!({"base": [1, 2]}), None, CancellationToken::new()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    let (error, said) = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::NodeFailed { error, said, .. } => Some((error.clone(), said.clone())),
+            _ => None,
+        })
+        .expect("the node failed");
+    // The block's own words stay the record's text; the code says what kind of error it is.
+    assert!(error.contains("`items` item 0"), "{error}");
+    assert_eq!(said, Some(RunMessage::BlockInputInvalid { block: "transforms.filter".into() }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_engines_own_messages_carry_their_code_beside_the_english() {
     let server = support::start().await;
     let f = support::fixture();

@@ -8,10 +8,10 @@ use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
 use planwright_block::inputs::{boolean, choice, describe, integer, text, web_address};
-use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_block::{browser_reason, Block, BlockContext, BlockError, Values};
 use planwright_browser::ActOptions;
 use planwright_runs::objective::{ObjectiveProgress, StepStatus, StepType};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Value};
 
 use crate::cache::{ActionCache, CACHE_FILE};
@@ -153,20 +153,13 @@ impl RunObjectives {
         }
         let session = ctx.browser.session(ctx).await?;
         let downloads_dir = ctx.workdir.resolve("downloads", DOWNLOADS_DIR)?;
-        session.save_downloads_to(&downloads_dir).await.map_err(|e| BlockError::failed(e.to_string()))?;
-        let opened = session
-            .navigate(url.as_str(), &ActOptions::default())
-            .await
-            .map_err(|e| BlockError::failed(e.to_string()))?;
-        ctx.log(
-            LogLevel::Info,
-            format!(
-                "{} objective{} from {}",
-                objectives.len(),
-                if objectives.len() == 1 { "" } else { "s" },
-                ctx.secrets.redact(&opened.url)
-            ),
-        );
+        let failed = |e: planwright_browser::BrowserError| BlockError::failed(browser_reason(&e));
+        session.save_downloads_to(&downloads_dir).await.map_err(failed)?;
+        let opened = session.navigate(url.as_str(), &ActOptions::default()).await.map_err(failed)?;
+        let from = ctx.secrets.redact(&opened.url);
+        let count = objectives.len();
+        let text = format!("{count} objective{} from {from}", if count == 1 { "" } else { "s" });
+        ctx.log(LogLevel::Info, Reason::said(RunMessage::ObjectivesStarted { count: count as u64, url: from }, text));
         let task_settings = TaskSettings {
             max_iterations: planning.task_loop.max_iterations,
             threshold: planning.task_loop.satisfaction_threshold,
@@ -208,7 +201,23 @@ impl RunObjectives {
                 n => format!("; {n} model call{}", if n == 1 { "" } else { "s" }),
             }
         );
-        ctx.log(if outcome.progress.all_completed() { LogLevel::Info } else { LogLevel::Warn }, summary);
+        let (task_outcome, passes, percent) = match &outcome.ending {
+            Ending::Task(task) => {
+                (task.outcome.name(), task.iterations as u64, (task.satisfaction.overall_score * 100.0).round() as u64)
+            }
+            Ending::Legacy => ("none", 0, 0),
+        };
+        let said = RunMessage::ObjectivesEnded {
+            completed: outcome.progress.completed_objectives() as u64,
+            total: outcome.progress.total_objectives() as u64,
+            outcome: task_outcome.to_owned(),
+            passes,
+            percent,
+            replayed: outcome.replayed as u64,
+            model_calls: outcome.model_calls as u64,
+        };
+        let level = if outcome.progress.all_completed() { LogLevel::Info } else { LogLevel::Warn };
+        ctx.log(level, Reason::said(said, summary));
         Ok(outputs(&outcome, ctx))
     }
 }

@@ -22,7 +22,7 @@ use planwright_runs::objective::{
     StepStatus, StepType,
 };
 use planwright_runs::planning::Approach;
-use planwright_runs::{ArtifactKind, LogLevel, Progress};
+use planwright_runs::{ArtifactKind, LogLevel, Progress, Reason, RunMessage};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
@@ -251,11 +251,10 @@ impl<'a> Runner<'a> {
     /// Reports the objectives, all pending (an earlier attempt of the node said so).
     pub(crate) fn announce(&mut self) {
         if self.log.exists() {
-            self.ctx.log(
-                LogLevel::Info,
-                "an earlier attempt of this node did not finish its objectives: they start over from the first, on a fresh \
-                 page",
-            );
+            let text =
+                "an earlier attempt of this node did not finish its objectives: they start over from the first, on \
+                        a fresh page";
+            self.ctx.log(LogLevel::Info, Reason::said(RunMessage::ObjectivesStartOver, text));
         }
         self.progress.current_step_index = 0;
         self.emit(ObjectiveChange::Planned, None);
@@ -424,10 +423,14 @@ impl<'a> Runner<'a> {
         let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
         self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
         self.write_log(index, attempt, decided_by, &ops, intents, false, &failure.reason);
-        self.ctx.log(
-            LogLevel::Warn,
-            format!("objective {} attempt {attempt}: {}", self.progress.objective_number(index), failure.reason),
-        );
+        let objective = self.progress.objective_number(index);
+        let text = format!("objective {objective} attempt {attempt}: {}", failure.reason);
+        let said = RunMessage::ObjectiveAttemptFailed {
+            objective: objective as u64,
+            attempt: attempt as u64,
+            reason: failure.reason.clone(),
+        };
+        self.ctx.log(LogLevel::Warn, Reason::said(said, text));
         let report = AttemptReport {
             objective: index,
             attempt,
@@ -1030,13 +1033,15 @@ impl<'a> Runner<'a> {
         self.progress.insert_recovery_step(parent, &description, blocking, vec![op.describe()]);
         self.progress.advance();
         self.emit(ObjectiveChange::RecoveryInserted, None);
-        self.ctx.log(
-            LogLevel::Info,
-            format!(
-                "recovery for objective {}: {blocking} is in the way; pressing {choice}, which {why}",
-                self.progress.objective_number(parent)
-            ),
-        );
+        let objective = self.progress.objective_number(parent);
+        let text =
+            format!("recovery for objective {objective}: {blocking} is in the way; pressing {choice}, which {why}");
+        let said = RunMessage::RecoveryStarted {
+            objective: objective as u64,
+            blocking: blocking.to_string(),
+            choice: choice.to_string(),
+        };
+        self.ctx.log(LogLevel::Info, Reason::said(said, text));
         let acted = self.act(&op).await;
         let gone = match &acted {
             Ok(_) => {
@@ -1284,13 +1289,12 @@ impl<'a> Runner<'a> {
                 self.screenshots.retain(|(i, _)| *i != index);
                 self.screenshots.push((index, path));
             }
-            Ok(None) => self.ctx.log(
-                LogLevel::Warn,
-                format!(
-                    "objective {}: the page was blank, so no screenshot was kept as evidence",
-                    self.progress.objective_number(index)
-                ),
-            ),
+            Ok(None) => {
+                let objective = self.progress.objective_number(index);
+                let text = format!("objective {objective}: the page was blank, so no screenshot was kept as evidence");
+                self.ctx
+                    .log(LogLevel::Warn, Reason::said(RunMessage::EvidenceBlank { objective: objective as u64 }, text))
+            }
             Err(error) => {
                 self.ctx.log(LogLevel::Warn, format!("objective {}: {error}", self.progress.objective_number(index)))
             }

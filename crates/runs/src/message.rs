@@ -78,6 +78,146 @@ pub enum RunMessage {
     HttpFailed { method: String, url: String },
     /// A block that needs a language model ran with none configured.
     ModelNotConfigured { block: String },
+    /// A file cannot be opened or read (the system's reason, in the English text).
+    FileUnreadable { path: String },
+    /// A file cannot be written (the system's reason, in the English text).
+    FileUnwritable { path: String },
+    /// A CSV file is not well formed at a line.
+    CsvUnreadableAt { line: u64 },
+    /// A CSV file cannot be read (why, in the English text).
+    CsvUnreadable,
+    /// A file is not an Excel workbook this can read, or is protected (how to fix it, in the
+    /// English text).
+    WorkbookUnreadable { path: String },
+    /// A workbook has no sheet of that name.
+    SheetMissing { path: String, sheet: String, sheets: String },
+    /// No row has the column an input names (the closest names, in the English text).
+    ColumnMissing { input: String, column: String, columns: String },
+    /// No Chromium could be found to start.
+    BrowserNotInstalled,
+    /// The browser could not be started or reached.
+    BrowserNotStarted,
+    /// The browser closed or crashed during a step.
+    BrowserClosed,
+    /// The browser did not answer in time.
+    BrowserNotAnswering { ms: u64 },
+    /// A page could not be loaded (Chromium's reason, in the English text).
+    PageNotOpened { url: String },
+    /// Nothing on the page matches a locator.
+    ElementNotFound { locator: String, waited_ms: u64 },
+    /// More than one element matches a locator where one is needed.
+    ElementAmbiguous { locator: String, count: u64 },
+    /// The element is there but not ready for the action (why, in the English text).
+    ElementNotReady { locator: String, action: String, waited_ms: u64 },
+    /// Another element covers the one the action is meant for.
+    ElementCovered { locator: String, action: String, covering: String },
+    /// A wait for something on the page ran out of time.
+    PageWaitTimedOut { what: String, waited_ms: u64 },
+    /// A screenshot was asked for with no page open.
+    NoPageOpen { path: String },
+    /// The model's answer did not fit the output schema, even when asked once more.
+    ModelAnswerInvalid,
+    /// The call to the model's provider failed: refused, unavailable, too slow or unreadable
+    /// (which, in the English text).
+    ModelCallFailed { provider: String },
+    /// A block refused its inputs, in words of its own (in the English text): said for a block
+    /// error that has no code of its own.
+    BlockInputInvalid { block: String },
+    /// A block's work failed, in words of its own (in the English text).
+    BlockFailed { block: String },
+    /// Something a block needs is not set up, in words of its own (in the English text).
+    BlockNotSetUp { block: String },
+    /// A block could not go on without an answer, in words of its own (in the English text).
+    BlockNoAnswer { block: String },
+    /// Log: a filter kept some of the rows.
+    RowsKept { kept: u64, total: u64 },
+    /// Log: rows grouped.
+    RowsGrouped { rows: u64, groups: u64 },
+    /// Log: rows left out by a filter because their `field` cannot be compared with `value`.
+    RowsNotComparable { field: String, value: String, count: u64 },
+    /// Log: values of `field` left out of an aggregation (`op`) as they are not numbers.
+    ValuesNotNumbers { op: String, field: String, count: u64 },
+    /// Log: join keys found in more than one row of a `side` (`left` or `right`).
+    KeysRepeated { side: String, count: u64, keys: String },
+    /// Log: what a join matched.
+    RowsJoined { strategy: String, matched: u64, left_only: u64, right_only: u64 },
+    /// Log: a browser action done (`element` is empty for none; `dialogs` answered meanwhile;
+    /// `new_tab` followed; `still_busy` when the page had not settled).
+    BrowserActed {
+        action: String,
+        element: String,
+        url: String,
+        ms: u64,
+        dialogs: u64,
+        new_tab: bool,
+        still_busy: bool,
+    },
+    /// Log: rows read from a table on a page (which table, in the English text).
+    TableExtracted { url: String, rows: u64, columns: u64, headers: String, ms: u64 },
+    /// Log: a table on the page had no rows after waiting for them.
+    TableEmpty { url: String, seconds: u64 },
+    /// Log: a screenshot saved (of what, in the English text).
+    ScreenshotSaved { url: String, path: String, bytes: u64, ms: u64 },
+    /// Log: the run's browser started.
+    BrowserStarted { executable: String, headed: bool },
+    /// Log: attached to a running browser.
+    BrowserAttached { address: String },
+    /// Log: the run's browser was lost and a new one starts.
+    BrowserLost { reason: String },
+    /// Log: a browser task's objectives start, from a page.
+    ObjectivesStarted { count: u64, url: String },
+    /// Log: a browser task ended: its objectives completed of all; the task loop's `outcome`
+    /// (`satisfied`, `accepted_partial`, `reported`, or `none` without the loop) after `passes`
+    /// with `percent` satisfaction; steps replayed from the action cache; model calls.
+    ObjectivesEnded {
+        completed: u64,
+        total: u64,
+        outcome: String,
+        passes: u64,
+        percent: u64,
+        replayed: u64,
+        model_calls: u64,
+    },
+    /// Log: an attempt at an objective failed (the runner's English words in `reason`).
+    ObjectiveAttemptFailed { objective: u64, attempt: u64, reason: String },
+    /// Log: a recovery step: `blocking` is in the way of an objective, and `choice` is pressed.
+    RecoveryStarted { objective: u64, blocking: String, choice: String },
+    /// Log: the page was blank, so no screenshot was kept as an objective's evidence.
+    EvidenceBlank { objective: u64 },
+    /// Log: an earlier attempt did not finish the objectives; they start over.
+    ObjectivesStartOver,
+    /// An answer's field: required and left empty.
+    AnswerRequired,
+    /// An answer's approval: approve or reject is required.
+    AnswerApprovalRequired,
+    /// An answer's field must be text.
+    AnswerNotText,
+    /// An answer's field is not a number.
+    AnswerNotNumber { text: String },
+    /// An answer's field must be yes or no.
+    AnswerNotYesNo,
+    /// An answer's field is not one of its options.
+    AnswerNotAnOption { text: String, options: String },
+    /// An answer's field must be a file path.
+    AnswerNotAPath,
+    /// An answer's file is not of a type the question accepts.
+    AnswerFileTypeRefused { path: String, accepted: String },
+    /// An answer's table must be a list of rows.
+    AnswerNotRows,
+    /// A row of an answer's table is not an object of column to value.
+    AnswerRowNotObject { row: u64 },
+    /// An answer's field does not match the plan's format (a regular expression).
+    AnswerFormatMismatch { text: String, pattern: String },
+    /// The plan's format for the field is not a valid regular expression.
+    AnswerPatternInvalid { pattern: String },
+    /// An answer names a field the question does not ask for.
+    AnswerUnknownField { known: String },
+    /// The answer as a whole is not an object of field to value.
+    AnswerNotAnObject,
+    /// An answer's file is not in the work folder.
+    AnswerFileMissing { path: String },
+    /// An answer's file path leads outside the work folder.
+    AnswerPathOutside { path: String },
 }
 
 /// A message as the engine passes it on: the English text, and the same as a [`RunMessage`]
@@ -85,13 +225,19 @@ pub enum RunMessage {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reason {
     pub text: String,
-    pub said: Option<RunMessage>,
+    /// Boxed: a block's error carries a `Reason`, and every block result stays small.
+    pub said: Option<Box<RunMessage>>,
 }
 
 impl Reason {
     /// `text`, coded as `said`.
     pub fn said(said: RunMessage, text: impl Into<String>) -> Reason {
-        Reason { text: text.into(), said: Some(said) }
+        Reason { text: text.into(), said: Some(Box::new(said)) }
+    }
+
+    /// The text and the code, unboxed, as an event holds them.
+    pub fn into_parts(self) -> (String, Option<RunMessage>) {
+        (self.text, self.said.map(|said| *said))
     }
 }
 

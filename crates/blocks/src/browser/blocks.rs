@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures::future::BoxFuture;
-use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_block::{browser_reason, Block, BlockContext, BlockError, Values};
 use planwright_browser::{ActOptions, ActionReport, BrowserError, Candidate, Locator, ScreenshotTarget};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
 use reqwest::Url;
 use serde_json::{Map, Value};
 
@@ -145,29 +145,33 @@ async fn extract_table(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
     let options = ActOptions::default();
     let table = session.extract_table_rows(locator.as_ref(), &options, !allow_empty).await.map_err(driver)?;
     let url = session.url().await.map_err(driver)?;
-    let which = locator.map_or_else(|| "the first table".to_owned(), |l| l.to_string());
+    let which = locator.as_ref().map_or_else(|| "the first table".to_owned(), ToString::to_string);
     if table.rows.is_empty() && !allow_empty {
-        ctx.log(
-            LogLevel::Warn,
-            format!(
-                "{which} at {url} had no rows after waiting {} s for them; the next steps get an empty list (set \
-                 allow_empty: true when an empty table is expected)",
-                options.timeout.as_secs()
-            ),
+        let seconds = options.timeout.as_secs();
+        let text = format!(
+            "{which} at {url} had no rows after waiting {seconds} s for them; the next steps get an empty list (set \
+             allow_empty: true when an empty table is expected)"
         );
+        let said = RunMessage::TableEmpty { url: url.clone(), seconds };
+        ctx.log(LogLevel::Warn, Reason::said(said, text));
     }
-    ctx.log(
-        LogLevel::Info,
-        format!(
-            "extract_table {which} at {url}: {} row{} × {} column{} ({}) in {} ms",
-            table.rows.len(),
-            plural(table.rows.len()),
-            table.headers.len(),
-            plural(table.headers.len()),
-            table.headers.join(", "),
-            started.elapsed().as_millis()
-        ),
+    let ms = started.elapsed().as_millis() as u64;
+    let headers = table.headers.join(", ");
+    let text = format!(
+        "extract_table {which} at {url}: {} row{} × {} column{} ({headers}) in {ms} ms",
+        table.rows.len(),
+        plural(table.rows.len()),
+        table.headers.len(),
+        plural(table.headers.len()),
     );
+    let said = RunMessage::TableExtracted {
+        url,
+        rows: table.rows.len() as u64,
+        columns: table.headers.len() as u64,
+        headers,
+        ms,
+    };
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("rows".into(), Value::Array(table.rows.into_iter().map(Value::Object).collect()));
     Ok(out)
@@ -197,10 +201,11 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     let url = session.url().await.map_err(driver)?;
     // A picture of the empty page a browser starts with is no evidence of anything.
     if url == "about:blank" {
-        return Err(BlockError::failed(format!(
+        let text = format!(
             "no page is open, so there is nothing to take as evidence: {shown} was not written; open a page first \
              (an earlier browser step may have failed before it got there)"
-        )));
+        );
+        return Err(BlockError::failed(Reason::said(RunMessage::NoPageOpen { path: shown }, text)));
     }
     let png = session.screenshot(&target, &ActOptions::default()).await.map_err(driver)?;
     let bytes = png.len();
@@ -212,13 +217,10 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
         ScreenshotTarget::FullPage => "the whole page".to_owned(),
         ScreenshotTarget::Element(locator) => locator.to_string(),
     };
-    ctx.log(
-        LogLevel::Info,
-        format!(
-            "screenshot of {what} at {url} saved to {shown} ({bytes} bytes) in {} ms",
-            started.elapsed().as_millis()
-        ),
-    );
+    let ms = started.elapsed().as_millis() as u64;
+    let text = format!("screenshot of {what} at {url} saved to {shown} ({bytes} bytes) in {ms} ms");
+    let said = RunMessage::ScreenshotSaved { url, path: shown.clone(), bytes: bytes as u64, ms };
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("path".into(), Value::String(shown));
     Ok(out)
@@ -284,8 +286,8 @@ fn locator_text(fields: &Map<String, Value>, field: &str) -> Result<Option<Strin
 /// to fix; the rest is the browser's or the page's doing.
 fn driver(error: BrowserError) -> BlockError {
     match error {
-        BrowserError::Input(_) | BrowserError::Ambiguous { .. } => BlockError::input(error.to_string()),
-        other => BlockError::failed(other.to_string()),
+        BrowserError::Input(_) | BrowserError::Ambiguous { .. } => BlockError::input(browser_reason(&error)),
+        other => BlockError::failed(browser_reason(&other)),
     }
 }
 
@@ -297,13 +299,15 @@ fn url_output(report: ActionReport) -> Values {
 
 /// One line for the run's log: the action and its element, where the page is afterwards, the
 /// time taken, and what the page did meanwhile. Never the value typed.
-fn summary(report: &ActionReport) -> String {
+fn summary(report: &ActionReport) -> Reason {
+    let element = report.element.as_ref().map(element_name).unwrap_or_default();
+    let ms = report.timing.total_ms.round() as u64;
     let mut line = report.action.to_owned();
-    if let Some(element) = &report.element {
+    if !element.is_empty() {
         line.push(' ');
-        line.push_str(&element_name(element));
+        line.push_str(&element);
     }
-    line.push_str(&format!(" → {} in {} ms", report.url, report.timing.total_ms.round()));
+    line.push_str(&format!(" → {} in {ms} ms", report.url));
     if !report.dialogs.is_empty() {
         let answers: Vec<String> = report
             .dialogs
@@ -319,7 +323,16 @@ fn summary(report: &ActionReport) -> String {
     if report.settle_timed_out {
         line.push_str("; the page was still busy when the wait for it to settle ended");
     }
-    line
+    let said = RunMessage::BrowserActed {
+        action: report.action.to_owned(),
+        element,
+        url: report.url.clone(),
+        ms,
+        dialogs: report.dialogs.len() as u64,
+        new_tab: report.opened_tab,
+        still_busy: report.settle_timed_out,
+    };
+    Reason::said(said, line)
 }
 
 /// `button "Log in"`: the element as a person sees it.

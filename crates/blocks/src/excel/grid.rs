@@ -14,6 +14,7 @@ use std::path::Path;
 use calamine::{Data, Reader, Xls, Xlsb, Xlsx};
 use planwright_block::BlockError;
 use planwright_documents::{check_zip_package, detect_format, Format};
+use planwright_runs::{Reason, RunMessage};
 use tokio_util::sync::CancellationToken;
 
 use crate::cells;
@@ -201,7 +202,8 @@ fn check_shared_strings(bytes: &[u8], shown: &str, limit: u64) -> Result<(), Blo
 }
 
 fn not_a_workbook(shown: &str, why: &str) -> BlockError {
-    BlockError::input(format!("`path`: {shown} cannot be read as an Excel workbook: {why}"))
+    let text = format!("`path`: {shown} cannot be read as an Excel workbook: {why}");
+    BlockError::input(Reason::said(RunMessage::WorkbookUnreadable { path: shown.to_owned() }, text))
 }
 
 fn cannot_open(shown: &str, error: impl std::fmt::Display) -> BlockError {
@@ -212,7 +214,8 @@ fn cannot_open(shown: &str, error: impl std::fmt::Display) -> BlockError {
     } else {
         "open it in Excel and save it again as .xlsx"
     };
-    BlockError::failed(format!("{shown} cannot be opened as an Excel workbook ({detail}); {hint}"))
+    let text = format!("{shown} cannot be opened as an Excel workbook ({detail}); {hint}");
+    BlockError::failed(Reason::said(RunMessage::WorkbookUnreadable { path: shown.to_owned() }, text))
 }
 
 fn cannot_read(cells: &Cells<'_>, error: impl std::fmt::Display) -> BlockError {
@@ -231,7 +234,10 @@ pub(crate) fn pick_sheet(names: &[String], wanted: Option<&str>, shown: &str) ->
     if let [one] = close.as_slice() {
         return Ok((*one).clone());
     }
-    Err(BlockError::input(format!("`sheet`: {shown} has no sheet {wanted:?}; its sheets are: {}", names.join(", "))))
+    let sheets = names.join(", ");
+    let text = format!("`sheet`: {shown} has no sheet {wanted:?}; its sheets are: {sheets}");
+    let said = RunMessage::SheetMissing { path: shown.to_owned(), sheet: wanted.to_owned(), sheets };
+    Err(BlockError::input(Reason::said(said, text)))
 }
 
 #[cfg(test)]

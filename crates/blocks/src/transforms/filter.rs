@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
 use super::require_column;
@@ -219,16 +219,15 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
     drop(rows);
     for (condition, (count, sample)) in conditions.iter().zip(odd) {
         if count > 0 {
-            ctx.log(
-                LogLevel::Warn,
-                format!(
-                    "{}: {count} rows have a `{}` that cannot be compared with {} (such as {}); they were excluded",
-                    condition.label,
-                    condition.field,
-                    cells::display_text(&condition.value),
-                    cells::describe(&sample.unwrap_or(Value::Null))
-                ),
+            let value = cells::display_text(&condition.value);
+            let text = format!(
+                "{}: {count} rows have a `{}` that cannot be compared with {value} (such as {}); they were excluded",
+                condition.label,
+                condition.field,
+                cells::describe(&sample.unwrap_or(Value::Null))
             );
+            let said = RunMessage::RowsNotComparable { field: condition.field.clone(), value, count: count as u64 };
+            ctx.log(LogLevel::Warn, Reason::said(said, text));
         }
     }
     let total = items.len();
@@ -240,7 +239,8 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
             excluded.push(item);
         }
     }
-    ctx.log(LogLevel::Info, format!("kept {} of {total} rows", filtered.len()));
+    let said = RunMessage::RowsKept { kept: filtered.len() as u64, total: total as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {} of {total} rows", filtered.len())));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "total": total, "kept": filtered.len(), "excluded": excluded.len() }));
     out.insert("filtered".into(), Value::Array(filtered));

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
 use super::require_column;
@@ -291,15 +291,14 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
     }
     for (agg, (count, sample)) in aggregations.iter().zip(skipped) {
         if count > 0 {
-            ctx.log(
-                LogLevel::Warn,
-                format!(
-                    "{} of `{}`: {count} values are not numbers (such as {}) and were left out",
-                    agg.op.name(),
-                    agg.field.as_deref().unwrap_or_default(),
-                    cells::describe(&sample.unwrap_or(Value::Null))
-                ),
+            let field = agg.field.clone().unwrap_or_default();
+            let text = format!(
+                "{} of `{field}`: {count} values are not numbers (such as {}) and were left out",
+                agg.op.name(),
+                cells::describe(&sample.unwrap_or(Value::Null))
             );
+            let said = RunMessage::ValuesNotNumbers { op: agg.op.name().to_owned(), field, count: count as u64 };
+            ctx.log(LogLevel::Warn, Reason::said(said, text));
         }
     }
     let out_rows: Vec<Value> = groups
@@ -315,7 +314,8 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             Value::Object(row)
         })
         .collect();
-    ctx.log(LogLevel::Info, format!("{} rows in {} groups", rows.len(), out_rows.len()));
+    let said = RunMessage::RowsGrouped { rows: rows.len() as u64, groups: out_rows.len() as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("{} rows in {} groups", rows.len(), out_rows.len())));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "input_rows": rows.len(), "groups": out_rows.len() }));
     out.insert("rows".into(), Value::Array(out_rows));

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
 use super::require_column;
@@ -152,21 +152,25 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     for (side, keys) in [("right", repeated(&right_index, &left_index)), ("left", repeated(&left_index, &right_index))]
     {
         if !keys.is_empty() {
-            let shown: Vec<&str> = keys.iter().take(5).map(|k| k.as_str()).collect();
-            ctx.log(
-                LogLevel::Warn,
-                format!(
-                    "{} keys appear in more than one {side} row (such as {}); each of their matches gives its own row",
-                    keys.len(),
-                    shown.join(", ")
-                ),
+            let shown = keys.iter().take(5).map(|k| k.as_str()).collect::<Vec<_>>().join(", ");
+            let text = format!(
+                "{} keys appear in more than one {side} row (such as {shown}); each of their matches gives its own row",
+                keys.len()
             );
+            let said = RunMessage::KeysRepeated { side: side.to_owned(), count: keys.len() as u64, keys: shown };
+            ctx.log(LogLevel::Warn, Reason::said(said, text));
         }
     }
-    ctx.log(
-        LogLevel::Info,
-        format!("{strategy} join: {matched} matched pairs, {left_only} left rows and {right_only} right rows without a match"),
+    let text = format!(
+        "{strategy} join: {matched} matched pairs, {left_only} left rows and {right_only} right rows without a match"
     );
+    let said = RunMessage::RowsJoined {
+        strategy: strategy.to_string(),
+        matched: matched as u64,
+        left_only: left_only as u64,
+        right_only: right_only as u64,
+    };
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert(
         "summary".into(),

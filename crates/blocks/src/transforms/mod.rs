@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use planwright_block::{Block, BlockError};
+use planwright_runs::{Reason, RunMessage};
 use serde_json::{Map, Value};
 
 use crate::cells;
@@ -33,8 +34,11 @@ pub(super) fn require_column(rows: &[&Map<String, Value>], name: &str, input: &s
         return Ok(());
     }
     let columns = cells::columns_of(rows.iter().take(1000).copied());
-    Err(BlockError::input(format!(
-        "{input}: no row has a column `{name}`; {}",
-        cells::missing_column_hint(name, &columns)
-    )))
+    let text = format!("{input}: no row has a column `{name}`; {}", cells::missing_column_hint(name, &columns));
+    let said = RunMessage::ColumnMissing {
+        input: input.trim_matches('`').to_owned(),
+        column: name.to_owned(),
+        columns: cells::listed_names(&columns),
+    };
+    Err(BlockError::input(Reason::said(said, text)))
 }

@@ -15,7 +15,7 @@ use planwright_block::{
     Workdir,
 };
 use planwright_catalog::Catalog;
-use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress};
+use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress, Reason, RunMessage};
 use tokio_util::sync::CancellationToken;
 
 /// The built-in block with this id, from the library's registry.
@@ -40,13 +40,17 @@ pub fn assert_declared_outputs(id: &str, outputs: &Values) {
 #[derive(Default)]
 pub struct Recorder {
     pub logs: Mutex<Vec<(LogLevel, String)>>,
+    /// Each log line's code, in the order of `logs`.
+    pub logs_said: Mutex<Vec<Option<RunMessage>>>,
     pub artifacts: Mutex<Vec<(PathBuf, ArtifactKind, u64)>>,
     pub progress: Mutex<Vec<Progress>>,
 }
 
 impl BlockEvents for Recorder {
-    fn log(&self, _node: &str, level: LogLevel, message: String) {
-        self.logs.lock().unwrap().push((level, message));
+    fn log(&self, _node: &str, level: LogLevel, message: Reason) {
+        let (text, said) = message.into_parts();
+        self.logs.lock().unwrap().push((level, text));
+        self.logs_said.lock().unwrap().push(said);
     }
 
     fn artifact(&self, _node: &str, path: &Path, kind: ArtifactKind, bytes: u64) {

@@ -63,7 +63,8 @@ export class ApiError extends Error {
   }
 }
 
-const CODES: readonly string[] = [
+/** Every `ApiErrorCode`. */
+export const API_ERROR_CODES: readonly string[] = [
   'not_found',
   'invalid_input',
   'conflict',
@@ -74,7 +75,7 @@ const CODES: readonly string[] = [
 ] satisfies ApiErrorCode[];
 
 function isCode(c: unknown): c is ApiErrorCode {
-  return typeof c === 'string' && CODES.includes(c);
+  return typeof c === 'string' && API_ERROR_CODES.includes(c);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { ja } from './ja';
-import { format, pick, resolveLang } from './messages';
+import { format, paramsOf, pick, resolveLang } from './messages';
 
 describe('i18n', () => {
   it('English and Japanese have the same keys', () => {
@@ -13,9 +13,7 @@ describe('i18n', () => {
   });
 
   it('uses the same placeholders in both languages', () => {
-    // `{name}` and the argument of `{name, plural, …}` alike.
-    const names = (s: string) => [...s.matchAll(/\{(\w+)(?:\}|,\s*plural,)/g)].map((m) => m[1]).sort();
-    for (const k of Object.keys(en) as (keyof typeof en)[]) expect(names(ja[k]), k).toEqual(names(en[k]));
+    for (const k of Object.keys(en) as (keyof typeof en)[]) expect(paramsOf(ja[k]), k).toEqual(paramsOf(en[k]));
   });
 
   it('keeps the accessible names the end-to-end tests use', () => {
@@ -53,11 +51,27 @@ describe('i18n', () => {
     expect(format('ja', 'design.warnings', { n: 1 })).toBe('警告 1 件');
   });
 
+  it('finds the parameters of a message, in its choices and their forms too', () => {
+    expect(paramsOf('{n, plural, one {# row of {table}} other {# rows}} in {side, select, left {left} other {right}}')).toEqual(['n', 'side', 'table']);
+  });
+
+  it('chooses a select form by the value, a flag by true or false, and fills the form', () => {
+    // Through a real message: `browser_acted` holds plurals, flags and placeholders in its forms.
+    const acted = { action: 'click', element: 'button "Send"', url: 'https://x.test/', ms: 40, dialogs: 0, new_tab: false, still_busy: false };
+    expect(format('en', 'run.said.browser_acted', acted)).toBe('click button "Send" → https://x.test/ in 40 ms.');
+    expect(format('en', 'run.said.browser_acted', { ...acted, dialogs: 2, new_tab: true })).toBe(
+      'click button "Send" → https://x.test/ in 40 ms; answered 2 dialogs; followed the new tab it opened.',
+    );
+    const ended = { completed: 2, total: 3, outcome: 'reported', passes: 2, percent: 67, replayed: 0, model_calls: 1 };
+    expect(format('en', 'run.said.objectives_ended', ended)).toBe('2 of 3 objectives done; reported after 2 passes (67 % satisfied); 1 model call.');
+    expect(format('en', 'run.said.objectives_ended', { ...ended, outcome: 'none', model_calls: 0 })).toBe('2 of 3 objectives done; no model calls.');
+  });
+
   it('leaves no plural form unfilled in any message', () => {
     // Every number a plural form counts, whatever the message calls it.
-    const numbers = (text: string) => Object.fromEntries([...text.matchAll(/\{(\w+),\s*plural,/g)].map((m) => [m[1]!, 1]));
+    const numbers = (text: string) => Object.fromEntries([...text.matchAll(/\{(\w+),\s*(?:plural|select),/g)].map((m) => [m[1]!, 1]));
     for (const lang of ['en', 'ja'] as const) {
-      for (const k of Object.keys(en) as (keyof typeof en)[]) expect(format(lang, k, numbers(en[k])), `${lang} ${k}`).not.toMatch(/plural,/);
+      for (const k of Object.keys(en) as (keyof typeof en)[]) expect(format(lang, k, numbers(en[k])), `${lang} ${k}`).not.toMatch(/plural,|select,/);
     }
   });
 });

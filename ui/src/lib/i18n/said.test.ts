@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toApiError } from '../api/transport';
+import { API_ERROR_CODES, toApiError } from '../api/transport';
 import type { Event as RunEvent } from '../api/types/Event';
 import { replay } from '../run/reducer';
 import { en } from './en';
+import { paramsOf } from './messages';
 import { ja } from './ja';
 import { sayApiError, sayCoded, sayRun } from './said';
 
@@ -21,11 +22,6 @@ function codesOf(type: 'ApiMessage' | 'RunMessage'): Map<string, string[]> {
   return codes;
 }
 
-/** The placeholders of a text: `{name}` and the argument of `{name, plural, …}`. */
-function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{(\w+)(?:\}|,\s*plural,)/g)].map((m) => m[1]!))].sort();
-}
-
 describe('coded messages in both languages', () => {
   const catalogs = { en: en as Record<string, string>, ja: ja as Record<string, string> };
 
@@ -40,8 +36,8 @@ describe('coded messages in both languages', () => {
         const key = `${kind}.said.${code}`;
         expect(catalogs.en[key], key).toBeTruthy();
         expect(catalogs.ja[key], key).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
-        expect(placeholders(catalogs.en[key]!), `en ${key}`).toEqual(params);
-        expect(placeholders(catalogs.ja[key]!), `ja ${key}`).toEqual(params);
+        expect(paramsOf(catalogs.en[key]!), `en ${key}`).toEqual(params);
+        expect(paramsOf(catalogs.ja[key]!), `ja ${key}`).toEqual(params);
       }
       // And no text is left for a code that is gone.
       const texts = Object.keys(en).filter((k) => k.startsWith(`${kind}.said.`));
@@ -59,6 +55,25 @@ describe('saying a coded message', () => {
       'スキップされた「read」の出力を使うため、実行しませんでした。',
     );
     expect(sayCoded('en', 'run', { key: 'failures_continued', params: { failed: 1 } })).toBe('1 node failed and the run continued past them.');
+  });
+
+  it('says log lines with choices in Japanese: counts, flags and the task loop\'s outcome', () => {
+    expect(sayRun('ja', 'kept 3 of 10 rows', { key: 'rows_kept', params: { kept: 3, total: 10 } })).toBe('10 行のうち 3 行を残しました。');
+    const acted = { action: 'click', element: 'button "送信"', url: 'https://x.test/', ms: 40, dialogs: 1, new_tab: true, still_busy: false };
+    expect(sayRun('ja', 'click …', { key: 'browser_acted', params: acted })).toBe(
+      'click button "送信" → https://x.test/（40 ms）・ダイアログ 1 件に応答・開いた新しいタブに移動',
+    );
+    const ended = { completed: 3, total: 3, outcome: 'satisfied', passes: 1, percent: 100, replayed: 2, model_calls: 0 };
+    expect(sayRun('ja', '3/3 objectives …', { key: 'objectives_ended', params: ended })).toBe(
+      '目標 3 件中 3 件を完了・1 回のパスで満たされました（100 %）・2 件をアクションキャッシュから再生・モデル呼び出しなし。',
+    );
+  });
+
+  it('says a block\'s own words under a line in Japanese, and as they are in English', () => {
+    const words = '`conditions` item 1 is text; each condition is an object like {field: 金額, operator: gte, value: 100000}';
+    const said = { key: 'block_input_invalid', params: { block: 'transform.filter' } };
+    expect(sayRun('ja', words, said)).toBe('transform.filter は与えられた入力を使えません。直す点は詳細にあります。');
+    expect(sayRun('en', words, said)).toBe(words);
   });
 
   it('falls back to the English text without a code, or with one it does not know', () => {
@@ -82,11 +97,23 @@ describe('saying a coded message', () => {
     expect(sayApiError('en', error).message).toBe('There is no run r9. Pick a run from the run history.');
   });
 
-  it('shows an API error without a code as its English message and hint', () => {
+  it('shows an API error without a code in its English words, framed by its kind in Japanese', () => {
     const error = toApiError({ code: 'internal', message: 'the disk is full', hint: 'free some space' }, 500);
     expect(error.said).toBeNull();
-    expect(sayApiError('ja', error)).toEqual({ message: 'the disk is full', hint: 'free some space' });
+    expect(sayApiError('en', error)).toEqual({ message: 'the disk is full', hint: 'free some space' });
+    expect(sayApiError('ja', error)).toEqual({
+      message: 'スタジオの内部でエラーが起きました（the disk is full）。もう一度試し、繰り返す場合はこの文面を添えて報告してください。',
+      hint: 'free some space',
+    });
     expect(toApiError({ code: 'internal', message: 'm', said: 'not an object' }, 500).said).toBeNull();
+  });
+
+  it('has a frame in both languages for every kind of API error', () => {
+    expect(API_ERROR_CODES.length).toBeGreaterThanOrEqual(7);
+    for (const kind of API_ERROR_CODES) {
+      expect(en[`api.kind.${kind}` as keyof typeof en], kind).toContain('{detail}');
+      expect(ja[`api.kind.${kind}` as keyof typeof ja], kind).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    }
   });
 
   it('keeps the codes of run events for the run view', () => {

@@ -3,13 +3,14 @@
 // `run.said.<key>` of the catalogs. Without a code (an older record, a block's own words from a
 // page or a server) or with one this UI does not know (a newer server), the English text the
 // message came with is shown as it is.
+import type { ApiErrorCode } from '../api/transport';
 import { en, type MessageKey } from './en';
-import { format, type Lang } from './messages';
+import { format, type Lang, type Param } from './messages';
 
 /** A coded message as the API and the run record send it. */
 export interface Said {
   key: string;
-  params?: Record<string, string | number>;
+  params?: Record<string, Param>;
 }
 
 /** `said` in `lang`, or null when there is no code or no text for it. */
@@ -20,16 +21,29 @@ export function sayCoded(lang: Lang, kind: 'api' | 'run', said: Said | null | un
   return format(lang, key as MessageKey, said.params ?? {});
 }
 
+/**
+ * The codes a block error gets when its block said it in words of its own: a line in the
+ * person's language over those words. In English the words say more than the line.
+ */
+const IN_BLOCK_WORDS = new Set(['block_input_invalid', 'block_failed', 'block_not_set_up', 'block_no_answer']);
+
 /** A run's message (an error, a reason, a log line) in `lang`, else its English text. */
 export function sayRun(lang: Lang, english: string, said: Said | null | undefined): string {
+  if (lang === 'en' && said && IN_BLOCK_WORDS.has(said.key)) return english;
   return sayCoded(lang, 'run', said) ?? english;
 }
 
 /**
  * What an API error says and what fixes it, in `lang`: the coded text holds both, so the English
- * hint goes with the English message only.
+ * hint goes with the English message only. An error without a code (a rare fault) is framed by
+ * its kind in the person's language, its English words kept inside.
  */
-export function sayApiError(lang: Lang, error: { message: string; hint: string | null; said: Said | null }): { message: string; hint: string | null } {
+export function sayApiError(
+  lang: Lang,
+  error: { code: ApiErrorCode; message: string; hint: string | null; said: Said | null },
+): { message: string; hint: string | null } {
   const coded = sayCoded(lang, 'api', error.said);
-  return coded === null ? { message: error.message, hint: error.hint } : { message: coded, hint: null };
+  if (coded !== null) return { message: coded, hint: null };
+  if (lang === 'en') return { message: error.message, hint: error.hint };
+  return { message: format(lang, `api.kind.${error.code}` as MessageKey, { detail: error.message }), hint: error.hint };
 }
