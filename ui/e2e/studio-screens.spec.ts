@@ -4,7 +4,8 @@
 // versions) and a list of conditions edited as a table, in English and Japanese, light and
 // dark, at 1280×800: after `npm run build` and `cargo build -p planwright`,
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
-// ordinary test run. docs/images/run-check-*, run-results-*, run-failed-* and
+// ordinary test run. docs/images/run-check-*, run-results-*, run-failed-*, run-log-*,
+// run-block-words-* and
 // design-inspector-* (with -table-) are these.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -69,6 +70,32 @@ graph:
     out: {response_json: statements}
 `;
 
+// Transforms that log what they did, then a step whose own words are coded by their kind.
+const LOG_PLAN = `apiVersion: planwright/v1
+id: regional_sales
+version: 1.0.0
+graph:
+  - id: large
+    block: transforms.filter
+    in:
+      items:
+        - {Region: East, Amount: 120000}
+        - {Region: West, Amount: 80000}
+        - {Region: East, Amount: n/a}
+        - {Region: North, Amount: 45000}
+        - {Region: West, Amount: 230000}
+      conditions: [{field: Amount, operator: gte, value: 50000}]
+    out: {filtered: rows}
+  - id: by_region
+    block: transforms.group_by_agg
+    in: {items: "\${large.rows}", by: [Region], aggregations: [{field: Amount, op: sum, as: Total}]}
+    out: {rows: totals}
+  - id: east_total
+    block: transforms.pick
+    in: {source: "\${by_region.totals}", path: "0.Total.yen"}
+    out: {value: east}
+`;
+
 const WORDS = {
   en: { run: 'Run', design: 'Design', designs: 'Designs', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i, earlier: /earlier version/ },
   ja: { run: '実行', design: '設計', designs: '登録済みプラン', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/, earlier: /以前の版/ },
@@ -116,6 +143,7 @@ for (const lang of ['en', 'ja'] as const) {
           'monthly_invoices.yaml': CHECK_PLAN,
           'month_end_close.yaml': RESULTS_PLAN,
           'supplier_totals.yaml': FAILS_PLAN,
+          'regional_sales.yaml': LOG_PLAN,
           'unpaid_invoices_202611010900.yaml': INSPECT_V1,
           'unpaid_invoices_202611270930.yaml': INSPECT_V2,
         },
@@ -154,6 +182,21 @@ for (const lang of ['en', 'ja'] as const) {
         await row.locator('button').first().click();
         await page.waitForTimeout(600);
         await shot(page, `run-failed-${v}`);
+      });
+
+      test('a run\'s log and a step\'s own words, coded for the person\'s language', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.run }).click();
+        await page.getByLabel(w.choose).selectOption({ label: 'regional_sales (regional_sales.yaml)' });
+        await page.locator('.start button.primary').click();
+        const row = page.locator('tr[data-node="east_total"]');
+        await expect(row).toHaveAttribute('data-status', 'failed');
+        await expect(page.locator('.logs li')).toHaveCount(3);
+        await page.waitForTimeout(600);
+        await shot(page, `run-log-${v}`);
+        await row.locator('button').first().click();
+        await page.waitForTimeout(600);
+        await shot(page, `run-block-words-${v}`);
       });
 
       test('the node inspector and the plan library', async ({ page, studio }) => {

@@ -182,7 +182,7 @@ async fn no_by_gives_one_total_row() {
 }
 
 #[tokio::test]
-async fn what_a_person_reads_of_a_filter_or_a_grouping_is_coded() {
+async fn what_a_person_reads_of_a_filter_a_grouping_or_a_pick_is_coded() {
     let h = Harness::new();
     let refused = h
         .run(
@@ -206,6 +206,21 @@ async fn what_a_person_reads_of_a_filter_or_a_grouping_is_coded() {
     let said = h.events.logs_said.lock().unwrap().clone();
     assert!(said.contains(&Some(RunMessage::RowsKept { kept: 3, total: 5 })), "{said:?}");
     assert!(said.contains(&Some(RunMessage::RowsGrouped { rows: 5, groups: 4 })), "{said:?}");
+    for (path, coded) in [
+        (
+            "0.取引先x",
+            RunMessage::KeyMissing {
+                path: "0.取引先x".into(),
+                key: "取引先x".into(),
+                keys: "請求番号, 取引先, 金額, ステータス, 請求日".into(),
+            },
+        ),
+        ("9.金額", RunMessage::ItemMissing { path: "9.金額".into(), item: "9".into(), count: 5 }),
+    ] {
+        let refused = h.run("transforms.pick", json!({"source": invoices(), "path": path})).await;
+        let Err(BlockError::Input(reason)) = refused else { panic!("{refused:?}") };
+        assert_eq!(reason.said.as_deref(), Some(&coded), "{reason:?}");
+    }
 }
 
 #[tokio::test]

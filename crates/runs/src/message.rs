@@ -93,6 +93,10 @@ pub enum RunMessage {
     SheetMissing { path: String, sheet: String, sheets: String },
     /// No row has the column an input names (the closest names, in the English text).
     ColumnMissing { input: String, column: String, columns: String },
+    /// A dotted path leads to an object without that key (`keys`: the first 20 it has).
+    KeyMissing { path: String, key: String, keys: String },
+    /// A dotted path leads to a list of `count` items without that item.
+    ItemMissing { path: String, item: String, count: u64 },
     /// No Chromium could be found to start.
     BrowserNotInstalled,
     /// The browser could not be started or reached.

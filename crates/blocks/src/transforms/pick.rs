@@ -2,6 +2,7 @@
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_runs::{Reason, RunMessage};
 use serde_json::Value;
 
 use crate::cells::{self, input};
@@ -63,7 +64,13 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                         } else {
                             cells::missing_name_hint(segment, &keys, "its keys")
                         };
-                        return Err(BlockError::input(format!("`path` {path:?}: {at} has no `{segment}`; {hint}")));
+                        let text = format!("`path` {path:?}: {at} has no `{segment}`; {hint}");
+                        let said = RunMessage::KeyMissing {
+                            path: path.to_owned(),
+                            key: segment.to_owned(),
+                            keys: cells::listed_names(&keys),
+                        };
+                        return Err(BlockError::input(Reason::said(said, text)));
                     }
                 }
             }
@@ -85,17 +92,20 @@ pub(crate) fn lookup<'v>(source: &'v Value, path: &str) -> Result<&'v Value, Blo
                         current = value;
                         i += 1;
                     }
-                    None if items.is_empty() => {
-                        return Err(BlockError::input(format!(
-                            "`path` {path:?}: {at} is an empty list; there is no item {segment}"
-                        )));
-                    }
                     None => {
-                        return Err(BlockError::input(format!(
-                            "`path` {path:?}: {at} has {} items (0 to {}); there is no item {segment}",
-                            items.len(),
-                            items.len() - 1
-                        )));
+                        let text = match items.len() {
+                            0 => format!("`path` {path:?}: {at} is an empty list; there is no item {segment}"),
+                            n => format!(
+                                "`path` {path:?}: {at} has {n} items (0 to {}); there is no item {segment}",
+                                n - 1
+                            ),
+                        };
+                        let said = RunMessage::ItemMissing {
+                            path: path.to_owned(),
+                            item: segment.to_owned(),
+                            count: items.len() as u64,
+                        };
+                        return Err(BlockError::input(Reason::said(said, text)));
                     }
                 }
             }

@@ -62,6 +62,9 @@ describe('i18n', () => {
     expect(format('en', 'run.said.browser_acted', { ...acted, dialogs: 2, new_tab: true })).toBe(
       'click button "Send" → https://x.test/ in 40 ms; answered 2 dialogs; followed the new tab it opened.',
     );
+    expect(format('en', 'run.said.rows_not_comparable', { count: 1, field: 'Amount', value: 50000 })).toBe(
+      '1 row has a “Amount” that cannot be compared with 50000; it was left out.',
+    );
     const ended = { completed: 2, total: 3, outcome: 'reported', passes: 2, percent: 67, replayed: 0, model_calls: 1 };
     expect(format('en', 'run.said.objectives_ended', ended)).toBe('2 of 3 objectives done; reported after 2 passes (67 % satisfied); 1 model call.');
     expect(format('en', 'run.said.objectives_ended', { ...ended, outcome: 'none', model_calls: 0 })).toBe('2 of 3 objectives done; no model calls.');

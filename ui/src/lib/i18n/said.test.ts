@@ -71,9 +71,12 @@ describe('saying a coded message', () => {
 
   it('says a block\'s own words under a line in Japanese, and as they are in English', () => {
     const words = '`conditions` item 1 is text; each condition is an object like {field: 金額, operator: gte, value: 100000}';
-    const said = { key: 'block_input_invalid', params: { block: 'transform.filter' } };
-    expect(sayRun('ja', words, said)).toBe('transform.filter は与えられた入力を使えません。直す点は詳細にあります。');
+    const said = { key: 'block_input_invalid', params: { block: 'transforms.filter' } };
+    expect(sayRun('ja', words, said)).toBe('「transforms.filter」は与えられた入力を使えません。直す点は詳細にあります。');
     expect(sayRun('en', words, said)).toBe(words);
+    const titles = (block: string) => (block === 'transforms.filter' ? '条件で行を絞り込む' : '');
+    expect(sayRun('ja', words, said, titles)).toBe('「条件で行を絞り込む」は与えられた入力を使えません。直す点は詳細にあります。');
+    expect(sayRun('ja', words, { key: 'block_failed', params: { block: 'acme.custom' } }, titles)).toBe('「acme.custom」が失敗しました。理由は詳細にあります。');
   });
 
   it('falls back to the English text without a code, or with one it does not know', () => {

@@ -27,10 +27,17 @@ export function sayCoded(lang: Lang, kind: 'api' | 'run', said: Said | null | un
  */
 const IN_BLOCK_WORDS = new Set(['block_input_invalid', 'block_failed', 'block_not_set_up', 'block_no_answer']);
 
-/** A run's message (an error, a reason, a log line) in `lang`, else its English text. */
-export function sayRun(lang: Lang, english: string, said: Said | null | undefined): string {
+/**
+ * A run's message (an error, a reason, a log line) in `lang`, else its English text. With
+ * `titleOf`, a block named in it is called by its title in `lang` (`titleOf` gives '' for a block
+ * it does not know, which keeps the block's id).
+ */
+export function sayRun(lang: Lang, english: string, said: Said | null | undefined, titleOf?: (block: string) => string): string {
   if (lang === 'en' && said && IN_BLOCK_WORDS.has(said.key)) return english;
-  return sayCoded(lang, 'run', said) ?? english;
+  const block = said?.params?.block;
+  const title = typeof block === 'string' && titleOf ? titleOf(block) : '';
+  const named = title && said ? { ...said, params: { ...said.params, block: title } } : said;
+  return sayCoded(lang, 'run', named) ?? english;
 }
 
 /**
