@@ -83,7 +83,8 @@ async fn process(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErro
     }
     let model = answer.exchanges.last().map(|e| e.reply.model.clone()).unwrap_or_default();
     if answer.exchanges.len() > 1 {
-        ctx.log(LogLevel::Warn, "the first answer broke output_schema; the corrected one is used");
+        let text = "the first answer broke output_schema; the corrected one is used";
+        ctx.log(LogLevel::Warn, Reason::said(RunMessage::ModelAnswerCorrected, text));
     }
     let mut out = Values::new();
     out.insert("results".into(), answer.value);

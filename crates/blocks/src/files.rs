@@ -240,7 +240,9 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     if let Some(warning) = warning {
         ctx.log(LogLevel::Warn, warning);
     }
-    ctx.log(LogLevel::Info, format!("read {} rows and {} columns from {shown}", table.rows.len(), table.columns.len()));
+    let (rows, columns) = (table.rows.len(), table.columns.len());
+    let said = RunMessage::CsvRead { path: shown.clone(), rows: rows as u64, columns: columns as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("read {rows} rows and {columns} columns from {shown}")));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "rows": table.rows.len(), "columns": table.columns }));
     out.insert("rows".into(), Value::Array(table.rows));
@@ -483,7 +485,8 @@ async fn extract_texts(inputs: Values, ctx: &BlockContext) -> Result<Values, Blo
             }
         }
     }
-    ctx.log(LogLevel::Info, format!("read {total_chars} characters from {read} files"));
+    let said = RunMessage::TextsRead { characters: total_chars as u64, files: read as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("read {total_chars} characters from {read} files")));
     let mut out = Values::new();
     out.insert("texts".into(), Value::Array(texts));
     out.insert(

@@ -47,11 +47,15 @@ impl Block for HttpRequest {
             let outcome = tokio::select! {
                 biased;
                 _ = ctx.cancel.cancelled() => {
-                    ctx.log(LogLevel::Info, format!("{method} {shown} cancelled after {} ms", started.elapsed().as_millis()));
+                    let ms = started.elapsed().as_millis() as u64;
+                    let said = RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how: "cancelled".into(), ms };
+                    ctx.log(LogLevel::Info, Reason::said(said, format!("{method} {shown} cancelled after {ms} ms")));
                     return Err(BlockError::Cancelled);
                 }
                 _ = tokio::time::sleep(request.timeout) => {
-                    ctx.log(LogLevel::Warn, format!("{method} {shown} timed out after {} ms", started.elapsed().as_millis()));
+                    let ms = started.elapsed().as_millis() as u64;
+                    let said = RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how: "timed_out".into(), ms };
+                    ctx.log(LogLevel::Warn, Reason::said(said, format!("{method} {shown} timed out after {ms} ms")));
                     let said = RunMessage::HttpTimedOut { method: method.to_string(), url: shown.clone(), seconds: seconds(timeout_sec) };
                     return Err(BlockError::failed(Reason::said(said, format!(
                         "{method} {shown} timed out after {} without a complete response; raise timeout_sec \
@@ -61,21 +65,29 @@ impl Block for HttpRequest {
                 }
                 outcome = exchange(client, request) => outcome,
             };
-            let elapsed = started.elapsed().as_millis();
+            let elapsed = started.elapsed().as_millis() as u64;
+            let answered = |status: u16| {
+                let said =
+                    RunMessage::HttpAnswered { method: method.to_string(), url: shown.clone(), status, ms: elapsed };
+                Reason::said(said, format!("{method} {shown} → {status} in {elapsed} ms"))
+            };
             match outcome {
                 Ok(Exchange::Done(outputs)) => {
                     let status = outputs.get("status").and_then(Value::as_u64).unwrap_or(0);
-                    ctx.log(LogLevel::Info, format!("{method} {shown} → {status} in {elapsed} ms"));
+                    ctx.log(LogLevel::Info, answered(status as u16));
                     tracing::debug!(node = %ctx.node, "{method} {shown} → {status} in {elapsed} ms");
                     Ok(outputs)
                 }
                 Ok(Exchange::Refused { status, message }) => {
-                    ctx.log(LogLevel::Warn, format!("{method} {shown} → {status} in {elapsed} ms"));
+                    ctx.log(LogLevel::Warn, answered(status));
                     let said = RunMessage::HttpRefused { method: method.to_string(), url: shown, status };
                     Err(BlockError::failed(Reason::said(said, message)))
                 }
                 Err(message) => {
-                    ctx.log(LogLevel::Warn, format!("{method} {shown} failed after {elapsed} ms"));
+                    let how = "failed".to_owned();
+                    let said =
+                        RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how, ms: elapsed };
+                    ctx.log(LogLevel::Warn, Reason::said(said, format!("{method} {shown} failed after {elapsed} ms")));
                     let said = RunMessage::HttpFailed { method: method.to_string(), url: shown };
                     Err(BlockError::failed(Reason::said(said, message)))
                 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
 use serde_json::{Map, Value};
 
 use crate::cells::{self, input};
@@ -55,10 +55,10 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
         _ => &["csv"],
     };
     if !expected.contains(&ext.as_str()) {
-        ctx.log(
-            LogLevel::Warn,
-            format!("{shown} is written as {format} although its name ends in .{ext}; programs may not open it right"),
-        );
+        let text =
+            format!("{shown} is written as {format} although its name ends in .{ext}; programs may not open it right");
+        let said = RunMessage::FileNameMismatch { path: shown.clone(), kind: format.to_owned(), ext: ext.clone() };
+        ctx.log(LogLevel::Warn, Reason::said(said, text));
     }
     let path = files::output_file(ctx, "path", &shown)?;
     let title = title.unwrap_or_else(|| {
@@ -83,7 +83,8 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     })
     .await?;
     ctx.artifact(&written, ArtifactKind::Report);
-    ctx.log(LogLevel::Info, format!("wrote the {format} report {shown}"));
+    let said = RunMessage::ReportWritten { format: format.to_owned(), path: shown.clone() };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("wrote the {format} report {shown}")));
     let mut out = Values::new();
     out.insert("path".into(), Value::String(shown));
     Ok(out)

@@ -261,10 +261,24 @@ async fn a_cancelled_read_or_write_stops() {
 }
 
 #[tokio::test]
-async fn a_sheet_that_is_not_there_is_coded_with_the_sheets_that_are() {
+async fn what_a_workbook_step_says_is_coded_and_a_missing_sheet_names_the_sheets_there_are() {
     let h = Harness::new();
     h.ok("excel.write", json!({"path": "out/月次.xlsx", "sheets": {"売上": [{"金額": 1}], "経費": [{"金額": 2}]}}))
         .await;
+    h.ok("excel.read_data", json!({"path": "out/月次.xlsx", "sheet": "経費"})).await;
+    let said = h.events.logs_said.lock().unwrap().clone();
+    assert_eq!(
+        said,
+        [
+            Some(planwright_runs::RunMessage::WorkbookWritten { path: "out/月次.xlsx".into(), rows: 2, sheets: 2 }),
+            Some(planwright_runs::RunMessage::SheetRead {
+                path: "out/月次.xlsx".into(),
+                sheet: "経費".into(),
+                rows: 1,
+                columns: 1
+            }),
+        ]
+    );
     let result = h.run("excel.read_data", json!({"path": "out/月次.xlsx", "sheet": "入金"})).await;
     let Err(BlockError::Input(reason)) = result else { panic!("{result:?}") };
     assert_eq!(

@@ -5,6 +5,7 @@ mod net_support;
 use std::time::{Duration, Instant};
 
 use planwright_block::BlockError;
+use planwright_runs::RunMessage;
 use serde_json::{json, Value};
 
 use net_support::{assert_declared_outputs, serve, Harness};
@@ -46,6 +47,11 @@ async fn json_response() {
     let line = &lines[0];
     let prefix = format!("GET http://{}/json → 200 in ", server.addr);
     assert!(line.starts_with(&prefix) && line.ends_with(" ms"), "{line}");
+    let said = h.events.logs_said.lock().unwrap().clone();
+    assert!(
+        matches!(&said[..], [Some(RunMessage::HttpAnswered { method, url, status: 200, .. })] if method == "GET" && url.ends_with("/json")),
+        "{said:?}"
+    );
 }
 
 #[tokio::test]

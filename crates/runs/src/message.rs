@@ -166,6 +166,30 @@ pub enum RunMessage {
     BrowserStarted { executable: String, headed: bool },
     /// Log: attached to a running browser.
     BrowserAttached { address: String },
+    /// Log: rows read from a CSV file.
+    CsvRead { path: String, rows: u64, columns: u64 },
+    /// Log: rows read from a sheet of a workbook.
+    SheetRead { path: String, sheet: String, rows: u64, columns: u64 },
+    /// Log: a workbook written.
+    WorkbookWritten { path: String, rows: u64, sheets: u64 },
+    /// Log: a sheet name Excel does not allow was changed.
+    SheetRenamed { given: String, written: String },
+    /// Log: texts longer than an Excel cell holds were cut.
+    CellsCut { count: u64, max: u64 },
+    /// Log: a report written, as `format` (`markdown`, `json`, `csv`).
+    ReportWritten { format: String, path: String },
+    /// Log: a file's name ends in another kind's extension (`kind`: `png`, `csv`, `markdown`…).
+    FileNameMismatch { path: String, kind: String, ext: String },
+    /// Log: a file's name has no extension to say its kind.
+    FileNameWithoutExtension { path: String, kind: String },
+    /// Log: texts read from documents.
+    TextsRead { characters: u64, files: u64 },
+    /// Log: an HTTP request answered, with its status.
+    HttpAnswered { method: String, url: String, status: u16, ms: u64 },
+    /// Log: an HTTP request ended without an answer: `cancelled`, `timed_out` or `failed`.
+    HttpEnded { method: String, url: String, how: String, ms: u64 },
+    /// Log: the model's first answer broke the output schema; its corrected one is used.
+    ModelAnswerCorrected,
     /// Log: the run's browser was lost and a new one starts.
     BrowserLost { reason: String },
     /// Log: a browser task's objectives start, from a page.

@@ -192,8 +192,16 @@ async fn screenshot(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockE
     };
     match files::extension(std::path::Path::new(&shown)).as_str() {
         "png" => {}
-        "" => ctx.log(LogLevel::Warn, format!("{shown} has no .png ending; programs may not see it is a PNG image")),
-        other => ctx.log(LogLevel::Warn, format!("{shown} is saved as a PNG image although its name ends in .{other}")),
+        "" => {
+            let text = format!("{shown} has no .png ending; programs may not see it is a PNG image");
+            let said = RunMessage::FileNameWithoutExtension { path: shown.clone(), kind: "png".into() };
+            ctx.log(LogLevel::Warn, Reason::said(said, text))
+        }
+        other => {
+            let text = format!("{shown} is saved as a PNG image although its name ends in .{other}");
+            let said = RunMessage::FileNameMismatch { path: shown.clone(), kind: "png".into(), ext: other.to_owned() };
+            ctx.log(LogLevel::Warn, Reason::said(said, text))
+        }
     }
     let path = files::output_file(ctx, "path", &shown)?;
     let session = ctx.browser.session(ctx).await?;

@@ -6,7 +6,7 @@ use tokio_util::sync::CancellationToken;
 
 use calamine::Data;
 use futures::future::BoxFuture;
-use planwright_runs::LogLevel;
+use planwright_runs::{LogLevel, Reason, RunMessage};
 
 use super::grid::{read_grid, too_many_cells, Grid, Window, MAX_CELLS};
 use crate::cells::{self, input};
@@ -92,15 +92,19 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     for note in &table.notes {
         ctx.log(LogLevel::Warn, note.clone());
     }
-    ctx.log(
-        LogLevel::Info,
-        format!(
-            "read {} rows and {} columns from sheet {} of {shown}",
-            table.rows.len(),
-            table.columns.len(),
-            table.sheet
-        ),
+    let text = format!(
+        "read {} rows and {} columns from sheet {} of {shown}",
+        table.rows.len(),
+        table.columns.len(),
+        table.sheet
     );
+    let said = RunMessage::SheetRead {
+        path: shown.clone(),
+        sheet: table.sheet.clone(),
+        rows: table.rows.len() as u64,
+        columns: table.columns.len() as u64,
+    };
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "sheet": table.sheet, "rows": table.rows.len(), "columns": table.columns }));
     out.insert("rows".into(), Value::Array(table.rows));

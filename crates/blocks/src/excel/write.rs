@@ -5,7 +5,7 @@ use std::path::Path;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
-use planwright_runs::{ArtifactKind, LogLevel};
+use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -69,12 +69,13 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
         let rows = sheet_rows(&given, value)?;
         let name = sheet_name(&given, &taken);
         if name != given {
+            let text = format!(
+                "sheet {given:?} is written as {name:?}: Excel sheet names have at most 31 characters, no : \\ / ? * [ \
+                 ], and are unique"
+            );
             ctx.log(
                 LogLevel::Warn,
-                format!(
-                    "sheet {given:?} is written as {name:?}: Excel sheet names have at most 31 characters, no : \\ / ? \
-                     * [ ], and are unique"
-                ),
+                Reason::said(RunMessage::SheetRenamed { given: given.clone(), written: name.clone() }, text),
             );
         }
         taken.push(name.clone());
@@ -133,13 +134,19 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     })
     .await?;
     if cut_cells > 0 {
-        ctx.log(
-            LogLevel::Warn,
-            format!("{cut_cells} texts were longer than Excel's {MAX_CELL_CHARS} characters per cell and were cut"),
-        );
+        let text =
+            format!("{cut_cells} texts were longer than Excel's {MAX_CELL_CHARS} characters per cell and were cut");
+        let said = RunMessage::CellsCut { count: cut_cells as u64, max: MAX_CELL_CHARS as u64 };
+        ctx.log(LogLevel::Warn, Reason::said(said, text));
     }
     ctx.artifact(&written, ArtifactKind::File);
-    ctx.log(LogLevel::Info, format!("wrote {total_rows} rows in {} sheets to {shown}", summary_sheets.len()));
+    let text = format!("wrote {total_rows} rows in {} sheets to {shown}", summary_sheets.len());
+    let said = RunMessage::WorkbookWritten {
+        path: shown.clone(),
+        rows: total_rows as u64,
+        sheets: summary_sheets.len() as u64,
+    };
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("path".into(), Value::String(shown));
     out.insert("summary".into(), json!({ "sheets": summary_sheets, "rows": total_rows }));
