@@ -328,6 +328,7 @@ impl<'a> Runner<'a> {
             self.progress.start_current().map_err(|e| BlockError::failed(e.to_string()))?;
         }
         let mut failures: Vec<String> = Vec::new();
+        let mut last_kind = FailureKind::Final;
         // The cache is replayed only by the first attempt of the first pass, as written.
         let mut use_cache = self.progress.objective_steps[index].attempts == 0;
         let max_attempts = self.config.max_attempts.max(1);
@@ -366,6 +367,7 @@ impl<'a> Runner<'a> {
                     let last_in_pass = in_pass == max_attempts;
                     let report = self.attempt_failed(index, attempt, approach, &failure, &intents, last_in_pass).await;
                     failures.push(failure.reason.clone());
+                    last_kind = failure.kind;
                     use_cache = false;
                     Some((failure, report, intents))
                 }
@@ -394,6 +396,8 @@ impl<'a> Runner<'a> {
         let attempts = self.progress.objective_steps[index].attempts;
         let note = format!("{reason} (after {attempts} attempt{})", if attempts == 1 { "" } else { "s" });
         self.progress.fail_current(&note).map_err(|e| BlockError::failed(e.to_string()))?;
+        self.progress.objective_steps[index].said.evidence_said =
+            Some(RunMessage::ObjectiveNotReached { kind: last_kind.name().to_owned(), attempts: u64::from(attempts) });
         self.keep_screenshot(index, "failed").await;
         self.emit(ObjectiveChange::Failed, None);
         Ok(false)
@@ -1032,6 +1036,9 @@ impl<'a> Runner<'a> {
         let description = format!("Close {blocking} ({choice})");
         self.progress.insert_recovery_step(parent, &description, blocking, vec![op.describe()]);
         self.progress.advance();
+        let (blocking_said, choice_said) = (blocking.to_owned(), choice.to_owned());
+        self.progress.objective_steps[self.progress.current_step_index].said.description_said =
+            Some(RunMessage::RecoveryClose { blocking: blocking_said.clone(), choice: choice_said.clone() });
         self.emit(ObjectiveChange::RecoveryInserted, None);
         let objective = self.progress.objective_number(parent);
         let text =
@@ -1056,6 +1063,8 @@ impl<'a> Runner<'a> {
             self.progress
                 .complete_current(format!("{blocking} went away after pressing {choice}, which {why}"))
                 .map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
+            self.progress.objective_steps[step].said.evidence_said =
+                Some(RunMessage::BlockerGone { blocking: blocking_said, choice: choice_said });
             self.emit(ObjectiveChange::Completed, None);
             Ok(())
         } else {
@@ -1064,6 +1073,8 @@ impl<'a> Runner<'a> {
                 Ok(_) => format!("{blocking} was still there after pressing {choice}"),
             };
             self.progress.fail_current(&reason).map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
+            self.progress.objective_steps[step].said.evidence_said =
+                Some(RunMessage::BlockerStayed { blocking: blocking_said, choice: choice_said });
             self.emit(ObjectiveChange::Failed, None);
             Err(Failure::retry(FailureKind::Blocked, format!("the recovery failed: {reason}")))
         };

@@ -470,6 +470,13 @@ async fn a_recovery_step_does_not_stand_in_for_the_objective_after_it() {
             .await;
     assert!(progress(&run, "objective").iter().any(|p| p["change"] == "recovery_inserted"), "{}", run.notes());
     assert_eq!(objective(&run, 2)["status"], "failed", "{}", run.notes());
+    // The failure coded by its kind, for the studio's language; the runner's words stay the text.
+    let said = &objective(&run, 2)["evidence_said"];
+    assert_eq!(said["key"], "objective_not_reached", "{said}");
+    assert!(
+        said["params"]["attempts"].as_u64().is_some_and(|n| n >= 1) && said["params"]["kind"].is_string(),
+        "{said}"
+    );
     assert_eq!(run.outputs["report"]["outcome"], "reported");
     assert_eq!(run.outputs["passed"], false);
     let requirements = run.outputs["report"]["requirements"].as_array().unwrap().clone();

@@ -53,6 +53,10 @@ async fn banners_in_a_shadow_root_a_frame_and_over_the_page_are_declined_and_the
         let recovery = progress.as_array().unwrap().iter().find(|s| s["step_type"] == "recovery").unwrap();
         assert_eq!(recovery["status"], "completed", "{recovery}");
         assert!(recovery["blocking_reason"].as_str().unwrap().starts_with("dialog"), "{recovery}");
+        // The runner's own words about it, coded for the studio's language.
+        assert_eq!(recovery["description_said"]["key"], "recovery_close", "{recovery}");
+        assert_eq!(recovery["evidence_said"]["key"], "blocker_gone", "{recovery}");
+        assert_eq!(recovery["evidence_said"]["params"]["blocking"], recovery["blocking_reason"], "{recovery}");
         assert!(recovery["parent_index"].is_number());
         assert_eq!(run.outputs["report"]["summary"], format!("{0}/{0} objectives", case.steps.lines().count()));
         if case.start.contains("helpdesk") {

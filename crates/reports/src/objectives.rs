@@ -207,6 +207,7 @@ mod tests {
             completion_evidence: None,
             attempts: 0,
             stats: StepStats::default(),
+            said: Default::default(),
         }
     }
 

@@ -214,6 +214,17 @@ pub enum RunMessage {
     EvidenceBlank { objective: u64 },
     /// Log: an earlier attempt did not finish the objectives; they start over.
     ObjectivesStartOver,
+    /// A recovery step's description: close what is in the way by pressing `choice`.
+    RecoveryClose { blocking: String, choice: String },
+    /// A recovery step's evidence: what was in the way went away.
+    BlockerGone { blocking: String, choice: String },
+    /// A recovery step's failure: what was in the way stayed (or the press failed; why, in the
+    /// English text).
+    BlockerStayed { blocking: String, choice: String },
+    /// An objective's failure, by the kind of its last attempt's (`not_found`, `ambiguous`,
+    /// `no_effect`, `check_failed`, `blocked`, `loop`, `browser`, `model`, `final`), after
+    /// `attempts`; the runner's words in the English text.
+    ObjectiveNotReached { kind: String, attempts: u64 },
     /// An answer's field: required and left empty.
     AnswerRequired,
     /// An answer's approval: approve or reject is required.

@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::planning::Approach;
+use crate::RunMessage;
 
 /// Every step of a run of objectives and which one is in progress.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +48,26 @@ pub struct ObjectiveStep {
     pub attempts: u32,
     #[serde(flatten)]
     pub stats: StepStats,
+    /// The runner's own words in `description` and `completion_evidence` coded for the studio's
+    /// language (a recovery's description, a failure by its kind); none where the words are the
+    /// plan's or the page's.
+    #[serde(flatten)]
+    pub said: StepSaid,
+}
+
+/// A step's runner-made texts as codes (see [`ObjectiveStep::said`]). Absent from records written
+/// before they were kept.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct StepSaid {
+    /// `description`, coded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub description_said: Option<RunMessage>,
+    /// `completion_evidence`, coded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub evidence_said: Option<RunMessage>,
 }
 
 /// What a step cost and how it was done, for the live view and the reports. (Absent from
@@ -165,6 +186,7 @@ impl ObjectiveProgress {
                 completion_evidence: None,
                 attempts: 0,
                 stats: StepStats::default(),
+                said: StepSaid::default(),
             })
             .collect();
         ObjectiveProgress { original_input: original_input.into(), objective_steps, current_step_index: 0 }
@@ -318,6 +340,7 @@ impl ObjectiveProgress {
                 completion_evidence: None,
                 attempts: 0,
                 stats: StepStats::default(),
+                said: StepSaid::default(),
             },
         );
         for (index, step) in self.objective_steps.iter_mut().enumerate().skip(at + 1) {
@@ -432,6 +455,8 @@ pub struct StepState {
     pub attempts: u32,
     #[serde(flatten)]
     pub stats: StepStats,
+    #[serde(flatten)]
+    pub said: StepSaid,
 }
 
 impl From<&ObjectiveStep> for StepState {
@@ -447,6 +472,7 @@ impl From<&ObjectiveStep> for StepState {
             completion_evidence: step.completion_evidence.clone(),
             attempts: step.attempts,
             stats: step.stats.clone(),
+            said: step.said.clone(),
         }
     }
 }

@@ -56,6 +56,23 @@ pub enum FailureKind {
     Final,
 }
 
+impl FailureKind {
+    /// Its name in a coded message (`RunMessage::ObjectiveNotReached`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::NotFound => "not_found",
+            FailureKind::Ambiguous => "ambiguous",
+            FailureKind::NoEffect => "no_effect",
+            FailureKind::CheckFailed => "check_failed",
+            FailureKind::Blocked => "blocked",
+            FailureKind::Loop => "loop",
+            FailureKind::Browser => "browser",
+            FailureKind::Model => "model",
+            FailureKind::Final => "final",
+        }
+    }
+}
+
 /// One failed attempt, as the planning layer reflects on it.
 #[derive(Debug, Clone)]
 pub struct AttemptReport {

@@ -22,10 +22,11 @@ export function sayCoded(lang: Lang, kind: 'api' | 'run', said: Said | null | un
 }
 
 /**
- * The codes a block error gets when its block said it in words of its own: a line in the
- * person's language over those words. In English the words say more than the line.
+ * The codes that frame words of their own by their kind — a block's error, an objective not
+ * reached, a recovery that failed: a line in the person's language over those words. In English
+ * the words say more than the line.
  */
-const IN_BLOCK_WORDS = new Set(['block_input_invalid', 'block_failed', 'block_not_set_up', 'block_no_answer']);
+const FRAMES = new Set(['block_input_invalid', 'block_failed', 'block_not_set_up', 'block_no_answer', 'objective_not_reached', 'blocker_stayed']);
 
 /**
  * A run's message (an error, a reason, a log line) in `lang`, else its English text. With
@@ -33,7 +34,7 @@ const IN_BLOCK_WORDS = new Set(['block_input_invalid', 'block_failed', 'block_no
  * it does not know, which keeps the block's id).
  */
 export function sayRun(lang: Lang, english: string, said: Said | null | undefined, titleOf?: (block: string) => string): string {
-  if (lang === 'en' && said && IN_BLOCK_WORDS.has(said.key)) return english;
+  if (lang === 'en' && said && FRAMES.has(said.key)) return english;
   const block = said?.params?.block;
   const title = typeof block === 'string' && titleOf ? titleOf(block) : '';
   const named = title && said ? { ...said, params: { ...said.params, block: title } } : said;

@@ -4,6 +4,7 @@
 // components only draw it. A live run and a replayed one go through the same functions.
 import type { Approach } from '../api/types/Approach';
 import type { DecidedBy } from '../api/types/DecidedBy';
+import type { RunMessage } from '../api/types/RunMessage';
 import type { StepState } from '../api/types/StepState';
 import type { StepStatus } from '../api/types/StepStatus';
 import type { NodeState, ObjectivesState, TrackedAction } from './reducer';
@@ -27,6 +28,9 @@ export interface StepView {
   /** What the page showed that proves it (completed), or why not (failed). */
   evidence: string | null;
   failure: string | null;
+  /** `description` and the evidence or failure coded, when the runner said them in its own words. */
+  descriptionSaid: RunMessage | null;
+  evidenceSaid: RunMessage | null;
   /** The evidence screenshot, an artifact path. */
   screenshot: string | null;
   /** Time spent, a running clock while it is in progress. */
@@ -103,6 +107,8 @@ function stepView(o: ObjectivesState, s: StepState, active: boolean, now: number
     decidedBy: s.decided_by,
     evidence: completed ? s.completion_evidence : null,
     failure: s.status === 'failed' ? s.completion_evidence : null,
+    descriptionSaid: s.description_said ?? null,
+    evidenceSaid: s.evidence_said ?? null,
     screenshot: s.screenshot,
     elapsedMs: s.elapsed_ms + running,
     modelCalls: s.model_calls,
