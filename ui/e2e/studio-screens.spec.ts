@@ -124,6 +124,16 @@ graph:
 `;
 const INSPECT_V2 = INSPECT_V1.replace('version: 1.0.0', 'version: 1.1.0');
 
+/** Runs the registered plan `plan` from the Run tab until its node `node` fails; that node's row. */
+async function runToFailure(page: Page, w: (typeof WORDS)['en' | 'ja'], plan: string, node: string) {
+  await page.getByRole('tab', { name: w.run }).click();
+  await page.getByLabel(w.choose).selectOption({ label: `${plan} (${plan}.yaml)` });
+  await page.locator('.start button.primary').click();
+  const row = page.locator(`tr[data-node="${node}"]`);
+  await expect(row).toHaveAttribute('data-status', 'failed');
+  return row;
+}
+
 async function shot(page: Page, name: string) {
   await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: join(OUT, `${name}.png`), animations: 'disabled' });
@@ -174,11 +184,7 @@ for (const lang of ['en', 'ja'] as const) {
 
       test('a run that failed, its reason in the person\'s language', async ({ page, studio }) => {
         void studio;
-        await page.getByRole('tab', { name: w.run }).click();
-        await page.getByLabel(w.choose).selectOption({ label: 'supplier_totals (supplier_totals.yaml)' });
-        await page.locator('.start button.primary').click();
-        const row = page.locator('tr[data-node="statements"]');
-        await expect(row).toHaveAttribute('data-status', 'failed');
+        const row = await runToFailure(page, w, 'supplier_totals', 'statements');
         await row.locator('button').first().click();
         await page.waitForTimeout(600);
         await shot(page, `run-failed-${v}`);
@@ -186,11 +192,7 @@ for (const lang of ['en', 'ja'] as const) {
 
       test('a run\'s log and a step\'s own words, coded for the person\'s language', async ({ page, studio }) => {
         void studio;
-        await page.getByRole('tab', { name: w.run }).click();
-        await page.getByLabel(w.choose).selectOption({ label: 'regional_sales (regional_sales.yaml)' });
-        await page.locator('.start button.primary').click();
-        const row = page.locator('tr[data-node="east_total"]');
-        await expect(row).toHaveAttribute('data-status', 'failed');
+        const row = await runToFailure(page, w, 'regional_sales', 'east_total');
         await expect(page.locator('.logs li')).toHaveCount(3);
         await page.waitForTimeout(600);
         await shot(page, `run-log-${v}`);

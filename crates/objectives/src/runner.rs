@@ -937,6 +937,10 @@ impl<'a> Runner<'a> {
                 if matches!(op, Op::Click { downloads: true, .. }) && report.downloads.is_empty() {
                     report.downloads = session.downloads_after(downloads_before, Duration::from_secs(10)).await?;
                 }
+                // A download is what a browser task is often for: the run's results list it.
+                for download in &report.downloads {
+                    self.ctx.artifact(&download.path, ArtifactKind::File);
+                }
                 self.downloads.extend(report.downloads.iter().cloned());
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {

@@ -18,6 +18,13 @@ async fn a_second_run_replays_every_objective_from_the_cache() {
     let downloaded = first.workdir.path().join("downloads/statement-2026-10.csv");
     assert!(downloaded.is_file(), "the statement is saved in the work folder's downloads");
     assert_eq!(first.outputs["report"]["downloads"][0]["file"], "statement-2026-10.csv");
+    // Recorded as the run's file, so its results list it.
+    assert!(
+        first.events.iter().any(|e| matches!(&e.kind, planwright_runs::EventKind::Artifact { path, kind: planwright_runs::ArtifactKind::File, .. }
+            if std::path::Path::new(path) == downloaded)),
+        "{:?}",
+        first.events
+    );
 
     sites.reset();
     let second = run_task_on(&sites, &task, false, first.home, None).await;

@@ -163,6 +163,8 @@ export const en = {
   'results.moreRows': 'Showing the first {shown} of {total} rows.',
   'results.json': 'Show as JSON',
   'results.files': 'Files written',
+  'results.record': 'Run record',
+  'results.recordHelp': 'Kept with the run in the data folder, not in the work folder: the browser task\'s planning history or an analysis.',
   'results.download': 'Download',
   'results.open': 'Open',
   'results.showInFolder': 'Show in folder',

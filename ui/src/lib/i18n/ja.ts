@@ -162,6 +162,8 @@ export const ja: Record<MessageKey, string> = {
   'results.moreRows': '{total} 行のうち最初の {shown} 行を表示しています。',
   'results.json': 'JSON で表示',
   'results.files': '書き出したファイル',
+  'results.record': '実行記録',
+  'results.recordHelp': '作業フォルダーではなく、データフォルダーに実行とともに保存されたもの（ブラウザー作業の計画の履歴や分析）です。',
   'results.download': 'ダウンロード',
   'results.open': '開く',
   'results.showInFolder': 'フォルダーを表示',

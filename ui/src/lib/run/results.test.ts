@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultValue } from '../api/types/ResultValue';
-import { cellText, formatBytes, valueView } from './results';
+import type { ResultFile } from '../api/types/ResultFile';
+import { cellText, filesInOrder, formatBytes, writtenToWorkFolder, valueView } from './results';
 
 const value = (v: ResultValue['value'], rows?: number): ResultValue => ({ node: 'n', alias: 'a', value: v, ...(rows === undefined ? {} : { rows }) });
+
+describe('a run\'s files', () => {
+  const file = (shown_path: string): ResultFile =>
+    ({ node: 'n', name: shown_path.split(/[\\/]/).pop()!, path: `/work/${shown_path}`, shown_path, report: false, bytes: 1, media_type: 'text/plain', preview: { kind: 'none', reason: '' } }) as ResultFile;
+
+  it('lists what the run wrote into the work folder before its own records in the data home', () => {
+    const files = [file('/home/ada/.local/share/planwright/runs/p/r/portal/planning.jsonl'), file('out/statement.csv'), file('C:\\Users\\ada\\planwright\\runs\\analysis.md'), file('reports/april.md')];
+    expect(filesInOrder(files).map((f) => f.name)).toEqual(['statement.csv', 'april.md', 'planning.jsonl', 'analysis.md']);
+    expect(writtenToWorkFolder(file('out/statement.csv'))).toBe(true);
+    expect(writtenToWorkFolder(file('/tmp/x.csv'))).toBe(false);
+    expect(writtenToWorkFolder(file('\\\\server\\share\\x.csv'))).toBe(false);
+  });
+});
 
 describe('a run\'s results', () => {
   it('shows numbers as figures in the person\'s locale, short text as it is', () => {

@@ -1,6 +1,8 @@
 // A finished run's results as the Run tab opens on them: each value of the plan's last nodes
-// shown for what it is (a figure, a text, rows as a table), and the size of each file written.
+// shown for what it is (a figure, a text, rows as a table), the files written with what the
+// person asked for first, and the size of each.
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
+import type { ResultFile } from '../api/types/ResultFile';
 import type { ResultValue } from '../api/types/ResultValue';
 import type { Lang } from '../i18n/messages';
 import { formatNumber } from './format';
@@ -12,6 +14,19 @@ export type ValueView =
   | { kind: 'list'; items: string[]; total: number }
   | { kind: 'fields'; fields: [string, string][] }
   | { kind: 'json'; text: string };
+
+/**
+ * Whether the run wrote the file into the work folder (the server shows its path relative to
+ * it), not into its own record in the data home (a browser task's planning history, an analysis).
+ */
+export function writtenToWorkFolder(f: Pick<ResultFile, 'shown_path'>): boolean {
+  return !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(f.shown_path);
+}
+
+/** The files as listed: those in the work folder first, what the plan is for; then the run's own records. */
+export function filesInOrder(files: ResultFile[]): ResultFile[] {
+  return [...files.filter(writtenToWorkFolder), ...files.filter((f) => !writtenToWorkFolder(f))];
+}
 
 /** A cell's text: strings as they are, everything else as JSON. */
 export function cellText(v: Json | undefined): string {
