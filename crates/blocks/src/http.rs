@@ -44,18 +44,22 @@ impl Block for HttpRequest {
             let shown = request.shown.clone();
             let method = request.method.clone();
             let timeout_sec = request.timeout.as_secs_f64();
+            // The log line of a request that got no answer: `how` is `cancelled`, `timed_out` or `failed`.
+            let ended = |how: &str| {
+                let ms = started.elapsed().as_millis() as u64;
+                let text = format!("{method} {shown} {} after {ms} ms", how.replace('_', " "));
+                let said =
+                    RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how: how.to_owned(), ms };
+                Reason::said(said, text)
+            };
             let outcome = tokio::select! {
                 biased;
                 _ = ctx.cancel.cancelled() => {
-                    let ms = started.elapsed().as_millis() as u64;
-                    let said = RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how: "cancelled".into(), ms };
-                    ctx.log(LogLevel::Info, Reason::said(said, format!("{method} {shown} cancelled after {ms} ms")));
+                    ctx.log(LogLevel::Info, ended("cancelled"));
                     return Err(BlockError::Cancelled);
                 }
                 _ = tokio::time::sleep(request.timeout) => {
-                    let ms = started.elapsed().as_millis() as u64;
-                    let said = RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how: "timed_out".into(), ms };
-                    ctx.log(LogLevel::Warn, Reason::said(said, format!("{method} {shown} timed out after {ms} ms")));
+                    ctx.log(LogLevel::Warn, ended("timed_out"));
                     let said = RunMessage::HttpTimedOut { method: method.to_string(), url: shown.clone(), seconds: seconds(timeout_sec) };
                     return Err(BlockError::failed(Reason::said(said, format!(
                         "{method} {shown} timed out after {} without a complete response; raise timeout_sec \
@@ -84,10 +88,7 @@ impl Block for HttpRequest {
                     Err(BlockError::failed(Reason::said(said, message)))
                 }
                 Err(message) => {
-                    let how = "failed".to_owned();
-                    let said =
-                        RunMessage::HttpEnded { method: method.to_string(), url: shown.clone(), how, ms: elapsed };
-                    ctx.log(LogLevel::Warn, Reason::said(said, format!("{method} {shown} failed after {elapsed} ms")));
+                    ctx.log(LogLevel::Warn, ended("failed"));
                     let said = RunMessage::HttpFailed { method: method.to_string(), url: shown };
                     Err(BlockError::failed(Reason::said(said, message)))
                 }
