@@ -1,11 +1,13 @@
 //! Files written safely, in one place: the data home's folders and files readable by their
-//! owner alone ([`private_dir`], [`private_file`], [`make_private`]), and the one atomic write
+//! owner alone ([`private_dir`], [`private_file`], [`make_private`]), the one atomic write
 //! every writer of a whole file uses ([`write_atomically`]): a temporary file with a unique name
 //! beside the target, synced, then renamed over it — a reader never sees half a file, two
-//! writers never share a temporary file, and a failure leaves the old file as it was.
+//! writers never share a temporary file, a failure leaves the old file as it was, and only a
+//! regular file is ever replaced (never a link, a folder, a device or a pipe) — and the bounded
+//! read of a file a person names ([`read_limited`]): a regular file only, at most its limit.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{File, FileType, OpenOptions};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 /// Who may read a file written with [`write_atomically`].
@@ -61,8 +63,10 @@ fn restrict(_path: &Path, _mode: u32) -> io::Result<()> {
 }
 
 /// Replaces `path` with `bytes` atomically (see the crate documentation). The temporary file is
-/// removed on every error path.
+/// removed on every error path. Refused (`InvalidInput`) when something other than a regular
+/// file is at `path`: see [`check_replaceable`].
 pub fn write_atomically(path: &Path, bytes: &[u8], access: Access) -> io::Result<()> {
+    check_replaceable(path)?;
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -78,6 +82,87 @@ pub fn write_atomically(path: &Path, bytes: &[u8], access: Access) -> io::Result
     temp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir);
     Ok(())
+}
+
+/// Refuses (`InvalidInput`) a `path` that holds anything but a regular file: the rename would
+/// put a file in place of a device (`/dev/full` as root), a pipe or a folder, and a link would be
+/// replaced by a file where its owner expects a link. Nothing there yet is fine. For callers that
+/// check a destination before long work, so that it is refused before the work rather than after.
+pub fn check_replaceable(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(meta) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}, not a regular file, and is never replaced: give the path of a regular file, or of one \
+                 to create",
+                path.display(),
+                kind_of(meta.file_type())
+            ),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads the regular file at `path` (a link to one is followed), at most `limit` bytes. Looks
+/// before opening: a pipe or a device might never end and opening a pipe waits for a writer, so
+/// either is refused (`InvalidInput`) unopened, and the file is opened non-blocking should it be
+/// swapped for a pipe meanwhile. More than `limit` bytes is refused (`FileTooLarge`) after
+/// reading at most one byte more, whatever the file's size says (a file may grow).
+pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "it is {}, not a regular file, and might never end: save its content to a file and give that",
+                kind_of(meta.file_type())
+            ),
+        ));
+    }
+    let too_large = || io::Error::new(io::ErrorKind::FileTooLarge, format!("it is larger than {limit} bytes"));
+    if meta.len() > limit {
+        return Err(too_large());
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it was replaced by something other than a file"));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// A file that is not a regular file, in words.
+fn kind_of(file_type: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "a device";
+        }
+        if file_type.is_fifo() {
+            return "a pipe";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_symlink() {
+        "a symbolic link"
+    } else if file_type.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
 }
 
 /// tempfile creates files 0600; a shared file gets what the file it replaces had, or the
@@ -188,5 +273,69 @@ mod tests {
         let missing_dir = dir.path().join("no/such/settings.yaml");
         assert!(write_atomically(&missing_dir, b"new", Access::Private).is_err());
         assert_eq!(std::fs::read(&target).unwrap(), b"old");
+    }
+
+    fn mkfifo(path: &Path) {
+        let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    }
+
+    #[test]
+    fn only_a_regular_file_is_ever_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "kept").unwrap();
+        let link = dir.path().join("link.yaml");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let dangling = dir.path().join("dangling.yaml");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        let pipe = dir.path().join("pipe.yaml");
+        mkfifo(&pipe);
+        let folder = dir.path().join("folder.yaml");
+        std::fs::create_dir(&folder).unwrap();
+        for (path, kind) in
+            [(&link, "a symbolic link"), (&dangling, "a symbolic link"), (&pipe, "a pipe"), (&folder, "a folder")]
+        {
+            let error = write_atomically(path, b"new", Access::Shared).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{}", path.display());
+            assert!(error.to_string().contains(&format!("is {kind}, not a regular file")), "{error}");
+        }
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "kept", "nothing written through the link");
+        assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
+        assert!(!dir.path().join("nowhere").exists(), "nothing created where a dangling link points");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo());
+        assert!(folder.is_dir());
+        // A device is only looked at here: replacing one (as root) is what must never happen.
+        let device = check_replaceable(Path::new("/dev/full")).unwrap_err();
+        assert!(device.to_string().contains("is a device, not a regular file"), "{device}");
+        let names: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert_eq!(names.len(), 5, "no temporary file is left: {names:?}");
+    }
+
+    #[test]
+    fn reads_are_of_regular_files_and_never_more_than_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = dir.path().join("answers.yaml");
+        mkfifo(&pipe);
+        for (path, kind) in [(&pipe, "a pipe"), (&dir.path().to_path_buf(), "a folder")] {
+            let error = read_limited(path, 1024).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::InvalidInput, "{}", path.display());
+            assert!(error.to_string().contains(&format!("it is {kind}, not a regular file")), "{error}");
+        }
+        let zero = read_limited(Path::new("/dev/zero"), 1024).unwrap_err();
+        assert!(zero.to_string().contains("it is a device, not a regular file"), "{zero}");
+        let file = dir.path().join("instruction.txt");
+        std::fs::write(&file, vec![b'a'; 1024]).unwrap();
+        assert_eq!(read_limited(&file, 1024).unwrap().len(), 1024, "the limit itself is allowed");
+        let over = read_limited(&file, 1023).unwrap_err();
+        assert_eq!(over.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(over.to_string(), "it is larger than 1023 bytes");
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_limited(&link, 1024).unwrap().len(), 1024, "a link to a file is read");
+        assert_eq!(read_limited(&dir.path().join("missing"), 1).unwrap_err().kind(), io::ErrorKind::NotFound);
     }
 }
