@@ -1,6 +1,6 @@
-//! Recording a run: every event is masked (secret values become `***`), written through the run
-//! store, and streamed to subscribers. Inputs and outputs are summarised for the record; the full
-//! outputs are stored separately for resume.
+//! Recording a run: every event is masked (secret values, as they are or encoded, become `***`),
+//! written through the run store, and streamed to subscribers. Inputs and outputs are summarised
+//! for the record; the full outputs are stored separately for resume.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -13,6 +13,10 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::values::NodeValue;
 use crate::EngineError;
 
+mod mask;
+
+use mask::Secret;
+
 /// Strings longer than this are cut in records.
 const MAX_STRING: usize = 200;
 /// Lists longer than this keep their first items and a marker.
@@ -22,7 +26,8 @@ const MAX_DEPTH: usize = 8;
 
 pub(crate) struct Recorder {
     store: RunRecorder,
-    secrets: Mutex<Vec<String>>,
+    /// Longest first, so that a secret containing another is masked whole.
+    secrets: Mutex<Vec<Secret>>,
     subscriber: Option<UnboundedSender<Event>>,
     /// Time spent in the store (SQLite and JSONL), in nanoseconds: reported apart from the
     /// engine's own overhead.
@@ -55,16 +60,16 @@ impl Recorder {
         self.store.node_dir(node)
     }
 
-    /// Secret values resolved for a block: from now on they never reach a record.
+    /// Secret values resolved for a block: from now on they never reach a record, as they are
+    /// or encoded (see [`mask`]).
     pub fn add_secrets(&self, values: Vec<String>) {
         let mut secrets = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
         for value in values.into_iter().filter(|v| !v.is_empty()) {
-            if !secrets.contains(&value) {
-                secrets.push(value);
+            if !secrets.iter().any(|s| s.value() == value) {
+                secrets.push(Secret::new(value));
             }
         }
-        // Longest first, so that a secret containing another is masked whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.value().len()));
     }
 
     pub fn emit(&self, kind: EventKind) -> Result<Event, EngineError> {
@@ -108,10 +113,10 @@ impl Recorder {
         self.mask(summarize(value))
     }
 
-    /// `text` with every known secret value replaced by `***`.
+    /// `text` with every known secret value, and its encodings, replaced by `***`.
     pub fn mask_text(&self, text: &str) -> String {
         let secrets = self.secrets.lock().unwrap_or_else(|e| e.into_inner());
-        secrets.iter().fold(text.to_owned(), |text, secret| text.replace(secret.as_str(), "***"))
+        secrets.iter().fold(text.to_owned(), |text, secret| secret.mask(&text))
     }
 
     fn send(&self, event: &Event) {

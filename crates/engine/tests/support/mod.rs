@@ -64,6 +64,8 @@ pub struct Server {
 /// - `/sleep/<ms>/<tag>` → waits, then 200 `{"slept": ms}`
 /// - `/flaky/<failures>/<key>` → 500 for the first `failures` requests of `key`, then 200
 /// - `/fail` → 500 `{"error": "boom"}`
+/// - `/reflect…` → 200, a page showing what was typed (the `x-typed` header) in each of
+///   [`encodings`], and the address asked for, as a page echoing a password would
 pub async fn start() -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -128,6 +130,12 @@ pub async fn start() -> Server {
                         }
                     }
                     ["fail"] => (500, "{\"error\": \"boom\"}".to_owned()),
+                    [first, ..] if first.starts_with("reflect") => {
+                        let typed = header(&text, "x-typed").unwrap_or_default();
+                        let shown: Vec<String> =
+                            encodings(&typed).into_iter().map(|(how, form)| format!("<p>{how}: {form}</p>")).collect();
+                        (200, format!("<p>asked for {path}</p>{}", shown.concat()))
+                    }
                     _ => {
                         let n: u64 = parts.iter().rev().find_map(|p| p.parse().ok()).unwrap_or(0);
                         (200, format!("{{\"path\": \"{path}\", \"n\": {n}}}"))
@@ -144,6 +152,50 @@ pub async fn start() -> Server {
         }
     });
     Server { base, log }
+}
+
+/// The value of the header `name` in a request head.
+fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().skip(1).find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.trim().eq_ignore_ascii_case(name).then(|| value.trim().to_owned())
+    })
+}
+
+/// `value` as pages and servers write it back: each way a value is encoded, re-cased or
+/// rearranged, by name. What masking must find.
+pub fn encodings(value: &str) -> Vec<(&'static str, String)> {
+    use base64::Engine as _;
+    let percent = |space: &str| -> String {
+        value
+            .bytes()
+            .map(|b| match b {
+                b' ' => space.to_owned(),
+                b if b.is_ascii_alphanumeric() || b"-._~".contains(&b) => (b as char).to_string(),
+                b => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    let entities = |numeric: fn(char) -> String| -> String {
+        value.chars().map(|c| if c.is_ascii_alphanumeric() || c == ' ' { c.to_string() } else { numeric(c) }).collect()
+    };
+    let named = value.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let b64 = base64::engine::general_purpose::STANDARD;
+    vec![
+        ("form encoded", percent("+")),
+        ("percent encoded", percent("%20")),
+        ("percent encoded, lower-case hex", percent("%20").to_lowercase()),
+        ("HTML entities", named),
+        ("HTML decimal entities", entities(|c| format!("&#{};", c as u32))),
+        ("HTML hex entities", entities(|c| format!("&#x{:x};", c as u32))),
+        ("JSON escaped as Go does", serde_json::to_string(value).unwrap().replace('&', "\\u0026")),
+        ("base64", b64.encode(value)),
+        ("URL-safe base64 without padding", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(value)),
+        ("base64 of user:password", b64.encode(format!("tk-suzuki:{value}"))),
+        ("upper case", value.to_uppercase()),
+        ("lower case", value.to_lowercase()),
+        ("reversed", value.chars().rev().collect()),
+    ]
 }
 
 /// Every file under `dir`, at any depth.
