@@ -40,44 +40,115 @@ pub const PASSWORD: &str = "LOGIN_PASSWORD";
 pub const TOKEN: &str = "API_TOKEN";
 
 struct Pattern {
-    name: &'static str,
     regex: Regex,
+    /// The capture groups holding values (each made by [`value`]) and the secret each names.
+    values: &'static [(&'static str, &'static str)],
+    /// Whether a plain word right after the pattern's words is a value ("log in as acme"); when
+    /// not, only a value after `:`, `=`, `は`, in quotes or looking like one is taken.
+    words_are_values: bool,
 }
 
-fn pattern(name: &'static str, regex: &str) -> Pattern {
-    Pattern { name, regex: Regex::new(regex).expect("credential pattern") }
+fn pattern(regex: &str, values: &'static [(&'static str, &'static str)], words_are_values: bool) -> Pattern {
+    Pattern { regex: Regex::new(regex).expect("credential pattern"), values, words_are_values }
 }
 
-/// Values: quoted, or a run of printable ASCII without spaces (passwords seldom hold Japanese).
-const VALUE: &str = r#"(?:"(?P<q1>[^"]{1,128})"|'(?P<q2>[^']{1,128})'|「(?P<q3>[^」]{1,128})」|(?P<v>[!-~]{1,128}))"#;
+/// A value in the capture groups `{group}_q1` … `{group}_v`: quoted, or a run of printable ASCII
+/// without spaces (passwords seldom hold Japanese). `slash` lets the run hold `/`, which a user
+/// name before `/ password` must not.
+fn value(group: &str, slash: bool) -> String {
+    let run = if slash { "[!-~]" } else { "[!-.0-~]" };
+    format!(
+        r#"(?:"(?P<{group}_q1>[^"]{{1,128}})"|'(?P<{group}_q2>[^']{{1,128}})'|「(?P<{group}_q3>[^」]{{1,128}})」|(?P<{group}_v>{run}{{1,128}}))"#
+    )
+}
 
+const PASSWORD_AND_USER: &[(&str, &str)] = &[("u", USER), ("p", PASSWORD)];
+const ONE_PASSWORD: &[(&str, &str)] = &[("p", PASSWORD)];
+const ONE_TOKEN: &[(&str, &str)] = &[("p", TOKEN)];
+const ONE_USER: &[(&str, &str)] = &[("p", USER)];
+
+/// `(?-u:\b)`: an ASCII word's edge, so that a keyword right after Japanese ("のPINは") is one.
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
+    let (user, pass, any) = (value("u", false), value("p", true), value("p", true));
+    let sep = r"(?:is|are|:|：|=|＝|は)";
+    let password_word = r"(?:(?-u:\b)(?:password|passwd|passcode|pass|pwd|pw)(?-u:\b)|パスワード)";
     vec![
+        // Pairs first: "credentials tk-suzuki / Hunter2!", "user X pass Y", 「ID X／PW Y」.
         pattern(
-            PASSWORD,
-            &format!(r"(?i)\b(?:password|passwd|passcode|pwd|pw|pass)\b\s*(?:is|:|：|=|＝|of)?\s*{VALUE}"),
+            &format!(r"(?i)(?:(?-u:\b)credentials?(?-u:\b)|認証情報|ログイン情報)\s*{sep}?\s*{user}\s*[/／]\s*{pass}"),
+            PASSWORD_AND_USER,
+            true,
         ),
-        pattern(PASSWORD, &format!(r"(?:パスワード|暗証番号)\s*(?:は|:|：|=|＝|を)?\s*{VALUE}")),
         pattern(
-            TOKEN,
             &format!(
-                r"(?i)\b(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|bearer[ _-]?token|token|secret|app(?:lication)?[ _-]?id)\b\s*(?:is|:|=)?\s*{VALUE}"
+                r"(?i)(?:(?-u:\b)(?:log ?in(?: ?id)?|sign ?in|user(?: ?name| ?id)?|id)(?-u:\b)|ユーザー名|ユーザ名|ユーザーid|ユーザid|ログインid|会員id|アカウント)\s*{sep}?\s*{user}(?:\s*[/／]\s*(?:{password_word}\s*{sep}?\s*)?|\s*(?:[、,]|and|と)?\s*(?:the\s+)?{password_word}\s*{sep}?\s*){pass}"
             ),
+            PASSWORD_AND_USER,
+            false,
         ),
+        // "The portal password for tk-suzuki is Hunter2!"
         pattern(
-            TOKEN,
             &format!(
-                r"(?i)(?:apiキー|api キー|トークン|アクセストークン|アプリケーションid|アプリid)\s*(?:は|:|：|=|＝)?\s*{VALUE}"
+                r"(?i)(?-u:\b)(?:password|passwd|passcode|pwd|pin)\s+for\s+(?:user\s+|account\s+)?{user}\s+(?:is|:|=)\s*{pass}"
             ),
+            PASSWORD_AND_USER,
+            false,
         ),
-        pattern(USER, &format!(r"(?i)\b(?:log ?in|logs in|sign in|signs in)\s+as\s+{VALUE}")),
-        pattern(USER, &format!(r"(?i)\b(?:username|user name|user id|login id|login name)\b\s*(?:is|:|=)?\s*{VALUE}")),
-        pattern(USER, &format!(r"(?i)\b(?:user|login|account|e-?mail)\b\s*(?:is|:|=)\s*{VALUE}")),
+        // "the password for the portal is Hunter2!"
         pattern(
-            USER,
-            &format!(r"(?i)(?:ユーザー名|ユーザ名|ユーザーid|ユーザid|ログインid)\s*(?:は|:|：|=|＝|を)?\s*{VALUE}"),
+            &format!(
+                r"(?i)(?-u:\b)(?:password|passwd|passcode|pwd|pin(?:\s*code)?)\s+(?:for|of|on|to)\s+[^\s:=]+(?:\s+[^\s:=]+){{0,3}}?\s*(?:\sis|:|：|=|＝)\s*{any}"
+            ),
+            ONE_PASSWORD,
+            false,
         ),
-        pattern(USER, &format!(r"(?i)(?:^|[\s、。（(/／])(?:id|アカウント)\s*(?:は|:|：|=|＝)\s*{VALUE}")),
+        pattern(
+            &format!(
+                r"(?i)(?-u:\b)(?:password|passwd|passcode|pwd|pw|pin(?:\s*(?:code|number))?)(?-u:\b)\s*(?:{sep}|of)?\s*{any}"
+            ),
+            ONE_PASSWORD,
+            false,
+        ),
+        // "pass" alone is too common a verb to take what follows without a separator.
+        pattern(&format!(r"(?i)(?-u:\b)pass(?-u:\b)\s*(?::|：|=|＝)\s*{any}"), ONE_PASSWORD, false),
+        pattern(&format!(r"(?:パスワード|暗証番号)\s*(?:は|:|：|=|＝|を)?\s*{any}"), ONE_PASSWORD, false),
+        pattern(
+            &format!(
+                r"(?i)(?-u:\b)(?:api[ _-]?key|api[ _-]?token|access[ _-]?token|bearer[ _-]?token|bearer|client[ _-]?secret|secret[ _-]?key|token|secret|app(?:lication)?[ _-]?id)(?-u:\b)\s*{sep}?\s*{any}"
+            ),
+            ONE_TOKEN,
+            false,
+        ),
+        pattern(
+            &format!(
+                r"(?i)(?:apiキー|api キー|トークン|アクセストークン|アプリケーションid|アプリid)\s*(?:は|:|：|=|＝)?\s*{any}"
+            ),
+            ONE_TOKEN,
+            false,
+        ),
+        pattern(&format!(r"(?i)(?-u:\b)(?:log ?in|logs in|sign in|signs in)\s+as\s+{any}"), ONE_USER, true),
+        pattern(
+            &format!(
+                r"(?i)(?-u:\b)(?:log ?in|logs in|sign in|signs in)\s+(?:with|using)\s+(?:the\s+)?(?:user(?:name)?\s+|account\s+|e-?mail\s+)?{any}"
+            ),
+            ONE_USER,
+            false,
+        ),
+        pattern(
+            &format!(r"(?i)(?-u:\b)(?:username|user name|user id|login id|login name)(?-u:\b)\s*(?:is|:|=)?\s*{any}"),
+            ONE_USER,
+            true,
+        ),
+        pattern(&format!(r"(?i)(?-u:\b)(?:user|login|account|e-?mail)(?-u:\b)\s*(?:is|:|=)\s*{any}"), ONE_USER, false),
+        pattern(&format!(r"(?i)(?-u:\b)user(?-u:\b)\s+{any}"), ONE_USER, false),
+        pattern(
+            &format!(
+                r"(?i)(?:ユーザー名|ユーザ名|ユーザーid|ユーザid|ログインid|会員id)\s*(?:は|:|：|=|＝|を)?\s*{any}"
+            ),
+            ONE_USER,
+            false,
+        ),
+        pattern(&format!(r"(?i)(?:^|[\s、。（(/／])(?:id|アカウント)\s*(?:は|:|：|=|＝)\s*{any}"), ONE_USER, false),
     ]
 });
 
@@ -102,6 +173,7 @@ const NOT_VALUES: &[&str] = &[
     "enters",
     "name",
     "field",
+    "column",
     "then",
     "it",
     "this",
@@ -130,44 +202,153 @@ const NOT_VALUES: &[&str] = &[
     "should",
 ];
 
+/// A file name, which a word after "user" or "token" often is and a credential seldom.
+static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[^@]+\.(?:csv|tsv|txt|xlsx?|pdf|json|md|png|jpe?g|docx?|ya?ml|xml|html?)$")
+        .expect("file name pattern")
+});
+
+/// A user info in an address, `https://user:password@host/…`.
+static USER_INFO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?-u:\b)[a-z][a-z0-9+.-]{0,15}://(?P<info>[^\s/?#@"'<>「」]{1,256})@"#)
+        .expect("user info pattern")
+});
+
+/// Where an address ends, as the reader finds addresses.
+static ADDRESS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^[^\s"'<>「」『』（）()、。,]+"#).expect("address pattern"));
+
 /// Replaces the credentials `instruction` spells out with `{{NAME}}` placeholders.
 pub fn redact_instruction(instruction: &str) -> Redacted {
-    let mut text = instruction.to_owned();
-    let mut secrets: Vec<SpelledSecret> = Vec::new();
+    let mut found = Found { text: instruction.to_owned(), secrets: Vec::new() };
+    found.user_info();
     for p in PATTERNS.iter() {
-        // Each replacement changes offsets; search again until nothing is left.
-        for _ in 0..16 {
-            let Some(found) = p.regex.captures(&text).and_then(|c| {
-                let m = ["q1", "q2", "q3", "v"].iter().find_map(|n| c.name(n))?;
-                let value = m.as_str().trim_end_matches(['.', ',', ';', ':', ')', '。', '、']);
-                let plausible = !value.is_empty()
-                    && !value.starts_with("{{")
-                    && !NOT_VALUES.contains(&value.to_lowercase().as_str())
-                    && (p.name != TOKEN || value.len() >= 6);
-                plausible.then(|| (m.start(), m.start() + value.len(), value.to_owned()))
-            }) else {
-                break;
-            };
-            let (start, end, value) = found;
-            let name = secrets
-                .iter()
-                .find(|s| s.value == value)
-                .map_or_else(|| unique_name(&secrets, p.name), |s| s.name.clone());
-            if !secrets.iter().any(|s| s.name == name) {
-                secrets.push(SpelledSecret { name: name.clone(), value: value.clone() });
-            }
-            text.replace_range(start..end, &format!("{{{{{name}}}}}"));
-            // Quotes around the value go with it.
-            text = text.replace(&format!("\"{{{{{name}}}}}\""), &format!("{{{{{name}}}}}"));
-            text = text.replace(&format!("'{{{{{name}}}}}'"), &format!("{{{{{name}}}}}"));
-            text = text.replace(&format!("「{{{{{name}}}}}」"), &format!("{{{{{name}}}}}"));
-        }
+        found.pattern(p);
     }
+    let Found { mut text, secrets } = found;
     // The same value written again elsewhere goes too.
     for secret in &secrets {
         text = replace_value(&text, &secret.value, &secret.name);
     }
     Redacted { text, secrets }
+}
+
+struct Found {
+    text: String,
+    secrets: Vec<SpelledSecret>,
+}
+
+impl Found {
+    /// The placeholder of `value`: the name it already has, else a new one from `base`.
+    fn placeholder(&mut self, value: &str, base: &str) -> String {
+        let name = match self.secrets.iter().find(|s| s.value == value) {
+            Some(s) => s.name.clone(),
+            None => {
+                let name = unique_name(&self.secrets, base);
+                self.secrets.push(SpelledSecret { name: name.clone(), value: value.to_owned() });
+                name
+            }
+        };
+        format!("{{{{{name}}}}}")
+    }
+
+    /// Takes the user info out of each address and names it after the address, so the address
+    /// (a browser step's start) holds no credential and the login is still said.
+    fn user_info(&mut self) {
+        let mut from = 0;
+        while let Some(c) = USER_INFO.captures_at(&self.text, from) {
+            let (whole, info) = (c.get(0).expect("the match"), c.name("info").expect("the user info"));
+            let (user, password) = info.as_str().split_once(':').unwrap_or((info.as_str(), ""));
+            let (user, password) = (user.to_owned(), password.to_owned());
+            let (start, info_start, info_end) = (whole.start(), info.start(), whole.end());
+            let mut said = Vec::new();
+            if !user.is_empty() {
+                said.push(self.placeholder(&user, USER));
+            }
+            if !password.is_empty() {
+                said.push(self.placeholder(&password, PASSWORD));
+            }
+            self.text.replace_range(info_start..info_end, "");
+            let rest = &self.text[start..];
+            let address = ADDRESS.find(rest).map_or(0, |m| m.end());
+            let end = start + rest[..address].trim_end_matches(['.', ';', ':', '!', '?']).len();
+            if !said.is_empty() {
+                self.text.insert_str(end, &format!(" ({})", said.join(" / ")));
+            }
+            from = end;
+        }
+    }
+
+    /// Replaces every plausible match of `p`, from the start of the text to its end.
+    fn pattern(&mut self, p: &Pattern) {
+        let mut from = 0;
+        while let Some(c) = p.regex.captures_at(&self.text, from) {
+            let at = c.get(0).expect("the match").start();
+            let spans: Option<Vec<(usize, usize, String, &str)>> = p
+                .values
+                .iter()
+                .map(|&(group, name)| {
+                    let quoted = ["q1", "q2", "q3"].iter().find_map(|q| c.name(&format!("{group}_{q}")));
+                    let (value, (start, end)) = match quoted {
+                        // The quotes go with the value.
+                        Some(m) => (m.as_str(), quote_span(&self.text, m.start(), m.end())),
+                        None => {
+                            let m = c.name(&format!("{group}_v"))?;
+                            let value = m.as_str().trim_end_matches(['.', ',', ';', ':', ')', '。', '、']);
+                            (value, (m.start(), m.start() + value.len()))
+                        }
+                    };
+                    let given = quoted.is_some() || p.words_are_values || after_separator(&self.text[..start]);
+                    plausible(value, name, given).then(|| (start, end, value.to_owned(), name))
+                })
+                .collect();
+            let Some(spans) = spans else {
+                // Not a credential here ("password reset page"); one may follow ("my password is …").
+                from = at + self.text[at..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            };
+            let mut replacements: Vec<(usize, usize, String)> = spans
+                .into_iter()
+                .map(|(start, end, value, name)| (start, end, self.placeholder(&value, name)))
+                .collect();
+            // From the last, so that the earlier spans stay where they were.
+            replacements.sort_by_key(|r| std::cmp::Reverse(r.0));
+            for (start, end, placeholder) in replacements {
+                self.text.replace_range(start..end, &placeholder);
+            }
+            from = at;
+        }
+    }
+}
+
+/// The span of a quoted value with its quotes.
+fn quote_span(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let open = text[..start].chars().next_back().map_or(0, char::len_utf8);
+    let close = text[end..].chars().next().map_or(0, char::len_utf8);
+    (start - open, end + close)
+}
+
+/// Whether a value starts after a separator (`:`, `=`, `は`, `/`) or right after a Japanese word,
+/// where no next word of an English sentence can stand.
+fn after_separator(before: &str) -> bool {
+    before.trim_end().chars().next_back().is_some_and(|c| ":：=＝は/／".contains(c) || !c.is_ascii())
+}
+
+/// Whether `value` is taken for the credential `name`: not a placeholder or a common word, a
+/// token of some length, and — when nothing but a space stands before it — shaped like a value.
+fn plausible(value: &str, name: &str, given: bool) -> bool {
+    !value.is_empty()
+        && !value.starts_with("{{")
+        && !NOT_VALUES.contains(&value.to_lowercase().as_str())
+        && (name != TOKEN || value.chars().count() >= 6)
+        && (given || looks_like_a_value(value))
+}
+
+/// A digit, a symbol or a capital inside: "Hunter2!", "tk-suzuki", "4321", not "reset" or "Page".
+fn looks_like_a_value(value: &str) -> bool {
+    !FILE_NAME.is_match(value)
+        && (value.chars().any(|c| c.is_ascii_digit() || "!#$%&*+?@^~_-".contains(c))
+            || value.chars().skip(1).any(|c| c.is_ascii_uppercase()))
 }
 
 static PLACEHOLDER: LazyLock<Regex> =
@@ -232,7 +413,7 @@ mod tests {
             assert!(!r.text.contains(value), "{value} left in {}", r.text);
         }
         let names: Vec<&str> = r.secrets.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, [PASSWORD, TOKEN, USER]);
+        assert_eq!(names, [USER, PASSWORD, TOKEN]);
     }
 
     #[test]
