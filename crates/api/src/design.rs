@@ -272,6 +272,43 @@ pub struct DesignSession {
     pub generation: Option<GenerationResult>,
 }
 
+impl DesignSession {
+    /// The session with each credential its person spelled out — in the instruction, the chat or
+    /// an answer — replaced by its placeholder, there and wherever else in the session its value
+    /// stands (the generation's plan and attempts, a message that repeats it alone).
+    pub(crate) fn without_credentials(mut self) -> Result<DesignSession, ApiError> {
+        let mut redactor = planwright_design::credentials::Redactor::default();
+        self.instruction = redactor.redact(&self.instruction);
+        for message in &mut self.chat {
+            message.text = redactor.redact(&message.text);
+        }
+        for answer in self.answers.values_mut() {
+            each_string(answer, &mut |text| *text = redactor.redact(text));
+        }
+        if let Some(generation) = &mut self.generation {
+            generation.instruction = redactor.redact(&generation.instruction);
+        }
+        if redactor.secrets().is_empty() {
+            return Ok(self);
+        }
+        let unreadable = |e: serde_json::Error| ApiError::internal(format!("the design session: {e}"));
+        let mut session = serde_json::to_value(&self).map_err(unreadable)?;
+        each_string(&mut session, &mut |text| *text = redactor.hide(text));
+        serde_json::from_value(session).map_err(unreadable)
+    }
+}
+
+/// Calls `change` on every string in `value`, at any depth (a session read from JSON is at most
+/// 128 levels deep).
+fn each_string(value: &mut Value, change: &mut dyn FnMut(&mut String)) {
+    match value {
+        Value::String(text) => change(text),
+        Value::Array(items) => items.iter_mut().for_each(|item| each_string(item, change)),
+        Value::Object(fields) => fields.values_mut().for_each(|field| each_string(field, change)),
+        _ => {}
+    }
+}
+
 /// One line of the requirements chat.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ChatMessage {

@@ -196,14 +196,11 @@ impl Studio {
 
     /// Keeps a draft's design session (instruction, documents, templates, pins, chat, the
     /// generation) beside it, so that closing the studio loses none of it. A credential spelled
-    /// out in the instruction is kept as its placeholder only; the answer is the session as kept.
-    pub async fn save_design_session(
-        &self,
-        name: String,
-        mut session: DesignSession,
-    ) -> Result<DesignSession, ApiError> {
+    /// out in the instruction, the chat or an answer is kept as its placeholder only; the answer
+    /// is the session as kept.
+    pub async fn save_design_session(&self, name: String, session: DesignSession) -> Result<DesignSession, ApiError> {
         self.draft_path(&name)?;
-        session.instruction = planwright_design::redact_instruction(&session.instruction).text;
+        let session = session.without_credentials()?;
         let path = self.workspace().join(DRAFTS).join(SESSIONS).join(format!("{name}.json"));
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| io_error("create", dir, &e))?;

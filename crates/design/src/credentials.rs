@@ -220,17 +220,45 @@ static ADDRESS: LazyLock<Regex> =
 
 /// Replaces the credentials `instruction` spells out with `{{NAME}}` placeholders.
 pub fn redact_instruction(instruction: &str) -> Redacted {
-    let mut found = Found { text: instruction.to_owned(), secrets: Vec::new() };
-    found.user_info();
-    for p in PATTERNS.iter() {
-        found.pattern(p);
+    let mut redactor = Redactor::default();
+    let text = redactor.redact(instruction);
+    Redacted { text, secrets: redactor.secrets }
+}
+
+/// Finds the credentials of texts that belong together (a design session's instruction, chat and
+/// answers), one name per value across them all.
+#[derive(Debug, Default)]
+pub struct Redactor {
+    secrets: Vec<SpelledSecret>,
+}
+
+impl Redactor {
+    /// `text` with the credentials it spells out, and every value found so far, replaced by
+    /// their placeholders.
+    pub fn redact(&mut self, text: &str) -> String {
+        let mut found = Found { text: text.to_owned(), secrets: std::mem::take(&mut self.secrets) };
+        found.user_info();
+        for p in PATTERNS.iter() {
+            found.pattern(p);
+        }
+        self.secrets = found.secrets;
+        // The same value written again elsewhere goes too.
+        self.hide(&found.text)
     }
-    let Found { mut text, secrets } = found;
-    // The same value written again elsewhere goes too.
-    for secret in &secrets {
-        text = replace_value(&text, &secret.value, &secret.name);
+
+    /// `text` with every value found so far replaced by its placeholder: a value written alone,
+    /// where nothing says it is a credential.
+    pub fn hide(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        for secret in &self.secrets {
+            text = replace_value(&text, &secret.value, &secret.name);
+        }
+        text
     }
-    Redacted { text, secrets }
+
+    pub fn secrets(&self) -> &[SpelledSecret] {
+        &self.secrets
+    }
 }
 
 struct Found {

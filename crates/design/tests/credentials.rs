@@ -204,4 +204,3 @@ proptest! {
         prop_assert!(redacted.secrets.is_empty());
     }
 }
-
