@@ -58,6 +58,7 @@ pub(crate) enum ElementFn {
     Table,
     Surroundings,
     Value,
+    FieldFacts,
 }
 
 impl ElementFn {
@@ -74,6 +75,7 @@ impl ElementFn {
             ElementFn::Table => "table",
             ElementFn::Surroundings => "surroundings",
             ElementFn::Value => "value",
+            ElementFn::FieldFacts => "fieldFacts",
         }
     }
 }
@@ -116,6 +118,7 @@ fn element_source() -> &'static str {
             ElementFn::Table,
             ElementFn::Surroundings,
             ElementFn::Value,
+            ElementFn::FieldFacts,
         ]
         .map(ElementFn::name);
         dispatcher(include_str!("js/element.js"), &names)

@@ -25,7 +25,7 @@ mod tree;
 pub use act::{ActOptions, ActionReport, ScreenshotTarget, Table, Timing, WaitCondition};
 pub use download::Download;
 pub use error::BrowserError;
-pub use locate::{text_matches, Candidate, Locator};
+pub use locate::{text_matches, Candidate, FieldFacts, Locator};
 pub use roles::{is_interactive, INTERACTIVE};
 pub use session::{find_chromium, BrowserSession, DialogPolicy, DialogRecord, LaunchOptions, VIEWPORT};
 pub use snapshot::{estimate_tokens, interactive_in_text, Snapshot, SnapshotElement, SnapshotMode, SnapshotOptions};

@@ -95,6 +95,22 @@ impl fmt::Display for Candidate {
     }
 }
 
+/// A form field as a secret's destination: where it is and what kind it is.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldFacts {
+    /// The origin of the document the field is in (an iframe's own): `http://127.0.0.1:8700`.
+    pub origin: String,
+    /// An input's `type` (lowercase; `text` when absent), else the element's tag.
+    pub r#type: String,
+    /// Its `autocomplete` attribute, lowercase.
+    pub autocomplete: String,
+    /// A search box (`type=search`, role `searchbox`, or inside a search region).
+    pub search: bool,
+    /// Its form (or its document, outside any form) has a password field.
+    pub sign_in: bool,
+}
+
 /// Whether `name` matches `wanted` as Playwright compares names and texts.
 pub fn text_matches(name: &str, wanted: &str, exact: bool) -> bool {
     let name = normalize(name);
@@ -127,6 +143,16 @@ impl BrowserSession {
         let object = self.object_of(&candidate.key()).await?;
         let value = self.call_element(&object, ElementFn::Value, Vec::new()).await?;
         Ok(value.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// What decides whether a secret may be typed into a field (see [`FieldFacts`]).
+    pub async fn field_facts(&self, candidate: &Candidate) -> Result<FieldFacts, BrowserError> {
+        let object = self.object_of(&candidate.key()).await?;
+        let facts = self.call_element(&object, ElementFn::FieldFacts, Vec::new()).await?;
+        serde_json::from_value(facts).map_err(|e| BrowserError::Protocol {
+            method: "fieldFacts".into(),
+            message: format!("the page answered what no field is: {e}"),
+        })
     }
 
     /// As [`BrowserSession::resolve`], reading roles and names from `tree` when one was just

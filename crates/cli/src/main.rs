@@ -3,6 +3,7 @@
 
 mod bench;
 mod browsing;
+mod cache;
 mod commands;
 mod doctor;
 mod generate;
@@ -240,14 +241,25 @@ enum RunsCommand {
 
 #[derive(Subcommand)]
 enum CacheCommand {
-    /// How many objectives have cached actions. JSON: {"objectives": N, "file": PATH}.
+    /// Every cached entry: its id, objective, page, actions with their locators, and when it was
+    /// kept and last replayed. JSON: {"file": PATH, "objectives": N, "entries": [{"id",
+    /// "objective", "page", "placeholders", "actions": [{"action", "tool", "locator"}],
+    /// "replays", "updated_at", "used_at"}]}.
     Show {
         /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Forget every cached action: the next runs decide again (offline, or with the model).
-    Clear,
+    /// Forget cached actions — all of them, one entry, or one site's: the next runs decide again
+    /// (offline, or with the model).
+    Clear {
+        /// Only the entry of this id (as `cache show` lists it).
+        #[arg(long, value_name = "ID", conflicts_with = "site")]
+        entry: Option<String>,
+        /// Only the entries of this site (`http://host:port`, or any address on it).
+        #[arg(long, value_name = "ADDRESS")]
+        site: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -276,8 +288,10 @@ fn main() -> ExitCode {
         Command::Resume { run_id, args } => running::resume(&run_id, &args),
         Command::Runs(RunsCommand::List { format }) => running::list(format),
         Command::Runs(RunsCommand::Show { run_id, format, reports }) => running::show(&run_id, format, &reports),
-        Command::Cache(CacheCommand::Show { format }) => running::cache(Some(format)),
-        Command::Cache(CacheCommand::Clear) => running::cache(None),
+        Command::Cache(CacheCommand::Show { format }) => cache::show(format),
+        Command::Cache(CacheCommand::Clear { entry: Some(id), .. }) => cache::clear(cache::Forget::Entry(id)),
+        Command::Cache(CacheCommand::Clear { site: Some(site), .. }) => cache::clear(cache::Forget::Site(site)),
+        Command::Cache(CacheCommand::Clear { .. }) => cache::clear(cache::Forget::All),
         Command::Snapshot { url, mode, budget, format } => browsing::snapshot(&url, mode, budget, format),
         Command::Sites { port, other_port } => browsing::sites(port, other_port),
         Command::Bench(command) => bench::run(command),

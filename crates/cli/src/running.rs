@@ -457,23 +457,6 @@ fn resolve_run_id(id: &str) -> Result<Option<String>> {
     }
 }
 
-/// `planwright cache show` (with a format) and `cache clear` (without).
-pub fn cache(show: Option<Format>) -> Result<Exit> {
-    let home = DataHome::from_env()?;
-    let path = home.root().join(planwright_objectives::CACHE_FILE);
-    let cache = planwright_objectives::ActionCache::open(&path)?;
-    match show {
-        Some(Format::Json) => print(&crate::render::json(
-            &serde_json::json!({"objectives": cache.len()?, "file": path.display().to_string()}),
-        ))?,
-        Some(Format::Text) => {
-            print(&format!("{} objective(s) with cached actions in {}\n", cache.len()?, path.display()))?
-        }
-        None => print(&format!("forgot the cached actions of {} objective(s)\n", cache.clear()?))?,
-    }
-    Ok(Exit::Ok)
-}
-
 #[cfg(test)]
 mod tests {
     use planwright_runs::{Counts, RunStatus, RunSummary};

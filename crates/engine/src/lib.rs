@@ -215,6 +215,7 @@ impl Engine {
             counts: Arc::new(Mutex::new(Counts::default())),
             models: options.models.clone(),
             called: Mutex::new(HashMap::new()),
+            declared_secrets: Mutex::default(),
         }
     }
 

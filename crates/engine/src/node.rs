@@ -153,7 +153,7 @@ async fn attempt_once(
         input: Arc::new(EngineInput::new(ctx, policy.on_unanswered)),
         browser: ctx.browser.clone(),
         models: ctx.models_for(path),
-        secrets: Arc::new(crate::values::RunSecrets { source: ctx.secrets.clone(), recorder: ctx.recorder.clone() }),
+        secrets: Arc::new(ctx.block_secrets()),
         record_dir: ctx.recorder.node_dir(path),
     };
     let run = block.run(inputs, &block_ctx);

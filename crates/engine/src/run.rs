@@ -48,6 +48,8 @@ pub(crate) struct RunCtx {
     pub models: Option<Arc<dyn planwright_llm::LlmClient>>,
     /// Called plans, resolved and validated once per run (a loop may call one thousands of times).
     pub called: Mutex<HashMap<String, Arc<CalledPlan>>>,
+    /// The secrets the run's plans declare: the only ones a block may have revealed.
+    pub declared_secrets: Mutex<std::collections::HashSet<String>>,
 }
 
 /// A called plan with its execution structure.
@@ -73,7 +75,14 @@ impl RunCtx {
     /// runs, so that a value turning up anywhere (a page or a server echoing it) is masked even
     /// before a block asks for it.
     pub fn register_secrets(&self, names: &[String]) {
+        self.declared_secrets.lock().unwrap_or_else(|e| e.into_inner()).extend(names.iter().cloned());
         self.recorder.add_secrets(names.iter().filter_map(|name| self.secrets.secret(name)).collect());
+    }
+
+    /// The secrets port of a block: the declared secrets' values, masked in every record.
+    pub fn block_secrets(&self) -> crate::values::RunSecrets {
+        let declared = self.declared_secrets.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        crate::values::RunSecrets { source: self.secrets.clone(), recorder: self.recorder.clone(), declared }
     }
 
     /// The outputs a resumed run already has for `path`.

@@ -60,14 +60,24 @@ pub(crate) fn missing_secret(name: &str) -> String {
     format!("secret `{name}` has no value; set it in the environment as PLANWRIGHT_SECRET_{name}")
 }
 
-/// The secrets port blocks get: each value is registered for masking before a block sees it.
+/// The secrets port blocks get: only the secrets the run's plans declare, each value registered
+/// for masking before a block sees it. A `{{NAME}}` a page, a model or a data value brings in
+/// for any other secret the environment holds is refused.
 pub(crate) struct RunSecrets {
     pub source: Arc<dyn SecretSource>,
     pub recorder: Arc<crate::record::Recorder>,
+    pub declared: std::collections::HashSet<String>,
 }
 
 impl planwright_block::BlockSecrets for RunSecrets {
     fn reveal(&self, name: &str) -> Result<String, planwright_block::BlockError> {
+        if !self.declared.contains(name) {
+            let said = planwright_runs::RunMessage::SecretNotDeclared { name: name.to_owned() };
+            let text = format!(
+                "secret `{name}` is not declared by the plan, so it is never used; a plan that needs it lists it under `secrets`"
+            );
+            return Err(planwright_block::BlockError::input(planwright_runs::Reason::said(said, text)));
+        }
         let value = self.source.secret(name).ok_or_else(|| {
             let said = planwright_runs::RunMessage::SecretNotSet { name: name.to_owned() };
             planwright_block::BlockError::not_set_up(planwright_runs::Reason::said(said, missing_secret(name)))

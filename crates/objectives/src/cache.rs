@@ -23,6 +23,23 @@ pub struct CacheError {
     pub message: String,
 }
 
+/// One kept entry, as `planwright cache show` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CacheEntry {
+    /// The first 12 hex digits of the key's digest: what `cache clear --entry` takes.
+    pub id: String,
+    pub objective: String,
+    pub page: String,
+    pub placeholders: Vec<String>,
+    pub ops: Vec<Op>,
+    /// How many times a run replayed it.
+    pub replays: u64,
+    /// When it was kept (RFC 3339, UTC).
+    pub updated_at: String,
+    /// When a run last replayed it, if one did.
+    pub used_at: Option<String>,
+}
+
 /// An open cache. Cheap to share (`Arc`); calls are serialised.
 pub struct ActionCache {
     path: PathBuf,
@@ -88,6 +105,14 @@ impl ActionCache {
             );",
         )
         .map_err(|e| error(&e))?;
+        // A cache written before `used_at` existed gains it.
+        let has_used_at = conn
+            .prepare("SELECT 1 FROM pragma_table_info('actions') WHERE name = 'used_at'")
+            .and_then(|mut statement| statement.exists([]))
+            .map_err(|e| error(&e))?;
+        if !has_used_at {
+            conn.execute_batch("ALTER TABLE actions ADD COLUMN used_at TEXT").map_err(|e| error(&e))?;
+        }
         Ok(ActionCache { path: path.to_path_buf(), conn: Mutex::new(conn) })
     }
 
@@ -112,8 +137,7 @@ impl ActionCache {
             return Ok(false);
         }
         let json = serde_json::to_string(ops).map_err(|e| self.error(e))?;
-        let now =
-            time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        let now = now();
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         conn.execute(
             "INSERT INTO actions (key, objective, page, placeholders, ops, replays, updated_at)
@@ -128,8 +152,11 @@ impl ActionCache {
     /// Counts a replay of `key`.
     pub fn replayed(&self, key: &CacheKey) -> Result<(), CacheError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
-        conn.execute("UPDATE actions SET replays = replays + 1 WHERE key = ?1", params![key.digest()])
-            .map_err(|e| self.error(e))?;
+        conn.execute(
+            "UPDATE actions SET replays = replays + 1, used_at = ?2 WHERE key = ?1",
+            params![key.digest(), now()],
+        )
+        .map_err(|e| self.error(e))?;
         Ok(())
     }
 
@@ -152,28 +179,91 @@ impl ActionCache {
         Ok(self.len()? == 0)
     }
 
-    /// Every entry: the objective as written, its page and its operations.
-    pub fn entries(&self) -> Result<Vec<(String, String, Vec<Op>)>, CacheError> {
+    /// Every entry, by page then objective. An entry whose operations no longer read is listed
+    /// with none (it is never replayed).
+    pub fn entries(&self) -> Result<Vec<CacheEntry>, CacheError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
-        let mut statement =
-            conn.prepare("SELECT objective, page, ops FROM actions ORDER BY objective").map_err(|e| self.error(e))?;
-        let rows = statement
-            .query_map([], |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?)))
+        let mut statement = conn
+            .prepare(
+                "SELECT key, objective, page, placeholders, ops, replays, updated_at, used_at FROM actions
+                 ORDER BY page, objective",
+            )
             .map_err(|e| self.error(e))?;
-        let mut entries = Vec::new();
-        for row in rows {
-            let (objective, page, ops) = row.map_err(|e| self.error(e))?;
-            if let Ok(ops) = serde_json::from_str(&ops) {
-                entries.push((objective, page, ops));
-            }
+        let rows = statement
+            .query_map([], |row| {
+                let key: String = row.get(0)?;
+                let placeholders: String = row.get(3)?;
+                let ops: String = row.get(4)?;
+                Ok(CacheEntry {
+                    id: key.chars().take(ENTRY_ID_LEN).collect(),
+                    objective: row.get(1)?,
+                    page: row.get(2)?,
+                    placeholders: placeholders.split(',').filter(|p| !p.is_empty()).map(str::to_owned).collect(),
+                    ops: serde_json::from_str(&ops).unwrap_or_default(),
+                    replays: row.get::<_, i64>(5)?.max(0) as u64,
+                    updated_at: row.get(6)?,
+                    used_at: row.get(7)?,
+                })
+            })
+            .map_err(|e| self.error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.error(e))
+    }
+
+    /// Forgets the entry whose id (as [`CacheEntry::id`] shows it, or a longer prefix of its
+    /// digest) is `id`; how many were forgotten (0 or 1).
+    pub fn forget_entry(&self, id: &str) -> Result<usize, CacheError> {
+        let id = id.trim().to_ascii_lowercase();
+        if id.len() < ENTRY_ID_LEN || !id.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(self.error(format!(
+                "{id:?} is not an entry's id: `planwright cache show` lists them ({ENTRY_ID_LEN} hex digits)"
+            )));
         }
-        Ok(entries)
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        conn.execute("DELETE FROM actions WHERE substr(key, 1, ?2) = ?1", params![id, id.len() as i64])
+            .map_err(|e| self.error(e))
+    }
+
+    /// Forgets every entry of a site: its pages of `origin` (`http://127.0.0.1:8700`, or an
+    /// address on that site); how many were forgotten.
+    pub fn forget_site(&self, site: &str) -> Result<usize, CacheError> {
+        let origin = origin(site.trim());
+        if origin.is_empty() {
+            return Err(self.error(format!("{site:?} is not a site: give its address, as http://host:port")));
+        }
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let keys: Vec<(String, String)> = {
+            let mut statement = conn.prepare("SELECT key, page FROM actions").map_err(|e| self.error(e))?;
+            let rows = statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).map_err(|e| self.error(e))?;
+            rows.collect::<Result<_, _>>().map_err(|e| self.error(e))?
+        };
+        let mut forgotten = 0;
+        for (key, page) in keys.iter().filter(|(_, page)| self::origin(page) == origin) {
+            forgotten += conn
+                .execute("DELETE FROM actions WHERE key = ?1", params![key])
+                .map_err(|e| self.error(format!("{e} (forgetting the entry of {page})")))?;
+        }
+        Ok(forgotten)
     }
 
     /// Forgets everything; returns how many objectives were kept.
     pub fn clear(&self) -> Result<usize, CacheError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         conn.execute("DELETE FROM actions", []).map_err(|e| self.error(e))
+    }
+}
+
+/// How many hex digits of a key's digest name an entry.
+const ENTRY_ID_LEN: usize = 12;
+
+fn now() -> String {
+    time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+/// An address's origin (`http://127.0.0.1:8700`); empty when it has none.
+fn origin(address: &str) -> String {
+    match url::Url::parse(address) {
+        Ok(url) if url.has_host() => url.origin().ascii_serialization(),
+        _ => String::new(),
     }
 }
 
@@ -227,13 +317,45 @@ mod tests {
         let stored = std::fs::read_to_string(dir.path().join("home").join(CACHE_FILE)).unwrap_or_default();
         assert!(!stored.contains("hunter2"), "values are never kept");
         assert_eq!(cache.len().unwrap(), 1);
+        let entries = cache.entries().unwrap();
+        assert_eq!(entries.len(), 1);
         assert_eq!(
-            cache.entries().unwrap(),
-            vec![("Sign in with {{U}} / {{P}}".to_owned(), "http://h/login.html".to_owned(), ops)]
+            (entries[0].objective.as_str(), entries[0].page.as_str(), &entries[0].ops),
+            ("Sign in with {{U}} / {{P}}", "http://h/login.html", &ops)
+        );
+        assert_eq!(
+            (entries[0].placeholders.clone(), entries[0].replays, entries[0].used_at.clone()),
+            (vec!["P".to_owned(), "U".to_owned()], 0, None)
         );
         cache.replayed(&key).unwrap();
+        let used = &cache.entries().unwrap()[0];
+        assert!(used.replays == 1 && used.used_at.is_some(), "{used:?}");
         assert_eq!(cache.clear().unwrap(), 1);
         assert!(cache.is_empty().unwrap());
+    }
+
+    #[test]
+    fn one_entry_or_one_sites_entries_are_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ActionCache::open(&dir.path().join(CACHE_FILE)).unwrap();
+        let ops = vec![Op::Click { locator: role("button", "Go"), downloads: false }];
+        let keys = [
+            CacheKey::new("Go", "http://a.test:81/one.html", Vec::new()),
+            CacheKey::new("Go", "http://a.test:81/two.html", Vec::new()),
+            CacheKey::new("Go", "http://b.test/one.html", Vec::new()),
+            CacheKey::new("Go on", "http://b.test/one.html", Vec::new()),
+        ];
+        for key in &keys {
+            assert!(cache.put(key, &ops).unwrap());
+        }
+        assert_eq!(cache.forget_site("http://a.test:81/any/page").unwrap(), 2);
+        assert_eq!(cache.forget_site("http://a.test:81").unwrap(), 0);
+        let entries = cache.entries().unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(cache.forget_entry(&entries[0].id.to_uppercase()).unwrap(), 1);
+        assert_eq!(cache.entries().unwrap(), vec![entries[1].clone()]);
+        assert!(cache.forget_entry("abc").unwrap_err().to_string().contains("cache show"));
+        assert!(cache.forget_site("not a site").is_err());
     }
 
     #[test]

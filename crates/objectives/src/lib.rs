@@ -11,6 +11,9 @@
 //! - [`model`]: what a configured model adds (a checklist of prose, a decision where the
 //!   resolver found nothing, a judgement); [`cache`]: actions that worked, replayed with no
 //!   model call; [`steplog`]: `steps.jsonl`.
+//! - [`secret_use`]: where a secret may go, checked for every operation before it is carried
+//!   out, cached or replayed; [`lookalike`]: a control matched in part that would destroy more
+//!   than the step says is never pressed.
 //! - [`runner`]: the loop; [`planning`]: seed 001's plan, reflections and revisions around it;
 //!   [`task`]: seed 003's task loop (requirements, satisfaction, passes) and [`escalation`]
 //!   (the decision given back to the person); [`block`]: the block around them.
@@ -26,12 +29,14 @@ pub mod escalation;
 pub mod evidence;
 pub mod intent;
 pub mod judge;
+pub mod lookalike;
 pub mod model;
 pub mod page;
 pub mod planning;
 pub mod recovery;
 pub mod resolve;
 pub mod runner;
+pub mod secret_use;
 pub mod steplog;
 pub mod task;
 pub mod text;

@@ -194,7 +194,7 @@ impl ModelHelp {
             schema: decision_schema(),
         };
         let answer = self.ask(ask, &values, cancel).await?;
-        plan_of(&answer, placeholders)
+        plan_of(&answer)
     }
 
     /// Whether the page now shows the objective achieved, and the evidence (or what is missing).
@@ -271,9 +271,10 @@ pub fn decision_schema() -> Value {
     })
 }
 
-/// A decision as operations. A placeholder the objective does not use, or an action without
-/// what it needs, makes it a failed decision saying so.
-pub fn plan_of(answer: &Value, placeholders: &[String]) -> Result<ModelPlan, ModelError> {
+/// A decision as operations. An action without what it needs makes it a failed decision saying
+/// so. Where its secrets may go is the runner's check ([`crate::secret_use`]), which refuses
+/// and records a placeholder the objective does not name.
+pub fn plan_of(answer: &Value) -> Result<ModelPlan, ModelError> {
     let reason = answer["reason"].as_str().unwrap_or_default().to_owned();
     if answer["status"] == "TARGET_NOT_FOUND" {
         return Ok(ModelPlan::TargetNotFound(if reason.is_empty() { "no reason given".into() } else { reason }));
@@ -301,11 +302,6 @@ pub fn plan_of(answer: &Value, placeholders: &[String]) -> Result<ModelPlan, Mod
         let value = match (&action["value"]["kind"], action["value"]["value"].as_str()) {
             (kind, Some(value)) if kind == "placeholder" => {
                 let name = value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
-                if !placeholders.iter().any(|p| p == name) {
-                    return Err(invalid(format!(
-                        "the decision types {value:?}, which is not a placeholder of this objective"
-                    )));
-                }
                 Some(ValueSpec { kind: ValueKind::Placeholder, value: format!("{{{{{name}}}}}") })
             }
             (_, Some(value)) => Some(ValueSpec { kind: ValueKind::Literal, value: value.to_owned() }),
@@ -348,7 +344,7 @@ mod tests {
                  "action": "press", "value": {"kind": "literal", "value": "Enter"}, "confidence": 1, "rationale": "submit"}
             ]
         });
-        let ModelPlan::Act(ops) = plan_of(&answer, &["PORTAL_PASSWORD".into()]).unwrap() else { panic!() };
+        let ModelPlan::Act(ops) = plan_of(&answer).unwrap() else { panic!() };
         assert_eq!(ops.len(), 3);
         assert_eq!(ops[0].describe(), "fill getByRole(\"textbox\", { name: \"Password\" }) with {{PORTAL_PASSWORD}}");
         assert_eq!(
@@ -363,23 +359,18 @@ mod tests {
         let answer = json!({"status": "act", "reason": "", "actions": [
             {"method": "getByRole", "selector": {"role": "link", "name": "Download", "text": null, "testId": null, "near": "October 2026"},
              "action": "click", "value": null, "confidence": 0.9, "rationale": "the October row"}]});
-        let ModelPlan::Act(ops) = plan_of(&answer, &[]).unwrap() else { panic!() };
+        let ModelPlan::Act(ops) = plan_of(&answer).unwrap() else { panic!() };
         assert_eq!(ops[0].describe(), "click getByRole(\"link\", { name: \"Download\" }).near(\"October 2026\")");
     }
 
     #[test]
-    fn target_not_found_and_invented_placeholders_are_not_actions() {
+    fn target_not_found_and_actions_without_an_element_are_not_actions() {
         let not_found = json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "no Export button"});
-        assert_eq!(plan_of(&not_found, &[]).unwrap(), ModelPlan::TargetNotFound("no Export button".into()));
-        let invented = json!({"status": "act", "reason": "", "actions": [
-            {"method": "getByRole", "selector": {"role": "textbox", "name": "Password", "text": null, "testId": null, "near": null},
-             "action": "fill", "value": {"kind": "placeholder", "value": "{{ADMIN_PASSWORD}}"}, "confidence": 1, "rationale": ""}]});
-        let error = plan_of(&invented, &["PORTAL_PASSWORD".into()]).unwrap_err();
-        assert!(error.to_string().contains("ADMIN_PASSWORD"), "{error}");
+        assert_eq!(plan_of(&not_found).unwrap(), ModelPlan::TargetNotFound("no Export button".into()));
         let no_element = json!({"status": "act", "reason": "", "actions": [
             {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null, "near": null},
              "action": "click", "value": null, "confidence": 1, "rationale": ""}]});
-        assert!(plan_of(&no_element, &[]).is_err());
+        assert!(plan_of(&no_element).is_err());
     }
 
     #[test]

@@ -87,6 +87,19 @@ impl Op {
         }
     }
 
+    /// The same operation on another element (an operation with no element is unchanged).
+    pub fn with_locator(self, target: Locator) -> Op {
+        match self {
+            Op::Click { downloads, .. } => Op::Click { locator: target, downloads },
+            Op::Fill { value, .. } => Op::Fill { locator: target, value },
+            Op::Select { option, .. } => Op::Select { locator: target, option },
+            Op::Check { on, .. } => Op::Check { locator: target, on },
+            Op::Press { key, locator: Some(_) } => Op::Press { locator: Some(target), key },
+            Op::Hover { .. } => Op::Hover { locator: target },
+            other => other,
+        }
+    }
+
     /// The locator acted on, if any.
     pub fn locator(&self) -> Option<&Locator> {
         match self {
@@ -157,10 +170,16 @@ fn action_roles(action: &Action) -> &'static [&'static str] {
 const EDITABLE: &[&str] = &["textbox", "searchbox", "combobox", "spinbutton"];
 
 /// How well an element's name fits what the intent names: 1 for an exact quoted name, less for
-/// a partial one, then the step's words against the name's.
+/// a partial one, then the step's words against the name's; 0 for a look-alike that adds
+/// destructive words ([`crate::lookalike`]).
 fn name_score(name: &str, intent: &Intent) -> f64 {
     let folded = fold(name);
     if folded.is_empty() {
+        return 0.0;
+    }
+    // "Save and delete all records" for "Click Save": a look-alike, never a partial match.
+    let said = format!("{} {}", intent.words.join(" "), intent.names.join(" "));
+    if !crate::lookalike::added_destruction(&said, name).is_empty() {
         return 0.0;
     }
     let mut best: f64 = 0.0;

@@ -37,6 +37,7 @@ use crate::planning::{AttemptReport, FailureKind, Planner};
 use crate::recovery;
 use crate::resolve::{resolve, Op, ValueKind};
 use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
+use crate::{lookalike, secret_use};
 
 /// How long a cached target may take to appear before the cache is set aside.
 const CACHED_TARGET: Duration = Duration::from_secs(3);
@@ -177,6 +178,17 @@ pub struct Runner<'a> {
     waits: Waits,
     /// Things the attempt under way asked for that were done.
     intents_done: usize,
+    /// The objective under way, as secrets and look-alikes are judged against it.
+    scope: ActionScope,
+}
+
+/// What an action of the objective under way is checked against ([`secret_use`],
+/// [`lookalike`]): the objective's words (the placeholders and fields it names) and the origin
+/// of the page it started on.
+#[derive(Default)]
+struct ActionScope {
+    step: String,
+    origin: String,
 }
 
 /// A screenshot under way: where it was saved, `None` for a blank page, or why it failed.
@@ -210,6 +222,7 @@ impl<'a> Runner<'a> {
             iteration: 1,
             waits: Waits::USUAL,
             intents_done: 0,
+            scope: ActionScope::default(),
         }
     }
 
@@ -502,8 +515,11 @@ impl<'a> Runner<'a> {
             planner.attempt_started();
         }
         self.prepare(index, approach).await?;
+        let started_on = self.start_urls.get(&index).map(String::as_str).unwrap_or_default();
+        self.scope = ActionScope { step: description.to_owned(), origin: origin_of(started_on) };
         self.clear_blockers(index, intents).await?;
-        let start_url = self.session.url().await?;
+        // A token in the address is a secret's value: the key keeps `***` in its place.
+        let start_url = self.ctx.secrets.redact(&self.session.url().await?);
         let key = CacheKey::new(description, &start_url, placeholders_in(description));
         if use_cache {
             if let Some(done) = self.replay(index, &key, intents).await? {
@@ -632,6 +648,16 @@ impl<'a> Runner<'a> {
                 return Err(Failure::retry(FailureKind::NotFound, format!("the model found no target: {why}")))
             }
         };
+        // A decision that would move a secret is refused whole, before any of it is done.
+        let redact = |text: &str| self.ctx.secrets.redact(text);
+        if let Some(why) = planned
+            .iter()
+            .find_map(|op| secret_use::refusal(op, &placeholders).or_else(|| secret_use::value_refusal(op, redact)))
+        {
+            self.record_refusal(&why);
+            return Err(Failure::retry(FailureKind::Model, format!("the model's actions were refused: {why}")));
+        }
+        let planned = self.exact_targets(planned).await?;
         let before = PageText::capture(&self.session).await?;
         self.set_plan(index, &planned);
         let reports = self.carry_out(index, &planned, rest).await?;
@@ -708,7 +734,7 @@ impl<'a> Runner<'a> {
     }
 
     fn done(&self, key: &CacheKey, evidence: Vec<String>, ops: Vec<Op>, decided_by: &'static str) -> Done {
-        if let Some(cache) = &self.config.cache {
+        if let Some(cache) = self.config.cache.as_ref().filter(|_| self.keeps_rule(key, &ops)) {
             if let Err(error) = cache.put(key, &ops) {
                 self.ctx.log(LogLevel::Warn, format!("{error}; the next run decides again"));
             }
@@ -729,6 +755,12 @@ impl<'a> Runner<'a> {
                 return Ok(None);
             }
         };
+        // Checked again at replay: an entry written before the rule, or by hand, is dropped.
+        if !self.keeps_rule(key, &ops) {
+            self.record_refusal(&format!("the cached actions of \"{}\" break the rule; forgotten", key.objective));
+            let _ = cache.forget(key);
+            return Ok(None);
+        }
         let before = PageText::capture(&self.session).await?;
         self.tried.0 = "cache";
         self.set_plan(index, &ops);
@@ -899,6 +931,11 @@ impl<'a> Runner<'a> {
     async fn act(&mut self, op: &Op) -> Result<ActionReport, Failure> {
         // The evidence of the objective before shows the page before this action.
         self.flush_evidence().await;
+        if let Some((kind, why)) = self.refusal(op).await? {
+            self.record_refusal(&why);
+            self.record_action(op, format!("refused: {why}"), false);
+            return Err(Failure { reason: why, retriable: kind != FailureKind::Final, kind });
+        }
         // What typing changes is read back from the field; anything it brings up (suggestions,
         // a submit button enabled) is waited for by the next action's own checks.
         let options = match op {
@@ -953,17 +990,7 @@ impl<'a> Runner<'a> {
             }
             Err(error) => (error.to_string(), Err(Failure::from(error))),
         };
-        let action = ExecutedAction {
-            action: op.describe(),
-            tool_name: op.tool().to_owned(),
-            locator: op.locator().map(ToString::to_string),
-            result: self.ctx.secrets.redact(&result_text),
-            succeeded: outcome.is_ok(),
-            timestamp: crate::planning::now(),
-        };
-        let step = self.progress.current_step_index;
-        self.progress.objective_steps[step].executed_actions.push(action.clone());
-        self.emit(ObjectiveChange::ActionExecuted, Some(action.clone()));
+        let action = self.record_action(op, result_text, outcome.is_ok());
         // Every N actions, a look back; the same action doing the same thing again stops the attempt.
         if let Some(planner) = self.planner.as_mut() {
             let looping = planner.after_action(self.ctx, &self.progress, &action, outcome.is_err()).await;
@@ -975,6 +1002,113 @@ impl<'a> Runner<'a> {
             }
         }
         outcome
+    }
+
+    /// Records an action on the current step, its result masked.
+    fn record_action(&mut self, op: &Op, result: String, succeeded: bool) -> ExecutedAction {
+        let action = ExecutedAction {
+            action: op.describe(),
+            tool_name: op.tool().to_owned(),
+            locator: op.locator().map(ToString::to_string),
+            result: self.ctx.secrets.redact(&result),
+            succeeded,
+            timestamp: crate::planning::now(),
+        };
+        let step = self.progress.current_step_index;
+        self.progress.objective_steps[step].executed_actions.push(action.clone());
+        self.emit(ObjectiveChange::ActionExecuted, Some(action.clone()));
+        action
+    }
+
+    /// Why `op` may not be carried out, and how the attempt fails then: it would move a secret
+    /// where a secret never goes ([`secret_use`]), or press a look-alike of what the step names
+    /// ([`lookalike`]).
+    async fn refusal(&self, op: &Op) -> Result<Option<(FailureKind, String)>, Failure> {
+        let named = placeholders_in(&self.scope.step);
+        let redact = |text: &str| self.ctx.secrets.redact(text);
+        if let Some(why) = secret_use::refusal(op, &named).or_else(|| secret_use::value_refusal(op, redact)) {
+            return Ok(Some((FailureKind::Final, why)));
+        }
+        if let Op::Fill { locator, value } = op {
+            if value.kind == ValueKind::Placeholder {
+                // No element: the fill itself fails, saying so.
+                let Some(field) = self.session.resolve(locator).await?.into_iter().next() else { return Ok(None) };
+                let facts = self.session.field_facts(&field).await?;
+                let name = value.value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
+                let refused =
+                    secret_use::field_refusal(&self.scope.step, name, &field.name, &facts, &self.scope.origin);
+                return Ok(refused.map(|why| (FailureKind::NotFound, why)));
+            }
+        }
+        Ok(self.look_alike(op).await?.map(|why| (FailureKind::NotFound, why)))
+    }
+
+    /// Why an element a locator matches only in part is not the one the step means: its name
+    /// adds destructive words the step does not say.
+    async fn look_alike(&self, op: &Op) -> Result<Option<String>, Failure> {
+        let Some(wanted) = op.locator().and_then(partial_name) else { return Ok(None) };
+        let said = format!("{wanted} {}", self.scope.step);
+        for candidate in self.session.resolve(op.locator().expect("a partial name is a locator's")).await? {
+            let added = lookalike::added_destruction(&said, &candidate.name);
+            if !added.is_empty() {
+                return Ok(Some(format!(
+                    "{candidate} only looks like \"{wanted}\": its name adds {}, which the step does not say",
+                    added.join(", ")
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The model's operations with each target it names in part made exact — the role and
+    /// whole name of the one element it matches now — so that what is carried out, and kept in
+    /// the cache, is that element; a look-alike is refused. A target matching none or several
+    /// is left as it is (the precheck fails it, saying which).
+    async fn exact_targets(&self, ops: Vec<Op>) -> Result<Vec<Op>, Failure> {
+        let mut exact = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Some(why) = self.look_alike(&op).await? {
+                self.record_refusal(&why);
+                return Err(Failure::retry(FailureKind::NotFound, why));
+            }
+            let found = match op.locator().filter(|l| !is_exact(l)) {
+                Some(locator) => self.session.resolve(locator).await?,
+                None => Vec::new(),
+            };
+            exact.push(match found.as_slice() {
+                [one] if !one.role.is_empty() && !one.name.is_empty() => {
+                    let target = Locator::Role { role: one.role.clone(), name: Some(one.name.clone()), exact: true };
+                    let target = match op.locator() {
+                        Some(Locator::Near { text, .. }) => {
+                            Locator::Near { target: Box::new(target), text: text.clone() }
+                        }
+                        _ => target,
+                    };
+                    op.with_locator(target)
+                }
+                _ => op,
+            });
+        }
+        Ok(exact)
+    }
+
+    /// Whether operations may be kept in (or replayed from) the cache: every target exact, and
+    /// no secret going where the rule forbids.
+    fn keeps_rule(&self, key: &CacheKey, ops: &[Op]) -> bool {
+        let redact = |text: &str| self.ctx.secrets.redact(text);
+        ops.iter().all(|op| {
+            op.locator().is_none_or(is_exact)
+                && secret_use::refusal(op, &key.placeholders).is_none()
+                && secret_use::value_refusal(op, redact).is_none()
+        })
+    }
+
+    /// Logs a refused action, coded, in the objective's words.
+    fn record_refusal(&self, why: &str) {
+        let objective = self.progress.objective_number(self.progress.current_step_index);
+        let said = RunMessage::ActionRefused { objective: objective as u64, detail: why.to_owned() };
+        let text = format!("objective {objective}: refused: {why}");
+        self.ctx.log(LogLevel::Warn, Reason::said(said, self.ctx.secrets.redact(&text)));
     }
 
     /// Takes out of the way every dialog or banner the objective is not about, each as a
@@ -1425,6 +1559,29 @@ fn result_of(report: &ActionReport) -> String {
         "done".to_owned()
     } else {
         said.join("; ")
+    }
+}
+
+/// The origin of an address (`http://127.0.0.1:8700`), or empty when it has none.
+fn origin_of(url: &str) -> String {
+    url::Url::parse(url).map(|url| url.origin().ascii_serialization()).unwrap_or_default()
+}
+
+/// Whether a locator names its element whole: a ref, a test id, or an exact role name or text.
+fn is_exact(locator: &Locator) -> bool {
+    match locator {
+        Locator::Role { name: Some(_), exact, .. } | Locator::Text { exact, .. } => *exact,
+        Locator::Role { name: None, .. } | Locator::TestId { .. } | Locator::Ref { .. } => true,
+        Locator::Near { target, .. } => is_exact(target),
+    }
+}
+
+/// The name or text a locator matches in part, if it does.
+fn partial_name(locator: &Locator) -> Option<&str> {
+    match locator {
+        Locator::Role { name: Some(name), exact: false, .. } | Locator::Text { text: name, exact: false } => Some(name),
+        Locator::Near { target, .. } => partial_name(target),
+        _ => None,
     }
 }
 

@@ -49,6 +49,9 @@ pub enum RunMessage {
     CalledPlanInvalid { plan: String, detail: String },
     /// A secret has no value.
     SecretNotSet { name: String },
+    /// A block asked for a secret its plan does not declare (a page, a model or a data value
+    /// naming `{{NAME}}`): refused, whatever the environment holds.
+    SecretNotDeclared { name: String },
     /// A block input is left out.
     InputMissing { input: String },
     /// A block input is not text.
@@ -208,6 +211,10 @@ pub enum RunMessage {
     },
     /// Log: an attempt at an objective failed (the runner's English words in `reason`).
     ObjectiveAttemptFailed { objective: u64, attempt: u64, reason: String },
+    /// Log: an action of an objective was refused: it would move a secret where a secret never
+    /// goes, or press a look-alike of the control the step names (`detail`: the runner's
+    /// English words, placeholders only).
+    ActionRefused { objective: u64, detail: String },
     /// Log: a recovery step: `blocking` is in the way of an objective, and `choice` is pressed.
     RecoveryStarted { objective: u64, blocking: String, choice: String },
     /// Log: the page was blank, so no screenshot was kept as an objective's evidence.

@@ -19,6 +19,11 @@ pub(crate) const FRAGMENTS: &[&str] = &[
     "objectives/ledgerly/contact-form.html",
 ];
 
+/// The folder of the hostile pages (`trust/`: injected instructions, a look-alike of a control,
+/// another site's field in a frame). Tests of the trust boundaries drive them; they are left out
+/// of [`page_list`], whose pages the conformance test and the benchmarks compare drivers on.
+pub(crate) const HOSTILE_DIR: &str = "trust/";
+
 /// The folder of `assets/sites` whose files `/downloads/{file}` serves as attachments (and only
 /// it: the plain file route leaves them alone, so every download is recorded).
 pub(crate) const DOWNLOADS_DIR: &str = "downloads/";
@@ -52,11 +57,11 @@ pub(crate) fn text(path: &str) -> Option<String> {
     files().get(path).and_then(|f| f.contents_utf8()).map(str::to_owned)
 }
 
-/// The fixture pages (every `.html` but the fragments), sorted.
+/// The fixture pages (every `.html` but the fragments and the hostile pages), sorted.
 pub(crate) fn page_list() -> Vec<&'static str> {
     files()
         .keys()
-        .filter(|path| path.ends_with(".html") && !FRAGMENTS.contains(&path.as_str()))
+        .filter(|path| path.ends_with(".html") && !FRAGMENTS.contains(&path.as_str()) && !path.starts_with(HOSTILE_DIR))
         .map(String::as_str)
         .collect()
 }
@@ -85,6 +90,15 @@ pub(crate) fn asset(url_path: &str, main_base: &str, other_base: &str) -> Option
         _ => file.contents().to_vec(),
     };
     Some(Asset { content_type, body })
+}
+
+/// The page a portal's address with a session token in its path is: `/trust/t/<token>/form.html`
+/// is `/trust/form.html` (tests put a secret in such an address).
+pub(crate) fn without_token(url_path: &str) -> String {
+    match url_path.strip_prefix("/trust/t/").and_then(|rest| rest.split_once('/')) {
+        Some((_, page)) => format!("/trust/{page}"),
+        None => url_path.to_owned(),
+    }
 }
 
 /// Where an address without its `.html` (`/objectives/expense/login`) or its final `/`

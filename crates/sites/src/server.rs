@@ -104,7 +104,7 @@ async fn static_file(Extract(ctx): Extract<Ctx>, method: Method, uri: Uri) -> Re
     if method != Method::GET && method != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, [(axum::http::header::ALLOW, "GET, HEAD")]).into_response();
     }
-    match pages::asset(uri.path(), &ctx.main_base, &ctx.other_base) {
+    match pages::asset(&pages::without_token(uri.path()), &ctx.main_base, &ctx.other_base) {
         Some(asset) => ([(CONTENT_TYPE, asset.content_type)], asset.body).into_response(),
         None => match pages::clean_url(uri.path()) {
             // A redirect, not the page itself: its relative links must resolve from its real address.

@@ -226,3 +226,23 @@ function table() {
   });
   return { headers: keys, rows: out };
 }
+
+// FIELD_FACTS: what decides whether a secret may be typed into a field: the origin of the
+// document it is in (a frame's own, not the top page's), its input type and autocomplete hint,
+// whether it is a search box, and whether its form (or, without one, its document) asks for a
+// password — a sign-in form.
+function fieldFacts() {
+  const el = this;
+  const doc = el.ownerDocument;
+  const view = doc.defaultView;
+  const type = el.localName === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : el.localName;
+  const role = (el.getAttribute('role') || '').toLowerCase();
+  const scope = el.form || doc;
+  return {
+    origin: (view && view.origin) || (doc.location ? doc.location.origin : ''),
+    type,
+    autocomplete: (el.getAttribute('autocomplete') || '').toLowerCase(),
+    search: type === 'search' || role === 'searchbox' || !!el.closest('[role="search"], search'),
+    signIn: !!scope.querySelector('input[type="password" i]'),
+  };
+}

@@ -431,7 +431,8 @@ async fn model_mode(
     script = script.always(Match::schema("reflection"), Reply::json(&reflection));
     for home in homes.values() {
         let cache = ActionCache::open(&home.path().join(planwright_objectives::CACHE_FILE))?;
-        for (objective, _, ops) in cache.entries()? {
+        for entry in cache.entries()? {
+            let (objective, ops) = (entry.objective, entry.ops);
             let actions: Vec<Value> = ops.iter().filter_map(decision_of).collect();
             let decision = json!({"status": "act", "actions": actions, "reason": ""});
             let judgement = json!({"achieved": true, "evidence": "the page shows the objective done"});
