@@ -165,6 +165,36 @@ async fn a_browser_plan_logs_in_reads_a_table_and_shoots_and_leaves_no_browser_b
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_placeholder_of_a_secret_the_plan_does_not_declare_is_typed_nowhere() {
+    let sites = FixtureSites::start().await.unwrap();
+    let f = fixture(Arc::new(planwright_validate::NoPlans));
+    // The environment holds PASSWORD, but this plan declares no secret: a data value naming it
+    // (a cell, a page's text, a model's answer) must not have it typed.
+    let text = [
+        "apiVersion: planwright/v1\nid: undeclared\nversion: 1.0.0\nvars:\n  base: null\n  note: \"{{PASSWORD}}\"\n",
+        "policy: {on_error: continue}\ngraph:\n",
+        OPEN_LOGIN,
+        "  - id: user\n    block: browser.fill\n    in: {locator: {role: textbox, name: Username}, value: \"${vars.note}\"}\n",
+        "  - id: password\n    block: browser.fill\n    in: {locator: {role: textbox, name: Password, exact: true}, value: x}\n",
+        "  - id: login\n    block: browser.click\n    in: {locator: {role: button, name: Log in}}\n",
+    ]
+    .concat();
+    let (_, events) = f.run(&text, &sites, BrowserSettings::default(), CancellationToken::new(), None).await;
+    let refused = events.iter().find_map(|e| match &e.kind {
+        EventKind::NodeFailed { node, said: Some(said), error, .. } if node == "user" => {
+            Some((said.clone(), error.clone()))
+        }
+        _ => None,
+    });
+    let (said, error) = refused.unwrap_or_else(|| panic!("the fill was refused: {:?}", logs(&events)));
+    assert_eq!(serde_json::to_value(&said).unwrap()["key"], "secret_not_declared", "{error}");
+    assert!(error.contains("`PASSWORD` is not declared"), "{error}");
+    let login = sites.events("login");
+    assert!(login.iter().all(|e| e["detail"]["username"] != CANARY), "{login:?}");
+    assert!(!serde_json::to_string(&events).unwrap().contains(CANARY));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_called_plan_drives_the_page_its_caller_opened() {
     let sites = FixtureSites::start().await.unwrap();
     let designs = tempfile::tempdir().unwrap();

@@ -945,10 +945,8 @@ impl<'a> Runner<'a> {
         let session = Arc::clone(&self.session);
         let downloads_before = session.download_count();
         let result = match op {
-            Op::Navigate { url } => {
-                let url = self.ctx.secrets.fill(url).map_err(|e| Failure::last(e.to_string()))?;
-                session.navigate(&url, &options).await
-            }
+            // Never filled: a secret does not go into an address (`secret_use`).
+            Op::Navigate { url } => session.navigate(url, &options).await,
             Op::Click { locator, .. } => session.click(locator, &options).await,
             Op::Fill { locator, value } => {
                 // A placeholder becomes its secret only now; the value is registered for masking first.
