@@ -15,6 +15,7 @@ mod error;
 mod js;
 mod keys;
 mod locate;
+mod process;
 mod refs;
 mod roles;
 mod session;

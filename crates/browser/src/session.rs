@@ -17,7 +17,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, TargetId};
 use chromiumoxide::handler::viewport::Viewport;
-use chromiumoxide::{Browser, BrowserConfig, Page};
+use chromiumoxide::handler::HandlerConfig;
+use chromiumoxide::{Browser, Page};
 use futures::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -28,6 +29,7 @@ use tracing::Instrument;
 use crate::cdp;
 use crate::download::Downloads;
 use crate::error::BrowserError;
+use crate::process::{self, ChromiumProcess};
 use crate::refs::RefTable;
 
 /// The window every launched browser gets, as Playwright's default viewport.
@@ -236,8 +238,11 @@ pub struct BrowserSession {
     pub(crate) downloads: Arc<Downloads>,
     pub(crate) refs: Mutex<RefTable>,
     pub(crate) started: Instant,
+    /// The process of a launched browser (none when attached), ended before its profile is
+    /// removed.
+    chromium: Mutex<Option<ChromiumProcess>>,
     /// The fresh profile of a launched browser, removed with the session.
-    _profile: Option<tempfile::TempDir>,
+    profile: Option<tempfile::TempDir>,
 }
 
 impl BrowserSession {
@@ -248,32 +253,28 @@ impl BrowserSession {
             Some(path) => return Err(BrowserError::NotInstalled { tried: vec![path] }),
             None => find_chromium()?,
         };
-        let profile = tempfile::Builder::new()
-            .prefix("planwright-chromium-")
-            .tempdir()
-            .map_err(|e| BrowserError::Launch(format!("cannot create a profile folder: {e}")))?;
+        let profile = process::fresh_profile()?;
         let mut args: Vec<String> = FLAGS.iter().map(|f| (*f).to_owned()).collect();
         if options.headed {
             args.retain(|a| a != "--headless" && a != "--hide-scrollbars");
         }
         args.push(format!("--window-size={},{}", VIEWPORT.0, VIEWPORT.1));
-        let config = BrowserConfig::builder()
-            .chrome_executable(&executable)
-            .disable_default_args()
-            // chromiumoxide writes the leading dashes itself.
-            .args(args.iter().map(|a| a.trim_start_matches("--").to_owned()))
-            .user_data_dir(profile.path())
-            .viewport(Viewport { width: VIEWPORT.0, height: VIEWPORT.1, ..Viewport::default() })
-            .launch_timeout(Duration::from_secs(30))
-            .request_timeout(Duration::from_secs(30))
-            .build()
-            .map_err(BrowserError::Launch)?;
+        args.push("--remote-debugging-port=0".to_owned());
+        args.push(format!("--user-data-dir={}", profile.path().display()));
         let span = tracing::info_span!("browser_launch", executable = %executable.display());
-        let (browser, handler) = Browser::launch(config)
+        // Started by us rather than by chromiumoxide, so that the browser dies with this process.
+        let (chromium, address) =
+            ChromiumProcess::start(&executable, &args, Duration::from_secs(30)).instrument(span.clone()).await?;
+        let config = HandlerConfig {
+            viewport: Some(Viewport { width: VIEWPORT.0, height: VIEWPORT.1, ..Viewport::default() }),
+            request_timeout: Duration::from_secs(30),
+            ..HandlerConfig::default()
+        };
+        let (browser, handler) = Browser::connect_with_config(address, config)
             .instrument(span)
             .await
             .map_err(|e| BrowserError::Launch(format!("{} did not start: {e}", executable.display())))?;
-        Self::start(browser, handler, Some(profile), options.dialogs).await
+        Self::start(browser, handler, Some((chromium, profile)), options.dialogs).await
     }
 
     /// Attaches to a running Chromium by its DevTools address: `ws://…/devtools/browser/…`, or
@@ -296,9 +297,10 @@ impl BrowserSession {
     async fn start(
         browser: Browser,
         mut handler: chromiumoxide::Handler,
-        profile: Option<tempfile::TempDir>,
+        launched: Option<(ChromiumProcess, tempfile::TempDir)>,
         policy: DialogPolicy,
     ) -> Result<BrowserSession, BrowserError> {
+        let (chromium, profile) = launched.unzip();
         let live = Liveness::new();
         let handler_live = live.clone();
         let handler = tokio::spawn(async move {
@@ -339,7 +341,8 @@ impl BrowserSession {
             downloads,
             refs: Mutex::new(RefTable::default()),
             started,
-            _profile: profile,
+            chromium: Mutex::new(chromium),
+            profile,
         })
     }
 
@@ -428,10 +431,10 @@ impl BrowserSession {
     pub async fn close(&self) {
         let mut browser = self.browser.lock().await;
         if let Some(mut browser) = browser.take() {
-            if browser.get_mut_child().is_some() {
+            let chromium = self.chromium.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(chromium) = chromium {
                 let _ = tokio::time::timeout(Duration::from_secs(5), browser.close()).await;
-                let _ = tokio::time::timeout(Duration::from_secs(5), browser.wait()).await;
-                let _ = browser.kill().await;
+                chromium.wait_or_kill(Duration::from_secs(5)).await;
             } else {
                 let page = self.driven().page.clone();
                 let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
@@ -442,7 +445,7 @@ impl BrowserSession {
 
     /// The fresh profile folder of a launched session.
     pub fn profile_dir(&self) -> Option<&Path> {
-        self._profile.as_ref().map(tempfile::TempDir::path)
+        self.profile.as_ref().map(tempfile::TempDir::path)
     }
 }
 
@@ -450,7 +453,7 @@ impl Drop for BrowserSession {
     fn drop(&mut self) {
         self.tabs.abort();
         self.handler.abort();
-        // A launched browser dies with its process handle (kill_on_drop); an attached one
+        // A launched browser is killed with its process (ChromiumProcess); an attached one
         // keeps running.
     }
 }
