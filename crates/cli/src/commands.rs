@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use planwright_catalog::Catalog;
 use planwright_designs::{Designs, RegisterOutcome};
+use planwright_plan::load::MAX_PLAN_BYTES;
 use planwright_plan::{load_plan_file, LoadedPlan};
 use planwright_validate::{dry_run_validated, validate_loaded, Validation};
 
@@ -21,6 +22,8 @@ pub enum Exit {
     Unusable = 2,
     /// A run waits for human input and there is no way to ask.
     Waiting = 3,
+    /// The run succeeded (or the record was shown) but a report asked for could not be written.
+    ReportUnwritten = 4,
 }
 
 impl From<Exit> for ExitCode {
@@ -45,7 +48,7 @@ fn designs(sources: &Sources, file: &Path) -> Designs {
 /// Reads and loads a plan file; `Err(Exit)` after saying on stderr why it is unusable.
 fn load(file: &Path) -> std::result::Result<LoadedPlan, Exit> {
     load_plan_file(file).map_err(|error| {
-        eprintln!("planwright: {}: {error}", file.display());
+        crate::terminal::say(format_args!("planwright: {}: {error}", file.display()));
         Exit::Unusable
     })
 }
@@ -129,7 +132,7 @@ pub fn register(file: &Path, sources: &Sources) -> Result<Exit> {
         Err(exit) => return Ok(exit),
     };
     let (Some(plan), true) = (&loaded.plan, validation.is_valid()) else {
-        eprint!("{}", render::validation_text(&file.display().to_string(), &validation));
+        eprint!("{}", crate::terminal::plain(&render::validation_text(&file.display().to_string(), &validation)));
         eprintln!("planwright: not registered: fix the errors above first");
         return Ok(Exit::Invalid);
     };
@@ -138,17 +141,43 @@ pub fn register(file: &Path, sources: &Sources) -> Result<Exit> {
         Ok(RegisterOutcome::Written(path)) => print(&format!("registered {}\n", path.display()))?,
         Ok(RegisterOutcome::AlreadyRegistered(path)) => print(&format!("already registered as {}\n", path.display()))?,
         Err(error) => {
-            eprintln!("planwright: not registered: {error}");
+            crate::terminal::say(format_args!("planwright: not registered: {error}"));
             return Ok(Exit::Invalid);
         }
     }
     Ok(Exit::Ok)
 }
 
-/// Writes to stdout; a closed pipe (`planwright blocks | head`) is not an error.
+/// The text of a file a person named, shown in messages as `shown` (the option and the path as
+/// given): a regular file only (a pipe or a device is refused unopened), at most `limit` bytes
+/// — `fix` says what to do about a longer one — and UTF-8; else why not, naming it.
+pub fn read_named(shown: &str, path: &Path, limit: u64, fix: &str) -> std::result::Result<String, String> {
+    let bytes = planwright_fs::read_limited(path, limit).map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => format!("{shown}: {e}, the most read here: {fix}"),
+        _ => format!("{shown}: cannot read the file: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown}: the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// A YAML file a person named with `option` (answers), read and parsed within a plan file's
+/// limits: its size, and nesting refused before the parser sees it.
+pub fn read_yaml(option: &str, path: &Path) -> std::result::Result<serde_json::Value, String> {
+    let shown = format!("{option} {}", path.display());
+    let text = read_named(&shown, path, MAX_PLAN_BYTES as u64, "split it")?;
+    planwright_plan::load::parse_document(&text).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// Writes to stdout made [`plain`](crate::terminal::plain) — JSON and YAML already escape
+/// escape characters, so there it takes out at most a raw C1 control or DEL; a closed pipe
+/// (`planwright blocks | head`) is not an error.
 pub fn print(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout.write_all(crate::terminal::plain(text).as_bytes()).and_then(|()| stdout.flush()) {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("writing to standard output"),
     }

@@ -9,7 +9,9 @@ use anyhow::{Context, Result};
 use indexmap::IndexMap;
 use planwright_api::{KeyStore, ModelServices};
 use planwright_design::metrics::{metrics_file, summarise};
-use planwright_design::{ApplyMode, DesignEngine, DesignEngineOptions, DesignRequest, GeneratedPlan};
+use planwright_design::{
+    ApplyMode, DesignEngine, DesignEngineOptions, DesignRequest, GeneratedPlan, MAX_INSTRUCTION_CHARS,
+};
 use planwright_designs::{Designs, TemplateSpec};
 use planwright_llm::{Prompts, Provenance};
 use planwright_plan::OnError;
@@ -17,8 +19,9 @@ use planwright_retrieval::Retriever;
 use planwright_runs::{DataHome, FormRequest, InputRequest};
 use serde_json::{json, Value};
 
-use crate::commands::{catalog, print, Exit};
+use crate::commands::{catalog, print, read_named, read_yaml, Exit};
 use crate::render;
+use crate::terminal::{plain, say};
 use crate::Format;
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -110,7 +113,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
     match prepare(&args) {
         Ok(prepared) => generate(&args, prepared),
         Err(Unusable(message)) => {
-            eprintln!("planwright: {message}");
+            say(format_args!("planwright: {message}"));
             Ok(Exit::Unusable)
         }
     }
@@ -123,8 +126,14 @@ struct Prepared {
 
 fn prepare(args: &GenerateArgs) -> std::result::Result<Prepared, Unusable> {
     let instruction = match args.instruction.as_deref().unwrap_or_default() {
-        text if text.starts_with('@') => std::fs::read_to_string(&text[1..])
-            .map_err(|e| Unusable(format!("--instruction {text}: cannot read the file: {e}")))?,
+        text if text.starts_with('@') => read_named(
+            &format!("--instruction {text}"),
+            Path::new(&text[1..]),
+            // Four bytes are the most a character takes in UTF-8.
+            MAX_INSTRUCTION_CHARS as u64 * 4,
+            &format!("an instruction is at most {MAX_INSTRUCTION_CHARS} characters; shorten it"),
+        )
+        .map_err(Unusable)?,
         text => text.to_owned(),
     };
     if instruction.trim().is_empty() {
@@ -150,6 +159,11 @@ fn prepare(args: &GenerateArgs) -> std::result::Result<Prepared, Unusable> {
                 )));
             }
         }
+    }
+    // Refused now rather than after the design: a device, a pipe, a folder or a link is never
+    // replaced by the plan.
+    if let Some(out) = &args.out {
+        planwright_fs::check_replaceable(out).map_err(|e| Unusable(format!("--out {e}")))?;
     }
     let answers = match &args.answers {
         Some(path) => read_answers(path)?,
@@ -225,10 +239,7 @@ fn template_library(designs: &Path) -> std::result::Result<Vec<TemplateSpec>, Un
 }
 
 fn read_answers(path: &Path) -> std::result::Result<IndexMap<String, Value>, Unusable> {
-    let text = std::fs::read_to_string(path).map_err(|e| Unusable(format!("--answers {}: {e}", path.display())))?;
-    let value: Value =
-        serde_yaml::from_str(&text).map_err(|e| Unusable(format!("--answers {}: not YAML ({e})", path.display())))?;
-    match value {
+    match read_yaml("--answers", path).map_err(Unusable)? {
         Value::Object(map) => Ok(map.into_iter().collect()),
         Value::Null => Ok(IndexMap::new()),
         _ => Err(Unusable(format!(
@@ -246,7 +257,7 @@ fn read_documents(paths: &[PathBuf]) -> Vec<(String, String)> {
         .filter_map(|(info, text)| match info.skipped {
             None => Some((info.name, text)),
             Some(why) => {
-                eprintln!("planwright: warning: document left out: {why}");
+                say(format_args!("planwright: warning: document left out: {why}"));
                 None
             }
         })
@@ -258,14 +269,14 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
     let home = DataHome::from_env().ok();
     let services = home.as_ref().map(|h| ModelServices::load(h.root(), KeyStore::from_env()));
     if let Some(problem) = services.as_ref().and_then(|s| s.problem()) {
-        eprintln!("planwright: warning: {problem}; designing offline");
+        say(format_args!("planwright: warning: {problem}; designing offline"));
     }
     let (retriever, warnings) = match &services {
         Some(services) => services.retriever(&catalog),
         None => (Retriever::for_catalog(&catalog, None), Vec::new()),
     };
     for warning in warnings {
-        eprintln!("planwright: warning: {warning}");
+        say(format_args!("planwright: warning: {warning}"));
     }
     let prompts = Prompts::built_in().context("the built-in prompts")?;
     let engine = DesignEngine {
@@ -284,7 +295,7 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
     let mut generated = match runtime.block_on(engine.generate(&prepared.request, &cancel)) {
         Ok(generated) => generated,
         Err(error) => {
-            eprintln!("planwright: {error}");
+            say(format_args!("planwright: {error}"));
             return Ok(Exit::Unusable);
         }
     };
@@ -311,7 +322,7 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
             generated = match runtime.block_on(engine.generate(&prepared.request, &cancel)) {
                 Ok(generated) => generated,
                 Err(error) => {
-                    eprintln!("planwright: {error}");
+                    say(format_args!("planwright: {error}"));
                     return Ok(Exit::Unusable);
                 }
             };
@@ -330,7 +341,7 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
             print(&render::json(&value))?;
         }
         Format::Text => {
-            eprint!("{}", summary(&generated, args.out.as_deref()));
+            eprint!("{}", plain(&summary(&generated, args.out.as_deref())));
             if args.out.is_none() {
                 print(&yaml)?;
             }

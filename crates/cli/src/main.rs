@@ -105,7 +105,9 @@ enum Command {
     /// Run a plan: validate it, then execute it, showing each node as it goes.
     ///
     /// Exit codes: 0 succeeded, 1 failed or stopped, 2 unusable input (unreadable or invalid
-    /// plan, bad --var or --inputs), 3 waiting for human input with no way to ask.
+    /// plan, bad --var or --inputs, a report's folder missing or not writable, a report path that
+    /// is a link), 3 waiting for human input with no way to ask, 4 succeeded but a report could
+    /// not be written.
     Run {
         /// The plan file (YAML).
         file: PathBuf,
@@ -228,6 +230,9 @@ enum RunsCommand {
     },
     /// One run: its summary, every event and (as text) each browser objective node's planning
     /// history; with --report or --allure-results, also the reports of the run from its record.
+    ///
+    /// Exit codes: 0 shown, 2 no such run or a report refused before anything is written, 4 a
+    /// report could not be written.
     Show {
         /// The run: its whole id, or any unique prefix of it.
         run_id: String,
@@ -301,7 +306,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code.into(),
         Err(error) => {
-            eprintln!("planwright: {error:#}");
+            terminal::say(format_args!("planwright: {error:#}"));
             commands::Exit::Unusable.into()
         }
     }

@@ -17,9 +17,9 @@ use planwright_runs::{DataHome, Event, EventKind, RunStatus, RunStore, StoreErro
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
-use crate::commands::{catalog, print, Exit};
+use crate::commands::{catalog, print, read_named, read_yaml, Exit};
 use crate::reports::{ReportArgs, Reports};
-use crate::terminal::TerminalAnswers;
+use crate::terminal::{plain, say, TerminalAnswers};
 use crate::Format;
 
 /// What `run` and `resume` share.
@@ -39,28 +39,29 @@ pub struct RunArgs {
 }
 
 pub fn run(file: &Path, vars: &[String], workdir: Option<&Path>, args: &RunArgs) -> Result<Exit> {
-    let plan_text = match std::fs::read_to_string(file) {
+    let limit = planwright_plan::load::MAX_PLAN_BYTES as u64;
+    let plan_text = match read_named(&file.display().to_string(), file, limit, "a plan is never that large") {
         Ok(text) => text,
-        Err(error) => {
-            eprintln!("planwright: cannot read {}: {error}", file.display());
+        Err(message) => {
+            say(format_args!("planwright: {message}"));
             return Ok(Exit::Unusable);
         }
     };
     let vars = match parse_vars(vars) {
         Ok(vars) => vars,
         Err(message) => {
-            eprintln!("planwright: {message}");
+            say(format_args!("planwright: {message}"));
             return Ok(Exit::Unusable);
         }
     };
     let workdir = match workdir {
         Some(dir) if !dir.exists() => match std::fs::create_dir_all(dir) {
             Ok(()) => {
-                eprintln!("planwright: created the work directory {}", dir.display());
+                say(format_args!("planwright: created the work directory {}", dir.display()));
                 dir.to_path_buf()
             }
             Err(error) => {
-                eprintln!("planwright: --workdir {}: cannot create it: {error}", dir.display());
+                say(format_args!("planwright: --workdir {}: cannot create it: {error}", dir.display()));
                 return Ok(Exit::Unusable);
             }
         },
@@ -118,14 +119,14 @@ where
     let reports = match args.reports.checked() {
         Ok(reports) => reports,
         Err(message) => {
-            eprintln!("planwright: {message}");
+            say(format_args!("planwright: {message}"));
             return Ok(Exit::Unusable);
         }
     };
     let answers: Arc<dyn AnswerSource> = match answer_source(args.inputs.as_deref()) {
         Ok(answers) => answers,
         Err(message) => {
-            eprintln!("planwright: {message}");
+            say(format_args!("planwright: {message}"));
             return Ok(Exit::Unusable);
         }
     };
@@ -153,6 +154,7 @@ where
             while let Some(event) = receiver.recv().await {
                 if live {
                     if let Some(line) = progress_line(&event, terminal) {
+                        // Made plain inside: only its own colours reach the terminal.
                         eprintln!("{line}");
                     }
                 }
@@ -174,7 +176,7 @@ where
             Ok(outcome) => finish(&outcome, args, &reports, &record),
             Err(EngineError::Invalid(findings)) => {
                 for finding in findings.iter().take(20) {
-                    eprintln!("planwright: {}: {} ({})", finding.code.as_str(), finding.message, finding.path);
+                    say(format_args!("planwright: {}: {} ({})", finding.code.as_str(), finding.message, finding.path));
                 }
                 eprintln!("planwright: the plan is invalid; `planwright validate` shows every finding with its line");
                 Ok(Exit::Unusable)
@@ -185,11 +187,11 @@ where
                 | EngineError::Workdir(..)
                 | EngineError::NotResumable(..)),
             ) => {
-                eprintln!("planwright: {error}");
+                say(format_args!("planwright: {error}"));
                 Ok(Exit::Unusable)
             }
             Err(error @ EngineError::MissingSecrets(_)) => {
-                eprintln!("planwright: {error}, or store them in the studio's run check (Run → Start)");
+                say(format_args!("planwright: {error}, or store them in the studio's run check (Run → Start)"));
                 Ok(Exit::Unusable)
             }
             Err(error) => Err(error.into()),
@@ -229,11 +231,13 @@ fn finish(outcome: &RunOutcome, args: &RunArgs, reports: &Reports, store: &RunSt
     }
     // The outcome is printed first, so that a report that cannot be written never hides the
     // run's id or how to resume it.
-    if let Err(error) = reports.write(store, &outcome.run_id) {
-        eprintln!("planwright: {error:#}");
-        return Ok(Exit::Unusable);
+    let written = reports.write(store, &outcome.run_id);
+    if let Err(error) = &written {
+        say(format_args!("planwright: {error:#}"));
     }
     Ok(match outcome.status {
+        // A run that failed or waits says so whatever became of its reports.
+        RunStatus::Succeeded if written.is_err() => Exit::ReportUnwritten,
         RunStatus::Succeeded => Exit::Ok,
         RunStatus::WaitingForInput => Exit::Waiting,
         _ => Exit::Invalid,
@@ -255,6 +259,7 @@ fn status_word(status: RunStatus) -> &'static str {
 /// otherwise (for logs and CI).
 fn progress_line(event: &Event, terminal: bool) -> Option<String> {
     let line = |mark: &str, word: &str, color: &str, text: String| {
+        let text = plain(&text);
         if terminal {
             format!("\x1b[{color}m{mark}\x1b[0m {text}")
         } else {
@@ -295,7 +300,7 @@ fn progress_line(event: &Event, terminal: bool) -> Option<String> {
 fn configured_models(home: &DataHome) -> Option<Arc<dyn planwright_llm::LlmClient>> {
     let services = ModelServices::load(home.root(), KeyStore::from_env());
     if let Some(problem) = services.problem() {
-        eprintln!("planwright: {problem} (AI steps will fail; `planwright doctor` checks them)");
+        say(format_args!("planwright: {problem} (AI steps will fail; `planwright doctor` checks them)"));
     }
     services.client()
 }
@@ -320,9 +325,11 @@ fn parse_vars(vars: &[String]) -> std::result::Result<Map<String, Value>, String
 /// Answers: from `--inputs` when given; else from the terminal when there is one; else nobody.
 fn answer_source(inputs: Option<&Path>) -> std::result::Result<Arc<dyn AnswerSource>, String> {
     if let Some(path) = inputs {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("--inputs {}: {e}", path.display()))?;
-        let answers: HashMap<String, Value> = serde_yaml::from_str(&text)
-            .map_err(|e| format!("--inputs {}: a map of node id → answer is expected: {e}", path.display()))?;
+        let answers: HashMap<String, Value> = match read_yaml("--inputs", path)? {
+            Value::Object(map) => map.into_iter().collect(),
+            Value::Null => HashMap::new(),
+            _ => return Err(format!("--inputs {}: a map of node id → answer is expected", path.display())),
+        };
         return Ok(Arc::new(GivenAnswers(answers)));
     }
     if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
@@ -412,7 +419,7 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
     let reports = match reports.checked() {
         Ok(reports) => reports,
         Err(message) => {
-            eprintln!("planwright: {message}");
+            say(format_args!("planwright: {message}"));
             return Ok(Exit::Unusable);
         }
     };
@@ -437,8 +444,8 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
         }
     }
     if let Err(error) = reports.write_record(&record) {
-        eprintln!("planwright: {error:#}");
-        return Ok(Exit::Unusable);
+        say(format_args!("planwright: {error:#}"));
+        return Ok(Exit::ReportUnwritten);
     }
     Ok(Exit::Ok)
 }
@@ -450,7 +457,7 @@ fn resolve_run_id(id: &str) -> Result<Option<String>> {
     match store.resolve_id(id) {
         Ok(run_id) => Ok(Some(run_id)),
         Err(error @ (StoreError::NotFound { .. } | StoreError::AmbiguousId { .. })) => {
-            eprintln!("planwright: {error}");
+            say(format_args!("planwright: {error}"));
             Ok(None)
         }
         Err(error) => Err(error.into()),

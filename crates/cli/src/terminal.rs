@@ -1,5 +1,7 @@
-//! Asking for human input at the terminal, one requirement at a time.
+//! The terminal: what a page, a model or a file said made plain before a terminal sees it
+//! ([`plain`], [`say`]), and asking for human input there, one requirement at a time.
 
+use std::borrow::Cow;
 use std::io::{BufRead, Write};
 
 use futures::future::BoxFuture;
@@ -28,11 +30,10 @@ impl AnswerSource for TerminalAnswers {
 }
 
 pub(crate) fn ask(node: &str, request: &InputRequest, errors: &[FieldError]) -> Option<Value> {
-    let mut err = std::io::stderr();
     for error in errors {
-        let _ = writeln!(err, "  ✗ {}: {}", error.field, error.message);
+        say(format_args!("  ✗ {}: {}", error.field, error.message));
     }
-    let _ = writeln!(err, "\n{node} asks: {}", request.message());
+    say(format_args!("\n{node} asks: {}", request.message()));
     let mut answer = Map::new();
     for requirement in request.requirements() {
         let mut prompt =
@@ -77,11 +78,81 @@ pub(crate) fn ask(node: &str, request: &InputRequest, errors: &[FieldError]) -> 
 /// One trimmed line from stdin; `None` at end of input (nobody is there to answer).
 fn read_line(prompt: &str) -> Option<String> {
     let mut err = std::io::stderr();
-    let _ = write!(err, "{prompt}");
+    let _ = write!(err, "{}", plain(prompt));
     let _ = err.flush();
     let mut line = String::new();
     match std::io::stdin().lock().read_line(&mut line) {
         Ok(0) | Err(_) => None,
         Ok(_) => Some(line.trim().to_owned()),
+    }
+}
+
+/// A line on standard error for people, with [`plain`] applied to all of it.
+pub fn say(line: impl std::fmt::Display) {
+    eprintln!("{}", plain(&line.to_string()));
+}
+
+/// `text` without what would drive a terminal rather than be read: escape sequences (CSI such
+/// as `ESC [2J`, OSC such as `ESC ]0;title BEL`, DCS and the like, two-character escapes) and
+/// every other C0 and C1 control character; newline and tab stay. A page, a model or a file
+/// could otherwise retitle the window, clear the screen or rewrite what was printed before.
+pub fn plain(text: &str) -> Cow<'_, str> {
+    let control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let introducer = match c {
+            '\x1b' => match chars.peek().copied() {
+                Some(kind @ ('[' | ']' | 'P' | 'X' | '^' | '_')) => {
+                    chars.next();
+                    kind
+                }
+                _ => {
+                    // ESC, intermediates (0x20–0x2F), one final character: `ESC c`, `ESC ( B`.
+                    while chars.next_if(|c| ('\x20'..='\x2f').contains(c)).is_some() {}
+                    chars.next_if(|c| ('\x30'..='\x7e').contains(c));
+                    continue;
+                }
+            },
+            '\u{9b}' => '[',
+            '\u{9d}' => ']',
+            '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => 'P',
+            c if control(c) => continue,
+            c => {
+                out.push(c);
+                continue;
+            }
+        };
+        if introducer == '[' {
+            // CSI: parameters and intermediates up to a final character.
+            while chars.next().is_some_and(|c| !('\x40'..='\x7e').contains(&c)) {}
+        } else {
+            // OSC, DCS, SOS, PM, APC: a string up to BEL or the string terminator (ESC \\ or ST).
+            while let Some(c) = chars.next() {
+                if c == '\x07' || c == '\u{9c}' || (c == '\x1b' && chars.next_if_eq(&'\\').is_some()) {
+                    break;
+                }
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn escape_sequences_and_controls_are_taken_out_and_the_text_kept() {
+        assert_eq!(plain("\x1b]0;pwned\x07Heading\x1b[2J\x1b[31mred\x1b[0m"), "Headingred");
+        assert_eq!(plain("a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b"), "alinkb", "OSC ended by ESC \\");
+        assert_eq!(plain("\u{9b}2Jx\u{9d}0;t\u{9c}y\u{85}z"), "xyz", "C1 controls and their sequences");
+        assert_eq!(plain("a\x1bcb\x1b(Bc\rd\x08e\x7f"), "abcde", "two-character escapes, CR, BS, DEL");
+        assert_eq!(plain("line\n\tindented 日本語 ✓"), "line\n\tindented 日本語 ✓", "newline and tab stay");
+        assert_eq!(plain("cut \x1b]0;never ended"), "cut ");
+        assert!(matches!(plain("nothing to do"), std::borrow::Cow::Borrowed(_)));
     }
 }

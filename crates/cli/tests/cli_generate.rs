@@ -228,3 +228,116 @@ async fn no_valid_plan_after_the_repair_rounds_exits_1_with_the_best_attempt() {
     assert!(std::fs::read_to_string(&out).unwrap().contains("nowhere.rows"), "the best attempt is written");
     assert_eq!(server.requests().len(), 3, "skeleton, wiring, one repair");
 }
+
+/// `planwright generate ARGS`, killed and failed after a minute: what is refused must be refused
+/// at once, and a regression must fail here rather than hang.
+fn generate_within_a_minute(home: &Path, args: &[&str]) -> Output {
+    let mut child = command(home, args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("generate {args:?} was still running after a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn mkfifo(path: &Path) {
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+}
+
+/// A device or a pipe never ends (and opening a pipe waits for a writer); a file over the limit
+/// is read only as far as the limit: each is refused at once, naming the option and the fix.
+#[test]
+fn instruction_and_answers_files_that_never_end_or_are_too_large_exit_2_at_once() {
+    let home = tempfile::tempdir().unwrap();
+    let pipe = home.path().join("instruction.txt");
+    mkfifo(&pipe);
+    let pipe = pipe.to_str().unwrap();
+    let large = home.path().join("large.txt");
+    std::fs::write(&large, "Read a.csv and write b.csv. ".repeat(3000)).unwrap();
+    let large = large.to_str().unwrap();
+    let (at_pipe, at_large) = (format!("@{pipe}"), format!("@{large}"));
+    // /dev/zero last: read whole, it would take all the memory there is before the minute is out.
+    let cases: [(&[&str], String); 4] = [
+        (&["--instruction", &at_pipe], format!("--instruction @{pipe}: cannot read the file: it is a pipe")),
+        (
+            &["--instruction", EXPENSES, "--answers", pipe],
+            format!("--answers {pipe}: cannot read the file: it is a pipe, not a regular file"),
+        ),
+        (
+            &["--instruction", &at_large],
+            format!(
+                "--instruction @{large}: it is larger than 80000 bytes, the most read here: an instruction is at most \
+                 20000 characters; shorten it"
+            ),
+        ),
+        (
+            &["--instruction", "@/dev/zero"],
+            "--instruction @/dev/zero: cannot read the file: it is a device, not a regular file, and might never end"
+                .into(),
+        ),
+    ];
+    for (args, message) in cases {
+        let output = generate_within_a_minute(home.path(), args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(&message), "{args:?}: {stderr}");
+    }
+}
+
+/// 200 KB of nested brackets took the YAML parser 42 s (it is quadratic in depth): the plan
+/// files' nesting guard refuses them before the parser sees them.
+#[test]
+fn deeply_nested_answers_are_refused_before_the_parser() {
+    let home = tempfile::tempdir().unwrap();
+    let answers = home.path().join("answers.yaml");
+    std::fs::write(&answers, format!("input_file: {}", "[".repeat(200_000))).unwrap();
+    let answers = answers.to_str().unwrap();
+    let output = generate_within_a_minute(home.path(), &["--instruction", EXPENSES, "--answers", answers]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "--answers {answers}: YAML error at line 1, column 141: nesting deeper than 128 levels"
+        )),
+        "{stderr}"
+    );
+}
+
+/// The plan is written by renaming over `--out`: a device (`/dev/full`, as root), a pipe or a
+/// link there would be replaced. Each is refused before designing, and stays what it was.
+#[test]
+fn out_that_is_not_a_regular_file_is_refused_and_left_as_it_was() {
+    use std::os::unix::fs::FileTypeExt;
+    let home = tempfile::tempdir().unwrap();
+    let pipe = home.path().join("plan.yaml");
+    mkfifo(&pipe);
+    let kept = home.path().join("kept.yaml");
+    std::fs::write(&kept, "kept\n").unwrap();
+    let link = home.path().join("link.yaml");
+    std::os::unix::fs::symlink(&kept, &link).unwrap();
+    // The pipe and the link first: were they replaced, the device would be too, so it is not tried.
+    for (out, kind) in
+        [(pipe.as_path(), "a pipe"), (link.as_path(), "a symbolic link"), (Path::new("/dev/full"), "a device")]
+    {
+        let out_text = out.to_str().unwrap();
+        let output = generate_within_a_minute(home.path(), &["--instruction", EXPENSES, "--out", out_text]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{out_text}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--out {out_text} is {kind}, not a regular file, and is never replaced")),
+            "{stderr}"
+        );
+        let file_type = std::fs::symlink_metadata(out).unwrap().file_type();
+        match kind {
+            "a pipe" => assert!(file_type.is_fifo(), "the pipe is still a pipe"),
+            "a symbolic link" => assert!(file_type.is_symlink(), "the link is still a link"),
+            _ => assert!(file_type.is_char_device(), "/dev/full is still a device"),
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "kept\n", "nothing written through the link");
+}

@@ -200,3 +200,67 @@ async fn a_report_whose_extension_names_no_format_is_a_usage_error_before_anythi
     );
     assert!(!home.path().join("runs.db").exists(), "nothing ran");
 }
+
+/// A plan of one `report.write` node saving to `path` in the work directory.
+fn writes(path: &str) -> String {
+    format!(
+        "apiVersion: planwright/v1\nid: writes\nversion: 1.0.0\ngraph:\n  - id: save\n    block: report.write\n    in: {{data: {{ok: true}}, format: json, path: {path}}}\n"
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_folder_that_is_missing_or_not_a_folder_is_refused_before_the_run() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), writes("out/ok.json")).unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--report", "missing/out.xml"],
+            "--report missing/out.xml: the folder missing does not exist; create it first",
+        ),
+        (&["--report", "plan.yaml/out.html"], "--report plan.yaml/out.html: plan.yaml is not a folder"),
+        (&["--allure-results", "plan.yaml/allure"], "--allure-results plan.yaml/allure: plan.yaml is not a folder"),
+    ];
+    for (reports, message) in cases {
+        let args = [&["run", "plan.yaml"], reports].concat();
+        let output = planwright(home.path(), work.path(), &args).await;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{reports:?}: {stderr}");
+        assert!(stderr.contains(message), "{reports:?}: {stderr}");
+        assert!(!work.path().join("out").exists() && !home.path().join("runs.db").exists(), "nothing ran");
+    }
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_path_that_is_a_link_is_refused_and_its_target_kept() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), writes("out/ok.json")).unwrap();
+    let target = home.path().join("bashrc.html");
+    std::fs::write(&target, "kept\n").unwrap();
+    std::os::unix::fs::symlink(&target, work.path().join("out.html")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out.html"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--report out.html is a symbolic link, not a regular file, and is never replaced"),
+        "{stderr}"
+    );
+    assert!(!work.path().join("out").exists(), "nothing ran");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept\n", "nothing written through the link");
+    assert!(std::fs::symlink_metadata(work.path().join("out.html")).unwrap().file_type().is_symlink());
+}
+
+/// The run itself puts a folder where its report was to go: the run succeeded and says so, and
+/// the report that could not be written has an exit code of its own (not 2, "unusable input").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_that_cannot_be_written_after_a_successful_run_exits_4() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::create_dir(work.path().join("out")).unwrap();
+    std::fs::write(work.path().join("plan.yaml"), writes("out/report.xml/data.json")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out/report.xml"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains(" succeeded"), "the run's outcome is said first");
+    assert!(stderr.contains("writing out/report.xml: out/report.xml is a folder, not a regular file"), "{stderr}");
+    assert!(work.path().join("out/report.xml/data.json").is_file(), "the run's own output is kept");
+}

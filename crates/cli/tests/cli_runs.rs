@@ -461,3 +461,74 @@ fn every_missing_secret_is_named_before_any_node_and_a_stored_one_is_used() {
     }
     assert!(!seen.contains(CANARY), "the stored secret leaked");
 }
+
+/// What a server (a page, a model) says reaches the terminal without the escape sequences that
+/// would retitle the window or clear the screen: live, and from the record with `runs show`.
+#[test]
+fn escape_sequences_in_what_a_server_says_never_reach_the_terminal() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let body = "\x1b]0;pwned\x07\x1b[2JHeading boom\x1b[31m \u{9b}1;1Hend";
+            let _ = write!(stream, "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+        }
+    });
+    let plan = format!(
+        "apiVersion: planwright/v1\nid: hostile_page\nversion: 1.0.0\nvars:\n  base: {base}\ngraph:\n  - id: call\n    block: external.api.http\n    in: {{url: \"${{vars.base}}/x\"}}\n"
+    );
+    std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
+    let run = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "text"]);
+    assert_eq!(run.status.code(), Some(1));
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
+    let run_id = serde_json::from_slice::<Value>(&list.stdout).unwrap()[0]["run_id"].as_str().unwrap().to_owned();
+    let show = planwright(home.path(), work.path(), &["runs", "show", &run_id]);
+    assert_eq!(show.status.code(), Some(0));
+    // The outcome's line names the failed node; the node's own line quotes the server.
+    for (what, bytes, quotes) in [
+        ("the live run", &run.stderr, true),
+        ("the run's outcome", &run.stdout, false),
+        ("runs show", &show.stdout, true),
+    ] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.contains(['\x1b', '\x07', '\u{9b}']) && !text.contains("pwned"),
+            "{what} holds a control character: {text:?}"
+        );
+        assert!(!quotes || text.contains("Heading boom end"), "{what} keeps the words: {text}");
+    }
+}
+
+/// `--inputs` and the plan file are read as the plan files are: a pipe is refused unopened and
+/// deep nesting before the YAML parser (200 KB of brackets took it 42 s).
+#[cfg(unix)]
+#[test]
+fn inputs_and_plans_that_are_pipes_or_deeply_nested_are_refused_at_once() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
+    std::fs::write(work.path().join("deep.yaml"), format!("ask: {}", "[".repeat(200_000))).unwrap();
+    for name in ["pipe.yaml", "never.yaml"] {
+        let path = std::ffi::CString::new(work.path().join(name).into_os_string().into_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    }
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["run", "plan.yaml", "--inputs", "deep.yaml"],
+            "--inputs deep.yaml: YAML error at line 1, column 134: nesting deeper than 128 levels",
+        ),
+        (&["run", "plan.yaml", "--inputs", "pipe.yaml"], "--inputs pipe.yaml: cannot read the file: it is a pipe"),
+        (&["run", "never.yaml"], "never.yaml: cannot read the file: it is a pipe, not a regular file"),
+    ];
+    for (args, message) in cases {
+        let output = planwright_within(home.path(), work.path(), args, Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("{args:?} was still running after a minute"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert!(!home.path().join("runs.db").exists(), "nothing ran");
+}

@@ -100,7 +100,8 @@ pub fn check_replaceable(path: &Path) -> io::Result<()> {
                 kind_of(meta.file_type())
             ),
         )),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        // Nothing there (its folder missing too, or not a folder): the write says why it fails.
+        Err(e) if matches!(e.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) => Ok(()),
         Err(e) => Err(e),
     }
 }

@@ -116,14 +116,22 @@ pub fn load_plan_bytes(bytes: &[u8]) -> Result<LoadedPlan, LoadError> {
     load_plan(text)
 }
 
-/// Loads a plan from text.
-pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
+/// Parses YAML text into a JSON document within a plan file's limits: the size cap, the nesting
+/// guard before the parser, duplicate keys and tags refused. For every YAML file a person gives
+/// (a plan, an answers file), so that none costs more than a plan may.
+pub fn parse_document(text: &str) -> Result<Value, LoadError> {
     if text.len() > MAX_PLAN_BYTES {
         return Err(LoadError::TooLarge { bytes: text.len(), limit: MAX_PLAN_BYTES });
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     check_flow_depth(text)?;
-    let document = crate::yaml_json::parse(text).map_err(yaml_error)?;
+    crate::yaml_json::parse(text).map_err(yaml_error)
+}
+
+/// Loads a plan from text.
+pub fn load_plan(text: &str) -> Result<LoadedPlan, LoadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let document = parse_document(text)?;
     match &document {
         Value::Object(map) if map.contains_key("graph") || map.contains_key("apiVersion") => {}
         Value::Object(_) => {
@@ -193,7 +201,9 @@ fn check_flow_depth(text: &str) -> Result<(), LoadError> {
                 depth += 1;
                 if depth > MAX_DEPTH {
                     return Err(LoadError::Yaml {
-                        message: format!("nesting deeper than {MAX_DEPTH} levels; a plan never needs that many"),
+                        message: format!(
+                            "nesting deeper than {MAX_DEPTH} levels; no plan or answers file needs that many"
+                        ),
                         line,
                         column,
                     });
