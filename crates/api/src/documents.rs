@@ -19,6 +19,11 @@ pub(crate) const DOCUMENTS: &str = "documents";
 /// The largest document the studio takes, in bytes.
 pub const MAX_DOCUMENT_BYTES: usize = 20 * 1024 * 1024;
 
+/// The longest document name, in bytes of UTF-8. File systems keep names of up to 255 bytes, and
+/// the workspace adds to a name: `_2` … `_999` beside one of the same name, and the atomic
+/// write's temporary `.<name>.XXXXXX.tmp`.
+pub const MAX_DOCUMENT_NAME_BYTES: usize = 200;
+
 /// The kinds of file the design engine reads, by extension.
 pub const DOCUMENT_EXTENSIONS: [&str; 5] = ["txt", "md", "pdf", "docx", "xlsx"];
 
@@ -110,7 +115,8 @@ impl Studio {
 }
 
 /// A file name the workspace keeps: the last part of what was given, letters (any script),
-/// digits, spaces, `_ - . ( )`, not starting with a dot, with an extension the engine reads.
+/// digits, spaces, `_ - . ( )`, not starting with a dot, at most 120 characters and
+/// [`MAX_DOCUMENT_NAME_BYTES`], with an extension the engine reads.
 fn document_name(given: &str) -> Result<String, ApiError> {
     let name = given.rsplit(['/', '\\']).next().unwrap_or(given).trim();
     let plain = !name.is_empty()
@@ -121,6 +127,21 @@ fn document_name(given: &str) -> Result<String, ApiError> {
         return Err(ApiError::invalid(format!("{given:?} is not a document name the studio keeps"))
             .with_hint("rename the file to letters, digits, spaces, `_`, `-` and `.` (at most 120 characters)")
             .saying(ApiMessage::DocumentNameRefused { name: given.to_owned() }));
+    }
+    if name.len() > MAX_DOCUMENT_NAME_BYTES {
+        // Japanese takes three bytes a character: 120 characters of it are too many.
+        return Err(ApiError::invalid(format!(
+            "{name:?} is {} bytes long in UTF-8; the studio keeps document names of at most \
+             {MAX_DOCUMENT_NAME_BYTES} bytes (about {} Japanese characters)",
+            name.len(),
+            MAX_DOCUMENT_NAME_BYTES / 3
+        ))
+        .with_hint(format!("give the file a shorter name, at most {MAX_DOCUMENT_NAME_BYTES} bytes in UTF-8"))
+        .saying(ApiMessage::DocumentNameTooLong {
+            name: name.to_owned(),
+            bytes: name.len() as u64,
+            max_bytes: MAX_DOCUMENT_NAME_BYTES as u64,
+        }));
     }
     let extension = Path::new(name).extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
     if !DOCUMENT_EXTENSIONS.contains(&extension.as_str()) {

@@ -109,6 +109,7 @@ pub enum ApiMessage {
     DocumentTooLarge { name: String, mb: u64, max_mb: u64 },
     DocumentNotFound { name: String },
     DocumentNameRefused { name: String },
+    DocumentNameTooLong { name: String, bytes: u64, max_bytes: u64 },
     DocumentKindRefused { name: String, extensions: String },
     DocumentNameExhausted { name: String },
     BodyTooSlow,
@@ -175,6 +176,11 @@ impl From<planwright_runs::StoreError> for ApiError {
             return ApiError::not_found(format!("there is no run {run_id}"))
                 .with_hint("pick a run from the run history (list_runs)")
                 .saying(ApiMessage::RunNotFound { run_id: run_id.clone() });
+        }
+        if let planwright_runs::StoreError::Active { run_id, .. } = &error {
+            return ApiError::new(ErrorCode::Conflict, error.to_string())
+                .with_hint("wait for the run to end, or stop it where it runs, then resume it")
+                .saying(ApiMessage::NotResumable { run_id: run_id.clone(), detail: error.to_string() });
         }
         ApiError::internal(format!("the run store: {error}"))
             .with_hint("check that the data folder (PLANWRIGHT_HOME) is writable and not full")

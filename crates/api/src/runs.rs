@@ -2,7 +2,7 @@
 //! broadcast of its events for watchers, and the questions it waits on, which `answer_input`
 //! answers. Finished runs are read from the run store.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
@@ -23,9 +23,14 @@ use crate::Studio;
 /// How many events a slow watcher may fall behind before it re-reads them from the store.
 const BROADCAST_CAPACITY: usize = 1024;
 
-/// The runs going on in this process, by run id.
+/// The runs going on in this process, by run id, and those being resumed: from the call until
+/// the run goes on (or fails to start), a second resume of the run is refused as a conflict
+/// instead of racing the first to the run's lock.
 #[derive(Default)]
-pub(crate) struct LiveRuns(Mutex<HashMap<String, LiveRun>>);
+pub(crate) struct LiveRuns {
+    runs: Mutex<HashMap<String, LiveRun>>,
+    resuming: Mutex<HashSet<String>>,
+}
 
 #[derive(Clone)]
 struct LiveRun {
@@ -36,7 +41,28 @@ struct LiveRun {
 
 impl LiveRuns {
     fn get(&self, run_id: &str) -> Option<LiveRun> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(run_id).cloned()
+        self.runs.lock().unwrap_or_else(|e| e.into_inner()).get(run_id).cloned()
+    }
+
+    /// The right to resume `run_id`, or `None` while it is going on or being resumed here.
+    fn claim_resume(&self, run_id: &str) -> Option<Resuming<'_>> {
+        // Under the runs' lock: a resume that has just gone on is seen as going on.
+        let runs = self.runs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut resuming = self.resuming.lock().unwrap_or_else(|e| e.into_inner());
+        (!runs.contains_key(run_id) && resuming.insert(run_id.to_owned()))
+            .then(|| Resuming { live: self, run_id: run_id.to_owned() })
+    }
+}
+
+/// A resume under way; dropping it lets the run be resumed again.
+struct Resuming<'a> {
+    live: &'a LiveRuns,
+    run_id: String,
+}
+
+impl Drop for Resuming<'_> {
+    fn drop(&mut self) {
+        self.live.resuming.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.run_id);
     }
 }
 
@@ -152,18 +178,24 @@ impl Studio {
     /// Continues an interrupted, stopped, failed or waiting run — one started here or from the
     /// command line — as `planwright resume` does: finished nodes keep their outputs, answers
     /// given are reused, and a question still open is asked here.
+    /// Resuming a run that is going on — here, being resumed here, or recorded by another process
+    /// — is a conflict (409).
     pub async fn resume_run(&self, run_id: String) -> Result<StartRunResponse, ApiError> {
-        if self.inner.live.get(&run_id).is_some() {
+        let Some(_resuming) = self.inner.live.claim_resume(&run_id) else {
             return Err(ApiError::new(crate::ErrorCode::Conflict, format!("run {run_id} is going on in this studio"))
                 .with_hint("answer or stop it; a run is resumed once it has ended")
                 .saying(ApiMessage::RunGoingOn { run_id }));
+        };
+        let summary = self.inner.store.summary(&run_id)?;
+        if summary.status == planwright_runs::RunStatus::Running {
+            // Recorded by another process: the conflict the engine would meet at the run's lock.
+            let lock = self.inner.store.home().run_lock(&summary.plan_id, &run_id);
+            return Err(planwright_runs::StoreError::Active { run_id, lock, pid: None }.into());
         }
         let (plan_text, _) = self.inner.store.plan(&run_id)?;
-        self.launch(
-            &plan_text,
-            move |engine, store, options| async move { engine.resume(&store, &run_id, options).await },
-        )
-        .await
+        let id = run_id.clone();
+        self.launch(&plan_text, move |engine, store, options| async move { engine.resume(&store, &id, options).await })
+            .await
     }
 
     /// Sets a run going in this process — its secrets, model, browser, stop token and the bridge
@@ -219,7 +251,7 @@ impl Studio {
         let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
         self.inner
             .live
-            .0
+            .runs
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(run_id.clone(), LiveRun { stop, events: events.clone(), questions });
@@ -375,7 +407,7 @@ impl Studio {
     }
 
     fn forget_live(&self, run_id: &str) {
-        self.inner.live.0.lock().unwrap_or_else(|e| e.into_inner()).remove(run_id);
+        self.inner.live.runs.lock().unwrap_or_else(|e| e.into_inner()).remove(run_id);
     }
 
     fn live(&self, run_id: &str) -> Result<LiveRun, ApiError> {
