@@ -1,7 +1,7 @@
 //! What the studio answers when a request cannot be done as asked, at the API function the
 //! Tauri commands and the HTTP server both call: a document name too long for the file system
 //! is a bad request naming the rule (not a disk error), and a run resumed twice at once is
-//! resumed once, the other calls a conflict.
+//! resumed once, the other calls a conflict, as is resuming a run another process records.
 
 use std::time::Duration;
 
@@ -73,16 +73,21 @@ async fn until(studio: &Studio, run_id: &str, wanted: impl Fn(&EventKind) -> boo
     .expect("the event came");
 }
 
+/// A run of [`ASKS`] started, asked its question and stopped: one to resume.
+async fn stopped_run(studio: &Studio) -> String {
+    let request = StartRunRequest { plan: PlanChoice::Text { text: ASKS.to_owned() }, vars: Default::default() };
+    let run_id = studio.start_run(request).await.unwrap().run_id;
+    until(studio, &run_id, |e| matches!(e, EventKind::InputRequested { .. })).await;
+    studio.stop_run(run_id.clone()).await.unwrap();
+    until(studio, &run_id, |e| matches!(e, EventKind::RunFinished { .. })).await;
+    run_id
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racing_resumes_of_one_run_resume_it_once_and_the_others_are_conflicts() {
     let dir = tempfile::tempdir().unwrap();
     let studio = studio(dir.path());
-    let request = StartRunRequest { plan: PlanChoice::Text { text: ASKS.to_owned() }, vars: Default::default() };
-    let run_id = studio.start_run(request).await.unwrap().run_id;
-    until(&studio, &run_id, |e| matches!(e, EventKind::InputRequested { .. })).await;
-    studio.stop_run(run_id.clone()).await.unwrap();
-    until(&studio, &run_id, |e| matches!(e, EventKind::RunFinished { .. })).await;
-
+    let run_id = stopped_run(&studio).await;
     let calls = (0..6).map(|_| {
         let studio = studio.clone();
         let run_id = run_id.clone();
@@ -97,4 +102,28 @@ async fn racing_resumes_of_one_run_resume_it_once_and_the_others_are_conflicts()
         assert!(lost.message.contains(&run_id), "{lost:?}");
     }
     studio.stop_run(run_id).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resuming_a_run_another_process_records_is_a_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let studio = studio(dir.path());
+    let run_id = stopped_run(&studio).await;
+    // Another process (the command line's `planwright resume`) holding the run's lock.
+    let other = planwright_runs::RunStore::open(&DataHome::at(dir.path().join("home"))).unwrap();
+    let recording = other.resume(&run_id).unwrap();
+    let error = studio.resume_run(run_id.clone()).await.unwrap_err();
+    assert_eq!((error.code, error.status()), (ErrorCode::Conflict, 409), "{error:?}");
+    assert!(error.message.contains("still being recorded"), "{error:?}");
+    drop(recording);
+    let resumed = studio.resume_run(run_id.clone()).await.unwrap();
+    assert_eq!(resumed.run_id, run_id, "once it is free, the run is resumed");
+    studio.stop_run(run_id).await.unwrap();
+
+    // A run the other process is recording from its start, not yet finished: running there.
+    let begun = planwright_runs::new_run_id();
+    let _recording = other.begin(&begun, "asking", ASKS, None).unwrap();
+    let error = studio.resume_run(begun.clone()).await.unwrap_err();
+    assert_eq!((error.code, error.status()), (ErrorCode::Conflict, 409), "{error:?}");
+    assert!(error.message.contains(&begun), "{error:?}");
 }
