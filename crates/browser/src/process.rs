@@ -104,20 +104,14 @@ impl ChromiumProcess {
             .map_err(|_| BrowserError::Launch("the browser launcher thread has ended".to_owned()))?
             .map_err(|e| BrowserError::Launch(format!("cannot start {}: {e}", executable.display())))?;
         let stderr = child.stderr.take();
-        let mut process = ChromiumProcess { child: Some(child) };
+        // From here on, a failure drops (kills) the process.
+        let process = ChromiumProcess { child: Some(child) };
         let Some(stderr) = stderr else {
             return Err(BrowserError::Launch(format!("{} gave no standard error to read", executable.display())));
         };
         match devtools_address(stderr, limit).await {
             Ok(address) => Ok((process, address)),
-            Err(said) => {
-                let ended = process.child.as_mut().and_then(|c| c.try_wait().ok().flatten());
-                let how = match ended {
-                    Some(status) => format!("ended ({status}) before it was ready"),
-                    None => format!("did not say its DevTools address within {} s", limit.as_secs()),
-                };
-                Err(BrowserError::Launch(format!("{} {how}; it said: {said}", executable.display())))
-            }
+            Err(why) => Err(BrowserError::Launch(format!("{} {why}", executable.display()))),
         }
     }
 
@@ -156,7 +150,7 @@ impl Drop for ChromiumProcess {
 }
 
 /// The DevTools address Chromium prints on its standard error (`DevTools listening on
-/// ws://…/devtools/browser/…`); else what it said, its last 2000 characters.
+/// ws://…/devtools/browser/…`); else why not, with the last 2000 characters it said.
 async fn devtools_address(stderr: ChildStderr, limit: Duration) -> Result<String, String> {
     let stderr = tokio::process::ChildStderr::from_std(stderr).map_err(|e| e.to_string())?;
     let mut reader = tokio::io::BufReader::new(stderr.take(STDERR_LIMIT));
@@ -177,12 +171,14 @@ async fn devtools_address(stderr: ChildStderr, limit: Duration) -> Result<String
             }
         }
     };
-    let found = tokio::time::timeout(limit, read).await.ok().flatten();
-    found.ok_or_else(|| {
-        let text = String::from_utf8_lossy(&said);
-        let tail = text.char_indices().rev().nth(1999).map_or(0, |(i, _)| i);
-        text[tail..].trim().to_owned()
-    })
+    let why = match tokio::time::timeout(limit, read).await {
+        Ok(Some(address)) => return Ok(address),
+        Ok(None) => "ended before it was ready".to_owned(),
+        Err(_) => format!("did not say its DevTools address within {} s", limit.as_secs()),
+    };
+    let text = String::from_utf8_lossy(&said);
+    let tail = text.char_indices().rev().nth(1999).map_or(0, |(i, _)| i);
+    Err(format!("{why}; it said: {:?}", text[tail..].trim()))
 }
 
 /// Work for the launcher thread.

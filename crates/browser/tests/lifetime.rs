@@ -69,3 +69,11 @@ async fn a_browser_outlives_the_thread_that_launched_it() {
     opened.expect("the browser still runs after its launching thread ended");
     assert!(title.unwrap().as_str().is_some_and(|t| !t.is_empty()));
 }
+
+#[tokio::test]
+async fn a_browser_that_ends_at_once_is_a_launch_error_naming_it() {
+    let options = LaunchOptions { executable: Some("/bin/false".into()), ..LaunchOptions::default() };
+    let error = BrowserSession::launch(options).await.err().expect("/bin/false is no browser");
+    let message = error.to_string();
+    assert!(message.contains("/bin/false ended before it was ready"), "{message}");
+}
