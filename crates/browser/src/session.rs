@@ -270,10 +270,11 @@ impl BrowserSession {
             request_timeout: Duration::from_secs(30),
             ..HandlerConfig::default()
         };
-        let (browser, handler) = Browser::connect_with_config(address, config)
-            .instrument(span)
+        let connect = Browser::connect_with_config(address, config).instrument(span);
+        let (browser, handler) = tokio::time::timeout(Duration::from_secs(20), connect)
             .await
-            .map_err(|e| BrowserError::Launch(format!("{} did not start: {e}", executable.display())))?;
+            .map_err(|_| BrowserError::Launch(format!("{} did not accept DevTools within 20 s", executable.display())))?
+            .map_err(|e| BrowserError::Launch(format!("cannot reach {} over DevTools: {e}", executable.display())))?;
         Self::start(browser, handler, Some((chromium, profile)), options.dialogs).await
     }
 
@@ -453,8 +454,8 @@ impl Drop for BrowserSession {
     fn drop(&mut self) {
         self.tabs.abort();
         self.handler.abort();
-        // A launched browser is killed with its process (ChromiumProcess); an attached one
-        // keeps running.
+        // A launched browser is killed when its ChromiumProcess drops; an attached one keeps
+        // running.
     }
 }
 
