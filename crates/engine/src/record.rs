@@ -102,15 +102,16 @@ impl Recorder {
     }
 
     pub fn receive_input(&self, node: &str, answer: &Value) -> Result<Event, EngineError> {
-        let summary = self.mask(summarize(answer));
+        let summary = self.summary(answer);
         let event = self.timed(|| self.store.receive_input(node, answer, summary)).map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
     }
 
-    /// A summary of `value` for a record, masked.
+    /// A summary of `value` for a record, masked. Masked whole before it is cut: a cut through a
+    /// secret would leave its start where no mask finds it.
     pub fn summary(&self, value: &Value) -> Value {
-        self.mask(summarize(value))
+        summarize(&self.mask(value.clone()))
     }
 
     /// `text` with every known secret value, and its encodings, replaced by `***`.
