@@ -193,9 +193,11 @@ impl Studio {
             return Err(planwright_runs::StoreError::Active { run_id, lock, pid: None }.into());
         }
         let (plan_text, _) = self.inner.store.plan(&run_id)?;
-        let id = run_id.clone();
-        self.launch(&plan_text, move |engine, store, options| async move { engine.resume(&store, &id, options).await })
-            .await
+        self.launch(
+            &plan_text,
+            move |engine, store, options| async move { engine.resume(&store, &run_id, options).await },
+        )
+        .await
     }
 
     /// Sets a run going in this process — its secrets, model, browser, stop token and the bridge
