@@ -261,16 +261,22 @@ impl Redactor {
     }
 }
 
+/// The most credentials named apiece in what one redactor reads: past them a value is still
+/// replaced where it is spelled out, so that a text holding thousands costs no more than a few.
+const MAX_NAMED: usize = 32;
+
 struct Found {
     text: String,
     secrets: Vec<SpelledSecret>,
 }
 
 impl Found {
-    /// The placeholder of `value`: the name it already has, else a new one from `base`.
+    /// The placeholder of `value`: the name it already has, else a new one from `base`; past
+    /// [`MAX_NAMED`], `base` itself.
     fn placeholder(&mut self, value: &str, base: &str) -> String {
         let name = match self.secrets.iter().find(|s| s.value == value) {
             Some(s) => s.name.clone(),
+            None if self.secrets.len() >= MAX_NAMED => base.to_owned(),
             None => {
                 let name = unique_name(&self.secrets, base);
                 self.secrets.push(SpelledSecret { name: name.clone(), value: value.to_owned() });
@@ -283,34 +289,40 @@ impl Found {
     /// Takes the user info out of each address and names it after the address, so the address
     /// (a browser step's start) holds no credential and the login is still said.
     fn user_info(&mut self) {
-        let mut from = 0;
-        while let Some(c) = USER_INFO.captures_at(&self.text, from) {
+        // Built anew rather than edited in place, so that many addresses cost no more than one pass.
+        let text = std::mem::take(&mut self.text);
+        let mut out = String::with_capacity(text.len());
+        let (mut last, mut from) = (0, 0);
+        while let Some(c) = USER_INFO.captures_at(&text, from) {
             let (whole, info) = (c.get(0).expect("the match"), c.name("info").expect("the user info"));
             let (user, password) = info.as_str().split_once(':').unwrap_or((info.as_str(), ""));
-            let (user, password) = (user.to_owned(), password.to_owned());
-            let (start, info_start, info_end) = (whole.start(), info.start(), whole.end());
             let mut said = Vec::new();
             if !user.is_empty() {
-                said.push(self.placeholder(&user, USER));
+                said.push(self.placeholder(user, USER));
             }
             if !password.is_empty() {
-                said.push(self.placeholder(&password, PASSWORD));
+                said.push(self.placeholder(password, PASSWORD));
             }
-            self.text.replace_range(info_start..info_end, "");
-            let rest = &self.text[start..];
+            let rest = &text[whole.end()..];
             let address = ADDRESS.find(rest).map_or(0, |m| m.end());
-            let end = start + rest[..address].trim_end_matches(['.', ';', ':', '!', '?']).len();
+            let end = whole.end() + rest[..address].trim_end_matches(['.', ';', ':', '!', '?']).len();
+            out.push_str(&text[last..info.start()]);
+            out.push_str(&text[whole.end()..end]);
             if !said.is_empty() {
-                self.text.insert_str(end, &format!(" ({})", said.join(" / ")));
+                out.push_str(&format!(" ({})", said.join(" / ")));
             }
-            from = end;
+            (last, from) = (end, end);
         }
+        out.push_str(&text[last..]);
+        self.text = out;
     }
 
-    /// Replaces every plausible match of `p`, from the start of the text to its end.
+    /// Replaces every plausible match of `p`, from the start of the text to its end, in one pass.
     fn pattern(&mut self, p: &Pattern) {
-        let mut from = 0;
-        while let Some(c) = p.regex.captures_at(&self.text, from) {
+        let text = std::mem::take(&mut self.text);
+        let mut out = String::with_capacity(text.len());
+        let (mut last, mut from) = (0, 0);
+        while let Some(c) = p.regex.captures_at(&text, from) {
             let at = c.get(0).expect("the match").start();
             let spans: Option<Vec<(usize, usize, String, &str)>> = p
                 .values
@@ -319,33 +331,32 @@ impl Found {
                     let quoted = ["q1", "q2", "q3"].iter().find_map(|q| c.name(&format!("{group}_{q}")));
                     let (value, (start, end)) = match quoted {
                         // The quotes go with the value.
-                        Some(m) => (m.as_str(), quote_span(&self.text, m.start(), m.end())),
+                        Some(m) => (m.as_str(), quote_span(&text, m.start(), m.end())),
                         None => {
                             let m = c.name(&format!("{group}_v"))?;
                             let value = m.as_str().trim_end_matches(['.', ',', ';', ':', ')', '。', '、']);
                             (value, (m.start(), m.start() + value.len()))
                         }
                     };
-                    let given = quoted.is_some() || p.words_are_values || after_separator(&self.text[..start]);
+                    let given = quoted.is_some() || p.words_are_values || after_separator(&text[..start]);
                     plausible(value, name, given).then(|| (start, end, value.to_owned(), name))
                 })
                 .collect();
-            let Some(spans) = spans else {
+            let Some(mut spans) = spans else {
                 // Not a credential here ("password reset page"); one may follow ("my password is …").
-                from = at + self.text[at..].chars().next().map_or(1, char::len_utf8);
+                from = at + text[at..].chars().next().map_or(1, char::len_utf8);
                 continue;
             };
-            let mut replacements: Vec<(usize, usize, String)> = spans
-                .into_iter()
-                .map(|(start, end, value, name)| (start, end, self.placeholder(&value, name)))
-                .collect();
-            // From the last, so that the earlier spans stay where they were.
-            replacements.sort_by_key(|r| std::cmp::Reverse(r.0));
-            for (start, end, placeholder) in replacements {
-                self.text.replace_range(start..end, &placeholder);
+            spans.sort_by_key(|s| s.0);
+            for (start, end, value, name) in spans {
+                out.push_str(&text[last..start]);
+                out.push_str(&self.placeholder(&value, name));
+                last = end;
             }
-            from = at;
+            from = last;
         }
+        out.push_str(&text[last..]);
+        self.text = out;
     }
 }
 

@@ -204,3 +204,11 @@ proptest! {
         prop_assert!(redacted.secrets.is_empty());
     }
 }
+
+#[test]
+fn thousands_of_credentials_are_replaced_under_a_bounded_number_of_names() {
+    let text: String = (0..5_000).map(|n| format!("PIN 9{n:05}, ")).collect();
+    let redacted = redact_instruction(&text);
+    assert!(redacted.secrets.len() <= 32, "{} names", redacted.secrets.len());
+    assert!(!redacted.text.contains("PIN 9"), "{}", &redacted.text[..200]);
+}
