@@ -139,7 +139,12 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             ONE_USER,
             true,
         ),
-        pattern(&format!(r"(?i)(?-u:\b)(?:user|login|account|e-?mail)(?-u:\b)\s*(?:is|:|=)\s*{any}"), ONE_USER, false),
+        // "account = 1234" and "id = 42" are conditions on data far more often than logins.
+        pattern(
+            &format!(r"(?i)(?-u:\b)(?:(?:user|login|e-?mail)(?-u:\b)\s*(?:is|:|=)|account(?-u:\b)\s*(?:is|:))\s*{any}"),
+            ONE_USER,
+            false,
+        ),
         pattern(&format!(r"(?i)(?-u:\b)user(?-u:\b)\s+{any}"), ONE_USER, false),
         pattern(
             &format!(
@@ -148,7 +153,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             ONE_USER,
             false,
         ),
-        pattern(&format!(r"(?i)(?:^|[\s、。（(/／])(?:id|アカウント)\s*(?:は|:|：|=|＝)\s*{any}"), ONE_USER, false),
+        pattern(&format!(r"(?i)(?:^|[\s、。（(/／])(?:id|アカウント)\s*(?:は|:|：)\s*{any}"), ONE_USER, false),
     ]
 });
 
@@ -383,11 +388,12 @@ fn plausible(value: &str, name: &str, given: bool) -> bool {
         && (given || looks_like_a_value(value))
 }
 
-/// A digit, a symbol or a capital inside: "Hunter2!", "tk-suzuki", "4321", not "reset" or "Page".
+/// A digit, a symbol or a capital inside a lower-case word: "Hunter2!", "tk-suzuki", "4321",
+/// "hunTer", not "reset", "Page" or "SSO".
 fn looks_like_a_value(value: &str) -> bool {
     !FILE_NAME.is_match(value)
         && (value.chars().any(|c| c.is_ascii_digit() || "!#$%&*+?@^~_-".contains(c))
-            || value.chars().skip(1).any(|c| c.is_ascii_uppercase()))
+            || (value.chars().skip(1).any(|c| c.is_ascii_uppercase()) && value.chars().any(|c| c.is_ascii_lowercase())))
 }
 
 static PLACEHOLDER: LazyLock<Regex> =

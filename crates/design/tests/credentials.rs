@@ -154,6 +154,14 @@ const ORDINARY: &[&str] = &[
     "パスワード欄が空なら警告する",
     "Pass the rows over 100 to the next step",
     "Ask each user for their password at run time",
+    "Keep the rows where id = 42 and account = 1234",
+    "Filter rows where user_id is 42",
+    "Sign in with SSO and open the dashboard",
+    "Sign in with Google, then export the contacts",
+    "Set the token expiry to 30 days",
+    "Send each user a reminder on 2024-05-01",
+    "Rotate the secret key every quarter",
+    "pin the header row of summary.xlsx",
 ];
 
 #[test]
