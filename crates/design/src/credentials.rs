@@ -67,21 +67,22 @@ const ONE_PASSWORD: &[(&str, &str)] = &[("p", PASSWORD)];
 const ONE_TOKEN: &[(&str, &str)] = &[("p", TOKEN)];
 const ONE_USER: &[(&str, &str)] = &[("p", USER)];
 
-/// `(?-u:\b)`: an ASCII word's edge, so that a keyword right after Japanese ("のPINは") is one.
+/// The patterns, in the order they are tried. `(?-u:\b)` is an ASCII word's edge, so that a
+/// keyword right after Japanese ("のPINは") is one.
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
-    let (user, pass, any) = (value("u", false), value("p", true), value("p", true));
+    let (user, any) = (value("u", false), value("p", true));
     let sep = r"(?:is|are|:|：|=|＝|は)";
     let password_word = r"(?:(?-u:\b)(?:password|passwd|passcode|pass|pwd|pw)(?-u:\b)|パスワード)";
     vec![
         // Pairs first: "credentials tk-suzuki / Hunter2!", "user X pass Y", 「ID X／PW Y」.
         pattern(
-            &format!(r"(?i)(?:(?-u:\b)credentials?(?-u:\b)|認証情報|ログイン情報)\s*{sep}?\s*{user}\s*[/／]\s*{pass}"),
+            &format!(r"(?i)(?:(?-u:\b)credentials?(?-u:\b)|認証情報|ログイン情報)\s*{sep}?\s*{user}\s*[/／]\s*{any}"),
             PASSWORD_AND_USER,
             true,
         ),
         pattern(
             &format!(
-                r"(?i)(?:(?-u:\b)(?:log ?in(?: ?id)?|sign ?in|user(?: ?name| ?id)?|id)(?-u:\b)|ユーザー名|ユーザ名|ユーザーid|ユーザid|ログインid|会員id|アカウント)\s*{sep}?\s*{user}(?:\s*[/／]\s*(?:{password_word}\s*{sep}?\s*)?|\s*(?:[、,]|and|と)?\s*(?:the\s+)?{password_word}\s*{sep}?\s*){pass}"
+                r"(?i)(?:(?-u:\b)(?:log ?in(?: ?id)?|sign ?in|user(?: ?name| ?id)?|id)(?-u:\b)|ユーザー名|ユーザ名|ユーザーid|ユーザid|ログインid|会員id|アカウント)\s*{sep}?\s*{user}(?:\s*[/／]\s*(?:{password_word}\s*{sep}?\s*)?|\s*(?:[、,]|and|と)?\s*(?:the\s+)?{password_word}\s*{sep}?\s*){any}"
             ),
             PASSWORD_AND_USER,
             false,
@@ -89,7 +90,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // "The portal password for tk-suzuki is Hunter2!"
         pattern(
             &format!(
-                r"(?i)(?-u:\b)(?:password|passwd|passcode|pwd|pin)\s+for\s+(?:user\s+|account\s+)?{user}\s+(?:is|:|=)\s*{pass}"
+                r"(?i)(?-u:\b)(?:password|passwd|passcode|pwd|pin)\s+for\s+(?:user\s+|account\s+)?{user}\s+(?:is|:|=)\s*{any}"
             ),
             PASSWORD_AND_USER,
             false,
