@@ -73,7 +73,7 @@ impl Recorder {
     }
 
     pub fn emit(&self, kind: EventKind) -> Result<Event, EngineError> {
-        let kind = self.mask_kind(kind);
+        let kind = bounded(self.mask_kind(kind));
         let event = self.timed(|| self.store.record(kind)).map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
@@ -150,6 +150,19 @@ impl Recorder {
             Ok(value) => serde_json::from_value(self.mask(value)).unwrap_or(kind),
             Err(_) => kind,
         }
+    }
+}
+
+/// A log line or a progress event as the record keeps it: a summary, its long texts cut
+/// (`planwright_runs::bounded`) once masked — a block repeats its step's or a page's text in
+/// them, which the node's outputs hold whole.
+fn bounded(kind: EventKind) -> EventKind {
+    if !matches!(kind, EventKind::Log { .. } | EventKind::Progress { .. }) {
+        return kind;
+    }
+    match serde_json::to_value(&kind) {
+        Ok(value) => serde_json::from_value(planwright_runs::bounded_strings(value)).unwrap_or(kind),
+        Err(_) => kind,
     }
 }
 

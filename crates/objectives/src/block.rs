@@ -11,7 +11,7 @@ use planwright_block::inputs::{boolean, choice, describe, integer, text, web_add
 use planwright_block::{browser_reason, Block, BlockContext, BlockError, Values};
 use planwright_browser::ActOptions;
 use planwright_runs::objective::{ObjectiveProgress, StepStatus, StepType};
-use planwright_runs::{LogLevel, Reason, RunMessage};
+use planwright_runs::{bounded_strings, LogLevel, Reason, RunMessage};
 use serde_json::{json, Value};
 
 use crate::cache::{ActionCache, CACHE_FILE};
@@ -253,7 +253,8 @@ fn sentences(text: &str) -> usize {
 }
 
 /// The block's outputs: the report (the documented per-step fields, and the whole progress),
-/// `passed` and `extracted`.
+/// `passed` and `extracted`. Each objective's text is whole once, in `steps`; everything that
+/// repeats it (the progress, notes, requirements) keeps a summary ([`planwright_runs::bounded`]).
 fn outputs(outcome: &RunOutcome, ctx: &BlockContext) -> Values {
     let progress = &outcome.progress;
     let mut number = 0;
@@ -287,7 +288,7 @@ fn outputs(outcome: &RunOutcome, ctx: &BlockContext) -> Values {
                     StepStatus::Failed | StepStatus::InProgress => "failed",
                 },
                 "attempts": step.attempts,
-                "note": ctx.secrets.redact(&note),
+                "note": planwright_runs::bounded(&ctx.secrets.redact(&note)),
                 "evidence_screenshot": screenshot,
             })
         })
@@ -307,15 +308,15 @@ fn outputs(outcome: &RunOutcome, ctx: &BlockContext) -> Values {
         "downloads": downloads,
         "replayed_from_cache": outcome.replayed,
         "model_calls": outcome.model_calls,
-        "progress": serde_json::to_value(progress).unwrap_or(Value::Null),
+        "progress": bounded_strings(serde_json::to_value(progress).unwrap_or(Value::Null)),
     });
     if let Ending::Task(task) = &outcome.ending {
         report["outcome"] = json!(task.outcome.name());
         report["iterations"] = json!(task.iterations);
         report["satisfaction"] = json!(task.satisfaction.overall_score);
-        report["requirements"] = serde_json::to_value(&task.requirements).unwrap_or(Value::Null);
-        report["reflections"] = json!(task.reflections);
-        report["revisions"] = json!(task.revisions);
+        report["requirements"] = bounded_strings(serde_json::to_value(&task.requirements).unwrap_or(Value::Null));
+        report["reflections"] = bounded_strings(json!(task.reflections));
+        report["revisions"] = bounded_strings(json!(task.revisions));
         report["planning_history"] = json!(task.history.display().to_string());
     }
     let mut out = Values::new();

@@ -63,16 +63,17 @@ impl StepLog {
         self.path.metadata().is_ok_and(|m| m.len() > 0)
     }
 
-    /// Appends `line`, after `redact` has masked it; a log that cannot be written is reported
-    /// by the caller, not fatal to the run.
+    /// Appends `line`, after `redact` has masked it and its long texts are cut to a summary; a
+    /// log that cannot be written is reported by the caller, not fatal to the run.
     pub fn append(&self, line: &StepLine, redact: &dyn Fn(&str) -> String) -> std::io::Result<()> {
         if let Some(dir) = self.path.parent() {
             planwright_fs::private_dir(dir)?;
         }
-        let json = serde_json::to_string(line).map_err(std::io::Error::other)?;
+        let value = serde_json::to_value(line).map_err(std::io::Error::other)?;
+        let json = crate::planning::history::masked(value, redact).to_string();
         let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&self.path)?;
         planwright_fs::make_private(&self.path)?;
-        writeln!(file, "{}", redact(&json))
+        writeln!(file, "{json}")
     }
 }
 

@@ -8,6 +8,7 @@
 //!
 //! `docs/events.md` documents the events, the files and how statuses are derived.
 
+mod bounded;
 mod db;
 mod error;
 mod event;
@@ -21,6 +22,7 @@ pub mod planning;
 mod recorder;
 mod store;
 
+pub use bounded::{bounded, bounded_strings, REPEATED_TEXT_CHARS};
 pub use db::DB_SCHEMA_VERSION;
 pub use error::StoreError;
 pub use event::*;

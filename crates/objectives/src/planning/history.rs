@@ -67,13 +67,16 @@ impl PlanningHistory {
     }
 }
 
-/// `value` with every string (and key) passed through `redact`.
-fn masked(value: serde_json::Value, redact: &dyn Fn(&str) -> String) -> serde_json::Value {
+/// `value` with every string and key passed through `redact`, then its long texts kept as a
+/// summary (`planwright_runs::bounded`: the whole text is in the node's outputs).
+pub(crate) fn masked(value: serde_json::Value, redact: &dyn Fn(&str) -> String) -> serde_json::Value {
     use serde_json::Value;
     match value {
-        Value::String(text) => Value::String(redact(&text)),
+        Value::String(text) => Value::String(planwright_runs::bounded(&redact(&text))),
         Value::Array(items) => Value::Array(items.into_iter().map(|v| masked(v, redact)).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (redact(&k), masked(v, redact))).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter().map(|(k, v)| (planwright_runs::bounded(&redact(&k)), masked(v, redact))).collect(),
+        ),
         other => other,
     }
 }
