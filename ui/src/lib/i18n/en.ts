@@ -749,6 +749,7 @@ export const en = {
   'api.said.document_too_large': '“{name}” is {mb} MB; the studio reads documents up to {max_mb} MB. Split it, or keep the pages that describe the job.',
   'api.said.document_not_found': 'There is no document “{name}” in the workspace. Add it again.',
   'api.said.document_name_refused': '“{name}” is not a document name the studio keeps. Rename the file to letters, digits, spaces, _, - and . (at most 120 characters).',
+  'api.said.document_name_too_long': '“{name}” is {bytes} bytes long in UTF-8; the studio keeps document names of at most {max_bytes} bytes (about 66 Japanese characters). Give the file a shorter name.',
   'api.said.document_kind_refused': '“{name}” is not a kind of document the design engine reads. Add a {extensions} file.',
   'api.said.document_name_exhausted': 'There are too many documents named like “{name}”. Rename the file before adding it.',
   'api.said.body_too_slow': 'The request did not arrive in time. Send it again.',

@@ -748,6 +748,7 @@ export const ja: Record<MessageKey, string> = {
   'api.said.document_too_large': '「{name}」は {mb} MB あります。読み込める資料は {max_mb} MB までです。分割するか、業務の説明に必要なページだけにしてください。',
   'api.said.document_not_found': 'ワークスペースに資料「{name}」がありません。もう一度追加してください。',
   'api.said.document_name_refused': '「{name}」は資料のファイル名として使えません。文字・数字・空白・_・-・. を使った 120 文字以内の名前に変えてください。',
+  'api.said.document_name_too_long': '「{name}」は UTF-8 で {bytes} バイトあります。資料のファイル名は {max_bytes} バイト（日本語でおよそ 66 文字）までです。短い名前に変えてください。',
   'api.said.document_kind_refused': '「{name}」は設計エンジンが読める種類の資料ではありません。{extensions} のいずれかのファイルを追加してください。',
   'api.said.document_name_exhausted': '「{name}」に似た名前の資料が多すぎます。ファイル名を変えてから追加してください。',
   'api.said.body_too_slow': 'リクエストが時間内に届きませんでした。もう一度送信してください。',
