@@ -61,8 +61,32 @@ async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
     let shown = planwright(home.path(), work.path(), &["cache", "show", "--format", "json"], &[]).await;
     let cache: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(cache["objectives"], 4, "the check reads the page and is not cached: {cache}");
+    // Each entry with its objective, page, actions and locators, and when it was used.
+    let entries = cache["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 4, "{cache}");
+    let sign_in = entries.iter().find(|e| e["placeholders"].as_array().is_some_and(|p| p.len() == 2)).unwrap();
+    assert!(sign_in["page"].as_str().unwrap().ends_with("/objectives/supplier-ja/login.html"), "{sign_in}");
+    let actions = sign_in["actions"].as_array().unwrap();
+    assert!(actions.iter().any(|a| a["tool"] == "fill" && a["locator"].as_str().is_some_and(|l| l.starts_with("getByRole("))));
+    assert!(actions.iter().any(|a| a["action"].as_str().unwrap().contains("{{SUPPLIER_PORTAL_PASSWORD}}")), "{sign_in}");
+    assert!(sign_in["updated_at"].is_string() && sign_in["used_at"].is_null() && sign_in["replays"] == 0, "{sign_in}");
+    let text = planwright(home.path(), work.path(), &["cache", "show"], &[]).await;
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains(sign_in["id"].as_str().unwrap()) && text.contains("never replayed"), "{text}");
+    assert!(!text.contains("Ymd#2024-canary") && !shown.stdout.windows(15).any(|w| w == b"Ymd#2024-canary"));
+    // One entry, then one site's (the rest), then nothing left.
+    let id = entries[0]["id"].as_str().unwrap();
+    let one = planwright(home.path(), work.path(), &["cache", "clear", "--entry", id], &[]).await;
+    assert_eq!(one.status.code(), Some(0), "{one:?}");
+    let again = planwright(home.path(), work.path(), &["cache", "clear", "--entry", id], &[]).await;
+    assert_eq!(again.status.code(), Some(2), "an id no entry has is an error: {again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("cache show"), "{again:?}");
+    let site = planwright(home.path(), work.path(), &["cache", "clear", "--site", &sites.url("")], &[]).await;
+    assert!(String::from_utf8_lossy(&site.stdout).contains("3 objective"), "{site:?}");
+    let shown = planwright(home.path(), work.path(), &["cache", "show", "--format", "json"], &[]).await;
+    assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["objectives"], 0);
     let cleared = planwright(home.path(), work.path(), &["cache", "clear"], &[]).await;
-    assert!(String::from_utf8_lossy(&cleared.stdout).contains("4 objective"), "{cleared:?}");
+    assert!(String::from_utf8_lossy(&cleared.stdout).contains("0 objective"), "{cleared:?}");
     let shown = planwright(home.path(), work.path(), &["cache", "show", "--format", "json"], &[]).await;
     assert_eq!(serde_json::from_slice::<Value>(&shown.stdout).unwrap()["objectives"], 0);
 }
