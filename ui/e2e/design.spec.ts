@@ -121,6 +121,19 @@ test('a password written in the instruction is replaced by its placeholder', asy
   expect(await page.evaluate(() => localStorage.getItem('planwright.editor') ?? '')).not.toContain('Hunter2-canary');
 });
 
+test('a password typed before any generation is kept in no storage of this window', async ({ page, studio }) => {
+  void studio;
+  // The session as typed goes to the studio, which keeps it with the password as its placeholder.
+  const kept = page.waitForResponse(
+    (r) => r.url().includes('/session') && r.request().method() === 'PUT' && (r.request().postData() ?? '').includes('Hunter2-typed'),
+  );
+  await describe(page, 'Sign in to https://portal.example.com as admin, password is Hunter2-typed!, and download the invoices');
+  expect((await kept).ok()).toBe(true);
+  const stored = () => page.evaluate(() => localStorage.getItem('planwright.editor') ?? '');
+  await expect.poll(stored).toContain('{{LOGIN_PASSWORD}}');
+  expect(await stored()).not.toContain('Hunter2-typed');
+});
+
 const MISSPELT_TEMPLATE = readFileSync(join(FIXTURES, 'misspelt_report.yaml'), 'utf8');
 
 test.describe('a generation with a repair round', () => {
