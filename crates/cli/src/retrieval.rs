@@ -58,7 +58,7 @@ pub fn run(command: BlocksCommand) -> Result<Exit> {
         Err(error) => (Retriever::for_catalog(&catalog, None), vec![format!("{error}; ranking by BM25 alone")]),
     };
     for warning in &warnings {
-        eprintln!("planwright: warning: {warning}");
+        crate::terminal::say(format_args!("planwright: warning: {warning}"));
     }
     let options = SearchOptions { top_k, pinned: Vec::new() };
     let result = if retriever.has_embeddings() {
@@ -70,12 +70,12 @@ pub fn run(command: BlocksCommand) -> Result<Exit> {
     let result = match result {
         Ok(result) => result,
         Err(error) => {
-            eprintln!("planwright: {error}");
+            crate::terminal::say(format_args!("planwright: {error}"));
             return Ok(Exit::Unusable);
         }
     };
     for warning in &result.warnings {
-        eprintln!("planwright: warning: {warning}");
+        crate::terminal::say(format_args!("planwright: warning: {warning}"));
     }
     let output = match format {
         Format::Json => render::json(&result.hits.iter().map(row).collect::<Vec<_>>()),

@@ -146,11 +146,11 @@ fn show(id: &str, at: &Where) -> Result<Exit> {
     else {
         let ids = files.iter().filter_map(|f| f.spec.as_ref().ok()).map(|s| s.id.as_str());
         let closest = planwright_plan::suggest::closest(id, ids);
-        eprintln!(
+        crate::terminal::say(format_args!(
             "planwright: no template `{id}` in {}{}",
             at.designs.join("templates").display(),
             if closest.is_empty() { String::new() } else { format!("; did you mean {}?", closest.join(", ")) }
-        );
+        ));
         return Ok(Exit::Unusable);
     };
     let validation = checked(file, spec, &files, &catalog(None)?);

@@ -18,8 +18,17 @@ use crate::screenshot::{file_name, read_png};
 use crate::text::{clean, epoch_ms, record_name};
 use crate::ReportError;
 
-/// Writes the Allure results of `run` into `dir` (created when missing); the files written.
+/// Writes the Allure results of `run` into `dir` (created when missing); the files written, each
+/// atomically. A `dir` that is a link, or a link at a file's name, is refused, never written
+/// through.
 pub fn allure(run: &RunRecord, dir: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let refused = |why: &str| ReportError::Write {
+        path: dir.to_path_buf(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_owned()),
+    };
+    if dir.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(refused("it is a link, and reports are never written through one; name a folder"));
+    }
     std::fs::create_dir_all(dir).map_err(|source| ReportError::Write { path: dir.to_path_buf(), source })?;
     let mut files = Files { dir, written: Vec::new() };
     for node in run.nodes.iter().filter(|n| n.is_browser()) {
@@ -69,7 +78,8 @@ struct Files<'a> {
 impl Files<'_> {
     fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), ReportError> {
         let path = self.dir.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ReportError::Write { path: path.clone(), source })?;
+        planwright_fs::write_atomically(&path, bytes, planwright_fs::Access::Shared)
+            .map_err(|source| ReportError::Write { path: path.clone(), source })?;
         self.written.push(path);
         Ok(())
     }

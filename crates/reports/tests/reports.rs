@@ -299,6 +299,28 @@ fn allure_writes_a_result_per_browser_node_with_objectives_as_nested_steps_and_s
 }
 
 #[test]
+fn allure_results_are_never_written_through_a_link() {
+    let fixture = Fixture::load("portal-statement", &[]);
+    let elsewhere = fixture.dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    // The folder named is a link: refused, nothing written where it points.
+    let linked = fixture.dir.path().join("allure-link");
+    std::os::unix::fs::symlink(&elsewhere, &linked).unwrap();
+    let error = allure(&fixture.record(), &linked).unwrap_err().to_string();
+    assert!(error.contains("is a link"), "{error}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    // A link planted at a result's name: refused, its target kept.
+    let dir = fixture.dir.path().join("allure-results");
+    let written = allure(&fixture.record(), &dir).unwrap();
+    let target = elsewhere.join("precious.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    std::fs::remove_file(&written[0]).unwrap();
+    std::os::unix::fs::symlink(&target, &written[0]).unwrap();
+    assert!(allure(&fixture.record(), &dir).is_err());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+}
+
+#[test]
 fn allure_fails_the_result_of_an_objective_that_failed_and_names_a_missing_screenshot() {
     let fixture = Fixture::load("shop-export", &["02-failed-pass2.png"]);
     let dir = fixture.dir.path().join("allure");
