@@ -2,24 +2,17 @@
 //! into the instruction, the chat or an answer is kept as its placeholder only, and its value is
 //! in no file of the drafts folder, whatever else in the session repeats it.
 
+mod support;
+
 use planwright_api::{
-    ChatAuthor, ChatMessage, DataHome, DesignSession, GenerateRequest, GenerationEvent, KeyStore, PlanText, Studio,
-    StudioConfig, TemplateMode,
+    ChatAuthor, ChatMessage, DesignSession, GenerateRequest, GenerationEvent, PlanText, TemplateMode,
 };
 use serde_json::{json, Map};
+use support::studio;
 
 const PASSWORD: &str = "Hunter2!Canary";
 const PIN: &str = "43219876";
 const TOKEN: &str = "ghp_Canary0123456789";
-
-fn studio(dir: &std::path::Path) -> Studio {
-    Studio::open(StudioConfig {
-        workspace: Some(dir.join("workspace")),
-        data_home: Some(DataHome::at(dir.join("home"))),
-        key_store: KeyStore::File,
-    })
-    .unwrap()
-}
 
 /// Every file under `dir`, at any depth, with its bytes as text.
 fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {

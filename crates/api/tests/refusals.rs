@@ -5,20 +5,13 @@
 
 use std::time::Duration;
 
+mod support;
+
 use planwright_api::{
-    ApiMessage, DataHome, DocumentUpload, ErrorCode, EventsAfter, KeyStore, PlanChoice, StartRunRequest, Studio,
-    StudioConfig,
+    ApiMessage, DataHome, DocumentUpload, ErrorCode, EventsAfter, PlanChoice, StartRunRequest, Studio,
 };
 use planwright_runs::EventKind;
-
-fn studio(dir: &std::path::Path) -> Studio {
-    Studio::open(StudioConfig {
-        workspace: Some(dir.join("workspace")),
-        data_home: Some(DataHome::at(dir.join("home"))),
-        key_store: KeyStore::File,
-    })
-    .unwrap()
-}
+use support::studio;
 
 fn upload(name: &str, content: &[u8]) -> DocumentUpload {
     use base64::Engine as _;

@@ -140,22 +140,9 @@ async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
         assert!(!text.contains(CANARY));
     }
     assert!(everything[0].contains("{{NOTE_SECRET}}"), "the record names the placeholder");
-    let logs: Vec<std::path::PathBuf> = walk(run.home.path());
+    let logs: Vec<std::path::PathBuf> = support::files_under(run.home.path());
     for file in logs {
         let bytes = std::fs::read(&file).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "{} holds the secret", file.display());
     }
-}
-
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }

@@ -82,20 +82,6 @@ fn refusals(run: &TaskRun) -> Vec<String> {
         .collect()
 }
 
-/// Every file under `dir`.
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
-}
-
 /// Neither secret anywhere an attacker could read it: the sites' log (the other origin's
 /// included), the run's events, every file of the data home, the model's requests.
 fn nowhere(run: &TaskRun, server: Option<&ReplayServer>) {
@@ -104,7 +90,7 @@ fn nowhere(run: &TaskRun, server: Option<&ReplayServer>) {
     for canary in [PASSWORD, OTHER] {
         assert!(!state.contains(canary), "the sites recorded a secret: {state}");
         assert!(!events.contains(canary), "the run record holds a secret");
-        for file in walk(run.home.path()) {
+        for file in support::files_under(run.home.path()) {
             let bytes = std::fs::read(&file).unwrap();
             assert!(!String::from_utf8_lossy(&bytes).contains(canary), "{} holds a secret", file.display());
         }
@@ -279,7 +265,7 @@ async fn a_token_in_the_start_address_is_masked_in_the_cache_key_and_the_entry_i
     assert_eq!(entries.len(), 1);
     assert!(entries[0].page.ends_with("/trust/t/***/form.html"), "{:?}", entries[0].page);
     drop(cache);
-    for file in walk(first.home.path()) {
+    for file in support::files_under(first.home.path()) {
         let bytes = std::fs::read(&file).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(TOKEN), "{} holds the token", file.display());
     }
