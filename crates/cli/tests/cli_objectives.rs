@@ -67,8 +67,13 @@ async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
     let sign_in = entries.iter().find(|e| e["placeholders"].as_array().is_some_and(|p| p.len() == 2)).unwrap();
     assert!(sign_in["page"].as_str().unwrap().ends_with("/objectives/supplier-ja/login.html"), "{sign_in}");
     let actions = sign_in["actions"].as_array().unwrap();
-    assert!(actions.iter().any(|a| a["tool"] == "fill" && a["locator"].as_str().is_some_and(|l| l.starts_with("getByRole("))));
-    assert!(actions.iter().any(|a| a["action"].as_str().unwrap().contains("{{SUPPLIER_PORTAL_PASSWORD}}")), "{sign_in}");
+    assert!(actions
+        .iter()
+        .any(|a| a["tool"] == "fill" && a["locator"].as_str().is_some_and(|l| l.starts_with("getByRole("))));
+    assert!(
+        actions.iter().any(|a| a["action"].as_str().unwrap().contains("{{SUPPLIER_PORTAL_PASSWORD}}")),
+        "{sign_in}"
+    );
     assert!(sign_in["updated_at"].is_string() && sign_in["used_at"].is_null() && sign_in["replays"] == 0, "{sign_in}");
     let text = planwright(home.path(), work.path(), &["cache", "show"], &[]).await;
     let text = String::from_utf8_lossy(&text.stdout);

@@ -1061,7 +1061,8 @@ impl<'a> Runner<'a> {
     /// The model's operations with each target it names in part made exact — the role and
     /// whole name of the one element it matches now — so that what is carried out, and kept in
     /// the cache, is that element; a look-alike is refused. A target matching none or several
-    /// is left as it is (the precheck fails it, saying which).
+    /// is left as it is (the precheck fails it, saying which), and so is one with no role a
+    /// locator can name (it is carried out, not cached).
     async fn exact_targets(&self, ops: Vec<Op>) -> Result<Vec<Op>, Failure> {
         let mut exact = Vec::with_capacity(ops.len());
         for op in ops {
@@ -1074,7 +1075,7 @@ impl<'a> Runner<'a> {
                 None => Vec::new(),
             };
             exact.push(match found.as_slice() {
-                [one] if !one.role.is_empty() && !one.name.is_empty() => {
+                [one] if planwright_browser::is_interactive(&one.role) && !one.name.is_empty() => {
                     let target = Locator::Role { role: one.role.clone(), name: Some(one.name.clone()), exact: true };
                     let target = match op.locator() {
                         Some(Locator::Near { text, .. }) => {
