@@ -15,7 +15,8 @@ use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use planwright_objectives::cache::CacheKey;
 use planwright_objectives::resolve::Op;
 use planwright_objectives::ActionCache;
-use planwright_runs::EventKind;
+use planwright_reports::RunRecord;
+use planwright_runs::{DataHome, EventKind, RunStore};
 use planwright_sites::FixtureSites;
 use serde_json::{json, Value};
 use support::{client, run_plan_on, TaskRun};
@@ -83,13 +84,18 @@ fn refusals(run: &TaskRun) -> Vec<String> {
 }
 
 /// Neither secret anywhere an attacker could read it: the sites' log (the other origin's
-/// included), the run's events, every file of the data home, the model's requests.
+/// included), the run's events, every file of the data home, the reports made from the record,
+/// the model's requests.
 fn nowhere(run: &TaskRun, server: Option<&ReplayServer>) {
     let state = run.state.to_string();
     let events = serde_json::to_string(&run.events).unwrap();
+    let store = RunStore::open(&DataHome::at(run.home.path())).unwrap();
+    let record = RunRecord::read(&store, &run.outcome.run_id).unwrap();
+    let reports = [planwright_reports::html(&record), planwright_reports::junit(&record)];
     for canary in [PASSWORD, OTHER] {
         assert!(!state.contains(canary), "the sites recorded a secret: {state}");
         assert!(!events.contains(canary), "the run record holds a secret");
+        assert!(reports.iter().all(|r| !r.contains(canary)), "a report holds a secret");
         for file in support::files_under(run.home.path()) {
             let bytes = std::fs::read(&file).unwrap();
             assert!(!String::from_utf8_lossy(&bytes).contains(canary), "{} holds a secret", file.display());
