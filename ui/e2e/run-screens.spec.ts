@@ -3,7 +3,7 @@
 // finished view and the form also at 1920×1080): after `npm run build` and `cargo build -p
 // planwright`, `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/run-screens.spec.ts`. Skipped
 // in the ordinary test run; each picture is taken once what it shows is there. The images in
-// docs/images (run-objectives-*, escalation-*, settings-planning-*) are a selection of them. English runs use the English portal fixture,
+// docs/images (run-objectives-*, escalation-*, settings-planning-*, run-refused-*) are a selection of them. English runs use the English portal fixture,
 // Japanese ones the Japanese supplier portal, so the steps read in the studio's language.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -23,6 +23,7 @@ interface Words {
   readAnalysis: string;
   enlarge: RegExp;
   succeeded: RegExp;
+  notPassed: RegExp;
   stopped: RegExp;
 }
 
@@ -39,6 +40,7 @@ const WORDS: Record<'en' | 'ja', Words> = {
     readAnalysis: 'Read the technical analysis',
     enlarge: /Enlarge the screenshot of objective 1/,
     succeeded: /succeeded/i,
+    notPassed: /not passed/i,
     stopped: /stopped/i,
   },
   ja: {
@@ -53,6 +55,7 @@ const WORDS: Record<'en' | 'ja', Words> = {
     readAnalysis: '技術的な分析を読む',
     enlarge: /目標 1.*のスクリーンショットを拡大/,
     succeeded: /成功/,
+    notPassed: /未達成/,
     stopped: /停止/,
   },
 };
@@ -95,6 +98,19 @@ const PLANS = {
   ),
   'meisai.yaml': plan('meisai', 'download_statement', JA_STEPS),
   'meisai_live.yaml': plan('meisai_live', 'download_statement', `${JA_STEPS}\n        6. 「Excel出力」を押す`, '      on_unsatisfied: report\n'),
+  // A secret the step names for a field that is another site's (a frame): refused, never typed.
+  'refused.yaml': plan(
+    'refused',
+    'sign_in',
+    `1. Type {{PORTAL_PASSWORD}} into Password\n        2. Click Sign in`,
+    '      max_retries_per_step: 1\n      max_iterations: 1\n      max_revisions: 0\n      on_unsatisfied: report\n',
+  ),
+  'kyohi.yaml': plan(
+    'kyohi',
+    'sign_in',
+    `1. 「Password」に {{PORTAL_PASSWORD}} と入力する\n        2. 「Sign in」を押す`,
+    '      max_retries_per_step: 1\n      max_iterations: 1\n      max_revisions: 0\n      on_unsatisfied: report\n',
+  ),
   'meisai_check.yaml': plan(
     'meisai_check',
     'download_statement',
@@ -179,6 +195,20 @@ for (const lang of ['en', 'ja'] as const) {
         // The same at 1920×1080.
         await page.setViewportSize({ width: 1920, height: 1080 });
         await shot(page, `run-objectives-${v}-1920`);
+      });
+
+      test('an action refused because the field is another site’s', async ({ page, studio, sites }) => {
+        void studio;
+        test.setTimeout(120_000);
+        const file = lang === 'en' ? 'refused' : 'kyohi';
+        await start(page, w, `${file}.yaml`, file, `${sites.origin}/trust/frame-login.html?instant=1`);
+        await expect(page.locator('.run-head [role=status]')).toHaveText(w.notPassed, { timeout: 60_000 });
+        const list = page.getByRole('list', { name: w.objectives('sign_in') });
+        await expect(list).toContainText('another site');
+        await page.locator('.runs > section.main').evaluate((el) => el.scrollTo(0, 0));
+        await shot(page, `run-refused-${v}`);
+        await page.locator('.runs > section.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await shot(page, `run-refused-log-${v}`);
       });
 
       test('the escalation form', async ({ page, studio, sites }) => {

@@ -293,6 +293,11 @@ fn suggestions(runner: &Runner<'_>) -> Vec<String> {
                 format!("objective {number}: the browser failed ({}); run it again", failure.reason)
             }
             FailureKind::Model => format!("objective {number}: the model could not help ({})", failure.reason),
+            FailureKind::Refused => format!(
+                "objective {number}: an action was refused for safety ({}); name the field or button exactly as the \
+                 page labels it",
+                failure.reason
+            ),
         });
     }
     if out.is_empty() {

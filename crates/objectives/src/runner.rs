@@ -931,10 +931,10 @@ impl<'a> Runner<'a> {
     async fn act(&mut self, op: &Op) -> Result<ActionReport, Failure> {
         // The evidence of the objective before shows the page before this action.
         self.flush_evidence().await;
-        if let Some((kind, why)) = self.refusal(op).await? {
-            self.record_refusal(&why);
-            self.record_action(op, format!("refused: {why}"), false);
-            return Err(Failure { reason: why, retriable: kind != FailureKind::Final, kind });
+        if let Some(refused) = self.refusal(op).await? {
+            self.record_refusal(&refused.reason);
+            self.record_action(op, format!("refused: {}", refused.reason), false);
+            return Err(refused);
         }
         // What typing changes is read back from the field; anything it brings up (suggestions,
         // a submit button enabled) is waited for by the next action's own checks.
@@ -1018,14 +1018,14 @@ impl<'a> Runner<'a> {
         action
     }
 
-    /// Why `op` may not be carried out, and how the attempt fails then: it would move a secret
-    /// where a secret never goes ([`secret_use`]), or press a look-alike of what the step names
-    /// ([`lookalike`]).
-    async fn refusal(&self, op: &Op) -> Result<Option<(FailureKind, String)>, Failure> {
+    /// How the attempt fails when `op` may not be carried out: it would move a secret where a
+    /// secret never goes ([`secret_use`]) — as no other approach changes, when the operation
+    /// itself names the secret — or press a look-alike of what the step names ([`lookalike`]).
+    async fn refusal(&self, op: &Op) -> Result<Option<Failure>, Failure> {
         let named = placeholders_in(&self.scope.step);
         let redact = |text: &str| self.ctx.secrets.redact(text);
         if let Some(why) = secret_use::refusal(op, &named).or_else(|| secret_use::value_refusal(op, redact)) {
-            return Ok(Some((FailureKind::Final, why)));
+            return Ok(Some(Failure { reason: why, retriable: false, kind: FailureKind::Refused }));
         }
         if let Op::Fill { locator, value } = op {
             if value.kind == ValueKind::Placeholder {
@@ -1035,10 +1035,10 @@ impl<'a> Runner<'a> {
                 let name = value.value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
                 let refused =
                     secret_use::field_refusal(&self.scope.step, name, &field.name, &facts, &self.scope.origin);
-                return Ok(refused.map(|why| (FailureKind::NotFound, why)));
+                return Ok(refused.map(|why| Failure::retry(FailureKind::Refused, why)));
             }
         }
-        Ok(self.look_alike(op).await?.map(|why| (FailureKind::NotFound, why)))
+        Ok(self.look_alike(op).await?.map(|why| Failure::retry(FailureKind::Refused, why)))
     }
 
     /// Why an element a locator matches only in part is not the one the step means: its name
@@ -1068,7 +1068,7 @@ impl<'a> Runner<'a> {
         for op in ops {
             if let Some(why) = self.look_alike(&op).await? {
                 self.record_refusal(&why);
-                return Err(Failure::retry(FailureKind::NotFound, why));
+                return Err(Failure::retry(FailureKind::Refused, why));
             }
             let found = match op.locator().filter(|l| !is_exact(l)) {
                 Some(locator) => self.session.resolve(locator).await?,

@@ -229,7 +229,7 @@ pub enum RunMessage {
     /// English text).
     BlockerStayed { blocking: String, choice: String },
     /// An objective's failure, by the kind of its last attempt's (`not_found`, `ambiguous`,
-    /// `no_effect`, `check_failed`, `blocked`, `loop`, `browser`, `model`, `final`), after
+    /// `no_effect`, `check_failed`, `blocked`, `loop`, `browser`, `model`, `refused`, `final`), after
     /// `attempts`; the runner's words in the English text.
     ObjectiveNotReached { kind: String, attempts: u64 },
     /// An answer's field: required and left empty.

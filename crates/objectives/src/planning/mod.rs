@@ -52,6 +52,9 @@ pub enum FailureKind {
     Browser,
     /// The model could not help.
     Model,
+    /// An action was refused: it would have moved a secret where a secret never goes, or pressed
+    /// a look-alike of the control the step names (`secret_use`, `lookalike`).
+    Refused,
     /// Nothing another approach could change (the browser is gone, a secret is missing).
     Final,
 }
@@ -68,6 +71,7 @@ impl FailureKind {
             FailureKind::Loop => "loop",
             FailureKind::Browser => "browser",
             FailureKind::Model => "model",
+            FailureKind::Refused => "refused",
             FailureKind::Final => "final",
         }
     }

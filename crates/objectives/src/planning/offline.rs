@@ -249,6 +249,8 @@ pub fn approaches_for(report: &AttemptReport, intents: &[Intent], model: bool) -
         FailureKind::Blocked | FailureKind::Loop => &[Approach::ReloadPage, Approach::ModelDecides],
         FailureKind::Browser => &[Approach::ReloadPage],
         FailureKind::Model => &[Approach::AsWritten],
+        // Another element may keep the rule; a model's choice is checked the same way.
+        FailureKind::Refused => &[Approach::ModelDecides],
         FailureKind::Final => &[],
     };
     candidates.iter().copied().filter(|a| applies(*a, intents, model)).collect()

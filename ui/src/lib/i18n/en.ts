@@ -853,7 +853,7 @@ export const en = {
   'run.said.recovery_close': 'Close {blocking} ({choice})',
   'run.said.blocker_gone': '{blocking} went away after pressing {choice}.',
   'run.said.blocker_stayed': '{blocking} was still in the way after pressing {choice}.',
-  'run.said.objective_not_reached': 'Not reached after {attempts, plural, one {# attempt} other {# attempts}}: {kind, select, not_found {what it needs is not on the page} ambiguous {several elements match and the step does not say which} no_effect {the page showed no effect of the actions} check_failed {what it checks for is not on the page} blocked {something in the way could not be closed} loop {the same action kept giving the same result} browser {the browser failed} model {the model could not help} other {nothing another attempt could change}}.',
+  'run.said.objective_not_reached': 'Not reached after {attempts, plural, one {# attempt} other {# attempts}}: {kind, select, not_found {what it needs is not on the page} ambiguous {several elements match and the step does not say which} no_effect {the page showed no effect of the actions} check_failed {what it checks for is not on the page} blocked {something in the way could not be closed} loop {the same action kept giving the same result} browser {the browser failed} model {the model could not help} refused {an action was refused for safety: a secret goes only into a field the step names on the site it started on, and a look-alike control is never pressed} other {nothing another attempt could change}}.',
   'run.said.answer_required': 'Required: fill this in.',
   'run.said.answer_approval_required': 'Choose approve or reject.',
   'run.said.answer_not_text': 'Must be text.',

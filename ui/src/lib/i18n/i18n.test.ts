@@ -68,6 +68,9 @@ describe('i18n', () => {
     const ended = { completed: 2, total: 3, outcome: 'reported', passes: 2, percent: 67, replayed: 0, model_calls: 1 };
     expect(format('en', 'run.said.objectives_ended', ended)).toBe('2 of 3 objectives done; reported after 2 passes (67 % satisfied); 1 model call.');
     expect(format('en', 'run.said.objectives_ended', { ...ended, outcome: 'none', model_calls: 0 })).toBe('2 of 3 objectives done; no model calls.');
+    // A refusal is its own kind of failure, said as such in both languages.
+    expect(format('en', 'run.said.objective_not_reached', { kind: 'refused', attempts: 1 })).toContain('refused for safety');
+    expect(format('ja', 'run.said.objective_not_reached', { kind: 'refused', attempts: 1 })).toContain('安全のため操作を取りやめました');
   });
 
   it('leaves no plural form unfilled in any message', () => {

@@ -852,7 +852,7 @@ export const ja: Record<MessageKey, string> = {
   'run.said.recovery_close': '{blocking} を閉じる（{choice}）',
   'run.said.blocker_gone': '{choice} を押すと {blocking} が消えました。',
   'run.said.blocker_stayed': '{choice} を押しても {blocking} が残りました。',
-  'run.said.objective_not_reached': '{attempts} 回試しても達成できませんでした: {kind, select, not_found {必要なものがページにありません} ambiguous {当てはまる要素が複数あり、どれか決められません} no_effect {操作してもページに変化がありません} check_failed {確認する内容がページにありません} blocked {邪魔な表示を閉じられません} loop {同じ操作で同じ結果が続きました} browser {ブラウザーでエラーが起きました} model {モデルが判断できませんでした} other {やり直しても変わらない理由で止まりました}}。',
+  'run.said.objective_not_reached': '{attempts} 回試しても達成できませんでした: {kind, select, not_found {必要なものがページにありません} ambiguous {当てはまる要素が複数あり、どれか決められません} no_effect {操作してもページに変化がありません} check_failed {確認する内容がページにありません} blocked {邪魔な表示を閉じられません} loop {同じ操作で同じ結果が続きました} browser {ブラウザーでエラーが起きました} model {モデルが判断できませんでした} refused {安全のため操作を取りやめました（シークレットは開始したサイトの、手順が指定した欄にしか入力しません。似た名前の別のボタンも押しません）} other {やり直しても変わらない理由で止まりました}}。',
   'run.said.answer_required': '必須です。入力してください。',
   'run.said.answer_approval_required': '承認か却下を選んでください。',
   'run.said.answer_not_text': '文字で入力してください。',
