@@ -105,3 +105,25 @@ async fn a_credential_typed_into_the_design_session_is_in_no_file_of_the_drafts_
         assert_eq!(session.answers["kiosk"], json!("PIN {{LOGIN_PASSWORD_2}}"));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_credential_that_is_also_a_word_of_the_session_leaves_it_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let studio = studio(dir.path());
+    // "person" is the value here, and also who wrote each chat line.
+    let session = DesignSession {
+        instruction: "Sign in with the password: person and download the invoices".into(),
+        documents: Vec::new(),
+        templates: Vec::new(),
+        apply_mode: TemplateMode::Compose,
+        pinned: Vec::new(),
+        answers: Map::new(),
+        at_run_time: Vec::new(),
+        chat: vec![ChatMessage { from: ChatAuthor::Person, text: "the one above".into(), requirement: None }],
+        generation: None,
+    };
+    studio.save_draft("words.yaml".into(), PlanText { text: "id: words\n".into() }).await.unwrap();
+    let kept = studio.save_design_session("words.yaml".into(), session).await.unwrap();
+    assert!(kept.instruction.contains("{{"), "the value in the instruction is a placeholder: {}", kept.instruction);
+    assert!(matches!(kept.chat[0].from, ChatAuthor::Person));
+}

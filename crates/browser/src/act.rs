@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::BrowserError;
 use crate::js::{Arg, ElementFn};
-use crate::locate::{Candidate, Locator};
+use crate::locate::{Candidate, FieldFacts, Locator};
 use crate::refs::NodeKey;
 use crate::roles::{is_interactive, shown, Shown};
 use crate::session::{BrowserSession, DialogRecord};
@@ -509,8 +509,25 @@ impl BrowserSession {
         value: &str,
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
+        self.fill_where(locator, value, options, &|_, _| None).await?.map_err(BrowserError::Input)
+    }
+
+    /// [`BrowserSession::fill`], when `refusal` finds nothing against the one field the locator
+    /// names once it is ready — asked of that very element, just before typing, so that a page
+    /// cannot put another field in its place between the check and the typing. `Ok(Err(why))`:
+    /// refused, nothing typed.
+    pub async fn fill_where(
+        &self,
+        locator: &Locator,
+        value: &str,
+        options: &ActOptions,
+        refusal: &(dyn Fn(&Candidate, &FieldFacts) -> Option<String> + Send + Sync),
+    ) -> Result<Result<ActionReport, String>, BrowserError> {
         let before = self.before().await?;
         let ready = self.ready(locator, "fill", false, options.timeout, Some(&before.tree)).await?;
+        if let Some(why) = refusal(&ready.candidate, &self.facts_of(&ready.object).await?) {
+            return Ok(Err(why));
+        }
         let start = Instant::now();
         let how = self.call_element(&ready.object, ElementFn::PrepareFill, vec![Arg::Value(json!(value))]).await?;
         match how.as_str() {
@@ -525,7 +542,7 @@ impl BrowserSession {
             }
             other => return Err(BrowserError::Input(other.unwrap_or("the field cannot be filled").to_owned())),
         }
-        self.report("fill", before, Some(ready.candidate), ready.waited, start.elapsed(), options).await
+        Ok(Ok(self.report("fill", before, Some(ready.candidate), ready.waited, start.elapsed(), options).await?))
     }
 
     /// Selects the options of a `<select>` whose value or label is one of `values`.

@@ -147,8 +147,12 @@ impl BrowserSession {
 
     /// What decides whether a secret may be typed into a field (see [`FieldFacts`]).
     pub async fn field_facts(&self, candidate: &Candidate) -> Result<FieldFacts, BrowserError> {
-        let object = self.object_of(&candidate.key()).await?;
-        let facts = self.call_element(&object, ElementFn::FieldFacts, Vec::new()).await?;
+        self.facts_of(&self.object_of(&candidate.key()).await?).await
+    }
+
+    /// [`FieldFacts`] of the element `object`.
+    pub(crate) async fn facts_of(&self, object: &str) -> Result<FieldFacts, BrowserError> {
+        let facts = self.call_element(object, ElementFn::FieldFacts, Vec::new()).await?;
         serde_json::from_value(facts).map_err(|e| BrowserError::Protocol {
             method: "fieldFacts".into(),
             message: format!("the page answered what no field is: {e}"),

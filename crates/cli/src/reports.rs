@@ -44,6 +44,12 @@ impl ReportArgs {
             files.push((path.clone(), format));
         }
         if let Some(dir) = &self.allure_results {
+            if dir.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) {
+                return Err(format!(
+                    "--allure-results {}: it is a link, and reports are never written through one; name a folder",
+                    dir.display()
+                ));
+            }
             // Created when missing: then the nearest folder that exists is the one written in.
             let existing = dir
                 .ancestors()

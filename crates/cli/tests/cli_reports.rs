@@ -250,6 +250,21 @@ async fn a_report_path_that_is_a_link_is_refused_and_its_target_kept() {
     assert!(std::fs::symlink_metadata(work.path().join("out.html")).unwrap().file_type().is_symlink());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_allure_results_folder_that_is_a_link_is_refused_before_the_run() {
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(work.path().join("plan.yaml"), writes("out/ok.json")).unwrap();
+    let elsewhere = home.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, work.path().join("allure")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--allure-results", "allure"]).await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--allure-results allure: it is a link"), "{stderr}");
+    assert!(!work.path().join("out").exists(), "nothing ran");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written through the link");
+}
+
 /// The run itself puts a folder where its report was to go: the run succeeded and says so, and
 /// the report that could not be written has an exit code of its own (not 2, "unusable input").
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

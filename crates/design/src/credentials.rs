@@ -253,10 +253,11 @@ impl Redactor {
     }
 
     /// `text` with every value found so far replaced by its placeholder: a value written alone,
-    /// where nothing says it is a credential.
+    /// where nothing says it is a credential. A value under 4 characters is left where nothing
+    /// says it is one: it would be every "1" or "ab" of the text.
     pub fn hide(&self, text: &str) -> String {
         let mut text = text.to_owned();
-        for secret in &self.secrets {
+        for secret in self.secrets.iter().filter(|s| s.value.chars().count() >= 4) {
             text = replace_value(&text, &secret.value, &secret.name);
         }
         text

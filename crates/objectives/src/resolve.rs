@@ -666,7 +666,7 @@ async fn choose(
 const DOWNLOAD_WORDS: &[&str] =
     &["download", "export", "save", "csv", "pdf", "xlsx", "ダウンロード", "出力", "エクスポート", "保存"];
 const SEARCH_WORDS: &[&str] = &["search", "find", "query", "keyword", "検索", "キーワード", "探す"];
-const USER_WORDS: &[&str] = &[
+pub(crate) const USER_WORDS: &[&str] = &[
     "user",
     "username",
     "login",
@@ -685,7 +685,7 @@ const PASSWORD_WORDS: &[&str] = &["password", "passcode", "pin", "パスワー�
 const SUBMIT_LOGIN: &[&str] =
     &["sign in", "log in", "login", "sign on", "continue", "next", "submit", "ログイン", "サインイン", "送信", "次へ"];
 
-fn mentions(name: &str, words: &[&str]) -> bool {
+pub(crate) fn mentions(name: &str, words: &[&str]) -> bool {
     let name = fold(name);
     words.iter().any(|w| if w.is_ascii() { contains_phrase(&name, w) } else { name.contains(w) })
 }

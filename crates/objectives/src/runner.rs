@@ -189,6 +189,10 @@ pub struct Runner<'a> {
 struct ActionScope {
     step: String,
     origin: String,
+    /// The sites a secret may be typed on: the one the block opened first, and those an
+    /// objective reached from the person's own words (the offline resolver's actions) —
+    /// never one only a model's decision or a page's link led to.
+    trusted: std::collections::BTreeSet<String>,
 }
 
 /// A screenshot under way: where it was saved, `None` for a blank page, or why it failed.
@@ -373,6 +377,13 @@ impl<'a> Runner<'a> {
             self.check_cancel()?;
             let outcome = match result {
                 Ok(done) => {
+                    // A site the person's own words led to may take their secrets; one a model
+                    // or a page led to may not (`secret_use`).
+                    if done.decided_by == "offline" {
+                        if let Ok(url) = self.session.url().await {
+                            self.scope.trusted.insert(origin_of(&url));
+                        }
+                    }
                     self.attempt_done(index, attempt, &intents, done)?;
                     None
                 }
@@ -515,8 +526,12 @@ impl<'a> Runner<'a> {
             planner.attempt_started();
         }
         self.prepare(index, approach).await?;
-        let started_on = self.start_urls.get(&index).map(String::as_str).unwrap_or_default();
-        self.scope = ActionScope { step: description.to_owned(), origin: origin_of(started_on) };
+        let started_on = origin_of(self.start_urls.get(&index).map(String::as_str).unwrap_or_default());
+        if self.scope.trusted.is_empty() {
+            self.scope.trusted.insert(started_on.clone());
+        }
+        self.scope.step = description.to_owned();
+        self.scope.origin = started_on;
         self.clear_blockers(index, intents).await?;
         // A token in the address is a secret's value: the key keeps `***` in its place.
         let start_url = self.ctx.secrets.redact(&self.session.url().await?);
@@ -649,10 +664,10 @@ impl<'a> Runner<'a> {
             }
         };
         // A decision that would move a secret is refused whole, before any of it is done.
-        let redact = |text: &str| self.ctx.secrets.redact(text);
+        let (named, redact) = (self.named(), |text: &str| self.ctx.secrets.redact(text));
         if let Some(why) = planned
             .iter()
-            .find_map(|op| secret_use::refusal(op, &placeholders).or_else(|| secret_use::value_refusal(op, redact)))
+            .find_map(|op| secret_use::refusal(op, &named).or_else(|| secret_use::value_refusal(op, redact)))
         {
             self.record_refusal(&why);
             return Err(Failure::retry(FailureKind::Model, format!("the model's actions were refused: {why}")));
@@ -784,7 +799,14 @@ impl<'a> Runner<'a> {
             if at > 0 || looked.elapsed() > POLL {
                 self.clear_blockers(index, intents).await?;
             }
-            reports.push(self.act(op).await?);
+            match self.act(op).await {
+                Ok(report) => reports.push(report),
+                Err(refused) if refused.kind == FailureKind::Refused => {
+                    let _ = cache.forget(key);
+                    return Err(refused);
+                }
+                Err(failure) => return Err(failure),
+            }
             self.tried.1.push(op.clone());
         }
         // Judged as any attempt: by what the page shows.
@@ -948,16 +970,26 @@ impl<'a> Runner<'a> {
             // Never filled: a secret does not go into an address (`secret_use`).
             Op::Navigate { url } => session.navigate(url, &options).await,
             Op::Click { locator, .. } => session.click(locator, &options).await,
-            Op::Fill { locator, value } => {
-                // A placeholder becomes its secret only now; the value is registered for masking first.
-                let text = match value.kind {
-                    ValueKind::Placeholder => {
-                        self.ctx.secrets.fill(&value.value).map_err(|e| Failure::last(e.to_string()))?
-                    }
-                    ValueKind::Literal => value.value.clone(),
+            Op::Fill { locator, value } if value.kind == ValueKind::Placeholder => {
+                // A placeholder becomes its secret only now (registered for masking first), and
+                // goes only into a field that keeps the rule, checked on the very field typed into.
+                let text = self.ctx.secrets.fill(&value.value).map_err(|e| Failure::last(e.to_string()))?;
+                let name = value.value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
+                let scope = &self.scope;
+                let refusal = |field: &planwright_browser::Candidate, facts: &planwright_browser::FieldFacts| {
+                    secret_use::field_refusal(&scope.step, name, &field.name, facts, &scope.origin)
+                        .or_else(|| (!scope.trusted.contains(&facts.origin)).then(|| untrusted(name, &facts.origin)))
                 };
-                session.fill(locator, &text, &options).await
+                match session.fill_where(locator, &text, &options, &refusal).await {
+                    Ok(Err(why)) => {
+                        self.record_refusal(&why);
+                        self.record_action(op, format!("refused: {why}"), false);
+                        return Err(Failure::retry(FailureKind::Refused, why));
+                    }
+                    other => other.and_then(|filled| filled.map_err(BrowserError::Input)),
+                }
             }
+            Op::Fill { locator, value } => session.fill(locator, &value.value, &options).await,
             Op::Select { locator, option } => {
                 session.select_option(locator, std::slice::from_ref(option), &options).await
             }
@@ -1018,27 +1050,22 @@ impl<'a> Runner<'a> {
         action
     }
 
-    /// How the attempt fails when `op` may not be carried out: it would move a secret where a
-    /// secret never goes ([`secret_use`]) — as no other approach changes, when the operation
-    /// itself names the secret — or press a look-alike of what the step names ([`lookalike`]).
+    /// How the attempt fails when `op` may not be carried out: it names a secret where a secret
+    /// never goes ([`secret_use`]; no other approach changes that), or it would press a
+    /// look-alike of what the step names ([`lookalike`]). The field a secret is typed into is
+    /// checked as it is typed (`act`).
     async fn refusal(&self, op: &Op) -> Result<Option<Failure>, Failure> {
-        let named = placeholders_in(&self.scope.step);
-        let redact = |text: &str| self.ctx.secrets.redact(text);
-        if let Some(why) = secret_use::refusal(op, &named).or_else(|| secret_use::value_refusal(op, redact)) {
+        if let Some(why) = secret_use::refusal(op, &self.named()) {
             return Ok(Some(Failure { reason: why, retriable: false, kind: FailureKind::Refused }));
         }
-        if let Op::Fill { locator, value } = op {
-            if value.kind == ValueKind::Placeholder {
-                // No element: the fill itself fails, saying so.
-                let Some(field) = self.session.resolve(locator).await?.into_iter().next() else { return Ok(None) };
-                let facts = self.session.field_facts(&field).await?;
-                let name = value.value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
-                let refused =
-                    secret_use::field_refusal(&self.scope.step, name, &field.name, &facts, &self.scope.origin);
-                return Ok(refused.map(|why| Failure::retry(FailureKind::Refused, why)));
-            }
-        }
         Ok(self.look_alike(op).await?.map(|why| Failure::retry(FailureKind::Refused, why)))
+    }
+
+    /// The placeholders the objective under way names that the person wrote: a checklist a model
+    /// made of prose names no secret the steps did not.
+    fn named(&self) -> Vec<String> {
+        let written = placeholders_in(&self.progress.original_input);
+        placeholders_in(&self.scope.step).into_iter().filter(|name| written.contains(name)).collect()
     }
 
     /// Why an element a locator matches only in part is not the one the step means: its name
@@ -1561,6 +1588,15 @@ fn result_of(report: &ActionReport) -> String {
     }
 }
 
+/// Why a secret is not typed on a site the objective reached only by a model's decision or a
+/// page's link.
+fn untrusted(name: &str, origin: &str) -> String {
+    format!(
+        "{{{{{name}}}}} would go to {origin}, a site only a model's decision or a page's link led to; a secret is typed \
+         only on the site the run started on or one the steps' own words lead to"
+    )
+}
+
 /// The origin of an address (`http://127.0.0.1:8700`), or empty when it has none.
 fn origin_of(url: &str) -> String {
     url::Url::parse(url).map(|url| url.origin().ascii_serialization()).unwrap_or_default()
@@ -1570,7 +1606,9 @@ fn origin_of(url: &str) -> String {
 fn is_exact(locator: &Locator) -> bool {
     match locator {
         Locator::Role { name: Some(_), exact, .. } | Locator::Text { exact, .. } => *exact,
-        Locator::Role { name: None, .. } | Locator::TestId { .. } | Locator::Ref { .. } => true,
+        Locator::TestId { .. } | Locator::Ref { .. } => true,
+        // "Any button" is no element of its own to keep or replay.
+        Locator::Role { name: None, .. } => false,
         Locator::Near { target, .. } => is_exact(target),
     }
 }

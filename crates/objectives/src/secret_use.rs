@@ -38,14 +38,20 @@ pub fn refusal(op: &Op, named: &[String]) -> Option<String> {
     })
 }
 
-/// Why `op` is refused because a text of it holds a secret's value (as `redact` recognises
-/// one, in any of its encodings): a page that showed a value cannot have it sent elsewhere.
+/// Why a model's or a cached `op` is refused because what it sends holds a secret's value (as
+/// `redact` recognises one, in any of its encodings): a page that showed a value cannot have it
+/// sent elsewhere. Locators are not looked at: a name that merely contains a value's letters
+/// ("Admin" beside a user `admin`) sends nothing.
 pub fn value_refusal(op: &Op, redact: impl Fn(&str) -> String) -> Option<String> {
     texts(op)
         .into_iter()
+        .filter(|(_, place)| *place != LOCATOR)
         .find(|(text, _)| redact(text) != *text)
         .map(|(_, place)| format!("{} would put a secret's value into {place}", redact(&op.describe())))
 }
+
+/// Where a locator's text goes: nowhere but the page's own elements.
+const LOCATOR: &str = "a locator";
 
 /// Every text of an operation a secret could travel in, with where it would go.
 fn texts(op: &Op) -> Vec<(&str, &'static str)> {
@@ -65,12 +71,12 @@ fn texts(op: &Op) -> Vec<(&str, &'static str)> {
 
 fn locator_texts<'a>(locator: &'a Locator, texts: &mut Vec<(&'a str, &'static str)>) {
     match locator {
-        Locator::Role { name: Some(name), .. } => texts.push((name, "a locator")),
-        Locator::Text { text, .. } => texts.push((text, "a locator")),
-        Locator::TestId { id } => texts.push((id, "a locator")),
-        Locator::Ref { reference } => texts.push((reference, "a locator")),
+        Locator::Role { name: Some(name), .. } => texts.push((name, LOCATOR)),
+        Locator::Text { text, .. } => texts.push((text, LOCATOR)),
+        Locator::TestId { id } => texts.push((id, LOCATOR)),
+        Locator::Ref { reference } => texts.push((reference, LOCATOR)),
         Locator::Near { target, text } => {
-            texts.push((text, "a locator"));
+            texts.push((text, LOCATOR));
             locator_texts(target, texts);
         }
         Locator::Role { name: None, .. } => {}
@@ -110,9 +116,12 @@ pub fn field_refusal(step: &str, name: &str, field_name: &str, facts: &FieldFact
     let signs_in = intents
         .iter()
         .any(|intent| matches!(&intent.action, Action::Login { user: Some(user), .. } if *user == placeholder));
+    // A user field: of a form that asks for a password, or one that says it takes a user's name
+    // (a sign-in that asks for the password on its next page).
     let user_field = facts.sign_in
         || facts.r#type == "email"
-        || facts.autocomplete.split_whitespace().any(|hint| matches!(hint, "username" | "email"));
+        || facts.autocomplete.split_whitespace().any(|hint| matches!(hint, "username" | "email"))
+        || crate::resolve::mentions(field_name, crate::resolve::USER_WORDS);
     if named_exactly || (signs_in && user_field) {
         return None;
     }
@@ -170,6 +179,12 @@ mod tests {
         let refused = value_refusal(&navigate, redact).unwrap();
         assert!(refused.contains("an address") && !refused.contains("Hunter2"), "{refused}");
         assert_eq!(value_refusal(&Op::Navigate { url: "http://a.test/".into() }, redact), None);
+        // A control whose name holds the value's letters sends nothing anywhere.
+        let click = Op::Click {
+            locator: Locator::Role { role: "link".into(), name: Some("Hunter2 panel".into()), exact: true },
+            downloads: false,
+        };
+        assert_eq!(value_refusal(&click, redact), None);
     }
 
     fn facts(origin: &str, kind: &str) -> FieldFacts {
@@ -204,5 +219,7 @@ mod tests {
         let user = FieldFacts { sign_in: true, ..facts(HOME, "text") };
         assert_eq!(field_refusal(sign_in, "PORTAL_USER", "User ID", &user, HOME), None);
         assert!(field_refusal(sign_in, "PORTAL_USER", "Comment", &facts(HOME, "text"), HOME).is_some());
+        // A sign-in that asks for the password on its next page: its user field says so.
+        assert_eq!(field_refusal(sign_in, "PORTAL_USER", "User ID", &facts(HOME, "text"), HOME), None);
     }
 }

@@ -216,6 +216,88 @@ async fn a_secret_is_never_typed_into_another_sites_frame_and_goes_into_the_fiel
 }
 
 #[tokio::test]
+async fn a_field_that_comes_late_is_checked_as_it_is_typed_into() {
+    let sites = FixtureSites::start().await.unwrap();
+    // The model names a box that is not there yet; another site's frame brings one a moment later.
+    let server = ReplayServer::start(
+        Script::new()
+            .always(
+                Match::schema("action_decision"),
+                decision(
+                    "fill",
+                    "textbox",
+                    "Verification code",
+                    json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}),
+                ),
+            )
+            .always(Match::chat(), Reply::json(&json!({"achieved": true, "evidence": "done"}))),
+    )
+    .await;
+    let plan = plan(
+        &sites.url("/trust/late-frame.html?instant=1"),
+        "1. Type {{PORTAL_PASSWORD}} into Portal password and click Unlock",
+        &["PORTAL_PASSWORD"],
+        json!({"decide_first": "model", "planning": false, "max_retries_per_step": 1}),
+    );
+    let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), Some(client(&server))).await;
+    let typed: Vec<Value> = events(&run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect();
+    assert!(typed.is_empty(), "typed into the late frame: {typed:?}");
+    assert!(refusals(&run).iter().any(|r| r.contains("another site than")), "{:?}", refusals(&run));
+    nowhere(&run, Some(&server));
+}
+
+#[tokio::test]
+async fn a_site_only_a_model_led_to_never_gets_a_secret() {
+    let sites = FixtureSites::start().await.unwrap();
+    // The first objective's decision takes the run to another site; the second types the
+    // password into that site's own password field — its "own site" only because a model went there.
+    let elsewhere = sites.other_url("/trust/injected.html?instant=1");
+    let server = ReplayServer::start(
+        Script::new()
+            .on(Match::schema("action_decision"), navigate(&elsewhere))
+            .always(
+                Match::schema("action_decision"),
+                decision(
+                    "fill",
+                    "textbox",
+                    "Portal password",
+                    json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}),
+                ),
+            )
+            .always(Match::chat(), Reply::json(&json!({"achieved": true, "evidence": "the notice is open"}))),
+    )
+    .await;
+    let plan = plan(
+        &sites.url("/trust/form.html?instant=1"),
+        "1. Open the billing notice\n2. Type {{PORTAL_PASSWORD}} into Portal password",
+        &["PORTAL_PASSWORD"],
+        json!({"decide_first": "model", "planning": false, "max_retries_per_step": 1}),
+    );
+    let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), Some(client(&server))).await;
+    assert_eq!(run.outputs["report"]["steps"][0]["status"], "passed", "{}", run.notes());
+    assert_eq!(run.outputs["report"]["steps"][1]["status"], "failed", "{}", run.notes());
+    assert!(refusals(&run).iter().any(|r| r.contains("a site only a model's decision")), "{:?}", refusals(&run));
+    nowhere(&run, Some(&server));
+}
+
+#[tokio::test]
+async fn a_field_that_hands_its_focus_to_another_site_gets_nothing_typed() {
+    let sites = FixtureSites::start().await.unwrap();
+    let plan = plan(
+        &sites.url("/trust/focus-thief.html?instant=1"),
+        "1. Type {{PORTAL_PASSWORD}} into Account password\n2. Click Sign in",
+        &["PORTAL_PASSWORD"],
+        json!({"max_retries_per_step": 1, "planning": false}),
+    );
+    let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), None).await;
+    let typed: Vec<Value> = events(&run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect();
+    assert!(typed.is_empty(), "typed into the other site's frame: {typed:?}");
+    assert_eq!(run.outputs["report"]["steps"][0]["status"], "failed", "{}", run.notes());
+    assert!(run.notes().contains("gave the focus away"), "{}", run.notes());
+    nowhere(&run, None);
+}
+
+#[tokio::test]
 async fn click_save_never_presses_save_and_delete_all_records() {
     let sites = FixtureSites::start().await.unwrap();
     let start = sites.url("/trust/lookalike.html?instant=1");

@@ -105,6 +105,11 @@ function prepareFill(value) {
     return 'set';
   }
   el.focus();
+  // Typing goes wherever the focus is: a page that moves it elsewhere as the field takes it
+  // (into a frame of another site, say) gets nothing typed.
+  const root = el.getRootNode();
+  const active = root && root.activeElement;
+  if (active !== el && !(active && el.contains(active))) return 'the field gave the focus away as it took it; nothing was typed';
   if (el.localName === 'input' || el.localName === 'textarea') {
     el.select();
   } else {
