@@ -145,12 +145,7 @@ impl BrowserSession {
         Ok(value.as_str().unwrap_or_default().to_owned())
     }
 
-    /// What decides whether a secret may be typed into a field (see [`FieldFacts`]).
-    pub async fn field_facts(&self, candidate: &Candidate) -> Result<FieldFacts, BrowserError> {
-        self.facts_of(&self.object_of(&candidate.key()).await?).await
-    }
-
-    /// [`FieldFacts`] of the element `object`.
+    /// [`FieldFacts`] of the element `object`: what decides whether a secret may be typed into it.
     pub(crate) async fn facts_of(&self, object: &str) -> Result<FieldFacts, BrowserError> {
         let facts = self.call_element(object, ElementFn::FieldFacts, Vec::new()).await?;
         serde_json::from_value(facts).map_err(|e| BrowserError::Protocol {
