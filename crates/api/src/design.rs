@@ -293,7 +293,7 @@ impl DesignSession {
         }
         let unreadable = |e: serde_json::Error| ApiError::internal(format!("the design session: {e}"));
         let mut session = serde_json::to_value(&self).map_err(unreadable)?;
-        each_string(&mut session, &mut |text| *text = redactor.hide(text));
+        each_string(&mut session, &mut |text| *text = redactor.hide_distinct(text));
         // A value that is also one of the session's own words (an author, a mode) would leave it
         // unreadable: then the session keeps what the instruction, chat and answers were scrubbed to.
         Ok(serde_json::from_value(session).unwrap_or(self))

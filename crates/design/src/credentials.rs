@@ -253,11 +253,21 @@ impl Redactor {
     }
 
     /// `text` with every value found so far replaced by its placeholder: a value written alone,
-    /// where nothing says it is a credential. A value under 4 characters is left where nothing
-    /// says it is one: it would be every "1" or "ab" of the text.
+    /// where nothing says it is a credential.
     pub fn hide(&self, text: &str) -> String {
+        self.hide_values(text, 1)
+    }
+
+    /// [`Redactor::hide`] for the values of at least 4 characters only: for texts that go with
+    /// the person's but that the person did not write (a generated plan, a session's own words),
+    /// where a shorter value would be every "1" or "ab" in them.
+    pub fn hide_distinct(&self, text: &str) -> String {
+        self.hide_values(text, 4)
+    }
+
+    fn hide_values(&self, text: &str, min_chars: usize) -> String {
         let mut text = text.to_owned();
-        for secret in self.secrets.iter().filter(|s| s.value.chars().count() >= 4) {
+        for secret in self.secrets.iter().filter(|s| s.value.chars().count() >= min_chars) {
             text = replace_value(&text, &secret.value, &secret.name);
         }
         text
