@@ -22,6 +22,9 @@ use crate::Studio;
 
 /// How many events a slow watcher may fall behind before it re-reads them from the store.
 const BROADCAST_CAPACITY: usize = 1024;
+/// How long an answer waits for a live run to ask the question it answers (a resumed run asks
+/// its recorded question again as it goes on).
+const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The runs going on in this process, by run id, and those being resumed: from the call until
 /// the run goes on (or fails to start), a second resume of the run is refused as a conflict
@@ -308,6 +311,14 @@ impl Studio {
     pub async fn answer_input(&self, run_id: String, request: AnswerRequest) -> Result<AnswerResponse, ApiError> {
         let run_id = run_id.as_str();
         let live = self.live(run_id)?;
+        // A resumed run asks its recorded question again moments after it goes on: an answer
+        // given to the question as recorded waits a little for it.
+        let asked_by = std::time::Instant::now() + ANSWER_WAIT;
+        while std::time::Instant::now() < asked_by
+            && !live.questions.waiting.lock().unwrap_or_else(|e| e.into_inner()).contains_key(&request.node)
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
         let mut waiting = live.questions.waiting.lock().unwrap_or_else(|e| e.into_inner());
         let Some(question) = waiting.get(&request.node) else {
             return Err(ApiError::not_found(format!(
