@@ -86,7 +86,8 @@ fn locator_texts<'a>(locator: &'a Locator, texts: &mut Vec<(&'a str, &'static st
 /// Why the secret `{{name}}` may not be typed into this field, or `None` when it may. A secret
 /// goes into a field of the site the objective started on (`origin`: the top page's, or a frame
 /// of that origin) that is not a search box, and that is a password field, the field the step
-/// names exactly, or — signing in — the user field of a form that asks for a password.
+/// names exactly, or — signing in — a user field (of a form that asks for a password, or
+/// labelled for a user's name). Whether the run may trust that site at all is the runner's.
 pub fn field_refusal(step: &str, name: &str, field_name: &str, facts: &FieldFacts, origin: &str) -> Option<String> {
     let field = if field_name.is_empty() { format!("the {} field", facts.r#type) } else { format!("\"{field_name}\"") };
     if facts.origin != origin {
