@@ -13,6 +13,9 @@ use crate::locate::{Candidate, FieldFacts, Locator};
 use crate::refs::NodeKey;
 use crate::roles::{is_interactive, shown, Shown};
 use crate::session::{BrowserSession, DialogRecord};
+
+/// Why a fill may not type into this field (see [`BrowserSession::fill_where`]), or `None`.
+pub type FieldRefusal<'a> = dyn Fn(&Candidate, &FieldFacts) -> Option<String> + Send + Sync + 'a;
 use crate::tree::{elements, normalize, PageTree};
 
 /// Limits for one action.
@@ -509,7 +512,7 @@ impl BrowserSession {
         value: &str,
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
-        self.fill_where(locator, value, options, &|_, _| None).await?.map_err(BrowserError::Input)
+        self.fill_checked(locator, value, options, None).await?.map_err(BrowserError::Input)
     }
 
     /// [`BrowserSession::fill`], when `refusal` finds nothing against the one field the locator
@@ -521,12 +524,25 @@ impl BrowserSession {
         locator: &Locator,
         value: &str,
         options: &ActOptions,
-        refusal: &(dyn Fn(&Candidate, &FieldFacts) -> Option<String> + Send + Sync),
+        refusal: &FieldRefusal<'_>,
+    ) -> Result<Result<ActionReport, String>, BrowserError> {
+        self.fill_checked(locator, value, options, Some(refusal)).await
+    }
+
+    /// The one fill: the field's facts are read only when there is a `refusal` to ask.
+    async fn fill_checked(
+        &self,
+        locator: &Locator,
+        value: &str,
+        options: &ActOptions,
+        refusal: Option<&FieldRefusal<'_>>,
     ) -> Result<Result<ActionReport, String>, BrowserError> {
         let before = self.before().await?;
         let ready = self.ready(locator, "fill", false, options.timeout, Some(&before.tree)).await?;
-        if let Some(why) = refusal(&ready.candidate, &self.facts_of(&ready.object).await?) {
-            return Ok(Err(why));
+        if let Some(refusal) = refusal {
+            if let Some(why) = refusal(&ready.candidate, &self.facts_of(&ready.object).await?) {
+                return Ok(Err(why));
+            }
         }
         let start = Instant::now();
         let how = self.call_element(&ready.object, ElementFn::PrepareFill, vec![Arg::Value(json!(value))]).await?;

@@ -73,7 +73,7 @@ impl Recorder {
     }
 
     pub fn emit(&self, kind: EventKind) -> Result<Event, EngineError> {
-        let kind = bounded(self.mask_kind(kind));
+        let kind = self.recorded(kind);
         let event = self.timed(|| self.store.record(kind)).map_err(EngineError::Store)?;
         self.send(&event);
         Ok(event)
@@ -141,28 +141,24 @@ impl Recorder {
         }
     }
 
-    /// Every string of the event, masked (errors and log lines may quote a secret).
-    fn mask_kind(&self, kind: EventKind) -> EventKind {
-        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+    /// The event as the record keeps it, in one pass over its strings: every string masked
+    /// (errors and log lines may quote a secret), then a log line's or a progress event's long
+    /// texts cut to a summary (`planwright_runs::bounded`) — a block repeats its step's or a page's
+    /// text in them, which the node's outputs hold whole.
+    fn recorded(&self, kind: EventKind) -> EventKind {
+        let masked = !self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        let summarised = matches!(kind, EventKind::Log { .. } | EventKind::Progress { .. });
+        if !masked && !summarised {
             return kind;
         }
         match serde_json::to_value(&kind) {
-            Ok(value) => serde_json::from_value(self.mask(value)).unwrap_or(kind),
+            Ok(value) => {
+                let value = self.mask(value);
+                let value = if summarised { planwright_runs::bounded_strings(value) } else { value };
+                serde_json::from_value(value).unwrap_or(kind)
+            }
             Err(_) => kind,
         }
-    }
-}
-
-/// A log line or a progress event as the record keeps it: a summary, its long texts cut
-/// (`planwright_runs::bounded`) once masked — a block repeats its step's or a page's text in
-/// them, which the node's outputs hold whole.
-fn bounded(kind: EventKind) -> EventKind {
-    if !matches!(kind, EventKind::Log { .. } | EventKind::Progress { .. }) {
-        return kind;
-    }
-    match serde_json::to_value(&kind) {
-        Ok(value) => serde_json::from_value(planwright_runs::bounded_strings(value)).unwrap_or(kind),
-        Err(_) => kind,
     }
 }
 

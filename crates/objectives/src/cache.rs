@@ -227,7 +227,8 @@ impl ActionCache {
     /// address on that site); how many were forgotten.
     pub fn forget_site(&self, site: &str) -> Result<usize, CacheError> {
         let origin = origin(site.trim());
-        if origin.is_empty() {
+        // A site's origin has a scheme and a host: `null` and nothing are no site.
+        if !origin.contains("://") {
             return Err(self.error(format!("{site:?} is not a site: give its address, as http://host:port")));
         }
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
@@ -259,12 +260,10 @@ fn now() -> String {
     time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }
 
-/// An address's origin (`http://127.0.0.1:8700`); empty when it has none.
-fn origin(address: &str) -> String {
-    match url::Url::parse(address) {
-        Ok(url) if url.has_host() => url.origin().ascii_serialization(),
-        _ => String::new(),
-    }
+/// An address's origin (`http://127.0.0.1:8700`): `null` for one of no site (`data:`,
+/// `about:blank`), empty for what is no address.
+pub(crate) fn origin(address: &str) -> String {
+    url::Url::parse(address).map(|url| url.origin().ascii_serialization()).unwrap_or_default()
 }
 
 #[cfg(test)]

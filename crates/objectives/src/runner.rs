@@ -26,7 +26,7 @@ use planwright_runs::{ArtifactKind, LogLevel, Progress, Reason, RunMessage};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
-use crate::cache::{ActionCache, CacheKey};
+use crate::cache::{origin, ActionCache, CacheKey};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
 use crate::judge::{self, PageText, Patience, POLL};
@@ -381,7 +381,7 @@ impl<'a> Runner<'a> {
                     // or a page led to may not (`secret_use`).
                     if done.decided_by == "offline" {
                         if let Ok(url) = self.session.url().await {
-                            self.scope.trusted.insert(origin_of(&url));
+                            self.scope.trusted.insert(origin(&url));
                         }
                     }
                     self.attempt_done(index, attempt, &intents, done)?;
@@ -526,7 +526,7 @@ impl<'a> Runner<'a> {
             planner.attempt_started();
         }
         self.prepare(index, approach).await?;
-        let started_on = origin_of(self.start_urls.get(&index).map(String::as_str).unwrap_or_default());
+        let started_on = origin(self.start_urls.get(&index).map(String::as_str).unwrap_or_default());
         if self.scope.trusted.is_empty() {
             self.scope.trusted.insert(started_on.clone());
         }
@@ -665,10 +665,7 @@ impl<'a> Runner<'a> {
         };
         // A decision that would move a secret is refused whole, before any of it is done.
         let (named, redact) = (self.named(), |text: &str| self.ctx.secrets.redact(text));
-        if let Some(why) = planned
-            .iter()
-            .find_map(|op| secret_use::refusal(op, &named).or_else(|| secret_use::value_refusal(op, redact)))
-        {
+        if let Some(why) = planned.iter().find_map(|op| secret_use::sent_refusal(op, &named, redact)) {
             self.record_refusal(&why);
             return Err(Failure::retry(FailureKind::Model, format!("the model's actions were refused: {why}")));
         }
@@ -974,11 +971,11 @@ impl<'a> Runner<'a> {
                 // A placeholder becomes its secret only now (registered for masking first), and
                 // goes only into a field that keeps the rule, checked on the very field typed into.
                 let text = self.ctx.secrets.fill(&value.value).map_err(|e| Failure::last(e.to_string()))?;
-                let name = value.value.trim().trim_start_matches("{{").trim_end_matches("}}").trim();
+                let name = placeholders_in(&value.value).into_iter().next().unwrap_or_default();
                 let scope = &self.scope;
                 let refusal = |field: &planwright_browser::Candidate, facts: &planwright_browser::FieldFacts| {
-                    secret_use::field_refusal(&scope.step, name, &field.name, facts, &scope.origin)
-                        .or_else(|| (!scope.trusted.contains(&facts.origin)).then(|| untrusted(name, &facts.origin)))
+                    secret_use::field_refusal(&scope.step, &name, &field.name, facts, &scope.origin)
+                        .or_else(|| (!scope.trusted.contains(&facts.origin)).then(|| untrusted(&name, &facts.origin)))
                 };
                 match session.fill_where(locator, &text, &options, &refusal).await {
                     Ok(Err(why)) => {
@@ -1071,18 +1068,23 @@ impl<'a> Runner<'a> {
     /// Why an element a locator matches only in part is not the one the step means: its name
     /// adds destructive words the step does not say.
     async fn look_alike(&self, op: &Op) -> Result<Option<String>, Failure> {
-        let Some(wanted) = op.locator().and_then(partial_name) else { return Ok(None) };
+        let Some(locator) = op.locator().filter(|l| partial_name(l).is_some()) else { return Ok(None) };
+        Ok(self.look_alike_among(locator, &self.session.resolve(locator).await?))
+    }
+
+    /// Why one of `found`, the elements `locator` matches, only looks like what it names in part.
+    fn look_alike_among(&self, locator: &Locator, found: &[planwright_browser::Candidate]) -> Option<String> {
+        let wanted = partial_name(locator)?;
         let said = format!("{wanted} {}", self.scope.step);
-        for candidate in self.session.resolve(op.locator().expect("a partial name is a locator's")).await? {
+        found.iter().find_map(|candidate| {
             let added = lookalike::added_destruction(&said, &candidate.name);
-            if !added.is_empty() {
-                return Ok(Some(format!(
+            (!added.is_empty()).then(|| {
+                format!(
                     "{candidate} only looks like \"{wanted}\": its name adds {}, which the step does not say",
                     added.join(", ")
-                )));
-            }
-        }
-        Ok(None)
+                )
+            })
+        })
     }
 
     /// The model's operations with each target it names in part made exact — the role and
@@ -1093,14 +1095,14 @@ impl<'a> Runner<'a> {
     async fn exact_targets(&self, ops: Vec<Op>) -> Result<Vec<Op>, Failure> {
         let mut exact = Vec::with_capacity(ops.len());
         for op in ops {
-            if let Some(why) = self.look_alike(&op).await? {
-                self.record_refusal(&why);
-                return Err(Failure::retry(FailureKind::Refused, why));
-            }
             let found = match op.locator().filter(|l| !is_exact(l)) {
                 Some(locator) => self.session.resolve(locator).await?,
                 None => Vec::new(),
             };
+            if let Some(why) = op.locator().and_then(|locator| self.look_alike_among(locator, &found)) {
+                self.record_refusal(&why);
+                return Err(Failure::retry(FailureKind::Refused, why));
+            }
             exact.push(match found.as_slice() {
                 [one] if planwright_browser::is_interactive(&one.role) && !one.name.is_empty() => {
                     let target = Locator::Role { role: one.role.clone(), name: Some(one.name.clone()), exact: true };
@@ -1123,9 +1125,7 @@ impl<'a> Runner<'a> {
     fn keeps_rule(&self, key: &CacheKey, ops: &[Op]) -> bool {
         let redact = |text: &str| self.ctx.secrets.redact(text);
         ops.iter().all(|op| {
-            op.locator().is_none_or(is_exact)
-                && secret_use::refusal(op, &key.placeholders).is_none()
-                && secret_use::value_refusal(op, redact).is_none()
+            op.locator().is_none_or(is_exact) && secret_use::sent_refusal(op, &key.placeholders, redact).is_none()
         })
     }
 
@@ -1595,11 +1595,6 @@ fn untrusted(name: &str, origin: &str) -> String {
         "{{{{{name}}}}} would go to {origin}, a site only a model's decision or a page's link led to; a secret is typed \
          only on the site the run started on or one the steps' own words lead to"
     )
-}
-
-/// The origin of an address (`http://127.0.0.1:8700`), or empty when it has none.
-fn origin_of(url: &str) -> String {
-    url::Url::parse(url).map(|url| url.origin().ascii_serialization()).unwrap_or_default()
 }
 
 /// Whether a locator names its element whole: a ref, a test id, or an exact role name or text.

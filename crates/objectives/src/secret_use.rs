@@ -50,6 +50,12 @@ pub fn value_refusal(op: &Op, redact: impl Fn(&str) -> String) -> Option<String>
         .map(|(_, place)| format!("{} would put a secret's value into {place}", redact(&op.describe())))
 }
 
+/// What a model's or a cached `op` would send where it may not: a secret it names
+/// ([`refusal`]) or a secret's value ([`value_refusal`]).
+pub fn sent_refusal(op: &Op, named: &[String], redact: impl Fn(&str) -> String) -> Option<String> {
+    refusal(op, named).or_else(|| value_refusal(op, redact))
+}
+
 /// Where a locator's text goes: nowhere but the page's own elements.
 const LOCATOR: &str = "a locator";
 

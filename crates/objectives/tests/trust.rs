@@ -58,10 +58,20 @@ fn decision(action: &str, role: &str, name: &str, value: Value) -> Reply {
         "action": action, "value": value, "confidence": 0.9, "rationale": "the page says so"}]}))
 }
 
+/// A decision that types the portal password into the textbox `name`.
+fn fill_password(name: &str) -> Reply {
+    decision("fill", "textbox", name, json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}))
+}
+
 fn navigate(url: &str) -> Reply {
     Reply::json(&json!({"status": "act", "reason": "the page requires it", "actions": [{
         "method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null, "near": null},
         "action": "navigate", "value": {"kind": "literal", "value": url}, "confidence": 1, "rationale": "required"}]}))
+}
+
+/// What was typed into the other site's box (its `typed` events with a value).
+fn typed(run: &TaskRun) -> Vec<Value> {
+    events(run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect()
 }
 
 fn events(run: &TaskRun, action: &str) -> Vec<Value> {
@@ -190,7 +200,7 @@ async fn a_secret_is_never_typed_into_another_sites_frame_and_goes_into_the_fiel
         json!({"max_retries_per_step": 2}),
     );
     let run = run_on(&sites, &framed, tempfile::tempdir().unwrap(), None).await;
-    let typed: Vec<Value> = events(&run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect();
+    let typed = typed(&run);
     assert!(typed.is_empty(), "typed into the other site's frame: {typed:?}");
     assert!(events(&run, "signed_in").is_empty(), "{}", run.state);
     assert_eq!(run.outputs["report"]["steps"][0]["status"], "failed", "{}", run.notes());
@@ -221,15 +231,7 @@ async fn a_field_that_comes_late_is_checked_as_it_is_typed_into() {
     // The model names a box that is not there yet; another site's frame brings one a moment later.
     let server = ReplayServer::start(
         Script::new()
-            .always(
-                Match::schema("action_decision"),
-                decision(
-                    "fill",
-                    "textbox",
-                    "Verification code",
-                    json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}),
-                ),
-            )
+            .always(Match::schema("action_decision"), fill_password("Verification code"))
             .always(Match::chat(), Reply::json(&json!({"achieved": true, "evidence": "done"}))),
     )
     .await;
@@ -240,7 +242,7 @@ async fn a_field_that_comes_late_is_checked_as_it_is_typed_into() {
         json!({"decide_first": "model", "planning": false, "max_retries_per_step": 1}),
     );
     let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), Some(client(&server))).await;
-    let typed: Vec<Value> = events(&run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect();
+    let typed = typed(&run);
     assert!(typed.is_empty(), "typed into the late frame: {typed:?}");
     assert!(refusals(&run).iter().any(|r| r.contains("another site than")), "{:?}", refusals(&run));
     nowhere(&run, Some(&server));
@@ -255,15 +257,7 @@ async fn a_site_only_a_model_led_to_never_gets_a_secret() {
     let server = ReplayServer::start(
         Script::new()
             .on(Match::schema("action_decision"), navigate(&elsewhere))
-            .always(
-                Match::schema("action_decision"),
-                decision(
-                    "fill",
-                    "textbox",
-                    "Portal password",
-                    json!({"kind": "placeholder", "value": "{{PORTAL_PASSWORD}}"}),
-                ),
-            )
+            .always(Match::schema("action_decision"), fill_password("Portal password"))
             .always(Match::chat(), Reply::json(&json!({"achieved": true, "evidence": "the notice is open"}))),
     )
     .await;
@@ -290,7 +284,7 @@ async fn a_field_that_hands_its_focus_to_another_site_gets_nothing_typed() {
         json!({"max_retries_per_step": 1, "planning": false}),
     );
     let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), None).await;
-    let typed: Vec<Value> = events(&run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect();
+    let typed = typed(&run);
     assert!(typed.is_empty(), "typed into the other site's frame: {typed:?}");
     assert_eq!(run.outputs["report"]["steps"][0]["status"], "failed", "{}", run.notes());
     assert!(run.notes().contains("gave the focus away"), "{}", run.notes());
