@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The hand-written floor of the objective runner's benchmark: every task of
-// assets/sites/objectives/tasks.json carried out by a program that already knows every locator,
+// assets/sites/objectives/tasks.json and heldout.json carried out by a program that already knows every locator,
 // every banner and dialog that will come, and where each value is. Each task gets a fresh
 // browser context at its start URL; the server's event log is reset before it and checked after
-// it against the task's `expect_events` (a subset match on `detail`) and `expect_absent`, and the
+// it against the task's `expect_events` (a subset match on `detail`; with `times`, exactly that
+// many) and `expect_absent`, and the
 // values it read against `expect_extracted`. Tasks expected to fail (`expect_passed: false`) are
 // carried out up to the impossible point, which is checked (the button is not there, the text is
 // not shown); they are ok when that holds and the server's state matches.
@@ -14,9 +15,11 @@
 // wall time from opening the start page to the last action done; exits 1 when a task is not ok.
 import { readFile } from 'node:fs/promises';
 import { launch } from './common.mjs';
+import { scripts as familyScripts } from './objectives-families.mjs';
+import { scripts as heldOutScripts } from './objectives-heldout.mjs';
 
 const TIMEOUT = 10_000;
-const TASKS = new URL('../../assets/sites/objectives/tasks.json', import.meta.url);
+const TASKS = ['tasks.json', 'heldout.json'].map((name) => new URL(`../../assets/sites/objectives/${name}`, import.meta.url));
 // A page records through fetch and may show what it did a moment before the event is in the
 // log (a download, a page view): the state is read again for up to this long.
 const STATE_WAIT_MS = 2000;
@@ -52,8 +55,11 @@ async function portalStatement(page, task, month) {
   await download(page, row.getByRole('link', { name: 'Download' }));
 }
 
-// Each task by id: (page, task, context) → { passed, extracted }.
+// Each task by id: (page, task, context) → { passed, extracted }; the task families added for
+// effects done once and ordinary steps live in their own modules.
 const scripts = {
+  ...familyScripts,
+  ...heldOutScripts,
   async portal_statement_download(page, task) {
     await portalStatement(page, task, 'October 2026');
   },
@@ -202,9 +208,14 @@ function contains(detail, subset) {
 function stateProblem(task, events) {
   const unused = [...events];
   for (const expected of task.expect_events || []) {
-    const index = unused.findIndex((event) => event.action === expected.action && contains(event.detail, expected.detail || {}));
+    const matches = (event) => event.action === expected.action && contains(event.detail, expected.detail || {});
+    const index = unused.findIndex(matches);
     if (index < 0) return `missing event ${JSON.stringify(expected)}`;
     unused.splice(index, 1);
+    const found = events.filter(matches).length;
+    if (expected.times !== undefined && found !== expected.times) {
+      return `event ${JSON.stringify(expected)} recorded ${found} times, expected ${expected.times}`;
+    }
   }
   for (const action of task.expect_absent || []) {
     if (events.some((event) => event.action === action)) return `unexpected event ${action}`;
@@ -273,7 +284,8 @@ async function main(argv) {
   if (!base || !/^https?:\/\//.test(base)) {
     throw new Error('usage: node tools/playwright/objectives.mjs http://127.0.0.1:PORT [--instant] [--only id,id]');
   }
-  const tasks = JSON.parse(await readFile(TASKS, 'utf8')).filter((task) => !only || only.has(task.id));
+  const lists = await Promise.all(TASKS.map(async (file) => JSON.parse(await readFile(file, 'utf8'))));
+  const tasks = lists.flat().filter((task) => !only || only.has(task.id));
   const browser = await launch();
   let failed = 0;
   try {

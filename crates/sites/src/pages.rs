@@ -9,7 +9,8 @@ static SITES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../assets/site
 
 /// Pages that only make sense embedded in another page or reached through an action on one
 /// (they need its query or its iframe), so they are left out of [`page_list`]: loading them
-/// alone in a conformance test or benchmark says nothing. They are still served.
+/// alone in a conformance test or benchmark says nothing. They are still served. Every page in
+/// a `fragments/` folder is one too ([`FRAGMENTS_DIR`]).
 pub(crate) const FRAGMENTS: &[&str] = &[
     "cookie-frame.html",
     "checkout/card.html",
@@ -23,6 +24,9 @@ pub(crate) const FRAGMENTS: &[&str] = &[
 /// another site's field in a frame). Tests of the trust boundaries drive them; they are left out
 /// of [`page_list`], whose pages the conformance test and the benchmarks compare drivers on.
 pub(crate) const HOSTILE_DIR: &str = "trust/";
+
+/// A folder of fragments: the documents of a task site's iframes and the pages only its actions reach.
+const FRAGMENTS_DIR: &str = "/fragments/";
 
 /// The folder of `assets/sites` whose files `/downloads/{file}` serves as attachments (and only
 /// it: the plain file route leaves them alone, so every download is recorded).
@@ -61,7 +65,12 @@ pub(crate) fn text(path: &str) -> Option<String> {
 pub(crate) fn page_list() -> Vec<&'static str> {
     files()
         .keys()
-        .filter(|path| path.ends_with(".html") && !FRAGMENTS.contains(&path.as_str()) && !path.starts_with(HOSTILE_DIR))
+        .filter(|path| {
+            path.ends_with(".html")
+                && !FRAGMENTS.contains(&path.as_str())
+                && !path.contains(FRAGMENTS_DIR)
+                && !path.starts_with(HOSTILE_DIR)
+        })
         .map(String::as_str)
         .collect()
 }

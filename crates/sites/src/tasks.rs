@@ -1,7 +1,8 @@
-//! The objective runner's task suite, `objectives/tasks.json`: each task's start page, steps,
-//! secrets and what the site server must have recorded when it is done. Shared by the runner's
-//! tests and `planwright bench objectives`; `tools/playwright/objectives.mjs` performs the same
-//! tasks with known locators.
+//! The objective runner's task suite, `objectives/tasks.json`, and its held-out part,
+//! `objectives/heldout.json` (written before the runner was tuned on the rest, and reported
+//! apart): each task's start page, steps, secrets and what the site server must have recorded
+//! when it is done — and how many times. Shared by the runner's tests and `planwright bench
+//! objectives`; `tools/playwright/objectives.mjs` performs the same tasks with known locators.
 
 use std::collections::HashMap;
 
@@ -22,7 +23,8 @@ pub struct Task {
     pub secrets: HashMap<String, String>,
     /// Whether every objective must pass (false: the impossible task, the false check).
     pub expect_passed: bool,
-    /// Events the server must have (`detail` a subset of the recorded one).
+    /// Events the server must have (`detail` a subset of the recorded one); with `"times": N`,
+    /// exactly N of them (an effect the task asks for once, done once).
     #[serde(default)]
     pub expect_events: Vec<Value>,
     /// Actions the server must not have.
@@ -37,12 +39,21 @@ pub struct Task {
     /// Further inputs of the node (`on_unsatisfied`, `planning` …).
     #[serde(default)]
     pub inputs: Map<String, Value>,
+    /// From `heldout.json`: never tuned on, reported apart.
+    #[serde(skip)]
+    pub held_out: bool,
 }
 
-/// Every task of the suite, as built into this crate.
+/// Every task of the suite, as built into this crate: `tasks.json`, then the held-out part.
 pub fn tasks() -> Vec<Task> {
-    let text = crate::pages::text("objectives/tasks.json").unwrap_or_default();
-    serde_json::from_str(&text).unwrap_or_else(|e| unreachable!("objectives/tasks.json is fixed and reads: {e}"))
+    let mut tasks = read("objectives/tasks.json");
+    tasks.extend(read("objectives/heldout.json").into_iter().map(|task| Task { held_out: true, ..task }));
+    tasks
+}
+
+fn read(path: &str) -> Vec<Task> {
+    let text = crate::pages::text(path).unwrap_or_else(|| "[]".into());
+    serde_json::from_str(&text).unwrap_or_else(|e| unreachable!("{path} is fixed and reads: {e}"))
 }
 
 impl Task {
@@ -91,14 +102,13 @@ impl Task {
         }
         let recorded = state["events"].as_array().cloned().unwrap_or_default();
         for expected in &self.expect_events {
-            let found = recorded.iter().any(|e| {
-                e["action"] == expected["action"]
-                    && expected["detail"]
-                        .as_object()
-                        .is_none_or(|detail| detail.iter().all(|(k, v)| &e["detail"][k] == v))
-            });
-            if !found {
-                wrong.push(format!("the site did not record {expected}"));
+            let found = matching(&recorded, expected);
+            match expected["times"].as_u64() {
+                _ if found == 0 => wrong.push(format!("the site did not record {expected}")),
+                Some(times) if found != times => {
+                    wrong.push(format!("the site recorded {expected} {found} times, expected {times}"))
+                }
+                _ => {}
             }
         }
         for absent in &self.expect_absent {
@@ -116,6 +126,27 @@ impl Task {
         }
         wrong
     }
+
+    /// How many times the site recorded an effect beyond what the task asks (`times`): an
+    /// effect repeated — a form sent twice, a payment made twice. Must be 0.
+    pub fn repeated_effects(&self, state: &Value) -> u64 {
+        let recorded = state["events"].as_array().cloned().unwrap_or_default();
+        self.expect_events
+            .iter()
+            .filter_map(|expected| Some(matching(&recorded, expected).saturating_sub(expected["times"].as_u64()?)))
+            .sum()
+    }
+}
+
+/// How many of `recorded` are the `expected` event: its action, and its `detail` a subset.
+fn matching(recorded: &[Value], expected: &Value) -> u64 {
+    recorded
+        .iter()
+        .filter(|e| {
+            e["action"] == expected["action"]
+                && expected["detail"].as_object().is_none_or(|detail| detail.iter().all(|(k, v)| &e["detail"][k] == v))
+        })
+        .count() as u64
 }
 
 #[cfg(test)]
@@ -137,5 +168,21 @@ mod tests {
         assert!(wrong.iter().any(|w| w.contains("passed is Some(false)")));
         assert!(wrong.iter().any(|w| w.contains("download")));
         assert!(wrong.iter().any(|w| w.contains("recovery")));
+    }
+
+    #[test]
+    fn an_effect_recorded_more_often_than_asked_is_a_mismatch_and_a_repeat() {
+        let mut task = tasks().into_iter().find(|t| t.id == "portal_statement_download").unwrap();
+        task.expect_events = vec![json!({"action": "contact", "detail": {"name": "Ada"}, "times": 1})];
+        task.expect_recovery = false;
+        let sent = json!({"action": "contact", "detail": {"name": "Ada", "message_length": 5}});
+        let twice = json!({"events": [sent, sent, {"action": "contact", "detail": {"name": "Bob"}}]});
+        let wrong = task.mismatches(&json!({"passed": true}), &twice, false);
+        assert_eq!(wrong.len(), 1, "{wrong:?}");
+        assert!(wrong[0].contains("2 times, expected 1"), "{wrong:?}");
+        assert_eq!(task.repeated_effects(&twice), 1);
+        let once = json!({"events": [sent]});
+        assert!(task.mismatches(&json!({"passed": true}), &once, false).is_empty());
+        assert_eq!(task.repeated_effects(&once), 0);
     }
 }

@@ -120,17 +120,15 @@ async fn every_page_records_what_a_user_did() {
 }
 
 /// `tools/playwright/objectives.mjs`, the hand-written floor of the objective runner's benchmark,
-/// does every task of `assets/sites/objectives/tasks.json` and finds the server's state as each
+/// does every task of `assets/sites/objectives/tasks.json` and `heldout.json` and finds the server's state as each
 /// task expects — with the pages' real delays (where every blocking dialog comes before what it
 /// blocks) and under `--instant`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_script_does_every_objective_task() {
     let sites = FixtureSites::start().await.unwrap();
     let root = repo_root();
-    let tasks: Value =
-        serde_json::from_str(&std::fs::read_to_string(root.join("assets/sites/objectives/tasks.json")).unwrap())
-            .unwrap();
-    let ids: Vec<&str> = tasks.as_array().unwrap().iter().map(|task| task["id"].as_str().unwrap()).collect();
+    let tasks = planwright_sites::tasks::tasks();
+    let ids: Vec<&str> = tasks.iter().map(|task| task.id.as_str()).collect();
     assert!(ids.len() >= 14, "{ids:?}");
     for mode in [None, Some("--instant")] {
         let mut command = tokio::process::Command::new(std::env::var("NODE").unwrap_or_else(|_| "node".into()));
