@@ -1,21 +1,29 @@
 //! The JSON endpoints pages fetch from, with server-side delays like a real back end.
 //!
-//! Both take `instant=1`, which skips the delay: pages pass it on when they were loaded with
+//! Each takes `instant=1`, which skips the delay: pages pass it on when they were loaded with
 //! `?instant=1`, so a conformance run sees the same final DOM without waiting.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::extract::Query;
+use axum::body::Body;
+use axum::extract::{Query, State as Extract};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::{json, Value};
 
-use crate::server::ApiError;
+use crate::server::{read_record, ApiError, Ctx};
 
 /// "A table that renders 400 ms after a click."
 const INVOICES_DELAY: Duration = Duration::from_millis(400);
 /// Long enough that typing outruns the answers, short enough to feel like autocomplete.
 const SUGGEST_DELAY: Duration = Duration::from_millis(150);
+
+/// The longest a page may ask `/api/answer` to wait: slow, never hung.
+const MAX_ANSWER_DELAY_MS: u64 = 10_000;
+/// What a refusal says when the page does not say what its server would.
+const DEFAULT_REFUSAL: &str = "The server refused the request.";
 
 pub(crate) const INVOICES_PER_PAGE: usize = 8;
 pub(crate) const INVOICE_PAGES: usize = 3;
@@ -134,6 +142,44 @@ fn suggestions(text: &str) -> Vec<&'static str> {
     prefixed.extend(containing);
     prefixed.truncate(MAX_SUGGESTIONS);
     prefixed
+}
+
+/// `POST /api/answer?status=NNN&delay_ms=N&error=TEXT[&instant=1]` with a `/__record` body: the
+/// back end of a form, generic so that a page can stand for any server. The event is recorded
+/// first (the request reached the server and did its work, whatever the answer), then after
+/// `delay_ms` (a slow answer) the status comes back: `{"ok": true, "action", "detail"}` below
+/// 400, `{"error": TEXT}` from 400 (a card declined, a value refused, a server error).
+pub(crate) async fn answer(
+    Extract(ctx): Extract<Ctx>,
+    Query(query): Query<BTreeMap<String, String>>,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let status = match query.get("status") {
+        None => StatusCode::OK,
+        Some(text) => match text.trim().parse::<u16>().ok().filter(|code| (200..=599).contains(code)) {
+            Some(code) => StatusCode::from_u16(code).map_err(|err| ApiError::bad_request(err.to_string()))?,
+            None => return Err(ApiError::bad_request("status must be an HTTP status from 200 to 599")),
+        },
+    };
+    let delay_ms = match query.get("delay_ms") {
+        None => 0,
+        Some(text) => match text.trim().parse::<u64>() {
+            Ok(ms) if ms <= MAX_ANSWER_DELAY_MS => ms,
+            _ => {
+                return Err(ApiError::bad_request(format!("delay_ms must be a number from 0 to {MAX_ANSWER_DELAY_MS}")))
+            }
+        },
+    };
+    let record = read_record(body).await?;
+    let (action, detail) = (record.action.clone(), record.detail.clone());
+    ctx.state.record(ctx.origin, record).map_err(ApiError::bad_request)?;
+    delay(&query, Duration::from_millis(delay_ms)).await;
+    let body = if status.as_u16() < 400 {
+        json!({ "ok": true, "action": action, "detail": detail })
+    } else {
+        json!({ "error": query.get("error").map_or(DEFAULT_REFUSAL, String::as_str) })
+    };
+    Ok((status, Json(body)).into_response())
 }
 
 async fn delay(query: &BTreeMap<String, String>, duration: Duration) {

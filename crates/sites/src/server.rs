@@ -38,6 +38,7 @@ pub(crate) fn router(ctx: Ctx) -> Router {
         .route("/__reset", post(reset))
         .route("/api/invoices", get(api::invoices))
         .route("/api/suggest", get(api::suggest))
+        .route("/api/answer", post(api::answer))
         .route("/downloads/{file}", get(download))
         .fallback(static_file)
         // Tests load the same page many times and must always see the server's current
@@ -78,6 +79,14 @@ async fn state(Extract(ctx): Extract<Ctx>) -> Json<serde_json::Value> {
 /// use `navigator.sendBeacon`, which cannot send `application/json`, and because refusals must
 /// be 400 with a message (the extractors answer 413 and 415).
 async fn record(Extract(ctx): Extract<Ctx>, body: Body) -> Result<StatusCode, ApiError> {
+    let record = read_record(body).await?;
+    ctx.state.record(ctx.origin, record).map_err(ApiError::bad_request)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A `{page, action, detail}` body, as `/__record` and `/api/answer` take it, or the 400 saying
+/// what is wrong with it.
+pub(crate) async fn read_record(body: Body) -> Result<Record, ApiError> {
     let too_large = || ApiError::bad_request(format!("the body must be at most {MAX_RECORD_BYTES} bytes"));
     let bytes = axum::body::to_bytes(body, DRAIN_BYTES).await.map_err(|_| too_large())?;
     if bytes.len() > MAX_RECORD_BYTES {
@@ -91,8 +100,7 @@ async fn record(Extract(ctx): Extract<Ctx>, body: Body) -> Result<StatusCode, Ap
     if record.action.chars().count() > MAX_NAME_CHARS || record.page.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::bad_request(format!("page and action must be at most {MAX_NAME_CHARS} characters")));
     }
-    ctx.state.record(ctx.origin, record).map_err(ApiError::bad_request)?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(record)
 }
 
 async fn reset(Extract(ctx): Extract<Ctx>) -> StatusCode {
