@@ -103,6 +103,9 @@ pub struct Intent {
     pub context: Vec<String>,
     /// A click that is expected to download a file ("…を押して明細をダウンロードする").
     pub downloads: bool,
+    /// Every quoted phrase of the clause: a quoted value is typed as written, an unquoted one
+    /// loses the words its field's label already says ([`crate::values::beyond_label`]).
+    pub quoted: Vec<String>,
 }
 
 impl Intent {
@@ -115,6 +118,7 @@ impl Intent {
             roles: role_hints(clause),
             context: Vec::new(),
             downloads: false,
+            quoted: quoted(clause).into_iter().map(|q| q.text).collect(),
         }
     }
 
@@ -318,6 +322,10 @@ fn clean_phrase(phrase: &str) -> String {
             None => break,
         }
     }
+    // "the 3rd input textbox" names nothing but a kind: the kind word is all it says.
+    if crate::generic::reference(&phrase).is_some() {
+        return phrase;
+    }
     let lower = phrase.to_ascii_lowercase();
     for kind in KIND_WORDS {
         if let Some(rest) = lower.strip_suffix(kind).filter(|r| r.ends_with(' ')) {
@@ -372,6 +380,9 @@ const ENGLISH_VERBS: &[(&str, Verb)] = &[
     ("open", Verb::Open),
     ("visit", Verb::Open),
     ("click on", Verb::Click),
+    ("focus into", Verb::Click),
+    ("focus on", Verb::Click),
+    ("focus", Verb::Click),
     ("click", Verb::Click),
     ("double-click", Verb::Click),
     ("tap on", Verb::Click),
@@ -457,6 +468,7 @@ const ENGLISH_VERBS: &[(&str, Verb)] = &[
     ("reject", Verb::Named),
     ("decline", Verb::Named),
     ("confirm", Verb::Named),
+    ("approve", Verb::Named),
     ("star", Verb::Named),
     ("refresh", Verb::Named),
     ("reload", Verb::Named),
@@ -601,12 +613,12 @@ fn english_clause(clause: &str) -> Vec<Intent> {
         Verb::Named => vec![targeted(Action::Click, &clause, &clause)],
         Verb::Fill => vec![fill_english(&clause, &rest)],
         Verb::Set => vec![set_english(&clause, &rest)],
-        Verb::Choose => vec![choose_english(&clause, &rest)],
+        Verb::Choose => choose_english_list(&clause, &rest),
         Verb::CheckOrVerify if is_assertion(&rest) => vec![verify_english(&clause, &rest)],
         Verb::CheckOrVerify => vec![targeted(Action::Check { on: true }, &clause, &rest)],
         Verb::Check(on) => vec![targeted(Action::Check { on }, &clause, &rest)],
         Verb::Verify => vec![verify_english(&clause, &rest)],
-        Verb::Search => vec![search_english(&clause, &rest)],
+        Verb::Search => search_bounded(&clause, &rest),
         Verb::Download => vec![targeted(Action::Download, &clause, &rest)],
         Verb::Wait => {
             let mut intent = targeted(Action::Wait, &clause, &rest);
@@ -727,11 +739,83 @@ fn login(clause: &str) -> Intent {
 /// Where a value ends and its field starts, in a fill: "V in the F", "V into F", "V as the F",
 /// "V for F"; or "F with V" (`fill`).
 fn fill_english(clause: &str, rest: &str) -> Intent {
-    let pairs = split_outside_quotes(rest, " and ").into_iter().filter_map(|part| fill_pair(&part)).collect::<Vec<_>>();
-    let pairs = if pairs.is_empty() { fill_pair(rest).into_iter().collect() } else { pairs };
-    let mut intent = Intent::new(Action::Fill(pairs), clause);
+    let pairs = match named_values_into_fields(rest) {
+        Some(pairs) => pairs,
+        None => {
+            let pairs =
+                split_outside_quotes(rest, " and ").into_iter().filter_map(|part| fill_pair(&part)).collect::<Vec<_>>();
+            if pairs.is_empty() {
+                fill_pair(rest).into_iter().collect()
+            } else {
+                pairs
+            }
+        }
+    };
+    let mut intent = Intent::new(Action::Fill(every_field(pairs)), clause);
     intent.phrase = clean_phrase(rest);
     intent
+}
+
+/// "the username ada and the password s3cret into the text fields": several values, each after
+/// the word that names its field, going into fields named only by their kind.
+fn named_values_into_fields(rest: &str) -> Option<Vec<(Option<String>, StepValue)>> {
+    let masked = mask_quotes(rest).to_ascii_lowercase();
+    let (at, marker) = [" into ", " in "].iter().find_map(|m| masked.rfind(m).map(|i| (i, *m)))?;
+    crate::generic::reference(&rest[at + marker.len()..])?;
+    let values = &rest[..at];
+    let parts: Vec<String> = mask_quotes(values)
+        .to_ascii_lowercase()
+        .match_indices(" and ")
+        .map(|(i, _)| i)
+        .chain([values.len()])
+        .scan(0, |from, end| {
+            let part = values[*from..end].to_owned();
+            *from = end + " and ".len();
+            Some(part)
+        })
+        .collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    parts
+        .iter()
+        .map(|part| {
+            let part = part.trim();
+            let part = part.strip_prefix("the ").or_else(|| part.strip_prefix("The ")).unwrap_or(part);
+            let (field, value) = part.split_once(' ')?;
+            Some((Some(field.to_owned()), value_of(value)?))
+        })
+        .collect()
+}
+
+/// "both text fields": a pair for each of them, by its position ("1st text fields", "2nd …").
+fn every_field(pairs: Vec<(Option<String>, StepValue)>) -> Vec<(Option<String>, StepValue)> {
+    let mut out = Vec::with_capacity(pairs.len());
+    for (field, value) in pairs {
+        let every = field.as_deref().and_then(crate::generic::reference).and_then(|g| match g.which {
+            crate::generic::Which::All(n) => Some(n),
+            _ => None,
+        });
+        match (every, field.as_deref().and_then(|f| f.split_once(' '))) {
+            (Some(n), Some((_, kind))) => {
+                out.extend((1..=n).map(|k| (Some(format!("{} {kind}", ordinal(k))), value.clone())))
+            }
+            _ => out.push((field, value)),
+        }
+    }
+    out
+}
+
+/// 1st, 2nd, 3rd, 4th …
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn fill_pair(part: &str) -> Option<(Option<String>, StepValue)> {
@@ -765,14 +849,69 @@ fn set_english(clause: &str, rest: &str) -> Intent {
     fill_english(clause, rest)
 }
 
+/// A choice of several: a menu path ("Jinny>Lynett": each item clicked in turn) or a list
+/// ("C0ZWRz, vrD and YT0peP": each chosen), else one choice.
+fn choose_english_list(clause: &str, rest: &str) -> Vec<Intent> {
+    let masked = mask_quotes(rest);
+    let clicks = |items: Vec<&str>, action: &dyn Fn(&str) -> Action| -> Vec<Intent> {
+        items
+            .into_iter()
+            .map(|item| {
+                let item = value_of(item).map(|v| v.shown()).unwrap_or_default();
+                let mut intent = Intent::new(action(&item), &item);
+                intent.phrase = item.clone();
+                intent.names = vec![item];
+                intent
+            })
+            .collect()
+    };
+    if masked.contains('>') {
+        let items = split_at(rest, &masked.match_indices('>').map(|(i, m)| (i, m.len())).collect::<Vec<_>>());
+        if items.iter().all(|i| !i.trim().is_empty()) {
+            return clicks(items, &|_| Action::Click);
+        }
+    }
+    let one = choose_english(clause, rest);
+    let listed = matches!(&one.action, Action::Choose { field: None, .. }) && masked.contains(", ");
+    if !listed {
+        return vec![one];
+    }
+    // "A, B and C" / "A, B, and C": cut at the commas and the last "and".
+    let lower = masked.to_ascii_lowercase();
+    let mut cuts = Vec::new();
+    let mut at = 0;
+    while at < lower.len() {
+        let len = [", and ", ", ", " and "].iter().find(|m| lower[at..].starts_with(**m)).map_or(0, |m| m.len());
+        if len > 0 {
+            cuts.push((at, len));
+            at += len;
+        } else {
+            at += lower[at..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    clicks(split_at(rest, &cuts), &|item| Action::Choose { field: None, value: item.to_owned() })
+}
+
+/// `text` cut at `cuts` (byte offset, width).
+fn split_at<'a>(text: &'a str, cuts: &[(usize, usize)]) -> Vec<&'a str> {
+    let mut items = Vec::new();
+    let mut from = 0;
+    for &(at, len) in cuts {
+        items.push(&text[from..at]);
+        from = at + len;
+    }
+    items.push(&text[from..]);
+    items
+}
+
 /// "Choose V as the F", "V for the F", "V from the F", "V in the F", or just "V".
 fn choose_english(clause: &str, rest: &str) -> Intent {
     let masked = mask_quotes(rest).to_ascii_lowercase();
     for marker in [" as the ", " as ", " for the ", " for ", " from the ", " from ", " in the "] {
         if let Some(i) = masked.find(marker) {
             let value = value_of(&rest[..i]).map(|v| v.shown()).unwrap_or_default();
-            let field = clean_phrase(&rest[i + marker.len()..]);
-            let mut intent = Intent::new(Action::Choose { field: Some(field), value: clean_phrase(&value) }, clause);
+            let field = Some(clean_phrase(&rest[i + marker.len()..])).filter(|f| !is_any_list(f));
+            let mut intent = Intent::new(Action::Choose { field, value: clean_phrase(&value) }, clause);
             intent.phrase = clean_phrase(&rest[..i]);
             return intent;
         }
@@ -781,6 +920,26 @@ fn choose_english(clause: &str, rest: &str) -> Intent {
     let mut intent = Intent::new(Action::Choose { field: None, value: clean_phrase(&value) }, clause);
     intent.phrase = clean_phrase(rest);
     intent
+}
+
+/// "the list", 「リスト」: any list, which says nothing of which one holds the option.
+fn is_any_list(field: &str) -> bool {
+    crate::generic::reference(field)
+        .is_some_and(|g| g.kind == crate::generic::Kind::List && g.which == crate::generic::Which::Only)
+}
+
+/// A search, and before it the bound it sets: "red widgets under 20 euros" fills the maximum
+/// price with 20, then searches for red widgets.
+fn search_bounded(clause: &str, rest: &str) -> Vec<Intent> {
+    let mut search = search_english(clause, rest);
+    let Action::Search { query: StepValue::Literal(query) } = &search.action else { return vec![search] };
+    if search.quoted.contains(query) {
+        return vec![search];
+    }
+    let Some((what, amount)) = crate::values::upper_bound(query) else { return vec![search] };
+    let bound = Intent::new(Action::Fill(vec![(Some("max price".into()), StepValue::Literal(amount))]), clause);
+    search.action = Action::Search { query: StepValue::Literal(what) };
+    vec![bound, search]
 }
 
 fn search_english(clause: &str, rest: &str) -> Intent {
@@ -1044,6 +1203,30 @@ const JAPANESE_VERBS: &[(&str, Verb)] = &[
     ("待つ", Verb::Wait),
     ("戻る", Verb::Back),
     ("戻って", Verb::Back),
+    // Verbs that name their control (送信する for a button 送信する or 送信).
+    ("送信して", Verb::Named),
+    ("送信し", Verb::Named),
+    ("送信する", Verb::Named),
+    ("承認して", Verb::Named),
+    ("承認し", Verb::Named),
+    ("承認する", Verb::Named),
+    ("却下する", Verb::Named),
+    ("支払って", Verb::Named),
+    ("支払う", Verb::Named),
+    ("保存して", Verb::Named),
+    ("保存し", Verb::Named),
+    ("保存する", Verb::Named),
+    ("削除して", Verb::Named),
+    ("削除する", Verb::Named),
+    ("確定して", Verb::Named),
+    ("確定する", Verb::Named),
+    ("注文して", Verb::Named),
+    ("注文する", Verb::Named),
+    ("登録して", Verb::Named),
+    ("登録する", Verb::Named),
+    ("追加して", Verb::Named),
+    ("追加する", Verb::Named),
+    ("フォーカスする", Verb::Click),
 ];
 
 fn japanese(step: &str) -> Vec<Intent> {
@@ -1076,7 +1259,7 @@ fn japanese(step: &str) -> Vec<Intent> {
     for (start, end, verb) in found {
         let clause = step[from..start].trim_matches(|c: char| c.is_whitespace() || c == '、' || c == ',');
         let whole = &step[from..end];
-        intents.extend(japanese_clause(verb, clause, whole));
+        intents.extend(japanese_clause(verb, clause, &step[start..end], whole));
         from = end;
     }
     intents
@@ -1086,8 +1269,23 @@ fn japanese(step: &str) -> Vec<Intent> {
 const JAPANESE_KIND_WORDS: &[&str] =
     &["ボタン", "リンク", "タブ", "欄", "入力欄", "チェックボックス", "メニュー", "見出し", "ページ", "画面"];
 
-fn japanese_clause(verb: Verb, clause: &str, whole: &str) -> Vec<Intent> {
+fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Intent> {
     let quotes = quoted(clause);
+    // 「A」と「B」にチェックを入れる: each checked in turn.
+    if let Verb::Check(on) = verb {
+        let items = japanese_items(clause);
+        if items.len() > 1 {
+            return items
+                .into_iter()
+                .map(|item| {
+                    let mut intent = Intent::new(Action::Check { on }, &item);
+                    intent.names = quoted(&item).into_iter().map(|q| q.text).collect();
+                    intent.phrase = intent.names.first().cloned().unwrap_or(item);
+                    intent
+                })
+                .collect();
+        }
+    }
     let names: Vec<String> = quotes.iter().map(|q| q.text.clone()).collect();
     let mut intent = match verb {
         Verb::Login => login(whole),
@@ -1139,8 +1337,33 @@ fn japanese_clause(verb: Verb, clause: &str, whole: &str) -> Vec<Intent> {
         if intent.names.is_empty() && names.len() == 1 {
             intent.names = names;
         }
+        // 送信する alone: the verb names its control.
+        if verb == Verb::Named && intent.phrase.is_empty() {
+            intent.phrase = form.trim_end_matches("する").trim_end_matches("して").trim_end_matches('し').to_owned();
+        }
     }
     vec![intent]
+}
+
+/// The items of a Japanese list object joined by と or 、 ("A と B に", 「A」と「B」に): quoted
+/// items, or unquoted ones with spaces around と.
+fn japanese_items(clause: &str) -> Vec<String> {
+    let object = clause.trim().trim_end_matches(['に', 'を']).trim();
+    let quotes = quoted(object);
+    if quotes.len() > 1 {
+        let joined = text::without_quotes(object, &quotes, "");
+        if joined.chars().all(|c| matches!(c, 'と' | '、' | ' ' | '　')) {
+            return quotes.into_iter().map(|q| object[q.start..q.end].to_owned()).collect();
+        }
+    }
+    let masked = mask_quotes(object);
+    let cuts: Vec<(usize, usize)> = [" と ", "　と　", "、"]
+        .iter()
+        .flat_map(|sep| masked.match_indices(sep).map(|(i, m)| (i, m.len())).collect::<Vec<_>>())
+        .collect();
+    let mut cuts = cuts;
+    cuts.sort_unstable();
+    split_at(object, &cuts).into_iter().map(|i| i.trim().to_owned()).filter(|i| !i.is_empty()).collect()
 }
 
 /// The target of a Japanese clause and the phrases that place it: in
@@ -1205,22 +1428,22 @@ fn object_japanese(clause: &str) -> String {
 fn fill_japanese(clause: &str, whole: &str) -> Vec<Intent> {
     let mut pairs = Vec::new();
     for segment in split_japanese_list(clause) {
-        let segment = segment.trim().trim_end_matches('と').trim();
+        // 「F」に V を入力する: the を before the verb only marks the value.
+        let segment = segment.trim().trim_end_matches('を').trim().trim_end_matches('と').trim();
         let masked = mask_quotes(segment);
         // 「V」を F に / F に V / F へ V / Fの欄に V
         if let Some(i) = masked.find('を') {
             let (value_part, field_part) = (&segment[..i], &segment[i + 'を'.len_utf8()..]);
             if let Some(value) = value_of(value_part) {
-                let field =
-                    field_part.trim().trim_end_matches(['に', 'へ']).trim_end_matches("欄").trim_end_matches('の');
-                pairs.push((Some(field.trim().to_owned()).filter(|f| !f.is_empty()), value));
+                let field = field_japanese(field_part.trim().trim_end_matches(['に', 'へ']));
+                pairs.push((Some(field).filter(|f| !f.is_empty()), value));
                 continue;
             }
         }
         if let Some(i) = masked.find(['に', 'へ']) {
-            let field = segment[..i].trim().trim_end_matches("欄").trim_end_matches('の').trim();
+            let field = field_japanese(&segment[..i]);
             if let Some(value) = value_of(&segment[i + 'に'.len_utf8()..]) {
-                pairs.push((Some(field.to_owned()).filter(|f| !f.is_empty()), value));
+                pairs.push((Some(field).filter(|f| !f.is_empty()), value));
                 continue;
             }
         }
@@ -1231,6 +1454,21 @@ fn fill_japanese(clause: &str, whole: &str) -> Vec<Intent> {
     let mut intent = Intent::new(Action::Fill(pairs), whole);
     intent.phrase = clause.to_owned();
     vec![intent]
+}
+
+/// A Japanese field phrase: 「メールアドレス」 unquoted, 氏名欄 → 氏名; a field named by its kind
+/// alone (入力欄, 3番目の入力欄) stays whole.
+fn field_japanese(phrase: &str) -> String {
+    let phrase = phrase.trim();
+    if let [q] = quoted(phrase).as_slice() {
+        if q.start == 0 && q.end == phrase.len() {
+            return q.text.clone();
+        }
+    }
+    if crate::generic::reference(phrase).is_some() {
+        return phrase.to_owned();
+    }
+    phrase.trim_end_matches("欄").trim_end_matches('の').trim().to_owned()
 }
 
 /// A clause's list items: split at 、 outside quotes.
@@ -1251,13 +1489,22 @@ fn split_japanese_list(clause: &str) -> Vec<String> {
 /// 種別に「交通費」を選ぶ, 対象月で「2024年4月」を選んで, 「2024年4月」を選ぶ.
 fn choose_japanese(clause: &str, whole: &str, quotes: &[Quoted]) -> Intent {
     let value_quote = quotes.iter().rev().find(|q| clause[q.end..].starts_with('を')).or(quotes.last());
-    let value = match value_quote {
-        Some(q) => q.text.clone(),
-        None => object_japanese(clause),
+    let object = object_japanese(clause);
+    // リストからナイジェリアを選ぶ: the value is what follows the last particle.
+    let unquoted_at = ["から", "で", "に", "へ"]
+        .iter()
+        .filter_map(|p| object.rfind(p).map(|i| i + p.len()))
+        .max()
+        .filter(|&i| i < object.len());
+    let value = match (value_quote, unquoted_at) {
+        (Some(q), _) => q.text.clone(),
+        (None, Some(i)) => object[i..].trim().to_owned(),
+        (None, None) => object.clone(),
     };
-    let before = match value_quote {
-        Some(q) => &clause[..q.start],
-        None => clause.rsplit_once('を').map_or("", |(b, _)| b),
+    let before = match (value_quote, unquoted_at) {
+        (Some(q), _) => &clause[..q.start],
+        (None, Some(i)) => &object[..i],
+        (None, None) => clause.rsplit_once('を').map_or("", |(b, _)| b),
     };
     let field = before
         .trim_end()
@@ -1273,7 +1520,7 @@ fn choose_japanese(clause: &str, whole: &str, quotes: &[Quoted]) -> Intent {
                 .trim()
                 .to_owned()
         })
-        .filter(|f| !f.is_empty());
+        .filter(|f| !f.is_empty() && !is_any_list(f));
     let mut intent = Intent::new(Action::Choose { field: field.clone(), value: value.clone() }, whole);
     intent.phrase = value;
     intent
@@ -1570,6 +1817,65 @@ mod tests {
         let download = one("Download the October 2026 statement");
         assert_eq!(download.action, Action::Download);
         assert_eq!(download.phrase, "October 2026 statement");
+    }
+
+    /// Ordinary steps read generally (issue 26, section 2): each step and the intents it gives,
+    /// in words.
+    #[test]
+    fn ordinary_steps_read_as_their_actions() {
+        let cases: &[(&str, &[&str])] = &[
+            // Values without quotes.
+            ("Look up order 1042", &["search for order 1042"]),
+            ("Find customer 88213", &["search for customer 88213"]),
+            ("伝票番号 5531 を検索する", &["search for 伝票番号 5531"]),
+            ("Search for red widgets under 20 euros", &["fill \"max price\" with 20", "search for red widgets"]),
+            ("Enter next Friday in the Delivery date field", &["fill \"Delivery date\" with next Friday"]),
+            // Controls named by what they do, rows by their contents.
+            ("Pay", &["click Pay"]),
+            ("Approve the expense claim of Sato", &["click Approve the expense claim of Sato"]),
+            ("問い合わせを送信する", &["click 問い合わせ"]),
+            ("山田さんの申請を承認する", &["click 山田さんの申請"]),
+            ("保存する", &["click 保存"]),
+            // Generic references.
+            ("Type hello into the text field", &["fill \"text field\" with hello"]),
+            ("Click the button", &["click button"]),
+            ("Check the checkbox", &["check checkbox"]),
+            ("Type hi into both text fields", &["fill \"1st text fields\" with hi; fill \"2nd text fields\" with hi"]),
+            ("Close the x", &["close x"]),
+            // Compound and list steps.
+            ("Click button ONE, then click button TWO", &["click button ONE", "click button TWO"]),
+            ("Expand the section below and click Submit", &["click Expand the section below", "click Submit"]),
+            (
+                "Select C0ZWRz, vrD and YT0peP and click Submit",
+                &["choose \"C0ZWRz\"", "choose \"vrD\"", "choose \"YT0peP\"", "click Submit"],
+            ),
+            ("Select Jinny>Lynett", &["click \"Jinny\"", "click \"Lynett\""]),
+            ("A と B にチェックを入れて送信する", &["check A", "check B", "click 送信"]),
+            ("「A」と「B」にチェックを入れる", &["check \"A\"", "check \"B\""]),
+            // Ordinals and kinds of control.
+            ("Type 42 into the 3rd input textbox", &["fill \"3rd input textbox\" with 42"]),
+            ("Click the 9th search result", &["click 9th search result"]),
+            ("2番目の結果を開く", &["open 2番目の結果"]),
+            ("Focus into the textbox", &["click textbox"]),
+            ("Select Nigeria from the list", &["choose \"Nigeria\""]),
+            (
+                "Enter the username ada and the password s3cret into the text fields",
+                &["fill \"username\" with ada; fill \"password\" with s3cret"],
+            ),
+            // Japanese fills: 「field」に value を, particles and both kinds of quotes.
+            ("「メールアドレス」に taro@example.com を入力する", &["fill \"メールアドレス\" with taro@example.com"]),
+            ("氏名欄へ『山田太郎』を入力する", &["fill \"氏名\" with 山田太郎"]),
+            ("入力欄に hello と入力する", &["fill \"入力欄\" with hello"]),
+            ("リストからナイジェリアを選ぶ", &["choose \"ナイジェリア\""]),
+        ];
+        let mut wrong = Vec::new();
+        for (step, expected) in cases {
+            let got: Vec<String> = parse_step(step).iter().map(Intent::describe).collect();
+            if got != *expected {
+                wrong.push(format!("{step}\n  expected {expected:?}\n  got      {got:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{} of {} steps read wrong:\n{}", wrong.len(), cases.len(), wrong.join("\n"));
     }
 
     #[test]

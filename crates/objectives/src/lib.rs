@@ -27,6 +27,7 @@ pub mod cache;
 pub mod checklist;
 pub mod escalation;
 pub mod evidence;
+pub mod generic;
 pub mod intent;
 pub mod judge;
 pub mod lookalike;
@@ -40,6 +41,7 @@ pub mod secret_use;
 pub mod steplog;
 pub mod task;
 pub mod text;
+pub mod values;
 
 use std::path::Path;
 use std::sync::Arc;
