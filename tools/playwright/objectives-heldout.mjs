@@ -94,4 +94,94 @@ export const scripts = {
     for (const name of ['XbT9q', 'mmR', 'Lo2Wz']) await page.getByRole('checkbox', { name, exact: true }).check();
     await page.getByRole('button', { name: 'Submit' }).click();
   },
+  async keihi_approve_yamada_in_frame(page) {
+    const card = page.getByRole('listitem').filter({ hasText: '山田 花子' });
+    await card.getByRole('button', { name: '承認', exact: true }).click();
+    const frame = page.locator('iframe[title="承認の確認"]').contentFrame();
+    await frame.getByRole('button', { name: '承認する' }).click();
+    await frame.getByText('申請 K-2031 を承認しました。').waitFor();
+  },
+
+  async keihi_voucher_not_found(page) {
+    await page.getByLabel('伝票番号').fill('8842');
+    await page.getByRole('button', { name: '検索', exact: true }).click();
+    await page.getByText('該当するデータはありません。').waitFor();
+    // The failing point: no voucher was found, so there is none to open and cancel.
+    return { passed: (await page.getByRole('link', { name: 'D-8842' }).count()) > 0 };
+  },
+
+  async keihi_transit_next_month_end(page) {
+    const now = new Date();
+    const end = new Date(now.getFullYear(), now.getMonth() + 2, 0);
+    const weekday = ['日', '月', '火', '水', '木', '金', '土'][end.getDay()];
+    await page.getByRole('button', { name: 'カレンダーを開く' }).click();
+    const calendar = page.getByRole('dialog', { name: '日付の選択' });
+    await calendar.getByRole('button', { name: '翌月' }).click();
+    await calendar.getByRole('button', { name: `${end.getFullYear()}年${end.getMonth() + 1}月${end.getDate()}日（${weekday}）` }).click();
+    await page.getByPlaceholder('出発駅').fill('東京');
+    await page.getByPlaceholder('到着駅').fill('新大阪');
+    await page.getByLabel('金額（円）').fill('14,720');
+    await page.getByRole('button', { name: '登録', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: '登録しました' }).waitFor();
+  },
+
+  async keihi_search_dept_second_result(page) {
+    await page.getByRole('button', { name: '詳細条件' }).click();
+    await page.getByLabel('部署').selectOption({ label: '営業部' });
+    await page.getByRole('button', { name: '検索', exact: true }).click();
+    const results = page.getByRole('table', { name: '検索結果' });
+    await results.getByRole('row').nth(2).getByRole('link').click();
+    await page.getByText('展示会 出展料（分担分）').waitFor();
+    const amount = page.locator('dt', { hasText: '金額' }).locator('xpath=following-sibling::dd[1]');
+    return { extracted: { AMOUNT: (await amount.textContent()).trim() } };
+  },
+
+  async keihi_amount_zero_validation(page) {
+    await page.getByLabel('件名').fill('書籍購入');
+    await page.getByLabel('金額').fill('0');
+    await page.getByLabel('支払先').fill('丸善');
+    await page.getByRole('button', { name: '申請', exact: true }).click();
+    await page.locator('#amount-error').getByText('金額は1円以上で入力してください').waitFor();
+  },
+
+  async juhacchu_order_autocomplete_slow(page) {
+    await page.getByRole('combobox', { name: '商品' }).pressSequentially('A-102');
+    await page.getByRole('option').filter({ hasText: 'A-1020' }).click();
+    await page.getByLabel('数量').fill('12');
+    await page.getByRole('button', { name: '発注を確定する' }).click();
+    await page.getByText('発注を受け付けました').waitFor();
+  },
+
+  async juhacchu_ship_by_customer_and_due(page) {
+    const row = page.getByRole('row').filter({ hasText: '丸山工業' }).filter({ hasText: '2026/12/18' });
+    while ((await row.count()) === 0) await page.getByRole('button', { name: '次へ' }).click();
+    await row.getByRole('button', { name: '出荷済みにする' }).click();
+    await row.getByRole('cell', { name: '出荷済み', exact: true }).waitFor();
+  },
+
+  async juhacchu_partner_hover_menu_url_only(page) {
+    await page.getByText('マスタ管理').hover();
+    await page.getByRole('link', { name: '取引先', exact: true }).click();
+    await page.getByRole('link', { name: '新規登録' }).click();
+    await page.getByLabel('取引先名', { exact: true }).fill('株式会社青葉商会');
+    await page.getByLabel('電話番号').fill('03-5555-0142');
+    await page.getByRole('button', { name: '登録', exact: true }).click();
+    await page.waitForURL(/registered=T-0192/);
+  },
+
+  async juhacchu_cancel_shipped_refused(page) {
+    await page.getByLabel('注文番号').fill('PO-3318');
+    await page.getByRole('button', { name: '照会' }).click();
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByRole('button', { name: 'この注文を取り消す' }).click();
+    await page.getByRole('alert').getByText('出荷済みのため取り消しできません').waitFor();
+    // The failing point: the order is still shipped, not cancelled.
+    return { passed: (await page.getByText('注文を取り消しました。').count()) > 0 };
+  },
+
+  async juhacchu_recalc_clock_false_check(page) {
+    await page.getByRole('button', { name: '在庫を再計算' }).click();
+    // The false check: nothing says the recalculation finished.
+    return { passed: (await page.getByText('再計算が完了しました').count()) > 0 };
+  },
 };
