@@ -145,4 +145,146 @@ export const scripts = {
     await page.waitForFunction(() => document.getElementById('code').value === '');
     return { passed: (await page.getByText('Code accepted').count()) > 0 };
   },
+
+  async otoiawase_frame_sent(page) {
+    const form = frame(page, 'お問い合わせフォーム');
+    await form.getByLabel('お名前').fill('高橋 真理');
+    await form.getByLabel('メールアドレス').fill('m.takahashi@example.jp');
+    await form.getByLabel('お問い合わせの種類').selectOption('ご契約について');
+    await form.getByLabel('お問い合わせ内容').fill('更新の手続きについて教えてください。');
+    await form.getByRole('button', { name: '送信' }).click();
+    await form.getByText('送信しました。').waitFor();
+  },
+
+  async gyomu_denpyo_not_found(page) {
+    await page.getByLabel('伝票番号').fill('5531');
+    await page.getByRole('button', { name: '検索' }).click();
+    // 失敗する点：該当する伝票がないので、明細は開けない。
+    await page.getByText('該当する伝票はありません。').waitFor();
+    return { passed: (await page.getByRole('link', { name: '明細を開く' }).count()) > 0 };
+  },
+
+  async gyomu_approve_yamada(page) {
+    const card = page.getByRole('listitem').filter({ hasText: '山田' });
+    await card.getByRole('button', { name: '承認', exact: true }).click();
+    await card.getByText('承認済み').waitFor();
+  },
+
+  async gyomu_toiawase_send(page) {
+    await page.getByLabel('件名').fill('請求書の再発行について');
+    await page.getByLabel('内容').fill('10月分の請求書を再発行してください。');
+    await page.getByRole('button', { name: '送信する' }).click();
+    await page.getByText('お問い合わせを受け付けました').waitFor();
+  },
+
+  async gyomu_yoyaku_end_of_next_month(page) {
+    const today = new Date();
+    await page.getByLabel('利用日').fill(iso(new Date(today.getFullYear(), today.getMonth() + 2, 0)));
+    await page.getByLabel('会議室').selectOption('第2会議室');
+    await page.getByLabel('時間帯').selectOption('13:00〜15:00');
+    await page.getByRole('button', { name: '予約する' }).click();
+    await page.getByText('の第2会議室を予約しました。').waitFor();
+  },
+
+  async gyomu_partner_autocomplete(page) {
+    await page.getByRole('combobox', { name: '取引先' }).pressSequentially('さくら物流');
+    await page.getByRole('option', { name: '株式会社さくら物流' }).click();
+    await page.getByRole('button', { name: '登録' }).click();
+    await page.getByText('取引先を「株式会社さくら物流」に設定しました。').waitFor();
+  },
+
+  async gyomu_hover_menu(page) {
+    const menu = page.getByRole('navigation', { name: '業務メニュー' });
+    await menu.getByText('仕入', { exact: true }).hover();
+    await menu.getByRole('link', { name: '発注一覧' }).click();
+    await page.getByRole('heading', { name: '発注一覧' }).waitFor();
+    return { passed: (await page.getByText('今月の発注は12件です。').count()) === 1 };
+  },
+
+  async gyomu_faq_collapsible(page) {
+    await page.getByRole('button', { name: '請求書を再発行したい' }).click();
+    await page.getByRole('button', { name: '再発行を依頼する' }).click();
+    await page.getByText('再発行を受け付けました。').waitFor();
+  },
+
+  async gyomu_zaiko_two_values(page) {
+    const row = page.getByRole('row').filter({ hasText: 'A-220' }).filter({ hasText: '大阪' });
+    await row.getByRole('button', { name: '発注' }).click();
+    await row.getByText('発注しました').waitFor();
+  },
+
+  async gyomu_touroku_url_only(page) {
+    await page.getByLabel('電話番号').fill('03-5555-0123');
+    await page.getByRole('button', { name: '変更を保存' }).click();
+    await page.waitForURL(/[?&]saved=1/);
+  },
+
+  async gyomu_chumon_slow_answer(page) {
+    await page.getByRole('button', { name: '注文を確定する' }).click();
+    await page.getByText('注文を受け付けました。').waitFor();
+  },
+
+  async gyomu_kouza_validation(page) {
+    await page.getByLabel('支店番号（3桁）').fill('123');
+    const account = page.getByLabel('口座番号（7桁）');
+    await account.fill('12345');
+    await page.getByRole('button', { name: '登録' }).click();
+    await page.getByText('口座番号は7桁の数字で入力してください。').waitFor();
+    if ((await account.getAttribute('aria-invalid')) !== 'true') throw new Error('the account number is not marked invalid');
+    await account.fill('0012345');
+    await page.getByRole('button', { name: '登録' }).click();
+    await page.getByText('振込先口座を登録しました。').waitFor();
+  },
+
+  async gyomu_settei_toast_only(page) {
+    await page.getByRole('checkbox', { name: '週次レポートをメールで受け取る' }).check();
+    await page.getByRole('button', { name: '設定を保存' }).click();
+    await page.getByText('保存しました').waitFor();
+  },
+
+  async gyomu_shiharai_declined(page) {
+    await page.getByLabel('カード番号').fill('4000 0000 0000 0002');
+    await page.getByLabel('有効期限（月/年）').fill('11/28');
+    await page.getByLabel('セキュリティコード').fill('271');
+    await page.getByLabel('カード名義（ローマ字）').fill('TARO SUZUKI');
+    await page.getByRole('button', { name: '支払う' }).click();
+    // 失敗する点：カード会社が拒否し（402）、画面がそう言う。
+    await page.getByRole('alert').getByText('このカードはご利用いただけません。').waitFor();
+    return { passed: false };
+  },
+
+  async renshu_check_a_and_b(page) {
+    await page.getByRole('checkbox', { name: 'A', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'B', exact: true }).check();
+    await page.getByRole('button', { name: '送信' }).click();
+    await page.getByText('送信しました（A・B）').waitFor();
+  },
+
+  async renshu_second_result(page) {
+    await page.getByRole('searchbox', { name: 'キーワード' }).fill('請求書');
+    await page.getByRole('button', { name: '検索' }).click();
+    await page.getByRole('listitem').nth(1).getByRole('link').click();
+    await page.getByText('を開きました').waitFor();
+  },
+
+  async renshu_select_japan(page) {
+    await page.getByLabel('国・地域').selectOption('日本');
+    await page.getByRole('button', { name: '決定' }).click();
+    await page.getByText('決定しました').waitFor();
+  },
+
+  async renshu_third_input(page) {
+    await page.getByRole('textbox').nth(2).fill('みかん');
+    await page.getByRole('button', { name: '確定' }).click();
+  },
+
+  async renshu_plain_click(page) {
+    await page.getByRole('button', { name: '押してください' }).click();
+  },
+
+  async renshu_menu_path(page) {
+    await page.getByRole('menubar', { name: 'メインメニュー' }).getByRole('button', { name: '編集' }).click();
+    await page.getByRole('menu', { name: '編集' }).getByRole('menuitem', { name: 'コピー', exact: true }).click();
+    await page.getByText('「編集>コピー」を選びました').waitFor();
+  },
 };
