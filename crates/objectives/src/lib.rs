@@ -27,6 +27,7 @@ pub mod cache;
 pub mod checklist;
 pub mod escalation;
 pub mod evidence;
+pub mod fields;
 pub mod generic;
 pub mod intent;
 pub mod judge;

@@ -6,6 +6,7 @@
 
 use planwright_browser::{BrowserSession, Locator};
 
+use crate::generic::{self, Generic, Kind, Which};
 use crate::intent::{Action, Intent, StepValue};
 use crate::page::{Node, Page};
 use crate::text::{self, contains_phrase, coverage, fold};
@@ -203,7 +204,7 @@ fn name_score(name: &str, intent: &Intent) -> f64 {
         let phrase_words = text::content_words(&intent.phrase);
         let back = if phrase_words.is_empty() { 0.0 } else { coverage(&intent.phrase, &text::words(name)) };
         let mut words = 0.6 * covered + 0.35 * back;
-        if one_word_of_many(name, &phrase_words, back) {
+        if one_word_of_many(name, &phrase_words, back) && !names_the_verb(name, intent) {
             words = words.min(0.4);
         }
         // Quoted names are what the person meant: words alone count less beside them.
@@ -227,6 +228,16 @@ fn one_word_of_many(name: &str, phrase_words: &[String], back: f64) -> bool {
         && phrase_words.len() >= 3
         && back < 0.34
         && phrase_words.iter().any(|w| text::stem(w) == text::stem(&name_words[0]))
+}
+
+/// A name of one word that is the step's verb ("Approve" for "Approve the expense claim of
+/// Sato", 承認 for 山田さんの申請を承認する): the control the step names by what it does, to be
+/// told apart from others of its name by the step's other words.
+fn names_the_verb(name: &str, intent: &Intent) -> bool {
+    let name_words = text::content_words(name);
+    let [word] = name_words.as_slice() else { return false };
+    let japanese_verb = intent.words.last().filter(|w| w.chars().any(text::is_japanese));
+    intent.words.first().into_iter().chain(japanese_verb).any(|w| text::stem(w) == text::stem(word))
 }
 
 /// Month names, which tell one of a kind apart as numbers do.
@@ -405,6 +416,20 @@ async fn disambiguate(
             return Ok((near, node));
         }
     }
+    // A row chosen by two (or more) of its values: the one whose surroundings hold the most of
+    // the step's telling words, when no other holds as many.
+    let single: Vec<String> = telling_phrases(intent, &node.name).into_iter().filter(|p| !p.contains(' ')).collect();
+    let held: Vec<Vec<&String>> =
+        surroundings.iter().map(|s| single.iter().filter(|w| text::contains_phrase(s, w)).collect()).collect();
+    let most = held.iter().map(Vec::len).max().unwrap_or(0);
+    if most >= 2 && held.iter().filter(|h| h.len() == most).count() == 1 {
+        if let Some(words) = held.iter().find(|h| h.len() == most) {
+            let near = words
+                .iter()
+                .fold(locator, |target, word| Locator::Near { target: Box::new(target), text: (*word).clone() });
+            return Ok((near, node));
+        }
+    }
     let listed: Vec<String> =
         surroundings.iter().take(8).map(|s| format!("\"{}\"", s.chars().take(60).collect::<String>())).collect();
     Err(Unresolved::ambiguous(format!(
@@ -496,25 +521,35 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             Ok(vec![Op::Click { locator, downloads: true }])
         }
         Action::Open { url: None } | Action::Click | Action::Download | Action::Hover | Action::Close => {
-            if intent.action == Action::Close && intent.names.is_empty() {
+            // "Close the dialog", "click the x": the close button of the dialog there is.
+            let x = matches!(fold(&intent.phrase).as_str(), "x" | "×" | "✕" | "✖");
+            if intent.action == Action::Close && intent.names.is_empty()
+                || x && page.named("button", &intent.phrase) == 0 && close_op(page).is_ok()
+            {
                 return close_op(page);
             }
             let roles = action_roles(&intent.action);
-            let (locator, _) = pick(session, page, intent, roles, "click").await?;
+            let locator = match generic_target(intent) {
+                Some(generic) => by_kind(session, page, generic, "click").await?,
+                None => pick(session, page, intent, roles, "click").await?.0,
+            };
             Ok(vec![match intent.action {
                 Action::Hover => Op::Hover { locator },
                 _ => Op::Click { locator, downloads: intent.downloads || intent.action == Action::Download },
             }])
         }
         Action::Check { on } => {
-            let (locator, _) = pick(session, page, intent, action_roles(&intent.action), "check").await?;
+            let locator = match generic_target(intent) {
+                Some(generic) => by_kind(session, page, generic, "check").await?,
+                None => pick(session, page, intent, action_roles(&intent.action), "check").await?.0,
+            };
             Ok(vec![Op::Check { locator, on: *on }])
         }
         Action::Fill(pairs) => {
             let mut ops = Vec::new();
             for (field, value) in pairs {
-                let locator = field_for(session, page, intent, field.as_deref()).await?;
-                ops.push(Op::Fill { locator, value: value.into() });
+                let (locator, label) = field_for(session, page, intent, field.as_deref()).await?;
+                ops.push(Op::Fill { locator, value: typed(value, &label, intent) });
             }
             if ops.is_empty() {
                 return Err(Unresolved::missing("fill: the step names no value to type"));
@@ -522,13 +557,118 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             Ok(ops)
         }
         Action::Choose { field, value } => choose(session, page, intent, field.as_deref(), value).await,
-        Action::Search { query } => search(page, query),
+        Action::Search { query } => search(page, query, intent),
         Action::Login { user, password } => login(page, user.as_ref(), password.as_ref()),
         Action::Press { key } => Ok(vec![Op::Press { locator: None, key: key.clone() }]),
         Action::Scroll { down } => Ok(vec![Op::Scroll { down: *down }]),
         Action::Back => Ok(vec![Op::Back]),
         Action::Verify { .. } | Action::Note { .. } | Action::Wait => Ok(Vec::new()),
     }
+}
+
+/// What a fill types into the field labelled `label`: an unquoted value without the words the
+/// label already says ("order 1042" into "Order number" is 1042), a date written relative to
+/// the run's day in the form the field shows ("next Friday" → 2026-12-04); a quoted value or a
+/// placeholder as written.
+fn typed(value: &StepValue, label: &str, intent: &Intent) -> ValueSpec {
+    match value {
+        StepValue::Literal(text) if !intent.quoted.contains(text) => {
+            // "Tuesday" typed into a note stays a word: only a field for a date takes a date.
+            let for_a_date = label.is_empty() || mentions(label, DATE_WORDS);
+            let date = crate::values::date_in(text, crate::values::today()).filter(|_| for_a_date);
+            let text = match date {
+                Some(date) => crate::values::date_for_field(date, label),
+                None => crate::values::beyond_label(text, label),
+            };
+            ValueSpec { kind: ValueKind::Literal, value: text }
+        }
+        _ => value.into(),
+    }
+}
+
+/// The reference by kind an intent's target phrase makes: "the 3rd button", and for a verb
+/// that names a section ("Expand the section below") the phrase after the verb.
+fn generic_target(intent: &Intent) -> Option<Generic> {
+    if !intent.names.is_empty() {
+        return None;
+    }
+    generic::reference(&intent.phrase).or_else(|| {
+        let (_, after_verb) = intent.phrase.split_once(' ')?;
+        generic::reference(after_verb).filter(|g| g.kind == Kind::Section)
+    })
+}
+
+/// Elements of a kind that the accessibility tree shows alike and only the markup tells apart.
+const COLLAPSED: &str = r#"[...document.querySelectorAll('[aria-expanded="false"], details:not([open]) > summary')]
+  .filter((e) => e.getClientRects().length > 0)
+  .map((e) => (e.getAttribute('aria-label') || e.textContent || '').replace(/\s+/g, ' ').trim())"#;
+
+/// The element a reference by kind means: the only one of its kind on the page, the n-th or
+/// the last in the page's order. A text area or a date is told by its markup, a result is a
+/// link of the page's content (not of its navigation), a section is a collapsed disclosure.
+async fn by_kind(session: &BrowserSession, page: &Page, generic: Generic, what: &str) -> Result<Locator, Unresolved> {
+    let roles = generic.kind.roles();
+    let mut found: Vec<usize> = page
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| roles.contains(&n.role.as_str()) && !n.disabled)
+        .map(|(i, _)| i)
+        .collect();
+    match generic.kind {
+        Kind::TextArea | Kind::Date => {
+            let fields = crate::fields::text_fields(session, page).await.unwrap_or_default();
+            let wanted = |m: &crate::fields::FieldMarkup| {
+                if generic.kind == Kind::Date {
+                    m.r#type == "date"
+                } else {
+                    m.tag == "textarea"
+                }
+            };
+            found = fields.into_iter().filter(|(_, m)| wanted(m)).map(|(i, _)| i).collect();
+        }
+        Kind::Result => {
+            const AROUND: &[&str] = &["navigation", "banner", "contentinfo", "complementary", "menu", "menubar"];
+            found.retain(|&i| !page.ancestors(i).any(|(_, a)| AROUND.contains(&a.role.as_str())));
+        }
+        Kind::Section => {
+            let collapsed: Vec<String> =
+                session.evaluate(COLLAPSED).await.ok().and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+            found.retain(|&i| collapsed.iter().any(|c| fold(c) == fold(&page.nodes[i].name)));
+        }
+        _ => {}
+    }
+    let kind = format!("{:?}", generic.kind).to_lowercase();
+    let chosen = match generic.which {
+        Which::Only => match found.as_slice() {
+            [one] => Some(*one),
+            [] => None,
+            many => {
+                return Err(Unresolved::ambiguous(format!(
+                    "{what}: the step names the {kind} but the page has {}: {}",
+                    many.len(),
+                    many.iter().take(8).map(|&i| describe_node(&page.nodes[i])).collect::<Vec<_>>().join(", ")
+                )))
+            }
+        },
+        Which::Nth(n) => found.get(n - 1).copied(),
+        Which::Last => found.last().copied(),
+        Which::All(n) if found.len() == n => found.first().copied(),
+        Which::All(_) => None,
+    };
+    chosen.map(|i| crate::recovery::locator_in(page, i)).ok_or_else(|| {
+        Unresolved::missing(format!(
+            "{what}: the step names {} {kind} and the page has {} ({:?})",
+            match generic.which {
+                Which::Nth(n) => format!("the {n}th"),
+                Which::Last => "the last".to_owned(),
+                Which::All(n) => format!("{n} of the"),
+                Which::Only => "the".to_owned(),
+            },
+            found.len(),
+            generic.kind
+        ))
+    })
 }
 
 /// "Close the dialog": the close button of the dialog there is.
@@ -542,28 +682,50 @@ fn close_op(page: &Page) -> Result<Vec<Op>, Unresolved> {
         })
 }
 
-/// The field a fill means: by its label against the step's field words, else the one field.
+/// The field a fill means, with its label: by its label against the step's field words, by
+/// its kind ("the 3rd input textbox", 入力欄), by its markup when it has no label ("the
+/// username": its `name`, `id`, placeholder or type), else the one field.
 async fn field_for(
     session: &BrowserSession,
     page: &Page,
     intent: &Intent,
     field: Option<&str>,
-) -> Result<Locator, Unresolved> {
+) -> Result<(Locator, String), Unresolved> {
+    let label = |locator: Locator| {
+        let name = match &locator {
+            Locator::Role { name: Some(name), .. } => name.clone(),
+            _ => String::new(),
+        };
+        (locator, name)
+    };
     match field {
         Some(field) => {
+            if let Some(generic) = generic::reference(field) {
+                return by_kind(session, page, generic, "fill").await.map(label);
+            }
             let wanted = Intent {
                 names: vec![field.to_owned()],
                 phrase: field.to_owned(),
                 words: text::words(field),
                 ..intent.clone()
             };
-            pick(session, page, &wanted, EDITABLE, "fill").await.map(|(locator, _)| locator)
+            match pick(session, page, &wanted, EDITABLE, "fill").await {
+                Ok((locator, node)) => Ok((locator, node.name)),
+                Err(unresolved) => {
+                    let fields = crate::fields::text_fields(session, page).await.unwrap_or_default();
+                    let said: Vec<usize> = fields.iter().filter(|(_, m)| m.says(field)).map(|(i, _)| *i).collect();
+                    match said.as_slice() {
+                        [one] => Ok((crate::recovery::locator_in(page, *one), page.nodes[*one].name.clone())),
+                        _ => Err(unresolved),
+                    }
+                }
+            }
         }
         None => {
             let fields: Vec<&Node> =
                 page.nodes.iter().filter(|n| EDITABLE.contains(&n.role.as_str()) && !n.disabled).collect();
             match fields.as_slice() {
-                [one] => Ok(locator_of(one)),
+                [one] => Ok((locator_of(one), one.name.clone())),
                 [] => Err(Unresolved::missing("fill: there is no field to type into on the page")),
                 many => Err(Unresolved::ambiguous(format!(
                     "fill: the step does not say which field; the page has {}",
@@ -628,12 +790,16 @@ async fn choose(
     if let Some(field) = field {
         radio_intent.context.push(field.to_owned());
     }
-    if let Ok((locator, node)) = pick(
+    // A select's options are chosen through it, never clicked (they are hidden while it is shut).
+    let not_in_select = |n: &Node| n.role != "option" || n.parent.is_none_or(|p| page.nodes[p].role != "combobox");
+    if let Ok((locator, node)) = pick_where(
         session,
         page,
         &radio_intent,
         &["radio", "option", "tab", "menuitemradio", "button", "link", "switch", "checkbox"],
         "choose",
+        0.45,
+        &not_in_select,
     )
     .await
     {
@@ -644,7 +810,7 @@ async fn choose(
     }
     // "Set the Reference to ABC-123": a field takes the value.
     if let Some(field) = field {
-        if let Ok(locator) = field_for(session, page, intent, Some(field)).await {
+        if let Ok((locator, _)) = field_for(session, page, intent, Some(field)).await {
             return Ok(vec![Op::Fill {
                 locator,
                 value: ValueSpec { kind: ValueKind::Literal, value: value.to_owned() },
@@ -663,9 +829,13 @@ async fn choose(
     )))
 }
 
+/// Words of a field's label that say it takes a date.
+const DATE_WORDS: &[&str] =
+    &["date", "day", "due", "deadline", "when", "birthday", "from", "until", "日", "期限", "期日", "予定"];
 const DOWNLOAD_WORDS: &[&str] =
     &["download", "export", "save", "csv", "pdf", "xlsx", "ダウンロード", "出力", "エクスポート", "保存"];
-const SEARCH_WORDS: &[&str] = &["search", "find", "query", "keyword", "検索", "キーワード", "探す"];
+const SEARCH_WORDS: &[&str] =
+    &["search", "find", "query", "keyword", "look up", "lookup", "検索", "キーワード", "探す", "照会"];
 pub(crate) const USER_WORDS: &[&str] = &[
     "user",
     "username",
@@ -692,7 +862,7 @@ pub(crate) fn mentions(name: &str, words: &[&str]) -> bool {
 
 /// Search: the search field (a search box, or a field named for searching), the query typed,
 /// then its button or Enter.
-fn search(page: &Page, query: &StepValue) -> Result<Vec<Op>, Unresolved> {
+fn search(page: &Page, query: &StepValue, intent: &Intent) -> Result<Vec<Op>, Unresolved> {
     let fields: Vec<usize> = page
         .nodes
         .iter()
@@ -710,7 +880,10 @@ fn search(page: &Page, query: &StepValue) -> Result<Vec<Op>, Unresolved> {
     let Some(field) = field else {
         return Err(Unresolved::missing(format!("search: no search field on the page{}", seen(page, EDITABLE))));
     };
-    let mut ops = vec![Op::Fill { locator: locator_of(&page.nodes[field]), value: query.into() }];
+    let mut ops = vec![Op::Fill {
+        locator: locator_of(&page.nodes[field]),
+        value: typed(query, &page.nodes[field].name, intent),
+    }];
     // Its button: in the same search landmark or form, named for searching.
     let button = page.nodes.iter().enumerate().find(|(i, n)| {
         n.role == "button"
