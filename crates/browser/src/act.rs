@@ -2,17 +2,19 @@
 //! checks), act with real input events, let the page settle, and report what changed.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::effects::{Announcement, InvalidField, RequestRecord};
 use crate::error::BrowserError;
 use crate::js::{Arg, ElementFn};
 use crate::locate::{Candidate, FieldFacts, Locator};
 use crate::refs::NodeKey;
 use crate::roles::{is_interactive, shown, Shown};
-use crate::session::{BrowserSession, DialogRecord};
+use crate::session::{BrowserSession, DialogRecord, PageActivity};
 
 /// Why a fill may not type into this field (see [`BrowserSession::fill_where`]), or `None`.
 pub type FieldRefusal<'a> = dyn Fn(&Candidate, &FieldFacts) -> Option<String> + Send + Sync + 'a;
@@ -66,9 +68,29 @@ pub struct ActionReport {
     /// Interactive elements (`button "Pay"`) that appeared, and went away.
     pub appeared: Vec<String>,
     pub disappeared: Vec<String>,
+    /// The requests the action started (from the moment it was carried out until the page
+    /// settled), in every frame, oldest first. Settling waits for them within its bound, so
+    /// their answers are known; one still unanswered at the bound has no status.
+    pub requests: Vec<RequestRecord>,
+    /// What every frame announced from the moment the action was carried out until the page
+    /// settled — status and alert regions, toasts — even if it is gone by now.
+    pub announced: Vec<Announcement>,
+    /// The fields marked `aria-invalid="true"` after the action, in every frame.
+    pub invalid_fields: Vec<InvalidField>,
+    /// When the action was carried out, in milliseconds since the Unix epoch: a caller that
+    /// waits longer can ask [`BrowserSession::announced_since`] it.
+    pub acted_at_ms: u64,
     /// The page was still busy when the settle bound ran out.
     pub settle_timed_out: bool,
     pub timing: Timing,
+}
+
+impl ActionReport {
+    /// The action started a request that may have changed something on the server (any method
+    /// but `GET`, `HEAD` and `OPTIONS`): it must not be repeated without looking first.
+    pub fn started_write(&self) -> bool {
+        self.requests.iter().any(RequestRecord::is_write)
+    }
 }
 
 /// What [`BrowserSession::wait_for`] waits for.
@@ -106,6 +128,8 @@ struct Before {
     downloads: usize,
     navigations: u64,
     target_id: String,
+    /// The driven page's activity, whose request log has the action's requests.
+    activity: Arc<PageActivity>,
     interactive: Vec<String>,
     /// The page's tree, for finding the target without fetching it again.
     tree: PageTree,
@@ -151,6 +175,7 @@ impl BrowserSession {
             downloads: self.download_count(),
             navigations: driven.activity.navigations(),
             target_id: driven.page.target_id().as_ref().to_owned(),
+            activity: Arc::clone(&driven.activity),
             interactive: interactive_names(&tree),
             tree,
         })
@@ -166,14 +191,24 @@ impl BrowserSession {
         options: &ActOptions,
     ) -> Result<ActionReport, BrowserError> {
         let settle_start = Instant::now();
-        let settled = self.settle(options.settle).await?;
+        let acted_ms = self.ms_at(settle_start.checked_sub(act).unwrap_or(settle_start));
+        let acted_at_ms = (SystemTime::now() - act).duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+        let acted_at_ms = acted_at_ms.as_millis() as u64;
+        let settled = self.settle(options.settle, acted_ms).await?;
         let settle = settle_start.elapsed();
         let driven = self.driven();
+        let mut requests = before.activity.requests_since(acted_ms);
+        if !Arc::ptr_eq(&driven.activity, &before.activity) {
+            requests.extend(driven.activity.requests_since(acted_ms));
+        }
         let opened_tab = driven.page.target_id().as_ref() != before.target_id;
         let navigated = opened_tab || driven.activity.navigations() != before.navigations;
         let after_tree = self.page_tree().await?;
         let after = interactive_names(&after_tree);
         let (appeared, disappeared) = difference(&before.interactive, &after);
+        let (announced, invalid_fields) =
+            futures::join!(self.announced_since(acted_at_ms), self.invalid_fields(&after_tree));
+        let (announced, invalid_fields) = (announced?, invalid_fields?);
         let dialogs = self.dialogs().into_iter().skip(before.dialogs).collect();
         // A download the action began is waited for, within the action's time.
         let downloads = if self.download_count() > before.downloads {
@@ -192,6 +227,10 @@ impl BrowserSession {
             downloads,
             appeared,
             disappeared,
+            requests,
+            announced,
+            invalid_fields,
+            acted_at_ms,
             settle_timed_out: settled.timed_out,
             timing: Timing {
                 wait_ms: ms(wait),
@@ -590,6 +629,7 @@ impl BrowserSession {
         let before = self.before().await?;
         let ready = self.ready(locator, action, true, options.timeout, Some(&before.tree)).await?;
         let start = Instant::now();
+        let acted_ms = self.ms_at(start);
         let state = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
         let Some(current) = state.as_bool() else {
             return Err(BrowserError::Input(format!(
@@ -602,7 +642,7 @@ impl BrowserSession {
             if now.as_bool() != Some(checked) {
                 // A switch that saves first and turns after the answer (a request away) shows
                 // its new state once the page has settled.
-                self.settle(options.settle).await?;
+                self.settle(options.settle, acted_ms).await?;
                 now = self.call_element(&ready.object, ElementFn::Checked, Vec::new()).await?;
             }
             if now.as_bool() != Some(checked) {

@@ -14,6 +14,10 @@ use crate::session::BrowserSession;
 /// Records the time of the last DOM change and the requests awaiting an answer (see `js/quiet.js`).
 pub(crate) const QUIET: &str = include_str!("js/quiet.js");
 
+/// Keeps what the page announces (status and alert regions, toasts), with when (see
+/// `js/announce.js`).
+pub(crate) const ANNOUNCE: &str = include_str!("js/announce.js");
+
 /// What a settle probe reads: the document's ready state, milliseconds since the last DOM change
 /// (a large number when the page never changed or has no tracker), and how many requests the
 /// page started in the last 2 s that have no answer yet (older ones are background traffic).
@@ -59,6 +63,7 @@ pub(crate) enum ElementFn {
     Surroundings,
     Value,
     FieldFacts,
+    InvalidMessage,
 }
 
 impl ElementFn {
@@ -76,6 +81,7 @@ impl ElementFn {
             ElementFn::Surroundings => "surroundings",
             ElementFn::Value => "value",
             ElementFn::FieldFacts => "fieldFacts",
+            ElementFn::InvalidMessage => "invalidMessage",
         }
     }
 }
@@ -85,13 +91,20 @@ impl ElementFn {
 pub(crate) enum DocumentFn {
     ByText,
     ByTestId,
+    Announced,
+    VisibleText,
 }
 
 impl DocumentFn {
+    const ALL: [DocumentFn; 4] =
+        [DocumentFn::ByText, DocumentFn::ByTestId, DocumentFn::Announced, DocumentFn::VisibleText];
+
     fn name(self) -> &'static str {
         match self {
             DocumentFn::ByText => "byText",
             DocumentFn::ByTestId => "byTestId",
+            DocumentFn::Announced => "announced",
+            DocumentFn::VisibleText => "visibleText",
         }
     }
 }
@@ -119,6 +132,7 @@ fn element_source() -> &'static str {
             ElementFn::Surroundings,
             ElementFn::Value,
             ElementFn::FieldFacts,
+            ElementFn::InvalidMessage,
         ]
         .map(ElementFn::name);
         dispatcher(include_str!("js/element.js"), &names)
@@ -127,9 +141,7 @@ fn element_source() -> &'static str {
 
 fn document_source() -> &'static str {
     static SOURCE: OnceLock<String> = OnceLock::new();
-    SOURCE.get_or_init(|| {
-        dispatcher(include_str!("js/document.js"), &[DocumentFn::ByText, DocumentFn::ByTestId].map(DocumentFn::name))
-    })
+    SOURCE.get_or_init(|| dispatcher(include_str!("js/document.js"), &DocumentFn::ALL.map(DocumentFn::name)))
 }
 
 /// An argument to a page function: a JSON value or another object of the page.
@@ -162,6 +174,18 @@ impl BrowserSession {
         args: Vec<Arg>,
     ) -> Result<Value, BrowserError> {
         let params = call_params(object_id, element_source(), function.name(), args, true);
+        let result = self.call("Runtime.callFunctionOn", params).await?;
+        value_of(function.name(), result)
+    }
+
+    /// Calls a document function that returns JSON, and gives it.
+    pub(crate) async fn call_document_value(
+        &self,
+        document: &str,
+        function: DocumentFn,
+        args: Vec<Arg>,
+    ) -> Result<Value, BrowserError> {
+        let params = call_params(document, document_source(), function.name(), args, true);
         let result = self.call("Runtime.callFunctionOn", params).await?;
         value_of(function.name(), result)
     }

@@ -11,6 +11,7 @@
 mod act;
 mod cdp;
 mod download;
+mod effects;
 mod error;
 mod js;
 mod keys;
@@ -25,6 +26,7 @@ mod tree;
 
 pub use act::{ActOptions, ActionReport, ScreenshotTarget, Table, Timing, WaitCondition};
 pub use download::Download;
+pub use effects::{Announcement, AnnouncementKind, FrameText, InvalidField, RequestKind, RequestRecord};
 pub use error::BrowserError;
 pub use locate::{text_matches, Candidate, FieldFacts, Locator};
 pub use roles::{is_interactive, INTERACTIVE};

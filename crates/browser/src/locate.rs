@@ -9,7 +9,7 @@ use crate::error::BrowserError;
 use crate::js::{Arg, DocumentFn, ElementFn};
 use crate::refs::NodeKey;
 use crate::session::BrowserSession;
-use crate::tree::{elements, normalize, PageTree};
+use crate::tree::{elements, normalize, Frame, PageTree};
 
 /// How an element is found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -296,6 +296,26 @@ impl BrowserSession {
             }
         }
         Ok(found)
+    }
+
+    /// Runs a document function that returns JSON in every frame, and gives each frame's answer,
+    /// the main frame first; a frame that went away or is being replaced meanwhile is left out.
+    pub(crate) async fn in_every_frame(
+        &self,
+        function: DocumentFn,
+        args: Vec<Value>,
+    ) -> Result<Vec<(Frame, Value)>, BrowserError> {
+        let mut answers = Vec::new();
+        for frame in self.frames().await? {
+            let Some(document) = self.frame_document(&frame.id, frame.parent.is_none()).await? else { continue };
+            let args = args.iter().cloned().map(Arg::Value).collect();
+            match self.call_document_value(&document, function, args).await {
+                Ok(answer) => answers.push((frame, answer)),
+                Err(BrowserError::Protocol { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(answers)
     }
 
     /// The document object of a frame, or `None` when the frame went away.

@@ -1,7 +1,7 @@
 //! A browser session: one Chromium (launched or attached), the page being driven, and what the
 //! page did on its own (dialogs, new tabs, requests in flight, navigations).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -11,7 +11,9 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
-use chromiumoxide::cdp::browser_protocol::network::{EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent};
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived, ResourceType,
+};
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening,
 };
@@ -28,6 +30,7 @@ use tracing::Instrument;
 
 use crate::cdp;
 use crate::download::Downloads;
+use crate::effects::{RequestKind, RequestRecord};
 use crate::error::BrowserError;
 use crate::process::{self, ChromiumProcess};
 use crate::refs::RefTable;
@@ -163,11 +166,29 @@ impl Liveness {
 /// How long a request may be under way before it counts as background traffic.
 const BACKGROUND_REQUEST: Duration = Duration::from_secs(2);
 
+/// How many of the page's latest requests are kept for the actions' reports: more than an
+/// action starts, bounded on a page that polls all the time.
+const REQUEST_LOG: usize = 256;
+
+/// A request of the page, as the request log keeps it.
+struct Logged {
+    id: String,
+    /// Milliseconds since the session started.
+    started_ms: u64,
+    record: RequestRecord,
+    /// Answered (its status known: a page need not read the body, and until it does Chromium
+    /// does not call the request finished), or failed.
+    done: bool,
+}
+
 /// What a page is doing on its own, kept by a task that follows its events.
 #[derive(Default)]
 pub(crate) struct PageActivity {
     /// Requests under way, with when each started (ms since the session started).
     inflight: Mutex<HashMap<String, u64>>,
+    /// The page's latest requests (documents, fetch, XHR, beacons: not images, fonts or style
+    /// sheets), oldest first, at most [`REQUEST_LOG`].
+    log: Mutex<VecDeque<Logged>>,
     /// Milliseconds since the session started, at the last request start or end.
     last_network: AtomicU64,
     main_frame_loading: AtomicBool,
@@ -194,6 +215,78 @@ impl PageActivity {
     }
     pub(crate) fn navigations(&self) -> u64 {
         self.navigations.load(Ordering::Relaxed)
+    }
+
+    /// The logged requests that started at or after `since_ms`, oldest first.
+    pub(crate) fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord> {
+        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        log.iter().filter(|l| l.started_ms >= since_ms).map(|l| l.record.clone()).collect()
+    }
+
+    /// How many logged requests that started at or after `since_ms` are unanswered: an
+    /// action waits for its own requests however long they take (within its bound), unlike the
+    /// page's background traffic.
+    pub(crate) fn pending_since(&self, since_ms: u64) -> usize {
+        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        log.iter().filter(|l| l.started_ms >= since_ms && !l.done).count()
+    }
+
+    fn log_request(&self, event: &EventRequestWillBeSent, now_ms: u64) {
+        // A redirect is the same request going on: its method and address stay the first ones.
+        if event.redirect_response.is_some() {
+            return;
+        }
+        let Some(kind) = event.r#type.as_ref().map_or(Some(RequestKind::Other), request_kind) else { return };
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        if log.len() == REQUEST_LOG {
+            log.pop_front();
+        }
+        log.push_back(Logged {
+            id: event.request_id.as_ref().to_owned(),
+            started_ms: now_ms,
+            record: RequestRecord {
+                method: event.request.method.clone(),
+                url: event.request.url.clone(),
+                status: None,
+                kind,
+                error: None,
+            },
+            done: false,
+        });
+    }
+
+    /// Updates the logged request `id`, if it is logged.
+    fn update_request(&self, id: &str, update: impl FnOnce(&mut Logged)) {
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(logged) = log.iter_mut().rev().find(|l| l.id == id) {
+            update(logged);
+        }
+    }
+}
+
+/// How a request of this type is reported, or `None` for what is no effect of an action (images,
+/// fonts, style sheets, media, prefetches, CORS preflights) or never ends (event streams, web
+/// sockets).
+fn request_kind(kind: &ResourceType) -> Option<RequestKind> {
+    match kind {
+        ResourceType::Document => Some(RequestKind::Document),
+        ResourceType::Fetch => Some(RequestKind::Fetch),
+        ResourceType::Xhr => Some(RequestKind::Xhr),
+        ResourceType::Ping => Some(RequestKind::Beacon),
+        ResourceType::Script | ResourceType::SignedExchange | ResourceType::FedCm | ResourceType::Other => {
+            Some(RequestKind::Other)
+        }
+        ResourceType::Stylesheet
+        | ResourceType::Image
+        | ResourceType::Media
+        | ResourceType::Font
+        | ResourceType::TextTrack
+        | ResourceType::Prefetch
+        | ResourceType::EventSource
+        | ResourceType::WebSocket
+        | ResourceType::Manifest
+        | ResourceType::CspViolationReport
+        | ResourceType::Preflight => None,
     }
 }
 
@@ -375,6 +468,11 @@ impl BrowserSession {
         self.started.elapsed().as_millis() as u64
     }
 
+    /// `instant` in milliseconds since the session started, as the request log counts.
+    pub(crate) fn ms_at(&self, instant: Instant) -> u64 {
+        instant.saturating_duration_since(self.started).as_millis() as u64
+    }
+
     /// Switches to the newest page the driven page opened, if any. (In an attached browser
     /// other clients' tabs are left alone.)
     pub(crate) async fn follow_opened_tab(&self) -> Result<(), BrowserError> {
@@ -472,6 +570,7 @@ async fn drive(
     let listen = |e: chromiumoxide::error::CdpError| BrowserError::Launch(format!("cannot follow the page: {e}"));
     let mut dialog_events = page.event_listener::<EventJavascriptDialogOpening>().await.map_err(listen)?;
     let mut requests = page.event_listener::<EventRequestWillBeSent>().await.map_err(listen)?;
+    let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(listen)?;
     let mut finished = page.event_listener::<EventLoadingFinished>().await.map_err(listen)?;
     let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(listen)?;
     let mut started_loading = page.event_listener::<EventFrameStartedLoading>().await.map_err(listen)?;
@@ -483,7 +582,9 @@ async fn drive(
     cdp::call(&page, live, "DOM.enable", json!({})).await?;
     cdp::call(&page, live, "Accessibility.enable", json!({})).await?;
     cdp::call(&page, live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
+    cdp::call(&page, live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::ANNOUNCE})).await?;
     cdp::call(&page, live, "Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
+    cdp::call(&page, live, "Runtime.evaluate", json!({"expression": crate::js::ANNOUNCE})).await?;
     let tree = cdp::call(&page, live, "Page.getFrameTree", json!({})).await?;
     let main_frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_owned();
 
@@ -525,16 +626,30 @@ async fn drive(
                 Some(event) = requests.next() => {
                     let id: &str = event.request_id.as_ref();
                     activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), now_ms());
+                    activity.log_request(&event, now_ms());
                     activity.last_network.store(now_ms(), Ordering::Relaxed);
+                }
+                Some(event) = responses.next() => {
+                    let status = u16::try_from(event.response.status).ok();
+                    activity.update_request(event.request_id.as_ref(), |logged| {
+                        logged.record.status = status;
+                        logged.done = true;
+                    });
                 }
                 Some(event) = finished.next() => {
                     let id: &str = event.request_id.as_ref();
                     activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+                    activity.update_request(id, |logged| logged.done = true);
                     activity.last_network.store(now_ms(), Ordering::Relaxed);
                 }
                 Some(event) = failed.next() => {
                     let id: &str = event.request_id.as_ref();
                     activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
+                    activity.update_request(id, |logged| {
+                        logged.done = true;
+                        // An answer cut short (a download, a page left) keeps the status it had.
+                        logged.record.error = Some(event.error_text.clone());
+                    });
                     activity.last_network.store(now_ms(), Ordering::Relaxed);
                 }
                 Some(event) = started_loading.next() => {

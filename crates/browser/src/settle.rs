@@ -22,8 +22,10 @@ pub(crate) struct Settled {
 impl BrowserSession {
     /// Waits until the driven page is quiet, at most `bound`. A page the action opened in a new
     /// tab becomes the driven page first. A zero bound is a caller that reads the page itself
-    /// afterwards (typing read back from its field): no wait at all.
-    pub(crate) async fn settle(&self, bound: Duration) -> Result<Settled, BrowserError> {
+    /// afterwards (typing read back from its field): no wait at all. The requests started since
+    /// `acted_ms` (ms since the session started: the action's own) are waited for however long
+    /// they take within the bound, so that their answers are known.
+    pub(crate) async fn settle(&self, bound: Duration, acted_ms: u64) -> Result<Settled, BrowserError> {
         if bound.is_zero() {
             self.follow_opened_tab().await?;
             return Ok(Settled { timed_out: false });
@@ -32,7 +34,7 @@ impl BrowserSession {
         tokio::time::sleep(FIRST_LOOK).await;
         loop {
             self.follow_opened_tab().await?;
-            let busy = match self.stillness().await? {
+            let busy = match self.stillness(Some(acted_ms)).await? {
                 Ok(still) if still >= QUIET => return Ok(Settled { timed_out: false }),
                 Ok(_) => "the network or the document changed a moment ago",
                 Err(busy) => busy,
@@ -49,7 +51,7 @@ impl BrowserSession {
     /// neither the network nor the DOM changed meanwhile (zero while something goes on). A
     /// caller waiting for something to show can stop once the page has been still a while.
     pub async fn still_for(&self) -> Result<Duration, BrowserError> {
-        Ok(self.stillness().await?.unwrap_or(Duration::ZERO))
+        Ok(self.stillness(None).await?.unwrap_or(Duration::ZERO))
     }
 
     /// Whether the driven page says it is still loading something (a busy region, a progress
@@ -63,12 +65,16 @@ impl BrowserSession {
         }
     }
 
-    /// How long the page has been still, or what is going on.
-    async fn stillness(&self) -> Result<Result<Duration, &'static str>, BrowserError> {
+    /// How long the page has been still, or what is going on; with `acted_ms`, the requests
+    /// started since then keep it busy until they end.
+    async fn stillness(&self, acted_ms: Option<u64>) -> Result<Result<Duration, &'static str>, BrowserError> {
         let driven = self.driven();
         let activity = &driven.activity;
         if activity.loading() {
             return Ok(Err("a page is loading"));
+        }
+        if acted_ms.is_some_and(|since| activity.pending_since(since) > 0) {
+            return Ok(Err("the action's requests have not been answered"));
         }
         if activity.requests_in_flight(self.ms_since_start()) > 0 {
             return Ok(Err("requests are in flight"));

@@ -27,6 +27,8 @@ pub(crate) struct States {
     pub(crate) level: Option<u64>,
     pub(crate) pressed: Option<String>,
     pub(crate) selected: bool,
+    /// Chromium finds the field invalid: `aria-invalid="true"`, or a value its type refuses.
+    pub(crate) invalid: bool,
 }
 
 /// A node of the joined tree.
@@ -117,6 +119,7 @@ fn states(properties: &[(String, Value)]) -> States {
             "expanded" => states.expanded = value.as_bool(),
             "level" => states.level = value.as_u64(),
             "selected" => states.selected = value.as_bool().unwrap_or(false),
+            "invalid" => states.invalid = value.as_str() == Some("true"),
             _ => {}
         }
     }

@@ -44,3 +44,19 @@ function byTestId(id) {
   visit(this);
   return found;
 }
+
+// ANNOUNCED: what this frame announced (status and alert regions, toasts …: see announce.js)
+// at or after `since` (ms since the epoch), oldest first; [] in a document that has no watcher.
+function announced(since) {
+  const log = this.defaultView && this.defaultView[Symbol.for('planwright.announced')];
+  return log ? log.filter(a => a.at >= since).map(a => ({ text: a.text, kind: a.kind })) : [];
+}
+
+// VISIBLE_TEXT: the frame's rendered text (hidden elements left out), its first `max`
+// characters; '' for a frame that is not rendered (in a hidden iframe innerText would give the
+// hidden text too).
+function visibleText(max) {
+  const body = this.body;
+  if (!body || body.getClientRects().length === 0) return '';
+  return body.innerText.slice(0, max);
+}

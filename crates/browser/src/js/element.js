@@ -232,6 +232,18 @@ function table() {
   return { headers: keys, rows: out };
 }
 
+// INVALID_MESSAGE: for a field marked aria-invalid="true", what it says is wrong: the text of its
+// aria-errormessage, else of its aria-describedby, else the browser's validationMessage (as
+// announce.js reads it); null for a field the browser alone finds invalid.
+function invalidMessage() {
+  const el = this;
+  if (el.getAttribute('aria-invalid') !== 'true') return null;
+  const norm = s => (s || '').replace(/\s+/g, ' ').trim().slice(0, 300);
+  const textOf = ids => norm((ids || '').split(/\s+/).map(id => el.getRootNode().getElementById(id))
+    .filter(Boolean).map(e => e.innerText || e.textContent).join(' '));
+  return textOf(el.getAttribute('aria-errormessage')) || textOf(el.getAttribute('aria-describedby')) || norm(el.validationMessage);
+}
+
 // FIELD_FACTS: what decides whether a secret may be typed into a field: the origin of the
 // document it is in (a frame's own, not the top page's), its input type and autocomplete hint,
 // whether it is a search box, and whether its form (or, without one, its document) asks for a
