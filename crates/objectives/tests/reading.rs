@@ -40,7 +40,7 @@ async fn act(session: &BrowserSession, op: &Op) -> Result<(), planwright_browser
     match op {
         Op::Click { locator, .. } => session.click(locator, &options).await,
         Op::Fill { locator, value } => session.fill(locator, &value.value, &options).await,
-        Op::Select { locator, option } => session.select_option(locator, &[option.clone()], &options).await,
+        Op::Select { locator, option } => session.select_option(locator, std::slice::from_ref(option), &options).await,
         Op::Check { locator, on } => session.set_checked(locator, *on, &options).await,
         Op::Press { locator, key } => session.press(locator.as_ref(), key, &options).await,
         Op::Hover { locator } => session.hover(locator, &options).await,
