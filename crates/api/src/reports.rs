@@ -79,6 +79,7 @@ mod tests {
                 timed_out: false,
                 continued: false,
                 said: None,
+                outputs: None,
             })
             .unwrap();
         recorder

@@ -1,10 +1,13 @@
 //! `planwright blocks search` as other tools see it: the JSON contract, exit codes, messages.
 //! Runs the real binary.
 
+mod support;
+
 use std::process::{Command, Output};
 
 use planwright_llm_replay::{Endpoint, Match, ReplayServer, Reply, Script};
 use serde_json::Value;
+use support::{assert_exit, said};
 
 /// The binary with no model configured (whatever this machine's environment says) and its own
 /// data home.
@@ -30,7 +33,7 @@ fn json(output: &Output) -> Vec<Value> {
 #[test]
 fn json_is_an_array_of_exactly_id_score_category_why_best_first() {
     let output = planwright(&["blocks", "search", "read the invoice list from Excel", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let hits = json(&output);
     assert!(!hits.is_empty());
     assert_eq!(hits[0]["id"], "excel.read_data");
@@ -49,7 +52,7 @@ fn json_is_an_array_of_exactly_id_score_category_why_best_first() {
 #[test]
 fn a_japanese_query_and_top_k_bound_each_category() {
     let output = planwright(&["blocks", "search", "ブラウザで画面を操作する", "--top-k", "5", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let hits = json(&output);
     assert!(hits.iter().any(|h| h["category"] == "browser"));
     assert!(hits.iter().filter(|h| h["category"] == "browser").count() <= 5);
@@ -59,7 +62,7 @@ fn a_japanese_query_and_top_k_bound_each_category() {
 #[test]
 fn a_query_that_matches_nothing_prints_an_empty_array_and_exits_0() {
     let output = planwright(&["blocks", "search", "zzzqqq", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     assert!(json(&output).is_empty());
 }
 
@@ -67,7 +70,7 @@ fn a_query_that_matches_nothing_prints_an_empty_array_and_exits_0() {
 fn top_k_takes_any_k_from_1_to_30() {
     for k in ["1", "30"] {
         let output = planwright(&["blocks", "search", "excel", "--top-k", k, "--format", "json"]);
-        assert_eq!(output.status.code(), Some(0), "--top-k {k}: {}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(0), "--top-k {k}: {}", said(&output));
         let excel = json(&output).iter().filter(|h| h["category"] == "excel").count();
         assert!(excel >= 1 && excel <= k.parse().unwrap(), "--top-k {k}: {excel} excel blocks");
     }
@@ -79,7 +82,7 @@ fn top_k_takes_any_k_from_1_to_30() {
 fn top_k_outside_1_to_30_exits_2_with_a_message() {
     for k in ["0", "31", "-1", "six"] {
         let output = planwright(&["blocks", "search", "excel", &format!("--top-k={k}"), "--format", "json"]);
-        assert_eq!(output.status.code(), Some(2), "--top-k {k}");
+        assert_eq!(output.status.code(), Some(2), "--top-k {k}: {}", said(&output));
         assert!(output.stdout.is_empty(), "--top-k {k}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("--top-k"), "--top-k {k}: {stderr}");
@@ -92,7 +95,7 @@ fn top_k_outside_1_to_30_exits_2_with_a_message() {
 #[test]
 fn text_output_is_a_table_with_the_method() {
     let output = planwright(&["blocks", "search", "スクリーンショットを撮る"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     let text = String::from_utf8_lossy(&output.stdout);
     let mut lines = text.lines();
     assert!(lines.next().unwrap().starts_with("rank  block"), "{text}");
@@ -103,10 +106,10 @@ fn text_output_is_a_table_with_the_method() {
 #[test]
 fn blocks_without_a_subcommand_still_lists_the_catalog() {
     let output = planwright(&["blocks", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     assert!(json(&output).iter().any(|b| b["id"] == "excel.read_data" && b.get("inputs").is_some()));
     let text = planwright(&["blocks"]);
-    assert_eq!(text.status.code(), Some(0));
+    assert_exit(&text, 0);
     assert!(String::from_utf8_lossy(&text.stdout).contains("blocks\n"));
 }
 
@@ -135,7 +138,7 @@ async fn with_an_embedding_model_configured_the_search_is_hybrid_and_caches_bloc
         })
     };
     let text = run("text").await.unwrap();
-    assert_eq!(text.status.code(), Some(0), "{}", String::from_utf8_lossy(&text.stderr));
+    assert_exit(&text, 0);
     assert!(
         String::from_utf8_lossy(&text.stdout).contains("ranked by hybrid"),
         "{}",
@@ -144,7 +147,7 @@ async fn with_an_embedding_model_configured_the_search_is_hybrid_and_caches_bloc
     assert!(home.path().join("embeddings.db").is_file());
 
     let output = run("json").await.unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     for hit in json(&output) {
         let keys: Vec<&str> = hit.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["id", "score", "category", "why"]);

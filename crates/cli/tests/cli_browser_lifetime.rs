@@ -2,11 +2,14 @@
 //! while its browser is up takes the whole browser (main process, zygotes, renderers) with it,
 //! and the next run removes the profile folder the killed one could not.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use planwright_sites::FixtureSites;
+use support::assert_exit;
 
 /// A process as /proc shows it.
 struct Process {
@@ -151,7 +154,7 @@ async fn a_run_killed_with_sigkill_takes_its_chromium_along_and_the_next_run_rem
     next.stderr(Stdio::piped());
     // Off the async runtime: the sites serve from it meanwhile.
     let next = tokio::task::spawn_blocking(move || next.output().unwrap()).await.unwrap();
-    assert_eq!(next.status.code(), Some(0), "{}", String::from_utf8_lossy(&next.stderr));
+    assert_exit(&next, 0);
     assert!(!profile.exists(), "the next run left the killed run's profile {}", profile.display());
     assert!(profiles_in(temp.path()).is_empty(), "{:?}", profiles_in(temp.path()));
 }

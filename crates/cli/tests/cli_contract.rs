@@ -1,10 +1,13 @@
 //! The command line as other tools see it: exit codes, JSON shapes, what goes to stdout and
 //! stderr, registration on disk, hostile files. Runs the real binary.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use support::{assert_exit, said};
 
 fn planwright(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_planwright"))
@@ -42,7 +45,7 @@ const FINDING_KEYS: [&str; 10] =
 #[test]
 fn validate_a_valid_plan_exits_0_with_the_json_contract() {
     let output = planwright(&["validate", &example("invoice_payment_reconciliation.yaml"), "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let report = json(&output);
     let keys: Vec<&str> = report.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["valid", "errors", "warnings"]);
@@ -55,7 +58,7 @@ fn validate_an_invalid_plan_exits_1_with_located_findings() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "broken.yaml", BROKEN);
     let output = planwright(&["validate", &file, "--format", "json"]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let report = json(&output);
     assert_eq!(report["valid"], false);
     let finding = &report["errors"][0];
@@ -70,7 +73,7 @@ fn validate_an_invalid_plan_exits_1_with_located_findings() {
     assert_eq!(finding["line"], 6);
 
     let text = planwright(&["validate", &file]);
-    assert_eq!(text.status.code(), Some(1));
+    assert_exit(&text, 1);
     let stdout = String::from_utf8(text.stdout).unwrap();
     assert!(
         stdout.contains(
@@ -93,7 +96,7 @@ fn unreadable_or_not_a_plan_exits_2_with_the_reason_on_stderr() {
     for file in &cases {
         for format in ["text", "json"] {
             let output = planwright(&["validate", file, "--format", format]);
-            assert_eq!(output.status.code(), Some(2), "{file}");
+            assert_eq!(output.status.code(), Some(2), "{file}: {}", said(&output));
             assert!(output.stdout.is_empty(), "{file}: stdout should be empty");
             let stderr = String::from_utf8_lossy(&output.stderr);
             assert!(stderr.starts_with("planwright: "), "{file}: {stderr}");
@@ -102,14 +105,14 @@ fn unreadable_or_not_a_plan_exits_2_with_the_reason_on_stderr() {
     let binary = dir.path().join("binary.yaml");
     std::fs::write(&binary, [0xff_u8, 0xfe, 0x00, 0x01]).unwrap();
     let output = planwright(&["dry-run", &binary.to_string_lossy()]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("not UTF-8"));
 }
 
 #[test]
 fn dry_run_reports_order_levels_and_estimate() {
     let output = planwright(&["dry-run", &example("invoice_payment_reconciliation.yaml"), "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let report = json(&output);
     let keys: Vec<&str> = report.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["valid", "errors", "warnings", "levels", "order", "estimate"]);
@@ -129,7 +132,7 @@ fn dry_run_reports_order_levels_and_estimate() {
         "--format",
         "json",
     ]);
-    assert_eq!(invalid.status.code(), Some(1));
+    assert_exit(&invalid, 1);
     assert_eq!(json(&invalid)["errors"][0]["code"], "cycle");
 }
 
@@ -150,7 +153,7 @@ fn dry_run_never_shows_secret_or_environment_values() {
             .env("PLANWRIGHT_LOG", "trace")
             .output()
             .unwrap();
-        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        assert_exit(&output, 0);
         let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
         assert!(!all.contains(CANARY), "the canary leaked:\n{all}");
         assert!(all.contains("<secret API_TOKEN>") && all.contains("<env PLANWRIGHT_CANARY>"), "{all}");
@@ -164,7 +167,7 @@ fn register_writes_once_and_never_overwrites() {
     let source = example("monthly_expense_approval.yaml");
     let designs_arg = designs.to_string_lossy().into_owned();
     let first = planwright(&["register", &source, "--designs", &designs_arg]);
-    assert_eq!(first.status.code(), Some(0), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_exit(&first, 0);
     let files: Vec<PathBuf> = std::fs::read_dir(&designs).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(files.len(), 1);
     let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
@@ -173,13 +176,13 @@ fn register_writes_once_and_never_overwrites() {
     assert_eq!(std::fs::read(&files[0]).unwrap(), std::fs::read(&source).unwrap(), "registered byte for byte");
 
     let again = planwright(&["register", &source, "--designs", &designs_arg]);
-    assert_eq!(again.status.code(), Some(0));
+    assert_exit(&again, 0);
     assert!(String::from_utf8_lossy(&again.stdout).contains("already registered"));
     assert_eq!(std::fs::read_dir(&designs).unwrap().count(), 1);
 
     let broken = write(dir.path(), "broken.yaml", BROKEN);
     let refused = planwright(&["register", &broken, "--designs", &designs_arg]);
-    assert_eq!(refused.status.code(), Some(1));
+    assert_exit(&refused, 1);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("not registered"));
     assert_eq!(std::fs::read_dir(&designs).unwrap().count(), 1);
 }
@@ -191,7 +194,7 @@ fn an_id_that_points_elsewhere_is_refused_before_anything_is_written() {
     for id in ["../escape", "/tmp/abs", "a/b", "Upper"] {
         let file = write(dir.path(), "hostile.yaml", &format!("apiVersion: planwright/v1\nid: \"{id}\"\nversion: 1.0.0\ngraph:\n  - id: a\n    block: transforms.pick\n    in: {{source: 1, path: x}}\n"));
         let output = planwright(&["register", &file, "--designs", &designs.to_string_lossy()]);
-        assert_eq!(output.status.code(), Some(1), "{id}");
+        assert_eq!(output.status.code(), Some(1), "{id}: {}", said(&output));
     }
     assert!(!designs.exists(), "nothing may be written");
     let names: Vec<String> =
@@ -203,7 +206,7 @@ fn an_id_that_points_elsewhere_is_refused_before_anything_is_written() {
 fn hostile_files_end_in_an_error_with_bounded_memory() {
     let dir = tempfile::tempdir().unwrap();
     let output = planwright(&["bench", "hostile", "--format", "json", "--dir", &dir.path().to_string_lossy()]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let rows = json(&output);
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 7);
@@ -224,7 +227,7 @@ fn hostile_files_end_in_an_error_with_bounded_memory() {
 #[test]
 fn blocks_schema_and_help() {
     let blocks = planwright(&["blocks", "--format", "json"]);
-    assert_eq!(blocks.status.code(), Some(0));
+    assert_exit(&blocks, 0);
     let list = json(&blocks);
     assert!(list.as_array().unwrap().iter().any(|b| b["id"] == "ai.process_llm"));
     let schema = planwright(&["schema"]);
@@ -235,7 +238,7 @@ fn blocks_schema_and_help() {
     );
     for command in ["validate", "dry-run", "blocks", "schema", "register", "bench"] {
         let help = planwright(&[command, "--help"]);
-        assert_eq!(help.status.code(), Some(0), "{command}");
+        assert_eq!(help.status.code(), Some(0), "{command}: {}", said(&help));
         assert!(!help.stdout.is_empty());
     }
     let help = String::from_utf8(planwright(&["validate", "--help"]).stdout).unwrap();
@@ -248,6 +251,6 @@ fn a_bad_catalog_folder_is_an_unusable_input() {
     std::fs::create_dir(dir.path().join("demo")).unwrap();
     std::fs::write(dir.path().join("demo/demo.a.yaml"), "id: demo.a\n").unwrap();
     let output = planwright(&["blocks", "--catalog", &dir.path().to_string_lossy()]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("demo/demo.a.yaml"));
 }

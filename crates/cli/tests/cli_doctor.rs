@@ -1,11 +1,14 @@
 //! `planwright doctor` end to end: the built binary against the replay server.
 
+mod support;
+
 use std::path::Path;
 use std::process::Output;
 
 use planwright_api::{DataHome, KeyStore, ProviderChoice, SetKeyRequest, Studio, StudioConfig};
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use serde_json::Value;
+use support::{assert_exit, said};
 
 const CANARY: &str = "sk-doctor-canary-0c1d";
 
@@ -28,7 +31,7 @@ fn stdout(output: &Output) -> String {
 async fn offline_is_reported_and_is_not_a_failure() {
     let home = tempfile::tempdir().unwrap();
     let output = doctor(home.path(), &[], &[]).await;
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     assert!(stdout(&output).starts_with("offline: no model is configured"), "{}", stdout(&output));
     let output = doctor(home.path(), &[], &["--format", "json"]).await;
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -52,7 +55,7 @@ async fn every_tier_and_the_embeddings_are_checked() {
     ];
     let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let output = doctor(home.path(), &vars, &["--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["ok"], true);
     let parts: Vec<(&str, &str, bool)> = report["checks"]
@@ -92,7 +95,7 @@ async fn failures_say_what_to_fix_and_exit_1() {
     let base_url = server.base_url();
     let vars = [("OPENAI_BASE_URL", base_url.as_str()), ("PLANWRIGHT_MODEL_EVALUATOR", "missing-model")];
     let output = doctor(home.path(), &vars, &[]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let text = stdout(&output);
     assert!(text.contains("✓ creative"), "{text}");
     assert!(text.contains("✗ fast") && text.contains("fix: the key is wrong"), "{text}");
@@ -108,7 +111,7 @@ async fn an_unreachable_server_and_bad_settings_are_reported() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("http://127.0.0.1:{port}/v1");
     let output = doctor(home.path(), &[("OPENAI_BASE_URL", &url)], &["--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(report["checks"][0]["problem"].as_str().unwrap().starts_with("cannot reach"), "{report}");
     assert!(report["checks"][0]["fix"].as_str().unwrap().contains("OPENAI_BASE_URL"));
@@ -116,7 +119,7 @@ async fn an_unreachable_server_and_bad_settings_are_reported() {
     std::fs::create_dir_all(home.path().join("data")).unwrap();
     std::fs::write(home.path().join("data/settings.yaml"), "provider: gemini\n").unwrap();
     let output = doctor(home.path(), &[], &[]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let text = stdout(&output);
     assert!(text.starts_with("✗ model settings: ") && text.contains("settings.yaml: `provider`"), "{text}");
 }
@@ -137,7 +140,7 @@ async fn a_key_the_studio_stored_is_used_after_the_environment() {
     let base_url = server.base_url();
     let stored_only = [("OPENAI_BASE_URL", base_url.as_str()), ("PLANWRIGHT_KEYRING", "off")];
     let output = doctor(home.path(), &stored_only, &["--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let bearers = |requests: &[planwright_llm_replay::RecordedRequest]| -> Vec<String> {
         requests.iter().map(|r| r.header("authorization").unwrap_or_default().to_owned()).collect()
     };
@@ -147,7 +150,7 @@ async fn a_key_the_studio_stored_is_used_after_the_environment() {
     let environment_key = "sk-environment-key-5e6f";
     let both = [("OPENAI_API_KEY", environment_key), stored_only[0], stored_only[1]];
     let output = doctor(home.path(), &both, &["--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     assert_eq!(bearers(&server.requests()[3..]), vec![format!("Bearer {environment_key}"); 3]);
 }
 
@@ -161,7 +164,7 @@ async fn an_absurd_retry_after_is_reported_not_a_crash() {
     let base = server.base_url();
     let vars = [("OPENAI_BASE_URL", base.as_str()), ("OPENAI_API_KEY", CANARY)];
     let output = doctor(home.path(), &vars, &["--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 1);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["ok"], false);
     assert!(report.to_string().contains("429"), "{report}");
@@ -180,7 +183,7 @@ async fn the_browser_the_data_home_and_the_workspace_are_checked_with_what_to_do
 
     let missing = home.path().join("no-such-chromium");
     let output = doctor(home.path(), &[("CHROME", missing.to_str().unwrap())], &[]).await;
-    assert_eq!(output.status.code(), Some(1), "a missing browser is a failure");
+    assert_eq!(output.status.code(), Some(1), "a missing browser is a failure: {}", said(&output));
     let text = stdout(&output);
     assert!(text.contains("✗ browser") && text.contains("fix: install Debian's Chromium"), "{text}");
     assert!(text.contains("✓ data home"), "{text}");

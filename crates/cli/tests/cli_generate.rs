@@ -2,11 +2,14 @@
 //! from a file, the plan written to `--out`, the metrics line and `--stats`, and a scripted model
 //! through the real client. Runs the real binary.
 
+mod support;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use serde_json::{json, Value};
+use support::{assert_exit, said};
 
 fn shipped() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../designs").display().to_string()
@@ -55,7 +58,7 @@ fn a_valid_design_exits_0_with_the_plan_and_its_open_questions_in_json() {
             "json",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let result = json(&output);
     for key in [
         "plan",
@@ -108,7 +111,7 @@ fn answers_from_a_file_fill_the_plan_and_the_plan_is_written_to_out() {
             "json",
         ],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let result = json(&output);
     assert_eq!(result["plan"]["vars"]["input_file"], "staff_expenses.csv");
     assert!(
@@ -122,7 +125,7 @@ fn answers_from_a_file_fill_the_plan_and_the_plan_is_written_to_out() {
         .env("PLANWRIGHT_HOME", home.path())
         .output()
         .unwrap();
-    assert!(check.status.success(), "the written plan validates: {}", String::from_utf8_lossy(&check.stdout));
+    assert!(check.status.success(), "the written plan validates: {}", said(&check));
 }
 
 #[test]
@@ -136,7 +139,7 @@ fn unusable_input_exits_2_with_a_message_naming_it() {
     ];
     for (args, message) in cases {
         let output = generate(home.path(), args);
-        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", said(&output));
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}: nothing on stdout");
@@ -144,7 +147,7 @@ fn unusable_input_exits_2_with_a_message_naming_it() {
     let answers = home.path().join("answers.yaml");
     std::fs::write(&answers, "- just a list\n").unwrap();
     let output = generate(home.path(), &["--instruction", EXPENSES, "--answers", answers.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("mapping of requirement id"));
 }
 
@@ -155,7 +158,7 @@ fn an_unreadable_document_is_a_warning_naming_it() {
     std::fs::write(&broken, b"%PDF-1.7 this is not a pdf").unwrap();
     let output =
         generate(home.path(), &["--instruction", EXPENSES, "--docs", broken.to_str().unwrap(), "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_exit(&output, 0);
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("broken.pdf"),
         "{}",
@@ -171,7 +174,7 @@ fn stats_summarise_the_generations_of_the_data_home() {
         assert_eq!(generate(home.path(), &["--instruction", instruction, "--format", "json"]).status.code(), Some(0));
     }
     let output = command(home.path(), &["--stats", "--format", "json"]).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let stats = json(&output);
     assert_eq!(stats["generations"], 2, "{stats}");
     assert_eq!(stats["offline"], 2);
@@ -216,7 +219,7 @@ async fn no_valid_plan_after_the_repair_rounds_exits_1_with_the_best_attempt() {
     );
     command.env("OPENAI_API_KEY", "sk-test").env("OPENAI_BASE_URL", server.base_url());
     let output = tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap();
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 1);
     let result = json(&output);
     assert_eq!(result["valid"], false);
     assert!(
@@ -284,7 +287,7 @@ fn instruction_and_answers_files_that_never_end_or_are_too_large_exit_2_at_once(
     for (args, message) in cases {
         let output = generate_within_a_minute(home.path(), args);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", said(&output));
         assert!(stderr.contains(&message), "{args:?}: {stderr}");
     }
 }
@@ -299,7 +302,7 @@ fn deeply_nested_answers_are_refused_before_the_parser() {
     let answers = answers.to_str().unwrap();
     let output = generate_within_a_minute(home.path(), &["--instruction", EXPENSES, "--answers", answers]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_exit(&output, 2);
     assert!(
         stderr.contains(&format!(
             "--answers {answers}: YAML error at line 1, column 141: nesting deeper than 128 levels"
@@ -327,7 +330,7 @@ fn out_that_is_not_a_regular_file_is_refused_and_left_as_it_was() {
         let out_text = out.to_str().unwrap();
         let output = generate_within_a_minute(home.path(), &["--instruction", EXPENSES, "--out", out_text]);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{out_text}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "{out_text}: {}", said(&output));
         assert!(
             stderr.contains(&format!("--out {out_text} is {kind}, not a regular file, and is never replaced")),
             "{stderr}"

@@ -2,6 +2,8 @@
 //! (installed by `./scripts/test`), the studio storing a key there, and `planwright doctor`
 //! calling the model with it.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -9,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use planwright_api::{DataHome, KeyPlace, KeyStore, ProviderChoice, SetKeyRequest, Studio, StudioConfig};
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
+use support::assert_exit;
 
 const CANARY: &str = "sk-keyring-canary-7a8b";
 const LOCKED_CANARY: &str = "sk-while-locked-canary-9c0d";
@@ -175,7 +178,7 @@ fn doctor_bearers(home: &Path, server: &ReplayServer, vars: &[(&str, &str)]) -> 
         .envs(vars.iter().copied())
         .output()
         .expect("planwright runs");
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     assert!(!String::from_utf8_lossy(&output.stdout).contains(CANARY));
     server.requests()[before..].iter().map(|r| r.header("authorization").unwrap_or_default().to_owned()).collect()
 }

@@ -8,7 +8,7 @@ mod support;
 
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use serde_json::{json, Value};
-use support::files_under;
+use support::{assert_exit, files_under};
 
 const API_KEY: &str = "sk-canary-31f0-cli-never-written";
 
@@ -39,7 +39,7 @@ async fn a_run_uses_the_model_from_the_environment_and_reports_its_tokens() {
     let base = server.base_url();
     let env = [("OPENAI_API_KEY", API_KEY), ("OPENAI_BASE_URL", base.as_str())];
     let output = planwright(home.path(), work.path(), &env, &["run", "plan.yaml", "--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(outcome["counts"]["model_calls"], 1);
     assert_eq!(
@@ -73,7 +73,7 @@ async fn a_dotenv_in_the_working_directory_configures_the_model() {
     )
     .unwrap();
     let output = planwright(home.path(), work.path(), &[], &["run", "plan.yaml", "--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     assert_eq!(server.requests()[0].header("authorization"), Some(format!("Bearer {API_KEY}").as_str()));
 }
 
@@ -82,7 +82,7 @@ async fn without_a_model_the_ai_step_fails_saying_how_to_set_one_up() {
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     std::fs::write(work.path().join("plan.yaml"), PLAN).unwrap();
     let output = planwright(home.path(), work.path(), &[], &["run", "plan.yaml", "--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     let reason = outcome["reason"].as_str().unwrap();
     assert!(reason.contains("no model configured") && reason.contains("planwright doctor"), "{reason}");
@@ -138,7 +138,7 @@ async fn a_secret_echoed_in_outputs_is_masked_in_the_store_a_report_and_what_a_m
     let env =
         [("OPENAI_API_KEY", "sk-test"), ("OPENAI_BASE_URL", base.as_str()), ("PLANWRIGHT_SECRET_API_TOKEN", CANARY)];
     let output = planwright(home.path(), work.path(), &env, &["run", "plan.yaml", "--format", "json"]).await;
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
 
     let report = std::fs::read_to_string(work.path().join("out/echoed.json")).unwrap();
     assert!(report.contains("Bearer ***") && !report.contains(CANARY), "the report: {report}");

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 
 use planwright_sites::FixtureSites;
 use serde_json::Value;
-use support::files_under;
+use support::{assert_exit, files_under, said};
 
 fn example(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../designs/examples").join(name).to_str().unwrap().to_owned()
@@ -47,7 +47,7 @@ async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
     )
     .await;
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_exit(&output, 0);
     assert!(
         !stderr.contains("Ymd#2024-canary") && !String::from_utf8_lossy(&output.stdout).contains("Ymd#2024-canary")
     );
@@ -82,9 +82,9 @@ async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
     // One entry, then one site's (the rest), then nothing left.
     let id = entries[0]["id"].as_str().unwrap();
     let one = planwright(home.path(), work.path(), &["cache", "clear", "--entry", id], &[]).await;
-    assert_eq!(one.status.code(), Some(0), "{one:?}");
+    assert_exit(&one, 0);
     let again = planwright(home.path(), work.path(), &["cache", "clear", "--entry", id], &[]).await;
-    assert_eq!(again.status.code(), Some(2), "an id no entry has is an error: {again:?}");
+    assert_eq!(again.status.code(), Some(2), "an id no entry has is an error: {}", said(&again));
     assert!(String::from_utf8_lossy(&again.stderr).contains("cache show"), "{again:?}");
     let site = planwright(home.path(), work.path(), &["cache", "clear", "--site", &sites.url("")], &[]).await;
     assert!(String::from_utf8_lossy(&site.stdout).contains("3 objective"), "{site:?}");
@@ -119,8 +119,7 @@ async fn the_qa_example_passes_every_case_against_the_expense_app() {
         &[("PLANWRIGHT_SECRET_QA_USER", "qa-tester"), ("PLANWRIGHT_SECRET_QA_PASSWORD", "Exp-canary-4471")],
     )
     .await;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_exit(&output, 0);
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     let shown = planwright(
         home.path(),
@@ -154,7 +153,7 @@ async fn an_escalation_waits_for_input_and_resume_answers_it() {
     );
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"], &[]).await;
-    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 3);
     let waiting: Value = serde_json::from_slice(&output.stdout).unwrap();
     let run_id = waiting["run_id"].as_str().unwrap();
     let shown = planwright(home.path(), work.path(), &["runs", "show", run_id, "--format", "json"], &[]).await;
@@ -167,7 +166,7 @@ async fn an_escalation_waits_for_input_and_resume_answers_it() {
     let resumed =
         planwright(home.path(), work.path(), &["resume", run_id, "--inputs", "answers.yaml", "--format", "json"], &[])
             .await;
-    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_exit(&resumed, 0);
     let shown = planwright(home.path(), work.path(), &["runs", "show", run_id, "--format", "json"], &[]).await;
     let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
     let finished = shown["events"]

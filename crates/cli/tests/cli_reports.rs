@@ -1,7 +1,8 @@
 //! Reports of runs of browser objectives, from the real binary against the fixture sites: the
 //! portal task (three objectives, a cookie banner closed as a recovery step) written as JUnit,
 //! HTML and Allure results at once and again from the finished run's record; a shop task whose
-//! second objective cannot pass, reported as a JUnit failure with its reason; a report whose
+//! second objective cannot pass, which fails the run everywhere and is a JUnit failure with its
+//! reason; a report whose
 //! extension names no format refused as a usage error.
 
 mod support;
@@ -11,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 
 use planwright_sites::FixtureSites;
 use serde_json::Value;
-use support::files_under;
+use support::{assert_exit, files_under, said};
 
 const CANARY: &str = "Pw-canary-5521";
 
@@ -79,7 +80,7 @@ async fn a_run_of_objectives_writes_junit_html_and_allure_and_the_record_writes_
     )
     .await;
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_exit(&output, 0);
     let run_id = serde_json::from_slice::<Value>(&output.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
 
     let xml = read(&work.path().join("out.xml"));
@@ -138,7 +139,7 @@ async fn a_run_of_objectives_writes_junit_html_and_allure_and_the_record_writes_
     }
 
     let shown = planwright(home.path(), work.path(), &["runs", "show", &run_id, "--report", "again.html"]).await;
-    assert_eq!(shown.status.code(), Some(0), "{}", String::from_utf8_lossy(&shown.stderr));
+    assert_exit(&shown, 0);
     let again = read(&work.path().join("again.html"));
     assert_eq!(objective_titles(&again), objective_titles(&page), "the record gives the same objectives");
     let listing = String::from_utf8_lossy(&shown.stdout).into_owned();
@@ -148,7 +149,7 @@ async fn a_run_of_objectives_writes_junit_html_and_allure_and_the_record_writes_
     assert!(listing.contains("  revisions: 0"), "{listing}");
 
     let refused = planwright(home.path(), work.path(), &["runs", "show", &run_id, "--report", "again.pdf"]).await;
-    assert_eq!(refused.status.code(), Some(2));
+    assert_exit(&refused, 2);
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("again.pdf") && said.contains(".xml") && said.contains(".html"), "{said}");
     assert!(!work.path().join("again.pdf").exists());
@@ -161,18 +162,47 @@ async fn a_run_of_objectives_writes_junit_html_and_allure_and_the_record_writes_
     assert!(page.contains("{{PORTAL_PASSWORD}}"), "the placeholder stands for it");
 }
 
+/// A run whose objective cannot pass, reported (`on_unsatisfied: report`): the node fails with
+/// its report, and everything agrees — the exit code, the run's status, the runs list, the
+/// record (the failure carries the report) and the JUnit report; under `on_error: continue` the
+/// next node reads the report instead of null.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_objective_that_cannot_pass_is_a_junit_failure_with_its_reason() {
+async fn an_objective_that_cannot_pass_fails_the_run_everywhere_and_is_a_junit_failure_with_its_reason() {
     let sites = FixtureSites::start().await.unwrap();
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let start = sites.url("objectives/shop/search.html?instant=1");
     let steps = "1. Search for green widget\\n2. Click Export to PDF";
-    std::fs::write(work.path().join("plan.yaml"), plan("shop-reports", &start, steps, ", on_unsatisfied: report"))
-        .unwrap();
-    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "report.xml"]).await;
-    assert_eq!(output.status.code(), Some(0), "the node reports: {}", String::from_utf8_lossy(&output.stderr));
+    let save = "  - id: save\n    block: report.write\n    in: {data: {passed: \"${node.passed}\", report: \"${node.report}\"}, format: json, path: out/result.json}\n";
+    let plan = plan("shop-reports", &start, steps, ", on_unsatisfied: report")
+        .replace("graph:\n", "policy: {on_error: continue}\ngraph:\n");
+    std::fs::write(work.path().join("plan.yaml"), format!("{plan}{save}")).unwrap();
+    let output =
+        planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "report.xml", "--format", "json"]).await;
+    assert_exit(&output, 1);
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(outcome["status"], "failed", "{}", said(&output));
+    let run_id = outcome["run_id"].as_str().unwrap();
+
+    let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]).await;
+    let runs: Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!((runs[0]["run_id"].as_str(), runs[0]["status"].as_str()), (Some(run_id), Some("failed")), "{runs}");
+    let shown = planwright(home.path(), work.path(), &["runs", "show", run_id, "--format", "json"]).await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let events = shown["events"].as_array().unwrap();
+    assert!(!events.iter().any(|e| e["type"] == "node_finished" && e["node"] == "node"), "{shown}");
+    let failed = events.iter().find(|e| e["type"] == "node_failed" && e["node"] == "node").expect("the node failed");
+    let error = failed["error"].as_str().unwrap();
+    assert!(error.contains("1/2 objectives") && error.contains("Export to PDF"), "{error}");
+    assert_eq!(failed["outputs"]["passed"], false, "{failed}");
+    assert_eq!(failed["outputs"]["report"]["steps"][1]["status"], "failed", "{failed}");
+    let result: Value = serde_json::from_str(&read(&work.path().join("out/result.json"))).unwrap();
+    assert_eq!(result["passed"], false, "{result}");
+    assert_eq!(result["report"]["failed_steps"], 1, "the next node read the report: {result}");
+
     let xml = read(&work.path().join("report.xml"));
-    assert!(xml.contains("tests=\"2\" failures=\"1\""), "{xml}");
+    // A test case per objective, and the node that saved the result.
+    assert!(xml.contains("tests=\"3\" failures=\"1\""), "{xml}");
+    assert!(xml.contains("<property name=\"run_status\" value=\"failed\"/>"), "{xml}");
     assert!(!testcase(&xml, "1. Search for green widget").contains("<failure"), "{xml}");
     let export = testcase(&xml, "2. Click Export to PDF");
     assert!(
@@ -190,7 +220,7 @@ async fn a_report_whose_extension_names_no_format_is_a_usage_error_before_anythi
     std::fs::write(work.path().join("plan.yaml"), plan("never-runs", "http://127.0.0.1:9/", "1. Open it", "")).unwrap();
     let output =
         planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out.xml", "--report", "out.txt"]).await;
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(
         said.contains(
@@ -224,7 +254,7 @@ async fn a_report_folder_that_is_missing_or_not_a_folder_is_refused_before_the_r
         let args = [&["run", "plan.yaml"], reports].concat();
         let output = planwright(home.path(), work.path(), &args).await;
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{reports:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "{reports:?}: {}", said(&output));
         assert!(stderr.contains(message), "{reports:?}: {stderr}");
         assert!(!work.path().join("out").exists() && !home.path().join("runs.db").exists(), "nothing ran");
     }
@@ -240,7 +270,7 @@ async fn a_report_path_that_is_a_link_is_refused_and_its_target_kept() {
     std::os::unix::fs::symlink(&target, work.path().join("out.html")).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out.html"]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_exit(&output, 2);
     assert!(
         stderr.contains("--report out.html is a symbolic link, not a regular file, and is never replaced"),
         "{stderr}"
@@ -259,7 +289,7 @@ async fn an_allure_results_folder_that_is_a_link_is_refused_before_the_run() {
     std::os::unix::fs::symlink(&elsewhere, work.path().join("allure")).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--allure-results", "allure"]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_exit(&output, 2);
     assert!(stderr.contains("--allure-results allure: it is a link"), "{stderr}");
     assert!(!work.path().join("out").exists(), "nothing ran");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing written through the link");
@@ -274,7 +304,7 @@ async fn a_report_that_cannot_be_written_after_a_successful_run_exits_4() {
     std::fs::write(work.path().join("plan.yaml"), writes("out/report.xml/data.json")).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "out/report.xml"]).await;
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert_exit(&output, 4);
     assert!(String::from_utf8_lossy(&output.stdout).contains(" succeeded"), "the run's outcome is said first");
     assert!(stderr.contains("writing out/report.xml: out/report.xml is a folder, not a regular file"), "{stderr}");
     assert!(work.path().join("out/report.xml/data.json").is_file(), "the run's own output is kept");

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::files_under;
+use support::{assert_exit, files_under, said};
 
 mod support;
 
@@ -29,7 +29,7 @@ fn with_no_way_to_ask_the_run_exits_3_naming_every_missing_requirement() {
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml"]);
-    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 3);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("`bank_file`") && stdout.contains("`month`"), "{stdout}");
 }
@@ -41,13 +41,13 @@ fn answers_from_a_file_complete_the_run() {
     std::fs::write(work.path().join("answers.yaml"), "ask:\n  bank_file: data/bank.csv\n  month: 2026-10\n").unwrap();
     // A file the answer names must exist in the work directory; until it does, the request stays open.
     let missing = planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", "answers.yaml"]);
-    assert_eq!(missing.status.code(), Some(3), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert_exit(&missing, 3);
     assert!(String::from_utf8_lossy(&missing.stdout).contains("no file at"));
     std::fs::create_dir(work.path().join("data")).unwrap();
     std::fs::write(work.path().join("data/bank.csv"), "日付,金額\n2026-10-01,1000\n").unwrap();
     let output =
         planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", "answers.yaml", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(outcome["status"], "succeeded");
     let saved: Value =
@@ -65,12 +65,12 @@ fn vars_keep_their_yaml_type_and_unknown_vars_are_unusable_input() {
         work.path(),
         &["run", "plan.yaml", "--var", "limit=1200", "--var", "flag=true", "--var", "label=2026-10"],
     );
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(work.path().join("out/vars.json")).unwrap()).unwrap();
     assert_eq!(saved, serde_json::json!({"limit": 1200, "flag": true, "label": "2026-10"}));
     let unknown = planwright(home.path(), work.path(), &["run", "plan.yaml", "--var", "nope=1"]);
-    assert_eq!(unknown.status.code(), Some(2));
+    assert_exit(&unknown, 2);
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("`nope`"));
 }
 
@@ -135,7 +135,7 @@ fn a_pipe_is_refused_as_input_and_the_process_exits_with_the_run() {
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let output = planwright_within(home.path(), work.path(), &["run", "plan.yaml"], Duration::from_secs(60))
         .expect("the process ends with the run");
-    assert_eq!(output.status.code(), Some(1));
+    assert_exit(&output, 1);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("never.csv") && stderr.contains("not a regular file"), "{stderr}");
 }
@@ -146,7 +146,7 @@ fn a_work_directory_that_does_not_exist_is_created_and_said() {
     let plan = "apiVersion: planwright/v1\nid: fresh\nversion: 1.0.0\ngraph:\n  - id: save\n    block: report.write\n    in: {data: {ok: true}, format: json, path: out/ok.json}\n";
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--workdir", "new/run"]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 0);
     assert!(String::from_utf8_lossy(&output.stderr).contains("created the work directory new/run"));
     assert!(work.path().join("new/run/out/ok.json").is_file());
 }
@@ -256,13 +256,7 @@ fn a_killed_run_resumes_without_rerunning_finished_nodes() {
 
     let answered = answer_all(listener);
     let resumed = planwright(home.path(), work.path(), &["resume", &run_id]);
-    assert_eq!(
-        resumed.status.code(),
-        Some(0),
-        "{}{}",
-        String::from_utf8_lossy(&resumed.stdout),
-        String::from_utf8_lossy(&resumed.stderr)
-    );
+    assert_exit(&resumed, 0);
     assert!(answered.load(std::sync::atomic::Ordering::SeqCst) >= 1);
     let events: Vec<Value> =
         std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -296,7 +290,7 @@ fn in_a_terminal_the_run_asks_and_continues() {
     child.stdin.take().unwrap().write_all("data/bank.csv\n2026-10\n".as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{screen}");
+    assert_exit(&output, 0);
     assert!(screen.contains("bank_file (file, .csv)"), "{screen}");
     let saved: Value =
         serde_json::from_str(&std::fs::read_to_string(work.path().join("out/answer.json")).unwrap()).unwrap();
@@ -308,14 +302,14 @@ fn a_waiting_run_resumes_with_answers_and_reports_junit() {
     let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     std::fs::write(work.path().join("plan.yaml"), ASKS).unwrap();
     let waiting = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"]);
-    assert_eq!(waiting.status.code(), Some(3));
+    assert_exit(&waiting, 3);
     let run_id = serde_json::from_slice::<Value>(&waiting.stdout).unwrap()["run_id"].as_str().unwrap().to_owned();
     std::fs::create_dir(work.path().join("data")).unwrap();
     std::fs::write(work.path().join("data/bank.csv"), "日付,金額\n").unwrap();
     std::fs::write(work.path().join("answers.yaml"), "ask: {bank_file: data/bank.csv, month: 2026-10}\n").unwrap();
     let resumed =
         planwright(home.path(), work.path(), &["resume", &run_id, "--inputs", "answers.yaml", "--report", "junit.xml"]);
-    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stdout));
+    assert_exit(&resumed, 0);
     let junit = std::fs::read_to_string(work.path().join("junit.xml")).unwrap();
     assert!(junit.contains("<testsuite name=\"asks\""), "{junit}");
     assert_eq!(junit.matches("<testcase ").count(), 2, "a test case per node: {junit}");
@@ -328,7 +322,7 @@ fn a_failed_node_is_a_junit_failure() {
     let plan = "apiVersion: planwright/v1\nid: fails\nversion: 1.0.0\ngraph:\n  - id: read\n    block: file.read_csv\n    policy: {on_error: continue}\n    in: {path: missing.csv}\n    out: {rows: rows}\n  - id: save\n    block: report.write\n    in: {data: {rows: \"${read.rows}\"}, format: json, path: out/x.json}\n";
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--report", "junit.xml"]);
-    assert_eq!(output.status.code(), Some(1), "a continued failure fails the run");
+    assert_eq!(output.status.code(), Some(1), "a continued failure fails the run: {}", said(&output));
     let junit = std::fs::read_to_string(work.path().join("junit.xml")).unwrap();
     assert!(junit.contains("failures=\"1\""), "{junit}");
     assert!(
@@ -356,7 +350,7 @@ fn a_secret_value_reaches_the_server_but_no_output_record_or_report() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(1), "the second node fails (not an http URL)");
+    assert_eq!(output.status.code(), Some(1), "the second node fails (not an http URL): {}", said(&output));
     let mut seen = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     seen.push_str(&std::fs::read_to_string(work.path().join("junit.xml")).unwrap());
     for file in files_under(home.path()) {
@@ -375,11 +369,11 @@ fn bad_inputs_files_and_vars_are_unusable_input_with_a_reason() {
     std::fs::write(work.path().join("binary.yaml"), [0xff_u8, 0xfe, 0x00]).unwrap();
     for inputs in ["list.yaml", "broken.yaml", "binary.yaml", "missing.yaml"] {
         let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--inputs", inputs]);
-        assert_eq!(output.status.code(), Some(2), "{inputs}");
+        assert_eq!(output.status.code(), Some(2), "{inputs}: {}", said(&output));
         assert!(String::from_utf8_lossy(&output.stderr).contains(&format!("--inputs {inputs}")), "{inputs}");
     }
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--var", "month"]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_exit(&output, 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("name=value"));
 }
 
@@ -397,7 +391,7 @@ fn the_qa_example_shows_failures_and_offers_retest_first() {
     let output =
         planwright_within(home.path(), work.path(), &["run", example, "--format", "json"], Duration::from_secs(240))
             .expect("the run ends");
-    assert_eq!(output.status.code(), Some(3), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_exit(&output, 3);
     let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
     let show = planwright(
         home.path(),
@@ -445,7 +439,7 @@ fn every_missing_secret_is_named_before_any_node_and_a_stored_one_is_used() {
         command.output().unwrap()
     };
     let missing = run(&[]);
-    assert_eq!(missing.status.code(), Some(2));
+    assert_exit(&missing, 2);
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert!(stderr.contains("`API_TOKEN`, `API_USER` have no value"), "{stderr}");
     let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
@@ -454,7 +448,7 @@ fn every_missing_secret_is_named_before_any_node_and_a_stored_one_is_used() {
     // A value stored by the studio (the key file here), and one from the environment.
     std::fs::write(home.path().join("keys.yaml"), format!("PLANWRIGHT_SECRET_API_TOKEN: {CANARY}\n")).unwrap();
     let done = run(&[("PLANWRIGHT_SECRET_API_USER", "tk-suzuki")]);
-    assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_exit(&done, 0);
     let mut seen = format!("{}{}", String::from_utf8_lossy(&done.stdout), String::from_utf8_lossy(&done.stderr));
     for file in files_under(home.path()).into_iter().filter(|f| !f.ends_with("keys.yaml")) {
         seen.push_str(&String::from_utf8_lossy(&std::fs::read(&file).unwrap()));
@@ -483,11 +477,11 @@ fn escape_sequences_in_what_a_server_says_never_reach_the_terminal() {
     );
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let run = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "text"]);
-    assert_eq!(run.status.code(), Some(1));
+    assert_exit(&run, 1);
     let list = planwright(home.path(), work.path(), &["runs", "list", "--format", "json"]);
     let run_id = serde_json::from_slice::<Value>(&list.stdout).unwrap()[0]["run_id"].as_str().unwrap().to_owned();
     let show = planwright(home.path(), work.path(), &["runs", "show", &run_id]);
-    assert_eq!(show.status.code(), Some(0));
+    assert_exit(&show, 0);
     // The outcome's line names the failed node; the node's own line quotes the server.
     for (what, bytes, quotes) in [
         ("the live run", &run.stderr, true),
@@ -527,7 +521,7 @@ fn inputs_and_plans_that_are_pipes_or_deeply_nested_are_refused_at_once() {
         let output = planwright_within(home.path(), work.path(), args, Duration::from_secs(60))
             .unwrap_or_else(|| panic!("{args:?} was still running after a minute"));
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", said(&output));
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
     assert!(!home.path().join("runs.db").exists(), "nothing ran");

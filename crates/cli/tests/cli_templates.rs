@@ -1,10 +1,13 @@
 //! `planwright templates` as other tools see it: list, show and check, their JSON and exit codes,
 //! on the shipped templates and on a folder with broken ones. Runs the real binary.
 
+mod support;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use support::{assert_exit, said};
 
 fn planwright(args: &[&str]) -> Output {
     let home = tempfile::tempdir().unwrap();
@@ -28,7 +31,7 @@ fn json(output: &Output) -> Value {
 #[test]
 fn the_shipped_templates_are_listed_and_all_check_clean() {
     let listed = planwright(&["templates", "list", "--designs", &shipped(), "--format", "json"]);
-    assert!(listed.status.success());
+    assert_exit(&listed, 0);
     let listed = json(&listed);
     let listed = listed.as_array().unwrap();
     assert!(listed.len() >= 12);
@@ -41,21 +44,21 @@ fn the_shipped_templates_are_listed_and_all_check_clean() {
 
     let checked = planwright(&["templates", "check", "--designs", &shipped()]);
     let text = String::from_utf8_lossy(&checked.stdout);
-    assert_eq!(checked.status.code(), Some(0), "{text}");
+    assert_eq!(checked.status.code(), Some(0), "{text}: {}", said(&checked));
     assert!(text.contains("0 invalid"), "{text}");
 }
 
 #[test]
 fn show_gives_one_template_or_the_closest_ids() {
     let shown = planwright(&["templates", "show", "poll_until_done", "--designs", &shipped(), "--format", "json"]);
-    assert!(shown.status.success());
+    assert_exit(&shown, 0);
     let shown = json(&shown);
     assert_eq!(shown["template"]["id"], "poll_until_done");
     assert_eq!(shown["valid"], true);
     assert_eq!(shown["template"]["secrets"], serde_json::json!(["JOB_API_TOKEN"]));
 
     let missing = planwright(&["templates", "show", "poll_until_don", "--designs", &shipped()]);
-    assert_eq!(missing.status.code(), Some(2));
+    assert_exit(&missing, 2);
     assert!(String::from_utf8_lossy(&missing.stderr).contains("did you mean poll_until_done"));
 }
 
@@ -84,7 +87,7 @@ graph_snippet:
     assert!(listed.iter().any(|t| t["problem"].as_str().is_some_and(|p| !p.is_empty())), "{listed:?}");
 
     let checked = planwright(&["templates", "check", "--designs", &designs, "--format", "json"]);
-    assert_eq!(checked.status.code(), Some(1));
+    assert_exit(&checked, 1);
     let checked = json(&checked);
     let renamed = checked.as_array().unwrap().iter().find(|c| c["id"] == "other_name").unwrap();
     assert_eq!(renamed["valid"], false);

@@ -81,12 +81,7 @@ pub(crate) async fn run_block(
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let (error, timed_out) = match outcome {
             Ok(outputs) => {
-                let aliased: Map<String, Value> = node
-                    .out
-                    .iter()
-                    .map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null)))
-                    .collect();
-                let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased)?;
+                let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased(node, &outputs))?;
                 ctx.count(|c| c.succeeded += 1);
                 return Ok(value);
             }
@@ -116,8 +111,15 @@ pub(crate) async fn run_block(
             attempt += 1;
             continue;
         }
-        return ctx.fail(&path, elapsed_ms, attempt, error, timed_out, &policy);
+        // A failure's outputs go to dependants by the node's aliases, as a success's do.
+        let outputs = error.outputs.map(|outputs| Box::new(aliased(node, &outputs)));
+        return ctx.fail(&path, elapsed_ms, attempt, Reason { outputs, ..error }, timed_out, &policy);
     }
+}
+
+/// `outputs` under the node's aliases (`out: {report: tc01_report}`).
+fn aliased(node: &Node, outputs: &Values) -> Map<String, Value> {
+    node.out.iter().map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null))).collect()
 }
 
 enum Attempt {
@@ -183,7 +185,7 @@ async fn attempt_once(
 /// A block's own words with no code of their own are said as the kind of error they are, so the
 /// studio has a line in the person's language above them (the words follow as details).
 fn coded(reason: Reason, kind: impl FnOnce() -> RunMessage) -> Reason {
-    Reason { said: reason.said.or_else(|| Some(Box::new(kind()))), text: reason.text }
+    Reason { said: reason.said.or_else(|| Some(Box::new(kind()))), ..reason }
 }
 
 async fn sleep_or_forever(duration: Option<Duration>) {

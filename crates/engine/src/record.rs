@@ -89,16 +89,23 @@ impl Recorder {
         attempts: u32,
         outputs: Map<String, Value>,
     ) -> Result<NodeValue, EngineError> {
-        let outputs = match self.mask(Value::Object(outputs)) {
-            Value::Object(masked) => masked,
-            _ => unreachable!("masking keeps an object an object"),
-        };
-        let summary = summarize(&Value::Object(outputs.clone()));
+        let (outputs, summary) = self.outputs(outputs);
         let event = self
             .timed(|| self.store.finish_node(node, elapsed_ms, attempts, &outputs, summary))
             .map_err(EngineError::Store)?;
         self.send(&event);
         Ok(NodeValue::Done(std::sync::Arc::new(outputs)))
+    }
+
+    /// A node's outputs as dependants see them, secret values masked, and their summary for
+    /// the record.
+    pub fn outputs(&self, outputs: Map<String, Value>) -> (Map<String, Value>, Value) {
+        let outputs = match self.mask(Value::Object(outputs)) {
+            Value::Object(masked) => masked,
+            _ => unreachable!("masking keeps an object an object"),
+        };
+        let summary = summarize(&Value::Object(outputs.clone()));
+        (outputs, summary)
     }
 
     pub fn receive_input(&self, node: &str, answer: &Value) -> Result<Event, EngineError> {

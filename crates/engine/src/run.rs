@@ -90,8 +90,9 @@ impl RunCtx {
         self.finished.get(path).map(|outputs| Arc::new(outputs.clone()))
     }
 
-    /// Records a failure and applies the node's policy: `continue` gives dependants null (and
-    /// counts a failure, never a success); anything else halts the run.
+    /// Records a failure and applies the node's policy: `continue` gives dependants null, or
+    /// the outputs the failure carries (and counts a failure, never a success); anything else
+    /// halts the run.
     pub fn fail(
         &self,
         path: &str,
@@ -102,7 +103,9 @@ impl RunCtx {
         policy: &Policy,
     ) -> Result<NodeValue, Abort> {
         let continued = policy.on_error == Some(OnError::Continue);
-        let (text, said) = Reason::into_parts(error.into());
+        let mut error: Reason = error.into();
+        let outputs = error.outputs.take().map(|outputs| self.recorder.outputs(*outputs));
+        let (text, said) = error.into_parts();
         let error = self.recorder.mask_text(&text);
         self.emit(EventKind::NodeFailed {
             node: path.to_owned(),
@@ -112,10 +115,16 @@ impl RunCtx {
             timed_out,
             continued,
             said,
+            outputs: outputs.as_ref().map(|(_, summary)| summary.clone()),
         })?;
         self.count(|c| c.failed += 1);
         if continued {
-            Ok(NodeValue::FailedContinued)
+            // What the block produced before it failed (a report of what it could not do) is
+            // worth more to a dependant than null.
+            Ok(match outputs {
+                Some((outputs, _)) => NodeValue::Done(Arc::new(outputs)),
+                None => NodeValue::FailedContinued,
+            })
         } else {
             Err(Abort::Halted(Reason::said(
                 RunMessage::NodeHalted { node: path.to_owned() },

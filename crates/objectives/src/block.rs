@@ -217,9 +217,36 @@ impl RunObjectives {
             model_calls: outcome.model_calls as u64,
         };
         let level = if outcome.progress.all_completed() { LogLevel::Info } else { LogLevel::Warn };
-        ctx.log(level, Reason::said(said, summary));
-        Ok(outputs(&outcome, ctx))
+        ctx.log(level, Reason::said(said.clone(), summary.clone()));
+        let outputs = outputs(&outcome, ctx);
+        // A task the runner could not complete never ends as a success: the node fails with its
+        // report (`on_unsatisfied: report`, and seed 004's loop alone), so that the run's status,
+        // the runs list and the reports agree with `passed`. Only the person's "accept the result
+        // as it is" ends it so.
+        let accepted = matches!(&outcome.ending, Ending::Task(task) if task.outcome == TaskOutcome::AcceptedPartial);
+        if outputs.get("passed") != Some(&Value::Bool(true)) && !accepted {
+            let text = format!("the objectives were not all done: {summary}{}", first_failure(&outputs));
+            return Err(BlockError::failed(Reason::said(said, text).with_outputs(outputs)));
+        }
+        Ok(outputs)
     }
+}
+
+/// The first objective of the report that failed, and why, for the node's failure: `; objective
+/// 2 "Click Export to PDF": <its note>` (empty when none failed outright).
+fn first_failure(outputs: &Values) -> String {
+    let steps = outputs.get("report").and_then(|report| report["steps"].as_array());
+    steps
+        .into_iter()
+        .flatten()
+        .filter(|step| step["status"] == "failed")
+        .map(|step| {
+            let note = step["note"].as_str().unwrap_or_default();
+            let objective = step["objective"].as_str().unwrap_or_default();
+            format!("; objective {} \"{objective}\": {note}", step["number"])
+        })
+        .next()
+        .unwrap_or_default()
 }
 
 /// The objectives of `steps`: split where the person itemised them (one a line, numbered or

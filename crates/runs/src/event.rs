@@ -14,8 +14,9 @@ use crate::InputRequest;
 /// typed (the same JSON as before). 3: `objective` progress. 4: `planning` and `task` progress;
 /// objective steps carry their time, tokens, decider, approach, pass and screenshot, actions
 /// their locator. 5: `said` on `run_finished`, `node_skipped`, `node_failed`, `node_retried` and
-/// `log`: the message as a code with parameters (records written before read as null).
-pub const EVENT_SCHEMA_VERSION: u32 = 5;
+/// `log`: the message as a code with parameters (records written before read as null). 6:
+/// `outputs` on `node_failed`: what the block produced before it failed (before: read as null).
+pub const EVENT_SCHEMA_VERSION: u32 = 6;
 
 /// One thing that happened in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -93,14 +94,20 @@ pub enum EventKind {
         attempts: u32,
         error: String,
         timed_out: bool,
-        /// `on_error: continue`: the run goes on; dependants receive null, and this failure counts
-        /// as a failure, never as a success.
+        /// `on_error: continue`: the run goes on; dependants receive null (or the outputs below),
+        /// and this failure counts as a failure, never as a success.
         continued: bool,
         /// The same as a code with parameters, when the engine said it (see [`RunMessage`]);
         /// absent from records of schema 4 and before.
         #[serde(default)]
         #[cfg_attr(feature = "ts", ts(optional = nullable))]
         said: Option<RunMessage>,
+        /// What the block produced before it failed, summarised like `node_finished`'s (the
+        /// objective runner's report of objectives it could not complete); absent from records of
+        /// schema 5 and before.
+        #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(optional = nullable))]
+        outputs: Option<Value>,
     },
     NodeRetried {
         node: NodePath,

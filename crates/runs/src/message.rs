@@ -273,12 +273,21 @@ pub struct Reason {
     pub text: String,
     /// Boxed: a block's error carries a `Reason`, and every block result stays small.
     pub said: Option<Box<RunMessage>>,
+    /// What a block produced before it failed (the objective runner's report of objectives it
+    /// could not complete): recorded with the failure and, under `on_error: continue`, what
+    /// dependants read instead of null.
+    pub outputs: Option<Box<serde_json::Map<String, serde_json::Value>>>,
 }
 
 impl Reason {
     /// `text`, coded as `said`.
     pub fn said(said: RunMessage, text: impl Into<String>) -> Reason {
-        Reason { text: text.into(), said: Some(Box::new(said)) }
+        Reason { text: text.into(), said: Some(Box::new(said)), outputs: None }
+    }
+
+    /// The same failure, with what the block produced before it failed.
+    pub fn with_outputs(self, outputs: serde_json::Map<String, serde_json::Value>) -> Reason {
+        Reason { outputs: Some(Box::new(outputs)), ..self }
     }
 
     /// The text and the code, unboxed, as an event holds them.
@@ -289,13 +298,13 @@ impl Reason {
 
 impl From<String> for Reason {
     fn from(text: String) -> Reason {
-        Reason { text, said: None }
+        Reason { text, said: None, outputs: None }
     }
 }
 
 impl From<&str> for Reason {
     fn from(text: &str) -> Reason {
-        Reason { text: text.to_owned(), said: None }
+        Reason { text: text.to_owned(), said: None, outputs: None }
     }
 }
 
@@ -328,6 +337,7 @@ mod tests {
             timed_out: true,
             continued: false,
             said: Some(RunMessage::TimedOut { ms: 300 }),
+            outputs: None,
         };
         let json = serde_json::to_value(&failed).unwrap();
         assert_eq!(json["said"], serde_json::json!({"key": "timed_out", "params": {"ms": 300}}));

@@ -117,6 +117,7 @@ mod tests {
                 timed_out: false,
                 continued: false,
                 said: None,
+                outputs: None,
             },
             EventKind::NodeRetried { node: node(), attempt: 1, error: "e".into(), backoff_ms: 5, said: None },
             EventKind::InputRequested {

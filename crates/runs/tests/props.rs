@@ -42,7 +42,16 @@ fn kind() -> impl Strategy<Value = EventKind> {
         }),
         (node(), any::<String>()).prop_map(|(node, reason)| EventKind::NodeSkipped { node, reason, said: None }),
         (node(), any::<String>(), any::<bool>(), any::<bool>()).prop_map(|(node, error, timed_out, continued)| {
-            EventKind::NodeFailed { node, elapsed_ms: 1, attempts: 1, error, timed_out, continued, said: None }
+            EventKind::NodeFailed {
+                node,
+                elapsed_ms: 1,
+                attempts: 1,
+                error,
+                timed_out,
+                continued,
+                said: None,
+                outputs: None,
+            }
         }),
         (node(), any::<String>(), value()).prop_map(|(node, message, context)| EventKind::InputRequested {
             node,

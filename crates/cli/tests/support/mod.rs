@@ -1,6 +1,9 @@
-//! Helpers the command-line tests share.
+//! Helpers the command-line tests share (each test file uses some of them).
+
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// Every file under `dir`, at any depth.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
@@ -15,4 +18,21 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
             }
         })
         .collect()
+}
+
+/// Everything a run of the binary said — how it ended, its stdout and its stderr — for an
+/// assertion's message: with `--format json` the reason a run ended is on stdout, not stderr.
+pub fn said(output: &Output) -> String {
+    format!(
+        "{}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Asserts that the binary exited with `code`, showing everything it said when it did not.
+#[track_caller]
+pub fn assert_exit(output: &Output, code: i32) {
+    assert_eq!(output.status.code(), Some(code), "{}", said(output));
 }

@@ -148,6 +148,8 @@ pub async fn run_plan_on(
         .iter()
         .find_map(|e| match &e.kind {
             EventKind::NodeFinished { node, outputs, .. } if node == "task" => Some(outputs.clone()),
+            // A task it could not complete fails the node, its report with it.
+            EventKind::NodeFailed { node, outputs: Some(outputs), .. } if node == "task" => Some(outputs.clone()),
             _ => None,
         })
         .unwrap_or(Value::Null);

@@ -42,6 +42,7 @@ pub fn node_failed(node: &str) -> EventKind {
         timed_out: false,
         continued: false,
         said: None,
+        outputs: None,
     }
 }
 

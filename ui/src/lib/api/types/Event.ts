@@ -67,15 +67,21 @@ outputs: JsonValue, } | { "type": "node_skipped", node: string, reason: string,
  */
 said?: RunMessage | null, } | { "type": "node_failed", node: string, elapsed_ms: number, attempts: number, error: string, timed_out: boolean, 
 /**
- * `on_error: continue`: the run goes on; dependants receive null, and this failure counts
- * as a failure, never as a success.
+ * `on_error: continue`: the run goes on; dependants receive null (or the outputs below),
+ * and this failure counts as a failure, never as a success.
  */
 continued: boolean, 
 /**
  * The same as a code with parameters, when the engine said it (see [`RunMessage`]);
  * absent from records of schema 4 and before.
  */
-said?: RunMessage | null, } | { "type": "node_retried", node: string, 
+said?: RunMessage | null, 
+/**
+ * What the block produced before it failed, summarised like `node_finished`'s (the
+ * objective runner's report of objectives it could not complete); absent from records of
+ * schema 5 and before.
+ */
+outputs?: JsonValue | null, } | { "type": "node_retried", node: string, 
 /**
  * The attempt that failed.
  */
