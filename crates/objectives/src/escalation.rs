@@ -27,6 +27,8 @@ pub enum Answer {
     AcceptPartial,
     TechnicalAnalysis,
     Cancel,
+    ItWasDone,
+    DoAgain,
 }
 
 impl Answer {
@@ -37,6 +39,8 @@ impl Answer {
             Answer::AcceptPartial => EscalationChoice::AcceptPartial,
             Answer::TechnicalAnalysis => EscalationChoice::TechnicalAnalysis,
             Answer::Cancel => EscalationChoice::Cancel,
+            Answer::ItWasDone => EscalationChoice::ItWasDone,
+            Answer::DoAgain => EscalationChoice::DoAgain,
         }
     }
 }
@@ -167,6 +171,8 @@ pub fn read(answer: &planwright_runs::InputAnswer, report: &SituationReport) -> 
         EscalationChoice::AcceptPartial => Answer::AcceptPartial,
         EscalationChoice::TechnicalAnalysis => Answer::TechnicalAnalysis,
         EscalationChoice::Cancel => Answer::Cancel,
+        EscalationChoice::ItWasDone => Answer::ItWasDone,
+        EscalationChoice::DoAgain => Answer::DoAgain,
     })
 }
 
@@ -296,6 +302,16 @@ fn suggestions(runner: &Runner<'_>) -> Vec<String> {
             FailureKind::Refused => format!(
                 "objective {number}: an action was refused for safety ({}); name the field or button exactly as the \
                  page labels it",
+                failure.reason
+            ),
+            FailureKind::EffectUnknown => format!(
+                "objective {number}: {}; check on the site whether it happened, then choose \"it was done\" or \"do it \
+                 again\"",
+                failure.reason
+            ),
+            FailureKind::PageError => format!(
+                "objective {number}: the page answered with an error ({}); correct the value the steps give, or check \
+                 the data on the site",
                 failure.reason
             ),
         });

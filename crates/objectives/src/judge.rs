@@ -30,11 +30,39 @@ impl PageText {
         })
     }
 
+    /// Whether the page shows `line` (trimmed) as a line of its own.
+    pub fn has_line(&self, line: &str) -> bool {
+        self.text.lines().any(|l| l.trim() == line.trim())
+    }
+
+    /// Whether the page has a line of the same shape as `line`, numbers aside ("Time left:
+    /// 118 s" for "Time left: 119 s").
+    pub fn has_shape_of(&self, line: &str) -> bool {
+        let wanted = shape(line);
+        self.text.lines().any(|l| shape(l) == wanted)
+    }
+
     /// Lines of `self` that `before` did not have, in order, trimmed and not empty.
     pub fn new_lines(&self, before: &PageText) -> Vec<String> {
         let old: std::collections::HashSet<&str> = before.text.lines().map(str::trim).collect();
         self.text.lines().map(str::trim).filter(|l| !l.is_empty() && !old.contains(l)).map(str::to_owned).collect()
     }
+}
+
+/// A line with every run of digits as `#`: what stays of a clock, a countdown or a counter as
+/// it ticks.
+pub fn shape(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.trim().chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A short quote of page text for evidence: the first lines, at most 160 characters.

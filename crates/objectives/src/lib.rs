@@ -11,6 +11,8 @@
 //! - [`model`]: what a configured model adds (a checklist of prose, a decision where the
 //!   resolver found nothing, a judgement); [`cache`]: actions that worked, replayed with no
 //!   model call; [`steplog`]: `steps.jsonl`.
+//! - [`effects`]: which actions change the world (done once, never repeated on their own) and
+//!   which page texts are errors (never evidence).
 //! - [`secret_use`]: where a secret may go, checked for every operation before it is carried
 //!   out, cached or replayed; [`lookalike`]: a control matched in part that would destroy more
 //!   than the step says is never pressed.
@@ -25,6 +27,7 @@
 pub mod block;
 pub mod cache;
 pub mod checklist;
+pub mod effects;
 pub mod escalation;
 pub mod evidence;
 pub mod fields;

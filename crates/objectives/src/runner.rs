@@ -27,6 +27,7 @@ use serde_json::{Map, Value};
 use tracing::Instrument;
 
 use crate::cache::{origin, ActionCache, CacheKey};
+use crate::effects::{self, Effect, EffectLedger};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
 use crate::judge::{self, PageText, Patience, POLL};
@@ -39,6 +40,8 @@ use crate::resolve::{resolve, Op, ValueKind};
 use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
 use crate::{lookalike, secret_use};
 
+/// How long a line that changed only its numbers is watched for changing again on its own.
+const SELF_CHANGE: Duration = Duration::from_millis(1100);
 /// How long a cached target may take to appear before the cache is set aside.
 const CACHED_TARGET: Duration = Duration::from_secs(3);
 /// The most times the page is scrolled looking for a target (`scroll_to_find`).
@@ -121,6 +124,21 @@ impl Failure {
     }
 }
 
+impl Verdict {
+    /// How a verdict other than done fails the attempt: an action that changed nothing may be
+    /// tried again; an effect not seen never is; a page's error only when it says so.
+    fn failure(self) -> Result<String, Failure> {
+        match self {
+            Verdict::Done(proof) => Ok(proof),
+            Verdict::NotDone(reason) => Err(Failure::retry(FailureKind::NoEffect, reason)),
+            Verdict::Unknown(reason) => Err(Failure { reason, retriable: false, kind: FailureKind::EffectUnknown }),
+            Verdict::PageError { text, retry } => {
+                Err(Failure { reason: text, retriable: retry, kind: FailureKind::PageError })
+            }
+        }
+    }
+}
+
 impl From<BrowserError> for Failure {
     fn from(error: BrowserError) -> Failure {
         let retriable =
@@ -128,6 +146,32 @@ impl From<BrowserError> for Failure {
         let kind = if retriable { FailureKind::Browser } else { FailureKind::Final };
         Failure { reason: error.to_string(), retriable, kind }
     }
+}
+
+/// An operation carried out: the driver's report, and whether it may have changed the world.
+struct Acted {
+    report: ActionReport,
+    effect: Effect,
+}
+
+/// What the page showed of an intent after its operations.
+enum Verdict {
+    /// Done, with the evidence.
+    Done(String),
+    /// Not done (a check not on the page, an action that changed nothing): why.
+    NotDone(String),
+    /// An effectful action whose effect was not seen: never repeated on its own.
+    Unknown(String),
+    /// The page answered with an error; `retry` when it says another try may help.
+    PageError { text: String, retry: bool },
+}
+
+/// What an action brought about on the page.
+enum Seen {
+    Change(String),
+    /// The page answered with an error (its text).
+    Error(String),
+    Nothing,
 }
 
 /// Whether blockers were taken out of the way, and the page's snapshot after.
@@ -180,6 +224,8 @@ pub struct Runner<'a> {
     intents_done: usize,
     /// The objective under way, as secrets and look-alikes are judged against it.
     scope: ActionScope,
+    /// The effectful actions carried out so far, per objective: none is repeated on its own.
+    effects: EffectLedger,
 }
 
 /// What an action of the objective under way is checked against ([`secret_use`],
@@ -187,6 +233,8 @@ pub struct Runner<'a> {
 /// of the page it started on.
 #[derive(Default)]
 struct ActionScope {
+    /// The objective's index in the progress.
+    objective: usize,
     step: String,
     origin: String,
     /// The sites a secret may be typed on: the one the block opened first, and those an
@@ -227,6 +275,7 @@ impl<'a> Runner<'a> {
             waits: Waits::USUAL,
             intents_done: 0,
             scope: ActionScope::default(),
+            effects: EffectLedger::default(),
         }
     }
 
@@ -408,7 +457,7 @@ impl<'a> Runner<'a> {
                 self.emit(ObjectiveChange::Completed, None);
                 return Ok(true);
             };
-            if let Some(next) = revised {
+            if let Some(next) = revised.filter(|next| self.may_take(index, *next)) {
                 self.approaches.insert(index, next);
                 continue;
             }
@@ -425,6 +474,60 @@ impl<'a> Runner<'a> {
         self.keep_screenshot(index, "failed").await;
         self.emit(ObjectiveChange::Failed, None);
         Ok(false)
+    }
+
+    /// Whether objective `index` may be approached this way: opening its page again must not undo
+    /// what an earlier objective did there.
+    pub(crate) fn may_take(&self, index: usize, approach: Approach) -> bool {
+        if approach != Approach::ReloadPage || !self.reload_would_undo(index) {
+            return true;
+        }
+        let objective = self.progress.objective_number(index);
+        let text = format!(
+            "objective {objective}: opening its page again would undo what the objectives before it did there              (a ticked option, a typed value); not reopened"
+        );
+        self.ctx.log(LogLevel::Info, text);
+        false
+    }
+
+    /// Whether opening objective `index`'s page again would undo what an earlier objective did
+    /// on it — a value typed, an option ticked or chosen — that no effect seen since has saved.
+    fn reload_would_undo(&self, index: usize) -> bool {
+        let page = |url: &str| url.split(['?', '#']).next().unwrap_or_default().to_owned();
+        let Some(here) = self.start_urls.get(&index).map(|url| page(url)) else { return false };
+        let changed = |step: &ObjectiveStep| {
+            step.executed_actions
+                .iter()
+                .any(|a| a.succeeded && matches!(a.tool_name.as_str(), "fill" | "check" | "select"))
+        };
+        self.progress
+            .objectives_only()
+            .filter(|s| s.index < index && s.status == StepStatus::Completed)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .take_while(|s| !self.effects.seen_for(s.index))
+            .any(|s| changed(s) && self.start_urls.get(&s.index).is_some_and(|url| page(url) == here))
+    }
+
+    /// The person looked and says objective `index`'s effect happened: it is done, with their
+    /// word as its evidence.
+    pub(crate) fn confirm_done(&mut self, index: usize) -> Result<(), BlockError> {
+        let said = self.effects.last(index).map_or_else(String::new, |done| format!("{}; ", done.unknown()));
+        self.progress.reopen();
+        self.progress.current_step_index = index;
+        self.progress.start_current().map_err(|e| BlockError::failed(e.to_string()))?;
+        self.progress
+            .complete_current(format!("{said}the person checked and confirmed it was done"))
+            .map_err(|e| BlockError::failed(e.to_string()))?;
+        self.failures.remove(&index);
+        self.emit(ObjectiveChange::Completed, None);
+        Ok(())
+    }
+
+    /// The person asks for objective `index`'s effect again: it may be done once more.
+    pub(crate) fn allow_again(&mut self, index: usize) {
+        self.effects.allow_again(index);
     }
 
     /// An attempt reached its objective: logged, the step completed with its evidence.
@@ -530,6 +633,7 @@ impl<'a> Runner<'a> {
         if self.scope.trusted.is_empty() {
             self.scope.trusted.insert(started_on.clone());
         }
+        self.scope.objective = index;
         self.scope.step = description.to_owned();
         self.scope.origin = started_on;
         self.clear_blockers(index, intents).await?;
@@ -553,14 +657,13 @@ impl<'a> Runner<'a> {
                     Ok((planned, before)) => {
                         let planned =
                             if approach == Approach::TextLocator { self.by_text(planned).await? } else { planned };
-                        let reports = self.carry_out(index, &planned, intents).await?;
-                        match self.judge_intent(intent, &planned, &reports, &before).await? {
-                            Ok(proof) => evidence.push(proof),
+                        let acted = self.carry_out(index, &planned, intents).await?;
+                        match self.judge_intent(intent, &planned, &acted, &before).await? {
                             // A check of a page at rest reads the same on another attempt.
-                            Err(reason) if !is_action(intent) => {
+                            Verdict::NotDone(reason) if !is_action(intent) => {
                                 return Err(self.settled(FailureKind::CheckFailed, reason).await?)
                             }
-                            Err(reason) => return Err(Failure::retry(FailureKind::NoEffect, reason)),
+                            verdict => evidence.push(verdict.failure()?),
                         }
                         self.intents_done += 1;
                         ops.extend(planned);
@@ -672,7 +775,7 @@ impl<'a> Runner<'a> {
         let planned = self.exact_targets(planned).await?;
         let before = PageText::capture(&self.session).await?;
         self.set_plan(index, &planned);
-        let reports = self.carry_out(index, &planned, rest).await?;
+        let acted = self.carry_out(index, &planned, rest).await?;
         // A banner that came up while the actions ran is not part of what is judged; a dialog
         // the next objective is about is left for it.
         let mut keep = rest.to_vec();
@@ -681,22 +784,48 @@ impl<'a> Runner<'a> {
         if rest.iter().all(|i| matches!(i.action, Action::Verify { .. } | Action::Note { .. })) {
             let mut proofs = Vec::new();
             for intent in rest {
-                match self.judge_intent(intent, &[], &[], &before).await? {
+                match self.judge_intent(intent, &[], &[], &before).await?.failure() {
                     Ok(proof) => proofs.push(proof),
-                    Err(reason) => return Err(Failure::retry(FailureKind::CheckFailed, reason)),
+                    Err(failure) => return Err(Failure::retry(FailureKind::CheckFailed, failure.reason)),
                 }
             }
             return Ok((proofs.join("; "), planned));
         }
+        // The page's own error answers the actions before any model judges them.
+        let new_lines = PageText::capture(&self.session).await?.new_lines(&before);
+        let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
+        let dialogs = dialogs.map(|d| d.message.as_str());
+        let effectful = acted.iter().any(|a| a.effect.is_effectful());
+        if let Some(error) =
+            effects::page_error(dialogs.chain(new_lines.iter().map(String::as_str)), &self.progress.original_input)
+        {
+            let op = planned.last().map(Op::describe).unwrap_or_default();
+            return Err(self
+                .page_error(&op, error)
+                .failure()
+                .err()
+                .unwrap_or_else(|| Failure::last("the page answered with an error")));
+        }
         let after = self.snapshot_text().await?;
         let done: Vec<String> =
-            planned.iter().zip(&reports).map(|(op, r)| format!("{} → {}", op.describe(), result_of(r))).collect();
+            planned.iter().zip(&acted).map(|(op, a)| format!("{} → {}", op.describe(), result_of(&a.report))).collect();
         let judged = model
             .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
             .await
             .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model })?;
         match judged {
-            (true, proof) => Ok((proof, planned)),
+            (true, proof) => {
+                if effectful {
+                    self.effects.seen(index, &proof);
+                }
+                Ok((proof, planned))
+            }
+            // Another attempt would do the effect again: the person checks first.
+            (false, why) if effectful => Err(Failure {
+                reason: format!("the model judged it not done ({why}); {}", self.unknown_effect()),
+                retriable: false,
+                kind: FailureKind::EffectUnknown,
+            }),
             (false, why) => Err(Failure::retry(FailureKind::NoEffect, format!("the model judged it not done: {why}"))),
         }
     }
@@ -776,7 +905,7 @@ impl<'a> Runner<'a> {
         let before = PageText::capture(&self.session).await?;
         self.tried.0 = "cache";
         self.set_plan(index, &ops);
-        let mut reports = Vec::new();
+        let mut acted = Vec::new();
         for (at, op) in ops.iter().enumerate() {
             let looked = Instant::now();
             if let Some(locator) = op.locator() {
@@ -797,7 +926,7 @@ impl<'a> Runner<'a> {
                 self.clear_blockers(index, intents).await?;
             }
             match self.act(op).await {
-                Ok(report) => reports.push(report),
+                Ok(done) => acted.push(done),
                 Err(refused) if refused.kind == FailureKind::Refused => {
                     let _ = cache.forget(key);
                     return Err(refused);
@@ -811,16 +940,16 @@ impl<'a> Runner<'a> {
         let mut at = 0;
         for intent in intents {
             let count = ops_for(intent, &ops[at..]);
-            let proof = self.judge_intent(intent, &ops[at..at + count], &reports[at..at + count], &before).await?;
+            let verdict = self.judge_intent(intent, &ops[at..at + count], &acted[at..at + count], &before).await?;
             at += count;
-            match proof {
+            match verdict.failure() {
                 Ok(proof) => evidence.push(proof),
-                Err(reason) => {
+                Err(mut failure) => {
                     let _ = cache.forget(key);
-                    return Err(Failure::retry(
-                        FailureKind::NoEffect,
-                        format!("the cached actions did not reach it: {reason}"),
-                    ));
+                    if failure.kind == FailureKind::NoEffect {
+                        failure.reason = format!("the cached actions did not reach it: {}", failure.reason);
+                    }
+                    return Err(failure);
                 }
             }
         }
@@ -915,7 +1044,7 @@ impl<'a> Runner<'a> {
 
     /// Carries out operations, a covering dialog or banner taken out of the way (a recovery
     /// step) and the operation tried again once.
-    async fn carry_out(&mut self, index: usize, ops: &[Op], intents: &[Intent]) -> Result<Vec<ActionReport>, Failure> {
+    async fn carry_out(&mut self, index: usize, ops: &[Op], intents: &[Intent]) -> Result<Vec<Acted>, Failure> {
         let mut reports = Vec::with_capacity(ops.len());
         for op in ops {
             if let Some(locator) = op.locator() {
@@ -946,8 +1075,9 @@ impl<'a> Runner<'a> {
         Ok(reports)
     }
 
-    /// Carries out one operation and records it on the current step.
-    async fn act(&mut self, op: &Op) -> Result<ActionReport, Failure> {
+    /// Carries out one operation and records it on the current step; an effectful one is noted
+    /// in the ledger, and one the ledger has for this objective is not carried out again.
+    async fn act(&mut self, op: &Op) -> Result<Acted, Failure> {
         // The evidence of the objective before shows the page before this action.
         self.flush_evidence().await;
         if let Some(refused) = self.refusal(op).await? {
@@ -955,6 +1085,13 @@ impl<'a> Runner<'a> {
             self.record_action(op, format!("refused: {}", refused.reason), false);
             return Err(refused);
         }
+        let objective = self.scope.objective;
+        let recovering = self.in_recovery();
+        if let Some(why) = self.effects.repeat_refusal(objective, &op.describe()).filter(|_| !recovering) {
+            self.record_action(op, format!("not repeated: {why}"), false);
+            return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown });
+        }
+        let effect = if recovering { Effect::Safe } else { self.effect_of(op).await? };
         // What typing changes is read back from the field; anything it brings up (suggestions,
         // a submit button enabled) is waited for by the next action's own checks.
         let options = match op {
@@ -1006,11 +1143,14 @@ impl<'a> Runner<'a> {
                     self.ctx.artifact(&download.path, ArtifactKind::File);
                 }
                 self.downloads.extend(report.downloads.iter().cloned());
+                if effect.is_effectful() {
+                    self.effects.record(objective, op.describe(), String::new());
+                }
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
                         let said = proof.clone().unwrap_or_else(|| result_of(&report));
                         self.proofs.extend(proof);
-                        (said, Ok(report))
+                        (said, Ok(Acted { report, effect }))
                     }
                     Err(reason) => (reason.clone(), Err(Failure::retry(FailureKind::NoEffect, reason))),
                 }
@@ -1029,6 +1169,28 @@ impl<'a> Runner<'a> {
             }
         }
         outcome
+    }
+
+    /// Whether the current step is a recovery step (its dismissals change nothing in the world).
+    fn in_recovery(&self) -> bool {
+        self.progress
+            .objective_steps
+            .get(self.progress.current_step_index)
+            .is_some_and(|s| s.step_type == StepType::Recovery)
+    }
+
+    /// Whether `op` may change the world, from its target's role and name — and, for a name
+    /// that says nothing ("OK"), the words around it — decided before it is taken.
+    async fn effect_of(&self, op: &Op) -> Result<Effect, Failure> {
+        let Op::Click { locator, downloads } = op else { return Ok(Effect::Safe) };
+        let found = self.session.resolve(locator).await?;
+        let Some(target) = found.first() else { return Ok(Effect::Safe) };
+        let around = if effects::is_generic(&target.name) {
+            self.session.surroundings(target).await.unwrap_or_default()
+        } else {
+            String::new()
+        };
+        Ok(effects::classify(&target.role, &target.name, &around, *downloads))
     }
 
     /// Records an action on the current step, its result masked.
@@ -1253,66 +1415,114 @@ impl<'a> Runner<'a> {
         &mut self,
         intent: &Intent,
         ops: &[Op],
-        reports: &[ActionReport],
+        acted: &[Acted],
         before: &PageText,
-    ) -> Result<Result<String, String>, Failure> {
+    ) -> Result<Verdict, Failure> {
+        let read = |judged: Result<String, String>| match judged {
+            Ok(proof) => Verdict::Done(proof),
+            Err(reason) => Verdict::NotDone(reason),
+        };
         match &intent.action {
             Action::Verify { expected, negated, role } => {
-                Ok(judge::verify(&self.session, expected, *negated, *role, self.waits.check).await?)
+                Ok(read(judge::verify(&self.session, expected, *negated, *role, self.waits.check).await?))
             }
             Action::Note { label, name } => Ok(match judge::note(&self.session, label, self.waits.check).await? {
                 Ok(value) => {
                     self.extracted.insert(name.clone(), Value::String(value.clone()));
-                    Ok(format!("\"{label}\" is \"{value}\", kept as {name}"))
+                    Verdict::Done(format!("\"{label}\" is \"{value}\", kept as {name}"))
                 }
-                Err(reason) => Err(reason),
+                Err(reason) => Verdict::NotDone(reason),
             }),
             Action::Wait => {
                 let expected = if intent.names.is_empty() { vec![intent.phrase.clone()] } else { intent.names.clone() };
-                Ok(judge::verify(&self.session, &expected, false, None, self.waits.check).await?)
+                Ok(read(judge::verify(&self.session, &expected, false, None, self.waits.check).await?))
             }
-            _ => self.judge_actions(intent, ops, reports, before).await,
+            _ => self.judge_actions(intent, ops, acted, before).await,
         }
     }
 
     /// The evidence of actions: a download, a new page, fields holding what was typed, what
-    /// appeared — waiting a moment for a page that renders after the action.
+    /// appeared — waiting a moment for a page that renders after the action. A page's error is
+    /// never evidence; an effectful action whose effect is not seen is `Unknown`; a plain click
+    /// on exactly the right element needs no visible change.
     async fn judge_actions(
         &mut self,
         intent: &Intent,
         ops: &[Op],
-        reports: &[ActionReport],
+        acted: &[Acted],
         before: &PageText,
-    ) -> Result<Result<String, String>, Failure> {
+    ) -> Result<Verdict, Failure> {
         // Fills, choices and checks were read back as they were made.
         let mut proofs: Vec<String> = std::mem::take(&mut self.proofs);
+        let effectful = acted.iter().any(|a| a.effect.is_effectful());
+        // An alert answers the action; a confirm or a prompt asks a question first.
+        let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
+        if let Some(error) = effects::page_error(dialogs.map(|d| d.message.as_str()), &self.progress.original_input) {
+            let op = ops.last().map(Op::describe).unwrap_or_default();
+            return Ok(self.page_error(&op, error));
+        }
         let last_act = ops
             .iter()
-            .zip(reports)
+            .zip(acted)
             .rfind(|(op, _)| matches!(op, Op::Click { .. } | Op::Press { .. } | Op::Navigate { .. } | Op::Back));
-        if let Some((op, report)) = last_act {
+        if let Some((op, last)) = last_act {
             let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
-            let downloaded: Vec<&Download> = reports.iter().flat_map(|r| &r.downloads).collect();
-            if wants_download {
-                return Ok(match downloaded.first() {
-                    Some(file) => Ok(format!("downloaded {} ({} bytes)", file.file_name, file.bytes)),
-                    None => Err(format!("{} began no download", op.describe())),
-                });
-            }
-            if let Some(file) = downloaded.first() {
-                proofs.push(format!("downloaded {} ({} bytes)", file.file_name, file.bytes));
-            } else if let Some(change) = self.change_after(report, before, &target_texts(intent)).await? {
-                proofs.push(change);
-            } else if matches!(op, Op::Press { .. }) {
-                proofs.push(format!("{} done", op.describe()));
-            } else {
-                return Ok(Err(format!("nothing on the page changed after: {}", op.describe())));
+            let downloaded: Vec<&Download> = acted.iter().flat_map(|a| &a.report.downloads).collect();
+            let change = match downloaded.first() {
+                Some(file) => Some(format!("downloaded {} ({} bytes)", file.file_name, file.bytes)),
+                None if wants_download => return Ok(Verdict::NotDone(format!("{} began no download", op.describe()))),
+                None => match self.change_after(&last.report, before, &target_texts(intent)).await? {
+                    Seen::Change(change) => Some(change),
+                    Seen::Error(error) => return Ok(self.page_error(&op.describe(), error)),
+                    Seen::Nothing => None,
+                },
+            };
+            match change {
+                Some(change) if effectful => {
+                    self.effects.seen(self.scope.objective, &change);
+                    proofs.push(format!("{} done once: {change}", op.describe()));
+                }
+                Some(change) => proofs.push(change),
+                None if effectful => return Ok(Verdict::Unknown(self.unknown_effect())),
+                None if matches!(op, Op::Press { .. }) => proofs.push(format!("{} done", op.describe())),
+                None if self.plain_step(intent) => proofs.push(format!(
+                    "{} carried out on exactly that element; the step asks for nothing more",
+                    op.describe()
+                )),
+                None => return Ok(Verdict::NotDone(format!("nothing on the page changed after: {}", op.describe()))),
             }
         }
         if intent.action == Action::Hover {
             proofs.push("the pointer is over it".into());
         }
-        Ok(if proofs.is_empty() { Err("no action was carried out".into()) } else { Ok(proofs.join("; ")) })
+        Ok(if proofs.is_empty() {
+            Verdict::NotDone("no action was carried out".into())
+        } else {
+            Verdict::Done(proofs.join("; "))
+        })
+    }
+
+    /// The verdict when the page answered `op` with `error`: tried once more only when the
+    /// error says another try may help.
+    fn page_error(&mut self, op: &str, error: String) -> Verdict {
+        let retry = effects::retry_may_help(&error) && self.effects.retry_after_error(self.scope.objective);
+        Verdict::PageError { text: format!("the page answered \"{error}\" after {op}"), retry }
+    }
+
+    /// What is known of the objective's effect that was not seen, and what the person may do.
+    fn unknown_effect(&self) -> String {
+        let known = self
+            .effects
+            .last(self.scope.objective)
+            .map_or_else(|| "an action that may change the world showed no effect".to_owned(), |done| done.unknown());
+        format!("{known}. Check on the site, then tell me to continue or to do it again")
+    }
+
+    /// Whether `intent` is a plain click, press or choice: the step says nothing of what should
+    /// follow, so exactly the right element acted on is the objective done.
+    fn plain_step(&self, intent: &Intent) -> bool {
+        matches!(intent.action, Action::Click | Action::Choose { .. } | Action::Check { .. })
+            && !effects::states_outcome(&self.scope.step)
     }
 
     /// What a fill, a choice or a check left in its field, read back at once: the proof, or why
@@ -1354,17 +1564,13 @@ impl<'a> Runner<'a> {
     }
 
     /// What changed after an action, from its report and the page's text, waiting a moment for
-    /// a page that renders late.
-    /// What the step named as its target (`target`) showing up is not an effect of acting on it
-    /// (a control drawn late is not what clicking something else brought about).
-    async fn change_after(
-        &self,
-        report: &ActionReport,
-        before: &PageText,
-        target: &[String],
-    ) -> Result<Option<String>, Failure> {
+    /// a page that renders late. What the step named as its target (`target`) showing up is not
+    /// an effect of acting on it (a control drawn late is not what clicking something else
+    /// brought about), nor is a line that keeps changing on its own (a clock, a countdown, a
+    /// score); an error the page shows is `Seen::Error`.
+    async fn change_after(&self, report: &ActionReport, before: &PageText, target: &[String]) -> Result<Seen, Failure> {
         if report.opened_tab {
-            return Ok(Some(format!("a new tab opened at {}", report.url)));
+            return Ok(Seen::Change(format!("a new tab opened at {}", report.url)));
         }
         if report.navigated && report.url != report.url_before {
             let title = self
@@ -1374,27 +1580,32 @@ impl<'a> Runner<'a> {
                 .ok()
                 .and_then(|t| t.as_str().map(str::to_owned))
                 .unwrap_or_default();
-            return Ok(Some(format!(
+            return Ok(Seen::Change(format!(
                 "now at {}{}",
                 report.url,
                 if title.is_empty() { String::new() } else { format!(" (\"{title}\")") }
             )));
         }
         if let Some(dialog) = report.dialogs.first() {
-            return Ok(Some(format!(
+            return Ok(Seen::Change(format!(
                 "the page asked \"{}\" ({})",
                 dialog.message,
                 if dialog.accepted { "accepted" } else { "declined" }
             )));
         }
         let started = Instant::now();
+        // Lines seen changing on their own, by their shape with the numbers taken out.
+        let mut restless: Vec<String> = Vec::new();
         loop {
             // A "Loading…" is not what the action brought about: what follows it is. Asked before
             // and after the page is read, so that loading that ends or starts meanwhile counts.
             let loading_before = self.session.shows_loading().await?;
             let now = PageText::capture(&self.session).await?;
-            let lines: Vec<String> =
-                now.new_lines(before).into_iter().filter(|line| !target.contains(&crate::text::fold(line))).collect();
+            let lines: Vec<String> = now
+                .new_lines(before)
+                .into_iter()
+                .filter(|line| !target.contains(&crate::text::fold(line)) && !restless.contains(&judge::shape(line)))
+                .collect();
             let loading = !lines.is_empty()
                 && started.elapsed() < self.waits.effect
                 && (loading_before || self.session.shows_loading().await?);
@@ -1402,11 +1613,25 @@ impl<'a> Runner<'a> {
                 tokio::time::sleep(POLL).await;
                 continue;
             }
+            if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.progress.original_input) {
+                return Ok(Seen::Error(error));
+            }
+            // Lines that only changed their numbers may be a clock or a countdown: looked at
+            // again a moment later, one that changed again on its own is not the action's doing.
+            if !lines.is_empty() && lines.iter().all(|line| before.has_shape_of(line)) {
+                tokio::time::sleep(SELF_CHANGE).await;
+                let again = PageText::capture(&self.session).await?;
+                let moved: Vec<&String> = lines.iter().filter(|line| !again.has_line(line)).collect();
+                if !moved.is_empty() {
+                    restless.extend(moved.into_iter().map(|line| judge::shape(line)));
+                    continue;
+                }
+            }
             if !lines.is_empty() {
-                return Ok(Some(format!("the page now shows {}", judge::quote_lines(&lines))));
+                return Ok(Seen::Change(format!("the page now shows {}", judge::quote_lines(&lines))));
             }
             if now.url != before.url {
-                return Ok(Some(format!("now at {}", now.url)));
+                return Ok(Seen::Change(format!("now at {}", now.url)));
             }
             if !report.appeared.is_empty() || !report.disappeared.is_empty() {
                 let mut said = Vec::new();
@@ -1422,10 +1647,10 @@ impl<'a> Runner<'a> {
                         report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
                     ));
                 }
-                return Ok(Some(said.join("; ")));
+                return Ok(Seen::Change(said.join("; ")));
             }
             if started.elapsed() >= self.waits.effect {
-                return Ok(None);
+                return Ok(Seen::Nothing);
             }
             tokio::time::sleep(POLL).await;
         }

@@ -374,7 +374,7 @@ impl TaskLoop<'_, '_> {
         let planner = self.runner.planner.as_ref()?;
         let allowed: Vec<Approach> = offline::approaches_for(&report, &intents, planner.has_model())
             .into_iter()
-            .filter(|a| planner.untried(failed, &intents).contains(a))
+            .filter(|a| planner.untried(failed, &intents).contains(a) && self.runner.may_take(failed, *a))
             .collect();
         let first = *allowed.first()?;
         let (approach, reasoning) = match planner.model().cloned() {
@@ -468,7 +468,8 @@ impl TaskLoop<'_, '_> {
                     let failed =
                         failed.ok_or_else(|| BlockError::no_answer("there is no objective left to try again"))?;
                     let intents = parse_step(&self.runner.progress().objective_steps[failed].description);
-                    let next = self.runner.planner.as_ref().and_then(|p| p.untried(failed, &intents).first().copied());
+                    let untried = self.runner.planner.as_ref().map(|p| p.untried(failed, &intents)).unwrap_or_default();
+                    let next = untried.into_iter().find(|a| self.runner.may_take(failed, *a));
                     let Some(approach) = next else {
                         return Err(BlockError::no_answer("every approach has been tried; choose another way on"));
                     };
@@ -486,6 +487,22 @@ impl TaskLoop<'_, '_> {
                 }
                 Answer::TechnicalAnalysis => {
                     analysis = Some(escalation::write_analysis(self.runner, &report, &self.context).await);
+                }
+                // The person looked on the site: the pass goes on after the objective, which is done.
+                Answer::ItWasDone => {
+                    let failed =
+                        failed.ok_or_else(|| BlockError::no_answer("there is no objective left to confirm"))?;
+                    self.runner.confirm_done(failed)?;
+                    self.iteration += 1;
+                    self.runner.progress_mut().reopen();
+                    return Ok(Next::AnotherPass);
+                }
+                Answer::DoAgain => {
+                    let failed =
+                        failed.ok_or_else(|| BlockError::no_answer("there is no objective left to do again"))?;
+                    self.runner.allow_again(failed);
+                    self.continue_with(failed, Approach::AsWritten, None);
+                    return Ok(Next::AnotherPass);
                 }
                 Answer::Cancel => {
                     return Err(BlockError::failed(format!(
@@ -507,6 +524,13 @@ impl TaskLoop<'_, '_> {
         analysis: Option<String>,
     ) -> planwright_runs::planning::SituationReport {
         let mut choices = EscalationChoice::ALL.to_vec();
+        // "It was done" and "do it again" answer an effect not seen, and nothing else.
+        let effect_unknown = failed
+            .and_then(|failed| self.runner.failures.get(&failed))
+            .is_some_and(|report| report.kind == crate::planning::FailureKind::EffectUnknown);
+        if !effect_unknown {
+            choices.retain(|c| !matches!(c, EscalationChoice::ItWasDone | EscalationChoice::DoAgain));
+        }
         let alternatives = failed.map_or(0, |failed| {
             let intents = parse_step(&self.runner.progress().objective_steps[failed].description);
             self.runner.planner.as_ref().map_or(0, |p| p.untried(failed, &intents).len())

@@ -29,6 +29,7 @@ fn task(id: &str, start: &str, steps: &str, secrets: &[(&str, &str)]) -> Task {
         expect_extracted: Default::default(),
         expect_recovery: false,
         inputs: Default::default(),
+        held_out: false,
     }
 }
 

@@ -22,6 +22,7 @@ fn task(start: &str, steps: &str, expect: serde_json::Value) -> Task {
         expect_extracted: Default::default(),
         expect_recovery: true,
         inputs: Default::default(),
+        held_out: false,
     }
 }
 

@@ -321,7 +321,8 @@ pub struct ReportItem {
     pub detail: String,
 }
 
-/// Seed 003's five choices.
+/// Seed 003's five choices, and the two that answer an action whose effect was not seen (it
+/// was done; do it again), offered only then.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
@@ -336,10 +337,17 @@ pub enum EscalationChoice {
     TechnicalAnalysis,
     /// The node fails.
     Cancel,
+    /// The person checked on the site: the action whose effect was not seen did happen; the
+    /// objective is done and the task goes on. Offered only then.
+    ItWasDone,
+    /// The person checked: it did not happen; it is done once more. Offered only then.
+    DoAgain,
 }
 
 impl EscalationChoice {
-    pub const ALL: [EscalationChoice; 5] = [
+    pub const ALL: [EscalationChoice; 7] = [
+        EscalationChoice::ItWasDone,
+        EscalationChoice::DoAgain,
         EscalationChoice::MoreDetail,
         EscalationChoice::AlternativeApproach,
         EscalationChoice::AcceptPartial,
@@ -355,6 +363,8 @@ impl EscalationChoice {
             EscalationChoice::AcceptPartial => "accept_partial",
             EscalationChoice::TechnicalAnalysis => "technical_analysis",
             EscalationChoice::Cancel => "cancel",
+            EscalationChoice::ItWasDone => "it_was_done",
+            EscalationChoice::DoAgain => "do_again",
         }
     }
 
@@ -370,6 +380,8 @@ impl EscalationChoice {
             EscalationChoice::AcceptPartial => "Accept the partial result",
             EscalationChoice::TechnicalAnalysis => "Write a technical analysis",
             EscalationChoice::Cancel => "Cancel",
+            EscalationChoice::ItWasDone => "It was done: continue",
+            EscalationChoice::DoAgain => "It did not happen: do it again",
         }
     }
 }

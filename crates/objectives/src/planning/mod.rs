@@ -55,6 +55,12 @@ pub enum FailureKind {
     /// An action was refused: it would have moved a secret where a secret never goes, or pressed
     /// a look-alike of the control the step names (`secret_use`, `lookalike`).
     Refused,
+    /// An action that may have changed the world (sent, paid, saved…) showed no effect, or
+    /// was asked for again: it is never repeated on its own; the person checks and decides.
+    EffectUnknown,
+    /// The page answered with an error ("No customer with that ID.", a declined card, a 4xx):
+    /// never evidence of success.
+    PageError,
     /// Nothing another approach could change (the browser is gone, a secret is missing).
     Final,
 }
@@ -72,6 +78,8 @@ impl FailureKind {
             FailureKind::Browser => "browser",
             FailureKind::Model => "model",
             FailureKind::Refused => "refused",
+            FailureKind::EffectUnknown => "effect_unknown",
+            FailureKind::PageError => "page_error",
             FailureKind::Final => "final",
         }
     }

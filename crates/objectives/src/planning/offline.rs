@@ -251,7 +251,8 @@ pub fn approaches_for(report: &AttemptReport, intents: &[Intent], model: bool) -
         FailureKind::Model => &[Approach::AsWritten],
         // Another element may keep the rule; a model's choice is checked the same way.
         FailureKind::Refused => &[Approach::ModelDecides],
-        FailureKind::Final => &[],
+        // Another attempt would do the effect again, or meet the same answer: the person decides.
+        FailureKind::EffectUnknown | FailureKind::PageError | FailureKind::Final => &[],
     };
     candidates.iter().copied().filter(|a| applies(*a, intents, model)).collect()
 }

@@ -8,8 +8,16 @@ import type { ReportItem } from '../api/types/ReportItem';
 import type { SituationReport } from '../api/types/SituationReport';
 import type { InputAnswer, InputRequest } from './inputRequest';
 
-/** Seed 003's five choices, in the order they are offered. */
-export const ESCALATION_CHOICES: readonly EscalationChoice[] = ['more_detail', 'alternative_approach', 'accept_partial', 'technical_analysis', 'cancel'];
+/** Seed 003's five choices, after the two that answer an effect not seen, in the order they are offered. */
+export const ESCALATION_CHOICES: readonly EscalationChoice[] = [
+  'it_was_done',
+  'do_again',
+  'more_detail',
+  'alternative_approach',
+  'accept_partial',
+  'technical_analysis',
+  'cancel',
+];
 
 export const CHOICE_FIELD = 'choice';
 export const DETAIL_FIELD = 'detail';
