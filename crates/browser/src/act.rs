@@ -203,12 +203,11 @@ impl BrowserSession {
         }
         let opened_tab = driven.page.target_id().as_ref() != before.target_id;
         let navigated = opened_tab || driven.activity.navigations() != before.navigations;
-        let after_tree = self.page_tree().await?;
+        let (after_tree, announced) = futures::join!(self.page_tree(), self.announced_since(acted_at_ms));
+        let (after_tree, announced) = (after_tree?, announced?);
         let after = interactive_names(&after_tree);
         let (appeared, disappeared) = difference(&before.interactive, &after);
-        let (announced, invalid_fields) =
-            futures::join!(self.announced_since(acted_at_ms), self.invalid_fields(&after_tree));
-        let (announced, invalid_fields) = (announced?, invalid_fields?);
+        let invalid_fields = self.invalid_fields(&after_tree).await?;
         let dialogs = self.dialogs().into_iter().skip(before.dialogs).collect();
         // A download the action began is waited for, within the action's time.
         let downloads = if self.download_count() > before.downloads {

@@ -305,17 +305,22 @@ impl BrowserSession {
         function: DocumentFn,
         args: Vec<Value>,
     ) -> Result<Vec<(Frame, Value)>, BrowserError> {
-        let mut answers = Vec::new();
-        for frame in self.frames().await? {
-            let Some(document) = self.frame_document(&frame.id, frame.parent.is_none()).await? else { continue };
+        let asks = self.frames().await?.into_iter().map(|frame| {
             let args = args.iter().cloned().map(Arg::Value).collect();
-            match self.call_document_value(&document, function, args).await {
-                Ok(answer) => answers.push((frame, answer)),
-                Err(BrowserError::Protocol { .. }) => {}
-                Err(e) => return Err(e),
+            async move {
+                let Some(document) = self.frame_document(&frame.id, frame.parent.is_none()).await? else {
+                    return Ok(None);
+                };
+                match self.call_document_value(&document, function, args).await {
+                    Ok(answer) => Ok(Some((frame, answer))),
+                    Err(BrowserError::Protocol { .. }) => Ok(None),
+                    Err(e) => Err(e),
+                }
             }
-        }
-        Ok(answers)
+        });
+        // The frames are asked together: an action's report reads them all.
+        let answers = futures::future::try_join_all(asks).await?;
+        Ok(answers.into_iter().flatten().collect())
     }
 
     /// The document object of a frame, or `None` when the frame went away.
