@@ -284,3 +284,21 @@ async fn a_switch_that_saves_before_it_turns_is_checked_once_its_request_answers
     assert_eq!(changes, [("email".into(), true.into()), ("weekly_summary".into(), false.into())], "{settings:?}");
     session.close().await;
 }
+
+/// A page whose clock or score ticks on its own is still once nothing else changes: a number
+/// ticking in a text is not activity (else a check on such a page would wait its whole bound).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_with_a_ticking_countdown_is_still_once_nothing_else_changes() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "objectives/drills/focus.html?instant=1").await;
+    let started = std::time::Instant::now();
+    let mut longest = Duration::ZERO;
+    while started.elapsed() < Duration::from_secs(8) && longest < Duration::from_millis(1500) {
+        longest = longest.max(session.still_for().await.unwrap());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let ticking = session.evaluate("document.getElementById('time-left').textContent").await.unwrap();
+    assert!(ticking.as_str().is_some_and(|t| t.ends_with("/ 120sec")), "the panel is there: {ticking}");
+    assert!(longest >= Duration::from_millis(1500), "the page was never still for long: {longest:?}");
+    session.close().await;
+}
