@@ -523,7 +523,7 @@ fn english(step: &str) -> Vec<Intent> {
     let (place, step) = leading_place(step);
     let mut intents = Vec::new();
     for clause in english_clauses(&step) {
-        intents.extend(english_clause(&clause));
+        intents.extend(english_clause(&clause).into_iter().flat_map(each_of_them));
     }
     if let Some(place) = place {
         for intent in &mut intents {
@@ -572,7 +572,7 @@ fn english_clauses(step: &str) -> Vec<String> {
 /// "In the contact form, enter …": the leading place, and the rest.
 fn leading_place(clause: &str) -> (Option<String>, String) {
     let lower = clause.to_ascii_lowercase();
-    for start in ["in the ", "on the ", "from the ", "within the ", "inside the ", "under the "] {
+    for start in ["in the ", "on the ", "from the ", "within the ", "inside the ", "under the ", "for the ", "for "] {
         if lower.starts_with(start) {
             if let Some(comma) = clause.find(',') {
                 let place = clean_phrase(&clause[start.len()..comma]);
@@ -806,6 +806,21 @@ fn every_field(pairs: Vec<(Option<String>, StepValue)>) -> Vec<(Option<String>, 
     out
 }
 
+/// "Check both checkboxes": the action once on each of them, by position.
+fn each_of_them(intent: Intent) -> Vec<Intent> {
+    let every = crate::generic::reference(&intent.phrase).and_then(|g| match g.which {
+        crate::generic::Which::All(n) if intent.names.is_empty() => Some(n),
+        _ => None,
+    });
+    match (every, intent.phrase.split_once(' ')) {
+        (Some(n), Some((_, kind))) => {
+            let kind = kind.to_owned();
+            (1..=n).map(|k| Intent { phrase: format!("{} {kind}", ordinal(k)), ..intent.clone() }).collect()
+        }
+        _ => vec![intent],
+    }
+}
+
 /// 1st, 2nd, 3rd, 4th …
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -872,12 +887,15 @@ fn choose_english_list(clause: &str, rest: &str) -> Vec<Intent> {
         }
     }
     let one = choose_english(clause, rest);
-    let listed = matches!(&one.action, Action::Choose { field: None, .. }) && masked.contains(", ");
+    // A list ends with "and" or has three items: "Tuesday, 17 November" is one value.
+    let lower = masked.to_ascii_lowercase();
+    let listed = matches!(&one.action, Action::Choose { field: None, .. })
+        && masked.contains(", ")
+        && (lower.contains(" and ") || masked.matches(", ").count() >= 2);
     if !listed {
         return vec![one];
     }
     // "A, B and C" / "A, B, and C": cut at the commas and the last "and".
-    let lower = masked.to_ascii_lowercase();
     let mut cuts = Vec::new();
     let mut at = 0;
     while at < lower.len() {
@@ -1167,7 +1185,11 @@ const JAPANESE_VERBS: &[(&str, Verb)] = &[
     ("控える", Verb::Note),
     ("メモする", Verb::Note),
     ("検索して", Verb::Search),
+    ("照会して", Verb::Search),
+    ("照会し", Verb::Search),
+    ("照会する", Verb::Search),
     ("検索する", Verb::Search),
+    ("検索し", Verb::Search),
     ("入力して", Verb::Fill),
     ("入力し", Verb::Fill),
     ("入力する", Verb::Fill),
@@ -1226,7 +1248,18 @@ const JAPANESE_VERBS: &[(&str, Verb)] = &[
     ("登録する", Verb::Named),
     ("追加して", Verb::Named),
     ("追加する", Verb::Named),
+    ("取り消して", Verb::Named),
+    ("取り消す", Verb::Named),
+    ("キャンセルして", Verb::Named),
+    ("キャンセルする", Verb::Named),
     ("フォーカスする", Verb::Click),
+    // 利用日を来月末にする: a field set to a value.
+    ("に設定して", Verb::Set),
+    ("に設定する", Verb::Set),
+    ("に変更して", Verb::Set),
+    ("に変更する", Verb::Set),
+    ("にして", Verb::Set),
+    ("にする", Verb::Set),
 ];
 
 fn japanese(step: &str) -> Vec<Intent> {
@@ -1290,7 +1323,38 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
     let mut intent = match verb {
         Verb::Login => login(whole),
         Verb::Fill => return fill_japanese(clause, whole),
-        Verb::Choose => choose_japanese(clause, whole, &quotes),
+        Verb::Choose => {
+            let one = choose_japanese(clause, whole, &quotes);
+            // 編集>コピーを選ぶ: a menu path, each item clicked in turn.
+            match &one.action {
+                Action::Choose { value, .. } if value.contains(['>', '＞']) => {
+                    return value
+                        .split(['>', '＞'])
+                        .map(|item| {
+                            let mut intent = Intent::new(Action::Click, item.trim());
+                            intent.names = vec![item.trim().to_owned()];
+                            intent.phrase = item.trim().to_owned();
+                            intent
+                        })
+                        .collect();
+                }
+                _ => one,
+            }
+        }
+        Verb::Set => {
+            // F を V にする: the field before を, the value after it.
+            let masked = mask_quotes(clause);
+            match masked.rfind('を') {
+                Some(i) => {
+                    let field = field_japanese(&clause[..i]);
+                    let value = value_of(&clause[i + 'を'.len_utf8()..]).map(|v| v.shown()).unwrap_or_default();
+                    let mut intent = Intent::new(Action::Choose { field: Some(field.clone()), value }, whole);
+                    intent.phrase = field;
+                    intent
+                }
+                None => Intent::new(Action::Click, whole),
+            }
+        }
         Verb::Verify => verify_japanese(clause, whole, &quotes),
         Verb::Note => note_japanese(clause, whole, &quotes),
         Verb::Search => {
@@ -1298,7 +1362,11 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
                 .last()
                 .map(|q| StepValue::Literal(q.text.clone()))
                 .or_else(|| placeholders(clause).into_iter().next().map(|(_, _, n)| StepValue::Placeholder(n)));
-            let query = query.unwrap_or_else(|| StepValue::Literal(object_japanese(clause)));
+            // 請求書で検索する: で marks what is searched for.
+            let query = query.unwrap_or_else(|| {
+                let object = object_japanese(clause);
+                StepValue::Literal(object.strip_suffix('で').unwrap_or(&object).trim().to_owned())
+            });
             Intent::new(Action::Search { query }, whole)
         }
         Verb::Open => {
@@ -1317,7 +1385,7 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
         Verb::Back => Intent::new(Action::Back, whole),
         Verb::Hover => Intent::new(Action::Hover, whole),
         Verb::Scroll(down) => Intent::new(Action::Scroll { down }, whole),
-        Verb::Set | Verb::CheckOrVerify => Intent::new(Action::Click, whole),
+        Verb::CheckOrVerify => Intent::new(Action::Click, whole),
     };
     if matches!(
         intent.action,
@@ -1337,9 +1405,11 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
         if intent.names.is_empty() && names.len() == 1 {
             intent.names = names;
         }
-        // 送信する alone: the verb names its control.
-        if verb == Verb::Named && intent.phrase.is_empty() {
-            intent.phrase = form.trim_end_matches("する").trim_end_matches("して").trim_end_matches('し').to_owned();
+        // 設定を保存する: the control is named by its object and the verb (設定を保存, 保存),
+        // not by the object alone (a link 設定).
+        if verb == Verb::Named && intent.names.is_empty() {
+            let stem = form.trim_end_matches("する").trim_end_matches("して").trim_end_matches('し');
+            intent.phrase = format!("{}{stem}", clause.trim());
         }
     }
     vec![intent]
@@ -1832,9 +1902,15 @@ mod tests {
             ("Enter next Friday in the Delivery date field", &["fill \"Delivery date\" with next Friday"]),
             // Controls named by what they do, rows by their contents.
             ("Pay", &["click Pay"]),
+            ("For the trip of Priya Shah to Berlin, click Approve", &["click Approve in trip of Priya Shah to Berlin"]),
             ("Approve the expense claim of Sato", &["click Approve the expense claim of Sato"]),
-            ("問い合わせを送信する", &["click 問い合わせ"]),
-            ("山田さんの申請を承認する", &["click 山田さんの申請"]),
+            ("問い合わせを送信する", &["click 問い合わせを送信"]),
+            ("山田さんの申請を承認する", &["click 山田さんの申請を承認"]),
+            ("設定を保存する", &["click 設定を保存"]),
+            ("注文 PO-3318 を照会して取り消す", &["search for 注文 PO-3318", "click 取り消す"]),
+            ("請求書で検索し、2番目の結果を開く", &["search for 請求書", "open 2番目の結果"]),
+            ("利用日を来月末にする", &["choose \"来月末\" for \"利用日\""]),
+            ("編集>コピーを選ぶ", &["click \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
             // Generic references.
             ("Type hello into the text field", &["fill \"text field\" with hello"]),
@@ -1842,6 +1918,7 @@ mod tests {
             ("Check the checkbox", &["check checkbox"]),
             ("Type hi into both text fields", &["fill \"1st text fields\" with hi; fill \"2nd text fields\" with hi"]),
             ("Close the x", &["close x"]),
+            ("Check both checkboxes", &["check 1st checkboxes", "check 2nd checkboxes"]),
             // Compound and list steps.
             ("Click button ONE, then click button TWO", &["click button ONE", "click button TWO"]),
             ("Expand the section below and click Submit", &["click Expand the section below", "click Submit"]),
@@ -1850,6 +1927,7 @@ mod tests {
                 &["choose \"C0ZWRz\"", "choose \"vrD\"", "choose \"YT0peP\"", "click Submit"],
             ),
             ("Select Jinny>Lynett", &["click \"Jinny\"", "click \"Lynett\""]),
+            ("Select Tuesday, 17 November", &["choose \"Tuesday, 17 November\""]),
             ("A と B にチェックを入れて送信する", &["check A", "check B", "click 送信"]),
             ("「A」と「B」にチェックを入れる", &["check \"A\"", "check \"B\""]),
             // Ordinals and kinds of control.

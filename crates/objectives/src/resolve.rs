@@ -419,8 +419,10 @@ async fn disambiguate(
     // A row chosen by two (or more) of its values: the one whose surroundings hold the most of
     // the step's telling words, when no other holds as many.
     let single: Vec<String> = telling_phrases(intent, &node.name).into_iter().filter(|p| !p.contains(' ')).collect();
-    let held: Vec<Vec<&String>> =
-        surroundings.iter().map(|s| single.iter().filter(|w| text::contains_phrase(s, w)).collect()).collect();
+    let held: Vec<Vec<&String>> = surroundings
+        .iter()
+        .map(|s| single.iter().filter(|w| text::contains_phrase(s, w) || holds_head(s, w)).collect())
+        .collect();
     let most = held.iter().map(Vec::len).max().unwrap_or(0);
     if most >= 2 && held.iter().filter(|h| h.len() == most).count() == 1 {
         if let Some(words) = held.iter().find(|h| h.len() == most) {
@@ -440,17 +442,36 @@ async fn disambiguate(
     )))
 }
 
+/// Whether `surroundings` hold the head of a Japanese compound of the step (大阪 of 大阪倉庫,
+/// 山田 of 山田さん): its first half or more, two characters at least.
+fn holds_head(surroundings: &str, word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    chars.len() >= 3
+        && chars.iter().all(|&c| text::is_japanese(c))
+        && (chars.len().div_ceil(2).max(2)..chars.len())
+            .any(|n| surroundings.contains(&chars[..n].iter().collect::<String>()))
+}
+
 /// Phrases of the step that could tell elements of one name apart: quoted names and places,
 /// then runs of the step's words that are not the element's name, longest first.
 fn telling_phrases(intent: &Intent, name: &str) -> Vec<String> {
     let name_words = text::words(name);
     let mut phrases: Vec<String> =
         intent.names.iter().chain(intent.context.iter()).map(|p| fold(p)).filter(|p| *p != fold(name)).collect();
-    let source = if intent.phrase.is_empty() { intent.words.join(" ") } else { intent.phrase.clone() };
-    let words: Vec<String> = text::content_words(&source)
-        .into_iter()
-        .filter(|w| !name_words.iter().any(|n| n == w || text::stem(n) == text::stem(w)))
-        .collect();
+    let others = |source: &str| -> Vec<String> {
+        text::content_words(source)
+            .into_iter()
+            // "Priya Shah's trip": the name without its possessive.
+            .map(|w| w.strip_suffix("'s").map(str::to_owned).unwrap_or(w))
+            .filter(|w| !name_words.iter().any(|n| n == w || text::stem(n) == text::stem(w)))
+            .collect()
+    };
+    // "For Priya Shah's trip to Berlin, click Approve": the phrase is only the name; the step's
+    // other words tell the rows apart.
+    let mut words = others(&intent.phrase);
+    if words.is_empty() {
+        words = others(&intent.words.join(" "));
+    }
     for len in (1..=words.len().min(4)).rev() {
         for window in words.windows(len) {
             let phrase = window.join(" ");
@@ -530,7 +551,7 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             }
             let roles = action_roles(&intent.action);
             let locator = match generic_target(intent) {
-                Some(generic) => by_kind(session, page, generic, "click").await?,
+                Some(generic) => by_kind_or_name(session, page, generic, intent, roles, "click").await?,
                 None => pick(session, page, intent, roles, "click").await?.0,
             };
             Ok(vec![match intent.action {
@@ -539,9 +560,10 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             }])
         }
         Action::Check { on } => {
+            let roles = action_roles(&intent.action);
             let locator = match generic_target(intent) {
-                Some(generic) => by_kind(session, page, generic, "check").await?,
-                None => pick(session, page, intent, action_roles(&intent.action), "check").await?.0,
+                Some(generic) => by_kind_or_name(session, page, generic, intent, roles, "check").await?,
+                None => pick(session, page, intent, roles, "check").await?.0,
             };
             Ok(vec![Op::Check { locator, on: *on }])
         }
@@ -549,7 +571,9 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             let mut ops = Vec::new();
             for (field, value) in pairs {
                 let (locator, label) = field_for(session, page, intent, field.as_deref()).await?;
-                ops.push(Op::Fill { locator, value: typed(value, &label, intent) });
+                // A field the step names takes the value as written; one it leaves to the page
+                // ("Look up order 1042") takes what its label does not already say.
+                ops.push(Op::Fill { locator, value: typed(value, &label, intent, field.is_none()) });
             }
             if ops.is_empty() {
                 return Err(Unresolved::missing("fill: the step names no value to type"));
@@ -566,11 +590,11 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
     }
 }
 
-/// What a fill types into the field labelled `label`: an unquoted value without the words the
-/// label already says ("order 1042" into "Order number" is 1042), a date written relative to
-/// the run's day in the form the field shows ("next Friday" → 2026-12-04); a quoted value or a
-/// placeholder as written.
-fn typed(value: &StepValue, label: &str, intent: &Intent) -> ValueSpec {
+/// What a fill types into the field labelled `label`: a date written relative to the run's day
+/// in the form the field shows ("next Friday" → 2026-12-04), and — `beyond_label` — an unquoted
+/// value without the words the label already says ("order 1042" into "Order number" is 1042);
+/// a quoted value or a placeholder as written.
+fn typed(value: &StepValue, label: &str, intent: &Intent, beyond_label: bool) -> ValueSpec {
     match value {
         StepValue::Literal(text) if !intent.quoted.contains(text) => {
             // "Tuesday" typed into a note stays a word: only a field for a date takes a date.
@@ -578,7 +602,8 @@ fn typed(value: &StepValue, label: &str, intent: &Intent) -> ValueSpec {
             let date = crate::values::date_in(text, crate::values::today()).filter(|_| for_a_date);
             let text = match date {
                 Some(date) => crate::values::date_for_field(date, label),
-                None => crate::values::beyond_label(text, label),
+                None if beyond_label => crate::values::beyond_label(text, label),
+                None => text.clone(),
             };
             ValueSpec { kind: ValueKind::Literal, value: text }
         }
@@ -598,8 +623,29 @@ fn generic_target(intent: &Intent) -> Option<Generic> {
     })
 }
 
+/// A reference by kind that may also be a name ("Results" is a link's name as well as "the
+/// results"): an element that bears the name is meant first; a position ("the 3rd button")
+/// or a section is always by kind.
+async fn by_kind_or_name(
+    session: &BrowserSession,
+    page: &Page,
+    generic: Generic,
+    intent: &Intent,
+    roles: &[&str],
+    what: &str,
+) -> Result<Locator, Unresolved> {
+    if generic.which == Which::Only && generic.kind != Kind::Section {
+        if let Ok((locator, _)) = pick_where(session, page, intent, roles, what, 0.7, &|_| true).await {
+            return Ok(locator);
+        }
+    }
+    by_kind(session, page, generic, what).await
+}
+
 /// Elements of a kind that the accessibility tree shows alike and only the markup tells apart.
-const COLLAPSED: &str = r#"[...document.querySelectorAll('[aria-expanded="false"], details:not([open]) > summary')]
+const COLLAPSED: &str = r#"[...document.querySelectorAll('[aria-expanded="false"], details:not([open]) > summary, [aria-controls]')]
+  .filter((e) => !e.hasAttribute('aria-controls') || e.getAttribute('aria-expanded') === 'false'
+    || (document.getElementById(e.getAttribute('aria-controls')) || {}).hidden === true)
   .filter((e) => e.getClientRects().length > 0)
   .map((e) => (e.getAttribute('aria-label') || e.textContent || '').replace(/\s+/g, ' ').trim())"#;
 
@@ -700,15 +746,15 @@ async fn field_for(
     };
     match field {
         Some(field) => {
-            if let Some(generic) = generic::reference(field) {
-                return by_kind(session, page, generic, "fill").await.map(label);
-            }
             let wanted = Intent {
                 names: vec![field.to_owned()],
                 phrase: field.to_owned(),
                 words: text::words(field),
                 ..intent.clone()
             };
+            if let Some(generic) = generic::reference(field) {
+                return by_kind_or_name(session, page, generic, &wanted, EDITABLE, "fill").await.map(label);
+            }
             match pick(session, page, &wanted, EDITABLE, "fill").await {
                 Ok((locator, node)) => Ok((locator, node.name)),
                 Err(unresolved) => {
@@ -810,11 +856,10 @@ async fn choose(
     }
     // "Set the Reference to ABC-123": a field takes the value.
     if let Some(field) = field {
-        if let Ok((locator, _)) = field_for(session, page, intent, Some(field)).await {
-            return Ok(vec![Op::Fill {
-                locator,
-                value: ValueSpec { kind: ValueKind::Literal, value: value.to_owned() },
-            }]);
+        if let Ok((locator, label)) = field_for(session, page, intent, Some(field)).await {
+            // "Set the visit date to next Friday": a date in the field's form.
+            let value = typed(&StepValue::Literal(value.to_owned()), &label, intent, false);
+            return Ok(vec![Op::Fill { locator, value }]);
         }
     }
     let options: Vec<String> = selects
@@ -882,7 +927,7 @@ fn search(page: &Page, query: &StepValue, intent: &Intent) -> Result<Vec<Op>, Un
     };
     let mut ops = vec![Op::Fill {
         locator: locator_of(&page.nodes[field]),
-        value: typed(query, &page.nodes[field].name, intent),
+        value: typed(query, &page.nodes[field].name, intent, true),
     }];
     // Its button: in the same search landmark or form, named for searching.
     let button = page.nodes.iter().enumerate().find(|(i, n)| {
@@ -1016,6 +1061,39 @@ mod tests {
         );
         let japanese = Page::parse("u", "- form:\n  - textbox \"ユーザーID\" [ref=e6]\n  - textbox \"パスワード\" [ref=e7]\n  - button \"ログイン\" [ref=e8]\n");
         assert_eq!(login(&japanese, user.as_ref(), password.as_ref()).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn rows_are_told_apart_by_the_steps_other_words_and_the_heads_of_japanese_compounds() {
+        assert!(holds_head("a-220 ステンレスボルト m6 大阪 80 発注", "大阪倉庫"));
+        assert!(!holds_head("a-220 ステンレスボルト m6 東京 1,200 発注", "大阪倉庫"));
+        assert!(!holds_head("大 発注", "大阪倉庫"), "two characters at least");
+        // A phrase that is only the control's name (a model's or a detail's "click Approve").
+        let only_the_name = Intent { phrase: "Approve".into(), ..intent("Approve the trip of Priya Shah to Berlin") };
+        let phrases = telling_phrases(&only_the_name, "Approve");
+        assert!(phrases.contains(&"berlin".to_owned()) && phrases.contains(&"shah".to_owned()), "{phrases:?}");
+        let possessive = telling_phrases(&intent("Approve Priya Shah's trip"), "Approve");
+        assert!(possessive.contains(&"shah".to_owned()), "{possessive:?}");
+    }
+
+    #[test]
+    fn a_value_is_typed_as_written_unless_the_page_must_say_where_it_goes() {
+        let lit = |t: &str| StepValue::Literal(t.into());
+        let plain = intent("Look up order 1042");
+        let typed_as =
+            |value: &str, label: &str, intent: &Intent, beyond: bool| typed(&lit(value), label, intent, beyond).value;
+        assert_eq!(typed_as("order 1042", "Order number", &plain, true), "1042");
+        assert_eq!(
+            typed_as("Customer feedback", "Customer", &plain, false),
+            "Customer feedback",
+            "the step named the field"
+        );
+        assert_eq!(typed_as("order 1042", "Order number", &intent("Look up \"order 1042\""), true), "order 1042");
+        let friday = crate::values::date_in("next Friday", crate::values::today()).unwrap();
+        assert_eq!(typed_as("next Friday", "Delivery date", &plain, false), crate::values::date_for_field(friday, ""));
+        assert_eq!(typed_as("next Friday", "Notes", &plain, false), "next Friday", "a note is not a date");
+        let placeholder = typed(&StepValue::Placeholder("CODE".into()), "Order number", &plain, true);
+        assert_eq!(placeholder.value, "{{CODE}}");
     }
 
     #[test]
