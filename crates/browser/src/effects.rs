@@ -78,6 +78,10 @@ pub struct Announcement {
     pub kind: AnnouncementKind,
     /// The address of the frame that showed it (the page's own for the main frame).
     pub frame_url: String,
+    /// The same element announced twice or more in the 10 s before the action (a clock, a
+    /// countdown, a rotating banner, a score): the page's own news rather than the action's
+    /// effect. A status line an earlier action wrote once is not ongoing.
+    pub ongoing: bool,
 }
 
 /// A field marked `aria-invalid="true"`, in any frame.
@@ -130,7 +134,12 @@ impl BrowserSession {
             for item in answer.as_array().into_iter().flatten() {
                 let Some(text) = item["text"].as_str() else { continue };
                 let kind = if item["kind"] == "alert" { AnnouncementKind::Alert } else { AnnouncementKind::Status };
-                let announcement = Announcement { text: text.to_owned(), kind, frame_url: frame.url.clone() };
+                let announcement = Announcement {
+                    text: text.to_owned(),
+                    kind,
+                    frame_url: frame.url.clone(),
+                    ongoing: item["ongoing"].as_bool().unwrap_or(false),
+                };
                 if !announced.contains(&announcement) {
                     announced.push(announcement);
                 }

@@ -130,3 +130,27 @@ async fn fields_marked_invalid_are_reported_with_their_messages() {
     assert_eq!(sites.recorded("signup").await.len(), 1);
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_countdown_ticking_before_the_action_is_ongoing_and_a_status_written_again_is_news() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "effects/timer.html").await;
+    let options = ActOptions::default();
+    // The countdown has ticked a few times before the first action.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    for round in 1..=2 {
+        let report = session.click(&role("button", "Save draft"), &options).await.unwrap();
+        assert_eq!(sites.recorded("draft_saved").await.len(), round);
+        let saved: Vec<_> = report.announced.iter().filter(|a| a.text == "Draft saved").collect();
+        assert_eq!(saved.len(), 1, "round {round}: {report:#?}");
+        assert!(!saved[0].ongoing, "round {round}: the action's own news: {report:#?}");
+        // Looked at again a moment later, from the action's start: the countdown's ticks are there,
+        // and they were under way before.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let since = session.announced_since(report.acted_at_ms).await.unwrap();
+        let ticks: Vec<_> = since.iter().filter(|a| a.text.starts_with("Time left")).collect();
+        assert!(!ticks.is_empty() && ticks.iter().all(|a| a.ongoing), "round {round}: {since:#?}");
+        assert!(since.iter().any(|a| a.text == "Draft saved" && !a.ongoing), "round {round}: {since:#?}");
+    }
+    session.close().await;
+}

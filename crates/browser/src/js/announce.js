@@ -17,9 +17,14 @@
   const ERROR_WORDS = /error|danger|fail|invalid/i;
   const last = new WeakMap();
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim().slice(0, 300);
-  const note = (text, kind) => {
+  // Each element that announces gets a number, so that a reader can tell a region that was
+  // already announcing before an action (a clock, a countdown) from news of the action.
+  const serials = new WeakMap();
+  let serial = 0;
+  const note = (text, kind, el) => {
     if (!text) return;
-    log.push({ text, kind, at: Date.now() });
+    if (!serials.has(el)) serials.set(el, ++serial);
+    log.push({ text, kind, at: Date.now(), from: serials.get(el) });
     if (log.length > 50) log.splice(0, log.length - 50);
   };
   // An element without a box (display: none, not attached) shows nothing; innerText would give
@@ -30,11 +35,24 @@
     if (region.getAttribute('role') === 'alert') return 'alert';
     return ERROR_WORDS.test(`${region.getAttribute('class') || ''} ${region.id || ''}`) ? 'alert' : 'status';
   };
-  const look = (region) => {
-    const text = shownText(region);
-    if (text === last.get(region)) return;
-    last.set(region, text);
-    note(text, kindOf(region));
+  // A region is announced whole when it is short (a toast, a status line); in a long one (a chat
+  // log, a page-wide `class="messages"`) only the element that changed, so that neither a stale
+  // text is announced nor a large one read again on every change.
+  const SHORT = 1000;
+  // Content written again is news even when it is the same text ("Saved" after a second save, as
+  // a screen reader says it again); an attribute's change only when the text shown changes.
+  const look = (region, changed, rewritten) => {
+    const el = region.textContent.length <= SHORT ? region : changed;
+    if (!el || el.textContent.length > SHORT) return;
+    const text = shownText(el);
+    if (text === last.get(el) && !rewritten) return;
+    last.set(el, text);
+    note(text, kindOf(region), el);
+  };
+  // The innermost region around `el`; a whole page or its main part is none, whatever its class.
+  const regionOf = (el) => {
+    const region = el.closest(REGION);
+    return region && !['html', 'body', 'main'].includes(region.localName) ? region : null;
   };
   const textOf = (ids, doc) =>
     norm((ids || '').split(/\s+/).map((id) => doc.getElementById(id)).filter(Boolean).map((e) => e.innerText || e.textContent).join(' '));
@@ -42,7 +60,7 @@
     if (field.getAttribute('aria-invalid') !== 'true') return;
     const doc = field.ownerDocument;
     note(textOf(field.getAttribute('aria-errormessage'), doc) || textOf(field.getAttribute('aria-describedby'), doc) ||
-      norm(field.validationMessage), 'alert');
+      norm(field.validationMessage), 'alert', field);
   };
   const changed = (records) => {
     for (const record of records.slice(0, 300)) {
@@ -52,14 +70,17 @@
         invalid(target);
         continue;
       }
-      const around = target.closest(REGION);
-      if (around) look(around);
-      const shown = record.type === 'childList' ? record.addedNodes : record.type === 'attributes' ? [target] : [];
-      for (const node of shown) {
-        if (node.nodeType !== 1) continue;
-        const inner = node === around ? [] : node.querySelectorAll(REGION);
-        if (node !== around && node.matches(REGION)) look(node);
-        for (let i = 0; i < inner.length && i < 20; i++) look(inner[i]);
+      const around = regionOf(target);
+      const rewritten = record.type !== 'attributes';
+      const added = record.type === 'childList' ? [...record.addedNodes].filter((n) => n.nodeType === 1) : [];
+      if (around && (added.length === 0 || around.textContent.length <= SHORT)) look(around, target, rewritten);
+      else if (around) for (const node of added) look(around, node, rewritten);
+      // Regions that came with the change: added, or shown by an attribute of an element around them.
+      const came = record.type === 'attributes' ? [target] : added;
+      for (const node of came) {
+        if (node !== around && node.matches(REGION)) look(node, node, false);
+        const inner = node.querySelectorAll(REGION);
+        for (let i = 0; i < inner.length && i < 20; i++) look(inner[i], inner[i], false);
       }
     }
   };

@@ -47,9 +47,14 @@ function byTestId(id) {
 
 // ANNOUNCED: what this frame announced (status and alert regions, toasts …: see announce.js)
 // at or after `since` (ms since the epoch), oldest first; [] in a document that has no watcher.
+// An announcement is `ongoing` when its element announced twice or more in the 10 s before
+// `since`: a clock or a countdown, not a status line an earlier action wrote once.
 function announced(since) {
   const log = this.defaultView && this.defaultView[Symbol.for('planwright.announced')];
-  return log ? log.filter(a => a.at >= since).map(a => ({ text: a.text, kind: a.kind })) : [];
+  if (!log) return [];
+  const before = new Map();
+  for (const a of log) if (a.at < since && a.at >= since - 10000) before.set(a.from, (before.get(a.from) || 0) + 1);
+  return log.filter(a => a.at >= since).map(a => ({ text: a.text, kind: a.kind, ongoing: (before.get(a.from) || 0) >= 2 }));
 }
 
 // VISIBLE_TEXT: the frame's rendered text (hidden elements left out), its first `max`
