@@ -13,6 +13,19 @@ async fn a_form_in_a_cross_origin_frame_reports_its_post_and_the_frame_shows_tha
     let sites = FixtureSites::start().await.unwrap();
     let session = open(&sites, "effects/contact.html").await;
     let options = ActOptions::default();
+    // Opening the page loads two documents, the page's and the other origin's frame, each a GET.
+    let opened = session.navigate(&sites.url("effects/contact.html"), &options).await.unwrap();
+    let documents: Vec<_> = opened
+        .requests
+        .iter()
+        .filter(|r| r.kind == RequestKind::Document)
+        .map(|r| (r.method.as_str(), r.url.as_str(), r.status))
+        .collect();
+    let frame = sites.other_url("effects/fragments/contact-form.html");
+    let page = sites.url("effects/contact.html");
+    assert_eq!(documents, [("GET", page.as_str(), Some(200)), ("GET", frame.as_str(), Some(200))], "{opened:#?}");
+    assert!(!opened.started_write(), "{opened:#?}");
+    assert!(opened.requests.iter().all(|r| !r.url.ends_with(".css")), "style sheets are left out: {opened:#?}");
     session.fill(&role("textbox", "Your name"), "Ada", &options).await.unwrap();
     session.fill(&role("textbox", "Message"), "Where is my invoice?", &options).await.unwrap();
 
