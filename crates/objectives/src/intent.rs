@@ -610,7 +610,16 @@ fn english_clause(clause: &str) -> Vec<Intent> {
             Some(key) => vec![Intent::new(Action::Press { key }, &clause)],
             None => vec![targeted(Action::Click, &clause, &rest)],
         },
-        Verb::Named => vec![targeted(Action::Click, &clause, &clause)],
+        Verb::Named => match values_with(&clause) {
+            // "Pay the renewal with the card 4000 …, expiry 12/29, CVC 314": the values into
+            // their fields, then the control.
+            Some((control, pairs)) => {
+                let mut fill = Intent::new(Action::Fill(pairs), &clause);
+                fill.phrase = clause[control.len()..].trim().to_owned();
+                vec![fill, targeted(Action::Click, control, control)]
+            }
+            None => vec![targeted(Action::Click, &clause, &clause)],
+        },
         Verb::Fill => vec![fill_english(&clause, &rest)],
         Verb::Set => vec![set_english(&clause, &rest)],
         Verb::Choose => choose_english_list(&clause, &rest),
@@ -639,6 +648,46 @@ fn english_clause(clause: &str) -> Vec<Intent> {
         }
     }
     intents
+}
+
+/// "Pay the renewal with the card 4000 0000 0000 0002, expiry 12/29, CVC 314, name on card Lena
+/// Fischer": the words before "with" (the control), and two or more values each after the
+/// words naming its field.
+fn values_with(clause: &str) -> Option<(&str, Vec<(Option<String>, StepValue)>)> {
+    let masked = mask_quotes(clause).to_ascii_lowercase();
+    let at = masked.find(" with ")?;
+    let list = &clause[at + " with ".len()..];
+    let list_masked = &masked[at + " with ".len()..];
+    let mut cuts = Vec::new();
+    let mut i = 0;
+    while i < list_masked.len() {
+        let len = [", and ", ", ", " and "].iter().find(|m| list_masked[i..].starts_with(**m)).map_or(0, |m| m.len());
+        if len > 0 {
+            cuts.push((i, len));
+            i += len;
+        } else {
+            i += list_masked[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    let items = split_at(list, &cuts);
+    if items.len() < 2 {
+        return None;
+    }
+    let pairs = items.into_iter().map(field_then_value).collect::<Option<Vec<_>>>()?;
+    Some((clause[..at].trim(), pairs))
+}
+
+/// "name on card Lena Fischer" → (name on card, Lena Fischer): the field is the first word and
+/// the lower-case words after it; the value starts at the first word with a capital, a digit
+/// or a sign, or at a quote or placeholder.
+fn field_then_value(item: &str) -> Option<(Option<String>, StepValue)> {
+    let item = item.trim();
+    let item = ["the ", "a ", "an ", "my ", "your "].iter().find_map(|a| item.strip_prefix(a)).unwrap_or(item);
+    let mut words = item.match_indices(|c: char| c.is_whitespace()).map(|(i, _)| i + 1);
+    let value_at = words
+        .find(|&i| !item[i..].split_whitespace().next().is_some_and(|w| w.chars().all(|c| c.is_ascii_lowercase())))?;
+    let value = value_of(&item[value_at..])?;
+    Some((Some(item[..value_at].trim().to_owned()), value))
 }
 
 /// An action on the element the rest of the clause names: "the Red widget's Add button",
@@ -1902,6 +1951,14 @@ mod tests {
             ("Enter next Friday in the Delivery date field", &["fill \"Delivery date\" with next Friday"]),
             // Controls named by what they do, rows by their contents.
             ("Pay", &["click Pay"]),
+            (
+                "Pay the renewal with the card 4000 0000 0000 0002, expiry 12/29, CVC 314, name on card Lena Fischer",
+                &[
+                    "fill \"card\" with 4000 0000 0000 0002; fill \"expiry\" with 12/29; fill \"CVC\" with 314; fill \"name on card\" with Lena Fischer",
+                    "click Pay the renewal",
+                ],
+            ),
+            ("Subscribe with my address", &["click Subscribe with my address"]),
             ("For the trip of Priya Shah to Berlin, click Approve", &["click Approve in trip of Priya Shah to Berlin"]),
             ("Approve the expense claim of Sato", &["click Approve the expense claim of Sato"]),
             ("問い合わせを送信する", &["click 問い合わせを送信"]),

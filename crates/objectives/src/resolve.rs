@@ -190,7 +190,11 @@ fn name_score(name: &str, intent: &Intent) -> f64 {
             return 1.0;
         }
         if contains_phrase(&folded, &wanted) {
-            best = best.max(0.75 + 0.2 * wanted.chars().count() as f64 / folded.chars().count() as f64);
+            // "Card number" rather than "Name on card" for the card: a name that starts with
+            // the words is theirs more than one that ends with them.
+            let leads = if folded.starts_with(&wanted) { 0.1 } else { 0.0 };
+            let part = wanted.chars().count() as f64 / folded.chars().count() as f64;
+            best = best.max((0.75 + 0.2 * part + leads).min(0.99));
         } else if contains_phrase(&wanted, &folded) {
             best = best.max(0.55 + 0.2 * folded.chars().count() as f64 / wanted.chars().count() as f64);
         }
@@ -552,7 +556,13 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             let roles = action_roles(&intent.action);
             let locator = match generic_target(intent) {
                 Some(generic) => by_kind_or_name(session, page, generic, intent, roles, "click").await?,
-                None => pick(session, page, intent, roles, "click").await?.0,
+                None => match pick(session, page, intent, roles, "click").await {
+                    Ok((locator, _)) => locator,
+                    Err(unresolved) if !unresolved.ambiguous && intent.action != Action::Hover => {
+                        by_text(session, intent).await.ok_or(unresolved)?
+                    }
+                    Err(unresolved) => return Err(unresolved),
+                },
             };
             Ok(vec![match intent.action {
                 Action::Hover => Op::Hover { locator },
@@ -571,6 +581,7 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
             let mut ops = Vec::new();
             for (field, value) in pairs {
                 let (locator, label) = field_for(session, page, intent, field.as_deref()).await?;
+                let label = date_form(session, page, value, label).await;
                 // A field the step names takes the value as written; one it leaves to the page
                 // ("Look up order 1042") takes what its label does not already say.
                 ops.push(Op::Fill { locator, value: typed(value, &label, intent, field.is_none()) });
@@ -611,6 +622,23 @@ fn typed(value: &StepValue, label: &str, intent: &Intent, beyond_label: bool) ->
     }
 }
 
+/// For a date to type, what says its form: a date input takes YYYY-MM-DD whatever its label
+/// says; another field shows its form in its label or placeholder ("DD/MM/YYYY"). Any other
+/// value keeps the label as it is.
+async fn date_form(session: &BrowserSession, page: &Page, value: &StepValue, label: String) -> String {
+    let StepValue::Literal(text) = value else { return label };
+    if crate::values::date_in(text, crate::values::today()).is_none() {
+        return label;
+    }
+    let fields = crate::fields::text_fields(session, page).await.unwrap_or_default();
+    let mut named = fields.iter().filter(|(i, _)| page.nodes[*i].name == label);
+    match (named.next(), named.next()) {
+        (Some((_, markup)), None) if markup.r#type == "date" => "date".to_owned(),
+        (Some((_, markup)), None) => format!("{label} {}", markup.placeholder),
+        _ => label,
+    }
+}
+
 /// The reference by kind an intent's target phrase makes: "the 3rd button", and for a verb
 /// that names a section ("Expand the section below") the phrase after the verb.
 fn generic_target(intent: &Intent) -> Option<Generic> {
@@ -621,6 +649,31 @@ fn generic_target(intent: &Intent) -> Option<Generic> {
         let (_, after_verb) = intent.phrase.split_once(' ')?;
         generic::reference(after_verb).filter(|g| g.kind == Kind::Section)
     })
+}
+
+/// A click on text that no control bears ("Invoice emails" on a heading that opens its section,
+/// a word of running text that acts): the one element whose whole text is what the step names
+/// — its quoted name, else its phrase, else the phrase after its verb.
+async fn by_text(session: &BrowserSession, intent: &Intent) -> Option<Locator> {
+    let phrase = intent.phrase.trim();
+    let after_verb = phrase.split_once(' ').map(|(_, rest)| clean_article(rest));
+    let wanted: Vec<&str> = if intent.names.is_empty() {
+        [Some(phrase), after_verb].into_iter().flatten().collect()
+    } else {
+        intent.names.iter().map(String::as_str).collect()
+    };
+    for text in wanted.into_iter().filter(|t| t.chars().count() >= 2) {
+        let locator = Locator::Text { text: text.to_owned(), exact: true };
+        if session.resolve(&locator).await.is_ok_and(|found| found.len() == 1) {
+            return Some(locator);
+        }
+    }
+    None
+}
+
+/// A phrase without a leading article.
+fn clean_article(phrase: &str) -> &str {
+    ["the ", "a ", "an "].iter().find_map(|a| phrase.strip_prefix(a)).unwrap_or(phrase).trim()
 }
 
 /// A reference by kind that may also be a name ("Results" is a link's name as well as "the
@@ -857,8 +910,10 @@ async fn choose(
     // "Set the Reference to ABC-123": a field takes the value.
     if let Some(field) = field {
         if let Ok((locator, label)) = field_for(session, page, intent, Some(field)).await {
+            let value = StepValue::Literal(value.to_owned());
+            let label = date_form(session, page, &value, label).await;
             // "Set the visit date to next Friday": a date in the field's form.
-            let value = typed(&StepValue::Literal(value.to_owned()), &label, intent, false);
+            let value = typed(&value, &label, intent, false);
             return Ok(vec![Op::Fill { locator, value }]);
         }
     }

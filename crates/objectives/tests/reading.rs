@@ -141,18 +141,38 @@ async fn generic_references_ordinals_and_fields_named_by_their_markup() {
     for step in [
         "Enter next Friday in the Delivery date field",
         "Type ring twice into a textarea",
+        "Set the pickup day to tomorrow",
         "Select Nigeria from the list",
         "Click Save",
     ] {
         carry_out(&session, step).await;
     }
+    // The run's day as the resolver reads it; a field's placeholder says its form.
     let today = planwright_objectives::values::today();
     let friday = planwright_objectives::values::date_in("next Friday", today).unwrap();
+    let tomorrow = today.next_day().unwrap();
+    let (month, day) = (u8::from(tomorrow.month()), tomorrow.day());
     assert_eq!(
         recorded(&sites, "delivery", 1).await,
-        [
-            json!({"when": planwright_objectives::values::date_for_field(friday, "Delivery date"), "note": "ring twice", "country": "Nigeria"})
-        ]
+        [json!({
+            "when": format!("{}-{:02}-{:02}", friday.year(), u8::from(friday.month()), friday.day()),
+            "pickup": format!("{day:02}/{month:02}/{}", tomorrow.year()),
+            "note": "ring twice",
+            "country": "Nigeria"
+        })]
+    );
+    session.close().await;
+
+    // Several values in one step, each after the words that name its field, then the control.
+    let session = open(&sites, "pay.html").await;
+    carry_out(
+        &session,
+        "Pay the renewal with the card 4242 4242 4242 4242, expiry 12/29, CVC 314, name on card Lena Fischer",
+    )
+    .await;
+    assert_eq!(
+        recorded(&sites, "payment", 1).await,
+        [json!({"card_last4": "4242", "expiry": "12/29", "cvc_length": 3, "name": "Lena Fischer"})]
     );
     session.close().await;
 
@@ -181,8 +201,11 @@ async fn compound_and_list_steps_are_done_in_order_within_one_step() {
     assert_eq!(recorded(&sites, "menu", 1).await, [json!({"path": "Jinny>Lynett"})]);
     session.close().await;
 
+    // A section by kind; a heading that opens one, clicked by its text as no control bears it.
     let session = open(&sites, "section.html").await;
     carry_out(&session, "Expand the section below and click Submit").await;
+    carry_out(&session, "Expand the Invoice emails section").await;
     assert_eq!(recorded(&sites, "submitted", 1).await.len(), 1);
+    assert_eq!(recorded(&sites, "expanded", 1).await, [json!({"section": "invoice emails"})]);
     session.close().await;
 }
