@@ -57,12 +57,17 @@ pub struct RunnerRun {
     pub iterations: u64,
     pub reflections: u64,
     pub revisions: u64,
+    /// Effects the site recorded more often than the task asks (`Task::repeated_effects`): a
+    /// form sent twice, a payment made twice. Must be 0.
+    pub repeated_effects: u64,
 }
 
 #[derive(Debug, Serialize)]
 pub struct TaskRow {
     pub id: String,
     pub family: String,
+    /// From the held-out part of the suite (never tuned on).
+    pub held_out: bool,
     pub offline: RunnerRun,
     pub cached: RunnerRun,
     pub script_ok: bool,
@@ -76,6 +81,9 @@ pub struct TaskRow {
     pub script_ms: f64,
     pub offline_ratio: f64,
     pub cached_ratio: f64,
+    /// Repeated effects over every round, offline and cached.
+    pub offline_repeated_effects: u64,
+    pub cached_repeated_effects: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -98,6 +106,33 @@ pub struct ModelRow {
     pub planned_ok: bool,
     /// The planning calls' tokens by question (schema name).
     pub planning_by_question: std::collections::BTreeMap<String, usize>,
+    /// From the held-out part of the suite.
+    pub held_out: bool,
+    /// Repeated effects of both runs (planning off and on).
+    pub repeated_effects: u64,
+}
+
+/// The figures of one part of the suite — the tasks the runner was tuned on, or the held-out
+/// ones — reported apart.
+#[derive(Debug, Serialize)]
+pub struct PartFigures {
+    pub tasks: usize,
+    /// Tasks ending as expected, offline, cached and with the scripted model deciding.
+    pub offline_success: f64,
+    pub cached_success: f64,
+    pub model_success: f64,
+    /// Effects done more often than the tasks ask, summed over every run. Must be 0.
+    pub offline_repeated_effects: u64,
+    pub cached_repeated_effects: u64,
+    pub model_repeated_effects: u64,
+    /// Time to declare failure of the tasks meant to fail (the impossible task, the false
+    /// check): from the browser's start to the node's end, milliseconds, p50 and p95 over those
+    /// tasks' medians; NaN when the part has none.
+    pub offline_time_to_fail_ms: (f64, f64),
+    pub cached_time_to_fail_ms: (f64, f64),
+    /// The part's totals of the medians against the script's, and over the tasks meant to succeed.
+    pub offline_total: Pair,
+    pub offline_total_happy: Pair,
 }
 
 #[derive(Debug, Serialize)]
@@ -140,6 +175,9 @@ pub struct ObjectivesBench {
     /// In model mode: what planning adds to the loop's tokens over the suite, and its worst task.
     pub planning_overhead: f64,
     pub planning_overhead_worst: f64,
+    /// The suite's figures for the tuned part and the held-out part apart.
+    pub tuned: PartFigures,
+    pub held_out: PartFigures,
 }
 
 struct Secrets(HashMap<String, String>);
@@ -194,9 +232,13 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         let offline_ms = median(&first.iter().map(|r| r.ms).collect::<Vec<_>>());
         let cached_ms = median(&again.iter().map(|r| r.ms).collect::<Vec<_>>());
         let node_ms = |runs: &[RunnerRun]| median(&runs.iter().map(|r| r.node_ms).collect::<Vec<_>>());
+        let repeated = |runs: &[RunnerRun]| runs.iter().map(|r| r.repeated_effects).sum();
         rows.push(TaskRow {
             id: task.id.clone(),
             family: task.family.clone(),
+            held_out: task.held_out,
+            offline_repeated_effects: repeated(&first),
+            cached_repeated_effects: repeated(&again),
             offline: worst(&first),
             cached: worst(&again),
             script_ok: script_ok.get(&task.id).copied().unwrap_or(false),
@@ -222,6 +264,8 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
     };
     let overhead = |on: usize, off: usize| if off == 0 { 0.0 } else { on as f64 / off as f64 - 1.0 };
     Ok(ObjectivesBench {
+        tuned: part(&rows, &model, false),
+        held_out: part(&rows, &model, true),
         iterations_per_task: per_task(&|r| r.iterations),
         reflections_per_task: per_task(&|r| r.reflections),
         planning_overhead: overhead(
@@ -237,12 +281,12 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         offline_per_objective_ms: per_objective(&|r| r.offline_ms),
         cached_per_objective_ms: per_objective(&|r| r.cached_ms),
         script_per_objective_ms: per_objective(&|r| r.script_ms),
-        offline_total: total(&rows, false, |r| r.offline_ms),
-        cached_total: total(&rows, false, |r| r.cached_ms),
-        offline_total_happy: total(&rows, true, |r| r.offline_ms),
-        cached_total_happy: total(&rows, true, |r| r.cached_ms),
-        offline_node_total_happy: total(&rows, true, |r| r.offline_node_ms),
-        cached_node_total_happy: total(&rows, true, |r| r.cached_node_ms),
+        offline_total: total(rows.iter(), false, |r| r.offline_ms),
+        cached_total: total(rows.iter(), false, |r| r.cached_ms),
+        offline_total_happy: total(rows.iter(), true, |r| r.offline_ms),
+        cached_total_happy: total(rows.iter(), true, |r| r.cached_ms),
+        offline_node_total_happy: total(rows.iter(), true, |r| r.offline_node_ms),
+        cached_node_total_happy: total(rows.iter(), true, |r| r.cached_node_ms),
         offline_worst_ratio: rows.iter().map(|r| r.offline_ratio).fold(0.0, f64::max),
         cached_worst_ratio: rows.iter().map(|r| r.cached_ratio).fold(0.0, f64::max),
         cached_model_calls: rows.iter().map(|r| r.cached.model_calls).sum(),
@@ -258,6 +302,30 @@ async fn measure(rounds: usize, instant: bool, tools: &Path) -> Result<Objective
         model,
         tasks: rows,
     })
+}
+
+/// The figures of the held-out part (`held_out`) or of the tuned one.
+fn part(rows: &[TaskRow], model: &[ModelRow], held_out: bool) -> PartFigures {
+    let rows: Vec<&TaskRow> = rows.iter().filter(|r| r.held_out == held_out).collect();
+    let model: Vec<&ModelRow> = model.iter().filter(|m| m.held_out == held_out).collect();
+    let share = |ok: usize, of: usize| ok as f64 / of.max(1) as f64;
+    let to_fail = |ms: &dyn Fn(&TaskRow) -> f64| {
+        let values: Vec<f64> = rows.iter().filter(|r| !r.happy).map(|r| ms(r)).collect();
+        (percentile(&values, 0.5), percentile(&values, 0.95))
+    };
+    PartFigures {
+        tasks: rows.len(),
+        offline_success: share(rows.iter().filter(|r| r.offline.ok).count(), rows.len()),
+        cached_success: share(rows.iter().filter(|r| r.cached.ok).count(), rows.len()),
+        model_success: share(model.iter().filter(|m| m.ok && m.planned_ok).count(), model.len()),
+        offline_repeated_effects: rows.iter().map(|r| r.offline_repeated_effects).sum(),
+        cached_repeated_effects: rows.iter().map(|r| r.cached_repeated_effects).sum(),
+        model_repeated_effects: model.iter().map(|m| m.repeated_effects).sum(),
+        offline_time_to_fail_ms: to_fail(&|r| r.offline_node_ms),
+        cached_time_to_fail_ms: to_fail(&|r| r.cached_node_ms),
+        offline_total: total(rows.iter().copied(), false, |r| r.offline_ms),
+        offline_total_happy: total(rows.iter().copied(), true, |r| r.offline_ms),
+    }
 }
 
 /// The run that did worst among a task's runs (a failure, else the slowest), for the table.
@@ -278,6 +346,7 @@ fn worst(runs: &[RunnerRun]) -> RunnerRun {
             iterations: 0,
             reflections: 0,
             revisions: 0,
+            repeated_effects: 0,
         })
 }
 
@@ -349,8 +418,12 @@ async fn run_task(
 }
 
 /// Sums of the medians, ours against the script's, over every task or the happy ones.
-fn total(rows: &[TaskRow], happy_only: bool, ours: impl Fn(&TaskRow) -> f64) -> Pair {
-    let rows = rows.iter().filter(|r| r.happy || !happy_only);
+fn total<'a>(
+    rows: impl Iterator<Item = &'a TaskRow> + Clone,
+    happy_only: bool,
+    ours: impl Fn(&TaskRow) -> f64,
+) -> Pair {
+    let rows = rows.filter(|r| r.happy || !happy_only);
     Pair::new(rows.clone().map(&ours).sum(), rows.map(|r| r.script_ms).sum())
 }
 
@@ -359,6 +432,8 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
         .iter()
         .find_map(|e| match &e.kind {
             EventKind::NodeFinished { outputs, .. } => Some(outputs.clone()),
+            // A task the runner could not complete fails the node, its report with it.
+            EventKind::NodeFailed { outputs: Some(outputs), .. } => Some(outputs.clone()),
             _ => None,
         })
         .unwrap_or(Value::Null);
@@ -380,7 +455,11 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
         .and_then(at);
     let ended =
         events.iter().rev().find(|e| objective_event(e).is_some_and(|p| p["change"] != "evidence_kept")).and_then(at);
-    let finished = events.iter().rev().find(|e| matches!(e.kind, EventKind::NodeFinished { .. })).and_then(at);
+    let finished = events
+        .iter()
+        .rev()
+        .find(|e| matches!(e.kind, EventKind::NodeFinished { .. } | EventKind::NodeFailed { .. }))
+        .and_then(at);
     let since_start = |end: Option<time::OffsetDateTime>| match (started, end) {
         (Some(a), Some(b)) => (b - a).as_seconds_f64() * 1000.0,
         _ => f64::NAN,
@@ -400,6 +479,7 @@ fn summarise(task: &Task, events: &[Event], state: &Value) -> RunnerRun {
         iterations: outputs["report"]["iterations"].as_u64().unwrap_or(0),
         reflections: outputs["report"]["reflections"].as_u64().unwrap_or(0),
         revisions: outputs["report"]["revisions"].as_u64().unwrap_or(0),
+        repeated_effects: task.repeated_effects(state),
     }
 }
 
@@ -516,6 +596,8 @@ async fn model_mode(
             tokens_planning,
             planned_ok: planned.ok,
             planning_by_question,
+            held_out: task.held_out,
+            repeated_effects: run.repeated_effects + planned.repeated_effects,
         });
     }
     Ok(rows)
@@ -648,7 +730,7 @@ pub fn render(bench: &ObjectivesBench) -> String {
     );
     for r in &bench.tasks {
         out.push_str(&format!(
-            "{:<34} {:>3} {:>4} {:>4} {:>5} {:>5} {:>12.0} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}{}\n",
+            "{:<34} {:>3} {:>4} {:>4} {:>5} {:>5} {:>12.0} {:>10.0} {:>10.0} {:>8.2} {:>8.2}  {}{}{}\n",
             r.id,
             r.offline.objectives,
             r.offline.actions,
@@ -661,7 +743,8 @@ pub fn render(bench: &ObjectivesBench) -> String {
             r.offline_ratio,
             r.cached_ratio,
             if r.offline.ok && r.cached.ok { "yes" } else { "NO" },
-            if r.script_ok { "" } else { " (script failed)" }
+            if r.script_ok { "" } else { " (script failed)" },
+            if r.held_out { " (held out)" } else { "" }
         ));
         for wrong in r.offline.wrong.iter().chain(&r.cached.wrong) {
             out.push_str(&format!("    {wrong}\n"));
@@ -709,6 +792,9 @@ pub fn render(bench: &ObjectivesBench) -> String {
         bench.cached_node_total_happy.ours,
         bench.cached_node_total_happy.ratio
     ));
+    for (name, part) in [("tuned part", &bench.tuned), ("held-out part", &bench.held_out)] {
+        out.push_str(&render_part(name, part));
+    }
     out.push_str(&format!(
         "planning (offline): passes per task {:.2} (at most {}), reflections per task {:.2} (at most {})\n",
         bench.iterations_per_task.0,
@@ -756,4 +842,84 @@ pub fn render(bench: &ObjectivesBench) -> String {
         pct(bench.planning_overhead_worst)
     ));
     out
+}
+
+/// One part's line: success, repeated effects, time to declare failure, ratio to the script.
+fn render_part(name: &str, part: &PartFigures) -> String {
+    let pct = |v: f64| v * 100.0;
+    format!(
+        "{name} ({} tasks): success offline {:.0} %, cached {:.0} %, model {:.0} %; repeated effects {} (cached {}, \
+         model {}); time to declare failure p50 / p95: offline {:.0} / {:.0} ms, cached {:.0} / {:.0} ms; \
+         {:.2}× the script ({:.2}× on the tasks meant to succeed)\n",
+        part.tasks,
+        pct(part.offline_success),
+        pct(part.cached_success),
+        pct(part.model_success),
+        part.offline_repeated_effects,
+        part.cached_repeated_effects,
+        part.model_repeated_effects,
+        part.offline_time_to_fail_ms.0,
+        part.offline_time_to_fail_ms.1,
+        part.cached_time_to_fail_ms.0,
+        part.cached_time_to_fail_ms.1,
+        part.offline_total.ratio,
+        part.offline_total_happy.ratio
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task's row with every run `ok` or not, its repeated effects, and the node's time.
+    fn row(held_out: bool, happy: bool, ok: bool, node_ms: f64, repeated: u64) -> TaskRow {
+        let run = RunnerRun { ok, node_ms, repeated_effects: repeated, ..worst(&[]) };
+        TaskRow {
+            id: "task".into(),
+            family: "forms".into(),
+            held_out,
+            offline: run.clone(),
+            cached: run,
+            script_ok: true,
+            happy,
+            offline_ms: 1000.0,
+            cached_ms: 500.0,
+            offline_node_ms: node_ms,
+            cached_node_ms: node_ms,
+            script_ms: 500.0,
+            offline_ratio: 2.0,
+            cached_ratio: 1.0,
+            offline_repeated_effects: repeated,
+            cached_repeated_effects: 0,
+        }
+    }
+
+    #[test]
+    fn the_held_out_part_is_reported_apart_with_its_repeated_effects_and_time_to_declare_failure() {
+        let rows = [
+            row(false, true, true, 3000.0, 0),
+            row(false, false, true, 2000.0, 0),
+            row(true, true, false, 4000.0, 1),
+            row(true, false, true, 9000.0, 0),
+            row(true, false, true, 3000.0, 0),
+            row(true, false, true, 5000.0, 0),
+        ];
+        let (tuned, held_out) = (part(&rows, &[], false), part(&rows, &[], true));
+        assert_eq!((tuned.tasks, held_out.tasks), (2, 4));
+        assert_eq!((tuned.offline_success, held_out.offline_success), (1.0, 0.75));
+        assert_eq!((tuned.offline_repeated_effects, held_out.offline_repeated_effects), (0, 1));
+        // Only the tasks meant to fail: 3000, 5000 and 9000 ms in the held-out part.
+        assert_eq!(tuned.offline_time_to_fail_ms, (2000.0, 2000.0));
+        assert_eq!(held_out.offline_time_to_fail_ms, (5000.0, 9000.0));
+        assert_eq!(held_out.offline_total.ratio, 2.0);
+        let line = render_part("held-out part", &held_out);
+        assert!(line.starts_with("held-out part (4 tasks): success offline 75 %"), "{line}");
+        assert!(
+            line.contains("repeated effects 1 (cached 0") && line.contains("p50 / p95: offline 5000 / 9000 ms"),
+            "{line}"
+        );
+        let json = serde_json::to_value(&held_out).unwrap();
+        assert_eq!(json["offline_repeated_effects"], 1, "{json}");
+        assert_eq!(json["offline_time_to_fail_ms"], serde_json::json!([5000.0, 9000.0]), "{json}");
+    }
 }
