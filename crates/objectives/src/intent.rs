@@ -106,6 +106,9 @@ pub struct Intent {
     /// Every quoted phrase of the clause: a quoted value is typed as written, an unquoted one
     /// loses the words its field's label already says ([`crate::values::beyond_label`]).
     pub quoted: Vec<String>,
+    /// A menu to open on the way to its item ("Reports" of "Aged receivables from the Reports
+    /// menu", "Jinny" of "Jinny>Lynett"): pointed at, and clicked unless it is a link.
+    pub opens: bool,
 }
 
 impl Intent {
@@ -119,6 +122,7 @@ impl Intent {
             context: Vec::new(),
             downloads: false,
             quoted: quoted(clause).into_iter().map(|q| q.text).collect(),
+            opens: false,
         }
     }
 
@@ -523,7 +527,7 @@ fn english(step: &str) -> Vec<Intent> {
     let (place, step) = leading_place(step);
     let mut intents = Vec::new();
     for clause in english_clauses(&step) {
-        intents.extend(english_clause(&clause).into_iter().flat_map(each_of_them));
+        intents.extend(english_clause(&clause).into_iter().flat_map(each_of_them).flat_map(through_menu));
     }
     if let Some(place) = place {
         for intent in &mut intents {
@@ -600,7 +604,14 @@ fn english_clause(clause: &str) -> Vec<Intent> {
             let url = url_in(&rest);
             let mut intent = Intent::new(Action::Open { url: url.clone() }, &clause);
             if url.is_none() {
-                intent.phrase = clean_phrase(&rest);
+                // "Open Aged receivables from the Reports menu": a place, as for a click.
+                match split_place(&rest) {
+                    (target, Some(place)) if fold(&place).ends_with(" menu") => {
+                        intent.phrase = clean_phrase(&target);
+                        intent.context.push(place);
+                    }
+                    _ => intent.phrase = clean_phrase(&rest),
+                }
             }
             vec![intent]
         }
@@ -707,7 +718,13 @@ fn split_place(rest: &str) -> (String, Option<String>) {
     let lower = rest.to_ascii_lowercase();
     for marker in [" in the ", " on the ", " within the ", " inside the ", " from the ", " under the "] {
         if let Some(i) = lower.rfind(marker) {
-            let place = clean_phrase(&rest[i + marker.len()..]);
+            // "the Reports menu" stays a menu: its item is reached by opening it.
+            let raw = &rest[i + marker.len()..];
+            let place = if fold(raw).trim_end_matches(['.', '!']).ends_with(" menu") {
+                raw.trim().trim_end_matches(['.', '!']).to_owned()
+            } else {
+                clean_phrase(raw)
+            };
             let placeish = [
                 "form",
                 "dialog",
@@ -932,7 +949,7 @@ fn choose_english_list(clause: &str, rest: &str) -> Vec<Intent> {
     if masked.contains('>') {
         let items = split_at(rest, &masked.match_indices('>').map(|(i, m)| (i, m.len())).collect::<Vec<_>>());
         if items.iter().all(|i| !i.trim().is_empty()) {
-            return clicks(items, &|_| Action::Click);
+            return menu_path(clicks(items, &|_| Action::Click));
         }
     }
     let one = choose_english(clause, rest);
@@ -957,6 +974,42 @@ fn choose_english_list(clause: &str, rest: &str) -> Vec<Intent> {
         }
     }
     clicks(split_at(rest, &cuts), &|item| Action::Choose { field: None, value: item.to_owned() })
+}
+
+/// Items of a menu path in order: every one but the last opens its menu.
+fn menu_path(mut items: Vec<Intent>) -> Vec<Intent> {
+    let last = items.len().saturating_sub(1);
+    for item in &mut items[..last] {
+        item.action = Action::Hover;
+        item.opens = true;
+    }
+    items
+}
+
+/// "Open Aged receivables from the Reports menu": the menu opened first, then its item. A
+/// place that is only "the menu" or a page's navigation is where the item already shows.
+fn through_menu(intent: Intent) -> Vec<Intent> {
+    let Some(place) = intent.context.last() else { return vec![intent] };
+    let folded = fold(place);
+    let menu = folded
+        .strip_suffix(" menu")
+        .or_else(|| folded.strip_suffix("メニュー"))
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && !["navigation", "main", "side", "top", "user", "context", "the"].contains(m));
+    let clicks = matches!(intent.action, Action::Click | Action::Open { url: None });
+    match menu {
+        Some(menu) if clicks => {
+            let name = place[..place.len() - (folded.len() - menu.len())].trim().to_owned();
+            let name = if name.is_empty() { menu.to_owned() } else { name };
+            let mut parent = Intent::new(Action::Hover, &name);
+            parent.phrase = name.clone();
+            parent.opens = true;
+            let mut item = intent;
+            item.context.pop();
+            vec![parent, item]
+        }
+        _ => vec![intent],
+    }
 }
 
 /// `text` cut at `cuts` (byte offset, width).
@@ -1377,15 +1430,17 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
             // 編集>コピーを選ぶ: a menu path, each item clicked in turn.
             match &one.action {
                 Action::Choose { value, .. } if value.contains(['>', '＞']) => {
-                    return value
-                        .split(['>', '＞'])
-                        .map(|item| {
-                            let mut intent = Intent::new(Action::Click, item.trim());
-                            intent.names = vec![item.trim().to_owned()];
-                            intent.phrase = item.trim().to_owned();
-                            intent
-                        })
-                        .collect();
+                    return menu_path(
+                        value
+                            .split(['>', '＞'])
+                            .map(|item| {
+                                let mut intent = Intent::new(Action::Click, item.trim());
+                                intent.names = vec![item.trim().to_owned()];
+                                intent.phrase = item.trim().to_owned();
+                                intent
+                            })
+                            .collect(),
+                    );
                 }
                 _ => one,
             }
@@ -1454,6 +1509,16 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
         if intent.names.is_empty() && names.len() == 1 {
             intent.names = names;
         }
+        // マスタ管理メニューから取引先: the place is not part of the target's words.
+        for place in &intent.context {
+            if let Some(rest) = intent.phrase.strip_prefix(place.as_str()) {
+                let rest =
+                    ["から", "で", "の中の", "内の", "の"].iter().find_map(|p| rest.strip_prefix(p)).unwrap_or(rest);
+                if !rest.trim().is_empty() {
+                    intent.phrase = rest.trim().to_owned();
+                }
+            }
+        }
         // 設定を保存する: the control is named by its object and the verb (設定を保存, 保存),
         // not by the object alone (a link 設定).
         if verb == Verb::Named && intent.names.is_empty() {
@@ -1461,7 +1526,7 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
             intent.phrase = format!("{}{stem}", clause.trim());
         }
     }
-    vec![intent]
+    through_menu(intent)
 }
 
 /// The items of a Japanese list object joined by と or 、 ("A と B に", 「A」と「B」に): quoted
@@ -1967,7 +2032,7 @@ mod tests {
             ("注文 PO-3318 を照会して取り消す", &["search for 注文 PO-3318", "click 取り消す"]),
             ("請求書で検索し、2番目の結果を開く", &["search for 請求書", "open 2番目の結果"]),
             ("利用日を来月末にする", &["choose \"来月末\" for \"利用日\""]),
-            ("編集>コピーを選ぶ", &["click \"編集\"", "click \"コピー\""]),
+            ("編集>コピーを選ぶ", &["hover over \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
             // Generic references.
             ("Type hello into the text field", &["fill \"text field\" with hello"]),
@@ -1983,7 +2048,10 @@ mod tests {
                 "Select C0ZWRz, vrD and YT0peP and click Submit",
                 &["choose \"C0ZWRz\"", "choose \"vrD\"", "choose \"YT0peP\"", "click Submit"],
             ),
-            ("Select Jinny>Lynett", &["click \"Jinny\"", "click \"Lynett\""]),
+            ("Select Jinny>Lynett", &["hover over \"Jinny\"", "click \"Lynett\""]),
+            ("Open Aged receivables from the Reports menu", &["hover over Reports", "open Aged receivables"]),
+            ("Click Invoices in the navigation menu", &["click Invoices in navigation menu"]),
+            ("マスタ管理メニューから取引先を開く", &["hover over マスタ管理", "open 取引先"]),
             ("Select Tuesday, 17 November", &["choose \"Tuesday, 17 November\""]),
             ("A と B にチェックを入れて送信する", &["check A", "check B", "click 送信"]),
             ("「A」と「B」にチェックを入れる", &["check \"A\"", "check \"B\""]),

@@ -554,6 +554,15 @@ pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> 
                 return close_op(page);
             }
             let roles = action_roles(&intent.action);
+            // A menu opened on the way to its item: pointed at, and clicked too unless it is a
+            // link (a click on a link leaves the page) — menus open on one or the other.
+            if intent.opens {
+                let (locator, node) = pick(session, page, intent, roles, "open the menu").await?;
+                return Ok(vec![match node.role.as_str() {
+                    "link" => Op::Hover { locator },
+                    _ => Op::Click { locator, downloads: false },
+                }]);
+            }
             let locator = match generic_target(intent) {
                 Some(generic) => by_kind_or_name(session, page, generic, intent, roles, "click").await?,
                 None => match pick(session, page, intent, roles, "click").await {

@@ -201,6 +201,13 @@ async fn compound_and_list_steps_are_done_in_order_within_one_step() {
     assert_eq!(recorded(&sites, "menu", 1).await, [json!({"path": "Jinny>Lynett"})]);
     session.close().await;
 
+    // A menu that opens only under the pointer, on the way to its item.
+    let session = open(&sites, "hover-menu.html").await;
+    carry_out(&session, "Open Aged receivables from the Reports menu").await;
+    carry_out(&session, "マスタ管理メニューから取引先を開く").await;
+    assert_eq!(recorded(&sites, "opened", 2).await, [json!({"item": "aged_receivables"}), json!({"item": "partners"})]);
+    session.close().await;
+
     // A section by kind; a heading that opens one, clicked by its text as no control bears it.
     let session = open(&sites, "section.html").await;
     carry_out(&session, "Expand the section below and click Submit").await;
