@@ -661,10 +661,13 @@ fn english_clause(clause: &str) -> Vec<Intent> {
     intents
 }
 
+/// Values each with the phrase naming its field (none: the one field there is), as a fill takes them.
+type FieldValues = Vec<(Option<String>, StepValue)>;
+
 /// "Pay the renewal with the card 4000 0000 0000 0002, expiry 12/29, CVC 314, name on card Lena
 /// Fischer": the words before "with" (the control), and two or more values each after the
 /// words naming its field.
-fn values_with(clause: &str) -> Option<(&str, Vec<(Option<String>, StepValue)>)> {
+fn values_with(clause: &str) -> Option<(&str, FieldValues)> {
     let masked = mask_quotes(clause).to_ascii_lowercase();
     let at = masked.find(" with ")?;
     let list = &clause[at + " with ".len()..];
@@ -824,7 +827,7 @@ fn fill_english(clause: &str, rest: &str) -> Intent {
 
 /// "the username ada and the password s3cret into the text fields": several values, each after
 /// the word that names its field, going into fields named only by their kind.
-fn named_values_into_fields(rest: &str) -> Option<Vec<(Option<String>, StepValue)>> {
+fn named_values_into_fields(rest: &str) -> Option<FieldValues> {
     let masked = mask_quotes(rest).to_ascii_lowercase();
     let (at, marker) = [" into ", " in "].iter().find_map(|m| masked.rfind(m).map(|i| (i, *m)))?;
     crate::generic::reference(&rest[at + marker.len()..])?;
@@ -855,7 +858,7 @@ fn named_values_into_fields(rest: &str) -> Option<Vec<(Option<String>, StepValue
 }
 
 /// "both text fields": a pair for each of them, by its position ("1st text fields", "2nd …").
-fn every_field(pairs: Vec<(Option<String>, StepValue)>) -> Vec<(Option<String>, StepValue)> {
+fn every_field(pairs: FieldValues) -> FieldValues {
     let mut out = Vec::with_capacity(pairs.len());
     for (field, value) in pairs {
         let every = field.as_deref().and_then(crate::generic::reference).and_then(|g| match g.which {
