@@ -113,7 +113,7 @@ fn offset_phrase(t: &str, today: Date) -> Option<Date> {
 fn add_months(date: Date, months: u32, end: bool) -> Option<Date> {
     let index = date.year() * 12 + i32::from(u8::from(date.month())) - 1 + i32::try_from(months).ok()?;
     let (year, month) = (index.div_euclid(12), Month::try_from(u8::try_from(index.rem_euclid(12) + 1).ok()?).ok()?);
-    let last = time::util::days_in_year_month(year, month);
+    let last = month.length(year);
     Date::from_calendar_date(year, month, if end { last } else { date.day().min(last) }).ok()
 }
 
