@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
+use planwright_browser::RequestRecord;
 use regex::Regex;
 
 use crate::text::{fold, words};
@@ -170,11 +171,40 @@ pub fn classify(role: &str, name: &str, surroundings: &str, downloads: bool) -> 
 
 /// Classifies what an action started, after the fact: a request other than GET (a form post,
 /// an API call that writes) makes it effectful, whatever the control was called.
-pub fn classify_requests<'a>(methods: impl IntoIterator<Item = (&'a str, &'a str)>) -> Effect {
-    methods
-        .into_iter()
-        .find(|(method, _)| !method.eq_ignore_ascii_case("GET") && !method.eq_ignore_ascii_case("HEAD"))
-        .map_or(Effect::Safe, |(method, url)| Effect::Effectful { why: format!("it started {method} {url}") })
+pub fn classify_requests(requests: &[RequestRecord]) -> Effect {
+    requests
+        .iter()
+        .find(|request| request.is_write())
+        .map_or(Effect::Safe, |request| Effect::Effectful { why: format!("it started {}", said(request)) })
+}
+
+/// The requests an action started that matter to its effect — those that write, and those the
+/// server refused — in words: `POST /api/contact → 200`.
+pub fn requests_said(requests: &[RequestRecord]) -> String {
+    let kept: Vec<String> = requests.iter().filter(|r| r.is_write() || r.refused()).take(4).map(said).collect();
+    kept.join(", ")
+}
+
+/// Whether every request that writes was answered, and none refused.
+pub fn answered(requests: &[RequestRecord]) -> bool {
+    requests.iter().filter(|r| r.is_write()).all(|r| r.status.is_some_and(|s| s < 400))
+}
+
+/// Whether a request the action started has no answer yet.
+pub fn pending(requests: &[RequestRecord]) -> bool {
+    requests.iter().any(|r| r.status.is_none() && r.error.is_none())
+}
+
+/// A request, in words.
+fn said(request: &RequestRecord) -> String {
+    let path = url::Url::parse(&request.url)
+        .map(|u| format!("{}{}", u.path(), u.query().map(|q| format!("?{q}")).unwrap_or_default()))
+        .unwrap_or_else(|_| request.url.clone());
+    match (request.status, &request.error) {
+        (Some(status), _) => format!("{} {path} → {status}", request.method),
+        (None, Some(error)) => format!("{} {path} failed ({error})", request.method),
+        (None, None) => format!("{} {path}, not answered yet", request.method),
+    }
 }
 
 fn error_patterns() -> &'static [Regex; 2] {
@@ -183,10 +213,10 @@ fn error_patterns() -> &'static [Regex; 2] {
         [
             // English, folded text.
             Regex::new(
-                r"\b(not found|no (results?|matches|matching \w+|records?|entries|items|data)\b|no \w+ (with|found|matches|matching|for) |(does not|doesn't|did not|didn't) (exist|match)|(could not|couldn't|cannot|can't|unable to) \w+|declined|denied|failed|failure|invalid|error\b|went wrong|try again|not (allowed|permitted|available))",
+                r"\b(not found|no (results?|matches|matching \w+|records?|entries|items|data)\b|no \w+ (with|found|matches|matching|for) |(does not|doesn't|did not|didn't) (exist|match)|(could not|couldn't|cannot|can't|unable to) \w+|declined|denied|failed|failure|invalid|error\b|went wrong|try again|not (allowed|permitted|available)|is required|are required|please (enter|select|fill|choose|provide|correct)|must (be|contain|have|match))",
             )
             .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}")),
-            Regex::new(r"(該当.{0,16}(ありません|ない|なし|見つかりません)|見つかりません|存在しません|エラー|失敗|できませんでした|無効です|拒否|誤りがあります|正しくありません)")
+            Regex::new(r"(該当.{0,16}(ありません|ない|なし|見つかりません)|見つかりません|存在しません|エラー|失敗|できませんでした|無効です|拒否|誤りがあります|正しくありません|(入力|選択)して(ください|下さい)|必須です|(入力|選択)されていません)")
                 .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}")),
         ]
     })
@@ -327,13 +357,20 @@ pub fn retry_may_help(error: &str) -> bool {
         && !["another card", "another", "別の"].iter().any(|other| folded.contains(other))
 }
 
+/// Whether the steps (`expected`) check for an error message themselves: then the page's error
+/// is their evidence, not a failure.
+pub fn expects_error(expected: &str) -> bool {
+    let expected = fold(expected);
+    ["error", "invalid", "message", "warning", "validation", "エラー", "メッセージ", "警告"]
+        .iter()
+        .any(|word| expected.contains(word))
+}
+
 /// The first of `texts` that is an error the steps do not expect: a step that checks for an
 /// error message (`expected`, the checklist's words) takes that message as its evidence instead.
 pub fn page_error<'a>(texts: impl IntoIterator<Item = &'a str>, expected: &str) -> Option<String> {
+    let about_errors = expects_error(expected);
     let expected = fold(expected);
-    let about_errors = ["error", "invalid", "message", "warning", "validation", "エラー", "メッセージ", "警告"]
-        .iter()
-        .any(|word| expected.contains(word));
     // A question ("この内容で申請しますか？申請後は変更できません。") is not an answer.
     let question = |text: &str| text.contains(['?', '？']);
     texts
@@ -387,8 +424,25 @@ mod tests {
 
     #[test]
     fn a_request_other_than_get_makes_an_action_effectful() {
-        assert_eq!(classify_requests([("GET", "/api/orders?q=1")]), Effect::Safe);
-        assert!(classify_requests([("GET", "/a"), ("POST", "/api/contact")]).is_effectful());
+        let request = |method: &str, url: &str, status: Option<u16>| RequestRecord {
+            method: method.into(),
+            url: url.into(),
+            status,
+            kind: planwright_browser::RequestKind::Fetch,
+            error: None,
+        };
+        let search = request("GET", "http://127.0.0.1:9/api/orders?q=1", Some(200));
+        assert_eq!(classify_requests(std::slice::from_ref(&search)), Effect::Safe);
+        let sent = [search.clone(), request("POST", "http://127.0.0.1:9/api/contact", Some(200))];
+        assert!(classify_requests(&sent).is_effectful());
+        assert_eq!(requests_said(&sent), "POST /api/contact → 200");
+        assert!(answered(&sent) && !pending(&sent));
+        let declined = [request("POST", "http://127.0.0.1:9/api/pay", Some(402))];
+        assert!(!answered(&declined));
+        assert_eq!(requests_said(&declined), "POST /api/pay → 402");
+        let slow = [request("POST", "http://127.0.0.1:9/api/order", None)];
+        assert!(pending(&slow) && !answered(&slow));
+        assert_eq!(requests_said(&slow), "POST /api/order, not answered yet");
     }
 
     #[test]
@@ -402,6 +456,8 @@ mod tests {
             "エラーが発生しました",
             "入力内容に誤りがあります",
             "Something went wrong",
+            "Card number is required",
+            "カード情報を入力してください。",
         ] {
             assert!(is_error_text(error), "{error}");
             assert_eq!(page_error([error], "Find customer 88213").as_deref(), Some(error));

@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(report.missing[0].description, "Export to PDF");
         assert!(summary(&report).contains("40 % after 3 of 3 passes; 1 of 2 objectives done"), "{}", summary(&report));
         let InputRequest::Collect(form) = request(&report) else { panic!() };
-        assert_eq!(form.requirements[0].options.len(), 5);
+        assert_eq!(form.requirements[0].options.len(), EscalationChoice::ALL.len());
         assert_eq!(form.context["escalation"]["missing"][0]["description"], "Export to PDF");
     }
 

@@ -9,25 +9,23 @@ use planwright_browser::{BrowserError, BrowserSession, Locator};
 
 use crate::text::{contains_phrase, fold, words};
 
-/// The page's text (its main frame, bounded) and address, to see what an action changed.
+/// The page's text — every frame's, same- and cross-origin, the main frame first, bounded —
+/// and address, to see what an action changed (a confirmation can show inside a frame).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageText {
     pub url: String,
     pub text: String,
 }
 
-/// The most text kept of a page: enough to see what changed, bounded on huge pages.
-const MAX_TEXT: usize = 200_000;
-
 impl PageText {
     pub async fn capture(session: &BrowserSession) -> Result<PageText, BrowserError> {
-        let value = session
-            .evaluate(&format!("[location.href, (document.body ? document.body.innerText : '').slice(0, {MAX_TEXT})]"))
-            .await?;
-        Ok(PageText {
-            url: value[0].as_str().unwrap_or_default().to_owned(),
-            text: value[1].as_str().unwrap_or_default().to_owned(),
-        })
+        let frames = session.frame_texts().await?;
+        let url = match frames.first() {
+            Some(main) => main.url.clone(),
+            None => session.url().await?,
+        };
+        let text: Vec<&str> = frames.iter().map(|frame| frame.text.as_str()).collect();
+        Ok(PageText { url, text: text.join("\n") })
     }
 
     /// Whether the page shows `line` (trimmed) as a line of its own.

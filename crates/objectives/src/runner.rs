@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use planwright_block::{BlockContext, BlockError};
 use planwright_browser::{
-    ActOptions, ActionReport, BrowserError, BrowserSession, Download, Locator, SnapshotMode, SnapshotOptions,
+    ActOptions, ActionReport, Announcement, AnnouncementKind, BrowserError, BrowserSession, Download, Locator,
+    SnapshotMode, SnapshotOptions,
 };
 use planwright_runs::objective::{
     DecidedBy, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState,
@@ -334,6 +335,13 @@ impl<'a> Runner<'a> {
         }
         loop {
             let index = self.progress.current_step_index;
+            // One the person confirmed done since the pass was planned is not done again.
+            if self.progress.objective_steps[index].status == StepStatus::Completed {
+                if !self.progress.advance() {
+                    return Ok(self.progress.all_completed());
+                }
+                continue;
+            }
             let span = tracing::info_span!("objective", number = self.progress.objective_number(index), iteration = self.iteration, description = %self.progress.objective_steps[index].description);
             let achieved = self.objective(index).instrument(span).await?;
             if !achieved {
@@ -1143,12 +1151,21 @@ impl<'a> Runner<'a> {
                     self.ctx.artifact(&download.path, ArtifactKind::File);
                 }
                 self.downloads.extend(report.downloads.iter().cloned());
+                // A request that writes makes any action effectful, whatever its control says.
+                let effect = match effect {
+                    Effect::Safe if !recovering => effects::classify_requests(&report.requests),
+                    effect => effect,
+                };
+                let requests = effects::requests_said(&report.requests);
                 if effect.is_effectful() {
-                    self.effects.record(objective, op.describe(), String::new());
+                    self.effects.record(objective, op.describe(), requests.clone());
                 }
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
-                        let said = proof.clone().unwrap_or_else(|| result_of(&report));
+                        let mut said = proof.clone().unwrap_or_else(|| result_of(&report));
+                        if !requests.is_empty() {
+                            said.push_str(&format!(" (started {requests})"));
+                        }
                         self.proofs.extend(proof);
                         (said, Ok(Acted { report, effect }))
                     }
@@ -1483,12 +1500,20 @@ impl<'a> Runner<'a> {
                     proofs.push(format!("{} done once: {change}", op.describe()));
                 }
                 Some(change) => proofs.push(change),
+                // A plain click whose requests the server took is done: exactly that, once.
+                None if self.plain_step(intent) && (!effectful || self.effect_answered(acted)) => {
+                    let requests = effects::requests_said(&last.report.requests);
+                    let sent = if requests.is_empty() { String::new() } else { format!(" ({requests})") };
+                    if effectful {
+                        self.effects.seen(self.scope.objective, &requests);
+                    }
+                    proofs.push(format!(
+                        "{} carried out once on exactly that element{sent}; the step asks for nothing more",
+                        op.describe()
+                    ))
+                }
                 None if effectful => return Ok(Verdict::Unknown(self.unknown_effect())),
                 None if matches!(op, Op::Press { .. }) => proofs.push(format!("{} done", op.describe())),
-                None if self.plain_step(intent) => proofs.push(format!(
-                    "{} carried out on exactly that element; the step asks for nothing more",
-                    op.describe()
-                )),
                 None => return Ok(Verdict::NotDone(format!("nothing on the page changed after: {}", op.describe()))),
             }
         }
@@ -1507,6 +1532,12 @@ impl<'a> Runner<'a> {
     fn page_error(&mut self, op: &str, error: String) -> Verdict {
         let retry = effects::retry_may_help(&error) && self.effects.retry_after_error(self.scope.objective);
         Verdict::PageError { text: format!("the page answered \"{error}\" after {op}"), retry }
+    }
+
+    /// Whether every request that writes, of the actions carried out, was answered and taken.
+    fn effect_answered(&self, acted: &[Acted]) -> bool {
+        let requests: Vec<_> = acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
+        requests.iter().any(|r| r.is_write()) && effects::answered(&requests)
     }
 
     /// What is known of the objective's effect that was not seen, and what the person may do.
@@ -1594,6 +1625,11 @@ impl<'a> Runner<'a> {
             )));
         }
         let started = Instant::now();
+        // A request still unanswered is waited for: its answer is the effect (a slow order).
+        let wait = if effects::pending(&report.requests) { Patience::PATIENT.bound } else { self.waits.effect };
+        if let Some(seen) = self.answer_of(report, &report.announced) {
+            return Ok(seen);
+        }
         // Lines seen changing on their own, by their shape with the numbers taken out.
         let mut restless: Vec<String> = Vec::new();
         loop {
@@ -1607,7 +1643,7 @@ impl<'a> Runner<'a> {
                 .filter(|line| !target.contains(&crate::text::fold(line)) && !restless.contains(&judge::shape(line)))
                 .collect();
             let loading = !lines.is_empty()
-                && started.elapsed() < self.waits.effect
+                && started.elapsed() < wait
                 && (loading_before || self.session.shows_loading().await?);
             if loading {
                 tokio::time::sleep(POLL).await;
@@ -1615,6 +1651,13 @@ impl<'a> Runner<'a> {
             }
             if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.progress.original_input) {
                 return Ok(Seen::Error(error));
+            }
+            // A toast or a status that came (and perhaps went) since the action.
+            if started.elapsed() > POLL {
+                let announced = self.session.announced_since(report.acted_at_ms).await?;
+                if let Some(seen) = self.answer_of(report, &announced) {
+                    return Ok(seen);
+                }
             }
             // Lines that only changed their numbers may be a clock or a countdown: looked at
             // again a moment later, one that changed again on its own is not the action's doing.
@@ -1649,11 +1692,46 @@ impl<'a> Runner<'a> {
                 }
                 return Ok(Seen::Change(said.join("; ")));
             }
-            if started.elapsed() >= self.waits.effect {
+            if started.elapsed() >= wait {
                 return Ok(Seen::Nothing);
             }
             tokio::time::sleep(POLL).await;
         }
+    }
+
+    /// What the page and the server answered an action with, beyond its text: an error (an
+    /// alert, a field the page marked invalid, a request refused with a 4xx or 5xx) before a
+    /// status or a toast the page announced. `None` when they said nothing.
+    fn answer_of(&self, report: &ActionReport, announced: &[Announcement]) -> Option<Seen> {
+        let expected = &self.progress.original_input;
+        // A field the page marked invalid is an error whatever its words, unless a step checks
+        // for one (or quotes its message).
+        let steps = crate::text::fold(expected);
+        let unexpected = |message: &str| {
+            !effects::expects_error(expected) && (message.is_empty() || !steps.contains(&crate::text::fold(message)))
+        };
+        if let Some(field) = report.invalid_fields.iter().find(|f| unexpected(&f.message)) {
+            let message = if field.message.is_empty() { "it is invalid" } else { field.message.as_str() };
+            return Some(Seen::Error(format!("{} \"{}\": {message}", field.role, field.name)));
+        }
+        // An alert or a toast is an error when it reads as one (sites announce success in
+        // `role=alert` too).
+        // A region that was already ticking before the action (a countdown) says nothing of it.
+        let announced: Vec<&Announcement> = announced.iter().filter(|a| !a.ongoing).collect();
+        let texts: Vec<&str> = announced.iter().map(|a| a.text.trim()).filter(|t| !t.is_empty()).collect();
+        if let Some(error) = effects::page_error(texts.iter().copied(), expected) {
+            return Some(Seen::Error(error));
+        }
+        if let Some(refused) = report.requests.iter().find(|r| r.refused()) {
+            let said = effects::requests_said(std::slice::from_ref(refused));
+            return Some(Seen::Error(format!("the server refused it ({said})")));
+        }
+        let alert = announced.iter().any(|a| a.kind == AnnouncementKind::Alert);
+        let lines: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+        (!lines.is_empty()).then(|| {
+            let what = if alert { "the page alerted" } else { "the page announced" };
+            Seen::Change(format!("{what} {}", judge::quote_lines(&lines)))
+        })
     }
 
     fn set_plan(&mut self, index: usize, ops: &[Op]) {

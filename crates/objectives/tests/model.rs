@@ -17,19 +17,8 @@ use support::{client, run_task, run_task_on, Task};
 
 fn task(id: &str, start: &str, steps: &str, secrets: &[(&str, &str)]) -> Task {
     Task {
-        id: id.into(),
-        family: "model".into(),
-        lang: "en".into(),
-        start: start.into(),
-        steps: steps.into(),
         secrets: secrets.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>(),
-        expect_passed: true,
-        expect_events: Vec::new(),
-        expect_absent: Vec::new(),
-        expect_extracted: Default::default(),
-        expect_recovery: false,
-        inputs: Default::default(),
-        held_out: false,
+        ..Task::new(id, start, steps)
     }
 }
 
@@ -57,8 +46,6 @@ async fn the_model_decides_what_the_resolver_cannot_and_a_rerun_replays_it_with_
         // Breaks the schema (no actions): asked again once, with the errors.
         Reply::json(&json!({"status": "act", "reason": "missing the actions"})),
         decision(buy_now()),
-        Reply::json(&json!({"achieved": false, "evidence": "the page shows no order yet"})),
-        decision(buy_now()),
         Reply::json(&json!({"achieved": true, "evidence": "status: Mechanical keyboard: ordered with one click."})),
     ]))
     .await;
@@ -68,25 +55,23 @@ async fn the_model_decides_what_the_resolver_cannot_and_a_rerun_replays_it_with_
     let sites = FixtureSites::start().await.unwrap();
     let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
     assert_eq!(first.outputs["passed"], true, "{}", first.notes());
-    assert_eq!(first.outputs["report"]["steps"][0]["attempts"], 3, "{}", first.notes());
+    assert_eq!(first.outputs["report"]["steps"][0]["attempts"], 2, "{}", first.notes());
     let calls = model_calls(&first);
-    assert_eq!(calls.len(), 6, "{calls:#?}");
+    assert_eq!(calls.len(), 4, "{calls:#?}");
     assert_eq!(server.unused(), 0, "every scripted answer was asked for");
     let tiers: Vec<&str> = calls.iter().map(|c| c["tier"].as_str().unwrap_or_default()).collect();
-    assert_eq!(tiers, ["fast", "fast", "fast", "evaluator", "fast", "evaluator"]);
+    assert_eq!(tiers, ["fast", "fast", "fast", "evaluator"]);
     assert!(
-        first.outcome.counts.input_tokens > 0 && first.outcome.counts.model_calls == 6,
+        first.outcome.counts.input_tokens > 0 && first.outcome.counts.model_calls == 4,
         "{:?}",
         first.outcome.counts
     );
     let requests = server.requests();
     assert!(requests[2].body.contains("does not follow the required format"), "the re-ask quotes the errors");
-    assert!(
-        requests[4].body.contains("I cannot tell which item") || requests[4].body.contains("judged it not done"),
-        "the next attempt sees what failed"
-    );
+    assert!(requests[1].body.contains("I cannot tell which item"), "the next attempt sees what failed");
     assert!(requests[0].body.contains("button \\\"Buy now\\\""), "the decision sees the page's snapshot");
-    assert_eq!(first.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "buy_now").count(), 2);
+    // A purchase the evaluator doubts is never made again on its own (`effects` tests that).
+    assert_eq!(first.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "buy_now").count(), 1);
 
     // Same objective, same page, same data home: replayed from the cache, no model call at all.
     sites.reset();
@@ -95,7 +80,7 @@ async fn the_model_decides_what_the_resolver_cannot_and_a_rerun_replays_it_with_
     assert_eq!(second.outputs["report"]["replayed_from_cache"], 1);
     assert_eq!(second.outputs["report"]["model_calls"], 0);
     assert!(model_calls(&second).is_empty());
-    assert_eq!(server.requests().len(), 6, "the second run asked the model nothing");
+    assert_eq!(server.requests().len(), 4, "the second run asked the model nothing");
     assert_eq!(second.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "buy_now").count(), 1);
 }
 
@@ -128,8 +113,11 @@ async fn a_secret_typed_in_a_plain_field_reaches_the_page_and_nothing_else() {
             assert!(request.body.contains("textbox"), "the snapshot was sent");
         }
     }
-    for asked in ["task_plan", "requirements", "reflection", "missing_information", "action_decision"] {
-        assert!(requests.iter().any(|r| r.body.contains(&format!("\"{asked}\""))), "{asked} was asked of the model");
+    // No continuation is planned (`missing_information`): the only approach left, opening the
+    // page again, would undo the name objective 1 typed.
+    for asked in ["task_plan", "requirements", "reflection", "action_decision"] {
+        let asked_it = requests.iter().any(|r| r.body.contains(&format!("\"{asked}\"")));
+        assert!(asked_it, "{asked} was asked of the model: {}", run.notes());
     }
     let everything = [
         serde_json::to_string(&run.events).unwrap(),

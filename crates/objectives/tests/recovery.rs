@@ -10,19 +10,10 @@ use support::{run_task, Task};
 
 fn task(start: &str, steps: &str, expect: serde_json::Value) -> Task {
     Task {
-        id: format!("recovery{}", start.len()),
-        family: "recovery".into(),
-        lang: "en".into(),
-        start: start.into(),
-        steps: steps.into(),
-        secrets: Default::default(),
-        expect_passed: true,
         expect_events: vec![expect],
         expect_absent: vec!["ad_backdrop_click".into()],
-        expect_extracted: Default::default(),
         expect_recovery: true,
-        inputs: Default::default(),
-        held_out: false,
+        ..Task::new(&format!("recovery{}", start.len()), start, steps)
     }
 }
 

@@ -57,6 +57,26 @@ fn read(path: &str) -> Vec<Task> {
 }
 
 impl Task {
+    /// A task written for one test: `steps` from `start`, expected to pass, nothing else
+    /// expected (set the rest with struct update syntax).
+    pub fn new(id: &str, start: &str, steps: &str) -> Task {
+        Task {
+            id: id.into(),
+            family: "test".into(),
+            lang: "en".into(),
+            start: start.into(),
+            steps: steps.into(),
+            secrets: HashMap::new(),
+            expect_passed: true,
+            expect_events: Vec::new(),
+            expect_absent: Vec::new(),
+            expect_extracted: Map::new(),
+            expect_recovery: false,
+            inputs: Map::new(),
+            held_out: false,
+        }
+    }
+
     /// The start page's path, with `instant=1` in its query when `instant` (the pages skip their
     /// artificial delays).
     pub fn start_path(&self, instant: bool) -> String {
