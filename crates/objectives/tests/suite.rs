@@ -1,15 +1,18 @@
-//! The fixture task suite, offline (no model configured): every family of page the runner is
-//! for — sign-in with a late cookie banner, search and cards with one button name, an ad over
-//! the page, a form with select, radio, checkbox and a submit enabled once valid, results that
-//! render late, a value to note, a check that must fail, a shadow-DOM switch, a form in a
-//! cross-origin frame, a new tab, Japanese pages with a session dialog, a supplier portal and
-//! an expense app — each judged by what the fixture server recorded, not by the runner's report.
+//! The fixture task suite: every family of page the runner is for — sign-in with a late cookie
+//! banner, search and cards with one button name, an ad over the page, forms with selects,
+//! radios and a submit enabled once valid, results that render late, a value to note, checks
+//! that must fail, shadow DOM, forms in cross-origin frames, toasts, errors the page answers
+//! with, rows chosen by their contents, Japanese pages — each judged by what the fixture server
+//! recorded, and how many times, not by the runner's report. The held-out part
+//! (`heldout.json`) is held to ending honestly and reported apart; it is never tuned on.
 
 mod support;
 
 use futures::StreamExt;
+use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use planwright_runs::{Event, EventKind};
-use support::{run_task, tasks};
+use planwright_sites::FixtureSites;
+use support::{client, run_task, run_task_on, tasks, Task, TaskRun};
 
 /// The run's warnings and failures, for a task that did not end as expected.
 fn said(events: &[Event]) -> String {
@@ -24,44 +27,138 @@ fn said(events: &[Event]) -> String {
     format!("[run: {}]", lines.join(" | "))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_task_of_the_suite_ends_as_expected_offline() {
-    let tasks = tasks();
-    assert!(tasks.len() >= 14, "the suite has a task for every family");
-    // `PLANWRIGHT_TASKS=id,id` runs only those tasks (while working on them).
+/// A task's run, judged by the server's record.
+struct Judged {
+    task: Task,
+    /// What did not end as expected (empty: all did).
+    wrong: Vec<String>,
+    /// The runner said it passed, and it did not.
+    false_success: bool,
+    /// Effects recorded more often than the task asks.
+    repeats: u64,
+}
+
+impl Judged {
+    fn of(task: Task, run: &TaskRun) -> Judged {
+        let mut wrong = run.mismatches(&task);
+        // Evidence is what the action brought about, not the "Loading…" before it.
+        let steps = run.outputs["report"]["progress"]["objective_steps"].as_array().cloned().unwrap_or_default();
+        for step in &steps {
+            let evidence = step["completion_evidence"].as_str().unwrap_or_default();
+            if ["Loading", "読み込み中", "読み込んでいます"].iter().any(|w| evidence.contains(w)) {
+                wrong.push(format!("step {} has a loading text as evidence: {evidence}", step["index"]));
+            }
+        }
+        if !wrong.is_empty() {
+            wrong.push(said(&run.events));
+        }
+        let false_success = task.false_success(&run.outputs, &wrong);
+        let repeats = task.repeated_effects(&run.state);
+        Judged { task, wrong, false_success, repeats }
+    }
+
+    fn line(&self) -> String {
+        format!("{}: {}", self.task.id, self.wrong.join("; "))
+    }
+}
+
+/// The tasks the suite runs: all of them, or those named in `PLANWRIGHT_TASKS=id,id` (while
+/// working on them).
+fn chosen(held_out: bool) -> Vec<Task> {
     let only = std::env::var("PLANWRIGHT_TASKS").ok();
-    let tasks: Vec<_> =
-        tasks.into_iter().filter(|t| only.as_deref().is_none_or(|only| only.split(',').any(|id| id == t.id))).collect();
-    let results: Vec<(String, Vec<String>)> = futures::stream::iter(tasks.clone())
+    tasks()
+        .into_iter()
+        .filter(|t| t.held_out == held_out)
+        .filter(|t| only.as_deref().is_none_or(|only| only.split(',').any(|id| id == t.id)))
+        .collect()
+}
+
+/// Runs `tasks`, two at a time, offline or with `model`.
+async fn run_all(tasks: Vec<Task>, model: Option<&ReplayServer>) -> Vec<Judged> {
+    futures::stream::iter(tasks)
         .map(|task| async move {
-            let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
-            let mut wrong = run.mismatches(&task);
-            if !wrong.is_empty() {
-                wrong.push(said(&run.events));
-            }
-            // Evidence is what the action brought about, not the "Loading…" before it.
-            let steps = run.outputs["report"]["progress"]["objective_steps"].as_array().cloned().unwrap_or_default();
-            for step in &steps {
-                let evidence = step["completion_evidence"].as_str().unwrap_or_default();
-                if ["Loading", "読み込み中", "読み込んでいます"].iter().any(|w| evidence.contains(w)) {
-                    wrong.push(format!("step {} has a loading text as evidence: {evidence}", step["index"]));
-                }
-            }
-            (task.id.clone(), wrong)
+            let run = run_task(&task, false, tempfile::tempdir().unwrap(), model.map(client)).await;
+            Judged::of(task, &run)
         })
         .buffer_unordered(2)
         .collect()
-        .await;
-    let failed: Vec<String> = results
+        .await
+}
+
+/// Fails with every task that claimed a success it did not earn or repeated an effect.
+fn assert_honest(judged: &[Judged]) {
+    let dishonest: Vec<String> = judged
         .iter()
-        .filter(|(_, wrong)| !wrong.is_empty())
-        .map(|(id, wrong)| format!("{id}: {}", wrong.join("; ")))
+        .filter(|j| j.false_success || j.repeats > 0)
+        .map(|j| format!("{} (false success: {}, repeated effects: {})", j.line(), j.false_success, j.repeats))
         .collect();
+    assert!(dishonest.is_empty(), "{} tasks were not honest:\n{}", dishonest.len(), dishonest.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_task_of_the_suite_ends_as_expected_offline() {
+    let tasks = chosen(false);
+    assert!(!tasks.is_empty(), "the suite has tasks");
+    let judged = run_all(tasks, None).await;
+    assert_honest(&judged);
+    let failed: Vec<String> =
+        judged.iter().filter(|j| j.task.gap.is_none() && !j.wrong.is_empty()).map(Judged::line).collect();
     assert!(
         failed.is_empty(),
         "{} of {} tasks did not end as expected:\n{}",
         failed.len(),
-        results.len(),
+        judged.len(),
         failed.join("\n")
     );
+    // A gap closed is said so: the task is then held to the whole of what it expects.
+    let closed: Vec<&str> =
+        judged.iter().filter(|j| j.task.gap.is_some() && j.wrong.is_empty()).map(|j| j.task.id.as_str()).collect();
+    assert!(closed.is_empty(), "these tasks now end as expected: remove their `gap`: {closed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_held_out_tasks_never_claim_a_success_or_repeat_an_effect() {
+    let judged = run_all(chosen(true), None).await;
+    let done = judged.iter().filter(|j| j.wrong.is_empty()).count();
+    eprintln!("held out: {done} of {} tasks ended as expected", judged.len());
+    for j in judged.iter().filter(|j| !j.wrong.is_empty()) {
+        eprintln!("  {}", j.line());
+    }
+    assert_honest(&judged);
+}
+
+/// Every task that asks for an effect a number of times, with a model that is asked wherever
+/// the resolver finds nothing (and finds nothing either, and judges nothing done), and again
+/// from the action cache the first run filled: no effect is ever done more often than asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_effect_is_repeated_with_the_model_path_or_from_the_cache() {
+    let server = ReplayServer::start(
+        Script::new()
+            .always(
+                Match::schema("action_decision"),
+                Reply::json(&serde_json::json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "not sure"})),
+            )
+            .always(
+                Match::schema("objective_judgement"),
+                Reply::json(&serde_json::json!({"achieved": false, "evidence": "nothing confirms it"})),
+            )
+            .always(Match::chat(), Reply::text("no")),
+    )
+    .await;
+    let counted: Vec<Task> =
+        chosen(false).into_iter().filter(|t| t.expect_events.iter().any(|e| e.get("times").is_some())).collect();
+    let with_model = run_all(counted.clone(), Some(&server)).await;
+    assert_honest(&with_model);
+    let cached: Vec<Judged> = futures::stream::iter(counted)
+        .map(|task| async move {
+            let sites = FixtureSites::start().await.unwrap();
+            let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), None).await;
+            sites.reset();
+            let second = run_task_on(&sites, &task, true, first.home, None).await;
+            Judged::of(task, &second)
+        })
+        .buffer_unordered(2)
+        .collect()
+        .await;
+    assert_honest(&cached);
 }

@@ -39,6 +39,11 @@ pub struct Task {
     /// Further inputs of the node (`on_unsatisfied`, `planning` …).
     #[serde(default)]
     pub inputs: Map<String, Value>,
+    /// What the runner cannot read yet that this task needs, when it cannot: the suite then
+    /// holds it only to ending honestly (never a success it did not earn, never an effect
+    /// repeated) until the gap is closed and this is removed.
+    #[serde(default)]
+    pub gap: Option<String>,
     /// From `heldout.json`: never tuned on, reported apart.
     #[serde(skip)]
     pub held_out: bool,
@@ -73,6 +78,7 @@ impl Task {
             expect_extracted: Map::new(),
             expect_recovery: false,
             inputs: Map::new(),
+            gap: None,
             held_out: false,
         }
     }
@@ -145,6 +151,12 @@ impl Task {
             wrong.push("no recovery step was inserted".into());
         }
         wrong
+    }
+
+    /// Whether the runner said the task passed although it did not end as expected (`wrong`,
+    /// from [`Task::mismatches`]): a success it did not earn, the worst outcome.
+    pub fn false_success(&self, outputs: &Value, wrong: &[String]) -> bool {
+        outputs["passed"] == true && !wrong.is_empty()
     }
 
     /// How many times the site recorded an effect beyond what the task asks (`times`): an
