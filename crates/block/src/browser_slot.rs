@@ -1,13 +1,10 @@
 //! Where a run's browser comes from, and the slot that holds the run's one session.
 
+use std::any::Any;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use planwright_browser::{find_chromium, BrowserSession, DialogPolicy, LaunchOptions};
-use planwright_runs::{LogLevel, Reason, RunMessage};
-
-use crate::block::{BlockContext, BlockError};
-use crate::browser_error::browser_reason;
+use futures::future::BoxFuture;
 
 /// How a run gets its browser: launched (which binary, with a window or not) or attached.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,11 +34,21 @@ impl BrowserSettings {
     }
 }
 
+/// A session of the run's browser as the slot holds it: of any driver, so that this crate and
+/// the engine compile none (`planwright-browser-port` fills the slot with Chromium's).
+pub trait RunBrowser: Send + Sync + 'static {
+    /// Ends the session: called once, when the run ends or the session is replaced.
+    fn close(&self) -> BoxFuture<'_, ()>;
+
+    /// For the driver's crate to get its own session back out of the slot.
+    fn as_any(&self) -> &dyn Any;
+}
+
 /// The run's one browser session. Nothing starts until a browser step asks for it; the session
 /// is then shared by the run's browser steps (called plans included) until [`BrowserSlot::close`].
 pub struct BrowserSlot {
     settings: BrowserSettings,
-    session: tokio::sync::Mutex<Option<Arc<BrowserSession>>>,
+    session: tokio::sync::Mutex<Option<Arc<dyn RunBrowser>>>,
 }
 
 impl BrowserSlot {
@@ -49,50 +56,15 @@ impl BrowserSlot {
         BrowserSlot { settings, session: tokio::sync::Mutex::new(None) }
     }
 
-    /// The live session, started now when there is none yet or the last one died (a crash, a
-    /// killed process): a dead browser must not fail every later step of the run.
-    pub async fn session(&self, ctx: &BlockContext) -> Result<Arc<BrowserSession>, BlockError> {
-        let mut slot = self.session.lock().await;
-        if let Some(session) = slot.as_ref() {
-            let Some(reason) = session.closed_reason() else { return Ok(Arc::clone(session)) };
-            let text = format!(
-                "the run's browser was lost ({reason}); starting a new one, without the pages and logins of the old one"
-            );
-            ctx.log(LogLevel::Warn, Reason::said(RunMessage::BrowserLost { reason: reason.to_string() }, text));
-            session.close().await;
-            *slot = None;
-        }
-        let session = Arc::new(self.start(ctx).await?);
-        *slot = Some(Arc::clone(&session));
-        Ok(session)
+    /// Where the run's browser comes from, for the driver's crate that starts it.
+    pub fn settings(&self) -> &BrowserSettings {
+        &self.settings
     }
 
-    async fn start(&self, ctx: &BlockContext) -> Result<BrowserSession, BlockError> {
-        let failed = |e: planwright_browser::BrowserError| BlockError::failed(browser_reason(&e));
-        if let Some(address) = &self.settings.attach {
-            let session = BrowserSession::attach(address, DialogPolicy::default()).await.map_err(failed)?;
-            let text = format!("attached to the browser at {address} and opened a page of the run in it");
-            ctx.log(LogLevel::Info, Reason::said(RunMessage::BrowserAttached { address: address.clone() }, text));
-            return Ok(session);
-        }
-        let executable = match &self.settings.executable {
-            Some(path) => path.clone(),
-            None => find_chromium().map_err(failed)?,
-        };
-        let options = LaunchOptions {
-            executable: Some(executable.clone()),
-            headed: self.settings.headed,
-            dialogs: DialogPolicy::default(),
-        };
-        let session = BrowserSession::launch(options).await.map_err(failed)?;
-        // The profile folder names the browser's processes: what to look for if one outlives the run.
-        let profile = session.profile_dir().map(|p| p.display().to_string()).unwrap_or_default();
-        let window = if self.settings.headed { "with a window" } else { "headless" };
-        let text = format!("started {} ({window}, fresh profile {profile})", executable.display());
-        let said =
-            RunMessage::BrowserStarted { executable: executable.display().to_string(), headed: self.settings.headed };
-        ctx.log(LogLevel::Info, Reason::said(said, text));
-        Ok(session)
+    /// The session, held: the driver's crate checks it, replaces a dead one or starts the first
+    /// while no other step can.
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Option<Arc<dyn RunBrowser>>> {
+        self.session.lock().await
     }
 
     /// Ends the session, if one was started: a launched browser quits (its profile is removed),

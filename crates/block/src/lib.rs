@@ -2,8 +2,9 @@
 //! the [`BlockContext`] a block runs with, and the ports in it — [`BlockEvents`] (log lines,
 //! artifacts, typed progress), [`HumanInput`] (asking a person, with the answer validated by
 //! [`validate_answer`]), [`BlockSecrets`] (a secret's value at the moment of use), the run's
-//! browser ([`BrowserSlot`]) and the run's model (`planwright_llm::LlmClient`) — and the
-//! [`Workdir`] that keeps files inside the run's work directory.
+//! browser ([`BrowserSlot`], holding any driver's session as a [`RunBrowser`], so that no browser
+//! is compiled here) and the run's model (`planwright_llm::LlmClient`) — and the [`Workdir`] that
+//! keeps files inside the run's work directory.
 //!
 //! Block families depend on this crate, not on each other: the built-in blocks
 //! (`planwright-blocks`) and the objective runner each live in their own crate, and the engine
@@ -12,7 +13,6 @@
 
 mod answers;
 mod block;
-mod browser_error;
 mod browser_slot;
 pub mod inputs;
 pub mod numbers;
@@ -21,6 +21,5 @@ mod workdir;
 
 pub use answers::{check_files, validate_answer, FieldError};
 pub use block::{Block, BlockContext, BlockError, BlockEvents, BlockSecrets, HumanInput, Values};
-pub use browser_error::browser_reason;
-pub use browser_slot::{BrowserSettings, BrowserSlot};
+pub use browser_slot::{BrowserSettings, BrowserSlot, RunBrowser};
 pub use workdir::Workdir;

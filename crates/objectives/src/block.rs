@@ -8,8 +8,9 @@ use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
 use planwright_block::inputs::{boolean, choice, describe, integer, text, web_address};
-use planwright_block::{browser_reason, Block, BlockContext, BlockError, Values};
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_browser::ActOptions;
+use planwright_browser_port::{browser_reason, BrowserSlotSession};
 use planwright_runs::objective::{ObjectiveProgress, StepStatus, StepType};
 use planwright_runs::{bounded_strings, LogLevel, Reason, RunMessage};
 use serde_json::{json, Value};

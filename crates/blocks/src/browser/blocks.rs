@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use futures::future::BoxFuture;
-use planwright_block::{browser_reason, Block, BlockContext, BlockError, Values};
+use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_browser::{ActOptions, ActionReport, BrowserError, Candidate, Locator, ScreenshotTarget};
+use planwright_browser_port::{browser_reason, BrowserSlotSession};
 use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
 use reqwest::Url;
 use serde_json::{Map, Value};

@@ -1,9 +1,10 @@
 //! The browser blocks: `browser.navigate`, `browser.click`, `browser.fill`,
 //! `browser.extract_table` and `browser.screenshot`, on the `planwright-browser` driver.
 //!
-//! A run has one browser session (`planwright_block::BrowserSlot`): the first browser step starts it, the steps
-//! after it share it (the engine lets them take turns), a session that died is replaced by a
-//! fresh one at the next step, and the run ends it whatever its outcome. A plan without browser
+//! A run has one browser session (`planwright_block::BrowserSlot`, filled by
+//! `planwright_browser_port`): the first browser step starts it, the steps after it share it
+//! (the engine lets them take turns), a session that died is replaced by a fresh one at the next
+//! step, and the run ends it whatever its outcome. A plan without browser
 //! steps never starts Chromium.
 //!
 //! Where the browser comes from (`BrowserSettings::from_env`):
