@@ -305,6 +305,11 @@ impl EffectLedger {
         }
     }
 
+    /// How many effectful actions `objective` carried out.
+    pub fn count(&self, objective: usize) -> usize {
+        self.done.get(&objective).map_or(0, Vec::len)
+    }
+
     /// The last effectful action of `objective`, if any.
     pub fn last(&self, objective: usize) -> Option<&EffectDone> {
         self.done.get(&objective)?.last()
@@ -338,6 +343,55 @@ impl EffectDone {
         let requests = if self.requests.is_empty() { "no request seen".to_owned() } else { self.requests.clone() };
         format!("{} may have taken effect ({requests}, no confirmation seen)", self.action)
     }
+}
+
+/// Whether a text only says the page is busy ("Loading…", 「読み込み中」, "Sending…"): not what
+/// an action brought about, which is what follows it.
+pub fn is_loading_text(text: &str) -> bool {
+    let folded = fold(text);
+    folded.chars().count() <= 40
+        && [
+            "loading",
+            "please wait",
+            "sending",
+            "saving",
+            "processing",
+            "読み込",
+            "処理中",
+            "お待ちください",
+            "送信中",
+            "保存中",
+        ]
+        .iter()
+        .any(|busy| folded.contains(busy))
+}
+
+/// English verbs that ask for an effect when a step's clause starts with them ("Send the
+/// message", "Pay the invoice").
+const EFFECT_VERBS: &[&str] = &[
+    "send", "pay", "approve", "reject", "delete", "remove", "save", "confirm", "book", "buy", "purchase", "order",
+    "place", "publish", "register", "transfer", "upload",
+];
+
+/// What a step asks to bring about in the world, when it does ("send", 「送信」): an action step
+/// that says so is not done until something effectful was carried out.
+pub fn asks_for_effect(step: &str) -> Option<String> {
+    static JAPANESE: OnceLock<Regex> = OnceLock::new();
+    let japanese = JAPANESE.get_or_init(|| {
+        Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出)(する|して|し|を行)|払う|払って")
+            .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}"))
+    });
+    let folded = fold(step);
+    if let Some(found) = japanese.find(&folded) {
+        return Some(found.as_str().to_owned());
+    }
+    folded
+        .split([',', ';', '.', '、', '。'])
+        .flat_map(|clause| clause.split(" and ").flat_map(|c| c.split(" then ")))
+        .filter_map(|clause| {
+            words(clause).into_iter().find(|w| !matches!(w.as_str(), "then" | "and" | "please" | "now"))
+        })
+        .find(|first| EFFECT_VERBS.contains(&first.as_str()))
 }
 
 /// Whether a text the page shows is an error ("No customer with that ID.", "Card declined.",
@@ -493,6 +547,31 @@ mod tests {
         ledger.record(2, send.into(), String::new());
         assert!(!ledger.retry_after_error(2), "one retry after an error, not two");
         assert!(ledger.repeat_refusal(2, send).is_some());
+    }
+
+    #[test]
+    fn a_step_that_asks_for_an_effect_says_so_by_its_verb_not_by_a_noun() {
+        for (step, asked) in [
+            ("Send the message", Some("send")),
+            ("Fill in the form, then pay the invoice", Some("pay")),
+            ("国・地域から日本を選んで送信する", Some("送信する")),
+            ("口座番号を直して登録する", Some("登録する")),
+            ("年会費を支払う", Some("払う")),
+            ("Open the Orders page", None),
+            ("Look up order 1042", None),
+            ("Click the Save settings button", None),
+            ("注文履歴を開く", None),
+        ] {
+            assert_eq!(asks_for_effect(step).as_deref(), asked, "{step}");
+        }
+    }
+
+    #[test]
+    fn busy_texts_are_not_effects() {
+        assert!(
+            is_loading_text("読み込み中…") && is_loading_text("Loading statements…") && is_loading_text("Sending…")
+        );
+        assert!(!is_loading_text("Message sent") && !is_loading_text("送信しました"));
     }
 
     #[test]

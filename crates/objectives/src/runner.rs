@@ -227,6 +227,8 @@ pub struct Runner<'a> {
     scope: ActionScope,
     /// The effectful actions carried out so far, per objective: none is repeated on its own.
     effects: EffectLedger,
+    /// How many the objective under way had when its attempt began.
+    effects_before: usize,
 }
 
 /// What an action of the objective under way is checked against ([`secret_use`],
@@ -277,6 +279,7 @@ impl<'a> Runner<'a> {
             intents_done: 0,
             scope: ActionScope::default(),
             effects: EffectLedger::default(),
+            effects_before: 0,
         }
     }
 
@@ -632,6 +635,7 @@ impl<'a> Runner<'a> {
     ) -> Result<Done, Failure> {
         self.proofs.clear();
         self.intents_done = 0;
+        self.effects_before = self.effects.count(index);
         self.tried = ("offline", Vec::new());
         if let Some(planner) = self.planner.as_mut() {
             planner.attempt_started();
@@ -690,9 +694,9 @@ impl<'a> Runner<'a> {
                 self.decide_with_model(&model, index, description, &intents[at..], failures, &unresolved).await?;
             evidence.push(proof);
             ops.extend(planned);
-            return Ok(self.done(&key, evidence, ops, "model"));
+            return self.done(&key, evidence, ops, "model");
         }
-        Ok(self.done(&key, evidence, ops, "offline"))
+        self.done(&key, evidence, ops, "offline")
     }
 
     /// What an approach does before the attempt looks at the page: the objective's page opened
@@ -805,7 +809,7 @@ impl<'a> Runner<'a> {
         let dialogs = dialogs.map(|d| d.message.as_str());
         let effectful = acted.iter().any(|a| a.effect.is_effectful());
         if let Some(error) =
-            effects::page_error(dialogs.chain(new_lines.iter().map(String::as_str)), &self.progress.original_input)
+            effects::page_error(dialogs.chain(new_lines.iter().map(String::as_str)), &self.expected_here())
         {
             let op = planned.last().map(Op::describe).unwrap_or_default();
             return Err(self
@@ -836,6 +840,14 @@ impl<'a> Runner<'a> {
             }),
             (false, why) => Err(Failure::retry(FailureKind::NoEffect, format!("the model judged it not done: {why}"))),
         }
+    }
+
+    /// The words an error the page shows may be expected in: the objective under way and the
+    /// one after it (a check that the error shows). An error a later step expects after a
+    /// correction is still an error here.
+    fn expected_here(&self) -> String {
+        let next = self.next_objective(self.scope.objective).map(|s| s.description.as_str()).unwrap_or_default();
+        format!("{}\n{next}", self.scope.step)
     }
 
     /// The objective after `index`, whose own dialog must not be taken for a blocker.
@@ -882,13 +894,35 @@ impl<'a> Runner<'a> {
         Ok(Failure { reason, retriable, kind })
     }
 
-    fn done(&self, key: &CacheKey, evidence: Vec<String>, ops: Vec<Op>, decided_by: &'static str) -> Done {
+    fn done(
+        &self,
+        key: &CacheKey,
+        evidence: Vec<String>,
+        ops: Vec<Op>,
+        decided_by: &'static str,
+    ) -> Result<Done, Failure> {
+        self.effect_asked_done(&key.objective)?;
         if let Some(cache) = self.config.cache.as_ref().filter(|_| self.keeps_rule(key, &ops)) {
             if let Err(error) = cache.put(key, &ops) {
                 self.ctx.log(LogLevel::Warn, format!("{error}; the next run decides again"));
             }
         }
-        Done { evidence, ops, decided_by }
+        Ok(Done { evidence, ops, decided_by })
+    }
+
+    /// A step that asks for an effect ("send", 「送信する」) is not done by actions none of which
+    /// had one (a choice made, the send never pressed) — unless an earlier attempt's effect was
+    /// seen.
+    fn effect_asked_done(&self, step: &str) -> Result<(), Failure> {
+        let Some(verb) = effects::asks_for_effect(step) else { return Ok(()) };
+        let objective = self.scope.objective;
+        if self.effects.count(objective) > self.effects_before || self.effects.seen_for(objective) {
+            return Ok(());
+        }
+        Err(Failure::retry(
+            FailureKind::NoEffect,
+            format!("the step asks to {verb}, and nothing that does was carried out"),
+        ))
     }
 
     /// Replays the cached operations of an objective, each target checked first; `None` when
@@ -960,6 +994,10 @@ impl<'a> Runner<'a> {
                     return Err(failure);
                 }
             }
+        }
+        if let Err(failure) = self.effect_asked_done(&key.objective) {
+            let _ = cache.forget(key);
+            return Err(failure);
         }
         let _ = cache.replayed(key);
         self.replayed += 1;
@@ -1474,7 +1512,7 @@ impl<'a> Runner<'a> {
         let effectful = acted.iter().any(|a| a.effect.is_effectful());
         // An alert answers the action; a confirm or a prompt asks a question first.
         let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
-        if let Some(error) = effects::page_error(dialogs.map(|d| d.message.as_str()), &self.progress.original_input) {
+        if let Some(error) = effects::page_error(dialogs.map(|d| d.message.as_str()), &self.expected_here()) {
             let op = ops.last().map(Op::describe).unwrap_or_default();
             return Ok(self.page_error(&op, error));
         }
@@ -1649,7 +1687,7 @@ impl<'a> Runner<'a> {
                 tokio::time::sleep(POLL).await;
                 continue;
             }
-            if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.progress.original_input) {
+            if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.expected_here()) {
                 return Ok(Seen::Error(error));
             }
             // A toast or a status that came (and perhaps went) since the action.
@@ -1703,7 +1741,7 @@ impl<'a> Runner<'a> {
     /// alert, a field the page marked invalid, a request refused with a 4xx or 5xx) before a
     /// status or a toast the page announced. `None` when they said nothing.
     fn answer_of(&self, report: &ActionReport, announced: &[Announcement]) -> Option<Seen> {
-        let expected = &self.progress.original_input;
+        let expected = &self.expected_here();
         // A field the page marked invalid is an error whatever its words, unless a step checks
         // for one (or quotes its message).
         let steps = crate::text::fold(expected);
@@ -1716,8 +1754,10 @@ impl<'a> Runner<'a> {
         }
         // An alert or a toast is an error when it reads as one (sites announce success in
         // `role=alert` too).
-        // A region that was already ticking before the action (a countdown) says nothing of it.
-        let announced: Vec<&Announcement> = announced.iter().filter(|a| !a.ongoing).collect();
+        // A region that was already ticking before the action (a countdown) says nothing of it,
+        // and a "Loading…" is not what it brought about: what follows is.
+        let announced: Vec<&Announcement> =
+            announced.iter().filter(|a| !a.ongoing && !effects::is_loading_text(&a.text)).collect();
         let texts: Vec<&str> = announced.iter().map(|a| a.text.trim()).filter(|t| !t.is_empty()).collect();
         if let Some(error) = effects::page_error(texts.iter().copied(), expected) {
             return Some(Seen::Error(error));
