@@ -113,15 +113,17 @@ struct Failure {
     reason: String,
     retriable: bool,
     kind: FailureKind,
+    /// What covered the target, when another element took the action (a recovery may help).
+    covered_by: Option<String>,
 }
 
 impl Failure {
     fn retry(kind: FailureKind, reason: impl Into<String>) -> Failure {
-        Failure { reason: reason.into(), retriable: true, kind }
+        Failure { reason: reason.into(), retriable: true, kind, covered_by: None }
     }
 
     fn last(reason: impl Into<String>) -> Failure {
-        Failure { reason: reason.into(), retriable: false, kind: FailureKind::Final }
+        Failure { reason: reason.into(), retriable: false, kind: FailureKind::Final, covered_by: None }
     }
 }
 
@@ -132,9 +134,11 @@ impl Verdict {
         match self {
             Verdict::Done(proof) => Ok(proof),
             Verdict::NotDone(reason) => Err(Failure::retry(FailureKind::NoEffect, reason)),
-            Verdict::Unknown(reason) => Err(Failure { reason, retriable: false, kind: FailureKind::EffectUnknown }),
+            Verdict::Unknown(reason) => {
+                Err(Failure { reason, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None })
+            }
             Verdict::PageError { text, retry } => {
-                Err(Failure { reason: text, retriable: retry, kind: FailureKind::PageError })
+                Err(Failure { reason: text, retriable: retry, kind: FailureKind::PageError, covered_by: None })
             }
         }
     }
@@ -145,7 +149,11 @@ impl From<BrowserError> for Failure {
         let retriable =
             !matches!(error, BrowserError::Closed(_) | BrowserError::NotInstalled { .. } | BrowserError::Launch(_));
         let kind = if retriable { FailureKind::Browser } else { FailureKind::Final };
-        Failure { reason: error.to_string(), retriable, kind }
+        let covered_by = match &error {
+            BrowserError::Covered { covering, .. } => Some(covering.to_string()),
+            _ => None,
+        };
+        Failure { reason: error.to_string(), retriable, kind, covered_by }
     }
 }
 
@@ -185,7 +193,7 @@ struct Cleared {
 struct Done {
     evidence: Vec<String>,
     ops: Vec<Op>,
-    decided_by: &'static str,
+    decided_by: DecidedBy,
 }
 
 pub struct Runner<'a> {
@@ -202,7 +210,7 @@ pub struct Runner<'a> {
     /// take their page away), for the judgement of their intent.
     proofs: Vec<String>,
     /// Who decided the attempt under way, and the operations it carried out (for the log).
-    tried: (&'static str, Vec<Op>),
+    tried: (DecidedBy, Vec<Op>),
     /// An evidence screenshot being taken while the next objective is read and planned; it is
     /// waited for before anything acts on the page again.
     pending_evidence: Option<(usize, EvidenceShot)>,
@@ -267,7 +275,7 @@ impl<'a> Runner<'a> {
             replayed: 0,
             screenshots: Vec::new(),
             proofs: Vec::new(),
-            tried: ("offline", Vec::new()),
+            tried: (DecidedBy::Offline, Vec::new()),
             pending_evidence: None,
             planner: None,
             approaches: BTreeMap::new(),
@@ -439,7 +447,7 @@ impl<'a> Runner<'a> {
                 Ok(done) => {
                     // A site the person's own words led to may take their secrets; one a model
                     // or a page led to may not (`secret_use`).
-                    if done.decided_by == "offline" {
+                    if done.decided_by == DecidedBy::Offline {
                         if let Ok(url) = self.session.url().await {
                             self.scope.trusted.insert(origin(&url));
                         }
@@ -546,7 +554,7 @@ impl<'a> Runner<'a> {
         let evidence = done.evidence.join("; ");
         self.write_log(index, attempt, done.decided_by, &done.ops, intents, true, &evidence);
         self.progress.complete_current(&evidence).map_err(|e| BlockError::failed(e.to_string()))?;
-        self.progress.objective_steps[index].stats.decided_by = Some(decider(done.decided_by));
+        self.progress.objective_steps[index].stats.decided_by = Some(done.decided_by);
         self.approaches.remove(&index);
         self.failures.remove(&index);
         Ok(())
@@ -562,8 +570,8 @@ impl<'a> Runner<'a> {
         intents: &[Intent],
         last_in_pass: bool,
     ) -> AttemptReport {
-        let (decided_by, ops) = std::mem::replace(&mut self.tried, ("offline", Vec::new()));
-        self.progress.objective_steps[index].stats.decided_by = Some(decider(decided_by));
+        let (decided_by, ops) = std::mem::replace(&mut self.tried, (DecidedBy::Offline, Vec::new()));
+        self.progress.objective_steps[index].stats.decided_by = Some(decided_by);
         self.write_log(index, attempt, decided_by, &ops, intents, false, &failure.reason);
         let objective = self.progress.objective_number(index);
         let text = format!("objective {objective} attempt {attempt}: {}", failure.reason);
@@ -582,7 +590,7 @@ impl<'a> Runner<'a> {
             intents_done: self.intents_done,
             intents_total: intents.len(),
             at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
-            model_decided: decided_by == "model",
+            model_decided: decided_by == DecidedBy::Model,
             more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
             last_in_pass,
         };
@@ -636,7 +644,7 @@ impl<'a> Runner<'a> {
         self.proofs.clear();
         self.intents_done = 0;
         self.effects_before = self.effects.count(index);
-        self.tried = ("offline", Vec::new());
+        self.tried = (DecidedBy::Offline, Vec::new());
         if let Some(planner) = self.planner.as_mut() {
             planner.attempt_started();
         }
@@ -694,9 +702,9 @@ impl<'a> Runner<'a> {
                 self.decide_with_model(&model, index, description, &intents[at..], failures, &unresolved).await?;
             evidence.push(proof);
             ops.extend(planned);
-            return self.done(&key, evidence, ops, "model");
+            return self.done(&key, evidence, ops, DecidedBy::Model);
         }
-        self.done(&key, evidence, ops, "offline")
+        self.done(&key, evidence, ops, DecidedBy::Offline)
     }
 
     /// What an approach does before the attempt looks at the page: the objective's page opened
@@ -766,12 +774,17 @@ impl<'a> Runner<'a> {
         seen.push(format!("the offline resolver: {unresolved}"));
         self.clear_blockers(index, rest).await?;
         let snapshot = self.ctx.secrets.redact(&self.model_snapshot().await?);
-        self.tried.0 = "model";
+        self.tried.0 = DecidedBy::Model;
         let placeholders = placeholders_in(description);
         let plan = model
             .decide(description, &checklist, index, &snapshot, &seen, &placeholders, &self.ctx.cancel)
             .await
-            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model })?;
+            .map_err(|e| Failure {
+                reason: e.to_string(),
+                retriable: e.retriable(),
+                kind: FailureKind::Model,
+                covered_by: None,
+            })?;
         let planned = match plan {
             ModelPlan::Act(planned) => planned,
             ModelPlan::TargetNotFound(why) => {
@@ -821,10 +834,10 @@ impl<'a> Runner<'a> {
         let after = self.snapshot_text().await?;
         let done: Vec<String> =
             planned.iter().zip(&acted).map(|(op, a)| format!("{} → {}", op.describe(), result_of(&a.report))).collect();
-        let judged = model
-            .judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel)
-            .await
-            .map_err(|e| Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model })?;
+        let judged =
+            model.judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel).await.map_err(|e| {
+                Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model, covered_by: None }
+            })?;
         match judged {
             (true, proof) => {
                 if effectful {
@@ -837,6 +850,7 @@ impl<'a> Runner<'a> {
                 reason: format!("the model judged it not done ({why}); {}", self.unknown_effect()),
                 retriable: false,
                 kind: FailureKind::EffectUnknown,
+                covered_by: None,
             }),
             (false, why) => Err(Failure::retry(FailureKind::NoEffect, format!("the model judged it not done: {why}"))),
         }
@@ -891,7 +905,7 @@ impl<'a> Runner<'a> {
     /// attempt, with no model to think again, would see the same), else worth another attempt.
     async fn settled(&self, kind: FailureKind, reason: String) -> Result<Failure, Failure> {
         let retriable = !judge::at_rest(&self.session).await?;
-        Ok(Failure { reason, retriable, kind })
+        Ok(Failure { reason, retriable, kind, covered_by: None })
     }
 
     fn done(
@@ -899,7 +913,7 @@ impl<'a> Runner<'a> {
         key: &CacheKey,
         evidence: Vec<String>,
         ops: Vec<Op>,
-        decided_by: &'static str,
+        decided_by: DecidedBy,
     ) -> Result<Done, Failure> {
         self.effect_asked_done(&key.objective)?;
         if let Some(cache) = self.config.cache.as_ref().filter(|_| self.keeps_rule(key, &ops)) {
@@ -945,7 +959,7 @@ impl<'a> Runner<'a> {
             return Ok(None);
         }
         let before = PageText::capture(&self.session).await?;
-        self.tried.0 = "cache";
+        self.tried.0 = DecidedBy::Cache;
         self.set_plan(index, &ops);
         let mut acted = Vec::new();
         for (at, op) in ops.iter().enumerate() {
@@ -1001,7 +1015,7 @@ impl<'a> Runner<'a> {
         }
         let _ = cache.replayed(key);
         self.replayed += 1;
-        Ok(Some(Done { evidence, ops, decided_by: "cache" }))
+        Ok(Some(Done { evidence, ops, decided_by: DecidedBy::Cache }))
     }
 
     /// Whether `locator` names exactly one element, waiting up to `wait` for it to appear.
@@ -1105,11 +1119,11 @@ impl<'a> Runner<'a> {
                 }
             }
             let report = match self.act(op).await {
-                Err(Failure { reason, .. }) if reason.contains("is covered by") => {
+                Err(Failure { reason, covered_by: Some(covering), .. }) => {
                     self.ctx
                         .log(LogLevel::Info, format!("objective {}: {reason}", self.progress.objective_number(index)));
                     if !self.clear_blockers(index, intents).await?.any {
-                        self.escape_cover(index, &reason).await?;
+                        self.escape_cover(index, &covering).await?;
                     }
                     self.act(op).await?
                 }
@@ -1135,7 +1149,7 @@ impl<'a> Runner<'a> {
         let recovering = self.in_recovery();
         if let Some(why) = self.effects.repeat_refusal(objective, &op.describe()).filter(|_| !recovering) {
             self.record_action(op, format!("not repeated: {why}"), false);
-            return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown });
+            return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None });
         }
         let effect = if recovering { Effect::Safe } else { self.effect_of(op).await? };
         // What typing changes is read back from the field; anything it brings up (suggestions,
@@ -1270,7 +1284,7 @@ impl<'a> Runner<'a> {
     /// checked as it is typed (`act`).
     async fn refusal(&self, op: &Op) -> Result<Option<Failure>, Failure> {
         if let Some(why) = secret_use::refusal(op, &self.named()) {
-            return Ok(Some(Failure { reason: why, retriable: false, kind: FailureKind::Refused }));
+            return Ok(Some(Failure { reason: why, retriable: false, kind: FailureKind::Refused, covered_by: None }));
         }
         Ok(self.look_alike(op).await?.map(|why| Failure::retry(FailureKind::Refused, why)))
     }
@@ -1388,9 +1402,7 @@ impl<'a> Runner<'a> {
     }
 
     /// A cover the snapshot does not name (a backdrop): Escape, as a recovery step.
-    async fn escape_cover(&mut self, parent: usize, reason: &str) -> Result<(), Failure> {
-        let covering =
-            reason.split("is covered by ").nth(1).and_then(|r| r.split(", which").next()).unwrap_or("an overlay");
+    async fn escape_cover(&mut self, parent: usize, covering: &str) -> Result<(), Failure> {
         let op = Op::Press { locator: None, key: "Escape".into() };
         self.recover(
             parent,
@@ -1459,7 +1471,7 @@ impl<'a> Runner<'a> {
             self.emit(ObjectiveChange::Failed, None);
             Err(Failure::retry(FailureKind::Blocked, format!("the recovery failed: {reason}")))
         };
-        self.write_log(parent, 1, "offline", std::slice::from_ref(&op), &[], outcome.is_ok(), &description);
+        self.write_log(parent, 1, DecidedBy::Offline, std::slice::from_ref(&op), &[], outcome.is_ok(), &description);
         self.progress.return_to_parent();
         self.emit(ObjectiveChange::Started, None);
         outcome
@@ -1844,7 +1856,7 @@ impl<'a> Runner<'a> {
         &self,
         index: usize,
         attempt: u32,
-        decided_by: &'static str,
+        decided_by: DecidedBy,
         ops: &[Op],
         intents: &[Intent],
         success: bool,
@@ -1874,7 +1886,7 @@ impl<'a> Runner<'a> {
             original_instruction: self.progress.objective_steps[index].description.clone(),
             attempt,
             step_type: if step.step_type == StepType::Recovery { "recovery" } else { "objective" },
-            decided_by,
+            decided_by: decided_by.name(),
             decision: ops.iter().map(|op| decision_of(op.locator(), op.tool())).collect(),
             result: StepResult { success, note: note.to_owned() },
             timestamp: crate::planning::now(),
@@ -1963,15 +1975,6 @@ fn partial_name(locator: &Locator) -> Option<&str> {
 /// The placeholder names a text uses.
 pub fn placeholders_in(text: &str) -> Vec<String> {
     planwright_plan::reference::placeholders(text).into_iter().map(str::to_owned).collect()
-}
-
-/// Who decided, as the record says it.
-fn decider(decided_by: &str) -> DecidedBy {
-    match decided_by {
-        "cache" => DecidedBy::Cache,
-        "model" => DecidedBy::Model,
-        _ => DecidedBy::Offline,
-    }
 }
 
 /// What kind of thing an intent does, a download counted as the click it is.

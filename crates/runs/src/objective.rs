@@ -111,6 +111,17 @@ pub enum DecidedBy {
     Model,
 }
 
+impl DecidedBy {
+    /// Its name as the record writes it (`steps.jsonl`'s `decided_by`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecidedBy::Cache => "cache",
+            DecidedBy::Offline => "offline",
+            DecidedBy::Model => "model",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
