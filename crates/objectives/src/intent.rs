@@ -1400,6 +1400,15 @@ fn japanese(step: &str) -> Vec<Intent> {
         intents.extend(japanese_clause(verb, clause, &step[start..end], whole));
         from = end;
     }
+    // 「…」を開き、再発行を依頼する: a last verb of no list (依頼する) names its control.
+    let rest = step[from..].trim_matches(|c: char| c.is_whitespace() || c == '、' || c == ',' || c == '。');
+    if let Some(stem) = rest.strip_suffix("する").or_else(|| rest.strip_suffix("します")) {
+        let masked = mask_quotes(stem);
+        let at = masked.rfind(['を', 'に', 'で']).map_or(0, |i| i + 'を'.len_utf8());
+        if !stem[at..].trim().is_empty() && visible(from) {
+            intents.extend(japanese_clause(Verb::Named, &rest[..at], &rest[at..], rest));
+        }
+    }
     intents
 }
 
@@ -2037,6 +2046,7 @@ mod tests {
             ("利用日を来月末にする", &["choose \"来月末\" for \"利用日\""]),
             ("編集>コピーを選ぶ", &["hover over \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
+            ("「請求書を再発行したい」を開き、再発行を依頼する", &["open \"請求書を再発行したい\"", "click 再発行を依頼"]),
             // Generic references.
             ("Type hello into the text field", &["fill \"text field\" with hello"]),
             ("Click the button", &["click button"]),

@@ -413,7 +413,25 @@ async fn disambiguate(
     for candidate in &found {
         surroundings.push(fold(&session.surroundings(candidate).await.unwrap_or_default()));
     }
-    for phrase in telling_phrases(intent, &node.name) {
+    // An identifier the step names (INV-2215, 12,400) that no row shows: the row is not on the
+    // page (another page of a table), whatever the step's other words match.
+    let telling = telling_phrases(intent, &node.name);
+    // (A code or a number of four characters or more; "2 widgets" names a quantity.)
+    let identifiers: Vec<&String> = telling
+        .iter()
+        .filter(|p| {
+            !p.contains(' ')
+                && p.chars().any(|c| c.is_ascii_digit())
+                && (p.chars().count() >= 4 || p.chars().any(char::is_alphabetic))
+        })
+        .collect();
+    if let Some(absent) = identifiers.iter().find(|id| !surroundings.iter().any(|s| text::contains_phrase(s, id))) {
+        return Err(Unresolved::missing(format!(
+            "{what}: no {} on the page stands beside \"{absent}\"",
+            describe_node(&node)
+        )));
+    }
+    for phrase in telling {
         let matching = surroundings.iter().filter(|s| text::contains_phrase(s, &phrase)).count();
         if matching == 1 {
             let near = Locator::Near { target: Box::new(locator), text: phrase };

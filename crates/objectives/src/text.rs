@@ -112,7 +112,13 @@ pub fn words(text: &str) -> Vec<String> {
         word.clear();
     };
     let mut last_japanese = false;
-    for c in folded.chars() {
+    let mut chars = folded.chars().peekable();
+    while let Some(c) = chars.next() {
+        // 12,400: a thousands separator keeps an amount one word.
+        if c == ',' && word.ends_with(|d: char| d.is_ascii_digit()) && chars.peek().is_some_and(char::is_ascii_digit) {
+            word.push(c);
+            continue;
+        }
         let japanese = is_japanese(c) && !is_hiragana(c);
         if c.is_alphanumeric() && !is_hiragana(c) {
             // A change of script is a word boundary (`csvダウンロード` → csv, ダウンロード).
@@ -246,6 +252,7 @@ mod tests {
             ["check", "that", "order", "so-20436", "is", "in", "the", "list"]
         );
         assert_eq!(words("Enter dana.okafor@example.com."), ["enter", "dana.okafor@example.com"]);
+        assert_eq!(words("Approve 12,400, then 3"), ["approve", "12,400", "then", "3"]);
         assert_eq!(words("メニューの取引明細を開く"), ["メニュー", "取引明細", "開"]);
         assert_eq!(words("CSVダウンロードを押す"), ["csv", "ダウンロード", "押"]);
         assert_eq!(content_words("Open the Statements page"), ["open", "statements"]);

@@ -35,6 +35,18 @@ async fn carry_out(session: &BrowserSession, step: &str) -> Vec<String> {
     done
 }
 
+/// Why the step's one intent is not resolved on the page as it is (it must not be).
+async fn unresolved(session: &BrowserSession, step: &str) -> String {
+    let intents = parse_step(step);
+    let options = SnapshotOptions { mode: SnapshotMode::Interactive, scope: None, token_budget: Some(6_000) };
+    let snapshot = session.snapshot(&options).await.unwrap().text;
+    let page = Page::parse(&session.url().await.unwrap(), &snapshot);
+    match resolve(session, &page, &intents[0]).await {
+        Ok(ops) => panic!("{step}: resolved to {:?}", ops.iter().map(Op::describe).collect::<Vec<_>>()),
+        Err(unresolved) => unresolved.reason,
+    }
+}
+
 async fn act(session: &BrowserSession, op: &Op) -> Result<(), planwright_browser::BrowserError> {
     let options = ActOptions::default();
     match op {
@@ -87,6 +99,10 @@ async fn controls_named_by_what_they_do_and_rows_chosen_by_their_contents() {
     {
         carry_out(&session, step).await;
     }
+    // A row the step names by a number no row shows is not on the page (another page of the
+    // table): never the row that matches the step's other words.
+    let reason = unresolved(&session, "Approve the claim of Sato for 99,999").await;
+    assert!(reason.contains("99,999"), "{reason}");
     assert_eq!(
         recorded(&sites, "approve", 3).await,
         [json!({"who": "Sato", "amount": "12,400"}), json!({"who": "Ito", "amount": "12,400"}), json!({"who": "山田"})]
