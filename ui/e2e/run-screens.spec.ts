@@ -111,6 +111,19 @@ const PLANS = {
     `1. 「Password」に {{PORTAL_PASSWORD}} と入力する\n        2. 「Sign in」を押す`,
     '      max_retries_per_step: 1\n      max_iterations: 1\n      max_revisions: 0\n      on_unsatisfied: report\n',
   ),
+  // A send whose effect the page never shows: asked whether it happened, never sent again.
+  'silent.yaml': plan(
+    'silent',
+    'send_report',
+    `1. Click "Send report" to send it to accounting`,
+    '      max_iterations: 1\n      max_revisions: 0\n',
+  ),
+  'soushin.yaml': plan(
+    'soushin',
+    'send_report',
+    `1. 「Send report」を押し、経理に届いたことを確認する`,
+    '      max_iterations: 1\n      max_revisions: 0\n',
+  ),
   'meisai_check.yaml': plan(
     'meisai_check',
     'download_statement',
@@ -161,7 +174,10 @@ for (const lang of ['en', 'ja'] as const) {
       });
       const w = WORDS[lang];
       const v = `${lang}-${theme}`;
-      const files = lang === 'en' ? { done: 'statement', live: 'statement_live', ask: 'export' } : { done: 'meisai', live: 'meisai_live', ask: 'meisai_check' };
+      const files =
+        lang === 'en'
+          ? { done: 'statement', live: 'statement_live', ask: 'export', silent: 'silent' }
+          : { done: 'meisai', live: 'meisai_live', ask: 'meisai_check', silent: 'soushin' };
 
       test('the objective view, live and finished', async ({ page, studio, sites }) => {
         void studio;
@@ -209,6 +225,18 @@ for (const lang of ['en', 'ja'] as const) {
         await shot(page, `run-refused-${v}`);
         await page.locator('.runs > section.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
         await shot(page, `run-refused-log-${v}`);
+      });
+
+      test('the escalation of an effect not seen', async ({ page, studio, sites }) => {
+        void studio;
+        test.setTimeout(120_000);
+        await start(page, w, `${files.silent}.yaml`, files.silent, `${sites.origin}/effects/silent.html?instant=1`);
+        const form = page.getByRole('form', { name: w.decision('send_report') });
+        await expect(form).toBeVisible({ timeout: 60_000 });
+        await expect(form.getByRole('radio', { name: lang === 'en' ? /It was done/ : /完了していた/ })).toBeVisible();
+        await expect(form.getByRole('radio', { name: lang === 'en' ? /do it again/ : /もう一度行う/ })).toBeVisible();
+        await form.getByRole('radio').first().check();
+        await shot(page, `escalation-effect-${v}`);
       });
 
       test('the escalation form', async ({ page, studio, sites }) => {

@@ -66,6 +66,7 @@ const EFFECT_STEMS_JA: &[&str] = &[
     "アップロード",
     "発行",
     "提出",
+    "依頼",
 ];
 
 /// Names that say nothing of what they do ("OK", "Yes", "Continue"): their surroundings do.
@@ -320,6 +321,14 @@ impl EffectLedger {
         self.done.get(&objective).is_some_and(|d| d.iter().any(|e| e.seen.is_some()))
     }
 
+    /// `objective`'s last effectful action never reached its target (a banner took the click):
+    /// it is as if it had not been carried out.
+    pub fn withdraw(&mut self, objective: usize) {
+        if let Some(done) = self.done.get_mut(&objective) {
+            done.pop();
+        }
+    }
+
     /// The person asked for `objective`'s effect again: allowed once.
     pub fn allow_again(&mut self, objective: usize) {
         self.again.insert(objective);
@@ -378,7 +387,7 @@ const EFFECT_VERBS: &[&str] = &[
 pub fn asks_for_effect(step: &str) -> Option<String> {
     static JAPANESE: OnceLock<Regex> = OnceLock::new();
     let japanese = JAPANESE.get_or_init(|| {
-        Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出)(する|して|し|を行)|払う|払って")
+        Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|決定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出|依頼)(する|して|し|を行)|払う|払って")
             .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}"))
     });
     let folded = fold(step);
@@ -557,6 +566,8 @@ mod tests {
             ("国・地域から日本を選んで送信する", Some("送信する")),
             ("口座番号を直して登録する", Some("登録する")),
             ("年会費を支払う", Some("払う")),
+            ("「請求書を再発行したい」を開いて、再発行を依頼する", Some("依頼する")),
+            ("リストから日本を選んで決定する", Some("決定する")),
             ("Open the Orders page", None),
             ("Look up order 1042", None),
             ("Click the Save settings button", None),

@@ -20,6 +20,11 @@ pub struct Blocker {
 /// Words naming a consent banner that carries no dialog role.
 const CONSENT_WORDS: &[&str] = &["cookie", "cookies", "consent", "privacy", "クッキー", "cookie設定", "同意"];
 
+/// Whether a dialog or region's name says it asks for consent (cookies, privacy).
+pub fn is_consent(name: &str) -> bool {
+    CONSENT_WORDS.iter().any(|w| fold(name).contains(w))
+}
+
 /// The dialogs (and consent banners) on the page that the objective's intents are not about.
 pub fn blockers(page: &Page, intents: &[Intent]) -> Vec<Blocker> {
     let mut found = Vec::new();
@@ -27,7 +32,7 @@ pub fn blockers(page: &Page, intents: &[Intent]) -> Vec<Blocker> {
         let dialog = matches!(node.role.as_str(), "dialog" | "alertdialog");
         let banner = !dialog
             && matches!(node.role.as_str(), "region" | "complementary" | "contentinfo" | "group" | "banner" | "form")
-            && CONSENT_WORDS.iter().any(|w| fold(&node.name).contains(w))
+            && is_consent(&node.name)
             && page.nodes.iter().enumerate().any(|(j, n)| n.role == "button" && page.is_inside(j, i));
         if !(dialog || banner) || found.iter().any(|b: &Blocker| page.is_inside(i, b.node)) {
             continue;

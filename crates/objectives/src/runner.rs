@@ -1533,6 +1533,21 @@ impl<'a> Runner<'a> {
             .zip(acted)
             .rfind(|(op, _)| matches!(op, Op::Click { .. } | Op::Press { .. } | Op::Navigate { .. } | Op::Back));
         if let Some((op, last)) = last_act {
+            // A consent banner that came up just as the click was made may have taken it: with no
+            // request written and no page opened, nothing happened, and the next attempt closes it
+            // and clicks again.
+            let landed = last.report.started_write() || last.report.navigated || last.report.opened_tab;
+            if matches!(op, Op::Click { .. }) && !landed {
+                if let Some(banner) = self.banner_arrived(intent, before).await? {
+                    if last.effect.is_effectful() {
+                        self.effects.withdraw(self.scope.objective);
+                    }
+                    return Ok(Verdict::NotDone(format!(
+                        "{banner} came up as {} was carried out and may have taken the click",
+                        op.describe()
+                    )));
+                }
+            }
             let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
             let downloaded: Vec<&Download> = acted.iter().flat_map(|a| &a.report.downloads).collect();
             let change = match downloaded.first() {
@@ -1575,6 +1590,16 @@ impl<'a> Runner<'a> {
         } else {
             Verdict::Done(proofs.join("; "))
         })
+    }
+
+    /// A consent banner on the page now that was not before the action (`before`), if any.
+    async fn banner_arrived(&self, intent: &Intent, before: &PageText) -> Result<Option<String>, Failure> {
+        let page = Page::parse("", &self.snapshot_text().await?);
+        Ok(recovery::blockers(&page, std::slice::from_ref(intent))
+            .into_iter()
+            .map(|b| (page.nodes[b.node].name.clone(), b.described))
+            .find(|(name, _)| recovery::is_consent(name) && !before.text.contains(name.as_str()))
+            .map(|(_, described)| described))
     }
 
     /// The verdict when the page answered `op` with `error`: tried once more only when the

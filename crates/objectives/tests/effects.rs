@@ -178,3 +178,12 @@ async fn a_send_is_not_repeated_when_the_rest_of_its_objective_fails() {
     let attempts = run.outputs["report"]["steps"][3]["attempts"].as_u64().unwrap_or(0);
     assert!(attempts >= 2, "the objective was tried again ({attempts}): {}", run.notes());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_banner_that_takes_the_click_is_not_its_evidence_and_the_click_is_made_again() {
+    let task = Task::new("banner", "/effects/late-banner.html?instant=1", "1. Click \"Show balance\"");
+    let run = run_task(&task, true, tempfile::tempdir().unwrap(), None).await;
+    assert_eq!(run.outputs["passed"], true, "{}", run.notes());
+    assert_eq!(times(&run, "balance_shown"), 1, "{}", run.notes());
+    assert!(note(&run, 0).contains("Balance due"), "{}", note(&run, 0));
+}
