@@ -25,8 +25,9 @@ use crate::runner::{RunOutcome, Runner};
 pub enum OnUnsatisfied {
     /// The person decides (the run's input form; waiting from the command line).
     Ask,
-    /// The result stands as it is: the node succeeds with `passed: false` (a test sheet's
-    /// failed check is its finding).
+    /// The result stands as it is: the node fails with its report (`passed: false`) as the
+    /// failure's outputs, which dependants under `on_error: continue` read (a test sheet's
+    /// failed check is its finding, and the run is not a success).
     Report,
     /// The node fails with the situation report.
     Fail,
