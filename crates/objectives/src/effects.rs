@@ -383,14 +383,16 @@ const EFFECT_VERBS: &[&str] = &[
 ];
 
 /// What a step asks to bring about in the world, when it does ("send", 「送信」): an action step
-/// that says so is not done until something effectful was carried out.
+/// that says so is not done until something effectful was carried out. Quoted words are names
+/// and texts, not the step's verbs (「下書きを保存しました」と表示される).
 pub fn asks_for_effect(step: &str) -> Option<String> {
+    let step = crate::text::without_quotes(step, &crate::text::quoted(step), " ");
     static JAPANESE: OnceLock<Regex> = OnceLock::new();
     let japanese = JAPANESE.get_or_init(|| {
         Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|決定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出|依頼)(する|して|し|を行)|払う|払って")
             .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}"))
     });
-    let folded = fold(step);
+    let folded = fold(&step);
     if let Some(found) = japanese.find(&folded) {
         return Some(found.as_str().to_owned());
     }
@@ -568,6 +570,8 @@ mod tests {
             ("年会費を支払う", Some("払う")),
             ("「請求書を再発行したい」を開いて、再発行を依頼する", Some("依頼する")),
             ("リストから日本を選んで決定する", Some("決定する")),
+            ("「下書きを保存しました」と表示されることを確認する", None),
+            ("Check that \"Send me a copy\" is ticked", None),
             ("Open the Orders page", None),
             ("Look up order 1042", None),
             ("Click the Save settings button", None),
