@@ -389,7 +389,7 @@ pub fn asks_for_effect(step: &str) -> Option<String> {
     let step = crate::text::without_quotes(step, &crate::text::quoted(step), " ");
     static JAPANESE: OnceLock<Regex> = OnceLock::new();
     let japanese = JAPANESE.get_or_init(|| {
-        Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|決定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出|依頼)(する|して|し|を行)|払う|払って")
+        Regex::new(r"(送信|支払|承認|却下|削除|保存|確定|決定|登録|申請|注文|購入|予約|送金|決済|申し込|申込|提出|依頼)(する|して|し[、,\s]|を行)|払う|払って")
             .unwrap_or_else(|e| unreachable!("the pattern is fixed: {e}"))
     });
     let folded = fold(&step);
@@ -571,6 +571,8 @@ mod tests {
             ("「請求書を再発行したい」を開いて、再発行を依頼する", Some("依頼する")),
             ("リストから日本を選んで決定する", Some("決定する")),
             ("「下書きを保存しました」と表示されることを確認する", None),
+            ("申請履歴から保存した「新宿→品川 往復」の下書きを開く", None),
+            ("内容を送信し、完了を確認する", Some("送信し、")),
             ("Check that \"Send me a copy\" is ticked", None),
             ("Open the Orders page", None),
             ("Look up order 1042", None),

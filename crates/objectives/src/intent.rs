@@ -1380,7 +1380,10 @@ fn japanese(step: &str) -> Vec<Intent> {
             at += step[at..].chars().next().map_or(1, char::len_utf8);
             continue;
         }
-        let hit = JAPANESE_VERBS.iter().find(|(form, _)| step[at..].starts_with(form));
+        // 保存した「…」 (the one saved) describes a thing: a verb's し before た is no action.
+        let hit = JAPANESE_VERBS.iter().find(|(form, _)| {
+            step[at..].starts_with(form) && !(form.ends_with('し') && step[at + form.len()..].starts_with('た'))
+        });
         match hit {
             Some((form, verb)) => {
                 found.push((at, at + form.len(), *verb));
@@ -2046,6 +2049,7 @@ mod tests {
             ("利用日を来月末にする", &["choose \"来月末\" for \"利用日\""]),
             ("編集>コピーを選ぶ", &["hover over \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
+            ("申請履歴から TC-02 で保存した「新宿→品川 往復」の下書きを開く", &["open \"新宿→品川 往復\" in 申請履歴"]),
             ("「請求書を再発行したい」を開き、再発行を依頼する", &["open \"請求書を再発行したい\"", "click 再発行を依頼"]),
             // Generic references.
             ("Type hello into the text field", &["fill \"text field\" with hello"]),
