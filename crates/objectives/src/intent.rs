@@ -177,6 +177,12 @@ impl Intent {
 /// The intents of one objective, in order.
 pub fn parse_step(step: &str) -> Vec<Intent> {
     let step = step.trim();
+    // "… the Globex invoice on page 3": the table is turned to that page first.
+    if let Some((page_turn, rest)) = on_page(step) {
+        let mut intents = vec![page_turn];
+        intents.extend(parse_step(&rest));
+        return intents;
+    }
     let quotes = quoted(step);
     let bare = text::without_quotes(step, &quotes, "");
     let intents = if bare.chars().any(text::is_japanese) { japanese(step) } else { english(step) };
@@ -188,6 +194,30 @@ pub fn parse_step(step: &str) -> Vec<Intent> {
         return vec![intent];
     }
     intents
+}
+
+/// A step that places its target on a page of a paginated table ("… on page 3", 「3ページ目の…」):
+/// a click on that page's control (`Page 3`, or `3` in Japanese pagers), and the step without
+/// the place.
+fn on_page(step: &str) -> Option<(Intent, String)> {
+    static ON_PAGE: OnceLock<Regex> = OnceLock::new();
+    let re = ON_PAGE.get_or_init(|| {
+        Regex::new(r"(?i)\s*\b(?:on|from) (?:the )?page (\d{1,3})\b|(\d{1,3})\s*ページ目の?")
+            .unwrap_or_else(|e| unreachable!("fixed pattern: {e}"))
+    });
+    let found = re.captures(step)?;
+    let whole = found.get(0)?;
+    let (name, english) = match (found.get(1), found.get(2)) {
+        (Some(n), _) => (format!("Page {}", n.as_str()), true),
+        (_, Some(n)) => (n.as_str().to_owned(), false),
+        _ => return None,
+    };
+    let rest = format!("{}{}", &step[..whole.start()], &step[whole.end()..]);
+    let mut turn = Intent::new(Action::Click, &name);
+    turn.names = vec![name.clone()];
+    turn.phrase = name;
+    turn.roles = if english { vec!["button", "link"] } else { vec!["link", "button"] };
+    Some((turn, rest.trim().to_owned()))
 }
 
 /// "Click X and download it" / "「X」を押して明細をダウンロードする": the click downloads.
@@ -1365,6 +1395,11 @@ const JAPANESE_VERBS: &[(&str, Verb)] = &[
     ("に変更する", Verb::Set),
     ("にして", Verb::Set),
     ("にする", Verb::Set),
+    // 口座番号を 0012345 に直して: a value corrected.
+    ("に直して", Verb::Set),
+    ("に直す", Verb::Set),
+    ("に修正して", Verb::Set),
+    ("に修正する", Verb::Set),
 ];
 
 fn japanese(step: &str) -> Vec<Intent> {
@@ -2050,6 +2085,11 @@ mod tests {
             ("編集>コピーを選ぶ", &["hover over \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
             ("申請履歴から TC-02 で保存した「新宿→品川 往復」の下書きを開く", &["open \"新宿→品川 往復\" in 申請履歴"]),
+            ("口座番号を 0012345 に直して登録する", &["choose \"0012345\" for \"口座番号\"", "click 登録"]),
+            (
+                "Send a payment reminder for the Globex invoice on page 3",
+                &["click \"Page 3\"", "click Send a payment reminder for the Globex invoice"],
+            ),
             ("「請求書を再発行したい」を開き、再発行を依頼する", &["open \"請求書を再発行したい\"", "click 再発行を依頼"]),
             // Generic references.
             ("Type hello into the text field", &["fill \"text field\" with hello"]),
