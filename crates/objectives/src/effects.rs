@@ -272,7 +272,10 @@ pub struct EffectLedger {
 /// One effectful action carried out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EffectDone {
+    /// The operation, as the record writes it (what a repeat is recognised by).
     pub action: String,
+    /// Its target in the person's words (`the button "Send report"`).
+    pub what: String,
     /// The requests it started (`POST /api/contact → 200`), in words.
     pub requests: String,
     /// What showed that it worked, once seen.
@@ -293,10 +296,11 @@ impl EffectLedger {
         })
     }
 
-    /// Notes an effectful action carried out for `objective` (using up a permission to repeat).
-    pub fn record(&mut self, objective: usize, action: String, requests: String) {
+    /// Notes an effectful action carried out for `objective` (using up a permission to repeat):
+    /// the operation, its target in words, and the requests it started.
+    pub fn record(&mut self, objective: usize, action: String, what: String, requests: String) {
         self.again.remove(&objective);
-        self.done.entry(objective).or_default().push(EffectDone { action, requests, seen: None });
+        self.done.entry(objective).or_default().push(EffectDone { action, what, requests, seen: None });
     }
 
     /// The effect of `objective`'s last effectful action was seen.
@@ -346,11 +350,11 @@ impl EffectLedger {
 }
 
 impl EffectDone {
-    /// What is known of an effect not seen, for the person ("The form may have been sent (POST
-    /// /api/contact answered 200, no confirmation seen)").
+    /// What is known of an effect not seen, for the person ("the button "Send" was pressed and
+    /// may have taken effect (POST /api/contact → 200; nothing on the page confirmed it)").
     pub fn unknown(&self) -> String {
         let requests = if self.requests.is_empty() { "no request seen".to_owned() } else { self.requests.clone() };
-        format!("{} may have taken effect ({requests}, no confirmation seen)", self.action)
+        format!("{} was pressed and may have taken effect ({requests}; nothing on the page confirmed it)", self.what)
     }
 }
 
@@ -542,20 +546,26 @@ mod tests {
         let mut ledger = EffectLedger::default();
         let send = "click button \"Send\"";
         assert_eq!(ledger.repeat_refusal(2, send), None);
-        ledger.record(2, send.into(), "POST /api/contact → 200".into());
+        ledger.record(2, send.into(), "the button \"Send\"".into(), "POST /api/contact → 200".into());
         let refused = ledger.repeat_refusal(2, send).unwrap();
-        assert!(refused.contains("may have taken effect (POST /api/contact → 200, no confirmation seen)"), "{refused}");
+        assert!(
+            refused.contains(
+                "the button \"Send\" was pressed and may have taken effect (POST /api/contact → 200; nothing on the \
+                 page confirmed it)"
+            ),
+            "{refused}"
+        );
         assert_eq!(ledger.repeat_refusal(3, send), None, "another objective's own send");
         ledger.seen(2, "the page now shows \"Thank you\"");
         assert!(ledger.repeat_refusal(2, send).unwrap().contains("already done once"));
         assert!(ledger.seen_for(2));
         ledger.allow_again(2);
         assert_eq!(ledger.repeat_refusal(2, send), None);
-        ledger.record(2, send.into(), String::new());
+        ledger.record(2, send.into(), String::new(), String::new());
         assert!(ledger.repeat_refusal(2, send).is_some(), "the permission is used up");
         assert!(ledger.retry_after_error(2));
         assert_eq!(ledger.repeat_refusal(2, send), None);
-        ledger.record(2, send.into(), String::new());
+        ledger.record(2, send.into(), String::new(), String::new());
         assert!(!ledger.retry_after_error(2), "one retry after an error, not two");
         assert!(ledger.repeat_refusal(2, send).is_some());
     }

@@ -1214,7 +1214,7 @@ impl<'a> Runner<'a> {
                 };
                 let requests = effects::requests_said(&report.requests);
                 if effect.is_effectful() {
-                    self.effects.record(objective, op.describe(), requests.clone());
+                    self.effects.record(objective, op.describe(), plainly(op), requests.clone());
                 }
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
@@ -1566,7 +1566,7 @@ impl<'a> Runner<'a> {
             match change {
                 Some(change) if effectful => {
                     self.effects.seen(self.scope.objective, &change);
-                    proofs.push(format!("{} done once: {change}", op.describe()));
+                    proofs.push(format!("{} pressed once: {change}", plainly(op)));
                 }
                 Some(change) => proofs.push(change),
                 // A plain click whose requests the server took is done: exactly that, once.
@@ -1577,8 +1577,8 @@ impl<'a> Runner<'a> {
                         self.effects.seen(self.scope.objective, &requests);
                     }
                     proofs.push(format!(
-                        "{} carried out once on exactly that element{sent}; the step asks for nothing more",
-                        op.describe()
+                        "{} pressed once, exactly that element{sent}; the step asks for nothing more",
+                        plainly(op)
                     ))
                 }
                 None if effectful => return Ok(Verdict::Unknown(self.unknown_effect())),
@@ -1979,6 +1979,19 @@ fn untrusted(name: &str, origin: &str) -> String {
         "{{{{{name}}}}} would go to {origin}, a site only a model's decision or a page's link led to; a secret is typed \
          only on the site the run started on or one the steps' own words lead to"
     )
+}
+
+/// An operation's target in the person's words: `the button "Send report"`.
+fn plainly(op: &Op) -> String {
+    let mut locator = op.locator();
+    while let Some(Locator::Near { target, .. }) = locator {
+        locator = Some(target);
+    }
+    match locator {
+        Some(Locator::Role { role, name: Some(name), .. }) => format!("the {role} \"{name}\""),
+        Some(Locator::Text { text, .. }) => format!("\"{text}\""),
+        _ => op.describe(),
+    }
 }
 
 /// Whether a locator names its element whole: a ref, a test id, or an exact role name or text.

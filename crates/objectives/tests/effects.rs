@@ -33,7 +33,7 @@ async fn a_form_in_a_cross_origin_frame_is_sent_once_and_the_thanks_inside_the_f
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
     assert_eq!(times(&run, "contact"), 1, "{}", run.notes());
     let sent = note(&run, 3);
-    assert!(sent.contains("done once") && sent.contains("has been sent"), "{sent}");
+    assert!(sent.contains("pressed once") && sent.contains("has been sent"), "{sent}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
