@@ -358,6 +358,46 @@ impl EffectDone {
     }
 }
 
+/// Whether a text reads as a success ("Message sent", 「保存しました」, "Thank you"): an alert
+/// that does not is taken for an error.
+pub fn is_success_text(text: &str) -> bool {
+    let folded = fold(text);
+    [
+        "sent",
+        "saved",
+        "success",
+        "thank",
+        "complete",
+        "done",
+        "confirmed",
+        "approved",
+        "submitted",
+        "updated",
+        "created",
+        "added",
+        "booked",
+        "paid",
+        "registered",
+        "welcome",
+        "placed",
+        "requested",
+        "scheduled",
+        "accepted",
+        "received",
+        "ordered",
+        "signed in",
+        "logged in",
+        "しました",
+        "完了",
+        "ありがとう",
+        "受け付け",
+        "受付",
+    ]
+    .iter()
+    .any(|word| folded.contains(word))
+        && !is_error_text(text)
+}
+
 /// Whether a text only says the page is busy ("Loading…", 「読み込み中」, "Sending…"): not what
 /// an action brought about, which is what follows it.
 pub fn is_loading_text(text: &str) -> bool {
@@ -590,6 +630,20 @@ mod tests {
             ("注文履歴を開く", None),
         ] {
             assert_eq!(asks_for_effect(step).as_deref(), asked, "{step}");
+        }
+    }
+
+    #[test]
+    fn a_success_reads_as_one_and_an_instruction_does_not() {
+        for success in
+            ["Message sent", "Your message has been sent, Ada.", "保存しました", "Thank you!", "申請を受け付けました"]
+        {
+            assert!(is_success_text(success), "{success}");
+        }
+        for other in
+            ["Choose the trip the advance is for.", "Card declined. Try another card.", "金額を入力してください"]
+        {
+            assert!(!is_success_text(other), "{other}");
         }
     }
 

@@ -1793,15 +1793,25 @@ impl<'a> Runner<'a> {
             let message = if field.message.is_empty() { "it is invalid" } else { field.message.as_str() };
             return Some(Seen::Error(format!("{} \"{}\": {message}", field.role, field.name)));
         }
-        // An alert or a toast is an error when it reads as one (sites announce success in
-        // `role=alert` too).
         // A region that was already ticking before the action (a countdown) says nothing of it,
         // and a "Loading…" is not what it brought about: what follows is.
         let announced: Vec<&Announcement> =
             announced.iter().filter(|a| !a.ongoing && !effects::is_loading_text(&a.text)).collect();
+        // A toast or a status is an error when it reads as one; an alert unless it reads as a
+        // success (sites announce success in `role=alert` too, and a validation message in it
+        // need not say "error").
         let texts: Vec<&str> = announced.iter().map(|a| a.text.trim()).filter(|t| !t.is_empty()).collect();
         if let Some(error) = effects::page_error(texts.iter().copied(), expected) {
             return Some(Seen::Error(error));
+        }
+        let unexpected_alert = announced.iter().find(|a| {
+            a.kind == AnnouncementKind::Alert
+                && !a.text.trim().is_empty()
+                && !effects::is_success_text(&a.text)
+                && unexpected(&a.text)
+        });
+        if let Some(alert) = unexpected_alert {
+            return Some(Seen::Error(alert.text.trim().to_owned()));
         }
         if let Some(refused) = report.requests.iter().find(|r| r.refused()) {
             let said = effects::requests_said(std::slice::from_ref(refused));
