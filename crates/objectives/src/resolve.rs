@@ -244,28 +244,14 @@ fn names_the_verb(name: &str, intent: &Intent) -> bool {
     intent.words.first().into_iter().chain(japanese_verb).any(|w| text::stem(w) == text::stem(word))
 }
 
-/// Month names, which tell one of a kind apart as numbers do.
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 
 /// The words that identify one thing among its kind: those holding a digit (a year, a day, an
 /// order number), and month names (as their number).
 fn identifiers(words: &[String]) -> (Vec<String>, Vec<usize>) {
     let folded: Vec<String> = words.iter().map(|w| fold(w)).collect();
     let numbers = folded.iter().filter(|w| w.chars().any(|c| c.is_ascii_digit())).cloned().collect();
-    let months = folded.iter().filter_map(|w| MONTHS.iter().position(|m| m == w)).collect();
+    // Month names tell one of a kind apart as numbers do.
+    let months = folded.iter().filter_map(|w| crate::values::MONTHS.iter().position(|m| m == w)).collect();
     (numbers, months)
 }
 

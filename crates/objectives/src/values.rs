@@ -140,7 +140,8 @@ fn absolute(t: &str) -> Option<Date> {
     Date::from_calendar_date(i32::try_from(year).ok()?, month, u8::try_from(day).ok()?).ok()
 }
 
-const MONTHS: [&str; 12] = [
+/// The months' English names, in order.
+pub(crate) const MONTHS: [&str; 12] = [
     "january",
     "february",
     "march",
