@@ -244,7 +244,6 @@ fn names_the_verb(name: &str, intent: &Intent) -> bool {
     intent.words.first().into_iter().chain(japanese_verb).any(|w| text::stem(w) == text::stem(word))
 }
 
-
 /// The words that identify one thing among its kind: those holding a digit (a year, a day, an
 /// order number), and month names (as their number).
 fn identifiers(words: &[String]) -> (Vec<String>, Vec<usize>) {
