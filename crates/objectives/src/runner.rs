@@ -825,11 +825,8 @@ impl<'a> Runner<'a> {
             effects::page_error(dialogs.chain(new_lines.iter().map(String::as_str)), &self.expected_here())
         {
             let op = planned.last().map(Op::describe).unwrap_or_default();
-            return Err(self
-                .page_error(&op, error)
-                .failure()
-                .err()
-                .unwrap_or_else(|| Failure::last("the page answered with an error")));
+            // A page's error is always a failure (`Verdict::failure`).
+            self.page_error(&op, error).failure()?;
         }
         let after = self.snapshot_text().await?;
         let done: Vec<String> =
