@@ -198,7 +198,7 @@ impl TaskLoop<'_, '_> {
     /// Passes until the request is satisfied, the person decides, or the settings end it.
     async fn drive(&mut self) -> Result<(TaskOutcome, SatisfactionEvaluation), BlockError> {
         loop {
-            self.runner.iteration = self.iteration;
+            self.runner.start_pass(self.iteration);
             self.emit(TaskChange::IterationStarted, None, None, None);
             self.runner.pass().await?;
             // The pass's last screenshot is kept before it is judged, and shown with any question.
@@ -420,7 +420,7 @@ impl TaskLoop<'_, '_> {
         let ctx = self.runner.ctx();
         self.planner().write(ctx, PlanningEntry::Plan { timestamp: now(), plan });
         self.iteration += 1;
-        self.runner.approaches.insert(failed, approach);
+        self.runner.take_approach(failed, approach);
         if let Some(step) = self.runner.progress_mut().objective_steps.get_mut(failed) {
             step.execution_plan = crate::planning::approach_plan(approach, &step.execution_plan);
         }
@@ -461,7 +461,7 @@ impl TaskLoop<'_, '_> {
                         )));
                     }
                     self.context.person_detail = Some(detail.clone());
-                    self.runner.details.insert(failed, detail);
+                    self.runner.give_detail(failed, detail);
                     self.continue_with(failed, Approach::PersonDetail, None);
                     return Ok(Next::AnotherPass);
                 }

@@ -1,0 +1,375 @@
+//! Judging an intent by what the page now shows: the evidence of actions (a download, a new
+//! page, a field read back, what appeared in any frame or was announced), a page's error, an
+//! effect not seen, and the checks and notes a step asks for.
+
+use super::*;
+
+impl Runner<'_> {
+    /// The words an error the page shows may be expected in: the objective under way and the
+    /// one after it (a check that the error shows). An error a later step expects after a
+    /// correction is still an error here.
+    pub(super) fn expected_here(&self) -> String {
+        let next = self.next_objective(self.scope.objective).map(|s| s.description.as_str()).unwrap_or_default();
+        format!("{}\n{next}", self.scope.step)
+    }
+
+    /// A failure that reads the page as it is: final when the page is at rest (another
+    /// attempt, with no model to think again, would see the same), else worth another attempt.
+    pub(super) async fn settled(&self, kind: FailureKind, reason: String) -> Result<Failure, Failure> {
+        let retriable = !judge::at_rest(&self.session).await?;
+        Ok(Failure { reason, retriable, kind, covered_by: None })
+    }
+
+    /// Judges one intent by what the page shows now.
+    pub(super) async fn judge_intent(
+        &mut self,
+        intent: &Intent,
+        ops: &[Op],
+        acted: &[Acted],
+        before: &PageText,
+    ) -> Result<Verdict, Failure> {
+        let read = |judged: Result<String, String>| match judged {
+            Ok(proof) => Verdict::Done(proof),
+            Err(reason) => Verdict::NotDone(reason),
+        };
+        match &intent.action {
+            Action::Verify { expected, negated, role } => {
+                Ok(read(judge::verify(&self.session, expected, *negated, *role, self.waits.check).await?))
+            }
+            Action::Note { label, name } => Ok(match judge::note(&self.session, label, self.waits.check).await? {
+                Ok(value) => {
+                    self.extracted.insert(name.clone(), Value::String(value.clone()));
+                    Verdict::Done(format!("\"{label}\" is \"{value}\", kept as {name}"))
+                }
+                Err(reason) => Verdict::NotDone(reason),
+            }),
+            Action::Wait => {
+                let expected = if intent.names.is_empty() { vec![intent.phrase.clone()] } else { intent.names.clone() };
+                Ok(read(judge::verify(&self.session, &expected, false, None, self.waits.check).await?))
+            }
+            _ => self.judge_actions(intent, ops, acted, before).await,
+        }
+    }
+
+    /// The evidence of actions: a download, a new page, fields holding what was typed, what
+    /// appeared — waiting a moment for a page that renders after the action. A page's error is
+    /// never evidence; an effectful action whose effect is not seen is `Unknown`; a plain click
+    /// on exactly the right element needs no visible change.
+    pub(super) async fn judge_actions(
+        &mut self,
+        intent: &Intent,
+        ops: &[Op],
+        acted: &[Acted],
+        before: &PageText,
+    ) -> Result<Verdict, Failure> {
+        // Fills, choices and checks were read back as they were made.
+        let mut proofs: Vec<String> = std::mem::take(&mut self.proofs);
+        let effectful = acted.iter().any(|a| a.effect.is_effectful());
+        // An alert answers the action; a confirm or a prompt asks a question first.
+        let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
+        if let Some(error) = effects::page_error(dialogs.map(|d| d.message.as_str()), &self.expected_here()) {
+            let op = ops.last().map(Op::describe).unwrap_or_default();
+            return Ok(self.page_error(&op, error));
+        }
+        let last_act = ops
+            .iter()
+            .zip(acted)
+            .rfind(|(op, _)| matches!(op, Op::Click { .. } | Op::Press { .. } | Op::Navigate { .. } | Op::Back));
+        if let Some((op, last)) = last_act {
+            // A consent banner that came up just as the click was made may have taken it: with no
+            // request written and no page opened, nothing happened, and the next attempt closes it
+            // and clicks again.
+            let landed = last.report.started_write() || last.report.navigated || last.report.opened_tab;
+            if matches!(op, Op::Click { .. }) && !landed {
+                if let Some(banner) = self.banner_arrived(intent, before).await? {
+                    if last.effect.is_effectful() {
+                        self.effects.withdraw(self.scope.objective);
+                    }
+                    return Ok(Verdict::NotDone(format!(
+                        "{banner} came up as {} was carried out and may have taken the click",
+                        op.describe()
+                    )));
+                }
+            }
+            let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
+            let downloaded: Vec<&Download> = acted.iter().flat_map(|a| &a.report.downloads).collect();
+            let change = match downloaded.first() {
+                Some(file) => Some(format!("downloaded {} ({} bytes)", file.file_name, file.bytes)),
+                None if wants_download => return Ok(Verdict::NotDone(format!("{} began no download", op.describe()))),
+                None => match self.change_after(&last.report, before, &target_texts(intent)).await? {
+                    Seen::Change(change) => Some(change),
+                    Seen::Error(error) => return Ok(self.page_error(&op.describe(), error)),
+                    Seen::Nothing => None,
+                },
+            };
+            match change {
+                Some(change) if effectful => {
+                    self.effects.seen(self.scope.objective, &change);
+                    proofs.push(format!("{} pressed once: {change}", plainly(op)));
+                }
+                Some(change) => proofs.push(change),
+                // A plain click whose requests the server took is done: exactly that, once.
+                None if self.plain_step(intent) && (!effectful || self.effect_answered(acted)) => {
+                    let requests = effects::requests_said(&last.report.requests);
+                    let sent = if requests.is_empty() { String::new() } else { format!(" ({requests})") };
+                    if effectful {
+                        self.effects.seen(self.scope.objective, &requests);
+                    }
+                    proofs.push(format!(
+                        "{} pressed once, exactly that element{sent}; the step asks for nothing more",
+                        plainly(op)
+                    ))
+                }
+                None if effectful => return Ok(Verdict::Unknown(self.unknown_effect())),
+                None if matches!(op, Op::Press { .. }) => proofs.push(format!("{} done", op.describe())),
+                None => return Ok(Verdict::NotDone(format!("nothing on the page changed after: {}", op.describe()))),
+            }
+        }
+        if intent.action == Action::Hover {
+            proofs.push("the pointer is over it".into());
+        }
+        Ok(if proofs.is_empty() {
+            Verdict::NotDone("no action was carried out".into())
+        } else {
+            Verdict::Done(proofs.join("; "))
+        })
+    }
+
+    /// A consent banner on the page now that was not before the action (`before`), if any.
+    pub(super) async fn banner_arrived(&self, intent: &Intent, before: &PageText) -> Result<Option<String>, Failure> {
+        let page = Page::parse("", &self.snapshot_text().await?);
+        Ok(recovery::blockers(&page, std::slice::from_ref(intent))
+            .into_iter()
+            .map(|b| (page.nodes[b.node].name.clone(), b.described))
+            .find(|(name, _)| recovery::is_consent(name) && !before.text.contains(name.as_str()))
+            .map(|(_, described)| described))
+    }
+
+    /// The verdict when the page answered `op` with `error`: tried once more only when the
+    /// error says another try may help.
+    pub(super) fn page_error(&mut self, op: &str, error: String) -> Verdict {
+        let retry = effects::retry_may_help(&error) && self.effects.retry_after_error(self.scope.objective);
+        Verdict::PageError { text: format!("the page answered \"{error}\" after {op}"), retry }
+    }
+
+    /// Whether every request that writes, of the actions carried out, was answered and taken.
+    pub(super) fn effect_answered(&self, acted: &[Acted]) -> bool {
+        let requests: Vec<_> = acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
+        requests.iter().any(|r| r.is_write()) && effects::answered(&requests)
+    }
+
+    /// What is known of the objective's effect that was not seen, and what the person may do.
+    pub(super) fn unknown_effect(&self) -> String {
+        let known = self
+            .effects
+            .last(self.scope.objective)
+            .map_or_else(|| "an action that may change the world showed no effect".to_owned(), |done| done.unknown());
+        format!("{known}. Check on the site, then tell me to continue or to do it again")
+    }
+
+    /// Whether `intent` is a plain click, press or choice: the step says nothing of what should
+    /// follow, so exactly the right element acted on is the objective done.
+    pub(super) fn plain_step(&self, intent: &Intent) -> bool {
+        matches!(intent.action, Action::Click | Action::Choose { .. } | Action::Check { .. })
+            && !effects::states_outcome(&self.scope.step)
+    }
+
+    /// What a fill, a choice or a check left in its field, read back at once: the proof, or why
+    /// the field does not hold what was asked. Other operations are judged with their intent.
+    pub(super) async fn read_back(
+        &self,
+        op: &Op,
+        report: &ActionReport,
+    ) -> Result<Result<Option<String>, String>, Failure> {
+        let field = match (op, &report.element) {
+            (Op::Fill { .. } | Op::Select { .. } | Op::Check { .. }, Some(field)) => field,
+            _ => return Ok(Ok(None)),
+        };
+        let name = format!("{} \"{}\"", field.role, field.name);
+        Ok(match op {
+            Op::Fill { value, .. } => {
+                let held = self.session.field_value(field).await?;
+                let wanted = match value.kind {
+                    ValueKind::Placeholder => self.ctx.secrets.fill(&value.value).unwrap_or_default(),
+                    ValueKind::Literal => value.value.clone(),
+                };
+                // A field that formats what is typed ("1280" shown as "1,280") still holds it.
+                let same = held == wanted || held.replace([',', ' '], "") == wanted.replace([',', ' '], "");
+                match (same, value.kind) {
+                    (false, _) => Err(format!("{name} does not hold what was typed")),
+                    (true, ValueKind::Placeholder) => {
+                        Ok(Some(format!("{name} holds {} ({} characters)", value.value, held.chars().count())))
+                    }
+                    (true, ValueKind::Literal) => Ok(Some(format!("{name} holds \"{held}\""))),
+                }
+            }
+            Op::Select { option, .. } => {
+                let held = self.session.field_value(field).await?;
+                if crate::text::fold(&held).contains(&crate::text::fold(option)) {
+                    Ok(Some(format!("{name} shows \"{held}\"")))
+                } else {
+                    Err(format!("{name} shows \"{held}\", not \"{option}\""))
+                }
+            }
+            Op::Check { on, .. } => Ok(Some(format!("{name} is {}", if *on { "on" } else { "off" }))),
+            _ => Ok(None),
+        })
+    }
+
+    /// What changed after an action, from its report and the page's text, waiting a moment for
+    /// a page that renders late. What the step named as its target (`target`) showing up is not
+    /// an effect of acting on it (a control drawn late is not what clicking something else
+    /// brought about), nor is a line that keeps changing on its own (a clock, a countdown, a
+    /// score); an error the page shows is `Seen::Error`.
+    pub(super) async fn change_after(
+        &self,
+        report: &ActionReport,
+        before: &PageText,
+        target: &[String],
+    ) -> Result<Seen, Failure> {
+        if report.opened_tab {
+            return Ok(Seen::Change(format!("a new tab opened at {}", report.url)));
+        }
+        if report.navigated && report.url != report.url_before {
+            let title = self
+                .session
+                .evaluate("document.title")
+                .await
+                .ok()
+                .and_then(|t| t.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            return Ok(Seen::Change(format!(
+                "now at {}{}",
+                report.url,
+                if title.is_empty() { String::new() } else { format!(" (\"{title}\")") }
+            )));
+        }
+        if let Some(dialog) = report.dialogs.first() {
+            return Ok(Seen::Change(format!(
+                "the page asked \"{}\" ({})",
+                dialog.message,
+                if dialog.accepted { "accepted" } else { "declined" }
+            )));
+        }
+        let started = Instant::now();
+        // A request still unanswered is waited for: its answer is the effect (a slow order).
+        let wait = if effects::pending(&report.requests) { Patience::PATIENT.bound } else { self.waits.effect };
+        if let Some(seen) = self.answer_of(report, &report.announced) {
+            return Ok(seen);
+        }
+        // Lines seen changing on their own, by their shape with the numbers taken out.
+        let mut restless: Vec<String> = Vec::new();
+        loop {
+            // A "Loading…" is not what the action brought about: what follows it is. Asked before
+            // and after the page is read, so that loading that ends or starts meanwhile counts.
+            let loading_before = self.session.shows_loading().await?;
+            let now = PageText::capture(&self.session).await?;
+            let lines: Vec<String> = now
+                .new_lines(before)
+                .into_iter()
+                .filter(|line| !target.contains(&crate::text::fold(line)) && !restless.contains(&judge::shape(line)))
+                .collect();
+            let loading = !lines.is_empty()
+                && started.elapsed() < wait
+                && (loading_before || self.session.shows_loading().await?);
+            if loading {
+                tokio::time::sleep(POLL).await;
+                continue;
+            }
+            if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.expected_here()) {
+                return Ok(Seen::Error(error));
+            }
+            // A toast or a status that came (and perhaps went) since the action.
+            if started.elapsed() > POLL {
+                let announced = self.session.announced_since(report.acted_at_ms).await?;
+                if let Some(seen) = self.answer_of(report, &announced) {
+                    return Ok(seen);
+                }
+            }
+            // Lines that only changed their numbers may be a clock or a countdown: looked at
+            // again a moment later, one that changed again on its own is not the action's doing.
+            if !lines.is_empty() && lines.iter().all(|line| before.has_shape_of(line)) {
+                tokio::time::sleep(SELF_CHANGE).await;
+                let again = PageText::capture(&self.session).await?;
+                let moved: Vec<&String> = lines.iter().filter(|line| !again.has_line(line)).collect();
+                if !moved.is_empty() {
+                    restless.extend(moved.into_iter().map(|line| judge::shape(line)));
+                    continue;
+                }
+            }
+            if !lines.is_empty() {
+                return Ok(Seen::Change(format!("the page now shows {}", judge::quote_lines(&lines))));
+            }
+            if now.url != before.url {
+                return Ok(Seen::Change(format!("now at {}", now.url)));
+            }
+            if !report.appeared.is_empty() || !report.disappeared.is_empty() {
+                let mut said = Vec::new();
+                if !report.appeared.is_empty() {
+                    said.push(format!(
+                        "{} appeared",
+                        report.appeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                if !report.disappeared.is_empty() {
+                    said.push(format!(
+                        "{} went away",
+                        report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                return Ok(Seen::Change(said.join("; ")));
+            }
+            if started.elapsed() >= wait {
+                return Ok(Seen::Nothing);
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// What the page and the server answered an action with, beyond its text: an error (an
+    /// alert, a field the page marked invalid, a request refused with a 4xx or 5xx) before a
+    /// status or a toast the page announced. `None` when they said nothing.
+    pub(super) fn answer_of(&self, report: &ActionReport, announced: &[Announcement]) -> Option<Seen> {
+        let expected = &self.expected_here();
+        // A field the page marked invalid is an error whatever its words, unless a step checks
+        // for one (or quotes its message).
+        let steps = crate::text::fold(expected);
+        let unexpected = |message: &str| {
+            !effects::expects_error(expected) && (message.is_empty() || !steps.contains(&crate::text::fold(message)))
+        };
+        if let Some(field) = report.invalid_fields.iter().find(|f| unexpected(&f.message)) {
+            let message = if field.message.is_empty() { "it is invalid" } else { field.message.as_str() };
+            return Some(Seen::Error(format!("{} \"{}\": {message}", field.role, field.name)));
+        }
+        // A region that was already ticking before the action (a countdown) says nothing of it,
+        // and a "Loading…" is not what it brought about: what follows is.
+        let announced: Vec<&Announcement> =
+            announced.iter().filter(|a| !a.ongoing && !effects::is_loading_text(&a.text)).collect();
+        // A toast or a status is an error when it reads as one; an alert unless it reads as a
+        // success (sites announce success in `role=alert` too, and a validation message in it
+        // need not say "error").
+        let texts: Vec<&str> = announced.iter().map(|a| a.text.trim()).filter(|t| !t.is_empty()).collect();
+        if let Some(error) = effects::page_error(texts.iter().copied(), expected) {
+            return Some(Seen::Error(error));
+        }
+        let unexpected_alert = announced.iter().find(|a| {
+            a.kind == AnnouncementKind::Alert
+                && !a.text.trim().is_empty()
+                && !effects::is_success_text(&a.text)
+                && unexpected(&a.text)
+        });
+        if let Some(alert) = unexpected_alert {
+            return Some(Seen::Error(alert.text.trim().to_owned()));
+        }
+        if let Some(refused) = report.requests.iter().find(|r| r.refused()) {
+            let said = effects::requests_said(std::slice::from_ref(refused));
+            return Some(Seen::Error(format!("the server refused it ({said})")));
+        }
+        let alert = announced.iter().any(|a| a.kind == AnnouncementKind::Alert);
+        let lines: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+        (!lines.is_empty()).then(|| {
+            let what = if alert { "the page alerted" } else { "the page announced" };
+            Seen::Change(format!("{what} {}", judge::quote_lines(&lines)))
+        })
+    }
+}

@@ -1,0 +1,170 @@
+//! What is done about what stands in an objective's way: dialogs and banners taken out of
+//! the way as recovery steps, and the approaches and the person's answers that change how the
+//! next attempt goes — never one that would undo an earlier objective's work.
+
+use super::*;
+
+impl Runner<'_> {
+    /// Whether objective `index` may be approached this way: opening its page again must not undo
+    /// what an earlier objective did there.
+    pub(crate) fn may_take(&self, index: usize, approach: Approach) -> bool {
+        if approach != Approach::ReloadPage || !self.reload_would_undo(index) {
+            return true;
+        }
+        let objective = self.progress.objective_number(index);
+        let text = format!(
+            "objective {objective}: opening its page again would undo what the objectives before it did there              (a ticked option, a typed value); not reopened"
+        );
+        self.ctx.log(LogLevel::Info, text);
+        false
+    }
+
+    /// Whether opening objective `index`'s page again would undo what an earlier objective did
+    /// on it — a value typed, an option ticked or chosen — that no effect seen since has saved.
+    pub(super) fn reload_would_undo(&self, index: usize) -> bool {
+        let page = |url: &str| url.split(['?', '#']).next().unwrap_or_default().to_owned();
+        let Some(here) = self.start_urls.get(&index).map(|url| page(url)) else { return false };
+        let changed = |step: &ObjectiveStep| {
+            step.executed_actions
+                .iter()
+                .any(|a| a.succeeded && matches!(a.tool_name.as_str(), "fill" | "check" | "select"))
+        };
+        self.progress
+            .objectives_only()
+            .filter(|s| s.index < index && s.status == StepStatus::Completed)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .take_while(|s| !self.effects.seen_for(s.index))
+            .any(|s| changed(s) && self.start_urls.get(&s.index).is_some_and(|url| page(url) == here))
+    }
+
+    /// The person looked and says objective `index`'s effect happened: it is done, with their
+    /// word as its evidence.
+    pub(crate) fn confirm_done(&mut self, index: usize) -> Result<(), BlockError> {
+        let said = self.effects.last(index).map_or_else(String::new, |done| format!("{}; ", done.unknown()));
+        self.progress.reopen();
+        self.progress.current_step_index = index;
+        self.progress.start_current().map_err(|e| BlockError::failed(e.to_string()))?;
+        self.progress
+            .complete_current(format!("{said}the person checked and confirmed it was done"))
+            .map_err(|e| BlockError::failed(e.to_string()))?;
+        self.failures.remove(&index);
+        self.emit(ObjectiveChange::Completed, None);
+        Ok(())
+    }
+
+    /// The person asks for objective `index`'s effect again: it may be done once more.
+    pub(crate) fn allow_again(&mut self, index: usize) {
+        self.effects.allow_again(index);
+    }
+
+    /// Takes out of the way every dialog or banner the objective is not about, each as a
+    /// recovery step; whether there was one.
+    pub(super) async fn clear_blockers(&mut self, parent: usize, intents: &[Intent]) -> Result<Cleared, Failure> {
+        let mut any = false;
+        for _ in 0..3 {
+            let snapshot = self.snapshot_text().await?;
+            let page = Page::parse("", &snapshot);
+            let Some(blocker) = recovery::blockers(&page, intents).into_iter().next() else {
+                return Ok(Cleared { any, snapshot });
+            };
+            let Some((button, why)) = recovery::dismiss_button(&page, blocker.node) else {
+                return Err(Failure::retry(
+                    FailureKind::Blocked,
+                    format!("{} is in the way and has no button that closes it", blocker.described),
+                ));
+            };
+            let name = page.nodes[button].name.clone();
+            let locator = recovery::locator_in(&page, button);
+            let op = Op::Click { locator, downloads: false };
+            self.recover(
+                parent,
+                &blocker.described,
+                &format!("{} \"{name}\"", page.nodes[button].role),
+                why,
+                op,
+                &blocker.described,
+            )
+            .await?;
+            any = true;
+        }
+        Ok(Cleared { any, snapshot: self.snapshot_text().await? })
+    }
+
+    /// A cover the snapshot does not name (a backdrop): Escape, as a recovery step.
+    pub(super) async fn escape_cover(&mut self, parent: usize, covering: &str) -> Result<(), Failure> {
+        let op = Op::Press { locator: None, key: "Escape".into() };
+        self.recover(
+            parent,
+            covering,
+            "the Escape key",
+            "closes an overlay without choosing anything on it",
+            op,
+            covering,
+        )
+        .await
+    }
+
+    /// One recovery step: inserted after the objective, carried out, judged by the blocker
+    /// going away, then back to the objective. A recovery that fails fails the attempt.
+    pub(super) async fn recover(
+        &mut self,
+        parent: usize,
+        blocking: &str,
+        choice: &str,
+        why: &str,
+        op: Op,
+        gone_check: &str,
+    ) -> Result<(), Failure> {
+        let description = format!("Close {blocking} ({choice})");
+        self.progress.insert_recovery_step(parent, &description, blocking, vec![op.describe()]);
+        self.progress.advance();
+        let (blocking_said, choice_said) = (blocking.to_owned(), choice.to_owned());
+        self.progress.objective_steps[self.progress.current_step_index].said.description_said =
+            Some(RunMessage::RecoveryClose { blocking: blocking_said.clone(), choice: choice_said.clone() });
+        self.emit(ObjectiveChange::RecoveryInserted, None);
+        let objective = self.progress.objective_number(parent);
+        let text =
+            format!("recovery for objective {objective}: {blocking} is in the way; pressing {choice}, which {why}");
+        let said = RunMessage::RecoveryStarted {
+            objective: objective as u64,
+            blocking: blocking.to_string(),
+            choice: choice.to_string(),
+        };
+        self.ctx.log(LogLevel::Info, Reason::said(said, text));
+        let acted = self.act(&op).await;
+        let gone = match &acted {
+            Ok(_) => {
+                let snapshot = self.snapshot_text().await?;
+                !snapshot.lines().any(|l| l.trim_start().trim_start_matches("- ").starts_with(gone_check))
+            }
+            Err(_) => false,
+        };
+        let step = self.progress.current_step_index;
+        self.progress.objective_steps[step].attempts = 1;
+        let outcome = if gone {
+            self.progress
+                .complete_current(format!("{blocking} went away after pressing {choice}, which {why}"))
+                .map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
+            self.progress.objective_steps[step].said.evidence_said =
+                Some(RunMessage::BlockerGone { blocking: blocking_said, choice: choice_said });
+            self.emit(ObjectiveChange::Completed, None);
+            Ok(())
+        } else {
+            let reason = match acted {
+                Err(failure) => failure.reason,
+                Ok(_) => format!("{blocking} was still there after pressing {choice}"),
+            };
+            self.progress.fail_current(&reason).map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
+            self.progress.objective_steps[step].said.evidence_said =
+                Some(RunMessage::BlockerStayed { blocking: blocking_said, choice: choice_said });
+            self.emit(ObjectiveChange::Failed, None);
+            Err(Failure::retry(FailureKind::Blocked, format!("the recovery failed: {reason}")))
+        };
+        self.write_log(parent, 1, DecidedBy::Offline, std::slice::from_ref(&op), &[], outcome.is_ok(), &description);
+        self.progress.return_to_parent();
+        self.emit(ObjectiveChange::Started, None);
+        outcome
+    }
+}
