@@ -154,7 +154,10 @@ impl Recorder {
     /// text in them, which the node's outputs hold whole.
     fn recorded(&self, kind: EventKind) -> EventKind {
         let masked = !self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
-        let summarised = matches!(kind, EventKind::Log { .. } | EventKind::Progress { .. });
+        // A question repeats the texts it is about (an escalation's report quotes the steps): a
+        // summary of each is enough to answer it.
+        let summarised =
+            matches!(kind, EventKind::Log { .. } | EventKind::Progress { .. } | EventKind::InputRequested { .. });
         if !masked && !summarised {
             return kind;
         }

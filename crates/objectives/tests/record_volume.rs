@@ -4,9 +4,6 @@
 
 mod support;
 
-use std::sync::Arc;
-
-use planwright_engine::NoAnswers;
 use planwright_reports::RunRecord;
 use planwright_runs::{DataHome, RunStore};
 use planwright_sites::FixtureSites;
@@ -24,7 +21,9 @@ async fn a_long_step_is_kept_whole_once_and_summarised_everywhere_else() {
     let inputs = json!({
         "start_url": sites.url("/trust/form.html?instant=1"),
         "steps": format!("1. Click Send\n2. {check}"),
-        "on_unsatisfied": "report",
+        // The person accepts the result as it is: the node ends with its outputs whole (a node
+        // that fails keeps a summary of them on its failure).
+        "on_unsatisfied": "ask",
         "max_retries_per_step": 1,
     });
     let node = json!({"id": "task", "block": "browser.run_objectives", "in": inputs,
@@ -39,7 +38,7 @@ async fn a_long_step_is_kept_whole_once_and_summarised_everywhere_else() {
         &Default::default(),
         tempfile::tempdir().unwrap(),
         None,
-        Arc::new(NoAnswers),
+        support::Person::answering(vec![json!({"choice": "accept_partial"})]),
     )
     .await;
     assert_eq!(run.outputs["report"]["steps"][1]["status"], "failed");
