@@ -73,12 +73,11 @@ fn chosen(held_out: bool) -> Vec<Task> {
         .collect()
 }
 
-/// Runs `tasks`, two at a time, offline or with `model`, with the pages' delays or without
-/// (`instant`).
-async fn run_all(tasks: Vec<Task>, model: Option<&ReplayServer>, instant: bool) -> Vec<Judged> {
+/// Runs `tasks`, two at a time, offline, with the pages' delays.
+async fn run_all(tasks: Vec<Task>) -> Vec<Judged> {
     futures::stream::iter(tasks)
         .map(|task| async move {
-            let run = run_task(&task, instant, tempfile::tempdir().unwrap(), model.map(client)).await;
+            let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
             Judged::of(task, &run)
         })
         .buffer_unordered(2)
@@ -96,12 +95,56 @@ fn assert_honest(judged: &[Judged]) {
     assert!(dishonest.is_empty(), "{} tasks were not honest:\n{}", dishonest.len(), dishonest.join("\n"));
 }
 
+/// One task run offline on its own sites; then, for a task that counts its effects, again from
+/// the action cache the first run filled, and — where the offline run did not end as expected, so
+/// that a model is asked — with a model that finds nothing and judges nothing done.
+async fn run_counted(task: Task, model: &ReplayServer) -> (Judged, Vec<Judged>) {
+    let sites = FixtureSites::start().await.unwrap();
+    let first = run_task_on(&sites, &task, false, tempfile::tempdir().unwrap(), None).await;
+    let offline = Judged::of(task.clone(), &first);
+    let counts = task.expect_events.iter().any(|e| e.get("times").is_some());
+    if !counts {
+        return (offline, Vec::new());
+    }
+    sites.reset();
+    // Without the pages' delays: what is counted is how often an effect happened, not when.
+    let mut again = vec![Judged::of(task.clone(), &run_task_on(&sites, &task, true, first.home, None).await)];
+    if !offline.wrong.is_empty() {
+        let with_model = run_task(&task, true, tempfile::tempdir().unwrap(), Some(client(model))).await;
+        again.push(Judged::of(task, &with_model));
+    }
+    (offline, again)
+}
+
+/// A model that is asked and finds nothing, and judges nothing done.
+async fn unhelpful_model() -> ReplayServer {
+    ReplayServer::start(
+        Script::new()
+            .always(
+                Match::schema("action_decision"),
+                Reply::json(&serde_json::json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "not sure"})),
+            )
+            .always(
+                Match::schema("objective_judgement"),
+                Reply::json(&serde_json::json!({"achieved": false, "evidence": "nothing confirms it"})),
+            )
+            .always(Match::chat(), Reply::text("no")),
+    )
+    .await
+}
+
+/// Every tuned task ends as expected (or, for a named gap, honestly), and no effect is ever done
+/// more often than asked — offline, from the action cache, and with the model path.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_task_of_the_suite_ends_as_expected_offline() {
+async fn every_task_of_the_suite_ends_as_expected_and_no_effect_is_repeated() {
     let tasks = chosen(false);
     assert!(!tasks.is_empty(), "the suite has tasks");
-    let judged = run_all(tasks, None, false).await;
+    let model = unhelpful_model().await;
+    let runs: Vec<(Judged, Vec<Judged>)> =
+        futures::stream::iter(tasks).map(|task| run_counted(task, &model)).buffer_unordered(2).collect().await;
+    let (judged, again): (Vec<Judged>, Vec<Vec<Judged>>) = runs.into_iter().unzip();
     assert_honest(&judged);
+    assert_honest(&again.into_iter().flatten().collect::<Vec<_>>());
     let failed: Vec<String> =
         judged.iter().filter(|j| j.task.gap.is_none() && !j.wrong.is_empty()).map(Judged::line).collect();
     assert!(
@@ -120,48 +163,11 @@ async fn every_task_of_the_suite_ends_as_expected_offline() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_held_out_tasks_never_claim_a_success_or_repeat_an_effect() {
-    let judged = run_all(chosen(true), None, false).await;
+    let judged = run_all(chosen(true)).await;
     let done = judged.iter().filter(|j| j.wrong.is_empty()).count();
     eprintln!("held out: {done} of {} tasks ended as expected", judged.len());
     for j in judged.iter().filter(|j| !j.wrong.is_empty()) {
         eprintln!("  {}", j.line());
     }
     assert_honest(&judged);
-}
-
-/// Every task that asks for an effect a number of times, with a model that is asked wherever
-/// the resolver finds nothing (and finds nothing either, and judges nothing done), and again
-/// from the action cache the first run filled: no effect is ever done more often than asked.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_effect_is_repeated_with_the_model_path_or_from_the_cache() {
-    let server = ReplayServer::start(
-        Script::new()
-            .always(
-                Match::schema("action_decision"),
-                Reply::json(&serde_json::json!({"status": "TARGET_NOT_FOUND", "actions": [], "reason": "not sure"})),
-            )
-            .always(
-                Match::schema("objective_judgement"),
-                Reply::json(&serde_json::json!({"achieved": false, "evidence": "nothing confirms it"})),
-            )
-            .always(Match::chat(), Reply::text("no")),
-    )
-    .await;
-    let counted: Vec<Task> =
-        chosen(false).into_iter().filter(|t| t.expect_events.iter().any(|e| e.get("times").is_some())).collect();
-    // Without the pages' delays: what is counted is how often an effect happened, not when.
-    let with_model = run_all(counted.clone(), Some(&server), true).await;
-    assert_honest(&with_model);
-    let cached: Vec<Judged> = futures::stream::iter(counted)
-        .map(|task| async move {
-            let sites = FixtureSites::start().await.unwrap();
-            let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), None).await;
-            sites.reset();
-            let second = run_task_on(&sites, &task, true, first.home, None).await;
-            Judged::of(task, &second)
-        })
-        .buffer_unordered(2)
-        .collect()
-        .await;
-    assert_honest(&cached);
 }
