@@ -291,7 +291,7 @@ impl EffectLedger {
         }
         let done = self.done.get(&objective)?.iter().rev().find(|d| d.action == action)?;
         Some(match &done.seen {
-            Some(seen) => format!("{action} was already done once in this run ({seen}); it is not done again"),
+            Some(seen) => format!("{} was already done once in this run ({seen}); it is not done again", done.what),
             None => format!("{}; it is not done again on its own", done.unknown()),
         })
     }

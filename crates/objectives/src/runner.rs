@@ -796,7 +796,7 @@ impl<'a> Runner<'a> {
         if let Some(error) =
             effects::page_error(dialogs.chain(new_lines.iter().map(String::as_str)), &self.expected_here())
         {
-            let op = planned.last().map(Op::describe).unwrap_or_default();
+            let op = planned.last().map(plainly).unwrap_or_default();
             // A page's error is always a failure (`Verdict::failure`).
             self.page_error(&op, error).failure()?;
         }

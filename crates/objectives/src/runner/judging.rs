@@ -68,7 +68,7 @@ impl Runner<'_> {
         // An alert answers the action; a confirm or a prompt asks a question first.
         let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
         if let Some(error) = effects::page_error(dialogs.map(|d| d.message.as_str()), &self.expected_here()) {
-            let op = ops.last().map(Op::describe).unwrap_or_default();
+            let op = ops.last().map(plainly).unwrap_or_default();
             return Ok(self.page_error(&op, error));
         }
         let last_act = ops
@@ -98,7 +98,7 @@ impl Runner<'_> {
                 None if wants_download => return Ok(Verdict::NotDone(format!("{} began no download", op.describe()))),
                 None => match self.change_after(&last.report, before, &target_texts(intent)).await? {
                     Seen::Change(change) => Some(change),
-                    Seen::Error(error) => return Ok(self.page_error(&op.describe(), error)),
+                    Seen::Error(error) => return Ok(self.page_error(&plainly(op), error)),
                     Seen::Nothing => None,
                 },
             };
@@ -149,7 +149,7 @@ impl Runner<'_> {
     /// error says another try may help.
     pub(super) fn page_error(&mut self, op: &str, error: String) -> Verdict {
         let retry = effects::retry_may_help(&error) && self.effects.retry_after_error(self.scope.objective);
-        Verdict::PageError { text: format!("the page answered \"{error}\" after {op}"), retry }
+        Verdict::PageError { text: format!("the page answered \"{error}\" to {op}"), retry }
     }
 
     /// Whether every request that writes, of the actions carried out, was answered and taken.
