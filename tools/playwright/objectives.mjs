@@ -11,8 +11,9 @@
 //
 //   node tools/playwright/objectives.mjs http://127.0.0.1:PORT [--instant] [--only id,id]
 //
-// Prints one JSON line per task, {"id", "ok", "ms"} (plus "error" when not ok), where ms is the
-// wall time from opening the start page to the last action done; exits 1 when a task is not ok.
+// Prints one JSON line per task, {"id", "ok", "ms"} (plus "error" when not ok, and "retried" with
+// the first error when a task was tried twice), where ms is the wall time from opening the start
+// page to the last action done; exits 1 when a task is not ok.
 import { readFile } from 'node:fs/promises';
 import { launch } from './common.mjs';
 import { scripts as familyScripts } from './objectives-families.mjs';
@@ -290,7 +291,11 @@ async function main(argv) {
   let failed = 0;
   try {
     for (const task of tasks) {
-      const result = await runTask(browser, base, task, instant);
+      // The reference is the floor of what a script can do: a Playwright step that timed out on a
+      // loaded machine is tried once more from a fresh context (and says so), not counted as the
+      // task being impossible.
+      let result = await runTask(browser, base, task, instant);
+      if (!result.ok) result = { ...(await runTask(browser, base, task, instant)), retried: result.error };
       if (!result.ok) failed++;
       process.stdout.write(JSON.stringify({ id: task.id, ...result }) + '\n');
     }
