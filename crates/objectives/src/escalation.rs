@@ -1,7 +1,8 @@
 //! Seed 003's escalation: when the passes are spent and the request is not satisfied, the
 //! decision goes back to the person through the run's human-input mechanism — a situation
 //! report (what was asked, what was achieved with its evidence, what is missing and why, what
-//! was tried) and the five choices. In the studio it is a form; from the command line the run
+//! was tried) and the five choices — with "it was done" and "do it again" first when an action
+//! that changes the world showed no effect. In the studio it is a form; from the command line the run
 //! waits for input and `planwright resume --inputs` answers it (`{choice: accept_partial}`, or
 //! `{choice: more_detail, detail: "…"}`).
 
