@@ -9,13 +9,8 @@ mod support;
 
 use planwright_llm_replay::{Match, ReplayServer, Reply, Script};
 use planwright_sites::FixtureSites;
-use serde_json::{json, Value};
+use serde_json::json;
 use support::{client, run_plan_on, run_task, run_task_on, Person, Task, TaskRun};
-
-/// How many times the site recorded `action`.
-fn times(run: &TaskRun, action: &str) -> usize {
-    run.state["events"].as_array().into_iter().flatten().filter(|e| e["action"] == action).count()
-}
 
 /// Objective `n`'s note in the node's report (its evidence, or why it failed).
 fn note(run: &TaskRun, n: usize) -> String {
@@ -31,7 +26,7 @@ async fn a_form_in_a_cross_origin_frame_is_sent_once_and_the_thanks_inside_the_f
     let task = Task::new("frame", "/objectives/helpline/contact.html", CONTACT);
     let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(times(&run, "contact"), 1, "{}", run.notes());
+    assert_eq!(run.recorded("contact").len(), 1, "{}", run.notes());
     let sent = note(&run, 3);
     assert!(sent.contains("pressed once") && sent.contains("has been sent"), "{sent}");
 }
@@ -45,9 +40,8 @@ async fn a_save_shown_only_by_a_toast_is_saved_once_and_keeps_the_option_ticked_
     );
     let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(times(&run, "settings_saved"), 1, "{}", run.notes());
-    let saved: Vec<&Value> =
-        run.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == "setting_changed").collect();
+    assert_eq!(run.recorded("settings_saved").len(), 1, "{}", run.notes());
+    let saved = run.recorded("setting_changed");
     assert_eq!(saved.len(), 1, "{saved:?}");
     assert_eq!(saved[0]["detail"], json!({"name": "daily_digest", "on": true}));
     assert!(note(&run, 1).contains("Settings saved"), "{}", note(&run, 1));
@@ -85,7 +79,7 @@ async fn a_page_that_answers_with_an_error_fails_the_objective_with_the_error_as
         task.inputs.insert("on_unsatisfied".into(), json!("report"));
         let run = run_task(&task, true, tempfile::tempdir().unwrap(), None).await;
         assert_eq!(run.outputs["passed"], false, "{}: {}", task.id, run.notes());
-        assert_eq!(times(&run, action), 1, "{}: done once, never again: {}", task.id, run.notes());
+        assert_eq!(run.recorded(action).len(), 1, "{}: done once, never again: {}", task.id, run.notes());
         let failed = note(&run, run.outputs["report"]["steps"].as_array().unwrap().len() - 1);
         assert!(failed.contains(error), "{}: {failed}", task.id);
     }
@@ -116,7 +110,7 @@ async fn an_effect_not_seen_is_never_repeated_and_the_person_says_it_was_done_or
     reported.inputs.insert("on_unsatisfied".into(), json!("report"));
     let run = run_task_on(&sites, &reported, true, tempfile::tempdir().unwrap(), Some(client(&server))).await;
     assert_eq!(run.outputs["passed"], false, "{}", run.notes());
-    assert_eq!(times(&run, "buy_now"), 1, "{}", run.notes());
+    assert_eq!(run.recorded("buy_now").len(), 1, "{}", run.notes());
     assert!(note(&run, 0).contains("may have taken effect"), "{}", note(&run, 0));
 
     // The person looked and it was done: the objective is done on their word, bought once.
@@ -129,7 +123,7 @@ async fn an_effect_not_seen_is_never_repeated_and_the_person_says_it_was_done_or
         run_plan_on(&sites, "done", &plan, &none, tempfile::tempdir().unwrap(), Some(client(&server)), person.clone())
             .await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(times(&run, "buy_now"), 1, "{}", run.notes());
+    assert_eq!(run.recorded("buy_now").len(), 1, "{}", run.notes());
     let offered = person.asked()[0].clone();
     let offered = serde_json::to_string(&offered).unwrap();
     assert!(offered.contains("it_was_done") && offered.contains("do_again"), "{offered}");
@@ -150,7 +144,7 @@ async fn an_effect_not_seen_is_never_repeated_and_the_person_says_it_was_done_or
     let run =
         run_plan_on(&sites, "again", &plan, &none, tempfile::tempdir().unwrap(), Some(client(&server)), person).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(times(&run, "buy_now"), 2, "once, then once more on the person's word: {}", run.notes());
+    assert_eq!(run.recorded("buy_now").len(), 2, "once, then once more on the person's word: {}", run.notes());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -159,12 +153,12 @@ async fn a_cached_send_is_replayed_once_a_run() {
     let task = Task::new("cached", "/objectives/helpline/contact.html", CONTACT);
     let first = run_task_on(&sites, &task, true, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(first.outputs["passed"], true, "{}", first.notes());
-    assert_eq!(times(&first, "contact"), 1);
+    assert_eq!(first.recorded("contact").len(), 1);
     sites.reset();
     let second = run_task_on(&sites, &task, true, first.home, None).await;
     assert_eq!(second.outputs["passed"], true, "{}", second.notes());
     assert!(second.outputs["report"]["replayed_from_cache"].as_u64().unwrap_or(0) >= 1, "{}", second.outputs["report"]);
-    assert_eq!(times(&second, "contact"), 1, "{}", second.notes());
+    assert_eq!(second.recorded("contact").len(), 1, "{}", second.notes());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,7 +168,7 @@ async fn a_send_is_not_repeated_when_the_rest_of_its_objective_fails() {
     task.inputs.insert("on_unsatisfied".into(), json!("report"));
     let run = run_task(&task, true, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(run.outputs["passed"], false, "{}", run.notes());
-    assert_eq!(times(&run, "contact"), 1, "sent once, however often the objective was tried: {}", run.notes());
+    assert_eq!(run.recorded("contact").len(), 1, "sent once, however often the objective was tried: {}", run.notes());
     let attempts = run.outputs["report"]["steps"][3]["attempts"].as_u64().unwrap_or(0);
     assert!(attempts >= 2, "the objective was tried again ({attempts}): {}", run.notes());
 }
@@ -184,6 +178,6 @@ async fn a_banner_that_takes_the_click_is_not_its_evidence_and_the_click_is_made
     let task = Task::new("banner", "/effects/late-banner.html?instant=1", "1. Click \"Show balance\"");
     let run = run_task(&task, true, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(times(&run, "balance_shown"), 1, "{}", run.notes());
+    assert_eq!(run.recorded("balance_shown").len(), 1, "{}", run.notes());
     assert!(note(&run, 0).contains("Balance due"), "{}", note(&run, 0));
 }

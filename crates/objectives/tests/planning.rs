@@ -96,10 +96,6 @@ fn node_error(run: &TaskRun) -> String {
         .unwrap_or_default()
 }
 
-fn recorded(run: &TaskRun, action: &str) -> Vec<Value> {
-    run.state["events"].as_array().into_iter().flatten().filter(|e| e["action"] == action).cloned().collect()
-}
-
 fn objective(run: &TaskRun, n: usize) -> Value {
     run.outputs["report"]["progress"]["objective_steps"]
         .as_array()
@@ -117,7 +113,7 @@ async fn a_button_drawn_late_is_waited_for_after_the_plan_is_revised() {
     let plan = plan(&sites, "/objectives/ledgerly/reports.html", "1. Click Export October report", json!({}), "");
     let run = run(&sites, &plan, Person::answering(vec![])).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(recorded(&run, "report_exported").len(), 1);
+    assert_eq!(run.recorded("report_exported").len(), 1);
     // The history, read back from its file: the plan first, then the reflection on the failed
     // attempt, the revision that added the wait, and the pass judged satisfied.
     let path = run.outputs["report"]["planning_history"].as_str().unwrap();
@@ -158,7 +154,7 @@ async fn a_statement_further_down_a_lazy_list_is_scrolled_for() {
     );
     let run = run(&sites, &plan, Person::answering(vec![])).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    assert_eq!(recorded(&run, "statement_opened")[0]["detail"]["month"], "March 2024");
+    assert_eq!(run.recorded("statement_opened")[0]["detail"]["month"], "March 2024");
     let step = objective(&run, 0);
     assert_eq!(step["approach"], "scroll_to_find", "the page went on below the window: scrolling came first");
     let actions: Vec<&str> =
@@ -216,7 +212,7 @@ async fn more_detail_from_the_person_is_followed_by_the_next_pass() {
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
     assert_eq!(run.outputs["report"]["outcome"], "satisfied");
     assert_eq!(run.outputs["report"]["iterations"], 2);
-    assert_eq!(recorded(&run, "report_downloaded").len(), 1);
+    assert_eq!(run.recorded("report_downloaded").len(), 1);
     let asked = person.asked();
     assert_eq!(asked.len(), 1);
     let report = &asked[0].requirements()[0];

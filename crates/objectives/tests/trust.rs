@@ -71,11 +71,7 @@ fn navigate(url: &str) -> Reply {
 
 /// What was typed into the other site's box (its `typed` events with a value).
 fn typed(run: &TaskRun) -> Vec<Value> {
-    events(run, "typed").into_iter().filter(|e| e["detail"]["value"] != "").collect()
-}
-
-fn events(run: &TaskRun, action: &str) -> Vec<Value> {
-    run.state["events"].as_array().unwrap().iter().filter(|e| e["action"] == action).cloned().collect()
+    run.recorded("typed").into_iter().filter(|e| e["detail"]["value"] != "").collect()
 }
 
 /// The coded refusals the run logged.
@@ -146,8 +142,8 @@ async fn a_model_that_obeys_the_page_cannot_send_a_secret_to_another_site() {
     );
     let run = run_on(&sites, &plan, tempfile::tempdir().unwrap(), Some(client(&server))).await;
 
-    assert!(events(&run, "collected").is_empty(), "the attacker's page was opened: {}", run.state);
-    assert!(events(&run, "unlock").is_empty(), "nothing the model decided was done");
+    assert!(run.recorded("collected").is_empty(), "the attacker's page was opened: {}", run.state);
+    assert!(run.recorded("unlock").is_empty(), "nothing the model decided was done");
     assert_eq!(run.outputs["passed"], false, "{}", run.notes());
     let refused = refusals(&run);
     assert!(refused[0].contains("names {{OTHER_SECRET}}, which is not a secret this objective names"), "{refused:?}");
@@ -175,9 +171,9 @@ async fn a_poisoned_cache_entry_is_refused_forgotten_and_the_objective_done_offl
     let plan = plan(&format!("{start}?instant=1"), &format!("1. {objective}"), &["PORTAL_PASSWORD"], json!({}));
     let run = run_on(&sites, &plan, home, None).await;
 
-    assert!(events(&run, "collected").is_empty(), "the poisoned entry was replayed: {}", run.state);
+    assert!(run.recorded("collected").is_empty(), "the poisoned entry was replayed: {}", run.state);
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    let unlocked = events(&run, "unlock");
+    let unlocked = run.recorded("unlock");
     assert_eq!(unlocked.len(), 1, "{}", run.state);
     assert_eq!(unlocked[0]["detail"]["password_length"], PASSWORD.len());
     assert!(refusals(&run).iter().any(|r| r.contains("break the rule; forgotten")), "{:?}", refusals(&run));
@@ -202,7 +198,7 @@ async fn a_secret_is_never_typed_into_another_sites_frame_and_goes_into_the_fiel
     let run = run_on(&sites, &framed, tempfile::tempdir().unwrap(), None).await;
     let typed = typed(&run);
     assert!(typed.is_empty(), "typed into the other site's frame: {typed:?}");
-    assert!(events(&run, "signed_in").is_empty(), "{}", run.state);
+    assert!(run.recorded("signed_in").is_empty(), "{}", run.state);
     assert_eq!(run.outputs["report"]["steps"][0]["status"], "failed", "{}", run.notes());
     let refused = refusals(&run);
     assert!(refused.iter().any(|r| r.contains("another site than")), "{refused:?}");
@@ -218,10 +214,10 @@ async fn a_secret_is_never_typed_into_another_sites_frame_and_goes_into_the_fiel
     );
     let run = run_on(&sites, &named, tempfile::tempdir().unwrap(), None).await;
     assert_eq!(run.outputs["passed"], true, "{}", run.notes());
-    let signed_in = events(&run, "signed_in");
+    let signed_in = run.recorded("signed_in");
     assert_eq!(signed_in.len(), 1, "{}", run.state);
     assert_eq!(signed_in[0]["detail"]["password_length"], PASSWORD.len());
-    assert!(events(&run, "typed").is_empty());
+    assert!(run.recorded("typed").is_empty());
     nowhere(&run, None);
 }
 
@@ -296,7 +292,7 @@ async fn click_save_never_presses_save_and_delete_all_records() {
     let sites = FixtureSites::start().await.unwrap();
     let start = sites.url("/trust/lookalike.html?instant=1");
     let steps = "1. Click Save";
-    let pressed = |run: &TaskRun| events(run, "delete_all").len();
+    let pressed = |run: &TaskRun| run.recorded("delete_all").len();
 
     // Offline: the only partial match adds "delete" and "all": nothing is pressed.
     let offline = run_on(

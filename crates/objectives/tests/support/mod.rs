@@ -169,6 +169,11 @@ impl TaskRun {
         wrong
     }
 
+    /// The events the site server recorded for `action`, in order.
+    pub fn recorded(&self, action: &str) -> Vec<Value> {
+        self.state["events"].as_array().into_iter().flatten().filter(|e| e["action"] == action).cloned().collect()
+    }
+
     /// Each step's status and note, for a failure message.
     pub fn notes(&self) -> String {
         self.outputs["report"]["steps"]
