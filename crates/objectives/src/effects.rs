@@ -186,9 +186,11 @@ pub fn requests_said(requests: &[RequestRecord]) -> String {
     kept.join(", ")
 }
 
-/// Whether every request that writes was answered, and none refused.
-pub fn answered(requests: &[RequestRecord]) -> bool {
-    requests.iter().filter(|r| r.is_write()).all(|r| r.status.is_some_and(|s| s < 400))
+/// Whether there was a request that writes, and every one was answered and none refused: the
+/// server took what the action sent.
+pub fn answered<'a>(requests: impl IntoIterator<Item = &'a RequestRecord>) -> bool {
+    let mut writes = requests.into_iter().filter(|r| r.is_write()).peekable();
+    writes.peek().is_some() && writes.all(|r| r.status.is_some() && !r.refused())
 }
 
 /// Whether a request the action started has no answer yet.

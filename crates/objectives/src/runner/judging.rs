@@ -154,8 +154,7 @@ impl Runner<'_> {
 
     /// Whether every request that writes, of the actions carried out, was answered and taken.
     pub(super) fn effect_answered(&self, acted: &[Acted]) -> bool {
-        let requests: Vec<_> = acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
-        requests.iter().any(|r| r.is_write()) && effects::answered(&requests)
+        effects::answered(acted.iter().flat_map(|a| &a.report.requests))
     }
 
     /// What is known of the objective's effect that was not seen, and what the person may do.
