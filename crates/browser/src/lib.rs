@@ -24,7 +24,7 @@ mod settle;
 mod snapshot;
 mod tree;
 
-pub use act::{ActOptions, ActionReport, ScreenshotTarget, Table, Timing, WaitCondition};
+pub use act::{ActOptions, ActionReport, FieldRefusal, ScreenshotTarget, Table, Timing, WaitCondition};
 pub use download::Download;
 pub use effects::{Announcement, AnnouncementKind, FrameText, InvalidField, RequestKind, RequestRecord};
 pub use error::BrowserError;

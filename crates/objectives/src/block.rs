@@ -19,6 +19,7 @@ use crate::cache::{ActionCache, CACHE_FILE};
 use crate::checklist::split_steps;
 use crate::model::ModelHelp;
 use crate::planning::{Planner, PlanningHistory, PlanningSettings};
+use crate::progress::ObjectiveTransitions;
 use crate::runner::{Decide, RunOutcome, Runner, RunnerConfig};
 use crate::task::{self, Ending, OnUnsatisfied, TaskOutcome, TaskSettings};
 
@@ -173,7 +174,7 @@ impl RunObjectives {
         });
         let config =
             RunnerConfig { max_attempts: attempts as u32, cache: self.cache(ctx), downloads_dir, model, decide };
-        let progress = ObjectiveProgress::new(steps, objectives);
+        let progress = ObjectiveProgress::begin(steps, objectives);
         let mut runner = Runner::new(ctx, session, config, progress);
         if let Some(planner) = planner {
             runner = runner.with_planner(planner);

@@ -333,8 +333,10 @@ mod tests {
     use super::*;
     use planwright_runs::planning::MadeBy;
 
+    use crate::progress::ObjectiveTransitions;
+
     fn situation(choices: Vec<EscalationChoice>) -> SituationReport {
-        let mut progress = ObjectiveProgress::new(
+        let mut progress = ObjectiveProgress::begin(
             "1. Open Statements\n2. Export to PDF",
             ["Open Statements".into(), "Export to PDF".into()],
         );

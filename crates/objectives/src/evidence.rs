@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use planwright_browser::{ActOptions, BrowserSession, ScreenshotTarget};
+use crate::driver::PageDriver;
 
 /// Whether a PNG shows anything: more than one colour among its pixels. A PNG that cannot be
 /// read shows nothing.
@@ -24,11 +24,8 @@ pub fn shows_something(png: &[u8]) -> bool {
 }
 
 /// Saves a screenshot of the viewport as `dir/name`; `Ok(None)` when the page shows nothing.
-pub async fn save(session: &BrowserSession, dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
-    let png = session
-        .screenshot(&ScreenshotTarget::Viewport, &ActOptions::default())
-        .await
-        .map_err(|e| format!("the screenshot failed: {e}"))?;
+pub async fn save(session: &dyn PageDriver, dir: &Path, name: &str) -> Result<Option<PathBuf>, String> {
+    let png = session.screenshot().await.map_err(|e| format!("the screenshot failed: {e}"))?;
     if !shows_something(&png) {
         return Ok(None);
     }

@@ -3,8 +3,9 @@
 //! text area or a date, and which unlabelled box a step's word ("the username", "the password")
 //! names.
 
-use planwright_browser::{BrowserError, BrowserSession};
+use planwright_browser::BrowserError;
 
+use crate::driver::PageDriver;
 use crate::page::Page;
 use crate::text::fold;
 
@@ -30,26 +31,10 @@ impl FieldMarkup {
     }
 }
 
-/// The visible text fields of the top document, in document order: those the snapshot shows as
-/// `textbox`, `searchbox` or `spinbutton` (inputs that type text, text areas; not choices).
-const TEXT_FIELDS: &str = r#"(() => {
-  const choices = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'hidden', 'file', 'range', 'image']);
-  const shown = (e) => {
-    const style = getComputedStyle(e);
-    const box = e.getBoundingClientRect();
-    return style.visibility !== 'hidden' && style.display !== 'none' && (box.width > 0 || box.height > 0);
-  };
-  return [...document.querySelectorAll('input, textarea')]
-    .filter((e) => !(e.tagName === 'INPUT' && (choices.has(e.type) || e.hasAttribute('list'))))
-    .filter((e) => !['combobox', 'listbox'].includes(e.getAttribute('role') || '') && shown(e))
-    .map((e) => ({ tag: e.tagName.toLowerCase(), type: e.type || '', name: e.name || '', id: e.id || '',
-                   placeholder: e.placeholder || '' }));
-})()"#;
-
 /// The snapshot's text boxes of the top document (indexes into `page.nodes`), each with its
 /// markup — or nothing when the two do not pair up one to one (fields in frames or shadow
 /// roots, editable regions), since then which is which cannot be told.
-pub async fn text_fields(session: &BrowserSession, page: &Page) -> Result<Vec<(usize, FieldMarkup)>, BrowserError> {
+pub async fn text_fields(session: &dyn PageDriver, page: &Page) -> Result<Vec<(usize, FieldMarkup)>, BrowserError> {
     let boxes: Vec<usize> = page
         .nodes
         .iter()
@@ -60,7 +45,7 @@ pub async fn text_fields(session: &BrowserSession, page: &Page) -> Result<Vec<(u
         })
         .map(|(i, _)| i)
         .collect();
-    let markup: Vec<FieldMarkup> = serde_json::from_value(session.evaluate(TEXT_FIELDS).await?).unwrap_or_default();
+    let markup = session.text_fields().await?;
     if markup.len() != boxes.len() {
         return Ok(Vec::new());
     }

@@ -5,8 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use planwright_browser::{BrowserError, BrowserSession, Locator};
+use planwright_browser::{BrowserError, Locator};
 
+use crate::driver::PageDriver;
 use crate::text::{contains_phrase, fold, words};
 
 /// The page's text — every frame's, same- and cross-origin, the main frame first, bounded —
@@ -18,7 +19,7 @@ pub struct PageText {
 }
 
 impl PageText {
-    pub async fn capture(session: &BrowserSession) -> Result<PageText, BrowserError> {
+    pub async fn capture(session: &dyn PageDriver) -> Result<PageText, BrowserError> {
         let frames = session.frame_texts().await?;
         let url = match frames.first() {
             Some(main) => main.url.clone(),
@@ -103,7 +104,7 @@ pub(crate) const POLL: Duration = Duration::from_millis(40);
 /// or (when the patience allows) the page has been still a while and does not say it is
 /// loading (a page filled by a timer or a slow back end looks still while its "Loading…" is up).
 pub(crate) async fn waited_enough(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     waited: Duration,
     patience: Patience,
 ) -> Result<bool, BrowserError> {
@@ -115,12 +116,12 @@ pub(crate) async fn waited_enough(
 
 /// The page has been still a while and does not say it is loading: looking again would see the
 /// same.
-pub(crate) async fn at_rest(session: &BrowserSession) -> Result<bool, BrowserError> {
+pub(crate) async fn at_rest(session: &dyn PageDriver) -> Result<bool, BrowserError> {
     Ok(session.still_for().await? >= STILL_ENOUGH && !session.shows_loading().await?)
 }
 
 /// Where a text was found on the page.
-async fn shown(session: &BrowserSession, expected: &str, role: Option<&str>) -> Result<Option<String>, BrowserError> {
+async fn shown(session: &dyn PageDriver, expected: &str, role: Option<&str>) -> Result<Option<String>, BrowserError> {
     let locator = match role {
         Some("table") => Locator::Role { role: "table".into(), name: Some(expected.to_owned()), exact: false },
         Some(role) => Locator::Role { role: role.to_owned(), name: Some(expected.to_owned()), exact: false },
@@ -164,7 +165,7 @@ fn identifying(expected: &str) -> Option<String> {
 /// Checks that every expected text is shown (or, negated, that none is), waiting for a page
 /// still rendering. The evidence, or why the check fails.
 pub async fn verify(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     expected: &[String],
     negated: bool,
     role: Option<&str>,
@@ -226,7 +227,7 @@ pub async fn verify(
 }
 
 /// The page's headings, for a failure note.
-async fn headings(session: &BrowserSession) -> Result<String, BrowserError> {
+async fn headings(session: &dyn PageDriver) -> Result<String, BrowserError> {
     let found = session.resolve(&Locator::Role { role: "heading".into(), name: None, exact: false }).await?;
     Ok(found.iter().take(4).map(|h| format!("\"{}\"", cut(&h.name, 60))).collect::<Vec<_>>().join(", "))
 }
@@ -266,7 +267,7 @@ pub fn labelled_value(text: &str, label: &str) -> Option<String> {
 
 /// Reads the value shown for `label`, waiting for a page still rendering.
 pub async fn note(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     label: &str,
     patience: Patience,
 ) -> Result<Result<String, String>, BrowserError> {

@@ -27,6 +27,7 @@
 pub mod block;
 pub mod cache;
 pub mod checklist;
+pub mod driver;
 pub mod effects;
 pub mod escalation;
 pub mod evidence;
@@ -38,6 +39,7 @@ pub mod lookalike;
 pub mod model;
 pub mod page;
 pub mod planning;
+pub mod progress;
 pub mod recovery;
 pub mod resolve;
 pub mod runner;

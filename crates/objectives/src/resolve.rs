@@ -4,8 +4,9 @@
 //! one name are told apart by what surrounds each (the row, card or section that names the
 //! step's other words). What it cannot tell apart or find, it says, with what it saw.
 
-use planwright_browser::{BrowserSession, Locator};
+use planwright_browser::Locator;
 
+use crate::driver::PageDriver;
 use crate::generic::{self, Generic, Kind, Which};
 use crate::intent::{Action, Intent, StepValue};
 use crate::page::{Node, Page};
@@ -337,7 +338,7 @@ fn candidates(
 /// The element a step means, as a locator: a single best match by role and name, or one of
 /// several of the same name told apart by what surrounds it.
 async fn pick(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     page: &Page,
     intent: &Intent,
     roles: &[&str],
@@ -348,7 +349,7 @@ async fn pick(
 
 /// [`pick`] among the elements `keep` keeps, none scoring under `min`.
 async fn pick_where(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     page: &Page,
     intent: &Intent,
     roles: &[&str],
@@ -387,7 +388,7 @@ async fn pick_where(
 /// Several elements of one role and name: the step's other words ("Blue widget", "October
 /// 2026") pick the one whose surroundings hold them.
 async fn disambiguate(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     locator: Locator,
     node: Node,
     intent: &Intent,
@@ -533,7 +534,7 @@ fn seen(page: &Page, roles: &[&str]) -> String {
 
 /// An intent matched to the page: the operations to carry out, in order. `Verify`, `Note` and
 /// `Wait` have none: the judge reads the page for them.
-pub async fn resolve(session: &BrowserSession, page: &Page, intent: &Intent) -> Result<Vec<Op>, Unresolved> {
+pub async fn resolve(session: &dyn PageDriver, page: &Page, intent: &Intent) -> Result<Vec<Op>, Unresolved> {
     match &intent.action {
         Action::Open { url: Some(url) } => Ok(vec![Op::Navigate { url: url.clone() }]),
         Action::Download if intent.names.is_empty() => {
@@ -637,7 +638,7 @@ fn typed(value: &StepValue, label: &str, intent: &Intent, beyond_label: bool) ->
 /// For a date to type, what says its form: a date input takes YYYY-MM-DD whatever its label
 /// says; another field shows its form in its label or placeholder ("DD/MM/YYYY"). Any other
 /// value keeps the label as it is.
-async fn date_form(session: &BrowserSession, page: &Page, value: &StepValue, label: String) -> String {
+async fn date_form(session: &dyn PageDriver, page: &Page, value: &StepValue, label: String) -> String {
     let StepValue::Literal(text) = value else { return label };
     if crate::values::date_in(text, crate::values::today()).is_none() {
         return label;
@@ -666,7 +667,7 @@ fn generic_target(intent: &Intent) -> Option<Generic> {
 /// A click on text that no control bears ("Invoice emails" on a heading that opens its section,
 /// a word of running text that acts): the one element whose whole text is what the step names
 /// — its quoted name, else its phrase, else the phrase after its verb.
-async fn by_text(session: &BrowserSession, intent: &Intent) -> Option<Locator> {
+async fn by_text(session: &dyn PageDriver, intent: &Intent) -> Option<Locator> {
     let phrase = intent.phrase.trim();
     let after_verb = phrase.split_once(' ').map(|(_, rest)| clean_article(rest));
     let wanted: Vec<&str> = if intent.names.is_empty() {
@@ -692,7 +693,7 @@ fn clean_article(phrase: &str) -> &str {
 /// results"): an element that bears the name is meant first; a position ("the 3rd button")
 /// or a section is always by kind.
 async fn by_kind_or_name(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     page: &Page,
     generic: Generic,
     intent: &Intent,
@@ -707,17 +708,10 @@ async fn by_kind_or_name(
     by_kind(session, page, generic, what).await
 }
 
-/// Elements of a kind that the accessibility tree shows alike and only the markup tells apart.
-const COLLAPSED: &str = r#"[...document.querySelectorAll('[aria-expanded="false"], details:not([open]) > summary, [aria-controls]')]
-  .filter((e) => !e.hasAttribute('aria-controls') || e.getAttribute('aria-expanded') === 'false'
-    || (document.getElementById(e.getAttribute('aria-controls')) || {}).hidden === true)
-  .filter((e) => e.getClientRects().length > 0)
-  .map((e) => (e.getAttribute('aria-label') || e.textContent || '').replace(/\s+/g, ' ').trim())"#;
-
 /// The element a reference by kind means: the only one of its kind on the page, the n-th or
 /// the last in the page's order. A text area or a date is told by its markup, a result is a
 /// link of the page's content (not of its navigation), a section is a collapsed disclosure.
-async fn by_kind(session: &BrowserSession, page: &Page, generic: Generic, what: &str) -> Result<Locator, Unresolved> {
+async fn by_kind(session: &dyn PageDriver, page: &Page, generic: Generic, what: &str) -> Result<Locator, Unresolved> {
     let roles = generic.kind.roles();
     let mut found: Vec<usize> = page
         .nodes
@@ -743,8 +737,7 @@ async fn by_kind(session: &BrowserSession, page: &Page, generic: Generic, what: 
             found.retain(|&i| !page.ancestors(i).any(|(_, a)| AROUND.contains(&a.role.as_str())));
         }
         Kind::Section => {
-            let collapsed: Vec<String> =
-                session.evaluate(COLLAPSED).await.ok().and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default();
+            let collapsed = session.collapsed_sections().await.unwrap_or_default();
             found.retain(|&i| collapsed.iter().any(|c| fold(c) == fold(&page.nodes[i].name)));
         }
         _ => {}
@@ -797,7 +790,7 @@ fn close_op(page: &Page) -> Result<Vec<Op>, Unresolved> {
 /// its kind ("the 3rd input textbox", 入力欄), by its markup when it has no label ("the
 /// username": its `name`, `id`, placeholder or type), else the one field.
 async fn field_for(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     page: &Page,
     intent: &Intent,
     field: Option<&str>,
@@ -850,7 +843,7 @@ async fn field_for(
 /// Choosing a value: an option of a select (the one the step names, or any that has it), a
 /// radio, a tab or button of that name, or — "Set the name to Ada" — typing into a field.
 async fn choose(
-    session: &BrowserSession,
+    session: &dyn PageDriver,
     page: &Page,
     intent: &Intent,
     field: Option<&str>,

@@ -19,10 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use planwright_block::{BlockContext, BlockError};
-use planwright_browser::{
-    ActOptions, ActionReport, Announcement, AnnouncementKind, BrowserError, BrowserSession, Download, Locator,
-    SnapshotMode, SnapshotOptions,
-};
+use planwright_browser::{ActOptions, ActionReport, Announcement, AnnouncementKind, BrowserError, Download, Locator};
 use planwright_runs::objective::{
     DecidedBy, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState,
     StepStatus, StepType,
@@ -33,6 +30,7 @@ use serde_json::{Map, Value};
 use tracing::Instrument;
 
 use crate::cache::{origin, ActionCache, CacheKey};
+use crate::driver::PageDriver;
 use crate::effects::{self, Effect, EffectLedger};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
@@ -41,6 +39,7 @@ use crate::model::{ModelHelp, ModelPlan};
 use crate::page::Page;
 use crate::planning::offline::is_action;
 use crate::planning::{AttemptReport, FailureKind, Planner};
+use crate::progress::ObjectiveTransitions;
 use crate::recovery;
 use crate::resolve::{resolve, Op, ValueKind};
 use crate::steplog::{decision_of, StepLine, StepLog, StepResult};
@@ -208,7 +207,7 @@ struct Done {
 
 pub struct Runner<'a> {
     ctx: &'a BlockContext,
-    session: Arc<BrowserSession>,
+    session: Arc<dyn PageDriver>,
     config: RunnerConfig,
     progress: ObjectiveProgress,
     log: StepLog,
@@ -270,7 +269,7 @@ type EvidenceShot = tokio::task::JoinHandle<Result<Option<PathBuf>, String>>;
 impl<'a> Runner<'a> {
     pub fn new(
         ctx: &'a BlockContext,
-        session: Arc<BrowserSession>,
+        session: Arc<dyn PageDriver>,
         config: RunnerConfig,
         progress: ObjectiveProgress,
     ) -> Runner<'a> {
@@ -319,7 +318,7 @@ impl<'a> Runner<'a> {
         &mut self.progress
     }
 
-    pub fn session(&self) -> &Arc<BrowserSession> {
+    pub fn session(&self) -> &Arc<dyn PageDriver> {
         &self.session
     }
 
@@ -561,7 +560,7 @@ impl<'a> Runner<'a> {
             reason: failure.reason.clone(),
             intents_done: self.intents_done,
             intents_total: intents.len(),
-            at_rest: !failure.retriable || judge::at_rest(&self.session).await.unwrap_or(false),
+            at_rest: !failure.retriable || judge::at_rest(&*self.session).await.unwrap_or(false),
             model_decided: decided_by == DecidedBy::Model,
             more_below: failure.kind == FailureKind::NotFound && !self.at_bottom().await.unwrap_or(true),
             last_in_pass,
@@ -692,7 +691,7 @@ impl<'a> Runner<'a> {
             }
             Approach::WaitForPage => {
                 let started = Instant::now();
-                while started.elapsed() < Patience::PATIENT.bound && !judge::at_rest(&self.session).await? {
+                while started.elapsed() < Patience::PATIENT.bound && !judge::at_rest(&*self.session).await? {
                     tokio::time::sleep(POLL).await;
                 }
             }
@@ -770,7 +769,7 @@ impl<'a> Runner<'a> {
             return Err(Failure::retry(FailureKind::Model, format!("the model's actions were refused: {why}")));
         }
         let planned = self.exact_targets(planned).await?;
-        let before = PageText::capture(&self.session).await?;
+        let before = PageText::capture(&*self.session).await?;
         self.set_plan(index, &planned);
         let acted = self.carry_out(index, &planned, rest).await?;
         // A banner that came up while the actions ran is not part of what is judged; a dialog
@@ -789,7 +788,7 @@ impl<'a> Runner<'a> {
             return Ok((proofs.join("; "), planned));
         }
         // The page's own error answers the actions before any model judges them.
-        let new_lines = PageText::capture(&self.session).await?.new_lines(&before);
+        let new_lines = PageText::capture(&*self.session).await?.new_lines(&before);
         let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
         let dialogs = dialogs.map(|d| d.message.as_str());
         let effectful = acted.iter().any(|a| a.effect.is_effectful());
@@ -916,7 +915,7 @@ impl<'a> Runner<'a> {
             let _ = cache.forget(key);
             return Ok(None);
         }
-        let before = PageText::capture(&self.session).await?;
+        let before = PageText::capture(&*self.session).await?;
         self.tried.0 = DecidedBy::Cache;
         self.set_plan(index, &ops);
         let mut acted = Vec::new();
@@ -1007,16 +1006,16 @@ impl<'a> Runner<'a> {
             // The snapshot taken to look for blockers is the page as it is now.
             let snapshot = self.clear_blockers(index, remaining).await?.snapshot;
             let page = Page::parse(&self.session.url().await?, &snapshot);
-            match resolve(&self.session, &page, intent).await {
+            match resolve(&*self.session, &page, intent).await {
                 Ok(ops) => {
                     if !ops.is_empty() {
                         self.set_plan(index, &ops);
                     }
-                    return Ok(Ok((ops, PageText::capture(&self.session).await?)));
+                    return Ok(Ok((ops, PageText::capture(&*self.session).await?)));
                 }
                 Err(unresolved) => {
                     let waited = started.elapsed();
-                    if judge::waited_enough(&self.session, waited, self.waits.late_content).await? {
+                    if judge::waited_enough(&*self.session, waited, self.waits.late_content).await? {
                         // Partial matches that cannot be told apart may give way to the whole
                         // one further down: scrolling goes on while there is more below.
                         let scrollable =
@@ -1043,8 +1042,7 @@ impl<'a> Runner<'a> {
 
     /// Whether the page is scrolled to its end.
     async fn at_bottom(&self) -> Result<bool, Failure> {
-        let script = "window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2";
-        Ok(self.session.evaluate(script).await?.as_bool().unwrap_or(true))
+        Ok(self.session.at_bottom().await?)
     }
 
     /// The page's interactive snapshot as it is now, secrets masked, for a written analysis.
@@ -1056,8 +1054,7 @@ impl<'a> Runner<'a> {
     }
 
     async fn snapshot_text(&self) -> Result<String, BrowserError> {
-        let options = SnapshotOptions { mode: SnapshotMode::Interactive, scope: None, token_budget: Some(6_000) };
-        Ok(self.session.snapshot(&options).await?.text)
+        self.session.snapshot_text(6_000).await
     }
 }
 

@@ -18,6 +18,7 @@ use crate::escalation::{self, Answer};
 use crate::intent::parse_step;
 use crate::planning::offline::{self, Limits, PlanInput};
 use crate::planning::{now, Planner};
+use crate::progress::ObjectiveTransitions;
 use crate::runner::{RunOutcome, Runner};
 
 /// What happens when the passes are spent and the request is not satisfied.

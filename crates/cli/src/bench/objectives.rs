@@ -613,9 +613,10 @@ const PLANNING_SCHEMAS: [&str; 7] =
 fn planning_answers(task: &Task) -> Vec<(&'static str, String, Value)> {
     use planwright_objectives::planning::offline::{self, Limits, PlanInput};
     use planwright_objectives::planning::settings::DecompositionLevel;
+    use planwright_objectives::progress::ObjectiveTransitions;
     let objectives = planwright_objectives::checklist::split_steps(&task.steps);
     let Some(first) = objectives.first().cloned() else { return Vec::new() };
-    let progress = planwright_runs::objective::ObjectiveProgress::new(task.steps.clone(), objectives);
+    let progress = planwright_runs::objective::ObjectiveProgress::begin(task.steps.clone(), objectives);
     let placeholders = planwright_objectives::runner::placeholders_in(&task.steps);
     let plan = offline::plan(&PlanInput {
         progress: &progress,

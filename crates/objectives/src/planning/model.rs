@@ -482,6 +482,7 @@ fn approach_id(approach: Approach) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::ObjectiveTransitions;
 
     #[test]
     fn every_approach_has_the_id_its_record_spells() {
@@ -500,7 +501,7 @@ mod tests {
 
     #[test]
     fn objectives_are_listed_with_their_state_for_the_evaluator() {
-        let mut progress = ObjectiveProgress::new("x", ["Open Statements".to_owned(), "Download October".to_owned()]);
+        let mut progress = ObjectiveProgress::begin("x", ["Open Statements".to_owned(), "Download October".to_owned()]);
         progress.start_current().unwrap();
         progress.complete_current("now at statements.html").unwrap();
         assert_eq!(

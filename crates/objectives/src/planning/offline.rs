@@ -470,9 +470,10 @@ fn plural(list: &[String]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::progress::ObjectiveTransitions;
 
     fn progress(steps: &[&str]) -> ObjectiveProgress {
-        ObjectiveProgress::new(steps.join("\n"), steps.iter().map(|s| s.to_string()))
+        ObjectiveProgress::begin(steps.join("\n"), steps.iter().map(|s| s.to_string()))
     }
 
     fn input<'a>(progress: &'a ObjectiveProgress, placeholders: &'a [String]) -> PlanInput<'a> {

@@ -69,9 +69,6 @@ impl Runner<'_> {
         let session = Arc::clone(&self.session);
         let downloads_before = session.download_count();
         let result = match op {
-            // Never filled: a secret does not go into an address (`secret_use`).
-            Op::Navigate { url } => session.navigate(url, &options).await,
-            Op::Click { locator, .. } => session.click(locator, &options).await,
             Op::Fill { locator, value } if value.kind == ValueKind::Placeholder => {
                 // A placeholder becomes its secret only now (registered for masking first), and
                 // goes only into a field that keeps the rule, checked on the very field typed into.
@@ -91,15 +88,8 @@ impl Runner<'_> {
                     other => other.and_then(|filled| filled.map_err(BrowserError::Input)),
                 }
             }
-            Op::Fill { locator, value } => session.fill(locator, &value.value, &options).await,
-            Op::Select { locator, option } => {
-                session.select_option(locator, std::slice::from_ref(option), &options).await
-            }
-            Op::Check { locator, on } => session.set_checked(locator, *on, &options).await,
-            Op::Press { locator, key } => session.press(locator.as_ref(), key, &options).await,
-            Op::Hover { locator } => session.hover(locator, &options).await,
-            Op::Scroll { down } => session.scroll(None, 0.0, if *down { 600.0 } else { -600.0 }, &options).await,
-            Op::Back => session.go_back(&options).await,
+            // As written: a placeholder anywhere else was refused above (`secret_use`).
+            _ => session.act(op, &options).await,
         };
         let (result_text, outcome) = match result {
             Ok(mut report) => {

@@ -16,7 +16,7 @@ impl Runner<'_> {
     /// A failure that reads the page as it is: final when the page is at rest (another
     /// attempt, with no model to think again, would see the same), else worth another attempt.
     pub(super) async fn settled(&self, kind: FailureKind, reason: String) -> Result<Failure, Failure> {
-        let retriable = !judge::at_rest(&self.session).await?;
+        let retriable = !judge::at_rest(&*self.session).await?;
         Ok(Failure { reason, retriable, kind, covered_by: None })
     }
 
@@ -34,9 +34,9 @@ impl Runner<'_> {
         };
         match &intent.action {
             Action::Verify { expected, negated, role } => {
-                Ok(read(judge::verify(&self.session, expected, *negated, *role, self.waits.check).await?))
+                Ok(read(judge::verify(&*self.session, expected, *negated, *role, self.waits.check).await?))
             }
-            Action::Note { label, name } => Ok(match judge::note(&self.session, label, self.waits.check).await? {
+            Action::Note { label, name } => Ok(match judge::note(&*self.session, label, self.waits.check).await? {
                 Ok(value) => {
                     self.extracted.insert(name.clone(), Value::String(value.clone()));
                     Verdict::Done(format!("\"{label}\" is \"{value}\", kept as {name}"))
@@ -45,7 +45,7 @@ impl Runner<'_> {
             }),
             Action::Wait => {
                 let expected = if intent.names.is_empty() { vec![intent.phrase.clone()] } else { intent.names.clone() };
-                Ok(read(judge::verify(&self.session, &expected, false, None, self.waits.check).await?))
+                Ok(read(judge::verify(&*self.session, &expected, false, None, self.waits.check).await?))
             }
             _ => self.judge_actions(intent, ops, acted, before).await,
         }
@@ -230,13 +230,7 @@ impl Runner<'_> {
             return Ok(Seen::Change(format!("a new tab opened at {}", report.url)));
         }
         if report.navigated && report.url != report.url_before {
-            let title = self
-                .session
-                .evaluate("document.title")
-                .await
-                .ok()
-                .and_then(|t| t.as_str().map(str::to_owned))
-                .unwrap_or_default();
+            let title = self.session.title().await.unwrap_or_default();
             return Ok(Seen::Change(format!(
                 "now at {}{}",
                 report.url,
@@ -262,7 +256,7 @@ impl Runner<'_> {
             // A "Loading…" is not what the action brought about: what follows it is. Asked before
             // and after the page is read, so that loading that ends or starts meanwhile counts.
             let loading_before = self.session.shows_loading().await?;
-            let now = PageText::capture(&self.session).await?;
+            let now = PageText::capture(&*self.session).await?;
             let lines: Vec<String> = now
                 .new_lines(before)
                 .into_iter()
@@ -289,7 +283,7 @@ impl Runner<'_> {
             // again a moment later, one that changed again on its own is not the action's doing.
             if !lines.is_empty() && lines.iter().all(|line| before.has_shape_of(line)) {
                 tokio::time::sleep(SELF_CHANGE).await;
-                let again = PageText::capture(&self.session).await?;
+                let again = PageText::capture(&*self.session).await?;
                 let moved: Vec<&String> = lines.iter().filter(|line| !again.has_line(line)).collect();
                 if !moved.is_empty() {
                     restless.extend(moved.into_iter().map(|line| judge::shape(line)));

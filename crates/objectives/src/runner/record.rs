@@ -20,7 +20,7 @@ impl Runner<'_> {
         let dir = self.ctx.record_dir.join("evidence");
         let pass = if self.iteration > 1 { format!("-pass{}", self.iteration) } else { String::new() };
         let name = format!("{:02}-{what}{pass}.png", self.progress.objective_number(index));
-        let shot = tokio::spawn(async move { evidence::save(&session, &dir, &name).await });
+        let shot = tokio::spawn(async move { evidence::save(&*session, &dir, &name).await });
         self.pending_evidence = Some((index, shot));
     }
 
