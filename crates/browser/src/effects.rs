@@ -110,6 +110,14 @@ pub struct FrameText {
 /// runner keeps of one page).
 const MAX_FRAME_TEXT: usize = 200_000;
 
+/// How long before an action a page's own changes say that it keeps changing: three turns of a
+/// banner that rotates every 2 s.
+const RESTLESS_SPAN_MS: u64 = 6_000;
+/// The most lines [`BrowserSession::changing_on_its_own`] gives, all frames together…
+const MAX_RESTLESS_LINES: usize = 300;
+/// …each at most this many characters (a longer line is given cut).
+const MAX_RESTLESS_LINE: usize = 500;
+
 impl BrowserSession {
     /// The visible text of every frame of the driven page, same- and cross-origin, the main frame
     /// first, at most 200,000 characters in all (the frames read last are cut first).
@@ -122,6 +130,35 @@ impl BrowserSession {
             texts.push(FrameText { url: frame.url, text });
         }
         Ok(texts)
+    }
+
+    /// The visible lines, in every frame of the driven page, of the elements whose text changed
+    /// on its own — twice or more, a second apart, in the 6 s before `before_ms` (milliseconds
+    /// since the Unix epoch, as [`crate::ActionReport::acted_at_ms`]), neither within 1.5 s of
+    /// an input (pointer, key, text, focus) nor within 1.5 s of the answer to a request started
+    /// meanwhile nor inside a timer set meanwhile: a clock, a countdown, a rotating banner, a
+    /// score, none of them evidence that an action worked. A rewritten text counts, and so does
+    /// a short element shown or hidden (a carousel's slide); a text written once where there was
+    /// none does not. Lines are as [`BrowserSession::frame_texts`] splits the text (trimmed, not
+    /// empty; an element inside a sentence gives the sentence's line), as they are now, each
+    /// once, at most 300, each cut at 500 characters.
+    pub async fn changing_on_its_own(&self, before_ms: u64) -> Result<Vec<String>, BrowserError> {
+        let args = vec![json!(before_ms), json!(RESTLESS_SPAN_MS), json!(MAX_RESTLESS_LINES), json!(MAX_RESTLESS_LINE)];
+        let mut lines: Vec<String> = Vec::new();
+        for (_, answer) in self.in_every_frame(DocumentFn::Restless, args).await? {
+            for line in answer.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                // Bounded here as well: the answer comes from the page, whose script can change what it runs on.
+                let line: String = line.trim().chars().take(MAX_RESTLESS_LINE).collect();
+                if line.is_empty() || lines.contains(&line) {
+                    continue;
+                }
+                if lines.len() == MAX_RESTLESS_LINES {
+                    return Ok(lines);
+                }
+                lines.push(line);
+            }
+        }
+        Ok(lines)
     }
 
     /// What every frame of the driven page announced at or after `since_ms` (milliseconds since

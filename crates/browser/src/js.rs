@@ -11,7 +11,8 @@ use serde_json::{json, Value};
 use crate::error::BrowserError;
 use crate::session::BrowserSession;
 
-/// Records the time of the last DOM change and the requests awaiting an answer (see `js/quiet.js`).
+/// Records the time of the last DOM change, the requests awaiting an answer, and when each
+/// element's text changed on its own (see `js/quiet.js`).
 pub(crate) const QUIET: &str = include_str!("js/quiet.js");
 
 /// Keeps what the page announces (status and alert regions, toasts), with when (see
@@ -93,11 +94,17 @@ pub(crate) enum DocumentFn {
     ByTestId,
     Announced,
     VisibleText,
+    Restless,
 }
 
 impl DocumentFn {
-    const ALL: [DocumentFn; 4] =
-        [DocumentFn::ByText, DocumentFn::ByTestId, DocumentFn::Announced, DocumentFn::VisibleText];
+    const ALL: [DocumentFn; 5] = [
+        DocumentFn::ByText,
+        DocumentFn::ByTestId,
+        DocumentFn::Announced,
+        DocumentFn::VisibleText,
+        DocumentFn::Restless,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -105,6 +112,7 @@ impl DocumentFn {
             DocumentFn::ByTestId => "byTestId",
             DocumentFn::Announced => "announced",
             DocumentFn::VisibleText => "visibleText",
+            DocumentFn::Restless => "restless",
         }
     }
 }

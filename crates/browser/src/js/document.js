@@ -65,3 +65,31 @@ function visibleText(max) {
   if (!body || body.getClientRects().length === 0) return '';
   return body.innerText.slice(0, max);
 }
+
+// RESTLESS: the visible lines of the elements whose text changed on their own (see quiet.js) twice
+// or more, a second apart, in the `span` ms before `before` (ms since the epoch): a clock, a
+// rotating banner, a score. A line is a line of the frame's visible text (visibleText), trimmed:
+// an element inside a sentence ("Local time: <span>12:00:03</span>") gives the sentence's line.
+// At most `maxLines` lines of at most `maxChars` characters.
+function restless(before, span, maxLines, maxChars) {
+  const view = this.defaultView;
+  const changed = view && view[Symbol.for('planwright.selfChanged')];
+  if (!changed || !this.body) return [];
+  // Displays that do not start a line of their own in innerText.
+  const inline = /^(inline|contents|table-cell|ruby)/;
+  const linesOf = (el) => el.innerText.split('\n').map((line) => line.trim()).filter(Boolean);
+  const found = new Set();
+  for (let [el, times] of changed) {
+    if (times.filter((at) => at <= before && at >= before - span).length < 2) continue;
+    while (el && !(el instanceof view.HTMLElement)) el = el.parentElement;
+    if (!el || !el.isConnected || el.getClientRects().length === 0 || !this.body.contains(el)) continue;
+    const own = linesOf(el);
+    let box = el;
+    while (box !== this.body && box.parentElement && inline.test(view.getComputedStyle(box).display)) box = box.parentElement;
+    for (const line of box === el ? own : linesOf(box).filter((line) => own.some((part) => line.includes(part)))) {
+      found.add(Array.from(line).slice(0, maxChars).join(''));
+      if (found.size >= maxLines) return [...found];
+    }
+  }
+  return [...found];
+}
