@@ -61,10 +61,11 @@ fn entry_json(entry: &CacheEntry) -> serde_json::Value {
         "objective": entry.objective,
         "page": entry.page,
         "placeholders": entry.placeholders,
-        "actions": entry.ops.iter().map(|op| json!({
+        "actions": entry.ops.iter().enumerate().map(|(at, op)| json!({
             "action": op.describe(),
             "tool": op.tool(),
             "locator": op.locator().map(ToString::to_string),
+            "effectful": entry.effectful.contains(&at),
         })).collect::<Vec<_>>(),
         "replays": entry.replays,
         "updated_at": entry.updated_at,
@@ -83,8 +84,9 @@ fn entries_text(entries: &[CacheEntry], path: &std::path::Path) -> String {
             "\n{}  {}\n    page: {}\n    kept {}; {used}\n",
             entry.id, entry.objective, entry.page, entry.updated_at
         ));
-        for op in &entry.ops {
-            text.push_str(&format!("    - {}\n", op.describe()));
+        for (at, op) in entry.ops.iter().enumerate() {
+            let once = if entry.effectful.contains(&at) { "  (changes something: done once a run)" } else { "" };
+            text.push_str(&format!("    - {}{once}\n", op.describe()));
         }
     }
     text

@@ -75,6 +75,10 @@ async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
         "{sign_in}"
     );
     assert!(sign_in["updated_at"].is_string() && sign_in["used_at"].is_null() && sign_in["replays"] == 0, "{sign_in}");
+    // Typing changes nothing in the world; signing in posts the form, and is kept as effectful.
+    let effectful: Vec<(&str, bool)> =
+        actions.iter().map(|a| (a["tool"].as_str().unwrap(), a["effectful"].as_bool().unwrap())).collect();
+    assert_eq!(effectful, [("fill", false), ("fill", false), ("click", true)], "{sign_in}");
     let text = planwright(home.path(), work.path(), &["cache", "show"], &[]).await;
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains(sign_in["id"].as_str().unwrap()) && text.contains("never replayed"), "{text}");

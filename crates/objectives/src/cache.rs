@@ -32,12 +32,23 @@ pub struct CacheEntry {
     pub page: String,
     pub placeholders: Vec<String>,
     pub ops: Vec<Op>,
+    /// Which of `ops` (by index) changed the world when they were kept (a send, a payment, a
+    /// request that writes): never carried out twice for an objective.
+    pub effectful: Vec<usize>,
     /// How many times a run replayed it.
     pub replays: u64,
     /// When it was kept (RFC 3339, UTC).
     pub updated_at: String,
     /// When a run last replayed it, if one did.
     pub used_at: Option<String>,
+}
+
+/// What is kept for an objective: its operations, and which of them are effectful.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cached {
+    pub ops: Vec<Op>,
+    /// Indexes into `ops`.
+    pub effectful: Vec<usize>,
 }
 
 /// An open cache. Cheap to share (`Arc`); calls are serialised.
@@ -113,6 +124,14 @@ impl ActionCache {
         if !has_used_at {
             conn.execute_batch("ALTER TABLE actions ADD COLUMN used_at TEXT").map_err(|e| error(&e))?;
         }
+        // …and `effectful`: its entries, kept before, are classified again as they are replayed.
+        let has_effectful = conn
+            .prepare("SELECT 1 FROM pragma_table_info('actions') WHERE name = 'effectful'")
+            .and_then(|mut statement| statement.exists([]))
+            .map_err(|e| error(&e))?;
+        if !has_effectful {
+            conn.execute_batch("ALTER TABLE actions ADD COLUMN effectful TEXT").map_err(|e| error(&e))?;
+        }
         Ok(ActionCache { path: path.to_path_buf(), conn: Mutex::new(conn) })
     }
 
@@ -120,30 +139,38 @@ impl ActionCache {
         CacheError { path: self.path.clone(), message: e.to_string() }
     }
 
-    /// The operations kept for `key`; `None` when there are none (or they no longer read).
-    pub fn get(&self, key: &CacheKey) -> Result<Option<Vec<Op>>, CacheError> {
+    /// What is kept for `key`; `None` when nothing is (or its operations no longer read).
+    pub fn get(&self, key: &CacheKey) -> Result<Option<Cached>, CacheError> {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
-        let ops: Option<String> = conn
-            .query_row("SELECT ops FROM actions WHERE key = ?1", params![key.digest()], |row| row.get(0))
+        let row: Option<(String, Option<String>)> = conn
+            .query_row("SELECT ops, effectful FROM actions WHERE key = ?1", params![key.digest()], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
             .optional()
             .map_err(|e| self.error(e))?;
-        Ok(ops.and_then(|ops| serde_json::from_str(&ops).ok()))
+        Ok(row.and_then(|(ops, effectful)| {
+            let ops: Vec<Op> = serde_json::from_str(&ops).ok()?;
+            Some(Cached { effectful: effectful_of(effectful.as_deref(), ops.len()), ops })
+        }))
     }
 
-    /// Keeps `ops` for `key` (replacing what was there). Operations with a ref are not kept.
-    pub fn put(&self, key: &CacheKey, ops: &[Op]) -> Result<bool, CacheError> {
+    /// Keeps `ops` for `key`, with which of them are `effectful` (replacing what was there).
+    /// Operations with a ref are not kept.
+    pub fn put(&self, key: &CacheKey, ops: &[Op], effectful: &[usize]) -> Result<bool, CacheError> {
         if ops.is_empty() || ops.iter().any(|op| matches!(op.locator(), Some(planwright_browser::Locator::Ref { .. })))
         {
             return Ok(false);
         }
         let json = serde_json::to_string(ops).map_err(|e| self.error(e))?;
+        let effectful = serde_json::to_string(effectful).map_err(|e| self.error(e))?;
         let now = now();
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         conn.execute(
-            "INSERT INTO actions (key, objective, page, placeholders, ops, replays, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6)
-             ON CONFLICT(key) DO UPDATE SET ops = excluded.ops, updated_at = excluded.updated_at",
-            params![key.digest(), key.objective, key.page, key.placeholders.join(","), json, now],
+            "INSERT INTO actions (key, objective, page, placeholders, ops, replays, updated_at, effectful)
+             VALUES (?1, ?2, ?3, ?4, ?5, 0, ?6, ?7)
+             ON CONFLICT(key) DO UPDATE SET ops = excluded.ops, updated_at = excluded.updated_at,
+                 effectful = excluded.effectful",
+            params![key.digest(), key.objective, key.page, key.placeholders.join(","), json, now, effectful],
         )
         .map_err(|e| self.error(e))?;
         Ok(true)
@@ -185,7 +212,7 @@ impl ActionCache {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         let mut statement = conn
             .prepare(
-                "SELECT key, objective, page, placeholders, ops, replays, updated_at, used_at FROM actions
+                "SELECT key, objective, page, placeholders, ops, replays, updated_at, used_at, effectful FROM actions
                  ORDER BY page, objective",
             )
             .map_err(|e| self.error(e))?;
@@ -193,13 +220,15 @@ impl ActionCache {
             .query_map([], |row| {
                 let key: String = row.get(0)?;
                 let placeholders: String = row.get(3)?;
-                let ops: String = row.get(4)?;
+                let ops: Vec<Op> = serde_json::from_str(&row.get::<_, String>(4)?).unwrap_or_default();
+                let effectful: Option<String> = row.get(8)?;
                 Ok(CacheEntry {
+                    effectful: effectful_of(effectful.as_deref(), ops.len()),
                     id: key.chars().take(ENTRY_ID_LEN).collect(),
                     objective: row.get(1)?,
                     page: row.get(2)?,
                     placeholders: placeholders.split(',').filter(|p| !p.is_empty()).map(str::to_owned).collect(),
-                    ops: serde_json::from_str(&ops).unwrap_or_default(),
+                    ops,
                     replays: row.get::<_, i64>(5)?.max(0) as u64,
                     updated_at: row.get(6)?,
                     used_at: row.get(7)?,
@@ -253,6 +282,13 @@ impl ActionCache {
     }
 }
 
+/// The effectful operations' indexes as kept (a JSON list), those out of range left out; none
+/// for an entry kept before they were.
+fn effectful_of(kept: Option<&str>, ops: usize) -> Vec<usize> {
+    let indexes: Vec<usize> = kept.and_then(|k| serde_json::from_str(k).ok()).unwrap_or_default();
+    indexes.into_iter().filter(|&i| i < ops).collect()
+}
+
 /// How many hex digits of a key's digest name an entry.
 const ENTRY_ID_LEN: usize = 12;
 
@@ -295,8 +331,8 @@ mod tests {
             },
             Op::Click { locator: role("button", "Sign in"), downloads: false },
         ];
-        assert!(cache.put(&key, &ops).unwrap());
-        assert_eq!(cache.get(&key).unwrap(), Some(ops.clone()));
+        assert!(cache.put(&key, &ops, &[1]).unwrap());
+        assert_eq!(cache.get(&key).unwrap(), Some(Cached { ops: ops.clone(), effectful: vec![1] }));
         // The same objective on another page, or with other placeholders, is another entry.
         assert_eq!(
             cache
@@ -319,8 +355,8 @@ mod tests {
         let entries = cache.entries().unwrap();
         assert_eq!(entries.len(), 1);
         assert_eq!(
-            (entries[0].objective.as_str(), entries[0].page.as_str(), &entries[0].ops),
-            ("Sign in with {{U}} / {{P}}", "http://h/login.html", &ops)
+            (entries[0].objective.as_str(), entries[0].page.as_str(), &entries[0].ops, &entries[0].effectful),
+            ("Sign in with {{U}} / {{P}}", "http://h/login.html", &ops, &vec![1])
         );
         assert_eq!(
             (entries[0].placeholders.clone(), entries[0].replays, entries[0].used_at.clone()),
@@ -345,7 +381,7 @@ mod tests {
             CacheKey::new("Go on", "http://b.test/one.html", Vec::new()),
         ];
         for key in &keys {
-            assert!(cache.put(key, &ops).unwrap());
+            assert!(cache.put(key, &ops, &[]).unwrap());
         }
         assert_eq!(cache.forget_site("http://a.test:81/any/page").unwrap(), 2);
         assert_eq!(cache.forget_site("http://a.test:81").unwrap(), 0);
@@ -363,7 +399,7 @@ mod tests {
         let cache = ActionCache::open(&dir.path().join(CACHE_FILE)).unwrap();
         let key = CacheKey::new("Close it", "http://h/", Vec::new());
         let ops = vec![Op::Click { locator: Locator::Ref { reference: "e12".into() }, downloads: false }];
-        assert!(!cache.put(&key, &ops).unwrap());
+        assert!(!cache.put(&key, &ops, &[]).unwrap());
         assert_eq!(cache.get(&key).unwrap(), None);
     }
 
@@ -374,5 +410,34 @@ mod tests {
         std::fs::write(&path, "not a database, just text that is long enough to be read as a header").unwrap();
         let error = ActionCache::open(&path).err().unwrap();
         assert!(error.to_string().contains(CACHE_FILE), "{error}");
+    }
+
+    #[test]
+    fn an_entry_kept_before_effects_were_classified_reads_with_none_and_gains_them_when_kept_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CACHE_FILE);
+        let key = CacheKey::new("Send the report", "http://h/report.html", Vec::new());
+        let ops = vec![Op::Click { locator: role("button", "Send report"), downloads: false }];
+        {
+            // The table as it was before `effectful`, with one entry.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(
+                "CREATE TABLE actions (key TEXT PRIMARY KEY, objective TEXT NOT NULL, page TEXT NOT NULL,
+                 placeholders TEXT NOT NULL, ops TEXT NOT NULL, replays INTEGER NOT NULL DEFAULT 0,
+                 updated_at TEXT NOT NULL, used_at TEXT);",
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO actions VALUES (?1, ?2, ?3, '', ?4, 0, 't', NULL)",
+                params![key.digest(), key.objective, key.page, serde_json::to_string(&ops).unwrap()],
+            )
+            .unwrap();
+        }
+        let cache = ActionCache::open(&path).unwrap();
+        assert_eq!(cache.get(&key).unwrap(), Some(Cached { ops: ops.clone(), effectful: Vec::new() }));
+        // An index past the operations (a hand-edited row) is left out.
+        assert!(cache.put(&key, &ops, &[0, 7]).unwrap());
+        assert_eq!(cache.get(&key).unwrap().map(|c| c.effectful), Some(vec![0]));
+        assert_eq!(cache.entries().unwrap()[0].effectful, vec![0]);
     }
 }

@@ -312,6 +312,11 @@ impl EffectLedger {
         }
     }
 
+    /// Whether `action` is among the effectful actions `objective` carried out.
+    pub fn has(&self, objective: usize, action: &str) -> bool {
+        self.done.get(&objective).is_some_and(|d| d.iter().any(|e| e.action == action))
+    }
+
     /// How many effectful actions `objective` carried out.
     pub fn count(&self, objective: usize) -> usize {
         self.done.get(&objective).map_or(0, Vec::len)

@@ -29,7 +29,7 @@ use planwright_runs::{ArtifactKind, LogLevel, Progress, Reason, RunMessage};
 use serde_json::{Map, Value};
 use tracing::Instrument;
 
-use crate::cache::{origin, ActionCache, CacheKey};
+use crate::cache::{origin, ActionCache, CacheKey, Cached};
 use crate::driver::PageDriver;
 use crate::effects::{self, Effect, EffectLedger};
 use crate::evidence;
@@ -870,7 +870,10 @@ impl<'a> Runner<'a> {
     ) -> Result<Done, Failure> {
         self.effect_asked_done(&key.objective)?;
         if let Some(cache) = self.config.cache.as_ref().filter(|_| self.keeps_rule(key, &ops)) {
-            if let Err(error) = cache.put(key, &ops) {
+            let objective = self.scope.objective;
+            let effectful: Vec<usize> =
+                (0..ops.len()).filter(|&i| self.effects.has(objective, &ops[i].describe())).collect();
+            if let Err(error) = cache.put(key, &ops, &effectful) {
                 self.ctx.log(LogLevel::Warn, format!("{error}; the next run decides again"));
             }
         }
@@ -901,8 +904,8 @@ impl<'a> Runner<'a> {
     /// resolved again and the cache updated).
     async fn replay(&mut self, index: usize, key: &CacheKey, intents: &[Intent]) -> Result<Option<Done>, Failure> {
         let Some(cache) = self.config.cache.clone() else { return Ok(None) };
-        let ops = match cache.get(key) {
-            Ok(Some(ops)) => ops,
+        let Cached { ops, effectful } = match cache.get(key) {
+            Ok(Some(cached)) => cached,
             Ok(None) => return Ok(None),
             Err(error) => {
                 self.ctx.log(LogLevel::Warn, format!("{error}; deciding without it"));
@@ -938,7 +941,9 @@ impl<'a> Runner<'a> {
             if at > 0 || looked.elapsed() > POLL {
                 self.clear_blockers(index, intents).await?;
             }
-            match self.act(op).await {
+            // Kept as effectful, it is one whatever its control says now (its request wrote).
+            let done = if effectful.contains(&at) { self.act_effectful(op).await } else { self.act(op).await };
+            match done {
                 Ok(done) => acted.push(done),
                 Err(refused) if refused.kind == FailureKind::Refused => {
                     let _ = cache.forget(key);

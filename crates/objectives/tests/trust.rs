@@ -165,7 +165,7 @@ async fn a_poisoned_cache_entry_is_refused_forgotten_and_the_objective_done_offl
     let cache = ActionCache::open(&home.path().join(planwright_objectives::CACHE_FILE)).unwrap();
     let key = CacheKey::new(objective, &start, vec!["PORTAL_PASSWORD".into()]);
     let url = format!("{}?p={{{{PORTAL_PASSWORD}}}}", sites.other_url("/trust/collect.html"));
-    assert!(cache.put(&key, &[Op::Navigate { url }]).unwrap());
+    assert!(cache.put(&key, &[Op::Navigate { url }], &[]).unwrap());
     drop(cache);
 
     let plan = plan(&format!("{start}?instant=1"), &format!("1. {objective}"), &["PORTAL_PASSWORD"], json!({}));
@@ -320,7 +320,7 @@ async fn click_save_never_presses_save_and_delete_all_records() {
     let cache = ActionCache::open(&home.path().join(planwright_objectives::CACHE_FILE)).unwrap();
     let key = CacheKey::new("Click Save", &sites.url("/trust/lookalike.html"), Vec::new());
     let partial = planwright_browser::Locator::Role { role: "button".into(), name: Some("Save".into()), exact: false };
-    assert!(cache.put(&key, &[Op::Click { locator: partial, downloads: false }]).unwrap());
+    assert!(cache.put(&key, &[Op::Click { locator: partial, downloads: false }], &[]).unwrap());
     drop(cache);
     let cached = run_on(&sites, &plan(&start, steps, &[], json!({"max_retries_per_step": 1})), home, None).await;
     assert_eq!(pressed(&cached), 0, "{}", cached.state);

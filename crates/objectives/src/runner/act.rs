@@ -46,6 +46,16 @@ impl Runner<'_> {
     /// Carries out one operation and records it on the current step; an effectful one is noted
     /// in the ledger, and one the ledger has for this objective is not carried out again.
     pub(super) async fn act(&mut self, op: &Op) -> Result<Acted, Failure> {
+        self.act_as(op, false).await
+    }
+
+    /// [`Runner::act`] for an operation known to be effectful (the action cache kept it so),
+    /// whatever its control says now.
+    pub(super) async fn act_effectful(&mut self, op: &Op) -> Result<Acted, Failure> {
+        self.act_as(op, true).await
+    }
+
+    async fn act_as(&mut self, op: &Op, known_effectful: bool) -> Result<Acted, Failure> {
         // The evidence of the objective before shows the page before this action.
         self.flush_evidence().await;
         if let Some(refused) = self.refusal(op).await? {
@@ -59,7 +69,16 @@ impl Runner<'_> {
             self.record_action(op, format!("not repeated: {why}"), false);
             return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None });
         }
-        let effect = if recovering { Effect::Safe } else { self.effect_of(op).await? };
+        let effect = if recovering {
+            Effect::Safe
+        } else {
+            match self.effect_of(op).await? {
+                Effect::Safe if known_effectful => {
+                    Effect::Effectful { why: "the action cache kept it as one that changes something".to_owned() }
+                }
+                effect => effect,
+            }
+        };
         // What typing changes is read back from the field; anything it brings up (suggestions,
         // a submit button enabled) is waited for by the next action's own checks.
         let options = match op {
