@@ -7,8 +7,9 @@ use time::{Date, Duration, Month, Weekday};
 use crate::text::{fold, is_japanese, stem, words};
 
 /// The part of an unquoted `value` the field's `label` does not already say: "order 1042" for
-/// the field "Order number" is "1042", 「伝票番号 5531」 for 「伝票番号」 is "5531". Leading words
-/// the label holds are dropped; something always remains.
+/// the field "Order number" is "1042", 「伝票番号 5531」 for 「伝票番号」 is "5531", "the code
+/// 7F3K" for "Code" is "7F3K". Leading words the label holds are dropped, with the articles among
+/// them; something always remains, and articles alone are never dropped ("the Smiths").
 pub fn beyond_label(value: &str, label: &str) -> String {
     let label_words = words(label);
     let said = |token: &str| {
@@ -22,13 +23,17 @@ pub fn beyond_label(value: &str, label: &str) -> String {
                 })
             })
     };
+    let article = |token: &str| ARTICLES.contains(&fold(token).as_str());
     let tokens: Vec<&str> = value.split_whitespace().collect();
-    let kept = tokens.iter().position(|t| !said(t)).unwrap_or(tokens.len());
-    if kept == 0 || kept == tokens.len() {
+    let kept = tokens.iter().position(|t| !said(t) && !article(t)).unwrap_or(tokens.len());
+    if kept == tokens.len() || !tokens[..kept].iter().any(|t| said(t)) {
         return value.trim().to_owned();
     }
     tokens[kept..].join(" ")
 }
+
+/// Words before a value that name nothing of it ("the code 7F3K", "your order 1042").
+const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that", "its"];
 
 /// A date written relative to `today` (or in full), if `text` is nothing but one: today,
 /// tomorrow, "next Friday" (the first Friday after today), "this Friday", "in 3 days",
@@ -218,6 +223,10 @@ mod tests {
             ("Tailspin Toys", "Customer", "Tailspin Toys"),
             ("order", "Order number", "order"),
             ("orders 7 and 8", "Order", "7 and 8"),
+            ("the code 7F3K", "Code", "7F3K"),
+            ("your order 1042", "Order number", "1042"),
+            ("the Smiths", "Name", "the Smiths"),
+            ("the code", "Code", "the code"),
         ];
         for (value, label, expected) in cases {
             assert_eq!(beyond_label(value, label), expected, "{value} for {label}");
