@@ -20,20 +20,25 @@ fn is_clock(line: &str) -> bool {
         .is_some_and(|time| time.len() == 8 && time.chars().all(|c| c.is_ascii_digit() || c == ':'))
 }
 
+/// The slide shown, one of two shown in turn.
+fn is_slide(line: &str) -> bool {
+    line == "Gift cards for every occasion" || line == "Members save 10%"
+}
+
 /// The score inside the frame "Scores".
 fn is_score(line: &str) -> bool {
     line == "Last reward: 0.50" || line == "Last reward: -1.00"
 }
 
-/// What changes on its own now, once it holds the banner's line, the clock's and the frame's score
-/// (all change on their own all the time, so this only waits for enough of it to be seen), within
-/// a generous bound.
+/// What changes on its own now, once it holds the banner's line, the slide's, the clock's and the
+/// frame's score (all change on their own all the time, so this only waits for enough of it to be
+/// seen), within a generous bound.
 async fn restless_once_all_are_seen(session: &BrowserSession) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(40);
     loop {
         let lines = session.changing_on_its_own(now_ms()).await.unwrap();
         let seen = |is: fn(&str) -> bool| lines.iter().any(|l| is(l));
-        if seen(|l| OFFERS.contains(&l)) && seen(is_clock) && seen(is_score) {
+        if seen(|l| OFFERS.contains(&l)) && seen(is_slide) && seen(is_clock) && seen(is_score) {
             return lines;
         }
         assert!(
@@ -64,28 +69,50 @@ async fn a_rotating_banner_and_a_clock_change_on_their_own_and_what_a_click_brou
     let options = ActOptions::default();
 
     let lines = restless_once_all_are_seen(&session).await;
-    // Only the banner's, the clock's and the frame's score's lines: the clock's is its sentence's
-    // whole line, as the page's text has it.
-    assert!(lines.iter().all(|l| OFFERS.contains(&l.as_str()) || is_clock(l) || is_score(l)), "{lines:?}");
+    // Only the banner's, the slide's, the clock's and the frame's score's lines: the clock's is its
+    // sentence's whole line, as the page's text has it.
+    assert!(
+        lines.iter().all(|l| OFFERS.contains(&l.as_str()) || is_slide(l) || is_clock(l) || is_score(l)),
+        "{lines:?}"
+    );
     assert!(!lines.iter().any(|l| l == "Deals of the week"), "{lines:?}");
 
-    // A button that does nothing leaves the page's own changes as they were.
-    session.click(&role("button", "Apply coupon"), &options).await.unwrap();
+    // After a button that does nothing, what kept changing before it is still told apart (the
+    // banner's and the slides' turns are slower: this much is certain to have been seen).
+    let report = session.click(&role("button", "Apply coupon"), &options).await.unwrap();
+    let lines = session.changing_on_its_own(report.acted_at_ms).await.unwrap();
+    assert!(lines.iter().any(|l| is_clock(l)) && lines.iter().any(|l| is_score(l)), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| OFFERS.contains(&l.as_str()) || is_slide(l) || is_clock(l) || is_score(l)),
+        "{lines:?}"
+    );
     // "Check stock" shows "Checking stock…" and, 2 s later from a timer the click set,
-    // "In stock: 4": twice, so that its line changes twice, each time as the click's doing.
-    for _ in 0..2 {
-        let report = session.click(&role("button", "Check stock"), &options).await.unwrap();
-        shows(&session, "In stock: 4").await;
-        let lines = session.changing_on_its_own(now_ms()).await.unwrap();
-        assert!(!lines.iter().any(|l| l.contains("stock")), "{lines:?}");
-        let before_the_click = session.changing_on_its_own(report.acted_at_ms).await.unwrap();
-        assert!(!before_the_click.iter().any(|l| l.contains("stock")), "{before_the_click:?}");
+    // "In stock: 4"; "Reserve one" shows "Reserving…" and, once its request is answered 2.5 s
+    // later, "Reserved: N". Each twice, so that each line changes twice, each time as the click's
+    // doing.
+    for round in 1..=2 {
+        let reserved = format!("Reserved: {round}");
+        for (button, shown) in [("Check stock", "In stock: 4"), ("Reserve one", reserved.as_str())] {
+            let report = session.click(&role("button", button), &options).await.unwrap();
+            shows(&session, shown).await;
+            let lines = session.changing_on_its_own(now_ms()).await.unwrap();
+            assert!(!lines.iter().any(|l| l.contains("stock") || l.contains("Reserv")), "{lines:?}");
+            let before_the_click = session.changing_on_its_own(report.acted_at_ms).await.unwrap();
+            assert!(
+                !before_the_click.iter().any(|l| l.contains("stock") || l.contains("Reserv")),
+                "{before_the_click:?}"
+            );
+        }
     }
     assert_eq!(sites.events("stock_checked").len(), 2);
+    assert_eq!(sites.events("reserved").len(), 2);
 
     // Once the banner and the clock are seen changing on their own again, the stock's line is
     // still not among them.
     let lines = restless_once_all_are_seen(&session).await;
-    assert!(!lines.iter().any(|l| l.contains("stock") || l == "Deals of the week"), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("stock") || l.contains("Reserv") || l == "Deals of the week"),
+        "{lines:?}"
+    );
     session.close().await;
 }
