@@ -462,6 +462,25 @@ async fn a_failed_attempt_takes_the_approach_that_fits_how_it_failed() {
             },
         },
         Case {
+            name: "no effect, no attempt left in the pass: the next pass waits for the page",
+            page: ScriptedPage::new(vec![Screen::at("/sales")
+                .line("Sales")
+                .element(Element::new("button", "Refresh"))])
+            .on_nth(Act::Click, "button", "Refresh", 2, vec![Do::show("Totals: 12 orders")]),
+            steps: "1. Click \"Refresh\" to show the totals",
+            answers: vec![],
+            limits: Limits::USUAL.attempts(1).passes(2).reporting(),
+            expect: Expect {
+                ended: Some(Ended::Finished(TaskOutcome::Satisfied)),
+                statuses: vec![Completed],
+                revisions: Some(vec![]),
+                approach: vec![(1, Approach::WaitForPage)],
+                passes: Some(2),
+                acted: vec![("button", "Refresh", 2)],
+                ..Expect::default()
+            },
+        },
+        Case {
             name: "a check failed on a still page: no approach is left, no pass follows",
             page: ScriptedPage::new(vec![Screen::at("/invoice").line("Invoice 7").line("Status: open")]),
             steps: "1. Check that \"Payment received\" is shown",
