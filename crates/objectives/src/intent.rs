@@ -1186,6 +1186,12 @@ fn expected_english(rest: &str) -> (Vec<String>, bool) {
     if !quotes.is_empty() {
         return (quotes, negated);
     }
+    // "the order has been shipped", "the invoice is paid": the state is what is looked for, not
+    // the subject alone (a page naming any order would do) nor "been shipped".
+    let whole = clean_phrase(rest);
+    if crate::judge::state_of(&whole).is_some() {
+        return (vec![whole], negated);
+    }
     let masked = mask_quotes(rest);
     let lower = masked.to_ascii_lowercase();
     for verb in [" shows ", " says ", " displays ", " reads ", " contains ", " lists ", " includes ", " has "] {
@@ -1223,13 +1229,17 @@ fn expected_english(rest: &str) -> (Vec<String>, bool) {
         " are ",
     ] {
         if let Some(i) = lower.find(predicate) {
+            // "the total is €42.00": the value is what is looked for.
+            let value = clean_phrase(strip_negation(&rest[i + predicate.len()..]));
+            if matches!(predicate, " is " | " are ") && value.chars().any(|c| c.is_ascii_digit()) {
+                return (vec![value], negated);
+            }
             let subject = clean_phrase(&rest[..i]);
             if !subject.is_empty() {
                 return (vec![subject], negated);
             }
         }
     }
-    let whole = clean_phrase(rest);
     (if whole.is_empty() { Vec::new() } else { vec![whole] }, negated)
 }
 
@@ -1944,10 +1954,13 @@ mod tests {
 
     #[test]
     fn checks_of_the_page_find_what_they_expect() {
-        let cases: [(&str, &[&str], bool); 6] = [
+        let cases: [(&str, &[&str], bool); 9] = [
             ("Check that the page says \"Welcome back\"", &["Welcome back"], false),
             ("Check that the header shows Cart (1)", &["Cart (1)"], false),
             ("Check that order SO-20436 is in the list", &["order SO-20436"], false),
+            ("Check that the order has been shipped", &["order has been shipped"], false),
+            ("Check that the invoice is paid", &["invoice is paid"], false),
+            ("Check that the total is €42.00", &["€42.00"], false),
             ("Verify that the error message is not shown", &["error message"], true),
             ("「下書きを保存しました」と表示されることを確認する", &["下書きを保存しました"], false),
             ("メニューに「経費申請」と「申請履歴」があることを確認する", &["経費申請", "申請履歴"], false),

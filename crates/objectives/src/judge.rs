@@ -162,6 +162,56 @@ fn identifying(expected: &str) -> Option<String> {
     (found.len() == 1 && words(expected).len() > 1).then(|| found.into_iter().next().unwrap_or_default())
 }
 
+/// The state an expected phrase states of its subject, when it is one ("the order has been
+/// shipped" → ("order", "shipped"), "the invoice is paid"): the subject and the state's word.
+/// A negated one ("has not been shipped") is none: its absence proves nothing.
+pub(crate) fn state_of(expected: &str) -> Option<(String, String)> {
+    static STATE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let state = STATE.get_or_init(|| {
+        regex::Regex::new(
+            r"^(?:(?:the|a|an|this|that|my|your|our)\s+)?([a-z][a-z0-9 -]{0,40}?)\s+(?:has been|have been|is now|are now|is|are|was|were)\s+([a-z]{3,20})$",
+        )
+        .expect("a valid pattern")
+    });
+    let folded = fold(expected);
+    let found = state.captures(folded.trim())?;
+    let (subject, word) = (found[1].to_owned(), found[2].to_owned());
+    (!["not", "no", "never"].contains(&word.as_str()) && !subject.split(' ').any(|w| w == "not"))
+        .then_some((subject, word))
+}
+
+/// Where a state is shown: exactly one element that is not a control reads the state's word
+/// alone (a status cell "Shipped") or after a status label ("Status: Shipped"), and the page
+/// names the subject. A filter button "Shipped", or two rows of which one is shipped, is not it.
+async fn state_shown(session: &dyn PageDriver, subject: &str, word: &str) -> Result<Option<String>, BrowserError> {
+    let page = fold(&session.frame_texts().await?.into_iter().map(|f| f.text).collect::<Vec<_>>().join("\n"));
+    if !words(subject).iter().all(|w| page.contains(crate::text::stem(w))) {
+        return Ok(None);
+    }
+    // As pages write it: "shipped", "Shipped", "SHIPPED", alone or after a status label.
+    let capital: String = word.chars().take(1).flat_map(char::to_uppercase).chain(word.chars().skip(1)).collect();
+    let mut texts = Vec::new();
+    for state in [word.to_owned(), capital, word.to_uppercase()] {
+        texts.extend(["Status: ", "Status "].map(|label| format!("{label}{state}")));
+        texts.push(state);
+    }
+    let mut shown: Vec<(i64, String)> = Vec::new();
+    for text in texts {
+        for candidate in session.resolve(&Locator::Text { text: text.clone(), exact: true }).await? {
+            if !planwright_browser::is_interactive(&candidate.role)
+                && !shown.iter().any(|(id, _)| *id == candidate.backend_node_id)
+                && session.is_visible(&candidate).await?
+            {
+                shown.push((candidate.backend_node_id, text.clone()));
+            }
+        }
+    }
+    Ok(match shown.as_slice() {
+        [(_, one)] => Some(format!("\"{}\" is shown", cut(one, 80))),
+        _ => None,
+    })
+}
+
 /// Checks that every expected text is shown (or, negated, that none is), waiting for a page
 /// still rendering. The evidence, or why the check fails.
 pub async fn verify(
@@ -181,9 +231,12 @@ pub async fn verify(
         for text in expected {
             let found = match shown(session, text, role).await? {
                 Some(found) => Some(found),
-                None => match identifying(text) {
-                    Some(code) => shown(session, &code, None).await?.map(|f| format!("{f} (for \"{text}\")")),
-                    None => None,
+                None => match (identifying(text), state_of(text)) {
+                    (Some(code), _) => shown(session, &code, None).await?.map(|f| format!("{f} (for \"{text}\")")),
+                    (None, Some((subject, word))) if !negated => {
+                        state_shown(session, &subject, &word).await?.map(|f| format!("{f} (for \"{text}\")"))
+                    }
+                    (None, _) => None,
                 },
             };
             match found {
@@ -288,6 +341,23 @@ pub async fn note(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phrase_that_states_a_state_names_its_subject_and_the_state() {
+        let cases = [
+            ("the order has been shipped", Some(("order", "shipped"))),
+            ("The invoice is paid", Some(("invoice", "paid"))),
+            ("my request was approved", Some(("request", "approved"))),
+            ("the order has not been shipped", None),
+            ("the order is not shipped", None),
+            ("Welcome back", None),
+            ("order SO-20436 is in the list", None),
+        ];
+        for (phrase, expected) in cases {
+            let got = state_of(phrase);
+            assert_eq!(got.as_ref().map(|(s, w)| (s.as_str(), w.as_str())), expected, "{phrase}");
+        }
+    }
 
     #[test]
     fn a_labelled_value_is_read_from_its_line_or_the_next() {
