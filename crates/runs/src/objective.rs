@@ -250,6 +250,13 @@ impl std::fmt::Display for RequestSeen {
 }
 
 impl RequestSeen {
+    /// As the record keeps it: its address and error masked by `redact`, then cut (cut first, a
+    /// secret could be left in part where masking no longer finds it).
+    pub fn masked(self, redact: impl Fn(&str) -> String) -> RequestSeen {
+        let keep = |text: &str| crate::bounded(&redact(text));
+        RequestSeen { url: keep(&self.url), error: self.error.as_deref().map(keep), ..self }
+    }
+
     /// The server answered with an error: a 4xx or a 5xx.
     pub fn refused(&self) -> bool {
         self.status.is_some_and(|status| status >= 400)
@@ -799,6 +806,24 @@ mod tests {
             serde_json::json!({"action": "read the table", "tool_name": "read", "result": "ok", "timestamp": "t"});
         let action: ExecutedAction = serde_json::from_value(old).unwrap();
         assert_eq!(action.tool_name, Tool::Other);
+    }
+
+    #[test]
+    fn a_requests_address_and_error_are_kept_masked_and_cut() {
+        let canary = "s3cr3t-canary-7781";
+        let redact = |text: &str| text.replace(canary, "***");
+        let long = format!("/api/answer?token={canary}&pad={}", "x".repeat(crate::REPEATED_TEXT_CHARS));
+        let request = RequestSeen {
+            method: "POST".into(),
+            url: long,
+            status: None,
+            error: Some(format!("net::ERR_FAILED {canary}")),
+        };
+        let kept = request.masked(redact);
+        assert!(kept.url.starts_with("/api/answer?token=***&pad=xx"), "{}", kept.url);
+        assert!(kept.url.chars().count() < crate::REPEATED_TEXT_CHARS + 40, "a long address is cut");
+        assert_eq!(kept.error.as_deref(), Some("net::ERR_FAILED ***"));
+        assert!(!serde_json::to_string(&kept).unwrap().contains(canary));
     }
 
     #[test]

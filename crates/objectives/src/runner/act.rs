@@ -185,8 +185,7 @@ impl Runner<'_> {
         Ok(effects::classify(&target.role, &target.name, &around, *downloads))
     }
 
-    /// Records an action on the current step: its result and its requests' addresses masked
-    /// (then cut: a cut secret could no longer be found).
+    /// Records an action on the current step, its result and its requests masked.
     pub(super) fn record_action(
         &mut self,
         op: &Op,
@@ -195,11 +194,7 @@ impl Runner<'_> {
         effect: ActionEffect,
         requests: Vec<RequestSeen>,
     ) -> ExecutedAction {
-        let redact = |text: &str| planwright_runs::bounded(&self.ctx.secrets.redact(text));
-        let requests = requests
-            .into_iter()
-            .map(|r| RequestSeen { url: redact(&r.url), error: r.error.as_deref().map(redact), ..r })
-            .collect();
+        let requests = requests.into_iter().map(|r| r.masked(|text| self.ctx.secrets.redact(text))).collect();
         let action = ExecutedAction {
             action: op.describe(),
             tool_name: op.tool(),
