@@ -1,4 +1,4 @@
-// Screenshots of the live objective view (mid-run and finished), the escalation form and the
+// Screenshots of the live objective view (mid-run and finished; a form sent once), the escalation form and the
 // Settings tab's planning section, in English and Japanese, light and dark, at 1280×800 (the
 // finished view and the form also at 1920×1080): after `npm run build` and `cargo build -p
 // planwright`, `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/run-screens.spec.ts`. Skipped
@@ -124,6 +124,24 @@ const PLANS = {
     `1. 「Send report」を押し、経理に届いたことを確認する`,
     '      max_iterations: 1\n      max_revisions: 0\n',
   ),
+  // A form in another site's frame, sent once: the send's request and its answer under it.
+  'contact.yaml': plan(
+    'contact',
+    'contact',
+    `1. Type "Priya Raman" into "Name"
+        2. Type "priya.raman@example.com" into "Email"
+        3. Type "The CSV export on the Reports page has been empty since Monday." into "How can we help?"
+        4. Click "Send message"`,
+  ),
+  'otoiawase.yaml': plan(
+    'otoiawase',
+    'contact',
+    `1. 「お名前」に「高橋 真理」と入力する
+        2. 「メールアドレス」に「m.takahashi@example.jp」と入力する
+        3. 「お問い合わせの種類」で「ご契約について」を選ぶ
+        4. 「お問い合わせ内容」に「更新の手続きについて教えてください。」と入力する
+        5. 「送信」を押す`,
+  ),
   'meisai_check.yaml': plan(
     'meisai_check',
     'download_statement',
@@ -225,6 +243,27 @@ for (const lang of ['en', 'ja'] as const) {
         await shot(page, `run-refused-${v}`);
         await page.locator('.runs > section.main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
         await shot(page, `run-refused-log-${v}`);
+      });
+
+      test('a form sent once, with the request it started', async ({ page, studio, sites }) => {
+        void studio;
+        test.setTimeout(120_000);
+        const file = lang === 'en' ? 'contact' : 'otoiawase';
+        const url = lang === 'en' ? '/objectives/helpline/contact.html?instant=1' : '/objectives/otoiawase/index.html?instant=1';
+        await start(page, w, `${file}.yaml`, file, `${sites.origin}${url}`);
+        await expect(page.locator('.run-head [role=status]')).toHaveText(w.succeeded, { timeout: 60_000 });
+        // The send is the last objective; a done objective's actions are folded: open them.
+        const sent = page.getByRole('list', { name: w.objectives('contact') }).locator('li.objective').last();
+        await sent.locator('details.actions > summary').click();
+        await expect(sent.locator('.badge.effect.effectful')).toBeVisible();
+        await expect(sent.locator('ul.requests')).toContainText('POST /');
+        // Its card at the foot of the run view, the studio's own header kept in the picture.
+        await page.locator('.runs > section.main').evaluate((main) => {
+          const card = [...main.querySelectorAll('li.objective')].pop()!;
+          main.scrollTop += card.getBoundingClientRect().bottom - main.getBoundingClientRect().bottom + 24;
+          window.scrollTo(0, 0);
+        });
+        await shot(page, `run-sent-once-${v}`);
       });
 
       test('the escalation of an effect not seen', async ({ page, studio, sites }) => {

@@ -198,11 +198,16 @@ pub fn pending(requests: &[RequestRecord]) -> bool {
     requests.iter().any(|r| r.status.is_none() && r.error.is_none())
 }
 
+/// A request's address as the runner shows it: its path and query (`/api/answer?form=contact`).
+pub fn path_and_query(url: &str) -> String {
+    url::Url::parse(url)
+        .map(|u| format!("{}{}", u.path(), u.query().map(|q| format!("?{q}")).unwrap_or_default()))
+        .unwrap_or_else(|_| url.to_owned())
+}
+
 /// A request, in words.
 fn said(request: &RequestRecord) -> String {
-    let path = url::Url::parse(&request.url)
-        .map(|u| format!("{}{}", u.path(), u.query().map(|q| format!("?{q}")).unwrap_or_default()))
-        .unwrap_or_else(|_| request.url.clone());
+    let path = path_and_query(&request.url);
     match (request.status, &request.error) {
         (Some(status), _) => format!("{} {path} → {status}", request.method),
         (None, Some(error)) => format!("{} {path} failed ({error})", request.method),

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use planwright_browser::Locator;
 use planwright_llm::{structured, ChatRequest, LlmClient, LlmError, Prompts, StructuredError, Tier};
+use planwright_runs::objective::Tool;
 use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
@@ -310,17 +311,27 @@ pub fn plan_of(answer: &Value) -> Result<ModelPlan, ModelError> {
         let kind = action["action"].as_str().unwrap_or_default();
         let need_locator = || locator.clone().ok_or_else(|| invalid(format!("the decision's {kind} names no element")));
         let need_value = || value.clone().ok_or_else(|| invalid(format!("the decision's {kind} gives no value")));
-        ops.push(match kind {
-            "click" => Op::Click { locator: need_locator()?, downloads: false },
-            "fill" => Op::Fill { locator: need_locator()?, value: need_value()? },
-            "select" => Op::Select { locator: need_locator()?, option: need_value()?.value },
-            "check" => Op::Check { locator: need_locator()?, on: true },
-            "uncheck" => Op::Check { locator: need_locator()?, on: false },
-            "press" => Op::Press { locator: locator.clone(), key: need_value()?.value },
-            "navigate" => Op::Navigate { url: need_value()?.value },
-            "hover" => Op::Hover { locator: need_locator()? },
-            "scroll" => Op::Scroll { down: value.as_ref().is_none_or(|v| v.value != "up") },
-            other => return Err(invalid(format!("the decision's action {other:?} is not one the runner knows"))),
+        // The schema's actions are the driver's tools by their record names, and `uncheck`: a
+        // check that clears. A name no tool has reads as `Other`.
+        let (tool, on) = match kind {
+            "uncheck" => (Tool::Check, false),
+            _ => (serde_json::from_value(Value::from(kind)).unwrap_or(Tool::Other), true),
+        };
+        ops.push(match tool {
+            Tool::Click => Op::Click { locator: need_locator()?, downloads: false },
+            Tool::Fill => Op::Fill { locator: need_locator()?, value: need_value()? },
+            Tool::Select => Op::Select { locator: need_locator()?, option: need_value()?.value },
+            Tool::Check => Op::Check { locator: need_locator()?, on },
+            Tool::Press => Op::Press { locator: locator.clone(), key: need_value()?.value },
+            Tool::Navigate => Op::Navigate { url: need_value()?.value },
+            Tool::Hover => Op::Hover { locator: need_locator()? },
+            Tool::Scroll => Op::Scroll { down: value.as_ref().is_none_or(|v| v.value != "up") },
+            // Going back is the runner's own move (the schema does not offer it).
+            Tool::Back | Tool::Other => {
+                return Err(invalid(format!(
+                    "the decision's action {kind:?} is not one a decision may take (click, fill, select, check, uncheck, press, navigate, hover, scroll)"
+                )))
+            }
         });
     }
     Ok(ModelPlan::Act(ops))
@@ -371,6 +382,28 @@ mod tests {
             {"method": "none", "selector": {"role": null, "name": null, "text": null, "testId": null, "near": null},
              "action": "click", "value": null, "confidence": 1, "rationale": ""}]});
         assert!(plan_of(&no_element).is_err());
+    }
+
+    #[test]
+    fn an_uncheck_clears_and_an_action_no_tool_has_is_refused_saying_which() {
+        let decision = |action: &str| {
+            json!({"status": "act", "reason": "", "actions": [
+                {"method": "getByRole", "selector": {"role": "checkbox", "name": "Newsletter", "text": null, "testId": null, "near": null},
+                 "action": action, "value": null, "confidence": 1, "rationale": ""}]})
+        };
+        let ModelPlan::Act(ops) = plan_of(&decision("uncheck")).unwrap() else { panic!() };
+        assert!(matches!(ops[0], Op::Check { on: false, .. }));
+        let ModelPlan::Act(ops) = plan_of(&decision("check")).unwrap() else { panic!() };
+        assert!(matches!(ops[0], Op::Check { on: true, .. }));
+        for unknown in ["drag", "back", ""] {
+            let error = plan_of(&decision(unknown)).unwrap_err();
+            assert!(
+                error.message.contains(&format!("{unknown:?} is not one a decision may take")),
+                "{}",
+                error.message
+            );
+            assert!(error.retriable, "the model is asked again");
+        }
     }
 
     #[test]

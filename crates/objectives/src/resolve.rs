@@ -5,6 +5,7 @@
 //! step's other words). What it cannot tell apart or find, it says, with what it saw.
 
 use planwright_browser::Locator;
+use planwright_runs::objective::Tool;
 
 use crate::driver::PageDriver;
 use crate::generic::{self, Generic, Kind, Which};
@@ -74,18 +75,18 @@ impl Op {
         }
     }
 
-    /// The driver's operation name.
-    pub fn tool(&self) -> &'static str {
+    /// The driver's operation.
+    pub fn tool(&self) -> Tool {
         match self {
-            Op::Navigate { .. } => "navigate",
-            Op::Click { .. } => "click",
-            Op::Fill { .. } => "fill",
-            Op::Select { .. } => "select",
-            Op::Check { .. } => "check",
-            Op::Press { .. } => "press",
-            Op::Hover { .. } => "hover",
-            Op::Scroll { .. } => "scroll",
-            Op::Back => "back",
+            Op::Navigate { .. } => Tool::Navigate,
+            Op::Click { .. } => Tool::Click,
+            Op::Fill { .. } => Tool::Fill,
+            Op::Select { .. } => Tool::Select,
+            Op::Check { .. } => Tool::Check,
+            Op::Press { .. } => Tool::Press,
+            Op::Hover { .. } => Tool::Hover,
+            Op::Scroll { .. } => Tool::Scroll,
+            Op::Back => Tool::Back,
         }
     }
 

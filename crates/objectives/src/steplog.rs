@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use planwright_runs::objective::Tool;
 use serde::Serialize;
 
 /// One attempt.
@@ -78,7 +79,7 @@ impl StepLog {
 }
 
 /// The seed's `method` and `selector` for a locator.
-pub fn decision_of(locator: Option<&planwright_browser::Locator>, action: &str) -> Decision {
+pub fn decision_of(locator: Option<&planwright_browser::Locator>, tool: Tool) -> Decision {
     use planwright_browser::Locator;
     let (method, selector) = match locator {
         Some(Locator::Role { role, name, .. }) => ("getByRole", serde_json::json!({"role": role, "name": name})),
@@ -86,16 +87,16 @@ pub fn decision_of(locator: Option<&planwright_browser::Locator>, action: &str) 
         Some(Locator::TestId { id }) => ("getByTestId", serde_json::json!({"testId": id})),
         Some(Locator::Ref { reference }) => ("ref", serde_json::json!({"ref": reference})),
         Some(Locator::Near { target, text }) => {
-            let inner = decision_of(Some(target), action);
+            let inner = decision_of(Some(target), tool);
             return Decision {
                 method: inner.method,
                 selector: serde_json::json!({"of": inner.selector, "near": text}),
-                action: action.to_owned(),
+                action: tool.name().to_owned(),
             };
         }
         None => ("none", serde_json::Value::Null),
     };
-    Decision { method: method.to_owned(), selector, action: action.to_owned() }
+    Decision { method: method.to_owned(), selector, action: tool.name().to_owned() }
 }
 
 #[cfg(test)]
@@ -119,7 +120,7 @@ mod tests {
                     name: Some("Sign in".into()),
                     exact: true,
                 }),
-                "click",
+                Tool::Click,
             )],
             result: StepResult { success: false, note: "the page echoed hunter2".into() },
             timestamp: "2026-11-25T00:00:00Z".into(),

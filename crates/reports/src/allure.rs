@@ -12,7 +12,7 @@ use planwright_runs::objective::StepStatus;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::objectives::{Objectives, Step, StepAction, StepEntry};
+use crate::objectives::{effect_said, Objectives, Step, StepAction, StepEntry};
 use crate::record::{NodeOutcome, NodeRecord, RunRecord};
 use crate::screenshot::{file_name, read_png};
 use crate::text::{clean, epoch_ms, record_name};
@@ -206,6 +206,13 @@ fn action_step(action: &StepAction) -> Value {
         parameters.push(parameter("locator", locator));
     }
     parameters.push(parameter("result", executed.result.as_str()));
+    if !executed.requests.is_empty() {
+        let started: Vec<String> = executed.requests.iter().map(ToString::to_string).collect();
+        parameters.push(parameter("requests", started.join(", ")));
+    }
+    if let Some(effect) = effect_said(executed.effect) {
+        parameters.push(parameter("effect", effect));
+    }
     json!({
         "name": text(&executed.action),
         "status": if executed.succeeded { "passed" } else { "failed" },

@@ -5,13 +5,13 @@
 //! is escaped: page text and model answers are untrusted.
 
 use base64::Engine as _;
-use planwright_runs::objective::{status_name, StepStatus};
+use planwright_runs::objective::{status_name, ActionEffect, StepStatus};
 use planwright_runs::planning::{
     PlanningEntry, Reflection, ReflectionTrigger, Revision, SituationReport, TaskChange, TaskEvent, TaskPlan,
 };
 use planwright_runs::{ArtifactKind, RunStatus};
 
-use crate::objectives::{Objectives, Step, StepAction, StepEntry};
+use crate::objectives::{effect_said, Objectives, Step, StepAction, StepEntry};
 use crate::record::{Artifact, HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
 use crate::screenshot::{file_name, read_png};
 use crate::text::{duration, escape as e, plural, when};
@@ -392,12 +392,39 @@ fn stats(step: &Step) -> Vec<String> {
 fn action_text(page: &mut String, action: &StepAction) {
     let executed = &action.action;
     page.push_str(&format!("<span class=\"action-text\">{}</span>", e(&executed.action)));
+    if let (Some(label), Some((class, help))) = (effect_said(executed.effect), effect_badge(executed.effect)) {
+        page.push_str(&format!(" <span class=\"effect {class}\" title=\"{help}\">{label}</span>"));
+    }
     if let Some(locator) = executed.locator.as_deref().filter(|l| !l.is_empty() && !executed.action.contains(*l)) {
         page.push_str(&format!("<span class=\"locator\">locator <code>{}</code></span>", e(locator)));
+    }
+    if !executed.requests.is_empty() {
+        page.push_str("<span class=\"requests\">started ");
+        for request in &executed.requests {
+            let class = if request.refused() { "request refused" } else { "request" };
+            page.push_str(&format!("<code class=\"{class}\">{}</code>", e(&request.to_string())));
+        }
+        page.push_str("</span>");
     }
     if !executed.result.is_empty() {
         let class = if executed.succeeded { "result" } else { "result failed" };
         page.push_str(&format!("<span class=\"{class}\">→ {}</span>", e(&executed.result)));
+    }
+}
+
+/// How an action's effect is shown — its class and what its words mean — when it is more than
+/// safe.
+fn effect_badge(effect: ActionEffect) -> Option<(&'static str, &'static str)> {
+    match effect {
+        ActionEffect::Safe => None,
+        ActionEffect::Effectful => Some((
+            "once",
+            "It may have changed something (sent, paid, saved): the runner never does it again on its own.",
+        )),
+        ActionEffect::NotRepeated => {
+            Some(("held", "It was already done once for this objective, so it was not done again."))
+        }
+        ActionEffect::Refused => Some(("refused", "A safety rule refused it: it was not carried out.")),
     }
 }
 

@@ -6,7 +6,7 @@
 //! progress the node reported in its outputs stands in.
 
 use planwright_runs::objective::{
-    ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveStep, StepState, StepStatus, StepType,
+    ActionEffect, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveStep, StepState, StepStatus, StepType,
 };
 use serde_json::Value;
 
@@ -174,9 +174,21 @@ impl Step {
     }
 }
 
+/// An action's effect in words, when it is more than safe.
+pub fn effect_said(effect: ActionEffect) -> Option<&'static str> {
+    match effect {
+        ActionEffect::Safe => None,
+        ActionEffect::Effectful => Some("done once"),
+        ActionEffect::NotRepeated => Some("not repeated"),
+        ActionEffect::Refused => Some("refused"),
+    }
+}
+
 impl StepAction {
-    /// The action in words, with its locator when the words do not already hold it, and what
-    /// happened: `click getByRole('button', { name: "Sign in" }) → navigated to …/home.html`.
+    /// The action in words, with its locator when the words do not already hold it, what
+    /// happened, and — for one that may have changed something — that it was done once and the
+    /// requests it started: `click getByRole('button', { name: "Send" }) → done (done once:
+    /// started POST /api/answer → 200)`.
     pub fn line(&self) -> String {
         let action = &self.action;
         let mut line = action.action.clone();
@@ -186,6 +198,16 @@ impl StepAction {
         if !action.result.is_empty() {
             line.push_str(&format!(" → {}", action.result));
         }
+        let requests: Vec<String> = action.requests.iter().map(ToString::to_string).collect();
+        let started = (!requests.is_empty()).then(|| format!("started {}", requests.join(", ")));
+        // "not repeated" and "refused" are what the result already says.
+        let once = effect_said(action.effect).filter(|_| action.effect == ActionEffect::Effectful);
+        match (once, started) {
+            (Some(once), Some(started)) => line.push_str(&format!(" ({once}: {started})")),
+            (Some(once), None) => line.push_str(&format!(" ({once})")),
+            (None, Some(started)) => line.push_str(&format!(" ({started})")),
+            (None, None) => {}
+        }
         line
     }
 }
@@ -193,7 +215,7 @@ impl StepAction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use planwright_runs::objective::StepStats;
+    use planwright_runs::objective::{RequestSeen, StepStats, Tool};
 
     fn state(index: usize, description: &str, step_type: StepType, status: StepStatus) -> StepState {
         StepState {
@@ -218,11 +240,13 @@ mod tests {
     fn action(text: &str) -> ExecutedAction {
         ExecutedAction {
             action: text.into(),
-            tool_name: "click".into(),
+            tool_name: Tool::Click,
             locator: Some("getByRole('button', { name: \"Go\" })".into()),
             result: "clicked".into(),
             succeeded: true,
             timestamp: "2026-11-27T04:44:02Z".into(),
+            requests: Vec::new(),
+            effect: ActionEffect::Safe,
         }
     }
 
@@ -290,6 +314,39 @@ mod tests {
             objectives.steps[1].actions[0].line(),
             "click link \"Statements\" [getByRole('button', { name: \"Go\" })] → clicked"
         );
+    }
+
+    #[test]
+    fn an_action_that_may_have_changed_something_says_it_was_done_once_and_what_it_started() {
+        let request = |method: &str, url: &str, status| RequestSeen {
+            method: method.into(),
+            url: url.into(),
+            status,
+            error: None,
+        };
+        let sent = StepAction {
+            seq: 1,
+            action: ExecutedAction {
+                requests: vec![request("POST", "/api/answer", Some(200)), request("PUT", "/api/slow", None)],
+                effect: ActionEffect::Effectful,
+                ..action("click button \"Send\"")
+            },
+        };
+        assert_eq!(
+            sent.line(),
+            "click button \"Send\" [getByRole('button', { name: \"Go\" })] → clicked (done once: started POST /api/answer → 200, PUT /api/slow → no answer yet)"
+        );
+        let saved =
+            StepAction { seq: 2, action: ExecutedAction { effect: ActionEffect::Effectful, ..action("click Save") } };
+        assert!(saved.line().ends_with("→ clicked (done once)"), "{}", saved.line());
+        let looked_up = StepAction {
+            seq: 3,
+            action: ExecutedAction {
+                requests: vec![request("GET", "/api/find?id=88213", Some(404))],
+                ..action("click Find")
+            },
+        };
+        assert!(looked_up.line().ends_with("→ clicked (started GET /api/find?id=88213 → 404)"), "{}", looked_up.line());
     }
 
     #[test]

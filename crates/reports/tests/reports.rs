@@ -240,6 +240,50 @@ fn html_escapes_every_text_of_the_record() {
     assert!(page.contains("Still in progress when the run ended"));
 }
 
+/// One objective whose Send was done once (its POST answered, a PUT still unanswered) and then
+/// refused as a repeat.
+fn sent_once() -> Vec<planwright_runs::Event> {
+    let action = |result: &str, effect: &str, requests: Value| {
+        json!({"action": "click button \"Send message\"", "tool_name": "click", "locator": null, "result": result,
+               "succeeded": true, "timestamp": "2026-11-27T04:44:03Z", "requests": requests, "effect": effect})
+    };
+    let executed = |seq: u64, action: Value| {
+        event(
+            seq,
+            json!({"type": "progress", "node": "contact", "progress": {
+                "kind": "objective", "change": "action_executed", "step": step(0, "Send the message", "objective", "in_progress"),
+                "action": action, "steps": null, "completed": 0, "total": 1
+            }}),
+        )
+    };
+    vec![
+        event(2, json!({"type": "node_started", "node": "contact", "attempt": 1, "inputs": {}})),
+        objective(3, "contact", "planned", step(0, "Send the message", "objective", "pending"), None),
+        executed(
+            4,
+            action(
+                "done",
+                "effectful",
+                json!([{"method": "POST", "url": "/api/answer?form=contact", "status": 200},
+                       {"method": "PUT", "url": "/api/draft", "status": null}]),
+            ),
+        ),
+        executed(5, action("not repeated: it was already done once", "not_repeated", json!([]))),
+        executed(6, action("done", "safe", json!([{"method": "POST", "url": "/api/pay", "status": 402}]))),
+    ]
+}
+
+#[test]
+fn html_shows_what_an_action_started_and_that_an_effect_was_done_once() {
+    let page = html(&RunRecord::from_events("", &sent_once()));
+    let first = page.find("<span class=\"effect once\"").expect("the send is marked done once");
+    let requests = page[first..].find("<span class=\"requests\">started <code class=\"request\">POST /api/answer?form=contact → 200</code><code class=\"request\">PUT /api/draft → no answer yet</code></span>");
+    assert!(requests.is_some(), "{page}");
+    assert!(page.contains(">done once</span>") && page.contains(">not repeated</span>"), "{page}");
+    assert!(page.contains("<code class=\"request refused\">POST /api/pay → 402</code>"), "a refused answer stands out");
+    assert_eq!(page.matches("class=\"requests\"").count(), 2, "an action that started nothing shows no requests");
+}
+
 #[test]
 fn html_shows_the_failure_the_revisions_and_the_passes() {
     let fixture = Fixture::load("shop-export", &[]);

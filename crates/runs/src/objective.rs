@@ -151,8 +151,8 @@ pub struct ExecutedAction {
     /// The action as people read it (`click getByRole('button', { name: "Sign in" })`), with
     /// placeholders, never a secret's value.
     pub action: String,
-    /// The driver's operation: `click`, `fill`, `select`, `check`, `press`, `navigate`, `read`…
-    pub tool_name: String,
+    /// The driver's operation.
+    pub tool_name: Tool,
     /// The element acted on, as a Playwright locator (`getByRole('button', { name: "Sign in" })`).
     #[serde(default)]
     pub locator: Option<String>,
@@ -164,10 +164,121 @@ pub struct ExecutedAction {
     pub succeeded: bool,
     /// When, RFC 3339.
     pub timestamp: String,
+    /// The requests it started that matter to its effect — those that write, and those the
+    /// server refused — at most [`REQUESTS_KEPT`]. Absent from records written before they were
+    /// kept.
+    #[serde(default)]
+    pub requests: Vec<RequestSeen>,
+    /// What it did to the world, as the runner holds it. Records written before this was kept
+    /// read as safe (they said nothing of it).
+    #[serde(default)]
+    pub effect: ActionEffect,
 }
 
 fn carried_out() -> bool {
     true
+}
+
+/// The most requests an action's record keeps (a page can start hundreds).
+pub const REQUESTS_KEPT: usize = 8;
+
+/// The driver's operation an action carried out, as the record names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Tool {
+    Navigate,
+    Click,
+    Fill,
+    Select,
+    /// Ticks or clears a checkbox, a radio button, a switch.
+    Check,
+    Press,
+    Hover,
+    Scroll,
+    Back,
+    /// A name this version does not know, in a record written by another one (`read`).
+    #[serde(other)]
+    Other,
+}
+
+impl Tool {
+    /// Its name as the record writes it (`steps.jsonl`'s `action`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Navigate => "navigate",
+            Tool::Click => "click",
+            Tool::Fill => "fill",
+            Tool::Select => "select",
+            Tool::Check => "check",
+            Tool::Press => "press",
+            Tool::Hover => "hover",
+            Tool::Scroll => "scroll",
+            Tool::Back => "back",
+            Tool::Other => "other",
+        }
+    }
+}
+
+/// A request an action started, as the record keeps it: never its body or headers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RequestSeen {
+    /// `POST`, `PUT`, `GET`…
+    pub method: String,
+    /// Its path and query (`/api/answer?form=contact`), any secret masked, a long one cut.
+    pub url: String,
+    /// The HTTP status of its answer; none when it had no answer yet as the action ended (or
+    /// failed without one: `error`).
+    pub status: Option<u16>,
+    /// Why it failed without an answer (`net::ERR_CONNECTION_REFUSED`), when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub error: Option<String>,
+}
+
+impl std::fmt::Display for RequestSeen {
+    /// `POST /api/answer → 200`, `POST /api/slow → no answer yet`, `POST /api/x → failed (…)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} → ", self.method, self.url)?;
+        match (self.status, &self.error) {
+            (Some(status), _) => write!(f, "{status}"),
+            (None, Some(error)) => write!(f, "failed ({error})"),
+            (None, None) => f.write_str("no answer yet"),
+        }
+    }
+}
+
+impl RequestSeen {
+    /// As the record keeps it: its address and error masked by `redact`, then cut (cut first, a
+    /// secret could be left in part where masking no longer finds it).
+    pub fn masked(self, redact: impl Fn(&str) -> String) -> RequestSeen {
+        let keep = |text: &str| crate::bounded(&redact(text));
+        RequestSeen { url: keep(&self.url), error: self.error.as_deref().map(keep), ..self }
+    }
+
+    /// The server answered with an error: a 4xx or a 5xx.
+    pub fn refused(&self) -> bool {
+        self.status.is_some_and(|status| status >= 400)
+    }
+}
+
+/// What an action did to the world, as the runner holds it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ActionEffect {
+    /// Nothing outside the page changed: typing, a link followed, a menu opened — or the driver
+    /// could not carry it out.
+    #[default]
+    Safe,
+    /// Carried out once, and it may have changed something (a send, a payment, a save, any
+    /// request other than GET): the runner never does it again on its own.
+    Effectful,
+    /// Not carried out: the same effectful action was already done for the objective.
+    NotRepeated,
+    /// Not carried out: a safety rule refused it (a secret where it may not go, a look-alike).
+    Refused,
 }
 
 impl ObjectiveProgress {
@@ -356,5 +467,107 @@ mod tests {
         assert_eq!((json["kind"].as_str(), json["change"].as_str()), (Some("objective"), Some("started")));
         assert_eq!(json["step"]["index"], 1);
         assert_eq!(serde_json::from_value::<crate::Progress>(json).unwrap(), event);
+    }
+
+    #[test]
+    fn an_action_recorded_before_tools_requests_and_effects_were_typed_still_loads() {
+        let old = serde_json::json!({
+            "action": "click getByRole('button', { name: \"Send\" })", "tool_name": "click",
+            "locator": null, "result": "done (started POST /api/answer → 200)", "timestamp": "t"
+        });
+        let action: ExecutedAction = serde_json::from_value(old).unwrap();
+        assert_eq!(action.tool_name, Tool::Click);
+        assert!(action.succeeded);
+        assert!(action.requests.is_empty());
+        assert_eq!(action.effect, ActionEffect::Safe, "an old record said nothing of its effect");
+    }
+
+    #[test]
+    fn a_tool_this_version_does_not_know_loads_as_other() {
+        let old =
+            serde_json::json!({"action": "read the table", "tool_name": "read", "result": "ok", "timestamp": "t"});
+        let action: ExecutedAction = serde_json::from_value(old).unwrap();
+        assert_eq!(action.tool_name, Tool::Other);
+    }
+
+    #[test]
+    fn a_requests_address_and_error_are_kept_masked_and_cut() {
+        let canary = "s3cr3t-canary-7781";
+        let redact = |text: &str| text.replace(canary, "***");
+        let long = format!("/api/answer?token={canary}&pad={}", "x".repeat(crate::REPEATED_TEXT_CHARS));
+        let request = RequestSeen {
+            method: "POST".into(),
+            url: long,
+            status: None,
+            error: Some(format!("net::ERR_FAILED {canary}")),
+        };
+        let kept = request.masked(redact);
+        assert!(kept.url.starts_with("/api/answer?token=***&pad=xx"), "{}", kept.url);
+        assert!(kept.url.chars().count() < crate::REPEATED_TEXT_CHARS + 40, "a long address is cut");
+        assert_eq!(kept.error.as_deref(), Some("net::ERR_FAILED ***"));
+        assert!(!serde_json::to_string(&kept).unwrap().contains(canary));
+    }
+
+    #[test]
+    fn tools_are_written_by_the_names_records_always_used() {
+        for (tool, name) in [
+            (Tool::Navigate, "navigate"),
+            (Tool::Click, "click"),
+            (Tool::Fill, "fill"),
+            (Tool::Select, "select"),
+            (Tool::Check, "check"),
+            (Tool::Press, "press"),
+            (Tool::Hover, "hover"),
+            (Tool::Scroll, "scroll"),
+            (Tool::Back, "back"),
+        ] {
+            assert_eq!(serde_json::to_value(tool).unwrap(), name);
+            assert_eq!(tool.name(), name);
+            assert_eq!(serde_json::from_value::<Tool>(name.into()).unwrap(), tool);
+        }
+    }
+
+    #[test]
+    fn an_actions_requests_and_effect_are_written_and_read_back() {
+        let action = ExecutedAction {
+            action: "click button \"Send message\"".into(),
+            tool_name: Tool::Click,
+            locator: None,
+            result: "done".into(),
+            succeeded: true,
+            timestamp: "t".into(),
+            requests: vec![
+                RequestSeen {
+                    method: "POST".into(),
+                    url: "/api/answer?form=contact".into(),
+                    status: Some(200),
+                    error: None,
+                },
+                RequestSeen { method: "PUT".into(), url: "/api/slow".into(), status: None, error: None },
+            ],
+            effect: ActionEffect::Effectful,
+        };
+        let json = serde_json::to_value(&action).unwrap();
+        assert_eq!(json["effect"], "effectful");
+        assert_eq!(json["requests"][0]["status"], 200);
+        assert_eq!(json["requests"][1]["status"], serde_json::Value::Null, "no answer yet");
+        assert!(json["requests"][0].get("error").is_none());
+        assert_eq!(serde_json::from_value::<ExecutedAction>(json).unwrap(), action);
+        let said: Vec<String> = action.requests.iter().map(ToString::to_string).collect();
+        assert_eq!(said, ["POST /api/answer?form=contact → 200", "PUT /api/slow → no answer yet"]);
+        let failed = RequestSeen {
+            status: None,
+            error: Some("net::ERR_CONNECTION_REFUSED".into()),
+            ..action.requests[1].clone()
+        };
+        assert_eq!(failed.to_string(), "PUT /api/slow → failed (net::ERR_CONNECTION_REFUSED)");
+        for (effect, name) in [
+            (ActionEffect::Safe, "safe"),
+            (ActionEffect::Effectful, "effectful"),
+            (ActionEffect::NotRepeated, "not_repeated"),
+            (ActionEffect::Refused, "refused"),
+        ] {
+            assert_eq!(serde_json::to_value(effect).unwrap(), name);
+        }
     }
 }

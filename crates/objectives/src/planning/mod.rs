@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use planwright_block::BlockContext;
-use planwright_runs::objective::{ExecutedAction, ObjectiveProgress};
+use planwright_runs::objective::{ExecutedAction, ObjectiveProgress, Tool};
 use planwright_runs::planning::{
     Approach, MadeBy, PlanChange, PlanChangeKind, PlanningEntry, Reflection, ReflectionStatus, ReflectionTrigger,
     Revision, TaskPlan,
@@ -359,7 +359,7 @@ impl Planner {
         }
         let recent: Vec<(String, String)> = self.window.iter().cloned().collect();
         // Scrolling on is how a list is searched (the runner bounds its own scrolls), not a loop.
-        let looping = offline::is_loop(&recent) && action.tool_name != "scroll";
+        let looping = offline::is_loop(&recent) && action.tool_name != Tool::Scroll;
         let status = if looping || failed {
             ReflectionStatus::Failure
         } else if recent.iter().any(|(_, result)| result == "done") {

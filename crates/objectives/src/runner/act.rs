@@ -3,6 +3,7 @@
 //! action on its step.
 
 use super::*;
+use planwright_runs::objective::{ActionEffect, RequestSeen, REQUESTS_KEPT};
 
 impl Runner<'_> {
     /// Carries out operations, a covering dialog or banner taken out of the way (a recovery
@@ -60,13 +61,13 @@ impl Runner<'_> {
         self.flush_evidence().await;
         if let Some(refused) = self.refusal(op).await? {
             self.record_refusal(&refused.reason);
-            self.record_action(op, format!("refused: {}", refused.reason), false);
+            self.record_action(op, format!("refused: {}", refused.reason), false, ActionEffect::Refused, Vec::new());
             return Err(refused);
         }
         let objective = self.scope.objective;
         let recovering = self.in_recovery();
         if let Some(why) = self.effects.repeat_refusal(objective, &op.describe()).filter(|_| !recovering) {
-            self.record_action(op, format!("not repeated: {why}"), false);
+            self.record_action(op, format!("not repeated: {why}"), false, ActionEffect::NotRepeated, Vec::new());
             return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None });
         }
         let effect = if recovering {
@@ -101,7 +102,7 @@ impl Runner<'_> {
                 match session.fill_where(locator, &text, &options, &refusal).await {
                     Ok(Err(why)) => {
                         self.record_refusal(&why);
-                        self.record_action(op, format!("refused: {why}"), false);
+                        self.record_action(op, format!("refused: {why}"), false, ActionEffect::Refused, Vec::new());
                         return Err(Failure::retry(FailureKind::Refused, why));
                     }
                     other => other.and_then(|filled| filled.map_err(BrowserError::Input)),
@@ -110,6 +111,9 @@ impl Runner<'_> {
             // As written: a placeholder anywhere else was refused above (`secret_use`).
             _ => session.act(op, &options).await,
         };
+        // What the record says it did: effectful once the ledger has it; safe when the driver
+        // could not carry it out (the ledger has nothing to refuse a repeat with).
+        let mut done = (ActionEffect::Safe, Vec::new());
         let (result_text, outcome) = match result {
             Ok(mut report) => {
                 if matches!(op, Op::Click { downloads: true, .. }) && report.downloads.is_empty() {
@@ -125,16 +129,27 @@ impl Runner<'_> {
                     Effect::Safe if !recovering => effects::classify_requests(&report.requests),
                     effect => effect,
                 };
-                let requests = effects::requests_said(&report.requests);
                 if effect.is_effectful() {
-                    self.effects.record(objective, op.describe(), plainly(op), requests.clone());
+                    let requests = effects::requests_said(&report.requests);
+                    self.effects.record(objective, op.describe(), plainly(op), requests);
+                    done.0 = ActionEffect::Effectful;
                 }
+                done.1 = report
+                    .requests
+                    .iter()
+                    .filter(|r| r.is_write() || r.refused())
+                    .take(REQUESTS_KEPT)
+                    .map(|r| RequestSeen {
+                        method: r.method.clone(),
+                        url: effects::path_and_query(&r.url),
+                        status: r.status,
+                        error: r.error.clone(),
+                    })
+                    .collect();
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
-                        let mut said = proof.clone().unwrap_or_else(|| result_of(&report));
-                        if !requests.is_empty() {
-                            said.push_str(&format!(" (started {requests})"));
-                        }
+                        // Its requests are the record's own field, not words in the result.
+                        let said = proof.clone().unwrap_or_else(|| result_of(&report));
                         self.proofs.extend(proof);
                         (said, Ok(Acted { report, effect }))
                     }
@@ -143,7 +158,7 @@ impl Runner<'_> {
             }
             Err(error) => (error.to_string(), Err(Failure::from(error))),
         };
-        let action = self.record_action(op, result_text, outcome.is_ok());
+        let action = self.record_action(op, result_text, outcome.is_ok(), done.0, done.1);
         // Every N actions, a look back; the same action doing the same thing again stops the attempt.
         if let Some(planner) = self.planner.as_mut() {
             let looping = planner.after_action(self.ctx, &self.progress, &action, outcome.is_err()).await;
@@ -179,15 +194,25 @@ impl Runner<'_> {
         Ok(effects::classify(&target.role, &target.name, &around, *downloads))
     }
 
-    /// Records an action on the current step, its result masked.
-    pub(super) fn record_action(&mut self, op: &Op, result: String, succeeded: bool) -> ExecutedAction {
+    /// Records an action on the current step, its result and its requests masked.
+    pub(super) fn record_action(
+        &mut self,
+        op: &Op,
+        result: String,
+        succeeded: bool,
+        effect: ActionEffect,
+        requests: Vec<RequestSeen>,
+    ) -> ExecutedAction {
+        let requests = requests.into_iter().map(|r| r.masked(|text| self.ctx.secrets.redact(text))).collect();
         let action = ExecutedAction {
             action: op.describe(),
-            tool_name: op.tool().to_owned(),
+            tool_name: op.tool(),
             locator: op.locator().map(ToString::to_string),
             result: self.ctx.secrets.redact(&result),
             succeeded,
             timestamp: crate::planning::now(),
+            requests,
+            effect,
         };
         let step = self.progress.current_step_index;
         self.progress.objective_steps[step].executed_actions.push(action.clone());

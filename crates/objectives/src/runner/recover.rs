@@ -3,6 +3,7 @@
 //! next attempt goes — never one that would undo an earlier objective's work.
 
 use super::*;
+use planwright_runs::objective::Tool;
 
 impl Runner<'_> {
     /// Whether objective `index` may be approached this way: opening its page again must not undo
@@ -27,7 +28,7 @@ impl Runner<'_> {
         let changed = |step: &ObjectiveStep| {
             step.executed_actions
                 .iter()
-                .any(|a| a.succeeded && matches!(a.tool_name.as_str(), "fill" | "check" | "select"))
+                .any(|a| a.succeeded && matches!(a.tool_name, Tool::Fill | Tool::Check | Tool::Select))
         };
         self.progress
             .objectives_only()

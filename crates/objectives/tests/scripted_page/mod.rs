@@ -453,7 +453,7 @@ impl ScriptedPage {
         let url_before = url(&state.screen.path);
         let before = state.screen.interactive();
         let mut report = ActionReport {
-            action: op.tool(),
+            action: op.tool().name(),
             element: None,
             url_before: url_before.clone(),
             url: url_before.clone(),

@@ -3,7 +3,7 @@ import { sayRun } from '../i18n/said';
 import { recorded } from './fixtures/recorded';
 import type { Event as RunEvent } from '../api/types/Event';
 import type { StepState } from '../api/types/StepState';
-import { actionGroups, actionParts, nodeActive, notPassed, objectivesSummary, objectiveViews } from './objectiveView';
+import { actionGroups, actionParts, effectShown, nodeActive, notPassed, objectivesSummary, objectiveViews, requestShown } from './objectiveView';
 import { applyEvent, applyObjective, emptyObjectives, initialRunState, replay, settle, type ObjectivesState, type TrackedAction } from './reducer';
 
 function step(index: number, description: string, patch: Partial<StepState> = {}): StepState {
@@ -225,6 +225,33 @@ describe('actionParts', () => {
   it('keeps the words whole when there is no locator, or they do not quote it', () => {
     expect(actionParts(a('navigate to /home', null))).toEqual({ before: 'navigate to /home', locator: null, after: '' });
     expect(actionParts(a('press Enter', 'getByRole("textbox")'))).toEqual({ before: 'press Enter', locator: 'getByRole("textbox")', after: '' });
+  });
+});
+
+describe('what an action started and did to the world', () => {
+  it('shows each request with its answer: a status, refused from 400, a failure, or none yet', () => {
+    const r = (status: number | null, error: string | null = null) => ({ method: 'POST', url: '/api/answer?form=contact', status, error });
+    expect(requestShown(r(200))).toEqual({ call: 'POST /api/answer?form=contact', answer: { kind: 'status', status: 200, refused: false } });
+    expect(requestShown(r(402)).answer).toEqual({ kind: 'status', status: 402, refused: true });
+    expect(requestShown(r(null, 'net::ERR_CONNECTION_REFUSED')).answer).toEqual({ kind: 'failed', error: 'net::ERR_CONNECTION_REFUSED' });
+    expect(requestShown(r(null)).answer).toEqual({ kind: 'pending' });
+    expect(requestShown({ method: 'PUT', url: '/api/slow', status: null }).answer).toEqual({ kind: 'pending' });
+  });
+
+  it('badges what may have changed something, was not repeated or was refused, never what was safe', () => {
+    expect(effectShown({ effect: 'effectful' })).toBe('effectful');
+    expect(effectShown({ effect: 'not_repeated' })).toBe('not_repeated');
+    expect(effectShown({ effect: 'refused' })).toBe('refused');
+    expect(effectShown({ effect: 'safe' })).toBeNull();
+  });
+
+  it('reads an action recorded before requests and effects were kept as safe, with no requests', () => {
+    const [first] = objectiveViews(replay(recorded('portal-recovery')).nodes.download_statement!.objectives!, false);
+    expect(first!.actions.map((a) => [a.tool_name, a.effect, a.requests])).toEqual([
+      ['fill', 'safe', []],
+      ['fill', 'safe', []],
+      ['click', 'safe', []],
+    ]);
   });
 });
 

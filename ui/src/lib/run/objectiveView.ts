@@ -2,8 +2,10 @@
 // the objectives as the person wrote them, each with the recovery steps taken for it nested
 // inside, its actions, evidence, screenshot, time and tokens; and the "2/3" summary. Pure: the
 // components only draw it. A live run and a replayed one go through the same functions.
+import type { ActionEffect } from '../api/types/ActionEffect';
 import type { Approach } from '../api/types/Approach';
 import type { DecidedBy } from '../api/types/DecidedBy';
+import type { RequestSeen } from '../api/types/RequestSeen';
 import type { RunMessage } from '../api/types/RunMessage';
 import type { StepState } from '../api/types/StepState';
 import type { StepStatus } from '../api/types/StepStatus';
@@ -194,6 +196,22 @@ export function actionParts(a: Pick<TrackedAction, 'action' | 'locator'>): { bef
   const at = a.locator ? a.action.indexOf(a.locator) : -1;
   if (!a.locator || at < 0) return { before: a.action, locator: a.locator ?? null, after: '' };
   return { before: a.action.slice(0, at).trim(), locator: a.locator, after: a.action.slice(at + a.locator.length).trim() };
+}
+
+/** What an action did to the world, when it is worth a badge: anything but safe. */
+export function effectShown(a: Pick<TrackedAction, 'effect'>): Exclude<ActionEffect, 'safe'> | null {
+  return a.effect === 'safe' ? null : a.effect;
+}
+
+/** How a request an action started was answered: a status (refused when 4xx or 5xx), a failure, or not yet. */
+export type RequestAnswer = { kind: 'status'; status: number; refused: boolean } | { kind: 'failed'; error: string } | { kind: 'pending' };
+
+/** A request as the view shows it: `POST /api/answer` and how it was answered. */
+export function requestShown(r: RequestSeen): { call: string; answer: RequestAnswer } {
+  const call = `${r.method} ${r.url}`;
+  if (r.status !== null) return { call, answer: { kind: 'status', status: r.status, refused: r.status >= 400 } };
+  if (r.error) return { call, answer: { kind: 'failed', error: r.error } };
+  return { call, answer: { kind: 'pending' } };
 }
 
 /**

@@ -203,6 +203,32 @@ describe('objectives', () => {
     expect(o.lastAction).toBe('click button "Reject non-essential"');
   });
 
+  it('keeps the requests an action started and its effect', () => {
+    seq = 0;
+    const send = {
+      action: 'click button "Send message"',
+      tool_name: 'click',
+      locator: null,
+      result: 'done',
+      succeeded: true,
+      timestamp: 't',
+      requests: [{ method: 'POST', url: '/api/answer', status: 200 }],
+      effect: 'effectful',
+    };
+    const s = replay([
+      objective('planned', step(0, 'Send the message', 'pending'), 0, { steps: [step(0, 'Send the message', 'pending')] }),
+      objective('action_executed', step(0, 'Send the message', 'in_progress'), 0, { action: send }),
+      objective('action_executed', step(0, 'Send the message', 'in_progress'), 0, {
+        action: { ...send, result: 'not repeated: it was already done once', succeeded: false, requests: [], effect: 'not_repeated' },
+      }),
+    ]);
+    const actions = s.nodes.portal!.objectives!.actions[0]!;
+    expect(actions.map((a) => [a.effect, a.requests])).toEqual([
+      ['effectful', [{ method: 'POST', url: '/api/answer', status: 200 }]],
+      ['not_repeated', []],
+    ]);
+  });
+
   it('leaves progress of other kinds alone', () => {
     seq = 0;
     const s = replay([ev({ type: 'progress', node: 'read', progress: { kind: 'items', done: 1, total: 3, unit: 'documents' } })]);

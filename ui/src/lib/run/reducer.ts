@@ -198,7 +198,9 @@ export function applyObjective(state: ObjectivesState | null, event: ObjectiveEv
     steps[i] = event.step;
     if (event.change === 'started') startedAt[i] = at;
     if (event.action) {
-      actions[i] = [...(actions[i] ?? []), { ...event.action, attempt: event.step.attempts, iteration: event.step.iteration }];
+      // Records written before an action's requests and effect were kept have neither.
+      const { requests = [], effect = 'safe' } = event.action as Partial<ExecutedAction>;
+      actions[i] = [...(actions[i] ?? []), { ...event.action, requests, effect, attempt: event.step.attempts, iteration: event.step.iteration }];
       // A recovery step is carried out without a `started` event: its clock starts at its first action.
       if ((startedAt[i] ?? null) === null) startedAt[i] = at;
     }
