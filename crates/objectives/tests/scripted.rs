@@ -21,7 +21,7 @@ use planwright_objectives::progress::ObjectiveTransitions;
 use planwright_objectives::resolve::Op;
 use planwright_objectives::runner::{Decide, Runner, RunnerConfig};
 use planwright_objectives::task::{self, Ending, OnUnsatisfied, TaskOutcome, TaskSettings};
-use planwright_runs::objective::{ObjectiveProgress, StepState, StepStatus, StepType};
+use planwright_runs::objective::{ActionEffect, ExecutedAction, ObjectiveProgress, StepState, StepStatus, StepType};
 use planwright_runs::planning::{Approach, EscalationChoice, PlanningEntry, TaskChange};
 use planwright_runs::{ArtifactKind, InputAnswer, InputRequest, LogLevel, Progress, Reason, RunMessage};
 use scripted_page::{Act, Do, Element, Screen, ScriptedPage};
@@ -104,11 +104,17 @@ struct Expect {
     passes: Option<u32>,
     /// The choices offered at each escalation, in order.
     escalations: Option<Vec<Vec<EscalationChoice>>>,
+    /// What the record says each action of the objectives did to the world, in order: words of
+    /// the action, and its effect.
+    action_effects: Option<Vec<(&'static str, ActionEffect)>>,
 }
 
 /// What a row's run left: the task's ending, and the record it made.
 struct Ran {
     ended: Result<Ended, BlockError>,
+    /// Every action the objectives (not their recovery steps) recorded, in order, when the task
+    /// loop finished.
+    actions: Vec<ExecutedAction>,
     passes: Option<u32>,
     steps: Vec<StepState>,
     events: Vec<Progress>,
@@ -249,6 +255,16 @@ async fn run(page: Arc<ScriptedPage>, steps: &str, answers: Vec<&'static str>, l
         }
     }
     steps.sort_by_key(|s| s.index);
+    let actions = match &outcome {
+        Ok(outcome) => outcome
+            .progress
+            .objective_steps
+            .iter()
+            .filter(|s| s.step_type == StepType::Objective)
+            .flat_map(|s| s.executed_actions.iter().cloned())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
     let (ended, passes) = match outcome {
         Ok(outcome) => match outcome.ending {
             Ending::Task(task) => (Ok(Ended::Finished(task.outcome)), Some(task.iterations)),
@@ -257,7 +273,7 @@ async fn run(page: Arc<ScriptedPage>, steps: &str, answers: Vec<&'static str>, l
         Err(BlockError::NoAnswer(_)) => (Ok(Ended::Waiting), None),
         Err(error) => (Err(error), None),
     };
-    Ran { ended, passes, steps, events }
+    Ran { ended, actions, passes, steps, events }
 }
 
 /// Runs every row and asserts what it expects, each failure naming its row.
@@ -308,6 +324,14 @@ async fn check(cases: Vec<Case>) {
         }
         for (effect, times) in &expect.effects {
             assert_eq!(page.effects(effect), *times, "{name}: times the server had \"{effect}\"");
+        }
+        if let Some(expected) = &expect.action_effects {
+            let recorded: Vec<(String, ActionEffect)> =
+                ran.actions.iter().map(|a| (a.action.clone(), a.effect)).collect();
+            assert_eq!(recorded.len(), expected.len(), "{name}: the actions recorded: {recorded:?}");
+            for ((action, effect), (words, expected)) in recorded.iter().zip(expected) {
+                assert!(action.contains(words) && effect == expected, "{name}: the actions recorded: {recorded:?}");
+            }
         }
         for (checkbox, ticked) in &expect.checked {
             assert_eq!(page.is_checked("checkbox", checkbox), *ticked, "{name}: whether \"{checkbox}\" is ticked");
@@ -602,6 +626,44 @@ async fn actions_that_change_the_world_are_told_from_those_that_do_not() {
                 acted: vec![("button", "Send report", 1)],
                 effects: vec![("report sent", 1)],
                 recorded: vec![(1, "the button \"Send report\" pressed once"), (1, "Report sent to finance.")],
+                ..Expect::default()
+            },
+        },
+        Case {
+            name: "a consent banner that takes the click: the click is not counted done, and is made again once",
+            page: ScriptedPage::new(vec![Screen::at("/reports")
+                .line("Monthly report")
+                .element(Element::new("button", "Send report"))])
+            .on_nth(
+                Act::Click,
+                "button",
+                "Send report",
+                1,
+                vec![
+                    Do::Add(Element::new("dialog", "Cookie choices")),
+                    Do::Add(Element::new("button", "Reject all").inside("Cookie choices")),
+                ],
+            )
+            .on_nth(
+                Act::Click,
+                "button",
+                "Send report",
+                2,
+                vec![Do::post("/api/report", 200), Do::effect("report sent"), Do::show("Report sent to finance.")],
+            )
+            .on(Act::Click, "button", "Reject all", vec![Do::remove("Cookie choices")]),
+            steps: "1. Click Send report",
+            answers: vec![],
+            limits: Limits::USUAL,
+            expect: Expect {
+                ended: Some(Ended::Finished(TaskOutcome::Satisfied)),
+                statuses: vec![Completed],
+                acted: vec![("button", "Send report", 2), ("button", "Reject all", 1)],
+                effects: vec![("report sent", 1)],
+                action_effects: Some(vec![
+                    ("Send report", ActionEffect::Safe),
+                    ("Send report", ActionEffect::Effectful),
+                ]),
                 ..Expect::default()
             },
         },

@@ -220,6 +220,18 @@ impl Runner<'_> {
         action
     }
 
+    /// The record of `op`, carried out last for the current step, says it did not take effect:
+    /// `banner` took the click (the ledger forgot it too).
+    pub(super) fn withdraw_action(&mut self, op: &Op, banner: &str) {
+        let step = self.progress.current_step_index;
+        let described = op.describe();
+        let taken = self.progress.objective_steps[step].executed_actions.iter_mut().rev().find(|a| a.action == described);
+        if let Some(action) = taken.filter(|a| a.effect == ActionEffect::Effectful) {
+            action.effect = ActionEffect::Safe;
+            action.result = self.ctx.secrets.redact(&format!("{} — {banner} may have taken it", action.result));
+        }
+    }
+
     /// How the attempt fails when `op` may not be carried out: it names a secret where a secret
     /// never goes ([`secret_use`]; no other approach changes that), or it would press a
     /// look-alike of what the step names ([`lookalike`]). The field a secret is typed into is

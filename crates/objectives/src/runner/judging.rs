@@ -84,6 +84,7 @@ impl Runner<'_> {
                 if let Some(banner) = self.banner_arrived(intent, before).await? {
                     if last.effect.is_effectful() {
                         self.effects.withdraw(self.scope.objective);
+                        self.withdraw_action(op, &banner);
                     }
                     return Ok(Verdict::NotDone(format!(
                         "{banner} came up as {} was carried out and may have taken the click",
