@@ -287,4 +287,15 @@ export const scripts = {
     await page.getByRole('menu', { name: '編集' }).getByRole('menuitem', { name: 'コピー', exact: true }).click();
     await page.getByText('「編集>コピー」を選びました').waitFor();
   },
+  async rotating_banner_coupon_no_evidence(page) {
+    await page.getByRole('button', { name: 'Apply coupon' }).click();
+    // Nothing follows the click: the banner, the slides and the clock turn on their own.
+    await page.waitForTimeout(2500);
+    if ((await page.getByText(/discount/i).count()) > 0) throw new Error('a discount was shown');
+    return { passed: false };
+  },
+  async rotating_banner_stock_checked(page) {
+    await page.getByRole('button', { name: 'Check stock' }).click();
+    await page.getByText('In stock: 4').waitFor();
+  },
 };

@@ -133,11 +133,13 @@ impl BrowserSession {
     }
 
     /// The visible lines, in every frame of the driven page, of the elements whose text changed
-    /// on its own — twice or more, a second apart, in the 6 s before `before_ms` (milliseconds
-    /// since the Unix epoch, as [`crate::ActionReport::acted_at_ms`]), neither within 1.5 s of
-    /// an input (pointer, key, text, focus) nor within 1.5 s of the answer to a request started
-    /// meanwhile nor inside a timer set meanwhile: a clock, a countdown, a rotating banner, a
-    /// score, none of them evidence that an action worked. A rewritten text counts, and so does
+    /// on its own — twice or more, a second apart, or once from a timer of the page's own that
+    /// repeats (an interval, a chain of timeouts), in the 6 s before `before_ms` (milliseconds
+    /// since the Unix epoch), and not changed by an input since. On its own: inside a timer the
+    /// page set with nothing of the person's behind it, whenever it fires; otherwise neither
+    /// within 1.5 s of an input (pointer, key, text, focus) nor within 1.5 s of the answer to a
+    /// request started meanwhile nor inside a timer set meanwhile. A clock, a countdown, a
+    /// rotating banner, a score: none of them evidence that an action worked. A rewritten text counts, and so does
     /// a short element shown or hidden (a carousel's slide); a text written once where there was
     /// none does not. Lines are as [`BrowserSession::frame_texts`] splits the text (trimmed, not
     /// empty; an element inside a sentence gives the sentence's line), as they are now, each

@@ -116,3 +116,30 @@ async fn a_rotating_banner_and_a_clock_change_on_their_own_and_what_a_click_brou
     );
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_banner_that_turns_just_after_a_click_on_a_page_just_opened_is_the_pages_own_doing() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "effects/rotating-banner.html").await;
+    // At once: the banner has not turned twice yet, and its next turn comes within the 1.5 s
+    // after the click that an input's doing is looked for in.
+    let banner = session.frame_texts().await.unwrap()[0].text.lines().find(|l| OFFERS.contains(l)).map(str::to_owned);
+    session.click(&role("button", "Apply coupon"), &ActOptions::default()).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let turned = loop {
+        let text = session.frame_texts().await.unwrap()[0].text.clone();
+        let shown = text.lines().find(|l| OFFERS.contains(l)).map(str::to_owned);
+        if shown.is_some() && shown != banner {
+            break shown.unwrap_or_default();
+        }
+        assert!(Instant::now() < deadline, "the banner never turned: {text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // Its interval was set by the page, not by the click: its turn is the page's own.
+    let lines = session.changing_on_its_own(now_ms()).await.unwrap();
+    assert!(
+        lines.iter().any(|l| OFFERS.contains(&l.as_str())),
+        "the banner turned to {turned:?}, not the click's doing: {lines:?}"
+    );
+    session.close().await;
+}

@@ -55,6 +55,9 @@ pub trait PageDriver: Send + Sync {
     fn frame_texts(&self) -> Driven<'_, Vec<FrameText>>;
     /// What status and alert regions and toasts announced since `since_ms` (ms since the epoch).
     fn announced_since(&self, since_ms: u64) -> Driven<'_, Vec<Announcement>>;
+    /// The lines shown now of elements that changed on their own in the seconds before
+    /// `before_ms` (a clock, a rotating banner, a score): never an action's evidence.
+    fn changing_on_its_own(&self, before_ms: u64) -> Driven<'_, Vec<String>>;
     /// How long the page has been still.
     fn still_for(&self) -> Driven<'_, Duration>;
     /// Whether the page says it is loading.

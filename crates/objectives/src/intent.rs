@@ -738,12 +738,40 @@ fn field_then_value(item: &str) -> Option<(Option<String>, StepValue)> {
 /// "Export to PDF". A trailing " in/on the X" places it.
 fn targeted(action: Action, clause: &str, rest: &str) -> Intent {
     let mut intent = Intent::new(action, clause);
-    let (target, place) = split_place(rest);
+    let (target, place) = split_place(without_purpose(rest));
     intent.phrase = clean_phrase(&target);
     if let Some(place) = place {
         intent.context.push(place);
     }
     intent
+}
+
+/// A target without the purpose a step gives it: "Refresh to show the totals" → "Refresh",
+/// "Save so that the changes are kept" → "Save". Only when what follows "to" is a verb: "Add to
+/// cart" and "Back to top" are names.
+fn without_purpose(rest: &str) -> &str {
+    // Verbs that are not also the last word of a control's name ("Add to order", "Go to list").
+    const PURPOSE_VERBS: &[&str] = &[
+        "show", "see", "view", "display", "open", "get", "keep", "start", "confirm", "continue", "load", "refresh",
+        "update", "apply", "make", "finish", "complete", "reveal", "expand", "close", "send", "submit", "print",
+        "download", "proceed", "finalize", "finalise", "accept", "reload", "find", "bring", "pay", "reserve",
+    ];
+    let lower = rest.to_ascii_lowercase();
+    let mut cut = None;
+    for marker in [" so that ", " in order to "] {
+        cut = cut.or(lower.find(marker));
+    }
+    let purpose = lower.match_indices(" to ").find(|(i, marker)| {
+        lower[i + marker.len()..].split_whitespace().next().is_some_and(|next| PURPOSE_VERBS.contains(&next))
+    });
+    cut = match (cut, purpose) {
+        (Some(a), Some((b, _))) => Some(a.min(b)),
+        (a, b) => a.or(b.map(|(i, _)| i)),
+    };
+    match cut {
+        Some(i) if !rest[..i].trim().is_empty() => &rest[..i],
+        _ => rest,
+    }
 }
 
 /// "X in the Y" → (X, Y) when Y reads as a place (a form, a section, a dialog, a row, a card).
@@ -1950,6 +1978,22 @@ mod tests {
         assert_eq!(one("Turn off the weekly summary").action, Action::Check { on: false });
         assert_eq!(one("Check the Remember me box").action, Action::Check { on: true });
         assert_eq!(one("「利用規約に同意する」にチェックを入れる").action, Action::Check { on: true });
+    }
+
+    #[test]
+    fn a_purpose_after_the_target_is_not_its_name() {
+        let cases = [
+            ("Click Refresh to show the totals", "Refresh"),
+            ("Click Apply coupon to get the discount", "Apply coupon"),
+            ("Press Save so that the changes are kept", "Save"),
+            ("Click Add to cart", "Add to cart"),
+            ("Click Back to top", "Back to top"),
+            ("Click Add to cart to see the basket", "Add to cart"),
+            ("Click Proceed to checkout", "Proceed to checkout"),
+        ];
+        for (step, target) in cases {
+            assert_eq!(one(step).phrase, target, "{step}");
+        }
     }
 
     #[test]

@@ -74,13 +74,17 @@ function visibleText(max) {
 function restless(before, span, maxLines, maxChars) {
   const view = this.defaultView;
   const changed = view && view[Symbol.for('planwright.selfChanged')];
+  const caused = (view && view[Symbol.for('planwright.causedChange')]) || new Map();
   if (!changed || !this.body) return [];
   // Displays that do not start a line of their own in innerText.
   const inline = /^(inline|contents|table-cell|ruby)/;
   const linesOf = (el) => el.innerText.split('\n').map((line) => line.trim()).filter(Boolean);
   const found = new Set();
   for (let [el, times] of changed) {
-    if (times.filter((at) => at <= before && at >= before - span).length < 2) continue;
+    // Twice in the span — or once, from a timer of the page's own that repeats — and not
+    // changed by an input since.
+    const recent = times.filter((at) => at <= before && at >= before - span).length;
+    if (recent < (times.repeating ? 1 : 2) || (caused.get(el) || 0) > times[times.length - 1]) continue;
     while (el && !(el instanceof view.HTMLElement)) el = el.parentElement;
     if (!el || !el.isConnected || el.getClientRects().length === 0 || !this.body.contains(el)) continue;
     const own = linesOf(el);

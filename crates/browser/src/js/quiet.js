@@ -26,7 +26,10 @@
   // input, so that a clock whose timer was set during an input is not its doing for ever.
   const AFTER_INPUT = 1500;
   const CHAIN = 10000;
-  const cause = { input: 0, answer: 0, answerFrom: 0, timer: 0 };
+  // `own`: a timer the page set with nothing of the person's behind it is running (a clock's
+  // tick, a banner's turn), `repeating` when it was an interval or a chain of timers: what it
+  // changes is the page's own whenever it runs, even just after an input.
+  const cause = { input: 0, answer: 0, answerFrom: 0, timer: 0, own: false, repeating: false };
   Object.defineProperty(window, Symbol.for('planwright.cause'), { value: cause, enumerable: false });
   // The causes of this frame and of the same-origin frames around it.
   const around = () => {
@@ -54,6 +57,7 @@
   const lastInput = () => Math.max(...around().map((c) => c.input));
   // The time of the input the present moment follows from, or 0 when nothing of the person's did.
   const causeNow = () => {
+    if (cause.own) return 0;
     const now = Date.now();
     if (cause.timer && now - cause.timer <= CHAIN) return cause.timer;
     const input = lastInput();
@@ -70,21 +74,36 @@
   const ELEMENTS = 500;
   const selfChanged = new Map();
   Object.defineProperty(window, Symbol.for('planwright.selfChanged'), { value: selfChanged, enumerable: false });
+  // Element → when an input (or what it started) last changed it: after that, what it shows is
+  // the input's doing until the page changes it on its own again.
+  const caused = new Map();
+  Object.defineProperty(window, Symbol.for('planwright.causedChange'), { value: caused, enumerable: false });
+  const bounded = (map, el, value) => {
+    map.delete(el);
+    map.set(el, value);
+    if (map.size > ELEMENTS) map.delete(map.keys().next().value);
+  };
   const remember = (el, now) => {
     const times = selfChanged.get(el) || [];
-    selfChanged.delete(el);
     if (times.length === 0 || now - times[times.length - 1] >= SPACING) times.push(now);
     if (times.length > KEEP) times.shift();
-    selfChanged.set(el, times);
-    if (selfChanged.size > ELEMENTS) selfChanged.delete(selfChanged.keys().next().value);
+    // A change from a repeating timer of the page's own marks the element as turning on its own.
+    times.repeating = times.repeating || cause.repeating;
+    bounded(selfChanged, el, times);
   };
   const SHOWN_BY = new Set(['class', 'style', 'hidden']);
   // A text rewritten (not one added where there was none: a page filling itself in once), or a
   // short element shown or hidden by its attributes (a carousel's slides). At most 300 changes
   // are looked at per batch.
   const noteOwn = (changes) => {
-    if (causeNow()) return;
     const now = Date.now();
+    if (causeNow()) {
+      for (const m of changes.slice(0, 300)) {
+        const el = m.target.nodeType === Node.ELEMENT_NODE ? m.target : m.target.parentElement;
+        if (el) bounded(caused, el, now);
+      }
+      return;
+    }
     const rewritten = new Map();
     for (const m of changes.slice(0, 300)) {
       const el = m.target.nodeType === Node.ELEMENT_NODE ? m.target : m.target.parentElement;
@@ -116,21 +135,30 @@
 
   // A timer set by what an input caused runs as its doing: its changes are taken before it ends
   // (the observer would see them after), while the cause is known.
+  // A timer the page set on its own runs as the page's own doing, whenever it fires: its changes
+  // are taken before it ends too, so that a banner turning just after a click is not the click's.
+  const runAs = (callback, from, repeating) => function (...args) {
+    const outer = { timer: cause.timer, own: cause.own, repeating: cause.repeating };
+    Object.assign(cause, from ? { timer: from, own: false, repeating: false } : { own: true, repeating });
+    try {
+      return callback.apply(this, args);
+    } finally {
+      const changes = observer ? observer.takeRecords() : [];
+      if (changes.length > 0) observed(changes);
+      Object.assign(cause, outer);
+    }
+  };
   const setTimer = window.setTimeout;
   window.setTimeout = function (callback, ...rest) {
-    const from = typeof callback === 'function' ? causeNow() : 0;
-    if (!from) return setTimer(callback, ...rest);
-    return setTimer(function (...args) {
-      const outer = cause.timer;
-      cause.timer = from;
-      try {
-        return callback.apply(this, args);
-      } finally {
-        const changes = observer ? observer.takeRecords() : [];
-        if (changes.length > 0) observed(changes);
-        cause.timer = outer;
-      }
-    }, ...rest);
+    if (typeof callback !== 'function') return setTimer(callback, ...rest);
+    const from = causeNow();
+    // A timer set from the page's own timer continues a chain (a clock that sets its next tick).
+    return setTimer(runAs(callback, from, !from && cause.own), ...rest);
+  };
+  const setRepeating = window.setInterval;
+  window.setInterval = function (callback, ...rest) {
+    if (typeof callback !== 'function') return setRepeating(callback, ...rest);
+    return setRepeating(runAs(callback, causeNow(), true), ...rest);
   };
 
   const pending = new Map();

@@ -121,6 +121,10 @@ impl PageDriver for BrowserSession {
         BrowserSession::announced_since(self, since_ms).boxed()
     }
 
+    fn changing_on_its_own(&self, before_ms: u64) -> Driven<'_, Vec<String>> {
+        BrowserSession::changing_on_its_own(self, before_ms).boxed()
+    }
+
     fn still_for(&self) -> Driven<'_, Duration> {
         BrowserSession::still_for(self).boxed()
     }

@@ -257,11 +257,19 @@ impl Runner<'_> {
             // A "Loading…" is not what the action brought about: what follows it is. Asked before
             // and after the page is read, so that loading that ends or starts meanwhile counts.
             let loading_before = self.session.shows_loading().await?;
+            // What changes on its own is asked for before and after the page is read: a banner
+            // that turns in between shows one of the two texts.
+            let mut own = self.session.changing_on_its_own(epoch_ms()).await?;
             let now = PageText::capture(&*self.session).await?;
+            own.extend(self.session.changing_on_its_own(epoch_ms()).await?);
             let lines: Vec<String> = now
                 .new_lines(before)
                 .into_iter()
-                .filter(|line| !target.contains(&crate::text::fold(line)) && !restless.contains(&judge::shape(line)))
+                .filter(|line| {
+                    !target.contains(&crate::text::fold(line))
+                        && !restless.contains(&judge::shape(line))
+                        && !own.iter().any(|o| !o.is_empty() && line.starts_with(o.as_str()))
+                })
                 .collect();
             let loading = !lines.is_empty()
                 && started.elapsed() < wait
@@ -366,4 +374,10 @@ impl Runner<'_> {
             Seen::Change(format!("{what} {}", judge::quote_lines(&lines)))
         })
     }
+}
+
+/// Now, in milliseconds since the Unix epoch (the page's clock is the machine's).
+fn epoch_ms() -> u64 {
+    let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }

@@ -785,6 +785,11 @@ impl PageDriver for ScriptedPage {
         async move { Ok(said) }.boxed()
     }
 
+    /// A scripted page has no clock: nothing on it changes unless an action makes it.
+    fn changing_on_its_own(&self, _before_ms: u64) -> Driven<'_, Vec<String>> {
+        async move { Ok(Vec::new()) }.boxed()
+    }
+
     fn still_for(&self) -> Driven<'_, Duration> {
         let still = if self.lock().screen.loading { Duration::ZERO } else { Duration::from_secs(60) };
         async move { Ok(still) }.boxed()
