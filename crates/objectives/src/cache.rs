@@ -116,21 +116,10 @@ impl ActionCache {
             );",
         )
         .map_err(|e| error(&e))?;
-        // A cache written before `used_at` existed gains it.
-        let has_used_at = conn
-            .prepare("SELECT 1 FROM pragma_table_info('actions') WHERE name = 'used_at'")
-            .and_then(|mut statement| statement.exists([]))
-            .map_err(|e| error(&e))?;
-        if !has_used_at {
-            conn.execute_batch("ALTER TABLE actions ADD COLUMN used_at TEXT").map_err(|e| error(&e))?;
-        }
-        // …and `effectful`: its entries, kept before, are classified again as they are replayed.
-        let has_effectful = conn
-            .prepare("SELECT 1 FROM pragma_table_info('actions') WHERE name = 'effectful'")
-            .and_then(|mut statement| statement.exists([]))
-            .map_err(|e| error(&e))?;
-        if !has_effectful {
-            conn.execute_batch("ALTER TABLE actions ADD COLUMN effectful TEXT").map_err(|e| error(&e))?;
+        // A cache written before `used_at` existed gains it, and `effectful` (its entries, kept
+        // before, are classified again as they are replayed).
+        for column in ["used_at", "effectful"] {
+            add_column(&conn, column).map_err(|e| error(&e))?;
         }
         Ok(ActionCache { path: path.to_path_buf(), conn: Mutex::new(conn) })
     }
@@ -280,6 +269,17 @@ impl ActionCache {
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         conn.execute("DELETE FROM actions", []).map_err(|e| self.error(e))
     }
+}
+
+/// Adds the text column `column` to the table of a cache written before it existed.
+fn add_column(conn: &Connection, column: &str) -> rusqlite::Result<()> {
+    let exists = conn
+        .prepare("SELECT 1 FROM pragma_table_info('actions') WHERE name = ?1")
+        .and_then(|mut statement| statement.exists([column]))?;
+    if !exists {
+        conn.execute_batch(&format!("ALTER TABLE actions ADD COLUMN {column} TEXT"))?;
+    }
+    Ok(())
 }
 
 /// The effectful operations' indexes as kept (a JSON list), those out of range left out; none

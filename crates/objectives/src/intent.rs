@@ -1488,6 +1488,16 @@ fn japanese(step: &str) -> Vec<Intent> {
     intents
 }
 
+/// A field and its value as 「F を V」 or 「F は V」 say them, outside quotes: the last を, or else
+/// the first は (a value may hold one: 「件名はこんにちは」).
+fn set_pair(part: &str) -> Option<(String, String)> {
+    let masked = mask_quotes(part);
+    let at = masked.rfind('を').or_else(|| masked.find('は'))?;
+    let field = field_japanese(&part[..at]);
+    let value = value_of(&part[at + 'を'.len_utf8()..])?.shown();
+    (!field.is_empty()).then_some((field, value))
+}
+
 /// Role words that stand right before a particle and name the target's kind, not the target.
 const JAPANESE_KIND_WORDS: &[&str] =
     &["ボタン", "リンク", "タブ", "欄", "入力欄", "チェックボックス", "メニュー", "見出し", "ページ", "画面"];
@@ -1534,17 +1544,22 @@ fn japanese_clause(verb: Verb, clause: &str, form: &str, whole: &str) -> Vec<Int
             }
         }
         Verb::Set => {
-            // F を V にする: the field before を, the value after it.
-            let masked = mask_quotes(clause);
-            match masked.rfind('を') {
-                Some(i) => {
-                    let field = field_japanese(&clause[..i]);
-                    let value = value_of(&clause[i + 'を'.len_utf8()..]).map(|v| v.shown()).unwrap_or_default();
-                    let mut intent = Intent::new(Action::Choose { field: Some(field.clone()), value }, whole);
-                    intent.phrase = field;
-                    intent
+            // F を V にする, F は V にする: the field before を or は, the value after it; several
+            // such, one after another (会議室は第2会議室、時間帯は13:00〜15:00にする), each set.
+            let pairs: Option<Vec<(String, String)>> =
+                clause.split('、').filter(|part| !part.trim().is_empty()).map(set_pair).collect();
+            match pairs {
+                Some(pairs) if !pairs.is_empty() => {
+                    return pairs
+                        .into_iter()
+                        .map(|(field, value)| {
+                            let mut intent = Intent::new(Action::Choose { field: Some(field.clone()), value }, whole);
+                            intent.phrase = field;
+                            intent
+                        })
+                        .collect();
                 }
-                None => Intent::new(Action::Click, whole),
+                _ => Intent::new(Action::Click, whole),
             }
         }
         Verb::Verify => verify_japanese(clause, whole, &quotes),
@@ -2139,6 +2154,10 @@ mod tests {
             ("注文 PO-3318 を照会して取り消す", &["search for 注文 PO-3318", "click 取り消す"]),
             ("請求書で検索し、2番目の結果を開く", &["search for 請求書", "open 2番目の結果"]),
             ("利用日を来月末にする", &["choose \"来月末\" for \"利用日\""]),
+            (
+                "会議室は第2会議室、時間帯は13:00〜15:00にする",
+                &["choose \"第2会議室\" for \"会議室\"", "choose \"13:00〜15:00\" for \"時間帯\""],
+            ),
             ("編集>コピーを選ぶ", &["hover over \"編集\"", "click \"コピー\""]),
             ("保存する", &["click 保存"]),
             ("申請履歴から TC-02 で保存した「新宿→品川 往復」の下書きを開く", &["open \"新宿→品川 往復\" in 申請履歴"]),
