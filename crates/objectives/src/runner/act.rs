@@ -225,7 +225,8 @@ impl Runner<'_> {
     pub(super) fn withdraw_action(&mut self, op: &Op, banner: &str) {
         let step = self.progress.current_step_index;
         let described = op.describe();
-        let taken = self.progress.objective_steps[step].executed_actions.iter_mut().rev().find(|a| a.action == described);
+        let taken =
+            self.progress.objective_steps[step].executed_actions.iter_mut().rev().find(|a| a.action == described);
         if let Some(action) = taken.filter(|a| a.effect == ActionEffect::Effectful) {
             action.effect = ActionEffect::Safe;
             action.result = self.ctx.secrets.redact(&format!("{} — {banner} may have taken it", action.result));
