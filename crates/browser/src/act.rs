@@ -8,13 +8,14 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::activity::PageActivity;
 use crate::effects::{Announcement, InvalidField, RequestRecord};
 use crate::error::BrowserError;
 use crate::js::{Arg, ElementFn};
 use crate::locate::{Candidate, FieldFacts, Locator};
 use crate::refs::NodeKey;
 use crate::roles::{is_interactive, shown, Shown};
-use crate::session::{BrowserSession, DialogRecord, PageActivity};
+use crate::session::{BrowserSession, DialogRecord};
 
 /// Why a fill may not type into this field (see [`BrowserSession::fill_where`]), or `None`.
 pub type FieldRefusal<'a> = dyn Fn(&Candidate, &FieldFacts) -> Option<String> + Send + Sync + 'a;

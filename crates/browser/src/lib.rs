@@ -9,6 +9,7 @@
 //! Engine crate: it knows nothing of plans, runs or the UI.
 
 mod act;
+mod activity;
 mod cdp;
 mod download;
 mod effects;

@@ -1,9 +1,7 @@
 //! A browser session: one Chromium (launched or attached), the page being driven, and what the
 //! page did on its own (dialogs, new tabs, requests in flight, navigations).
 
-use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -12,7 +10,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
 };
 use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
 use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived, ResourceType,
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening,
@@ -28,9 +26,9 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tracing::Instrument;
 
+use crate::activity::PageActivity;
 use crate::cdp;
 use crate::download::Downloads;
-use crate::effects::{RequestKind, RequestRecord};
 use crate::error::BrowserError;
 use crate::process::{self, ChromiumProcess};
 use crate::refs::RefTable;
@@ -160,133 +158,6 @@ impl Liveness {
                 return "the session ended".to_owned();
             }
         }
-    }
-}
-
-/// How long a request may be under way before it counts as background traffic.
-const BACKGROUND_REQUEST: Duration = Duration::from_secs(2);
-
-/// How many of the page's latest requests are kept for the actions' reports: more than an
-/// action starts, bounded on a page that polls all the time.
-const REQUEST_LOG: usize = 256;
-
-/// A request of the page, as the request log keeps it.
-struct Logged {
-    id: String,
-    /// Milliseconds since the session started.
-    started_ms: u64,
-    record: RequestRecord,
-    /// Answered (its status known: a page need not read the body, and until it does Chromium
-    /// does not call the request finished), or failed.
-    done: bool,
-}
-
-/// What a page is doing on its own, kept by a task that follows its events.
-#[derive(Default)]
-pub(crate) struct PageActivity {
-    /// Requests under way, with when each started (ms since the session started).
-    inflight: Mutex<HashMap<String, u64>>,
-    /// The page's latest requests (documents, fetch, XHR, beacons: not images, fonts or style
-    /// sheets), oldest first, at most [`REQUEST_LOG`].
-    log: Mutex<VecDeque<Logged>>,
-    /// Milliseconds since the session started, at the last request start or end.
-    last_network: AtomicU64,
-    main_frame_loading: AtomicBool,
-    navigations: AtomicU64,
-}
-
-impl PageActivity {
-    /// Requests under way that started less than [`BACKGROUND_REQUEST`] before `now_ms`: one
-    /// open longer is the page's background traffic (a long poll, a stream, an analytics
-    /// beacon — or one whose end DevTools never reported), which a page at rest can have, so
-    /// it does not keep the page from settling.
-    pub(crate) fn requests_in_flight(&self, now_ms: u64) -> usize {
-        let inflight = self.inflight.lock().unwrap_or_else(PoisonError::into_inner);
-        inflight
-            .values()
-            .filter(|&&started| now_ms.saturating_sub(started) < BACKGROUND_REQUEST.as_millis() as u64)
-            .count()
-    }
-    pub(crate) fn last_network_ms(&self) -> u64 {
-        self.last_network.load(Ordering::Relaxed)
-    }
-    pub(crate) fn loading(&self) -> bool {
-        self.main_frame_loading.load(Ordering::Relaxed)
-    }
-    pub(crate) fn navigations(&self) -> u64 {
-        self.navigations.load(Ordering::Relaxed)
-    }
-
-    /// The logged requests that started at or after `since_ms`, oldest first.
-    pub(crate) fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord> {
-        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        log.iter().filter(|l| l.started_ms >= since_ms).map(|l| l.record.clone()).collect()
-    }
-
-    /// How many logged requests that started at or after `since_ms` are unanswered: an
-    /// action waits for its own requests however long they take (within its bound), unlike the
-    /// page's background traffic.
-    pub(crate) fn pending_since(&self, since_ms: u64) -> usize {
-        let log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        log.iter().filter(|l| l.started_ms >= since_ms && !l.done).count()
-    }
-
-    fn log_request(&self, event: &EventRequestWillBeSent, now_ms: u64) {
-        // A redirect is the same request going on: its method and address stay the first ones.
-        if event.redirect_response.is_some() {
-            return;
-        }
-        let Some(kind) = event.r#type.as_ref().map_or(Some(RequestKind::Other), request_kind) else { return };
-        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        if log.len() == REQUEST_LOG {
-            log.pop_front();
-        }
-        log.push_back(Logged {
-            id: event.request_id.as_ref().to_owned(),
-            started_ms: now_ms,
-            record: RequestRecord {
-                method: event.request.method.clone(),
-                url: event.request.url.clone(),
-                status: None,
-                kind,
-                error: None,
-            },
-            done: false,
-        });
-    }
-
-    /// Updates the logged request `id`, if it is logged.
-    fn update_request(&self, id: &str, update: impl FnOnce(&mut Logged)) {
-        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(logged) = log.iter_mut().rev().find(|l| l.id == id) {
-            update(logged);
-        }
-    }
-}
-
-/// How a request of this type is reported, or `None` for what is no effect of an action (images,
-/// fonts, style sheets, media, prefetches, CORS preflights) or never ends (event streams, web
-/// sockets).
-fn request_kind(kind: &ResourceType) -> Option<RequestKind> {
-    match kind {
-        ResourceType::Document => Some(RequestKind::Document),
-        ResourceType::Fetch => Some(RequestKind::Fetch),
-        ResourceType::Xhr => Some(RequestKind::Xhr),
-        ResourceType::Ping => Some(RequestKind::Beacon),
-        ResourceType::Script | ResourceType::SignedExchange | ResourceType::FedCm | ResourceType::Other => {
-            Some(RequestKind::Other)
-        }
-        ResourceType::Stylesheet
-        | ResourceType::Image
-        | ResourceType::Media
-        | ResourceType::Font
-        | ResourceType::TextTrack
-        | ResourceType::Prefetch
-        | ResourceType::EventSource
-        | ResourceType::WebSocket
-        | ResourceType::Manifest
-        | ResourceType::CspViolationReport
-        | ResourceType::Preflight => None,
     }
 }
 
@@ -623,48 +494,24 @@ async fn drive(
                         accepted: accept,
                     });
                 }
-                Some(event) = requests.next() => {
-                    let id: &str = event.request_id.as_ref();
-                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).insert(id.to_owned(), now_ms());
-                    activity.log_request(&event, now_ms());
-                    activity.last_network.store(now_ms(), Ordering::Relaxed);
-                }
+                Some(event) = requests.next() => activity.request_sent(&event, now_ms()),
                 Some(event) = responses.next() => {
-                    let status = u16::try_from(event.response.status).ok();
-                    activity.update_request(event.request_id.as_ref(), |logged| {
-                        logged.record.status = status;
-                        logged.done = true;
-                    });
+                    activity.answered(event.request_id.as_ref(), u16::try_from(event.response.status).ok());
                 }
-                Some(event) = finished.next() => {
-                    let id: &str = event.request_id.as_ref();
-                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
-                    activity.update_request(id, |logged| logged.done = true);
-                    activity.last_network.store(now_ms(), Ordering::Relaxed);
-                }
+                Some(event) = finished.next() => activity.ended(event.request_id.as_ref(), None, now_ms()),
                 Some(event) = failed.next() => {
-                    let id: &str = event.request_id.as_ref();
-                    activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).remove(id);
-                    activity.update_request(id, |logged| {
-                        logged.done = true;
-                        // An answer cut short (a download, a page left) keeps the status it had.
-                        logged.record.error = Some(event.error_text.clone());
-                    });
-                    activity.last_network.store(now_ms(), Ordering::Relaxed);
+                    activity.ended(event.request_id.as_ref(), Some(&event.error_text), now_ms());
                 }
                 Some(event) = started_loading.next() => {
                     let frame: &str = event.frame_id.as_ref();
                     if frame == main_frame {
-                        activity.main_frame_loading.store(true, Ordering::Relaxed);
-                        activity.navigations.fetch_add(1, Ordering::Relaxed);
-                        // Requests of the old document never finish; they no longer count.
-                        activity.inflight.lock().unwrap_or_else(PoisonError::into_inner).clear();
+                        activity.main_frame_started_loading();
                     }
                 }
                 Some(event) = stopped_loading.next() => {
                     let frame: &str = event.frame_id.as_ref();
                     if frame == main_frame {
-                        activity.main_frame_loading.store(false, Ordering::Relaxed);
+                        activity.main_frame_stopped_loading();
                     }
                 }
                 Some(_) = crashed.next() => {

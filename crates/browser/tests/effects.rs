@@ -167,3 +167,21 @@ async fn a_countdown_ticking_before_the_action_is_ongoing_and_a_status_written_a
     }
     session.close().await;
 }
+
+#[tokio::test]
+async fn every_write_of_a_burst_keeps_its_answer_whatever_order_devtools_reports_it_in() {
+    // Twelve keepalive posts at once: Chromium reports each as sent, answered (204), then
+    // "failed" (net::ERR_ABORTED, canceled), and these reports arrive together.
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "effects/approve-all.html").await;
+    let options = ActOptions::default();
+    for round in 0..3 {
+        session.navigate(&sites.url("effects/approve-all.html"), &options).await.unwrap();
+        let report = session.click(&role("button", "Approve all"), &options).await.unwrap();
+        let posts: Vec<_> = report.requests.iter().filter(|r| r.url.ends_with("/__record")).collect();
+        assert_eq!(posts.len(), 12, "round {round}: {report:#?}");
+        assert!(posts.iter().all(|r| r.status == Some(204)), "round {round}: every post was answered: {posts:#?}");
+    }
+    assert_eq!(sites.events("approved").len(), 36);
+    session.close().await;
+}
