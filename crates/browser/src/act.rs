@@ -79,7 +79,8 @@ pub struct ActionReport {
     /// The fields marked `aria-invalid="true"` after the action, in every frame.
     pub invalid_fields: Vec<InvalidField>,
     /// When the action was carried out, in milliseconds since the Unix epoch: a caller that
-    /// waits longer can ask [`BrowserSession::announced_since`] it.
+    /// waits longer can ask [`BrowserSession::announced_since`] it, and
+    /// [`BrowserSession::requests_since`] how its requests were answered since.
     pub acted_at_ms: u64,
     /// The page was still busy when the settle bound ran out.
     pub settle_timed_out: bool,
@@ -165,6 +166,17 @@ fn ms(duration: Duration) -> f64 {
 }
 
 impl BrowserSession {
+    /// The requests the driven page started since `since_ms` (milliseconds since the Unix epoch,
+    /// as [`ActionReport::acted_at_ms`]), oldest first, as they stand now: an answer that came
+    /// after an action's report was made is in them.
+    pub fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord> {
+        let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default().as_millis() as u64;
+        let ago = Duration::from_millis(now.saturating_sub(since_ms));
+        let now = Instant::now();
+        let since = self.ms_at(now.checked_sub(ago).unwrap_or(now));
+        self.driven().activity.requests_since(since)
+    }
+
     async fn before(&self) -> Result<Before, BrowserError> {
         let start = Instant::now();
         let driven = self.driven();

@@ -13,6 +13,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use planwright_browser::{
     ActOptions, ActionReport, Announcement, BrowserError, Candidate, Download, FieldRefusal, FrameText, Locator,
+    RequestRecord,
 };
 
 use crate::fields::FieldMarkup;
@@ -58,6 +59,9 @@ pub trait PageDriver: Send + Sync {
     /// The lines shown now of elements that changed on their own in the seconds before
     /// `before_ms` (a clock, a rotating banner, a score): never an action's evidence.
     fn changing_on_its_own(&self, before_ms: u64) -> Driven<'_, Vec<String>>;
+    /// The requests the page started since `since_ms` (ms since the Unix epoch), with the
+    /// answers known now: those an action's report had not yet.
+    fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord>;
     /// How long the page has been still.
     fn still_for(&self) -> Driven<'_, Duration>;
     /// Whether the page says it is loading.

@@ -317,6 +317,14 @@ impl EffectLedger {
         }
     }
 
+    /// What is known now of the requests of `objective`'s last effectful action (an answer that
+    /// came after its report), in words.
+    pub fn answered_since(&mut self, objective: usize, requests: String) {
+        if let Some(last) = self.done.get_mut(&objective).and_then(|d| d.last_mut()) {
+            last.requests = requests;
+        }
+    }
+
     /// Whether `action` is among the effectful actions `objective` carried out.
     pub fn has(&self, objective: usize, action: &str) -> bool {
         self.done.get(&objective).is_some_and(|d| d.iter().any(|e| e.action == action))

@@ -148,6 +148,19 @@ async fn an_effect_not_seen_is_never_repeated_and_the_person_says_it_was_done_or
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_send_answered_after_its_action_settled_is_done_once_without_asking() {
+    // The server takes the report at once and answers it 7 s later, after the click's 5 s of
+    // settling: the post is still unanswered in the action's report, and the page shows nothing.
+    let mut task = Task::new("slow", "/effects/silent.html?delay_ms=7000", "1. Click \"Send report\"");
+    task.inputs.insert("on_unsatisfied".into(), json!("report"));
+    let run = run_task(&task, false, tempfile::tempdir().unwrap(), None).await;
+    assert_eq!(run.outputs["passed"], true, "{}", run.notes());
+    assert_eq!(run.recorded("report_sent").len(), 1, "{}", run.notes());
+    let sent = note(&run, 0);
+    assert!(sent.contains("pressed once") && sent.contains("POST /api/answer?delay_ms=7000 → 200"), "{sent}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cached_send_is_replayed_once_a_run() {
     let sites = FixtureSites::start().await.unwrap();
     let task = Task::new("cached", "/objectives/helpline/contact.html", CONTACT);

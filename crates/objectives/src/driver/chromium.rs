@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use planwright_browser::{
     ActOptions, ActionReport, Announcement, BrowserSession, Candidate, Download, FieldRefusal, FrameText, Locator,
-    ScreenshotTarget, SnapshotMode, SnapshotOptions,
+    RequestRecord, ScreenshotTarget, SnapshotMode, SnapshotOptions,
 };
 use serde::de::DeserializeOwned;
 
@@ -123,6 +123,10 @@ impl PageDriver for BrowserSession {
 
     fn changing_on_its_own(&self, before_ms: u64) -> Driven<'_, Vec<String>> {
         BrowserSession::changing_on_its_own(self, before_ms).boxed()
+    }
+
+    fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord> {
+        BrowserSession::requests_since(self, since_ms)
     }
 
     fn still_for(&self) -> Driven<'_, Duration> {

@@ -2,6 +2,8 @@
 //! page, a field read back, what appeared in any frame or was announced), a page's error, an
 //! effect not seen, and the checks and notes a step asks for.
 
+use planwright_browser::RequestRecord;
+
 use super::*;
 
 impl Runner<'_> {
@@ -103,6 +105,12 @@ impl Runner<'_> {
                     Seen::Nothing => None,
                 },
             };
+            // With nothing seen, an effect's requests are read again: an answer that came while
+            // the page was watched is known now.
+            let requests = match change {
+                None if effectful => self.requests_now(acted),
+                _ => acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect(),
+            };
             match change {
                 Some(change) if effectful => {
                     self.effects.seen(self.scope.objective, &change);
@@ -110,8 +118,8 @@ impl Runner<'_> {
                 }
                 Some(change) => proofs.push(change),
                 // A plain click whose requests the server took is done: exactly that, once.
-                None if self.plain_step(intent) && (!effectful || self.effect_answered(acted)) => {
-                    let requests = effects::requests_said(&last.report.requests);
+                None if self.plain_step(intent) && (!effectful || effects::answered(&requests)) => {
+                    let requests = effects::requests_said(&requests);
                     let sent = if requests.is_empty() { String::new() } else { format!(" ({requests})") };
                     if effectful {
                         self.effects.seen(self.scope.objective, &requests);
@@ -121,7 +129,10 @@ impl Runner<'_> {
                         plainly(op)
                     ))
                 }
-                None if effectful => return Ok(Verdict::Unknown(self.unknown_effect())),
+                None if effectful => {
+                    self.effects.answered_since(self.scope.objective, effects::requests_said(&requests));
+                    return Ok(Verdict::Unknown(self.unknown_effect()));
+                }
                 None if matches!(op, Op::Press { .. }) => proofs.push(format!("{} done", op.describe())),
                 None => return Ok(Verdict::NotDone(format!("nothing on the page changed after: {}", op.describe()))),
             }
@@ -153,9 +164,16 @@ impl Runner<'_> {
         Verdict::PageError { text: format!("the page answered \"{error}\" to {op}"), retry }
     }
 
-    /// Whether every request that writes, of the actions carried out, was answered and taken.
-    pub(super) fn effect_answered(&self, acted: &[Acted]) -> bool {
-        effects::answered(acted.iter().flat_map(|a| &a.report.requests))
+    /// The requests the actions carried out started, as they stand now: read again from the
+    /// page when one was still unanswered at its report.
+    pub(super) fn requests_now(&self, acted: &[Acted]) -> Vec<RequestRecord> {
+        let reported = || acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
+        match acted.first() {
+            Some(first) if acted.iter().any(|a| effects::pending(&a.report.requests)) => {
+                self.session.requests_since(first.report.acted_at_ms)
+            }
+            _ => reported(),
+        }
     }
 
     /// What is known of the objective's effect that was not seen, and what the person may do.

@@ -306,6 +306,8 @@ struct State {
     effects: BTreeMap<String, usize>,
     /// Everything announced so far, with when (ms since the epoch).
     announced: Vec<(u64, Announcement)>,
+    /// Every request an action started, with when.
+    requests: Vec<(u64, RequestRecord)>,
 }
 
 /// A deterministic page the runner drives; see the module's documentation.
@@ -558,13 +560,11 @@ impl ScriptedPage {
                 state.screen.elements.retain(|e| e.name != name && e.inside.as_deref() != Some(name.as_str()))
             }
             Do::GoTo(path) => self.open(state, &path, report),
-            Do::Request { method, path, status } => report.requests.push(RequestRecord {
-                method,
-                url: url(&path),
-                status,
-                kind: RequestKind::Fetch,
-                error: None,
-            }),
+            Do::Request { method, path, status } => {
+                let request = RequestRecord { method, url: url(&path), status, kind: RequestKind::Fetch, error: None };
+                state.requests.push((report.acted_at_ms, request.clone()));
+                report.requests.push(request);
+            }
             Do::Effect(name) => *state.effects.entry(name).or_default() += 1,
             Do::Announce { text, kind } => {
                 let said = Announcement { text, kind, frame_url: url(&state.screen.path), ongoing: false };
@@ -783,6 +783,11 @@ impl PageDriver for ScriptedPage {
         let said: Vec<Announcement> =
             self.lock().announced.iter().filter(|(at, _)| *at >= since_ms).map(|(_, a)| a.clone()).collect();
         async move { Ok(said) }.boxed()
+    }
+
+    /// A scripted request is answered at once, or never.
+    fn requests_since(&self, since_ms: u64) -> Vec<RequestRecord> {
+        self.lock().requests.iter().filter(|(at, _)| *at >= since_ms).map(|(_, r)| r.clone()).collect()
     }
 
     /// A scripted page has no clock: nothing on it changes unless an action makes it.
