@@ -630,6 +630,35 @@ async fn actions_that_change_the_world_are_told_from_those_that_do_not() {
             },
         },
         Case {
+            name: "a post the driver learnt of after the click's report: read again, it shows the send was taken",
+            page: ScriptedPage::new(vec![Screen::at("/reports")
+                .line("Monthly report")
+                .element(Element::new("button", "Send report"))])
+            .on(
+                Act::Click,
+                "button",
+                "Send report",
+                vec![
+                    Do::LateRequest { method: "POST".into(), path: "/api/report".into(), status: Some(200) },
+                    Do::effect("report sent"),
+                ],
+            ),
+            steps: "1. Click Send report",
+            answers: vec![],
+            limits: Limits::USUAL,
+            expect: Expect {
+                ended: Some(Ended::Finished(TaskOutcome::Satisfied)),
+                statuses: vec![Completed],
+                acted: vec![("button", "Send report", 1)],
+                effects: vec![("report sent", 1)],
+                recorded: vec![(
+                    1,
+                    "the button \"Send report\" pressed once, exactly that element (POST /api/report → 200)",
+                )],
+                ..Expect::default()
+            },
+        },
+        Case {
             name: "a consent banner that takes the click: the click is not counted done, and is made again once",
             page: ScriptedPage::new(vec![Screen::at("/reports")
                 .line("Monthly report")

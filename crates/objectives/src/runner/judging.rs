@@ -164,16 +164,17 @@ impl Runner<'_> {
         Verdict::PageError { text: format!("the page answered \"{error}\" to {op}"), retry }
     }
 
-    /// The requests the actions carried out started, as they stand now: read again from the
-    /// page when one was still unanswered at its report.
+    /// The requests the actions carried out started, as they stand now, read again from the
+    /// page: an answer that came after an action's report is in them, and so is a request whose
+    /// start the driver learnt of only after the report (on a loaded machine, DevTools' events
+    /// can come later than the page settled by its looks).
     pub(super) fn requests_now(&self, acted: &[Acted]) -> Vec<RequestRecord> {
-        let reported = || acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
-        match acted.first() {
-            Some(first) if acted.iter().any(|a| effects::pending(&a.report.requests)) => {
-                self.session.requests_since(first.report.acted_at_ms)
-            }
-            _ => reported(),
+        let now = acted.first().map(|first| self.session.requests_since(first.report.acted_at_ms)).unwrap_or_default();
+        // The driven page is another tab than the one acted on: its reports are what is known.
+        if now.is_empty() {
+            return acted.iter().flat_map(|a| a.report.requests.iter().cloned()).collect();
         }
+        now
     }
 
     /// What is known of the objective's effect that was not seen, and what the person may do.

@@ -221,6 +221,13 @@ pub enum Do {
         path: String,
         status: Option<u16>,
     },
+    /// A request started that the driver learns of only after the action's report: on a loaded
+    /// machine DevTools' events can come later than the page settled by its looks.
+    LateRequest {
+        method: String,
+        path: String,
+        status: Option<u16>,
+    },
     /// Something happened on the server (counted by name).
     Effect(String),
     /// A status region (or an alert) said this.
@@ -564,6 +571,10 @@ impl ScriptedPage {
                 let request = RequestRecord { method, url: url(&path), status, kind: RequestKind::Fetch, error: None };
                 state.requests.push((report.acted_at_ms, request.clone()));
                 report.requests.push(request);
+            }
+            Do::LateRequest { method, path, status } => {
+                let request = RequestRecord { method, url: url(&path), status, kind: RequestKind::Fetch, error: None };
+                state.requests.push((report.acted_at_ms, request));
             }
             Do::Effect(name) => *state.effects.entry(name).or_default() += 1,
             Do::Announce { text, kind } => {
