@@ -10,7 +10,9 @@ use planwright_designs::{RegisterError, RegisterOutcome};
 use planwright_plan::source_map::SourceMap;
 use planwright_plan::{edit, load_plan, LoadError, LoadedPlan, Node, NodeRole, Plan};
 use planwright_retrieval::{Retriever, SearchOptions, DEFAULT_TOP_K, TOP_K_RANGE};
-use planwright_validate::{dry_run_validated, validate_loaded, validate_plan, EdgeKind, GraphAnalysis, Validation};
+use planwright_validate::{
+    dry_run_validated, validate_loaded_with_files, validate_plan, EdgeKind, GraphAnalysis, Validation,
+};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -197,8 +199,10 @@ impl Studio {
         Ok(graph(&loaded, |plan| validate_plan(plan, &self.inner.catalog, &self.designs()).analysis))
     }
 
+    /// Validates a plan, with the columns of the workspace's input files (the run's work folder).
     fn check(&self, loaded: &LoadedPlan) -> Validation {
-        validate_loaded(loaded, &self.inner.catalog, &self.designs())
+        let files = crate::WorkFolderFiles::new(self.workspace());
+        validate_loaded_with_files(loaded, &self.inner.catalog, &self.designs(), &files)
     }
 }
 

@@ -457,7 +457,8 @@ fn engine_error(error: EngineError) -> ApiError {
             let said = ApiMessage::NotResumable { run_id: run_id.clone(), detail: detail.clone() };
             ApiError::invalid(error.to_string()).saying(said)
         }
-        error @ EngineError::Workdir(..) => ApiError::invalid(error.to_string()),
+        // The run check names missing vars before a run can start; this is its last guard.
+        error @ (EngineError::Workdir(..) | EngineError::MissingVars(..)) => ApiError::invalid(error.to_string()),
         EngineError::Store(error) => error.into(),
     }
 }

@@ -211,32 +211,11 @@ impl Block for ReadCsv {
 
 async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the CSV file to read, e.g. data/payments.csv")?.to_string();
-    // Not `optional_text`: a tab is blank but a delimiter all the same.
-    let delimiter = match inputs.get("delimiter") {
-        None | Some(Value::Null) => b',',
-        Some(Value::String(s)) if s.is_empty() => b',',
-        Some(Value::String(s)) => delimiter(s)?,
-        Some(other) => {
-            return Err(BlockError::input(format!(
-                "`delimiter` must be one character such as \",\" or \"\\t\", not {}",
-                cells::describe(other)
-            )));
-        }
-    };
-    let encoding = encoding(input::optional_text(&inputs, "encoding")?.unwrap_or("utf-8"))?;
-    let has_header = input::boolean(&inputs, "has_header", true)?;
+    let options = CsvOptions::of(&inputs)?;
     let path = input_file(ctx, "path", &shown)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
-    let parsed = blocking(move || {
-        let bytes = read_capped(&path, &name, &cancel)?;
-        let (text, warning) = decode_for_csv(&bytes, encoding, &name)?;
-        drop(bytes);
-        let table = parse_csv(&text, delimiter, has_header, &cancel)?;
-        Ok((table, warning))
-    })
-    .await;
-    let (table, warning) = parsed?;
+    let (table, warning) = blocking(move || read_csv_file(&path, &name, &options, &cancel)).await?;
     if let Some(warning) = warning {
         ctx.log(LogLevel::Warn, warning);
     }
@@ -247,6 +226,48 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     out.insert("summary".into(), json!({ "rows": table.rows.len(), "columns": table.columns }));
     out.insert("rows".into(), Value::Array(table.rows));
     Ok(out)
+}
+
+/// How `file.read_csv` reads, from its inputs.
+pub(crate) struct CsvOptions {
+    delimiter: u8,
+    encoding: &'static Encoding,
+    has_header: bool,
+}
+
+impl CsvOptions {
+    pub(crate) fn of(inputs: &Values) -> Result<CsvOptions, BlockError> {
+        // Not `optional_text`: a tab is blank but a delimiter all the same.
+        let delimiter = match inputs.get("delimiter") {
+            None | Some(Value::Null) => b',',
+            Some(Value::String(s)) if s.is_empty() => b',',
+            Some(Value::String(s)) => delimiter(s)?,
+            Some(other) => {
+                return Err(BlockError::input(format!(
+                    "`delimiter` must be one character such as \",\" or \"\\t\", not {}",
+                    cells::describe(other)
+                )));
+            }
+        };
+        let encoding = encoding(input::optional_text(inputs, "encoding")?.unwrap_or("utf-8"))?;
+        let has_header = input::boolean(inputs, "has_header", true)?;
+        Ok(CsvOptions { delimiter, encoding, has_header })
+    }
+}
+
+/// Reads the CSV file at `path` as `file.read_csv` does: its table, and a warning when some of
+/// its bytes were not in its encoding.
+pub(crate) fn read_csv_file(
+    path: &Path,
+    shown: &str,
+    options: &CsvOptions,
+    cancel: &CancellationToken,
+) -> Result<(Table, Option<String>), BlockError> {
+    let bytes = read_capped(path, shown, cancel)?;
+    let (text, warning) = decode_for_csv(&bytes, options.encoding, shown)?;
+    drop(bytes);
+    let table = parse_csv(&text, options.delimiter, options.has_header, cancel)?;
+    Ok((table, warning))
 }
 
 fn delimiter(given: &str) -> Result<u8, BlockError> {

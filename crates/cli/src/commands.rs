@@ -9,7 +9,7 @@ use planwright_catalog::Catalog;
 use planwright_designs::{Designs, RegisterOutcome};
 use planwright_plan::load::MAX_PLAN_BYTES;
 use planwright_plan::{load_plan_file, LoadedPlan};
-use planwright_validate::{dry_run_validated, validate_loaded, Validation};
+use planwright_validate::{dry_run_validated, validate_loaded_with_files, Validation};
 
 use crate::render;
 use crate::{Format, Sources};
@@ -63,7 +63,12 @@ fn check(
         Err(exit) => return Ok(Err(exit)),
     };
     let designs = designs(sources, file);
-    let validation = validate_loaded(&loaded, &catalog, &designs);
+    let workdir = match &sources.workdir {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().context("the current directory")?,
+    };
+    let files = planwright_api::WorkFolderFiles::new(workdir);
+    let validation = validate_loaded_with_files(&loaded, &catalog, &designs, &files);
     Ok(Ok((loaded, validation, catalog, designs)))
 }
 

@@ -44,6 +44,10 @@ pub struct Sources {
     /// Use the block specs in this folder instead of the catalog built into planwright.
     #[arg(long, value_name = "DIR", env = "PLANWRIGHT_BLOCK_SPECS")]
     catalog: Option<PathBuf>,
+    /// Where the plan's input files are (default: the current directory, as for `run`): the
+    /// columns its steps name are checked against their headers.
+    #[arg(long, value_name = "DIR")]
+    workdir: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]

@@ -184,6 +184,7 @@ where
             Err(
                 error @ (EngineError::Load(_)
                 | EngineError::UnknownVar(..)
+                | EngineError::MissingVars(..)
                 | EngineError::Workdir(..)
                 | EngineError::NotResumable(..)),
             ) => {

@@ -101,6 +101,14 @@ pub enum EngineError {
         .0.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
     )]
     MissingSecrets(Vec<String>),
+    /// The plan's open questions: vars given at run time (a `null` default) with no value. Checked
+    /// before any node runs, so that a run never fails halfway for want of an answer.
+    #[error(
+        "the plan's var(s) {} have no value; give each with --var NAME=VALUE (they are the questions the plan \
+         still asks)",
+        .0.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ")
+    )]
+    MissingVars(Vec<String>),
     #[error("work directory {0}: {1}")]
     Workdir(PathBuf, std::io::Error),
     #[error(transparent)]
@@ -130,6 +138,7 @@ impl Engine {
             }
             vars.insert(name, value);
         }
+        missing_vars(&plan, &vars)?;
         missing_secrets(&plan, options.secrets.as_ref())?;
         let workdir = Workdir::new(&options.workdir).map_err(|e| EngineError::Workdir(options.workdir.clone(), e))?;
         let run_id = new_run_id();
@@ -280,6 +289,25 @@ impl Engine {
             reason,
             recording: ctx.recorder.store_time(),
         })
+    }
+}
+
+/// Every var given at run time (a `null` default) that has no value — none, `null`, or blank
+/// text — as one error.
+fn missing_vars(plan: &Plan, vars: &Map<String, Value>) -> Result<(), EngineError> {
+    let missing: Vec<String> = plan
+        .vars
+        .iter()
+        .filter(|(_, default)| default.is_null())
+        .filter(|(name, _)| {
+            vars.get(*name).is_none_or(|v| v.is_null() || v.as_str().is_some_and(|s| s.trim().is_empty()))
+        })
+        .map(|(name, _)| name.clone())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(EngineError::MissingVars(missing))
     }
 }
 

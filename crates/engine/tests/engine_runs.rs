@@ -187,7 +187,8 @@ async fn retry_backs_off_and_counts_every_retry() {
 async fn an_input_the_block_refuses_is_not_retried() {
     let f = support::fixture();
     let graph = "  - id: escape\n    block: report.write\n    in: {data: {a: 1}, format: json, path: ../outside.json}\n    policy: {on_error: retry, retries: 3, retry_backoff_ms: 20}\n";
-    let (outcome, events) = f.run(&plan(graph), json!({}), None, CancellationToken::new()).await;
+    let (outcome, events) =
+        f.run(&plan(graph), json!({"base": "http://127.0.0.1:9"}), None, CancellationToken::new()).await;
     assert_eq!(outcome.status, RunStatus::Failed);
     assert_eq!(kinds(&events, "escape"), ["started", "failed"], "another attempt could not change the answer");
     assert_eq!(outcome.counts.retried, 0);
@@ -497,6 +498,29 @@ async fn every_missing_secret_is_named_before_any_node_runs() {
         "{error:?}"
     );
     assert!(error.to_string().contains("`PORTAL_USER`, `PORTAL_PASSWORD`"), "{error}");
+    assert_eq!(server.log.count("/json/1"), 0, "no node ran");
+    assert!(f.store.list().unwrap().is_empty(), "no run was recorded");
+}
+
+#[tokio::test]
+async fn a_var_given_at_run_time_without_a_value_stops_the_run_before_any_node() {
+    let f = support::fixture();
+    let server = support::start().await;
+    let text = plan(&http("first", "/json/1", "")).replace("  base: null\n", "  base: null\n  month: null\n");
+    for vars in [json!({"base": server.base}), json!({"base": server.base, "month": " "})] {
+        let options = f.options(Arc::new(NoAnswers), CancellationToken::new());
+        let request = RunRequest {
+            plan_text: text.clone(),
+            plan_path: None,
+            vars: vars.as_object().cloned().unwrap_or_default(),
+        };
+        let error = f.engine.run(&f.store, request, options).await.unwrap_err();
+        assert!(
+            matches!(&error, planwright_engine::EngineError::MissingVars(names) if names == &["month"]),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("`month`") && error.to_string().contains("--var"), "{error}");
+    }
     assert_eq!(server.log.count("/json/1"), 0, "no node ran");
     assert!(f.store.list().unwrap().is_empty(), "no run was recorded");
 }

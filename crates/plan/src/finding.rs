@@ -55,7 +55,12 @@ codes! {
     UnknownPath = "unknown_path",
     TypeMismatch = "type_mismatch",
     InvalidExpression = "invalid_expression",
+    // Tables and their columns.
+    UnknownColumn = "unknown_column",
+    ColumnKindMismatch = "column_kind_mismatch",
+    NotATable = "not_a_table",
     // Graph.
+    EmptyPlan = "empty_plan",
     Cycle = "cycle",
     BrowserOrderConflict = "browser_order_conflict",
     // Subflows.

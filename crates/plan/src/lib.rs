@@ -6,6 +6,7 @@
 //! plan's text that keep its comments and formatting (`edit`). It knows
 //! nothing of the block catalog, of execution, or of any user interface.
 
+pub mod columns;
 pub mod edit;
 mod finding;
 pub mod load;
@@ -19,6 +20,7 @@ pub mod source_map;
 pub mod suggest;
 mod yaml_json;
 
+pub use columns::{Column, ColumnKind};
 pub use finding::{Code, Finding, Severity};
 pub use load::{load_plan, load_plan_bytes, load_plan_file, LoadError, LoadedPlan};
 pub use localized::Localized;

@@ -8,6 +8,7 @@
 
 mod advice;
 mod check;
+mod columns;
 mod dry_run;
 mod order;
 mod shapes;
@@ -17,6 +18,7 @@ mod template;
 use planwright_catalog::Catalog;
 use planwright_plan::{Code, Finding, LoadedPlan, Plan};
 
+pub use columns::{InputFiles, InputTable, NoFiles};
 pub use dry_run::{dry_run, dry_run_validated, DryRun, Estimate, Step, StepKind};
 pub use order::{Edge, EdgeKind, GraphAnalysis};
 pub use subflow::{NoPlans, PlanSource};
@@ -46,12 +48,30 @@ impl Validation {
 }
 
 /// Validates a plan model. Findings carry JSON pointers; `validate_loaded` also fills in node,
-/// field, line and column.
+/// field, line and column. The columns of input files are not known ([`NoFiles`]).
 pub fn validate_plan(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> Validation {
+    validate_plan_with_files(plan, catalog, plans, &NoFiles)
+}
+
+/// [`validate_plan`], with the columns of the input files `files` can read (the work folder's):
+/// a column a step names that the file does not have is then reported too.
+pub fn validate_plan_with_files(
+    plan: &Plan,
+    catalog: &Catalog,
+    plans: &dyn PlanSource,
+    files: &dyn InputFiles,
+) -> Validation {
     let _span = tracing::debug_span!("validate_plan", plan = %plan.id, nodes = plan.graph.len()).entered();
     let mut children = subflow::Children::new(plans, catalog, &plan.id);
     let report = check::validate_with(plan, catalog, &mut children);
     let mut findings = report.findings;
+    if plan.graph.is_empty() {
+        findings.push(
+            Finding::error(Code::EmptyPlan, "/graph", "this plan does nothing: it has no steps")
+                .hint("add the steps that read, change and write what the job needs, or describe the job again"),
+        );
+    }
+    findings.extend(columns::check_columns(plan, catalog, &report.analysis.order, files));
     sort_findings(&mut findings);
     Validation { findings, analysis: report.analysis }
 }
@@ -59,8 +79,18 @@ pub fn validate_plan(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> 
 /// Validates a loaded plan file: the loader's shape findings, then (when the document could be
 /// read into the model) every semantic rule, all located in the file.
 pub fn validate_loaded(loaded: &LoadedPlan, catalog: &Catalog, plans: &dyn PlanSource) -> Validation {
+    validate_loaded_with_files(loaded, catalog, plans, &NoFiles)
+}
+
+/// [`validate_loaded`], with the columns of the input files `files` can read.
+pub fn validate_loaded_with_files(
+    loaded: &LoadedPlan,
+    catalog: &Catalog,
+    plans: &dyn PlanSource,
+    files: &dyn InputFiles,
+) -> Validation {
     let mut validation = match &loaded.plan {
-        Some(plan) => validate_plan(plan, catalog, plans),
+        Some(plan) => validate_plan_with_files(plan, catalog, plans, files),
         None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default() },
     };
     // A node whose kind is unclear because of a misspelled key (`blok:`) is one mistake: the

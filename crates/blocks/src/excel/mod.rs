@@ -17,6 +17,7 @@ mod read;
 mod write;
 
 pub use read::cell_value;
+pub(crate) use read::{read_sheet_file, SheetOptions};
 
 use std::sync::Arc;
 

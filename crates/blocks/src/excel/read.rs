@@ -37,58 +37,20 @@ pub(crate) struct CellRange {
     pub right: Option<u32>,
 }
 
-struct SheetTable {
+pub(crate) struct SheetTable {
     sheet: String,
-    columns: Vec<String>,
-    rows: Vec<Value>,
+    pub(crate) columns: Vec<String>,
+    pub(crate) rows: Vec<Value>,
     notes: Vec<String>,
 }
 
 async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the Excel workbook to read, e.g. data/invoices.xlsx")?.to_string();
-    let mut sheet = input::optional_text(&inputs, "sheet")?.map(str::to_string);
-    let mut range = None;
-    if let Some(given) = input::optional_text(&inputs, "range")? {
-        let (range_sheet, parsed) = parse_range_input(given)?;
-        if let Some(range_sheet) = range_sheet {
-            match &sheet {
-                Some(s) if cells::fold_text(s) != cells::fold_text(&range_sheet) => {
-                    return Err(BlockError::input(format!(
-                        "`range` names the sheet {range_sheet:?} but `sheet` is {s:?}; give the sheet in one place"
-                    )));
-                }
-                _ => sheet = Some(range_sheet),
-            }
-        }
-        range = Some(parsed);
-    }
-    let header_row = input::integer(&inputs, "header_row", 1)?;
-    if !(1..=1_048_576).contains(&header_row) {
-        return Err(BlockError::input(format!(
-            "`header_row` is {header_row}; it counts from 1 (the first row read), e.g. 1 when the headers are on the \
-             first row of the range"
-        )));
-    }
+    let options = SheetOptions::of(&inputs)?;
     let path = files::input_file(ctx, "path", &shown)?;
-    let ext = files::extension(&path);
-    if matches!(ext.as_str(), "csv" | "tsv" | "txt") {
-        return Err(BlockError::input(format!(
-            "`path`: {shown:?} is a text file, not an Excel workbook; read it with file.read_csv"
-        )));
-    }
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
-    let table = blocking(move || {
-        let window = Window {
-            top: range.map_or(0, |r| r.top),
-            bottom: range.and_then(|r| r.bottom),
-            left: range.map_or(0, |r| r.left),
-            right: range.and_then(|r| r.right),
-        };
-        let grid = read_grid(&path, &name, sheet.as_deref(), window, MAX_CELLS, &cancel)?;
-        table_from_grid(grid, &name, range, header_row as u32, &cancel)
-    })
-    .await?;
+    let table = blocking(move || read_sheet_file(&path, &name, &options, &cancel)).await?;
     for note in &table.notes {
         ctx.log(LogLevel::Warn, note.clone());
     }
@@ -109,6 +71,66 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     out.insert("summary".into(), json!({ "sheet": table.sheet, "rows": table.rows.len(), "columns": table.columns }));
     out.insert("rows".into(), Value::Array(table.rows));
     Ok(out)
+}
+
+/// Which part of which sheet `excel.read_data` reads, from its inputs.
+pub(crate) struct SheetOptions {
+    sheet: Option<String>,
+    range: Option<CellRange>,
+    header_row: u32,
+}
+
+impl SheetOptions {
+    pub(crate) fn of(inputs: &Values) -> Result<SheetOptions, BlockError> {
+        let mut sheet = input::optional_text(inputs, "sheet")?.map(str::to_string);
+        let mut range = None;
+        if let Some(given) = input::optional_text(inputs, "range")? {
+            let (range_sheet, parsed) = parse_range_input(given)?;
+            if let Some(range_sheet) = range_sheet {
+                match &sheet {
+                    Some(s) if cells::fold_text(s) != cells::fold_text(&range_sheet) => {
+                        return Err(BlockError::input(format!(
+                            "`range` names the sheet {range_sheet:?} but `sheet` is {s:?}; give the sheet in one place"
+                        )));
+                    }
+                    _ => sheet = Some(range_sheet),
+                }
+            }
+            range = Some(parsed);
+        }
+        let header_row = input::integer(inputs, "header_row", 1)?;
+        if !(1..=1_048_576).contains(&header_row) {
+            return Err(BlockError::input(format!(
+                "`header_row` is {header_row}; it counts from 1 (the first row read), e.g. 1 when the headers are on \
+                 the first row of the range"
+            )));
+        }
+        Ok(SheetOptions { sheet, range, header_row: header_row as u32 })
+    }
+}
+
+/// Reads the workbook at `path` as `excel.read_data` does.
+pub(crate) fn read_sheet_file(
+    path: &std::path::Path,
+    shown: &str,
+    options: &SheetOptions,
+    cancel: &CancellationToken,
+) -> Result<SheetTable, BlockError> {
+    let ext = files::extension(path);
+    if matches!(ext.as_str(), "csv" | "tsv" | "txt") {
+        return Err(BlockError::input(format!(
+            "`path`: {shown:?} is a text file, not an Excel workbook; read it with file.read_csv"
+        )));
+    }
+    let range = options.range;
+    let window = Window {
+        top: range.map_or(0, |r| r.top),
+        bottom: range.and_then(|r| r.bottom),
+        left: range.map_or(0, |r| r.left),
+        right: range.and_then(|r| r.right),
+    };
+    let grid = read_grid(path, shown, options.sheet.as_deref(), window, MAX_CELLS, cancel)?;
+    table_from_grid(grid, shown, range, options.header_row, cancel)
 }
 
 /// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].

@@ -52,7 +52,7 @@ pub fn hostile_files() -> Vec<(&'static str, Vec<u8>)> {
     for i in 0..200_000 {
         wide.push_str(&format!("  v{i}: {i}\n"));
     }
-    wide.push_str("graph: []\n");
+    wide.push_str("graph:\n  - id: first\n    block: transforms.pick\n    in: {source: {total: 1}, path: total}\n");
     let contents = vec![
         alias_bomb.into_bytes(),
         deep_flow.into_bytes(),

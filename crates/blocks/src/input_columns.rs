@@ -1,0 +1,94 @@
+//! The columns of an input file as the read blocks would read it, for checking a plan before it
+//! runs: the same options, encodings, title rows and header rules as `file.read_csv` and
+//! `excel.read_data`, and each column's kind from its values.
+
+use std::path::Path;
+
+use planwright_block::{Values, Workdir};
+use planwright_plan::{Column, ColumnKind};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::cells;
+use crate::excel::{read_sheet_file, SheetOptions};
+use crate::files::{read_csv_file, CsvOptions};
+
+/// Files larger than this are not read to check a plan (a run reads them); their columns are
+/// then not known before the run.
+const MAX_CHECKED_BYTES: u64 = 20 * 1024 * 1024;
+
+/// How many rows' values decide a column's kind.
+const SAMPLE_ROWS: usize = 200;
+
+/// The columns of the table `block` (`file.read_csv` or `excel.read_data`) would read with
+/// `inputs` (its `path` already a literal) in the work folder `root`. `None` when that is not
+/// known now: another block, no such file (yet), a file over 20 MB, or one the block would
+/// refuse (its error is the run's to give).
+pub fn input_columns(block: &str, inputs: &Values, root: &Path) -> Option<Vec<Column>> {
+    let shown = inputs.get("path")?.as_str()?;
+    let path = Workdir::new(root).ok()?.resolve("path", shown).ok()?;
+    let meta = std::fs::metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_CHECKED_BYTES {
+        return None;
+    }
+    let cancel = CancellationToken::new();
+    let (names, rows) = match block {
+        "file.read_csv" => {
+            let (table, _) = read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?;
+            (table.columns, table.rows)
+        }
+        "excel.read_data" => {
+            let table = read_sheet_file(&path, shown, &SheetOptions::of(inputs).ok()?, &cancel).ok()?;
+            (table.columns, table.rows)
+        }
+        _ => return None,
+    };
+    let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
+    Some(
+        names
+            .into_iter()
+            .map(|name| {
+                let kind = kind_of(sample.iter().filter_map(|row| row.get(&name)));
+                Column { name, kind }
+            })
+            .collect(),
+    )
+}
+
+/// A column's kind from its values, as the table blocks read them: numbers when every non-blank
+/// value is one (amounts written "¥1,200" included), dates likewise, else text.
+fn kind_of<'a>(values: impl Iterator<Item = &'a Value>) -> ColumnKind {
+    let mut seen = values.filter(|v| !cells::is_blank(v)).peekable();
+    if seen.peek().is_none() {
+        return ColumnKind::Unknown;
+    }
+    let (mut number, mut date, mut boolean) = (true, true, true);
+    for value in seen {
+        number &= cells::number(value).is_some();
+        date &= cells::date(value).is_some();
+        boolean &= value.is_boolean();
+    }
+    match (number, date, boolean) {
+        (true, _, _) => ColumnKind::Number,
+        (_, true, _) => ColumnKind::Date,
+        (_, _, true) => ColumnKind::Boolean,
+        _ => ColumnKind::Text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn kinds_follow_what_the_blocks_read_as_numbers_and_dates() {
+        let kind = |values: Value| kind_of(values.as_array().unwrap().iter());
+        assert_eq!(kind(json!(["¥1,200", "1200", " 35 ", ""])), ColumnKind::Number);
+        assert_eq!(kind(json!(["2026-03-01", "2026/3/2"])), ColumnKind::Date);
+        assert_eq!(kind(json!(["Acme", "1200"])), ColumnKind::Text);
+        assert_eq!(kind(json!([true, false])), ColumnKind::Boolean);
+        assert_eq!(kind(json!(["", null])), ColumnKind::Unknown);
+    }
+}

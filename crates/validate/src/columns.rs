@@ -1,0 +1,385 @@
+//! The columns of every table along the plan's edges: what each table step's output has, from
+//! what its inputs have, and every column a step names checked against them.
+//!
+//! A table's columns are known exactly after a step that says them (a group keeps its `by`
+//! columns and its aggregates; a join, both sides' columns), from the header of an input file
+//! the caller can read ([`InputFiles`]), and from rows written in the plan. Where nothing says
+//! them, a name is not reported: the checker never guesses.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use planwright_catalog::{Catalog, Lookup};
+use planwright_plan::reference::escape_pointer;
+use planwright_plan::suggest::{closest, did_you_mean};
+use planwright_plan::{Code, Column, ColumnKind, Finding, Node, NodeRole, Plan, Reference, Root, Template};
+use serde_json::Value;
+
+/// The tables of input files, as the caller can read them: the header (and the kinds of its
+/// columns, from a sample of rows) of the file a read step names, when it is in the work folder.
+pub trait InputFiles {
+    /// The columns of the table that `block` (a read block) would read with these inputs, or
+    /// `None` when that is not known before the run (no such file yet, a path given at run
+    /// time, not a read block).
+    fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable>;
+}
+
+/// The columns of an input file, and the file's name for findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputTable {
+    pub file: String,
+    pub columns: Vec<Column>,
+}
+
+/// No input file is known: a read step's columns come from what the plan says.
+pub struct NoFiles;
+
+impl InputFiles for NoFiles {
+    fn columns(&self, _block: &str, _inputs: &IndexMap<String, Value>) -> Option<InputTable> {
+        None
+    }
+}
+
+/// What is known of a table at one point of the plan.
+#[derive(Debug, Clone)]
+struct Table {
+    columns: IndexMap<String, ColumnKind>,
+    /// Columns an earlier step had and left out, with the step that did.
+    dropped: IndexMap<String, String>,
+    /// Where the columns come from, in words: "payments.csv", "step `totals`".
+    origin: String,
+}
+
+impl Table {
+    fn kind(&self, column: &str) -> Option<ColumnKind> {
+        self.columns.get(column).copied()
+    }
+
+    fn names(&self) -> String {
+        self.columns.keys().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Checks the columns every table step of the plan's top-level graph names, in `order` (the
+/// nodes' indexes in an order that respects their dependencies).
+pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], files: &dyn InputFiles) -> Vec<Finding> {
+    let mut flow = Flow { vars: &plan.vars, tables: HashMap::new(), findings: Vec::new() };
+    for &index in order {
+        let Some(node) = plan.graph.get(index) else { continue };
+        let Some(NodeRole::Block(block)) = node.role() else { continue };
+        let Lookup::Found(spec) = catalog.lookup(block) else { continue };
+        flow.node(&spec.id, node, &format!("/graph/{index}"), files);
+    }
+    flow.findings
+}
+
+struct Flow<'p> {
+    /// The plan's vars, whose defaults name the files a plan reads.
+    vars: &'p IndexMap<String, Value>,
+    /// (node id, alias) → the table it names.
+    tables: HashMap<(String, String), Table>,
+    findings: Vec<Finding>,
+}
+
+impl Flow<'_> {
+    fn node(&mut self, block: &str, node: &Node, pointer: &str, files: &dyn InputFiles) {
+        let input = |name: &str| node.inputs.get(name);
+        let at = |field: &str| format!("{pointer}/in/{field}");
+        let outputs: Vec<(&str, Table)> = match block {
+            "file.read_csv" | "excel.read_data" => match files.columns(block, &self.with_defaults(&node.inputs)) {
+                Some(read) => vec![(
+                    "rows",
+                    Table {
+                        columns: read.columns.into_iter().map(|c| (c.name, c.kind)).collect(),
+                        dropped: IndexMap::new(),
+                        origin: read.file,
+                    },
+                )],
+                None => Vec::new(),
+            },
+            "transforms.filter" => {
+                let items = self.table(input("items"));
+                if let Some(items) = &items {
+                    self.check_conditions(items, input("conditions"), &at("conditions"));
+                }
+                items.map(|t| vec![("filtered", t.clone()), ("excluded", t)]).unwrap_or_default()
+            }
+            "transforms.group_by_agg" => {
+                let items = self.table(input("items"));
+                self.group(&node.id, items.as_ref(), node, pointer).map(|t| vec![("rows", t)]).unwrap_or_default()
+            }
+            "transforms.join" => {
+                let (left, right) = (self.table(input("left")), self.table(input("right")));
+                if let Some(left) = &left {
+                    self.check_name(left, input("left_key"), &at("left_key"), None);
+                }
+                if let Some(right) = &right {
+                    self.check_name(right, input("right_key"), &at("right_key"), None);
+                }
+                match (left, right) {
+                    (Some(left), Some(right)) => vec![("rows", joined(&node.id, &left, &right, node))],
+                    _ => Vec::new(),
+                }
+            }
+            "excel.write" => {
+                if let Some(Value::Object(sheets)) = input("sheets") {
+                    for (sheet, rows) in sheets {
+                        self.check_table(
+                            rows,
+                            &format!("{}/{}", at("sheets"), escape_pointer(sheet)),
+                            "a sheet's rows",
+                        );
+                    }
+                }
+                Vec::new()
+            }
+            "report.write" => {
+                if input("format").and_then(Value::as_str) == Some("csv") {
+                    if let Some(data) = input("data") {
+                        self.check_table(data, &at("data"), "a CSV report's rows");
+                    }
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        for (key, table) in outputs {
+            if let Some(alias) = node.out.get(key) {
+                self.tables.insert((node.id.clone(), alias.clone()), table);
+            }
+        }
+    }
+
+    /// A read step's inputs with each `${vars.x}` replaced by the var's default: the file it
+    /// reads unless the person gives another at run time.
+    fn with_defaults(&self, inputs: &IndexMap<String, Value>) -> IndexMap<String, Value> {
+        inputs
+            .iter()
+            .map(|(name, value)| {
+                let default = match value {
+                    Value::String(text) => match Template::parse(text) {
+                        Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => {
+                            self.vars.get(&path[0]).filter(|v| !v.is_null()).cloned()
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                (name.clone(), default.unwrap_or_else(|| value.clone()))
+            })
+            .collect()
+    }
+
+    /// The table a value names: another step's table output (`${read.rows}`) or rows written in
+    /// the plan. `None` when its columns are not known.
+    fn table(&self, value: Option<&Value>) -> Option<Table> {
+        match value? {
+            Value::String(text) => match Template::parse(text).ok()? {
+                Template::Single(Reference { root: Root::Node(id), path }) if path.len() == 1 => {
+                    self.tables.get(&(id, path[0].clone())).cloned()
+                }
+                _ => None,
+            },
+            Value::Array(rows) if !rows.is_empty() && rows.iter().all(Value::is_object) => {
+                let mut columns = IndexMap::new();
+                for row in rows.iter().filter_map(Value::as_object) {
+                    for (name, value) in row {
+                        let kind = kind_of(value);
+                        let known = columns.entry(name.clone()).or_insert(kind);
+                        if *known != kind {
+                            *known = ColumnKind::Unknown;
+                        }
+                    }
+                }
+                Some(Table { columns, dropped: IndexMap::new(), origin: "the table written in the plan".to_owned() })
+            }
+            _ => None,
+        }
+    }
+
+    /// A value that must be a table: text (a file name, a sentence) is reported.
+    fn check_table(&mut self, value: &Value, pointer: &str, what: &str) {
+        let text = match value {
+            Value::String(text) => match Template::parse(text) {
+                Ok(Template::Single(_)) => return,
+                _ => text,
+            },
+            _ => return,
+        };
+        self.findings.push(
+            Finding::error(
+                Code::NotATable,
+                pointer.to_owned(),
+                format!("{what} must be a table, but this is the text \"{text}\""),
+            )
+            .hint("give another step's rows, e.g. `${read.rows}`; a file name belongs in `path`"),
+        );
+    }
+
+    /// The `field` and value of each filter condition against the rows' columns.
+    fn check_conditions(&mut self, items: &Table, conditions: Option<&Value>, pointer: &str) {
+        let Some(Value::Array(conditions)) = conditions else { return };
+        for (i, condition) in conditions.iter().enumerate() {
+            let operator = condition.get("operator").and_then(Value::as_str).unwrap_or_default();
+            let ordered = matches!(operator, "gt" | "gte" | "lt" | "lte" | "between");
+            let need = match condition.get("value") {
+                Some(Value::Number(_)) if ordered => Some(ColumnKind::Number),
+                Some(Value::String(text)) if ordered && text.trim().parse::<f64>().is_ok() => Some(ColumnKind::Number),
+                _ => None,
+            };
+            let need = need.map(|kind| (kind, format!("`{operator}` compares numbers")));
+            self.check_name(items, condition.get("field"), &format!("{pointer}/{i}/field"), need);
+        }
+    }
+
+    /// A group's output: its `by` columns and one column per aggregation, known whether or not
+    /// the rows' columns are (then the names it takes from them are not checked). `None` when a
+    /// name is given at run time (`${vars.by}`).
+    fn group(&mut self, id: &str, items: Option<&Table>, node: &Node, pointer: &str) -> Option<Table> {
+        let literal = |value: Option<&Value>| match value {
+            None => true,
+            Some(Value::String(text)) => matches!(Template::parse(text), Ok(Template::Literal(_))),
+            Some(_) => false,
+        };
+        let Some(Value::Array(by)) = node.inputs.get("by") else { return None };
+        let Some(Value::Array(aggregations)) = node.inputs.get("aggregations") else { return None };
+        // A column to total given at run time still gives a column of the name `as` says.
+        let fixed = by.iter().all(|b| literal(Some(b)))
+            && aggregations.iter().all(|a| {
+                a.is_object()
+                    && literal(a.get("op"))
+                    && literal(a.get("as"))
+                    && (a.get("as").is_some() || literal(a.get("field")))
+            });
+        if !fixed {
+            return None;
+        }
+        let mut columns = IndexMap::new();
+        for (i, column) in by.iter().enumerate() {
+            let name = column.as_str().unwrap_or_default();
+            let kind =
+                items.and_then(|items| self.check_name(items, Some(column), &format!("{pointer}/in/by/{i}"), None));
+            columns.insert(name.to_owned(), kind.unwrap_or(ColumnKind::Unknown));
+        }
+        for (i, aggregation) in aggregations.iter().enumerate() {
+            let op = aggregation.get("op").and_then(Value::as_str).unwrap_or_default();
+            let field = aggregation.get("field").and_then(Value::as_str);
+            let need = matches!(op, "sum" | "avg").then(|| (ColumnKind::Number, format!("`{op}` adds numbers")));
+            let pointer = format!("{pointer}/in/aggregations/{i}/field");
+            let kind = match (aggregation.get("field"), items) {
+                (Some(field), Some(items)) => self.check_name(items, Some(field), &pointer, need),
+                _ => None,
+            };
+            let kind = match op {
+                "sum" | "avg" | "count" => ColumnKind::Number,
+                _ => kind.unwrap_or(ColumnKind::Unknown),
+            };
+            // As `transforms.group_by_agg` names them.
+            let name = match (aggregation.get("as").and_then(Value::as_str).filter(|a| !a.trim().is_empty()), field) {
+                (Some(name), _) => name.to_owned(),
+                (None, Some(field)) => format!("{field}_{op}"),
+                (None, None) => "count".to_owned(),
+            };
+            columns.insert(name, kind);
+        }
+        let mut dropped = items.map(|items| items.dropped.clone()).unwrap_or_default();
+        for name in items.iter().flat_map(|items| items.columns.keys()).filter(|name| !columns.contains_key(*name)) {
+            dropped.insert(name.clone(), id.to_owned());
+        }
+        Some(Table { columns, dropped, origin: format!("step `{id}`") })
+    }
+
+    /// Checks that `value` names a column of `table`, and that the column is of the kind `need`
+    /// says (with why). Returns the column's kind when it names one.
+    fn check_name(
+        &mut self,
+        table: &Table,
+        value: Option<&Value>,
+        pointer: &str,
+        need: Option<(ColumnKind, String)>,
+    ) -> Option<ColumnKind> {
+        let name = value?.as_str()?;
+        if Template::parse(name).map_or(true, |t| !matches!(t, Template::Literal(_))) {
+            return None;
+        }
+        let Some(kind) = table.kind(name) else {
+            self.findings.push(unknown_column(table, name, pointer));
+            return None;
+        };
+        if let Some((need, why)) = need {
+            if kind != need && kind != ColumnKind::Unknown {
+                self.findings.push(
+                    Finding::error(
+                        Code::ColumnKindMismatch,
+                        pointer.to_owned(),
+                        format!("{why}, but `{name}` holds {} in {}", kind.as_str(), table.origin),
+                    )
+                    .hint(format!(
+                        "choose a {} column: {}",
+                        need.as_str(),
+                        columns_of(table, need)
+                    )),
+                );
+            }
+        }
+        Some(kind)
+    }
+}
+
+fn unknown_column(table: &Table, name: &str, pointer: &str) -> Finding {
+    let candidates = closest(name, table.columns.keys().map(String::as_str));
+    let message = match table.dropped.get(name) {
+        Some(step) => format!(
+            "there is no column `{name}` here: step `{step}` left it out, and its table has {}{}",
+            table.names(),
+            did_you_mean(&candidates)
+        ),
+        None => format!("{} has no column `{name}`{}", table.origin, did_you_mean(&candidates)),
+    };
+    let hint = match table.dropped.get(name) {
+        Some(step) => format!("use a column step `{step}` keeps, or read `{name}` before step `{step}`"),
+        None => format!("the columns are {}", table.names()),
+    };
+    let candidates = if candidates.is_empty() { table.columns.keys().cloned().collect() } else { candidates };
+    Finding::error(Code::UnknownColumn, pointer.to_owned(), message).hint(hint).candidates(candidates)
+}
+
+/// The columns of `table` of `kind`, in words.
+fn columns_of(table: &Table, kind: ColumnKind) -> String {
+    let names: Vec<String> =
+        table.columns.iter().filter(|(_, k)| **k == kind).map(|(name, _)| format!("`{name}`")).collect();
+    if names.is_empty() {
+        "none here".to_owned()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A join's output: the left columns, then the right ones; a right column whose name the left
+/// has becomes `<name>_right`, and the right key is left out when it has the left key's name
+/// (as `transforms.join` writes its rows).
+fn joined(id: &str, left: &Table, right: &Table, node: &Node) -> Table {
+    let key = |name: &str| node.inputs.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let (left_key, right_key) = (key("left_key"), key("right_key"));
+    let mut columns = left.columns.clone();
+    for (name, kind) in &right.columns {
+        if *name == right_key && right_key == left_key {
+            continue;
+        }
+        let name = if left.columns.contains_key(name) { format!("{name}_right") } else { name.clone() };
+        columns.insert(name, *kind);
+    }
+    let mut dropped = left.dropped.clone();
+    dropped.extend(right.dropped.clone());
+    Table { columns, dropped, origin: format!("step `{id}`") }
+}
+
+/// The kind of one value written in the plan. A text may still be an amount or a date ("1,200",
+/// "2024-04-01"), which the blocks read as such, so it says nothing here.
+fn kind_of(value: &Value) -> ColumnKind {
+    match value {
+        Value::Number(_) => ColumnKind::Number,
+        Value::Bool(_) => ColumnKind::Boolean,
+        _ => ColumnKind::Unknown,
+    }
+}
