@@ -5,8 +5,8 @@
 // dark, at 1280×800: after `npm run build` and `cargo build -p planwright`,
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
 // ordinary test run. docs/images/run-check-*, run-results-*, run-failed-*, run-log-*,
-// run-block-words-* and
-// design-inspector-* (with -table-) are these.
+// run-block-words-*, design-columns-* (column findings from the workspace's data/invoices.csv)
+// and design-inspector-* (with -table-) are these.
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -34,6 +34,32 @@ graph:
       steps: |
         1. Sign in with {{PORTAL_USER}} / {{PORTAL_PASSWORD}}
         2. Open the statement of \${vars.month}
+`;
+
+const COLUMNS_PLAN = `apiVersion: planwright/v1
+id: large_suppliers
+version: 1.0.0
+graph:
+  - id: invoices
+    block: file.read_csv
+    in: {path: data/invoices.csv}
+    out: {rows: rows}
+  - id: totals
+    block: transforms.group_by_agg
+    in:
+      items: \${invoices.rows}
+      by: [取引]
+      aggregations: [{field: 金額, op: sum, as: 合計}]
+    out: {rows: totals}
+  - id: large
+    block: transforms.filter
+    in:
+      items: \${totals.totals}
+      conditions: [{field: 金額, operator: gt, value: 100000}]
+    out: {filtered: large}
+  - id: write
+    block: excel.write
+    in: {path: out/large.xlsx, sheets: {大口: "\${large.large}"}}
 `;
 
 const RESULTS_PLAN = `apiVersion: planwright/v1
@@ -97,8 +123,8 @@ graph:
 `;
 
 const WORDS = {
-  en: { run: 'Run', design: 'Design', designs: 'Designs', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i, earlier: /earlier version/ },
-  ja: { run: '実行', design: '設計', designs: '登録済みプラン', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/, earlier: /以前の版/ },
+  en: { validate: 'Validate', run: 'Run', design: 'Design', designs: 'Designs', choose: 'Choose a registered plan', check: 'Before the run', results: 'Results', succeeded: /succeeded/i, earlier: /earlier version/ },
+  ja: { validate: '検証', run: '実行', design: '設計', designs: '登録済みプラン', choose: '登録済みのプランを選択', check: '実行前の確認', results: '結果', succeeded: /成功/, earlier: /以前の版/ },
 };
 
 const INSPECT_V1 = `apiVersion: planwright/v1
@@ -199,6 +225,19 @@ for (const lang of ['en', 'ja'] as const) {
         await row.locator('button').first().click();
         await page.waitForTimeout(600);
         await shot(page, `run-block-words-${v}`);
+      });
+
+      test('column findings at their nodes, from the workspace file and the steps before', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.design }).click();
+        await page.locator('.cm-content').click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Delete');
+        await page.keyboard.insertText(COLUMNS_PLAN);
+        await page.getByRole('button', { name: w.validate, exact: true }).click();
+        await expect(page.locator('.cm-lintRange-error')).toHaveCount(2);
+        await page.waitForTimeout(600);
+        await shot(page, `design-columns-${v}`);
       });
 
       test('the node inspector and the plan library', async ({ page, studio }) => {

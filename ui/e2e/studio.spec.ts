@@ -15,6 +15,32 @@ graph:
     in: {data: {greeting: hello}, format: json, path: out/hello.json}
 `;
 
+const COLUMNS_PLAN = `apiVersion: planwright/v1
+id: e2e_columns
+version: 1.0.0
+graph:
+  - id: invoices
+    block: file.read_csv
+    in: {path: data/invoices.csv}
+    out: {rows: rows}
+  - id: totals
+    block: transforms.group_by_agg
+    in:
+      items: \${invoices.rows}
+      by: [取引]
+      aggregations: [{field: 金額, op: sum, as: 合計}]
+    out: {rows: totals}
+  - id: large
+    block: transforms.filter
+    in:
+      items: \${totals.totals}
+      conditions: [{field: 金額, operator: gt, value: 100000}]
+    out: {filtered: large}
+  - id: write
+    block: excel.write
+    in: {path: out/large.xlsx, sheets: {大口: "\${large.large}"}}
+`;
+
 const ASKS_PLAN = `apiVersion: planwright/v1
 id: e2e_asks
 version: 1.0.0
@@ -108,6 +134,22 @@ test('a finding appears at its line, and goes when the plan is fixed', async ({ 
   await page.getByRole('button', { name: 'Validate' }).click();
   await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
+});
+
+test('the columns a step names are checked against the workspace file and the steps before it', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await typePlan(page, COLUMNS_PLAN);
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const findings = page.getByRole('list', { name: 'Findings' });
+  await expect(findings.getByRole('button')).toHaveCount(2);
+  // The file's header offers the column meant; the group's output says which step left 金額 out.
+  await expect(findings).toContainText('did you mean `取引先`?');
+  await expect(findings).toContainText('step `totals` left it out');
+
+  await typePlan(page, COLUMNS_PLAN.replace('by: [取引]', 'by: [取引先]').replace('{field: 金額, operator', '{field: 合計, operator'));
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
 });
 
 test('a new plan starts valid', async ({ page, studio }) => {

@@ -22,7 +22,7 @@ impl InputFiles for WorkFolderFiles {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
         let inputs: serde_json::Map<String, Value> = inputs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let file = inputs.get("path")?.as_str()?.to_owned();
-        let columns = planwright_blocks::input_columns(block, &inputs, &self.root)?;
-        Some(InputTable { file, columns })
+        let table = planwright_blocks::input_table(block, &inputs, &self.root)?;
+        Some(InputTable { file, columns: table.columns, rows: table.rows })
     }
 }

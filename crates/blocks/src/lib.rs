@@ -11,7 +11,7 @@ mod excel;
 mod files;
 mod http;
 mod human;
-mod input_columns;
+mod input_table;
 mod report;
 mod transforms;
 
@@ -20,7 +20,7 @@ use std::sync::Arc;
 use planwright_block::Block;
 
 pub use excel::cell_value as excel_cell_value;
-pub use input_columns::input_columns;
+pub use input_table::{input_table, FileTable};
 
 /// The built-in blocks, one per catalog id; `browser.run_objectives` is the objective
 /// runner's (`planwright-objectives`), and `planwright_api::blocks` gives them all.

@@ -109,7 +109,11 @@ pub fn dry_run_text(file: &str, plan: &Plan, run: &DryRun) -> String {
         return out;
     }
     let _ = writeln!(out, "dry-run of {} {}: {} steps", plan.id, plan.version, run.steps.len());
-    let _ = writeln!(out, "  (node outputs are the blocks' example values, standing in for the data a run reads)");
+    let _ = writeln!(
+        out,
+        "  (node outputs are the blocks' example values, or the first rows of input files in the work folder, \
+         standing in for the data a run reads)"
+    );
     let width = run.steps.iter().map(|s| s.id.len() + 2 * s.depth).max().unwrap_or(0);
     for step in &run.steps {
         step_text(&mut out, step, width);

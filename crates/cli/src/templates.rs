@@ -212,6 +212,7 @@ fn check(at: &Where, catalog_dir: Option<&Path>) -> Result<Exit> {
                         format!("the template does not load: {problem}"),
                     )],
                     analysis: GraphAnalysis::default(),
+                    input_rows: Default::default(),
                 },
             };
             (f, validation)
@@ -279,5 +280,5 @@ fn checked(
         );
     }
     findings.sort_by_key(|f| !f.is_error());
-    Validation { findings, analysis: GraphAnalysis::default() }
+    Validation { findings, analysis: GraphAnalysis::default(), input_rows: Default::default() }
 }

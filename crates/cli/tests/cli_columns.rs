@@ -178,3 +178,32 @@ graph:
         "{found:#?}"
     );
 }
+
+#[test]
+fn a_dry_run_shows_the_first_rows_of_an_input_file_in_the_work_folder() {
+    let work = tempfile::tempdir().unwrap();
+    let mut csv = String::from("date,vendor,amount\n");
+    for day in 1..=7 {
+        csv.push_str(&format!("2026-03-0{day},Vendor {day},{}\n", day * 100));
+    }
+    std::fs::write(work.path().join("payments.csv"), csv).unwrap();
+    let plan = work.path().join("big.yaml");
+    std::fs::write(
+        &plan,
+        "apiVersion: planwright/v1\nid: big_payments\nversion: 1.0.0\ngraph:\n  - id: read\n    block: file.read_csv\n    \
+         in: {path: payments.csv}\n    out: {rows: rows}\n  - id: big\n    block: transforms.filter\n    in:\n      items: \
+         ${read.rows}\n      conditions: [{field: amount, operator: gte, value: 300}]\n    out: {filtered: big}\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_planwright"))
+        .args(["dry-run", &plan.to_string_lossy(), "--format", "json", "--workdir", &work.path().to_string_lossy()])
+        .output()
+        .expect("planwright runs");
+    assert_exit(&output, 0);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = report["order"][0]["outputs"]["rows"].as_array().expect("the read step's rows");
+    assert_eq!(rows.len(), 5, "the first five rows: {rows:?}");
+    assert_eq!((rows[0]["vendor"].as_str(), rows[4]["date"].as_str()), (Some("Vendor 1"), Some("2026-03-05")));
+    // The filter is shown with those rows as its input.
+    assert_eq!(report["order"][1]["inputs"]["items"][2]["vendor"], "Vendor 3", "{}", report["order"][1]);
+}

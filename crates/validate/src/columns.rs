@@ -24,11 +24,19 @@ pub trait InputFiles {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable>;
 }
 
-/// The columns of an input file, and the file's name for findings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The columns of an input file, the file's name for findings, and its first rows for the
+/// dry-run.
+#[derive(Debug, Clone, PartialEq)]
 pub struct InputTable {
     pub file: String,
     pub columns: Vec<Column>,
+    pub rows: Vec<Value>,
+}
+
+/// What following the columns found: the findings, and each read step's first rows.
+pub(crate) struct ColumnCheck {
+    pub findings: Vec<Finding>,
+    pub input_rows: HashMap<String, Vec<Value>>,
 }
 
 /// No input file is known: a read step's columns come from what the plan says.
@@ -62,15 +70,15 @@ impl Table {
 
 /// Checks the columns every table step of the plan's top-level graph names, in `order` (the
 /// nodes' indexes in an order that respects their dependencies).
-pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], files: &dyn InputFiles) -> Vec<Finding> {
-    let mut flow = Flow { vars: &plan.vars, tables: HashMap::new(), findings: Vec::new() };
+pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], files: &dyn InputFiles) -> ColumnCheck {
+    let mut flow = Flow { vars: &plan.vars, tables: HashMap::new(), findings: Vec::new(), input_rows: HashMap::new() };
     for &index in order {
         let Some(node) = plan.graph.get(index) else { continue };
         let Some(NodeRole::Block(block)) = node.role() else { continue };
         let Lookup::Found(spec) = catalog.lookup(block) else { continue };
         flow.node(&spec.id, node, &format!("/graph/{index}"), files);
     }
-    flow.findings
+    ColumnCheck { findings: flow.findings, input_rows: flow.input_rows }
 }
 
 struct Flow<'p> {
@@ -79,6 +87,8 @@ struct Flow<'p> {
     /// (node id, alias) → the table it names.
     tables: HashMap<(String, String), Table>,
     findings: Vec<Finding>,
+    /// Read step id → the first rows of its file.
+    input_rows: HashMap<String, Vec<Value>>,
 }
 
 impl Flow<'_> {
@@ -87,14 +97,17 @@ impl Flow<'_> {
         let at = |field: &str| format!("{pointer}/in/{field}");
         let outputs: Vec<(&str, Table)> = match block {
             "file.read_csv" | "excel.read_data" => match files.columns(block, &self.with_defaults(&node.inputs)) {
-                Some(read) => vec![(
-                    "rows",
-                    Table {
-                        columns: read.columns.into_iter().map(|c| (c.name, c.kind)).collect(),
-                        dropped: IndexMap::new(),
-                        origin: read.file,
-                    },
-                )],
+                Some(read) => {
+                    self.input_rows.insert(node.id.clone(), read.rows);
+                    vec![(
+                        "rows",
+                        Table {
+                            columns: read.columns.into_iter().map(|c| (c.name, c.kind)).collect(),
+                            dropped: IndexMap::new(),
+                            origin: read.file,
+                        },
+                    )]
+                }
                 None => Vec::new(),
             },
             "transforms.filter" => {

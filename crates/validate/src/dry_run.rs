@@ -80,8 +80,10 @@ pub fn dry_run(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> DryRun
 /// The symbolic run of a plan already validated (`validation` is its result).
 pub fn dry_run_validated(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource, mut validation: Validation) -> DryRun {
     let _span = tracing::debug_span!("dry_run", plan = %plan.id).entered();
+    let input_rows = std::mem::take(&mut validation.input_rows);
     let mut runner = Runner {
         report: true,
+        input_rows: &input_rows,
         catalog,
         plans,
         steps: Vec::new(),
@@ -146,6 +148,8 @@ struct Context {
 struct Runner<'a> {
     /// False while running a called plan: its findings belong to its own file.
     report: bool,
+    /// The first rows of the files the plan's top-level read steps name, by node id.
+    input_rows: &'a HashMap<String, Vec<Value>>,
     catalog: &'a Catalog,
     plans: &'a dyn PlanSource,
     steps: Vec<Step>,
@@ -279,12 +283,17 @@ impl Runner<'_> {
         self.estimate.model_calls += (u64::from(spec.work.model_calls)
             + objectives * u64::from(spec.work.model_calls_per_objective))
             * ctx.multiplier;
+        // A top-level read step whose file is in the work folder shows the file's first rows.
+        let file_rows = self.input_rows.get(&node.id).filter(|_| ctx.depth == 0 && ctx.prefix.is_empty());
         node.out
             .keys()
             .map(|key| {
-                let sample = spec.example_output(key).cloned().unwrap_or_else(|| {
-                    spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id)))
-                });
+                let sample = match file_rows.filter(|_| key == "rows") {
+                    Some(rows) => Value::Array(rows.clone()),
+                    None => spec.example_output(key).cloned().unwrap_or_else(|| {
+                        spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id)))
+                    }),
+                };
                 (key.clone(), sample)
             })
             .collect()

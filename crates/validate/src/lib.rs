@@ -31,6 +31,9 @@ pub struct Validation {
     pub findings: Vec<Finding>,
     /// The plan's execution structure; `order` is empty when there is a cycle.
     pub analysis: GraphAnalysis,
+    /// The first rows of the input files the plan's read steps name, by node id, as
+    /// [`InputFiles`] read them: the dry-run shows them instead of the block's example.
+    pub input_rows: std::collections::HashMap<String, Vec<serde_json::Value>>,
 }
 
 impl Validation {
@@ -71,9 +74,10 @@ pub fn validate_plan_with_files(
                 .hint("add the steps that read, change and write what the job needs, or describe the job again"),
         );
     }
-    findings.extend(columns::check_columns(plan, catalog, &report.analysis.order, files));
+    let columns = columns::check_columns(plan, catalog, &report.analysis.order, files);
+    findings.extend(columns.findings);
     sort_findings(&mut findings);
-    Validation { findings, analysis: report.analysis }
+    Validation { findings, analysis: report.analysis, input_rows: columns.input_rows }
 }
 
 /// Validates a loaded plan file: the loader's shape findings, then (when the document could be
@@ -91,7 +95,7 @@ pub fn validate_loaded_with_files(
 ) -> Validation {
     let mut validation = match &loaded.plan {
         Some(plan) => validate_plan_with_files(plan, catalog, plans, files),
-        None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default() },
+        None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default(), input_rows: Default::default() },
     };
     // A node whose kind is unclear because of a misspelled key (`blok:`) is one mistake: the
     // unknown key says it, with "did you mean"; the unclear kind would only repeat it.

@@ -20,11 +20,21 @@ const MAX_CHECKED_BYTES: u64 = 20 * 1024 * 1024;
 /// How many rows' values decide a column's kind.
 const SAMPLE_ROWS: usize = 200;
 
-/// The columns of the table `block` (`file.read_csv` or `excel.read_data`) would read with
+/// How many of the first rows are kept to show (a dry-run's sample of the step's output).
+const SHOWN_ROWS: usize = 5;
+
+/// An input file's table before the run: its columns with their kinds, and its first rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileTable {
+    pub columns: Vec<Column>,
+    pub rows: Vec<Value>,
+}
+
+/// The table `block` (`file.read_csv` or `excel.read_data`) would read with
 /// `inputs` (its `path` already a literal) in the work folder `root`. `None` when that is not
 /// known now: another block, no such file (yet), a file over 20 MB, or one the block would
 /// refuse (its error is the run's to give).
-pub fn input_columns(block: &str, inputs: &Values, root: &Path) -> Option<Vec<Column>> {
+pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTable> {
     let shown = inputs.get("path")?.as_str()?;
     let path = Workdir::new(root).ok()?.resolve("path", shown).ok()?;
     let meta = std::fs::metadata(&path).ok()?;
@@ -44,15 +54,14 @@ pub fn input_columns(block: &str, inputs: &Values, root: &Path) -> Option<Vec<Co
         _ => return None,
     };
     let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
-    Some(
-        names
-            .into_iter()
-            .map(|name| {
-                let kind = kind_of(sample.iter().filter_map(|row| row.get(&name)));
-                Column { name, kind }
-            })
-            .collect(),
-    )
+    let columns = names
+        .into_iter()
+        .map(|name| {
+            let kind = kind_of(sample.iter().filter_map(|row| row.get(&name)));
+            Column { name, kind }
+        })
+        .collect();
+    Some(FileTable { columns, rows: rows.into_iter().take(SHOWN_ROWS).collect() })
 }
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank
