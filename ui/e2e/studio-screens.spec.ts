@@ -7,6 +7,7 @@
 // ordinary test run. docs/images/run-check-*, run-results-*, run-failed-*, run-log-*,
 // run-block-words-*, design-columns-* (column findings from the workspace's data/invoices.csv)
 // and design-inspector-* (with -table-) are these.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -36,31 +37,9 @@ graph:
         2. Open the statement of \${vars.month}
 `;
 
-const COLUMNS_PLAN = `apiVersion: planwright/v1
-id: large_suppliers
-version: 1.0.0
-graph:
-  - id: invoices
-    block: file.read_csv
-    in: {path: data/invoices.csv}
-    out: {rows: rows}
-  - id: totals
-    block: transforms.group_by_agg
-    in:
-      items: \${invoices.rows}
-      by: [取引]
-      aggregations: [{field: 金額, op: sum, as: 合計}]
-    out: {rows: totals}
-  - id: large
-    block: transforms.filter
-    in:
-      items: \${totals.totals}
-      conditions: [{field: 金額, operator: gt, value: 100000}]
-    out: {filtered: large}
-  - id: write
-    block: excel.write
-    in: {path: out/large.xlsx, sheets: {大口: "\${large.large}"}}
-`;
+// Two column mistakes against the workspace's data/invoices.csv: `取引` (the file says 取引先), and
+// 金額 after the group that left it out.
+const COLUMNS_PLAN = readFileSync(join(import.meta.dirname, 'fixtures', 'large_suppliers.yaml'), 'utf8');
 
 const RESULTS_PLAN = `apiVersion: planwright/v1
 id: month_end_close

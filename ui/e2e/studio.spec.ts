@@ -15,31 +15,9 @@ graph:
     in: {data: {greeting: hello}, format: json, path: out/hello.json}
 `;
 
-const COLUMNS_PLAN = `apiVersion: planwright/v1
-id: e2e_columns
-version: 1.0.0
-graph:
-  - id: invoices
-    block: file.read_csv
-    in: {path: data/invoices.csv}
-    out: {rows: rows}
-  - id: totals
-    block: transforms.group_by_agg
-    in:
-      items: \${invoices.rows}
-      by: [取引]
-      aggregations: [{field: 金額, op: sum, as: 合計}]
-    out: {rows: totals}
-  - id: large
-    block: transforms.filter
-    in:
-      items: \${totals.totals}
-      conditions: [{field: 金額, operator: gt, value: 100000}]
-    out: {filtered: large}
-  - id: write
-    block: excel.write
-    in: {path: out/large.xlsx, sheets: {大口: "\${large.large}"}}
-`;
+// Two column mistakes against the workspace's data/invoices.csv: `取引` (the file says 取引先), and
+// 金額 after the group that left it out.
+const COLUMNS_PLAN = readFileSync(join(import.meta.dirname, 'fixtures', 'large_suppliers.yaml'), 'utf8');
 
 const ASKS_PLAN = `apiVersion: planwright/v1
 id: e2e_asks
