@@ -19,6 +19,12 @@ const CONTRACT: &[(&str, &[&str], &[&str])] = &[
     ("transforms.pick", &["source", "path"], &["value"]),
     ("transforms.group_by_agg", &["items", "by", "aggregations"], &["rows", "summary"]),
     ("transforms.join", &["left", "right", "left_key", "right_key", "strategy"], &["rows", "summary"]),
+    ("transforms.sort", &["items", "by", "limit"], &["rows", "summary"]),
+    ("transforms.select_columns", &["items", "columns"], &["rows", "summary"]),
+    ("transforms.remove_duplicates", &["items", "by", "keep"], &["rows", "removed", "summary"]),
+    ("transforms.find_duplicates", &["items", "by"], &["rows", "groups", "summary"]),
+    ("transforms.add_columns", &["items", "columns"], &["rows", "summary"]),
+    ("transforms.append", &["tables"], &["rows", "summary"]),
     (
         "ai.process_llm",
         &["evidence_data", "instruction", "prompt", "system_prompt", "output_schema"],

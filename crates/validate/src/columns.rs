@@ -129,11 +129,60 @@ impl Flow<'_> {
                 if let Some(right) = &right {
                     self.check_name(right, input("right_key"), &at("right_key"), None);
                 }
-                match (left, right) {
-                    (Some(left), Some(right)) => vec![("rows", joined(&node.id, &left, &right, node))],
+                match (node.inputs.get("strategy").and_then(Value::as_str), left, right) {
+                    (Some("left_only"), Some(left), _) => vec![("rows", left)],
+                    (Some("right_only"), _, Some(right)) => vec![("rows", right)],
+                    (Some("left_only" | "right_only"), _, _) => Vec::new(),
+                    (_, Some(left), Some(right)) => vec![("rows", joined(&node.id, &left, &right, node))],
                     _ => Vec::new(),
                 }
             }
+            "transforms.sort" => {
+                let items = self.table(input("items"));
+                if let (Some(items), Some(Value::Array(keys))) = (&items, input("by")) {
+                    for (i, key) in keys.iter().enumerate() {
+                        let (name, pointer) = match key {
+                            Value::Object(map) => (map.get("column"), format!("{}/{i}/column", at("by"))),
+                            _ => (Some(key), format!("{}/{i}", at("by"))),
+                        };
+                        self.check_name(items, name, &pointer, None);
+                    }
+                }
+                items.map(|t| vec![("rows", t)]).unwrap_or_default()
+            }
+            "transforms.remove_duplicates" | "transforms.find_duplicates" => {
+                let items = self.table(input("items"));
+                if let Some(items) = &items {
+                    self.check_names(items, input("by"), &at("by"));
+                }
+                let Some(items) = items else { return };
+                if block == "transforms.remove_duplicates" {
+                    vec![("rows", items.clone()), ("removed", items)]
+                } else {
+                    let groups = duplicate_groups(&node.id, &items, input("by"));
+                    vec![("rows", items)].into_iter().chain(groups.map(|g| ("groups", g))).collect()
+                }
+            }
+            "transforms.select_columns" => {
+                let items = self.table(input("items"));
+                self.chosen(&node.id, items.as_ref(), input("columns"), &at("columns"))
+                    .map(|t| vec![("rows", t)])
+                    .unwrap_or_default()
+            }
+            "transforms.add_columns" => {
+                let items = self.table(input("items"));
+                items
+                    .map(|items| self.computed(&node.id, items, input("columns"), &at("columns")))
+                    .map(|t| vec![("rows", t)])
+                    .unwrap_or_default()
+            }
+            "transforms.append" => match input("tables") {
+                Some(Value::Array(tables)) => {
+                    let known: Option<Vec<Table>> = tables.iter().map(|t| self.table(Some(t))).collect();
+                    known.map(|tables| vec![("rows", appended(&node.id, &tables))]).unwrap_or_default()
+                }
+                _ => Vec::new(),
+            },
             "excel.write" => {
                 if let Some(Value::Object(sheets)) = input("sheets") {
                     for (sheet, rows) in sheets {
@@ -302,6 +351,77 @@ impl Flow<'_> {
         Some(Table { columns, dropped, origin: format!("step `{id}`") })
     }
 
+    /// Each name of a list of column names (`by: [vendor, amount]`).
+    fn check_names(&mut self, table: &Table, names: Option<&Value>, pointer: &str) {
+        match names {
+            Some(Value::Array(names)) => {
+                for (i, name) in names.iter().enumerate() {
+                    self.check_name(table, Some(name), &format!("{pointer}/{i}"), None);
+                }
+            }
+            one => {
+                self.check_name(table, one, pointer, None);
+            }
+        }
+    }
+
+    /// `transforms.select_columns`' output: the chosen columns, renamed, in their order; the
+    /// others are left out by this step. `None` when a name is given at run time.
+    fn chosen(&mut self, id: &str, items: Option<&Table>, columns: Option<&Value>, pointer: &str) -> Option<Table> {
+        let Some(Value::Array(columns)) = columns else { return None };
+        let mut kept = IndexMap::new();
+        for (i, column) in columns.iter().enumerate() {
+            let (source, name, at) = match column {
+                Value::Object(map) => {
+                    let source = map.get("column");
+                    let name = map.get("as").and_then(Value::as_str).filter(|a| !a.trim().is_empty());
+                    (source, name.or(source.and_then(Value::as_str)), format!("{pointer}/{i}/column"))
+                }
+                other => (Some(other), other.as_str(), format!("{pointer}/{i}")),
+            };
+            let name = name.filter(|n| literal(n))?;
+            let kind = items.and_then(|items| self.check_name(items, source, &at, None));
+            kept.insert(name.to_owned(), kind.unwrap_or(ColumnKind::Unknown));
+        }
+        let mut dropped = items.map(|items| items.dropped.clone()).unwrap_or_default();
+        for name in items.iter().flat_map(|items| items.columns.keys()).filter(|name| !kept.contains_key(*name)) {
+            dropped.insert(name.clone(), id.to_owned());
+        }
+        Some(Table { columns: kept, dropped, origin: format!("step `{id}`") })
+    }
+
+    /// `transforms.add_columns`' output: the rows' columns and each new one; the columns each
+    /// reads are checked, numbers where it computes with them.
+    fn computed(&mut self, id: &str, items: Table, columns: Option<&Value>, pointer: &str) -> Table {
+        let mut table = Table { origin: format!("step `{id}`"), ..items };
+        let Some(Value::Array(columns)) = columns else { return table };
+        for (i, column) in columns.iter().enumerate() {
+            let op = column.get("op").and_then(Value::as_str).unwrap_or_default();
+            let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio");
+            let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
+            match column.get("of") {
+                Some(Value::Array(of)) => {
+                    for (j, name) in of.iter().enumerate() {
+                        self.check_name(&table, Some(name), &format!("{pointer}/{i}/of/{j}"), need.clone());
+                    }
+                }
+                one => {
+                    self.check_name(&table, one, &format!("{pointer}/{i}/of"), need);
+                }
+            }
+            let kind = match op {
+                "difference" | "sum" | "product" | "ratio" | "year" => ColumnKind::Number,
+                "equal" | "greater" | "less" => ColumnKind::Boolean,
+                "month" | "join" => ColumnKind::Text,
+                _ => ColumnKind::Unknown,
+            };
+            if let Some(name) = column.get("as").and_then(Value::as_str).filter(|n| literal(n)) {
+                table.columns.insert(name.to_owned(), kind);
+            }
+        }
+        table
+    }
+
     /// Checks that `value` names a column of `table`, and that the column is of the kind `need`
     /// says (with why). Returns the column's kind when it names one.
     fn check_name(
@@ -385,6 +505,40 @@ fn joined(id: &str, left: &Table, right: &Table, node: &Node) -> Table {
     let mut dropped = left.dropped.clone();
     dropped.extend(right.dropped.clone());
     Table { columns, dropped, origin: format!("step `{id}`") }
+}
+
+/// Whether a name is written out in the plan (not `${vars.x}`, known only at run time).
+fn literal(name: &str) -> bool {
+    matches!(Template::parse(name), Ok(Template::Literal(_)))
+}
+
+/// `transforms.find_duplicates`' `groups`: the key columns and `count` (`duplicate_count` when
+/// a key column is called `count`, as the block names it).
+fn duplicate_groups(id: &str, items: &Table, by: Option<&Value>) -> Option<Table> {
+    let Some(Value::Array(by)) = by else { return None };
+    let mut columns = IndexMap::new();
+    for name in by {
+        let name = name.as_str().filter(|n| literal(n))?;
+        columns.insert(name.to_owned(), items.kind(name).unwrap_or(ColumnKind::Unknown));
+    }
+    let count = if columns.contains_key("count") { "duplicate_count" } else { "count" };
+    columns.insert(count.to_owned(), ColumnKind::Number);
+    Some(Table { columns, dropped: IndexMap::new(), origin: format!("step `{id}`'s groups") })
+}
+
+/// `transforms.append`'s output: every column any table has, in first-seen order; a column
+/// whose kind differs between tables is of no one kind.
+fn appended(id: &str, tables: &[Table]) -> Table {
+    let mut columns: IndexMap<String, ColumnKind> = IndexMap::new();
+    for table in tables {
+        for (name, kind) in &table.columns {
+            let known = columns.entry(name.clone()).or_insert(*kind);
+            if *known != *kind {
+                *known = ColumnKind::Unknown;
+            }
+        }
+    }
+    Table { columns, dropped: IndexMap::new(), origin: format!("step `{id}`") }
 }
 
 /// The kind of one value written in the plan. A text may still be an amount or a date ("1,200",

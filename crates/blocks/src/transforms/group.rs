@@ -17,7 +17,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::require_column;
+use super::{column_names, require_column};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -203,26 +203,7 @@ struct Group {
 
 fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let items = input::list(&inputs, "items", "the rows to group, e.g. ${read.rows}")?;
-    let by: Vec<String> =
-        match input::required(&inputs, "by", "the columns to group by, e.g. [取引先], or [] for one total")? {
-            Value::String(s) => vec![s.clone()],
-            Value::Array(names) => names
-                .iter()
-                .map(|n| match n {
-                    Value::String(s) if !s.is_empty() => Ok(s.clone()),
-                    other => Err(BlockError::input(format!(
-                        "`by` must list column names, e.g. [取引先]; it holds {}",
-                        cells::describe(other)
-                    ))),
-                })
-                .collect::<Result<_, _>>()?,
-            other => {
-                return Err(BlockError::input(format!(
-                    "`by` must be a list of column names, e.g. [取引先] or [] for one total, not {}",
-                    cells::describe(other)
-                )));
-            }
-        };
+    let by = column_names(&inputs, "by", "[取引先], or [] for one total")?;
     let aggregations: Vec<Aggregation> = input::list(
         &inputs,
         "aggregations",

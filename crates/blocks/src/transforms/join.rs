@@ -7,7 +7,8 @@
 //! the right key left out when it has the left key's name (for a right row without a partner
 //! its key goes into the left key column). Order: `inner`, `left` and `outer` follow the left
 //! rows (each with its matches in right order), `outer` then adds the unmatched right rows;
-//! `right` follows the right rows.
+//! `right` follows the right rows. `left_only` and `right_only` (an anti-join: "invoices with no
+//! payment") give the rows of one side that have no partner, with that side's columns only.
 
 use std::collections::{HashMap, HashSet};
 
@@ -50,7 +51,8 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let right_items = input::list(&inputs, "right", "the second list of rows, e.g. ${payments.rows}")?;
     let left_key = input::text(&inputs, "left_key", "the key column of left, e.g. 請求番号")?.to_string();
     let right_key = input::text(&inputs, "right_key", "the key column of right, e.g. 請求番号")?.to_string();
-    let strategy = input::choice(&inputs, "strategy", &["inner", "left", "right", "outer"], "inner")?;
+    let strategy =
+        input::choice(&inputs, "strategy", &["inner", "left", "right", "outer", "left_only", "right_only"], "inner")?;
     let left = input::rows(left_items, "left")?;
     let right = input::rows(right_items, "right")?;
     require_column(&left, &left_key, "`left_key`")?;
@@ -108,7 +110,22 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let right_only = (0..right.len()).filter(|&j| matches_of_right(j).is_empty()).count();
 
     let mut rows = Vec::new();
-    if strategy == "right" {
+    if strategy == "left_only" || strategy == "right_only" {
+        // The rows without a partner, as they are: "invoices with no payment".
+        let (side, keys, other) = if strategy == "left_only" {
+            (&left, &left_keys, &right_index)
+        } else {
+            (&right, &right_keys, &left_index)
+        };
+        for (i, row) in side.iter().enumerate() {
+            if i % CANCEL_EVERY == 0 {
+                check_cancel(&ctx.cancel)?;
+            }
+            if keys[i].as_ref().is_none_or(|k| !other.contains_key(k)) {
+                rows.push(Value::Object((*row).clone()));
+            }
+        }
+    } else if strategy == "right" {
         for (j, r) in right.iter().enumerate() {
             if j % CANCEL_EVERY == 0 {
                 check_cancel(&ctx.cancel)?;

@@ -11,7 +11,7 @@ use planwright_block::{BlockContext, BlockError, Values};
 use serde_json::Value;
 
 /// The blocks these tests cover.
-pub const DATA_BLOCKS: [&str; 9] = [
+pub const DATA_BLOCKS: [&str; 15] = [
     "file.read_csv",
     "file.extract_texts",
     "excel.read_data",
@@ -20,6 +20,12 @@ pub const DATA_BLOCKS: [&str; 9] = [
     "transforms.pick",
     "transforms.group_by_agg",
     "transforms.join",
+    "transforms.sort",
+    "transforms.select_columns",
+    "transforms.remove_duplicates",
+    "transforms.find_duplicates",
+    "transforms.add_columns",
+    "transforms.append",
     "report.write",
 ];
 

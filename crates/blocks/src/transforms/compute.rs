@@ -1,0 +1,218 @@
+//! `transforms.add_columns`: new columns computed from each row's cells.
+//!
+//! Arithmetic reads numbers as the other transforms do (`"1,200"` is 1200) and rounds a
+//! difference or sum to the most decimals its operands were written with (so 0.3 − 0.1 is 0.2);
+//! a cell that is blank or not a number gives null, counted in a warning. Comparisons compare as
+//! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` and `year` the year of a date.
+
+use std::cmp::Ordering;
+
+use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_runs::{LogLevel, Reason, RunMessage};
+use serde_json::{json, Map, Value};
+
+use super::require_column;
+use crate::cells::{self, input};
+
+pub(crate) struct AddColumns;
+
+impl Block for AddColumns {
+    fn id(&self) -> &'static str {
+        "transforms.add_columns"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { add_columns(inputs, ctx) })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Difference,
+    Sum,
+    Product,
+    Ratio,
+    Equal,
+    Greater,
+    Less,
+    Month,
+    Year,
+    Join,
+}
+
+const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join";
+
+impl Op {
+    fn parse(given: &str) -> Option<Op> {
+        Some(match given.trim().to_ascii_lowercase().as_str() {
+            "difference" | "subtract" | "minus" => Op::Difference,
+            "sum" | "add" | "plus" => Op::Sum,
+            "product" | "multiply" | "times" => Op::Product,
+            "ratio" | "divide" => Op::Ratio,
+            "equal" | "equals" => Op::Equal,
+            "greater" => Op::Greater,
+            "less" => Op::Less,
+            "month" => Op::Month,
+            "year" => Op::Year,
+            "join" | "concat" => Op::Join,
+            _ => return None,
+        })
+    }
+
+    /// How many columns it reads: `(at least, at most)`.
+    fn arity(self) -> (usize, usize) {
+        match self {
+            Op::Month | Op::Year => (1, 1),
+            Op::Difference | Op::Ratio | Op::Equal | Op::Greater | Op::Less => (2, 2),
+            Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
+        }
+    }
+}
+
+struct NewColumn {
+    name: String,
+    op: Op,
+    of: Vec<String>,
+    separator: String,
+}
+
+fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
+    let n = index + 1;
+    let example = "{as: 差額, op: difference, of: [請求額, 入金額]}";
+    let Value::Object(map) = value else {
+        return Err(BlockError::input(format!(
+            "`columns` item {n} is {}; each new column is an object like {example}",
+            cells::describe(value)
+        )));
+    };
+    let name = match map.get("as") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        _ => {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} has no `as`: name the new column, e.g. {example}"
+            )))
+        }
+    };
+    let op = match map.get("op") {
+        Some(Value::String(s)) => Op::parse(s)
+            .ok_or_else(|| BlockError::input(format!("`columns` item {n}: op {s:?} is not one of {OPERATIONS}")))?,
+        _ => return Err(BlockError::input(format!("`columns` item {n} has no `op`; use one of {OPERATIONS}"))),
+    };
+    let of: Vec<String> = match map.get("of") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(names)) => names
+            .iter()
+            .map(|v| v.as_str().filter(|s| !s.trim().is_empty()).map(str::to_owned))
+            .collect::<Option<_>>()
+            .ok_or_else(|| BlockError::input(format!("`columns` item {n}: `of` must list column names")))?,
+        _ => {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} has no `of`: the columns it reads, e.g. {example}"
+            )))
+        }
+    };
+    let (least, most) = op.arity();
+    if of.len() < least || of.len() > most {
+        let wanted = if least == most { format!("{least}") } else { format!("at least {least}") };
+        return Err(BlockError::input(format!(
+            "`columns` item {n} ({name}): {} reads {wanted} column(s), and `of` names {}",
+            map.get("op").and_then(Value::as_str).unwrap_or_default(),
+            of.len()
+        )));
+    }
+    let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
+    Ok(NewColumn { name, op, of, separator })
+}
+
+/// The new cell, or `None` when an operand is blank or not what the operation reads.
+fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
+    let cell = |name: &String| row.get(name).unwrap_or(&Value::Null);
+    let numbers = || column.of.iter().map(|c| cells::number(cell(c))).collect::<Option<Vec<_>>>();
+    let scale = |nums: &[cells::Num]| nums.iter().map(|n| n.scale).max().unwrap_or(0);
+    match column.op {
+        Op::Difference => {
+            let nums = numbers()?;
+            Some(cells::number_value(cells::round_to_scale(nums[0].value - nums[1].value, scale(&nums))))
+        }
+        Op::Sum => {
+            let nums = numbers()?;
+            Some(cells::number_value(cells::round_to_scale(nums.iter().map(|n| n.value).sum(), scale(&nums))))
+        }
+        Op::Product => {
+            let nums = numbers()?;
+            let decimals = nums.iter().map(|n| u32::from(n.scale)).sum::<u32>().min(12) as u8;
+            Some(cells::number_value(cells::round_to_scale(nums.iter().map(|n| n.value).product(), decimals)))
+        }
+        Op::Ratio => {
+            let nums = numbers()?;
+            (nums[1].value != 0.0).then(|| cells::number_value(nums[0].value / nums[1].value))
+        }
+        Op::Equal => {
+            let (a, b) = (cell(&column.of[0]), cell(&column.of[1]));
+            Some(Value::Bool(cells::equals(a, b)))
+        }
+        Op::Greater | Op::Less => {
+            let wanted = if column.op == Op::Greater { Ordering::Greater } else { Ordering::Less };
+            cells::compare(cell(&column.of[0]), cell(&column.of[1])).map(|o| Value::Bool(o == wanted))
+        }
+        Op::Month => cells::date(cell(&column.of[0])).map(|d| Value::from(format!("{:04}-{:02}", d.year, d.month))),
+        Op::Year => cells::date(cell(&column.of[0])).map(|d| Value::from(d.year)),
+        Op::Join => {
+            let parts: Vec<String> = column
+                .of
+                .iter()
+                .map(|c| cells::display_text(cell(c)).trim().to_owned())
+                .filter(|t| !t.is_empty())
+                .collect();
+            Some(Value::from(parts.join(&column.separator)))
+        }
+    }
+}
+
+fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+    let columns: Vec<NewColumn> =
+        input::list(&inputs, "columns", "the new columns, e.g. [{as: 差額, op: difference, of: [請求額, 入金額]}]")?
+            .iter()
+            .enumerate()
+            .map(|(i, c)| parse_column(i, c))
+            .collect::<Result<_, _>>()?;
+    let rows = input::rows(items, "items")?;
+    for column in &columns {
+        for name in &column.of {
+            // A column added by an earlier item of this step may be read by a later one.
+            if !columns.iter().take_while(|c| !std::ptr::eq(*c, column)).any(|c| &c.name == name) {
+                require_column(&rows, name, &format!("`columns` ({})", column.name))?;
+            }
+        }
+    }
+    let mut unreadable = vec![0usize; columns.len()];
+    let out_rows: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let mut row = (*row).clone();
+            for (column, count) in columns.iter().zip(unreadable.iter_mut()) {
+                let value = compute(column, &row).unwrap_or_else(|| {
+                    *count += 1;
+                    Value::Null
+                });
+                row.insert(column.name.clone(), value);
+            }
+            Value::Object(row)
+        })
+        .collect();
+    for (column, count) in columns.iter().zip(unreadable) {
+        if count > 0 && column.op != Op::Join {
+            let field = column.of.join(", ");
+            let text =
+                format!("{}: {count} rows had a blank or unreadable value in {field} and got no value", column.name);
+            let said = RunMessage::ValuesNotNumbers { op: column.name.clone(), field, count: count as u64 };
+            ctx.log(LogLevel::Warn, Reason::said(said, text));
+        }
+    }
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "rows": out_rows.len() }));
+    out.insert("rows".into(), Value::Array(out_rows));
+    Ok(out)
+}

@@ -1,0 +1,159 @@
+//! `transforms.remove_duplicates` and `transforms.find_duplicates`: rows that share a key.
+//!
+//! Two rows share a key when every key column holds the same value as people mean it: numbers
+//! by their value (`1200`, `"1,200"` and `1200.00` are one amount), other text trimmed with
+//! widths folded ([`cells::key_text`]). A row with a blank key column shares its key with no
+//! other row, as in a join: a missing vendor is not a match.
+
+use std::collections::HashMap;
+
+use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_runs::{LogLevel, Reason, RunMessage};
+use serde_json::{json, Map, Value};
+
+use super::{column_names, require_column};
+use crate::cells::{self, input};
+use crate::files::{check_cancel, CANCEL_EVERY};
+
+pub(crate) struct RemoveDuplicates;
+pub(crate) struct FindDuplicates;
+
+impl Block for RemoveDuplicates {
+    fn id(&self) -> &'static str {
+        "transforms.remove_duplicates"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { remove_duplicates(inputs, ctx) })
+    }
+}
+
+impl Block for FindDuplicates {
+    fn id(&self) -> &'static str {
+        "transforms.find_duplicates"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { find_duplicates(inputs, ctx) })
+    }
+}
+
+type Row = Map<String, Value>;
+
+/// One cell as a key: a number by its value, other text by [`cells::key_text`].
+fn key_cell(value: &Value) -> Option<String> {
+    if cells::is_blank(value) {
+        return None;
+    }
+    match cells::number(value) {
+        Some(num) => Some(cells::display_text(&cells::number_value(num.value))),
+        None => cells::key_text(value),
+    }
+}
+
+/// Each row's key over `columns`, `None` when one of them is blank.
+fn keys(rows: &[&Row], columns: &[String], ctx: &BlockContext) -> Result<Vec<Option<Vec<String>>>, BlockError> {
+    let mut keys = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        if i % CANCEL_EVERY == 0 {
+            check_cancel(&ctx.cancel)?;
+        }
+        keys.push(columns.iter().map(|c| row.get(c).and_then(key_cell)).collect());
+    }
+    Ok(keys)
+}
+
+/// The key columns: `by`, or every column when `by` is left out or empty (whole rows alike).
+fn key_columns(inputs: &Values, rows: &[&Row]) -> Result<Vec<String>, BlockError> {
+    let by = match inputs.get("by") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(_) => column_names(inputs, "by", "[取引先, 金額]")?,
+    };
+    for column in &by {
+        require_column(rows, column, "`by`")?;
+    }
+    Ok(if by.is_empty() { cells::columns_of(rows.iter().copied()) } else { by })
+}
+
+fn remove_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+    let keep = input::choice(&inputs, "keep", &["first", "last"], "first")?;
+    let rows = input::rows(items, "items")?;
+    let columns = key_columns(&inputs, &rows)?;
+    let keys = keys(&rows, &columns, ctx)?;
+    // The row kept for each key: its first or its last.
+    let mut chosen: HashMap<&Vec<String>, usize> = HashMap::new();
+    for (i, key) in keys.iter().enumerate() {
+        if let Some(key) = key {
+            if keep == "last" {
+                chosen.insert(key, i);
+            } else {
+                chosen.entry(key).or_insert(i);
+            }
+        }
+    }
+    let (mut kept, mut removed) = (Vec::new(), Vec::new());
+    for (i, (row, key)) in rows.iter().zip(&keys).enumerate() {
+        let keeps = key.as_ref().is_none_or(|k| chosen.get(k) == Some(&i));
+        if keeps { &mut kept } else { &mut removed }.push(Value::Object((*row).clone()));
+    }
+    let said = RunMessage::RowsKept { kept: kept.len() as u64, total: rows.len() as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {} of {} rows", kept.len(), rows.len())));
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": kept.len(), "removed": removed.len() }));
+    out.insert("rows".into(), Value::Array(kept));
+    out.insert("removed".into(), Value::Array(removed));
+    Ok(out)
+}
+
+fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+    let rows = input::rows(items, "items")?;
+    let columns = key_columns(&inputs, &rows)?;
+    let keys = keys(&rows, &columns, ctx)?;
+    // Groups in order of their first row; each holds its rows in their order.
+    let mut index: HashMap<&Vec<String>, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        match index.get(key) {
+            Some(&g) => groups[g].push(i),
+            None => {
+                index.insert(key, groups.len());
+                groups.push(vec![i]);
+            }
+        }
+    }
+    groups.retain(|g| g.len() > 1);
+    let count = if columns.iter().any(|c| c == "count") { "duplicate_count" } else { "count" };
+    let duplicates: Vec<Value> = groups.iter().flatten().map(|&i| Value::Object(rows[i].clone())).collect();
+    let summaries: Vec<Value> = groups
+        .iter()
+        .map(|g| {
+            let first = rows[g[0]];
+            let mut row: Row =
+                columns.iter().map(|c| (c.clone(), first.get(c).cloned().unwrap_or(Value::Null))).collect();
+            row.insert(count.to_owned(), Value::from(g.len()));
+            Value::Object(row)
+        })
+        .collect();
+    let said = RunMessage::RowsKept { kept: duplicates.len() as u64, total: rows.len() as u64 };
+    ctx.log(
+        LogLevel::Info,
+        Reason::said(
+            said,
+            format!(
+                "{} of {} rows share a key with another row ({} groups)",
+                duplicates.len(),
+                rows.len(),
+                groups.len()
+            ),
+        ),
+    );
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": duplicates.len(), "groups": groups.len() }));
+    out.insert("rows".into(), Value::Array(duplicates));
+    out.insert("groups".into(), Value::Array(summaries));
+    Ok(out)
+}

@@ -1,0 +1,153 @@
+//! `transforms.sort`: rows in order of one or more columns, and the top N.
+//!
+//! Numbers sort as numbers (`"1,200"` after `900`), dates as dates, other text by its folded
+//! spelling; within one column numbers come before dates and dates before text. Blank cells
+//! come last whichever the direction. The sort is stable: rows that tie keep their order.
+
+use std::cmp::Ordering;
+
+use futures::future::BoxFuture;
+use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_runs::{LogLevel, Reason, RunMessage};
+use serde_json::{json, Value};
+
+use super::require_column;
+use crate::cells::{self, input};
+use crate::files::check_cancel;
+
+pub(crate) struct Sort;
+
+impl Block for Sort {
+    fn id(&self) -> &'static str {
+        "transforms.sort"
+    }
+
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { sort(inputs, ctx) })
+    }
+}
+
+struct SortKey {
+    column: String,
+    descending: bool,
+}
+
+fn parse_key(index: usize, value: &Value) -> Result<SortKey, BlockError> {
+    let n = index + 1;
+    let (column, order) = match value {
+        Value::String(column) => (column.as_str(), None),
+        Value::Object(map) => match map.get("column") {
+            Some(Value::String(column)) => (column.as_str(), map.get("order")),
+            _ => {
+                return Err(BlockError::input(format!(
+                    "`by` item {n} has no `column`; write it like {{column: 金額, order: desc}}"
+                )));
+            }
+        },
+        other => {
+            return Err(BlockError::input(format!(
+                "`by` item {n} is {}; give a column name or {{column: 金額, order: desc}}",
+                cells::describe(other)
+            )));
+        }
+    };
+    if column.trim().is_empty() {
+        return Err(BlockError::input(format!("`by` item {n} names no column")));
+    }
+    let descending = match order {
+        None | Some(Value::Null) => false,
+        Some(Value::String(o)) => match o.trim().to_ascii_lowercase().as_str() {
+            "asc" | "ascending" => false,
+            "desc" | "descending" => true,
+            _ => return Err(BlockError::input(format!("`by` item {n}: order {o:?} is not asc or desc"))),
+        },
+        Some(other) => {
+            return Err(BlockError::input(format!(
+                "`by` item {n}: order must be asc or desc, not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    Ok(SortKey { column: column.to_owned(), descending })
+}
+
+/// A cell as it sorts: its class (number, date, text) first, then its value.
+#[derive(PartialEq, PartialOrd)]
+enum SortValue {
+    Number(f64),
+    Date((i32, u8, u8, u32)),
+    Text(String),
+}
+
+fn sort_value(cell: Option<&Value>) -> Option<SortValue> {
+    let cell = cell.filter(|c| !cells::is_blank(c))?;
+    if let Some(num) = cells::number(cell) {
+        return Some(SortValue::Number(num.value));
+    }
+    if let Some(date) = cells::date(cell) {
+        return Some(SortValue::Date((date.year, date.month, date.day, date.time.unwrap_or(0))));
+    }
+    Some(SortValue::Text(cells::fold_text(&cells::display_text(cell))))
+}
+
+fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = input::list(&inputs, "items", "the rows to sort, e.g. ${read.rows}")?;
+    let keys: Vec<SortKey> =
+        match input::required(&inputs, "by", "the columns to sort by, e.g. [{column: 金額, order: desc}]")? {
+            Value::Array(keys) if !keys.is_empty() => {
+                keys.iter().enumerate().map(|(i, k)| parse_key(i, k)).collect::<Result<_, _>>()?
+            }
+            Value::Array(_) => return Err(BlockError::input("`by` is empty; name at least one column to sort by")),
+            one => vec![parse_key(0, one)?],
+        };
+    let limit = match inputs.get("limit") {
+        None | Some(Value::Null) => None,
+        Some(_) => match input::integer(&inputs, "limit", 0)? {
+            n if n >= 1 => Some(n as usize),
+            n => {
+                return Err(BlockError::input(format!(
+                    "`limit` is {n}; give the number of rows to keep (1 or more), or leave it out for all"
+                )))
+            }
+        },
+    };
+    let rows = input::rows(items, "items")?;
+    for key in &keys {
+        require_column(&rows, &key.column, "`by`")?;
+    }
+    check_cancel(&ctx.cancel)?;
+    let values: Vec<Vec<Option<SortValue>>> =
+        rows.iter().map(|row| keys.iter().map(|k| sort_value(row.get(&k.column))).collect()).collect();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        for (key, (x, y)) in keys.iter().zip(values[a].iter().zip(&values[b])) {
+            let ordering = match (x, y) {
+                (None, None) => Ordering::Equal,
+                (None, Some(_)) => Ordering::Greater,
+                (Some(_), None) => Ordering::Less,
+                (Some(x), Some(y)) => {
+                    let o = x.partial_cmp(y).unwrap_or(Ordering::Equal);
+                    if key.descending {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+            };
+            if ordering != Ordering::Equal {
+                return ordering;
+            }
+        }
+        Ordering::Equal
+    });
+    let kept: Vec<Value> =
+        order.iter().take(limit.unwrap_or(usize::MAX)).map(|&i| Value::Object(rows[i].clone())).collect();
+    if limit.is_some() {
+        let said = RunMessage::RowsKept { kept: kept.len() as u64, total: rows.len() as u64 };
+        ctx.log(LogLevel::Info, Reason::said(said, format!("kept the first {} of {} rows", kept.len(), rows.len())));
+    }
+    let mut out = Values::new();
+    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": kept.len() }));
+    out.insert("rows".into(), Value::Array(kept));
+    Ok(out)
+}

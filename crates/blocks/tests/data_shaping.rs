@@ -1,0 +1,214 @@
+//! `transforms.sort`, `select_columns`, `remove_duplicates`, `find_duplicates`, `add_columns`,
+//! `append`, and the one-sided joins (`left_only`, `right_only`).
+
+mod data_common;
+
+use data_common::Harness;
+use serde_json::{json, Value};
+
+fn payments() -> Value {
+    json!([
+        {"date": "2026-03-02", "vendor": "Acme Supplies", "amount": 1200.0, "reference": "PAY-001"},
+        {"date": "2026-03-03", "vendor": "Blue Freight", "amount": "860.50", "reference": "PAY-002"},
+        {"date": "2026-03-09", "vendor": "Acme Supplies ", "amount": "1,200", "reference": "PAY-003"},
+        {"date": "2026-03-11", "vendor": "", "amount": 45, "reference": "PAY-004"},
+        {"date": "2026-03-15", "vendor": "Blue Freight", "amount": 860.5, "reference": "PAY-005"},
+        {"date": "2026-03-20", "vendor": "Acme Supplies", "amount": 300, "reference": "PAY-006"},
+        {"date": "2026-03-21", "vendor": "", "amount": 45, "reference": "PAY-007"},
+    ])
+}
+
+fn references(rows: &Value) -> Vec<&str> {
+    rows.as_array().unwrap().iter().map(|r| r["reference"].as_str().unwrap()).collect()
+}
+
+#[tokio::test]
+async fn sort_orders_amounts_as_numbers_keeps_ties_in_order_and_blanks_last() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "a", "amount": "1,200"},
+        {"id": "b", "amount": 900},
+        {"id": "c", "amount": null},
+        {"id": "d", "amount": "１５００"},
+        {"id": "e", "amount": 900},
+    ]);
+    let ids = |out: &planwright_block::Values| -> Vec<String> {
+        out["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let up = h.ok("transforms.sort", json!({"items": rows, "by": ["amount"]})).await;
+    assert_eq!(ids(&up), ["b", "e", "a", "d", "c"]);
+    let down = h.ok("transforms.sort", json!({"items": rows, "by": [{"column": "amount", "order": "desc"}]})).await;
+    assert_eq!(ids(&down), ["d", "a", "b", "e", "c"]);
+    let top = h
+        .ok("transforms.sort", json!({"items": rows, "by": [{"column": "amount", "order": "desc"}], "limit": 2}))
+        .await;
+    assert_eq!(ids(&top), ["d", "a"]);
+    assert_eq!(top["summary"], json!({"input_rows": 5, "rows": 2}));
+}
+
+#[tokio::test]
+async fn sort_by_two_columns_and_by_dates() {
+    let h = Harness::new();
+    let out = h
+        .ok("transforms.sort", json!({"items": payments(), "by": ["vendor", {"column": "date", "order": "desc"}]}))
+        .await;
+    assert_eq!(references(&out["rows"]), ["PAY-006", "PAY-003", "PAY-001", "PAY-005", "PAY-002", "PAY-007", "PAY-004"]);
+}
+
+#[tokio::test]
+async fn sort_input_errors_say_what_to_fix() {
+    let h = Harness::new();
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": ["amout"]})).await;
+    assert!(message.contains("amout") && message.contains("amount"), "{message}");
+    let message = h
+        .input_error("transforms.sort", json!({"items": payments(), "by": [{"column": "amount", "order": "biggest"}]}))
+        .await;
+    assert!(message.contains("asc or desc"), "{message}");
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": ["amount"], "limit": 0})).await;
+    assert!(message.contains("limit"), "{message}");
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": []})).await;
+    assert!(message.contains("empty"), "{message}");
+}
+
+#[tokio::test]
+async fn select_columns_keeps_renames_and_orders() {
+    let h = Harness::new();
+    let out = h
+        .ok(
+            "transforms.select_columns",
+            json!({"items": payments(), "columns": ["reference", {"column": "amount", "as": "金額"}]}),
+        )
+        .await;
+    let first = out["rows"][0].as_object().unwrap();
+    assert_eq!(first.keys().collect::<Vec<_>>(), ["reference", "金額"]);
+    assert_eq!(first["金額"], json!(1200.0));
+    let message = h.input_error("transforms.select_columns", json!({"items": payments(), "columns": ["vendr"]})).await;
+    assert!(message.contains("vendr") && message.contains("vendor"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.select_columns",
+            json!({"items": payments(), "columns": ["vendor", {"column": "amount", "as": "vendor"}]}),
+        )
+        .await;
+    assert!(message.contains("two columns"), "{message}");
+}
+
+#[tokio::test]
+async fn find_duplicates_matches_amounts_by_value_and_lists_every_row_of_a_group() {
+    let h = Harness::new();
+    let out = h.ok("transforms.find_duplicates", json!({"items": payments(), "by": ["vendor", "amount"]})).await;
+    // Acme 1200 three ways (1200.0, "1,200", a trailing space in the name); Blue Freight 860.50
+    // and 860.5; the two rows without a vendor are not duplicates of each other.
+    assert_eq!(references(&out["rows"]), ["PAY-001", "PAY-003", "PAY-002", "PAY-005"]);
+    assert_eq!(out["groups"][0]["count"], json!(2));
+    assert_eq!(out["summary"], json!({"input_rows": 7, "rows": 4, "groups": 2}));
+    let message = h.input_error("transforms.find_duplicates", json!({"items": payments(), "by": ["supplier"]})).await;
+    assert!(message.contains("supplier"), "{message}");
+}
+
+#[tokio::test]
+async fn remove_duplicates_keeps_first_or_last_and_never_merges_blank_keys() {
+    let h = Harness::new();
+    let first = h.ok("transforms.remove_duplicates", json!({"items": payments(), "by": ["vendor", "amount"]})).await;
+    assert_eq!(references(&first["rows"]), ["PAY-001", "PAY-002", "PAY-004", "PAY-006", "PAY-007"]);
+    assert_eq!(references(&first["removed"]), ["PAY-003", "PAY-005"]);
+    let last = h
+        .ok("transforms.remove_duplicates", json!({"items": payments(), "by": ["vendor", "amount"], "keep": "last"}))
+        .await;
+    assert_eq!(references(&last["rows"]), ["PAY-003", "PAY-004", "PAY-005", "PAY-006", "PAY-007"]);
+    // Whole rows: the references differ, so nothing is a duplicate.
+    let whole = h.ok("transforms.remove_duplicates", json!({"items": payments()})).await;
+    assert_eq!(whole["summary"]["removed"], json!(0));
+}
+
+#[tokio::test]
+async fn add_columns_computes_differences_exactly_months_and_comparisons() {
+    let h = Harness::new();
+    let rows = json!([
+        {"billed": "0.3", "paid": 0.1, "date": "2026-04-05", "a": "x", "b": "y"},
+        {"billed": "1,200", "paid": null, "date": "2026/5/1", "a": "x", "b": ""},
+        {"billed": 10, "paid": 0, "date": "soon", "a": "", "b": "y"},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "left", "op": "difference", "of": ["billed", "paid"]},
+                {"as": "share", "op": "ratio", "of": ["paid", "billed"]},
+                {"as": "over", "op": "greater", "of": ["billed", "paid"]},
+                {"as": "month", "op": "month", "of": ["date"]},
+                {"as": "label", "op": "join", "of": ["a", "b"], "separator": "-"},
+                {"as": "left_twice", "op": "sum", "of": ["left", "left"]},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["left"], json!(0.2));
+    assert_eq!(rows[0]["left_twice"], json!(0.4));
+    assert_eq!(rows[0]["over"], json!(true));
+    assert_eq!(rows[0]["month"], json!("2026-04"));
+    assert_eq!(rows[0]["label"], json!("x-y"));
+    assert_eq!(rows[1]["left"], Value::Null, "a blank operand gives no value");
+    assert_eq!(rows[1]["month"], json!("2026-05"));
+    assert_eq!(rows[1]["label"], json!("x"));
+    assert_eq!(rows[2]["share"], json!(0));
+    assert_eq!(rows[2]["month"], Value::Null);
+    assert!((rows[0]["share"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "d", "op": "difference", "of": ["billed"]}]}),
+        )
+        .await;
+    assert!(message.contains("2 column"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "d", "op": "minus_ish", "of": ["billed", "paid"]}]}),
+        )
+        .await;
+    assert!(message.contains("difference"), "{message}");
+}
+
+#[tokio::test]
+async fn append_stacks_tables_with_every_column() {
+    let h = Harness::new();
+    let out = h.ok("transforms.append", json!({"tables": [[{"a": 1, "b": 2}], [{"b": 3, "c": 4}, {"a": 5}]]})).await;
+    assert_eq!(
+        out["rows"],
+        json!([{"a": 1, "b": 2, "c": null}, {"a": null, "b": 3, "c": 4}, {"a": 5, "b": null, "c": null}])
+    );
+    let message = h.input_error("transforms.append", json!({"tables": [[{"a": 1}], "january.csv"]})).await;
+    assert!(message.contains("item 2") && message.contains("table"), "{message}");
+}
+
+#[tokio::test]
+async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
+    let h = Harness::new();
+    let invoices = json!([
+        {"invoice": "INV-1", "customer": "Acme", "amount": 100},
+        {"invoice": "INV-2", "customer": "Blue", "amount": 200},
+        {"invoice": "", "customer": "Cedar", "amount": 300},
+    ]);
+    let deposits = json!([
+        {"invoice": " INV-1", "amount": 100},
+        {"invoice": "INV-9", "amount": 50},
+    ]);
+    let left = h
+        .ok(
+            "transforms.join",
+            json!({"left": invoices, "right": deposits, "left_key": "invoice", "right_key": "invoice", "strategy": "left_only"}),
+        )
+        .await;
+    assert_eq!(
+        left["rows"],
+        json!([{"invoice": "INV-2", "customer": "Blue", "amount": 200}, {"invoice": "", "customer": "Cedar", "amount": 300}])
+    );
+    let right = h
+        .ok(
+            "transforms.join",
+            json!({"left": invoices, "right": deposits, "left_key": "invoice", "right_key": "invoice", "strategy": "right_only"}),
+        )
+        .await;
+    assert_eq!(right["rows"], json!([{"invoice": "INV-9", "amount": 50}]));
+}
