@@ -483,12 +483,14 @@ impl Studio {
         let (retriever, _) = self.retriever(&services);
         let prompts = planwright_llm::Prompts::built_in()
             .map_err(|e| ApiError::internal(format!("the built-in prompts: {e}")))?;
+        let files = crate::WorkFolderFiles::new(self.workspace());
         let engine = DesignEngine {
             catalog: &self.inner.catalog,
             retriever: &retriever,
             library: &library,
             model: services.client().map(|c| (c, &prompts)),
             metrics: Some(metrics::metrics_file(self.data_home())),
+            files: Some(&files),
         };
         let instruction = planwright_design::redact_instruction(request.instruction.trim()).text;
         let design = DesignRequest {

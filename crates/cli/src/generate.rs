@@ -47,6 +47,10 @@ pub struct GenerateArgs {
     /// Reference documents (.txt .md .pdf .docx .xlsx); one that cannot be read is a warning.
     #[arg(long, value_name = "FILE[,FILE…]", value_delimiter = ',')]
     docs: Vec<PathBuf>,
+    /// The work folder whose input files (CSV, Excel) the plan reads: the plan is checked
+    /// against their real columns (default: the current directory).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    workdir: PathBuf,
     /// Templates to use, by id (`planwright templates list`).
     #[arg(long, value_name = "ID[,ID…]", value_delimiter = ',')]
     templates: Vec<String>,
@@ -279,12 +283,14 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
         say(format_args!("planwright: warning: {warning}"));
     }
     let prompts = Prompts::built_in().context("the built-in prompts")?;
+    let files = planwright_api::WorkFolderFiles::new(&args.workdir);
     let engine = DesignEngine {
         catalog: &catalog,
         retriever: &retriever,
         library: &prepared.library,
         model: services.as_ref().and_then(|s| s.client()).map(|c| (c, &prompts)),
         metrics: home.as_ref().map(|h| metrics_file(h.root())),
+        files: Some(&files),
     };
     let runtime = tokio::runtime::Runtime::new()?;
     let cancel = tokio_util::sync::CancellationToken::new();

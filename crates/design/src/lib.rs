@@ -21,6 +21,7 @@ pub mod compose;
 pub mod credentials;
 pub mod diff;
 pub mod eval;
+pub mod jobs;
 pub mod metrics;
 pub mod model;
 pub mod offline;
@@ -40,7 +41,7 @@ use planwright_designs::TemplateSpec;
 use planwright_llm::{LlmClient, ModelCall, ModelCallSink, Prompts, Provenance, RecordedClient, Redact};
 use planwright_plan::{Finding, Node, Plan};
 use planwright_retrieval::{Hit, RetrievalError, Retriever, SearchOptions};
-use planwright_validate::{dry_run, NoPlans};
+use planwright_validate::{dry_run_validated, validate_plan_with_files, InputFiles, NoFiles, NoPlans};
 use serde::Serialize;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -99,6 +100,9 @@ pub struct DesignEngine<'a> {
     pub model: Option<(Arc<dyn LlmClient>, &'a Prompts)>,
     /// Where the metrics line goes (`None`: not recorded).
     pub metrics: Option<PathBuf>,
+    /// The work folder's input files (the studio's workspace, `--workdir`): a plan is checked
+    /// against their real columns. `None`: no file is known.
+    pub files: Option<&'a (dyn InputFiles + Sync)>,
 }
 
 /// One attempt: the first design, then each repair round.
@@ -333,7 +337,13 @@ impl DesignEngine<'_> {
         let mut dry_ms = 0.0;
         let mut check = |plan: &Plan| {
             let t = Instant::now();
-            let findings = located(plan, dry_run(plan, self.catalog, &NoPlans).validation.findings);
+            let files: &dyn InputFiles = match self.files {
+                Some(files) => files,
+                None => &NoFiles,
+            };
+            let validation = validate_plan_with_files(plan, self.catalog, &NoPlans, files);
+            let findings =
+                located(plan, dry_run_validated(plan, self.catalog, &NoPlans, validation).validation.findings);
             dry_ms += t.elapsed().as_secs_f64() * 1000.0;
             findings
         };

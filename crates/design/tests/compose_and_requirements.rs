@@ -44,12 +44,12 @@ fn an_import_binds_to_an_earlier_output_and_node_ids_are_prefixed() {
     let composed = compose(&mut plan, &template("duplicate_payment_check"), &IndexMap::new()).unwrap();
     assert_eq!(composed.bindings["payments"], "${read.payments}");
     assert!(composed.unbound.is_empty());
-    assert_eq!(composed.node_ids, ["duplicate_payment_check_count_payments", "duplicate_payment_check_duplicates"]);
+    assert_eq!(composed.node_ids, ["duplicate_payment_check_find_duplicates", "duplicate_payment_check_by_payee"]);
     // References inside the snippet follow the new ids; the import reads the plan's node.
     let count = &plan.graph[1];
     assert_eq!(count.inputs["items"], json!("${read.payments}"));
-    assert_eq!(plan.graph[2].inputs["items"], json!("${duplicate_payment_check_count_payments.payment_groups}"));
-    assert_eq!(composed.exports["duplicate_groups"], "${duplicate_payment_check_duplicates.duplicate_groups}");
+    assert_eq!(plan.graph[2].inputs["items"], json!("${duplicate_payment_check_find_duplicates.suspects}"));
+    assert_eq!(composed.exports["duplicate_payments"], "${duplicate_payment_check_by_payee.duplicate_payments}");
     // The template's var defaults join the plan's vars; the result validates.
     assert_eq!(plan.vars["payee_column"], json!("支払先"));
     let catalog = Catalog::bundled().unwrap();
@@ -96,7 +96,7 @@ fn clashing_vars_and_node_ids_are_conflicts_for_the_person() {
     let messages: Vec<&str> = again.conflicts.iter().map(|c| c.message.as_str()).collect();
     assert!(messages.iter().any(|m| m.contains("amount_column") && m.contains("plan's value is kept")), "{messages:?}");
     assert!(
-        messages.iter().any(|m| m.contains("already has a node `duplicate_payment_check_count_payments`")),
+        messages.iter().any(|m| m.contains("already has a node `duplicate_payment_check_find_duplicates`")),
         "{messages:?}"
     );
     assert_eq!(plan.vars["amount_column"], json!("Amount"));
@@ -126,8 +126,14 @@ async fn generate(instruction: &str, answers: IndexMap<String, Value>) -> planwr
     let catalog = Catalog::bundled().unwrap();
     let retriever = Retriever::for_catalog(&catalog, None);
     let library = library();
-    let engine =
-        DesignEngine { catalog: &catalog, retriever: &retriever, library: &library, model: None, metrics: None };
+    let engine = DesignEngine {
+        catalog: &catalog,
+        retriever: &retriever,
+        library: &library,
+        model: None,
+        metrics: None,
+        files: None,
+    };
     let request = DesignRequest { instruction: instruction.into(), answers, ..DesignRequest::default() };
     engine.generate(&request, &CancellationToken::new()).await.unwrap()
 }
@@ -197,8 +203,14 @@ async fn a_pinned_block_the_design_does_not_use_is_named_in_the_reasoning() {
     let catalog = Catalog::bundled().unwrap();
     let retriever = Retriever::for_catalog(&catalog, None);
     let library = library();
-    let engine =
-        DesignEngine { catalog: &catalog, retriever: &retriever, library: &library, model: None, metrics: None };
+    let engine = DesignEngine {
+        catalog: &catalog,
+        retriever: &retriever,
+        library: &library,
+        model: None,
+        metrics: None,
+        files: None,
+    };
     let request = DesignRequest {
         instruction: "Read expenses.csv and write the rows over 50000 to large.csv".into(),
         pinned: vec!["file.read_csv".into(), "excel.write".into()],

@@ -21,8 +21,14 @@ async fn scores(cases: &[Case]) -> Vec<Score> {
     let catalog = Catalog::bundled().unwrap();
     let retriever = Retriever::for_catalog(&catalog, None);
     let library = library();
-    let engine =
-        DesignEngine { catalog: &catalog, retriever: &retriever, library: &library, model: None, metrics: None };
+    let engine = DesignEngine {
+        catalog: &catalog,
+        retriever: &retriever,
+        library: &library,
+        model: None,
+        metrics: None,
+        files: None,
+    };
     let mut scores = Vec::new();
     for case in cases {
         let request = DesignRequest { instruction: case.instruction.clone(), ..DesignRequest::default() };

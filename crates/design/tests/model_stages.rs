@@ -39,6 +39,7 @@ impl Fixture {
             library: &self.library,
             model: None,
             metrics: None,
+            files: None,
         }
     }
 
@@ -55,6 +56,7 @@ impl Fixture {
             library: &self.library,
             model: Some((client, &self.prompts)),
             metrics: metrics.map(Path::to_path_buf),
+            files: None,
         }
     }
 

@@ -76,7 +76,10 @@ pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], fil
         let Some(node) = plan.graph.get(index) else { continue };
         let Some(NodeRole::Block(block)) = node.role() else { continue };
         let Lookup::Found(spec) = catalog.lookup(block) else { continue };
-        flow.node(&spec.id, node, &format!("/graph/{index}"), files);
+        // A name given as `${vars.x}` is the var's default unless the person gives another: a
+        // template's default column (支払先) is checked against the real data like a written one.
+        let node = Node { inputs: flow.with_defaults(&node.inputs), ..node.clone() };
+        flow.node(&spec.id, &node, &format!("/graph/{index}"), files);
     }
     ColumnCheck { findings: flow.findings, input_rows: flow.input_rows }
 }
@@ -96,7 +99,7 @@ impl Flow<'_> {
         let input = |name: &str| node.inputs.get(name);
         let at = |field: &str| format!("{pointer}/in/{field}");
         let outputs: Vec<(&str, Table)> = match block {
-            "file.read_csv" | "excel.read_data" => match files.columns(block, &self.with_defaults(&node.inputs)) {
+            "file.read_csv" | "excel.read_data" => match files.columns(block, &node.inputs) {
                 Some(read) => {
                     self.input_rows.insert(node.id.clone(), read.rows);
                     vec![(
@@ -212,24 +215,24 @@ impl Flow<'_> {
         }
     }
 
-    /// A read step's inputs with each `${vars.x}` replaced by the var's default: the file it
-    /// reads unless the person gives another at run time.
+    /// A step's inputs with each `${vars.x}` (at any depth) replaced by the var's default: the
+    /// file it reads, the column it names, unless the person gives another at run time.
     fn with_defaults(&self, inputs: &IndexMap<String, Value>) -> IndexMap<String, Value> {
-        inputs
-            .iter()
-            .map(|(name, value)| {
-                let default = match value {
-                    Value::String(text) => match Template::parse(text) {
-                        Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => {
-                            self.vars.get(&path[0]).filter(|v| !v.is_null()).cloned()
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                (name.clone(), default.unwrap_or_else(|| value.clone()))
-            })
-            .collect()
+        inputs.iter().map(|(name, value)| (name.clone(), self.defaulted(value))).collect()
+    }
+
+    fn defaulted(&self, value: &Value) -> Value {
+        match value {
+            Value::String(text) => match Template::parse(text) {
+                Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => {
+                    self.vars.get(&path[0]).filter(|v| !v.is_null()).cloned().unwrap_or_else(|| value.clone())
+                }
+                _ => value.clone(),
+            },
+            Value::Array(items) => Value::Array(items.iter().map(|v| self.defaulted(v)).collect()),
+            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), self.defaulted(v))).collect()),
+            other => other.clone(),
+        }
     }
 
     /// The table a value names: another step's table output (`${read.rows}`) or rows written in

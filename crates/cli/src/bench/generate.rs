@@ -17,6 +17,7 @@ use planwright_retrieval::Retriever;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
+use super::jobs;
 use crate::commands::catalog;
 
 /// One case's score, its time in ms and its model calls.
@@ -46,12 +47,14 @@ pub struct Row {
 
 #[derive(Serialize)]
 pub struct Bench {
+    /// The end-to-end jobs, judged by the table written.
+    pub jobs: jobs::JobBench,
     pub rows: Vec<Row>,
     /// Every case's score, offline, for the cases a person wants to look at.
     pub cases: Vec<Score>,
 }
 
-pub fn run(repeat: usize) -> Result<Bench> {
+pub fn run(repeat: usize, jobs_only: bool) -> Result<Bench> {
     let catalog = catalog(None)?;
     let retriever = Retriever::for_catalog(&catalog, None);
     let library: Vec<TemplateSpec> = Designs::new("designs")
@@ -65,6 +68,18 @@ pub fn run(repeat: usize) -> Result<Bench> {
         EvalSet::ALL.iter().map(|set| Ok((set.name(), set.cases()?))).collect::<Result<_, serde_yaml::Error>>()?;
     let mut rows = Vec::new();
     let mut all_scores = Vec::new();
+    let offline = DesignEngine {
+        catalog: &catalog,
+        retriever: &retriever,
+        library: &library,
+        model: None,
+        metrics: None,
+        files: None,
+    };
+    let jobs = runtime.block_on(jobs::run(offline))?;
+    if jobs_only {
+        return Ok(Bench { jobs, rows, cases: all_scores });
+    }
     runtime.block_on(async {
         let server = ReplayServer::start(Script::new()).await;
         let settings = Settings {
@@ -80,6 +95,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
                 library: &library,
                 model: None,
                 metrics: None,
+                files: None,
             };
             let scripted = DesignEngine {
                 catalog: &catalog,
@@ -87,6 +103,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
                 library: &library,
                 model: Some((Arc::clone(&client), &prompts)),
                 metrics: None,
+                files: None,
             };
             let mut results: Vec<(&'static str, Vec<Timed>)> =
                 vec![("offline", Vec::new()), ("scripted model", Vec::new())];
@@ -136,7 +153,7 @@ pub fn run(repeat: usize) -> Result<Bench> {
         }
         anyhow::Ok(())
     })?;
-    Ok(Bench { rows, cases: all_scores })
+    Ok(Bench { jobs, rows, cases: all_scores })
 }
 
 fn row(set: &'static str, mode: &'static str, lang: &'static str, scored: &[&(Score, f64, u32)]) -> Row {
@@ -171,6 +188,11 @@ fn row(set: &'static str, mode: &'static str, lang: &'static str, scored: &[&(Sc
 pub fn render(bench: &Bench) -> String {
     let mut out =
         format!("design engine; release build: {}\n", if cfg!(debug_assertions) { "NO (debug build)" } else { "yes" });
+    out.push_str(&jobs::render(&bench.jobs));
+    if bench.rows.is_empty() {
+        return out;
+    }
+    out.push_str("\nblock-F1 sets\n");
     out.push_str("set       mode            lang  cases  valid   F1     files   columns  thresholds  urls   secrets  p50 ms  p95 ms  calls\n");
     let frac = |s: SlotScore| format!("{}/{}", s.found, s.expected);
     for r in &bench.rows {

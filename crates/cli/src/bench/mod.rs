@@ -5,6 +5,7 @@ mod documents;
 mod engine;
 mod generate;
 mod hostile;
+mod jobs;
 mod objectives;
 mod retrieval;
 
@@ -98,14 +99,19 @@ pub enum BenchCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// The design engine on its evaluation sets (crates/design/eval: tuning and held-out):
-    /// plans that validate and dry-run, node F1, slots carried (files, columns, thresholds,
+    /// The design engine judged by outcomes: each job of crates/design/eval/jobs.yaml designed
+    /// and run offline and its written table compared with the expected one (job success, jobs
+    /// asked, wrong-but-valid), by part (held out / tuned) and language; then on its block-F1
+    /// evaluation sets (crates/design/eval: tuning and held-out): plans that validate and dry-run, node F1, slots carried (files, columns, thresholds,
     /// URLs), credentials moved out, time per generation; offline, then through the two model
     /// stages with a scripted model replaying the offline design. Lists the cases it gets wrong.
     Generate {
         /// Timed offline generations per instruction; the median is kept.
         #[arg(long, default_value_t = 5)]
         repeat: usize,
+        /// Only the end-to-end jobs (crates/design/eval/jobs.yaml), not the block-F1 sets.
+        #[arg(long)]
+        jobs_only: bool,
         /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -197,8 +203,8 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             print(&output)?;
             Ok(Exit::Ok)
         }
-        BenchCommand::Generate { repeat, format } => {
-            let bench = generate::run(repeat.max(1))?;
+        BenchCommand::Generate { repeat, format, jobs_only } => {
+            let bench = generate::run(repeat.max(1), jobs_only)?;
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => generate::render(&bench),

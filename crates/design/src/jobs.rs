@@ -1,0 +1,155 @@
+//! The end-to-end evaluation of the design engine (`eval/jobs.yaml`): each job is input files,
+//! an instruction and the table the plan must write. A plan is judged by that table, compared
+//! by values (column names and order are free; row order only where the job asks for one).
+//! Running a plan and reading the file it wrote is the caller's (`planwright bench generate`).
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One job.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    pub id: String,
+    /// `en` or `ja`.
+    pub language: String,
+    /// `heldout` (never tuned on) or `tuned`.
+    pub part: String,
+    pub instruction: String,
+    /// The input files by name.
+    pub files: IndexMap<String, JobFile>,
+    /// The file the plan must write.
+    #[serde(default)]
+    pub output: Option<String>,
+    /// Whether row order counts.
+    #[serde(default)]
+    pub ordered: bool,
+    /// The expected table: a header row (not compared), then the rows.
+    #[serde(default)]
+    pub expected: Option<Vec<Vec<Value>>>,
+    /// `ask`: the job is too vague to do; the engine must ask instead.
+    #[serde(default)]
+    pub expect: Option<String>,
+}
+
+impl Job {
+    /// Whether the right answer is a question, not a plan.
+    pub fn expects_question(&self) -> bool {
+        self.expect.as_deref() == Some("ask")
+    }
+}
+
+/// An input file: CSV text, or a sheet with optional title rows above its header.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum JobFile {
+    Text(String),
+    Sheet {
+        sheet: String,
+        #[serde(default)]
+        title_rows: Vec<String>,
+        rows: Vec<Vec<Value>>,
+    },
+}
+
+#[derive(Deserialize)]
+struct JobSet {
+    jobs: Vec<Job>,
+}
+
+/// The jobs of `eval/jobs.yaml`.
+pub fn jobs() -> Result<Vec<Job>, serde_yaml::Error> {
+    serde_yaml::from_str::<JobSet>(include_str!("../eval/jobs.yaml")).map(|s| s.jobs)
+}
+
+/// Whether `written` (rows as the plan wrote them, read back) is `expected` (a header row, then
+/// rows of values): the same number of rows, each with the same values, whatever the columns are
+/// called and in whatever order they stand; rows in the same order when `ordered`.
+pub fn same_table(expected: &[Vec<Value>], written: &[serde_json::Map<String, Value>], ordered: bool) -> bool {
+    let want: Vec<Vec<String>> = expected.iter().skip(1).map(|row| cells(row.iter())).collect();
+    let got: Vec<Vec<String>> = written.iter().map(|row| cells(row.values())).collect();
+    if ordered {
+        want == got
+    } else {
+        let (mut want, mut got) = (want, got);
+        want.sort();
+        got.sort();
+        want == got
+    }
+}
+
+/// A row's values as comparable text, sorted (column order is free).
+fn cells<'a>(values: impl Iterator<Item = &'a Value>) -> Vec<String> {
+    let mut cells: Vec<String> = values.map(cell).collect();
+    cells.sort();
+    cells
+}
+
+/// One value as comparable text: numbers by value (`1200`, `1200.0` and `"1,200"` are one),
+/// text trimmed, blank and null alike.
+fn cell(value: &Value) -> String {
+    let number = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            let t = s.trim().replace(',', "");
+            (!t.is_empty() && !t.starts_with('0') || t == "0" || t.starts_with("0."))
+                .then(|| t.parse::<f64>().ok())
+                .flatten()
+        }
+        _ => None,
+    };
+    match (number, value) {
+        (Some(n), _) => format!("{:.6}", n),
+        (None, Value::Null) => String::new(),
+        (None, Value::String(s)) => s.trim().to_owned(),
+        (None, Value::Bool(b)) => b.to_string(),
+        (None, other) => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rows(value: Value) -> Vec<serde_json::Map<String, Value>> {
+        value.as_array().unwrap().iter().map(|r| r.as_object().unwrap().clone()).collect()
+    }
+
+    #[test]
+    fn the_job_set_loads_with_a_held_out_part_written_first_in_both_languages() {
+        let jobs = jobs().expect("jobs.yaml parses");
+        assert!(jobs.len() >= 40);
+        let count = |lang: &str, part: &str| jobs.iter().filter(|j| j.language == lang && j.part == part).count();
+        assert!(count("en", "heldout") + count("ja", "heldout") >= 16);
+        assert_eq!(count("en", "heldout") + count("en", "tuned"), count("ja", "heldout") + count("ja", "tuned"));
+        let first_tuned = jobs.iter().position(|j| j.part == "tuned").unwrap();
+        assert!(jobs[first_tuned..].iter().all(|j| j.part == "tuned"), "held-out jobs come first");
+        for job in &jobs {
+            assert_eq!(job.expects_question(), job.expected.is_none(), "{}", job.id);
+            assert!(job.expects_question() || job.output.is_some(), "{}", job.id);
+        }
+    }
+
+    #[test]
+    fn tables_are_compared_by_values_whatever_the_columns_are_called() {
+        let expected = vec![
+            vec![json!("vendor"), json!("total")],
+            vec![json!("Acme"), json!(1200)],
+            vec![json!("Blue"), json!(860.5)],
+        ];
+        let same = rows(json!([{"合計": "1,200", "取引先": "Acme"}, {"取引先": "Blue ", "合計": 860.50}]));
+        assert!(same_table(&expected, &same, false));
+        assert!(!same_table(&expected, &same[..1], false), "a missing row");
+        let reordered = rows(json!([{"v": "Blue", "t": 860.5}, {"v": "Acme", "t": 1200}]));
+        assert!(same_table(&expected, &reordered, false));
+        assert!(!same_table(&expected, &reordered, true), "order counts when asked for");
+        let extra = rows(json!([{"v": "Acme", "t": 1200, "n": 2}, {"v": "Blue", "t": 860.5, "n": 1}]));
+        assert!(!same_table(&expected, &extra, false), "an extra column is a different table");
+        let wrong = rows(json!([{"v": "Acme", "t": 1200}, {"v": "Blue", "t": 860}]));
+        assert!(!same_table(&expected, &wrong, false));
+        let code = vec![vec![json!("code")], vec![json!("0401")]];
+        assert!(!same_table(&code, &rows(json!([{"code": 401}])), false), "a code with a leading zero is text");
+    }
+}
