@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::compose::{compose, Composed, Conflict};
 use crate::options::DesignEngineOptions;
-use crate::reading::slots::identifier;
+use crate::reading::slots::{self, identifier};
 use crate::reading::{Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step};
 
 /// What flows from one node to the next.
@@ -71,6 +71,7 @@ pub fn design(
         language: reading.language,
         answers,
         flows: Vec::new(),
+        tables: Vec::new(),
         reasoning: Vec::new(),
         gate: None,
         composed: Vec::new(),
@@ -83,17 +84,11 @@ pub fn design(
     for template in templates {
         d.template(template);
     }
+    if !reading.columns.is_empty() {
+        d.choose_columns(&reading.columns);
+    }
     for output in &reading.outputs {
         d.output(output);
-    }
-    if !reading.columns.is_empty() {
-        d.say(
-            format!(
-                "Only the columns {} are wanted, but no block of the catalog chooses columns: every column is written. Remove the others in the file, or add a column-choosing block.",
-                reading.columns.join(", ")
-            ),
-            format!("必要な列は {} だけですが、列を選ぶブロックがカタログにないため、すべての列を書き出します。不要な列はファイルで削除するか、列を選ぶブロックを追加してください。", reading.columns.join("・")),
-        );
     }
     d.finish()
 }
@@ -106,6 +101,8 @@ struct Designer<'a> {
     answers: &'a IndexMap<String, Value>,
     /// Row streams in the order they appeared; the last is what the next step reads.
     flows: Vec<Flow>,
+    /// The tables read, each as the text names it and the rows it gives.
+    tables: Vec<(String, String)>,
     reasoning: Vec<String>,
     /// The confirmation later steps wait for.
     gate: Option<String>,
@@ -201,9 +198,27 @@ impl Designer<'_> {
             self.documents_source(&documents);
         }
         let tables: Vec<&Source> = reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).collect();
-        let joined = tables.len() > 1;
+        let joined = tables.len() > 1 && !reading.combine;
         for (index, source) in tables.into_iter().enumerate() {
             self.table_source(source, index, joined);
+        }
+        if reading.combine && self.tables.len() > 1 {
+            self.append();
+        }
+    }
+
+    /// Every table read, one after another.
+    fn append(&mut self) {
+        let tables: Vec<Value> = self.tables.iter().map(|(_, rows)| Value::from(rows.as_str())).collect();
+        let names: Vec<String> = self.tables.iter().map(|(name, _)| name.clone()).collect();
+        let description = match self.language {
+            Language::En => format!("Put the rows of {} one after another", names.join(" and ")),
+            Language::Ja => format!("{} の行をつなげる", names.join("・")),
+        };
+        if let Some(id) =
+            self.add("all_rows", "transforms.append", description, json!({ "tables": tables }), &[("rows", "rows")])
+        {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }
 
@@ -281,6 +296,7 @@ impl Designer<'_> {
         };
         if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+            self.tables.push((shown, format!("${{{id}.rows}}")));
         }
     }
 
@@ -299,7 +315,12 @@ impl Designer<'_> {
         match step {
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
-            Step::Join { key, unmatched, either_side } => self.join(key.as_deref(), *unmatched, *either_side),
+            Step::Join { key, unmatched, either_side, wanted } => {
+                self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref())
+            }
+            Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
+            Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
+            Step::Compute { name, operation, of } => self.compute(name, operation, of),
             Step::Classify { categories } => self.classify(categories),
             Step::Extract { fields } => self.extract(fields),
             Step::Summarise => self.summarise(),
@@ -405,7 +426,7 @@ impl Designer<'_> {
         }
     }
 
-    fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool) {
+    fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool, wanted: Option<&str>) {
         let streams: Vec<String> = self
             .flows
             .iter()
@@ -427,21 +448,33 @@ impl Designer<'_> {
             Some(key) => Value::from(key),
             None => self.open_var("match_key"),
         };
-        let strategy = match (unmatched, either_side) {
-            (false, _) => "inner",
-            (true, false) => "left",
-            (true, true) => "outer",
+        // The rows without a partner are the side the text names ("the invoices with no
+        // payment"), else the first table read.
+        let right_wanted = wanted.is_some_and(|w| {
+            let named = |rows: &str| {
+                self.tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
+            };
+            named(&right) && !named(&left)
+        });
+        let strategy = match (unmatched, either_side, right_wanted) {
+            (false, _, _) => "inner",
+            (true, false, false) => "left_only",
+            (true, false, true) => "right_only",
+            (true, true, _) => "outer",
         };
-        let description = match self.language {
-            Language::En => format!("Match the rows on {}", key.as_str().unwrap_or("the key")),
-            Language::Ja => format!("{}で突き合わせる", key.as_str().unwrap_or("キー")),
+        let shown = key.as_str().unwrap_or(self.language.pick("the key", "キー")).to_owned();
+        let description = match (self.language, strategy) {
+            (Language::En, "left_only" | "right_only") => format!("Keep the rows with no match on {shown}"),
+            (Language::En, _) => format!("Match the rows on {shown}"),
+            (Language::Ja, "left_only" | "right_only") => format!("{shown}で突き合わせ、相手のない行を残す"),
+            (Language::Ja, _) => format!("{shown}で突き合わせる"),
         };
         let inputs = json!({ "left": left, "right": right, "left_key": key, "right_key": key, "strategy": strategy });
         let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {
             return;
         };
         self.flows.push(Flow::Rows { rows: format!("${{{id}.matched}}"), rest: None });
-        if unmatched {
+        if either_side {
             // A row without a partner has no value in the other side's columns.
             let column = self.open_var("partner_column");
             let description =
@@ -460,6 +493,99 @@ impl Designer<'_> {
                     rest: Some(format!("${{{f}.matched_rows}}")),
                 });
             }
+        }
+    }
+
+    fn duplicates(&mut self, by: &[String], remove: bool, keep_last: bool) {
+        let rows = self.rows_or_source();
+        let by: Value = match (by.is_empty(), remove) {
+            // Removing duplicates of whole rows needs no key; finding them needs one.
+            (true, true) => Value::Null,
+            (true, false) => self.open_var("duplicate_column"),
+            (false, _) => Value::Array(by.iter().map(|b| Value::from(b.as_str())).collect()),
+        };
+        let shown = by.as_array().map(|b| b.iter().filter_map(Value::as_str).collect::<Vec<_>>());
+        let mut inputs = json!({ "items": rows });
+        if !by.is_null() {
+            inputs["by"] = by.clone();
+        }
+        let (block, base, out) = if remove {
+            if keep_last {
+                inputs["keep"] = Value::from("last");
+            }
+            ("transforms.remove_duplicates", "remove_duplicates", [("rows", "unique"), ("removed", "removed")])
+        } else {
+            ("transforms.find_duplicates", "find_duplicates", [("rows", "duplicates"), ("groups", "groups")])
+        };
+        let description = match (self.language, remove, &shown) {
+            (Language::En, true, Some(by)) => format!("Keep one row per {}", by.join(" and ")),
+            (Language::En, true, None) => "Remove duplicate rows".to_owned(),
+            (Language::En, false, Some(by)) => format!("List every row whose {} another row shares", by.join(" and ")),
+            (Language::En, false, None) => "List the duplicate rows".to_owned(),
+            (Language::Ja, true, Some(by)) => format!("{}ごとに1行だけ残す", by.join("・")),
+            (Language::Ja, true, None) => "重複した行を除く".to_owned(),
+            (Language::Ja, false, Some(by)) => format!("{}が同じ行をすべて並べる", by.join("・")),
+            (Language::Ja, false, None) => "重複している行を並べる".to_owned(),
+        };
+        if let Some(id) = self.add(base, block, description, inputs, &out) {
+            let (rows, rest) = (format!("${{{id}.{}}}", out[0].1), format!("${{{id}.{}}}", out[1].1));
+            self.flows.push(Flow::Rows { rows, rest: Some(rest) });
+        }
+    }
+
+    fn sort(&mut self, by: Option<&str>, descending: bool, limit: Option<u64>) {
+        let rows = self.rows_or_source();
+        let column = match by {
+            Some(by) => Value::from(by),
+            None => self.open_var("sort_column"),
+        };
+        let order = if descending { "desc" } else { "asc" };
+        let mut inputs = json!({ "items": rows, "by": [{ "column": column, "order": order }] });
+        if let Some(limit) = limit {
+            inputs["limit"] = Value::from(limit);
+        }
+        let shown = by.unwrap_or(self.language.pick("the column asked for", "指定の列")).to_owned();
+        let description = match (self.language, limit, descending) {
+            (Language::En, Some(n), true) => format!("Keep the {n} rows with the largest {shown}"),
+            (Language::En, Some(n), false) => format!("Keep the {n} rows with the smallest {shown}"),
+            (Language::En, None, true) => format!("Sort by {shown}, largest first"),
+            (Language::En, None, false) => format!("Sort by {shown}"),
+            (Language::Ja, Some(n), true) => format!("{shown}の大きい順に{n}行を残す"),
+            (Language::Ja, Some(n), false) => format!("{shown}の小さい順に{n}行を残す"),
+            (Language::Ja, None, true) => format!("{shown}の大きい順に並べる"),
+            (Language::Ja, None, false) => format!("{shown}の順に並べる"),
+        };
+        let base = if limit.is_some() { "top_rows" } else { "sort_rows" };
+        if let Some(id) = self.add(base, "transforms.sort", description, inputs, &[("rows", "sorted")]) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.sorted}}"), rest: None });
+        }
+    }
+
+    fn compute(&mut self, name: &str, op: &str, of: &[String]) {
+        let rows = self.rows_or_source();
+        let description = match self.language {
+            Language::En => format!("Add the column {name} ({op} of {})", of.join(", ")),
+            Language::Ja => format!("列「{name}」を追加する（{}）", of.join("・")),
+        };
+        let column = json!({ "as": name, "op": op, "of": of });
+        let inputs = json!({ "items": rows, "columns": [column] });
+        if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+        }
+    }
+
+    /// Only the columns the text lists, in its order.
+    fn choose_columns(&mut self, columns: &[String]) {
+        let Some((rows, rest)) = self.rows() else { return };
+        let description = match self.language {
+            Language::En => format!("Keep only the columns {}", columns.join(", ")),
+            Language::Ja => format!("{} の列だけにする", columns.join("・")),
+        };
+        let inputs = json!({ "items": rows, "columns": columns });
+        if let Some(id) =
+            self.add("choose_columns", "transforms.select_columns", description, inputs, &[("rows", "chosen")])
+        {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.chosen}}"), rest });
         }
     }
 
@@ -914,6 +1040,21 @@ fn url_with_item(url: &str, item: &str) -> String {
             }
         })
         .into_owned()
+}
+
+/// Whether a table's name (`open_invoices.xlsx`, 「請求データ」) names what `word` does
+/// ("invoice", 「請求書」): one contains the other, or they share a stem of two characters or more.
+fn names_the_same(name: &str, word: &str) -> bool {
+    let fold = |t: &str| {
+        let stem = t.rsplit_once('.').map_or(t, |(stem, _)| stem).to_lowercase();
+        stem.chars().filter(|c| c.is_alphanumeric()).collect::<String>()
+    };
+    let (name, word) = (fold(name), fold(&slots::singular(word)));
+    if name.is_empty() || word.is_empty() {
+        return false;
+    }
+    let head: String = word.chars().take(2).collect();
+    name.contains(&word) || word.contains(&name) || !word.is_ascii() && name.contains(&head)
 }
 
 /// `reports/department_totals.csv` → `department_totals`, for node and plan ids.

@@ -11,6 +11,7 @@
 
 mod clauses;
 mod conditions;
+mod shaping;
 pub mod slots;
 mod words;
 
@@ -65,9 +66,11 @@ pub struct Reading {
     /// Operations in the order the text gives them.
     pub steps: Vec<Step>,
     pub outputs: Vec<Output>,
-    /// The columns the text asks to keep ("only the columns A, B"): no block chooses columns,
-    /// so the designer says so rather than reading them as a filter.
+    /// The columns the text asks to keep ("only the columns A, B"), in its order.
     pub columns: Vec<String>,
+    /// The tables read are put one after another ("combine january.csv and february.csv"),
+    /// not matched on a key.
+    pub combine: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -130,11 +133,33 @@ pub enum Step {
         aggregations: Vec<Aggregation>,
     },
     /// Match two lists of rows on a key (`None`: asked for); with `unmatched`, the rows
-    /// without a partner are what is wanted (from either side with `either_side`).
+    /// without a partner are what is wanted (from either side with `either_side`); `wanted` is
+    /// what the text calls them ("invoices" in "the invoices with no payment").
     Join {
         key: Option<String>,
         unmatched: bool,
         either_side: bool,
+        wanted: Option<String>,
+    },
+    /// Rows that share their key columns (`by`; empty: the whole row) with another: every one
+    /// of them listed, or with `remove` one kept per key (the last with `keep_last`).
+    Duplicates {
+        by: Vec<String>,
+        remove: bool,
+        keep_last: bool,
+    },
+    /// Order the rows by a column (`None`: asked for), largest first with `descending`; only
+    /// the first `limit` rows when the text says how many.
+    Sort {
+        by: Option<String>,
+        descending: bool,
+        limit: Option<u64>,
+    },
+    /// A new column `name`: `operation` (`difference`, `ratio`, `product`, `month`, `year`) of `of`.
+    Compute {
+        name: String,
+        operation: &'static str,
+        of: Vec<String>,
     },
     /// Put each row or document in one of `categories` (empty: asked for) with a model.
     Classify {
@@ -178,6 +203,10 @@ impl Step {
             Step::Filter { .. } => "filter",
             Step::Aggregate { .. } => "aggregate",
             Step::Join { .. } => "join",
+            Step::Duplicates { remove: false, .. } => "duplicates",
+            Step::Duplicates { remove: true, .. } => "dedupe",
+            Step::Sort { .. } => "sort",
+            Step::Compute { .. } => "compute",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
             Step::Summarise => "summarise",
@@ -253,7 +282,14 @@ pub fn read_instruction(instruction: &str) -> Reading {
 
 impl Reading {
     fn empty(language: Language) -> Reading {
-        Reading { language, sources: Vec::new(), steps: Vec::new(), outputs: Vec::new(), columns: Vec::new() }
+        Reading {
+            language,
+            sources: Vec::new(),
+            steps: Vec::new(),
+            outputs: Vec::new(),
+            columns: Vec::new(),
+            combine: false,
+        }
     }
 }
 
@@ -313,7 +349,8 @@ impl Reader<'_> {
                 let key = self.join_key(clause);
                 let unmatched = l.unmatched.is_match(&lower_text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
-                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side }));
+                let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
+                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side, wanted }));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
             let reads_text = documents || l.text_column.is_match(&lower);
@@ -337,12 +374,22 @@ impl Reader<'_> {
             if extracting || choosing_columns {
                 continue;
             }
-            if let Some((at, step)) = self.aggregate(clause) {
+            let shaped = match self.language {
+                Language::En => shaping::english(&clause.text),
+                Language::Ja => shaping::japanese(&clause.text),
+            };
+            // "Sort by date", "duplicates by invoice number": a "by" that is not a group, and a
+            // "remove" or 「だけ」 that is not a filter unless the clause says conditions.
+            let totals = self.lexicon.totals.is_match(&lower);
+            if let Some((at, step)) = self.aggregate(clause).filter(|_| shaped.is_empty() || totals) {
                 steps.push((at, step));
             }
-            if let Some((at, step)) = self.filter(clause, output_clause, documents) {
+            if let Some((at, step)) = self.filter(clause, output_clause, documents).filter(|(_, f)| {
+                shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
+            }) {
                 steps.push((at, step));
             }
+            steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
         }
         if !browser_clauses.is_empty() {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
@@ -351,6 +398,40 @@ impl Reader<'_> {
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.sources_and_outputs(documents);
+        self.combine_tables(&lower_text);
+    }
+
+    /// Two or more tables and words that put them together with no key to match on: the rows
+    /// are appended, and a join read from "combine" or "merge" is dropped.
+    fn combine_tables(&mut self, lower_text: &str) {
+        let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
+        let keyed = self
+            .reading
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Join { key: Some(_), .. } | Step::Join { unmatched: true, .. }));
+        if tables < 2 || keyed || !self.lexicon.append.is_match(lower_text) {
+            return;
+        }
+        self.reading.steps.retain(|s| !matches!(s, Step::Join { .. }));
+        self.reading.combine = true;
+    }
+
+    /// What the rows without a match are called: "invoices" in "the invoices that have no
+    /// payment", 「請求書」 in 「入金のない請求書」.
+    fn unmatched_subject(&self) -> Option<String> {
+        match self.language {
+            Language::En => {
+                let lower = self.text.to_ascii_lowercase();
+                let c = words::EN_UNMATCHED_SUBJECT.captures(&lower)?;
+                let subject = c.name("x").or(c.name("y"))?.as_str();
+                Some(slots::singular(subject))
+            }
+            Language::Ja => {
+                let c = words::JA_UNMATCHED_SUBJECT.captures(self.text)?;
+                Some(c.name("x").or(c.name("y"))?.as_str().to_owned())
+            }
+        }
     }
 
     fn filter(&self, clause: &Clause, output_clause: bool, documents: bool) -> Option<(usize, Step)> {
@@ -671,8 +752,16 @@ impl Reader<'_> {
             SourceKind::Csv
         };
         let wants_rows = self.reading.steps.iter().any(|s| {
-            matches!(s, Step::Filter { .. } | Step::Aggregate { .. } | Step::Join { .. } | Step::Classify { .. })
-                || matches!(s, Step::Api { per_item: true, .. })
+            matches!(
+                s,
+                Step::Filter { .. }
+                    | Step::Aggregate { .. }
+                    | Step::Join { .. }
+                    | Step::Classify { .. }
+                    | Step::Duplicates { .. }
+                    | Step::Sort { .. }
+                    | Step::Compute { .. }
+            ) || matches!(s, Step::Api { per_item: true, .. })
         });
         let reads = self.lexicon.read.is_match(&joined) || self.lexicon.csv_word.is_match(&joined);
         let from_browser_or_api =

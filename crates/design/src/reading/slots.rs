@@ -33,20 +33,52 @@ pub fn file_names(text: &str) -> Vec<FileName> {
         // `a.csvx` is no file of ours; `data.csvを` is (Japanese needs no space after a name).
         .filter(|m| !text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
         .filter(|m| !in_url(text, m.start(), m.end()))
-        .filter_map(|m| {
-            // A particle before an ASCII name belongs to the sentence: 「フォルダのdata.csv」
-            // (「承認済み.csv」 keeps its kana).
-            let found = m.as_str();
-            let cut = found.char_indices().rfind(|(i, c)| {
-                matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
-                    && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
-            });
-            let start = m.start() + cut.map_or(0, |(i, c)| i + c.len_utf8());
-            let name = text[start..m.end()].trim_start_matches(['.', '/']).to_owned();
-            let extension = name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-            (name.len() > extension.len() + 1).then_some(FileName { name, extension, at: start })
-        })
+        .flat_map(|m| split_names(text, m.start(), m.end()))
         .collect()
+}
+
+/// The file names in `text[start..end]`, one match of [`FILE`]: 「請求データ.csvの得意先コードを
+/// 得意先マスタ.xlsx」 is two, the second from after the last particle before it.
+fn split_names(text: &str, start: usize, end: usize) -> Vec<FileName> {
+    const EXTENSIONS: [&str; 10] = ["csv", "tsv", "txt", "xlsx", "xlsm", "xls", "pdf", "docx", "md", "json"];
+    let found = &text[start..end];
+    // Where an earlier name ends inside the match: its extension followed by Japanese.
+    let inner = found.char_indices().filter(|(_, c)| *c == '.').find_map(|(i, _)| {
+        let rest = found[i + 1..].to_ascii_lowercase();
+        EXTENSIONS
+            .iter()
+            .find(|e| rest.starts_with(*e) && rest[e.len()..].starts_with(|n: char| !n.is_ascii()))
+            .map(|e| i + 1 + e.len())
+    });
+    let Some(split) = inner else {
+        return name_at(text, start, end).into_iter().collect();
+    };
+    let mut names: Vec<FileName> = name_at(text, start, start + split).into_iter().collect();
+    // The next name starts after the sentence's last particle (の may belong to a name).
+    let tail = &text[start + split..end];
+    let cut = tail
+        .char_indices()
+        .filter(|(_, c)| matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と'))
+        .last()
+        .map(|(i, c)| i + c.len_utf8());
+    if let Some(cut) = cut {
+        names.extend(split_names(text, start + split + cut, end));
+    }
+    names
+}
+
+/// The name in `text[start..end]`: a particle before an ASCII name belongs to the sentence
+/// (「フォルダのdata.csv」; 「承認済み.csv」 keeps its kana).
+fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {
+    let found = &text[start..end];
+    let cut = found.char_indices().rfind(|(i, c)| {
+        matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
+            && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
+    });
+    let start = start + cut.map_or(0, |(i, c)| i + c.len_utf8());
+    let name = text[start..end].trim_start_matches(['.', '/']).to_owned();
+    let extension = name.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    (name.len() > extension.len() + 1).then_some(FileName { name, extension, at: start })
 }
 
 /// Whether `start..end` is part of a URL (the whitespace-delimited word holding it has `://`).
@@ -352,6 +384,17 @@ mod tests {
         let values: Vec<f64> = numbers("over 1,000 and 10万円 or 5k, ¥2.5, 3億").iter().map(|n| n.value).collect();
         assert_eq!(values, [1000.0, 100000.0, 5000.0, 2.5, 300000000.0]);
         assert!(numbers("file_2024.csv dated 2024-04-01").is_empty());
+    }
+
+    #[test]
+    fn japanese_names_run_together_are_told_apart() {
+        let names = |text: &str| file_names(text).into_iter().map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(
+            names("請求データ.csvの得意先コードを得意先マスタ.xlsxで照合"),
+            ["請求データ.csv", "得意先マスタ.xlsx"]
+        );
+        assert_eq!(names("受注.csvの商品コードで商品マスタ.xlsxと突き合わせ"), ["受注.csv", "商品マスタ.xlsx"]);
+        assert_eq!(names("フォルダのdata.csvを読み、売上の明細.xlsxに保存"), ["data.csv", "売上の明細.xlsx"]);
     }
 
     #[test]

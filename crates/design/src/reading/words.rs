@@ -45,6 +45,10 @@ pub struct Lexicon {
     pub screenshot: Regex,
     /// Any word that makes a clause an instruction of its own (for joining list fragments).
     pub verb: Regex,
+    /// Totals and counts, not only "by" or "per" (a sort or a duplicate check says "by" too).
+    pub totals: Regex,
+    /// Tables put one after another ("combine the two files", 「1つにまとめて」).
+    pub append: Regex,
 }
 
 fn re(pattern: &str) -> Regex {
@@ -105,6 +109,12 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     verb: re(
         r"\b(read|load|open|import|keep|filter|exclude|drop|remove|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log ?in|click|download|write|save|export|output|create|generate|produce|then|list|flag|take|get|pull|put|store|give|pick|find|check|look up|fetch|go|visit|navigate|sign|capture|convert|copy|split|sort)\b",
     ),
+    totals: re(
+        r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|count|counts|average|mean|how many|number of|group|grouped)\b",
+    ),
+    append: re(
+        r"\b(combine|combined|combining|append|appended|appending|stack|stacked|put (them |both |these |the two |all )?(files |lists )?together|merge (them|both|these|the two|all)|into (a single|one|1) (list|file|table|sheet|workbook|csv|report)|consolidate|consolidated|one after (the )?other|both (files|lists|exports|months))\b",
+    ),
 });
 
 pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
@@ -149,12 +159,27 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     verb: re(
         r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開",
     ),
+    totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
+    append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|追加して"),
 });
 
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
 pub static EITHER_SIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(one side|either side|both sides|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b|片方|どちらか一方|一方にしか|双方",
+    )
+});
+/// English: what the rows without a match are ("the invoices that have no payment", "orders
+/// without a receipt", "claims whose employee is not in the staff list").
+pub static EN_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<x>[a-z_]+) (?:that|which|who|where) (?:have|has|had|got|show|shows)? ?(?:no|not|never)\b|\b(?P<y>[a-z_]+) (?:without|with no|lacking|missing|that lack) (?:a |an |any |matching |corresponding )?[a-z_]+",
+    )
+});
+/// Japanese: 「入金のない請求書」「受領がまだない発注」「社員名簿にない申請」.
+pub static JA_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:の|が|に)(?:まだ)?(?:ない|無い|存在しない|見つからない|載っていない|登録されていない)(?P<x>[^、。をがはでと\s「」]{1,12}?)(?:を|が|は|だけ|のみ|の|、|。|$)|(?P<y>[^、。をがはでと\s「」]{1,12})(?:のうち|の中で)",
     )
 });
 /// English: where a match key follows (`on`, `by`, `using`).

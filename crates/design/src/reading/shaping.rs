@@ -1,0 +1,377 @@
+//! Operations that shape a table, each read from one clause: find or remove duplicates, sort
+//! and keep the top N, add a computed column. English patterns match lower-cased text; Japanese
+//! ones match the clause as written.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::slots::{self, english_phrase_after};
+use super::Step;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("shaping pattern")
+}
+
+static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(duplicates?|duplicated|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|(paid|entered|charged|billed|claimed|booked|imported|recorded|listed) twice|more than once)\b",
+    )
+});
+static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(remove|removing|drop|dropping|delete|deleting|eliminate|get rid of|clean|de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|without (the )?duplicates|unique|distinct|only once|once each|just once|one (row|line|entry|record) (per|for each))\b",
+    )
+});
+/// Deduplicating without the word "duplicate": "one row per invoice", "each customer only once".
+static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each)\b",
+    )
+});
+static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\(|—|-\s|;|\.|$))",
+    )
+});
+static EN_KEY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:by|on|per|of|based on|using|for each|keyed on|with the same) (?:the |their |its )?"));
+static EN_KEEP_LAST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\bkeep(ing)? (only )?(the )?(last|latest|most recent|newest)\b"));
+
+static EN_SORT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(sort|sorted|sorting|order|ordered|rank|ranked|ranking|arrange|arranged)\b"));
+static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
+    )
+});
+static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest))\b",
+    )
+});
+static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom)\b",
+    )
+});
+static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:difference between|gap between|variance between) (?:the )?(?P<a>[\w ]{1,30}?) and (?:the )?(?P<b>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bnamed\b|\bfor\b|\bthen\b|\band\b|\(|$))|\b(?P<c>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:minus|-|−|less) (?:the )?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)\b|\bsubtract (?:the )?(?P<e>[\w ]{1,30}?) from (?:the )?(?P<f>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bthen\b|\band\b|\(|$))",
+    )
+});
+static EN_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:times|multiplied by|x|×|\*) (?:the )?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+    )
+});
+static EN_RATIO: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) divided by (?:the )?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b|\bratio of (?:the )?(?P<c>[\w ]{1,30}?) to (?:the )?(?P<d>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\bcalled\b|\bthen\b|\band\b|$))",
+    )
+});
+static EN_MONTH_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?P<part>month|year) (?:of|from) (?:the |each |every )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\b")
+});
+static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"\b(?:as|called|named|column|into)\s+(?:a |an |the )?(?:new )?(?:column )?(?:called |named )?["'“]?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)["'”]?"#,
+    )
+});
+
+static JA_DUPLICATE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"重複|二重|ダブ|だぶ|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、).{0,4}同じ"));
+static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|最初の1件",
+    )
+});
+static JA_KEEP_LAST: LazyLock<Regex> = LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方"));
+static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:同じ|一致|重複|等しい)",
+    )
+});
+static JA_SAME_EACH: LazyLock<Regex> =
+    LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|を|が)"));
+static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:の|が)(?:重複|ダブ)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:ごと|単位|毎)に(?:1|１|一)件",
+    )
+});
+
+static JA_SORT: LazyLock<Regex> = LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順"));
+static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:上位|トップ|先頭の?|最初の)\s*(?P<n>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})|(?:順に|から|順で)\s*(?P<n2>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行|つ|位)|(?P<n3>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行)(?:だけ|のみ)?(?:を)?(?:残|抽出|出|取り出|選)",
+    )
+});
+static JA_ORDER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い)?(?:順|降順|昇順)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・]{1,16})順",
+    )
+});
+static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い"));
+static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い"));
+static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:引|差し引)|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
+    )
+});
+static JA_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・×＊*]{1,16})\s*[×＊*]\s*(?P<b>[^、。をがはでと\s「」・]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})に(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:掛け|かけ|乗じ)",
+    )
+});
+static JA_RATIO: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・÷/／]{1,16})\s*[÷/／]\s*(?P<b>[^、。をがはでと\s「」・]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})を(?P<d>[^、。をがはでと\s「」・]{1,16})で割",
+    )
+});
+static JA_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"「(?P<a>[^」]{1,20})」|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:という|の)?(?:列|欄|項目)(?:を|に|として)|(?P<c>[^、。をがはでと\s「」・]{1,16})として",
+    )
+});
+
+/// English number words up to what a top N names.
+fn number(word: &str) -> Option<u64> {
+    let folded: String = word
+        .chars()
+        .map(|c| if ('０'..='９').contains(&c) { char::from(b'0' + (c as u32 - '０' as u32) as u8) } else { c })
+        .collect();
+    if let Ok(n) = folded.parse() {
+        return Some(n);
+    }
+    Some(match folded.as_str() {
+        "one" | "一" => 1,
+        "two" | "二" => 2,
+        "three" | "三" => 3,
+        "four" | "四" => 4,
+        "five" | "五" => 5,
+        "six" | "六" => 6,
+        "seven" | "七" => 7,
+        "eight" | "八" => 8,
+        "nine" | "九" => 9,
+        "ten" | "十" => 10,
+        "twelve" | "十二" => 12,
+        "fifteen" | "十五" => 15,
+        "twenty" | "二十" => 20,
+        "fifty" | "五十" => 50,
+        "hundred" => 100,
+        _ => return None,
+    })
+}
+
+/// A column named in English: trimmed of articles and a trailing "column", singular.
+fn en_column(phrase: &str) -> Option<String> {
+    let mut words: Vec<&str> =
+        phrase.split_whitespace().filter(|w| !matches!(*w, "the" | "a" | "an" | "their" | "its" | "each")).collect();
+    while words.last().is_some_and(|w| matches!(*w, "column" | "columns" | "field" | "fields" | "value" | "values")) {
+        words.pop();
+    }
+    let last = words.pop()?;
+    words.push(last);
+    let text = words.join(" ");
+    let text = text.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+    if text.is_empty() || slots::is_row_noun(text) || text.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    Some(slots::singular(text))
+}
+
+/// A column named in Japanese: trimmed of a trailing 列/欄 and particles.
+fn ja_column(noun: &str) -> Option<String> {
+    let noun = ["の列", "列", "欄", "項目", "カラム"].iter().fold(noun.trim(), |n, s| n.strip_suffix(s).unwrap_or(n));
+    let noun = noun.trim_start_matches(['の', 'を', 'が', 'は', 'で', 'と', 'も']).trim();
+    (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
+}
+
+/// The shaping operations of one English clause, each with its offset in the clause.
+pub fn english(clause: &str) -> Vec<(usize, Step)> {
+    let lower = clause.to_ascii_lowercase();
+    let mut steps = Vec::new();
+    if let Some(step) = english_duplicates(clause, &lower) {
+        steps.push(step);
+    }
+    if let Some(step) = english_sort(clause, &lower) {
+        steps.push(step);
+    }
+    steps.extend(english_compute(&lower));
+    steps
+}
+
+fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
+    let found = EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower))?;
+    let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")
+        || EN_DEDUPE_ALONE.is_match(lower);
+    let mut by: Vec<String> = EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect();
+    if by.is_empty() {
+        // "duplicates by invoice number", "one row per customer".
+        for m in EN_KEY.find_iter(lower) {
+            if let Some(phrase) = english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))
+            {
+                if !by.contains(&phrase) {
+                    by.push(phrase);
+                }
+            }
+        }
+    }
+    by.dedup();
+    let keep_last = EN_KEEP_LAST.is_match(lower);
+    Some((found.start(), Step::Duplicates { by, remove, keep_last }))
+}
+
+fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
+    let top = EN_TOP.captures(lower);
+    let sort = EN_SORT.find(lower);
+    let at = match (&top, sort) {
+        (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),
+        (Some(c), None) => c.get(0)?.start(),
+        (None, Some(s)) => s.start(),
+        (None, None) => return None,
+    };
+    let limit =
+        top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
+    let superlative = top.as_ref().and_then(|c| c.name("sup").or(c.name("sup2"))).map(|m| m.as_str().to_owned());
+    let bottom = top.as_ref().is_some_and(|c| c.name("bottom").is_some());
+    // The column after "by"; else, after a superlative, the measured noun ("largest balances").
+    let after_sort = sort.map_or(0, |s| s.end());
+    let by = lower[after_sort..]
+        .find("by ")
+        .filter(|_| sort.is_some())
+        .and_then(|i| english_phrase_after(clause, after_sort + i + 3))
+        .and_then(|p| en_column(&p.to_ascii_lowercase()))
+        .or_else(|| {
+            let m = top.as_ref()?.get(0)?;
+            english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))
+        });
+    let descending = match (EN_DESCENDING.is_match(lower), EN_ASCENDING.is_match(lower)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => limit.is_some() && !bottom && superlative.as_deref().is_none_or(|s| !EN_ASCENDING.is_match(s)),
+    };
+    Some((at, Step::Sort { by, descending, limit }))
+}
+
+fn english_compute(lower: &str) -> Option<(usize, Step)> {
+    let name = |after: usize| {
+        EN_NAMED.captures(&lower[after..]).map(|c| c["name"].trim().to_owned()).filter(|n| !slots::is_row_noun(n))
+    };
+    if let Some(c) = EN_DIFFERENCE.captures(lower) {
+        let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
+            (Some(a), _, _) => (a.as_str(), c.name("b")?.as_str()),
+            (_, Some(x), _) => (x.as_str(), c.name("d")?.as_str()),
+            (_, _, Some(y)) => (c.name("f")?.as_str(), y.as_str()),
+            _ => return None,
+        };
+        let of = vec![en_column(a)?, en_column(b)?];
+        let m = c.get(0)?;
+        let name = name(m.end()).unwrap_or_else(|| "difference".to_owned());
+        return Some((m.start(), Step::Compute { name, operation: "difference", of }));
+    }
+    for (pattern, op, default) in [(&*EN_RATIO, "ratio", "ratio"), (&*EN_PRODUCT, "product", "total")] {
+        if let Some(c) = pattern.captures(lower) {
+            let a = c.name("a").or(c.name("c"))?.as_str();
+            let b = c.name("b").or(c.name("d"))?.as_str();
+            let of = vec![en_column(a)?, en_column(b)?];
+            let m = c.get(0)?;
+            let name = name(m.end()).unwrap_or_else(|| default.to_owned());
+            return Some((m.start(), Step::Compute { name, operation: op, of }));
+        }
+    }
+    let c = EN_MONTH_OF.captures(lower)?;
+    let part = c.name("part")?.as_str();
+    let of = vec![en_column(&c["a"])?];
+    let m = c.get(0)?;
+    let op = if part == "year" { "year" } else { "month" };
+    let name = name(m.end()).unwrap_or_else(|| op.to_owned());
+    Some((m.start(), Step::Compute { name, operation: op, of }))
+}
+
+/// The shaping operations of one Japanese clause, each with its offset in the clause.
+pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
+    let mut steps = Vec::new();
+    if let Some(step) = japanese_duplicates(clause) {
+        steps.push(step);
+    }
+    if let Some(step) = japanese_sort(clause) {
+        steps.push(step);
+    }
+    steps.extend(japanese_compute(clause));
+    steps
+}
+
+fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
+    let found = JA_DUPLICATE.find(clause).or_else(|| JA_REMOVE.find(clause))?;
+    let remove = JA_REMOVE.is_match(clause);
+    let mut by: Vec<String> = Vec::new();
+    if let Some(c) = JA_SAME_PAIR.captures(clause) {
+        by.extend([&c["a"], &c["b"]].into_iter().filter_map(|n| ja_column(n.trim_start_matches("同じ"))));
+    }
+    if by.is_empty() {
+        by.extend(JA_SAME_EACH.captures_iter(clause).filter_map(|c| ja_column(&c["a"])));
+    }
+    if by.is_empty() {
+        if let Some(c) = JA_KEY_OF.captures(clause) {
+            by.extend(c.name("a").or(c.name("b")).and_then(|m| ja_column(m.as_str())));
+        }
+    }
+    by.retain(|b| !matches!(b.as_str(), "支払" | "データ" | "行" | "もの" | "件" | "明細"));
+    by.dedup();
+    Some((found.start(), Step::Duplicates { by, remove, keep_last: JA_KEEP_LAST.is_match(clause) }))
+}
+
+fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
+    let top = JA_TOP.captures(clause);
+    let sort = JA_SORT.find(clause);
+    let at = match (&top, sort) {
+        (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),
+        (Some(c), None) => c.get(0)?.start(),
+        (None, Some(s)) => s.start(),
+        (None, None) => return None,
+    };
+    let limit =
+        top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
+    let by = JA_ORDER_COLUMN
+        .captures(clause)
+        .and_then(|c| c.name("a").or(c.name("b")).or(c.name("c")).map(|m| m.as_str().to_owned()))
+        .and_then(|n| ja_column(&n))
+        .filter(|n| {
+            !matches!(n.as_str(), "大きい" | "多い" | "高い" | "小さい" | "少ない" | "低い" | "新しい" | "古い")
+        });
+    let descending = match (JA_DESCENDING.is_match(clause), JA_ASCENDING.is_match(clause)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => limit.is_some(),
+    };
+    Some((at, Step::Sort { by, descending, limit }))
+}
+
+fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
+    let name = |after: usize| {
+        JA_NAMED
+            .captures(&clause[after..])
+            .and_then(|c| c.name("a").or(c.name("b")).or(c.name("c")).map(|m| m.as_str().to_owned()))
+            .and_then(|n| ja_column(&n))
+    };
+    let pair = |c: &regex::Captures, a: &str, b: &str| {
+        Some((ja_column(c.name(a)?.as_str())?, ja_column(c.name(b)?.as_str())?))
+    };
+    if let Some(c) = JA_DIFFERENCE.captures(clause) {
+        let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
+        let m = c.get(0)?;
+        let name = name(m.end()).unwrap_or_else(|| "差額".to_owned());
+        return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![a, b] }));
+    }
+    for (pattern, op, default) in [(&*JA_RATIO, "ratio", "比率"), (&*JA_PRODUCT, "product", "金額")] {
+        if let Some(c) = pattern.captures(clause) {
+            let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d"))?;
+            let m = c.get(0)?;
+            let name = name(m.end()).unwrap_or_else(|| default.to_owned());
+            return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b] }));
+        }
+    }
+    None
+}
