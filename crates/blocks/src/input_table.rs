@@ -17,13 +17,11 @@ use crate::files::{read_csv_file, CsvOptions};
 /// then not known before the run.
 const MAX_CHECKED_BYTES: u64 = 20 * 1024 * 1024;
 
-/// How many rows' values decide a column's kind.
+/// How many rows' values decide a column's kind, and are kept (for a dry-run's sample and
+/// for telling which column holds a value the instruction names).
 const SAMPLE_ROWS: usize = 200;
 
-/// How many of the first rows are kept to show (a dry-run's sample of the step's output).
-const SHOWN_ROWS: usize = 5;
-
-/// An input file's table before the run: its columns with their kinds, and its first rows.
+/// An input file's table before the run: its columns with their kinds, and its first 200 rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileTable {
     pub columns: Vec<Column>,
@@ -61,7 +59,7 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
             Column { name, kind }
         })
         .collect();
-    Some(FileTable { columns, rows: rows.into_iter().take(SHOWN_ROWS).collect() })
+    Some(FileTable { columns, rows: rows.into_iter().take(SAMPLE_ROWS).collect() })
 }
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank

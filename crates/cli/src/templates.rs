@@ -213,6 +213,7 @@ fn check(at: &Where, catalog_dir: Option<&Path>) -> Result<Exit> {
                     )],
                     analysis: GraphAnalysis::default(),
                     input_rows: Default::default(),
+                    columns_at: Default::default(),
                 },
             };
             (f, validation)
@@ -280,5 +281,10 @@ fn checked(
         );
     }
     findings.sort_by_key(|f| !f.is_error());
-    Validation { findings, analysis: GraphAnalysis::default(), input_rows: Default::default() }
+    Validation {
+        findings,
+        analysis: GraphAnalysis::default(),
+        input_rows: Default::default(),
+        columns_at: Default::default(),
+    }
 }

@@ -17,6 +17,7 @@
 //! runs' execution or any UI.
 
 pub mod answers;
+pub mod binding;
 pub mod compose;
 pub mod credentials;
 pub mod diff;
@@ -331,6 +332,15 @@ impl DesignEngine<'_> {
         }
 
         apply_input_answers(&mut plan, &request.answers);
+        // The words bound to the real columns of the work folder's files, the model's plan too.
+        let column_questions = match self.files {
+            Some(files) => {
+                let bound = binding::bind_columns(&mut plan, self.catalog, files, language);
+                reasoning.extend(bound.reasoning);
+                bound.questions
+            }
+            None => Vec::new(),
+        };
         if plan.description.is_none() {
             plan.description = Some(redacted.text.chars().take(500).collect());
         }
@@ -413,7 +423,8 @@ impl DesignEngine<'_> {
         }
         let (plan, findings) = best;
         let valid = errors(&findings) == 0;
-        let requirements = build_requirements(&plan, &findings, self.catalog, language);
+        let mut requirements = build_requirements(&plan, &findings, self.catalog, language);
+        requirements::offer_columns(&mut requirements, &column_questions, language);
         // A pin offers a block to the design; the offline designer builds from the instruction's
         // steps, so a pinned block it did not use is said, not silently dropped.
         let used = blocks_of(&plan);

@@ -350,7 +350,9 @@ impl Designer<'_> {
                 conditions
                     .iter()
                     .map(|c| {
+                        let date = c.value.as_str().is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-');
                         let open = match c.operator {
+                            _ if date => "date_column",
                             "eq" | "ne" if c.value.is_string() => "status_column",
                             "contains" => "text_column",
                             _ => "amount_column",

@@ -369,3 +369,31 @@ fn known_label(name: &str, language: Language) -> Option<String> {
     };
     known.map(|(en, ja)| language.pick(en, ja).to_owned())
 }
+
+/// A column the engine could not bind is asked with the columns there are as its choices.
+pub fn offer_columns(
+    requirements: &mut [DesignRequirement],
+    questions: &[crate::binding::ColumnQuestion],
+    language: Language,
+) {
+    for question in questions {
+        let asked = requirements.iter_mut().find(|r| r.target == Target::Var { name: question.var.clone() });
+        let Some(asked) = asked else { continue };
+        let r = &mut asked.requirement;
+        r.field = FieldType::Select;
+        r.options = question.columns.clone();
+        r.required = true;
+        r.label = Some(match language {
+            Language::En => format!("Which column is \"{}\"?", question.wanted),
+            Language::Ja => format!("「{}」はどの列ですか？", question.wanted),
+        });
+        r.description = Some(
+            language
+                .pick(
+                    "The data has no column of that name, or more than one that could be it.",
+                    "データにその名前の列がないか、当てはまりそうな列が複数あります。",
+                )
+                .to_owned(),
+        );
+    }
+}

@@ -6,7 +6,7 @@
 //! the caller can read ([`InputFiles`]), and from rows written in the plan. Where nothing says
 //! them, a name is not reported: the checker never guesses.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use indexmap::IndexMap;
 use planwright_catalog::{Catalog, Lookup};
@@ -24,8 +24,8 @@ pub trait InputFiles {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable>;
 }
 
-/// The columns of an input file, the file's name for findings, and its first rows for the
-/// dry-run.
+/// The columns of an input file, the file's name for findings, and its first rows (for the
+/// dry-run, and to tell which column holds a value).
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputTable {
     pub file: String,
@@ -33,10 +33,12 @@ pub struct InputTable {
     pub rows: Vec<Value>,
 }
 
-/// What following the columns found: the findings, and each read step's first rows.
+/// What following the columns found: the findings, each read step's first rows, and the
+/// columns there are at each field that names one.
 pub(crate) struct ColumnCheck {
     pub findings: Vec<Finding>,
     pub input_rows: HashMap<String, Vec<Value>>,
+    pub columns_at: BTreeMap<String, Vec<Column>>,
 }
 
 /// No input file is known: a read step's columns come from what the plan says.
@@ -71,7 +73,13 @@ impl Table {
 /// Checks the columns every table step of the plan's top-level graph names, in `order` (the
 /// nodes' indexes in an order that respects their dependencies).
 pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], files: &dyn InputFiles) -> ColumnCheck {
-    let mut flow = Flow { vars: &plan.vars, tables: HashMap::new(), findings: Vec::new(), input_rows: HashMap::new() };
+    let mut flow = Flow {
+        vars: &plan.vars,
+        tables: HashMap::new(),
+        findings: Vec::new(),
+        input_rows: HashMap::new(),
+        columns_at: BTreeMap::new(),
+    };
     for &index in order {
         let Some(node) = plan.graph.get(index) else { continue };
         let Some(NodeRole::Block(block)) = node.role() else { continue };
@@ -81,7 +89,7 @@ pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], fil
         let node = Node { inputs: flow.with_defaults(&node.inputs), ..node.clone() };
         flow.node(&spec.id, &node, &format!("/graph/{index}"), files);
     }
-    ColumnCheck { findings: flow.findings, input_rows: flow.input_rows }
+    ColumnCheck { findings: flow.findings, input_rows: flow.input_rows, columns_at: flow.columns_at }
 }
 
 struct Flow<'p> {
@@ -90,8 +98,10 @@ struct Flow<'p> {
     /// (node id, alias) → the table it names.
     tables: HashMap<(String, String), Table>,
     findings: Vec<Finding>,
-    /// Read step id → the first rows of its file.
+    /// Read step id → the first rows of its file (up to what [`InputFiles`] gives).
     input_rows: HashMap<String, Vec<Value>>,
+    /// Field pointer → the columns there are where it names one.
+    columns_at: BTreeMap<String, Vec<Column>>,
 }
 
 impl Flow<'_> {
@@ -308,6 +318,14 @@ impl Flow<'_> {
         };
         let Some(Value::Array(by)) = node.inputs.get("by") else { return None };
         let Some(Value::Array(aggregations)) = node.inputs.get("aggregations") else { return None };
+        if let Some(items) = items {
+            for i in 0..by.len() {
+                self.record(items, &format!("{pointer}/in/by/{i}"));
+            }
+            for i in 0..aggregations.len() {
+                self.record(items, &format!("{pointer}/in/aggregations/{i}/field"));
+            }
+        }
         // A column to total given at run time still gives a column of the name `as` says.
         let fixed = by.iter().all(|b| literal(Some(b)))
             && aggregations.iter().all(|a| {
@@ -354,6 +372,12 @@ impl Flow<'_> {
         Some(Table { columns, dropped, origin: format!("step `{id}`") })
     }
 
+    /// The columns of `table` are the choices at `pointer`.
+    fn record(&mut self, table: &Table, pointer: &str) {
+        let columns = table.columns.iter().map(|(name, kind)| Column { name: name.clone(), kind: *kind }).collect();
+        self.columns_at.insert(pointer.to_owned(), columns);
+    }
+
     /// Each name of a list of column names (`by: [vendor, amount]`).
     fn check_names(&mut self, table: &Table, names: Option<&Value>, pointer: &str) {
         match names {
@@ -382,6 +406,9 @@ impl Flow<'_> {
                 }
                 other => (Some(other), other.as_str(), format!("{pointer}/{i}")),
             };
+            if let Some(items) = items {
+                self.record(items, &at);
+            }
             let name = name.filter(|n| literal(n))?;
             let kind = items.and_then(|items| self.check_name(items, source, &at, None));
             kept.insert(name.to_owned(), kind.unwrap_or(ColumnKind::Unknown));
@@ -434,6 +461,7 @@ impl Flow<'_> {
         pointer: &str,
         need: Option<(ColumnKind, String)>,
     ) -> Option<ColumnKind> {
+        self.record(table, pointer);
         let name = value?.as_str()?;
         if Template::parse(name).map_or(true, |t| !matches!(t, Template::Literal(_))) {
             return None;

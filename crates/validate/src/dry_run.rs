@@ -71,6 +71,9 @@ pub struct DryRun {
     pub estimate: Estimate,
 }
 
+/// How many of an input file's first rows a read step's sample shows.
+const SHOWN_ROWS: usize = 5;
+
 /// Validates `plan`, then, when it is valid, runs it symbolically.
 pub fn dry_run(plan: &Plan, catalog: &Catalog, plans: &dyn PlanSource) -> DryRun {
     let validation = validate_plan(plan, catalog, plans);
@@ -289,7 +292,7 @@ impl Runner<'_> {
             .keys()
             .map(|key| {
                 let sample = match file_rows.filter(|_| key == "rows") {
-                    Some(rows) => Value::Array(rows.clone()),
+                    Some(rows) => Value::Array(rows.iter().take(SHOWN_ROWS).cloned().collect()),
                     None => spec.example_output(key).cloned().unwrap_or_else(|| {
                         spec.outputs.get(key).map_or(Value::Null, |p| p.ty().sample(&format!("{}.{key}", node.id)))
                     }),

@@ -32,8 +32,12 @@ pub struct Validation {
     /// The plan's execution structure; `order` is empty when there is a cycle.
     pub analysis: GraphAnalysis,
     /// The first rows of the input files the plan's read steps name, by node id, as
-    /// [`InputFiles`] read them: the dry-run shows them instead of the block's example.
+    /// [`InputFiles`] read them: the dry-run shows the first five instead of the block's
+    /// example.
     pub input_rows: std::collections::HashMap<String, Vec<serde_json::Value>>,
+    /// The columns there are where a step names a column, by the field's JSON pointer
+    /// (`/graph/2/in/by/0`): the choices for that field, when the table's columns are known.
+    pub columns_at: std::collections::BTreeMap<String, Vec<planwright_plan::Column>>,
 }
 
 impl Validation {
@@ -77,7 +81,7 @@ pub fn validate_plan_with_files(
     let columns = columns::check_columns(plan, catalog, &report.analysis.order, files);
     findings.extend(columns.findings);
     sort_findings(&mut findings);
-    Validation { findings, analysis: report.analysis, input_rows: columns.input_rows }
+    Validation { findings, analysis: report.analysis, input_rows: columns.input_rows, columns_at: columns.columns_at }
 }
 
 /// Validates a loaded plan file: the loader's shape findings, then (when the document could be
@@ -95,7 +99,12 @@ pub fn validate_loaded_with_files(
 ) -> Validation {
     let mut validation = match &loaded.plan {
         Some(plan) => validate_plan_with_files(plan, catalog, plans, files),
-        None => Validation { findings: Vec::new(), analysis: GraphAnalysis::default(), input_rows: Default::default() },
+        None => Validation {
+            findings: Vec::new(),
+            analysis: GraphAnalysis::default(),
+            input_rows: Default::default(),
+            columns_at: Default::default(),
+        },
     };
     // A node whose kind is unclear because of a misspelled key (`blok:`) is one mistake: the
     // unknown key says it, with "did you mean"; the unclear kind would only repeat it.

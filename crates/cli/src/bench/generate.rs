@@ -54,7 +54,7 @@ pub struct Bench {
     pub cases: Vec<Score>,
 }
 
-pub fn run(repeat: usize, jobs_only: bool) -> Result<Bench> {
+pub fn run(repeat: usize, jobs_only: bool, job: Option<&str>) -> Result<Bench> {
     let catalog = catalog(None)?;
     let retriever = Retriever::for_catalog(&catalog, None);
     let library: Vec<TemplateSpec> = Designs::new("designs")
@@ -76,8 +76,8 @@ pub fn run(repeat: usize, jobs_only: bool) -> Result<Bench> {
         metrics: None,
         files: None,
     };
-    let jobs = runtime.block_on(jobs::run(offline))?;
-    if jobs_only {
+    let jobs = runtime.block_on(jobs::run(offline, job))?;
+    if jobs_only || job.is_some() {
         return Ok(Bench { jobs, rows, cases: all_scores });
     }
     runtime.block_on(async {

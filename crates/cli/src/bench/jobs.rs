@@ -42,6 +42,9 @@ pub struct JobResult {
     /// What went wrong, for a person: the run's error, or the rows written.
     pub detail: String,
     pub generate_ms: f64,
+    /// The plan designed and the engine's reasoning, when one job was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -62,10 +65,18 @@ pub struct JobBench {
     pub jobs: Vec<JobResult>,
 }
 
-pub async fn run(engine: DesignEngine<'_>) -> Result<JobBench> {
+pub async fn run(engine: DesignEngine<'_>, only: Option<&str>) -> Result<JobBench> {
     let mut results = Vec::new();
-    for job in jobs().context("crates/design/eval/jobs.yaml")? {
-        results.push(run_job(&engine, &job).await.with_context(|| format!("job {}", job.id))?);
+    let all = jobs().context("crates/design/eval/jobs.yaml")?;
+    if let Some(id) = only {
+        anyhow::ensure!(all.iter().any(|j| j.id == id), "no job `{id}` in crates/design/eval/jobs.yaml");
+    }
+    for job in all.iter().filter(|j| only.is_none_or(|id| id == j.id)) {
+        let mut result = run_job(&engine, job).await.with_context(|| format!("job {}", job.id))?;
+        if only.is_none() {
+            result.design = None;
+        }
+        results.push(result);
     }
     let mut rows = Vec::new();
     for part in ["heldout", "tuned"] {
@@ -103,6 +114,10 @@ async fn run_job(shared: &DesignEngine<'_>, job: &Job) -> Result<JobResult> {
     let started = Instant::now();
     let generated = engine.generate(&request, &CancellationToken::new()).await;
     let generate_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let design = generated.as_ref().ok().map(|g| {
+        let reasoning: String = g.reasoning.iter().map(|r| format!("#   {r}\n")).collect();
+        format!("{}# reasoning:\n{reasoning}", g.to_yaml().unwrap_or_default())
+    });
     let result = |outcome, detail: String| JobResult {
         id: job.id.clone(),
         language: job.language.clone(),
@@ -110,6 +125,7 @@ async fn run_job(shared: &DesignEngine<'_>, job: &Job) -> Result<JobResult> {
         outcome,
         detail,
         generate_ms,
+        design: design.clone(),
     };
     let generated = match generated {
         Ok(generated) => generated,
@@ -255,6 +271,9 @@ pub fn render(bench: &JobBench) -> String {
             r.wrong_but_valid,
             r.p50_ms
         ));
+    }
+    for j in bench.jobs.iter().filter_map(|j| j.design.as_deref()) {
+        out.push_str(&format!("\n{j}"));
     }
     out.push_str("\njobs not done:\n");
     for j in bench.jobs.iter().filter(|j| j.outcome != JobOutcome::Success) {

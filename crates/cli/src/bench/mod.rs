@@ -112,6 +112,9 @@ pub enum BenchCommand {
         /// Only the end-to-end jobs (crates/design/eval/jobs.yaml), not the block-F1 sets.
         #[arg(long)]
         jobs_only: bool,
+        /// Only this job, with the plan designed for it and its reasoning (implies --jobs-only).
+        #[arg(long, value_name = "ID")]
+        job: Option<String>,
         /// Text for people, or JSON for tools.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -203,8 +206,8 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             print(&output)?;
             Ok(Exit::Ok)
         }
-        BenchCommand::Generate { repeat, format, jobs_only } => {
-            let bench = generate::run(repeat.max(1), jobs_only)?;
+        BenchCommand::Generate { repeat, format, jobs_only, job } => {
+            let bench = generate::run(repeat.max(1), jobs_only, job.as_deref())?;
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => generate::render(&bench),

@@ -77,10 +77,71 @@ static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "in March 2026", "for Apr 2026".
+static EN_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<m>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?,?\s+(?P<y>\d{4})\b|\b(?P<y2>\d{4})-(?P<m2>\d{1,2})\b(?:-\d)?",
+    )
+});
+/// 「2026年3月」「2026/3」.
+static JA_MONTH: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?P<y>\d{4})\s*[年/／]\s*(?P<m>\d{1,2})\s*月?(?:分|中|の間)?"));
+
+/// The first and last day of a month written out: a `between` on dates.
+fn month_range(year: &str, month: u32) -> Option<(Value, Value)> {
+    let year: i32 = year.parse().ok()?;
+    if !(1..=12).contains(&month) || !(1900..=2200).contains(&year) {
+        return None;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let last = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    Some((Value::from(format!("{year:04}-{month:02}-01")), Value::from(format!("{year:04}-{month:02}-{last:02}"))))
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    const NAMES: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let lower = name.to_ascii_lowercase();
+    NAMES.iter().position(|n| lower.starts_with(n)).map(|i| i as u32 + 1)
+}
+
+/// A month the clause names, as a condition on a date column ("dated in March 2026").
+fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
+    let c = EN_MONTH.captures(clause)?;
+    let whole = c.get(0)?;
+    let (year, month) = match (c.name("m"), c.name("y"), c.name("y2"), c.name("m2")) {
+        (Some(m), Some(y), _, _) => (y.as_str(), month_number(m.as_str())?),
+        (_, _, Some(y), Some(m)) if !whole.as_str().ends_with(|c: char| c.is_ascii_digit()) || whole.len() <= 7 => {
+            (y.as_str(), m.as_str().parse().ok()?)
+        }
+        _ => return None,
+    };
+    let (first, last) = month_range(year, month)?;
+    let before = clause[..whole.start()].trim_end().to_ascii_lowercase();
+    let before = ["in", "during", "for", "of", "from", "on"].iter().fold(before.as_str(), |b, w| {
+        b.strip_suffix(w).filter(|rest| rest.is_empty() || rest.ends_with(' ')).map_or(b, str::trim_end)
+    });
+    let field = if before.ends_with("dated") {
+        Some("date".to_owned())
+    } else {
+        english_field_before(clause, before.len()).filter(|f| f.to_ascii_lowercase().contains("date"))
+    };
+    Some((Condition { field, operator: "between", value: first, value2: Some(last) }, whole.range()))
+}
+
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
     let lower = clause.to_ascii_lowercase();
     let mut conditions = Vec::new();
+    let month = english_month(clause);
+    let in_month = |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start));
+    if let Some((condition, _)) = &month {
+        conditions.push(condition.clone());
+    }
     let between = EN_BETWEEN.find(&lower);
     let numbers = slots::numbers(clause);
     if let Some(b) = between {
@@ -95,7 +156,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
     }
     for number in &numbers {
-        if between.is_some_and(|b| number.start >= b.start() && number.end <= b.end()) {
+        if between.is_some_and(|b| number.start >= b.start() && number.end <= b.end()) || in_month(number.start) {
             continue;
         }
         let before = lower[..number.start].trim_end();
@@ -227,6 +288,16 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
     let mut conditions = Vec::new();
     let numbers = slots::numbers(clause);
     let mut used = vec![false; numbers.len()];
+    if let Some(c) = JA_MONTH.captures(clause) {
+        let whole = c.get(0).expect("match");
+        if let Some((first, last)) = c["m"].parse().ok().and_then(|m| month_range(&c["y"], m)) {
+            for (n, number) in numbers.iter().enumerate() {
+                used[n] |= whole.range().contains(&number.start);
+            }
+            let field = ja_field_before(clause, whole.start()).filter(|f| f.contains('日'));
+            conditions.push(Condition { field, operator: "between", value: first, value2: Some(last) });
+        }
+    }
     for i in 0..numbers.len() {
         if used[i] {
             continue;

@@ -677,7 +677,7 @@ impl Reader<'_> {
             }
             let last_of_several = i > 0 && i + 1 == files.len();
             let previous = index.checked_sub(1).map(|p| &self.clauses[p]);
-            if self.is_output(clause, offset, file.name.len(), last_of_several)
+            if self.is_output(clause, offset, file.name.len(), last_of_several, files.len() == 1)
                 || self.names_previous_output(clause, &file.name, previous)
             {
                 if let Some(format) = OutputFormat::of_extension(&file.extension) {
@@ -829,7 +829,7 @@ impl Reader<'_> {
     /// Japanese: a writing word follows the file, after its particle (`集計結果.xlsxに保存`,
     /// `結果.csv として出力`, `x.xlsx にしてください`), or the file is named as the output
     /// (`出力は x.csv で`).
-    fn is_output(&self, clause: &Clause, offset: usize, len: usize, last_of_several: bool) -> bool {
+    fn is_output(&self, clause: &Clause, offset: usize, len: usize, last_of_several: bool, only_file: bool) -> bool {
         let lower = clause.text.to_ascii_lowercase();
         match self.language {
             Language::En => {
@@ -842,9 +842,11 @@ impl Reader<'_> {
                     })
                     .any(|w| self.lexicon.output.is_match(w));
                 let lists = before.starts_with("list ") || before.contains(" list ");
+                // "List every purchase in purchases.csv …, save it as march.csv": a file after
+                // "list … in" with another file after it is read, not written.
                 let after_preposition = [" to", " into"].iter().any(|p| before.ends_with(p))
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
-                        && (self.lexicon.output.is_match(before) || lists);
+                        && (self.lexicon.output.is_match(before) || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))

@@ -1,0 +1,353 @@
+//! Binding a plan's column names to the real columns of the work folder's files (issue 27 §2).
+//!
+//! The designer writes the columns the instruction names in its words ("supplier", 「取引先」)
+//! and leaves the ones it does not name open (`${vars.amount_column}`). Where the files are
+//! known, each name is bound to the one column it means there: the same name however spelt
+//! (`PO number` is `po_number`), a name that contains the other (`invoice` → `invoice_ref`), or
+//! a word of the same meaning in either language (supplier / vendor / 支払先 / 取引先; amount /
+//! 金額). An open column is bound by what it is for (`amount_column` → the amount) or, for a
+//! condition on a value ("approved"), by the one column whose values hold it. A name that binds
+//! to no column, or to more than one, is never guessed: it becomes a question whose choices are
+//! the columns there are.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use planwright_catalog::Catalog;
+use planwright_plan::reference::Reference;
+use planwright_plan::{Code, Column, Plan, Root, Template};
+use planwright_validate::{validate_plan_with_files, InputFiles, NoPlans, Validation};
+use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
+
+use crate::reading::slots::identifier;
+use crate::reading::Language;
+
+/// Words of one meaning, as column names are written in English and Japanese.
+const SYNONYMS: &[&[&str]] = &[
+    &[
+        "vendor",
+        "supplier",
+        "payee",
+        "支払先",
+        "仕入先",
+        "仕入れ先",
+        "業者",
+        "取引先",
+        "支払先名",
+        "仕入先名",
+        "取引先名",
+    ],
+    &["customer", "client", "顧客", "得意先", "取引先", "顧客名", "得意先名", "取引先名"],
+    &[
+        "amount",
+        "total",
+        "sum",
+        "value",
+        "price",
+        "cost",
+        "金額",
+        "合計",
+        "合計金額",
+        "支払額",
+        "支払金額",
+        "請求額",
+        "請求金額",
+        "入金額",
+        "税込金額",
+        "取引金額",
+    ],
+    &["date", "day", "日付", "年月日", "取引日", "支払日", "計上日"],
+    &["status", "state", "状態", "ステータス", "状況", "承認状況"],
+    &["department", "dept", "division", "section", "部門", "部署", "所属"],
+    &["invoice", "invoice no", "invoice number", "invoice id", "請求番号", "請求書番号"],
+    &["category", "type", "kind", "分類", "カテゴリ", "カテゴリー", "区分", "種別", "科目", "費目"],
+    &["employee", "staff", "社員", "従業員", "氏名", "社員名", "申請者"],
+    &["description", "memo", "note", "notes", "remarks", "摘要", "備考", "内容", "説明"],
+    &["reference", "ref", "参照番号", "管理番号"],
+    &["balance", "残高"],
+    &["quantity", "qty", "数量", "個数"],
+];
+
+/// A column the engine could not bind: asked, with the columns there are as the choices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnQuestion {
+    pub var: String,
+    /// What the instruction called it, or what it is for.
+    pub wanted: String,
+    pub columns: Vec<String>,
+}
+
+/// What binding did: one line per decision, and the questions left.
+#[derive(Debug, Clone, Default)]
+pub struct Binding {
+    pub reasoning: Vec<String>,
+    pub questions: Vec<ColumnQuestion>,
+}
+
+/// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
+/// can make the next step's columns known).
+pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, language: Language) -> Binding {
+    let mut binding = Binding::default();
+    for _ in 0..4 {
+        let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+        let Ok(mut doc) = serde_json::to_value(&*plan) else { break };
+        let changed = bind_named(&mut doc, &validation, language, &mut binding)
+            | bind_open(&mut doc, &validation, language, &mut binding);
+        match serde_json::from_value::<Plan>(doc) {
+            Ok(bound) if changed => *plan = bound,
+            _ => break,
+        }
+    }
+    binding.questions.dedup_by(|a, b| a.var == b.var);
+    binding
+}
+
+/// Column names the checker found no column for.
+fn bind_named(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+    let mut changed = false;
+    for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
+        let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
+        let Some(raw) = doc.pointer(&finding.path).and_then(Value::as_str).map(str::to_owned) else { continue };
+        // A template's var default (`${vars.payee_column}` = 支払先) is bound where the var is.
+        let var = single_var(&raw);
+        let wanted = match &var {
+            Some(name) => match doc.pointer(&format!("/vars/{name}")).and_then(Value::as_str) {
+                Some(default) => default.to_owned(),
+                None => continue,
+            },
+            None => raw.clone(),
+        };
+        let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+        let chosen = choose(&wanted, columns);
+        binding.reasoning.push(match (&chosen, language) {
+            (Some(column), Language::En) => format!("\"{wanted}\" is the column `{column}` in the data."),
+            (Some(column), Language::Ja) => format!("「{wanted}」はデータの列「{column}」です。"),
+            (None, Language::En) => {
+                format!("No single column of the data is \"{wanted}\": asked, with the columns as choices.")
+            }
+            (None, Language::Ja) => {
+                format!("「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。")
+            }
+        });
+        match (&var, chosen) {
+            (Some(name), Some(column)) => set(doc, &format!("/vars/{name}"), Value::from(column.as_str())),
+            (None, Some(column)) => set(doc, &finding.path, Value::from(column.as_str())),
+            (Some(name), None) => {
+                set(doc, &format!("/vars/{name}"), Value::Null);
+                binding.questions.push(ColumnQuestion { var: name.clone(), wanted, columns: names });
+            }
+            (None, None) => {
+                let name = new_var(doc, &wanted);
+                set(doc, &finding.path, Value::from(format!("${{vars.{name}}}")));
+                binding.questions.push(ColumnQuestion { var: name, wanted, columns: names });
+            }
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// Open column vars (`${vars.amount_column}` with no value) where the columns are known.
+fn bind_open(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+    // Each open var with the columns of every place it names one.
+    let mut places: IndexMap<String, Vec<(&String, &Vec<Column>)>> = IndexMap::new();
+    for (pointer, columns) in &validation.columns_at {
+        let Some(name) = doc.pointer(pointer).and_then(Value::as_str).and_then(single_var) else { continue };
+        if doc.pointer(&format!("/vars/{name}")).is_some_and(Value::is_null) {
+            places.entry(name).or_default().push((pointer, columns));
+        }
+    }
+    let values = sample_values(validation);
+    let mut changed = false;
+    for (name, at) in places {
+        if binding.questions.iter().any(|q| q.var == name) {
+            continue;
+        }
+        // The same column must be there at every place (a match key on both sides).
+        let mut common: Vec<Column> = at[0].1.clone();
+        common.retain(|c| at.iter().all(|(_, cols)| cols.iter().any(|o| o.name == c.name)));
+        let purpose = purpose_of(&name);
+        let by_value = condition_value(doc, at[0].0).and_then(|v| holding(&v, &common, &values));
+        let chosen = by_value.or_else(|| purpose.as_deref().and_then(|p| choose(p, &common))).or_else(|| {
+            // A match key: the one column both sides share.
+            (name == "match_key" && common.len() == 1).then(|| common[0].name.clone())
+        });
+        match chosen {
+            Some(column) => {
+                set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
+                binding.reasoning.push(match language {
+                    Language::En => format!("`{name}` is the column `{column}` in the data."),
+                    Language::Ja => format!("{name} はデータの列「{column}」です。"),
+                });
+                changed = true;
+            }
+            None => binding.questions.push(ColumnQuestion {
+                var: name.clone(),
+                wanted: purpose.unwrap_or(name),
+                columns: at[0].1.iter().map(|c| c.name.clone()).collect(),
+            }),
+        }
+    }
+    changed
+}
+
+/// The one column `wanted` means among `columns`, or `None` (none, or several).
+pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
+    let want = fold(wanted);
+    if want.is_empty() {
+        return None;
+    }
+    let unique = |found: Vec<&Column>| match found.as_slice() {
+        [one] => Some(one.name.clone()),
+        _ => None,
+    };
+    let exact: Vec<&Column> = columns.iter().filter(|c| fold(&c.name) == want).collect();
+    if !exact.is_empty() {
+        return unique(exact);
+    }
+    let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
+    let containing: Vec<&Column> = columns
+        .iter()
+        .filter(|c| {
+            let name = fold(&c.name);
+            long_enough(&name) && long_enough(&want) && (name.contains(&want) || want.contains(&name))
+        })
+        .collect();
+    if !containing.is_empty() {
+        return unique(containing);
+    }
+    let words: Vec<String> = SYNONYMS
+        .iter()
+        .filter(|group| group.iter().any(|w| fold(w) == want))
+        .flat_map(|group| group.iter().map(|w| fold(w)))
+        .collect();
+    let meaning: Vec<&Column> = columns
+        .iter()
+        .filter(|c| {
+            let name = fold(&c.name);
+            words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
+        })
+        .collect();
+    unique(meaning)
+}
+
+/// A name for comparing: lower case, widths folded, without spaces, `_`, `-`, `・` or dots.
+fn fold(text: &str) -> String {
+    text.nfkc().flat_map(char::to_lowercase).filter(|c| c.is_alphanumeric()).collect()
+}
+
+/// `x` when `text` is exactly `${vars.x}`.
+fn single_var(text: &str) -> Option<String> {
+    match Template::parse(text) {
+        Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => Some(path[0].clone()),
+        _ => None,
+    }
+}
+
+/// What an open column is for, from its var's name: `amount_column` → amount.
+fn purpose_of(var: &str) -> Option<String> {
+    let stem = var.strip_suffix("_column")?;
+    Some(match stem {
+        "sort" => "amount".to_owned(),
+        "text" => "description".to_owned(),
+        "duplicate" | "partner" => return None,
+        other => other.replace('_', " "),
+    })
+}
+
+/// The value a filter condition compares the field at `pointer` with, when it is text.
+fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
+    let condition = pointer.strip_suffix("/field")?;
+    doc.pointer(&format!("{condition}/value"))?.as_str().map(str::to_owned)
+}
+
+/// Every value of every column in the input files' first rows, folded.
+fn sample_values(validation: &Validation) -> BTreeMap<String, Vec<String>> {
+    let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for row in validation.input_rows.values().flatten().filter_map(Value::as_object) {
+        for (column, value) in row {
+            if let Some(text) = value.as_str() {
+                values.entry(column.clone()).or_default().push(fold(text));
+            }
+        }
+    }
+    values
+}
+
+/// The one column among `columns` whose values hold `value` ("approved" in `status`).
+fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String>>) -> Option<String> {
+    let want = fold(value);
+    let found: Vec<&Column> =
+        columns.iter().filter(|c| values.get(&c.name).is_some_and(|vs| vs.iter().any(|v| *v == want))).collect();
+    match found.as_slice() {
+        [one] => Some(one.name.clone()),
+        _ => None,
+    }
+}
+
+/// A new var for the column the text calls `wanted`, unused so far.
+fn new_var(doc: &mut Value, wanted: &str) -> String {
+    let base = identifier(wanted).map_or_else(|| "column".to_owned(), |id| format!("{id}_column"));
+    let taken = |name: &str| doc.pointer(&format!("/vars/{name}")).is_some();
+    let mut name = base.clone();
+    let mut n = 2;
+    while taken(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    set(doc, &format!("/vars/{name}"), Value::Null);
+    name
+}
+
+/// Sets the value at `pointer`, creating the `vars` map when it is missing.
+fn set(doc: &mut Value, pointer: &str, value: Value) {
+    if pointer.starts_with("/vars/") && !doc.get("vars").is_some_and(Value::is_object) {
+        doc["vars"] = Value::Object(serde_json::Map::new());
+    }
+    if let Some((parent, key)) = pointer.rsplit_once('/') {
+        match doc.pointer_mut(parent) {
+            Some(Value::Object(map)) => {
+                map.insert(key.replace("~1", "/").replace("~0", "~"), value);
+            }
+            Some(Value::Array(items)) => {
+                if let Some(slot) = key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                    *slot = value;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use planwright_plan::ColumnKind;
+
+    fn columns(names: &[&str]) -> Vec<Column> {
+        names.iter().map(|n| Column { name: (*n).to_owned(), kind: ColumnKind::Text }).collect()
+    }
+
+    #[test]
+    fn a_word_binds_to_the_one_column_it_means_in_either_language() {
+        let payments = columns(&["date", "vendor", "amount", "reference"]);
+        assert_eq!(choose("supplier", &payments).as_deref(), Some("vendor"));
+        assert_eq!(choose("支払先", &payments).as_deref(), Some("vendor"));
+        assert_eq!(choose("金額", &payments).as_deref(), Some("amount"));
+        assert_eq!(choose("Amount", &payments).as_deref(), Some("amount"));
+        let orders = columns(&["po_number", "vendor", "order_date", "amount"]);
+        assert_eq!(choose("PO number", &orders).as_deref(), Some("po_number"));
+        let ja = columns(&["支払日", "支払先", "金額", "摘要"]);
+        assert_eq!(choose("取引先", &ja).as_deref(), Some("支払先"));
+        assert_eq!(choose("vendor", &ja).as_deref(), Some("支払先"));
+    }
+
+    #[test]
+    fn a_word_that_could_be_two_columns_or_none_is_not_bound() {
+        let two = columns(&["billed_amount", "paid_amount", "customer"]);
+        assert_eq!(choose("amount", &two), None, "two amounts: asked");
+        assert_eq!(choose("region", &two), None);
+        assert_eq!(choose("", &two), None);
+    }
+}
