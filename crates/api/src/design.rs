@@ -540,7 +540,8 @@ impl Studio {
                 Target::Input { node, field } => {
                     (edit::set_input(&text, node, field, &value), format!("{node}.{field}"))
                 }
-                Target::Secret { .. } => continue,
+                // A secret is set in the key store; what the job is goes into the instruction.
+                Target::Secret { .. } | Target::Instruction { .. } => continue,
             };
             text = edited
                 .map_err(|e| {

@@ -334,6 +334,19 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
             };
         }
     }
+    if generated.refused {
+        // No plan: the questions that would make one.
+        match args.format {
+            Format::Json => {
+                let mut value = serde_json::to_value(&generated)?;
+                value["plan_yaml"] = Value::Null;
+                value["out"] = Value::Null;
+                print(&render::json(&value))?;
+            }
+            Format::Text => eprint!("{}", plain(&summary(&generated, None))),
+        }
+        return Ok(Exit::Invalid);
+    }
     let yaml = generated.to_yaml()?;
     if let Some(out) = &args.out {
         planwright_fs::write_atomically(out, yaml.as_bytes(), planwright_fs::Access::Shared)
@@ -365,13 +378,17 @@ fn summary(generated: &GeneratedPlan, out: Option<&Path>) -> String {
     };
     let errors = generated.findings.iter().filter(|f| f.is_error()).count();
     let verdict = if generated.valid { "valid".to_owned() } else { format!("not valid ({errors} error(s))") };
-    let _ = writeln!(
-        s,
-        "plan `{}`: {} nodes, {verdict}, designed {by}, {} attempt(s)",
-        generated.plan.id,
-        generated.plan.graph.len(),
-        generated.attempts.len()
-    );
+    if generated.refused {
+        let _ = writeln!(s, "no plan: the instruction does not say what to read, what to do with it, or what to write");
+    } else {
+        let _ = writeln!(
+            s,
+            "plan `{}`: {} nodes, {verdict}, designed {by}, {} attempt(s)",
+            generated.plan.id,
+            generated.plan.graph.len(),
+            generated.attempts.len()
+        );
+    }
     for line in &generated.reasoning {
         let _ = writeln!(s, "  · {line}");
     }
@@ -381,12 +398,20 @@ fn summary(generated: &GeneratedPlan, out: Option<&Path>) -> String {
     for conflict in &generated.conflicts {
         let _ = writeln!(s, "  ! {}: {} — {}", conflict.template, conflict.message, conflict.hint);
     }
-    for f in generated.findings.iter().filter(|f| f.is_error()) {
+    for f in generated.findings.iter().filter(|f| f.is_error() && !generated.refused) {
         let _ = writeln!(s, "  ✗ {} {}: {}", f.code.as_str(), f.node.as_deref().unwrap_or("plan"), f.message);
     }
     let open: Vec<_> = generated.requirements.iter().filter(|r| r.asked()).collect();
     if !open.is_empty() {
-        let _ = writeln!(s, "still to answer (vars given at run time, or --answers):");
+        let _ = writeln!(
+            s,
+            "{}",
+            if generated.refused {
+                "to answer (--answers, or at a terminal):"
+            } else {
+                "still to answer (vars given at run time, or --answers):"
+            }
+        );
         for r in open {
             let label = r.requirement.label.as_deref().unwrap_or(&r.requirement.id);
             let _ = writeln!(s, "  ? {}: {label}", r.requirement.id);

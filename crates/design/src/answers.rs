@@ -28,7 +28,9 @@ const NODE_ID: &str = "ask_at_run_time";
 /// left out: their values come from the key store or the run's own secret prompt. Returns the
 /// new node's id, or `None` when nothing was left to ask.
 pub fn ask_at_run_time(plan: &mut Plan, chosen: &[DesignRequirement], language: Language) -> Option<String> {
-    let asked: Vec<&DesignRequirement> = chosen.iter().filter(|r| r.asked()).collect();
+    // What the job is (read, do, write) is designed, never asked while a plan runs.
+    let asked: Vec<&DesignRequirement> =
+        chosen.iter().filter(|r| r.asked() && !matches!(r.target, Target::Instruction { .. })).collect();
     if asked.is_empty() {
         return None;
     }
@@ -53,7 +55,7 @@ pub fn ask_at_run_time(plan: &mut Plan, chosen: &[DesignRequirement], language: 
                     inputs.insert(field.clone(), Value::from(format!("${{{answer}}}")));
                 }
             }
-            Target::Secret { .. } => {}
+            Target::Secret { .. } | Target::Instruction { .. } => {}
         }
     }
     if let Ok(rewritten) = serde_json::from_value(graph) {

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 use planwright_catalog::Catalog;
 use planwright_plan::reference::Reference;
-use planwright_plan::{Code, Column, Plan, Root, Template};
+use planwright_plan::{Code, Column, ColumnKind, Plan, Root, Template};
 use planwright_validate::{validate_plan_with_files, InputFiles, NoPlans, Validation};
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
@@ -169,10 +169,20 @@ fn bind_open(doc: &mut Value, validation: &Validation, language: Language, bindi
         common.retain(|c| at.iter().all(|(_, cols)| cols.iter().any(|o| o.name == c.name)));
         let purpose = purpose_of(&name);
         let by_value = condition_value(doc, at[0].0).and_then(|v| holding(&v, &common, &values));
-        let chosen = by_value.or_else(|| purpose.as_deref().and_then(|p| choose(p, &common))).or_else(|| {
-            // A match key: the one column both sides share.
-            (name == "match_key" && common.len() == 1).then(|| common[0].name.clone())
-        });
+        let chosen = by_value
+            .or_else(|| purpose.as_deref().and_then(|p| choose(p, &common)))
+            .or_else(|| {
+                // The amount to total or compare: the one column of numbers there is.
+                let numbers: Vec<&Column> = common.iter().filter(|c| c.kind == ColumnKind::Number).collect();
+                match (purpose.as_deref(), numbers.as_slice()) {
+                    (Some("amount"), [one]) => Some(one.name.clone()),
+                    _ => None,
+                }
+            })
+            .or_else(|| {
+                // A match key: the one column both sides share.
+                (name == "match_key" && common.len() == 1).then(|| common[0].name.clone())
+            });
         match chosen {
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
@@ -192,10 +202,12 @@ fn bind_open(doc: &mut Value, validation: &Validation, language: Language, bindi
     changed
 }
 
-/// The one column `wanted` means among `columns`, or `None` (none, or several).
+/// The one column `wanted` means among `columns`, or `None` (none, or several). A phrase is
+/// not a name (「に合計した一覧」): it binds to nothing and is asked.
 pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     let want = fold(wanted);
-    if want.is_empty() {
+    let japanese = wanted.chars().any(|c| matches!(c, '\u{3040}'..='\u{309f}'));
+    if want.is_empty() || japanese && !crate::reading::slots::is_japanese_noun(wanted.trim()) {
         return None;
     }
     let unique = |found: Vec<&Column>| match found.as_slice() {
@@ -323,7 +335,6 @@ fn set(doc: &mut Value, pointer: &str, value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use planwright_plan::ColumnKind;
 
     fn columns(names: &[&str]) -> Vec<Column> {
         names.iter().map(|n| Column { name: (*n).to_owned(), kind: ColumnKind::Text }).collect()
@@ -349,5 +360,7 @@ mod tests {
         assert_eq!(choose("amount", &two), None, "two amounts: asked");
         assert_eq!(choose("region", &two), None);
         assert_eq!(choose("", &two), None);
+        let totals = columns(&["仕入先", "合計"]);
+        assert_eq!(choose("に合計した一覧", &totals), None, "a phrase is asked, not bound");
     }
 }

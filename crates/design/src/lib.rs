@@ -30,6 +30,7 @@ pub mod options;
 pub mod reading;
 pub mod repair;
 pub mod requirements;
+pub mod understanding;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -166,6 +167,9 @@ pub struct GeneratedPlan {
     /// What to do when the plan is not valid.
     pub suggestions: Vec<String>,
     pub valid: bool,
+    /// The instruction does not say what to read, do or write: no plan, only the questions
+    /// (`requirements`) whose answers complete it.
+    pub refused: bool,
     pub language: Language,
     pub metrics: GenerationMetrics,
 }
@@ -236,7 +240,10 @@ impl DesignEngine<'_> {
             return Err(DesignError::InstructionTooLong { chars, max: MAX_INSTRUCTION_CHARS });
         }
         let options = &request.options;
-        let redacted = redact_instruction(trimmed);
+        // Answers to what the job is (what to read, do, write) are part of the instruction.
+        let asked_in = Language::of(&reading::normalise(trimmed));
+        let instruction = understanding::with_answers(trimmed, &request.answers, asked_in);
+        let redacted = redact_instruction(&instruction);
         let secrets: Vec<String> = redacted.secrets.iter().map(|s| s.name.clone()).collect();
         let reading = read_instruction(&redacted.text);
         let language = reading.language;
@@ -257,6 +264,9 @@ impl DesignEngine<'_> {
             &secrets,
             &request.answers,
         );
+        // An instruction that does not say what to read, do or write gets questions, no plan.
+        let unsaid = understanding::unsaid(&reading, &redacted.text, composing && !templates.is_empty());
+        let refused = !unsaid.is_empty();
         let mut reasoning = offline.reasoning.clone();
         if !fitted.is_empty() {
             reasoning.push(match language {
@@ -267,6 +277,10 @@ impl DesignEngine<'_> {
         let calls = Arc::new(CallCounter::default());
         let mut provenance = Provenance::Offline;
         let mut plan = offline.plan.clone();
+        if refused {
+            plan.graph.clear();
+            plan.ui = None;
+        }
         let mut first_by = "offline";
         let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {
             let redact: Arc<dyn Redact> = Arc::new(SecretValues(
@@ -284,7 +298,7 @@ impl DesignEngine<'_> {
         });
         // In llm-only mode the model sees no template, in design or in repair.
         let shown_templates: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
-        if let Some(designer) = &designer {
+        if let Some(designer) = designer.as_ref().filter(|_| !refused) {
             let client = designer.client;
             let mut allowed: Vec<String> = candidates.iter().map(|h| h.id.clone()).collect();
             if request.apply_mode != ApplyMode::LlmOnly {
@@ -422,9 +436,14 @@ impl DesignEngine<'_> {
             return Err(DesignError::Cancelled);
         }
         let (plan, findings) = best;
-        let valid = errors(&findings) == 0;
-        let mut requirements = build_requirements(&plan, &findings, self.catalog, language);
-        requirements::offer_columns(&mut requirements, &column_questions, language);
+        let valid = errors(&findings) == 0 && !refused;
+        let requirements = if refused {
+            understanding::questions(&unsaid, language)
+        } else {
+            let mut requirements = build_requirements(&plan, &findings, self.catalog, language);
+            requirements::offer_columns(&mut requirements, &column_questions, language);
+            requirements
+        };
         // A pin offers a block to the design; the offline designer builds from the instruction's
         // steps, so a pinned block it did not use is said, not silently dropped.
         let used = blocks_of(&plan);
@@ -443,7 +462,16 @@ impl DesignEngine<'_> {
             });
         }
         let mut suggestions = Vec::new();
-        if !valid {
+        if refused {
+            suggestions.push(
+                language
+                    .pick(
+                        "Say what to read, what to do with it and what to write, then generate again.",
+                        "何を読み込み、どう処理し、何を出力するかを答えてから、もう一度生成してください。",
+                    )
+                    .into(),
+            );
+        } else if !valid {
             suggestions.push(
                 language
                     .pick(
@@ -512,6 +540,7 @@ impl DesignEngine<'_> {
             warnings,
             suggestions,
             valid,
+            refused,
             language,
             metrics,
         })

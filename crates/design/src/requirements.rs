@@ -29,6 +29,9 @@ pub enum Target {
     Input { node: String, field: String },
     /// A secret: named so a person sets it where secrets live; its value is never asked here.
     Secret { name: String },
+    /// A part of the job the instruction does not say (`read`, `do` or `write`): the answer is
+    /// added to the instruction and the plan designed again.
+    Instruction { part: String },
 }
 
 /// One open question of a generated plan.

@@ -520,11 +520,12 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     }
     // 「件数と金額を集計」
     if let Some(i) = aggregations.iter().position(|a| a.op == "sum" && a.field.is_none()) {
-        if let Some(m) = clause.find("と") {
+        // Not the と of ごと: 「仕入先ごとに合計した一覧を」 names no column.
+        if let Some(m) = clause.match_indices('と').map(|(m, _)| m).find(|&m| !clause[..m].ends_with('ご')) {
             let after = &clause[m + "と".len()..];
             if let Some(end) = after.find("を") {
                 let noun = after[..end].trim();
-                if !noun.is_empty() && noun.chars().count() <= 16 && !JA_ROW_NOUNS.contains(&noun) {
+                if slots::is_japanese_noun(noun) && !JA_ROW_NOUNS.contains(&noun) {
                     aggregations[i].field = Some(noun.to_owned());
                 }
             }

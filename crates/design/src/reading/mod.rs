@@ -31,10 +31,19 @@ pub enum Language {
 }
 
 impl Language {
-    /// Japanese when the text has kana or kanji.
+    /// Japanese when kana and kanji carry the text: an English sentence naming Japanese
+    /// columns or files ("the rows where 部門 is 営業") is English. Words holding `.`, `/`, `_`
+    /// or `:` (file names, paths, addresses, identifiers) count for neither.
     pub fn of(text: &str) -> Language {
-        let japanese = text.chars().any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'));
-        if japanese {
+        let japanese = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}');
+        let (mut kana_kanji, mut letters) = (0usize, 0usize);
+        for word in text.split_whitespace().filter(|w| !w.contains(['.', '/', '_', ':'])) {
+            kana_kanji += word.chars().filter(|c| japanese(*c)).count();
+            letters += word.chars().filter(char::is_ascii_alphabetic).count();
+        }
+        let any = text.chars().any(japanese);
+        // A kanji or kana says about as much as four letters of English.
+        if any && (kana_kanji * 4 >= letters || letters == 0) {
             Language::Ja
         } else {
             Language::En
@@ -381,7 +390,11 @@ impl Reader<'_> {
             // "Sort by date", "duplicates by invoice number": a "by" that is not a group, and a
             // "remove" or 「だけ」 that is not a filter unless the clause says conditions.
             let totals = self.lexicon.totals.is_match(&lower);
-            if let Some((at, step)) = self.aggregate(clause).filter(|_| shaped.is_empty() || totals) {
+            // 「仕入先別の買掛金残高 payables.xlsx を読み」 describes the file it reads.
+            let describes_source = !totals && l.read.is_match(&lower) && !slots::file_names(&clause.text).is_empty();
+            if let Some((at, step)) =
+                self.aggregate(clause).filter(|_| (shaped.is_empty() || totals) && !describes_source)
+            {
                 steps.push((at, step));
             }
             if let Some((at, step)) = self.filter(clause, output_clause, documents).filter(|(_, f)| {

@@ -54,26 +54,20 @@ fn split_names(text: &str, start: usize, end: usize) -> Vec<FileName> {
         return name_at(text, start, end).into_iter().collect();
     };
     let mut names: Vec<FileName> = name_at(text, start, start + split).into_iter().collect();
-    // The next name starts after the sentence's last particle (の may belong to a name).
-    let tail = &text[start + split..end];
-    let cut = tail
-        .char_indices()
-        .filter(|(_, c)| matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と'))
-        .last()
-        .map(|(i, c)| i + c.len_utf8());
-    if let Some(cut) = cut {
-        names.extend(split_names(text, start + split + cut, end));
-    }
+    names.extend(split_names(text, start + split, end));
     names
 }
 
-/// The name in `text[start..end]`: a particle before an ASCII name belongs to the sentence
-/// (「フォルダのdata.csv」; 「承認済み.csv」 keeps its kana).
+/// The name in `text[start..end]`, without the sentence before it (「フォルダのdata.csv」;
+/// 「承認済み.csv」 keeps its kana).
 fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {
     let found = &text[start..end];
+    // A particle or a verb's て ends the sentence before a name (「数えて件数.csv」); の and
+    // the rest may be part of a Japanese name (「売上の明細.xlsx」) unless an ASCII name follows.
     let cut = found.char_indices().rfind(|(i, c)| {
-        matches!(c, 'の' | 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'も' | 'や' | 'と' | 'ら')
-            && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
+        matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と' | 'て')
+            || matches!(c, 'の' | 'も' | 'ら')
+                && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
     });
     let start = start + cut.map_or(0, |(i, c)| i + c.len_utf8());
     let name = text[start..end].trim_start_matches(['.', '/']).to_owned();
@@ -337,6 +331,17 @@ pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
 }
 
+/// Whether `text` can be a Japanese noun (a column's name): not empty, at most 16 characters,
+/// not starting with a particle and holding no verb ending (「に合計した一覧」 is a phrase).
+pub fn is_japanese_noun(text: &str) -> bool {
+    const PARTICLES: [char; 9] = ['に', 'を', 'が', 'は', 'で', 'と', 'の', 'へ', 'も'];
+    const VERB_ENDINGS: [&str; 8] = ["した", "して", "する", "され", "ごと", "ている", "てい", "しい"];
+    !text.is_empty()
+        && text.chars().count() <= 16
+        && !text.starts_with(PARTICLES)
+        && !VERB_ENDINGS.iter().any(|e| text.contains(e))
+}
+
 /// The Japanese noun right after byte offset `start`, up to a particle.
 pub fn japanese_noun_after(text: &str, start: usize) -> Option<String> {
     let noun: String = text[start..].chars().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
@@ -395,6 +400,8 @@ mod tests {
         );
         assert_eq!(names("受注.csvの商品コードで商品マスタ.xlsxと突き合わせ"), ["受注.csv", "商品マスタ.xlsx"]);
         assert_eq!(names("フォルダのdata.csvを読み、売上の明細.xlsxに保存"), ["data.csv", "売上の明細.xlsx"]);
+        assert_eq!(names("請求書管理.csvの状態ごとの件数を数えて件数.csvに出して"), ["請求書管理.csv", "件数.csv"]);
+        assert_eq!(names("件数を数えて結果.csvに出して"), ["結果.csv"]);
     }
 
     #[test]

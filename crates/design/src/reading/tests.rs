@@ -136,3 +136,13 @@ fn a_file_named_last_is_an_output_only_when_nothing_is_read_before_it() {
     let r = read_instruction("Compare the totals in a.csv with those in b.csv");
     assert!(r.outputs.iter().all(|o| o.path.as_deref() != Some("b.csv")), "{:?}", r.outputs);
 }
+
+#[test]
+fn the_language_is_the_one_that_carries_the_sentence() {
+    let en = "Our Tokyo office sent 支払一覧.csv. Please pull out only the rows where 部門 is 営業 and save them.";
+    assert_eq!(Language::of(en), Language::En);
+    assert_eq!(Language::of("Total the 金額 column per 取引先 and write totals.csv"), Language::En);
+    assert_eq!(Language::of("請求書管理.csvのstatusごとの件数を数えてcount.csvに出して"), Language::Ja);
+    assert_eq!(Language::of("sales.csv の amount が 1000 以上の行だけを残して CSV で出力して"), Language::Ja);
+    assert_eq!(Language::of("Read expenses.csv and total per department"), Language::En);
+}

@@ -149,7 +149,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     output_phrase: re(
         r"(?i)(csv|excel|エクセル|レポート|報告書|一覧表)(で|に|として)(ほしい|欲しい|ください|下さい|ちょうだい)",
     ),
-    read: re(r"読み込|読込|取り込|開いて|から"),
+    read: re(r"読み込|読込|取り込|開いて|から|を読み|を読んで"),
     rest: re(r"残り|それ以外|除外した|対象外|外れた|未照合|一致しない|漏れ"),
     documents: re(r"(?i)pdf|書類|ドキュメント|文書|word|領収書の画像|スキャン|契約書"),
     excel_word: re(r"(?i)excel|エクセル|xlsx|ワークブック|スプレッドシート"),

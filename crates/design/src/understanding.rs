@@ -1,0 +1,175 @@
+//! Whether the instruction says what to read, what to do and what to write (issue 27 §4).
+//!
+//! An instruction the reader turns into no source, no operation and no output ("do the monthly
+//! thing", garbage) gets no plan: the engine asks those three things instead. One that names a
+//! source and an output but an action the reader could not place ("check them", 「確認して」)
+//! gets no copy of its rows either: the engine asks what to do with them. The answers are added
+//! to the instruction, which is read again.
+
+use std::sync::LazyLock;
+
+use indexmap::IndexMap;
+use planwright_runs::{FieldType, Requirement};
+use regex::Regex;
+use serde_json::Value;
+
+use crate::reading::{Language, Reading};
+use crate::requirements::{DesignRequirement, Target};
+
+/// A part of the job the instruction must say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Read,
+    Do,
+    Write,
+}
+
+impl Part {
+    const ALL: [Part; 3] = [Part::Read, Part::Do, Part::Write];
+
+    fn name(self) -> &'static str {
+        match self {
+            Part::Read => "read",
+            Part::Do => "do",
+            Part::Write => "write",
+        }
+    }
+
+    /// The answer's key: `instruction.read`.
+    fn id(self) -> String {
+        format!("instruction.{}", self.name())
+    }
+}
+
+/// Actions a person asks for that need an operation: when one is there and the reader placed
+/// none, the rows are not simply copied.
+static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean up|fix)\b")
+        .expect("action pattern")
+});
+static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理",
+    )
+    .expect("action pattern")
+});
+
+/// The parts `reading` leaves unsaid, with the words of an action it could not place.
+pub fn unsaid(reading: &Reading, text: &str, templates: bool) -> Vec<(Part, Option<String>)> {
+    let nothing = reading.sources.is_empty() && reading.steps.is_empty() && reading.outputs.is_empty();
+    if nothing && !templates {
+        return Part::ALL.iter().map(|p| (*p, None)).collect();
+    }
+    if reading.steps.is_empty() && reading.columns.is_empty() && !reading.combine && !templates {
+        let action = match reading.language {
+            Language::En => EN_ACTION.find(&text.to_ascii_lowercase()).map(|m| m.as_str().to_owned()),
+            Language::Ja => JA_ACTION.find(text).map(|m| m.as_str().to_owned()),
+        };
+        if let Some(action) = action {
+            return vec![(Part::Do, Some(action))];
+        }
+    }
+    Vec::new()
+}
+
+/// The questions for the unsaid parts, in the instruction's language.
+pub fn questions(unsaid: &[(Part, Option<String>)], language: Language) -> Vec<DesignRequirement> {
+    unsaid
+        .iter()
+        .map(|(part, action)| {
+            let (label, hint) = match (part, language) {
+                (Part::Read, Language::En) => ("What should it read?", "e.g. payments.csv from the bank"),
+                (Part::Read, Language::Ja) => ("何を読み込みますか？", "例：銀行の入金明細.csv"),
+                (Part::Do, Language::En) => {
+                    ("What should it do with the data?", "e.g. keep the approved rows and total the amount per vendor")
+                }
+                (Part::Do, Language::Ja) => {
+                    ("データをどうしますか？", "例：承認済みの行だけ残し、取引先ごとに金額を合計する")
+                }
+                (Part::Write, Language::En) => ("What should it write?", "e.g. an Excel file totals.xlsx"),
+                (Part::Write, Language::Ja) => ("何を出力しますか？", "例：集計結果.xlsx に出力"),
+            };
+            let description = action.as_ref().map(|action| match language {
+                Language::En => format!(
+                    "The instruction says \"{action}\", but not in steps the engine can build: say it as steps."
+                ),
+                Language::Ja => {
+                    format!("指示の「{action}」を、作れる手順として読み取れませんでした。手順として書いてください。")
+                }
+            });
+            DesignRequirement {
+                requirement: Requirement {
+                    id: part.id(),
+                    field: FieldType::Text,
+                    label: Some(label.to_owned()),
+                    description,
+                    options: Vec::new(),
+                    required: true,
+                    accept: None,
+                    hint: Some(hint.to_owned()),
+                    validation: None,
+                },
+                target: Target::Instruction { part: part.name().to_owned() },
+            }
+        })
+        .collect()
+}
+
+/// The instruction with the answers to its questions added, as sentences of its language.
+pub fn with_answers(instruction: &str, answers: &IndexMap<String, Value>, language: Language) -> String {
+    let mut text = instruction.trim().to_owned();
+    for part in Part::ALL {
+        let Some(answer) = answers.get(&part.id()).and_then(Value::as_str).map(str::trim).filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
+        let sentence = match (part, language) {
+            (Part::Read, Language::En) => format!("Read {answer}."),
+            (Part::Read, Language::Ja) => format!("{answer}を読み込む。"),
+            (Part::Do, Language::En) => format!("{answer}."),
+            (Part::Do, Language::Ja) => format!("{answer}。"),
+            (Part::Write, Language::En) => format!("Write the result to {answer}."),
+            (Part::Write, Language::Ja) => format!("結果を{answer}に出力する。"),
+        };
+        let separator = if language == Language::Ja || text.ends_with(['.', '!', '?']) { " " } else { ". " };
+        text = format!("{text}{separator}{sentence}");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reading::read_instruction;
+
+    #[test]
+    fn an_instruction_that_says_nothing_asks_all_three() {
+        for text in ["do the monthly thing", "\u{1}\u{2} ###", "いつものやつをお願い"] {
+            let reading = read_instruction(text);
+            let parts: Vec<Part> = unsaid(&reading, text, false).into_iter().map(|(p, _)| p).collect();
+            assert_eq!(parts, Part::ALL, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn an_action_the_reader_could_not_place_is_asked_not_copied() {
+        let text = "Read ledger.csv, check it for anything odd and save the result as review.xlsx";
+        let reading = read_instruction(text);
+        assert_eq!(unsaid(&reading, text, false), [(Part::Do, Some("check".to_owned()))]);
+        let copy = "Convert ledger.csv to ledger.xlsx";
+        assert!(unsaid(&read_instruction(copy), copy, false).is_empty(), "a copy is what it asks for");
+    }
+
+    #[test]
+    fn answers_become_sentences_read_again() {
+        let answers = IndexMap::from([
+            ("instruction.read".to_owned(), Value::from("payments.csv")),
+            ("instruction.write".to_owned(), Value::from("totals.xlsx")),
+        ]);
+        let text = with_answers("do the monthly thing", &answers, Language::En);
+        assert_eq!(text, "do the monthly thing. Read payments.csv. Write the result to totals.xlsx.");
+        let reading = read_instruction(&text);
+        assert_eq!(reading.sources.len(), 1);
+        assert_eq!(reading.outputs.len(), 1);
+    }
+}
