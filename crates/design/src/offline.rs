@@ -1078,6 +1078,9 @@ fn text_or_ref(value: &Value) -> String {
 
 /// The column an aggregation writes: `total_amount`, `count`, 「金額合計」.
 fn result_name(a: &Aggregation, language: Language) -> String {
+    if let Some(name) = &a.name {
+        return name.clone();
+    }
     let field = a.field.clone().unwrap_or_default();
     match language {
         Language::En => {

@@ -63,7 +63,7 @@ static EN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 static EN_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bbetween\s+\S+\s+and\s+\S+"));
 static EN_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[a-z_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
     )
 });
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
@@ -454,7 +454,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             .filter(|_| op != "count");
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
-            aggregations.push(Aggregation { op, field });
+            aggregations.push(Aggregation { op, field, name: None });
         }
     }
     if aggregations.is_empty() && by.is_empty() {
@@ -464,7 +464,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         if !lower.contains("group") {
             return None;
         }
-        aggregations.push(Aggregation { op: "count", field: None });
+        aggregations.push(Aggregation { op: "count", field: None, name: None });
     }
     Some((by, aggregations, first.unwrap_or(0)))
 }
@@ -515,7 +515,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         }
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(whole.start(), |f: usize| f.min(whole.start())));
-            aggregations.push(Aggregation { op, field });
+            aggregations.push(Aggregation { op, field, name: None });
         }
     }
     // 「件数と金額を集計」
@@ -535,7 +535,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         return None;
     }
     if aggregations.is_empty() {
-        aggregations.push(Aggregation { op: "sum", field: None });
+        aggregations.push(Aggregation { op: "sum", field: None, name: None });
     }
     Some((by, aggregations, first.unwrap_or(0)))
 }

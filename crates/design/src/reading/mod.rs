@@ -126,6 +126,8 @@ pub struct Aggregation {
     /// `sum count avg min max`.
     pub op: &'static str,
     pub field: Option<String>,
+    /// The result column's name, when the text fixes it (a total a later condition names).
+    pub name: Option<String>,
 }
 
 /// One operation of the pipeline.
@@ -322,7 +324,11 @@ impl Reader<'_> {
         let mut browser_clauses: Vec<&Clause> = Vec::new();
         let mut steps: Vec<(usize, Step)> = Vec::new();
         let chosen = self.chosen_columns();
-        for (index, clause) in self.clauses.iter().enumerate() {
+        for (index, whole) in self.clauses.iter().enumerate() {
+            // Operations are read with file names blanked: 「部門別平均.xlsx」 asks for no average.
+            let mut masked = whole.clone();
+            masked.text = slots::without_file_names(&whole.text);
+            let clause = &masked;
             let lower = clause.text.to_ascii_lowercase();
             let l = self.lexicon;
             let choosing_columns = chosen
@@ -331,7 +337,7 @@ impl Reader<'_> {
             let output_clause = l.output.is_match(&lower);
             let reads_page = l.table.is_match(&lower) && (l.extract.is_match(&lower) || l.read.is_match(&lower));
             if web && (l.browser.is_match(&lower) || !slots::urls(&clause.text).is_empty() || reads_page) {
-                browser_clauses.push(clause);
+                browser_clauses.push(whole);
                 continue;
             }
             if let Some(m) = l.confirm.find(&lower) {
@@ -391,7 +397,7 @@ impl Reader<'_> {
             // "remove" or 「だけ」 that is not a filter unless the clause says conditions.
             let totals = self.lexicon.totals.is_match(&lower);
             // 「仕入先別の買掛金残高 payables.xlsx を読み」 describes the file it reads.
-            let describes_source = !totals && l.read.is_match(&lower) && !slots::file_names(&clause.text).is_empty();
+            let describes_source = !totals && l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
             if let Some((at, step)) =
                 self.aggregate(clause).filter(|_| (shaped.is_empty() || totals) && !describes_source)
             {
@@ -408,6 +414,11 @@ impl Reader<'_> {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
         }
         steps.sort_by_key(|(at, _)| *at);
+        // Removing duplicates is what is asked when the text also mentions finding them.
+        if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
+            steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
+        }
+        let steps = self.conditions_on_groups(steps);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.sources_and_outputs(documents);
@@ -437,12 +448,79 @@ impl Reader<'_> {
             Language::En => {
                 let lower = self.text.to_ascii_lowercase();
                 let c = words::EN_UNMATCHED_SUBJECT.captures(&lower)?;
-                let subject = c.name("x").or(c.name("y"))?.as_str();
+                let subject = c.name("x").or(c.name("y")).or(c.name("z"))?.as_str();
                 Some(slots::singular(subject))
             }
             Language::Ja => {
                 let c = words::JA_UNMATCHED_SUBJECT.captures(self.text)?;
                 Some(c.name("x").or(c.name("y"))?.as_str().to_owned())
+            }
+        }
+    }
+
+    /// "Keep only the suppliers whose balance is over 1M, totalled per supplier", 「残高が100万円
+    /// を超える仕入先だけを残して、仕入先ごとに合計」: the rows kept are the groups a later total
+    /// makes, so the condition applies to each group's total, after it. The total keeps the
+    /// column's name so the condition still names it.
+    fn conditions_on_groups(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+        let mut i = 0;
+        while i < steps.len() {
+            let subject = match &steps[i].1 {
+                Step::Filter { conditions, exclude: false } if conditions.iter().all(|c| c.field.is_some()) => {
+                    self.kept_subject(steps[i].0)
+                }
+                _ => None,
+            };
+            let group = subject.and_then(|subject| {
+                steps.iter().skip(i + 1).position(
+                    |(_, s)| matches!(s, Step::Aggregate { by, .. } if by.iter().any(|b| same_noun(b, &subject))),
+                )
+            });
+            let (Some(offset), Step::Filter { conditions, .. }) = (group, &steps[i].1) else {
+                i += 1;
+                continue;
+            };
+            let fields: Vec<String> = conditions.iter().filter_map(|c| c.field.clone()).collect();
+            let j = i + 1 + offset;
+            if let Step::Aggregate { aggregations, .. } = &mut steps[j].1 {
+                for field in &fields {
+                    match aggregations.iter_mut().find(|a| a.op == "sum" && a.field.as_ref().is_none_or(|f| f == field))
+                    {
+                        Some(sum) => {
+                            sum.field = Some(field.clone());
+                            sum.name = Some(field.clone());
+                        }
+                        None => aggregations.push(Aggregation {
+                            op: "sum",
+                            field: Some(field.clone()),
+                            name: Some(field.clone()),
+                        }),
+                    }
+                }
+            }
+            let filter = steps.remove(i);
+            steps.insert(j, filter);
+        }
+        steps
+    }
+
+    /// What a filter clause at `at` keeps: "the suppliers" in "keep only the suppliers whose
+    /// …", 「仕入先」 in 「…仕入先だけを残して」.
+    fn kept_subject(&self, at: usize) -> Option<String> {
+        let clause = self.clauses.iter().find(|c| c.start <= at && at < c.start + c.text.len().max(1))?;
+        match self.language {
+            Language::En => {
+                let lower = clause.text.to_ascii_lowercase();
+                let c = words::EN_KEPT_SUBJECT.captures(&lower)?;
+                Some(slots::singular(&c["s"]))
+            }
+            Language::Ja => {
+                let m = words::JA_KEPT_SUBJECT.find(&clause.text)?;
+                let noun = slots::japanese_noun_before(&clause.text, m.start())?;
+                // 「超える仕入先」: the noun is the run after the verb's kana.
+                let start = noun.char_indices().rfind(|(_, c)| matches!(c, '\u{3040}'..='\u{309f}'));
+                let noun = start.map_or(noun.as_str(), |(i, c)| &noun[i + c.len_utf8()..]);
+                (!noun.is_empty()).then(|| noun.to_owned())
             }
         }
     }
@@ -905,6 +983,12 @@ impl Reader<'_> {
             .or(c.name("d"))
             .map(|m| m.as_str().trim_matches(['"', '\'', '「', '」']).to_owned())
     }
+}
+
+/// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.
+fn same_noun(a: &str, b: &str) -> bool {
+    let fold = |t: &str| slots::singular(t.trim()).to_lowercase();
+    fold(a) == fold(b)
 }
 
 fn regex_find(pattern: &regex::Regex, text: &str) -> Option<usize> {

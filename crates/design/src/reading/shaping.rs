@@ -80,6 +80,18 @@ static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words that ask for something to be found or shown ("find", 「探して」), as opposed to a
+/// sentence telling what happened.
+static EN_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(find|finds|list|lists|show|check|flag|identify|spot|look for|detect|give me|report|extract|pull|keep|get|highlight|mark|need|want|see|possible|suspect|suspected|potential)\b",
+    )
+});
+static JA_ASKS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか",
+    )
+});
 static JA_DUPLICATE: LazyLock<Regex> =
     LazyLock::new(|| re(r"重複|二重|ダブ|だぶ|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、).{0,4}同じ"));
 static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -206,6 +218,10 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let found = EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower))?;
     let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")
         || EN_DEDUPE_ALONE.is_match(lower);
+    // "Some invoices were entered twice." tells what happened; it asks for nothing.
+    if !remove && !EN_ASKS.is_match(lower) {
+        return None;
+    }
     let mut by: Vec<String> = EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect();
     if by.is_empty() {
         // "duplicates by invoice number", "one row per customer".
@@ -306,6 +322,10 @@ pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
     let found = JA_DUPLICATE.find(clause).or_else(|| JA_REMOVE.find(clause))?;
     let remove = JA_REMOVE.is_match(clause);
+    // 「同じ伝票が二重に取り込まれてしまいました」 tells what happened; it asks for nothing.
+    if !remove && !JA_ASKS.is_match(clause) {
+        return None;
+    }
     let mut by: Vec<String> = Vec::new();
     if let Some(c) = JA_SAME_PAIR.captures(clause) {
         by.extend([&c["a"], &c["b"]].into_iter().filter_map(|n| ja_column(n.trim_start_matches("同じ"))));

@@ -58,6 +58,18 @@ fn split_names(text: &str, start: usize, end: usize) -> Vec<FileName> {
     names
 }
 
+/// `text` with every file name replaced by spaces of the same length (offsets stay valid).
+pub fn without_file_names(text: &str) -> String {
+    let mut masked = text.to_owned();
+    for file in file_names(text) {
+        let end = file.at + file.name.len();
+        if masked.is_char_boundary(file.at) && masked.is_char_boundary(end) {
+            masked.replace_range(file.at..end, &" ".repeat(file.name.len()));
+        }
+    }
+    masked
+}
+
 /// The name in `text[start..end]`, without the sentence before it (「フォルダのdata.csv」;
 /// 「承認済み.csv」 keeps its kana).
 fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {

@@ -146,3 +146,35 @@ fn the_language_is_the_one_that_carries_the_sentence() {
     assert_eq!(Language::of("sales.csv の amount が 1000 以上の行だけを残して CSV で出力して"), Language::Ja);
     assert_eq!(Language::of("Read expenses.csv and total per department"), Language::En);
 }
+
+#[test]
+fn a_condition_on_what_a_total_groups_applies_to_each_groups_total() {
+    let r = read_instruction(
+        "仕入先別の買掛金残高 payables.xlsx を読み、残高が100万円を超える仕入先だけを残して、仕入先ごとに合計した一覧をExcelで出力して",
+    );
+    assert_eq!(ops(&r), ["aggregate", "filter"], "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["仕入先"]);
+    assert_eq!(aggregations[0].field.as_deref(), Some("残高"));
+    assert_eq!(aggregations[0].name.as_deref(), Some("残高"));
+    let r = read_instruction(
+        "Read ledger.csv, keep only the vendors whose amount is over 10000, total the amount per vendor and write big_vendors.csv",
+    );
+    assert_eq!(ops(&r), ["aggregate", "filter"], "{:?}", r.steps);
+    // Rows kept by their own value stay before the total.
+    let r =
+        read_instruction("Read expenses.csv, keep the approved rows of 100 or more, total the amounts per department");
+    assert_eq!(ops(&r), ["filter", "aggregate"]);
+}
+
+#[test]
+fn an_english_sentence_names_japanese_columns_and_values() {
+    let r = read_instruction(
+        "Our Tokyo office sent 支払一覧.csv. Please pull out only the rows where 部門 is 営業 and the amount is 50,000 yen or more, and save them as sales_payments.csv.",
+    );
+    assert_eq!(r.language, Language::En);
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    let read: Vec<(Option<&str>, &str, Value)> =
+        conditions.iter().map(|c| (c.field.as_deref(), c.operator, c.value.clone())).collect();
+    assert_eq!(read, [(Some("amount"), "gte", json!(50000)), (Some("部門"), "eq", json!("営業"))]);
+}

@@ -64,10 +64,10 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
     join: re(
-        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|compare .* (with|against|to))\b",
+        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|compare .* (with|against|to))\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice)|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -123,7 +123,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     exclude: re(r"除外|除く|除いて|除き|以外を|取り除|外して|外す"),
     aggregate: re(r"ごと|毎に|毎の|別に|別の|別で|集計|合計|小計|件数|平均|総額"),
-    join: re(r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ"),
+    join: re(r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ|を引いて|を引き|引き当て|参照して|から引|ルックアップ|(?i:vlookup)"),
     unmatched: re(
         r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金",
     ),
@@ -160,7 +160,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開",
     ),
     totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
-    append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|追加して"),
+    append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|の下に"),
 });
 
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
@@ -173,7 +173,7 @@ pub static EITHER_SIDE: LazyLock<Regex> = LazyLock::new(|| {
 /// without a receipt", "claims whose employee is not in the staff list").
 pub static EN_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?P<x>[a-z_]+) (?:that|which|who|where) (?:have|has|had|got|show|shows)? ?(?:no|not|never)\b|\b(?P<y>[a-z_]+) (?:without|with no|lacking|missing|that lack) (?:a |an |any |matching |corresponding )?[a-z_]+",
+        r"\b(?P<x>[a-z_]+) (?:that|which|who|where) (?:have|has|had|got|show|shows)? ?(?:no|not|never)\b|\b(?P<y>[a-z_]+) (?:without|with no|lacking|missing|that lack) (?:a |an |any |matching |corresponding )?[a-z_]+|\b(?P<z>[a-z_]+)(?: in [\w.]+)? (?:don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) ",
     )
 });
 /// Japanese: 「入金のない請求書」「受領がまだない発注」「社員名簿にない申請」.
@@ -182,6 +182,11 @@ pub static JA_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:の|が|に)(?:まだ)?(?:ない|無い|存在しない|見つからない|載っていない|登録されていない)(?P<x>[^、。をがはでと\s「」]{1,12}?)(?:を|が|は|だけ|のみ|の|、|。|$)|(?P<y>[^、。をがはでと\s「」]{1,12})(?:のうち|の中で)",
     )
 });
+/// English: what a filter keeps ("keep only the suppliers whose balance …").
+pub static EN_KEPT_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:only|just)\s+(?:the\s+)?(?P<s>[a-z_]+)\s+(?:whose|with|where|that|which|having)\b"));
+/// Japanese: what a filter keeps (「…仕入先だけを残して」).
+pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|のみ)(?:を|に)?(?:残|絞|抽出|抜き出)"));
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(on|by|using|via|with key|keyed on|matching on|by matching) (the )?"));
