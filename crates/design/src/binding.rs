@@ -92,6 +92,16 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
     for _ in 0..4 {
         let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
         let Ok(mut doc) = serde_json::to_value(&*plan) else { break };
+        if header_rows(&mut doc, &validation, language, &mut binding) {
+            // The columns change: check again before binding names to them.
+            match serde_json::from_value::<Plan>(doc) {
+                Ok(read) => {
+                    *plan = read;
+                    continue;
+                }
+                Err(_) => break,
+            }
+        }
         let changed = bind_named(&mut doc, &validation, language, &mut binding)
             | bind_open(&mut doc, &validation, language, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
@@ -101,6 +111,56 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
     }
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
+}
+
+/// A sheet whose first row is a title ("Corporate card statement - March 2026") has no
+/// header there: the columns read are the title and `column_2`…. Its header is the first row
+/// below whose cells are all text; the read step is told to start there (`header_row`).
+fn header_rows(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+    let mut changed = false;
+    let Some(graph) = doc.get("graph").and_then(Value::as_array).cloned() else { return false };
+    for (index, node) in graph.iter().enumerate() {
+        let (Some(id), Some("excel.read_data")) =
+            (node.get("id").and_then(Value::as_str), node.get("block").and_then(Value::as_str))
+        else {
+            continue;
+        };
+        let inputs = node.get("in");
+        if inputs.is_some_and(|i| i.get("header_row").is_some() || i.get("range").is_some()) {
+            continue;
+        }
+        let Some(rows) = validation.input_rows.get(id) else { continue };
+        let Some(first) = rows.first().and_then(Value::as_object) else { continue };
+        let generated = first.keys().filter(|k| is_generated_name(k)).count();
+        if generated == 0 || generated * 2 < first.len() {
+            continue;
+        }
+        // The header: every cell filled with text that is not a number.
+        let header = rows.iter().position(|row| {
+            row.as_object().is_some_and(|cells| {
+                cells
+                    .values()
+                    .all(|v| v.as_str().is_some_and(|t| !t.trim().is_empty() && t.trim().parse::<f64>().is_err()))
+            })
+        });
+        let Some(header) = header else { continue };
+        // Row 1 was read as the header; data row `header` (0-based) is sheet row header + 2.
+        let row = header + 2;
+        set(doc, &format!("/graph/{index}/in/header_row"), Value::from(row));
+        binding.reasoning.push(match language {
+            Language::En => format!("`{id}`: the sheet has title rows above its header; the header is row {row}."),
+            Language::Ja => {
+                format!("{id}: シートの見出しの上にタイトル行があるため、{row}行目を見出しとして読みます。")
+            }
+        });
+        changed = true;
+    }
+    changed
+}
+
+/// Whether a column's name is one a read block made for a header cell that was empty.
+fn is_generated_name(name: &str) -> bool {
+    name.strip_prefix("column_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Column names the checker found no column for.
@@ -244,9 +304,34 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     unique(meaning)
 }
 
-/// A name for comparing: lower case, widths folded, without spaces, `_`, `-`, `・` or dots.
+/// A name for comparing: lower case, widths folded, the abbreviations of column names spelt
+/// out (`txn_date` → transactiondate, `Qty` → quantity), without spaces, `_`, `-`, `・` or dots.
 fn fold(text: &str) -> String {
-    text.nfkc().flat_map(char::to_lowercase).filter(|c| c.is_alphanumeric()).collect()
+    const ABBREVIATIONS: &[(&str, &str)] = &[
+        ("txn", "transaction"),
+        ("trx", "transaction"),
+        ("amt", "amount"),
+        ("qty", "quantity"),
+        ("dept", "department"),
+        ("no", "number"),
+        ("num", "number"),
+        ("nbr", "number"),
+        ("inv", "invoice"),
+        ("cust", "customer"),
+        ("desc", "description"),
+        ("ref", "reference"),
+        ("emp", "employee"),
+        ("po", "purchaseorder"),
+        ("cc", "costcenter"),
+        ("yr", "year"),
+        ("mo", "month"),
+    ];
+    let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w, |(_, long)| long))
+        .collect()
 }
 
 /// `x` when `text` is exactly `${vars.x}`.
@@ -349,6 +434,9 @@ mod tests {
         assert_eq!(choose("Amount", &payments).as_deref(), Some("amount"));
         let orders = columns(&["po_number", "vendor", "order_date", "amount"]);
         assert_eq!(choose("PO number", &orders).as_deref(), Some("po_number"));
+        assert_eq!(choose("purchase order number", &orders).as_deref(), Some("po_number"));
+        let bank = columns(&["txn_date", "post_date", "payee", "amount", "txn_id"]);
+        assert_eq!(choose("transaction date", &bank).as_deref(), Some("txn_date"));
         let ja = columns(&["支払日", "支払先", "金額", "摘要"]);
         assert_eq!(choose("取引先", &ja).as_deref(), Some("支払先"));
         assert_eq!(choose("vendor", &ja).as_deref(), Some("支払先"));

@@ -220,6 +220,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
     }
     for m in EN_STATUS.find_iter(clause) {
         let word = m.as_str();
+        // "submitted twice" says how often, not which status.
+        let after = clause[m.end()..].trim_start().to_ascii_lowercase();
+        if ["twice", "more than once", "again", "two times"].iter().any(|w| after.starts_with(w)) {
+            continue;
+        }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
             continue;
         }

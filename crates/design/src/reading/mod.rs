@@ -418,6 +418,16 @@ impl Reader<'_> {
         if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
             steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
         }
+        // The key of duplicates may be said in another clause: "… twice: same employee, same
+        // date, same amount", "(same txn_id). Keep each transaction only once".
+        let keys = shaping::same_keys(self.text, self.language);
+        for (_, step) in &mut steps {
+            if let Step::Duplicates { by, .. } = step {
+                if by.len() < keys.len() && by.iter().all(|b| keys.contains(b)) {
+                    *by = keys.clone();
+                }
+            }
+        }
         let steps = self.conditions_on_groups(steps);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();

@@ -15,7 +15,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|(paid|entered|charged|billed|claimed|booked|imported|recorded|listed) twice|more than once)\b",
+        r"\b(duplicates?|duplicated|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -31,7 +31,7 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\(|—|-\s|;|\.|$))",
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
 });
 static EN_KEY: LazyLock<Regex> =
@@ -304,6 +304,20 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
     let op = if part == "year" { "year" } else { "month" };
     let name = name(m.end()).unwrap_or_else(|| op.to_owned());
     Some((m.start(), Step::Compute { name, operation: op, of }))
+}
+
+/// The columns the whole text says must be the same ("same employee, same date", 「同じ取引先で
+/// 同じ金額」), in its order.
+pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
+    let mut keys: Vec<String> = match language {
+        super::Language::En => {
+            EN_SAME.captures_iter(&text.to_ascii_lowercase()).filter_map(|c| en_column(&c[1])).collect()
+        }
+        super::Language::Ja => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    keys.retain(|k| seen.insert(k.clone()));
+    keys
 }
 
 /// The shaping operations of one Japanese clause, each with its offset in the clause.

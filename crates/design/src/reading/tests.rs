@@ -178,3 +178,19 @@ fn an_english_sentence_names_japanese_columns_and_values() {
         conditions.iter().map(|c| (c.field.as_deref(), c.operator, c.value.clone())).collect();
     assert_eq!(read, [(Some("amount"), "gte", json!(50000)), (Some("部門"), "eq", json!("営業"))]);
 }
+
+#[test]
+fn the_key_of_duplicates_may_be_said_in_another_clause() {
+    let r = read_instruction(
+        "Check expense_claims.csv for claims that were submitted twice: same employee, same date, same amount. Show me all the claims involved in double_claims.csv.",
+    );
+    assert_eq!(ops(&r), ["duplicates"], "{:?}", r.steps);
+    let Step::Duplicates { by, remove: false, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["employee", "date", "amount"]);
+    let r = read_instruction(
+        "bank_export.csv came from two overlapping downloads, so a few transactions are in there twice (same txn_id). Keep each transaction only once and save as bank_simple.xlsx.",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    let Step::Duplicates { by, remove: true, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["txn_id"]);
+}
