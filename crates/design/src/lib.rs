@@ -555,7 +555,8 @@ impl DesignEngine<'_> {
         text: &str,
         reading: &Reading,
     ) -> (Vec<TemplateSpec>, Vec<String>) {
-        if !request.templates.is_empty() || request.apply_mode != ApplyMode::Compose || !reading.steps.is_empty() {
+        let builds = !reading.steps.is_empty() || reading.combine || !reading.columns.is_empty();
+        if !request.templates.is_empty() || request.apply_mode != ApplyMode::Compose || builds {
             return (request.templates.clone(), Vec::new());
         }
         let lower = reading::normalise(text).to_lowercase();
