@@ -25,4 +25,18 @@ impl InputFiles for WorkFolderFiles {
         let table = planwright_blocks::input_table(block, &inputs, &self.root)?;
         Some(InputTable { file, columns: table.columns, rows: table.rows })
     }
+
+    fn missing(&self, _block: &str, inputs: &IndexMap<String, Value>) -> bool {
+        match inputs.get("path").and_then(Value::as_str) {
+            Some(path) => {
+                let Ok(root) = planwright_block::Workdir::new(&self.root) else { return false };
+                match root.resolve("path", path) {
+                    Ok(file) => !file.exists(),
+                    // A path the work folder cannot hold, or `${vars.x}` given at run time.
+                    Err(_) => true,
+                }
+            }
+            None => true,
+        }
+    }
 }

@@ -16,7 +16,7 @@ use indexmap::IndexMap;
 use planwright_catalog::Catalog;
 use planwright_plan::reference::Reference;
 use planwright_plan::{Code, Column, ColumnKind, Plan, Root, Template};
-use planwright_validate::{validate_plan_with_files, InputFiles, NoPlans, Validation};
+use planwright_validate::{validate_plan_with_files, InputFiles, InputTable, NoPlans, Validation};
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
@@ -111,8 +111,62 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
             _ => break,
         }
     }
+    assume(plan, catalog, files, language, &mut binding);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
+}
+
+/// The work folder's files, and an input file that is not there read as a table with no
+/// columns: every column named from it is then one the engine assumed.
+struct WithAssumed<'a>(&'a dyn InputFiles);
+
+impl InputFiles for WithAssumed<'_> {
+    fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
+        self.0.columns(block, inputs).or_else(|| {
+            let file = inputs.get("path").and_then(Value::as_str).unwrap_or_default().to_owned();
+            self.0.missing(block, inputs).then(|| InputTable { file, columns: Vec::new(), rows: Vec::new() })
+        })
+    }
+}
+
+/// A column the plan names from a file that is not in the work folder (yet) is the engine's
+/// assumption: it becomes a question, with the instruction's word as its hint.
+fn assume(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, language: Language, binding: &mut Binding) {
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, &WithAssumed(files));
+    let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
+    let mut asked = Vec::new();
+    for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
+        let Some(wanted) = doc.pointer(&finding.path).and_then(Value::as_str).map(str::to_owned) else { continue };
+        if single_var(&wanted).is_some() || !is_plain_literal(&wanted) {
+            continue;
+        }
+        let name = new_var(&mut doc, &wanted);
+        set(&mut doc, &finding.path, Value::from(format!("${{vars.{name}}}")));
+        binding.questions.push(ColumnQuestion { var: name, wanted: wanted.clone(), columns: Vec::new() });
+        asked.push(wanted);
+    }
+    if asked.is_empty() {
+        return;
+    }
+    if let Ok(assumed) = serde_json::from_value::<Plan>(doc) {
+        *plan = assumed;
+        asked.dedup();
+        binding.reasoning.push(match language {
+            Language::En => format!(
+                "The data is not in the work folder yet, so the columns {} are asked rather than assumed.",
+                asked.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+            ),
+            Language::Ja => format!(
+                "データが作業フォルダーにまだないため、列 {} は推測せずに確認します。",
+                asked.iter().map(|a| format!("「{a}」")).collect::<Vec<_>>().join("・")
+            ),
+        });
+    }
+}
+
+/// A name written out (not a reference to another step or var).
+fn is_plain_literal(text: &str) -> bool {
+    matches!(Template::parse(text), Ok(Template::Literal(_)))
 }
 
 /// A sheet whose first row is a title ("Corporate card statement - March 2026") has no

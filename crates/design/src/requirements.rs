@@ -383,13 +383,27 @@ pub fn offer_columns(
         let asked = requirements.iter_mut().find(|r| r.target == Target::Var { name: question.var.clone() });
         let Some(asked) = asked else { continue };
         let r = &mut asked.requirement;
-        r.field = FieldType::Select;
-        r.options = question.columns.clone();
         r.required = true;
         r.label = Some(match language {
             Language::En => format!("Which column is \"{}\"?", question.wanted),
             Language::Ja => format!("「{}」はどの列ですか？", question.wanted),
         });
+        if question.columns.is_empty() {
+            // The file is not there yet: the word the instruction used is only a hint.
+            r.field = FieldType::Text;
+            r.hint = Some(question.wanted.clone());
+            r.description = Some(
+                language
+                    .pick(
+                        "The data is not in the work folder yet: give the column's name as the file has it, or add the file and generate again.",
+                        "データが作業フォルダーにまだありません。ファイルにある列名を入力するか、ファイルを追加してからもう一度生成してください。",
+                    )
+                    .to_owned(),
+            );
+            continue;
+        }
+        r.field = FieldType::Select;
+        r.options = question.columns.clone();
         r.description = Some(
             language
                 .pick(

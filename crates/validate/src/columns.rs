@@ -22,6 +22,13 @@ pub trait InputFiles {
     /// `None` when that is not known before the run (no such file yet, a path given at run
     /// time, not a read block).
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable>;
+
+    /// Whether the file `block` would read is known not to be there (no such file in the work
+    /// folder, or a path given at run time): its columns can only be assumed. A file that is
+    /// there but not read before the run (too large) is not missing.
+    fn missing(&self, _block: &str, _inputs: &IndexMap<String, Value>) -> bool {
+        false
+    }
 }
 
 /// The columns of an input file, the file's name for findings, and its first rows (for the

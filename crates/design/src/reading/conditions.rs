@@ -122,6 +122,10 @@ fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
     };
     let (first, last) = month_range(year, month)?;
     let before = clause[..whole.start()].trim_end().to_ascii_lowercase();
+    // "(e.g. 2026-01)" shows a form; it keeps no month.
+    if ["e.g.", "e.g", "eg", "like", "such as", "for example", "(", "as in"].iter().any(|w| before.ends_with(w)) {
+        return None;
+    }
     let before = ["in", "during", "for", "of", "from", "on"].iter().fold(before.as_str(), |b, w| {
         b.strip_suffix(w).filter(|rest| rest.is_empty() || rest.ends_with(' ')).map_or(b, str::trim_end)
     });

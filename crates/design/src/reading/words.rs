@@ -191,7 +191,7 @@ pub static EN_KEPT_SUBJECT: LazyLock<Regex> =
 pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|のみ)(?:を|に)?(?:残|絞|抽出|抜き出)"));
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(on|by|using|via|with key|keyed on|matching on|by matching) (the )?"));
+    LazyLock::new(|| re(r"\b(by matching on|matching on|keyed on|with key|on|by|using|via) (the )?"));
 /// Japanese: the particle and verb after a match key (`取引先コードで突き合わせ`).
 pub static JA_JOIN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
