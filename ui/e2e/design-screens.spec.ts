@@ -2,7 +2,7 @@
 // 1280×800 (and the result at 1920×1080): scripts/design-screenshots, or
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/design-screens.spec.ts`. Skipped in the
 // ordinary test run; each step still checks what it shows before the picture is taken.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -137,6 +137,52 @@ for (const lang of ['en', 'ja'] as const) {
         await shot(page, `5a-generating-${lang}-${theme}`);
         await page.keyboard.press('Escape');
         await expect(page.locator('.progress')).toHaveCount(0);
+      });
+    });
+  }
+}
+
+/** A payments file whose two amount columns the words cannot tell apart, and an instruction for it. */
+const BOUND = {
+  en: {
+    file: 'date,vendor,billed_amount,paid_amount\n2026-03-02,Acme Supplies,1200,1200\n2026-03-03,Blue Freight,860.5,400\n',
+    instruction: 'Read data/payments.csv, total the amount per supplier and write supplier_totals.csv',
+    question: 'Which column is "amount"?',
+    vague: 'do the monthly thing',
+    read: 'What should it read?',
+  },
+  ja: {
+    file: '日付,支払先,請求額,入金額\n2026-03-02,株式会社山田商事,132000,132000\n2026-03-03,東和物流株式会社,88000,40000\n',
+    instruction: 'data/payments.csv を読み込み、取引先ごとに金額を合計して取引先別合計.csv に出力して',
+    question: '「金額」はどの列ですか？',
+    vague: 'いつものやつをお願い',
+    read: '何を読み込みますか？',
+  },
+} as const;
+
+for (const lang of ['en', 'ja'] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test.describe(`${lang} ${theme}, designed from the data`, () => {
+      test.skip(OUT === '', 'set PLANWRIGHT_SCREENSHOTS to a folder to take the screenshots');
+      test.use({ locale: lang === 'ja' ? 'ja-JP' : 'en-US', colorScheme: theme, viewport: { width: 1280, height: 800 } });
+
+      test('the chat asks with the file\'s columns, and asks what the job is when the words do not say', async ({ page, studio }) => {
+        const w = WORDS[lang];
+        const b = BOUND[lang];
+        const v = `${lang}-${theme}`;
+        mkdirSync(join(studio.workspace, 'data'), { recursive: true });
+        writeFileSync(join(studio.workspace, 'data', 'payments.csv'), b.file);
+        await page.getByRole('textbox', { name: w.ask }).fill(b.instruction);
+        await page.keyboard.press('Control+Enter');
+        const form = page.getByRole('form', { name: w.form });
+        await expect(form).toContainText(b.question);
+        await expect(form.getByRole('combobox').locator('option')).toHaveCount(5);
+        await shot(page, `design-data-bound-chat-${v}`);
+
+        await page.getByRole('textbox', { name: w.ask }).fill(b.vague);
+        await page.keyboard.press('Control+Enter');
+        await expect(form).toContainText(b.read);
+        await shot(page, `design-job-questions-${v}`);
       });
     });
   }

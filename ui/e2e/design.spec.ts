@@ -1,6 +1,6 @@
 // The Design tab end to end, offline, as a person uses it: describe → candidates → generate →
 // chat → register, documents, templates, the repair review, and a cancelled generation.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
@@ -94,6 +94,51 @@ test('a missing input is asked in the chat, the answer fills vars, and the plan 
   await expect(page.getByText(/Registered as big_\d{12}\.yaml/)).toBeVisible();
   await page.getByRole('radio', { name: 'Designs' }).click();
   await expect(page.getByRole('list', { name: 'Designs' })).toContainText('big');
+});
+
+test('an instruction that says no job gets questions, not a plan, and the answers design it', async ({ page, studio }) => {
+  void studio;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  const before = await editorText(page);
+  await describe(page, 'do the monthly thing');
+  await generate(page);
+  await expect(page.getByText(/I cannot tell yet what this job reads, does or writes/)).toBeVisible();
+  expect(await editorText(page), 'no plan replaces the one in the editor').toBe(before);
+  const form = page.getByRole('form', { name: 'Your answer' });
+  for (const [question, answer] of [
+    ['What should it read?', 'payments.csv'],
+    ['What should it do with the data?', 'keep the rows where amount is over 100'],
+    ['What should it write?', 'big_payments.csv'],
+  ]) {
+    await expect(form).toContainText(question);
+    await form.getByRole('textbox').fill(answer);
+    await form.getByRole('textbox').press('Enter');
+  }
+  await expect(page.getByText('Designing the plan again with your answers')).toBeVisible();
+  await expect.poll(() => editorText(page)).toContain('big_payments.csv');
+  const text = await editorText(page);
+  expect(text).toContain('path: payments.csv');
+  expect(text).toContain('block: transforms.filter');
+});
+
+test('the words are bound to the workspace file\'s columns, and a column it cannot tell is asked with them as choices', async ({ page, studio }) => {
+  mkdirSync(join(studio.workspace, 'data'), { recursive: true });
+  writeFileSync(
+    join(studio.workspace, 'data', 'payments.csv'),
+    'date,vendor,billed_amount,paid_amount\n2026-03-02,Acme,1200,1200\n2026-03-03,Blue Freight,860.5,400\n',
+  );
+  await describe(page, 'Read data/payments.csv, total the amount per supplier and write supplier_totals.csv');
+  await generate(page);
+  const form = page.getByRole('form', { name: 'Your answer' });
+  await expect(form).toContainText('Which column is "amount"?');
+  const choice = form.getByRole('combobox');
+  await expect(choice.locator('option')).toHaveText(['Choose…', 'date', 'vendor', 'billed_amount', 'paid_amount']);
+  await choice.selectOption('paid_amount');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect.poll(() => editorText(page)).toContain('amount_column: paid_amount');
+  expect(await editorText(page), '"supplier" is the file\'s vendor').toContain('- vendor');
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
 });
 
 test('a skipped question stays open, and Register asks before registering a plan with open questions', async ({ page, studio }) => {

@@ -174,6 +174,9 @@ pub struct GenerationResult {
     pub instruction: String,
     pub plan_id: String,
     pub valid: bool,
+    /// The instruction does not say what to read, do or write: `text` is no plan, and
+    /// `requirements` are the questions whose answers complete the instruction.
+    pub refused: bool,
     /// `the offline designer`, or the model and its provider.
     pub designed_by: String,
     pub offline: bool,
@@ -704,6 +707,7 @@ fn result(
         instruction,
         plan_id: generated.plan.id.clone(),
         valid: generated.valid,
+        refused: generated.refused,
         designed_by: generated.designed_by(),
         offline: matches!(generated.provenance, planwright_llm::Provenance::Offline),
         reasoning: generated.reasoning,

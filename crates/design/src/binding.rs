@@ -335,29 +335,23 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         return unique(exact);
     }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
-    let containing: Vec<&Column> = columns
-        .iter()
-        .filter(|c| {
-            let name = fold(&c.name);
-            long_enough(&name) && long_enough(&want) && (name.contains(&want) || want.contains(&name))
-        })
-        .collect();
-    if !containing.is_empty() {
-        return unique(containing);
-    }
     let words: Vec<String> = SYNONYMS
         .iter()
         .filter(|group| group.iter().any(|w| fold(w) == want))
         .flat_map(|group| group.iter().map(|w| fold(w)))
         .collect();
-    let meaning: Vec<&Column> = columns
+    // A column containing the word ("invoice" → invoice_ref), or one of a word of the same
+    // meaning (supplier → vendor): bound only when one column is either. 「金額」 is in
+    // 「入金額」, but 「請求額」 is an amount too: asked.
+    let candidates: Vec<&Column> = columns
         .iter()
         .filter(|c| {
             let name = fold(&c.name);
-            words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
+            let contains = long_enough(&name) && long_enough(&want) && (name.contains(&want) || want.contains(&name));
+            contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
         })
         .collect();
-    unique(meaning)
+    unique(candidates)
 }
 
 /// A name for comparing: lower case, widths folded, the abbreviations of column names spelt
@@ -441,7 +435,12 @@ fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String
 
 /// A new var for the column the text calls `wanted`, unused so far.
 fn new_var(doc: &mut Value, wanted: &str) -> String {
-    let base = identifier(wanted).map_or_else(|| "column".to_owned(), |id| format!("{id}_column"));
+    // A Japanese word is named by its meaning in English (「金額」 → amount_column).
+    let meaning = || {
+        let want = fold(wanted);
+        SYNONYMS.iter().find(|group| group.iter().any(|w| fold(w) == want)).map(|group| group[0].to_owned())
+    };
+    let base = identifier(wanted).or_else(meaning).map_or_else(|| "column".to_owned(), |id| format!("{id}_column"));
     let taken = |name: &str| doc.pointer(&format!("/vars/{name}")).is_some();
     let mut name = base.clone();
     let mut n = 2;
@@ -495,6 +494,8 @@ mod tests {
         assert_eq!(choose("transaction date", &bank).as_deref(), Some("txn_date"));
         let ja = columns(&["支払日", "支払先", "金額", "摘要"]);
         assert_eq!(choose("取引先", &ja).as_deref(), Some("支払先"));
+        let invoices = columns(&["invoice_ref", "customer", "total"]);
+        assert_eq!(choose("invoice", &invoices).as_deref(), Some("invoice_ref"));
         assert_eq!(choose("vendor", &ja).as_deref(), Some("支払先"));
     }
 
@@ -502,6 +503,8 @@ mod tests {
     fn a_word_that_could_be_two_columns_or_none_is_not_bound() {
         let two = columns(&["billed_amount", "paid_amount", "customer"]);
         assert_eq!(choose("amount", &two), None, "two amounts: asked");
+        let deposits = columns(&["日付", "支払先", "請求額", "入金額"]);
+        assert_eq!(choose("金額", &deposits), None, "「入金額」 holds 「金額」, but 「請求額」 is an amount too");
         assert_eq!(choose("region", &two), None);
         assert_eq!(choose("", &two), None);
         let totals = columns(&["仕入先", "合計"]);

@@ -386,7 +386,7 @@ impl DesignEngine<'_> {
         let mut best = (plan.clone(), findings.clone());
         let first = plan.clone();
         for round in 1..=options.max_attempts {
-            if errors(&findings) == 0 || cancel.is_cancelled() {
+            if errors(&findings) == 0 || refused || cancel.is_cancelled() {
                 break;
             }
             progress(DesignStage::Repairing { round });

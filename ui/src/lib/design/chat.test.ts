@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DesignRequirement } from '../api/types/DesignRequirement';
-import { answerField, answerText, currentQuestion, isAnswered, openQuestions, secretNames, withAnswer, withoutAnswer, withQuestion } from './chat';
+import { answerField, answerText, currentQuestion, isAnswered, jobQuestionsAnswered, openQuestions, secretNames, withAnswer, withoutAnswer, withQuestion } from './chat';
 
 const file: DesignRequirement = { id: 'input_file', type: 'file', label: 'The CSV file to read', accept: '.csv', required: true, target: { kind: 'var', name: 'input_file' } };
 const url: DesignRequirement = { id: 'open.url', type: 'text', label: 'Start page', target: { kind: 'input', node: 'open', field: 'url' } };
@@ -57,5 +57,13 @@ describe('the requirements chat', () => {
     expect(answerText([{ a: 1 }, { a: 2 }], words)).toBe('2 rows');
     expect(answerText(['a', 'b'], words)).toBe('a, b');
     expect(answerText(12, words)).toBe('12');
+  });
+
+  it('designs again only when every question about the job itself is answered', () => {
+    const read: DesignRequirement = { id: 'instruction.read', type: 'text', label: 'What should it read?', required: true, target: { kind: 'instruction', part: 'read' } };
+    const write: DesignRequirement = { id: 'instruction.write', type: 'text', label: 'What should it write?', required: true, target: { kind: 'instruction', part: 'write' } };
+    expect(jobQuestionsAnswered([read, write], { 'instruction.read': 'payments.csv' })).toBe(false);
+    expect(jobQuestionsAnswered([read, write], { 'instruction.read': 'payments.csv', 'instruction.write': 'totals.xlsx' })).toBe(true);
+    expect(jobQuestionsAnswered([file, url], { input_file: 'a.csv' }), 'no job question: nothing to design again').toBe(false);
   });
 });

@@ -101,3 +101,12 @@ export function answerField(value: Json | undefined): string {
   if (value === undefined || value === null || Array.isArray(value) || typeof value === 'object') return '';
   return String(value);
 }
+
+/**
+ * Whether every question about the job itself (what to read, do, write) is answered: the plan is
+ * then designed again with those answers added to the instruction.
+ */
+export function jobQuestionsAnswered(requirements: DesignRequirement[], answers: Answers): boolean {
+  const job = requirements.filter((r) => r.target.kind === 'instruction');
+  return job.length > 0 && job.every((r) => isAnswered(answers, r.id));
+}

@@ -7,7 +7,7 @@ import type { MessageKey } from '../i18n/en';
 import { openQuestions, secretNames, type Answers } from './chat';
 
 export interface MissingItem {
-  kind: 'var' | 'input' | 'secret' | 'error';
+  kind: 'job' | 'var' | 'input' | 'secret' | 'error';
   key: MessageKey;
   params: Record<string, string>;
   /** The node to go to, when there is one. */
@@ -35,7 +35,9 @@ export function missingItems(
   const items: MissingItem[] = [];
   for (const r of openQuestions(requirements, answers, deferred)) {
     const label = r.label ?? r.id;
-    if (r.target.kind === 'var') {
+    if (r.target.kind === 'instruction') {
+      items.push({ kind: 'job', key: 'missing.job', params: { label }, node: null, line: null, requirement: r.id });
+    } else if (r.target.kind === 'var') {
       const line = varUseLine(text, r.target.name);
       items.push({ kind: 'var', key: 'missing.var', params: { name: r.target.name, label }, node: null, line, requirement: r.id });
     } else if (r.target.kind === 'input') {

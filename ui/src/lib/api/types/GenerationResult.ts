@@ -20,6 +20,11 @@ text: string,
  */
 instruction: string, plan_id: string, valid: boolean, 
 /**
+ * The instruction does not say what to read, do or write: `text` is no plan, and
+ * `requirements` are the questions whose answers complete the instruction.
+ */
+refused: boolean, 
+/**
  * `the offline designer`, or the model and its provider.
  */
 designed_by: string, offline: boolean, reasoning: Array<string>, candidates: Array<CandidateHit>, templates_used: Array<string>, requirements: Array<DesignRequirement>, findings: Array<Finding>, 

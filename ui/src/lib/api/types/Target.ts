@@ -3,4 +3,4 @@
 /**
  * What answering a requirement fills.
  */
-export type Target = { "kind": "var", name: string, } | { "kind": "input", node: string, field: string, } | { "kind": "secret", name: string, };
+export type Target = { "kind": "var", name: string, } | { "kind": "input", node: string, field: string, } | { "kind": "secret", name: string, } | { "kind": "instruction", part: string, };
