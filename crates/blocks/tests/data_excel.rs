@@ -185,6 +185,37 @@ async fn dates_are_real_excel_dates() {
 }
 
 #[tokio::test]
+async fn amounts_are_numbers_with_a_number_format_and_codes_stay_as_they_are() {
+    let h = Harness::new();
+    let rows = json!([
+        {"請求番号": 1001, "取引先": "山田商事", "金額": "¥13,200", "単価": 12.5, "year": 2026, "code": "0401", "total": 1200},
+        {"請求番号": 1002, "取引先": "東和物流", "金額": "8,800円", "単価": 3, "year": 2026, "code": "0402", "total": "1,500"},
+    ]);
+    h.ok("excel.write", json!({"path": "amounts.xlsx", "sheets": {"s": rows}})).await;
+    use calamine::{open_workbook, Data, Reader, Xlsx};
+    let mut book: Xlsx<_> = open_workbook(h.path("amounts.xlsx")).unwrap();
+    let range = book.worksheet_range("s").unwrap();
+    let cell = |row: u32, col: u32| range.get_value((row, col)).cloned();
+    assert_eq!(cell(1, 2), Some(Data::Float(13200.0)), "¥13,200 is the number 13200");
+    assert_eq!(cell(2, 2), Some(Data::Float(8800.0)), "8,800円 is the number 8800");
+    assert_eq!(cell(2, 6), Some(Data::Float(1500.0)));
+    assert_eq!(cell(1, 5), Some(Data::String("0401".into())), "a code keeps its leading zero");
+    // The formats the cells carry, as Excel reads them.
+    let file = std::fs::File::open(h.path("amounts.xlsx")).unwrap();
+    let mut zip = zip::ZipArchive::new(file).unwrap();
+    let mut styles = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("xl/styles.xml").unwrap(), &mut styles).unwrap();
+    for format in ["#,##0", "#,##0.00", "¥#,##0"] {
+        assert!(styles.contains(&format!("formatCode=\"{format}\"")), "{format} in {styles}");
+    }
+    let mut sheet = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("xl/worksheets/sheet1.xml").unwrap(), &mut sheet).unwrap();
+    // The invoice number and the year are plain numbers (no style): 1001, not 1,001.
+    assert!(sheet.contains("<c r=\"A2\"><v>1001</v></c>"), "{sheet}");
+    assert!(sheet.contains("<c r=\"E2\"><v>2026</v></c>"), "{sheet}");
+}
+
+#[tokio::test]
 async fn replaces_an_existing_file_and_fixes_sheet_names() {
     let h = Harness::new();
     h.write("r.xlsx", "old content");

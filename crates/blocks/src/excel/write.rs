@@ -111,9 +111,7 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let (summary_sheets, total_rows, cut_cells) = blocking(move || {
         let mut workbook = Workbook::new();
         let header = Format::new().set_bold();
-        let date = Format::new().set_num_format("yyyy-mm-dd");
-        let datetime = Format::new().set_num_format("yyyy-mm-dd hh:mm:ss");
-        let formats = CellFormats { date, datetime };
+        let formats = CellFormats::new();
         let mut total = 0usize;
         let mut cut = 0usize;
         let mut names = Vec::new();
@@ -214,6 +212,60 @@ pub(crate) fn sheet_name(given: &str, taken: &[String]) -> String {
 struct CellFormats {
     date: Format,
     datetime: Format,
+    /// Amounts: `#,##0`, and `#,##0.00` for a column with decimals.
+    whole: Format,
+    cents: Format,
+    /// Amounts that were written with their currency (`¥13,200`, `$1,200.50`).
+    yen: Format,
+    dollars: Format,
+    euros: Format,
+    pounds: Format,
+}
+
+impl CellFormats {
+    fn new() -> CellFormats {
+        CellFormats {
+            date: Format::new().set_num_format("yyyy-mm-dd"),
+            datetime: Format::new().set_num_format("yyyy-mm-dd hh:mm:ss"),
+            whole: Format::new().set_num_format("#,##0"),
+            cents: Format::new().set_num_format("#,##0.00"),
+            yen: Format::new().set_num_format("¥#,##0"),
+            dollars: Format::new().set_num_format("$#,##0.00"),
+            euros: Format::new().set_num_format("€#,##0.00"),
+            pounds: Format::new().set_num_format("£#,##0.00"),
+        }
+    }
+}
+
+/// How a column's numbers are shown: as they are (codes, years, ids), or as amounts.
+#[derive(Clone, Copy, PartialEq)]
+enum NumberStyle {
+    Plain,
+    Whole,
+    Cents,
+}
+
+/// A column named like an identifier, a code or a year keeps its numbers as they are
+/// (`2026`, not `2,026`); other number columns are amounts, with two decimals when any of
+/// its numbers has decimals.
+fn number_style(column: &str, rows: &[Map<String, Value>]) -> NumberStyle {
+    let lower = column.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let identifier = words.iter().any(|w| matches!(*w, "id" | "no" | "number" | "code" | "year" | "zip" | "phone" | "tel" | "month" | "day"))
+        || ["番号", "コード", "年度", "年", "ID", "No", "郵便", "電話", "月"].iter().any(|w| column.ends_with(w));
+    if identifier {
+        return NumberStyle::Plain;
+    }
+    let decimals = rows.iter().filter_map(|r| r.get(column)).any(|v| match v {
+        Value::Number(n) => n.as_f64().is_some_and(|f| f.fract() != 0.0),
+        Value::String(s) => crate::cells::parse_number(s).is_some_and(|n| n.scale > 0),
+        _ => false,
+    });
+    if decimals {
+        NumberStyle::Cents
+    } else {
+        NumberStyle::Whole
+    }
 }
 
 enum SheetError {
@@ -243,6 +295,7 @@ fn write_sheet(
     for (c, column) in plan.columns.iter().enumerate() {
         sheet.write_string_with_format(0, c as u16, column, header)?;
     }
+    let styles: Vec<NumberStyle> = plan.columns.iter().map(|c| number_style(c, &plan.rows)).collect();
     for (r, row) in plan.rows.iter().enumerate() {
         if r % CANCEL_EVERY == 0 && cancel.is_cancelled() {
             return Err(SheetError::Cancelled);
@@ -250,7 +303,7 @@ fn write_sheet(
         let excel_row = (r + 1) as u32;
         for (c, column) in plan.columns.iter().enumerate() {
             let Some(value) = row.get(column) else { continue };
-            cut += write_cell(sheet, excel_row, c as u16, value, formats)?;
+            cut += write_cell(sheet, excel_row, c as u16, value, styles[c], formats)?;
         }
     }
     if !plan.columns.is_empty() {
@@ -269,8 +322,14 @@ fn write_cell(
     row: u32,
     col: u16,
     value: &Value,
+    style: NumberStyle,
     formats: &CellFormats,
 ) -> Result<usize, rust_xlsxwriter::XlsxError> {
+    let amount = match style {
+        NumberStyle::Plain => None,
+        NumberStyle::Whole => Some(&formats.whole),
+        NumberStyle::Cents => Some(&formats.cents),
+    };
     match value {
         Value::Null => {}
         Value::Bool(b) => {
@@ -279,8 +338,11 @@ fn write_cell(
         Value::Number(n) => {
             let exact = n.as_i64().is_none_or(|i| i.unsigned_abs() <= 9_007_199_254_740_991)
                 && n.as_u64().is_none_or(|u| u <= 9_007_199_254_740_991);
-            match n.as_f64() {
-                Some(f) if exact => {
+            match (n.as_f64(), amount) {
+                (Some(f), Some(format)) if exact => {
+                    sheet.write_number_with_format(row, col, f, format)?;
+                }
+                (Some(f), None) if exact => {
                     sheet.write_number(row, col, f)?;
                 }
                 _ => {
@@ -292,6 +354,17 @@ fn write_cell(
             if let Some((when, has_time)) = iso_datetime(s) {
                 let format = if has_time { &formats.datetime } else { &formats.date };
                 sheet.write_datetime_with_format(row, col, &when, format)?;
+            } else if let (Some(number), Some(format)) = (crate::cells::parse_number(s), amount) {
+                // An amount written as text ("¥13,200", "1,200") is a number in the workbook.
+                let format = match s.trim().trim_start_matches(['-', '+', '△', '▲']).chars().next() {
+                    Some('¥' | '￥') => &formats.yen,
+                    _ if s.trim_end().ends_with('円') => &formats.yen,
+                    Some('$') => &formats.dollars,
+                    Some('€') => &formats.euros,
+                    Some('£') => &formats.pounds,
+                    _ => format,
+                };
+                sheet.write_number_with_format(row, col, number.value, format)?;
             } else {
                 return write_text(sheet, row, col, s);
             }
