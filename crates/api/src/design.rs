@@ -693,7 +693,7 @@ fn result(
             previous.map(|p| errors_of(p).into_iter().filter(|m| !now.contains(m)).collect()).unwrap_or_default();
         attempts.push(AttemptView {
             number: attempt.number,
-            by: attempt.by.clone(),
+            by: attempt.by.name().to_owned(),
             errors: u32::try_from(attempt.errors).unwrap_or(u32::MAX),
             repairs: attempt.repairs.clone(),
             text: to_yaml(&attempt.plan),

@@ -85,6 +85,8 @@ pub struct ColumnQuestion {
 pub struct Binding {
     pub reasoning: Vec<String>,
     pub questions: Vec<ColumnQuestion>,
+    /// The places (JSON pointers) whose value the data gave.
+    pub bound: Vec<String>,
 }
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
@@ -203,6 +205,7 @@ fn header_rows(doc: &mut Value, validation: &Validation, language: Language, bin
         // Row 1 was read as the header; data row `header` (0-based) is sheet row header + 2.
         let row = header + 2;
         set(doc, &format!("/graph/{index}/in/header_row"), Value::from(row));
+        binding.bound.push(format!("/graph/{index}/in/header_row"));
         binding.reasoning.push(match language {
             Language::En => format!("`{id}`: the sheet has title rows above its header; the header is row {row}."),
             Language::Ja => {
@@ -247,8 +250,14 @@ fn bind_named(doc: &mut Value, validation: &Validation, language: Language, bind
             }
         });
         match (&var, chosen) {
-            (Some(name), Some(column)) => set(doc, &format!("/vars/{name}"), Value::from(column.as_str())),
-            (None, Some(column)) => set(doc, &finding.path, Value::from(column.as_str())),
+            (Some(name), Some(column)) => {
+                set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
+                binding.bound.push(format!("/vars/{name}"));
+            }
+            (None, Some(column)) => {
+                set(doc, &finding.path, Value::from(column.as_str()));
+                binding.bound.push(finding.path.clone());
+            }
             (Some(name), None) => {
                 set(doc, &format!("/vars/{name}"), Value::Null);
                 binding.questions.push(ColumnQuestion { var: name.clone(), wanted, columns: names });
@@ -302,6 +311,7 @@ fn bind_open(doc: &mut Value, validation: &Validation, language: Language, bindi
         match chosen {
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
+                binding.bound.push(format!("/vars/{name}"));
                 binding.reasoning.push(match language {
                     Language::En => format!("`{name}` is the column `{column}` in the data."),
                     Language::Ja => format!("{name} はデータの列「{column}」です。"),
@@ -426,7 +436,7 @@ fn sample_values(validation: &Validation) -> BTreeMap<String, Vec<String>> {
 fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String>>) -> Option<String> {
     let want = fold(value);
     let found: Vec<&Column> =
-        columns.iter().filter(|c| values.get(&c.name).is_some_and(|vs| vs.iter().any(|v| *v == want))).collect();
+        columns.iter().filter(|c| values.get(&c.name).is_some_and(|vs| vs.contains(&want))).collect();
     match found.as_slice() {
         [one] => Some(one.name.clone()),
         _ => None,

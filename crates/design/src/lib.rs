@@ -27,6 +27,7 @@ pub mod metrics;
 pub mod model;
 pub mod offline;
 pub mod options;
+pub mod origins;
 pub mod reading;
 pub mod repair;
 pub mod requirements;
@@ -111,8 +112,7 @@ pub struct DesignEngine<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Attempt {
     pub number: u32,
-    /// `offline`, `model`, `offline repair` or `model repair`.
-    pub by: String,
+    pub by: AttemptBy,
     pub errors: usize,
     /// What a rule-based repair changed.
     pub repairs: Vec<String>,
@@ -124,6 +124,31 @@ pub struct Attempt {
     /// Its findings, errors first.
     #[serde(skip)]
     pub findings: Vec<Finding>,
+}
+
+/// Who made an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum AttemptBy {
+    #[serde(rename = "offline")]
+    Offline,
+    #[serde(rename = "model")]
+    Model,
+    #[serde(rename = "offline repair")]
+    OfflineRepair,
+    #[serde(rename = "model repair")]
+    ModelRepair,
+}
+
+impl AttemptBy {
+    /// As the studio and the command line say it: `offline`, `model repair` ….
+    pub fn name(self) -> &'static str {
+        match self {
+            AttemptBy::Offline => "offline",
+            AttemptBy::Model => "model",
+            AttemptBy::OfflineRepair => "offline repair",
+            AttemptBy::ModelRepair => "model repair",
+        }
+    }
 }
 
 /// Where a generation is, as [`DesignEngine::generate_with_progress`] reports it.
@@ -170,6 +195,8 @@ pub struct GeneratedPlan {
     /// The instruction does not say what to read, do or write: no plan, only the questions
     /// (`requirements`) whose answers complete it.
     pub refused: bool,
+    /// Where each value of the plan came from: the words, the data, an answer or a default.
+    pub origins: Vec<origins::ValueOrigin>,
     pub language: Language,
     pub metrics: GenerationMetrics,
 }
@@ -231,21 +258,9 @@ impl DesignEngine<'_> {
         progress: &(dyn Fn(DesignStage) + Sync),
     ) -> Result<GeneratedPlan, DesignError> {
         let started = Instant::now();
-        let trimmed = request.instruction.trim();
-        if trimmed.is_empty() {
-            return Err(DesignError::EmptyInstruction);
-        }
-        let chars = trimmed.chars().count();
-        if chars > MAX_INSTRUCTION_CHARS {
-            return Err(DesignError::InstructionTooLong { chars, max: MAX_INSTRUCTION_CHARS });
-        }
         let options = &request.options;
-        // Answers to what the job is (what to read, do, write) are part of the instruction.
-        let asked_in = Language::of(&reading::normalise(trimmed));
-        let instruction = understanding::with_answers(trimmed, &request.answers, asked_in);
-        let redacted = redact_instruction(&instruction);
+        let (redacted, reading) = read_request(request)?;
         let secrets: Vec<String> = redacted.secrets.iter().map(|s| s.name.clone()).collect();
-        let reading = read_instruction(&redacted.text);
         let language = reading.language;
         progress(DesignStage::Candidates);
         let search = SearchOptions { top_k: options.topk_per_category, pinned: request.pinned.clone() };
@@ -281,7 +296,7 @@ impl DesignEngine<'_> {
             plan.graph.clear();
             plan.ui = None;
         }
-        let mut first_by = "offline";
+        let mut first_by = AttemptBy::Offline;
         let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {
             let redact: Arc<dyn Redact> = Arc::new(SecretValues(
                 redacted.secrets.iter().map(|s| (s.value().to_owned(), s.name.clone())).collect(),
@@ -300,14 +315,7 @@ impl DesignEngine<'_> {
         let shown_templates: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
         if let Some(designer) = designer.as_ref().filter(|_| !refused) {
             let client = designer.client;
-            let mut allowed: Vec<String> = candidates.iter().map(|h| h.id.clone()).collect();
-            if request.apply_mode != ApplyMode::LlmOnly {
-                allowed.extend(model::template_blocks(&templates));
-            }
-            allowed.extend(request.pinned.iter().cloned());
-            allowed.retain(|b| self.catalog.get(b).is_some());
-            allowed.sort();
-            allowed.dedup();
+            let allowed = self.offered_blocks(&candidates, &templates, request);
             let documents = planwright_documents::documents_for_prompt(&request.documents, options.max_docs_chars);
             let input = model::ModelInput {
                 instruction: &redacted.text,
@@ -326,7 +334,7 @@ impl DesignEngine<'_> {
                         provider: client.provider(),
                         model: client.model(planwright_llm::Tier::Creative),
                     };
-                    first_by = "model";
+                    first_by = AttemptBy::Model;
                     if !summary.is_empty() {
                         reasoning.insert(0, summary);
                     }
@@ -347,90 +355,29 @@ impl DesignEngine<'_> {
 
         apply_input_answers(&mut plan, &request.answers);
         // The words bound to the real columns of the work folder's files, the model's plan too.
-        let column_questions = match self.files {
+        let (column_questions, bound) = match self.files {
             Some(files) => {
-                let bound = binding::bind_columns(&mut plan, self.catalog, files, language);
-                reasoning.extend(bound.reasoning);
-                bound.questions
+                let binding = binding::bind_columns(&mut plan, self.catalog, files, language);
+                reasoning.extend(binding.reasoning);
+                (binding.questions, binding.bound)
             }
-            None => Vec::new(),
+            None => (Vec::new(), Vec::new()),
         };
         if plan.description.is_none() {
             plan.description = Some(redacted.text.chars().take(500).collect());
         }
-        let mut dry_ms = 0.0;
-        let mut check = |plan: &Plan| {
-            let t = Instant::now();
-            let files: &dyn InputFiles = match self.files {
-                Some(files) => files,
-                None => &NoFiles,
-            };
-            let validation = validate_plan_with_files(plan, self.catalog, &NoPlans, files);
-            let findings =
-                located(plan, dry_run_validated(plan, self.catalog, &NoPlans, validation).validation.findings);
-            dry_ms += t.elapsed().as_secs_f64() * 1000.0;
-            findings
-        };
-        progress(DesignStage::Validating);
-        let mut findings = check(&plan);
-        let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
-        let mut attempts = vec![Attempt {
-            number: 1,
-            by: first_by.into(),
-            errors: errors(&findings),
-            repairs: Vec::new(),
-            diff: Vec::new(),
-            plan: plan.clone(),
-            findings: findings.clone(),
-        }];
-        let mut best = (plan.clone(), findings.clone());
         let first = plan.clone();
-        for round in 1..=options.max_attempts {
-            if errors(&findings) == 0 || refused || cancel.is_cancelled() {
-                break;
-            }
-            progress(DesignStage::Repairing { round });
-            let before = plan.clone();
-            let mut repairs = Vec::new();
-            let mut by = "offline repair";
-            let mut repaired_by_model = false;
-            if let (Some(designer), Provenance::Model { .. }) = (&designer, &provenance) {
-                let diff_text = match attempts.last() {
-                    Some(previous) if round > 1 => diff::describe(&previous.diff),
-                    _ => "first repair".to_owned(),
-                };
-                match designer.repair(&plan, &findings, &diff_text, shown_templates, &secrets).await {
-                    Ok(repaired) => {
-                        plan = repaired;
-                        by = "model repair";
-                        repaired_by_model = true;
-                    }
-                    Err(e) => {
-                        warnings.push(format!("repair round {round}: the model's answer could not be used ({e})"))
-                    }
-                }
-            }
-            if !repaired_by_model {
-                repairs = repair::repair_offline(&mut plan, &findings);
-                if repairs.is_empty() {
-                    break;
-                }
-            }
-            progress(DesignStage::Validating);
-            findings = check(&plan);
-            attempts.push(Attempt {
-                number: round + 1,
-                by: by.into(),
-                errors: errors(&findings),
-                repairs,
-                diff: diff_plans(&before, &plan),
-                plan: plan.clone(),
-                findings: findings.clone(),
-            });
-            if errors(&findings) <= errors(&best.1) {
-                best = (plan.clone(), findings.clone());
-            }
-        }
+        let repairing = Repairing {
+            designer: designer.as_ref().filter(|_| matches!(provenance, Provenance::Model { .. }) && !refused),
+            templates: shown_templates,
+            secrets: &secrets,
+            rounds: if refused { 0 } else { options.max_attempts },
+            cancel,
+            progress,
+        };
+        let Rounds { attempts, best, dry_ms } =
+            self.validate_and_repair(plan, first_by, &repairing, &mut warnings).await;
+        let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
         // Cancelled (a model call cut short reads as a failed one): nothing stands, nothing is recorded.
         if cancel.is_cancelled() {
             return Err(DesignError::Cancelled);
@@ -444,53 +391,8 @@ impl DesignEngine<'_> {
             requirements::offer_columns(&mut requirements, &column_questions, language);
             requirements
         };
-        // A pin offers a block to the design; the offline designer builds from the instruction's
-        // steps, so a pinned block it did not use is said, not silently dropped.
-        let used = blocks_of(&plan);
-        let unused: Vec<&str> =
-            request.pinned.iter().map(String::as_str).filter(|b| !used.iter().any(|u| u == b)).collect();
-        if !unused.is_empty() {
-            reasoning.push(match language {
-                Language::En => format!(
-                    "Pinned but not used: {} — describe the step that needs it in the instruction.",
-                    unused.join(", ")
-                ),
-                Language::Ja => format!(
-                    "固定したが使っていないブロック：{}（必要な手順を指示文に書いてください）。",
-                    unused.join("、")
-                ),
-            });
-        }
-        let mut suggestions = Vec::new();
-        if refused {
-            suggestions.push(
-                language
-                    .pick(
-                        "Say what to read, what to do with it and what to write, then generate again.",
-                        "何を読み込み、どう処理し、何を出力するかを答えてから、もう一度生成してください。",
-                    )
-                    .into(),
-            );
-        } else if !valid {
-            suggestions.push(
-                language
-                    .pick(
-                        "Answer the open questions in the design chat, then generate again.",
-                        "デザインチャットで不足している項目に答えてから、もう一度生成してください。",
-                    )
-                    .into(),
-            );
-            if templates.is_empty() {
-                suggestions.push(
-                    language
-                        .pick(
-                            "Pick a template close to this job (planwright templates list) and generate again.",
-                            "この業務に近いテンプレートを選んで（planwright templates list）もう一度生成してください。",
-                        )
-                        .into(),
-                );
-            }
-        }
+        reasoning.extend(pinned_but_unused(&request.pinned, &plan, language));
+        let suggestions = suggestions(refused, valid, templates.is_empty(), language);
         let mut conflicts = offline.conflicts.clone();
         conflicts.dedup();
         let templates_used: Vec<String> = match request.apply_mode {
@@ -526,7 +428,9 @@ impl DesignEngine<'_> {
                 warnings.push(format!("the metrics line could not be written to {}: {e}", path.display()));
             }
         }
+        let origins = origins::origins(&plan, &redacted.text, &bound, &request.answers);
         Ok(GeneratedPlan {
+            origins,
             diff: diff_plans(&first, &plan),
             plan,
             reasoning,
@@ -544,6 +448,109 @@ impl DesignEngine<'_> {
             language,
             metrics,
         })
+    }
+
+    /// Validates the first design, then repairs it round by round (the model's repair when the
+    /// model designed it, else the rules') until it has no error or nothing more is repaired.
+    async fn validate_and_repair(
+        &self,
+        mut plan: Plan,
+        first_by: AttemptBy,
+        repairing: &Repairing<'_>,
+        warnings: &mut Vec<String>,
+    ) -> Rounds {
+        let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
+        let mut dry_ms = 0.0;
+        let mut check = |plan: &Plan| {
+            let t = Instant::now();
+            let findings = self.check(plan);
+            dry_ms += t.elapsed().as_secs_f64() * 1000.0;
+            findings
+        };
+        (repairing.progress)(DesignStage::Validating);
+        let mut findings = check(&plan);
+        let mut attempts = vec![Attempt {
+            number: 1,
+            by: first_by,
+            errors: errors(&findings),
+            repairs: Vec::new(),
+            diff: Vec::new(),
+            plan: plan.clone(),
+            findings: findings.clone(),
+        }];
+        let mut best = (plan.clone(), findings.clone());
+        for round in 1..=repairing.rounds {
+            if errors(&findings) == 0 || repairing.cancel.is_cancelled() {
+                break;
+            }
+            (repairing.progress)(DesignStage::Repairing { round });
+            let before = plan.clone();
+            let mut repairs = Vec::new();
+            let mut by = AttemptBy::OfflineRepair;
+            let mut repaired_by_model = false;
+            if let Some(designer) = repairing.designer {
+                let diff_text = match attempts.last() {
+                    Some(previous) if round > 1 => diff::describe(&previous.diff),
+                    _ => "first repair".to_owned(),
+                };
+                match designer.repair(&plan, &findings, &diff_text, repairing.templates, repairing.secrets).await {
+                    Ok(repaired) => {
+                        plan = repaired;
+                        by = AttemptBy::ModelRepair;
+                        repaired_by_model = true;
+                    }
+                    Err(e) => {
+                        warnings.push(format!("repair round {round}: the model's answer could not be used ({e})"))
+                    }
+                }
+            }
+            if !repaired_by_model {
+                repairs = repair::repair_offline(&mut plan, &findings);
+                if repairs.is_empty() {
+                    break;
+                }
+            }
+            (repairing.progress)(DesignStage::Validating);
+            findings = check(&plan);
+            attempts.push(Attempt {
+                number: round + 1,
+                by,
+                errors: errors(&findings),
+                repairs,
+                diff: diff_plans(&before, &plan),
+                plan: plan.clone(),
+                findings: findings.clone(),
+            });
+            if errors(&findings) <= errors(&best.1) {
+                best = (plan.clone(), findings.clone());
+            }
+        }
+        Rounds { attempts, best, dry_ms }
+    }
+
+    /// The blocks the model may use: the candidates, the templates' blocks (unless the model is
+    /// to design without them), the pinned ones; each in the catalog, once.
+    fn offered_blocks(&self, candidates: &[Hit], templates: &[TemplateSpec], request: &DesignRequest) -> Vec<String> {
+        let mut allowed: Vec<String> = candidates.iter().map(|h| h.id.clone()).collect();
+        if request.apply_mode != ApplyMode::LlmOnly {
+            allowed.extend(model::template_blocks(templates));
+        }
+        allowed.extend(request.pinned.iter().cloned());
+        allowed.retain(|b| self.catalog.get(b).is_some());
+        allowed.sort();
+        allowed.dedup();
+        allowed
+    }
+
+    /// A plan's findings, errors first: validated against the work folder's files, then
+    /// dry-run.
+    fn check(&self, plan: &Plan) -> Vec<Finding> {
+        let files: &dyn InputFiles = match self.files {
+            Some(files) => files,
+            None => &NoFiles,
+        };
+        let validation = validate_plan_with_files(plan, self.catalog, &NoPlans, files);
+        located(plan, dry_run_validated(plan, self.catalog, &NoPlans, validation).validation.findings)
     }
 
     /// The templates to use: those picked, else (composing, when the reader found no operation
@@ -577,6 +584,86 @@ impl DesignEngine<'_> {
 }
 
 /// The composed templates' nodes and vars added to a model's plan that left them out.
+/// What the repair rounds work with.
+struct Repairing<'a> {
+    /// The model, when it designed the plan (it then repairs it too).
+    designer: Option<&'a model::ModelDesigner<'a>>,
+    /// The templates the model is shown.
+    templates: &'a [TemplateSpec],
+    secrets: &'a [String],
+    /// At most this many rounds.
+    rounds: u32,
+    cancel: &'a CancellationToken,
+    progress: &'a (dyn Fn(DesignStage) + Sync),
+}
+
+/// The attempts, the best of them (fewest errors, the later on a tie) and the time spent
+/// validating and dry-running.
+struct Rounds {
+    attempts: Vec<Attempt>,
+    best: (Plan, Vec<Finding>),
+    dry_ms: f64,
+}
+
+/// The instruction as the engine reads it: checked, completed with the answers to what the job
+/// is (what to read, do, write), its spelled-out credentials replaced by placeholders.
+fn read_request(request: &DesignRequest) -> Result<(credentials::Redacted, Reading), DesignError> {
+    let trimmed = request.instruction.trim();
+    if trimmed.is_empty() {
+        return Err(DesignError::EmptyInstruction);
+    }
+    let chars = trimmed.chars().count();
+    if chars > MAX_INSTRUCTION_CHARS {
+        return Err(DesignError::InstructionTooLong { chars, max: MAX_INSTRUCTION_CHARS });
+    }
+    let asked_in = Language::of(&reading::normalise(trimmed));
+    let instruction = understanding::with_answers(trimmed, &request.answers, asked_in);
+    let redacted = redact_instruction(&instruction);
+    let reading = read_instruction(&redacted.text);
+    Ok((redacted, reading))
+}
+
+/// A pin offers a block to the design; the offline designer builds from the instruction's
+/// steps, so a pinned block it did not use is said, not silently dropped.
+fn pinned_but_unused(pinned: &[String], plan: &Plan, language: Language) -> Option<String> {
+    let used = blocks_of(plan);
+    let unused: Vec<&str> = pinned.iter().map(String::as_str).filter(|b| !used.iter().any(|u| u == b)).collect();
+    if unused.is_empty() {
+        return None;
+    }
+    Some(match language {
+        Language::En => {
+            format!("Pinned but not used: {} — describe the step that needs it in the instruction.", unused.join(", "))
+        }
+        Language::Ja => {
+            format!("固定したが使っていないブロック：{}（必要な手順を指示文に書いてください）。", unused.join("、"))
+        }
+    })
+}
+
+/// What to do next when the plan is refused or not valid.
+fn suggestions(refused: bool, valid: bool, no_templates: bool, language: Language) -> Vec<String> {
+    let mut suggestions = Vec::new();
+    if refused {
+        suggestions.push(language.pick(
+            "Say what to read, what to do with it and what to write, then generate again.",
+            "何を読み込み、どう処理し、何を出力するかを答えてから、もう一度生成してください。",
+        ));
+    } else if !valid {
+        suggestions.push(language.pick(
+            "Answer the open questions in the design chat, then generate again.",
+            "デザインチャットで不足している項目に答えてから、もう一度生成してください。",
+        ));
+        if no_templates {
+            suggestions.push(language.pick(
+                "Pick a template close to this job (planwright templates list) and generate again.",
+                "この業務に近いテンプレートを選んで（planwright templates list）もう一度生成してください。",
+            ));
+        }
+    }
+    suggestions.into_iter().map(str::to_owned).collect()
+}
+
 fn merge_composed(plan: &mut Plan, offline: &offline::Designed) {
     for composed in &offline.composed {
         for id in &composed.node_ids {

@@ -119,7 +119,7 @@ async fn the_two_stages_design_the_plan_each_with_a_schema_built_for_the_request
     assert!(matches!(generated.provenance, Provenance::Model { .. }), "{:?}", generated.provenance);
     assert!(generated.valid, "{:?}", generated.findings);
     assert_eq!(generated.attempts.len(), 1);
-    assert_eq!(generated.attempts[0].by, "model");
+    assert_eq!(generated.attempts[0].by, planwright_design::AttemptBy::Model);
     let blocks: Vec<&str> = generated.plan.graph.iter().filter_map(|n| n.block.as_deref()).collect();
     assert_eq!(blocks, ["file.read_csv", "transforms.filter", "report.write"]);
 
@@ -220,7 +220,7 @@ async fn a_repair_round_fixes_what_the_validator_found() {
     let generated = generate(&fixture.with_model(&server, None), INSTRUCTION, DesignEngineOptions::default()).await;
 
     assert!(generated.valid, "{:?}", generated.findings);
-    let rounds: Vec<(&str, usize)> = generated.attempts.iter().map(|a| (a.by.as_str(), a.errors)).collect();
+    let rounds: Vec<(&str, usize)> = generated.attempts.iter().map(|a| (a.by.name(), a.errors)).collect();
     assert_eq!(rounds[0].0, "model");
     assert!(rounds[0].1 >= 1, "the first attempt had errors");
     assert_eq!(rounds[1], ("model repair", 0));

@@ -251,7 +251,9 @@ enum NumberStyle {
 fn number_style(column: &str, rows: &[Map<String, Value>]) -> NumberStyle {
     let lower = column.to_lowercase();
     let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let identifier = words.iter().any(|w| matches!(*w, "id" | "no" | "number" | "code" | "year" | "zip" | "phone" | "tel" | "month" | "day"))
+    let identifier = words
+        .iter()
+        .any(|w| matches!(*w, "id" | "no" | "number" | "code" | "year" | "zip" | "phone" | "tel" | "month" | "day"))
         || ["番号", "コード", "年度", "年", "ID", "No", "郵便", "電話", "月"].iter().any(|w| column.ends_with(w));
     if identifier {
         return NumberStyle::Plain;
