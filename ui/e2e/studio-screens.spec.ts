@@ -217,6 +217,14 @@ for (const lang of ['en', 'ja'] as const) {
         await expect(page.locator('.cm-lintRange-error')).toHaveCount(2);
         await page.waitForTimeout(600);
         await shot(page, `design-columns-${v}`);
+        // The inspector offers the columns there are at that step.
+        await page.locator('.cm-content').getByText('by: [取引]').click();
+        await page.getByRole('tab', { name: /^(Node|ノード)$/ }).click();
+        const by = page.getByRole('tabpanel').getByRole('group', { name: 'by' }).getByRole('combobox');
+        await expect(by).toBeVisible();
+        await by.scrollIntoViewIfNeeded();
+        await page.waitForTimeout(400);
+        await shot(page, `design-column-choices-${v}`);
       });
 
       test('the node inspector and the plan library', async ({ page, studio }) => {

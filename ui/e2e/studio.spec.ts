@@ -128,6 +128,19 @@ test('the columns a step names are checked against the workspace file and the st
   await typePlan(page, COLUMNS_PLAN.replace('by: [取引]', 'by: [取引先]').replace('{field: 金額, operator', '{field: 合計, operator'));
   await page.getByRole('button', { name: 'Validate' }).click();
   await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+
+  // In the inspector, a field that names a column offers the columns there are at that step.
+  await page.locator('.cm-content').getByText('by: [取引先]').click();
+  const inspector = page.getByRole('tabpanel');
+  const by = inspector.getByRole('group', { name: 'by' }).getByRole('combobox');
+  await expect(by).toHaveValue('取引先');
+  const offered = await by.locator('option').allTextContents();
+  expect(offered).toContain('取引先');
+  expect(offered).toContain('金額');
+  await page.locator('.cm-content').getByText('{field: 合計, operator').click();
+  const field = inspector.getByRole('group', { name: 'conditions' }).getByLabel('field, row 1');
+  await expect(field).toHaveValue('合計');
+  expect(await field.locator('option').allTextContents(), 'after the group: its by columns and its total').toEqual(['—', '取引先', '合計']);
 });
 
 test('a new plan starts valid', async ({ page, studio }) => {

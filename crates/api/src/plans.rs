@@ -1,6 +1,7 @@
 //! Plans as the editor sends them (their text): the catalog, block search, validate, dry-run,
 //! the graph view and registration.
 
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -82,7 +83,14 @@ impl Studio {
         let loaded = match load_plan(&request.text) {
             Err(error) => {
                 let ValidateResponse { valid, findings } = unreadable(&error);
-                return Ok(DryRunResponse { valid, findings, order: Vec::new(), steps: Vec::new(), estimate: None });
+                return Ok(DryRunResponse {
+                    valid,
+                    findings,
+                    order: Vec::new(),
+                    steps: Vec::new(),
+                    estimate: None,
+                    columns: Default::default(),
+                });
             }
             Ok(loaded) => loaded,
         };
@@ -94,8 +102,10 @@ impl Studio {
                 order: Vec::new(),
                 steps: Vec::new(),
                 estimate: None,
+                columns: Default::default(),
             });
         };
+        let columns = columns_by_field(plan, &validation);
         let mut run = dry_run_validated(plan, &self.inner.catalog, &self.designs(), validation);
         loaded.annotate(&mut run.validation.findings);
         let valid = run.validation.is_valid();
@@ -112,6 +122,7 @@ impl Studio {
             order,
             steps: run.steps,
             estimate: valid.then_some(run.estimate),
+            columns,
         })
     }
 
@@ -204,6 +215,21 @@ impl Studio {
         let files = crate::WorkFolderFiles::new(self.workspace());
         validate_loaded_with_files(loaded, &self.inner.catalog, &self.designs(), &files)
     }
+}
+
+/// The validator's columns at each field (`/graph/2/in/by/0`), keyed by the node's id instead of
+/// its index (`totals/by/0`), as the inspector finds its fields.
+fn columns_by_field(plan: &planwright_plan::Plan, validation: &Validation) -> BTreeMap<String, Vec<String>> {
+    validation
+        .columns_at
+        .iter()
+        .filter_map(|(pointer, columns)| {
+            let rest = pointer.strip_prefix("/graph/")?;
+            let (index, field) = rest.split_once("/in/")?;
+            let node = plan.graph.get(index.parse::<usize>().ok()?)?;
+            Some((format!("{}/{field}", node.id), columns.iter().map(|c| c.name.clone()).collect()))
+        })
+        .collect()
 }
 
 fn findings(validation: &Validation) -> Vec<Finding> {

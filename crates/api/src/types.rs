@@ -5,6 +5,8 @@
 //! events, behind its `ts` feature); the validator's findings and dry-run steps are mirrored
 //! here with a `From` conversion, so that the plan and validate crates stay free of UI concerns.
 
+use std::collections::BTreeMap;
+
 pub use planwright_validate::{Estimate, Step, StepKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -153,6 +155,10 @@ pub struct DryRunResponse {
     /// Every step, loop bodies and called plans included (empty when invalid).
     pub steps: Vec<Step>,
     pub estimate: Option<Estimate>,
+    /// The columns there are where a step names one, by node and field (`totals/by/0`,
+    /// `keep/conditions/1/field`): the choices the inspector offers there. Only where the
+    /// table's columns are known (from the work folder's files and the steps before).
+    pub columns: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockInfo } from '../api/types/BlockInfo';
 import type { PortInfo } from '../api/types/PortInfo';
 import type { Step } from '../api/types/Step';
-import { choicesFor, connection, fieldKind, fieldValue, findNode, fits, nodeAt, sampleOf, shortSample, valueText, wholeReference } from './inspector';
+import { choicesFor, columnChoices, connection, fieldKind, fieldValue, findNode, fits, nodeAt, sampleOf, shortSample, valueText, wholeReference } from './inspector';
 
 const port = (name: string, type: string, over: Partial<PortInfo> = {}): PortInfo => ({ name, type, required: false, description: { en: '', ja: '' }, ...over });
 const block = (id: string, inputs: PortInfo[], outputs: PortInfo[]): BlockInfo =>
@@ -116,5 +116,17 @@ describe('the node inspector', () => {
     expect(none).toEqual([undefined, undefined, '2024-04', 5]);
     expect(shortSample({ vendor: 'Acme', note: 'x'.repeat(80) }, 30)).toBe('{"vendor":"Acme","note":"xxxx…');
     expect(shortSample('plain')).toBe('"plain"');
+  });
+});
+
+describe('the columns a field may name', () => {
+  it('are found by node and field, a list item or a table cell taking the first row when it is new', () => {
+    const columns = { 'totals/by/0': ['取引先', '金額'], 'keep/conditions/0/field': ['取引先', '合計'], 'match/left_key': ['id', 'name'] };
+    expect(columnChoices(columns, 'match', 'left_key')).toEqual(['id', 'name']);
+    expect(columnChoices(columns, 'totals', 'by', 0)).toEqual(['取引先', '金額']);
+    expect(columnChoices(columns, 'totals', 'by', 3), 'a row added since').toEqual(['取引先', '金額']);
+    expect(columnChoices(columns, 'keep', 'conditions', 1, 'field')).toEqual(['取引先', '合計']);
+    expect(columnChoices(columns, 'keep', 'conditions', 0, 'value')).toBeUndefined();
+    expect(columnChoices(columns, 'other', 'by', 0)).toBeUndefined();
   });
 });

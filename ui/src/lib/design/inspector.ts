@@ -229,3 +229,13 @@ export function connection(
   }
   return null;
 }
+
+/**
+ * The columns a field that names a column may choose from, as the dry-run found them at
+ * `node/port` (a scalar input), `node/port/row` (a list) or `node/port/row/column` (a table
+ * cell); a row the plan does not have yet takes the first row's.
+ */
+export function columnChoices(columns: Record<string, string[]>, node: string, port: string, row?: number, column?: string): string[] | undefined {
+  const key = (r: number | undefined) => [node, port, ...(r === undefined ? [] : [String(r)]), ...(column === undefined ? [] : [column])].join('/');
+  return columns[key(row)] ?? (row === undefined ? undefined : columns[key(0)]);
+}

@@ -154,6 +154,7 @@ export const en = {
   'table.cell': '{column}, row {row}',
   'table.empty': 'No rows yet.',
   'table.problem': 'Row {row}, {column}:',
+  'inspector.notAColumn': '{name} (not a column here)',
   'inspector.sample': 'Sample: {value}',
   'inspector.sampleNone': 'No sample value yet: the dry-run gives one when the plan is valid.',
   'results.title': 'Results',

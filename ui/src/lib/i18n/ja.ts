@@ -153,6 +153,7 @@ export const ja: Record<MessageKey, string> = {
   'table.cell': '{column}（{row} 行目）',
   'table.empty': '行はまだありません。',
   'table.problem': '{row} 行目の {column}：',
+  'inspector.notAColumn': '{name}（この時点の列にありません）',
   'inspector.sample': 'サンプル：{value}',
   'inspector.sampleNone': 'サンプル値はまだありません。プランにエラーがなくなるとドライランの値が表示されます。',
   'results.title': '結果',

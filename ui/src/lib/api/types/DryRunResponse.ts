@@ -11,4 +11,10 @@ order: Array<Array<string>>,
 /**
  * Every step, loop bodies and called plans included (empty when invalid).
  */
-steps: Array<Step>, estimate: Estimate | null, };
+steps: Array<Step>, estimate: Estimate | null, 
+/**
+ * The columns there are where a step names one, by node and field (`totals/by/0`,
+ * `keep/conditions/1/field`): the choices the inspector offers there. Only where the
+ * table's columns are known (from the work folder's files and the steps before).
+ */
+columns: { [key in string]: Array<string> }, };
