@@ -77,6 +77,8 @@ static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A number of times: "more than 1 time", "3 times".
+static EN_TIMES: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*times?\b"));
 /// "in March 2026", "for Apr 2026".
 static EN_MONTH: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -164,6 +166,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         let before = lower[..number.start].trim_end();
+        // "appears more than 1 time" counts rows, it names no column.
+        if EN_TIMES.is_match(&lower[number.end..]) {
+            continue;
+        }
         let found = EN_BEFORE.iter().find(|(words, _)| {
             before.ends_with(words) && (words.starts_with(['<', '>', '=', '!']) || boundary_before(before, words))
         });
@@ -224,9 +230,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
     }
     for m in EN_STATUS.find_iter(clause) {
         let word = m.as_str();
-        // "submitted twice" says how often, not which status.
+        // "submitted twice" says how often, not which status; "we paid" is a verb.
         let after = clause[m.end()..].trim_start().to_ascii_lowercase();
-        if ["twice", "more than once", "again", "two times"].iter().any(|w| after.starts_with(w)) {
+        let before = clause[..m.start()].trim_end().to_ascii_lowercase();
+        let how_often = ["twice", "more than once", "again", "two times"].iter().any(|w| after.contains(w));
+        let verb = ["we", "i", "they", "you", "he", "she", "who", "was", "were", "been", "had", "have"]
+            .iter()
+            .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
+        if how_often || verb {
             continue;
         }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
@@ -512,9 +523,14 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             "最小" | "最低" => "min",
             _ => "sum",
         };
-        let field = c
-            .name("pre")
-            .and_then(|pre| japanese_noun_before(clause, pre.start()))
+        // 「「金額」を合計」: a quoted column right before the verb.
+        let quoted = c.name("pre").and_then(|pre| {
+            let before = clause[..pre.start()].trim_end().trim_end_matches(['を', 'の']).trim_end();
+            let inner = before.strip_suffix('」')?;
+            inner.rfind('「').map(|open| inner[open + '「'.len_utf8()..].to_owned())
+        });
+        let field = quoted
+            .or_else(|| c.name("pre").and_then(|pre| japanese_noun_before(clause, pre.start())))
             .map(|noun| JA_BY.split(&noun).next().unwrap_or_default().to_owned())
             .filter(|noun| !noun.is_empty() && !by.contains(noun) && !JA_ROW_NOUNS.contains(&noun.as_str()))
             .filter(|_| op != "count");

@@ -429,6 +429,7 @@ impl Reader<'_> {
             }
         }
         let steps = self.conditions_on_groups(steps);
+        let steps = conditions_on_totals(steps, self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.sources_and_outputs(documents);
@@ -993,6 +994,39 @@ impl Reader<'_> {
             .or(c.name("d"))
             .map(|m| m.as_str().trim_matches(['"', '\'', '「', '」']).to_owned())
     }
+}
+
+/// "Sum the amount per employee, then keep those over 30000": a number compared right after a
+/// total of one value is compared with that total. The total takes the name the condition
+/// gives it (「月額」), or a plain one when it names none.
+fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
+    for i in 1..steps.len() {
+        let (before, after) = steps.split_at_mut(i);
+        let (Step::Aggregate { by, aggregations }, Step::Filter { conditions, exclude: false }) =
+            (&mut before[i - 1].1, &mut after[0].1)
+        else {
+            continue;
+        };
+        let [total] = aggregations.as_mut_slice() else { continue };
+        let [condition] = conditions.as_mut_slice() else { continue };
+        let ordered = matches!(condition.operator, "gt" | "gte" | "lt" | "lte" | "between");
+        if !ordered || condition.field.as_ref().is_some_and(|f| by.contains(f)) {
+            continue;
+        }
+        let name = condition.field.clone().or_else(|| total.name.clone()).unwrap_or_else(|| {
+            let (en, ja) = match total.op {
+                "count" => ("count", "件数"),
+                "avg" => ("average", "平均"),
+                "max" => ("maximum", "最大"),
+                "min" => ("minimum", "最小"),
+                _ => ("total", "合計"),
+            };
+            language.pick(en, ja).to_owned()
+        });
+        total.name = Some(name.clone());
+        condition.field = Some(name);
+    }
+    steps
 }
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.

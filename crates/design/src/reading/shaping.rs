@@ -34,6 +34,10 @@ static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
         r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
 });
+/// "any combination of vendor_id and amount".
+static EN_COMBINATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bcombinations? of (?:the )?(?P<a>[a-z_][\w ]{0,30}?) and (?:the )?(?P<b>[a-z_][\w]{0,30})\b")
+});
 static EN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:by|on|per|of|based on|using|for each|keyed on|with the same) (?:the |their |its )?"));
 static EN_KEEP_LAST: LazyLock<Regex> =
@@ -309,10 +313,15 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
 /// The columns the whole text says must be the same ("same employee, same date", 「同じ取引先で
 /// 同じ金額」), in its order.
 pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
+    let lower = text.to_ascii_lowercase();
     let mut keys: Vec<String> = match language {
-        super::Language::En => {
-            EN_SAME.captures_iter(&text.to_ascii_lowercase()).filter_map(|c| en_column(&c[1])).collect()
-        }
+        super::Language::En => EN_SAME
+            .captures_iter(&lower)
+            .filter_map(|c| en_column(&c[1]))
+            .chain(
+                EN_COMBINATION.captures_iter(&lower).flat_map(|c| [en_column(&c["a"]), en_column(&c["b"])]).flatten(),
+            )
+            .collect(),
         super::Language::Ja => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
     };
     let mut seen = std::collections::HashSet::new();

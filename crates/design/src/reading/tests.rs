@@ -194,3 +194,22 @@ fn the_key_of_duplicates_may_be_said_in_another_clause() {
     let Step::Duplicates { by, remove: true, .. } = &r.steps[0] else { panic!() };
     assert_eq!(by, &["txn_id"]);
 }
+
+#[test]
+fn a_number_compared_right_after_a_total_is_compared_with_the_total() {
+    let r = read_instruction(
+        "交通費精算の明細 kotsuhi.xlsx から、社員番号ごとに「金額」を合計して、月額 30000 円を超えている人だけ kotsuhi_over.csv に書き出してください。",
+    );
+    assert_eq!(ops(&r), ["aggregate", "filter"]);
+    let Step::Aggregate { aggregations, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(aggregations[0].field.as_deref(), Some("金額"), "a quoted column");
+    assert_eq!(aggregations[0].name.as_deref(), Some("月額"), "the total is named as the text names it");
+    let Step::Filter { conditions, .. } = &r.steps[1] else { panic!() };
+    assert_eq!(conditions[0].field.as_deref(), Some("月額"));
+    let r = read_instruction("read timesheets.csv, add up hours per employee_id and only keep ppl who went over 160 hrs this month. write it to overtime_report.md");
+    assert_eq!(ops(&r), ["aggregate", "filter"], "{:?}", r.steps);
+    let (Step::Aggregate { aggregations, .. }, Step::Filter { conditions, .. }) = (&r.steps[0], &r.steps[1]) else {
+        panic!()
+    };
+    assert_eq!(conditions[0].field, aggregations[0].name, "{:?} {:?}", conditions, aggregations);
+}
