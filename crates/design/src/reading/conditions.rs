@@ -218,6 +218,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    for c in EN_FILLED.captures_iter(clause) {
+        let field = c.name("field").or(c.name("f2")).map(|m| slots::singular(m.as_str().trim()));
+        if field.as_deref().is_some_and(slots::is_row_noun) {
+            continue;
+        }
+        conditions.push(Condition { field, operator: "ne", value: Value::from(""), value2: None });
+    }
     for c in EN_CONTAINS.captures_iter(clause) {
         let whole = c.get(0).expect("match");
         let field = english_field_before(clause, whole.start());
@@ -282,6 +289,18 @@ static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)")
+});
+/// 「出金のあった行」「備考が入っている行」: a column that has a value.
+static JA_FILLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:の|が)(?:あった|ある|あるもの|入っている|入力されている|記入されている)(?:行|もの|データ|明細|分)",
+    )
+});
+/// "rows with a withdrawal", "where the memo is not empty".
+static EN_FILLED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:rows|lines|entries|ones|records|transactions) (?:with|that have|having) (?:a|an|some) (?P<field>[a-z_]+)\b|\b(?:where|whose|with) (?:the )?(?P<f2>[a-z_][\w ]{0,20}?) (?:is not|isn't) (?:empty|blank)\b",
+    )
 });
 static JA_CONTAINS: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:を|が)?含"));
@@ -378,6 +397,18 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             value: Value::from(&c["value"]),
             value2: None,
         });
+    }
+    for c in JA_FILLED.captures_iter(clause) {
+        let field =
+            ["から", "より", "まで", "で"].iter().fold(&c["field"], |f, p| f.strip_prefix(p).unwrap_or(f)).trim();
+        if !field.is_empty() {
+            conditions.push(Condition {
+                field: Some(field.to_owned()),
+                operator: "ne",
+                value: Value::from(""),
+                value2: None,
+            });
+        }
     }
     for m in JA_STATUS.find_iter(clause) {
         if conditions.iter().any(|c| c.value.as_str() == Some(m.as_str())) {

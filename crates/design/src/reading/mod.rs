@@ -434,6 +434,27 @@ impl Reader<'_> {
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
+        self.unmatched_without_a_join_word(&lower_text);
+    }
+
+    /// Two tables and rows of one that are not in the other (「社員番号が社員一覧.csvに存在しない
+    /// 申請」, "claims whose employee is not in staff.csv"): a one-sided join, though no word says
+    /// "match".
+    fn unmatched_without_a_join_word(&mut self, lower_text: &str) {
+        let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
+        let joined = self.reading.steps.iter().any(|s| matches!(s, Step::Join { .. }));
+        if tables != 2 || joined || self.reading.combine || !self.lexicon.unmatched.is_match(lower_text) {
+            return;
+        }
+        let key = match self.language {
+            Language::En => words::EN_NOT_IN_KEY.captures(lower_text).map(|c| slots::singular(c["k"].trim())),
+            Language::Ja => words::JA_NOT_IN_KEY.captures(self.text).map(|c| c["k"].to_owned()),
+        };
+        let Some(key) = key else { return };
+        let wanted = self.unmatched_subject();
+        // The rows picked are those without a partner: a filter that says no condition was that.
+        self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
+        self.reading.steps.insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted });
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows
@@ -587,8 +608,15 @@ impl Reader<'_> {
                 && !self.lexicon.filter.is_match(&lower)
                 && item.split_whitespace().count() <= 3
         };
+        // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
+        let mut items = items;
+        while items.len() > 2 && !plain(&items[0]) {
+            items.remove(0);
+        }
         let named = items.len() >= 2 || captures.name("one").is_some() && items.len() == 1;
-        (named && items.iter().all(plain)).then(|| (list.range(), items))
+        // The list starts at its first column (the clause before it is not part of it).
+        let start = items.first().and_then(|first| list.as_str().find(first.as_str())).map_or(0, |at| at);
+        (named && items.iter().all(plain)).then(|| (list.start() + start..list.end(), items))
     }
 
     /// The language a translation goes into ("into Japanese", 「日本語に」).

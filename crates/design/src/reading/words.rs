@@ -189,6 +189,18 @@ pub static EN_KEPT_SUBJECT: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:only|just)\s+(?:the\s+)?(?P<s>[a-z_]+)\s+(?:whose|with|where|that|which|having)\b"));
 /// Japanese: what a filter keeps (「…仕入先だけを残して」).
 pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|のみ)(?:を|に)?(?:残|絞|抽出|抜き出)"));
+/// English: the key of rows not in another table ("whose employee_id is not in staff.csv").
+pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing) (?:in|on|from)\b",
+    )
+});
+/// Japanese: 「社員番号が社員一覧.csvに存在しない」.
+pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<k>[^\s、。をがはのに「」]{1,16})が[^\s、。をがは]{1,40}?(?:に|で)(?:存在しない|ない|無い|見つからない|載っていない|登録されていない)",
+    )
+});
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(by matching on|matching on|keyed on|with key|on|by|using|via) (the )?"));
@@ -224,7 +236,7 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
+        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
     )
 });
 pub static ENCODING: LazyLock<Regex> =
