@@ -2,6 +2,8 @@
 // 1280×800 (and the result at 1920×1080): scripts/design-screenshots, or
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/design-screens.spec.ts`. Skipped in the
 // ordinary test run; each step still checks what it shows before the picture is taken.
+// design-data-bound-chat-* (a column asked with the workspace file's columns as choices) and
+// design-job-questions-* (an instruction that says no job: what to read, do, write).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';

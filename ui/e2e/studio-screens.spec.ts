@@ -5,7 +5,8 @@
 // dark, at 1280×800: after `npm run build` and `cargo build -p planwright`,
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
 // ordinary test run. docs/images/run-check-*, run-results-*, run-failed-*, run-log-*,
-// run-block-words-*, design-columns-* (column findings from the workspace's data/invoices.csv)
+// run-block-words-*, design-columns-* (column findings from the workspace's data/invoices.csv),
+// design-column-choices-* (the inspector's column field offering the columns there are)
 // and design-inspector-* (with -table-) are these.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -219,5 +219,9 @@ fn japanese_columns_counted_after_a_clause_ended_by_a_comma() {
     let r = read_instruction("銀行明細.csvから出金のあった行だけにして、取引日・摘要・出金額の3列にしてください。出力は出金一覧.xlsxでお願いします。");
     assert_eq!(r.columns, ["取引日", "摘要", "出金額"]);
     let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
-    assert_eq!((conditions[0].field.as_deref(), conditions[0].operator), (Some("出金"), "ne"), "rows that have a withdrawal");
+    assert_eq!(
+        (conditions[0].field.as_deref(), conditions[0].operator),
+        (Some("出金"), "ne"),
+        "rows that have a withdrawal"
+    );
 }
