@@ -1,29 +1,45 @@
 //! The work folder's input files, as the plan checker sees them: the header and column kinds of
 //! each file a read step names, read as the read blocks would read it.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use indexmap::IndexMap;
 use planwright_validate::{InputFiles, InputTable};
 use serde_json::Value;
 
-/// The input files of the work folder at `root` (the workspace, or `--workdir`).
+/// The input files of the work folder at `root` (the workspace, or `--workdir`). Each file is
+/// read once for as long as this lives (one check, one generation and its repair rounds), so a
+/// design that validates a plan several times reads a ledger once.
 pub struct WorkFolderFiles {
     root: PathBuf,
+    read: Mutex<HashMap<String, Option<InputTable>>>,
 }
 
 impl WorkFolderFiles {
     pub fn new(root: impl Into<PathBuf>) -> WorkFolderFiles {
-        WorkFolderFiles { root: root.into() }
+        WorkFolderFiles { root: root.into(), read: Mutex::new(HashMap::new()) }
     }
 }
 
 impl InputFiles for WorkFolderFiles {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
         let inputs: serde_json::Map<String, Value> = inputs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let key = format!("{block} {}", Value::Object(inputs.clone()));
+        if let Some(known) = self.read.lock().ok().and_then(|read| read.get(&key).cloned()) {
+            return known;
+        }
         let file = inputs.get("path")?.as_str()?.to_owned();
-        let table = planwright_blocks::input_table(block, &inputs, &self.root)?;
-        Some(InputTable { file, columns: table.columns, rows: table.rows })
+        let table = planwright_blocks::input_table(block, &inputs, &self.root).map(|table| InputTable {
+            file,
+            columns: table.columns,
+            rows: table.rows,
+        });
+        if let Ok(mut read) = self.read.lock() {
+            read.insert(key, table.clone());
+        }
+        table
     }
 
     fn missing(&self, _block: &str, inputs: &IndexMap<String, Value>) -> bool {

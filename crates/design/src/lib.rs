@@ -355,7 +355,7 @@ impl DesignEngine<'_> {
 
         apply_input_answers(&mut plan, &request.answers);
         // The words bound to the real columns of the work folder's files, the model's plan too.
-        let (column_questions, bound) = match self.files {
+        let (mut column_questions, bound) = match self.files {
             Some(files) => {
                 let binding = binding::bind_columns(&mut plan, self.catalog, files, language);
                 reasoning.extend(binding.reasoning);
@@ -363,6 +363,14 @@ impl DesignEngine<'_> {
             }
             None => (Vec::new(), Vec::new()),
         };
+        // A column asked before and answered (the chat, `--answers`) is the person's choice.
+        column_questions.retain(|question| {
+            let answer = request.answers.get(&question.var).filter(|a| !a.is_null() && a.as_str() != Some(""));
+            if let Some(answer) = answer {
+                plan.vars.insert(question.var.clone(), answer.clone());
+            }
+            answer.is_none()
+        });
         if plan.description.is_none() {
             plan.description = Some(redacted.text.chars().take(500).collect());
         }

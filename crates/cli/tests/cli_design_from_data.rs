@@ -1,0 +1,204 @@
+//! Designing from the data, from the command line with sample files: the three instructions of
+//! issue 27 designed with `generate --workdir`, run with `run`, and the table written read back
+//! — or, for the one that says no job, the questions that lead to a plan — and a column the data
+//! cannot settle asked with the file's columns, then answered. Runs the real binary.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use calamine::{open_workbook, Data, Reader, Xlsx};
+use serde_json::Value;
+
+/// `planwright ARGS` in `dir`, with its own data home and no model settings.
+fn planwright(dir: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+    command.args(args).current_dir(dir).env("PLANWRIGHT_HOME", dir.join(".home")).stdin(Stdio::null());
+    for (name, _) in std::env::vars() {
+        if name.starts_with("OPENAI_") || name.starts_with("AZURE_OPENAI_") || name.starts_with("PLANWRIGHT_LLM") {
+            command.env_remove(name);
+        }
+    }
+    command.output().expect("planwright runs")
+}
+
+fn said(output: &Output) -> String {
+    format!("{}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+/// Designs `instruction` in `dir` and runs the plan there; both must succeed.
+fn design_and_run(dir: &Path, instruction: &str) {
+    design_and_run_with(dir, instruction, &[]);
+}
+
+/// [`design_and_run`] with more options for `generate`; the plan must have nothing left to ask.
+fn design_and_run_with(dir: &Path, instruction: &str, more: &[&str]) {
+    let mut args = vec!["generate", "--instruction", instruction, "--workdir", ".", "--out", "plan.yaml"];
+    args.extend_from_slice(more);
+    let generated = planwright(dir, &args);
+    assert_eq!(generated.status.code(), Some(0), "{}", said(&generated));
+    assert!(!said(&generated).contains("still to answer"), "{}", said(&generated));
+    let run = planwright(dir, &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+}
+
+/// The rows of a workbook's first sheet, header first, as text.
+fn sheet(path: &Path) -> Vec<Vec<String>> {
+    let mut book: Xlsx<_> = open_workbook(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let range = book.worksheet_range_at(0).expect("a sheet").expect("readable");
+    range
+        .rows()
+        .map(|row| {
+            row.iter()
+                .map(|cell| match cell {
+                    Data::Float(f) => f.to_string(),
+                    Data::Int(i) => i.to_string(),
+                    other => other.to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn possible_duplicate_payments_are_listed_every_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("payments.csv"),
+        "date,vendor,amount,reference\n2026-03-02,Acme Supplies,1200.00,PAY-001\n2026-03-03,Blue Freight,860.50,PAY-002\n\
+         2026-03-09,Acme Supplies,1200.00,PAY-003\n2026-03-11,Cedar Office,45.00,PAY-004\n2026-03-15,Blue Freight,860.50,PAY-005\n\
+         2026-03-20,Acme Supplies,300.00,PAY-006\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Every month I get payments.csv from the bank. Find payments to the same vendor for the same amount — \
+         possible duplicates — and give me the list in duplicates.xlsx",
+    );
+    let rows = sheet(&dir.path().join("duplicates.xlsx"));
+    assert_eq!(rows[0], ["date", "vendor", "amount", "reference"], "every column of the payments");
+    let mut references: Vec<&str> = rows[1..].iter().map(|r| r[3].as_str()).collect();
+    references.sort();
+    assert_eq!(references, ["PAY-001", "PAY-002", "PAY-003", "PAY-005"]);
+}
+
+#[test]
+fn suppliers_over_a_million_in_balance_are_totalled() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let ws = book.add_worksheet();
+    ws.set_name("買掛金").unwrap();
+    let rows: [(&str, &str, f64); 5] = [
+        ("株式会社山田商事", "A-1", 800_000.0),
+        ("株式会社山田商事", "A-2", 600_000.0),
+        ("東和物流株式会社", "B-1", 1_500_000.0),
+        ("有限会社みどり企画", "C-1", 200_000.0),
+        ("東和物流株式会社", "B-2", 300_000.0),
+    ];
+    for (c, header) in ["仕入先", "請求番号", "残高"].iter().enumerate() {
+        ws.write_string(0, c as u16, *header).unwrap();
+    }
+    for (r, (supplier, number, balance)) in rows.iter().enumerate() {
+        let r = r as u32 + 1;
+        ws.write_string(r, 0, *supplier).unwrap();
+        ws.write_string(r, 1, *number).unwrap();
+        ws.write_number(r, 2, *balance).unwrap();
+    }
+    book.save(dir.path().join("payables.xlsx")).unwrap();
+    let instruction = "仕入先別の買掛金残高 payables.xlsx を読み、残高が100万円を超える仕入先だけを残して、仕入先ごとに合計した一覧をExcelで出力して";
+    let generated = planwright(
+        dir.path(),
+        &["generate", "--instruction", instruction, "--workdir", ".", "--out", "plan.yaml", "--format", "json"],
+    );
+    assert_eq!(generated.status.code(), Some(0), "{}", said(&generated));
+    let result: Value = serde_json::from_slice(&generated.stdout).unwrap();
+    assert_eq!(result["requirements"], Value::Array(Vec::new()), "nothing left to ask: every column is the file's");
+    let from_data: Vec<&str> = result["origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["from"] == "words")
+        .filter_map(|o| o["value"].as_str())
+        .collect();
+    assert!(from_data.contains(&"残高") && from_data.contains(&"仕入先"), "{from_data:?}");
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "xlsx") && !p.ends_with("payables.xlsx"))
+        .expect("a workbook written");
+    let mut rows = sheet(&written)[1..].to_vec();
+    rows.sort();
+    assert_eq!(rows, [["東和物流株式会社", "1800000"], ["株式会社山田商事", "1400000"]], "the totals over a million");
+}
+
+#[test]
+fn an_instruction_that_says_no_job_gets_the_questions_and_their_answers_make_the_plan() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("payments.csv"), "date,vendor,amount\n2026-03-02,Acme,1200\n2026-03-03,Blue,80\n")
+        .unwrap();
+    let asked = planwright(
+        dir.path(),
+        &["generate", "--instruction", "do the monthly thing", "--format", "json", "--out", "plan.yaml"],
+    );
+    assert_eq!(asked.status.code(), Some(1), "{}", said(&asked));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(result["refused"], true);
+    assert_eq!(result["plan_yaml"], Value::Null);
+    let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["instruction.read", "instruction.do", "instruction.write"]);
+    assert!(!dir.path().join("plan.yaml").exists(), "no plan is written");
+
+    std::fs::write(
+        dir.path().join("answers.yaml"),
+        "instruction.read: payments.csv\ninstruction.do: keep the rows where amount is over 100\ninstruction.write: big.csv\n",
+    )
+    .unwrap();
+    let generated = planwright(
+        dir.path(),
+        &[
+            "generate",
+            "--instruction",
+            "do the monthly thing",
+            "--answers",
+            "answers.yaml",
+            "--workdir",
+            ".",
+            "--out",
+            "plan.yaml",
+        ],
+    );
+    assert_eq!(generated.status.code(), Some(0), "{}", said(&generated));
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("big.csv")).unwrap();
+    assert_eq!(written.lines().count(), 2, "the header and the one row over 100: {written}");
+    assert!(written.contains("Acme"));
+}
+
+#[test]
+fn a_column_the_data_cannot_settle_is_asked_with_the_files_columns_and_the_answer_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("payments.csv"),
+        "date,vendor,billed_amount,paid_amount\n2026-03-02,Acme,1200,1000\n2026-03-03,Acme,500,500\n2026-03-04,Blue,80,80\n",
+    )
+    .unwrap();
+    let instruction = "Read payments.csv, total the amount per supplier and write supplier_totals.csv";
+    let asked = planwright(
+        dir.path(),
+        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+    );
+    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let question = &result["requirements"][0];
+    assert_eq!(question["id"], "amount_column", "{result:#}");
+    assert_eq!(question["type"], "select");
+    assert_eq!(question["options"], serde_json::json!(["date", "vendor", "billed_amount", "paid_amount"]));
+    assert!(result["plan_yaml"].as_str().unwrap().contains("- vendor"), "supplier is the file's vendor");
+
+    std::fs::write(dir.path().join("answers.yaml"), "amount_column: paid_amount\n").unwrap();
+    design_and_run_with(dir.path(), instruction, &["--answers", "answers.yaml"]);
+    let written = std::fs::read_to_string(dir.path().join("supplier_totals.csv")).unwrap();
+    assert!(written.contains("Acme,1500") && written.contains("Blue,80"), "{written}");
+}
