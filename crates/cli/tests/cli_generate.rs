@@ -232,6 +232,62 @@ async fn no_valid_plan_after_the_repair_rounds_exits_1_with_the_best_attempt() {
     assert_eq!(server.requests().len(), 3, "skeleton, wiring, one repair");
 }
 
+/// A model's plan goes through the same checks as the offline one: its column words are bound
+/// to the work folder's file (`supplier` is the file's `vendor`), and an instruction that says no
+/// job is refused before any model call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_models_plan_is_bound_to_the_files_columns_and_a_vague_instruction_is_refused_without_it() {
+    let skeleton = json!({ "summary": "total per supplier", "steps": [
+        { "id": "read", "block": "file.read_csv", "purpose": "read", "repeat": "once" },
+        { "id": "totals", "block": "transforms.group_by_agg", "purpose": "total", "repeat": "once" },
+        { "id": "write", "block": "report.write", "purpose": "write", "repeat": "once" } ],
+        "needs_person": false, "open_questions": [] });
+    let wired = json!({ "id": "supplier_totals", "description": "", "vars": [], "graph": [
+        { "id": "read", "block": "file.read_csv", "in": { "path": "payments.csv" }, "out": { "rows": "rows" } },
+        { "id": "totals", "block": "transforms.group_by_agg", "in": { "items": "${read.rows}", "by": ["supplier"],
+          "aggregations": [{ "field": "amount", "op": "sum", "as": "total" }] }, "out": { "rows": "totals" } },
+        { "id": "write", "block": "report.write", "in": { "data": "${totals.totals}", "format": "csv", "path": "supplier_totals.csv" }, "out": {} } ] });
+    let server = ReplayServer::start(
+        Script::new()
+            .always(Match::user_contains("Candidate blocks:"), Reply::json(&skeleton))
+            .always(Match::chat(), Reply::json(&wired)),
+    )
+    .await;
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::write(work.path().join("payments.csv"), "date,vendor,amount\n2026-03-02,Acme,1200\n").unwrap();
+    let generate = |instruction: &str| {
+        let mut command = command(
+            home.path(),
+            &[
+                "--designs",
+                &shipped(),
+                "--instruction",
+                instruction,
+                "--workdir",
+                work.path().to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
+        command.env("OPENAI_API_KEY", "sk-test").env("OPENAI_BASE_URL", server.base_url());
+        command
+    };
+    let mut designed = generate("Read payments.csv, total the amount per supplier and write supplier_totals.csv");
+    let output = tokio::task::spawn_blocking(move || designed.output().unwrap()).await.unwrap();
+    assert_exit(&output, 0);
+    let result = json(&output);
+    assert_eq!(result["attempts"][0]["by"], "model");
+    assert_eq!(result["plan"]["graph"][1]["in"]["by"], json!(["vendor"]), "{}", result["plan_yaml"]);
+    let calls = server.requests().len();
+
+    let mut vague = generate("do the monthly thing");
+    let output = tokio::task::spawn_blocking(move || vague.output().unwrap()).await.unwrap();
+    assert_exit(&output, 1);
+    assert_eq!(json(&output)["refused"], true);
+    assert_eq!(server.requests().len(), calls, "no model call for an instruction that says no job");
+}
+
 /// `planwright generate ARGS`, killed and failed after a minute: what is refused must be refused
 /// at once, and a regression must fail here rather than hang.
 fn generate_within_a_minute(home: &Path, args: &[&str]) -> Output {
