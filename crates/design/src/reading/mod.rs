@@ -403,7 +403,23 @@ impl Reader<'_> {
             {
                 steps.push((at, step));
             }
-            if let Some((at, step)) = self.filter(clause, output_clause, documents).filter(|(_, f)| {
+            // "the difference between billed and paid": `paid` is a column there, not a status.
+            let operands: Vec<String> = shaped
+                .iter()
+                .flat_map(|(_, s)| match s {
+                    Step::Compute { of, .. } => of.iter().map(|o| o.to_lowercase()).collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let filter = self.filter(clause, output_clause, documents).map(|(at, mut step)| {
+                if let Step::Filter { conditions, .. } = &mut step {
+                    conditions.retain(|c| {
+                        c.field.is_some() || !c.value.as_str().is_some_and(|v| operands.contains(&v.to_lowercase()))
+                    });
+                }
+                (at, step)
+            });
+            if let Some((at, step)) = filter.filter(|(_, f)| {
                 shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
                 steps.push((at, step));

@@ -288,7 +288,9 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
         };
         let of = vec![en_column(a)?, en_column(b)?];
         let m = c.get(0)?;
-        let name = name(m.end()).unwrap_or_else(|| "difference".to_owned());
+        // The name follows the last operand ("… and paid as gap"): the match may have taken its "as".
+        let last = ["b", "d", "f"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
+        let name = name(last).unwrap_or_else(|| "difference".to_owned());
         return Some((m.start(), Step::Compute { name, operation: "difference", of }));
     }
     for (pattern, op, default) in [(&*EN_RATIO, "ratio", "ratio"), (&*EN_PRODUCT, "product", "total")] {
@@ -297,7 +299,8 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
             let b = c.name("b").or(c.name("d"))?.as_str();
             let of = vec![en_column(a)?, en_column(b)?];
             let m = c.get(0)?;
-            let name = name(m.end()).unwrap_or_else(|| default.to_owned());
+            let last = ["b", "d"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
+            let name = name(last).unwrap_or_else(|| default.to_owned());
             return Some((m.start(), Step::Compute { name, operation: op, of }));
         }
     }

@@ -225,3 +225,12 @@ fn japanese_columns_counted_after_a_clause_ended_by_a_comma() {
         "rows that have a withdrawal"
     );
 }
+
+#[test]
+fn a_computed_column_takes_its_name_and_its_operands_are_no_status() {
+    let r = read_instruction("Read a.csv, add the difference between billed and paid as gap, and write b.csv");
+    assert_eq!(ops(&r), ["compute"], "{:?}", r.steps);
+    let Step::Compute { name, operation, of } = &r.steps[0] else { panic!() };
+    assert_eq!((name.as_str(), *operation), ("gap", "difference"));
+    assert_eq!(of, &["billed", "paid"]);
+}
