@@ -6,10 +6,13 @@
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/studio-screens.spec.ts`. Skipped in the
 // ordinary test run. docs/images/run-check-*, run-results-*, run-failed-*, run-log-*,
 // run-block-words-*, design-columns-* (column findings from the workspace's data/invoices.csv),
-// design-column-choices-* (the inspector's column field offering the columns there are)
+// design-column-choices-* (the inspector's column field offering the columns there are),
+// run-waiting-from-record-*, run-waiting-resumed-* (a waiting run from the command line, resumed
+// before its question is answered)
 // and design-inspector-* (with -table-) are these.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './studio';
 
@@ -241,6 +244,59 @@ for (const lang of ['en', 'ja'] as const) {
         // Its list of conditions, as a table.
         await page.getByRole('tabpanel').getByRole('group', { name: 'conditions' }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await shot(page, `design-inspector-table-${v}`);
+      });
+    });
+  }
+}
+
+/** A plan that asks one question, run from the command line until it waits. */
+const ASKS_PLAN = `apiVersion: planwright/v1
+id: month_report
+version: 1.0.0
+graph:
+  - id: ask
+    block: ui.interactive_input
+    in:
+      mode: collect
+      message: Which month?
+      requirements:
+        - {id: month, label: Month, type: text, required: true}
+    out: {collected_data: data}
+  - id: save
+    block: report.write
+    in: {data: "\${ask.data}", format: json, path: out/answer.json}
+`;
+
+for (const lang of ['en', 'ja'] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test.describe(`${lang} ${theme}, a waiting run from the command line`, () => {
+      test.skip(OUT === '', 'set PLANWRIGHT_SCREENSHOTS to a folder to take the screenshots');
+      test.use({
+        locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+        colorScheme: theme,
+        viewport: { width: 1280, height: 800 },
+        plans: { 'month_report.yaml': ASKS_PLAN },
+      });
+
+      test('is resumed before its question is answered', async ({ page, studio }) => {
+        const w = WORDS[lang];
+        const v = `${lang}-${theme}`;
+        const binary = process.env.PLANWRIGHT_BIN ?? join(import.meta.dirname, '..', '..', 'target', 'debug', 'planwright');
+        const cli = spawnSync(binary, ['run', join(studio.workspace, 'designs', 'month_report.yaml'), '--workdir', studio.workspace], {
+          env: { ...process.env, PLANWRIGHT_HOME: join(dirname(studio.workspace), 'home'), PLANWRIGHT_KEYRING: 'off' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        expect(cli.status, String(cli.stderr)).toBe(3);
+        await page.getByRole('tab', { name: w.run }).click();
+        await page.getByRole('button', { name: lang === 'ja' ? /^実行 .+ を開く$/ : /^Open run / }).first().click();
+        await expect(page.getByRole('button', { name: lang === 'ja' ? '再開' : 'Resume' })).toBeVisible();
+        await expect(page.locator('form')).toHaveCount(0);
+        await page.waitForTimeout(300);
+        await shot(page, `run-waiting-from-record-${v}`);
+        await page.getByRole('button', { name: lang === 'ja' ? '再開' : 'Resume' }).click();
+        await expect(page.getByRole('form')).toBeVisible();
+        await page.waitForTimeout(300);
+        await shot(page, `run-waiting-resumed-${v}`);
       });
     });
   }
