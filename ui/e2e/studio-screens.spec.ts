@@ -250,22 +250,7 @@ for (const lang of ['en', 'ja'] as const) {
 }
 
 /** A plan that asks one question, run from the command line until it waits. */
-const ASKS_PLAN = `apiVersion: planwright/v1
-id: month_report
-version: 1.0.0
-graph:
-  - id: ask
-    block: ui.interactive_input
-    in:
-      mode: collect
-      message: Which month?
-      requirements:
-        - {id: month, label: Month, type: text, required: true}
-    out: {collected_data: data}
-  - id: save
-    block: report.write
-    in: {data: "\${ask.data}", format: json, path: out/answer.json}
-`;
+const ASKS_PLAN = readFileSync(join(import.meta.dirname, 'fixtures', 'asks_month.yaml'), 'utf8').replace('id: e2e_asks', 'id: month_report');
 
 for (const lang of ['en', 'ja'] as const) {
   for (const theme of ['light', 'dark'] as const) {

@@ -19,22 +19,8 @@ graph:
 // 金額 after the group that left it out.
 const COLUMNS_PLAN = readFileSync(join(import.meta.dirname, 'fixtures', 'large_suppliers.yaml'), 'utf8');
 
-const ASKS_PLAN = `apiVersion: planwright/v1
-id: e2e_asks
-version: 1.0.0
-graph:
-  - id: ask
-    block: ui.interactive_input
-    in:
-      mode: collect
-      message: Which month?
-      requirements:
-        - {id: month, label: Month, type: text, required: true}
-    out: {collected_data: data}
-  - id: save
-    block: report.write
-    in: {data: "\${ask.data}", format: json, path: out/answer.json}
-`;
+// A plan that asks one question (Which month?) and then writes the answer.
+const ASKS_PLAN = readFileSync(join(import.meta.dirname, 'fixtures', 'asks_month.yaml'), 'utf8');
 
 const WAITS_PLAN = `apiVersion: planwright/v1
 id: e2e_waits
