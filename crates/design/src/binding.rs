@@ -22,6 +22,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::reading::slots::identifier;
 use crate::reading::Language;
+use crate::repair::{declare, split_pointer};
 
 /// Words of one meaning, as column names are written in English and Japanese.
 const SYNONYMS: &[&[&str]] = &[
@@ -458,27 +459,26 @@ fn new_var(doc: &mut Value, wanted: &str) -> String {
         name = format!("{base}_{n}");
         n += 1;
     }
-    set(doc, &format!("/vars/{name}"), Value::Null);
+    declare(doc, "vars", &name);
     name
 }
 
 /// Sets the value at `pointer`, creating the `vars` map when it is missing.
 fn set(doc: &mut Value, pointer: &str, value: Value) {
-    if pointer.starts_with("/vars/") && !doc.get("vars").is_some_and(Value::is_object) {
-        doc["vars"] = Value::Object(serde_json::Map::new());
+    let Some((parent, key)) = split_pointer(pointer) else { return };
+    if parent == "/vars" {
+        declare(doc, "vars", &key);
     }
-    if let Some((parent, key)) = pointer.rsplit_once('/') {
-        match doc.pointer_mut(parent) {
-            Some(Value::Object(map)) => {
-                map.insert(key.replace("~1", "/").replace("~0", "~"), value);
-            }
-            Some(Value::Array(items)) => {
-                if let Some(slot) = key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
-                    *slot = value;
-                }
-            }
-            _ => {}
+    match doc.pointer_mut(&parent) {
+        Some(Value::Object(map)) => {
+            map.insert(key, value);
         }
+        Some(Value::Array(items)) => {
+            if let Some(slot) = key.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                *slot = value;
+            }
+        }
+        _ => {}
     }
 }
 

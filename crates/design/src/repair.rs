@@ -104,7 +104,8 @@ fn apply(doc: &mut Value, f: &Finding) -> Option<String> {
     }
 }
 
-fn declare(doc: &mut Value, section: &str, name: &str) {
+/// Declares `name` in `section` (`vars`, `secrets`) with no value, unless it is there.
+pub(crate) fn declare(doc: &mut Value, section: &str, name: &str) {
     if let Some(map) = doc.as_object_mut() {
         let vars = map.entry(section).or_insert_with(|| Value::Object(Map::new()));
         if let Some(vars) = vars.as_object_mut() {
@@ -123,7 +124,7 @@ fn references_at<T>(doc: &Value, pointer: &str, pick: impl Fn(&planwright_plan::
 }
 
 /// `/graph/2/in/items` → (`/graph/2/in`, `items`), with `~1` and `~0` unescaped.
-fn split_pointer(pointer: &str) -> Option<(String, String)> {
+pub(crate) fn split_pointer(pointer: &str) -> Option<(String, String)> {
     let (parent, key) = pointer.rsplit_once('/')?;
     Some((parent.to_owned(), key.replace("~1", "/").replace("~0", "~")))
 }

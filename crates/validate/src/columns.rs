@@ -318,9 +318,9 @@ impl Flow<'_> {
     /// the rows' columns are (then the names it takes from them are not checked). `None` when a
     /// name is given at run time (`${vars.by}`).
     fn group(&mut self, id: &str, items: Option<&Table>, node: &Node, pointer: &str) -> Option<Table> {
-        let literal = |value: Option<&Value>| match value {
+        let written = |value: Option<&Value>| match value {
             None => true,
-            Some(Value::String(text)) => matches!(Template::parse(text), Ok(Template::Literal(_))),
+            Some(Value::String(text)) => literal(text),
             Some(_) => false,
         };
         let Some(Value::Array(by)) = node.inputs.get("by") else { return None };
@@ -334,12 +334,12 @@ impl Flow<'_> {
             }
         }
         // A column to total given at run time still gives a column of the name `as` says.
-        let fixed = by.iter().all(|b| literal(Some(b)))
+        let fixed = by.iter().all(|b| written(Some(b)))
             && aggregations.iter().all(|a| {
                 a.is_object()
-                    && literal(a.get("op"))
-                    && literal(a.get("as"))
-                    && (a.get("as").is_some() || literal(a.get("field")))
+                    && written(a.get("op"))
+                    && written(a.get("as"))
+                    && (a.get("as").is_some() || written(a.get("field")))
             });
         if !fixed {
             return None;
@@ -470,7 +470,7 @@ impl Flow<'_> {
     ) -> Option<ColumnKind> {
         self.record(table, pointer);
         let name = value?.as_str()?;
-        if Template::parse(name).map_or(true, |t| !matches!(t, Template::Literal(_))) {
+        if !literal(name) {
             return None;
         }
         let Some(kind) = table.kind(name) else {

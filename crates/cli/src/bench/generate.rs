@@ -76,7 +76,7 @@ pub fn run(repeat: usize, jobs_only: bool, job: Option<&str>) -> Result<Bench> {
         metrics: None,
         files: None,
     };
-    let jobs = runtime.block_on(jobs::run(offline, job))?;
+    let jobs = runtime.block_on(jobs::run(&offline, job))?;
     if jobs_only || job.is_some() {
         return Ok(Bench { jobs, rows, cases: all_scores });
     }
@@ -89,14 +89,6 @@ pub fn run(repeat: usize, jobs_only: bool, job: Option<&str>) -> Result<Bench> {
         };
         let client: Arc<dyn LlmClient> = settings.client()?.context("a scripted model client")?;
         for (set, cases) in &sets {
-            let offline = DesignEngine {
-                catalog: &catalog,
-                retriever: &retriever,
-                library: &library,
-                model: None,
-                metrics: None,
-                files: None,
-            };
             let scripted = DesignEngine {
                 catalog: &catalog,
                 retriever: &retriever,

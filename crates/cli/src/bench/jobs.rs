@@ -65,14 +65,17 @@ pub struct JobBench {
     pub jobs: Vec<JobResult>,
 }
 
-pub async fn run(engine: DesignEngine<'_>, only: Option<&str>) -> Result<JobBench> {
+pub async fn run(designer: &DesignEngine<'_>, only: Option<&str>) -> Result<JobBench> {
+    // One engine runs every job's plan and reads its output back.
+    let runner =
+        Engine::new(Arc::new(crate::commands::catalog(None)?), planwright_blocks::builtin(), Arc::new(NoPlans));
     let mut results = Vec::new();
     let all = jobs().context("crates/design/eval/jobs.yaml")?;
     if let Some(id) = only {
         anyhow::ensure!(all.iter().any(|j| j.id == id), "no job `{id}` in crates/design/eval/jobs.yaml");
     }
     for job in all.iter().filter(|j| only.is_none_or(|id| id == j.id)) {
-        let mut result = run_job(&engine, job).await.with_context(|| format!("job {}", job.id))?;
+        let mut result = run_job(designer, &runner, job).await.with_context(|| format!("job {}", job.id))?;
         if only.is_none() {
             result.design = None;
         }
@@ -101,7 +104,7 @@ pub async fn run(engine: DesignEngine<'_>, only: Option<&str>) -> Result<JobBenc
     Ok(JobBench { rows, jobs: results })
 }
 
-async fn run_job(shared: &DesignEngine<'_>, job: &Job) -> Result<JobResult> {
+async fn run_job(shared: &DesignEngine<'_>, runner: &Engine, job: &Job) -> Result<JobResult> {
     let home = tempfile::tempdir()?;
     let work = home.path().join("work");
     std::fs::create_dir_all(&work)?;
@@ -156,9 +159,9 @@ async fn run_job(shared: &DesignEngine<'_>, job: &Job) -> Result<JobResult> {
         (Some(expected), Some(output)) => (expected, output),
         _ => anyhow::bail!("job {} has neither an expected table nor `expect: ask`", job.id),
     };
-    let written = match run_plan(home.path(), &work, plan_text).await {
+    let written = match run_plan(runner, home.path(), &work, plan_text).await {
         Err(e) => return Ok(result(JobOutcome::WrongButValid, format!("the run failed: {e}"))),
-        Ok(()) => read_back(home.path(), &work, output).await,
+        Ok(()) => read_back(runner, home.path(), &work, output).await,
     };
     Ok(match written {
         Ok(rows) if same_table(expected, &rows, job.ordered) => result(JobOutcome::Success, String::new()),
@@ -199,10 +202,6 @@ fn write_file(path: &Path, file: &JobFile) -> Result<()> {
     Ok(())
 }
 
-fn engine() -> Result<Engine> {
-    Ok(Engine::new(Arc::new(crate::commands::catalog(None)?), planwright_blocks::builtin(), Arc::new(NoPlans)))
-}
-
 fn options(work: &Path) -> RunOptions {
     RunOptions {
         workdir: work.to_owned(),
@@ -216,10 +215,10 @@ fn options(work: &Path) -> RunOptions {
 }
 
 /// Runs the plan offline with no answers; an error names the failed step's reason.
-async fn run_plan(home: &Path, work: &Path, plan_text: String) -> Result<()> {
+async fn run_plan(runner: &Engine, home: &Path, work: &Path, plan_text: String) -> Result<()> {
     let store = RunStore::open(&DataHome::at(home))?;
     let request = RunRequest { plan_text, plan_path: None, vars: Map::new() };
-    let outcome = engine()?.run(&store, request, options(work)).await?;
+    let outcome = runner.run(&store, request, options(work)).await?;
     let failure = store.events(&outcome.run_id)?.into_iter().find_map(|e| match e.kind {
         EventKind::NodeFailed { error, .. } => Some(error),
         _ => None,
@@ -231,7 +230,7 @@ async fn run_plan(home: &Path, work: &Path, plan_text: String) -> Result<()> {
 }
 
 /// The rows of the file the plan wrote, read by the product's own read block.
-async fn read_back(home: &Path, work: &Path, output: &str) -> Result<Vec<Map<String, Value>>> {
+async fn read_back(runner: &Engine, home: &Path, work: &Path, output: &str) -> Result<Vec<Map<String, Value>>> {
     let block = if output.ends_with(".xlsx") { "excel.read_data" } else { "file.read_csv" };
     let plan = json!({
         "apiVersion": "planwright/v1", "id": "read_back", "version": "1.0.0",
@@ -239,7 +238,7 @@ async fn read_back(home: &Path, work: &Path, output: &str) -> Result<Vec<Map<Str
     });
     let store = RunStore::open(&DataHome::at(home))?;
     let request = RunRequest { plan_text: serde_json::to_string(&plan)?, plan_path: None, vars: Map::new() };
-    let outcome = engine()?.run(&store, request, options(work)).await?;
+    let outcome = runner.run(&store, request, options(work)).await?;
     for event in store.events(&outcome.run_id)? {
         match event.kind {
             EventKind::NodeFinished { outputs, .. } => {
