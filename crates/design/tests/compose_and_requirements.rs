@@ -222,3 +222,25 @@ async fn a_pinned_block_the_design_does_not_use_is_named_in_the_reasoning() {
     assert_eq!(said.len(), 1, "{:?}", generated.reasoning);
     assert!(said[0].contains("excel.write") && !said[0].contains("file.read_csv"), "{said:?}");
 }
+
+#[tokio::test]
+async fn a_password_in_an_answer_to_what_the_job_is_is_kept_out_of_the_design() {
+    let refused = generate("do the monthly thing", IndexMap::new()).await;
+    assert!(refused.refused, "{:?}", refused.requirements);
+    let answers = IndexMap::from([
+        ("instruction.read".to_owned(), Value::from("payments.csv")),
+        (
+            "instruction.do".to_owned(),
+            Value::from("log in to https://portal.example.com with user admin and password Hunter2-canary and download the invoices"),
+        ),
+        ("instruction.write".to_owned(), Value::from("invoices.xlsx")),
+    ]);
+    let generated = generate("do the monthly thing", answers).await;
+    assert!(!generated.refused);
+    let everything = serde_json::to_string(&generated).unwrap() + &generated.to_yaml().unwrap();
+    assert!(
+        !everything.contains("Hunter2-canary"),
+        "the password stays out of the plan, the reasoning and the origins"
+    );
+    assert!(generated.plan.secrets.iter().any(|s| s == "LOGIN_PASSWORD"), "{:?}", generated.plan.secrets);
+}
