@@ -70,7 +70,18 @@ const SYNONYMS: &[&[&str]] = &[
     &["reference", "ref", "参照番号", "管理番号"],
     &["balance", "残高"],
     &["quantity", "qty", "数量", "個数"],
+    &["budget", "budgeted", "予算", "予算額"],
+    &["actual", "actuals", "実績", "実績額"],
 ];
+
+/// Whether two names say the same column: spelt alike (`PO number`, `po_number`) or words of
+/// one meaning (budget / 予算).
+pub fn same_meaning(a: &str, b: &str) -> bool {
+    let (a, b) = (fold(a), fold(b));
+    !a.is_empty()
+        && (a == b
+            || SYNONYMS.iter().any(|group| group.iter().any(|w| fold(w) == a) && group.iter().any(|w| fold(w) == b)))
+}
 
 /// A column the engine could not bind: asked, with the columns there are as the choices.
 #[derive(Debug, Clone, PartialEq)]

@@ -280,7 +280,12 @@ impl DesignEngine<'_> {
             &request.answers,
         );
         // An instruction that does not say what to read, do or write gets questions, no plan.
-        let unsaid = understanding::unsaid(&reading, &redacted.text, composing && !templates.is_empty());
+        let unsaid = understanding::unsaid(
+            &reading,
+            &redacted.text,
+            composing && !templates.is_empty(),
+            request.answers.contains_key("instruction.do"),
+        );
         let refused = !unsaid.is_empty();
         let mut reasoning = offline.reasoning.clone();
         if !fitted.is_empty() {

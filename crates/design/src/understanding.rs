@@ -54,11 +54,15 @@ static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("action pattern")
 });
 
-/// The parts `reading` leaves unsaid, with the words of an action it could not place.
-pub fn unsaid(reading: &Reading, text: &str, templates: bool) -> Vec<(Part, Option<String>)> {
+/// The parts `reading` leaves unsaid, with the words of an action it could not place. Once
+/// the person has said what to do (`answered_do`), words left unplaced are not asked again.
+pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool) -> Vec<(Part, Option<String>)> {
     let nothing = reading.sources.is_empty() && reading.steps.is_empty() && reading.outputs.is_empty();
     if nothing && !templates {
         return Part::ALL.iter().map(|p| (*p, None)).collect();
+    }
+    if let Some(clause) = reading.unplaced.first().filter(|_| !templates && !answered_do) {
+        return vec![(Part::Do, Some(clause.clone()))];
     }
     if reading.steps.is_empty() && reading.columns.is_empty() && !reading.combine && !templates {
         let action = match reading.language {
@@ -146,7 +150,7 @@ mod tests {
     fn an_instruction_that_says_nothing_asks_all_three() {
         for text in ["do the monthly thing", "\u{1}\u{2} ###", "いつものやつをお願い"] {
             let reading = read_instruction(text);
-            let parts: Vec<Part> = unsaid(&reading, text, false).into_iter().map(|(p, _)| p).collect();
+            let parts: Vec<Part> = unsaid(&reading, text, false, false).into_iter().map(|(p, _)| p).collect();
             assert_eq!(parts, Part::ALL, "{text:?}");
         }
     }
@@ -155,9 +159,31 @@ mod tests {
     fn an_action_the_reader_could_not_place_is_asked_not_copied() {
         let text = "Read ledger.csv, check it for anything odd and save the result as review.xlsx";
         let reading = read_instruction(text);
-        assert_eq!(unsaid(&reading, text, false), [(Part::Do, Some("check".to_owned()))]);
+        assert_eq!(unsaid(&reading, text, false, false), [(Part::Do, Some("check".to_owned()))]);
         let copy = "Convert ledger.csv to ledger.xlsx";
-        assert!(unsaid(&read_instruction(copy), copy, false).is_empty(), "a copy is what it asks for");
+        assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
+    }
+
+    #[test]
+    fn an_operation_among_others_the_reader_could_not_place_is_asked_until_answered() {
+        for (text, words) in [
+            (
+                "Read stock.csv, keep the rows with a quantity under 5, tally up each warehouse's shelves and save low.csv",
+                "tally up each warehouse's shelves",
+            ),
+            ("在庫.csvの数量が5未満の行を残し、棚の回転率を計算して、不足.csvに保存", "回転率を計算して"),
+        ] {
+            let reading = read_instruction(text);
+            assert!(!reading.steps.is_empty(), "{text}: the filter is read");
+            let unsaid_parts = unsaid(&reading, text, false, false);
+            assert_eq!(unsaid_parts.len(), 1, "{text}: {unsaid_parts:?}");
+            assert_eq!(unsaid_parts[0].0, Part::Do);
+            assert!(unsaid_parts[0].1.as_deref().is_some_and(|w| w.contains(words)), "{text}: {unsaid_parts:?}");
+            assert!(unsaid(&reading, text, false, true).is_empty(), "{text}: answered, not asked again");
+        }
+        // A word naming an operation read elsewhere is a reference to it, not a new one.
+        let text = "how many orders per customer in orders.csv? just customer + count, into counts.csv";
+        assert!(unsaid(&read_instruction(text), text, false, false).is_empty());
     }
 
     #[test]

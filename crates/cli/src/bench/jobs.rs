@@ -119,7 +119,8 @@ async fn run_job(shared: &DesignEngine<'_>, runner: &Engine, job: &Job) -> Resul
     let generate_ms = started.elapsed().as_secs_f64() * 1000.0;
     let design = generated.as_ref().ok().map(|g| {
         let reasoning: String = g.reasoning.iter().map(|r| format!("#   {r}\n")).collect();
-        format!("{}# reasoning:\n{reasoning}", g.to_yaml().unwrap_or_default())
+        let heading = if reasoning.is_empty() { "" } else { "# reasoning:\n" };
+        format!("{}{heading}{reasoning}", g.to_yaml().unwrap_or_default())
     });
     let result = |outcome, detail: String| JobResult {
         id: job.id.clone(),

@@ -38,6 +38,9 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     let mut sentence_start = true;
     for c in separator.captures_iter(text) {
         let m = c.get(0).expect("match");
+        if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()]) {
+            continue;
+        }
         push(&mut pieces, text, start, m.start(), sentence_start);
         sentence_start = m.as_str().starts_with(['.', '?', '!', ';', '\n', '。']);
         // "… and write …": the verb starts the next clause.
@@ -45,6 +48,16 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     }
     push(&mut pieces, text, start, text.len(), sentence_start);
     join_fragments(pieces, language, lexicon, text)
+}
+
+/// "e.g. 2026-01", "Acme Co. Ltd", "invoice No. 12": a full stop that ends a word, not a sentence.
+fn ends_with_abbreviation(before: &str) -> bool {
+    const ABBREVIATIONS: &[&str] = &[
+        "e.g", "i.e", "etc", "eg", "ie", "inc", "ltd", "co", "corp", "no", "nos", "vs", "approx", "mr", "ms", "mrs",
+        "dr", "st", "dept", "ref",
+    ];
+    let word = before.rsplit(|c: char| !(c.is_alphanumeric() || c == '.')).next().unwrap_or("");
+    ABBREVIATIONS.iter().any(|a| word.eq_ignore_ascii_case(a))
 }
 
 fn push(pieces: &mut Vec<Clause>, text: &str, start: usize, end: usize, sentence_start: bool) {
@@ -57,7 +70,10 @@ fn push(pieces: &mut Vec<Clause>, text: &str, start: usize, end: usize, sentence
 }
 
 fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, text: &str) -> Vec<Clause> {
-    let names_operation = |c: &Clause| lexicon.verb.is_match(&c.text.to_ascii_lowercase());
+    let names_operation = |c: &Clause| {
+        let lower = c.text.to_ascii_lowercase();
+        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower)
+    };
     let mut clauses: Vec<Clause> = Vec::new();
     match language {
         Language::En => {

@@ -77,6 +77,27 @@ static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*". The
+/// words name the column (`days_overdue`, `years_old`); a unit alone ("over 30 days") does too
+/// when nothing before the number names one.
+static EN_UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(?P<unit>days?|weeks?|months?|years?|hours?|minutes?|units?|items?|pieces?|pcs)\b(?:\s+(?P<state>overdue|late|old|past due|outstanding|in arrears|delinquent|open|unpaid|in stock|on hand|worked|of service))?",
+    )
+});
+/// The operator of a condition that a value is over another column ("over budget",
+/// 「予算をオーバー」), said with no number. It is never written into a plan: the reader turns it
+/// into a condition on a difference the instruction computes, or drops it and the filter is asked.
+pub const OVER_COLUMN: &str = "over_column";
+static EN_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:over|above|exceed(?:s|ing|ed)?|more than|greater than|higher than|in excess of)\s+(?:the\s+|their\s+|its\s+)?(?P<x>[a-z_]+)\b",
+    )
+});
+static JA_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?P<x>[^\s、。をがはのにで「」\d０-９円件日%万千]{1,12}?)(?:を|より)?(?:オーバー|超過|超え|上回|越え)")
+});
+
 /// A number of times: "more than 1 time", "3 times".
 static EN_TIMES: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*times?\b"));
 /// "in March 2026", "for Apr 2026".
@@ -150,6 +171,8 @@ pub fn english(clause: &str) -> Vec<Condition> {
     }
     let between = EN_BETWEEN.find(&lower);
     let numbers = slots::numbers(clause);
+    // Spans read as a measure's name ("days overdue"): their status words are not statuses.
+    let mut measured: Vec<std::ops::Range<usize>> = Vec::new();
     if let Some(b) = between {
         let inside: Vec<_> = numbers.iter().filter(|n| n.start >= b.start() && n.end <= b.end()).collect();
         if inside.len() == 2 {
@@ -195,7 +218,16 @@ pub fn english(clause: &str) -> Vec<Condition> {
                 None => continue,
             },
         };
-        let field = english_field_before(clause, field_end).filter(|f| !EN_STATUS.is_match(f));
+        let before_field = english_field_before(clause, field_end).filter(|f| !EN_STATUS.is_match(f));
+        let measure = EN_UNIT_AFTER.captures(&clause[number.end..]);
+        let field = match &measure {
+            Some(m) if m.name("state").is_some() => {
+                measured.push(number.end..number.end + m.get(0).expect("match").end());
+                Some(m.get(0).expect("match").as_str().trim().to_ascii_lowercase())
+            }
+            Some(m) if before_field.is_none() => Some(m["unit"].to_ascii_lowercase()),
+            _ => before_field,
+        };
         conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
     }
     for c in EN_IS.captures_iter(clause) {
@@ -218,6 +250,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    for c in EN_OVER_COLUMN.captures_iter(clause) {
+        let x = &c["x"];
+        if !x.chars().any(|ch| ch.is_ascii_digit()) && !slots::is_row_noun(x) && conditions.is_empty() {
+            conditions.push(over_column(x));
+        }
+    }
     for c in EN_FILLED.captures_iter(clause) {
         let field = c.name("field").or(c.name("f2")).map(|m| slots::singular(m.as_str().trim()));
         if field.as_deref().is_some_and(slots::is_row_noun) {
@@ -236,6 +274,9 @@ pub fn english(clause: &str) -> Vec<Condition> {
         });
     }
     for m in EN_STATUS.find_iter(clause) {
+        if measured.iter().any(|span| span.contains(&m.start())) {
+            continue;
+        }
         let word = m.as_str();
         // "submitted twice" says how often, not which status; "we paid" is a verb.
         let after = clause[m.end()..].trim_start().to_ascii_lowercase();
@@ -321,6 +362,10 @@ const JA_ROW_NOUNS: &[&str] = &[
     "分",
     "額",
 ];
+
+fn over_column(column: &str) -> Condition {
+    Condition { field: None, operator: OVER_COLUMN, value: Value::from(column), value2: None }
+}
 
 /// The conditions of a Japanese clause.
 pub fn japanese(clause: &str) -> Vec<Condition> {
@@ -419,6 +464,14 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             before.ends_with('が') || before.ends_with('は') || before.ends_with('=')
         });
         conditions.push(Condition { field, operator: "eq", value: Value::from(m.as_str()), value2: None });
+    }
+    if conditions.is_empty() {
+        if let Some(x) = JA_OVER_COLUMN.captures(clause).and_then(|c| c.name("x")) {
+            let after_number = clause[..x.start()].chars().next_back().is_some_and(char::is_numeric);
+            if !after_number && !JA_ROW_NOUNS.contains(&x.as_str()) {
+                conditions.push(over_column(x.as_str()));
+            }
+        }
     }
     conditions
 }

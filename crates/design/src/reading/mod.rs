@@ -80,6 +80,9 @@ pub struct Reading {
     /// The tables read are put one after another ("combine january.csv and february.csv"),
     /// not matched on a key.
     pub combine: bool,
+    /// Clauses that ask for an operation ("add them up by department", 「突き合わせて」) the
+    /// reader turned into no step: asked, never dropped.
+    pub unplaced: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -300,6 +303,7 @@ impl Reading {
             outputs: Vec::new(),
             columns: Vec::new(),
             combine: false,
+            unplaced: Vec::new(),
         }
     }
 }
@@ -323,6 +327,9 @@ impl Reader<'_> {
         let web = !api && (self.lexicon.browser.is_match(&lower_text) || !urls.is_empty());
         let mut browser_clauses: Vec<&Clause> = Vec::new();
         let mut steps: Vec<(usize, Step)> = Vec::new();
+        // Clauses that ask for an operation: the clause, the number of steps read before it,
+        // and the steps its word may name.
+        let mut unplaced: Vec<(usize, usize, &[&str])> = Vec::new();
         let chosen = self.chosen_columns();
         for (index, whole) in self.clauses.iter().enumerate() {
             // Operations are read with file names blanked: 「部門別平均.xlsx」 asks for no average.
@@ -339,6 +346,12 @@ impl Reader<'_> {
             if web && (l.browser.is_match(&lower) || !slots::urls(&clause.text).is_empty() || reads_page) {
                 browser_clauses.push(whole);
                 continue;
+            }
+            let steps_before = steps.len();
+            let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
+            let placed_by_others = choosing_columns || output_clause || reads_a_file;
+            if let Some(word) = l.operation.find(&lower).filter(|_| !placed_by_others) {
+                unplaced.push((index, steps_before, words::steps_of_operation(word.as_str())));
             }
             if let Some(m) = l.confirm.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Confirm));
@@ -414,7 +427,9 @@ impl Reader<'_> {
             let filter = self.filter(clause, output_clause, documents).map(|(at, mut step)| {
                 if let Step::Filter { conditions, .. } = &mut step {
                     conditions.retain(|c| {
-                        c.field.is_some() || !c.value.as_str().is_some_and(|v| operands.contains(&v.to_lowercase()))
+                        c.field.is_some()
+                            || c.operator == conditions::OVER_COLUMN
+                            || !c.value.as_str().is_some_and(|v| operands.contains(&v.to_lowercase()))
                     });
                 }
                 (at, step)
@@ -429,6 +444,19 @@ impl Reader<'_> {
         if !browser_clauses.is_empty() {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
         }
+        // A clause whose operation word gave no step, with no step in it, naming an operation
+        // no other clause gave ("just vendor + count" names the count read before).
+        self.reading.unplaced = unplaced
+            .iter()
+            .enumerate()
+            .filter(|(n, (index, before, names))| {
+                let after = unplaced.get(n + 1).map_or(steps.len(), |(_, b, _)| *b);
+                let clause = &self.clauses[*index];
+                let range = clause.start..clause.start + clause.text.len();
+                after == *before && !steps.iter().any(|(at, step)| range.contains(at) || names.contains(&step.name()))
+            })
+            .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
+            .collect();
         steps.sort_by_key(|(at, _)| *at);
         // Removing duplicates is what is asked when the text also mentions finding them.
         if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
@@ -444,6 +472,7 @@ impl Reader<'_> {
                 }
             }
         }
+        let steps = conditions_over_a_difference(steps);
         let steps = self.conditions_on_groups(steps);
         let steps = conditions_on_totals(steps, self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
@@ -583,6 +612,9 @@ impl Reader<'_> {
         let aggregate_words = self.lexicon.aggregate.is_match(&lower);
         // A clause that writes a file or totals rows names a filter only with a filter word.
         if conditions.is_empty() && trigger.is_none() || trigger.is_none() && (output_clause || aggregate_words) {
+            return None;
+        }
+        if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
             return None;
         }
         // 「今月のものだけ抜き出し」 picks rows; "extract" names fields only from documents.
@@ -990,7 +1022,13 @@ impl Reader<'_> {
                 let lists = before.starts_with("list ") || before.contains(" list ");
                 // "List every purchase in purchases.csv …, save it as march.csv": a file after
                 // "list … in" with another file after it is read, not written.
-                let after_preposition = [" to", " into"].iter().any(|p| before.ends_with(p))
+                // "Add a Month column to sales.csv, … save it as b.csv": the file a column is
+                // added to is read.
+                let adds_column_to = !only_file
+                    && !opens_with_write
+                    && words::ADDS_COLUMN_TO.is_match(before)
+                    && [" to", " into"].iter().any(|p| before.ends_with(p));
+                let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (self.lexicon.output.is_match(before) || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
@@ -998,7 +1036,7 @@ impl Reader<'_> {
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
                     && !self.lexicon.read.is_match(before)
                     && slots::file_names(before).is_empty();
-                opens_with_write || after_preposition || last_in
+                opens_with_write || after_preposition || last_in || words::EN_NAMES_OUTPUT.is_match(before)
             }
             Language::Ja => {
                 let before = lower[..offset].trim_end();
@@ -1043,6 +1081,37 @@ impl Reader<'_> {
 /// "Sum the amount per employee, then keep those over 30000": a number compared right after a
 /// total of one value is compared with that total. The total takes the name the condition
 /// gives it (「月額」), or a plain one when it names none.
+/// "over budget" after "the difference of actual and budget": the difference is over 0 (under 0
+/// when it subtracts the other way). Said with no difference to compare by, the condition is
+/// dropped and the filter's conditions are asked.
+fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let differences: Vec<(String, Vec<String>)> = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Compute { name, operation: "difference", of } => Some((name.clone(), of.clone())),
+            _ => None,
+        })
+        .collect();
+    for (_, step) in &mut steps {
+        let Step::Filter { conditions, .. } = step else { continue };
+        conditions.retain_mut(|condition| {
+            if condition.operator != conditions::OVER_COLUMN {
+                return true;
+            }
+            let over = condition.value.as_str().unwrap_or_default().to_owned();
+            let found = differences.iter().find_map(|(name, of)| match of.as_slice() {
+                [_, b] if crate::binding::same_meaning(b, &over) => Some((name, "gt")),
+                [a, _] if crate::binding::same_meaning(a, &over) => Some((name, "lt")),
+                _ => None,
+            });
+            let Some((name, operator)) = found else { return false };
+            *condition = Condition { field: Some(name.clone()), operator, value: Value::from(0), value2: None };
+            true
+        });
+    }
+    steps
+}
+
 fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
     for i in 1..steps.len() {
         let (before, after) = steps.split_at_mut(i);

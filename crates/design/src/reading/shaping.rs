@@ -45,6 +45,13 @@ static EN_KEEP_LAST: LazyLock<Regex> =
 
 static EN_SORT: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(sort|sorted|sorting|order|ordered|rank|ranked|ranking|arrange|arranged)\b"));
+/// An order said without a sort word: "from the biggest total down", "largest amount first",
+/// "from oldest to newest". `what` is the measured noun, when one is said.
+static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+    )
+});
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
@@ -132,7 +139,7 @@ static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|�
 static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い"));
 static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:引|差し引)|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
     )
 });
 static JA_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
@@ -147,7 +154,7 @@ static JA_RATIO: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"「(?P<a>[^」]{1,20})」|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:という|の)?(?:列|欄|項目)(?:を|に|として)|(?P<c>[^、。をがはでと\s「」・]{1,16})として",
+        r"「(?P<a>[^」]{1,20})」|(?P<b>[^、。をがはでと\s「」・]{1,16}?)(?:という|の)?(?:列|欄|項目)(?:を|に|として)|(?P<c>[^、。をがはでと\s「」・]{1,16})として",
     )
 });
 
@@ -184,6 +191,15 @@ fn number(word: &str) -> Option<u64> {
 fn en_column(phrase: &str) -> Option<String> {
     let mut words: Vec<&str> =
         phrase.split_whitespace().filter(|w| !matches!(*w, "the" | "a" | "an" | "their" | "its" | "each")).collect();
+    // "the month of each date in YYYY-MM form": the column's name ends before a preposition.
+    if let Some(cut) = words.iter().position(|w| {
+        matches!(
+            *w,
+            "in" | "as" | "to" | "into" | "for" | "from" | "with" | "and" | "on" | "showing" | "called" | "named"
+        )
+    }) {
+        words.truncate(cut);
+    }
     while words.last().is_some_and(|w| matches!(*w, "column" | "columns" | "field" | "fields" | "value" | "values")) {
         words.pop();
     }
@@ -246,11 +262,12 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
 fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let top = EN_TOP.captures(lower);
     let sort = EN_SORT.find(lower);
+    let phrase = EN_ORDER_PHRASE.captures(lower);
     let at = match (&top, sort) {
         (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),
         (Some(c), None) => c.get(0)?.start(),
         (None, Some(s)) => s.start(),
-        (None, None) => return None,
+        (None, None) => phrase.as_ref()?.get(0)?.start(),
     };
     let limit =
         top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
@@ -266,6 +283,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .or_else(|| {
             let m = top.as_ref()?.get(0)?;
             english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))
+        })
+        // The phrase names the column only when it is the whole of the order: in "sort so the
+        // biggest supplier is on top" the supplier is the row, not what is measured.
+        .or_else(|| {
+            let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
+            phrase.name("what").or(phrase.name("what2")).and_then(|m| en_column(m.as_str()))
         });
     let descending = match (EN_DESCENDING.is_match(lower), EN_ASCENDING.is_match(lower)) {
         (true, false) => true,
@@ -414,6 +437,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     for (pattern, op, default) in [(&*JA_RATIO, "ratio", "比率"), (&*JA_PRODUCT, "product", "金額")] {
         if let Some(c) = pattern.captures(clause) {
             let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d"))?;
+            // 「3/1〜3/31」 is a date, not 3 divided by 1.
+            if a.ends_with(|ch: char| ch.is_numeric()) && b.starts_with(|ch: char| ch.is_numeric()) {
+                continue;
+            }
             let m = c.get(0)?;
             let name = name(m.end()).unwrap_or_else(|| default.to_owned());
             return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b] }));

@@ -234,3 +234,90 @@ fn a_computed_column_takes_its_name_and_its_operands_are_no_status() {
     assert_eq!((name.as_str(), *operation), ("gap", "difference"));
     assert_eq!(of, &["billed", "paid"]);
 }
+
+#[test]
+fn a_measure_named_after_its_number_is_the_column_not_a_status() {
+    let r = read_instruction("From aging.xlsx keep the bills more than 45 days past due and save late.csv");
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].field.as_deref(), Some("days past due"));
+    assert_eq!((conditions[0].operator, &conditions[0].value), ("gt", &json!(45)));
+}
+
+#[test]
+fn an_order_said_without_a_sort_word_is_a_sort() {
+    for (text, by, descending) in [
+        ("Total the cost per project in costs.csv and list the projects from the highest total down", "total", true),
+        ("Read staff.csv and put the oldest hire date first, then save staff_sorted.csv", "hire date", false),
+    ] {
+        let r = read_instruction(text);
+        let sort = r.steps.iter().find_map(|s| match s {
+            Step::Sort { by, descending, .. } => Some((by.clone(), *descending)),
+            _ => None,
+        });
+        assert_eq!(sort, Some((Some(by.to_owned()), descending)), "{text}: {:?}", r.steps);
+    }
+    // In "so the biggest customer is on top" the customer is the row; the measure is sorted.
+    let r = read_instruction("Sum the amount per customer in sales.csv and sort so the biggest customer is on top");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: None, descending: true, .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn an_abbreviation_ends_no_sentence_and_a_format_is_no_browser_form() {
+    let r = read_instruction(
+        "Add a Quarter column to orders.csv with the year of each order date in YYYY form (e.g. 2026) and save orders_q.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. } | Step::Filter { .. })), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "year", of, .. } if of == &["order date"])));
+    assert_eq!(r.sources[0].path.as_deref(), Some("orders.csv"), "a file a column is added to is read");
+    assert_eq!(r.outputs[0].path.as_deref(), Some("orders_q.csv"));
+    let web = read_instruction("Open the portal at https://example.test, fill out the order form and submit it");
+    assert!(web.steps.iter().any(|s| matches!(s, Step::Browser { .. })));
+}
+
+#[test]
+fn a_file_named_as_the_output_is_written_and_keeping_everything_filters_nothing() {
+    let r = read_instruction(
+        "Bring the region from stores.csv into sales.csv by matching on store_id, keep all the other columns. File name sales_by_region.xlsx please.",
+    );
+    let read: Vec<_> = r.sources.iter().filter_map(|s| s.path.as_deref()).collect();
+    assert_eq!(read, ["stores.csv", "sales.csv"]);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("sales_by_region.xlsx"));
+    assert_eq!(ops(&r), ["join"]);
+}
+
+#[test]
+fn japanese_dates_with_slashes_are_no_ratio_and_a_difference_keeps_its_name() {
+    let r = read_instruction("売上.csvから2026年5月分（5/1〜5/31）だけ抜き出して、5月.csvに保存");
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let r = read_instruction("予実.csvに、実績から予算を引いた差異の列を追加して保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", .. } if name == "差異")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn over_another_column_is_a_condition_on_the_difference_or_asked() {
+    let over = |text: &str| {
+        let r = read_instruction(text);
+        r.steps.iter().find_map(|s| match s {
+            Step::Filter { conditions, .. } => Some(conditions.clone()),
+            _ => None,
+        })
+    };
+    let kept = over(
+        "Read plan.csv, add the difference between spent and budget, keep the lines over budget and save over.csv",
+    )
+    .expect("a filter");
+    assert_eq!(kept.len(), 1);
+    assert_eq!((kept[0].field.as_deref(), kept[0].operator, &kept[0].value), (Some("difference"), "gt", &json!(0)));
+    // Subtracted the other way, over budget is under 0.
+    let kept = over("予実.csvに、予算から実績を引いた残額の列を追加して、予算をオーバーした行だけ残して保存")
+        .expect("a filter");
+    assert_eq!((kept[0].field.as_deref(), kept[0].operator), (Some("残額"), "lt"));
+    // With no difference to compare by, the condition is not guessed: the filter's conditions are asked.
+    let kept = over("From plan.csv keep the lines where spent is over budget and save over.csv").expect("a filter");
+    assert!(kept.is_empty(), "{kept:?}");
+}

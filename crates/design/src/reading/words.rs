@@ -49,6 +49,9 @@ pub struct Lexicon {
     pub totals: Regex,
     /// Tables put one after another ("combine the two files", 「1つにまとめて」).
     pub append: Regex,
+    /// Words that ask for an operation on the rows: a clause with one that gives no step is
+    /// asked about, not dropped.
+    pub operation: Regex,
 }
 
 fn re(pattern: &str) -> Regex {
@@ -87,7 +90,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(for each|for every|each|per (row|item|line|record|customer|supplier|vendor|invoice|entry)|one by one|every)\b",
     ),
     browser: re(
-        r"\b(log ?in|log into|logs in|login|sign in|click|portal|website|web site|web page|webpage|browser|navigate|go to|visit|download|fill in|form|screenshot|dashboard|site|page)\b",
+        r"\b(log ?in|log into|logs in|login|sign in|click|portal|website|web site|web page|webpage|browser|navigate|go to|visit|download|fill in|fill out|(?:the|a|an|web|online|contact|order|entry|input|login|search|registration|application|request) forms?|screenshot|dashboard|site|page)\b",
     ),
     table: re(r"\b(table|list)\b"),
     interact: re(
@@ -111,6 +114,9 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     totals: re(
         r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|count|counts|average|mean|how many|number of|group|grouped)\b",
+    ),
+    operation: re(
+        r"\b(add (?:them |it |these |those |all |everything |the \w+ )?up|sum(?: up)?|total (?:up|them|it|per|by|each)|subtotal|tally(?: up)?|count|average|group|sort|rank|order (?:them |it )?by|match|compare|reconcile|calculate|compute|subtract|deduct|multiply|divide|dedupe|de-?duplicate)\b",
     ),
     append: re(
         r"\b(combine|combined|combining|append|appended|appending|stack|stacked|put (them |both |these |the two |all )?(files |lists )?together|merge (them|both|these|the two|all)|into (a single|one|1) (list|file|table|sheet|workbook|csv|report)|consolidate|consolidated|one after (the )?other|both (files|lists|exports|months))\b",
@@ -162,10 +168,46 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開",
     ),
     totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
+    operation: re(
+        r"集計|合計|小計|件数|平均|数え|並べ|並び替|ソート|突き合わせ|突合|照合|比較|計算|差し引|掛け|割っ|重複",
+    ),
     append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|の下に"),
 });
 
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
+/// The steps an operation word (of `Lexicon::operation`) may name.
+pub fn steps_of_operation(word: &str) -> &'static [&'static str] {
+    const TOTALS: &[&str] = &["aggregate", "compute"];
+    let has = |parts: &[&str]| parts.iter().any(|p| word.contains(p));
+    if has(&["sort", "rank", "order", "並"]) || word == "ソート" {
+        &["sort"]
+    } else if has(&["match", "compare", "reconcile", "突", "照合", "比較"]) {
+        &["join", "duplicates"]
+    } else if has(&["dedupe", "duplicate", "重複"]) {
+        &["duplicates", "dedupe"]
+    } else {
+        TOTALS
+    }
+}
+
+/// "add a Month column to", "bring the cost center from a.csv into": a column added to a table.
+pub static ADDS_COLUMN_TO: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:add|adds|adding|insert|append|bring|put)\b.*\bcolumns?\b.*\b(?:to|into)$|\b(?:add|bring|brings|copy|pull|carry|look up|fill in)\b.*\bfrom\b.*\b(?:to|into)$",
+    )
+});
+/// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
+pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$",
+    )
+});
+/// "keep all the existing columns", 「既存の列はそのまま」: nothing is left out.
+pub static KEEPS_ALL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bkeep(?:s|ing)? (?:all|every|each|everything|the (?:existing|other|original|rest|remaining))\b|\b(?:all|every) (?:the |other |existing |original )*(?:columns?|rows?|fields?) (?:as (?:they are|is)|unchanged)\b|(?:すべて|全て|全部|既存|元)の(?:列|項目|行|データ)(?:は|を|も)(?:そのまま|残|保持|維持)",
+    )
+});
 pub static EITHER_SIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(one side|either side|both sides|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b|片方|どちらか一方|一方にしか|双方",
