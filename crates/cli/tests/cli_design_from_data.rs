@@ -82,6 +82,37 @@ fn possible_duplicate_payments_are_listed_every_one() {
 }
 
 #[test]
+fn a_lookup_into_a_table_keeps_every_row_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("payroll.csv"),
+        "employee_id,name,gross_pay\nE-1,Sarah Kim,5200\nE-2,Tom Baker,4750\nE-3,Lena Ortiz,3980.50\n",
+    )
+    .unwrap();
+    // E-3 is not in the staff list yet; E-9 has left and is on no payroll.
+    std::fs::write(dir.path().join("staff.csv"), "employee_id,cost_center\nE-2,CC-200\nE-1,CC-100\nE-9,CC-300\n")
+        .unwrap();
+    design_and_run(
+        dir.path(),
+        "Bring the cost center from staff.csv into payroll.csv by matching on employee_id and save payroll_cc.xlsx",
+    );
+    let rows = sheet(&dir.path().join("payroll_cc.xlsx"));
+    let at = |name: &str| rows[0].iter().position(|c| c == name).unwrap_or_else(|| panic!("{name}: {:?}", rows[0]));
+    let mut people: Vec<(String, String)> =
+        rows[1..].iter().map(|r| (r[at("name")].clone(), r[at("cost_center")].clone())).collect();
+    people.sort();
+    assert_eq!(
+        people,
+        [
+            ("Lena Ortiz".to_owned(), String::new()),
+            ("Sarah Kim".to_owned(), "CC-100".to_owned()),
+            ("Tom Baker".to_owned(), "CC-200".to_owned()),
+        ],
+        "every payroll row, the one without a cost center too; no one who is not on the payroll"
+    );
+}
+
+#[test]
 fn suppliers_over_a_million_in_balance_are_totalled() {
     let dir = tempfile::tempdir().unwrap();
     let mut book = rust_xlsxwriter::Workbook::new();

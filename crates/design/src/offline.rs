@@ -315,8 +315,8 @@ impl Designer<'_> {
         match step {
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
-            Step::Join { key, unmatched, either_side, wanted } => {
-                self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref())
+            Step::Join { key, unmatched, either_side, wanted, keep_all_of } => {
+                self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), keep_all_of.as_deref())
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
             Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
@@ -428,7 +428,14 @@ impl Designer<'_> {
         }
     }
 
-    fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool, wanted: Option<&str>) {
+    fn join(
+        &mut self,
+        key: Option<&str>,
+        unmatched: bool,
+        either_side: bool,
+        wanted: Option<&str>,
+        keep_all_of: Option<&str>,
+    ) {
         let streams: Vec<String> = self
             .flows
             .iter()
@@ -452,13 +459,15 @@ impl Designer<'_> {
         };
         // The rows without a partner are the side the text names ("the invoices with no
         // payment"), else the first table read.
-        let right_wanted = wanted.is_some_and(|w| {
-            let named = |rows: &str| {
-                self.tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
-            };
-            named(&right) && !named(&left)
-        });
+        let named = |rows: &str, w: &str| {
+            self.tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
+        };
+        let right_wanted = wanted.is_some_and(|w| named(&right, w) && !named(&left, w));
+        // A lookup into a table keeps all its rows; one without a partner gets empty cells.
+        let kept = keep_all_of.map(|t| (named(&left, t), named(&right, t)));
         let strategy = match (unmatched, either_side, right_wanted) {
+            (false, _, _) if kept == Some((true, false)) => "left",
+            (false, _, _) if kept == Some((false, true)) => "right",
             (false, _, _) => "inner",
             (true, false, false) => "left_only",
             (true, false, true) => "right_only",

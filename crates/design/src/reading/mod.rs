@@ -154,6 +154,9 @@ pub enum Step {
         unmatched: bool,
         either_side: bool,
         wanted: Option<String>,
+        /// The table whose every row is kept, matched or not ("bring the cost center from
+        /// staff.csv *into payroll.csv*").
+        keep_all_of: Option<String>,
     },
     /// Rows that share their key columns (`by`; empty: the whole row) with another: every one
     /// of them listed, or with `remove` one kept per key (the last with `keep_last`).
@@ -378,7 +381,8 @@ impl Reader<'_> {
                 let unmatched = l.unmatched.is_match(&lower_text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
-                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side, wanted }));
+                let keep_all_of = words::keep_all_of(self.text, self.language).filter(|_| !unmatched);
+                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side, wanted, keep_all_of }));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
             let reads_text = documents || l.text_column.is_match(&lower);
@@ -499,7 +503,9 @@ impl Reader<'_> {
         let wanted = self.unmatched_subject();
         // The rows picked are those without a partner: a filter that says no condition was that.
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
-        self.reading.steps.insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted });
+        self.reading
+            .steps
+            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None });
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows

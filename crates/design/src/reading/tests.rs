@@ -284,6 +284,8 @@ fn a_file_named_as_the_output_is_written_and_keeping_everything_filters_nothing(
     assert_eq!(read, ["stores.csv", "sales.csv"]);
     assert_eq!(r.outputs[0].path.as_deref(), Some("sales_by_region.xlsx"));
     assert_eq!(ops(&r), ["join"]);
+    let Step::Join { keep_all_of, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(keep_all_of.as_deref(), Some("sales.csv"), "a lookup into sales.csv keeps all its rows");
 }
 
 #[test]

@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::Language;
+
 /// One language's patterns.
 pub struct Lexicon {
     pub filter: Regex,
@@ -175,6 +177,27 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 });
 
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
+static EN_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)",
+    )
+});
+static JA_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<target>[^\s、。をがはの「」]+?\.(?:csv|xlsx|xls|tsv))(?:の各行)?に[^、。]{1,60}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)",
+    )
+});
+
+/// The table a lookup adds to, whose every row stays: "bring the region from stores.csv into
+/// sales.csv", 「売上.csvに店舗.csvの地域を付けて」.
+pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
+    let pattern = match language {
+        Language::En => &*EN_KEEP_ALL_OF,
+        Language::Ja => &*JA_KEEP_ALL_OF,
+    };
+    pattern.captures(text).map(|c| c["target"].trim_end_matches('.').to_owned())
+}
+
 /// The steps an operation word (of `Lexicon::operation`) may name.
 pub fn steps_of_operation(word: &str) -> &'static [&'static str] {
     const TOTALS: &[&str] = &["aggregate", "compute"];
