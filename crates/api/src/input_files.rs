@@ -35,6 +35,7 @@ impl InputFiles for WorkFolderFiles {
             file,
             columns: table.columns,
             rows: table.rows,
+            complete: table.complete,
         });
         if let Ok(mut read) = self.read.lock() {
             read.insert(key, table.clone());

@@ -26,6 +26,8 @@ const SAMPLE_ROWS: usize = 200;
 pub struct FileTable {
     pub columns: Vec<Column>,
     pub rows: Vec<Value>,
+    /// Whether `rows` are every row of the file (it has no more than 200).
+    pub complete: bool,
 }
 
 /// The table `block` (`file.read_csv` or `excel.read_data`) would read with
@@ -59,7 +61,8 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
             Column { name, kind }
         })
         .collect();
-    Some(FileTable { columns, rows: rows.into_iter().take(SAMPLE_ROWS).collect() })
+    let complete = rows.len() <= SAMPLE_ROWS;
+    Some(FileTable { columns, rows: rows.into_iter().take(SAMPLE_ROWS).collect(), complete })
 }
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank

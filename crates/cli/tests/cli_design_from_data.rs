@@ -233,3 +233,38 @@ fn a_column_the_data_cannot_settle_is_asked_with_the_files_columns_and_the_answe
     let written = std::fs::read_to_string(dir.path().join("supplier_totals.csv")).unwrap();
     assert!(written.contains("Acme,1500") && written.contains("Blue,80"), "{written}");
 }
+
+#[test]
+fn a_month_said_without_its_year_is_the_one_year_the_data_holds_or_it_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let instruction = "売上.csvの5月分だけで担当者ごとに金額を合計して、5月売上.csvに保存";
+    // Every row of the file is known and May is there in 2026 only: May 2026.
+    std::fs::write(
+        dir.path().join("売上.csv"),
+        "売上日,担当者,金額\n2026-04-30,佐藤,100\n2026-05-01,佐藤,200\n2026-05-31,鈴木,300\n2026-06-01,鈴木,400\n",
+    )
+    .unwrap();
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("5月売上.csv")).unwrap();
+    assert!(written.contains("佐藤,200") && written.contains("鈴木,300"), "{written}");
+
+    // May in two years: the year is asked, never guessed; the answer makes the plan.
+    std::fs::write(
+        dir.path().join("売上.csv"),
+        "売上日,担当者,金額\n2025-05-10,佐藤,50\n2026-05-01,佐藤,200\n2026-05-31,鈴木,300\n",
+    )
+    .unwrap();
+    let asked = planwright(
+        dir.path(),
+        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+    );
+    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["year"], "{result:#}");
+    assert_eq!(result["requirements"][0]["label"], "対象の月の年（西暦）");
+    std::fs::write(dir.path().join("answers.yaml"), "year: 2025\n").unwrap();
+    design_and_run_with(dir.path(), instruction, &["--answers", "answers.yaml"]);
+    let written = std::fs::read_to_string(dir.path().join("5月売上.csv")).unwrap();
+    assert!(written.contains("佐藤,50") && !written.contains("鈴木"), "{written}");
+}

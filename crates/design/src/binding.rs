@@ -125,9 +125,94 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
             _ => break,
         }
     }
+    settle_year(plan, files, language, &mut binding);
     assume(plan, catalog, files, language, &mut binding);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
+}
+
+/// A month said without its year (a filter from `${vars.year}-04-01`) is settled by the data
+/// when every row of the file is known and holds that month in one year only. Otherwise (a
+/// longer file, several years, no file) the year is asked: never the latest year guessed.
+fn settle_year(plan: &mut Plan, files: &dyn InputFiles, language: Language, binding: &mut Binding) {
+    if !plan.vars.get("year").is_some_and(Value::is_null) {
+        return;
+    }
+    let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
+    let nodes: Vec<Value> = doc.get("graph").and_then(Value::as_array).cloned().unwrap_or_default();
+    // The column and month of each condition written in the year.
+    let mut wanted: Vec<(String, u32)> = Vec::new();
+    for node in nodes.iter().filter(|n| n.get("block").and_then(Value::as_str) == Some("transforms.filter")) {
+        let conditions = node.pointer("/in/conditions").and_then(Value::as_array).cloned().unwrap_or_default();
+        for condition in &conditions {
+            let month = condition
+                .get("value")
+                .and_then(Value::as_str)
+                .and_then(|v| {
+                    v.strip_prefix(crate::offline::YEAR_VAR)?.strip_prefix('-')?.strip_suffix("-01")?.parse().ok()
+                })
+                .filter(|_| condition.get("operator").and_then(Value::as_str) == Some("gte"));
+            let field = condition.get("field").and_then(Value::as_str).map(|f| match single_var(f) {
+                Some(var) => {
+                    doc.pointer(&format!("/vars/{var}")).and_then(Value::as_str).unwrap_or_default().to_owned()
+                }
+                None => f.to_owned(),
+            });
+            if let (Some(month), Some(field)) = (month, field.filter(|f| !f.is_empty())) {
+                wanted.push((field, month));
+            }
+        }
+    }
+    let Some((column, month)) = wanted.first().cloned() else { return };
+    let mut years = std::collections::BTreeSet::new();
+    for node in &nodes {
+        let Some(block @ ("file.read_csv" | "excel.read_data")) = node.get("block").and_then(Value::as_str) else {
+            continue;
+        };
+        let Ok(inputs) = serde_json::from_value::<IndexMap<String, Value>>(node.get("in").cloned().unwrap_or_default())
+        else {
+            continue;
+        };
+        let Some(table) = files.columns(block, &inputs).filter(|t| t.columns.iter().any(|c| c.name == column)) else {
+            continue;
+        };
+        if !table.complete {
+            return;
+        }
+        years.extend(table.rows.iter().filter_map(|row| year_of_month(row.get(&column)?, month)));
+    }
+    let shown = match language {
+        Language::En => crate::reading::month_name(month).to_owned(),
+        Language::Ja => format!("{month}月"),
+    };
+    let [year] = years.iter().copied().collect::<Vec<_>>()[..] else {
+        if years.len() > 1 {
+            let listed: Vec<String> = years.iter().map(i32::to_string).collect();
+            binding.reasoning.push(match language {
+                Language::En => format!("The data has {shown} in {}: the year is asked.", listed.join(" and ")),
+                Language::Ja => format!("データには{}年の{shown}があるため、年を確認します。", listed.join("年と")),
+            });
+        }
+        return;
+    };
+    set(&mut doc, "/vars/year", Value::from(year));
+    if let Ok(settled) = serde_json::from_value::<Plan>(doc) {
+        *plan = settled;
+        binding.bound.push("/vars/year".to_owned());
+        binding.reasoning.push(match language {
+            Language::En => format!("{shown} is {shown} {year}, the only {shown} in the data."),
+            Language::Ja => format!("{shown}は{year}年{shown}です（データにある{shown}はこの年だけです）。"),
+        });
+    }
+}
+
+/// The year of a date cell (`2026-04-02`, `2026/4/2`) when it is in `month`.
+fn year_of_month(cell: &Value, month: u32) -> Option<i32> {
+    let text = cell.as_str()?;
+    let mut parts = text.split(['-', '/']);
+    let year: i32 = parts.next()?.trim().parse().ok().filter(|y| (1900..=2200).contains(y))?;
+    let in_month: u32 = parts.next()?.trim().parse().ok()?;
+    (in_month == month).then_some(year)
 }
 
 /// The work folder's files, and an input file that is not there read as a table with no
@@ -138,7 +223,12 @@ impl InputFiles for WithAssumed<'_> {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
         self.0.columns(block, inputs).or_else(|| {
             let file = inputs.get("path").and_then(Value::as_str).unwrap_or_default().to_owned();
-            self.0.missing(block, inputs).then(|| InputTable { file, columns: Vec::new(), rows: Vec::new() })
+            self.0.missing(block, inputs).then(|| InputTable {
+                file,
+                columns: Vec::new(),
+                rows: Vec::new(),
+                complete: false,
+            })
         })
     }
 }
@@ -309,10 +399,15 @@ fn bind_open(doc: &mut Value, validation: &Validation, language: Language, bindi
         let chosen = by_value
             .or_else(|| purpose.as_deref().and_then(|p| choose(p, &common)))
             .or_else(|| {
-                // The amount to total or compare: the one column of numbers there is.
-                let numbers: Vec<&Column> = common.iter().filter(|c| c.kind == ColumnKind::Number).collect();
-                match (purpose.as_deref(), numbers.as_slice()) {
-                    (Some("amount"), [one]) => Some(one.name.clone()),
+                // The amount to total or compare: the one column of numbers there is; the date
+                // a month is kept by: the one column of dates.
+                let kind = match purpose.as_deref() {
+                    Some("amount") => ColumnKind::Number,
+                    Some("date") => ColumnKind::Date,
+                    _ => return None,
+                };
+                match common.iter().filter(|c| c.kind == kind).collect::<Vec<_>>().as_slice() {
+                    [one] => Some(one.name.clone()),
                     _ => None,
                 }
             })

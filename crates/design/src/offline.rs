@@ -14,7 +14,12 @@ use serde_json::{json, Map, Value};
 use crate::compose::{compose, Composed, Conflict};
 use crate::options::DesignEngineOptions;
 use crate::reading::slots::{self, identifier};
-use crate::reading::{Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step};
+use crate::reading::{
+    Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step, MONTH_OF_UNSAID_YEAR,
+};
+
+/// The var a month said without its year is written in (`${vars.year}-04-01`).
+pub(crate) const YEAR_VAR: &str = "${vars.year}";
 
 /// What flows from one node to the next.
 #[derive(Debug, Clone, PartialEq)]
@@ -334,6 +339,21 @@ impl Designer<'_> {
         }
     }
 
+    /// A month said without its year: from its first day to the next month's, in the year
+    /// `${vars.year}` (December: to its last day). Other conditions as they are.
+    fn month_of_a_year(&mut self, condition: &Condition) -> Vec<Condition> {
+        let month = condition.value.as_u64().filter(|_| condition.operator == MONTH_OF_UNSAID_YEAR);
+        let Some(month) = month else { return vec![condition.clone()] };
+        self.open_var("year");
+        let day = |month: u64, day: u32| Value::from(format!("{YEAR_VAR}-{month:02}-{day:02}"));
+        let end = if month == 12 { ("lte", day(12, 31)) } else { ("lt", day(month + 1, 1)) };
+        let field = condition.field.clone();
+        vec![
+            Condition { field: field.clone(), operator: "gte", value: day(month, 1), value2: None },
+            Condition { field, operator: end.0, value: end.1, value2: None },
+        ]
+    }
+
     fn column(&mut self, field: &Option<String>, open: &str) -> Value {
         match field {
             Some(field) => Value::from(field.as_str()),
@@ -343,6 +363,7 @@ impl Designer<'_> {
 
     fn filter(&mut self, conditions: &[Condition], exclude: bool) {
         let rows = self.rows_or_source();
+        let conditions: Vec<Condition> = conditions.iter().flat_map(|c| self.month_of_a_year(c)).collect();
         let conditions: Value = if conditions.is_empty() {
             self.open_var("filter_conditions")
         } else {
@@ -350,7 +371,9 @@ impl Designer<'_> {
                 conditions
                     .iter()
                     .map(|c| {
-                        let date = c.value.as_str().is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-');
+                        let date = c.value.as_str().is_some_and(|v| {
+                            v.len() == 10 && v.as_bytes()[4] == b'-' || v.starts_with(YEAR_VAR) && v.ends_with("-01")
+                        });
                         let open = match c.operator {
                             _ if date => "date_column",
                             "eq" | "ne" if c.value.is_string() => "status_column",

@@ -327,6 +327,10 @@ fn var_requirement(name: &str, use_: Option<&VarUse>, language: Language) -> Req
     if r.label.is_none() {
         r.label = Some(label_of(name, language));
     }
+    if name == "year" {
+        r.hint = l("e.g. 2026", "例：2026");
+        r.validation = Some(AnswerCheck { regex: Some(r"^\d{4}$".into()) });
+    }
     if matches!(name, "amount_column" | "status_column" | "text_column" | "match_key") {
         r.hint = match (name, language) {
             ("amount_column", Language::En) => Some("e.g. amount".into()),
@@ -366,6 +370,7 @@ fn known_label(name: &str, language: Language) -> Option<String> {
         "left_file" => Some(("The first file to match", "突き合わせる1つ目のファイル")),
         "right_file" => Some(("The second file to match", "突き合わせる2つ目のファイル")),
         "input_file" => Some(("The file to read", "読み込むファイル")),
+        "year" => Some(("The year of the month to keep", "対象の月の年（西暦）")),
         "api_url" => Some(("The API's address", "API のアドレス")),
         "start_url" => Some(("The address of the page to start from", "開始するページのアドレス")),
         _ => None,

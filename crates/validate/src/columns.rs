@@ -37,7 +37,10 @@ pub trait InputFiles {
 pub struct InputTable {
     pub file: String,
     pub columns: Vec<Column>,
+    /// The first rows (up to 200).
     pub rows: Vec<Value>,
+    /// Whether `rows` are every row of the file.
+    pub complete: bool,
 }
 
 /// What following the columns found: the findings, each read step's first rows, and the

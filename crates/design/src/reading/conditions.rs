@@ -98,6 +98,19 @@ static JA_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<x>[^\s、。をがはのにで「」\d０-９円件日%万千]{1,12}?)(?:を|より)?(?:オーバー|超過|超え|上回|越え)")
 });
 
+/// A month said without its year (「4月分」, "for April"); `value` is its number. The designer
+/// writes it as a range of dates in `${vars.year}`, which the data settles or the person answers.
+pub const MONTH_OF_UNSAID_YEAR: &str = "month_of_unsaid_year";
+/// "for April", "in March", "April's": a month's name, capitalised (so "may" is no month).
+static EN_MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:in|for|during|of|from|In|For|During)\s+(?:the\s+month\s+of\s+)?(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|\b(?P<m2>January|February|March|April|June|July|August|September|October|November|December)'s\b",
+    )
+});
+/// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
+static JA_MONTH_ALONE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|[^\d０-９年/／.\-])(?P<m>1[0-2]|[1-9])\s*月(?:分|中|の|に|だけ|のみ)"));
+
 /// A number of times: "more than 1 time", "3 times".
 static EN_TIMES: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*times?\b"));
 /// "in March 2026", "for Apr 2026".
@@ -124,6 +137,25 @@ fn month_range(year: &str, month: u32) -> Option<(Value, Value)> {
         _ => 31,
     };
     Some((Value::from(format!("{year:04}-{month:02}-01")), Value::from(format!("{year:04}-{month:02}-{last:02}"))))
+}
+
+/// A month's English name: 4 → "April".
+pub fn month_name(month: u32) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    NAMES.get(month.wrapping_sub(1) as usize).copied().unwrap_or_default()
 }
 
 fn month_number(name: &str) -> Option<u32> {
@@ -168,6 +200,20 @@ pub fn english(clause: &str) -> Vec<Condition> {
     let in_month = |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start));
     if let Some((condition, _)) = &month {
         conditions.push(condition.clone());
+    } else if let Some(c) = EN_MONTH_ALONE.captures(clause) {
+        let name = c.name("m").or(c.name("m2")).expect("a month");
+        let year_after =
+            clause[name.end()..].trim_start_matches([',', ' ', '.']).starts_with(|ch: char| ch.is_ascii_digit());
+        if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
+            let field = english_field_before(clause, c.get(0).expect("match").start())
+                .filter(|f| f.to_ascii_lowercase().contains("date"));
+            conditions.push(Condition {
+                field,
+                operator: MONTH_OF_UNSAID_YEAR,
+                value: Value::from(month),
+                value2: None,
+            });
+        }
     }
     let between = EN_BETWEEN.find(&lower);
     let numbers = slots::numbers(clause);
@@ -381,6 +427,14 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             let field = ja_field_before(clause, whole.start()).filter(|f| f.contains('日'));
             conditions.push(Condition { field, operator: "between", value: first, value2: Some(last) });
         }
+    } else if let Some(c) = JA_MONTH_ALONE.captures(clause) {
+        let m = c.name("m").expect("a month");
+        for (n, number) in numbers.iter().enumerate() {
+            used[n] |= number.start == m.start();
+        }
+        let month: u32 = m.as_str().parse().expect("digits");
+        let field = ja_field_before(clause, m.start()).filter(|f| f.contains('日'));
+        conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2: None });
     }
     for i in 0..numbers.len() {
         if used[i] {

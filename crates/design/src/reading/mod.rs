@@ -20,6 +20,7 @@ use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use clauses::Clause;
+pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 use words::{Lexicon, EN, JA};
 
 /// The language an instruction is written in; labels and hints of requirements follow it.

@@ -323,3 +323,29 @@ fn over_another_column_is_a_condition_on_the_difference_or_asked() {
     let kept = over("From plan.csv keep the lines where spent is over budget and save over.csv").expect("a filter");
     assert!(kept.is_empty(), "{kept:?}");
 }
+
+#[test]
+fn a_month_without_its_year_is_read_as_such_and_other_words_are_not() {
+    for (text, month) in [
+        ("From sales.csv keep the sales for April and save april.csv", 4),
+        ("Take December's rows of ledger.xlsx and write them to dec.csv", 12),
+        ("支払データ.xlsxの4月分だけ残して4月.csvに保存", 4),
+        ("経費.csvから11月の経費だけ抜き出して保存", 11),
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!(conditions.len(), 1, "{text}: {conditions:?}");
+        assert_eq!((conditions[0].operator, &conditions[0].value), (MONTH_OF_UNSAID_YEAR, &json!(month)), "{text}");
+    }
+    for text in [
+        "From sales.csv keep the sales for April 2026 and save april.csv",
+        "支払データ.xlsxの2026年4月分だけ残して保存",
+        "You may keep the approved rows of claims.csv and save ok.csv",
+    ] {
+        let r = read_instruction(text);
+        let unsaid_year = r.steps.iter().any(|s| {
+            matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR))
+        });
+        assert!(!unsaid_year, "{text}: {:?}", r.steps);
+    }
+}
