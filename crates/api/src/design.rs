@@ -180,7 +180,10 @@ pub struct GenerationResult {
     /// `the offline designer`, or the model and its provider.
     pub designed_by: String,
     pub offline: bool,
+    /// How it was designed, in the instruction's language.
     pub reasoning: Vec<String>,
+    /// The same, coded: the studio says each in the person's language (`design.said.<key>`).
+    pub notes: Vec<planwright_design::DesignNote>,
     pub candidates: Vec<CandidateHit>,
     pub templates_used: Vec<String>,
     pub requirements: Vec<DesignRequirement>,
@@ -711,6 +714,7 @@ fn result(
         designed_by: generated.designed_by(),
         offline: matches!(generated.provenance, planwright_llm::Provenance::Offline),
         reasoning: generated.reasoning,
+        notes: generated.notes,
         candidates: generated.candidates.into_iter().map(|h| candidate(h, pinned)).collect(),
         templates_used: generated.templates_used,
         requirements: generated.requirements,

@@ -21,7 +21,7 @@ use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::reading::slots::identifier;
-use crate::reading::Language;
+use crate::notes::DesignNote;
 use crate::repair::{declare, split_pointer};
 
 /// Words of one meaning, as column names are written in English and Japanese.
@@ -95,7 +95,7 @@ pub struct ColumnQuestion {
 /// What binding did: one line per decision, and the questions left.
 #[derive(Debug, Clone, Default)]
 pub struct Binding {
-    pub reasoning: Vec<String>,
+    pub notes: Vec<DesignNote>,
     pub questions: Vec<ColumnQuestion>,
     /// The places (JSON pointers) whose value the data gave.
     pub bound: Vec<String>,
@@ -103,12 +103,12 @@ pub struct Binding {
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
 /// can make the next step's columns known).
-pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, language: Language) -> Binding {
+pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles) -> Binding {
     let mut binding = Binding::default();
     for _ in 0..4 {
         let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
         let Ok(mut doc) = serde_json::to_value(&*plan) else { break };
-        if header_rows(&mut doc, &validation, language, &mut binding) {
+        if header_rows(&mut doc, &validation, &mut binding) {
             // The columns change: check again before binding names to them.
             match serde_json::from_value::<Plan>(doc) {
                 Ok(read) => {
@@ -118,15 +118,15 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
                 Err(_) => break,
             }
         }
-        let changed = bind_named(&mut doc, &validation, language, &mut binding)
-            | bind_open(&mut doc, &validation, language, &mut binding);
+        let changed = bind_named(&mut doc, &validation, &mut binding)
+            | bind_open(&mut doc, &validation, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
             Ok(bound) if changed => *plan = bound,
             _ => break,
         }
     }
-    settle_year(plan, files, language, &mut binding);
-    assume(plan, catalog, files, language, &mut binding);
+    settle_year(plan, files, &mut binding);
+    assume(plan, catalog, files, &mut binding);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
 }
@@ -134,7 +134,7 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
 /// A month said without its year (a filter from `${vars.year}-04-01`) is settled by the data
 /// when every row of the file is known and holds that month in one year only. Otherwise (a
 /// longer file, several years, no file) the year is asked: never the latest year guessed.
-fn settle_year(plan: &mut Plan, files: &dyn InputFiles, language: Language, binding: &mut Binding) {
+fn settle_year(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding) {
     if !plan.vars.get("year").is_some_and(Value::is_null) {
         return;
     }
@@ -181,17 +181,10 @@ fn settle_year(plan: &mut Plan, files: &dyn InputFiles, language: Language, bind
         }
         years.extend(table.rows.iter().filter_map(|row| year_of_month(row.get(&column)?, month)));
     }
-    let shown = match language {
-        Language::En => crate::reading::month_name(month).to_owned(),
-        Language::Ja => format!("{month}月"),
-    };
     let [year] = years.iter().copied().collect::<Vec<_>>()[..] else {
         if years.len() > 1 {
-            let listed: Vec<String> = years.iter().map(i32::to_string).collect();
-            binding.reasoning.push(match language {
-                Language::En => format!("The data has {shown} in {}: the year is asked.", listed.join(" and ")),
-                Language::Ja => format!("データには{}年の{shown}があるため、年を確認します。", listed.join("年と")),
-            });
+            let listed: Vec<String> = years.iter().map(u32::to_string).collect();
+            binding.notes.push(DesignNote::YearAsked { month: u64::from(month), years: listed.join(", ") });
         }
         return;
     };
@@ -199,18 +192,15 @@ fn settle_year(plan: &mut Plan, files: &dyn InputFiles, language: Language, bind
     if let Ok(settled) = serde_json::from_value::<Plan>(doc) {
         *plan = settled;
         binding.bound.push("/vars/year".to_owned());
-        binding.reasoning.push(match language {
-            Language::En => format!("{shown} is {shown} {year}, the only {shown} in the data."),
-            Language::Ja => format!("{shown}は{year}年{shown}です（データにある{shown}はこの年だけです）。"),
-        });
+        binding.notes.push(DesignNote::YearSettled { month: u64::from(month), year: u64::from(year) });
     }
 }
 
 /// The year of a date cell (`2026-04-02`, `2026/4/2`) when it is in `month`.
-fn year_of_month(cell: &Value, month: u32) -> Option<i32> {
+fn year_of_month(cell: &Value, month: u32) -> Option<u32> {
     let text = cell.as_str()?;
     let mut parts = text.split(['-', '/']);
-    let year: i32 = parts.next()?.trim().parse().ok().filter(|y| (1900..=2200).contains(y))?;
+    let year: u32 = parts.next()?.trim().parse().ok().filter(|y| (1900..=2200).contains(y))?;
     let in_month: u32 = parts.next()?.trim().parse().ok()?;
     (in_month == month).then_some(year)
 }
@@ -235,7 +225,7 @@ impl InputFiles for WithAssumed<'_> {
 
 /// A column the plan names from a file that is not in the work folder (yet) is the engine's
 /// assumption: it becomes a question, with the instruction's word as its hint.
-fn assume(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, language: Language, binding: &mut Binding) {
+fn assume(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, binding: &mut Binding) {
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, &WithAssumed(files));
     let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
     let mut asked = Vec::new();
@@ -255,16 +245,7 @@ fn assume(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, language: 
     if let Ok(assumed) = serde_json::from_value::<Plan>(doc) {
         *plan = assumed;
         asked.dedup();
-        binding.reasoning.push(match language {
-            Language::En => format!(
-                "The data is not in the work folder yet, so the columns {} are asked rather than assumed.",
-                asked.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
-            ),
-            Language::Ja => format!(
-                "データが作業フォルダーにまだないため、列 {} は推測せずに確認します。",
-                asked.iter().map(|a| format!("「{a}」")).collect::<Vec<_>>().join("・")
-            ),
-        });
+        binding.notes.push(DesignNote::AssumedColumnsAsked { columns: asked.join(", ") });
     }
 }
 
@@ -276,7 +257,7 @@ fn is_plain_literal(text: &str) -> bool {
 /// A sheet whose first row is a title ("Corporate card statement - March 2026") has no
 /// header there: the columns read are the title and `column_2`…. Its header is the first row
 /// below whose cells are all text; the read step is told to start there (`header_row`).
-fn header_rows(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+fn header_rows(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
     let mut changed = false;
     let Some(graph) = doc.get("graph").and_then(Value::as_array).cloned() else { return false };
     for (index, node) in graph.iter().enumerate() {
@@ -308,12 +289,7 @@ fn header_rows(doc: &mut Value, validation: &Validation, language: Language, bin
         let row = header + 2;
         set(doc, &format!("/graph/{index}/in/header_row"), Value::from(row));
         binding.bound.push(format!("/graph/{index}/in/header_row"));
-        binding.reasoning.push(match language {
-            Language::En => format!("`{id}`: the sheet has title rows above its header; the header is row {row}."),
-            Language::Ja => {
-                format!("{id}: シートの見出しの上にタイトル行があるため、{row}行目を見出しとして読みます。")
-            }
-        });
+        binding.notes.push(DesignNote::HeaderRow { node: id.to_owned(), row: row as u64 });
         changed = true;
     }
     changed
@@ -325,7 +301,7 @@ fn is_generated_name(name: &str) -> bool {
 }
 
 /// Column names the checker found no column for.
-fn bind_named(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+fn bind_named(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
     let mut changed = false;
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
@@ -341,15 +317,9 @@ fn bind_named(doc: &mut Value, validation: &Validation, language: Language, bind
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
         let chosen = choose(&wanted, columns);
-        binding.reasoning.push(match (&chosen, language) {
-            (Some(column), Language::En) => format!("\"{wanted}\" is the column `{column}` in the data."),
-            (Some(column), Language::Ja) => format!("「{wanted}」はデータの列「{column}」です。"),
-            (None, Language::En) => {
-                format!("No single column of the data is \"{wanted}\": asked, with the columns as choices.")
-            }
-            (None, Language::Ja) => {
-                format!("「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。")
-            }
+        binding.notes.push(match &chosen {
+            Some(column) => DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() },
+            None => DesignNote::ColumnAsked { wanted: wanted.clone() },
         });
         match (&var, chosen) {
             (Some(name), Some(column)) => {
@@ -376,7 +346,7 @@ fn bind_named(doc: &mut Value, validation: &Validation, language: Language, bind
 }
 
 /// Open column vars (`${vars.amount_column}` with no value) where the columns are known.
-fn bind_open(doc: &mut Value, validation: &Validation, language: Language, binding: &mut Binding) -> bool {
+fn bind_open(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
     // Each open var with the columns of every place it names one.
     let mut places: IndexMap<String, Vec<(&String, &Vec<Column>)>> = IndexMap::new();
     for (pointer, columns) in &validation.columns_at {
@@ -419,10 +389,7 @@ fn bind_open(doc: &mut Value, validation: &Validation, language: Language, bindi
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
                 binding.bound.push(format!("/vars/{name}"));
-                binding.reasoning.push(match language {
-                    Language::En => format!("`{name}` is the column `{column}` in the data."),
-                    Language::Ja => format!("{name} はデータの列「{column}」です。"),
-                });
+                binding.notes.push(DesignNote::VarBound { var: name.clone(), column: column.clone() });
                 changed = true;
             }
             None => binding.questions.push(ColumnQuestion {

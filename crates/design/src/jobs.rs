@@ -58,9 +58,32 @@ struct JobSet {
     jobs: Vec<Job>,
 }
 
-/// The jobs of `eval/jobs.yaml`.
-pub fn jobs() -> Result<Vec<Job>, serde_yaml::Error> {
-    serde_yaml::from_str::<JobSet>(include_str!("../eval/jobs.yaml")).map(|s| s.jobs)
+/// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
+/// part), `jobs_tuned_2.yaml` (more tuned jobs), and `jobs_blind.yaml` (a second held-out part,
+/// written blind after round 3's tuning).
+const JOB_FILES: [(&str, &str); 3] = [
+    ("jobs.yaml", include_str!("../eval/jobs.yaml")),
+    ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
+    ("jobs_blind.yaml", include_str!("../eval/jobs_blind.yaml")),
+];
+
+/// Every job of `eval/`, file by file.
+pub fn jobs() -> Result<Vec<Job>, JobsError> {
+    let mut all = Vec::new();
+    for (file, text) in JOB_FILES {
+        let set = serde_yaml::from_str::<JobSet>(text).map_err(|source| JobsError { file, source })?;
+        all.extend(set.jobs);
+    }
+    Ok(all)
+}
+
+/// A job file that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("crates/design/eval/{file}: {source}")]
+pub struct JobsError {
+    pub file: &'static str,
+    #[source]
+    pub source: serde_yaml::Error,
 }
 
 /// Whether `written` (rows as the plan wrote them, read back) is `expected` (a header row, then
@@ -119,13 +142,18 @@ mod tests {
 
     #[test]
     fn the_job_set_loads_with_a_held_out_part_written_first_in_both_languages() {
-        let jobs = jobs().expect("jobs.yaml parses");
-        assert!(jobs.len() >= 40);
+        let jobs = jobs().expect("the job files parse");
+        assert!(jobs.len() >= 80);
         let count = |lang: &str, part: &str| jobs.iter().filter(|j| j.language == lang && j.part == part).count();
         assert!(count("en", "heldout") + count("ja", "heldout") >= 16);
-        assert_eq!(count("en", "heldout") + count("en", "tuned"), count("ja", "heldout") + count("ja", "tuned"));
-        let first_tuned = jobs.iter().position(|j| j.part == "tuned").unwrap();
-        assert!(jobs[first_tuned..].iter().all(|j| j.part == "tuned"), "held-out jobs come first");
+        for part in ["heldout", "tuned", "blind"] {
+            assert_eq!(count("en", part), count("ja", part), "{part}: half English, half Japanese");
+        }
+        let first = serde_yaml::from_str::<JobSet>(JOB_FILES[0].1).unwrap().jobs;
+        let first_tuned = first.iter().position(|j| j.part == "tuned").unwrap();
+        assert!(first[first_tuned..].iter().all(|j| j.part == "tuned"), "held-out jobs come first");
+        let ids: std::collections::HashSet<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
+        assert_eq!(ids.len(), jobs.len(), "ids are unique");
         for job in &jobs {
             assert_eq!(job.expects_question(), job.expected.is_none(), "{}", job.id);
             assert!(job.expects_question() || job.output.is_some(), "{}", job.id);

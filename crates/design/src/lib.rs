@@ -25,6 +25,7 @@ pub mod eval;
 pub mod jobs;
 pub mod metrics;
 pub mod model;
+pub mod notes;
 pub mod offline;
 pub mod options;
 pub mod origins;
@@ -55,6 +56,7 @@ pub use compose::{compose, Composed, Conflict};
 pub use credentials::redact_instruction;
 pub use diff::{diff_plans, NodeChange};
 pub use metrics::{GenerationMetrics, MetricsSummary};
+pub use notes::DesignNote;
 pub use options::{ApplyMode, DesignEngineOptions};
 pub use reading::{read_instruction, Language, Reading};
 pub use requirements::{build_requirements, DesignRequirement, Target};
@@ -173,8 +175,10 @@ pub enum DesignStage {
 #[derive(Debug, Clone, Serialize)]
 pub struct GeneratedPlan {
     pub plan: Plan,
-    /// How it was designed, one line per decision.
+    /// How it was designed, one line per decision, in the instruction's language.
     pub reasoning: Vec<String>,
+    /// The same as codes with parameters, for the studio to say in the person's language.
+    pub notes: Vec<DesignNote>,
     pub provenance: Provenance,
     /// The Top-K candidate blocks, with why.
     pub candidates: Vec<Hit>,
@@ -287,12 +291,9 @@ impl DesignEngine<'_> {
             request.answers.contains_key("instruction.do"),
         );
         let refused = !unsaid.is_empty();
-        let mut reasoning = offline.reasoning.clone();
+        let mut notes = offline.notes.clone();
         if !fitted.is_empty() {
-            reasoning.push(match language {
-                Language::En => format!("Templates that fit the instruction: {}.", fitted.join(", ")),
-                Language::Ja => format!("指示に合うテンプレート：{}。", fitted.join("、")),
-            });
+            notes.push(DesignNote::TemplatesFit { templates: fitted.join(", ") });
         }
         let calls = Arc::new(CallCounter::default());
         let mut provenance = Provenance::Offline;
@@ -341,19 +342,12 @@ impl DesignEngine<'_> {
                     };
                     first_by = AttemptBy::Model;
                     if !summary.is_empty() {
-                        reasoning.insert(0, summary);
+                        notes.insert(0, DesignNote::ModelSummary { text: summary });
                     }
                 }
                 Err(e) => {
                     warnings.push(format!("the model's design could not be used ({e}); the offline design stands"));
-                    reasoning.push(
-                        language
-                            .pick(
-                                "The model's answer was unusable; this is the offline design.",
-                                "モデルの回答が使えなかったため、オフラインの設計を使いました。",
-                            )
-                            .into(),
-                    );
+                    notes.push(DesignNote::ModelAnswerUnusable);
                 }
             }
         }
@@ -362,8 +356,8 @@ impl DesignEngine<'_> {
         // The words bound to the real columns of the work folder's files, the model's plan too.
         let (mut column_questions, bound) = match self.files {
             Some(files) => {
-                let binding = binding::bind_columns(&mut plan, self.catalog, files, language);
-                reasoning.extend(binding.reasoning);
+                let binding = binding::bind_columns(&mut plan, self.catalog, files);
+                notes.extend(binding.notes);
                 (binding.questions, binding.bound)
             }
             None => (Vec::new(), Vec::new()),
@@ -404,7 +398,7 @@ impl DesignEngine<'_> {
             requirements::offer_columns(&mut requirements, &column_questions, language);
             requirements
         };
-        reasoning.extend(pinned_but_unused(&request.pinned, &plan, language));
+        notes.extend(pinned_but_unused(&request.pinned, &plan));
         let suggestions = suggestions(refused, valid, templates.is_empty(), language);
         let mut conflicts = offline.conflicts.clone();
         conflicts.dedup();
@@ -446,7 +440,8 @@ impl DesignEngine<'_> {
             origins,
             diff: diff_plans(&first, &plan),
             plan,
-            reasoning,
+            reasoning: notes.iter().map(|note| note.text(language)).collect(),
+            notes,
             provenance,
             candidates,
             templates_used,
@@ -638,20 +633,10 @@ fn read_request(request: &DesignRequest) -> Result<(credentials::Redacted, Readi
 
 /// A pin offers a block to the design; the offline designer builds from the instruction's
 /// steps, so a pinned block it did not use is said, not silently dropped.
-fn pinned_but_unused(pinned: &[String], plan: &Plan, language: Language) -> Option<String> {
+fn pinned_but_unused(pinned: &[String], plan: &Plan) -> Option<DesignNote> {
     let used = blocks_of(plan);
     let unused: Vec<&str> = pinned.iter().map(String::as_str).filter(|b| !used.iter().any(|u| u == b)).collect();
-    if unused.is_empty() {
-        return None;
-    }
-    Some(match language {
-        Language::En => {
-            format!("Pinned but not used: {} — describe the step that needs it in the instruction.", unused.join(", "))
-        }
-        Language::Ja => {
-            format!("固定したが使っていないブロック：{}（必要な手順を指示文に書いてください）。", unused.join("、"))
-        }
-    })
+    (!unused.is_empty()).then(|| DesignNote::PinnedUnused { blocks: unused.join(", ") })
 }
 
 /// What to do next when the plan is refused or not valid.

@@ -12,6 +12,7 @@ use planwright_plan::{Body, BodyPlan, Condition as When, Foreach, Node, Plan, Ui
 use serde_json::{json, Map, Value};
 
 use crate::compose::{compose, Composed, Conflict};
+use crate::notes::DesignNote;
 use crate::options::DesignEngineOptions;
 use crate::reading::slots::{self, identifier};
 use crate::reading::{
@@ -45,8 +46,8 @@ impl Flow {
 #[derive(Debug, Clone)]
 pub struct Designed {
     pub plan: Plan,
-    /// One line per decision, for the person reading the result.
-    pub reasoning: Vec<String>,
+    /// One note per decision, for the person reading the result.
+    pub notes: Vec<DesignNote>,
     pub composed: Vec<Composed>,
     pub conflicts: Vec<Conflict>,
 }
@@ -77,7 +78,7 @@ pub fn design(
         answers,
         flows: Vec::new(),
         tables: Vec::new(),
-        reasoning: Vec::new(),
+        notes: Vec::new(),
         gate: None,
         composed: Vec::new(),
         conflicts: Vec::new(),
@@ -108,7 +109,7 @@ struct Designer<'a> {
     flows: Vec<Flow>,
     /// The tables read, each as the text names it and the rows it gives.
     tables: Vec<(String, String)>,
-    reasoning: Vec<String>,
+    notes: Vec<DesignNote>,
     /// The confirmation later steps wait for.
     gate: Option<String>,
     composed: Vec<Composed>,
@@ -116,11 +117,8 @@ struct Designer<'a> {
 }
 
 impl Designer<'_> {
-    fn say(&mut self, en: String, ja: String) {
-        self.reasoning.push(match self.language {
-            Language::En => en,
-            Language::Ja => ja,
-        });
+    fn note(&mut self, note: DesignNote) {
+        self.notes.push(note);
     }
 
     fn unique_id(&self, base: &str) -> String {
@@ -238,10 +236,7 @@ impl Designer<'_> {
             json!({ "paths": paths }),
             &[("texts", "texts")],
         ) {
-            self.say(
-                "The documents are read as text (file.extract_texts).".into(),
-                "書類はテキストとして読み込みます（file.extract_texts）。".into(),
-            );
+            self.note(DesignNote::DocumentsAsText);
             self.flows.push(Flow::Texts(format!("${{{id}.texts}}")));
         }
     }
@@ -637,10 +632,7 @@ impl Designer<'_> {
         let evidence = self.evidence();
         let inputs = json!({ "evidence_data": evidence, "instruction": instruction, "output_schema": schema });
         if let Some(id) = self.add(base, "ai.process_llm", description, inputs, &[("results", "answer")]) {
-            self.say(
-                "A model step (ai.process_llm) does the judgement; it needs a model when the plan runs.".into(),
-                "判断はモデルのステップ（ai.process_llm）が行います。実行時にモデルの設定が必要です。".into(),
-            );
+            self.note(DesignNote::ModelStepJudges);
             self.flows.push(Flow::Rows { rows: format!("${{{id}.answer.items}}"), rest: None });
         }
     }
@@ -803,10 +795,7 @@ impl Designer<'_> {
         );
         self.gate = gate;
         if let (Some(id), true) = (id, self.options.suggest_when) {
-            self.say(
-                format!("The steps after `{id}` run only when it is approved (when)."),
-                format!("`{id}` の後の処理は承認されたときだけ実行します（when）。"),
-            );
+            self.note(DesignNote::StepsAfterApproval { node: id.clone() });
             self.gate = Some(id);
         }
     }
@@ -875,7 +864,7 @@ impl Designer<'_> {
             when,
             ..Node::default()
         });
-        self.say("The API is called once per row (foreach).".into(), "API は1行ずつ呼び出します（foreach）。".into());
+        self.note(DesignNote::ApiPerRow);
         self.flows.push(Flow::Rows { rows: format!("${{{id}.responses}}"), rest: None });
     }
 
@@ -907,10 +896,7 @@ impl Designer<'_> {
             when,
             ..Node::default()
         });
-        self.say(
-            "The status is checked in a loop (while), at most 60 times.".into(),
-            "状態はループ（while）で最大60回確認します。".into(),
-        );
+        self.note(DesignNote::StatusPolled { times: 60 });
         self.flows.push(Flow::Answer(format!("${{{id}.checks}}")));
     }
 
@@ -940,10 +926,7 @@ impl Designer<'_> {
                 inputs,
                 &[("report", "report"), ("passed", "passed"), ("extracted", "extracted")],
             ) {
-                self.say(
-                    "The browser steps run objective by objective (browser.run_objectives).".into(),
-                    "ブラウザの操作は目的ごとに実行します（browser.run_objectives）。".into(),
-                );
+                self.note(DesignNote::BrowserObjectives);
                 self.flows.push(Flow::Answer(format!("${{{id}.report}}")));
             }
         }
@@ -979,21 +962,16 @@ impl Designer<'_> {
                 if let Some(export) = composed.exports.values().next() {
                     self.flows.push(Flow::Rows { rows: export.clone(), rest: None });
                 }
-                self.say(
-                    format!("Template `{}` is composed in ({} nodes).", composed.template, composed.node_ids.len()),
-                    format!(
-                        "テンプレート `{}` を組み込みました（{} ノード）。",
-                        composed.template,
-                        composed.node_ids.len()
-                    ),
-                );
+                self.note(DesignNote::TemplateComposed {
+                    template: composed.template.clone(),
+                    nodes: composed.node_ids.len() as u64,
+                });
                 self.conflicts.extend(composed.conflicts.iter().cloned());
                 self.composed.push(composed);
             }
-            Err(e) => self.say(
-                format!("Template `{}` was not composed: {e}", template.id),
-                format!("テンプレート `{}` は組み込めませんでした：{e}", template.id),
-            ),
+            Err(e) => {
+                self.note(DesignNote::TemplateNotComposed { template: template.id.clone(), detail: e.to_string() })
+            }
         }
     }
 
@@ -1054,7 +1032,7 @@ impl Designer<'_> {
         // Graph order: composed templates' own layouts are in it already, in place.
         let layout: Vec<String> = self.plan.graph.iter().map(|n| n.id.clone()).collect();
         self.plan.ui = (!layout.is_empty()).then_some(Ui { layout });
-        Designed { plan: self.plan, reasoning: self.reasoning, composed: self.composed, conflicts: self.conflicts }
+        Designed { plan: self.plan, notes: self.notes, composed: self.composed, conflicts: self.conflicts }
     }
 }
 

@@ -13,7 +13,7 @@ import { sayApiError, sayCoded, sayRun } from './said';
  * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
  * Rust enums, and `crates/api/tests/typescript.rs` fails when they differ) with its parameters.
  */
-function codesOf(type: 'ApiMessage' | 'RunMessage'): Map<string, string[]> {
+function codesOf(type: 'ApiMessage' | 'RunMessage' | 'DesignNote'): Map<string, string[]> {
   const source = readFileSync(resolve(import.meta.dirname, `../api/types/${type}.ts`), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
   const codes = new Map<string, string[]>();
   for (const m of source.matchAll(/\{\s*"key":\s*"(\w+)"(?:,\s*"params":\s*\{([^{}]*)\})?\s*\}/g)) {
@@ -28,6 +28,7 @@ describe('coded messages in both languages', () => {
   for (const [type, kind, least] of [
     ['ApiMessage', 'api', 50],
     ['RunMessage', 'run', 20],
+    ['DesignNote', 'design', 15],
   ] as const) {
     it(`every ${type} code has a text in English and Japanese with its parameters`, () => {
       const codes = codesOf(type);
@@ -47,6 +48,14 @@ describe('coded messages in both languages', () => {
 });
 
 describe('saying a coded message', () => {
+  it('says a design note in the studio\'s language, whatever the instruction\'s', () => {
+    const settled = { key: 'year_settled', params: { month: 4, year: 2026 } };
+    expect(sayCoded('en', 'design', settled)).toBe('April is April 2026, the only one in the data.');
+    expect(sayCoded('ja', 'design', settled)).toBe('4月は2026年4月です（データにある4月はこの年だけです）。');
+    const bound = { key: 'column_bound', params: { wanted: '取引先', column: 'vendor' } };
+    expect(sayCoded('en', 'design', bound)).toBe('“取引先” is the column “vendor” in the data.');
+  });
+
   it('says it in Japanese with its parameters', () => {
     expect(sayCoded('ja', 'run', { key: 'timed_out', params: { ms: 3000 } })).toBe(
       '3000 ms で時間切れになりました（ノードの timeout_ms）。処理は取り消されました。',

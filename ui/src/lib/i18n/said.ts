@@ -1,6 +1,6 @@
 // Messages that come as codes with parameters — an API error's `said` (`ApiMessage`), a run
-// event's `said` (`RunMessage`) — said in the person's language: `api.said.<key>` and
-// `run.said.<key>` of the catalogs. Without a code (an older record, a block's own words from a
+// event's `said` (`RunMessage`), a design's notes (`DesignNote`) — said in the person's language:
+// `api.said.<key>`, `run.said.<key>` and `design.said.<key>` of the catalogs. Without a code (an older record, a block's own words from a
 // page or a server) or with one this UI does not know (a newer server), the English text the
 // message came with is shown as it is.
 import type { ApiErrorCode } from '../api/transport';
@@ -14,7 +14,7 @@ export interface Said {
 }
 
 /** `said` in `lang`, or null when there is no code or no text for it. */
-export function sayCoded(lang: Lang, kind: 'api' | 'run', said: Said | null | undefined): string | null {
+export function sayCoded(lang: Lang, kind: 'api' | 'run' | 'design', said: Said | null | undefined): string | null {
   if (!said) return null;
   const key = `${kind}.said.${said.key}`;
   if (!(key in en)) return null;

@@ -1,0 +1,168 @@
+//! What the engine says of how it designed a plan, as codes with parameters (issue 27). The
+//! command line and `reasoning` say them in the instruction's language ([`DesignNote::text`]);
+//! the studio says them in the person's (`ui/src/lib/i18n`, key `design.said.<key>`). Names,
+//! columns and a model's own words stay parameters, never translated.
+
+use serde::{Deserialize, Serialize};
+
+use crate::reading::{month_name, Language};
+
+/// One line of a design's reasoning. Serialized as `{"key": "<snake_case>", "params": {…}}` (no
+/// `params` for a note without any).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "key", content = "params", rename_all = "snake_case")]
+pub enum DesignNote {
+    /// The model's own summary of its design, as it wrote it.
+    ModelSummary { text: String },
+    /// The model's answer could not be used; the offline design stands.
+    ModelAnswerUnusable,
+    /// Templates whose words fit the instruction (their ids, comma separated).
+    TemplatesFit { templates: String },
+    TemplateComposed { template: String, nodes: u64 },
+    TemplateNotComposed { template: String, detail: String },
+    DocumentsAsText,
+    ModelStepJudges,
+    StepsAfterApproval { node: String },
+    ApiPerRow,
+    StatusPolled { times: u64 },
+    BrowserObjectives,
+    /// A sheet with title rows above its header: read from this row.
+    HeaderRow { node: String, row: u64 },
+    /// A word of the instruction is this column of the data.
+    ColumnBound { wanted: String, column: String },
+    /// No single column of the data is this word: asked, with the columns as choices.
+    ColumnAsked { wanted: String },
+    /// An open var (`amount_column`) is this column of the data.
+    VarBound { var: String, column: String },
+    /// The data is not in the work folder: the columns named (comma separated) are asked.
+    AssumedColumnsAsked { columns: String },
+    /// A month said without its year is in the one year the data holds it.
+    YearSettled { month: u64, year: u64 },
+    /// The data holds the month in several years (comma separated): the year is asked.
+    YearAsked { month: u64, years: String },
+    /// Blocks pinned in the studio that the plan does not use (comma separated).
+    PinnedUnused { blocks: String },
+}
+
+impl DesignNote {
+    /// The note in `language`.
+    pub fn text(&self, language: Language) -> String {
+        let ja = language == Language::Ja;
+        let month = |m: &u64| if ja { format!("{m}月") } else { month_name(*m as u32).to_owned() };
+        match self {
+            DesignNote::ModelSummary { text } => text.clone(),
+            DesignNote::ModelAnswerUnusable => language
+                .pick(
+                    "The model's answer was unusable; this is the offline design.",
+                    "モデルの回答が使えなかったため、オフラインの設計を使いました。",
+                )
+                .to_owned(),
+            DesignNote::TemplatesFit { templates } if ja => format!("指示に合うテンプレート：{templates}。"),
+            DesignNote::TemplatesFit { templates } => format!("Templates that fit the instruction: {templates}."),
+            DesignNote::TemplateComposed { template, nodes } if ja => {
+                format!("テンプレート `{template}` を組み込みました（{nodes} ステップ）。")
+            }
+            DesignNote::TemplateComposed { template, nodes } => {
+                format!("Template `{template}` is composed in ({nodes} steps).")
+            }
+            DesignNote::TemplateNotComposed { template, detail } if ja => {
+                format!("テンプレート `{template}` は組み込めませんでした：{detail}")
+            }
+            DesignNote::TemplateNotComposed { template, detail } => {
+                format!("Template `{template}` was not composed: {detail}")
+            }
+            DesignNote::DocumentsAsText => language
+                .pick(
+                    "The documents are read as text (file.extract_texts).",
+                    "書類はテキストとして読み込みます（file.extract_texts）。",
+                )
+                .to_owned(),
+            DesignNote::ModelStepJudges => language
+                .pick(
+                    "A model step (ai.process_llm) does the judgement; it needs a model when the plan runs.",
+                    "判断はモデルのステップ（ai.process_llm）が行います。実行時にモデルの設定が必要です。",
+                )
+                .to_owned(),
+            DesignNote::StepsAfterApproval { node } if ja => {
+                format!("`{node}` の後の処理は承認されたときだけ実行します（when）。")
+            }
+            DesignNote::StepsAfterApproval { node } => {
+                format!("The steps after `{node}` run only when it is approved (when).")
+            }
+            DesignNote::ApiPerRow => language
+                .pick("The API is called once per row (foreach).", "API は1行ずつ呼び出します（foreach）。")
+                .to_owned(),
+            DesignNote::StatusPolled { times } if ja => format!("状態はループ（while）で最大{times}回確認します。"),
+            DesignNote::StatusPolled { times } => {
+                format!("The status is checked in a loop (while), at most {times} times.")
+            }
+            DesignNote::BrowserObjectives => language
+                .pick(
+                    "The browser steps run objective by objective (browser.run_objectives).",
+                    "ブラウザーの操作は目的ごとに実行します（browser.run_objectives）。",
+                )
+                .to_owned(),
+            DesignNote::HeaderRow { node, row } if ja => {
+                format!("{node}: シートの見出しの上にタイトル行があるため、{row}行目を見出しとして読みます。")
+            }
+            DesignNote::HeaderRow { node, row } => {
+                format!("`{node}`: the sheet has title rows above its header; the header is row {row}.")
+            }
+            DesignNote::ColumnBound { wanted, column } if ja => format!("「{wanted}」はデータの列「{column}」です。"),
+            DesignNote::ColumnBound { wanted, column } => format!("\"{wanted}\" is the column `{column}` in the data."),
+            DesignNote::ColumnAsked { wanted } if ja => {
+                format!("「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。")
+            }
+            DesignNote::ColumnAsked { wanted } => {
+                format!("No single column of the data is \"{wanted}\": asked, with the columns as choices.")
+            }
+            DesignNote::VarBound { var, column } if ja => format!("{var} はデータの列「{column}」です。"),
+            DesignNote::VarBound { var, column } => format!("`{var}` is the column `{column}` in the data."),
+            DesignNote::AssumedColumnsAsked { columns } if ja => {
+                format!("データが作業フォルダーにまだないため、列（{columns}）は推測せずに確認します。")
+            }
+            DesignNote::AssumedColumnsAsked { columns } => {
+                format!("The data is not in the work folder yet, so the columns {columns} are asked rather than assumed.")
+            }
+            DesignNote::YearSettled { month: m, year } if ja => {
+                format!("{}は{year}年{}です（データにある{}はこの年だけです）。", month(m), month(m), month(m))
+            }
+            DesignNote::YearSettled { month: m, year } => {
+                format!("{} is {} {year}, the only {} in the data.", month(m), month(m), month(m))
+            }
+            DesignNote::YearAsked { month: m, years } if ja => {
+                format!("データには{years}年の{}があるため、年を確認します。", month(m))
+            }
+            DesignNote::YearAsked { month: m, years } => {
+                format!("The data has {} in {years}: the year is asked.", month(m))
+            }
+            DesignNote::PinnedUnused { blocks } if ja => {
+                format!("固定したが使っていないブロック：{blocks}（必要な手順を指示文に書いてください）。")
+            }
+            DesignNote::PinnedUnused { blocks } => {
+                format!("Pinned but not used: {blocks} — describe the step that needs it in the instruction.")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_are_said_in_either_language_with_their_parameters_kept() {
+        let note = DesignNote::ColumnBound { wanted: "supplier".into(), column: "vendor".into() };
+        assert_eq!(note.text(Language::En), "\"supplier\" is the column `vendor` in the data.");
+        assert_eq!(note.text(Language::Ja), "「supplier」はデータの列「vendor」です。");
+        let year = DesignNote::YearSettled { month: 4, year: 2026 };
+        assert_eq!(year.text(Language::En), "April is April 2026, the only April in the data.");
+        assert_eq!(year.text(Language::Ja), "4月は2026年4月です（データにある4月はこの年だけです）。");
+        assert_eq!(
+            serde_json::to_value(&year).unwrap(),
+            serde_json::json!({"key": "year_settled", "params": {"month": 4, "year": 2026}})
+        );
+        assert_eq!(serde_json::to_value(DesignNote::ApiPerRow).unwrap(), serde_json::json!({"key": "api_per_row"}));
+    }
+}
