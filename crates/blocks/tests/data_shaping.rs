@@ -212,3 +212,54 @@ async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
         .await;
     assert_eq!(right["rows"], json!([{"invoice": "INV-9", "amount": 50}]));
 }
+
+#[tokio::test]
+async fn a_lookup_brings_only_the_columns_asked_for_from_the_list_looked_in() {
+    let h = Harness::new();
+    let bills = json!([
+        {"bill": "B-1", "vendor_id": "V-1", "amount": 100},
+        {"bill": "B-2", "vendor_id": "V-9", "amount": 200},
+    ]);
+    let suppliers = json!([
+        {"vendor_id": "V-1", "name": "Acme", "terms": "Net 30", "email": "ap@acme.test"},
+        {"vendor_id": "V-2", "name": "Blue", "terms": "Net 45", "email": "ap@blue.test"},
+    ]);
+    // The bills kept whole on the left, the suppliers looked in on the right.
+    let left = h
+        .ok(
+            "transforms.join",
+            json!({"left": bills, "right": suppliers, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "left", "bring": ["name", "terms"]}),
+        )
+        .await;
+    assert_eq!(
+        left["rows"],
+        json!([
+            {"bill": "B-1", "vendor_id": "V-1", "amount": 100, "name": "Acme", "terms": "Net 30"},
+            {"bill": "B-2", "vendor_id": "V-9", "amount": 200, "name": null, "terms": null},
+        ])
+    );
+    // Kept whole on the right: the suppliers on the left are looked in.
+    let right = h
+        .ok(
+            "transforms.join",
+            json!({"left": suppliers, "right": bills, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "right", "bring": ["terms"]}),
+        )
+        .await;
+    assert_eq!(
+        right["rows"],
+        json!([
+            {"vendor_id": "V-1", "terms": "Net 30", "bill": "B-1", "amount": 100},
+            {"vendor_id": "V-9", "terms": null, "bill": "B-2", "amount": 200},
+        ])
+    );
+    let error = h
+        .input_error(
+            "transforms.join",
+            json!({"left": bills, "right": suppliers, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "left", "bring": ["phone"]}),
+        )
+        .await;
+    assert!(error.contains("`bring`") && error.contains("phone") && error.contains("terms"), "{error}");
+}

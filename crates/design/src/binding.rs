@@ -103,7 +103,7 @@ pub struct Binding {
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
 /// can make the next step's columns known).
-pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles) -> Binding {
+pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, value_words: &[String]) -> Binding {
     let mut binding = Binding::default();
     for _ in 0..4 {
         let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
@@ -125,10 +125,63 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles) 
             _ => break,
         }
     }
+    conditions_from_values(plan, catalog, files, value_words, &mut binding);
     settle_year(plan, files, &mut binding);
     assume(plan, catalog, files, &mut binding);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
+}
+
+/// A word of a clause that keeps rows which is a whole value of exactly one column of the data
+/// ("every approved Travel expense": `Travel` of `Category`) is a condition of the first filter
+/// that has that column, unless one of its conditions holds that value already. A word that is
+/// no value is left alone; one that several columns hold is not guessed.
+fn conditions_from_values(
+    plan: &mut Plan,
+    catalog: &Catalog,
+    files: &dyn InputFiles,
+    words: &[String],
+    binding: &mut Binding,
+) {
+    if words.is_empty() {
+        return;
+    }
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+    let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
+    let filter = doc.get("graph").and_then(Value::as_array).and_then(|graph| {
+        graph.iter().position(|n| {
+            n.get("block").and_then(Value::as_str) == Some("transforms.filter")
+                && n.pointer("/in/conditions").is_some_and(Value::is_array)
+        })
+    });
+    let Some(index) = filter else { return };
+    let Some(columns) = validation.columns_at.get(&format!("/graph/{index}/in/conditions/0/field")) else { return };
+    // Each value of the sampled rows (folded) with the columns holding it, as written there.
+    let mut cells: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for row in validation.input_rows.values().flatten().filter_map(Value::as_object) {
+        for (column, value) in row {
+            let Some(text) = value.as_str().map(str::trim).filter(|t| !t.is_empty()) else { continue };
+            let held = cells.entry(fold(text)).or_default();
+            if columns.iter().any(|c| &c.name == column) && !held.iter().any(|(c, _)| c == column) {
+                held.push((column.clone(), text.to_owned()));
+            }
+        }
+    }
+    let pointer = format!("/graph/{index}/in/conditions");
+    for word in words {
+        let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
+        let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
+        let said = conditions.iter().any(|c| c.get("value").and_then(Value::as_str).is_some_and(|v| fold(v) == fold(text)));
+        if said {
+            continue;
+        }
+        conditions.push(serde_json::json!({ "field": column, "operator": "eq", "value": text }));
+        binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
+        binding.notes.push(DesignNote::ValueCondition { word: word.clone(), column: column.clone() });
+    }
+    if let Ok(read) = serde_json::from_value::<Plan>(doc) {
+        *plan = read;
+    }
 }
 
 /// A month said without its year (a filter from `${vars.year}-04-01`) is settled by the data
@@ -424,6 +477,12 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         .filter(|group| group.iter().any(|w| fold(w) == want))
         .flat_map(|group| group.iter().map(|w| fold(w)))
         .collect();
+    // A column named by a word of the same meaning (取引先名 → 仕入先名), before one containing it
+    // (仕入先コード).
+    let same: Vec<&Column> = columns.iter().filter(|c| words.contains(&fold(&c.name))).collect();
+    if same.len() == 1 {
+        return unique(same);
+    }
     // A column containing the word ("invoice" → invoice_ref), or one of a word of the same
     // meaning (supplier → vendor): bound only when one column is either. 「金額」 is in
     // 「入金額」, but 「請求額」 is an amount too: asked.
@@ -431,7 +490,11 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         .iter()
         .filter(|c| {
             let name = fold(&c.name);
-            let contains = long_enough(&name) && long_enough(&want) && (name.contains(&want) || want.contains(&name));
+            // Plurals aside: "payment term" is in `terms`.
+            let (name_stem, want_stem) = (name.trim_end_matches('s'), want.trim_end_matches('s'));
+            let contains = long_enough(&name) && long_enough(&want) && {
+                name.contains(&want) || want.contains(&name) || name_stem.contains(want_stem) || want_stem.contains(name_stem)
+            };
             contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
         })
         .collect();

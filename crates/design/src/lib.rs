@@ -356,7 +356,7 @@ impl DesignEngine<'_> {
         // The words bound to the real columns of the work folder's files, the model's plan too.
         let (mut column_questions, bound) = match self.files {
             Some(files) => {
-                let binding = binding::bind_columns(&mut plan, self.catalog, files);
+                let binding = binding::bind_columns(&mut plan, self.catalog, files, &reading.value_words);
                 notes.extend(binding.notes);
                 (binding.questions, binding.bound)
             }

@@ -33,6 +33,8 @@ pub enum DesignNote {
     ColumnBound { wanted: String, column: String },
     /// No single column of the data is this word: asked, with the columns as choices.
     ColumnAsked { wanted: String },
+    /// A word of the instruction is a value of this column: rows are kept where it holds it.
+    ValueCondition { word: String, column: String },
     /// An open var (`amount_column`) is this column of the data.
     VarBound { var: String, column: String },
     /// The data is not in the work folder: the columns named (comma separated) are asked.
@@ -116,6 +118,12 @@ impl DesignNote {
             }
             DesignNote::ColumnAsked { wanted } => {
                 format!("No single column of the data is \"{wanted}\": asked, with the columns as choices.")
+            }
+            DesignNote::ValueCondition { word, column } if ja => {
+                format!("「{word}」はデータの列「{column}」の値なので、その行だけを残します。")
+            }
+            DesignNote::ValueCondition { word, column } => {
+                format!("\"{word}\" is a value of the column `{column}`: the rows that hold it are kept.")
             }
             DesignNote::VarBound { var, column } if ja => format!("{var} はデータの列「{column}」です。"),
             DesignNote::VarBound { var, column } => format!("`{var}` is the column `{column}` in the data."),

@@ -315,8 +315,9 @@ impl Designer<'_> {
         match step {
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
-            Step::Join { key, unmatched, either_side, wanted, keep_all_of } => {
-                self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), keep_all_of.as_deref())
+            Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring } => {
+                let lookup = Lookup { keep_all_of: keep_all_of.as_deref(), bring };
+                self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), lookup)
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
             Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
@@ -452,7 +453,7 @@ impl Designer<'_> {
         unmatched: bool,
         either_side: bool,
         wanted: Option<&str>,
-        keep_all_of: Option<&str>,
+        lookup: Lookup,
     ) {
         let streams: Vec<String> = self
             .flows
@@ -482,7 +483,11 @@ impl Designer<'_> {
         };
         let right_wanted = wanted.is_some_and(|w| named(&right, w) && !named(&left, w));
         // A lookup into a table keeps all its rows; one without a partner gets empty cells.
-        let kept = keep_all_of.map(|t| (named(&left, t), named(&right, t)));
+        let file = |rows: &str, t: &str| self.tables.iter().any(|(name, r)| r == rows && name.eq_ignore_ascii_case(t));
+        let kept = lookup.keep_all_of.map(|t| match (file(&left, t), file(&right, t)) {
+            (false, false) => (named(&left, t), named(&right, t)),
+            by_file => by_file,
+        });
         let strategy = match (unmatched, either_side, right_wanted) {
             (false, _, _) if kept == Some((true, false)) => "left",
             (false, _, _) if kept == Some((false, true)) => "right",
@@ -498,7 +503,10 @@ impl Designer<'_> {
             (Language::Ja, "left_only" | "right_only") => format!("{shown}で突き合わせ、相手のない行を残す"),
             (Language::Ja, _) => format!("{shown}で突き合わせる"),
         };
-        let inputs = json!({ "left": left, "right": right, "left_key": key, "right_key": key, "strategy": strategy });
+        let mut inputs = json!({ "left": left, "right": right, "left_key": key, "right_key": key, "strategy": strategy });
+        if matches!(strategy, "left" | "right") && !lookup.bring.is_empty() {
+            inputs["bring"] = json!(lookup.bring);
+        }
         let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {
             return;
         };
@@ -1067,6 +1075,12 @@ fn names_the_same(name: &str, word: &str) -> bool {
     }
     let head: String = word.chars().take(2).collect();
     name.contains(&word) || word.contains(&name) || !word.is_ascii() && name.contains(&head)
+}
+
+/// What a lookup keeps: every row of one table, and the columns it brings from the other.
+struct Lookup<'a> {
+    keep_all_of: Option<&'a str>,
+    bring: &'a [String],
 }
 
 /// `reports/department_totals.csv` → `department_totals`, for node and plan ids.

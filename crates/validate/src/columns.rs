@@ -152,7 +152,12 @@ impl Flow<'_> {
                 if let Some(right) = &right {
                     self.check_name(right, input("right_key"), &at("right_key"), None);
                 }
-                match (node.inputs.get("strategy").and_then(Value::as_str), left, right) {
+                let strategy = node.inputs.get("strategy").and_then(Value::as_str);
+                let looked_in = if strategy == Some("right") { &left } else { &right };
+                if let Some(looked_in) = looked_in {
+                    self.check_names(looked_in, input("bring"), &at("bring"));
+                }
+                match (strategy, left, right) {
                     (Some("left_only"), Some(left), _) => vec![("rows", left)],
                     (Some("right_only"), _, Some(right)) => vec![("rows", right)],
                     (Some("left_only" | "right_only"), _, _) => Vec::new(),
@@ -535,9 +540,22 @@ fn columns_of(table: &Table, kind: ColumnKind) -> String {
 fn joined(id: &str, left: &Table, right: &Table, node: &Node) -> Table {
     let key = |name: &str| node.inputs.get(name).and_then(Value::as_str).unwrap_or_default().to_owned();
     let (left_key, right_key) = (key("left_key"), key("right_key"));
+    let looked_in_left = node.inputs.get("strategy").and_then(Value::as_str) == Some("right");
+    let looked_in = if looked_in_left { left } else { right };
+    // A name to bring that is not there is its own finding; the columns after it are not
+    // narrowed by a list that cannot be right yet.
+    let bring: Option<Vec<&str>> = match node.inputs.get("bring") {
+        Some(Value::Array(names)) => Some(names.iter().filter_map(Value::as_str).collect()),
+        _ => None,
+    }
+    .filter(|names: &Vec<&str>| names.iter().all(|n| looked_in.columns.contains_key(*n)));
+    let brought = |name: &str, key: &str| bring.as_ref().is_none_or(|b| b.contains(&name) || name == key);
     let mut columns = left.columns.clone();
+    if looked_in_left {
+        columns.retain(|name, _| brought(name, &left_key));
+    }
     for (name, kind) in &right.columns {
-        if *name == right_key && right_key == left_key {
+        if *name == right_key && right_key == left_key || !looked_in_left && !brought(name, "") {
             continue;
         }
         let name = if left.columns.contains_key(name) { format!("{name}_right") } else { name.clone() };

@@ -17,7 +17,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::require_column;
+use super::{column_names, require_column};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -57,12 +57,28 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let right = input::rows(right_items, "right")?;
     require_column(&left, &left_key, "`left_key`")?;
     require_column(&right, &right_key, "`right_key`")?;
+    // A lookup brings the named columns of the list looked in (right; left when every right
+    // row is kept), like VLOOKUP's result column; every column when `bring` is left out.
+    let bring = match inputs.get("bring") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(column_names(&inputs, "bring", "[仕入先名, 支払条件]")?),
+    };
+    let looked_in_left = strategy == "right";
+    if let Some(bring) = &bring {
+        for column in bring {
+            require_column(if looked_in_left { &left } else { &right }, column, "`bring`")?;
+        }
+    }
+    let brought = |column: &str, key: &str| bring.as_ref().is_none_or(|b| b.iter().any(|c| c == column) || column == key);
 
     let (left_keys, left_index) = index_by_key(&left, &left_key);
     let (right_keys, right_index) = index_by_key(&right, &right_key);
 
     // Columns.
     let mut left_columns = cells::columns_of(left.iter().copied());
+    if looked_in_left {
+        left_columns.retain(|c| brought(c, &left_key));
+    }
     let same_key = left_key == right_key;
     if same_key && !left_columns.contains(&left_key) {
         left_columns.insert(0, left_key.clone());
@@ -70,7 +86,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let mut taken: HashSet<String> = left_columns.iter().cloned().collect();
     let mut right_columns: Vec<(String, String)> = Vec::new();
     for column in cells::columns_of(right.iter().copied()) {
-        if same_key && column == right_key {
+        if same_key && column == right_key || !looked_in_left && !brought(&column, "") {
             continue;
         }
         let mut name = column.clone();

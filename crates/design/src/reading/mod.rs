@@ -84,6 +84,10 @@ pub struct Reading {
     /// Clauses that ask for an operation ("add them up by department", 「突き合わせて」) the
     /// reader turned into no step: asked, never dropped.
     pub unplaced: Vec<String>,
+    /// Words of the clauses that keep rows, as they are written ("Travel", 「旅費交通費」): a
+    /// word that is a value of one column of the data is a condition on it (bound with the
+    /// files, `binding::conditions_from_values`).
+    pub value_words: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -158,6 +162,8 @@ pub enum Step {
         /// The table whose every row is kept, matched or not ("bring the cost center from
         /// staff.csv *into payroll.csv*").
         keep_all_of: Option<String>,
+        /// The columns such a lookup brings from the other table; empty: all of them.
+        bring: Vec<String>,
     },
     /// Rows that share their key columns (`by`; empty: the whole row) with another: every one
     /// of them listed, or with `remove` one kept per key (the last with `keep_last`).
@@ -308,6 +314,7 @@ impl Reading {
             columns: Vec::new(),
             combine: false,
             unplaced: Vec::new(),
+            value_words: Vec::new(),
         }
     }
 }
@@ -383,7 +390,12 @@ impl Reader<'_> {
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
                 let keep_all_of = words::keep_all_of(self.text, self.language).filter(|_| !unmatched);
-                steps.push((clause.start + m.start(), Step::Join { key, unmatched, either_side, wanted, keep_all_of }));
+                let bring = match &keep_all_of {
+                    Some(_) => shaping::brought_columns(self.text, self.language),
+                    None => Vec::new(),
+                };
+                let join = Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring };
+                steps.push((clause.start + m.start(), join));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
             let reads_text = documents || l.text_column.is_match(&lower);
@@ -442,6 +454,9 @@ impl Reader<'_> {
             if let Some((at, step)) = filter.filter(|(_, f)| {
                 shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
+                if !output_clause {
+                    self.reading.value_words.extend(slots::value_words(&clause.text, self.language));
+                }
                 steps.push((at, step));
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
@@ -506,7 +521,7 @@ impl Reader<'_> {
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
         self.reading
             .steps
-            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None });
+            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None, bring: Vec::new() });
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows

@@ -15,7 +15,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once)\b",
+        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -54,7 +54,7 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
+        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
     )
 });
 static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -338,6 +338,33 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
 
 /// The columns the whole text says must be the same ("same employee, same date", 「同じ取引先で
 /// 同じ金額」), in its order.
+static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b")
+});
+static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\.(?:csv|xlsx|xls|tsv)の(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)")
+});
+
+/// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",
+/// 「社員.csvの部署と役職を付けて」); empty when the text names none.
+pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
+    match language {
+        super::Language::En => {
+            let lower = text.to_ascii_lowercase();
+            let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
+            c["cols"]
+                .split([',', '&'])
+                .flat_map(|part| part.split(" and "))
+                .filter_map(|part| en_column(part.trim()))
+                .collect()
+        }
+        super::Language::Ja => {
+            let Some(c) = JA_BROUGHT.captures(text) else { return Vec::new() };
+            c["cols"].split(['と', '、', '・']).filter_map(ja_column).collect()
+        }
+    }
+}
+
 pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
     let lower = text.to_ascii_lowercase();
     let mut keys: Vec<String> = match language {

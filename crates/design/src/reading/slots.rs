@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::Language;
+
 /// A file name with an extension the blocks read or write, anywhere in the text.
 static FILE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)[\p{L}\p{N}_\-./]*[\p{L}\p{N}_\-]\.(csv|tsv|txt|xlsx|xlsm|xls|pdf|docx|md|json|png)")
@@ -434,4 +436,55 @@ mod tests {
         assert_eq!(identifier("取引先"), None);
         assert_eq!(list_items("invoice number, date and total"), ["invoice number", "date", "total"]);
     }
+}
+
+/// The words of a clause that may be values in the data: English words of three letters or
+/// more that name no rows and are no common word; Japanese runs of kanji or katakana.
+pub fn value_words(clause: &str, language: Language) -> Vec<String> {
+    const COMMON: &[&str] = &[
+        "the", "and", "for", "from", "with", "that", "this", "those", "these", "only", "every", "each", "all", "any",
+        "keep", "need", "want", "please", "save", "them", "their", "dated", "over", "under", "more", "less", "than",
+        "which", "where", "whose", "are", "was", "were", "not", "also", "just", "into", "out", "list", "give",
+    ];
+    let mut words = Vec::new();
+    match language {
+        Language::En => {
+            // Single words and runs of two or three ("Sarah Kim"), a value being a whole cell.
+            let tokens: Vec<&str> = clause
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '&')))
+                .filter(|w| !w.is_empty())
+                .collect();
+            let plain = |w: &str| {
+                let lower = w.to_ascii_lowercase();
+                w.chars().count() >= 3
+                    && w.chars().any(char::is_alphabetic)
+                    && !COMMON.contains(&lower.as_str())
+                    && !is_row_noun(&lower)
+                    && !is_row_noun(&singular(&lower))
+            };
+            for n in 1..=3 {
+                for run in tokens.windows(n) {
+                    if plain(run[0]) && plain(run[n - 1]) {
+                        words.push(run.join(" "));
+                    }
+                }
+            }
+        }
+        Language::Ja => {
+            let mut run = String::new();
+            for c in clause.chars().chain(std::iter::once(' ')) {
+                let kanji_or_katakana = matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{30a0}'..='\u{30ff}');
+                if kanji_or_katakana {
+                    run.push(c);
+                } else {
+                    if run.chars().count() >= 2 {
+                        words.push(std::mem::take(&mut run));
+                    }
+                    run.clear();
+                }
+            }
+        }
+    }
+    words
 }

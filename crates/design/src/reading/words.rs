@@ -184,7 +184,7 @@ static EN_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<target>[^\s、。をがはの「」]+?\.(?:csv|xlsx|xls|tsv))(?:の各行)?に[^、。]{1,60}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)",
+        r"(?P<target>[^\s、。をがはの「」]+?\.(?:csv|xlsx|xls|tsv))(?:の[^、。にをが]{1,8})?に、?[^。]{1,60}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)",
     )
 });
 
