@@ -290,7 +290,8 @@ impl DesignEngine<'_> {
             composing && !templates.is_empty(),
             request.answers.contains_key("instruction.do"),
         );
-        let refused = !unsaid.is_empty();
+        let mut refused = !unsaid.is_empty();
+        let mut unsaid = unsaid;
         let mut notes = offline.notes.clone();
         if !fitted.is_empty() {
             notes.push(DesignNote::TemplatesFit { templates: fitted.join(", ") });
@@ -370,6 +371,14 @@ impl DesignEngine<'_> {
             }
             answer.is_none()
         });
+        // A number said and used nowhere is a condition or a limit lost: asked, not dropped.
+        let checks_numbers = !refused && !request.answers.contains_key("instruction.do") && templates.is_empty();
+        if let Some(phrase) = understanding::unused_numbers(&redacted.text, &plan).first().filter(|_| checks_numbers) {
+            unsaid = vec![(understanding::Part::Do, Some(phrase.clone()))];
+            refused = true;
+            plan.graph.clear();
+            plan.ui = None;
+        }
         if plan.description.is_none() {
             plan.description = Some(redacted.text.chars().take(500).collect());
         }

@@ -76,6 +76,57 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
     Vec::new()
 }
 
+/// Numbers said in the instruction ("over $1,000", 「30日以上」) that the plan uses nowhere, each
+/// with the words around it: a number dropped is a condition or a limit lost, so the engine
+/// asks what it is for rather than give a plan that ignores it. Numbers of examples ("e.g.
+/// 2026-01") and counts of files or parts are not amounts.
+pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
+    // What the steps and vars hold; descriptions (the instruction itself) say nothing done.
+    let steps = serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default();
+    let used = numbers_in(&steps);
+    let lower = text.to_lowercase();
+    crate::reading::slots::numbers(text)
+        .into_iter()
+        // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
+        .filter(|n| n.value != 1.0 && !used.iter().any(|u| (u - n.value).abs() < 1e-9))
+        .filter(|n| {
+            let before = lower[..n.start].trim_end();
+            let after = lower[n.end..].trim_start();
+            let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
+                .iter()
+                .any(|w| before.ends_with(w));
+            !example && !COUNTS.is_match(after)
+        })
+        .map(|n| around(text, n.start, n.end))
+        .collect()
+}
+
+/// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.
+static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:files?|parts?|sheets?|tabs?|columns?|exports?|つ|個のファイル|ファイル|枚|シート|列)").expect("counts")
+});
+
+/// Every number a plan holds: its numbers, and the digits inside its texts (a date's year).
+fn numbers_in(value: &Value) -> Vec<f64> {
+    match value {
+        Value::Number(n) => n.as_f64().into_iter().collect(),
+        Value::String(s) => s
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|d| d.trim_matches('.').parse::<f64>().ok())
+            .collect(),
+        Value::Array(items) => items.iter().flat_map(numbers_in).collect(),
+        Value::Object(map) => map.iter().filter(|(k, _)| *k != "description").flat_map(|(_, v)| numbers_in(v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The words around `start..end`, at most a few on each side.
+fn around(text: &str, start: usize, end: usize) -> String {
+    let from = text[..start].char_indices().rev().nth(15).map_or(0, |(i, _)| i);
+    let to = text[end..].char_indices().nth(12).map_or(text.len(), |(i, _)| end + i);
+    text[from..to].trim().to_owned()
+}
+
 /// The questions for the unsaid parts, in the instruction's language.
 pub fn questions(unsaid: &[(Part, Option<String>)], language: Language) -> Vec<DesignRequirement> {
     unsaid
