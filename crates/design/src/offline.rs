@@ -315,8 +315,8 @@ impl Designer<'_> {
         match step {
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
-            Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring } => {
-                let lookup = Lookup { keep_all_of: keep_all_of.as_deref(), bring };
+            Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring, side_keys } => {
+                let lookup = Lookup { keep_all_of: keep_all_of.as_deref(), bring, side_keys };
                 self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), lookup)
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
@@ -472,18 +472,33 @@ impl Designer<'_> {
                 (left, self.rows().map(|(r, _)| r).unwrap_or_default())
             }
         };
-        let key = match key {
-            Some(key) => Value::from(key),
-            None => self.open_var("match_key"),
-        };
         // The rows without a partner are the side the text names ("the invoices with no
         // payment"), else the first table read.
+        let tables = self.tables.clone();
         let named = |rows: &str, w: &str| {
-            self.tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
+            tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
         };
+        // Keys named per table ("the receipt's Invoice Ref … the ledger's Invoice Number").
+        let key_of = |rows: &str| {
+            let mut found = lookup.side_keys.iter().filter(|(side, _)| named(rows, side));
+            match (found.next(), found.next()) {
+                (Some((_, key)), None) => Some(key.clone()),
+                _ => None,
+            }
+        };
+        let side_keys = match (key_of(&left), key_of(&right)) {
+            (Some(l), Some(r)) if key.is_none() => Some((Value::from(l), Value::from(r))),
+            _ => None,
+        };
+        let key = match key {
+            Some(key) => Value::from(key),
+            None if side_keys.is_some() => Value::Null,
+            None => self.open_var("match_key"),
+        };
+        let (left_key, right_key) = side_keys.unwrap_or_else(|| (key.clone(), key.clone()));
         let right_wanted = wanted.is_some_and(|w| named(&right, w) && !named(&left, w));
         // A lookup into a table keeps all its rows; one without a partner gets empty cells.
-        let file = |rows: &str, t: &str| self.tables.iter().any(|(name, r)| r == rows && name.eq_ignore_ascii_case(t));
+        let file = |rows: &str, t: &str| tables.iter().any(|(name, r)| r == rows && name.eq_ignore_ascii_case(t));
         let kept = lookup.keep_all_of.map(|t| match (file(&left, t), file(&right, t)) {
             (false, false) => (named(&left, t), named(&right, t)),
             by_file => by_file,
@@ -496,14 +511,15 @@ impl Designer<'_> {
             (true, false, true) => "right_only",
             (true, true, _) => "outer",
         };
-        let shown = key.as_str().unwrap_or(self.language.pick("the key", "キー")).to_owned();
+        let shown = left_key.as_str().unwrap_or(self.language.pick("the key", "キー")).to_owned();
         let description = match (self.language, strategy) {
             (Language::En, "left_only" | "right_only") => format!("Keep the rows with no match on {shown}"),
             (Language::En, _) => format!("Match the rows on {shown}"),
             (Language::Ja, "left_only" | "right_only") => format!("{shown}で突き合わせ、相手のない行を残す"),
             (Language::Ja, _) => format!("{shown}で突き合わせる"),
         };
-        let mut inputs = json!({ "left": left, "right": right, "left_key": key, "right_key": key, "strategy": strategy });
+        let mut inputs =
+            json!({ "left": left, "right": right, "left_key": left_key, "right_key": right_key, "strategy": strategy });
         if matches!(strategy, "left" | "right") && !lookup.bring.is_empty() {
             inputs["bring"] = json!(lookup.bring);
         }
@@ -1081,6 +1097,7 @@ fn names_the_same(name: &str, word: &str) -> bool {
 struct Lookup<'a> {
     keep_all_of: Option<&'a str>,
     bring: &'a [String],
+    side_keys: &'a [(String, String)],
 }
 
 /// `reports/department_totals.csv` → `department_totals`, for node and plan ids.

@@ -164,6 +164,9 @@ pub enum Step {
         keep_all_of: Option<String>,
         /// The columns such a lookup brings from the other table; empty: all of them.
         bring: Vec<String>,
+        /// The key of each table when they are named apart: (what the text calls the table,
+        /// its key column).
+        side_keys: Vec<(String, String)>,
     },
     /// Rows that share their key columns (`by`; empty: the whole row) with another: every one
     /// of them listed, or with `remove` one kept per key (the last with `keep_last`).
@@ -394,7 +397,9 @@ impl Reader<'_> {
                     Some(_) => shaping::brought_columns(self.text, self.language),
                     None => Vec::new(),
                 };
-                let join = Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring };
+                let side_keys = words::side_keys(self.text, self.language);
+                let key = key.filter(|_| side_keys.len() < 2);
+                let join = Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring, side_keys };
                 steps.push((clause.start + m.start(), join));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
@@ -521,7 +526,7 @@ impl Reader<'_> {
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
         self.reading
             .steps
-            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None, bring: Vec::new() });
+            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None, bring: Vec::new(), side_keys: Vec::new() });
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows

@@ -198,6 +198,33 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
     pattern.captures(text).map(|c| c["target"].trim_end_matches('.').to_owned())
 }
 
+static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
+    )
+});
+static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはの「」]+?)の(?P<ka>[^\s、。をがはのと「」]+?)と(?P<b>[^\s、。をがはの「」]+?)の(?P<kb>[^\s、。をがはのと「」]+?)(?:で|を)(?:突き合わせ|照合|突合|マッチ|紐付け|ひも付け|紐づけ)",
+    )
+});
+
+/// Match keys named per table when they differ: "the receipt's Invoice Ref should be the
+/// ledger's Invoice Number", 「入金.csvの請求番号と請求.csvの番号で照合」: (table word, key) pairs.
+pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
+    let pattern = match language {
+        Language::En => &*EN_SIDE_KEYS,
+        Language::Ja => &*JA_SIDE_KEYS,
+    };
+    let Some(c) = pattern.captures(text) else { return Vec::new() };
+    let pair = |side: &str, key: &str| Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()));
+    [pair("a", "ka").or_else(|| pair("a2", "ka2")), pair("b", "kb").or_else(|| pair("b2", "kb2"))]
+        .into_iter()
+        .flatten()
+        .filter(|(_, key)| !key.is_empty())
+        .collect()
+}
+
 /// The steps an operation word (of `Lexicon::operation`) may name.
 pub fn steps_of_operation(word: &str) -> &'static [&'static str] {
     const TOTALS: &[&str] = &["aggregate", "compute"];
