@@ -298,9 +298,21 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     Some((at, Step::Sort { by, descending, limit }))
 }
 
+/// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
+static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+column\b")
+});
+
 fn english_compute(lower: &str) -> Option<(usize, Step)> {
     let name = |after: usize| {
-        EN_NAMED.captures(&lower[after..]).map(|c| c["name"].trim().to_owned()).filter(|n| !slots::is_row_noun(n))
+        EN_NAMED
+            .captures(&lower[after..])
+            .map(|c| c["name"].trim().to_owned())
+            .or_else(|| {
+                let before = EN_ADD_NAMED.captures_iter(&lower[..after]).last()?;
+                Some(before["name"].trim().to_owned())
+            })
+            .filter(|n| !slots::is_row_noun(n))
     };
     if let Some(c) = EN_DIFFERENCE.captures(lower) {
         let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
