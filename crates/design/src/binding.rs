@@ -20,8 +20,8 @@ use planwright_validate::{validate_plan_with_files, InputFiles, InputTable, NoPl
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::reading::slots::identifier;
 use crate::notes::DesignNote;
+use crate::reading::slots::identifier;
 use crate::repair::{declare, split_pointer};
 
 /// Words of one meaning, as column names are written in English and Japanese.
@@ -118,8 +118,7 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
                 Err(_) => break,
             }
         }
-        let changed = bind_named(&mut doc, &validation, &mut binding)
-            | bind_open(&mut doc, &validation, &mut binding);
+        let changed = bind_named(&mut doc, &validation, &mut binding) | bind_open(&mut doc, &validation, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
             Ok(bound) if changed => *plan = bound,
             _ => break,
@@ -171,7 +170,8 @@ fn conditions_from_values(
     for word in words {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
-        let said = conditions.iter().any(|c| c.get("value").and_then(Value::as_str).is_some_and(|v| fold(v) == fold(text)));
+        let said =
+            conditions.iter().any(|c| c.get("value").and_then(Value::as_str).is_some_and(|v| fold(v) == fold(text)));
         if said {
             continue;
         }
@@ -493,7 +493,10 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             // Plurals aside: "payment term" is in `terms`.
             let (name_stem, want_stem) = (name.trim_end_matches('s'), want.trim_end_matches('s'));
             let contains = long_enough(&name) && long_enough(&want) && {
-                name.contains(&want) || want.contains(&name) || name_stem.contains(want_stem) || want_stem.contains(name_stem)
+                name.contains(&want)
+                    || want.contains(&name)
+                    || name_stem.contains(want_stem)
+                    || want_stem.contains(name_stem)
             };
             contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
         })

@@ -14,37 +14,75 @@ use crate::reading::{month_name, Language};
 #[serde(tag = "key", content = "params", rename_all = "snake_case")]
 pub enum DesignNote {
     /// The model's own summary of its design, as it wrote it.
-    ModelSummary { text: String },
+    ModelSummary {
+        text: String,
+    },
     /// The model's answer could not be used; the offline design stands.
     ModelAnswerUnusable,
     /// Templates whose words fit the instruction (their ids, comma separated).
-    TemplatesFit { templates: String },
-    TemplateComposed { template: String, nodes: u64 },
-    TemplateNotComposed { template: String, detail: String },
+    TemplatesFit {
+        templates: String,
+    },
+    TemplateComposed {
+        template: String,
+        nodes: u64,
+    },
+    TemplateNotComposed {
+        template: String,
+        detail: String,
+    },
     DocumentsAsText,
     ModelStepJudges,
-    StepsAfterApproval { node: String },
+    StepsAfterApproval {
+        node: String,
+    },
     ApiPerRow,
-    StatusPolled { times: u64 },
+    StatusPolled {
+        times: u64,
+    },
     BrowserObjectives,
     /// A sheet with title rows above its header: read from this row.
-    HeaderRow { node: String, row: u64 },
+    HeaderRow {
+        node: String,
+        row: u64,
+    },
     /// A word of the instruction is this column of the data.
-    ColumnBound { wanted: String, column: String },
+    ColumnBound {
+        wanted: String,
+        column: String,
+    },
     /// No single column of the data is this word: asked, with the columns as choices.
-    ColumnAsked { wanted: String },
+    ColumnAsked {
+        wanted: String,
+    },
     /// A word of the instruction is a value of this column: rows are kept where it holds it.
-    ValueCondition { word: String, column: String },
+    ValueCondition {
+        word: String,
+        column: String,
+    },
     /// An open var (`amount_column`) is this column of the data.
-    VarBound { var: String, column: String },
+    VarBound {
+        var: String,
+        column: String,
+    },
     /// The data is not in the work folder: the columns named (comma separated) are asked.
-    AssumedColumnsAsked { columns: String },
+    AssumedColumnsAsked {
+        columns: String,
+    },
     /// A month said without its year is in the one year the data holds it.
-    YearSettled { month: u64, year: u64 },
+    YearSettled {
+        month: u64,
+        year: u64,
+    },
     /// The data holds the month in several years (comma separated): the year is asked.
-    YearAsked { month: u64, years: String },
+    YearAsked {
+        month: u64,
+        years: String,
+    },
     /// Blocks pinned in the studio that the plan does not use (comma separated).
-    PinnedUnused { blocks: String },
+    PinnedUnused {
+        blocks: String,
+    },
 }
 
 impl DesignNote {
@@ -131,7 +169,9 @@ impl DesignNote {
                 format!("データが作業フォルダーにまだないため、列（{columns}）は推測せずに確認します。")
             }
             DesignNote::AssumedColumnsAsked { columns } => {
-                format!("The data is not in the work folder yet, so the columns {columns} are asked rather than assumed.")
+                format!(
+                    "The data is not in the work folder yet, so the columns {columns} are asked rather than assumed."
+                )
             }
             DesignNote::YearSettled { month: m, year } if ja => {
                 format!("{}は{year}年{}です（データにある{}はこの年だけです）。", month(m), month(m), month(m))

@@ -447,14 +447,7 @@ impl Designer<'_> {
         }
     }
 
-    fn join(
-        &mut self,
-        key: Option<&str>,
-        unmatched: bool,
-        either_side: bool,
-        wanted: Option<&str>,
-        lookup: Lookup,
-    ) {
+    fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool, wanted: Option<&str>, lookup: Lookup) {
         let streams: Vec<String> = self
             .flows
             .iter()

@@ -103,7 +103,8 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
 
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.
 static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:files?|parts?|sheets?|tabs?|columns?|exports?|つ|個のファイル|ファイル|枚|シート|列)").expect("counts")
+    Regex::new(r"^(?:files?|parts?|sheets?|tabs?|columns?|exports?|つ|個のファイル|ファイル|枚|シート|列)")
+        .expect("counts")
 });
 
 /// Every number a plan holds: its numbers, and the digits inside its texts (a date's year).
@@ -115,7 +116,9 @@ fn numbers_in(value: &Value) -> Vec<f64> {
             .filter_map(|d| d.trim_matches('.').parse::<f64>().ok())
             .collect(),
         Value::Array(items) => items.iter().flat_map(numbers_in).collect(),
-        Value::Object(map) => map.iter().filter(|(k, _)| *k != "description").flat_map(|(_, v)| numbers_in(v)).collect(),
+        Value::Object(map) => {
+            map.iter().filter(|(k, _)| *k != "description").flat_map(|(_, v)| numbers_in(v)).collect()
+        }
         _ => Vec::new(),
     }
 }

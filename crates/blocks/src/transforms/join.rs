@@ -69,7 +69,8 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
             require_column(if looked_in_left { &left } else { &right }, column, "`bring`")?;
         }
     }
-    let brought = |column: &str, key: &str| bring.as_ref().is_none_or(|b| b.iter().any(|c| c == column) || column == key);
+    let brought =
+        |column: &str, key: &str| bring.as_ref().is_none_or(|b| b.iter().any(|c| c == column) || column == key);
 
     let (left_keys, left_index) = index_by_key(&left, &left_key);
     let (right_keys, right_index) = index_by_key(&right, &right_key);

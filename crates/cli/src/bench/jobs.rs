@@ -277,7 +277,8 @@ pub fn render(bench: &JobBench) -> String {
     }
     // Held-out jobs are counted, not shown: reading their failures would make them tuning.
     out.push_str("\ntuned jobs not done:\n");
-    for j in bench.jobs.iter().filter(|j| j.outcome != JobOutcome::Success && (j.part == "tuned" || j.design.is_some())) {
+    for j in bench.jobs.iter().filter(|j| j.outcome != JobOutcome::Success && (j.part == "tuned" || j.design.is_some()))
+    {
         let detail: String = j.detail.chars().take(160).collect();
         out.push_str(&format!("  {:<40} {:<8} {:?}: {detail}\n", j.id, j.part, j.outcome));
     }

@@ -555,15 +555,20 @@ fn en_op(word: &str) -> &'static str {
 }
 
 /// The grouping and aggregations of an English clause, and where the first is.
+static EN_TOP_BEFORE_BY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)\s+\w+\s+\w+(?:\s+\w+)?$"));
+
 pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
     let lower = clause.to_ascii_lowercase();
     let mut by = Vec::new();
     let mut first = None;
     for m in EN_BY.find_iter(&lower) {
         let before = lower[..m.start()].trim_end();
+        // "the top 5 invoices by amount" ranks rows by a column; it groups nothing.
         if ["sorted", "ordered", "match", "matching", "matched", "reconcile", "join", "joined", "merge", "on"]
             .iter()
             .any(|w| before.ends_with(w))
+            || EN_TOP_BEFORE_BY.is_match(before)
         {
             continue;
         }
@@ -594,6 +599,10 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         let op = en_op(m.as_str());
         // "Total the amounts", not "invoice_date and total out of every PDF".
         let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();
+        // "highest first", "largest to smallest": an order, not a maximum.
+        if matches!(op, "max" | "min") && matches!(next, "first" | "to" | "down" | "on" | "at" | "up") {
+            continue;
+        }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1
             && !matches!(next, "out" | "of" | "in" | "on" | "and" | "or" | "is" | "was" | "to" | "amount" | "amounts");
         let starts_clause =

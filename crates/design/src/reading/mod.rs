@@ -424,6 +424,10 @@ impl Reader<'_> {
             if extracting || choosing_columns {
                 continue;
             }
+            if let Some(top) = shaping::top_by_total(&clause.text, self.language) {
+                steps.extend(top.into_iter().map(|(at, step)| (clause.start + at, step)));
+                continue;
+            }
             let shaped = match self.language {
                 Language::En => shaping::english(&clause.text),
                 Language::Ja => shaping::japanese(&clause.text),
@@ -483,6 +487,14 @@ impl Reader<'_> {
             .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
             .collect();
         steps.sort_by_key(|(at, _)| *at);
+        // "top 3 … , highest first": an order said again after a top N is that order.
+        if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
+            let mut index = 0;
+            steps.retain(|(_, s)| {
+                index += 1;
+                index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
+            });
+        }
         // Removing duplicates is what is asked when the text also mentions finding them.
         if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
             steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
@@ -524,9 +536,18 @@ impl Reader<'_> {
         let wanted = self.unmatched_subject();
         // The rows picked are those without a partner: a filter that says no condition was that.
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
-        self.reading
-            .steps
-            .insert(0, Step::Join { key: Some(key), unmatched: true, either_side: false, wanted, keep_all_of: None, bring: Vec::new(), side_keys: Vec::new() });
+        self.reading.steps.insert(
+            0,
+            Step::Join {
+                key: Some(key),
+                unmatched: true,
+                either_side: false,
+                wanted,
+                keep_all_of: None,
+                bring: Vec::new(),
+                side_keys: Vec::new(),
+            },
+        );
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows
@@ -637,8 +658,12 @@ impl Reader<'_> {
             Language::Ja => conditions::japanese(&clause.text),
         };
         let aggregate_words = self.lexicon.aggregate.is_match(&lower);
-        // A clause that writes a file or totals rows names a filter only with a filter word.
-        if conditions.is_empty() && trigger.is_none() || trigger.is_none() && (output_clause || aggregate_words) {
+        // A clause that writes a file or totals rows names a filter only with a filter word, or
+        // with a comparison ("write the rows over 50000 to large.csv").
+        let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
+        if conditions.is_empty() && trigger.is_none()
+            || trigger.is_none() && (output_clause && !compares || aggregate_words)
+        {
             return None;
         }
         if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
@@ -1039,6 +1064,10 @@ impl Reader<'_> {
         match self.language {
             Language::En => {
                 let before = lower[..offset].trim_end();
+                // "Give me the top 5 from invoices.csv as top.csv": a file read from is read.
+                if [" from", " out of"].iter().any(|w| before.ends_with(w)) || before == "from" {
+                    return false;
+                }
                 let first_words: Vec<&str> = before.split_whitespace().take(3).collect();
                 let opens_with_write = first_words
                     .iter()
@@ -1063,7 +1092,9 @@ impl Reader<'_> {
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
                     && !self.lexicon.read.is_match(before)
                     && slots::file_names(before).is_empty();
-                opens_with_write || after_preposition || last_in || words::EN_NAMES_OUTPUT.is_match(before)
+                // "… -> top_customers.csv": an arrow points at what is written.
+                let arrow = ["->", "→", "=>"].iter().any(|a| before.ends_with(a));
+                opens_with_write || after_preposition || last_in || arrow || words::EN_NAMES_OUTPUT.is_match(before)
             }
             Language::Ja => {
                 let before = lower[..offset].trim_end();

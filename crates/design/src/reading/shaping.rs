@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::slots::{self, english_phrase_after};
-use super::Step;
+use super::{Aggregation, Step};
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("shaping pattern")
@@ -274,10 +274,11 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let superlative = top.as_ref().and_then(|c| c.name("sup").or(c.name("sup2"))).map(|m| m.as_str().to_owned());
     let bottom = top.as_ref().is_some_and(|c| c.name("bottom").is_some());
     // The column after "by"; else, after a superlative, the measured noun ("largest balances").
-    let after_sort = sort.map_or(0, |s| s.end());
+    // The column after "by" of "sort by", or of "the top 5 invoices by amount".
+    let after_sort = sort.map_or_else(|| top.as_ref().and_then(|c| c.get(0)).map_or(0, |m| m.end()), |s| s.end());
     let by = lower[after_sort..]
         .find("by ")
-        .filter(|_| sort.is_some())
+        .filter(|i| sort.is_some() || lower[after_sort..after_sort + i].split_whitespace().count() <= 2)
         .and_then(|i| english_phrase_after(clause, after_sort + i + 3))
         .and_then(|p| en_column(&p.to_ascii_lowercase()))
         .or_else(|| {
@@ -300,7 +301,9 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
 
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
 static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+column\b")
+    re(
+        r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+column\b",
+    )
 });
 
 fn english_compute(lower: &str) -> Option<(usize, Step)> {
@@ -350,11 +353,63 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
 
 /// The columns the whole text says must be the same ("same employee, same date", 「同じ取引先で
 /// 同じ金額」), in its order.
+static EN_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)",
+    )
+});
+static JA_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<entity>[^\s、。をがはのでと「」]{1,10}?)(?:別|ごと)の(?P<measure>[^\s、。をがはのでと「」]{1,10}?)合計(?:の|が)?(?:大きい|多い)?(?:順に)?上位(?P<n>\d{1,4})",
+    )
+});
+
+/// "top 3 customers by total sales", 「得意先別の売上合計の上位3社」: the entity's totals, the
+/// largest first, the first `n` kept. A row noun ("top 5 invoices by amount") totals nothing.
+pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usize, Step)>> {
+    let (c, entity, measure) = match language {
+        super::Language::En => {
+            let lower = clause.to_ascii_lowercase();
+            let c = EN_TOP_BY_TOTAL.captures(&lower)?;
+            let entity = slots::singular(c["entity"].trim());
+            if slots::is_row_noun(&entity) {
+                return None;
+            }
+            let at = c.get(0)?.start();
+            (at, entity, en_column(&c["measure"])?)
+        }
+        super::Language::Ja => {
+            let c = JA_TOP_BY_TOTAL.captures(clause)?;
+            (c.get(0)?.start(), ja_column(&c["entity"])?, ja_column(&c["measure"])?)
+        }
+    };
+    let n = {
+        let text = match language {
+            super::Language::En => EN_TOP_BY_TOTAL.captures(&clause.to_ascii_lowercase())?["n"].to_owned(),
+            super::Language::Ja => JA_TOP_BY_TOTAL.captures(clause)?["n"].to_owned(),
+        };
+        number(&text)?
+    };
+    let total = match language {
+        super::Language::En => "total",
+        super::Language::Ja => "合計",
+    };
+    let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()) };
+    Some(vec![
+        (c, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),
+        (c + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n) }),
+    ])
+}
+
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b")
+    re(
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b",
+    )
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\.(?:csv|xlsx|xls|tsv)の(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)")
+    re(
+        r"\.(?:csv|xlsx|xls|tsv)の(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)",
+    )
 });
 
 /// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",

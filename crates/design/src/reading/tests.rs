@@ -349,3 +349,57 @@ fn a_month_without_its_year_is_read_as_such_and_other_words_are_not() {
         assert!(!unsaid_year, "{text}: {:?}", r.steps);
     }
 }
+
+#[test]
+fn the_top_n_of_an_entity_by_a_total_totals_it_first() {
+    let r = read_instruction("top 3 customers by total Invoice Total in sales.csv, highest first -> top_customers.csv");
+    assert_eq!(ops(&r), ["aggregate", "sort"], "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["customer"]);
+    assert_eq!((aggregations[0].op, aggregations[0].field.as_deref()), ("sum", Some("invoice total")));
+    assert!(matches!(&r.steps[1], Step::Sort { by: Some(b), descending: true, limit: Some(3) } if b == "total"));
+    assert_eq!(r.outputs[0].path.as_deref(), Some("top_customers.csv"), "an arrow points at the output");
+    // Rows are not an entity: the top 5 invoices are sorted, not totalled.
+    let r = read_instruction("Give me the top 5 invoices by total amount from invoices.csv as top.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })), "{:?}", r.steps);
+    let r = read_instruction("得意先別の売上合計の上位3社を売上.csvから出して、上位.csvに保存");
+    assert_eq!(ops(&r), ["aggregate", "sort"], "{:?}", r.steps);
+}
+
+#[test]
+fn keys_named_per_table_and_the_columns_a_lookup_brings_are_read() {
+    let r = read_instruction(
+        "Which receipts in receipts.xlsx don't match any invoice in ledger.csv? The receipt's Invoice Ref should be the ledger's Invoice Number. Save them to open.csv",
+    );
+    let Some(Step::Join { key: None, side_keys, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(
+        side_keys,
+        &[("receipt".to_owned(), "Invoice Ref".to_owned()), ("ledger".to_owned(), "Invoice Number".to_owned())]
+    );
+    let r = read_instruction(
+        "Add the supplier name and payment terms from suppliers.csv onto each bill in bills.csv, matching on vendor_id, and save named.xlsx",
+    );
+    let Some(Step::Join { keep_all_of, bring, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(keep_all_of.as_deref(), Some("bills.csv"));
+    assert_eq!(bring, &["supplier name", "payment term"], "the words as said; bound to the columns with the files");
+    let r = read_instruction(
+        "仕入伝票.csvの各伝票に、仕入先マスタ.xlsxの取引先名と支払条件を付けて（仕入先コードで照合）、結果.xlsxに保存",
+    );
+    let Some(Step::Join { keep_all_of, bring, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(keep_all_of.as_deref(), Some("仕入伝票.csv"));
+    assert_eq!(bring, &["取引先名", "支払条件"]);
+}
+
+#[test]
+fn an_order_after_a_superlative_is_no_maximum_and_a_comparison_in_a_writing_clause_filters() {
+    let r = read_instruction("Total the amount per vendor in bills.csv, largest first, and save totals.csv");
+    assert!(
+        !r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.op == "max"))),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Read expenses.csv and write the rows over 50000 to large.csv");
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+}

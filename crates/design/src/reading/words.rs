@@ -179,7 +179,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
 static EN_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)",
+        r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)(?:\s+(?:in|of)\s+(?P<file>[\w.\-]+\.(?:csv|xlsx|xls|tsv)))?",
     )
 });
 static JA_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
@@ -195,7 +195,9 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
         Language::En => &*EN_KEEP_ALL_OF,
         Language::Ja => &*JA_KEEP_ALL_OF,
     };
-    pattern.captures(text).map(|c| c["target"].trim_end_matches('.').to_owned())
+    pattern
+        .captures(text)
+        .map(|c| c.name("file").unwrap_or(c.name("target").expect("target")).as_str().trim_end_matches('.').to_owned())
 }
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
@@ -217,7 +219,9 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
         Language::Ja => &*JA_SIDE_KEYS,
     };
     let Some(c) = pattern.captures(text) else { return Vec::new() };
-    let pair = |side: &str, key: &str| Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()));
+    let pair = |side: &str, key: &str| {
+        Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()))
+    };
     [pair("a", "ka").or_else(|| pair("a2", "ka2")), pair("b", "kb").or_else(|| pair("b2", "kb2"))]
         .into_iter()
         .flatten()
