@@ -394,50 +394,6 @@ pub fn identifier(words: &str) -> Option<String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn amounts_are_read_as_people_write_them() {
-        let values: Vec<f64> = numbers("over 1,000 and 10万円 or 5k, ¥2.5, 3億").iter().map(|n| n.value).collect();
-        assert_eq!(values, [1000.0, 100000.0, 5000.0, 2.5, 300000000.0]);
-        assert!(numbers("file_2024.csv dated 2024-04-01").is_empty());
-    }
-
-    #[test]
-    fn japanese_names_run_together_are_told_apart() {
-        let names = |text: &str| file_names(text).into_iter().map(|f| f.name).collect::<Vec<_>>();
-        assert_eq!(
-            names("請求データ.csvの得意先コードを得意先マスタ.xlsxで照合"),
-            ["請求データ.csv", "得意先マスタ.xlsx"]
-        );
-        assert_eq!(names("受注.csvの商品コードで商品マスタ.xlsxと突き合わせ"), ["受注.csv", "商品マスタ.xlsx"]);
-        assert_eq!(names("フォルダのdata.csvを読み、売上の明細.xlsxに保存"), ["data.csv", "売上の明細.xlsx"]);
-        assert_eq!(names("請求書管理.csvの状態ごとの件数を数えて件数.csvに出して"), ["請求書管理.csv", "件数.csv"]);
-        assert_eq!(names("件数を数えて結果.csvに出して"), ["結果.csv"]);
-    }
-
-    #[test]
-    fn file_names_and_urls_are_found_apart() {
-        let files = file_names("Read 経理/入金_2024.csv and https://example.com/a.csv, write out.xlsx.");
-        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["経理/入金_2024.csv", "out.xlsx"]);
-        assert_eq!(urls("open https://example.com/login.")[0].0, "https://example.com/login");
-    }
-
-    #[test]
-    fn nouns_are_taken_around_a_word() {
-        let text = "取引先ごとに合計";
-        assert_eq!(japanese_noun_before(text, text.find("ごと").unwrap()).as_deref(), Some("取引先"));
-        assert_eq!(english_field_before("rows whose total amount", 23).as_deref(), Some("total amount"));
-        assert_eq!(english_phrase_after("per departments and write", 4).as_deref(), Some("department"));
-        assert_eq!(identifier("Invoice No."), Some("invoice_no".into()));
-        assert_eq!(identifier("取引先"), None);
-        assert_eq!(list_items("invoice number, date and total"), ["invoice number", "date", "total"]);
-    }
-}
-
 /// The words of a clause that may be values in the data: English words of three letters or
 /// more that name no rows and are no common word; Japanese runs of kanji or katakana.
 pub fn value_words(clause: &str, language: Language) -> Vec<String> {
@@ -487,4 +443,48 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
         }
     }
     words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_read_as_people_write_them() {
+        let values: Vec<f64> = numbers("over 1,000 and 10万円 or 5k, ¥2.5, 3億").iter().map(|n| n.value).collect();
+        assert_eq!(values, [1000.0, 100000.0, 5000.0, 2.5, 300000000.0]);
+        assert!(numbers("file_2024.csv dated 2024-04-01").is_empty());
+    }
+
+    #[test]
+    fn japanese_names_run_together_are_told_apart() {
+        let names = |text: &str| file_names(text).into_iter().map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(
+            names("請求データ.csvの得意先コードを得意先マスタ.xlsxで照合"),
+            ["請求データ.csv", "得意先マスタ.xlsx"]
+        );
+        assert_eq!(names("受注.csvの商品コードで商品マスタ.xlsxと突き合わせ"), ["受注.csv", "商品マスタ.xlsx"]);
+        assert_eq!(names("フォルダのdata.csvを読み、売上の明細.xlsxに保存"), ["data.csv", "売上の明細.xlsx"]);
+        assert_eq!(names("請求書管理.csvの状態ごとの件数を数えて件数.csvに出して"), ["請求書管理.csv", "件数.csv"]);
+        assert_eq!(names("件数を数えて結果.csvに出して"), ["結果.csv"]);
+    }
+
+    #[test]
+    fn file_names_and_urls_are_found_apart() {
+        let files = file_names("Read 経理/入金_2024.csv and https://example.com/a.csv, write out.xlsx.");
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["経理/入金_2024.csv", "out.xlsx"]);
+        assert_eq!(urls("open https://example.com/login.")[0].0, "https://example.com/login");
+    }
+
+    #[test]
+    fn nouns_are_taken_around_a_word() {
+        let text = "取引先ごとに合計";
+        assert_eq!(japanese_noun_before(text, text.find("ごと").unwrap()).as_deref(), Some("取引先"));
+        assert_eq!(english_field_before("rows whose total amount", 23).as_deref(), Some("total amount"));
+        assert_eq!(english_phrase_after("per departments and write", 4).as_deref(), Some("department"));
+        assert_eq!(identifier("Invoice No."), Some("invoice_no".into()));
+        assert_eq!(identifier("取引先"), None);
+        assert_eq!(list_items("invoice number, date and total"), ["invoice number", "date", "total"]);
+    }
 }
