@@ -91,7 +91,7 @@ pub fn design(
         d.template(template);
     }
     if !reading.columns.is_empty() {
-        d.choose_columns(&reading.columns);
+        d.choose_columns(&reading.columns, &reading.renamed);
     }
     for output in &reading.outputs {
         d.output(output);
@@ -620,14 +620,18 @@ impl Designer<'_> {
         }
     }
 
-    /// Only the columns the text lists, in its order.
-    fn choose_columns(&mut self, columns: &[String]) {
+    /// Only the columns the text lists, in its order, under the new names it gives.
+    fn choose_columns(&mut self, columns: &[String], renamed: &[String]) {
         let Some((rows, rest)) = self.rows() else { return };
         let description = match self.language {
             Language::En => format!("Keep only the columns {}", columns.join(", ")),
             Language::Ja => format!("{} の列だけにする", columns.join("・")),
         };
-        let inputs = json!({ "items": rows, "columns": columns });
+        let chosen: Vec<Value> = match renamed.len() == columns.len() {
+            true => columns.iter().zip(renamed).map(|(c, name)| json!({ "column": c, "as": name })).collect(),
+            false => columns.iter().map(|c| Value::from(c.as_str())).collect(),
+        };
+        let inputs = json!({ "items": rows, "columns": chosen });
         if let Some(id) =
             self.add("choose_columns", "transforms.select_columns", description, inputs, &[("rows", "chosen")])
         {

@@ -88,6 +88,8 @@ pub struct Reading {
     /// word that is a value of one column of the data is a condition on it (bound with the
     /// files, `binding::conditions_from_values`).
     pub value_words: Vec<String>,
+    /// New names for `columns`, in their order, when the text gives them.
+    pub renamed: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -318,6 +320,7 @@ impl Reading {
             combine: false,
             unplaced: Vec::new(),
             value_words: Vec::new(),
+            renamed: Vec::new(),
         }
     }
 }
@@ -514,6 +517,10 @@ impl Reader<'_> {
         let steps = conditions_on_totals(steps, self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
+        let renamed = words::renamed_columns(self.text, self.language);
+        if renamed.len() == self.reading.columns.len() {
+            self.reading.renamed = renamed;
+        }
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
@@ -688,12 +695,14 @@ impl Reader<'_> {
             Language::Ja => &*words::JA_COLUMNS,
         };
         let captures = pattern.captures(self.text)?;
-        let list = captures.name("list").or(captures.name("one"))?;
+        let list = captures.name("list").or(captures.name("list2")).or(captures.name("one"))?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         let items: Vec<String> = slots::list_items(list.as_str())
             .into_iter()
             .map(|item| {
                 let item = item.rsplit_once("から").map_or(item.as_str(), |(_, after)| after);
+                // 「支給額の3つ」: the count of the list is not part of its last item.
+                let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);
                 let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
                     .iter()
                     .fold(item, |i, s| i.strip_suffix(s).unwrap_or(i));

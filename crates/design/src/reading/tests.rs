@@ -403,3 +403,20 @@ fn an_order_after_a_superlative_is_no_maximum_and_a_comparison_in_a_writing_clau
     let r = read_instruction("Read expenses.csv and write the rows over 50000 to large.csv");
     assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
 }
+
+#[test]
+fn columns_chosen_with_their_count_and_new_names_are_read() {
+    let r = read_instruction(
+        "給与振込.csvから営業部の人だけを残して、列は社員番号・氏名・支給額の3つに絞ってください。見出しはそれぞれemployee_id、name、amountに変えて、bank_upload.csvに出してください。",
+    );
+    assert_eq!(r.columns, ["社員番号", "氏名", "支給額"]);
+    assert_eq!(r.renamed, ["employee_id", "name", "amount"]);
+    let r = read_instruction(
+        "From staff.csv I only need the columns id, full_name and salary; rename them to ID, Name, Pay and save pay.csv",
+    );
+    assert_eq!(r.columns, ["id", "full_name", "salary"]);
+    assert_eq!(r.renamed, ["ID", "Name", "Pay"]);
+    // A list of values narrowed to is no list of columns.
+    let r = read_instruction("売上.csvを東京・大阪・名古屋の3つに絞って保存");
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+}

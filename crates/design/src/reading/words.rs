@@ -332,9 +332,42 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
+        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ)?\s*(?:に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
     )
 });
+/// New names for the chosen columns, in their order: "rename them to id, name, amount",
+/// 「見出しはそれぞれ employee_id、name、amount に変えて」.
+static EN_RENAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:rename (?:them|these|the columns|the headers|those columns)\s+(?:to|as)|(?:the )?(?:headers?|column names?|headings?) (?:should be|to be|as|become)|call them)\s+(?P<list>[^.;]+)",
+    )
+});
+static JA_RENAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:見出し|列名|項目名|ヘッダー?)(?:は|を)(?:それぞれ)?(?P<list>[^。]+?)(?:に変え|に変更|にして|にする|とし)")
+});
+
+pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
+    let list = match language {
+        Language::En => EN_RENAMED.captures(text).map(|c| c["list"].to_owned()),
+        Language::Ja => JA_RENAMED.captures(text).map(|c| c["list"].to_owned()),
+    };
+    let Some(list) = list else { return Vec::new() };
+    // The list ends where a verb starts the next part ("…, amount and save it as x.csv").
+    let list = EN_LIST_END.find(&list).map_or(list.as_str(), |m| &list[..m.start()]);
+    list.split([',', '、', '・', '，'])
+        .flat_map(|part| part.split(" and "))
+        .map(|part| part.trim().trim_matches(|c: char| matches!(c, '"' | '\'' | '「' | '」' | '“' | '”')).trim())
+        .filter(|part| !part.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+static EN_LIST_END: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\s*,?\s*\b(?:and\s+)?(?:then\s+)?(?:save|write|put|export|output|store|give|send)\b"));
+
+/// 「…の3つ」「…の4列」 closing a list of columns.
+pub static JA_LIST_COUNT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"の?\s*(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:つ|列|項目|カラム)$"));
 pub static ENCODING: LazyLock<Regex> =
     LazyLock::new(|| re(r"shift[_ -]?jis|sjis|cp932|windows-31j|シフトjis|シフト jis|ms932"));
 /// `sheet "X"`, 「Xシート」, 「「X」シート」, 「シート「X」」.
