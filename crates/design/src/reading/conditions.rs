@@ -573,7 +573,9 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             continue;
         }
         if let Some(phrase) = english_phrase_after(clause, m.end()) {
-            if slots::is_row_noun(&phrase) || phrase.chars().all(|c| c.is_ascii_digit()) {
+            // "every claim in each duplicate group": the groups of a duplicate check, not a total.
+            let group_word = phrase.to_ascii_lowercase().ends_with("group") || phrase.eq_ignore_ascii_case("pair");
+            if slots::is_row_noun(&phrase) || phrase.chars().all(|c| c.is_ascii_digit()) || group_word {
                 continue;
             }
             first.get_or_insert(m.start());

@@ -498,10 +498,16 @@ impl Reader<'_> {
                 index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
             });
         }
-        // Removing duplicates is what is asked when the text also mentions finding them.
+        // Removing duplicates is what is asked when the text also mentions finding them; a
+        // check for them said twice ("… list every claim in each duplicate group") is one.
         if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
             steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
         }
+        let mut checks = 0;
+        steps.retain(|(_, s)| {
+            checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
+            !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
+        });
         // The key of duplicates may be said in another clause: "… twice: same employee, same
         // date, same amount", "(same txn_id). Keep each transaction only once".
         let keys = shaping::same_keys(self.text, self.language);

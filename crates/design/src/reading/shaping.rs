@@ -31,7 +31,7 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
 });
 /// "any combination of vendor_id and amount".
