@@ -471,6 +471,12 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     if !exact.is_empty() {
         return unique(exact);
     }
+    // 「同じ日に」, "on the same day": the one column of dates.
+    if matches!(want.as_str(), "日" | "日付" | "date" | "day") {
+        if let [one] = columns.iter().filter(|c| c.kind == ColumnKind::Date).collect::<Vec<_>>().as_slice() {
+            return Some(one.name.clone());
+        }
+    }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
     let words: Vec<String> = SYNONYMS
         .iter()

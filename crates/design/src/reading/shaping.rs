@@ -117,7 +117,7 @@ static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static JA_SAME_EACH: LazyLock<Regex> =
-    LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|を|が)"));
+    LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)"));
 static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:の|が)(?:重複|ダブ)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:ごと|単位|毎)に(?:1|１|一)件",
