@@ -71,6 +71,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["balance", "残高"],
     &["quantity", "qty", "数量", "個数"],
     &["budget", "budgeted", "予算", "予算額"],
+    &["rep", "sales rep", "salesperson", "representative", "担当者", "担当", "営業担当", "担当者名"],
     &["actual", "actuals", "実績", "実績額"],
 ];
 

@@ -375,7 +375,7 @@ static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)")
+    re(r"(?P<field>[^\s、。をがはのに「」・]{1,16})(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)")
 });
 /// 「出金のあった行」「備考が入っている行」: a column that has a value.
 static JA_FILLED: LazyLock<Regex> = LazyLock::new(|| {

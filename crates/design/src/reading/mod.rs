@@ -682,6 +682,13 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
             return None;
         }
+        // 「以下お願いします」 ("as follows"): a comparison word compares nothing without its number.
+        let comparison_only = trigger.is_some_and(|m| {
+            matches!(m.as_str(), "以上" | "以下" | "未満" | "超え" | "超の" | "超過" | "at least" | "at most" | "at or above" | "at or below")
+        });
+        if conditions.is_empty() && comparison_only && self.lexicon.filter.find_iter(&lower).count() == 1 {
+            return None;
+        }
         // 「今月のものだけ抜き出し」 picks rows; "extract" names fields only from documents.
         if conditions.is_empty()
             && (documents && self.lexicon.extract.is_match(&lower) || self.lexicon.join.is_match(&lower))
@@ -1113,7 +1120,8 @@ impl Reader<'_> {
             }
             Language::Ja => {
                 let before = lower[..offset].trim_end();
-                if ["出力は", "出力先は", "保存先は", "ファイル名は", "出力ファイルは", "出力ファイル名は"]
+                let before = before.trim_end_matches([':', '：']).trim_end();
+                if ["出力は", "出力先は", "保存先は", "ファイル名は", "出力ファイルは", "出力ファイル名は", "出力", "出力先", "保存先", "ファイル名", "出力ファイル"]
                     .iter()
                     .any(|w| before.ends_with(w))
                 {
