@@ -268,3 +268,40 @@ fn a_month_said_without_its_year_is_the_one_year_the_data_holds_or_it_is_asked()
     let written = std::fs::read_to_string(dir.path().join("5月売上.csv")).unwrap();
     assert!(written.contains("佐藤,50") && !written.contains("鈴木"), "{written}");
 }
+
+#[test]
+fn a_value_or_a_number_the_instruction_says_is_used_or_asked_about_never_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("expenses.csv"),
+        "date,employee,category,amount,status\n2026-09-02,Kim,Travel,1820.40,Approved\n2026-09-04,Nair,Meals,1120,Approved\n\
+         2026-09-09,Lee,Travel,980,Approved\n2026-09-12,Scott,Travel,2310,Pending\n2026-09-18,Lee,Travel,1275.50,Approved\n",
+    )
+    .unwrap();
+    // "Travel" is a value of `category`: a condition on it, beside the ones said.
+    design_and_run(
+        dir.path(),
+        "From expenses.csv I need every approved Travel expense over 1000; save them to travel.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("travel.csv")).unwrap();
+    let lines: Vec<&str> = written.lines().skip(1).collect();
+    assert_eq!(lines.len(), 2, "{written}");
+    assert!(lines.iter().all(|l| l.contains("Travel") && l.contains("Approved")), "{written}");
+
+    // Said where no step keeps rows, the value is asked about: the plan would copy every row.
+    for (instruction, word) in [
+        ("Copy the Travel lines of expenses.csv into travel.csv", "Travel"),
+        ("Read expenses.csv, put them in 3 batches and save batches.csv", "3"),
+    ] {
+        let asked = planwright(
+            dir.path(),
+            &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+        );
+        assert_eq!(asked.status.code(), Some(1), "{instruction}: {}", said(&asked));
+        let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+        assert_eq!(result["refused"], true, "{instruction}: {result:#}");
+        let question = &result["requirements"][0];
+        assert_eq!(question["id"], "instruction.do", "{instruction}: {result:#}");
+        assert!(question["description"].as_str().unwrap().contains(word), "{instruction}: {question:#}");
+    }
+}

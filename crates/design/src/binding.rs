@@ -100,11 +100,19 @@ pub struct Binding {
     pub questions: Vec<ColumnQuestion>,
     /// The places (JSON pointers) whose value the data gave.
     pub bound: Vec<String>,
+    /// Words of the instruction that are values in the data and that the plan uses nowhere.
+    pub unused_values: Vec<String>,
 }
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
 /// can make the next step's columns known).
-pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, value_words: &[String]) -> Binding {
+pub fn bind_columns(
+    plan: &mut Plan,
+    catalog: &Catalog,
+    files: &dyn InputFiles,
+    value_words: &[String],
+    mentioned: &[String],
+) -> Binding {
     let mut binding = Binding::default();
     for _ in 0..4 {
         let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
@@ -128,6 +136,7 @@ pub fn bind_columns(plan: &mut Plan, catalog: &Catalog, files: &dyn InputFiles, 
     conditions_from_values(plan, catalog, files, value_words, &mut binding);
     settle_year(plan, files, &mut binding);
     assume(plan, catalog, files, &mut binding);
+    binding.unused_values = unused_values(plan, catalog, files, mentioned);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
 }
@@ -182,6 +191,40 @@ fn conditions_from_values(
     }
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;
+    }
+}
+
+/// Words of the instruction that are whole values of the data ("Travel", 「営業部」) and that
+/// the plan uses nowhere: a condition the design lost, asked about rather than dropped.
+fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mentioned: &[String]) -> Vec<String> {
+    if mentioned.is_empty() {
+        return Vec::new();
+    }
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+    let values = sample_values(&validation);
+    let held = |word: &str| values.values().any(|vs| vs.contains(&fold(word)));
+    let mut used = Vec::new();
+    collect_texts(&serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default(), &mut used);
+    let mut unused: Vec<String> = Vec::new();
+    for word in mentioned {
+        let folded = fold(word);
+        if held(word) && !used.iter().any(|u| *u == folded) && !unused.iter().any(|u| fold(u) == folded) {
+            unused.push(word.clone());
+        }
+    }
+    // A longer phrase covers its words ("Sarah Kim" covers "Sarah").
+    let phrases = unused.clone();
+    unused.retain(|w| !phrases.iter().any(|p| p != w && fold(p).contains(&fold(w))));
+    unused
+}
+
+/// Every text of a plan's steps and vars, folded; descriptions say nothing done.
+fn collect_texts(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::String(s) => into.push(fold(s)),
+        Value::Array(items) => items.iter().for_each(|v| collect_texts(v, into)),
+        Value::Object(map) => map.iter().filter(|(k, _)| *k != "description").for_each(|(_, v)| collect_texts(v, into)),
+        _ => {}
     }
 }
 

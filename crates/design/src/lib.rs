@@ -355,13 +355,19 @@ impl DesignEngine<'_> {
 
         apply_input_answers(&mut plan, &request.answers);
         // The words bound to the real columns of the work folder's files, the model's plan too.
-        let (mut column_questions, bound) = match self.files {
+        let (mut column_questions, bound, unused_values) = match self.files {
             Some(files) => {
-                let binding = binding::bind_columns(&mut plan, self.catalog, files, &reading.value_words);
+                let binding = binding::bind_columns(
+                    &mut plan,
+                    self.catalog,
+                    files,
+                    &reading.value_words,
+                    &reading.mentioned_words,
+                );
                 notes.extend(binding.notes);
-                (binding.questions, binding.bound)
+                (binding.questions, binding.bound, binding.unused_values)
             }
-            None => (Vec::new(), Vec::new()),
+            None => (Vec::new(), Vec::new(), Vec::new()),
         };
         // A column asked before and answered (the chat, `--answers`) is the person's choice.
         column_questions.retain(|question| {
@@ -371,9 +377,14 @@ impl DesignEngine<'_> {
             }
             answer.is_none()
         });
-        // A number said and used nowhere is a condition or a limit lost: asked, not dropped.
-        let checks_numbers = !refused && !request.answers.contains_key("instruction.do") && templates.is_empty();
-        if let Some(phrase) = understanding::unused_numbers(&redacted.text, &plan).first().filter(|_| checks_numbers) {
+        // A number, or a value of the data, said and used nowhere is a condition or a limit
+        // lost: asked, not dropped.
+        // Checked when nothing else is left to ask: a question still open is asked anyway.
+        let asks_nothing = column_questions.is_empty() && !plan.vars.values().any(Value::is_null);
+        let checks_use =
+            asks_nothing && !refused && !request.answers.contains_key("instruction.do") && templates.is_empty();
+        let unused = understanding::unused_numbers(&redacted.text, &plan).into_iter().chain(unused_values).next();
+        if let Some(phrase) = unused.filter(|_| checks_use) {
             unsaid = vec![(understanding::Part::Do, Some(phrase.clone()))];
             refused = true;
             plan.graph.clear();

@@ -90,6 +90,9 @@ pub struct Reading {
     pub value_words: Vec<String>,
     /// New names for `columns`, in their order, when the text gives them.
     pub renamed: Vec<String>,
+    /// The words of every clause that does not write, that may be values in the data: one
+    /// that is and that the plan uses nowhere is asked about (`binding::unused_values`).
+    pub mentioned_words: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -321,6 +324,7 @@ impl Reading {
             unplaced: Vec::new(),
             value_words: Vec::new(),
             renamed: Vec::new(),
+            mentioned_words: Vec::new(),
         }
     }
 }
@@ -363,6 +367,9 @@ impl Reader<'_> {
             if web && (l.browser.is_match(&lower) || !slots::urls(&clause.text).is_empty() || reads_page) {
                 browser_clauses.push(whole);
                 continue;
+            }
+            if !output_clause {
+                self.reading.mentioned_words.extend(slots::value_words(&clause.text, self.language));
             }
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
@@ -684,7 +691,19 @@ impl Reader<'_> {
         }
         // 「以下お願いします」 ("as follows"): a comparison word compares nothing without its number.
         let comparison_only = trigger.is_some_and(|m| {
-            matches!(m.as_str(), "以上" | "以下" | "未満" | "超え" | "超の" | "超過" | "at least" | "at most" | "at or above" | "at or below")
+            matches!(
+                m.as_str(),
+                "以上"
+                    | "以下"
+                    | "未満"
+                    | "超え"
+                    | "超の"
+                    | "超過"
+                    | "at least"
+                    | "at most"
+                    | "at or above"
+                    | "at or below"
+            )
         });
         if conditions.is_empty() && comparison_only && self.lexicon.filter.find_iter(&lower).count() == 1 {
             return None;
@@ -1121,9 +1140,21 @@ impl Reader<'_> {
             Language::Ja => {
                 let before = lower[..offset].trim_end();
                 let before = before.trim_end_matches([':', '：']).trim_end();
-                if ["出力は", "出力先は", "保存先は", "ファイル名は", "出力ファイルは", "出力ファイル名は", "出力", "出力先", "保存先", "ファイル名", "出力ファイル"]
-                    .iter()
-                    .any(|w| before.ends_with(w))
+                if [
+                    "出力は",
+                    "出力先は",
+                    "保存先は",
+                    "ファイル名は",
+                    "出力ファイルは",
+                    "出力ファイル名は",
+                    "出力",
+                    "出力先",
+                    "保存先",
+                    "ファイル名",
+                    "出力ファイル",
+                ]
+                .iter()
+                .any(|w| before.ends_with(w))
                 {
                     return true;
                 }
