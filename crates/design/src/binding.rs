@@ -208,7 +208,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
-        if held(word) && !used.iter().any(|u| *u == folded) && !unused.iter().any(|u| fold(u) == folded) {
+        if held(word) && !used.contains(&folded) && !unused.iter().any(|u| fold(u) == folded) {
             unused.push(word.clone());
         }
     }
