@@ -50,6 +50,22 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     join_fragments(pieces, language, lexicon, text)
 }
 
+/// The instruction's sentences, each as a clause.
+pub fn sentences(text: &str) -> Vec<Clause> {
+    static END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.?!]\s|[.?!]$|[。？！\n]").expect("sentence end"));
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for m in END.find_iter(text) {
+        if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()]) {
+            continue;
+        }
+        push(&mut pieces, text, start, m.start(), true);
+        start = m.end();
+    }
+    push(&mut pieces, text, start, text.len(), true);
+    pieces
+}
+
 /// "e.g. 2026-01", "Acme Co. Ltd", "invoice No. 12": a full stop that ends a word, not a sentence.
 fn ends_with_abbreviation(before: &str) -> bool {
     const ABBREVIATIONS: &[&str] = &[

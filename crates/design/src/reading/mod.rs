@@ -483,6 +483,24 @@ impl Reader<'_> {
         if !browser_clauses.is_empty() {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
         }
+        // "For each month (…), could you give me how many sales there were and the total?": the
+        // groups in one clause, what to total in the next — read over their sentence.
+        if !steps.iter().any(|(_, s)| matches!(s, Step::Aggregate { .. })) {
+            for sentence in clauses::sentences(self.text) {
+                let mut masked = sentence.clone();
+                masked.text = slots::without_file_names(&sentence.text);
+                if let Some((at, Step::Aggregate { by, aggregations })) = self.aggregate(&masked) {
+                    if !by.is_empty() && !aggregations.is_empty() {
+                        steps.push((at, Step::Aggregate { by, aggregations }));
+                        unplaced.retain(|(index, _, _)| {
+                            let c = &self.clauses[*index];
+                            !(sentence.start..sentence.start + sentence.text.len()).contains(&c.start)
+                        });
+                        break;
+                    }
+                }
+            }
+        }
         // A clause whose operation word gave no step, with no step in it, naming an operation
         // no other clause gave ("just vendor + count" names the count read before).
         self.reading.unplaced = unplaced
@@ -525,7 +543,7 @@ impl Reader<'_> {
                 }
             }
         }
-        let steps = conditions_over_a_difference(steps);
+        let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
         let steps = conditions_on_totals(steps, self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
@@ -1193,6 +1211,24 @@ impl Reader<'_> {
 /// "Sum the amount per employee, then keep those over 30000": a number compared right after a
 /// total of one value is compared with that total. The total takes the name the condition
 /// gives it (「月額」), or a plain one when it names none.
+/// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
+/// first, unless a step computes it already.
+fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut out: Vec<(usize, Step)> = Vec::new();
+    for (at, step) in steps {
+        if let Step::Aggregate { by, .. } = &step {
+            let month = by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月"));
+            let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
+            if let Some(month) = month.filter(|_| !computed) {
+                let of = vec!["date".to_owned()];
+                out.push((at, Step::Compute { name: month.clone(), operation: "month", of }));
+            }
+        }
+        out.push((at, step));
+    }
+    out
+}
+
 /// "over budget" after "the difference of actual and budget": the difference is over 0 (under 0
 /// when it subtracts the other way). Said with no difference to compare by, the condition is
 /// dropped and the filter's conditions are asked.

@@ -292,6 +292,10 @@ fn is_verb_like(word: &str) -> bool {
 pub fn english_phrase_after(text: &str, start: usize) -> Option<String> {
     let mut picked: Vec<String> = Vec::new();
     for word in text[start..].split(' ').filter(|w| !w.is_empty()) {
+        // "month (written like 2026-07)": what is in brackets says more about it, it is not its name.
+        if word.starts_with(['(', '（']) {
+            break;
+        }
         let clean: String = word.chars().filter(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
         let lower = clean.to_ascii_lowercase();
         if clean.is_empty() || STOP_AFTER.contains(&lower.as_str()) || picked.len() == 3 {

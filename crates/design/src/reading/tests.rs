@@ -420,3 +420,17 @@ fn columns_chosen_with_their_count_and_new_names_are_read() {
     let r = read_instruction("売上.csvを東京・大阪・名古屋の3つに絞って保存");
     assert!(r.columns.is_empty(), "{:?}", r.columns);
 }
+
+#[test]
+fn totals_per_month_compute_the_month_and_groups_said_apart_from_their_totals_are_read_together() {
+    let r = read_instruction(
+        "For each month (written like 2026-07), could you give me how many sales there were and the total of 金額? Save it as monthly.xlsx.",
+    );
+    assert_eq!(ops(&r), ["compute", "aggregate"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Compute { operation: "month", of, .. } if of == &["date"]));
+    let Step::Aggregate { by, aggregations } = &r.steps[1] else { panic!() };
+    assert_eq!(by, &["month"]);
+    assert_eq!(aggregations.iter().map(|a| a.op).collect::<Vec<_>>(), ["count", "sum"]);
+    let r = read_instruction("売上.csvを月ごとに金額を合計して、月別.csvに保存");
+    assert_eq!(ops(&r), ["compute", "aggregate"], "{:?}", r.steps);
+}
