@@ -527,8 +527,27 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「営業部の人だけ」: a value kept, its column the one whose values hold it (bound with the data).
+    if conditions.is_empty() {
+        if let Some(v) = JA_ONLY_VALUE.captures(clause).and_then(|c| c.name("v")) {
+            let value = v.as_str();
+            let relative = [
+                "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
+                "両方", "一方", "他方", "全部", "全件", "一部",
+            ];
+            if !JA_ROW_NOUNS.contains(&value) && !relative.contains(&value) && slots::is_japanese_noun(value) {
+                conditions.push(Condition { field: None, operator: "eq", value: Value::from(value), value2: None });
+            }
+        }
+    }
     conditions
 }
+
+static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<v>[\p{Han}\p{Katakana}ー々A-Za-z]{2,16})(?:の(?:人|方|社員|もの|行|分|データ|明細|取引|案件))?(?:だけ|のみ)",
+    )
+});
 
 /// The column named before a value: `金額が` → `金額`; none for words that name rows.
 fn ja_field_before(clause: &str, end: usize) -> Option<String> {

@@ -434,3 +434,28 @@ fn totals_per_month_compute_the_month_and_groups_said_apart_from_their_totals_ar
     let r = read_instruction("売上.csvを月ごとに金額を合計して、月別.csvに保存");
     assert_eq!(ops(&r), ["compute", "aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn a_japanese_value_kept_alone_is_a_condition_whose_column_the_data_gives() {
+    let r = read_instruction("給与振込.csvから営業部の人だけを残して、bank.csvに出して");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions.len(), 1);
+    assert_eq!(
+        (conditions[0].field.as_deref(), conditions[0].operator, &conditions[0].value),
+        (None, "eq", &json!("営業部"))
+    );
+    // Words that keep no value: 「片方だけでなく」, 「今月のものだけ」 (a month, read as such or asked).
+    for text in ["重複しているものは片方だけでなく全部出して、結果.xlsxに", "請求書だけ出して、結果.csvに保存"]
+    {
+        let r = read_instruction(text);
+        let kept: Vec<&Condition> = r
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, .. } => conditions.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        assert!(kept.iter().all(|c| c.value != json!("片方") && c.value != json!("請求書")), "{text}: {kept:?}");
+    }
+}
