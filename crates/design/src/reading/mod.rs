@@ -383,8 +383,14 @@ impl Reader<'_> {
                 steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
             }
             if api && (l.api.is_match(&lower) || !slots::urls(&clause.text).is_empty()) {
+                // 「50万円以上の入金を Webhook に1件ずつ通知」: the rows sent are kept first.
+                if let Some((at, filter)) = self.filter(clause, false, documents) {
+                    if matches!(&filter, Step::Filter { conditions, .. } if !conditions.is_empty()) {
+                        steps.push((at.min(clause.start), filter));
+                    }
+                }
                 let previous = index.checked_sub(1).map(|i| &self.clauses[i]);
-                steps.push((clause.start, self.api_step(clause, previous)));
+                steps.push((clause.start + 1, self.api_step(clause, previous)));
                 continue;
             }
             // "… and poll it until the status is done": the status of the call before.
@@ -762,7 +768,10 @@ impl Reader<'_> {
             .collect();
         let plain = |item: &String| {
             let lower = item.to_ascii_lowercase();
-            !item.chars().any(|c| c.is_ascii_digit() || c == '.')
+            // 「…を抜き出して、資産番号・…」: a verb before the list is not a column.
+            let verb = ["て", "して", "した", "し"].iter().any(|e| item.ends_with(e));
+            !verb
+                && !item.chars().any(|c| c.is_ascii_digit() || c == '.')
                 && !lower.starts_with("to ")
                 && !self.lexicon.filter.is_match(&lower)
                 && item.split_whitespace().count() <= 3
