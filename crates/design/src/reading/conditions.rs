@@ -574,6 +574,7 @@ fn en_op(word: &str) -> &'static str {
 }
 
 /// The grouping and aggregations of an English clause, and where the first is.
+static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+([a-z][\w]*)'s\b"));
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)\s+\w+\s+\w+(?:\s+\w+)?$"));
 
@@ -614,6 +615,20 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
                 }
             }
         }
+    }
+    // "each person's average hours": a group said with a possessive.
+    if let Some(c) = EN_EACH_OWN.captures(&lower) {
+        let who = slots::singular(&c[1]);
+        if !slots::is_row_noun(&who) && !by.contains(&who) {
+            first = Some(
+                first.map_or(c.get(0).expect("match").start(), |f: usize| f.min(c.get(0).expect("match").start())),
+            );
+            by.push(who);
+        }
+    }
+    // "average hours per day" per person: a rate, when something else is the group.
+    if by.len() > 1 {
+        by.retain(|b| !matches!(b.as_str(), "day" | "hour"));
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();
     for m in EN_AGG.find_iter(&lower) {

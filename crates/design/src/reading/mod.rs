@@ -534,6 +534,17 @@ impl Reader<'_> {
         if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
             steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
         }
+        // "One line per person" after totals per person says what the totals are, not a dedupe.
+        let grouped: Vec<String> = steps
+            .iter()
+            .flat_map(|(_, s)| match s {
+                Step::Aggregate { by, .. } => by.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        steps.retain(|(_, s)| {
+            !matches!(s, Step::Duplicates { remove: true, by, .. } if !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b))))
+        });
         let mut checks = 0;
         steps.retain(|(_, s)| {
             checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));

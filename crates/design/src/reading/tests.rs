@@ -459,3 +459,18 @@ fn a_japanese_value_kept_alone_is_a_condition_whose_column_the_data_gives() {
         assert!(kept.iter().all(|c| c.value != json!("片方") && c.value != json!("請求書")), "{text}: {kept:?}");
     }
 }
+
+#[test]
+fn each_persons_average_per_day_groups_by_the_person_and_is_saved_where_it_says() {
+    let r = read_instruction(
+        "In timesheet.csv each line is one day's work. For October only, what's each person's average hours per day? One line per person, saved as oct.csv.",
+    );
+    let aggregate = r.steps.iter().find_map(|s| match s {
+        Step::Aggregate { by, aggregations } => Some((by.clone(), aggregations[0].op)),
+        _ => None,
+    });
+    assert_eq!(aggregate, Some((vec!["person".to_owned()], "avg")), "{:?}", r.steps);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "one line per person is what totals give");
+    assert_eq!(r.outputs[0].path.as_deref(), Some("oct.csv"));
+    assert_eq!(r.sources[0].path.as_deref(), Some("timesheet.csv"));
+}

@@ -253,7 +253,7 @@ pub static ADDS_COLUMN_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
 pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$",
+        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$",
     )
 });
 /// "keep all the existing columns", 「既存の列はそのまま」: nothing is left out.
