@@ -296,9 +296,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    // "flag it 'over' if actual is over budget, otherwise 'ok'": a label's condition, no filter.
+    let labels = ["otherwise", "else ", " then ", "flag", "mark", "label"].iter().any(|w| lower.contains(w));
     for c in EN_OVER_COLUMN.captures_iter(clause) {
         let x = &c["x"];
-        if !x.chars().any(|ch| ch.is_ascii_digit()) && !slots::is_row_noun(x) && conditions.is_empty() {
+        if !x.chars().any(|ch| ch.is_ascii_digit()) && !slots::is_row_noun(x) && conditions.is_empty() && !labels {
             conditions.push(over_column(x));
         }
     }
@@ -519,7 +521,9 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
         });
         conditions.push(Condition { field, operator: "eq", value: Value::from(m.as_str()), value2: None });
     }
-    if conditions.is_empty() {
+    // 「上回っていれば「超過」」: a condition of a label, not of the rows kept.
+    let labels = ["れば", "なら", "場合は", "そうでなければ", "それ以外は"].iter().any(|w| clause.contains(w));
+    if conditions.is_empty() && !labels {
         if let Some(x) = JA_OVER_COLUMN.captures(clause).and_then(|c| c.name("x")) {
             let after_number = clause[..x.start()].chars().next_back().is_some_and(char::is_numeric);
             if !after_number && !JA_ROW_NOUNS.contains(&x.as_str()) {
