@@ -2,8 +2,9 @@
 // 1280×800 (and the result at 1920×1080): scripts/design-screenshots, or
 // `PLANWRIGHT_SCREENSHOTS=DIR npx playwright test e2e/design-screens.spec.ts`. Skipped in the
 // ordinary test run; each step still checks what it shows before the picture is taken.
-// design-data-bound-chat-* (a column asked with the workspace file's columns as choices) and
-// design-job-questions-* (an instruction that says no job: what to read, do, write).
+// design-data-bound-chat-* (a column asked with the workspace file's columns as choices),
+// design-job-questions-* (an instruction that says no job: what to read, do, write) and
+// design-reasoning-* (the reasoning of an instruction in the other language, said in the studio's).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -152,6 +153,8 @@ const BOUND = {
     question: 'Which column is "amount"?',
     vague: 'do the monthly thing',
     read: 'What should it read?',
+    // A Japanese instruction on this file, its reasoning said in English.
+    bound: '“取引先” is the column “vendor” in the data.',
   },
   ja: {
     file: '日付,支払先,請求額,入金額\n2026-03-02,株式会社山田商事,132000,132000\n2026-03-03,東和物流株式会社,88000,40000\n',
@@ -159,6 +162,8 @@ const BOUND = {
     question: '「金額」はどの列ですか？',
     vague: 'いつものやつをお願い',
     read: '何を読み込みますか？',
+    // An English instruction on this file, its reasoning said in Japanese.
+    bound: '「supplier」はデータの列「支払先」です。',
   },
 } as const;
 
@@ -185,6 +190,15 @@ for (const lang of ['en', 'ja'] as const) {
         await page.keyboard.press('Control+Enter');
         await expect(form).toContainText(b.read);
         await shot(page, `design-job-questions-${v}`);
+
+        // The reasoning in the studio's language, whatever the instruction's.
+        const other = BOUND[lang === 'en' ? 'ja' : 'en'];
+        await page.getByRole('textbox', { name: w.ask }).fill(other.instruction);
+        await page.keyboard.press('Control+Enter');
+        await expect(form).toContainText(other.question);
+        await page.getByRole('tab', { name: w.tabs.generation }).click();
+        await expect(page.locator('.reasoning')).toContainText(b.bound);
+        await shot(page, `design-reasoning-${v}`);
       });
     });
   }
