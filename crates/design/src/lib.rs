@@ -284,14 +284,13 @@ impl DesignEngine<'_> {
             &request.answers,
         );
         // An instruction that does not say what to read, do or write gets questions, no plan.
-        let unsaid = understanding::unsaid(
+        let mut unsaid = understanding::unsaid(
             &reading,
             &redacted.text,
             composing && !templates.is_empty(),
             request.answers.contains_key("instruction.do"),
         );
         let mut refused = !unsaid.is_empty();
-        let mut unsaid = unsaid;
         let mut notes = offline.notes.clone();
         if !fitted.is_empty() {
             notes.push(DesignNote::TemplatesFit { templates: fitted.join(", ") });
@@ -378,8 +377,7 @@ impl DesignEngine<'_> {
             answer.is_none()
         });
         // A number, or a value of the data, said and used nowhere is a condition or a limit
-        // lost: asked, not dropped.
-        // Checked when nothing else is left to ask: a question still open is asked anyway.
+        // lost: asked, not dropped — when nothing else is asked (an open question is anyway).
         let asks_nothing = column_questions.is_empty() && !plan.vars.values().any(Value::is_null);
         let checks_use =
             asks_nothing && !refused && !request.answers.contains_key("instruction.do") && templates.is_empty();

@@ -84,7 +84,8 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     // What the steps and vars hold; descriptions (the instruction itself) say nothing done.
     let steps = serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default();
     let used = numbers_in(&steps);
-    let lower = text.to_lowercase();
+    // ASCII lower case keeps the offsets of `text`.
+    let lower = text.to_ascii_lowercase();
     crate::reading::slots::numbers(text)
         .into_iter()
         // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
