@@ -77,7 +77,7 @@ test('a template chosen in compose mode: its nodes are in the plan with prefixed
 
 test('a missing input is asked in the chat, the answer fills vars, and the plan registers', async ({ page, studio }) => {
   void studio;
-  await describe(page, 'Read the CSV file and write the rows over 100 to big.csv');
+  await describe(page, 'Read the CSV file, remove the duplicate rows and write the rest to big.csv');
   await generate(page);
   const form = page.getByRole('form', { name: 'Your answer' });
   await expect(form).toContainText('The CSV file to read');
@@ -143,7 +143,7 @@ test('the words are bound to the workspace file\'s columns, and a column it cann
 
 test('a skipped question stays open, and Register asks before registering a plan with open questions', async ({ page, studio }) => {
   void studio;
-  await describe(page, 'Read the CSV file and write the rows over 100 to big.csv');
+  await describe(page, 'Read the CSV file, remove the duplicate rows and write the rest to big.csv');
   await generate(page);
   const form = page.getByRole('form', { name: 'Your answer' });
   await form.getByRole('button', { name: 'Skip for now' }).click();

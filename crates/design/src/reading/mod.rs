@@ -489,67 +489,15 @@ impl Reader<'_> {
         if !browser_clauses.is_empty() {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));
         }
-        // "For each month (…), could you give me how many sales there were and the total?": the
-        // groups in one clause, what to total in the next — read over their sentence.
         if !steps.iter().any(|(_, s)| matches!(s, Step::Aggregate { .. })) {
-            for sentence in clauses::sentences(self.text) {
-                let mut masked = sentence.clone();
-                masked.text = slots::without_file_names(&sentence.text);
-                if let Some((at, Step::Aggregate { by, aggregations })) = self.aggregate(&masked) {
-                    if !by.is_empty() && !aggregations.is_empty() {
-                        steps.push((at, Step::Aggregate { by, aggregations }));
-                        unplaced.retain(|(index, _, _)| {
-                            let c = &self.clauses[*index];
-                            !(sentence.start..sentence.start + sentence.text.len()).contains(&c.start)
-                        });
-                        break;
-                    }
-                }
+            if let Some((sentence, aggregate)) = self.aggregate_over_a_sentence() {
+                steps.push(aggregate);
+                unplaced.retain(|(index, _, _)| !sentence.contains(&self.clauses[*index].start));
             }
         }
-        // A clause whose operation word gave no step, with no step in it, naming an operation
-        // no other clause gave ("just vendor + count" names the count read before).
-        self.reading.unplaced = unplaced
-            .iter()
-            .enumerate()
-            .filter(|(n, (index, before, names))| {
-                let after = unplaced.get(n + 1).map_or(steps.len(), |(_, b, _)| *b);
-                let clause = &self.clauses[*index];
-                let range = clause.start..clause.start + clause.text.len();
-                after == *before && !steps.iter().any(|(at, step)| range.contains(at) || names.contains(&step.name()))
-            })
-            .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
-            .collect();
+        self.reading.unplaced = self.unplaced(&unplaced, &steps);
         steps.sort_by_key(|(at, _)| *at);
-        // "top 3 … , highest first": an order said again after a top N is that order.
-        if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
-            let mut index = 0;
-            steps.retain(|(_, s)| {
-                index += 1;
-                index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
-            });
-        }
-        // Removing duplicates is what is asked when the text also mentions finding them; a
-        // check for them said twice ("… list every claim in each duplicate group") is one.
-        if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
-            steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
-        }
-        // "One line per person" after totals per person says what the totals are, not a dedupe.
-        let grouped: Vec<String> = steps
-            .iter()
-            .flat_map(|(_, s)| match s {
-                Step::Aggregate { by, .. } => by.clone(),
-                _ => Vec::new(),
-            })
-            .collect();
-        steps.retain(|(_, s)| {
-            !matches!(s, Step::Duplicates { remove: true, by, .. } if !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b))))
-        });
-        let mut checks = 0;
-        steps.retain(|(_, s)| {
-            checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
-            !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
-        });
+        let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
         // date, same amount", "(same txn_id). Keep each transaction only once".
         let keys = shaping::same_keys(self.text, self.language);
@@ -572,6 +520,41 @@ impl Reader<'_> {
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
+    }
+
+    /// "For each month (…), could you give me how many sales there were and the total?": the
+    /// groups in one clause, what to total in the next — read over their sentence (its span, and
+    /// the totals).
+    fn aggregate_over_a_sentence(&self) -> Option<(std::ops::Range<usize>, (usize, Step))> {
+        clauses::sentences(self.text).into_iter().find_map(|sentence| {
+            let mut masked = sentence.clone();
+            masked.text = slots::without_file_names(&sentence.text);
+            match self.aggregate(&masked)? {
+                (at, Step::Aggregate { by, aggregations }) if !by.is_empty() && !aggregations.is_empty() => {
+                    let span = sentence.start..sentence.start + sentence.text.len();
+                    Some((span, (at, Step::Aggregate { by, aggregations })))
+                }
+                _ => None,
+            }
+        })
+    }
+
+    /// The clauses whose operation word gave no step, with no step in them, naming an operation
+    /// no other clause gave ("just vendor + count" names the count read before). `asking` holds
+    /// each clause that asks for an operation, the number of steps read before it, and the steps
+    /// its word may name.
+    fn unplaced(&self, asking: &[(usize, usize, &[&str])], steps: &[(usize, Step)]) -> Vec<String> {
+        asking
+            .iter()
+            .enumerate()
+            .filter(|(n, (index, before, names))| {
+                let after = asking.get(n + 1).map_or(steps.len(), |(_, b, _)| *b);
+                let clause = &self.clauses[*index];
+                let range = clause.start..clause.start + clause.text.len();
+                after == *before && !steps.iter().any(|(at, step)| range.contains(at) || names.contains(&step.name()))
+            })
+            .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
+            .collect()
     }
 
     /// Two tables and rows of one that are not in the other (「社員番号が社員一覧.csvに存在しない
@@ -1231,6 +1214,38 @@ impl Reader<'_> {
 /// "Sum the amount per employee, then keep those over 30000": a number compared right after a
 /// total of one value is compared with that total. The total takes the name the condition
 /// gives it (「月額」), or a plain one when it names none.
+/// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
+/// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
+/// said beside removing them (removing is what is asked); "one line per person" after totals per
+/// person (what the totals are, not a dedupe).
+fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
+        let mut index = 0;
+        steps.retain(|(_, s)| {
+            index += 1;
+            index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
+        });
+    }
+    if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
+        steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
+    }
+    let grouped: Vec<String> = steps
+        .iter()
+        .flat_map(|(_, s)| match s {
+            Step::Aggregate { by, .. } => by.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
+    steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
+    let mut checks = 0;
+    steps.retain(|(_, s)| {
+        checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
+        !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
+    });
+    steps
+}
+
 /// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
 /// first, unless a step computes it already.
 fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

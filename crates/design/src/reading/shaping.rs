@@ -367,37 +367,29 @@ static JA_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
 /// "top 3 customers by total sales", 「得意先別の売上合計の上位3社」: the entity's totals, the
 /// largest first, the first `n` kept. A row noun ("top 5 invoices by amount") totals nothing.
 pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usize, Step)>> {
-    let (c, entity, measure) = match language {
+    let lower = clause.to_ascii_lowercase();
+    let (c, entity, measure, total) = match language {
         super::Language::En => {
-            let lower = clause.to_ascii_lowercase();
             let c = EN_TOP_BY_TOTAL.captures(&lower)?;
             let entity = slots::singular(c["entity"].trim());
             if slots::is_row_noun(&entity) {
                 return None;
             }
-            let at = c.get(0)?.start();
-            (at, entity, en_column(&c["measure"])?)
+            let measure = en_column(&c["measure"])?;
+            (c, entity, measure, "total")
         }
         super::Language::Ja => {
             let c = JA_TOP_BY_TOTAL.captures(clause)?;
-            (c.get(0)?.start(), ja_column(&c["entity"])?, ja_column(&c["measure"])?)
+            let (entity, measure) = (ja_column(&c["entity"])?, ja_column(&c["measure"])?);
+            (c, entity, measure, "合計")
         }
     };
-    let n = {
-        let text = match language {
-            super::Language::En => EN_TOP_BY_TOTAL.captures(&clause.to_ascii_lowercase())?["n"].to_owned(),
-            super::Language::Ja => JA_TOP_BY_TOTAL.captures(clause)?["n"].to_owned(),
-        };
-        number(&text)?
-    };
-    let total = match language {
-        super::Language::En => "total",
-        super::Language::Ja => "合計",
-    };
+    let at = c.get(0)?.start();
+    let n = number(&c["n"])?;
     let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()) };
     Some(vec![
-        (c, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),
-        (c + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n) }),
+        (at, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),
+        (at + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n) }),
     ])
 }
 
