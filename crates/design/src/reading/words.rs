@@ -346,6 +346,7 @@ static JA_RENAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:見出し|列名|項目名|ヘッダー?)(?:は|を)(?:それぞれ)?(?P<list>[^。]+?)(?:に変え|に変更|にして|にする|とし)")
 });
 
+/// The new names the text gives the columns it keeps, in order; empty when it gives none.
 pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
     let list = match language {
         Language::En => EN_RENAMED.captures(text).map(|c| c["list"].to_owned()),
