@@ -203,8 +203,8 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
     let values = sample_values(&validation);
     let held = |word: &str| values.values().any(|vs| vs.contains(&fold(word)));
-    let mut used = Vec::new();
-    collect_texts(&serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default(), &mut used);
+    let used: Vec<String> =
+        crate::understanding::plan_values(plan).iter().filter_map(Value::as_str).map(fold).collect();
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
@@ -216,16 +216,6 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let phrases = unused.clone();
     unused.retain(|w| !phrases.iter().any(|p| p != w && fold(p).contains(&fold(w))));
     unused
-}
-
-/// Every text of a plan's steps and vars, folded; descriptions say nothing done.
-fn collect_texts(value: &Value, into: &mut Vec<String>) {
-    match value {
-        Value::String(s) => into.push(fold(s)),
-        Value::Array(items) => items.iter().for_each(|v| collect_texts(v, into)),
-        Value::Object(map) => map.iter().filter(|(k, _)| *k != "description").for_each(|(_, v)| collect_texts(v, into)),
-        _ => {}
-    }
 }
 
 /// A month said without its year (a filter from `${vars.year}-04-01`) is settled by the data
@@ -466,15 +456,11 @@ fn bind_open(doc: &mut Value, validation: &Validation, binding: &mut Binding) ->
         let chosen = by_value
             .or_else(|| purpose.as_deref().and_then(|p| choose(p, &common)))
             .or_else(|| {
-                // The amount to total or compare: the one column of numbers there is; the date
-                // a month is kept by: the one column of dates.
-                let kind = match purpose.as_deref() {
-                    Some("amount") => ColumnKind::Number,
-                    Some("date") => ColumnKind::Date,
-                    _ => return None,
-                };
-                match common.iter().filter(|c| c.kind == kind).collect::<Vec<_>>().as_slice() {
-                    [one] => Some(one.name.clone()),
+                // The amount to total or compare: the one column of numbers there is (the date a
+                // month is kept by is the one column of dates, which `choose` gives).
+                let numbers: Vec<&Column> = common.iter().filter(|c| c.kind == ColumnKind::Number).collect();
+                match (purpose.as_deref(), numbers.as_slice()) {
+                    (Some("amount"), [one]) => Some(one.name.clone()),
                     _ => None,
                 }
             })

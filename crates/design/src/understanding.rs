@@ -81,9 +81,7 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
 /// asks what it is for rather than give a plan that ignores it. Numbers of examples ("e.g.
 /// 2026-01") and counts of files or parts are not amounts.
 pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
-    // What the steps and vars hold; descriptions (the instruction itself) say nothing done.
-    let steps = serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default();
-    let used = numbers_in(&steps);
+    let used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
     // ASCII lower case keeps the offsets of `text`.
     let lower = text.to_ascii_lowercase();
     crate::reading::slots::numbers(text)
@@ -108,7 +106,23 @@ static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("counts")
 });
 
-/// Every number a plan holds: its numbers, and the digits inside its texts (a date's year).
+/// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
+/// instruction itself) say nothing done.
+pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
+    fn walk(value: Value, into: &mut Vec<Value>) {
+        match value {
+            Value::Array(items) => items.into_iter().for_each(|v| walk(v, into)),
+            Value::Object(map) => map.into_iter().filter(|(k, _)| k != "description").for_each(|(_, v)| walk(v, into)),
+            Value::Null => {}
+            scalar => into.push(scalar),
+        }
+    }
+    let mut values = Vec::new();
+    walk(serde_json::to_value((&plan.graph, &plan.vars)).unwrap_or_default(), &mut values);
+    values
+}
+
+/// The numbers a value holds: itself, or the digits inside a text (a date's year).
 fn numbers_in(value: &Value) -> Vec<f64> {
     match value {
         Value::Number(n) => n.as_f64().into_iter().collect(),
@@ -116,10 +130,6 @@ fn numbers_in(value: &Value) -> Vec<f64> {
             .split(|c: char| !(c.is_ascii_digit() || c == '.'))
             .filter_map(|d| d.trim_matches('.').parse::<f64>().ok())
             .collect(),
-        Value::Array(items) => items.iter().flat_map(numbers_in).collect(),
-        Value::Object(map) => {
-            map.iter().filter(|(k, _)| *k != "description").flat_map(|(_, v)| numbers_in(v)).collect()
-        }
         _ => Vec::new(),
     }
 }
