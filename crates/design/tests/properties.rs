@@ -1,8 +1,9 @@
-//! The instruction reader and the credential finder on any text: they never panic, keep within
-//! bounds, and what the reader returns holds only values taken from the text.
+//! The instruction reader, the credential finder and the check for unused numbers on any text:
+//! they never panic, keep within bounds, and what they return holds only what the text says.
 
 use planwright_design::reading::{read_instruction, Step};
 use planwright_design::redact_instruction;
+use planwright_design::understanding::unused_numbers;
 use proptest::prelude::*;
 use regex::Regex;
 
@@ -78,5 +79,16 @@ proptest! {
     fn any_characters_at_all_are_read_without_panic(text in any::<String>()) {
         let _ = read_instruction(&text);
         let _ = redact_instruction(&text);
+    }
+
+    /// The check for numbers said and used nowhere takes each one's words from the text: any
+    /// text (letters whose lower case is longer included) gives phrases of the text, no panic.
+    #[test]
+    fn numbers_unused_by_a_plan_are_phrases_of_the_text(text in prop_oneof![instruction_like(), any::<String>()]) {
+        let plan: planwright_plan::Plan =
+            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        for phrase in unused_numbers(&text, &plan) {
+            prop_assert!(text.contains(&phrase), "{phrase:?} is not in {text:?}");
+        }
     }
 }
