@@ -160,7 +160,7 @@ async fn add_columns_computes_differences_exactly_months_and_comparisons() {
             json!({"items": rows, "columns": [{"as": "d", "op": "difference", "of": ["billed"]}]}),
         )
         .await;
-    assert!(message.contains("2 column"), "{message}");
+    assert!(message.contains("2 operand"), "{message}");
     let message = h
         .input_error(
             "transforms.add_columns",
@@ -168,6 +168,67 @@ async fn add_columns_computes_differences_exactly_months_and_comparisons() {
         )
         .await;
     assert!(message.contains("difference"), "{message}");
+}
+
+#[tokio::test]
+async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first_case_that_holds() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "a", "amount": "150,000", "due": "2026-10-20", "paid": 150000},
+        {"id": "b", "amount": 100000, "due": "2026-11-05", "paid": 90000},
+        {"id": "c", "amount": "99999", "due": "2026-10-31", "paid": null},
+        {"id": "d", "amount": "n/a", "due": "", "paid": 0},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "tax", "op": "product", "of": ["amount"], "value": 0.1},
+                {"as": "less_fee", "op": "difference", "of": ["amount"], "value": "1,000"},
+                {"as": "approval", "op": "label", "cases": [
+                    {"when": [{"field": "amount", "operator": "gte", "value": 150000}], "then": "director"},
+                    {"when": [{"field": "amount", "operator": "gte", "value": 100000}], "then": "manager"},
+                ], "else": "none"},
+                {"as": "state", "op": "label", "cases": [
+                    {"when": [{"field": "due", "operator": "lt", "value": "2026-10-31"}, {"field": "paid", "operator": "ne", "column": "amount"}], "then": "Overdue"},
+                ]},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    let column = |name: &str| rows.iter().map(|r| r[name].clone()).collect::<Vec<_>>();
+    assert_eq!(column("tax"), [json!(15000), json!(10000), json!(9999.9), Value::Null]);
+    assert_eq!(column("less_fee"), [json!(149000), json!(99000), json!(98999), Value::Null]);
+    assert_eq!(column("approval"), [json!("director"), json!("manager"), json!("none"), json!("none")]);
+    assert_eq!(
+        column("state"),
+        [Value::Null, Value::Null, Value::Null, Value::Null],
+        "a is paid in full, b and c are not yet due, d has no due date; no else leaves the cell empty"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "label", "else": "none"}]}),
+        )
+        .await;
+    assert!(message.contains("cases"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "month", "of": ["due"], "value": 2}]}),
+        )
+        .await;
+    assert!(message.contains("only difference, sum, product and ratio"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "label", "cases": [{"when": [{"field": "amout", "operator": "gt", "value": 1}], "then": "y"}]}]}),
+        )
+        .await;
+    assert!(
+        message.contains("amout") && message.contains("amount"),
+        "a case's unknown column is named with the ones there are: {message}"
+    );
 }
 
 #[tokio::test]

@@ -61,6 +61,48 @@ async fn every_operator() {
 }
 
 #[tokio::test]
+async fn a_condition_compares_with_another_column_of_the_row() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "a", "billed": "1,200", "paid": 1200},
+        {"id": "b", "billed": 900, "paid": "850"},
+        {"id": "c", "billed": 500, "paid": null},
+        {"id": "d", "billed": "n/a", "paid": 10},
+    ]);
+    let ids = |out: &planwright_block::Values| -> Vec<String> {
+        out["filtered"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let differs = h
+        .ok(
+            "transforms.filter",
+            json!({"items": rows, "conditions": [{"field": "paid", "operator": "ne", "column": "billed"}]}),
+        )
+        .await;
+    assert_eq!(ids(&differs), ["b", "c", "d"], "1,200 and 1200 are the same amount");
+    let short = h
+        .ok(
+            "transforms.filter",
+            json!({"items": rows, "conditions": [{"field": "paid", "operator": "lt", "column": "billed"}]}),
+        )
+        .await;
+    assert_eq!(ids(&short), ["b"], "a blank or unreadable side is not less");
+    let message = h
+        .input_error(
+            "transforms.filter",
+            json!({"items": rows, "conditions": [{"field": "paid", "operator": "ne", "column": "billd"}]}),
+        )
+        .await;
+    assert!(message.contains("billd") && message.contains("billed"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.filter",
+            json!({"items": rows, "conditions": [{"field": "paid", "operator": "between", "column": "billed"}]}),
+        )
+        .await;
+    assert!(message.contains("not a column"), "{message}");
+}
+
+#[tokio::test]
 async fn all_conditions_must_hold_and_order_is_kept() {
     let h = Harness::new();
     let out = h

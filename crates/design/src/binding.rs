@@ -177,8 +177,21 @@ fn conditions_from_values(
         }
     }
     let pointer = format!("/graph/{index}/in/conditions");
+    let tested = tested_columns(plan);
+    let held: Vec<&(String, String)> = words
+        .iter()
+        .filter_map(|w| match cells.get(&fold(w)).map(Vec::as_slice) {
+            Some([one]) => Some(one),
+            _ => None,
+        })
+        .collect();
     for word in words {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
+        // A column whose value the plan keeps already, or that two words name ("only Failed
+        // (Passed and Skipped don't)"): another value of it is no condition to add.
+        if tested.contains(column) || held.iter().any(|(c, t)| c == column && fold(t) != fold(text)) {
+            continue;
+        }
         let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
         let said =
             conditions.iter().any(|c| c.get("value").and_then(Value::as_str).is_some_and(|v| fold(v) == fold(text)));
@@ -205,10 +218,13 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let held = |word: &str| values.values().any(|vs| vs.contains(&fold(word)));
     let used: Vec<String> =
         crate::understanding::plan_values(plan).iter().filter_map(Value::as_str).map(fold).collect();
+    // Another value of a column whose value the plan keeps is said about it, not lost.
+    let tested = tested_columns(plan);
+    let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
-        if held(word) && !used.contains(&folded) && !unused.iter().any(|u| fold(u) == folded) {
+        if held(word) && !of_tested(word) && !used.contains(&folded) && !unused.iter().any(|u| fold(u) == folded) {
             unused.push(word.clone());
         }
     }
@@ -216,6 +232,27 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let phrases = unused.clone();
     unused.retain(|w| !phrases.iter().any(|p| p != w && fold(p).contains(&fold(w))));
     unused
+}
+
+/// The columns a filter of `plan` keeps one value (or some values) of: `eq` and `in`
+/// conditions, their field written or given by a var's default.
+fn tested_columns(plan: &Plan) -> Vec<String> {
+    let mut columns = Vec::new();
+    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
+        let Some(Value::Array(conditions)) = node.inputs.get("conditions") else { continue };
+        for condition in conditions {
+            if !matches!(condition.get("operator").and_then(Value::as_str), Some("eq" | "in")) {
+                continue;
+            }
+            let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
+            let field = match single_var(field) {
+                Some(var) => plan.vars.get(&var).and_then(Value::as_str).map(str::to_owned),
+                None => Some(field.to_owned()),
+            };
+            columns.extend(field);
+        }
+    }
+    columns
 }
 
 /// A month said without its year (a filter from `${vars.year}-04-01`) is settled by the data

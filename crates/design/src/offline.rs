@@ -322,6 +322,7 @@ impl Designer<'_> {
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
             Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
             Step::Compute { name, operation, of } => self.compute(name, operation, of),
+            Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
             Step::Extract { fields } => self.extract(fields),
             Step::Summarise => self.summarise(),
@@ -363,30 +364,7 @@ impl Designer<'_> {
         let conditions: Value = if conditions.is_empty() {
             self.open_var("filter_conditions")
         } else {
-            Value::Array(
-                conditions
-                    .iter()
-                    .map(|c| {
-                        let date = c.value.as_str().is_some_and(|v| {
-                            v.len() == 10 && v.as_bytes()[4] == b'-' || v.starts_with(YEAR_VAR) && v.ends_with("-01")
-                        });
-                        let open = match c.operator {
-                            _ if date => "date_column",
-                            "eq" | "ne" if c.value.is_string() => "status_column",
-                            "contains" => "text_column",
-                            _ => "amount_column",
-                        };
-                        let mut condition = Map::new();
-                        condition.insert("field".into(), self.column(&c.field, open));
-                        condition.insert("operator".into(), Value::from(c.operator));
-                        condition.insert("value".into(), c.value.clone());
-                        if let Some(v2) = &c.value2 {
-                            condition.insert("value2".into(), v2.clone());
-                        }
-                        Value::Object(condition)
-                    })
-                    .collect(),
-            )
+            Value::Array(conditions.iter().map(|c| self.condition(c)).collect())
         };
         let description = match (self.language, exclude) {
             (Language::En, false) => "Keep the rows that meet the conditions".to_owned(),
@@ -406,6 +384,29 @@ impl Designer<'_> {
             let (rows, rest) = if exclude { (left, kept) } else { (kept, left) };
             self.flows.push(Flow::Rows { rows, rest: Some(rest) });
         }
+    }
+
+    /// One condition as the filter block takes it; a column the text does not name is open,
+    /// by what it is for.
+    fn condition(&mut self, c: &Condition) -> Value {
+        let date = c
+            .value
+            .as_str()
+            .is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-' || v.starts_with(YEAR_VAR) && v.ends_with("-01"));
+        let open = match c.operator {
+            _ if date => "date_column",
+            "eq" | "ne" if c.value.is_string() => "status_column",
+            "contains" => "text_column",
+            _ => "amount_column",
+        };
+        let mut condition = Map::new();
+        condition.insert("field".into(), self.column(&c.field, open));
+        condition.insert("operator".into(), Value::from(c.operator));
+        condition.insert("value".into(), c.value.clone());
+        if let Some(v2) = &c.value2 {
+            condition.insert("value2".into(), v2.clone());
+        }
+        Value::Object(condition)
     }
 
     fn aggregate(&mut self, by: &[String], aggregations: &[Aggregation]) {
@@ -616,6 +617,32 @@ impl Designer<'_> {
         let column = json!({ "as": name, "op": op, "of": of });
         let inputs = json!({ "items": rows, "columns": [column] });
         if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+        }
+    }
+
+    /// A column whose value is the first case's that holds ("Overdue when the due date is before
+    /// …, Open otherwise").
+    fn label(&mut self, name: &str, cases: &[(Vec<Condition>, String)], otherwise: Option<&str>) {
+        let rows = self.rows_or_source();
+        let cases: Vec<Value> = cases
+            .iter()
+            .map(|(when, then)| {
+                let when: Vec<Condition> = when.iter().flat_map(|c| self.month_of_a_year(c)).collect();
+                let when: Vec<Value> = when.iter().map(|c| self.condition(c)).collect();
+                json!({ "when": when, "then": then })
+            })
+            .collect();
+        let description = match self.language {
+            Language::En => format!("Add the column {name} by conditions"),
+            Language::Ja => format!("条件で列「{name}」を追加する"),
+        };
+        let mut column = json!({ "as": name, "op": "label", "cases": cases });
+        if let Some(otherwise) = otherwise {
+            column["else"] = Value::from(otherwise);
+        }
+        let inputs = json!({ "items": rows, "columns": [column] });
+        if let Some(id) = self.add("add_label", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }

@@ -319,6 +319,9 @@ impl Flow<'_> {
             };
             let need = need.map(|kind| (kind, format!("`{operator}` compares numbers")));
             self.check_name(items, condition.get("field"), &format!("{pointer}/{i}/field"), need);
+            if condition.get("column").is_some() {
+                self.check_name(items, condition.get("column"), &format!("{pointer}/{i}/column"), None);
+            }
         }
     }
 
@@ -454,10 +457,16 @@ impl Flow<'_> {
                     self.check_name(&table, one, &format!("{pointer}/{i}/of"), need);
                 }
             }
+            if let Some(Value::Array(cases)) = column.get("cases") {
+                for (c, case) in cases.iter().enumerate() {
+                    self.check_conditions(&table, case.get("when"), &format!("{pointer}/{i}/cases/{c}/when"));
+                }
+            }
             let kind = match op {
                 "difference" | "sum" | "product" | "ratio" | "year" => ColumnKind::Number,
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
+                "label" => label_kind(column),
                 _ => ColumnKind::Unknown,
             };
             if let Some(name) = column.get("as").and_then(Value::as_str).filter(|n| literal(n)) {
@@ -502,6 +511,21 @@ impl Flow<'_> {
             }
         }
         Some(kind)
+    }
+}
+
+/// The kind of a `label` column: text when every value it gives is text (or left empty),
+/// numbers when every one is a number.
+fn label_kind(column: &Value) -> ColumnKind {
+    let cases = column.get("cases").and_then(Value::as_array).into_iter().flatten();
+    let given: Vec<&Value> =
+        cases.filter_map(|case| case.get("then")).chain(column.get("else")).filter(|v| !v.is_null()).collect();
+    if !given.is_empty() && given.iter().all(|v| v.is_string()) {
+        ColumnKind::Text
+    } else if !given.is_empty() && given.iter().all(|v| v.is_number()) {
+        ColumnKind::Number
+    } else {
+        ColumnKind::Unknown
     }
 }
 

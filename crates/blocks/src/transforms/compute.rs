@@ -4,6 +4,8 @@
 //! difference or sum to the most decimals its operands were written with (so 0.3 − 0.1 is 0.2);
 //! a cell that is blank or not a number gives null, counted in a warning. Comparisons compare as
 //! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` and `year` the year of a date.
+//! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
+//! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
 
 use std::cmp::Ordering;
 
@@ -12,6 +14,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
+use super::filter::{parse_condition, Condition};
 use super::require_column;
 use crate::cells::{self, input};
 
@@ -39,9 +42,10 @@ enum Op {
     Month,
     Year,
     Join,
+    Label,
 }
 
-const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join";
+const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join, label";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -56,13 +60,15 @@ impl Op {
             "month" => Op::Month,
             "year" => Op::Year,
             "join" | "concat" => Op::Join,
+            "label" => Op::Label,
             _ => return None,
         })
     }
 
-    /// How many columns it reads: `(at least, at most)`.
+    /// How many operands it reads, columns and a written number: `(at least, at most)`.
     fn arity(self) -> (usize, usize) {
         match self {
+            Op::Label => (0, 0),
             Op::Month | Op::Year => (1, 1),
             Op::Difference | Op::Ratio | Op::Equal | Op::Greater | Op::Less => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
@@ -70,11 +76,19 @@ impl Op {
     }
 }
 
+/// A `label` column's case: its conditions and the value it gives.
+type Case = (Vec<Condition>, Value);
+
 struct NewColumn {
     name: String,
     op: Op,
     of: Vec<String>,
+    /// A number written in the step, the arithmetic's last operand.
+    value: Option<cells::Num>,
     separator: String,
+    /// For `label`: each case's conditions and the value it gives, the first that holds.
+    cases: Vec<Case>,
+    otherwise: Value,
 }
 
 fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
@@ -99,6 +113,26 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             .ok_or_else(|| BlockError::input(format!("`columns` item {n}: op {s:?} is not one of {OPERATIONS}")))?,
         _ => return Err(BlockError::input(format!("`columns` item {n} has no `op`; use one of {OPERATIONS}"))),
     };
+    if op == Op::Label {
+        let (cases, otherwise) = parse_cases(n, &name, map)?;
+        return Ok(NewColumn { name, op, of: Vec::new(), value: None, separator: String::new(), cases, otherwise });
+    }
+    let value = match map.get("value") {
+        None => None,
+        Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio) => {
+            Some(cells::number(given).ok_or_else(|| {
+                BlockError::input(format!(
+                    "`columns` item {n} ({name}): `value` is {}; give the number to compute with, e.g. 0.1",
+                    cells::describe(given)
+                ))
+            })?)
+        }
+        Some(_) => {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} ({name}): only difference, sum, product and ratio compute with a `value`"
+            )))
+        }
+    };
     let of: Vec<String> = match map.get("of") {
         Some(Value::String(s)) => vec![s.clone()],
         Some(Value::Array(names)) => names
@@ -113,22 +147,49 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         }
     };
     let (least, most) = op.arity();
-    if of.len() < least || of.len() > most {
+    let operands = of.len() + usize::from(value.is_some());
+    if operands < least || operands > most {
         let wanted = if least == most { format!("{least}") } else { format!("at least {least}") };
         return Err(BlockError::input(format!(
-            "`columns` item {n} ({name}): {} reads {wanted} column(s), and `of` names {}",
+            "`columns` item {n} ({name}): {} reads {wanted} operand(s), and `of` and `value` give {operands}",
             map.get("op").and_then(Value::as_str).unwrap_or_default(),
-            of.len()
         )));
     }
     let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
-    Ok(NewColumn { name, op, of, separator })
+    Ok(NewColumn { name, op, of, value, separator, cases: Vec::new(), otherwise: Value::Null })
+}
+
+/// A `label` column's `cases` (each `{when: [conditions], then: value}`) and its `else`.
+fn parse_cases(n: usize, name: &str, map: &Map<String, Value>) -> Result<(Vec<Case>, Value), BlockError> {
+    let example = "cases: [{when: [{field: 金額, operator: gte, value: 100000}], then: 要承認}], else: 不要";
+    let Some(Value::Array(cases)) = map.get("cases").filter(|c| c.as_array().is_some_and(|c| !c.is_empty())) else {
+        return Err(BlockError::input(format!(
+            "`columns` item {n} ({name}): label needs `cases`, each with its conditions and the value it gives, \
+             e.g. {example}"
+        )));
+    };
+    let mut parsed = Vec::with_capacity(cases.len());
+    for (c, case) in cases.iter().enumerate() {
+        let (Some(Value::Array(when)), Some(then)) = (case.get("when"), case.get("then")) else {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} ({name}): case {} needs `when` (a list of conditions) and `then`, e.g. {example}",
+                c + 1
+            )));
+        };
+        let conditions = when.iter().enumerate().map(|(i, w)| parse_condition(i, w)).collect::<Result<_, _>>()?;
+        parsed.push((conditions, then.clone()));
+    }
+    Ok((parsed, map.get("else").cloned().unwrap_or(Value::Null)))
 }
 
 /// The new cell, or `None` when an operand is blank or not what the operation reads.
 fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
     let cell = |name: &String| row.get(name).unwrap_or(&Value::Null);
-    let numbers = || column.of.iter().map(|c| cells::number(cell(c))).collect::<Option<Vec<_>>>();
+    let numbers = || {
+        let mut nums = column.of.iter().map(|c| cells::number(cell(c))).collect::<Option<Vec<_>>>()?;
+        nums.extend(column.value);
+        Some(nums)
+    };
     let scale = |nums: &[cells::Num]| nums.iter().map(|n| n.scale).max().unwrap_or(0);
     match column.op {
         Op::Difference => {
@@ -167,6 +228,13 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
                 .collect();
             Some(Value::from(parts.join(&column.separator)))
         }
+        Op::Label => Some(
+            column
+                .cases
+                .iter()
+                .find(|(when, _)| when.iter().all(|c| c.holds(row)))
+                .map_or_else(|| column.otherwise.clone(), |(_, then)| then.clone()),
+        ),
     }
 }
 
@@ -180,7 +248,8 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
             .collect::<Result<_, _>>()?;
     let rows = input::rows(items, "items")?;
     for column in &columns {
-        for name in &column.of {
+        let tested = column.cases.iter().flat_map(|(when, _)| when).flat_map(|c| [Some(&c.field), c.column.as_ref()]);
+        for name in column.of.iter().chain(tested.flatten()) {
             // A column added by an earlier item of this step may be read by a later one.
             if !columns.iter().take_while(|c| !std::ptr::eq(*c, column)).any(|c| &c.name == name) {
                 require_column(&rows, name, &format!("`columns` ({})", column.name))?;
@@ -203,7 +272,7 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
         })
         .collect();
     for (column, count) in columns.iter().zip(unreadable) {
-        if count > 0 && column.op != Op::Join {
+        if count > 0 && !matches!(column.op, Op::Join | Op::Label) {
             let field = column.of.join(", ");
             let text =
                 format!("{}: {count} rows had a blank or unreadable value in {field} and got no value", column.name);

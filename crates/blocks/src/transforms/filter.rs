@@ -59,27 +59,34 @@ impl Op {
     }
 }
 
-struct Condition {
+/// One condition of a filter (or of a label column, [`super::compute`]), parsed.
+pub(crate) struct Condition {
     /// How the condition is named in messages: `condition 2 (金額 gte 100000)`.
-    label: String,
-    field: String,
+    pub(crate) label: String,
+    pub(crate) field: String,
     op: Op,
     value: Value,
     value2: Value,
+    /// The column of the same row compared with, instead of `value`.
+    pub(crate) column: Option<String>,
 }
 
 impl Condition {
-    fn holds(&self, row: &Map<String, Value>) -> bool {
+    pub(crate) fn holds(&self, row: &Map<String, Value>) -> bool {
         let cell = row.get(&self.field).unwrap_or(&Value::Null);
+        let value = match &self.column {
+            Some(column) => row.get(column).unwrap_or(&Value::Null),
+            None => &self.value,
+        };
         let order = |bound: &Value| cells::compare(cell, bound);
         match self.op {
-            Op::Eq => cells::equals(cell, &self.value),
-            Op::Ne => !cells::equals(cell, &self.value),
-            Op::Gt => order(&self.value) == Some(Ordering::Greater),
-            Op::Gte => matches!(order(&self.value), Some(Ordering::Greater | Ordering::Equal)),
-            Op::Lt => order(&self.value) == Some(Ordering::Less),
-            Op::Lte => matches!(order(&self.value), Some(Ordering::Less | Ordering::Equal)),
-            Op::Contains => cells::contains(cell, &self.value),
+            Op::Eq => cells::equals(cell, value),
+            Op::Ne => !cells::equals(cell, value),
+            Op::Gt => order(value) == Some(Ordering::Greater),
+            Op::Gte => matches!(order(value), Some(Ordering::Greater | Ordering::Equal)),
+            Op::Lt => order(value) == Some(Ordering::Less),
+            Op::Lte => matches!(order(value), Some(Ordering::Less | Ordering::Equal)),
+            Op::Contains => cells::contains(cell, value),
             Op::In => self.value.as_array().is_some_and(|values| values.iter().any(|v| cells::equals(cell, v))),
             Op::Between => {
                 matches!(order(&self.value), Some(Ordering::Greater | Ordering::Equal))
@@ -95,14 +102,18 @@ impl Condition {
             return None;
         }
         let cell = row.get(&self.field).unwrap_or(&Value::Null);
-        if cells::is_blank(cell) || cells::compare(cell, &self.value).is_some() {
+        let value = match &self.column {
+            Some(column) => row.get(column).unwrap_or(&Value::Null),
+            None => &self.value,
+        };
+        if cells::is_blank(cell) || cells::is_blank(value) || cells::compare(cell, value).is_some() {
             return None;
         }
         Some(cell.clone())
     }
 }
 
-fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError> {
+pub(crate) fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError> {
     let n = index + 1;
     let Value::Object(map) = value else {
         return Err(BlockError::input(format!(
@@ -129,13 +140,33 @@ fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError>
             )));
         }
     };
-    let value = map.get("value").cloned();
     let value2 = map.get("value2").cloned().unwrap_or(Value::Null);
     let op_name = map.get("operator").and_then(Value::as_str).unwrap_or_default().to_string();
+    if let Some(column) = map.get("column") {
+        let label = format!("condition {n} ({field} {op_name} column)");
+        let Some(column) = column.as_str().filter(|c| !c.trim().is_empty()) else {
+            return Err(BlockError::input(format!(
+                "{label}: `column` must name the column to compare with, e.g. column: 請求額"
+            )));
+        };
+        if matches!(op, Op::In | Op::Between) {
+            return Err(BlockError::input(format!(
+                "{label}: {op_name} compares with values, not a column; use eq, ne, gt, gte, lt, lte or contains"
+            )));
+        }
+        if map.contains_key("value") {
+            return Err(BlockError::input(format!(
+                "{label} has both `value` and `column`; keep the one to compare with"
+            )));
+        }
+        let column = Some(column.to_owned());
+        return Ok(Condition { label, field, op, value: Value::Null, value2, column });
+    }
+    let value = map.get("value").cloned();
     let label = format!("condition {n} ({field} {op_name})");
     let Some(value) = value else {
         return Err(BlockError::input(format!(
-            "{label} has no `value`; give the value to compare with (null to test for an empty cell)"
+            "{label} has no `value`; give the value to compare with (null to test for an empty cell), or `column` to compare with another column of the row"
         )));
     };
     match op {
@@ -184,7 +215,7 @@ fn parse_condition(index: usize, value: &Value) -> Result<Condition, BlockError>
             }
         }
     }
-    Ok(Condition { label, field, op, value, value2 })
+    Ok(Condition { label, field, op, value, value2, column: None })
 }
 
 fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
@@ -199,6 +230,9 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
     let rows = input::rows(&items, "items")?;
     for condition in &conditions {
         require_column(&rows, &condition.field, &condition.label)?;
+        if let Some(column) = &condition.column {
+            require_column(&rows, column, &condition.label)?;
+        }
     }
     let mut keep = Vec::with_capacity(rows.len());
     let mut odd: Vec<(usize, Option<Value>)> = conditions.iter().map(|_| (0, None)).collect();
@@ -219,7 +253,10 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
     drop(rows);
     for (condition, (count, sample)) in conditions.iter().zip(odd) {
         if count > 0 {
-            let value = cells::display_text(&condition.value);
+            let value = match &condition.column {
+                Some(column) => format!("`{column}`"),
+                None => cells::display_text(&condition.value),
+            };
             let text = format!(
                 "{}: {count} rows have a `{}` that cannot be compared with {value} (such as {}); they were excluded",
                 condition.label,

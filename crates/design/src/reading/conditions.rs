@@ -7,7 +7,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
-use super::{Aggregation, Condition, Language};
+use super::{dates, Aggregation, Condition, Language};
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("condition pattern")
@@ -119,6 +119,53 @@ static EN_MONTH: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?P<m>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?,?\s+(?P<y>\d{4})\b|\b(?P<y2>\d{4})-(?P<m2>\d{1,2})\b(?:-\d)?",
     )
 });
+/// 「2026年7月〜9月」「2026年7月から2026年9月まで」: the months from the first to the last.
+static JA_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?:~|〜|～|-|から)\s*(?:(?P<y2>\d{4})\s*年\s*)?(?P<m2>\d{1,2})\s*月(?:まで)?",
+    )
+});
+/// "July to September 2026", "from July through September 2026".
+static EN_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<m>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?(?:\s+(?P<y>\d{4}))?\s*(?:-|–|to|through|thru|until|till)\s*(?P<m2>january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?,?\s+(?P<y2>\d{4})\b",
+    )
+});
+
+/// The months of a range said as two months: from the first day of the first to the last day
+/// of the last, when they are in order.
+fn month_span(y: &str, m: u32, y2: &str, m2: u32) -> Option<(Value, Value)> {
+    let (first, _) = month_range(y, m)?;
+    let (_, last) = month_range(y2, m2)?;
+    (first.as_str() < last.as_str()).then_some((first, last))
+}
+
+/// A range of months the clause says, as a condition on a date column, and where.
+fn month_range_said(clause: &str, language: Language) -> Option<(Condition, std::ops::Range<usize>)> {
+    let (c, months) = match language {
+        Language::En => {
+            let c = EN_MONTH_RANGE.captures(clause)?;
+            let months = (month_number(&c["m"])?, month_number(&c["m2"])?);
+            (c, months)
+        }
+        Language::Ja => {
+            let c = JA_MONTH_RANGE.captures(clause)?;
+            let months = (c["m"].parse().ok()?, c["m2"].parse().ok()?);
+            (c, months)
+        }
+    };
+    let whole = c.get(0)?;
+    let y2 = c.name("y2").map(|y| y.as_str());
+    let y = c.name("y").map(|y| y.as_str());
+    let (first, last) = month_span(y.or(y2)?, months.0, y2.or(y)?, months.1)?;
+    let field = match language {
+        Language::En => english_field_before(clause, whole.start()),
+        Language::Ja => ja_field_before(clause, whole.start()),
+    }
+    .filter(|f| f.to_ascii_lowercase().contains("date") || f.contains('日'));
+    Some((Condition { field, operator: "between", value: first, value2: Some(last) }, whole.range()))
+}
+
 /// 「2026年3月」「2026/3」.
 static JA_MONTH: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?P<y>\d{4})\s*[年/／]\s*(?P<m>\d{1,2})\s*月?(?:分|中|の間)?"));
@@ -195,12 +242,18 @@ fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
     let lower = clause.to_ascii_lowercase();
-    let mut conditions = Vec::new();
-    let month = english_month(clause);
-    let in_month = |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start));
+    let (mut conditions, mut date_spans) = dates::english(clause, |end| english_field_before(clause, end));
+    if let Some((condition, range)) = month_range_said(clause, Language::En) {
+        conditions.push(condition);
+        date_spans.push(range);
+    }
+    let in_date = |range: std::ops::Range<usize>| date_spans.iter().any(|s| s.start < range.end && range.start < s.end);
+    let month = english_month(clause).filter(|(_, range)| !in_date(range.clone()));
+    let in_month =
+        |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start)) || in_date(start..start + 1);
     if let Some((condition, _)) = &month {
         conditions.push(condition.clone());
-    } else if let Some(c) = EN_MONTH_ALONE.captures(clause) {
+    } else if let Some(c) = EN_MONTH_ALONE.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
         let name = c.name("m").or(c.name("m2")).expect("a month");
         let year_after =
             clause[name.end()..].trim_start_matches([',', ' ', '.']).starts_with(|ch: char| ch.is_ascii_digit());
@@ -277,6 +330,9 @@ pub fn english(clause: &str) -> Vec<Condition> {
         conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
     }
     for c in EN_IS.captures_iter(clause) {
+        if in_date(c.get(0).expect("match").range()) {
+            continue;
+        }
         let value = unquote(&c["value"]);
         let field = c["field"].trim().trim_start_matches("the ").to_owned();
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
@@ -346,6 +402,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    distinct(conditions)
+}
+
+/// The conditions, each once: 「2026年10月（10/1〜10/31）」 says one range twice.
+fn distinct(mut conditions: Vec<Condition>) -> Vec<Condition> {
+    let mut seen: Vec<Condition> = Vec::new();
+    conditions.retain(|c| {
+        let new = !seen.contains(c);
+        if new {
+            seen.push(c.clone());
+        }
+        new
+    });
     conditions
 }
 
@@ -417,10 +486,15 @@ fn over_column(column: &str) -> Condition {
 
 /// The conditions of a Japanese clause.
 pub fn japanese(clause: &str) -> Vec<Condition> {
-    let mut conditions = Vec::new();
+    let (mut conditions, mut date_spans) = dates::japanese(clause, |end| ja_field_before(clause, end));
+    if let Some((condition, range)) = month_range_said(clause, Language::Ja) {
+        conditions.push(condition);
+        date_spans.push(range);
+    }
+    let in_date = |range: std::ops::Range<usize>| date_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let numbers = slots::numbers(clause);
-    let mut used = vec![false; numbers.len()];
-    if let Some(c) = JA_MONTH.captures(clause) {
+    let mut used: Vec<bool> = numbers.iter().map(|n| in_date(n.start..n.end)).collect();
+    if let Some(c) = JA_MONTH.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
         let whole = c.get(0).expect("match");
         if let Some((first, last)) = c["m"].parse().ok().and_then(|m| month_range(&c["y"], m)) {
             for (n, number) in numbers.iter().enumerate() {
@@ -429,7 +503,7 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             let field = ja_field_before(clause, whole.start()).filter(|f| f.contains('日'));
             conditions.push(Condition { field, operator: "between", value: first, value2: Some(last) });
         }
-    } else if let Some(c) = JA_MONTH_ALONE.captures(clause) {
+    } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
         let m = c.name("m").expect("a month");
         for (n, number) in numbers.iter().enumerate() {
             used[n] |= number.start == m.start();
@@ -484,6 +558,12 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
         });
     }
     for c in JA_QUOTED_EQ.captures_iter(clause) {
+        // 「月は「2026-07」のような形で」 shows a form; it keeps no rows.
+        let after = &clause[c.name("value").expect("a value").end() + "」".len()..];
+        if ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
+        {
+            continue;
+        }
         conditions.push(Condition {
             field: Some(c["field"].to_owned()),
             operator: "eq",
@@ -544,7 +624,7 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             }
         }
     }
-    conditions
+    distinct(conditions)
 }
 
 static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
@@ -643,6 +723,10 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         if matches!(op, "max" | "min") && matches!(next, "first" | "to" | "down" | "on" | "at" | "up") {
             continue;
         }
+        // "Only count tickets whose Status is Closed" says which rows count, not a count.
+        if op == "count" && (lower[..m.start()].trim_end().ends_with("only") || next == "only") {
+            continue;
+        }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1
             && !matches!(next, "out" | "of" | "in" | "on" | "and" | "or" | "is" | "was" | "to" | "amount" | "amounts");
         let starts_clause =
@@ -673,7 +757,15 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         }
         aggregations.push(Aggregation { op: "count", field: None, name: None });
     }
-    Some((by, aggregations, first.unwrap_or(0)))
+    Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
+}
+
+/// "add up net_amount per customer … with their totals": a total that names no column is the
+/// one that does.
+fn without_unnamed_repeats(mut aggregations: Vec<Aggregation>) -> Vec<Aggregation> {
+    let named: Vec<&'static str> = aggregations.iter().filter(|a| a.field.is_some()).map(|a| a.op).collect();
+    aggregations.retain(|a| a.field.is_some() || a.op == "count" || !named.contains(&a.op));
+    aggregations
 }
 
 static JA_BY: LazyLock<Regex> = LazyLock::new(|| re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計"));
@@ -749,7 +841,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     if aggregations.is_empty() {
         aggregations.push(Aggregation { op: "sum", field: None, name: None });
     }
-    Some((by, aggregations, first.unwrap_or(0)))
+    Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
 }
 
 static EN_UNTIL: LazyLock<Regex> = LazyLock::new(|| {

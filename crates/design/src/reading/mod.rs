@@ -11,6 +11,8 @@
 
 mod clauses;
 mod conditions;
+mod dates;
+mod labels;
 mod shaping;
 pub mod slots;
 mod words;
@@ -193,6 +195,13 @@ pub enum Step {
         operation: &'static str,
         of: Vec<String>,
     },
+    /// A new column `name` whose value is the `then` of the first case whose conditions all
+    /// hold, else `otherwise` (empty when the text gives none).
+    Label {
+        name: String,
+        cases: Vec<(Vec<Condition>, String)>,
+        otherwise: Option<String>,
+    },
     /// Put each row or document in one of `categories` (empty: asked for) with a model.
     Classify {
         categories: Vec<String>,
@@ -239,6 +248,7 @@ impl Step {
             Step::Duplicates { remove: true, .. } => "dedupe",
             Step::Sort { .. } => "sort",
             Step::Compute { .. } => "compute",
+            Step::Label { .. } => "label",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
             Step::Summarise => "summarise",
@@ -346,13 +356,34 @@ impl Reader<'_> {
         let api = self.lexicon.api.is_match(&lower_text)
             || urls.iter().any(|(u, _)| u.contains("/api") || u.contains("://api."));
         let web = !api && (self.lexicon.browser.is_match(&lower_text) || !urls.is_empty());
+        let chosen = self.chosen_columns();
+        let label = labels::read(self.text, self.language);
+        // The words of a label column say its cases, not filters of their own: its clauses are
+        // read up to where it starts.
+        let clauses: Vec<Option<Clause>> = self
+            .clauses
+            .iter()
+            .map(|clause| match &label {
+                Some((span, _)) if span.start < clause.start + clause.text.len() && clause.start < span.end => {
+                    (clause.start < span.start).then(|| {
+                        let mut before = clause.clone();
+                        before.text.truncate(span.start - clause.start);
+                        before
+                    })
+                }
+                _ => Some(clause.clone()),
+            })
+            .collect();
         let mut browser_clauses: Vec<&Clause> = Vec::new();
         let mut steps: Vec<(usize, Step)> = Vec::new();
         // Clauses that ask for an operation: the clause, the number of steps read before it,
         // and the steps its word may name.
         let mut unplaced: Vec<(usize, usize, &[&str])> = Vec::new();
-        let chosen = self.chosen_columns();
-        for (index, whole) in self.clauses.iter().enumerate() {
+        if let Some((span, step)) = &label {
+            steps.push((span.start, step.clone()));
+        }
+        for (index, whole) in clauses.iter().enumerate() {
+            let Some(whole) = whole else { continue };
             // Operations are read with file names blanked: 「部門別平均.xlsx」 asks for no average.
             let mut masked = whole.clone();
             masked.text = slots::without_file_names(&whole.text);
@@ -368,9 +399,9 @@ impl Reader<'_> {
                 browser_clauses.push(whole);
                 continue;
             }
-            if !output_clause {
-                self.reading.mentioned_words.extend(slots::value_words(&clause.text, self.language));
-            }
+            // Of a clause that writes, the words before it writes: 「営業部の経費のうち…保存」.
+            let before_writing = &clause.text[..l.output.find(&lower).map_or(clause.text.len(), |m| m.start())];
+            self.reading.mentioned_words.extend(slots::value_words(before_writing, self.language));
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
             let placed_by_others = choosing_columns || output_clause || reads_a_file;
@@ -479,9 +510,7 @@ impl Reader<'_> {
             if let Some((at, step)) = filter.filter(|(_, f)| {
                 shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
-                if !output_clause {
-                    self.reading.value_words.extend(slots::value_words(&clause.text, self.language));
-                }
+                self.reading.value_words.extend(slots::value_words(before_writing, self.language));
                 steps.push((at, step));
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
@@ -510,7 +539,7 @@ impl Reader<'_> {
         }
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
-        let steps = conditions_on_totals(steps, self.language);
+        let steps = conditions_on_totals(rows_kept_before_totals(steps), self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -699,8 +728,18 @@ impl Reader<'_> {
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
+        // "count the failed runs per month": a state said of the rows totalled keeps them (not
+        // "the average Days Open", a column's name).
+        let states_rows = aggregate_words
+            && !output_clause
+            && !conditions.is_empty()
+            && conditions.iter().all(|c| {
+                c.field.is_none()
+                    && c.operator == "eq"
+                    && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
+            });
         if conditions.is_empty() && trigger.is_none()
-            || trigger.is_none() && (output_clause && !compares || aggregate_words)
+            || trigger.is_none() && !states_rows && (output_clause && !compares || aggregate_words)
         {
             return None;
         }
@@ -1053,6 +1092,7 @@ impl Reader<'_> {
                     | Step::Duplicates { .. }
                     | Step::Sort { .. }
                     | Step::Compute { .. }
+                    | Step::Label { .. }
             ) || matches!(s, Step::Api { per_item: true, .. })
         });
         let reads = self.lexicon.read.is_match(&joined) || self.lexicon.csv_word.is_match(&joined);
@@ -1323,6 +1363,39 @@ fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Ve
         condition.field = Some(name);
     }
     steps
+}
+
+/// "count the failed runs per month": a filter said after a total whose conditions test what
+/// only rows have (a status, a date) keeps rows before they are totalled. (On a column the
+/// totals are grouped by, before or after is the same.)
+fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let on_rows = |c: &Condition| {
+        let date = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
+        matches!(c.operator, "eq" | "ne" | "in" | "contains") && !c.value.is_number() || date(&c.value)
+    };
+    let mut i = 1;
+    while i < steps.len() {
+        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(on_rows));
+        match steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) {
+            Some(aggregate) if moves => {
+                let filter = steps.remove(i);
+                steps.insert(aggregate, filter);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    steps
+}
+
+/// Whether `state` is said in lower case right before a plural or a word for rows ("failed
+/// runs", "approved expenses").
+fn said_of_rows(clause: &str, state: &str) -> bool {
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    words.windows(2).any(|pair| {
+        let next = pair[1].trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
+        pair[0] == state && (slots::is_row_noun(&next) || next.len() > 3 && next.ends_with('s'))
+    })
 }
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.

@@ -52,6 +52,12 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
         r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
+/// "in month order", "in order of amount", "in date order".
+static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+    )
+});
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
@@ -281,6 +287,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .filter(|i| sort.is_some() || lower[after_sort..after_sort + i].split_whitespace().count() <= 2)
         .and_then(|i| english_phrase_after(clause, after_sort + i + 3))
         .and_then(|p| en_column(&p.to_ascii_lowercase()))
+        .or_else(|| {
+            let c = EN_IN_ORDER.captures(lower)?;
+            en_column(c.name("what").or(c.name("what2"))?.as_str())
+        })
         .or_else(|| {
             let m = top.as_ref()?.get(0)?;
             english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))

@@ -474,3 +474,111 @@ fn each_persons_average_per_day_groups_by_the_person_and_is_saved_where_it_says(
     assert_eq!(r.outputs[0].path.as_deref(), Some("oct.csv"));
     assert_eq!(r.sources[0].path.as_deref(), Some("timesheet.csv"));
 }
+
+#[test]
+fn a_column_whose_value_depends_on_a_condition_is_a_label_not_a_filter() {
+    let r = read_instruction(
+        "Hi! Could you go through ar_open_items.csv and add a column called Aging? It should say Overdue when the due date is before October 31, 2026, and Open otherwise (so anything due on the 31st itself is still Open). Please save it as ar_aging_flags.csv. Thanks!",
+    );
+    assert_eq!(ops(&r), ["label"], "{:?}", r.steps);
+    let Step::Label { name, cases, otherwise } = &r.steps[0] else { panic!() };
+    assert_eq!(name, "Aging");
+    assert_eq!(otherwise.as_deref(), Some("Open"));
+    assert_eq!(cases.len(), 1);
+    assert_eq!(cases[0].1, "Overdue");
+    assert_eq!(
+        cases[0].0,
+        [Condition { field: Some("due date".into()), operator: "lt", value: json!("2026-10-31"), value2: None }]
+    );
+}
+
+#[test]
+fn a_japanese_label_reads_its_cases_and_what_is_left() {
+    let r = read_instruction(
+        "支払申請.xlsx の各行に「承認区分」という列を追加してください。金額が10万円以上なら「要承認」、それ以外は「不要」と入れてもらえれば大丈夫です。結果は 支払申請_承認区分.csv で保存をお願いします。",
+    );
+    assert_eq!(ops(&r), ["label"], "{:?}", r.steps);
+    let Step::Label { name, cases, otherwise } = &r.steps[0] else { panic!() };
+    assert_eq!(name, "承認区分");
+    assert_eq!(otherwise.as_deref(), Some("不要"));
+    assert_eq!(cases[0].1, "要承認");
+    assert_eq!(
+        cases[0].0,
+        [Condition { field: Some("金額".into()), operator: "gte", value: json!(100000), value2: None }]
+    );
+    let r = read_instruction(
+        "Read sales.csv and mark it High if the amount is over 1,000, otherwise Low. Save to flagged.csv",
+    );
+    let Step::Label { cases, otherwise, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((cases[0].1.as_str(), otherwise.as_deref()), ("High", Some("Low")));
+    assert_eq!(cases[0].0[0].operator, "gt");
+    // Without a second value or a case of its own, a condition is a filter as before.
+    assert_eq!(ops(&read_instruction("Keep the rows if the amount is over 1,000 and save to big.csv")), ["filter"]);
+}
+
+#[test]
+fn dates_said_in_full_are_compared_and_a_year_is_never_guessed() {
+    let conditions = |text: &str| {
+        let r = read_instruction(text);
+        r.steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, .. } => conditions.clone(),
+                _ => Vec::new(),
+            })
+            .map(|c| (c.operator, c.value, c.value2))
+            .collect::<Vec<_>>()
+    };
+    let date = |d: &str| json!(d);
+    assert_eq!(
+        conditions("Keep the invoices due before October 31, 2026 from ar.csv"),
+        [("lt", date("2026-10-31"), None)]
+    );
+    assert_eq!(
+        conditions("Keep the orders in Q3 2026 (July 1 through September 30) from orders.csv"),
+        [("between", date("2026-07-01"), Some(date("2026-09-30")))]
+    );
+    assert_eq!(
+        conditions("Keep the rows between 2026-04-01 and 2026-06-30 of ledger.csv"),
+        [("between", date("2026-04-01"), Some(date("2026-06-30")))]
+    );
+    assert_eq!(
+        conditions("Keep the payments on or after 1 March 2026 from pay.csv"),
+        [("gte", date("2026-03-01"), None)]
+    );
+    assert!(conditions("Keep the invoices due before October 31 from ar.csv")
+        .iter()
+        .all(|(_, v, _)| v != &date("2026-10-31")));
+    assert_eq!(
+        conditions("経費明細.csv から、上期（2026年4月1日〜2026年9月30日）の経費だけを抜き出して"),
+        [("between", date("2026-04-01"), Some(date("2026-09-30")))]
+    );
+    assert_eq!(
+        conditions("支払実績.csv から、2026年10月（10/1〜10/31）の支払だけ残して"),
+        [("between", date("2026-10-01"), Some(date("2026-10-31")))]
+    );
+    assert_eq!(conditions("入金日が2026年3月31日より前の行だけ残して"), [("lt", date("2026-03-31"), None)]);
+    assert_eq!(
+        conditions("売上明細.csv の2026年7月〜9月の売上だけ残して"),
+        [("between", date("2026-07-01"), Some(date("2026-09-30")))]
+    );
+    assert_eq!(
+        conditions("Keep the sales from July to September 2026 in sales.csv"),
+        [("between", date("2026-07-01"), Some(date("2026-09-30")))]
+    );
+    assert!(conditions("月は「2026-07」のような形で表示して、売上明細.csv を読んで").is_empty());
+}
+
+#[test]
+fn a_status_said_after_a_total_keeps_rows_before_they_are_totalled() {
+    let r =
+        read_instruction("Count the failed runs per month from test_runs.csv, in month order, and save it as f.csv");
+    assert_eq!(ops(&r), ["compute", "filter", "aggregate", "sort"], "{:?}", r.steps);
+    let Step::Sort { by, descending: false, .. } = &r.steps[3] else { panic!("{:?}", r.steps) };
+    assert_eq!(by.as_deref(), Some("month"));
+    let r = read_instruction(
+        "Please add up net_amount per customer from sales.csv and give me the top three with their totals in top.csv",
+    );
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| s.name() == "aggregate") else { panic!() };
+    assert_eq!(aggregations.len(), 1, "a total that names no column is the one that does: {aggregations:?}");
+}

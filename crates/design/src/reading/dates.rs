@@ -1,0 +1,271 @@
+//! Dates said in full and compared: "before October 31, 2026", "from July 1 through September
+//! 30" (in a clause that says 2026), "between 2026-04-01 and 2026-09-30", 「2026年4月1日〜2026年
+//! 9月30日」, 「10/1〜10/31」, 「2026年10月31日より前」. A date whose year the clause does not say
+//! is not read: no year is guessed.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::Condition;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("date pattern")
+}
+
+const EN_MONTHS: &str = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec";
+
+/// 2026-10-31, 2026/10/31, 2026年10月31日.
+static YEAR_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:^|[^\d])(?P<y>(?:19|20|21)\d\d)\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?")
+});
+/// October 31, 2026; Oct 31st 2026; 31 October 2026; October 31 (a year from the clause).
+static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i:\b(?P<m>{EN_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>(?:19|20|21)\d\d)\b)?|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{EN_MONTHS})\.?\b(?:,?\s+(?P<y2>(?:19|20|21)\d\d)\b)?)"
+    ))
+});
+/// 10月31日, 10/31 (a year from the clause).
+static MONTH_DAY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|[^\d年/.\-])(?P<m>1[0-2]|0?[1-9])\s*(?:月\s*(?P<d>\d{1,2})\s*日|/(?P<d2>\d{1,2})\b)"));
+static YEAR: LazyLock<Regex> = LazyLock::new(|| re(r"(?:19|20|21)\d\d"));
+
+/// A date the text says, as `YYYY-MM-DD`, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaidDate {
+    pub value: String,
+    pub range: Range<usize>,
+}
+
+/// The dates of `clause`, in its order.
+pub fn dates(clause: &str) -> Vec<SaidDate> {
+    let mut found: Vec<SaidDate> = Vec::new();
+    let overlaps =
+        |found: &[SaidDate], r: &Range<usize>| found.iter().any(|d| d.range.start < r.end && r.start < d.range.end);
+    for c in YEAR_FIRST.captures_iter(clause) {
+        let range = c.name("y").expect("a year").start()..c.get(0).expect("match").end();
+        if clause[range.end..].starts_with(|ch: char| ch.is_ascii_digit()) {
+            continue;
+        }
+        if let Some(value) = ymd(&c["y"], &c["m"], &c["d"]) {
+            found.push(SaidDate { value, range });
+        }
+    }
+    for c in EN_NAMED.captures_iter(clause) {
+        let whole = c.get(0).expect("match");
+        let month = c.name("m").or(c.name("m2")).expect("a month");
+        // "may 5" is no date; a month's name without a year is one only when capitalised.
+        let year = c.name("y").or(c.name("y2")).map(|y| y.as_str().to_owned());
+        if year.is_none() && !month.as_str().starts_with(|ch: char| ch.is_ascii_uppercase()) {
+            continue;
+        }
+        let Some(year) = year.or_else(|| year_near(clause, whole.start())) else { continue };
+        let month = month_number(month.as_str());
+        let day = c.name("d").or(c.name("d2")).expect("a day").as_str();
+        if let Some(value) = month.and_then(|m| ymd(&year, &m.to_string(), day)) {
+            if !overlaps(&found, &whole.range()) {
+                found.push(SaidDate { value, range: whole.range() });
+            }
+        }
+    }
+    for c in MONTH_DAY.captures_iter(clause) {
+        let month = c.name("m").expect("a month");
+        let end = c.get(0).expect("match").end();
+        let range = month.start()..end;
+        let Some(year) = year_near(clause, range.start) else { continue };
+        let day = c.name("d").or(c.name("d2")).expect("a day").as_str();
+        if let Some(value) = ymd(&year, month.as_str(), day) {
+            if !overlaps(&found, &range) {
+                found.push(SaidDate { value, range });
+            }
+        }
+    }
+    found.sort_by_key(|d| d.range.start);
+    found
+}
+
+fn ymd(year: &str, month: &str, day: &str) -> Option<String> {
+    let (year, month, day): (i32, u32, u32) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let last = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    (1..=last).contains(&day).then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    const NAMES: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    let lower = name.to_ascii_lowercase();
+    NAMES.iter().position(|n| lower.starts_with(n)).map(|i| i as u32 + 1)
+}
+
+/// The year the clause says nearest before `at`, else the first after it.
+fn year_near(clause: &str, at: usize) -> Option<String> {
+    let years: Vec<_> = YEAR
+        .find_iter(clause)
+        .filter(|m| {
+            let before = clause[..m.start()].chars().next_back();
+            let after = clause[m.end()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_digit()) && !after.is_some_and(|c| c.is_ascii_digit())
+        })
+        .collect();
+    years
+        .iter()
+        .rev()
+        .find(|m| m.end() <= at)
+        .or_else(|| years.iter().find(|m| m.start() >= at))
+        .map(|m| m.as_str().to_owned())
+}
+
+/// Words before a date and what they compare, longest first.
+const EN_BEFORE_DATE: &[(&str, &str)] = &[
+    ("on or before", "lte"),
+    ("no later than", "lte"),
+    ("not later than", "lte"),
+    ("up to and including", "lte"),
+    ("on or after", "gte"),
+    ("no earlier than", "gte"),
+    ("not earlier than", "gte"),
+    ("earlier than", "lt"),
+    ("prior to", "lt"),
+    ("older than", "lt"),
+    ("later than", "gt"),
+    ("newer than", "gt"),
+    ("starting", "gte"),
+    ("through", "lte"),
+    ("before", "lt"),
+    ("after", "gt"),
+    ("since", "gte"),
+    ("until", "lte"),
+    ("till", "lte"),
+    ("from", "gte"),
+    ("as of", "gte"),
+    ("by", "lte"),
+    ("on", "eq"),
+];
+/// Words after a date, in Japanese, and what they compare.
+const JA_AFTER_DATE: &[(&str, &str)] = &[
+    ("より前", "lt"),
+    ("よりも前", "lt"),
+    ("より後", "gt"),
+    ("よりも後", "gt"),
+    ("以前", "lte"),
+    ("以降", "gte"),
+    ("以後", "gte"),
+    ("までに", "lte"),
+    ("まで", "lte"),
+    ("から", "gte"),
+    ("前", "lt"),
+    ("後", "gt"),
+];
+/// What joins the two dates of a range.
+static EN_RANGE_GAP: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*(?:-|–|—|~|〜|to|through|thru|until|till|and)\s*$"));
+static JA_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*$"));
+
+/// The conditions the dates of an English clause say, and the spans they took; `field_before`
+/// names the column written before an offset.
+pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> (Vec<Condition>, Vec<Range<usize>>) {
+    let lower = clause.to_ascii_lowercase();
+    let word_before = |at: usize| {
+        let before = lower[..at].trim_end();
+        EN_BEFORE_DATE.iter().find_map(|(words, operator)| {
+            let start = before.strip_suffix(words)?.len();
+            (start == 0 || before[..start].ends_with([' ', '('])).then_some((*operator, start))
+        })
+    };
+    let mut conditions = Vec::new();
+    let mut spans = Vec::new();
+    let found = dates(clause);
+    let mut i = 0;
+    while i < found.len() {
+        let date = &found[i];
+        let next = found.get(i + 1).filter(|next| EN_RANGE_GAP.is_match(&clause[date.range.end..next.range.start]));
+        if let Some(next) = next {
+            let before = lower[..date.range.start].trim_end();
+            let start =
+                ["between", "from"].iter().find_map(|w| before.strip_suffix(w)).map_or(date.range.start, str::len);
+            conditions.push(Condition {
+                field: field_before(start).filter(|f| is_date_name(f)),
+                operator: "between",
+                value: Value::from(date.value.as_str()),
+                value2: Some(Value::from(next.value.as_str())),
+            });
+            spans.push(start..next.range.end);
+            i += 2;
+            continue;
+        }
+        let (operator, start) = word_before(date.range.start)
+            .or_else(|| lower[..date.range.start].trim_end().ends_with("dated").then_some(("eq", date.range.start)))
+            .unwrap_or(("", date.range.start));
+        if !operator.is_empty() {
+            conditions.push(Condition {
+                field: field_before(start).filter(|f| is_date_name(f)),
+                operator,
+                value: Value::from(date.value.as_str()),
+                value2: None,
+            });
+        }
+        spans.push(start..date.range.end);
+        i += 1;
+    }
+    (conditions, spans)
+}
+
+/// The conditions the dates of a Japanese clause say, and the spans they took; `field_before`
+/// names the column written before an offset.
+pub fn japanese(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> (Vec<Condition>, Vec<Range<usize>>) {
+    let word_after = |at: usize| {
+        let after = clause[at..].trim_start();
+        let skipped = clause.len() - at - after.len();
+        JA_AFTER_DATE
+            .iter()
+            .find(|(words, _)| after.starts_with(words))
+            .map(|(words, operator)| (*operator, at + skipped + words.len()))
+    };
+    let mut conditions = Vec::new();
+    let mut spans = Vec::new();
+    let found = dates(clause);
+    let mut i = 0;
+    while i < found.len() {
+        let date = &found[i];
+        let field = field_before(date.range.start).filter(|f| is_date_name(f));
+        let next = found.get(i + 1).filter(|next| JA_RANGE_GAP.is_match(&clause[date.range.end..next.range.start]));
+        if let Some(next) = next {
+            let end =
+                clause[next.range.end..].strip_prefix("まで").map_or(next.range.end, |rest| clause.len() - rest.len());
+            conditions.push(Condition {
+                field,
+                operator: "between",
+                value: Value::from(date.value.as_str()),
+                value2: Some(Value::from(next.value.as_str())),
+            });
+            spans.push(date.range.start..end);
+            i += 2;
+            continue;
+        }
+        let (operator, end) = word_after(date.range.end).unwrap_or(("", date.range.end));
+        if !operator.is_empty() {
+            conditions.push(Condition { field, operator, value: Value::from(date.value.as_str()), value2: None });
+        }
+        spans.push(date.range.start..end);
+        i += 1;
+    }
+    (conditions, spans)
+}
+
+/// Whether a column's name says it holds dates: "due date", "paid on", 「入金日」, 「日付」.
+fn is_date_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("date")
+        || lower.ends_with("day")
+        || lower.ends_with(" on")
+        || name.contains('日')
+        || name.contains("期限")
+}
