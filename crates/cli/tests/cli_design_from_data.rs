@@ -305,3 +305,38 @@ fn a_value_or_a_number_the_instruction_says_is_used_or_asked_about_never_dropped
         assert!(question["description"].as_str().unwrap().contains(word), "{instruction}: {question:#}");
     }
 }
+
+#[test]
+fn a_label_column_a_date_compared_and_a_status_kept_before_its_totals_do_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ar.csv"),
+        "invoice_no,customer,due_date,balance\nINV-1,Northwind,2026-09-14,4200.00\nINV-2,Summit,2026-10-30,960.00\n\
+         INV-3,Keystone,2026-10-31,780.25\nINV-4,Pinecrest,2026-11-19,415.00\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Add a column called Aging to ar.csv. It should say Overdue when the due date is before October 31, 2026, and \
+         Open otherwise. Save it as aging.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("aging.csv")).unwrap();
+    let aging: Vec<&str> = written.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(aging, ["Overdue", "Overdue", "Open", "Open"], "the 31st itself is not before it: {written}");
+
+    // The other values of a column whose value is kept are said about it: no condition of theirs.
+    std::fs::write(
+        dir.path().join("runs.csv"),
+        "run_id,run_date,result\nR1,2026-07-02,Failed\nR2,2026-07-09,Passed\nR3,2026-07-20,Failed\n\
+         R4,2026-08-03,Skipped\nR5,2026-08-11,Failed\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Could you count the failed runs per month from runs.csv? Only rows with result Failed count (Passed and \
+         Skipped don't). Show the month and the number of failures, in month order, and save it as failed.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("failed.csv")).unwrap();
+    let rows: Vec<&str> = written.lines().skip(1).collect();
+    assert_eq!(rows, ["2026-07,2", "2026-08,1"], "{written}");
+}
