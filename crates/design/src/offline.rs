@@ -321,7 +321,7 @@ impl Designer<'_> {
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
             Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
-            Step::Compute { name, operation, of } => self.compute(name, operation, of),
+            Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
             Step::Extract { fields } => self.extract(fields),
@@ -402,7 +402,11 @@ impl Designer<'_> {
         let mut condition = Map::new();
         condition.insert("field".into(), self.column(&c.field, open));
         condition.insert("operator".into(), Value::from(c.operator));
-        condition.insert("value".into(), c.value.clone());
+        // Two columns of a row compared: the other is named, not a value.
+        match c.value.get("column").and_then(Value::as_str) {
+            Some(other) => condition.insert("column".into(), Value::from(other)),
+            None => condition.insert("value".into(), c.value.clone()),
+        };
         if let Some(v2) = &c.value2 {
             condition.insert("value2".into(), v2.clone());
         }
@@ -608,13 +612,17 @@ impl Designer<'_> {
         }
     }
 
-    fn compute(&mut self, name: &str, op: &str, of: &[String]) {
+    fn compute(&mut self, name: &str, op: &str, of: &[String], value: Option<f64>) {
         let rows = self.rows_or_source();
+        let operands: Vec<String> = of.iter().cloned().chain(value.map(|v| v.to_string())).collect();
         let description = match self.language {
-            Language::En => format!("Add the column {name} ({op} of {})", of.join(", ")),
-            Language::Ja => format!("列「{name}」を追加する（{}）", of.join("・")),
+            Language::En => format!("Add the column {name} ({op} of {})", operands.join(", ")),
+            Language::Ja => format!("列「{name}」を追加する（{}）", operands.join("・")),
         };
-        let column = json!({ "as": name, "op": op, "of": of });
+        let mut column = json!({ "as": name, "op": op, "of": of });
+        if let Some(value) = value {
+            column["value"] = crate::reading::slots::number_value(value);
+        }
         let inputs = json!({ "items": rows, "columns": [column] });
         if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });

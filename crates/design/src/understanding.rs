@@ -44,12 +44,12 @@ impl Part {
 /// Actions a person asks for that need an operation: when one is there and the reader placed
 /// none, the rows are not simply copied.
 static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean up|fix)\b")
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|tidy(?: up)?|sort out|fix|(?:do )?the usual|as usual|same as (?:last|before)|the way we did|like last (?:time|month|week))\b")
         .expect("action pattern")
 });
 static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理",
+        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理|整え|見やすく|いつもの|前回と同じ|例の",
     )
     .expect("action pattern")
 });
@@ -87,7 +87,13 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     crate::reading::slots::numbers(text)
         .into_iter()
         // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
-        .filter(|n| n.value != 1.0 && !used.iter().any(|u| (u - n.value).abs() < 1e-9))
+        .filter(|n| {
+            // "10% of Net" is used as 0.1.
+            let percent =
+                ["%", "％", " percent", " per cent", "パーセント"].iter().any(|p| text[n.end..].starts_with(p));
+            let same = |u: &f64| (u - n.value).abs() < 1e-9 || percent && (u - n.value / 100.0).abs() < 1e-9;
+            n.value != 1.0 && !used.iter().any(same)
+        })
         .filter(|n| {
             let before = lower[..n.start].trim_end();
             let after = lower[n.end..].trim_start();
@@ -225,6 +231,15 @@ mod tests {
         let text = "Read ledger.csv, check it for anything odd and save the result as review.xlsx";
         let reading = read_instruction(text);
         assert_eq!(unsaid(&reading, text, false, false), [(Part::Do, Some("check".to_owned()))]);
+        for (text, said) in [
+            (
+                "can you do the usual cleanup on monthly_close.csv and send it back the way we did it last month?",
+                "do the usual",
+            ),
+            ("月次.csv をいつものように見やすく整えておいてください", "いつもの"),
+        ] {
+            assert_eq!(unsaid(&read_instruction(text), text, false, false), [(Part::Do, Some(said.to_owned()))]);
+        }
         let copy = "Convert ledger.csv to ledger.xlsx";
         assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
     }

@@ -242,18 +242,22 @@ fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
     let lower = clause.to_ascii_lowercase();
-    let (mut conditions, mut date_spans) = dates::english(clause, |end| english_field_before(clause, end));
+    let (mut conditions, mut taken_spans) = dates::english(clause, |end| english_field_before(clause, end));
+    for (condition, range) in compared_columns(clause, Language::En) {
+        conditions.push(condition);
+        taken_spans.push(range);
+    }
     if let Some((condition, range)) = month_range_said(clause, Language::En) {
         conditions.push(condition);
-        date_spans.push(range);
+        taken_spans.push(range);
     }
-    let in_date = |range: std::ops::Range<usize>| date_spans.iter().any(|s| s.start < range.end && range.start < s.end);
-    let month = english_month(clause).filter(|(_, range)| !in_date(range.clone()));
+    let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
+    let month = english_month(clause).filter(|(_, range)| !taken(range.clone()));
     let in_month =
-        |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start)) || in_date(start..start + 1);
+        |start: usize| month.as_ref().is_some_and(|(_, range)| range.contains(&start)) || taken(start..start + 1);
     if let Some((condition, _)) = &month {
         conditions.push(condition.clone());
-    } else if let Some(c) = EN_MONTH_ALONE.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
+    } else if let Some(c) = EN_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
         let name = c.name("m").or(c.name("m2")).expect("a month");
         let year_after =
             clause[name.end()..].trim_start_matches([',', ' ', '.']).starts_with(|ch: char| ch.is_ascii_digit());
@@ -330,7 +334,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
     }
     for c in EN_IS.captures_iter(clause) {
-        if in_date(c.get(0).expect("match").range()) {
+        if taken(c.get(0).expect("match").range()) {
             continue;
         }
         let value = unquote(&c["value"]);
@@ -378,7 +382,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         });
     }
     for m in EN_STATUS.find_iter(clause) {
-        if measured.iter().any(|span| span.contains(&m.start())) {
+        if measured.iter().any(|span| span.contains(&m.start())) || taken(m.range()) {
             continue;
         }
         let word = m.as_str();
@@ -389,7 +393,9 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let verb = ["we", "i", "they", "you", "he", "she", "who", "was", "were", "been", "had", "have"]
             .iter()
             .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
-        if how_often || verb {
+        // "what the customer actually paid": the verb of a relative clause.
+        let what = before.split_whitespace().rev().take(4).any(|w| w == "what");
+        if how_often || verb || what {
             continue;
         }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
@@ -403,6 +409,50 @@ pub fn english(clause: &str) -> Vec<Condition> {
         });
     }
     distinct(conditions)
+}
+
+/// "where Paid doesn't match Invoiced", "rows whose paid amount differs from the invoiced
+/// amount", 「入金日が入金予定日と違っている行」: two columns of a row compared.
+static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+    )
+});
+static JA_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()]{1,16})と(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)|(?P<c>[^\s、。をがはのと「」（）()]{1,16})と(?P<d>[^\s、。をがはのと「」（）()]{1,16})が(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)",
+    )
+});
+
+/// The columns a clause compares with each other, as conditions whose value is `{column: …}`,
+/// and where each is said.
+pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std::ops::Range<usize>)> {
+    let pattern = match language {
+        Language::En => &*EN_COLUMNS_DIFFER,
+        Language::Ja => &*JA_COLUMNS_DIFFER,
+    };
+    let clean = |name: &str| {
+        let name = name.trim().trim_start_matches("実際の").trim();
+        match language {
+            Language::En => slots::singular(name.trim_end_matches(" column").trim_end_matches(" amount").trim()),
+            Language::Ja => name.to_owned(),
+        }
+    };
+    pattern
+        .captures_iter(clause)
+        .filter_map(|c| {
+            let a = c.name("a").or(c.name("c"))?.as_str();
+            let b = c.name("b").or(c.name("d"))?.as_str();
+            let (a, b) = (clean(a), clean(b));
+            let names_rows = |n: &str| slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
+            if a.is_empty() || b.is_empty() || names_rows(&a) || names_rows(&b) || b.parse::<f64>().is_ok() {
+                return None;
+            }
+            let condition =
+                Condition { field: Some(a), operator: "ne", value: serde_json::json!({ "column": b }), value2: None };
+            Some((condition, c.get(0)?.range()))
+        })
+        .collect()
 }
 
 /// The conditions, each once: 「2026年10月（10/1〜10/31）」 says one range twice.
@@ -486,15 +536,19 @@ fn over_column(column: &str) -> Condition {
 
 /// The conditions of a Japanese clause.
 pub fn japanese(clause: &str) -> Vec<Condition> {
-    let (mut conditions, mut date_spans) = dates::japanese(clause, |end| ja_field_before(clause, end));
+    let (mut conditions, mut taken_spans) = dates::japanese(clause, |end| ja_field_before(clause, end));
+    for (condition, range) in compared_columns(clause, Language::Ja) {
+        conditions.push(condition);
+        taken_spans.push(range);
+    }
     if let Some((condition, range)) = month_range_said(clause, Language::Ja) {
         conditions.push(condition);
-        date_spans.push(range);
+        taken_spans.push(range);
     }
-    let in_date = |range: std::ops::Range<usize>| date_spans.iter().any(|s| s.start < range.end && range.start < s.end);
+    let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let numbers = slots::numbers(clause);
-    let mut used: Vec<bool> = numbers.iter().map(|n| in_date(n.start..n.end)).collect();
-    if let Some(c) = JA_MONTH.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
+    let mut used: Vec<bool> = numbers.iter().map(|n| taken(n.start..n.end)).collect();
+    if let Some(c) = JA_MONTH.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
         let whole = c.get(0).expect("match");
         if let Some((first, last)) = c["m"].parse().ok().and_then(|m| month_range(&c["y"], m)) {
             for (n, number) in numbers.iter().enumerate() {
@@ -503,7 +557,7 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             let field = ja_field_before(clause, whole.start()).filter(|f| f.contains('日'));
             conditions.push(Condition { field, operator: "between", value: first, value2: Some(last) });
         }
-    } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !in_date(c.get(0).expect("match").range())) {
+    } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
         let m = c.name("m").expect("a month");
         for (n, number) in numbers.iter().enumerate() {
             used[n] |= number.start == m.start();

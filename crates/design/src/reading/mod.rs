@@ -189,11 +189,13 @@ pub enum Step {
         descending: bool,
         limit: Option<u64>,
     },
-    /// A new column `name`: `operation` (`difference`, `ratio`, `product`, `month`, `year`) of `of`.
+    /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `product`, `month`,
+    /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net").
     Compute {
         name: String,
         operation: &'static str,
         of: Vec<String>,
+        value: Option<f64>,
     },
     /// A new column `name` whose value is the `then` of the first case whose conditions all
     /// hold, else `otherwise` (empty when the text gives none).
@@ -301,9 +303,11 @@ pub struct Output {
 }
 
 /// The instruction's text as the reader compares it: NFKC (full-width letters and digits as
-/// ASCII), whitespace runs as one space.
+/// ASCII), whitespace runs as one space, and the circled numbers of a list (①②③) ending the
+/// item before them, as a `;`.
 pub fn normalise(text: &str) -> String {
-    let text: String = text.nfkc().collect();
+    let circled = |c: char| matches!(c, '\u{2460}'..='\u{2473}' | '\u{2776}'..='\u{277f}' | '\u{2780}'..='\u{2789}');
+    let text: String = text.replace(circled, "; ").nfkc().collect();
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -434,7 +438,9 @@ impl Reader<'_> {
                 steps.push((clause.start, Step::Api { url, method: "GET", per_item: false, until }));
                 continue;
             }
-            if let Some(m) = l.join.find(&lower) {
+            // "where Paid doesn't match Invoiced" compares two columns; it matches no tables.
+            let compared = conditions::compared_columns(&clause.text, self.language);
+            if let Some(m) = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start()))) {
                 let key = self.join_key(clause);
                 let unmatched = l.unmatched.is_match(&lower_text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
@@ -539,13 +545,14 @@ impl Reader<'_> {
         }
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
-        let steps = conditions_on_totals(rows_kept_before_totals(steps), self.language);
+        let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() {
             self.reading.renamed = renamed;
         }
+        self.rename_one_by_one();
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
@@ -774,6 +781,27 @@ impl Reader<'_> {
         let exclude = self.lexicon.exclude.is_match(&lower);
         let at = clause.start + trigger.map_or(0, |m| m.start());
         Some((at, Step::Filter { conditions, exclude }))
+    }
+
+    /// Columns kept under a new name said on its own ("rename Amount to "PO Amount"", 「「金額」
+    /// の列名を「税抜金額」に変更」): the list names the column as renamed, the data as it was.
+    fn rename_one_by_one(&mut self) {
+        let one_by_one = words::renamed_one_by_one(self.text, self.language);
+        if one_by_one.is_empty() || !self.reading.renamed.is_empty() {
+            return;
+        }
+        let mut renamed = self.reading.columns.clone();
+        for (from, to) in &one_by_one {
+            let listed = |name: &str| self.reading.columns.iter().position(|c| c.eq_ignore_ascii_case(name));
+            match (listed(to), listed(from)) {
+                (Some(i), None) => self.reading.columns[i].clone_from(from),
+                (None, Some(i)) => renamed[i].clone_from(to),
+                _ => continue,
+            }
+        }
+        if renamed != self.reading.columns {
+            self.reading.renamed = renamed;
+        }
     }
 
     /// The columns to keep and where the text lists them: two or more names, none a number or
@@ -1296,7 +1324,7 @@ fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
             let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
             if let Some(month) = month.filter(|_| !computed) {
                 let of = vec!["date".to_owned()];
-                out.push((at, Step::Compute { name: month.clone(), operation: "month", of }));
+                out.push((at, Step::Compute { name: month.clone(), operation: "month", of, value: None }));
             }
         }
         out.push((at, step));
@@ -1311,7 +1339,7 @@ fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec<(usize, St
     let differences: Vec<(String, Vec<String>)> = steps
         .iter()
         .filter_map(|(_, s)| match s {
-            Step::Compute { name, operation: "difference", of } => Some((name.clone(), of.clone())),
+            Step::Compute { name, operation: "difference", of, .. } => Some((name.clone(), of.clone())),
             _ => None,
         })
         .collect();
@@ -1361,6 +1389,31 @@ fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Ve
         });
         total.name = Some(name.clone());
         condition.field = Some(name);
+    }
+    steps
+}
+
+/// 「部門ごとにまとめて、件数と金額の合計を出して」: the groups said in one clause, what to
+/// total in the next, are one grouping (the first totals nothing it names).
+fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut i = 0;
+    while i + 1 < steps.len() {
+        let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
+        let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
+            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) => {
+                !by.is_empty()
+                    && later_by.is_empty()
+                    && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
+            }
+            _ => false,
+        };
+        if let (true, Some(j)) = (merges, next) {
+            let (_, Step::Aggregate { aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
+            if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
+                *first = aggregations;
+            }
+        }
+        i += 1;
     }
     steps
 }

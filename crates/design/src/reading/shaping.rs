@@ -236,7 +236,7 @@ pub fn english(clause: &str) -> Vec<(usize, Step)> {
     if let Some(step) = english_sort(clause, &lower) {
         steps.push(step);
     }
-    steps.extend(english_compute(&lower));
+    steps.extend(english_compute(clause, &lower));
     steps
 }
 
@@ -316,17 +316,55 @@ static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-fn english_compute(lower: &str) -> Option<(usize, Step)> {
-    let name = |after: usize| {
-        EN_NAMED
-            .captures(&lower[after..])
-            .map(|c| c["name"].trim().to_owned())
-            .or_else(|| {
-                let before = EN_ADD_NAMED.captures_iter(&lower[..after]).last()?;
-                Some(before["name"].trim().to_owned())
-            })
-            .filter(|n| !slots::is_row_noun(n))
-    };
+/// "10% of Net", "8 percent of the amount": a share of a column.
+static EN_PERCENT_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<p>\d+(?:\.\d+)?)\s*(?:%|percent|per cent) of (?:the |each |every )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+    )
+});
+/// "Net plus Tax", "the sum of net and tax" (not "vendor + count", a list).
+static EN_SUM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) plus (?:the )?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b|\bsum of (?:the )?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*)?) and (?:the )?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+    )
+});
+
+/// The computed columns of an English clause: a share ("a Tax column that is 10% of Net"), and
+/// a formula said after it ("a Gross column, Net plus Tax").
+fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    if let Some(c) = EN_PERCENT_OF.captures(lower) {
+        let m = c.get(0).expect("match");
+        if let (Ok(percent), Some(column)) = (c["p"].parse::<f64>(), en_column(&c["a"])) {
+            let name = column_name(clause, lower, m.end()).unwrap_or_else(|| "share".to_owned());
+            let of = vec![column];
+            found.push((m.start(), Step::Compute { name, operation: "product", of, value: Some(percent / 100.0) }));
+            from = m.end();
+        }
+    }
+    found.extend(english_formula(&clause[from..], &lower[from..]).map(|(at, step)| (from + at, step)));
+    found
+}
+
+/// The name said for a column computed up to `after`: "… as gap", "… called Tax", or "add a Tax
+/// column …" before it; as written (`lower` has the offsets of `clause`).
+fn column_name(clause: &str, lower: &str, after: usize) -> Option<String> {
+    EN_NAMED
+        .captures(&lower[after..])
+        .and_then(|c| c.name("name"))
+        .map(|m| clause[after + m.start()..after + m.end()].trim().to_owned())
+        .or_else(|| {
+            let before = EN_ADD_NAMED.captures_iter(&lower[..after]).last()?;
+            before.name("name").map(|m| clause[m.range()].trim().to_owned())
+        })
+        .filter(|n| !slots::is_row_noun(&n.to_ascii_lowercase()))
+}
+
+/// A column computed by a formula: a difference, ratio, product or sum of two columns, or the
+/// month or year of a date.
+fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
+    let name = |after: usize| column_name(clause, lower, after);
     if let Some(c) = EN_DIFFERENCE.captures(lower) {
         let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
             (Some(a), _, _) => (a.as_str(), c.name("b")?.as_str()),
@@ -339,9 +377,11 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
         // The name follows the last operand ("… and paid as gap"): the match may have taken its "as".
         let last = ["b", "d", "f"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
         let name = name(last).unwrap_or_else(|| "difference".to_owned());
-        return Some((m.start(), Step::Compute { name, operation: "difference", of }));
+        return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));
     }
-    for (pattern, op, default) in [(&*EN_RATIO, "ratio", "ratio"), (&*EN_PRODUCT, "product", "total")] {
+    for (pattern, op, default) in
+        [(&*EN_RATIO, "ratio", "ratio"), (&*EN_PRODUCT, "product", "total"), (&*EN_SUM, "sum", "total")]
+    {
         if let Some(c) = pattern.captures(lower) {
             let a = c.name("a").or(c.name("c"))?.as_str();
             let b = c.name("b").or(c.name("d"))?.as_str();
@@ -349,7 +389,7 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
             let m = c.get(0)?;
             let last = ["b", "d"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
             let name = name(last).unwrap_or_else(|| default.to_owned());
-            return Some((m.start(), Step::Compute { name, operation: op, of }));
+            return Some((m.start(), Step::Compute { name, operation: op, of, value: None }));
         }
     }
     let c = EN_MONTH_OF.captures(lower)?;
@@ -358,7 +398,7 @@ fn english_compute(lower: &str) -> Option<(usize, Step)> {
     let m = c.get(0)?;
     let op = if part == "year" { "year" } else { "month" };
     let name = name(m.end()).unwrap_or_else(|| op.to_owned());
-    Some((m.start(), Step::Compute { name, operation: op, of }))
+    Some((m.start(), Step::Compute { name, operation: op, of, value: None }))
 }
 
 /// The columns the whole text says must be the same ("same employee, same date", 「同じ取引先で
@@ -460,7 +500,11 @@ pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
     if let Some(step) = japanese_sort(clause) {
         steps.push(step);
     }
-    steps.extend(japanese_compute(clause));
+    let shares = japanese_share(clause);
+    if shares.is_empty() {
+        steps.extend(japanese_compute(clause));
+    }
+    steps.extend(shares);
     steps
 }
 
@@ -514,6 +558,45 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     Some((at, Step::Sort { by, descending, limit }))
 }
 
+/// 「金額の10%」「消費税（金額の10%）」: a share of a column.
+static JA_PERCENT_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:(?P<name>[^\s、。をがはでと「」・（(]{1,16})\s*[（(])?(?P<a>[^\s、。をがはでと「」・（()）]{1,16})の(?P<p>\d+(?:\.\d+)?)\s*(?:%|％|パーセント)",
+    )
+});
+/// 「税込金額」: the amount with its tax, when the tax is a column the text adds.
+static JA_WITH_TAX: LazyLock<Regex> = LazyLock::new(|| re(r"税込(?:金額|額|価格|合計)?"));
+
+/// 「消費税（金額の10%）と税込金額の列を追加」: the tax as a share of the amount, and the amount
+/// with it when the text names that too.
+fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
+    let Some(c) = JA_PERCENT_OF.captures(clause) else { return Vec::new() };
+    let (Some(base), Ok(percent)) = (ja_column(&c["a"]), c["p"].parse::<f64>()) else { return Vec::new() };
+    let m = c.get(0).expect("match");
+    let named_after = JA_NAMED
+        .captures(&clause[m.end()..])
+        .and_then(|n| n.name("a").or(n.name("b")).or(n.name("c")).map(|x| x.as_str().to_owned()))
+        .and_then(|n| ja_column(&n));
+    let name = c.name("name").and_then(|n| ja_column(n.as_str())).or(named_after).unwrap_or_else(|| "金額".to_owned());
+    let mut steps = vec![(
+        m.start(),
+        Step::Compute {
+            name: name.clone(),
+            operation: "product",
+            of: vec![base.clone()],
+            value: Some(percent / 100.0),
+        },
+    )];
+    if let Some(with_tax) = JA_WITH_TAX.find(&clause[m.end()..]).filter(|_| name.contains('税')) {
+        let of = vec![base, name];
+        steps.push((
+            m.end() + with_tax.start(),
+            Step::Compute { name: with_tax.as_str().to_owned(), operation: "sum", of, value: None },
+        ));
+    }
+    steps
+}
+
 fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     let name = |after: usize| {
         JA_NAMED
@@ -528,7 +611,7 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
         let m = c.get(0)?;
         let name = name(m.end()).unwrap_or_else(|| "差額".to_owned());
-        return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![a, b] }));
+        return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![a, b], value: None }));
     }
     for (pattern, op, default) in [(&*JA_RATIO, "ratio", "比率"), (&*JA_PRODUCT, "product", "金額")] {
         if let Some(c) = pattern.captures(clause) {
@@ -539,7 +622,7 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
             }
             let m = c.get(0)?;
             let name = name(m.end()).unwrap_or_else(|| default.to_owned());
-            return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b] }));
+            return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b], value: None }));
         }
     }
     None

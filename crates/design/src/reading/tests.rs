@@ -230,7 +230,7 @@ fn japanese_columns_counted_after_a_clause_ended_by_a_comma() {
 fn a_computed_column_takes_its_name_and_its_operands_are_no_status() {
     let r = read_instruction("Read a.csv, add the difference between billed and paid as gap, and write b.csv");
     assert_eq!(ops(&r), ["compute"], "{:?}", r.steps);
-    let Step::Compute { name, operation, of } = &r.steps[0] else { panic!() };
+    let Step::Compute { name, operation, of, .. } = &r.steps[0] else { panic!() };
     assert_eq!((name.as_str(), *operation), ("gap", "difference"));
     assert_eq!(of, &["billed", "paid"]);
 }
@@ -581,4 +581,68 @@ fn a_status_said_after_a_total_keeps_rows_before_they_are_totalled() {
     );
     let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| s.name() == "aggregate") else { panic!() };
     assert_eq!(aggregations.len(), 1, "a total that names no column is the one that does: {aggregations:?}");
+}
+
+#[test]
+fn two_columns_of_a_row_compared_are_a_condition_between_them_not_a_match_of_tables() {
+    let r = read_instruction(
+        "remittance_check.csv has what we invoiced and what the customer actually paid on each line. Could you pull out only the lines where Paid doesn't match Invoiced? Save them to mismatches.csv",
+    );
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(
+        conditions,
+        &[Condition { field: Some("Paid".into()), operator: "ne", value: json!({"column": "Invoiced"}), value2: None }]
+    );
+    let r =
+        read_instruction("入金予定.csv で、実際の入金日が入金予定日と違っている行だけを ずれ.csv に保存してください。");
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions[0].field.as_deref(), Some("入金日"));
+    assert_eq!(conditions[0].value, json!({"column": "入金予定日"}));
+}
+
+#[test]
+fn a_share_of_a_column_and_a_sum_of_two_are_computed_columns_named_as_said() {
+    let r = read_instruction(
+        "Hi, for quotes.csv please: (1) add a Tax column that is 10% of Net, (2) add a Gross column, Net plus Tax, and (3) keep only Quote, Client, Net, Tax and Gross. Save it as q.csv",
+    );
+    let computed: Vec<(String, &str, Vec<String>, Option<f64>)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, of, value } => Some((name.clone(), *operation, of.clone(), *value)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        computed,
+        [
+            ("Tax".to_owned(), "product", vec!["net".to_owned()], Some(0.1)),
+            ("Gross".to_owned(), "sum", vec!["net".to_owned(), "tax".to_owned()], None)
+        ]
+    );
+    assert_eq!(r.columns, ["Quote", "Client", "Net", "Tax", "Gross"]);
+    assert!(!read_instruction("just vendor + count, into counts.csv").steps.iter().any(|s| s.name() == "compute"));
+    // ①②③ end the items of a list; 税込金額 is the amount with the tax the text adds.
+    let r = read_instruction(
+        "経費精算.csv について、以下お願いできますか。①金額は税抜なので、消費税（金額の10%）と税込金額の列を追加　②「金額」の列名を「税抜金額」に変更　③列は 精算番号・担当者・税抜金額・消費税・税込金額 の5つだけ残す　出力は 経費精算_税込.csv でお願いします。",
+    );
+    assert_eq!(ops(&r), ["compute", "compute"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[1], Step::Compute { name, operation: "sum", of, .. } if name == "税込金額" && of == &["金額", "消費税"])
+    );
+    assert_eq!(r.columns, ["精算番号", "担当者", "金額", "消費税", "税込金額"]);
+    assert_eq!(r.renamed, ["精算番号", "担当者", "税抜金額", "消費税", "税込金額"]);
+}
+
+#[test]
+fn groups_said_in_one_clause_and_totals_in_the_next_are_one_grouping() {
+    let r = read_instruction(
+        "出張旅費.csv を部門ごとにまとめて、件数と金額の合計を出してください。合計金額の大きい順に並べて、部門別集計.xlsx に保存してください。",
+    );
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| s.name() == "aggregate").collect();
+    assert_eq!(groupings.len(), 1, "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = groupings[0] else { panic!() };
+    assert_eq!(by, &["部門"]);
+    assert_eq!(aggregations.len(), 2, "{aggregations:?}");
 }

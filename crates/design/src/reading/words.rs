@@ -167,7 +167,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     report_word: re(r"(?i)レポート|報告書|markdown|まとめ|サマリ"),
     screenshot: re(r"スクリーンショット|スクショ|キャプチャ|画面を保存"),
     verb: re(
-        r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開",
+        r"読み込|取り込|絞り込|除外|集計|合計|突き合わせ|照合|結合|分類|抽出|読み取|要約|承認|確認|入力|呼び出|送信|登録|ログイン|クリック|ダウンロード|出力|保存|書き出|作成|して|し、|残|数え|件数|ごと|別に|だけ|のみ|以上|以下|未満|超え|抜き出|取得|まとめ|出す|開|追加|加え|足し|変更|変え",
     ),
     totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
     operation: re(
@@ -332,7 +332,7 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ)?\s*(?:に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
+        r"(?P<list>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ)?\s*(?:に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
     )
 });
 /// New names for the chosen columns, in their order: "rename them to id, name, amount",
@@ -360,6 +360,31 @@ pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
         .map(|part| part.trim().trim_matches(|c: char| matches!(c, '"' | '\'' | '「' | '」' | '“' | '”')).trim())
         .filter(|part| !part.is_empty())
         .map(str::to_owned)
+        .collect()
+}
+
+/// "rename Amount to "PO Amount"", 「「金額」の列名を「税抜金額」に変更」: one column renamed.
+static EN_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)\brename (?:the )?(?:column )?["'“]?(?P<from>[^"'“”,.;]{1,30}?)["'”]?(?: column)? (?:to|as) ["'“]?(?P<to>[^"'“”,.;]{1,30}?)["'”]?(?:[,.;)]|\s+(?:and|then)\b|$)"#,
+    )
+});
+static JA_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"「?(?P<from>[^「」、。\s]{1,20}?)」?の?(?:列名|列の名前|見出し|項目名)を「?(?P<to>[^「」、。\s]{1,20}?)」?に(?:変更|変え|して|する)",
+    )
+});
+
+/// The columns the text renames one by one: (old name, new name).
+pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String)> {
+    let pattern = match language {
+        Language::En => &*EN_RENAMED_ONE,
+        Language::Ja => &*JA_RENAMED_ONE,
+    };
+    pattern
+        .captures_iter(text)
+        .map(|c| (c["from"].trim().to_owned(), c["to"].trim().to_owned()))
+        .filter(|(from, to)| !from.is_empty() && !to.is_empty() && from != to)
         .collect()
 }
 
