@@ -556,6 +556,48 @@ impl Reader<'_> {
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
+        self.states_the_match_says();
+    }
+
+    /// "which invoices … don't have any payment … list those unpaid invoices": with rows kept
+    /// for having no partner, a state of payment or matching said of them is what the match
+    /// finds, not a column's value.
+    fn states_the_match_says(&mut self) {
+        const MATCH_STATES: &[&str] = &[
+            "paid",
+            "unpaid",
+            "partly paid",
+            "partially paid",
+            "outstanding",
+            "settled",
+            "received",
+            "missing",
+            "unmatched",
+            "matched",
+            "open",
+            "未入金",
+            "入金済",
+            "入金済み",
+            "未払",
+            "未払い",
+            "支払済",
+            "支払済み",
+            "未消込",
+            "消込済",
+        ];
+        if !self.reading.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })) {
+            return;
+        }
+        self.reading.steps.retain(|s| match s {
+            Step::Filter { conditions, .. } => {
+                !conditions.iter().all(|c| {
+                    c.field.is_none()
+                        && c.operator == "eq"
+                        && c.value.as_str().is_some_and(|v| MATCH_STATES.contains(&v.to_lowercase().as_str()))
+                }) || conditions.is_empty()
+            }
+            _ => true,
+        });
     }
 
     /// "For each month (…), could you give me how many sales there were and the total?": the
@@ -735,15 +777,17 @@ impl Reader<'_> {
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
-        // "count the failed runs per month": a state said of the rows totalled keeps them (not
-        // "the average Days Open", a column's name).
+        // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state or
+        // dates said of the rows totalled keep them (not "the average Days Open", a column's name).
+        let dated = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
         let states_rows = aggregate_words
             && !output_clause
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
-                c.field.is_none()
-                    && c.operator == "eq"
-                    && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
+                dated(&c.value)
+                    || c.field.is_none()
+                        && c.operator == "eq"
+                        && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
             });
         if conditions.is_empty() && trigger.is_none()
             || trigger.is_none() && !states_rows && (output_clause && !compares || aggregate_words)
@@ -814,7 +858,12 @@ impl Reader<'_> {
         let captures = pattern.captures(self.text)?;
         let list = captures.name("list").or(captures.name("list2")).or(captures.name("one"))?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
-        let items: Vec<String> = slots::list_items(list.as_str())
+        // 「取引先名と合計金額だけ」: two names joined by と.
+        let listed = match self.language {
+            Language::Ja if !list.as_str().contains(['・', '、']) => list.as_str().replace('と', "、"),
+            _ => list.as_str().to_owned(),
+        };
+        let items: Vec<String> = slots::list_items(&listed)
             .into_iter()
             .map(|item| {
                 let item = item.rsplit_once("から").map_or(item.as_str(), |(_, after)| after);
@@ -836,6 +885,7 @@ impl Reader<'_> {
                 && !lower.starts_with("to ")
                 && !self.lexicon.filter.is_match(&lower)
                 && item.split_whitespace().count() <= 3
+                && (self.language == Language::En || slots::is_japanese_noun(item))
         };
         // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
         let mut items = items;

@@ -646,3 +646,21 @@ fn groups_said_in_one_clause_and_totals_in_the_next_are_one_grouping() {
     assert_eq!(by, &["部門"]);
     assert_eq!(aggregations.len(), 2, "{aggregations:?}");
 }
+
+#[test]
+fn rows_kept_for_having_no_partner_are_not_filtered_again_by_the_state_that_says_so() {
+    let r = read_instruction(
+        "Quick one: which invoices in invoices.csv don't have any payment at all in payments.csv yet? Match them on invoice_no. Partly paid invoices count as having a payment. Please list those unpaid invoices in unpaid.csv.",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+}
+
+#[test]
+fn dates_of_the_rows_totalled_keep_them_and_two_names_joined_by_to_are_the_columns_kept() {
+    let r = read_instruction(
+        "支払実績.csv から、2026年10月（10/1〜10/31）の支払を取引先ごとに合計して、金額の多い順に上位5社を出してください。取引先名と合計金額だけで結構です。上位.csv で保存をお願いします。",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate", "sort"], "{:?}", r.steps);
+    assert_eq!(r.columns, ["取引先名", "合計金額"]);
+    assert!(read_instruction("入金日が入金予定日と違っている行だけを ずれ.csv に保存").columns.is_empty());
+}
