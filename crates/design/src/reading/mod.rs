@@ -383,6 +383,7 @@ impl Reader<'_> {
         // Clauses that ask for an operation: the clause, the number of steps read before it,
         // and the steps its word may name.
         let mut unplaced: Vec<(usize, usize, &[&str])> = Vec::new();
+        let mut said_by_the_match: Vec<usize> = Vec::new();
         if let Some((span, step)) = &label {
             steps.push((span.start, step.clone()));
         }
@@ -517,9 +518,19 @@ impl Reader<'_> {
                 shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
                 self.reading.value_words.extend(slots::value_words(before_writing, self.language));
+                // "Drop any PO line whose vendor code isn't in the master": the match says it,
+                // when rows are matched on a key.
+                let not_in = words::EN_NOT_IN_KEY.is_match(&lower) || words::JA_NOT_IN_KEY.is_match(&clause.text);
+                if not_in && matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty()) {
+                    said_by_the_match.push(at);
+                }
                 steps.push((at, step));
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
+        }
+        if steps.iter().any(|(_, s)| matches!(s, Step::Join { key: Some(_), unmatched: false, keep_all_of: None, .. }))
+        {
+            steps.retain(|(at, s)| !(s.name() == "filter" && said_by_the_match.contains(at)));
         }
         if !browser_clauses.is_empty() {
             steps.push((browser_clauses[0].start, self.browser_step(&browser_clauses)));

@@ -267,7 +267,15 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
 
 fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let top = EN_TOP.captures(lower);
-    let sort = EN_SORT.find(lower);
+    // "purchase order lines", "order number": an order that is a thing, not a sorting.
+    let sort = EN_SORT.find_iter(lower).find(|m| {
+        let noun = m.as_str() == "order"
+            && (lower[..m.start()].trim_end().ends_with("purchase")
+                || ["line", "number", "no", "id", "date", "total"]
+                    .iter()
+                    .any(|w| lower[m.end()..].trim_start().starts_with(w)));
+        !noun
+    });
     let phrase = EN_ORDER_PHRASE.captures(lower);
     let at = match (&top, sort) {
         (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),

@@ -664,3 +664,13 @@ fn dates_of_the_rows_totalled_keep_them_and_two_names_joined_by_to_are_the_colum
     assert_eq!(r.columns, ["取引先名", "合計金額"]);
     assert!(read_instruction("入金日が入金予定日と違っている行だけを ずれ.csv に保存").columns.is_empty());
 }
+
+#[test]
+fn a_lookup_that_drops_rows_without_a_partner_keeps_only_matches_and_a_purchase_order_is_no_sorting() {
+    let r = read_instruction(
+        "Using vendor_master.csv, please add each vendor's name and country to the purchase order lines in po_lines.xlsx (match on Vendor Code). Drop any PO line whose vendor code isn't in the master. In the output I only need PO Number, Vendor Name, Country and Amount, and please rename Amount to \"PO Amount\". File name: po.xlsx.",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    assert_eq!(r.columns, ["PO Number", "Vendor Name", "Country", "Amount"]);
+    assert_eq!(r.renamed, ["PO Number", "Vendor Name", "Country", "PO Amount"]);
+}
