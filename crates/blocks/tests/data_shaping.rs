@@ -205,6 +205,27 @@ async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first
         [Value::Null, Value::Null, Value::Null, Value::Null],
         "a is paid in full, b and c are not yet due, d has no due date; no else leaves the cell empty"
     );
+    let averages = json!([{"p": "High", "avg": 3.335}, {"p": "Low", "avg": -10.5}, {"p": "Mid", "avg": "1,234.5"}, {"p": "-", "avg": ""}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": averages, "columns": [{"as": "avg", "op": "round", "of": ["avg"], "decimals": 2}, {"as": "whole", "op": "round", "of": ["avg"]}]}),
+        )
+        .await;
+    let rounded: Vec<(Value, Value)> =
+        out["rows"].as_array().unwrap().iter().map(|r| (r["avg"].clone(), r["whole"].clone())).collect();
+    assert_eq!(
+        rounded,
+        [(json!(3.34), json!(3)), (json!(-10.5), json!(-11)), (json!(1234.5), json!(1235)), (Value::Null, Value::Null)],
+        "rounded in place, half away from zero as Excel's ROUND"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": averages, "columns": [{"as": "avg", "op": "round", "of": ["avg"], "decimals": -1}]}),
+        )
+        .await;
+    assert!(message.contains("decimals"), "{message}");
     let message = h
         .input_error(
             "transforms.add_columns",

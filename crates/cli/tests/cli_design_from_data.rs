@@ -340,3 +340,22 @@ fn a_label_column_a_date_compared_and_a_status_kept_before_its_totals_do_the_job
     let rows: Vec<&str> = written.lines().skip(1).collect();
     assert_eq!(rows, ["2026-07,2", "2026-08,1"], "{written}");
 }
+
+#[test]
+fn averages_rounded_as_said_are_written_rounded() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tickets.csv"),
+        "ticket,priority,days_open,status\nT1,High,2,Closed\nT2,High,3,Closed\nT3,High,5,Closed\nT4,Low,10,Closed\n\
+         T5,Low,11,Closed\nT6,Low,40,Open\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "I'd like the average days_open per priority from tickets.csv. Only count tickets whose status is Closed, and \
+         round the averages to 2 decimals. Save it as averages.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("averages.csv")).unwrap();
+    let rows: Vec<&str> = written.lines().skip(1).collect();
+    assert_eq!(rows, ["High,3.33", "Low,10.5"], "{written}");
+}

@@ -82,6 +82,7 @@ pub fn design(
         gate: None,
         composed: Vec::new(),
         conflicts: Vec::new(),
+        totals: Vec::new(),
     };
     d.sources(reading);
     for step in &reading.steps {
@@ -114,6 +115,8 @@ struct Designer<'a> {
     gate: Option<String>,
     composed: Vec<Composed>,
     conflicts: Vec<Conflict>,
+    /// The last grouping's totals: each one's operation and column.
+    totals: Vec<(&'static str, String)>,
 }
 
 impl Designer<'_> {
@@ -415,6 +418,7 @@ impl Designer<'_> {
 
     fn aggregate(&mut self, by: &[String], aggregations: &[Aggregation]) {
         let rows = self.rows_or_source();
+        self.totals.clear();
         let list: Vec<Value> = aggregations
             .iter()
             .map(|a| {
@@ -423,6 +427,7 @@ impl Designer<'_> {
                     (field, _) => Some(self.column(field, "amount_column")),
                 };
                 let name = result_name(a, self.language);
+                self.totals.push((a.op, name.clone()));
                 let mut agg = Map::new();
                 if let Some(field) = field {
                     agg.insert("field".into(), field);
@@ -613,6 +618,9 @@ impl Designer<'_> {
     }
 
     fn compute(&mut self, name: &str, op: &str, of: &[String], value: Option<f64>) {
+        if op == "round" {
+            return self.round(of.first().map(String::as_str), value.unwrap_or(0.0) as u64);
+        }
         let rows = self.rows_or_source();
         let operands: Vec<String> = of.iter().cloned().chain(value.map(|v| v.to_string())).collect();
         let description = match self.language {
@@ -625,6 +633,44 @@ impl Designer<'_> {
         }
         let inputs = json!({ "items": rows, "columns": [column] });
         if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+        }
+    }
+
+    /// Numbers rounded in place to `decimals`: the column the text names, or the totals it means
+    /// ("the averages": the last grouping's averages; nothing named: its sums and averages).
+    fn round(&mut self, target: Option<&str>, decimals: u64) {
+        let wanted = target.map(|t| slots::singular(&t.to_lowercase()));
+        let op_named = match wanted.as_deref() {
+            Some("average" | "avg" | "mean" | "平均") => Some("avg"),
+            Some("total" | "sum" | "合計") => Some("sum"),
+            Some(_) => None,
+            None => Some(""),
+        };
+        let columns: Vec<String> = match (op_named, target) {
+            (Some(""), _) => {
+                self.totals.iter().filter(|(op, _)| matches!(*op, "avg" | "sum")).map(|(_, n)| n.clone()).collect()
+            }
+            (Some(op), _) => self.totals.iter().filter(|(o, _)| *o == op).map(|(_, n)| n.clone()).collect(),
+            (None, Some(column)) => vec![column.to_owned()],
+            (None, None) => Vec::new(),
+        };
+        let rows = self.rows_or_source();
+        let columns: Vec<Value> = match columns.is_empty() {
+            true => {
+                let open = self.open_var("round_column");
+                vec![json!({ "as": open, "op": "round", "of": [open], "decimals": decimals })]
+            }
+            false => {
+                columns.iter().map(|c| json!({ "as": c, "op": "round", "of": [c], "decimals": decimals })).collect()
+            }
+        };
+        let description = match self.language {
+            Language::En => format!("Round to {decimals} decimal(s)"),
+            Language::Ja => format!("小数点以下{decimals}桁に四捨五入する"),
+        };
+        let inputs = json!({ "items": rows, "columns": columns });
+        if let Some(id) = self.add("round", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }

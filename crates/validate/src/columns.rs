@@ -445,7 +445,7 @@ impl Flow<'_> {
         let Some(Value::Array(columns)) = columns else { return table };
         for (i, column) in columns.iter().enumerate() {
             let op = column.get("op").and_then(Value::as_str).unwrap_or_default();
-            let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio");
+            let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "round");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
             match column.get("of") {
                 Some(Value::Array(of)) => {
@@ -463,7 +463,7 @@ impl Flow<'_> {
                 }
             }
             let kind = match op {
-                "difference" | "sum" | "product" | "ratio" | "year" => ColumnKind::Number,
+                "difference" | "sum" | "product" | "ratio" | "round" | "year" => ColumnKind::Number,
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
                 "label" => label_kind(column),

@@ -6,6 +6,8 @@
 //! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` and `year` the year of a date.
 //! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
 //! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
+//! `round` rounds a number to `decimals` places (0 when left out), half away from zero as
+//! Excel's ROUND does; `as` may name the column it reads, to round it in place.
 
 use std::cmp::Ordering;
 
@@ -43,9 +45,10 @@ enum Op {
     Year,
     Join,
     Label,
+    Round,
 }
 
-const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join, label";
+const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join, label, round";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -61,6 +64,7 @@ impl Op {
             "year" => Op::Year,
             "join" | "concat" => Op::Join,
             "label" => Op::Label,
+            "round" => Op::Round,
             _ => return None,
         })
     }
@@ -69,7 +73,7 @@ impl Op {
     fn arity(self) -> (usize, usize) {
         match self {
             Op::Label => (0, 0),
-            Op::Month | Op::Year => (1, 1),
+            Op::Month | Op::Year | Op::Round => (1, 1),
             Op::Difference | Op::Ratio | Op::Equal | Op::Greater | Op::Less => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
         }
@@ -79,12 +83,17 @@ impl Op {
 /// A `label` column's case: its conditions and the value it gives.
 type Case = (Vec<Condition>, Value);
 
+/// The most decimals `round` keeps.
+const MAX_DECIMALS: u8 = 12;
+
 struct NewColumn {
     name: String,
     op: Op,
     of: Vec<String>,
     /// A number written in the step, the arithmetic's last operand.
     value: Option<cells::Num>,
+    /// For `round`, the decimals kept.
+    decimals: u8,
     separator: String,
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
@@ -115,7 +124,8 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     };
     if op == Op::Label {
         let (cases, otherwise) = parse_cases(n, &name, map)?;
-        return Ok(NewColumn { name, op, of: Vec::new(), value: None, separator: String::new(), cases, otherwise });
+        let separator = String::new();
+        return Ok(NewColumn { name, op, of: Vec::new(), value: None, decimals: 0, separator, cases, otherwise });
     }
     let value = match map.get("value") {
         None => None,
@@ -155,8 +165,17 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             map.get("op").and_then(Value::as_str).unwrap_or_default(),
         )));
     }
+    let decimals = match map.get("decimals") {
+        None => 0,
+        Some(given) => given.as_u64().filter(|d| *d <= u64::from(MAX_DECIMALS)).map(|d| d as u8).ok_or_else(|| {
+            BlockError::input(format!(
+                "`columns` item {n} ({name}): `decimals` is {}; give a whole number from 0 to {MAX_DECIMALS}",
+                cells::describe(given)
+            ))
+        })?,
+    };
     let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
-    Ok(NewColumn { name, op, of, value, separator, cases: Vec::new(), otherwise: Value::Null })
+    Ok(NewColumn { name, op, of, value, decimals, separator, cases: Vec::new(), otherwise: Value::Null })
 }
 
 /// A `label` column's `cases` (each `{when: [conditions], then: value}`) and its `else`.
@@ -227,6 +246,15 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
                 .filter(|t| !t.is_empty())
                 .collect();
             Some(Value::from(parts.join(&column.separator)))
+        }
+        Op::Round => {
+            let n = cells::number(cell(&column.of[0]))?;
+            let factor = 10f64.powi(i32::from(column.decimals));
+            let scaled = n.value * factor;
+            // A half written in decimals (3.335) is stored a hair below it: nudged, as Excel rounds.
+            let rounded =
+                if scaled.abs() < 1e15 { (scaled + scaled.signum() * 1e-9).round() / factor } else { n.value };
+            Some(cells::number_value(rounded))
         }
         Op::Label => Some(
             column

@@ -674,3 +674,26 @@ fn a_lookup_that_drops_rows_without_a_partner_keeps_only_matches_and_a_purchase_
     assert_eq!(r.columns, ["PO Number", "Vendor Name", "Country", "Amount"]);
     assert_eq!(r.renamed, ["PO Number", "Vendor Name", "Country", "PO Amount"]);
 }
+
+#[test]
+fn numbers_rounded_to_the_decimals_said() {
+    let rounded = |text: &str| {
+        read_instruction(text).steps.into_iter().find_map(|s| match s {
+            Step::Compute { operation: "round", of, value, .. } => Some((of, value)),
+            _ => None,
+        })
+    };
+    assert_eq!(
+        rounded("average Days Open per priority from t.csv, and round the averages to 2 decimals. Save a.csv"),
+        Some((vec!["averages".to_owned()], Some(2.0)))
+    );
+    assert_eq!(
+        rounded("Total per vendor from p.csv rounded to the nearest dollar into t.csv"),
+        Some((vec![], Some(0.0)))
+    );
+    assert_eq!(
+        rounded("部門ごとの平均を出して、平均を小数点以下1桁に丸めてください。結果.csv に保存"),
+        Some((vec!["平均".to_owned()], Some(1.0)))
+    );
+    assert_eq!(rounded("取引先ごとに合計し、円未満を四捨五入して 結果.csv に保存"), Some((vec![], Some(0.0))));
+}
