@@ -100,7 +100,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
                 .iter()
                 .any(|w| before.ends_with(w));
-            !example && !COUNTS.is_match(after)
+            // "(1) add a Tax column, (2) …": the number of an item of a list.
+            let item = before.ends_with('(') && after.starts_with(')')
+                || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
+            !example && !item && !COUNTS.is_match(after)
         })
         .map(|n| around(text, n.start, n.end))
         .collect()
@@ -242,6 +245,15 @@ mod tests {
         }
         let copy = "Convert ledger.csv to ledger.xlsx";
         assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
+    }
+
+    #[test]
+    fn the_numbers_of_a_list_s_items_are_no_amounts() {
+        let plan: planwright_plan::Plan =
+            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let text = "for quotes.csv please: (1) add a Tax column, (2) keep only Quote. 3) save it; over 500";
+        let unused = unused_numbers(text, &plan);
+        assert!(unused.len() == 1 && unused[0].ends_with("over 500"), "{unused:?}");
     }
 
     #[test]
