@@ -695,7 +695,7 @@ fn ja_field_before(clause: &str, end: usize) -> Option<String> {
 
 static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(total|totals|sum|sums|subtotal|subtotals|add up|count|counts|number of|how many|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
+        r"(?i)\b(total|totals|totall?ed|totall?ing|sum|sums|summed|summing|subtotal|subtotals|add up|count|counts|number of|how many|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
     )
 });
 static EN_BY: LazyLock<Regex> =
@@ -716,6 +716,9 @@ static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+(
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)\s+\w+\s+\w+(?:\s+\w+)?$"));
 
+static EN_SLASHED_PAIR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));
+
 pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
     let lower = clause.to_ascii_lowercase();
     let mut by = Vec::new();
@@ -728,6 +731,15 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             .any(|w| before.ends_with(w))
             || EN_TOP_BEFORE_BY.is_match(before)
         {
+            continue;
+        }
+        // "for each department/category combination": two columns, one group.
+        if let Some(c) = EN_SLASHED_PAIR.captures(&lower[m.end()..]) {
+            first.get_or_insert(m.start());
+            let at = m.end();
+            by.extend(
+                ["a", "b"].iter().filter_map(|g| c.name(g)).map(|g| clause[at + g.start()..at + g.end()].to_owned()),
+            );
             continue;
         }
         if let Some(phrase) = english_phrase_after(clause, m.end()) {

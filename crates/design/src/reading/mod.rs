@@ -557,6 +557,7 @@ impl Reader<'_> {
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
         let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
+        let steps = one_row_per_group(steps);
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -1454,16 +1455,20 @@ fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Ve
     steps
 }
 
-/// 「部門ごとにまとめて、件数と金額の合計を出して」: the groups said in one clause, what to
-/// total in the next, are one grouping (the first totals nothing it names).
+/// 「部門ごとにまとめて、件数と金額の合計を出して」, "totalled by department and category … the
+/// summed Amount, one row for each department/category combination": the groups said in one
+/// clause and what to total in the next (with no groups, or the same) are one grouping (the
+/// first totals nothing it names).
 fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
     let mut i = 0;
     while i + 1 < steps.len() {
         let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
         let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) => {
+                let same_groups =
+                    by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
                 !by.is_empty()
-                    && later_by.is_empty()
+                    && (later_by.is_empty() || same_groups)
                     && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
             }
             _ => false,
@@ -1476,6 +1481,30 @@ fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
         }
         i += 1;
     }
+    steps
+}
+
+/// "totalled by department and category … one row for each department/category combination":
+/// one row per group is what the grouping gives, not a duplicate check.
+fn one_row_per_group(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let letters = |text: &str| -> String {
+        let text = text.to_lowercase();
+        let text = text.trim_end_matches("combinations").trim_end_matches("combination").trim_end_matches("pairs");
+        text.chars().filter(|c| c.is_alphanumeric()).collect()
+    };
+    let groups: Vec<String> = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Aggregate { by, .. } if !by.is_empty() => Some(by.iter().map(|b| letters(b)).collect::<String>()),
+            _ => None,
+        })
+        .collect();
+    steps.retain(|(_, s)| match s {
+        Step::Duplicates { by, remove: true, .. } if !by.is_empty() => {
+            !groups.contains(&by.iter().map(|b| letters(b)).collect::<String>())
+        }
+        _ => true,
+    });
     steps
 }
 

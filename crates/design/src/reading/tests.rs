@@ -697,3 +697,20 @@ fn numbers_rounded_to_the_decimals_said() {
     );
     assert_eq!(rounded("取引先ごとに合計し、円未満を四捨五入して 結果.csv に保存"), Some((vec![], Some(0.0))));
 }
+
+#[test]
+fn one_row_for_each_group_is_what_the_grouping_gives() {
+    let r = read_instruction(
+        "I need expense_ledger.xlsx totalled by department and category. Just Department, Category and the summed Amount, one row for each department/category combination that appears. Put it in s.csv",
+    );
+    assert_eq!(ops(&r), ["aggregate"], "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["department", "category"]);
+    assert_eq!(aggregations.len(), 1);
+    assert_eq!(aggregations[0].field.as_deref(), Some("Amount"));
+    // Duplicates removed by another key than the groups stay.
+    let r = read_instruction(
+        "Remove duplicates so there is one row per invoice, then total the amount per customer from a.csv into b.csv",
+    );
+    assert_eq!(ops(&r), ["dedupe", "aggregate"], "{:?}", r.steps);
+}

@@ -66,7 +66,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     exclude: re(r"\b(exclude|excluding|drop|remove|discard|ignore|skip|leave out|filter out|without|except)\b"),
     aggregate: re(
-        r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
+        r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
     join: re(
         r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|compare .* (with|against|to))\b",
@@ -115,7 +115,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(read|load|open|import|keep|filter|exclude|drop|remove|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log ?in|click|download|write|save|export|output|create|generate|produce|then|list|flag|take|get|pull|put|store|give|pick|find|check|look up|fetch|go|visit|navigate|sign|capture|convert|copy|split|sort)\b",
     ),
     totals: re(
-        r"\b(total|totals|sum|sums|subtotal|subtotals|add up|aggregate|count|counts|average|mean|how many|number of|group|grouped)\b",
+        r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|count|counts|average|mean|how many|number of|group|grouped)\b",
     ),
     operation: re(
         r"\b(add (?:them |it |these |those |all |everything |the \w+ )?up|sum(?: up)?|total (?:up|them|it|per|by|each)|subtotal|tally(?: up)?|count|average|group|sort|rank|order (?:them |it )?by|match|compare|reconcile|calculate|compute|subtract|deduct|multiply|divide|dedupe|de-?duplicate)\b",
