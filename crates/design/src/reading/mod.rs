@@ -572,8 +572,8 @@ impl Reader<'_> {
     }
 
     /// "which invoices … don't have any payment … list those unpaid invoices": with rows kept
-    /// for having no partner, a state of payment or matching said of them is what the match
-    /// finds, not a column's value.
+    /// for having no partner, a state of payment or matching said of them, the rows' own name,
+    /// and whether a partner is there, are what the match finds, not a column's value.
     fn states_the_match_says(&mut self) {
         const MATCH_STATES: &[&str] = &[
             "paid",
@@ -597,17 +597,23 @@ impl Reader<'_> {
             "未消込",
             "消込済",
         ];
-        if !self.reading.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })) {
+        let Some(wanted) = self.reading.steps.iter().find_map(|s| match s {
+            Step::Join { unmatched: true, wanted, .. } => Some(wanted.clone()),
+            _ => None,
+        }) else {
             return;
-        }
+        };
+        // 「入金が1件もない請求だけ」「一部でも入金があるものは対象外」: the rows wanted, and the
+        // partner's presence, are what the match says too.
+        let said_by_the_match = |c: &Condition| {
+            let value = c.value.as_str().map(str::to_lowercase);
+            let state = value.as_deref().is_some_and(|v| MATCH_STATES.contains(&v));
+            let subject = value.is_some() && value == wanted.as_deref().map(str::to_lowercase);
+            c.field.is_none() && c.operator == "eq" && (state || subject)
+                || c.operator == "ne" && value.as_deref() == Some("")
+        };
         self.reading.steps.retain(|s| match s {
-            Step::Filter { conditions, .. } => {
-                !conditions.iter().all(|c| {
-                    c.field.is_none()
-                        && c.operator == "eq"
-                        && c.value.as_str().is_some_and(|v| MATCH_STATES.contains(&v.to_lowercase().as_str()))
-                }) || conditions.is_empty()
-            }
+            Step::Filter { conditions, .. } => conditions.is_empty() || !conditions.iter().all(said_by_the_match),
             _ => true,
         });
     }

@@ -714,3 +714,14 @@ fn one_row_for_each_group_is_what_the_grouping_gives() {
     );
     assert_eq!(ops(&r), ["dedupe", "aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn the_rows_wanted_and_a_partner_s_presence_are_what_a_one_sided_match_says() {
+    let r = read_instruction(
+        "請求一覧.csv の中で、入金明細.csv にまだ入金が1件もない請求だけを 未入金請求.csv に出していただけますか。突き合わせは請求番号でお願いします。一部でも入金があるものは対象外で大丈夫です。",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Join { unmatched: true, wanted: Some(w), key: Some(k), .. } if w == "請求" && k == "請求番号")
+    );
+}

@@ -277,7 +277,7 @@ pub static EN_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
 /// Japanese: 「入金のない請求書」「受領がまだない発注」「社員名簿にない申請」.
 pub static JA_UNMATCHED_SUBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:の|が|に)(?:まだ)?(?:ない|無い|存在しない|見つからない|載っていない|登録されていない)(?P<x>[^、。をがはでと\s「」]{1,12}?)(?:を|が|は|だけ|のみ|の|、|。|$)|(?P<y>[^、。をがはでと\s「」]{1,12})(?:のうち|の中で)",
+        r"(?:の|が|に|も)(?:まだ)?(?:ない|無い|存在しない|見つからない|載っていない|登録されていない)(?P<x>[^、。をがはでと\s「」]{1,12}?)(?:を|が|は|だけ|のみ|の|、|。|$)|(?P<y>[^、。をがはでと\s「」]{1,12})(?:のうち|の中で)",
     )
 });
 /// English: what a filter keeps ("keep only the suppliers whose balance …").
