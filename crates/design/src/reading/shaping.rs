@@ -122,6 +122,14 @@ static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:同じ|一致|重複|等しい)",
     )
 });
+/// Words for the rows themselves, never a duplicate's key (「同じ行」「同じもの」).
+const JA_NOT_KEYS: &[&str] = &["支払", "データ", "行", "もの", "件", "明細"];
+/// 「支払日・取引先・金額の3つがすべて同じ」: three or more columns the same.
+static JA_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<list>[^、。をがはでと\s「」・]{1,16}(?:・[^、。をがはでと\s「」・]{1,16}){2,})(?:の(?:\d+|[一二三四五六七八九十]+)つ|の組み合わせ)?(?:が|は)(?:すべて|全て|全部|いずれも)?(?:同じ|一致|重複|等しい)",
+    )
+});
 static JA_SAME_EACH: LazyLock<Regex> =
     LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)"));
 static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
@@ -537,8 +545,12 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
                 EN_COMBINATION.captures_iter(&lower).flat_map(|c| [en_column(&c["a"]), en_column(&c["b"])]).flatten(),
             )
             .collect(),
-        super::Language::Ja => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+        super::Language::Ja => match JA_SAME_LIST.captures(text) {
+            Some(c) => slots::list_items(&c["list"]).iter().filter_map(|n| ja_column(n)).collect(),
+            None => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+        },
     };
+    keys.retain(|k| !JA_NOT_KEYS.contains(&k.as_str()));
     let mut seen = std::collections::HashSet::new();
     keys.retain(|k| seen.insert(k.clone()));
     keys
@@ -570,7 +582,11 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         return None;
     }
     let mut by: Vec<String> = Vec::new();
-    if let Some(c) = JA_SAME_PAIR.captures(clause) {
+    // 「支払日・取引先・金額の3つがすべて同じ行」: a list of any length.
+    if let Some(c) = JA_SAME_LIST.captures(clause) {
+        by.extend(slots::list_items(&c["list"]).iter().filter_map(|n| ja_column(n)));
+    }
+    if let Some(c) = JA_SAME_PAIR.captures(clause).filter(|_| by.is_empty()) {
         by.extend([&c["a"], &c["b"]].into_iter().filter_map(|n| ja_column(n.trim_start_matches("同じ"))));
     }
     if by.is_empty() {
@@ -581,7 +597,7 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
             by.extend(c.name("a").or(c.name("b")).and_then(|m| ja_column(m.as_str())));
         }
     }
-    by.retain(|b| !matches!(b.as_str(), "支払" | "データ" | "行" | "もの" | "件" | "明細"));
+    by.retain(|b| !JA_NOT_KEYS.contains(&b.as_str()));
     by.dedup();
     Some((found.start(), Step::Duplicates { by, remove, keep_last: JA_KEEP_LAST.is_match(clause) }))
 }

@@ -725,3 +725,15 @@ fn the_rows_wanted_and_a_partner_s_presence_are_what_a_one_sided_match_says() {
         matches!(&r.steps[0], Step::Join { unmatched: true, wanted: Some(w), key: Some(k), .. } if w == "請求" && k == "請求番号")
     );
 }
+
+#[test]
+fn a_list_of_columns_all_the_same_is_the_key_of_duplicates() {
+    let r = read_instruction(
+        "二重払いがないか確認したいです。支払明細.csv の中で、支払日・取引先・金額の3つがすべて同じ行があれば、1件目も含めて該当する行を全部 候補.csv に出してください。摘要は違っていても同じものとして扱ってください。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["支払日", "取引先", "金額"]),
+        "{:?}",
+        r.steps
+    );
+}
