@@ -122,6 +122,12 @@ static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:同じ|一致|重複|等しい)",
     )
 });
+/// The columns of 「支払日・取引先・金額の3つ」, without the count closing the list.
+fn same_list(list: &str) -> Vec<String> {
+    let list = super::words::JA_LIST_COUNT.find(list).map_or(list, |m| &list[..m.start()]);
+    slots::list_items(list).iter().filter_map(|n| ja_column(n)).collect()
+}
+
 /// Words for the rows themselves, never a duplicate's key (「同じ行」「同じもの」).
 const JA_NOT_KEYS: &[&str] = &["支払", "データ", "行", "もの", "件", "明細"];
 /// 「支払日・取引先・金額の3つがすべて同じ」: three or more columns the same.
@@ -546,7 +552,7 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
             )
             .collect(),
         super::Language::Ja => match JA_SAME_LIST.captures(text) {
-            Some(c) => slots::list_items(&c["list"]).iter().filter_map(|n| ja_column(n)).collect(),
+            Some(c) => same_list(&c["list"]),
             None => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
         },
     };
@@ -584,7 +590,7 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
     let mut by: Vec<String> = Vec::new();
     // 「支払日・取引先・金額の3つがすべて同じ行」: a list of any length.
     if let Some(c) = JA_SAME_LIST.captures(clause) {
-        by.extend(slots::list_items(&c["list"]).iter().filter_map(|n| ja_column(n)));
+        by.extend(same_list(&c["list"]));
     }
     if let Some(c) = JA_SAME_PAIR.captures(clause).filter(|_| by.is_empty()) {
         by.extend([&c["a"], &c["b"]].into_iter().filter_map(|n| ja_column(n.trim_start_matches("同じ"))));
