@@ -517,12 +517,13 @@ static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)の(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|引っ張)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張)",
     )
 });
 
 /// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",
-/// 「社員.csvの部署と役職を付けて」); empty when the text names none.
+/// 「社員.csvの部署と役職を付けて」「マスタ.xlsx から担当者と締日を引っ張ってきて」); empty when the
+/// text names none.
 pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
     match language {
         super::Language::En => {

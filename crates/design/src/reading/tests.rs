@@ -737,3 +737,15 @@ fn a_list_of_columns_all_the_same_is_the_key_of_duplicates() {
         r.steps
     );
 }
+
+#[test]
+fn a_lookup_pulled_from_a_master_keeps_every_row_and_brings_what_it_names() {
+    let r = read_instruction(
+        "売掛金残高.csv に、取引先マスタ.xlsx から担当者と締日を取引先コードで引っ張ってきて、列を追加してください。マスタに載っていない取引先も消さずに残しておいて、その行の担当者と締日は空欄のままで大丈夫です。ファイル名は 売掛金残高_担当者付き.xlsx でお願いします。",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    let Step::Join { key, keep_all_of, bring, unmatched: false, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(key.as_deref(), Some("取引先コード"));
+    assert_eq!(keep_all_of.as_deref(), Some("売掛金残高.csv"));
+    assert_eq!(bring, &["担当者", "締日"]);
+}
