@@ -815,6 +815,11 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
             return None;
         }
+        // "(keep one copy of each)", "if two rows differ in any column, keep both": which of
+        // the duplicates stay, said to the duplicate check.
+        if conditions.is_empty() && words::KEEPS_OF_DUPLICATES.is_match(&lower) {
+            return None;
+        }
         // 「以下お願いします」 ("as follows"): a comparison word compares nothing without its number.
         let comparison_only = trigger.is_some_and(|m| {
             matches!(

@@ -15,7 +15,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once)\b",
+        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies))\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -319,6 +319,8 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
             }
         }
     }
+    // "exact copies of another row": the whole row is the key.
+    by.retain(|b| !(b.starts_with("another ") || b.starts_with("other ") || b == "each other"));
     by.dedup();
     let keep_last = EN_KEEP_LAST.is_match(lower);
     Some((found.start(), Step::Duplicates { by, remove, keep_last }))

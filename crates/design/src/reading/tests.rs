@@ -749,3 +749,11 @@ fn a_lookup_pulled_from_a_master_keeps_every_row_and_brings_what_it_names() {
     assert_eq!(keep_all_of.as_deref(), Some("売掛金残高.csv"));
     assert_eq!(bring, &["担当者", "締日"]);
 }
+
+#[test]
+fn exact_copies_of_another_row_are_removed_whole_and_which_stay_is_no_filter() {
+    let r = read_instruction(
+        "bug_export.csv came out of the tracker with some rows repeated. Could you remove the rows that are exact copies of another row (keep one copy of each)? If two rows differ in any column, keep both. Save what's left as deduped.csv.",
+    );
+    assert!(matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }] if by.is_empty()), "{:?}", r.steps);
+}

@@ -335,6 +335,13 @@ pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ)?\s*(?:に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
     )
 });
+/// Which of the duplicates stay: "keep one copy of each", "keep both", 「1件だけ残す」.
+pub static KEEPS_OF_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\bkeep (?:just |only )?(?:one|both|each|a single|the first|the last|the latest|the earliest) ?(?:copy|copies|row|one|of them|of each)?\b|(?:1|１|一)件(?:だけ|のみ)?(?:を)?残|両方(?:とも)?残",
+    )
+});
+
 /// New names for the chosen columns, in their order: "rename them to id, name, amount",
 /// 「見出しはそれぞれ employee_id、name、amount に変えて」.
 static EN_RENAMED: LazyLock<Regex> = LazyLock::new(|| {
