@@ -418,6 +418,18 @@ static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)",
     )
 });
+/// 「実績が予算を上回って」「実績が予算より多い」, "actual is greater than budget": one column
+/// above or below another.
+static JA_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()\d]{1,16})(?:を|より)(?P<op>上回|超え|超過|下回|大き|多|小さ|少な)",
+    )
+});
+static EN_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:if|when|where|whose)\s+)?(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:is|are)\s+(?P<op>greater than|more than|higher than|larger than|above|bigger than|less than|lower than|smaller than|below)\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+    )
+});
 static JA_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()]{1,16})と(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)|(?P<c>[^\s、。をがはのと「」（）()]{1,16})と(?P<d>[^\s、。をがはのと「」（）()]{1,16})が(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)",
@@ -438,19 +450,29 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
             Language::Ja => name.to_owned(),
         }
     };
-    pattern
-        .captures_iter(clause)
-        .filter_map(|c| {
+    let above = match language {
+        Language::En => &*EN_COLUMN_ABOVE,
+        Language::Ja => &*JA_COLUMN_ABOVE,
+    };
+    let differ = pattern.captures_iter(clause).map(|c| (c, "ne"));
+    let ordered = above.captures_iter(clause).map(|c| {
+        let op = c.name("op").map_or("", |m| m.as_str()).to_ascii_lowercase();
+        let below = ["下回", "小さ", "少な", "less", "lower", "smaller", "below"].iter().any(|w| op.starts_with(w));
+        (c, if below { "lt" } else { "gt" })
+    });
+    differ
+        .chain(ordered)
+        .filter_map(|(c, operator)| {
             let a = c.name("a").or(c.name("c"))?.as_str();
             let b = c.name("b").or(c.name("d"))?.as_str();
             let (a, b) = (clean(a), clean(b));
             let names_rows = |n: &str| slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
-            if a.is_empty() || b.is_empty() || names_rows(&a) || names_rows(&b) || b.parse::<f64>().is_ok() {
+            let number = |n: &str| n.replace(',', "").parse::<f64>().is_ok() || n.chars().any(|ch| ch.is_ascii_digit());
+            if a.is_empty() || b.is_empty() || names_rows(&a) || names_rows(&b) || number(&b) {
                 return None;
             }
-            let condition =
-                Condition { field: Some(a), operator: "ne", value: serde_json::json!({ "column": b }), value2: None };
-            Some((condition, c.get(0)?.range()))
+            let value = serde_json::json!({ "column": b });
+            Some((Condition { field: Some(a), operator, value, value2: None }, c.get(0)?.range()))
         })
         .collect()
 }

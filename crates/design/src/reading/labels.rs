@@ -43,7 +43,7 @@ static EN_NAME_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 /// One case of a Japanese label: 「金額が10万円以上なら「要承認」」, 「10万円未満の場合は不要」.
 static JA_CASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<cond>[^、。,]+?)(?:ならば|なら|の場合は|の場合|場合は|のときは|のとき|であれば|だったら|は)\s*「?(?P<then>[^、。,「」\s]{1,20}?)」?\s*(?:と|を|に|、|,|。|$)",
+        r"(?P<cond>[^、。,]+?)(?:ならば|なら|の場合は|の場合|場合は|のときは|のとき|であれば|だったら|いれば|ければ|れば|は)\s*「?(?P<then>[^、。,「」\s]{1,20}?)」?\s*(?:と|を|に|、|,|。|$)",
     )
 });
 /// The value when no case holds: 「それ以外は「不要」」, 「そうでなければ正常」.
@@ -122,10 +122,24 @@ fn japanese(text: &str) -> Option<(Range<usize>, Step)> {
     }
     let end = otherwise.as_ref().and_then(|o| o.get(0)).map_or(span.end, |m| m.end());
     let name = JA_NAME.captures(text).and_then(|n| n.name("a").or(n.name("b")).or(n.name("c")).or(n.name("d")));
+    // The name may follow the cases (「…と入れる判定の列を追加」): the span covers it too.
     let start = name.map_or(span.start, |n| n.start().min(span.start));
-    let name = name.map_or_else(|| "区分".to_owned(), |n| n.as_str().to_owned());
+    let end = name.filter(|n| n.start() >= end).map_or(end, |n| n.end());
+    let name = name.map_or_else(|| "区分".to_owned(), |n| noun_at_end(n.as_str().trim_end_matches('の')));
     let otherwise = otherwise.and_then(|o| o.name("else").map(|m| m.as_str().to_owned()));
     Some((start..end, Step::Label { name, cases, otherwise }))
+}
+
+/// The noun closing a phrase: 「入れる判定」 → 「判定」 (no kana verb before the name).
+fn noun_at_end(phrase: &str) -> String {
+    let hiragana = |c: char| matches!(c, '\u{3041}'..='\u{309f}');
+    let noun: String = phrase.chars().rev().take_while(|c| !hiragana(*c)).collect();
+    let noun: String = noun.chars().rev().collect();
+    if noun.is_empty() {
+        phrase.to_owned()
+    } else {
+        noun
+    }
 }
 
 /// The end of a parenthesis right after `end` ("… Open otherwise (so the 31st itself is

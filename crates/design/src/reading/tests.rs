@@ -757,3 +757,33 @@ fn exact_copies_of_another_row_are_removed_whole_and_which_stay_is_no_filter() {
     );
     assert!(matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }] if by.is_empty()), "{:?}", r.steps);
 }
+
+#[test]
+fn a_label_may_compare_two_columns_and_be_named_after_its_cases() {
+    let r = read_instruction(
+        "budget.csvに、実績から予算を引いた差額の列と、実績が予算を上回っていれば「超過」、そうでなければ「予算内」と入れる判定の列を追加してください。予実比較.xlsxに出力お願いします。",
+    );
+    assert_eq!(ops(&r), ["compute", "label"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Compute { name, operation: "difference", .. } if name == "差額"));
+    let Step::Label { name, cases, otherwise } = &r.steps[1] else { panic!() };
+    assert_eq!((name.as_str(), otherwise.as_deref()), ("判定", Some("予算内")));
+    assert_eq!(
+        cases[0],
+        (
+            vec![Condition {
+                field: Some("実績".into()),
+                operator: "gt",
+                value: json!({"column": "予算"}),
+                value2: None
+            }],
+            "超過".to_owned()
+        )
+    );
+    let r = read_instruction(
+        "Read costs.csv and mark it Over if the actual is greater than the budget, otherwise OK. Save c.csv",
+    );
+    let Step::Label { cases, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(cases[0].0.len(), 1, "{cases:?}");
+    assert_eq!(cases[0].0[0].value, json!({"column": "budget"}));
+    assert_eq!(cases[0].0[0].operator, "gt");
+}
