@@ -523,7 +523,7 @@ impl Designer<'_> {
         };
         let mut inputs =
             json!({ "left": left, "right": right, "left_key": left_key, "right_key": right_key, "strategy": strategy });
-        if matches!(strategy, "left" | "right") && !lookup.bring.is_empty() {
+        if matches!(strategy, "inner" | "left" | "right") && !lookup.bring.is_empty() {
             inputs["bring"] = json!(lookup.bring);
         }
         let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {

@@ -73,7 +73,15 @@ static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:contains?|containing|includes?|including|mentions?|mentioning)\s+(?:the\s+(?:word|text)\s+)?(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+        r#"(?i)\b(?:contains?|containing|includes?|including|mentions?|mentioning)\s+(?:the\s+(?:word|text)\s+|an?\s+|the\s+)?(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
+    )
+});
+
+/// "the assets with Status Disposed", "lines with approval Rejected": a state column and its
+/// value, written as a cell would be.
+static EN_WITH_STATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i:\bwith (?:a |the |an )?)(?P<field>(?i:status|state|approval|result|priority|stage|type|category))\s+(?:of\s+)?["'“]?(?P<value>[A-Z][\w-]*)["'”]?"#,
     )
 });
 
@@ -364,6 +372,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
             conditions.push(over_column(x));
         }
     }
+    for c in EN_WITH_STATE.captures_iter(clause) {
+        if !taken(c.get(0).expect("match").range()) {
+            let value = Value::from(&c["value"]);
+            conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
+        }
+    }
     for c in EN_FILLED.captures_iter(clause) {
         let field = c.name("field").or(c.name("f2")).map(|m| slots::singular(m.as_str().trim()));
         if field.as_deref().is_some_and(slots::is_row_noun) {
@@ -401,9 +415,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
             continue;
         }
+        // "defects that aren't closed yet": every other state.
+        let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w));
         conditions.push(Condition {
             field: None,
-            operator: "eq",
+            operator: if negated { "ne" } else { "eq" },
             value: Value::from(word.to_ascii_lowercase()),
             value2: None,
         });
@@ -808,7 +824,10 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         // "Total the amounts", not "invoice_date and total out of every PDF".
         let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();
         // "highest first", "largest to smallest": an order, not a maximum.
-        if matches!(op, "max" | "min") && matches!(next, "first" | "to" | "down" | "on" | "at" | "up") {
+        let previous = lower[..m.start()].split_whitespace().next_back().unwrap_or_default();
+        if matches!(op, "max" | "min")
+            && (matches!(next, "first" | "to" | "down" | "on" | "at" | "up") || matches!(previous, "to" | "from"))
+        {
             continue;
         }
         // "Only count tickets whose Status is Closed" says which rows count, not a count.

@@ -69,6 +69,9 @@ pub fn read(text: &str, language: Language) -> Option<(Range<usize>, Step)> {
 }
 
 fn english(text: &str) -> Option<(Range<usize>, Step)> {
+    if let Some(cases) = english_cases(text) {
+        return Some(cases);
+    }
     let lower = text.to_ascii_lowercase();
     let c = EN_THEN_WHEN.captures(&lower).or_else(|| EN_WHEN_THEN.captures(&lower))?;
     let said = |group: &str| c.name(group).map(|m| unquote(&text[m.range()]));
@@ -89,6 +92,54 @@ fn english(text: &str) -> Option<(Range<usize>, Step)> {
     let name = name.map_or_else(|| "Flag".to_owned(), |n| unquote(&text[n.range()]));
     let step = Step::Label { name, cases: vec![(when, then)], otherwise };
     Some((start..with_parenthesis(text, whole.end()), step))
+}
+
+/// One case of an English list of cases: "High when Amount is over 5k", "'Late' if …".
+static EN_CASE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?P<then>"[^"]{1,40}"|'[^']{1,40}'|“[^”]{1,40}”|[A-Z][\w-]*(?: [A-Z][\w-]*)?) (?:when|if|for) (?P<cond>[^,;.()]+)"#,
+    )
+});
+
+/// "add a Size column: High when Amount is over 5k, Medium when it is between 500 and 5k, Low
+/// when it is under 500": two or more cases in a row, each naming its value first (a case
+/// without its column tests the first's).
+fn english_cases(text: &str) -> Option<(Range<usize>, Step)> {
+    let lower = text.to_ascii_lowercase();
+    let name = EN_NAME_CALLED.captures(&lower).or_else(|| EN_NAME_BEFORE.captures(&lower))?.name("name")?;
+    let mut cases: Vec<(Vec<Condition>, String)> = Vec::new();
+    let mut end = name.end();
+    for c in EN_CASE.captures_iter(&text[name.end()..]) {
+        let whole = c.get(0)?;
+        // The cases follow one another: only punctuation, words in brackets, "and" between.
+        let gap = &text[end..name.end() + whole.start()];
+        let between = gap.trim_matches(|ch: char| ch == ' ' || ch == ',' || ch == ';' || ch == ':' || ch == '-');
+        let joined = between.is_empty()
+            || between.eq_ignore_ascii_case("and")
+            || between.eq_ignore_ascii_case("or")
+            || between.starts_with('(') && between.ends_with(')');
+        if !cases.is_empty() && !joined {
+            break;
+        }
+        let mut when = conditions::english(&c["cond"]);
+        let first_field = cases.first().and_then(|(w, _)| w.first()).and_then(|c| c.field.clone());
+        for condition in &mut when {
+            if condition.field.as_deref().is_none_or(|f| matches!(f.to_ascii_lowercase().as_str(), "it" | "they")) {
+                condition.field.clone_from(&first_field);
+            }
+        }
+        let then = unquote(&c["then"]);
+        if when.is_empty() || is_filler(&then) {
+            break;
+        }
+        cases.push((when, then));
+        end = with_parenthesis(text, name.end() + whole.end());
+    }
+    if cases.len() < 2 {
+        return None;
+    }
+    let step = Step::Label { name: unquote(&text[name.range()]), cases, otherwise: None };
+    Some((name.start()..end, step))
 }
 
 fn japanese(text: &str) -> Option<(Range<usize>, Step)> {

@@ -413,7 +413,14 @@ impl Reader<'_> {
             if let Some(word) = l.operation.find(&lower).filter(|_| !placed_by_others) {
                 unplaced.push((index, steps_before, words::steps_of_operation(word.as_str())));
             }
-            if let Some(m) = l.confirm.find(&lower) {
+            // "the lines whose Approval is Rejected": a column named Approval asks no one.
+            let approval_column = |m: &regex::Match| {
+                let (before, after) = (lower[..m.start()].trim_end(), lower[m.end()..].trim_start());
+                m.as_str() == "approval"
+                    && (["whose", "where", "with", "the"].iter().any(|w| before.ends_with(w))
+                        || ["is ", "column", "status", "=", "isn't"].iter().any(|w| after.starts_with(w)))
+            };
+            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m)) {
                 steps.push((clause.start + m.start(), Step::Confirm));
             } else if let Some(m) = l.ask.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
@@ -446,10 +453,11 @@ impl Reader<'_> {
                 let unmatched = l.unmatched.is_match(&lower_text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
-                let keep_all_of = words::keep_all_of(self.text, self.language).filter(|_| !unmatched);
-                let bring = match &keep_all_of {
-                    Some(_) => shaping::brought_columns(self.text, self.language),
-                    None => Vec::new(),
+                let keep_all_of = words::keep_all_of(self.text, self.language)
+                    .filter(|_| !unmatched && !words::DROPS_UNMATCHED.is_match(self.text));
+                let bring = match unmatched {
+                    false => shaping::brought_columns(self.text, self.language),
+                    true => Vec::new(),
                 };
                 let side_keys = words::side_keys(self.text, self.language);
                 let key = key.filter(|_| side_keys.len() < 2);
@@ -524,7 +532,7 @@ impl Reader<'_> {
                 if not_in && matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty()) {
                     said_by_the_match.push(at);
                 }
-                steps.push((at, step));
+                steps.extend(each_group_left_out(step, &lower).into_iter().map(|s| (at, s)));
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
         }
@@ -542,6 +550,11 @@ impl Reader<'_> {
             }
         }
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
+        if let Some(m) =
+            shaping::EN_SECOND_SORT_KEY.find(&lower_text).filter(|_| steps.iter().any(|(_, s)| s.name() == "sort"))
+        {
+            self.reading.unplaced.push(self.text[m.range()].to_owned());
+        }
         steps.sort_by_key(|(at, _)| *at);
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
@@ -1493,6 +1506,19 @@ fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
         i += 1;
     }
     steps
+}
+
+/// "everything except the assets with Status Disposed and the assets that cost less than
+/// $2,500": two groups left out, each on its own — not the rows that are both.
+fn each_group_left_out(step: Step, lower: &str) -> Vec<Step> {
+    match step {
+        Step::Filter { conditions, exclude: true }
+            if conditions.len() > 1 && words::AND_ANOTHER_GROUP.is_match(lower) =>
+        {
+            conditions.into_iter().map(|c| Step::Filter { conditions: vec![c], exclude: true }).collect()
+        }
+        other => vec![other],
+    }
 }
 
 /// "totalled by department and category … one row for each department/category combination":

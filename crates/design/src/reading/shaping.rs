@@ -330,8 +330,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let top = EN_TOP.captures(lower);
     // "purchase order lines", "order number": an order that is a thing, not a sorting.
     let sort = EN_SORT.find_iter(lower).find(|m| {
+        let before = lower[..m.start()].trim_end();
         let noun = m.as_str() == "order"
-            && (lower[..m.start()].trim_end().ends_with("purchase")
+            && (before.ends_with("purchase")
+                || ["in that", "in this", "in the same", "in the given", "in the listed"]
+                    .iter()
+                    .any(|w| before.ends_with(w))
                 || ["line", "number", "no", "id", "date", "total"]
                     .iter()
                     .any(|w| lower[m.end()..].trim_start().starts_with(w)));
@@ -377,6 +381,11 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     };
     Some((at, Step::Sort { by, descending, limit }))
 }
+
+/// "by Region, and within each region by Amount": an order by a second key, which the reader
+/// does not read (asked, not dropped).
+pub static EN_SECOND_SORT_KEY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:then by|and then by|within (?:each|every|the same) [a-z]+,? by|and by)\b"));
 
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
 static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
@@ -539,7 +548,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
         }
         super::Language::Ja => {
             let Some(c) = JA_BROUGHT.captures(text) else { return Vec::new() };
-            c["cols"].split(['と', '、', '・']).filter_map(ja_column).collect()
+            c["cols"].split(['と', '、', '・']).map(|c| c.trim_matches(['「', '」'])).filter_map(ja_column).collect()
         }
     }
 }

@@ -787,3 +787,63 @@ fn a_label_may_compare_two_columns_and_be_named_after_its_cases() {
     assert_eq!(cases[0].0[0].value, json!({"column": "budget"}));
     assert_eq!(cases[0].0[0].operator, "gt");
 }
+
+#[test]
+fn fourth_round_phrasings_read_as_said() {
+    let r = read_instruction(
+        "Using payroll_october.xlsx, give me the number of employees and the total Gross Pay for each department. Leave out anyone whose Status is Terminated. Columns Department, Headcount, Total Gross, saved as d.csv.",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
+    assert_eq!(r.columns, ["Department", "Headcount", "Total Gross"]);
+    let r = read_instruction(
+        "every transaction in s.csv whose Description mentions a refund. Only keep Date, Order No, Customer and Amount, in that order, and call the Amount column Refund Amount. File name r.csv please.",
+    );
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!() };
+    assert_eq!(conditions[0].value, json!("refund"));
+    assert_eq!(r.renamed, ["Date", "Order No", "Customer", "Refund Amount"]);
+    // Two groups left out each on its own; a state column written with its value.
+    let r = read_instruction(
+        "I need a clean list from fixed_assets.csv: everything except the assets with Status Disposed and the assets that cost less than $2,500. Save it as c.csv.",
+    );
+    assert_eq!(ops(&r), ["filter", "filter"], "{:?}", r.steps);
+    // A state said not to hold, and "ignoring" leaves rows out.
+    let r = read_instruction("Count the defects in d.csv that aren't closed yet per Component, ignoring the ones whose Status is Closed, into t.csv");
+    assert!(
+        r.steps
+            .iter()
+            .all(|s| !matches!(s, Step::Filter { conditions, exclude: false } if conditions[0].operator == "eq")),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+    let r = read_instruction("Keep the defects that aren't closed yet from d.csv and save o.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Filter { conditions, exclude: false }] if conditions[0].operator == "ne"),
+        "{:?}",
+        r.steps
+    );
+    // A column named Approval asks nobody; three cases in a row are one label.
+    let r = read_instruction(
+        "For expense_lines.csv: (1) drop the lines whose Approval is Rejected; (2) add a Size column: High when Amount is over 5k, Medium when it is between 500 and 5k (500 and 5,000 themselves are Medium), Low when it is under 500. Output e.csv.",
+    );
+    assert_eq!(ops(&r), ["filter", "label"], "{:?}", r.steps);
+    let Step::Label { cases, .. } = &r.steps[1] else { panic!() };
+    let said: Vec<(&str, Option<&str>)> = cases.iter().map(|(w, t)| (t.as_str(), w[0].field.as_deref())).collect();
+    assert_eq!(said, [("High", Some("Amount")), ("Medium", Some("Amount")), ("Low", Some("Amount"))]);
+    // A second sort key the reader does not read is asked.
+    let r = read_instruction(
+        "Sort sales.csv by Region A to Z, and within each region by Amount from highest to lowest. Save s.xlsx",
+    );
+    assert!(!r.steps.iter().any(|s| s.name() == "aggregate"), "{:?}", r.steps);
+    assert!(!r.unplaced.is_empty());
+    // A lookup that drops the rows not in the master keeps none whole, and brings what it names.
+    let r = read_instruction(
+        "請求書一覧.csv の各請求に、取引先マスタ.xlsx から「取引先名」と「支払条件」を取引先コードで引っ張ってきて付けてください。マスタに登録のない取引先コードの請求は、今回は一覧から外してください。出力は 結果.csv でお願いします。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { keep_all_of: None, bring, .. }] if bring == &["取引先名", "支払条件"]),
+        "{:?}",
+        r.steps
+    );
+}

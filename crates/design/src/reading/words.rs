@@ -64,7 +64,9 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
         r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|narrow|at or above|at or below|at least|at most)\b",
     ),
-    exclude: re(r"\b(exclude|excluding|drop|remove|discard|ignore|skip|leave out|filter out|without|except)\b"),
+    exclude: re(
+        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|filter out|without|except|not counting)\b",
+    ),
     aggregate: re(
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
@@ -326,7 +328,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// English: the columns to keep ("I only need the columns A, B and C", "keep just A, B and C").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|write|put|export|output|store|create|give|rename|please)\b|[.;?!]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?columns?\s*:?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」.
@@ -335,6 +337,21 @@ pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ)?\s*(?:に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)",
     )
 });
+/// Rows without a partner dropped: "drop any PO line whose vendor code isn't in the master",
+/// 「マスタに登録のない取引先コードの請求は一覧から外して」.
+pub static DROPS_UNMATCHED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:drop|remove|exclude|leave out|skip)\b[^.;]{0,60}(?:isn't|is not|aren't|are not|not) (?:in|on|found in|listed in)\b|(?:登録の|載って|存在し|見つから)(?:ない|いない|ません)[^。]{0,40}(?:外し|外す|除い|除く|除外|削除|消し|消す)",
+    )
+});
+
+/// "… and the assets that …", "… and any line …", 「…と、…も」: a second group of rows named.
+pub static AND_ANOTHER_GROUP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:and|or) (?:also )?(?:the|those|any|anything|all|every) (?:[a-z]+ )?(?:that|which|with|whose|who|where|under|over|below|above|costing|dated)\b|\b(?:and|or) (?:anything|those|ones)\b",
+    )
+});
+
 /// Which of the duplicates stay: "keep one copy of each", "keep both", 「1件だけ残す」.
 pub static KEEPS_OF_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -373,7 +390,7 @@ pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
 /// "rename Amount to "PO Amount"", 「「金額」の列名を「税抜金額」に変更」: one column renamed.
 static EN_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\brename (?:the )?(?:column )?["'“]?(?P<from>[^"'“”,.;]{1,30}?)["'”]?(?: column)? (?:to|as) ["'“]?(?P<to>[^"'“”,.;]{1,30}?)["'”]?(?:[,.;)]|\s+(?:and|then)\b|$)"#,
+        r#"(?i)\b(?:rename (?:the )?(?:column )?["'“]?(?P<from>[^"'“”,.;]{1,30}?)["'”]?(?: column)? (?:to|as)|call (?:the )?["'“]?(?P<from2>[^"'“”,.;]{1,30}?)["'”]? column) ["'“]?(?P<to>[^"'“”,.;]{1,30}?)["'”]?(?:[,.;)]|\s+(?:and|then)\b|$)"#,
     )
 });
 static JA_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
@@ -390,7 +407,9 @@ pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String
     };
     pattern
         .captures_iter(text)
-        .map(|c| (c["from"].trim().to_owned(), c["to"].trim().to_owned()))
+        .filter_map(|c| {
+            Some((c.name("from").or(c.name("from2"))?.as_str().trim().to_owned(), c["to"].trim().to_owned()))
+        })
         .filter(|(from, to)| !from.is_empty() && !to.is_empty() && from != to)
         .collect()
 }
