@@ -82,6 +82,10 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
 /// 2026-01") and counts of files or parts are not amounts.
 pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     let used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
+    let duplicates = plan
+        .graph
+        .iter()
+        .any(|n| matches!(n.block.as_deref(), Some("transforms.find_duplicates" | "transforms.remove_duplicates")));
     // ASCII lower case keeps the offsets of `text`.
     let lower = text.to_ascii_lowercase();
     crate::reading::slots::numbers(text)
@@ -100,6 +104,15 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
                 .iter()
                 .any(|w| before.ends_with(w));
+            // 「同じ依頼が2件以上」, "more than once" of duplicates: the duplicate check itself.
+            let twice = n.value == 2.0
+                && duplicates
+                && ["件以上", "回以上", "つ以上", " or more", " times", "件も", "回"]
+                    .iter()
+                    .any(|w| after.starts_with(w.trim_start()));
+            if twice {
+                return false;
+            }
             // "(1) add a Tax column, (2) …": the number of an item of a list.
             let item = before.ends_with('(') && after.starts_with(')')
                 || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
@@ -254,6 +267,13 @@ mod tests {
         let text = "for quotes.csv please: (1) add a Tax column, (2) keep only Quote. 3) save it; over 500";
         let unused = unused_numbers(text, &plan);
         assert!(unused.len() == 1 && unused[0].ends_with("over 500"), "{unused:?}");
+        let duplicates: planwright_plan::Plan = serde_yaml::from_str(
+            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n- {id: d, block: transforms.find_duplicates, in: {items: [], by: [a]}}\n",
+        )
+        .unwrap();
+        let text = "支払先・金額の2つが同じ依頼が2件以上あるものを抜き出して";
+        assert!(unused_numbers(text, &duplicates).is_empty(), "two or more is the duplicate check");
+        assert_eq!(unused_numbers(text, &plan).len(), 1, "without one, it is a number the plan does not use");
     }
 
     #[test]

@@ -548,8 +548,11 @@ static EN_FILLED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:rows|lines|entries|ones|records|transactions) (?:with|that have|having) (?:a|an|some) (?P<field>[a-z_]+)\b|\b(?:where|whose|with) (?:the )?(?P<f2>[a-z_][\w ]{0,20}?) (?:is not|isn't) (?:empty|blank)\b",
     )
 });
-static JA_CONTAINS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:を|が)?含"));
+static JA_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:という(?:言葉|文字|語|単語|文字列))?(?:を|が)?含",
+    )
+});
 const JA_ROW_NOUNS: &[&str] = &[
     "行",
     "請求書",

@@ -410,7 +410,14 @@ impl Reader<'_> {
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
             let placed_by_others = choosing_columns || output_clause || reads_a_file;
-            if let Some(word) = l.operation.find(&lower).filter(|_| !placed_by_others) {
+            // "(Refund, refunded, REFUND all count)", "people on leave still count": to count is
+            // to qualify there, no operation.
+            let qualifies = |m: &regex::Match| {
+                let after = lower[m.end()..].trim_start();
+                m.as_str() == "count"
+                    && (after.is_empty() || after.starts_with([')', '.', ',', ';']) || after.starts_with("as "))
+            };
+            if let Some(word) = l.operation.find(&lower).filter(|m| !placed_by_others && !qualifies(m)) {
                 unplaced.push((index, steps_before, words::steps_of_operation(word.as_str())));
             }
             // "the lines whose Approval is Rejected": a column named Approval asks no one.
@@ -471,7 +478,9 @@ impl Reader<'_> {
                 steps.push((clause.start + m.start(), Step::Classify { categories: self.categories(clause) }));
             } else if let Some(m) = l.translate.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Translate { to: self.target_language(clause) }));
-            } else if let Some(m) = l.extract.find(&lower).filter(|_| reads_text && !choosing_columns) {
+            } else if let Some(m) =
+                l.extract.find(&lower).filter(|_| reads_text && !choosing_columns && !says_contains(clause))
+            {
                 extracting = true;
                 steps.push((
                     clause.start + m.start(),
@@ -570,7 +579,7 @@ impl Reader<'_> {
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
         let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
-        let steps = one_row_per_group(steps);
+        let steps = twice_is_the_duplicate_check(one_row_per_group(steps));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -1126,7 +1135,9 @@ impl Reader<'_> {
                 || self.names_previous_output(clause, &file.name, previous)
             {
                 if let Some(format) = OutputFormat::of_extension(&file.extension) {
-                    let rest = self.lexicon.rest.is_match(&clause.text.to_ascii_lowercase());
+                    // The rows written are said before the file ("the rest to x.csv", 「それ以外を
+                    // x.csv に」), not in a note after it (「（出金側の返金は対象外です）」).
+                    let rest = self.lexicon.rest.is_match(&clause.text[..offset].to_ascii_lowercase());
                     outputs.push(Output { format, path: Some(file.name.clone()), rest });
                 }
                 continue;
@@ -1519,6 +1530,29 @@ fn each_group_left_out(step: Step, lower: &str) -> Vec<Step> {
         }
         other => vec![other],
     }
+}
+
+/// 「同じ依頼が2件以上あるもの」, "appearing more than once": said of duplicates, the duplicate
+/// check itself, no filter on a count.
+fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    if !steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { .. })) {
+        return steps;
+    }
+    let twice = |c: &Condition| {
+        c.operator == "gte" && c.value == Value::from(2) || c.operator == "gt" && c.value == Value::from(1)
+    };
+    steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(twice)));
+    steps
+}
+
+/// Whether a clause keeps rows whose text contains a word (「摘要に「返金」を含む行」): that picks
+/// rows out of a text column, it extracts no fields.
+fn says_contains(clause: &Clause) -> bool {
+    let conditions = match Language::of(&clause.text) {
+        Language::En => conditions::english(&clause.text),
+        Language::Ja => conditions::japanese(&clause.text),
+    };
+    conditions.iter().any(|c| c.operator == "contains")
 }
 
 /// "totalled by department and category … one row for each department/category combination":

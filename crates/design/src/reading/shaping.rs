@@ -593,7 +593,7 @@ pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
 }
 
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
-    let found = JA_DUPLICATE.find(clause).or_else(|| JA_REMOVE.find(clause))?;
+    let found = JA_DUPLICATE.find(clause).or_else(|| JA_REMOVE.find(clause)).or_else(|| JA_SAME_LIST.find(clause))?;
     let remove = JA_REMOVE.is_match(clause);
     // 「同じ伝票が二重に取り込まれてしまいました」 tells what happened; it asks for nothing.
     if !remove && !JA_ASKS.is_match(clause) {
@@ -649,7 +649,13 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
 /// 「金額の10%」「消費税（金額の10%）」: a share of a column.
 static JA_PERCENT_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:(?P<name>[^\s、。をがはでと「」・（(]{1,16})\s*[（(])?(?P<a>[^\s、。をがはでと「」・（()）]{1,16})の(?P<p>\d+(?:\.\d+)?)\s*(?:%|％|パーセント)",
+        r"(?:「?(?P<name>[^\s、。をがはでと「」・（(]{1,16})」?\s*[（(])?(?P<a>[^\s、。をがはでと「」・（()）×*]{1,16})\s*(?:の|×|\*)\s*(?P<p>\d+(?:\.\d+)?)\s*(?:%|％|パーセント)",
+    )
+});
+/// 「「税込金額」（税抜金額＋消費税額）」: a column and the two it adds up.
+static JA_SUM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"「?(?P<name>[^\s、。をがはでと「」・（(]{1,16})」?\s*[（(](?P<a>[^\s、。をがはでと「」・（()）+]{1,16})\s*\+\s*(?P<b>[^\s、。をがはでと「」・（()）+]{1,16})[）)]",
     )
 });
 /// 「税込金額」: the amount with its tax, when the tax is a column the text adds.
@@ -675,6 +681,14 @@ fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
             value: Some(percent / 100.0),
         },
     )];
+    if let Some(c) = JA_SUM.captures(&clause[m.end()..]) {
+        let at = m.end() + c.get(0).expect("match").start();
+        let of: Vec<String> = [&c["a"], &c["b"]].iter().filter_map(|n| ja_column(n)).collect();
+        if let (Some(sum), 2) = (ja_column(&c["name"]), of.len()) {
+            steps.push((at, Step::Compute { name: sum, operation: "sum", of, value: None }));
+            return steps;
+        }
+    }
     if let Some(with_tax) = JA_WITH_TAX.find(&clause[m.end()..]).filter(|_| name.contains('税')) {
         let of = vec![base, name];
         steps.push((

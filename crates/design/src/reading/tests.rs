@@ -847,3 +847,39 @@ fn fourth_round_phrasings_read_as_said() {
         r.steps
     );
 }
+
+#[test]
+fn a_word_contained_a_count_said_of_duplicates_and_a_share_written_as_a_product() {
+    let r = read_instruction(
+        "普通預金_明細_11月.csv から、摘要に「返金」という言葉を含む行のうち、入金額が¥5,000以上のものを抜き出して 返金入金.csv に出してください。",
+    );
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let r = read_instruction(
+        "二重払いを防ぎたいので確認させてください。支払依頼_11月.csv の中で、支払先・支払予定日・金額の3つがすべて同じ依頼が2件以上あるものについて、該当する依頼を1件目も含めて全部抜き出して 疑い.csv にしてもらえますか？",
+    );
+    assert_eq!(ops(&r), ["duplicates"], "{:?}", r.steps);
+    let r = read_instruction(
+        "仕入明細_11月.csv について、税抜金額が1万円以上の行だけ残して、「消費税額」（税抜金額×10%）と「税込金額」（税抜金額＋消費税額）の2列を追加してください。出力ファイルは 仕入_税額付き.csv です。",
+    );
+    let computed: Vec<(&str, &str, usize)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, of, .. } => Some((name.as_str(), *operation, of.len())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed, [("消費税額", "product", 1), ("税込金額", "sum", 2)], "{:?}", r.steps);
+    let r = read_instruction("every transaction in s.csv whose Description mentions a refund (Refund, refunded, REFUND all count). Save r.csv");
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+}
+
+#[test]
+fn a_note_after_the_file_written_does_not_make_it_the_rest() {
+    let r = read_instruction(
+        "明細.csv から、摘要に「返金」を含む行を抜き出して 返金.csv に出してください（出金側の返金は対象外です）。",
+    );
+    assert!(!r.outputs[0].rest, "{:?}", r.outputs);
+    let r = read_instruction("Keep the approved rows of a.csv in ok.csv and write the rest to other.csv");
+    assert!(r.outputs.iter().any(|o| o.rest && o.path.as_deref() == Some("other.csv")), "{:?}", r.outputs);
+}
