@@ -1539,7 +1539,7 @@ fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, St
         return steps;
     }
     let twice = |c: &Condition| {
-        c.operator == "gte" && c.value == Value::from(2) || c.operator == "gt" && c.value == Value::from(1)
+        c.operator == "gte" && c.value == 2 || c.operator == "gt" && c.value == 1
     };
     steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(twice)));
     steps
