@@ -641,17 +641,15 @@ impl Designer<'_> {
     /// ("the averages": the last grouping's averages; nothing named: its sums and averages).
     fn round(&mut self, target: Option<&str>, decimals: u64) {
         let wanted = target.map(|t| slots::singular(&t.to_lowercase()));
-        let op_named = match wanted.as_deref() {
-            Some("average" | "avg" | "mean" | "平均") => Some("avg"),
-            Some("total" | "sum" | "合計") => Some("sum"),
+        // The totals meant, by their operation; `None`: a column the text names.
+        let totals: Option<&[&str]> = match wanted.as_deref() {
+            Some("average" | "avg" | "mean" | "平均") => Some(&["avg"]),
+            Some("total" | "sum" | "合計") => Some(&["sum"]),
             Some(_) => None,
-            None => Some(""),
+            None => Some(&["avg", "sum"]),
         };
-        let columns: Vec<String> = match (op_named, target) {
-            (Some(""), _) => {
-                self.totals.iter().filter(|(op, _)| matches!(*op, "avg" | "sum")).map(|(_, n)| n.clone()).collect()
-            }
-            (Some(op), _) => self.totals.iter().filter(|(o, _)| *o == op).map(|(_, n)| n.clone()).collect(),
+        let columns: Vec<String> = match (totals, target) {
+            (Some(ops), _) => self.totals.iter().filter(|(op, _)| ops.contains(op)).map(|(_, n)| n.clone()).collect(),
             (None, Some(column)) => vec![column.to_owned()],
             (None, None) => Vec::new(),
         };

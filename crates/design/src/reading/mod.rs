@@ -13,6 +13,7 @@ mod clauses;
 mod conditions;
 mod dates;
 mod labels;
+mod passes;
 mod shaping;
 pub mod slots;
 mod words;
@@ -23,6 +24,10 @@ use unicode_normalization::UnicodeNormalization;
 
 use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
+use passes::{
+    conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
+    one_order_and_one_duplicate_check, one_row_per_group, rows_kept_before_totals, twice_is_the_duplicate_check,
+};
 use words::{Lexicon, EN, JA};
 
 /// The language an instruction is written in; labels and hints of requirements follow it.
@@ -819,12 +824,11 @@ impl Reader<'_> {
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
         // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state or
         // dates said of the rows totalled keep them (not "the average Days Open", a column's name).
-        let dated = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
         let states_rows = aggregate_words
             && !output_clause
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
-                dated(&c.value)
+                is_date(&c.value)
                     || c.field.is_none()
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
@@ -1376,175 +1380,6 @@ impl Reader<'_> {
     }
 }
 
-/// "Sum the amount per employee, then keep those over 30000": a number compared right after a
-/// total of one value is compared with that total. The total takes the name the condition
-/// gives it (「月額」), or a plain one when it names none.
-/// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
-/// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
-/// said beside removing them (removing is what is asked); "one line per person" after totals per
-/// person (what the totals are, not a dedupe).
-fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
-        let mut index = 0;
-        steps.retain(|(_, s)| {
-            index += 1;
-            index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
-        });
-    }
-    if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
-        steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
-    }
-    let grouped: Vec<String> = steps
-        .iter()
-        .flat_map(|(_, s)| match s {
-            Step::Aggregate { by, .. } => by.clone(),
-            _ => Vec::new(),
-        })
-        .collect();
-    let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
-    steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
-    let mut checks = 0;
-    steps.retain(|(_, s)| {
-        checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
-        !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
-    });
-    steps
-}
-
-/// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
-/// first, unless a step computes it already.
-fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let mut out: Vec<(usize, Step)> = Vec::new();
-    for (at, step) in steps {
-        if let Step::Aggregate { by, .. } = &step {
-            let month = by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月"));
-            let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
-            if let Some(month) = month.filter(|_| !computed) {
-                let of = vec!["date".to_owned()];
-                out.push((at, Step::Compute { name: month.clone(), operation: "month", of, value: None }));
-            }
-        }
-        out.push((at, step));
-    }
-    out
-}
-
-/// "over budget" after "the difference of actual and budget": the difference is over 0 (under 0
-/// when it subtracts the other way). Said with no difference to compare by, the condition is
-/// dropped and the filter's conditions are asked.
-fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let differences: Vec<(String, Vec<String>)> = steps
-        .iter()
-        .filter_map(|(_, s)| match s {
-            Step::Compute { name, operation: "difference", of, .. } => Some((name.clone(), of.clone())),
-            _ => None,
-        })
-        .collect();
-    for (_, step) in &mut steps {
-        let Step::Filter { conditions, .. } = step else { continue };
-        conditions.retain_mut(|condition| {
-            if condition.operator != conditions::OVER_COLUMN {
-                return true;
-            }
-            let over = condition.value.as_str().unwrap_or_default().to_owned();
-            let found = differences.iter().find_map(|(name, of)| match of.as_slice() {
-                [_, b] if crate::binding::same_meaning(b, &over) => Some((name, "gt")),
-                [a, _] if crate::binding::same_meaning(a, &over) => Some((name, "lt")),
-                _ => None,
-            });
-            let Some((name, operator)) = found else { return false };
-            *condition = Condition { field: Some(name.clone()), operator, value: Value::from(0), value2: None };
-            true
-        });
-    }
-    steps
-}
-
-fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
-    for i in 1..steps.len() {
-        let (before, after) = steps.split_at_mut(i);
-        let (Step::Aggregate { by, aggregations }, Step::Filter { conditions, exclude: false }) =
-            (&mut before[i - 1].1, &mut after[0].1)
-        else {
-            continue;
-        };
-        let [total] = aggregations.as_mut_slice() else { continue };
-        let [condition] = conditions.as_mut_slice() else { continue };
-        let ordered = matches!(condition.operator, "gt" | "gte" | "lt" | "lte" | "between");
-        if !ordered || condition.field.as_ref().is_some_and(|f| by.contains(f)) {
-            continue;
-        }
-        let name = condition.field.clone().or_else(|| total.name.clone()).unwrap_or_else(|| {
-            let (en, ja) = match total.op {
-                "count" => ("count", "件数"),
-                "avg" => ("average", "平均"),
-                "max" => ("maximum", "最大"),
-                "min" => ("minimum", "最小"),
-                _ => ("total", "合計"),
-            };
-            language.pick(en, ja).to_owned()
-        });
-        total.name = Some(name.clone());
-        condition.field = Some(name);
-    }
-    steps
-}
-
-/// 「部門ごとにまとめて、件数と金額の合計を出して」, "totalled by department and category … the
-/// summed Amount, one row for each department/category combination": the groups said in one
-/// clause and what to total in the next (with no groups, or the same) are one grouping (the
-/// first totals nothing it names).
-fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let mut i = 0;
-    while i + 1 < steps.len() {
-        let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
-        let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
-            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) => {
-                let same_groups =
-                    by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
-                !by.is_empty()
-                    && (later_by.is_empty() || same_groups)
-                    && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
-            }
-            _ => false,
-        };
-        if let (true, Some(j)) = (merges, next) {
-            let (_, Step::Aggregate { aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
-            if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
-                *first = aggregations;
-            }
-        }
-        i += 1;
-    }
-    steps
-}
-
-/// "everything except the assets with Status Disposed and the assets that cost less than
-/// $2,500": two groups left out, each on its own — not the rows that are both.
-fn each_group_left_out(step: Step, lower: &str) -> Vec<Step> {
-    match step {
-        Step::Filter { conditions, exclude: true }
-            if conditions.len() > 1 && words::AND_ANOTHER_GROUP.is_match(lower) =>
-        {
-            conditions.into_iter().map(|c| Step::Filter { conditions: vec![c], exclude: true }).collect()
-        }
-        other => vec![other],
-    }
-}
-
-/// 「同じ依頼が2件以上あるもの」, "appearing more than once": said of duplicates, the duplicate
-/// check itself, no filter on a count.
-fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    if !steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { .. })) {
-        return steps;
-    }
-    let twice = |c: &Condition| {
-        c.operator == "gte" && c.value == 2 || c.operator == "gt" && c.value == 1
-    };
-    steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(twice)));
-    steps
-}
-
 /// Whether a clause keeps rows whose text contains a word (「摘要に「返金」を含む行」): that picks
 /// rows out of a text column, it extracts no fields.
 fn says_contains(clause: &Clause) -> bool {
@@ -1555,53 +1390,6 @@ fn says_contains(clause: &Clause) -> bool {
     conditions.iter().any(|c| c.operator == "contains")
 }
 
-/// "totalled by department and category … one row for each department/category combination":
-/// one row per group is what the grouping gives, not a duplicate check.
-fn one_row_per_group(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let letters = |text: &str| -> String {
-        let text = text.to_lowercase();
-        let text = text.trim_end_matches("combinations").trim_end_matches("combination").trim_end_matches("pairs");
-        text.chars().filter(|c| c.is_alphanumeric()).collect()
-    };
-    let groups: Vec<String> = steps
-        .iter()
-        .filter_map(|(_, s)| match s {
-            Step::Aggregate { by, .. } if !by.is_empty() => Some(by.iter().map(|b| letters(b)).collect::<String>()),
-            _ => None,
-        })
-        .collect();
-    steps.retain(|(_, s)| match s {
-        Step::Duplicates { by, remove: true, .. } if !by.is_empty() => {
-            !groups.contains(&by.iter().map(|b| letters(b)).collect::<String>())
-        }
-        _ => true,
-    });
-    steps
-}
-
-/// "count the failed runs per month": a filter said after a total whose conditions test what
-/// only rows have (a status, a date) keeps rows before they are totalled. (On a column the
-/// totals are grouped by, before or after is the same.)
-fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let on_rows = |c: &Condition| {
-        let date = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
-        matches!(c.operator, "eq" | "ne" | "in" | "contains") && !c.value.is_number() || date(&c.value)
-    };
-    let mut i = 1;
-    while i < steps.len() {
-        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(on_rows));
-        match steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) {
-            Some(aggregate) if moves => {
-                let filter = steps.remove(i);
-                steps.insert(aggregate, filter);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    steps
-}
-
 /// Whether `state` is said in lower case right before a plural or a word for rows ("failed
 /// runs", "approved expenses").
 fn said_of_rows(clause: &str, state: &str) -> bool {
@@ -1610,6 +1398,11 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
         let next = pair[1].trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
         pair[0] == state && (slots::is_row_noun(&next) || next.len() > 3 && next.ends_with('s'))
     })
+}
+
+/// Whether a condition's value is a date as the reader writes one (`2026-10-31`).
+fn is_date(value: &Value) -> bool {
+    value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
 }
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.

@@ -1,0 +1,221 @@
+//! Passes over the steps read, in the text's order: an operation said twice done once, a
+//! grouping said in two clauses made one, conditions moved to the rows or the totals they test,
+//! and words that describe what another step does (one row per group, twice as duplicates)
+//! taken as that step's.
+
+use serde_json::Value;
+
+use super::{conditions, is_date, same_noun, words, Condition, Language, Step};
+
+/// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
+/// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
+/// said beside removing them (removing is what is asked); "one line per person" after totals per
+/// person (what the totals are, not a dedupe).
+pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
+        let mut index = 0;
+        steps.retain(|(_, s)| {
+            index += 1;
+            index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
+        });
+    }
+    if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
+        steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
+    }
+    let grouped: Vec<String> = steps
+        .iter()
+        .flat_map(|(_, s)| match s {
+            Step::Aggregate { by, .. } => by.clone(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
+    steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
+    let mut checks = 0;
+    steps.retain(|(_, s)| {
+        checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
+        !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
+    });
+    steps
+}
+
+/// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
+/// first, unless a step computes it already.
+pub(super) fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut out: Vec<(usize, Step)> = Vec::new();
+    for (at, step) in steps {
+        if let Step::Aggregate { by, .. } = &step {
+            let month = by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月"));
+            let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
+            if let Some(month) = month.filter(|_| !computed) {
+                let of = vec!["date".to_owned()];
+                out.push((at, Step::Compute { name: month.clone(), operation: "month", of, value: None }));
+            }
+        }
+        out.push((at, step));
+    }
+    out
+}
+
+/// "over budget" after "the difference of actual and budget": the difference is over 0 (under 0
+/// when it subtracts the other way). Said with no difference to compare by, the condition is
+/// dropped and the filter's conditions are asked.
+pub(super) fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let differences: Vec<(String, Vec<String>)> = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Compute { name, operation: "difference", of, .. } => Some((name.clone(), of.clone())),
+            _ => None,
+        })
+        .collect();
+    for (_, step) in &mut steps {
+        let Step::Filter { conditions, .. } = step else { continue };
+        conditions.retain_mut(|condition| {
+            if condition.operator != conditions::OVER_COLUMN {
+                return true;
+            }
+            let over = condition.value.as_str().unwrap_or_default().to_owned();
+            let found = differences.iter().find_map(|(name, of)| match of.as_slice() {
+                [_, b] if crate::binding::same_meaning(b, &over) => Some((name, "gt")),
+                [a, _] if crate::binding::same_meaning(a, &over) => Some((name, "lt")),
+                _ => None,
+            });
+            let Some((name, operator)) = found else { return false };
+            *condition = Condition { field: Some(name.clone()), operator, value: Value::from(0), value2: None };
+            true
+        });
+    }
+    steps
+}
+
+/// "Sum the amount per employee, then keep those over 30000": a number compared right after a
+/// total of one value is compared with that total. The total takes the name the condition
+/// gives it (「月額」), or a plain one when it names none.
+pub(super) fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
+    for i in 1..steps.len() {
+        let (before, after) = steps.split_at_mut(i);
+        let (Step::Aggregate { by, aggregations }, Step::Filter { conditions, exclude: false }) =
+            (&mut before[i - 1].1, &mut after[0].1)
+        else {
+            continue;
+        };
+        let [total] = aggregations.as_mut_slice() else { continue };
+        let [condition] = conditions.as_mut_slice() else { continue };
+        let ordered = matches!(condition.operator, "gt" | "gte" | "lt" | "lte" | "between");
+        if !ordered || condition.field.as_ref().is_some_and(|f| by.contains(f)) {
+            continue;
+        }
+        let name = condition.field.clone().or_else(|| total.name.clone()).unwrap_or_else(|| {
+            let (en, ja) = match total.op {
+                "count" => ("count", "件数"),
+                "avg" => ("average", "平均"),
+                "max" => ("maximum", "最大"),
+                "min" => ("minimum", "最小"),
+                _ => ("total", "合計"),
+            };
+            language.pick(en, ja).to_owned()
+        });
+        total.name = Some(name.clone());
+        condition.field = Some(name);
+    }
+    steps
+}
+
+/// 「部門ごとにまとめて、件数と金額の合計を出して」, "totalled by department and category … the
+/// summed Amount, one row for each department/category combination": the groups said in one
+/// clause and what to total in the next (with no groups, or the same) are one grouping (the
+/// first totals nothing it names).
+pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut i = 0;
+    while i + 1 < steps.len() {
+        let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
+        let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
+            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) => {
+                let same_groups =
+                    by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
+                !by.is_empty()
+                    && (later_by.is_empty() || same_groups)
+                    && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
+            }
+            _ => false,
+        };
+        if let (true, Some(j)) = (merges, next) {
+            let (_, Step::Aggregate { aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
+            if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
+                *first = aggregations;
+            }
+        }
+        i += 1;
+    }
+    steps
+}
+
+/// "everything except the assets with Status Disposed and the assets that cost less than
+/// $2,500": two groups left out, each on its own — not the rows that are both.
+pub(super) fn each_group_left_out(step: Step, lower: &str) -> Vec<Step> {
+    match step {
+        Step::Filter { conditions, exclude: true }
+            if conditions.len() > 1 && words::AND_ANOTHER_GROUP.is_match(lower) =>
+        {
+            conditions.into_iter().map(|c| Step::Filter { conditions: vec![c], exclude: true }).collect()
+        }
+        other => vec![other],
+    }
+}
+
+/// 「同じ依頼が2件以上あるもの」, "appearing more than once": said of duplicates, the duplicate
+/// check itself, no filter on a count.
+pub(super) fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    if !steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { .. })) {
+        return steps;
+    }
+    let twice = |c: &Condition| c.operator == "gte" && c.value == 2 || c.operator == "gt" && c.value == 1;
+    steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(twice)));
+    steps
+}
+
+/// "totalled by department and category … one row for each department/category combination":
+/// one row per group is what the grouping gives, not a duplicate check.
+pub(super) fn one_row_per_group(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let letters = |text: &str| -> String {
+        let text = text.to_lowercase();
+        let text = text.trim_end_matches("combinations").trim_end_matches("combination").trim_end_matches("pairs");
+        text.chars().filter(|c| c.is_alphanumeric()).collect()
+    };
+    let groups: Vec<String> = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Aggregate { by, .. } if !by.is_empty() => Some(by.iter().map(|b| letters(b)).collect::<String>()),
+            _ => None,
+        })
+        .collect();
+    steps.retain(|(_, s)| match s {
+        Step::Duplicates { by, remove: true, .. } if !by.is_empty() => {
+            !groups.contains(&by.iter().map(|b| letters(b)).collect::<String>())
+        }
+        _ => true,
+    });
+    steps
+}
+
+/// "count the failed runs per month": a filter said after a total whose conditions test what
+/// only rows have (a status, a date) keeps rows before they are totalled. (On a column the
+/// totals are grouped by, before or after is the same.)
+pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let on_rows = |c: &Condition| {
+        matches!(c.operator, "eq" | "ne" | "in" | "contains") && !c.value.is_number() || is_date(&c.value)
+    };
+    let mut i = 1;
+    while i < steps.len() {
+        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(on_rows));
+        match steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) {
+            Some(aggregate) if moves => {
+                let filter = steps.remove(i);
+                steps.insert(aggregate, filter);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    steps
+}
