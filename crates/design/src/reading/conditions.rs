@@ -247,18 +247,24 @@ fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
     Some((Condition { field, operator: "between", value: first, value2: Some(last) }, whole.range()))
 }
 
+/// The conditions a clause says on dates, between two columns and over a range of months, and
+/// the spans they take: the clause's other readings leave those words alone.
+fn spanned(clause: &str, language: Language) -> (Vec<Condition>, Vec<std::ops::Range<usize>>) {
+    let (mut conditions, mut spans) = match language {
+        Language::En => dates::english(clause, |end| english_field_before(clause, end)),
+        Language::Ja => dates::japanese(clause, |end| ja_field_before(clause, end)),
+    };
+    for (condition, range) in compared_columns(clause, language).into_iter().chain(month_range_said(clause, language)) {
+        conditions.push(condition);
+        spans.push(range);
+    }
+    (conditions, spans)
+}
+
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
     let lower = clause.to_ascii_lowercase();
-    let (mut conditions, mut taken_spans) = dates::english(clause, |end| english_field_before(clause, end));
-    for (condition, range) in compared_columns(clause, Language::En) {
-        conditions.push(condition);
-        taken_spans.push(range);
-    }
-    if let Some((condition, range)) = month_range_said(clause, Language::En) {
-        conditions.push(condition);
-        taken_spans.push(range);
-    }
+    let (mut conditions, taken_spans) = spanned(clause, Language::En);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let month = english_month(clause).filter(|(_, range)| !taken(range.clone()));
     let in_month =
@@ -577,15 +583,7 @@ fn over_column(column: &str) -> Condition {
 
 /// The conditions of a Japanese clause.
 pub fn japanese(clause: &str) -> Vec<Condition> {
-    let (mut conditions, mut taken_spans) = dates::japanese(clause, |end| ja_field_before(clause, end));
-    for (condition, range) in compared_columns(clause, Language::Ja) {
-        conditions.push(condition);
-        taken_spans.push(range);
-    }
-    if let Some((condition, range)) = month_range_said(clause, Language::Ja) {
-        conditions.push(condition);
-        taken_spans.push(range);
-    }
+    let (mut conditions, taken_spans) = spanned(clause, Language::Ja);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let numbers = slots::numbers(clause);
     let mut used: Vec<bool> = numbers.iter().map(|n| taken(n.start..n.end)).collect();
