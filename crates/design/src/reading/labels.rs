@@ -83,15 +83,20 @@ fn english(text: &str) -> Option<(Range<usize>, Step)> {
         return None;
     }
     let whole = c.get(0)?;
-    let name = EN_NAME_CALLED
-        .captures(&lower)
-        .or_else(|| EN_NAME_BEFORE.captures(&lower))
-        .and_then(|n| n.name("name"))
-        .filter(|n| !matches!(n.as_str(), "a" | "an" | "the" | "new" | "one"));
+    let name = column_named(&lower);
     let start = name.map_or(whole.start(), |n| n.start().min(whole.start()));
     let name = name.map_or_else(|| "Flag".to_owned(), |n| unquote(&text[n.range()]));
     let step = Step::Label { name, cases: vec![(when, then)], otherwise };
     Some((start..with_parenthesis(text, whole.end()), step))
+}
+
+/// Where the text names the new column ("a column called Aging", "add an Aging column").
+fn column_named(lower: &str) -> Option<regex::Match<'_>> {
+    EN_NAME_CALLED
+        .captures(lower)
+        .or_else(|| EN_NAME_BEFORE.captures(lower))
+        .and_then(|n| n.name("name"))
+        .filter(|n| !matches!(n.as_str(), "a" | "an" | "the" | "new" | "one"))
 }
 
 /// One case of an English list of cases: "High when Amount is over 5k", "'Late' if …".
@@ -106,7 +111,7 @@ static EN_CASE: LazyLock<Regex> = LazyLock::new(|| {
 /// without its column tests the first's).
 fn english_cases(text: &str) -> Option<(Range<usize>, Step)> {
     let lower = text.to_ascii_lowercase();
-    let name = EN_NAME_CALLED.captures(&lower).or_else(|| EN_NAME_BEFORE.captures(&lower))?.name("name")?;
+    let name = column_named(&lower)?;
     let mut cases: Vec<(Vec<Condition>, String)> = Vec::new();
     let mut end = name.end();
     for c in EN_CASE.captures_iter(&text[name.end()..]) {
