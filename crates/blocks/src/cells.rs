@@ -128,6 +128,16 @@ impl Date {
     }
 }
 
+/// Calendar days from `earlier` to `later` (negative when `later` is before it); `None` for a
+/// day the calendar does not have.
+pub(crate) fn days_between(earlier: &Date, later: &Date) -> Option<i64> {
+    let day = |d: &Date| {
+        let month = time::Month::try_from(d.month).ok()?;
+        time::Date::from_calendar_date(d.year, month, d.day).ok()
+    };
+    Some((day(later)? - day(earlier)?).whole_days())
+}
+
 /// The date a value means, if it is a text in one of the date spellings.
 pub(crate) fn date(value: &Value) -> Option<Date> {
     match value {

@@ -219,6 +219,24 @@ async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first
         [(json!(3.34), json!(3)), (json!(-10.5), json!(-11)), (json!(1234.5), json!(1235)), (Value::Null, Value::Null)],
         "rounded in place, half away from zero as Excel's ROUND"
     );
+    let paid = json!([
+        {"invoiced": "2026-08-04", "paid": "2026-08-29"},
+        {"invoiced": "2026-02-20", "paid": "2026/3/2"},
+        {"invoiced": "2026-12-30", "paid": "2027-01-02"},
+        {"invoiced": "2026-05-10", "paid": ""},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": paid, "columns": [{"as": "days", "op": "difference", "of": ["paid", "invoiced"]}]}),
+        )
+        .await;
+    let days: Vec<Value> = out["rows"].as_array().unwrap().iter().map(|r| r["days"].clone()).collect();
+    assert_eq!(
+        days,
+        [json!(25), json!(10), json!(3), Value::Null],
+        "a difference of two dates is the days between them"
+    );
     let message = h
         .input_error(
             "transforms.add_columns",

@@ -207,3 +207,26 @@ fn a_dry_run_shows_the_first_rows_of_an_input_file_in_the_work_folder() {
     // The filter is shown with those rows as its input.
     assert_eq!(report["order"][1]["inputs"]["items"][2]["vendor"], "Vendor 3", "{}", report["order"][1]);
 }
+
+#[test]
+fn a_difference_of_two_date_columns_counts_days_and_of_a_date_and_a_text_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("receipts.csv"),
+        "invoice,invoiced,paid,note\nINV-1,2026-08-04,2026-08-29,ok\nINV-2,2026-12-30,2027-01-02,late\n",
+    )
+    .unwrap();
+    let plan = |of: &str| {
+        format!(
+            "apiVersion: planwright/v1\nid: days\nversion: 1.0.0\ngraph:\n  - id: read\n    block: file.read_csv\n    in: {{path: receipts.csv}}\n    out: {{rows: rows}}\n  - id: days\n    block: transforms.add_columns\n    in:\n      items: ${{read.rows}}\n      columns: [{{as: days, op: difference, of: {of}}}]\n    out: {{rows: rows}}\n  - id: write\n    block: report.write\n    in: {{data: \"${{days.rows}}\", format: csv, path: days.csv}}\n"
+        )
+    };
+    std::fs::write(dir.path().join("dates.yaml"), plan("[paid, invoiced]")).unwrap();
+    let checked = validate(&dir.path().join("dates.yaml"), dir.path());
+    assert_exit(&checked, 0);
+    assert!(errors(&checked).is_empty());
+    std::fs::write(dir.path().join("text.yaml"), plan("[note, invoiced]")).unwrap();
+    let refused = validate(&dir.path().join("text.yaml"), dir.path());
+    assert_exit(&refused, 1);
+    assert_eq!(errors(&refused)[0].0, "column_kind_mismatch");
+}

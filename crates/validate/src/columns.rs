@@ -447,6 +447,8 @@ impl Flow<'_> {
             let op = column.get("op").and_then(Value::as_str).unwrap_or_default();
             let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "round");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
+            // A difference of two dates counts the days between them.
+            let need = need.filter(|_| op != "difference" || !of_dates(&table, column.get("of")));
             match column.get("of") {
                 Some(Value::Array(of)) => {
                     for (j, name) in of.iter().enumerate() {
@@ -512,6 +514,12 @@ impl Flow<'_> {
         }
         Some(kind)
     }
+}
+
+/// Whether `of` names two columns that both hold dates.
+fn of_dates(table: &Table, of: Option<&Value>) -> bool {
+    let Some(Value::Array(of)) = of else { return false };
+    of.len() == 2 && of.iter().all(|name| name.as_str().and_then(|n| table.kind(n)) == Some(ColumnKind::Date))
 }
 
 /// The kind of a `label` column: text when every value it gives is text (or left empty),

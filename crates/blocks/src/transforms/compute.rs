@@ -6,7 +6,8 @@
 //! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` and `year` the year of a date.
 //! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
 //! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
-//! `round` rounds a number to `decimals` places (0 when left out), half away from zero as
+//! A difference of two dates is the calendar days from the second to the first ("Paid Date
+//! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out), half away from zero as
 //! Excel's ROUND does; `as` may name the column it reads, to round it in place.
 
 use std::cmp::Ordering;
@@ -212,6 +213,11 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
     let scale = |nums: &[cells::Num]| nums.iter().map(|n| n.scale).max().unwrap_or(0);
     match column.op {
         Op::Difference => {
+            if let [later, earlier] = column.of.as_slice() {
+                if let (Some(later), Some(earlier)) = (cells::date(cell(later)), cells::date(cell(earlier))) {
+                    return cells::days_between(&earlier, &later).map(Value::from);
+                }
+            }
             let nums = numbers()?;
             Some(cells::number_value(cells::round_to_scale(nums[0].value - nums[1].value, scale(&nums))))
         }
