@@ -6,8 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
+use super::dates::{self, month_number};
 use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
-use super::{dates, Aggregation, Condition, Language};
+use super::{Aggregation, Condition, Language};
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("condition pattern")
@@ -181,16 +182,10 @@ static JA_MONTH: LazyLock<Regex> =
 /// The first and last day of a month written out: a `between` on dates.
 fn month_range(year: &str, month: u32) -> Option<(Value, Value)> {
     let year: i32 = year.parse().ok()?;
-    if !(1..=12).contains(&month) || !(1900..=2200).contains(&year) {
+    if !(1900..=2200).contains(&year) {
         return None;
     }
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let last = match month {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
+    let last = dates::last_day(year, month)?;
     Some((Value::from(format!("{year:04}-{month:02}-01")), Value::from(format!("{year:04}-{month:02}-{last:02}"))))
 }
 
@@ -211,12 +206,6 @@ pub fn month_name(month: u32) -> &'static str {
         "December",
     ];
     NAMES.get(month.wrapping_sub(1) as usize).copied().unwrap_or_default()
-}
-
-fn month_number(name: &str) -> Option<u32> {
-    const NAMES: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-    let lower = name.to_ascii_lowercase();
-    NAMES.iter().position(|n| lower.starts_with(n)).map(|i| i as u32 + 1)
 }
 
 /// A month the clause names, as a condition on a date column ("dated in March 2026").

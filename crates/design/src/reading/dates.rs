@@ -88,18 +88,23 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
 
 fn ymd(year: &str, month: &str, day: &str) -> Option<String> {
     let (year, month, day): (i32, u32, u32) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);
+    (1..=last_day(year, month)?).contains(&day).then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+/// The last day of a month of a year; `None` for no month.
+pub(super) fn last_day(year: i32, month: u32) -> Option<u32> {
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let last = match month {
+    Some(match month {
         2 if leap => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         1..=12 => 31,
         _ => return None,
-    };
-    (1..=last).contains(&day).then(|| format!("{year:04}-{month:02}-{day:02}"))
+    })
 }
 
-fn month_number(name: &str) -> Option<u32> {
+/// A month's number from its English name or abbreviation ("Sept" → 9).
+pub(super) fn month_number(name: &str) -> Option<u32> {
     const NAMES: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let lower = name.to_ascii_lowercase();
     NAMES.iter().position(|n| lower.starts_with(n)).map(|i| i as u32 + 1)

@@ -214,10 +214,13 @@ fn unquote(value: &str) -> String {
     value.trim().trim_matches(['"', '\'', '“', '”', '「', '」']).trim().to_owned()
 }
 
-/// Words a value is never: "it", "the row", 「それ」.
+/// Words a value is never: "it", "the row", 「それ」, and what is done to rows (「10万円以上は
+/// 残して、5万円未満は除外」 keeps and leaves out rows; it labels none).
 fn is_filler(value: &str) -> bool {
+    const DONE_TO_ROWS: [&str; 9] = ["残", "除", "削除", "抽出", "抜き出", "出力", "保存", "外し", "外す"];
     matches!(
         value.to_ascii_lowercase().as_str(),
         "it" | "them" | "the" | "a" | "an" | "that" | "this" | "それ" | "これ"
-    )
+    ) || DONE_TO_ROWS.iter().any(|w| value.contains(w))
+        || value.ends_with(['て', 'で', 'る'])
 }

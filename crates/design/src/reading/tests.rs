@@ -883,3 +883,9 @@ fn a_note_after_the_file_written_does_not_make_it_the_rest() {
     let r = read_instruction("Keep the approved rows of a.csv in ok.csv and write the rest to other.csv");
     assert!(r.outputs.iter().any(|o| o.rest && o.path.as_deref() == Some("other.csv")), "{:?}", r.outputs);
 }
+
+#[test]
+fn rows_kept_and_left_out_by_cases_are_filters_not_a_label() {
+    let r = read_instruction("売上.csv の金額が10万円以上は残して、5万円未満は除外して 結果.csv に保存");
+    assert!(!r.steps.iter().any(|s| s.name() == "label"), "{:?}", r.steps);
+}
