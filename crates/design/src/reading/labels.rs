@@ -116,8 +116,9 @@ fn english_cases(text: &str) -> Option<(Range<usize>, Step)> {
     let mut end = name.end();
     for c in EN_CASE.captures_iter(&text[name.end()..]) {
         let whole = c.get(0)?;
+        // A case inside the brackets that explain the case before is part of that explanation.
+        let Some(gap) = text.get(end..name.end() + whole.start()) else { continue };
         // The cases follow one another: only punctuation, words in brackets, "and" between.
-        let gap = &text[end..name.end() + whole.start()];
         let between = gap.trim_matches(|ch: char| ch == ' ' || ch == ',' || ch == ';' || ch == ':' || ch == '-');
         let joined = between.is_empty()
             || between.eq_ignore_ascii_case("and")

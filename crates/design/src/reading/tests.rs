@@ -889,3 +889,13 @@ fn rows_kept_and_left_out_by_cases_are_filters_not_a_label() {
     let r = read_instruction("売上.csv の金額が10万円以上は残して、5万円未満は除外して 結果.csv に保存");
     assert!(!r.steps.iter().any(|s| s.name() == "label"), "{:?}", r.steps);
 }
+
+#[test]
+fn a_case_inside_the_brackets_explaining_the_one_before_is_no_case_of_its_own() {
+    let r = read_instruction(
+        "add a Size column: High when Amount is over 5k (Low when it is under 500, Medium when amount is 10) and Low when it is under 500. Save s.csv",
+    );
+    let Some(Step::Label { cases, .. }) = r.steps.iter().find(|s| s.name() == "label") else { panic!("{:?}", r.steps) };
+    let values: Vec<&str> = cases.iter().map(|(_, then)| then.as_str()).collect();
+    assert_eq!(values, ["High", "Low"]);
+}
