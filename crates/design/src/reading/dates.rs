@@ -175,91 +175,84 @@ static EN_RANGE_GAP: LazyLock<Regex> =
 static JA_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*$"));
 
 /// The conditions the dates of an English clause say, and the spans they took; `field_before`
-/// names the column written before an offset.
+/// names the column written before an offset. The words that compare come before the date
+/// ("before October 31", "between … and …").
 pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> (Vec<Condition>, Vec<Range<usize>>) {
     let lower = clause.to_ascii_lowercase();
-    let word_before = |at: usize| {
-        let before = lower[..at].trim_end();
-        EN_BEFORE_DATE.iter().find_map(|(words, operator)| {
+    let range_span = |first: &SaidDate, last: &SaidDate| {
+        let before = lower[..first.range.start].trim_end();
+        let start = ["between", "from"].iter().find_map(|w| before.strip_suffix(w)).map_or(first.range.start, str::len);
+        start..last.range.end
+    };
+    let single = |date: &SaidDate| {
+        let before = lower[..date.range.start].trim_end();
+        let said = EN_BEFORE_DATE.iter().find_map(|(words, operator)| {
             let start = before.strip_suffix(words)?.len();
             (start == 0 || before[..start].ends_with([' ', '('])).then_some((*operator, start))
-        })
+        });
+        let (operator, start) = said.or_else(|| before.ends_with("dated").then_some(("eq", date.range.start)))?;
+        Some((operator, start..date.range.end))
     };
-    let mut conditions = Vec::new();
-    let mut spans = Vec::new();
-    let found = dates(clause);
-    let mut i = 0;
-    while i < found.len() {
-        let date = &found[i];
-        let next = found.get(i + 1).filter(|next| EN_RANGE_GAP.is_match(&clause[date.range.end..next.range.start]));
-        if let Some(next) = next {
-            let before = lower[..date.range.start].trim_end();
-            let start =
-                ["between", "from"].iter().find_map(|w| before.strip_suffix(w)).map_or(date.range.start, str::len);
-            conditions.push(Condition {
-                field: field_before(start).filter(|f| is_date_name(f)),
-                operator: "between",
-                value: Value::from(date.value.as_str()),
-                value2: Some(Value::from(next.value.as_str())),
-            });
-            spans.push(start..next.range.end);
-            i += 2;
-            continue;
-        }
-        let (operator, start) = word_before(date.range.start)
-            .or_else(|| lower[..date.range.start].trim_end().ends_with("dated").then_some(("eq", date.range.start)))
-            .unwrap_or(("", date.range.start));
-        if !operator.is_empty() {
-            conditions.push(Condition {
-                field: field_before(start).filter(|f| is_date_name(f)),
-                operator,
-                value: Value::from(date.value.as_str()),
-                value2: None,
-            });
-        }
-        spans.push(start..date.range.end);
-        i += 1;
-    }
-    (conditions, spans)
+    compared(clause, &EN_RANGE_GAP, range_span, single, field_before)
 }
 
 /// The conditions the dates of a Japanese clause say, and the spans they took; `field_before`
-/// names the column written before an offset.
+/// names the column written before an offset. The words that compare follow the date
+/// (「…より前」「…〜…まで」).
 pub fn japanese(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> (Vec<Condition>, Vec<Range<usize>>) {
-    let word_after = |at: usize| {
-        let after = clause[at..].trim_start();
-        let skipped = clause.len() - at - after.len();
+    let range_span = |first: &SaidDate, last: &SaidDate| {
+        let end =
+            clause[last.range.end..].strip_prefix("まで").map_or(last.range.end, |rest| clause.len() - rest.len());
+        first.range.start..end
+    };
+    let single = |date: &SaidDate| {
+        let after = clause[date.range.end..].trim_start();
+        let skipped = clause.len() - date.range.end - after.len();
         JA_AFTER_DATE
             .iter()
             .find(|(words, _)| after.starts_with(words))
-            .map(|(words, operator)| (*operator, at + skipped + words.len()))
+            .map(|(words, operator)| (*operator, date.range.start..date.range.end + skipped + words.len()))
     };
-    let mut conditions = Vec::new();
-    let mut spans = Vec::new();
+    compared(clause, &JA_RANGE_GAP, range_span, single, field_before)
+}
+
+/// The dates of `clause` compared: two joined by `gap` are a range (`range_span` gives the
+/// words it takes), one alone is compared by the words `single` finds around it, or names no
+/// condition. The column is the one named before the words.
+fn compared(
+    clause: &str,
+    gap: &Regex,
+    range_span: impl Fn(&SaidDate, &SaidDate) -> Range<usize>,
+    single: impl Fn(&SaidDate) -> Option<(&'static str, Range<usize>)>,
+    field_before: impl Fn(usize) -> Option<String>,
+) -> (Vec<Condition>, Vec<Range<usize>>) {
+    let (mut conditions, mut spans) = (Vec::new(), Vec::new());
     let found = dates(clause);
     let mut i = 0;
     while i < found.len() {
         let date = &found[i];
-        let field = field_before(date.range.start).filter(|f| is_date_name(f));
-        let next = found.get(i + 1).filter(|next| JA_RANGE_GAP.is_match(&clause[date.range.end..next.range.start]));
+        let field = |at: usize| field_before(at).filter(|f| is_date_name(f));
+        let next = found.get(i + 1).filter(|next| gap.is_match(&clause[date.range.end..next.range.start]));
         if let Some(next) = next {
-            let end =
-                clause[next.range.end..].strip_prefix("まで").map_or(next.range.end, |rest| clause.len() - rest.len());
+            let span = range_span(date, next);
             conditions.push(Condition {
-                field,
+                field: field(span.start),
                 operator: "between",
                 value: Value::from(date.value.as_str()),
                 value2: Some(Value::from(next.value.as_str())),
             });
-            spans.push(date.range.start..end);
+            spans.push(span);
             i += 2;
             continue;
         }
-        let (operator, end) = word_after(date.range.end).unwrap_or(("", date.range.end));
-        if !operator.is_empty() {
-            conditions.push(Condition { field, operator, value: Value::from(date.value.as_str()), value2: None });
+        match single(date) {
+            Some((operator, span)) => {
+                let value = Value::from(date.value.as_str());
+                conditions.push(Condition { field: field(span.start), operator, value, value2: None });
+                spans.push(span);
+            }
+            None => spans.push(date.range.clone()),
         }
-        spans.push(date.range.start..end);
         i += 1;
     }
     (conditions, spans)
