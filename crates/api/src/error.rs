@@ -60,66 +60,177 @@ pub struct ApiError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "key", content = "params", rename_all = "snake_case")]
 pub enum ApiMessage {
-    RunNotFound { run_id: String },
-    RunStoreFailed { detail: String },
-    WorkspaceFileFailed { path: String, detail: String },
+    RunNotFound {
+        run_id: String,
+    },
+    RunStoreFailed {
+        detail: String,
+    },
+    WorkspaceFileFailed {
+        path: String,
+        detail: String,
+    },
     NoHomeFolder,
-    NotAPlanFileName { name: String, max: u64 },
-    LinkOutsideWorkspace { name: String },
-    NotThere { name: String },
-    DraftNameHasFolder { name: String },
-    PlanUnreadable { detail: String },
+    NotAPlanFileName {
+        name: String,
+        max: u64,
+    },
+    LinkOutsideWorkspace {
+        name: String,
+    },
+    NotThere {
+        name: String,
+    },
+    DraftNameHasFolder {
+        name: String,
+    },
+    PlanUnreadable {
+        detail: String,
+    },
     NotAPlan,
-    NotRegisteredErrors { count: u64 },
-    RegistrationNameTaken { path: String },
-    UnknownBlock { block: String },
-    EditRefused { detail: String },
+    NotRegisteredErrors {
+        count: u64,
+    },
+    RegistrationNameTaken {
+        path: String,
+    },
+    UnknownBlock {
+        block: String,
+    },
+    EditRefused {
+        detail: String,
+    },
     InstructionEmpty,
-    TemplateNotFound { id: String },
-    GenerationNotFound { generation: String },
-    GenerationRefused { detail: String },
-    AnswerNotFilled { label: String, detail: String },
+    TemplateNotFound {
+        id: String,
+    },
+    GenerationNotFound {
+        generation: String,
+    },
+    GenerationRefused {
+        detail: String,
+    },
+    AnswerNotFilled {
+        label: String,
+        detail: String,
+    },
     NothingToAskAtRunTime,
     RunNotReady,
-    NotStartedErrors { count: u64 },
-    UnknownVar { name: String },
-    SecretsMissing { names: String },
-    NotResumable { run_id: String, detail: String },
-    RunGoingOn { run_id: String },
-    RunNotGoingOn { run_id: String },
-    NotWaitingForAnswer { run_id: String, node: String },
+    NotStartedErrors {
+        count: u64,
+    },
+    UnknownVar {
+        name: String,
+    },
+    SecretsMissing {
+        names: String,
+    },
+    NotResumable {
+        run_id: String,
+        detail: String,
+    },
+    RunGoingOn {
+        run_id: String,
+    },
+    RunNotGoingOn {
+        run_id: String,
+    },
+    NotWaitingForAnswer {
+        run_id: String,
+        node: String,
+    },
     AnswerRefused,
-    ArtifactNotRecorded { path: String },
-    ArtifactMissing { path: String },
-    ArtifactRefused { path: String, detail: String },
-    OpenFailed { path: String, detail: String },
-    SecretValueEmpty { name: String },
-    NotASecretName { name: String },
-    KeysFileUnreadable { path: String },
-    SettingsFileUnreadable { path: String, detail: String },
-    SettingsNotSaved { detail: String },
-    WorkspaceNotAbsolute { workspace: String },
-    PlanningValueRefused { detail: String },
+    ArtifactNotRecorded {
+        path: String,
+    },
+    ArtifactMissing {
+        path: String,
+    },
+    ArtifactRefused {
+        path: String,
+        detail: String,
+    },
+    /// The system's own words (an exit status) stay in the English message, for whoever debugs it.
+    OpenFailed {
+        path: String,
+    },
+    SecretValueEmpty {
+        name: String,
+    },
+    NotASecretName {
+        name: String,
+    },
+    KeysFileUnreadable {
+        path: String,
+    },
+    SettingsFileUnreadable {
+        path: String,
+        detail: String,
+    },
+    SettingsNotSaved {
+        detail: String,
+    },
+    WorkspaceNotAbsolute {
+        workspace: String,
+    },
+    PlanningValueRefused {
+        detail: String,
+    },
     ApiKeyMalformed,
     OfflineNeedsNoKey,
-    BaseUrlMissing { example: String },
-    AzureEndpointMissing { example: String },
-    TierIncomplete { tier: String },
-    DocumentNotBase64 { name: String },
-    DocumentTooLarge { name: String, mb: u64, max_mb: u64 },
-    DocumentNotFound { name: String },
-    DocumentNameRefused { name: String },
-    DocumentNameTooLong { name: String, bytes: u64, max_bytes: u64 },
-    DocumentKindRefused { name: String, extensions: String },
-    DocumentNameExhausted { name: String },
+    BaseUrlMissing {
+        example: String,
+    },
+    AzureEndpointMissing {
+        example: String,
+    },
+    TierIncomplete {
+        tier: String,
+    },
+    DocumentNotBase64 {
+        name: String,
+    },
+    DocumentTooLarge {
+        name: String,
+        mb: u64,
+        max_mb: u64,
+    },
+    DocumentNotFound {
+        name: String,
+    },
+    DocumentNameRefused {
+        name: String,
+    },
+    DocumentNameTooLong {
+        name: String,
+        bytes: u64,
+        max_bytes: u64,
+    },
+    DocumentKindRefused {
+        name: String,
+        extensions: String,
+    },
+    DocumentNameExhausted {
+        name: String,
+    },
     BodyTooSlow,
     BodyNotJson,
-    BodyInvalidJson { detail: String },
-    BodyWrongShape { detail: String },
+    BodyInvalidJson {
+        detail: String,
+    },
+    BodyWrongShape {
+        detail: String,
+    },
     BodyTooLarge,
-    BodyUnreadable { detail: String },
-    AddressUnreadable { detail: String },
-    QueryUnreadable { detail: String },
+    BodyUnreadable {
+        detail: String,
+    },
+    AddressUnreadable {
+        detail: String,
+    },
+    QueryUnreadable {
+        detail: String,
+    },
 }
 
 impl ApiError {

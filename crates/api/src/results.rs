@@ -52,7 +52,7 @@ impl Studio {
         open::that_detached(target).map_err(|e| {
             ApiError::internal(format!("{} could not be opened: {e}", target.display()))
                 .with_hint("the system has no application to open it with (on Linux, install xdg-utils)")
-                .saying(ApiMessage::OpenFailed { path: target.display().to_string(), detail: e.to_string() })
+                .saying(ApiMessage::OpenFailed { path: target.display().to_string() })
         })?;
         Ok(ArtifactOpened { opened: target.display().to_string() })
     }
@@ -82,8 +82,12 @@ impl Studio {
             .collect();
         let mut files: Vec<(String, String, ArtifactKind, u64)> = Vec::new();
         for event in &events {
-            if let EventKind::Artifact { node, path, kind: kind @ (ArtifactKind::File | ArtifactKind::Report), bytes } =
-                &event.kind
+            if let EventKind::Artifact {
+                node,
+                path,
+                kind: kind @ (ArtifactKind::File | ArtifactKind::Report | ArtifactKind::Screenshot),
+                bytes,
+            } = &event.kind
             {
                 files.retain(|(_, p, ..)| p != path);
                 files.push((node.to_string(), path.clone(), *kind, *bytes));

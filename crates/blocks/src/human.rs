@@ -122,7 +122,9 @@ impl Block for Confirmation {
                 ));
             }
             let options = confirm_options(&inputs)?;
-            let request = InputRequest::Confirm(ConfirmRequest { message, options, context: None });
+            // Shown with the question, as `ui.interactive_input`'s context is.
+            let context = inputs.get("context").filter(|c| !c.is_null()).cloned();
+            let request = InputRequest::Confirm(ConfirmRequest { message, options, context });
             let answer = ask(ctx, request).await?;
             let mut outputs = Values::new();
             outputs.insert("approved".into(), Value::Bool(approval(&answer)));

@@ -137,9 +137,24 @@ async fn the_qa_example_passes_every_case_against_the_expense_app() {
     let asked = events.iter().find(|e| e["type"] == "input_requested").expect("the sign-off is asked");
     let message = asked["request"]["message"].as_str().unwrap();
     assert!(message.contains("4 件中 4 件合格、0 件不合格"), "{message}");
+    // Each case's result in words, shown with the question: never "TC-01 true".
+    assert!(!message.contains("true"), "{message}");
+    let context = &asked["request"]["context"];
+    assert_eq!(context[0], serde_json::json!({"ケース": "TC-01", "結果": "合格"}), "{context}");
+    assert_eq!(context.as_array().map(Vec::len), Some(4), "{context}");
     let pngs: Vec<_> =
         files_under(work.path()).into_iter().filter(|p| p.extension().is_some_and(|e| e == "png")).collect();
     assert_eq!(pngs.len(), 4, "one screenshot of evidence per passed case: {pngs:?}");
+    // TC-03's evidence is the page when its check (step 2, the error under 金額) was judged, not
+    // the history that step 3 opened afterwards.
+    let tc03 =
+        events.iter().find(|e| e["type"] == "node_finished" && e["node"] == "tc03_validation").expect("TC-03 finished");
+    let steps = tc03["outputs"]["tc03_report"]["steps"].as_array().expect("TC-03's report has its steps").clone();
+    let evidence = pngs.iter().find(|p| p.ends_with("TC-03_required_error.png")).expect("TC-03's evidence");
+    let shot = |step: &Value| std::fs::read(step["evidence_screenshot"].as_str().unwrap()).unwrap();
+    assert_eq!(std::fs::read(evidence).unwrap(), shot(&steps[1]), "the screenshot taken when step 2 was judged");
+    assert_ne!(shot(&steps[1]), shot(&steps[2]));
+    assert_eq!(steps[1]["evidence_file"], "evidence/exp-reg/2024.05.1/TC-03_required_error.png");
     assert_eq!(recorded(&sites, "claim_draft")[0]["detail"]["memo"], "新宿→品川 往復");
     assert_eq!(recorded(&sites, "claim_submitted").len(), 1);
     assert!(recorded(&sites, "claim_rejected_empty_amount").len() == 1);
@@ -183,4 +198,50 @@ async fn an_escalation_waits_for_input_and_resume_answers_it() {
         .clone();
     assert_eq!(finished["outputs"]["report"]["outcome"], "accepted_partial", "{finished}");
     assert_eq!(finished["outputs"]["passed"], false);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evidence_is_saved_for_the_steps_done_and_a_step_not_done_writes_no_file() {
+    let sites = FixtureSites::start().await.unwrap();
+    let (home, work) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let plan = |evidence: &str| {
+        format!(
+            "apiVersion: planwright/v1\nid: evidence\nversion: 1.0.0\ngraph:\n  - id: export\n    block: browser.run_objectives\n    \
+             in:\n      start_url: {}\n      evidence: {evidence}\n      on_unsatisfied: report\n      \
+             steps: \"1. Click Download as CSV\\n2. Click Send to my accountant\"\n      max_retries_per_step: 1\n      \
+             max_iterations: 1\n      max_revisions: 0\n    out: {{report: report, passed: passed}}\n",
+            sites.url("objectives/ledgerly/reports.html?instant=1")
+        )
+    };
+    std::fs::write(work.path().join("plan.yaml"), plan("{1: shots/csv.png, 2: shots/sent.png}")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"], &[]).await;
+    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let shown = planwright(
+        home.path(),
+        work.path(),
+        &["runs", "show", outcome["run_id"].as_str().unwrap(), "--format", "json"],
+        &[],
+    )
+    .await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let events = shown["events"].as_array().unwrap();
+    let finished = events.iter().find(|e| e["node"] == "export" && e["outputs"]["report"].is_object());
+    let steps = finished.expect("the report is recorded")["outputs"]["report"]["steps"].as_array().unwrap().clone();
+    assert_eq!(steps[0]["status"], "passed", "{steps:?}");
+    assert_ne!(steps[1]["status"], "passed", "{steps:?}");
+    let first = std::fs::read(steps[0]["evidence_screenshot"].as_str().unwrap()).unwrap();
+    assert_eq!(std::fs::read(work.path().join("shots/csv.png")).unwrap(), first);
+    assert!(!work.path().join("shots/sent.png").exists(), "a step not done has no evidence");
+    let messages: Vec<&str> = events.iter().filter_map(|e| e["message"].as_str()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("step 2 was not done, so shots/sent.png was not written")),
+        "{messages:?}"
+    );
+
+    // A step the list does not have is refused before the browser opens.
+    std::fs::write(work.path().join("plan.yaml"), plan("{3: shots/third.png}")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml"], &[]).await;
+    assert_exit(&output, 1);
+    let text = said(&output);
+    assert!(text.contains("`evidence.3`: there is no step 3; the steps are numbered 1 to 2"), "{text}");
 }

@@ -145,6 +145,7 @@ impl RunObjectives {
                 "`steps` has no steps; write one a line, e.g. \"1. Open the Statements page\"",
             ));
         }
+        let evidence_files = crate::evidence::wanted_files(&inputs, objectives.len())?;
         if planning.enabled && objectives.len() > planning.max_subtasks as usize {
             return Err(BlockError::input(format!(
                 "`steps` has {} steps, more than the planning settings allow ({}, `planning.max_subtasks`); split them \
@@ -220,7 +221,8 @@ impl RunObjectives {
         };
         let level = if outcome.progress.all_completed() { LogLevel::Info } else { LogLevel::Warn };
         ctx.log(level, Reason::said(said.clone(), summary.clone()));
-        let outputs = outputs(&outcome, ctx);
+        let mut outputs = outputs(&outcome, ctx);
+        crate::evidence::save_files(&mut outputs, &evidence_files, ctx).await?;
         // A task the runner could not complete never ends as a success: the node fails with its
         // report (`on_unsatisfied: report`, and seed 004's loop alone), so that the run's status,
         // the runs list and the reports agree with `passed`. Only the person's "accept the result

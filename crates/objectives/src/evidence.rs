@@ -1,9 +1,84 @@
 //! Screenshots kept as evidence of an objective done (or of a failure), in the node's record
-//! folder. A picture of one colour — a blank page — is not evidence and is not kept.
+//! folder. A picture of one colour — a blank page — is not evidence and is not kept. The steps
+//! a plan names in `evidence` are also saved as files of the work folder: the screenshot taken
+//! when the step was judged, not one taken later, after the next steps have left its page.
 
 use std::path::{Path, PathBuf};
 
+use planwright_block::{BlockContext, BlockError, Values};
+use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
+use serde_json::Value;
+
 use crate::driver::PageDriver;
+
+/// The work-folder files `evidence` asks for, by step number (1 for the first step): checked
+/// before the browser opens, against the number of steps.
+pub fn wanted_files(inputs: &Values, steps: usize) -> Result<Vec<(usize, String)>, BlockError> {
+    const EXAMPLE: &str = "e.g. {2: evidence/TC-03_required_error.png}";
+    let map = match inputs.get("evidence") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(map)) => map,
+        Some(_) => {
+            return Err(BlockError::input(format!(
+                "`evidence` must name, by step number, the file each step's screenshot is saved as, {EXAMPLE}"
+            )))
+        }
+    };
+    let mut wanted = Vec::with_capacity(map.len());
+    for (key, value) in map {
+        let step = key.trim().parse::<usize>().ok().filter(|n| (1..=steps).contains(n)).ok_or_else(|| {
+            BlockError::input(format!("`evidence.{key}`: there is no step {key}; the steps are numbered 1 to {steps}"))
+        })?;
+        let path = match value {
+            Value::String(path) if !path.trim().is_empty() => path.clone(),
+            _ => return Err(BlockError::input(format!("`evidence.{key}` must be a file name, {EXAMPLE}"))),
+        };
+        wanted.push((step, path));
+    }
+    wanted.sort();
+    Ok(wanted)
+}
+
+/// Saves each wanted step's screenshot as its file when the step passed, notes the file in the
+/// report's step, and says what was saved and what was not.
+pub async fn save_files(
+    outputs: &mut Values,
+    wanted: &[(usize, String)],
+    ctx: &BlockContext,
+) -> Result<(), BlockError> {
+    for (step, shown) in wanted {
+        let entry = outputs.get_mut("report").and_then(|r| r["steps"].get_mut(step - 1));
+        let Some(entry) = entry else { continue };
+        let kept = entry["evidence_screenshot"].as_str().map(PathBuf::from);
+        let (Some(kept), true) = (kept, entry["status"] == "passed") else {
+            let text = format!("step {step} was not done, so {shown} was not written");
+            let said = RunMessage::EvidenceNotSaved { step: *step as u64, path: shown.clone() };
+            ctx.log(LogLevel::Warn, Reason::said(said, text));
+            continue;
+        };
+        let path = ctx.workdir.resolve("evidence", shown)?;
+        let to = path.clone();
+        tokio::task::spawn_blocking(move || -> std::io::Result<()> {
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            let png = std::fs::read(&kept)?;
+            planwright_fs::write_atomically(&to, &png, planwright_fs::Access::Shared)
+        })
+        .await
+        .map_err(|e| BlockError::failed(format!("saving the evidence stopped: {e}")))?
+        .map_err(|e| {
+            let text = format!("`evidence.{step}`: {shown} cannot be written: {e}");
+            BlockError::failed(Reason::said(RunMessage::FileUnwritable { path: shown.clone() }, text))
+        })?;
+        ctx.artifact(&path, ArtifactKind::Screenshot);
+        entry["evidence_file"] = Value::String(shown.clone());
+        let text = format!("step {step}: the screenshot taken when it was judged is saved as {shown}");
+        let said = RunMessage::EvidenceSaved { step: *step as u64, path: shown.clone() };
+        ctx.log(LogLevel::Info, Reason::said(said, text));
+    }
+    Ok(())
+}
 
 /// Whether a PNG shows anything: more than one colour among its pixels. A PNG that cannot be
 /// read shows nothing.

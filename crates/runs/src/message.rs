@@ -219,6 +219,12 @@ pub enum RunMessage {
     RecoveryStarted { objective: u64, blocking: String, choice: String },
     /// Log: the page was blank, so no screenshot was kept as an objective's evidence.
     EvidenceBlank { objective: u64 },
+    /// Log: the screenshot taken when step `step` was judged done was saved as `path` in the
+    /// work folder (`browser.run_objectives`' `evidence`).
+    EvidenceSaved { step: u64, path: String },
+    /// Log: step `step` was not done, so `path` was not written: its screenshot would show no
+    /// evidence of it (the failure's own screenshot stays in the run record).
+    EvidenceNotSaved { step: u64, path: String },
     /// Log: an earlier attempt did not finish the objectives; they start over.
     ObjectivesStartOver,
     /// A recovery step's description: close what is in the way by pressing `choice`.

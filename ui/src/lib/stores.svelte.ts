@@ -53,9 +53,15 @@ if (typeof matchMedia !== 'undefined') {
 /**
  * Moving between tabs from inside one: `tab` is the tab to show (the app shows it and clears the
  * request); `fix` a plan to open in the Design tab at one of its nodes ("fix in Design" on a
- * failed node of a run), taken by the Design tab.
+ * failed node of a run), taken by the Design tab; `registered` the file of the plan the Design
+ * tab registered last, which the Run tab chooses when it is next shown.
  */
-export const navigation = $state<{ tab: 'design' | 'run' | 'settings' | null; fix: { text: string; node: string } | null }>({
+export const navigation = $state<{
+  tab: 'design' | 'run' | 'settings' | null;
+  fix: { text: string; node: string } | null;
+  registered: string | null;
+}>({
   tab: null,
   fix: null,
+  registered: null,
 });

@@ -46,7 +46,15 @@ describe('a run\'s results', () => {
       ],
     });
     expect(valueView(value({ a: { b: 1 } }), 'en').kind).toBe('json');
-    expect(cellText(null)).toBe('');
+    expect(cellText(null, 'en')).toBe('');
+  });
+
+  it('says true and false as yes and no in the person\'s language, never as code', () => {
+    const cases = [{ case: 'TC-01', passed: true }, { case: 'TC-02', passed: false }];
+    expect(valueView(value(cases), 'en')).toMatchObject({ rows: [['TC-01', 'Yes'], ['TC-02', 'No']] });
+    expect(valueView(value(cases), 'ja')).toMatchObject({ rows: [['TC-01', 'はい'], ['TC-02', 'いいえ']] });
+    expect(valueView(value(true), 'ja')).toEqual({ kind: 'figure', text: 'はい' });
+    expect(valueView(value({ approved: false }), 'en')).toEqual({ kind: 'fields', fields: [['approved', 'No']] });
   });
 
   it('gives file sizes in units people read', () => {

@@ -4,7 +4,7 @@
 import type { JsonValue as Json } from '../api/types/serde_json/JsonValue';
 import type { ResultFile } from '../api/types/ResultFile';
 import type { ResultValue } from '../api/types/ResultValue';
-import type { Lang } from '../i18n/messages';
+import { catalogs, type Lang } from '../i18n/messages';
 import { formatNumber } from './format';
 
 export type ValueView =
@@ -28,11 +28,12 @@ export function filesInOrder(files: ResultFile[]): ResultFile[] {
   return [...files.filter(writtenToWorkFolder), ...files.filter((f) => !writtenToWorkFolder(f))];
 }
 
-/** A cell's text: strings as they are, everything else as JSON. */
-export function cellText(v: Json | undefined): string {
+/** A cell's text: strings as they are, true and false as yes and no in the person's language, numbers as written, the rest as JSON. */
+export function cellText(v: Json | undefined, lang: Lang): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'boolean') return catalogs[lang][v ? 'common.yes' : 'common.no'];
+  if (typeof v === 'number') return String(v);
   return JSON.stringify(v);
 }
 
@@ -41,21 +42,21 @@ const isRecord = (v: Json): v is { [key: string]: Json } => v !== null && typeof
 export function valueView(r: ResultValue, lang: Lang): ValueView {
   const v = r.value;
   if (typeof v === 'number') return { kind: 'figure', text: formatNumber(v, lang) };
-  if (typeof v === 'boolean' || v === null) return { kind: 'figure', text: String(v) };
+  if (typeof v === 'boolean' || v === null) return { kind: 'figure', text: cellText(v, lang) || '—' };
   if (typeof v === 'string') return v.length <= 40 && !v.includes('\n') ? { kind: 'figure', text: v } : { kind: 'text', text: v };
   if (Array.isArray(v)) {
     const total = r.rows ?? v.length;
     if (v.length > 0 && v.every(isRecord)) {
       const columns = [...new Set(v.flatMap((row) => Object.keys(row)))];
-      return { kind: 'table', columns, rows: v.map((row) => columns.map((c) => cellText(row[c]))), total };
+      return { kind: 'table', columns, rows: v.map((row) => columns.map((c) => cellText(row[c], lang))), total };
     }
-    return { kind: 'list', items: v.map(cellText), total };
+    return { kind: 'list', items: v.map((x) => cellText(x, lang)), total };
   }
   // A small record of plain values reads as its fields; anything deeper as JSON.
   const plain = (x: Json) => x === null || typeof x !== 'object' || (Array.isArray(x) && x.every((i) => i === null || typeof i !== 'object'));
   const entries = Object.entries(v);
   if (entries.length > 0 && entries.length <= 12 && entries.every(([, x]) => plain(x))) {
-    return { kind: 'fields', fields: entries.map(([k, x]) => [k, Array.isArray(x) ? x.map(cellText).join(', ') : cellText(x)]) };
+    return { kind: 'fields', fields: entries.map(([k, x]) => [k, Array.isArray(x) ? x.map((i) => cellText(i, lang)).join(', ') : cellText(x, lang)]) };
   }
   return { kind: 'json', text: JSON.stringify(v, null, 2) };
 }

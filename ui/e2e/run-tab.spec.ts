@@ -1,0 +1,292 @@
+// The Run tab's first hour, in English and Japanese: what a person who is not a programmer
+// expects from it (issue "a first hour without surprises"). Every word the test looks for comes
+// from the studio's own catalogs, so a reworded message changes here too. With
+// PLANWRIGHT_SCREENSHOTS=DIR (after `npm run build` and `cargo build -p planwright`) the same
+// tests run in light and dark and save what they show as DIR/run-tab-<what>-<lang>-<theme>.png.
+import { createServer, type Server } from 'node:http';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { format, type Lang } from '../src/lib/i18n/messages';
+import type { MessageKey } from '../src/lib/i18n/en';
+import { test, expect } from './sites';
+
+const REPORT_PLAN = `apiVersion: planwright/v1
+id: e2e_report
+version: 1.0.0
+graph:
+  - id: save
+    block: report.write
+    in: {data: {greeting: hello}, format: json, path: out/hello.json}
+`;
+
+const MONTH_PLAN = `apiVersion: planwright/v1
+id: e2e_month
+version: 1.0.0
+vars:
+  month: "2026-09"
+graph:
+  - id: save
+    block: report.write
+    in: {data: {month: "\${vars.month}"}, format: json, path: out/month.json}
+`;
+
+const FAILS_PLAN = `apiVersion: planwright/v1
+id: e2e_fails
+version: 1.0.0
+graph:
+  - id: call
+    block: external.api.http
+    in: {url: "http://127.0.0.1:9/the-ledger-service-that-is-not-running-on-this-computer/exports/2026-11"}
+    out: {status: status}
+`;
+
+const EXCEL_PLAN = `apiVersion: planwright/v1
+id: e2e_excel
+version: 1.0.0
+graph:
+  - id: book
+    block: excel.write
+    in:
+      path: out/unpaid.xlsx
+      sheets:
+        Unpaid:
+          - {Invoice: INV-2024-0401, Customer: Yamada Trading, Amount: 132000}
+    out: {summary: summary}
+`;
+
+/** A plan that waits on `base` (a server the test holds), then asks for a sign-off with a table. */
+const signOffPlan = (base: string) => `apiVersion: planwright/v1
+id: e2e_signoff
+version: 1.0.0
+graph:
+${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `  - id: note_${n}\n    block: report.write\n    in: {data: {n: ${n}}, format: json, path: out/note_${n}.json}\n`).join('')}  - id: fetch
+    block: external.api.http
+    in: {url: "${base}/hold"}
+    out: {status: status}
+  - id: signoff
+    block: ui.confirmation
+    after: [fetch]
+    in:
+      message: Sign off the regression run
+      context:
+        - {case: TC-01, passed: true}
+        - {case: TC-02, passed: false}
+`;
+
+/** A browser step's evidence written to the work folder, then a question about it. */
+const evidencePlan = (page: string) => `apiVersion: planwright/v1
+id: e2e_evidence
+version: 1.0.0
+graph:
+  - id: open
+    block: browser.navigate
+    in: {url: "${page}"}
+  - id: shot
+    block: browser.screenshot
+    after: [open]
+    in: {path: evidence/welcome.png}
+    out: {path: shot}
+  - id: signoff
+    block: ui.confirmation
+    after: [shot]
+    in: {message: "Is the evidence right?"}
+`;
+
+// An opener that fails as xdg-open does when no application handles the file (exit status 3).
+const failingOpener = mkdtempSync(join(tmpdir(), 'planwright-no-opener-'));
+writeFileSync(join(failingOpener, 'xdg-open'), '#!/bin/sh\nexit 3\n');
+chmodSync(join(failingOpener, 'xdg-open'), 0o755);
+
+/** A server whose `/hold` answers only once `release` is called. */
+async function holdingServer(): Promise<{ server: Server; base: string; release: () => void }> {
+  let release = () => undefined as void;
+  const held = new Promise<void>((ok) => (release = ok));
+  const server = createServer((req, res) => {
+    void held.then(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { server, base: `http://127.0.0.1:${(server.address() as { port: number }).port}`, release };
+}
+
+const OUT = process.env.PLANWRIGHT_SCREENSHOTS ?? '';
+const THEMES = OUT ? (['light', 'dark'] as const) : (['light'] as const);
+
+async function typePlan(page: Page, text: string) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l) => THEMES.map((t) => [l, t] as const))) {
+  const w = (key: MessageKey, params: Record<string, string | number> = {}) => format(lang, key, params);
+  const choosePlan = (page: Page, id: string) => page.getByLabel(w('run.choosePlan')).selectOption({ label: `${id} (${id}.yaml)` });
+  const runView = (page: Page) => page.getByRole('region', { name: w('tab.run'), exact: true });
+  const suffix = theme === 'light' ? `(${lang})` : `(${lang}, ${theme})`;
+  /** Saves what the page shows, when screenshots are asked for. */
+  const snap = async (page: Page, what: string) => {
+    if (!OUT) return;
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({ path: join(OUT, `run-tab-${what}-${lang}-${theme}.png`), animations: 'disabled' });
+  };
+  const look = { colorScheme: theme, timezoneId: 'Asia/Tokyo', reducedMotion: 'reduce' } as const;
+
+  test.describe(`the Run tab ${suffix}`, () => {
+    test.use({
+      ...look,
+      locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+      plans: { 'e2e_report.yaml': REPORT_PLAN, 'e2e_month.yaml': MONTH_PLAN, 'e2e_fails.yaml': FAILS_PLAN, 'e2e_excel.yaml': EXCEL_PLAN },
+    });
+
+    test('a plan just registered in Design is the one chosen in Run', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.design') }).click();
+      await typePlan(page, REPORT_PLAN.replace('id: e2e_report', 'id: e2e_fresh'));
+      await page.getByRole('button', { name: w('design.register') }).click();
+      await expect(page.getByText(/e2e_fresh_\d{12}\.yaml/).first()).toBeVisible();
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await expect(page.getByLabel(w('run.choosePlan'))).toHaveValue(/^e2e_fresh_\d{12}\.yaml$/);
+      await expect(page.getByText(w('readiness.ready'))).toBeVisible();
+      await expect(runView(page)).toContainText(w('run.notRunYet', { plan: 'e2e_fresh' }));
+      await snap(page, 'registered');
+    });
+
+    test("choosing another plan puts away the last plan's run, and choosing it again brings it back", async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_report');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      await expect(runView(page).getByRole('heading', { name: 'e2e_report' })).toBeVisible();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+
+      await choosePlan(page, 'e2e_month');
+      await expect(runView(page)).toContainText(w('run.notRunYet', { plan: 'e2e_month' }));
+      await expect(runView(page).getByRole('heading', { name: 'e2e_report' })).toHaveCount(0);
+
+      await choosePlan(page, 'e2e_report');
+      await expect(runView(page).getByRole('heading', { name: 'e2e_report' })).toBeVisible();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+    });
+
+    test("a plan's variables keep the values of its last run, and the plan's own are one click away", async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_month');
+      const month = page.getByLabel('month', { exact: true });
+      await expect(month).toHaveValue('2026-09');
+      await month.fill('2026-10');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+
+      // Another day: the studio opened afresh.
+      await page.reload();
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_month');
+      await expect(month).toHaveValue('2026-10');
+      await expect(page.getByText(w('run.lastValues', { names: 'month' }))).toBeVisible();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+      await snap(page, 'last-values');
+      await page.getByRole('button', { name: w('run.planValues') }).click();
+      await expect(month).toHaveValue('2026-09');
+    });
+
+    test('a failed run offers to fix the plan first, then to run it again, and shows the whole error', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_fails');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.failed'));
+      // The one main action is to fix the plan; running it again comes next; resuming, which
+      // would fail the same way, is no longer the main button.
+      const main = runView(page).locator('.head-actions button.primary');
+      await expect(main).toHaveCount(1);
+      await expect(main).toHaveText(w('run.fixInDesign'));
+      await expect(runView(page).locator('.head-actions button.primary + button')).toHaveText(w('run.rerun'));
+      await expect(runView(page).getByRole('button', { name: w('run.resume') })).not.toHaveClass(/primary/);
+
+      const why = page.getByRole('table', { name: w('run.nodes') }).locator('tr[data-node="call"] .why');
+      await expect(why).toContainText('the-ledger-service-that-is-not-running-on-this-computer/exports/2026-11');
+      const cut = await why.evaluate((el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+      expect(cut, 'the error is shown whole').toBe(false);
+      await snap(page, 'failed');
+
+      await main.click();
+      await expect(page.getByRole('tab', { name: w('tab.design') })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.locator('.cm-content')).toContainText('id: e2e_fails');
+    });
+
+    test('a question that arrives while the person reads further down is brought into view, and a banner stays', async ({ page, studio }) => {
+      await page.setViewportSize({ width: 1280, height: 480 });
+      const { server, base, release } = await holdingServer();
+      try {
+        writeFileSync(join(studio.workspace, 'designs', 'e2e_signoff.yaml'), signOffPlan(base));
+        await page.getByRole('tab', { name: w('tab.run') }).click();
+        await choosePlan(page, 'e2e_signoff');
+        await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+        await expect(page.getByRole('table', { name: w('run.nodes') }).locator('tr[data-node="fetch"]')).toHaveAttribute('data-status', 'running');
+        await runView(page).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        release();
+
+        const form = page.getByRole('form', { name: w('input.title', { node: 'signoff' }) });
+        await expect(form).toBeInViewport();
+        await expect(page.getByText(w('run.waitingBanner'))).toBeInViewport();
+        // What the person signs off is a table in words, not JSON with true and false.
+        const table = form.getByRole('table', { name: w('input.context') });
+        await expect(table.getByRole('row').nth(1)).toHaveText(['TC-01', w('common.yes')].join(''));
+        await expect(table.getByRole('row').nth(2)).toHaveText(['TC-02', w('common.no')].join(''));
+        await snap(page, 'question-in-view');
+
+        await runView(page).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+        await expect(form).not.toBeInViewport();
+        await expect(page.getByText(w('run.waitingBanner'))).toBeInViewport();
+        await snap(page, 'waiting-banner');
+        await page.getByRole('button', { name: w('run.goToQuestion') }).click();
+        await expect(form).toBeInViewport();
+        await form.getByRole('button', { name: w('input.approve') }).click();
+        await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+        await expect(page.getByText(w('run.waitingBanner'))).toHaveCount(0);
+      } finally {
+        server.close();
+      }
+    });
+
+    test('the evidence a run wrote is listed and previewed, already while it waits for a sign-off', async ({ page, studio, sites }) => {
+      writeFileSync(join(studio.workspace, 'designs', 'e2e_evidence.yaml'), evidencePlan(`${sites.origin}/welcome.html`));
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_evidence');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      await expect(page.getByRole('form', { name: w('input.title', { node: 'signoff' }) })).toBeVisible();
+      const sofar = page.getByRole('region', { name: w('results.sofar') });
+      await expect(sofar.getByRole('button', { name: 'welcome.png' })).toHaveAttribute('aria-expanded', 'true');
+      await expect(sofar.getByRole('img', { name: 'welcome.png' })).toBeVisible();
+      await snap(page, 'results-so-far');
+    });
+  });
+
+  test.describe(`a file no application opens ${suffix}`, () => {
+    test.use({
+      ...look,
+      locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+      plans: { 'e2e_excel.yaml': EXCEL_PLAN },
+      serveEnv: { PATH: `${failingOpener}:${process.env.PATH ?? ''}` },
+    });
+
+    test('is said in words, with Download offered beside it', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await page.getByLabel(w('run.choosePlan')).selectOption({ label: 'e2e_excel (e2e_excel.yaml)' });
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      const results = page.getByRole('region', { name: w('results.title') });
+      await results.getByRole('button', { name: w('results.open'), exact: true }).click();
+      const alert = results.getByRole('alert');
+      await expect(alert).toHaveText(new RegExp(w('results.noApplication', { name: 'unpaid.xlsx' }).replace(/[.()]/g, '\\$&')));
+      await expect(page.getByText(/ExitStatus|unix_wait_status/)).toHaveCount(0);
+      await snap(page, 'open-failed');
+      const download = page.waitForEvent('download');
+      await alert.getByRole('button', { name: w('results.download') }).click();
+      expect((await download).suggestedFilename()).toBe('unpaid.xlsx');
+    });
+  });
+}
