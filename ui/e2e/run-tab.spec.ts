@@ -4,7 +4,7 @@
 // PLANWRIGHT_SCREENSHOTS=DIR (after `npm run build` and `cargo build -p planwright`) the same
 // tests run in light and dark and save what they show as DIR/run-tab-<what>-<lang>-<theme>.png.
 import { createServer, type Server } from 'node:http';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -93,6 +93,37 @@ graph:
     after: [shot]
     in: {message: "Is the evidence right?"}
 `;
+
+const BANK_CSV = 'date,vendor,amount\n2026-10-01,Acme,1200\n';
+
+/** Reads a bank export named by a var. */
+const VAR_FILE_PLAN = `apiVersion: planwright/v1
+id: e2e_var_file
+version: 1.0.0
+vars:
+  statement: bank/payments_oct.csv
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: "\${vars.statement}"}
+    out: {rows: rows}
+`;
+
+/** Reads a bank export whose path is written in the step. */
+const STEP_FILE_PLAN = `apiVersion: planwright/v1
+id: e2e_step_file
+version: 1.0.0
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: bank/payments_oct.csv}
+    out: {rows: rows}
+`;
+
+// An opener that notes what it was asked to open.
+const loggingOpener = mkdtempSync(join(tmpdir(), 'planwright-opener-'));
+writeFileSync(join(loggingOpener, 'xdg-open'), '#!/bin/sh\nprintf \'%s\\n\' "$1" >> "$(dirname "$0")/opened.log"\n');
+chmodSync(join(loggingOpener, 'xdg-open'), 0o755);
 
 // An opener that fails as xdg-open does when no application handles the file (exit status 3).
 const failingOpener = mkdtempSync(join(tmpdir(), 'planwright-no-opener-'));
@@ -287,6 +318,63 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
       const download = page.waitForEvent('download');
       await alert.getByRole('button', { name: w('results.download') }).click();
       expect((await download).suggestedFilename()).toBe('unpaid.xlsx');
+    });
+  });
+
+  test.describe(`where files are ${suffix}`, () => {
+    test.use({
+      ...look,
+      locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+      plans: { 'e2e_var_file.yaml': VAR_FILE_PLAN, 'e2e_step_file.yaml': STEP_FILE_PLAN },
+      serveEnv: { PATH: `${loggingOpener}:${process.env.PATH ?? ''}` },
+    });
+
+    test('the work folder is shown, copied and opened, and a missing file named by a var is found elsewhere in it', async ({ page, studio }) => {
+      mkdirSync(join(studio.workspace, 'bank', '2026-10'), { recursive: true });
+      writeFileSync(join(studio.workspace, 'bank', '2026-10', 'payments_oct.csv'), BANK_CSV);
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_var_file');
+      const check = page.getByRole('group', { name: w('readiness.title') });
+      await expect(check).toContainText(`${w('readiness.workFolder')} ${studio.workspace}`);
+      const log = join(loggingOpener, 'opened.log');
+      rmSync(log, { force: true });
+      await check.getByRole('button', { name: w('results.showInFolder') }).click();
+      await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8').trim() : '')).toBe(studio.workspace);
+
+      await expect(check).toContainText(w('readiness.fileMissingVar', { var: 'statement' }));
+      await expect(check).toContainText(w('readiness.meant', { path: 'bank/2026-10/payments_oct.csv' }));
+      // The field offers the work folder's files.
+      await expect(page.locator(`datalist option[value="bank/2026-10/payments_oct.csv"]`)).toHaveCount(1);
+      await snap(page, 'file-meant');
+      await check.getByRole('button', { name: w('readiness.useFile', { path: 'bank/2026-10/payments_oct.csv' }) }).click();
+      await expect(page.getByLabel('statement', { exact: true })).toHaveValue('bank/2026-10/payments_oct.csv');
+      await expect(check).toContainText(w('readiness.ready'));
+    });
+
+    test('a missing file written in the step says so, and opens the plan in Design at that step', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_step_file');
+      const check = page.getByRole('group', { name: w('readiness.title') });
+      await expect(check).toContainText(w('readiness.fileMissingStep', { node: 'read' }));
+      await expect(check).not.toContainText(w('readiness.fileMissingVar', { var: 'statement' }));
+      await snap(page, 'file-in-step');
+      await check.getByRole('button', { name: w('readiness.changeInDesign', { node: 'read' }) }).click();
+      await expect(page.getByRole('tab', { name: w('tab.design') })).toHaveAttribute('aria-selected', 'true');
+      await expect(page.locator('.cm-content')).toContainText('id: e2e_step_file');
+      await expect(page.getByLabel(w('inspector.choose'))).toHaveValue('read');
+    });
+
+    test('"Run again" of a run whose file has gone names the file', async ({ page, studio }) => {
+      mkdirSync(join(studio.workspace, 'bank'), { recursive: true });
+      writeFileSync(join(studio.workspace, 'bank', 'payments_oct.csv'), BANK_CSV);
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_step_file');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
+      rmSync(join(studio.workspace, 'bank', 'payments_oct.csv'));
+      await runView(page).getByRole('button', { name: w('run.rerun') }).click();
+      await expect(page.getByText(w('readiness.problem.file_missing', { subject: 'bank/payments_oct.csv' }))).toBeVisible();
     });
   });
 }

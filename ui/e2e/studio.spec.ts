@@ -441,7 +441,8 @@ test.describe('runs', () => {
     await expect(row).toHaveAttribute('data-status', 'failed');
     await expect(row.locator('.why')).toContainText('127.0.0.1:9');
     await row.getByRole('button', { name: 'call' }).click();
-    await page.getByRole('button', { name: 'Fix in Design' }).click();
+    // The node's own button (the run's header offers it too, at the first failed node).
+    await page.locator('.node-detail').getByRole('button', { name: 'Fix in Design' }).click();
     await expect(page.getByRole('tab', { name: 'Design' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('.cm-content')).toContainText('id: e2e_fails');
     await expect(page.getByLabel('Node to edit')).toHaveValue('call');

@@ -23,6 +23,7 @@ mod runs;
 mod settings;
 mod streams;
 mod types;
+mod work_folder;
 mod workspace;
 
 use std::path::{Path, PathBuf};
@@ -187,6 +188,7 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ArtifactData,
         OpenArtifactRequest,
         ArtifactOpened,
+        WorkFiles,
         ReportRequest,
         ReportFile,
         RunReadiness,

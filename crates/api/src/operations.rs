@@ -45,6 +45,8 @@ macro_rules! studio_operations {
             call run_results GET "/api/runs/{run_id}/results" (path run_id: String) -> $crate::RunResults;
             call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
             call open_artifact POST "/api/runs/{run_id}/artifact/open" (path run_id: String, body request: $crate::OpenArtifactRequest) -> $crate::ArtifactOpened;
+            call list_work_files GET "/api/work-folder/files" () -> $crate::WorkFiles;
+            call open_work_folder POST "/api/work-folder/open" () -> $crate::ArtifactOpened;
             call run_report GET "/api/runs/{run_id}/report" (path run_id: String, query request: $crate::ReportRequest) -> $crate::ReportFile;
             stream run_events GET "/api/runs/{run_id}/events" (path run_id: String, query after: $crate::EventsAfter) -> $crate::Event;
             call cancel_stream POST "/api/streams/{stream}/cancel" (path stream: String) -> $crate::StreamCancelled;

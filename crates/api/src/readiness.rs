@@ -168,6 +168,7 @@ impl RunNeeds {
         RunReadiness {
             ready: problems.is_empty(),
             plan_id: self.plan.id.clone(),
+            work_folder: self.workspace.display().to_string(),
             vars,
             secrets,
             files,
@@ -224,8 +225,16 @@ impl RunNeeds {
                         input: input.clone(),
                         path: path.to_owned(),
                         present: inside && self.workspace.join(path).is_file(),
+                        var: whole_var(value),
+                        meant: Vec::new(),
                     });
                 }
+            }
+        }
+        if files.iter().any(|f| !f.present) {
+            let (there, _) = crate::work_folder::work_files(&self.workspace);
+            for file in files.iter_mut().filter(|f| !f.present) {
+                file.meant = crate::work_folder::meant(&file.path, &there);
             }
         }
         files

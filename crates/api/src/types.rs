@@ -287,6 +287,8 @@ pub struct RunReadiness {
     /// Nothing is missing: the run may start.
     pub ready: bool,
     pub plan_id: String,
+    /// The folder the run reads and writes its files in (absolute).
+    pub work_folder: String,
     /// The plan's vars in order, with the value the run would use.
     pub vars: Vec<RunVar>,
     /// The plan's secrets, and where each value would come from; never a value.
@@ -348,6 +350,14 @@ pub struct InputFile {
     /// As the plan (or the var) gives it, relative to the work folder.
     pub path: String,
     pub present: bool,
+    /// The var that names the file, when the plan takes it from one (else the path is written
+    /// in the step, and changed there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub var: Option<String>,
+    /// For a file that is not there: files of the work folder the person may have meant.
+    #[serde(default)]
+    pub meant: Vec<String>,
 }
 
 /// Whether something a run needs is there, and if not, what is wrong.
@@ -524,6 +534,16 @@ pub struct OpenArtifactRequest {
     pub path: String,
     /// Open the folder that holds the file (in the file manager) instead of the file.
     pub folder: bool,
+}
+
+/// The work folder and the files in it, relative to it (`data/payments.csv`).
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct WorkFiles {
+    /// The work folder's absolute path.
+    pub folder: String,
+    pub files: Vec<String>,
+    /// The folder holds more files than are listed.
+    pub truncated: bool,
 }
 
 /// What `open_artifact` handed to the system: the file or its folder.

@@ -393,6 +393,10 @@ export function createApi(transport: Transport) {
     runArtifact: (runId: string, path: string) => call('run_artifact', { run_id: runId, request: { path } }),
     /** Opens a file the run wrote with the system's application for it, or (`folder`) shows its folder. */
     openArtifact: (runId: string, path: string, folder: boolean) => call('open_artifact', { run_id: runId, request: { path, folder } }),
+    /** The work folder and the files in it, relative to it (the run check's picker and its "did you mean"). */
+    listWorkFiles: () => call('list_work_files', {}),
+    /** Opens the work folder in the system's file manager. */
+    openWorkFolder: () => call('open_work_folder', {}),
     /** A finished run's report: one self-contained HTML page, or JUnit XML (a test case per objective). */
     runReport: (runId: string, format: ReportFormat) => call('run_report', { run_id: runId, request: { format } }),
     /** The run's events after `after`: recorded ones, then live ones until `run_finished`. */

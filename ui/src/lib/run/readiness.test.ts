@@ -42,9 +42,10 @@ describe('the run check', () => {
     const r: RunReadiness = {
       ready: false,
       plan_id: 'p',
+      work_folder: '/home/a/Planwright',
       vars: [v({ name: 'month', missing: true })],
       secrets: [{ name: 'PORTAL_PASSWORD' }, { name: 'PORTAL_USER', where: 'keyring' }],
-      files: [{ node: 'read', input: 'path', path: 'data/in.xlsx', present: true }],
+      files: [{ node: 'read', input: 'path', path: 'data/in.xlsx', present: true, meant: [] }],
       browser: { ok: true },
       problems: [
         { code: 'var_missing', subject: 'month', message: 'var `month` has no value' },

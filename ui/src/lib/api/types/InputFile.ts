@@ -7,4 +7,13 @@ export type InputFile = { node: string, input: string,
 /**
  * As the plan (or the var) gives it, relative to the work folder.
  */
-path: string, present: boolean, };
+path: string, present: boolean, 
+/**
+ * The var that names the file, when the plan takes it from one (else the path is written
+ * in the step, and changed there).
+ */
+var?: string, 
+/**
+ * For a file that is not there: files of the work folder the person may have meant.
+ */
+meant: Array<string>, };

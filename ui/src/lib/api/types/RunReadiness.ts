@@ -15,6 +15,10 @@ export type RunReadiness = {
  */
 ready: boolean, plan_id: string, 
 /**
+ * The folder the run reads and writes its files in (absolute).
+ */
+work_folder: string, 
+/**
  * The plan's vars in order, with the value the run would use.
  */
 vars: Array<RunVar>, 

@@ -53,6 +53,7 @@ import type { StreamCancelled } from './StreamCancelled';
 import type { StudioSettings } from './StudioSettings';
 import type { TemplateInfo } from './TemplateInfo';
 import type { ValidateResponse } from './ValidateResponse';
+import type { WorkFiles } from './WorkFiles';
 
 /** Each operation's kind, HTTP route and arguments (path segment, query or JSON body). */
 export const OPERATIONS = {
@@ -88,6 +89,8 @@ export const OPERATIONS = {
   run_results: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/results', args: [{ kind: 'path', name: 'run_id' }] },
   run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   open_artifact: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/artifact/open', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
+  list_work_files: { kind: 'call', method: 'GET', path: '/api/work-folder/files', args: [] },
+  open_work_folder: { kind: 'call', method: 'POST', path: '/api/work-folder/open', args: [] },
   run_report: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/report', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   run_events: { kind: 'stream', method: 'GET', path: '/api/runs/{run_id}/events', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'after' }] },
   cancel_stream: { kind: 'call', method: 'POST', path: '/api/streams/{stream}/cancel', args: [{ kind: 'path', name: 'stream' }] },
@@ -135,6 +138,8 @@ export interface Operations {
   run_results: { args: { run_id: string }; answer: RunResults };
   run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
   open_artifact: { args: { run_id: string; request: OpenArtifactRequest }; answer: ArtifactOpened };
+  list_work_files: { args: {}; answer: WorkFiles };
+  open_work_folder: { args: {}; answer: ArtifactOpened };
   run_report: { args: { run_id: string; request: ReportRequest }; answer: ReportFile };
   run_events: { args: { run_id: string; after: EventsAfter }; answer: Event };
   cancel_stream: { args: { stream: string }; answer: StreamCancelled };
