@@ -208,7 +208,6 @@ test.describe('a generation with a repair round', () => {
 withStalledModel('a cancelled generation leaves the plan in the editor as it was', async ({ page, studio }) => {
   void studio;
   await describe(page, 'Read expenses.csv and write out.csv');
-  await expect.poll(() => editorText(page)).toContain('id: new_plan');
   const before = await editorText(page);
   await generateButton(page).click();
   await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Model stage 1: the steps');
@@ -216,5 +215,4 @@ withStalledModel('a cancelled generation leaves the plan in the editor as it was
   await expect(page.getByText('Generation cancelled; the plan in the editor is as it was.')).toBeVisible();
   await expect(generateButton(page)).toBeEnabled();
   expect(await editorText(page)).toBe(before);
-  await expect(page.locator('.cm-content')).toContainText('id: new_plan');
 });

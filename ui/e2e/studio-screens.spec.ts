@@ -9,6 +9,7 @@
 // design-column-choices-* (the inspector's column field offering the columns there are),
 // run-waiting-from-record-*, run-waiting-resumed-* (a waiting run from the command line, resumed
 // before its question is answered)
+// design-start-* (the Design tab's start page on a first launch)
 // and design-inspector-* (with -table-) are these.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -229,6 +230,14 @@ for (const lang of ['en', 'ja'] as const) {
         await by.scrollIntoViewIfNeeded();
         await page.waitForTimeout(400);
         await shot(page, `design-column-choices-${v}`);
+      });
+
+      test('the start page of the Design tab', async ({ page, studio }) => {
+        void studio;
+        await page.getByRole('tab', { name: w.design }).click();
+        await expect(page.locator('.start h2')).toBeVisible();
+        await page.waitForTimeout(400);
+        await shot(page, `design-start-${v}`);
       });
 
       test('the node inspector and the plan library', async ({ page, studio }) => {

@@ -129,14 +129,51 @@ test('the columns a step names are checked against the workspace file and the st
   expect(await field.locator('option').allTextContents(), 'after the group: its by columns and its total').toEqual(['—', '取引先', '合計']);
 });
 
-test('a new plan starts valid', async ({ page, studio }) => {
-  void studio;
-  await page.getByRole('tab', { name: 'Design' }).click();
-  await page.getByRole('radio', { name: 'Designs' }).click();
-  await page.getByRole('button', { name: 'New plan' }).click();
-  await page.getByRole('button', { name: 'Validate' }).click();
-  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
-});
+for (const [lang, words] of [
+  ['en', { design: 'Design', start: 'Start a plan', register: 'Register', yaml: 'Or write the plan yourself in YAML', validate: 'Validate', valid: 'No findings: the plan is valid.', examples: 'Open an example', designs: 'Designs', newPlan: 'New plan', yes: 'Yes', template: /^Start from a template/, templateSearch: 'Search templates' }],
+  ['ja', { design: '設計', start: 'プランを始める', register: '登録', yaml: 'YAML で自分でプランを書く', validate: '検証', valid: '検出事項はありません。プランは有効です。', examples: '例を開く', designs: '登録済みプラン', newPlan: '新しいプラン', yes: 'はい', template: /^テンプレートから始める/, templateSearch: 'テンプレートを検索' }],
+] as const) {
+  test.describe(`the first launch (${lang})`, () => {
+    test.use({ locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
+
+    test('opens on a start page, never on a placeholder to register; writing YAML starts from a valid plan', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: words.design }).click();
+      await expect(page.getByRole('heading', { name: words.start })).toBeVisible();
+      await expect(page.getByRole('button', { name: words.register })).toBeDisabled();
+      await expect(page.locator('.status .badge')).toHaveCount(0);
+      const examples = page.getByRole('list', { name: words.examples });
+      await expect(examples.getByRole('button').first()).toBeVisible();
+
+      await page.getByRole('button', { name: words.yaml }).click();
+      await expect(page.getByRole('heading', { name: words.start })).toHaveCount(0);
+      await page.getByRole('button', { name: words.validate }).click();
+      await expect(page.getByText(words.valid)).toBeVisible();
+
+      // "New plan" is the start page again (the edits stay in the drafts).
+      await page.getByRole('radio', { name: words.designs }).click();
+      await page.getByRole('button', { name: words.newPlan }).click();
+      await page.getByRole('dialog').getByRole('button', { name: words.yes }).click();
+      await expect(page.getByRole('heading', { name: words.start })).toBeVisible();
+      await expect(page.getByRole('button', { name: words.register })).toBeDisabled();
+    });
+
+    test('the template gallery opens from the start page', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: words.design }).click();
+      await page.getByRole('button', { name: words.template }).click();
+      await expect(page.getByRole('searchbox', { name: words.templateSearch })).toBeFocused();
+    });
+
+    test('an example opens from the start page', async ({ page, studio }) => {
+      void studio;
+      await page.getByRole('tab', { name: words.design }).click();
+      await page.getByRole('list', { name: words.examples }).getByRole('button', { name: /^qa_expense_app_regression/ }).click();
+      await expect(page.locator('.cm-content')).toContainText('id: qa_expense_app_regression');
+      await expect(page.getByRole('button', { name: words.register })).toBeEnabled();
+    });
+  });
+}
 
 test('a registered plan appears in the designs list', async ({ page, studio }) => {
   void studio;
@@ -316,7 +353,7 @@ test.describe('opening a design', () => {
     void studio;
     await page.getByRole('tab', { name: 'Design' }).click();
     const editor = page.locator('.cm-content');
-    await expect(editor).toContainText('id: new_plan');
+    await expect(page.getByRole('heading', { name: 'Start a plan' })).toBeVisible();
     await page.getByRole('radio', { name: 'Designs' }).click();
     await page.getByRole('button', { name: 'Open e2e_report.yaml' }).click();
     await expect(editor).toContainText('id: e2e_report');
@@ -324,7 +361,7 @@ test.describe('opening a design', () => {
     await editor.click();
     await page.keyboard.press('Control+Z');
     await expect(editor).toContainText('id: e2e_report');
-    await expect(editor).not.toContainText('id: new_plan');
+    await expect(page.getByRole('heading', { name: 'Start a plan' })).toHaveCount(0);
   });
 });
 
