@@ -32,15 +32,15 @@ test('an English instruction: candidates appear, and Generate gives a valid plan
   const candidates = page.getByRole('list', { name: 'Candidates: file' });
   await expect(candidates).toContainText('file.read_csv');
   await generate(page);
-  await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Validated and dry-run');
+  await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Validated and given a test run');
   await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
   await expect.poll(() => editorText(page)).toContain('block: file.read_csv');
   const text = await editorText(page);
   expect(text).toContain('expenses.csv');
   expect(text).toContain('50000');
   await expect(page.getByText('Designed by the offline designer').first()).toBeVisible();
-  await page.getByRole('tab', { name: 'Findings' }).click();
-  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+  await page.getByRole('tab', { name: 'Checks' }).click();
+  await expect(page.getByText('Nothing to fix: the plan is valid.')).toBeVisible();
 });
 
 test('a Japanese instruction with a PDF: the document is listed, read and given to the design', async ({ page, studio }) => {
@@ -55,7 +55,7 @@ test('a Japanese instruction with a PDF: the document is listed, read and given 
   await generate(page);
   await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Documents read: 1 of 1');
   await expect(page.locator('.status .badge.ok')).toHaveText('Valid');
-  await page.getByRole('tab', { name: 'Generation' }).click();
+  await page.getByRole('tab', { name: 'How it was made' }).click();
   const used = page.getByRole('list', { name: 'Documents given to the design' });
   await expect(used).toContainText('expense_rules.pdf');
   await expect(used).toContainText('1 page');
@@ -71,7 +71,7 @@ test('a template chosen in compose mode: its nodes are in the plan with prefixed
   await expect(page.getByRole('radio', { name: /Compose/ })).toBeChecked();
   await generate(page);
   await expect.poll(() => editorText(page)).toContain('id: bank_reconciliation_match');
-  await page.getByRole('tab', { name: 'Generation' }).click();
+  await page.getByRole('tab', { name: 'How it was made' }).click();
   await expect(page.getByText('Templates used: bank_reconciliation')).toBeVisible();
 });
 
@@ -191,7 +191,7 @@ test.describe('a generation with a repair round', () => {
     await page.getByRole('checkbox', { name: 'Write the rows as a report' }).check();
     await generate(page);
     await expect(page.getByRole('list', { name: 'Generation progress' })).toContainText('Repair round 1');
-    await page.getByRole('tab', { name: 'Generation' }).click();
+    await page.getByRole('tab', { name: 'How it was made' }).click();
     const round = page.getByRole('region', { name: /Repair round 1/ });
     await expect(round).toContainText('Repair round 1: 1 → 0 errors');
     await expect(round.locator('.diff .removed')).toContainText('block: report.writ');

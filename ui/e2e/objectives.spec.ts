@@ -214,7 +214,7 @@ test.describe('an escalation', () => {
     await again.getByRole('radio', { name: /Accept the partial result/ }).check();
     await again.getByRole('button', { name: 'Send' }).click();
 
-    const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
+    const save = page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="save"]');
     await expect(save).toHaveAttribute('data-status', 'done');
     // The run went on to its end, but a partial result is no pass.
     await expect(page.getByRole('status').first()).toHaveText('Finished, not passed');

@@ -224,7 +224,7 @@ for (const lang of ['en', 'ja'] as const) {
         await shot(page, `design-columns-${v}`);
         // The inspector offers the columns there are at that step.
         await page.locator('.cm-content').getByText('by: [取引]').click();
-        await page.getByRole('tab', { name: /^(Node|ノード)$/ }).click();
+        await page.getByRole('tab', { name: /^(Step|ステップ)$/ }).click();
         const by = page.getByRole('tabpanel').getByRole('group', { name: 'by' }).getByRole('combobox');
         await expect(by).toBeVisible();
         await by.scrollIntoViewIfNeeded();

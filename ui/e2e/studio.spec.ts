@@ -89,14 +89,14 @@ test('a finding appears at its line, and goes when the plan is fixed', async ({ 
   await page.getByRole('tab', { name: 'Design' }).click();
   await typePlan(page, REPORT_PLAN.replace('block: report.write', 'block: report.writ'));
   await page.getByRole('button', { name: 'Validate' }).click();
-  const finding = page.getByRole('list', { name: 'Findings' }).getByRole('button').first();
+  const finding = page.getByRole('list', { name: 'Checks' }).getByRole('button').first();
   await expect(finding).toContainText('report.writ');
   await expect(finding).toHaveAccessibleName(/line 6/i);
   await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
 
   await typePlan(page, REPORT_PLAN);
   await page.getByRole('button', { name: 'Validate' }).click();
-  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+  await expect(page.getByText('Nothing to fix: the plan is valid.')).toBeVisible();
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
 });
 
@@ -105,7 +105,7 @@ test('the columns a step names are checked against the workspace file and the st
   await page.getByRole('tab', { name: 'Design' }).click();
   await typePlan(page, COLUMNS_PLAN);
   await page.getByRole('button', { name: 'Validate' }).click();
-  const findings = page.getByRole('list', { name: 'Findings' });
+  const findings = page.getByRole('list', { name: 'Checks' });
   await expect(findings.getByRole('button')).toHaveCount(2);
   // The file's header offers the column meant; the group's output says which step left 金額 out.
   await expect(findings).toContainText('did you mean `取引先`?');
@@ -113,7 +113,7 @@ test('the columns a step names are checked against the workspace file and the st
 
   await typePlan(page, COLUMNS_PLAN.replace('by: [取引]', 'by: [取引先]').replace('{field: 金額, operator', '{field: 合計, operator'));
   await page.getByRole('button', { name: 'Validate' }).click();
-  await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+  await expect(page.getByText('Nothing to fix: the plan is valid.')).toBeVisible();
 
   // In the inspector, a field that names a column offers the columns there are at that step.
   await page.locator('.cm-content').getByText('by: [取引先]').click();
@@ -130,8 +130,8 @@ test('the columns a step names are checked against the workspace file and the st
 });
 
 for (const [lang, words] of [
-  ['en', { design: 'Design', start: 'Start a plan', register: 'Register', yaml: 'Or write the plan yourself in YAML', validate: 'Validate', valid: 'No findings: the plan is valid.', examples: 'Open an example', designs: 'Designs', newPlan: 'New plan', yes: 'Yes', template: /^Start from a template/, templateSearch: 'Search templates' }],
-  ['ja', { design: '設計', start: 'プランを始める', register: '登録', yaml: 'YAML で自分でプランを書く', validate: '検証', valid: '検出事項はありません。プランは有効です。', examples: '例を開く', designs: '登録済みプラン', newPlan: '新しいプラン', yes: 'はい', template: /^テンプレートから始める/, templateSearch: 'テンプレートを検索' }],
+  ['en', { design: 'Design', start: 'Start a plan', register: 'Register', yaml: 'Or write the plan yourself in YAML', validate: 'Validate', valid: 'Nothing to fix: the plan is valid.', examples: 'Open an example', designs: 'Designs', newPlan: 'New plan', yes: 'Yes', template: /^Start from a template/, templateSearch: 'Search templates' }],
+  ['ja', { design: '設計', start: 'プランを始める', register: '登録', yaml: 'YAML で自分でプランを書く', validate: '検証', valid: '確認事項はありません。プランは有効です。', examples: '例を開く', designs: '登録済みプラン', newPlan: '新しいプラン', yes: 'はい', template: /^テンプレートから始める/, templateSearch: 'テンプレートを検索' }],
 ] as const) {
   test.describe(`the first launch (${lang})`, () => {
     test.use({ locale: lang === 'ja' ? 'ja-JP' : 'en-US' });
@@ -280,8 +280,8 @@ test.describe('the node inspector', () => {
     await expect(editor).toContainText('field: amount');
 
     await page.getByRole('button', { name: 'Validate' }).click();
-    await page.getByRole('tab', { name: /Findings/ }).click();
-    await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+    await page.getByRole('tab', { name: /Checks/ }).click();
+    await expect(page.getByText('Nothing to fix: the plan is valid.')).toBeVisible();
   });
 
   test('edits a node to a valid plan without writing YAML, and the editor keeps the rest', async ({ page, studio }) => {
@@ -303,16 +303,16 @@ test.describe('the node inspector', () => {
 
     // The second, chosen in the inspector: its data comes from the first node's rows; a value
     // of a type that does not fit is offered but refused.
-    await inspector.getByLabel('Node to edit').selectOption('save');
+    await inspector.getByLabel('Step to edit').selectOption('save');
     const source = inspector.getByLabel('Where data comes from');
     await source.selectOption('${read.rows}');
     await expect(editor).toContainText('data: "${read.rows}"');
     await expect(inspector.getByLabel('Where path comes from').locator('option', { hasText: '${read.rows}' })).toBeDisabled();
 
     await page.getByRole('button', { name: 'Validate' }).click();
-    await expect(page.getByRole('tab', { name: /Findings/ })).toBeVisible();
-    await page.getByRole('tab', { name: /Findings/ }).click();
-    await expect(page.getByText('No findings: the plan is valid.')).toBeVisible();
+    await expect(page.getByRole('tab', { name: /Checks/ })).toBeVisible();
+    await page.getByRole('tab', { name: /Checks/ }).click();
+    await expect(page.getByText('Nothing to fix: the plan is valid.')).toBeVisible();
     // The comment and the untouched lines are as they were written.
     await expect(editor).toContainText('# Where the rows go');
     await expect(editor).toContainText('path: out/rows.json');
@@ -373,7 +373,7 @@ test.describe('runs', () => {
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_report (e2e_report.yaml)' });
     await page.getByRole('button', { name: 'Start' }).click();
-    const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
+    const save = page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="save"]');
     await expect(save).toHaveAttribute('data-status', 'done');
     await expect(page.getByRole('status')).toContainText(/succeeded/i);
   });
@@ -388,7 +388,7 @@ test.describe('runs', () => {
     await expect(form).toContainText('Required: fill in this field.');
     await form.getByLabel(/Month/).fill('2026-11');
     await form.getByRole('button', { name: 'Submit' }).click();
-    const save = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]');
+    const save = page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="save"]');
     await expect(save).toHaveAttribute('data-status', 'done');
   });
 
@@ -417,7 +417,7 @@ test.describe('runs', () => {
       await expect(check).toContainText('Ready to start');
       await expect(page.getByLabel('Value of API_TOKEN')).toHaveCount(0);
       await page.getByRole('button', { name: 'Start' }).click();
-      await expect(page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="call"]')).toHaveAttribute('data-status', 'done');
+      await expect(page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="call"]')).toHaveAttribute('data-status', 'done');
       expect(headers).toEqual([`Bearer ${CANARY}`]);
       expect(await page.content()).not.toContain(CANARY);
       const root = dirname(studio.workspace);
@@ -443,7 +443,7 @@ test.describe('runs', () => {
     await expect(results).toContainText('Sheet: Unpaid');
     // The results come before the nodes.
     const resultsTop = (await results.boundingBox())!.y;
-    const nodesTop = (await page.getByRole('table', { name: 'Nodes' }).boundingBox())!.y;
+    const nodesTop = (await page.getByRole('table', { name: 'Steps' }).boundingBox())!.y;
     expect(resultsTop).toBeLessThan(nodesTop);
   });
 
@@ -463,7 +463,7 @@ test.describe('runs', () => {
     const form = page.getByRole('form', { name: /Input needed: ask/ });
     await form.getByLabel(/Month/).fill('2026-11');
     await form.getByRole('button', { name: 'Submit' }).click();
-    await expect(page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="save"]')).toHaveAttribute('data-status', 'done');
+    await expect(page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="save"]')).toHaveAttribute('data-status', 'done');
     await expect(status).toContainText(/succeeded/i);
     await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Run again' })).toBeVisible();
@@ -474,7 +474,7 @@ test.describe('runs', () => {
     await page.getByRole('tab', { name: 'Run' }).click();
     await page.getByLabel('Choose a registered plan').selectOption({ label: 'e2e_fails (e2e_fails.yaml)' });
     await page.getByRole('button', { name: 'Start' }).click();
-    const row = page.getByRole('table', { name: 'Nodes' }).locator('tr[data-node="call"]');
+    const row = page.getByRole('table', { name: 'Steps' }).locator('tr[data-node="call"]');
     await expect(row).toHaveAttribute('data-status', 'failed');
     await expect(row.locator('.why')).toContainText('127.0.0.1:9');
     await row.getByRole('button', { name: 'call' }).click();
@@ -482,7 +482,7 @@ test.describe('runs', () => {
     await page.locator('.node-detail').getByRole('button', { name: 'Fix in Design' }).click();
     await expect(page.getByRole('tab', { name: 'Design' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.locator('.cm-content')).toContainText('id: e2e_fails');
-    await expect(page.getByLabel('Node to edit')).toHaveValue('call');
+    await expect(page.getByLabel('Step to edit')).toHaveValue('call');
   });
 
   test('a run interrupted from the command line is resumed here, keeping what it had done', async ({ page, studio }) => {
@@ -543,14 +543,14 @@ test.describe('in Japanese', () => {
     await page.getByRole('tab', { name: '設計' }).click();
     await typePlan(page, REPORT_PLAN.replace('id: e2e_report', 'id: e2e_ja').replace('block: report.write', 'block: report.writ'));
     await page.getByRole('button', { name: '検証' }).click();
-    const findings = page.getByRole('list', { name: '検出事項' });
+    const findings = page.getByRole('list', { name: '確認事項' });
     await expect(findings).toContainText('カタログにないブロックです');
     // The details stay, in English, for the specifics.
     await expect(findings).toContainText('report.writ');
 
     await typePlan(page, REPORT_PLAN.replace('id: e2e_report', 'id: e2e_ja'));
     await page.getByRole('button', { name: '検証' }).click();
-    await expect(page.getByText('検出事項はありません。プランは有効です。')).toBeVisible();
+    await expect(page.getByText('確認事項はありません。プランは有効です。')).toBeVisible();
     await page.getByRole('button', { name: '登録' }).click();
     await expect(page.getByText(/e2e_ja_\d{12}\.yaml として登録しました/)).toBeVisible();
 

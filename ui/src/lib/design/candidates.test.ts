@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CandidateHit } from '../api/types/CandidateHit';
-import { groupByCategory, togglePin } from './candidates';
+import { groupByCategory, togglePin, matchedWords } from './candidates';
 
 const hit = (id: string, category: string): CandidateHit => ({ id, category, score: 1, why: [], pinned: false });
 
@@ -17,5 +17,16 @@ describe('candidate blocks', () => {
   it('pins and unpins', () => {
     expect(togglePin([], 'a')).toEqual(['a']);
     expect(togglePin(['a', 'b'], 'a')).toEqual(['b']);
+  });
+});
+
+describe('why a block is suggested', () => {
+  it('says the words matched, not the fields and scores of the search', () => {
+    expect(matchedWords(['xlsx (tags, description)', 'duplicate (title)', 'meaning (cosine 0.62)'], 'a similar meaning')).toEqual([
+      'xlsx',
+      'duplicate',
+      'a similar meaning',
+    ]);
+    expect(matchedWords(['重複 (tags)', '重複 (description)'], '意味が近い')).toEqual(['重複']);
   });
 });

@@ -24,3 +24,13 @@ export function groupByCategory(hits: CandidateHit[], pinned: readonly string[])
 export function togglePin(pinned: readonly string[], id: string): string[] {
   return pinned.includes(id) ? pinned.filter((p) => p !== id) : [...pinned, id];
 }
+
+/**
+ * Why a block is suggested, in words a person reads: the words of theirs it matched (`xlsx
+ * (tags, description)` → `xlsx`), and "a similar meaning" for a match by meaning. The search's
+ * own form (fields, scores) stays in the element's title, one hover away.
+ */
+export function matchedWords(why: readonly string[], similarMeaning: string): string[] {
+  const words = why.map((w) => (/^meaning \(cosine [\d.]+\)$/.test(w) ? similarMeaning : w.replace(/\s*\([^()]*\)$/, '')));
+  return [...new Set(words)];
+}

@@ -58,7 +58,7 @@ describe('saying a coded message', () => {
 
   it('says it in Japanese with its parameters', () => {
     expect(sayCoded('ja', 'run', { key: 'timed_out', params: { ms: 3000 } })).toBe(
-      '3000 ms で時間切れになりました（ノードの timeout_ms）。処理は取り消されました。',
+      '3000 ms で時間切れになりました（ステップの timeout_ms）。処理は取り消されました。',
     );
     expect(sayRun('ja', 'it needs the outputs of `read`, which was skipped', { key: 'dependency_skipped', params: { dependency: 'read' } })).toBe(
       'スキップされた「read」の出力を使うため、実行しませんでした。',
@@ -142,7 +142,7 @@ describe('saying a coded message', () => {
     ] as RunEvent[];
     const state = replay(events);
     const fetch = state.nodes.fetch!;
-    expect(sayRun('ja', fetch.error!, fetch.errorSaid)).toBe('30000 ms で時間切れになりました（ノードの timeout_ms）。処理は取り消されました。');
+    expect(sayRun('ja', fetch.error!, fetch.errorSaid)).toBe('30000 ms で時間切れになりました（ステップの timeout_ms）。処理は取り消されました。');
     expect(sayRun('ja', state.nodes.save!.reason!, state.nodes.save!.reasonSaid)).toBe('条件 x が偽のため、実行しませんでした。');
     expect(sayRun('ja', state.reason!, state.reasonSaid)).toBe('「fetch」が失敗したため、実行を中止しました。');
     expect(state.logs.map((l) => sayRun('ja', l.message, l.said))).toEqual(['回答を受け付けられませんでした: month: required']);
