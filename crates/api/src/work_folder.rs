@@ -71,18 +71,21 @@ pub(crate) fn work_files(root: &Path) -> (Vec<String>, bool) {
     (files, truncated)
 }
 
-/// Files of the work folder the person may have meant by `missing`: the same name elsewhere
-/// first, then names close to it with the same extension; at most three.
+/// Files of the work folder the person may have meant by `missing`: the same name elsewhere,
+/// else a name two typing slips from it with the same extension; at most three.
 pub(crate) fn meant(missing: &str, files: &[String]) -> Vec<String> {
     let name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_lowercase();
     let wanted = name(missing);
     let mut found: Vec<String> = files.iter().filter(|f| name(f) == wanted && *f != missing).cloned().collect();
     if found.is_empty() {
-        let same_kind: Vec<&String> = files.iter().filter(|f| extension(f) == extension(missing)).collect();
-        let names: Vec<String> = same_kind.iter().map(|f| name(f)).collect();
-        for close in planwright_plan::suggest::closest(&wanted, names.iter().map(String::as_str)) {
-            found.extend(same_kind.iter().filter(|f| name(f) == close).map(|f| (*f).clone()));
-        }
+        // A typo's distance, not a likeness: `invoices_2024-04.xlsx` is not
+        // `approved_invoices_2024-04.xlsx`, another file a person would not have meant.
+        found = files
+            .iter()
+            .filter(|f| extension(f) == extension(missing))
+            .filter(|f| strsim::damerau_levenshtein(&name(f), &wanted) <= 2)
+            .cloned()
+            .collect();
     }
     found.truncate(3);
     found
@@ -105,6 +108,8 @@ mod tests {
         assert_eq!(meant("data/paymnets.csv", &files), ["data/payments.csv", "archive/Payments.CSV"]);
         assert_eq!(meant("data/payment_2026-1O.csv", &files)[0], "data/payment_2026-10.csv");
         assert!(meant("ledger.xlsx", &files).is_empty());
+        let april: Vec<String> = ["data/approved_invoices_2024-04.xlsx".to_owned()].into();
+        assert!(meant("data/invoices_2024-04.xlsx", &april).is_empty(), "another file, not a slip");
     }
 
     #[test]

@@ -76,20 +76,52 @@ const FLAGS: &[&str] = &[
     "--lang=en-US",
 ];
 
-/// Where Chromium is looked for when `$CHROME` is not set.
+/// Where Chromium is looked for when `$CHROME` is not set: the system's Chromium on Linux; on
+/// Windows and macOS, where most people have Chrome or Edge (Edge ships with Windows), those.
+#[cfg(not(any(windows, target_os = "macos")))]
 const CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+#[cfg(windows)]
+const CANDIDATES: &[&str] = &[
+    r"%ProgramFiles%\Google\Chrome\Application\chrome.exe",
+    r"%ProgramFiles(x86)%\Google\Chrome\Application\chrome.exe",
+    r"%LocalAppData%\Google\Chrome\Application\chrome.exe",
+    r"%ProgramFiles(x86)%\Microsoft\Edge\Application\msedge.exe",
+    r"%ProgramFiles%\Microsoft\Edge\Application\msedge.exe",
+];
+#[cfg(target_os = "macos")]
+const CANDIDATES: &[&str] = &[
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
+];
 
-/// The browser to launch: `$CHROME` when set, else Debian's Chromium.
+/// The browser to launch: `$CHROME` when set, else the first of [`CANDIDATES`] installed.
 pub fn find_chromium() -> Result<PathBuf, BrowserError> {
     if let Some(path) = std::env::var_os("CHROME").filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
         return if path.is_file() { Ok(path) } else { Err(BrowserError::NotInstalled { tried: vec![path] }) };
     }
-    CANDIDATES
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .ok_or_else(|| BrowserError::NotInstalled { tried: CANDIDATES.iter().map(PathBuf::from).collect() })
+    let candidates: Vec<PathBuf> = CANDIDATES.iter().map(|c| expand_env(c, |name| std::env::var(name).ok())).collect();
+    candidates.iter().find(|p| p.is_file()).cloned().ok_or(BrowserError::NotInstalled { tried: candidates })
+}
+
+/// `%Name%` replaced by the environment's value of `Name` (Windows' folders differ by machine
+/// and language: `%ProgramFiles%`, `%LocalAppData%`); one that is not set stays as written.
+fn expand_env(path: &str, var: impl Fn(&str) -> Option<String>) -> PathBuf {
+    let mut out = String::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('%') {
+        let Some(len) = rest[start + 1..].find('%') else { break };
+        let name = &rest[start + 1..start + 1 + len];
+        out.push_str(&rest[..start]);
+        match var(name) {
+            Some(value) => out.push_str(&value),
+            None => out.push_str(&rest[start..start + len + 2]),
+        }
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    PathBuf::from(out)
 }
 
 /// How JavaScript dialogs are answered. Dialogs never wait for a person: a run has none to ask.
@@ -552,4 +584,30 @@ async fn follow_new_tabs(
             }
         }
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_folders_in_a_browser_path_are_the_machines_own() {
+        let var = |name: &str| match name {
+            "ProgramFiles(x86)" => Some(r"C:\Programme (x86)".to_owned()),
+            "LocalAppData" => Some(r"C:\Users\aiko\AppData\Local".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            expand_env(r"%ProgramFiles(x86)%\Microsoft\Edge\Application\msedge.exe", var),
+            PathBuf::from(r"C:\Programme (x86)\Microsoft\Edge\Application\msedge.exe")
+        );
+        assert_eq!(
+            expand_env(r"%LocalAppData%\Google\Chrome\Application\chrome.exe", var),
+            PathBuf::from(r"C:\Users\aiko\AppData\Local\Google\Chrome\Application\chrome.exe")
+        );
+        // A folder the machine does not set stays as written (and is then not found), as does a lone %.
+        assert_eq!(expand_env(r"%Nowhere%\chrome.exe", var), PathBuf::from(r"%Nowhere%\chrome.exe"));
+        assert_eq!(expand_env("/usr/bin/chromium", var), PathBuf::from("/usr/bin/chromium"));
+        assert_eq!(expand_env("50%", var), PathBuf::from("50%"));
+    }
 }
