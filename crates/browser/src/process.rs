@@ -62,6 +62,7 @@ fn sweep_stale_profiles(_fresh: &Path) {}
 
 /// The owning process of a profile folder named `planwright-chromium-<pid>-<random>`. Folders
 /// named otherwise (an older version's, without the pid) are not ours to judge.
+#[cfg(unix)]
 fn profile_owner(name: &str) -> Option<u32> {
     let (pid, rest) = name.strip_prefix(PROFILE_PREFIX)?.split_once('-')?;
     let pid = pid.parse::<u32>().ok()?;

@@ -33,6 +33,7 @@ pub fn private_dir(dir: &Path) -> io::Result<()> {
 /// Options that create a file readable by the owner alone (0600); add read, write, append,
 /// create and truncate as needed.
 pub fn private_file() -> OpenOptions {
+    #[cfg_attr(not(unix), allow(unused_mut))]
     let mut options = OpenOptions::new();
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
