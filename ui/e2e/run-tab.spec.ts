@@ -10,16 +10,9 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { format, type Lang } from '../src/lib/i18n/messages';
 import type { MessageKey } from '../src/lib/i18n/en';
+import { EXCEL_PLAN, REPORT_PLAN } from './plans';
+import { typePlan } from './studio';
 import { test, expect } from './sites';
-
-const REPORT_PLAN = `apiVersion: planwright/v1
-id: e2e_report
-version: 1.0.0
-graph:
-  - id: save
-    block: report.write
-    in: {data: {greeting: hello}, format: json, path: out/hello.json}
-`;
 
 const MONTH_PLAN = `apiVersion: planwright/v1
 id: e2e_month
@@ -40,20 +33,6 @@ graph:
     block: external.api.http
     in: {url: "http://127.0.0.1:9/the-ledger-service-that-is-not-running-on-this-computer/exports/2026-11"}
     out: {status: status}
-`;
-
-const EXCEL_PLAN = `apiVersion: planwright/v1
-id: e2e_excel
-version: 1.0.0
-graph:
-  - id: book
-    block: excel.write
-    in:
-      path: out/unpaid.xlsx
-      sheets:
-        Unpaid:
-          - {Invoice: INV-2024-0401, Customer: Yamada Trading, Amount: 132000}
-    out: {summary: summary}
 `;
 
 /** A plan that waits on `base` (a server the test holds), then asks for a sign-off with a table. */
@@ -143,13 +122,6 @@ async function holdingServer(): Promise<{ server: Server; base: string; release:
 
 const OUT = process.env.PLANWRIGHT_SCREENSHOTS ?? '';
 const THEMES = OUT ? (['light', 'dark'] as const) : (['light'] as const);
-
-async function typePlan(page: Page, text: string) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
 
 for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l) => THEMES.map((t) => [l, t] as const))) {
   const w = (key: MessageKey, params: Record<string, string | number> = {}) => format(lang, key, params);

@@ -4,16 +4,9 @@ import { createServer } from 'node:http';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { test, expect } from './studio';
+import { EXCEL_PLAN, REPORT_PLAN } from './plans';
+import { test, expect, typePlan } from './studio';
 
-const REPORT_PLAN = `apiVersion: planwright/v1
-id: e2e_report
-version: 1.0.0
-graph:
-  - id: save
-    block: report.write
-    in: {data: {greeting: hello}, format: json, path: out/hello.json}
-`;
 
 // Two column mistakes against the workspace's data/invoices.csv: `取引` (the file says 取引先), and
 // 金額 after the group that left it out.
@@ -46,20 +39,6 @@ graph:
     out: {status: status}
 `;
 
-const EXCEL_PLAN = `apiVersion: planwright/v1
-id: e2e_excel
-version: 1.0.0
-graph:
-  - id: book
-    block: excel.write
-    in:
-      path: out/unpaid.xlsx
-      sheets:
-        Unpaid:
-          - {Invoice: INV-2024-0401, Customer: Yamada Trading, Amount: 132000}
-          - {Invoice: INV-2024-0403, Customer: Midori Planning, Amount: 264000}
-    out: {summary: summary}
-`;
 
 const FAILS_PLAN = `apiVersion: planwright/v1
 id: e2e_fails
@@ -74,14 +53,6 @@ graph:
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-/** Replaces the editor's text, inserted as one input (typing key by key would auto-indent). */
-async function typePlan(page: import('@playwright/test').Page, text: string) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
 }
 
 test('a finding appears at its line, and goes when the plan is fixed', async ({ page, studio }) => {

@@ -1,7 +1,7 @@
 // The fixture every end-to-end test uses: a real `planwright serve` on a free port, with its own
 // data home and workspace (seeded with the plans a test needs), and Debian's Chromium opened on
 // the URL it printed (the token becomes a cookie on that first request).
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,5 +58,13 @@ export const test = base.extend<{ plans: Record<string, string>; serveEnv: Recor
     rmSync(root, { recursive: true, force: true });
   },
 });
+
+/** Replaces the editor's text, inserted as one input (typing key by key would auto-indent). */
+export async function typePlan(page: Page, text: string) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
 
 export { expect };

@@ -30,6 +30,15 @@ fn recorded(sites: &FixtureSites, action: &str) -> Vec<Value> {
     sites.events(action)
 }
 
+/// The events `planwright runs show` gives for the run a `run --format json` printed.
+async fn events_of(home: &Path, work: &Path, run_output: &Output) -> Vec<Value> {
+    let outcome: Value = serde_json::from_slice(&run_output.stdout).unwrap();
+    let run_id = outcome["run_id"].as_str().expect("the run printed its id");
+    let shown = planwright(home, work, &["runs", "show", run_id, "--format", "json"], &[]).await;
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    shown["events"].as_array().unwrap().clone()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_supplier_statement_example_downloads_and_saves_the_statement() {
     let sites = FixtureSites::start().await.unwrap();
@@ -124,16 +133,7 @@ async fn the_qa_example_passes_every_case_against_the_expense_app() {
     )
     .await;
     assert_exit(&output, 0);
-    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let shown = planwright(
-        home.path(),
-        work.path(),
-        &["runs", "show", outcome["run_id"].as_str().unwrap(), "--format", "json"],
-        &[],
-    )
-    .await;
-    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
-    let events = shown["events"].as_array().unwrap();
+    let events = events_of(home.path(), work.path(), &output).await;
     let asked = events.iter().find(|e| e["type"] == "input_requested").expect("the sign-off is asked");
     let message = asked["request"]["message"].as_str().unwrap();
     assert!(message.contains("4 件中 4 件合格、0 件不合格"), "{message}");
@@ -215,16 +215,7 @@ async fn evidence_is_saved_for_the_steps_done_and_a_step_not_done_writes_no_file
     };
     std::fs::write(work.path().join("plan.yaml"), plan("{1: shots/csv.png, 2: shots/sent.png}")).unwrap();
     let output = planwright(home.path(), work.path(), &["run", "plan.yaml", "--format", "json"], &[]).await;
-    let outcome: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let shown = planwright(
-        home.path(),
-        work.path(),
-        &["runs", "show", outcome["run_id"].as_str().unwrap(), "--format", "json"],
-        &[],
-    )
-    .await;
-    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
-    let events = shown["events"].as_array().unwrap();
+    let events = events_of(home.path(), work.path(), &output).await;
     let finished = events.iter().find(|e| e["node"] == "export" && e["outputs"]["report"].is_object());
     let steps = finished.expect("the report is recorded")["outputs"]["report"]["steps"].as_array().unwrap().clone();
     assert_eq!(steps[0]["status"], "passed", "{steps:?}");
