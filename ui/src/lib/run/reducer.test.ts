@@ -3,7 +3,19 @@ import type { Event as RunEvent } from '../api/types/Event';
 
 /** An event without its envelope (`schema`, `run_id`, `seq`, `at`), one variant at a time. */
 type RunEventBody = RunEvent extends infer E ? (E extends unknown ? Omit<E, 'schema' | 'run_id' | 'seq' | 'at'> : never) : never;
-import { applyEvent, graphIdOf, graphStatuses, initialRunState, isFinished, pendingInputs, progress, replay, settle, shownNodeStatus } from './reducer';
+import {
+  applyEvent,
+  graphIdOf,
+  graphStatuses,
+  initialRunState,
+  isFinished,
+  pendingInputs,
+  progress,
+  replay,
+  settle,
+  shownNodeStatus,
+  withoutQuestions,
+} from './reducer';
 
 let seq = 0;
 function ev(body: RunEventBody, at = '2025-03-14T09:26:53.000Z'): RunEvent {
@@ -113,6 +125,20 @@ describe('applyEvent', () => {
     s = applyEvent(s, ev({ type: 'input_received', node: 'approve', answer: { approved: true } }));
     expect(s.nodes.approve).toMatchObject({ status: 'running', request: null, answer: { approved: true } });
     expect(pendingInputs(s)).toEqual([]);
+  });
+
+  it('answers only the question a resumed run asks again, not the one it recorded before', () => {
+    seq = 0;
+    const recorded = replay([
+      ev({ type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null }),
+      ev({ type: 'node_started', node: 'approve', attempt: 1, inputs: {} }),
+      ev({ type: 'input_requested', node: 'approve', request: { mode: 'confirm', message: 'Save?', options: {} } }),
+    ]);
+    const resumed = withoutQuestions(recorded);
+    expect(pendingInputs(resumed)).toEqual([]);
+    expect(resumed.nodes.approve!.status).toBe('waiting');
+    const askedAgain = applyEvent(resumed, ev({ type: 'input_requested', node: 'approve', request: { mode: 'confirm', message: 'Save?', options: {} } }));
+    expect(pendingInputs(askedAgain).map((n) => n.path)).toEqual(['approve']);
   });
 
   it('marks nodes in flight as interrupted when the run stops', () => {

@@ -464,6 +464,15 @@ export function shownNodeStatus(n: Pick<NodeState, 'status' | 'interrupted'>): S
 }
 
 /** Nodes waiting for a person's answer. */
+/**
+ * The run as it is resumed: a question it asked before is asked again by the resumed run, and
+ * only that one can be answered (an answer to the recorded one would reach no run yet).
+ */
+export function withoutQuestions(state: RunState): RunState {
+  const nodes = Object.fromEntries(Object.entries(state.nodes).map(([path, n]) => [path, n.request ? { ...n, request: null } : n]));
+  return { ...state, nodes };
+}
+
 export function pendingInputs(state: RunState): NodeState[] {
   return state.order.map((p) => state.nodes[p]!).filter((n) => n && n.status === 'waiting' && n.request);
 }
