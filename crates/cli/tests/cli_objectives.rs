@@ -235,4 +235,11 @@ async fn evidence_is_saved_for_the_steps_done_and_a_step_not_done_writes_no_file
     assert_exit(&output, 1);
     let text = said(&output);
     assert!(text.contains("`evidence.3`: there is no step 3; the steps are numbered 1 to 2"), "{text}");
+    // So is a file outside the work folder.
+    std::fs::write(work.path().join("plan.yaml"), plan("{1: ../outside.png}")).unwrap();
+    let output = planwright(home.path(), work.path(), &["run", "plan.yaml"], &[]).await;
+    assert_exit(&output, 1);
+    let text = said(&output);
+    assert!(text.contains("`evidence.1`") && text.contains("inside the run's work directory"), "{text}");
+    assert!(!work.path().parent().unwrap().join("outside.png").exists());
 }

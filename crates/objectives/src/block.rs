@@ -145,7 +145,7 @@ impl RunObjectives {
                 "`steps` has no steps; write one a line, e.g. \"1. Open the Statements page\"",
             ));
         }
-        let evidence_files = crate::evidence::wanted_files(&inputs, objectives.len())?;
+        let evidence_files = crate::evidence::wanted_files(&inputs, objectives.len(), &ctx.workdir)?;
         if planning.enabled && objectives.len() > planning.max_subtasks as usize {
             return Err(BlockError::input(format!(
                 "`steps` has {} steps, more than the planning settings allow ({}, `planning.max_subtasks`); split them \

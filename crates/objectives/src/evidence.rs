@@ -5,15 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use planwright_block::{BlockContext, BlockError, Values};
+use planwright_block::{BlockContext, BlockError, Values, Workdir};
 use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
 use serde_json::Value;
 
 use crate::driver::PageDriver;
 
-/// The work-folder files `evidence` asks for, by step number (1 for the first step): checked
-/// before the browser opens, against the number of steps.
-pub fn wanted_files(inputs: &Values, steps: usize) -> Result<Vec<(usize, String)>, BlockError> {
+/// A step's evidence file: the step's number (1 for the first), the path as the plan gives it,
+/// and where that is in the work folder.
+pub type EvidenceFile = (usize, String, PathBuf);
+
+/// The work-folder files `evidence` asks for: checked before the browser opens, against the
+/// number of steps and the work folder (a path outside it is refused then, not after the run).
+pub fn wanted_files(inputs: &Values, steps: usize, workdir: &Workdir) -> Result<Vec<EvidenceFile>, BlockError> {
     const EXAMPLE: &str = "e.g. {2: evidence/TC-03_required_error.png}";
     let map = match inputs.get("evidence") {
         None | Some(Value::Null) => return Ok(Vec::new()),
@@ -33,7 +37,8 @@ pub fn wanted_files(inputs: &Values, steps: usize) -> Result<Vec<(usize, String)
             Value::String(path) if !path.trim().is_empty() => path.clone(),
             _ => return Err(BlockError::input(format!("`evidence.{key}` must be a file name, {EXAMPLE}"))),
         };
-        wanted.push((step, path));
+        let file = workdir.resolve(&format!("evidence.{key}"), &path)?;
+        wanted.push((step, path, file));
     }
     wanted.sort();
     Ok(wanted)
@@ -41,12 +46,8 @@ pub fn wanted_files(inputs: &Values, steps: usize) -> Result<Vec<(usize, String)
 
 /// Saves each wanted step's screenshot as its file when the step passed, notes the file in the
 /// report's step, and says what was saved and what was not.
-pub async fn save_files(
-    outputs: &mut Values,
-    wanted: &[(usize, String)],
-    ctx: &BlockContext,
-) -> Result<(), BlockError> {
-    for (step, shown) in wanted {
+pub async fn save_files(outputs: &mut Values, wanted: &[EvidenceFile], ctx: &BlockContext) -> Result<(), BlockError> {
+    for (step, shown, path) in wanted {
         let entry = outputs.get_mut("report").and_then(|r| r["steps"].get_mut(step - 1));
         let Some(entry) = entry else { continue };
         let kept = entry["evidence_screenshot"].as_str().map(PathBuf::from);
@@ -56,7 +57,6 @@ pub async fn save_files(
             ctx.log(LogLevel::Warn, Reason::said(said, text));
             continue;
         };
-        let path = ctx.workdir.resolve("evidence", shown)?;
         let to = path.clone();
         tokio::task::spawn_blocking(move || -> std::io::Result<()> {
             if let Some(parent) = to.parent() {
@@ -71,7 +71,7 @@ pub async fn save_files(
             let text = format!("`evidence.{step}`: {shown} cannot be written: {e}");
             BlockError::failed(Reason::said(RunMessage::FileUnwritable { path: shown.clone() }, text))
         })?;
-        ctx.artifact(&path, ArtifactKind::Screenshot);
+        ctx.artifact(path, ArtifactKind::Screenshot);
         entry["evidence_file"] = Value::String(shown.clone());
         let text = format!("step {step}: the screenshot taken when it was judged is saved as {shown}");
         let said = RunMessage::EvidenceSaved { step: *step as u64, path: shown.clone() };
