@@ -165,6 +165,21 @@ test.describe('the live objective view', () => {
     await expect(objective(3)).toHaveAttribute('data-status', 'completed');
     await expect(page.getByText('Recorded run')).toBeVisible();
     await expect(list.locator('ol[aria-label^="Recovery steps for objective"] > li').first()).toContainText('We value your privacy');
+
+    // In the Japanese studio the runner's evidence is said in Japanese; the page's words stay as the page wrote them.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByLabel('Language').selectOption('ja');
+    await page.getByRole('tab', { name: '実行' }).click();
+    const evidence = view.locator('li[data-objective="1"] > .main > p.evidence');
+    await expect(evidence).toContainText('欄に {{PORTAL_USER}} が入っています');
+    await expect(evidence).toContainText('を 1 回だけ押しました');
+    await expect(evidence).not.toContainText(' holds ');
+    await expect(view.locator('li[data-objective="3"] > .main > p.evidence')).toContainText(/[ぁ-んァ-ン]/);
+    // So is the plan in the planning history: its main objective, success criteria and evaluation.
+    const history = view.getByRole('region', { name: '計画の履歴' });
+    await expect(history).toContainText('（全 3 ステップ）');
+    await expect(history).toContainText('目標 1：ログインが受け付けられ、次のページに進む');
+    await expect(history).not.toContainText('objective_1');
   });
 });
 

@@ -349,6 +349,7 @@ mod tests {
             requirement_scores: Default::default(),
             missing_aspects: vec![],
             quality_assessment: String::new(),
+            quality_assessment_said: None,
             completion_recommendation: false,
             made_by: MadeBy::Offline,
         };

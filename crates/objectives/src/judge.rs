@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use planwright_browser::{BrowserError, Locator};
+use planwright_runs::objective::EvidencePart;
+use planwright_runs::RunMessage;
 
 use crate::driver::PageDriver;
 use crate::text::{contains_phrase, fold, words};
@@ -121,7 +123,11 @@ pub(crate) async fn at_rest(session: &dyn PageDriver) -> Result<bool, BrowserErr
 }
 
 /// Where a text was found on the page.
-async fn shown(session: &dyn PageDriver, expected: &str, role: Option<&str>) -> Result<Option<String>, BrowserError> {
+async fn shown(
+    session: &dyn PageDriver,
+    expected: &str,
+    role: Option<&str>,
+) -> Result<Option<EvidencePart>, BrowserError> {
     let locator = match role {
         Some("table") => Locator::Role { role: "table".into(), name: Some(expected.to_owned()), exact: false },
         Some(role) => Locator::Role { role: role.to_owned(), name: Some(expected.to_owned()), exact: false },
@@ -130,11 +136,9 @@ async fn shown(session: &dyn PageDriver, expected: &str, role: Option<&str>) -> 
     for candidate in session.resolve(&locator).await? {
         if session.is_visible(&candidate).await? {
             let what = if candidate.role.is_empty() || role.is_none() {
-                format!("\"{}\" is shown", cut(expected, 80))
-            } else if candidate.name.is_empty() {
-                format!("{} is shown", candidate.role)
+                shown_part("", &cut(expected, 80))
             } else {
-                format!("{} \"{}\" is shown", candidate.role, cut(&candidate.name, 80))
+                shown_part(&candidate.role, &cut(&candidate.name, 80))
             };
             return Ok(Some(what));
         }
@@ -145,11 +149,26 @@ async fn shown(session: &dyn PageDriver, expected: &str, role: Option<&str>) -> 
             if session.is_visible(&candidate).await?
                 && (expected.is_empty() || fold(&candidate.name).contains(&fold(expected)))
             {
-                return Ok(Some(format!("table \"{}\" is shown", cut(&candidate.name, 80))));
+                return Ok(Some(shown_part("table", &cut(&candidate.name, 80))));
             }
         }
     }
     Ok(None)
+}
+
+/// The evidence that an element (`role` empty: text) is shown.
+fn shown_part(role: &str, name: &str) -> EvidencePart {
+    let said = |role: &str| vec![RunMessage::ProofShown { role: role.to_owned(), name: name.to_owned() }];
+    match (role, name) {
+        ("", name) => EvidencePart::coded(format!("\"{name}\" is shown"), said("text")),
+        (role, "") => EvidencePart::words(format!("{role} is shown")),
+        (role, name) => EvidencePart::coded(format!("{role} \"{name}\" is shown"), said(role)),
+    }
+}
+
+/// Evidence found for `text` by its identifying part or its state: said so in the words.
+fn shown_for(found: EvidencePart, text: &str) -> EvidencePart {
+    EvidencePart { text: format!("{} (for \"{text}\")", found.text), said: found.said }
 }
 
 /// The words of an expected phrase that identify it (codes, numbers): "order SO-20436" is shown
@@ -183,7 +202,11 @@ pub(crate) fn state_of(expected: &str) -> Option<(String, String)> {
 /// Where a state is shown: exactly one element that is not a control reads the state's word
 /// alone (a status cell "Shipped") or after a status label ("Status: Shipped"), and the page
 /// names the subject. A filter button "Shipped", or two rows of which one is shipped, is not it.
-async fn state_shown(session: &dyn PageDriver, subject: &str, word: &str) -> Result<Option<String>, BrowserError> {
+async fn state_shown(
+    session: &dyn PageDriver,
+    subject: &str,
+    word: &str,
+) -> Result<Option<EvidencePart>, BrowserError> {
     let page = fold(&session.frame_texts().await?.into_iter().map(|f| f.text).collect::<Vec<_>>().join("\n"));
     if !words(subject).iter().all(|w| page.contains(crate::text::stem(w))) {
         return Ok(None);
@@ -207,7 +230,7 @@ async fn state_shown(session: &dyn PageDriver, subject: &str, word: &str) -> Res
         }
     }
     Ok(match shown.as_slice() {
-        [(_, one)] => Some(format!("\"{}\" is shown", cut(one, 80))),
+        [(_, one)] => Some(shown_part("", &cut(one, 80))),
         _ => None,
     })
 }
@@ -220,7 +243,7 @@ pub async fn verify(
     negated: bool,
     role: Option<&str>,
     patience: Patience,
-) -> Result<Result<String, String>, BrowserError> {
+) -> Result<Result<Vec<EvidencePart>, String>, BrowserError> {
     if expected.is_empty() && role != Some("table") {
         return Ok(Err("the step does not say what to look for on the page".into()));
     }
@@ -232,9 +255,9 @@ pub async fn verify(
             let found = match shown(session, text, role).await? {
                 Some(found) => Some(found),
                 None => match (identifying(text), state_of(text)) {
-                    (Some(code), _) => shown(session, &code, None).await?.map(|f| format!("{f} (for \"{text}\")")),
+                    (Some(code), _) => shown(session, &code, None).await?.map(|f| shown_for(f, text)),
                     (None, Some((subject, word))) if !negated => {
-                        state_shown(session, &subject, &word).await?.map(|f| format!("{f} (for \"{text}\")"))
+                        state_shown(session, &subject, &word).await?.map(|f| shown_for(f, text))
                     }
                     (None, _) => None,
                 },
@@ -253,18 +276,22 @@ pub async fn verify(
         let done = if negated { evidence.is_empty() } else { missing.is_empty() };
         if done {
             return Ok(Ok(if negated {
-                format!(
-                    "{} not shown on the page",
-                    expected.iter().map(|e| format!("\"{e}\"")).collect::<Vec<_>>().join(" and ")
-                )
+                let texts: Vec<String> = expected.iter().map(|e| format!("\"{e}\"")).collect();
+                vec![EvidencePart::coded(
+                    format!("{} not shown on the page", texts.join(" and ")),
+                    vec![RunMessage::ProofNotShown { texts: texts.join(", ") }],
+                )]
             } else {
-                evidence.join("; ")
+                evidence
             }));
         }
         let waited = started.elapsed();
         if waited_enough(session, waited, patience).await? {
             return Ok(Err(if negated {
-                format!("{} is shown on the page, which the check says it should not be", evidence.join("; "))
+                format!(
+                    "{} is shown on the page, which the check says it should not be",
+                    EvidencePart::joined(&evidence)
+                )
             } else {
                 let headings = headings(session).await.unwrap_or_default();
                 format!(

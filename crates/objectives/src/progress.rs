@@ -100,6 +100,9 @@ impl ObjectiveTransitions for ObjectiveProgress {
         let step = in_progress(self, "completed")?;
         step.status = StepStatus::Completed;
         step.completion_evidence = Some(evidence.into());
+        // Codes of an earlier pass's words (a failure) would say what these words no longer do.
+        step.said.evidence_said = None;
+        step.said.evidence_parts.clear();
         Ok(())
     }
 
@@ -107,6 +110,8 @@ impl ObjectiveTransitions for ObjectiveProgress {
         let step = in_progress(self, "failed")?;
         step.status = StepStatus::Failed;
         step.completion_evidence = Some(reason.into());
+        step.said.evidence_said = None;
+        step.said.evidence_parts.clear();
         Ok(())
     }
 

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use planwright_block::{BlockContext, BlockError};
 use planwright_browser::{ActOptions, ActionReport, Announcement, AnnouncementKind, BrowserError, Download, Locator};
 use planwright_runs::objective::{
-    DecidedBy, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep, StepState,
-    StepStatus, StepType,
+    DecidedBy, EvidencePart, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep,
+    StepState, StepStatus, StepType,
 };
 use planwright_runs::planning::Approach;
 use planwright_runs::{ArtifactKind, LogLevel, Progress, Reason, RunMessage};
@@ -139,7 +139,7 @@ impl Failure {
 impl Verdict {
     /// How a verdict other than done fails the attempt: an action that changed nothing may be
     /// tried again; an effect not seen never is; a page's error only when it says so.
-    fn failure(self) -> Result<String, Failure> {
+    fn failure(self) -> Result<Vec<EvidencePart>, Failure> {
         match self {
             Verdict::Done(proof) => Ok(proof),
             Verdict::NotDone(reason) => Err(Failure::retry(FailureKind::NoEffect, reason)),
@@ -175,7 +175,7 @@ struct Acted {
 /// What the page showed of an intent after its operations.
 enum Verdict {
     /// Done, with the evidence.
-    Done(String),
+    Done(Vec<EvidencePart>),
     /// Not done (a check not on the page, an action that changed nothing): why.
     NotDone(String),
     /// An effectful action whose effect was not seen: never repeated on its own.
@@ -186,7 +186,7 @@ enum Verdict {
 
 /// What an action brought about on the page.
 enum Seen {
-    Change(String),
+    Change(EvidencePart),
     /// The page answered with an error (its text).
     Error(String),
     Nothing,
@@ -200,7 +200,7 @@ struct Cleared {
 
 /// What a successful attempt did.
 struct Done {
-    evidence: Vec<String>,
+    evidence: Vec<EvidencePart>,
     ops: Vec<Op>,
     decided_by: DecidedBy,
 }
@@ -217,7 +217,7 @@ pub struct Runner<'a> {
     screenshots: Vec<(usize, PathBuf)>,
     /// What fills, choices and checks showed right after they were made (a later click may
     /// take their page away), for the judgement of their intent.
-    proofs: Vec<String>,
+    proofs: Vec<EvidencePart>,
     /// Who decided the attempt under way, and the operations it carried out (for the log).
     tried: (DecidedBy, Vec<Op>),
     /// An evidence screenshot being taken while the next objective is read and planned; it is
@@ -522,9 +522,10 @@ impl<'a> Runner<'a> {
 
     /// An attempt reached its objective: logged, the step completed with its evidence.
     fn attempt_done(&mut self, index: usize, attempt: u32, intents: &[Intent], done: Done) -> Result<(), BlockError> {
-        let evidence = done.evidence.join("; ");
+        let evidence = EvidencePart::joined(&done.evidence);
         self.write_log(index, attempt, done.decided_by, &done.ops, intents, true, &evidence);
         self.progress.complete_current(&evidence).map_err(|e| BlockError::failed(e.to_string()))?;
+        self.progress.objective_steps[index].said.evidence_parts = done.evidence;
         self.progress.objective_steps[index].stats.decided_by = Some(done.decided_by);
         self.approaches.remove(&index);
         self.failures.remove(&index);
@@ -654,7 +655,7 @@ impl<'a> Runner<'a> {
                             Verdict::NotDone(reason) if !is_action(intent) => {
                                 return Err(self.settled(FailureKind::CheckFailed, reason).await?)
                             }
-                            verdict => evidence.push(verdict.failure()?),
+                            verdict => evidence.extend(verdict.failure()?),
                         }
                         self.intents_done += 1;
                         ops.extend(planned);
@@ -671,7 +672,7 @@ impl<'a> Runner<'a> {
             let unresolved = unresolved.1;
             let (proof, planned) =
                 self.decide_with_model(&model, index, description, &intents[at..], failures, &unresolved).await?;
-            evidence.push(proof);
+            evidence.extend(proof);
             ops.extend(planned);
             return self.done(&key, evidence, ops, DecidedBy::Model);
         }
@@ -739,7 +740,7 @@ impl<'a> Runner<'a> {
         rest: &[Intent],
         failures: &[String],
         unresolved: &str,
-    ) -> Result<(String, Vec<Op>), Failure> {
+    ) -> Result<(Vec<EvidencePart>, Vec<Op>), Failure> {
         let checklist: Vec<String> = self.progress.objectives_only().map(|s| s.description.clone()).collect();
         let mut seen = failures.to_vec();
         seen.push(format!("the offline resolver: {unresolved}"));
@@ -781,11 +782,11 @@ impl<'a> Runner<'a> {
             let mut proofs = Vec::new();
             for intent in rest {
                 match self.judge_intent(intent, &[], &[], &before).await?.failure() {
-                    Ok(proof) => proofs.push(proof),
+                    Ok(proof) => proofs.extend(proof),
                     Err(failure) => return Err(Failure::retry(FailureKind::CheckFailed, failure.reason)),
                 }
             }
-            return Ok((proofs.join("; "), planned));
+            return Ok((proofs, planned));
         }
         // The page's own error answers the actions before any model judges them.
         let new_lines = PageText::capture(&*self.session).await?.new_lines(&before);
@@ -811,7 +812,8 @@ impl<'a> Runner<'a> {
                 if effectful {
                     self.effects.seen(index, &proof);
                 }
-                Ok((proof, planned))
+                // The model's own words.
+                Ok((vec![EvidencePart::words(proof)], planned))
             }
             // Another attempt would do the effect again: the person checks first.
             (false, why) if effectful => Err(Failure {
@@ -864,7 +866,7 @@ impl<'a> Runner<'a> {
     fn done(
         &self,
         key: &CacheKey,
-        evidence: Vec<String>,
+        evidence: Vec<EvidencePart>,
         ops: Vec<Op>,
         decided_by: DecidedBy,
     ) -> Result<Done, Failure> {
@@ -961,7 +963,7 @@ impl<'a> Runner<'a> {
             let verdict = self.judge_intent(intent, &ops[at..at + count], &acted[at..at + count], &before).await?;
             at += count;
             match verdict.failure() {
-                Ok(proof) => evidence.push(proof),
+                Ok(proof) => evidence.extend(proof),
                 Err(mut failure) => {
                     let _ = cache.forget(key);
                     if failure.kind == FailureKind::NoEffect {
@@ -1124,6 +1126,33 @@ fn plainly(op: &Op) -> String {
         Some(Locator::Role { role, name: Some(name), .. }) => format!("the {role} \"{name}\""),
         Some(Locator::Text { text, .. }) => format!("\"{text}\""),
         _ => op.describe(),
+    }
+}
+
+/// The element an operation acts on as a role and a name (the role `text`: text on the page),
+/// when its locator names one.
+fn element_of(op: &Op) -> Option<(String, String)> {
+    let mut locator = op.locator();
+    while let Some(Locator::Near { target, .. }) = locator {
+        locator = Some(target);
+    }
+    match locator {
+        Some(Locator::Role { role, name: Some(name), .. }) => Some((role.clone(), name.clone())),
+        Some(Locator::Text { text, .. }) => Some(("text".to_owned(), text.clone())),
+        _ => None,
+    }
+}
+
+/// The evidence of an action done once and what it brought about; coded when both are.
+fn pressed_once(op: &Op, change: EvidencePart) -> EvidencePart {
+    let text = format!("{} pressed once: {}", plainly(op), change.text);
+    match element_of(op).filter(|_| !change.said.is_empty()) {
+        Some((role, name)) => {
+            let mut said = vec![RunMessage::ProofPressedOnce { role, name }];
+            said.extend(change.said);
+            EvidencePart::coded(text, said)
+        }
+        None => EvidencePart::words(text),
     }
 }
 

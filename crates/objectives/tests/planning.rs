@@ -444,6 +444,57 @@ async fn a_model_cannot_call_a_failed_objective_done_and_picks_only_an_allowed_a
 }
 
 #[tokio::test]
+async fn a_done_steps_evidence_is_kept_piece_by_piece_coded_for_the_studios_language() {
+    let sites = FixtureSites::start().await.unwrap();
+    let steps = "1. ユーザーID {{SUPPLIER_PORTAL_USER}} とパスワード {{SUPPLIER_PORTAL_PASSWORD}} でログインする\n\
+                 2. メニューの「取引明細」を開く";
+    let plan = plan(&sites, "/objectives/supplier-ja/login.html?instant=1", steps, json!({"max_iterations": 1}), "")
+        .replace("graph:\n", "secrets: [SUPPLIER_PORTAL_USER, SUPPLIER_PORTAL_PASSWORD]\ngraph:\n");
+    let canary = "canary-pw-5c1e";
+    let secrets: HashMap<String, String> =
+        [("SUPPLIER_PORTAL_USER", "tk-suzuki"), ("SUPPLIER_PORTAL_PASSWORD", canary)]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .into();
+    let run =
+        run_plan_on(&sites, "evidence", &plan, &secrets, tempfile::tempdir().unwrap(), None, Person::answering(vec![]))
+            .await;
+    // Each step as the studio sees it: the event of its completion (the node's report bounds
+    // its texts).
+    let done: Vec<Value> = progress(&run, "objective")
+        .into_iter()
+        .filter(|p| p["change"] == "completed" && p["step"]["step_type"] == "objective")
+        .map(|p| p["step"].clone())
+        .collect();
+    assert_eq!(done.len(), 2, "{}", run.notes());
+    let keys = |step: &Value| -> Vec<Vec<String>> {
+        step["evidence_parts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                p["said"].as_array().into_iter().flatten().map(|m| m["key"].as_str().unwrap().to_owned()).collect()
+            })
+            .collect()
+    };
+    for step in &done {
+        // The pieces' words are the evidence the record and the command line show.
+        let words: Vec<&str> =
+            step["evidence_parts"].as_array().unwrap().iter().map(|p| p["text"].as_str().unwrap()).collect();
+        assert_eq!(step["completion_evidence"], words.join("; "), "{step}");
+    }
+    // Signing in: both fields read back, then the button pressed and where it led.
+    let login = keys(&done[0]);
+    let holds = login.iter().filter(|k| *k == &["proof_field_holds_placeholder"]).count();
+    assert_eq!(holds, 2, "{login:?}");
+    assert!(login.iter().any(|k| k.first().is_some_and(|k| k.starts_with("proof_pressed"))), "{login:?}");
+    let said = done[0]["evidence_parts"].to_string();
+    assert!(said.contains("{{SUPPLIER_PORTAL_PASSWORD}}") && !said.contains(canary), "{said}");
+    // Opening the statement: where the link led.
+    let opened = keys(&done[1]);
+    assert!(opened.iter().flatten().any(|k| k == "proof_now_at" || k == "proof_page_shows"), "{opened:?}");
+}
+
+#[tokio::test]
 async fn a_recovery_step_does_not_stand_in_for_the_objective_after_it() {
     // The maintenance notice is closed as a recovery step of objective 2: objective 3's
     // requirement must still be judged by objective 3, which fails.

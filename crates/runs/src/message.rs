@@ -238,6 +238,80 @@ pub enum RunMessage {
     /// `no_effect`, `check_failed`, `blocked`, `loop`, `browser`, `model`, `refused`, `final`), after
     /// `attempts`; the runner's words in the English text.
     ObjectiveNotReached { kind: String, attempts: u64 },
+    /// Evidence: what a check looked for is shown. In the evidence messages `role` and `name`
+    /// name an element; `role` is `text` for text on the page.
+    ProofShown { role: String, name: String },
+    /// Evidence: what a check says should not be there is not (`texts`, quoted).
+    ProofNotShown { texts: String },
+    /// Evidence: the value the page shows for `label`, kept as the run's value `name`.
+    ProofNoted { label: String, value: String, name: String },
+    /// Evidence: a field holds what was typed into it, a placeholder's value (`value` is the
+    /// placeholder, never the value) of `chars` characters.
+    ProofFieldHoldsPlaceholder { role: String, name: String, value: String, chars: u64 },
+    /// Evidence: a field holds what was typed into it.
+    ProofFieldHolds { role: String, name: String, value: String },
+    /// Evidence: a list shows the option chosen.
+    ProofFieldShows { role: String, name: String, value: String },
+    /// Evidence: a checkbox or a switch is on or off, as asked.
+    ProofFieldSwitched { role: String, name: String, on: bool },
+    /// Evidence: an action that changes the world was done once (what it brought about follows).
+    ProofPressedOnce { role: String, name: String },
+    /// Evidence: an action was done once on exactly the element the step names, the server took
+    /// its requests (`requests`, when `sent`), and the step asks for nothing more.
+    ProofPressedExactly { role: String, name: String, requests: String, sent: bool },
+    /// Evidence: the page is now at `url` (its `title`, when `titled`).
+    ProofNowAt { url: String, title: String, titled: bool },
+    /// Evidence: a new tab opened at `url`.
+    ProofNewTab { url: String },
+    /// Evidence: the page asked `message` in a dialog, answered as `accepted` says.
+    ProofPageAsked { message: String, accepted: bool },
+    /// Evidence: new lines the page shows (`lines`, quoted).
+    ProofPageShows { lines: String },
+    /// Evidence: what the page announced (a toast, a status; `alert` for an alert), quoted.
+    ProofPageAnnounced { lines: String, alert: bool },
+    /// Evidence: a file was downloaded.
+    ProofDownloaded { file: String, bytes: u64 },
+    /// Evidence: the pointer is over the element the step names.
+    ProofPointerOver,
+    /// A plan's main objective: the last step that acts, of `steps` in all.
+    PlanMainObjective { step: String, steps: u64 },
+    /// A pass's evaluation: `done` of `total` objectives done with evidence from the page;
+    /// `unmet_high` high-priority requirements not met.
+    ObjectivesDoneWithEvidence { done: u64, total: u64, unmet_high: u64 },
+    /// Criterion: the page at `url` is open.
+    CriterionPageOpen { url: String },
+    /// Criterion: the page `target` leads to is shown.
+    CriterionLeadsTo { target: String },
+    /// Criterion: clicking `target` saves a file.
+    CriterionSavesFile { target: String },
+    /// Criterion: the page changes after `target` is clicked.
+    CriterionPageChanges { target: String },
+    /// Criterion: the field `field` holds `value`.
+    CriterionFieldHolds { field: String, value: String },
+    /// Criterion: the field typed into holds `value`.
+    CriterionTyped { value: String },
+    /// Criterion: `field` shows the option `value`.
+    CriterionFieldShows { field: String, value: String },
+    /// Criterion: the option `value` is chosen.
+    CriterionChosen { value: String },
+    /// Criterion: `target` is on or off.
+    CriterionSwitched { target: String, on: bool },
+    /// Criterion: results for `query` are shown.
+    CriterionResultsShown { query: String },
+    /// Criterion: the sign-in is accepted and the page moves on.
+    CriterionSignedIn,
+    /// Criterion: a file is downloaded (`target`).
+    CriterionFileDownloaded { target: String },
+    /// Criterion: `what` (quoted) is shown, or with `negated`, is not.
+    CriterionShown { what: String, negated: bool },
+    /// Criterion: the value for `label` is read from the page and kept as `name`.
+    CriterionNoted { label: String, name: String },
+    /// Criterion: the page scrolls.
+    CriterionScrolls,
+    /// Criterion: `target` is closed.
+    CriterionClosed { target: String },
+    /// Criterion: the page before is shown.
+    CriterionBack,
     /// An answer's field: required and left empty.
     AnswerRequired,
     /// An answer's approval: approve or reject is required.

@@ -68,6 +68,41 @@ pub struct StepSaid {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub evidence_said: Option<RunMessage>,
+    /// A step done: its evidence piece by piece (`completion_evidence` is their English words
+    /// joined), each coded where the words are the runner's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<EvidencePart>>", optional))]
+    pub evidence_parts: Vec<EvidencePart>,
+}
+
+/// A piece of a step's evidence: its English words, and the same as codes (said one after the
+/// other: an action, then what it brought about) where the runner wrote them. No codes for words
+/// from elsewhere (a model's, an element the page describes its own way): they are shown as
+/// they are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct EvidencePart {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<RunMessage>>", optional))]
+    pub said: Vec<RunMessage>,
+}
+
+impl EvidencePart {
+    /// Words with no codes.
+    pub fn words(text: impl Into<String>) -> EvidencePart {
+        EvidencePart { text: text.into(), said: Vec::new() }
+    }
+
+    /// Words with their codes.
+    pub fn coded(text: impl Into<String>, said: Vec<RunMessage>) -> EvidencePart {
+        EvidencePart { text: text.into(), said }
+    }
+
+    /// The pieces' English words, as `completion_evidence` keeps them.
+    pub fn joined(parts: &[EvidencePart]) -> String {
+        parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("; ")
+    }
 }
 
 /// What a step cost and how it was done, for the live view and the reports. (Absent from

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::RunMessage;
+
 /// The history file's name in a runner node's record folder.
 pub const PLANNING_HISTORY_FILE: &str = "planning.jsonl";
 
@@ -77,6 +79,10 @@ pub struct TaskPlan {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GoalUnderstanding {
     pub main_objective: String,
+    /// `main_objective`, coded, when the runner wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub main_objective_said: Option<RunMessage>,
     pub success_criteria: Vec<String>,
     pub constraints: Vec<String>,
 }
@@ -100,6 +106,10 @@ pub struct Subtask {
     pub complexity: Complexity,
     /// What the page must show for it to count as done.
     pub success_criterion: String,
+    /// `success_criterion`, coded criterion by criterion, when the runner wrote it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<RunMessage>>", optional))]
+    pub success_criterion_said: Vec<RunMessage>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -261,6 +271,10 @@ pub struct SatisfactionEvaluation {
     pub requirement_scores: BTreeMap<String, f64>,
     pub missing_aspects: Vec<String>,
     pub quality_assessment: String,
+    /// `quality_assessment`, coded, when the runner wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub quality_assessment_said: Option<RunMessage>,
     pub completion_recommendation: bool,
     pub made_by: MadeBy,
 }

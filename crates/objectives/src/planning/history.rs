@@ -110,6 +110,7 @@ mod tests {
             iteration,
             goal_understanding: GoalUnderstanding {
                 main_objective: "Download the October statement".into(),
+                main_objective_said: None,
                 success_criteria: vec!["a file is downloaded".into()],
                 constraints: vec![],
             },

@@ -118,6 +118,7 @@ impl ModelHelp {
         let mut plan = offline.clone();
         if let Some(main) = answer["main_objective"].as_str().filter(|m| !m.trim().is_empty()) {
             plan.goal_understanding.main_objective = main.to_owned();
+            plan.goal_understanding.main_objective_said = None;
         }
         // The constraints the runner keeps anyway stay; the model's come after them.
         for constraint in strings(&answer["constraints"]) {
@@ -148,6 +149,7 @@ impl ModelHelp {
             };
             if let Some(criterion) = given["success_criterion"].as_str().filter(|c| !c.trim().is_empty()) {
                 subtask.success_criterion = criterion.to_owned();
+                subtask.success_criterion_said.clear();
             }
         }
         // The success criteria are the subtasks' own, as the model gave them.
@@ -284,6 +286,7 @@ impl ModelHelp {
         };
         if let Some(quality) = answer["quality_assessment"].as_str().filter(|q| !q.trim().is_empty()) {
             evaluation.quality_assessment = quality.to_owned();
+            evaluation.quality_assessment_said = None;
         }
         let high_met = requirements
             .iter()

@@ -10,6 +10,7 @@ use planwright_runs::planning::{
     ActionPlan, Approach, Complexity, ContinuationContext, GoalUnderstanding, MadeBy, RequirementItem,
     SatisfactionEvaluation, Subtask, TaskDecomposition, TaskPlan,
 };
+use planwright_runs::RunMessage;
 
 use super::settings::DecompositionLevel;
 use super::{AttemptReport, FailureKind};
@@ -47,6 +48,7 @@ pub fn plan(input: &PlanInput<'_>) -> TaskPlan {
             dependencies: if n == 0 { Vec::new() } else { vec![subtask_id(n - 1)] },
             complexity: complexity(intents),
             success_criterion: criteria(intents).join("; "),
+            success_criterion_said: criteria_said(intents),
         })
         .collect();
     let first = input.progress.current_step().map(|s| s.index).unwrap_or(0);
@@ -56,6 +58,7 @@ pub fn plan(input: &PlanInput<'_>) -> TaskPlan {
         iteration: 1,
         goal_understanding: GoalUnderstanding {
             main_objective: main_objective(&objectives, &intents),
+            main_objective_said: main_objective_said(&objectives, &intents),
             success_criteria: subtasks.iter().map(|s| format!("{}: {}", s.id, s.success_criterion)).collect(),
             constraints: constraints(input),
         },
@@ -226,6 +229,11 @@ pub fn evaluate(
         requirement_scores: scores,
         missing_aspects: missing,
         quality_assessment: quality,
+        quality_assessment_said: Some(RunMessage::ObjectivesDoneWithEvidence {
+            done: progress.completed_objectives() as u64,
+            total: progress.total_objectives() as u64,
+            unmet_high: unmet_high as u64,
+        }),
         completion_recommendation: completion,
         made_by: MadeBy::Offline,
     }
@@ -382,6 +390,55 @@ fn criteria(intents: &[Intent]) -> Vec<String> {
     intents.iter().map(criterion).collect()
 }
 
+/// [`criterion`] coded, for the studio's language: none when one of them cannot be (an action
+/// the codes have no words for), so that the codes never say less than the words.
+fn criteria_said(intents: &[Intent]) -> Vec<RunMessage> {
+    intents.iter().map(criterion_said).collect::<Option<Vec<Vec<_>>>>().map(|c| c.concat()).unwrap_or_default()
+}
+
+fn criterion_said(intent: &Intent) -> Option<Vec<RunMessage>> {
+    // As `criterion` names it; with no words for it ("the target"), a code would say less.
+    let target = match (intent.names.first(), intent.phrase.is_empty()) {
+        (Some(name), _) => Some(format!("\"{name}\"")),
+        (None, false) => Some(intent.phrase.clone()),
+        (None, true) => None,
+    };
+    let one = |said: RunMessage| Some(vec![said]);
+    match &intent.action {
+        Action::Open { url: Some(url) } => one(RunMessage::CriterionPageOpen { url: url.clone() }),
+        Action::Open { url: None } => one(RunMessage::CriterionLeadsTo { target: target? }),
+        Action::Click if intent.downloads => one(RunMessage::CriterionSavesFile { target: target? }),
+        Action::Click if intent.context.is_empty() => one(RunMessage::CriterionPageChanges { target: target? }),
+        Action::Fill(pairs) => Some(
+            pairs
+                .iter()
+                .map(|(field, value)| match field {
+                    Some(field) => RunMessage::CriterionFieldHolds { field: field.clone(), value: value.shown() },
+                    None => RunMessage::CriterionTyped { value: value.shown() },
+                })
+                .collect(),
+        ),
+        Action::Choose { field: Some(field), value } => {
+            one(RunMessage::CriterionFieldShows { field: field.clone(), value: value.clone() })
+        }
+        Action::Choose { field: None, value } => one(RunMessage::CriterionChosen { value: value.clone() }),
+        Action::Check { on } => one(RunMessage::CriterionSwitched { target: target?, on: *on }),
+        Action::Search { query } => one(RunMessage::CriterionResultsShown { query: query.shown() }),
+        Action::Login { .. } => one(RunMessage::CriterionSignedIn),
+        Action::Download => one(RunMessage::CriterionFileDownloaded { target: target? }),
+        Action::Wait => one(RunMessage::CriterionShown { what: target?, negated: false }),
+        Action::Verify { expected, negated, .. } => {
+            let what = expected.iter().map(|e| format!("\"{e}\"")).collect::<Vec<_>>().join(", ");
+            one(RunMessage::CriterionShown { what, negated: *negated })
+        }
+        Action::Note { label, name } => one(RunMessage::CriterionNoted { label: label.clone(), name: name.clone() }),
+        Action::Scroll { .. } => one(RunMessage::CriterionScrolls),
+        Action::Close => one(RunMessage::CriterionClosed { target: target? }),
+        Action::Back => one(RunMessage::CriterionBack),
+        Action::Click | Action::Hover | Action::Press { .. } => None,
+    }
+}
+
 fn complexity(intents: &[Intent]) -> Complexity {
     let unnamed = intents
         .iter()
@@ -392,6 +449,14 @@ fn complexity(intents: &[Intent]) -> Complexity {
         (1, 0) => Complexity::Low,
         _ => Complexity::Medium,
     }
+}
+
+/// [`main_objective`] coded, when it says more than the step's own words.
+fn main_objective_said(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> Option<RunMessage> {
+    let last_action = objectives.iter().zip(intents).rev().find(|(_, i)| i.iter().any(is_action)).map(|(s, _)| s);
+    last_action
+        .filter(|_| objectives.len() > 1)
+        .map(|step| RunMessage::PlanMainObjective { step: step.description.clone(), steps: objectives.len() as u64 })
 }
 
 fn main_objective(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> String {
@@ -502,6 +567,22 @@ mod tests {
         assert!(plan.task_decomposition.subtasks[2].success_criterion.contains("a file is downloaded"));
         assert!(plan.task_decomposition.subtasks[3].success_criterion.contains("\"Downloaded\" is shown"));
         assert_eq!(plan.goal_understanding.main_objective, "Download the October 2026 statement (4 steps in all)");
+        // The same coded, for the studio's language: each criterion the words hold, none lost.
+        assert_eq!(
+            plan.goal_understanding.main_objective_said,
+            Some(RunMessage::PlanMainObjective { step: "Download the October 2026 statement".into(), steps: 4 })
+        );
+        let said: Vec<&[RunMessage]> =
+            plan.task_decomposition.subtasks.iter().map(|s| s.success_criterion_said.as_slice()).collect();
+        assert_eq!(said[0], [RunMessage::CriterionSignedIn]);
+        assert_eq!(said[3], [RunMessage::CriterionShown { what: "\"Downloaded\"".into(), negated: false }]);
+        for subtask in &plan.task_decomposition.subtasks {
+            assert_eq!(
+                subtask.success_criterion_said.len(),
+                subtask.success_criterion.split("; ").count(),
+                "{subtask:?}"
+            );
+        }
         assert!(plan.goal_understanding.constraints.iter().any(|c| c.contains("{{PORTAL_PASSWORD}}")));
         assert!(plan.action_plan.actions[0].starts_with("sign in as {{PORTAL_USER}}"), "{:?}", plan.action_plan);
         let priorities: Vec<u8> = plan.requirements.iter().map(|r| r.priority).collect();

@@ -149,7 +149,7 @@ impl Runner<'_> {
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
                         // Its requests are the record's own field, not words in the result.
-                        let said = proof.clone().unwrap_or_else(|| result_of(&report));
+                        let said = proof.as_ref().map(|p| p.text.clone()).unwrap_or_else(|| result_of(&report));
                         self.proofs.extend(proof);
                         (said, Ok(Acted { report, effect }))
                     }

@@ -30,7 +30,7 @@ impl Runner<'_> {
         acted: &[Acted],
         before: &PageText,
     ) -> Result<Verdict, Failure> {
-        let read = |judged: Result<String, String>| match judged {
+        let read = |judged: Result<Vec<EvidencePart>, String>| match judged {
             Ok(proof) => Verdict::Done(proof),
             Err(reason) => Verdict::NotDone(reason),
         };
@@ -41,7 +41,10 @@ impl Runner<'_> {
             Action::Note { label, name } => Ok(match judge::note(&*self.session, label, self.waits.check).await? {
                 Ok(value) => {
                     self.extracted.insert(name.clone(), Value::String(value.clone()));
-                    Verdict::Done(format!("\"{label}\" is \"{value}\", kept as {name}"))
+                    Verdict::Done(vec![EvidencePart::coded(
+                        format!("\"{label}\" is \"{value}\", kept as {name}"),
+                        vec![RunMessage::ProofNoted { label: label.clone(), value, name: name.clone() }],
+                    )])
                 }
                 Err(reason) => Verdict::NotDone(reason),
             }),
@@ -65,7 +68,7 @@ impl Runner<'_> {
         before: &PageText,
     ) -> Result<Verdict, Failure> {
         // Fills, choices and checks were read back as they were made.
-        let mut proofs: Vec<String> = std::mem::take(&mut self.proofs);
+        let mut proofs: Vec<EvidencePart> = std::mem::take(&mut self.proofs);
         let effectful = acted.iter().any(|a| a.effect.is_effectful());
         // An alert answers the action; a confirm or a prompt asks a question first.
         let dialogs = acted.iter().flat_map(|a| &a.report.dialogs).filter(|d| d.kind == "alert");
@@ -97,7 +100,10 @@ impl Runner<'_> {
             let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
             let downloaded: Vec<&Download> = acted.iter().flat_map(|a| &a.report.downloads).collect();
             let change = match downloaded.first() {
-                Some(file) => Some(format!("downloaded {} ({} bytes)", file.file_name, file.bytes)),
+                Some(file) => Some(EvidencePart::coded(
+                    format!("downloaded {} ({} bytes)", file.file_name, file.bytes),
+                    vec![RunMessage::ProofDownloaded { file: file.file_name.clone(), bytes: file.bytes }],
+                )),
                 None if wants_download => return Ok(Verdict::NotDone(format!("{} began no download", op.describe()))),
                 None => match self.change_after(&last.report, before, &target_texts(intent)).await? {
                     Seen::Change(change) => Some(change),
@@ -113,8 +119,8 @@ impl Runner<'_> {
             };
             match change {
                 Some(change) if effectful => {
-                    self.effects.seen(self.scope.objective, &change);
-                    proofs.push(format!("{} pressed once: {change}", plainly(op)));
+                    self.effects.seen(self.scope.objective, &change.text);
+                    proofs.push(pressed_once(op, change));
                 }
                 Some(change) => proofs.push(change),
                 // A plain click whose requests the server took is done: exactly that, once.
@@ -124,27 +130,36 @@ impl Runner<'_> {
                     if effectful {
                         self.effects.seen(self.scope.objective, &requests);
                     }
-                    proofs.push(format!(
-                        "{} pressed once, exactly that element{sent}; the step asks for nothing more",
-                        plainly(op)
+                    proofs.push(EvidencePart::coded(
+                        format!(
+                            "{} pressed once, exactly that element{sent}; the step asks for nothing more",
+                            plainly(op)
+                        ),
+                        element_of(op)
+                            .map(|(role, name)| RunMessage::ProofPressedExactly {
+                                role,
+                                name,
+                                sent: !requests.is_empty(),
+                                requests,
+                            })
+                            .into_iter()
+                            .collect(),
                     ))
                 }
                 None if effectful => {
                     self.effects.answered_since(self.scope.objective, effects::requests_said(&requests));
                     return Ok(Verdict::Unknown(self.unknown_effect()));
                 }
-                None if matches!(op, Op::Press { .. }) => proofs.push(format!("{} done", op.describe())),
+                None if matches!(op, Op::Press { .. }) => {
+                    proofs.push(EvidencePart::words(format!("{} done", op.describe())))
+                }
                 None => return Ok(Verdict::NotDone(format!("nothing on the page changed after: {}", op.describe()))),
             }
         }
         if intent.action == Action::Hover {
-            proofs.push("the pointer is over it".into());
+            proofs.push(EvidencePart::coded("the pointer is over it", vec![RunMessage::ProofPointerOver]));
         }
-        Ok(if proofs.is_empty() {
-            Verdict::NotDone("no action was carried out".into())
-        } else {
-            Verdict::Done(proofs.join("; "))
-        })
+        Ok(if proofs.is_empty() { Verdict::NotDone("no action was carried out".into()) } else { Verdict::Done(proofs) })
     }
 
     /// A consent banner on the page now that was not before the action (`before`), if any.
@@ -199,12 +214,13 @@ impl Runner<'_> {
         &self,
         op: &Op,
         report: &ActionReport,
-    ) -> Result<Result<Option<String>, String>, Failure> {
+    ) -> Result<Result<Option<EvidencePart>, String>, Failure> {
         let field = match (op, &report.element) {
             (Op::Fill { .. } | Op::Select { .. } | Op::Check { .. }, Some(field)) => field,
             _ => return Ok(Ok(None)),
         };
         let name = format!("{} \"{}\"", field.role, field.name);
+        let (role, element) = (field.role.clone(), field.name.clone());
         Ok(match op {
             Op::Fill { value, .. } => {
                 let held = self.session.field_value(field).await?;
@@ -217,20 +233,38 @@ impl Runner<'_> {
                 match (same, value.kind) {
                     (false, _) => Err(format!("{name} does not hold what was typed")),
                     (true, ValueKind::Placeholder) => {
-                        Ok(Some(format!("{name} holds {} ({} characters)", value.value, held.chars().count())))
+                        let chars = held.chars().count();
+                        Ok(Some(EvidencePart::coded(
+                            format!("{name} holds {} ({chars} characters)", value.value),
+                            vec![RunMessage::ProofFieldHoldsPlaceholder {
+                                role,
+                                name: element,
+                                value: value.value.clone(),
+                                chars: chars as u64,
+                            }],
+                        )))
                     }
-                    (true, ValueKind::Literal) => Ok(Some(format!("{name} holds \"{held}\""))),
+                    (true, ValueKind::Literal) => Ok(Some(EvidencePart::coded(
+                        format!("{name} holds \"{held}\""),
+                        vec![RunMessage::ProofFieldHolds { role, name: element, value: held }],
+                    ))),
                 }
             }
             Op::Select { option, .. } => {
                 let held = self.session.field_value(field).await?;
                 if crate::text::fold(&held).contains(&crate::text::fold(option)) {
-                    Ok(Some(format!("{name} shows \"{held}\"")))
+                    Ok(Some(EvidencePart::coded(
+                        format!("{name} shows \"{held}\""),
+                        vec![RunMessage::ProofFieldShows { role, name: element, value: held }],
+                    )))
                 } else {
                     Err(format!("{name} shows \"{held}\", not \"{option}\""))
                 }
             }
-            Op::Check { on, .. } => Ok(Some(format!("{name} is {}", if *on { "on" } else { "off" }))),
+            Op::Check { on, .. } => Ok(Some(EvidencePart::coded(
+                format!("{name} is {}", if *on { "on" } else { "off" }),
+                vec![RunMessage::ProofFieldSwitched { role, name: element, on: *on }],
+            ))),
             _ => Ok(None),
         })
     }
@@ -247,21 +281,30 @@ impl Runner<'_> {
         target: &[String],
     ) -> Result<Seen, Failure> {
         if report.opened_tab {
-            return Ok(Seen::Change(format!("a new tab opened at {}", report.url)));
+            return Ok(Seen::Change(EvidencePart::coded(
+                format!("a new tab opened at {}", report.url),
+                vec![RunMessage::ProofNewTab { url: report.url.clone() }],
+            )));
         }
         if report.navigated && report.url != report.url_before {
             let title = self.session.title().await.unwrap_or_default();
-            return Ok(Seen::Change(format!(
-                "now at {}{}",
-                report.url,
-                if title.is_empty() { String::new() } else { format!(" (\"{title}\")") }
+            return Ok(Seen::Change(EvidencePart::coded(
+                format!(
+                    "now at {}{}",
+                    report.url,
+                    if title.is_empty() { String::new() } else { format!(" (\"{title}\")") }
+                ),
+                vec![RunMessage::ProofNowAt { url: report.url.clone(), titled: !title.is_empty(), title }],
             )));
         }
         if let Some(dialog) = report.dialogs.first() {
-            return Ok(Seen::Change(format!(
-                "the page asked \"{}\" ({})",
-                dialog.message,
-                if dialog.accepted { "accepted" } else { "declined" }
+            return Ok(Seen::Change(EvidencePart::coded(
+                format!(
+                    "the page asked \"{}\" ({})",
+                    dialog.message,
+                    if dialog.accepted { "accepted" } else { "declined" }
+                ),
+                vec![RunMessage::ProofPageAsked { message: dialog.message.clone(), accepted: dialog.accepted }],
             )));
         }
         let started = Instant::now();
@@ -319,10 +362,17 @@ impl Runner<'_> {
                 }
             }
             if !lines.is_empty() {
-                return Ok(Seen::Change(format!("the page now shows {}", judge::quote_lines(&lines))));
+                let quoted = judge::quote_lines(&lines);
+                return Ok(Seen::Change(EvidencePart::coded(
+                    format!("the page now shows {quoted}"),
+                    vec![RunMessage::ProofPageShows { lines: quoted }],
+                )));
             }
             if now.url != before.url {
-                return Ok(Seen::Change(format!("now at {}", now.url)));
+                return Ok(Seen::Change(EvidencePart::coded(
+                    format!("now at {}", now.url),
+                    vec![RunMessage::ProofNowAt { url: now.url.clone(), title: String::new(), titled: false }],
+                )));
             }
             if !report.appeared.is_empty() || !report.disappeared.is_empty() {
                 let mut said = Vec::new();
@@ -338,7 +388,7 @@ impl Runner<'_> {
                         report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")
                     ));
                 }
-                return Ok(Seen::Change(said.join("; ")));
+                return Ok(Seen::Change(EvidencePart::words(said.join("; "))));
             }
             if started.elapsed() >= wait {
                 return Ok(Seen::Nothing);
@@ -390,7 +440,11 @@ impl Runner<'_> {
         let lines: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
         (!lines.is_empty()).then(|| {
             let what = if alert { "the page alerted" } else { "the page announced" };
-            Seen::Change(format!("{what} {}", judge::quote_lines(&lines)))
+            let quoted = judge::quote_lines(&lines);
+            Seen::Change(EvidencePart::coded(
+                format!("{what} {quoted}"),
+                vec![RunMessage::ProofPageAnnounced { lines: quoted, alert }],
+            ))
         })
     }
 }

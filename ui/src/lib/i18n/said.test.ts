@@ -7,7 +7,8 @@ import { replay } from '../run/reducer';
 import { en } from './en';
 import { paramsOf } from './messages';
 import { ja } from './ja';
-import { sayApiError, sayCoded, sayRun } from './said';
+import type { EvidencePart } from '../api/types/EvidencePart';
+import { sayApiError, sayCoded, sayEvidence, sayRun } from './said';
 
 /**
  * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
@@ -149,3 +150,60 @@ describe('saying a coded message', () => {
     expect(fetch.logs.map((l) => sayRun('ja', l.message, l.said))).toEqual(['GET https://example.com → 503']);
   });
 });
+
+describe('saying a step\'s evidence', () => {
+  // As the runner keeps a sign-in step: two fields read back, then the button and where it led.
+  const english =
+    'textbox "ユーザーID" holds {{PORTAL_USER}} (9 characters); textbox "パスワード" holds {{PORTAL_PASSWORD}} (21 characters); ' +
+    'the button "ログイン" pressed once: now at http://127.0.0.1:8700/menu.html ("トップ")';
+  const parts = [
+    {
+      text: 'textbox "ユーザーID" holds {{PORTAL_USER}} (9 characters)',
+      said: [{ key: 'proof_field_holds_placeholder', params: { role: 'textbox', name: 'ユーザーID', value: '{{PORTAL_USER}}', chars: 9 } }],
+    },
+    {
+      text: 'textbox "パスワード" holds {{PORTAL_PASSWORD}} (21 characters)',
+      said: [{ key: 'proof_field_holds_placeholder', params: { role: 'textbox', name: 'パスワード', value: '{{PORTAL_PASSWORD}}', chars: 21 } }],
+    },
+    {
+      text: 'the button "ログイン" pressed once: now at http://127.0.0.1:8700/menu.html ("トップ")',
+      said: [
+        { key: 'proof_pressed_once', params: { role: 'button', name: 'ログイン' } },
+        { key: 'proof_now_at', params: { url: 'http://127.0.0.1:8700/menu.html', title: 'トップ', titled: true } },
+      ],
+    },
+  ] as EvidencePart[];
+
+  it('says each piece the runner wrote in Japanese, and in English as the runner wrote it', () => {
+    expect(sayEvidence('ja', english, null, parts)).toBe(
+      '「ユーザーID」欄に {{PORTAL_USER}} が入っています（9 文字）。「パスワード」欄に {{PORTAL_PASSWORD}} が入っています（21 文字）。' +
+        '「ログイン」ボタンを 1 回だけ押しました。http://127.0.0.1:8700/menu.html に移りました（「トップ」）。',
+    );
+    expect(sayEvidence('en', english, null, parts)).toBe(english);
+  });
+
+  it('keeps a piece from elsewhere as it is, and a piece with a code it does not know in its English words', () => {
+    const model = { text: 'The confirmation number CN-1042 is shown.' };
+    const newer = { text: 'something newer', said: [{ key: 'proof_from_a_newer_runner', params: {} }] };
+    expect(sayEvidence('ja', '', null, [parts[0]!, model, newer] as EvidencePart[])).toBe(
+      '「ユーザーID」欄に {{PORTAL_USER}} が入っています（9 文字）。The confirmation number CN-1042 is shown.。something newer。',
+    );
+  });
+
+  it('says a step kept before its pieces were as sayRun does', () => {
+    expect(sayEvidence('ja', english, null, [])).toBe(english);
+    const gone = { key: 'blocker_gone', params: { blocking: 'dialog "Cookies"', choice: 'Accept' } };
+    expect(sayEvidence('ja', 'gone', gone, undefined)).toBe(sayRun('ja', 'gone', gone));
+  });
+
+  it('names an element by its role in Japanese, and text on the page by its words', () => {
+    const shown = (role: string, name: string) => sayCoded('ja', 'run', { key: 'proof_shown', params: { role, name } });
+    expect(shown('text', '送信しました')).toBe('「送信しました」が表示されています');
+    expect(shown('link', '明細')).toBe('「明細」リンクが表示されています');
+    expect(shown('table', '取引明細')).toBe('表「取引明細」が表示されています');
+    expect(shown('treegrid', '勘定科目')).toBe('treegrid「勘定科目」が表示されています');
+    expect(sayCoded('en', 'run', { key: 'proof_shown', params: { role: 'text', name: 'Saved' } })).toBe('"Saved" is shown');
+    expect(sayCoded('en', 'run', { key: 'proof_shown', params: { role: 'link', name: 'Invoices' } })).toBe('link "Invoices" is shown');
+  });
+});
+

@@ -4,6 +4,7 @@
 // page or a server) or with one this UI does not know (a newer server), the English text the
 // message came with is shown as it is.
 import type { ApiErrorCode } from '../api/transport';
+import type { EvidencePart } from '../api/types/EvidencePart';
 import { en, type MessageKey } from './en';
 import { format, type Lang, type Param } from './messages';
 
@@ -39,6 +40,29 @@ export function sayRun(lang: Lang, english: string, said: Said | null | undefine
   const title = typeof block === 'string' && titleOf ? titleOf(block) : '';
   const named = title && said ? { ...said, params: { ...said.params, block: title } } : said;
   return sayCoded(lang, 'run', named) ?? english;
+}
+
+/**
+ * Run messages said one after the other in `lang`, joined by `separator`; `english` when there
+ * are none or one this UI does not know (the codes never say less than the words).
+ */
+export function sayAll(lang: Lang, english: string, said: readonly Said[] | null | undefined, separator: string): string {
+  const coded = (said ?? []).map((s) => sayCoded(lang, 'run', s));
+  if (!coded.length || coded.some((c) => c === null)) return english;
+  return coded.join(separator);
+}
+
+/**
+ * A step's evidence in `lang`. When the runner kept it piece by piece, each piece it wrote in its
+ * own words is said in `lang` (an action, then what it brought about); a piece from elsewhere (a
+ * model's words) stays as it is. Otherwise as `sayRun` says it.
+ */
+export function sayEvidence(lang: Lang, english: string, said: Said | null | undefined, parts: readonly EvidencePart[] | null | undefined): string {
+  if (!parts?.length) return sayRun(lang, english, said);
+  const pieces = parts.map((part) => sayAll(lang, part.text, part.said, lang === 'ja' ? '。' : ': '));
+  if (lang !== 'ja') return pieces.join('; ');
+  const joined = pieces.join('。');
+  return /[。.!?！？]$/.test(joined) ? joined : `${joined}。`;
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { ActionEffect } from '../api/types/ActionEffect';
 import type { Approach } from '../api/types/Approach';
 import type { DecidedBy } from '../api/types/DecidedBy';
+import type { EvidencePart } from '../api/types/EvidencePart';
 import type { RequestSeen } from '../api/types/RequestSeen';
 import type { RunMessage } from '../api/types/RunMessage';
 import type { StepState } from '../api/types/StepState';
@@ -33,6 +34,8 @@ export interface StepView {
   /** `description` and the evidence or failure coded, when the runner said them in its own words. */
   descriptionSaid: RunMessage | null;
   evidenceSaid: RunMessage | null;
+  /** A completed step's evidence piece by piece, each coded where the runner wrote it. */
+  evidenceParts: EvidencePart[];
   /** The evidence screenshot, an artifact path. */
   screenshot: string | null;
   /** Time spent, a running clock while it is in progress. */
@@ -111,6 +114,7 @@ function stepView(o: ObjectivesState, s: StepState, active: boolean, now: number
     failure: s.status === 'failed' ? s.completion_evidence : null,
     descriptionSaid: s.description_said ?? null,
     evidenceSaid: s.evidence_said ?? null,
+    evidenceParts: completed ? (s.evidence_parts ?? []) : [],
     screenshot: s.screenshot,
     elapsedMs: s.elapsed_ms + running,
     modelCalls: s.model_calls,

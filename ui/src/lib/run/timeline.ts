@@ -7,6 +7,7 @@ import type { Approach } from '../api/types/Approach';
 import type { MadeBy } from '../api/types/MadeBy';
 import type { ReflectionStatus } from '../api/types/ReflectionStatus';
 import type { ReflectionTrigger } from '../api/types/ReflectionTrigger';
+import type { RunMessage } from '../api/types/RunMessage';
 import type { StepState } from '../api/types/StepState';
 import type { HistoryItem, ObjectivesState } from './reducer';
 
@@ -41,7 +42,10 @@ export type TimelineEntry = Base &
         /** 1: the plan made before acting; 2, 3 …: a continuation plan for that pass. */
         iteration: number;
         mainObjective: string;
+        mainObjectiveSaid: RunMessage | null;
         successCriteria: string[];
+        /** Each success criterion coded, criterion by criterion (none: say its words). */
+        criteriaSaid: RunMessage[][];
         constraints: string[];
         subtasks: number;
         madeBy: MadeBy;
@@ -72,6 +76,7 @@ export type TimelineEntry = Base &
         satisfied: boolean;
         missing: string[];
         assessment: string;
+        assessmentSaid: RunMessage | null;
         madeBy: MadeBy;
       }
     | { kind: 'escalated'; iteration: number; max: number; satisfaction: number | null; choices: string[]; analysis: string | null }
@@ -109,7 +114,10 @@ function entryOf(item: HistoryItem, steps: StepState[], previous: HistoryItem | 
           kind: 'plan',
           iteration: e.plan.iteration,
           mainObjective: g.main_objective,
+          mainObjectiveSaid: g.main_objective_said ?? null,
           successCriteria: g.success_criteria,
+          // One criterion per subtask, in order, as the runner writes them.
+          criteriaSaid: g.success_criteria.map((_, i) => e.plan.task_decomposition.subtasks[i]?.success_criterion_said ?? []),
           constraints: g.constraints,
           subtasks: e.plan.task_decomposition.subtasks.length,
           madeBy: e.plan.made_by,
@@ -165,6 +173,7 @@ function entryOf(item: HistoryItem, steps: StepState[], previous: HistoryItem | 
             satisfied: t.satisfaction.completion_recommendation,
             missing: t.satisfaction.missing_aspects,
             assessment: t.satisfaction.quality_assessment,
+            assessmentSaid: t.satisfaction.quality_assessment_said ?? null,
             madeBy: t.satisfaction.made_by,
           };
         case 'escalated':
