@@ -49,7 +49,7 @@ pub enum Ending {
     /// Legacy mode: one pass of seed 004's loop (or a task loop cut short by an error).
     Legacy,
     /// The task loop ended.
-    Task(TaskSummary),
+    Task(Box<TaskSummary>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +151,7 @@ pub async fn run(mut runner: Runner<'_>, settings: TaskSettings, start_url: &str
                 revisions,
                 history,
             };
-            Ok(runner.finish(Ending::Task(summary)).await)
+            Ok(runner.finish(Ending::Task(Box::new(summary))).await)
         }
         Err(error) => {
             runner.skip_rest();
