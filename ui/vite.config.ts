@@ -17,18 +17,20 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 1200,
   },
-  server: target
-    ? {
-        proxy: {
+  server: {
+    // The run messages' words live beside their Rust enum (src/lib/i18n/runSaid.ts).
+    fs: { allow: ['.', '../crates/runs/messages'] },
+    proxy: target
+      ? {
           '/api': {
             target,
             changeOrigin: true,
             ws: true,
             headers: { origin: target!, ...(token ? { authorization: `Bearer ${token}` } : {}) },
           },
-        },
-      }
-    : undefined,
+        }
+      : undefined,
+  },
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',

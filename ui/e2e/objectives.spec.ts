@@ -180,6 +180,13 @@ test.describe('the live objective view', () => {
     await expect(history).toContainText('（全 3 ステップ）');
     await expect(history).toContainText('目標 1：ログインが受け付けられ、次のページに進む');
     await expect(history).not.toContainText('objective_1');
+    // And the report downloaded from the Japanese studio.
+    const [japanese] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'レポートをダウンロード（HTML）' }).click()]);
+    const report = readFileSync((await japanese.path())!, 'utf8');
+    expect(report).toContain('<html lang="ja">');
+    expect(report).toContain('<span class="label">根拠</span>');
+    expect(report).toContain('欄に {{PORTAL_USER}} が入っています');
+    expect(report).not.toContain('Why it failed');
   });
 });
 

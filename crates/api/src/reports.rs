@@ -1,17 +1,25 @@
 //! `run_report`: a run's report — the self-contained HTML page or JUnit XML — written from its
 //! record by `planwright-reports`, for the studio's run page to offer as a download.
 
-use planwright_reports::{Format, RunRecord};
+use planwright_reports::{Format, ReportOptions, RunRecord};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::{ApiError, Studio};
 
-/// Which report of a run (`?format=html` or `?format=junit`; HTML when not said).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, TS)]
+/// Which report of a run (`?format=html` or `?format=junit`; HTML when not said), and for whom:
+/// the HTML page in `lang` (`en`, `ja`) with times in `time_zone` (an IANA name such as
+/// `Asia/Tokyo`); English and UTC when not said.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
 pub struct ReportRequest {
     #[serde(default)]
     pub format: ReportFormat,
+    #[serde(default)]
+    #[ts(optional)]
+    pub lang: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub time_zone: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -43,12 +51,15 @@ impl Studio {
             ReportFormat::Html => Format::Html,
             ReportFormat::Junit => Format::Junit,
         };
+        let options =
+            ReportOptions::new(request.lang.as_deref().unwrap_or("en"), request.time_zone.as_deref().unwrap_or("UTC"))
+                .map_err(|why| ApiError::invalid(format!("time_zone: {why}")))?;
         tokio::task::spawn_blocking(move || {
             let record = RunRecord::read(&store, &run_id)?;
             Ok(ReportFile {
                 file_name: format!("{}_{run_id}.{}", record.plan_id, format.extension()),
                 media_type: format.media_type().to_owned(),
-                text: format.render(&record),
+                text: format.render(&record, &options),
             })
         })
         .await
@@ -99,13 +110,26 @@ mod tests {
         })
         .unwrap();
 
-        let junit = studio.run_report(run_id.clone(), ReportRequest { format: ReportFormat::Junit }).await.unwrap();
+        let junit = studio
+            .run_report(run_id.clone(), ReportRequest { format: ReportFormat::Junit, ..Default::default() })
+            .await
+            .unwrap();
         assert_eq!(junit.file_name, format!("nightly_{run_id}.xml"));
         assert_eq!(junit.media_type, "application/xml");
         assert!(junit.text.contains("<failure message=\"no &lt;file&gt;\""), "{}", junit.text);
         let page = studio.run_report(run_id.clone(), ReportRequest::default()).await.unwrap();
         assert_eq!((page.file_name, page.media_type.as_str()), (format!("nightly_{run_id}.html"), "text/html"));
         assert!(page.text.contains("Run failed"));
+        // For a person in Japan: in Japanese, times in their zone.
+        let japanese =
+            ReportRequest { lang: Some("ja".into()), time_zone: Some("Asia/Tokyo".into()), ..Default::default() };
+        let page = studio.run_report(run_id.clone(), japanese).await.unwrap();
+        assert!(page.text.contains("<html lang=\"ja\">") && page.text.contains("実行：失敗"), "{}", page.text);
+        assert!(page.text.contains("時刻は Asia/Tokyo です"), "{}", page.text);
+        let elsewhere = ReportRequest { time_zone: Some("Atlantis/Capital".into()), ..Default::default() };
+        let refused = studio.run_report(run_id.clone(), elsewhere).await.unwrap_err();
+        assert_eq!(refused.code, crate::ErrorCode::InvalidInput);
+        assert!(refused.message.contains("time_zone") && refused.message.contains("Atlantis/Capital"), "{refused:?}");
         let missing = studio.run_report("nope".into(), ReportRequest::default()).await.unwrap_err();
         assert_eq!(missing.code, crate::ErrorCode::NotFound);
     }

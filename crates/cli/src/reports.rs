@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use planwright_reports::{Format, RunRecord};
+use planwright_reports::{Format, ReportOptions, RunRecord};
 use planwright_runs::RunStore;
 
 /// The reports asked for on the command line.
@@ -15,7 +15,8 @@ use planwright_runs::RunStore;
 pub struct ReportArgs {
     /// Also write a report of the run, its format from the extension: `.xml` JUnit (a test case
     /// per objective of browser objective nodes, per node otherwise), `.html` or `.htm` one
-    /// self-contained page with the objectives' evidence and screenshots. Repeatable.
+    /// self-contained page with the objectives' evidence and screenshots, in this computer's
+    /// language (`LANG`: Japanese or English) and time zone. Repeatable.
     #[arg(long = "report", value_name = "FILE")]
     reports: Vec<PathBuf>,
     /// Also write Allure results into this folder (created when missing): a result per browser
@@ -89,7 +90,8 @@ impl Reports {
     /// Writes every report from a record already read.
     pub fn write_record(&self, record: &RunRecord) -> Result<()> {
         for (path, format) in &self.files {
-            planwright_fs::write_atomically(path, format.render(record).as_bytes(), planwright_fs::Access::Shared)
+            let text = format.render(record, &ReportOptions::of_this_computer());
+            planwright_fs::write_atomically(path, text.as_bytes(), planwright_fs::Access::Shared)
                 .with_context(|| format!("writing {}", path.display()))?;
         }
         if let Some(dir) = &self.allure {

@@ -74,7 +74,7 @@ async fn a_secret_written_back_encoded_is_masked_in_the_record_the_log_files_and
         leaked(&path.display().to_string(), &String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
     }
     let record = planwright_reports::RunRecord::read(&f.store, &outcome.run_id).unwrap();
-    leaked("the HTML report", &planwright_reports::html(&record));
+    leaked("the HTML report", &planwright_reports::html(&record, &planwright_reports::ReportOptions::default()));
     leaked("the JUnit report", &planwright_reports::junit(&record));
 }
 

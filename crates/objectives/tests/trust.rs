@@ -97,7 +97,10 @@ fn nowhere(run: &TaskRun, server: Option<&ReplayServer>) {
     let events = serde_json::to_string(&run.events).unwrap();
     let store = RunStore::open(&DataHome::at(run.home.path())).unwrap();
     let record = RunRecord::read(&store, &run.outcome.run_id).unwrap();
-    let reports = [planwright_reports::html(&record), planwright_reports::junit(&record)];
+    let reports = [
+        planwright_reports::html(&record, &planwright_reports::ReportOptions::default()),
+        planwright_reports::junit(&record),
+    ];
     for canary in [PASSWORD, OTHER] {
         assert!(!state.contains(canary), "the sites recorded a secret: {state}");
         assert!(!events.contains(canary), "the run record holds a secret");

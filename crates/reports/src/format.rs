@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::{ReportError, RunRecord};
+use crate::{ReportError, ReportOptions, RunRecord};
 
 /// A report written as one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,11 +22,12 @@ impl Format {
         }
     }
 
-    /// The report of `run` in this format.
-    pub fn render(self, run: &RunRecord) -> String {
+    /// The report of `run` in this format; the HTML page for the reader `options` describes
+    /// (JUnit XML is for tools: English, times in UTC).
+    pub fn render(self, run: &RunRecord, options: &ReportOptions) -> String {
         match self {
             Format::Junit => crate::junit(run),
-            Format::Html => crate::html(run),
+            Format::Html => crate::html(run, options),
         }
     }
 

@@ -11,36 +11,41 @@ use planwright_runs::planning::{
 };
 use planwright_runs::{ArtifactKind, RunStatus};
 
-use crate::objectives::{effect_said, Objectives, Step, StepAction, StepEntry};
+use serde_json::json;
+
+use crate::objectives::{Objectives, Step, StepAction, StepEntry};
 use crate::record::{Artifact, HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
 use crate::screenshot::{file_name, read_png};
-use crate::text::{duration, escape as e, plural, when};
+use crate::text::{duration, escape as e, record_name};
+use crate::words::{ReportOptions, Words};
 
 const STYLE: &str = include_str!("html.css");
 
-/// The HTML report of a run.
-pub fn html(run: &RunRecord) -> String {
+/// The HTML report of a run, in the reader's language and time zone.
+pub fn html(run: &RunRecord, options: &ReportOptions) -> String {
+    let w = &Words { options };
     let plan = if run.plan_id.is_empty() { "plan" } else { run.plan_id.as_str() };
     let mut page = String::with_capacity(64 * 1024);
+    let title = w.say(
+        "title",
+        json!({"plan": e(plan), "run": e(short_id(&run.run_id)), "status": w.word(run_status(run.status).1)}),
+    );
     page.push_str(&format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} — run {} — {}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
-        e(plan),
-        e(short_id(&run.run_id)),
-        run_status(run.status).1
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+        w.lang().code(),
     ));
-    header(&mut page, run, plan);
-    nodes_table(&mut page, run);
+    header(&mut page, w, run, plan);
+    nodes_table(&mut page, w, run);
     for node in &run.nodes {
         match &node.objectives {
-            Some(objectives) => runner_section(&mut page, node, objectives),
-            None if node.screenshots().next().is_some() => screenshots_section(&mut page, node),
+            Some(objectives) => runner_section(&mut page, w, node, objectives),
+            None if node.screenshots().next().is_some() => screenshots_section(&mut page, w, node),
             None => {}
         }
     }
-    page.push_str(
-        "<footer>Written by Planwright from the run's record. Secret values are masked (<code>***</code>) as the record \
-         holds them; placeholders such as <code>{{NAME}}</code> stand for values typed at run time.</footer>\n</body>\n</html>\n",
-    );
+    let footer = w.say("footer", json!({"mask": "<code>***</code>", "placeholder": "<code>{{NAME}}</code>"}));
+    let zone = w.say("times_in", json!({"zone": e(&w.zone_name())}));
+    page.push_str(&format!("<footer>{footer} {zone}</footer>\n</body>\n</html>\n"));
     page
 }
 
@@ -49,15 +54,15 @@ fn short_id(run_id: &str) -> &str {
     run_id.get(..13).unwrap_or(run_id)
 }
 
-/// A run status's pill class and word.
+/// A run status's pill class and the key of its word.
 fn run_status(status: Option<RunStatus>) -> (&'static str, &'static str) {
     match status {
-        Some(RunStatus::Succeeded) => ("passed", "succeeded"),
-        Some(RunStatus::Failed) => ("failed", "failed"),
-        Some(RunStatus::Stopped) => ("failed", "stopped"),
-        Some(RunStatus::WaitingForInput) => ("waiting", "waiting for input"),
-        Some(RunStatus::Interrupted) => ("running", "interrupted"),
-        Some(RunStatus::Running) | None => ("running", "unfinished"),
+        Some(RunStatus::Succeeded) => ("passed", "run.succeeded"),
+        Some(RunStatus::Failed) => ("failed", "run.failed"),
+        Some(RunStatus::Stopped) => ("failed", "run.stopped"),
+        Some(RunStatus::WaitingForInput) => ("waiting", "run.waiting"),
+        Some(RunStatus::Interrupted) => ("running", "run.interrupted"),
+        Some(RunStatus::Running) | None => ("running", "run.unfinished"),
     }
 }
 
@@ -72,13 +77,17 @@ fn node_class(node: &NodeRecord) -> &'static str {
     }
 }
 
-/// A node's status in words; a node that succeeded with objectives unmet (`passed: false`)
-/// did not pass.
-fn node_word(node: &NodeRecord) -> &'static str {
-    match node.outcome {
-        NodeOutcome::Succeeded if node.passed == Some(false) => "not passed",
-        _ => node.status_word(),
-    }
+/// A step's status in words; one that succeeded with objectives unmet (`passed: false`) did
+/// not pass.
+fn node_word(w: &Words, node: &NodeRecord) -> String {
+    w.word(match node.outcome {
+        NodeOutcome::Succeeded if node.passed == Some(false) => "node.not_passed",
+        NodeOutcome::Succeeded => "node.succeeded",
+        NodeOutcome::Failed { .. } => "node.failed",
+        NodeOutcome::Skipped { .. } => "node.skipped",
+        NodeOutcome::Waiting { .. } => "node.waiting",
+        NodeOutcome::Unfinished => "node.unfinished",
+    })
 }
 
 fn step_class(status: StepStatus) -> &'static str {
@@ -90,8 +99,8 @@ fn step_class(status: StepStatus) -> &'static str {
     }
 }
 
-fn header(page: &mut String, run: &RunRecord, plan: &str) {
-    page.push_str("<header>\n<p class=\"eyebrow\">Planwright run report</p>\n");
+fn header(page: &mut String, w: &Words, run: &RunRecord, plan: &str) {
+    page.push_str(&format!("<header>\n<p class=\"eyebrow\">{}</p>\n", w.word("eyebrow")));
     let version = if run.plan_version.is_empty() {
         String::new()
     } else {
@@ -102,37 +111,32 @@ fn header(page: &mut String, run: &RunRecord, plan: &str) {
         page.push_str(&format!("<p class=\"description\">{}</p>\n", e(description)));
     }
     if !run.run_id.is_empty() {
-        page.push_str(&format!("<p class=\"run-id\">Run <code>{}</code></p>\n", e(&run.run_id)));
+        page.push_str(&format!("<p class=\"run-id\">{} <code>{}</code></p>\n", w.word("run"), e(&run.run_id)));
     }
     // A run that ran to its end with a node's objectives (or request) unmet is no pass for the
     // person reading the report, though the engine counts it succeeded.
     let unmet = run.nodes.iter().filter(|n| n.outcome == NodeOutcome::Succeeded && n.passed == Some(false)).count();
     let (class, word) = match run.status {
-        Some(RunStatus::Succeeded) if unmet > 0 => ("failed", "finished, not passed"),
+        Some(RunStatus::Succeeded) if unmet > 0 => ("failed", "run.not_passed"),
         status => run_status(status),
     };
     let reason = match (&run.reason, unmet) {
         (Some(r), _) => format!("<span class=\"reason\">{}</span>", e(r)),
         (None, 0) => String::new(),
-        (None, n) => format!("<span class=\"reason\">{} did not pass</span>", plural(n, "node")),
+        (None, n) => format!("<span class=\"reason\">{}</span>", w.say("nodes_not_passed", json!({"n": n}))),
     };
-    page.push_str(&format!("<p class=\"verdict\"><span class=\"pill large {class}\">Run {word}</span>{reason}</p>\n"));
+    let verdict = w.say("verdict", json!({"status": w.word(word)}));
+    page.push_str(&format!("<p class=\"verdict\"><span class=\"pill large {class}\">{verdict}</span>{reason}</p>\n"));
 
     let counts = &run.counts;
     let mut facts = vec![
-        ("Started", run.started_at.as_deref().map_or("—".to_owned(), |at| e(&when(at)))),
-        ("Duration", format!("<span class=\"figure\">{}</span>", duration(run.elapsed_ms))),
+        ("fact.started", run.started_at.as_deref().map_or("—".to_owned(), |at| e(&w.when(at)))),
+        ("fact.duration", format!("<span class=\"figure\">{}</span>", duration(run.elapsed_ms))),
         (
-            "Nodes",
-            format!(
-                "{} succeeded · {} failed · {} skipped{}",
-                counts.succeeded,
-                counts.failed,
-                counts.skipped,
-                match counts.retried {
-                    0 => String::new(),
-                    n => format!(" · {}", plural(n as usize, "retry")),
-                }
+            "fact.steps",
+            w.say(
+                "fact.steps_value",
+                json!({"succeeded": counts.succeeded, "failed": counts.failed, "skipped": counts.skipped, "retried": counts.retried}),
             ),
         ),
     ];
@@ -141,77 +145,85 @@ fn header(page: &mut String, run: &RunRecord, plan: &str) {
         (d + done, t + total)
     });
     if total > 0 {
-        facts.push(("Objectives", format!("<span class=\"figure\">{done}/{total}</span> completed")));
+        facts
+            .push(("fact.objectives", format!("<span class=\"figure\">{done}/{total}</span> {}", w.word("completed"))));
     }
     facts.push((
-        "Model",
+        "fact.model",
         match counts.model_calls {
-            0 => "no model calls".to_owned(),
-            calls => format!(
-                "{} · {} + {} tokens",
-                plural(calls as usize, "call"),
-                counts.input_tokens,
-                counts.output_tokens
+            0 => w.word("model.none"),
+            calls => w.say(
+                "model.calls",
+                json!({"calls": calls, "input": counts.input_tokens, "output": counts.output_tokens}),
             ),
         },
     ));
     page.push_str("<dl class=\"facts\">\n");
     for (name, value) in facts {
-        page.push_str(&format!("<div><dt>{name}</dt><dd>{value}</dd></div>\n"));
+        page.push_str(&format!("<div><dt>{}</dt><dd>{value}</dd></div>\n", w.word(name)));
     }
     page.push_str("</dl>\n");
     let lines = run.plan_text.lines().count();
     page.push_str(&format!(
-        "<details class=\"plan-text\"><summary>The plan as run ({})</summary><pre>{}</pre></details>\n</header>\n",
-        plural(lines, "line"),
+        "<details class=\"plan-text\"><summary>{}</summary><pre>{}</pre></details>\n</header>\n",
+        w.say("plan_as_run", json!({"lines": lines})),
         e(&run.plan_text)
     ));
 }
 
-fn nodes_table(page: &mut String, run: &RunRecord) {
-    page.push_str("<h2>Nodes</h2>\n");
+fn nodes_table(page: &mut String, w: &Words, run: &RunRecord) {
+    page.push_str(&format!("<h2>{}</h2>\n", w.word("steps")));
     if run.nodes.is_empty() {
-        page.push_str("<p class=\"muted\">The record has no node events.</p>\n");
+        page.push_str(&format!("<p class=\"muted\">{}</p>\n", w.word("steps.none")));
         return;
     }
-    page.push_str(
-        "<table class=\"nodes\">\n<thead><tr><th>Node</th><th>Block</th><th>Status</th><th class=\"num\">Time</th><th class=\"num\">Attempts</th><th>Details</th></tr></thead>\n<tbody>\n",
-    );
+    page.push_str(&format!(
+        "<table class=\"nodes\">\n<thead><tr><th>{}</th><th>{}</th><th>{}</th><th class=\"num\">{}</th><th class=\"num\">{}</th><th>{}</th></tr></thead>\n<tbody>\n",
+        w.word("col.step"),
+        w.word("col.block"),
+        w.word("col.status"),
+        w.word("col.time"),
+        w.word("col.attempts"),
+        w.word("col.details")
+    ));
     for node in &run.nodes {
         let mut details = Vec::new();
         match &node.outcome {
             NodeOutcome::Failed { error, timed_out, continued } => {
                 let mut text = format!("<span class=\"error\">{}</span>", e(error));
                 if *timed_out {
-                    text.push_str(" <small>(timed out)</small>");
+                    text.push_str(&format!(" <small>{}</small>", w.word("timed_out")));
                 }
                 if *continued {
-                    text.push_str(" <small>(the run went on)</small>");
+                    text.push_str(&format!(" <small>{}</small>", w.word("went_on")));
                 }
                 details.push(text);
             }
             NodeOutcome::Skipped { reason } => details.push(e(reason)),
-            NodeOutcome::Waiting { message } => details.push(format!("asked: {}", e(message))),
+            NodeOutcome::Waiting { message } => details.push(w.say("asked", json!({"message": e(message)}))),
             NodeOutcome::Succeeded | NodeOutcome::Unfinished => {}
         }
         if let Some(objectives) = &node.objectives {
             let (done, total) = objectives.completed();
-            details.push(format!("{done}/{total} objectives"));
+            details.push(w.say("objectives_of", json!({"done": done, "total": total})));
         }
         if let Some(why) = node.unsatisfied() {
             details.push(e(&why));
         } else if node.passed == Some(false) && node.outcome == NodeOutcome::Succeeded {
-            details.push("the node reported its objectives unmet rather than failing".to_owned());
+            details.push(w.word("unmet_reported"));
         }
         for (attempt, error) in &node.retries {
-            details.push(format!("<small>attempt {attempt} failed: {}</small>", e(error)));
+            details.push(format!(
+                "<small>{}</small>",
+                w.say("attempt_failed", json!({"attempt": attempt, "error": e(error)}))
+            ));
         }
         page.push_str(&format!(
             "<tr><td><code>{}</code></td><td class=\"muted\">{}</td><td><span class=\"pill {}\">{}</span></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
             e(&node.path),
             node.block.as_deref().map_or("—".to_owned(), e),
             node_class(node),
-            node_word(node),
+            node_word(w, node),
             match node.outcome {
                 NodeOutcome::Unfinished | NodeOutcome::Waiting { .. } => "—".to_owned(),
                 _ => duration(node.elapsed_ms),
@@ -223,7 +235,7 @@ fn nodes_table(page: &mut String, run: &RunRecord) {
     page.push_str("</tbody>\n</table>\n");
 }
 
-fn runner_section(page: &mut String, node: &NodeRecord, objectives: &Objectives) {
+fn runner_section(page: &mut String, w: &Words, node: &NodeRecord, objectives: &Objectives) {
     let (done, total) = objectives.completed();
     let failed = objectives.objectives().filter(|(_, s)| s.state.status == StepStatus::Failed).count();
     page.push_str("<section class=\"runner\">\n");
@@ -232,43 +244,47 @@ fn runner_section(page: &mut String, node: &NodeRecord, objectives: &Objectives)
         e(&node.path),
         e(node.block.as_deref().unwrap_or("browser.run_objectives"))
     ));
-    let mut summary = vec![format!("{done}/{total} objectives completed"), node_word(node).to_owned()];
+    let completed = w.say("objectives_completed", json!({"done": done, "total": total}));
+    let mut summary = vec![completed.clone(), node_word(w, node)];
     if node.elapsed_ms > 0 {
         summary.push(duration(node.elapsed_ms));
     }
     if node.model_calls > 0 {
-        summary.push(format!(
-            "{} · {} + {} tokens",
-            plural(node.model_calls as usize, "model call"),
-            node.input_tokens,
-            node.output_tokens
+        summary.push(w.say(
+            "model.calls",
+            json!({"calls": node.model_calls, "input": node.input_tokens, "output": node.output_tokens}),
         ));
     }
     page.push_str(&format!("<p class=\"runner-summary\">{}</p>\n", summary.join(" · ")));
     if total > 0 {
         let share = |n: usize| n as f64 * 100.0 / total as f64;
         page.push_str(&format!(
-            "<div class=\"progress\" role=\"img\" aria-label=\"{done} of {total} objectives completed\"><span class=\"passed\" style=\"width:{:.1}%\"></span><span class=\"failed\" style=\"width:{:.1}%\"></span></div>\n",
+            "<div class=\"progress\" role=\"img\" aria-label=\"{completed}\"><span class=\"passed\" style=\"width:{:.1}%\"></span><span class=\"failed\" style=\"width:{:.1}%\"></span></div>\n",
             share(done),
             share(failed)
         ));
     }
     if let Some(error) = node.error() {
         page.push_str(&format!(
-            "<p class=\"evidence failed\"><span class=\"label\">The node failed</span>{}</p>\n",
+            "<p class=\"evidence failed\"><span class=\"label\">{}</span>{}</p>\n",
+            w.word("step_failed"),
             e(error)
         ));
     }
     if let Some(input) = objectives.original_input.as_deref().filter(|i| !i.trim().is_empty()) {
-        page.push_str(&format!("<details><summary>The steps as written</summary><pre>{}</pre></details>\n", e(input)));
+        page.push_str(&format!(
+            "<details><summary>{}</summary><pre>{}</pre></details>\n",
+            w.word("steps_as_written"),
+            e(input)
+        ));
     }
     page.push_str("<ol class=\"objectives\">\n");
     for (number, step) in objectives.objectives() {
-        objective_item(page, objectives, number, step);
+        objective_item(page, w, objectives, number, step);
     }
     page.push_str("</ol>\n");
     if !node.warnings.is_empty() {
-        page.push_str("<h4>Warnings</h4>\n<ul class=\"warnings\">\n");
+        page.push_str(&format!("<h4>{}</h4>\n<ul class=\"warnings\">\n", w.word("warnings")));
         for warning in &node.warnings {
             page.push_str(&format!("<li>{}</li>\n", e(warning)));
         }
@@ -276,62 +292,66 @@ fn runner_section(page: &mut String, node: &NodeRecord, objectives: &Objectives)
     }
     let others = node.other_screenshots();
     if !others.is_empty() {
-        page.push_str("<h4>Other screenshots</h4>\n");
+        page.push_str(&format!("<h4>{}</h4>\n", w.word("other_screenshots")));
         for shot in others {
-            figure(page, &shot.path, &format!("Screenshot of {}", node.path));
+            figure(page, w, &shot.path, &w.say("screenshot_of", json!({"step": node.path})));
         }
     }
     if !node.history.is_empty() {
-        page.push_str("<h4>Planning history</h4>\n<ol class=\"timeline\">\n");
+        page.push_str(&format!("<h4>{}</h4>\n<ol class=\"timeline\">\n", w.word("planning_history")));
         for entry in &node.history {
-            moment(page, entry, &node.artifacts);
+            moment(page, w, entry, &node.artifacts);
         }
         page.push_str("</ol>\n");
     }
     page.push_str("</section>\n");
 }
 
-fn screenshots_section(page: &mut String, node: &NodeRecord) {
+fn screenshots_section(page: &mut String, w: &Words, node: &NodeRecord) {
     page.push_str(&format!(
         "<section>\n<h2 class=\"runner-head\">{} <span class=\"block\">{}</span></h2>\n",
         e(&node.path),
         e(node.block.as_deref().unwrap_or(""))
     ));
     for shot in node.screenshots() {
-        figure(page, &shot.path, &format!("Screenshot of {}", node.path));
+        figure(page, w, &shot.path, &w.say("screenshot_of", json!({"step": node.path})));
     }
     page.push_str("</section>\n");
 }
 
-fn objective_item(page: &mut String, objectives: &Objectives, number: usize, step: &Step) {
+fn objective_item(page: &mut String, w: &Words, objectives: &Objectives, number: usize, step: &Step) {
     let state = &step.state;
     let class = step_class(state.status);
     page.push_str(&format!("<li class=\"objective {class}\">\n"));
     page.push_str(&format!(
         "<div class=\"objective-head\"><span class=\"number\">{number}</span><h3>{}</h3><span class=\"pill {class}\">{}</span></div>\n",
         e(&state.description),
-        status_name(state.status)
+        w.word(&format!("objective.{}", status_name(state.status)))
     ));
     if state.attempts > 0 || state.stats.elapsed_ms > 0 {
-        page.push_str(&format!("<div class=\"stats\">{}</div>\n", stats(step).join("")));
+        page.push_str(&format!("<div class=\"stats\">{}</div>\n", stats(w, step).join("")));
     }
     page.push_str("<div class=\"body\">\n");
-    let label = match state.status {
-        StepStatus::Completed => "Evidence",
-        StepStatus::Failed => "Why it failed",
-        StepStatus::Skipped | StepStatus::Pending => "Not tried",
-        StepStatus::InProgress => "Still in progress when the run ended",
-    };
-    let evidence = step.evidence().map(e).unwrap_or_else(|| match state.status {
-        StepStatus::Skipped => "an earlier objective failed".to_owned(),
-        StepStatus::Pending => "the run ended before it".to_owned(),
-        StepStatus::InProgress => "no evidence yet".to_owned(),
-        _ => "the record gives no reason".to_owned(),
+    let label = w.word(match state.status {
+        StepStatus::Completed => "label.evidence",
+        StepStatus::Failed => "label.why_failed",
+        StepStatus::Skipped | StepStatus::Pending => "label.not_tried",
+        StepStatus::InProgress => "label.in_progress",
     });
+    let evidence = match step.evidence() {
+        Some(english) => evidence_of(w, state, english),
+        None => w.word(match state.status {
+            StepStatus::Skipped => "none.skipped",
+            StepStatus::Pending => "none.pending",
+            StepStatus::InProgress => "none.in_progress",
+            _ => "none.other",
+        }),
+    };
     page.push_str(&format!("<p class=\"evidence {class}\"><span class=\"label\">{label}</span>{evidence}</p>\n"));
     if state.status != StepStatus::Completed && !state.execution_plan.is_empty() {
         page.push_str(&format!(
-            "<p class=\"plan-line\">Planned: <span class=\"action-text\">{}</span></p>\n",
+            "<p class=\"plan-line\">{} <span class=\"action-text\">{}</span></p>\n",
+            w.word("planned"),
             e(&state.execution_plan.join("; "))
         ));
     }
@@ -342,64 +362,75 @@ fn objective_item(page: &mut String, objectives: &Objectives, number: usize, ste
             match entry {
                 StepEntry::Action(action) => {
                     page.push_str("<li class=\"action\">");
-                    action_text(page, action);
+                    action_text(page, w, action);
                     page.push_str("</li>\n");
                 }
-                StepEntry::Recovery(recovery) => recovery_item(page, recovery),
+                StepEntry::Recovery(recovery) => recovery_item(page, w, recovery),
             }
         }
         page.push_str("</ol>\n");
     }
     if let Some(path) = &state.stats.screenshot {
-        figure(page, path, &format!("The page after objective {number}"));
+        figure(page, w, path, &w.say("page_after", json!({"n": number})));
     }
     page.push_str("</div>\n</li>\n");
 }
 
+/// A step's evidence (or why it failed) as HTML, in the reader's language where the runner
+/// coded it; a failure's English words follow as details, as the studio shows them.
+fn evidence_of(w: &Words, state: &planwright_runs::objective::StepState, english: &str) -> String {
+    let said = if state.status == StepStatus::Completed {
+        w.evidence(english, &state.said.evidence_parts)
+    } else {
+        w.message(english, state.said.evidence_said.as_ref())
+    };
+    if said == english {
+        e(english)
+    } else if state.status == StepStatus::Completed {
+        e(&said)
+    } else {
+        format!("{}<br><small>{}: {}</small>", e(&said), w.word("details_english"), e(english))
+    }
+}
+
 /// Attempts, time, tokens, who decided, the approach and the pass, as short facts.
-fn stats(step: &Step) -> Vec<String> {
+fn stats(w: &Words, step: &Step) -> Vec<String> {
     let stats = &step.state.stats;
-    let mut facts = vec![format!("<span><b>{}</b></span>", plural(step.state.attempts as usize, "attempt"))];
+    let mut facts = vec![format!("<span><b>{}</b></span>", w.say("attempts", json!({"n": step.state.attempts})))];
     if stats.elapsed_ms > 0 {
         facts.push(format!("<span><b>{}</b></span>", duration(stats.elapsed_ms)));
     }
     facts.push(match stats.model_calls {
-        0 => "<span>no model call</span>".to_owned(),
+        0 => format!("<span>{}</span>", w.word("no_model_call")),
         calls => format!(
-            "<span><b>{}</b> · {} + {} tokens</span>",
-            plural(calls as usize, "model call"),
-            stats.input_tokens,
-            stats.output_tokens
+            "<span>{}</span>",
+            w.say("model.calls", json!({"calls": calls, "input": stats.input_tokens, "output": stats.output_tokens}))
         ),
     });
     if let Some(decided_by) = stats.decided_by {
-        let who = match decided_by {
-            planwright_runs::objective::DecidedBy::Cache => "replayed from the action cache",
-            planwright_runs::objective::DecidedBy::Offline => "the offline resolver",
-            planwright_runs::objective::DecidedBy::Model => "the model",
-        };
-        facts.push(format!("<span>decided by <b>{who}</b></span>"));
+        let who = w.word(&format!("decided.{}", record_name(&decided_by)));
+        facts.push(format!("<span>{}</span>", w.say("decided_by", json!({"who": format!("<b>{who}</b>")}))));
     }
     if let Some(approach) = stats.approach {
-        facts.push(format!("<span>approach: {}</span>", e(approach.describe())));
+        facts.push(format!("<span>{}</span>", w.say("approach", json!({"approach": e(approach.describe())}))));
     }
     if stats.iteration > 1 {
-        facts.push(format!("<span>pass {}</span>", stats.iteration));
+        facts.push(format!("<span>{}</span>", w.say("pass", json!({"n": stats.iteration}))));
     }
     facts
 }
 
-fn action_text(page: &mut String, action: &StepAction) {
+fn action_text(page: &mut String, w: &Words, action: &StepAction) {
     let executed = &action.action;
     page.push_str(&format!("<span class=\"action-text\">{}</span>", e(&executed.action)));
-    if let (Some(label), Some((class, help))) = (effect_said(executed.effect), effect_badge(executed.effect)) {
-        page.push_str(&format!(" <span class=\"effect {class}\" title=\"{help}\">{label}</span>"));
+    if let Some((class, word, help)) = effect_badge(executed.effect) {
+        page.push_str(&format!(" <span class=\"effect {class}\" title=\"{}\">{}</span>", w.word(help), w.word(word)));
     }
     if let Some(locator) = executed.locator.as_deref().filter(|l| !l.is_empty() && !executed.action.contains(*l)) {
-        page.push_str(&format!("<span class=\"locator\">locator <code>{}</code></span>", e(locator)));
+        page.push_str(&format!("<span class=\"locator\">{} <code>{}</code></span>", w.word("locator"), e(locator)));
     }
     if !executed.requests.is_empty() {
-        page.push_str("<span class=\"requests\">started ");
+        page.push_str(&format!("<span class=\"requests\">{} ", w.word("requests_started")));
         for request in &executed.requests {
             let class = if request.refused() { "request refused" } else { "request" };
             page.push_str(&format!("<code class=\"{class}\">{}</code>", e(&request.to_string())));
@@ -412,42 +443,42 @@ fn action_text(page: &mut String, action: &StepAction) {
     }
 }
 
-/// How an action's effect is shown — its class and what its words mean — when it is more than
-/// safe.
-fn effect_badge(effect: ActionEffect) -> Option<(&'static str, &'static str)> {
+/// How an action's effect is shown — its class, the keys of its word and of what the word
+/// means — when it is more than safe.
+fn effect_badge(effect: ActionEffect) -> Option<(&'static str, &'static str, &'static str)> {
     match effect {
         ActionEffect::Safe => None,
-        ActionEffect::Effectful => Some((
-            "once",
-            "It may have changed something (sent, paid, saved): the runner never does it again on its own.",
-        )),
-        ActionEffect::NotRepeated => {
-            Some(("held", "It was already done once for this objective, so it was not done again."))
-        }
-        ActionEffect::Refused => Some(("refused", "A safety rule refused it: it was not carried out.")),
+        ActionEffect::Effectful => Some(("once", "effect.once", "effect.once_help")),
+        ActionEffect::NotRepeated => Some(("held", "effect.held", "effect.held_help")),
+        ActionEffect::Refused => Some(("refused", "effect.refused", "effect.refused_help")),
     }
 }
 
-fn recovery_item(page: &mut String, recovery: &Step) {
+fn recovery_item(page: &mut String, w: &Words, recovery: &Step) {
     let state = &recovery.state;
     let class = step_class(state.status);
     page.push_str("<li class=\"recovery\">\n");
     page.push_str(&format!(
-        "<div class=\"recovery-head\"><span class=\"kind\">Recovery</span><strong>{}</strong><span class=\"pill {class}\">{}</span></div>\n",
-        e(&state.description),
-        status_name(state.status)
+        "<div class=\"recovery-head\"><span class=\"kind\">{}</span><strong>{}</strong><span class=\"pill {class}\">{}</span></div>\n",
+        w.word("recovery"),
+        e(&w.message(&state.description, state.said.description_said.as_ref())),
+        w.word(&format!("objective.{}", status_name(state.status)))
     ));
     if let Some(reason) = &state.blocking_reason {
-        page.push_str(&format!("<p><span class=\"muted\">In the way:</span> {}</p>\n", e(reason)));
+        page.push_str(&format!("<p><span class=\"muted\">{}</span> {}</p>\n", w.word("in_the_way"), e(reason)));
     }
     if let Some(evidence) = recovery.evidence() {
-        page.push_str(&format!("<p><span class=\"muted\">Outcome:</span> {}</p>\n", e(evidence)));
+        page.push_str(&format!(
+            "<p><span class=\"muted\">{}</span> {}</p>\n",
+            w.word("outcome"),
+            evidence_of(w, state, evidence)
+        ));
     }
     if !recovery.actions.is_empty() {
         page.push_str("<ul>\n");
         for action in &recovery.actions {
             page.push_str("<li>");
-            action_text(page, action);
+            action_text(page, w, action);
             page.push_str("</li>\n");
         }
         page.push_str("</ul>\n");
@@ -459,15 +490,15 @@ fn recovery_item(page: &mut String, recovery: &Step) {
 const MAX_PAGE_BYTES: usize = 64 * 1024 * 1024;
 
 /// A screenshot embedded, or a line naming it and why it is not.
-fn figure(page: &mut String, path: &str, alt: &str) {
+fn figure(page: &mut String, w: &Words, path: &str, alt: &str) {
     // The page itself is the budget: past it, screenshots are named, not embedded, so a run
     // with many of them cannot make a report of gigabytes.
     if page.len() > MAX_PAGE_BYTES {
-        page.push_str(&format!(
-            "<p class=\"missing\">Screenshot <code>{}</code> is not shown: the report has reached its size limit ({} MiB).</p>\n",
-            e(path),
-            MAX_PAGE_BYTES / (1024 * 1024)
-        ));
+        let said = w.say(
+            "shot_over_limit",
+            json!({"file": format!("<code>{}</code>", e(path)), "mib": MAX_PAGE_BYTES / (1024 * 1024)}),
+        );
+        page.push_str(&format!("<p class=\"missing\">{said}</p>\n"));
         return;
     }
     match read_png(path) {
@@ -478,120 +509,126 @@ fn figure(page: &mut String, path: &str, alt: &str) {
             e(file_name(path))
         )),
         Err(why) => page.push_str(&format!(
-            "<p class=\"missing\">Screenshot <code>{}</code> is not shown: {}.</p>\n",
-            e(path),
-            e(&why)
+            "<p class=\"missing\">{}</p>\n",
+            w.say("shot_unreadable", json!({"file": format!("<code>{}</code>", e(path)), "why": e(&why)}))
         )),
     }
 }
 
 /// One moment of the planning history.
-fn moment(page: &mut String, entry: &HistoryEntry, artifacts: &[Artifact]) {
-    let time = when(&entry.at);
-    let clock = time.get(11..19).unwrap_or(&time);
+fn moment(page: &mut String, w: &Words, entry: &HistoryEntry, artifacts: &[Artifact]) {
     let (class, title, body) = match &entry.kind {
-        HistoryKind::Planning(PlanningEntry::Plan { plan, .. }) => ("plan", plan_title(plan), plan_body(plan)),
+        HistoryKind::Planning(PlanningEntry::Plan { plan, .. }) => ("plan", plan_title(w, plan), plan_body(w, plan)),
         HistoryKind::Planning(PlanningEntry::Reflection { reflection, .. }) => {
-            ("reflection", reflection_title(reflection), reflection_body(reflection))
+            ("reflection", reflection_title(w, reflection), reflection_body(w, reflection))
         }
         HistoryKind::Planning(PlanningEntry::Revision { revision, .. }) => {
-            ("revision", format!("Revision {}", revision.number), revision_body(revision))
+            ("revision", w.say("revision", json!({"n": revision.number})), revision_body(w, revision))
         }
-        HistoryKind::Task(task) => task_moment(task, artifacts),
+        HistoryKind::Task(task) => task_moment(w, task, artifacts),
     };
     page.push_str(&format!(
         "<li class=\"{class}\"><div class=\"moment\"><time datetime=\"{}\">{}</time><strong>{}</strong></div>{body}</li>\n",
         e(&entry.at),
-        e(clock),
+        e(&w.clock(&entry.at)),
         e(&title)
     ));
 }
 
-fn plan_title(plan: &TaskPlan) -> String {
-    let by = match plan.made_by {
-        planwright_runs::planning::MadeBy::Offline => "offline",
-        planwright_runs::planning::MadeBy::Model => "by the model",
-    };
-    if plan.iteration <= 1 {
-        format!("Plan ({by})")
-    } else {
-        format!("Continuation plan for pass {} ({by})", plan.iteration)
+fn plan_title(w: &Words, plan: &TaskPlan) -> String {
+    let model = plan.made_by == planwright_runs::planning::MadeBy::Model;
+    match (plan.iteration <= 1, model) {
+        (true, false) => w.word("plan.offline"),
+        (true, true) => w.word("plan.model"),
+        (false, false) => w.say("plan.continuation_offline", json!({"n": plan.iteration})),
+        (false, true) => w.say("plan.continuation_model", json!({"n": plan.iteration})),
     }
 }
 
-fn plan_body(plan: &TaskPlan) -> String {
+fn plan_body(w: &Words, plan: &TaskPlan) -> String {
     let goal = &plan.goal_understanding;
-    let mut body = format!("<p>{}</p>", e(&goal.main_objective));
+    let mut body = format!("<p>{}</p>", e(&w.message(&goal.main_objective, goal.main_objective_said.as_ref())));
     if !plan.task_decomposition.subtasks.is_empty() {
         body.push_str("<ol>");
         for subtask in &plan.task_decomposition.subtasks {
+            let criterion = criterion_of(w, subtask);
             body.push_str(&format!(
-                "<li>{} <span class=\"sub\">— done when {}</span></li>",
+                "<li>{} <span class=\"sub\">— {}</span></li>",
                 e(&subtask.description),
-                e(&subtask.success_criterion)
+                w.say("done_when", json!({"criterion": e(&criterion)}))
             ));
         }
         body.push_str("</ol>");
     }
     if !plan.action_plan.actions.is_empty() {
         body.push_str(&format!(
-            "<p class=\"sub\">First actions: <span class=\"action-text\">{}</span></p>",
+            "<p class=\"sub\">{} <span class=\"action-text\">{}</span></p>",
+            w.word("first_actions"),
             e(&plan.action_plan.actions.join("; "))
         ));
     }
     if let Some(continuation) = &plan.continuation {
-        for (label, items) in [
-            ("Approaches that failed", &continuation.failed_approaches),
-            ("Learned", &continuation.learned_constraints),
-        ] {
+        for (label, items) in
+            [("failed_approaches", &continuation.failed_approaches), ("learned", &continuation.learned_constraints)]
+        {
             if !items.is_empty() {
-                body.push_str(&format!("<p class=\"sub\">{label}:</p>{}", list(items)));
+                body.push_str(&format!("<p class=\"sub\">{}</p>{}", w.word(label), list(items)));
             }
         }
         if let Some(detail) = &continuation.person_detail {
-            body.push_str(&format!("<p class=\"sub\">The person added: {}</p>", e(detail)));
+            body.push_str(&format!("<p class=\"sub\">{}</p>", w.say("person_added", json!({"detail": e(detail)}))));
         }
     }
     body
 }
 
-fn reflection_title(reflection: &Reflection) -> String {
-    let when = match reflection.trigger {
-        ReflectionTrigger::Error => match (reflection.objective, reflection.attempt) {
-            (Some(objective), Some(attempt)) => format!("on failed attempt {attempt} at step {objective}"),
-            _ => "on a failed attempt".to_owned(),
-        },
-        ReflectionTrigger::Interval => format!("after {}", plural(reflection.actions as usize, "action")),
-        ReflectionTrigger::Iteration => "at the end of a pass".to_owned(),
-    };
-    let status = match reflection.status {
-        planwright_runs::planning::ReflectionStatus::Success => "success",
-        planwright_runs::planning::ReflectionStatus::Failure => "failure",
-        planwright_runs::planning::ReflectionStatus::Partial => "partial",
-    };
-    format!("Reflection {when} — {status}")
+/// A subtask's success criterion in the reader's language when the runner coded it.
+fn criterion_of(w: &Words, subtask: &planwright_runs::planning::Subtask) -> String {
+    if w.lang() == planwright_runs::said::Lang::En || subtask.success_criterion_said.is_empty() {
+        return subtask.success_criterion.clone();
+    }
+    let said: Option<Vec<String>> = subtask.success_criterion_said.iter().map(|s| s.say(w.lang())).collect();
+    said.map(|said| said.join("、")).unwrap_or_else(|| subtask.success_criterion.clone())
 }
 
-fn reflection_body(reflection: &Reflection) -> String {
+fn reflection_title(w: &Words, reflection: &Reflection) -> String {
+    let status = w.word(&format!("reflection.{}", record_name(&reflection.status)));
+    match reflection.trigger {
+        ReflectionTrigger::Error => match (reflection.objective, reflection.attempt) {
+            (Some(objective), Some(attempt)) => {
+                w.say("reflection.error_at", json!({"attempt": attempt, "objective": objective, "status": status}))
+            }
+            _ => w.say("reflection.error", json!({"status": status})),
+        },
+        ReflectionTrigger::Interval => w.say("reflection.interval", json!({"n": reflection.actions, "status": status})),
+        ReflectionTrigger::Iteration => w.say("reflection.iteration", json!({"status": status})),
+    }
+}
+
+fn reflection_body(w: &Words, reflection: &Reflection) -> String {
     let mut body = format!("<p>{}</p>", e(&reflection.evaluation));
     if reflection.plan_revision_needed {
-        body.push_str("<p class=\"sub\">The plan needs revising.</p>");
+        body.push_str(&format!("<p class=\"sub\">{}</p>", w.word("needs_revising")));
     }
     body
 }
 
-fn revision_body(revision: &Revision) -> String {
+fn revision_body(w: &Words, revision: &Revision) -> String {
     let mut body = format!("<p>{}</p>", e(&revision.reason));
     if !revision.changes.is_empty() {
         body.push_str("<ul>");
         for change in &revision.changes {
-            body.push_str(&format!("<li>step {}: {}", change.objective, e(&change.description)));
+            body.push_str(&format!(
+                "<li>{}",
+                w.say("revision.objective", json!({"n": change.objective, "what": e(&change.description)}))
+            ));
             if change.description != change.approach.describe() {
                 body.push_str(&format!(" <span class=\"sub\">({})</span>", e(change.approach.describe())));
             }
             if !change.execution_plan_after.is_empty() {
                 body.push_str(&format!(
-                    "<br><span class=\"sub\">now: <span class=\"action-text\">{}</span></span>",
+                    "<br><span class=\"sub\">{} <span class=\"action-text\">{}</span></span>",
+                    w.word("revision.now"),
                     e(&change.execution_plan_after.join("; "))
                 ));
             }
@@ -602,79 +639,96 @@ fn revision_body(revision: &Revision) -> String {
     body
 }
 
-fn task_moment(task: &TaskEvent, artifacts: &[Artifact]) -> (&'static str, String, String) {
+fn task_moment(w: &Words, task: &TaskEvent, artifacts: &[Artifact]) -> (&'static str, String, String) {
     let score = task.satisfaction.as_ref().map(|s| format!("{:.0} %", s.overall_score * 100.0));
     match task.change {
         TaskChange::IterationStarted => {
-            ("pass", format!("Pass {} of {} started", task.iteration, task.max_iterations), String::new())
+            ("pass", w.say("pass_started", json!({"n": task.iteration, "max": task.max_iterations})), String::new())
         }
         TaskChange::Evaluated => {
             let mut body = String::new();
             if let Some(satisfaction) = &task.satisfaction {
-                body.push_str(&format!("<p>{}</p>", e(&satisfaction.quality_assessment)));
+                let said = w.message(&satisfaction.quality_assessment, satisfaction.quality_assessment_said.as_ref());
+                body.push_str(&format!("<p>{}</p>", e(&said)));
                 if !satisfaction.missing_aspects.is_empty() {
-                    body.push_str(&format!("<p class=\"sub\">Missing:</p>{}", list(&satisfaction.missing_aspects)));
+                    body.push_str(&format!(
+                        "<p class=\"sub\">{}</p>{}",
+                        w.word("missing"),
+                        list(&satisfaction.missing_aspects)
+                    ));
                 }
             }
-            (
-                "pass",
-                format!("Pass {} judged: the request is {} satisfied", task.iteration, score.unwrap_or("not".into())),
-                body,
-            )
+            let title = match &score {
+                Some(score) => w.say("pass_judged", json!({"n": task.iteration, "score": score})),
+                None => w.say("pass_judged_none", json!({"n": task.iteration})),
+            };
+            ("pass", title, body)
         }
         TaskChange::Escalated => (
             "escalation",
-            format!("Escalated to a person after {}", plural(task.iteration as usize, "pass")),
-            task.report.as_ref().map(|report| situation(report, artifacts)).unwrap_or_default(),
+            w.say("escalated", json!({"n": task.iteration})),
+            task.report.as_ref().map(|report| situation(w, report, artifacts)).unwrap_or_default(),
         ),
         TaskChange::Answered => (
             "answer",
             match task.choice {
-                Some(choice) => format!("The person chose: {}", choice.label()),
-                None => "The person answered".to_owned(),
+                Some(choice) => w.say("person_chose", json!({"choice": choice_word(w, choice)})),
+                None => w.word("person_answered"),
             },
             String::new(),
         ),
         TaskChange::Finished => (
             "pass",
             match score {
-                Some(score) => format!("The task ended after pass {}, {score} satisfied", task.iteration),
-                None => format!("The task ended after pass {}", task.iteration),
+                Some(score) => w.say("ended_scored", json!({"n": task.iteration, "score": score})),
+                None => w.say("ended", json!({"n": task.iteration})),
             },
             String::new(),
         ),
     }
 }
 
+/// An escalation's choice in the reader's words.
+fn choice_word(w: &Words, choice: planwright_runs::planning::EscalationChoice) -> String {
+    w.word(&format!("choice.{}", record_name(&choice)))
+}
+
 /// What the person was shown when the decision went back to them.
-fn situation(report: &SituationReport, artifacts: &[Artifact]) -> String {
+fn situation(w: &Words, report: &SituationReport, artifacts: &[Artifact]) -> String {
     let mut body = format!(
-        "<p>Satisfied to {:.0} % after {} of {} passes.</p>",
-        report.satisfaction * 100.0,
-        report.iterations,
-        report.max_iterations
+        "<p>{}</p>",
+        w.say(
+            "situation",
+            json!({"percent": format!("{:.0}", report.satisfaction * 100.0), "n": report.iterations, "max": report.max_iterations}),
+        )
     );
     let items = |items: &[planwright_runs::planning::ReportItem]| -> Vec<String> {
         items.iter().map(|i| format!("{} — {}", i.description, i.detail)).collect()
     };
     for (label, lines) in
-        [("Achieved", items(&report.achieved)), ("Missing", items(&report.missing)), ("Tried", report.tried.clone())]
+        [("achieved", items(&report.achieved)), ("missing", items(&report.missing)), ("tried", report.tried.clone())]
     {
         if !lines.is_empty() {
-            body.push_str(&format!("<p class=\"sub\">{label}:</p>{}", list(&lines)));
+            body.push_str(&format!("<p class=\"sub\">{}</p>{}", w.word(label), list(&lines)));
         }
     }
     if !report.choices.is_empty() {
-        let choices: Vec<String> = report.choices.iter().map(|c| c.label().to_owned()).collect();
-        body.push_str(&format!("<p class=\"sub\">Offered: {}</p>", e(&choices.join(" · "))));
+        let choices: Vec<String> = report.choices.iter().map(|c| choice_word(w, *c)).collect();
+        body.push_str(&format!(
+            "<p class=\"sub\">{}</p>",
+            w.say("offered", json!({"choices": e(&choices.join(" · "))}))
+        ));
     }
     if let Some(path) = &report.analysis {
         match analysis_text(path, artifacts) {
-            Some(text) => body
-                .push_str(&format!("<details><summary>Technical analysis</summary><pre>{}</pre></details>", e(&text))),
+            Some(text) => body.push_str(&format!(
+                "<details><summary>{}</summary><pre>{}</pre></details>",
+                w.word("analysis"),
+                e(&text)
+            )),
             None => body.push_str(&format!(
-                "<p class=\"sub\">Technical analysis written to <code>{}</code> (not readable here).</p>",
-                e(path)
+                "<p class=\"sub\">{}</p>",
+                w.say("analysis_elsewhere", json!({"path": format!("<code>{}</code>", e(path))}))
             )),
         }
     }

@@ -5,7 +5,7 @@
 //! - [`junit`]: JUnit XML, one test case per objective of every `browser.run_objectives` node
 //!   (its recovery steps and actions inside it), one per node for the others;
 //! - [`html`]: one self-contained page (inline CSS, screenshots embedded) a QA engineer attaches
-//!   to a ticket;
+//!   to a ticket, in the reader's language and time zone ([`ReportOptions`]);
 //! - [`allure`]: an `allure-results` folder, one result per browser node, one step per
 //!   objective, recovery steps nested in theirs, screenshots attached.
 //!
@@ -27,6 +27,7 @@ mod objectives;
 mod record;
 mod screenshot;
 mod text;
+mod words;
 
 pub use allure::allure;
 pub use error::ReportError;
@@ -35,3 +36,4 @@ pub use html::html;
 pub use junit::junit;
 pub use objectives::{Objectives, Step, StepAction, StepEntry};
 pub use record::{Artifact, HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
+pub use words::ReportOptions;

@@ -45,21 +45,6 @@ pub(crate) fn epoch_ms(at: &str) -> Option<i64> {
     i64::try_from(parsed.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
-/// An RFC 3339 time for people, `2026-11-27 04:43:59 UTC`; the text as it is when it is not one.
-pub(crate) fn when(at: &str) -> String {
-    let Ok(parsed) = OffsetDateTime::parse(at, &Rfc3339) else { return at.to_owned() };
-    let utc = parsed.to_offset(time::UtcOffset::UTC);
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
-        utc.year(),
-        u8::from(utc.month()),
-        utc.day(),
-        utc.hour(),
-        utc.minute(),
-        utc.second()
-    )
-}
-
 /// A value's name as the record spells it (`waiting_for_input`, `offline`).
 pub(crate) fn record_name(value: &impl serde::Serialize) -> String {
     serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
@@ -101,8 +86,6 @@ mod tests {
         assert_eq!(epoch_ms("1970-01-01T00:00:01.500Z"), Some(1_500));
         assert_eq!(epoch_ms("2026-11-27T04:44:02.477926761Z"), Some(1_795_754_642_477));
         assert_eq!(epoch_ms("yesterday"), None);
-        assert_eq!(when("2026-11-27T04:43:59.413Z"), "2026-11-27 04:43:59 UTC");
-        assert_eq!(when("soon"), "soon");
         assert_eq!(plural(1, "objective"), "1 objective");
         assert_eq!(record_name(&planwright_runs::RunStatus::WaitingForInput), "waiting_for_input");
         assert_eq!(plural(3, "objective"), "3 objectives");

@@ -2,7 +2,7 @@
 //! events — objective changes at any index, recoveries inserted anywhere, nodes finishing
 //! before they start, text with markup and control characters — go through every format.
 
-use planwright_reports::{allure, html, junit, RunRecord};
+use planwright_reports::{allure, html, junit, ReportOptions, RunRecord};
 use planwright_runs::Event;
 use proptest::prelude::*;
 use quick_xml::events::Event as Xml;
@@ -112,7 +112,7 @@ proptest! {
         let record = RunRecord::from_events(plan, &events);
         let xml = junit(&record);
         prop_assert!(well_formed(&xml).is_ok(), "{:?}", well_formed(&xml));
-        let page = html(&record);
+        let page = html(&record, &ReportOptions::default());
         prop_assert!(page.ends_with("</html>\n"));
         let escaped = !page.contains("</testcase>") && !page.contains('\0');
         prop_assert!(escaped, "markup or a control character got through: {}", page);

@@ -4,7 +4,7 @@
 
 mod support;
 
-use planwright_reports::{allure, html, junit, Format, RunRecord};
+use planwright_reports::{allure, html, junit, Format, ReportOptions, RunRecord};
 use serde_json::{json, Value};
 use support::{event, junit_cases, objective, step, Fixture};
 
@@ -110,7 +110,7 @@ fn every_objective_done_but_the_request_judged_unsatisfied_fails_in_each_report(
     let result: Value = serde_json::from_slice(&std::fs::read(result).unwrap()).unwrap();
     assert_eq!(result["status"], "failed");
     assert_eq!(result["statusDetails"]["message"].as_str(), Some(message.as_str()));
-    let page = html(&record);
+    let page = html(&record, &ReportOptions::default());
     assert!(page.contains(">not passed<") && page.contains("judged 50 % satisfied"), "{page}");
 }
 
@@ -201,7 +201,7 @@ fn junit_keeps_one_case_per_node_for_other_blocks() {
 #[test]
 fn html_is_one_self_contained_page_with_the_screenshots_in_it() {
     let fixture = Fixture::load("portal-statement", &["02-completed.png"]);
-    let page = html(&fixture.record());
+    let page = html(&fixture.record(), &ReportOptions::default());
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert_eq!(page.matches("<img src=\"data:image/png;base64,iVBORw0KGgo").count(), 2, "two screenshots embedded");
     assert!(page.contains("evidence/02-completed.png</code> is not shown: cannot read it"), "the missing one is named");
@@ -233,7 +233,7 @@ fn html_is_one_self_contained_page_with_the_screenshots_in_it() {
 
 #[test]
 fn html_escapes_every_text_of_the_record() {
-    let page = html(&RunRecord::from_events("id: <b>plan</b>", &hand_made()));
+    let page = html(&RunRecord::from_events("id: <b>plan</b>", &hand_made()), &ReportOptions::default());
     assert!(!page.contains("<script>alert") && !page.contains("<b>heading</b>") && !page.contains("<b>plan</b>"));
     assert!(page.contains("Check &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;/testcase&gt; ]]&gt;"));
     assert!(page.contains("Why it failed</span>no &lt;b&gt;heading&lt;/b&gt;"));
@@ -275,7 +275,7 @@ fn sent_once() -> Vec<planwright_runs::Event> {
 
 #[test]
 fn html_shows_what_an_action_started_and_that_an_effect_was_done_once() {
-    let page = html(&RunRecord::from_events("", &sent_once()));
+    let page = html(&RunRecord::from_events("", &sent_once()), &ReportOptions::default());
     let first = page.find("<span class=\"effect once\"").expect("the send is marked done once");
     let requests = page[first..].find("<span class=\"requests\">started <code class=\"request\">POST /api/answer?form=contact → 200</code><code class=\"request\">PUT /api/draft → no answer yet</code></span>");
     assert!(requests.is_some(), "{page}");
@@ -287,18 +287,45 @@ fn html_shows_what_an_action_started_and_that_an_effect_was_done_once() {
 #[test]
 fn html_shows_the_failure_the_revisions_and_the_passes() {
     let fixture = Fixture::load("shop-export", &[]);
-    let page = html(&fixture.record());
+    let page = html(&fixture.record(), &ReportOptions::default());
     for shown in [
         "Why it failed</span>click: nothing on the page matches &quot;Export to PDF&quot;",
         "<strong>Revision 1</strong>",
         "<strong>Continuation plan for pass 2 (offline)</strong>",
         "Pass 1 judged: the request is 40 % satisfied",
-        "Reflection on failed attempt 1 at step 2 — failure",
+        "Reflection on failed attempt 1 at objective 2 — failure",
         "<span class=\"pill failed\">not passed</span>",
-        "<span class=\"pill large failed\">Run finished, not passed</span><span class=\"reason\">1 node did not pass</span>",
+        "<span class=\"pill large failed\">Run finished, not passed</span><span class=\"reason\">1 step did not pass</span>",
     ] {
         assert!(page.contains(shown), "{shown} is not in the page");
     }
+}
+
+#[test]
+fn html_is_written_in_the_readers_language_with_times_in_their_zone() {
+    let fixture = Fixture::load("shop-export", &[]);
+    let options = ReportOptions::new("ja-JP", "Asia/Tokyo").unwrap();
+    let page = html(&fixture.record(), &options);
+    for shown in [
+        "<html lang=\"ja\">",
+        "<span class=\"label\">失敗の理由</span>",
+        "<strong>計画の見直し（1 回目）</strong>",
+        "1 回目の実行を判定：達成度 40 %",
+        "<span class=\"pill large failed\">実行：完了（未達成あり）</span><span class=\"reason\">1 ステップが未達成です</span>",
+        "時刻は Asia/Tokyo です。",
+    ] {
+        assert!(page.contains(shown), "{shown} is not in the page");
+    }
+    // The page's own words and the runner's English details stay as they were recorded.
+    assert!(page.contains("Export to PDF"));
+    for english in ["Why it failed", "Revision 1", "Run finished", "Planning history", " UTC"] {
+        assert!(!page.contains(english), "{english} is still in the Japanese page");
+    }
+    let started = fixture.record().started_at.expect("the run's start");
+    let tokyo = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap();
+    let local =
+        started.parse::<jiff::Timestamp>().unwrap().to_zoned(tokyo).strftime("%Y-%m-%d %H:%M:%S JST").to_string();
+    assert!(page.contains(&format!("<dd>{local}</dd>")), "the start {started} is not shown as {local}");
 }
 
 #[test]
@@ -392,8 +419,11 @@ fn allure_fails_the_result_of_an_objective_that_failed_and_names_a_missing_scree
 #[test]
 fn the_format_follows_the_extension() {
     let record = RunRecord::from_events("", &hand_made());
-    assert_eq!(Format::for_path("r.xml".as_ref()).unwrap().render(&record), junit(&record));
-    assert_eq!(Format::for_path("r.htm".as_ref()).unwrap().render(&record), html(&record));
+    assert_eq!(Format::for_path("r.xml".as_ref()).unwrap().render(&record, &ReportOptions::default()), junit(&record));
+    assert_eq!(
+        Format::for_path("r.htm".as_ref()).unwrap().render(&record, &ReportOptions::default()),
+        html(&record, &ReportOptions::default())
+    );
     assert_eq!((Format::Html.extension(), Format::Junit.media_type()), ("html", "application/xml"));
 }
 

@@ -20,6 +20,7 @@ mod names;
 pub mod objective;
 pub mod planning;
 mod recorder;
+pub mod said;
 mod store;
 
 pub use bounded::{bounded, bounded_strings, REPEATED_TEXT_CHARS};

@@ -37,6 +37,9 @@ describe('routes', () => {
       method: 'GET',
       path: '/api/runs/r1/report?format=junit',
     });
+    expect(httpRoute({ op: 'run_report', args: { run_id: 'r1', request: { format: 'html', lang: 'ja', time_zone: 'Asia/Tokyo' } } }).path).toBe(
+      '/api/runs/r1/report?format=html&lang=ja&time_zone=Asia%2FTokyo',
+    );
   });
 
   it('passes Tauri arguments by name, in camelCase', () => {

@@ -398,7 +398,9 @@ export function createApi(transport: Transport) {
     /** Opens the work folder in the system's file manager. */
     openWorkFolder: () => call('open_work_folder', {}),
     /** A finished run's report: one self-contained HTML page, or JUnit XML (a test case per objective). */
-    runReport: (runId: string, format: ReportFormat) => call('run_report', { run_id: runId, request: { format } }),
+    /** A run's report; the HTML page in `lang`, its times in the person's time zone (the browser's). */
+    runReport: (runId: string, format: ReportFormat, lang: string) =>
+      call('run_report', { run_id: runId, request: { format, lang, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone } }),
     /** The run's events after `after`: recorded ones, then live ones until `run_finished`. */
     watchRun: (runId: string, after: number, handlers: WatchHandlers) =>
       transport.watch({ op: 'run_events', args: { run_id: runId, after: { after } } }, handlers),

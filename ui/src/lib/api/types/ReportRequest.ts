@@ -2,6 +2,8 @@
 import type { ReportFormat } from "./ReportFormat";
 
 /**
- * Which report of a run (`?format=html` or `?format=junit`; HTML when not said).
+ * Which report of a run (`?format=html` or `?format=junit`; HTML when not said), and for whom:
+ * the HTML page in `lang` (`en`, `ja`) with times in `time_zone` (an IANA name such as
+ * `Asia/Tokyo`); English and UTC when not said.
  */
-export type ReportRequest = { format: ReportFormat, };
+export type ReportRequest = { format: ReportFormat, lang?: string, time_zone?: string, };
