@@ -233,9 +233,24 @@ async fn what_a_person_reads_of_a_filter_a_grouping_or_a_pick_is_coded() {
         )
         .await;
     let Err(BlockError::Input(reason)) = refused else { panic!("{refused:?}") };
+    let said = reason.said.as_deref();
     assert!(
-        matches!(reason.said.as_deref(), Some(RunMessage::ColumnMissing { column, columns, .. })
-            if column == "金額x" && columns.contains("金額") && columns.contains("ステータス")),
+        matches!(said, Some(RunMessage::ConditionColumnMissing { condition: 1, field, column, columns })
+            if field == "金額x" && column == "金額x" && columns.contains("金額") && columns.contains("ステータス")),
+        "{reason:?}"
+    );
+    // Said in Japanese with no English of its own ("condition 1 (金額x eq)" is the English text's).
+    let japanese = said.and_then(|s| s.say(planwright_runs::said::Lang::Ja)).unwrap();
+    assert!(japanese.starts_with("条件 1（「金額x」）: 列「金額x」を持つ行がありません。"), "{japanese}");
+    let refused = h
+        .run(
+            "transforms.group_by_agg",
+            json!({"items": invoices(), "by": ["取引先"], "aggregations": [{"op": "count"}, {"field": "金額x", "op": "sum"}]}),
+        )
+        .await;
+    let Err(BlockError::Input(reason)) = refused else { panic!("{refused:?}") };
+    assert!(
+        matches!(reason.said.as_deref(), Some(RunMessage::AggregationColumnMissing { aggregation: 2, column, .. }) if column == "金額x"),
         "{reason:?}"
     );
     h.ok(

@@ -96,6 +96,10 @@ pub enum RunMessage {
     SheetMissing { path: String, sheet: String, sheets: String },
     /// No row has the column an input names (the closest names, in the English text).
     ColumnMissing { input: String, column: String, columns: String },
+    /// No row has a column a filter's condition `condition` (on `field`) names.
+    ConditionColumnMissing { condition: u64, field: String, column: String, columns: String },
+    /// No row has the column aggregation `aggregation` of a grouping reads.
+    AggregationColumnMissing { aggregation: u64, column: String, columns: String },
     /// A dotted path leads to an object without that key (`keys`: the first 20 it has).
     KeyMissing { path: String, key: String, keys: String },
     /// A dotted path leads to a list of `count` items without that item.

@@ -7,7 +7,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::require_column;
+use super::require_column_said;
 use crate::cells::{self, input};
 
 pub(crate) struct Filter;
@@ -228,10 +228,14 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         return Err(input::missing("items", "the rows to filter"));
     };
     let rows = input::rows(&items, "items")?;
-    for condition in &conditions {
-        require_column(&rows, &condition.field, &condition.label)?;
-        if let Some(column) = &condition.column {
-            require_column(&rows, column, &condition.label)?;
+    for (n, condition) in conditions.iter().enumerate() {
+        for column in std::iter::once(&condition.field).chain(&condition.column) {
+            require_column_said(&rows, column, &condition.label, |columns| RunMessage::ConditionColumnMissing {
+                condition: n as u64 + 1,
+                field: condition.field.clone(),
+                column: column.clone(),
+                columns,
+            })?;
         }
     }
     let mut keep = Vec::with_capacity(rows.len());

@@ -17,7 +17,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column};
+use super::{column_names, require_column, require_column_said};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -234,7 +234,12 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
     }
     for (i, agg) in aggregations.iter().enumerate() {
         if let Some(field) = &agg.field {
-            require_column(&rows, field, &format!("aggregation {} ({} of `{field}`)", i + 1, agg.op.name()))?;
+            let label = format!("aggregation {} ({} of `{field}`)", i + 1, agg.op.name());
+            require_column_said(&rows, field, &label, |columns| RunMessage::AggregationColumnMissing {
+                aggregation: i as u64 + 1,
+                column: field.clone(),
+                columns,
+            })?;
         }
     }
 

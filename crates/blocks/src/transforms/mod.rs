@@ -74,15 +74,25 @@ pub(super) fn column_names(inputs: &Values, name: &str, example: &str) -> Result
 /// When rows are given and none has the column `name`: an input error naming `input` and the
 /// columns there are (a typo in a column name should not silently select nothing).
 pub(super) fn require_column(rows: &[&Map<String, Value>], name: &str, input: &str) -> Result<(), BlockError> {
+    require_column_said(rows, name, input, |columns| RunMessage::ColumnMissing {
+        input: input.trim_matches('`').to_owned(),
+        column: name.to_owned(),
+        columns,
+    })
+}
+
+/// [`require_column`] for a column named inside an input (a condition, an aggregation), coded
+/// by `said` from the columns there are: the English `input` label stays in the English text.
+pub(super) fn require_column_said(
+    rows: &[&Map<String, Value>],
+    name: &str,
+    input: &str,
+    said: impl FnOnce(String) -> RunMessage,
+) -> Result<(), BlockError> {
     if rows.is_empty() || rows.iter().any(|r| r.contains_key(name)) {
         return Ok(());
     }
     let columns = cells::columns_of(rows.iter().take(1000).copied());
     let text = format!("{input}: no row has a column `{name}`; {}", cells::missing_column_hint(name, &columns));
-    let said = RunMessage::ColumnMissing {
-        input: input.trim_matches('`').to_owned(),
-        column: name.to_owned(),
-        columns: cells::listed_names(&columns),
-    };
-    Err(BlockError::input(Reason::said(said, text)))
+    Err(BlockError::input(Reason::said(said(cells::listed_names(&columns)), text)))
 }
