@@ -15,6 +15,9 @@ pub struct Blocker {
     pub node: usize,
     /// `dialog "We value your privacy"`, as the record says it.
     pub described: String,
+    /// Its role and name (`dialog`, `We value your privacy`), for the studio's language.
+    pub role: String,
+    pub name: String,
 }
 
 /// Words naming a consent banner that carries no dialog role.
@@ -42,7 +45,7 @@ pub fn blockers(page: &Page, intents: &[Intent]) -> Vec<Blocker> {
         }
         let described =
             if node.name.is_empty() { node.role.clone() } else { format!("{} \"{}\"", node.role, node.name) };
-        found.push(Blocker { node: i, described });
+        found.push(Blocker { node: i, described, role: node.role.clone(), name: node.name.clone() });
     }
     found
 }

@@ -48,7 +48,15 @@ async fn banners_in_a_shadow_root_a_frame_and_over_the_page_are_declined_and_the
         // The runner's own words about it, coded for the studio's language.
         assert_eq!(recovery["description_said"]["key"], "recovery_close", "{recovery}");
         assert_eq!(recovery["evidence_said"]["key"], "blocker_gone", "{recovery}");
-        assert_eq!(recovery["evidence_said"]["params"]["blocking"], recovery["blocking_reason"], "{recovery}");
+        // The element by its role and name, which the studio names in Japanese (ダイアログ「…」).
+        let params = &recovery["evidence_said"]["params"];
+        assert_eq!(params["blocking_role"], "dialog", "{recovery}");
+        assert_eq!(
+            format!("dialog \"{}\"", params["blocking"].as_str().unwrap()),
+            recovery["blocking_reason"].as_str().unwrap(),
+            "{recovery}"
+        );
+        assert_eq!(params["choice_role"], "button", "{recovery}");
         assert!(recovery["parent_index"].is_number());
         assert_eq!(run.outputs["report"]["summary"], format!("{0}/{0} objectives", case.steps.lines().count()));
         if case.start.contains("helpdesk") {

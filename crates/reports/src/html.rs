@@ -9,7 +9,7 @@ use planwright_runs::objective::{status_name, ActionEffect, StepStatus};
 use planwright_runs::planning::{
     PlanningEntry, Reflection, ReflectionTrigger, Revision, SituationReport, TaskChange, TaskEvent, TaskPlan,
 };
-use planwright_runs::{ArtifactKind, RunStatus};
+use planwright_runs::{ArtifactKind, RunMessage, RunStatus};
 
 use serde_json::json;
 
@@ -465,7 +465,14 @@ fn recovery_item(page: &mut String, w: &Words, recovery: &Step) {
         w.word(&format!("objective.{}", status_name(state.status)))
     ));
     if let Some(reason) = &state.blocking_reason {
-        page.push_str(&format!("<p><span class=\"muted\">{}</span> {}</p>\n", w.word("in_the_way"), e(reason)));
+        // By its role and name when the runner coded them, as the studio names it.
+        let named = match &state.said.description_said {
+            Some(RunMessage::RecoveryClose { blocking_role, blocking, .. }) => {
+                w.say("element", json!({"role": blocking_role, "name": blocking}))
+            }
+            _ => reason.clone(),
+        };
+        page.push_str(&format!("<p><span class=\"muted\">{}</span> {}</p>\n", w.word("in_the_way"), e(&named)));
     }
     if let Some(evidence) = recovery.evidence() {
         page.push_str(&format!(

@@ -220,7 +220,17 @@ pub enum RunMessage {
     /// English words, placeholders only).
     ActionRefused { objective: u64, detail: String },
     /// Log: a recovery step: `blocking` is in the way of an objective, and `choice` is pressed.
-    RecoveryStarted { objective: u64, blocking: String, choice: String },
+    /// In the recovery messages an element is a role and a name (`blocking_role`, `blocking`):
+    /// the role `key` is a key of the keyboard, `words` a name said as it is.
+    RecoveryStarted {
+        objective: u64,
+        #[serde(default = "said_as_written")]
+        blocking_role: String,
+        blocking: String,
+        #[serde(default = "said_as_written")]
+        choice_role: String,
+        choice: String,
+    },
     /// Log: the page was blank, so no screenshot was kept as an objective's evidence.
     EvidenceBlank { objective: u64 },
     /// Log: the screenshot taken when step `step` was judged done was saved as `path` in the
@@ -232,12 +242,33 @@ pub enum RunMessage {
     /// Log: an earlier attempt did not finish the objectives; they start over.
     ObjectivesStartOver,
     /// A recovery step's description: close what is in the way by pressing `choice`.
-    RecoveryClose { blocking: String, choice: String },
+    RecoveryClose {
+        #[serde(default = "said_as_written")]
+        blocking_role: String,
+        blocking: String,
+        #[serde(default = "said_as_written")]
+        choice_role: String,
+        choice: String,
+    },
     /// A recovery step's evidence: what was in the way went away.
-    BlockerGone { blocking: String, choice: String },
+    BlockerGone {
+        #[serde(default = "said_as_written")]
+        blocking_role: String,
+        blocking: String,
+        #[serde(default = "said_as_written")]
+        choice_role: String,
+        choice: String,
+    },
     /// A recovery step's failure: what was in the way stayed (or the press failed; why, in the
     /// English text).
-    BlockerStayed { blocking: String, choice: String },
+    BlockerStayed {
+        #[serde(default = "said_as_written")]
+        blocking_role: String,
+        blocking: String,
+        #[serde(default = "said_as_written")]
+        choice_role: String,
+        choice: String,
+    },
     /// An objective's failure, by the kind of its last attempt's (`not_found`, `ambiguous`,
     /// `no_effect`, `check_failed`, `blocked`, `loop`, `browser`, `model`, `refused`, `final`), after
     /// `attempts`; the runner's words in the English text.
@@ -398,9 +429,29 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The role of an element named before recovery messages kept roles: its words, as written.
+fn said_as_written() -> String {
+    "words".to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recovery_message_recorded_before_roles_reads_as_its_words() {
+        let old = serde_json::json!({"key": "blocker_gone", "params": {"blocking": "dialog \"Cookies\"", "choice": "button \"OK\""}});
+        let said: RunMessage = serde_json::from_value(old).unwrap();
+        assert_eq!(
+            said,
+            RunMessage::BlockerGone {
+                blocking_role: "words".into(),
+                blocking: "dialog \"Cookies\"".into(),
+                choice_role: "words".into(),
+                choice: "button \"OK\"".into(),
+            }
+        );
+    }
 
     #[test]
     fn a_message_is_its_key_and_params() {

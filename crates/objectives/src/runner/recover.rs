@@ -76,18 +76,15 @@ impl Runner<'_> {
                     format!("{} is in the way and has no button that closes it", blocker.described),
                 ));
             };
-            let name = page.nodes[button].name.clone();
             let locator = recovery::locator_in(&page, button);
             let op = Op::Click { locator, downloads: false };
-            self.recover(
-                parent,
-                &blocker.described,
-                &format!("{} \"{name}\"", page.nodes[button].role),
-                why,
-                op,
-                &blocker.described,
-            )
-            .await?;
+            let blocking = if blocker.name.is_empty() {
+                Named::words(&blocker.described)
+            } else {
+                Named { words: blocker.described.clone(), role: blocker.role.clone(), name: blocker.name.clone() }
+            };
+            let choice = Named::element(&page.nodes[button].role, &page.nodes[button].name);
+            self.recover(parent, &blocking, &choice, why, op, &blocker.described).await?;
             any = true;
         }
         Ok(Cleared { any, snapshot: self.snapshot_text().await? })
@@ -96,15 +93,9 @@ impl Runner<'_> {
     /// A cover the snapshot does not name (a backdrop): Escape, as a recovery step.
     pub(super) async fn escape_cover(&mut self, parent: usize, covering: &str) -> Result<(), Failure> {
         let op = Op::Press { locator: None, key: "Escape".into() };
-        self.recover(
-            parent,
-            covering,
-            "the Escape key",
-            "closes an overlay without choosing anything on it",
-            op,
-            covering,
-        )
-        .await
+        let (blocking, choice) = (Named::words(covering), Named::key("Escape"));
+        self.recover(parent, &blocking, &choice, "closes an overlay without choosing anything on it", op, covering)
+            .await
     }
 
     /// One recovery step: inserted after the objective, carried out, judged by the blocker
@@ -112,26 +103,34 @@ impl Runner<'_> {
     pub(super) async fn recover(
         &mut self,
         parent: usize,
-        blocking: &str,
-        choice: &str,
+        blocking: &Named,
+        choice: &Named,
         why: &str,
         op: Op,
         gone_check: &str,
     ) -> Result<(), Failure> {
-        let description = format!("Close {blocking} ({choice})");
-        self.progress.insert_recovery_step(parent, &description, blocking, vec![op.describe()]);
+        let (b, c) = (&blocking.words, &choice.words);
+        let description = format!("Close {b} ({c})");
+        self.progress.insert_recovery_step(parent, &description, b, vec![op.describe()]);
         self.progress.advance();
-        let (blocking_said, choice_said) = (blocking.to_owned(), choice.to_owned());
+        let (blocking_role, blocking_name) = (blocking.role.clone(), blocking.name.clone());
+        let (choice_role, choice_name) = (choice.role.clone(), choice.name.clone());
         self.progress.objective_steps[self.progress.current_step_index].said.description_said =
-            Some(RunMessage::RecoveryClose { blocking: blocking_said.clone(), choice: choice_said.clone() });
+            Some(RunMessage::RecoveryClose {
+                blocking_role: blocking_role.clone(),
+                blocking: blocking_name.clone(),
+                choice_role: choice_role.clone(),
+                choice: choice_name.clone(),
+            });
         self.emit(ObjectiveChange::RecoveryInserted, None);
         let objective = self.progress.objective_number(parent);
-        let text =
-            format!("recovery for objective {objective}: {blocking} is in the way; pressing {choice}, which {why}");
+        let text = format!("recovery for objective {objective}: {b} is in the way; pressing {c}, which {why}");
         let said = RunMessage::RecoveryStarted {
             objective: objective as u64,
-            blocking: blocking.to_string(),
-            choice: choice.to_string(),
+            blocking_role: blocking_role.clone(),
+            blocking: blocking_name.clone(),
+            choice_role: choice_role.clone(),
+            choice: choice_name.clone(),
         };
         self.ctx.log(LogLevel::Info, Reason::said(said, text));
         let acted = self.act(&op).await;
@@ -146,20 +145,28 @@ impl Runner<'_> {
         self.progress.objective_steps[step].attempts = 1;
         let outcome = if gone {
             self.progress
-                .complete_current(format!("{blocking} went away after pressing {choice}, which {why}"))
+                .complete_current(format!("{b} went away after pressing {c}, which {why}"))
                 .map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
-            self.progress.objective_steps[step].said.evidence_said =
-                Some(RunMessage::BlockerGone { blocking: blocking_said, choice: choice_said });
+            self.progress.objective_steps[step].said.evidence_said = Some(RunMessage::BlockerGone {
+                blocking_role,
+                blocking: blocking_name,
+                choice_role,
+                choice: choice_name,
+            });
             self.emit(ObjectiveChange::Completed, None);
             Ok(())
         } else {
             let reason = match acted {
                 Err(failure) => failure.reason,
-                Ok(_) => format!("{blocking} was still there after pressing {choice}"),
+                Ok(_) => format!("{b} was still there after pressing {c}"),
             };
             self.progress.fail_current(&reason).map_err(|e| Failure::retry(FailureKind::Blocked, e.to_string()))?;
-            self.progress.objective_steps[step].said.evidence_said =
-                Some(RunMessage::BlockerStayed { blocking: blocking_said, choice: choice_said });
+            self.progress.objective_steps[step].said.evidence_said = Some(RunMessage::BlockerStayed {
+                blocking_role,
+                blocking: blocking_name,
+                choice_role,
+                choice: choice_name,
+            });
             self.emit(ObjectiveChange::Failed, None);
             Err(Failure::retry(FailureKind::Blocked, format!("the recovery failed: {reason}")))
         };
@@ -167,5 +174,27 @@ impl Runner<'_> {
         self.progress.return_to_parent();
         self.emit(ObjectiveChange::Started, None);
         outcome
+    }
+}
+
+/// Something a recovery step names: its English words, and its role and name for the studio's
+/// language (the role `key`: a key of the keyboard; `words`: words said as they are).
+pub(super) struct Named {
+    words: String,
+    role: String,
+    name: String,
+}
+
+impl Named {
+    fn element(role: &str, name: &str) -> Named {
+        Named { words: format!("{role} \"{name}\""), role: role.to_owned(), name: name.to_owned() }
+    }
+
+    fn key(key: &str) -> Named {
+        Named { words: format!("the {key} key"), role: "key".to_owned(), name: key.to_owned() }
+    }
+
+    fn words(words: &str) -> Named {
+        Named { words: words.to_owned(), role: "words".to_owned(), name: words.to_owned() }
     }
 }

@@ -606,6 +606,7 @@ export const en = {
   'objectives.noModel': 'no model calls',
   'objectives.evidence': 'Evidence:',
   'objectives.whyFailed': 'Why not:',
+  'objectives.element': '{role, select, words {{name}} key {the {name} key} other {{role} "{name}"}}',
   'objectives.inTheWay': 'In the way: {reason}',
   'objectives.recoveriesFor': 'Recovery steps for objective {n}',
   'objectives.actions': '{n, plural, one {# action} other {# actions}}',

@@ -604,6 +604,7 @@ export const ja: Record<MessageKey, string> = {
   'objectives.noModel': 'モデル呼び出しなし',
   'objectives.evidence': '根拠：',
   'objectives.whyFailed': '失敗の理由：',
+  'objectives.element': '{role, select, words {{name}} key {{name} キー} dialog {ダイアログ「{name}」} alertdialog {ダイアログ「{name}」} button {「{name}」ボタン} link {「{name}」リンク} region {「{name}」の領域} banner {「{name}」のバナー} other {{role}「{name}」}}',
   'objectives.inTheWay': '妨げになったもの：{reason}',
   'objectives.recoveriesFor': '目標 {n} のための回復手順',
   'objectives.actions': '{n, plural, other {操作 # 件}}',

@@ -192,8 +192,11 @@ describe('saying a step\'s evidence', () => {
 
   it('says a step kept before its pieces were as sayRun does', () => {
     expect(sayEvidence('ja', english, null, [])).toBe(english);
-    const gone = { key: 'blocker_gone', params: { blocking: 'dialog "Cookies"', choice: 'Accept' } };
-    expect(sayEvidence('ja', 'gone', gone, undefined)).toBe(sayRun('ja', 'gone', gone));
+    const gone = { key: 'blocker_gone', params: { blocking_role: 'dialog', blocking: 'Cookies', choice_role: 'key', choice: 'Escape' } };
+    expect(sayEvidence('ja', 'gone', gone, undefined)).toBe('Escape キーを押すとダイアログ「Cookies」が消えました。');
+    // As a record written before the roles holds it: its English words.
+    const before = { key: 'blocker_gone', params: { blocking: 'dialog "Cookies"', choice: 'Accept' } };
+    expect(sayEvidence('ja', 'dialog "Cookies" went away', before, undefined)).toBe('dialog "Cookies" went away');
   });
 
   it('names an element by its role in Japanese, and text on the page by its words', () => {

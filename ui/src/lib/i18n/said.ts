@@ -6,7 +6,7 @@
 import type { ApiErrorCode } from '../api/transport';
 import type { EvidencePart } from '../api/types/EvidencePart';
 import { en, type MessageKey } from './en';
-import { format, type Lang, type Param } from './messages';
+import { format, paramsOf, type Lang, type Param } from './messages';
 
 /** A coded message as the API and the run record send it. */
 export interface Said {
@@ -14,12 +14,17 @@ export interface Said {
   params?: Record<string, Param>;
 }
 
-/** `said` in `lang`, or null when there is no code or no text for it. */
+/**
+ * `said` in `lang`, or null when there is no code or no text for it, or when it lacks a
+ * parameter the text uses (a message recorded before the parameter was added).
+ */
 export function sayCoded(lang: Lang, kind: 'api' | 'run' | 'design', said: Said | null | undefined): string | null {
   if (!said) return null;
   const key = `${kind}.said.${said.key}`;
   if (!(key in en)) return null;
-  return format(lang, key as MessageKey, said.params ?? {});
+  const params = said.params ?? {};
+  if (paramsOf(en[key as MessageKey]).some((p) => !(p in params))) return null;
+  return format(lang, key as MessageKey, params);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sayRun } from '../i18n/said';
+import { format } from '../i18n/messages';
 import { recorded } from './fixtures/recorded';
 import type { Event as RunEvent } from '../api/types/Event';
 import type { StepState } from '../api/types/StepState';
@@ -161,7 +162,7 @@ describe('objectiveViews', () => {
     applyObjective(emptyObjectives(), { change: 'planned', step: steps[0]!, action: null, steps, completed: 0, total: steps.filter((s) => s.step_type === 'objective').length });
 
   it('keeps the codes of the runner\'s own words: a recovery\'s description, a failure by its kind', () => {
-    const close = { key: 'recovery_close', params: { blocking: 'dialog "Cookies"', choice: 'Accept' } } as const;
+    const close = { key: 'recovery_close', params: { blocking_role: 'dialog', blocking: 'Cookies', choice_role: 'button', choice: 'Accept' } } as const;
     const notReached = { key: 'objective_not_reached', params: { kind: 'check_failed', attempts: 2 } } as const;
     const o = planned([
       step(0, 'Open the statement', { status: 'failed', completion_evidence: '"October" not on the page after 5.0 s (after 2 attempts)', evidence_said: notReached }),
@@ -171,9 +172,12 @@ describe('objectiveViews', () => {
     expect(view!.failure).toBe('"October" not on the page after 5.0 s (after 2 attempts)');
     expect(view!.evidenceSaid).toEqual(notReached);
     expect(view!.recoveries[0]!.descriptionSaid).toEqual(close);
+    expect(view!.recoveries[0]!.blocking).toEqual({ role: 'dialog', name: 'Cookies' });
+    expect(format('ja', 'objectives.element', view!.recoveries[0]!.blocking!)).toBe('ダイアログ「Cookies」');
     expect(sayRun('ja', view!.failure!, view!.evidenceSaid)).toBe('2 回試しても達成できませんでした: 確認する内容がページにありません。');
     expect(sayRun('en', view!.failure!, view!.evidenceSaid)).toBe(view!.failure);
-    expect(sayRun('ja', view!.recoveries[0]!.description, view!.recoveries[0]!.descriptionSaid)).toBe('dialog "Cookies" を閉じる（Accept）');
+    expect(sayRun('ja', view!.recoveries[0]!.description, view!.recoveries[0]!.descriptionSaid)).toBe('ダイアログ「Cookies」を閉じる（「Accept」ボタン）');
+    expect(sayRun('en', view!.recoveries[0]!.description, view!.recoveries[0]!.descriptionSaid)).toBe('Close dialog "Cookies" (button "Accept")');
   });
 
   it('puts a recovery whose parent is unknown under the objective before it', () => {

@@ -51,6 +51,8 @@ export interface StepView {
 export interface RecoveryView extends StepView {
   /** What was in the way. */
   blockingReason: string | null;
+  /** What was in the way by its role and name, when the runner coded it (`blockingReason` in words). */
+  blocking: { role: string; name: string } | null;
 }
 
 export interface ObjectiveView extends StepView {
@@ -149,7 +151,7 @@ export function objectiveViews(o: ObjectivesState, active: boolean, now: number 
     }
     const parent = (s.parent_index !== null ? byIndex.get(s.parent_index) : undefined) ?? previous ?? out[0];
     if (!parent) continue;
-    parent.recoveries.push({ ...stepView(o, s, active, now, current), blockingReason: s.blocking_reason });
+    parent.recoveries.push({ ...stepView(o, s, active, now, current), blockingReason: s.blocking_reason, blocking: blockingOf(s) });
   }
   for (const v of out) v.active = v.current || v.recoveries.some((r) => r.current);
   return out;
@@ -228,4 +230,10 @@ export function notPassed(node: Pick<NodeState, 'status' | 'objectives'>): boole
   if (node.status !== 'done' || o === null) return false;
   if (o.satisfied !== null) return !o.satisfied;
   return o.steps.some((s) => s.step_type === 'objective' && s.status !== 'completed');
+}
+
+/** The element a recovery step took out of the way, as its coded description names it. */
+function blockingOf(s: StepState): { role: string; name: string } | null {
+  const said = s.description_said;
+  return said?.key === 'recovery_close' && said.params.blocking_role ? { role: said.params.blocking_role, name: said.params.blocking } : null;
 }
