@@ -108,7 +108,10 @@ pub fn validate_answer(request: &InputRequest, answer: &Value) -> Result<InputAn
             Ok(value) => {
                 normal.values.insert(id.to_string(), value);
             }
-            Err((said, message)) => errors.push(FieldError::new(id, said, message)),
+            Err(refused) => {
+                let (said, message) = *refused;
+                errors.push(FieldError::new(id, said, message))
+            }
         }
     }
 
@@ -200,10 +203,13 @@ fn is_empty(value: &Value) -> bool {
     }
 }
 
+/// A field's answer refused: why, coded and in words (boxed: a run message is large).
+type Refused = Box<(RunMessage, String)>;
+
 /// The value normalised for the requirement's type, then checked against its regex; else why
 /// not, coded and in English.
-fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, (RunMessage, String)> {
-    let refused = |said: RunMessage, text: &str| (said, text.to_owned());
+fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, Refused> {
+    let refused = |said: RunMessage, text: &str| -> Refused { Box::new((said, text.to_owned())) };
     let normal = match requirement.field {
         FieldType::Text => match value {
             Value::String(_) => value.clone(),
@@ -232,7 +238,7 @@ fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, (RunMe
             };
             if !requirement.options.is_empty() && !requirement.options.contains(&text) {
                 let message = format!("{text:?} is not one of the options: {options}");
-                return Err((RunMessage::AnswerNotAnOption { text, options }, message));
+                return Err(Box::new((RunMessage::AnswerNotAnOption { text, options }, message)));
             }
             Value::String(text)
         }
@@ -251,10 +257,10 @@ fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, (RunMe
             };
             if let Some(i) = rows.iter().position(|r| !r.is_object()) {
                 let row = i as u64 + 1;
-                return Err((
+                return Err(Box::new((
                     RunMessage::AnswerRowNotObject { row },
                     format!("row {row} is not an object of column to value"),
-                ));
+                )));
             }
             value.clone()
         }
@@ -274,7 +280,10 @@ fn check_value(requirement: &Requirement, value: &Value) -> Result<Value, (RunMe
             })?;
             if !regex.is_match(&text) {
                 let message = format!("{text:?} does not match the expected format {pattern}");
-                return Err((RunMessage::AnswerFormatMismatch { text, pattern: pattern.to_owned() }, message));
+                return Err(Box::new((
+                    RunMessage::AnswerFormatMismatch { text, pattern: pattern.to_owned() },
+                    message,
+                )));
             }
         }
     }
@@ -314,7 +323,7 @@ fn number_value(text: &str) -> Option<Value> {
 }
 
 /// `accept` is a comma-separated list of extensions (`.csv,.xlsx`; the dot is optional).
-fn check_extension(path: &str, accept: &str) -> Result<(), (RunMessage, String)> {
+fn check_extension(path: &str, accept: &str) -> Result<(), Refused> {
     let allowed: Vec<String> = accept
         .split(',')
         .map(|e| e.trim().trim_start_matches('.').to_lowercase())
@@ -329,7 +338,7 @@ fn check_extension(path: &str, accept: &str) -> Result<(), (RunMessage, String)>
         _ => {
             let accepted = allowed.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");
             let message = format!("{path:?} is not an accepted file type; accepted: {accepted}");
-            Err((RunMessage::AnswerFileTypeRefused { path: path.to_owned(), accepted }, message))
+            Err(Box::new((RunMessage::AnswerFileTypeRefused { path: path.to_owned(), accepted }, message)))
         }
     }
 }
