@@ -353,6 +353,15 @@ pub fn list(format: Format) -> Result<Exit> {
 
 /// The runs as a table with a header, columns aligned to their widest value, start times in
 /// local time (UTC, said so, when the local offset is unknown).
+/// A run's status in words; a run that succeeded with a step not passed (a browser step's
+/// objectives unmet) is not called a success.
+fn status_words(run: &planwright_runs::RunSummary) -> String {
+    match (run.status, run.counts.not_passed) {
+        (planwright_runs::RunStatus::Succeeded, n) if n > 0 => "finished, not passed".to_owned(),
+        (status, _) => status.words().to_owned(),
+    }
+}
+
 fn runs_table(runs: &[planwright_runs::RunSummary], offset: Option<time::UtcOffset>) -> String {
     if runs.is_empty() {
         return "no runs recorded yet; start one with `planwright run PLAN.yaml`\n".into();
@@ -373,7 +382,7 @@ fn runs_table(runs: &[planwright_runs::RunSummary], offset: Option<time::UtcOffs
             [
                 run.run_id.clone(),
                 run.plan_id.clone(),
-                run.status.words().to_owned(),
+                status_words(run),
                 started(&run.started_at),
                 run.counts.succeeded.to_string(),
                 run.counts.failed.to_string(),
@@ -434,7 +443,7 @@ pub fn show(run_id: &str, format: Format, reports: &ReportArgs) -> Result<Exit> 
     match format {
         Format::Json => print(&crate::render::json(&serde_json::json!({ "summary": summary, "events": events })))?,
         Format::Text => {
-            let mut out = format!("run {} of {} — {}\n", summary.run_id, summary.plan_id, summary.status.words());
+            let mut out = format!("run {} of {} — {}\n", summary.run_id, summary.plan_id, status_words(&summary));
             for event in &events {
                 if let Some(line) = progress_line(event, false) {
                     out.push_str(&format!("  {:>4} {}  {line}\n", event.seq, event.at));
@@ -484,21 +493,25 @@ mod tests {
 
     #[test]
     fn the_runs_table_has_a_header_aligned_columns_and_local_times() {
+        let mut unmet = summary("0194ab-3", "portal", RunStatus::Succeeded, 0);
+        unmet.counts.not_passed = 1;
         let runs = [
             summary("0194ab-1", "monthly_invoices", RunStatus::WaitingForInput, 0),
             summary("0194ab-2", "qa", RunStatus::Failed, 3),
+            unmet,
         ];
         let text = runs_table(&runs, time::UtcOffset::from_hms(9, 0, 0).ok());
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("RUN ID    PLAN              STATUS             STARTED"), "{text}");
-        assert!(lines[1].contains("monthly_invoices  waiting for input  2026-11-27 09:30:00"), "{text}");
-        assert!(lines[2].contains("qa                failed             2026-11-27 09:30:00"), "{text}");
+        assert!(lines[0].starts_with("RUN ID    PLAN              STATUS                STARTED"), "{text}");
+        assert!(lines[1].contains("monthly_invoices  waiting for input     2026-11-27 09:30:00"), "{text}");
+        assert!(lines[2].contains("qa                failed                2026-11-27 09:30:00"), "{text}");
         // Each column starts at the same place on every line.
         let status_at = lines[0].find("STATUS").unwrap();
         assert_eq!(lines[2].find("failed"), Some(status_at));
         assert!(lines[2].ends_with("12       3        0"), "{text}");
-        assert_eq!(lines[3], "2 run(s)");
-        assert!(runs_table(&runs, None).starts_with("RUN ID    PLAN              STATUS             STARTED (UTC)"));
+        assert!(lines[3].contains("portal            finished, not passed"), "{text}");
+        assert_eq!(lines[4], "3 run(s)");
+        assert!(runs_table(&runs, None).starts_with("RUN ID    PLAN              STATUS                STARTED (UTC)"));
         assert!(runs_table(&[], None).contains("no runs recorded yet"));
     }
 }

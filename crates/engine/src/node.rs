@@ -81,8 +81,14 @@ pub(crate) async fn run_block(
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let (error, timed_out) = match outcome {
             Ok(outputs) => {
+                // Ran to its end, yet says it did not pass (objectives unmet): the run's summary
+                // must not read as a plain success.
+                let unpassed = outputs.get("passed") == Some(&Value::Bool(false));
                 let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased(node, &outputs))?;
-                ctx.count(|c| c.succeeded += 1);
+                ctx.count(|c| {
+                    c.succeeded += 1;
+                    c.not_passed += u64::from(unpassed);
+                });
                 return Ok(value);
             }
             Err(Attempt::Stopped) => return Err(Abort::Stopped),

@@ -235,6 +235,11 @@ pub struct Counts {
     pub input_tokens: u64,
     #[serde(default)]
     pub output_tokens: u64,
+    /// Nodes that ran to their end without passing (a `passed` output of false: a browser
+    /// step's objectives not all done), counted among `succeeded` too. (Absent from records
+    /// written before: read as 0.)
+    #[serde(default)]
+    pub not_passed: u64,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -139,7 +139,7 @@ describe('saying a coded message', () => {
       { ...envelope, seq: 5, type: 'log', node: null, level: 'warn', message: 'answer refused: month: required', said: { key: 'answer_refused', params: { fields: 'month: required' } } },
       // A record of schema 4: no `said` at all.
       { ...envelope, seq: 6, type: 'log', node: 'fetch', level: 'info', message: 'GET https://example.com → 503' },
-      { ...envelope, seq: 7, type: 'run_finished', status: 'failed', counts: { succeeded: 0, failed: 1, skipped: 1, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 30100, reason: '`fetch` failed: timed out', said: { key: 'node_halted', params: { node: 'fetch' } } },
+      { ...envelope, seq: 7, type: 'run_finished', status: 'failed', counts: { succeeded: 0, failed: 1, skipped: 1, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 }, elapsed_ms: 30100, reason: '`fetch` failed: timed out', said: { key: 'node_halted', params: { node: 'fetch' } } },
     ] as RunEvent[];
     const state = replay(events);
     const fetch = state.nodes.fetch!;

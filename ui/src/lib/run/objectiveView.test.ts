@@ -4,7 +4,7 @@ import { format } from '../i18n/messages';
 import { recorded } from './fixtures/recorded';
 import type { Event as RunEvent } from '../api/types/Event';
 import type { StepState } from '../api/types/StepState';
-import { actionGroups, actionParts, effectShown, nodeActive, notPassed, objectivesSummary, objectiveViews, requestShown } from './objectiveView';
+import { actionGroups, actionParts, effectShown, nodeActive, notPassed, objectivesSummary, objectiveViews, requestShown, runNotPassed } from './objectiveView';
 import { applyEvent, applyObjective, emptyObjectives, initialRunState, replay, settle, type ObjectivesState, type TrackedAction } from './reducer';
 
 function step(index: number, description: string, patch: Partial<StepState> = {}): StepState {
@@ -109,7 +109,7 @@ describe('a run stopped mid-objective', () => {
       at: '2026-11-27T04:44:11.600Z',
       type: 'run_finished',
       status: 'stopped',
-      counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 },
+      counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 },
       elapsed_ms: 3000,
       reason: 'stopped by the user',
     };
@@ -271,3 +271,14 @@ describe('whether a node that ran to its end passed', () => {
     expect(notPassed(s.nodes.export!)).toBe(false);
   });
 });
+
+describe('a run in the history', () => {
+  const counts = { succeeded: 2, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 1 };
+
+  it('that succeeded with a step not passed says so, and only then', () => {
+    expect(runNotPassed({ status: 'succeeded', counts })).toBe(true);
+    expect(runNotPassed({ status: 'succeeded', counts: { ...counts, not_passed: 0 } })).toBe(false);
+    expect(runNotPassed({ status: 'failed', counts })).toBe(false);
+  });
+});
+

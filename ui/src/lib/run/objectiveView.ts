@@ -8,6 +8,7 @@ import type { DecidedBy } from '../api/types/DecidedBy';
 import type { EvidencePart } from '../api/types/EvidencePart';
 import type { RequestSeen } from '../api/types/RequestSeen';
 import type { RunMessage } from '../api/types/RunMessage';
+import type { RunSummary } from '../api/types/RunSummary';
 import type { StepState } from '../api/types/StepState';
 import type { StepStatus } from '../api/types/StepStatus';
 import type { NodeState, ObjectivesState, TrackedAction } from './reducer';
@@ -230,6 +231,14 @@ export function notPassed(node: Pick<NodeState, 'status' | 'objectives'>): boole
   if (node.status !== 'done' || o === null) return false;
   if (o.satisfied !== null) return !o.satisfied;
   return o.steps.some((s) => s.step_type === 'objective' && s.status !== 'completed');
+}
+
+/**
+ * A run the history lists as succeeded whose steps did not all pass (a browser step's objectives
+ * unmet, the partial result accepted): its line says so rather than "succeeded".
+ */
+export function runNotPassed(r: Pick<RunSummary, 'status' | 'counts'>): boolean {
+  return r.status === 'succeeded' && r.counts.not_passed > 0;
 }
 
 /** The element a recovery step took out of the way, as its coded description names it. */

@@ -36,7 +36,7 @@ function script(): RunEvent[] {
     ev({ type: 'node_failed', node: 'fetch', elapsed_ms: 300, attempts: 2, error: 'HTTP 503', timed_out: false, continued: true }),
     ev({ type: 'node_skipped', node: 'save', reason: 'when is false' }),
     ev({ type: 'log', node: null, level: 'warn', message: 'engine says' }),
-    ev({ type: 'run_finished', status: 'failed', counts: { succeeded: 1, failed: 1, skipped: 1, retried: 1, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 500, reason: 'fetch failed' }),
+    ev({ type: 'run_finished', status: 'failed', counts: { succeeded: 1, failed: 1, skipped: 1, retried: 1, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 }, elapsed_ms: 500, reason: 'fetch failed' }),
   ];
 }
 
@@ -146,7 +146,7 @@ describe('applyEvent', () => {
     const s = replay([
       ev({ type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null }),
       ev({ type: 'node_started', node: 'slow', attempt: 1, inputs: {} }),
-      ev({ type: 'run_finished', status: 'stopped', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 9, reason: 'stopped by the user' }),
+      ev({ type: 'run_finished', status: 'stopped', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 }, elapsed_ms: 9, reason: 'stopped by the user' }),
     ]);
     expect(s.status).toBe('stopped');
     expect(s.nodes.slow).toMatchObject({ status: 'pending', interrupted: true });
@@ -156,7 +156,7 @@ describe('applyEvent', () => {
     seq = 0;
     const s = replay([
       ev({ type: 'input_requested', node: 'ask', request: { mode: 'inquire', message: 'Why?', requirements: [], context: null } }),
-      ev({ type: 'run_finished', status: 'waiting_for_input', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 9, reason: null }),
+      ev({ type: 'run_finished', status: 'waiting_for_input', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 }, elapsed_ms: 9, reason: null }),
     ]);
     expect(s.nodes.ask!.status).toBe('waiting');
   });
@@ -268,7 +268,7 @@ describe('interrupted nodes', () => {
     const s = replay([
       ev({ type: 'run_started', plan_id: 'p', plan_version: '1', plan_path: null, vars: {}, workdir: '/w', resumed_after: null }),
       ev({ type: 'node_started', node: 'portal', attempt: 1, inputs: {} }),
-      ev({ type: 'run_finished', status: 'stopped', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0 }, elapsed_ms: 5, reason: 'stopped by the user' }),
+      ev({ type: 'run_finished', status: 'stopped', counts: { succeeded: 0, failed: 0, skipped: 0, retried: 0, model_calls: 0, input_tokens: 0, output_tokens: 0, not_passed: 0 }, elapsed_ms: 5, reason: 'stopped by the user' }),
     ], ['portal', 'save']);
     expect(shownNodeStatus(s.nodes.portal!)).toBe('interrupted');
     expect(shownNodeStatus(s.nodes.save!)).toBe('pending');

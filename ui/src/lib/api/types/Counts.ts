@@ -12,4 +12,10 @@ retried: number,
  * Calls to language models, and the tokens they used as the servers reported them.
  * (Absent from records written before model calls were counted: read as 0.)
  */
-model_calls: number, input_tokens: number, output_tokens: number, };
+model_calls: number, input_tokens: number, output_tokens: number, 
+/**
+ * Nodes that ran to their end without passing (a `passed` output of false: a browser
+ * step's objectives not all done), counted among `succeeded` too. (Absent from records
+ * written before: read as 0.)
+ */
+not_passed: number, };
