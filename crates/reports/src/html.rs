@@ -379,10 +379,10 @@ fn objective_item(page: &mut String, w: &Words, objectives: &Objectives, number:
 /// A step's evidence (or why it failed) as HTML, in the reader's language where the runner
 /// coded it; a failure's English words follow as details, as the studio shows them.
 fn evidence_of(w: &Words, state: &planwright_runs::objective::StepState, english: &str) -> String {
-    let said = if state.status == StepStatus::Completed {
-        w.evidence(english, &state.said.evidence_parts)
-    } else {
+    let said = if state.said.evidence_parts.is_empty() {
         w.message(english, state.said.evidence_said.as_ref())
+    } else {
+        w.evidence(english, &state.said.evidence_parts)
     };
     if said == english {
         e(english)

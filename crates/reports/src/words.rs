@@ -2,13 +2,10 @@
 //! `words/ja.json`, filled as the run's coded messages are), times shown in their zone, and the
 //! runner's coded messages said in their language (the texts the studio says them with).
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use jiff::tz::TimeZone;
 use jiff::Timestamp;
 use planwright_runs::objective::EvidencePart;
-use planwright_runs::said::{fill, Lang};
+use planwright_runs::said::{fill, Catalog, Lang};
 use planwright_runs::RunMessage;
 use serde_json::Value;
 
@@ -49,16 +46,7 @@ impl ReportOptions {
     }
 }
 
-fn catalog(lang: Lang) -> &'static HashMap<String, String> {
-    static EN: OnceLock<HashMap<String, String>> = OnceLock::new();
-    static JA: OnceLock<HashMap<String, String>> = OnceLock::new();
-    let (cell, text) = match lang {
-        Lang::En => (&EN, include_str!("../words/en.json")),
-        Lang::Ja => (&JA, include_str!("../words/ja.json")),
-    };
-    // The words are ours, checked by the tests below.
-    cell.get_or_init(|| serde_json::from_str(text).expect("words/*.json is an object of texts"))
-}
+static WORDS: Catalog = Catalog::new(include_str!("../words/en.json"), include_str!("../words/ja.json"));
 
 /// The report's words for one reader.
 pub(crate) struct Words<'a> {
@@ -72,7 +60,7 @@ impl Words<'_> {
 
     /// The words for `key`. Their parameters are put in as they are given: the caller escapes.
     pub fn say(&self, key: &str, params: Value) -> String {
-        let text = catalog(self.lang()).get(key).or_else(|| catalog(Lang::En).get(key));
+        let text = WORDS.texts(self.lang()).get(key).or_else(|| WORDS.texts(Lang::En).get(key));
         let params = params.as_object().cloned().unwrap_or_default();
         text.map(|t| fill(self.lang(), t, &params)).unwrap_or_else(|| key.to_owned())
     }
@@ -160,8 +148,8 @@ mod tests {
             names.dedup();
             names
         };
-        let en = catalog(Lang::En);
-        let ja = catalog(Lang::Ja);
+        let en = WORDS.texts(Lang::En);
+        let ja = WORDS.texts(Lang::Ja);
         let mut keys: Vec<&String> = en.keys().collect();
         keys.sort();
         let mut ja_keys: Vec<&String> = ja.keys().collect();

@@ -329,6 +329,47 @@ fn html_is_written_in_the_readers_language_with_times_in_their_zone() {
 }
 
 #[test]
+fn the_runners_coded_evidence_and_recovery_steps_are_said_in_japanese() {
+    let mut done = step(0, "Sign in", "objective", "completed");
+    done["completion_evidence"] = json!("textbox \"User ID\" holds {{PORTAL_USER}} (9 characters)");
+    done["evidence_parts"] = json!([{"text": "textbox \"User ID\" holds {{PORTAL_USER}} (9 characters)", "said": [
+        {"key": "proof_field_holds_placeholder", "params": {"role": "textbox", "name": "User ID", "value": "{{PORTAL_USER}}", "chars": 9}}
+    ]}]);
+    let mut recovery = step(1, "Close dialog \"Cookies\" (button \"OK\")", "recovery", "completed");
+    recovery["parent_index"] = json!(0);
+    recovery["blocking_reason"] = json!("dialog \"Cookies\"");
+    recovery["completion_evidence"] = json!("dialog \"Cookies\" went away after pressing button \"OK\"");
+    let element = json!({"blocking_role": "dialog", "blocking": "Cookies", "choice_role": "button", "choice": "OK"});
+    recovery["description_said"] = json!({"key": "recovery_close", "params": element});
+    recovery["evidence_said"] = json!({"key": "blocker_gone", "params": element});
+    let events = vec![
+        event(1, json!({"type": "node_started", "node": "portal", "attempt": 1, "inputs": {}})),
+        objective(
+            2,
+            "portal",
+            "planned",
+            step(0, "Sign in", "objective", "pending"),
+            Some(vec![step(0, "Sign in", "objective", "pending")]),
+        ),
+        objective(3, "portal", "recovery_inserted", recovery.clone(), None),
+        objective(4, "portal", "completed", recovery, None),
+        objective(5, "portal", "completed", done, None),
+    ];
+    let record = RunRecord::from_events("id: portal", &events);
+    let page = html(&record, &ReportOptions::new("ja", "Asia/Tokyo").unwrap());
+    for shown in [
+        "「User ID」欄に {{PORTAL_USER}} が入っています（9 文字）。",
+        "ダイアログ「Cookies」を閉じる（「OK」ボタン）",
+        "妨げになったもの：</span> ダイアログ「Cookies」",
+        "「OK」ボタンを押すとダイアログ「Cookies」が消えました。",
+    ] {
+        assert!(page.contains(shown), "{shown} is not in the page");
+    }
+    let english = html(&record, &ReportOptions::default());
+    assert!(english.contains("textbox &quot;User ID&quot; holds {{PORTAL_USER}} (9 characters)"), "{english}");
+}
+
+#[test]
 fn allure_writes_a_result_per_browser_node_with_objectives_as_nested_steps_and_screenshots_attached() {
     let fixture = Fixture::load("portal-statement", &[]);
     let dir = fixture.dir.path().join("allure-results");

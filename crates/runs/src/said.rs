@@ -37,23 +37,38 @@ impl Lang {
     }
 }
 
-fn catalog(lang: Lang) -> &'static HashMap<String, String> {
-    static EN: OnceLock<HashMap<String, String>> = OnceLock::new();
-    static JA: OnceLock<HashMap<String, String>> = OnceLock::new();
-    let (cell, text) = match lang {
-        Lang::En => (&EN, include_str!("../messages/en.json")),
-        Lang::Ja => (&JA, include_str!("../messages/ja.json")),
-    };
-    // The texts are ours, checked by the tests below: an unreadable file is a build's mistake.
-    cell.get_or_init(|| serde_json::from_str(text).expect("messages/*.json is an object of texts"))
+/// Texts by key in English and Japanese, each read from its JSON object the first time it is
+/// asked for.
+pub struct Catalog {
+    en: &'static str,
+    ja: &'static str,
+    read: [OnceLock<HashMap<String, String>>; 2],
 }
+
+impl Catalog {
+    pub const fn new(en: &'static str, ja: &'static str) -> Catalog {
+        Catalog { en, ja, read: [OnceLock::new(), OnceLock::new()] }
+    }
+
+    /// The texts of `lang`. The files are ours, built in and checked by their tests: one that
+    /// is not an object of texts is a mistake of the build, not of anything a person gave.
+    pub fn texts(&self, lang: Lang) -> &HashMap<String, String> {
+        let (cell, text) = match lang {
+            Lang::En => (&self.read[0], self.en),
+            Lang::Ja => (&self.read[1], self.ja),
+        };
+        cell.get_or_init(|| serde_json::from_str(text).expect("a catalog is a JSON object of texts"))
+    }
+}
+
+static RUN_MESSAGES: Catalog = Catalog::new(include_str!("../messages/en.json"), include_str!("../messages/ja.json"));
 
 impl RunMessage {
     /// This message in `lang`; `None` when the catalog has no text for it.
     pub fn say(&self, lang: Lang) -> Option<String> {
         let coded = serde_json::to_value(self).ok()?;
         let key = coded.get("key")?.as_str()?;
-        let text = catalog(lang).get(key)?;
+        let text = RUN_MESSAGES.texts(lang).get(key)?;
         let empty = Map::new();
         Some(fill(lang, text, coded.get("params").and_then(Value::as_object).unwrap_or(&empty)))
     }
@@ -161,8 +176,8 @@ mod tests {
 
     #[test]
     fn both_catalogs_have_a_text_for_the_same_codes() {
-        let mut en: Vec<&String> = catalog(Lang::En).keys().collect();
-        let mut ja: Vec<&String> = catalog(Lang::Ja).keys().collect();
+        let mut en: Vec<&String> = RUN_MESSAGES.texts(Lang::En).keys().collect();
+        let mut ja: Vec<&String> = RUN_MESSAGES.texts(Lang::Ja).keys().collect();
         en.sort();
         ja.sort();
         assert_eq!(en, ja);
