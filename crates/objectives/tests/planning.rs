@@ -256,7 +256,7 @@ async fn the_partial_result_accepted_ends_the_node_unpassed_and_the_run_goes_on(
     assert_eq!(picked, Some(json!("accepted_partial")), "the next node ran on the accepted result");
     // The run's summary (its line in the history) counts the node as not passed, not only as done.
     let counts = run.events.iter().find_map(|e| match &e.kind {
-        EventKind::RunFinished { counts, .. } => Some(counts.clone()),
+        EventKind::RunFinished { counts, .. } => Some(*counts),
         _ => None,
     });
     assert!(counts.as_ref().is_some_and(|c| c.succeeded == 2 && c.not_passed == 1), "{counts:?}");
