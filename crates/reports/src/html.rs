@@ -393,6 +393,11 @@ fn evidence_of(w: &Words, state: &planwright_runs::objective::StepState, english
     }
 }
 
+/// How an attempt approached its objective, in the reader's words, escaped.
+fn approach_words(w: &Words, approach: planwright_runs::planning::Approach) -> String {
+    e(&w.word(&format!("approach.{}", record_name(&approach))))
+}
+
 /// Attempts, time, tokens, who decided, the approach and the pass, as short facts.
 fn stats(w: &Words, step: &Step) -> Vec<String> {
     let stats = &step.state.stats;
@@ -412,7 +417,7 @@ fn stats(w: &Words, step: &Step) -> Vec<String> {
         facts.push(format!("<span>{}</span>", w.say("decided_by", json!({"who": format!("<b>{who}</b>")}))));
     }
     if let Some(approach) = stats.approach {
-        facts.push(format!("<span>{}</span>", w.say("approach", json!({"approach": e(approach.describe())}))));
+        facts.push(format!("<span>{}</span>", w.say("approach", json!({"approach": approach_words(w, approach)}))));
     }
     if stats.iteration > 1 {
         facts.push(format!("<span>{}</span>", w.say("pass", json!({"n": stats.iteration}))));
@@ -630,7 +635,7 @@ fn revision_body(w: &Words, revision: &Revision) -> String {
                 w.say("revision.objective", json!({"n": change.objective, "what": e(&change.description)}))
             ));
             if change.description != change.approach.describe() {
-                body.push_str(&format!(" <span class=\"sub\">({})</span>", e(change.approach.describe())));
+                body.push_str(&format!(" <span class=\"sub\">({})</span>", approach_words(w, change.approach)));
             }
             if !change.execution_plan_after.is_empty() {
                 body.push_str(&format!(

@@ -313,6 +313,7 @@ fn html_is_written_in_the_readers_language_with_times_in_their_zone() {
         "1 回目の実行を判定：達成度 40 %",
         "<span class=\"pill large failed\">実行：完了（未達成あり）</span><span class=\"reason\">1 ステップが未達成です</span>",
         "時刻は Asia/Tokyo です。",
+        "進め方：目標のページを開き直す",
     ] {
         assert!(page.contains(shown), "{shown} is not in the page");
     }
