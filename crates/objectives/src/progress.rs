@@ -298,6 +298,20 @@ mod tests {
     }
 
     #[test]
+    fn a_step_done_in_a_later_pass_keeps_no_code_of_its_failure() {
+        let mut progress = three();
+        progress.start_current().unwrap();
+        progress.fail_current("no link \"Sign in\"").unwrap();
+        let failed = planwright_runs::RunMessage::ObjectiveNotReached { kind: "not_found".into(), attempts: 1 };
+        progress.objective_steps[0].said.evidence_said = Some(failed);
+        assert_eq!(progress.reopen(), Some(0));
+        progress.start_current().unwrap();
+        progress.complete_current("now at menu.html").unwrap();
+        // The studio says the codes over the words: a failure's would contradict "done".
+        assert_eq!(progress.objective_steps[0].said.evidence_said, None);
+    }
+
+    #[test]
     fn a_failed_objective_skips_the_rest() {
         let mut progress = three();
         progress.start_current().unwrap();
