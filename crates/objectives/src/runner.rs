@@ -1118,14 +1118,10 @@ fn untrusted(name: &str, origin: &str) -> String {
 
 /// An operation's target in the person's words: `the button "Send report"`.
 fn plainly(op: &Op) -> String {
-    let mut locator = op.locator();
-    while let Some(Locator::Near { target, .. }) = locator {
-        locator = Some(target);
-    }
-    match locator {
-        Some(Locator::Role { role, name: Some(name), .. }) => format!("the {role} \"{name}\""),
-        Some(Locator::Text { text, .. }) => format!("\"{text}\""),
-        _ => op.describe(),
+    match element_of(op) {
+        Some((role, text)) if role == "text" => format!("\"{text}\""),
+        Some((role, name)) => format!("the {role} \"{name}\""),
+        None => op.describe(),
     }
 }
 

@@ -596,11 +596,7 @@ fn plan_body(w: &Words, plan: &TaskPlan) -> String {
 
 /// A subtask's success criterion in the reader's language when the runner coded it.
 fn criterion_of(w: &Words, subtask: &planwright_runs::planning::Subtask) -> String {
-    if w.lang() == planwright_runs::said::Lang::En || subtask.success_criterion_said.is_empty() {
-        return subtask.success_criterion.clone();
-    }
-    let said: Option<Vec<String>> = subtask.success_criterion_said.iter().map(|s| s.say(w.lang())).collect();
-    said.map(|said| said.join("、")).unwrap_or_else(|| subtask.success_criterion.clone())
+    w.all(&subtask.success_criterion, &subtask.success_criterion_said, "、")
 }
 
 fn reflection_title(w: &Words, reflection: &Reflection) -> String {

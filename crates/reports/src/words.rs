@@ -103,22 +103,24 @@ impl Words<'_> {
         }
     }
 
+    /// Run messages said one after the other in the reader's language, joined by `separator`;
+    /// `english` in English, or when there are none or one has no text (the codes never say
+    /// less than the words).
+    pub fn all(&self, english: &str, said: &[RunMessage], separator: &str) -> String {
+        if self.lang() == Lang::En || said.is_empty() {
+            return english.to_owned();
+        }
+        let said: Option<Vec<String>> = said.iter().map(|s| s.say(self.lang())).collect();
+        said.map(|said| said.join(separator)).unwrap_or_else(|| english.to_owned())
+    }
+
     /// A step's evidence piece by piece, each piece the runner coded in the reader's language
     /// (as the studio says it); `english` when there are no pieces.
     pub fn evidence(&self, english: &str, parts: &[EvidencePart]) -> String {
         if self.lang() == Lang::En || parts.is_empty() {
             return english.to_owned();
         }
-        let pieces: Vec<String> = parts
-            .iter()
-            .map(|part| {
-                let said: Option<Vec<String>> = part.said.iter().map(|s| s.say(self.lang())).collect();
-                match said {
-                    Some(said) if !said.is_empty() => said.join("。"),
-                    _ => part.text.clone(),
-                }
-            })
-            .collect();
+        let pieces: Vec<String> = parts.iter().map(|part| self.all(&part.text, &part.said, "。")).collect();
         let joined = pieces.join("。");
         if joined.ends_with(['。', '.', '!', '?', '！', '？']) {
             joined

@@ -54,11 +54,12 @@ pub fn plan(input: &PlanInput<'_>) -> TaskPlan {
     let first = input.progress.current_step().map(|s| s.index).unwrap_or(0);
     let first_intents =
         input.progress.objective_steps.get(first).map(|s| parse_step(&s.description)).unwrap_or_default();
+    let (main_objective, main_objective_said) = main_objective(&objectives, &intents);
     TaskPlan {
         iteration: 1,
         goal_understanding: GoalUnderstanding {
-            main_objective: main_objective(&objectives, &intents),
-            main_objective_said: main_objective_said(&objectives, &intents),
+            main_objective,
+            main_objective_said,
             success_criteria: subtasks.iter().map(|s| format!("{}: {}", s.id, s.success_criterion)).collect(),
             constraints: constraints(input),
         },
@@ -451,21 +452,18 @@ fn complexity(intents: &[Intent]) -> Complexity {
     }
 }
 
-/// [`main_objective`] coded, when it says more than the step's own words.
-fn main_objective_said(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> Option<RunMessage> {
-    let last_action = objectives.iter().zip(intents).rev().find(|(_, i)| i.iter().any(is_action)).map(|(s, _)| s);
-    last_action
-        .filter(|_| objectives.len() > 1)
-        .map(|step| RunMessage::PlanMainObjective { step: step.description.clone(), steps: objectives.len() as u64 })
-}
-
-fn main_objective(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> String {
+/// What the steps are for: the last step that acts, with how many there are; coded for the
+/// studio's language when it says more than the step's own words.
+fn main_objective(objectives: &[&ObjectiveStep], intents: &[Vec<Intent>]) -> (String, Option<RunMessage>) {
     let last_action = objectives.iter().zip(intents).rev().find(|(_, i)| i.iter().any(is_action)).map(|(s, _)| s);
     match (last_action, objectives.first()) {
-        (Some(step), _) if objectives.len() == 1 => step.description.clone(),
-        (Some(step), _) => format!("{} ({} steps in all)", step.description, objectives.len()),
-        (None, Some(first)) => first.description.clone(),
-        (None, None) => "nothing: the steps are empty".to_owned(),
+        (Some(step), _) if objectives.len() == 1 => (step.description.clone(), None),
+        (Some(step), _) => (
+            format!("{} ({} steps in all)", step.description, objectives.len()),
+            Some(RunMessage::PlanMainObjective { step: step.description.clone(), steps: objectives.len() as u64 }),
+        ),
+        (None, Some(first)) => (first.description.clone(), None),
+        (None, None) => ("nothing: the steps are empty".to_owned(), None),
     }
 }
 
