@@ -175,6 +175,11 @@ test.describe('the live objective view', () => {
     await expect(evidence).toContainText('を 1 回だけ押しました');
     await expect(evidence).not.toContainText(' holds ');
     await expect(view.locator('li[data-objective="3"] > .main > p.evidence')).toContainText(/[ぁ-んァ-ン]/);
+    // And what each of its actions did.
+    const actions = view.locator('li[data-objective="1"] > .main > details.actions');
+    await actions.evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    await expect(actions.locator('.result').first()).toContainText('欄に {{PORTAL_USER}} が入っています');
+    await expect(actions.locator('.result', { hasText: ' holds ' })).toHaveCount(0);
     // So is the plan in the planning history: its main objective, success criteria and evaluation.
     const history = view.getByRole('region', { name: '計画の履歴' });
     await expect(history).toContainText('（全 3 ステップ）');

@@ -235,6 +235,14 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
         const form = page.getByRole('form', { name: w('input.title', { node: 'signoff' }) });
         await expect(form).toBeInViewport();
         await expect(page.getByText(w('run.waitingBanner'))).toBeInViewport();
+        // Below the run's header and its banner, its title not hidden under them.
+        const below = () =>
+          page.evaluate(() => {
+            const head = document.querySelector('.run-head')!.getBoundingClientRect();
+            const question = document.querySelector('.question')!.getBoundingClientRect();
+            return Math.round(question.top - head.bottom);
+          });
+        await expect.poll(below).toBeGreaterThanOrEqual(0);
         // What the person signs off is a table in words, not JSON with true and false.
         const table = form.getByRole('table', { name: w('input.context') });
         await expect(table.getByRole('row').nth(1)).toHaveText(['TC-01', w('common.yes')].join(''));
@@ -247,6 +255,7 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
         await snap(page, 'waiting-banner');
         await page.getByRole('button', { name: w('run.goToQuestion') }).click();
         await expect(form).toBeInViewport();
+        await expect.poll(below).toBeGreaterThanOrEqual(0);
         await form.getByRole('button', { name: w('input.approve') }).click();
         await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
         await expect(page.getByText(w('run.waitingBanner'))).toHaveCount(0);

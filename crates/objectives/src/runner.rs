@@ -801,8 +801,11 @@ impl<'a> Runner<'a> {
             self.page_error(&op, error).failure()?;
         }
         let after = self.snapshot_text().await?;
-        let done: Vec<String> =
-            planned.iter().zip(&acted).map(|(op, a)| format!("{} → {}", op.describe(), result_of(&a.report))).collect();
+        let done: Vec<String> = planned
+            .iter()
+            .zip(&acted)
+            .map(|(op, a)| format!("{} → {}", op.describe(), result_of(&a.report).text))
+            .collect();
         let judged =
             model.judge(description, &done, &self.ctx.secrets.redact(&after), &self.ctx.cancel).await.map_err(|e| {
                 Failure { reason: e.to_string(), retriable: e.retriable(), kind: FailureKind::Model, covered_by: None }
@@ -1083,15 +1086,26 @@ fn target_texts(intent: &Intent) -> Vec<String> {
 }
 
 /// What an action report says happened, in a few words.
-fn result_of(report: &ActionReport) -> String {
+/// What an action did, as its record says it: coded where the runner's words say all of it
+/// (the elements that came and went are the page's, in their own words).
+fn result_of(report: &ActionReport) -> EvidencePart {
     if let Some(file) = report.downloads.first() {
-        return format!("downloaded {}", file.file_name);
+        return EvidencePart::coded(
+            format!("downloaded {}", file.file_name),
+            vec![RunMessage::ProofDownloaded { file: file.file_name.clone(), bytes: file.bytes }],
+        );
     }
     if report.opened_tab {
-        return format!("opened a tab at {}", report.url);
+        return EvidencePart::coded(
+            format!("opened a tab at {}", report.url),
+            vec![RunMessage::ProofNewTab { url: report.url.clone() }],
+        );
     }
     if report.navigated && report.url != report.url_before {
-        return format!("navigated to {}", report.url);
+        return EvidencePart::coded(
+            format!("navigated to {}", report.url),
+            vec![RunMessage::ProofNowAt { url: report.url.clone(), titled: false, title: String::new() }],
+        );
     }
     let mut said = Vec::new();
     if !report.appeared.is_empty() {
@@ -1101,9 +1115,9 @@ fn result_of(report: &ActionReport) -> String {
         said.push(format!("{} went away", report.disappeared.iter().take(2).cloned().collect::<Vec<_>>().join(", ")));
     }
     if said.is_empty() {
-        "done".to_owned()
+        EvidencePart::coded("done", vec![RunMessage::ActionDone])
     } else {
-        said.join("; ")
+        EvidencePart::words(said.join("; "))
     }
 }
 

@@ -12,7 +12,7 @@ use planwright_runs::planning::{
     Approach, AttemptResult, ContinuationContext, EscalationChoice, MadeBy, PlanningEntry, Reflection,
     ReflectionStatus, ReflectionTrigger, RequirementItem, SatisfactionEvaluation, TaskChange, TaskEvent, TaskPlan,
 };
-use planwright_runs::{LogLevel, Progress};
+use planwright_runs::{LogLevel, Progress, RunMessage};
 
 use crate::escalation::{self, Answer};
 use crate::intent::parse_step;
@@ -296,6 +296,21 @@ impl TaskLoop<'_, '_> {
                     threshold * 100.0,
                     evaluation.quality_assessment
                 ),
+                // Coded only when all of it is: a model's assessment is shown as it wrote it.
+                evaluation_said: evaluation
+                    .quality_assessment_said
+                    .as_ref()
+                    .map(|assessment| {
+                        vec![
+                            RunMessage::ReflectionPass {
+                                pass: u64::from(self.iteration),
+                                percent: (evaluation.overall_score * 100.0).round() as u64,
+                                threshold: (threshold * 100.0).round() as u64,
+                            },
+                            assessment.clone(),
+                        ]
+                    })
+                    .unwrap_or_default(),
                 plan_revision_needed: !evaluation.completion_recommendation,
                 satisfaction: Some(evaluation.clone()),
                 made_by: evaluation.made_by,

@@ -286,7 +286,7 @@ fn runner_section(page: &mut String, w: &Words, node: &NodeRecord, objectives: &
     if !node.warnings.is_empty() {
         page.push_str(&format!("<h4>{}</h4>\n<ul class=\"warnings\">\n", w.word("warnings")));
         for warning in &node.warnings {
-            page.push_str(&format!("<li>{}</li>\n", e(warning)));
+            page.push_str(&format!("<li>{}</li>\n", e(&w.message(&warning.text, warning.said.as_ref()))));
         }
         page.push_str("</ul>\n");
     }
@@ -395,7 +395,7 @@ fn evidence_of(w: &Words, state: &planwright_runs::objective::StepState, english
 
 /// How an attempt approached its objective, in the reader's words, escaped.
 fn approach_words(w: &Words, approach: planwright_runs::planning::Approach) -> String {
-    e(&w.word(&format!("approach.{}", record_name(&approach))))
+    e(&w.message(approach.describe(), Some(&approach.said())))
 }
 
 /// Attempts, time, tokens, who decided, the approach and the pass, as short facts.
@@ -444,7 +444,8 @@ fn action_text(page: &mut String, w: &Words, action: &StepAction) {
     }
     if !executed.result.is_empty() {
         let class = if executed.succeeded { "result" } else { "result failed" };
-        page.push_str(&format!("<span class=\"{class}\">→ {}</span>", e(&executed.result)));
+        let result = w.all(&executed.result, &executed.result_said, "");
+        page.push_str(&format!("<span class=\"{class}\">→ {}</span>", e(&result)));
     }
 }
 
@@ -614,7 +615,7 @@ fn reflection_title(w: &Words, reflection: &Reflection) -> String {
 }
 
 fn reflection_body(w: &Words, reflection: &Reflection) -> String {
-    let mut body = format!("<p>{}</p>", e(&reflection.evaluation));
+    let mut body = format!("<p>{}</p>", e(&w.all(&reflection.evaluation, &reflection.evaluation_said, "")));
     if reflection.plan_revision_needed {
         body.push_str(&format!("<p class=\"sub\">{}</p>", w.word("needs_revising")));
     }
@@ -622,13 +623,16 @@ fn reflection_body(w: &Words, reflection: &Reflection) -> String {
 }
 
 fn revision_body(w: &Words, revision: &Revision) -> String {
-    let mut body = format!("<p>{}</p>", e(&revision.reason));
+    let mut body = format!("<p>{}</p>", e(&w.all(&revision.reason, &revision.reason_said, "")));
     if !revision.changes.is_empty() {
         body.push_str("<ul>");
         for change in &revision.changes {
             body.push_str(&format!(
                 "<li>{}",
-                w.say("revision.objective", json!({"n": change.objective, "what": e(&change.description)}))
+                w.say(
+                    "revision.objective",
+                    json!({"n": change.objective, "what": e(&w.message(&change.description, change.description_said.as_ref()))})
+                )
             ));
             if change.description != change.approach.describe() {
                 body.push_str(&format!(" <span class=\"sub\">({})</span>", approach_words(w, change.approach)));

@@ -195,7 +195,7 @@ fn node_case(run: &RunRecord, node: &NodeRecord) -> Case {
         ms: node.elapsed_ms,
         verdict,
         properties: Vec::new(),
-        out: node.warnings.join("\n"),
+        out: node.warnings.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join("\n"),
     }
 }
 

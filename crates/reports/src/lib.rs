@@ -35,5 +35,5 @@ pub use format::Format;
 pub use html::html;
 pub use junit::junit;
 pub use objectives::{Objectives, Step, StepAction, StepEntry};
-pub use record::{Artifact, HistoryEntry, HistoryKind, NodeOutcome, NodeRecord, RunRecord};
+pub use record::{Artifact, HistoryEntry, HistoryKind, Logged, NodeOutcome, NodeRecord, RunRecord};
 pub use words::ReportOptions;

@@ -243,6 +243,7 @@ mod tests {
             tool_name: Tool::Click,
             locator: Some("getByRole('button', { name: \"Go\" })".into()),
             result: "clicked".into(),
+            result_said: Vec::new(),
             succeeded: true,
             timestamp: "2026-11-27T04:44:02Z".into(),
             requests: Vec::new(),

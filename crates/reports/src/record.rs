@@ -7,7 +7,9 @@ use std::collections::HashMap;
 
 use planwright_plan::{load_plan, Node, Plan};
 use planwright_runs::planning::{PlanningEntry, SatisfactionEvaluation, TaskChange, TaskEvent};
-use planwright_runs::{ArtifactKind, Counts, Event, EventKind, LogLevel, Progress, RunStatus, RunStore, StoreError};
+use planwright_runs::{
+    ArtifactKind, Counts, Event, EventKind, LogLevel, Progress, RunMessage, RunStatus, RunStore, StoreError,
+};
 use serde_json::Value;
 
 use crate::objectives::Objectives;
@@ -37,6 +39,13 @@ pub struct RunRecord {
 }
 
 /// One node's execution (a node path: `read`, `each[2]/extract`).
+/// A line a node logged: its English words, and the same as a code when the engine said it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Logged {
+    pub text: String,
+    pub said: Option<RunMessage>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeRecord {
     pub path: String,
@@ -51,7 +60,7 @@ pub struct NodeRecord {
     /// Errors of the attempts that were retried, by attempt.
     pub retries: Vec<(u32, String)>,
     /// Its warnings and errors logged.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Logged>,
     pub artifacts: Vec<Artifact>,
     /// Whether a `browser.run_objectives` node that succeeded passed (its `passed` output).
     pub passed: Option<bool>,
@@ -332,8 +341,8 @@ impl Builder {
                     node.outcome = NodeOutcome::Unfinished;
                 }
             }
-            EventKind::Log { node: Some(node), level: LogLevel::Warn | LogLevel::Error, message, .. } => {
-                self.node(node).warnings.push(message.clone());
+            EventKind::Log { node: Some(node), level: LogLevel::Warn | LogLevel::Error, message, said } => {
+                self.node(node).warnings.push(Logged { text: message.clone(), said: said.clone() });
             }
             EventKind::Log { .. } => {}
             EventKind::Artifact { node, path, kind, bytes } => {
@@ -472,7 +481,7 @@ mod tests {
         let read = record.node("each[1]/read").unwrap();
         assert_eq!(read.block.as_deref(), Some("file.read_csv"));
         assert_eq!(read.error(), Some("no file"));
-        assert_eq!(read.warnings, vec!["odd".to_owned()]);
+        assert_eq!(read.warnings, vec![Logged { text: "odd".to_owned(), said: None }]);
         assert_eq!(record.node("later").unwrap().block, None);
         assert_eq!(
             (record.counts.succeeded, record.counts.failed, record.counts.skipped, record.counts.retried),

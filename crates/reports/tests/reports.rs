@@ -355,6 +355,37 @@ fn the_runners_coded_evidence_and_recovery_steps_are_said_in_japanese() {
         objective(3, "portal", "recovery_inserted", recovery.clone(), None),
         objective(4, "portal", "completed", recovery, None),
         objective(5, "portal", "completed", done, None),
+        event(6, json!({"type": "log", "node": "portal", "level": "warn",
+            "message": "sum of “amount”: 2 values are not numbers and were left out.",
+            "said": {"key": "values_not_numbers", "params": {"op": "sum", "field": "amount", "count": 2}}})),
+        // A look back at a failed attempt and the revision it led to, as the runner codes them.
+        event(
+            6,
+            json!({"type": "progress", "node": "portal", "progress": {"kind": "planning", "entry": {
+                "type": "reflection", "timestamp": "2026-11-27T04:44:02Z", "trigger": "error", "objective": 1,
+                "attempt": 1, "actions": 2, "status": "failure", "plan_revision_needed": true, "satisfaction": null,
+                "made_by": "offline",
+                "evaluation": "Objective 1, attempt 1 (the step's words matched to the page) failed: nothing matches \"Sign in\". The page was still changing.",
+                "evaluation_said": [
+                    {"key": "objective_not_reached", "params": {"kind": "not_found", "attempts": 1}},
+                    {"key": "reflection_page", "params": {"at_rest": false}},
+                    {"key": "reflection_next"},
+                    {"key": "approach_described", "params": {"approach": "wait_for_page"}}
+                ]
+            }}}),
+        ),
+        event(
+            7,
+            json!({"type": "progress", "node": "portal", "progress": {"kind": "planning", "entry": {
+                "type": "revision", "timestamp": "2026-11-27T04:44:03Z", "number": 1,
+                "reason": "objective 1 failed: nothing matches \"Sign in\"",
+                "reason_said": [{"key": "objective_not_reached", "params": {"kind": "not_found", "attempts": 1}}],
+                "changes": [{"objective": 1, "kind": "wait_added", "approach": "wait_for_page",
+                    "description": "wait for the page to settle before looking and judging",
+                    "description_said": {"key": "approach_described", "params": {"approach": "wait_for_page"}},
+                    "execution_plan_before": [], "execution_plan_after": []}]
+            }}}),
+        ),
     ];
     let record = RunRecord::from_events("id: portal", &events);
     let page = html(&record, &ReportOptions::new("ja", "Asia/Tokyo").unwrap());
@@ -363,11 +394,17 @@ fn the_runners_coded_evidence_and_recovery_steps_are_said_in_japanese() {
         "ダイアログ「Cookies」を閉じる（「OK」ボタン）",
         "妨げになったもの：</span> ダイアログ「Cookies」",
         "「OK」ボタンを押すとダイアログ「Cookies」が消えました。",
+        "1 回試しても達成できませんでした: 必要なものがページにありません。ページはまだ変わり続けていました。",
+        "次に試すこと（この目標ではまだ試していません）：ページが落ち着くのを待ってから見て判断する",
+        "目標 1：ページが落ち着くのを待ってから見て判断する",
+        "「amount」の sum: 数値でない値 2 件を除きました。",
     ] {
         assert!(page.contains(shown), "{shown} is not in the page");
     }
     let english = html(&record, &ReportOptions::default());
     assert!(english.contains("textbox &quot;User ID&quot; holds {{PORTAL_USER}} (9 characters)"), "{english}");
+    // In English the runner's own words, which name what was not found.
+    assert!(english.contains("nothing matches &quot;Sign in&quot;. The page was still changing."), "{english}");
 }
 
 #[test]

@@ -347,6 +347,29 @@ pub enum RunMessage {
     CriterionClosed { target: String },
     /// Criterion: the page before is shown.
     CriterionBack,
+    /// An action's result: carried out, with no change the page shows yet.
+    ActionDone,
+    /// A look back at a failed attempt: `done` of the `total` things its objective asks for were
+    /// done before it failed.
+    ReflectionDoneBefore { done: u64, total: u64 },
+    /// A look back at a failed attempt: the page was at rest then (looking again the same way
+    /// would see the same), or still changing.
+    ReflectionPage { at_rest: bool },
+    /// A look back at a failed attempt: the approach said after it ([`RunMessage::ApproachDescribed`])
+    /// is tried next, not yet tried on this objective.
+    ReflectionNext,
+    /// A look back at a failed attempt: no attempt is left in the pass; the task loop decides.
+    ReflectionNoAttemptLeft,
+    /// A look back at a failed attempt: no approach not yet tried fits the failure.
+    ReflectionNoOtherApproach,
+    /// A look back every few actions: `done` of `total` objectives done; `outcome` is `loop` (the
+    /// same action did the same each time), `unseen` (some showed no change yet) or `visible`.
+    ReflectionInterval { done: u64, total: u64, outcome: String },
+    /// A look back after pass `pass`: the request satisfied to `percent` %, done at `threshold` %.
+    ReflectionPass { pass: u64, percent: u64, threshold: u64 },
+    /// How an objective is approached (`Approach`'s snake_case name): a revision's change, the
+    /// approach tried next.
+    ApproachDescribed { approach: String },
     /// An answer's field: required and left empty.
     AnswerRequired,
     /// An answer's approval: approve or reject is required.

@@ -193,6 +193,11 @@ pub struct ExecutedAction {
     pub locator: Option<String>,
     /// What happened (`navigated to …/home.html`, or the error).
     pub result: String,
+    /// `result`, coded, when the runner wrote all of it (a field read back, where the page went);
+    /// none for words from elsewhere, and in records written before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<RunMessage>>", optional))]
+    pub result_said: Vec<RunMessage>,
     /// It was carried out as asked (false: `result` says why not). Records written before
     /// this was kept read as true.
     #[serde(default = "carried_out")]
@@ -569,6 +574,7 @@ mod tests {
             tool_name: Tool::Click,
             locator: None,
             result: "done".into(),
+            result_said: vec![crate::RunMessage::ActionDone],
             succeeded: true,
             timestamp: "t".into(),
             requests: vec![

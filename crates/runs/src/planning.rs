@@ -165,6 +165,11 @@ pub struct Reflection {
     pub actions: u32,
     pub status: ReflectionStatus,
     pub evaluation: String,
+    /// `evaluation`, coded piece by piece (said one after the other), when the runner wrote it;
+    /// none for a model's words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<RunMessage>>", optional))]
+    pub evaluation_said: Vec<RunMessage>,
     pub plan_revision_needed: bool,
     /// For `iteration`: the request's satisfaction after the pass.
     pub satisfaction: Option<SatisfactionEvaluation>,
@@ -196,6 +201,24 @@ pub enum Approach {
 }
 
 impl Approach {
+    /// Its name in the record (`wait_for_page`), as a coded message's parameter.
+    pub fn name(self) -> &'static str {
+        match self {
+            Approach::AsWritten => "as_written",
+            Approach::WaitForPage => "wait_for_page",
+            Approach::ScrollToFind => "scroll_to_find",
+            Approach::TextLocator => "text_locator",
+            Approach::ReloadPage => "reload_page",
+            Approach::ModelDecides => "model_decides",
+            Approach::PersonDetail => "person_detail",
+        }
+    }
+
+    /// How the approach is said in the studio's language.
+    pub fn said(self) -> RunMessage {
+        RunMessage::ApproachDescribed { approach: self.name().to_owned() }
+    }
+
     /// The approach in words, for the history and the situation report.
     pub fn describe(self) -> &'static str {
         match self {
@@ -217,6 +240,10 @@ pub struct Revision {
     /// 1, 2 … within the node's run; at most `revision.max_revisions`.
     pub number: u32,
     pub reason: String,
+    /// `reason`, coded piece by piece.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<RunMessage>>", optional))]
+    pub reason_said: Vec<RunMessage>,
     pub changes: Vec<PlanChange>,
 }
 
@@ -229,6 +256,10 @@ pub struct PlanChange {
     pub kind: PlanChangeKind,
     pub approach: Approach,
     pub description: String,
+    /// `description`, coded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub description_said: Option<RunMessage>,
     /// The objective's execution plan before and after, when it was replaced.
     pub execution_plan_before: Vec<String>,
     pub execution_plan_after: Vec<String>,
@@ -445,6 +476,14 @@ mod tests {
         assert_eq!(back["type"], "revision");
         assert_eq!(back["timestamp"], "2026-11-27T10:35:00Z");
         assert_eq!(back["reason"], "error recovery");
+    }
+
+    #[test]
+    fn an_approachs_name_is_its_name_in_the_record() {
+        use Approach::*;
+        for approach in [AsWritten, WaitForPage, ScrollToFind, TextLocator, ReloadPage, ModelDecides, PersonDetail] {
+            assert_eq!(serde_json::to_value(approach).unwrap(), approach.name());
+        }
     }
 
     #[test]

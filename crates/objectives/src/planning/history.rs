@@ -126,7 +126,8 @@ mod tests {
     fn entries_read_back_in_order_with_the_latest_plan_and_the_revisions() {
         let dir = tempfile::tempdir().unwrap();
         let history = PlanningHistory::new(dir.path().join("node").join("planning.jsonl"));
-        let revision = Revision { number: 1, reason: "objective 2 failed".into(), changes: vec![] };
+        let revision =
+            Revision { number: 1, reason: "objective 2 failed".into(), reason_said: vec![], changes: vec![] };
         let keep = |t: &str| t.replace("hunter2", "***");
         history.append(&PlanningEntry::Plan { timestamp: "t1".into(), plan: plan(1) }, &keep).unwrap();
         history.append(&PlanningEntry::Revision { timestamp: "t2".into(), revision: revision.clone() }, &keep).unwrap();

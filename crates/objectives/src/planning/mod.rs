@@ -24,7 +24,7 @@ use planwright_runs::planning::{
     Approach, MadeBy, PlanChange, PlanChangeKind, PlanningEntry, Reflection, ReflectionStatus, ReflectionTrigger,
     Revision, TaskPlan,
 };
-use planwright_runs::{ArtifactKind, LogLevel, PlanningEvent, Progress};
+use planwright_runs::{ArtifactKind, LogLevel, PlanningEvent, Progress, Reason, RunMessage};
 
 pub use history::PlanningHistory;
 pub use settings::PlanningSettings;
@@ -251,11 +251,11 @@ impl Planner {
         let offline = offline::reflect_on_failure(report, number, next.filter(|_| revise));
         let status = if report.intents_done > 0 { ReflectionStatus::Partial } else { ReflectionStatus::Failure };
         // The evaluator is asked when its answer can change what comes next: a revision is possible.
-        let (evaluation, needed, made_by) = match self.model.as_ref().filter(|_| revise) {
+        let ((evaluation, evaluation_said), needed, made_by) = match self.model.as_ref().filter(|_| revise) {
             Some(model) => {
                 match model.reflect(progress, report, next.filter(|_| revise), &self.window_lines(), &ctx.cancel).await
                 {
-                    Ok((evaluation, needed)) => (evaluation, needed && revise, MadeBy::Model),
+                    Ok((evaluation, needed)) => ((evaluation, Vec::new()), needed && revise, MadeBy::Model),
                     Err(error) => {
                         ctx.log(LogLevel::Warn, format!("{error}; the reflection is the offline one"));
                         (offline, revise, MadeBy::Offline)
@@ -273,19 +273,21 @@ impl Planner {
                 actions: self.actions,
                 status,
                 evaluation,
+                evaluation_said,
                 plan_revision_needed: needed,
                 satisfaction: None,
                 made_by,
             },
         );
         let approach = next.filter(|_| needed)?;
-        self.revise(
-            ctx,
-            progress,
-            report.objective,
-            approach,
-            &format!("objective {number} failed: {}", report.reason),
+        let reason = Reason::said(
+            RunMessage::ObjectiveNotReached {
+                kind: report.kind.name().to_owned(),
+                attempts: u64::from(report.attempt),
+            },
+            format!("objective {number} failed: {}", report.reason),
         );
+        self.revise(ctx, progress, report.objective, approach, reason);
         Some(approach)
     }
 
@@ -296,7 +298,7 @@ impl Planner {
         progress: &mut ObjectiveProgress,
         objective: usize,
         approach: Approach,
-        reason: &str,
+        reason: Reason,
     ) {
         self.revisions += 1;
         let number = progress.objective_number(objective);
@@ -314,15 +316,22 @@ impl Planner {
             kind,
             approach,
             description: approach.describe().to_owned(),
+            description_said: Some(approach.said()),
             execution_plan_before: before,
             execution_plan_after: after,
         };
+        let (reason, reason_said) = reason.into_parts();
         ctx.log(LogLevel::Info, format!("plan revision {}: {reason}; next: {}", self.revisions, approach.describe()));
         self.write(
             ctx,
             PlanningEntry::Revision {
                 timestamp: now(),
-                revision: Revision { number: self.revisions, reason: reason.to_owned(), changes: vec![change] },
+                revision: Revision {
+                    number: self.revisions,
+                    reason,
+                    reason_said: reason_said.into_iter().collect(),
+                    changes: vec![change],
+                },
             },
         );
     }
@@ -369,10 +378,10 @@ impl Planner {
         };
         let current = progress.current_step().map(|s| progress.objective_number(s.index));
         let offline = interval_evaluation(progress, &recent, looping);
-        let (evaluation, made_by) = match (&self.model, status) {
+        let ((evaluation, evaluation_said), made_by) = match (&self.model, status) {
             (Some(model), ReflectionStatus::Failure | ReflectionStatus::Partial) => {
                 match model.reflect_interval(progress, &self.window_lines(), &ctx.cancel).await {
-                    Ok(evaluation) => (evaluation, MadeBy::Model),
+                    Ok(evaluation) => ((evaluation, Vec::new()), MadeBy::Model),
                     Err(error) => {
                         ctx.log(LogLevel::Warn, format!("{error}; the reflection is the offline one"));
                         (offline, MadeBy::Offline)
@@ -390,6 +399,7 @@ impl Planner {
                 actions: self.actions,
                 status,
                 evaluation,
+                evaluation_said,
                 plan_revision_needed: looping,
                 satisfaction: None,
                 made_by,
@@ -428,17 +438,30 @@ pub fn approach_plan(approach: Approach, before: &[String]) -> Vec<String> {
 }
 
 /// The offline look back over the last actions.
-fn interval_evaluation(progress: &ObjectiveProgress, recent: &[(String, String)], looping: bool) -> String {
+fn interval_evaluation(
+    progress: &ObjectiveProgress,
+    recent: &[(String, String)],
+    looping: bool,
+) -> (String, Vec<RunMessage>) {
     let listed: Vec<String> = recent.iter().map(|(a, r)| format!("{a} → {r}")).collect();
     let mut text = format!("{} so far. The last actions: {}.", progress.summary(), listed.join("; "));
-    if looping {
+    let outcome = if looping {
         text.push_str(" The same action did the same thing each time: the attempt stops and the plan is revised.");
+        "loop"
     } else if recent.iter().any(|(_, result)| result == "done") {
         text.push_str(" Some of them showed no visible change yet; the objective's judgement will tell.");
+        "unseen"
     } else {
         text.push_str(" Each had a visible effect; the plan stands.");
-    }
-    text
+        "visible"
+    };
+    // The actions themselves are listed under their objective; the look back says what they came to.
+    let said = RunMessage::ReflectionInterval {
+        done: progress.completed_objectives() as u64,
+        total: progress.total_objectives() as u64,
+        outcome: outcome.to_owned(),
+    };
+    (text, vec![said])
 }
 
 pub(crate) fn now() -> String {

@@ -301,32 +301,49 @@ pub fn is_action(intent: &Intent) -> bool {
 }
 
 /// A reflection on a failed attempt: what failed, on what page, and what comes next.
-pub fn reflect_on_failure(report: &AttemptReport, number: usize, next: Option<Approach>) -> String {
+pub fn reflect_on_failure(report: &AttemptReport, number: usize, next: Option<Approach>) -> (String, Vec<RunMessage>) {
     let mut text = format!(
         "Objective {number}, attempt {} ({}) failed: {}.",
         report.attempt,
         report.approach.describe(),
         report.reason
     );
+    // The objective and the attempt are said beside the reflection; the failure by its kind.
+    let mut said = vec![RunMessage::ObjectiveNotReached {
+        kind: report.kind.name().to_owned(),
+        attempts: u64::from(report.attempt),
+    }];
     if report.intents_done > 0 {
         text.push_str(&format!(
             " {} of the {} things it asks for were done before that.",
             report.intents_done, report.intents_total
         ));
+        said.push(RunMessage::ReflectionDoneBefore {
+            done: report.intents_done as u64,
+            total: report.intents_total as u64,
+        });
     }
     text.push_str(if report.at_rest {
         " The page was at rest, so looking again the same way would see the same."
     } else {
         " The page was still changing."
     });
+    said.push(RunMessage::ReflectionPage { at_rest: report.at_rest });
     match next {
-        Some(approach) => text.push_str(&format!(" Next: {} (not tried on this objective).", approach.describe())),
-        None if report.last_in_pass => {
-            text.push_str(" No attempt is left in this pass; the task loop decides what comes next.")
+        Some(approach) => {
+            text.push_str(&format!(" Next: {} (not tried on this objective).", approach.describe()));
+            said.extend([RunMessage::ReflectionNext, approach.said()]);
         }
-        None => text.push_str(" No other approach fits this failure that has not been tried or is allowed."),
+        None if report.last_in_pass => {
+            text.push_str(" No attempt is left in this pass; the task loop decides what comes next.");
+            said.push(RunMessage::ReflectionNoAttemptLeft);
+        }
+        None => {
+            text.push_str(" No other approach fits this failure that has not been tried or is allowed.");
+            said.push(RunMessage::ReflectionNoOtherApproach);
+        }
     }
-    text
+    (text, said)
 }
 
 /// The actions of the last window, all the same and changing nothing: a loop.
@@ -640,6 +657,42 @@ mod tests {
             more_below,
             last_in_pass: false,
         }
+    }
+
+    #[test]
+    fn a_look_back_at_a_failure_is_coded_piece_by_piece_for_the_studios_language() {
+        use planwright_runs::said::Lang;
+        let report = AttemptReport {
+            intents_done: 1,
+            intents_total: 2,
+            reason: "nothing on the page matches button \"Export\"".into(),
+            ..failed(FailureKind::NotFound, false)
+        };
+        let (text, said) = reflect_on_failure(&report, 2, Some(Approach::WaitForPage));
+        assert!(text.starts_with("Objective 2, attempt 1") && text.contains("button \"Export\""), "{text}");
+        assert_eq!(
+            said,
+            vec![
+                RunMessage::ObjectiveNotReached { kind: "not_found".into(), attempts: 1 },
+                RunMessage::ReflectionDoneBefore { done: 1, total: 2 },
+                RunMessage::ReflectionPage { at_rest: true },
+                RunMessage::ReflectionNext,
+                RunMessage::ApproachDescribed { approach: "wait_for_page".into() },
+            ]
+        );
+        let japanese: String = said.iter().map(|s| s.say(Lang::Ja).expect("every piece has Japanese words")).collect();
+        for words in ["必要なものがページにありません", "2 件のうち 1 件", "ページが落ち着くのを待ってから"]
+        {
+            assert!(japanese.contains(words), "{words} in {japanese}");
+        }
+        assert!(!japanese.contains(['{', '}']), "{japanese}");
+
+        let last = AttemptReport { last_in_pass: true, ..report };
+        assert_eq!(reflect_on_failure(&last, 2, None).1.last(), Some(&RunMessage::ReflectionNoAttemptLeft));
+        assert_eq!(
+            reflect_on_failure(&AttemptReport { last_in_pass: false, ..last }, 2, None).1.last(),
+            Some(&RunMessage::ReflectionNoOtherApproach)
+        );
     }
 
     #[test]

@@ -61,13 +61,15 @@ impl Runner<'_> {
         self.flush_evidence().await;
         if let Some(refused) = self.refusal(op).await? {
             self.record_refusal(&refused.reason);
-            self.record_action(op, format!("refused: {}", refused.reason), false, ActionEffect::Refused, Vec::new());
+            let result = EvidencePart::words(format!("refused: {}", refused.reason));
+            self.record_action(op, result, false, ActionEffect::Refused, Vec::new());
             return Err(refused);
         }
         let objective = self.scope.objective;
         let recovering = self.in_recovery();
         if let Some(why) = self.effects.repeat_refusal(objective, &op.describe()).filter(|_| !recovering) {
-            self.record_action(op, format!("not repeated: {why}"), false, ActionEffect::NotRepeated, Vec::new());
+            let result = EvidencePart::words(format!("not repeated: {why}"));
+            self.record_action(op, result, false, ActionEffect::NotRepeated, Vec::new());
             return Err(Failure { reason: why, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None });
         }
         let effect = if recovering {
@@ -102,7 +104,8 @@ impl Runner<'_> {
                 match session.fill_where(locator, &text, &options, &refusal).await {
                     Ok(Err(why)) => {
                         self.record_refusal(&why);
-                        self.record_action(op, format!("refused: {why}"), false, ActionEffect::Refused, Vec::new());
+                        let result = EvidencePart::words(format!("refused: {why}"));
+                        self.record_action(op, result, false, ActionEffect::Refused, Vec::new());
                         return Err(Failure::retry(FailureKind::Refused, why));
                     }
                     other => other.and_then(|filled| filled.map_err(BrowserError::Input)),
@@ -149,14 +152,14 @@ impl Runner<'_> {
                 match self.read_back(op, &report).await? {
                     Ok(proof) => {
                         // Its requests are the record's own field, not words in the result.
-                        let said = proof.as_ref().map(|p| p.text.clone()).unwrap_or_else(|| result_of(&report));
+                        let said = proof.clone().unwrap_or_else(|| result_of(&report));
                         self.proofs.extend(proof);
                         (said, Ok(Acted { report, effect }))
                     }
-                    Err(reason) => (reason.clone(), Err(Failure::retry(FailureKind::NoEffect, reason))),
+                    Err(reason) => (EvidencePart::words(&reason), Err(Failure::retry(FailureKind::NoEffect, reason))),
                 }
             }
-            Err(error) => (error.to_string(), Err(Failure::from(error))),
+            Err(error) => (EvidencePart::words(error.to_string()), Err(Failure::from(error))),
         };
         let action = self.record_action(op, result_text, outcome.is_ok(), done.0, done.1);
         // Every N actions, a look back; the same action doing the same thing again stops the attempt.
@@ -198,7 +201,7 @@ impl Runner<'_> {
     pub(super) fn record_action(
         &mut self,
         op: &Op,
-        result: String,
+        result: EvidencePart,
         succeeded: bool,
         effect: ActionEffect,
         requests: Vec<RequestSeen>,
@@ -208,7 +211,8 @@ impl Runner<'_> {
             action: op.describe(),
             tool_name: op.tool(),
             locator: op.locator().map(ToString::to_string),
-            result: self.ctx.secrets.redact(&result),
+            result: self.ctx.secrets.redact(&result.text),
+            result_said: result.said,
             succeeded,
             timestamp: crate::planning::now(),
             requests,
@@ -230,6 +234,8 @@ impl Runner<'_> {
         if let Some(action) = taken.filter(|a| a.effect == ActionEffect::Effectful) {
             action.effect = ActionEffect::Safe;
             action.result = self.ctx.secrets.redact(&format!("{} — {banner} may have taken it", action.result));
+            // The words now say more than the codes.
+            action.result_said.clear();
         }
     }
 

@@ -8,7 +8,8 @@ import { en } from './en';
 import { paramsOf } from './messages';
 import { ja } from './ja';
 import type { EvidencePart } from '../api/types/EvidencePart';
-import { sayApiError, sayCoded, sayEvidence, sayRun } from './said';
+import type { RunMessage } from '../api/types/RunMessage';
+import { sayAll, sayApiError, sayCoded, sayEvidence, sayRun } from './said';
 
 /**
  * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
@@ -210,3 +211,27 @@ describe('saying a step\'s evidence', () => {
   });
 });
 
+
+describe("saying the planning history's look back at a failed attempt", () => {
+  const said: RunMessage[] = [
+    { key: 'objective_not_reached', params: { kind: 'not_found', attempts: 2 } },
+    { key: 'reflection_done_before', params: { done: 1, total: 2 } },
+    { key: 'reflection_page', params: { at_rest: true } },
+    { key: 'reflection_next' },
+    { key: 'approach_described', params: { approach: 'scroll_to_find' } },
+  ];
+  const english = 'Objective 2, attempt 2 (wait for the page to settle before looking and judging) failed: nothing matches "Export".';
+
+  it('says every piece in Japanese, the approach tried next included', () => {
+    const japanese = sayAll('ja', english, said, '');
+    expect(japanese).toBe(
+      '2 回試しても達成できませんでした: 必要なものがページにありません。それまでに、求められた 2 件のうち 1 件はできていました。' +
+        'ページは落ち着いていたので、同じ見方でもう一度見ても同じです。次に試すこと（この目標ではまだ試していません）：ページをスクロールして対象を探す',
+    );
+  });
+
+  it('keeps the words of a look back with no codes, or with one this studio does not know', () => {
+    expect(sayAll('ja', english, [], '')).toBe(english);
+    expect(sayAll('ja', english, [...said, { key: 'reflection_from_a_newer_runner' } as unknown as RunMessage], '')).toBe(english);
+  });
+});

@@ -23,6 +23,7 @@ export interface PlanChangeView {
   kind: string;
   approach: Approach;
   description: string;
+  descriptionSaid: RunMessage | null;
   before: string[];
   after: string[];
 }
@@ -63,10 +64,12 @@ export type TimelineEntry = Base &
         actions: number;
         status: ReflectionStatus;
         evaluation: string;
+        /** The evaluation coded piece by piece (none: say its words, a model's). */
+        evaluationSaid: RunMessage[];
         revisionNeeded: boolean;
         madeBy: MadeBy;
       }
-    | { kind: 'revision'; number: number; reason: string; changes: PlanChangeView[] }
+    | { kind: 'revision'; number: number; reason: string; reasonSaid: RunMessage[]; changes: PlanChangeView[] }
     | { kind: 'pass'; iteration: number; max: number }
     | {
         kind: 'evaluated';
@@ -138,6 +141,7 @@ function entryOf(item: HistoryItem, steps: StepState[], previous: HistoryItem | 
           actions: e.actions,
           status: e.status,
           evaluation: e.evaluation,
+          evaluationSaid: e.evaluation_said ?? [],
           revisionNeeded: e.plan_revision_needed,
           madeBy: e.made_by,
         };
@@ -147,11 +151,13 @@ function entryOf(item: HistoryItem, steps: StepState[], previous: HistoryItem | 
         kind: 'revision',
         number: e.number,
         reason: e.reason,
+        reasonSaid: e.reason_said ?? [],
         changes: e.changes.map((c) => ({
           objective: objectiveRef(steps, c.objective),
           kind: String(c.kind),
           approach: c.approach,
           description: c.description,
+          descriptionSaid: c.description_said ?? null,
           before: c.execution_plan_before,
           after: c.execution_plan_after,
         })),

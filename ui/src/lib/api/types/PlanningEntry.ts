@@ -3,6 +3,7 @@ import type { MadeBy } from "./MadeBy";
 import type { PlanChange } from "./PlanChange";
 import type { ReflectionStatus } from "./ReflectionStatus";
 import type { ReflectionTrigger } from "./ReflectionTrigger";
+import type { RunMessage } from "./RunMessage";
 import type { SatisfactionEvaluation } from "./SatisfactionEvaluation";
 import type { TaskPlan } from "./TaskPlan";
 
@@ -22,7 +23,12 @@ attempt: number | null,
 /**
  * Actions carried out so far in the task.
  */
-actions: number, status: ReflectionStatus, evaluation: string, plan_revision_needed: boolean, 
+actions: number, status: ReflectionStatus, evaluation: string, 
+/**
+ * `evaluation`, coded piece by piece (said one after the other), when the runner wrote it;
+ * none for a model's words.
+ */
+evaluation_said?: Array<RunMessage>, plan_revision_needed: boolean, 
 /**
  * For `iteration`: the request's satisfaction after the pass.
  */
@@ -30,4 +36,8 @@ satisfaction: SatisfactionEvaluation | null, made_by: MadeBy, } | { "type": "rev
 /**
  * 1, 2 … within the node's run; at most `revision.max_revisions`.
  */
-number: number, reason: string, changes: Array<PlanChange>, };
+number: number, reason: string, 
+/**
+ * `reason`, coded piece by piece.
+ */
+reason_said?: Array<RunMessage>, changes: Array<PlanChange>, };
