@@ -355,7 +355,12 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
       await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
       rmSync(join(studio.workspace, 'bank', 'payments_oct.csv'));
       await runView(page).getByRole('button', { name: w('run.rerun') }).click();
-      await expect(page.getByText(w('readiness.problem.file_missing', { subject: 'bank/payments_oct.csv' }))).toBeVisible();
+      const refused = page.getByRole('alert').filter({ hasText: w('run.rerun') });
+      await expect(refused).toContainText(w('readiness.problem.file_missing', { subject: 'bank/payments_oct.csv' }));
+      // The run check beside it says so too, no longer that the file is there.
+      const check = page.getByRole('group', { name: w('readiness.title') });
+      await expect(check).toContainText(w('readiness.fileMissingStep', { node: 'read' }));
+      await expect(page.getByRole('button', { name: w('run.start'), exact: true })).toBeDisabled();
     });
   });
 }
