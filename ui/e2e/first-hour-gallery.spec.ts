@@ -8,7 +8,8 @@
 //   cd ui && npm run build && PLANWRIGHT_GALLERY=DIR npx playwright test e2e/first-hour-gallery.spec.ts
 //
 // On an older checkout: copy this file into its ui/e2e, build its `planwright` and UI, and run
-// the same command there. Pictures: DIR/<screen>-<lang>-<theme>.png, and the QA example's TC-03
+// the same command there (PLANWRIGHT_BIN naming its binary). That is why it holds its own plans
+// and helpers rather than importing plans.ts and studio.ts's: an older checkout has neither. Pictures: DIR/<screen>-<lang>-<theme>.png, and the QA example's TC-03
 // evidence as DIR/qa-tc03-evidence.png.
 import { createServer, type Server } from 'node:http';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

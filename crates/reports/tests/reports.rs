@@ -355,9 +355,12 @@ fn the_runners_coded_evidence_and_recovery_steps_are_said_in_japanese() {
         objective(3, "portal", "recovery_inserted", recovery.clone(), None),
         objective(4, "portal", "completed", recovery, None),
         objective(5, "portal", "completed", done, None),
-        event(6, json!({"type": "log", "node": "portal", "level": "warn",
+        event(
+            6,
+            json!({"type": "log", "node": "portal", "level": "warn",
             "message": "sum of “amount”: 2 values are not numbers and were left out.",
-            "said": {"key": "values_not_numbers", "params": {"op": "sum", "field": "amount", "count": 2}}})),
+            "said": {"key": "values_not_numbers", "params": {"op": "sum", "field": "amount", "count": 2}}}),
+        ),
         // A look back at a failed attempt and the revision it led to, as the runner codes them.
         event(
             6,

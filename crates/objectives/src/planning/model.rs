@@ -401,8 +401,8 @@ impl ModelHelp {
         };
         let missing = self.ask(ask, &values, cancel).await?;
         let constraints = strings(&missing["constraints"]);
-        let names: Vec<&str> = allowed.iter().map(|a| approach_id(*a)).collect();
-        let listed: Vec<String> = allowed.iter().map(|a| format!("- {}: {}", approach_id(*a), a.describe())).collect();
+        let names: Vec<&str> = allowed.iter().map(|a| a.name()).collect();
+        let listed: Vec<String> = allowed.iter().map(|a| format!("- {}: {}", a.name(), a.describe())).collect();
         let schema = json!({
             "type": "object",
             "properties": {"reasoning": {"type": "string"}, "approach": {"type": "string", "enum": names}},
@@ -420,13 +420,10 @@ impl ModelHelp {
         let ask =
             Ask { prompt: "planning_continue", tier: Tier::Creative, max_tokens: 600, name: "continuation", schema };
         let answer = self.ask(ask, &values, cancel).await?;
-        let approach = answer["approach"]
-            .as_str()
-            .and_then(|id| allowed.iter().copied().find(|a| approach_id(*a) == id))
-            .ok_or_else(|| ModelError {
-                message: "the continuation named no allowed approach".into(),
-                retriable: true,
-            })?;
+        let approach =
+            answer["approach"].as_str().and_then(|id| allowed.iter().copied().find(|a| a.name() == id)).ok_or_else(
+                || ModelError { message: "the continuation named no allowed approach".into(), retriable: true },
+            )?;
         Ok((constraints, approach, answer["reasoning"].as_str().unwrap_or_default().to_owned()))
     }
 
@@ -469,38 +466,10 @@ fn bound_for(requirements: &[RequirementItem], progress: &ObjectiveProgress, nam
     }
 }
 
-/// An approach as a model names it.
-fn approach_id(approach: Approach) -> &'static str {
-    match approach {
-        Approach::AsWritten => "as_written",
-        Approach::WaitForPage => "wait_for_page",
-        Approach::ScrollToFind => "scroll_to_find",
-        Approach::TextLocator => "text_locator",
-        Approach::ReloadPage => "reload_page",
-        Approach::ModelDecides => "model_decides",
-        Approach::PersonDetail => "person_detail",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::progress::ObjectiveTransitions;
-
-    #[test]
-    fn every_approach_has_the_id_its_record_spells() {
-        for approach in [
-            Approach::AsWritten,
-            Approach::WaitForPage,
-            Approach::ScrollToFind,
-            Approach::TextLocator,
-            Approach::ReloadPage,
-            Approach::ModelDecides,
-            Approach::PersonDetail,
-        ] {
-            assert_eq!(serde_json::to_value(approach).unwrap(), approach_id(approach));
-        }
-    }
 
     #[test]
     fn objectives_are_listed_with_their_state_for_the_evaluator() {
