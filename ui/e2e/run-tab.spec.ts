@@ -54,7 +54,7 @@ ${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `  - id: note_${n}\n    block: report.writ
         - {case: TC-02, passed: false}
 `;
 
-/** A browser step's evidence written to the work folder, then a question about it. */
+/** A browser step's evidence and a report written to the work folder, then a question about them. */
 const evidencePlan = (page: string) => `apiVersion: planwright/v1
 id: e2e_evidence
 version: 1.0.0
@@ -67,9 +67,13 @@ graph:
     after: [open]
     in: {path: evidence/welcome.png}
     out: {path: shot}
+  - id: summary
+    block: report.write
+    after: [shot]
+    in: {data: {checked: welcome}, format: json, path: evidence/summary.json}
   - id: signoff
     block: ui.confirmation
-    after: [shot]
+    after: [summary]
     in: {message: "Is the evidence right?"}
 `;
 
@@ -273,6 +277,8 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
       const sofar = page.getByRole('region', { name: w('results.sofar') });
       await expect(sofar.getByRole('button', { name: 'welcome.png' })).toHaveAttribute('aria-expanded', 'true');
       await expect(sofar.getByRole('img', { name: 'welcome.png' })).toBeVisible();
+      // And the report it wrote, beside it.
+      await expect(sofar.getByRole('button', { name: 'summary.json' })).toBeVisible();
       await snap(page, 'results-so-far');
     });
   });
