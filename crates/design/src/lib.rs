@@ -255,6 +255,9 @@ impl DesignEngine<'_> {
         .await
     }
 
+    /// The stages one after the other: the instruction read and the candidate blocks found,
+    /// the offline design (or the questions instead of a plan), the model's design, the words
+    /// bound to the data, the words used nowhere asked about, validation and repair, the result.
     async fn generate_inner(
         &self,
         request: &DesignRequest,
@@ -262,50 +265,21 @@ impl DesignEngine<'_> {
         progress: &(dyn Fn(DesignStage) + Sync),
     ) -> Result<GeneratedPlan, DesignError> {
         let started = Instant::now();
-        let options = &request.options;
-        let (redacted, reading) = read_request(request)?;
-        let secrets: Vec<String> = redacted.secrets.iter().map(|s| s.name.clone()).collect();
-        let language = reading.language;
-        progress(DesignStage::Candidates);
-        let search = SearchOptions { top_k: options.topk_per_category, pinned: request.pinned.clone() };
-        let found = self.retriever.search(&redacted.text, &search, cancel).await?;
-        let mut warnings = found.warnings.clone();
-        let candidates = found.hits;
-
-        let (templates, fitted) = self.templates_for(request, &redacted.text, &reading);
-        let composing = request.apply_mode == ApplyMode::Compose;
+        let read = self.read(request, cancel, progress).await?;
         progress(DesignStage::Offline);
         let offline = offline::design(
-            &reading,
+            &read.reading,
             self.catalog,
-            if composing { &templates } else { &[] },
-            options,
-            &secrets,
+            if read.composing { &read.templates } else { &[] },
+            &request.options,
+            &read.secrets,
             &request.answers,
         );
-        // An instruction that does not say what to read, do or write gets questions, no plan.
-        let mut unsaid = understanding::unsaid(
-            &reading,
-            &redacted.text,
-            composing && !templates.is_empty(),
-            request.answers.contains_key("instruction.do"),
-        );
-        let mut refused = !unsaid.is_empty();
-        let mut notes = offline.notes.clone();
-        if !fitted.is_empty() {
-            notes.push(DesignNote::TemplatesFit { templates: fitted.join(", ") });
-        }
+        let mut draft = Draft::offline(request, &read, &offline);
         let calls = Arc::new(CallCounter::default());
-        let mut provenance = Provenance::Offline;
-        let mut plan = offline.plan.clone();
-        if refused {
-            plan.graph.clear();
-            plan.ui = None;
-        }
-        let mut first_by = AttemptBy::Offline;
         let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {
             let redact: Arc<dyn Redact> = Arc::new(SecretValues(
-                redacted.secrets.iter().map(|s| (s.value().to_owned(), s.name.clone())).collect(),
+                read.redacted.secrets.iter().map(|s| (s.value().to_owned(), s.name.clone())).collect(),
             ));
             (RecordedClient::new(client.clone(), calls.clone(), redact), *prompts)
         });
@@ -313,124 +287,173 @@ impl DesignEngine<'_> {
             client,
             prompts,
             catalog: self.catalog,
-            options,
+            options: &request.options,
             cancel,
             progress,
         });
         // In llm-only mode the model sees no template, in design or in repair.
-        let shown_templates: &[TemplateSpec] = if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &templates };
-        if let Some(designer) = designer.as_ref().filter(|_| !refused) {
-            let client = designer.client;
-            let allowed = self.offered_blocks(&candidates, &templates, request);
-            let documents = planwright_documents::documents_for_prompt(&request.documents, options.max_docs_chars);
-            let input = model::ModelInput {
-                instruction: &redacted.text,
-                documents: &documents,
-                blocks: &allowed,
-                templates: shown_templates,
-                secrets: &secrets,
-            };
-            match designer.design(&input).await {
-                Ok((mut designed, summary)) => {
-                    if composing {
-                        merge_composed(&mut designed, &offline);
-                    }
-                    plan = designed;
-                    provenance = Provenance::Model {
-                        provider: client.provider(),
-                        model: client.model(planwright_llm::Tier::Creative),
-                    };
-                    first_by = AttemptBy::Model;
-                    if !summary.is_empty() {
-                        notes.insert(0, DesignNote::ModelSummary { text: summary });
-                    }
-                }
-                Err(e) => {
-                    warnings.push(format!("the model's design could not be used ({e}); the offline design stands"));
-                    notes.push(DesignNote::ModelAnswerUnusable);
-                }
-            }
+        let shown_templates: &[TemplateSpec] =
+            if request.apply_mode == ApplyMode::LlmOnly { &[] } else { &read.templates };
+        if let Some(designer) = designer.as_ref().filter(|_| !draft.refused()) {
+            self.draft_by_model(&mut draft, designer, request, &read, shown_templates, &offline).await;
         }
-
-        apply_input_answers(&mut plan, &request.answers);
-        // The words bound to the real columns of the work folder's files, the model's plan too.
-        let (mut column_questions, bound, unused_values) = match self.files {
-            Some(files) => {
-                let binding = binding::bind_columns(
-                    &mut plan,
-                    self.catalog,
-                    files,
-                    &reading.value_words,
-                    &reading.mentioned_words,
-                );
-                notes.extend(binding.notes);
-                (binding.questions, binding.bound, binding.unused_values)
-            }
-            None => (Vec::new(), Vec::new(), Vec::new()),
-        };
-        // A column asked before and answered (the chat, `--answers`) is the person's choice.
-        column_questions.retain(|question| {
-            let answer = request.answers.get(&question.var).filter(|a| !a.is_null() && a.as_str() != Some(""));
-            if let Some(answer) = answer {
-                plan.vars.insert(question.var.clone(), answer.clone());
-            }
-            answer.is_none()
-        });
-        // A number, or a value of the data, said and used nowhere is a condition or a limit
-        // lost: asked, not dropped — when nothing else is asked (an open question is anyway).
-        let asks_nothing = column_questions.is_empty() && !plan.vars.values().any(Value::is_null);
-        let checks_use =
-            asks_nothing && !refused && !request.answers.contains_key("instruction.do") && templates.is_empty();
-        let unused = understanding::unused_numbers(&redacted.text, &plan).into_iter().chain(unused_values).next();
-        if let Some(phrase) = unused.filter(|_| checks_use) {
-            unsaid = vec![(understanding::Part::Do, Some(phrase.clone()))];
-            refused = true;
-            plan.graph.clear();
-            plan.ui = None;
+        apply_input_answers(&mut draft.plan, &request.answers);
+        draft.bound = self.bind_to_data(&mut draft, request, &read);
+        refuse_words_used_nowhere(&mut draft, request, &read);
+        if draft.plan.description.is_none() {
+            draft.plan.description = Some(read.redacted.text.chars().take(500).collect());
         }
-        if plan.description.is_none() {
-            plan.description = Some(redacted.text.chars().take(500).collect());
-        }
-        let first = plan.clone();
+        let refused = draft.refused();
         let repairing = Repairing {
-            designer: designer.as_ref().filter(|_| matches!(provenance, Provenance::Model { .. }) && !refused),
+            designer: designer.as_ref().filter(|_| matches!(draft.provenance, Provenance::Model { .. }) && !refused),
             templates: shown_templates,
-            secrets: &secrets,
-            rounds: if refused { 0 } else { options.max_attempts },
+            secrets: &read.secrets,
+            rounds: if refused { 0 } else { request.options.max_attempts },
             cancel,
             progress,
         };
-        let Rounds { attempts, best, dry_ms } =
-            self.validate_and_repair(plan, first_by, &repairing, &mut warnings).await;
-        let errors = |f: &[Finding]| f.iter().filter(|f| f.is_error()).count();
+        let plan = std::mem::take(&mut draft.plan);
+        let rounds = self.validate_and_repair(plan, draft.first_by, &repairing, &mut draft.warnings).await;
         // Cancelled (a model call cut short reads as a failed one): nothing stands, nothing is recorded.
         if cancel.is_cancelled() {
             return Err(DesignError::Cancelled);
         }
-        let (plan, findings) = best;
-        let valid = errors(&findings) == 0 && !refused;
+        let spent = Spent {
+            model_calls: calls.calls.load(Ordering::Relaxed),
+            input_tokens: calls.input.load(Ordering::Relaxed),
+            output_tokens: calls.output.load(Ordering::Relaxed),
+            started,
+        };
+        Ok(self.result(request, &read, &offline, draft, rounds, spent))
+    }
+
+    /// The instruction read, the catalog's candidate blocks ranked for it, the templates to use.
+    async fn read(
+        &self,
+        request: &DesignRequest,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(DesignStage) + Sync),
+    ) -> Result<Read, DesignError> {
+        let (redacted, reading) = read_request(request)?;
+        let secrets = redacted.secrets.iter().map(|s| s.name.clone()).collect();
+        progress(DesignStage::Candidates);
+        let search = SearchOptions { top_k: request.options.topk_per_category, pinned: request.pinned.clone() };
+        let found = self.retriever.search(&redacted.text, &search, cancel).await?;
+        let (templates, fitted) = self.templates_for(request, &redacted.text, &reading);
+        Ok(Read {
+            redacted,
+            reading,
+            secrets,
+            candidates: found.hits,
+            search_warnings: found.warnings,
+            templates,
+            fitted,
+            composing: request.apply_mode == ApplyMode::Compose,
+        })
+    }
+
+    /// The model's design in place of the offline one (composed templates kept); the offline
+    /// one stands when the model's cannot be used.
+    async fn draft_by_model(
+        &self,
+        draft: &mut Draft,
+        designer: &model::ModelDesigner<'_>,
+        request: &DesignRequest,
+        read: &Read,
+        shown_templates: &[TemplateSpec],
+        offline: &offline::Designed,
+    ) {
+        let client = designer.client;
+        let allowed = self.offered_blocks(&read.candidates, &read.templates, request);
+        let documents = planwright_documents::documents_for_prompt(&request.documents, request.options.max_docs_chars);
+        let input = model::ModelInput {
+            instruction: &read.redacted.text,
+            documents: &documents,
+            blocks: &allowed,
+            templates: shown_templates,
+            secrets: &read.secrets,
+        };
+        match designer.design(&input).await {
+            Ok((mut designed, summary)) => {
+                if read.composing {
+                    merge_composed(&mut designed, offline);
+                }
+                draft.plan = designed;
+                draft.provenance = Provenance::Model {
+                    provider: client.provider(),
+                    model: client.model(planwright_llm::Tier::Creative),
+                };
+                draft.first_by = AttemptBy::Model;
+                if !summary.is_empty() {
+                    draft.notes.insert(0, DesignNote::ModelSummary { text: summary });
+                }
+            }
+            Err(e) => {
+                draft.warnings.push(format!("the model's design could not be used ({e}); the offline design stands"));
+                draft.notes.push(DesignNote::ModelAnswerUnusable);
+            }
+        }
+    }
+
+    /// The words bound to the real columns of the work folder's files, the model's plan too; a
+    /// column asked before and answered (the chat, `--answers`) is the person's choice.
+    fn bind_to_data(&self, draft: &mut Draft, request: &DesignRequest, read: &Read) -> Bound {
+        let Some(files) = self.files else { return Bound::default() };
+        let binding = binding::bind_columns(
+            &mut draft.plan,
+            self.catalog,
+            files,
+            &read.reading.value_words,
+            &read.reading.mentioned_words,
+        );
+        draft.notes.extend(binding.notes);
+        let mut questions = binding.questions;
+        questions.retain(|question| {
+            let answer = request.answers.get(&question.var).filter(|a| !a.is_null() && a.as_str() != Some(""));
+            if let Some(answer) = answer {
+                draft.plan.vars.insert(question.var.clone(), answer.clone());
+            }
+            answer.is_none()
+        });
+        Bound { questions, columns: binding.bound, unused_values: binding.unused_values }
+    }
+
+    /// What the engine returns: the best attempt, its questions, notes and metrics.
+    fn result(
+        &self,
+        request: &DesignRequest,
+        read: &Read,
+        offline: &offline::Designed,
+        mut draft: Draft,
+        rounds: Rounds,
+        spent: Spent,
+    ) -> GeneratedPlan {
+        let language = read.reading.language;
+        let Rounds { attempts, best: (plan, findings), dry_ms } = rounds;
+        let refused = draft.refused();
+        let valid = findings.iter().all(|f| !f.is_error()) && !refused;
         let requirements = if refused {
-            understanding::questions(&unsaid, language)
+            understanding::questions(&draft.unsaid, language)
         } else {
             let mut requirements = build_requirements(&plan, &findings, self.catalog, language);
-            requirements::offer_columns(&mut requirements, &column_questions, language);
+            requirements::offer_columns(&mut requirements, &draft.bound.questions, language);
             requirements
         };
-        notes.extend(pinned_but_unused(&request.pinned, &plan));
-        let suggestions = suggestions(refused, valid, templates.is_empty(), language);
+        draft.notes.extend(pinned_but_unused(&request.pinned, &plan));
+        let suggestions = suggestions(refused, valid, read.templates.is_empty(), language);
         let mut conflicts = offline.conflicts.clone();
         conflicts.dedup();
         let templates_used: Vec<String> = match request.apply_mode {
             ApplyMode::Compose => offline.composed.iter().map(|c| c.template.clone()).collect(),
-            ApplyMode::Hint if matches!(provenance, Provenance::Model { .. }) => {
-                templates.iter().map(|t| t.id.clone()).collect()
+            ApplyMode::Hint if matches!(draft.provenance, Provenance::Model { .. }) => {
+                read.templates.iter().map(|t| t.id.clone()).collect()
             }
             _ => Vec::new(),
         };
         let metrics = GenerationMetrics {
             at: now_rfc3339(),
             language: language.code().into(),
-            provenance: match &provenance {
+            provenance: match &draft.provenance {
                 Provenance::Offline => "offline".into(),
                 Provenance::Model { model, .. } => model.clone(),
             },
@@ -441,39 +464,41 @@ impl DesignEngine<'_> {
             valid,
             requirements: requirements.iter().filter(|r| r.asked()).count(),
             dry_run_ms: dry_ms,
-            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            duration_ms: spent.started.elapsed().as_secs_f64() * 1000.0,
             blocks: blocks_of(&plan),
             templates: templates_used.clone(),
-            model_calls: calls.calls.load(Ordering::Relaxed),
-            input_tokens: calls.input.load(Ordering::Relaxed),
-            output_tokens: calls.output.load(Ordering::Relaxed),
+            model_calls: spent.model_calls,
+            input_tokens: spent.input_tokens,
+            output_tokens: spent.output_tokens,
         };
         if let Some(path) = &self.metrics {
             if let Err(e) = metrics::append(path, &metrics) {
-                warnings.push(format!("the metrics line could not be written to {}: {e}", path.display()));
+                draft.warnings.push(format!("the metrics line could not be written to {}: {e}", path.display()));
             }
         }
-        let origins = origins::origins(&plan, &redacted.text, &bound, &request.answers);
-        Ok(GeneratedPlan {
+        let origins = origins::origins(&plan, &read.redacted.text, &draft.bound.columns, &request.answers);
+        // From the first attempt's plan (attempt 1 is always made).
+        let diff = attempts.first().map(|first| diff_plans(&first.plan, &plan)).unwrap_or_default();
+        GeneratedPlan {
             origins,
-            diff: diff_plans(&first, &plan),
+            diff,
             plan,
-            reasoning: notes.iter().map(|note| note.text(language)).collect(),
-            notes,
-            provenance,
-            candidates,
+            reasoning: draft.notes.iter().map(|note| note.text(language)).collect(),
+            notes: draft.notes,
+            provenance: draft.provenance,
+            candidates: read.candidates.clone(),
             templates_used,
             requirements,
             findings,
             attempts,
             conflicts,
-            warnings,
+            warnings: draft.warnings,
             suggestions,
             valid,
             refused,
             language,
             metrics,
-        })
+        }
     }
 
     /// Validates the first design, then repairs it round by round (the model's repair when the
@@ -629,6 +654,110 @@ struct Rounds {
     attempts: Vec<Attempt>,
     best: (Plan, Vec<Finding>),
     dry_ms: f64,
+}
+
+/// The instruction as read, with what the catalog and the templates offer for it.
+struct Read {
+    redacted: credentials::Redacted,
+    reading: Reading,
+    /// The secrets' names (their values are never in the plan).
+    secrets: Vec<String>,
+    candidates: Vec<Hit>,
+    /// What the search could not do (embeddings unavailable …).
+    search_warnings: Vec<String>,
+    templates: Vec<TemplateSpec>,
+    /// The templates fitted to the instruction's own words, by id.
+    fitted: Vec<String>,
+    composing: bool,
+}
+
+/// A design in progress: the plan so far, and what was said of it.
+struct Draft {
+    plan: Plan,
+    notes: Vec<DesignNote>,
+    warnings: Vec<String>,
+    /// What the instruction leaves out (what to read, do or write; a word used nowhere): when
+    /// any, no plan but these questions.
+    unsaid: Vec<(understanding::Part, Option<String>)>,
+    provenance: Provenance,
+    first_by: AttemptBy,
+    /// Its words bound to the work folder's data.
+    bound: Bound,
+}
+
+impl Draft {
+    /// The offline design, or — when the instruction does not say what to read, do or write —
+    /// no plan.
+    fn offline(request: &DesignRequest, read: &Read, offline: &offline::Designed) -> Draft {
+        let unsaid = understanding::unsaid(
+            &read.reading,
+            &read.redacted.text,
+            read.composing && !read.templates.is_empty(),
+            request.answers.contains_key("instruction.do"),
+        );
+        let mut notes = offline.notes.clone();
+        if !read.fitted.is_empty() {
+            notes.push(DesignNote::TemplatesFit { templates: read.fitted.join(", ") });
+        }
+        let mut draft = Draft {
+            plan: offline.plan.clone(),
+            notes,
+            warnings: read.search_warnings.clone(),
+            unsaid: Vec::new(),
+            provenance: Provenance::Offline,
+            first_by: AttemptBy::Offline,
+            bound: Bound::default(),
+        };
+        if !unsaid.is_empty() {
+            draft.refuse(unsaid);
+        }
+        draft
+    }
+
+    fn refused(&self) -> bool {
+        !self.unsaid.is_empty()
+    }
+
+    /// No plan, but the questions for `unsaid`.
+    fn refuse(&mut self, unsaid: Vec<(understanding::Part, Option<String>)>) {
+        self.unsaid = unsaid;
+        self.plan.graph.clear();
+        self.plan.ui = None;
+    }
+}
+
+/// The plan's words bound to the data: the columns still to ask about, those bound, and the
+/// values of the data the instruction names but the plan does not use.
+#[derive(Default)]
+struct Bound {
+    questions: Vec<binding::ColumnQuestion>,
+    columns: Vec<String>,
+    unused_values: Vec<String>,
+}
+
+/// What one generation cost: the model's calls and tokens, and when it started.
+struct Spent {
+    model_calls: u32,
+    input_tokens: u64,
+    output_tokens: u64,
+    started: Instant,
+}
+
+/// A number, or a value of the data, said and used nowhere is a condition or a limit lost:
+/// asked, not dropped — when nothing else is asked (an open question is anyway).
+fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &Read) {
+    let asks_nothing = draft.bound.questions.is_empty() && !draft.plan.vars.values().any(Value::is_null);
+    let answered_do = request.answers.contains_key("instruction.do");
+    if !asks_nothing || draft.refused() || answered_do || !read.templates.is_empty() {
+        return;
+    }
+    let unused = understanding::unused_numbers(&read.redacted.text, &draft.plan)
+        .into_iter()
+        .chain(draft.bound.unused_values.iter().cloned())
+        .next();
+    if let Some(phrase) = unused {
+        draft.refuse(vec![(understanding::Part::Do, Some(phrase))]);
+    }
 }
 
 /// The instruction as the engine reads it: checked, completed with the answers to what the job
