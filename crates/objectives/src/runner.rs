@@ -1085,8 +1085,7 @@ fn target_texts(intent: &Intent) -> Vec<String> {
     intent.names.iter().chain([&intent.phrase]).map(|t| crate::text::fold(t)).filter(|t| !t.is_empty()).collect()
 }
 
-/// What an action report says happened, in a few words.
-/// What an action did, as its record says it: coded where the runner's words say all of it
+/// What an action did, in a few words, as its record says it: coded where the runner's words say all of it
 /// (the elements that came and went are the page's, in their own words).
 fn result_of(report: &ActionReport) -> EvidencePart {
     if let Some(file) = report.downloads.first() {

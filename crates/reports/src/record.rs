@@ -38,7 +38,6 @@ pub struct RunRecord {
     pub nodes: Vec<NodeRecord>,
 }
 
-/// One node's execution (a node path: `read`, `each[2]/extract`).
 /// A line a node logged: its English words, and the same as a code when the engine said it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Logged {
@@ -46,6 +45,7 @@ pub struct Logged {
     pub said: Option<RunMessage>,
 }
 
+/// One node's execution (a node path: `read`, `each[2]/extract`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeRecord {
     pub path: String,
