@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect } from './studio';
+import { test, expect, typePlan } from './studio';
 import { withStalledModel } from './stalledModel';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -215,4 +215,20 @@ withStalledModel('a cancelled generation leaves the plan in the editor as it was
   await expect(page.getByText('Generation cancelled; the plan in the editor is as it was.')).toBeVisible();
   await expect(generateButton(page)).toBeEnabled();
   expect(await editorText(page)).toBe(before);
+});
+
+test('a plan pasted over the step being inspected: the inspector lets the step go rather than call the text unreadable', async ({ page, studio }) => {
+  void studio;
+  const plan = (id: string) => `apiVersion: planwright/v1\nid: e2e_pasted\nversion: 1.0.0\ngraph:\n  - id: ${id}\n    block: report.write\n    in: {data: {n: 1}, format: json, path: out/n.json}\n`;
+  await page.getByRole('tab', { name: 'Design' }).click();
+  await typePlan(page, plan('save'));
+  await page.locator('.cm-line', { hasText: 'block: report.write' }).click();
+  const step = page.getByLabel('Step to edit');
+  await expect(step).toHaveValue('save');
+
+  await typePlan(page, plan('write_total'));
+  await expect(page.getByText('This step cannot be read from the text as it is; fix the text first.')).toHaveCount(0);
+  await expect(step).toHaveValue('');
+  await page.locator('.cm-line', { hasText: 'block: report.write' }).click();
+  await expect(step).toHaveValue('write_total');
 });

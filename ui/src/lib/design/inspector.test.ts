@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BlockInfo } from '../api/types/BlockInfo';
 import type { PortInfo } from '../api/types/PortInfo';
 import type { Step } from '../api/types/Step';
-import { choicesFor, columnChoices, connection, fieldKind, fieldValue, findNode, fits, nodeAt, sampleOf, shortSample, valueText, wholeReference } from './inspector';
+import { choicesFor, columnChoices, connection, fieldKind, fieldValue, findNode, fits, nodeAt, sampleOf, shortSample, stillInspected, valueText, wholeReference } from './inspector';
 
 const port = (name: string, type: string, over: Partial<PortInfo> = {}): PortInfo => ({ name, type, required: false, description: { en: '', ja: '' }, ...over });
 const block = (id: string, inputs: PortInfo[], outputs: PortInfo[]): BlockInfo =>
@@ -84,6 +84,14 @@ describe('the node inspector', () => {
     const read = findNode(PLAN, 'read')!;
     expect(connection(catalog.get('transforms.filter')!, read, catalog)).toEqual({ input: 'items', reference: '${read.rows}' });
     expect(connection(catalog.get('excel.read_data')!, read, catalog)).toBeNull();
+  });
+
+  it('stops inspecting a node the text no longer has, but not while the text cannot be read', () => {
+    const plan = (id: string) => `id: p\ngraph:\n  - id: ${id}\n    block: report.write\n`;
+    expect(stillInspected(plan('save'), 'save')).toBe('save');
+    expect(stillInspected(plan('read'), 'save')).toBeNull();
+    expect(stillInspected('id: p\ngraph: [\n  - id: read', 'save')).toBe('save');
+    expect(stillInspected(plan('save'), null)).toBeNull();
   });
 
   it('knows the node the editor cursor is in, inside loop bodies too', () => {

@@ -58,6 +58,16 @@ export function findNode(text: string, path: string): PlanNode | null {
 }
 
 /**
+ * The node still to inspect after the text changed: `path` while the text has it, or while the
+ * text cannot be read (the inspector says so until it is mended); none once the text reads
+ * without it (a plan pasted over, the node renamed or deleted).
+ */
+export function stillInspected(text: string, path: string | null): string | null {
+  if (path === null || readPlan(text) === null) return path;
+  return findNode(text, path) ? path : null;
+}
+
+/**
  * The node the editor's cursor is in: its path (`id`, or `loop/inner` inside a loop's body), the
  * innermost node whose entry in a `graph:` list holds `offset`; null outside every node or when
  * the text cannot be read.
