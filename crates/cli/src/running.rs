@@ -351,8 +351,6 @@ pub fn list(format: Format) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The runs as a table with a header, columns aligned to their widest value, start times in
-/// local time (UTC, said so, when the local offset is unknown).
 /// A run's status in words; a run that succeeded with a step not passed (a browser step's
 /// objectives unmet) is not called a success.
 fn status_words(run: &planwright_runs::RunSummary) -> String {
@@ -362,6 +360,8 @@ fn status_words(run: &planwright_runs::RunSummary) -> String {
     }
 }
 
+/// The runs as a table with a header, columns aligned to their widest value, start times in
+/// local time (UTC, said so, when the local offset is unknown).
 fn runs_table(runs: &[planwright_runs::RunSummary], offset: Option<time::UtcOffset>) -> String {
     if runs.is_empty() {
         return "no runs recorded yet; start one with `planwright run PLAN.yaml`\n".into();

@@ -283,6 +283,9 @@ impl TaskLoop<'_, '_> {
             } else {
                 ReflectionStatus::Failure
             };
+            // One rounding for the words and the codes, so that both say the same percent.
+            let (percent, done_at) =
+                ((evaluation.overall_score * 100.0).round() as u64, (threshold * 100.0).round() as u64);
             let reflection = Reflection {
                 trigger: ReflectionTrigger::Iteration,
                 objective: None,
@@ -290,11 +293,8 @@ impl TaskLoop<'_, '_> {
                 actions: 0,
                 status,
                 evaluation: format!(
-                    "Pass {}: the request is satisfied to {:.0} % (done at {:.0} %). {}",
-                    self.iteration,
-                    evaluation.overall_score * 100.0,
-                    threshold * 100.0,
-                    evaluation.quality_assessment
+                    "Pass {}: the request is satisfied to {percent} % (done at {done_at} %). {}",
+                    self.iteration, evaluation.quality_assessment
                 ),
                 // Coded only when all of it is: a model's assessment is shown as it wrote it.
                 evaluation_said: evaluation
@@ -302,11 +302,7 @@ impl TaskLoop<'_, '_> {
                     .as_ref()
                     .map(|assessment| {
                         vec![
-                            RunMessage::ReflectionPass {
-                                pass: u64::from(self.iteration),
-                                percent: (evaluation.overall_score * 100.0).round() as u64,
-                                threshold: (threshold * 100.0).round() as u64,
-                            },
+                            RunMessage::ReflectionPass { pass: u64::from(self.iteration), percent, threshold: done_at },
                             assessment.clone(),
                         ]
                     })

@@ -63,8 +63,9 @@ export function findNode(text: string, path: string): PlanNode | null {
  * without it (a plan pasted over, the node renamed or deleted).
  */
 export function stillInspected(text: string, path: string | null): string | null {
-  if (path === null || readPlan(text) === null) return path;
-  return findNode(text, path) ? path : null;
+  const doc = path === null ? null : readPlan(text);
+  if (path === null || doc === null) return path;
+  return locate(doc, path) ? path : null;
 }
 
 /**

@@ -9,7 +9,7 @@ import { paramsOf } from './messages';
 import { ja } from './ja';
 import type { EvidencePart } from '../api/types/EvidencePart';
 import type { RunMessage } from '../api/types/RunMessage';
-import { sayAll, sayApiError, sayCoded, sayEvidence, sayRun } from './said';
+import { sayAll, sayApiError, sayCoded, sayEvidence, sayRun, sayWords } from './said';
 
 /**
  * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
@@ -228,6 +228,11 @@ describe("saying the planning history's look back at a failed attempt", () => {
       '2 回試しても達成できませんでした: 必要なものがページにありません。それまでに、求められた 2 件のうち 1 件はできていました。' +
         'ページは落ち着いていたので、同じ見方でもう一度見ても同じです。次に試すこと（この目標ではまだ試していません）：ページをスクロールして対象を探す',
     );
+  });
+
+  it('is the runner\'s own words in English, which name the element the codes leave out', () => {
+    expect(sayWords('en', english, said)).toBe(english);
+    expect(sayWords('ja', english, said)).toBe(sayAll('ja', english, said, ''));
   });
 
   it('keeps the words of a look back with no codes, or with one this studio does not know', () => {

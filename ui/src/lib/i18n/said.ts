@@ -58,6 +58,15 @@ export function sayAll(lang: Lang, english: string, said: readonly Said[] | null
 }
 
 /**
+ * The runner's words as it wrote them in English (they say more than the codes: the element,
+ * the page), its codes said one after the other in another language; as the report's
+ * `Words::all` with no separator.
+ */
+export function sayWords(lang: Lang, english: string, said: readonly Said[] | null | undefined): string {
+  return lang === 'en' ? english : sayAll(lang, english, said, '');
+}
+
+/**
  * A step's evidence in `lang`. When the runner kept it piece by piece, each piece it wrote in its
  * own words is said in `lang` (an action, then what it brought about); a piece from elsewhere (a
  * model's words) stays as it is. Otherwise as `sayRun` says it.
