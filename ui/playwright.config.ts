@@ -5,7 +5,9 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Each test starts its own `planwright serve` on a workspace of its own: two at a time.
+  workers: 2,
+  fullyParallel: true,
   reporter: [['list']],
   use: {
     browserName: 'chromium',

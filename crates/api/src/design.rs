@@ -490,6 +490,7 @@ impl Studio {
         let prompts = planwright_llm::Prompts::built_in()
             .map_err(|e| ApiError::internal(format!("the built-in prompts: {e}")))?;
         let files = crate::WorkFolderFiles::new(self.workspace());
+        let trial = crate::WorkFolderTrial::new(self.workspace(), self.inner.catalog.clone());
         let engine = DesignEngine {
             catalog: &self.inner.catalog,
             retriever: &retriever,
@@ -497,6 +498,7 @@ impl Studio {
             model: services.client().map(|c| (c, &prompts)),
             metrics: Some(metrics::metrics_file(self.data_home())),
             files: Some(&files),
+            trial: Some(&trial),
         };
         let instruction = planwright_design::redact_instruction(request.instruction.trim()).text;
         let design = DesignRequest {

@@ -22,6 +22,7 @@ mod results;
 mod runs;
 mod settings;
 mod streams;
+mod trial;
 mod types;
 mod work_folder;
 mod workspace;
@@ -43,6 +44,7 @@ pub use keys::{model_settings, KeyStore, RunSecrets};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
 pub use reports::{ReportFile, ReportFormat, ReportRequest};
 pub use streams::{StreamCancelled, Watch};
+pub use trial::WorkFolderTrial;
 pub use types::*;
 
 /// How to open a studio.

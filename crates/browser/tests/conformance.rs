@@ -57,21 +57,26 @@ async fn roles_and_names_agree_with_playwright_on_every_fixture_page() {
         .chain(fragments)
         .map(|page| sites.url(&format!("{page}{}instant=1", if page.contains('?') { '&' } else { '?' })))
         .collect();
+    // Playwright's browser and ours read the pages at the same time: each mostly waits for pages
+    // to settle.
     let theirs = tokio::task::spawn_blocking({
         let urls = urls.clone();
         move || playwright_snapshots(&urls)
-    })
-    .await
-    .unwrap();
-
+    });
     let session = BrowserSession::launch(LaunchOptions::default()).await.unwrap();
-    let (mut total_ours, mut total_theirs, mut total_matched) = (0, 0, 0);
-    let mut differences = Vec::new();
+    let mut ours_by_url = Vec::new();
     for url in &urls {
         session.navigate(url, &ActOptions::default()).await.unwrap();
         let snapshot =
             session.snapshot(&SnapshotOptions { mode: SnapshotMode::Full, ..Default::default() }).await.unwrap();
-        let ours = interactive_in_text(&snapshot.text, false);
+        ours_by_url.push((url, interactive_in_text(&snapshot.text, false)));
+    }
+    session.close().await;
+    let theirs = theirs.await.unwrap();
+
+    let (mut total_ours, mut total_theirs, mut total_matched) = (0, 0, 0);
+    let mut differences = Vec::new();
+    for (url, ours) in ours_by_url {
         let reference = interactive_in_text(&theirs[url], false);
         let both = matched(&ours, &reference);
         if both != ours.len() || both != reference.len() {
@@ -81,7 +86,6 @@ async fn roles_and_names_agree_with_playwright_on_every_fixture_page() {
         total_theirs += reference.len();
         total_matched += both;
     }
-    session.close().await;
 
     assert!(total_theirs > 80, "the fixture pages have many interactive elements ({total_theirs})");
     // Agreement counts both what we miss and what we add: 2·matched / (ours + theirs).

@@ -284,6 +284,7 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
     }
     let prompts = Prompts::built_in().context("the built-in prompts")?;
     let files = planwright_api::WorkFolderFiles::new(&args.workdir);
+    let trial = planwright_api::WorkFolderTrial::new(&args.workdir, std::sync::Arc::new(catalog.clone()));
     let engine = DesignEngine {
         catalog: &catalog,
         retriever: &retriever,
@@ -291,6 +292,7 @@ fn generate(args: &GenerateArgs, mut prepared: Prepared) -> Result<Exit> {
         model: services.as_ref().and_then(|s| s.client()).map(|c| (c, &prompts)),
         metrics: home.as_ref().map(|h| metrics_file(h.root())),
         files: Some(&files),
+        trial: Some(&trial),
     };
     let runtime = tokio::runtime::Runtime::new()?;
     let cancel = tokio_util::sync::CancellationToken::new();
@@ -415,6 +417,10 @@ fn summary(generated: &GeneratedPlan, out: Option<&Path>) -> String {
         for r in open {
             let label = r.requirement.label.as_deref().unwrap_or(&r.requirement.id);
             let _ = writeln!(s, "  ? {}: {label}", r.requirement.id);
+            // Why a refused instruction is asked about (words not placed, nothing written).
+            if let Some(why) = r.requirement.description.as_deref().filter(|_| generated.refused) {
+                let _ = writeln!(s, "    {why}");
+            }
         }
     }
     let secrets: Vec<_> =

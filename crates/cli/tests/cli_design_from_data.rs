@@ -306,6 +306,65 @@ fn a_value_or_a_number_the_instruction_says_is_used_or_asked_about_never_dropped
     }
 }
 
+/// `generate` in `dir` refuses `instruction` (exit 1) and asks what to do; the question's text.
+fn asked_what_to_do(dir: &Path, instruction: &str) -> String {
+    let asked = planwright(
+        dir,
+        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+    );
+    assert_eq!(asked.status.code(), Some(1), "{instruction}: {}", said(&asked));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(result["refused"], true, "{instruction}: {result:#}");
+    let question = &result["requirements"][0];
+    assert_eq!(question["id"], "instruction.do", "{instruction}: {result:#}");
+    question["description"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_plan_that_keeps_nothing_of_the_data_or_ignores_a_file_named_is_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("invoices.csv"),
+        "invoice_no,customer,amount\nINV-1,Northwind,420.00\nINV-2,Summit,960.00\nINV-3,Keystone,780.25\n",
+    )
+    .unwrap();
+    // Tried on the work folder's files, the plan writes no row: asked, in the instruction's
+    // language, naming the file; the work folder is left as it was.
+    let question =
+        asked_what_to_do(dir.path(), "Keep the invoices in invoices.csv over 5,000 and save them to big.csv");
+    assert!(question.contains("writes no rows to big.csv"), "{question}");
+    let question =
+        asked_what_to_do(dir.path(), "invoices.csv の金額が5000を超える請求書だけを残して big.csv に保存して");
+    assert!(question.contains("big.csv に1行も出力されません"), "{question}");
+    assert!(!dir.path().join("big.csv").exists(), "a trial writes nothing into the work folder");
+    // Once the person says what to do, a plan is given.
+    std::fs::write(dir.path().join("answers.yaml"), "instruction.do: keep the invoices over 5,000\n").unwrap();
+    let answered = planwright(
+        dir.path(),
+        &[
+            "generate",
+            "--instruction",
+            "Keep the invoices in invoices.csv over 5,000 and save them to big.csv",
+            "--answers",
+            "answers.yaml",
+            "--workdir",
+            ".",
+            "--out",
+            "plan.yaml",
+        ],
+    );
+    assert_eq!(answered.status.code(), Some(0), "{}", said(&answered));
+    assert!(dir.path().join("plan.yaml").exists());
+
+    // A file the instruction names that no step uses: the plan would ignore it.
+    std::fs::write(dir.path().join("credit_notes.csv"), "credit_no,invoice_no,amount\nCN-1,INV-2,60.00\n").unwrap();
+    let question = asked_what_to_do(
+        dir.path(),
+        "Before sign-off, check invoices.csv against credit_notes.csv and save the invoices to checked.csv",
+    );
+    assert!(question.contains("invoices.csv") || question.contains("credit_notes.csv"), "{question}");
+}
+
 #[test]
 fn a_label_column_a_date_compared_and_a_status_kept_before_its_totals_do_the_job() {
     let dir = tempfile::tempdir().unwrap();

@@ -32,6 +32,7 @@ pub mod origins;
 pub mod reading;
 pub mod repair;
 pub mod requirements;
+pub mod trial;
 pub mod understanding;
 
 use std::path::PathBuf;
@@ -108,6 +109,8 @@ pub struct DesignEngine<'a> {
     /// The work folder's input files (the studio's workspace, `--workdir`): a plan is checked
     /// against their real columns. `None`: no file is known.
     pub files: Option<&'a (dyn InputFiles + Sync)>,
+    /// Tries a plan on the work folder's files before it is given (`None`: not tried).
+    pub trial: Option<&'a dyn trial::TrialRun>,
 }
 
 /// One attempt: the first design, then each repair round.
@@ -313,7 +316,8 @@ impl DesignEngine<'_> {
             progress,
         };
         let plan = std::mem::take(&mut draft.plan);
-        let rounds = self.validate_and_repair(plan, draft.first_by, &repairing, &mut draft.warnings).await;
+        let mut rounds = self.validate_and_repair(plan, draft.first_by, &repairing, &mut draft.warnings).await;
+        self.refuse_plans_that_lose_the_job(&mut draft, &mut rounds, request).await;
         // Cancelled (a model call cut short reads as a failed one): nothing stands, nothing is recorded.
         if cancel.is_cancelled() {
             return Err(DesignError::Cancelled);
@@ -604,6 +608,35 @@ impl DesignEngine<'_> {
         located(plan, dry_run_validated(plan, self.catalog, &NoPlans, validation).validation.findings)
     }
 
+    /// A plan valid with nothing left to ask that still loses the job is asked about, not given:
+    /// one that reads a file no step uses, or one that — tried on the work folder's files, where
+    /// the caller can try it — writes no rows from files that have some.
+    async fn refuse_plans_that_lose_the_job(&self, draft: &mut Draft, rounds: &mut Rounds, request: &DesignRequest) {
+        let (plan, findings) = &rounds.best;
+        let asks_nothing = draft.bound.questions.is_empty() && !plan.vars.values().any(Value::is_null);
+        let valid = !findings.iter().any(Finding::is_error);
+        if draft.refused() || !asks_nothing || !valid || request.answers.contains_key("instruction.do") {
+            return;
+        }
+        let lost = match understanding::unused_source(plan) {
+            Some(file) => Some(understanding::Unplaced::Words(file)),
+            None => match self.trial {
+                Some(trial) => trial
+                    .try_plan(plan)
+                    .await
+                    .as_ref()
+                    .and_then(trial::Trial::nothing_written)
+                    .map(|file| understanding::Unplaced::NothingWritten(file.to_owned())),
+                None => None,
+            },
+        };
+        if let Some(lost) = lost {
+            draft.refuse(vec![(understanding::Part::Do, Some(lost))]);
+            rounds.best.0.graph.clear();
+            rounds.best.0.ui = None;
+        }
+    }
+
     /// The templates to use: those picked, else (composing, when the reader found no operation
     /// of its own to build) the one whose own words the instruction uses ("duplicate payment",
     /// 「二重支払い」) — a fitted one is named.
@@ -678,7 +711,7 @@ struct Draft {
     warnings: Vec<String>,
     /// What the instruction leaves out (what to read, do or write; a word used nowhere): when
     /// any, no plan but these questions.
-    unsaid: Vec<(understanding::Part, Option<String>)>,
+    unsaid: Vec<(understanding::Part, Option<understanding::Unplaced>)>,
     provenance: Provenance,
     first_by: AttemptBy,
     /// Its words bound to the work folder's data.
@@ -719,7 +752,7 @@ impl Draft {
     }
 
     /// No plan, but the questions for `unsaid`.
-    fn refuse(&mut self, unsaid: Vec<(understanding::Part, Option<String>)>) {
+    fn refuse(&mut self, unsaid: Vec<(understanding::Part, Option<understanding::Unplaced>)>) {
         self.unsaid = unsaid;
         self.plan.graph.clear();
         self.plan.ui = None;
@@ -756,7 +789,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(draft.bound.unused_values.iter().cloned())
         .next();
     if let Some(phrase) = unused {
-        draft.refuse(vec![(understanding::Part::Do, Some(phrase))]);
+        draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);
     }
 }
 

@@ -54,15 +54,24 @@ static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("action pattern")
 });
 
+/// Why a part is asked about when the instruction says something of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unplaced {
+    /// Words of the instruction the engine could not place in a step.
+    Words(String),
+    /// Tried on the work folder's files, the plan wrote no rows to this file.
+    NothingWritten(String),
+}
+
 /// The parts `reading` leaves unsaid, with the words of an action it could not place. Once
 /// the person has said what to do (`answered_do`), words left unplaced are not asked again.
-pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool) -> Vec<(Part, Option<String>)> {
+pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool) -> Vec<(Part, Option<Unplaced>)> {
     let nothing = reading.sources.is_empty() && reading.steps.is_empty() && reading.outputs.is_empty();
     if nothing && !templates {
         return Part::ALL.iter().map(|p| (*p, None)).collect();
     }
     if let Some(clause) = reading.unplaced.first().filter(|_| !templates && !answered_do) {
-        return vec![(Part::Do, Some(clause.clone()))];
+        return vec![(Part::Do, Some(Unplaced::Words(clause.clone())))];
     }
     if reading.steps.is_empty() && reading.columns.is_empty() && !reading.combine && !templates {
         let action = match reading.language {
@@ -70,7 +79,7 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
             Language::Ja => JA_ACTION.find(text).map(|m| m.as_str().to_owned()),
         };
         if let Some(action) = action {
-            return vec![(Part::Do, Some(action))];
+            return vec![(Part::Do, Some(Unplaced::Words(action)))];
         }
     }
     Vec::new()
@@ -128,6 +137,26 @@ static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
         .expect("counts")
 });
 
+/// The file of a read step whose rows no other step uses: the instruction named that file for a
+/// reason the plan lost ("which requirements have no test case in test_cases.csv"), so the
+/// engine asks rather than give a plan that ignores it.
+pub fn unused_source(plan: &planwright_plan::Plan) -> Option<String> {
+    let used_by_others = |id: &str| {
+        plan.graph.iter().filter(|other| other.id != id).any(|other| {
+            let text = serde_json::to_string(other).unwrap_or_default();
+            let uses = planwright_plan::reference::scan_references(&text)
+                .flatten()
+                .any(|r| matches!(&r.root, planwright_plan::Root::Node(node) if node == id));
+            uses
+        })
+    };
+    plan.graph
+        .iter()
+        .filter(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
+        .find(|node| !used_by_others(&node.id))
+        .map(|node| node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id).to_owned())
+}
+
 /// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
 /// instruction itself) say nothing done.
 pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
@@ -164,7 +193,7 @@ fn around(text: &str, start: usize, end: usize) -> String {
 }
 
 /// The questions for the unsaid parts, in the instruction's language.
-pub fn questions(unsaid: &[(Part, Option<String>)], language: Language) -> Vec<DesignRequirement> {
+pub fn questions(unsaid: &[(Part, Option<Unplaced>)], language: Language) -> Vec<DesignRequirement> {
     unsaid
         .iter()
         .map(|(part, action)| {
@@ -180,13 +209,19 @@ pub fn questions(unsaid: &[(Part, Option<String>)], language: Language) -> Vec<D
                 (Part::Write, Language::En) => ("What should it write?", "e.g. an Excel file totals.xlsx"),
                 (Part::Write, Language::Ja) => ("何を出力しますか？", "例：集計結果.xlsx に出力"),
             };
-            let description = action.as_ref().map(|action| match language {
-                Language::En => format!(
-                    "The instruction says \"{action}\", but not in steps the engine can build: say it as steps."
+            let description = action.as_ref().map(|action| match (action, language) {
+                (Unplaced::Words(words), Language::En) => format!(
+                    "The instruction says \"{words}\", but not in steps the engine can build: say it as steps."
                 ),
-                Language::Ja => {
-                    format!("指示の「{action}」を、作れる手順として読み取れませんでした。手順として書いてください。")
+                (Unplaced::Words(words), Language::Ja) => {
+                    format!("指示の「{words}」を、作れる手順として読み取れませんでした。手順として書いてください。")
                 }
+                (Unplaced::NothingWritten(file), Language::En) => format!(
+                    "Tried on the files in the work folder, the plan designed writes no rows to {file}: say which rows to keep and how."
+                ),
+                (Unplaced::NothingWritten(file), Language::Ja) => format!(
+                    "作業フォルダーのファイルで試すと、設計した手順では {file} に1行も出力されません。どの行をどう残すかを書いてください。"
+                ),
             });
             DesignRequirement {
                 requirement: Requirement {
@@ -234,6 +269,23 @@ mod tests {
     use crate::reading::read_instruction;
 
     #[test]
+    fn a_file_read_and_used_by_no_step_is_named() {
+        let plan = |write_from: &str| {
+            let text = format!(
+                "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n\
+                 - {{id: read_a, block: file.read_csv, in: {{path: a.csv}}, out: {{rows: rows}}}}\n\
+                 - {{id: read_b, block: file.read_csv, in: {{path: '${{vars.b}}'}}, out: {{rows: rows}}}}\n\
+                 - {{id: write, block: report.write, in: {{data: '{write_from}', format: csv, path: out.csv}}}}\n\
+                 vars: {{b: b.csv}}\n"
+            );
+            planwright_plan::load_plan(&text).unwrap().plan.unwrap()
+        };
+        assert_eq!(unused_source(&plan("${read_a.rows}")).as_deref(), Some("${vars.b}"));
+        assert_eq!(unused_source(&plan("${read_b.rows}")).as_deref(), Some("a.csv"));
+        assert_eq!(unused_source(&plan("${read_a.rows} ${read_b.rows}")), None);
+    }
+
+    #[test]
     fn an_instruction_that_says_nothing_asks_all_three() {
         for text in ["do the monthly thing", "\u{1}\u{2} ###", "いつものやつをお願い"] {
             let reading = read_instruction(text);
@@ -246,7 +298,7 @@ mod tests {
     fn an_action_the_reader_could_not_place_is_asked_not_copied() {
         let text = "Read ledger.csv, check it for anything odd and save the result as review.xlsx";
         let reading = read_instruction(text);
-        assert_eq!(unsaid(&reading, text, false, false), [(Part::Do, Some("check".to_owned()))]);
+        assert_eq!(unsaid(&reading, text, false, false), [(Part::Do, Some(Unplaced::Words("check".to_owned())))]);
         for (text, said) in [
             (
                 "can you do the usual cleanup on monthly_close.csv and send it back the way we did it last month?",
@@ -254,7 +306,10 @@ mod tests {
             ),
             ("月次.csv をいつものように見やすく整えておいてください", "いつもの"),
         ] {
-            assert_eq!(unsaid(&read_instruction(text), text, false, false), [(Part::Do, Some(said.to_owned()))]);
+            assert_eq!(
+                unsaid(&read_instruction(text), text, false, false),
+                [(Part::Do, Some(Unplaced::Words(said.to_owned())))]
+            );
         }
         let copy = "Convert ledger.csv to ledger.xlsx";
         assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
@@ -290,7 +345,10 @@ mod tests {
             let unsaid_parts = unsaid(&reading, text, false, false);
             assert_eq!(unsaid_parts.len(), 1, "{text}: {unsaid_parts:?}");
             assert_eq!(unsaid_parts[0].0, Part::Do);
-            assert!(unsaid_parts[0].1.as_deref().is_some_and(|w| w.contains(words)), "{text}: {unsaid_parts:?}");
+            assert!(
+                matches!(&unsaid_parts[0].1, Some(Unplaced::Words(w)) if w.contains(words)),
+                "{text}: {unsaid_parts:?}"
+            );
             assert!(unsaid(&reading, text, false, true).is_empty(), "{text}: answered, not asked again");
         }
         // A word naming an operation read elsewhere is a reference to it, not a new one.

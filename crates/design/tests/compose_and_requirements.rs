@@ -133,6 +133,7 @@ async fn generate(instruction: &str, answers: IndexMap<String, Value>) -> planwr
         model: None,
         metrics: None,
         files: None,
+        trial: None,
     };
     let request = DesignRequest { instruction: instruction.into(), answers, ..DesignRequest::default() };
     engine.generate(&request, &CancellationToken::new()).await.unwrap()
@@ -210,6 +211,7 @@ async fn a_pinned_block_the_design_does_not_use_is_named_in_the_reasoning() {
         model: None,
         metrics: None,
         files: None,
+        trial: None,
     };
     let request = DesignRequest {
         instruction: "Read expenses.csv and write the rows over 50000 to large.csv".into(),

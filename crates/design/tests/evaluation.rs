@@ -28,6 +28,7 @@ async fn scores(cases: &[Case]) -> Vec<Score> {
         model: None,
         metrics: None,
         files: None,
+        trial: None,
     };
     let mut scores = Vec::new();
     for case in cases {

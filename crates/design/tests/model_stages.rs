@@ -40,6 +40,7 @@ impl Fixture {
             model: None,
             metrics: None,
             files: None,
+            trial: None,
         }
     }
 
@@ -57,6 +58,7 @@ impl Fixture {
             model: Some((client, &self.prompts)),
             metrics: metrics.map(Path::to_path_buf),
             files: None,
+            trial: None,
         }
     }
 

@@ -75,6 +75,7 @@ pub fn run(repeat: usize, jobs_only: bool, job: Option<&str>) -> Result<Bench> {
         model: None,
         metrics: None,
         files: None,
+        trial: None,
     };
     let jobs = runtime.block_on(jobs::run(&offline, job))?;
     if jobs_only || job.is_some() {
@@ -96,6 +97,7 @@ pub fn run(repeat: usize, jobs_only: bool, job: Option<&str>) -> Result<Bench> {
                 model: Some((Arc::clone(&client), &prompts)),
                 metrics: None,
                 files: None,
+                trial: None,
             };
             let mut results: Vec<(&'static str, Vec<Timed>)> =
                 vec![("offline", Vec::new()), ("scripted model", Vec::new())];

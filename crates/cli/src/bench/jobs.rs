@@ -112,7 +112,8 @@ async fn run_job(shared: &DesignEngine<'_>, runner: &Engine, job: &Job) -> Resul
         write_file(&work.join(name), file).with_context(|| format!("writing {name}"))?;
     }
     let files = planwright_api::WorkFolderFiles::new(&work);
-    let engine = DesignEngine { files: Some(&files), model: None, metrics: None, ..*shared };
+    let trial = planwright_api::WorkFolderTrial::new(&work, Arc::new(shared.catalog.clone()));
+    let engine = DesignEngine { files: Some(&files), trial: Some(&trial), model: None, metrics: None, ..*shared };
     let request = DesignRequest { instruction: job.instruction.clone(), ..DesignRequest::default() };
     let started = Instant::now();
     let generated = engine.generate(&request, &CancellationToken::new()).await;

@@ -1,0 +1,111 @@
+//! The design engine's trial of a plan on the work folder's files: a plan that only reads, shapes
+//! and writes tables is run offline, with no answers, on copies of the files it reads, in a folder
+//! of its own, and the rows it wrote are counted. Nothing of the work folder is written.
+
+use std::future::Future;
+use std::path::{Component, Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use planwright_catalog::Catalog;
+use planwright_design::trial::{Trial, TrialRun};
+use planwright_engine::{Engine, EnvSecrets, NoAnswers, RunOptions, RunRequest};
+use planwright_plan::{Node, Plan, Root, Template};
+use planwright_runs::{DataHome, RunStore};
+use planwright_validate::NoPlans;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+/// The blocks a trial runs: they read files, shape tables and write files, and nothing else.
+const READS: [&str; 2] = ["file.read_csv", "excel.read_data"];
+const WRITES: [&str; 2] = ["report.write", "excel.write"];
+
+pub struct WorkFolderTrial {
+    root: PathBuf,
+    engine: Engine,
+}
+
+impl WorkFolderTrial {
+    pub fn new(root: impl Into<PathBuf>, catalog: Arc<Catalog>) -> WorkFolderTrial {
+        WorkFolderTrial {
+            root: root.into(),
+            engine: Engine::new(catalog, planwright_blocks::builtin(), Arc::new(NoPlans)),
+        }
+    }
+
+    async fn trial(&self, plan: &Plan) -> Option<Trial> {
+        let tried = plan.graph.iter().all(|node| {
+            node.block
+                .as_deref()
+                .is_some_and(|b| READS.contains(&b) || WRITES.contains(&b) || b.starts_with("transforms."))
+                && node.when.is_none()
+        });
+        if !tried || plan.graph.is_empty() {
+            return None;
+        }
+        let home = tempfile::tempdir().ok()?;
+        let work = home.path().join("work");
+        for node in plan.graph.iter().filter(|n| n.block.as_deref().is_some_and(|b| READS.contains(&b))) {
+            let file = relative_file(&path_of(plan, node)?)?;
+            let to = work.join(&file);
+            std::fs::create_dir_all(to.parent()?).ok()?;
+            std::fs::copy(self.root.join(&file), &to).ok()?;
+        }
+        let store = RunStore::open(&DataHome::at(home.path())).ok()?;
+        let request = RunRequest { plan_text: serde_json::to_string(plan).ok()?, plan_path: None, vars: Map::new() };
+        let options = RunOptions {
+            workdir: work,
+            secrets: Arc::new(EnvSecrets),
+            answers: Arc::new(NoAnswers),
+            stop: CancellationToken::new(),
+            events: None,
+            browser: Default::default(),
+            models: None,
+        };
+        let outcome = self.engine.run(&store, request, options).await.ok()?;
+        let outputs = store.finished_outputs(&outcome.run_id).ok()?;
+        let rows_of = |value: &Value| -> Option<usize> {
+            let Ok(Template::Single(reference)) = value.as_str().map(Template::parse)? else { return None };
+            let Root::Node(id) = &reference.root else { return None };
+            outputs.get(id)?.get(reference.path.first()?)?.as_array().map(Vec::len)
+        };
+        let mut trial = Trial::default();
+        for node in &plan.graph {
+            let Some(block) = node.block.as_deref() else { continue };
+            if READS.contains(&block) {
+                trial.rows_read += outputs.get(&node.id)?.get("rows")?.as_array()?.len();
+            } else if block == "report.write" {
+                trial.written.push((path_of(plan, node)?, rows_of(node.inputs.get("data")?)?));
+            } else if block == "excel.write" {
+                let sheets = node.inputs.get("sheets")?.as_object()?;
+                let rows = sheets.values().map(rows_of).sum::<Option<usize>>()?;
+                trial.written.push((path_of(plan, node)?, rows));
+            }
+        }
+        Some(trial)
+    }
+}
+
+impl TrialRun for WorkFolderTrial {
+    fn try_plan<'a>(&'a self, plan: &'a Plan) -> Pin<Box<dyn Future<Output = Option<Trial>> + Send + 'a>> {
+        Box::pin(self.trial(plan))
+    }
+}
+
+/// A step's `path`: written in the step, or the default of the var it names.
+fn path_of(plan: &Plan, node: &Node) -> Option<String> {
+    let path = node.inputs.get("path")?.as_str()?;
+    match Template::parse(path).ok()? {
+        Template::Literal(path) => Some(path),
+        Template::Single(reference) if reference.root == Root::Vars => {
+            plan.vars.get(reference.path.first()?)?.as_str().map(str::to_owned)
+        }
+        _ => None,
+    }
+}
+
+/// A path inside the work folder: relative, never above it.
+fn relative_file(path: &str) -> Option<PathBuf> {
+    let path = Path::new(path);
+    path.components().all(|c| matches!(c, Component::Normal(_))).then(|| path.to_owned())
+}
