@@ -44,7 +44,7 @@ pub use keys::{model_settings, KeyStore, RunSecrets};
 pub use models::{ModelServices, EMBEDDINGS_FILE};
 pub use reports::{ReportFile, ReportFormat, ReportRequest};
 pub use streams::{StreamCancelled, Watch};
-pub use trial::WorkFolderTrial;
+pub use trial::{unattended, WorkFolderTrial};
 pub use types::*;
 
 /// How to open a studio.

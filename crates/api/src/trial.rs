@@ -19,6 +19,9 @@ use tokio_util::sync::CancellationToken;
 /// The blocks a trial runs: they read files, shape tables and write files, and nothing else.
 const READS: [&str; 2] = ["file.read_csv", "excel.read_data"];
 const WRITES: [&str; 2] = ["report.write", "excel.write"];
+/// Input files larger than this together are not tried: a generation waits for its trial, and a
+/// year's ledger is a run, not a check.
+const MAX_TRIED_BYTES: u64 = 8 * 1024 * 1024;
 
 pub struct WorkFolderTrial {
     root: PathBuf,
@@ -43,26 +46,26 @@ impl WorkFolderTrial {
         if !tried || plan.graph.is_empty() {
             return None;
         }
+        let reads = plan.graph.iter().filter(|n| n.block.as_deref().is_some_and(|b| READS.contains(&b)));
+        let files: Vec<PathBuf> = reads.map(|node| relative_file(&path_of(plan, node)?)).collect::<Option<_>>()?;
+        let bytes: u64 = files
+            .iter()
+            .map(|file| std::fs::metadata(self.root.join(file)).map(|m| m.len()))
+            .sum::<Result<_, _>>()
+            .ok()?;
+        if bytes > MAX_TRIED_BYTES {
+            return None;
+        }
         let home = tempfile::tempdir().ok()?;
         let work = home.path().join("work");
-        for node in plan.graph.iter().filter(|n| n.block.as_deref().is_some_and(|b| READS.contains(&b))) {
-            let file = relative_file(&path_of(plan, node)?)?;
+        for file in files {
             let to = work.join(&file);
             std::fs::create_dir_all(to.parent()?).ok()?;
             std::fs::copy(self.root.join(&file), &to).ok()?;
         }
         let store = RunStore::open(&DataHome::at(home.path())).ok()?;
         let request = RunRequest { plan_text: serde_json::to_string(plan).ok()?, plan_path: None, vars: Map::new() };
-        let options = RunOptions {
-            workdir: work,
-            secrets: Arc::new(EnvSecrets),
-            answers: Arc::new(NoAnswers),
-            stop: CancellationToken::new(),
-            events: None,
-            browser: Default::default(),
-            models: None,
-        };
-        let outcome = self.engine.run(&store, request, options).await.ok()?;
+        let outcome = self.engine.run(&store, request, unattended(work)).await.ok()?;
         let outputs = store.finished_outputs(&outcome.run_id).ok()?;
         let rows_of = |value: &Value| -> Option<usize> {
             let Ok(Template::Single(reference)) = value.as_str().map(Template::parse)? else { return None };
@@ -89,6 +92,19 @@ impl WorkFolderTrial {
 impl TrialRun for WorkFolderTrial {
     fn try_plan<'a>(&'a self, plan: &'a Plan) -> Pin<Box<dyn Future<Output = Option<Trial>> + Send + 'a>> {
         Box::pin(self.trial(plan))
+    }
+}
+
+/// How a plan is run with nobody there: offline, no answers, secrets only from the environment.
+pub fn unattended(workdir: PathBuf) -> RunOptions {
+    RunOptions {
+        workdir,
+        secrets: Arc::new(EnvSecrets),
+        answers: Arc::new(NoAnswers),
+        stop: CancellationToken::new(),
+        events: None,
+        browser: Default::default(),
+        models: None,
     }
 }
 

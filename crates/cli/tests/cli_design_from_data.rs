@@ -293,16 +293,8 @@ fn a_value_or_a_number_the_instruction_says_is_used_or_asked_about_never_dropped
         ("Copy the Travel lines of expenses.csv into travel.csv", "Travel"),
         ("Read expenses.csv, put them in 3 batches and save batches.csv", "3"),
     ] {
-        let asked = planwright(
-            dir.path(),
-            &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
-        );
-        assert_eq!(asked.status.code(), Some(1), "{instruction}: {}", said(&asked));
-        let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
-        assert_eq!(result["refused"], true, "{instruction}: {result:#}");
-        let question = &result["requirements"][0];
-        assert_eq!(question["id"], "instruction.do", "{instruction}: {result:#}");
-        assert!(question["description"].as_str().unwrap().contains(word), "{instruction}: {question:#}");
+        let question = asked_what_to_do(dir.path(), instruction);
+        assert!(question.contains(word), "{instruction}: {question}");
     }
 }
 

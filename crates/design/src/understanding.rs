@@ -154,7 +154,17 @@ pub fn unused_source(plan: &planwright_plan::Plan) -> Option<String> {
         .iter()
         .filter(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
         .find(|node| !used_by_others(&node.id))
-        .map(|node| node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id).to_owned())
+        .map(|node| {
+            let path = node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id);
+            // A path given by a var is named by the file the var holds.
+            let var = match planwright_plan::Template::parse(path) {
+                Ok(planwright_plan::Template::Single(r)) if r.root == planwright_plan::Root::Vars => {
+                    r.path.first().cloned()
+                }
+                _ => None,
+            };
+            var.and_then(|var| plan.vars.get(&var)?.as_str().map(str::to_owned)).unwrap_or_else(|| path.to_owned())
+        })
 }
 
 /// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
@@ -280,7 +290,7 @@ mod tests {
             );
             planwright_plan::load_plan(&text).unwrap().plan.unwrap()
         };
-        assert_eq!(unused_source(&plan("${read_a.rows}")).as_deref(), Some("${vars.b}"));
+        assert_eq!(unused_source(&plan("${read_a.rows}")).as_deref(), Some("b.csv"));
         assert_eq!(unused_source(&plan("${read_b.rows}")).as_deref(), Some("a.csv"));
         assert_eq!(unused_source(&plan("${read_a.rows} ${read_b.rows}")), None);
     }

@@ -125,36 +125,34 @@ async fn every_page_records_what_a_user_did() {
 /// blocks) and under `--instant`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_script_does_every_objective_task() {
+    let sites = FixtureSites::start().await.unwrap();
+    let root = repo_root();
     let tasks = planwright_sites::tasks::tasks();
     let ids: Vec<&str> = tasks.iter().map(|task| task.id.as_str()).collect();
     assert!(ids.len() >= 14, "{ids:?}");
-    // The two modes at once, each on sites of its own: the script mostly waits for the pages.
-    let (delayed, instant) = tokio::join!(reference_script(None), reference_script(Some("--instant")));
-    for (mode, lines) in [("with the pages' delays", delayed), ("--instant", instant)] {
+    for mode in [None, Some("--instant")] {
+        let mut command = tokio::process::Command::new(std::env::var("NODE").unwrap_or_else(|_| "node".into()));
+        command
+            .arg(root.join("tools/playwright/objectives.mjs"))
+            .arg(sites.url(""))
+            .current_dir(&root)
+            .kill_on_drop(true);
+        command.args(mode);
+        // A bound against a hung script, not a speed check: every task with the pages' delays, on
+        // two cores shared with the rest of the tests.
+        let output = tokio::time::timeout(Duration::from_secs(900), command.output())
+            .await
+            .expect("objectives.mjs took more than 15 minutes")
+            .expect("node runs (set NODE to its path)");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "objectives.mjs {mode:?} failed:\n{stderr}\n{stdout}");
+        let lines: Vec<Value> = stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
         let reported: Vec<&str> = lines.iter().map(|line| line["id"].as_str().unwrap()).collect();
-        assert_eq!(reported, ids, "{mode}: one line per task, in order");
+        assert_eq!(reported, ids, "one line per task, in order");
         for line in &lines {
-            assert_eq!(line["ok"], true, "{mode}: {line}");
-            assert!(line["ms"].as_u64().is_some_and(|ms| ms > 0), "{mode}: {line}");
+            assert_eq!(line["ok"], true, "{line}");
+            assert!(line["ms"].as_u64().is_some_and(|ms| ms > 0), "{line}");
         }
     }
-}
-
-/// `objectives.mjs` run on fixture sites of its own, in `mode`: a line per task.
-async fn reference_script(mode: Option<&str>) -> Vec<Value> {
-    let sites = FixtureSites::start().await.unwrap();
-    let root = repo_root();
-    let mut command = tokio::process::Command::new(std::env::var("NODE").unwrap_or_else(|_| "node".into()));
-    command.arg(root.join("tools/playwright/objectives.mjs")).arg(sites.url("")).current_dir(&root).kill_on_drop(true);
-    command.args(mode);
-    // A bound against a hung script, not a speed check: every task with the pages' delays, on
-    // two cores shared with the rest of the tests.
-    let output = tokio::time::timeout(Duration::from_secs(900), command.output())
-        .await
-        .expect("objectives.mjs took more than 15 minutes")
-        .expect("node runs (set NODE to its path)");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "objectives.mjs {mode:?} failed:\n{stderr}\n{stdout}");
-    stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
 }

@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 use planwright_design::jobs::{jobs, same_table, Job, JobFile};
 use planwright_design::metrics::percentile;
 use planwright_design::{DesignEngine, DesignRequest};
-use planwright_engine::{Engine, EnvSecrets, NoAnswers, RunOptions, RunRequest};
+use planwright_engine::{Engine, RunRequest};
 use planwright_runs::{DataHome, EventKind, RunStore};
 use planwright_validate::NoPlans;
 use serde::Serialize;
@@ -204,23 +204,11 @@ fn write_file(path: &Path, file: &JobFile) -> Result<()> {
     Ok(())
 }
 
-fn options(work: &Path) -> RunOptions {
-    RunOptions {
-        workdir: work.to_owned(),
-        secrets: Arc::new(EnvSecrets),
-        answers: Arc::new(NoAnswers),
-        stop: CancellationToken::new(),
-        events: None,
-        browser: Default::default(),
-        models: None,
-    }
-}
-
 /// Runs the plan offline with no answers; an error names the failed step's reason.
 async fn run_plan(runner: &Engine, home: &Path, work: &Path, plan_text: String) -> Result<()> {
     let store = RunStore::open(&DataHome::at(home))?;
     let request = RunRequest { plan_text, plan_path: None, vars: Map::new() };
-    let outcome = runner.run(&store, request, options(work)).await?;
+    let outcome = runner.run(&store, request, planwright_api::unattended(work.to_owned())).await?;
     let failure = store.events(&outcome.run_id)?.into_iter().find_map(|e| match e.kind {
         EventKind::NodeFailed { error, .. } => Some(error),
         _ => None,
@@ -240,7 +228,7 @@ async fn read_back(runner: &Engine, home: &Path, work: &Path, output: &str) -> R
     });
     let store = RunStore::open(&DataHome::at(home))?;
     let request = RunRequest { plan_text: serde_json::to_string(&plan)?, plan_path: None, vars: Map::new() };
-    let outcome = runner.run(&store, request, options(work)).await?;
+    let outcome = runner.run(&store, request, planwright_api::unattended(work.to_owned())).await?;
     for event in store.events(&outcome.run_id)? {
         match event.kind {
             EventKind::NodeFinished { outputs, .. } => {

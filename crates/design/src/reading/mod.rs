@@ -1292,9 +1292,13 @@ impl Reader<'_> {
     /// (`出力は x.csv で`).
     fn is_output(&self, clause: &Clause, offset: usize, len: usize, last_of_several: bool, only_file: bool) -> bool {
         let lower = clause.text.to_ascii_lowercase();
+        // A name read apart from its text (dots trimmed) may end inside a character: nothing
+        // after it is read then, rather than a panic.
+        let before = lower.get(..offset).unwrap_or_default();
+        let after = lower.get((offset + len).min(lower.len())..).unwrap_or_default();
         match self.language {
             Language::En => {
-                let before = lower[..offset].trim_end();
+                let before = before.trim_end();
                 // "Give me the top 5 from invoices.csv as top.csv": a file read from is read.
                 if [" from", " out of"].iter().any(|w| before.ends_with(w)) || before == "from" {
                     return false;
@@ -1328,8 +1332,7 @@ impl Reader<'_> {
                 opens_with_write || after_preposition || last_in || arrow || words::EN_NAMES_OUTPUT.is_match(before)
             }
             Language::Ja => {
-                let before = lower[..offset].trim_end();
-                let before = before.trim_end_matches([':', '：']).trim_end();
+                let before = before.trim_end().trim_end_matches([':', '：']).trim_end();
                 if [
                     "出力は",
                     "出力先は",
@@ -1348,7 +1351,7 @@ impl Reader<'_> {
                 {
                     return true;
                 }
-                let after = lower[(offset + len).min(lower.len())..].trim_start();
+                let after = after.trim_start();
                 let (particle, after) = ["として", "という名前で", "に", "へ", "で", "を"]
                     .iter()
                     .find_map(|p| after.strip_prefix(p).map(|rest| (*p, rest)))

@@ -416,6 +416,11 @@ fn columns_chosen_with_their_count_and_new_names_are_read() {
     );
     assert_eq!(r.columns, ["id", "full_name", "salary"]);
     assert_eq!(r.renamed, ["ID", "Name", "Pay"]);
+    // 「列は A、B、C の3つで」: the columns, counted, with no verb after them.
+    let r = read_instruction(
+        "売上明細.csv から東京支店の行だけ残してください。列は 日付、得意先、金額 の3つでお願いします。東京.csv に保存。",
+    );
+    assert_eq!(r.columns, ["日付", "得意先", "金額"]);
     // A list of values narrowed to is no list of columns.
     let r = read_instruction("売上.csvを東京・大阪・名古屋の3つに絞って保存");
     assert!(r.columns.is_empty(), "{:?}", r.columns);
