@@ -5,9 +5,7 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  // Each test starts its own `planwright serve` on a workspace of its own: two at a time.
-  workers: 2,
-  fullyParallel: true,
+  workers: 1,
   reporter: [['list']],
   use: {
     browserName: 'chromium',
