@@ -10,6 +10,7 @@ use std::sync::Arc;
 use planwright_catalog::Catalog;
 use planwright_design::trial::{Trial, TrialRun};
 use planwright_engine::{Engine, EnvSecrets, NoAnswers, RunOptions, RunRequest};
+use planwright_plan::reference::var_named;
 use planwright_plan::{Node, Plan, Root, Template};
 use planwright_runs::{DataHome, RunStore};
 use planwright_validate::NoPlans;
@@ -111,11 +112,11 @@ pub fn unattended(workdir: PathBuf) -> RunOptions {
 /// A step's `path`: written in the step, or the default of the var it names.
 fn path_of(plan: &Plan, node: &Node) -> Option<String> {
     let path = node.inputs.get("path")?.as_str()?;
+    if let Some(var) = var_named(path) {
+        return plan.vars.get(&var)?.as_str().map(str::to_owned);
+    }
     match Template::parse(path).ok()? {
         Template::Literal(path) => Some(path),
-        Template::Single(reference) if reference.root == Root::Vars => {
-            plan.vars.get(reference.path.first()?)?.as_str().map(str::to_owned)
-        }
         _ => None,
     }
 }

@@ -157,12 +157,7 @@ pub fn unused_source(plan: &planwright_plan::Plan) -> Option<String> {
         .map(|node| {
             let path = node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id);
             // A path given by a var is named by the file the var holds.
-            let var = match planwright_plan::Template::parse(path) {
-                Ok(planwright_plan::Template::Single(r)) if r.root == planwright_plan::Root::Vars => {
-                    r.path.first().cloned()
-                }
-                _ => None,
-            };
+            let var = planwright_plan::reference::var_named(path);
             var.and_then(|var| plan.vars.get(&var)?.as_str().map(str::to_owned)).unwrap_or_else(|| path.to_owned())
         })
 }

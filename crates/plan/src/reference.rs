@@ -173,6 +173,15 @@ impl Template {
     }
 }
 
+/// The var `text` names when it is exactly one `${vars.x}`: a file, a column or a value a step
+/// takes from a var, whose default stands for it before the run.
+pub fn var_named(text: &str) -> Option<String> {
+    match Template::parse(text) {
+        Ok(Template::Single(Reference { root: Root::Vars, mut path })) if path.len() == 1 => path.pop(),
+        _ => None,
+    }
+}
+
 /// Every `${...}` in `text`, each parsed on its own: after a malformed one the others are still
 /// found. (`Template::parse` stops at the first error.)
 pub fn scan_references(text: &str) -> impl Iterator<Item = Result<Reference, ReferenceError>> + '_ {

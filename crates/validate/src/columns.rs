@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use indexmap::IndexMap;
 use planwright_catalog::{Catalog, Lookup};
-use planwright_plan::reference::escape_pointer;
+use planwright_plan::reference::{escape_pointer, var_named};
 use planwright_plan::suggest::{closest, did_you_mean};
 use planwright_plan::{Code, Column, ColumnKind, Finding, Node, NodeRole, Plan, Reference, Root, Template};
 use serde_json::Value;
@@ -248,11 +248,9 @@ impl Flow<'_> {
 
     fn defaulted(&self, value: &Value) -> Value {
         match value {
-            Value::String(text) => match Template::parse(text) {
-                Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => {
-                    self.vars.get(&path[0]).filter(|v| !v.is_null()).cloned().unwrap_or_else(|| value.clone())
-                }
-                _ => value.clone(),
+            Value::String(text) => match var_named(text) {
+                Some(var) => self.vars.get(&var).filter(|v| !v.is_null()).cloned().unwrap_or_else(|| value.clone()),
+                None => value.clone(),
             },
             Value::Array(items) => Value::Array(items.iter().map(|v| self.defaulted(v)).collect()),
             Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), self.defaulted(v))).collect()),
