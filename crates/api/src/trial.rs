@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use planwright_catalog::Catalog;
-use planwright_design::trial::{Trial, TrialRun};
+use planwright_design::trial::{Trial, TrialRun, Written};
 use planwright_engine::{Engine, EnvSecrets, NoAnswers, RunOptions, RunRequest};
 use planwright_plan::reference::var_named;
 use planwright_plan::{Node, Plan, Root, Template};
@@ -68,22 +68,30 @@ impl WorkFolderTrial {
         let request = RunRequest { plan_text: serde_json::to_string(plan).ok()?, plan_path: None, vars: Map::new() };
         let outcome = self.engine.run(&store, request, unattended(work)).await.ok()?;
         let outputs = store.finished_outputs(&outcome.run_id).ok()?;
-        let rows_of = |value: &Value| -> Option<usize> {
+        let rows_of = |value: &Value| -> Option<&Vec<Value>> {
             let Ok(Template::Single(reference)) = value.as_str().map(Template::parse)? else { return None };
             let Root::Node(id) = &reference.root else { return None };
-            outputs.get(id)?.get(reference.path.first()?)?.as_array().map(Vec::len)
+            outputs.get(id)?.get(reference.path.first()?)?.as_array()
         };
+        let columns_of = |rows: &[Value]| rows.first().and_then(Value::as_object).map_or(0, |row| row.len());
         let mut trial = Trial::default();
         for node in &plan.graph {
             let Some(block) = node.block.as_deref() else { continue };
+            let file = || path_of(plan, node);
             if READS.contains(&block) {
                 trial.rows_read += outputs.get(&node.id)?.get("rows")?.as_array()?.len();
             } else if block == "report.write" {
-                trial.written.push((path_of(plan, node)?, rows_of(node.inputs.get("data")?)?));
+                let rows = rows_of(node.inputs.get("data")?)?;
+                trial.written.push(Written { file: file()?, rows: rows.len(), columns: Some(columns_of(rows)) });
             } else if block == "excel.write" {
-                let sheets = node.inputs.get("sheets")?.as_object()?;
-                let rows = sheets.values().map(rows_of).sum::<Option<usize>>()?;
-                trial.written.push((path_of(plan, node)?, rows));
+                let sheets: Vec<&Vec<Value>> =
+                    node.inputs.get("sheets")?.as_object()?.values().map(rows_of).collect::<Option<_>>()?;
+                let rows = sheets.iter().map(|s| s.len()).sum();
+                let columns = match sheets.as_slice() {
+                    [only] => Some(columns_of(only)),
+                    _ => None,
+                };
+                trial.written.push(Written { file: file()?, rows, columns });
             }
         }
         Some(trial)

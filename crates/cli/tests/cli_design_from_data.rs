@@ -313,7 +313,7 @@ fn asked_what_to_do(dir: &Path, instruction: &str) -> String {
 }
 
 #[test]
-fn a_plan_that_keeps_nothing_of_the_data_or_ignores_a_file_named_is_asked_about() {
+fn a_plan_that_keeps_nothing_of_the_data_writes_other_columns_or_ignores_a_file_named_is_asked_about() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("invoices.csv"),
@@ -347,6 +347,13 @@ fn a_plan_that_keeps_nothing_of_the_data_or_ignores_a_file_named_is_asked_about(
     );
     assert_eq!(answered.status.code(), Some(0), "{}", said(&answered));
     assert!(dir.path().join("plan.yaml").exists());
+
+    // The instruction counts the columns and the plan tried writes others: asked, saying so.
+    let question = asked_what_to_do(
+        dir.path(),
+        "Look at invoices.csv, customer = Summit, and give me each invoice_no once, sorted A to Z, as a single column in summit.csv",
+    );
+    assert!(question.contains("\"a single column\"") && question.contains("summit.csv"), "{question}");
 
     // A file the instruction names that no step uses: the plan would ignore it.
     std::fs::write(dir.path().join("credit_notes.csv"), "credit_no,invoice_no,amount\nCN-1,INV-2,60.00\n").unwrap();

@@ -618,17 +618,19 @@ impl DesignEngine<'_> {
         if draft.refused() || !asks_nothing || !valid || request.answers.contains_key("instruction.do") {
             return;
         }
-        let lost = match understanding::unused_source(plan) {
-            Some(file) => Some(understanding::Unplaced::Words(file)),
-            None => match self.trial {
-                Some(trial) => trial
-                    .try_plan(plan)
-                    .await
-                    .as_ref()
-                    .and_then(trial::Trial::nothing_written)
-                    .map(|file| understanding::Unplaced::NothingWritten(file.to_owned())),
-                None => None,
-            },
+        let lost = match (understanding::unused_source(plan), self.trial) {
+            (Some(file), _) => Some(understanding::Unplaced::Words(file)),
+            (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
+                let other_columns = understanding::columns_said(&request.instruction).and_then(|(said, columns)| {
+                    let file = tried.other_columns_than(columns)?.to_owned();
+                    Some(understanding::Unplaced::OtherColumns { said, file })
+                });
+                tried
+                    .nothing_written()
+                    .map(|file| understanding::Unplaced::NothingWritten(file.to_owned()))
+                    .or(other_columns)
+            }),
+            (None, None) => None,
         };
         if let Some(lost) = lost {
             draft.refuse(vec![(understanding::Part::Do, Some(lost))]);

@@ -61,7 +61,59 @@ pub enum Unplaced {
     Words(String),
     /// Tried on the work folder's files, the plan wrote no rows to this file.
     NothingWritten(String),
+    /// Tried on the work folder's files, the plan wrote this file with other than the columns
+    /// the instruction counts (its words, the file).
+    OtherColumns { said: String, file: String },
 }
+
+/// "as a single column", "I only need four columns", 「1列だけ」「列は…の4つ」: the number of
+/// columns the output should have, with the words that say it. A column added ("add one column",
+/// 「1列追加」) counts nothing written.
+pub fn columns_said(text: &str) -> Option<(String, usize)> {
+    let lower = text.to_lowercase();
+    let count = |word: &str| -> Option<usize> {
+        let word = word.trim();
+        let named = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+        if let Some(at) = named.iter().position(|n| *n == word) {
+            return Some(at + 1);
+        }
+        if word.ends_with("single") {
+            return Some(1);
+        }
+        let digits: String = word
+            .chars()
+            .map(|c| match c {
+                '０'..='９' => char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c),
+                _ => c,
+            })
+            .collect();
+        digits
+            .parse()
+            .ok()
+            .or_else(|| "一二三四五六七八九".chars().position(|k| word == k.to_string()).map(|at| at + 1))
+    };
+    for c in COLUMNS_SAID.captures_iter(&lower) {
+        let whole = c.get(0)?;
+        let before = lower[..whole.start()].trim_end();
+        let after = &lower[whole.end()..];
+        let added = ["add", "adding", "new", "extra", "another", "more", "insert"].iter().any(|w| before.ends_with(w))
+            || after.trim_start().starts_with("追加")
+            || after.trim_start().starts_with("を追加")
+            || after.trim_start().starts_with("増");
+        let number = c.name("n").or(c.name("n2")).or(c.name("n3"))?;
+        if let (false, Some(n)) = (added, count(number.as_str())) {
+            return Some((text.get(whole.range())?.trim().to_owned(), n));
+        }
+    }
+    None
+}
+
+static COLUMNS_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?P<n>\d{1,2}|a single|single|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:columns?|cols?)\b|(?P<n2>\d{1,2}|[０-９]|[一二三四五六七八九])\s*列(?:だけ|のみ)|列は[^。]{0,60}?の\s*(?P<n3>\d{1,2}|[０-９]|[一二三四五六七八九])\s*つ",
+    )
+    .expect("columns said")
+});
 
 /// The parts `reading` leaves unsaid, with the words of an action it could not place. Once
 /// the person has said what to do (`answered_do`), words left unplaced are not asked again.
@@ -116,10 +168,16 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // 「同じ依頼が2件以上」, "more than once" of duplicates: the duplicate check itself.
             let twice = n.value == 2.0
                 && duplicates
-                && ["件以上", "回以上", "つ以上", " or more", " times", "件も", "回"]
+                && ["件以上", "回以上", "行以上", "つ以上", " or more", " times", "件も", "回"]
                     .iter()
                     .any(|w| after.starts_with(w.trim_start()));
             if twice {
+                return false;
+            }
+            // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
+            // checked on its own).
+            let quarter = before.ends_with('q') || before.ends_with('第') && after.starts_with("四半期");
+            if quarter {
                 return false;
             }
             // "(1) add a Tax column, (2) …": the number of an item of a list.
@@ -227,6 +285,12 @@ pub fn questions(unsaid: &[(Part, Option<Unplaced>)], language: Language) -> Vec
                 (Unplaced::NothingWritten(file), Language::Ja) => format!(
                     "作業フォルダーのファイルで試すと、設計した手順では {file} に1行も出力されません。どの行をどう残すかを書いてください。"
                 ),
+                (Unplaced::OtherColumns { said, file }, Language::En) => format!(
+                    "The instruction says \"{said}\", but tried on the files in the work folder, the plan designed writes other columns to {file}: say which columns to keep and what each holds."
+                ),
+                (Unplaced::OtherColumns { said, file }, Language::Ja) => format!(
+                    "指示には「{said}」とありますが、作業フォルダーのファイルで試すと、設計した手順では {file} に別の列が出力されます。残す列とその中身を書いてください。"
+                ),
             });
             DesignRequirement {
                 requirement: Requirement {
@@ -272,6 +336,20 @@ pub fn with_answers(instruction: &str, answers: &IndexMap<String, Value>, langua
 mod tests {
     use super::*;
     use crate::reading::read_instruction;
+
+    #[test]
+    fn the_number_of_columns_said_is_read_and_a_column_added_is_not() {
+        let said = |text: &str| columns_said(text).map(|(_, n)| n);
+        assert_eq!(said("give me each Cost Center code once, sorted A to Z, as a single column in cc.csv"), Some(1));
+        assert_eq!(said("I only need four columns, renamed: Customer as Client"), Some(4));
+        assert_eq!(said("two cols: Component, Open Defects. most first."), Some(2));
+        assert_eq!(said("発注先を重複なしで1列だけ、一覧.csv に出して"), Some(1));
+        assert_eq!(said("列は 取引先・請求書番号・支払予定日・残高 の4つだけにして"), Some(4));
+        assert_eq!(said("列は 日付、得意先、金額 の３つで"), Some(3));
+        assert_eq!(said("add one column Tax = Amount * 0.1 and save"), None);
+        assert_eq!(said("税額を1列追加して保存"), None);
+        assert_eq!(said("total the amount per vendor"), None);
+    }
 
     #[test]
     fn a_file_read_and_used_by_no_step_is_named() {

@@ -947,8 +947,7 @@ impl<'a> Runner<'a> {
                 self.clear_blockers(index, intents).await?;
             }
             // Kept as effectful, it is one whatever its control says now (its request wrote).
-            let done = if effectful.contains(&at) { self.act_effectful(op).await } else { self.act(op).await };
-            match done {
+            match self.act_uncovered(index, op, effectful.contains(&at), intents).await {
                 Ok(done) => acted.push(done),
                 Err(refused) if refused.kind == FailureKind::Refused => {
                     let _ = cache.forget(key);

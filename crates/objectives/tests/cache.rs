@@ -6,7 +6,7 @@ mod support;
 
 use planwright_catalog::Catalog;
 use planwright_sites::FixtureSites;
-use support::{run_task_on, task};
+use support::{run_task_on, task, Task};
 
 #[tokio::test]
 async fn a_second_run_replays_every_objective_from_the_cache() {
@@ -28,12 +28,13 @@ async fn a_second_run_replays_every_objective_from_the_cache() {
 
     sites.reset();
     let second = run_task_on(&sites, &task, false, first.home, None).await;
-    assert!(second.mismatches(&task).is_empty(), "{:?}", second.mismatches(&task));
-    assert_eq!(second.outputs["report"]["replayed_from_cache"], 3, "{}", second.notes());
+    // Every attempt's reason is in the step log: a replay that failed says why.
+    let log = std::fs::read_to_string(second.records().join("steps.jsonl")).unwrap();
+    assert!(second.mismatches(&task).is_empty(), "{:?}\n{log}", second.mismatches(&task));
+    assert_eq!(second.outputs["report"]["replayed_from_cache"], 3, "{}\n{log}", second.notes());
     assert_eq!(second.outputs["report"]["model_calls"], 0);
     // The cookie banner came back in the new browser: got out of the way again, not cached.
     assert!(second.objective_changes().iter().any(|c| c == "recovery_inserted"));
-    let log = std::fs::read_to_string(second.records().join("steps.jsonl")).unwrap();
     assert!(log.lines().filter(|l| l.contains("\"decidedBy\":\"cache\"")).count() == 3, "{log}");
 
     // The block's outputs are what its spec declares, typed as declared.
@@ -45,4 +46,30 @@ async fn a_second_run_replays_every_objective_from_the_cache() {
     for (key, value) in second.outputs.as_object().unwrap() {
         assert!(spec.outputs[key].ty().admits(value), "{key} = {value}");
     }
+}
+
+/// A dialog that comes up over the page while cached actions are replayed (here when the pointer
+/// reaches the button) is taken out of the way as on a first run, and the replay goes on: the
+/// objective is still done from the cache, and the save is made once.
+#[tokio::test]
+async fn a_dialog_that_covers_a_cached_click_is_cleared_and_the_replay_goes_on() {
+    let sites = FixtureSites::start().await.unwrap();
+    let task = Task::new(
+        "hover",
+        "/effects/hover-consent.html",
+        "1. Enter \"R-1042\" in Reference\n2. Click \"Save reference\"",
+    );
+    let first = run_task_on(&sites, &task, false, tempfile::tempdir().unwrap(), None).await;
+    assert_eq!(first.outputs["passed"], true, "{}", first.notes());
+    assert_eq!(sites.events("reference_saved").len(), 1, "{}", first.notes());
+
+    sites.reset();
+    let second = run_task_on(&sites, &task, false, first.home, None).await;
+    let log = std::fs::read_to_string(second.records().join("steps.jsonl")).unwrap();
+    assert_eq!(second.outputs["passed"], true, "{}\n{log}", second.notes());
+    assert_eq!(second.outputs["report"]["replayed_from_cache"], 2, "{}\n{log}", second.notes());
+    assert!(second.objective_changes().iter().any(|c| c == "recovery_inserted"), "{log}");
+    let saved = sites.events("reference_saved");
+    assert_eq!(saved.len(), 1, "saved once in the second run: {saved:?}");
+    assert_eq!(saved[0]["detail"]["reference"], "R-1042");
 }

@@ -67,6 +67,13 @@ static EN_IS: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
     )
 });
+/// "…csv, Department = Engineering, and …": a condition written as a formula, with no word
+/// before it — only the signs, which no sentence uses otherwise.
+static EN_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:^|[,;(:])\s*(?P<field>[\p{L}_][\w ]{0,30}?)\s*(?P<op>==|=|!=|<>)\s*(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
+    )
+});
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed)\b",
@@ -141,6 +148,49 @@ static EN_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "Q3 2026", "2026 Q3", "the third quarter of 2026": a calendar quarter. A fiscal one ("FY26
+/// Q3", "fiscal Q3 2026") starts in a month the words do not say, so it is not read.
+static EN_QUARTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:q(?P<q>[1-4])|(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter)\s*(?:of\s+|,\s*)?(?P<y>(?:19|20|21)\d\d)\b|\b(?P<y2>(?:19|20|21)\d\d)\s*[-/ ]?\s*q(?P<q2>[1-4])\b",
+    )
+});
+/// 「2026年の第3四半期」「2026年第3四半期」: a calendar quarter (「2026年度第3四半期」, a fiscal
+/// one, does not match: its first month is the company's).
+static JA_QUARTER: LazyLock<Regex> = LazyLock::new(|| re(r"(?P<y>\d{4})\s*年\s*の?\s*第\s*(?P<q>[1-4１-４])\s*四半期"));
+
+/// A calendar quarter the clause says, as its first and last month, and where.
+fn quarter_said(clause: &str, language: Language) -> Option<(String, u32, u32, std::ops::Range<usize>)> {
+    let (c, quarter) = match language {
+        Language::En => {
+            let c = EN_QUARTER.captures(clause)?;
+            let before = clause[..c.get(0)?.start()].to_ascii_lowercase();
+            if before.trim_end().ends_with("fiscal") || before.trim_end().ends_with("fy") {
+                return None;
+            }
+            let quarter = match (c.name("q").or(c.name("q2")), c.name("qw")) {
+                (Some(q), _) => q.as_str().parse().ok()?,
+                (None, Some(w)) => match w.as_str().to_ascii_lowercase().as_str() {
+                    "first" | "1st" => 1,
+                    "second" | "2nd" => 2,
+                    "third" | "3rd" => 3,
+                    _ => 4,
+                },
+                (None, None) => return None,
+            };
+            (c, quarter)
+        }
+        Language::Ja => {
+            let c = JA_QUARTER.captures(clause)?;
+            let digit = c["q"].chars().next()?;
+            let quarter = digit.to_digit(10).or_else(|| Some(u32::from(digit) - u32::from('０')))?;
+            (c, quarter)
+        }
+    };
+    let year = c.name("y").or(c.name("y2"))?.as_str().to_owned();
+    Some((year, quarter * 3 - 2, quarter * 3, c.get(0)?.range()))
+}
+
 /// The months of a range said as two months: from the first day of the first to the last day
 /// of the last, when they are in order.
 fn month_span(y: &str, m: u32, y2: &str, m2: u32) -> Option<(Value, Value)> {
@@ -151,6 +201,11 @@ fn month_span(y: &str, m: u32, y2: &str, m2: u32) -> Option<(Value, Value)> {
 
 /// A range of months the clause says, as a condition on a date column, and where.
 fn month_range_said(clause: &str, language: Language) -> Option<(Condition, std::ops::Range<usize>)> {
+    if let Some((year, first, last, range)) = quarter_said(clause, language) {
+        let (from, to) = month_span(&year, first, &year, last)?;
+        let field = date_field_before(clause, range.start, language);
+        return Some((Condition { field, operator: "between", value: from, value2: Some(to) }, range));
+    }
     let (c, months) = match language {
         Language::En => {
             let c = EN_MONTH_RANGE.captures(clause)?;
@@ -167,12 +222,17 @@ fn month_range_said(clause: &str, language: Language) -> Option<(Condition, std:
     let y2 = c.name("y2").map(|y| y.as_str());
     let y = c.name("y").map(|y| y.as_str());
     let (first, last) = month_span(y.or(y2)?, months.0, y2.or(y)?, months.1)?;
-    let field = match language {
-        Language::En => english_field_before(clause, whole.start()),
-        Language::Ja => ja_field_before(clause, whole.start()),
-    }
-    .filter(|f| f.to_ascii_lowercase().contains("date") || f.contains('日'));
+    let field = date_field_before(clause, whole.start(), language);
     Some((Condition { field, operator: "between", value: first, value2: Some(last) }, whole.range()))
+}
+
+/// The date column named just before `at` ("Submitted date", 「発注日」), if the words there name one.
+fn date_field_before(clause: &str, at: usize, language: Language) -> Option<String> {
+    match language {
+        Language::En => english_field_before(clause, at),
+        Language::Ja => ja_field_before(clause, at),
+    }
+    .filter(|f| f.to_ascii_lowercase().contains("date") || f.contains('日'))
 }
 
 /// 「2026年3月」「2026/3」.
@@ -336,10 +396,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
         };
         conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
     }
-    for c in EN_IS.captures_iter(clause) {
-        if taken(c.get(0).expect("match").range()) {
+    let mut said: Vec<std::ops::Range<usize>> = Vec::new();
+    for c in EN_IS.captures_iter(clause).chain(EN_EQUALS.captures_iter(clause)) {
+        let range = c.get(0).expect("match").range();
+        if taken(range.clone()) || said.iter().any(|r| r.start < range.end && range.start < r.end) {
             continue;
         }
+        said.push(range);
         let value = unquote(&c["value"]);
         let field = c["field"].trim().trim_start_matches("the ").to_owned();
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {

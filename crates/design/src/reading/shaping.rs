@@ -116,6 +116,8 @@ static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
         r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|最初の1件",
     )
 });
+/// 「同じ行が2行以上」「複数件ある」: rows that share their values with others.
+static JA_SEVERAL: LazyLock<Regex> = LazyLock::new(|| re(r"(?:2|２|二)\s*(?:行|件|回)以上|複数"));
 static JA_KEEP_LAST: LazyLock<Regex> = LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方"));
 static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -593,8 +595,20 @@ pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
 }
 
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
-    let found = JA_DUPLICATE.find(clause).or_else(|| JA_REMOVE.find(clause)).or_else(|| JA_SAME_LIST.find(clause))?;
-    let remove = JA_REMOVE.is_match(clause);
+    // 「取引先と請求書番号の組み合わせが同じ行が2行以上」: a pair the same across rows; 「請求額と
+    // 支払額が一致する行」 compares two columns of one row and is no duplicate.
+    let pair_across_rows = || {
+        JA_SAME_PAIR
+            .find(clause)
+            .filter(|m| m.as_str().contains("の組み合わせ") || JA_SEVERAL.is_match(&clause[m.end()..]))
+    };
+    let found = JA_DUPLICATE
+        .find(clause)
+        .or_else(|| JA_REMOVE.find(clause))
+        .or_else(|| JA_SAME_LIST.find(clause))
+        .or_else(pair_across_rows)?;
+    // 「最初の1件も含めて全部」 keeps the first one with the others: nothing removed.
+    let remove = JA_REMOVE.find_iter(clause).any(|m| !clause[m.end()..].starts_with("も含"));
     // 「同じ伝票が二重に取り込まれてしまいました」 tells what happened; it asks for nothing.
     if !remove && !JA_ASKS.is_match(clause) {
         return None;
@@ -605,7 +619,11 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         by.extend(same_list(&c["list"]));
     }
     if let Some(c) = JA_SAME_PAIR.captures(clause).filter(|_| by.is_empty()) {
-        by.extend([&c["a"], &c["b"]].into_iter().filter_map(|n| ja_column(n.trim_start_matches("同じ"))));
+        by.extend(
+            [&c["a"], &c["b"]]
+                .into_iter()
+                .filter_map(|n| ja_column(n.trim_start_matches("同じ").trim_end_matches("の組み合わせ"))),
+        );
     }
     if by.is_empty() {
         by.extend(JA_SAME_EACH.captures_iter(clause).filter_map(|c| ja_column(&c["a"])));
@@ -621,7 +639,11 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
 }
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
-    let top = JA_TOP.captures(clause);
+    // 「最初の1件も含めて全部」 keeps the first one with the rest: no top.
+    let top = JA_TOP.captures(clause).filter(|c| {
+        let after = &clause[c.get(0).map_or(0, |m| m.end())..];
+        !after.trim_start_matches(['件', '行']).starts_with("も含")
+    });
     let sort = JA_SORT.find(clause);
     let at = match (&top, sort) {
         (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),

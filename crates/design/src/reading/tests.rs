@@ -904,3 +904,86 @@ fn a_case_inside_the_brackets_explaining_the_one_before_is_no_case_of_its_own() 
     let values: Vec<&str> = cases.iter().map(|(_, then)| then.as_str()).collect();
     assert_eq!(values, ["High", "Low"]);
 }
+
+/// The conditions of a filter (the first filter step), or a panic naming the steps read.
+fn filter_of(r: &Reading) -> &[Condition] {
+    r.steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Filter { conditions, .. } => Some(conditions.as_slice()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no filter in {:?}", r.steps))
+}
+
+#[test]
+fn a_condition_written_as_a_formula_is_read() {
+    let r = read_instruction("Look at payroll_allocations.csv, Department = Engineering, and save the rows as eng.csv");
+    let conditions = filter_of(&r);
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.field.as_deref() == Some("Department") && c.operator == "eq" && c.value == json!("Engineering")),
+        "{conditions:?}"
+    );
+    // Not a sentence's "is": "the file = the one from the bank" is not split off a comma.
+    let r = read_instruction("From tickets.csv, Priority != Low; write open.csv");
+    assert!(filter_of(&r).iter().any(|c| c.operator == "ne" && c.value == json!("Low")), "{:?}", r.steps);
+}
+
+#[test]
+fn a_calendar_quarter_is_its_three_months_and_a_fiscal_one_is_not_guessed() {
+    for text in [
+        "Total the Q3 2026 claims in claims.csv by Category into q3.csv",
+        "Total the claims of the third quarter of 2026 in claims.csv by Category into q3.csv",
+        "申請.csv から2026年の第3四半期に提出された申請だけを抜き出して q3.csv に出力",
+        "申請.csv から2026年第３四半期の申請だけを抜き出して q3.csv に出力",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            filter_of(&r).iter().any(|c| c.operator == "between"
+                && c.value == json!("2026-07-01")
+                && c.value2 == Some(json!("2026-09-30"))),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    for text in [
+        "Total the fiscal Q3 2026 claims in claims.csv by Category into q3.csv",
+        "申請.csv から2026年度第3四半期の申請だけを抜き出して q3.csv に出力",
+    ] {
+        let r = read_instruction(text);
+        let between = r.steps.iter().any(
+            |s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.operator == "between")),
+        );
+        assert!(!between, "{text}: {:?}", r.steps);
+    }
+}
+
+#[test]
+fn a_pair_the_same_across_rows_is_a_duplicate_check_that_keeps_the_first_one() {
+    let r = read_instruction(
+        "請求書受付一覧.csv で、取引先と請求書番号の組み合わせが同じ行が2行以上あるものを探して、該当する行を最初の1件も含めて全部 疑い.csv に出して",
+    );
+    let Some(Step::Duplicates { by, remove: false, .. }) = r.steps.iter().find(|s| s.name() == "duplicates") else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["取引先", "請求書番号"]);
+    // Two columns of one row compared: no duplicate check.
+    let r = read_instruction("支払.csv から請求額と支払額が一致する行を抽出して 一致.csv に保存");
+    assert!(!r.steps.iter().any(|s| s.name() == "duplicates"), "{:?}", r.steps);
+}
+
+#[test]
+fn keys_named_per_table_after_the_verb_are_read() {
+    let r = read_instruction(
+        "Which lines on bank.csv have nothing in ledger.csv? Match the statement's Reference to the ledger's Bank Ref. Save them as open.csv",
+    );
+    let Some(Step::Join { side_keys, .. }) = r.steps.iter().find(|s| s.name() == "join") else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(
+        side_keys,
+        &[("statement".to_owned(), "Reference".to_owned()), ("ledger".to_owned(), "Bank Ref".to_owned())]
+    );
+}

@@ -204,7 +204,7 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
+        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)",
     )
 });
 static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,7 +214,7 @@ static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Match keys named per table when they differ: "the receipt's Invoice Ref should be the
-/// ledger's Invoice Number", 「入金.csvの請求番号と請求.csvの番号で照合」: (table word, key) pairs.
+/// ledger's Invoice Number", "match the statement's Reference to the ledger's Bank Ref", 「入金.csvの請求番号と請求.csvの番号で照合」: (table word, key) pairs.
 pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     let pattern = match language {
         Language::En => &*EN_SIDE_KEYS,
@@ -224,11 +224,14 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     let pair = |side: &str, key: &str| {
         Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()))
     };
-    [pair("a", "ka").or_else(|| pair("a2", "ka2")), pair("b", "kb").or_else(|| pair("b2", "kb2"))]
-        .into_iter()
-        .flatten()
-        .filter(|(_, key)| !key.is_empty())
-        .collect()
+    [
+        pair("a", "ka").or_else(|| pair("a2", "ka2")).or_else(|| pair("a3", "ka3")),
+        pair("b", "kb").or_else(|| pair("b2", "kb2")).or_else(|| pair("b3", "kb3")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|(_, key)| !key.is_empty())
+    .collect()
 }
 
 /// The steps an operation word (of `Lexicon::operation`) may name.

@@ -27,33 +27,38 @@ impl Runner<'_> {
                     ));
                 }
             }
-            let report = match self.act(op).await {
-                Err(Failure { reason, covered_by: Some(covering), .. }) => {
-                    self.ctx
-                        .log(LogLevel::Info, format!("objective {}: {reason}", self.progress.objective_number(index)));
-                    if !self.clear_blockers(index, intents).await?.any {
-                        self.escape_cover(index, &covering).await?;
-                    }
-                    self.act(op).await?
-                }
-                other => other?,
-            };
+            let report = self.act_uncovered(index, op, false, intents).await?;
             self.tried.1.push(op.clone());
             reports.push(report);
         }
         Ok(reports)
     }
 
+    /// Carries out one operation; when a dialog or banner that came up covers its target, that
+    /// is taken out of the way (a recovery step) and the operation tried again once.
+    pub(super) async fn act_uncovered(
+        &mut self,
+        index: usize,
+        op: &Op,
+        known_effectful: bool,
+        intents: &[Intent],
+    ) -> Result<Acted, Failure> {
+        match self.act_as(op, known_effectful).await {
+            Err(Failure { reason, covered_by: Some(covering), .. }) => {
+                self.ctx.log(LogLevel::Info, format!("objective {}: {reason}", self.progress.objective_number(index)));
+                if !self.clear_blockers(index, intents).await?.any {
+                    self.escape_cover(index, &covering).await?;
+                }
+                self.act_as(op, known_effectful).await
+            }
+            other => other,
+        }
+    }
+
     /// Carries out one operation and records it on the current step; an effectful one is noted
     /// in the ledger, and one the ledger has for this objective is not carried out again.
     pub(super) async fn act(&mut self, op: &Op) -> Result<Acted, Failure> {
         self.act_as(op, false).await
-    }
-
-    /// [`Runner::act`] for an operation known to be effectful (the action cache kept it so),
-    /// whatever its control says now.
-    pub(super) async fn act_effectful(&mut self, op: &Op) -> Result<Acted, Failure> {
-        self.act_as(op, true).await
     }
 
     async fn act_as(&mut self, op: &Op, known_effectful: bool) -> Result<Acted, Failure> {
