@@ -502,7 +502,12 @@ async fn drive(
     let watcher = tokio::spawn(async move {
         let activity = activity_task;
         loop {
+            // Polled in order, not at random: each kind of event comes on a channel of its own,
+            // and a request's answer must be read before its end, which DevTools sends after it
+            // (read the other way round under load, an action's report closed with the request
+            // ended and its status unknown).
             tokio::select! {
+                biased;
                 Some(event) = dialog_events.next() => {
                     let kind = serde_json::to_value(&event.r#type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
                     let (accept, text) = match kind.as_str() {

@@ -70,7 +70,8 @@ pub enum Unplaced {
 /// columns the output should have, with the words that say it. A column added ("add one column",
 /// 「1列追加」) counts nothing written.
 pub fn columns_said(text: &str) -> Option<(String, usize)> {
-    let lower = text.to_lowercase();
+    // ASCII lower case keeps the offsets of `text`.
+    let lower = text.to_ascii_lowercase();
     let count = |word: &str| -> Option<usize> {
         let word = word.trim();
         let named = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
@@ -101,7 +102,7 @@ pub fn columns_said(text: &str) -> Option<(String, usize)> {
             || after.trim_start().starts_with("を追加")
             || after.trim_start().starts_with("増");
         let number = c.name("n").or(c.name("n2")).or(c.name("n3"))?;
-        if let (false, Some(n)) = (added, count(number.as_str())) {
+        if let (false, Some(n)) = (added, count(number.as_str()).filter(|n| *n > 0)) {
             return Some((text.get(whole.range())?.trim().to_owned(), n));
         }
     }

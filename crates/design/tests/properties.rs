@@ -3,7 +3,7 @@
 
 use planwright_design::reading::{read_instruction, Step};
 use planwright_design::redact_instruction;
-use planwright_design::understanding::unused_numbers;
+use planwright_design::understanding::{columns_said, unused_numbers};
 use proptest::prelude::*;
 use regex::Regex;
 
@@ -104,6 +104,15 @@ proptest! {
             serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
         for phrase in unused_numbers(&text, &plan) {
             prop_assert!(text.contains(&phrase), "{phrase:?} is not in {text:?}");
+        }
+    }
+
+    /// The count of columns an instruction says comes with words of the text, and is a count.
+    #[test]
+    fn columns_said_are_counted_by_words_of_the_text(text in prop_oneof![instruction_like(), any::<String>()]) {
+        if let Some((said, columns)) = columns_said(&text) {
+            prop_assert!(text.contains(&said), "{said:?} is not in {text:?}");
+            prop_assert!(columns >= 1, "{said:?} counts {columns}");
         }
     }
 }
