@@ -926,7 +926,7 @@ fn a_condition_written_as_a_formula_is_read() {
             .any(|c| c.field.as_deref() == Some("Department") && c.operator == "eq" && c.value == json!("Engineering")),
         "{conditions:?}"
     );
-    // Not a sentence's "is": "the file = the one from the bank" is not split off a comma.
+    // "!=" after a comma: the rows whose value is another.
     let r = read_instruction("From tickets.csv, Priority != Low; write open.csv");
     assert!(filter_of(&r).iter().any(|c| c.operator == "ne" && c.value == json!("Low")), "{:?}", r.steps);
 }
