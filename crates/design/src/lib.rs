@@ -610,7 +610,8 @@ impl DesignEngine<'_> {
 
     /// A plan valid with nothing left to ask that still loses the job is asked about, not given:
     /// one that reads a file no step uses, or one that — tried on the work folder's files, where
-    /// the caller can try it — writes no rows from files that have some.
+    /// the caller can try it — writes no rows from files that have some, or other columns than
+    /// the instruction counts.
     async fn refuse_plans_that_lose_the_job(&self, draft: &mut Draft, rounds: &mut Rounds, request: &DesignRequest) {
         let (plan, findings) = &rounds.best;
         let asks_nothing = draft.bound.questions.is_empty() && !plan.vars.values().any(Value::is_null);
@@ -621,14 +622,15 @@ impl DesignEngine<'_> {
         let lost = match (understanding::unused_source(plan), self.trial) {
             (Some(file), _) => Some(understanding::Unplaced::Words(file)),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
-                let other_columns = understanding::columns_said(&request.instruction).and_then(|(said, columns)| {
+                let other_columns = || {
+                    let (said, columns) = understanding::columns_said(&request.instruction)?;
                     let file = tried.other_columns_than(columns)?.to_owned();
                     Some(understanding::Unplaced::OtherColumns { said, file })
-                });
+                };
                 tried
                     .nothing_written()
                     .map(|file| understanding::Unplaced::NothingWritten(file.to_owned()))
-                    .or(other_columns)
+                    .or_else(other_columns)
             }),
             (None, None) => None,
         };

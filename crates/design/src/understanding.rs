@@ -72,26 +72,9 @@ pub enum Unplaced {
 pub fn columns_said(text: &str) -> Option<(String, usize)> {
     // ASCII lower case keeps the offsets of `text`.
     let lower = text.to_ascii_lowercase();
-    let count = |word: &str| -> Option<usize> {
-        let word = word.trim();
-        let named = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-        if let Some(at) = named.iter().position(|n| *n == word) {
-            return Some(at + 1);
-        }
-        if word.ends_with("single") {
-            return Some(1);
-        }
-        let digits: String = word
-            .chars()
-            .map(|c| match c {
-                '０'..='９' => char::from_u32(u32::from(c) - u32::from('０') + u32::from('0')).unwrap_or(c),
-                _ => c,
-            })
-            .collect();
-        digits
-            .parse()
-            .ok()
-            .or_else(|| "一二三四五六七八九".chars().position(|k| word == k.to_string()).map(|at| at + 1))
+    let count = |word: &str| match word.trim() {
+        word if word.ends_with("single") => Some(1),
+        word => crate::reading::number(word).and_then(|n| usize::try_from(n).ok()),
     };
     for c in COLUMNS_SAID.captures_iter(&lower) {
         let whole = c.get(0)?;

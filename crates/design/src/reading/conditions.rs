@@ -182,8 +182,7 @@ fn quarter_said(clause: &str, language: Language) -> Option<(String, u32, u32, s
         }
         Language::Ja => {
             let c = JA_QUARTER.captures(clause)?;
-            let digit = c["q"].chars().next()?;
-            let quarter = digit.to_digit(10).or_else(|| Some(u32::from(digit) - u32::from('０')))?;
+            let quarter = u32::try_from(super::number(&c["q"])?).ok()?;
             (c, quarter)
         }
     };

@@ -28,6 +28,7 @@ use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
     one_order_and_one_duplicate_check, one_row_per_group, rows_kept_before_totals, twice_is_the_duplicate_check,
 };
+pub(crate) use shaping::number;
 use words::{Lexicon, EN, JA};
 
 /// The language an instruction is written in; labels and hints of requirements follow it.

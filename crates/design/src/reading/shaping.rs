@@ -180,8 +180,9 @@ static JA_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// English number words up to what a top N names.
-fn number(word: &str) -> Option<u64> {
+/// A count as a person writes it: digits (full-width too), or an English or Japanese number word
+/// up to what a top N names.
+pub(crate) fn number(word: &str) -> Option<u64> {
     let folded: String = word
         .chars()
         .map(|c| if ('０'..='９').contains(&c) { char::from(b'0' + (c as u32 - '０' as u32) as u8) } else { c })
