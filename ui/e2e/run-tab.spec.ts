@@ -189,12 +189,19 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
 
       // Another day: the studio opened afresh.
       await page.reload();
+      let checks = 0;
+      page.on('response', (r) => {
+        if (r.url().includes('/api/runs/check')) checks += 1;
+      });
       await page.getByRole('tab', { name: w('tab.run') }).click();
       await choosePlan(page, 'e2e_month');
       await expect(month).toHaveValue('2026-10');
       await expect(page.getByText(w('run.lastValues', { names: 'month' }))).toBeVisible();
       await expect(runView(page).getByRole('status')).toHaveText(w('runStatus.succeeded'));
       await snap(page, 'last-values');
+      // As a person would: the plan's own values asked for after the check of the last run's has
+      // answered (it says the run would use 2026-10).
+      await expect.poll(() => checks).toBeGreaterThanOrEqual(2);
       await page.getByRole('button', { name: w('run.planValues') }).click();
       await expect(month).toHaveValue('2026-09');
     });

@@ -2,7 +2,7 @@
 // this studio's local storage, so that the next run of the plan (or of its next version) offers
 // them again. Secrets are never vars; they are kept by the secret store, never here.
 import type { RunVar } from '../api/types/RunVar';
-import { varText } from './readiness';
+import { planVarText } from './readiness';
 
 const KEY = 'planwright.lastVars';
 /** Plans whose values are kept; the least recently started go first. */
@@ -42,7 +42,7 @@ export function lastVars(planId: string, vars: RunVar[], storage: Storage = loca
   const offered: Record<string, string> = {};
   for (const v of vars) {
     const last = kept[v.name];
-    if (typeof last === 'string' && last !== varText(v)) offered[v.name] = last;
+    if (typeof last === 'string' && last !== planVarText(v)) offered[v.name] = last;
   }
   return offered;
 }

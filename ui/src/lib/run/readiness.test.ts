@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunReadiness } from '../api/types/RunReadiness';
 import type { RunVar } from '../api/types/RunVar';
-import { collectVars, parseVar, problemKey, secretState, tally, varField, varText } from './readiness';
+import { collectVars, parseVar, planVarText, problemKey, secretState, tally, varField, varText } from './readiness';
 
 const v = (over: Partial<RunVar>): RunVar => ({ name: 'x', value: null, default: null, type: 'string', file: false, missing: false, ...over });
 
@@ -19,6 +19,13 @@ describe('the run check', () => {
     expect(varText(v({ value: null }))).toBe('');
     expect(varText(v({ value: 3 }))).toBe('3');
     expect(varText(v({ value: ['a'] }))).toBe('[\n  "a"\n]');
+  });
+
+  it("puts back the plan's own value, whatever value the check was given", () => {
+    const given = v({ value: '2026-10', default: '2026-09' });
+    expect(varText(given)).toBe('2026-10');
+    expect(planVarText(given)).toBe('2026-09');
+    expect(planVarText(v({ value: 7, default: null }))).toBe('');
   });
 
   it('types what was typed, and says why when it cannot', () => {

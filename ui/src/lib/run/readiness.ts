@@ -22,7 +22,18 @@ export function varField(v: RunVar): VarField {
 
 /** The text a field starts with: the value the run would use. */
 export function varText(v: RunVar): string {
-  const value = v.value;
+  return valueText(v.value);
+}
+
+/**
+ * The text of the value the plan itself gives a var (its default), whatever the check was given:
+ * what "the plan's values" puts back after the last run's were filled in.
+ */
+export function planVarText(v: RunVar): string {
+  return valueText(v.default);
+}
+
+function valueText(value: Json): string {
   if (value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
