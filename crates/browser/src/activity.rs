@@ -16,7 +16,7 @@ use chromiumoxide::cdp::browser_protocol::network::{EventRequestWillBeSent, Reso
 use crate::effects::{RequestKind, RequestRecord};
 
 /// How long a request may be under way before it counts as background traffic.
-const BACKGROUND_REQUEST: Duration = Duration::from_secs(2);
+pub(crate) const BACKGROUND_REQUEST: Duration = Duration::from_secs(2);
 
 /// How many of the page's latest requests are kept for the actions' reports: more than an
 /// action starts, bounded on a page that polls all the time.

@@ -95,15 +95,17 @@ pub(crate) enum DocumentFn {
     Announced,
     VisibleText,
     Restless,
+    PendingRequests,
 }
 
 impl DocumentFn {
-    const ALL: [DocumentFn; 5] = [
+    const ALL: [DocumentFn; 6] = [
         DocumentFn::ByText,
         DocumentFn::ByTestId,
         DocumentFn::Announced,
         DocumentFn::VisibleText,
         DocumentFn::Restless,
+        DocumentFn::PendingRequests,
     ];
 
     fn name(self) -> &'static str {
@@ -113,6 +115,7 @@ impl DocumentFn {
             DocumentFn::Announced => "announced",
             DocumentFn::VisibleText => "visibleText",
             DocumentFn::Restless => "restless",
+            DocumentFn::PendingRequests => "pendingRequests",
         }
     }
 }

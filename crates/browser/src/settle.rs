@@ -3,7 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+use serde_json::json;
+
+use crate::activity::BACKGROUND_REQUEST;
 use crate::error::BrowserError;
+use crate::js::DocumentFn;
 use crate::session::BrowserSession;
 
 /// How long the DOM and the network must be still.
@@ -35,7 +39,10 @@ impl BrowserSession {
         loop {
             self.follow_opened_tab().await?;
             let busy = match self.stillness(Some(acted_ms)).await? {
-                Ok(still) if still >= QUIET => return Ok(Settled { timed_out: false }),
+                Ok(still) if still >= QUIET && !self.a_frame_awaits_an_answer().await? => {
+                    return Ok(Settled { timed_out: false })
+                }
+                Ok(still) if still >= QUIET => "a frame is waiting for an answer to a request",
                 Ok(_) => "the network or the document changed a moment ago",
                 Err(busy) => busy,
             };
@@ -63,6 +70,18 @@ impl BrowserSession {
             Err(BrowserError::Protocol { .. }) => Ok(true),
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether a frame inside the page waits for an answer to a request its script made (a form
+    /// in another site's frame posting). The quiet probe reads the top document only, and under
+    /// load DevTools can report the frame's request after the page already looked still.
+    async fn a_frame_awaits_an_answer(&self) -> Result<bool, BrowserError> {
+        if self.frames().await?.len() < 2 {
+            return Ok(false);
+        }
+        let age = json!(BACKGROUND_REQUEST.as_millis() as u64);
+        let answers = self.in_every_frame(DocumentFn::PendingRequests, vec![age]).await?;
+        Ok(answers.iter().any(|(frame, pending)| frame.parent.is_some() && pending.as_u64().unwrap_or(0) > 0))
     }
 
     /// How long the page has been still, or what is going on; with `acted_ms`, the requests

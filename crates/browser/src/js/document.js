@@ -66,6 +66,18 @@ function visibleText(max) {
   return body.innerText.slice(0, max);
 }
 
+// PENDING_REQUESTS: how many of the frame's fetch and XHR requests (see quiet.js) started less
+// than `maxAge` ms ago and have no answer yet.
+function pendingRequests(maxAge) {
+  const view = this.defaultView;
+  const pending = view && view[Symbol.for('planwright.pendingRequests')];
+  if (!pending) return 0;
+  const now = view.performance.now();
+  let n = 0;
+  for (const started of pending.values()) if (now - started < maxAge) n++;
+  return n;
+}
+
 // RESTLESS: the visible lines of the elements whose text changed on their own (see quiet.js) twice
 // or more, a second apart, in the `span` ms before `before` (ms since the epoch): a clock, a
 // rotating banner, a score. A line is a line of the frame's visible text (visibleText), trimmed:
