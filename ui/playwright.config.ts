@@ -5,7 +5,7 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  workers: 2,
   reporter: [['list']],
   use: {
     browserName: 'chromium',

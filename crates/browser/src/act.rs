@@ -154,7 +154,34 @@ impl Ready {
     }
 }
 
-const RETRY: Duration = Duration::from_millis(50);
+/// The pauses between the tries of a wait for something not there or not ready yet: short at
+/// first (most of it comes within a few frames), then four tries a second. Each try reads the
+/// page (a locator resolved on its tree, the element's checks), so a steady 50 ms made a ten-second
+/// wait two hundred reads; Playwright backs off the same way (0, 20, 100, 100, then 500 ms).
+struct Backoff {
+    tries: usize,
+}
+
+impl Backoff {
+    const PAUSES: [Duration; 5] = [
+        Duration::from_millis(20),
+        Duration::from_millis(50),
+        Duration::from_millis(100),
+        Duration::from_millis(100),
+        Duration::from_millis(250),
+    ];
+
+    fn new() -> Backoff {
+        Backoff { tries: 0 }
+    }
+
+    /// Sleeps the next pause, cut short at `deadline` so that the last try is made at it.
+    async fn pause(&mut self, deadline: Instant) {
+        let pause = Self::PAUSES[self.tries.min(Self::PAUSES.len() - 1)];
+        self.tries += 1;
+        tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
+    }
+}
 
 /// `[x, y]` as a point.
 fn point_of(value: &Value) -> Option<(f64, f64)> {
@@ -267,6 +294,7 @@ impl BrowserSession {
         mut tree: Option<&PageTree>,
     ) -> Result<Ready, BrowserError> {
         let start = Instant::now();
+        let mut backoff = Backoff::new();
         loop {
             let not_yet = match self.try_ready(locator, action, pointer, tree.take()).await? {
                 Ok(mut ready) => {
@@ -285,7 +313,7 @@ impl BrowserSession {
                     other => other,
                 });
             }
-            tokio::time::sleep(RETRY).await;
+            backoff.pause(start + timeout).await;
         }
     }
 
@@ -716,6 +744,7 @@ impl BrowserSession {
     /// Waits until the condition holds, at most `timeout`.
     pub async fn wait_for(&self, condition: &WaitCondition, timeout: Duration) -> Result<Duration, BrowserError> {
         let start = Instant::now();
+        let mut backoff = Backoff::new();
         loop {
             let holds = match condition {
                 WaitCondition::Element(locator) => self.any_visible(locator).await?,
@@ -735,7 +764,7 @@ impl BrowserSession {
                 };
                 return Err(BrowserError::WaitTimedOut { what, waited_ms: start.elapsed().as_millis() as u64 });
             }
-            tokio::time::sleep(RETRY).await;
+            backoff.pause(start + timeout).await;
         }
     }
 
@@ -782,13 +811,14 @@ impl BrowserSession {
         wait_for_rows: bool,
     ) -> Result<Table, BrowserError> {
         let deadline = Instant::now() + options.timeout;
+        let mut backoff = Backoff::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let table = self.read_table(locator, &ActOptions { timeout: left, ..*options }).await?;
-            if !wait_for_rows || !table.rows.is_empty() || Instant::now() + RETRY >= deadline {
+            if !wait_for_rows || !table.rows.is_empty() || Instant::now() >= deadline {
                 return Ok(table);
             }
-            tokio::time::sleep(RETRY).await;
+            backoff.pause(deadline).await;
         }
     }
 
