@@ -23,9 +23,8 @@ pub(crate) const ANNOUNCE: &str = include_str!("js/announce.js");
 /// (a large number when the page never changed or has no tracker), and how many requests the
 /// page started in the last 2 s that have no answer yet (older ones are background traffic).
 pub(crate) const QUIET_PROBE: &str = "(() => { const m = window[Symbol.for('planwright.lastMutation')]; \
-     const p = window[Symbol.for('planwright.pendingRequests')]; const now = performance.now(); let n = 0; \
-     if (p) for (const t of p.values()) if (now - t < 2000) n++; \
-     return [document.readyState, m ? now - m.at : 1e9, n]; })()";
+     const u = window[Symbol.for('planwright.unanswered')]; \
+     return [document.readyState, m ? performance.now() - m.at : 1e9, u ? u(2000) : 0]; })()";
 
 /// Whether the page says it is still loading something: a visible `aria-busy` region or progress
 /// bar, or a short visible text such as "Loading statements…" / 「読み込んでいます」. Text nodes

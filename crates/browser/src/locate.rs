@@ -305,7 +305,17 @@ impl BrowserSession {
         function: DocumentFn,
         args: Vec<Value>,
     ) -> Result<Vec<(Frame, Value)>, BrowserError> {
-        let asks = self.frames().await?.into_iter().map(|frame| {
+        self.in_frames(self.frames().await?, function, args).await
+    }
+
+    /// [`BrowserSession::in_every_frame`] for the `frames` given.
+    pub(crate) async fn in_frames(
+        &self,
+        frames: Vec<Frame>,
+        function: DocumentFn,
+        args: Vec<Value>,
+    ) -> Result<Vec<(Frame, Value)>, BrowserError> {
+        let asks = frames.into_iter().map(|frame| {
             let args = args.iter().cloned().map(Arg::Value).collect();
             async move {
                 let Some(document) = self.frame_document(&frame.id, frame.parent.is_none()).await? else {

@@ -76,12 +76,13 @@ impl BrowserSession {
     /// in another site's frame posting). The quiet probe reads the top document only, and under
     /// load DevTools can report the frame's request after the page already looked still.
     async fn a_frame_awaits_an_answer(&self) -> Result<bool, BrowserError> {
-        if self.frames().await?.len() < 2 {
+        let inside: Vec<_> = self.frames().await?.into_iter().filter(|frame| frame.parent.is_some()).collect();
+        if inside.is_empty() {
             return Ok(false);
         }
         let age = json!(BACKGROUND_REQUEST.as_millis() as u64);
-        let answers = self.in_every_frame(DocumentFn::PendingRequests, vec![age]).await?;
-        Ok(answers.iter().any(|(frame, pending)| frame.parent.is_some() && pending.as_u64().unwrap_or(0) > 0))
+        let answers = self.in_frames(inside, DocumentFn::PendingRequests, vec![age]).await?;
+        Ok(answers.iter().any(|(_, pending)| pending.as_u64().unwrap_or(0) > 0))
     }
 
     /// How long the page has been still, or what is going on; with `acted_ms`, the requests

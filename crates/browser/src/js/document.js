@@ -70,12 +70,8 @@ function visibleText(max) {
 // than `maxAge` ms ago and have no answer yet.
 function pendingRequests(maxAge) {
   const view = this.defaultView;
-  const pending = view && view[Symbol.for('planwright.pendingRequests')];
-  if (!pending) return 0;
-  const now = view.performance.now();
-  let n = 0;
-  for (const started of pending.values()) if (now - started < maxAge) n++;
-  return n;
+  const unanswered = view && view[Symbol.for('planwright.unanswered')];
+  return unanswered ? unanswered(maxAge) : 0;
 }
 
 // RESTLESS: the visible lines of the elements whose text changed on their own (see quiet.js) twice

@@ -162,7 +162,15 @@
   };
 
   const pending = new Map();
-  Object.defineProperty(window, Symbol.for('planwright.pendingRequests'), { value: pending, enumerable: false });
+  // How many of the frame's requests started less than `maxAge` ms ago and have no answer yet;
+  // one open longer is background traffic (a long poll).
+  const unanswered = (maxAge) => {
+    const now = performance.now();
+    let n = 0;
+    for (const started of pending.values()) if (now - started < maxAge) n++;
+    return n;
+  };
+  Object.defineProperty(window, Symbol.for('planwright.unanswered'), { value: unanswered, enumerable: false });
   let next = 0;
   const track = () => {
     const id = ++next;
