@@ -34,6 +34,7 @@ pub mod repair;
 pub mod requirements;
 pub mod trial;
 pub mod understanding;
+mod unkept;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -780,20 +781,26 @@ struct Spent {
     started: Instant,
 }
 
-/// A number, or a value of the data, said and used nowhere is a condition or a limit lost:
-/// asked, not dropped — when nothing else is asked (an open question is anyway).
+/// A number, a value of the data, an order or a kind of total said and kept nowhere is a
+/// condition or a limit lost, and a plan that writes nothing loses the result: asked, not
+/// dropped — when nothing else is asked (an open question is anyway).
 fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &Read) {
     let asks_nothing = draft.bound.questions.is_empty() && !draft.plan.vars.values().any(Value::is_null);
     let answered_do = request.answers.contains_key("instruction.do");
     if !asks_nothing || draft.refused() || answered_do || !read.templates.is_empty() {
         return;
     }
-    let unused = understanding::unused_numbers(&read.redacted.text, &draft.plan)
+    let text = &read.redacted.text;
+    let unused = understanding::unused_numbers(text, &draft.plan)
         .into_iter()
         .chain(draft.bound.unused_values.iter().cloned())
+        .chain(unkept::unkept_order(text, &draft.plan))
+        .chain(unkept::unkept_total(text, &draft.plan))
         .next();
     if let Some(phrase) = unused {
         draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);
+    } else if unkept::writes_nothing(&draft.plan) {
+        draft.refuse(vec![(understanding::Part::Write, None)]);
     }
 }
 

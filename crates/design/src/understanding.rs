@@ -133,8 +133,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         .any(|n| matches!(n.block.as_deref(), Some("transforms.find_duplicates" | "transforms.remove_duplicates")));
     // ASCII lower case keeps the offsets of `text`.
     let lower = text.to_ascii_lowercase();
-    crate::reading::slots::numbers(text)
-        .into_iter()
+    let mut said = crate::reading::slots::numbers(text);
+    said.extend(crate::reading::slots::number_words(text));
+    said.sort_by_key(|n| n.start);
+    said.into_iter()
         // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
         .filter(|n| {
             // "10% of Net" is used as 0.1.
@@ -149,13 +151,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
                 .iter()
                 .any(|w| before.ends_with(w));
-            // 「同じ依頼が2件以上」, "more than once" of duplicates: the duplicate check itself.
-            let twice = n.value == 2.0
-                && duplicates
-                && ["件以上", "回以上", "行以上", "つ以上", " or more", " times", "件も", "回"]
-                    .iter()
-                    .any(|w| after.starts_with(w.trim_start()));
-            if twice {
+            // 「同じ依頼が2件以上」, "submitted twice", "if two rows differ" of duplicates: the
+            // duplicate check itself.
+            if n.value == 2.0 && duplicates {
                 return false;
             }
             // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
@@ -175,7 +173,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
 
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.
 static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:files?|parts?|sheets?|tabs?|columns?|exports?|つ|個のファイル|ファイル|枚|シート|列)")
+    Regex::new(
+        r"^(?:[a-z]+ )?(?:files?|parts?|things?|steps?|tasks?|sheets?|tabs?|columns?|exports?|downloads?|lists?|tables?|workbooks?|reports?|sources?|systems?)\b|^(?:つ|個のファイル|ファイル|枚|シート|列)",
+    )
         .expect("counts")
 });
 
@@ -210,7 +210,11 @@ pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
     fn walk(value: Value, into: &mut Vec<Value>) {
         match value {
             Value::Array(items) => items.into_iter().for_each(|v| walk(v, into)),
-            Value::Object(map) => map.into_iter().filter(|(k, _)| k != "description").for_each(|(_, v)| walk(v, into)),
+            // Ids and output names are the plan's own words ("filter_rows_2"), not the person's.
+            Value::Object(map) => map
+                .into_iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "description" | "id" | "out"))
+                .for_each(|(_, v)| walk(v, into)),
             Value::Null => {}
             scalar => into.push(scalar),
         }
@@ -220,11 +224,15 @@ pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
     values
 }
 
+/// `${node.port}`: a reference names a node, and a node's id is no figure.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$\{[^}]*\}").expect("reference"));
+
 /// The numbers a value holds: itself, or the digits inside a text (a date's year).
 fn numbers_in(value: &Value) -> Vec<f64> {
     match value {
         Value::Number(n) => n.as_f64().into_iter().collect(),
-        Value::String(s) => s
+        Value::String(s) => REFERENCE
+            .replace_all(s, " ")
             .split(|c: char| !(c.is_ascii_digit() || c == '.'))
             .filter_map(|d| d.trim_matches('.').parse::<f64>().ok())
             .collect(),
@@ -236,6 +244,10 @@ fn numbers_in(value: &Value) -> Vec<f64> {
 fn around(text: &str, start: usize, end: usize) -> String {
     let from = text[..start].char_indices().rev().nth(15).map_or(0, |(i, _)| i);
     let to = text[end..].char_indices().nth(12).map_or(text.len(), |(i, _)| end + i);
+    // Whole words: "tests failed two or more times", not "ch tests failed two or more tim".
+    let in_word = |c: char| c.is_ascii_alphanumeric();
+    let from = text[..from].char_indices().rev().find(|(_, c)| !in_word(*c)).map_or(0, |(i, c)| i + c.len_utf8());
+    let to = text[to..].find(|c: char| !in_word(c)).map_or(text.len(), |i| to + i);
     text[from..to].trim().to_owned()
 }
 
@@ -396,6 +408,20 @@ mod tests {
         let text = "支払先・金額の2つが同じ依頼が2件以上あるものを抜き出して";
         assert!(unused_numbers(text, &duplicates).is_empty(), "two or more is the duplicate check");
         assert_eq!(unused_numbers(text, &plan).len(), 1, "without one, it is a number the plan does not use");
+    }
+
+    #[test]
+    fn a_count_said_in_words_is_a_figure_the_plan_must_use() {
+        let plan: planwright_plan::Plan = serde_yaml::from_str(
+            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n- {id: filter_rows_2, block: transforms.filter, in: {items: '${read.rows}', conditions: [{field: Result, operator: eq, value: Failed}]}}\n",
+        )
+        .unwrap();
+        let text = "Which tests failed two or more times in runs.csv? Output repeat.csv";
+        let unused = unused_numbers(text, &plan);
+        assert!(unused.len() == 1 && unused[0].contains("two or more times"), "{unused:?}");
+        assert_eq!(unused_numbers("同じテストが三回以上失敗したもの", &plan).len(), 1);
+        assert!(unused_numbers("Two things for runs.csv: keep the failed ones", &plan).is_empty(), "a count of parts");
+        assert!(unused_numbers("runs.csv came from two overlapping downloads", &plan).is_empty());
     }
 
     #[test]

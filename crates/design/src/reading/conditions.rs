@@ -64,7 +64,7 @@ static EN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 static EN_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bbetween\s+\S+\s+and\s+\S+"));
 static EN_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
+        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?:(?:exactly|precisely|literally|strictly|just|still|set to|marked as|marked)\s+)?(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
     )
 });
 /// "…csv, Department = Engineering, and …": a condition written as a formula, with no word
@@ -474,14 +474,38 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
         // "defects that aren't closed yet": every other state.
         let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w));
+        // "leave the Partially Paid ones out": a state written as a cell is, in several words.
+        let value = capitalised_phrase(clause, m.range()).unwrap_or_else(|| word.to_ascii_lowercase());
         conditions.push(Condition {
             field: None,
             operator: if negated { "ne" } else { "eq" },
-            value: Value::from(word.to_ascii_lowercase()),
+            value: Value::from(value),
             value2: None,
         });
     }
     distinct(conditions)
+}
+
+/// The capitalised words around a capitalised word at `range` ("Partially Paid", "Paid In
+/// Full"), when there are any besides it.
+fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<String> {
+    let capital = |w: &&str| w.starts_with(|c: char| c.is_ascii_uppercase());
+    if !capital(&&clause[range.clone()]) {
+        return None;
+    }
+    // Nearest first.
+    let mut before: Vec<&str> = clause[..range.start].split(' ').rev().skip(1).take_while(capital).take(2).collect();
+    // The first word of a sentence is capitalised for the sentence ("Leave Partially Paid out").
+    if before.len() == clause[..range.start].split_whitespace().count() {
+        before.pop();
+    }
+    let after = clause[range.end..]
+        .split(' ')
+        .skip(1)
+        .take_while(|w| capital(w) && w.chars().all(|c| c.is_alphanumeric() || c == '-'))
+        .take(2);
+    let words: Vec<&str> = before.into_iter().rev().chain([&clause[range]]).chain(after).collect();
+    (words.len() > 1).then(|| words.join(" "))
 }
 
 /// "where Paid doesn't match Invoiced", "rows whose paid amount differs from the invoiced

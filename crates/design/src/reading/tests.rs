@@ -987,3 +987,27 @@ fn keys_named_per_table_after_the_verb_are_read() {
         &[("statement".to_owned(), "Reference".to_owned()), ("ledger".to_owned(), "Bank Ref".to_owned())]
     );
 }
+
+#[test]
+fn a_state_said_exactly_and_a_state_of_several_words_left_out_are_read_as_written() {
+    let r = read_instruction(
+        "Pull every invoice out of invoices.csv and save it as open.xlsx. Only rows whose status is exactly Unpaid; leave the Partially Paid ones out.",
+    );
+    let filters: Vec<(&Vec<Condition>, bool)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { conditions, exclude } => Some((conditions, *exclude)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        filters.iter().any(|(cs, exclude)| !exclude && cs.iter().any(|c| c.value == json!("Unpaid"))),
+        "{filters:?}"
+    );
+    assert!(
+        filters.iter().any(|(cs, exclude)| *exclude && cs.iter().any(|c| c.value == json!("Partially Paid"))),
+        "{filters:?}"
+    );
+    assert!(filters.iter().all(|(cs, _)| cs.iter().all(|c| c.value != json!("exactly"))), "{filters:?}");
+}

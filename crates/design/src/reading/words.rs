@@ -62,10 +62,10 @@ fn re(pattern: &str) -> Regex {
 
 pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|narrow|at or above|at or below|at least|at most)\b",
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|narrow|at or above|at or below|at least|at most)\b",
     ),
     exclude: re(
-        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|filter out|without|except|not counting)\b",
+        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|filter out|without|except|not counting)\b",
     ),
     aggregate: re(
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
@@ -258,7 +258,7 @@ pub static ADDS_COLUMN_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
 pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$",
+        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$|\b(?:into|to|as) (?:a |an |one |a single |a new |one new |the )?(?:[a-z]+ )?(?:file|csv|workbook|spreadsheet|sheet|table|list)\s*[,:(]?$",
     )
 });
 /// "keep all the existing columns", 「既存の列はそのまま」: nothing is left out.

@@ -1,0 +1,136 @@
+//! Words of the instruction that a plan must keep and can be checked against it: an order
+//! ("most failures first", 「金額の大きい順」) and a kind of total ("the average", 「件数」).
+//! A plan that sorts the other way, or sums where the person asked for an average, writes a
+//! plausible wrong table; the engine asks instead (issue 27 §4).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+/// An order the text asks for that no sort of the plan gives, as the text says it.
+pub fn unkept_order(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let orders: Vec<&str> = sorts(plan).collect();
+    [(&*DESCENDING, "desc"), (&*ASCENDING, "asc")].into_iter().find_map(|(words, order)| {
+        let said = words.find(&lower)?;
+        (!orders.contains(&order)).then(|| text[said.range()].to_owned())
+    })
+}
+
+/// A kind of total the text asks for (an average, a count) that no step of the plan computes,
+/// as the text says it.
+pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let ops: Vec<String> = totals(plan).collect();
+    let counted = ops.iter().any(|op| op == "count") || counts_rows(plan);
+    if let Some(said) = AVERAGE.find(&lower).filter(|_| !ops.iter().any(|op| op == "avg")) {
+        return Some(text[said.range()].to_owned());
+    }
+    COUNT.find(&lower).filter(|_| !counted).map(|said| text[said.range()].to_owned())
+}
+
+/// Whether the plan only reads and shapes tables: nothing it does leaves the run (no file
+/// written, no call, no page, no person), so an instruction that names any result is not done.
+pub fn writes_nothing(plan: &planwright_plan::Plan) -> bool {
+    const READS: [&str; 2] = ["file.read_csv", "excel.read_data"];
+    let keeps_to_itself =
+        |block: &str| READS.contains(&block) || block.starts_with("transforms.") || block == "file.extract_texts";
+    !plan.graph.is_empty() && plan.graph.iter().all(|node| node.block.as_deref().is_some_and(keeps_to_itself))
+}
+
+/// The orders (`asc`, `desc`) of every key of every sort in the plan.
+fn sorts(plan: &planwright_plan::Plan) -> impl Iterator<Item = &str> {
+    plan.graph
+        .iter()
+        .filter(|node| node.block.as_deref() == Some("transforms.sort"))
+        .flat_map(|node| node.inputs.get("by").and_then(Value::as_array).into_iter().flatten())
+        .map(|key| key.get("order").and_then(Value::as_str).unwrap_or("asc"))
+}
+
+/// The aggregate functions of every grouping in the plan.
+fn totals(plan: &planwright_plan::Plan) -> impl Iterator<Item = String> + '_ {
+    plan.graph
+        .iter()
+        .filter(|node| node.block.as_deref() == Some("transforms.group_by_agg"))
+        .flat_map(|node| node.inputs.get("aggregations").and_then(Value::as_array).into_iter().flatten())
+        .filter_map(|a| a.get("op").and_then(Value::as_str))
+        .map(|op| match op {
+            "average" | "mean" => "avg".to_owned(),
+            op => op.to_owned(),
+        })
+}
+
+/// Steps that count rows of their own: a duplicate check says how many copies there are.
+fn counts_rows(plan: &planwright_plan::Plan) -> bool {
+    plan.graph.iter().any(|node| node.block.as_deref() == Some("transforms.find_duplicates"))
+}
+
+static DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:descending|highest first|largest first|biggest first|greatest first|newest first|latest first|most recent first|(?:most|highest|largest|biggest) [a-z]+(?: [a-z]+)? first|highest to lowest|largest to smallest|biggest to smallest|most to least|high to low|z to a)\b|降順|大きい順|多い順|高い順|新しい順|大きいもの(?:から|順)|多いもの(?:から|順)",
+    )
+    .expect("descending")
+});
+
+static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:ascending|lowest first|smallest first|oldest first|earliest first|(?:fewest|lowest|smallest|least) [a-z]+(?: [a-z]+)? first|lowest to highest|smallest to largest|least to most|low to high|a to z|alphabetical(?:ly)?|chronological(?:ly)?)\b|昇順|小さい順|少ない順|低い順|古い順|日付の?順|五十音順",
+    )
+    .expect("ascending")
+});
+
+static AVERAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:average|mean|avg)\b|平均").expect("average"));
+
+static COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:how many|number of|count of|count the|count how)\b|件数|何件|回数|人数").expect("count")
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(graph: &str) -> planwright_plan::Plan {
+        serde_yaml::from_str(&format!("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n{graph}")).unwrap()
+    }
+
+    #[test]
+    fn an_order_said_is_kept_by_a_sort_that_way() {
+        let ascending =
+            plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: Test ID, order: asc}]}}\n");
+        let descending =
+            plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: Failures, order: desc}]}}\n");
+        let text = "Give me the count per test, most failures first.";
+        assert_eq!(unkept_order(text, &ascending).as_deref(), Some("most failures first"));
+        assert_eq!(unkept_order(text, &descending), None);
+        assert_eq!(unkept_order("金額の大きい順に並べて", &ascending).as_deref(), Some("大きい順"));
+        assert_eq!(unkept_order("古い順に並べて", &ascending), None);
+        assert_eq!(unkept_order("Keep the paid invoices", &descending), None, "no order said, none asked");
+    }
+
+    #[test]
+    fn a_plan_that_only_reads_and_shapes_writes_nothing() {
+        let shapes = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [date]}}\n",
+        );
+        let writes = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: w, block: report.write, in: {data: '${r.rows}', format: csv, path: b.csv}}\n",
+        );
+        assert!(writes_nothing(&shapes));
+        assert!(!writes_nothing(&writes));
+    }
+
+    #[test]
+    fn an_average_or_a_count_said_is_computed_by_the_plan() {
+        let sums = plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [dept], aggregations: [{column: hours, op: sum, as: total}]}}\n",
+        );
+        let averages = plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [dept], aggregations: [{column: hours, op: avg, as: mean}]}}\n",
+        );
+        assert_eq!(unkept_total("the average hours per dept", &sums).as_deref(), Some("average"));
+        assert_eq!(unkept_total("the average hours per dept", &averages), None);
+        assert_eq!(unkept_total("部門別の件数を出して", &sums).as_deref(), Some("件数"));
+        assert_eq!(unkept_total("the total hours per dept", &sums), None);
+    }
+}
