@@ -895,7 +895,8 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         by.retain(|b| !matches!(b.as_str(), "day" | "hour"));
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();
-    for m in EN_AGG.find_iter(&lower) {
+    let orders = super::shaping::order_phrases(&lower);
+    for m in EN_AGG.find_iter(&lower).filter(|m| !orders.iter().any(|o| o.contains(&m.start()))) {
         let op = en_op(m.as_str());
         // "Total the amounts", not "invoice_date and total out of every PDF".
         let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();

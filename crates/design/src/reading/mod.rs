@@ -14,6 +14,7 @@ mod conditions;
 mod dates;
 mod labels;
 mod passes;
+mod repeats;
 mod shaping;
 pub mod slots;
 mod words;
@@ -588,6 +589,7 @@ impl Reader<'_> {
         let steps = twice_is_the_duplicate_check(one_row_per_group(steps));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
+        self.count_repeats();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() {
             self.reading.renamed = renamed;
@@ -597,6 +599,24 @@ impl Reader<'_> {
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
+    }
+
+    /// "Test IDs with at least 2 FAIL results": the rows counted per key, the keys counted that
+    /// often kept. The count takes the name of the one column asked for beside the key.
+    fn count_repeats(&mut self) {
+        let Some(repeated) = repeats::repeated(self.text, self.language) else { return };
+        let others: Vec<&String> = self
+            .reading
+            .columns
+            .iter()
+            .filter(|c| !same_noun(&c.to_lowercase().replace('_', " "), &repeated.key))
+            .collect();
+        let name = match others.as_slice() {
+            [one] if self.reading.columns.len() == 2 => (*one).clone(),
+            _ => self.language.pick("count", "回数").to_owned(),
+        };
+        let steps = std::mem::take(&mut self.reading.steps);
+        self.reading.steps = repeats::with_counts(steps, &repeated, name);
     }
 
     /// "which invoices … don't have any payment … list those unpaid invoices": with rows kept

@@ -52,6 +52,12 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
         r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
+/// Where `lower` says an order without a sort word ("largest total first", "from the biggest
+/// total down"): its words name no total or maximum.
+pub fn order_phrases(lower: &str) -> Vec<std::ops::Range<usize>> {
+    EN_ORDER_PHRASE.find_iter(lower).map(|m| m.range()).collect()
+}
+
 /// "in month order", "in order of amount", "in date order".
 static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(

@@ -471,9 +471,11 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                 .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '&')))
                 .filter(|w| !w.is_empty())
                 .collect();
+            // "NG", "HR": a code in capitals is a value however short.
+            let code = |w: &str| w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase());
             let plain = |w: &str| {
                 let lower = w.to_ascii_lowercase();
-                w.chars().count() >= 3
+                (w.chars().count() >= 3 || code(w))
                     && w.chars().any(char::is_alphabetic)
                     && !COMMON.contains(&lower.as_str())
                     && !is_row_noun(&lower)
@@ -488,6 +490,13 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
             }
         }
         Language::Ja => {
+            // Runs of kanji or katakana, and of Latin letters and digits with a letter (「NG」).
+            words.extend(
+                without_file_names(clause)
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter(|w| w.len() >= 2 && w.chars().any(|c| c.is_ascii_alphabetic()))
+                    .map(str::to_owned),
+            );
             let mut run = String::new();
             for c in clause.chars().chain(std::iter::once(' ')) {
                 let kanji_or_katakana = matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{30a0}'..='\u{30ff}');
