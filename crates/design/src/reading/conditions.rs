@@ -615,7 +615,9 @@ static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?P<field>[^\s、。をがはのに「」・]{1,16})(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)")
+    re(
+        r"(?P<field>[^\s、。をがはのに「」・]{1,16})(?:(?:が|は|=)「(?P<value>[^」]{1,30})」(?:の|で|と|に|である)|「(?P<v2>[^」]{1,30})」の)",
+    )
 });
 /// 「出金のあった行」「備考が入っている行」: a column that has a value.
 static JA_FILLED: LazyLock<Regex> = LazyLock::new(|| {
@@ -726,16 +728,21 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
         });
     }
     for c in JA_QUOTED_EQ.captures_iter(clause) {
+        // 「重要度「高」の不具合」: a column's name right before its quoted value.
+        let value = c.name("value").or(c.name("v2")).expect("a value");
         // 「月は「2026-07」のような形で」 shows a form; it keeps no rows.
-        let after = &clause[c.name("value").expect("a value").end() + "」".len()..];
+        let after = &clause[value.end() + "」".len()..];
         if ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
         {
+            continue;
+        }
+        if ["から", "まで", "より", "など", "列", "列名"].contains(&&c["field"]) {
             continue;
         }
         conditions.push(Condition {
             field: Some(c["field"].to_owned()),
             operator: "eq",
-            value: Value::from(&c["value"]),
+            value: Value::from(value.as_str()),
             value2: None,
         });
     }
@@ -955,7 +962,7 @@ fn without_unnamed_repeats(mut aggregations: Vec<Aggregation>) -> Vec<Aggregatio
 static JA_BY: LazyLock<Regex> = LazyLock::new(|| re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計"));
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
+        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
     )
 });
 
@@ -980,7 +987,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             continue;
         }
         let op = match op_text {
-            "件数" | "カウント" => "count",
+            "件数" | "カウント" | "数え" => "count",
             "平均" => "avg",
             "最大" | "最高" => "max",
             "最小" | "最低" => "min",

@@ -588,6 +588,13 @@ impl Reader<'_> {
         let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
         let steps = twice_is_the_duplicate_check(one_row_per_group(steps));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) {
+            for step in &mut self.reading.steps {
+                if let Step::Duplicates { by, .. } = step {
+                    by.clear();
+                }
+            }
+        }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.count_repeats();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -843,13 +850,15 @@ impl Reader<'_> {
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
-        // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state or
-        // dates said of the rows totalled keep them (not "the average Days Open", a column's name).
+        // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state, a
+        // column's value or dates said of the rows totalled keep them (not "the average Days Open", a column's name).
         let states_rows = aggregate_words
             && !output_clause
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
                 is_date(&c.value)
+                    // 「重要度「高」の不具合をモジュールごとに数えて」: a column and its value.
+                    || c.operator == "eq" && c.field.as_deref().is_some_and(|f| f.split_whitespace().count() <= 2)
                     || c.field.is_none()
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
@@ -862,9 +871,11 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
             return None;
         }
-        // "(keep one copy of each)", "if two rows differ in any column, keep both": which of
-        // the duplicates stay, said to the duplicate check.
-        if conditions.is_empty() && words::KEEPS_OF_DUPLICATES.is_match(&lower) {
+        // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
+        // only share some values are not duplicates": which rows are duplicates and which of
+        // them stay, said to the duplicate check.
+        let of_duplicates = lower.contains("duplicat") || clause.text.contains("重複");
+        if conditions.is_empty() && (of_duplicates || words::KEEPS_OF_DUPLICATES.is_match(&lower)) {
             return None;
         }
         // 「以下お願いします」 ("as follows"): a comparison word compares nothing without its number.

@@ -9,7 +9,8 @@ use super::{conditions, is_date, same_noun, words, Condition, Language, Step};
 
 /// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
 /// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
-/// said beside removing them (removing is what is asked); "one line per person" after totals per
+/// said beside removing them (removing is what is asked), with the one row it keeps of each
+/// ("keep one", 「1行だけ残して」); "one line per person" after totals per
 /// person (what the totals are, not a dedupe).
 pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
     if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
@@ -19,8 +20,11 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
             index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
         });
     }
+    // 「1行だけ残して重複を削除」: the one row kept of each is the removal's, not a top 1.
     if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
-        steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: false, .. }));
+        steps.retain(|(_, s)| {
+            !matches!(s, Step::Duplicates { remove: false, .. } | Step::Sort { by: None, limit: Some(1), .. })
+        });
     }
     let grouped: Vec<String> = steps
         .iter()

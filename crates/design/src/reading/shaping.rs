@@ -52,6 +52,14 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
         r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
+/// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
+/// no column is their key, whatever an example names ("same payee and amount … are not").
+pub static WHOLE_ROW_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|まったく同じ行|全く同じ行",
+    )
+});
+
 /// Where `lower` says an order without a sort word ("largest total first", "from the biggest
 /// total down"): its words name no total or maximum.
 pub fn order_phrases(lower: &str) -> Vec<std::ops::Range<usize>> {

@@ -1011,3 +1011,17 @@ fn a_state_said_exactly_and_a_state_of_several_words_left_out_are_read_as_writte
     );
     assert!(filters.iter().all(|(cs, _)| cs.iter().all(|c| c.value != json!("exactly"))), "{filters:?}");
 }
+
+#[test]
+fn duplicates_said_to_be_whole_rows_have_no_key_whatever_an_example_names() {
+    let r = read_instruction(
+        "Hi, the payments export (payments.csv) came through with some rows in it more than once. Please remove the duplicate rows, meaning rows that are identical in every column, keep one copy of each, and save the result as payments_clean.csv. Rows that only share some values (e.g. same payee and amount but a different payment_id) are not duplicates.",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    let Step::Duplicates { by, remove: true, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert!(by.is_empty(), "{by:?}");
+    let r = read_instruction(
+        "仕訳データ.csv で同じ行が二重に入ってしまいました。全部の列が完全に一致する行は1行だけ残して重複を削除し、仕訳データ_重複削除.csv で保存してください。（同じ伝票番号でも借方・貸方の別の行は消さないでください）",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+}
