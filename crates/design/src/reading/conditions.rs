@@ -425,6 +425,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
     let labels = ["otherwise", "else ", " then ", "flag", "mark", "label"].iter().any(|w| lower.contains(w));
     for c in EN_OVER_COLUMN.captures_iter(clause) {
         let x = &c["x"];
+        // "don't bring over name or department", "carry over the balance": a move, no comparison.
+        let moved = lower[..c.get(0).expect("match").start()].trim_end().rsplit(' ').next().is_some_and(|w| {
+            ["bring", "brought", "carry", "carried", "copy", "copied", "move", "moved", "pull", "take", "hand", "come"]
+                .contains(&w)
+        });
+        if moved {
+            continue;
+        }
         if !x.chars().any(|ch| ch.is_ascii_digit()) && !slots::is_row_noun(x) && conditions.is_empty() && !labels {
             conditions.push(over_column(x));
         }
@@ -444,6 +452,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
     }
     for c in EN_CONTAINS.captures_iter(clause) {
         let whole = c.get(0).expect("match");
+        // "all the copies, including the first one": which rows, not a text in them.
+        let rows = ["first", "last", "one", "ones", "all", "both", "extras", "copies", "original", "originals"];
+        if rows.contains(&c["value"].to_ascii_lowercase().as_str()) {
+            continue;
+        }
         let field = english_field_before(clause, whole.start());
         conditions.push(Condition {
             field,
@@ -794,7 +807,13 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
                 "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
                 "両方", "一方", "他方", "全部", "全件", "一部",
             ];
-            if !JA_ROW_NOUNS.contains(&value) && !relative.contains(&value) && slots::is_japanese_noun(value) {
+            // 「上位3部署だけ」: the rows a top N keeps, named by what they are.
+            let counted = clause[..v.start()].chars().next_back().is_some_and(char::is_numeric);
+            if !counted
+                && !JA_ROW_NOUNS.contains(&value)
+                && !relative.contains(&value)
+                && slots::is_japanese_noun(value)
+            {
                 conditions.push(Condition { field: None, operator: "eq", value: Value::from(value), value2: None });
             }
         }

@@ -719,7 +719,9 @@ impl Reader<'_> {
         }
         let key = match self.language {
             Language::En => words::EN_NOT_IN_KEY.captures(lower_text).map(|c| slots::singular(c["k"].trim())),
-            Language::Ja => words::JA_NOT_IN_KEY.captures(self.text).map(|c| c["k"].to_owned()),
+            Language::Ja => words::JA_NOT_IN_KEY
+                .captures(self.text)
+                .and_then(|c| c.name("k").or(c.name("k2")).map(|k| k.as_str().to_owned())),
         };
         let Some(key) = key else { return };
         let wanted = self.unmatched_subject();
@@ -874,7 +876,12 @@ impl Reader<'_> {
         // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
         // only share some values are not duplicates": which rows are duplicates and which of
         // them stay, said to the duplicate check.
-        let of_duplicates = lower.contains("duplicat") || clause.text.contains("重複");
+        let of_duplicates =
+            lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.
+        if words::NAMES_COLUMNS.is_match(&lower) && !conditions.iter().any(|c| c.field.is_some()) {
+            return None;
+        }
         if conditions.is_empty() && (of_duplicates || words::KEEPS_OF_DUPLICATES.is_match(&lower)) {
             return None;
         }
@@ -1332,7 +1339,8 @@ impl Reader<'_> {
             Language::En => {
                 let before = before.trim_end();
                 // "Give me the top 5 from invoices.csv as top.csv": a file read from is read.
-                if [" from", " out of"].iter().any(|w| before.ends_with(w)) || before == "from" {
+                // "the rows of bank_statement.csv", "the reference column of ledger.csv": read.
+                if [" from", " out of", " of"].iter().any(|w| before.ends_with(w)) || before == "from" {
                     return false;
                 }
                 let first_words: Vec<&str> = before.split_whitespace().take(3).collect();

@@ -29,6 +29,11 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each)\b",
     )
 });
+static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?) (?:appears|occurs|shows up|is repeated|is used|comes up|repeats)\b",
+    )
+});
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
@@ -325,6 +330,10 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         return None;
     }
     let mut by: Vec<String> = EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect();
+    // "every row whose bill_no appears more than once": the column that repeats.
+    if let Some(key) = EN_REPEATING_KEY.captures(lower).and_then(|c| en_column(c["k"].trim())) {
+        by.push(key);
+    }
     if by.is_empty() {
         // "duplicates by invoice number", "one row per customer".
         for m in EN_KEY.find_iter(lower) {
@@ -540,7 +549,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
     )
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
@@ -557,7 +566,9 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
         super::Language::En => {
             let lower = text.to_ascii_lowercase();
             let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
-            c["cols"]
+            // "look up the employee's cost_center in employees.csv".
+            let Some(cols) = c.name("cols").or(c.name("cols2")) else { return Vec::new() };
+            cols.as_str()
                 .split([',', '&'])
                 .flat_map(|part| part.split(" and "))
                 .filter_map(|part| en_column(part.trim()))

@@ -1025,3 +1025,30 @@ fn duplicates_said_to_be_whole_rows_have_no_key_whatever_an_example_names() {
     );
     assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
 }
+
+#[test]
+fn a_lookup_brings_the_column_it_names_and_nothing_moved_over_is_compared() {
+    let r = read_instruction(
+        "For each claim in expense_claims.csv, look up the employee's cost_center in employees.csv (match on employee_id) and add it as a new column. Keep all the claim columns, but don't bring over name or department. Save as claims_with_cost_center.xlsx.",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    let Step::Join { key, bring, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((key.as_deref(), bring.as_slice()), (Some("employee_id"), &["cost_center".to_owned()][..]));
+}
+
+#[test]
+fn rows_whose_key_is_not_in_another_file_are_read_in_both_languages() {
+    let r = read_instruction(
+        "Give me the rows of bank_statement.csv whose reference doesn't appear anywhere in the reference column of ledger.csv, with all the bank statement columns, as unrecorded.csv.",
+    );
+    assert_eq!(r.sources.len(), 2, "both files are read: {:?}", r.sources);
+    assert!(matches!(&r.steps[..], [Step::Join { unmatched: true, .. }]), "{:?}", r.steps);
+    let r = read_instruction(
+        "発注一覧.csv の中で、支払実績.csv にまだ発注番号が出てこない発注を抜き出して、未払発注.csv にしてください。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { unmatched: true, key: Some(k), .. }] if k == "発注番号"),
+        "{:?}",
+        r.steps
+    );
+}

@@ -137,7 +137,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ|を引いて|を引き|引き当て|参照して|から引|引っ張|引っぱ|持ってき|持って来|取ってき|転記|ルックアップ|(?i:vlookup)",
     ),
     unmatched: re(
-        r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金",
+        r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない",
     ),
     classify: re(r"分類|仕訳|判定|振り分"),
     extract: re(r"読み取|抽出|取り出|抜き出"),
@@ -293,13 +293,13 @@ pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|�
 /// English: the key of rows not in another table ("whose employee_id is not in staff.csv").
 pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing) (?:in|on|from)\b",
+        r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing)(?: anywhere| at all)? (?:in|on|from)\b",
     )
 });
 /// Japanese: 「社員番号が社員一覧.csvに存在しない」.
 pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<k>[^\s、。をがはのに「」]{1,16})が[^\s、。をがは]{1,40}?(?:に|で)(?:存在しない|ない|無い|見つからない|載っていない|登録されていない)",
+        r"(?P<k>[^\s、。をがはのに「」]{1,16})が[^\s、。をがは]{1,40}?(?:に|で)(?:存在しない|ない|無い|見つからない|載っていない|登録されていない)|(?:に|で)(?:まだ|一度も)?(?P<k2>[^\s、。をがはのに「」]{1,16})が(?:出てこない|出てきていない|出ていない|存在しない|見つからない|載っていない|含まれていない|登録されていない)",
     )
 });
 /// English: where a match key follows (`on`, `by`, `using`).
@@ -429,5 +429,13 @@ pub static ENCODING: LazyLock<Regex> =
 pub static SHEET: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)\bsheet\s+(?P<a>"[^"]+"|'[^']+'|[\w-]+)|「(?P<d>[^」]{1,30})」シート|(?P<b>[^\s、。「」をのにで]{1,20})シート|シート「(?P<c>[^」]+)」"#,
+    )
+});
+
+/// Words that name the output's columns ("name the columns …", 「列名は…」): the names said
+/// there are no values to keep rows by.
+pub static NAMES_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:column names?|name (?:the|its|those) columns?|call (?:the|that|this|those) columns?|headers? (?:should be|as|is|are)|column headings?)\b|列名|列の名前|項目名|見出し",
     )
 });
