@@ -608,10 +608,16 @@ impl Reader<'_> {
         self.states_the_match_says();
     }
 
-    /// "Test IDs with at least 2 FAIL results": the rows counted per key, the keys counted that
-    /// often kept. The count takes the name of the one column asked for beside the key.
+    /// "Test IDs with at least 2 FAIL results … and the number of failures": the rows counted
+    /// per key, the keys counted that often kept. The count takes the name of the one column
+    /// asked for beside the key.
     fn count_repeats(&mut self) {
         let Some(repeated) = repeats::repeated(self.text, self.language) else { return };
+        // The keys with their counts are the result only when the text asks for the count;
+        // "list the payments to vendors paid more than once" may want the payments.
+        if !repeats::COUNT_ASKED.is_match(&self.text.to_ascii_lowercase()) {
+            return;
+        }
         let others: Vec<&String> = self
             .reading
             .columns
@@ -750,7 +756,9 @@ impl Reader<'_> {
             .steps
             .iter()
             .any(|s| matches!(s, Step::Join { key: Some(_), .. } | Step::Join { unmatched: true, .. }));
-        if tables < 2 || keyed || !self.lexicon.append.is_match(lower_text) {
+        // 「縦に結合」, "stack": one under the other, whatever else looks like a key.
+        let stacked = words::STACKED.is_match(lower_text);
+        if tables < 2 || keyed && !stacked || !self.lexicon.append.is_match(lower_text) {
             return;
         }
         self.reading.steps.retain(|s| !matches!(s, Step::Join { .. }));

@@ -42,6 +42,12 @@ static JA_TIMES: LazyLock<Regex> = LazyLock::new(|| {
     .expect("ja times")
 });
 
+/// Words that ask for the count itself ("the number of failures", 「NG回数」「件数」).
+pub static COUNT_ASKED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:number of|how many|count|counts|tally|times (?:it|they) )|回数|件数|何回|何件")
+        .expect("count asked")
+});
+
 /// The key, the comparison and the number of times the text says, if it says one.
 pub fn repeated(text: &str, language: Language) -> Option<Repeated> {
     let times = |word: &str| -> Option<f64> {

@@ -665,6 +665,8 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
 }
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
+    // 「以下の手順で」 asks for no order (same length, so offsets hold).
+    let clause = &clause.replace("手順", "手続");
     // 「最初の1件も含めて全部」 keeps the first one with the rest: no top.
     let top = JA_TOP.captures(clause).filter(|c| {
         let after = &clause[c.get(0).map_or(0, |m| m.end())..];

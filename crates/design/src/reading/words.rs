@@ -439,3 +439,10 @@ pub static NAMES_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:column names?|name (?:the|its|those) columns?|call (?:the|that|this|those) columns?|headers? (?:should be|as|is|are)|column headings?)\b|列名|列の名前|項目名|見出し",
     )
 });
+
+/// Tables put one under the other, said so that no key can be meant ("stack", 「縦に結合」).
+pub static STACKED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:stack|stacked|stacking|one under the other|append (?:the rows|one to the other))\b|縦に|下に(?:追加|つな|繋|くっつけ)",
+    )
+});
