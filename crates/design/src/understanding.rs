@@ -210,10 +210,11 @@ pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
     fn walk(value: Value, into: &mut Vec<Value>) {
         match value {
             Value::Array(items) => items.into_iter().for_each(|v| walk(v, into)),
-            // Ids and output names are the plan's own words ("filter_rows_2"), not the person's.
+            // Ids and output names are the plan's own words ("filter_rows_2"), not the person's;
+            // the digits of a file's name ("top5_customers.xlsx") are no figure it uses.
             Value::Object(map) => map
                 .into_iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "description" | "id" | "out"))
+                .filter(|(k, _)| !matches!(k.as_str(), "description" | "id" | "out" | "path"))
                 .for_each(|(_, v)| walk(v, into)),
             Value::Null => {}
             scalar => into.push(scalar),
@@ -422,6 +423,16 @@ mod tests {
         assert_eq!(unused_numbers("同じテストが三回以上失敗したもの", &plan).len(), 1);
         assert!(unused_numbers("Two things for runs.csv: keep the failed ones", &plan).is_empty(), "a count of parts");
         assert!(unused_numbers("runs.csv came from two overlapping downloads", &plan).is_empty());
+    }
+
+    #[test]
+    fn the_digits_of_a_file_name_are_no_figure_the_plan_uses() {
+        let plan: planwright_plan::Plan = serde_yaml::from_str(
+            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n- {id: w, block: report.write, in: {data: [], format: csv, path: top5_customers.csv}}\n",
+        )
+        .unwrap();
+        let unused = unused_numbers("keep only the 5 customers with the highest total; save top5_customers.csv", &plan);
+        assert_eq!(unused.len(), 1, "{unused:?}");
     }
 
     #[test]

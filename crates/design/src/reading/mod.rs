@@ -19,6 +19,8 @@ mod shaping;
 pub mod slots;
 mod words;
 
+use std::sync::LazyLock;
+
 use serde::Serialize;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
@@ -315,8 +317,27 @@ pub struct Output {
 pub fn normalise(text: &str) -> String {
     let circled = |c: char| matches!(c, '\u{2460}'..='\u{2473}' | '\u{2776}'..='\u{277f}' | '\u{2780}'..='\u{2789}');
     let text: String = text.replace(circled, "; ").nfkc().collect();
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    // A line break ends a clause where it ends an item or a sentence ("- keep …", "・列は …");
+    // elsewhere it only wraps one.
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|line| !line.is_empty())
+        .collect();
+    let mut out = String::new();
+    for line in lines {
+        if !out.is_empty() {
+            let item = LIST_ITEM.is_match(&line) || out.ends_with(['.', '!', '?', ':', '。', '！', '？', '：']);
+            out.push(if item { '\n' } else { ' ' });
+        }
+        out.push_str(&line);
+    }
+    out
 }
+
+/// The start of an item of a list: "- ", "・", "1. ", "(2)".
+static LIST_ITEM: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"^(?:[・•\-*]\s*|\d{1,2}[.)]\s|[(]\d{1,2}[)])").expect("list item"));
 
 /// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
 /// it cannot read is simply not in the result.
@@ -886,6 +907,10 @@ impl Reader<'_> {
         // them stay, said to the duplicate check.
         let of_duplicates =
             lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        // 「以下の条件で抽出」, "keep the rows that meet the following": the conditions come after.
+        if conditions.is_empty() && words::POINTS_AHEAD.is_match(&lower) {
+            return None;
+        }
         // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.
         if words::NAMES_COLUMNS.is_match(&lower) && !conditions.iter().any(|c| c.field.is_some()) {
             return None;
@@ -918,7 +943,8 @@ impl Reader<'_> {
         {
             return None;
         }
-        let exclude = self.lexicon.exclude.is_match(&lower);
+        // 「未入金のもの（「一部入金」は除く）」: what an aside leaves out, the conditions say.
+        let exclude = self.lexicon.exclude.is_match(&PARENTHESES.replace_all(&lower, ""));
         let at = clause.start + trigger.map_or(0, |m| m.start());
         Some((at, Step::Filter { conditions, exclude }))
     }
@@ -1455,6 +1481,10 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
 fn is_date(value: &Value) -> bool {
     value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
 }
+
+/// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
+static PARENTHESES: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.
 fn same_noun(a: &str, b: &str) -> bool {

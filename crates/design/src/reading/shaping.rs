@@ -79,7 +79,7 @@ static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b",
+        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+[a-z_]+\s+with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b",
     )
 });
 static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -132,7 +132,7 @@ static JA_DUPLICATE: LazyLock<Regex> =
     LazyLock::new(|| re(r"重複|二重|ダブ|だぶ|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}同じ"));
 static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|最初の1件",
+        r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|[1１一]行(だけ|のみ)?(を)?残(し|す)て?削除|最初の1件",
     )
 });
 /// 「同じ行が2行以上」「複数件ある」: rows that share their values with others.
@@ -374,9 +374,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         (None, Some(s)) => s.start(),
         (None, None) => phrase.as_ref()?.get(0)?.start(),
     };
-    let limit =
-        top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
-    let superlative = top.as_ref().and_then(|c| c.name("sup").or(c.name("sup2"))).map(|m| m.as_str().to_owned());
+    let limit = top
+        .as_ref()
+        .and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3")).or(c.name("n4")))
+        .and_then(|m| number(m.as_str()));
+    let superlative =
+        top.as_ref().and_then(|c| c.name("sup").or(c.name("sup2")).or(c.name("sup3"))).map(|m| m.as_str().to_owned());
     let bottom = top.as_ref().is_some_and(|c| c.name("bottom").is_some());
     // The column after "by"; else, after a superlative, the measured noun ("largest balances").
     // The column after "by" of "sort by", or of "the top 5 invoices by amount".

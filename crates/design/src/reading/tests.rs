@@ -1052,3 +1052,22 @@ fn rows_whose_key_is_not_in_another_file_are_read_in_both_languages() {
         r.steps
     );
 }
+
+#[test]
+fn a_list_of_conditions_one_per_line_is_read_item_by_item() {
+    let text = "以下の条件で抽出をお願いします。\n・元データ：請求一覧.csv\n・ステータスが「未入金」のもの（「一部入金」は除く）\n・請求金額が10万円以上（ちょうど100,000円も含む）\n・列は 請求番号、得意先、入金予定日、請求金額 の4列のみ\n・出力ファイル：未入金.xlsx";
+    let r = read_instruction(text);
+    let Some(Step::Filter { conditions, exclude: false }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(conditions.iter().any(|c| c.operator == "gte" && c.value == json!(100000)), "{conditions:?}");
+    assert!(conditions.iter().any(|c| c.value == json!("未入金")), "{conditions:?}");
+    assert_eq!(r.columns, ["請求番号", "得意先", "入金予定日", "請求金額"]);
+    assert_eq!(normalise("keep the approved\nrows over 100"), "keep the approved rows over 100", "a wrapped line");
+}
+
+#[test]
+fn the_n_rows_with_the_highest_total_are_a_top_n() {
+    let r = read_instruction(
+        "- source: sales_lines.csv\n- add up net_amount per customer\n- keep only the 5 customers with the highest total, biggest first\n- save as top5.xlsx",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(5), descending: true, .. })), "{:?}", r.steps);
+}

@@ -446,3 +446,8 @@ pub static STACKED: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:stack|stacked|stacking|one under the other|append (?:the rows|one to the other))\b|縦に|下に(?:追加|つな|繋|くっつけ)",
     )
 });
+
+/// Words that point at what comes next ("the following", 「以下の条件」): a clause saying them
+/// states nothing of its own.
+pub static POINTS_AHEAD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:the following|as follows|below|these conditions)\b|以下の|次の|下記の|下記"));
