@@ -136,6 +136,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     let mut said = crate::reading::slots::numbers(text);
     said.extend(crate::reading::slots::number_words(text));
     said.sort_by_key(|n| n.start);
+    // The digits of a file's name ("10月_売上_全社.xlsx") are no figure.
+    let files: Vec<std::ops::Range<usize>> =
+        crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
+    said.retain(|n| !files.iter().any(|f| f.contains(&n.start)));
     said.into_iter()
         // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
         .filter(|n| {

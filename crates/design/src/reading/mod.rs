@@ -872,7 +872,9 @@ impl Reader<'_> {
 
     fn filter(&self, clause: &Clause, output_clause: bool, documents: bool) -> Option<(usize, Step)> {
         let lower = clause.text.to_ascii_lowercase();
-        let trigger = self.lexicon.filter.find(&lower);
+        // 「出していただけますか」: the だけ of a polite request keeps no rows (same length).
+        let request = lower.replace("ただけ", "た・け");
+        let trigger = self.lexicon.filter.find(&request);
         let conditions = match self.language {
             Language::En => conditions::english(&clause.text),
             Language::Ja => conditions::japanese(&clause.text),
@@ -907,8 +909,17 @@ impl Reader<'_> {
         // them stay, said to the duplicate check.
         let of_duplicates =
             lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
-        // 「以下の条件で抽出」, "keep the rows that meet the following": the conditions come after.
-        if conditions.is_empty() && words::POINTS_AHEAD.is_match(&lower) {
+        // 「以下の条件で抽出」, "keep the rows that meet the following": the conditions come after;
+        // 「該当する行をすべて抽出」: the rows another step found.
+        if conditions.is_empty() && (words::POINTS_AHEAD.is_match(&lower) || words::POINTS_BACK.is_match(&lower)) {
+            return None;
+        }
+        // 「縦に連結するだけで」: だけ after a verb says how little to do, not which rows.
+        let only_doing = trigger.is_some_and(|m| {
+            matches!(m.as_str(), "だけ" | "のみ")
+                && clause.text[..m.start()].chars().next_back().is_some_and(|c| "るすくぐむぶぬつう".contains(c))
+        });
+        if conditions.is_empty() && only_doing {
             return None;
         }
         // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.

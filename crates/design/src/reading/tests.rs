@@ -1071,3 +1071,15 @@ fn the_n_rows_with_the_highest_total_are_a_top_n() {
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(5), descending: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn words_that_only_look_like_a_filter_keep_no_rows() {
+    for text in [
+        "東京.csv と 大阪.csv を1つの表にまとめてください（縦に連結するだけで、列の追加や変更はなし）。結果.xlsx に出力",
+        "二重支払いのチェックをお願いします。支払.csv の中で、取引先コードと請求書番号の組み合わせが同じ行が2件以上あるものについて、該当する行をすべて（1件目も含めて）全列のまま抽出してください。出力：候補.xlsx",
+        "経費.csv を部門ごとに金額の合計を出していただけますか。部門別.xlsx に保存",
+    ] {
+        let r = read_instruction(text);
+        assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{text}: {:?}", r.steps);
+    }
+}

@@ -451,3 +451,8 @@ pub static STACKED: LazyLock<Regex> = LazyLock::new(|| {
 /// states nothing of its own.
 pub static POINTS_AHEAD: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:the following|as follows|below|these conditions)\b|以下の|次の|下記の|下記"));
+
+/// Words that point back at rows another step found ("those rows", 「該当する行」).
+pub static POINTS_BACK: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:those rows|these rows|the matching rows|the rows found|them all)\b|該当する|該当の|該当行|それらの行")
+});
