@@ -485,8 +485,9 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
             continue;
         }
-        // "defects that aren't closed yet": every other state.
-        let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w));
+        // "defects that aren't closed yet": every other state; "(Partially Paid and Void don't
+        // count)": the states said not to count.
+        let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w)) || EN_NOT_COUNTED.is_match(&after);
         // "leave the Partially Paid ones out": a state written as a cell is, in several words.
         let value = capitalised_phrase(clause, m.range()).unwrap_or_else(|| word.to_ascii_lowercase());
         conditions.push(Condition {
@@ -499,10 +500,17 @@ pub fn english(clause: &str) -> Vec<Condition> {
     distinct(conditions)
 }
 
+/// Words after states that leave them out: "(Partially Paid and Void don't count)".
+static EN_NOT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:don'?t|do not|doesn'?t|does not) count\b|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
+    )
+});
+
 /// The capitalised words around a capitalised word at `range` ("Partially Paid", "Paid In
 /// Full"), when there are any besides it.
 fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<String> {
-    let capital = |w: &&str| w.starts_with(|c: char| c.is_ascii_uppercase());
+    let capital = |w: &&str| w.trim_start_matches(['(', '"', '\'']).starts_with(|c: char| c.is_ascii_uppercase());
     if !capital(&&clause[range.clone()]) {
         return None;
     }
@@ -517,7 +525,13 @@ fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<Str
         .skip(1)
         .take_while(|w| capital(w) && w.chars().all(|c| c.is_alphanumeric() || c == '-'))
         .take(2);
-    let words: Vec<&str> = before.into_iter().rev().chain([&clause[range]]).chain(after).collect();
+    let words: Vec<&str> = before
+        .into_iter()
+        .rev()
+        .map(|w| w.trim_start_matches(['(', '"', '\'']))
+        .chain([&clause[range]])
+        .chain(after)
+        .collect();
     (words.len() > 1).then(|| words.join(" "))
 }
 
@@ -933,8 +947,12 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         {
             continue;
         }
-        // "Only count tickets whose Status is Closed" says which rows count, not a count.
-        if op == "count" && (lower[..m.start()].trim_end().ends_with("only") || next == "only") {
+        // "Only count tickets whose Status is Closed" says which rows count, not a count;
+        // "(Partially Paid and Void don't count)", "refunds count too" say which rows qualify.
+        let qualifies = ["don't", "dont", "not", "doesn't", "also", "still", "all"].contains(&previous)
+            || matches!(next, "too" | "as" | "either")
+            || lower[m.end()..].trim_start().starts_with([')', '.', ';']) && previous != "the";
+        if op == "count" && (lower[..m.start()].trim_end().ends_with("only") || next == "only" || qualifies) {
             continue;
         }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1

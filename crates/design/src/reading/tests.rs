@@ -1083,3 +1083,14 @@ fn words_that_only_look_like_a_filter_keep_no_rows() {
         assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{text}: {:?}", r.steps);
     }
 }
+
+#[test]
+fn states_said_not_to_count_are_left_out_and_count_no_rows() {
+    let r = read_instruction(
+        "hey, can you grab only the invoices with status Unpaid from invoices.csv (Partially Paid and Void don't count) and sort them by due_date, earliest first? save it as unpaid.xlsx",
+    );
+    assert_eq!(ops(&r), ["filter", "sort"], "{:?}", r.steps);
+    let Step::Filter { conditions, exclude: false } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert!(conditions.iter().any(|c| c.operator == "eq" && c.value == json!("Unpaid")), "{conditions:?}");
+    assert!(conditions.iter().any(|c| c.operator == "ne" && c.value == json!("Partially Paid")), "{conditions:?}");
+}
