@@ -615,6 +615,10 @@ impl Reader<'_> {
                     by.clear();
                 }
             }
+            // "every column matches another row": the duplicate check's words, no match of tables.
+            if self.reading.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })) {
+                self.reading.steps.retain(|s| !matches!(s, Step::Join { key: None, .. }));
+            }
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.count_repeats();
@@ -909,6 +913,10 @@ impl Reader<'_> {
         // them stay, said to the duplicate check.
         let of_duplicates =
             lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        // "only 4 columns, renamed: …": which columns, not which rows.
+        if conditions.is_empty() && (lower.contains("column") || clause.text.contains('列')) {
+            return None;
+        }
         // 「以下の条件で抽出」, "keep the rows that meet the following": the conditions come after;
         // 「該当する行をすべて抽出」: the rows another step found.
         if conditions.is_empty() && (words::POINTS_AHEAD.is_match(&lower) || words::POINTS_BACK.is_match(&lower)) {
@@ -1404,9 +1412,14 @@ impl Reader<'_> {
                     && !opens_with_write
                     && words::ADDS_COLUMN_TO.is_match(before)
                     && [" to", " into"].iter().any(|p| before.ends_with(p));
+                // "The payment export in x.csv came out with …": an output word that is a noun.
+                let writes_before = self.lexicon.output.find_iter(before).any(|m| {
+                    let words: Vec<&str> = before[..m.start()].split_whitespace().rev().take(2).collect();
+                    !words.iter().any(|w| ["the", "a", "an", "this", "that", "our", "my", "your", "their"].contains(w))
+                });
                 let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
-                        && (self.lexicon.output.is_match(before) || lists && (last_of_several || only_file));
+                        && (writes_before || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))

@@ -1094,3 +1094,13 @@ fn states_said_not_to_count_are_left_out_and_count_no_rows() {
     assert!(conditions.iter().any(|c| c.operator == "eq" && c.value == json!("Unpaid")), "{conditions:?}");
     assert!(conditions.iter().any(|c| c.operator == "ne" && c.value == json!("Partially Paid")), "{conditions:?}");
 }
+
+#[test]
+fn an_export_named_as_a_noun_is_read_and_every_column_matching_is_the_duplicate_check() {
+    let r = read_instruction(
+        "The payment export in vendor_payments.csv came out with some lines doubled up. Please remove the duplicate rows, keeping one copy of each. A row only counts as a duplicate if every column matches another row exactly (same payment_id with a different amount is not a duplicate, keep both). Save the result as vendor_payments_dedup.csv.",
+    );
+    assert_eq!(r.sources.iter().map(|s| s.path.as_deref()).collect::<Vec<_>>(), [Some("vendor_payments.csv")]);
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
+    assert!(matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }] if by.is_empty()), "{:?}", r.steps);
+}
