@@ -801,8 +801,13 @@ impl Reader<'_> {
                 Some(slots::singular(subject))
             }
             Language::Ja => {
-                let c = words::JA_UNMATCHED_SUBJECT.captures(self.text)?;
-                Some(c.name("x").or(c.name("y"))?.as_str().to_owned())
+                // 「マスタに社員番号がない申請」 names the rows more surely than 「…のうち」.
+                let all: Vec<regex::Captures> = words::JA_UNMATCHED_SUBJECT.captures_iter(self.text).collect();
+                let noun =
+                    |m: &regex::Match| m.as_str().chars().count() >= 2 && !["もの", "こと"].contains(&m.as_str());
+                let named =
+                    all.iter().find_map(|c| c.name("x").filter(noun)).or_else(|| all.iter().find_map(|c| c.name("y")));
+                Some(named?.as_str().to_owned())
             }
         }
     }

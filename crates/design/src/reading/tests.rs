@@ -1104,3 +1104,15 @@ fn an_export_named_as_a_noun_is_read_and_every_column_matching_is_the_duplicate_
     assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
     assert!(matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }] if by.is_empty()), "{:?}", r.steps);
 }
+
+#[test]
+fn the_rows_without_a_match_are_named_by_what_lacks_the_partner() {
+    let r = read_instruction(
+        "経費申請.csv の社員番号のうち、社員マスタ.csv に存在しないものが混ざっているようです。マスタに社員番号がない申請だけを、申請データの列はすべてそのままで抜き出してください。出力は 未登録.csv でお願いします。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { unmatched: true, key: Some(k), wanted: Some(w), .. }] if k == "社員番号" && w == "申請"),
+        "{:?}",
+        r.steps
+    );
+}
