@@ -402,6 +402,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         said.push(range);
+        // "a column called variance = actual minus budget": a formula, no condition.
+        let rest = clause[c.get(0).expect("match").end()..].trim_start().to_ascii_lowercase();
+        if ["minus ", "plus ", "times ", "divided ", "multiplied ", "- ", "+ ", "* ", "/ ", "× "]
+            .iter()
+            .any(|w| rest.starts_with(w))
+        {
+            continue;
+        }
         let value = unquote(&c["value"]);
         let field = c["field"].trim().trim_start_matches("the ").to_owned();
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
@@ -477,8 +485,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let verb = ["we", "i", "they", "you", "he", "she", "who", "was", "were", "been", "had", "have"]
             .iter()
             .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
-        // "what the customer actually paid": the verb of a relative clause.
-        let what = before.split_whitespace().rev().take(4).any(|w| w == "what");
+        // "what the customer actually paid": the verb of a relative clause; "1. Open x.csv" at
+        // the start of a clause: a verb.
+        let what = before.split_whitespace().rev().take(4).any(|w| w == "what")
+            || word.eq_ignore_ascii_case("open")
+                && before.trim_start_matches(|c: char| c.is_ascii_digit() || ".)-* ".contains(c)).is_empty();
         if how_often || verb || what {
             continue;
         }

@@ -492,6 +492,10 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
         if let Some(c) = pattern.captures(lower) {
             let a = c.name("a").or(c.name("c"))?.as_str();
             let b = c.name("b").or(c.name("d"))?.as_str();
+            // "all the original columns plus days_to_pay": columns listed, not added up.
+            if ["columns", "fields"].iter().any(|w| a.ends_with(w)) {
+                continue;
+            }
             let of = vec![en_column(a)?, en_column(b)?];
             let m = c.get(0)?;
             let last = ["b", "d"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());

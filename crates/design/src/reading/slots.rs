@@ -312,6 +312,12 @@ fn is_verb_like(word: &str) -> bool {
     matches!(
         word.to_ascii_lowercase().as_str(),
         "filter"
+            | "took"
+            | "take"
+            | "takes"
+            | "lasted"
+            | "waited"
+            | "needed"
             | "select"
             | "drop"
             | "remove"

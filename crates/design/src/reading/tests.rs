@@ -1116,3 +1116,23 @@ fn the_rows_without_a_match_are_named_by_what_lacks_the_partner() {
         r.steps
     );
 }
+
+#[test]
+fn a_formula_an_opening_verb_and_a_list_with_plus_are_no_conditions() {
+    let r = read_instruction(
+        "1. Open dept_budget.csv.\n2. Add a column called variance = actual minus budget.\n3. Keep only the departments that went over budget (variance greater than zero).\n4. Save as over_budget.xlsx.",
+    );
+    let conditions: Vec<&Condition> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, .. } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert!(conditions.iter().all(|c| c.value != json!("open") && c.value != json!("actual")), "{conditions:?}");
+    let r = read_instruction(
+        "for paid_invoices.csv please add a days_to_pay column (paid_date minus invoice_date) and keep only the invoices that took more than 30 days to pay. Keep all the original columns plus days_to_pay. File name: slow.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "sum", .. })), "{:?}", r.steps);
+}
