@@ -777,6 +777,13 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
         if ["から", "まで", "より", "など", "列", "列名"].contains(&&c["field"]) {
             continue;
         }
+        // 「「入金額」の列名は」 names a column; 「「支払日・支払先・金額」の3つ」 lists columns.
+        let names_a_column = c.name("v2").is_some()
+            && (["列", "項目", "カラム"].iter().any(|w| after.trim_start_matches('の').starts_with(w))
+                || value.as_str().contains(['・', '、']));
+        if names_a_column {
+            continue;
+        }
         conditions.push(Condition {
             field: Some(c["field"].to_owned()),
             operator: "eq",

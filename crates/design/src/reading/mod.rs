@@ -1002,6 +1002,11 @@ impl Reader<'_> {
             Language::Ja => &*words::JA_COLUMNS,
         };
         let captures = pattern.captures(self.text)?;
+        // 「列は「入金日」「取引先」「入金額」の3つに絞って」: the quoted names, in order.
+        if let Some(quoted) = captures.name("list3") {
+            let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();
+            return (items.len() >= 2).then(|| (quoted.range(), items));
+        }
         let list = captures.name("list").or(captures.name("list2")).or(captures.name("one"))?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.

@@ -1136,3 +1136,26 @@ fn a_formula_an_opening_verb_and_a_list_with_plus_are_no_conditions() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "sum", .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn columns_named_in_quotes_one_after_another_are_chosen_and_a_quoted_list_is_a_key() {
+    let r = read_instruction(
+        "入金記録.csv から2026年7月〜9月の入金だけを残して、列は「入金日」「取引先」「入金額」の3つに絞ってください。その際「入金額」の列名は「金額」に変更をお願いします。ファイル名は 入金.xlsx で。",
+    );
+    assert_eq!(r.columns, ["入金日", "取引先", "入金額"]);
+    assert!(
+        r.steps.iter().all(
+            |s| !matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == json!("入金額")))
+        ),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "二重払いになっていないか確認したいです。支払明細.csv で「支払日・支払先・金額」の3つがすべて同じ行が2行以上あるものについて、該当する行をすべて出してください。出力は 候補.xlsx",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["支払日", "支払先", "金額"]),
+        "{:?}",
+        r.steps
+    );
+}
