@@ -152,9 +152,17 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         .filter(|n| {
             let before = lower[..n.start].trim_end();
             let after = lower[n.end..].trim_start();
+            // Examples ("e.g. 2026-01", 「0012 など」) and the form of a value ("4 digits",
+            // 「先頭の0も含めた4桁」) say no amount.
             let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
                 .iter()
-                .any(|w| before.ends_with(w));
+                .any(|w| before.ends_with(w))
+                || ["など", "等", "とか"].iter().any(|w| after.starts_with(w));
+            let form = ["桁", "digit", "character", "文字", "leading"].iter().any(|w| after.starts_with(w))
+                || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w));
+            if form {
+                return false;
+            }
             // 「同じ依頼が2件以上」, "submitted twice", "if two rows differ" of duplicates: the
             // duplicate check itself.
             if n.value == 2.0 && duplicates {
@@ -437,6 +445,15 @@ mod tests {
         .unwrap();
         let unused = unused_numbers("keep only the 5 customers with the highest total; save top5_customers.csv", &plan);
         assert_eq!(unused.len(), 1, "{unused:?}");
+    }
+
+    #[test]
+    fn the_form_of_a_value_and_its_examples_are_no_figures() {
+        let plan: planwright_plan::Plan =
+            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let text = "取引先コードは先頭の0も含めた4桁の文字列です（0012 など）。金額が5万円以上";
+        let unused = unused_numbers(text, &plan);
+        assert!(unused.len() == 1 && unused[0].contains("5万円"), "{unused:?}");
     }
 
     #[test]

@@ -561,7 +561,7 @@ static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)",
     )
 });
 
@@ -582,8 +582,16 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
                 .collect()
         }
         super::Language::Ja => {
-            let Some(c) = JA_BROUGHT.captures(text) else { return Vec::new() };
-            c["cols"].split(['と', '、', '・']).map(|c| c.trim_matches(['「', '」'])).filter_map(ja_column).collect()
+            // 「取引先コードで取引先名を引いて」: the key comes before で; 「受注.csvの商品コードで
+            // 商品マスタ.xlsxを引いて」 brings no column of its own (the table is the one used).
+            let Some(cols) = JA_BROUGHT
+                .captures_iter(text)
+                .map(|c| c.name("cols").map_or("", |m| m.as_str()).rsplit('で').next().unwrap_or_default().to_owned())
+                .find(|cols| !cols.contains('.'))
+            else {
+                return Vec::new();
+            };
+            cols.split(['と', '、', '・']).map(|c| c.trim_matches(['「', '」'])).filter_map(ja_column).collect()
         }
     }
 }

@@ -1159,3 +1159,17 @@ fn columns_named_in_quotes_one_after_another_are_chosen_and_a_quoted_list_is_a_k
         r.steps
     );
 }
+
+#[test]
+fn a_lookup_said_with_its_key_brings_the_column_it_names() {
+    let r = read_instruction(
+        "売掛金残高.csv の各行に、取引先マスタ.csv から取引先コードで取引先名を引いて、「取引先名」列を追加してください。保存先は 結果.xlsx です。",
+    );
+    assert!(matches!(&r.steps[..], [Step::Join { bring, .. }] if bring == &["取引先名"]), "{:?}", r.steps);
+    let r = read_instruction("受注.csvの商品コードで商品マスタ.xlsxを引いて、商品名と単価を付けてください。受注明細.xlsxに出力してください。");
+    assert!(
+        r.steps.iter().all(|s| !matches!(s, Step::Join { bring, .. } if bring.iter().any(|b| b.contains("xlsx")))),
+        "{:?}",
+        r.steps
+    );
+}
