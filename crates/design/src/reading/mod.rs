@@ -918,6 +918,11 @@ impl Reader<'_> {
         // them stay, said to the duplicate check.
         let of_duplicates =
             lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        // 「マスタからは取引先名だけ持ってくれば」: the columns a lookup brings, not rows.
+        let brings = ["持って", "持ってく", "引っ張", "付けて", "付与", "転記"].iter().any(|w| clause.text.contains(w));
+        if brings && conditions.iter().all(|c| c.field.is_none() && c.operator == "eq") {
+            return None;
+        }
         // "only 4 columns, renamed: …": which columns, not which rows.
         if conditions.is_empty() && (lower.contains("column") || clause.text.contains('列')) {
             return None;
@@ -1448,6 +1453,8 @@ impl Reader<'_> {
                     "ファイル名は",
                     "出力ファイルは",
                     "出力ファイル名は",
+                    "保存名は",
+                    "保存ファイル名は",
                     "出力",
                     "出力先",
                     "保存先",

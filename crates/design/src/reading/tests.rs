@@ -1173,3 +1173,13 @@ fn a_lookup_said_with_its_key_brings_the_column_it_names() {
         r.steps
     );
 }
+
+#[test]
+fn the_columns_a_lookup_brings_keep_no_rows_and_the_file_saved_is_written() {
+    let r = read_instruction(
+        "売上明細.csv の取引先コードをキーにして、取引先マスタ.csv から取引先名を引っ張ってきて列を追加してください。マスタからは取引先名だけ持ってくれば大丈夫です。保存名は 売上明細_取引先名付き.xlsx で。",
+    );
+    assert_eq!(r.sources.len(), 2, "{:?}", r.sources);
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("売上明細_取引先名付き.xlsx")]);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
