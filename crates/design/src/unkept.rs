@@ -30,6 +30,19 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     COUNT.find(&lower).filter(|_| !counted).map(|said| text[said.range()].to_owned())
 }
 
+/// Rounding down or up ("rounded down", 「1円未満は切り捨て」): no block does it (`round` rounds
+/// half away from zero), so a plan cannot keep it and the words are asked about.
+pub fn unkept_rounding(text: &str) -> Option<String> {
+    DIRECTED_ROUNDING.find(&text.to_ascii_lowercase()).map(|said| text[said.range()].to_owned())
+}
+
+static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:round(?:ed|ing)? (?:down|up)|truncat(?:e|ed|ing)|floor|ceiling)\b|切り捨て|切捨て|切り上げ|切上げ",
+    )
+    .expect("directed rounding")
+});
+
 /// Whether the plan only reads and shapes tables: nothing it does leaves the run (no file
 /// written, no call, no page, no person), so an instruction that names any result is not done.
 pub fn writes_nothing(plan: &planwright_plan::Plan) -> bool {
@@ -106,6 +119,13 @@ mod tests {
         assert_eq!(unkept_order("金額の大きい順に並べて", &ascending).as_deref(), Some("大きい順"));
         assert_eq!(unkept_order("古い順に並べて", &ascending), None);
         assert_eq!(unkept_order("Keep the paid invoices", &descending), None, "no order said, none asked");
+    }
+
+    #[test]
+    fn rounding_down_or_up_is_kept_by_no_plan() {
+        assert_eq!(unkept_rounding("計算は 税抜金額 × 1.1 で、1円未満は切り捨てです").as_deref(), Some("切り捨て"));
+        assert_eq!(unkept_rounding("Amounts rounded down to the cent").as_deref(), Some("rounded down"));
+        assert_eq!(unkept_rounding("rounded to 1 decimal, half up"), None);
     }
 
     #[test]

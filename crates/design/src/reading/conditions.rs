@@ -850,9 +850,16 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「1円未満は切り捨て」: how to round, not which rows.
+    for c in JA_ROUNDING.captures_iter(clause) {
+        let unit: f64 = c["n"].parse().unwrap_or(f64::NAN);
+        conditions.retain(|k| !(k.operator == "lt" && k.value.as_f64() == Some(unit)));
+    }
     distinct(conditions)
 }
 
+static JA_ROUNDING: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?P<n>\d+)\s*円?未満(?:は|を)?(?:切り捨て|切捨て|切り上げ|切上げ|四捨五入)"));
 static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<v>[\p{Han}\p{Katakana}ー々A-Za-z]{2,16})(?:の(?:人|方|社員|もの|行|分|データ|明細|取引|案件))?(?:だけ|のみ)",

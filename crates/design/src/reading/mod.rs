@@ -1446,6 +1446,10 @@ impl Reader<'_> {
             }
             Language::Ja => {
                 let before = before.trim_end().trim_end_matches([':', '：']).trim_end();
+                // 「… を並べ替え → 予実差額.xlsx」: an arrow points at what is written.
+                if ["->", "→", "=>"].iter().any(|a| before.ends_with(a)) {
+                    return true;
+                }
                 if [
                     "出力は",
                     "出力先は",

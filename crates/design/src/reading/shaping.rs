@@ -257,6 +257,9 @@ fn en_column(phrase: &str) -> Option<String> {
 
 /// A column named in Japanese: trimmed of a trailing 列/欄 and particles.
 fn ja_column(noun: &str) -> Option<String> {
+    // 「在庫金額(在庫数×単価)」, 「差異=実績−予算」: the first operand after the bracket or the
+    // equals sign (a second one is cut at its bracket by the caller).
+    let noun = noun.rsplit(['(', '=']).next().unwrap_or(noun).trim_end_matches(')');
     let noun = ["の列", "列", "欄", "項目", "カラム"].iter().fold(noun.trim(), |n, s| n.strip_suffix(s).unwrap_or(n));
     let noun = noun.trim_start_matches(['の', 'を', 'が', 'は', 'で', 'と', 'も']).trim();
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
@@ -771,8 +774,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
             .and_then(|c| c.name("a").or(c.name("b")).or(c.name("c")).map(|m| m.as_str().to_owned()))
             .and_then(|n| ja_column(&n))
     };
+    // 「実績−予算(マイナスはマイナスのまま)」: an aside after the second operand.
     let pair = |c: &regex::Captures, a: &str, b: &str| {
-        Some((ja_column(c.name(a)?.as_str())?, ja_column(c.name(b)?.as_str())?))
+        let second = c.name(b)?.as_str();
+        Some((ja_column(c.name(a)?.as_str())?, ja_column(second.split('(').next().unwrap_or(second))?))
     };
     if let Some(c) = JA_DIFFERENCE.captures(clause) {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
@@ -789,6 +794,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
             }
             let m = c.get(0)?;
             let name = name(m.end()).unwrap_or_else(|| default.to_owned());
+            // 「税抜金額 × 1.1」: a column times a number.
+            if let (Ok(factor), "product") = (b.parse::<f64>(), op) {
+                return Some((m.start(), Step::Compute { name, operation: op, of: vec![a], value: Some(factor) }));
+            }
             return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b], value: None }));
         }
     }

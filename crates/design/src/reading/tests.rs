@@ -1183,3 +1183,25 @@ fn the_columns_a_lookup_brings_keep_no_rows_and_the_file_saved_is_written() {
     assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("売上明細_取引先名付き.xlsx")]);
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_computed_column_said_with_brackets_and_a_factor_reads_its_operands() {
+    let r = read_instruction(
+        "予算実績.csv に「差額」列（実績 − 予算）を追加して、差額の大きい順に並べ替え → 予実差額.xlsx",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Compute { operation: "difference", of, .. } if of == &["実績", "予算"])),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("予実差額.xlsx")]);
+    let r = read_instruction("仕入明細.csv に「税込金額」の列を追加してください。計算は 税抜金額 × 1.1 で、1円未満は切り捨てです。結果.csv で保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "product", of, value: Some(v), .. } if of == &["税抜金額"] && (*v - 1.1).abs() < 1e-9)),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "rounding keeps no rows: {:?}", r.steps);
+}
