@@ -765,6 +765,13 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    // 「結果がNGのもの」「区分がA の行」: a code in Latin letters said of a column.
+    for c in JA_CODE_EQ.captures_iter(clause) {
+        if !taken(c.get(0).expect("match").range()) && !JA_ROW_NOUNS.contains(&&c["field"]) {
+            let value = Value::from(&c["value"]);
+            conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
+        }
+    }
     for c in JA_QUOTED_EQ.captures_iter(clause) {
         // 「重要度「高」の不具合」: a column's name right before its quoted value.
         let value = c.name("value").or(c.name("v2")).expect("a value");
@@ -858,6 +865,11 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
     distinct(conditions)
 }
 
+static JA_CODE_EQ: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<field>[\p{Han}\p{Katakana}ー]{1,12})(?:が|は)\s*(?P<value>[A-Za-z][A-Za-z0-9_-]{0,15})\s*(?:の|で|に(?:なった|なっている))(?:もの|行|データ|分|件|明細|案件|テスト)?",
+    )
+});
 static JA_ROUNDING: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?P<n>\d+)\s*円?未満(?:は|を)?(?:切り捨て|切捨て|切り上げ|切上げ|四捨五入)"));
 static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {

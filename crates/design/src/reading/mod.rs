@@ -973,7 +973,13 @@ impl Reader<'_> {
             return None;
         }
         // 「未入金のもの（「一部入金」は除く）」: what an aside leaves out, the conditions say.
-        let exclude = self.lexicon.exclude.is_match(&PARENTHESES.replace_all(&lower, ""));
+        // An aside that is the whole clause (「（保留はNGに数えない）」) says its own.
+        let outside = PARENTHESES.replace_all(&lower, "");
+        let judged = match outside.trim_matches(|c: char| c.is_whitespace() || "。、.,".contains(c)).is_empty() {
+            true => lower.as_str(),
+            false => &outside,
+        };
+        let exclude = self.lexicon.exclude.is_match(judged);
         let at = clause.start + trigger.map_or(0, |m| m.start());
         Some((at, Step::Filter { conditions, exclude }))
     }
@@ -1271,20 +1277,31 @@ impl Reader<'_> {
             let lower = clause.text.to_ascii_lowercase();
             let writes = self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower);
             if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {
-                let format = if self.lexicon.excel_word.is_match(&lower) {
+                // 「x.xlsx の「4月」シートから…合計してCSVで保存」: a file named before the words that
+                // write is read (its extension says no format); one named after them is written.
+                let said = self.lexicon.output.find(&lower).or_else(|| self.lexicon.output_phrase.find(&lower));
+                let said_at = clause.start + said.map_or(0, |m| m.start());
+                let read_end = files
+                    .iter()
+                    .filter(|f| clause.start <= f.at && f.at < said_at)
+                    .map(|f| f.at + f.name.len() - clause.start)
+                    .max()
+                    .unwrap_or(0);
+                let lower = lower.get(read_end..).unwrap_or(&lower);
+                let format = if self.lexicon.excel_word.is_match(lower) {
                     Some(OutputFormat::Excel)
                 } else if lower.contains("csv") {
                     Some(OutputFormat::Csv)
                 } else if lower.contains("json") {
                     Some(OutputFormat::Json)
-                } else if self.lexicon.report_word.is_match(&lower) {
+                } else if self.lexicon.report_word.is_match(lower) {
                     Some(OutputFormat::Markdown)
                 } else {
                     None
                 };
                 if let Some(format) = format {
-                    if !files.iter().any(|f| clause.start <= f.at && f.at < clause.start + clause.text.len()) {
-                        outputs.push(Output { format, path: None, rest: self.lexicon.rest.is_match(&lower) });
+                    if !files.iter().any(|f| said_at <= f.at && f.at < clause.start + clause.text.len()) {
+                        outputs.push(Output { format, path: None, rest: self.lexicon.rest.is_match(lower) });
                     }
                 }
             }
@@ -1477,7 +1494,12 @@ impl Reader<'_> {
                     .unwrap_or(("", after));
                 let after = after.trim_start();
                 let made_into = particle == "に" && after.starts_with('し');
-                let asked_for = matches!(particle, "に" | "で") && after.starts_with("お願い");
+                // 「stock_check.csv へお願いします」「summary.csv に。」「budget_actual.md にレポートを」.
+                // 「売掛金残高.csv に、…から…を追加」 is the file added to: only a sentence's end counts.
+                let rest = self.text.get(clause.start + clause.text.len()..).unwrap_or_default().trim_start();
+                let ends_sentence = after.is_empty() && (rest.is_empty() || rest.starts_with(['。', '.', '!', '?']));
+                let asked_for = matches!(particle, "に" | "で" | "へ")
+                    && (after.starts_with("お願い") || ends_sentence || after.starts_with(['レ', '報']));
                 made_into
                     || asked_for
                     || self.lexicon.output.find(after).is_some_and(|m| after[..m.start()].chars().count() <= 2)

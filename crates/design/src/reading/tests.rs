@@ -1205,3 +1205,31 @@ fn a_computed_column_said_with_brackets_and_a_factor_reads_its_operands() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "rounding keeps no rows: {:?}", r.steps);
 }
+
+#[test]
+fn a_file_read_before_the_words_that_write_leaves_the_output_to_them() {
+    let r = read_instruction("支払データ.xlsx の「4月」シートから、取引先コードごとに支払金額を合計してCSVで保存して");
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
+    assert_eq!((r.outputs[0].format, r.outputs[0].path.as_deref()), (OutputFormat::Csv, None));
+    assert_eq!(r.sources.len(), 1);
+}
+
+#[test]
+fn a_code_said_of_a_column_is_a_condition_and_an_aside_not_counted_leaves_rows_out() {
+    let r = read_instruction(
+        "結合テスト_実施記録.csv、結果がNGのものを担当者別に件数集計。列は担当者とNG件数、NG件数の多い順で 担当者別NG件数.csv に。（保留はNGに数えない）",
+    );
+    let Some(Step::Filter { conditions, exclude: false }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions[0].field.as_deref(), Some("結果"));
+    assert_eq!(conditions[0].value, json!("NG"));
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("担当者別NG件数.csv")]);
+    let r = read_instruction("問い合わせログ inquiries.csv の本文を1件ずつ要約して summary.csv に。");
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("summary.csv")]);
+}
+
+#[test]
+fn a_report_asked_for_with_shite_kudasai_is_written() {
+    let r = read_instruction("在庫.xlsx で在庫数が 0 の品目を一覧にして、markdown のレポートにしてください。");
+    assert_eq!(r.outputs.iter().map(|o| o.format).collect::<Vec<_>>(), [OutputFormat::Markdown]);
+}
