@@ -622,6 +622,7 @@ impl Reader<'_> {
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.count_repeats();
+        self.name_the_total_as_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() {
             self.reading.renamed = renamed;
@@ -631,6 +632,24 @@ impl Reader<'_> {
         self.combine_tables(&lower_text);
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
+    }
+
+    /// "how many Failed runs per module … columns module, failed_runs": the one column chosen
+    /// beside the groups is the one total's name.
+    fn name_the_total_as_chosen(&mut self) {
+        let columns = &self.reading.columns;
+        let Some(Step::Aggregate { by, aggregations }) =
+            self.reading.steps.iter_mut().find(|s| matches!(s, Step::Aggregate { .. }))
+        else {
+            return;
+        };
+        let key = |c: &String| by.iter().any(|b| same_noun(&c.to_lowercase().replace('_', " "), &b.to_lowercase()));
+        let others: Vec<&String> = columns.iter().filter(|c| !key(c)).collect();
+        if let ([total], [other]) = (aggregations.as_mut_slice(), others.as_slice()) {
+            if total.name.is_none() && columns.len() == by.len() + 1 {
+                total.name = Some((*other).clone());
+            }
+        }
     }
 
     /// "Test IDs with at least 2 FAIL results … and the number of failures": the rows counted
@@ -1028,7 +1047,9 @@ impl Reader<'_> {
         let items: Vec<String> = slots::list_items(&listed)
             .into_iter()
             .map(|item| {
-                let item = item.rsplit_once("から").map_or(item.as_str(), |(_, after)| after);
+                // "columns module, failed_runs -> weekly_failures.csv": the arrow ends the list.
+                let item = item.split('→').next().unwrap_or(&item).split("->").next().unwrap_or(&item);
+                let item = item.rsplit_once("から").map_or(item, |(_, after)| after);
                 // 「支給額の3つ」: the count of the list is not part of its last item.
                 let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);
                 let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
