@@ -170,8 +170,12 @@ const JA_AFTER_DATE: &[(&str, &str)] = &[
     ("後", "gt"),
 ];
 /// What joins the two dates of a range.
-static EN_RANGE_GAP: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)^\s*(?:-|–|—|~|〜|to|through|thru|until|till|and)\s*$"));
+static EN_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| {
+    // "Mon 2026-03-09 to Sun 2026-03-15": a weekday before the second date.
+    re(
+        r"(?i)^\s*(?:-|–|—|~|〜|to|through|thru|until|till|and)\s*(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?,?\s*)?$",
+    )
+});
 static JA_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*$"));
 
 /// The conditions the dates of an English clause say, and the spans they took; `field_before`

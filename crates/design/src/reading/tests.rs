@@ -1233,3 +1233,15 @@ fn a_report_asked_for_with_shite_kudasai_is_written() {
     let r = read_instruction("在庫.xlsx で在庫数が 0 の品目を一覧にして、markdown のレポートにしてください。");
     assert_eq!(r.outputs.iter().map(|o| o.format).collect::<Vec<_>>(), [OutputFormat::Markdown]);
 }
+
+#[test]
+fn a_week_said_with_its_weekdays_is_a_date_range() {
+    let r = read_instruction("keep the runs in the week Mon 2026-03-09 to Sun 2026-03-15 from runs.csv and save week.csv");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(
+        conditions.iter().any(|c| c.operator == "between"
+            && c.value == json!("2026-03-09")
+            && c.value2.as_ref() == Some(&json!("2026-03-15"))),
+        "{conditions:?}"
+    );
+}
