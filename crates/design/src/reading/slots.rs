@@ -91,7 +91,9 @@ fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {
 
 /// Whether `start..end` is part of a URL (the whitespace-delimited word holding it has `://`).
 fn in_url(text: &str, start: usize, end: usize) -> bool {
-    let word_start = text[..start].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    // The whitespace before the word may be wider than a byte (a no-break space).
+    let word_start =
+        text[..start].char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
     let word_end = text[end..].find(char::is_whitespace).map_or(text.len(), |i| end + i);
     text[word_start..word_end].contains("://")
 }

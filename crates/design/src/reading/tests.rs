@@ -1236,7 +1236,8 @@ fn a_report_asked_for_with_shite_kudasai_is_written() {
 
 #[test]
 fn a_week_said_with_its_weekdays_is_a_date_range() {
-    let r = read_instruction("keep the runs in the week Mon 2026-03-09 to Sun 2026-03-15 from runs.csv and save week.csv");
+    let r =
+        read_instruction("keep the runs in the week Mon 2026-03-09 to Sun 2026-03-15 from runs.csv and save week.csv");
     let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
     assert!(
         conditions.iter().any(|c| c.operator == "between"
