@@ -342,9 +342,15 @@ pub fn with_answers(instruction: &str, answers: &IndexMap<String, Value>, langua
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::reading::read_instruction;
+
+    /// A plan of the nodes `graph` lists (YAML, one `- {…}` a line), or of none (`"[]"`).
+    pub(crate) fn plan(graph: &str) -> planwright_plan::Plan {
+        let graph = if graph.trim() == "[]" { " []".to_owned() } else { format!("\n{graph}") };
+        serde_yaml::from_str(&format!("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:{graph}\n")).unwrap()
+    }
 
     #[test]
     fn the_number_of_columns_said_is_read_and_a_column_added_is_not() {
@@ -425,10 +431,9 @@ mod tests {
 
     #[test]
     fn a_count_said_in_words_is_a_figure_the_plan_must_use() {
-        let plan: planwright_plan::Plan = serde_yaml::from_str(
-            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n- {id: filter_rows_2, block: transforms.filter, in: {items: '${read.rows}', conditions: [{field: Result, operator: eq, value: Failed}]}}\n",
-        )
-        .unwrap();
+        let plan = plan(
+            "- {id: filter_rows_2, block: transforms.filter, in: {items: '${read.rows}', conditions: [{field: Result, operator: eq, value: Failed}]}}",
+        );
         let text = "Which tests failed two or more times in runs.csv? Output repeat.csv";
         let unused = unused_numbers(text, &plan);
         assert!(unused.len() == 1 && unused[0].contains("two or more times"), "{unused:?}");
@@ -439,18 +444,14 @@ mod tests {
 
     #[test]
     fn the_digits_of_a_file_name_are_no_figure_the_plan_uses() {
-        let plan: planwright_plan::Plan = serde_yaml::from_str(
-            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n- {id: w, block: report.write, in: {data: [], format: csv, path: top5_customers.csv}}\n",
-        )
-        .unwrap();
+        let plan = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: top5_customers.csv}}");
         let unused = unused_numbers("keep only the 5 customers with the highest total; save top5_customers.csv", &plan);
         assert_eq!(unused.len(), 1, "{unused:?}");
     }
 
     #[test]
     fn the_form_of_a_value_and_its_examples_are_no_figures() {
-        let plan: planwright_plan::Plan =
-            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let plan = plan("[]");
         let text = "取引先コードは先頭の0も含めた4桁の文字列です（0012 など）。金額が5万円以上";
         let unused = unused_numbers(text, &plan);
         assert!(unused.len() == 1 && unused[0].contains("5万円"), "{unused:?}");

@@ -102,10 +102,7 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plan(graph: &str) -> planwright_plan::Plan {
-        serde_yaml::from_str(&format!("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n{graph}")).unwrap()
-    }
+    use crate::understanding::tests::plan;
 
     #[test]
     fn an_order_said_is_kept_by_a_sort_that_way() {

@@ -733,14 +733,18 @@ fn the_rows_wanted_and_a_partner_s_presence_are_what_a_one_sided_match_says() {
 
 #[test]
 fn a_list_of_columns_all_the_same_is_the_key_of_duplicates() {
-    let r = read_instruction(
+    for text in [
         "二重払いがないか確認したいです。支払明細.csv の中で、支払日・取引先・金額の3つがすべて同じ行があれば、1件目も含めて該当する行を全部 候補.csv に出してください。摘要は違っていても同じものとして扱ってください。",
-    );
-    assert!(
-        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["支払日", "取引先", "金額"]),
-        "{:?}",
-        r.steps
-    );
+        // The list in quotes.
+        "二重払いになっていないか確認したいです。支払明細.csv で「支払日・取引先・金額」の3つがすべて同じ行が2行以上あるものについて、該当する行をすべて出してください。出力は 候補.xlsx",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["支払日", "取引先", "金額"]),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
 }
 
 #[test]
@@ -1138,7 +1142,7 @@ fn a_formula_an_opening_verb_and_a_list_with_plus_are_no_conditions() {
 }
 
 #[test]
-fn columns_named_in_quotes_one_after_another_are_chosen_and_a_quoted_list_is_a_key() {
+fn columns_named_in_quotes_one_after_another_are_chosen() {
     let r = read_instruction(
         "入金記録.csv から2026年7月〜9月の入金だけを残して、列は「入金日」「取引先」「入金額」の3つに絞ってください。その際「入金額」の列名は「金額」に変更をお願いします。ファイル名は 入金.xlsx で。",
     );
@@ -1147,14 +1151,6 @@ fn columns_named_in_quotes_one_after_another_are_chosen_and_a_quoted_list_is_a_k
         r.steps.iter().all(
             |s| !matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == json!("入金額")))
         ),
-        "{:?}",
-        r.steps
-    );
-    let r = read_instruction(
-        "二重払いになっていないか確認したいです。支払明細.csv で「支払日・支払先・金額」の3つがすべて同じ行が2行以上あるものについて、該当する行をすべて出してください。出力は 候補.xlsx",
-    );
-    assert!(
-        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["支払日", "支払先", "金額"]),
         "{:?}",
         r.steps
     );
