@@ -1,7 +1,8 @@
 //! Words of the instruction that a plan must keep and can be checked against it: an order
-//! ("most failures first", 「金額の大きい順」) and a kind of total ("the average", 「件数」).
-//! A plan that sorts the other way, or sums where the person asked for an average, writes a
-//! plausible wrong table; the engine asks instead (issue 27 §4).
+//! ("most failures first", 「金額の大きい順」), a kind of total ("the average", 「件数」), rounding
+//! down or up, and a result at all. A plan that sorts the other way, sums where the person asked
+//! for an average or writes nothing would be a plausible wrong answer; the engine asks instead
+//! (issue 27 §4).
 
 use std::sync::LazyLock;
 

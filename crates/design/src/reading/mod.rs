@@ -912,7 +912,8 @@ impl Reader<'_> {
         // with a comparison ("write the rows over 50000 to large.csv").
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
         // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state, a
-        // column's value or dates said of the rows totalled keep them (not "the average Days Open", a column's name).
+        // column's value or dates said of the rows totalled keep them (not "the average Days
+        // Open", a column's name).
         let states_rows = aggregate_words
             && !output_clause
             && !conditions.is_empty()
@@ -929,27 +930,47 @@ impl Reader<'_> {
         {
             return None;
         }
-        if conditions.is_empty() && words::KEEPS_ALL.is_match(&lower) {
+        if self.keeps_no_rows(clause, &lower, trigger, &conditions, documents) {
             return None;
         }
-        // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
-        // only share some values are not duplicates": which rows are duplicates and which of
-        // them stay, said to the duplicate check.
-        let of_duplicates =
-            lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        // 「未入金のもの（「一部入金」は除く）」: what an aside leaves out, the conditions say.
+        // An aside that is the whole clause (「（保留はNGに数えない）」) says its own.
+        let outside = PARENTHESES.replace_all(&lower, "");
+        let judged = match outside.trim_matches(|c: char| c.is_whitespace() || "。、.,".contains(c)).is_empty() {
+            true => lower.as_str(),
+            false => &outside,
+        };
+        let exclude = self.lexicon.exclude.is_match(judged);
+        let at = clause.start + trigger.map_or(0, |m| m.start());
+        Some((at, Step::Filter { conditions, exclude }))
+    }
+
+    /// Whether a clause with a filter word keeps no rows after all: it says which columns, which
+    /// duplicates, what another clause or step says, or how little to do.
+    fn keeps_no_rows(
+        &self,
+        clause: &Clause,
+        lower: &str,
+        trigger: Option<regex::Match>,
+        conditions: &[Condition],
+        documents: bool,
+    ) -> bool {
+        if conditions.is_empty() && words::KEEPS_ALL.is_match(lower) {
+            return true;
+        }
         // 「マスタからは取引先名だけ持ってくれば」: the columns a lookup brings, not rows.
-        let brings = ["持って", "持ってく", "引っ張", "付けて", "付与", "転記"].iter().any(|w| clause.text.contains(w));
+        let brings = ["持って", "引っ張", "付けて", "付与", "転記"].iter().any(|w| clause.text.contains(w));
         if brings && conditions.iter().all(|c| c.field.is_none() && c.operator == "eq") {
-            return None;
+            return true;
         }
         // "only 4 columns, renamed: …": which columns, not which rows.
         if conditions.is_empty() && (lower.contains("column") || clause.text.contains('列')) {
-            return None;
+            return true;
         }
         // 「以下の条件で抽出」, "keep the rows that meet the following": the conditions come after;
         // 「該当する行をすべて抽出」: the rows another step found.
-        if conditions.is_empty() && (words::POINTS_AHEAD.is_match(&lower) || words::POINTS_BACK.is_match(&lower)) {
-            return None;
+        if conditions.is_empty() && (words::POINTS_AHEAD.is_match(lower) || words::POINTS_BACK.is_match(lower)) {
+            return true;
         }
         // 「縦に連結するだけで」: だけ after a verb says how little to do, not which rows.
         let only_doing = trigger.is_some_and(|m| {
@@ -957,14 +978,19 @@ impl Reader<'_> {
                 && clause.text[..m.start()].chars().next_back().is_some_and(|c| "るすくぐむぶぬつう".contains(c))
         });
         if conditions.is_empty() && only_doing {
-            return None;
+            return true;
         }
         // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.
-        if words::NAMES_COLUMNS.is_match(&lower) && !conditions.iter().any(|c| c.field.is_some()) {
-            return None;
+        if words::NAMES_COLUMNS.is_match(lower) && !conditions.iter().any(|c| c.field.is_some()) {
+            return true;
         }
-        if conditions.is_empty() && (of_duplicates || words::KEEPS_OF_DUPLICATES.is_match(&lower)) {
-            return None;
+        // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
+        // only share some values are not duplicates": which rows are duplicates and which of
+        // them stay, said to the duplicate check.
+        let of_duplicates =
+            lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        if conditions.is_empty() && (of_duplicates || words::KEEPS_OF_DUPLICATES.is_match(lower)) {
+            return true;
         }
         // 「以下お願いします」 ("as follows"): a comparison word compares nothing without its number.
         let comparison_only = trigger.is_some_and(|m| {
@@ -982,25 +1008,12 @@ impl Reader<'_> {
                     | "at or below"
             )
         });
-        if conditions.is_empty() && comparison_only && self.lexicon.filter.find_iter(&lower).count() == 1 {
-            return None;
+        if conditions.is_empty() && comparison_only && self.lexicon.filter.find_iter(lower).count() == 1 {
+            return true;
         }
         // 「今月のものだけ抜き出し」 picks rows; "extract" names fields only from documents.
-        if conditions.is_empty()
-            && (documents && self.lexicon.extract.is_match(&lower) || self.lexicon.join.is_match(&lower))
-        {
-            return None;
-        }
-        // 「未入金のもの（「一部入金」は除く）」: what an aside leaves out, the conditions say.
-        // An aside that is the whole clause (「（保留はNGに数えない）」) says its own.
-        let outside = PARENTHESES.replace_all(&lower, "");
-        let judged = match outside.trim_matches(|c: char| c.is_whitespace() || "。、.,".contains(c)).is_empty() {
-            true => lower.as_str(),
-            false => &outside,
-        };
-        let exclude = self.lexicon.exclude.is_match(judged);
-        let at = clause.start + trigger.map_or(0, |m| m.start());
-        Some((at, Step::Filter { conditions, exclude }))
+        conditions.is_empty()
+            && (documents && self.lexicon.extract.is_match(lower) || self.lexicon.join.is_match(lower))
     }
 
     /// Columns kept under a new name said on its own ("rename Amount to "PO Amount"", 「「金額」

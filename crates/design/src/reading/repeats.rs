@@ -5,9 +5,10 @@
 
 use std::sync::LazyLock;
 
+use regex::Regex;
+
 use super::slots::{self, number_value};
 use super::{Aggregation, Condition, Language, Step};
-use regex::Regex;
 
 /// A key counted at least (or more than) a number of times.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,8 +45,7 @@ static JA_TIMES: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that ask for the count itself ("the number of failures", 「NG回数」「件数」).
 pub static COUNT_ASKED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:number of|how many|count|counts|tally|times (?:it|they) )|回数|件数|何回|何件")
-        .expect("count asked")
+    Regex::new(r"\b(?:number of|how many|count|counts|tally)\b|回数|件数|何回|何件").expect("count asked")
 });
 
 /// The key, the comparison and the number of times the text says, if it says one.
