@@ -643,7 +643,7 @@ impl Reader<'_> {
         else {
             return;
         };
-        let key = |c: &String| by.iter().any(|b| same_noun(&c.to_lowercase().replace('_', " "), &b.to_lowercase()));
+        let key = |c: &String| by.iter().any(|b| names_column(b, c));
         let others: Vec<&String> = columns.iter().filter(|c| !key(c)).collect();
         if let ([total], [other]) = (aggregations.as_mut_slice(), others.as_slice()) {
             if total.name.is_none() && columns.len() == by.len() + 1 {
@@ -662,12 +662,7 @@ impl Reader<'_> {
         if !repeats::COUNT_ASKED.is_match(&self.text.to_ascii_lowercase()) {
             return;
         }
-        let others: Vec<&String> = self
-            .reading
-            .columns
-            .iter()
-            .filter(|c| !same_noun(&c.to_lowercase().replace('_', " "), &repeated.key))
-            .collect();
+        let others: Vec<&String> = self.reading.columns.iter().filter(|c| !names_column(&repeated.key, c)).collect();
         let name = match others.as_slice() {
             [one] if self.reading.columns.len() == 2 => (*one).clone(),
             _ => self.language.pick("count", "回数").to_owned(),
@@ -1591,6 +1586,11 @@ static PARENTHESES: LazyLock<regex::Regex> =
 fn same_noun(a: &str, b: &str) -> bool {
     let fold = |t: &str| slots::singular(t.trim()).to_lowercase();
     fold(a) == fold(b)
+}
+
+/// Whether words of the text (`test id`) name a column as written (`Test_ID`).
+fn names_column(words: &str, column: &str) -> bool {
+    same_noun(&column.to_lowercase().replace('_', " "), &words.to_lowercase())
 }
 
 fn regex_find(pattern: &regex::Regex, text: &str) -> Option<usize> {

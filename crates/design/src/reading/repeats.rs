@@ -50,9 +50,7 @@ pub static COUNT_ASKED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The key, the comparison and the number of times the text says, if it says one.
 pub fn repeated(text: &str, language: Language) -> Option<Repeated> {
-    let times = |word: &str| -> Option<f64> {
-        word.parse::<f64>().ok().or_else(|| slots::number_words(word).first().map(|n| n.value))
-    };
+    let times = |word: &str| super::number(&word.to_ascii_lowercase()).map(|n| n as f64);
     match language {
         Language::En => {
             if let Some(c) = EN_WITH_AT_LEAST.captures(text) {

@@ -200,7 +200,7 @@ static JA_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A count as a person writes it: digits (full-width too), or an English or Japanese number word
-/// up to what a top N names.
+/// up to what a top N names, and how often ("twice").
 pub(crate) fn number(word: &str) -> Option<u64> {
     let folded: String = word
         .chars()
@@ -211,8 +211,8 @@ pub(crate) fn number(word: &str) -> Option<u64> {
     }
     Some(match folded.as_str() {
         "one" | "一" => 1,
-        "two" | "二" => 2,
-        "three" | "三" => 3,
+        "two" | "twice" | "二" => 2,
+        "three" | "thrice" | "三" => 3,
         "four" | "四" => 4,
         "five" | "五" => 5,
         "six" | "六" => 6,
@@ -220,9 +220,11 @@ pub(crate) fn number(word: &str) -> Option<u64> {
         "eight" | "八" => 8,
         "nine" | "九" => 9,
         "ten" | "十" => 10,
+        "eleven" => 11,
         "twelve" | "十二" => 12,
         "fifteen" | "十五" => 15,
         "twenty" | "二十" => 20,
+        "thirty" | "三十" => 30,
         "fifty" | "五十" => 50,
         "hundred" => 100,
         _ => return None,

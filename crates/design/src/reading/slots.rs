@@ -144,48 +144,12 @@ pub fn numbers(text: &str) -> Vec<Number> {
 /// Small counts said in words ("two or more times", "at least three", "twice", 「二回以上」),
 /// with their offsets: a figure like any other, though no digit says it.
 pub fn number_words(text: &str) -> Vec<Number> {
-    const EN: &[(&str, f64)] = &[
-        ("two", 2.0),
-        ("twice", 2.0),
-        ("three", 3.0),
-        ("thrice", 3.0),
-        ("four", 4.0),
-        ("five", 5.0),
-        ("six", 6.0),
-        ("seven", 7.0),
-        ("eight", 8.0),
-        ("nine", 9.0),
-        ("ten", 10.0),
-        ("eleven", 11.0),
-        ("twelve", 12.0),
-        ("fifteen", 15.0),
-        ("twenty", 20.0),
-        ("thirty", 30.0),
-        ("fifty", 50.0),
-        ("hundred", 100.0),
-    ];
-    const JA: &[(char, f64)] = &[
-        ('二', 2.0),
-        ('三', 3.0),
-        ('四', 4.0),
-        ('五', 5.0),
-        ('六', 6.0),
-        ('七', 7.0),
-        ('八', 8.0),
-        ('九', 9.0),
-        ('十', 10.0),
-    ];
     NUMBER_WORD
         .captures_iter(text)
         .filter_map(|c| {
             let m = c.name("en").or(c.name("ja"))?;
-            let lower = m.as_str().to_ascii_lowercase();
-            let value = EN
-                .iter()
-                .find(|(w, _)| *w == lower)
-                .map(|(_, v)| *v)
-                .or_else(|| JA.iter().find(|(k, _)| m.as_str().starts_with(*k)).map(|(_, v)| *v))?;
-            Some(Number { value, start: m.start(), end: m.end() })
+            let value = super::number(&m.as_str().to_ascii_lowercase())?;
+            Some(Number { value: value as f64, start: m.start(), end: m.end() })
         })
         .collect()
 }
