@@ -271,6 +271,54 @@ async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first
 }
 
 #[tokio::test]
+async fn round_goes_down_toward_zero_or_up_away_from_it_when_told() {
+    let h = Harness::new();
+    let amounts = json!([{"a": 0.29}, {"a": 1.1}, {"a": -2.57}, {"a": 1234.5}, {"a": 7}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [
+                {"as": "down", "op": "round", "of": ["a"], "decimals": 1, "rounding": "down"},
+                {"as": "up", "op": "round", "of": ["a"], "decimals": 1, "rounding": "up"},
+                {"as": "yen_down", "op": "round", "of": ["a"], "rounding": "down"},
+                {"as": "yen_up", "op": "round", "of": ["a"], "rounding": "UP"},
+            ]}),
+        )
+        .await;
+    let directed: Vec<Vec<Value>> = out["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| ["down", "up", "yen_down", "yen_up"].iter().map(|c| r[*c].clone()).collect())
+        .collect();
+    assert_eq!(
+        directed,
+        [
+            [json!(0.2), json!(0.3), json!(0), json!(1)],
+            [json!(1.1), json!(1.1), json!(1), json!(2)],
+            [json!(-2.5), json!(-2.6), json!(-2), json!(-3)],
+            [json!(1234.5), json!(1234.5), json!(1234), json!(1235)],
+            [json!(7), json!(7), json!(7), json!(7)],
+        ],
+        "down is toward zero (ROUNDDOWN), up away from it (ROUNDUP); a number written in decimals is not cut below itself"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [{"as": "a", "op": "round", "of": ["a"], "rounding": "sideways"}]}),
+        )
+        .await;
+    assert!(message.contains("rounding") && message.contains("nearest, down"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [{"as": "m", "op": "month", "of": ["a"], "rounding": "down"}]}),
+        )
+        .await;
+    assert!(message.contains("only round takes a `rounding`"), "{message}");
+}
+
+#[tokio::test]
 async fn append_stacks_tables_with_every_column() {
     let h = Harness::new();
     let out = h.ok("transforms.append", json!({"tables": [[{"a": 1, "b": 2}], [{"b": 3, "c": 4}, {"a": 5}]]})).await;

@@ -796,7 +796,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(draft.bound.unused_values.iter().cloned())
         .chain(unkept::unkept_order(text, &draft.plan))
         .chain(unkept::unkept_total(text, &draft.plan))
-        .chain(unkept::unkept_rounding(text))
+        .chain(unkept::unkept_rounding(text, &draft.plan))
         .next();
     if let Some(phrase) = unused {
         draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);

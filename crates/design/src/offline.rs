@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use crate::compose::{compose, Composed, Conflict};
 use crate::notes::DesignNote;
 use crate::options::DesignEngineOptions;
+use crate::reading::rounding;
 use crate::reading::slots::{self, identifier};
 use crate::reading::{
     Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step, MONTH_OF_UNSAID_YEAR,
@@ -83,6 +84,7 @@ pub fn design(
         composed: Vec::new(),
         conflicts: Vec::new(),
         totals: Vec::new(),
+        computed: None,
     };
     d.sources(reading);
     for step in &reading.steps {
@@ -117,6 +119,9 @@ struct Designer<'a> {
     conflicts: Vec<Conflict>,
     /// The last grouping's totals: each one's operation and column.
     totals: Vec<(&'static str, String)>,
+    /// The number column computed since the last grouping, if any ("税抜金額 × 1.1 で、1円未満は
+    /// 切り捨て" rounds it).
+    computed: Option<String>,
 }
 
 impl Designer<'_> {
@@ -419,6 +424,7 @@ impl Designer<'_> {
     fn aggregate(&mut self, by: &[String], aggregations: &[Aggregation]) {
         let rows = self.rows_or_source();
         self.totals.clear();
+        self.computed = None;
         let list: Vec<Value> = aggregations
             .iter()
             .map(|a| {
@@ -618,8 +624,11 @@ impl Designer<'_> {
     }
 
     fn compute(&mut self, name: &str, op: &str, of: &[String], value: Option<f64>) {
-        if op == "round" {
-            return self.round(of.first().map(String::as_str), value.unwrap_or(0.0) as u64);
+        if let Some(direction) = rounding::Direction::of_operation(op) {
+            return self.round(of.first().map(String::as_str), value.unwrap_or(0.0) as u64, direction);
+        }
+        if matches!(op, "difference" | "sum" | "product" | "ratio") {
+            self.computed = Some(name.to_owned());
         }
         let rows = self.rows_or_source();
         let operands: Vec<String> = of.iter().cloned().chain(value.map(|v| v.to_string())).collect();
@@ -637,9 +646,10 @@ impl Designer<'_> {
         }
     }
 
-    /// Numbers rounded in place to `decimals`: the column the text names, or the totals it means
-    /// ("the averages": the last grouping's averages; nothing named: its sums and averages).
-    fn round(&mut self, target: Option<&str>, decimals: u64) {
+    /// Numbers rounded in place to `decimals`, the way the text says: the column it names, or the
+    /// totals it means ("the averages": the last grouping's averages; nothing named: the column
+    /// computed since, else the grouping's sums and averages).
+    fn round(&mut self, target: Option<&str>, decimals: u64, direction: rounding::Direction) {
         let wanted = target.map(|t| slots::singular(&t.to_lowercase()));
         // The totals meant, by their operation; `None`: a column the text names.
         let totals: Option<&[&str]> = match wanted.as_deref() {
@@ -649,23 +659,33 @@ impl Designer<'_> {
             None => Some(&["avg", "sum"]),
         };
         let columns: Vec<String> = match (totals, target) {
+            (Some(_), None) if self.computed.is_some() => self.computed.iter().cloned().collect(),
             (Some(ops), _) => self.totals.iter().filter(|(op, _)| ops.contains(op)).map(|(_, n)| n.clone()).collect(),
             (None, Some(column)) => vec![column.to_owned()],
             (None, None) => Vec::new(),
         };
         let rows = self.rows_or_source();
-        let columns: Vec<Value> = match columns.is_empty() {
-            true => {
-                let open = self.open_var("round_column");
-                vec![json!({ "as": open, "op": "round", "of": [open], "decimals": decimals })]
-            }
-            false => {
-                columns.iter().map(|c| json!({ "as": c, "op": "round", "of": [c], "decimals": decimals })).collect()
-            }
+        let columns = match columns.is_empty() {
+            true => vec![self.open_var("round_column")],
+            false => columns.into_iter().map(Value::from).collect(),
         };
-        let description = match self.language {
-            Language::En => format!("Round to {decimals} decimal(s)"),
-            Language::Ja => format!("小数点以下{decimals}桁に四捨五入する"),
+        let columns: Vec<Value> = columns
+            .iter()
+            .map(|c| {
+                let mut column = json!({ "as": c, "op": "round", "of": [c], "decimals": decimals });
+                if direction != rounding::Direction::Nearest {
+                    column["rounding"] = Value::from(direction.block_value());
+                }
+                column
+            })
+            .collect();
+        let description = match (self.language, direction) {
+            (Language::En, rounding::Direction::Nearest) => format!("Round to {decimals} decimal(s)"),
+            (Language::En, rounding::Direction::Down) => format!("Round down to {decimals} decimal(s)"),
+            (Language::En, rounding::Direction::Up) => format!("Round up to {decimals} decimal(s)"),
+            (Language::Ja, rounding::Direction::Nearest) => format!("小数点以下{decimals}桁に四捨五入する"),
+            (Language::Ja, rounding::Direction::Down) => format!("小数点以下{decimals}桁に切り捨てる"),
+            (Language::Ja, rounding::Direction::Up) => format!("小数点以下{decimals}桁に切り上げる"),
         };
         let inputs = json!({ "items": rows, "columns": columns });
         if let Some(id) = self.add("round", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {

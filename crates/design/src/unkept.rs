@@ -31,10 +31,21 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     COUNT.find(&lower).filter(|_| !counted).map(|said| text[said.range()].to_owned())
 }
 
-/// Rounding down or up ("rounded down", 「1円未満は切り捨て」): no block does it (`round` rounds
-/// half away from zero), so a plan cannot keep it and the words are asked about.
-pub fn unkept_rounding(text: &str) -> Option<String> {
-    DIRECTED_ROUNDING.find(&text.to_ascii_lowercase()).map(|said| text[said.range()].to_owned())
+/// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
+/// the plan does that way, as the text says it: rounding to the nearest instead would give a
+/// plausible wrong amount.
+pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let words = &text[DIRECTED_ROUNDING.find(&lower)?.range()];
+    let wanted = crate::reading::rounding::Direction::said(words).block_value();
+    let kept = plan
+        .graph
+        .iter()
+        .filter(|node| node.block.as_deref() == Some("transforms.add_columns"))
+        .filter_map(|node| node.inputs.get("columns")?.as_array())
+        .flatten()
+        .any(|column| column.get("rounding").and_then(Value::as_str) == Some(wanted));
+    (!kept).then(|| words.to_owned())
 }
 
 static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -120,10 +131,18 @@ mod tests {
     }
 
     #[test]
-    fn rounding_down_or_up_is_kept_by_no_plan() {
-        assert_eq!(unkept_rounding("計算は 税抜金額 × 1.1 で、1円未満は切り捨てです").as_deref(), Some("切り捨て"));
-        assert_eq!(unkept_rounding("Amounts rounded down to the cent").as_deref(), Some("rounded down"));
-        assert_eq!(unkept_rounding("rounded to 1 decimal, half up"), None);
+    fn rounding_down_or_up_is_kept_only_by_a_step_rounding_that_way() {
+        let rounding = |way: &str| {
+            plan(&format!(
+                "- {{id: r, block: transforms.add_columns, in: {{items: [], columns: [{{as: tax, op: round, of: [tax]{way}}}]}}}}\n"
+            ))
+        };
+        let (nearest, down) = (rounding(""), rounding(", rounding: down"));
+        let text = "計算は 税抜金額 × 1.1 で、1円未満は切り捨てです";
+        assert_eq!(unkept_rounding(text, &nearest).as_deref(), Some("切り捨て"));
+        assert_eq!(unkept_rounding(text, &down), None);
+        assert_eq!(unkept_rounding("Amounts rounded up to the cent", &down).as_deref(), Some("rounded up"));
+        assert_eq!(unkept_rounding("rounded to 1 decimal, half up", &nearest), None);
     }
 
     #[test]

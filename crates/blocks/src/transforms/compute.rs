@@ -7,8 +7,9 @@
 //! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
 //! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
 //! A difference of two dates is the calendar days from the second to the first ("Paid Date
-//! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out), half away from zero as
-//! Excel's ROUND does; `as` may name the column it reads, to round it in place.
+//! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out): half away
+//! from zero as Excel's ROUND does, or with `rounding: down` toward zero (ROUNDDOWN, 切り捨て) and
+//! `up` away from it (ROUNDUP, 切り上げ); `as` may name the column it reads, to round it in place.
 
 use std::cmp::Ordering;
 
@@ -87,14 +88,59 @@ type Case = (Vec<Condition>, Value);
 /// The most decimals `round` keeps.
 const MAX_DECIMALS: u8 = 12;
 
+/// Which way `round` goes: to the nearest (a half away from zero), toward zero or away from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rounding {
+    Nearest,
+    Down,
+    Up,
+}
+
+impl Rounding {
+    fn parse(n: usize, name: &str, given: Option<&Value>) -> Result<Rounding, BlockError> {
+        match given.map(|v| v.as_str().map(|s| s.trim().to_ascii_lowercase())) {
+            None => Ok(Rounding::Nearest),
+            Some(Some(s)) if s == "nearest" => Ok(Rounding::Nearest),
+            Some(Some(s)) if s == "down" => Ok(Rounding::Down),
+            Some(Some(s)) if s == "up" => Ok(Rounding::Up),
+            _ => Err(BlockError::input(format!(
+                "`columns` item {n} ({name}): `rounding` is {}; use nearest, down (toward zero) or up (away from zero)",
+                cells::describe(given.unwrap_or(&Value::Null))
+            ))),
+        }
+    }
+
+    /// `scaled` (the number times 10^decimals) made whole this way. A number written in
+    /// decimals is stored a hair off it (3.335, 0.29 × 100 = 28.999…): nudged first, as Excel does.
+    fn apply(self, scaled: f64) -> f64 {
+        if scaled == 0.0 {
+            return 0.0;
+        }
+        let nudge = 1e-9_f64.max(scaled.abs() * 4.0 * f64::EPSILON);
+        match self {
+            Rounding::Nearest => (scaled + scaled.signum() * nudge).round(),
+            Rounding::Down => (scaled + scaled.signum() * nudge).trunc(),
+            Rounding::Up => {
+                let toward_zero = (scaled - scaled.signum() * nudge).trunc();
+                if (scaled - toward_zero).abs() > nudge {
+                    toward_zero + scaled.signum()
+                } else {
+                    toward_zero
+                }
+            }
+        }
+    }
+}
+
 struct NewColumn {
     name: String,
     op: Op,
     of: Vec<String>,
     /// A number written in the step, the arithmetic's last operand.
     value: Option<cells::Num>,
-    /// For `round`, the decimals kept.
+    /// For `round`, the decimals kept and which way.
     decimals: u8,
+    rounding: Rounding,
     separator: String,
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
@@ -126,7 +172,18 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     if op == Op::Label {
         let (cases, otherwise) = parse_cases(n, &name, map)?;
         let separator = String::new();
-        return Ok(NewColumn { name, op, of: Vec::new(), value: None, decimals: 0, separator, cases, otherwise });
+        let rounding = Rounding::Nearest;
+        return Ok(NewColumn {
+            name,
+            op,
+            of: Vec::new(),
+            value: None,
+            decimals: 0,
+            rounding,
+            separator,
+            cases,
+            otherwise,
+        });
     }
     let value = match map.get("value") {
         None => None,
@@ -175,8 +232,12 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             ))
         })?,
     };
+    let rounding = Rounding::parse(n, &name, map.get("rounding"))?;
+    if rounding != Rounding::Nearest && op != Op::Round {
+        return Err(BlockError::input(format!("`columns` item {n} ({name}): only round takes a `rounding`")));
+    }
     let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
-    Ok(NewColumn { name, op, of, value, decimals, separator, cases: Vec::new(), otherwise: Value::Null })
+    Ok(NewColumn { name, op, of, value, decimals, rounding, separator, cases: Vec::new(), otherwise: Value::Null })
 }
 
 /// A `label` column's `cases` (each `{when: [conditions], then: value}`) and its `else`.
@@ -257,9 +318,7 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             let n = cells::number(cell(&column.of[0]))?;
             let factor = 10f64.powi(i32::from(column.decimals));
             let scaled = n.value * factor;
-            // A half written in decimals (3.335) is stored a hair below it: nudged, as Excel rounds.
-            let rounded =
-                if scaled.abs() < 1e15 { (scaled + scaled.signum() * 1e-9).round() / factor } else { n.value };
+            let rounded = if scaled.abs() < 1e15 { column.rounding.apply(scaled) / factor } else { n.value };
             Some(cells::number_value(rounded))
         }
         Op::Label => Some(

@@ -15,6 +15,7 @@ mod dates;
 mod labels;
 mod passes;
 mod repeats;
+pub mod rounding;
 mod shaping;
 pub mod slots;
 mod words;
@@ -199,7 +200,9 @@ pub enum Step {
         limit: Option<u64>,
     },
     /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `product`, `month`,
-    /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net").
+    /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
+    /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::operation`]) of `of` to
+    /// `value` decimals.
     Compute {
         name: String,
         operation: &'static str,

@@ -278,52 +278,8 @@ pub fn english(clause: &str) -> Vec<(usize, Step)> {
         steps.push(step);
     }
     steps.extend(english_compute(clause, &lower));
-    steps.extend(rounding(clause, super::Language::En));
+    steps.extend(super::rounding::english(clause));
     steps
-}
-
-/// "round the averages to 2 decimals", "rounded to the nearest cent".
-static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\bround(?:ed|ing)?(?: (?:off|up))?(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the nearest (?P<unit>whole number|integer|dollar|euro|yen|cent|penny))",
-    )
-});
-/// 「平均を小数点以下2桁に丸めて」「小数第2位まで四捨五入」「円未満を四捨五入」.
-static JA_ROUND: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:(?P<target>[^\s、。をがはでと「」・]{1,16})を)?\s*(?:(?:小数点以下|小数点|小数)\s*(?:第)?\s*(?P<n>\d{1,2})\s*(?:位|桁)(?:まで)?\s*(?:に|で|を)?\s*(?:四捨五入|丸め)|四捨五入して\s*(?:小数点以下|小数)\s*(?:第)?\s*(?P<n2>\d{1,2})\s*(?:位|桁)|(?P<yen>円未満)(?:を|は)?\s*四捨五入)",
-    )
-});
-
-/// A number rounded to the decimals the clause says: `Compute` `round` of the column it names
-/// (none: the totals before it), its decimals as `value`.
-fn rounding(clause: &str, language: super::Language) -> Option<(usize, Step)> {
-    let (c, decimals) = match language {
-        super::Language::En => {
-            let c = EN_ROUND.captures(clause)?;
-            let decimals = match (c.name("n"), c.name("unit")) {
-                (Some(n), _) => number(n.as_str()).or((n.as_str() == "zero").then_some(0))?,
-                (_, Some(unit)) => {
-                    u64::from(matches!(unit.as_str().to_ascii_lowercase().as_str(), "cent" | "penny")) * 2
-                }
-                _ => return None,
-            };
-            (c, decimals)
-        }
-        super::Language::Ja => {
-            let c = JA_ROUND.captures(clause)?;
-            let decimals = match (c.name("n").or(c.name("n2")), c.name("yen")) {
-                (Some(n), _) => n.as_str().parse().ok()?,
-                (_, Some(_)) => 0,
-                _ => return None,
-            };
-            (c, decimals)
-        }
-    };
-    let target: Vec<String> =
-        c.name("target").map(|t| t.as_str().trim().to_owned()).filter(|t| !t.is_empty()).into_iter().collect();
-    let name = target.first().cloned().unwrap_or_default();
-    Some((c.get(0)?.start(), Step::Compute { name, operation: "round", of: target, value: Some(decimals as f64) }))
 }
 
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
@@ -636,7 +592,7 @@ pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
         steps.extend(japanese_compute(clause));
     }
     steps.extend(shares);
-    steps.extend(rounding(clause, super::Language::Ja));
+    steps.extend(super::rounding::japanese(clause));
     steps
 }
 

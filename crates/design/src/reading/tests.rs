@@ -704,6 +704,44 @@ fn numbers_rounded_to_the_decimals_said() {
 }
 
 #[test]
+fn rounding_down_or_up_and_the_place_rounded_at_are_read() {
+    let rounded = |text: &str| {
+        read_instruction(text).steps.into_iter().find_map(|s| match s {
+            Step::Compute { operation: op @ ("round" | "round_down" | "round_up"), of, value, .. } => {
+                Some((op, of, value))
+            }
+            _ => None,
+        })
+    };
+    assert_eq!(
+        rounded("Add tax as amount times 0.0725, rounded down to the nearest cent. Save t.csv"),
+        Some(("round_down", vec![], Some(2.0)))
+    );
+    assert_eq!(
+        rounded("total hours per person from h.csv, rounded up to whole numbers, into t.csv"),
+        Some(("round_up", vec![], Some(0.0)))
+    );
+    // 「第2位を四捨五入」 rounds at the second decimal: one is kept.
+    assert_eq!(
+        rounded("モジュールごとの平均実行時間（秒、小数第2位を四捨五入）を t.csv に"),
+        Some(("round", vec!["平均実行時間".to_owned()], Some(1.0)))
+    );
+    assert_eq!(
+        rounded("達成率＝実績÷目標×100（小数第1位まで、第2位を四捨五入）を出して a.xlsx に").map(|(op, _, n)| (op, n)),
+        Some(("round", Some(1.0)))
+    );
+    assert_eq!(
+        rounded("税込金額は税抜金額×1.1で、1円未満は切り捨ててください。t.csv に保存"),
+        Some(("round_down", vec![], Some(0.0)))
+    );
+    assert_eq!(
+        rounded("平均金額は円未満を切り上げて t.csv に"),
+        Some(("round_up", vec!["平均金額".to_owned()], Some(0.0)))
+    );
+    assert_eq!(rounded("金額は10円未満を切り捨てて t.csv に"), None, "tens of yen: no decimals to keep");
+}
+
+#[test]
 fn one_row_for_each_group_is_what_the_grouping_gives() {
     let r = read_instruction(
         "I need expense_ledger.xlsx totalled by department and category. Just Department, Category and the summed Amount, one row for each department/category combination that appears. Put it in s.csv",
