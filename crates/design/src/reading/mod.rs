@@ -633,6 +633,7 @@ impl Reader<'_> {
         self.rename_one_by_one();
         self.sources_and_outputs(documents);
         self.combine_tables(&lower_text);
+        self.one_match_of_two_tables();
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
     }
@@ -754,6 +755,43 @@ impl Reader<'_> {
             })
             .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
             .collect()
+    }
+
+    /// Two tables are matched once: a match said again ("compare the reference … against ref_no
+    /// …, exact match only … the bank rows with no match") is the same match, kept where its key
+    /// is said, and rows without a partner are wanted if any clause says so.
+    fn one_match_of_two_tables(&mut self) {
+        let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
+        let joins: Vec<usize> =
+            (0..self.reading.steps.len()).filter(|i| matches!(self.reading.steps[*i], Step::Join { .. })).collect();
+        if tables != 2 || joins.len() < 2 {
+            return;
+        }
+        let keyed =
+            |step: &Step| matches!(step, Step::Join { key, side_keys, .. } if key.is_some() || !side_keys.is_empty());
+        let kept = joins.iter().copied().find(|i| keyed(&self.reading.steps[*i])).unwrap_or(joins[0]);
+        let (mut any_unmatched, mut any_side, mut any_wanted) = (false, false, None);
+        for i in &joins {
+            if let Step::Join { unmatched, either_side, wanted, .. } = &self.reading.steps[*i] {
+                any_unmatched |= *unmatched;
+                any_side |= *either_side;
+                any_wanted = any_wanted.or(wanted.clone());
+            }
+        }
+        if let Step::Join { unmatched, either_side, wanted, keep_all_of, bring, .. } = &mut self.reading.steps[kept] {
+            *unmatched = any_unmatched;
+            *either_side = any_side;
+            *wanted = wanted.take().or(any_wanted);
+            if *unmatched {
+                *keep_all_of = None;
+                bring.clear();
+            }
+        }
+        let mut index = 0;
+        self.reading.steps.retain(|_| {
+            index += 1;
+            index - 1 == kept || !joins.contains(&(index - 1))
+        });
     }
 
     /// Two tables and rows of one that are not in the other (「社員番号が社員一覧.csvに存在しない

@@ -1280,3 +1280,27 @@ fn a_week_said_with_its_weekdays_is_a_date_range() {
         "{conditions:?}"
     );
 }
+
+#[test]
+fn columns_listed_after_just_or_in_the_order_said_are_chosen() {
+    let r = read_instruction(
+        "from expenses_march.csv give me every expense of 500 or more that isn't Rejected. just employee, expense_date, category, amount -> big_expenses_march.csv",
+    );
+    assert_eq!(r.columns, ["employee", "expense_date", "category", "amount"]);
+    let r = read_instruction(
+        "1. a.csv の各行について金額を出す\n2. 列は 受注番号、行番号、商品コード、金額 の順にする\n3. b.csv で保存",
+    );
+    assert_eq!(r.columns, ["受注番号", "行番号", "商品コード", "金額"]);
+    // 「NG件数の多い順」 is an order of the rows, not the last column of a list.
+    let r = read_instruction("記録.csv の NG を担当者別に件数集計。列は担当者とNG件数、NG件数の多い順で 結果.csv に。");
+    assert!(!r.columns.iter().any(|c| c.contains("多い")), "{:?}", r.columns);
+}
+
+#[test]
+fn a_match_of_two_tables_said_again_is_one_match() {
+    let r = read_instruction(
+        "which lines on the july bank statement have nothing matching in the GL? compare the reference in bank.csv against ref_no in gl.csv, exact match only, don't look at amounts or dates. give me the bank rows with no match, all their columns, in unmatched.csv",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Join { unmatched: true, .. }), "{:?}", r.steps);
+}

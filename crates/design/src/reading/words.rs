@@ -328,16 +328,18 @@ pub static JA_CATEGORIES: LazyLock<Regex> =
     LazyLock::new(|| re(r"([^をはがで。]{2,80}?)(?:に分類|のいずれか|のどれか|に振り分|かを判定|に仕訳)"));
 /// Japanese: what is asked for (`対象月を入力してもらう`).
 pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋ね|聞|指定|選ん)"));
-/// English: the columns to keep ("I only need the columns A, B and C", "keep just A, B and C").
+/// English: the columns to keep ("I only need the columns A, B and C", "keep just A, B and C",
+/// "… isn't Rejected. just A, B, C -> x.csv").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?columns?\s*:?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?columns?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)",
     )
 });
-/// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」.
+/// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
+/// 「列は A、B、C の順にする」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ)|に絞|だけ|のみ)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
+        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
     )
 });
 /// Rows without a partner dropped: "drop any PO line whose vendor code isn't in the master",
