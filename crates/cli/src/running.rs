@@ -141,11 +141,11 @@ where
     let exit = runtime.block_on(async {
         let stop = CancellationToken::new();
         let on_signal = stop.clone();
+        let interrupted = interrupts().context("listening for Ctrl+C")?;
         tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("planwright: stopping…");
-                on_signal.cancel();
-            }
+            interrupted.await;
+            eprintln!("planwright: stopping…");
+            on_signal.cancel();
         });
         let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel::<Event>();
         let live = args.format == Format::Text;
@@ -514,4 +514,17 @@ mod tests {
         assert!(runs_table(&runs, None).starts_with("RUN ID    PLAN              STATUS                STARTED (UTC)"));
         assert!(runs_table(&[], None).contains("no runs recorded yet"));
     }
+}
+
+/// Ctrl+C, listened for from now on. `tokio::signal::ctrl_c()` listens only once first polled: a
+/// Ctrl+C before the task awaiting it ran would end the process the default way, its run left
+/// recorded as running (seen under load in the Ctrl+C test).
+fn interrupts() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    #[cfg(windows)]
+    let mut signal = tokio::signal::windows::ctrl_c()?;
+    Ok(async move {
+        signal.recv().await;
+    })
 }
