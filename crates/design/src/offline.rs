@@ -328,7 +328,7 @@ impl Designer<'_> {
                 self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), lookup)
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
-            Step::Sort { by, descending, limit } => self.sort(by.as_deref(), *descending, *limit),
+            Step::Sort { by, descending, limit, then } => self.sort(by.as_deref(), *descending, *limit, then),
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
@@ -595,18 +595,23 @@ impl Designer<'_> {
         }
     }
 
-    fn sort(&mut self, by: Option<&str>, descending: bool, limit: Option<u64>) {
+    fn sort(&mut self, by: Option<&str>, descending: bool, limit: Option<u64>, then: &[(String, bool)]) {
         let rows = self.rows_or_source();
         let column = match by {
             Some(by) => Value::from(by),
             None => self.open_var("sort_column"),
         };
-        let order = if descending { "desc" } else { "asc" };
-        let mut inputs = json!({ "items": rows, "by": [{ "column": column, "order": order }] });
+        let order = |descending: bool| if descending { "desc" } else { "asc" };
+        let keys: Vec<Value> = std::iter::once(json!({ "column": column, "order": order(descending) }))
+            .chain(then.iter().map(|(column, descending)| json!({ "column": column, "order": order(*descending) })))
+            .collect();
+        let mut inputs = json!({ "items": rows, "by": keys });
         if let Some(limit) = limit {
             inputs["limit"] = Value::from(limit);
         }
-        let shown = by.unwrap_or(self.language.pick("the column asked for", "指定の列")).to_owned();
+        let first = by.unwrap_or(self.language.pick("the column asked for", "指定の列"));
+        let shown = std::iter::once(first).chain(then.iter().map(|(c, _)| c.as_str())).collect::<Vec<_>>();
+        let shown = shown.join(self.language.pick(", then ", "、次に"));
         let description = match (self.language, limit, descending) {
             (Language::En, Some(n), true) => format!("Keep the {n} rows with the largest {shown}"),
             (Language::En, Some(n), false) => format!("Keep the {n} rows with the smallest {shown}"),

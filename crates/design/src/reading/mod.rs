@@ -18,6 +18,7 @@ mod repeats;
 pub mod rounding;
 mod shaping;
 pub mod slots;
+mod sort_keys;
 mod words;
 
 use std::sync::LazyLock;
@@ -192,12 +193,14 @@ pub enum Step {
         remove: bool,
         keep_last: bool,
     },
-    /// Order the rows by a column (`None`: asked for), largest first with `descending`; only
-    /// the first `limit` rows when the text says how many.
+    /// Order the rows by a column (`None`: asked for), largest first with `descending`, then by
+    /// the keys of `then` (each a column, and whether largest first); only the first `limit`
+    /// rows when the text says how many.
     Sort {
         by: Option<String>,
         descending: bool,
         limit: Option<u64>,
+        then: Vec<(String, bool)>,
     },
     /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `product`, `month`,
     /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
@@ -590,12 +593,8 @@ impl Reader<'_> {
             }
         }
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
-        if let Some(m) =
-            shaping::EN_SECOND_SORT_KEY.find(&lower_text).filter(|_| steps.iter().any(|(_, s)| s.name() == "sort"))
-        {
-            self.reading.unplaced.push(self.text[m.range()].to_owned());
-        }
         steps.sort_by_key(|(at, _)| *at);
+        let steps = self.further_sort_keys(steps);
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
         // date, same amount", "(same txn_id). Keep each transaction only once".
@@ -755,6 +754,35 @@ impl Reader<'_> {
             })
             .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
             .collect()
+    }
+
+    /// Sort keys said after the first ("and then by payment date (oldest first)", 「同じ年の中では
+    /// 取得価額の大きい順」) are the last sort's before them; a clause's own reading of such a key
+    /// as a sort is that key. A key after no sort makes one by what it is said within (「同じ
+    /// case_id の中では更新日順」 sorts by case_id first); a key that still has no sort, or no
+    /// column, is asked about.
+    fn further_sort_keys(&mut self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+        for key in sort_keys::further_keys(self.text, self.language) {
+            steps.retain(|(at, s)| !(s.name() == "sort" && key.range.contains(at)));
+            let before = steps.iter().rposition(|(at, s)| s.name() == "sort" && *at < key.range.start);
+            let sort = match (before, &key.within) {
+                (Some(i), _) => Some(i),
+                (None, Some(within)) => {
+                    let first =
+                        Step::Sort { by: Some(within.clone()), descending: false, limit: None, then: Vec::new() };
+                    let at = key.range.start;
+                    let i = steps.iter().position(|(offset, _)| *offset > at).unwrap_or(steps.len());
+                    steps.insert(i, (at, first));
+                    Some(i)
+                }
+                (None, None) => None,
+            };
+            match (sort.map(|i| &mut steps[i].1), key.column) {
+                (Some(Step::Sort { then, .. }), Some(column)) => then.push((column, key.descending)),
+                _ => self.reading.unplaced.push(self.text[key.range].to_owned()),
+            }
+        }
+        steps
     }
 
     /// Two tables are matched once: a match said again ("compare the reference … against ref_no

@@ -82,12 +82,12 @@ static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+[a-z_]+\s+with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b",
     )
 });
-static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest))\b",
     )
 });
-static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom)\b",
     )
@@ -232,7 +232,7 @@ pub(crate) fn number(word: &str) -> Option<u64> {
 }
 
 /// A column named in English: trimmed of articles and a trailing "column", singular.
-fn en_column(phrase: &str) -> Option<String> {
+pub(super) fn en_column(phrase: &str) -> Option<String> {
     let mut words: Vec<&str> =
         phrase.split_whitespace().filter(|w| !matches!(*w, "the" | "a" | "an" | "their" | "its" | "each")).collect();
     // "the month of each date in YYYY-MM form": the column's name ends before a preposition.
@@ -258,7 +258,7 @@ fn en_column(phrase: &str) -> Option<String> {
 }
 
 /// A column named in Japanese: trimmed of a trailing 列/欄 and particles.
-fn ja_column(noun: &str) -> Option<String> {
+pub(super) fn ja_column(noun: &str) -> Option<String> {
     // 「在庫金額(在庫数×単価)」, 「差異=実績−予算」: the first operand after the bracket or the
     // equals sign (a second one is cut at its bracket by the caller).
     let noun = noun.rsplit(['(', '=']).next().unwrap_or(noun).trim_end_matches(')');
@@ -364,18 +364,16 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
             let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
             phrase.name("what").or(phrase.name("what2")).and_then(|m| en_column(m.as_str()))
         });
-    let descending = match (EN_DESCENDING.is_match(lower), EN_ASCENDING.is_match(lower)) {
+    // "sort by amount, largest first, then by date (oldest first)": the first key's order is
+    // said before the next key.
+    let said = &lower[..super::sort_keys::first_key_end(lower, super::Language::En)];
+    let descending = match (EN_DESCENDING.is_match(said), EN_ASCENDING.is_match(said)) {
         (true, false) => true,
         (false, true) => false,
         _ => limit.is_some() && !bottom && superlative.as_deref().is_none_or(|s| !EN_ASCENDING.is_match(s)),
     };
-    Some((at, Step::Sort { by, descending, limit }))
+    Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
 }
-
-/// "by Region, and within each region by Amount": an order by a second key, which the reader
-/// does not read (asked, not dropped).
-pub static EN_SECOND_SORT_KEY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:then by|and then by|within (?:each|every|the same) [a-z]+,? by|and by)\b"));
 
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
 static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
@@ -511,7 +509,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
     let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()) };
     Some(vec![
         (at, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),
-        (at + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n) }),
+        (at + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n), then: Vec::new() }),
     ])
 }
 
@@ -657,19 +655,22 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     };
     let limit =
         top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
-    let by = JA_ORDER_COLUMN
-        .captures(clause)
-        .and_then(|c| c.name("a").or(c.name("b")).or(c.name("c")).map(|m| m.as_str().to_owned()))
-        .and_then(|n| ja_column(&n))
-        .filter(|n| {
+    let said = &clause[..super::sort_keys::first_key_end(clause, super::Language::Ja)];
+    // 「並び順は取得年の古い順で」: 「並び順」 names the order, not its column.
+    let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
+        let name = c.name("a").or(c.name("b")).or(c.name("c"))?.as_str();
+        ja_column(name).filter(|n| {
             !matches!(n.as_str(), "大きい" | "多い" | "高い" | "小さい" | "少ない" | "低い" | "新しい" | "古い")
-        });
-    let descending = match (JA_DESCENDING.is_match(clause), JA_ASCENDING.is_match(clause)) {
+                && !n.starts_with("並び")
+                && !n.starts_with("並べ")
+        })
+    });
+    let descending = match (JA_DESCENDING.is_match(said), JA_ASCENDING.is_match(said)) {
         (true, false) => true,
         (false, true) => false,
         _ => limit.is_some(),
     };
-    Some((at, Step::Sort { by, descending, limit }))
+    Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
 }
 
 /// 「金額の10%」「消費税（金額の10%）」: a share of a column.

@@ -357,7 +357,7 @@ fn the_top_n_of_an_entity_by_a_total_totals_it_first() {
     let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!() };
     assert_eq!(by, &["customer"]);
     assert_eq!((aggregations[0].op, aggregations[0].field.as_deref()), ("sum", Some("invoice total")));
-    assert!(matches!(&r.steps[1], Step::Sort { by: Some(b), descending: true, limit: Some(3) } if b == "total"));
+    assert!(matches!(&r.steps[1], Step::Sort { by: Some(b), descending: true, limit: Some(3), .. } if b == "total"));
     assert_eq!(r.outputs[0].path.as_deref(), Some("top_customers.csv"), "an arrow points at the output");
     // Rows are not an entity: the top 5 invoices are sorted, not totalled.
     let r = read_instruction("Give me the top 5 invoices by total amount from invoices.csv as top.csv");
@@ -1303,4 +1303,35 @@ fn a_match_of_two_tables_said_again_is_one_match() {
     );
     assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
     assert!(matches!(&r.steps[0], Step::Join { unmatched: true, .. }), "{:?}", r.steps);
+}
+
+#[test]
+fn sort_keys_after_the_first_are_read_each_with_its_order() {
+    let sort = |text: &str| {
+        read_instruction(text).steps.into_iter().find_map(|s| match s {
+            Step::Sort { by, descending, then, .. } => Some((by, descending, then)),
+            _ => None,
+        })
+    };
+    let key = |c: &str, descending: bool| (c.to_owned(), descending);
+    assert_eq!(
+        sort(
+            "Keep all columns, sort by vendor and then by payment date (oldest first), and save as p.xlsx. Read a.csv"
+        ),
+        Some((Some("vendor".to_owned()), false, vec![key("payment date", false)]))
+    );
+    assert_eq!(
+        sort("From a.csv, sort by amount, largest first, then by date (oldest first) into b.csv"),
+        Some((Some("amount".to_owned()), true, vec![key("date", false)])),
+        "each key keeps the order said with it"
+    );
+    assert_eq!(
+        sort("固定資産台帳.csv を、並び順は取得年の古い順で、同じ年の中では取得価額の大きい順にお願いします。b.csv で保存"),
+        Some((Some("取得年".to_owned()), false, vec![key("取得価額", true)]))
+    );
+    assert_eq!(
+        sort("a.csv の列は case_id・タイトルの2つで、同じ case_id の中では更新日の古い順に並べてください。b.csv に"),
+        Some((Some("case_id".to_owned()), false, vec![key("更新日", false)])),
+        "a key said within another sorts by that one first"
+    );
 }

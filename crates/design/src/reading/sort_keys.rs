@@ -1,0 +1,99 @@
+//! Sort keys after the first: "sort by vendor and then by payment date (oldest first)", "by
+//! region, and within each region by amount", 「取得年の古い順で、同じ年の中では取得価額の大きい
+//!順」. Each is read with its own order. A key said after no sort, or whose column cannot be
+//! read, is left to be asked about.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::slots::english_phrase_after;
+use super::Language;
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("sort key pattern")
+}
+
+/// A sort key said after the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FurtherKey {
+    /// Where the text says it, to its clause's end.
+    pub range: Range<usize>,
+    /// Its column, `None` when the words do not name one.
+    pub column: Option<String>,
+    pub descending: bool,
+    /// What the first key is said to be ("within each region", 「同じ年の中では」).
+    pub within: Option<String>,
+}
+
+/// "then by", "and then by", "and by", "within each region, by" (lower-cased text).
+pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:and )?then by|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by)\s+",
+    )
+});
+/// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.
+static JA_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"同じ\s*(?P<within>[^、。\s]{1,16}?)\s*(?:の中|の間|内|どうし)?\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い)?\s*順",
+    )
+});
+static JA_DESCENDING_WAY: LazyLock<Regex> = LazyLock::new(|| re(r"新しい|遅い|大きい|多い|高い|長い|降順"));
+
+/// The sort keys the text says after a first one, in order.
+pub fn further_keys(text: &str, language: Language) -> Vec<FurtherKey> {
+    match language {
+        Language::En => english(text),
+        Language::Ja => japanese(text),
+    }
+}
+
+/// Where the words of the first key's order end: before "then by" or 「同じ…では」.
+pub fn first_key_end(clause: &str, language: Language) -> usize {
+    let found = match language {
+        Language::En => EN_FURTHER.find(&clause.to_ascii_lowercase()).map(|m| m.start()),
+        Language::Ja => JA_FURTHER.find(clause).map(|m| m.start()),
+    };
+    found.unwrap_or(clause.len())
+}
+
+fn english(text: &str) -> Vec<FurtherKey> {
+    let lower = text.to_ascii_lowercase();
+    EN_FURTHER
+        .captures_iter(&lower)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            let end = clause_end(&lower, m.end());
+            let column =
+                english_phrase_after(text, m.end()).and_then(|p| super::shaping::en_column(&p.to_ascii_lowercase()));
+            let window = &lower[m.end()..end];
+            let descending =
+                super::shaping::EN_DESCENDING.is_match(window) && !super::shaping::EN_ASCENDING.is_match(window);
+            let within = c.name("within").map(|w| w.as_str().to_owned());
+            Some(FurtherKey { range: m.start()..end, column, descending, within })
+        })
+        .collect()
+}
+
+fn japanese(text: &str) -> Vec<FurtherKey> {
+    JA_FURTHER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let m = c.get(0)?;
+            let column = super::shaping::ja_column(&c["key"]);
+            let descending = c.name("way").is_some_and(|w| JA_DESCENDING_WAY.is_match(w.as_str()));
+            let within = super::shaping::ja_column(&c["within"]);
+            Some(FurtherKey { range: m.start()..clause_end(text, m.end()), column, descending, within })
+        })
+        .collect()
+}
+
+/// The end of the clause a key is said in: its next comma, semicolon or line break, or a full
+/// stop that ends a sentence (not one in a file name), in either script.
+fn clause_end(text: &str, from: usize) -> usize {
+    let rest = &text[from..];
+    let stop = rest.find([',', ';', '、', '。', '\n']).unwrap_or(rest.len());
+    let sentence = rest.find(". ").unwrap_or(rest.len());
+    from + stop.min(sentence)
+}
