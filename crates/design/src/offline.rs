@@ -369,6 +369,7 @@ impl Designer<'_> {
     fn filter(&mut self, conditions: &[Condition], exclude: bool) {
         let rows = self.rows_or_source();
         let conditions: Vec<Condition> = conditions.iter().flat_map(|c| self.month_of_a_year(c)).collect();
+        let conditions = one_of_several_values(conditions);
         let conditions: Value = if conditions.is_empty() {
             self.open_var("filter_conditions")
         } else {
@@ -404,6 +405,7 @@ impl Designer<'_> {
         let open = match c.operator {
             _ if date => "date_column",
             "eq" | "ne" if c.value.is_string() => "status_column",
+            "in" => "status_column",
             "contains" => "text_column",
             _ => "amount_column",
         };
@@ -1199,6 +1201,31 @@ struct Lookup<'a> {
     keep_all_of: Option<&'a str>,
     bring: &'a [String],
     side_keys: &'a [(String, String)],
+}
+
+/// Values of one column said together (「取消・入金済は対象外」, "status Open or Reopened") are
+/// one condition, the column one of them: every condition must hold, and a column cannot equal
+/// two texts at once — so kept, the rows would be none, and left out, none would be.
+fn one_of_several_values(conditions: Vec<Condition>) -> Vec<Condition> {
+    let mut out: Vec<Condition> = Vec::with_capacity(conditions.len());
+    for c in conditions {
+        let text_equal = |c: &Condition| c.operator == "eq" && c.value.is_string() && c.value2.is_none();
+        let same = out.iter_mut().find(|o| (text_equal(o) || o.operator == "in") && o.field == c.field);
+        match same {
+            Some(o) if text_equal(&c) => {
+                let first = std::mem::take(&mut o.value);
+                let mut values = match first {
+                    Value::Array(values) => values,
+                    one => vec![one],
+                };
+                values.push(c.value);
+                o.value = Value::Array(values);
+                o.operator = "in";
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// `reports/department_totals.csv` → `department_totals`, for node and plan ids.

@@ -575,7 +575,8 @@ impl Reader<'_> {
                 if not_in && matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty()) {
                     said_by_the_match.push(at);
                 }
-                steps.extend(each_group_left_out(step, &lower).into_iter().map(|s| (at, s)));
+                let steps_said = self.left_out_by_an_aside(step, &lower);
+                steps.extend(steps_said.into_iter().flat_map(|s| each_group_left_out(s, &lower)).map(|s| (at, s)));
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
         }
@@ -778,7 +779,17 @@ impl Reader<'_> {
                 (None, None) => None,
             };
             match (sort.map(|i| &mut steps[i].1), key.column) {
-                (Some(Step::Sort { then, .. }), Some(column)) => then.push((column, key.descending)),
+                (Some(Step::Sort { then, .. }), Some(column)) => {
+                    then.push((column, key.descending));
+                    // The clauses the key is said in are placed.
+                    let said: Vec<&String> = self
+                        .clauses
+                        .iter()
+                        .filter(|c| c.start < key.range.end && key.range.start < c.start + c.text.len())
+                        .map(|c| &c.text)
+                        .collect();
+                    self.reading.unplaced.retain(|u| !said.contains(&u));
+                }
                 _ => self.reading.unplaced.push(self.text[key.range].to_owned()),
             }
         }
@@ -960,6 +971,26 @@ impl Reader<'_> {
                 (!noun.is_empty()).then(|| noun.to_owned())
             }
         }
+    }
+
+    /// 「未入金のものだけ（一部入金・取消・入金済は対象外です）」: the values said only in an aside
+    /// that leaves them out are a filter that leaves their rows out, beside the clause's own.
+    fn left_out_by_an_aside(&self, step: Step, lower: &str) -> Vec<Step> {
+        let aside: String = PARENTHESES.find_iter(lower).map(|m| m.as_str()).collect();
+        let Step::Filter { conditions, exclude: false } = step else { return vec![step] };
+        if !self.lexicon.exclude.is_match(&aside) {
+            return vec![Step::Filter { conditions, exclude: false }];
+        }
+        let outside = PARENTHESES.replace_all(lower, "");
+        let only_aside = |c: &Condition| {
+            c.value.as_str().map(str::to_lowercase).is_some_and(|v| aside.contains(&v) && !outside.contains(&v))
+        };
+        let (left_out, kept): (Vec<Condition>, Vec<Condition>) = conditions.into_iter().partition(only_aside);
+        [(kept, false), (left_out, true)]
+            .into_iter()
+            .filter(|(conditions, _)| !conditions.is_empty())
+            .map(|(conditions, exclude)| Step::Filter { conditions, exclude })
+            .collect()
     }
 
     fn filter(&self, clause: &Clause, output_clause: bool, documents: bool) -> Option<(usize, Step)> {

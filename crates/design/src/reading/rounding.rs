@@ -50,7 +50,7 @@ impl Direction {
     /// The direction rounding words say ("rounded down", 「切り捨て」), if they say one.
     pub fn said(words: &str) -> Direction {
         let lower = words.to_ascii_lowercase();
-        if words.contains("四捨五入") {
+        if words.contains("四捨五入") || lower.contains("half") {
             Direction::Nearest
         } else if lower.contains("down") || lower.contains("truncat") || lower.contains("floor") || words.contains("捨")
         {
@@ -66,7 +66,7 @@ impl Direction {
 /// "round the averages to 2 decimals", "rounded down to the nearest cent", "truncate to whole dollars".
 static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:nearest|next) (?P<unit>whole number|integer|dollar|euro|yen|cent|penny)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen)))",
+        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen)))",
     )
 });
 

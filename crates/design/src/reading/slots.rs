@@ -142,10 +142,18 @@ pub fn numbers(text: &str) -> Vec<Number> {
 }
 
 /// Small counts said in words ("two or more times", "at least three", "twice", 「二回以上」),
-/// with their offsets: a figure like any other, though no digit says it.
+/// with their offsets: a figure like any other, though no digit says it. Not a situation ("where
+/// two invoices share a date") or the files a job reads ("the two files").
 pub fn number_words(text: &str) -> Vec<Number> {
     NUMBER_WORD
         .captures_iter(text)
+        .filter(|c| {
+            let whole = c.get(0).map_or(0..0, |m| m.range());
+            let before = text[..whole.start].trim_end().to_ascii_lowercase();
+            let situation = ["where", "when", "if", "whenever"].iter().any(|w| before.ends_with(w));
+            let files = NUMBER_WORD_FILES.is_match(&text[whole.end..]);
+            !situation && !files
+        })
         .filter_map(|c| {
             let m = c.name("en").or(c.name("ja"))?;
             let value = super::number(&m.as_str().to_ascii_lowercase())?;
@@ -159,6 +167,12 @@ static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?P<en>two|twice|three|thrice|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred)\b|(?P<ja>[二三四五六七八九十])(?:回|件|度|人|日|か月|ヶ月|カ月)",
     )
     .expect("number words")
+});
+
+/// What a job reads, counted: "two files", "both sheets".
+static NUMBER_WORD_FILES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s+(?:\w+\s+)?(?:files?|tables?|sheets?|workbooks?|csvs?|exports?|lists?|reports?)\b")
+        .expect("files counted")
 });
 
 /// A number as a plan writes it: an integer when it is one.
@@ -489,6 +503,16 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_said_in_words_are_figures_but_not_a_situation_or_the_files_read() {
+        let values = |text: &str| number_words(text).iter().map(|n| n.value).collect::<Vec<_>>();
+        assert_eq!(values("tests that failed two or more times"), [2.0]);
+        assert_eq!(values("the top three customers"), [3.0]);
+        assert!(values("where two invoices share a date, by invoice number").is_empty());
+        assert!(values("Please combine the two CSV files into one").is_empty());
+        assert_eq!(values("NGが三回以上のもの"), [3.0]);
+    }
 
     #[test]
     fn amounts_are_read_as_people_write_them() {

@@ -27,10 +27,11 @@ pub struct FurtherKey {
     pub within: Option<String>,
 }
 
-/// "then by", "and then by", "and by", "within each region, by" (lower-cased text).
+/// "then by", "and then by", "and by", "within each region, by", "where two invoices share a
+/// date, by", "ties broken by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and )?then by|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by)\s+",
+        r"\b(?:(?:and )?then by|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|ties? (?:broken )?by)\s+",
     )
 });
 /// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.
@@ -68,9 +69,10 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let column =
                 english_phrase_after(text, m.end()).and_then(|p| super::shaping::en_column(&p.to_ascii_lowercase()));
             let window = &lower[m.end()..end];
-            let descending =
-                super::shaping::EN_DESCENDING.is_match(window) && !super::shaping::EN_ASCENDING.is_match(window);
-            let within = c.name("within").map(|w| w.as_str().to_owned());
+            // "from highest to lowest": the first order word says it.
+            let first = |words: &Regex| words.find(window).map_or(usize::MAX, |m| m.start());
+            let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
+            let within = c.name("within").or(c.name("shared")).map(|w| w.as_str().to_owned());
             Some(FurtherKey { range: m.start()..end, column, descending, within })
         })
         .collect()

@@ -878,12 +878,17 @@ fn fourth_round_phrasings_read_as_said() {
     let Step::Label { cases, .. } = &r.steps[1] else { panic!() };
     let said: Vec<(&str, Option<&str>)> = cases.iter().map(|(w, t)| (t.as_str(), w[0].field.as_deref())).collect();
     assert_eq!(said, [("High", Some("Amount")), ("Medium", Some("Amount")), ("Low", Some("Amount"))]);
-    // A second sort key the reader does not read is asked.
+    // A second sort key is read with its own order, and is no grouping.
     let r = read_instruction(
         "Sort sales.csv by Region A to Z, and within each region by Amount from highest to lowest. Save s.xlsx",
     );
     assert!(!r.steps.iter().any(|s| s.name() == "aggregate"), "{:?}", r.steps);
-    assert!(!r.unplaced.is_empty());
+    assert!(
+        matches!(&r.steps[..], [Step::Sort { by: Some(by), descending: false, then, .. }]
+            if by == "region" && then == &[("amount".to_owned(), true)]),
+        "{:?}",
+        r.steps
+    );
     // A lookup that drops the rows not in the master keeps none whole, and brings what it names.
     let r = read_instruction(
         "請求書一覧.csv の各請求に、取引先マスタ.xlsx から「取引先名」と「支払条件」を取引先コードで引っ張ってきて付けてください。マスタに登録のない取引先コードの請求は、今回は一覧から外してください。出力は 結果.csv でお願いします。",
@@ -1334,4 +1339,37 @@ fn sort_keys_after_the_first_are_read_each_with_its_order() {
         Some((Some("case_id".to_owned()), false, vec![key("更新日", false)])),
         "a key said within another sorts by that one first"
     );
+}
+
+#[test]
+fn orders_said_with_ga_ties_broken_rounding_half_up_and_states_an_aside_leaves_out_are_read() {
+    let r = read_instruction(
+        "Please combine a.csv and b.csv. Sort the combined list by invoice_date (oldest first), and where two invoices share a date, by invoice number. Save c.xlsx",
+    );
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, then, .. } => Some((by.clone(), then.clone())),
+        _ => None,
+    });
+    assert_eq!(sort, Some((Some("invoice_date".to_owned()), vec![("invoice number".to_owned(), false)])));
+    let r = read_instruction("add the total (subtotal * 1.0725, rounded half-up to the cent) from o.csv into t.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "round", value: Some(v), .. } if *v == 2.0)),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "請求一覧.csv から未入金のものだけ抜き出して（一部入金・取消・入金済は対象外です）支払期日が早い順に並べて a.xlsx に",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), .. } if b == "支払期日")), "{:?}", r.steps);
+    let filters: Vec<(bool, Vec<&str>)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { conditions, exclude } => {
+                Some((*exclude, conditions.iter().filter_map(|c| c.value.as_str()).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(filters, [(false, vec!["未入金"]), (true, vec!["取消", "入金済"])], "the aside's states are left out");
 }
