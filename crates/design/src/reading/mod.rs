@@ -525,8 +525,17 @@ impl Reader<'_> {
             {
                 steps.push((clause.start + m.start(), Step::Summarise));
             }
-            // A list of fields or columns is not a total ("supplier, invoice number and total").
+            // A list of fields or columns is not a total ("supplier, invoice number and total");
+            // an order said after it is a sort ("… and the total amount, biggest total first").
             if extracting || choosing_columns {
+                if choosing_columns {
+                    let shaped = match self.language {
+                        Language::En => shaping::english(&clause.text),
+                        Language::Ja => shaping::japanese(&clause.text),
+                    };
+                    let sorts = shaped.into_iter().filter(|(_, s)| matches!(s, Step::Sort { by: Some(_), .. }));
+                    steps.extend(sorts.map(|(at, step)| (clause.start + at, step)));
+                }
                 continue;
             }
             if let Some(top) = shaping::top_by_total(&clause.text, self.language) {
@@ -1157,6 +1166,8 @@ impl Reader<'_> {
             .map(|item| {
                 // "columns module, failed_runs -> weekly_failures.csv": the arrow ends the list.
                 let item = item.split('→').next().unwrap_or(&item).split("->").next().unwrap_or(&item);
+                // "one row per vendor with the vendor name": the column is what the row is with.
+                let item = item.rsplit_once(" with ").map_or(item, |(_, after)| after.trim_start_matches("the "));
                 let item = item.rsplit_once("から").map_or(item, |(_, after)| after);
                 // 「支給額の3つ」: the count of the list is not part of its last item.
                 let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);
@@ -1178,8 +1189,13 @@ impl Reader<'_> {
                 && item.split_whitespace().count() <= 3
                 && (self.language == Language::En || slots::is_japanese_noun(item))
         };
-        // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
+        // "the total amount, biggest total first": an order after the list ends it.
         let mut items = items;
+        if let Some(order) = items.iter().position(|item| words::ORDER_AFTER_LIST.is_match(&item.to_ascii_lowercase()))
+        {
+            items.truncate(order);
+        }
+        // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
         while items.len() > 2 && !plain(&items[0]) {
             items.remove(0);
         }

@@ -110,6 +110,9 @@ static EN_RATIO: LazyLock<Regex> = LazyLock::new(|| {
 static EN_MONTH_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?P<part>month|year) (?:of|from) (?:the |each |every )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\b")
 });
+static EN_TIMES_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:times|multiplied by|x|×|\*) (?P<n>\d+(?:\.\d+)?)\b")
+});
 static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"\b(?:as|called|named|column|into)\s+(?:a |an |the )?(?:new )?(?:column )?(?:called |named )?["'“]?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)["'”]?"#,
@@ -460,6 +463,14 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
             let last = ["b", "d"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
             let name = name(last).unwrap_or_else(|| default.to_owned());
             return Some((m.start(), Step::Compute { name, operation: op, of, value: None }));
+        }
+    }
+    // "subtotal * 1.0725", "net times 1.1": a column times a number.
+    if let Some(c) = EN_TIMES_NUMBER.captures(lower) {
+        if let (Some(a), Ok(factor)) = (en_column(&c["a"]), c["n"].parse::<f64>()) {
+            let m = c.get(0)?;
+            let name = name(m.end()).unwrap_or_else(|| "total".to_owned());
+            return Some((m.start(), Step::Compute { name, operation: "product", of: vec![a], value: Some(factor) }));
         }
     }
     let c = EN_MONTH_OF.captures(lower)?;

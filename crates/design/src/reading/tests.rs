@@ -1373,3 +1373,23 @@ fn orders_said_with_ga_ties_broken_rounding_half_up_and_states_an_aside_leaves_o
         .collect();
     assert_eq!(filters, [(false, vec!["未入金"]), (true, vec!["取消", "入金済"])], "the aside's states are left out");
 }
+
+#[test]
+fn an_order_after_the_columns_chosen_is_a_sort_and_a_column_times_a_number_is_computed() {
+    let r = read_instruction(
+        "Total the amount per vendor from a.xlsx. I just need one row per vendor with the vendor name and the total amount, biggest total first. Please save it as b.csv.",
+    );
+    assert_eq!(r.columns, ["vendor name", "total amount"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), descending: true, .. } if b == "total")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("in o.csv add the total with sales tax (subtotal * 1.0725), output t.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "product", of, value: Some(v), .. }
+            if of == &["subtotal"] && *v == 1.0725)),
+        "{:?}",
+        r.steps
+    );
+}

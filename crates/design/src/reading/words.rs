@@ -342,6 +342,10 @@ pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
     )
 });
+/// An order said at the end of a list of columns: "biggest total first", "newest first",
+/// "sorted by date", 「金額の大きい順」.
+pub static ORDER_AFTER_LIST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:first|last|sorted|ascending|descending)\b|順"));
 /// Rows without a partner dropped: "drop any PO line whose vendor code isn't in the master",
 /// 「マスタに登録のない取引先コードの請求は一覧から外して」.
 pub static DROPS_UNMATCHED: LazyLock<Regex> = LazyLock::new(|| {
