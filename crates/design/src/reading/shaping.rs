@@ -264,7 +264,7 @@ pub(super) fn en_column(phrase: &str) -> Option<String> {
 pub(super) fn ja_column(noun: &str) -> Option<String> {
     // 「在庫金額(在庫数×単価)」, 「差異=実績−予算」: the first operand after the bracket or the
     // equals sign (a second one is cut at its bracket by the caller).
-    let noun = noun.rsplit(['(', '=']).next().unwrap_or(noun).trim_end_matches(')');
+    let noun = noun.rsplit(['(', '=', '＝']).next().unwrap_or(noun).trim_end_matches(')');
     let noun = ["の列", "列", "欄", "項目", "カラム"].iter().fold(noun.trim(), |n, s| n.strip_suffix(s).unwrap_or(n));
     let noun = noun.trim_start_matches(['の', 'を', 'が', 'は', 'で', 'と', 'も']).trim();
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
@@ -763,7 +763,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
                 continue;
             }
             let m = c.get(0)?;
-            let name = name(m.end()).unwrap_or_else(|| default.to_owned());
+            // 「税込金額＝税抜金額×1.1」: the name said before the formula.
+            let before = c.name("a").or(c.name("c")).and_then(|a| a.as_str().split_once(['=', '＝']));
+            let said_before = before.and_then(|(name, _)| ja_column(name));
+            let name = said_before.or_else(|| name(m.end())).unwrap_or_else(|| default.to_owned());
             // 「税抜金額 × 1.1」: a column times a number.
             if let (Ok(factor), "product") = (b.parse::<f64>(), op) {
                 return Some((m.start(), Step::Compute { name, operation: op, of: vec![a], value: Some(factor) }));

@@ -1393,3 +1393,17 @@ fn an_order_after_the_columns_chosen_is_a_sort_and_a_column_times_a_number_is_co
         r.steps
     );
 }
+
+#[test]
+fn a_name_said_before_its_formula_names_the_column_and_a_list_counted_before_a_comma_is_chosen() {
+    let r = read_instruction(
+        "見積明細.csv の各行に税込金額を追加してください。税込金額＝税抜金額×1.1、円未満は四捨五入でお願いします。出力する列は品目・数量・税抜金額・税込金額の4つ、ファイル名は m.csv です。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", of, .. }
+            if name == "税込金額" && of == &["税抜金額"])),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["品目", "数量", "税抜金額", "税込金額"]);
+}
