@@ -45,7 +45,7 @@ static EN_COMBINATION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:by|on|per|of|based on|using|for each|keyed on|with the same) (?:the |their |its )?"));
-static EN_KEEP_LAST: LazyLock<Regex> =
+pub(super) static EN_KEEP_LAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"\bkeep(ing)? (only )?(the )?(last|latest|most recent|newest)\b"));
 
 static EN_SORT: LazyLock<Regex> =
@@ -140,7 +140,8 @@ static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// 「同じ行が2行以上」「複数件ある」: rows that share their values with others.
 static JA_SEVERAL: LazyLock<Regex> = LazyLock::new(|| re(r"(?:2|２|二)\s*(?:行|件|回)以上|複数"));
-static JA_KEEP_LAST: LazyLock<Regex> = LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方"));
+pub(super) static JA_KEEP_LAST: LazyLock<Regex> =
+    LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方|下の方|下にある|後から追加"));
 static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:同じ|一致|重複|等しい)",

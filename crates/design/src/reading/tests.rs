@@ -1407,3 +1407,15 @@ fn a_name_said_before_its_formula_names_the_column_and_a_list_counted_before_a_c
     );
     assert_eq!(r.columns, ["品目", "数量", "税抜金額", "税込金額"]);
 }
+
+#[test]
+fn one_row_per_key_with_duplicates_and_no_total_is_the_removal_not_a_grouping() {
+    let r = read_instruction(
+        "社員マスタ.csv に、同じ社員番号の行が重複して入ってしまっています。社員番号ごとに1行になるように整理してください。\n重複している場合は、ファイルの下の方にある行を残してください。列はそのままで、s.csv に出力をお願いします。",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Duplicates { keep_last: true, .. }), "the row lower in the file stays");
+    // Totals asked per key are a grouping still.
+    let r = read_instruction("取引先ごとに1行になるように金額を合計して t.csv に");
+    assert_eq!(ops(&r), ["aggregate"], "{:?}", r.steps);
+}
