@@ -204,7 +204,7 @@ pub enum Step {
     },
     /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `product`, `month`,
     /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
-    /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::operation`]) of `of` to
+    /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::Direction::operation`]) of `of` to
     /// `value` decimals.
     Compute {
         name: String,

@@ -1,8 +1,8 @@
 //! Rounding, read from one clause: to how many decimals, which way (to the nearest, down or up)
 //! and which column. "round the averages to 2 decimals", "rounded down to the nearest cent",
 //! 「平均を小数点以下1桁に丸めて」, 「小数第2位を四捨五入」 (one decimal kept), 「1円未満は切り捨て」.
-//! A rounding whose decimals the clause does not say is not read: the check of the words a
-//! plan keeps then asks about it.
+//! A rounding whose decimals the clause does not say is not read (one down or up is then asked
+//! about by the check of the words a plan keeps, `unkept.rs`).
 
 use std::sync::LazyLock;
 
@@ -14,16 +14,6 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("rounding pattern")
 }
 
-/// The operation a rounding becomes: `round` to the nearest, `round_down` toward zero,
-/// `round_up` away from it.
-pub fn operation(direction: Direction) -> &'static str {
-    match direction {
-        Direction::Nearest => "round",
-        Direction::Down => "round_down",
-        Direction::Up => "round_up",
-    }
-}
-
 /// Which way a number is rounded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -33,6 +23,16 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The operation of a read step a rounding becomes: `round` to the nearest, `round_down`
+    /// toward zero, `round_up` away from it.
+    pub fn operation(self) -> &'static str {
+        match self {
+            Direction::Nearest => "round",
+            Direction::Down => "round_down",
+            Direction::Up => "round_up",
+        }
+    }
+
     /// The `rounding` the `round` operation of `transforms.add_columns` takes.
     pub fn block_value(self) -> &'static str {
         match self {
@@ -44,7 +44,7 @@ impl Direction {
 
     /// The direction a rounding operation of a read step stands for.
     pub fn of_operation(operation: &str) -> Option<Direction> {
-        [Direction::Nearest, Direction::Down, Direction::Up].into_iter().find(|d| self::operation(*d) == operation)
+        [Direction::Nearest, Direction::Down, Direction::Up].into_iter().find(|d| d.operation() == operation)
     }
 
     /// The direction rounding words say ("rounded down", 「切り捨て」), if they say one.
@@ -136,5 +136,5 @@ pub fn japanese(clause: &str) -> Option<(usize, Step)> {
 
 fn step(target: Vec<String>, decimals: u64, direction: Direction) -> Step {
     let name = target.first().cloned().unwrap_or_default();
-    Step::Compute { name, operation: operation(direction), of: target, value: Some(decimals as f64) }
+    Step::Compute { name, operation: direction.operation(), of: target, value: Some(decimals as f64) }
 }

@@ -1,7 +1,7 @@
 //! Sort keys after the first: "sort by vendor and then by payment date (oldest first)", "by
-//! region, and within each region by amount", 「取得年の古い順で、同じ年の中では取得価額の大きい
-//!順」. Each is read with its own order. A key said after no sort, or whose column cannot be
-//! read, is left to be asked about.
+//! region, and within each region by amount", 「取得年の古い順で、同じ年の中では取得価額の大きい順」.
+//! Each is read with its own order. A key said after no sort, or whose column cannot be read,
+//! is left to be asked about.
 
 use std::ops::Range;
 use std::sync::LazyLock;
