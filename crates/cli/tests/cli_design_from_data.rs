@@ -417,3 +417,28 @@ fn averages_rounded_as_said_are_written_rounded() {
     let rows: Vec<&str> = written.lines().skip(1).collect();
     assert_eq!(rows, ["High,3.33", "Low,10.5"], "{written}");
 }
+
+#[test]
+fn amounts_rounded_down_in_place_keep_their_column_and_an_average_named_apart_is_rounded() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("lines.csv"), "item,net_amount\nA,100.456\nB,20.999\nC,-3.335\n").unwrap();
+    design_and_run(dir.path(), "From lines.csv, round the net amounts down to 2 decimals and save them as rounded.csv");
+    let written = std::fs::read_to_string(dir.path().join("rounded.csv")).unwrap();
+    assert_eq!(
+        written.trim_start_matches('\u{feff}').lines().collect::<Vec<_>>(),
+        ["item,net_amount", "A,100.45", "B,20.99", "C,-3.33"],
+        "rounded down in place, no column added"
+    );
+    std::fs::write(
+        dir.path().join("経費.csv"),
+        "勘定科目,金額\n旅費交通費,1000\n旅費交通費,2001\n旅費交通費,3000\n会議費,1980\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "経費.csv を勘定科目ごとに件数・金額合計・平均金額（1円未満は四捨五入）を出してください。出力は 勘定科目、件数、合計、平均 \
+         の4列で、ファイル名は 科目別.csv です。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("科目別.csv")).unwrap();
+    assert!(written.lines().any(|row| row == "旅費交通費,3,6001,2000"), "the average rounded: {written}");
+}

@@ -466,6 +466,14 @@ fn bind_named(doc: &mut Value, validation: &Validation, binding: &mut Binding) -
             (None, Some(column)) => {
                 set(doc, &finding.path, Value::from(column.as_str()));
                 binding.bound.push(finding.path.clone());
+                // A column computed in place (`{as: 平均金額, op: round, of: [平均金額]}`) stays in
+                // place: its name follows what it reads.
+                if let Some(new_column) = finding.path.strip_suffix("/of/0") {
+                    let named = format!("{new_column}/as");
+                    if doc.pointer(&named).and_then(Value::as_str) == Some(raw.as_str()) {
+                        set(doc, &named, Value::from(column.as_str()));
+                    }
+                }
             }
             (Some(name), None) => {
                 set(doc, &format!("/vars/{name}"), Value::Null);

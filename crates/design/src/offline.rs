@@ -659,9 +659,17 @@ impl Designer<'_> {
     fn round(&mut self, target: Option<&str>, decimals: u64, direction: rounding::Direction) {
         let wanted = target.map(|t| slots::singular(&t.to_lowercase()));
         // The totals meant, by their operation; `None`: a column the text names.
+        // 「平均金額（1円未満は四捨五入）」 after totals named 平均: the average, by its kind.
+        let named_total = |words: &[&str]| {
+            !self.totals.is_empty()
+                && wanted.as_deref().is_some_and(|w| words.iter().any(|k| w.starts_with(k) || w.ends_with(k)))
+                && !self.totals.iter().any(|(_, n)| Some(n.to_lowercase()) == wanted)
+        };
         let totals: Option<&[&str]> = match wanted.as_deref() {
             Some("average" | "avg" | "mean" | "平均") => Some(&["avg"]),
             Some("total" | "sum" | "合計") => Some(&["sum"]),
+            Some(_) if named_total(&["average", "平均"]) => Some(&["avg"]),
+            Some(_) if named_total(&["total", "合計"]) => Some(&["sum"]),
             Some(_) => None,
             None => Some(&["avg", "sum"]),
         };

@@ -66,7 +66,7 @@ impl Direction {
 /// "round the averages to 2 decimals", "rounded down to the nearest cent", "truncate to whole dollars".
 static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen)))",
+        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)?(?: (?P<way>down|up))? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen)))",
     )
 });
 
@@ -103,7 +103,9 @@ pub fn english(clause: &str) -> Option<(usize, Step)> {
     };
     let target: Vec<String> =
         c.name("target").map(|t| t.as_str().trim().to_owned()).filter(|t| !t.is_empty()).into_iter().collect();
-    Some((c.get(0)?.start(), step(target, decimals, Direction::said(&c["verb"]))))
+    // "round the net amounts down to 2 decimals": the way may follow what is rounded.
+    let words = format!("{} {}", &c["verb"], c.name("way").map_or("", |w| w.as_str()));
+    Some((c.get(0)?.start(), step(target, decimals, Direction::said(&words))))
 }
 
 /// The rounding a Japanese clause asks for, with its offset in the clause.

@@ -139,7 +139,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     unmatched: re(
         r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない",
     ),
-    classify: re(r"分類|仕訳|判定|振り分"),
+    classify: re(r"分類|仕分け|仕分|判定|振り分"),
     extract: re(r"読み取|抽出|取り出|抜き出"),
     summarise: re(r"要約|要点"),
     translate: re(r"翻訳|訳し|訳して|訳す|訳した"),
