@@ -780,8 +780,24 @@ impl Reader<'_> {
         if !self.lexicon.totals.is_match(&lower) {
             steps.retain(|(_, s)| !matches!(s, Step::Aggregate { .. }));
         } else if !["重複", "二重", "duplicat", "dedup"].iter().any(|w| lower.contains(w)) {
-            // 「取引先ごとに1行になるように金額を合計して」: the one row per key is the totals'.
-            steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if by.is_empty()));
+            // 「取引先ごとに1行になるように金額を合計して」, "One row per month: month, number of
+            // failures": the one row per key is the totals'.
+            let grouped: Vec<String> = steps
+                .iter()
+                .flat_map(|(_, s)| match s {
+                    Step::Aggregate { by, .. } => by.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            let clause_of = |at: usize| self.clauses.iter().rposition(|c| c.start <= at);
+            let totals_at: Vec<Option<usize>> =
+                steps.iter().filter(|(_, s)| s.name() == "aggregate").map(|(at, _)| clause_of(*at)).collect();
+            // A key the totals are grouped by; no key, in the clause that totals.
+            let the_totals = |at: usize, by: &[String]| match by.first() {
+                Some(b) => grouped.iter().any(|g| same_noun(g, b)),
+                None => totals_at.contains(&clause_of(at)),
+            };
+            steps.retain(|(at, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if the_totals(*at, by)));
             return steps;
         }
         let last = match self.language {

@@ -429,6 +429,8 @@ fn column_name(clause: &str, lower: &str, after: usize) -> Option<String> {
             before.name("name").map(|m| clause[m.range()].trim().to_owned())
         })
         .filter(|n| !slots::is_row_noun(&n.to_ascii_lowercase()))
+        // "(as YYYY-MM)" says a form, not a name.
+        .filter(|n| !n.chars().all(|c| matches!(c.to_ascii_lowercase(), 'y' | 'm' | 'd' | '-' | '/')))
 }
 
 /// A column computed by a formula: a difference, ratio, product or sum of two columns, or the

@@ -1419,3 +1419,19 @@ fn one_row_per_key_with_duplicates_and_no_total_is_the_removal_not_a_grouping() 
     let r = read_instruction("取引先ごとに1行になるように金額を合計して t.csv に");
     assert_eq!(ops(&r), ["aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn a_form_in_brackets_names_no_column_and_one_row_per_group_with_totals_removes_no_duplicates() {
+    let r = read_instruction(
+        "For the retro I need failed runs per month from runs.csv. Take the month from run_date (as YYYY-MM), count only rows with status Failed, and give the average duration_sec per month. One row per month: month, average duration. Save as f.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "month", name, .. } if name != "YYYY")),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| s.name() == "dedupe"), "{:?}", r.steps);
+    // One row per invoice before totals per customer is a removal still.
+    let r = read_instruction("a.csv を請求番号ごとに1行にしてから、取引先ごとに金額を合計して b.csv に");
+    assert_eq!(ops(&r), ["dedupe", "aggregate"], "{:?}", r.steps);
+}
