@@ -474,6 +474,19 @@ fn resolve_run_id(id: &str) -> Result<Option<String>> {
     }
 }
 
+/// Ctrl+C, listened for from now on. `tokio::signal::ctrl_c()` listens only once first polled: a
+/// Ctrl+C before the task awaiting it ran would end the process the default way, its run left
+/// recorded as running (seen under load in the Ctrl+C test).
+fn interrupts() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    #[cfg(windows)]
+    let mut signal = tokio::signal::windows::ctrl_c()?;
+    Ok(async move {
+        signal.recv().await;
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use planwright_runs::{Counts, RunStatus, RunSummary};
@@ -514,17 +527,4 @@ mod tests {
         assert!(runs_table(&runs, None).starts_with("RUN ID    PLAN              STATUS                STARTED (UTC)"));
         assert!(runs_table(&[], None).contains("no runs recorded yet"));
     }
-}
-
-/// Ctrl+C, listened for from now on. `tokio::signal::ctrl_c()` listens only once first polled: a
-/// Ctrl+C before the task awaiting it ran would end the process the default way, its run left
-/// recorded as running (seen under load in the Ctrl+C test).
-fn interrupts() -> std::io::Result<impl std::future::Future<Output = ()>> {
-    #[cfg(unix)]
-    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
-    #[cfg(windows)]
-    let mut signal = tokio::signal::windows::ctrl_c()?;
-    Ok(async move {
-        signal.recv().await;
-    })
 }

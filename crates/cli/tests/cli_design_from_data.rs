@@ -442,3 +442,17 @@ fn amounts_rounded_down_in_place_keep_their_column_and_an_average_named_apart_is
     let written = std::fs::read_to_string(dir.path().join("科目別.csv")).unwrap();
     assert!(written.lines().any(|row| row == "旅費交通費,3,6001,2000"), "the average rounded: {written}");
 }
+
+#[test]
+fn states_left_out_with_no_column_named_are_each_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("請求一覧.csv"),
+        "請求番号,入金状況,請求金額\nA,未入金,100\nB,取消,200\nC,入金済,300\nD,未入金,400\n",
+    )
+    .unwrap();
+    design_and_run(dir.path(), "請求一覧.csv から、取消と入金済の行を除いて 対象.csv に保存してください。");
+    let written = std::fs::read_to_string(dir.path().join("対象.csv")).unwrap();
+    let ids: Vec<&str> = written.lines().skip(1).filter_map(|row| row.split(',').next()).collect();
+    assert_eq!(ids, ["A", "D"], "{written}");
+}

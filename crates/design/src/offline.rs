@@ -321,6 +321,15 @@ impl Designer<'_> {
 
     fn step(&mut self, step: &Step) {
         match step {
+            // 「取消・入金済は対象外」 with no column named: the values may be of one column or of
+            // several (the data settles which), so each leaves its rows out on its own.
+            Step::Filter { conditions, exclude: true }
+                if conditions.len() > 1 && conditions.iter().all(unnamed_text) =>
+            {
+                for condition in conditions {
+                    self.filter(std::slice::from_ref(condition), true);
+                }
+            }
             Step::Filter { conditions, exclude } => self.filter(conditions, *exclude),
             Step::Aggregate { by, aggregations } => self.aggregate(by, aggregations),
             Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring, side_keys } => {
@@ -1211,14 +1220,20 @@ struct Lookup<'a> {
     side_keys: &'a [(String, String)],
 }
 
-/// Values of one column said together (「取消・入金済は対象外」, "status Open or Reopened") are
-/// one condition, the column one of them: every condition must hold, and a column cannot equal
-/// two texts at once — so kept, the rows would be none, and left out, none would be.
+/// A value said with no column: a text the data's columns are searched for.
+fn unnamed_text(c: &Condition) -> bool {
+    c.field.is_none() && c.operator == "eq" && c.value.is_string()
+}
+
+/// Values of one named column said together ("status Open or Reopened") are one condition, the
+/// column one of them: every condition must hold, and a column cannot equal two texts at once —
+/// so kept, the rows would be none, and left out, none would be.
 fn one_of_several_values(conditions: Vec<Condition>) -> Vec<Condition> {
     let mut out: Vec<Condition> = Vec::with_capacity(conditions.len());
     for c in conditions {
         let text_equal = |c: &Condition| c.operator == "eq" && c.value.is_string() && c.value2.is_none();
-        let same = out.iter_mut().find(|o| (text_equal(o) || o.operator == "in") && o.field == c.field);
+        let same =
+            out.iter_mut().find(|o| (text_equal(o) || o.operator == "in") && o.field.is_some() && o.field == c.field);
         match same {
             Some(o) if text_equal(&c) => {
                 let first = std::mem::take(&mut o.value);

@@ -619,7 +619,7 @@ impl Reader<'_> {
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
         let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
-        let steps = twice_is_the_duplicate_check(one_row_per_group(self.one_row_per_key_is_no_total(steps)));
+        let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) {
             for step in &mut self.reading.steps {
@@ -766,17 +766,18 @@ impl Reader<'_> {
             .collect()
     }
 
-    /// 「社員番号ごとに1行になるように整理…重複している場合は…を残して」: one row per key where
-    /// duplicates are removed and no total is said is the removal, not a grouping.
-    /// Totals said, no duplicates: one row per key is the totals'. A clause of a removal that
-    /// says which row stays (「ファイルの下の方にある行を残して」, "keep the latest one") says the
-    /// removal's row, no filter of its own.
-    fn one_row_per_key_is_no_total(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    /// What "one row per key" is when duplicates are removed: with no total said, the removal,
+    /// not a grouping (「社員番号ごとに1行になるように整理」); with totals said and no duplicates,
+    /// the totals' rows, not a removal ("One row per month: month, number of failures"). A clause
+    /// of a removal that says which row stays (「ファイルの下の方にある行を残して」, "keep the latest
+    /// one") says the removal's row, no filter of its own.
+    fn what_one_row_per_key_is(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
         let removes = steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. }));
         if !removes {
             return steps;
         }
         let lower = self.text.to_ascii_lowercase();
+        let clause_of = |at: usize| self.clauses.iter().rposition(|c| c.start <= at);
         if !self.lexicon.totals.is_match(&lower) {
             steps.retain(|(_, s)| !matches!(s, Step::Aggregate { .. }));
         } else if !["重複", "二重", "duplicat", "dedup"].iter().any(|w| lower.contains(w)) {
@@ -789,7 +790,6 @@ impl Reader<'_> {
                     _ => Vec::new(),
                 })
                 .collect();
-            let clause_of = |at: usize| self.clauses.iter().rposition(|c| c.start <= at);
             let totals_at: Vec<Option<usize>> =
                 steps.iter().filter(|(_, s)| s.name() == "aggregate").map(|(at, _)| clause_of(*at)).collect();
             // A key the totals are grouped by; no key, in the clause that totals.
@@ -804,8 +804,7 @@ impl Reader<'_> {
             Language::En => &*shaping::EN_KEEP_LAST,
             Language::Ja => &*shaping::JA_KEEP_LAST,
         };
-        let clause_of = |at: usize| self.clauses.iter().rfind(|c| c.start <= at).map(|c| c.text.to_ascii_lowercase());
-        let row_kept = |at: usize| clause_of(at).filter(|c| last.is_match(c));
+        let row_kept = |at: usize| clause_of(at).filter(|i| last.is_match(&self.clauses[*i].text.to_ascii_lowercase()));
         let says_the_row = steps.iter().any(|(at, s)| {
             matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()) && row_kept(*at).is_some()
         });

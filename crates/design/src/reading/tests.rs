@@ -1385,6 +1385,8 @@ fn an_order_after_the_columns_chosen_is_a_sort_and_a_column_times_a_number_is_co
         "{:?}",
         r.steps
     );
+    let r = read_instruction("From staff.csv I only need first name, last name and email. Save s.csv");
+    assert_eq!(r.columns, ["first name", "last name", "email"], "a column may start with first or last");
     let r = read_instruction("in o.csv add the total with sales tax (subtotal * 1.0725), output t.csv");
     assert!(
         r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "product", of, value: Some(v), .. }

@@ -343,9 +343,9 @@ pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// An order said at the end of a list of columns: "biggest total first", "newest first",
-/// "sorted by date", 「金額の大きい順」.
+/// "sorted by date", 「金額の大きい順」 (not a column such as "first name").
 pub static ORDER_AFTER_LIST: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:first|last|sorted|ascending|descending)\b|順"));
+    LazyLock::new(|| re(r"\s(?:first|last)$|\b(?:sorted|ascending|descending)\b|順$"));
 /// Rows without a partner dropped: "drop any PO line whose vendor code isn't in the master",
 /// 「マスタに登録のない取引先コードの請求は一覧から外して」.
 pub static DROPS_UNMATCHED: LazyLock<Regex> = LazyLock::new(|| {
