@@ -783,13 +783,7 @@ impl Reader<'_> {
         } else if !["重複", "二重", "duplicat", "dedup"].iter().any(|w| lower.contains(w)) {
             // 「取引先ごとに1行になるように金額を合計して」, "One row per month: month, number of
             // failures": the one row per key is the totals'.
-            let grouped: Vec<String> = steps
-                .iter()
-                .flat_map(|(_, s)| match s {
-                    Step::Aggregate { by, .. } => by.clone(),
-                    _ => Vec::new(),
-                })
-                .collect();
+            let grouped = passes::grouped_by(&steps);
             let totals_at: Vec<Option<usize>> =
                 steps.iter().filter(|(_, s)| s.name() == "aggregate").map(|(at, _)| clause_of(*at)).collect();
             // A key the totals are grouped by; no key, in the clause that totals.

@@ -26,13 +26,7 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
             !matches!(s, Step::Duplicates { remove: false, .. } | Step::Sort { by: None, limit: Some(1), .. })
         });
     }
-    let grouped: Vec<String> = steps
-        .iter()
-        .flat_map(|(_, s)| match s {
-            Step::Aggregate { by, .. } => by.clone(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let grouped = grouped_by(&steps);
     let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
     steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
     let mut checks = 0;
@@ -41,6 +35,17 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
         !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
     });
     steps
+}
+
+/// The columns the steps' groupings are by.
+pub(super) fn grouped_by(steps: &[(usize, Step)]) -> Vec<String> {
+    steps
+        .iter()
+        .flat_map(|(_, s)| match s {
+            Step::Aggregate { by, .. } => by.clone(),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
