@@ -111,7 +111,9 @@ pub fn english(clause: &str) -> Option<(usize, Step)> {
 /// The rounding a Japanese clause asks for, with its offset in the clause.
 pub fn japanese(clause: &str) -> Option<(usize, Step)> {
     let verb = JA_VERB.find(clause)?;
-    let kept = |m: regex::Captures| m["n"].chars().next().and_then(|d| d.to_digit(10)).map(u64::from);
+    // 「小数第２位」: a full-width digit is the same digit.
+    let digit = |d: char| d.to_digit(10).or_else(|| ('０'..='９').contains(&d).then(|| d as u32 - '０' as u32));
+    let kept = |m: regex::Captures| m["n"].chars().next().and_then(digit).map(u64::from);
     let decimals = JA_KEEP
         .captures(clause)
         .and_then(kept)

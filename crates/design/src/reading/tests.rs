@@ -739,6 +739,11 @@ fn rounding_down_or_up_and_the_place_rounded_at_are_read() {
         Some(("round_up", vec!["平均金額".to_owned()], Some(0.0)))
     );
     assert_eq!(rounded("金額は10円未満を切り捨てて t.csv に"), None, "tens of yen: no decimals to keep");
+    assert_eq!(
+        rounded("達成率（小数第２位を四捨五入）を a.csv に").map(|(op, _, n)| (op, n)),
+        Some(("round", Some(1.0))),
+        "a full-width digit"
+    );
 }
 
 #[test]
