@@ -529,10 +529,7 @@ impl Reader<'_> {
             // an order said after it is a sort ("… and the total amount, biggest total first").
             if extracting || choosing_columns {
                 if choosing_columns {
-                    let shaped = match self.language {
-                        Language::En => shaping::english(&clause.text),
-                        Language::Ja => shaping::japanese(&clause.text),
-                    };
+                    let shaped = shaping::of_clause(&clause.text, self.language);
                     let sorts = shaped.into_iter().filter(|(_, s)| matches!(s, Step::Sort { by: Some(_), .. }));
                     steps.extend(sorts.map(|(at, step)| (clause.start + at, step)));
                 }
@@ -542,10 +539,7 @@ impl Reader<'_> {
                 steps.extend(top.into_iter().map(|(at, step)| (clause.start + at, step)));
                 continue;
             }
-            let shaped = match self.language {
-                Language::En => shaping::english(&clause.text),
-                Language::Ja => shaping::japanese(&clause.text),
-            };
+            let shaped = shaping::of_clause(&clause.text, self.language);
             // "Sort by date", "duplicates by invoice number": a "by" that is not a group, and a
             // "remove" or 「だけ」 that is not a filter unless the clause says conditions.
             let totals = self.lexicon.totals.is_match(&lower);

@@ -271,8 +271,16 @@ pub(super) fn ja_column(noun: &str) -> Option<String> {
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
 }
 
+/// The shaping operations of one clause, each with its offset in the clause.
+pub fn of_clause(clause: &str, language: super::Language) -> Vec<(usize, Step)> {
+    match language {
+        super::Language::En => english(clause),
+        super::Language::Ja => japanese(clause),
+    }
+}
+
 /// The shaping operations of one English clause, each with its offset in the clause.
-pub fn english(clause: &str) -> Vec<(usize, Step)> {
+fn english(clause: &str) -> Vec<(usize, Step)> {
     let lower = clause.to_ascii_lowercase();
     let mut steps = Vec::new();
     if let Some(step) = english_duplicates(clause, &lower) {
@@ -591,7 +599,7 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
 }
 
 /// The shaping operations of one Japanese clause, each with its offset in the clause.
-pub fn japanese(clause: &str) -> Vec<(usize, Step)> {
+fn japanese(clause: &str) -> Vec<(usize, Step)> {
     let mut steps = Vec::new();
     if let Some(step) = japanese_duplicates(clause) {
         steps.push(step);

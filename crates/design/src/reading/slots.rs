@@ -169,7 +169,7 @@ static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
     .expect("number words")
 });
 
-/// What a job reads, counted: "two files", "both sheets".
+/// What a job reads, counted after the number: "two files", "three CSV exports".
 static NUMBER_WORD_FILES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s+(?:\w+\s+)?(?:files?|tables?|sheets?|workbooks?|csvs?|exports?|lists?|reports?)\b")
         .expect("files counted")
