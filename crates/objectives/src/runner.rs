@@ -143,6 +143,9 @@ impl Verdict {
         match self {
             Verdict::Done(proof) => Ok(proof),
             Verdict::NotDone(reason) => Err(Failure::retry(FailureKind::NoEffect, reason)),
+            Verdict::TakenBy { banner, reason } => {
+                Err(Failure { reason, retriable: true, kind: FailureKind::NoEffect, covered_by: Some(banner) })
+            }
             Verdict::Unknown(reason) => {
                 Err(Failure { reason, retriable: false, kind: FailureKind::EffectUnknown, covered_by: None })
             }
@@ -178,6 +181,9 @@ enum Verdict {
     Done(Vec<EvidencePart>),
     /// Not done (a check not on the page, an action that changed nothing): why.
     NotDone(String),
+    /// Not done because a consent banner came up as the click was made and took it: the
+    /// actions were right, and are made again once the banner is answered.
+    TakenBy { banner: String, reason: String },
     /// An effectful action whose effect was not seen: never repeated on its own.
     Unknown(String),
     /// The page answered with an error; `retry` when it says another try may help.
@@ -439,7 +445,8 @@ impl<'a> Runner<'a> {
         }
         let mut failures: Vec<String> = Vec::new();
         let mut last_kind = FailureKind::Final;
-        // The cache is replayed only by the first attempt of the first pass, as written.
+        // The cache is replayed only by the first attempt of the first pass, as written, and by
+        // the attempts after one whose actions something covered.
         let mut use_cache = self.progress.objective_steps[index].attempts == 0;
         let max_attempts = self.config.max_attempts.max(1);
         for in_pass in 1..=max_attempts {
@@ -463,7 +470,8 @@ impl<'a> Runner<'a> {
                     &description,
                     &intents,
                     &failures,
-                    use_cache && approach == Approach::AsWritten,
+                    // Waiting for the page first carries out the same actions.
+                    use_cache && matches!(approach, Approach::AsWritten | Approach::WaitForPage),
                     approach,
                 )
                 .await;
@@ -485,7 +493,8 @@ impl<'a> Runner<'a> {
                     let report = self.attempt_failed(index, attempt, approach, &failure, &intents, last_in_pass).await;
                     failures.push(failure.reason.clone());
                     last_kind = failure.kind;
-                    use_cache = false;
+                    // Something that covered the actions says nothing against them.
+                    use_cache &= failure.covered_by.is_some();
                     Some((failure, report, intents))
                 }
             };
@@ -967,7 +976,9 @@ impl<'a> Runner<'a> {
             match verdict.failure() {
                 Ok(proof) => evidence.extend(proof),
                 Err(mut failure) => {
-                    let _ = cache.forget(key);
+                    if failure.covered_by.is_none() {
+                        let _ = cache.forget(key);
+                    }
                     if failure.kind == FailureKind::NoEffect {
                         failure.reason = format!("the cached actions did not reach it: {}", failure.reason);
                     }

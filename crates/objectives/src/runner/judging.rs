@@ -91,10 +91,9 @@ impl Runner<'_> {
                         self.effects.withdraw(self.scope.objective);
                         self.withdraw_action(op, &banner);
                     }
-                    return Ok(Verdict::NotDone(format!(
-                        "{banner} came up as {} was carried out and may have taken the click",
-                        op.describe()
-                    )));
+                    let reason =
+                        format!("{banner} came up as {} was carried out and may have taken the click", op.describe());
+                    return Ok(Verdict::TakenBy { banner, reason });
                 }
             }
             let wants_download = matches!(op, Op::Click { downloads: true, .. }) || intent.action == Action::Download;
