@@ -456,3 +456,41 @@ fn states_left_out_with_no_column_named_are_each_left_out() {
     let ids: Vec<&str> = written.lines().skip(1).filter_map(|row| row.split(',').next()).collect();
     assert_eq!(ids, ["A", "D"], "{written}");
 }
+
+#[test]
+fn words_that_say_more_than_a_value_compare_with_the_value_and_words_no_row_holds_are_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("purchase_orders.csv"),
+        "po,vendor,status,amount\nP-1,Hartwell,Open,18450.00\nP-2,Hartwell,Cancelled,9000\nP-3,Orbis,Closed,1200\n\
+         P-4,Orbis,Open,300\nP-5,Hartwell,On Hold,50\n",
+    )
+    .unwrap();
+    // "Cancelled POs": `Cancelled` of `status`, the POs the rows; the cancelled one left out.
+    design_and_run(
+        dir.path(),
+        "Total the amount per vendor from purchase_orders.csv into t.csv. Exclude Cancelled POs.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+    assert!(written.contains("Hartwell,18500"), "{written}");
+    assert!(written.contains("Orbis,1500"), "{written}");
+
+    // Said as staying out, or as not counting: left out.
+    for (instruction, kept) in [
+        ("Open POs from purchase_orders.csv -> open.csv; everything else (Closed, On Hold, Cancelled) stays out.", 2),
+        ("Copy purchase_orders.csv to open.csv. Cancelled and Closed ones don't count.", 3),
+        ("Copy purchase_orders.csv to open.csv, leaving out Closed, On Hold and Cancelled.", 2),
+    ] {
+        design_and_run(dir.path(), instruction);
+        let written = std::fs::read_to_string(dir.path().join("open.csv")).unwrap();
+        assert_eq!(written.lines().skip(1).count(), kept, "{instruction}\n{written}");
+        assert!(!written.contains("Cancelled") && !written.contains("Closed"), "{instruction}\n{written}");
+    }
+
+    // No row holds "Partially Paid", nor a part of it: leaving it out would leave out nothing.
+    let question = asked_what_to_do(
+        dir.path(),
+        "Total the amount per vendor from purchase_orders.csv into t.csv; leave the Partially Paid ones out.",
+    );
+    assert!(question.contains("Partially Paid") && question.contains("status"), "{question}");
+}

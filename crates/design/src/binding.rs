@@ -115,6 +115,9 @@ pub struct Binding {
     pub bound: Vec<String>,
     /// Words of the instruction that are values in the data and that the plan uses nowhere.
     pub unused_values: Vec<String>,
+    /// Conditions on a value that no row of the data holds, nor any part of it: the words, and
+    /// the column.
+    pub absent_values: Vec<(String, String)>,
 }
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
@@ -146,6 +149,7 @@ pub fn bind_columns(
             _ => break,
         }
     }
+    settle_values(plan, files, &mut binding);
     conditions_from_values(plan, catalog, files, value_words, &mut binding);
     settle_year(plan, files, &mut binding);
     assume(plan, catalog, files, &mut binding);
@@ -217,6 +221,69 @@ fn conditions_from_values(
     }
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;
+    }
+}
+
+/// A condition's words that say more than the value ("Exclude Cancelled POs": `Cancelled` of
+/// `Status`, `POs` the rows) compare with the one part of them the column holds, where every row
+/// of the file is known. Words of several that no row holds, nor any part of them, are asked
+/// about: such a condition keeps nothing, or leaves nothing out. (One word no row holds may be a
+/// state this file happens not to have; it stays.)
+fn settle_values(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding) {
+    // Each column of the files read, with its values when every row is known.
+    let mut known: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
+    for node in &plan.graph {
+        let Some(table) = node.block.as_deref().and_then(|block| files.columns(block, &node.inputs)) else { continue };
+        for column in &table.columns {
+            let values = table.complete.then(|| {
+                let cells = table.rows.iter().filter_map(|row| row.get(&column.name)?.as_str().map(str::trim));
+                cells.map(str::to_owned).collect::<Vec<_>>()
+            });
+            let entry = known.entry(column.name.clone()).or_insert_with(|| Some(Vec::new()));
+            match (entry.as_mut(), values) {
+                (Some(all), Some(values)) => all.extend(values),
+                _ => *entry = None,
+            }
+        }
+    }
+    let vars = plan.vars.clone();
+    for node in plan.graph.iter_mut().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
+        let Some(Value::Array(conditions)) = node.inputs.get_mut("conditions") else { continue };
+        for condition in conditions {
+            if !matches!(condition.get("operator").and_then(Value::as_str), Some("eq" | "ne")) {
+                continue;
+            }
+            let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
+            let column = match single_var(field) {
+                Some(var) => vars.get(&var).and_then(Value::as_str).map(str::to_owned),
+                None => Some(field.to_owned()),
+            };
+            let Some(column) = column else { continue };
+            let Some(Some(values)) = known.get(&column) else { continue };
+            let Some(said) = condition.get("value").and_then(Value::as_str).map(str::to_owned) else { continue };
+            let holds = |text: &str| values.iter().any(|v| fold(v) == fold(text));
+            if !is_plain_literal(&said) || holds(&said) || said.parse::<f64>().is_ok() {
+                continue;
+            }
+            let words: Vec<&str> = said.split_whitespace().collect();
+            if words.len() < 2 {
+                continue;
+            }
+            let mut parts: Vec<String> = (1..words.len())
+                .flat_map(|n| [words[..n].join(" "), words[n..].join(" ")])
+                .filter_map(|part| values.iter().find(|v| fold(v) == fold(&part)).cloned())
+                .collect();
+            parts.sort();
+            parts.dedup();
+            match parts.as_slice() {
+                [value] => {
+                    condition["value"] = Value::from(value.as_str());
+                    binding.notes.push(DesignNote::ValueOfData { said, value: value.clone(), column });
+                }
+                [] => binding.absent_values.push((said, column)),
+                _ => {}
+            }
+        }
     }
 }
 

@@ -420,7 +420,12 @@ impl DesignEngine<'_> {
             }
             answer.is_none()
         });
-        Bound { questions, columns: binding.bound, unused_values: binding.unused_values }
+        Bound {
+            questions,
+            columns: binding.bound,
+            unused_values: binding.unused_values,
+            absent_values: binding.absent_values,
+        }
     }
 
     /// What the engine returns: the best attempt, its questions, notes and metrics.
@@ -636,6 +641,7 @@ impl DesignEngine<'_> {
             (None, None) => None,
         };
         if let Some(lost) = lost {
+            tracing::debug!(plan = %serde_yaml::to_string(plan).unwrap_or_default(), "a plan that loses the job, withheld");
             draft.refuse(vec![(understanding::Part::Do, Some(lost))]);
             rounds.best.0.graph.clear();
             rounds.best.0.ui = None;
@@ -771,6 +777,7 @@ struct Bound {
     questions: Vec<binding::ColumnQuestion>,
     columns: Vec<String>,
     unused_values: Vec<String>,
+    absent_values: Vec<(String, String)>,
 }
 
 /// What one generation cost: the model's calls and tokens, and when it started.
@@ -798,7 +805,10 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_total(text, &draft.plan))
         .chain(unkept::unkept_rounding(text, &draft.plan))
         .next();
-    if let Some(phrase) = unused {
+    let absent = draft.bound.absent_values.first().cloned();
+    if let Some((value, column)) = absent {
+        draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::NoSuchValue { value, column }))]);
+    } else if let Some(phrase) = unused {
         draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);
     } else if unkept::writes_nothing(&draft.plan) {
         draft.refuse(vec![(understanding::Part::Write, None)]);

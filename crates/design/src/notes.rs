@@ -60,6 +60,13 @@ pub enum DesignNote {
         word: String,
         column: String,
     },
+    /// The words of a condition said more than the data's value ("Cancelled POs"): the part
+    /// that is the value.
+    ValueOfData {
+        said: String,
+        value: String,
+        column: String,
+    },
     /// An open var (`amount_column`) is this column of the data.
     VarBound {
         var: String,
@@ -162,6 +169,12 @@ impl DesignNote {
             }
             DesignNote::ValueCondition { word, column } => {
                 format!("\"{word}\" is a value of the column `{column}`: the rows that hold it are kept.")
+            }
+            DesignNote::ValueOfData { said, value, column } if ja => {
+                format!("「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。")
+            }
+            DesignNote::ValueOfData { said, value, column } => {
+                format!("Of \"{said}\", the column `{column}` holds \"{value}\": the condition compares with that.")
             }
             DesignNote::VarBound { var, column } if ja => format!("{var} はデータの列「{column}」です。"),
             DesignNote::VarBound { var, column } => format!("`{var}` is the column `{column}` in the data."),

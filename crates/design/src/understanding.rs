@@ -64,6 +64,9 @@ pub enum Unplaced {
     /// Tried on the work folder's files, the plan wrote this file with other than the columns
     /// the instruction counts (its words, the file).
     OtherColumns { said: String, file: String },
+    /// A condition compares the column with words no row of the data holds (the words, the
+    /// column).
+    NoSuchValue { value: String, column: String },
 }
 
 /// "as a single column", "I only need four columns", 「1列だけ」「列は…の4つ」: the number of
@@ -299,6 +302,12 @@ pub fn questions(unsaid: &[(Part, Option<Unplaced>)], language: Language) -> Vec
                 ),
                 (Unplaced::OtherColumns { said, file }, Language::Ja) => format!(
                     "指示には「{said}」とありますが、作業フォルダーのファイルで試すと、設計した手順では {file} に別の列が出力されます。残す列とその中身を書いてください。"
+                ),
+                (Unplaced::NoSuchValue { value, column }, Language::En) => format!(
+                    "The plan would compare the column {column} with \"{value}\", and no row of the data holds that: say which value of {column} is meant."
+                ),
+                (Unplaced::NoSuchValue { value, column }, Language::Ja) => format!(
+                    "列「{column}」を「{value}」と比べることになりますが、データにその値の行はありません。{column} のどの値のことかを書いてください。"
                 ),
             });
             DesignRequirement {

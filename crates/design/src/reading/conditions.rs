@@ -501,20 +501,68 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w)) || EN_NOT_COUNTED.is_match(&after);
         // "leave the Partially Paid ones out": a state written as a cell is, in several words.
         let value = capitalised_phrase(clause, m.range()).unwrap_or_else(|| word.to_ascii_lowercase());
-        conditions.push(Condition {
-            field: None,
-            operator: if negated { "ne" } else { "eq" },
-            value: Value::from(value),
-            value2: None,
-        });
+        let operator = if negated { "ne" } else { "eq" };
+        // "(closed, on hold, partially received, cancelled)": the states listed beside it too.
+        for value in std::iter::once(value).chain(listed_beside(clause, m.range())) {
+            if !conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&value))) {
+                conditions.push(Condition { field: None, operator, value: Value::from(value), value2: None });
+            }
+        }
     }
     distinct(conditions)
 }
 
-/// Words after states that leave them out: "(Partially Paid and Void don't count)".
+/// The other items of the list that the state at `range` is an item of: all of a list in
+/// brackets ("(closed, on hold, partially received, cancelled)"), or, for a state written as a
+/// cell is, the items around it written so too ("leaving out Closed, On Hold and Cancelled").
+/// Items are one to three words of letters.
+fn listed_beside(clause: &str, range: std::ops::Range<usize>) -> Vec<String> {
+    fn value(item: &str) -> bool {
+        let words = item.split_whitespace().count();
+        (1..=3).contains(&words) && item.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-')
+    }
+    fn cell(item: &str) -> Option<&str> {
+        let item = item.trim().trim_end_matches(['.', ';', ':']);
+        (value(item) && item.split_whitespace().all(|w| w.starts_with(char::is_uppercase))).then_some(item)
+    }
+    let word = &clause[range.clone()];
+    let open = clause[..range.start].rfind('(');
+    let close = clause[range.end..].find(')').map(|i| range.end + i);
+    if let (Some(open), Some(close)) = (open, close) {
+        let inside = &clause[open + 1..close];
+        let items: Vec<&str> = EN_LIST_SEPARATOR.split(inside).map(str::trim).filter(|i| !i.is_empty()).collect();
+        if inside.contains(['(', ')']) || items.len() < 2 || !items.iter().all(|i| value(i)) {
+            return Vec::new();
+        }
+        return items.into_iter().filter(|i| !i.eq_ignore_ascii_case(word)).map(str::to_owned).collect();
+    }
+    if !word.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return Vec::new();
+    }
+    let before = EN_LIST_SEPARATOR.split(&clause[..range.start]).collect::<Vec<_>>();
+    let after = EN_LIST_SEPARATOR.split(&clause[range.end..]).collect::<Vec<_>>();
+    // Only a word that ends an item before it, and begins one after it, is in a list.
+    if before.len() < 2 && after.len() < 2 || !after[0].is_empty() && !before.last().is_some_and(|b| b.is_empty()) {
+        return Vec::new();
+    }
+    let mut items: Vec<String> = Vec::new();
+    if after[0].is_empty() {
+        items.extend(after[1..].iter().map_while(|i| cell(i)).map(str::to_owned));
+    }
+    if before.last().is_some_and(|b| b.is_empty()) {
+        let earlier = before[..before.len() - 1].iter().rev().map_while(|i| cell(i)).map(str::to_owned);
+        items.extend(earlier);
+    }
+    items
+}
+
+static EN_LIST_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+"));
+
+/// Words after states that leave them out: "(Partially Paid and Void don't count)", "Closed
+/// ones don't count".
 static EN_NOT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:don'?t|do not|doesn'?t|does not) count\b|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
+        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:(?:ones|rows|lines|[a-z]+s)\s+)?(?:don'?t|do not|doesn'?t|does not) count\b|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
     )
 });
 
@@ -526,13 +574,17 @@ fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<Str
         return None;
     }
     // Nearest first.
-    let mut before: Vec<&str> = clause[..range.start].split(' ').rev().skip(1).take_while(capital).take(2).collect();
+    let spaced = clause[range.end..].starts_with(' ');
+    // A comma ends a list's item ("Closed, On Hold, Cancelled").
+    let in_item = |w: &&str| capital(w) && !w.ends_with(',');
+    let mut before: Vec<&str> = clause[..range.start].split(' ').rev().skip(1).take_while(in_item).take(2).collect();
     // The first word of a sentence is capitalised for the sentence ("Leave Partially Paid out").
     if before.len() == clause[..range.start].split_whitespace().count() {
         before.pop();
     }
     let after = clause[range.end..]
         .split(' ')
+        .take_while(|_| spaced)
         .skip(1)
         .take_while(|w| capital(w) && w.chars().all(|c| c.is_alphanumeric() || c == '-'))
         .take(2);

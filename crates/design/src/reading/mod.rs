@@ -1034,8 +1034,10 @@ impl Reader<'_> {
             return vec![Step::Filter { conditions, exclude: false }];
         }
         let outside = PARENTHESES.replace_all(lower, "");
+        // (A value said not to count is already a condition that leaves it out.)
         let only_aside = |c: &Condition| {
-            c.value.as_str().map(str::to_lowercase).is_some_and(|v| aside.contains(&v) && !outside.contains(&v))
+            c.operator == "eq"
+                && c.value.as_str().map(str::to_lowercase).is_some_and(|v| aside.contains(&v) && !outside.contains(&v))
         };
         let (left_out, kept): (Vec<Condition>, Vec<Condition>) = conditions.into_iter().partition(only_aside);
         [(kept, false), (left_out, true)]
@@ -1087,7 +1089,11 @@ impl Reader<'_> {
             true => lower.as_str(),
             false => &outside,
         };
-        let exclude = self.lexicon.exclude.is_match(judged);
+        // "Cancelled and Closed ones don't count": the states are left out by their conditions.
+        let exclude = match self.lexicon.exclude.find(judged) {
+            Some(m) if m.as_str().ends_with("count") => !conditions.iter().any(|c| c.operator == "ne"),
+            found => found.is_some(),
+        };
         let at = clause.start + trigger.map_or(0, |m| m.start());
         Some((at, Step::Filter { conditions, exclude }))
     }

@@ -467,9 +467,15 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                     && !is_row_noun(&lower)
                     && !is_row_noun(&singular(&lower))
             };
+            // A value of several words may begin or end with a short one ("On Hold").
+            let edge = |w: &str| {
+                let lower = w.to_ascii_lowercase();
+                w.chars().count() >= 2 && w.chars().all(char::is_alphabetic) && !COMMON.contains(&lower.as_str())
+            };
             for n in 1..=3 {
                 for run in tokens.windows(n) {
-                    if plain(run[0]) && plain(run[n - 1]) {
+                    let ends = if n == 1 { plain(run[0]) } else { edge(run[0]) && edge(run[n - 1]) };
+                    if ends && (plain(run[0]) || plain(run[n - 1])) {
                         words.push(run.join(" "));
                     }
                 }

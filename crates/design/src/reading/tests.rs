@@ -1442,3 +1442,47 @@ fn a_form_in_brackets_names_no_column_and_one_row_per_group_with_totals_removes_
     let r = read_instruction("a.csv を請求番号ごとに1行にしてから、取引先ごとに金額を合計して b.csv に");
     assert_eq!(ops(&r), ["dedupe", "aggregate"], "{:?}", r.steps);
 }
+
+/// Each filter's left-out flag and its conditions' operators and values.
+fn filters_read(r: &Reading) -> Vec<(bool, Vec<(&str, String)>)> {
+    r.steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { conditions, exclude } => Some((
+                *exclude,
+                conditions.iter().filter_map(|c| Some((c.operator, c.value.as_str()?.to_lowercase()))).collect(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn states_listed_beside_one_are_left_out_with_it_and_staying_out_leaves_out() {
+    let of = |text: &str| {
+        let r = read_instruction(text);
+        let mut values: Vec<String> = filters_read(&r)
+            .into_iter()
+            .flat_map(|(exclude, conditions)| {
+                conditions
+                    .into_iter()
+                    .map(move |(op, v)| format!("{}{v}", if (op == "ne") != exclude { "-" } else { "+" }))
+            })
+            .collect();
+        values.sort();
+        values
+    };
+    // In brackets, every item; written as cells are, the capitalised items around the state.
+    for text in [
+        "Copy po.csv to open.csv; everything else (closed, on hold, cancelled) stays out.",
+        "Copy po.csv to open.csv, leaving out Closed, On Hold and Cancelled.",
+        "Copy po.csv to open.csv; Closed, On Hold, Cancelled stay out.",
+    ] {
+        assert_eq!(of(text), ["-cancelled", "-closed", "-on hold"], "{text}");
+    }
+    // Said not to count, with the rows named after them: left out once, not twice.
+    assert_eq!(of("Copy po.csv to open.csv. Cancelled and Closed ones don't count."), ["-cancelled", "-closed"]);
+    // A boundary said not to count is no state left out.
+    let r = read_instruction("Keep the invoices over 1,000 from a.csv in b.csv; exactly 1,000 doesn't count.");
+    assert!(filters_read(&r).iter().all(|(exclude, _)| !exclude), "{:?}", r.steps);
+}

@@ -62,10 +62,10 @@ fn re(pattern: &str) -> Regex {
 
 pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|narrow|at or above|at or below|at least|at most)\b",
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|narrow|at or above|at or below|at least|at most)\b",
     ),
     exclude: re(
-        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|filter out|without|except|not counting)\b",
+        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|filter out|without|except|not counting)\b",
     ),
     aggregate: re(
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
