@@ -830,6 +830,7 @@ fn read_request(request: &DesignRequest) -> Result<(credentials::Redacted, Readi
     let instruction = understanding::with_answers(trimmed, &request.answers, asked_in);
     let redacted = redact_instruction(&instruction);
     let reading = read_instruction(&redacted.text);
+    tracing::debug!(steps = ?reading.steps, "the instruction as read");
     Ok((redacted, reading))
 }
 

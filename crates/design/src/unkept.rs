@@ -34,18 +34,26 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
 /// the plan does that way, as the text says it: rounding to the nearest instead would give a
 /// plausible wrong amount.
+/// Rounding said where no step rounds at all ("rounded half-up to whole seconds") is asked
+/// about too: the amounts would be written unrounded.
 pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     let lower = text.to_ascii_lowercase();
-    let words = &text[DIRECTED_ROUNDING.find(&lower)?.range()];
-    let wanted = crate::reading::rounding::Direction::said(words).block_value();
-    let kept = plan
+    let rounds: Vec<&Value> = plan
         .graph
         .iter()
         .filter(|node| node.block.as_deref() == Some("transforms.add_columns"))
         .filter_map(|node| node.inputs.get("columns")?.as_array())
         .flatten()
-        .any(|column| column.get("rounding").and_then(Value::as_str) == Some(wanted));
-    (!kept).then(|| words.to_owned())
+        .filter(|column| column.get("op").and_then(Value::as_str) == Some("round"))
+        .collect();
+    if let Some(said) = DIRECTED_ROUNDING.find(&lower) {
+        let words = &text[said.range()];
+        let wanted = crate::reading::rounding::Direction::said(words).block_value();
+        let kept = rounds.iter().any(|column| column.get("rounding").and_then(Value::as_str) == Some(wanted));
+        return (!kept).then(|| words.to_owned());
+    }
+    let said = ROUNDING.find(&lower).filter(|_| rounds.is_empty())?;
+    Some(text[said.range()].to_owned())
 }
 
 static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -53,6 +61,15 @@ static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:round(?:ed|ing)? (?:down|up)|truncat(?:e|ed|ing)|floor|ceiling)\b|切り捨て|切捨て|切り上げ|切上げ",
     )
     .expect("directed rounding")
+});
+
+/// Rounding of any way: "round the averages", "rounded half-up", 「四捨五入」 (not "round trip",
+/// "year-round").
+static ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:^|[^-\w])round(?:ed|ing)? (?:off|half|to|at|the|all|each|every|them|it|those|these)\b|四捨五入|丸め",
+    )
+    .expect("rounding")
 });
 
 /// Whether the plan only reads and shapes tables: nothing it does leaves the run (no file
@@ -143,6 +160,13 @@ mod tests {
         assert_eq!(unkept_rounding(text, &down), None);
         assert_eq!(unkept_rounding("Amounts rounded up to the cent", &down).as_deref(), Some("rounded up"));
         assert_eq!(unkept_rounding("rounded to 1 decimal, half up", &nearest), None);
+        // Rounding of any way where no step rounds.
+        let none = plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: a, order: asc}]}}\n");
+        let said = "the average duration, rounded half-up to whole seconds";
+        assert_eq!(unkept_rounding(said, &none).as_deref(), Some(" rounded half"));
+        assert_eq!(unkept_rounding(said, &nearest), None);
+        assert_eq!(unkept_rounding("平均は四捨五入して", &none).as_deref(), Some("四捨五入"));
+        assert_eq!(unkept_rounding("the year-round totals and a round trip", &none), None);
     }
 
     #[test]

@@ -31,7 +31,8 @@ use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
-    one_order_and_one_duplicate_check, one_row_per_group, rows_kept_before_totals, twice_is_the_duplicate_check,
+    one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, rows_kept_before_totals,
+    twice_is_the_duplicate_check,
 };
 pub(crate) use shaping::number;
 use words::{Lexicon, EN, JA};
@@ -612,7 +613,14 @@ impl Reader<'_> {
         }
         let steps = months_to_group_by(conditions_over_a_difference(steps));
         let steps = self.conditions_on_groups(steps);
-        let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps)), self.language);
+        // A count asked for in the sentence the grouping is said in.
+        let counted = |at: usize| {
+            let sentences = clauses::sentences(self.text);
+            let sentence = sentences.iter().find(|s| s.start <= at && at < s.start + s.text.len());
+            sentence.is_some_and(|s| repeats::COUNT_ASKED.is_match(&s.text.to_lowercase()))
+        };
+        let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps, counted)), self.language);
+        let steps = rounding_after_totals(steps);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::{conditions, is_date, same_noun, words, Condition, Language, Step};
+use super::{conditions, is_date, same_noun, words, Aggregation, Condition, Language, Step};
 
 /// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
 /// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
@@ -133,8 +133,9 @@ pub(super) fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Lang
 /// 「部門ごとにまとめて、件数と金額の合計を出して」, "totalled by department and category … the
 /// summed Amount, one row for each department/category combination": the groups said in one
 /// clause and what to total in the next (with no groups, or the same) are one grouping (the
-/// first totals nothing it names).
-pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+/// first totals nothing it names). A count the first says (`counted` at its place: "One row per
+/// month: month, number of failures, average duration") is kept beside the next's totals.
+pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize) -> bool) -> Vec<(usize, Step)> {
     let mut i = 0;
     while i + 1 < steps.len() {
         let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
@@ -149,8 +150,13 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> 
             _ => false,
         };
         if let (true, Some(j)) = (merges, next) {
-            let (_, Step::Aggregate { aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
+            let (_, Step::Aggregate { mut aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
+            let at = steps[i].0;
             if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
+                let count_kept = first.iter().any(|a| a.op == "count") && counted(at);
+                if count_kept && !aggregations.iter().any(|a| a.op == "count") {
+                    aggregations.insert(0, Aggregation { op: "count", field: None, name: None });
+                }
                 *first = aggregations;
             }
         }
@@ -225,6 +231,27 @@ pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usi
             _ => {}
         }
         i += 1;
+    }
+    steps
+}
+
+/// "give the average duration_sec …, rounded half-up to whole seconds. One row per month: …":
+/// rounding that names nothing, said before the grouping it follows in the text's steps, rounds
+/// that grouping's totals, after it.
+pub(super) fn rounding_after_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let targetless = |s: &Step| matches!(s, Step::Compute { operation, of, .. } if of.is_empty() && super::rounding::Direction::of_operation(operation).is_some());
+    let totals = |s: &Step| matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| matches!(a.op, "avg" | "sum")));
+    let Some(round) = steps.iter().position(|(_, s)| targetless(s)) else { return steps };
+    // A column computed in between (not a key of the grouping) is what would be rounded.
+    let keys = grouped_by(&steps);
+    let computes_between = |to: usize| {
+        steps[round + 1..to]
+            .iter()
+            .any(|(_, s)| matches!(s, Step::Compute { name, .. } if !keys.iter().any(|k| same_noun(k, name))))
+    };
+    if let Some(grouping) = steps.iter().position(|(_, s)| totals(s)).filter(|g| *g > round && !computes_between(*g)) {
+        let moved = steps.remove(round);
+        steps.insert(grouping, moved);
     }
     steps
 }

@@ -63,10 +63,11 @@ impl Direction {
     }
 }
 
-/// "round the averages to 2 decimals", "rounded down to the nearest cent", "truncate to whole dollars".
+/// "round the averages to 2 decimals", "rounded down to the nearest cent", "truncate to whole
+/// dollars", "rounded half-up to whole seconds".
 static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)?(?: (?P<way>down|up))? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen)))",
+        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)?(?: (?P<way>down|up))? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny|second|minute|hour|day|unit)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen|seconds?|minutes?|hours?|days?|units?)))",
     )
 });
 

@@ -296,6 +296,9 @@ fn english(clause: &str) -> Vec<(usize, Step)> {
 
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let found = EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower))?;
+    if written_as_a_value(clause, found.range()) {
+        return None;
+    }
     let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")
         || EN_DEDUPE_ALONE.is_match(lower);
     // "Some invoices were entered twice." tells what happened; it asks for nothing.
@@ -323,6 +326,18 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     by.dedup();
     let keep_last = EN_KEEP_LAST.is_match(lower);
     Some((found.start(), Step::Duplicates { by, remove, keep_last }))
+}
+
+/// "bugs whose Resolution is Fixed (not Won't Fix, Duplicate or anything else)": the word is
+/// written as a cell is, capitalised inside a sentence, in a list or after "is" or "not" — a
+/// value of the data, not an operation.
+fn written_as_a_value(clause: &str, range: std::ops::Range<usize>) -> bool {
+    let before = clause[..range.start].trim_end();
+    let capitalised = clause[range].starts_with(|c: char| c.is_ascii_uppercase());
+    let previous = before.rsplit(' ').next().unwrap_or_default().to_ascii_lowercase();
+    let listed = previous.ends_with(',') || ["is", "not", "or", "and", "as", "marked"].contains(&previous.as_str());
+    let bracketed = before.rfind('(').is_some_and(|open| !before[open..].contains(')'));
+    capitalised && !before.is_empty() && !before.ends_with(['.', ':', ';']) && (listed || bracketed)
 }
 
 fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {

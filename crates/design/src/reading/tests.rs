@@ -1486,3 +1486,29 @@ fn states_listed_beside_one_are_left_out_with_it_and_staying_out_leaves_out() {
     let r = read_instruction("Keep the invoices over 1,000 from a.csv in b.csv; exactly 1,000 doesn't count.");
     assert!(filters_read(&r).iter().all(|(exclude, _)| !exclude), "{:?}", r.steps);
 }
+
+#[test]
+fn a_value_named_like_an_operation_a_count_in_a_list_of_columns_and_rounding_of_the_totals_are_read() {
+    // "Duplicate" written as a cell is, in a list of values: no duplicate check.
+    let r = read_instruction(
+        "I need the average Hours Spent per Severity in bugs.csv, counting only bugs whose Resolution is Fixed (not Won't Fix, Duplicate or anything else). Save a.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "{:?}", r.steps);
+    // "just four columns, in this order: …".
+    let r = read_instruction(
+        "Make b.xlsx from sales.csv with just four columns, in this order: Region, Sales Rep, Customer, Amount.",
+    );
+    assert_eq!(r.columns, ["Region", "Sales Rep", "Customer", "Amount"], "{:?}", r.steps);
+    // A count said in the grouping's sentence stays beside the totals said after; rounding that
+    // names nothing rounds the totals, after them.
+    let r = read_instruction(
+        "Count only runs with status Failed from runs.csv, and give the average duration_sec, rounded half-up to whole seconds. One row per month: month, number of failures, average duration. Save as c.csv.",
+    );
+    let aggregate = r.steps.iter().position(|s| matches!(s, Step::Aggregate { .. })).expect("a grouping");
+    let Step::Aggregate { aggregations, .. } = &r.steps[aggregate] else { unreachable!() };
+    let ops: Vec<&str> = aggregations.iter().map(|a| a.op).collect();
+    assert_eq!(ops, ["count", "avg"], "{:?}", r.steps);
+    let round = r.steps.iter().position(|s| matches!(s, Step::Compute { operation: "round", .. })).expect("rounding");
+    assert!(round > aggregate, "{:?}", r.steps);
+    assert!(matches!(&r.steps[round], Step::Compute { value: Some(v), .. } if *v == 0.0), "{:?}", r.steps);
+}
