@@ -180,10 +180,30 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // "(1) add a Tax column, (2) …": the number of an item of a list.
             let item = before.ends_with('(') && after.starts_with(')')
                 || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
-            !example && !item && !COUNTS.is_match(after)
+            !example && !item && !COUNTS.is_match(after) && !restates_a_day(n.value, before, after, plan)
         })
         .map(|n| around(text, n.start, n.end))
         .collect()
+}
+
+/// 「12月1日〜12月14日（15日より前）」, "through the 14th (before the 15th)": a day said again as
+/// the bound of a date the plan compares with — the day before it, or the day itself.
+fn restates_a_day(day: f64, before: &str, after: &str, plan: &planwright_plan::Plan) -> bool {
+    let english = |s: &str| before.ends_with(s) && ["th", "st", "nd", "rd"].iter().any(|o| after.starts_with(o));
+    let day_before = ["日より前", "日未満", "日の前"].iter().any(|w| after.starts_with(w)) || english("before the");
+    let the_day = ["日まで", "日以前", "日の分まで"].iter().any(|w| after.starts_with(w))
+        || english("until the")
+        || english("through the");
+    let wanted = match (day_before, the_day) {
+        (true, _) => day - 1.0,
+        (_, true) => day,
+        _ => return false,
+    };
+    plan_values(plan).iter().filter_map(Value::as_str).any(|value| {
+        let date = value.get(..10).unwrap_or_default();
+        let days = date.get(8..).and_then(|d| d.parse::<f64>().ok());
+        date.as_bytes().get(4) == Some(&b'-') && days == Some(wanted)
+    })
 }
 
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.
@@ -456,6 +476,16 @@ pub(crate) mod tests {
         let plan = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: top5_customers.csv}}");
         let unused = unused_numbers("keep only the 5 customers with the highest total; save top5_customers.csv", &plan);
         assert_eq!(unused.len(), 1, "{unused:?}");
+    }
+
+    #[test]
+    fn a_day_said_again_as_a_date_bound_is_no_other_figure() {
+        let plan = plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: between, value: '2026-12-01', value2: '2026-12-14'}]}}",
+        );
+        assert!(unused_numbers("支払予定日が2026年12月1日〜12月14日（15日より前）のもの", &plan).is_empty());
+        assert!(unused_numbers("due Dec 1 2026 through the 14th (before the 15th)", &plan).is_empty());
+        assert_eq!(unused_numbers("2026年12月1日〜12月14日（16日より前）", &plan).len(), 1, "not the bound");
     }
 
     #[test]

@@ -1076,6 +1076,8 @@ impl Reader<'_> {
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
                 is_date(&c.value)
+                    // 「交通費精算.csv（7月分）を部署ごとに合計」: a month of the rows totalled.
+                    || c.operator == MONTH_OF_UNSAID_YEAR
                     // 「重要度「高」の不具合をモジュールごとに数えて」: a column and its value.
                     || c.operator == "eq" && c.field.as_deref().is_some_and(|f| f.split_whitespace().count() <= 2)
                     || c.field.is_none()

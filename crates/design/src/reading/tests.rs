@@ -1512,3 +1512,14 @@ fn a_value_named_like_an_operation_a_count_in_a_list_of_columns_and_rounding_of_
     assert!(round > aggregate, "{:?}", r.steps);
     assert!(matches!(&r.steps[round], Step::Compute { value: Some(v), .. } if *v == 0.0), "{:?}", r.steps);
 }
+
+#[test]
+fn a_month_said_of_the_rows_totalled_keeps_them() {
+    let r = read_instruction("交通費精算.csv（7月分）を部署ごとに合計して、多い順に上位3部署だけ a.csv で保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. }
+            if conditions.iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR && c.value == json!(7)))),
+        "{:?}",
+        r.steps
+    );
+}
