@@ -494,3 +494,22 @@ fn words_that_say_more_than_a_value_compare_with_the_value_and_words_no_row_hold
     );
     assert!(question.contains("Partially Paid") && question.contains("status"), "{question}");
 }
+
+#[test]
+fn a_column_named_by_the_files_own_name_is_that_column_and_one_column_without_duplicates_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("発注履歴.csv"),
+        "発注番号,発注日,発注先,発注金額\nP1,2026-06-30,甲商事,100\nP2,2026-07-02,乙工業,200\nP3,2026-08-15,甲商事,300\n\
+         P4,2026-09-30,乙工業,400\nP5,2026-10-01,丙物産,500\nP6,2026-09-01,甲商事,600\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "発注履歴.csv から、2026年7月〜9月に発注した取引先（ファイルでは「発注先」列）を重複なしで1列だけ 一覧.csv に出してください。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("一覧.csv")).unwrap();
+    let mut rows: Vec<&str> = written.lines().skip(1).collect();
+    rows.sort();
+    assert_eq!(rows, ["乙工業", "甲商事"], "{written}");
+}

@@ -128,6 +128,7 @@ pub fn bind_columns(
     files: &dyn InputFiles,
     value_words: &[String],
     mentioned: &[String],
+    aliases: &[(String, String)],
 ) -> Binding {
     let mut binding = Binding::default();
     for _ in 0..4 {
@@ -143,7 +144,8 @@ pub fn bind_columns(
                 Err(_) => break,
             }
         }
-        let changed = bind_named(&mut doc, &validation, &mut binding) | bind_open(&mut doc, &validation, &mut binding);
+        let changed =
+            bind_named(&mut doc, &validation, aliases, &mut binding) | bind_open(&mut doc, &validation, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
             Ok(bound) if changed => *plan = bound,
             _ => break,
@@ -505,7 +507,7 @@ fn is_generated_name(name: &str) -> bool {
 }
 
 /// Column names the checker found no column for.
-fn bind_named(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
+fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, String)], binding: &mut Binding) -> bool {
     let mut changed = false;
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
@@ -520,7 +522,12 @@ fn bind_named(doc: &mut Value, validation: &Validation, binding: &mut Binding) -
             None => raw.clone(),
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-        let chosen = choose(&wanted, columns);
+        // A word the text says is the file's column by another name is that column.
+        let aliased = aliases.iter().find(|(word, _)| fold(word) == fold(&wanted)).map(|(_, column)| column);
+        let chosen = match aliased {
+            Some(column) => choose(column, columns),
+            None => choose(&wanted, columns),
+        };
         binding.notes.push(match &chosen {
             Some(column) => DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() },
             None => DesignNote::ColumnAsked { wanted: wanted.clone() },

@@ -410,6 +410,7 @@ impl DesignEngine<'_> {
             files,
             &read.reading.value_words,
             &read.reading.mentioned_words,
+            &read.reading.column_aliases,
         );
         draft.notes.extend(binding.notes);
         let mut questions = binding.questions;

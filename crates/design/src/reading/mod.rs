@@ -9,6 +9,7 @@
 //! found in one form hold in the other. Credentials are replaced by `{{NAME}}` placeholders before
 //! the reader sees the text (`crate::credentials`).
 
+mod aliases;
 mod clauses;
 mod conditions;
 mod dates;
@@ -107,6 +108,9 @@ pub struct Reading {
     /// The words of every clause that does not write, that may be values in the data: one
     /// that is and that the plan uses nowhere is asked about (`binding::unused_values`).
     pub mentioned_words: Vec<String>,
+    /// Words the text says are a column of the file by another name (`aliases`): the word, the
+    /// column.
+    pub column_aliases: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -358,6 +362,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let clauses = clauses::split(&text, language, lexicon);
     let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, reading: Reading::empty(language) };
     reader.read();
+    reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading
 }
 
@@ -374,6 +379,7 @@ impl Reading {
             value_words: Vec::new(),
             renamed: Vec::new(),
             mentioned_words: Vec::new(),
+            column_aliases: Vec::new(),
         }
     }
 }
@@ -530,9 +536,25 @@ impl Reader<'_> {
             // an order said after it is a sort ("… and the total amount, biggest total first").
             if extracting || choosing_columns {
                 if choosing_columns {
-                    let shaped = shaping::of_clause(&clause.text, self.language);
-                    let sorts = shaped.into_iter().filter(|(_, s)| matches!(s, Step::Sort { by: Some(_), .. }));
-                    steps.extend(sorts.map(|(at, step)| (clause.start + at, step)));
+                    // 「取引先を重複なしで1列だけ」: the columns chosen, each combination once.
+                    let columns = chosen.as_ref().map(|(_, columns)| columns.clone()).unwrap_or_default();
+                    let shaped =
+                        shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
+                            Step::Sort { by: Some(_), .. } => Some((at, s)),
+                            Step::Duplicates { by, remove: true, keep_last } => {
+                                let by = if by.is_empty() { columns.clone() } else { by };
+                                Some((at, Step::Duplicates { by, remove: true, keep_last }))
+                            }
+                            _ => None,
+                        });
+                    steps.extend(shaped.map(|(at, step)| (clause.start + at, step)));
+                    // 「2026年7月〜9月に発注した取引先を…1列だけ」: the dates the rows are of.
+                    let dated = |c: &Condition| is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR;
+                    let filter = self.filter(clause, output_clause, documents).filter(
+                        |(_, s)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(dated)),
+                    );
+                    // Rows are kept before their duplicates go.
+                    steps.extend(filter.map(|(_, step)| (clause.start, step)));
                 }
                 continue;
             }
@@ -1213,7 +1235,8 @@ impl Reader<'_> {
             let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();
             return (items.len() >= 2).then(|| (quoted.range(), items));
         }
-        let list = captures.name("list").or(captures.name("list2")).or(captures.name("one"))?;
+        let one = captures.name("one").or(captures.name("one2"));
+        let list = captures.name("list").or(captures.name("list2")).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         let listed = match self.language {
@@ -1258,7 +1281,7 @@ impl Reader<'_> {
         while items.len() > 2 && !plain(&items[0]) {
             items.remove(0);
         }
-        let named = items.len() >= 2 || captures.name("one").is_some() && items.len() == 1;
+        let named = items.len() >= 2 || one.is_some() && items.len() == 1;
         // The list starts at its first column (the clause before it is not part of it).
         let start = items.first().and_then(|first| list.as_str().find(first.as_str())).map_or(0, |at| at);
         (named && items.iter().all(plain)).then(|| (list.start() + start..list.end(), items))
