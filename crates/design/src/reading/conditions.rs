@@ -441,7 +441,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if moved {
             continue;
         }
-        if !x.chars().any(|ch| ch.is_ascii_digit()) && !slots::is_row_noun(x) && conditions.is_empty() && !labels {
+        // "more than once" says how often, not a column to compare with.
+        let how_often = ["once", "twice", "thrice", "one", "two", "three"].contains(&x.to_ascii_lowercase().as_str());
+        if !x.chars().any(|ch| ch.is_ascii_digit())
+            && !slots::is_row_noun(x)
+            && conditions.is_empty()
+            && !labels
+            && !how_often
+        {
             conditions.push(over_column(x));
         }
     }

@@ -15,7 +15,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies))\b",
+        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies))\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -38,6 +38,10 @@ static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
+});
+/// "the same vendor + invoice number combination", "the same vendor/invoice pair".
+static EN_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bsame ([a-z0-9_][\w ]{0,30}?)\s*(?:\+|&|/)\s*([a-z0-9_][\w ]{0,30}?)\s+(?:combination|combo|pair)\b")
 });
 /// "any combination of vendor_id and amount".
 static EN_COMBINATION: LazyLock<Regex> = LazyLock::new(|| {
@@ -305,7 +309,10 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     if !remove && !EN_ASKS.is_match(lower) {
         return None;
     }
-    let mut by: Vec<String> = EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect();
+    let mut by: Vec<String> = match EN_SAME_PAIR.captures(lower) {
+        Some(pair) => [&pair[1], &pair[2]].into_iter().filter_map(en_column).collect(),
+        None => EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect(),
+    };
     // "every row whose bill_no appears more than once": the column that repeats.
     if let Some(key) = EN_REPEATING_KEY.captures(lower).and_then(|c| en_column(c["k"].trim())) {
         by.push(key);

@@ -1523,3 +1523,33 @@ fn a_month_said_of_the_rows_totalled_keeps_them() {
         r.steps
     );
 }
+
+#[test]
+fn rows_that_appear_more_than_once_are_the_duplicate_check_and_the_later_ones_dropped_are_its() {
+    let steps = |text: &str| read_instruction(text).steps;
+    // "more than once" says how often: no column "once" compared with.
+    for text in [
+        "List every row in a.csv whose bill_no appears more than once. Save as b.csv.",
+        "List every row in a.csv whose bill_no appears more than once. I need all the copies, including the first one, not just the extras. Save as b.csv.",
+    ] {
+        assert!(
+            matches!(&steps(text)[..], [Step::Duplicates { by, remove: false, .. }] if by == &["bill_no"]),
+            "{text}: {:?}",
+            steps(text)
+        );
+    }
+    let text = "Make a copy of a.csv with one row per vendor_id. Where an ID shows up more than once, keep the first row it appears on and drop the later ones. Save b.csv";
+    assert!(matches!(&steps(text)[..], [Step::Duplicates { remove: true, keep_last: false, .. }]), "{:?}", steps(text));
+    let text = "From a.csv, pull every payment where the same vendor + invoice number combination shows up on more than one row. Save b.csv";
+    assert!(
+        matches!(&steps(text)[..], [Step::Duplicates { by, remove: false, .. }] if by == &["vendor", "invoice number"]),
+        "{:?}",
+        steps(text)
+    );
+}
+
+#[test]
+fn columns_chosen_with_just_are_read() {
+    let r = read_instruction("I want one row per vendor ID from a.csv, with just the ID, the vendor name and the payment terms. Write it to b.csv.");
+    assert_eq!(r.columns, ["ID", "vendor name", "payment terms"], "{:?}", r.steps);
+}
