@@ -88,7 +88,15 @@ fn push(pieces: &mut Vec<Clause>, text: &str, start: usize, end: usize, sentence
 fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, text: &str) -> Vec<Clause> {
     let names_operation = |c: &Clause| {
         let lower = c.text.to_ascii_lowercase();
-        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower)
+        // 「差戻しと却下のやつは入れないで」: leaving rows out is an operation too.
+        // (Not an aside's: 「「未入金」のもの（「一部入金」は除く）」 is said of the next piece's rows.)
+        // Only with the values it leaves out said in it.
+        let leaves_out = language == Language::Ja
+            && lexicon.exclude.is_match(&super::PARENTHESES.replace_all(&lower, ""))
+            && super::conditions::japanese(&c.text)
+                .iter()
+                .any(|condition| condition.operator == "eq" && condition.value.as_str().is_some_and(|v| !v.is_empty()));
+        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out
     };
     let mut clauses: Vec<Clause> = Vec::new();
     match language {

@@ -1777,7 +1777,7 @@ fn is_date(value: &Value) -> bool {
 }
 
 /// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
-static PARENTHESES: LazyLock<regex::Regex> =
+pub(super) static PARENTHESES: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.

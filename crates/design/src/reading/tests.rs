@@ -1553,3 +1553,13 @@ fn columns_chosen_with_just_are_read() {
     let r = read_instruction("I want one row per vendor ID from a.csv, with just the ID, the vendor name and the payment terms. Write it to b.csv.");
     assert_eq!(r.columns, ["ID", "vendor name", "payment terms"], "{:?}", r.steps);
 }
+
+#[test]
+fn rows_left_out_in_a_clause_of_their_own_are_left_out() {
+    let r = read_instruction(
+        "経費精算.csv で部署ごとの経費合計出して、上位3部署だけちょうだい!! 差戻しと却下のやつは入れないで。列は部署と合計金額の2つ、多い順で → a.csv",
+    );
+    let left_out: Vec<Vec<(&str, String)>> =
+        filters_read(&r).into_iter().filter(|(exclude, _)| *exclude).map(|(_, c)| c).collect();
+    assert_eq!(left_out, [vec![("eq", "差戻し".to_owned()), ("eq", "却下".to_owned())]], "{:?}", r.steps);
+}
