@@ -284,6 +284,11 @@ fn english_month(clause: &str) -> Option<(Condition, std::ops::Range<usize>)> {
     if ["e.g.", "e.g", "eg", "like", "such as", "for example", "(", "as in"].iter().any(|w| before.ends_with(w)) {
         return None;
     }
+    // "(we're in November 2026 now, so October 2026)": the month it is now, which keeps no rows.
+    let now = ["we're in", "we are in", "it's", "it is", "today is", "currently", "as of", "it's now", "now in"];
+    if now.iter().any(|w| before.ends_with(w)) {
+        return None;
+    }
     let before = ["in", "during", "for", "of", "from", "on"].iter().fold(before.as_str(), |b, w| {
         b.strip_suffix(w).filter(|rest| rest.is_empty() || rest.ends_with(' ')).map_or(b, str::trim_end)
     });

@@ -657,10 +657,21 @@ impl Reader<'_> {
             }
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
+        // "only 4 columns, renamed: entry_id as Entry, posting_date as Date, …".
+        let pairs: Option<Vec<(String, String)>> = self
+            .reading
+            .columns
+            .iter()
+            .map(|c| c.split_once(" as ").map(|(from, to)| (from.trim().to_owned(), to.trim().to_owned())))
+            .collect();
+        if let Some((columns, renamed)) = pairs.filter(|p| !p.is_empty()).map(|p| p.into_iter().unzip()) {
+            self.reading.columns = columns;
+            self.reading.renamed = renamed;
+        }
         self.count_repeats();
         self.name_the_total_as_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
-        if renamed.len() == self.reading.columns.len() {
+        if renamed.len() == self.reading.columns.len() && self.reading.renamed.is_empty() {
             self.reading.renamed = renamed;
         }
         self.rename_one_by_one();
@@ -1256,11 +1267,14 @@ impl Reader<'_> {
                 let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
                     .iter()
                     .fold(item, |i, s| i.strip_suffix(s).unwrap_or(i));
-                item.trim_end_matches('の').trim().to_owned()
+                // A bullet of the next line ("debit as Amount\n- save as …") ends the item.
+                item.trim_end_matches('の').trim().trim_end_matches(['-', '*', '•']).trim().to_owned()
             })
             .filter(|item| !item.is_empty())
             .collect();
         let plain = |item: &String| {
+            // "posting_date as Date": the column, and its new name.
+            let item = item.split_once(" as ").map_or(item.as_str(), |(column, _)| column);
             let lower = item.to_ascii_lowercase();
             // 「…を抜き出して、資産番号・…」: a verb before the list is not a column.
             let verb = ["て", "して", "した", "し"].iter().any(|e| item.ends_with(e));

@@ -1563,3 +1563,25 @@ fn rows_left_out_in_a_clause_of_their_own_are_left_out() {
         filters_read(&r).into_iter().filter(|(exclude, _)| *exclude).map(|(_, c)| c).collect();
     assert_eq!(left_out, [vec![("eq", "差戻し".to_owned()), ("eq", "却下".to_owned())]], "{:?}", r.steps);
 }
+
+#[test]
+fn columns_chosen_with_their_new_names_and_the_month_it_is_now_are_read() {
+    let r = read_instruction(
+        "For the audit:\n- file: journal.csv\n- keep entries where debit is 5,000 or more\n- only 4 columns, renamed: entry_id as Entry, posting_date as Date, account_name as Account, debit as Amount\n- save as out.csv",
+    );
+    assert_eq!(r.columns, ["entry_id", "posting_date", "account_name", "debit"]);
+    assert_eq!(r.renamed, ["Entry", "Date", "Account", "Amount"]);
+    let r = read_instruction(
+        "The auditors asked for the manual entries we posted last October (we're in November 2026 now, so October 2026). From gl.csv take the rows with Source = Manual and Posting Date in October. Save to b.csv.",
+    );
+    let months: Vec<&Condition> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, .. } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .filter(|c| c.operator == "between" || c.operator == MONTH_OF_UNSAID_YEAR)
+        .collect();
+    assert!(!months.iter().any(|c| c.value == json!("2026-11-01")), "the month it is now keeps nothing: {months:?}");
+}
