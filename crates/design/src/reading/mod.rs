@@ -668,6 +668,7 @@ impl Reader<'_> {
             self.reading.columns = columns;
             self.reading.renamed = renamed;
         }
+        self.one_column_of_its_key();
         self.count_repeats();
         self.name_the_total_as_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -924,6 +925,33 @@ impl Reader<'_> {
             index += 1;
             index - 1 == kept || !joins.contains(&(index - 1))
         });
+    }
+
+    /// "give me each Cost Center code once, sorted A to Z, as a single column": the one column
+    /// is the key its duplicates are removed by, and an order that names no column sorts it.
+    fn one_column_of_its_key(&mut self) {
+        let one = crate::understanding::columns_said(self.text).is_some_and(|(_, n)| n == 1);
+        let keys: Vec<&Vec<String>> = self
+            .reading
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Duplicates { by, remove: true, .. } => Some(by),
+                _ => None,
+            })
+            .collect();
+        let [key] = keys.as_slice() else { return };
+        let [key] = key.as_slice() else { return };
+        if !one || !self.reading.columns.is_empty() {
+            return;
+        }
+        let key = key.clone();
+        for step in &mut self.reading.steps {
+            if let Step::Sort { by: by @ None, limit: None, .. } = step {
+                *by = Some(key.clone());
+            }
+        }
+        self.reading.columns = vec![key];
     }
 
     /// Two tables and rows of one that are not in the other (「社員番号が社員一覧.csvに存在しない

@@ -26,9 +26,11 @@ static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
 /// Deduplicating without the word "duplicate": "one row per invoice", "each customer only once".
 static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each)\b",
+        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each|each (?:[\w-]+ ){1,3}once)\b",
     )
 });
+/// "give me each Cost Center code once": the key said between.
+static EN_EACH_ONCE: LazyLock<Regex> = LazyLock::new(|| re(r"\beach ((?:[\w-]+ ){1,3})once\b"));
 static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?) (?:appears|occurs|shows up|is repeated|is used|comes up|repeats)\b",
@@ -313,6 +315,13 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         Some(pair) => [&pair[1], &pair[2]].into_iter().filter_map(en_column).collect(),
         None => EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect(),
     };
+    // ("each transaction only once": the rows, no key.)
+    let each_once = EN_EACH_ONCE
+        .captures(lower)
+        .map(|c| c[1].trim().trim_end_matches(" only").trim_end_matches(" just").to_owned());
+    if let Some(key) = each_once.and_then(|phrase| en_column(&phrase)) {
+        by.push(key);
+    }
     // "every row whose bill_no appears more than once": the column that repeats.
     if let Some(key) = EN_REPEATING_KEY.captures(lower).and_then(|c| en_column(c["k"].trim())) {
         by.push(key);

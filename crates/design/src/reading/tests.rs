@@ -1585,3 +1585,19 @@ fn columns_chosen_with_their_new_names_and_the_month_it_is_now_are_read() {
         .collect();
     assert!(!months.iter().any(|c| c.value == json!("2026-11-01")), "the month it is now keeps nothing: {months:?}");
 }
+
+#[test]
+fn each_key_once_as_a_single_column_is_that_column_without_duplicates() {
+    let r = read_instruction(
+        "Look at payroll.csv, Department = Engineering, and give me each Cost Center code once, sorted A to Z, as a single column in out.csv.",
+    );
+    assert_eq!(r.columns, ["cost center code"], "{:?}", r.steps);
+    assert!(r
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by == &["cost center code"])));
+    assert!(r
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Sort { by: Some(b), descending: false, .. } if b == "cost center code")));
+}
