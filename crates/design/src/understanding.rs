@@ -162,7 +162,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 .any(|w| before.ends_with(w))
                 || ["など", "等", "とか"].iter().any(|w| after.starts_with(w));
             let form = ["桁", "digit", "character", "文字", "leading"].iter().any(|w| after.starts_with(w))
-                || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w));
+                || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w))
+                // 「小数第2位を四捨五入」: the place rounded at (the plan keeps one decimal fewer).
+                || before.ends_with('第') && after.starts_with('位');
             if form {
                 return false;
             }
@@ -486,6 +488,7 @@ pub(crate) mod tests {
         assert!(unused_numbers("支払予定日が2026年12月1日〜12月14日（15日より前）のもの", &plan).is_empty());
         assert!(unused_numbers("due Dec 1 2026 through the 14th (before the 15th)", &plan).is_empty());
         assert_eq!(unused_numbers("2026年12月1日〜12月14日（16日より前）", &plan).len(), 1, "not the bound");
+        assert!(unused_numbers("平均は小数第2位を四捨五入して", &plan).is_empty(), "the place rounded at");
     }
 
     #[test]

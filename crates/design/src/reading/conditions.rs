@@ -1137,8 +1137,19 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             let inner = before.strip_suffix('」')?;
             inner.rfind('「').map(|open| inner[open + '「'.len_utf8()..].to_owned())
         });
+        // 「モジュールごとの平均実行時間」「取引先ごとに合計金額を」: the column named right after.
+        let after = (c.name("post").is_none() && !by.is_empty())
+            .then(|| {
+                let run: String = clause[c["op"].len() + c.name("op").expect("op").start()..]
+                    .chars()
+                    .take_while(|ch| matches!(ch, '\u{4e00}'..='\u{9fff}' | '\u{30a0}'..='\u{30ff}') && *ch != '・')
+                    .collect();
+                run
+            })
+            .filter(|run| run.chars().count() >= 2);
         let field = quoted
             .or_else(|| c.name("pre").and_then(|pre| japanese_noun_before(clause, pre.start())))
+            .or(after)
             .map(|noun| JA_BY.split(&noun).next().unwrap_or_default().to_owned())
             .filter(|noun| !noun.is_empty() && !by.contains(noun) && !JA_ROW_NOUNS.contains(&noun.as_str()))
             .filter(|_| op != "count");

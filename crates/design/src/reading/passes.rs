@@ -140,12 +140,17 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
     while i + 1 < steps.len() {
         let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
         let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
-            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) => {
+            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
                 let same_groups =
                     by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
+                // 「モジュールごとの平均実行時間…と成功件数を出して」: a count said after the totals
+                // of a grouping, with no groups of its own, is one of them.
+                let a_count_more = later_by.is_empty()
+                    && later.iter().all(|a| a.op == "count")
+                    && !aggregations.iter().any(|a| a.op == "count");
                 !by.is_empty()
                     && (later_by.is_empty() || same_groups)
-                    && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
+                    && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none()) || a_count_more)
             }
             _ => false,
         };
@@ -153,6 +158,12 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
             let (_, Step::Aggregate { mut aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
             let at = steps[i].0;
             if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
+                if first.iter().any(|a| a.field.is_some() || a.name.is_some()) {
+                    // The count said after joins the totals named.
+                    first.extend(aggregations);
+                    i += 1;
+                    continue;
+                }
                 let count_kept = first.iter().any(|a| a.op == "count") && counted(at);
                 if count_kept && !aggregations.iter().any(|a| a.op == "count") {
                     aggregations.insert(0, Aggregation { op: "count", field: None, name: None });

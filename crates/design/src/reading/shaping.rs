@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::slots::{self, english_phrase_after};
-use super::{Aggregation, Step};
+use super::{words, Aggregation, Step};
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("shaping pattern")
@@ -780,6 +780,10 @@ fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
 }
 
 fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
+    // 「列名は モジュール／平均実行時間秒／件数 で」: names listed, nothing computed.
+    if words::NAMES_COLUMNS.is_match(clause) {
+        return None;
+    }
     let name = |after: usize| {
         JA_NAMED
             .captures(&clause[after..])

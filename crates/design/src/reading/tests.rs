@@ -1601,3 +1601,24 @@ fn each_key_once_as_a_single_column_is_that_column_without_duplicates() {
         .iter()
         .any(|s| matches!(s, Step::Sort { by: Some(b), descending: false, .. } if b == "cost center code")));
 }
+
+#[test]
+fn a_total_named_after_its_word_and_a_count_said_after_it_are_one_grouping() {
+    let r = read_instruction(
+        "テスト実行結果.csv で、結果が「成功」の行だけを対象に、モジュールごとの平均実行時間（秒、小数第2位を四捨五入して小数第1位まで）と成功件数を出してください。列名は モジュール／平均実行時間秒／件数 でお願いします。→ a.xlsx",
+    );
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    let [Step::Aggregate { by, aggregations }] = groupings.as_slice() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["モジュール"]);
+    let totals: Vec<(&str, Option<&str>)> = aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect();
+    assert_eq!(totals, [("avg", Some("実行時間")), ("count", None)]);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "ratio", .. })), "names, not a ratio");
+    // 「金額合計・平均金額」: the next total is not the first's column.
+    let r = read_instruction("a.csv を勘定科目ごとに件数・金額合計・平均金額を出して b.csv に");
+    assert!(
+        r.steps.iter().all(|s| !matches!(s, Step::Aggregate { aggregations, .. }
+            if aggregations.iter().any(|a| a.field.as_deref().is_some_and(|f| f.contains('・'))))),
+        "{:?}",
+        r.steps
+    );
+}
