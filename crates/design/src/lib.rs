@@ -805,6 +805,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_order(text, &draft.plan))
         .chain(unkept::unkept_total(text, &draft.plan))
         .chain(unkept::unkept_rounding(text, &draft.plan))
+        .chain(unkept::unkept_period(text, &draft.plan))
         .next();
     let absent = draft.bound.absent_values.first().cloned();
     if let Some((value, column)) = absent {

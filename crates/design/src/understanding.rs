@@ -176,7 +176,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
             // checked on its own).
             let quarter = before.ends_with('q') || before.ends_with('第') && after.starts_with("四半期");
-            if quarter {
+            if quarter && compares_dates(plan) {
                 return false;
             }
             // "(1) add a Tax column, (2) …": the number of an item of a list.
@@ -186,6 +186,15 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         })
         .map(|n| around(text, n.start, n.end))
         .collect()
+}
+
+/// Whether a filter of the plan compares with a date (a quarter said is kept by one).
+pub(crate) fn compares_dates(plan: &planwright_plan::Plan) -> bool {
+    plan_values(plan).iter().filter_map(Value::as_str).any(|value| {
+        let date = value.get(..10).unwrap_or_default();
+        date.as_bytes().get(4) == Some(&b'-') && date.as_bytes().get(7) == Some(&b'-')
+            || value.starts_with("${vars.year}-")
+    })
 }
 
 /// 「12月1日〜12月14日（15日より前）」, "through the 14th (before the 15th)": a day said again as

@@ -56,6 +56,25 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
     Some(text[said.range()].to_owned())
 }
 
+/// A period said ("Q3", 「第3四半期」, 「上期」) that no filter of the plan keeps rows by, as the
+/// text says it: the plan would use every date's rows.
+/// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
+pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let files: Vec<std::ops::Range<usize>> =
+        crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
+    let lower = text.to_ascii_lowercase();
+    let said = PERIOD.find_iter(text).find(|m| {
+        let purpose = ["for the ", "for our ", "for my "].iter().any(|w| lower[..m.start()].ends_with(w));
+        !purpose && !files.iter().any(|f| f.contains(&m.start()))
+    })?;
+    (!crate::understanding::compares_dates(plan)).then(|| said.as_str().to_owned())
+}
+
+static PERIOD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期")
+        .expect("period")
+});
+
 static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"\b(?:round(?:ed|ing)? (?:down|up)|truncat(?:e|ed|ing)|floor|ceiling)\b|切り捨て|切捨て|切り上げ|切上げ",
@@ -167,6 +186,20 @@ mod tests {
         assert_eq!(unkept_rounding(said, &nearest), None);
         assert_eq!(unkept_rounding("平均は四捨五入して", &none).as_deref(), Some("四捨五入"));
         assert_eq!(unkept_rounding("the year-round totals and a round trip", &none), None);
+    }
+
+    #[test]
+    fn a_period_said_is_kept_only_by_a_plan_that_compares_dates() {
+        let none =
+            plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: a, order: desc}], limit: 3}}\n");
+        let dated = plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: between, value: '2026-07-01', value2: '2026-09-30'}]}}\n",
+        );
+        let text = "shukka.csv で、第3四半期（7/1〜9/30）の出荷数量が多い商品トップ3を出して";
+        assert_eq!(unkept_period(text, &none).as_deref(), Some("第3四半期"));
+        assert_eq!(unkept_period(text, &dated), None);
+        assert_eq!(unkept_period("Total ledger.xlsx by department for the Q3 pack", &none), None, "what it is for");
+        assert_eq!(unkept_period("予算実績_2026上期.csv に差額列を追加", &none), None, "a file's name");
     }
 
     #[test]

@@ -29,6 +29,13 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each|each (?:[\w-]+ ){1,3}once)\b",
     )
 });
+/// "the LAST row for that customer_id in the file", "the first line per invoice": one row per
+/// key, the one the words say by its place in the file ("the latest" goes by a date: not this).
+static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+    )
+});
 /// "give me each Cost Center code once": the key said between.
 static EN_EACH_ONCE: LazyLock<Regex> = LazyLock::new(|| re(r"\beach ((?:[\w-]+ ){1,3})once\b"));
 static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
@@ -301,6 +308,14 @@ fn english(clause: &str) -> Vec<(usize, Step)> {
 }
 
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
+    if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
+        let key = c["key"].trim_end_matches(" in").to_owned();
+        if let Some(key) = en_column(&key) {
+            let keep_last = &c["which"] == "last";
+            let at = c.get(0).expect("match").start();
+            return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));
+        }
+    }
     let found = EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower))?;
     if written_as_a_value(clause, found.range()) {
         return None;
@@ -363,7 +378,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         let before = lower[..m.start()].trim_end();
         let noun = m.as_str() == "order"
             && (before.ends_with("purchase")
-                || ["in that", "in this", "in the same", "in the given", "in the listed"]
+                || ["in that", "in this", "in the same", "in the given", "in the listed", "are in the", "is in the"]
                     .iter()
                     .any(|w| before.ends_with(w))
                 || ["line", "number", "no", "id", "date", "total"]

@@ -1622,3 +1622,18 @@ fn a_total_named_after_its_word_and_a_count_said_after_it_are_one_grouping() {
         r.steps
     );
 }
+
+#[test]
+fn the_last_row_for_each_key_in_the_file_is_kept_and_the_files_order_sorts_nothing() {
+    let r = read_instruction(
+        "addresses.csv gets a new row every time a customer moves, so some customer_ids are in there more than once. I only want the current address per customer, i.e. the LAST row for that customer_id in the file (rows are in the order the changes were made, so don't go by anything else). Save as current.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: true, keep_last: true }] if by == &["customer_id"]),
+        "{:?}",
+        r.steps
+    );
+    // "the latest" goes by a date: not read as the file's last row.
+    let r = read_instruction("Keep the latest row for each vendor from a.csv in b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { keep_last: true, .. })), "{:?}", r.steps);
+}
