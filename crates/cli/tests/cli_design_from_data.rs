@@ -351,9 +351,20 @@ fn a_plan_that_keeps_nothing_of_the_data_writes_other_columns_or_ignores_a_file_
     // The instruction counts the columns and the plan tried writes others: asked, saying so.
     let question = asked_what_to_do(
         dir.path(),
+        "Look at invoices.csv, customer = Summit, and give me those invoices as two columns in summit.csv",
+    );
+    assert!(question.contains("\"two columns\"") && question.contains("summit.csv"), "{question}");
+    // One column said with the key it is ("each invoice_no once"): that column is written.
+    design_and_run(
+        dir.path(),
         "Look at invoices.csv, customer = Summit, and give me each invoice_no once, sorted A to Z, as a single column in summit.csv",
     );
-    assert!(question.contains("\"a single column\"") && question.contains("summit.csv"), "{question}");
+    let written = std::fs::read_to_string(dir.path().join("summit.csv")).unwrap();
+    assert_eq!(
+        written.trim_start_matches('\u{feff}').lines().collect::<Vec<_>>(),
+        ["invoice_no", "INV-2"],
+        "{written}"
+    );
 
     // A file the instruction names that no step uses: the plan would ignore it.
     std::fs::write(dir.path().join("credit_notes.csv"), "credit_no,invoice_no,amount\nCN-1,INV-2,60.00\n").unwrap();
