@@ -678,6 +678,15 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
 
 /// The conditions, each once: 「2026年10月（10/1〜10/31）」 says one range twice.
 fn distinct(mut conditions: Vec<Condition>) -> Vec<Condition> {
+    // "in Q3 2026 (delivery_date Jul 1 - Sep 30)": a range said again of no column is the one said
+    // of a column.
+    let named = conditions.clone();
+    conditions.retain(|c| {
+        c.field.is_some()
+            || !named
+                .iter()
+                .any(|n| n.field.is_some() && n.operator == c.operator && n.value == c.value && n.value2 == c.value2)
+    });
     let mut seen: Vec<Condition> = Vec::new();
     conditions.retain(|c| {
         let new = !seen.contains(c);

@@ -657,17 +657,15 @@ impl Reader<'_> {
             }
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
-        // "only 4 columns, renamed: entry_id as Entry, posting_date as Date, …".
-        let pairs: Option<Vec<(String, String)>> = self
-            .reading
-            .columns
-            .iter()
-            .map(|c| c.split_once(" as ").map(|(from, to)| (from.trim().to_owned(), to.trim().to_owned())))
-            .collect();
-        if let Some((columns, renamed)) = pairs.filter(|p| !p.is_empty()).map(|p| p.into_iter().unzip()) {
-            self.reading.columns = columns;
-            self.reading.renamed = renamed;
+        // "only 4 columns, renamed: entry_id as Entry, posting_date as Date, …", "cols: po_number,
+        // delivery_date renamed to Due": each column with its new name, or its own.
+        let pairs: Vec<(String, Option<String>)> =
+            self.reading.columns.iter().map(|c| new_name(c).map_or((c.clone(), None), |(f, t)| (f, Some(t)))).collect();
+        if pairs.iter().any(|(_, to)| to.is_some()) {
+            self.reading.renamed = pairs.iter().map(|(from, to)| to.clone().unwrap_or_else(|| from.clone())).collect();
+            self.reading.columns = pairs.into_iter().map(|(from, _)| from).collect();
         }
+        self.one_row_per_key_over_a_sentence();
         self.one_column_of_its_key();
         self.count_repeats();
         self.name_the_total_as_chosen();
@@ -925,6 +923,25 @@ impl Reader<'_> {
             index += 1;
             index - 1 == kept || !joins.contains(&(index - 1))
         });
+    }
+
+    /// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: said over two clauses, the
+    /// first read as a grouping and the second as a filter of no condition, it is a removal of
+    /// duplicates that keeps each key's first (or last) row.
+    fn one_row_per_key_over_a_sentence(&mut self) {
+        if self.language != Language::Ja {
+            return;
+        }
+        let Some(Step::Duplicates { by, remove, keep_last }) = shaping::japanese_row_per_key(self.text) else {
+            return;
+        };
+        let grouping = self.reading.steps.iter().position(|s| {
+            matches!(s, Step::Aggregate { by: grouped, aggregations }
+                if grouped == &by && aggregations.iter().all(|a| a.field.is_none()))
+        });
+        let Some(grouping) = grouping else { return };
+        self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
+        self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
     }
 
     /// "give me each Cost Center code once, sorted A to Z, as a single column": the one column
@@ -1302,7 +1319,8 @@ impl Reader<'_> {
             .collect();
         let plain = |item: &String| {
             // "posting_date as Date": the column, and its new name.
-            let item = item.split_once(" as ").map_or(item.as_str(), |(column, _)| column);
+            let column = new_name(item).map(|(column, _)| column);
+            let item = column.as_deref().unwrap_or(item);
             let lower = item.to_ascii_lowercase();
             // 「…を抜き出して、資産番号・…」: a verb before the list is not a column.
             let verb = ["て", "して", "した", "し"].iter().any(|e| item.ends_with(e));
@@ -1819,6 +1837,15 @@ fn is_date(value: &Value) -> bool {
 }
 
 /// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
+/// "posting_date as Date", "delivery_date renamed to Due": a column and its new name.
+fn new_name(item: &str) -> Option<(String, String)> {
+    [" renamed to ", " renamed as ", " as "]
+        .iter()
+        .find_map(|w| item.split_once(w))
+        .map(|(from, to)| (from.trim().to_owned(), to.trim().to_owned()))
+        .filter(|(from, to)| !from.is_empty() && !to.is_empty())
+}
+
 pub(super) static PARENTHESES: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
 

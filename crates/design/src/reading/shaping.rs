@@ -662,6 +662,22 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
     steps
 }
 
+/// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: one row per key, the first
+/// (or the last) of the file.
+static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?行(?:だけ|のみ)?を?残",
+    )
+});
+
+/// The removal of duplicates a sentence says over its clauses (「取引先コードごとに、…最初に出てくる
+/// 行だけを残して」), if any.
+pub(super) fn japanese_row_per_key(text: &str) -> Option<Step> {
+    let c = JA_ROW_PER_KEY.captures(text)?;
+    let keep_last = matches!(&c["which"], "最後" | "一番下" | "末尾");
+    Some(Step::Duplicates { by: vec![c["key"].to_owned()], remove: true, keep_last })
+}
+
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
     // 「取引先と請求書番号の組み合わせが同じ行が2行以上」: a pair the same across rows; 「請求額と
     // 支払額が一致する行」 compares two columns of one row and is no duplicate.

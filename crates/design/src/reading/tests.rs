@@ -1637,3 +1637,23 @@ fn the_last_row_for_each_key_in_the_file_is_kept_and_the_files_order_sorts_nothi
     let r = read_instruction("Keep the latest row for each vendor from a.csv in b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { keep_last: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_first_row_of_each_key_said_over_two_clauses_and_columns_renamed_in_a_list_are_read() {
+    let r = read_instruction(
+        "取引先マスタ.csv ですが、同じ取引先コードが何行か重複しています。取引先コードごとに、ファイルの中で最初に出てくる行だけを残して、2回目以降の行は削除してください。a.csv として保存してください。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: true, keep_last: false }] if by == &["取引先コード"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "po.csv -> POs due in Q3 2026 (delivery_date Jul 1 - Sep 30, both ends in) with a po_total of 2,000 or more. cols: po_number, supplier, delivery_date renamed to Due, po_total renamed to Amount. -> b.csv",
+    );
+    assert_eq!(r.columns, ["po_number", "supplier", "delivery_date", "po_total"]);
+    assert_eq!(r.renamed, ["po_number", "supplier", "Due", "Amount"]);
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    let ranges = conditions.iter().filter(|c| c.operator == "between").count();
+    assert_eq!(ranges, 1, "the quarter and its days are one range: {conditions:?}");
+}

@@ -332,7 +332,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// "… isn't Rejected. just A, B, C -> x.csv").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?columns?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
