@@ -143,6 +143,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     let files: Vec<std::ops::Range<usize>> =
         crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
     said.retain(|n| !files.iter().any(|f| f.contains(&n.start)));
+    // "Today's Oct 14, 2026": the day it is, which the months said are counted from.
+    let today = crate::reading::relative::stated_today(text);
+    said.retain(|n| !today.as_ref().is_some_and(|t| t.contains(&n.start)));
     said.into_iter()
         // One is a manner, not an amount: "one row per invoice", 「1伝票1行」.
         .filter(|n| {

@@ -56,10 +56,16 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
     Some(text[said.range()].to_owned())
 }
 
-/// A period said ("Q3", 「第3四半期」, 「上期」) that no filter of the plan keeps rows by, as the
-/// text says it: the plan would use every date's rows.
+/// A period said ("Q3", "last month", 「第3四半期」, 「先月」) that no filter of the plan keeps rows
+/// by, as the text says it: the plan would use every date's rows.
 /// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
 pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    // Said of a table's rows ("download this month's statement" keeps no rows of one).
+    let reads_a_table =
+        plan.graph.iter().any(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")));
+    if !reads_a_table {
+        return None;
+    }
     let files: Vec<std::ops::Range<usize>> =
         crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
     let lower = text.to_ascii_lowercase();
@@ -71,7 +77,7 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String>
 }
 
 static PERIOD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期")
+    Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|\b(?:last|previous|this|current) (?:month|quarter|year)\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期|先月|前月|今月|当月|昨年|前年|今年")
         .expect("period")
 });
 
@@ -190,8 +196,9 @@ mod tests {
 
     #[test]
     fn a_period_said_is_kept_only_by_a_plan_that_compares_dates() {
-        let none =
-            plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: a, order: desc}], limit: 3}}\n");
+        let none = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [{column: a, order: desc}], limit: 3}}\n",
+        );
         let dated = plan(
             "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: between, value: '2026-07-01', value2: '2026-09-30'}]}}\n",
         );
@@ -200,6 +207,8 @@ mod tests {
         assert_eq!(unkept_period(text, &dated), None);
         assert_eq!(unkept_period("Total ledger.xlsx by department for the Q3 pack", &none), None, "what it is for");
         assert_eq!(unkept_period("予算実績_2026上期.csv に差額列を追加", &none), None, "a file's name");
+        assert_eq!(unkept_period("a.csv から先月の返金を抜き出して", &none).as_deref(), Some("先月"));
+        assert_eq!(unkept_period("keep last month's refunds", &dated), None);
     }
 
     #[test]

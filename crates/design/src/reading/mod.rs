@@ -15,6 +15,7 @@ mod conditions;
 mod dates;
 mod labels;
 mod passes;
+pub(crate) mod relative;
 mod repeats;
 pub mod rounding;
 mod shaping;
@@ -353,7 +354,7 @@ static LIST_ITEM: LazyLock<regex::Regex> =
 /// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
 /// it cannot read is simply not in the result.
 pub fn read_instruction(instruction: &str) -> Reading {
-    let text = normalise(instruction);
+    let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
     let lexicon: &Lexicon = match language {
         Language::En => &EN,

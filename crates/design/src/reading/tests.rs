@@ -1657,3 +1657,13 @@ fn the_first_row_of_each_key_said_over_two_clauses_and_columns_renamed_in_a_list
     let ranges = conditions.iter().filter(|c| c.operator == "between").count();
     assert_eq!(ranges, 1, "the quarter and its days are one range: {conditions:?}");
 }
+#[test]
+fn scratch_debug() {
+    let t = "今日は2026/10/14です。refunds_log.csv から先月の返金を refund_date で抜き出して r.csv に保存";
+    let text = crate::reading::relative::months_written_out(&crate::reading::normalise(t));
+    println!("{text}");
+    for c in crate::reading::clauses::split(&text, Language::Ja, &crate::reading::words::JA) {
+        println!("  clause {:?}", c.text);
+    }
+    println!("{:?}", read_instruction(t));
+}

@@ -1,0 +1,97 @@
+//! Months said relative to a day the instruction states: "Today's Oct 14, 2026 … last month's
+//! refunds", 「今日 2026/11/05 … 先月分の経費」. The text is read with the month written out
+//! ("September 2026", 「2026年10月」); with no day stated, "last month" is left as said (and
+//! asked about, never guessed from the clock).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// "today is Oct 14, 2026", "Today's 2026-10-14", "(today: 14 October 2026)".
+static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\btoday(?:'s| is|:)\s+(?:the\s+)?(?:(?P<m>[a-z]{3,9})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3,9}),?\s+(?P<y2>\d{4})|(?P<y3>\d{4})[-/](?P<m3>\d{1,2})[-/]\d{1,2})",
+    )
+    .expect("today")
+});
+/// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」.
+static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*\d{1,2}\s*日?")
+        .expect("today")
+});
+static EN_LAST_MONTH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:last|previous|the previous|the past) month(?:'s)?\b").expect("last month"));
+static JA_LAST_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"先月|前月").expect("last month"));
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The year and month of the day the text says it is, if it says one.
+fn today(text: &str) -> Option<(i32, u32)> {
+    let month_named = |name: &str| {
+        let name = name.to_ascii_lowercase();
+        MONTHS.iter().position(|m| name.len() >= 3 && m.starts_with(&name)).map(|i| i as u32 + 1)
+    };
+    if let Some(c) = EN_TODAY.captures(text) {
+        let (year, month) = match (c.name("y"), c.name("y2"), c.name("y3")) {
+            (Some(y), _, _) => (y.as_str(), month_named(&c["m"])?),
+            (_, Some(y), _) => (y.as_str(), month_named(&c["m2"])?),
+            (_, _, Some(y)) => (y.as_str(), c["m3"].parse().ok()?),
+            _ => return None,
+        };
+        let year: i32 = year.parse().ok()?;
+        return (1..=12).contains(&month).then_some((year, month));
+    }
+    let c = JA_TODAY.captures(text)?;
+    let (year, month): (i32, u32) = (c["y"].parse().ok()?, c["m"].parse().ok()?);
+    (1..=12).contains(&month).then_some((year, month))
+}
+
+/// Where the text states the day it is ("Today's Oct 14, 2026"): its figures are no amounts.
+pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
+    EN_TODAY.find(text).or_else(|| JA_TODAY.find(text)).map(|m| m.range())
+}
+
+/// `text` with "last month" (「先月」) written as the month before the day it states, and the
+/// day itself said as "today" (it keeps no rows).
+pub fn months_written_out(text: &str) -> String {
+    let Some((year, month)) = today(text) else { return text.to_owned() };
+    let (year, month) = if month == 1 { (year - 1, 12) } else { (year, month - 1) };
+    let english = format!("{} {year}", MONTHS[month as usize - 1]);
+    let japanese = format!("{year}年{month}月");
+    let text = EN_TODAY.replace_all(text, "today");
+    let text = JA_TODAY.replace_all(&text, "今日");
+    let text = EN_LAST_MONTH.replace_all(&text, english.as_str());
+    JA_LAST_MONTH.replace_all(&text, japanese.as_str()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_month_is_the_month_before_the_day_the_text_states() {
+        assert_eq!(
+            months_written_out("Today's Oct 14, 2026. Pull last month's refunds"),
+            "today. Pull september 2026 refunds"
+        );
+        assert_eq!(
+            months_written_out("今日 2026/11/05 なんだけど、先月分の経費"),
+            "今日なんだけど、2026年10月分の経費"
+        );
+        assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; december 2026");
+        assert_eq!(months_written_out("Pull last month's refunds"), "Pull last month's refunds", "no day stated");
+    }
+}
