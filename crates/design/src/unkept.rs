@@ -57,7 +57,8 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
 }
 
 /// A period said ("Q3", "last month", 「第3四半期」, 「先月」) that no filter of the plan keeps rows
-/// by, as the text says it: the plan would use every date's rows.
+/// by, as the text says it: the plan would use every date's rows. ("This month", 「今月の支払データ」,
+/// mostly says which file, not which rows.)
 /// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
 pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     // Said of a table's rows ("download this month's statement" keeps no rows of one).
@@ -77,7 +78,7 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String>
 }
 
 static PERIOD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|\b(?:last|previous|this|current) (?:month|quarter|year)\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期|先月|前月|今月|当月|昨年|前年|今年")
+    Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|\b(?:last|previous) (?:month|quarter|year)\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期|先月|前月|昨年|前年")
         .expect("period")
 });
 
@@ -209,6 +210,7 @@ mod tests {
         assert_eq!(unkept_period("予算実績_2026上期.csv に差額列を追加", &none), None, "a file's name");
         assert_eq!(unkept_period("a.csv から先月の返金を抜き出して", &none).as_deref(), Some("先月"));
         assert_eq!(unkept_period("keep last month's refunds", &dated), None);
+        assert_eq!(unkept_period("今月の支払データ 支払.csv のうち50万円以上", &none), None, "which file");
     }
 
     #[test]
