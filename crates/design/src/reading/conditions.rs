@@ -76,7 +76,7 @@ static EN_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed)\b",
+        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed)\b",
     )
 });
 static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
@@ -574,7 +574,7 @@ static EN_LIST_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\s*,\s*(?:
 /// ones don't count".
 static EN_NOT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:(?:ones|rows|lines|[a-z]+s)\s+)?(?:don'?t|do not|doesn'?t|does not) count\b|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
+        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:(?:ones|rows|lines|[a-z]+s)\s+)?(?:don'?t|do not|doesn'?t|does not)(?: count\b|\s*[).;]|$)|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
     )
 });
 

@@ -1563,7 +1563,13 @@ impl Reader<'_> {
         }
         for clause in self.clauses {
             let lower = clause.text.to_ascii_lowercase();
-            let writes = self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower);
+            // 「2つのファイルを1つにまとめて」: tables put together, no report written.
+            let combines =
+                ["1つにまとめ", "ひとつにまとめ", "一つにまとめ", "縦にまとめ"].iter().any(|w| lower.contains(w))
+                    && !lower.contains("レポート")
+                    && !lower.contains("報告");
+            let writes =
+                !combines && (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower));
             if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {
                 // 「x.xlsx の「4月」シートから…合計してCSVで保存」: a file named before the words that
                 // write is read (its extension says no format); one named after them is written.
@@ -1785,7 +1791,9 @@ impl Reader<'_> {
                 // 「stock_check.csv へお願いします」「summary.csv に。」「budget_actual.md にレポートを」.
                 // 「売掛金残高.csv に、…から…を追加」 is the file added to: only a sentence's end counts.
                 let rest = self.text.get(clause.start + clause.text.len()..).unwrap_or_default().trim_start();
-                let ends_sentence = after.is_empty() && (rest.is_empty() || rest.starts_with(['。', '.', '!', '?']));
+                // (「…zensha.csv で！」 at the end: the clause may keep its own full stop.)
+                let after_ends = after.trim_start_matches(['。', '.', '!', '?']).trim().is_empty();
+                let ends_sentence = after_ends && (rest.is_empty() || rest.starts_with(['。', '.', '!', '?']));
                 let asked_for = matches!(particle, "に" | "で" | "へ")
                     && (after.starts_with("お願い") || ends_sentence || after.starts_with(['レ', '報']));
                 made_into

@@ -1657,13 +1657,26 @@ fn the_first_row_of_each_key_said_over_two_clauses_and_columns_renamed_in_a_list
     let ranges = conditions.iter().filter(|c| c.operator == "between").count();
     assert_eq!(ranges, 1, "the quarter and its days are one range: {conditions:?}");
 }
+
 #[test]
-fn scratch_debug() {
-    let t = "今日は2026/10/14です。refunds_log.csv から先月の返金を refund_date で抜き出して r.csv に保存";
-    let text = crate::reading::relative::months_written_out(&crate::reading::normalise(t));
-    println!("{text}");
-    for c in crate::reading::clauses::split(&text, Language::Ja, &crate::reading::words::JA) {
-        println!("  clause {:?}", c.text);
-    }
-    println!("{:?}", read_instruction(t));
+fn a_file_said_last_with_its_particle_is_written_and_two_files_put_together_write_no_report() {
+    let r = read_instruction(
+        "東京と大阪の売上ファイル（uriage_tokyo.csv と uriage_osaka.csv、列は同じ）を1つにまとめて、11月分だけにしてもらえる？ 並びは日付順で。uriage_zensha.csv で！",
+    );
+    let sources: Vec<Option<&str>> = r.sources.iter().map(|s| s.path.as_deref()).collect();
+    assert_eq!(sources, [Some("uriage_tokyo.csv"), Some("uriage_osaka.csv")]);
+    let outputs: Vec<Option<&str>> = r.outputs.iter().map(|o| o.path.as_deref()).collect();
+    assert_eq!(outputs, [Some("uriage_zensha.csv")]);
+}
+
+#[test]
+fn states_said_not_to_in_brackets_are_left_out_and_new_states_are_read() {
+    let r = read_instruction("Count the failed runs per month from runs.csv. Only rows with result Failed count (Passed and Skipped don't). Save b.csv");
+    let values: Vec<(&str, String)> = filters_read(&r).into_iter().flat_map(|(_, c)| c).collect();
+    assert!(
+        values.contains(&("ne", "passed".to_owned())) && values.contains(&("ne", "skipped".to_owned())),
+        "{values:?}"
+    );
+    let r = read_instruction("Stack a.csv and b.csv into one file. Drop the Skipped results and save it as c.csv.");
+    assert_eq!(filters_read(&r), [(true, vec![("eq", "skipped".to_owned())])], "{:?}", r.steps);
 }
