@@ -490,11 +490,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         let word = m.as_str();
-        // "submitted twice" says how often, not which status; "we paid" is a verb.
+        // "submitted twice" says how often, not which status; "we paid", "whether it passed" are
+        // verbs.
         let after = clause[m.end()..].trim_start().to_ascii_lowercase();
         let before = clause[..m.start()].trim_end().to_ascii_lowercase();
         let how_often = ["twice", "more than once", "again", "two times"].iter().any(|w| after.contains(w));
-        let verb = ["we", "i", "they", "you", "he", "she", "who", "was", "were", "been", "had", "have"]
+        let verb = ["we", "i", "they", "you", "he", "she", "it", "who", "was", "were", "been", "had", "have"]
             .iter()
             .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
         // "what the customer actually paid": the verb of a relative clause; "1. Open x.csv" at

@@ -401,7 +401,12 @@ impl Reader<'_> {
         let urls = slots::urls(self.text);
         let api = self.lexicon.api.is_match(&lower_text)
             || urls.iter().any(|(u, _)| u.contains("/api") || u.contains("://api."));
-        let web = !api && (self.lexicon.browser.is_match(&lower_text) || !urls.is_empty());
+        // "sort by test_id and then browser", "totals per site": a column so named, no web page.
+        let browser_word = self.lexicon.browser.find_iter(&lower_text).any(|m| {
+            let previous = lower_text[..m.start()].split_whitespace().next_back().unwrap_or_default();
+            !["by", "per", "then", "each"].contains(&previous)
+        });
+        let web = !api && (browser_word || !urls.is_empty());
         let chosen = self.chosen_columns();
         let label = labels::read(self.text, self.language);
         // The words of a label column say its cases, not filters of their own: its clauses are

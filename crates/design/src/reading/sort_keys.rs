@@ -27,11 +27,11 @@ pub struct FurtherKey {
     pub within: Option<String>,
 }
 
-/// "then by", "and then by", "and by", "within each region, by", "where two invoices share a
+/// "then by", "and then by", "and then", "and by", "within each region, by", "where two invoices share a
 /// date, by", "ties broken by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and )?then by|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|ties? (?:broken )?by)\s+",
+        r"\b(?:(?:and )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|ties? (?:broken )?by)\s+",
     )
 });
 /// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.

@@ -1679,4 +1679,20 @@ fn states_said_not_to_in_brackets_are_left_out_and_new_states_are_read() {
     );
     let r = read_instruction("Stack a.csv and b.csv into one file. Drop the Skipped results and save it as c.csv.");
     assert_eq!(filters_read(&r), [(true, vec![("eq", "skipped".to_owned())])], "{:?}", r.steps);
+    // "whether it passed": a verb, no state kept.
+    let r = read_instruction("On https://shop.example.com check out one product. Just tell me whether it passed.");
+    assert!(filters_read(&r).is_empty(), "{:?}", r.steps);
+}
+
+#[test]
+fn a_column_named_like_a_web_word_is_a_sort_key_not_a_page() {
+    let r = read_instruction(
+        "Can you stack results_chrome.csv and results_firefox.csv into one file? Drop the Skipped results, sort by test_id and then browser, and save it as all.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), then, .. } if b == "test_id" && then == &[("browser".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
 }
