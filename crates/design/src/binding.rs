@@ -256,11 +256,7 @@ fn settle_values(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding)
                 continue;
             }
             let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
-            let column = match single_var(field) {
-                Some(var) => vars.get(&var).and_then(Value::as_str).map(str::to_owned),
-                None => Some(field.to_owned()),
-            };
-            let Some(column) = column else { continue };
+            let Some(column) = column_named(field, &vars) else { continue };
             let Some(Some(values)) = known.get(&column) else { continue };
             let Some(said) = condition.get("value").and_then(Value::as_str).map(str::to_owned) else { continue };
             let holds = |text: &str| values.iter().any(|v| fold(v) == fold(text));
@@ -327,11 +323,7 @@ fn tested_columns(plan: &Plan) -> Vec<String> {
                 continue;
             }
             let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
-            let field = match single_var(field) {
-                Some(var) => plan.vars.get(&var).and_then(Value::as_str).map(str::to_owned),
-                None => Some(field.to_owned()),
-            };
-            columns.extend(field);
+            columns.extend(column_named(field, &plan.vars));
         }
     }
     columns
@@ -701,6 +693,14 @@ fn fold(text: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w, |(_, long)| long))
         .collect()
+}
+
+/// The column a condition's field names: written out, or given by a var's value.
+fn column_named(field: &str, vars: &IndexMap<String, Value>) -> Option<String> {
+    match single_var(field) {
+        Some(var) => vars.get(&var).and_then(Value::as_str).map(str::to_owned),
+        None => Some(field.to_owned()),
+    }
 }
 
 /// `x` when `text` is exactly `${vars.x}`.

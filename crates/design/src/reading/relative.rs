@@ -7,6 +7,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::conditions::month_name;
+use super::dates::month_number;
+
 /// "today is Oct 14, 2026", "Today's 2026-10-14", "(today: 14 October 2026)".
 static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -22,32 +25,12 @@ static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
 static EN_LAST_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:last|previous|the previous|the past) month(?:'s)?\b").expect("last month"));
 static JA_LAST_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"先月|前月").expect("last month"));
-
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// The year and month of the day the text says it is, if it says one.
 fn today(text: &str) -> Option<(i32, u32)> {
-    let month_named = |name: &str| {
-        let name = name.to_ascii_lowercase();
-        MONTHS.iter().position(|m| name.len() >= 3 && m.starts_with(&name)).map(|i| i as u32 + 1)
-    };
     if let Some(c) = EN_TODAY.captures(text) {
         let (year, month) = match (c.name("y"), c.name("y2"), c.name("y3")) {
-            (Some(y), _, _) => (y.as_str(), month_named(&c["m"])?),
-            (_, Some(y), _) => (y.as_str(), month_named(&c["m2"])?),
+            (Some(y), _, _) => (y.as_str(), month_number(&c["m"])?),
+            (_, Some(y), _) => (y.as_str(), month_number(&c["m2"])?),
             (_, _, Some(y)) => (y.as_str(), c["m3"].parse().ok()?),
             _ => return None,
         };
@@ -69,7 +52,7 @@ pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
 pub fn months_written_out(text: &str) -> String {
     let Some((year, month)) = today(text) else { return text.to_owned() };
     let (year, month) = if month == 1 { (year - 1, 12) } else { (year, month - 1) };
-    let english = format!("{} {year}", MONTHS[month as usize - 1]);
+    let english = format!("{} {year}", month_name(month));
     let japanese = format!("{year}年{month}月");
     let text = EN_TODAY.replace_all(text, "today");
     let text = JA_TODAY.replace_all(&text, "今日");
@@ -85,13 +68,13 @@ mod tests {
     fn last_month_is_the_month_before_the_day_the_text_states() {
         assert_eq!(
             months_written_out("Today's Oct 14, 2026. Pull last month's refunds"),
-            "today. Pull september 2026 refunds"
+            "today. Pull September 2026 refunds"
         );
         assert_eq!(
             months_written_out("今日 2026/11/05 なんだけど、先月分の経費"),
             "今日なんだけど、2026年10月分の経費"
         );
-        assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; december 2026");
+        assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; December 2026");
         assert_eq!(months_written_out("Pull last month's refunds"), "Pull last month's refunds", "no day stated");
     }
 }

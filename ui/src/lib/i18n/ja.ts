@@ -482,6 +482,7 @@ export const ja: Record<MessageKey, string> = {
   'design.said.column_bound': '「{wanted}」はデータの列「{column}」です。',
   'design.said.column_asked': '「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。',
   'design.said.value_condition': '「{word}」はデータの列「{column}」の値なので、その行だけを残します。',
+  'design.said.value_of_data': '「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。',
   'design.said.var_bound': '{var} はデータの列「{column}」です。',
   'design.said.assumed_columns_asked': 'データが作業フォルダーにまだないため、列（{columns}）は推測せずに確認します。',
   'design.said.year_settled': '{month}月は{year}年{month}月です（データにある{month}月はこの年だけです）。',
