@@ -59,11 +59,19 @@ export const test = base.extend<{ plans: Record<string, string>; serveEnv: Recor
   },
 });
 
-/** Replaces the editor's text, inserted as one input (typing key by key would auto-indent). */
+/**
+ * Replaces the editor's text, inserted as one input (typing key by key would auto-indent). On a
+ * loaded machine the select-all can land before the editor has the focus and delete one character
+ * only: the text is emptied until it is empty, then the new text goes in.
+ */
 export async function typePlan(page: Page, text: string) {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
+  const content = page.locator('.cm-content');
+  await content.click();
+  await expect(async () => {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    expect((await content.innerText()).trim()).toBe('');
+  }).toPass();
   await page.keyboard.insertText(text);
 }
 
