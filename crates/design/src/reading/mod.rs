@@ -663,14 +663,7 @@ impl Reader<'_> {
             }
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
-        // "only 4 columns, renamed: entry_id as Entry, posting_date as Date, …", "cols: po_number,
-        // delivery_date renamed to Due": each column with its new name, or its own.
-        let pairs: Vec<(String, Option<String>)> =
-            self.reading.columns.iter().map(|c| new_name(c).map_or((c.clone(), None), |(f, t)| (f, Some(t)))).collect();
-        if pairs.iter().any(|(_, to)| to.is_some()) {
-            self.reading.renamed = pairs.iter().map(|(from, to)| to.clone().unwrap_or_else(|| from.clone())).collect();
-            self.reading.columns = pairs.into_iter().map(|(from, _)| from).collect();
-        }
+        self.columns_with_their_new_names();
         self.one_row_per_key_over_a_sentence();
         self.one_column_of_its_key();
         self.count_repeats();
@@ -929,6 +922,17 @@ impl Reader<'_> {
             index += 1;
             index - 1 == kept || !joins.contains(&(index - 1))
         });
+    }
+
+    /// "only 4 columns, renamed: entry_id as Entry, posting_date as Date, …", "cols: po_number,
+    /// delivery_date renamed to Due": each column chosen with its new name, or its own.
+    fn columns_with_their_new_names(&mut self) {
+        let pairs: Vec<(String, Option<String>)> =
+            self.reading.columns.iter().map(|c| new_name(c).map_or((c.clone(), None), |(f, t)| (f, Some(t)))).collect();
+        if pairs.iter().any(|(_, to)| to.is_some()) {
+            self.reading.renamed = pairs.iter().map(|(from, to)| to.clone().unwrap_or_else(|| from.clone())).collect();
+            self.reading.columns = pairs.into_iter().map(|(from, _)| from).collect();
+        }
     }
 
     /// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: said over two clauses, the
