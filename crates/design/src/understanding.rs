@@ -140,8 +140,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     said.extend(crate::reading::slots::number_words(text));
     said.sort_by_key(|n| n.start);
     // The digits of a file's name ("10月_売上_全社.xlsx") are no figure.
-    let files: Vec<std::ops::Range<usize>> =
-        crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
+    let files = crate::reading::slots::file_spans(text);
     said.retain(|n| !files.iter().any(|f| f.contains(&n.start)));
     // "Today's Oct 14, 2026": the day it is, which the months said are counted from.
     let today = crate::reading::relative::stated_today(text);
@@ -191,13 +190,21 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         .collect()
 }
 
+/// The dates (`YYYY-MM-DD`, a time after it or not) the plan's steps hold.
+fn plan_dates(plan: &planwright_plan::Plan) -> Vec<String> {
+    plan_values(plan)
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(|value| value.get(..10))
+        .filter(|date| date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-')
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Whether a filter of the plan compares with a date (a quarter said is kept by one).
 pub(crate) fn compares_dates(plan: &planwright_plan::Plan) -> bool {
-    plan_values(plan).iter().filter_map(Value::as_str).any(|value| {
-        let date = value.get(..10).unwrap_or_default();
-        date.as_bytes().get(4) == Some(&b'-') && date.as_bytes().get(7) == Some(&b'-')
-            || value.starts_with("${vars.year}-")
-    })
+    !plan_dates(plan).is_empty()
+        || plan_values(plan).iter().filter_map(Value::as_str).any(|value| value.starts_with("${vars.year}-"))
 }
 
 /// 「12月1日〜12月14日（15日より前）」, "through the 14th (before the 15th)": a day said again as
@@ -213,11 +220,7 @@ fn restates_a_day(day: f64, before: &str, after: &str, plan: &planwright_plan::P
         (_, true) => day,
         _ => return false,
     };
-    plan_values(plan).iter().filter_map(Value::as_str).any(|value| {
-        let date = value.get(..10).unwrap_or_default();
-        let days = date.get(8..).and_then(|d| d.parse::<f64>().ok());
-        date.as_bytes().get(4) == Some(&b'-') && days == Some(wanted)
-    })
+    plan_dates(plan).iter().any(|date| date[8..].parse::<f64>().ok() == Some(wanted))
 }
 
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.

@@ -67,8 +67,7 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String>
     if !reads_a_table {
         return None;
     }
-    let files: Vec<std::ops::Range<usize>> =
-        crate::reading::slots::file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect();
+    let files = crate::reading::slots::file_spans(text);
     let lower = text.to_ascii_lowercase();
     let said = PERIOD.find_iter(text).find(|m| {
         let purpose = ["for the ", "for our ", "for my "].iter().any(|w| lower[..m.start()].ends_with(w));

@@ -1854,7 +1854,6 @@ fn is_date(value: &Value) -> bool {
     value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
 }
 
-/// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
 /// "posting_date as Date", "delivery_date renamed to Due": a column and its new name.
 fn new_name(item: &str) -> Option<(String, String)> {
     [" renamed to ", " renamed as ", " as "]
@@ -1864,6 +1863,7 @@ fn new_name(item: &str) -> Option<(String, String)> {
         .filter(|(from, to)| !from.is_empty() && !to.is_empty())
 }
 
+/// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
 pub(super) static PARENTHESES: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
 

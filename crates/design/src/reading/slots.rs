@@ -60,13 +60,17 @@ fn split_names(text: &str, start: usize, end: usize) -> Vec<FileName> {
     names
 }
 
+/// Where each file name of `text` stands (its byte range).
+pub fn file_spans(text: &str) -> Vec<std::ops::Range<usize>> {
+    file_names(text).iter().map(|f| f.at..f.at + f.name.len()).collect()
+}
+
 /// `text` with every file name replaced by spaces of the same length (offsets stay valid).
 pub fn without_file_names(text: &str) -> String {
     let mut masked = text.to_owned();
-    for file in file_names(text) {
-        let end = file.at + file.name.len();
-        if masked.is_char_boundary(file.at) && masked.is_char_boundary(end) {
-            masked.replace_range(file.at..end, &" ".repeat(file.name.len()));
+    for span in file_spans(text) {
+        if masked.is_char_boundary(span.start) && masked.is_char_boundary(span.end) {
+            masked.replace_range(span.clone(), &" ".repeat(span.len()));
         }
     }
     masked
