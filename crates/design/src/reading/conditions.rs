@@ -1150,11 +1150,10 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         // 「モジュールごとの平均実行時間」「取引先ごとに合計金額を」: the column named right after.
         let after = (c.name("post").is_none() && !by.is_empty())
             .then(|| {
-                let run: String = clause[c["op"].len() + c.name("op").expect("op").start()..]
+                clause[c.name("op").expect("op").end()..]
                     .chars()
                     .take_while(|ch| matches!(ch, '\u{4e00}'..='\u{9fff}' | '\u{30a0}'..='\u{30ff}') && *ch != '・')
-                    .collect();
-                run
+                    .collect::<String>()
             })
             .filter(|run| run.chars().count() >= 2);
         let field = quoted
