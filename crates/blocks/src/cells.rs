@@ -61,29 +61,6 @@ fn json_number(n: &Number) -> Option<Num> {
     Some(Num { value, scale })
 }
 
-/// What `file.read_csv` turns into a number: the cell, trimmed, is `-?digits(.digits)?` with no
-/// leading zero and at most 15 digits. Anything else (including `1,200`) stays text; the
-/// transforms still read such text as a number.
-pub(crate) fn plain_number(cell: &str) -> Option<Value> {
-    let t = cell.trim();
-    let unsigned = t.strip_prefix('-').unwrap_or(t);
-    let (int, frac) = match unsigned.split_once('.') {
-        Some((int, frac)) => (int, Some(frac)),
-        None => (unsigned, None),
-    };
-    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits(int) || (int.len() > 1 && int.starts_with('0')) || frac.is_some_and(|f| !all_digits(f)) {
-        return None;
-    }
-    if int.len() + frac.map_or(0, str::len) > 15 {
-        return None;
-    }
-    match frac {
-        None => t.parse::<i64>().ok().map(Value::from),
-        Some(_) => t.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number),
-    }
-}
-
 /// A number as a JSON value: whole numbers (within what JavaScript reads exactly) as integers,
 /// others as floats with floating-point noise removed.
 pub(crate) fn number_value(value: f64) -> Value {
@@ -467,17 +444,6 @@ mod tests {
             "true",
         ] {
             assert_eq!(num(text), None, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn plain_numbers_for_csv() {
-        assert_eq!(plain_number("132000"), Some(json!(132000)));
-        assert_eq!(plain_number(" -5 "), Some(json!(-5)));
-        assert_eq!(plain_number("12.5"), Some(json!(12.5)));
-        assert_eq!(plain_number("0"), Some(json!(0)));
-        for text in ["00123", "1,200", "¥100", "", "1e3", "1234567890123456", "2024-04-01", "+5"] {
-            assert_eq!(plain_number(text), None, "{text:?}");
         }
     }
 

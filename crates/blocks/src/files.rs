@@ -11,10 +11,12 @@ use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use planwright_runs::{LogLevel, Progress, Reason, RunMessage};
-use serde_json::{json, Map, Value};
+use planwright_tables::{CsvError, CsvFormat, Table};
+use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::cells::{self, input};
+use crate::csv_text::{bad_bytes_verdict, unreadable, DecodedText};
 
 /// Files larger than this are refused by every reading block.
 pub(crate) const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
@@ -157,10 +159,7 @@ pub(crate) fn check_cancel(cancel: &CancellationToken) -> Result<(), BlockError>
 /// Reads a whole file in chunks, watching the token and the read cap.
 pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) -> Result<Vec<u8>, BlockError> {
     const CHUNK: usize = 4 * 1024 * 1024;
-    let failed = |e: std::io::Error| {
-        let said = RunMessage::FileUnreadable { path: shown.to_owned() };
-        BlockError::failed(Reason::said(said, format!("cannot read {shown}: {e}")))
-    };
+    let failed = |e: std::io::Error| unreadable(shown, &e);
     check_cancel(cancel)?;
     let mut file = std::fs::File::open(path).map_err(failed)?;
     let mut bytes = Vec::with_capacity(file.metadata().map(|m| m.len() as usize).unwrap_or(0).min(CHUNK * 4));
@@ -185,11 +184,6 @@ pub(crate) fn write_atomically(path: &Path, shown: &str, bytes: &[u8]) -> Result
         let said = RunMessage::FileUnwritable { path: shown.to_owned() };
         BlockError::failed(Reason::said(said, format!("cannot write {shown}: {e}{hint}")))
     })
-}
-
-/// The line (1-based) of the first replacement character in decoded text.
-fn line_of_first_bad_char(text: &str) -> usize {
-    text.find('\u{FFFD}').map_or(1, |pos| text[..pos].matches('\n').count() + 1)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,12 +213,13 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     if let Some(warning) = warning {
         ctx.log(LogLevel::Warn, warning);
     }
-    let (rows, columns) = (table.rows.len(), table.columns.len());
-    let said = RunMessage::CsvRead { path: shown.clone(), rows: rows as u64, columns: columns as u64 };
-    ctx.log(LogLevel::Info, Reason::said(said, format!("read {rows} rows and {columns} columns from {shown}")));
+    let (rows, columns) = (table.row_count(), table.columns());
+    let said = RunMessage::CsvRead { path: shown.clone(), rows: rows as u64, columns: columns.len() as u64 };
+    let text = format!("read {rows} rows and {} columns from {shown}", columns.len());
+    ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "rows": table.rows.len(), "columns": table.columns }));
-    out.insert("rows".into(), Value::Array(table.rows));
+    out.insert("summary".into(), json!({ "rows": rows, "columns": columns }));
+    out.insert("rows".into(), Value::Array(table.rows()));
     Ok(out)
 }
 
@@ -263,10 +258,19 @@ pub(crate) fn read_csv_file(
     options: &CsvOptions,
     cancel: &CancellationToken,
 ) -> Result<(Table, Option<String>), BlockError> {
-    let bytes = read_capped(path, shown, cancel)?;
-    let (text, warning) = decode_for_csv(&bytes, options.encoding, shown)?;
-    drop(bytes);
-    let table = parse_csv(&text, options.delimiter, options.has_header, cancel)?;
+    check_cancel(cancel)?;
+    let file = std::fs::File::open(path).map_err(|e| unreadable(shown, &e))?;
+    let mut text = DecodedText::new(file, options.encoding);
+    let format = CsvFormat { delimiter: options.delimiter, has_header: options.has_header };
+    let table = planwright_tables::read_csv(&mut text, format, &|| cancel.is_cancelled()).map_err(|e| match e {
+        CsvError::Cancelled => BlockError::Cancelled,
+        CsvError::UnreadableAt { line, .. } => {
+            BlockError::failed(Reason::said(RunMessage::CsvUnreadableAt { line }, e.to_string()))
+        }
+        CsvError::Unreadable { .. } => BlockError::failed(Reason::said(RunMessage::CsvUnreadable, e.to_string())),
+    })?;
+    let (used, had_errors, first_bad_line) = text.outcome();
+    let warning = had_errors.then(|| bad_bytes_verdict(path, shown, used, first_bad_line)).transpose()?;
     Ok((table, warning))
 }
 
@@ -300,124 +304,6 @@ pub(crate) fn encoding(given: &str) -> Result<&'static Encoding, BlockError> {
             "`encoding` is {given:?}, which this block does not know; use utf-8, shift_jis, cp932 or euc-jp"
         ))
     })
-}
-
-/// Decodes a CSV file: a BOM wins; a file that is clearly in another Japanese encoding than the
-/// one named is refused with the fix; a few bad bytes become `�` with a warning.
-fn decode_for_csv(
-    bytes: &[u8],
-    encoding: &'static Encoding,
-    shown: &str,
-) -> Result<(String, Option<String>), BlockError> {
-    let (text, used, had_errors) = encoding.decode(bytes);
-    if !had_errors {
-        return Ok((text.into_owned(), None));
-    }
-    if used == UTF_8 && SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes).is_some() {
-        return Err(BlockError::input(format!(
-            "`encoding`: {shown} is not UTF-8; it looks like Shift_JIS (usual for files from Japanese banks and \
-             accounting systems) — set encoding: shift_jis"
-        )));
-    }
-    if used != UTF_8 && std::str::from_utf8(bytes).is_ok() {
-        return Err(BlockError::input(format!(
-            "`encoding`: {shown} is not {}; it is UTF-8 — set encoding: utf-8",
-            used.name()
-        )));
-    }
-    let line = line_of_first_bad_char(&text);
-    let warning = format!(
-        "{shown} is not valid {} (first bad character on line {line}); unreadable characters were replaced with \
-         \u{FFFD} — if much of the text is garbled, set `encoding` to the file's encoding (utf-8, shift_jis, \
-         euc-jp)",
-        used.name()
-    );
-    Ok((text.into_owned(), Some(warning)))
-}
-
-pub(crate) struct Table {
-    pub columns: Vec<String>,
-    pub rows: Vec<Value>,
-}
-
-fn parse_csv(text: &str, delimiter: u8, has_header: bool, cancel: &CancellationToken) -> Result<Table, BlockError> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut reader =
-        csv::ReaderBuilder::new().delimiter(delimiter).has_headers(false).flexible(true).from_reader(text.as_bytes());
-    let mut columns: Vec<String> = Vec::new();
-    let mut header_done = !has_header;
-    let mut rows: Vec<Map<String, Value>> = Vec::new();
-    let mut record = csv::StringRecord::new();
-    let mut count = 0usize;
-    loop {
-        if count % CANCEL_EVERY == 0 {
-            check_cancel(cancel)?;
-        }
-        count += 1;
-        let more = reader.read_record(&mut record).map_err(|e| {
-            let text = |line: String| format!("the CSV file cannot be read{line}: {e}");
-            BlockError::failed(match e.position() {
-                Some(p) => {
-                    Reason::said(RunMessage::CsvUnreadableAt { line: p.line() }, text(format!(" on line {}", p.line())))
-                }
-                None => Reason::said(RunMessage::CsvUnreadable, text(String::new())),
-            })
-        })?;
-        if !more {
-            break;
-        }
-        if record.iter().all(|cell| cell.trim().is_empty()) {
-            continue;
-        }
-        if !header_done {
-            columns = unique_names(record.iter().map(|c| c.trim().trim_start_matches('\u{FEFF}').to_string()));
-            header_done = true;
-            continue;
-        }
-        while columns.len() < record.len() {
-            let n = columns.len() + 1;
-            let name = unique_name(&format!("column_{n}"), &columns);
-            columns.push(name);
-        }
-        let mut row = Map::with_capacity(columns.len());
-        for (i, column) in columns.iter().enumerate() {
-            let cell = record.get(i).unwrap_or("");
-            let value = cells::plain_number(cell).unwrap_or_else(|| Value::String(cell.to_string()));
-            row.insert(column.clone(), value);
-        }
-        rows.push(row);
-    }
-    // Rows read before a longer row added columns get those columns too, empty.
-    let rows = rows
-        .into_iter()
-        .map(|mut row| {
-            if row.len() < columns.len() {
-                for column in &columns[row.len()..] {
-                    row.insert(column.clone(), Value::String(String::new()));
-                }
-            }
-            Value::Object(row)
-        })
-        .collect();
-    Ok(Table { columns, rows })
-}
-
-/// Header names made usable: blanks become `column_N`, repeats `name_2`, `name_3`.
-pub(crate) fn unique_names(names: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (i, name) in names.into_iter().enumerate() {
-        let base = if name.is_empty() { format!("column_{}", i + 1) } else { name };
-        let unique = unique_name(&base, &out);
-        out.push(unique);
-    }
-    out
-}
-
-fn unique_name(base: &str, taken: &[String]) -> String {
-    if !taken.iter().any(|t| t == base) {
-        return base.to_string();
-    }
-    (2..).map(|n| format!("{base}_{n}")).find(|c| !taken.iter().any(|t| t == c)).unwrap_or_default()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
     let (names, rows) = match block {
         "file.read_csv" => {
             let (table, _) = read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?;
-            (table.columns, table.rows)
+            (table.columns(), table.rows())
         }
         "excel.read_data" => {
             let table = read_sheet_file(&path, shown, &SheetOptions::of(inputs).ok()?, &cancel).ok()?;

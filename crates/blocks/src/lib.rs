@@ -7,6 +7,7 @@
 mod ai;
 mod browser;
 mod cells;
+mod csv_text;
 mod excel;
 mod files;
 mod http;

@@ -139,7 +139,7 @@ fn csv_bytes(data: &Value, cancel: &tokio_util::sync::CancellationToken) -> Resu
             writer.write_record(&columns).map_err(failed)?;
         }
         for (n, row) in rows.iter().enumerate() {
-            if n % CANCEL_EVERY == 0 {
+            if n.is_multiple_of(CANCEL_EVERY) {
                 check_cancel(cancel)?;
             }
             writer
@@ -271,7 +271,7 @@ fn table(items: &[Value], out: &mut String, cancel: &tokio_util::sync::Cancellat
     }
     out.push('\n');
     for (n, row) in rows.iter().enumerate() {
-        if n % CANCEL_EVERY == 0 {
+        if n.is_multiple_of(CANCEL_EVERY) {
             check_cancel(cancel)?;
         }
         out.push('|');

@@ -153,7 +153,7 @@ impl Cells<'_> {
             return Ok(true);
         }
         self.kept += 1;
-        if self.kept % CANCEL_EVERY == 0 {
+        if self.kept.is_multiple_of(CANCEL_EVERY) {
             check_cancel(self.cancel)?;
         }
         if self.kept > self.max_cells {

@@ -274,12 +274,12 @@ fn table_from_grid(
     let names = kept
         .iter()
         .map(|&col| header_text(grid.cell(header, col)).unwrap_or_else(|| format!("column_{}", col - left + 1)));
-    let columns = files::unique_names(names);
+    let columns = planwright_tables::unique_names(names);
 
     let mut rows = Vec::with_capacity(data_rows.len());
     let mut error_cells = 0usize;
     for (n, &row) in data_rows.iter().enumerate() {
-        if n % CANCEL_EVERY == 0 {
+        if n.is_multiple_of(CANCEL_EVERY) {
             check_cancel(cancel)?;
         }
         let mut map = Map::with_capacity(kept.len());

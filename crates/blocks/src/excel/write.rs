@@ -299,7 +299,7 @@ fn write_sheet(
     }
     let styles: Vec<NumberStyle> = plan.columns.iter().map(|c| number_style(c, &plan.rows)).collect();
     for (r, row) in plan.rows.iter().enumerate() {
-        if r % CANCEL_EVERY == 0 && cancel.is_cancelled() {
+        if r.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled() {
             return Err(SheetError::Cancelled);
         }
         let excel_row = (r + 1) as u32;

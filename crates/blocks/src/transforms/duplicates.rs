@@ -56,7 +56,7 @@ fn key_cell(value: &Value) -> Option<String> {
 fn keys(rows: &[&Row], columns: &[String], ctx: &BlockContext) -> Result<Vec<Option<Vec<String>>>, BlockError> {
     let mut keys = Vec::with_capacity(rows.len());
     for (i, row) in rows.iter().enumerate() {
-        if i % CANCEL_EVERY == 0 {
+        if i.is_multiple_of(CANCEL_EVERY) {
             check_cancel(&ctx.cancel)?;
         }
         keys.push(columns.iter().map(|c| row.get(c).and_then(key_cell)).collect());

@@ -251,7 +251,7 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
         index.insert(Vec::new(), 0);
     }
     for (n, row) in rows.iter().enumerate() {
-        if n % CANCEL_EVERY == 0 {
+        if n.is_multiple_of(CANCEL_EVERY) {
             check_cancel(&ctx.cancel)?;
         }
         let key: Vec<Option<String>> = by.iter().map(|c| row.get(c).and_then(cells::key_text)).collect();

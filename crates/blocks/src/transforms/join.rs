@@ -135,7 +135,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
             (&right, &right_keys, &left_index)
         };
         for (i, row) in side.iter().enumerate() {
-            if i % CANCEL_EVERY == 0 {
+            if i.is_multiple_of(CANCEL_EVERY) {
                 check_cancel(&ctx.cancel)?;
             }
             if keys[i].as_ref().is_none_or(|k| !other.contains_key(k)) {
@@ -144,7 +144,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
         }
     } else if strategy == "right" {
         for (j, r) in right.iter().enumerate() {
-            if j % CANCEL_EVERY == 0 {
+            if j.is_multiple_of(CANCEL_EVERY) {
                 check_cancel(&ctx.cancel)?;
             }
             let partners = matches_of_right(j);
@@ -157,7 +157,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
         }
     } else {
         for (i, l) in left.iter().enumerate() {
-            if i % CANCEL_EVERY == 0 {
+            if i.is_multiple_of(CANCEL_EVERY) {
                 check_cancel(&ctx.cancel)?;
             }
             let partners = matches_of_left(i);

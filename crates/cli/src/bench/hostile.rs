@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
+use super::child_usage::wait_with_usage;
+
 /// One hostile file and how `planwright validate` fared on it.
 #[derive(Debug, Serialize)]
 pub struct HostileRow {
@@ -121,28 +123,6 @@ pub fn run_hostile(exe: &Path, dir: &Path) -> Result<Vec<HostileRow>> {
         let _ = std::fs::remove_file(&file);
     }
     Ok(rows)
-}
-
-/// Waits for a child and returns its exit code and peak resident memory, which only `wait4`
-/// reports per child.
-#[cfg(unix)]
-fn wait_with_usage(child: &mut std::process::Child) -> Result<(i32, i64)> {
-    let mut status = 0;
-    // SAFETY: rusage is plain data that wait4 fills in; the pid is our own child's.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    if waited < 0 {
-        anyhow::bail!("waiting for the validate process: {}", std::io::Error::last_os_error());
-    }
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -libc::WTERMSIG(status) };
-    Ok((code, usage.ru_maxrss))
-}
-
-/// Elsewhere a child's peak memory is not measured (0): the benchmark's figures come from Linux.
-#[cfg(not(unix))]
-fn wait_with_usage(child: &mut std::process::Child) -> Result<(i32, i64)> {
-    let status = child.wait().context("waiting for the validate process")?;
-    Ok((status.code().unwrap_or(-1), 0))
 }
 
 fn hostile_names_and_sizes(dir: &Path) -> Result<Vec<(&'static str, usize)>> {

@@ -1,6 +1,7 @@
 //! `planwright bench`: speed measurements that docs/benchmarks.md reports.
 
 mod browser;
+mod child_usage;
 mod documents;
 mod engine;
 mod generate;
@@ -8,6 +9,7 @@ mod hostile;
 mod jobs;
 mod objectives;
 mod retrieval;
+mod tables;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -130,6 +132,25 @@ pub enum BenchCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Tables at ledger scale: a four-node plan (read a CSV ledger, keep approved amounts of at
+    /// least 100, total them per department, write a CSV) run by `planwright run` on generated
+    /// ledgers, beside the same query in DuckDB (its Python package, installed from PyPI into a
+    /// private environment in DIR the first time): wall time, peak memory, what the run added to
+    /// its data home, and whether the totals agree to the cent.
+    Tables {
+        /// Ledger sizes in rows.
+        #[arg(long, value_delimiter = ',', default_value = "10000,1000000,10000000")]
+        rows: Vec<usize>,
+        /// A process whose resident memory passes this many MiB is stopped and reported so.
+        #[arg(long, default_value_t = 8192)]
+        memory_limit_mib: u64,
+        /// Where the ledgers, the data homes and the DuckDB environment go.
+        #[arg(long, value_name = "DIR", default_value = "target/bench-tables")]
+        dir: PathBuf,
+        /// Text for people, or JSON for tools.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Run `planwright validate` on hostile files (alias bomb, deep nesting, huge strings,
     /// binary garbage): exit code, time and peak memory of each.
     Hostile {
@@ -220,6 +241,15 @@ pub fn run(command: BenchCommand) -> Result<Exit> {
             let output = match format {
                 Format::Json => render::json(&bench),
                 Format::Text => documents::render(&bench, repeat.max(1)),
+            };
+            print(&output)?;
+            Ok(Exit::Ok)
+        }
+        BenchCommand::Tables { rows, memory_limit_mib, dir, format } => {
+            let bench = tables::run(&rows, &dir, memory_limit_mib)?;
+            let output = match format {
+                Format::Json => render::json(&bench),
+                Format::Text => tables::render(&bench),
             };
             print(&output)?;
             Ok(Exit::Ok)

@@ -363,7 +363,7 @@ impl Planner {
         while self.window.len() > interval.max(3) {
             self.window.pop_front();
         }
-        if !self.settings.reflection.enabled || interval == 0 || self.actions as usize % interval != 0 {
+        if !self.settings.reflection.enabled || interval == 0 || !(self.actions as usize).is_multiple_of(interval) {
             return false;
         }
         let recent: Vec<(String, String)> = self.window.iter().cloned().collect();

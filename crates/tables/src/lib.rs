@@ -1,0 +1,21 @@
+//! Planwright's tables as typed columns: each column one Apache Arrow array of one kind — text,
+//! whole numbers, or decimals of one scale kept exact — instead of a JSON object per row.
+//!
+//! This crate reads CSV text into a [`Table`] ([`read_csv`]) and gives back the rows it stands
+//! for ([`Table::rows`]), exactly as the blocks have always seen them: a cell that is a plain
+//! number ([`plain_number`]) as a JSON number, every other cell as its text. A column is stored
+//! as numbers only when every non-empty cell of it reads the same way (all whole, or all with
+//! the same number of decimals), so nothing a row says is lost by the storage.
+//!
+//! Must not know blocks, plans, runs or files: it is handed text and cancellation, and answers
+//! with tables and errors.
+
+mod csv_read;
+mod names;
+mod rows;
+mod table;
+
+pub use csv_read::{read_csv, CsvError, CsvFormat};
+pub use names::unique_names;
+pub use rows::plain_number;
+pub use table::{Storage, Table};

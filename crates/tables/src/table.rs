@@ -1,0 +1,99 @@
+//! [`Table`]: named columns of one length, each an Arrow array of one [`Storage`].
+
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, Decimal128Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema};
+use serde_json::{Map, Value};
+
+use crate::rows::{decimal_value, plain_number};
+
+/// How a column's cells are stored. Empty cells of a number column are nulls (and read back as
+/// empty text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// Text as read; a cell that is a plain number still reads as a number.
+    Text,
+    /// Whole numbers.
+    Integer,
+    /// Numbers with this many decimals, exact (units of 10^-scale).
+    Decimal { scale: u8 },
+}
+
+/// A table of typed columns.
+#[derive(Debug, Clone)]
+pub struct Table {
+    batch: RecordBatch,
+}
+
+impl Table {
+    /// A table of these columns, each `(name, array)`; the arrays are of one length and of a
+    /// kind [`Storage`] names (text, 64-bit integers, 128-bit decimals).
+    pub(crate) fn new(columns: Vec<(String, ArrayRef)>, rows: usize) -> Table {
+        let fields: Vec<Field> =
+            columns.iter().map(|(name, array)| Field::new(name, array.data_type().clone(), true)).collect();
+        let arrays = columns.into_iter().map(|(_, array)| array).collect();
+        let options = arrow_array::RecordBatchOptions::new().with_row_count(Some(rows));
+        let batch = RecordBatch::try_new_with_options(Arc::new(Schema::new(fields)), arrays, &options)
+            .expect("the reader builds columns of one length and of the kinds the schema names");
+        Table { batch }
+    }
+
+    /// The column names, in order.
+    pub fn columns(&self) -> Vec<String> {
+        self.batch.schema().fields().iter().map(|f| f.name().clone()).collect()
+    }
+
+    pub fn row_count(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// How each column is stored, in order.
+    pub fn storage(&self) -> Vec<Storage> {
+        self.batch
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| match f.data_type() {
+                DataType::Int64 => Storage::Integer,
+                DataType::Decimal128(_, scale) => Storage::Decimal { scale: *scale as u8 },
+                _ => Storage::Text,
+            })
+            .collect()
+    }
+
+    /// The rows, each an object of the columns in order: numbers as JSON numbers (a text
+    /// column's plain numbers too), an empty cell of a number column as empty text, every other
+    /// cell as its text — what a CSV file's rows have always been to the blocks.
+    pub fn rows(&self) -> Vec<Value> {
+        let names = self.columns();
+        let cells: Vec<Box<dyn Fn(usize) -> Value + '_>> =
+            self.batch.columns().iter().map(|array| cell_reader(array.as_ref())).collect();
+        (0..self.row_count())
+            .map(|row| {
+                let mut map = Map::with_capacity(names.len());
+                for (name, cell) in names.iter().zip(&cells) {
+                    map.insert(name.clone(), cell(row));
+                }
+                Value::Object(map)
+            })
+            .collect()
+    }
+}
+
+/// Reads one cell of `array` as a row holds it.
+fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
+    let blank = || Value::String(String::new());
+    if let Some(ints) = array.as_any().downcast_ref::<Int64Array>() {
+        return Box::new(move |i| if ints.is_null(i) { blank() } else { Value::from(ints.value(i)) });
+    }
+    if let Some(decimals) = array.as_any().downcast_ref::<Decimal128Array>() {
+        let scale = decimals.scale() as u8;
+        return Box::new(move |i| if decimals.is_null(i) { blank() } else { decimal_value(decimals.value(i), scale) });
+    }
+    let texts = array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, integers or decimals");
+    Box::new(move |i| {
+        let cell = texts.value(i);
+        plain_number(cell).unwrap_or_else(|| Value::String(cell.to_owned()))
+    })
+}
