@@ -74,6 +74,17 @@ pub(crate) fn number_value(value: f64) -> Value {
     Number::from_f64(clean).map_or(Value::Null, Value::Number)
 }
 
+/// The number `units` × 10^-`scale` as a JSON value: a whole one as an integer, others as the
+/// double nearest to it, all its digits kept (where [`number_value`] keeps fifteen: an exact
+/// total of amounts in cents can have sixteen).
+pub(crate) fn exact_number(units: i128, scale: u8) -> Value {
+    let value = units as f64 / 10f64.powi(i32::from(scale));
+    if value.fract() == 0.0 {
+        return number_value(value);
+    }
+    Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
 /// `value` rounded to `scale` decimals (how many the summed numbers were written with).
 pub(crate) fn round_to_scale(value: f64, scale: u8) -> f64 {
     let factor = 10f64.powi(i32::from(scale.min(MAX_SCALE)));

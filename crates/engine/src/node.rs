@@ -67,7 +67,7 @@ pub(crate) async fn run_block(
     policy: Policy,
     cancel: CancellationToken,
 ) -> Result<NodeValue, Abort> {
-    let Prepared { node, spec, block, path, inputs } = prepared;
+    let Prepared { node, spec, block, path, mut inputs } = prepared;
     let retries = if policy.on_error == Some(OnError::Retry) { policy.retries.unwrap_or(2) } else { 0 };
     let started = Instant::now();
     let mut attempt = 1;
@@ -75,16 +75,18 @@ pub(crate) async fn run_block(
         ctx.emit(EventKind::NodeStarted {
             node: path.clone(),
             attempt,
-            inputs: ctx.recorder.summary(&Value::Object(inputs.clone())),
+            inputs: Value::Object(ctx.recorder.summary_of(&inputs)),
         })?;
-        let outcome = attempt_once(ctx, spec, block.as_ref(), &path, inputs.clone(), &policy, &cancel).await;
+        // A table's rows are large: the inputs are copied only while another attempt may need them.
+        let attempt_inputs = if attempt <= retries { inputs.clone() } else { std::mem::take(&mut inputs) };
+        let outcome = attempt_once(ctx, spec, block.as_ref(), &path, attempt_inputs, &policy, &cancel).await;
         let elapsed_ms = started.elapsed().as_millis() as u64;
         let (error, timed_out) = match outcome {
             Ok(outputs) => {
                 // Ran to its end, yet says it did not pass (objectives unmet): the run's summary
                 // must not read as a plain success.
                 let unpassed = outputs.get("passed") == Some(&Value::Bool(false));
-                let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased(node, &outputs))?;
+                let value = ctx.recorder.finish_node(&path, elapsed_ms, attempt, aliased(node, outputs))?;
                 ctx.count(|c| {
                     c.succeeded += 1;
                     c.not_passed += u64::from(unpassed);
@@ -118,14 +120,14 @@ pub(crate) async fn run_block(
             continue;
         }
         // A failure's outputs go to dependants by the node's aliases, as a success's do.
-        let outputs = error.outputs.map(|outputs| Box::new(aliased(node, &outputs)));
+        let outputs = error.outputs.map(|outputs| Box::new(aliased(node, *outputs)));
         return ctx.fail(&path, elapsed_ms, attempt, Reason { outputs, ..error }, timed_out, &policy);
     }
 }
 
-/// `outputs` under the node's aliases (`out: {report: tc01_report}`).
-fn aliased(node: &Node, outputs: &Values) -> Map<String, Value> {
-    node.out.iter().map(|(key, alias)| (alias.clone(), outputs.get(key).cloned().unwrap_or(Value::Null))).collect()
+/// `outputs` under the node's aliases (`out: {report: tc01_report}`), moved, not copied.
+fn aliased(node: &Node, mut outputs: Values) -> Map<String, Value> {
+    node.out.iter().map(|(key, alias)| (alias.clone(), outputs.remove(key).unwrap_or(Value::Null))).collect()
 }
 
 enum Attempt {

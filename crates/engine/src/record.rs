@@ -104,7 +104,7 @@ impl Recorder {
             Value::Object(masked) => masked,
             _ => unreachable!("masking keeps an object an object"),
         };
-        let summary = summarize(&Value::Object(outputs.clone()));
+        let summary = Value::Object(walk_map(&outputs, 0, &|text| text.to_owned()));
         (outputs, summary)
     }
 
@@ -115,10 +115,24 @@ impl Recorder {
         Ok(event)
     }
 
-    /// A summary of `value` for a record, masked. Masked whole before it is cut: a cut through a
-    /// secret would leave its start where no mask finds it.
+    /// A summary of `value` for a record, masked: each text of it that the summary keeps is masked
+    /// whole before it is cut (a cut through a secret would leave its start where no mask finds
+    /// it), and nothing else of the value is copied.
     pub fn summary(&self, value: &Value) -> Value {
-        summarize(&self.mask(value.clone()))
+        self.with_mask(|mask| summarize(value, mask))
+    }
+
+    /// [`Recorder::summary`] of an object's entries (a node's inputs), the object not copied.
+    pub fn summary_of(&self, map: &Map<String, Value>) -> Map<String, Value> {
+        self.with_mask(|mask| walk_map(map, 0, mask))
+    }
+
+    /// `summarise` given the run's masking, or none while no secret is known.
+    fn with_mask<T>(&self, summarise: impl FnOnce(&dyn Fn(&str) -> String) -> T) -> T {
+        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+            return summarise(&|text| text.to_owned());
+        }
+        summarise(&|text| self.mask_text(text))
     }
 
     /// `text` with every known secret value, and its encodings, replaced by `***`.
@@ -199,28 +213,39 @@ impl planwright_block::BlockEvents for RunEvents {
     }
 }
 
-/// A record-sized copy of a value: long strings cut, long lists shortened, deep values elided.
-pub(crate) fn summarize(value: &Value) -> Value {
-    fn walk(value: &Value, depth: usize) -> Value {
-        match value {
-            _ if depth >= MAX_DEPTH => Value::String("…".into()),
-            Value::String(s) if s.chars().count() > MAX_STRING => Value::String(format!(
-                "{}… ({} chars)",
-                s.chars().take(MAX_STRING).collect::<String>(),
-                s.chars().count()
-            )),
-            Value::Array(items) => {
-                let mut kept: Vec<Value> = items.iter().take(MAX_ITEMS).map(|v| walk(v, depth + 1)).collect();
-                if items.len() > MAX_ITEMS {
-                    kept.push(Value::String(format!("… {} more items", items.len() - MAX_ITEMS)));
-                }
-                Value::Array(kept)
+/// A record-sized copy of a value: long strings cut, long lists shortened, deep values elided;
+/// each text it keeps (keys too) passed through `mask` before it is cut.
+pub(crate) fn summarize(value: &Value, mask: &dyn Fn(&str) -> String) -> Value {
+    walk(value, 0, mask)
+}
+
+/// The summary of an object's entries, the object at `depth`.
+fn walk_map(map: &Map<String, Value>, depth: usize, mask: &dyn Fn(&str) -> String) -> Map<String, Value> {
+    map.iter().map(|(k, v)| (mask(k), walk(v, depth + 1, mask))).collect()
+}
+
+fn walk(value: &Value, depth: usize, mask: &dyn Fn(&str) -> String) -> Value {
+    match value {
+        _ if depth >= MAX_DEPTH => Value::String("…".into()),
+        Value::String(s) => {
+            let s = mask(s);
+            let chars = s.chars().count();
+            if chars > MAX_STRING {
+                Value::String(format!("{}… ({chars} chars)", s.chars().take(MAX_STRING).collect::<String>()))
+            } else {
+                Value::String(s)
             }
-            Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), walk(v, depth + 1))).collect()),
-            other => other.clone(),
         }
+        Value::Array(items) => {
+            let mut kept: Vec<Value> = items.iter().take(MAX_ITEMS).map(|v| walk(v, depth + 1, mask)).collect();
+            if items.len() > MAX_ITEMS {
+                kept.push(Value::String(format!("… {} more items", items.len() - MAX_ITEMS)));
+            }
+            Value::Array(kept)
+        }
+        Value::Object(map) => Value::Object(walk_map(map, depth, mask)),
+        other => other.clone(),
     }
-    walk(value, 0)
 }
 
 #[cfg(test)]
@@ -231,7 +256,7 @@ mod tests {
     #[test]
     fn summaries_cut_long_values() {
         let long = "x".repeat(500);
-        let summary = summarize(&json!({"text": long, "rows": (0..60).collect::<Vec<_>>()}));
+        let summary = summarize(&json!({"text": long, "rows": (0..60).collect::<Vec<_>>()}), &|t| t.to_owned());
         assert!(summary["text"].as_str().unwrap().ends_with("(500 chars)"));
         assert_eq!(summary["rows"].as_array().unwrap().len(), 51);
         assert_eq!(summary["rows"][50], "… 10 more items");

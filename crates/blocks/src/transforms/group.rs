@@ -3,8 +3,11 @@
 //! Groups are keyed like joins ([`cells::key_text`]: trimmed, widths folded), in order of first
 //! appearance, and show the first value seen for each `by` column. `sum` and `avg` read
 //! numeric-looking text as numbers (`"1,200"` adds 1200); blank cells are left out; other text is
-//! left out with a warning in the run log. `sum` is rounded to the most decimals its numbers were
-//! written with (so 0.1 + 0.2 is 0.3) and is 0 for a group without numbers; `avg` is null then.
+//! left out with a warning in the run log. `sum` adds exactly, in units of the most decimals its
+//! numbers were written with (so 0.1 + 0.2 is 0.3, and a million amounts in cents total to the
+//! cent), and is 0 for a group without numbers; `avg` is null then. A number too long to count
+//! exactly (more than 15 digits with its decimals) is added as a double, rounded to those
+//! decimals.
 //! `count` counts rows, or with a `field` the rows where that field is not blank. `min`/`max`
 //! compare numbers when the group has any, else dates, else text; they give numbers as numbers
 //! and other values as they are.
@@ -129,6 +132,9 @@ struct Acc {
     numbers: usize,
     sum: f64,
     scale: u8,
+    /// The sum in units of 10^-scale, while every number added fits one exactly.
+    units: i128,
+    inexact: bool,
     min_num: Option<f64>,
     max_num: Option<f64>,
     min_date: Option<Value>,
@@ -149,6 +155,7 @@ impl Acc {
         if let Some(num) = cells::number(cell) {
             self.numbers += 1;
             self.sum += num.value;
+            self.add_units(num);
             self.scale = self.scale.max(num.scale);
             self.min_num = Some(self.min_num.map_or(num.value, |m| m.min(num.value)));
             self.max_num = Some(self.max_num.map_or(num.value, |m| m.max(num.value)));
@@ -176,9 +183,23 @@ impl Acc {
         true
     }
 
+    /// Adds `num` to the exact sum, in units of the larger of the two scales. A double is the
+    /// nearest to the decimal it was read from, so below 2^51 its units round back to that
+    /// decimal's digits exactly.
+    fn add_units(&mut self, num: cells::Num) {
+        let scale = self.scale.max(num.scale);
+        let units = num.value * 10f64.powi(i32::from(scale));
+        if self.inexact || units.abs() >= 2f64.powi(51) {
+            self.inexact = true;
+            return;
+        }
+        self.units = self.units * 10i128.pow(u32::from(scale - self.scale)) + units.round() as i128;
+    }
+
     fn result(self, op: Op, has_field: bool) -> Value {
         match op {
             Op::Count => Value::from(if has_field { self.present } else { self.rows }),
+            Op::Sum if !self.inexact => cells::exact_number(self.units, self.scale),
             Op::Sum => cells::number_value(cells::round_to_scale(self.sum, self.scale)),
             Op::Avg if self.numbers == 0 => Value::Null,
             Op::Avg => cells::number_value(self.sum / self.numbers as f64),

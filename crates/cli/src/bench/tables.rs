@@ -26,6 +26,9 @@ pub struct Measured {
     pub peak_mib: f64,
     /// How the process ended: `ok`, `exit N`, or `stopped at the memory limit`.
     pub ended: String,
+    /// The line of its error output that says why, when the process did not end well (the first
+    /// that starts `failed` or `error`, else the last).
+    pub error: Option<String>,
 }
 
 /// Both sides on one ledger size.
@@ -122,21 +125,15 @@ pub fn run(sizes: &[usize], dir: &Path, memory_limit_mib: u64) -> Result<TablesB
             .arg("--workdir")
             .arg(&work)
             .env("PLANWRIGHT_HOME", &home)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        let planwright = measure(ours, memory_limit_mib)?;
+            .stdout(Stdio::null());
+        let planwright = measure(ours, memory_limit_mib, &work.join("planwright.err"))?;
         let data_home_mib = mib(folder_size(&home));
 
         let duckdb = match &duckdb {
             Ok(python) => {
                 let mut theirs = Command::new(python);
-                theirs
-                    .args(["-c", DUCKDB_QUERY])
-                    .arg(&csv)
-                    .arg(work.join("totals_duckdb.csv"))
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null());
-                Some(measure(theirs, memory_limit_mib)?)
+                theirs.args(["-c", DUCKDB_QUERY]).arg(&csv).arg(work.join("totals_duckdb.csv")).stdout(Stdio::null());
+                Some(measure(theirs, memory_limit_mib, &work.join("duckdb.err"))?)
             }
             Err(_) => None,
         };
@@ -205,8 +202,10 @@ fn write_ledger(path: &Path, rows: usize) -> Result<()> {
 }
 
 /// Runs a process to its end, stopping it if its resident memory passes the limit (the machine
-/// must survive the measurement): wall time, peak memory and how it ended.
-fn measure(mut command: Command, memory_limit_mib: u64) -> Result<Measured> {
+/// must survive the measurement): wall time, peak memory and how it ended. Its error output goes
+/// to `errors` (a file: a pipe nobody reads could stop it).
+fn measure(mut command: Command, memory_limit_mib: u64, errors: &Path) -> Result<Measured> {
+    command.stderr(Stdio::from(std::fs::File::create(errors)?));
     let start = Instant::now();
     let child = command.spawn().context("starting a measured process")?;
     let over_limit = Arc::new(AtomicBool::new(false));
@@ -222,7 +221,12 @@ fn measure(mut command: Command, memory_limit_mib: u64) -> Result<Measured> {
     } else {
         format!("exit {code}")
     };
-    Ok(Measured { seconds, peak_mib: max_rss_kib as f64 / 1024.0, ended })
+    let error = (ended != "ok").then(|| std::fs::read_to_string(errors).ok()).flatten().and_then(|text| {
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let failure = lines.clone().find(|l| l.starts_with("failed") || l.starts_with("error"));
+        failure.or_else(|| lines.next_back()).map(|l| l.chars().take(200).collect())
+    });
+    Ok(Measured { seconds, peak_mib: max_rss_kib as f64 / 1024.0, ended, error })
 }
 
 /// A thread that reads the child's resident memory ten times a second and kills it past the limit.
@@ -386,6 +390,14 @@ pub fn render(bench: &TablesBench) -> String {
                 None => "—".to_owned(),
             }
         ));
+    }
+    for r in &bench.rows {
+        let sides = [("planwright", Some(&r.planwright)), ("DuckDB", r.duckdb.as_ref())];
+        for (side, measured) in sides {
+            if let Some(error) = measured.and_then(|m| m.error.as_deref()) {
+                out.push_str(&format!("{} rows, {side}: {error}\n", r.rows));
+            }
+        }
     }
     if let Some(why) = &bench.duckdb_unavailable {
         out.push_str(&format!("DuckDB not measured: {why}\n"));
