@@ -407,7 +407,7 @@ pub fn render(bench: &TablesBench) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::in_cents;
+    use super::{differing_totals, in_cents};
 
     #[test]
     fn amounts_compare_in_cents_whatever_their_form() {
@@ -415,5 +415,17 @@ mod tests {
         assert_eq!(in_cents("1200.50"), "120050");
         assert_eq!(in_cents("1200"), "120000");
         assert_eq!(in_cents("1200.499999"), "1200.499999");
+    }
+
+    #[test]
+    fn totals_differ_only_where_the_amounts_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ours, theirs) = (dir.path().join("ours.csv"), dir.path().join("theirs.csv"));
+        std::fs::write(&ours, "\u{feff}department,amount\nSales,1200.5\n経理部,10.01\nIT,5\n").unwrap();
+        std::fs::write(&theirs, "department,amount\nSales,1200.50\n経理部,10.02\nHR,5.00\n").unwrap();
+        assert_eq!(
+            differing_totals(&ours, &theirs).unwrap(),
+            ["HR: missing against 500", "IT: 500 against missing", "経理部: 1001 against 1002"]
+        );
     }
 }
