@@ -39,6 +39,10 @@ pub struct TablesRow {
     pub planwright: Measured,
     /// What the run added to its (fresh) data home, in MiB.
     pub data_home_mib: f64,
+    /// Of the run's time as its record gives it: the blocks' own (the nodes' elapsed times) and
+    /// the rest (recording, resolving inputs, scheduling), in seconds.
+    pub blocks_seconds: Option<f64>,
+    pub engine_seconds: Option<f64>,
     /// DuckDB's side, when DuckDB could be set up.
     pub duckdb: Option<Measured>,
     /// planwright's time over DuckDB's, when both finished.
@@ -128,6 +132,10 @@ pub fn run(sizes: &[usize], dir: &Path, memory_limit_mib: u64) -> Result<TablesB
             .stdout(Stdio::null());
         let planwright = measure(ours, memory_limit_mib, &work.join("planwright.err"))?;
         let data_home_mib = mib(folder_size(&home));
+        let (blocks_seconds, engine_seconds) = match time_in_blocks(&home) {
+            Some((blocks, run)) => (Some(blocks), Some(run - blocks)),
+            None => (None, None),
+        };
 
         let duckdb = match &duckdb {
             Ok(python) => {
@@ -153,6 +161,8 @@ pub fn run(sizes: &[usize], dir: &Path, memory_limit_mib: u64) -> Result<TablesB
             csv_mib,
             planwright,
             data_home_mib,
+            blocks_seconds,
+            engine_seconds,
             duckdb,
             time_ratio,
             totals_agree,
@@ -341,6 +351,24 @@ fn in_cents(amount: &str) -> String {
     format!("{}{fraction:0<2}", whole.trim_start_matches('0'))
 }
 
+/// The seconds the run's nodes took and the seconds the whole run took, from the run's log
+/// (`runs/<plan>/<run>.jsonl` in the data home): `node_finished` and `run_finished` events.
+fn time_in_blocks(home: &Path) -> Option<(f64, f64)> {
+    let plans = std::fs::read_dir(home.join("runs")).ok()?;
+    let log = plans.flatten().filter_map(|plan| std::fs::read_dir(plan.path()).ok()).flatten().flatten().next()?;
+    let text = std::fs::read_to_string(log.path()).ok()?;
+    let (mut nodes_ms, mut run_ms) = (0u64, None);
+    for event in text.lines().filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()) {
+        let elapsed = event["elapsed_ms"].as_u64();
+        match event["type"].as_str() {
+            Some("node_finished") => nodes_ms += elapsed.unwrap_or(0),
+            Some("run_finished") => run_ms = elapsed,
+            _ => {}
+        }
+    }
+    Some((nodes_ms as f64 / 1e3, run_ms? as f64 / 1e3))
+}
+
 fn folder_size(dir: &Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     entries
@@ -365,7 +393,7 @@ pub fn render(bench: &TablesBench) -> String {
         bench.duckdb_version.as_deref().unwrap_or("not available")
     );
     out.push_str(
-        "      rows  csv MiB | planwright s  peak MiB  home MiB  ended | DuckDB s  peak MiB | time ratio  totals\n",
+        "      rows  csv MiB | planwright s  (blocks + engine)  peak MiB  home MiB  ended | DuckDB s  peak MiB | time ratio  totals\n",
     );
     for r in &bench.rows {
         let (duck_s, duck_peak) = match &r.duckdb {
@@ -373,11 +401,16 @@ pub fn render(bench: &TablesBench) -> String {
             Some(d) => (d.ended.clone(), String::new()),
             None => ("—".to_owned(), String::new()),
         };
+        let split = match (r.blocks_seconds, r.engine_seconds) {
+            (Some(blocks), Some(engine)) => format!("({blocks:.2} + {engine:.2})"),
+            _ => String::new(),
+        };
         out.push_str(&format!(
-            "{:>10} {:>8.1} | {:>12.2} {:>9.0} {:>9.1}  {} | {:>8} {:>9} | {:>10} {}\n",
+            "{:>10} {:>8.1} | {:>12.2} {:>17} {:>9.0} {:>9.1}  {} | {:>8} {:>9} | {:>10} {}\n",
             r.rows,
             r.csv_mib,
             r.planwright.seconds,
+            split,
             r.planwright.peak_mib,
             r.data_home_mib,
             r.planwright.ended,
@@ -407,7 +440,7 @@ pub fn render(bench: &TablesBench) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{differing_totals, in_cents};
+    use super::{differing_totals, in_cents, time_in_blocks};
 
     #[test]
     fn amounts_compare_in_cents_whatever_their_form() {
@@ -427,5 +460,21 @@ mod tests {
             differing_totals(&ours, &theirs).unwrap(),
             ["HR: missing against 500", "IT: 500 against missing", "経理部: 1001 against 1002"]
         );
+    }
+
+    #[test]
+    fn the_blocks_time_is_the_nodes_elapsed_times_from_the_runs_log() {
+        let home = tempfile::tempdir().unwrap();
+        let plan = home.path().join("runs").join("ledger-bench");
+        std::fs::create_dir_all(&plan).unwrap();
+        let log = [
+            r#"{"type":"node_finished","node":"read","elapsed_ms":1400}"#,
+            r#"{"type":"node_started","node":"approved","attempt":1}"#,
+            r#"{"type":"node_finished","node":"approved","elapsed_ms":600}"#,
+            r#"{"type":"run_finished","status":"succeeded","elapsed_ms":5000}"#,
+        ];
+        std::fs::write(plan.join("run.jsonl"), log.join("\n")).unwrap();
+        assert_eq!(time_in_blocks(home.path()), Some((2.0, 5.0)));
+        assert_eq!(time_in_blocks(&home.path().join("nothing")), None);
     }
 }
