@@ -10,7 +10,7 @@ use encoding_rs::{CoderResult, Decoder, Encoding, SHIFT_JIS, UTF_8};
 use planwright_block::BlockError;
 use planwright_runs::{Reason, RunMessage};
 
-use crate::files::{check_size, MAX_READ_BYTES};
+use crate::files::MAX_READ_BYTES;
 
 /// Bytes read from the file at a time.
 const CHUNK: usize = 1 << 20;
@@ -37,10 +37,15 @@ pub(crate) struct DecodedText<R> {
 }
 
 impl<R: Read> DecodedText<R> {
+    /// The file decoded in `encoding`, or in the encoding of its byte-order mark.
     pub(crate) fn new(file: R, encoding: &'static Encoding) -> DecodedText<R> {
+        DecodedText::with_decoder(file, encoding.new_decoder())
+    }
+
+    fn with_decoder(file: R, decoder: Decoder) -> DecodedText<R> {
         DecodedText {
             file,
-            decoder: encoding.new_decoder(),
+            decoder,
             input: vec![0; CHUNK],
             pending: 0..0,
             output: vec![0; CHUNK * 3 + 16],
@@ -149,28 +154,10 @@ pub(crate) fn bad_bytes_verdict(
 /// again a piece at a time.
 fn decodes_cleanly(path: &Path, encoding: &'static Encoding) -> Result<bool, BlockError> {
     let failed = |e: io::Error| BlockError::failed(format!("cannot read the file again to tell its encoding: {e}"));
-    let mut file = std::fs::File::open(path).map_err(failed)?;
-    let mut decoder = encoding.new_decoder_without_bom_handling();
-    let (mut input, mut output) = (vec![0u8; CHUNK], vec![0u8; CHUNK * 3 + 16]);
-    let mut total = 0u64;
-    loop {
-        let n = file.read(&mut input).map_err(failed)?;
-        total += n as u64;
-        check_size("path", &path.display().to_string(), total)?;
-        let mut pending = &input[..n];
-        loop {
-            let (result, read, _) = decoder.decode_to_utf8_without_replacement(pending, &mut output, n == 0);
-            pending = &pending[read..];
-            match result {
-                encoding_rs::DecoderResult::Malformed(..) => return Ok(false),
-                encoding_rs::DecoderResult::InputEmpty => break,
-                encoding_rs::DecoderResult::OutputFull => {}
-            }
-        }
-        if n == 0 {
-            return Ok(true);
-        }
-    }
+    let file = std::fs::File::open(path).map_err(failed)?;
+    let mut text = DecodedText::with_decoder(file, encoding.new_decoder_without_bom_handling());
+    io::copy(&mut text, &mut io::sink()).map_err(failed)?;
+    Ok(!text.had_errors)
 }
 
 /// A read error of the file, as the block says it.

@@ -129,7 +129,7 @@ impl Recorder {
 
     /// `summarise` given the run's masking, or none while no secret is known.
     fn with_mask<T>(&self, summarise: impl FnOnce(&dyn Fn(&str) -> String) -> T) -> T {
-        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+        if !self.has_secrets() {
             return summarise(&|text| text.to_owned());
         }
         summarise(&|text| self.mask_text(text))
@@ -148,8 +148,13 @@ impl Recorder {
         }
     }
 
+    /// Whether any secret value is known to the run yet (until one is, nothing needs masking).
+    fn has_secrets(&self) -> bool {
+        !self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty()
+    }
+
     fn mask(&self, value: Value) -> Value {
-        if self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty() {
+        if !self.has_secrets() {
             return value;
         }
         match value {
@@ -167,7 +172,7 @@ impl Recorder {
     /// texts cut to a summary (`planwright_runs::bounded`) — a block repeats its step's or a page's
     /// text in them, which the node's outputs hold whole.
     fn recorded(&self, kind: EventKind) -> EventKind {
-        let masked = !self.secrets.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
+        let masked = self.has_secrets();
         // A question repeats the texts it is about (an escalation's report quotes the steps): a
         // summary of each is enough to answer it.
         let summarised =
