@@ -111,6 +111,10 @@ impl Studio {
 }
 
 fn result_value(node: &str, alias: &str, value: &Value) -> ResultValue {
+    if let Some(table) = planwright_engine::recorded_table(value) {
+        let shown = Value::Array(table.preview.iter().take(VALUE_ROWS).cloned().collect());
+        return ResultValue { node: node.to_owned(), alias: alias.to_owned(), value: shown, rows: Some(table.rows) };
+    }
     let (shown, rows) = match value {
         Value::Array(items) => (Value::Array(items.iter().take(VALUE_ROWS).cloned().collect()), Some(items.len())),
         other => (other.clone(), None),

@@ -458,8 +458,12 @@ fn engine_error(error: EngineError) -> ApiError {
             ApiError::invalid(error.to_string()).saying(said)
         }
         // The run check names missing vars before a run can start; this is its last guard.
-        error @ (EngineError::Workdir(..) | EngineError::MissingVars(..)) => ApiError::invalid(error.to_string()),
+        error @ (EngineError::Workdir(..) | EngineError::MissingVars(..) | EngineError::TableFileRows(..)) => {
+            ApiError::invalid(error.to_string())
+        }
         EngineError::Store(error) => error.into(),
+        // The record's own folder could not take a table (a full disk): as the store's errors.
+        error @ EngineError::TableFile(..) => ApiError::internal(error.to_string()),
     }
 }
 

@@ -68,10 +68,10 @@ impl WorkFolderTrial {
         let request = RunRequest { plan_text: serde_json::to_string(plan).ok()?, plan_path: None, vars: Map::new() };
         let outcome = self.engine.run(&store, request, unattended(work)).await.ok()?;
         let outputs = store.finished_outputs(&outcome.run_id).ok()?;
-        let rows_of = |value: &Value| -> Option<&Vec<Value>> {
+        let rows_of = |value: &Value| -> Option<(usize, &[Value])> {
             let Ok(Template::Single(reference)) = value.as_str().map(Template::parse)? else { return None };
             let Root::Node(id) = &reference.root else { return None };
-            outputs.get(id)?.get(reference.path.first()?)?.as_array()
+            table_of(outputs.get(id)?.get(reference.path.first()?)?)
         };
         let columns_of = |rows: &[Value]| rows.first().and_then(Value::as_object).map_or(0, |row| row.len());
         let mut trial = Trial::default();
@@ -79,22 +79,31 @@ impl WorkFolderTrial {
             let Some(block) = node.block.as_deref() else { continue };
             let file = || path_of(plan, node);
             if READS.contains(&block) {
-                trial.rows_read += outputs.get(&node.id)?.get("rows")?.as_array()?.len();
+                trial.rows_read += table_of(outputs.get(&node.id)?.get("rows")?)?.0;
             } else if block == "report.write" {
-                let rows = rows_of(node.inputs.get("data")?)?;
-                trial.written.push(Written { file: file()?, rows: rows.len(), columns: Some(columns_of(rows)) });
+                let (rows, first) = rows_of(node.inputs.get("data")?)?;
+                trial.written.push(Written { file: file()?, rows, columns: Some(columns_of(first)) });
             } else if block == "excel.write" {
-                let sheets: Vec<&Vec<Value>> =
+                let sheets: Vec<(usize, &[Value])> =
                     node.inputs.get("sheets")?.as_object()?.values().map(rows_of).collect::<Option<_>>()?;
-                let rows = sheets.iter().map(|s| s.len()).sum();
+                let rows = sheets.iter().map(|(rows, _)| rows).sum();
                 let columns = match sheets.as_slice() {
-                    [only] => Some(columns_of(only)),
+                    [(_, only)] => Some(columns_of(only)),
                     _ => None,
                 };
                 trial.written.push(Written { file: file()?, rows, columns });
             }
         }
         Some(trial)
+    }
+}
+
+/// A node's rows as recorded: their count, and the first of them (a large table's record keeps a
+/// preview).
+fn table_of(value: &Value) -> Option<(usize, &[Value])> {
+    match planwright_engine::recorded_table(value) {
+        Some(table) => Some((table.rows, table.preview)),
+        None => value.as_array().map(|rows| (rows.len(), rows.as_slice())),
     }
 }
 

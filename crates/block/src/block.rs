@@ -25,6 +25,12 @@ pub trait Block: Send + Sync {
     /// `ctx.cancel` and return [`BlockError::Cancelled`] promptly (timeouts and the stop button
     /// cancel through it).
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>>;
+
+    /// Whether the block reads tables by their handle (`ctx.tables`); the engine gives every
+    /// other block the rows a handle stands for. A block that takes tables still takes rows.
+    fn takes_tables(&self) -> bool {
+        false
+    }
 }
 
 /// Why a block did not produce outputs. Messages are for the person reading the run: what went
@@ -87,6 +93,8 @@ pub struct BlockContext {
     /// readable by its owner alone) for what the block keeps of its work — the objective
     /// runner's `steps.jsonl` and evidence. Not created until a block writes there.
     pub record_dir: std::path::PathBuf,
+    /// The run's tables, for a block that makes one (it outputs the handle) or takes them.
+    pub tables: Arc<crate::RunTables>,
 }
 
 impl BlockContext {

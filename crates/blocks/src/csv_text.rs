@@ -10,7 +10,7 @@ use encoding_rs::{CoderResult, Decoder, Encoding, SHIFT_JIS, UTF_8};
 use planwright_block::BlockError;
 use planwright_runs::{Reason, RunMessage};
 
-use crate::files::MAX_READ_BYTES;
+use crate::files::MAX_CSV_BYTES;
 
 /// Bytes read from the file at a time.
 const CHUNK: usize = 1 << 20;
@@ -74,7 +74,7 @@ impl<R: Read> DecodedText<R> {
             if self.pending.is_empty() && !self.file_done {
                 let n = self.file.read(&mut self.input)?;
                 self.bytes_read += n as u64;
-                if self.bytes_read > MAX_READ_BYTES {
+                if self.bytes_read > MAX_CSV_BYTES {
                     return Err(io::Error::other("the file grew past the read limit while it was read"));
                 }
                 self.pending = 0..n;

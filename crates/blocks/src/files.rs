@@ -18,8 +18,11 @@ use tokio_util::sync::CancellationToken;
 use crate::cells::{self, input};
 use crate::csv_text::{bad_bytes_verdict, unreadable, DecodedText};
 
-/// Files larger than this are refused by every reading block.
+/// Files larger than this are refused by every reading block but `file.read_csv`.
 pub(crate) const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
+/// CSV files larger than this are refused by `file.read_csv`. Its table holds typed columns,
+/// about the file's size in memory (a 10,000,000-row ledger is 580 MB), not a JSON object per row.
+pub(crate) const MAX_CSV_BYTES: u64 = 1024 * 1024 * 1024;
 /// Rows between two looks at the cancellation token.
 pub(crate) const CANCEL_EVERY: usize = 1024;
 
@@ -39,9 +42,8 @@ pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<Pat
     Ok(ctx.workdir.resolve(name, value)?.components().collect())
 }
 
-/// The file an input names, inside the work directory, existing, a file, and within the read
-/// cap.
-pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+/// The file an input names, inside the work directory, existing, a file, and within `max_bytes`.
+pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str, max_bytes: u64) -> Result<PathBuf, BlockError> {
     let path = resolve(ctx, name, value)?;
     let meta = match std::fs::metadata(&path) {
         Ok(meta) => meta,
@@ -67,13 +69,13 @@ pub(crate) fn input_file(ctx: &BlockContext, name: &str, value: &str) -> Result<
              its content to a file and read that"
         )));
     }
-    check_size(name, value, meta.len())?;
+    check_size(name, value, meta.len(), max_bytes)?;
     Ok(path)
 }
 
-pub(crate) fn check_size(name: &str, value: &str, bytes: u64) -> Result<(), BlockError> {
-    if bytes > MAX_READ_BYTES {
-        let (mb, max_mb) = (bytes.div_ceil(1024 * 1024), MAX_READ_BYTES / (1024 * 1024));
+pub(crate) fn check_size(name: &str, value: &str, bytes: u64, max_bytes: u64) -> Result<(), BlockError> {
+    if bytes > max_bytes {
+        let (mb, max_mb) = (bytes.div_ceil(1024 * 1024), max_bytes / (1024 * 1024));
         let said = RunMessage::FileTooLarge { input: name.to_owned(), path: value.to_owned(), mb, max_mb };
         let text = format!(
             "`{name}`: {value:?} is {mb} MB; files up to {max_mb} MB can be read — split it (for example by month) or \
@@ -171,7 +173,7 @@ pub(crate) fn read_capped(path: &Path, shown: &str, cancel: &CancellationToken) 
             break;
         }
         bytes.extend_from_slice(&chunk[..n]);
-        check_size("path", shown, bytes.len() as u64)?;
+        check_size("path", shown, bytes.len() as u64, MAX_READ_BYTES)?;
     }
     Ok(bytes)
 }
@@ -206,7 +208,7 @@ impl Block for ReadCsv {
 async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the CSV file to read, e.g. data/payments.csv")?.to_string();
     let options = CsvOptions::of(&inputs)?;
-    let path = input_file(ctx, "path", &shown)?;
+    let path = input_file(ctx, "path", &shown, MAX_CSV_BYTES)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
     let (table, warning) = blocking(move || read_csv_file(&path, &name, &options, &cancel)).await?;
@@ -219,7 +221,7 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "rows": rows, "columns": columns }));
-    out.insert("rows".into(), Value::Array(table.rows()));
+    out.insert("rows".into(), ctx.tables.put(table));
     Ok(out)
 }
 

@@ -2,7 +2,7 @@
 
 mod data_common;
 
-use data_common::{sjis, Harness, MAX_READ_BYTES, MAX_TEXT_CHARS};
+use data_common::{sjis, Harness, MAX_CSV_BYTES, MAX_READ_BYTES, MAX_TEXT_CHARS};
 use planwright_block::BlockError;
 use serde_json::json;
 
@@ -168,9 +168,10 @@ async fn refuses_files_over_the_read_cap() {
     let h = Harness::new();
     let path = h.path("huge.csv");
     let file = std::fs::File::create(&path).unwrap();
-    file.set_len(MAX_READ_BYTES + 1).unwrap(); // sparse: nothing is written
+    file.set_len(MAX_CSV_BYTES + 1).unwrap(); // sparse: nothing is written
     let message = h.input_error("file.read_csv", json!({"path": "huge.csv"})).await;
-    assert!(message.contains("200 MB"), "{message}");
+    assert!(message.contains("1024 MB"), "{message}");
+    file.set_len(MAX_READ_BYTES + 1).unwrap();
     let out = h.ok("file.extract_texts", json!({"paths": ["huge.csv"]})).await;
     assert_eq!(out["texts"][0]["text"], "");
     assert!(out["summary"]["skipped"][0].as_str().unwrap().contains("200 MB"));

@@ -32,7 +32,7 @@ pub(crate) async fn run_call(
     };
     let plan = &called.plan;
     let mut vars: Map<String, Value> = plan.vars.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    let mut view = View { local: &HashMap::new(), env: &env, secrets: None, used_secrets: None };
+    let mut view = View { local: &HashMap::new(), env: &env, secrets: None, used_secrets: None, tables: &ctx.tables };
     for (name, value) in &call.inputs {
         match view.resolve(value) {
             Ok(resolved) => {

@@ -36,6 +36,7 @@ pub use planwright_block::BrowserSettings;
 pub use values::{EnvSecrets, SecretSource};
 
 use crate::record::Recorder;
+pub use crate::record::{recorded_table, RecordedTable};
 use crate::run::{Abort, RunCtx};
 use crate::schedule::{run_graph, GraphScope};
 use crate::values::Env;
@@ -113,8 +114,26 @@ pub enum EngineError {
     Workdir(PathBuf, std::io::Error),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A large table could not be kept in the run's folder.
+    #[error(transparent)]
+    TableFile(#[from] planwright_tables::TableFileError),
+    #[error("{TABLE_FILE_ROWS_VAR} is {0:?}; give the number of rows above which a table output is kept as a file, e.g. 10000")]
+    TableFileRows(String),
     #[error("run {0} cannot be resumed: {1}")]
     NotResumable(String, String),
+}
+
+/// Where the threshold for keeping a table output as a file ([`DEFAULT_TABLE_FILE_ROWS`]) is set.
+pub const TABLE_FILE_ROWS_VAR: &str = "PLANWRIGHT_TABLE_FILE_ROWS";
+/// A table output of more rows than this is recorded as an Arrow IPC file, not as rows.
+pub const DEFAULT_TABLE_FILE_ROWS: usize = 10_000;
+
+/// The threshold the environment sets ([`TABLE_FILE_ROWS_VAR`]), or the default.
+fn table_file_rows() -> Result<usize, EngineError> {
+    match std::env::var(TABLE_FILE_ROWS_VAR) {
+        Err(_) => Ok(DEFAULT_TABLE_FILE_ROWS),
+        Ok(text) => text.trim().parse().map_err(|_| EngineError::TableFileRows(text)),
+    }
 }
 
 impl Engine {
@@ -143,7 +162,7 @@ impl Engine {
         let workdir = Workdir::new(&options.workdir).map_err(|e| EngineError::Workdir(options.workdir.clone(), e))?;
         let run_id = new_run_id();
         let recorder = store.begin(&run_id, &plan.id, &request.plan_text, request.plan_path.as_deref())?;
-        let recorder = Arc::new(Recorder::new(recorder, options.events.clone()));
+        let recorder = Arc::new(Recorder::new(recorder, options.events.clone(), table_file_rows()?));
         recorder.emit(EventKind::RunStarted {
             plan_id: plan.id.clone(),
             plan_version: plan.version.clone(),
@@ -179,7 +198,7 @@ impl Engine {
             return Err(EngineError::NotResumable(run_id.to_owned(), "its record has no start".into()));
         };
         let workdir = Workdir::new(&workdir).map_err(|e| EngineError::Workdir(workdir.clone(), e))?;
-        let recorder = Arc::new(Recorder::new(store.resume(run_id)?, options.events.clone()));
+        let recorder = Arc::new(Recorder::new(store.resume(run_id)?, options.events.clone(), table_file_rows()?));
         recorder.emit(EventKind::RunStarted {
             plan_id: plan.id.clone(),
             plan_version: plan.version.clone(),
@@ -188,7 +207,8 @@ impl Engine {
             workdir: workdir.root().display().to_string(),
             resumed_after: Some(last_seq),
         })?;
-        let ctx = self.context(recorder, workdir, &options, store.finished_outputs(run_id)?, store.answers(run_id)?);
+        let finished = restored_outputs(&recorder, store.finished_outputs(run_id)?)?;
+        let ctx = self.context(recorder, workdir, &options, finished, store.answers(run_id)?);
         let span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id);
         self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).instrument(span).await
     }
@@ -213,6 +233,7 @@ impl Engine {
     ) -> RunCtx {
         RunCtx {
             engine: self.clone(),
+            tables: recorder.tables().clone(),
             recorder,
             workdir,
             secrets: options.secrets.clone(),
@@ -290,6 +311,32 @@ impl Engine {
             recording: ctx.recorder.store_time(),
         })
     }
+}
+
+/// A resumed run's finished outputs, each table kept as a file read back. A node whose table file
+/// is gone or changed runs again, as if it had not finished.
+fn restored_outputs(
+    recorder: &Recorder,
+    finished: HashMap<String, Map<String, Value>>,
+) -> Result<HashMap<String, Map<String, Value>>, EngineError> {
+    let mut restored = HashMap::with_capacity(finished.len());
+    for (node, outputs) in finished {
+        match record::restore_tables(recorder.tables(), &recorder.node_dir(&node), Value::Object(outputs)) {
+            Ok(Value::Object(outputs)) => {
+                restored.insert(node, outputs);
+            }
+            Ok(_) => unreachable!("restoring keeps an object an object"),
+            Err(error) => {
+                recorder.emit(EventKind::Log {
+                    node: Some(node.clone()),
+                    level: planwright_runs::LogLevel::Warn,
+                    message: format!("{error}; `{node}` runs again"),
+                    said: None,
+                })?;
+            }
+        }
+    }
+    Ok(restored)
 }
 
 /// Every var given at run time (a `null` default) that has no value — none, `null`, or blank

@@ -83,8 +83,8 @@ async fn iterate(
     token: &CancellationToken,
 ) -> Result<Vec<Value>, Fail> {
     if let Some(foreach) = &node.foreach {
-        let mut view = View { local: &HashMap::new(), env, secrets: None, used_secrets: None };
-        let items = match view.resolve(&foreach.input)? {
+        let mut view = View { local: &HashMap::new(), env, secrets: None, used_secrets: None, tables: &ctx.tables };
+        let items = match view.resolve_rows(&foreach.input)? {
             Value::Array(items) => items,
             other => {
                 return Err(Fail::Text(Reason::said(
@@ -134,7 +134,7 @@ async fn iterate(
             let values =
                 run_graph(ctx, node.body_graph(), body, scope, token.child_token()).await.map_err(Fail::Abort)?;
             results.push(collected(node, &values));
-            let mut view = View { local: &values, env, secrets: None, used_secrets: None };
+            let mut view = View { local: &values, env, secrets: None, used_secrets: None, tables: &ctx.tables };
             if !view.condition(&while_.condition.expr)? {
                 break;
             }

@@ -56,6 +56,8 @@ pub(crate) fn prepare<'a>(
             inputs.insert(name.clone(), default.clone());
         }
     }
+    // A block that does not read tables by handle gets the rows.
+    let inputs = if block.takes_tables() { inputs } else { ctx.tables.expand_map(inputs) };
     ctx.recorder.add_secrets(used);
     Ok(Prepared { node, spec, block, path, inputs })
 }
@@ -165,6 +167,7 @@ async fn attempt_once(
         models: ctx.models_for(path),
         secrets: Arc::new(ctx.block_secrets()),
         record_dir: ctx.recorder.node_dir(path),
+        tables: ctx.tables.clone(),
     };
     let run = block.run(inputs, &block_ctx);
     let timeout = policy.timeout_ms.map(Duration::from_millis);

@@ -1,6 +1,7 @@
 //! Recording a run: every event is masked (secret values, as they are or encoded, become `***`),
 //! written through the run store, and streamed to subscribers. Inputs and outputs are summarised
-//! for the record; the full outputs are stored separately for resume.
+//! for the record; the full outputs are stored separately for resume — a table of more than
+//! [`Recorder`]'s `table_file_rows` as a file of its own ([`table_record`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -14,8 +15,12 @@ use crate::values::NodeValue;
 use crate::EngineError;
 
 mod mask;
+mod table_record;
 
 use mask::Secret;
+use planwright_block::RunTables;
+pub(crate) use table_record::restore_tables;
+pub use table_record::{recorded_table, RecordedTable};
 
 /// Strings longer than this are cut in records.
 const MAX_STRING: usize = 200;
@@ -32,11 +37,26 @@ pub(crate) struct Recorder {
     /// Time spent in the store (SQLite and JSONL), in nanoseconds: reported apart from the
     /// engine's own overhead.
     store_nanos: AtomicU64,
+    /// The run's tables, which values hold by handle.
+    tables: std::sync::Arc<RunTables>,
+    /// A table output of more rows than this is recorded as a file, not as rows.
+    table_file_rows: usize,
 }
 
 impl Recorder {
-    pub fn new(store: RunRecorder, subscriber: Option<UnboundedSender<Event>>) -> Recorder {
-        Recorder { store, secrets: Mutex::new(Vec::new()), subscriber, store_nanos: AtomicU64::new(0) }
+    pub fn new(store: RunRecorder, subscriber: Option<UnboundedSender<Event>>, table_file_rows: usize) -> Recorder {
+        Recorder {
+            store,
+            secrets: Mutex::new(Vec::new()),
+            subscriber,
+            store_nanos: AtomicU64::new(0),
+            tables: std::sync::Arc::new(RunTables::new()),
+            table_file_rows,
+        }
+    }
+
+    pub fn tables(&self) -> &std::sync::Arc<RunTables> {
+        &self.tables
     }
 
     /// Time spent writing the record so far.
@@ -90,9 +110,10 @@ impl Recorder {
         outputs: Map<String, Value>,
     ) -> Result<NodeValue, EngineError> {
         let (outputs, summary) = self.outputs(outputs);
-        let event = self
-            .timed(|| self.store.finish_node(node, elapsed_ms, attempts, &outputs, summary))
-            .map_err(EngineError::Store)?;
+        let event = self.timed(|| {
+            let stored = self.stored_outputs(node, &outputs)?;
+            self.store.finish_node(node, elapsed_ms, attempts, &stored, summary).map_err(EngineError::Store)
+        })?;
         self.send(&event);
         Ok(NodeValue::Done(std::sync::Arc::new(outputs)))
     }
@@ -104,7 +125,7 @@ impl Recorder {
             Value::Object(masked) => masked,
             _ => unreachable!("masking keeps an object an object"),
         };
-        let summary = Value::Object(walk_map(&outputs, 0, &|text| text.to_owned()));
+        let summary = Value::Object(self.summariser(&|text| text.to_owned()).walk_map(&outputs, 0));
         (outputs, summary)
     }
 
@@ -119,12 +140,16 @@ impl Recorder {
     /// whole before it is cut (a cut through a secret would leave its start where no mask finds
     /// it), and nothing else of the value is copied.
     pub fn summary(&self, value: &Value) -> Value {
-        self.with_mask(|mask| summarize(value, mask))
+        self.with_mask(|mask| self.summariser(mask).walk(value, 0))
     }
 
     /// [`Recorder::summary`] of an object's entries (a node's inputs), the object not copied.
     pub fn summary_of(&self, map: &Map<String, Value>) -> Map<String, Value> {
-        self.with_mask(|mask| walk_map(map, 0, mask))
+        self.with_mask(|mask| self.summariser(mask).walk_map(map, 0))
+    }
+
+    fn summariser<'a>(&'a self, mask: &'a dyn Fn(&str) -> String) -> Summariser<'a> {
+        Summariser { mask, tables: &self.tables }
     }
 
     /// `summarise` given the run's masking, or none while no secret is known.
@@ -156,6 +181,13 @@ impl Recorder {
     fn mask(&self, value: Value) -> Value {
         if !self.has_secrets() {
             return value;
+        }
+        if let Some(table) = self.tables.get(&value) {
+            // A table keeps its handle unless a secret is in it: then the masked copy is the table.
+            return match table.map_text(&|text| self.mask_text(text)) {
+                Some(masked) => self.tables.put(masked),
+                None => value,
+            };
         }
         match value {
             Value::String(text) => Value::String(self.mask_text(&text)),
@@ -218,38 +250,53 @@ impl planwright_block::BlockEvents for RunEvents {
     }
 }
 
-/// A record-sized copy of a value: long strings cut, long lists shortened, deep values elided;
-/// each text it keeps (keys too) passed through `mask` before it is cut.
-pub(crate) fn summarize(value: &Value, mask: &dyn Fn(&str) -> String) -> Value {
-    walk(value, 0, mask)
+/// Makes record-sized copies of values: long strings cut, long lists shortened, deep values
+/// elided, a table summarised as its first rows; each text kept (keys too) passed through `mask`
+/// before it is cut.
+struct Summariser<'a> {
+    mask: &'a dyn Fn(&str) -> String,
+    tables: &'a RunTables,
 }
 
-/// The summary of an object's entries, the object at `depth`.
-fn walk_map(map: &Map<String, Value>, depth: usize, mask: &dyn Fn(&str) -> String) -> Map<String, Value> {
-    map.iter().map(|(k, v)| (mask(k), walk(v, depth + 1, mask))).collect()
-}
+impl Summariser<'_> {
+    /// The summary of an object's entries, the object at `depth`.
+    fn walk_map(&self, map: &Map<String, Value>, depth: usize) -> Map<String, Value> {
+        map.iter().map(|(k, v)| ((self.mask)(k), self.walk(v, depth + 1))).collect()
+    }
 
-fn walk(value: &Value, depth: usize, mask: &dyn Fn(&str) -> String) -> Value {
-    match value {
-        _ if depth >= MAX_DEPTH => Value::String("…".into()),
-        Value::String(s) => {
-            let s = mask(s);
-            let chars = s.chars().count();
-            if chars > MAX_STRING {
-                Value::String(format!("{}… ({chars} chars)", s.chars().take(MAX_STRING).collect::<String>()))
-            } else {
-                Value::String(s)
-            }
+    fn walk(&self, value: &Value, depth: usize) -> Value {
+        if let Some(table) = self.tables.get(value) {
+            // As the list of its rows would be summarised, only its first rows read.
+            let rows = table.first_rows(MAX_ITEMS);
+            return self.list(rows.iter(), table.row_count(), depth);
         }
-        Value::Array(items) => {
-            let mut kept: Vec<Value> = items.iter().take(MAX_ITEMS).map(|v| walk(v, depth + 1, mask)).collect();
-            if items.len() > MAX_ITEMS {
-                kept.push(Value::String(format!("… {} more items", items.len() - MAX_ITEMS)));
+        match value {
+            _ if depth >= MAX_DEPTH => Value::String("…".into()),
+            Value::String(s) => {
+                let s = (self.mask)(s);
+                let chars = s.chars().count();
+                if chars > MAX_STRING {
+                    Value::String(format!("{}… ({chars} chars)", s.chars().take(MAX_STRING).collect::<String>()))
+                } else {
+                    Value::String(s)
+                }
             }
-            Value::Array(kept)
+            Value::Array(items) => self.list(items.iter(), items.len(), depth),
+            Value::Object(map) => Value::Object(self.walk_map(map, depth)),
+            other => other.clone(),
         }
-        Value::Object(map) => Value::Object(walk_map(map, depth, mask)),
-        other => other.clone(),
+    }
+
+    /// The summary of a list of `len` items, `items` its first ones.
+    fn list<'v>(&self, items: impl Iterator<Item = &'v Value>, len: usize, depth: usize) -> Value {
+        if depth >= MAX_DEPTH {
+            return Value::String("…".into());
+        }
+        let mut kept: Vec<Value> = items.take(MAX_ITEMS).map(|v| self.walk(v, depth + 1)).collect();
+        if len > MAX_ITEMS {
+            kept.push(Value::String(format!("… {} more items", len - MAX_ITEMS)));
+        }
+        Value::Array(kept)
     }
 }
 
@@ -261,7 +308,9 @@ mod tests {
     #[test]
     fn summaries_cut_long_values() {
         let long = "x".repeat(500);
-        let summary = summarize(&json!({"text": long, "rows": (0..60).collect::<Vec<_>>()}), &|t| t.to_owned());
+        let tables = RunTables::new();
+        let summariser = Summariser { mask: &|t| t.to_owned(), tables: &tables };
+        let summary = summariser.walk(&json!({"text": long, "rows": (0..60).collect::<Vec<_>>()}), 0);
         assert!(summary["text"].as_str().unwrap().ends_with("(500 chars)"));
         assert_eq!(summary["rows"].as_array().unwrap().len(), 51);
         assert_eq!(summary["rows"][50], "… 10 more items");

@@ -30,6 +30,8 @@ pub(crate) enum Abort {
 
 pub(crate) struct RunCtx {
     pub engine: Engine,
+    /// The run's tables (the recorder's), which values hold by handle.
+    pub tables: Arc<planwright_block::RunTables>,
     pub recorder: Arc<Recorder>,
     pub workdir: Workdir,
     pub secrets: Arc<dyn SecretSource>,

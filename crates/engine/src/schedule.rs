@@ -148,7 +148,7 @@ fn start<'a>(
         return skip(ctx, &path, Reason::said(RunMessage::DependencySkipped { dependency: dep }, reason));
     }
     if let Some(when) = &node.when {
-        let mut view = View { local: values, env: &scope.env, secrets: None, used_secrets: None };
+        let mut view = View { local: values, env: &scope.env, secrets: None, used_secrets: None, tables: &ctx.tables };
         match view.condition(&when.expr) {
             Ok(true) => {}
             Ok(false) => {
@@ -176,7 +176,7 @@ fn start<'a>(
     let future: BoxFuture<'a, Result<NodeValue, Abort>> = match node.role() {
         Some(NodeRole::Block(block)) => {
             // Inputs are resolved here, from the finished nodes, while they are at hand.
-            let view = View { local: values, env: &scope.env, secrets: None, used_secrets: None };
+            let view = View { local: values, env: &scope.env, secrets: None, used_secrets: None, tables: &ctx.tables };
             match crate::node::prepare(ctx, node, block, path.clone(), view) {
                 Ok(prepared) => crate::node::run_block(ctx, prepared, policy, cancel).boxed(),
                 Err(error) => {

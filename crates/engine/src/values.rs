@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use planwright_block::RunTables;
 use planwright_plan::reference::Part;
 use planwright_plan::{Reference, Root, Template};
 use serde_json::{Map, Value};
@@ -99,6 +100,9 @@ pub struct View<'a> {
     pub secrets: Option<&'a dyn SecretSource>,
     /// Every secret value resolved, so that records can mask it.
     pub used_secrets: Option<&'a mut Vec<String>>,
+    /// The run's tables: a reference into a table (`${read.rows.0.amount}`), text around one and
+    /// a condition read its rows; a reference to the whole table keeps the handle.
+    pub tables: &'a RunTables,
 }
 
 impl View<'_> {
@@ -115,7 +119,7 @@ impl View<'_> {
                     for part in parts {
                         match part {
                             Part::Text(text) => out.push_str(&text),
-                            Part::Ref(reference) => match self.lookup(&reference)? {
+                            Part::Ref(reference) => match self.lookup_rows(&reference)? {
                                 Value::String(s) => out.push_str(&s),
                                 Value::Null => {}
                                 other => out.push_str(&other.to_string()),
@@ -137,7 +141,19 @@ impl View<'_> {
         }
     }
 
-    /// The value of one reference.
+    /// [`View::resolve`], with every table in the value as its rows (what a loop goes over).
+    pub fn resolve_rows(&mut self, value: &Value) -> Result<Value, String> {
+        let resolved = self.resolve(value)?;
+        Ok(self.tables.expand(resolved))
+    }
+
+    /// [`View::lookup`], a table as its rows.
+    fn lookup_rows(&mut self, reference: &Reference) -> Result<Value, String> {
+        let value = self.lookup(reference)?;
+        Ok(self.tables.expand(value))
+    }
+
+    /// The value of one reference; a whole table as its handle.
     pub fn lookup(&mut self, reference: &Reference) -> Result<Value, String> {
         let name = reference.path[0].as_str();
         let base = match &reference.root {
@@ -165,7 +181,8 @@ impl View<'_> {
                 None => return Err(format!("`{reference}`: node `{id}` has not run")),
             },
         };
-        let mut current = base;
+        // A path into a table goes through its rows.
+        let mut current = if reference.path.len() > 1 { self.tables.expand(base) } else { base };
         for segment in &reference.path[1..] {
             current = match current {
                 Value::Object(mut map) => map.remove(segment.as_str()).ok_or_else(|| {
@@ -193,7 +210,7 @@ impl View<'_> {
     /// Evaluates a `when`/`while` condition; an evaluation error is an error, never "true".
     pub fn condition(&mut self, expr: &str) -> Result<bool, String> {
         let compiled = planwright_expr::compile_condition(expr).map_err(|e| format!("`{expr}`: {}", e.message))?;
-        compiled.eval_bool(&mut |reference| self.lookup(reference)).map_err(|e| format!("`{expr}`: {}", e.message))
+        compiled.eval_bool(&mut |reference| self.lookup_rows(reference)).map_err(|e| format!("`{expr}`: {}", e.message))
     }
 }
 
@@ -216,7 +233,7 @@ mod tests {
     fn resolve(value: Value) -> Result<Value, String> {
         let env = env();
         let local = HashMap::new();
-        View { local: &local, env: &env, secrets: None, used_secrets: None }.resolve(&value)
+        View { local: &local, env: &env, secrets: None, used_secrets: None, tables: &RunTables::new() }.resolve(&value)
     }
 
     #[test]
@@ -242,7 +259,8 @@ mod tests {
     fn conditions_are_booleans_or_errors() {
         let env = env();
         let local = HashMap::new();
-        let mut view = View { local: &local, env: &env, secrets: None, used_secrets: None };
+        let tables = RunTables::new();
+        let mut view = View { local: &local, env: &env, secrets: None, used_secrets: None, tables: &tables };
         assert!(view.condition("${read.rows.1.amount} > ${vars.limit}").unwrap());
         assert!(view.condition("${vars.month} > 3").is_err(), "comparing text with a number is an error, not true");
     }
@@ -258,9 +276,15 @@ mod tests {
         let env = env();
         let local = HashMap::new();
         let mut used = Vec::new();
-        let value = View { local: &local, env: &env, secrets: Some(&Fixed), used_secrets: Some(&mut used) }
-            .resolve(&json!("Bearer ${secrets.TOKEN}"))
-            .unwrap();
+        let value = View {
+            local: &local,
+            env: &env,
+            secrets: Some(&Fixed),
+            used_secrets: Some(&mut used),
+            tables: &RunTables::new(),
+        }
+        .resolve(&json!("Bearer ${secrets.TOKEN}"))
+        .unwrap();
         assert_eq!(value, json!("Bearer canary-123"));
         assert_eq!(used, vec!["canary-123"]);
         assert!(resolve(json!("${secrets.TOKEN}")).unwrap_err().contains("only in a block's inputs"));

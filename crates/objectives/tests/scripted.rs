@@ -215,6 +215,7 @@ async fn run(page: Arc<ScriptedPage>, steps: &str, answers: Vec<&'static str>, l
         models: None,
         secrets: Arc::new(NoSecrets),
         record_dir: dir.path().join("records"),
+        tables: Arc::default(),
     };
     let start = page.address();
     page.act(&Op::Navigate { url: start.clone() }, &ActOptions::default()).await.unwrap();

@@ -7,6 +7,9 @@
 //! as numbers only when every non-empty cell of it reads the same way (all whole, or all with
 //! the same number of decimals), so nothing a row says is lost by the storage.
 //!
+//! A table is kept as a file by [`write_table_file`] (Arrow IPC, named by its SHA-256) and read
+//! back by [`read_table_file`].
+//!
 //! Must not know blocks, plans, runs or files: it is handed text and cancellation, and answers
 //! with tables and errors.
 
@@ -14,8 +17,10 @@ mod csv_read;
 mod names;
 mod rows;
 mod table;
+mod table_file;
 
 pub use csv_read::{read_csv, CsvError, CsvFormat};
 pub use names::unique_names;
 pub use rows::plain_number;
 pub use table::{Storage, Table};
+pub use table_file::{read_table_file, write_table_file, TableFileError};

@@ -66,10 +66,63 @@ impl Table {
     /// column's plain numbers too), an empty cell of a number column as empty text, every other
     /// cell as its text — what a CSV file's rows have always been to the blocks.
     pub fn rows(&self) -> Vec<Value> {
+        self.rows_in(0..self.row_count())
+    }
+
+    /// The first `count` rows (all of them when there are fewer), as [`Table::rows`] gives them.
+    pub fn first_rows(&self, count: usize) -> Vec<Value> {
+        self.rows_in(0..count.min(self.row_count()))
+    }
+
+    /// The cells of column `name`, each read as [`Table::rows`] gives it; `None` when the table
+    /// has no such column.
+    pub fn column_cells(&self, name: &str) -> Option<Box<dyn Fn(usize) -> Value + '_>> {
+        let (index, _) = self.batch.schema().column_with_name(name)?;
+        Some(cell_reader(self.batch.column(index).as_ref()))
+    }
+
+    /// The rows where `keep` is true, in order (`keep` has one entry per row).
+    pub fn filter(&self, keep: &[bool]) -> Table {
+        let mask = arrow_array::BooleanArray::from(keep.to_vec());
+        let batch = arrow_select::filter::filter_record_batch(&self.batch, &mask)
+            .expect("a mask of one entry per row selects rows of the same columns");
+        Table { batch }
+    }
+
+    /// The table with `change` applied to every text it holds — column names and text cells —
+    /// or `None` when it changes none (masking a secret out of a table copies it only when the
+    /// secret is there).
+    pub fn map_text(&self, change: &dyn Fn(&str) -> String) -> Option<Table> {
+        let mut changed = false;
+        let mut columns = Vec::with_capacity(self.batch.num_columns());
+        for (field, array) in self.batch.schema().fields().iter().zip(self.batch.columns()) {
+            let name = change(field.name());
+            changed |= name != *field.name();
+            let array = match array.as_any().downcast_ref::<StringArray>() {
+                Some(texts) if texts.iter().flatten().any(|text| change(text) != text) => {
+                    changed = true;
+                    Arc::new(texts.iter().map(|text| text.map(change)).collect::<StringArray>()) as ArrayRef
+                }
+                _ => array.clone(),
+            };
+            columns.push((name, array));
+        }
+        changed.then(|| Table::new(columns, self.row_count()))
+    }
+
+    pub(crate) fn batch(&self) -> &RecordBatch {
+        &self.batch
+    }
+
+    pub(crate) fn from_batch(batch: RecordBatch) -> Table {
+        Table { batch }
+    }
+
+    fn rows_in(&self, range: std::ops::Range<usize>) -> Vec<Value> {
         let names = self.columns();
         let cells: Vec<Box<dyn Fn(usize) -> Value + '_>> =
             self.batch.columns().iter().map(|array| cell_reader(array.as_ref())).collect();
-        (0..self.row_count())
+        range
             .map(|row| {
                 let mut map = Map::with_capacity(names.len());
                 for (name, cell) in names.iter().zip(&cells) {

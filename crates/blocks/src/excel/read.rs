@@ -47,7 +47,7 @@ pub(crate) struct SheetTable {
 async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the Excel workbook to read, e.g. data/invoices.xlsx")?.to_string();
     let options = SheetOptions::of(&inputs)?;
-    let path = files::input_file(ctx, "path", &shown)?;
+    let path = files::input_file(ctx, "path", &shown, files::MAX_READ_BYTES)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
     let table = blocking(move || read_sheet_file(&path, &name, &options, &cancel)).await?;

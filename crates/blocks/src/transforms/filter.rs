@@ -7,8 +7,11 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::require_column_said;
+use planwright_tables::Table;
+
+use super::{require_column_said, require_table_column_said, NarrowRows};
 use crate::cells::{self, input};
+use crate::files::{check_cancel, CANCEL_EVERY};
 
 pub(crate) struct Filter;
 
@@ -19,6 +22,10 @@ impl Block for Filter {
 
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { filter(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -72,6 +79,21 @@ pub(crate) struct Condition {
 }
 
 impl Condition {
+    /// The columns the condition reads.
+    fn columns(&self) -> impl Iterator<Item = &String> {
+        std::iter::once(&self.field).chain(&self.column)
+    }
+
+    /// The error for a row set without `column`, condition `n` (from 0) of the filter.
+    fn missing(&self, n: usize, column: &str, columns: String) -> RunMessage {
+        RunMessage::ConditionColumnMissing {
+            condition: n as u64 + 1,
+            field: self.field.clone(),
+            column: column.to_owned(),
+            columns,
+        }
+    }
+
     pub(crate) fn holds(&self, row: &Map<String, Value>) -> bool {
         let cell = row.get(&self.field).unwrap_or(&Value::Null);
         let value = match &self.column {
@@ -223,54 +245,23 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         input::list(&inputs, "conditions", "the conditions, e.g. [{field: 金額, operator: gte, value: 100000}]")?;
     let conditions: Vec<Condition> =
         conditions.iter().enumerate().map(|(i, c)| parse_condition(i, c)).collect::<Result<_, _>>()?;
+    if let Some(table) = inputs.get("items").and_then(|items| ctx.tables.get(items)) {
+        return filter_table(&table, &conditions, ctx);
+    }
     input::list(&inputs, "items", "the rows to filter, e.g. ${read.rows}")?;
     let Some(Value::Array(items)) = inputs.remove("items") else {
         return Err(input::missing("items", "the rows to filter"));
     };
     let rows = input::rows(&items, "items")?;
     for (n, condition) in conditions.iter().enumerate() {
-        for column in std::iter::once(&condition.field).chain(&condition.column) {
-            require_column_said(&rows, column, &condition.label, |columns| RunMessage::ConditionColumnMissing {
-                condition: n as u64 + 1,
-                field: condition.field.clone(),
-                column: column.clone(),
-                columns,
-            })?;
+        for column in condition.columns() {
+            require_column_said(&rows, column, &condition.label, |columns| condition.missing(n, column, columns))?;
         }
     }
-    let mut keep = Vec::with_capacity(rows.len());
-    let mut odd: Vec<(usize, Option<Value>)> = conditions.iter().map(|_| (0, None)).collect();
-    for row in &rows {
-        let mut all = true;
-        for (condition, odd) in conditions.iter().zip(odd.iter_mut()) {
-            if let Some(cell) = condition.incomparable(row) {
-                odd.0 += 1;
-                odd.1.get_or_insert(cell);
-            }
-            if !condition.holds(row) {
-                all = false;
-                break;
-            }
-        }
-        keep.push(all);
-    }
+    let mut judge = Judge::new(&conditions);
+    let keep: Vec<bool> = rows.iter().map(|row| judge.keeps(row)).collect();
     drop(rows);
-    for (condition, (count, sample)) in conditions.iter().zip(odd) {
-        if count > 0 {
-            let value = match &condition.column {
-                Some(column) => format!("`{column}`"),
-                None => cells::display_text(&condition.value),
-            };
-            let text = format!(
-                "{}: {count} rows have a `{}` that cannot be compared with {value} (such as {}); they were excluded",
-                condition.label,
-                condition.field,
-                cells::describe(&sample.unwrap_or(Value::Null))
-            );
-            let said = RunMessage::RowsNotComparable { field: condition.field.clone(), value, count: count as u64 };
-            ctx.log(LogLevel::Warn, Reason::said(said, text));
-        }
-    }
+    judge.log_incomparable(ctx);
     let total = items.len();
     let (mut filtered, mut excluded) = (Vec::new(), Vec::new());
     for (item, kept) in items.into_iter().zip(keep) {
@@ -280,11 +271,99 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
             excluded.push(item);
         }
     }
-    let said = RunMessage::RowsKept { kept: filtered.len() as u64, total: total as u64 };
-    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {} of {total} rows", filtered.len())));
+    let (kept, excluded_count) = (filtered.len(), excluded.len());
+    Ok(filtered_outputs(ctx, total, kept, excluded_count, Value::Array(filtered), Value::Array(excluded)))
+}
+
+/// [`filter`] of a run's table: the cells the conditions name read through the rows' rules, the
+/// kept and excluded rows two tables of all the columns.
+fn filter_table(table: &Table, conditions: &[Condition], ctx: &BlockContext) -> Result<Values, BlockError> {
+    for (n, condition) in conditions.iter().enumerate() {
+        for column in condition.columns() {
+            require_table_column_said(table, column, &condition.label, |columns| {
+                condition.missing(n, column, columns)
+            })?;
+        }
+    }
+    let mut rows = NarrowRows::new(table, conditions.iter().flat_map(Condition::columns));
+    let mut judge = Judge::new(conditions);
+    let mut keep = Vec::with_capacity(table.row_count());
+    for index in 0..table.row_count() {
+        if index.is_multiple_of(CANCEL_EVERY) {
+            check_cancel(&ctx.cancel)?;
+        }
+        keep.push(judge.keeps(rows.row(index)));
+    }
+    judge.log_incomparable(ctx);
+    let filtered = table.filter(&keep);
+    keep.iter_mut().for_each(|kept| *kept = !*kept);
+    let excluded = table.filter(&keep);
+    let (kept, excluded_count) = (filtered.row_count(), excluded.row_count());
+    let (filtered, excluded) = (ctx.tables.put(filtered), ctx.tables.put(excluded));
+    Ok(filtered_outputs(ctx, table.row_count(), kept, excluded_count, filtered, excluded))
+}
+
+/// Judges rows against every condition, counting per condition the rows it could not compare.
+struct Judge<'c> {
+    conditions: &'c [Condition],
+    /// Per condition: how many rows could not be compared, and the first such cell.
+    incomparable: Vec<(usize, Option<Value>)>,
+}
+
+impl<'c> Judge<'c> {
+    fn new(conditions: &'c [Condition]) -> Judge<'c> {
+        Judge { conditions, incomparable: conditions.iter().map(|_| (0, None)).collect() }
+    }
+
+    /// Whether `row` meets every condition.
+    fn keeps(&mut self, row: &Map<String, Value>) -> bool {
+        for (condition, odd) in self.conditions.iter().zip(self.incomparable.iter_mut()) {
+            if let Some(cell) = condition.incomparable(row) {
+                odd.0 += 1;
+                odd.1.get_or_insert(cell);
+            }
+            if !condition.holds(row) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A warning per condition that met cells it could not compare (they were excluded).
+    fn log_incomparable(self, ctx: &BlockContext) {
+        for (condition, (count, sample)) in self.conditions.iter().zip(self.incomparable) {
+            if count > 0 {
+                let value = match &condition.column {
+                    Some(column) => format!("`{column}`"),
+                    None => cells::display_text(&condition.value),
+                };
+                let text = format!(
+                    "{}: {count} rows have a `{}` that cannot be compared with {value} (such as {}); they were excluded",
+                    condition.label,
+                    condition.field,
+                    cells::describe(&sample.unwrap_or(Value::Null))
+                );
+                let said = RunMessage::RowsNotComparable { field: condition.field.clone(), value, count: count as u64 };
+                ctx.log(LogLevel::Warn, Reason::said(said, text));
+            }
+        }
+    }
+}
+
+/// The filter's outputs and its log line: `total` rows, `kept` of them in `filtered`.
+fn filtered_outputs(
+    ctx: &BlockContext,
+    total: usize,
+    kept: usize,
+    excluded_count: usize,
+    filtered: Value,
+    excluded: Value,
+) -> Values {
+    let said = RunMessage::RowsKept { kept: kept as u64, total: total as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {kept} of {total} rows")));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "total": total, "kept": filtered.len(), "excluded": excluded.len() }));
-    out.insert("filtered".into(), Value::Array(filtered));
-    out.insert("excluded".into(), Value::Array(excluded));
-    Ok(out)
+    out.insert("summary".into(), json!({ "total": total, "kept": kept, "excluded": excluded_count }));
+    out.insert("filtered".into(), filtered);
+    out.insert("excluded".into(), excluded);
+    out
 }

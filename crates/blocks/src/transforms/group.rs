@@ -20,7 +20,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column, require_column_said};
+use super::{column_names, require_column, require_column_said, require_table_column_said, NarrowRows};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -33,6 +33,10 @@ impl Block for GroupByAgg {
 
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { group_by_agg(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -61,6 +65,22 @@ struct Aggregation {
     field: Option<String>,
     op: Op,
     name: String,
+}
+
+impl Aggregation {
+    /// How aggregation `i` (from 0) is named in messages: `aggregation 2 (sum of `金額`)`.
+    fn label(&self, i: usize) -> String {
+        format!("aggregation {} ({} of `{}`)", i + 1, self.op.name(), self.field.as_deref().unwrap_or_default())
+    }
+
+    fn missing(&self, i: usize, column: &str, columns: String) -> RunMessage {
+        RunMessage::AggregationColumnMissing { aggregation: i as u64 + 1, column: column.to_owned(), columns }
+    }
+}
+
+/// The error for a row set without `column`, which `input` names.
+fn column_missing(input: &str, column: &str, columns: String) -> RunMessage {
+    RunMessage::ColumnMissing { input: input.trim_matches('`').to_owned(), column: column.to_owned(), columns }
 }
 
 fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockError> {
@@ -222,8 +242,63 @@ struct Group {
     accs: Vec<Acc>,
 }
 
+/// The groups so far, in order of first appearance, and per aggregation the cells it left out.
+struct Grouping<'a> {
+    by: &'a [String],
+    aggregations: &'a [Aggregation],
+    index: HashMap<Vec<Option<String>>, usize>,
+    groups: Vec<Group>,
+    /// Per aggregation: how many cells were not numbers, and the first of them.
+    skipped: Vec<(usize, Option<Value>)>,
+}
+
+impl<'a> Grouping<'a> {
+    fn new(by: &'a [String], aggregations: &'a [Aggregation]) -> Grouping<'a> {
+        let mut grouping = Grouping {
+            by,
+            aggregations,
+            index: HashMap::new(),
+            groups: Vec::new(),
+            skipped: aggregations.iter().map(|_| (0, None)).collect(),
+        };
+        if by.is_empty() {
+            grouping.groups.push(Group { by: Vec::new(), accs: aggregations.iter().map(|_| Acc::default()).collect() });
+            grouping.index.insert(Vec::new(), 0);
+        }
+        grouping
+    }
+
+    fn add(&mut self, row: &Map<String, Value>) {
+        let key: Vec<Option<String>> = self.by.iter().map(|c| row.get(c).and_then(cells::key_text)).collect();
+        let slot = match self.index.get(&key) {
+            Some(&slot) => slot,
+            None => {
+                let values = self.by.iter().map(|c| row.get(c).cloned().unwrap_or(Value::Null)).collect();
+                let accs = self.aggregations.iter().map(|_| Acc::default()).collect();
+                self.groups.push(Group { by: values, accs });
+                self.index.insert(key, self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[slot];
+        for ((agg, acc), skip) in self.aggregations.iter().zip(group.accs.iter_mut()).zip(self.skipped.iter_mut()) {
+            let cell = agg.field.as_ref().and_then(|f| row.get(f));
+            if !acc.add(agg.op, cell) {
+                skip.0 += 1;
+                if skip.1.is_none() {
+                    skip.1 = cell.cloned();
+                }
+            }
+        }
+    }
+}
+
 fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows to group, e.g. ${read.rows}")?;
+    const ITEMS: &str = "the rows to group, e.g. ${read.rows}";
+    let table = inputs.get("items").and_then(|items| ctx.tables.get(items));
+    if table.is_none() {
+        input::list(&inputs, "items", ITEMS)?;
+    }
     let by = column_names(&inputs, "by", "[取引先], or [] for one total")?;
     let aggregations: Vec<Aggregation> = input::list(
         &inputs,
@@ -249,53 +324,47 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             )));
         }
     }
-    let rows = input::rows(items, "items")?;
-    for column in &by {
-        require_column(&rows, column, "`by`")?;
-    }
-    for (i, agg) in aggregations.iter().enumerate() {
-        if let Some(field) = &agg.field {
-            let label = format!("aggregation {} ({} of `{field}`)", i + 1, agg.op.name());
-            require_column_said(&rows, field, &label, |columns| RunMessage::AggregationColumnMissing {
-                aggregation: i as u64 + 1,
-                column: field.clone(),
-                columns,
-            })?;
-        }
-    }
-
-    let mut index: HashMap<Vec<Option<String>>, usize> = HashMap::new();
-    let mut groups: Vec<Group> = Vec::new();
-    let mut skipped: Vec<(usize, Option<Value>)> = aggregations.iter().map(|_| (0, None)).collect();
-    if by.is_empty() {
-        groups.push(Group { by: Vec::new(), accs: aggregations.iter().map(|_| Acc::default()).collect() });
-        index.insert(Vec::new(), 0);
-    }
-    for (n, row) in rows.iter().enumerate() {
-        if n.is_multiple_of(CANCEL_EVERY) {
-            check_cancel(&ctx.cancel)?;
-        }
-        let key: Vec<Option<String>> = by.iter().map(|c| row.get(c).and_then(cells::key_text)).collect();
-        let slot = match index.get(&key) {
-            Some(&slot) => slot,
-            None => {
-                let values = by.iter().map(|c| row.get(c).cloned().unwrap_or(Value::Null)).collect();
-                groups.push(Group { by: values, accs: aggregations.iter().map(|_| Acc::default()).collect() });
-                index.insert(key, groups.len() - 1);
-                groups.len() - 1
+    let mut grouping = Grouping::new(&by, &aggregations);
+    let row_count = match &table {
+        Some(table) => {
+            for column in &by {
+                require_table_column_said(table, column, "`by`", |columns| column_missing("`by`", column, columns))?;
             }
-        };
-        let group = &mut groups[slot];
-        for ((agg, acc), skip) in aggregations.iter().zip(group.accs.iter_mut()).zip(skipped.iter_mut()) {
-            let cell = agg.field.as_ref().and_then(|f| row.get(f));
-            if !acc.add(agg.op, cell) {
-                skip.0 += 1;
-                if skip.1.is_none() {
-                    skip.1 = cell.cloned();
+            for (i, agg) in aggregations.iter().enumerate() {
+                if let Some(field) = &agg.field {
+                    require_table_column_said(table, field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
                 }
             }
+            let fields = aggregations.iter().filter_map(|agg| agg.field.as_ref());
+            let mut rows = NarrowRows::new(table, by.iter().chain(fields));
+            for index in 0..table.row_count() {
+                if index.is_multiple_of(CANCEL_EVERY) {
+                    check_cancel(&ctx.cancel)?;
+                }
+                grouping.add(rows.row(index));
+            }
+            table.row_count()
         }
-    }
+        None => {
+            let rows = input::rows(input::list(&inputs, "items", ITEMS)?, "items")?;
+            for column in &by {
+                require_column(&rows, column, "`by`")?;
+            }
+            for (i, agg) in aggregations.iter().enumerate() {
+                if let Some(field) = &agg.field {
+                    require_column_said(&rows, field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
+                }
+            }
+            for (n, row) in rows.iter().enumerate() {
+                if n.is_multiple_of(CANCEL_EVERY) {
+                    check_cancel(&ctx.cancel)?;
+                }
+                grouping.add(row);
+            }
+            rows.len()
+        }
+    };
+    let Grouping { groups, skipped, .. } = grouping;
     for (agg, (count, sample)) in aggregations.iter().zip(skipped) {
         if count > 0 {
             let field = agg.field.clone().unwrap_or_default();
@@ -321,10 +390,10 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             Value::Object(row)
         })
         .collect();
-    let said = RunMessage::RowsGrouped { rows: rows.len() as u64, groups: out_rows.len() as u64 };
-    ctx.log(LogLevel::Info, Reason::said(said, format!("{} rows in {} groups", rows.len(), out_rows.len())));
+    let said = RunMessage::RowsGrouped { rows: row_count as u64, groups: out_rows.len() as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("{row_count} rows in {} groups", out_rows.len())));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "input_rows": rows.len(), "groups": out_rows.len() }));
+    out.insert("summary".into(), json!({ "input_rows": row_count, "groups": out_rows.len() }));
     out.insert("rows".into(), Value::Array(out_rows));
     Ok(out)
 }

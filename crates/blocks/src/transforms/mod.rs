@@ -2,13 +2,15 @@
 //! duplicates, add computed columns, append.
 //!
 //! They work on rows (JSON objects keyed by column name) from CSV, Excel or table steps and read
-//! cell values through [`crate::cells`]: numeric-looking text is a number, `YYYY-MM-DD` text a
+//! cell values through [`crate::cells`]; filter and group also read a run's table by its handle
+//! (`file.read_csv`'s), cell by cell through the same rules ([`NarrowRows`]): numeric-looking text is a number, `YYYY-MM-DD` text a
 //! date, labels match regardless of full-width/half-width spelling.
 
 use std::sync::Arc;
 
 use planwright_block::{Block, BlockError, Values};
 use planwright_runs::{Reason, RunMessage};
+use planwright_tables::Table;
 use serde_json::{Map, Value};
 
 use crate::cells::{self, input};
@@ -92,7 +94,60 @@ pub(super) fn require_column_said(
     if rows.is_empty() || rows.iter().any(|r| r.contains_key(name)) {
         return Ok(());
     }
-    let columns = cells::columns_of(rows.iter().take(1000).copied());
-    let text = format!("{input}: no row has a column `{name}`; {}", cells::missing_column_hint(name, &columns));
-    Err(BlockError::input(Reason::said(said(cells::listed_names(&columns)), text)))
+    Err(missing_column(name, &cells::columns_of(rows.iter().take(1000).copied()), input, said))
+}
+
+/// [`require_column_said`] for a table: it has the column, or no rows.
+pub(super) fn require_table_column_said(
+    table: &Table,
+    name: &str,
+    input: &str,
+    said: impl FnOnce(String) -> RunMessage,
+) -> Result<(), BlockError> {
+    let columns = table.columns();
+    if table.row_count() == 0 || columns.iter().any(|c| c == name) {
+        return Ok(());
+    }
+    Err(missing_column(name, &columns, input, said))
+}
+
+fn missing_column(name: &str, columns: &[String], input: &str, said: impl FnOnce(String) -> RunMessage) -> BlockError {
+    let text = format!("{input}: no row has a column `{name}`; {}", cells::missing_column_hint(name, columns));
+    BlockError::input(Reason::said(said(cells::listed_names(columns)), text))
+}
+
+/// Reads a table's rows narrowed to some of its columns, each row as the object the rows path
+/// would see for those columns — so that a transform reading a table by handle judges every cell
+/// exactly as it judges rows, without a JSON object per row of every column.
+pub(super) struct NarrowRows<'t> {
+    cells: Vec<(String, Box<dyn Fn(usize) -> Value + 't>)>,
+    row: Map<String, Value>,
+}
+
+impl<'t> NarrowRows<'t> {
+    /// The reader of `columns` (those the table has; the others are absent from every row).
+    pub(super) fn new<'c>(table: &'t Table, columns: impl IntoIterator<Item = &'c String>) -> NarrowRows<'t> {
+        let mut row = Map::new();
+        let mut cells = Vec::new();
+        for column in columns {
+            if row.contains_key(column) {
+                continue;
+            }
+            if let Some(reader) = table.column_cells(column) {
+                row.insert(column.clone(), Value::Null);
+                cells.push((column.clone(), reader));
+            }
+        }
+        NarrowRows { cells, row }
+    }
+
+    /// Row `index`, narrowed (the same object each time, refilled).
+    pub(super) fn row(&mut self, index: usize) -> &Map<String, Value> {
+        for (column, cell) in &self.cells {
+            if let Some(slot) = self.row.get_mut(column) {
+                *slot = cell(index);
+            }
+        }
+        &self.row
+    }
 }

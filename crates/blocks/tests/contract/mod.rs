@@ -115,5 +115,6 @@ pub fn context(node: &str, dir: &Path, events: Arc<dyn BlockEvents>, input: Arc<
         models: None,
         secrets: Arc::new(GivenSecrets::default()),
         record_dir: dir.join(".records").join(node),
+        tables: Arc::default(),
     }
 }

@@ -31,6 +31,8 @@ pub const DATA_BLOCKS: [&str; 15] = [
 
 /// The files blocks refuse to read when larger (200 MB).
 pub const MAX_READ_BYTES: u64 = 200 * 1024 * 1024;
+/// The CSV files `file.read_csv` refuses to read when larger (1024 MB): a table of typed columns.
+pub const MAX_CSV_BYTES: u64 = 1024 * 1024 * 1024;
 /// About how many characters `file.extract_texts` returns over all files.
 pub const MAX_TEXT_CHARS: usize = 100_000;
 
@@ -67,7 +69,14 @@ impl Harness {
         path
     }
 
+    /// Runs block `id`; a table it outputs is given as its rows, as the engine gives it to a
+    /// block that does not take tables.
     pub async fn run(&self, id: &str, inputs: Value) -> Result<Values, BlockError> {
+        Ok(self.ctx.tables.expand_map(self.run_keeping_tables(id, inputs).await?))
+    }
+
+    /// Runs block `id`; a table it outputs stays a handle into `self.ctx.tables`.
+    pub async fn run_keeping_tables(&self, id: &str, inputs: Value) -> Result<Values, BlockError> {
         let Value::Object(inputs) = inputs else { panic!("inputs must be an object") };
         block(id).run(inputs, &self.ctx).await
     }

@@ -1,0 +1,136 @@
+//! `transforms.filter` and `transforms.group_by_agg` read a run's table by its handle (as the
+//! engine gives them `file.read_csv`'s) exactly as they read its rows: for any CSV text and any
+//! conditions or aggregations, the outputs, the log lines and the errors are the same.
+
+mod data_common;
+
+use data_common::Harness;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Cells as ledgers write them: plain numbers, decimals, amounts with separators and signs,
+/// full-width digits, blanks, dates and words.
+fn cell() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0i64..5000).prop_map(|n| n.to_string()),
+        (0i64..500_000).prop_map(|n| format!("{}.{:02}", n / 100, n % 100)),
+        (-500i64..500).prop_map(|n| format!("{n}.5")),
+        Just("1,200".to_owned()),
+        Just("¥13,200".to_owned()),
+        Just("△500".to_owned()),
+        Just("１２００".to_owned()),
+        Just(String::new()),
+        Just(" 42 ".to_owned()),
+        Just("2026-04-01".to_owned()),
+        Just("approved".to_owned()),
+        Just("Approved ".to_owned()),
+        Just("ＡＰＰＲＯＶＥＤ".to_owned()),
+        Just("pending".to_owned()),
+        Just("経理".to_owned()),
+        Just("0042".to_owned()),
+    ]
+}
+
+/// A CSV file of columns `status`, `amount`, `dept` (each column's cells drawn from its own mix,
+/// so that some columns are all numbers and are stored as numbers).
+fn csv_text() -> impl Strategy<Value = String> {
+    let amount = prop_oneof![
+        3 => (0i64..100_000).prop_map(|n| format!("{}.{:02}", n / 100, n % 100)),
+        2 => (0i64..5000).prop_map(|n| n.to_string()),
+        1 => cell(),
+    ];
+    let row = (prop::sample::select(vec!["approved", "pending", "Approved ", "", "rejected"]), amount, cell());
+    prop::collection::vec(row, 0..40).prop_map(|rows| {
+        let mut text = String::from("status,amount,dept\n");
+        for (status, amount, dept) in rows {
+            let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+            text.push_str(&format!("{},{},{}\n", quote(status), quote(&amount), quote(&dept)));
+        }
+        text
+    })
+}
+
+fn condition() -> impl Strategy<Value = Value> {
+    let field = prop::sample::select(vec!["status", "amount", "dept", "missing"]);
+    let op = prop::sample::select(vec!["eq", "ne", "gt", "gte", "lt", "lte", "contains", "in"]);
+    (field, op, cell()).prop_map(|(field, op, value)| match op {
+        "in" => json!({"field": field, "operator": op, "value": [value, "approved"]}),
+        _ => json!({"field": field, "operator": op, "value": value}),
+    })
+}
+
+fn aggregation() -> impl Strategy<Value = Value> {
+    let field = prop::sample::select(vec!["amount", "dept", "status"]);
+    let op = prop::sample::select(vec!["sum", "count", "avg", "min", "max"]);
+    (field, op, 0..100u32)
+        .prop_map(|(field, op, n)| json!({"field": field, "op": op, "as": format!("{op}_{field}_{n}")}))
+}
+
+/// The outcome of block `id` on `inputs`, with every log line it wrote: `items` is the table
+/// (by handle) or its rows.
+async fn outcome(h: &Harness, id: &str, inputs: Value) -> (Result<Value, String>, Vec<String>) {
+    h.events.logs.lock().unwrap().clear();
+    let out = h.run(id, inputs).await.map(Value::Object).map_err(|e| format!("{e:?}"));
+    let logs = h.events.logs.lock().unwrap().iter().map(|(level, text)| format!("{level:?} {text}")).collect();
+    (out, logs)
+}
+
+/// The table `file.read_csv` makes of `text`, as its handle and as its rows.
+async fn read(h: &Harness, text: &str) -> (Value, Value) {
+    h.write("ledger.csv", text);
+    let out = h.run_keeping_tables("file.read_csv", json!({"path": "ledger.csv"})).await.unwrap();
+    let handle = out["rows"].clone();
+    let rows = h.ctx.tables.expand(handle.clone());
+    (handle, rows)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn filtering_a_table_is_filtering_its_rows(text in csv_text(), conditions in prop::collection::vec(condition(), 1..3)) {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (handle, rows) = read(&h, &text).await;
+            let by_table = outcome(&h, "transforms.filter", json!({"items": handle, "conditions": conditions})).await;
+            let by_rows = outcome(&h, "transforms.filter", json!({"items": rows, "conditions": conditions})).await;
+            prop_assert_eq!(by_table, by_rows);
+            Ok(())
+        })?;
+    }
+
+    #[test]
+    fn grouping_a_table_is_grouping_its_rows(
+        text in csv_text(),
+        by in prop::sample::subsequence(vec!["dept", "status"], 0..=2),
+        aggregations in prop::collection::vec(aggregation(), 1..4),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (handle, rows) = read(&h, &text).await;
+            let inputs = |items: Value| json!({"items": items, "by": by, "aggregations": aggregations});
+            let by_table = outcome(&h, "transforms.group_by_agg", inputs(handle)).await;
+            let by_rows = outcome(&h, "transforms.group_by_agg", inputs(rows)).await;
+            prop_assert_eq!(by_table, by_rows);
+            Ok(())
+        })?;
+    }
+}
+
+#[tokio::test]
+async fn a_filtered_table_stays_a_table_of_all_its_columns() {
+    let h = Harness::new();
+    let (handle, _) = read(&h, "status,amount,memo\napproved,12.50,a\npending,3.00,b\napproved,7.25,c\n").await;
+    let inputs = json!({"items": handle, "conditions": [{"field": "status", "operator": "eq", "value": "approved"}]});
+    let out = h.run_keeping_tables("transforms.filter", inputs).await.unwrap();
+    let filtered = h.ctx.tables.get(&out["filtered"]).expect("the kept rows are a table of the run");
+    assert_eq!(filtered.columns(), ["status", "amount", "memo"]);
+    assert_eq!(
+        h.ctx.tables.expand(out["filtered"].clone()),
+        json!([{"status": "approved", "amount": 12.5, "memo": "a"}, {"status": "approved", "amount": 7.25, "memo": "c"}])
+    );
+    assert_eq!(h.ctx.tables.get(&out["excluded"]).unwrap().row_count(), 1);
+    assert_eq!(out["summary"], json!({"total": 3, "kept": 2, "excluded": 1}));
+}

@@ -1,0 +1,180 @@
+//! Tables between nodes: `file.read_csv`'s table travels by handle to the transforms that read
+//! tables, a large table is recorded once as a file of its own (masked, its record a preview),
+//! and a resumed run reads it back from that file. A real run, a real run store, a real CSV file.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use planwright_engine::{recorded_table, AnswerSource, BrowserSettings, GivenAnswers, NoAnswers, RunOptions};
+use planwright_engine::{RunRequest, SecretSource};
+use planwright_runs::{EventKind, RunStatus};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+const CANARY: &str = "canary-7f3e-in-a-ledger-cell";
+
+struct Secrets;
+
+impl SecretSource for Secrets {
+    fn secret(&self, name: &str) -> Option<String> {
+        (name == "LEDGER_TOKEN").then(|| CANARY.to_owned())
+    }
+}
+
+fn options(f: &support::Fixture, answers: Arc<dyn AnswerSource>) -> RunOptions {
+    RunOptions {
+        workdir: f.workdir.path().to_owned(),
+        secrets: Arc::new(Secrets),
+        answers,
+        stop: CancellationToken::new(),
+        events: None,
+        browser: BrowserSettings::default(),
+        models: None,
+    }
+}
+
+/// A ledger of `rows` rows, the secret's value in the vendor cell of row 3; and the approved
+/// amounts' total per department, in cents.
+fn ledger(rows: usize) -> (String, HashMap<String, i64>) {
+    let mut text = String::from("date,vendor,department,status,amount,reference\n");
+    let mut totals: HashMap<String, i64> = HashMap::new();
+    for i in 0..rows {
+        let department = ["経理", "Sales", "IT"][i % 3];
+        let status = if i % 4 == 0 { "pending" } else { "approved" };
+        let cents = (i as i64 * 7919) % 100_000 + 1;
+        let vendor = if i == 3 { CANARY.to_owned() } else { format!("Vendor {}", i % 97) };
+        text.push_str(&format!(
+            "2026-04-{:02},{vendor},{department},{status},{}.{:02},INV-{i:07}\n",
+            i % 28 + 1,
+            cents / 100,
+            cents % 100
+        ));
+        if status == "approved" {
+            *totals.entry(department.to_owned()).or_default() += cents;
+        }
+    }
+    (text, totals)
+}
+
+const PLAN: &str = r#"apiVersion: planwright/v1
+id: ledger_totals
+version: 1.0.0
+secrets: [LEDGER_TOKEN]
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: ledger.csv}
+    out: {rows: rows}
+  - id: approved
+    block: transforms.filter
+    in:
+      items: "${read.rows}"
+      conditions: [{field: status, operator: eq, value: approved}]
+    out: {filtered: rows}
+  - id: ask
+    block: ui.confirmation
+    in: {message: "Total ${approved.rows.2.vendor} and the others?"}
+    out: {approved: ok}
+  - id: totals
+    block: transforms.group_by_agg
+    after: [ask]
+    in:
+      items: "${approved.rows}"
+      by: [department]
+      aggregations: [{field: amount, op: sum, as: total}]
+    out: {rows: totals}
+  - id: save
+    block: report.write
+    in: {data: "${totals.totals}", format: csv, path: out/totals.csv}
+"#;
+
+/// The table file `node` kept, in its folder of the run's record.
+fn table_file(f: &support::Fixture, node: &str) -> std::path::PathBuf {
+    let end = std::path::Path::new(node).join("table-0.arrow");
+    support::files_under(f.home.path()).into_iter().find(|p| p.ends_with(&end)).expect("a table file")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_table_is_recorded_once_as_a_masked_file_and_a_resumed_run_reads_it_back() {
+    let f = support::fixture();
+    let (text, totals) = ledger(16_000);
+    std::fs::write(f.workdir.path().join("ledger.csv"), text).unwrap();
+    let request = RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
+    let waiting = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap();
+    assert_eq!(waiting.status, RunStatus::WaitingForInput, "{:?}", waiting.reason);
+
+    // The record keeps each large table as a file: a preview and a count, not 16,000 rows.
+    let stored = f.store.finished_outputs(&waiting.run_id).unwrap();
+    let read = recorded_table(&stored["read"]["rows"]).expect("the read table is kept as a file");
+    assert_eq!(read.rows, 16_000);
+    assert_eq!(read.preview.len(), 50);
+    assert_eq!(read.preview[3]["vendor"], "***", "the preview is masked");
+    assert_eq!(recorded_table(&stored["approved"]["rows"]).unwrap().rows, 12_000);
+    let sha = stored["read"]["rows"]["sha256"].as_str().unwrap();
+    let kept = planwright_tables::read_table_file(&table_file(&f, "read"), sha).unwrap();
+    assert_eq!(kept.row_count(), 16_000);
+    let kept_text = serde_json::to_string(&kept.rows()).unwrap();
+    assert!(!kept_text.contains(CANARY) && kept_text.contains("***"), "the table file is masked");
+    // The message that reached into the table read its rows (masked, since a dependant sees the
+    // masked table).
+    let events = f.store.events(&waiting.run_id).unwrap();
+    let asked = events.iter().find_map(|e| match &e.kind {
+        EventKind::InputRequested { request, .. } => Some(serde_json::to_string(request).unwrap()),
+        _ => None,
+    });
+    assert!(asked.unwrap().contains("Total ***"), "a reference into a table reads its rows");
+    for path in support::files_under(f.home.path()) {
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(CANARY), "the secret reached {}", path.display());
+    }
+
+    let answers = HashMap::from([("ask".to_owned(), json!({"approved": true}))]);
+    let resumed = f.engine.resume(&f.store, &waiting.run_id, options(&f, Arc::new(GivenAnswers(answers)))).await;
+    let resumed = resumed.unwrap();
+    assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
+    let events = f.store.events(&waiting.run_id).unwrap();
+    let started = |node: &str| {
+        events.iter().filter(|e| matches!(&e.kind, EventKind::NodeStarted { node: n, .. } if n == node)).count()
+    };
+    assert_eq!(started("read"), 1, "the finished read is not run again: its table came from the file");
+    assert_eq!(started("totals"), 1);
+    let written = std::fs::read_to_string(f.workdir.path().join("out/totals.csv")).unwrap();
+    for (department, cents) in totals {
+        let amount = match cents % 100 {
+            0 => format!("{}", cents / 100),
+            c if c % 10 == 0 => format!("{}.{}", cents / 100, c / 10),
+            c => format!("{}.{c:02}", cents / 100),
+        };
+        let line = format!("{department},{amount}");
+        assert!(written.lines().any(|l| l == line), "{line} in {written}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_table_file_makes_its_node_run_again_on_resume() {
+    let f = support::fixture();
+    let (text, _) = ledger(14_000);
+    std::fs::write(f.workdir.path().join("ledger.csv"), text).unwrap();
+    let request = RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
+    let waiting = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap();
+    assert_eq!(waiting.status, RunStatus::WaitingForInput, "{:?}", waiting.reason);
+    let file = table_file(&f, "approved");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&file, bytes).unwrap();
+
+    let answers = HashMap::from([("ask".to_owned(), json!({"approved": true}))]);
+    let resumed = f.engine.resume(&f.store, &waiting.run_id, options(&f, Arc::new(GivenAnswers(answers)))).await;
+    assert_eq!(resumed.unwrap().status, RunStatus::Succeeded);
+    let events = f.store.events(&waiting.run_id).unwrap();
+    let started =
+        events.iter().filter(|e| matches!(&e.kind, EventKind::NodeStarted { node, .. } if node == "approved")).count();
+    assert_eq!(started, 2, "the filter ran again rather than use a table the record does not vouch for");
+    let warned = events.iter().any(|e| {
+        matches!(&e.kind, EventKind::Log { message, .. } if message.contains("not the one recorded") && message.contains("`approved` runs again"))
+    });
+    assert!(warned, "the resume says why the node runs again");
+}
