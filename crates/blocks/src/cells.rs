@@ -47,6 +47,16 @@ pub(crate) fn number(value: &Value) -> Option<Num> {
     }
 }
 
+/// [`number`] without its scale, which an ordering does not need (finding a JSON number's
+/// scale writes it out as text).
+fn number_only(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => parse_number(s).map(|num| num.value),
+        _ => None,
+    }
+}
+
 fn json_number(n: &Number) -> Option<Num> {
     let value = n.as_f64()?;
     if n.is_i64() || n.is_u64() {
@@ -289,8 +299,8 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (true, false) | (false, true) => return None,
         _ => {}
     }
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) => return x.value.partial_cmp(&y.value),
+    match (number_only(a), number_only(b)) {
+        (Some(x), Some(y)) => return x.partial_cmp(&y),
         (Some(_), None) | (None, Some(_)) => return None,
         _ => {}
     }

@@ -1,6 +1,7 @@
 //! `transforms.filter`: rows that meet every condition, and the rest.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
@@ -308,21 +309,48 @@ struct Judge<'c> {
     conditions: &'c [Condition],
     /// Per condition: how many rows could not be compared, and the first such cell.
     incomparable: Vec<(usize, Option<Value>)>,
+    /// Per condition with a value (not a column): the verdict (holds, incomparable) for each text
+    /// cell seen, up to [`MEMO_TEXTS`] of them. A ledger's status or department column holds a
+    /// few texts a million times, each folded and compared once.
+    memo: Vec<HashMap<String, (bool, bool)>>,
 }
+
+/// How many distinct texts a condition remembers its verdict for.
+const MEMO_TEXTS: usize = 4096;
 
 impl<'c> Judge<'c> {
     fn new(conditions: &'c [Condition]) -> Judge<'c> {
-        Judge { conditions, incomparable: conditions.iter().map(|_| (0, None)).collect() }
+        Judge {
+            conditions,
+            incomparable: conditions.iter().map(|_| (0, None)).collect(),
+            memo: conditions.iter().map(|_| HashMap::new()).collect(),
+        }
     }
 
     /// Whether `row` meets every condition.
     fn keeps(&mut self, row: &Map<String, Value>) -> bool {
-        for (condition, odd) in self.conditions.iter().zip(self.incomparable.iter_mut()) {
-            if let Some(cell) = condition.incomparable(row) {
+        let judged = self.conditions.iter().zip(self.incomparable.iter_mut()).zip(self.memo.iter_mut());
+        for ((condition, odd), memo) in judged {
+            let cell = row.get(&condition.field);
+            let verdict = |row| (condition.holds(row), condition.incomparable(row).is_some());
+            let (holds, incomparable) = match (cell, &condition.column) {
+                (Some(Value::String(text)), None) => match memo.get(text.as_str()) {
+                    Some(&known) => known,
+                    None => {
+                        let known = verdict(row);
+                        if memo.len() < MEMO_TEXTS {
+                            memo.insert(text.clone(), known);
+                        }
+                        known
+                    }
+                },
+                _ => verdict(row),
+            };
+            if incomparable {
                 odd.0 += 1;
-                odd.1.get_or_insert(cell);
+                odd.1.get_or_insert_with(|| cell.cloned().unwrap_or(Value::Null));
             }
-            if !condition.holds(row) {
+            if !holds {
                 return false;
             }
         }

@@ -250,9 +250,28 @@ struct Grouping<'a> {
     groups: Vec<Group>,
     /// Per aggregation: how many cells were not numbers, and the first of them.
     skipped: Vec<(usize, Option<Value>)>,
+    /// The key of each text cell of a `by` column seen, up to [`MEMO_KEYS`] of them (a ledger's
+    /// department column holds a few texts a million times, each folded once).
+    keys: HashMap<String, Option<String>>,
 }
 
+/// How many distinct texts the grouping remembers the key of.
+const MEMO_KEYS: usize = 4096;
+
 impl<'a> Grouping<'a> {
+    /// [`cells::key_text`] of a cell, remembered for text cells.
+    fn key_of(&mut self, cell: Option<&Value>) -> Option<String> {
+        let Some(Value::String(text)) = cell else { return cell.and_then(cells::key_text) };
+        if let Some(key) = self.keys.get(text.as_str()) {
+            return key.clone();
+        }
+        let key = cells::key_text(&Value::String(text.clone()));
+        if self.keys.len() < MEMO_KEYS {
+            self.keys.insert(text.clone(), key.clone());
+        }
+        key
+    }
+
     fn new(by: &'a [String], aggregations: &'a [Aggregation]) -> Grouping<'a> {
         let mut grouping = Grouping {
             by,
@@ -260,6 +279,7 @@ impl<'a> Grouping<'a> {
             index: HashMap::new(),
             groups: Vec::new(),
             skipped: aggregations.iter().map(|_| (0, None)).collect(),
+            keys: HashMap::new(),
         };
         if by.is_empty() {
             grouping.groups.push(Group { by: Vec::new(), accs: aggregations.iter().map(|_| Acc::default()).collect() });
@@ -269,7 +289,7 @@ impl<'a> Grouping<'a> {
     }
 
     fn add(&mut self, row: &Map<String, Value>) {
-        let key: Vec<Option<String>> = self.by.iter().map(|c| row.get(c).and_then(cells::key_text)).collect();
+        let key: Vec<Option<String>> = self.by.iter().map(|c| self.key_of(row.get(c))).collect();
         let slot = match self.index.get(&key) {
             Some(&slot) => slot,
             None => {
