@@ -31,6 +31,14 @@ pub trait Block: Send + Sync {
     fn takes_tables(&self) -> bool {
         false
     }
+
+    /// Reads again the table this block read from a file, as `source` (what it put with the
+    /// table, [`crate::RunTables::put_read`]) says, for a resumed run; an error when the file is
+    /// gone or is no longer the same. `None`: the block makes no such tables.
+    fn reopen_table(&self, source: &Value, workdir: &Workdir) -> Option<Result<planwright_tables::Table, BlockError>> {
+        let _ = (source, workdir);
+        None
+    }
 }
 
 /// Why a block did not produce outputs. Messages are for the person reading the run: what went

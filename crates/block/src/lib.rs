@@ -24,5 +24,5 @@ mod workdir;
 pub use answers::{check_files, validate_answer, FieldError};
 pub use block::{Block, BlockContext, BlockError, BlockEvents, BlockSecrets, HumanInput, Values};
 pub use browser_slot::{BrowserSettings, BrowserSlot, RunBrowser};
-pub use run_tables::{RunTables, TABLE_HANDLE_KEY};
+pub use run_tables::{RunTables, TableOrigin, TABLE_HANDLE_KEY};
 pub use workdir::Workdir;

@@ -2,6 +2,10 @@
 //! handle, a small JSON value standing for it; a block that takes tables reads it back by the
 //! handle, as columns. Everything else sees the rows the table stands for ([`RunTables::expand`]),
 //! so a table never travels between nodes as a million JSON objects unless a block needs rows.
+//!
+//! A table also says where it came from ([`TableOrigin`]) when it can be made again: read from a
+//! file its block can read again, or some rows of such a table. The run's record then keeps that,
+//! not a copy of the table.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,7 +21,18 @@ pub struct RunTables {
     /// Random per run: a handle is only ever one this run made, never one a page, a server or a
     /// plan wrote into a value.
     nonce: u64,
-    tables: Mutex<HashMap<String, Arc<Table>>>,
+    tables: Mutex<HashMap<String, (Arc<Table>, Option<TableOrigin>)>>,
+}
+
+/// How a table of the run can be made again.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TableOrigin {
+    /// Read from a file by a block that can read it again ([`crate::Block::reopen_table`]): what
+    /// that block needs to, its id under `block` and the file's SHA-256 among them.
+    Source(Value),
+    /// Some rows of a table read from a file, in order: `keep` has one entry per row of the
+    /// source's table.
+    RowsOf { source: Value, keep: Arc<[bool]> },
 }
 
 impl Default for RunTables {
@@ -34,7 +49,37 @@ impl RunTables {
 
     /// Keeps `table` for the run and gives its handle.
     pub fn put(&self, table: impl Into<Arc<Table>>) -> Value {
-        let table = table.into();
+        self.put_with_origin(table.into(), None)
+    }
+
+    /// Keeps `table`, read from a file as `source` says, and gives its handle.
+    pub fn put_read(&self, table: impl Into<Arc<Table>>, source: Value) -> Value {
+        self.put_with_origin(table.into(), Some(TableOrigin::Source(source)))
+    }
+
+    /// Keeps `table`, the rows of the table `of` (a handle) where `keep` is true, and gives its
+    /// handle.
+    pub fn put_rows_of(&self, table: impl Into<Arc<Table>>, of: &Value, keep: &[bool]) -> Value {
+        let origin = match self.origin(of) {
+            Some(TableOrigin::Source(source)) => Some(TableOrigin::RowsOf { source, keep: keep.into() }),
+            // Rows of rows: the rows of the source kept by both.
+            Some(TableOrigin::RowsOf { source, keep: first }) => {
+                let mut kept = keep.iter();
+                let keep: Arc<[bool]> = first.iter().map(|&was| was && *kept.next().unwrap_or(&false)).collect();
+                Some(TableOrigin::RowsOf { source, keep })
+            }
+            None => None,
+        };
+        self.put_with_origin(table.into(), origin)
+    }
+
+    /// Where the table `value` is the handle of came from, when it can be made again.
+    pub fn origin(&self, value: &Value) -> Option<TableOrigin> {
+        let id = handle_id(value)?;
+        self.tables.lock().unwrap_or_else(|e| e.into_inner()).get(id).and_then(|(_, origin)| origin.clone())
+    }
+
+    fn put_with_origin(&self, table: Arc<Table>, origin: Option<TableOrigin>) -> Value {
         let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         let id = format!("{:016x}-{}", self.nonce, tables.len());
         let handle = json!({
@@ -42,14 +87,14 @@ impl RunTables {
             "rows": table.row_count(),
             "columns": table.columns(),
         });
-        tables.insert(id, table);
+        tables.insert(id, (table, origin));
         handle
     }
 
     /// The table `value` is the handle of, if it is one of this run's.
     pub fn get(&self, value: &Value) -> Option<Arc<Table>> {
         let id = handle_id(value)?;
-        self.tables.lock().unwrap_or_else(|e| e.into_inner()).get(id).cloned()
+        self.tables.lock().unwrap_or_else(|e| e.into_inner()).get(id).map(|(table, _)| table.clone())
     }
 
     /// `value` with every handle in it replaced by the rows its table stands for.
@@ -107,6 +152,18 @@ mod tests {
         assert_eq!(tables.get(&handle).unwrap().row_count(), 2);
         let expanded = tables.expand(json!({"data": {"rows": handle}, "n": 1}));
         assert_eq!(expanded, json!({"data": {"rows": [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]}, "n": 1}));
+    }
+
+    #[test]
+    fn rows_of_rows_are_the_rows_of_the_source_both_kept() {
+        let tables = RunTables::new();
+        let source = json!({"block": "file.read_csv", "path": "a.csv"});
+        let read = tables.put_read(table(), source.clone());
+        let first = tables.put_rows_of(table(), &read, &[true, true]);
+        let second = tables.put_rows_of(table(), &first, &[false, true]);
+        let keep: Arc<[bool]> = Arc::from([false, true]);
+        assert_eq!(tables.origin(&second), Some(TableOrigin::RowsOf { source, keep }));
+        assert_eq!(tables.origin(&tables.put(table())), None);
     }
 
     #[test]

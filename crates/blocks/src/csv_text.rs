@@ -9,6 +9,7 @@ use std::path::Path;
 use encoding_rs::{CoderResult, Decoder, Encoding, SHIFT_JIS, UTF_8};
 use planwright_block::BlockError;
 use planwright_runs::{Reason, RunMessage};
+use sha2::{Digest, Sha256};
 
 use crate::files::MAX_CSV_BYTES;
 
@@ -34,6 +35,8 @@ pub(crate) struct DecodedText<R> {
     /// Newlines handed out before the first `�`, once one was decoded.
     lines_before_replacement: usize,
     first_replacement_line: Option<usize>,
+    /// The SHA-256 of the bytes read so far: what a run's record keeps to know the file again.
+    hash: Sha256,
 }
 
 impl<R: Read> DecodedText<R> {
@@ -56,6 +59,7 @@ impl<R: Read> DecodedText<R> {
             had_errors: false,
             lines_before_replacement: 0,
             first_replacement_line: None,
+            hash: Sha256::new(),
         }
     }
 
@@ -63,6 +67,11 @@ impl<R: Read> DecodedText<R> {
     /// some bytes were not in it, and the line (1-based) of the first `�`.
     pub(crate) fn outcome(&self) -> (&'static Encoding, bool, usize) {
         (self.decoder.encoding(), self.had_errors, self.first_replacement_line.unwrap_or(1))
+    }
+
+    /// The SHA-256 (hex) of the file's bytes, once it was read to its end.
+    pub(crate) fn sha256(&self) -> String {
+        format!("{:x}", self.hash.clone().finalize())
     }
 
     /// Decodes the next piece of the file into `output`; false at the end.
@@ -74,6 +83,7 @@ impl<R: Read> DecodedText<R> {
             if self.pending.is_empty() && !self.file_done {
                 let n = self.file.read(&mut self.input)?;
                 self.bytes_read += n as u64;
+                self.hash.update(&self.input[..n]);
                 if self.bytes_read > MAX_CSV_BYTES {
                     return Err(io::Error::other("the file grew past the read limit while it was read"));
                 }

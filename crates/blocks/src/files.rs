@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use encoding_rs::{Encoding, EUC_JP, SHIFT_JIS, UTF_8};
 use futures::future::BoxFuture;
-use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_block::{Block, BlockContext, BlockError, Values, Workdir};
 use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use planwright_runs::{LogLevel, Progress, Reason, RunMessage};
 use planwright_tables::{CsvError, CsvFormat, Table};
@@ -39,7 +39,12 @@ pub(crate) fn blocks() -> Vec<Arc<dyn Block>> {
 /// escapes), in normal form: its components are collected again so that a trailing separator
 /// (which the file system would take for a folder) never reaches a file operation.
 pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<PathBuf, BlockError> {
-    Ok(ctx.workdir.resolve(name, value)?.components().collect())
+    resolve_in(&ctx.workdir, name, value)
+}
+
+/// [`resolve`] in `workdir`.
+fn resolve_in(workdir: &Workdir, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+    Ok(workdir.resolve(name, value)?.components().collect())
 }
 
 /// The file an input names, inside the work directory, existing, a file, and within `max_bytes`.
@@ -203,7 +208,14 @@ impl Block for ReadCsv {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(read_csv(inputs, ctx))
     }
+
+    fn reopen_table(&self, source: &Value, workdir: &Workdir) -> Option<Result<Table, BlockError>> {
+        Some(reopen_csv(source, workdir))
+    }
 }
+
+/// The inputs that say how `file.read_csv` reads a file, which its table's source keeps.
+const HOW_READ: [&str; 4] = ["path", "delimiter", "encoding", "has_header"];
 
 async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the CSV file to read, e.g. data/payments.csv")?.to_string();
@@ -211,7 +223,7 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     let path = input_file(ctx, "path", &shown, MAX_CSV_BYTES)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
-    let (table, warning) = blocking(move || read_csv_file(&path, &name, &options, &cancel)).await?;
+    let CsvRead { table, warning, sha256 } = blocking(move || read_csv_file(&path, &name, &options, &cancel)).await?;
     if let Some(warning) = warning {
         ctx.log(LogLevel::Warn, warning);
     }
@@ -221,8 +233,38 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "rows": rows, "columns": columns }));
-    out.insert("rows".into(), ctx.tables.put(table));
+    // Where the table came from, so that a run's record can keep that rather than a copy.
+    let mut source: Values = HOW_READ.iter().filter_map(|&k| Some((k.to_owned(), inputs.get(k)?.clone()))).collect();
+    source.insert("block".into(), json!("file.read_csv"));
+    source.insert("sha256".into(), json!(sha256));
+    out.insert("rows".into(), ctx.tables.put_read(table, Value::Object(source)));
     Ok(out)
+}
+
+/// The table `file.read_csv` read, read again from its `source`: the same file, or an error
+/// saying it changed.
+fn reopen_csv(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
+    let source = source.as_object().ok_or_else(|| BlockError::input("a table's source is not an object"))?;
+    let shown = input::text(source, "path", "the CSV file")?;
+    let options = CsvOptions::of(source)?;
+    let path = resolve_in(workdir, "path", shown)?;
+    let read = read_csv_file(&path, shown, &options, &CancellationToken::new())?;
+    if source.get("sha256").and_then(Value::as_str) != Some(read.sha256.as_str()) {
+        return Err(BlockError::failed(format!(
+            "{shown} is not the file this run read (its SHA-256 differs): it changed since, and the run's later \
+             steps used the file as it was; start a new run to use it as it is"
+        )));
+    }
+    Ok(read.table)
+}
+
+/// A CSV file as `file.read_csv` reads it.
+pub(crate) struct CsvRead {
+    pub table: Table,
+    /// Some bytes were not in the file's encoding: the warning saying so.
+    pub warning: Option<String>,
+    /// The SHA-256 (hex) of the file's bytes.
+    pub sha256: String,
 }
 
 /// How `file.read_csv` reads, from its inputs.
@@ -252,14 +294,13 @@ impl CsvOptions {
     }
 }
 
-/// Reads the CSV file at `path` as `file.read_csv` does: its table, and a warning when some of
-/// its bytes were not in its encoding.
+/// Reads the CSV file at `path` as `file.read_csv` does.
 pub(crate) fn read_csv_file(
     path: &Path,
     shown: &str,
     options: &CsvOptions,
     cancel: &CancellationToken,
-) -> Result<(Table, Option<String>), BlockError> {
+) -> Result<CsvRead, BlockError> {
     check_cancel(cancel)?;
     let file = std::fs::File::open(path).map_err(|e| unreadable(shown, &e))?;
     let mut text = DecodedText::new(file, options.encoding);
@@ -273,7 +314,7 @@ pub(crate) fn read_csv_file(
     })?;
     let (used, had_errors, first_bad_line) = text.outcome();
     let warning = had_errors.then(|| bad_bytes_verdict(path, shown, used, first_bad_line)).transpose()?;
-    Ok((table, warning))
+    Ok(CsvRead { table, warning, sha256: text.sha256() })
 }
 
 fn delimiter(given: &str) -> Result<u8, BlockError> {

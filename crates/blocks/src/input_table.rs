@@ -44,7 +44,7 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
     let cancel = CancellationToken::new();
     let (names, rows) = match block {
         "file.read_csv" => {
-            let (table, _) = read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?;
+            let table = read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?.table;
             (table.columns(), table.rows())
         }
         "excel.read_data" => {

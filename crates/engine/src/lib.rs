@@ -207,7 +207,7 @@ impl Engine {
             workdir: workdir.root().display().to_string(),
             resumed_after: Some(last_seq),
         })?;
-        let finished = restored_outputs(&recorder, store.finished_outputs(run_id)?)?;
+        let finished = restored_outputs(self, &recorder, &workdir, store.finished_outputs(run_id)?)?;
         let ctx = self.context(recorder, workdir, &options, finished, store.answers(run_id)?);
         let span = tracing::info_span!("resume", run_id = %run_id, plan = %plan.id);
         self.drive(&ctx, &plan, &validation.analysis, vars, &options, Some(store)).instrument(span).await
@@ -313,26 +313,50 @@ impl Engine {
     }
 }
 
-/// A resumed run's finished outputs, each table kept as a file read back. A node whose table file
-/// is gone or changed runs again, as if it had not finished.
+/// A resumed run's finished outputs, each table read back from where the record kept it. A node
+/// whose table file is gone or changed runs again, as if it had not finished; a file a table was
+/// read from that changed ends the resume (the run's later steps used it as it was).
 fn restored_outputs(
+    engine: &Engine,
     recorder: &Recorder,
+    workdir: &Workdir,
     finished: HashMap<String, Map<String, Value>>,
 ) -> Result<HashMap<String, Map<String, Value>>, EngineError> {
+    // A source read once, however many tables are rows of it.
+    let mut reopened: HashMap<String, Value> = HashMap::new();
+    let mut reopen = |source: &Value| -> Result<Value, String> {
+        let key = source.to_string();
+        if let Some(handle) = reopened.get(&key) {
+            return Ok(handle.clone());
+        }
+        let block = source.get("block").and_then(Value::as_str).and_then(|id| engine.blocks.get(id));
+        let table = match block.and_then(|block| block.reopen_table(source, workdir)) {
+            Some(Ok(table)) => table,
+            Some(Err(error)) => return Err(error.to_string()),
+            None => return Err(format!("no block of this build reads the table's source again ({source})")),
+        };
+        let handle = recorder.tables().put_read(table, source.clone());
+        reopened.insert(key, handle.clone());
+        Ok(handle)
+    };
     let mut restored = HashMap::with_capacity(finished.len());
     for (node, outputs) in finished {
-        match record::restore_tables(recorder.tables(), &recorder.node_dir(&node), Value::Object(outputs)) {
+        let dir = recorder.node_dir(&node);
+        match record::restore_tables(recorder.tables(), &dir, Value::Object(outputs), &mut reopen) {
             Ok(Value::Object(outputs)) => {
                 restored.insert(node, outputs);
             }
             Ok(_) => unreachable!("restoring keeps an object an object"),
-            Err(error) => {
+            Err(record::RestoreError::Record(error)) => {
                 recorder.emit(EventKind::Log {
                     node: Some(node.clone()),
                     level: planwright_runs::LogLevel::Warn,
                     message: format!("{error}; `{node}` runs again"),
                     said: None,
                 })?;
+            }
+            Err(record::RestoreError::Source(why)) => {
+                return Err(EngineError::NotResumable(recorder.run_id().to_owned(), format!("`{node}`: {why}")));
             }
         }
     }

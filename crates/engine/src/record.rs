@@ -19,8 +19,8 @@ mod table_record;
 
 use mask::Secret;
 use planwright_block::RunTables;
-pub(crate) use table_record::restore_tables;
 pub use table_record::{recorded_table, RecordedTable};
+pub(crate) use table_record::{restore_tables, RestoreError};
 
 /// Strings longer than this are cut in records.
 const MAX_STRING: usize = 200;

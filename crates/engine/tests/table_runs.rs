@@ -1,6 +1,7 @@
 //! Tables between nodes: `file.read_csv`'s table travels by handle to the transforms that read
-//! tables, a large table is recorded once as a file of its own (masked, its record a preview),
-//! and a resumed run reads it back from that file. A real run, a real run store, a real CSV file.
+//! tables. A large table is recorded as the file it was read from (and which rows of it), or —
+//! when masking a secret changed it — once as a file of its own (its record a preview); a resumed
+//! run reads it back from that file. A real run, a real run store, a real CSV file.
 
 mod support;
 
@@ -35,16 +36,16 @@ fn options(f: &support::Fixture, answers: Arc<dyn AnswerSource>) -> RunOptions {
     }
 }
 
-/// A ledger of `rows` rows, the secret's value in the vendor cell of row 3; and the approved
-/// amounts' total per department, in cents.
-fn ledger(rows: usize) -> (String, HashMap<String, i64>) {
+/// A ledger of `rows` rows, the secret's value in the vendor cell of row 3 when `with_secret`;
+/// and the approved amounts' total per department, in cents.
+fn ledger(rows: usize, with_secret: bool) -> (String, HashMap<String, i64>) {
     let mut text = String::from("date,vendor,department,status,amount,reference\n");
     let mut totals: HashMap<String, i64> = HashMap::new();
     for i in 0..rows {
         let department = ["経理", "Sales", "IT"][i % 3];
         let status = if i % 4 == 0 { "pending" } else { "approved" };
         let cents = (i as i64 * 7919) % 100_000 + 1;
-        let vendor = if i == 3 { CANARY.to_owned() } else { format!("Vendor {}", i % 97) };
+        let vendor = if i == 3 && with_secret { CANARY.to_owned() } else { format!("Vendor {}", i % 97) };
         text.push_str(&format!(
             "2026-04-{:02},{vendor},{department},{status},{}.{:02},INV-{i:07}\n",
             i % 28 + 1,
@@ -99,13 +100,13 @@ fn table_file(f: &support::Fixture, node: &str) -> std::path::PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_large_table_is_recorded_once_as_a_masked_file_and_a_resumed_run_reads_it_back() {
     let f = support::fixture();
-    let (text, totals) = ledger(16_000);
+    let (text, totals) = ledger(16_000, true);
     std::fs::write(f.workdir.path().join("ledger.csv"), text).unwrap();
     let request = RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
     let waiting = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap();
     assert_eq!(waiting.status, RunStatus::WaitingForInput, "{:?}", waiting.reason);
 
-    // The record keeps each large table as a file: a preview and a count, not 16,000 rows.
+    // The record keeps each large table, masked, as a file: a preview and a count, not 16,000 rows.
     let stored = f.store.finished_outputs(&waiting.run_id).unwrap();
     let read = recorded_table(&stored["read"]["rows"]).expect("the read table is kept as a file");
     assert_eq!(read.rows, 16_000);
@@ -155,7 +156,7 @@ async fn a_large_table_is_recorded_once_as_a_masked_file_and_a_resumed_run_reads
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_changed_table_file_makes_its_node_run_again_on_resume() {
     let f = support::fixture();
-    let (text, _) = ledger(14_000);
+    let (text, _) = ledger(14_000, true);
     std::fs::write(f.workdir.path().join("ledger.csv"), text).unwrap();
     let request = RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
     let waiting = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap();
@@ -177,4 +178,61 @@ async fn a_changed_table_file_makes_its_node_run_again_on_resume() {
         matches!(&e.kind, EventKind::Log { message, .. } if message.contains("not the one recorded") && message.contains("`approved` runs again"))
     });
     assert!(warned, "the resume says why the node runs again");
+}
+
+/// The totals the plan wrote, as `department,amount` lines, checked against `totals` (cents).
+fn assert_totals(f: &support::Fixture, totals: &HashMap<String, i64>) {
+    let written = std::fs::read_to_string(f.workdir.path().join("out/totals.csv")).unwrap();
+    for (department, cents) in totals {
+        let amount = match cents % 100 {
+            0 => format!("{}", cents / 100),
+            c if c % 10 == 0 => format!("{}.{}", cents / 100, c / 10),
+            c => format!("{}.{c:02}", cents / 100),
+        };
+        let line = format!("{department},{amount}");
+        assert!(written.lines().any(|l| l == line), "{line} in {written}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_read_from_a_file_is_recorded_as_that_file_and_a_resume_reads_it_again() {
+    let f = support::fixture();
+    let (text, totals) = ledger(16_000, false);
+    std::fs::write(f.workdir.path().join("ledger.csv"), &text).unwrap();
+    let request = || RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
+    let waiting = f.engine.run(&f.store, request(), options(&f, Arc::new(NoAnswers))).await.unwrap();
+    assert_eq!(waiting.status, RunStatus::WaitingForInput, "{:?}", waiting.reason);
+
+    // No copy of the table: its source (the file, by its SHA-256) and which of its rows.
+    let stored = f.store.finished_outputs(&waiting.run_id).unwrap();
+    let read = &stored["read"]["rows"];
+    assert_eq!(read["$table_source"]["path"], "ledger.csv");
+    assert_eq!(read["$table_source"]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(recorded_table(read).unwrap().rows, 16_000);
+    let approved = &stored["approved"]["rows"];
+    assert_eq!(approved["$table_source"], read["$table_source"]);
+    assert!(approved["keep"].is_string());
+    assert_eq!(recorded_table(approved).unwrap().preview[0]["vendor"], "Vendor 1");
+    let files = support::files_under(f.home.path());
+    assert!(!files.iter().any(|p| p.extension().is_some_and(|e| e == "arrow")), "no table was copied: {files:?}");
+    let recorded = serde_json::to_string(&stored).unwrap().len();
+    assert!(recorded < text.len() / 20, "the outputs' record is {recorded} bytes for a {}-byte ledger", text.len());
+
+    let answers = || Arc::new(GivenAnswers(HashMap::from([("ask".to_owned(), json!({"approved": true}))])));
+    let resumed = f.engine.resume(&f.store, &waiting.run_id, options(&f, answers())).await.unwrap();
+    assert_eq!(resumed.status, RunStatus::Succeeded, "{:?}", resumed.reason);
+    let events = f.store.events(&waiting.run_id).unwrap();
+    let started = |node: &str| {
+        events.iter().filter(|e| matches!(&e.kind, EventKind::NodeStarted { node: n, .. } if n == node)).count()
+    };
+    assert_eq!((started("read"), started("approved")), (1, 1), "their tables came from the file again");
+    assert_totals(&f, &totals);
+
+    // The same plan waits again; the ledger changes before the resume: the run's earlier steps
+    // used the ledger as it was, so the resume refuses, naming the file.
+    let waiting = f.engine.run(&f.store, request(), options(&f, Arc::new(NoAnswers))).await.unwrap();
+    std::fs::write(f.workdir.path().join("ledger.csv"), text.replacen("approved", "rejected", 1)).unwrap();
+    let refused = f.engine.resume(&f.store, &waiting.run_id, options(&f, answers())).await.unwrap_err();
+    let refused = refused.to_string();
+    assert!(refused.contains("ledger.csv") && refused.contains("changed"), "{refused}");
 }

@@ -8,8 +8,6 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use planwright_tables::Table;
-
 use super::{require_column_said, require_table_column_said, NarrowRows};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
@@ -246,8 +244,8 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         input::list(&inputs, "conditions", "the conditions, e.g. [{field: 金額, operator: gte, value: 100000}]")?;
     let conditions: Vec<Condition> =
         conditions.iter().enumerate().map(|(i, c)| parse_condition(i, c)).collect::<Result<_, _>>()?;
-    if let Some(table) = inputs.get("items").and_then(|items| ctx.tables.get(items)) {
-        return filter_table(&table, &conditions, ctx);
+    if let Some(items) = inputs.get("items").filter(|items| ctx.tables.get(items).is_some()) {
+        return filter_table(items, &conditions, ctx);
     }
     input::list(&inputs, "items", "the rows to filter, e.g. ${read.rows}")?;
     let Some(Value::Array(items)) = inputs.remove("items") else {
@@ -276,9 +274,11 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
     Ok(filtered_outputs(ctx, total, kept, excluded_count, Value::Array(filtered), Value::Array(excluded)))
 }
 
-/// [`filter`] of a run's table: the cells the conditions name read through the rows' rules, the
-/// kept and excluded rows two tables of all the columns.
-fn filter_table(table: &Table, conditions: &[Condition], ctx: &BlockContext) -> Result<Values, BlockError> {
+/// [`filter`] of a run's table (`handle`): the cells the conditions name read through the rows'
+/// rules, the kept and excluded rows two tables of all the columns.
+fn filter_table(handle: &Value, conditions: &[Condition], ctx: &BlockContext) -> Result<Values, BlockError> {
+    let table = ctx.tables.get(handle).expect("the caller found the table");
+    let table = table.as_ref();
     for (n, condition) in conditions.iter().enumerate() {
         for column in condition.columns() {
             require_table_column_said(table, column, &condition.label, |columns| {
@@ -297,10 +297,13 @@ fn filter_table(table: &Table, conditions: &[Condition], ctx: &BlockContext) -> 
     }
     judge.log_incomparable(ctx);
     let filtered = table.filter(&keep);
+    let filtered_count = filtered.row_count();
+    let filtered = ctx.tables.put_rows_of(filtered, handle, &keep);
     keep.iter_mut().for_each(|kept| *kept = !*kept);
     let excluded = table.filter(&keep);
-    let (kept, excluded_count) = (filtered.row_count(), excluded.row_count());
-    let (filtered, excluded) = (ctx.tables.put(filtered), ctx.tables.put(excluded));
+    let excluded_count = excluded.row_count();
+    let excluded = ctx.tables.put_rows_of(excluded, handle, &keep);
+    let kept = filtered_count;
     Ok(filtered_outputs(ctx, table.row_count(), kept, excluded_count, filtered, excluded))
 }
 
