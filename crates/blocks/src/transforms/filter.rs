@@ -94,11 +94,21 @@ impl Condition {
     }
 
     pub(crate) fn holds(&self, row: &Map<String, Value>) -> bool {
+        let (cell, value) = self.operands(row);
+        self.holds_for(cell, value)
+    }
+
+    /// The row's cell, and what it is compared with: the value, or the row's other column.
+    fn operands<'r>(&'r self, row: &'r Map<String, Value>) -> (&'r Value, &'r Value) {
         let cell = row.get(&self.field).unwrap_or(&Value::Null);
         let value = match &self.column {
             Some(column) => row.get(column).unwrap_or(&Value::Null),
             None => &self.value,
         };
+        (cell, value)
+    }
+
+    fn holds_for(&self, cell: &Value, value: &Value) -> bool {
         let order = |bound: &Value| cells::compare(cell, bound);
         match self.op {
             Op::Eq => cells::equals(cell, value),
@@ -116,21 +126,10 @@ impl Condition {
         }
     }
 
-    /// Whether the row's cell is something this ordering condition cannot compare (text against
-    /// a number, say), as opposed to merely failing the condition.
-    fn incomparable(&self, row: &Map<String, Value>) -> Option<Value> {
-        if !self.op.orders() {
-            return None;
-        }
-        let cell = row.get(&self.field).unwrap_or(&Value::Null);
-        let value = match &self.column {
-            Some(column) => row.get(column).unwrap_or(&Value::Null),
-            None => &self.value,
-        };
-        if cells::is_blank(cell) || cells::is_blank(value) || cells::compare(cell, value).is_some() {
-            return None;
-        }
-        Some(cell.clone())
+    /// Whether the cell is something this ordering condition cannot compare with `value` (text
+    /// against a number, say), as opposed to merely failing the condition.
+    fn incomparable_for(&self, cell: &Value, value: &Value) -> bool {
+        self.op.orders() && !cells::is_blank(cell) && !cells::is_blank(value) && cells::compare(cell, value).is_none()
     }
 }
 
@@ -315,7 +314,7 @@ struct Judge<'c> {
     /// Per condition with a value (not a column): the verdict (holds, incomparable) for each text
     /// cell seen, up to [`MEMO_TEXTS`] of them. A ledger's status or department column holds a
     /// few texts a million times, each folded and compared once.
-    memo: Vec<HashMap<String, (bool, bool)>>,
+    memo: Vec<HashMap<String, (bool, bool), foldhash::fast::RandomState>>,
 }
 
 /// How many distinct texts a condition remembers its verdict for.
@@ -326,7 +325,7 @@ impl<'c> Judge<'c> {
         Judge {
             conditions,
             incomparable: conditions.iter().map(|_| (0, None)).collect(),
-            memo: conditions.iter().map(|_| HashMap::new()).collect(),
+            memo: conditions.iter().map(|_| HashMap::default()).collect(),
         }
     }
 
@@ -334,24 +333,24 @@ impl<'c> Judge<'c> {
     fn keeps(&mut self, row: &Map<String, Value>) -> bool {
         let judged = self.conditions.iter().zip(self.incomparable.iter_mut()).zip(self.memo.iter_mut());
         for ((condition, odd), memo) in judged {
-            let cell = row.get(&condition.field);
-            let verdict = |row| (condition.holds(row), condition.incomparable(row).is_some());
+            let (cell, value) = condition.operands(row);
+            let verdict = || (condition.holds_for(cell, value), condition.incomparable_for(cell, value));
             let (holds, incomparable) = match (cell, &condition.column) {
-                (Some(Value::String(text)), None) => match memo.get(text.as_str()) {
+                (Value::String(text), None) => match memo.get(text.as_str()) {
                     Some(&known) => known,
                     None => {
-                        let known = verdict(row);
+                        let known = verdict();
                         if memo.len() < MEMO_TEXTS {
                             memo.insert(text.clone(), known);
                         }
                         known
                     }
                 },
-                _ => verdict(row),
+                _ => verdict(),
             };
             if incomparable {
                 odd.0 += 1;
-                odd.1.get_or_insert_with(|| cell.cloned().unwrap_or(Value::Null));
+                odd.1.get_or_insert_with(|| cell.clone());
             }
             if !holds {
                 return false;

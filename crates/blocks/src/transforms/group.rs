@@ -246,40 +246,36 @@ struct Group {
 struct Grouping<'a> {
     by: &'a [String],
     aggregations: &'a [Aggregation],
-    index: HashMap<Vec<Option<String>>, usize>,
+    /// Per `by` column: each group key seen ([`cells::key_text`]), by a number of its own.
+    key_ids: Vec<HashMap<Option<String>, u32, Fast>>,
+    /// Per `by` column: the key number of each text cell seen, up to [`MEMO_TEXTS`] of them (a
+    /// ledger's department column holds a few texts a million times, each folded once).
+    text_ids: Vec<HashMap<String, u32, Fast>>,
+    /// A group by the key numbers of its `by` cells.
+    index: HashMap<Vec<u32>, usize, Fast>,
+    /// The key numbers of the row being added.
+    key: Vec<u32>,
     groups: Vec<Group>,
     /// Per aggregation: how many cells were not numbers, and the first of them.
     skipped: Vec<(usize, Option<Value>)>,
-    /// The key of each text cell of a `by` column seen, up to [`MEMO_KEYS`] of them (a ledger's
-    /// department column holds a few texts a million times, each folded once).
-    keys: HashMap<String, Option<String>>,
 }
 
-/// How many distinct texts the grouping remembers the key of.
-const MEMO_KEYS: usize = 4096;
+type Fast = foldhash::fast::RandomState;
+
+/// How many distinct texts per column the grouping remembers the key of.
+const MEMO_TEXTS: usize = 4096;
 
 impl<'a> Grouping<'a> {
-    /// [`cells::key_text`] of a cell, remembered for text cells.
-    fn key_of(&mut self, cell: Option<&Value>) -> Option<String> {
-        let Some(Value::String(text)) = cell else { return cell.and_then(cells::key_text) };
-        if let Some(key) = self.keys.get(text.as_str()) {
-            return key.clone();
-        }
-        let key = cells::key_text(&Value::String(text.clone()));
-        if self.keys.len() < MEMO_KEYS {
-            self.keys.insert(text.clone(), key.clone());
-        }
-        key
-    }
-
     fn new(by: &'a [String], aggregations: &'a [Aggregation]) -> Grouping<'a> {
         let mut grouping = Grouping {
             by,
             aggregations,
-            index: HashMap::new(),
+            key_ids: by.iter().map(|_| HashMap::default()).collect(),
+            text_ids: by.iter().map(|_| HashMap::default()).collect(),
+            index: HashMap::default(),
+            key: Vec::with_capacity(by.len()),
             groups: Vec::new(),
             skipped: aggregations.iter().map(|_| (0, None)).collect(),
-            keys: HashMap::new(),
         };
         if by.is_empty() {
             grouping.groups.push(Group { by: Vec::new(), accs: aggregations.iter().map(|_| Acc::default()).collect() });
@@ -288,18 +284,41 @@ impl<'a> Grouping<'a> {
         grouping
     }
 
+    /// The number of the group key of `cell`, in `by` column `column`.
+    fn key_id(&mut self, column: usize, cell: Option<&Value>) -> u32 {
+        let text = match cell {
+            Some(Value::String(text)) => Some(text),
+            _ => None,
+        };
+        if let Some(&id) = text.and_then(|text| self.text_ids[column].get(text.as_str())) {
+            return id;
+        }
+        let ids = &mut self.key_ids[column];
+        let next = ids.len() as u32;
+        let id = *ids.entry(cell.and_then(cells::key_text)).or_insert(next);
+        if let Some(text) = text.filter(|_| self.text_ids[column].len() < MEMO_TEXTS) {
+            self.text_ids[column].insert(text.clone(), id);
+        }
+        id
+    }
+
     fn add(&mut self, row: &Map<String, Value>) {
-        let key: Vec<Option<String>> = self.by.iter().map(|c| self.key_of(row.get(c))).collect();
-        let slot = match self.index.get(&key) {
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        for (column, name) in self.by.iter().enumerate() {
+            key.push(self.key_id(column, row.get(name)));
+        }
+        let slot = match self.index.get(key.as_slice()) {
             Some(&slot) => slot,
             None => {
                 let values = self.by.iter().map(|c| row.get(c).cloned().unwrap_or(Value::Null)).collect();
                 let accs = self.aggregations.iter().map(|_| Acc::default()).collect();
                 self.groups.push(Group { by: values, accs });
-                self.index.insert(key, self.groups.len() - 1);
+                self.index.insert(key.clone(), self.groups.len() - 1);
                 self.groups.len() - 1
             }
         };
+        self.key = key;
         let group = &mut self.groups[slot];
         for ((agg, acc), skip) in self.aggregations.iter().zip(group.accs.iter_mut()).zip(self.skipped.iter_mut()) {
             let cell = agg.field.as_ref().and_then(|f| row.get(f));

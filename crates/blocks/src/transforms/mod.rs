@@ -120,7 +120,8 @@ fn missing_column(name: &str, columns: &[String], input: &str, said: impl FnOnce
 /// would see for those columns — so that a transform reading a table by handle judges every cell
 /// exactly as it judges rows, without a JSON object per row of every column.
 pub(super) struct NarrowRows<'t> {
-    cells: Vec<(String, Box<dyn Fn(usize) -> Value + 't>)>,
+    /// One reader per entry of `row`, in the order of its entries.
+    cells: Vec<Box<dyn Fn(usize) -> Value + 't>>,
     row: Map<String, Value>,
 }
 
@@ -128,25 +129,20 @@ impl<'t> NarrowRows<'t> {
     /// The reader of `columns` (those the table has; the others are absent from every row).
     pub(super) fn new<'c>(table: &'t Table, columns: impl IntoIterator<Item = &'c String>) -> NarrowRows<'t> {
         let mut row = Map::new();
-        let mut cells = Vec::new();
         for column in columns {
-            if row.contains_key(column) {
-                continue;
-            }
-            if let Some(reader) = table.column_cells(column) {
+            if table.column_cells(column).is_some() {
                 row.insert(column.clone(), Value::Null);
-                cells.push((column.clone(), reader));
             }
         }
+        // In the row's own order of its entries, so that refilling it looks nothing up.
+        let cells = row.keys().filter_map(|column| table.column_cells(column)).collect();
         NarrowRows { cells, row }
     }
 
     /// Row `index`, narrowed (the same object each time, refilled).
     pub(super) fn row(&mut self, index: usize) -> &Map<String, Value> {
-        for (column, cell) in &self.cells {
-            if let Some(slot) = self.row.get_mut(column) {
-                *slot = cell(index);
-            }
+        for (slot, cell) in self.row.values_mut().zip(&self.cells) {
+            *slot = cell(index);
         }
         &self.row
     }
