@@ -8,11 +8,13 @@
 //! intact; text that Excel would run as a formula (starting with `=`, `+`, `-`, `@` and not a
 //! number) is written with a leading `'`.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
+use planwright_tables::Table;
 use serde_json::{Map, Value};
 
 use crate::cells::{self, input};
@@ -34,6 +36,11 @@ impl Block for Write {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(write(inputs, ctx))
     }
+
+    /// A CSV report of a run's table is written from its columns; other reports from its rows.
+    fn takes_tables(&self) -> bool {
+        true
+    }
 }
 
 async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
@@ -45,7 +52,9 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
         return Err(input::missing("data", "what to write, e.g. ${unpaid.filtered}"));
     }
     let data = inputs.remove("data").unwrap_or(Value::Null);
-    if format == "csv" {
+    let table = ctx.tables.get(&data).filter(|_| format == "csv");
+    let data = if table.is_some() { Value::Null } else { ctx.tables.expand(data) };
+    if format == "csv" && table.is_none() {
         check_csv_data(&data)?;
     }
     let ext = files::extension(std::path::Path::new(&shown));
@@ -75,7 +84,10 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
                 text.push('\n');
                 text.into_bytes()
             }
-            "csv" => csv_bytes(&data, &cancel)?,
+            "csv" => match &table {
+                Some(table) => table_csv_bytes(table, &cancel)?,
+                None => csv_bytes(&data, &cancel)?,
+            },
             _ => markdown(&title, &data, &cancel)?.into_bytes(),
         };
         check_cancel(&cancel)?;
@@ -131,20 +143,38 @@ fn csv_bytes(data: &Value, cancel: &tokio_util::sync::CancellationToken) -> Resu
     let rows: Vec<&Map<String, Value>> =
         data.as_array().map(|a| a.iter().filter_map(Value::as_object).collect()).unwrap_or_default();
     let columns = cells::columns_of(rows.iter().copied());
+    static BLANK: Value = Value::Null;
+    let cell = |row: usize, column: usize| Cow::Borrowed(rows[row].get(&columns[column]).unwrap_or(&BLANK));
+    csv_table_bytes(&columns, rows.len(), cell, cancel)
+}
+
+/// [`csv_bytes`] of a run's table, read column by column as its rows would be.
+fn table_csv_bytes(table: &Table, cancel: &tokio_util::sync::CancellationToken) -> Result<Vec<u8>, BlockError> {
+    let columns = table.columns();
+    let readers: Vec<_> = columns.iter().filter_map(|column| table.column_cells(column)).collect();
+    csv_table_bytes(&columns, table.row_count(), |row, column| Cow::Owned(readers[column](row)), cancel)
+}
+
+/// A CSV file (UTF-8 with a byte-order mark, for Excel) of `columns` and `rows` rows, each cell
+/// given by `cell(row, column)`.
+fn csv_table_bytes<'v>(
+    columns: &[String],
+    rows: usize,
+    cell: impl Fn(usize, usize) -> Cow<'v, Value>,
+    cancel: &tokio_util::sync::CancellationToken,
+) -> Result<Vec<u8>, BlockError> {
     let mut out = "\u{FEFF}".as_bytes().to_vec();
     let failed = |e: csv::Error| BlockError::failed(format!("the CSV report cannot be written: {e}"));
     {
         let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(&mut out);
         if !columns.is_empty() {
-            writer.write_record(&columns).map_err(failed)?;
+            writer.write_record(columns).map_err(failed)?;
         }
-        for (n, row) in rows.iter().enumerate() {
-            if n.is_multiple_of(CANCEL_EVERY) {
+        for row in 0..rows {
+            if row.is_multiple_of(CANCEL_EVERY) {
                 check_cancel(cancel)?;
             }
-            writer
-                .write_record(columns.iter().map(|c| csv_cell(row.get(c).unwrap_or(&Value::Null))))
-                .map_err(failed)?;
+            writer.write_record((0..columns.len()).map(|column| csv_cell(&cell(row, column)))).map_err(failed)?;
         }
         writer.flush().map_err(|e| BlockError::failed(format!("the CSV report cannot be written: {e}")))?;
     }

@@ -1,6 +1,7 @@
-//! `transforms.filter` and `transforms.group_by_agg` read a run's table by its handle (as the
-//! engine gives them `file.read_csv`'s) exactly as they read its rows: for any CSV text and any
-//! conditions or aggregations, the outputs, the log lines and the errors are the same.
+//! `transforms.filter`, `transforms.group_by_agg` and `report.write` (CSV) read a run's table by
+//! its handle (as the engine gives them `file.read_csv`'s) exactly as they read its rows: for any
+//! CSV text and any conditions or aggregations, the outputs, the log lines, the errors and the
+//! file written are the same (a CSV report of a table without rows keeps its header).
 
 mod data_common;
 
@@ -114,6 +115,30 @@ proptest! {
             let by_table = outcome(&h, "transforms.group_by_agg", inputs(handle)).await;
             let by_rows = outcome(&h, "transforms.group_by_agg", inputs(rows)).await;
             prop_assert_eq!(by_table, by_rows);
+            Ok(())
+        })?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_csv_report_of_a_table_is_the_report_of_its_rows(text in csv_text()) {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (handle, rows) = read(&h, &text).await;
+            let mut written = Vec::new();
+            for (data, path) in [(handle, "table.csv"), (rows, "rows.csv")] {
+                let report = outcome(&h, "report.write", json!({"data": data, "format": "csv", "path": path})).await;
+                prop_assert!(report.0.is_ok(), "{:?}", report);
+                written.push(std::fs::read(h.path(path)).unwrap());
+            }
+            // The same file; only a table without rows keeps its header, where rows have none.
+            let header = format!("\u{feff}{}\r\n", text.lines().next().unwrap());
+            let expected = if written[1] == "\u{feff}".as_bytes() { header.into_bytes() } else { written[1].clone() };
+            prop_assert_eq!(&written[0], &expected);
             Ok(())
         })?;
     }

@@ -148,9 +148,18 @@ fn whole_numbers(text: &StringArray) -> Int64Array {
 /// The cells of a column whose non-empty cells are all plain numbers with `scale` decimals, as
 /// units of 10^-scale; empty ones null. At most 15 digits each, so precision 18 holds them.
 fn decimals(text: &StringArray, scale: u8) -> Decimal128Array {
+    // The cell's digits, the point left out; every cell here is a plain number (`read_plain`).
     let units = |cell: &str| -> Option<i128> {
-        let digits: String = cell.trim().chars().filter(|c| *c != '.').collect();
-        digits.parse::<i128>().ok()
+        let text = cell.trim();
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let units = digits
+            .bytes()
+            .filter(|b| *b != b'.')
+            .try_fold(0i128, |units, digit| digit.is_ascii_digit().then(|| units * 10 + i128::from(digit - b'0')))?;
+        Some(if negative { -units } else { units })
     };
     text.iter()
         .map(|cell| cell.filter(|c| !c.is_empty()).and_then(units))

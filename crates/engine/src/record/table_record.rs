@@ -52,9 +52,11 @@ impl Recorder {
                 kept.insert("preview".into(), Value::Array(table.first_rows(MAX_ITEMS)));
                 Value::Object(kept)
             };
+            // A source says how a block read a file, from its inputs: masked like them.
             match self.tables.origin(value) {
-                Some(TableOrigin::Source(source)) => return Ok(kept(vec![(TABLE_SOURCE_KEY, source)])),
+                Some(TableOrigin::Source(source)) => return Ok(kept(vec![(TABLE_SOURCE_KEY, self.mask(source))])),
                 Some(TableOrigin::RowsOf { source, keep }) => {
+                    let source = self.mask(source);
                     return Ok(kept(vec![(TABLE_SOURCE_KEY, source), ("keep", json!(packed(&keep)))]));
                 }
                 None => {}
