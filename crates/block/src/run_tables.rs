@@ -21,8 +21,11 @@ pub struct RunTables {
     /// Random per run: a handle is only ever one this run made, never one a page, a server or a
     /// plan wrote into a value.
     nonce: u64,
-    tables: Mutex<HashMap<String, (Arc<Table>, Option<TableOrigin>)>>,
+    tables: Mutex<HashMap<String, Kept>>,
 }
+
+/// A table of the run, and where it came from when it can be made again.
+type Kept = (Arc<Table>, Option<TableOrigin>);
 
 /// How a table of the run can be made again.
 #[derive(Debug, Clone, PartialEq)]

@@ -186,6 +186,7 @@ where
                 | EngineError::UnknownVar(..)
                 | EngineError::MissingVars(..)
                 | EngineError::Workdir(..)
+                | EngineError::TableFileRows(..)
                 | EngineError::NotResumable(..)),
             ) => {
                 say(format_args!("planwright: {error}"));
