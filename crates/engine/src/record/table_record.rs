@@ -21,8 +21,9 @@ const TABLE_FILE_KEY: &str = "$table_file";
 const TABLE_SOURCE_KEY: &str = "$table_source";
 
 impl Recorder {
-    /// `outputs` as the store keeps them for resume: each table as its rows, or as a file when
-    /// it has more than `table_file_rows` rows. Outputs holding no table are not copied.
+    /// `outputs` as the store keeps them for resume: each table as its rows, or — when it has more
+    /// than `table_file_rows` rows — as its source or a file of its own. Outputs holding no table
+    /// are not copied.
     pub(super) fn stored_outputs<'o>(
         &self,
         node: &str,
