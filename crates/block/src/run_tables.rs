@@ -114,22 +114,20 @@ impl RunTables {
 
     /// [`RunTables::expand`] for each entry of an object.
     pub fn expand_map(&self, map: Map<String, Value>) -> Map<String, Value> {
-        if !self.holds_any(&map) {
+        if !map.values().any(|value| self.holds_any(value)) {
             return map;
         }
         map.into_iter().map(|(key, value)| (key, self.expand(value))).collect()
     }
 
-    /// Whether `map` holds a handle anywhere (most values hold none: nothing is copied then).
-    fn holds_any(&self, map: &Map<String, Value>) -> bool {
-        fn any(tables: &RunTables, value: &Value) -> bool {
-            match value {
-                Value::Object(map) => tables.get(value).is_some() || map.values().any(|v| any(tables, v)),
-                Value::Array(items) => items.iter().any(|v| any(tables, v)),
-                _ => false,
-            }
+    /// Whether `value` is, or holds anywhere, a handle of this run's (most values hold none:
+    /// nothing need be copied then).
+    pub fn holds_any(&self, value: &Value) -> bool {
+        match value {
+            Value::Object(map) => self.get(value).is_some() || map.values().any(|item| self.holds_any(item)),
+            Value::Array(items) => items.iter().any(|item| self.holds_any(item)),
+            _ => false,
         }
-        map.values().any(|value| any(self, value))
     }
 }
 

@@ -1,14 +1,13 @@
 //! `transforms.filter`: rows that meet every condition, and the rest.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{require_column_said, require_table_column_said, NarrowRows};
+use super::{require_column_said, require_table_column_said, NarrowRows, TextMemo};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -312,20 +311,16 @@ struct Judge<'c> {
     /// Per condition: how many rows could not be compared, and the first such cell.
     incomparable: Vec<(usize, Option<Value>)>,
     /// Per condition with a value (not a column): the verdict (holds, incomparable) for each text
-    /// cell seen, up to [`MEMO_TEXTS`] of them. A ledger's status or department column holds a
-    /// few texts a million times, each folded and compared once.
-    memo: Vec<HashMap<String, (bool, bool), foldhash::fast::RandomState>>,
+    /// cell seen.
+    memo: Vec<TextMemo<(bool, bool)>>,
 }
-
-/// How many distinct texts a condition remembers its verdict for.
-const MEMO_TEXTS: usize = 4096;
 
 impl<'c> Judge<'c> {
     fn new(conditions: &'c [Condition]) -> Judge<'c> {
         Judge {
             conditions,
             incomparable: conditions.iter().map(|_| (0, None)).collect(),
-            memo: conditions.iter().map(|_| HashMap::default()).collect(),
+            memo: conditions.iter().map(|_| TextMemo::new()).collect(),
         }
     }
 
@@ -336,16 +331,7 @@ impl<'c> Judge<'c> {
             let (cell, value) = condition.operands(row);
             let verdict = || (condition.holds_for(cell, value), condition.incomparable_for(cell, value));
             let (holds, incomparable) = match (cell, &condition.column) {
-                (Value::String(text), None) => match memo.get(text.as_str()) {
-                    Some(&known) => known,
-                    None => {
-                        let known = verdict();
-                        if memo.len() < MEMO_TEXTS {
-                            memo.insert(text.clone(), known);
-                        }
-                        known
-                    }
-                },
+                (Value::String(text), None) => memo.get_or(text, verdict),
                 _ => verdict(),
             };
             if incomparable {

@@ -20,7 +20,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column, require_column_said, require_table_column_said, NarrowRows};
+use super::{column_names, require_column, require_column_said, require_table_column_said, NarrowRows, TextMemo};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -248,9 +248,8 @@ struct Grouping<'a> {
     aggregations: &'a [Aggregation],
     /// Per `by` column: each group key seen ([`cells::key_text`]), by a number of its own.
     key_ids: Vec<HashMap<Option<String>, u32, Fast>>,
-    /// Per `by` column: the key number of each text cell seen, up to [`MEMO_TEXTS`] of them (a
-    /// ledger's department column holds a few texts a million times, each folded once).
-    text_ids: Vec<HashMap<String, u32, Fast>>,
+    /// Per `by` column: the key number of each text cell seen.
+    text_ids: Vec<TextMemo<u32>>,
     /// A group by the key numbers of its `by` cells.
     index: HashMap<Vec<u32>, usize, Fast>,
     /// The key numbers of the row being added.
@@ -262,16 +261,13 @@ struct Grouping<'a> {
 
 type Fast = foldhash::fast::RandomState;
 
-/// How many distinct texts per column the grouping remembers the key of.
-const MEMO_TEXTS: usize = 4096;
-
 impl<'a> Grouping<'a> {
     fn new(by: &'a [String], aggregations: &'a [Aggregation]) -> Grouping<'a> {
         let mut grouping = Grouping {
             by,
             aggregations,
             key_ids: by.iter().map(|_| HashMap::default()).collect(),
-            text_ids: by.iter().map(|_| HashMap::default()).collect(),
+            text_ids: by.iter().map(|_| TextMemo::new()).collect(),
             index: HashMap::default(),
             key: Vec::with_capacity(by.len()),
             groups: Vec::new(),
@@ -286,20 +282,15 @@ impl<'a> Grouping<'a> {
 
     /// The number of the group key of `cell`, in `by` column `column`.
     fn key_id(&mut self, column: usize, cell: Option<&Value>) -> u32 {
-        let text = match cell {
-            Some(Value::String(text)) => Some(text),
-            _ => None,
-        };
-        if let Some(&id) = text.and_then(|text| self.text_ids[column].get(text.as_str())) {
-            return id;
-        }
         let ids = &mut self.key_ids[column];
-        let next = ids.len() as u32;
-        let id = *ids.entry(cell.and_then(cells::key_text)).or_insert(next);
-        if let Some(text) = text.filter(|_| self.text_ids[column].len() < MEMO_TEXTS) {
-            self.text_ids[column].insert(text.clone(), id);
+        let mut id_of_key = || {
+            let next = ids.len() as u32;
+            *ids.entry(cell.and_then(cells::key_text)).or_insert(next)
+        };
+        match cell {
+            Some(Value::String(text)) => self.text_ids[column].get_or(text, id_of_key),
+            _ => id_of_key(),
         }
-        id
     }
 
     fn add(&mut self, row: &Map<String, Value>) {

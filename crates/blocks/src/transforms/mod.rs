@@ -6,6 +6,7 @@
 //! (`file.read_csv`'s), cell by cell through the same rules ([`NarrowRows`]): numeric-looking text is a number, `YYYY-MM-DD` text a
 //! date, labels match regardless of full-width/half-width spelling.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use planwright_block::{Block, BlockError, Values};
@@ -114,6 +115,35 @@ pub(super) fn require_table_column_said(
 fn missing_column(name: &str, columns: &[String], input: &str, said: impl FnOnce(String) -> RunMessage) -> BlockError {
     let text = format!("{input}: no row has a column `{name}`; {}", cells::missing_column_hint(name, columns));
     BlockError::input(Reason::said(said(cells::listed_names(columns)), text))
+}
+
+/// What a transform worked out for each distinct text cell, up to [`TextMemo::MAX`] texts: a
+/// ledger's status or department column holds a few texts a million times, each folded and
+/// compared once.
+pub(super) struct TextMemo<V> {
+    known: HashMap<String, V, foldhash::fast::RandomState>,
+}
+
+impl<V: Copy> TextMemo<V> {
+    /// How many distinct texts a memo keeps (a column of identifiers would otherwise fill it
+    /// with a million).
+    const MAX: usize = 4096;
+
+    pub(super) fn new() -> TextMemo<V> {
+        TextMemo { known: HashMap::default() }
+    }
+
+    /// What `work_out` gives for `text`, worked out once.
+    pub(super) fn get_or(&mut self, text: &str, work_out: impl FnOnce() -> V) -> V {
+        if let Some(&known) = self.known.get(text) {
+            return known;
+        }
+        let known = work_out();
+        if self.known.len() < Self::MAX {
+            self.known.insert(text.to_owned(), known);
+        }
+        known
+    }
 }
 
 /// Reads a table's rows narrowed to some of its columns, each row as the object the rows path

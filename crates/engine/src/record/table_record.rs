@@ -29,7 +29,7 @@ impl Recorder {
         node: &str,
         outputs: &'o Map<String, Value>,
     ) -> Result<Cow<'o, Map<String, Value>>, EngineError> {
-        if !outputs.values().any(|value| holds_table(&self.tables, value)) {
+        if !outputs.values().any(|value| self.tables.holds_any(value)) {
             return Ok(Cow::Borrowed(outputs));
         }
         let mut files = 0;
@@ -102,15 +102,6 @@ pub fn recorded_table(value: &Value) -> Option<RecordedTable<'_>> {
     let map = value.as_object()?;
     map.get(TABLE_FILE_KEY).or_else(|| map.get(TABLE_SOURCE_KEY))?;
     Some(RecordedTable { rows: map.get("rows")?.as_u64()? as usize, preview: map.get("preview")?.as_array()? })
-}
-
-fn holds_table(tables: &RunTables, value: &Value) -> bool {
-    tables.get(value).is_some()
-        || match value {
-            Value::Array(items) => items.iter().any(|item| holds_table(tables, item)),
-            Value::Object(map) => map.values().any(|item| holds_table(tables, item)),
-            _ => false,
-        }
 }
 
 /// Why a stored table could not be restored.
