@@ -355,7 +355,13 @@ fn in_cents(amount: &str) -> String {
 /// (`runs/<plan>/<run>.jsonl` in the data home): `node_finished` and `run_finished` events.
 fn time_in_blocks(home: &Path) -> Option<(f64, f64)> {
     let plans = std::fs::read_dir(home.join("runs")).ok()?;
-    let log = plans.flatten().filter_map(|plan| std::fs::read_dir(plan.path()).ok()).flatten().flatten().next()?;
+    // The run's log, not the folder of its nodes' records beside it.
+    let log = plans
+        .flatten()
+        .filter_map(|plan| std::fs::read_dir(plan.path()).ok())
+        .flatten()
+        .flatten()
+        .find(|entry| entry.path().extension().is_some_and(|ext| ext == "jsonl"))?;
     let text = std::fs::read_to_string(log.path()).ok()?;
     let (mut nodes_ms, mut run_ms) = (0u64, None);
     for event in text.lines().filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok()) {
@@ -474,6 +480,7 @@ mod tests {
             r#"{"type":"run_finished","status":"succeeded","elapsed_ms":5000}"#,
         ];
         std::fs::write(plan.join("run.jsonl"), log.join("\n")).unwrap();
+        std::fs::create_dir_all(plan.join("run").join("read")).unwrap();
         assert_eq!(time_in_blocks(home.path()), Some((2.0, 5.0)));
         assert_eq!(time_in_blocks(&home.path().join("nothing")), None);
     }
