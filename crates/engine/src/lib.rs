@@ -160,9 +160,11 @@ impl Engine {
         missing_vars(&plan, &vars)?;
         missing_secrets(&plan, options.secrets.as_ref())?;
         let workdir = Workdir::new(&options.workdir).map_err(|e| EngineError::Workdir(options.workdir.clone(), e))?;
+        // Every setting is read before the run's record begins: a refused one leaves no record.
+        let table_file_rows = table_file_rows()?;
         let run_id = new_run_id();
         let recorder = store.begin(&run_id, &plan.id, &request.plan_text, request.plan_path.as_deref())?;
-        let recorder = Arc::new(Recorder::new(recorder, options.events.clone(), table_file_rows()?));
+        let recorder = Arc::new(Recorder::new(recorder, options.events.clone(), table_file_rows));
         recorder.emit(EventKind::RunStarted {
             plan_id: plan.id.clone(),
             plan_version: plan.version.clone(),
@@ -198,7 +200,8 @@ impl Engine {
             return Err(EngineError::NotResumable(run_id.to_owned(), "its record has no start".into()));
         };
         let workdir = Workdir::new(&workdir).map_err(|e| EngineError::Workdir(workdir.clone(), e))?;
-        let recorder = Arc::new(Recorder::new(store.resume(run_id)?, options.events.clone(), table_file_rows()?));
+        let table_file_rows = table_file_rows()?;
+        let recorder = Arc::new(Recorder::new(store.resume(run_id)?, options.events.clone(), table_file_rows));
         recorder.emit(EventKind::RunStarted {
             plan_id: plan.id.clone(),
             plan_version: plan.version.clone(),

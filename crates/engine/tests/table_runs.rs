@@ -226,3 +226,14 @@ async fn a_table_read_from_a_file_is_recorded_as_that_file_and_a_resume_reads_it
     let refused = refused.to_string();
     assert!(refused.contains("ledger.csv") && refused.contains("changed"), "{refused}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_file_rows_setting_that_is_not_a_number_is_refused_before_anything_runs() {
+    // Each test runs in a process of its own (nextest): the variable reaches no other test.
+    std::env::set_var("PLANWRIGHT_TABLE_FILE_ROWS", "ten thousand");
+    let f = support::fixture();
+    let request = RunRequest { plan_text: PLAN.to_owned(), plan_path: None, vars: Default::default() };
+    let refused = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap_err().to_string();
+    assert!(refused.contains("PLANWRIGHT_TABLE_FILE_ROWS") && refused.contains("ten thousand"), "{refused}");
+    assert!(f.store.list().unwrap().is_empty(), "no run was started");
+}
