@@ -1,7 +1,7 @@
-//! `transforms.filter`, `transforms.group_by_agg` and `report.write` (CSV) read a run's table by
-//! its handle (as the engine gives them `file.read_csv`'s) exactly as they read its rows: for any
-//! CSV text and any conditions or aggregations, the outputs, the log lines, the errors and the
-//! file written are the same (a CSV report of a table without rows keeps its header).
+//! The transforms and `report.write` (CSV) read a run's table by its handle (as the engine gives
+//! them `file.read_csv`'s) exactly as they read its rows: for any CSV text and any conditions,
+//! aggregations, sort keys, key columns or column choices, the outputs, the log lines, the errors
+//! and the file written are the same (a CSV report of a table without rows keeps its header).
 
 mod data_common;
 
@@ -35,11 +35,19 @@ fn cell() -> impl Strategy<Value = String> {
 /// A CSV file of columns `status`, `amount`, `dept` (each column's cells drawn from its own mix,
 /// so that some columns are all numbers and are stored as numbers).
 fn csv_text() -> impl Strategy<Value = String> {
-    let amount = prop_oneof![
-        3 => (0i64..100_000).prop_map(|n| format!("{}.{:02}", n / 100, n % 100)),
-        2 => (0i64..5000).prop_map(|n| n.to_string()),
-        1 => cell(),
-    ];
+    ledger_csv(prop_oneof![3 => decimal_amount(), 2 => whole_amount(), 1 => cell()])
+}
+
+fn decimal_amount() -> impl Strategy<Value = String> + Clone {
+    (0i64..100_000).prop_map(|n| format!("{}.{:02}", n / 100, n % 100))
+}
+
+fn whole_amount() -> impl Strategy<Value = String> + Clone {
+    (0i64..5000).prop_map(|n| n.to_string())
+}
+
+/// [`csv_text`] with the amounts drawn from `amount`.
+fn ledger_csv(amount: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
     let row = (prop::sample::select(vec!["approved", "pending", "Approved ", "", "rejected"]), amount, cell());
     prop::collection::vec(row, 0..40).prop_map(|rows| {
         let mut text = String::from("status,amount,dept\n");
@@ -120,8 +128,89 @@ proptest! {
     }
 }
 
+fn column() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec!["status", "amount", "dept", "missing"])
+}
+
+/// The outcomes of block `id` given `inputs(table)` and `inputs(its rows)`, for a table read from
+/// `text`.
+fn both_ways(id: &str, text: &str, inputs: impl Fn(Value) -> Value) -> [(Result<Value, String>, Vec<String>); 2] {
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime.block_on(async {
+        let h = Harness::new();
+        let (handle, rows) = read(&h, text).await;
+        [outcome(&h, id, inputs(handle)).await, outcome(&h, id, inputs(rows)).await]
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn sorting_a_table_is_sorting_its_rows(
+        text in csv_text(),
+        keys in prop::collection::vec((column(), prop::sample::select(vec!["asc", "desc"])), 1..3),
+        limit in prop::option::of(1..50u32),
+    ) {
+        let by: Vec<Value> = keys.iter().map(|(column, order)| json!({"column": column, "order": order})).collect();
+        let [by_table, by_rows] = both_ways("transforms.sort", &text, |items| json!({"items": items, "by": by, "limit": limit}));
+        prop_assert_eq!(by_table, by_rows);
+    }
+
+    #[test]
+    fn duplicates_of_a_table_are_the_duplicates_of_its_rows(
+        text in csv_text(),
+        by in prop::collection::vec(column(), 0..3),
+        keep in prop::sample::select(vec!["first", "last"]),
+    ) {
+        let [by_table, by_rows] =
+            both_ways("transforms.remove_duplicates", &text, |items| json!({"items": items, "by": by, "keep": keep}));
+        prop_assert_eq!(by_table, by_rows);
+        let [by_table, by_rows] = both_ways("transforms.find_duplicates", &text, |items| json!({"items": items, "by": by}));
+        prop_assert_eq!(by_table, by_rows);
+    }
+
+    #[test]
+    fn columns_chosen_of_a_table_are_those_of_its_rows(
+        text in csv_text(),
+        chosen in prop::collection::vec((column(), prop::option::of(prop::sample::select(vec!["金額", "x", "status"]))), 1..4),
+    ) {
+        let columns: Vec<Value> = chosen
+            .iter()
+            .map(|(column, name)| match name {
+                Some(name) => json!({"column": column, "as": name}),
+                None => json!(column),
+            })
+            .collect();
+        let [by_table, by_rows] =
+            both_ways("transforms.select_columns", &text, |items| json!({"items": items, "columns": columns}));
+        prop_assert_eq!(by_table, by_rows);
+    }
+
+    #[test]
+    fn tables_appended_are_their_rows_appended(
+        decimals in ledger_csv(decimal_amount()),
+        wholes in ledger_csv(whole_amount()),
+        mixed in csv_text(),
+        other_header in any::<bool>(),
+    ) {
+        // Amounts stored as decimals, as whole numbers and (some) as text, one table each.
+        let mixed = if other_header { mixed.replacen("dept", "department", 1) } else { mixed };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (mut handles, mut rows) = (Vec::new(), Vec::new());
+            for text in [&decimals, &wholes, &mixed] {
+                let (handle, its_rows) = read(&h, text).await;
+                handles.push(handle);
+                rows.push(its_rows);
+            }
+            let by_table = outcome(&h, "transforms.append", json!({"tables": handles})).await;
+            let by_rows = outcome(&h, "transforms.append", json!({"tables": rows})).await;
+            prop_assert_eq!(by_table, by_rows);
+            Ok(())
+        })?;
+    }
 
     #[test]
     fn a_csv_report_of_a_table_is_the_report_of_its_rows(text in csv_text()) {

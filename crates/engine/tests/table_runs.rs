@@ -1,7 +1,8 @@
 //! Tables between nodes: `file.read_csv`'s table travels by handle to the transforms that read
 //! tables. A large table is recorded as the file it was read from (and which rows of it), or —
 //! when masking a secret changed it — once as a file of its own (its record a preview); a resumed
-//! run reads it back from that file. A real run, a real run store, a real CSV file.
+//! run reads it back from that file. The other table transforms hand on tables too. A real run, a
+//! real run store, real CSV files.
 
 mod support;
 
@@ -220,7 +221,12 @@ async fn a_table_read_from_a_file_is_recorded_as_that_file_and_a_resume_reads_it
     let recorded = serde_json::to_string(&stored).unwrap();
     let copied = (100..1_600).map(|i| format!("INV-{i:07}")).find(|reference| recorded.contains(reference));
     assert_eq!(copied, None, "the record holds rows beyond its previews");
-    assert!(recorded.len() < text.len() / 5, "the outputs' record is {} bytes for a {}-byte ledger", recorded.len(), text.len());
+    assert!(
+        recorded.len() < text.len() / 5,
+        "the outputs' record is {} bytes for a {}-byte ledger",
+        recorded.len(),
+        text.len()
+    );
 
     let answers = || Arc::new(GivenAnswers(HashMap::from([("ask".to_owned(), json!({"approved": true}))])));
     let resumed = f.engine.resume(&f.store, &waiting.run_id, options(&f, answers())).await.unwrap();
@@ -247,4 +253,76 @@ async fn a_table_file_rows_setting_that_is_not_a_number_is_refused_before_anythi
     let refused = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap_err().to_string();
     assert!(refused.contains("PLANWRIGHT_TABLE_FILE_ROWS") && refused.contains("ten thousand"), "{refused}");
     assert!(f.store.list().unwrap().is_empty(), "no run was started");
+}
+
+/// Two months' ledgers appended, the repeated references removed, the largest amounts first, two
+/// columns renamed: each step hands the next a table, and the report is right.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_pass_from_append_to_duplicates_sort_and_columns_and_the_report_is_right() {
+    keep_tables_of_over_1000_rows();
+    let f = support::fixture();
+    let mut expected: HashMap<String, i64> = HashMap::new();
+    for (month, file) in [(4, "april.csv"), (5, "may.csv")] {
+        let mut text = String::from("date,vendor,amount,reference\n");
+        for i in 0..700i64 {
+            // May repeats April's references 0..350, with other amounts: the first one stays.
+            let reference = if month == 5 && i >= 350 { i + 5000 } else { i };
+            let cents = (i * 7919 + month * 13) % 100_000 + 1;
+            text.push_str(&format!(
+                "2026-{month:02}-{:02},Vendor {},{}.{:02},R{reference}\n",
+                i % 28 + 1,
+                i % 7,
+                cents / 100,
+                cents % 100
+            ));
+            expected.entry(format!("R{reference}")).or_insert(cents);
+        }
+        std::fs::write(f.workdir.path().join(file), text).unwrap();
+    }
+    let plan = r#"apiVersion: planwright/v1
+id: top_payments
+version: 1.0.0
+graph:
+  - {id: april, block: file.read_csv, in: {path: april.csv}, out: {rows: rows}}
+  - {id: may, block: file.read_csv, in: {path: may.csv}, out: {rows: rows}}
+  - id: both
+    block: transforms.append
+    in: {tables: ["${april.rows}", "${may.rows}"]}
+    out: {rows: rows}
+  - id: unique
+    block: transforms.remove_duplicates
+    in: {items: "${both.rows}", by: [reference]}
+    out: {rows: rows}
+  - id: top
+    block: transforms.sort
+    in: {items: "${unique.rows}", by: [{column: amount, order: desc}], limit: 5}
+    out: {rows: rows}
+  - id: shown
+    block: transforms.select_columns
+    in: {items: "${top.rows}", columns: [reference, {column: amount, as: 金額}]}
+    out: {rows: rows}
+  - id: save
+    block: report.write
+    in: {data: "${shown.rows}", format: csv, path: out/top.csv}
+"#;
+    let request = RunRequest { plan_text: plan.to_owned(), plan_path: None, vars: Default::default() };
+    let run = f.engine.run(&f.store, request, options(&f, Arc::new(NoAnswers))).await.unwrap();
+    assert_eq!(run.status, RunStatus::Succeeded, "{:?}", run.reason);
+
+    let stored = f.store.finished_outputs(&run.run_id).unwrap();
+    assert_eq!(recorded_table(&stored["both"]["rows"]).unwrap().rows, 1_400, "the appended rows are one table");
+    assert_eq!(recorded_table(&stored["unique"]["rows"]).unwrap().rows, 1_050);
+    let mut largest: Vec<(&String, &i64)> = expected.iter().collect();
+    largest.sort_by(|a, b| b.1.cmp(a.1));
+    let mut want = String::from("\u{feff}reference,金額\r\n");
+    for (reference, cents) in largest.iter().take(5) {
+        let amount = match *cents % 100 {
+            0 => format!("{}", *cents / 100),
+            c if c % 10 == 0 => format!("{}.{}", *cents / 100, c / 10),
+            c => format!("{}.{c:02}", *cents / 100),
+        };
+        want.push_str(&format!("{reference},{amount}\r\n"));
+    }
+    let written = std::fs::read_to_string(f.workdir.path().join("out/top.csv")).unwrap();
+    assert_eq!(written, want);
 }

@@ -49,6 +49,18 @@ pub(crate) fn decimal_value(units: i128, scale: u8) -> Value {
     Number::from_f64(value).map_or(Value::Null, Value::Number)
 }
 
+/// `units` / 10^`scale` written as a plain number (`-12.50`), as [`plain_number`] reads it.
+pub(crate) fn decimal_text(units: i128, scale: u8) -> String {
+    let sign = if units < 0 { "-" } else { "" };
+    let digits = format!("{:0>width$}", units.unsigned_abs(), width = usize::from(scale) + 1);
+    let (int, frac) = digits.split_at(digits.len() - usize::from(scale));
+    if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -71,6 +83,7 @@ mod tests {
         for (units, scale, text) in [(1250, 2, "12.50"), (-1, 1, "-0.1"), (999_999_999_999_999, 3, "999999999999.999")]
         {
             assert_eq!(decimal_value(units, scale), plain_number(text).unwrap(), "{text}");
+            assert_eq!(decimal_text(units, scale), text);
         }
     }
 }

@@ -6,7 +6,7 @@ use arrow_array::{Array, ArrayRef, Decimal128Array, Int64Array, RecordBatch, Str
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{Map, Value};
 
-use crate::rows::{decimal_value, plain_number};
+use crate::rows::{decimal_text, decimal_value, plain_number};
 
 /// How a column's cells are stored. Empty cells of a number column are nulls (and read back as
 /// empty text).
@@ -89,6 +89,55 @@ impl Table {
         Table { batch }
     }
 
+    /// The rows at `indices`, in that order.
+    pub fn take(&self, indices: &[usize]) -> Table {
+        let indices = arrow_array::UInt64Array::from_iter_values(indices.iter().map(|&i| i as u64));
+        let batch = arrow_select::take::take_record_batch(&self.batch, &indices)
+            .expect("the caller's indices are rows of the table");
+        Table { batch }
+    }
+
+    /// The columns `(column, name)` in that order, column `column` named `name`; a column the
+    /// table does not have is blank in every row.
+    pub fn select(&self, columns: &[(String, String)]) -> Table {
+        let rows = self.row_count();
+        let columns = columns
+            .iter()
+            .map(|(column, name)| {
+                let array = match self.batch.schema().column_with_name(column) {
+                    Some((index, _)) => self.batch.column(index).clone(),
+                    None => arrow_array::new_null_array(&DataType::Utf8, rows),
+                };
+                (name.clone(), array)
+            })
+            .collect();
+        Table::new(columns, rows)
+    }
+
+    /// The rows of `tables` one after another, or `None` when they do not have the same column
+    /// names in the same order. A column stored one way in one table and another way in another
+    /// is stored as text: its cells' texts read as the same rows.
+    pub fn concat(tables: &[&Table]) -> Option<Table> {
+        let first = tables.first()?;
+        let names = first.columns();
+        if tables.iter().any(|t| t.columns() != names) {
+            return None;
+        }
+        let rows = tables.iter().map(|t| t.row_count()).sum();
+        let columns = (0..names.len())
+            .map(|c| {
+                let arrays: Vec<ArrayRef> = tables.iter().map(|t| t.batch.column(c).clone()).collect();
+                let one_kind = arrays.iter().all(|a| a.data_type() == arrays[0].data_type());
+                let arrays: Vec<ArrayRef> =
+                    if one_kind { arrays } else { arrays.iter().map(|a| as_text(a.as_ref())).collect() };
+                let parts: Vec<&dyn Array> = arrays.iter().map(|a| a.as_ref()).collect();
+                let array = arrow_select::concat::concat(&parts).expect("arrays of one kind are joined");
+                (names[c].clone(), array)
+            })
+            .collect();
+        Some(Table::new(columns, rows))
+    }
+
     /// The table with `change` applied to every text it holds — column names and text cells —
     /// or `None` when it changes none (masking a secret out of a table copies it only when the
     /// secret is there).
@@ -132,6 +181,21 @@ impl Table {
             })
             .collect()
     }
+}
+
+/// A column as text: a number cell as a plain number (which reads back as the same number), a
+/// blank one blank.
+fn as_text(array: &dyn Array) -> ArrayRef {
+    let any = array.as_any();
+    let texts: StringArray = if let Some(ints) = any.downcast_ref::<Int64Array>() {
+        ints.iter().map(|cell| Some(cell.map(|int| int.to_string()).unwrap_or_default())).collect()
+    } else if let Some(decimals) = any.downcast_ref::<Decimal128Array>() {
+        let scale = decimals.scale() as u8;
+        decimals.iter().map(|cell| Some(cell.map(|units| decimal_text(units, scale)).unwrap_or_default())).collect()
+    } else {
+        return arrow_array::make_array(array.to_data());
+    };
+    Arc::new(texts)
 }
 
 /// Reads one cell of `array` as a row holds it.

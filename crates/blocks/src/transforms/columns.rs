@@ -1,5 +1,6 @@
 //! `transforms.select_columns`: the columns to keep, in the order given, each optionally under a
-//! new name. Every row of the result has exactly these columns (null where a row had none).
+//! new name. Every row of the result has exactly these columns (null where a row had none). Of a
+//! run's table, a table of those columns.
 
 use std::collections::HashSet;
 
@@ -7,7 +8,7 @@ use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use serde_json::{json, Map, Value};
 
-use super::require_column;
+use super::Items;
 use crate::cells::{self, input};
 
 pub(crate) struct SelectColumns;
@@ -17,8 +18,12 @@ impl Block for SelectColumns {
         "transforms.select_columns"
     }
 
-    fn run<'a>(&'a self, inputs: Values, _ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
-        Box::pin(async move { select_columns(inputs) })
+    fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
+        Box::pin(async move { select_columns(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -52,8 +57,8 @@ fn parse_kept(index: usize, value: &Value) -> Result<Kept, BlockError> {
     }
 }
 
-fn select_columns(inputs: Values) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+fn select_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
     let kept: Vec<Kept> =
         input::list(&inputs, "columns", "the columns to keep, e.g. [日付, 取引先, {column: amount, as: 金額}]")?
             .iter()
@@ -72,22 +77,28 @@ fn select_columns(inputs: Values) -> Result<Values, BlockError> {
             )));
         }
     }
-    let rows = input::rows(items, "items")?;
     for k in &kept {
-        require_column(&rows, &k.column, "`columns`")?;
+        items.require_column(&k.column, "`columns`")?;
     }
-    let out_rows: Vec<Value> = rows
-        .iter()
-        .map(|row| {
-            let mut out = Map::with_capacity(kept.len());
-            for k in &kept {
-                out.insert(k.name.clone(), row.get(&k.column).cloned().unwrap_or(Value::Null));
-            }
-            Value::Object(out)
-        })
-        .collect();
+    let out_rows = match &items {
+        Items::Table { table, .. } => {
+            let columns: Vec<(String, String)> = kept.iter().map(|k| (k.column.clone(), k.name.clone())).collect();
+            ctx.tables.put(table.select(&columns))
+        }
+        Items::Rows(rows) => Value::Array(
+            rows.iter()
+                .map(|row| {
+                    let mut out = Map::with_capacity(kept.len());
+                    for k in &kept {
+                        out.insert(k.name.clone(), row.get(&k.column).cloned().unwrap_or(Value::Null));
+                    }
+                    Value::Object(out)
+                })
+                .collect(),
+        ),
+    };
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "rows": out_rows.len(), "columns": kept.len() }));
-    out.insert("rows".into(), Value::Array(out_rows));
+    out.insert("summary".into(), json!({ "rows": items.len(), "columns": kept.len() }));
+    out.insert("rows".into(), out_rows);
     Ok(out)
 }

@@ -1,4 +1,5 @@
-//! `transforms.remove_duplicates` and `transforms.find_duplicates`: rows that share a key.
+//! `transforms.remove_duplicates` and `transforms.find_duplicates`: rows that share a key (of a
+//! run's table, tables of the same columns).
 //!
 //! Two rows share a key when every key column holds the same value as people mean it: numbers
 //! by their value (`1200`, `"1,200"` and `1200.00` are one amount), other text trimmed with
@@ -12,7 +13,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column};
+use super::{column_names, Items};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -27,6 +28,10 @@ impl Block for RemoveDuplicates {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { remove_duplicates(inputs, ctx) })
     }
+
+    fn takes_tables(&self) -> bool {
+        true
+    }
 }
 
 impl Block for FindDuplicates {
@@ -36,6 +41,10 @@ impl Block for FindDuplicates {
 
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { find_duplicates(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -53,35 +62,36 @@ fn key_cell(value: &Value) -> Option<String> {
 }
 
 /// Each row's key over `columns`, `None` when one of them is blank.
-fn keys(rows: &[&Row], columns: &[String], ctx: &BlockContext) -> Result<Vec<Option<Vec<String>>>, BlockError> {
-    let mut keys = Vec::with_capacity(rows.len());
-    for (i, row) in rows.iter().enumerate() {
+fn keys(items: &Items, columns: &[String], ctx: &BlockContext) -> Result<Vec<Option<Vec<String>>>, BlockError> {
+    let mut reader = items.reader(columns);
+    let mut keys = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
         if i.is_multiple_of(CANCEL_EVERY) {
             check_cancel(&ctx.cancel)?;
         }
+        let row = reader.row(i);
         keys.push(columns.iter().map(|c| row.get(c).and_then(key_cell)).collect());
     }
     Ok(keys)
 }
 
 /// The key columns: `by`, or every column when `by` is left out or empty (whole rows alike).
-fn key_columns(inputs: &Values, rows: &[&Row]) -> Result<Vec<String>, BlockError> {
+fn key_columns(inputs: &Values, items: &Items) -> Result<Vec<String>, BlockError> {
     let by = match inputs.get("by") {
         None | Some(Value::Null) => Vec::new(),
         Some(_) => column_names(inputs, "by", "[取引先, 金額]")?,
     };
     for column in &by {
-        require_column(rows, column, "`by`")?;
+        items.require_column(column, "`by`")?;
     }
-    Ok(if by.is_empty() { cells::columns_of(rows.iter().copied()) } else { by })
+    Ok(if by.is_empty() { items.columns() } else { by })
 }
 
 fn remove_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+    let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
     let keep = input::choice(&inputs, "keep", &["first", "last"], "first")?;
-    let rows = input::rows(items, "items")?;
-    let columns = key_columns(&inputs, &rows)?;
-    let keys = keys(&rows, &columns, ctx)?;
+    let columns = key_columns(&inputs, &items)?;
+    let keys = keys(&items, &columns, ctx)?;
     // The row kept for each key: its first or its last.
     let mut chosen: HashMap<&Vec<String>, usize> = HashMap::new();
     for (i, key) in keys.iter().enumerate() {
@@ -93,25 +103,23 @@ fn remove_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, Block
             }
         }
     }
-    let (mut kept, mut removed) = (Vec::new(), Vec::new());
-    for (i, (row, key)) in rows.iter().zip(&keys).enumerate() {
-        let keeps = key.as_ref().is_none_or(|k| chosen.get(k) == Some(&i));
-        if keeps { &mut kept } else { &mut removed }.push(Value::Object((*row).clone()));
-    }
-    let said = RunMessage::RowsKept { kept: kept.len() as u64, total: rows.len() as u64 };
-    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {} of {} rows", kept.len(), rows.len())));
+    let mut keeps: Vec<bool> =
+        keys.iter().enumerate().map(|(i, key)| key.as_ref().is_none_or(|k| chosen.get(k) == Some(&i))).collect();
+    let (total, kept) = (items.len(), keeps.iter().filter(|k| **k).count());
+    let said = RunMessage::RowsKept { kept: kept as u64, total: total as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("kept {kept} of {total} rows")));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": kept.len(), "removed": removed.len() }));
-    out.insert("rows".into(), Value::Array(kept));
-    out.insert("removed".into(), Value::Array(removed));
+    out.insert("summary".into(), json!({ "input_rows": total, "rows": kept, "removed": total - kept }));
+    out.insert("rows".into(), items.keep(&keeps, ctx));
+    keeps.iter_mut().for_each(|k| *k = !*k);
+    out.insert("removed".into(), items.keep(&keeps, ctx));
     Ok(out)
 }
 
 fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
-    let rows = input::rows(items, "items")?;
-    let columns = key_columns(&inputs, &rows)?;
-    let keys = keys(&rows, &columns, ctx)?;
+    let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
+    let columns = key_columns(&inputs, &items)?;
+    let keys = keys(&items, &columns, ctx)?;
     // Groups in order of their first row; each holds its rows in their order.
     let mut index: HashMap<&Vec<String>, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -127,33 +135,30 @@ fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     }
     groups.retain(|g| g.len() > 1);
     let count = if columns.iter().any(|c| c == "count") { "duplicate_count" } else { "count" };
-    let duplicates: Vec<Value> = groups.iter().flatten().map(|&i| Value::Object(rows[i].clone())).collect();
+    let duplicates: Vec<usize> = groups.iter().flatten().copied().collect();
+    let mut reader = items.reader(&columns);
     let summaries: Vec<Value> = groups
         .iter()
         .map(|g| {
-            let first = rows[g[0]];
+            let first = reader.row(g[0]);
             let mut row: Row =
                 columns.iter().map(|c| (c.clone(), first.get(c).cloned().unwrap_or(Value::Null))).collect();
             row.insert(count.to_owned(), Value::from(g.len()));
             Value::Object(row)
         })
         .collect();
-    let said = RunMessage::RowsKept { kept: duplicates.len() as u64, total: rows.len() as u64 };
+    let total = items.len();
+    let said = RunMessage::RowsKept { kept: duplicates.len() as u64, total: total as u64 };
     ctx.log(
         LogLevel::Info,
         Reason::said(
             said,
-            format!(
-                "{} of {} rows share a key with another row ({} groups)",
-                duplicates.len(),
-                rows.len(),
-                groups.len()
-            ),
+            format!("{} of {total} rows share a key with another row ({} groups)", duplicates.len(), groups.len()),
         ),
     );
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": duplicates.len(), "groups": groups.len() }));
-    out.insert("rows".into(), Value::Array(duplicates));
+    out.insert("summary".into(), json!({ "input_rows": total, "rows": duplicates.len(), "groups": groups.len() }));
+    out.insert("rows".into(), items.take(&duplicates, ctx));
     out.insert("groups".into(), Value::Array(summaries));
     Ok(out)
 }

@@ -2,9 +2,11 @@
 //! duplicates, add computed columns, append.
 //!
 //! They work on rows (JSON objects keyed by column name) from CSV, Excel or table steps and read
-//! cell values through [`crate::cells`]; filter and group also read a run's table by its handle
-//! (`file.read_csv`'s), cell by cell through the same rules ([`NarrowRows`]): numeric-looking text is a number, `YYYY-MM-DD` text a
-//! date, labels match regardless of full-width/half-width spelling.
+//! cell values through [`crate::cells`]: numeric-looking text is a number, `YYYY-MM-DD` text a
+//! date, labels match regardless of full-width/half-width spelling. Filter, group, sort, the
+//! duplicate blocks, select_columns and append also read a run's table by its handle
+//! (`file.read_csv`'s), cell by cell through the same rules, only the columns they use
+//! ([`NarrowRows`], [`Items`]); the rows they give back are a table again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,6 +24,7 @@ mod compute;
 mod duplicates;
 mod filter;
 mod group;
+mod items;
 mod join;
 mod pick;
 mod sort;
@@ -32,6 +35,7 @@ pub(crate) use compute::AddColumns;
 pub(crate) use duplicates::{FindDuplicates, RemoveDuplicates};
 pub(crate) use filter::Filter;
 pub(crate) use group::GroupByAgg;
+use items::Items;
 pub(crate) use join::Join;
 pub(crate) use pick::Pick;
 pub(crate) use sort::Sort;

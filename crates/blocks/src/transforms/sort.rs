@@ -1,4 +1,5 @@
-//! `transforms.sort`: rows in order of one or more columns, and the top N.
+//! `transforms.sort`: rows in order of one or more columns, and the top N (of a run's table, a
+//! table of the same columns).
 //!
 //! Numbers sort as numbers (`"1,200"` after `900`), dates as dates, other text by its folded
 //! spelling; within one column numbers come before dates and dates before text. Blank cells
@@ -11,9 +12,9 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Value};
 
-use super::require_column;
+use super::Items;
 use crate::cells::{self, input};
-use crate::files::check_cancel;
+use crate::files::{check_cancel, CANCEL_EVERY};
 
 pub(crate) struct Sort;
 
@@ -24,6 +25,10 @@ impl Block for Sort {
 
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { sort(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -91,7 +96,7 @@ fn sort_value(cell: Option<&Value>) -> Option<SortValue> {
 }
 
 fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows to sort, e.g. ${read.rows}")?;
+    let items = Items::of(&inputs, "items", "the rows to sort, e.g. ${read.rows}", ctx)?;
     let keys: Vec<SortKey> =
         match input::required(&inputs, "by", "the columns to sort by, e.g. [{column: 金額, order: desc}]")? {
             Value::Array(keys) if !keys.is_empty() => {
@@ -111,14 +116,20 @@ fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
             }
         },
     };
-    let rows = input::rows(items, "items")?;
     for key in &keys {
-        require_column(&rows, &key.column, "`by`")?;
+        items.require_column(&key.column, "`by`")?;
     }
-    check_cancel(&ctx.cancel)?;
-    let values: Vec<Vec<Option<SortValue>>> =
-        rows.iter().map(|row| keys.iter().map(|k| sort_value(row.get(&k.column))).collect()).collect();
-    let mut order: Vec<usize> = (0..rows.len()).collect();
+    let total = items.len();
+    let mut reader = items.reader(keys.iter().map(|k| &k.column));
+    let mut values: Vec<Vec<Option<SortValue>>> = Vec::with_capacity(total);
+    for index in 0..total {
+        if index.is_multiple_of(CANCEL_EVERY) {
+            check_cancel(&ctx.cancel)?;
+        }
+        let row = reader.row(index);
+        values.push(keys.iter().map(|k| sort_value(row.get(&k.column))).collect());
+    }
+    let mut order: Vec<usize> = (0..total).collect();
     order.sort_by(|&a, &b| {
         for (key, (x, y)) in keys.iter().zip(values[a].iter().zip(&values[b])) {
             let ordering = match (x, y) {
@@ -140,14 +151,14 @@ fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
         }
         Ordering::Equal
     });
-    let kept: Vec<Value> =
-        order.iter().take(limit.unwrap_or(usize::MAX)).map(|&i| Value::Object(rows[i].clone())).collect();
+    order.truncate(limit.unwrap_or(usize::MAX));
+    let kept = order.len();
     if limit.is_some() {
-        let said = RunMessage::RowsKept { kept: kept.len() as u64, total: rows.len() as u64 };
-        ctx.log(LogLevel::Info, Reason::said(said, format!("kept the first {} of {} rows", kept.len(), rows.len())));
+        let said = RunMessage::RowsKept { kept: kept as u64, total: total as u64 };
+        ctx.log(LogLevel::Info, Reason::said(said, format!("kept the first {kept} of {total} rows")));
     }
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "input_rows": rows.len(), "rows": kept.len() }));
-    out.insert("rows".into(), Value::Array(kept));
+    out.insert("summary".into(), json!({ "input_rows": total, "rows": kept }));
+    out.insert("rows".into(), items.take(&order, ctx));
     Ok(out)
 }
