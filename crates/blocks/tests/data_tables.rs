@@ -188,6 +188,35 @@ proptest! {
     }
 
     #[test]
+    fn a_join_of_tables_is_the_join_of_their_rows(
+        left in csv_text(),
+        // Amounts stored as text, decimals or whole numbers.
+        right in prop_oneof![csv_text(), ledger_csv(decimal_amount()), ledger_csv(whole_amount())],
+        renamed in any::<bool>(),
+        keys in (column(), column()),
+        strategy in prop::sample::select(vec!["inner", "left", "right", "outer", "left_only", "right_only"]),
+        bring in prop::option::of(prop::collection::vec(column(), 1..3)),
+    ) {
+        // The right side's first column is sometimes named apart from the left's.
+        let right = if renamed { right.replacen("status", "code", 1) } else { right };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (left_handle, left_rows) = read(&h, &left).await;
+            let (right_handle, right_rows) = read(&h, &right).await;
+            let inputs = |l: &Value, r: &Value| {
+                json!({"left": l, "right": r, "left_key": keys.0, "right_key": keys.1, "strategy": strategy, "bring": bring})
+            };
+            let by_rows = outcome(&h, "transforms.join", inputs(&left_rows, &right_rows)).await;
+            let by_tables = outcome(&h, "transforms.join", inputs(&left_handle, &right_handle)).await;
+            prop_assert_eq!(&by_tables, &by_rows);
+            let table_beside_rows = outcome(&h, "transforms.join", inputs(&left_handle, &right_rows)).await;
+            prop_assert_eq!(&table_beside_rows, &by_rows);
+            Ok(())
+        })?;
+    }
+
+    #[test]
     fn tables_appended_are_their_rows_appended(
         decimals in ledger_csv(decimal_amount()),
         wholes in ledger_csv(whole_amount()),

@@ -22,5 +22,5 @@ mod table_file;
 pub use csv_read::{read_csv, CsvError, CsvFormat};
 pub use names::unique_names;
 pub use rows::plain_number;
-pub use table::{Storage, Table};
+pub use table::{JoinedColumn, Storage, Table};
 pub use table_file::{read_table_file, write_table_file, TableFileError};

@@ -20,6 +20,14 @@ pub enum Storage {
     Decimal { scale: u8 },
 }
 
+/// A column of [`Table::joined`]: its name, and the column of each side it is taken from.
+#[derive(Debug, Clone)]
+pub struct JoinedColumn {
+    pub name: String,
+    pub left: Option<String>,
+    pub right: Option<String>,
+}
+
 /// A table of typed columns.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -64,7 +72,9 @@ impl Table {
 
     /// The rows, each an object of the columns in order: numbers as JSON numbers (a text
     /// column's plain numbers too), an empty cell of a number column as empty text, every other
-    /// cell as its text — what a CSV file's rows have always been to the blocks.
+    /// cell as its text — what a CSV file's rows have always been to the blocks. A cell a row
+    /// does not have (a text column's null: a column chosen that the table lacks, a join's side
+    /// without a partner) is null.
     pub fn rows(&self) -> Vec<Value> {
         self.rows_in(0..self.row_count())
     }
@@ -136,6 +146,50 @@ impl Table {
             })
             .collect();
         Some(Table::new(columns, rows))
+    }
+
+    /// The table whose row `n` is made of `pairs[n]`: row `i` of `left` and row `j` of `right`,
+    /// either of them absent. Each of `columns` takes its cell from the left row's column when
+    /// it names one and there is a left row, else from the right row's, else the cell is missing
+    /// (null; a number column with a missing cell becomes text so that the cell reads as null).
+    pub fn joined(
+        left: &Table,
+        right: &Table,
+        pairs: &[(Option<usize>, Option<usize>)],
+        columns: &[JoinedColumn],
+    ) -> Table {
+        let array = |table: &Table, name: &Option<String>| {
+            let (index, _) = table.batch.schema().column_with_name(name.as_deref()?)?;
+            Some(table.batch.column(index).clone())
+        };
+        let built = columns
+            .iter()
+            .map(|column| {
+                let (l, r) = (array(left, &column.left), array(right, &column.right));
+                // Where each cell comes from: (0, row) the left array, (1, row) the right, (2, 0) missing.
+                let picks: Vec<(usize, usize)> = pairs
+                    .iter()
+                    .map(|&(i, j)| match (i.filter(|_| l.is_some()), j.filter(|_| r.is_some())) {
+                        (Some(i), _) => (0, i),
+                        (None, Some(j)) => (1, j),
+                        (None, None) => (2, 0),
+                    })
+                    .collect();
+                let present: Vec<&ArrayRef> = l.iter().chain(&r).collect();
+                let one_kind = present.iter().all(|a| a.data_type() == present[0].data_type());
+                let missing = picks.iter().any(|&(from, _)| from == 2);
+                let kind = |a: ArrayRef| if one_kind && !missing { a } else { as_text(a.as_ref()) };
+                let (l, r) = (l.map(kind), r.map(kind));
+                let data_type = l.as_ref().or(r.as_ref()).map_or(DataType::Utf8, |a| a.data_type().clone());
+                let none = arrow_array::new_null_array(&data_type, 1);
+                let arrays = [l.unwrap_or_else(|| none.clone()), r.unwrap_or_else(|| none.clone()), none];
+                let parts: Vec<&dyn Array> = arrays.iter().map(|a| a.as_ref()).collect();
+                let array =
+                    arrow_select::interleave::interleave(&parts, &picks).expect("arrays of one kind are picked from");
+                (column.name.clone(), array)
+            })
+            .collect();
+        Table::new(built, pairs.len())
     }
 
     /// The table with `change` applied to every text it holds — column names and text cells —
@@ -210,6 +264,9 @@ fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
     }
     let texts = array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, integers or decimals");
     Box::new(move |i| {
+        if texts.is_null(i) {
+            return Value::Null;
+        }
         let cell = texts.value(i);
         plain_number(cell).unwrap_or_else(|| Value::String(cell.to_owned()))
     })

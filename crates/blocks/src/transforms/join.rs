@@ -9,15 +9,17 @@
 //! rows (each with its matches in right order), `outer` then adds the unmatched right rows;
 //! `right` follows the right rows. `left_only` and `right_only` (an anti-join: "invoices with no
 //! payment") give the rows of one side that have no partner, with that side's columns only.
+//! Two run's tables make a table; a cell a side without a partner does not have is null.
 
 use std::collections::{HashMap, HashSet};
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
+use planwright_tables::{JoinedColumn, Table};
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column};
+use super::{column_names, Items};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -31,12 +33,18 @@ impl Block for Join {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { join(inputs, ctx) })
     }
+
+    fn takes_tables(&self) -> bool {
+        true
+    }
 }
 
-type Row = Map<String, Value>;
-
-fn index_by_key(rows: &[&Row], key: &str) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
-    let keys: Vec<Option<String>> = rows.iter().map(|r| r.get(key).and_then(cells::key_text)).collect();
+/// Each row's key (its `key` cell as [`cells::key_text`] reads it), and the rows of each key.
+fn index_by_key(items: &Items, key: &str) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
+    let key = key.to_owned();
+    let mut reader = items.reader([&key]);
+    let keys: Vec<Option<String>> =
+        (0..items.len()).map(|i| reader.row(i).get(&key).and_then(cells::key_text)).collect();
     let mut index: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
         if let Some(k) = k {
@@ -46,17 +54,24 @@ fn index_by_key(rows: &[&Row], key: &str) -> (Vec<Option<String>>, HashMap<Strin
     (keys, index)
 }
 
-fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let left_items = input::list(&inputs, "left", "the first list of rows, e.g. ${invoices.rows}")?;
-    let right_items = input::list(&inputs, "right", "the second list of rows, e.g. ${payments.rows}")?;
+fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
+    // Two run's tables make a table; a table beside rows is read as its rows.
+    let is_table = |side: &str| inputs.get(side).is_some_and(|v| ctx.tables.get(v).is_some());
+    if is_table("left") != is_table("right") {
+        for side in ["left", "right"] {
+            if let Some(value) = inputs.remove(side) {
+                inputs.insert(side.to_owned(), ctx.tables.expand(value));
+            }
+        }
+    }
+    let left = Items::of(&inputs, "left", "the first list of rows, e.g. ${invoices.rows}", ctx)?;
+    let right = Items::of(&inputs, "right", "the second list of rows, e.g. ${payments.rows}", ctx)?;
     let left_key = input::text(&inputs, "left_key", "the key column of left, e.g. 請求番号")?.to_string();
     let right_key = input::text(&inputs, "right_key", "the key column of right, e.g. 請求番号")?.to_string();
     let strategy =
         input::choice(&inputs, "strategy", &["inner", "left", "right", "outer", "left_only", "right_only"], "inner")?;
-    let left = input::rows(left_items, "left")?;
-    let right = input::rows(right_items, "right")?;
-    require_column(&left, &left_key, "`left_key`")?;
-    require_column(&right, &right_key, "`right_key`")?;
+    left.require_column(&left_key, "`left_key`")?;
+    right.require_column(&right_key, "`right_key`")?;
     // A lookup brings the named columns of the list looked in (right; left when every right
     // row is kept), like VLOOKUP's result column; every column when `bring` is left out.
     let bring = match inputs.get("bring") {
@@ -66,7 +81,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let looked_in_left = strategy == "right";
     if let Some(bring) = &bring {
         for column in bring {
-            require_column(if looked_in_left { &left } else { &right }, column, "`bring`")?;
+            if looked_in_left { &left } else { &right }.require_column(column, "`bring`")?;
         }
     }
     let brought =
@@ -76,7 +91,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let (right_keys, right_index) = index_by_key(&right, &right_key);
 
     // Columns.
-    let mut left_columns = cells::columns_of(left.iter().copied());
+    let mut left_columns = left.columns();
     if looked_in_left {
         left_columns.retain(|c| brought(c, &left_key));
     }
@@ -86,7 +101,7 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     }
     let mut taken: HashSet<String> = left_columns.iter().cloned().collect();
     let mut right_columns: Vec<(String, String)> = Vec::new();
-    for column in cells::columns_of(right.iter().copied()) {
+    for column in right.columns() {
         if same_key && column == right_key || !looked_in_left && !brought(&column, "") {
             continue;
         }
@@ -102,21 +117,6 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
         taken.insert(name.clone());
         right_columns.push((column, name));
     }
-    let combine = |l: Option<&Row>, r: Option<&Row>| -> Value {
-        let mut row = Map::with_capacity(left_columns.len() + right_columns.len());
-        for column in &left_columns {
-            let value = match (l, r) {
-                (Some(l), _) => l.get(column).cloned().unwrap_or(Value::Null),
-                (None, Some(r)) if same_key && *column == left_key => r.get(&right_key).cloned().unwrap_or(Value::Null),
-                _ => Value::Null,
-            };
-            row.insert(column.clone(), value);
-        }
-        for (source, name) in &right_columns {
-            row.insert(name.clone(), r.and_then(|r| r.get(source)).cloned().unwrap_or(Value::Null));
-        }
-        Value::Object(row)
-    };
 
     let matches_of_left =
         |i: usize| -> &[usize] { left_keys[i].as_ref().and_then(|k| right_index.get(k)).map_or(&[], Vec::as_slice) };
@@ -126,56 +126,80 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let left_only = (0..left.len()).filter(|&i| matches_of_left(i).is_empty()).count();
     let right_only = (0..right.len()).filter(|&j| matches_of_right(j).is_empty()).count();
 
-    let mut rows = Vec::new();
-    if strategy == "left_only" || strategy == "right_only" {
+    let rows = if strategy == "left_only" || strategy == "right_only" {
         // The rows without a partner, as they are: "invoices with no payment".
         let (side, keys, other) = if strategy == "left_only" {
             (&left, &left_keys, &right_index)
         } else {
             (&right, &right_keys, &left_index)
         };
-        for (i, row) in side.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) {
-                check_cancel(&ctx.cancel)?;
-            }
-            if keys[i].as_ref().is_none_or(|k| !other.contains_key(k)) {
-                rows.push(Value::Object((*row).clone()));
-            }
-        }
-    } else if strategy == "right" {
-        for (j, r) in right.iter().enumerate() {
-            if j.is_multiple_of(CANCEL_EVERY) {
-                check_cancel(&ctx.cancel)?;
-            }
-            let partners = matches_of_right(j);
-            if partners.is_empty() {
-                rows.push(combine(None, Some(r)));
-            }
-            for &i in partners {
-                rows.push(combine(Some(left[i]), Some(r)));
-            }
-        }
+        let keep: Vec<bool> = keys.iter().map(|k| k.as_ref().is_none_or(|k| !other.contains_key(k))).collect();
+        side.keep(&keep, ctx)
     } else {
-        for (i, l) in left.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) {
-                check_cancel(&ctx.cancel)?;
-            }
-            let partners = matches_of_left(i);
-            if partners.is_empty() && strategy != "inner" {
-                rows.push(combine(Some(l), None));
-            }
-            for &j in partners {
-                rows.push(combine(Some(l), Some(right[j])));
-            }
-        }
-        if strategy == "outer" {
-            for (j, r) in right.iter().enumerate() {
-                if matches_of_right(j).is_empty() {
-                    rows.push(combine(None, Some(r)));
+        // Each result row as the left and right rows it is made of.
+        let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+        if strategy == "right" {
+            for j in 0..right.len() {
+                if j.is_multiple_of(CANCEL_EVERY) {
+                    check_cancel(&ctx.cancel)?;
                 }
+                let partners = matches_of_right(j);
+                if partners.is_empty() {
+                    pairs.push((None, Some(j)));
+                }
+                pairs.extend(partners.iter().map(|&i| (Some(i), Some(j))));
+            }
+        } else {
+            for i in 0..left.len() {
+                if i.is_multiple_of(CANCEL_EVERY) {
+                    check_cancel(&ctx.cancel)?;
+                }
+                let partners = matches_of_left(i);
+                if partners.is_empty() && strategy != "inner" {
+                    pairs.push((Some(i), None));
+                }
+                pairs.extend(partners.iter().map(|&j| (Some(i), Some(j))));
+            }
+            if strategy == "outer" {
+                pairs.extend((0..right.len()).filter(|&j| matches_of_right(j).is_empty()).map(|j| (None, Some(j))));
             }
         }
-    }
+        let fill_key = |column: &String| (same_key && *column == left_key).then(|| right_key.clone());
+        match (&left, &right) {
+            (Items::Table { table: l, .. }, Items::Table { table: r, .. }) => {
+                let columns: Vec<JoinedColumn> = left_columns
+                    .iter()
+                    .map(|c| JoinedColumn { name: c.clone(), left: Some(c.clone()), right: fill_key(c) })
+                    .chain(right_columns.iter().map(|(source, name)| JoinedColumn {
+                        name: name.clone(),
+                        left: None,
+                        right: Some(source.clone()),
+                    }))
+                    .collect();
+                ctx.tables.put(Table::joined(l, r, &pairs, &columns))
+            }
+            (Items::Rows(l), Items::Rows(r)) => {
+                let combine = |i: Option<usize>, j: Option<usize>| -> Value {
+                    let (l, r) = (i.map(|i| l[i]), j.map(|j| r[j]));
+                    let mut row = Map::with_capacity(left_columns.len() + right_columns.len());
+                    for column in &left_columns {
+                        let value = match (l, r, fill_key(column)) {
+                            (Some(l), _, _) => l.get(column).cloned().unwrap_or(Value::Null),
+                            (None, Some(r), Some(key)) => r.get(&key).cloned().unwrap_or(Value::Null),
+                            _ => Value::Null,
+                        };
+                        row.insert(column.clone(), value);
+                    }
+                    for (source, name) in &right_columns {
+                        row.insert(name.clone(), r.and_then(|r| r.get(source)).cloned().unwrap_or(Value::Null));
+                    }
+                    Value::Object(row)
+                };
+                Value::Array(pairs.iter().map(|&(i, j)| combine(i, j)).collect())
+            }
+            _ => unreachable!("a table beside rows was read as its rows"),
+        }
+    };
 
     fn repeated<'m>(index: &'m HashMap<String, Vec<usize>>, other: &HashMap<String, Vec<usize>>) -> Vec<&'m String> {
         let mut keys: Vec<&String> =
@@ -206,10 +230,11 @@ fn join(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     };
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
+    let count = ctx.tables.get(&rows).map_or_else(|| rows.as_array().map_or(0, Vec::len), |t| t.row_count());
     out.insert(
         "summary".into(),
-        json!({ "rows": rows.len(), "matched": matched, "left_only": left_only, "right_only": right_only }),
+        json!({ "rows": count, "matched": matched, "left_only": left_only, "right_only": right_only }),
     );
-    out.insert("rows".into(), Value::Array(rows));
+    out.insert("rows".into(), rows);
     Ok(out)
 }
