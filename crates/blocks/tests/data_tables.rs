@@ -128,6 +128,30 @@ proptest! {
     }
 }
 
+/// A column of `transforms.add_columns`: arithmetic, comparisons, dates, text, labels, rounding
+/// (in place too).
+fn new_column() -> impl Strategy<Value = Value> {
+    let name = prop::sample::select(vec!["new", "other", "amount"]);
+    let kind = prop_oneof![
+        Just(json!({"op": "difference", "of": ["amount", "dept"]})),
+        Just(json!({"op": "sum", "of": ["amount"], "value": 0.1})),
+        Just(json!({"op": "ratio", "of": ["amount", "dept"]})),
+        Just(json!({"op": "greater", "of": ["amount", "dept"]})),
+        Just(json!({"op": "equal", "of": ["status", "dept"]})),
+        Just(json!({"op": "month", "of": ["dept"]})),
+        Just(json!({"op": "join", "of": ["status", "dept"], "separator": "-"})),
+        Just(json!({"op": "round", "of": ["amount"], "decimals": 1})),
+        Just(json!({"op": "product", "of": ["missing"]})),
+        Just(
+            json!({"op": "label", "cases": [{"when": [{"field": "status", "operator": "eq", "value": "approved"}], "then": "OK"}], "else": 0})
+        ),
+    ];
+    (name, kind).prop_map(|(name, mut column)| {
+        column["as"] = json!(name);
+        column
+    })
+}
+
 fn column() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec!["status", "amount", "dept", "missing"])
 }
@@ -214,6 +238,43 @@ proptest! {
             prop_assert_eq!(&table_beside_rows, &by_rows);
             Ok(())
         })?;
+    }
+
+    #[test]
+    fn columns_added_to_a_table_are_those_added_to_its_rows(
+        text in csv_text(),
+        added in prop::collection::vec(new_column(), 1..4),
+        then_sorted in any::<bool>(),
+    ) {
+        let [by_table, by_rows] =
+            both_ways("transforms.add_columns", &text, |items| json!({"items": items, "columns": added}));
+        prop_assert_eq!(&by_table, &by_rows);
+        // The added columns read as the values computed in the blocks after it too.
+        if then_sorted && by_rows.0.is_ok() {
+            let name = added[0]["as"].as_str().unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let sorted = runtime.block_on(async {
+                let h = Harness::new();
+                let (handle, _) = read(&h, &text).await;
+                let out = h.run_keeping_tables("transforms.add_columns", json!({"items": handle, "columns": added})).await.unwrap();
+                let by = json!([{"column": name, "order": "desc"}]);
+                let by_table = outcome(&h, "transforms.sort", json!({"items": out["rows"], "by": by})).await;
+                let rows = h.ctx.tables.expand(out["rows"].clone());
+                let by_rows = outcome(&h, "transforms.sort", json!({"items": rows, "by": by})).await;
+                (by_table, by_rows)
+            });
+            prop_assert_eq!(sorted.0, sorted.1);
+        }
+    }
+
+    #[test]
+    fn a_value_picked_from_a_table_is_the_one_picked_from_its_rows(text in csv_text(), row in -3i32..45, column in column()) {
+        let path = format!("{row}.{column}");
+        let [by_table, by_rows] = both_ways("transforms.pick", &text, |source| json!({"source": source, "path": path}));
+        prop_assert_eq!(by_table, by_rows);
+        let [by_table, by_rows] =
+            both_ways("transforms.pick", &text, |rows| json!({"source": {"rows": rows}, "path": format!("rows.{path}")}));
+        prop_assert_eq!(by_table, by_rows);
     }
 
     #[test]

@@ -255,10 +255,11 @@ async fn a_table_file_rows_setting_that_is_not_a_number_is_refused_before_anythi
     assert!(f.store.list().unwrap().is_empty(), "no run was started");
 }
 
-/// Two months' ledgers appended, the repeated references removed, the largest amounts first, two
-/// columns renamed: each step hands the next a table, and the report is right.
+/// Two months' ledgers appended, the repeated references removed, a month column added, the
+/// largest amounts first, two columns renamed, the references of May's without April's, the
+/// last row's month: each step hands the next a table, and the report is right.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tables_pass_from_append_to_duplicates_sort_and_columns_and_the_report_is_right() {
+async fn tables_pass_through_the_table_transforms_and_the_report_is_right() {
     keep_tables_of_over_1000_rows();
     let f = support::fixture();
     let mut expected: HashMap<String, i64> = HashMap::new();
@@ -293,10 +294,22 @@ graph:
     block: transforms.remove_duplicates
     in: {items: "${both.rows}", by: [reference]}
     out: {rows: rows}
+  - id: vendors
+    block: transforms.join
+    in: {left: "${unique.rows}", right: "${april.rows}", left_key: reference, right_key: reference, strategy: left_only}
+    out: {rows: rows}
+  - id: months
+    block: transforms.add_columns
+    in: {items: "${unique.rows}", columns: [{as: month, op: month, of: [date]}]}
+    out: {rows: rows}
   - id: top
     block: transforms.sort
-    in: {items: "${unique.rows}", by: [{column: amount, order: desc}], limit: 5}
+    in: {items: "${months.rows}", by: [{column: amount, order: desc}], limit: 5}
     out: {rows: rows}
+  - id: first
+    block: transforms.pick
+    in: {source: "${months.rows}", path: "-1.month"}
+    out: {value: month}
   - id: shown
     block: transforms.select_columns
     in: {items: "${top.rows}", columns: [reference, {column: amount, as: 金額}]}
@@ -312,6 +325,11 @@ graph:
     let stored = f.store.finished_outputs(&run.run_id).unwrap();
     assert_eq!(recorded_table(&stored["both"]["rows"]).unwrap().rows, 1_400, "the appended rows are one table");
     assert_eq!(recorded_table(&stored["unique"]["rows"]).unwrap().rows, 1_050);
+    let months = recorded_table(&stored["months"]["rows"]).unwrap();
+    assert_eq!(months.rows, 1_050);
+    assert_eq!(months.preview[0]["month"], "2026-04");
+    assert_eq!(stored["first"]["month"], "2026-05", "the last row's month, read from the table");
+    assert_eq!(stored["vendors"]["rows"].as_array().map(Vec::len), Some(350), "May's references not in April");
     let mut largest: Vec<(&String, &i64)> = expected.iter().collect();
     largest.sort_by(|a, b| b.1.cmp(a.1));
     let mut want = String::from("\u{feff}reference,金額\r\n");

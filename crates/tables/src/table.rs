@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, Decimal128Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{Array, ArrayRef, Decimal128Array, Int64Array, LargeStringArray, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{Map, Value};
 
@@ -18,6 +18,9 @@ pub enum Storage {
     Integer,
     /// Numbers with this many decimals, exact (units of 10^-scale).
     Decimal { scale: u8 },
+    /// Cells as a block computed them: any value (text as text, numbers, true or false), each
+    /// kept as its JSON text.
+    Values,
 }
 
 /// A column of [`Table::joined`]: its name, and the column of each side it is taken from.
@@ -65,6 +68,7 @@ impl Table {
             .map(|f| match f.data_type() {
                 DataType::Int64 => Storage::Integer,
                 DataType::Decimal128(_, scale) => Storage::Decimal { scale: *scale as u8 },
+                DataType::LargeUtf8 => Storage::Values,
                 _ => Storage::Text,
             })
             .collect()
@@ -99,6 +103,29 @@ impl Table {
         Table { batch }
     }
 
+    /// Row `index` as [`Table::rows`] gives it, if the table has it.
+    pub fn row(&self, index: usize) -> Option<Value> {
+        (index < self.row_count()).then(|| self.rows_in(index..index + 1).remove(0))
+    }
+
+    /// The table with these columns, each `(name, cells)` of one cell a row, in order: a column
+    /// of a name the table has takes its place, any other comes after the others. Stored as
+    /// values ([`Storage::Values`]).
+    pub fn with_columns(&self, added: Vec<(String, Vec<Value>)>) -> Table {
+        let rows = self.row_count();
+        let mut columns: Vec<(String, ArrayRef)> =
+            self.columns().into_iter().zip(self.batch.columns().iter().cloned()).collect();
+        for (name, cells) in added {
+            assert_eq!(cells.len(), rows, "a cell for each row of the table");
+            let array = values_array(cells.into_iter());
+            match columns.iter_mut().find(|(existing, _)| *existing == name) {
+                Some(column) => column.1 = array,
+                None => columns.push((name, array)),
+            }
+        }
+        Table::new(columns, rows)
+    }
+
     /// The rows at `indices`, in that order.
     pub fn take(&self, indices: &[usize]) -> Table {
         let indices = arrow_array::UInt64Array::from_iter_values(indices.iter().map(|&i| i as u64));
@@ -126,7 +153,7 @@ impl Table {
 
     /// The rows of `tables` one after another, or `None` when they do not have the same column
     /// names in the same order. A column stored one way in one table and another way in another
-    /// is stored as text: its cells' texts read as the same rows.
+    /// is stored as text, or as values (see [`of_one_kind`]): its cells read as the same rows.
     pub fn concat(tables: &[&Table]) -> Option<Table> {
         let first = tables.first()?;
         let names = first.columns();
@@ -136,10 +163,7 @@ impl Table {
         let rows = tables.iter().map(|t| t.row_count()).sum();
         let columns = (0..names.len())
             .map(|c| {
-                let arrays: Vec<ArrayRef> = tables.iter().map(|t| t.batch.column(c).clone()).collect();
-                let one_kind = arrays.iter().all(|a| a.data_type() == arrays[0].data_type());
-                let arrays: Vec<ArrayRef> =
-                    if one_kind { arrays } else { arrays.iter().map(|a| as_text(a.as_ref())).collect() };
+                let arrays = of_one_kind(tables.iter().map(|t| t.batch.column(c).clone()).collect(), false);
                 let parts: Vec<&dyn Array> = arrays.iter().map(|a| a.as_ref()).collect();
                 let array = arrow_select::concat::concat(&parts).expect("arrays of one kind are joined");
                 (names[c].clone(), array)
@@ -151,7 +175,7 @@ impl Table {
     /// The table whose row `n` is made of `pairs[n]`: row `i` of `left` and row `j` of `right`,
     /// either of them absent. Each of `columns` takes its cell from the left row's column when
     /// it names one and there is a left row, else from the right row's, else the cell is missing
-    /// (null; a number column with a missing cell becomes text so that the cell reads as null).
+    /// (null: see [`of_one_kind`]).
     pub fn joined(
         left: &Table,
         right: &Table,
@@ -175,11 +199,12 @@ impl Table {
                         (None, None) => (2, 0),
                     })
                     .collect();
-                let present: Vec<&ArrayRef> = l.iter().chain(&r).collect();
-                let one_kind = present.iter().all(|a| a.data_type() == present[0].data_type());
                 let missing = picks.iter().any(|&(from, _)| from == 2);
-                let kind = |a: ArrayRef| if one_kind && !missing { a } else { as_text(a.as_ref()) };
-                let (l, r) = (l.map(kind), r.map(kind));
+                let mut present = of_one_kind(l.iter().chain(&r).cloned().collect(), missing).into_iter();
+                let (l, r) = (
+                    l.map(|_| present.next().expect("one array each")),
+                    r.map(|_| present.next().expect("one array each")),
+                );
                 let data_type = l.as_ref().or(r.as_ref()).map_or(DataType::Utf8, |a| a.data_type().clone());
                 let none = arrow_array::new_null_array(&data_type, 1);
                 let arrays = [l.unwrap_or_else(|| none.clone()), r.unwrap_or_else(|| none.clone()), none];
@@ -201,10 +226,21 @@ impl Table {
         for (field, array) in self.batch.schema().fields().iter().zip(self.batch.columns()) {
             let name = change(field.name());
             changed |= name != *field.name();
-            let array = match array.as_any().downcast_ref::<StringArray>() {
-                Some(texts) if texts.iter().flatten().any(|text| change(text) != text) => {
+            let array = match (array.as_any().downcast_ref::<StringArray>(), array.data_type()) {
+                (Some(texts), _) if texts.iter().flatten().any(|text| change(text) != text) => {
                     changed = true;
                     Arc::new(texts.iter().map(|text| text.map(change)).collect::<StringArray>()) as ArrayRef
+                }
+                (None, DataType::LargeUtf8) => {
+                    let cell = cell_reader(array.as_ref());
+                    let cells: Vec<Value> = (0..array.len()).map(cell).collect();
+                    let mapped: Vec<Value> = cells.iter().map(|c| map_value_text(c, change)).collect();
+                    if mapped != cells {
+                        changed = true;
+                        values_array(mapped.into_iter())
+                    } else {
+                        array.clone()
+                    }
                 }
                 _ => array.clone(),
             };
@@ -237,6 +273,44 @@ impl Table {
     }
 }
 
+/// `value` with `change` applied to every text in it, keys included.
+fn map_value_text(value: &Value, change: &dyn Fn(&str) -> String) -> Value {
+    match value {
+        Value::String(text) => Value::String(change(text)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| map_value_text(v, change)).collect()),
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (change(k), map_value_text(v, change))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `arrays` stored one way, each cell reading as before: as they are when they are; as text
+/// when they are text and numbers; as values otherwise. With `nulls`, they will take cells that
+/// read as null, which a number column cannot (its null reads as a blank cell): numbers become
+/// text.
+fn of_one_kind(arrays: Vec<ArrayRef>, nulls: bool) -> Vec<ArrayRef> {
+    let number = |a: &ArrayRef| matches!(a.data_type(), DataType::Int64 | DataType::Decimal128(..));
+    let one_kind = arrays.iter().all(|a| a.data_type() == arrays[0].data_type());
+    if one_kind && !(nulls && arrays.iter().any(number)) {
+        return arrays;
+    }
+    if arrays.iter().all(|a| number(a) || *a.data_type() == DataType::Utf8) {
+        return arrays.iter().map(|a| as_text(a.as_ref())).collect();
+    }
+    arrays.iter().map(|a| as_values(a.as_ref())).collect()
+}
+
+/// A column as values: each cell as it reads.
+fn as_values(array: &dyn Array) -> ArrayRef {
+    let cell = cell_reader(array);
+    values_array((0..array.len()).map(cell))
+}
+
+/// A column of these cells, stored as values ([`Storage::Values`]); a null cell as a null.
+pub(crate) fn values_array(cells: impl Iterator<Item = Value>) -> ArrayRef {
+    let texts: LargeStringArray = cells.map(|cell| (!cell.is_null()).then(|| cell.to_string())).collect();
+    Arc::new(texts)
+}
+
 /// A column as text: a number cell as a plain number (which reads back as the same number), a
 /// blank one blank.
 fn as_text(array: &dyn Array) -> ArrayRef {
@@ -262,7 +336,15 @@ fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
         let scale = decimals.scale() as u8;
         return Box::new(move |i| if decimals.is_null(i) { blank() } else { decimal_value(decimals.value(i), scale) });
     }
-    let texts = array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, integers or decimals");
+    if let Some(values) = array.as_any().downcast_ref::<LargeStringArray>() {
+        return Box::new(move |i| {
+            if values.is_null(i) {
+                return Value::Null;
+            }
+            serde_json::from_str(values.value(i)).unwrap_or_else(|_| Value::String(values.value(i).to_owned()))
+        });
+    }
+    let texts = array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, numbers or values");
     Box::new(move |i| {
         if texts.is_null(i) {
             return Value::Null;
@@ -270,4 +352,44 @@ fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
         let cell = texts.value(i);
         plain_number(cell).unwrap_or_else(|| Value::String(cell.to_owned()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn ledger() -> Table {
+        let format = crate::CsvFormat { delimiter: b',', has_header: true };
+        crate::read_csv("vendor,amount\nA,12.50\nB,3\n".as_bytes(), format, &|| false).unwrap()
+    }
+
+    #[test]
+    fn computed_columns_keep_their_values_and_are_masked() {
+        let added = ledger().with_columns(vec![
+            ("check".to_owned(), vec![json!(true), json!("token-123 seen")]),
+            ("amount".to_owned(), vec![json!("12.50"), json!(null)]),
+        ]);
+        assert_eq!(added.storage(), [Storage::Text, Storage::Values, Storage::Values]);
+        assert_eq!(
+            added.rows(),
+            [
+                json!({"vendor": "A", "amount": "12.50", "check": true}),
+                json!({"vendor": "B", "amount": null, "check": "token-123 seen"})
+            ]
+        );
+        let masked = added.map_text(&|text: &str| text.replace("token-123", "***")).expect("the secret was there");
+        assert_eq!(masked.row(1).unwrap()["check"], "*** seen");
+        assert!(masked.map_text(&|text: &str| text.replace("token-123", "***")).is_none());
+    }
+
+    #[test]
+    fn tables_stored_apart_join_as_their_rows() {
+        let computed = ledger().with_columns(vec![("amount".to_owned(), vec![json!("x"), json!(1.5)])]);
+        let joined = Table::concat(&[&ledger(), &computed]).unwrap();
+        assert_eq!(joined.storage(), [Storage::Text, Storage::Values]);
+        assert_eq!(joined.rows(), [ledger().rows(), computed.rows()].concat());
+        assert!(Table::concat(&[&ledger(), &ledger().select(&[("vendor".into(), "vendor".into())])]).is_none());
+    }
 }

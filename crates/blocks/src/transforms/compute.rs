@@ -10,6 +10,7 @@
 //! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out): half away
 //! from zero as Excel's ROUND does, or with `rounding: down` toward zero (ROUNDDOWN, 切り捨て) and
 //! `up` away from it (ROUNDUP, 切り上げ); `as` may name the column it reads, to round it in place.
+//! Of a run's table, the same table with the new columns (stored as the values computed).
 
 use std::cmp::Ordering;
 
@@ -19,8 +20,9 @@ use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
 use super::filter::{parse_condition, Condition};
-use super::require_column;
+use super::Items;
 use crate::cells::{self, input};
+use crate::files::{check_cancel, CANCEL_EVERY};
 
 pub(crate) struct AddColumns;
 
@@ -31,6 +33,10 @@ impl Block for AddColumns {
 
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(async move { add_columns(inputs, ctx) })
+    }
+
+    fn takes_tables(&self) -> bool {
+        true
     }
 }
 
@@ -332,38 +338,44 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
 }
 
 fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    let items = input::list(&inputs, "items", "the rows, e.g. ${read.rows}")?;
+    let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
     let columns: Vec<NewColumn> =
         input::list(&inputs, "columns", "the new columns, e.g. [{as: 差額, op: difference, of: [請求額, 入金額]}]")?
             .iter()
             .enumerate()
             .map(|(i, c)| parse_column(i, c))
             .collect::<Result<_, _>>()?;
-    let rows = input::rows(items, "items")?;
+    let mut read = Vec::new();
     for column in &columns {
         let tested = column.cases.iter().flat_map(|(when, _)| when).flat_map(|c| [Some(&c.field), c.column.as_ref()]);
         for name in column.of.iter().chain(tested.flatten()) {
             // A column added by an earlier item of this step may be read by a later one.
             if !columns.iter().take_while(|c| !std::ptr::eq(*c, column)).any(|c| &c.name == name) {
-                require_column(&rows, name, &format!("`columns` ({})", column.name))?;
+                items.require_column(name, &format!("`columns` ({})", column.name))?;
+                read.push(name.clone());
             }
         }
     }
     let mut unreadable = vec![0usize; columns.len()];
-    let out_rows: Vec<Value> = rows
-        .iter()
-        .map(|row| {
-            let mut row = (*row).clone();
-            for (column, count) in columns.iter().zip(unreadable.iter_mut()) {
-                let value = compute(column, &row).unwrap_or_else(|| {
-                    *count += 1;
-                    Value::Null
-                });
-                row.insert(column.name.clone(), value);
-            }
-            Value::Object(row)
-        })
-        .collect();
+    let mut added: Vec<Vec<Value>> = columns.iter().map(|_| Vec::with_capacity(items.len())).collect();
+    let mut reader = items.reader(&read);
+    for index in 0..items.len() {
+        if index.is_multiple_of(CANCEL_EVERY) {
+            check_cancel(&ctx.cancel)?;
+        }
+        // The cells the new columns read, and the new columns as they are added.
+        let given = reader.row(index);
+        let mut row: Map<String, Value> =
+            read.iter().filter_map(|c| Some((c.clone(), given.get(c)?.clone()))).collect();
+        for ((column, count), cells) in columns.iter().zip(unreadable.iter_mut()).zip(added.iter_mut()) {
+            let value = compute(column, &row).unwrap_or_else(|| {
+                *count += 1;
+                Value::Null
+            });
+            row.insert(column.name.clone(), value.clone());
+            cells.push(value);
+        }
+    }
     for (column, count) in columns.iter().zip(unreadable) {
         if count > 0 && !matches!(column.op, Op::Join | Op::Label) {
             let field = column.of.join(", ");
@@ -373,8 +385,25 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
             ctx.log(LogLevel::Warn, Reason::said(said, text));
         }
     }
+    let rows = match &items {
+        Items::Table { table, .. } => {
+            ctx.tables.put(table.with_columns(columns.iter().map(|c| c.name.clone()).zip(added).collect()))
+        }
+        Items::Rows(rows) => Value::Array(
+            rows.iter()
+                .enumerate()
+                .map(|(index, row)| {
+                    let mut row = (*row).clone();
+                    for (column, cells) in columns.iter().zip(&added) {
+                        row.insert(column.name.clone(), cells[index].clone());
+                    }
+                    Value::Object(row)
+                })
+                .collect(),
+        ),
+    };
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "rows": out_rows.len() }));
-    out.insert("rows".into(), Value::Array(out_rows));
+    out.insert("summary".into(), json!({ "rows": items.len() }));
+    out.insert("rows".into(), rows);
     Ok(out)
 }
