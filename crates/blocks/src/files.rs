@@ -13,6 +13,7 @@ use planwright_documents::{extract_files, Isolation, Limits, Outcome, Source};
 use planwright_runs::{LogLevel, Progress, Reason, RunMessage};
 use planwright_tables::{CsvError, CsvFormat, Table};
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
 use crate::cells::{self, input};
@@ -43,7 +44,7 @@ pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<Pat
 }
 
 /// [`resolve`] in `workdir`.
-fn resolve_in(workdir: &Workdir, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+pub(crate) fn resolve_in(workdir: &Workdir, name: &str, value: &str) -> Result<PathBuf, BlockError> {
     Ok(workdir.resolve(name, value)?.components().collect())
 }
 
@@ -250,12 +251,25 @@ fn reopen_csv(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
     let path = resolve_in(workdir, "path", shown)?;
     let read = read_csv_file(&path, shown, &options, &CancellationToken::new())?;
     if source.get("sha256").and_then(Value::as_str) != Some(read.sha256.as_str()) {
-        return Err(BlockError::failed(format!(
-            "{shown} is not the file this run read (its SHA-256 differs): it changed since, and the run's later \
-             steps used the file as it was; start a new run to use it as it is"
-        )));
+        return Err(changed_since_read(shown));
     }
     Ok(read.table)
+}
+
+/// The error for a file a run read that is not the same now (a resume reading it again).
+pub(crate) fn changed_since_read(shown: &str) -> BlockError {
+    BlockError::failed(format!(
+        "{shown} is not the file this run read (its SHA-256 differs): it changed since, and the run's later steps \
+         used the file as it was; start a new run to use it as it is"
+    ))
+}
+
+/// The SHA-256 (hex) of the file at `path` (`shown` in messages), read in pieces.
+pub(crate) fn sha256_of(path: &Path, shown: &str) -> Result<String, BlockError> {
+    let mut hash = Sha256::new();
+    let mut file = std::fs::File::open(path).map_err(|e| unreadable(shown, &e))?;
+    std::io::copy(&mut file, &mut hash).map_err(|e| unreadable(shown, &e))?;
+    Ok(format!("{:x}", hash.finalize()))
 }
 
 /// A CSV file as `file.read_csv` reads it.

@@ -48,8 +48,8 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
             (table.columns(), table.rows())
         }
         "excel.read_data" => {
-            let table = read_sheet_file(&path, shown, &SheetOptions::of(inputs).ok()?, &cancel).ok()?;
-            (table.columns, table.rows)
+            let table = read_sheet_file(&path, shown, &SheetOptions::of(inputs).ok()?, &cancel).ok()?.table;
+            (table.columns(), table.rows())
         }
         _ => return None,
     };

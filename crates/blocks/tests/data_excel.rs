@@ -65,6 +65,36 @@ async fn reads_a_range_with_dates_and_numbers() {
     );
 }
 
+/// The sheet read is a run's table whose source — the workbook, how it was read, its SHA-256 —
+/// reads it again; a workbook changed since is refused.
+#[tokio::test]
+async fn a_sheet_read_is_a_table_its_source_reads_again_unless_the_workbook_changed() {
+    let h = Harness::new();
+    invoice_workbook(&h.path("請求一覧.xlsx"));
+    let inputs = json!({"path": "請求一覧.xlsx", "sheet": "4月", "range": "A3:F6"});
+    let out = h.run_keeping_tables("excel.read_data", inputs).await.unwrap();
+    let table = h.ctx.tables.get(&out["rows"]).expect("the sheet is a run's table");
+    assert_eq!(serde_json::Value::Array(table.rows()), invoice_rows());
+    let Some(planwright_block::TableOrigin::Source(source)) = h.ctx.tables.origin(&out["rows"]) else {
+        panic!("the table keeps where it came from")
+    };
+    assert_eq!(
+        (&source["block"], &source["sheet"], &source["range"]),
+        (&json!("excel.read_data"), &json!("4月"), &json!("A3:F6"))
+    );
+    let block = data_common::block("excel.read_data");
+    let again = block.reopen_table(&source, &h.ctx.workdir).expect("the block reads its tables again").unwrap();
+    assert_eq!(again.rows(), table.rows());
+
+    let mut workbook = Workbook::new();
+    workbook.add_worksheet().set_name("4月").unwrap().write_string(0, 0, "請求番号").unwrap();
+    workbook.save(h.path("請求一覧.xlsx")).unwrap();
+    let Err(BlockError::Failed(reason)) = block.reopen_table(&source, &h.ctx.workdir).unwrap() else {
+        panic!("a changed workbook is refused")
+    };
+    assert!(reason.text.contains("請求一覧.xlsx") && reason.text.contains("changed"), "{}", reason.text);
+}
+
 #[tokio::test]
 async fn header_row_counts_from_the_top_of_the_range_or_the_sheet() {
     let h = Harness::new();

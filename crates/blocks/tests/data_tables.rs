@@ -1,4 +1,4 @@
-//! The transforms and `report.write` (CSV) read a run's table by its handle (as the engine gives
+//! The transforms, `report.write` (CSV) and `excel.write` read a run's table by its handle (as the engine gives
 //! them `file.read_csv`'s) exactly as they read its rows: for any CSV text and any conditions,
 //! aggregations, sort keys, key columns or column choices, the outputs, the log lines, the errors
 //! and the file written are the same (a CSV report of a table without rows keeps its header).
@@ -318,6 +318,51 @@ proptest! {
             let header = format!("\u{feff}{}\r\n", text.lines().next().unwrap());
             let expected = if written[1] == "\u{feff}".as_bytes() { header.into_bytes() } else { written[1].clone() };
             prop_assert_eq!(&written[0], &expected);
+            Ok(())
+        })?;
+    }
+}
+
+/// The parts of an .xlsx file that hold its cells and how they look (not its time of writing).
+fn workbook_cells(path: &std::path::Path) -> Vec<(String, String)> {
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    ["xl/worksheets/sheet1.xml", "xl/styles.xml", "xl/sharedStrings.xml"]
+        .iter()
+        .filter_map(|name| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut zip.by_name(name).ok()?, &mut text).unwrap();
+            Some((name.to_string(), text))
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_workbook_of_a_table_is_the_workbook_of_its_rows(text in csv_text(), dated in any::<bool>()) {
+        // Dates are written as Excel dates, amounts with their formats.
+        let text = if dated { text.replace("pending", "2026-04-01") } else { text };
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(async {
+            let h = Harness::new();
+            let (handle, rows) = read(&h, &text).await;
+            let mut written = Vec::new();
+            for (data, path) in [(handle, "table.xlsx"), (rows, "rows.xlsx")] {
+                let out = outcome(&h, "excel.write", json!({"path": path, "sheets": {"Ledger": data}})).await;
+                prop_assert!(out.0.is_ok(), "{:?}", out);
+                written.push((out.1, workbook_cells(&h.path(path))));
+            }
+            let logs = |path: &str| written[0].0.iter().map(|l| l.replace("table.xlsx", path)).collect::<Vec<_>>();
+            prop_assert_eq!(logs("rows.xlsx"), written[1].0.clone());
+            if text.lines().count() > 1 {
+                prop_assert_eq!(&written[0].1, &written[1].1);
+            } else {
+                // Only a table without rows keeps its header, where rows have none.
+                let strings = &written[0].1.iter().find(|(name, _)| name.ends_with("sharedStrings.xml")).unwrap().1;
+                let header = ["<t>status</t>", "<t>amount</t>", "<t>dept</t>"].iter().all(|h| strings.contains(h));
+                prop_assert!(header, "{}", strings);
+            }
             Ok(())
         })?;
     }

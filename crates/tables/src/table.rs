@@ -103,6 +103,24 @@ impl Table {
         Table { batch }
     }
 
+    /// The table of these columns, each `(name, cells)` of `rows` cells, every cell read back as
+    /// it is given: a column of whole numbers stored as such, any other as values
+    /// ([`Storage::Values`]).
+    pub fn of_cells(columns: Vec<(String, Vec<Value>)>, rows: usize) -> Table {
+        let columns = columns
+            .into_iter()
+            .map(|(name, cells)| {
+                assert_eq!(cells.len(), rows, "a cell for each row of the table");
+                let array: ArrayRef = match cells.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>() {
+                    Some(whole) => Arc::new(Int64Array::from(whole)),
+                    _ => values_array(cells.into_iter()),
+                };
+                (name, array)
+            })
+            .collect();
+        Table::new(columns, rows)
+    }
+
     /// Row `index` as [`Table::rows`] gives it, if the table has it.
     pub fn row(&self, index: usize) -> Option<Value> {
         (index < self.row_count()).then(|| self.rows_in(index..index + 1).remove(0))

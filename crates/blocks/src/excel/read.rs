@@ -1,7 +1,9 @@
-//! `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row.
+//! `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row — a run's
+//! table, whose record keeps the workbook it came from (its SHA-256) rather than a copy.
 
-use planwright_block::{Block, BlockContext, BlockError, Values};
-use serde_json::{json, Map, Value};
+use planwright_block::{Block, BlockContext, BlockError, Values, Workdir};
+use planwright_tables::Table;
+use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 
 use calamine::Data;
@@ -23,6 +25,10 @@ impl Block for ReadData {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(read_data(inputs, ctx))
     }
+
+    fn reopen_table(&self, source: &Value, workdir: &Workdir) -> Option<Result<Table, BlockError>> {
+        Some(reopen_sheet(source, workdir))
+    }
 }
 
 /// A cell range as given: `A1:F200`, `B3:H`, `A:F`, `B3` (from there to the end).
@@ -37,12 +43,17 @@ pub(crate) struct CellRange {
     pub right: Option<u32>,
 }
 
+/// A sheet as `excel.read_data` reads it.
 pub(crate) struct SheetTable {
     sheet: String,
-    pub(crate) columns: Vec<String>,
-    pub(crate) rows: Vec<Value>,
+    pub(crate) table: Table,
     notes: Vec<String>,
+    /// The SHA-256 (hex) of the workbook's bytes.
+    sha256: String,
 }
+
+/// The inputs that say how `excel.read_data` reads a workbook, which its table's source keeps.
+const HOW_READ: [&str; 4] = ["path", "sheet", "range", "header_row"];
 
 async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let shown = input::text(&inputs, "path", "the Excel workbook to read, e.g. data/invoices.xlsx")?.to_string();
@@ -50,27 +61,41 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let path = files::input_file(ctx, "path", &shown, files::MAX_READ_BYTES)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
-    let table = blocking(move || read_sheet_file(&path, &name, &options, &cancel)).await?;
-    for note in &table.notes {
+    let read = blocking(move || read_sheet_file(&path, &name, &options, &cancel)).await?;
+    for note in &read.notes {
         ctx.log(LogLevel::Warn, note.clone());
     }
-    let text = format!(
-        "read {} rows and {} columns from sheet {} of {shown}",
-        table.rows.len(),
-        table.columns.len(),
-        table.sheet
-    );
+    let (rows, columns) = (read.table.row_count(), read.table.columns());
+    let text = format!("read {rows} rows and {} columns from sheet {} of {shown}", columns.len(), read.sheet);
     let said = RunMessage::SheetRead {
         path: shown.clone(),
-        sheet: table.sheet.clone(),
-        rows: table.rows.len() as u64,
-        columns: table.columns.len() as u64,
+        sheet: read.sheet.clone(),
+        rows: rows as u64,
+        columns: columns.len() as u64,
     };
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "sheet": table.sheet, "rows": table.rows.len(), "columns": table.columns }));
-    out.insert("rows".into(), Value::Array(table.rows));
+    out.insert("summary".into(), json!({ "sheet": read.sheet, "rows": rows, "columns": columns }));
+    // Where the table came from, so that a run's record can keep that rather than a copy.
+    let mut source: Values = HOW_READ.iter().filter_map(|&k| Some((k.to_owned(), inputs.get(k)?.clone()))).collect();
+    source.insert("block".into(), json!("excel.read_data"));
+    source.insert("sha256".into(), json!(read.sha256));
+    out.insert("rows".into(), ctx.tables.put_read(read.table, Value::Object(source)));
     Ok(out)
+}
+
+/// The table `excel.read_data` read, read again from its `source`: the same workbook, or an
+/// error saying it changed.
+fn reopen_sheet(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
+    let source = source.as_object().ok_or_else(|| BlockError::input("a table's source is not an object"))?;
+    let shown = input::text(source, "path", "the Excel workbook")?;
+    let options = SheetOptions::of(source)?;
+    let path = files::resolve_in(workdir, "path", shown)?;
+    let read = read_sheet_file(&path, shown, &options, &CancellationToken::new())?;
+    if source.get("sha256").and_then(Value::as_str) != Some(read.sha256.as_str()) {
+        return Err(files::changed_since_read(shown));
+    }
+    Ok(read.table)
 }
 
 /// Which part of which sheet `excel.read_data` reads, from its inputs.
@@ -129,8 +154,10 @@ pub(crate) fn read_sheet_file(
         left: range.map_or(0, |r| r.left),
         right: range.and_then(|r| r.right),
     };
+    let sha256 = files::sha256_of(path, shown)?;
     let grid = read_grid(path, shown, options.sheet.as_deref(), window, MAX_CELLS, cancel)?;
-    table_from_grid(grid, shown, range, options.header_row, cancel)
+    let (sheet, table, notes) = table_from_grid(grid, shown, range, options.header_row, cancel)?;
+    Ok(SheetTable { sheet, table, notes, sha256 })
 }
 
 /// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].
@@ -198,17 +225,19 @@ fn parse_cell_ref(text: &str) -> Option<(u32, Option<u32>)> {
     Some((col, row))
 }
 
+/// The sheet's name, the table under its header row, and notes on what was read.
 fn table_from_grid(
     grid: Grid,
     shown: &str,
     range: Option<CellRange>,
     header_row: u32,
     cancel: &CancellationToken,
-) -> Result<SheetTable, BlockError> {
+) -> Result<(String, Table, Vec<String>), BlockError> {
     let mut notes = Vec::new();
     let sheet = grid.sheet.clone();
+    let empty = || Table::of_cells(Vec::new(), 0);
     let Some((used_start, used_end)) = grid.used() else {
-        return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes });
+        return Ok((sheet, empty(), notes));
     };
     let top = range.map_or(0, |r| r.top);
     let left = range.map_or(used_start.1, |r| r.left);
@@ -242,7 +271,7 @@ fn table_from_grid(
                 used_end.0 + 1
             ));
         }
-        return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes });
+        return Ok((sheet, empty(), notes));
     }
     if row_is_empty(header) {
         match rows_between(header + 1, bottom).find(|&r| !row_is_empty(r)) {
@@ -255,7 +284,7 @@ fn table_from_grid(
                 ));
                 header = found;
             }
-            None => return Ok(SheetTable { sheet, columns: Vec::new(), rows: Vec::new(), notes }),
+            None => return Ok((sheet, empty(), notes)),
         }
     }
 
@@ -276,24 +305,22 @@ fn table_from_grid(
         .map(|&col| header_text(grid.cell(header, col)).unwrap_or_else(|| format!("column_{}", col - left + 1)));
     let columns = planwright_tables::unique_names(names);
 
-    let mut rows = Vec::with_capacity(data_rows.len());
+    let mut cells: Vec<Vec<Value>> = kept.iter().map(|_| Vec::with_capacity(data_rows.len())).collect();
     let mut error_cells = 0usize;
     for (n, &row) in data_rows.iter().enumerate() {
         if n.is_multiple_of(CANCEL_EVERY) {
             check_cancel(cancel)?;
         }
-        let mut map = Map::with_capacity(kept.len());
-        for (name, &col) in columns.iter().zip(&kept) {
+        for (column, &col) in cells.iter_mut().zip(&kept) {
             let cell = grid.cell(row, col);
             error_cells += usize::from(matches!(cell, Data::Error(_)));
-            map.insert(name.clone(), cell_value(cell));
+            column.push(cell_value(cell));
         }
-        rows.push(Value::Object(map));
     }
     if error_cells > 0 {
         notes.push(format!("{error_cells} cells hold Excel errors (such as #N/A); they are read as that text"));
     }
-    Ok(SheetTable { sheet, columns, rows, notes })
+    Ok((sheet, Table::of_cells(columns.into_iter().zip(cells).collect(), data_rows.len()), notes))
 }
 
 fn is_empty(cell: &Data) -> bool {

@@ -1,11 +1,14 @@
-//! `excel.write`: sheets of rows into an .xlsx workbook (rust_xlsxwriter).
+//! `excel.write`: sheets of rows into an .xlsx workbook (rust_xlsxwriter); a run's table is
+//! written from its columns.
 
-use std::collections::HashSet;
+use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{ArtifactKind, LogLevel, Reason, RunMessage};
+use planwright_tables::Table;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet};
 use serde_json::{json, Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -24,6 +27,10 @@ impl Block for Write {
     fn run<'a>(&'a self, inputs: Values, ctx: &'a BlockContext) -> BoxFuture<'a, Result<Values, BlockError>> {
         Box::pin(write(inputs, ctx))
     }
+
+    fn takes_tables(&self) -> bool {
+        true
+    }
 }
 
 /// Excel's limits.
@@ -34,7 +41,41 @@ const MAX_CELL_CHARS: usize = 32_767;
 struct SheetPlan {
     name: String,
     columns: Vec<String>,
-    rows: Vec<Map<String, Value>>,
+    data: SheetData,
+}
+
+/// A column's cell in row `r`; `None` where the row has no such cell.
+type CellReader<'d> = Box<dyn Fn(usize) -> Option<Cow<'d, Value>> + 'd>;
+
+/// What a sheet is written from: rows, or a run's table (read column by column).
+enum SheetData {
+    Rows(Vec<Map<String, Value>>),
+    Table(Arc<Table>),
+}
+
+impl SheetData {
+    fn len(&self) -> usize {
+        match self {
+            SheetData::Rows(rows) => rows.len(),
+            SheetData::Table(table) => table.row_count(),
+        }
+    }
+
+    /// Each column's reader of its cell in a row.
+    fn cells<'d>(&'d self, columns: &'d [String]) -> Vec<CellReader<'d>> {
+        columns
+            .iter()
+            .map(|column| -> CellReader<'d> {
+                match self {
+                    SheetData::Rows(rows) => Box::new(move |r| rows[r].get(column).map(Cow::Borrowed)),
+                    SheetData::Table(table) => match table.column_cells(column) {
+                        Some(cell) => Box::new(move |r| Some(Cow::Owned(cell(r)))),
+                        None => Box::new(|_| None),
+                    },
+                }
+            })
+            .collect()
+    }
 }
 
 async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
@@ -66,7 +107,10 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let mut plans = Vec::with_capacity(sheets.len());
     let mut taken: Vec<String> = Vec::new();
     for (given, value) in sheets {
-        let rows = sheet_rows(&given, value)?;
+        let data = match ctx.tables.get(&value) {
+            Some(table) => SheetData::Table(table),
+            None => SheetData::Rows(sheet_rows(&given, ctx.tables.expand(value))?),
+        };
         let name = sheet_name(&given, &taken);
         if name != given {
             let text = format!(
@@ -79,20 +123,14 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
             );
         }
         taken.push(name.clone());
-        let mut columns: Vec<String> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        for row in &rows {
-            for key in row.keys() {
-                if !seen.contains(key) {
-                    seen.insert(key.clone());
-                    columns.push(key.clone());
-                }
-            }
-        }
-        if rows.len() + 1 > MAX_ROWS {
+        let columns = match &data {
+            SheetData::Rows(rows) => cells::columns_of(rows),
+            SheetData::Table(table) => table.columns(),
+        };
+        if data.len() + 1 > MAX_ROWS {
             return Err(BlockError::input(format!(
                 "`sheets.{given}` has {} rows; an Excel sheet holds at most {} — split it over several sheets",
-                rows.len(),
+                data.len(),
                 MAX_ROWS - 1
             )));
         }
@@ -102,7 +140,7 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
                 columns.len()
             )));
         }
-        plans.push(SheetPlan { name, columns, rows });
+        plans.push(SheetPlan { name, columns, data });
     }
     let path = files::output_file(ctx, "path", &shown)?;
     let cancel = ctx.cancel.clone();
@@ -122,7 +160,7 @@ async fn write(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
                 SheetError::Cancelled => BlockError::Cancelled,
                 SheetError::Xlsx(e) => xlsx_failed(&name, e),
             })?;
-            total += plan.rows.len();
+            total += plan.data.len();
             names.push(plan.name.clone());
         }
         check_cancel(&cancel)?;
@@ -248,7 +286,7 @@ enum NumberStyle {
 /// A column named like an identifier, a code or a year keeps its numbers as they are
 /// (`2026`, not `2,026`); other number columns are amounts, with two decimals when any of
 /// its numbers has decimals.
-fn number_style(column: &str, rows: &[Map<String, Value>]) -> NumberStyle {
+fn number_style<'v>(column: &str, mut cells: impl Iterator<Item = Option<Cow<'v, Value>>>) -> NumberStyle {
     let lower = column.to_lowercase();
     let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let identifier = words
@@ -258,9 +296,9 @@ fn number_style(column: &str, rows: &[Map<String, Value>]) -> NumberStyle {
     if identifier {
         return NumberStyle::Plain;
     }
-    let decimals = rows.iter().filter_map(|r| r.get(column)).any(|v| match v {
-        Value::Number(n) => n.as_f64().is_some_and(|f| f.fract() != 0.0),
-        Value::String(s) => crate::cells::parse_number(s).is_some_and(|n| n.scale > 0),
+    let decimals = cells.any(|v| match v.as_deref() {
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f.fract() != 0.0),
+        Some(Value::String(s)) => crate::cells::parse_number(s).is_some_and(|n| n.scale > 0),
         _ => false,
     });
     if decimals {
@@ -297,21 +335,24 @@ fn write_sheet(
     for (c, column) in plan.columns.iter().enumerate() {
         sheet.write_string_with_format(0, c as u16, column, header)?;
     }
-    let styles: Vec<NumberStyle> = plan.columns.iter().map(|c| number_style(c, &plan.rows)).collect();
-    for (r, row) in plan.rows.iter().enumerate() {
+    let rows = plan.data.len();
+    let cells = plan.data.cells(&plan.columns);
+    let styles: Vec<NumberStyle> =
+        plan.columns.iter().zip(&cells).map(|(column, cell)| number_style(column, (0..rows).map(cell))).collect();
+    for r in 0..rows {
         if r.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled() {
             return Err(SheetError::Cancelled);
         }
         let excel_row = (r + 1) as u32;
-        for (c, column) in plan.columns.iter().enumerate() {
-            let Some(value) = row.get(column) else { continue };
-            cut += write_cell(sheet, excel_row, c as u16, value, styles[c], formats)?;
+        for (c, cell) in cells.iter().enumerate() {
+            let Some(value) = cell(r) else { continue };
+            cut += write_cell(sheet, excel_row, c as u16, &value, styles[c], formats)?;
         }
     }
     if !plan.columns.is_empty() {
         sheet.set_freeze_panes(1, 0)?;
-        sheet.autofilter(0, 0, plan.rows.len() as u32, (plan.columns.len() - 1) as u16)?;
-        if plan.rows.len() <= 10_000 {
+        sheet.autofilter(0, 0, rows as u32, (plan.columns.len() - 1) as u16)?;
+        if rows <= 10_000 {
             sheet.set_autofit_max_width(400);
             sheet.autofit();
         }
