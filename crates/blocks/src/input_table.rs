@@ -67,7 +67,7 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank
 /// value is one (amounts written "¥1,200" included), dates likewise, else text.
-fn kind_of<'a>(values: impl Iterator<Item = &'a Value>) -> ColumnKind {
+pub fn kind_of<'a>(values: impl Iterator<Item = &'a Value>) -> ColumnKind {
     let mut seen = values.filter(|v| !cells::is_blank(v)).peekable();
     if seen.peek().is_none() {
         return ColumnKind::Unknown;

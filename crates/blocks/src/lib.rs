@@ -21,7 +21,7 @@ use std::sync::Arc;
 use planwright_block::Block;
 
 pub use excel::cell_value as excel_cell_value;
-pub use input_table::{input_table, FileTable};
+pub use input_table::{input_table, kind_of, FileTable};
 
 /// The built-in blocks, one per catalog id; `browser.run_objectives` is the objective
 /// runner's (`planwright-objectives`), and `planwright_api::blocks` gives them all.

@@ -233,7 +233,11 @@ proptest! {
             };
             let by_rows = outcome(&h, "transforms.join", inputs(&left_rows, &right_rows)).await;
             let by_tables = outcome(&h, "transforms.join", inputs(&left_handle, &right_handle)).await;
-            prop_assert_eq!(&by_tables, &by_rows);
+            // A table without rows still has its columns (rows without rows have none): the
+            // result's columns do not depend on whether a month had rows.
+            if left.lines().count() > 1 && right.lines().count() > 1 {
+                prop_assert_eq!(&by_tables, &by_rows);
+            }
             let table_beside_rows = outcome(&h, "transforms.join", inputs(&left_handle, &right_rows)).await;
             prop_assert_eq!(&table_beside_rows, &by_rows);
             Ok(())
@@ -366,6 +370,18 @@ proptest! {
             Ok(())
         })?;
     }
+}
+
+#[tokio::test]
+async fn a_join_with_a_table_without_rows_has_the_columns_it_has_with_rows() {
+    let h = Harness::new();
+    let (april, _) = read(&h, "vendor,amount\n").await;
+    let (may, _) = read(&h, "vendor,amount\nA,12\n").await;
+    let inputs = json!({"left": april, "right": may, "left_key": "vendor", "right_key": "vendor", "strategy": "outer"});
+    let out = h.run_keeping_tables("transforms.join", inputs).await.unwrap();
+    let joined = h.ctx.tables.get(&out["rows"]).unwrap();
+    assert_eq!(joined.columns(), ["vendor", "amount", "amount_right"]);
+    assert_eq!(joined.rows(), [json!({"vendor": "A", "amount": null, "amount_right": 12})]);
 }
 
 #[tokio::test]

@@ -214,6 +214,7 @@ fn check(at: &Where, catalog_dir: Option<&Path>) -> Result<Exit> {
                     analysis: GraphAnalysis::default(),
                     input_rows: Default::default(),
                     columns_at: Default::default(),
+                    tables: Default::default(),
                 },
             };
             (f, validation)
@@ -286,5 +287,6 @@ fn checked(
         analysis: GraphAnalysis::default(),
         input_rows: Default::default(),
         columns_at: Default::default(),
+        tables: Default::default(),
     }
 }

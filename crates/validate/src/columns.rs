@@ -49,6 +49,8 @@ pub(crate) struct ColumnCheck {
     pub findings: Vec<Finding>,
     pub input_rows: HashMap<String, Vec<Value>>,
     pub columns_at: BTreeMap<String, Vec<Column>>,
+    /// `node.alias` → the columns of that table output, where known.
+    pub tables: BTreeMap<String, Vec<Column>>,
 }
 
 /// No input file is known: a read step's columns come from what the plan says.
@@ -99,7 +101,15 @@ pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], fil
         let node = Node { inputs: flow.with_defaults(&node.inputs), ..node.clone() };
         flow.node(&spec.id, &node, &format!("/graph/{index}"), files);
     }
-    ColumnCheck { findings: flow.findings, input_rows: flow.input_rows, columns_at: flow.columns_at }
+    let tables = flow
+        .tables
+        .iter()
+        .map(|((node, alias), table)| {
+            let columns = table.columns.iter().map(|(name, kind)| Column { name: name.clone(), kind: *kind }).collect();
+            (format!("{node}.{alias}"), columns)
+        })
+        .collect();
+    ColumnCheck { findings: flow.findings, input_rows: flow.input_rows, columns_at: flow.columns_at, tables }
 }
 
 struct Flow<'p> {
@@ -379,6 +389,22 @@ impl Flow<'_> {
                 (None, Some(field)) => format!("{field}_{op}"),
                 (None, None) => "count".to_owned(),
             };
+            if columns.contains_key(&name) {
+                // `transforms.group_by_agg` refuses two result columns of one name.
+                let what = if by.iter().any(|b| b.as_str() == Some(name.as_str())) {
+                    "a `by` column"
+                } else {
+                    "another aggregation's"
+                };
+                self.findings.push(
+                    Finding::error(
+                        Code::InvalidValue,
+                        format!("{pointer}/in/aggregations/{i}/as"),
+                        format!("the result column `{name}` is also {what}: the step's result would have two columns of that name"),
+                    )
+                    .hint("give the aggregation another name with `as`"),
+                );
+            }
             columns.insert(name, kind);
         }
         let mut dropped = items.map(|items| items.dropped.clone()).unwrap_or_default();
@@ -427,6 +453,17 @@ impl Flow<'_> {
             }
             let name = name.filter(|n| literal(n))?;
             let kind = items.and_then(|items| self.check_name(items, source, &at, None));
+            if kept.contains_key(name) {
+                // `transforms.select_columns` refuses two result columns of one name.
+                self.findings.push(
+                    Finding::error(
+                        Code::InvalidValue,
+                        format!("{pointer}/{i}"),
+                        format!("two columns of the result are named `{name}`"),
+                    )
+                    .hint("give one of them another name with `as`"),
+                );
+            }
             kept.insert(name.to_owned(), kind.unwrap_or(ColumnKind::Unknown));
         }
         let mut dropped = items.map(|items| items.dropped.clone()).unwrap_or_default();
@@ -588,8 +625,14 @@ fn joined(id: &str, left: &Table, right: &Table, node: &Node) -> Table {
         if *name == right_key && right_key == left_key || !looked_in_left && !brought(name, "") {
             continue;
         }
-        let name = if left.columns.contains_key(name) { format!("{name}_right") } else { name.clone() };
-        columns.insert(name, *kind);
+        // As the block names a clash: `_right`, then `_right_2`, … until the name is free.
+        let mut free = name.clone();
+        let mut n = 1;
+        while columns.contains_key(&free) {
+            free = if n == 1 { format!("{name}_right") } else { format!("{name}_right_{n}") };
+            n += 1;
+        }
+        columns.insert(free, *kind);
     }
     let mut dropped = left.dropped.clone();
     dropped.extend(right.dropped.clone());

@@ -38,6 +38,9 @@ pub struct Validation {
     /// The columns there are where a step names a column, by the field's JSON pointer
     /// (`/graph/2/in/by/0`): the choices for that field, when the table's columns are known.
     pub columns_at: std::collections::BTreeMap<String, Vec<planwright_plan::Column>>,
+    /// The columns of each table a step gives, where they are known, by the reference to it
+    /// (`totals.rows`): what the run's table will have.
+    pub tables: std::collections::BTreeMap<String, Vec<planwright_plan::Column>>,
 }
 
 impl Validation {
@@ -81,7 +84,13 @@ pub fn validate_plan_with_files(
     let columns = columns::check_columns(plan, catalog, &report.analysis.order, files);
     findings.extend(columns.findings);
     sort_findings(&mut findings);
-    Validation { findings, analysis: report.analysis, input_rows: columns.input_rows, columns_at: columns.columns_at }
+    Validation {
+        findings,
+        analysis: report.analysis,
+        input_rows: columns.input_rows,
+        columns_at: columns.columns_at,
+        tables: columns.tables,
+    }
 }
 
 /// Validates a loaded plan file: the loader's shape findings, then (when the document could be
@@ -104,6 +113,7 @@ pub fn validate_loaded_with_files(
             analysis: GraphAnalysis::default(),
             input_rows: Default::default(),
             columns_at: Default::default(),
+            tables: Default::default(),
         },
     };
     // A node whose kind is unclear because of a misspelled key (`blok:`) is one mistake: the

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
-use serde_json::{json, Map, Value};
+use planwright_tables::Table;
+use serde_json::{json, Value};
 
 use super::{column_names, Items};
 use crate::cells::{self, input};
@@ -47,8 +48,6 @@ impl Block for FindDuplicates {
         true
     }
 }
-
-type Row = Map<String, Value>;
 
 /// One cell as a key: a number by its value, other text by [`cells::key_text`].
 fn key_cell(value: &Value) -> Option<String> {
@@ -136,17 +135,18 @@ fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     groups.retain(|g| g.len() > 1);
     let count = if columns.iter().any(|c| c == "count") { "duplicate_count" } else { "count" };
     let duplicates: Vec<usize> = groups.iter().flatten().copied().collect();
+    // A table of the key columns and the count, whether or not any key repeats.
     let mut reader = items.reader(&columns);
-    let summaries: Vec<Value> = groups
-        .iter()
-        .map(|g| {
-            let first = reader.row(g[0]);
-            let mut row: Row =
-                columns.iter().map(|c| (c.clone(), first.get(c).cloned().unwrap_or(Value::Null))).collect();
-            row.insert(count.to_owned(), Value::from(g.len()));
-            Value::Object(row)
-        })
-        .collect();
+    let mut summary: Vec<(String, Vec<Value>)> =
+        columns.iter().chain([&count.to_owned()]).map(|c| (c.clone(), Vec::with_capacity(groups.len()))).collect();
+    for group in &groups {
+        let first = reader.row(group[0]);
+        let cells =
+            columns.iter().map(|c| first.get(c).cloned().unwrap_or(Value::Null)).chain([Value::from(group.len())]);
+        for ((_, column), cell) in summary.iter_mut().zip(cells) {
+            column.push(cell);
+        }
+    }
     let total = items.len();
     let said = RunMessage::RowsKept { kept: duplicates.len() as u64, total: total as u64 };
     ctx.log(
@@ -159,6 +159,6 @@ fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "input_rows": total, "rows": duplicates.len(), "groups": groups.len() }));
     out.insert("rows".into(), items.take(&duplicates, ctx));
-    out.insert("groups".into(), Value::Array(summaries));
+    out.insert("groups".into(), ctx.tables.put(Table::of_cells(summary, groups.len())));
     Ok(out)
 }

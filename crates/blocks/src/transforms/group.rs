@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
+use planwright_tables::Table;
 use serde_json::{json, Map, Value};
 
 use super::{column_names, require_column, require_column_said, require_table_column_said, NarrowRows, TextMemo};
@@ -407,23 +408,23 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             ctx.log(LogLevel::Warn, Reason::said(said, text));
         }
     }
-    let out_rows: Vec<Value> = groups
-        .into_iter()
-        .map(|group| {
-            let mut row = Map::new();
-            for (column, value) in by.iter().zip(group.by) {
-                row.insert(column.clone(), value);
-            }
-            for (agg, acc) in aggregations.iter().zip(group.accs) {
-                row.insert(agg.name.clone(), acc.result(agg.op, agg.field.is_some()));
-            }
-            Value::Object(row)
-        })
+    // The result is a table of its columns, whether or not any group was found.
+    let count = groups.len();
+    let mut columns: Vec<(String, Vec<Value>)> = by
+        .iter()
+        .chain(aggregations.iter().map(|agg| &agg.name))
+        .map(|name| (name.clone(), Vec::with_capacity(count)))
         .collect();
-    let said = RunMessage::RowsGrouped { rows: row_count as u64, groups: out_rows.len() as u64 };
-    ctx.log(LogLevel::Info, Reason::said(said, format!("{row_count} rows in {} groups", out_rows.len())));
+    for group in groups {
+        let results = aggregations.iter().zip(group.accs).map(|(agg, acc)| acc.result(agg.op, agg.field.is_some()));
+        for ((_, cells), value) in columns.iter_mut().zip(group.by.into_iter().chain(results)) {
+            cells.push(value);
+        }
+    }
+    let said = RunMessage::RowsGrouped { rows: row_count as u64, groups: count as u64 };
+    ctx.log(LogLevel::Info, Reason::said(said, format!("{row_count} rows in {count} groups")));
     let mut out = Values::new();
-    out.insert("summary".into(), json!({ "input_rows": row_count, "groups": out_rows.len() }));
-    out.insert("rows".into(), Value::Array(out_rows));
+    out.insert("summary".into(), json!({ "input_rows": row_count, "groups": count }));
+    out.insert("rows".into(), ctx.tables.put(Table::of_cells(columns, count)));
     Ok(out)
 }

@@ -37,10 +37,9 @@ impl<'v> Items<'v> {
         }
     }
 
-    /// Every column, in first-seen order; none when there are no rows (as rows have none).
+    /// Every column, in first-seen order: a table's, rows or not (rows without rows have none).
     pub(super) fn columns(&self) -> Vec<String> {
         match self {
-            Items::Table { table, .. } if table.row_count() == 0 => Vec::new(),
             Items::Table { table, .. } => table.columns(),
             Items::Rows(rows) => cells::columns_of(rows.iter().copied()),
         }

@@ -9,7 +9,9 @@
 //! rows (each with its matches in right order), `outer` then adds the unmatched right rows;
 //! `right` follows the right rows. `left_only` and `right_only` (an anti-join: "invoices with no
 //! payment") give the rows of one side that have no partner, with that side's columns only.
-//! Two run's tables make a table; a cell a side without a partner does not have is null.
+//! Two run's tables make a table; a cell a side without a partner does not have is null, and a
+//! table's columns are its own whether or not it has rows (a month without invoices still names
+//! the right side's `amount` `amount_right`).
 
 use std::collections::{HashMap, HashSet};
 
