@@ -10,7 +10,8 @@
 //! decimals.
 //! `count` counts rows, or with a `field` the rows where that field is not blank. `min`/`max`
 //! compare numbers when the group has any, else dates, else text; they give numbers as numbers
-//! and other values as they are.
+//! and other values as they are. The result is a run's table of the `by` columns and the
+//! aggregates, which has its columns even when no row was grouped.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
