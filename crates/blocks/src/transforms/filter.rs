@@ -7,7 +7,7 @@ use planwright_block::{Block, BlockContext, BlockError, Values};
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
-use super::{require_column_said, require_table_column_said, NarrowRows, TextMemo};
+use super::{Items, TextMemo};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -242,67 +242,40 @@ fn filter(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> 
         input::list(&inputs, "conditions", "the conditions, e.g. [{field: 金額, operator: gte, value: 100000}]")?;
     let conditions: Vec<Condition> =
         conditions.iter().enumerate().map(|(i, c)| parse_condition(i, c)).collect::<Result<_, _>>()?;
-    if let Some(items) = inputs.get("items").filter(|items| ctx.tables.get(items).is_some()) {
-        return filter_table(items, &conditions, ctx);
-    }
-    input::list(&inputs, "items", "the rows to filter, e.g. ${read.rows}")?;
-    let Some(Value::Array(items)) = inputs.remove("items") else {
-        return Err(input::missing("items", "the rows to filter"));
-    };
-    let rows = input::rows(&items, "items")?;
+    let items = Items::of(&inputs, "items", "the rows to filter, e.g. ${read.rows}", ctx)?;
     for (n, condition) in conditions.iter().enumerate() {
         for column in condition.columns() {
-            require_column_said(&rows, column, &condition.label, |columns| condition.missing(n, column, columns))?;
+            items.require_column_said(column, &condition.label, |columns| condition.missing(n, column, columns))?;
         }
     }
+    let mut rows = items.reader(conditions.iter().flat_map(Condition::columns));
     let mut judge = Judge::new(&conditions);
-    let keep: Vec<bool> = rows.iter().map(|row| judge.keeps(row)).collect();
-    drop(rows);
-    judge.log_incomparable(ctx);
-    let total = items.len();
-    let (mut filtered, mut excluded) = (Vec::new(), Vec::new());
-    for (item, kept) in items.into_iter().zip(keep) {
-        if kept {
-            filtered.push(item);
-        } else {
-            excluded.push(item);
-        }
-    }
-    let (kept, excluded_count) = (filtered.len(), excluded.len());
-    Ok(filtered_outputs(ctx, total, kept, excluded_count, Value::Array(filtered), Value::Array(excluded)))
-}
-
-/// [`filter`] of a run's table (`handle`): the cells the conditions name read through the rows'
-/// rules, the kept and excluded rows two tables of all the columns.
-fn filter_table(handle: &Value, conditions: &[Condition], ctx: &BlockContext) -> Result<Values, BlockError> {
-    let table = ctx.tables.get(handle).expect("the caller found the table");
-    let table = table.as_ref();
-    for (n, condition) in conditions.iter().enumerate() {
-        for column in condition.columns() {
-            require_table_column_said(table, column, &condition.label, |columns| {
-                condition.missing(n, column, columns)
-            })?;
-        }
-    }
-    let mut rows = NarrowRows::new(table, conditions.iter().flat_map(Condition::columns));
-    let mut judge = Judge::new(conditions);
-    let mut keep = Vec::with_capacity(table.row_count());
-    for index in 0..table.row_count() {
+    let mut keep = Vec::with_capacity(items.len());
+    for index in 0..items.len() {
         if index.is_multiple_of(CANCEL_EVERY) {
             check_cancel(&ctx.cancel)?;
         }
         keep.push(judge.keeps(rows.row(index)));
     }
+    drop(rows);
     judge.log_incomparable(ctx);
-    let filtered = table.filter(&keep);
-    let filtered_count = filtered.row_count();
-    let filtered = ctx.tables.put_rows_of(filtered, handle, &keep);
-    keep.iter_mut().for_each(|kept| *kept = !*kept);
-    let excluded = table.filter(&keep);
-    let excluded_count = excluded.row_count();
-    let excluded = ctx.tables.put_rows_of(excluded, handle, &keep);
-    let kept = filtered_count;
-    Ok(filtered_outputs(ctx, table.row_count(), kept, excluded_count, filtered, excluded))
+    let total = items.len();
+    let kept = keep.iter().filter(|kept| **kept).count();
+    let (filtered, excluded) = if let Items::Table { .. } = items {
+        let filtered = items.keep(&keep, ctx);
+        keep.iter_mut().for_each(|kept| *kept = !*kept);
+        (filtered, items.keep(&keep, ctx))
+    } else {
+        // Rows are moved into the two lists, not copied.
+        drop(items);
+        let Some(Value::Array(rows)) = inputs.remove("items") else { unreachable!("`items` was read as rows") };
+        let (mut filtered, mut excluded) = (Vec::new(), Vec::new());
+        for (row, kept) in rows.into_iter().zip(keep) {
+            if kept { &mut filtered } else { &mut excluded }.push(row);
+        }
+        (Value::Array(filtered), Value::Array(excluded))
+    };
+    Ok(filtered_outputs(ctx, total, kept, total - kept, filtered, excluded))
 }
 
 /// Judges rows against every condition, counting per condition the rows it could not compare.

@@ -22,7 +22,7 @@ use planwright_runs::{LogLevel, Reason, RunMessage};
 use planwright_tables::Table;
 use serde_json::{json, Map, Value};
 
-use super::{column_names, require_column, require_column_said, require_table_column_said, NarrowRows, TextMemo};
+use super::{column_names, Items, TextMemo};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
 
@@ -81,10 +81,6 @@ impl Aggregation {
 }
 
 /// The error for a row set without `column`, which `input` names.
-fn column_missing(input: &str, column: &str, columns: String) -> RunMessage {
-    RunMessage::ColumnMissing { input: input.trim_matches('`').to_owned(), column: column.to_owned(), columns }
-}
-
 fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockError> {
     let n = index + 1;
     let Value::Object(map) = value else {
@@ -326,11 +322,7 @@ impl<'a> Grouping<'a> {
 }
 
 fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
-    const ITEMS: &str = "the rows to group, e.g. ${read.rows}";
-    let table = inputs.get("items").and_then(|items| ctx.tables.get(items));
-    if table.is_none() {
-        input::list(&inputs, "items", ITEMS)?;
-    }
+    let items = Items::of(&inputs, "items", "the rows to group, e.g. ${read.rows}", ctx)?;
     let by = column_names(&inputs, "by", "[取引先], or [] for one total")?;
     let aggregations: Vec<Aggregation> = input::list(
         &inputs,
@@ -356,46 +348,24 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             )));
         }
     }
+    for column in &by {
+        items.require_column(column, "`by`")?;
+    }
+    for (i, agg) in aggregations.iter().enumerate() {
+        if let Some(field) = &agg.field {
+            items.require_column_said(field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
+        }
+    }
+    let fields = aggregations.iter().filter_map(|agg| agg.field.as_ref());
+    let mut rows = items.reader(by.iter().chain(fields));
     let mut grouping = Grouping::new(&by, &aggregations);
-    let row_count = match &table {
-        Some(table) => {
-            for column in &by {
-                require_table_column_said(table, column, "`by`", |columns| column_missing("`by`", column, columns))?;
-            }
-            for (i, agg) in aggregations.iter().enumerate() {
-                if let Some(field) = &agg.field {
-                    require_table_column_said(table, field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
-                }
-            }
-            let fields = aggregations.iter().filter_map(|agg| agg.field.as_ref());
-            let mut rows = NarrowRows::new(table, by.iter().chain(fields));
-            for index in 0..table.row_count() {
-                if index.is_multiple_of(CANCEL_EVERY) {
-                    check_cancel(&ctx.cancel)?;
-                }
-                grouping.add(rows.row(index));
-            }
-            table.row_count()
+    for index in 0..items.len() {
+        if index.is_multiple_of(CANCEL_EVERY) {
+            check_cancel(&ctx.cancel)?;
         }
-        None => {
-            let rows = input::rows(input::list(&inputs, "items", ITEMS)?, "items")?;
-            for column in &by {
-                require_column(&rows, column, "`by`")?;
-            }
-            for (i, agg) in aggregations.iter().enumerate() {
-                if let Some(field) = &agg.field {
-                    require_column_said(&rows, field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
-                }
-            }
-            for (n, row) in rows.iter().enumerate() {
-                if n.is_multiple_of(CANCEL_EVERY) {
-                    check_cancel(&ctx.cancel)?;
-                }
-                grouping.add(row);
-            }
-            rows.len()
-        }
-    };
+        grouping.add(rows.row(index));
+    }
+    let row_count = items.len();
     let Grouping { groups, skipped, .. } = grouping;
     for (agg, (count, sample)) in aggregations.iter().zip(skipped) {
         if count > 0 {

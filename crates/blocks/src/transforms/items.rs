@@ -8,7 +8,7 @@ use planwright_runs::RunMessage;
 use planwright_tables::Table;
 use serde_json::{Map, Value};
 
-use super::{require_column, require_table_column_said, NarrowRows};
+use super::{require_column_said, require_table_column_said, NarrowRows};
 use crate::cells::{self, input};
 
 type Row = Map<String, Value>;
@@ -47,15 +47,24 @@ impl<'v> Items<'v> {
 
     /// An input error naming `input` when there are rows and none has the column `name`.
     pub(super) fn require_column(&self, name: &str, input: &str) -> Result<(), BlockError> {
+        self.require_column_said(name, input, |columns| RunMessage::ColumnMissing {
+            input: input.trim_matches('`').to_owned(),
+            column: name.to_owned(),
+            columns,
+        })
+    }
+
+    /// [`Items::require_column`] for a column named inside an input (a condition, an
+    /// aggregation), coded by `said` from the columns there are.
+    pub(super) fn require_column_said(
+        &self,
+        name: &str,
+        input: &str,
+        said: impl FnOnce(String) -> RunMessage,
+    ) -> Result<(), BlockError> {
         match self {
-            Items::Table { table, .. } => {
-                require_table_column_said(table, name, input, |columns| RunMessage::ColumnMissing {
-                    input: input.trim_matches('`').to_owned(),
-                    column: name.to_owned(),
-                    columns,
-                })
-            }
-            Items::Rows(rows) => require_column(rows, name, input),
+            Items::Table { table, .. } => require_table_column_said(table, name, input, said),
+            Items::Rows(rows) => require_column_said(rows, name, input, said),
         }
     }
 

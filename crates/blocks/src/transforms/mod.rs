@@ -3,10 +3,10 @@
 //!
 //! They work on rows (JSON objects keyed by column name) from CSV, Excel or table steps and read
 //! cell values through [`crate::cells`]: numeric-looking text is a number, `YYYY-MM-DD` text a
-//! date, labels match regardless of full-width/half-width spelling. Filter, group, sort, the
-//! duplicate blocks, select_columns and append also read a run's table by its handle
-//! (`file.read_csv`'s), cell by cell through the same rules, only the columns they use
-//! ([`NarrowRows`], [`Items`]); the rows they give back are a table again.
+//! date, labels match regardless of full-width/half-width spelling. Every transform also reads a
+//! run's table by its handle (`file.read_csv`'s, `excel.read_data`'s), cell by cell through the
+//! same rules, only the columns it uses ([`NarrowRows`], [`Items`]); the rows it gives back are a
+//! table again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -79,17 +79,8 @@ pub(super) fn column_names(inputs: &Values, name: &str, example: &str) -> Result
 }
 
 /// When rows are given and none has the column `name`: an input error naming `input` and the
-/// columns there are (a typo in a column name should not silently select nothing).
-pub(super) fn require_column(rows: &[&Map<String, Value>], name: &str, input: &str) -> Result<(), BlockError> {
-    require_column_said(rows, name, input, |columns| RunMessage::ColumnMissing {
-        input: input.trim_matches('`').to_owned(),
-        column: name.to_owned(),
-        columns,
-    })
-}
-
-/// [`require_column`] for a column named inside an input (a condition, an aggregation), coded
-/// by `said` from the columns there are: the English `input` label stays in the English text.
+/// columns there are (a typo in a column name should not silently select nothing), coded by
+/// `said` from the columns there are: the English `input` label stays in the English text.
 pub(super) fn require_column_said(
     rows: &[&Map<String, Value>],
     name: &str,
