@@ -128,7 +128,7 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let left_only = (0..left.len()).filter(|&i| matches_of_left(i).is_empty()).count();
     let right_only = (0..right.len()).filter(|&j| matches_of_right(j).is_empty()).count();
 
-    let rows = if strategy == "left_only" || strategy == "right_only" {
+    let (rows, count) = if strategy == "left_only" || strategy == "right_only" {
         // The rows without a partner, as they are: "invoices with no payment".
         let (side, keys, other) = if strategy == "left_only" {
             (&left, &left_keys, &right_index)
@@ -136,7 +136,7 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
             (&right, &right_keys, &left_index)
         };
         let keep: Vec<bool> = keys.iter().map(|k| k.as_ref().is_none_or(|k| !other.contains_key(k))).collect();
-        side.keep(&keep, ctx)
+        (side.keep(&keep, ctx), keep.iter().filter(|kept| **kept).count())
     } else {
         // Each result row as the left and right rows it is made of.
         let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
@@ -166,41 +166,46 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
                 pairs.extend((0..right.len()).filter(|&j| matches_of_right(j).is_empty()).map(|j| (None, Some(j))));
             }
         }
-        let fill_key = |column: &String| (same_key && *column == left_key).then(|| right_key.clone());
-        match (&left, &right) {
+        // Each result column: a left one from its left row (a right row without a partner fills
+        // the key when both keys have one name), a right one from its right row.
+        let columns: Vec<JoinedColumn> = left_columns
+            .iter()
+            .map(|c| JoinedColumn {
+                name: c.clone(),
+                left: Some(c.clone()),
+                right: (same_key && *c == left_key).then(|| right_key.clone()),
+            })
+            .chain(right_columns.iter().map(|(source, name)| JoinedColumn {
+                name: name.clone(),
+                left: None,
+                right: Some(source.clone()),
+            }))
+            .collect();
+        let rows = match (&left, &right) {
             (Items::Table { table: l, .. }, Items::Table { table: r, .. }) => {
-                let columns: Vec<JoinedColumn> = left_columns
-                    .iter()
-                    .map(|c| JoinedColumn { name: c.clone(), left: Some(c.clone()), right: fill_key(c) })
-                    .chain(right_columns.iter().map(|(source, name)| JoinedColumn {
-                        name: name.clone(),
-                        left: None,
-                        right: Some(source.clone()),
-                    }))
-                    .collect();
                 ctx.tables.put(Table::joined(l, r, &pairs, &columns))
             }
             (Items::Rows(l), Items::Rows(r)) => {
+                // As `Table::joined` takes each cell.
                 let combine = |i: Option<usize>, j: Option<usize>| -> Value {
                     let (l, r) = (i.map(|i| l[i]), j.map(|j| r[j]));
-                    let mut row = Map::with_capacity(left_columns.len() + right_columns.len());
-                    for column in &left_columns {
-                        let value = match (l, r, fill_key(column)) {
-                            (Some(l), _, _) => l.get(column).cloned().unwrap_or(Value::Null),
-                            (None, Some(r), Some(key)) => r.get(&key).cloned().unwrap_or(Value::Null),
+                    let mut row = Map::with_capacity(columns.len());
+                    for column in &columns {
+                        let value = match (l, &column.left, r, &column.right) {
+                            (Some(l), Some(name), _, _) | (_, _, Some(l), Some(name)) => {
+                                l.get(name).cloned().unwrap_or(Value::Null)
+                            }
                             _ => Value::Null,
                         };
-                        row.insert(column.clone(), value);
-                    }
-                    for (source, name) in &right_columns {
-                        row.insert(name.clone(), r.and_then(|r| r.get(source)).cloned().unwrap_or(Value::Null));
+                        row.insert(column.name.clone(), value);
                     }
                     Value::Object(row)
                 };
                 Value::Array(pairs.iter().map(|&(i, j)| combine(i, j)).collect())
             }
             _ => unreachable!("a table beside rows was read as its rows"),
-        }
+        };
+        (rows, pairs.len())
     };
 
     fn repeated<'m>(index: &'m HashMap<String, Vec<usize>>, other: &HashMap<String, Vec<usize>>) -> Vec<&'m String> {
@@ -232,7 +237,6 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     };
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
-    let count = ctx.tables.get(&rows).map_or_else(|| rows.as_array().map_or(0, Vec::len), |t| t.row_count());
     out.insert(
         "summary".into(),
         json!({ "rows": count, "matched": matched, "left_only": left_only, "right_only": right_only }),
