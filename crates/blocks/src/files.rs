@@ -44,7 +44,7 @@ pub(crate) fn resolve(ctx: &BlockContext, name: &str, value: &str) -> Result<Pat
 }
 
 /// [`resolve`] in `workdir`.
-pub(crate) fn resolve_in(workdir: &Workdir, name: &str, value: &str) -> Result<PathBuf, BlockError> {
+fn resolve_in(workdir: &Workdir, name: &str, value: &str) -> Result<PathBuf, BlockError> {
     Ok(workdir.resolve(name, value)?.components().collect())
 }
 
@@ -234,34 +234,48 @@ async fn read_csv(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockErr
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "rows": rows, "columns": columns }));
-    // Where the table came from, so that a run's record can keep that rather than a copy.
-    let mut source: Values = HOW_READ.iter().filter_map(|&k| Some((k.to_owned(), inputs.get(k)?.clone()))).collect();
-    source.insert("block".into(), json!("file.read_csv"));
-    source.insert("sha256".into(), json!(sha256));
-    out.insert("rows".into(), ctx.tables.put_read(table, Value::Object(source)));
+    let source = table_source(&inputs, &HOW_READ, "file.read_csv", &sha256);
+    out.insert("rows".into(), ctx.tables.put_read(table, source));
     Ok(out)
 }
 
-/// The table `file.read_csv` read, read again from its `source`: the same file, or an error
-/// saying it changed.
+/// The table `file.read_csv` read, read again from its `source`.
 fn reopen_csv(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
-    let source = source.as_object().ok_or_else(|| BlockError::input("a table's source is not an object"))?;
-    let shown = input::text(source, "path", "the CSV file")?;
-    let options = CsvOptions::of(source)?;
-    let path = resolve_in(workdir, "path", shown)?;
-    let read = read_csv_file(&path, shown, &options, &CancellationToken::new())?;
-    if source.get("sha256").and_then(Value::as_str) != Some(read.sha256.as_str()) {
-        return Err(changed_since_read(shown));
-    }
-    Ok(read.table)
+    reopen(source, workdir, "the CSV file", |source, path, shown| {
+        let read = read_csv_file(path, shown, &CsvOptions::of(source)?, &CancellationToken::new())?;
+        Ok((read.table, read.sha256))
+    })
 }
 
-/// The error for a file a run read that is not the same now (a resume reading it again).
-pub(crate) fn changed_since_read(shown: &str) -> BlockError {
-    BlockError::failed(format!(
-        "{shown} is not the file this run read (its SHA-256 differs): it changed since, and the run's later steps \
-         used the file as it was; start a new run to use it as it is"
-    ))
+/// Where a read block's table came from, which a run's record keeps rather than a copy: the
+/// inputs `how_read` names (how the block read its file), the block, and the file's SHA-256.
+pub(crate) fn table_source(inputs: &Values, how_read: &[&str], block: &str, sha256: &str) -> Value {
+    let mut source: Values = how_read.iter().filter_map(|&k| Some((k.to_owned(), inputs.get(k)?.clone()))).collect();
+    source.insert("block".into(), json!(block));
+    source.insert("sha256".into(), json!(sha256));
+    Value::Object(source)
+}
+
+/// The table a read block read, read again from its [`table_source`] by `read` (the source's
+/// inputs, the file's path and its name as given → the table and the file's SHA-256): the same
+/// file, or an error saying it changed. `what` names the file in an error about the source.
+pub(crate) fn reopen(
+    source: &Value,
+    workdir: &Workdir,
+    what: &str,
+    read: impl FnOnce(&Values, &Path, &str) -> Result<(Table, String), BlockError>,
+) -> Result<Table, BlockError> {
+    let source = source.as_object().ok_or_else(|| BlockError::input("a table's source is not an object"))?;
+    let shown = input::text(source, "path", what)?;
+    let path = resolve_in(workdir, "path", shown)?;
+    let (table, sha256) = read(source, &path, shown)?;
+    if source.get("sha256").and_then(Value::as_str) != Some(sha256.as_str()) {
+        return Err(BlockError::failed(format!(
+            "{shown} is not the file this run read (its SHA-256 differs): it changed since, and the run's later \
+             steps used the file as it was; start a new run to use it as it is"
+        )));
+    }
+    Ok(table)
 }
 
 /// The SHA-256 (hex) of the file at `path` (`shown` in messages), read in pieces.

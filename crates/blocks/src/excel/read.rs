@@ -48,8 +48,6 @@ pub(crate) struct SheetTable {
     sheet: String,
     pub(crate) table: Table,
     notes: Vec<String>,
-    /// The SHA-256 (hex) of the workbook's bytes.
-    sha256: String,
 }
 
 /// The inputs that say how `excel.read_data` reads a workbook, which its table's source keeps.
@@ -61,7 +59,12 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     let path = files::input_file(ctx, "path", &shown, files::MAX_READ_BYTES)?;
     let cancel = ctx.cancel.clone();
     let name = shown.clone();
-    let read = blocking(move || read_sheet_file(&path, &name, &options, &cancel)).await?;
+    // The workbook's SHA-256, for the table's record (calamine reads the file by its path).
+    let (read, sha256) = blocking(move || {
+        let sha256 = files::sha256_of(&path, &name)?;
+        Ok((read_sheet_file(&path, &name, &options, &cancel)?, sha256))
+    })
+    .await?;
     for note in &read.notes {
         ctx.log(LogLevel::Warn, note.clone());
     }
@@ -76,26 +79,17 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     ctx.log(LogLevel::Info, Reason::said(said, text));
     let mut out = Values::new();
     out.insert("summary".into(), json!({ "sheet": read.sheet, "rows": rows, "columns": columns }));
-    // Where the table came from, so that a run's record can keep that rather than a copy.
-    let mut source: Values = HOW_READ.iter().filter_map(|&k| Some((k.to_owned(), inputs.get(k)?.clone()))).collect();
-    source.insert("block".into(), json!("excel.read_data"));
-    source.insert("sha256".into(), json!(read.sha256));
-    out.insert("rows".into(), ctx.tables.put_read(read.table, Value::Object(source)));
+    let source = files::table_source(&inputs, &HOW_READ, "excel.read_data", &sha256);
+    out.insert("rows".into(), ctx.tables.put_read(read.table, source));
     Ok(out)
 }
 
-/// The table `excel.read_data` read, read again from its `source`: the same workbook, or an
-/// error saying it changed.
+/// The table `excel.read_data` read, read again from its `source`.
 fn reopen_sheet(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
-    let source = source.as_object().ok_or_else(|| BlockError::input("a table's source is not an object"))?;
-    let shown = input::text(source, "path", "the Excel workbook")?;
-    let options = SheetOptions::of(source)?;
-    let path = files::resolve_in(workdir, "path", shown)?;
-    let read = read_sheet_file(&path, shown, &options, &CancellationToken::new())?;
-    if source.get("sha256").and_then(Value::as_str) != Some(read.sha256.as_str()) {
-        return Err(files::changed_since_read(shown));
-    }
-    Ok(read.table)
+    files::reopen(source, workdir, "the Excel workbook", |source, path, shown| {
+        let sha256 = files::sha256_of(path, shown)?;
+        Ok((read_sheet_file(path, shown, &SheetOptions::of(source)?, &CancellationToken::new())?.table, sha256))
+    })
 }
 
 /// Which part of which sheet `excel.read_data` reads, from its inputs.
@@ -154,10 +148,9 @@ pub(crate) fn read_sheet_file(
         left: range.map_or(0, |r| r.left),
         right: range.and_then(|r| r.right),
     };
-    let sha256 = files::sha256_of(path, shown)?;
     let grid = read_grid(path, shown, options.sheet.as_deref(), window, MAX_CELLS, cancel)?;
     let (sheet, table, notes) = table_from_grid(grid, shown, range, options.header_row, cancel)?;
-    Ok(SheetTable { sheet, table, notes, sha256 })
+    Ok(SheetTable { sheet, table, notes })
 }
 
 /// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].
