@@ -77,6 +77,11 @@ impl Table {
         self.columns.get(column).copied()
     }
 
+    /// The columns as the validation gives them.
+    fn listed(&self) -> Vec<Column> {
+        self.columns.iter().map(|(name, kind)| Column { name: name.clone(), kind: *kind }).collect()
+    }
+
     fn names(&self) -> String {
         self.columns.keys().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
     }
@@ -101,14 +106,7 @@ pub(crate) fn check_columns(plan: &Plan, catalog: &Catalog, order: &[usize], fil
         let node = Node { inputs: flow.with_defaults(&node.inputs), ..node.clone() };
         flow.node(&spec.id, &node, &format!("/graph/{index}"), files);
     }
-    let tables = flow
-        .tables
-        .iter()
-        .map(|((node, alias), table)| {
-            let columns = table.columns.iter().map(|(name, kind)| Column { name: name.clone(), kind: *kind }).collect();
-            (format!("{node}.{alias}"), columns)
-        })
-        .collect();
+    let tables = flow.tables.iter().map(|((node, alias), table)| (format!("{node}.{alias}"), table.listed())).collect();
     ColumnCheck { findings: flow.findings, input_rows: flow.input_rows, columns_at: flow.columns_at, tables }
 }
 
@@ -416,8 +414,7 @@ impl Flow<'_> {
 
     /// The columns of `table` are the choices at `pointer`.
     fn record(&mut self, table: &Table, pointer: &str) {
-        let columns = table.columns.iter().map(|(name, kind)| Column { name: name.clone(), kind: *kind }).collect();
-        self.columns_at.insert(pointer.to_owned(), columns);
+        self.columns_at.insert(pointer.to_owned(), table.listed());
     }
 
     /// Each name of a list of column names (`by: [vendor, amount]`).
