@@ -103,6 +103,22 @@ graph:
     out: {rows: rows}
 `;
 
+/** A ledger of 1,000 rows sorted by amount: more rows than the results carry, read page by page. */
+const LEDGER_PLAN = `apiVersion: planwright/v1
+id: e2e_ledger
+version: 1.0.0
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: ledger.csv}
+    out: {rows: rows}
+  - id: largest
+    block: transforms.sort
+    in: {items: "\${read.rows}", by: [{column: amount, order: desc}]}
+    out: {rows: rows}
+`;
+const LEDGER_CSV = `reference,vendor,amount\n${Array.from({ length: 1000 }, (_, i) => `INV-${String(i).padStart(4, '0')},Vendor ${i % 37},${(i * 3) % 1000}`).join('\n')}\n`;
+
 // An opener that notes what it was asked to open.
 const loggingOpener = mkdtempSync(join(tmpdir(), 'planwright-opener-'));
 writeFileSync(join(loggingOpener, 'xdg-open'), '#!/bin/sh\nprintf \'%s\\n\' "$1" >> "$(dirname "$0")/opened.log"\n');
@@ -287,6 +303,45 @@ for (const [lang, theme] of (['en', 'ja'] as const satisfies Lang[]).flatMap((l)
       // And the report it wrote, beside it.
       await expect(sofar.getByRole('button', { name: 'summary.json' })).toBeVisible();
       await snap(page, 'results-so-far');
+    });
+  });
+
+  test.describe(`a large table ${suffix}`, () => {
+    test.use({
+      ...look,
+      locale: lang === 'ja' ? 'ja-JP' : 'en-US',
+      plans: { 'e2e_ledger.yaml': LEDGER_PLAN },
+      // Tables of more than 100 rows are kept as files of the run, as a ledger of 10,000 is.
+      serveEnv: { PLANWRIGHT_TABLE_FILE_ROWS: '100' },
+    });
+
+    test('is paged through from the run record, beyond the first rows the results carry', async ({ page, studio }) => {
+      writeFileSync(join(studio.workspace, 'ledger.csv'), LEDGER_CSV);
+      await page.getByRole('tab', { name: w('tab.run') }).click();
+      await choosePlan(page, 'e2e_ledger');
+      await page.getByRole('button', { name: w('run.start'), exact: true }).click();
+      const results = page.getByRole('region', { name: w('results.title') });
+      const n = (x: number) => new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-US').format(x);
+      const browse = results.getByRole('button', { name: w('results.browseRows', { total: n(1000) }) });
+      await browse.scrollIntoViewIfNeeded();
+      await snap(page, 'table-preview');
+      await browse.click();
+      const pager = results.getByRole('navigation', { name: w('results.pages') });
+      await expect(pager).toContainText(w('results.rowRange', { from: n(1), to: n(100), total: n(1000) }));
+      const table = results.getByRole('table', { name: 'largest · rows' });
+      await expect(table.getByRole('row')).toHaveCount(101);
+      await expect(table.getByRole('row').nth(1)).toHaveText(['INV-0333', 'Vendor 0', '999'].join(''));
+      await pager.getByRole('button', { name: w('results.nextPage') }).click();
+      await expect(pager).toContainText(w('results.rowRange', { from: n(101), to: n(200), total: n(1000) }));
+      await expect(table.getByRole('row').nth(1)).toContainText('899');
+      await pager.getByLabel(w('results.goToRow')).fill('950');
+      await pager.getByRole('button', { name: w('results.go') }).click();
+      await expect(pager).toContainText(w('results.rowRange', { from: n(901), to: n(1000), total: n(1000) }));
+      await expect(table.getByRole('row').last()).toContainText('INV-0000');
+      await expect(pager.getByRole('button', { name: w('results.nextPage') })).toBeDisabled();
+      await snap(page, 'table-pages');
+      await results.getByRole('button', { name: w('results.backToPreview') }).click();
+      await expect(results.getByRole('button', { name: w('results.browseRows', { total: n(1000) }) })).toBeVisible();
     });
   });
 

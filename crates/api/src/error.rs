@@ -150,6 +150,14 @@ pub enum ApiMessage {
         path: String,
         detail: String,
     },
+    TableNotKept {
+        node: String,
+        alias: String,
+    },
+    TableUnreadable {
+        node: String,
+        detail: String,
+    },
     /// The system's own words (an exit status) stay in the English message, for whoever debugs it.
     OpenFailed {
         path: String,

@@ -75,6 +75,8 @@ struct Inner {
     key_store: KeyStore,
     /// The catalog's retriever, kept while the model settings it was built with stay the same.
     retriever: std::sync::Mutex<Option<(Option<String>, Arc<planwright_retrieval::Retriever>)>>,
+    /// The recorded table last paged through (`run_table`), by run, node and output.
+    open_table: std::sync::Mutex<Option<(String, Arc<planwright_tables::Table>)>>,
 }
 
 impl Studio {
@@ -106,6 +108,7 @@ impl Studio {
                 streams: streams::Streams::default(),
                 key_store: config.key_store,
                 retriever: std::sync::Mutex::new(None),
+                open_table: std::sync::Mutex::new(None),
             }),
         })
     }
@@ -190,6 +193,8 @@ pub fn export_types(dir: &Path) -> Result<(), ts_rs::ExportError> {
         ArtifactData,
         OpenArtifactRequest,
         ArtifactOpened,
+        TableRequest,
+        TablePage,
         WorkFiles,
         ReportRequest,
         ReportFile,

@@ -44,6 +44,7 @@ macro_rules! studio_operations {
             call run_detail GET "/api/runs/{run_id}" (path run_id: String) -> $crate::RunDetail;
             call run_results GET "/api/runs/{run_id}/results" (path run_id: String) -> $crate::RunResults;
             call run_artifact GET "/api/runs/{run_id}/artifact" (path run_id: String, query request: $crate::ArtifactRequest) -> $crate::ArtifactData;
+            call run_table GET "/api/runs/{run_id}/table" (path run_id: String, query request: $crate::TableRequest) -> $crate::TablePage;
             call open_artifact POST "/api/runs/{run_id}/artifact/open" (path run_id: String, body request: $crate::OpenArtifactRequest) -> $crate::ArtifactOpened;
             call list_work_files GET "/api/work-folder/files" () -> $crate::WorkFiles;
             call open_work_folder POST "/api/work-folder/open" () -> $crate::ArtifactOpened;

@@ -5,8 +5,10 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use planwright_runs::{ArtifactKind, EventKind};
+use planwright_tables::Table;
 use serde_json::Value;
 
 use crate::error::{ApiError, ApiMessage};
@@ -108,6 +110,101 @@ impl Studio {
         .map_err(|e| ApiError::internal(format!("reading the run's files stopped: {e}")))?;
         Ok(RunResults { values, files })
     }
+}
+
+/// Rows of a table page when the request does not say, and at most.
+const PAGE_ROWS: usize = 100;
+const MAX_PAGE_ROWS: usize = 1000;
+
+impl Studio {
+    /// A page of the table `node` gave as `alias`: its rows from `offset`, and how many it has.
+    /// A table the record keeps as a file (or as the rows of the file it was read from) is
+    /// opened on demand — the results carry only its first rows — and kept open for the next
+    /// page; a small one is the record's own rows.
+    pub async fn run_table(&self, run_id: String, request: TableRequest) -> Result<TablePage, ApiError> {
+        let limit = request.limit.unwrap_or(PAGE_ROWS).clamp(1, MAX_PAGE_ROWS);
+        let TableRequest { node, alias, offset, .. } = request;
+        let mut outputs = self.inner.store.finished_outputs(&run_id)?;
+        let not_kept = || {
+            ApiError::not_found(format!("run {run_id} kept no table `{node}.{alias}`"))
+                .with_hint("ask for a node and output of the run's results that hold a table")
+                .saying(ApiMessage::TableNotKept { node: node.clone(), alias: alias.clone() })
+        };
+        let value = outputs
+            .iter_mut()
+            .find(|(path, _)| path.as_str() == node)
+            .and_then(|(_, outputs)| outputs.remove(&alias))
+            .ok_or_else(not_kept)?;
+        if let Value::Array(rows) = value {
+            if !rows.iter().all(Value::is_object) {
+                return Err(not_kept());
+            }
+            return Ok(page_of_rows(rows, offset, limit));
+        }
+        let table = self.opened_table(&run_id, &node, &alias, value).await?.ok_or_else(not_kept)?;
+        let total = table.row_count();
+        let rows = (offset..total.min(offset.saturating_add(limit))).filter_map(|i| table.row(i)).collect();
+        Ok(TablePage { columns: table.columns(), rows, offset, total })
+    }
+
+    /// The table a run's record keeps for `value`, opened once for its pages: the last one
+    /// asked for stays open.
+    async fn opened_table(
+        &self,
+        run_id: &str,
+        node: &str,
+        alias: &str,
+        value: Value,
+    ) -> Result<Option<Arc<Table>>, ApiError> {
+        let key = format!("{run_id}\n{node}\n{alias}");
+        if let Some((kept, table)) = &*self.inner.open_table.lock().unwrap_or_else(|e| e.into_inner()) {
+            if *kept == key {
+                return Ok(Some(table.clone()));
+            }
+        }
+        let node_dir = self.inner.store.node_dir(run_id, node)?;
+        let events = self.inner.store.events(run_id)?;
+        let workdir = events
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::RunStarted { workdir, .. } => Some(std::path::PathBuf::from(workdir)),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.workspace());
+        let engine = planwright_engine::Engine::new(
+            self.inner.catalog.clone(),
+            crate::blocks(self.data_home()),
+            Arc::new(self.designs()),
+        );
+        let opened = tokio::task::spawn_blocking(move || engine.open_recorded_table(&value, &node_dir, &workdir))
+            .await
+            .map_err(|e| ApiError::internal(format!("opening the table stopped: {e}")))?;
+        let table = opened.map_err(|detail| {
+            ApiError::internal(format!("the table `{node}.{alias}` of run {run_id} cannot be read: {detail}"))
+                .with_hint("the run's folder or the file the table was read from was changed or removed")
+                .saying(ApiMessage::TableUnreadable { node: node.to_owned(), detail: detail.clone() })
+        })?;
+        if let Some(table) = &table {
+            *self.inner.open_table.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, table.clone()));
+        }
+        Ok(table)
+    }
+}
+
+/// A page of a table kept as its rows; its columns are those its rows have, in order of first use.
+fn page_of_rows(rows: Vec<Value>, offset: usize, limit: usize) -> TablePage {
+    let mut columns: Vec<String> = Vec::new();
+    for row in rows.iter().filter_map(Value::as_object) {
+        for key in row.keys() {
+            if !columns.contains(key) {
+                columns.push(key.clone());
+            }
+        }
+    }
+    let total = rows.len();
+    let rows = rows.into_iter().skip(offset).take(limit).collect();
+    TablePage { columns, rows, offset, total }
 }
 
 fn result_value(node: &str, alias: &str, value: &Value) -> ResultValue {

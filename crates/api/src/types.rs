@@ -527,6 +527,32 @@ pub struct ArtifactRequest {
     pub path: String,
 }
 
+/// `run_table`: a page of a table one of the run's nodes gave, beyond the results' preview.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, TS)]
+pub struct TableRequest {
+    pub node: String,
+    pub alias: String,
+    /// The page's first row, from 0.
+    #[serde(default)]
+    pub offset: usize,
+    /// Rows on the page: 100 when not given, at most 1,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub limit: Option<usize>,
+}
+
+/// Rows of a table a run gave, from `offset`.
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
+pub struct TablePage {
+    /// The table's columns, in order (a table without rows has them too).
+    pub columns: Vec<String>,
+    /// Each row an object of its cells, masked as the run's record is.
+    pub rows: Vec<Value>,
+    pub offset: usize,
+    /// How many rows the table has.
+    pub total: usize,
+}
+
 /// `open_artifact`: a file a run wrote, to open with the system's application for its kind, or
 /// to show in its folder.
 #[derive(Debug, Clone, Serialize, Deserialize, TS)]

@@ -17,11 +17,11 @@ mod schedule;
 mod values;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use planwright_block::{Block, BrowserSlot, Workdir};
+use planwright_block::{Block, BrowserSlot, RunTables, Workdir};
 use planwright_catalog::Catalog;
 use planwright_plan::{load_plan, Finding, LoadError, Plan};
 use planwright_runs::{new_run_id, Counts, Event, EventKind, Reason, RunMessage, RunStatus, RunStore, StoreError};
@@ -316,6 +316,58 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Reads a table's `$table_source` again (through the block that read it first) into
+    /// `tables`, giving its handle; a source read once, however many tables are rows of it.
+    fn reopener<'a>(
+        &'a self,
+        workdir: &'a Workdir,
+        tables: &'a RunTables,
+    ) -> impl FnMut(&Value) -> Result<Value, String> + 'a {
+        let mut reopened: HashMap<String, Value> = HashMap::new();
+        move |source: &Value| {
+            let key = source.to_string();
+            if let Some(handle) = reopened.get(&key) {
+                return Ok(handle.clone());
+            }
+            let block = source.get("block").and_then(Value::as_str).and_then(|id| self.blocks.get(id));
+            let table = match block.and_then(|block| block.reopen_table(source, workdir)) {
+                Some(Ok(table)) => table,
+                Some(Err(error)) => return Err(error.to_string()),
+                None => return Err(format!("no block of this build reads the table's source again ({source})")),
+            };
+            let handle = tables.put_read(table, source.clone());
+            reopened.insert(key, handle.clone());
+            Ok(handle)
+        }
+    }
+
+    /// The whole table a run's record keeps for `value` (one of a finished node's outputs as
+    /// `RunStore::finished_outputs` gives them): read back from its file in `node_dir` (the
+    /// node's folder), or again from the file it was read from in `workdir` — what a person
+    /// opens beyond the record's preview. `None` when `value` is not a table the record keeps
+    /// that way (a small table is kept as its rows).
+    pub fn open_recorded_table(
+        &self,
+        value: &Value,
+        node_dir: &Path,
+        workdir: &Path,
+    ) -> Result<Option<Arc<planwright_tables::Table>>, String> {
+        if recorded_table(value).is_none() {
+            return Ok(None);
+        }
+        let workdir = Workdir::new(workdir).map_err(|e| format!("the run's work folder {}: {e}", workdir.display()))?;
+        let tables = RunTables::new();
+        let mut reopen = self.reopener(&workdir, &tables);
+        let handle = match record::restore_tables(&tables, node_dir, value.clone(), &mut reopen) {
+            Ok(handle) => handle,
+            Err(record::RestoreError::Record(error)) => return Err(error.to_string()),
+            Err(record::RestoreError::Source(why)) => return Err(why),
+        };
+        Ok(tables.get(&handle))
+    }
+}
+
 /// A resumed run's finished outputs, each table read back from where the record kept it. A node
 /// whose table file is gone or changed runs again, as if it had not finished; a file a table was
 /// read from that changed ends the resume (the run's later steps used it as it was).
@@ -325,23 +377,7 @@ fn restored_outputs(
     workdir: &Workdir,
     finished: HashMap<String, Map<String, Value>>,
 ) -> Result<HashMap<String, Map<String, Value>>, EngineError> {
-    // A source read once, however many tables are rows of it.
-    let mut reopened: HashMap<String, Value> = HashMap::new();
-    let mut reopen = |source: &Value| -> Result<Value, String> {
-        let key = source.to_string();
-        if let Some(handle) = reopened.get(&key) {
-            return Ok(handle.clone());
-        }
-        let block = source.get("block").and_then(Value::as_str).and_then(|id| engine.blocks.get(id));
-        let table = match block.and_then(|block| block.reopen_table(source, workdir)) {
-            Some(Ok(table)) => table,
-            Some(Err(error)) => return Err(error.to_string()),
-            None => return Err(format!("no block of this build reads the table's source again ({source})")),
-        };
-        let handle = recorder.tables().put_read(table, source.clone());
-        reopened.insert(key, handle.clone());
-        Ok(handle)
-    };
+    let mut reopen = engine.reopener(workdir, recorder.tables());
     let mut restored = HashMap::with_capacity(finished.len());
     for (node, outputs) in finished {
         let dir = recorder.node_dir(&node);

@@ -95,17 +95,7 @@ impl RunRecorder {
     /// `steps.jsonl` and evidence. Not created here. A node path's `/` and brackets
     /// (`each[3]/fetch`) become `_` and `-` (`each-3-_fetch`).
     pub fn node_dir(&self, node: &str) -> PathBuf {
-        let name: String = node
-            .chars()
-            .map(|c| match c {
-                '/' | '\\' => '_',
-                '[' | ']' => '-',
-                c if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' => c,
-                _ => '_',
-            })
-            .collect();
-        let name = name.trim_start_matches('.');
-        self.log_path.with_extension("").join(if name.is_empty() { "node" } else { name })
+        node_dir_beside(&self.log_path, node)
     }
 
     /// The seq the next recorded event will get.
@@ -227,4 +217,19 @@ impl fmt::Debug for RunRecorder {
             .field("next_seq", &self.state.try_lock().map(|state| state.next_seq).ok())
             .finish()
     }
+}
+
+/// `node`'s folder beside the run log at `log_path` (see [`RunRecorder::node_dir`]).
+pub(crate) fn node_dir_beside(log_path: &Path, node: &str) -> PathBuf {
+    let name: String = node
+        .chars()
+        .map(|c| match c {
+            '/' | '\\' => '_',
+            '[' | ']' => '-',
+            c if c.is_alphanumeric() || c == '_' || c == '-' || c == '.' => c,
+            _ => '_',
+        })
+        .collect();
+    let name = name.trim_start_matches('.');
+    log_path.with_extension("").join(if name.is_empty() { "node" } else { name })
 }

@@ -262,6 +262,13 @@ impl RunStore {
         self.values(run_id, "SELECT node, outputs FROM node_outputs WHERE run_id = ?1", "outputs")
     }
 
+    /// The folder the run keeps `node`'s own files in, as its recorder named it
+    /// ([`RunRecorder::node_dir`]): where a large table it gave is kept.
+    pub fn node_dir(&self, run_id: &str, node: &str) -> Result<PathBuf, StoreError> {
+        let plan_id = self.plan_id_of(run_id)?.ok_or_else(|| self.not_found(run_id))?;
+        Ok(crate::recorder::node_dir_beside(&self.inner.home.run_log(&plan_id, run_id), node))
+    }
+
     /// The answers accepted for input requests (stored by [`RunRecorder::receive_input`]), node
     /// path → answer, for resume.
     pub fn answers(&self, run_id: &str) -> Result<HashMap<NodePath, Value>, StoreError> {

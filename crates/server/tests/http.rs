@@ -780,6 +780,87 @@ graph:
     assert_eq!(error["said"]["key"], "artifact_not_recorded", "{error}");
 }
 
+/// A table a run gave beyond the results' first rows is paged through on demand: kept as an
+/// Arrow file of the run (a sort's output) or as the rows of the file it was read from (a
+/// filter's), each read back from the record and given page by page, with its row count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_table_of_the_results_is_read_page_by_page_from_the_record() {
+    std::env::set_var("PLANWRIGHT_TABLE_FILE_ROWS", "100");
+    let s = Running::start().await;
+    let mut ledger = String::from("reference,status,amount\n");
+    for i in 0..1_000 {
+        ledger.push_str(&format!("INV-{i:04},{},{}\n", if i % 4 == 0 { "pending" } else { "approved" }, i * 3 % 1_000));
+    }
+    std::fs::write(s.workspace.join("ledger.csv"), ledger).unwrap();
+    let plan = r#"apiVersion: planwright/v1
+id: ledger_pages
+version: 1.0.0
+graph:
+  - id: read
+    block: file.read_csv
+    in: {path: ledger.csv}
+    out: {rows: rows}
+  - id: approved
+    block: transforms.filter
+    in:
+      items: "${read.rows}"
+      conditions: [{field: status, operator: eq, value: approved}]
+    out: {filtered: rows}
+  - id: largest
+    block: transforms.sort
+    in: {items: "${read.rows}", by: [{column: amount, order: desc}, {column: reference, order: asc}]}
+    out: {rows: rows}
+"#;
+    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan}})).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let mut events = s.events(&run_id).await;
+    while let Some(event) = events.next().await {
+        if event["type"] == "run_finished" {
+            assert_eq!(event["status"], "succeeded", "{event}");
+            break;
+        }
+    }
+    let (_, results) = s.json(reqwest::Method::GET, &format!("/api/runs/{run_id}/results"), Value::Null).await;
+    let counted: Vec<(&str, u64, usize)> = results["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["node"].as_str().unwrap(), v["rows"].as_u64().unwrap(), v["value"].as_array().unwrap().len()))
+        .collect();
+    assert_eq!(counted, [("approved", 750, 20), ("largest", 1_000, 20)], "the results carry the first rows");
+
+    let page = |node: &str, query: &str| format!("/api/runs/{run_id}/table?node={node}&alias=rows{query}");
+    // The sort's table, kept as a file: its 1,000 rows in order, any page of them.
+    let (status, first) = s.json(reqwest::Method::GET, &page("largest", ""), Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["columns"], json!(["reference", "status", "amount"]));
+    assert_eq!((first["offset"].as_u64(), first["total"].as_u64()), (Some(0), Some(1_000)));
+    assert_eq!(first["rows"].as_array().unwrap().len(), 100, "100 rows when the page size is not given");
+    assert_eq!(first["rows"][0], json!({"reference": "INV-0333", "status": "approved", "amount": 999}));
+    let (_, last) = s.json(reqwest::Method::GET, &page("largest", "&offset=990&limit=50"), Value::Null).await;
+    let amounts: Vec<u64> = last["rows"].as_array().unwrap().iter().map(|r| r["amount"].as_u64().unwrap()).collect();
+    assert_eq!(amounts, [9, 8, 7, 6, 5, 4, 3, 2, 1, 0], "the last page has what is left: {last}");
+    // The filter's table, kept as the rows of the ledger it was read from.
+    let (status, approved) =
+        s.json(reqwest::Method::GET, &page("approved", "&offset=700&limit=1000"), Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    assert_eq!(approved["total"], 750);
+    let rows = approved["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 50);
+    assert_eq!(rows[0]["reference"], "INV-0934", "the 701st approved row: {}", rows[0]);
+    assert!(rows.iter().all(|r| r["status"] == "approved"));
+    // The ledger changed since: its rows are no longer the run's, and are not shown as if they were.
+    std::fs::write(s.workspace.join("ledger.csv"), "reference,status,amount\nINV-9,approved,1\n").unwrap();
+    let (status, changed) = s.json(reqwest::Method::GET, &page("read", ""), Value::Null).await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{changed}");
+    assert_eq!(changed["said"]["key"], "table_unreadable", "{changed}");
+    // A node or an output the run did not keep a table of is named as such.
+    let (status, none) = s.json(reqwest::Method::GET, &page("nowhere", ""), Value::Null).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{none}");
+    assert_eq!(none["said"]["key"], "table_not_kept", "{none}");
+}
+
 /// Every example that ships with the studio has, in a new workspace, the input files it reads:
 /// what the run check finds missing is at most a secret to type or a var to choose.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -27,6 +27,7 @@ import type { SearchRequest } from './types/SearchRequest';
 import type { SetKeyRequest } from './types/SetKeyRequest';
 import type { StartRunRequest } from './types/StartRunRequest';
 import type { StudioSettings } from './types/StudioSettings';
+import type { TableRequest } from './types/TableRequest';
 
 /**
  * The codes an error can carry: the API's own (`ErrorCode`), plus `unauthorized` / `forbidden`
@@ -391,6 +392,8 @@ export function createApi(transport: Transport) {
     runResults: (runId: string) => call('run_results', { run_id: runId }),
     /** A file the run recorded in an `artifact` event (evidence screenshots, analyses, the planning history). */
     runArtifact: (runId: string, path: string) => call('run_artifact', { run_id: runId, request: { path } }),
+    /** A page of a table a node of the run gave: beyond the results' first rows, read on demand. */
+    runTable: (runId: string, request: TableRequest) => call('run_table', { run_id: runId, request }),
     /** Opens a file the run wrote with the system's application for it, or (`folder`) shows its folder. */
     openArtifact: (runId: string, path: string, folder: boolean) => call('open_artifact', { run_id: runId, request: { path, folder } }),
     /** The work folder and the files in it, relative to it (the run check's picker and its "did you mean"). */

@@ -51,6 +51,8 @@ import type { StartRunResponse } from './StartRunResponse';
 import type { StopRunResponse } from './StopRunResponse';
 import type { StreamCancelled } from './StreamCancelled';
 import type { StudioSettings } from './StudioSettings';
+import type { TablePage } from './TablePage';
+import type { TableRequest } from './TableRequest';
 import type { TemplateInfo } from './TemplateInfo';
 import type { ValidateResponse } from './ValidateResponse';
 import type { WorkFiles } from './WorkFiles';
@@ -88,6 +90,7 @@ export const OPERATIONS = {
   run_detail: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}', args: [{ kind: 'path', name: 'run_id' }] },
   run_results: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/results', args: [{ kind: 'path', name: 'run_id' }] },
   run_artifact: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/artifact', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
+  run_table: { kind: 'call', method: 'GET', path: '/api/runs/{run_id}/table', args: [{ kind: 'path', name: 'run_id' }, { kind: 'query', name: 'request' }] },
   open_artifact: { kind: 'call', method: 'POST', path: '/api/runs/{run_id}/artifact/open', args: [{ kind: 'path', name: 'run_id' }, { kind: 'body', name: 'request' }] },
   list_work_files: { kind: 'call', method: 'GET', path: '/api/work-folder/files', args: [] },
   open_work_folder: { kind: 'call', method: 'POST', path: '/api/work-folder/open', args: [] },
@@ -137,6 +140,7 @@ export interface Operations {
   run_detail: { args: { run_id: string }; answer: RunDetail };
   run_results: { args: { run_id: string }; answer: RunResults };
   run_artifact: { args: { run_id: string; request: ArtifactRequest }; answer: ArtifactData };
+  run_table: { args: { run_id: string; request: TableRequest }; answer: TablePage };
   open_artifact: { args: { run_id: string; request: OpenArtifactRequest }; answer: ArtifactOpened };
   list_work_files: { args: {}; answer: WorkFiles };
   open_work_folder: { args: {}; answer: ArtifactOpened };
