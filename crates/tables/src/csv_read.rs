@@ -1,15 +1,16 @@
 //! CSV text into a [`Table`]: the header's names made unique, rows of spaces skipped, short rows
 //! padded and long ones given `column_N` columns, and each column stored as numbers when every
-//! non-empty cell of it is a plain number written the same way.
+//! non-empty cell of it is a plain number written the same way, as dates when every one is a
+//! date written `YYYY-MM-DD`.
 
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use arrow_array::builder::StringBuilder;
-use arrow_array::{ArrayRef, Decimal128Array, Int64Array, StringArray};
+use arrow_array::{ArrayRef, Date32Array, Decimal128Array, Int64Array, StringArray};
 
 use crate::names::{unique_name, unique_names};
-use crate::rows::read_plain;
+use crate::rows::{read_date, read_plain};
 use crate::Table;
 
 /// How the text is laid out.
@@ -94,6 +95,7 @@ enum Form {
     Unknown,
     Whole,
     Decimals(u8),
+    Date,
     Text,
 }
 
@@ -111,6 +113,7 @@ impl ColumnBuilder {
             return;
         }
         let form = match read_plain(cell) {
+            None if read_date(cell).is_some() => Form::Date,
             None => Form::Text,
             Some(plain) => match plain.decimals {
                 None => Form::Whole,
@@ -135,6 +138,7 @@ impl ColumnBuilder {
         match self.form {
             Form::Whole => Arc::new(whole_numbers(&text)),
             Form::Decimals(scale) => Arc::new(decimals(&text, scale)),
+            Form::Date => Arc::new(text.iter().map(|cell| cell.and_then(read_date)).collect::<Date32Array>()),
             Form::Unknown | Form::Text => Arc::new(text),
         }
     }
@@ -202,6 +206,26 @@ mod tests {
             table.rows(),
             [json!({"a": 1, "a_2": "", "column_3": ""}), json!({"a": 1, "a_2": 2, "column_3": 3})]
         );
+    }
+
+    #[test]
+    fn columns_of_calendar_dates_are_stored_as_dates_and_read_back_as_written() {
+        let table = read(
+            "paid,due,noted\n2026-04-01,2026-02-28,2026-04-01\n,2024-02-29,2026-4-1\n2026-12-31,2026-02-30,\n",
+            true,
+        );
+        assert_eq!(table.storage(), [Storage::Date, Storage::Text, Storage::Text], "2026-02-30 is no date");
+        assert_eq!(
+            table.rows(),
+            [
+                json!({"paid": "2026-04-01", "due": "2026-02-28", "noted": "2026-04-01"}),
+                json!({"paid": "", "due": "2024-02-29", "noted": "2026-4-1"}),
+                json!({"paid": "2026-12-31", "due": "2026-02-30", "noted": ""}),
+            ]
+        );
+        let masked = table.map_text(&|text: &str| text.replace("2026-12-31", "***")).expect("a date cell held it");
+        assert_eq!(masked.row(2).unwrap()["paid"], "***");
+        assert_eq!(masked.row(1).unwrap()["paid"], "");
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Planwright's tables as typed columns: each column one Apache Arrow array of one kind — text,
-//! whole numbers, or decimals of one scale kept exact — instead of a JSON object per row.
+//! whole numbers, decimals of one scale kept exact, or dates — instead of a JSON object per row.
 //!
 //! This crate reads CSV text into a [`Table`] ([`read_csv`]) and gives back the rows it stands
 //! for ([`Table::rows`]), exactly as the blocks have always seen them: a cell that is a plain
 //! number ([`plain_number`]) as a JSON number, every other cell as its text. A column is stored
 //! as numbers only when every non-empty cell of it reads the same way (all whole, or all with
-//! the same number of decimals), so nothing a row says is lost by the storage.
+//! the same number of decimals), and as dates only when every one is a calendar date written
+//! `YYYY-MM-DD` (which it reads back as), so nothing a row says is lost by the storage.
 //!
 //! A table is kept as a file by [`write_table_file`] (Arrow IPC, named by its SHA-256) and read
 //! back by [`read_table_file`].

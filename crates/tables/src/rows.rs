@@ -61,6 +61,32 @@ pub(crate) fn decimal_text(units: i128, scale: u8) -> String {
     }
 }
 
+/// The first day of the days a date column counts (Arrow's `Date32`: days since 1970-01-01).
+const EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
+
+/// The days since 1970-01-01 of `cell` when it is a calendar date written `YYYY-MM-DD`, exactly
+/// as a date column gives it back ([`date_text`]); `None` for any other text.
+pub(crate) fn read_date(cell: &str) -> Option<i32> {
+    let b = cell.as_bytes();
+    let shaped = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shaped {
+        return None;
+    }
+    let date: jiff::civil::Date = cell.parse().ok()?;
+    i32::try_from(date.duration_since(EPOCH).as_secs() / 86_400).ok()
+}
+
+/// A date column's cell, `YYYY-MM-DD`, from its days since 1970-01-01.
+pub(crate) fn date_text(days: i32) -> String {
+    EPOCH
+        .checked_add(jiff::SignedDuration::from_secs(i64::from(days) * 86_400))
+        .map(|date| date.to_string())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, Decimal128Array, Int64Array, LargeStringArray, RecordBatch, StringArray};
+use arrow_array::{
+    Array, ArrayRef, Date32Array, Decimal128Array, Int64Array, LargeStringArray, RecordBatch, StringArray,
+};
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{Map, Value};
 
-use crate::rows::{decimal_text, decimal_value, plain_number};
+use crate::rows::{date_text, decimal_text, decimal_value, plain_number, read_date};
 
-/// How a column's cells are stored. Empty cells of a number column are nulls (and read back as
-/// empty text).
+/// How a column's cells are stored. Empty cells of a number or date column are nulls (and read
+/// back as empty text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Storage {
     /// Text as read; a cell that is a plain number still reads as a number.
@@ -18,6 +20,8 @@ pub enum Storage {
     Integer,
     /// Numbers with this many decimals, exact (units of 10^-scale).
     Decimal { scale: u8 },
+    /// Calendar dates (days since 1970-01-01), each read back as its text `YYYY-MM-DD`.
+    Date,
     /// Cells as a block computed them: any value (text as text, numbers, true or false), each
     /// kept as its JSON text.
     Values,
@@ -39,7 +43,7 @@ pub struct Table {
 
 impl Table {
     /// A table of these columns, each `(name, array)`; the arrays are of one length and of a
-    /// kind [`Storage`] names (text, 64-bit integers, 128-bit decimals).
+    /// kind [`Storage`] names (text, 64-bit integers, 128-bit decimals, 32-bit dates, values).
     pub(crate) fn new(columns: Vec<(String, ArrayRef)>, rows: usize) -> Table {
         let fields: Vec<Field> =
             columns.iter().map(|(name, array)| Field::new(name, array.data_type().clone(), true)).collect();
@@ -68,6 +72,7 @@ impl Table {
             .map(|f| match f.data_type() {
                 DataType::Int64 => Storage::Integer,
                 DataType::Decimal128(_, scale) => Storage::Decimal { scale: *scale as u8 },
+                DataType::Date32 => Storage::Date,
                 DataType::LargeUtf8 => Storage::Values,
                 _ => Storage::Text,
             })
@@ -75,7 +80,7 @@ impl Table {
     }
 
     /// The rows, each an object of the columns in order: numbers as JSON numbers (a text
-    /// column's plain numbers too), an empty cell of a number column as empty text, every other
+    /// column's plain numbers too), an empty cell of a number or date column as empty text, every other
     /// cell as its text — what a CSV file's rows have always been to the blocks. A cell a row
     /// does not have (a text column's null: a column chosen that the table lacks, a join's side
     /// without a partner) is null.
@@ -104,16 +109,20 @@ impl Table {
     }
 
     /// The table of these columns, each `(name, cells)` of `rows` cells, every cell read back as
-    /// it is given: a column of whole numbers stored as such, any other as values
-    /// ([`Storage::Values`]).
+    /// it is given: a column of whole numbers stored as such, one of dates written `YYYY-MM-DD`
+    /// as dates, any other as values ([`Storage::Values`]).
     pub fn of_cells(columns: Vec<(String, Vec<Value>)>, rows: usize) -> Table {
         let columns = columns
             .into_iter()
             .map(|(name, cells)| {
                 assert_eq!(cells.len(), rows, "a cell for each row of the table");
+                let dates = || cells.iter().map(|cell| cell.as_str().and_then(read_date)).collect::<Option<Vec<i32>>>();
                 let array: ArrayRef = match cells.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>() {
                     Some(whole) => Arc::new(Int64Array::from(whole)),
-                    _ => values_array(cells.into_iter()),
+                    None => match dates() {
+                        Some(days) => Arc::new(Date32Array::from(days)),
+                        None => values_array(cells.into_iter()),
+                    },
                 };
                 (name, array)
             })
@@ -249,6 +258,16 @@ impl Table {
                     changed = true;
                     Arc::new(texts.iter().map(|text| text.map(change)).collect::<StringArray>()) as ArrayRef
                 }
+                (None, DataType::Date32) => {
+                    let dates = as_text(array.as_ref());
+                    let texts = dates.as_any().downcast_ref::<StringArray>().expect("dates as text");
+                    if texts.iter().flatten().any(|text| change(text) != text) {
+                        changed = true;
+                        Arc::new(texts.iter().map(|text| text.map(change)).collect::<StringArray>()) as ArrayRef
+                    } else {
+                        array.clone()
+                    }
+                }
                 (None, DataType::LargeUtf8) => {
                     let cell = cell_reader(array.as_ref());
                     let cells: Vec<Value> = (0..array.len()).map(cell).collect();
@@ -302,16 +321,18 @@ fn map_value_text(value: &Value, change: &dyn Fn(&str) -> String) -> Value {
 }
 
 /// `arrays` stored one way, each cell reading as before: as they are when they are; as text
-/// when they are text and numbers; as values otherwise. With `nulls`, they will take cells that
-/// read as null, which a number column cannot (its null reads as a blank cell): numbers become
-/// text.
+/// when they are text, numbers and dates; as values otherwise. With `nulls`, they will take cells
+/// that read as null, which a number or date column cannot (its null reads as a blank cell):
+/// numbers and dates become text.
 fn of_one_kind(arrays: Vec<ArrayRef>, nulls: bool) -> Vec<ArrayRef> {
-    let number = |a: &ArrayRef| matches!(a.data_type(), DataType::Int64 | DataType::Decimal128(..));
+    // Numbers and dates: a null of theirs reads as a blank cell, and each has a plain text.
+    let blank_null =
+        |a: &ArrayRef| matches!(a.data_type(), DataType::Int64 | DataType::Decimal128(..) | DataType::Date32);
     let one_kind = arrays.iter().all(|a| a.data_type() == arrays[0].data_type());
-    if one_kind && !(nulls && arrays.iter().any(number)) {
+    if one_kind && !(nulls && arrays.iter().any(blank_null)) {
         return arrays;
     }
-    if arrays.iter().all(|a| number(a) || *a.data_type() == DataType::Utf8) {
+    if arrays.iter().all(|a| blank_null(a) || *a.data_type() == DataType::Utf8) {
         return arrays.iter().map(|a| as_text(a.as_ref())).collect();
     }
     arrays.iter().map(|a| as_values(a.as_ref())).collect()
@@ -330,7 +351,7 @@ pub(crate) fn values_array(cells: impl Iterator<Item = Value>) -> ArrayRef {
 }
 
 /// A column as text: a number cell as a plain number (which reads back as the same number), a
-/// blank one blank.
+/// date as its `YYYY-MM-DD`, a blank one blank.
 fn as_text(array: &dyn Array) -> ArrayRef {
     let any = array.as_any();
     let texts: StringArray = if let Some(ints) = any.downcast_ref::<Int64Array>() {
@@ -338,6 +359,8 @@ fn as_text(array: &dyn Array) -> ArrayRef {
     } else if let Some(decimals) = any.downcast_ref::<Decimal128Array>() {
         let scale = decimals.scale() as u8;
         decimals.iter().map(|cell| Some(cell.map(|units| decimal_text(units, scale)).unwrap_or_default())).collect()
+    } else if let Some(dates) = any.downcast_ref::<Date32Array>() {
+        dates.iter().map(|cell| Some(cell.map(date_text).unwrap_or_default())).collect()
     } else {
         return arrow_array::make_array(array.to_data());
     };
@@ -354,6 +377,9 @@ fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
         let scale = decimals.scale() as u8;
         return Box::new(move |i| if decimals.is_null(i) { blank() } else { decimal_value(decimals.value(i), scale) });
     }
+    if let Some(dates) = array.as_any().downcast_ref::<Date32Array>() {
+        return Box::new(move |i| if dates.is_null(i) { blank() } else { Value::String(date_text(dates.value(i))) });
+    }
     if let Some(values) = array.as_any().downcast_ref::<LargeStringArray>() {
         return Box::new(move |i| {
             if values.is_null(i) {
@@ -362,7 +388,8 @@ fn cell_reader(array: &dyn Array) -> Box<dyn Fn(usize) -> Value + '_> {
             serde_json::from_str(values.value(i)).unwrap_or_else(|_| Value::String(values.value(i).to_owned()))
         });
     }
-    let texts = array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, numbers or values");
+    let texts =
+        array.as_any().downcast_ref::<StringArray>().expect("a table's columns are text, numbers, dates or values");
     Box::new(move |i| {
         if texts.is_null(i) {
             return Value::Null;
