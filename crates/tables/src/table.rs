@@ -110,8 +110,9 @@ impl Table {
 
     /// The table of these columns, each `(name, cells)` of `rows` cells, every cell read back as
     /// it is given: a column of whole numbers stored as such, one of dates written `YYYY-MM-DD`
-    /// as dates, any other as values ([`Storage::Values`]).
-    pub fn of_cells(columns: Vec<(String, Vec<Value>)>, rows: usize) -> Table {
+    /// as dates, any other as values ([`Storage::Values`]). Each column is stored before the next
+    /// is taken, so a caller that makes them one at a time holds one column's cells at once.
+    pub fn of_cells(columns: impl IntoIterator<Item = (String, Vec<Value>)>, rows: usize) -> Table {
         let columns = columns
             .into_iter()
             .map(|(name, cells)| {

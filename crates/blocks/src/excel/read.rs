@@ -12,7 +12,7 @@ use planwright_runs::{LogLevel, Reason, RunMessage};
 
 use super::grid::{read_grid, too_many_cells, Grid, Window, MAX_CELLS};
 use crate::cells::{self, input};
-use crate::files::{self, blocking, check_cancel, CANCEL_EVERY};
+use crate::files::{self, blocking, check_cancel};
 
 /// `excel.read_data`: one sheet (or a range of it) into rows keyed by a header row.
 pub(crate) struct ReadData;
@@ -298,22 +298,21 @@ fn table_from_grid(
         .map(|&col| header_text(grid.cell(header, col)).unwrap_or_else(|| format!("column_{}", col - left + 1)));
     let columns = planwright_tables::unique_names(names);
 
-    let mut cells: Vec<Vec<Value>> = kept.iter().map(|_| Vec::with_capacity(data_rows.len())).collect();
+    // Column by column, each stored before the next is read: the sheet's cells and one column's
+    // values are held at once, not a second copy of the sheet.
+    check_cancel(cancel)?;
     let mut error_cells = 0usize;
-    for (n, &row) in data_rows.iter().enumerate() {
-        if n.is_multiple_of(CANCEL_EVERY) {
-            check_cancel(cancel)?;
-        }
-        for (column, &col) in cells.iter_mut().zip(&kept) {
-            let cell = grid.cell(row, col);
-            error_cells += usize::from(matches!(cell, Data::Error(_)));
-            column.push(cell_value(cell));
-        }
-    }
+    let cells = kept.iter().map(|&col| {
+        let column: Vec<Value> = data_rows.iter().map(|&row| grid.cell(row, col)).map(cell_value).collect();
+        error_cells += data_rows.iter().filter(|&&row| matches!(grid.cell(row, col), Data::Error(_))).count();
+        column
+    });
+    let table = Table::of_cells(columns.into_iter().zip(cells), data_rows.len());
+    check_cancel(cancel)?;
     if error_cells > 0 {
         notes.push(format!("{error_cells} cells hold Excel errors (such as #N/A); they are read as that text"));
     }
-    Ok((sheet, Table::of_cells(columns.into_iter().zip(cells).collect(), data_rows.len()), notes))
+    Ok((sheet, table, notes))
 }
 
 fn is_empty(cell: &Data) -> bool {
