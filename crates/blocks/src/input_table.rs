@@ -42,17 +42,16 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
         return None;
     }
     let cancel = CancellationToken::new();
-    let (names, rows) = match block {
-        "file.read_csv" => {
-            let table = read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?.table;
-            (table.columns(), table.rows())
-        }
+    // One row past the sample tells whether the sample is all of them.
+    let table = match block {
+        "file.read_csv" => read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?.table,
         "excel.read_data" => {
-            let table = read_sheet_file(&path, shown, &SheetOptions::of(inputs).ok()?, &cancel).ok()?.table;
-            (table.columns(), table.rows())
+            let options = SheetOptions::of(inputs).ok()?;
+            read_sheet_file(&path, shown, &options, Some(SAMPLE_ROWS + 1), &cancel).ok()?.table
         }
         _ => return None,
     };
+    let (names, rows) = (table.columns(), table.first_rows(SAMPLE_ROWS + 1));
     let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
     let columns = names
         .into_iter()
@@ -100,5 +99,36 @@ mod tests {
         assert_eq!(kind(json!(["Acme", "1200"])), ColumnKind::Text);
         assert_eq!(kind(json!([true, false])), ColumnKind::Boolean);
         assert_eq!(kind(json!(["", null])), ColumnKind::Unknown);
+    }
+
+    /// A check reads a workbook's title rows, its header and the first rows under it, not the
+    /// whole sheet; whether those are all of its rows is said.
+    #[test]
+    fn a_workbook_checked_gives_its_header_and_first_200_rows_and_says_whether_more_follow() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, rows: u32| {
+            let mut book = rust_xlsxwriter::Workbook::new();
+            let sheet = book.add_worksheet();
+            sheet.write_string(0, 0, "Payments, March").unwrap();
+            sheet.write_string(2, 0, "vendor").unwrap();
+            sheet.write_string(2, 1, "amount").unwrap();
+            for row in 0..rows {
+                sheet.write_string(row + 3, 0, format!("Vendor {row}")).unwrap();
+                sheet.write_number(row + 3, 1, f64::from(row)).unwrap();
+            }
+            book.save(dir.path().join(name)).unwrap();
+        };
+        write("long.xlsx", 5_000);
+        write("short.xlsx", 200);
+        let inputs =
+            |path: &str| Values::from_iter([("path".to_owned(), json!(path)), ("header_row".to_owned(), json!(3))]);
+        let long = input_table("excel.read_data", &inputs("long.xlsx"), dir.path()).unwrap();
+        let names: Vec<&str> = long.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["vendor", "amount"]);
+        assert_eq!(long.columns[1].kind, ColumnKind::Number);
+        assert_eq!((long.rows.len(), long.complete), (200, false));
+        assert_eq!(long.rows[199], json!({"vendor": "Vendor 199", "amount": 199}));
+        let short = input_table("excel.read_data", &inputs("short.xlsx"), dir.path()).unwrap();
+        assert_eq!((short.rows.len(), short.complete), (200, true));
     }
 }

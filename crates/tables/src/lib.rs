@@ -14,12 +14,14 @@
 //! Must not know blocks, plans, runs or files: it is handed text and cancellation, and answers
 //! with tables and errors.
 
+mod cell_column;
 mod csv_read;
 mod names;
 mod rows;
 mod table;
 mod table_file;
 
+pub use cell_column::CellColumn;
 pub use csv_read::{read_csv, CsvError, CsvFormat};
 pub use names::unique_names;
 pub use rows::plain_number;

@@ -8,7 +8,8 @@ use arrow_array::{
 use arrow_schema::{DataType, Field, Schema};
 use serde_json::{Map, Value};
 
-use crate::rows::{date_text, decimal_text, decimal_value, plain_number, read_date};
+use crate::rows::{date_text, decimal_text, decimal_value, plain_number};
+use crate::CellColumn;
 
 /// How a column's cells are stored. Empty cells of a number or date column are nulls (and read
 /// back as empty text).
@@ -113,19 +114,25 @@ impl Table {
     /// as dates, any other as values ([`Storage::Values`]). Each column is stored before the next
     /// is taken, so a caller that makes them one at a time holds one column's cells at once.
     pub fn of_cells(columns: impl IntoIterator<Item = (String, Vec<Value>)>, rows: usize) -> Table {
+        Table::of_columns(
+            columns.into_iter().map(|(name, cells)| {
+                assert_eq!(cells.len(), rows, "a cell for each row of the table");
+                let mut column = CellColumn::default();
+                cells.iter().for_each(|cell| column.push(cell));
+                (name, column)
+            }),
+            rows,
+        )
+    }
+
+    /// The table of these columns, each of `rows` cells, stored as [`Table::of_cells`] stores
+    /// them; each is stored before the next is taken.
+    pub fn of_columns(columns: impl IntoIterator<Item = (String, CellColumn)>, rows: usize) -> Table {
         let columns = columns
             .into_iter()
-            .map(|(name, cells)| {
-                assert_eq!(cells.len(), rows, "a cell for each row of the table");
-                let dates = || cells.iter().map(|cell| cell.as_str().and_then(read_date)).collect::<Option<Vec<i32>>>();
-                let array: ArrayRef = match cells.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>() {
-                    Some(whole) => Arc::new(Int64Array::from(whole)),
-                    None => match dates() {
-                        Some(days) => Arc::new(Date32Array::from(days)),
-                        None => values_array(cells.into_iter()),
-                    },
-                };
-                (name, array)
+            .map(|(name, column)| {
+                assert_eq!(column.len(), rows, "a cell for each row of the table");
+                (name, column.finish())
             })
             .collect();
         Table::new(columns, rows)

@@ -8,12 +8,15 @@
 //! stays text (codes like `00123` keep their zeros), lists and objects are written as JSON text.
 
 //!
-//! Reading is bounded (`grid.rs`): a workbook's zip parts are checked before anything inflates
-//! them, and at most [`grid::MAX_CELLS`] cells are read from a sheet, so a small file that
-//! expands to gigabytes is refused with the limit it broke, never read into memory.
+//! Reading is bounded and streamed (`sheet_cells.rs`): a workbook's zip parts are checked before
+//! anything inflates them, a sheet's cells are read one at a time into the table's columns
+//! (`sheet_table.rs`), and a table of more than [`sheet_cells::MAX_CELLS`] cells is refused, so
+//! a small file that expands to gigabytes is refused with the limit it broke, never read into
+//! memory.
 
-mod grid;
 mod read;
+mod sheet_cells;
+mod sheet_table;
 mod write;
 
 pub use read::cell_value;

@@ -10,7 +10,8 @@ use calamine::Data;
 use futures::future::BoxFuture;
 use planwright_runs::{LogLevel, Reason, RunMessage};
 
-use super::grid::{read_grid, too_many_cells, Grid, Window, MAX_CELLS};
+use super::sheet_cells::{read_cells, Window, MAX_CELLS};
+use super::sheet_table::{ReadSheet, SheetTable};
 use crate::cells::{self, input};
 use crate::files::{self, blocking, check_cancel};
 
@@ -43,13 +44,6 @@ pub(crate) struct CellRange {
     pub right: Option<u32>,
 }
 
-/// A sheet as `excel.read_data` reads it.
-pub(crate) struct SheetTable {
-    sheet: String,
-    pub(crate) table: Table,
-    notes: Vec<String>,
-}
-
 /// The inputs that say how `excel.read_data` reads a workbook, which its table's source keeps.
 const HOW_READ: [&str; 4] = ["path", "sheet", "range", "header_row"];
 
@@ -62,7 +56,7 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
     // The workbook's SHA-256, for the table's record (calamine reads the file by its path).
     let (read, sha256) = blocking(move || {
         let sha256 = files::sha256_of(&path, &name)?;
-        Ok((read_sheet_file(&path, &name, &options, &cancel)?, sha256))
+        Ok((read_sheet_file(&path, &name, &options, None, &cancel)?, sha256))
     })
     .await?;
     for note in &read.notes {
@@ -88,7 +82,8 @@ async fn read_data(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockEr
 fn reopen_sheet(source: &Value, workdir: &Workdir) -> Result<Table, BlockError> {
     files::reopen(source, workdir, "the Excel workbook", |source, path, shown| {
         let sha256 = files::sha256_of(path, shown)?;
-        Ok((read_sheet_file(path, shown, &SheetOptions::of(source)?, &CancellationToken::new())?.table, sha256))
+        let options = SheetOptions::of(source)?;
+        Ok((read_sheet_file(path, shown, &options, None, &CancellationToken::new())?.table, sha256))
     })
 }
 
@@ -128,13 +123,15 @@ impl SheetOptions {
     }
 }
 
-/// Reads the workbook at `path` as `excel.read_data` does.
+/// Reads the workbook at `path` as `excel.read_data` does; with `rows`, only the first so many
+/// rows under the header (a plan check's sample).
 pub(crate) fn read_sheet_file(
     path: &std::path::Path,
     shown: &str,
     options: &SheetOptions,
+    rows: Option<usize>,
     cancel: &CancellationToken,
-) -> Result<SheetTable, BlockError> {
+) -> Result<ReadSheet, BlockError> {
     let ext = files::extension(path);
     if matches!(ext.as_str(), "csv" | "tsv" | "txt") {
         return Err(BlockError::input(format!(
@@ -148,9 +145,20 @@ pub(crate) fn read_sheet_file(
         left: range.map_or(0, |r| r.left),
         right: range.and_then(|r| r.right),
     };
-    let grid = read_grid(path, shown, options.sheet.as_deref(), window, MAX_CELLS, cancel)?;
-    let (sheet, table, notes) = table_from_grid(grid, shown, range, options.header_row, cancel)?;
-    Ok(SheetTable { sheet, table, notes })
+    let header_row = options.header_row;
+    if let Some(range_bottom) = range.and_then(|r| r.bottom) {
+        if window.top + (header_row - 1) > range_bottom {
+            return Err(BlockError::input(format!(
+                "`header_row` {header_row} is below the range, which ends at row {}; header_row counts from the top \
+                 of the range (1 is its first row)",
+                range_bottom + 1
+            )));
+        }
+    }
+    let mut table = SheetTable::new(shown, window.top, header_row, range.map(|r| r.left), MAX_CELLS, rows);
+    let sheet = read_cells(path, shown, options.sheet.as_deref(), window, cancel, &mut table)?;
+    check_cancel(cancel)?;
+    table.finish(sheet)
 }
 
 /// `range` input: an optional `Sheet!` prefix, then a [`CellRange`].
@@ -218,104 +226,8 @@ fn parse_cell_ref(text: &str) -> Option<(u32, Option<u32>)> {
     Some((col, row))
 }
 
-/// The sheet's name, the table under its header row, and notes on what was read.
-fn table_from_grid(
-    grid: Grid,
-    shown: &str,
-    range: Option<CellRange>,
-    header_row: u32,
-    cancel: &CancellationToken,
-) -> Result<(String, Table, Vec<String>), BlockError> {
-    let mut notes = Vec::new();
-    let sheet = grid.sheet.clone();
-    let empty = || Table::of_cells(Vec::new(), 0);
-    let Some((used_start, used_end)) = grid.used() else {
-        return Ok((sheet, empty(), notes));
-    };
-    let top = range.map_or(0, |r| r.top);
-    let left = range.map_or(used_start.1, |r| r.left);
-    let right = range.and_then(|r| r.right).unwrap_or(used_end.1).min(used_end.1);
-    let bottom = range.and_then(|r| r.bottom).unwrap_or(used_end.0).min(used_end.0);
-    // The cells of a row within the columns read, in column order; the rows from one to another.
-    // (A `BTreeMap` range must not start after it ends.)
-    let row_cells = |row: u32| {
-        grid.rows.get(&row).filter(|_| left <= right).into_iter().flat_map(move |cells| cells.range(left..=right))
-    };
-    let rows_between = |first: u32, last: u32| {
-        grid.rows.range(first..=last.max(first)).map(|(row, _)| *row).filter(move |r| *r <= last)
-    };
-    let row_is_empty = |row: u32| row_cells(row).all(|(_, cell)| is_empty(cell));
-
-    let mut header = top + (header_row - 1);
-    if let Some(range_bottom) = range.and_then(|r| r.bottom) {
-        if header > range_bottom {
-            return Err(BlockError::input(format!(
-                "`header_row` {header_row} is below the range, which ends at row {}; header_row counts from the top \
-                 of the range (1 is its first row)",
-                range_bottom + 1
-            )));
-        }
-    }
-    if header > bottom || left > right {
-        if header > bottom {
-            notes.push(format!(
-                "the header row (row {} of the sheet) is below the last row with data (row {}); nothing was read",
-                header + 1,
-                used_end.0 + 1
-            ));
-        }
-        return Ok((sheet, empty(), notes));
-    }
-    if row_is_empty(header) {
-        match rows_between(header + 1, bottom).find(|&r| !row_is_empty(r)) {
-            Some(found) => {
-                notes.push(format!(
-                    "row {} (header_row {header_row}) is empty; the column names were taken from row {}, the first \
-                     row with data below it",
-                    header + 1,
-                    found + 1
-                ));
-                header = found;
-            }
-            None => return Ok((sheet, empty(), notes)),
-        }
-    }
-
-    // The columns that have a name or hold data below the header; blank names become column_N.
-    let mut kept: Vec<u32> =
-        row_cells(header).filter(|(_, cell)| header_text(cell).is_some()).map(|(c, _)| *c).collect();
-    let data_rows: Vec<u32> = rows_between(header + 1, bottom).filter(|&row| !row_is_empty(row)).collect();
-    for &row in &data_rows {
-        kept.extend(row_cells(row).filter(|(_, cell)| !is_empty(cell)).map(|(c, _)| *c));
-    }
-    kept.sort_unstable();
-    kept.dedup();
-    if data_rows.len().saturating_mul(kept.len()) > MAX_CELLS {
-        return Err(too_many_cells(shown, &sheet, MAX_CELLS));
-    }
-    let names = kept
-        .iter()
-        .map(|&col| header_text(grid.cell(header, col)).unwrap_or_else(|| format!("column_{}", col - left + 1)));
-    let columns = planwright_tables::unique_names(names);
-
-    // Column by column, each stored before the next is read: the sheet's cells and one column's
-    // values are held at once, not a second copy of the sheet.
-    check_cancel(cancel)?;
-    let mut error_cells = 0usize;
-    let cells = kept.iter().map(|&col| {
-        let column: Vec<Value> = data_rows.iter().map(|&row| grid.cell(row, col)).map(cell_value).collect();
-        error_cells += data_rows.iter().filter(|&&row| matches!(grid.cell(row, col), Data::Error(_))).count();
-        column
-    });
-    let table = Table::of_cells(columns.into_iter().zip(cells), data_rows.len());
-    check_cancel(cancel)?;
-    if error_cells > 0 {
-        notes.push(format!("{error_cells} cells hold Excel errors (such as #N/A); they are read as that text"));
-    }
-    Ok((sheet, table, notes))
-}
-
-fn is_empty(cell: &Data) -> bool {
+/// A cell that holds nothing but spaces, or nothing.
+pub(super) fn is_empty(cell: &Data) -> bool {
     match cell {
         Data::Empty => true,
         Data::String(s) => s.trim().is_empty(),
@@ -323,7 +235,8 @@ fn is_empty(cell: &Data) -> bool {
     }
 }
 
-fn header_text(cell: &Data) -> Option<String> {
+/// A header cell's name, trimmed; `None` for a blank one.
+pub(super) fn header_text(cell: &Data) -> Option<String> {
     match cell_value(cell) {
         Value::Null => None,
         Value::String(s) if s.trim().is_empty() => None,

@@ -1,13 +1,11 @@
-//! A worksheet's cells read within bounds, into a sparse [`Grid`].
+//! A worksheet's cells read within bounds, streamed to a [`CellSink`].
 //!
 //! A workbook is recognised by its content (`planwright-documents`), its zip parts are checked
 //! before any is inflated (a zip bomb is refused), and an .xlsx or .xlsb sheet is streamed cell
-//! by cell: cells outside the wanted window are passed over, reading stops below it, and more
-//! than [`MAX_CELLS`] cells is an error naming the file, the sheet and the limit. Only the
-//! cells that hold something are kept, so a sheet with one cell at A1 and one at XFD1048576
-//! costs two cells, not the rectangle between them.
+//! by cell: cells outside the wanted window are passed over, reading stops below it, and each
+//! cell that holds something goes to the sink as it is read, row by row — nothing of the sheet
+//! is kept here (`sheet_table.rs` keeps what a table needs).
 
-use std::collections::BTreeMap;
 use std::io::Cursor;
 use std::path::Path;
 
@@ -20,8 +18,8 @@ use tokio_util::sync::CancellationToken;
 use crate::cells;
 use crate::files::{self, check_cancel, CANCEL_EVERY};
 
-/// The most cells read from a sheet, and the most a table made of them may hold (rows ×
-/// columns): about 100,000 rows of 50 columns.
+/// The most cells a table read from a sheet may hold (rows × columns): about 100,000 rows of 50
+/// columns.
 pub(crate) const MAX_CELLS: usize = 5_000_000;
 /// What a workbook's zip parts may inflate to, together.
 pub(crate) const MAX_UNZIPPED_BYTES: u64 = 1024 * 1024 * 1024;
@@ -46,42 +44,27 @@ impl Window {
     }
 }
 
-/// The cells of one sheet that hold something, by row then column.
-pub(crate) struct Grid {
-    pub sheet: String,
-    pub rows: BTreeMap<u32, BTreeMap<u32, Data>>,
+/// Where a sheet's cells go as they are read.
+pub(crate) trait CellSink {
+    /// Takes the cell at `row`, `col` (0-based) of sheet `sheet`, which holds something; cells
+    /// come row by row, each row's from left to right. `Ok(false)` stops the reading.
+    fn take(&mut self, sheet: &str, row: u32, col: u32, value: Data) -> Result<bool, BlockError>;
 }
 
-impl Grid {
-    pub fn cell(&self, row: u32, col: u32) -> &Data {
-        static EMPTY: Data = Data::Empty;
-        self.rows.get(&row).and_then(|cells| cells.get(&col)).unwrap_or(&EMPTY)
-    }
-
-    /// The top-left and bottom-right corners of what the sheet holds; `None` when empty.
-    pub fn used(&self) -> Option<((u32, u32), (u32, u32))> {
-        let (first, _) = self.rows.first_key_value()?;
-        let (last, _) = self.rows.last_key_value()?;
-        let columns = self.rows.values().flat_map(|cells| cells.keys());
-        let (left, right) = columns.fold((u32::MAX, 0), |(l, r), &c| (l.min(c), r.max(c)));
-        Some(((*first, left), (*last, right)))
-    }
-}
-
-/// Reads sheet `wanted` (else the first) of the workbook at `path`, within `window`, keeping at
-/// most `max_cells` cells ([`MAX_CELLS`] but in tests).
-pub(crate) fn read_grid(
+/// Reads sheet `wanted` (else the first) of the workbook at `path`, handing each cell within
+/// `window` that holds something to `sink`; gives the sheet's name.
+pub(crate) fn read_cells(
     path: &Path,
     shown: &str,
     wanted: Option<&str>,
     window: Window,
-    max_cells: usize,
     cancel: &CancellationToken,
-) -> Result<Grid, BlockError> {
+    sink: &mut dyn CellSink,
+) -> Result<String, BlockError> {
     let bytes = files::read_capped(path, shown, cancel)?;
     let ext = files::extension(path);
     let (format, _) = detect_format(&bytes, &ext).map_err(|why| not_a_workbook(shown, &why))?;
-    let mut cells = Cells { shown, sheet: String::new(), window, kept: 0, max_cells, grid: BTreeMap::new(), cancel };
+    let mut cells = Cells { shown, sheet: String::new(), window, seen: 0, sink, cancel };
     match format {
         Format::Xlsx => {
             check_package(&bytes, shown)?;
@@ -128,39 +111,34 @@ pub(crate) fn read_grid(
             )))
         }
     }
-    Ok(Grid { sheet: cells.sheet, rows: cells.grid })
+    Ok(cells.sheet)
 }
 
-/// Cells as they stream in: kept inside the window, counted against [`MAX_CELLS`].
+/// Cells as they stream in: those inside the window that hold something go to the sink.
 struct Cells<'a> {
     shown: &'a str,
     sheet: String,
     window: Window,
-    kept: usize,
-    max_cells: usize,
-    grid: BTreeMap<u32, BTreeMap<u32, Data>>,
+    seen: usize,
+    sink: &'a mut dyn CellSink,
     cancel: &'a CancellationToken,
 }
 
 impl Cells<'_> {
-    /// Keeps the cell if it is in the window and holds something; `false` once the rows are past
-    /// the window's bottom (sheets list their rows in order), so reading can stop.
+    /// Hands the cell on if it is in the window and holds something; `false` once the rows are
+    /// past the window's bottom (sheets list their rows in order), or the sink says so.
     fn take(&mut self, (row, col): (u32, u32), value: Data) -> Result<bool, BlockError> {
         if self.window.bottom.is_some_and(|bottom| row > bottom) {
             return Ok(false);
         }
+        self.seen += 1;
+        if self.seen.is_multiple_of(CANCEL_EVERY) {
+            check_cancel(self.cancel)?;
+        }
         if row < self.window.top || !self.window.holds_column(col) || matches!(value, Data::Empty) {
             return Ok(true);
         }
-        self.kept += 1;
-        if self.kept.is_multiple_of(CANCEL_EVERY) {
-            check_cancel(self.cancel)?;
-        }
-        if self.kept > self.max_cells {
-            return Err(too_many_cells(self.shown, &self.sheet, self.max_cells));
-        }
-        self.grid.entry(row).or_default().insert(col, value);
-        Ok(true)
+        self.sink.take(&self.sheet, row, col, value)
     }
 }
 
@@ -244,19 +222,6 @@ pub(crate) fn pick_sheet(names: &[String], wanted: Option<&str>, shown: &str) ->
 mod tests {
     use super::*;
 
-    fn workbook(dir: &Path, cells: &[(u32, u16)]) -> std::path::PathBuf {
-        let mut book = rust_xlsxwriter::Workbook::new();
-        let sheet = book.add_worksheet();
-        for &(row, col) in cells {
-            sheet.write_number(row, col, f64::from(row)).unwrap();
-        }
-        let path = dir.join("book.xlsx");
-        book.save(&path).unwrap();
-        path
-    }
-
-    const ALL: Window = Window { top: 0, bottom: None, left: 0, right: None };
-
     #[test]
     fn shared_strings_past_their_limit_are_refused_before_they_are_loaded() {
         let dir = tempfile::tempdir().unwrap();
@@ -271,33 +236,5 @@ mod tests {
         check_shared_strings(&bytes, "names.xlsx", 1024 * 1024).unwrap();
         let error = check_shared_strings(&bytes, "names.xlsx", 10_000).unwrap_err().to_string();
         assert!(error.contains("names.xlsx") && error.contains("shared strings") && error.contains("CSV"), "{error}");
-    }
-
-    #[test]
-    fn reading_stops_at_the_cell_limit_naming_file_sheet_and_limit() {
-        let dir = tempfile::tempdir().unwrap();
-        let cells: Vec<(u32, u16)> = (0..150).map(|i| (i, 0)).collect();
-        let path = workbook(dir.path(), &cells);
-        let cancel = CancellationToken::new();
-        let grid = read_grid(&path, "book.xlsx", None, ALL, 150, &cancel).unwrap();
-        assert_eq!(grid.rows.len(), 150);
-        let Err(BlockError::Input(planwright_runs::Reason { text: message, .. })) =
-            read_grid(&path, "book.xlsx", None, ALL, 100, &cancel)
-        else {
-            panic!("over the limit must be refused")
-        };
-        assert!(message.contains("book.xlsx") && message.contains("Sheet1") && message.contains("100"), "{message}");
-        // Cells outside the window are not counted: a range reads part of a large sheet.
-        let part = Window { top: 10, bottom: Some(59), left: 0, right: Some(0) };
-        assert_eq!(read_grid(&path, "book.xlsx", None, part, 100, &cancel).unwrap().rows.len(), 50);
-    }
-
-    #[test]
-    fn far_apart_cells_cost_only_themselves() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = workbook(dir.path(), &[(0, 0), (1_048_575, 16_383)]);
-        let grid = read_grid(&path, "book.xlsx", None, ALL, 10, &CancellationToken::new()).unwrap();
-        assert_eq!(grid.used(), Some(((0, 0), (1_048_575, 16_383))));
-        assert_eq!(grid.rows.values().map(BTreeMap::len).sum::<usize>(), 2);
     }
 }
