@@ -172,11 +172,7 @@ impl Studio {
                 _ => None,
             })
             .unwrap_or_else(|| self.workspace());
-        let engine = planwright_engine::Engine::new(
-            self.inner.catalog.clone(),
-            crate::blocks(self.data_home()),
-            Arc::new(self.designs()),
-        );
+        let engine = self.engine();
         let opened = tokio::task::spawn_blocking(move || engine.open_recorded_table(&value, &node_dir, &workdir))
             .await
             .map_err(|e| ApiError::internal(format!("opening the table stopped: {e}")))?;

@@ -241,7 +241,7 @@ impl Studio {
             browser,
             models,
         };
-        let engine = Engine::new(self.inner.catalog.clone(), crate::blocks(self.data_home()), Arc::new(self.designs()));
+        let engine = self.engine();
         let store = self.inner.store.clone();
         let handle = tokio::spawn(drive(engine, store, options));
         // The first event names the run; none means the run could not start.

@@ -148,6 +148,15 @@ impl Studio {
         Designs::new(&dir).with_fallback_dir(&dir)
     }
 
+    /// The engine a run of the studio's runs on: every block, the workspace's plans to `call`.
+    pub(crate) fn engine(&self) -> planwright_engine::Engine {
+        planwright_engine::Engine::new(
+            self.inner.catalog.clone(),
+            crate::blocks(self.data_home()),
+            std::sync::Arc::new(self.designs()),
+        )
+    }
+
     /// Registered plans, the seeded examples and the templates of the workspace.
     pub async fn list_designs(&self) -> Result<Vec<DesignInfo>, ApiError> {
         let designs = Designs::new(self.designs_dir());
