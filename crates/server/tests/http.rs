@@ -35,6 +35,17 @@ async fn collect(mut events: futures::stream::BoxStream<'static, Value>, mut on:
     seen
 }
 
+/// Starts a run of `request` (`{"plan": …, "vars": …}`) and follows its events to its end: its
+/// run id and the `run_finished` event.
+async fn run_to_end(s: &Running, request: Value) -> (String, Value) {
+    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", request).await;
+    assert_eq!(status, StatusCode::OK, "{started}");
+    let run_id = started["run_id"].as_str().unwrap().to_owned();
+    let events = collect(s.events(&run_id).await, |_| {}).await;
+    let finished = events.into_iter().find(|e| e["type"] == "run_finished").expect("the run finished");
+    (run_id, finished)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_without_the_token_or_from_elsewhere_are_refused() {
     let s = Running::start().await;
@@ -680,17 +691,7 @@ graph:
     assert_eq!(check["ready"], true, "{check}");
     assert_eq!(check["secrets"], json!([{"name": "API_TOKEN", "where": "file"}]));
 
-    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", request).await;
-    assert_eq!(status, StatusCode::OK, "{started}");
-    let run_id = started["run_id"].as_str().unwrap().to_owned();
-    let mut events = s.events(&run_id).await;
-    let mut finished = Value::Null;
-    while let Some(event) = events.next().await {
-        if event["type"] == "run_finished" {
-            finished = event;
-            break;
-        }
-    }
+    let (run_id, finished) = run_to_end(&s, request).await;
     assert_eq!(finished["status"], "succeeded", "{finished}");
     let requests = seen.lock().unwrap().join("\n");
     assert!(requests.contains(&format!("Bearer {CANARY}")), "the stored secret reached the step: {requests}");
@@ -733,16 +734,8 @@ graph:
     in: {data: {done: "${book.summary}"}, format: markdown, path: out/note.md, title: Month end}
     out: {path: written}
 "#;
-    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan}})).await;
-    assert_eq!(status, StatusCode::OK, "{started}");
-    let run_id = started["run_id"].as_str().unwrap().to_owned();
-    let mut events = s.events(&run_id).await;
-    while let Some(event) = events.next().await {
-        if event["type"] == "run_finished" {
-            assert_eq!(event["status"], "succeeded", "{event}");
-            break;
-        }
-    }
+    let (run_id, finished) = run_to_end(&s, json!({"plan": {"text": plan}})).await;
+    assert_eq!(finished["status"], "succeeded", "{finished}");
     let (status, results) = s.json(reqwest::Method::GET, &format!("/api/runs/{run_id}/results"), Value::Null).await;
     assert_eq!(status, StatusCode::OK, "{results}");
     // `book` is read by `note`: only the last node's values are the results.
@@ -811,16 +804,8 @@ graph:
     in: {items: "${read.rows}", by: [{column: amount, order: desc}, {column: reference, order: asc}]}
     out: {rows: rows}
 "#;
-    let (status, started) = s.json(reqwest::Method::POST, "/api/runs", json!({"plan": {"text": plan}})).await;
-    assert_eq!(status, StatusCode::OK, "{started}");
-    let run_id = started["run_id"].as_str().unwrap().to_owned();
-    let mut events = s.events(&run_id).await;
-    while let Some(event) = events.next().await {
-        if event["type"] == "run_finished" {
-            assert_eq!(event["status"], "succeeded", "{event}");
-            break;
-        }
-    }
+    let (run_id, finished) = run_to_end(&s, json!({"plan": {"text": plan}})).await;
+    assert_eq!(finished["status"], "succeeded", "{finished}");
     let (_, results) = s.json(reqwest::Method::GET, &format!("/api/runs/{run_id}/results"), Value::Null).await;
     let counted: Vec<(&str, u64, usize)> = results["values"]
         .as_array()
