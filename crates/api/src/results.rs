@@ -176,7 +176,8 @@ impl Studio {
         let opened = tokio::task::spawn_blocking(move || engine.open_recorded_table(&value, &node_dir, &workdir))
             .await
             .map_err(|e| ApiError::internal(format!("opening the table stopped: {e}")))?;
-        let table = opened.map_err(|detail| {
+        let table = opened.map_err(|error| {
+            let detail = error.to_string();
             ApiError::internal(format!("the table `{node}.{alias}` of run {run_id} cannot be read: {detail}"))
                 .with_hint("the run's folder or the file the table was read from was changed or removed")
                 .saying(ApiMessage::TableUnreadable { node: node.to_owned(), detail: detail.clone() })

@@ -462,8 +462,9 @@ fn engine_error(error: EngineError) -> ApiError {
             ApiError::invalid(error.to_string())
         }
         EngineError::Store(error) => error.into(),
-        // The record's own folder could not take a table (a full disk): as the store's errors.
-        error @ EngineError::TableFile(..) => ApiError::internal(error.to_string()),
+        // The record's own folder could not take or give back a table (a full disk, a file
+        // changed since): as the store's errors.
+        error @ (EngineError::TableFile(..) | EngineError::TableSource(..)) => ApiError::internal(error.to_string()),
     }
 }
 

@@ -121,6 +121,9 @@ pub enum EngineError {
     TableFileRows(String),
     #[error("run {0} cannot be resumed: {1}")]
     NotResumable(String, String),
+    /// A recorded table's source (the file it was read from) cannot be read as it was.
+    #[error("the table cannot be read again from the file it was read from: {0}")]
+    TableSource(String),
 }
 
 /// Where the threshold for keeping a table output as a file ([`DEFAULT_TABLE_FILE_ROWS`]) is set.
@@ -352,17 +355,17 @@ impl Engine {
         value: &Value,
         node_dir: &Path,
         workdir: &Path,
-    ) -> Result<Option<Arc<planwright_tables::Table>>, String> {
+    ) -> Result<Option<Arc<planwright_tables::Table>>, EngineError> {
         if recorded_table(value).is_none() {
             return Ok(None);
         }
-        let workdir = Workdir::new(workdir).map_err(|e| format!("the run's work folder {}: {e}", workdir.display()))?;
+        let workdir = Workdir::new(workdir).map_err(|e| EngineError::Workdir(workdir.to_owned(), e))?;
         let tables = RunTables::new();
         let mut reopen = self.reopener(&workdir, &tables);
         let handle = match record::restore_tables(&tables, node_dir, value.clone(), &mut reopen) {
             Ok(handle) => handle,
-            Err(record::RestoreError::Record(error)) => return Err(error.to_string()),
-            Err(record::RestoreError::Source(why)) => return Err(why),
+            Err(record::RestoreError::Record(error)) => return Err(EngineError::TableFile(error)),
+            Err(record::RestoreError::Source(why)) => return Err(EngineError::TableSource(why)),
         };
         Ok(tables.get(&handle))
     }
