@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::activity::PageActivity;
+use crate::backoff::Backoff;
 use crate::effects::{Announcement, InvalidField, RequestRecord};
 use crate::error::BrowserError;
 use crate::js::{Arg, ElementFn};
@@ -151,35 +152,6 @@ struct Ready {
 impl Ready {
     fn point(&self) -> (f64, f64) {
         self.point.unwrap_or_default()
-    }
-}
-
-/// The pauses between the tries of a wait for something not there or not ready yet: short at
-/// first (most of it comes within a few frames), then four tries a second. Each try reads the
-/// page (a locator resolved on its tree, the element's checks), so a steady 50 ms made a ten-second
-/// wait two hundred reads; Playwright backs off the same way (0, 20, 100, 100, then 500 ms).
-struct Backoff {
-    tries: usize,
-}
-
-impl Backoff {
-    const PAUSES: [Duration; 5] = [
-        Duration::from_millis(20),
-        Duration::from_millis(50),
-        Duration::from_millis(100),
-        Duration::from_millis(100),
-        Duration::from_millis(250),
-    ];
-
-    fn new() -> Backoff {
-        Backoff { tries: 0 }
-    }
-
-    /// Sleeps the next pause, cut short at `deadline` so that the last try is made at it.
-    async fn pause(&mut self, deadline: Instant) {
-        let pause = Self::PAUSES[self.tries.min(Self::PAUSES.len() - 1)];
-        self.tries += 1;
-        tokio::time::sleep(pause.min(deadline.saturating_duration_since(Instant::now()))).await;
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod act;
 mod activity;
+mod backoff;
 mod cdp;
 mod download;
 mod effects;
@@ -26,6 +27,7 @@ mod snapshot;
 mod tree;
 
 pub use act::{ActOptions, ActionReport, FieldRefusal, ScreenshotTarget, Table, Timing, WaitCondition};
+pub use backoff::Backoff;
 pub use download::Download;
 pub use effects::{Announcement, AnnouncementKind, FrameText, InvalidField, RequestKind, RequestRecord};
 pub use error::BrowserError;

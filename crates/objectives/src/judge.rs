@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use planwright_browser::{BrowserError, Locator};
+use planwright_browser::{Backoff, BrowserError, Locator};
 use planwright_runs::objective::EvidencePart;
 use planwright_runs::RunMessage;
 
@@ -99,8 +99,9 @@ impl Patience {
     /// (content a timer renders late, with no request and no "Loading…").
     pub const PATIENT: Patience = Patience { bound: Duration::from_secs(10), stop_when_still: false };
 }
-/// How often a page still rendering is looked at again.
-pub(crate) const POLL: Duration = Duration::from_millis(40);
+/// A moment: what was read of the page longer ago than this may have changed since (a banner
+/// come up, a toast announced). Waits look again with a [`Backoff`].
+pub(crate) const MOMENT: Duration = Duration::from_millis(40);
 
 /// Whether a wait for something to show on the page has lasted long enough: the bound ran out,
 /// or (when the patience allows) the page has been still a while and does not say it is
@@ -248,6 +249,7 @@ pub async fn verify(
         return Ok(Err("the step does not say what to look for on the page".into()));
     }
     let started = Instant::now();
+    let mut backoff = Backoff::new();
     loop {
         let mut evidence = Vec::new();
         let mut missing = Vec::new();
@@ -302,7 +304,7 @@ pub async fn verify(
                 )
             }));
         }
-        tokio::time::sleep(POLL).await;
+        backoff.pause(started + patience.bound).await;
     }
 }
 
@@ -352,6 +354,7 @@ pub async fn note(
     patience: Patience,
 ) -> Result<Result<String, String>, BrowserError> {
     let started = Instant::now();
+    let mut backoff = Backoff::new();
     loop {
         let page = PageText::capture(session).await?;
         if let Some(value) = labelled_value(&page.text, label) {
@@ -361,7 +364,7 @@ pub async fn note(
         if waited_enough(session, waited, patience).await? {
             return Ok(Err(format!("no \"{label}\" with a value next to it on the page")));
         }
-        tokio::time::sleep(POLL).await;
+        backoff.pause(started + patience.bound).await;
     }
 }
 

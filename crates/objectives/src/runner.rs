@@ -19,7 +19,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use planwright_block::{BlockContext, BlockError};
-use planwright_browser::{ActOptions, ActionReport, Announcement, AnnouncementKind, BrowserError, Download, Locator};
+use planwright_browser::{
+    ActOptions, ActionReport, Announcement, AnnouncementKind, Backoff, BrowserError, Download, Locator,
+};
 use planwright_runs::objective::{
     DecidedBy, EvidencePart, ExecutedAction, ObjectiveChange, ObjectiveEvent, ObjectiveProgress, ObjectiveStep,
     StepState, StepStatus, StepType,
@@ -34,7 +36,7 @@ use crate::driver::PageDriver;
 use crate::effects::{self, Effect, EffectLedger};
 use crate::evidence;
 use crate::intent::{parse_step, Action, Intent};
-use crate::judge::{self, PageText, Patience, POLL};
+use crate::judge::{self, PageText, Patience, MOMENT};
 use crate::model::{ModelHelp, ModelPlan};
 use crate::page::Page;
 use crate::planning::offline::is_action;
@@ -700,9 +702,10 @@ impl<'a> Runner<'a> {
                 self.act(&Op::Navigate { url }).await?;
             }
             Approach::WaitForPage => {
-                let started = Instant::now();
-                while started.elapsed() < Patience::PATIENT.bound && !judge::at_rest(&*self.session).await? {
-                    tokio::time::sleep(POLL).await;
+                let deadline = Instant::now() + Patience::PATIENT.bound;
+                let mut backoff = Backoff::new();
+                while Instant::now() < deadline && !judge::at_rest(&*self.session).await? {
+                    backoff.pause(deadline).await;
                 }
             }
             _ => {}
@@ -952,7 +955,7 @@ impl<'a> Runner<'a> {
             }
             // A banner that came up since the attempt began (after an action, or while the
             // target rendered) is got out of the way first.
-            if at > 0 || looked.elapsed() > POLL {
+            if at > 0 || looked.elapsed() > MOMENT {
                 self.clear_blockers(index, intents).await?;
             }
             // Kept as effectful, it is one whatever its control says now (its request wrote).
@@ -997,16 +1000,17 @@ impl<'a> Runner<'a> {
 
     /// Whether `locator` names exactly one element, waiting up to `wait` for it to appear.
     async fn exactly_one(&self, locator: &Locator, wait: Duration) -> Result<bool, Failure> {
-        let started = Instant::now();
+        let deadline = Instant::now() + wait;
+        let mut backoff = Backoff::new();
         loop {
             let count = self.session.resolve(locator).await?.len();
             if count == 1 {
                 return Ok(true);
             }
-            if count > 1 || started.elapsed() >= wait {
+            if count > 1 || Instant::now() >= deadline {
                 return Ok(false);
             }
-            tokio::time::sleep(POLL).await;
+            backoff.pause(deadline).await;
         }
     }
 
@@ -1021,6 +1025,7 @@ impl<'a> Runner<'a> {
         approach: Approach,
     ) -> Result<Result<(Vec<Op>, PageText), (FailureKind, String)>, Failure> {
         let mut started = Instant::now();
+        let mut backoff = Backoff::new();
         let mut scrolls = 0;
         loop {
             // The snapshot taken to look for blockers is the page as it is now.
@@ -1052,9 +1057,10 @@ impl<'a> Runner<'a> {
                         scrolls += 1;
                         self.act(&Op::Scroll { down: true }).await?;
                         started = Instant::now();
+                        backoff = Backoff::new();
                         continue;
                     }
-                    tokio::time::sleep(POLL).await;
+                    backoff.pause(started + self.waits.late_content.bound).await;
                 }
             }
         }

@@ -314,6 +314,7 @@ impl Runner<'_> {
         }
         // Lines seen changing on their own, by their shape with the numbers taken out.
         let mut restless: Vec<String> = Vec::new();
+        let mut backoff = Backoff::new();
         loop {
             // A "Loading…" is not what the action brought about: what follows it is. Asked before
             // and after the page is read, so that loading that ends or starts meanwhile counts.
@@ -336,14 +337,14 @@ impl Runner<'_> {
                 && started.elapsed() < wait
                 && (loading_before || self.session.shows_loading().await?);
             if loading {
-                tokio::time::sleep(POLL).await;
+                backoff.pause(started + wait).await;
                 continue;
             }
             if let Some(error) = effects::page_error(lines.iter().map(String::as_str), &self.expected_here()) {
                 return Ok(Seen::Error(error));
             }
             // A toast or a status that came (and perhaps went) since the action.
-            if started.elapsed() > POLL {
+            if started.elapsed() > MOMENT {
                 let announced = self.session.announced_since(report.acted_at_ms).await?;
                 if let Some(seen) = self.answer_of(report, &announced) {
                     return Ok(seen);
@@ -392,7 +393,7 @@ impl Runner<'_> {
             if started.elapsed() >= wait {
                 return Ok(Seen::Nothing);
             }
-            tokio::time::sleep(POLL).await;
+            backoff.pause(started + wait).await;
         }
     }
 
