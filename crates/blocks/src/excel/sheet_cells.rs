@@ -65,32 +65,24 @@ pub(crate) fn read_cells(
     let ext = files::extension(path);
     let (format, _) = detect_format(&bytes, &ext).map_err(|why| not_a_workbook(shown, &why))?;
     let mut cells = Cells { shown, sheet: String::new(), window, seen: 0, sink, cancel };
+    // calamine's .xlsx and .xlsb cell readers share no trait: one body, written once, for both.
+    macro_rules! stream_cells {
+        ($book:ty) => {{
+            check_package(&bytes, shown)?;
+            let mut book: $book =
+                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
+            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
+            let mut reader = book.worksheet_cells_reader(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
+            while let Some(cell) = reader.next_cell().map_err(|e| cannot_read(&cells, e))? {
+                if !cells.take(cell.get_position(), Data::from(cell.get_value().clone()))? {
+                    break;
+                }
+            }
+        }};
+    }
     match format {
-        Format::Xlsx => {
-            check_package(&bytes, shown)?;
-            let mut book: Xlsx<_> =
-                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
-            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
-            let mut reader = book.worksheet_cells_reader(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
-            while let Some(cell) = reader.next_cell().map_err(|e| cannot_read(&cells, e))? {
-                if !cells.take(cell.get_position(), Data::from(cell.get_value().clone()))? {
-                    break;
-                }
-            }
-        }
-        // The same as above: calamine's .xlsx and .xlsb cell readers share no trait.
-        Format::Xlsb => {
-            check_package(&bytes, shown)?;
-            let mut book: Xlsb<_> =
-                calamine::open_workbook_from_rs(Cursor::new(bytes)).map_err(|e| cannot_open(shown, e))?;
-            cells.sheet = pick_sheet(&book.sheet_names(), wanted, shown)?;
-            let mut reader = book.worksheet_cells_reader(&cells.sheet).map_err(|e| cannot_read(&cells, e))?;
-            while let Some(cell) = reader.next_cell().map_err(|e| cannot_read(&cells, e))? {
-                if !cells.take(cell.get_position(), Data::from(cell.get_value().clone()))? {
-                    break;
-                }
-            }
-        }
+        Format::Xlsx => stream_cells!(Xlsx<_>),
+        Format::Xlsb => stream_cells!(Xlsb<_>),
         // The .xls format holds at most 65,536 rows of 256 columns: its whole range fits.
         Format::Xls => {
             let mut book: Xls<_> =
