@@ -2,6 +2,8 @@
 //! planwright binary re-executes itself), the deadline that kills it, the thread fallback, and
 //! cancellation.
 
+// The helpers the merged integration tests use; this test has a `main` of its own (no harness).
+#[path = "integration/common/mod.rs"]
 mod common;
 
 use std::process::ExitCode;

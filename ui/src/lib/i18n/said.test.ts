@@ -13,7 +13,7 @@ import { sayAll, sayApiError, sayCoded, sayEvidence, sayRun, sayWords } from './
 
 /**
  * Every code of a generated message type (`ApiMessage`, `RunMessage`: ts-rs writes them from the
- * Rust enums, and `crates/api/tests/typescript.rs` fails when they differ) with its parameters.
+ * Rust enums, and `crates/api/tests/integration/typescript.rs` fails when they differ) with its parameters.
  */
 function codesOf(type: 'ApiMessage' | 'RunMessage' | 'DesignNote'): Map<string, string[]> {
   const source = readFileSync(resolve(import.meta.dirname, `../api/types/${type}.ts`), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');

@@ -1,0 +1,9 @@
+//! The integration tests of `planwright-api`, built as one test binary: each file is a module, so
+//! the crate's tests are compiled and linked once, not once per file (docs/decisions.md, "The test
+//! command's time").
+
+mod design_session;
+mod refusals;
+mod registry;
+mod support;
+mod typescript;

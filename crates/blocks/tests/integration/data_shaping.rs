@@ -1,0 +1,413 @@
+//! `transforms.sort`, `select_columns`, `remove_duplicates`, `find_duplicates`, `add_columns`,
+//! `append`, and the one-sided joins (`left_only`, `right_only`).
+
+use crate::data_common;
+
+use data_common::Harness;
+use serde_json::{json, Value};
+
+fn payments() -> Value {
+    json!([
+        {"date": "2026-03-02", "vendor": "Acme Supplies", "amount": 1200.0, "reference": "PAY-001"},
+        {"date": "2026-03-03", "vendor": "Blue Freight", "amount": "860.50", "reference": "PAY-002"},
+        {"date": "2026-03-09", "vendor": "Acme Supplies ", "amount": "1,200", "reference": "PAY-003"},
+        {"date": "2026-03-11", "vendor": "", "amount": 45, "reference": "PAY-004"},
+        {"date": "2026-03-15", "vendor": "Blue Freight", "amount": 860.5, "reference": "PAY-005"},
+        {"date": "2026-03-20", "vendor": "Acme Supplies", "amount": 300, "reference": "PAY-006"},
+        {"date": "2026-03-21", "vendor": "", "amount": 45, "reference": "PAY-007"},
+    ])
+}
+
+fn references(rows: &Value) -> Vec<&str> {
+    rows.as_array().unwrap().iter().map(|r| r["reference"].as_str().unwrap()).collect()
+}
+
+#[tokio::test]
+async fn sort_orders_amounts_as_numbers_keeps_ties_in_order_and_blanks_last() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "a", "amount": "1,200"},
+        {"id": "b", "amount": 900},
+        {"id": "c", "amount": null},
+        {"id": "d", "amount": "１５００"},
+        {"id": "e", "amount": 900},
+    ]);
+    let ids = |out: &planwright_block::Values| -> Vec<String> {
+        out["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let up = h.ok("transforms.sort", json!({"items": rows, "by": ["amount"]})).await;
+    assert_eq!(ids(&up), ["b", "e", "a", "d", "c"]);
+    let down = h.ok("transforms.sort", json!({"items": rows, "by": [{"column": "amount", "order": "desc"}]})).await;
+    assert_eq!(ids(&down), ["d", "a", "b", "e", "c"]);
+    let top = h
+        .ok("transforms.sort", json!({"items": rows, "by": [{"column": "amount", "order": "desc"}], "limit": 2}))
+        .await;
+    assert_eq!(ids(&top), ["d", "a"]);
+    assert_eq!(top["summary"], json!({"input_rows": 5, "rows": 2}));
+}
+
+#[tokio::test]
+async fn sort_by_two_columns_and_by_dates() {
+    let h = Harness::new();
+    let out = h
+        .ok("transforms.sort", json!({"items": payments(), "by": ["vendor", {"column": "date", "order": "desc"}]}))
+        .await;
+    assert_eq!(references(&out["rows"]), ["PAY-006", "PAY-003", "PAY-001", "PAY-005", "PAY-002", "PAY-007", "PAY-004"]);
+}
+
+#[tokio::test]
+async fn sort_input_errors_say_what_to_fix() {
+    let h = Harness::new();
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": ["amout"]})).await;
+    assert!(message.contains("amout") && message.contains("amount"), "{message}");
+    let message = h
+        .input_error("transforms.sort", json!({"items": payments(), "by": [{"column": "amount", "order": "biggest"}]}))
+        .await;
+    assert!(message.contains("asc or desc"), "{message}");
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": ["amount"], "limit": 0})).await;
+    assert!(message.contains("limit"), "{message}");
+    let message = h.input_error("transforms.sort", json!({"items": payments(), "by": []})).await;
+    assert!(message.contains("empty"), "{message}");
+}
+
+#[tokio::test]
+async fn select_columns_keeps_renames_and_orders() {
+    let h = Harness::new();
+    let out = h
+        .ok(
+            "transforms.select_columns",
+            json!({"items": payments(), "columns": ["reference", {"column": "amount", "as": "金額"}]}),
+        )
+        .await;
+    let first = out["rows"][0].as_object().unwrap();
+    assert_eq!(first.keys().collect::<Vec<_>>(), ["reference", "金額"]);
+    assert_eq!(first["金額"], json!(1200.0));
+    let message = h.input_error("transforms.select_columns", json!({"items": payments(), "columns": ["vendr"]})).await;
+    assert!(message.contains("vendr") && message.contains("vendor"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.select_columns",
+            json!({"items": payments(), "columns": ["vendor", {"column": "amount", "as": "vendor"}]}),
+        )
+        .await;
+    assert!(message.contains("two columns"), "{message}");
+}
+
+#[tokio::test]
+async fn find_duplicates_matches_amounts_by_value_and_lists_every_row_of_a_group() {
+    let h = Harness::new();
+    let out = h.ok("transforms.find_duplicates", json!({"items": payments(), "by": ["vendor", "amount"]})).await;
+    // Acme 1200 three ways (1200.0, "1,200", a trailing space in the name); Blue Freight 860.50
+    // and 860.5; the two rows without a vendor are not duplicates of each other.
+    assert_eq!(references(&out["rows"]), ["PAY-001", "PAY-003", "PAY-002", "PAY-005"]);
+    assert_eq!(out["groups"][0]["count"], json!(2));
+    assert_eq!(out["summary"], json!({"input_rows": 7, "rows": 4, "groups": 2}));
+    let message = h.input_error("transforms.find_duplicates", json!({"items": payments(), "by": ["supplier"]})).await;
+    assert!(message.contains("supplier"), "{message}");
+}
+
+#[tokio::test]
+async fn remove_duplicates_keeps_first_or_last_and_never_merges_blank_keys() {
+    let h = Harness::new();
+    let first = h.ok("transforms.remove_duplicates", json!({"items": payments(), "by": ["vendor", "amount"]})).await;
+    assert_eq!(references(&first["rows"]), ["PAY-001", "PAY-002", "PAY-004", "PAY-006", "PAY-007"]);
+    assert_eq!(references(&first["removed"]), ["PAY-003", "PAY-005"]);
+    let last = h
+        .ok("transforms.remove_duplicates", json!({"items": payments(), "by": ["vendor", "amount"], "keep": "last"}))
+        .await;
+    assert_eq!(references(&last["rows"]), ["PAY-003", "PAY-004", "PAY-005", "PAY-006", "PAY-007"]);
+    // Whole rows: the references differ, so nothing is a duplicate.
+    let whole = h.ok("transforms.remove_duplicates", json!({"items": payments()})).await;
+    assert_eq!(whole["summary"]["removed"], json!(0));
+}
+
+#[tokio::test]
+async fn add_columns_computes_differences_exactly_months_and_comparisons() {
+    let h = Harness::new();
+    let rows = json!([
+        {"billed": "0.3", "paid": 0.1, "date": "2026-04-05", "a": "x", "b": "y"},
+        {"billed": "1,200", "paid": null, "date": "2026/5/1", "a": "x", "b": ""},
+        {"billed": 10, "paid": 0, "date": "soon", "a": "", "b": "y"},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "left", "op": "difference", "of": ["billed", "paid"]},
+                {"as": "share", "op": "ratio", "of": ["paid", "billed"]},
+                {"as": "over", "op": "greater", "of": ["billed", "paid"]},
+                {"as": "month", "op": "month", "of": ["date"]},
+                {"as": "label", "op": "join", "of": ["a", "b"], "separator": "-"},
+                {"as": "left_twice", "op": "sum", "of": ["left", "left"]},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["left"], json!(0.2));
+    assert_eq!(rows[0]["left_twice"], json!(0.4));
+    assert_eq!(rows[0]["over"], json!(true));
+    assert_eq!(rows[0]["month"], json!("2026-04"));
+    assert_eq!(rows[0]["label"], json!("x-y"));
+    assert_eq!(rows[1]["left"], Value::Null, "a blank operand gives no value");
+    assert_eq!(rows[1]["month"], json!("2026-05"));
+    assert_eq!(rows[1]["label"], json!("x"));
+    assert_eq!(rows[2]["share"], json!(0));
+    assert_eq!(rows[2]["month"], Value::Null);
+    assert!((rows[0]["share"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "d", "op": "difference", "of": ["billed"]}]}),
+        )
+        .await;
+    assert!(message.contains("2 operand"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "d", "op": "minus_ish", "of": ["billed", "paid"]}]}),
+        )
+        .await;
+    assert!(message.contains("difference"), "{message}");
+}
+
+#[tokio::test]
+async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first_case_that_holds() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "a", "amount": "150,000", "due": "2026-10-20", "paid": 150000},
+        {"id": "b", "amount": 100000, "due": "2026-11-05", "paid": 90000},
+        {"id": "c", "amount": "99999", "due": "2026-10-31", "paid": null},
+        {"id": "d", "amount": "n/a", "due": "", "paid": 0},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "tax", "op": "product", "of": ["amount"], "value": 0.1},
+                {"as": "less_fee", "op": "difference", "of": ["amount"], "value": "1,000"},
+                {"as": "approval", "op": "label", "cases": [
+                    {"when": [{"field": "amount", "operator": "gte", "value": 150000}], "then": "director"},
+                    {"when": [{"field": "amount", "operator": "gte", "value": 100000}], "then": "manager"},
+                ], "else": "none"},
+                {"as": "state", "op": "label", "cases": [
+                    {"when": [{"field": "due", "operator": "lt", "value": "2026-10-31"}, {"field": "paid", "operator": "ne", "column": "amount"}], "then": "Overdue"},
+                ]},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    let column = |name: &str| rows.iter().map(|r| r[name].clone()).collect::<Vec<_>>();
+    assert_eq!(column("tax"), [json!(15000), json!(10000), json!(9999.9), Value::Null]);
+    assert_eq!(column("less_fee"), [json!(149000), json!(99000), json!(98999), Value::Null]);
+    assert_eq!(column("approval"), [json!("director"), json!("manager"), json!("none"), json!("none")]);
+    assert_eq!(
+        column("state"),
+        [Value::Null, Value::Null, Value::Null, Value::Null],
+        "a is paid in full, b and c are not yet due, d has no due date; no else leaves the cell empty"
+    );
+    let averages = json!([{"p": "High", "avg": 3.335}, {"p": "Low", "avg": -10.5}, {"p": "Mid", "avg": "1,234.5"}, {"p": "-", "avg": ""}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": averages, "columns": [{"as": "avg", "op": "round", "of": ["avg"], "decimals": 2}, {"as": "whole", "op": "round", "of": ["avg"]}]}),
+        )
+        .await;
+    let rounded: Vec<(Value, Value)> =
+        out["rows"].as_array().unwrap().iter().map(|r| (r["avg"].clone(), r["whole"].clone())).collect();
+    assert_eq!(
+        rounded,
+        [(json!(3.34), json!(3)), (json!(-10.5), json!(-11)), (json!(1234.5), json!(1235)), (Value::Null, Value::Null)],
+        "rounded in place, half away from zero as Excel's ROUND"
+    );
+    let paid = json!([
+        {"invoiced": "2026-08-04", "paid": "2026-08-29"},
+        {"invoiced": "2026-02-20", "paid": "2026/3/2"},
+        {"invoiced": "2026-12-30", "paid": "2027-01-02"},
+        {"invoiced": "2026-05-10", "paid": ""},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": paid, "columns": [{"as": "days", "op": "difference", "of": ["paid", "invoiced"]}]}),
+        )
+        .await;
+    let days: Vec<Value> = out["rows"].as_array().unwrap().iter().map(|r| r["days"].clone()).collect();
+    assert_eq!(
+        days,
+        [json!(25), json!(10), json!(3), Value::Null],
+        "a difference of two dates is the days between them"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": averages, "columns": [{"as": "avg", "op": "round", "of": ["avg"], "decimals": -1}]}),
+        )
+        .await;
+    assert!(message.contains("decimals"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "label", "else": "none"}]}),
+        )
+        .await;
+    assert!(message.contains("cases"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "month", "of": ["due"], "value": 2}]}),
+        )
+        .await;
+    assert!(message.contains("only difference, sum, product and ratio"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "x", "op": "label", "cases": [{"when": [{"field": "amout", "operator": "gt", "value": 1}], "then": "y"}]}]}),
+        )
+        .await;
+    assert!(
+        message.contains("amout") && message.contains("amount"),
+        "a case's unknown column is named with the ones there are: {message}"
+    );
+}
+
+#[tokio::test]
+async fn round_goes_down_toward_zero_or_up_away_from_it_when_told() {
+    let h = Harness::new();
+    let amounts = json!([{"a": 0.29}, {"a": 1.1}, {"a": -2.57}, {"a": 1234.5}, {"a": 7}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [
+                {"as": "down", "op": "round", "of": ["a"], "decimals": 1, "rounding": "down"},
+                {"as": "up", "op": "round", "of": ["a"], "decimals": 1, "rounding": "up"},
+                {"as": "yen_down", "op": "round", "of": ["a"], "rounding": "down"},
+                {"as": "yen_up", "op": "round", "of": ["a"], "rounding": "UP"},
+            ]}),
+        )
+        .await;
+    let directed: Vec<Vec<Value>> = out["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| ["down", "up", "yen_down", "yen_up"].iter().map(|c| r[*c].clone()).collect())
+        .collect();
+    assert_eq!(
+        directed,
+        [
+            [json!(0.2), json!(0.3), json!(0), json!(1)],
+            [json!(1.1), json!(1.1), json!(1), json!(2)],
+            [json!(-2.5), json!(-2.6), json!(-2), json!(-3)],
+            [json!(1234.5), json!(1234.5), json!(1234), json!(1235)],
+            [json!(7), json!(7), json!(7), json!(7)],
+        ],
+        "down is toward zero (ROUNDDOWN), up away from it (ROUNDUP); a number written in decimals is not cut below itself"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [{"as": "a", "op": "round", "of": ["a"], "rounding": "sideways"}]}),
+        )
+        .await;
+    assert!(message.contains("rounding") && message.contains("nearest, down"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": amounts, "columns": [{"as": "m", "op": "month", "of": ["a"], "rounding": "down"}]}),
+        )
+        .await;
+    assert!(message.contains("only round takes a `rounding`"), "{message}");
+}
+
+#[tokio::test]
+async fn append_stacks_tables_with_every_column() {
+    let h = Harness::new();
+    let out = h.ok("transforms.append", json!({"tables": [[{"a": 1, "b": 2}], [{"b": 3, "c": 4}, {"a": 5}]]})).await;
+    assert_eq!(
+        out["rows"],
+        json!([{"a": 1, "b": 2, "c": null}, {"a": null, "b": 3, "c": 4}, {"a": 5, "b": null, "c": null}])
+    );
+    let message = h.input_error("transforms.append", json!({"tables": [[{"a": 1}], "january.csv"]})).await;
+    assert!(message.contains("item 2") && message.contains("table"), "{message}");
+}
+
+#[tokio::test]
+async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
+    let h = Harness::new();
+    let invoices = json!([
+        {"invoice": "INV-1", "customer": "Acme", "amount": 100},
+        {"invoice": "INV-2", "customer": "Blue", "amount": 200},
+        {"invoice": "", "customer": "Cedar", "amount": 300},
+    ]);
+    let deposits = json!([
+        {"invoice": " INV-1", "amount": 100},
+        {"invoice": "INV-9", "amount": 50},
+    ]);
+    let left = h
+        .ok(
+            "transforms.join",
+            json!({"left": invoices, "right": deposits, "left_key": "invoice", "right_key": "invoice", "strategy": "left_only"}),
+        )
+        .await;
+    assert_eq!(
+        left["rows"],
+        json!([{"invoice": "INV-2", "customer": "Blue", "amount": 200}, {"invoice": "", "customer": "Cedar", "amount": 300}])
+    );
+    let right = h
+        .ok(
+            "transforms.join",
+            json!({"left": invoices, "right": deposits, "left_key": "invoice", "right_key": "invoice", "strategy": "right_only"}),
+        )
+        .await;
+    assert_eq!(right["rows"], json!([{"invoice": "INV-9", "amount": 50}]));
+}
+
+#[tokio::test]
+async fn a_lookup_brings_only_the_columns_asked_for_from_the_list_looked_in() {
+    let h = Harness::new();
+    let bills = json!([
+        {"bill": "B-1", "vendor_id": "V-1", "amount": 100},
+        {"bill": "B-2", "vendor_id": "V-9", "amount": 200},
+    ]);
+    let suppliers = json!([
+        {"vendor_id": "V-1", "name": "Acme", "terms": "Net 30", "email": "ap@acme.test"},
+        {"vendor_id": "V-2", "name": "Blue", "terms": "Net 45", "email": "ap@blue.test"},
+    ]);
+    // The bills kept whole on the left, the suppliers looked in on the right.
+    let left = h
+        .ok(
+            "transforms.join",
+            json!({"left": bills, "right": suppliers, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "left", "bring": ["name", "terms"]}),
+        )
+        .await;
+    assert_eq!(
+        left["rows"],
+        json!([
+            {"bill": "B-1", "vendor_id": "V-1", "amount": 100, "name": "Acme", "terms": "Net 30"},
+            {"bill": "B-2", "vendor_id": "V-9", "amount": 200, "name": null, "terms": null},
+        ])
+    );
+    // Kept whole on the right: the suppliers on the left are looked in.
+    let right = h
+        .ok(
+            "transforms.join",
+            json!({"left": suppliers, "right": bills, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "right", "bring": ["terms"]}),
+        )
+        .await;
+    assert_eq!(
+        right["rows"],
+        json!([
+            {"vendor_id": "V-1", "terms": "Net 30", "bill": "B-1", "amount": 100},
+            {"vendor_id": "V-9", "terms": null, "bill": "B-2", "amount": 200},
+        ])
+    );
+    let error = h
+        .input_error(
+            "transforms.join",
+            json!({"left": bills, "right": suppliers, "left_key": "vendor_id", "right_key": "vendor_id",
+                   "strategy": "left", "bring": ["phone"]}),
+        )
+        .await;
+    assert!(error.contains("`bring`") && error.contains("phone") && error.contains("terms"), "{error}");
+}

@@ -1,0 +1,93 @@
+//! Launching, attaching, and a browser that goes away.
+
+use crate::common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::{open, FixtureSites};
+use planwright_browser::{
+    find_chromium, ActOptions, BrowserError, BrowserSession, DialogPolicy, LaunchOptions, SnapshotOptions,
+};
+
+#[tokio::test]
+async fn a_missing_browser_names_the_package() {
+    let options = LaunchOptions { executable: Some("/nonexistent/chromium".into()), ..LaunchOptions::default() };
+    let error = BrowserSession::launch(options).await.err().expect("no browser there");
+    assert!(matches!(error, BrowserError::NotInstalled { .. }), "{error}");
+    assert!(
+        error.to_string().contains("apt-get install chromium") && error.to_string().contains("/nonexistent/chromium")
+    );
+}
+
+#[tokio::test]
+async fn attaches_to_a_running_browser_by_its_websocket_address() {
+    let sites = FixtureSites::start().await.unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let mut chromium = Command::new(find_chromium().unwrap())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-quic",
+        ])
+        .args(["--no-first-run", "--remote-debugging-port=0"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(chromium.stderr.take().unwrap());
+    let address = stderr
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| line.split_once("DevTools listening on ").map(|(_, url)| url.trim().to_owned()))
+        .expect("Chromium prints its DevTools address");
+
+    let bad = BrowserSession::attach("localhost:9", DialogPolicy::default()).await.err().unwrap();
+    assert!(bad.to_string().contains("not a DevTools address"), "{bad}");
+
+    let session = BrowserSession::attach(&address, DialogPolicy::default()).await.unwrap();
+    session.navigate(&sites.url("login.html"), &ActOptions::default()).await.unwrap();
+    let snapshot = session.snapshot(&SnapshotOptions::default()).await.unwrap();
+    assert!(snapshot.text.contains("button \"Log in\""), "{}", snapshot.text);
+    session.close().await;
+    // The attached browser keeps running after the session ends.
+    assert!(chromium.try_wait().unwrap().is_none());
+    chromium.kill().unwrap();
+    chromium.wait().unwrap();
+}
+
+#[tokio::test]
+async fn a_browser_that_dies_is_reported_not_waited_for() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = open(&sites, "login.html").await;
+    let profile = session.profile_dir().unwrap().display().to_string();
+    let killed = Command::new("pkill").args(["-KILL", "-f", &profile]).status().unwrap();
+    assert!(killed.success());
+    // Bounded by the test, not by the driver: the answer must come long before.
+    let answer = tokio::time::timeout(Duration::from_secs(20), session.snapshot(&SnapshotOptions::default())).await;
+    let error = answer.expect("no hang").unwrap_err();
+    assert!(matches!(error, BrowserError::Closed(_)), "{error}");
+    assert!(session.closed_reason().is_some());
+    let again = tokio::time::timeout(
+        Duration::from_secs(5),
+        session.click(&common::role("button", "Log in"), &ActOptions::default()),
+    )
+    .await;
+    assert!(matches!(again.expect("no hang"), Err(BrowserError::Closed(_))));
+}
+
+#[tokio::test]
+async fn an_unreachable_address_is_a_navigation_error() {
+    let session = BrowserSession::launch(LaunchOptions::default()).await.unwrap();
+    let closed_port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let error =
+        session.navigate(&format!("http://127.0.0.1:{closed_port}/"), &ActOptions::default()).await.unwrap_err();
+    assert!(
+        matches!(&error, BrowserError::Navigation { reason, .. } if reason.contains("ERR_CONNECTION_REFUSED")),
+        "{error}"
+    );
+    session.close().await;
+}

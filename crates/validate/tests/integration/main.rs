@@ -1,0 +1,7 @@
+//! The integration tests of `planwright-validate`, built as one test binary: each file is a module,
+//! so the crate's tests are compiled and linked once, not once per file (docs/decisions.md, "The
+//! test command's time").
+
+mod broken_plans;
+mod examples;
+mod templates;
