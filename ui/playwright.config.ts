@@ -19,6 +19,9 @@ export default defineConfig({
         '--no-first-run',
       ],
     },
-    trace: 'retain-on-failure',
+    // No trace: recording one for every test (to keep it on a failure) took a fifth of the run's
+    // CPU, and CI shows the error text, not the trace. `npx playwright test --trace on` records
+    // them while investigating.
+    trace: 'off',
   },
 });

@@ -304,7 +304,7 @@ fn role_hints(clause: &str) -> Vec<&'static str> {
     let folded = fold(clause);
     let mut roles: Vec<&'static str> = Vec::new();
     for (word, hinted) in HINTS {
-        let found = if word.is_ascii() { text::contains_phrase(&folded, word) } else { folded.contains(word) };
+        let found = if word.is_ascii() { text::contains_folded(&folded, word) } else { folded.contains(word) };
         if found {
             for role in *hinted {
                 if !roles.contains(role) {

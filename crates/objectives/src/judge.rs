@@ -10,7 +10,7 @@ use planwright_runs::objective::EvidencePart;
 use planwright_runs::RunMessage;
 
 use crate::driver::PageDriver;
-use crate::text::{contains_phrase, fold, words};
+use crate::text::{contains_folded, fold, words};
 
 /// The page's text — every frame's, same- and cross-origin, the main frame first, bounded —
 /// and address, to see what an action changed (a confirmation can show inside a frame).
@@ -333,7 +333,7 @@ pub fn labelled_value(text: &str, label: &str) -> Option<String> {
             let offset = line.len() - rest.len().min(line.len());
             let value = line.get(offset..).unwrap_or(rest).trim_start_matches([':', '：', ' ', '\t']).trim();
             (1, Some(value.to_owned()).filter(|v| !v.is_empty()))
-        } else if contains_phrase(&folded, &wanted) {
+        } else if contains_folded(&folded, &wanted) {
             (2, lines.get(i + 1).map(|next| (*next).to_owned()))
         } else {
             continue;

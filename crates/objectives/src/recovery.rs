@@ -6,7 +6,7 @@ use planwright_browser::Locator;
 
 use crate::intent::{Action, Intent};
 use crate::page::{Node, Page};
-use crate::text::{contains_phrase, fold};
+use crate::text::{contains_folded, contains_phrase, fold};
 
 /// Something on the page that blocks the objective.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,13 +56,13 @@ fn is_about(page: &Page, dialog: usize, intent: &Intent) -> bool {
     let says_dialog = intent.context.iter().chain(std::iter::once(&intent.phrase)).any(|c| {
         let c = fold(c);
         ["dialog", "ダイアログ", "popup", "pop-up", "modal", "ポップアップ", "banner"].iter().any(|d| c.contains(d))
-            || (!page.nodes[dialog].name.is_empty() && contains_phrase(&c, &fold(&page.nodes[dialog].name)))
+            || (!page.nodes[dialog].name.is_empty() && contains_folded(&c, &fold(&page.nodes[dialog].name)))
     });
     if says_dialog {
         return true;
     }
     if let Action::Verify { expected, .. } = &intent.action {
-        return expected.iter().any(|e| contains_phrase(&fold(&page.nodes[dialog].name), &fold(e)));
+        return expected.iter().any(|e| contains_folded(&fold(&page.nodes[dialog].name), &fold(e)));
     }
     // A name (quoted, or the step's words) that only the dialog has.
     let wanted = if intent.names.is_empty() { std::slice::from_ref(&intent.phrase) } else { intent.names.as_slice() };

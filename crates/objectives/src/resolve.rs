@@ -11,7 +11,7 @@ use crate::driver::PageDriver;
 use crate::generic::{self, Generic, Kind, Which};
 use crate::intent::{Action, Intent, StepValue};
 use crate::page::{Node, Page};
-use crate::text::{self, contains_phrase, coverage, fold};
+use crate::text::{self, contains_folded, contains_phrase, coverage, fold};
 
 /// One operation on the page, as the runner carries it out, the cache keeps it and a model
 /// decides it.
@@ -191,13 +191,13 @@ fn name_score(name: &str, intent: &Intent) -> f64 {
         if folded == wanted {
             return 1.0;
         }
-        if contains_phrase(&folded, &wanted) {
+        if contains_folded(&folded, &wanted) {
             // "Card number" rather than "Name on card" for the card: a name that starts with
             // the words is theirs more than one that ends with them.
             let leads = if folded.starts_with(&wanted) { 0.1 } else { 0.0 };
             let part = wanted.chars().count() as f64 / folded.chars().count() as f64;
             best = best.max((0.75 + 0.2 * part + leads).min(0.99));
-        } else if contains_phrase(&wanted, &folded) {
+        } else if contains_folded(&wanted, &folded) {
             best = best.max(0.55 + 0.2 * folded.chars().count() as f64 / wanted.chars().count() as f64);
         }
     }

@@ -150,12 +150,17 @@ pub fn words(text: &str) -> Vec<String> {
 /// Whether the folded `haystack` holds the folded `needle` as whole words (Latin) or as a run
 /// of characters (Japanese, which has no spaces).
 pub fn contains_phrase(haystack: &str, needle: &str) -> bool {
-    let (haystack, needle) = (fold(haystack), fold(needle));
+    contains_folded(&fold(haystack), &fold(needle))
+}
+
+/// [`contains_phrase`] of texts already folded: a caller that has folded a long text once
+/// checks many phrases against it without folding it again for each.
+pub fn contains_folded(haystack: &str, needle: &str) -> bool {
     if needle.is_empty() {
         return false;
     }
     let mut from = 0;
-    while let Some(i) = haystack[from..].find(&needle) {
+    while let Some(i) = haystack[from..].find(needle) {
         let start = from + i;
         let end = start + needle.len();
         let before = haystack[..start].chars().next_back();
