@@ -7,7 +7,7 @@ use serde_json::Value;
 
 #[test]
 fn every_shared_case_reads_as_listed() {
-    let cases: Vec<Value> = serde_json::from_str(include_str!("numbers.json")).unwrap();
+    let cases: Vec<Value> = serde_json::from_str(include_str!("../numbers.json")).unwrap();
     for case in cases {
         let text = case["text"].as_str().unwrap();
         let read = parse_number(text).map(|n| n.value);

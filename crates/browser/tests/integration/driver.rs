@@ -35,6 +35,9 @@ async fn attaches_to_a_running_browser_by_its_websocket_address() {
         ])
         .args(["--no-first-run", "--remote-debugging-port=0"])
         .arg(format!("--user-data-dir={}", profile.path().display()))
+        // Not the test's own stdout: Chromium's helpers, still exiting after the kill below,
+        // would hold the test runner's pipe open (nextest reports the test as leaky).
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
