@@ -53,16 +53,18 @@ pub fn blockers(page: &Page, intents: &[Intent]) -> Vec<Blocker> {
 /// Whether the intent acts on (or checks) something inside the dialog: then the dialog is the
 /// objective's own ("press OK in the confirmation dialog"), not in its way.
 fn is_about(page: &Page, dialog: usize, intent: &Intent) -> bool {
+    // An empty name is in no text (`contains_folded` finds no empty phrase).
+    let dialog_name = fold(&page.nodes[dialog].name);
     let says_dialog = intent.context.iter().chain(std::iter::once(&intent.phrase)).any(|c| {
         let c = fold(c);
         ["dialog", "ダイアログ", "popup", "pop-up", "modal", "ポップアップ", "banner"].iter().any(|d| c.contains(d))
-            || (!page.nodes[dialog].name.is_empty() && contains_folded(&c, &fold(&page.nodes[dialog].name)))
+            || contains_folded(&c, &dialog_name)
     });
     if says_dialog {
         return true;
     }
     if let Action::Verify { expected, .. } = &intent.action {
-        return expected.iter().any(|e| contains_folded(&fold(&page.nodes[dialog].name), &fold(e)));
+        return expected.iter().any(|e| contains_folded(&dialog_name, &fold(e)));
     }
     // A name (quoted, or the step's words) that only the dialog has.
     let wanted = if intent.names.is_empty() { std::slice::from_ref(&intent.phrase) } else { intent.names.as_slice() };

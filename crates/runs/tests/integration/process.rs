@@ -69,13 +69,16 @@ fn child_process() {
     }
 }
 
-fn child(role: &str, home: &Path, run_id: &str) -> Command {
+/// This test binary, to run only `child_process` in the role `role`.
+fn child_in(role: &str) -> Command {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["process::child_process", "--exact", "--nocapture", "--test-threads=1", "--quiet"])
-        .env(ROLE, role)
-        .env(HOME_ENV, home)
-        .env(RUN, run_id)
-        .env("RUST_BACKTRACE", "0");
+    cmd.args(["process::child_process", "--exact", "--nocapture", "--test-threads=1", "--quiet"]).env(ROLE, role);
+    cmd
+}
+
+fn child(role: &str, home: &Path, run_id: &str) -> Command {
+    let mut cmd = child_in(role);
+    cmd.env(HOME_ENV, home).env(RUN, run_id).env("RUST_BACKTRACE", "0");
     cmd
 }
 
@@ -194,8 +197,7 @@ fn a_process_killed_at_any_instant_leaves_outputs_and_events_consistent() {
 }
 
 fn home_of_child(env: &[(&str, Option<&Path>)]) -> String {
-    let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["process::child_process", "--exact", "--nocapture", "--test-threads=1", "--quiet"]).env(ROLE, "home");
+    let mut cmd = child_in("home");
     for (key, value) in env {
         match value {
             Some(value) => cmd.env(key, value),
