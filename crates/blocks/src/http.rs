@@ -422,16 +422,7 @@ fn describe(method: &Method, shown: &str, error: reqwest::Error) -> String {
     } else {
         "failed"
     };
-    let mut causes = Vec::new();
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        // hyper's wrapper ("client error (Connect)") says nothing the next cause does not.
-        if !text.starts_with("client error (") && !causes.contains(&text) {
-            causes.push(text);
-        }
-        source = cause.source();
-    }
+    let causes = planwright_llm::error_causes(&error);
     let error = error.without_url();
     if causes.is_empty() {
         format!("{method} {shown} {what}: {error}")

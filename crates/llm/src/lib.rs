@@ -13,6 +13,8 @@
 //! - [`structured()`] (`structured.rs`) with [`strict_schema`] (`strict.rs`): JSON answers
 //!   validated locally, one corrective re-ask, every call returned for the record.
 //! - [`Prompts`] (`prompts.rs`): the texts of `prompts/`, built in, rendered by name.
+//! - [`error_causes`] (`transport_error.rs`): what a failed HTTP exchange says, each cause
+//!   once and without the TLS library's codes, for the model client and the HTTP block alike.
 //! - [`RecordedClient`] (`recorded.rs`): any client with every call redacted, then recorded
 //!   into a [`ModelCallSink`] (a run's record, the design engine's metrics).
 //!
@@ -33,6 +35,7 @@ mod secret;
 mod settings;
 mod strict;
 mod structured;
+mod transport_error;
 
 pub use openai::OpenAiClient;
 pub use port::{
@@ -48,3 +51,4 @@ pub use settings::{
 };
 pub use strict::{is_strict, schema_for, strict_schema, strip_optional_nulls, StrictError};
 pub use structured::{parse_answer, structured, Exchange, Structured, StructuredError};
+pub use transport_error::error_causes;

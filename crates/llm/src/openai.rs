@@ -344,12 +344,11 @@ fn quote(text: &str) -> String {
 }
 
 fn describe_reqwest(error: &reqwest::Error) -> String {
-    // The root cause says what happened ("Connection refused", "connection closed before
-    // message completed"); reqwest's own message only says a request failed.
-    let mut cause: &dyn std::error::Error = error;
-    while let Some(source) = cause.source() {
-        cause = source;
-    }
+    // The innermost cause says what happened ("Connection refused", "connection closed before
+    // message completed", a certificate not trusted); reqwest's own message only says a request
+    // failed.
+    let causes = crate::error_causes(error);
+    let cause = causes.last().cloned().unwrap_or_else(|| error.to_string());
     let what = if error.is_connect() { "cannot connect" } else { "the connection failed" };
     format!("{what}: {cause}")
 }

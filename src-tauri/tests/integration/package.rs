@@ -50,6 +50,7 @@ fn the_deb_installs_into_a_clean_folder_and_the_installed_studio_starts() {
     let depends = output(Command::new("dpkg-deb").args(["--field"]).arg(&deb).arg("Depends"));
     assert!(depends.contains("chromium"), "Chromium is not a dependency: {depends}");
     assert!(depends.contains("libwebkit2gtk-4.1-0"), "WebKitGTK is not a dependency: {depends}");
+    assert!(depends.contains("libssl3"), "OpenSSL (HTTPS) is not a dependency: {depends}");
 
     let root = tempfile::tempdir().expect("a folder to install into");
     output(Command::new("dpkg").arg("-x").arg(&deb).arg(root.path()));

@@ -8,18 +8,12 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{assert_exit, files_under, said};
+use support::{assert_exit, files_under, planwright_in, said};
 
 use crate::support;
 
 fn planwright(home: &Path, workdir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_planwright"))
-        .args(args)
-        .current_dir(workdir)
-        .env("PLANWRIGHT_HOME", home)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    planwright_in(home, workdir).args(args).output().unwrap()
 }
 
 const ASKS: &str = "apiVersion: planwright/v1\nid: asks\nversion: 1.0.0\ngraph:\n  - id: ask\n    block: ui.interactive_input\n    in:\n      mode: collect\n      message: 入金明細を選んでください\n      requirements:\n        - {id: bank_file, type: file, accept: .csv, required: true}\n        - {id: month, type: text, required: true}\n    out: {collected_data: data}\n  - id: save\n    block: report.write\n    in: {data: \"${ask.data}\", format: json, path: out/answer.json}\n";
@@ -102,15 +96,8 @@ fn runs_list_and_show_give_the_record() {
 /// Runs `planwright` and waits at most `limit` for it; `None` when it was still running (then
 /// it is killed).
 fn planwright_within(home: &Path, workdir: &Path, args: &[&str], limit: Duration) -> Option<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_planwright"))
-        .args(args)
-        .current_dir(workdir)
-        .env("PLANWRIGHT_HOME", home)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        planwright_in(home, workdir).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let started = Instant::now();
     while started.elapsed() < limit {
         if child.try_wait().unwrap().is_some() {
@@ -176,15 +163,7 @@ fn answer_all(listener: TcpListener) -> std::sync::Arc<std::sync::atomic::Atomic
 
 /// `planwright run plan.yaml` in `work`, going on while the test watches it.
 fn run_in_background(home: &Path, work: &Path) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_planwright"))
-        .args(["run", "plan.yaml"])
-        .current_dir(work)
-        .env("PLANWRIGHT_HOME", home)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+    planwright_in(home, work).args(["run", "plan.yaml"]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap()
 }
 
 /// The run log under `runs` (a plan's folder of the data home) once it records `node` started.
@@ -341,13 +320,10 @@ fn a_secret_value_reaches_the_server_but_no_output_record_or_report() {
         "apiVersion: planwright/v1\nid: secretive\nversion: 1.0.0\nvars:\n  base: {base}\nsecrets: [API_TOKEN]\ngraph:\n  - id: call\n    block: external.api.http\n    in: {{url: \"${{vars.base}}/x\", headers: {{Authorization: \"Bearer ${{secrets.API_TOKEN}}\"}}}}\n    out: {{status: status}}\n  - id: fail\n    block: external.api.http\n    after: [call]\n    in: {{url: \"ftp://${{secrets.API_TOKEN}}@example.com/\"}}\n"
     );
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_planwright"))
+    let output = planwright_in(home.path(), work.path())
         .args(["run", "plan.yaml", "--report", "junit.xml"])
-        .current_dir(work.path())
-        .env("PLANWRIGHT_HOME", home.path())
         .env("PLANWRIGHT_SECRET_API_TOKEN", CANARY)
         .env("PLANWRIGHT_LOG", "trace")
-        .stdin(Stdio::null())
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "the second node fails (not an http URL): {}", said(&output));
@@ -424,15 +400,12 @@ fn every_missing_secret_is_named_before_any_node_and_a_stored_one_is_used() {
     );
     std::fs::write(work.path().join("plan.yaml"), plan).unwrap();
     let run = |extra: &[(&str, &str)]| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+        let mut command = planwright_in(home.path(), work.path());
         command
             .args(["run", "plan.yaml"])
-            .current_dir(work.path())
-            .env("PLANWRIGHT_HOME", home.path())
             .env("PLANWRIGHT_KEYRING", "off")
             .env_remove("PLANWRIGHT_SECRET_API_TOKEN")
-            .env_remove("PLANWRIGHT_SECRET_API_USER")
-            .stdin(Stdio::null());
+            .env_remove("PLANWRIGHT_SECRET_API_USER");
         for (name, value) in extra {
             command.env(name, value);
         }

@@ -10,6 +10,7 @@ mod cli_design_from_data;
 mod cli_doctor;
 mod cli_generate;
 mod cli_generate_credentials;
+mod cli_https;
 mod cli_keyring;
 mod cli_models;
 mod cli_objectives;

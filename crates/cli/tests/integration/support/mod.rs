@@ -3,7 +3,14 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
+
+/// `planwright` to be run in `workdir`, with `home` as its data home and nothing on its stdin.
+pub fn planwright_in(home: &Path, workdir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_planwright"));
+    command.current_dir(workdir).env("PLANWRIGHT_HOME", home).stdin(Stdio::null());
+    command
+}
 
 /// Every file under `dir`, at any depth.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
