@@ -5,12 +5,14 @@
 use std::time::Duration;
 
 use planwright_sites::FixtureSites;
+
+use crate::http;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 async fn answer(url: String) -> (StatusCode, Value) {
     let event = json!({"page": "objectives/pay.html", "action": "payment", "detail": {"card_last4": "0002"}});
-    let response = reqwest::Client::new().post(url).body(event.to_string()).send().await.unwrap();
+    let response = http::client().post(url).body(event.to_string()).send().await.unwrap();
     let status = response.status();
     (status, response.json().await.unwrap())
 }
@@ -68,7 +70,7 @@ async fn bad_answers_are_refused_with_a_message_and_record_nothing() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{query}");
         assert_eq!(body["error"], message, "{query}");
     }
-    let response = reqwest::Client::new().post(sites.url("api/answer")).body("{}").send().await.unwrap();
+    let response = http::client().post(sites.url("api/answer")).body("{}").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     assert!(response.text().await.unwrap().contains("expected JSON {page, action, detail}"));
     assert_eq!(sites.state(), json!({"events": []}));

@@ -3,5 +3,6 @@
 //! command's time").
 
 mod answer;
+mod http;
 mod playwright;
 mod server;

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use planwright_sites::FixtureSites;
+
+use crate::http;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -34,7 +36,7 @@ fn html_files(dir: &Path, prefix: &str, out: &mut Vec<String>) {
 }
 
 async fn post(url: String, body: impl Into<reqwest::Body>) -> reqwest::Response {
-    reqwest::Client::new().post(url).body(body).send().await.unwrap()
+    http::client().post(url).body(body).send().await.unwrap()
 }
 
 #[test]
@@ -56,10 +58,10 @@ fn pages_are_every_html_file_but_the_fragments() {
 #[tokio::test]
 async fn a_portal_address_with_a_token_in_its_path_serves_the_page_after_the_token() {
     let sites = FixtureSites::start().await.unwrap();
-    let page = reqwest::get(sites.url("/trust/t/tok-123/form.html")).await.unwrap();
+    let page = http::get(sites.url("/trust/t/tok-123/form.html")).await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
     assert!(page.text().await.unwrap().contains("<h1>Feedback</h1>"));
-    let missing = reqwest::get(sites.url("/trust/t/tok-123/nothing.html")).await.unwrap();
+    let missing = http::get(sites.url("/trust/t/tok-123/nothing.html")).await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 }
 
@@ -69,7 +71,7 @@ async fn every_page_is_served_as_html_without_caching() {
     let paths = FixtureSites::pages().into_iter().chain(FRAGMENTS.iter().copied());
     for path in paths {
         for url in [sites.url(path), sites.other_url(path)] {
-            let response = reqwest::get(&url).await.unwrap();
+            let response = http::get(&url).await.unwrap();
             assert_eq!(response.status(), StatusCode::OK, "{url}");
             let headers = response.headers();
             assert_eq!(headers["content-type"], "text/html; charset=utf-8", "{url}");
@@ -79,12 +81,12 @@ async fn every_page_is_served_as_html_without_caching() {
             assert!(!body.contains("__OTHER_ORIGIN__") && !body.contains("__MAIN_ORIGIN__"), "{url}");
         }
     }
-    let root = reqwest::get(sites.url("/")).await.unwrap().text().await.unwrap();
+    let root = http::get(sites.url("/")).await.unwrap().text().await.unwrap();
     assert!(root.contains("<h1>Fixture sites</h1>"));
     for (path, content_type) in
         [("record.js", "text/javascript; charset=utf-8"), ("site.css", "text/css; charset=utf-8")]
     {
-        let response = reqwest::get(sites.url(path)).await.unwrap();
+        let response = http::get(sites.url(path)).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(response.headers()["content-type"], content_type);
     }
@@ -94,11 +96,11 @@ async fn every_page_is_served_as_html_without_caching() {
 async fn origin_placeholders_become_the_origins() {
     let sites = FixtureSites::start().await.unwrap();
     assert_ne!(sites.url(""), sites.other_url(""));
-    let payment = reqwest::get(sites.url("checkout/payment.html")).await.unwrap().text().await.unwrap();
+    let payment = http::get(sites.url("checkout/payment.html")).await.unwrap().text().await.unwrap();
     let card_url = sites.other_url("checkout/card.html");
     assert!(payment.contains(&format!("src=\"{card_url}\"")), "{payment}");
     let main_base = sites.url("").trim_end_matches('/').to_owned();
-    let card = reqwest::get(&card_url).await.unwrap().text().await.unwrap();
+    let card = http::get(&card_url).await.unwrap().text().await.unwrap();
     assert!(card.contains(&format!("'{main_base}'")), "the card frame answers the main origin only");
 }
 
@@ -112,7 +114,7 @@ async fn records_round_trip_through_the_state_and_reset_clears_them() {
     assert_eq!(post(sites.other_url("/__record"), beacon.to_string()).await.status(), StatusCode::NO_CONTENT);
 
     for url in [sites.url("__state"), sites.other_url("__state")] {
-        let response = reqwest::get(url).await.unwrap();
+        let response = http::get(url).await.unwrap();
         assert_eq!(response.headers()["cache-control"], "no-store");
         let state: Value = response.json().await.unwrap();
         assert_eq!(state, sites.state());
@@ -160,7 +162,7 @@ async fn bad_records_are_refused_with_a_message() {
     assert_eq!(sites.state(), json!({"events": []}));
 
     // Bodies beyond what is drained may be cut off mid-send, but the server carries on.
-    let _ = reqwest::Client::new().post(&url).body(vec![b' '; 8 * 1024 * 1024]).send().await;
+    let _ = http::client().post(&url).body(vec![b' '; 8 * 1024 * 1024]).send().await;
     let ok = json!({"page": "a.html", "action": "still_serving"}).to_string();
     assert_eq!(post(url, ok).await.status(), StatusCode::NO_CONTENT);
 }
@@ -169,7 +171,7 @@ async fn bad_records_are_refused_with_a_message() {
 async fn unknown_paths_get_a_404_page() {
     let sites = FixtureSites::start().await.unwrap();
     for path in ["nope.html", "checkout/", "api/nope", "../Cargo.toml", "assets/sites/login.html"] {
-        let response = reqwest::get(sites.url(path)).await.unwrap();
+        let response = http::get(sites.url(path)).await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         assert_eq!(response.headers()["content-type"], "text/html; charset=utf-8");
         assert!(response.text().await.unwrap().contains("Page not found"));
@@ -182,7 +184,7 @@ async fn unknown_paths_get_a_404_page() {
 async fn invoices_come_a_page_at_a_time_after_a_delay() {
     let sites = FixtureSites::start().await.unwrap();
     let started = Instant::now();
-    let response = reqwest::get(sites.url("api/invoices?page=2")).await.unwrap();
+    let response = http::get(sites.url("api/invoices?page=2")).await.unwrap();
     assert!(started.elapsed() >= Duration::from_millis(300), "the server waits before answering");
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["cache-control"], "no-store");
@@ -200,13 +202,13 @@ async fn invoices_come_a_page_at_a_time_after_a_delay() {
     }
 
     // The same rows on every call, and the first page by default.
-    let again: Value = reqwest::get(sites.url("api/invoices?page=2&instant=1")).await.unwrap().json().await.unwrap();
+    let again: Value = http::get(sites.url("api/invoices?page=2&instant=1")).await.unwrap().json().await.unwrap();
     assert_eq!(again, page);
-    let first: Value = reqwest::get(sites.url("api/invoices?instant=1")).await.unwrap().json().await.unwrap();
+    let first: Value = http::get(sites.url("api/invoices?instant=1")).await.unwrap().json().await.unwrap();
     assert_eq!(first["rows"][0]["invoice"], "INV-1001");
 
     for bad in ["0", "4", "two", "-1", "99999999999999999999"] {
-        let response = reqwest::get(sites.url(&format!("api/invoices?page={bad}&instant=1"))).await.unwrap();
+        let response = http::get(sites.url(&format!("api/invoices?page={bad}&instant=1"))).await.unwrap();
         assert_eq!(response.status(), StatusCode::BAD_REQUEST, "page={bad}");
         let answer: Value = response.json().await.unwrap();
         assert!(answer["error"].as_str().unwrap().contains("page"));
@@ -216,20 +218,20 @@ async fn invoices_come_a_page_at_a_time_after_a_delay() {
 #[tokio::test]
 async fn suggestions_match_the_query() {
     let sites = FixtureSites::start().await.unwrap();
-    let answer: Value = reqwest::get(sites.url("api/suggest?q=Keyb")).await.unwrap().json().await.unwrap();
+    let answer: Value = http::get(sites.url("api/suggest?q=Keyb")).await.unwrap().json().await.unwrap();
     assert_eq!(answer["query"], "Keyb");
     assert_eq!(answer["suggestions"], json!(["Wireless keyboard", "Mechanical keyboard"]));
-    let none: Value = reqwest::get(sites.url("api/suggest?q=&instant=1")).await.unwrap().json().await.unwrap();
+    let none: Value = http::get(sites.url("api/suggest?q=&instant=1")).await.unwrap().json().await.unwrap();
     assert_eq!(none["suggestions"], json!([]));
     let long = "a".repeat(101);
-    let response = reqwest::get(sites.url(&format!("api/suggest?q={long}&instant=1"))).await.unwrap();
+    let response = http::get(sites.url(&format!("api/suggest?q={long}&instant=1"))).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
 async fn downloads_are_attachments_and_recorded() {
     let sites = FixtureSites::start().await.unwrap();
-    let response = reqwest::get(sites.url("downloads/statement-2026-10.csv")).await.unwrap();
+    let response = http::get(sites.url("downloads/statement-2026-10.csv")).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let headers = response.headers();
     assert_eq!(headers["content-type"], "text/csv; charset=utf-8");
@@ -247,7 +249,7 @@ async fn downloads_are_attachments_and_recorded() {
     assert_eq!(events[0]["detail"], json!({"file": "statement-2026-10.csv"}));
 
     // The Japanese statement keeps its text as it is (UTF-8, no placeholder replacement needed).
-    let japanese = reqwest::get(sites.other_url("downloads/torihiki-2024-04.csv")).await.unwrap();
+    let japanese = http::get(sites.other_url("downloads/torihiki-2024-04.csv")).await.unwrap();
     assert_eq!(japanese.headers()["content-disposition"], "attachment; filename=\"torihiki-2024-04.csv\"");
     assert!(japanese.text().await.unwrap().starts_with("取引日,伝票番号,品名,数量,単価,金額"));
     let other = sites.events("download");
@@ -256,7 +258,7 @@ async fn downloads_are_attachments_and_recorded() {
     assert_eq!(other[1]["detail"], json!({"file": "torihiki-2024-04.csv"}));
 
     // HEAD answers the same headers and records nothing.
-    let head = reqwest::Client::new().head(sites.url("downloads/statement-2026-09.csv")).send().await.unwrap();
+    let head = http::client().head(sites.url("downloads/statement-2026-09.csv")).send().await.unwrap();
     assert_eq!(head.status(), StatusCode::OK);
     assert_eq!(head.headers()["content-disposition"], "attachment; filename=\"statement-2026-09.csv\"");
     assert_eq!(sites.events("download").len(), 2);
@@ -270,7 +272,7 @@ async fn downloads_are_attachments_and_recorded() {
         "downloads/a/b.csv",
         "downloads/.statement-2026-10.csv",
     ] {
-        let response = reqwest::get(sites.url(path)).await.unwrap();
+        let response = http::get(sites.url(path)).await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
         assert!(response.text().await.unwrap().contains("Page not found"), "{path}");
     }
@@ -282,13 +284,13 @@ async fn dropping_the_sites_stops_serving() {
     let sites = FixtureSites::start().await.unwrap();
     let url = sites.url("index.html");
     let other_url = sites.other_url("index.html");
-    assert!(reqwest::get(&url).await.unwrap().status().is_success());
+    assert!(http::get(&url).await.unwrap().status().is_success());
     drop(sites);
     // Aborting takes effect when the runtime next polls the tasks.
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let main_down = reqwest::Client::new().get(&url).send().await.is_err();
-        let other_down = reqwest::Client::new().get(&other_url).send().await.is_err();
+        let main_down = http::client().get(&url).send().await.is_err();
+        let other_down = http::client().get(&other_url).send().await.is_err();
         if main_down && other_down {
             break;
         }
