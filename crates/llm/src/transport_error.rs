@@ -65,6 +65,18 @@ mod tests {
         assert_eq!(error_causes(&error), ["certificate verify failed (self-signed certificate)"]);
     }
 
+    proptest::proptest! {
+        /// Error texts come from outside (a TLS library, a server): any text reads without a
+        /// panic, and only OpenSSL's coded form is changed.
+        #[test]
+        fn any_text_is_read_and_only_openssls_form_is_changed(text in "(error:[0-9A-F]{0,8}:)?.{0,200}") {
+            let read = openssl_reason(&text);
+            if !text.starts_with("error:") {
+                proptest::prop_assert_eq!(read, text);
+            }
+        }
+    }
+
     #[test]
     fn other_texts_are_kept_as_they_are() {
         let error = chain(&["error sending request", "tcp connect error", "Connection refused (os error 111)"]);
