@@ -77,3 +77,37 @@ async fn a_browser_that_ends_at_once_is_a_launch_error_naming_it() {
     let message = error.to_string();
     assert!(message.contains("/bin/false ended before it was ready"), "{message}");
 }
+
+/// The processes of the Chromium that uses `profile`, as their command lines.
+fn processes_of(profile: &std::path::Path) -> Vec<String> {
+    let needle = format!("--user-data-dir={}", profile.display());
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(&needle))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_launched_browser_starts_no_renderer_for_a_popup_it_never_shows() {
+    let sites = FixtureSites::start().await.unwrap();
+    let session = BrowserSession::launch(LaunchOptions::default()).await.expect("Chromium launches");
+    session.navigate(&sites.url("login.html"), &ActOptions::default()).await.expect("the page opens");
+    let profile = session.profile_dir().unwrap().to_owned();
+    // Chromium preloads its browser-interface pages (the omnibox's popup) a moment after a window
+    // opens: look for a while, as long as the page's own renderer is there to be seen.
+    let mut seen = Vec::new();
+    for _ in 0..30 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        seen = processes_of(&profile);
+        if seen.iter().any(|p| p.contains("--top-chrome-webui")) {
+            break;
+        }
+    }
+    session.close().await;
+    assert!(seen.iter().any(|p| p.contains("--type=renderer")), "the page's renderer was not found: {seen:#?}");
+    let interface: Vec<_> = seen.iter().filter(|p| p.contains("--top-chrome-webui")).collect();
+    assert!(interface.is_empty(), "a renderer for the browser's own interface runs: {interface:#?}");
+}
