@@ -186,7 +186,7 @@ impl BrowserSession {
             dialogs: self.dialog_count(),
             downloads: self.download_count(),
             navigations: driven.activity.navigations(),
-            target_id: driven.page.target_id().as_ref().to_owned(),
+            target_id: driven.page.target_id.clone(),
             activity: Arc::clone(&driven.activity),
             interactive: interactive_names(&tree),
             tree,
@@ -213,7 +213,7 @@ impl BrowserSession {
         if !Arc::ptr_eq(&driven.activity, &before.activity) {
             requests.extend(driven.activity.requests_since(acted_ms));
         }
-        let opened_tab = driven.page.target_id().as_ref() != before.target_id;
+        let opened_tab = driven.page.target_id != before.target_id;
         let navigated = opened_tab || driven.activity.navigations() != before.navigations;
         let (after_tree, announced) = futures::join!(self.page_tree(), self.announced_since(acted_at_ms));
         let (after_tree, announced) = (after_tree?, announced?);

@@ -2,16 +2,17 @@
 //! answers, for the actions' reports), its navigations and whether its main frame is loading —
 //! kept from DevTools events by the task that follows the page.
 //!
-//! DevTools sends a request's events in order, but the client hands each kind of event to its
-//! own listener, and the listeners are drained in no fixed order: a request's answer or end can
-//! be read before the request itself. So every update here gives the same result in any order.
+//! DevTools sends a request's events in order, and they are read in that order; every update here
+//! still gives the same result in any order, so that no event read early or late (a request of a
+//! page followed after it started) leaves a request under way for ever.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::network::{EventRequestWillBeSent, ResourceType};
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 
 use crate::effects::{RequestKind, RequestRecord};
 
@@ -25,6 +26,25 @@ const REQUEST_LOG: usize = 256;
 /// How many answers and ends read before their request are kept for it: a burst's worth, bounded
 /// when the request is one never logged (an image of a document left).
 const EARLY_OUTCOMES: usize = 128;
+
+/// `Network.requestWillBeSent`, the part of it kept.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RequestSent {
+    request_id: String,
+    request: SentRequest,
+    /// The resource type (`Document`, `Fetch`, `XHR`, …).
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    /// Present when the request goes on after a redirect.
+    redirect_response: Option<IgnoredAny>,
+}
+
+#[derive(Debug, Deserialize)]
+struct SentRequest {
+    method: String,
+    url: String,
+}
 
 /// A request of the page, as the request log keeps it.
 struct Logged {
@@ -137,8 +157,8 @@ impl PageActivity {
     }
 
     /// `Network.requestWillBeSent`.
-    pub(crate) fn request_sent(&self, event: &EventRequestWillBeSent, now_ms: u64) {
-        let id: &str = event.request_id.as_ref();
+    pub(crate) fn request_sent(&self, event: &RequestSent, now_ms: u64) {
+        let id = event.request_id.as_str();
         let mut requests = self.requests();
         let early = requests.early.iter().position(|(early, _)| early == id).and_then(|i| requests.early.remove(i));
         let early = early.map(|(_, outcome)| outcome);
@@ -150,7 +170,7 @@ impl PageActivity {
         if event.redirect_response.is_some() {
             return;
         }
-        let Some(kind) = event.r#type.as_ref().map_or(Some(RequestKind::Other), request_kind) else { return };
+        let Some(kind) = event.kind.as_deref().map_or(Some(RequestKind::Other), request_kind) else { return };
         if requests.log.len() == REQUEST_LOG {
             requests.log.pop_front();
         }
@@ -209,27 +229,16 @@ impl PageActivity {
 
 /// How a request of this type is reported, or `None` for what is no effect of an action (images,
 /// fonts, style sheets, media, prefetches, CORS preflights) or never ends (event streams, web
-/// sockets).
-fn request_kind(kind: &ResourceType) -> Option<RequestKind> {
+/// sockets). A type newer than this list is reported, as `Other`.
+fn request_kind(kind: &str) -> Option<RequestKind> {
     match kind {
-        ResourceType::Document => Some(RequestKind::Document),
-        ResourceType::Fetch => Some(RequestKind::Fetch),
-        ResourceType::Xhr => Some(RequestKind::Xhr),
-        ResourceType::Ping => Some(RequestKind::Beacon),
-        ResourceType::Script | ResourceType::SignedExchange | ResourceType::FedCm | ResourceType::Other => {
-            Some(RequestKind::Other)
-        }
-        ResourceType::Stylesheet
-        | ResourceType::Image
-        | ResourceType::Media
-        | ResourceType::Font
-        | ResourceType::TextTrack
-        | ResourceType::Prefetch
-        | ResourceType::EventSource
-        | ResourceType::WebSocket
-        | ResourceType::Manifest
-        | ResourceType::CspViolationReport
-        | ResourceType::Preflight => None,
+        "Document" => Some(RequestKind::Document),
+        "Fetch" => Some(RequestKind::Fetch),
+        "XHR" => Some(RequestKind::Xhr),
+        "Ping" => Some(RequestKind::Beacon),
+        "Stylesheet" | "Image" | "Media" | "Font" | "TextTrack" | "Prefetch" | "EventSource" | "WebSocket"
+        | "Manifest" | "CSPViolationReport" | "Preflight" => None,
+        _ => Some(RequestKind::Other),
     }
 }
 
@@ -239,7 +248,7 @@ mod tests {
 
     use super::*;
 
-    fn sent(id: &str, method: &str) -> EventRequestWillBeSent {
+    fn sent(id: &str, method: &str) -> RequestSent {
         serde_json::from_value(json!({
             "requestId": id,
             "loaderId": "L",

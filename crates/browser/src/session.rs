@@ -5,29 +5,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use chromiumoxide::cdp::browser_protocol::browser::{
-    DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
-};
-use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
-use chromiumoxide::cdp::browser_protocol::network::{
-    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
-};
-use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameStartedLoading, EventFrameStoppedLoading, EventJavascriptDialogOpening,
-};
-use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, TargetId};
-use chromiumoxide::handler::viewport::Viewport;
-use chromiumoxide::handler::HandlerConfig;
-use chromiumoxide::{Browser, Page};
-use futures::StreamExt;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tracing::Instrument;
 
-use crate::activity::PageActivity;
-use crate::cdp;
+use crate::activity::{PageActivity, RequestSent};
+use crate::cdp::{Connection, Event, PageTarget};
 use crate::download::Downloads;
 use crate::error::BrowserError;
 use crate::process::{self, ChromiumProcess};
@@ -200,7 +185,7 @@ impl Liveness {
 
 /// The page being driven, and the tasks that follow it.
 pub(crate) struct DrivenPage {
-    pub(crate) page: Page,
+    pub(crate) page: PageTarget,
     /// The top-level frame's id: its elements' viewport coordinates are the mouse's.
     pub(crate) main_frame: String,
     pub(crate) activity: Arc<PageActivity>,
@@ -228,12 +213,14 @@ pub struct LaunchOptions {
 /// shared (`Arc`) by the steps of a run and closed when the run ends.
 pub struct BrowserSession {
     pub(crate) live: Liveness,
-    browser: tokio::sync::Mutex<Option<Browser>>,
-    handler: JoinHandle<()>,
+    /// The connection to the browser, until the session is closed.
+    browser: tokio::sync::Mutex<Option<Arc<Connection>>>,
     tabs: JoinHandle<()>,
     current: Mutex<Arc<DrivenPage>>,
     /// Pages opened by a page, with their opener, oldest first, not yet followed.
-    opened: Arc<Mutex<Vec<(TargetId, TargetId)>>>,
+    opened: Arc<Mutex<Vec<(String, String)>>>,
+    /// Whether pages get the launched window's viewport (an attached browser keeps its own).
+    emulate: bool,
     dialogs: Arc<Mutex<Vec<DialogRecord>>>,
     policy: DialogPolicy,
     pub(crate) downloads: Arc<Downloads>,
@@ -263,20 +250,16 @@ impl BrowserSession {
         args.push("--remote-debugging-port=0".to_owned());
         args.push(format!("--user-data-dir={}", profile.path().display()));
         let span = tracing::info_span!("browser_launch", executable = %executable.display());
-        // Started by us rather than by chromiumoxide, so that the browser dies with this process.
+        // Started with the parent-death signal set, so that the browser dies with this process.
         let (chromium, address) =
             ChromiumProcess::start(&executable, &args, Duration::from_secs(30)).instrument(span.clone()).await?;
-        let config = HandlerConfig {
-            viewport: Some(Viewport { width: VIEWPORT.0, height: VIEWPORT.1, ..Viewport::default() }),
-            request_timeout: Duration::from_secs(30),
-            ..HandlerConfig::default()
-        };
-        let connect = Browser::connect_with_config(address, config).instrument(span);
-        let (browser, handler) = tokio::time::timeout(Duration::from_secs(20), connect)
+        let live = Liveness::new();
+        let connect = Connection::open(&address, live.clone()).instrument(span);
+        let connection = tokio::time::timeout(Duration::from_secs(20), connect)
             .await
             .map_err(|_| BrowserError::Launch(format!("{} did not accept DevTools within 20 s", executable.display())))?
             .map_err(|e| BrowserError::Launch(format!("cannot reach {} over DevTools: {e}", executable.display())))?;
-        Self::start(browser, handler, Some((chromium, profile)), options.dialogs).await
+        Self::start(connection, live, Some((chromium, profile)), options.dialogs).await
     }
 
     /// Attaches to a running Chromium by its DevTools address: `ws://…/devtools/browser/…`, or
@@ -288,56 +271,51 @@ impl BrowserSession {
                 "{address:?} is not a DevTools address; give ws://host:port/devtools/browser/<id> or http://host:port"
             )));
         }
-        let connect = Browser::connect(address.to_owned());
-        let (browser, handler) = tokio::time::timeout(Duration::from_secs(20), connect)
+        let live = Liveness::new();
+        let connect = async {
+            let socket = devtools_socket(address).await?;
+            Connection::open(&socket, live.clone()).await
+        };
+        let connection = tokio::time::timeout(Duration::from_secs(20), connect)
             .await
             .map_err(|_| BrowserError::Launch(format!("{address} did not answer within 20 s")))?
             .map_err(|e| BrowserError::Launch(format!("cannot attach to {address}: {e}")))?;
-        Self::start(browser, handler, None, dialogs).await
+        Self::start(connection, live, None, dialogs).await
     }
 
     async fn start(
-        browser: Browser,
-        mut handler: chromiumoxide::Handler,
+        connection: Connection,
+        live: Liveness,
         launched: Option<(ChromiumProcess, tempfile::TempDir)>,
         policy: DialogPolicy,
     ) -> Result<BrowserSession, BrowserError> {
         let (chromium, profile) = launched.unzip();
-        let live = Liveness::new();
-        let handler_live = live.clone();
-        let handler = tokio::spawn(async move {
-            while let Some(event) = handler.next().await {
-                match event {
-                    // A broken connection stays broken: the browser is gone.
-                    Err(chromiumoxide::error::CdpError::Ws(e)) => {
-                        handler_live.close(format!("the DevTools connection broke: {e}"));
-                        break;
-                    }
-                    Err(e) => tracing::debug!(error = %e, "DevTools message not understood"),
-                    Ok(()) => {}
-                }
-            }
-            handler_live.close("the DevTools connection ended");
-        });
+        let emulate = chromium.is_some();
+        let connection = Arc::new(connection);
         let opened = Arc::new(Mutex::new(Vec::new()));
         let dialogs = Arc::new(Mutex::new(Vec::new()));
         let started = Instant::now();
-        let new_page = tokio::time::timeout(Duration::from_secs(20), browser.new_page("about:blank"));
-        let page = match new_page.await {
+        // Followed before any page opens, so that no new tab is missed.
+        let tabs = follow_new_tabs(&connection, &live, Arc::clone(&opened)).await?;
+        let new_page = async {
+            let created = connection.call(None, &live, "Target.createTarget", json!({"url": "about:blank"})).await?;
+            let target = created.get("targetId").and_then(Value::as_str).unwrap_or_default().to_owned();
+            PageTarget::attach(&connection, &live, target).await
+        };
+        let page = match tokio::time::timeout(Duration::from_secs(20), new_page).await {
             Ok(Ok(page)) => page,
             Ok(Err(e)) => return Err(BrowserError::Launch(format!("cannot open a page: {e}"))),
             Err(_) => return Err(BrowserError::Launch("opening a page took over 20 s".to_owned())),
         };
         let downloads = Arc::new(Downloads::default());
-        let driven = drive(page, &live, &dialogs, &downloads, &policy, started).await?;
-        let tabs = follow_new_tabs(&browser, Arc::clone(&opened)).await?;
+        let driven = drive(page, &live, &dialogs, &downloads, &policy, started, emulate).await?;
         Ok(BrowserSession {
             live,
-            browser: tokio::sync::Mutex::new(Some(browser)),
-            handler,
+            browser: tokio::sync::Mutex::new(Some(connection)),
             tabs,
             current: Mutex::new(Arc::new(driven)),
             opened,
+            emulate,
             dialogs,
             policy,
             downloads,
@@ -355,7 +333,7 @@ impl BrowserSession {
 
     /// Sends a DevTools command to the driven page.
     pub(crate) async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
-        cdp::call(&self.driven().page, &self.live, method, params).await
+        self.driven().page.call(&self.live, method, params).await
     }
 
     /// Whether the browser is gone, and why.
@@ -384,7 +362,7 @@ impl BrowserSession {
     /// Switches to the newest page the driven page opened, if any. (In an attached browser
     /// other clients' tabs are left alone.)
     pub(crate) async fn follow_opened_tab(&self) -> Result<(), BrowserError> {
-        let current = self.driven().page.target_id().clone();
+        let current = self.driven().page.target_id.clone();
         let target = {
             let mut opened = self.opened.lock().unwrap_or_else(PoisonError::into_inner);
             let newest = opened.iter().rev().find(|(_, opener)| *opener == current).map(|(target, _)| target.clone());
@@ -393,27 +371,13 @@ impl BrowserSession {
             newest
         };
         let Some(target) = target else { return Ok(()) };
-        let page = {
-            let browser = self.browser.lock().await;
-            let Some(browser) = browser.as_ref() else {
-                return Err(BrowserError::Closed("the session was closed".into()));
-            };
-            // The new target is attached by the handler shortly after it is announced.
-            let deadline = Instant::now() + Duration::from_secs(5);
-            loop {
-                match browser.get_page(target.clone()).await {
-                    Ok(page) => break page,
-                    Err(_) if Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(20)).await,
-                    Err(e) => {
-                        return Err(BrowserError::Protocol {
-                            method: "Target.attachToTarget".into(),
-                            message: e.to_string(),
-                        })
-                    }
-                }
-            }
+        let connection = match self.browser.lock().await.as_ref() {
+            Some(connection) => Arc::clone(connection),
+            None => return Err(BrowserError::Closed("the session was closed".into())),
         };
-        let driven = drive(page, &self.live, &self.dialogs, &self.downloads, &self.policy, self.started).await?;
+        let page = PageTarget::attach(&connection, &self.live, target).await?;
+        let driven =
+            drive(page, &self.live, &self.dialogs, &self.downloads, &self.policy, self.started, self.emulate).await?;
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(driven);
         self.refs.lock().unwrap_or_else(PoisonError::into_inner).clear();
         self.allow_downloads().await
@@ -437,14 +401,16 @@ impl BrowserSession {
     /// closed). Safe to call twice.
     pub async fn close(&self) {
         let mut browser = self.browser.lock().await;
-        if let Some(mut browser) = browser.take() {
+        if let Some(connection) = browser.take() {
             let chromium = self.chromium.lock().unwrap_or_else(PoisonError::into_inner).take();
+            let (method, params) = match chromium {
+                Some(_) => ("Browser.close", json!({})),
+                None => ("Target.closeTarget", json!({"targetId": self.driven().page.target_id})),
+            };
+            let close = connection.call(None, &self.live, method, params);
+            let _ = tokio::time::timeout(Duration::from_secs(5), close).await;
             if let Some(chromium) = chromium {
-                let _ = tokio::time::timeout(Duration::from_secs(5), browser.close()).await;
                 chromium.wait_or_kill(Duration::from_secs(5)).await;
-            } else {
-                let page = self.driven().page.clone();
-                let _ = tokio::time::timeout(Duration::from_secs(5), page.close()).await;
             }
         }
         self.live.close("the session was closed");
@@ -459,7 +425,6 @@ impl BrowserSession {
 impl Drop for BrowserSession {
     fn drop(&mut self) {
         self.tabs.abort();
-        self.handler.abort();
         // A launched browser is killed when its ChromiumProcess drops; an attached one keeps
         // running.
     }
@@ -467,133 +432,159 @@ impl Drop for BrowserSession {
 
 /// Sets a page up for driving and starts the task that follows its events.
 async fn drive(
-    page: Page,
+    page: PageTarget,
     live: &Liveness,
     dialogs: &Arc<Mutex<Vec<DialogRecord>>>,
     downloads: &Arc<Downloads>,
     policy: &DialogPolicy,
     started: Instant,
+    emulate: bool,
 ) -> Result<DrivenPage, BrowserError> {
-    let activity = Arc::new(PageActivity::default());
-    let listen = |e: chromiumoxide::error::CdpError| BrowserError::Launch(format!("cannot follow the page: {e}"));
-    let mut dialog_events = page.event_listener::<EventJavascriptDialogOpening>().await.map_err(listen)?;
-    let mut requests = page.event_listener::<EventRequestWillBeSent>().await.map_err(listen)?;
-    let mut responses = page.event_listener::<EventResponseReceived>().await.map_err(listen)?;
-    let mut finished = page.event_listener::<EventLoadingFinished>().await.map_err(listen)?;
-    let mut failed = page.event_listener::<EventLoadingFailed>().await.map_err(listen)?;
-    let mut started_loading = page.event_listener::<EventFrameStartedLoading>().await.map_err(listen)?;
-    let mut stopped_loading = page.event_listener::<EventFrameStoppedLoading>().await.map_err(listen)?;
-    let mut crashed = page.event_listener::<EventTargetCrashed>().await.map_err(listen)?;
-    let mut download_begun = page.event_listener::<EventDownloadWillBegin>().await.map_err(listen)?;
-    let mut download_progress = page.event_listener::<EventDownloadProgress>().await.map_err(listen)?;
-
-    cdp::call(&page, live, "DOM.enable", json!({})).await?;
-    cdp::call(&page, live, "Accessibility.enable", json!({})).await?;
-    cdp::call(&page, live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
-    cdp::call(&page, live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::ANNOUNCE})).await?;
-    cdp::call(&page, live, "Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
-    cdp::call(&page, live, "Runtime.evaluate", json!({"expression": crate::js::ANNOUNCE})).await?;
-    let tree = cdp::call(&page, live, "Page.getFrameTree", json!({})).await?;
+    // Followed before the domains are enabled, so that none of their events is missed.
+    let events = page.connection.follow(Some(&page.session));
+    for domain in ["Page.enable", "Network.enable", "Inspector.enable", "DOM.enable", "Accessibility.enable"] {
+        page.call(live, domain, json!({})).await?;
+    }
+    if emulate {
+        let metrics = json!({
+            "width": VIEWPORT.0, "height": VIEWPORT.1, "deviceScaleFactor": 1, "mobile": false,
+            "screenOrientation": {"type": "portraitPrimary", "angle": 0},
+        });
+        page.call(live, "Emulation.setDeviceMetricsOverride", metrics).await?;
+        page.call(live, "Emulation.setTouchEmulationEnabled", json!({"enabled": true})).await?;
+    }
+    page.call(live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
+    page.call(live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::ANNOUNCE})).await?;
+    page.call(live, "Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
+    page.call(live, "Runtime.evaluate", json!({"expression": crate::js::ANNOUNCE})).await?;
+    let tree = page.call(live, "Page.getFrameTree", json!({})).await?;
     let main_frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_owned();
 
-    let watched = page.clone();
-    let top = main_frame.clone();
-    let live = live.clone();
-    let dialogs = Arc::clone(dialogs);
-    let downloads = Arc::clone(downloads);
-    let policy = policy.clone();
-    let activity_task = Arc::clone(&activity);
-    let now_ms = move || started.elapsed().as_millis() as u64;
-    let watcher = tokio::spawn(async move {
-        let activity = activity_task;
-        loop {
-            // Polled in order, not at random: each kind of event comes on a channel of its own,
-            // and a request's answer must be read before its end, which DevTools sends after it
-            // (read the other way round under load, an action's report closed with the request
-            // ended and its status unknown).
-            tokio::select! {
-                biased;
-                Some(event) = dialog_events.next() => {
-                    let kind = serde_json::to_value(&event.r#type).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-                    let (accept, text) = match kind.as_str() {
-                        "confirm" => (policy.accept_confirm, None),
-                        "prompt" => (policy.prompt_text.is_some(), policy.prompt_text.clone()),
-                        "beforeunload" => (policy.accept_beforeunload, None),
-                        _ => (true, None),
-                    };
-                    let mut params = json!({"accept": accept});
-                    if let Some(text) = text {
-                        params["promptText"] = Value::String(text);
-                    }
-                    let answered = cdp::call(&watched, &live, "Page.handleJavaScriptDialog", params).await;
-                    if let Err(e) = answered {
-                        tracing::warn!(error = %e, "could not answer a dialog");
-                    }
-                    tracing::info!(kind, accepted = accept, "answered a dialog");
-                    dialogs.lock().unwrap_or_else(PoisonError::into_inner).push(DialogRecord {
-                        kind,
-                        message: event.message.clone(),
-                        accepted: accept,
-                    });
+    let activity = Arc::new(PageActivity::default());
+    let followed = FollowedPage {
+        page: page.clone(),
+        main_frame: main_frame.clone(),
+        live: live.clone(),
+        dialogs: Arc::clone(dialogs),
+        downloads: Arc::clone(downloads),
+        policy: policy.clone(),
+        activity: Arc::clone(&activity),
+        started,
+    };
+    let watcher = tokio::spawn(followed.follow(events));
+    Ok(DrivenPage { page, main_frame, activity, watcher })
+}
+
+/// What the task that follows a page keeps up to date.
+struct FollowedPage {
+    page: PageTarget,
+    main_frame: String,
+    live: Liveness,
+    dialogs: Arc<Mutex<Vec<DialogRecord>>>,
+    downloads: Arc<Downloads>,
+    policy: DialogPolicy,
+    activity: Arc<PageActivity>,
+    started: Instant,
+}
+
+impl FollowedPage {
+    /// Reads the page's events in the order the browser sent them, until the page or the
+    /// connection ends.
+    async fn follow(self, mut events: mpsc::UnboundedReceiver<Event>) {
+        while let Some(Event { method, params }) = events.recv().await {
+            let now_ms = self.started.elapsed().as_millis() as u64;
+            let text = |pointer: &str| params.pointer(pointer).and_then(Value::as_str).unwrap_or_default();
+            match method.as_str() {
+                "Page.javascriptDialogOpening" => self.answer_dialog(text("/type"), text("/message")).await,
+                "Network.requestWillBeSent" => match serde_json::from_value::<RequestSent>(params) {
+                    Ok(sent) => self.activity.request_sent(&sent, now_ms),
+                    Err(e) => tracing::debug!(error = %e, "a request event not understood"),
+                },
+                "Network.responseReceived" => {
+                    let status = params.pointer("/response/status").and_then(Value::as_u64);
+                    self.activity.answered(text("/requestId"), status.and_then(|s| u16::try_from(s).ok()));
                 }
-                Some(event) = requests.next() => activity.request_sent(&event, now_ms()),
-                Some(event) = responses.next() => {
-                    activity.answered(event.request_id.as_ref(), u16::try_from(event.response.status).ok());
+                "Network.loadingFinished" => self.activity.ended(text("/requestId"), None, now_ms),
+                "Network.loadingFailed" => self.activity.ended(text("/requestId"), Some(text("/errorText")), now_ms),
+                "Page.frameStartedLoading" if text("/frameId") == self.main_frame => {
+                    self.activity.main_frame_started_loading();
                 }
-                Some(event) = finished.next() => activity.ended(event.request_id.as_ref(), None, now_ms()),
-                Some(event) = failed.next() => {
-                    activity.ended(event.request_id.as_ref(), Some(&event.error_text), now_ms());
+                "Page.frameStoppedLoading" if text("/frameId") == self.main_frame => {
+                    self.activity.main_frame_stopped_loading();
                 }
-                Some(event) = started_loading.next() => {
-                    let frame: &str = event.frame_id.as_ref();
-                    if frame == main_frame {
-                        activity.main_frame_started_loading();
-                    }
+                "Inspector.targetCrashed" => self.live.close("the page's renderer crashed"),
+                "Browser.downloadWillBegin" => {
+                    self.downloads.began(text("/guid").into(), text("/url").into(), text("/suggestedFilename").into());
                 }
-                Some(event) = stopped_loading.next() => {
-                    let frame: &str = event.frame_id.as_ref();
-                    if frame == main_frame {
-                        activity.main_frame_stopped_loading();
-                    }
+                "Browser.downloadProgress" => {
+                    let state = text("/state");
+                    self.downloads.progressed(text("/guid"), state == "completed", state == "canceled");
                 }
-                Some(_) = crashed.next() => {
-                    live.close("the page's renderer crashed");
-                }
-                Some(event) = download_begun.next() => {
-                    downloads.began(event.guid.clone(), event.url.clone(), event.suggested_filename.clone());
-                }
-                Some(event) = download_progress.next() => {
-                    downloads.progressed(
-                        &event.guid,
-                        event.state == DownloadProgressState::Completed,
-                        event.state == DownloadProgressState::Canceled,
-                    );
-                }
-                else => break,
+                _ => {}
             }
         }
-    });
-    Ok(DrivenPage { page, main_frame: top, activity, watcher })
+    }
+
+    async fn answer_dialog(&self, kind: &str, message: &str) {
+        let (accept, text) = match kind {
+            "confirm" => (self.policy.accept_confirm, None),
+            "prompt" => (self.policy.prompt_text.is_some(), self.policy.prompt_text.clone()),
+            "beforeunload" => (self.policy.accept_beforeunload, None),
+            _ => (true, None),
+        };
+        let mut params = json!({"accept": accept});
+        if let Some(text) = text {
+            params["promptText"] = Value::String(text);
+        }
+        if let Err(e) = self.page.call(&self.live, "Page.handleJavaScriptDialog", params).await {
+            tracing::warn!(error = %e, "could not answer a dialog");
+        }
+        tracing::info!(kind, accepted = accept, "answered a dialog");
+        self.dialogs.lock().unwrap_or_else(PoisonError::into_inner).push(DialogRecord {
+            kind: kind.to_owned(),
+            message: message.to_owned(),
+            accepted: accept,
+        });
+    }
 }
 
 /// Notes every page opened by another page (links with `target=_blank`, `window.open`), with its
 /// opener; the driven page follows the ones its own page opened.
 async fn follow_new_tabs(
-    browser: &Browser,
-    opened: Arc<Mutex<Vec<(TargetId, TargetId)>>>,
+    connection: &Arc<Connection>,
+    live: &Liveness,
+    opened: Arc<Mutex<Vec<(String, String)>>>,
 ) -> Result<JoinHandle<()>, BrowserError> {
-    let mut created = browser
-        .event_listener::<EventTargetCreated>()
+    let mut events = connection.follow(None);
+    connection
+        .call(None, live, "Target.setDiscoverTargets", json!({"discover": true}))
         .await
         .map_err(|e| BrowserError::Launch(format!("cannot follow new tabs: {e}")))?;
     Ok(tokio::spawn(async move {
-        while let Some(event) = created.next().await {
-            let info = &event.target_info;
-            if let (true, Some(opener)) = (info.r#type == "page", &info.opener_id) {
-                opened.lock().unwrap_or_else(PoisonError::into_inner).push((info.target_id.clone(), opener.clone()));
+        while let Some(event) = events.recv().await {
+            let info = &event.params["targetInfo"];
+            if event.method != "Target.targetCreated" || info["type"] != "page" {
+                continue;
+            }
+            if let (Some(target), Some(opener)) = (info["targetId"].as_str(), info["openerId"].as_str()) {
+                opened.lock().unwrap_or_else(PoisonError::into_inner).push((target.to_owned(), opener.to_owned()));
             }
         }
     }))
+}
+
+/// The browser's WebSocket: `address` itself, or the one `http://host:port/json/version` names.
+async fn devtools_socket(address: &str) -> Result<String, String> {
+    if address.starts_with("ws") {
+        return Ok(address.to_owned());
+    }
+    let url = format!("{}/json/version", address.trim_end_matches('/'));
+    let answer = reqwest::get(&url).await.map_err(|e| format!("{url}: {e}"))?;
+    let version: Value = answer.json().await.map_err(|e| format!("{url} did not answer JSON: {e}"))?;
+    match version.get("webSocketDebuggerUrl").and_then(Value::as_str) {
+        Some(socket) => Ok(socket.to_owned()),
+        None => Err(format!("{url} names no webSocketDebuggerUrl")),
+    }
 }
 
 #[cfg(test)]

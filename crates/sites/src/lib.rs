@@ -33,6 +33,7 @@ mod pages;
 mod server;
 mod state;
 pub mod tasks;
+mod tls;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -43,6 +44,7 @@ use tokio::task::JoinHandle;
 
 use crate::server::Ctx;
 use crate::state::{Origin, State};
+pub use crate::tls::SelfSignedSite;
 
 /// Two loopback origins serving `assets/sites` (embedded, so the binary needs no files).
 ///

@@ -94,3 +94,19 @@ async fn an_unreachable_address_is_a_navigation_error() {
     );
     session.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_certificate_nothing_trusts_is_not_opened() {
+    let certs = tempfile::tempdir().unwrap();
+    let site = planwright_sites::SelfSignedSite::start(certs.path()).unwrap();
+    let session = BrowserSession::launch(LaunchOptions::default()).await.unwrap();
+    let opened = session.navigate(&site.url(), &ActOptions::default()).await;
+    let text = session.evaluate("document.body ? document.body.innerText : ''").await;
+    session.close().await;
+    match opened {
+        Err(BrowserError::Navigation { reason, .. }) => assert!(reason.contains("ERR_CERT"), "{reason}"),
+        other => panic!("a page behind an untrusted certificate was opened: {other:?}"),
+    }
+    let text = text.unwrap();
+    assert!(!text.as_str().unwrap_or_default().contains("s_server"), "the server's page was shown: {text}");
+}

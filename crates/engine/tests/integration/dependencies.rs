@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// Crates that belong to the block families, never to the engine.
 const FORBIDDEN: &[&str] = &[
-    "chromiumoxide",
+    "tokio-tungstenite",
     "planwright-browser",
     "planwright-browser-port",
     "planwright-blocks",
