@@ -22,7 +22,7 @@ async fn a_missing_browser_names_the_package() {
 }
 
 #[tokio::test]
-async fn attaches_to_a_running_browser_by_its_websocket_address() {
+async fn attaches_to_a_running_browser_by_its_websocket_or_http_address() {
     let sites = FixtureSites::start().await.unwrap();
     let profile = tempfile::tempdir().unwrap();
     let mut chromium = Command::new(find_chromium().unwrap())
@@ -58,6 +58,15 @@ async fn attaches_to_a_running_browser_by_its_websocket_address() {
     session.close().await;
     // The attached browser keeps running after the session ends.
     assert!(chromium.try_wait().unwrap().is_none());
+
+    // By its HTTP address too: `/json/version` names the WebSocket.
+    let http = address.replacen("ws://", "http://", 1);
+    let http = &http[..http.find("/devtools/").unwrap()];
+    let session = BrowserSession::attach(http, DialogPolicy::default()).await.unwrap();
+    assert_eq!(session.evaluate("1 + 1").await.unwrap(), 2);
+    session.close().await;
+    let nowhere = BrowserSession::attach("http://127.0.0.1:9", DialogPolicy::default()).await.err().unwrap();
+    assert!(nowhere.to_string().contains("cannot attach to http://127.0.0.1:9"), "{nowhere}");
     chromium.kill().unwrap();
     chromium.wait().unwrap();
 }
