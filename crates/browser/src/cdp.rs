@@ -74,6 +74,9 @@ struct ProtocolError {
 
 /// One WebSocket to a browser. Dropping it ends the connection.
 pub(crate) struct Connection {
+    /// The session's liveness: closed by the connection's end, and by whatever else ends the
+    /// session (a crash, `close`).
+    live: Liveness,
     outgoing: mpsc::UnboundedSender<String>,
     waiting: Arc<Mutex<Waiting>>,
     next_id: AtomicU64,
@@ -87,9 +90,9 @@ impl Drop for Connection {
 }
 
 impl Connection {
-    /// Connects to `address` (`ws://…/devtools/browser/…`); `live` is closed, with the reason,
-    /// when the connection ends.
-    pub(crate) async fn open(address: &str, live: Liveness) -> Result<Connection, String> {
+    /// Connects to `address` (`ws://…/devtools/browser/…`); its [`Liveness`] is closed, with the
+    /// reason, when the connection ends.
+    pub(crate) async fn open(address: &str) -> Result<Connection, String> {
         let config =
             WebSocketConfig::default().max_message_size(Some(MESSAGE_LIMIT)).max_frame_size(Some(MESSAGE_LIMIT));
         let (socket, _) = tokio_tungstenite::connect_async_with_config(address, Some(config), true)
@@ -98,6 +101,8 @@ impl Connection {
         let (outgoing, mut to_send) = mpsc::unbounded_channel::<String>();
         let waiting = Arc::new(Mutex::new(Waiting::default()));
         let state = Arc::clone(&waiting);
+        let live = Liveness::new();
+        let task_live = live.clone();
         let task = tokio::spawn(async move {
             let (mut sink, mut stream) = socket.split();
             let reason = loop {
@@ -115,7 +120,7 @@ impl Connection {
                     }
                 }
             };
-            live.close(reason);
+            task_live.close(reason);
             let mut waiting = state.lock().unwrap_or_else(PoisonError::into_inner);
             waiting.ended = true;
             for (_, answer) in waiting.answers.drain() {
@@ -123,7 +128,7 @@ impl Connection {
             }
             waiting.followers.clear();
         });
-        Ok(Connection { outgoing, waiting, next_id: AtomicU64::new(1), task })
+        Ok(Connection { live, outgoing, waiting, next_id: AtomicU64::new(1), task })
     }
 
     /// The events of `session` (`None`: the browser's own) from now on, in the order sent.
@@ -142,10 +147,10 @@ impl Connection {
     pub(crate) async fn call(
         &self,
         session: Option<&str>,
-        live: &Liveness,
         method: &'static str,
         params: Value,
     ) -> Result<Value, BrowserError> {
+        let live = &self.live;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         {
@@ -163,7 +168,6 @@ impl Connection {
             self.waiting().answers.remove(&id);
             return Err(closed(method, live));
         }
-        let timeout = || BrowserError::Timeout { method: method.to_owned(), ms: CALL_TIMEOUT.as_millis() as u64 };
         let outcome = tokio::select! {
             answer = tokio::time::timeout(CALL_TIMEOUT, answered) => answer,
             reason = live.closed() => {
@@ -180,9 +184,14 @@ impl Connection {
             Ok(Ok(Err(Failure::Ended)) | Err(_)) => Err(closed(method, live)),
             Err(_) => {
                 self.waiting().answers.remove(&id);
-                Err(timeout())
+                Err(BrowserError::Timeout { method: method.to_owned(), ms: CALL_TIMEOUT.as_millis() as u64 })
             }
         }
+    }
+
+    /// Whether the session is still there; the reason once it is not.
+    pub(crate) fn live(&self) -> &Liveness {
+        &self.live
     }
 
     fn waiting(&self) -> std::sync::MutexGuard<'_, Waiting> {
@@ -249,14 +258,9 @@ pub(crate) struct PageTarget {
 
 impl PageTarget {
     /// Attaches to the page `target_id` in a session of its own.
-    pub(crate) async fn attach(
-        connection: &Arc<Connection>,
-        live: &Liveness,
-        target_id: String,
-    ) -> Result<PageTarget, BrowserError> {
-        let attached = connection
-            .call(None, live, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true}))
-            .await?;
+    pub(crate) async fn attach(connection: &Arc<Connection>, target_id: String) -> Result<PageTarget, BrowserError> {
+        let attached =
+            connection.call(None, "Target.attachToTarget", json!({"targetId": target_id, "flatten": true})).await?;
         let Some(session) = attached.get("sessionId").and_then(Value::as_str) else {
             return Err(BrowserError::Protocol {
                 method: "Target.attachToTarget".to_owned(),
@@ -267,13 +271,8 @@ impl PageTarget {
     }
 
     /// Sends `method` to this page's session.
-    pub(crate) async fn call(
-        &self,
-        live: &Liveness,
-        method: &'static str,
-        params: Value,
-    ) -> Result<Value, BrowserError> {
-        self.connection.call(Some(&self.session), live, method, params).await
+    pub(crate) async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
+        self.connection.call(Some(&self.session), method, params).await
     }
 }
 

@@ -149,7 +149,7 @@ pub(crate) struct Liveness {
 }
 
 impl Liveness {
-    fn new() -> Liveness {
+    pub(crate) fn new() -> Liveness {
         Liveness { sender: Arc::new(watch::channel(None).0) }
     }
 
@@ -253,13 +253,12 @@ impl BrowserSession {
         // Started with the parent-death signal set, so that the browser dies with this process.
         let (chromium, address) =
             ChromiumProcess::start(&executable, &args, Duration::from_secs(30)).instrument(span.clone()).await?;
-        let live = Liveness::new();
-        let connect = Connection::open(&address, live.clone()).instrument(span);
+        let connect = Connection::open(&address).instrument(span);
         let connection = tokio::time::timeout(Duration::from_secs(20), connect)
             .await
             .map_err(|_| BrowserError::Launch(format!("{} did not accept DevTools within 20 s", executable.display())))?
             .map_err(|e| BrowserError::Launch(format!("cannot reach {} over DevTools: {e}", executable.display())))?;
-        Self::start(connection, live, Some((chromium, profile)), options.dialogs).await
+        Self::start(connection, Some((chromium, profile)), options.dialogs).await
     }
 
     /// Attaches to a running Chromium by its DevTools address: `ws://…/devtools/browser/…`, or
@@ -271,36 +270,35 @@ impl BrowserSession {
                 "{address:?} is not a DevTools address; give ws://host:port/devtools/browser/<id> or http://host:port"
             )));
         }
-        let live = Liveness::new();
         let connect = async {
             let socket = devtools_socket(address).await?;
-            Connection::open(&socket, live.clone()).await
+            Connection::open(&socket).await
         };
         let connection = tokio::time::timeout(Duration::from_secs(20), connect)
             .await
             .map_err(|_| BrowserError::Launch(format!("{address} did not answer within 20 s")))?
             .map_err(|e| BrowserError::Launch(format!("cannot attach to {address}: {e}")))?;
-        Self::start(connection, live, None, dialogs).await
+        Self::start(connection, None, dialogs).await
     }
 
     async fn start(
         connection: Connection,
-        live: Liveness,
         launched: Option<(ChromiumProcess, tempfile::TempDir)>,
         policy: DialogPolicy,
     ) -> Result<BrowserSession, BrowserError> {
         let (chromium, profile) = launched.unzip();
         let emulate = chromium.is_some();
+        let live = connection.live().clone();
         let connection = Arc::new(connection);
         let opened = Arc::new(Mutex::new(Vec::new()));
         let dialogs = Arc::new(Mutex::new(Vec::new()));
         let started = Instant::now();
         // Followed before any page opens, so that no new tab is missed.
-        let tabs = follow_new_tabs(&connection, &live, Arc::clone(&opened)).await?;
+        let tabs = follow_new_tabs(&connection, Arc::clone(&opened)).await?;
         let new_page = async {
-            let created = connection.call(None, &live, "Target.createTarget", json!({"url": "about:blank"})).await?;
+            let created = connection.call(None, "Target.createTarget", json!({"url": "about:blank"})).await?;
             let target = created.get("targetId").and_then(Value::as_str).unwrap_or_default().to_owned();
-            PageTarget::attach(&connection, &live, target).await
+            PageTarget::attach(&connection, target).await
         };
         let page = match tokio::time::timeout(Duration::from_secs(20), new_page).await {
             Ok(Ok(page)) => page,
@@ -308,7 +306,7 @@ impl BrowserSession {
             Err(_) => return Err(BrowserError::Launch("opening a page took over 20 s".to_owned())),
         };
         let downloads = Arc::new(Downloads::default());
-        let driven = drive(page, &live, &dialogs, &downloads, &policy, started, emulate).await?;
+        let driven = drive(page, &dialogs, &downloads, &policy, started, emulate).await?;
         Ok(BrowserSession {
             live,
             browser: tokio::sync::Mutex::new(Some(connection)),
@@ -333,7 +331,7 @@ impl BrowserSession {
 
     /// Sends a DevTools command to the driven page.
     pub(crate) async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
-        self.driven().page.call(&self.live, method, params).await
+        self.driven().page.call(method, params).await
     }
 
     /// Whether the browser is gone, and why.
@@ -375,9 +373,8 @@ impl BrowserSession {
             Some(connection) => Arc::clone(connection),
             None => return Err(BrowserError::Closed("the session was closed".into())),
         };
-        let page = PageTarget::attach(&connection, &self.live, target).await?;
-        let driven =
-            drive(page, &self.live, &self.dialogs, &self.downloads, &self.policy, self.started, self.emulate).await?;
+        let page = PageTarget::attach(&connection, target).await?;
+        let driven = drive(page, &self.dialogs, &self.downloads, &self.policy, self.started, self.emulate).await?;
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = Arc::new(driven);
         self.refs.lock().unwrap_or_else(PoisonError::into_inner).clear();
         self.allow_downloads().await
@@ -407,7 +404,7 @@ impl BrowserSession {
                 Some(_) => ("Browser.close", json!({})),
                 None => ("Target.closeTarget", json!({"targetId": self.driven().page.target_id})),
             };
-            let close = connection.call(None, &self.live, method, params);
+            let close = connection.call(None, method, params);
             let _ = tokio::time::timeout(Duration::from_secs(5), close).await;
             if let Some(chromium) = chromium {
                 chromium.wait_or_kill(Duration::from_secs(5)).await;
@@ -433,7 +430,6 @@ impl Drop for BrowserSession {
 /// Sets a page up for driving and starts the task that follows its events.
 async fn drive(
     page: PageTarget,
-    live: &Liveness,
     dialogs: &Arc<Mutex<Vec<DialogRecord>>>,
     downloads: &Arc<Downloads>,
     policy: &DialogPolicy,
@@ -443,28 +439,27 @@ async fn drive(
     // Followed before the domains are enabled, so that none of their events is missed.
     let events = page.connection.follow(Some(&page.session));
     for domain in ["Page.enable", "Network.enable", "Inspector.enable", "DOM.enable", "Accessibility.enable"] {
-        page.call(live, domain, json!({})).await?;
+        page.call(domain, json!({})).await?;
     }
     if emulate {
         let metrics = json!({
             "width": VIEWPORT.0, "height": VIEWPORT.1, "deviceScaleFactor": 1, "mobile": false,
             "screenOrientation": {"type": "portraitPrimary", "angle": 0},
         });
-        page.call(live, "Emulation.setDeviceMetricsOverride", metrics).await?;
-        page.call(live, "Emulation.setTouchEmulationEnabled", json!({"enabled": true})).await?;
+        page.call("Emulation.setDeviceMetricsOverride", metrics).await?;
+        page.call("Emulation.setTouchEmulationEnabled", json!({"enabled": true})).await?;
     }
-    page.call(live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
-    page.call(live, "Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::ANNOUNCE})).await?;
-    page.call(live, "Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
-    page.call(live, "Runtime.evaluate", json!({"expression": crate::js::ANNOUNCE})).await?;
-    let tree = page.call(live, "Page.getFrameTree", json!({})).await?;
+    page.call("Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::QUIET})).await?;
+    page.call("Page.addScriptToEvaluateOnNewDocument", json!({"source": crate::js::ANNOUNCE})).await?;
+    page.call("Runtime.evaluate", json!({"expression": crate::js::QUIET})).await?;
+    page.call("Runtime.evaluate", json!({"expression": crate::js::ANNOUNCE})).await?;
+    let tree = page.call("Page.getFrameTree", json!({})).await?;
     let main_frame = tree.pointer("/frameTree/frame/id").and_then(Value::as_str).unwrap_or_default().to_owned();
 
     let activity = Arc::new(PageActivity::default());
     let followed = FollowedPage {
         page: page.clone(),
         main_frame: main_frame.clone(),
-        live: live.clone(),
         dialogs: Arc::clone(dialogs),
         downloads: Arc::clone(downloads),
         policy: policy.clone(),
@@ -479,7 +474,6 @@ async fn drive(
 struct FollowedPage {
     page: PageTarget,
     main_frame: String,
-    live: Liveness,
     dialogs: Arc<Mutex<Vec<DialogRecord>>>,
     downloads: Arc<Downloads>,
     policy: DialogPolicy,
@@ -512,7 +506,7 @@ impl FollowedPage {
                 "Page.frameStoppedLoading" if text("/frameId") == self.main_frame => {
                     self.activity.main_frame_stopped_loading();
                 }
-                "Inspector.targetCrashed" => self.live.close("the page's renderer crashed"),
+                "Inspector.targetCrashed" => self.page.connection.live().close("the page's renderer crashed"),
                 "Browser.downloadWillBegin" => {
                     self.downloads.began(text("/guid").into(), text("/url").into(), text("/suggestedFilename").into());
                 }
@@ -536,7 +530,7 @@ impl FollowedPage {
         if let Some(text) = text {
             params["promptText"] = Value::String(text);
         }
-        if let Err(e) = self.page.call(&self.live, "Page.handleJavaScriptDialog", params).await {
+        if let Err(e) = self.page.call("Page.handleJavaScriptDialog", params).await {
             tracing::warn!(error = %e, "could not answer a dialog");
         }
         tracing::info!(kind, accepted = accept, "answered a dialog");
@@ -552,12 +546,11 @@ impl FollowedPage {
 /// opener; the driven page follows the ones its own page opened.
 async fn follow_new_tabs(
     connection: &Arc<Connection>,
-    live: &Liveness,
     opened: Arc<Mutex<Vec<(String, String)>>>,
 ) -> Result<JoinHandle<()>, BrowserError> {
     let mut events = connection.follow(None);
     connection
-        .call(None, live, "Target.setDiscoverTargets", json!({"discover": true}))
+        .call(None, "Target.setDiscoverTargets", json!({"discover": true}))
         .await
         .map_err(|e| BrowserError::Launch(format!("cannot follow new tabs: {e}")))?;
     Ok(tokio::spawn(async move {
