@@ -1,5 +1,6 @@
 // End-to-end tests against `planwright serve` in Debian's Chromium (never a downloaded browser).
 import { defineConfig } from '@playwright/test';
+import { DISABLED_FEATURES } from '../tools/playwright/disabled-features.mjs';
 
 export default defineConfig({
   testDir: './e2e',
@@ -17,14 +18,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-quic',
         '--no-first-run',
-        // Playwright 1.65's own list and the omnibox's popup, which Chromium preloads as a page of
-        // its own for every window: about 1 s of CPU a test (tools/playwright/common.mjs).
-        // Chromium keeps only the last `--disable-features`, so Playwright's list is repeated.
-        '--disable-features=AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,' +
-          'HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding,' +
-          'ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin,' +
-          'OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,' +
-          'WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+        // Playwright's own list and the omnibox's popup (about 1 s of CPU a test): see the file.
+        `--disable-features=${DISABLED_FEATURES.join(',')}`,
       ],
     },
     // No trace: recording one for every test (to keep it on a failure) took a fifth of the run's

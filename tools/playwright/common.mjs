@@ -1,17 +1,6 @@
 // Shared by the scripts here: how Chromium is launched and how long a page may settle.
 import { chromium } from 'playwright-core';
-
-// Playwright 1.65's own `--disable-features` list, and the omnibox's popup, which Chromium
-// preloads as a page of its own for every window (a context's page included): about 1 s of CPU
-// each, for a popup a headless browser never shows. Chromium keeps only the last
-// `--disable-features`, so this one repeats Playwright's list rather than replacing it.
-const DISABLED_FEATURES = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable', 'LensOverlay', 'MediaRouter', 'PaintHolding',
-  'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup',
-];
+import { DISABLED_FEATURES } from './disabled-features.mjs';
 
 // The same switches our own driver uses, so the two browsers behave alike on a closed network.
 export const LAUNCH_ARGS = [
