@@ -315,6 +315,20 @@ mod tests {
         assert!(waiting.lock().unwrap().answers.is_empty());
     }
 
+    proptest::proptest! {
+        /// Whatever the browser (or something posing as it) sends, dispatch neither panics nor
+        /// answers a call with it unless it carries that call's id.
+        #[test]
+        fn any_message_is_dispatched_without_a_panic(text in ".{0,200}", id in 0u64..4) {
+            let (waiting, _events) = waiting_with_follower(Some("S1"));
+            let (answer, mut answered) = oneshot::channel();
+            waiting.lock().unwrap().answers.insert(7, answer);
+            dispatch(&waiting, &text);
+            dispatch(&waiting, &format!(r#"{{"id":{id},"sessionId":"S1","method":{text:?},"params":{text:?}}}"#));
+            proptest::prop_assert!(answered.try_recv().is_err(), "call 7 was answered by {text:?}");
+        }
+    }
+
     #[test]
     fn a_follower_that_went_away_is_forgotten_and_garbage_is_left_aside() {
         let (waiting, events) = waiting_with_follower(None);
