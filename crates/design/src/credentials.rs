@@ -214,6 +214,11 @@ static FILE_NAME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("file name pattern")
 });
 
+/// "each", "every", "per" or "by" right before a match: the word after it names what rows are
+/// grouped by.
+static GROUPING_WORD_BEFORE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(?-u:\b)(?:each|every|per|by)\s+$").expect("grouping word pattern"));
+
 /// A user info in an address, `https://user:password@host/…`.
 static USER_INFO: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)(?-u:\b)[a-z][a-z0-9+.-]{0,15}://(?P<info>[^\s/?#@"'<>「」]{1,256})@"#)
@@ -341,6 +346,11 @@ impl Found {
         let (mut last, mut from) = (0, 0);
         while let Some(c) = p.regex.captures_at(&text, from) {
             let at = c.get(0).expect("the match").start();
+            // "For each account: variance = …": the word a grouping is by, no login.
+            if GROUPING_WORD_BEFORE.is_match(&text[..at]) {
+                from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+                continue;
+            }
             let spans: Option<Vec<(usize, usize, String, &str)>> = p
                 .values
                 .iter()
@@ -480,6 +490,8 @@ mod tests {
             "Open the login page and click Submit",
             "Check the token count",
             "match on account number",
+            "For each account: variance = actual - budget",
+            "per user: the number of logins",
             "取引先IDで突き合わせる",
         ] {
             let r = redact_instruction(text);

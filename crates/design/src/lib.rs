@@ -626,8 +626,15 @@ impl DesignEngine<'_> {
         if draft.refused() || !asks_nothing || !valid || request.answers.contains_key("instruction.do") {
             return;
         }
-        let lost = match (understanding::unused_source(plan), self.trial) {
-            (Some(file), _) => Some(understanding::Unplaced::Words(file)),
+        let overwritten = self
+            .files
+            .and_then(|files| {
+                understanding::overwritten_input(plan, |node, file| other_data(plan, self.catalog, files, node, file))
+            })
+            .map(understanding::Unplaced::OverwritesInput);
+        let unused = understanding::unused_source(plan).map(understanding::Unplaced::Words);
+        let lost = match (unused.or(overwritten), self.trial) {
+            (Some(lost), _) => Some(lost),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
                 let other_columns = || {
                     let (said, columns) = understanding::columns_said(&request.instruction)?;
@@ -677,6 +684,28 @@ impl DesignEngine<'_> {
         let names = fitted.iter().map(|t| t.id.clone()).collect();
         (fitted, names)
     }
+}
+
+/// Whether `file`, which the write step `node` writes, is in the work folder with other columns
+/// than the step writes there (as the plan check predicts them): data, not an earlier run's
+/// output. Not known (no such file, columns not predicted): not other data.
+fn other_data(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, node: &Node, file: &str) -> bool {
+    let inputs = IndexMap::from([("path".to_owned(), Value::from(file))]);
+    let block = if file.to_ascii_lowercase().ends_with(".csv") { "file.read_csv" } else { "excel.read_data" };
+    let Some(there) = files.columns(block, &inputs) else { return false };
+    // The table written: `data` of report.write, the first sheet of excel.write.
+    let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
+    let Some(reference) = data.and_then(Value::as_str).and_then(|d| d.strip_prefix("${")?.strip_suffix('}')) else {
+        return false;
+    };
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+    let Some(written) = validation.tables.get(reference) else { return false };
+    let names = |columns: &[planwright_plan::Column]| {
+        let mut names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+        names.sort();
+        names
+    };
+    names(&there.columns) != names(written)
 }
 
 /// The composed templates' nodes and vars added to a model's plan that left them out.

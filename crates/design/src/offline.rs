@@ -337,6 +337,11 @@ impl Designer<'_> {
                 self.join(key.as_deref(), *unmatched, *either_side, wanted.as_deref(), lookup)
             }
             Step::Duplicates { by, remove, keep_last } => self.duplicates(by, *remove, *keep_last),
+            // In order of the date, the last row of each key is its newest.
+            Step::LatestPerKey { by, order_by, newest } => {
+                self.sort(Some(order_by), false, None, &[]);
+                self.duplicates(by, true, *newest);
+            }
             Step::Sort { by, descending, limit, then } => self.sort(by.as_deref(), *descending, *limit, then),
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
@@ -643,7 +648,7 @@ impl Designer<'_> {
         if let Some(direction) = rounding::Direction::of_operation(op) {
             return self.round(of.first().map(String::as_str), value.unwrap_or(0.0) as u64, direction);
         }
-        if matches!(op, "difference" | "sum" | "product" | "ratio") {
+        if matches!(op, "difference" | "sum" | "product" | "ratio" | "percent") {
             self.computed = Some(name.to_owned());
         }
         let rows = self.rows_or_source();

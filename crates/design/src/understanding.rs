@@ -67,6 +67,8 @@ pub enum Unplaced {
     /// A condition compares the column with words no row of the data holds (the words, the
     /// column).
     NoSuchValue { value: String, column: String },
+    /// The plan writes over this file of the work folder and reads it nowhere.
+    OverwritesInput(String),
 }
 
 /// "as a single column", "I only need four columns", 「1列だけ」「列は…の4つ」: the number of
@@ -256,6 +258,29 @@ pub fn unused_source(plan: &planwright_plan::Plan) -> Option<String> {
         })
 }
 
+/// A file a write step writes that no read step reads and that `other_data` says is in the
+/// work folder with other columns than the step writes: the instruction named data the plan
+/// would destroy ("their entries in timesheet.csv" read as the file to write), not the output
+/// of an earlier run.
+pub fn overwritten_input(
+    plan: &planwright_plan::Plan,
+    other_data: impl Fn(&planwright_plan::Node, &str) -> bool,
+) -> Option<String> {
+    let path = |node: &planwright_plan::Node| node.inputs.get("path").and_then(Value::as_str).map(str::to_owned);
+    let read: Vec<String> = plan
+        .graph
+        .iter()
+        .filter(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
+        .filter_map(path)
+        .collect();
+    plan.graph
+        .iter()
+        .filter(|node| matches!(node.block.as_deref(), Some("report.write" | "excel.write")))
+        .filter_map(|node| Some((node, path(node)?)))
+        .find(|(node, written)| !read.contains(written) && other_data(node, written))
+        .map(|(_, written)| written)
+}
+
 /// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
 /// instruction itself) say nothing done.
 pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
@@ -346,6 +371,12 @@ pub fn questions(unsaid: &[(Part, Option<Unplaced>)], language: Language) -> Vec
                 (Unplaced::NoSuchValue { value, column }, Language::Ja) => format!(
                     "列「{column}」を「{value}」と比べることになりますが、データにその値の行はありません。{column} のどの値のことかを書いてください。"
                 ),
+                (Unplaced::OverwritesInput(file), Language::En) => format!(
+                    "{file} is already in the work folder, and the plan designed would write over it without reading it: say whether it is data to read, and which file to write."
+                ),
+                (Unplaced::OverwritesInput(file), Language::Ja) => format!(
+                    "{file} は作業フォルダーにすでにあり、設計した手順では読み込まずに上書きしてしまいます。読み込むデータかどうかと、出力するファイルを書いてください。"
+                ),
             });
             DesignRequirement {
                 requirement: Requirement {
@@ -427,6 +458,26 @@ pub(crate) mod tests {
         assert_eq!(unused_source(&plan("${read_a.rows}")).as_deref(), Some("b.csv"));
         assert_eq!(unused_source(&plan("${read_b.rows}")).as_deref(), Some("a.csv"));
         assert_eq!(unused_source(&plan("${read_a.rows} ${read_b.rows}")), None);
+    }
+
+    #[test]
+    fn a_file_of_the_work_folder_written_and_never_read_is_named() {
+        let plan = planwright_plan::load_plan(
+            "apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:\n\
+             - {id: read, block: file.read_csv, in: {path: rates.csv}, out: {rows: rows}}\n\
+             - {id: write, block: report.write, in: {data: '${read.rows}', format: csv, path: timesheet.csv}}\n\
+             - {id: again, block: report.write, in: {data: '${read.rows}', format: csv, path: rates.csv}}\n",
+        )
+        .unwrap()
+        .plan
+        .unwrap();
+        let in_folder =
+            |names: &'static [&'static str]| move |_: &planwright_plan::Node, file: &str| names.contains(&file);
+        assert_eq!(
+            overwritten_input(&plan, in_folder(&["rates.csv", "timesheet.csv"])).as_deref(),
+            Some("timesheet.csv")
+        );
+        assert_eq!(overwritten_input(&plan, in_folder(&["rates.csv"])), None, "a new file, or one the plan reads");
     }
 
     #[test]

@@ -28,7 +28,12 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     if let Some(said) = AVERAGE.find(&lower).filter(|_| !ops.iter().any(|op| op == "avg")) {
         return Some(text[said.range()].to_owned());
     }
-    COUNT.find(&lower).filter(|_| !counted).map(|said| text[said.range()].to_owned())
+    COUNT
+        .captures_iter(&lower)
+        .filter(|c| c.name("measure").is_none())
+        .find_map(|c| c.get(0))
+        .filter(|_| !counted)
+        .map(|said| text[said.range()].to_owned())
 }
 
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
@@ -150,7 +155,11 @@ static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
 static AVERAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:average|mean|avg)\b|平均").expect("average"));
 
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:how many|number of|count of|count the|count how)\b|件数|何件|回数|人数").expect("count")
+    // "how many days did it take" asks a measure of each row (`measure`), no count.
+    Regex::new(
+        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure> (?:days|hours|minutes|seconds|weeks|months|years)\b)?|件数|何件|回数|人数",
+    )
+    .expect("count")
 });
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ enum Op {
     Sum,
     Product,
     Ratio,
+    Percent,
     Equal,
     Greater,
     Less,
@@ -56,7 +57,8 @@ enum Op {
     Round,
 }
 
-const OPERATIONS: &str = "difference, sum, product, ratio, equal, greater, less, month, year, join, label, round";
+const OPERATIONS: &str =
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -65,6 +67,7 @@ impl Op {
             "sum" | "add" | "plus" => Op::Sum,
             "product" | "multiply" | "times" => Op::Product,
             "ratio" | "divide" => Op::Ratio,
+            "percent" | "percentage" => Op::Percent,
             "equal" | "equals" => Op::Equal,
             "greater" => Op::Greater,
             "less" => Op::Less,
@@ -82,7 +85,7 @@ impl Op {
         match self {
             Op::Label => (0, 0),
             Op::Month | Op::Year | Op::Round => (1, 1),
-            Op::Difference | Op::Ratio | Op::Equal | Op::Greater | Op::Less => (2, 2),
+            Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
         }
     }
@@ -193,7 +196,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     }
     let value = match map.get("value") {
         None => None,
-        Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio) => {
+        Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio | Op::Percent) => {
             Some(cells::number(given).ok_or_else(|| {
                 BlockError::input(format!(
                     "`columns` item {n} ({name}): `value` is {}; give the number to compute with, e.g. 0.1",
@@ -203,7 +206,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         }
         Some(_) => {
             return Err(BlockError::input(format!(
-                "`columns` item {n} ({name}): only difference, sum, product and ratio compute with a `value`"
+                "`columns` item {n} ({name}): only difference, sum, product, ratio and percent compute with a `value`"
             )))
         }
     };
@@ -300,6 +303,10 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
         Op::Ratio => {
             let nums = numbers()?;
             (nums[1].value != 0.0).then(|| cells::number_value(nums[0].value / nums[1].value))
+        }
+        Op::Percent => {
+            let nums = numbers()?;
+            (nums[1].value != 0.0).then(|| cells::number_value(nums[0].value / nums[1].value * 100.0))
         }
         Op::Equal => {
             let (a, b) = (cell(&column.of[0]), cell(&column.of[1]));

@@ -139,6 +139,8 @@ async fn add_columns_computes_differences_exactly_months_and_comparisons() {
                 {"as": "month", "op": "month", "of": ["date"]},
                 {"as": "label", "op": "join", "of": ["a", "b"], "separator": "-"},
                 {"as": "left_twice", "op": "sum", "of": ["left", "left"]},
+                {"as": "percent", "op": "percent", "of": ["paid", "billed"]},
+                {"as": "left_less", "op": "difference", "of": ["left"], "value": 0.1},
             ]}),
         )
         .await;
@@ -154,6 +156,8 @@ async fn add_columns_computes_differences_exactly_months_and_comparisons() {
     assert_eq!(rows[2]["share"], json!(0));
     assert_eq!(rows[2]["month"], Value::Null);
     assert!((rows[0]["share"].as_f64().unwrap() - 1.0 / 3.0).abs() < 1e-12);
+    assert!((rows[0]["percent"].as_f64().unwrap() - 100.0 / 3.0).abs() < 1e-9, "a ratio as a percentage");
+    assert_eq!(rows[0]["left_less"], json!(0.1), "a column less a number written");
     let message = h
         .input_error(
             "transforms.add_columns",
@@ -257,7 +261,7 @@ async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first
             json!({"items": rows, "columns": [{"as": "x", "op": "month", "of": ["due"], "value": 2}]}),
         )
         .await;
-    assert!(message.contains("only difference, sum, product and ratio"), "{message}");
+    assert!(message.contains("only difference, sum, product, ratio and percent"), "{message}");
     let message = h
         .input_error(
             "transforms.add_columns",

@@ -136,6 +136,7 @@ fn new_column() -> impl Strategy<Value = Value> {
         Just(json!({"op": "difference", "of": ["amount", "dept"]})),
         Just(json!({"op": "sum", "of": ["amount"], "value": 0.1})),
         Just(json!({"op": "ratio", "of": ["amount", "dept"]})),
+        Just(json!({"op": "percent", "of": ["amount", "amount"]})),
         Just(json!({"op": "greater", "of": ["amount", "dept"]})),
         Just(json!({"op": "equal", "of": ["status", "dept"]})),
         Just(json!({"op": "month", "of": ["dept"]})),

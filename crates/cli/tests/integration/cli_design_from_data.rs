@@ -524,3 +524,26 @@ fn a_column_named_by_the_files_own_name_is_that_column_and_one_column_without_du
     rows.sort();
     assert_eq!(rows, ["乙工業", "甲商事"], "{written}");
 }
+
+#[test]
+fn a_file_of_other_data_the_plan_would_write_over_unread_is_asked_about_and_an_earlier_output_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("rates.csv"), "Name,Rate\nLeo,165\nMaya,210\n").unwrap();
+    std::fs::write(dir.path().join("timesheet.csv"), "Entry,Name,Hours\nT-1,Leo,7.5\n").unwrap();
+    let instruction = "Keep the rates of 200 or more from rates.csv and save them to timesheet.csv";
+    let asked = planwright(
+        dir.path(),
+        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+    );
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    assert_eq!(result["refused"], true, "{result:#}");
+    let asked_about = result["requirements"][0]["description"].as_str().unwrap_or_default();
+    assert!(asked_about.contains("timesheet.csv is already in the work folder"), "{result:#}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("timesheet.csv")).unwrap(), "Entry,Name,Hours\nT-1,Leo,7.5\n");
+
+    // The same file holding what the plan writes (its last run's output) is written again.
+    std::fs::write(dir.path().join("timesheet.csv"), "Name,Rate\nMaya,210\n").unwrap();
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("timesheet.csv")).unwrap();
+    assert_eq!(written.trim_start_matches('\u{feff}').lines().collect::<Vec<_>>(), ["Name,Rate", "Maya,210"]);
+}

@@ -26,6 +26,9 @@ static EN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)[;\n]|[.?!]\s|[.?!]$|,\s*(?:and\s+then\s+|then\s+|and\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+(?P<verb>read|load|open|keep|filter|exclude|drop|remove|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log|click|download|write|save|export|output|create|generate|produce|put|store|list|flag|take|get|pull)\b")
         .expect("separator")
 });
+static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:but\s+)?(?:excluding|except(?:\s+for)?|not counting|leaving out|ignoring)\s").expect("exclusion")
+});
 static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
 
 pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
@@ -96,7 +99,9 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
             && super::conditions::japanese(&c.text)
                 .iter()
                 .any(|condition| condition.operator == "eq" && condition.value.as_str().is_some_and(|v| !v.is_empty()));
-        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out
+        // "take the TX rows, excluding the Cancelled ones": what is left out is a filter of its own.
+        let excludes = language == Language::En && EN_EXCLUSION_START.is_match(&lower);
+        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out || excludes
     };
     let mut clauses: Vec<Clause> = Vec::new();
     match language {

@@ -85,11 +85,12 @@ static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "the assets with Status Disposed", "lines with approval Rejected": a state column and its
-/// value, written as a cell would be.
+/// "the assets with Status Disposed", "lines with approval Rejected", "the rows with ship_state
+/// TX": a state column (or a column named as code names it) and its value, written as a cell
+/// would be.
 static EN_WITH_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\bwith (?:a |the |an )?)(?P<field>(?i:status|state|approval|result|priority|stage|type|category))\s+(?:of\s+)?["'“]?(?P<value>[A-Z][\w-]*)["'”]?"#,
+        r#"(?i:\bwith (?:a |the |an )?)(?P<field>(?i:[a-z_]*(?:status|state|approval|result|priority|stage|type|category))|[a-z][a-z0-9]*_[a-z0-9_]+)\s+(?:of\s+)?["'“]?(?P<value>[A-Z][\w-]*)["'”]?"#,
     )
 });
 
@@ -622,12 +623,12 @@ static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
 /// above or below another.
 static JA_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()\d]{1,16})(?:を|より)(?P<op>上回|超え|超過|下回|大き|多|小さ|少な)",
+        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()\d]{1,16}?)(?:(?:を|より)(?P<op>上回|超え|超過|下回|大き|多|小さ|少な)|(?P<op2>以下|以上|未満))",
     )
 });
 static EN_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:(?:if|when|where|whose)\s+)?(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:is|are)\s+(?P<op>greater than|more than|higher than|larger than|above|bigger than|less than|lower than|smaller than|below)\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+        r"(?i)\b(?:(?:if|when|where|whose)\s+)?(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:(?:is|are)\s+(?P<op>(?:less|lower|smaller|fewer) than or equal to|(?:greater|more|higher|larger) than or equal to|at or below|at or above|at most|at least|no more than|no less than|no higher than|no lower than|greater than|more than|higher than|larger than|above|bigger than|less than|lower than|smaller than|below)|(?P<op2><=|>=|=<|=>|≤|≥|<|>))\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
     )
 });
 static JA_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
@@ -656,9 +657,8 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
     };
     let differ = pattern.captures_iter(clause).map(|c| (c, "ne"));
     let ordered = above.captures_iter(clause).map(|c| {
-        let op = c.name("op").map_or("", |m| m.as_str()).to_ascii_lowercase();
-        let below = ["下回", "小さ", "少な", "less", "lower", "smaller", "below"].iter().any(|w| op.starts_with(w));
-        (c, if below { "lt" } else { "gt" })
+        let op = c.name("op").or(c.name("op2")).map_or("", |m| m.as_str()).to_ascii_lowercase();
+        (c, column_operator(&op))
     });
     differ
         .chain(ordered)
@@ -667,7 +667,12 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
             let b = c.name("b").or(c.name("d"))?.as_str();
             let (a, b) = (clean(a), clean(b));
             let names_rows = |n: &str| slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
-            let number = |n: &str| n.replace(',', "").parse::<f64>().is_ok() || n.chars().any(|ch| ch.is_ascii_digit());
+            // 「百万円以下」 is an amount, not a column.
+            let number = |n: &str| {
+                n.replace(',', "").parse::<f64>().is_ok()
+                    || n.chars().any(|ch| ch.is_ascii_digit())
+                    || n.chars().all(|ch| "〇一二三四五六七八九十百千万億円件個人%".contains(ch))
+            };
             if a.is_empty() || b.is_empty() || names_rows(&a) || names_rows(&b) || number(&b) {
                 return None;
             }
@@ -675,6 +680,57 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
             Some((Condition { field: Some(a), operator, value, value2: None }, c.get(0)?.range()))
         })
         .collect()
+}
+
+/// The operator of one column compared with another, from the words between them: "at or
+/// below" is `lte`, 「以上」 `gte`, "above" `gt`.
+fn column_operator(op: &str) -> &'static str {
+    let below = [
+        "下回",
+        "小さ",
+        "少な",
+        "未満",
+        "以下",
+        "less",
+        "lower",
+        "smaller",
+        "fewer",
+        "below",
+        "at most",
+        "no more",
+        "no higher",
+        "<",
+        "≤",
+    ]
+    .iter()
+    .any(|w| op.contains(w))
+        && !["no less", "no lower"].iter().any(|w| op.contains(w));
+    let or_equal = [
+        "以下",
+        "以上",
+        "or equal",
+        "at or",
+        "at most",
+        "at least",
+        "no more",
+        "no less",
+        "no higher",
+        "no lower",
+        "<=",
+        ">=",
+        "=<",
+        "=>",
+        "≤",
+        "≥",
+    ]
+    .iter()
+    .any(|w| op.contains(w));
+    match (below, or_equal) {
+        (true, true) => "lte",
+        (true, false) => "lt",
+        (false, true) => "gte",
+        (false, false) => "gt",
+    }
 }
 
 /// The conditions, each once: 「2026年10月（10/1〜10/31）」 says one range twice.
@@ -1064,6 +1120,13 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             || matches!(next, "too" | "as" | "either")
             || lower[m.end()..].trim_start().starts_with([')', '.', ';']) && previous != "the";
         if op == "count" && (lower[..m.start()].trim_end().ends_with("only") || next == "only" || qualifies) {
+            continue;
+        }
+        // "how many days did the customer take to pay": a measure of each row, no count of rows.
+        let measured = lower[m.end()..].trim_start().trim_start_matches("the ").split_whitespace().next();
+        if op == "count"
+            && matches!(measured, Some("days" | "hours" | "minutes" | "seconds" | "weeks" | "months" | "years"))
+        {
             continue;
         }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1

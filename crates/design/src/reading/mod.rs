@@ -199,6 +199,13 @@ pub enum Step {
         remove: bool,
         keep_last: bool,
     },
+    /// One row per key (`by`): the one with the newest value of `order_by` (the oldest without
+    /// `newest`) — 「顧客コードごとに更新日が一番新しい行だけ残して」.
+    LatestPerKey {
+        by: Vec<String>,
+        order_by: String,
+        newest: bool,
+    },
     /// Order the rows by a column (`None`: asked for), largest first with `descending`, then by
     /// the keys of `then` (each a column, and whether largest first); only the first `limit`
     /// rows when the text says how many.
@@ -208,7 +215,7 @@ pub enum Step {
         limit: Option<u64>,
         then: Vec<(String, bool)>,
     },
-    /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `product`, `month`,
+    /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `percent`, `product`, `month`,
     /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
     /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::Direction::operation`]) of `of` to
     /// `value` decimals.
@@ -269,6 +276,7 @@ impl Step {
             Step::Join { .. } => "join",
             Step::Duplicates { remove: false, .. } => "duplicates",
             Step::Duplicates { remove: true, .. } => "dedupe",
+            Step::LatestPerKey { .. } => "latest",
             Step::Sort { .. } => "sort",
             Step::Compute { .. } => "compute",
             Step::Label { .. } => "label",
@@ -569,13 +577,16 @@ impl Reader<'_> {
                 continue;
             }
             let shaped = shaping::of_clause(&clause.text, self.language);
+            // "total = subtotal + sales_tax" computes a column: it neither totals nor keeps rows.
+            let mut unformulated = clause.clone();
+            unformulated.text = shaping::without_formulas(&clause.text, self.language);
             // "Sort by date", "duplicates by invoice number": a "by" that is not a group, and a
             // "remove" or 「だけ」 that is not a filter unless the clause says conditions.
             let totals = self.lexicon.totals.is_match(&lower);
             // 「仕入先別の買掛金残高 payables.xlsx を読み」 describes the file it reads.
             let describes_source = !totals && l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
             if let Some((at, step)) =
-                self.aggregate(clause).filter(|_| (shaped.is_empty() || totals) && !describes_source)
+                self.aggregate(&unformulated).filter(|_| (shaped.is_empty() || totals) && !describes_source)
             {
                 steps.push((at, step));
             }
@@ -587,7 +598,7 @@ impl Reader<'_> {
                     _ => Vec::new(),
                 })
                 .collect();
-            let filter = self.filter(clause, output_clause, documents).map(|(at, mut step)| {
+            let filter = self.filter(&unformulated, output_clause, documents).map(|(at, mut step)| {
                 if let Step::Filter { conditions, .. } = &mut step {
                     conditions.retain(|c| {
                         c.field.is_some()
@@ -665,6 +676,7 @@ impl Reader<'_> {
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
         self.columns_with_their_new_names();
         self.one_row_per_key_over_a_sentence();
+        self.latest_per_key();
         self.one_column_of_its_key();
         self.count_repeats();
         self.name_the_total_as_chosen();
@@ -952,6 +964,32 @@ impl Reader<'_> {
         let Some(grouping) = grouping else { return };
         self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
+    }
+
+    /// 「顧客コードごとに更新日が一番新しい行を1行だけ残して」, "for each test_id only its most recent
+    /// run counts (go by run_at)": one row per key chosen by a date. The grouping, the top 1 and
+    /// the removal of duplicates the clause's words were also read as are that one step.
+    fn latest_per_key(&mut self) {
+        let Some((key, order_by, newest)) = shaping::newest_per_key(self.text, self.language) else { return };
+        let by = vec![key];
+        let steps = &mut self.reading.steps;
+        let said_as = |s: &Step| match s {
+            Step::Aggregate { by: grouped, .. } => grouped.contains(&by[0]),
+            Step::Duplicates { by: keys, remove: true, .. } => keys == &by || keys.is_empty(),
+            Step::Sort { limit: Some(1), .. } => true,
+            Step::Sort { by: Some(column), limit: None, .. } => same_noun(column, &order_by),
+            Step::Filter { conditions, .. } => conditions.is_empty(),
+            _ => false,
+        };
+        steps.retain(|s| !said_as(s));
+        // The newest row of each key is of the rows of a period said ("October's"), and the
+        // other conditions are of those newest rows ("of those, the ones that failed").
+        let period = |s: &Step| {
+            matches!(s, Step::Filter { conditions, .. }
+                if !conditions.is_empty() && conditions.iter().all(|c| is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR))
+        };
+        let at = steps.iter().take_while(|s| period(s)).count();
+        steps.insert(at, Step::LatestPerKey { by, order_by, newest });
     }
 
     /// "give me each Cost Center code once, sorted A to Z, as a single column": the one column
@@ -1302,7 +1340,7 @@ impl Reader<'_> {
             return (items.len() >= 2).then(|| (quoted.range(), items));
         }
         let one = captures.name("one").or(captures.name("one2"));
-        let list = captures.name("list").or(captures.name("list2")).or(one)?;
+        let list = captures.name("list").or(captures.name("list2")).or(captures.name("list4")).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         let listed = match self.language {
@@ -1350,6 +1388,30 @@ impl Reader<'_> {
         // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
         while items.len() > 2 && !plain(&items[0]) {
             items.remove(0);
+        }
+        // "Output order_id, customer, total to tx.csv" names columns; "give me the bank rows with
+        // no match, all their columns, in x.csv" and "two columns, severity and …" say of them.
+        let says_of_columns = |item: &String| {
+            let lower = item.to_ascii_lowercase();
+            lower.split_whitespace().any(|w| {
+                matches!(
+                    w,
+                    "the"
+                        | "all"
+                        | "their"
+                        | "its"
+                        | "with"
+                        | "columns"
+                        | "column"
+                        | "rows"
+                        | "row"
+                        | "lines"
+                        | "fields"
+                ) || crate::reading::number(w).is_some()
+            })
+        };
+        if captures.name("list4").is_some() && items.iter().any(says_of_columns) {
+            return None;
         }
         let named = items.len() >= 2 || one.is_some() && items.len() == 1;
         // The list starts at its first column (the clause before it is not part of it).

@@ -200,6 +200,9 @@ static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
     )
 });
+static JA_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?P<a>[^、。をがはでと\s「」・]{1,16})から(?P<b>[^、。をがはでと\s「」・]{1,16})までの(?:経過)?日数")
+});
 static JA_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・×＊*]{1,16})\s*[×＊*]\s*(?P<b>[^、。をがはでと\s「」・]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})に(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:掛け|かけ|乗じ)",
@@ -436,7 +439,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
 static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+column\b",
+        r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s+column\b",
     )
 });
 
@@ -453,9 +456,113 @@ static EN_SUM: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "total = subtotal + sales_tax", "sales_tax = subtotal x 8.25%", "rate = passed / run * 100":
+/// a column named, then its formula.
+static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?",
+    )
+});
+/// "the days from invoice_date to paid_date", "number of days between A and B".
+static EN_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:the )?number of )?(?:calendar )?days (?:from|between) (?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:to|and|until|till) (?:the )?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+    )
+});
+
+/// 「不足数＝発注点−在庫数」「金額=数量×単価」: a column named, then its formula.
+static JA_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"[^\s、。をがはでと「」・=＝]{1,16}\s*[=＝]\s*[^\s、。をがはでと「」・]{0,30}?[−－×÷＋+/／*＊][^\s、。をがはでと「」・]{1,30}",
+    )
+});
+
+/// `text` with the formulas that name a column ("total = subtotal + sales_tax") blanked, at the
+/// same offsets: they compute a column, they neither total nor keep rows.
+pub fn without_formulas(text: &str, language: super::Language) -> String {
+    let pattern = match language {
+        super::Language::En => &*EN_ASSIGNED,
+        super::Language::Ja => &*JA_ASSIGNED,
+    };
+    let lower = text.to_ascii_lowercase();
+    let mut blanked = text.to_owned();
+    for m in pattern.find_iter(&lower) {
+        blanked.replace_range(m.range(), &" ".repeat(m.len()));
+    }
+    blanked
+}
+
+/// One formula of [`EN_ASSIGNED`] as a computed column, or `None` when it is none the block
+/// computes ("a - 5").
+fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> {
+    let whole = c.get(0)?;
+    // "and add sales_tax =": the name is the words before the sign after the last verb.
+    let said = c.name("name")?;
+    let name_words: Vec<&str> = clause[said.range()].split_whitespace().collect();
+    let filler = |w: &&str| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "add"
+                | "plus"
+                | "and"
+                | "then"
+                | "also"
+                | "with"
+                | "a"
+                | "an"
+                | "the"
+                | "new"
+                | "compute"
+                | "calculate"
+                | "column"
+                | "where"
+                | "so"
+                | "please"
+                | "out"
+                | "called"
+                | "named"
+                | "as"
+                | "each"
+                | "every"
+        )
+    };
+    let from = name_words.iter().rposition(filler).map_or(0, |at| at + 1);
+    let name = name_words[from..].join(" ");
+    if name.is_empty() {
+        return None;
+    }
+    let a = en_column(&c["a"])?;
+    let op = c.name("op").or(c.name("word")).map_or("", |m| m.as_str());
+    let number = c.name("n").and_then(|n| n.as_str().parse::<f64>().ok());
+    let number = number.map(|n| if c.name("pct").is_some() { n / 100.0 } else { n });
+    let times = c.name("k").and_then(|k| k.as_str().parse::<f64>().ok());
+    let b = c.name("b").and_then(|b| en_column(b.as_str()));
+    let (operation, of, value) = match (op, b, number) {
+        ("-" | "−" | "minus" | "less", Some(b), None) => ("difference", vec![a, b], None),
+        ("+" | "plus", Some(b), None) => ("sum", vec![a, b], None),
+        ("+" | "plus", None, Some(n)) => ("sum", vec![a], Some(n)),
+        ("*" | "×" | "x" | "times" | "multiplied by", Some(b), None) => ("product", vec![a, b], times),
+        ("*" | "×" | "x" | "times" | "multiplied by", None, Some(n)) => {
+            ("product", vec![a], Some(n * times.unwrap_or(1.0)))
+        }
+        ("/" | "÷" | "divided by", Some(b), None) if times.is_none() => ("ratio", vec![a, b], None),
+        ("/" | "÷" | "divided by", Some(b), None) if times == Some(100.0) => ("percent", vec![a, b], None),
+        _ => return None,
+    };
+    let at = c.name("a").map_or(whole.start(), |m| m.start());
+    Some((at, Step::Compute { name, operation, of, value }))
+}
+
 /// The computed columns of an English clause: a share ("a Tax column that is 10% of Net"), and
 /// a formula said after it ("a Gross column, Net plus Tax").
 fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
+    // "variance = actual - budget, and variance_pct = variance / budget * 100": each formula
+    // names its column.
+    let assigned: Vec<(usize, Step)> =
+        EN_ASSIGNED.captures_iter(lower).filter_map(|c| english_assigned(clause, &c)).collect();
+    if !assigned.is_empty() {
+        return assigned;
+    }
     let mut found = Vec::new();
     let mut from = 0;
     if let Some(c) = EN_PERCENT_OF.captures(lower) {
@@ -491,6 +598,13 @@ fn column_name(clause: &str, lower: &str, after: usize) -> Option<String> {
 /// month or year of a date.
 fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let name = |after: usize| column_name(clause, lower, after);
+    // "count the days from invoice_date to paid_date": the later date minus the earlier.
+    if let Some(c) = EN_DAYS_BETWEEN.captures(lower) {
+        let of = vec![en_column(&c["b"])?, en_column(&c["a"])?];
+        let m = c.get(0)?;
+        let name = name(m.end()).unwrap_or_else(|| "days".to_owned());
+        return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));
+    }
     if let Some(c) = EN_DIFFERENCE.captures(lower) {
         let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
             (Some(a), _, _) => (a.as_str(), c.name("b")?.as_str()),
@@ -670,6 +784,40 @@ static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「顧客コードごとに更新日が一番新しい行を残して」: one row per key, the newest (or oldest) by a date.
+static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?P<date>[^\s、。をがはでと「」・（）()]{1,16})(?:が|の)(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い)(?:日付の)?(?:行|もの|データ|レコード|1件|1行)",
+    )
+});
+/// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
+/// customer by updated_at".
+static EN_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date2>[a-z_][\w]*)",
+    )
+});
+
+/// The key, the date column and whether the newest row of each key is kept, when the text keeps
+/// one row per key chosen by a date.
+pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<(String, String, bool)> {
+    let (c, lower);
+    match language {
+        super::Language::Ja => {
+            c = JA_NEWEST_PER_KEY.captures(text)?;
+            return Some((c["key"].to_owned(), c["date"].to_owned(), c["which"].starts_with(['新', '最'])));
+        }
+        super::Language::En => {
+            lower = text.to_ascii_lowercase();
+            c = EN_NEWEST_PER_KEY.captures(&lower)?;
+        }
+    }
+    let which = c.name("which").or(c.name("which2"))?.as_str();
+    let key = en_column(c.name("key").or(c.name("key2"))?.as_str())?;
+    let date = c.name("date").or(c.name("date2"))?.as_str().to_owned();
+    Some((key, date, !matches!(which, "oldest" | "earliest")))
+}
+
 /// The removal of duplicates a sentence says over its clauses (「取引先コードごとに、…最初に出てくる
 /// 行だけを残して」), if any.
 pub(super) fn japanese_row_per_key(text: &str) -> Option<Step> {
@@ -826,10 +974,22 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
         let second = c.name(b)?.as_str();
         Some((ja_column(c.name(a)?.as_str())?, ja_column(second.split('(').next().unwrap_or(second))?))
     };
+    // 「不足数＝発注点−在庫数」「税込金額＝税抜金額×1.1」: the name said before the formula.
+    let said_before = |c: &regex::Captures| {
+        let first = ["a", "c", "e"].iter().find_map(|g| c.name(g))?;
+        first.as_str().split_once(['=', '＝']).and_then(|(name, _)| ja_column(name))
+    };
+    // 「請求日から入金日までの日数」: the later date minus the earlier.
+    if let Some(c) = JA_DAYS_BETWEEN.captures(clause) {
+        let (a, b) = pair(&c, "a", "b")?;
+        let m = c.get(0)?;
+        let name = name(m.end()).unwrap_or_else(|| "日数".to_owned());
+        return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![b, a], value: None }));
+    }
     if let Some(c) = JA_DIFFERENCE.captures(clause) {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
         let m = c.get(0)?;
-        let name = name(m.end()).unwrap_or_else(|| "差額".to_owned());
+        let name = said_before(&c).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
         return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![a, b], value: None }));
     }
     for (pattern, op, default) in [(&*JA_RATIO, "ratio", "比率"), (&*JA_PRODUCT, "product", "金額")] {
@@ -840,13 +1000,17 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
                 continue;
             }
             let m = c.get(0)?;
-            // 「税込金額＝税抜金額×1.1」: the name said before the formula.
-            let before = c.name("a").or(c.name("c")).and_then(|a| a.as_str().split_once(['=', '＝']));
-            let said_before = before.and_then(|(name, _)| ja_column(name));
-            let name = said_before.or_else(|| name(m.end())).unwrap_or_else(|| default.to_owned());
+            let name = said_before(&c).or_else(|| name(m.end())).unwrap_or_else(|| default.to_owned());
             // 「税抜金額 × 1.1」: a column times a number.
             if let (Ok(factor), "product") = (b.parse::<f64>(), op) {
                 return Some((m.start(), Step::Compute { name, operation: op, of: vec![a], value: Some(factor) }));
+            }
+            // 「合格数÷実施数×100」: a percentage.
+            let times = |b: &str| {
+                b.split_once(['×', '＊', '*']).map(|(b, k)| (b.trim().to_owned(), k.trim().parse::<f64>().ok()))
+            };
+            if let (Some((b, Some(100.0))), "ratio") = (times(&b), op) {
+                return Some((m.start(), Step::Compute { name, operation: "percent", of: vec![a, b], value: None }));
             }
             return Some((m.start(), Step::Compute { name, operation: op, of: vec![a, b], value: None }));
         }

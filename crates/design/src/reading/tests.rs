@@ -1691,3 +1691,127 @@ fn a_column_named_like_a_web_word_is_a_sort_key_not_a_page() {
         r.steps
     );
 }
+
+#[test]
+fn days_between_two_dates_are_a_computed_column_not_a_count() {
+    let r = read_instruction(
+        "For each invoice in ar.csv, how many days did the customer take to pay? Add a Days to Pay column (Paid Date minus Invoice Date, in calendar days). Save it as days.xlsx.",
+    );
+    assert_eq!(ops(&r), ["compute"], "{:?}", r.steps);
+    let Step::Compute { name, operation, of, .. } = &r.steps[0] else { panic!() };
+    assert_eq!((name.as_str(), *operation), ("Days to Pay", "difference"));
+    assert_eq!(of, &["paid date", "invoice date"]);
+    let r = read_instruction("In paid.csv count the days from invoice_date to paid_date and save days.csv");
+    let Step::Compute { operation, of, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((*operation, of.as_slice()), ("difference", &["paid_date".to_owned(), "invoice_date".to_owned()][..]));
+    let r = read_instruction("請求.csv の請求日から入金日までの日数を出して 日数.csv に保存");
+    let Step::Compute { name, operation, of, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((name.as_str(), *operation), ("日数", "difference"));
+    assert_eq!(of, &["入金日", "請求日"]);
+}
+
+#[test]
+fn a_formula_after_a_name_and_an_equals_sign_names_its_column() {
+    let r = read_instruction(
+        "In orders.csv add sales_tax = subtotal x 8.25%, plus total = subtotal + sales_tax. Save tax.csv",
+    );
+    let computed: Vec<(&str, &str, Vec<String>, Option<f64>)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, of, value } => Some((name.as_str(), *operation, of.clone(), *value)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        computed,
+        [
+            ("sales_tax", "product", vec!["subtotal".to_owned()], Some(0.0825)),
+            ("total", "sum", vec!["subtotal".to_owned(), "sales_tax".to_owned()], None),
+        ]
+    );
+    let r = read_instruction(
+        "From budget.csv: variance = actual - budget, and variance_pct = variance / budget * 100. Save v.csv",
+    );
+    let names: Vec<(&str, &str, Option<f64>)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, value, .. } => Some((name.as_str(), *operation, *value)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, [("variance", "difference", None), ("variance_pct", "percent", None)]);
+    let r = read_instruction("在庫一覧.csv に 不足数＝発注点−在庫数 の列を追加して 結果.csv に保存");
+    let Step::Compute { name, of, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((name.as_str(), of.as_slice()), ("不足数", &["発注点".to_owned(), "在庫数".to_owned()][..]));
+    let r = read_instruction("結果.csv に 合格率＝合格数÷実施数×100 を追加して 率.csv に保存");
+    let Step::Compute { name, operation, of, value } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!((name.as_str(), *operation, *value), ("合格率", "percent", None));
+    assert_eq!(of, &["合格数", "実施数"]);
+}
+
+#[test]
+fn a_column_at_or_below_another_is_a_condition_on_both() {
+    for (text, operator) in [
+        ("在庫一覧.csv から在庫数が発注点以下の品目を抜き出して 要発注.csv に保存", "lte"),
+        ("在庫一覧.csv から在庫数が発注点未満の品目だけ 要発注.csv に保存", "lt"),
+        ("From stock.csv keep the items whose on_hand is at or below the reorder_point and save low.csv", "lte"),
+        ("From stock.csv keep the items where on_hand is at least the reorder_point and save ok.csv", "gte"),
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.iter().find(|s| matches!(s, Step::Filter { .. })) else {
+            panic!("{text}: {:?}", r.steps)
+        };
+        assert_eq!(conditions.len(), 1, "{text}: {conditions:?}");
+        assert_eq!(conditions[0].operator, operator, "{text}");
+        assert!(conditions[0].value.get("column").is_some(), "{text}: {conditions:?}");
+    }
+    let r = read_instruction("売上.csv から金額が百万円以下の行だけ 小口.csv に保存");
+    let Step::Filter { conditions, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert!(conditions.iter().all(|c| c.value.get("column").is_none()), "an amount is no column: {conditions:?}");
+}
+
+#[test]
+fn a_sheet_in_brackets_after_its_workbook_is_the_sheet() {
+    let r = read_instruction(
+        "売上明細.csv に 商品マスタ.xlsx（シート「商品」）の商品名を商品コードで紐づけて 結果.csv に保存",
+    );
+    let sheets: Vec<Option<&str>> = r.sources.iter().map(|s| s.sheet.as_deref()).collect();
+    assert!(sheets.contains(&Some("商品")), "{:?}", r.sources);
+    let r = read_instruction(
+        "From expenses.csv keep amounts of 100 or more. Columns in this order: line_id, employee, amount. Save out.csv",
+    );
+    assert_eq!(r.columns, ["line_id", "employee", "amount"]);
+}
+
+#[test]
+fn one_row_per_key_chosen_by_a_date_keeps_the_newest() {
+    let r = read_instruction(
+        "顧客マスタ.csv に同じ顧客コードが何回も出てくるので整理したいです。顧客コードごとに更新日が一番新しい行を1行だけ残して、それより古い行は削除してください。顧客マスタ_整理済.xlsx に保存をお願いします。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: true }] if by == &["顧客コード"] && order_by == "更新日"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From test_runs.csv: for each test_id only its most recent run counts (go by run_at). Of those, list the ones whose result is FAIL. Output latest.csv",
+    );
+    assert_eq!(ops(&r), ["latest", "filter"], "{:?}", r.steps);
+    let Step::LatestPerKey { by, order_by, newest } = &r.steps[0] else { panic!() };
+    assert_eq!((by.as_slice(), order_by.as_str(), *newest), (&["test_id".to_owned()][..], "run_at", true));
+}
+
+#[test]
+fn rows_taken_and_rows_left_out_in_one_sentence_are_two_filters_and_formulas_keep_no_rows() {
+    let r = read_instruction(
+        "In orders.csv take the rows with ship_state TX, excluding the Cancelled ones, and add sales_tax = subtotal x 8.25%, rounded to the nearest cent, plus total = subtotal + sales_tax. Output order_id, customer, subtotal, sales_tax, total to tx.csv.",
+    );
+    assert_eq!(ops(&r), ["filter", "filter", "compute", "compute", "compute"], "{:?}", r.steps);
+    let Step::Filter { conditions, exclude: false } = &r.steps[0] else { panic!() };
+    assert_eq!((conditions[0].field.as_deref(), &conditions[0].value), (Some("ship_state"), &json!("TX")));
+    let Step::Filter { conditions, exclude: true } = &r.steps[1] else { panic!() };
+    assert_eq!(conditions[0].value, json!("cancelled"));
+    assert_eq!(r.columns, ["order_id", "customer", "subtotal", "sales_tax", "total"]);
+}
