@@ -322,9 +322,10 @@ impl Designer<'_> {
     fn step(&mut self, step: &Step) {
         match step {
             // 「取消・入金済は対象外」 with no column named: the values may be of one column or of
-            // several (the data settles which), so each leaves its rows out on its own.
+            // several (the data settles which), so each leaves its rows out on its own; so with
+            // one column named for some of them (「状態が「取消」と「申請中」のもの」).
             Step::Filter { conditions, exclude: true }
-                if conditions.len() > 1 && conditions.iter().all(unnamed_text) =>
+                if conditions.len() > 1 && several_values_left_out(conditions) =>
             {
                 for condition in conditions {
                     self.filter(std::slice::from_ref(condition), true);
@@ -1226,8 +1227,14 @@ struct Lookup<'a> {
 }
 
 /// A value said with no column: a text the data's columns are searched for.
-fn unnamed_text(c: &Condition) -> bool {
-    c.field.is_none() && c.operator == "eq" && c.value.is_string()
+/// Texts left out, of no column or of one column named: each leaves its rows out (two
+/// equalities of one column never both hold). Texts of two columns ("the Cancelled orders from
+/// Tokyo") are rows that are both.
+fn several_values_left_out(conditions: &[Condition]) -> bool {
+    let texts = conditions.iter().all(|c| c.operator == "eq" && c.value.is_string());
+    let mut named = conditions.iter().filter_map(|c| c.field.as_deref());
+    let first = named.next();
+    texts && named.all(|f| Some(f) == first)
 }
 
 /// Values of one named column said together ("status Open or Reopened") are one condition, the

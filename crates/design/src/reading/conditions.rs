@@ -736,13 +736,17 @@ fn column_operator(op: &str) -> &'static str {
 /// The conditions, each once: 「2026年10月（10/1〜10/31）」 says one range twice.
 fn distinct(mut conditions: Vec<Condition>) -> Vec<Condition> {
     // "in Q3 2026 (delivery_date Jul 1 - Sep 30)": a range said again of no column is the one said
-    // of a column.
+    // of a column; so is one said of the dates in general ("dated in October 2026 (invoice_date
+    // from Oct 1 to Oct 31)").
+    let of_a_column = |c: &Condition| {
+        c.field.as_deref().is_some_and(|f| !matches!(f.to_lowercase().as_str(), "date" | "dated" | "day" | "日付"))
+    };
     let named = conditions.clone();
     conditions.retain(|c| {
-        c.field.is_some()
+        of_a_column(c)
             || !named
                 .iter()
-                .any(|n| n.field.is_some() && n.operator == c.operator && n.value == c.value && n.value2 == c.value2)
+                .any(|n| of_a_column(n) && n.operator == c.operator && n.value == c.value && n.value2 == c.value2)
     });
     let mut seen: Vec<Condition> = Vec::new();
     conditions.retain(|c| {

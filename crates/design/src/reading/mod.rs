@@ -702,9 +702,33 @@ impl Reader<'_> {
             return;
         };
         let key = |c: &String| by.iter().any(|b| names_column(b, c));
-        let others: Vec<&String> = columns.iter().filter(|c| !key(c)).collect();
-        if let ([total], [other]) = (aggregations.as_mut_slice(), others.as_slice()) {
-            if total.name.is_none() && columns.len() == by.len() + 1 {
+        // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
+        // beside the total said, when none is), the one other column the one other total.
+        let names_count = |c: &String| {
+            let lower = c.to_ascii_lowercase();
+            ["件数", "回数", "人数"].iter().any(|w| c.ends_with(w))
+                || lower.split([' ', '_']).any(|w| w == "count")
+                || lower.starts_with("number of")
+        };
+        let (counts, others): (Vec<&String>, Vec<&String>) =
+            columns.iter().filter(|c| !key(c)).partition(|c| names_count(c));
+        if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
+            return;
+        }
+        if let [count] = counts.as_slice() {
+            let totalled = !aggregations.is_empty();
+            match aggregations.iter_mut().find(|a| a.op == "count") {
+                Some(counted) if counted.name.is_none() => counted.name = Some((*count).clone()),
+                Some(_) => {}
+                None if totalled => {
+                    aggregations.push(Aggregation { op: "count", field: None, name: Some((*count).clone()) })
+                }
+                None => return,
+            }
+        }
+        let mut totals = aggregations.iter_mut().filter(|a| a.op != "count" || counts.is_empty());
+        if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
+            if total.name.is_none() {
                 total.name = Some((*other).clone());
             }
         }
@@ -1333,7 +1357,15 @@ impl Reader<'_> {
             Language::En => &*words::EN_COLUMNS,
             Language::Ja => &*words::JA_COLUMNS,
         };
-        let captures = pattern.captures(self.text)?;
+        // 「列は 月（2026-07 のような年-月の形）、合計金額、件数 で」: an aside says more of a column,
+        // it is not one (blanked at the same offsets).
+        let text = match self.language {
+            Language::En => self.text.to_owned(),
+            Language::Ja => {
+                PARENTHESES.replace_all(self.text, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()
+            }
+        };
+        let captures = pattern.captures(&text)?;
         // 「列は「入金日」「取引先」「入金額」の3つに絞って」: the quoted names, in order.
         if let Some(quoted) = captures.name("list3") {
             let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();

@@ -155,7 +155,26 @@ pub fn number_words(text: &str) -> Vec<Number> {
             let whole = c.get(0).map_or(0..0, |m| m.range());
             let before = text[..whole.start].trim_end().to_ascii_lowercase();
             let situation = ["where", "when", "if", "whenever"].iter().any(|w| before.ends_with(w));
-            let files = NUMBER_WORD_FILES.is_match(&text[whole.end..]);
+            // "twice in the list" counts no lists: the words between describe what is counted.
+            let files = NUMBER_WORD_FILES.captures(&text[whole.end..]).is_some_and(|f| {
+                f["between"].split_whitespace().all(|w| {
+                    !matches!(
+                        w.to_ascii_lowercase().as_str(),
+                        "in" | "on"
+                            | "of"
+                            | "the"
+                            | "a"
+                            | "an"
+                            | "from"
+                            | "to"
+                            | "for"
+                            | "per"
+                            | "across"
+                            | "both"
+                            | "each"
+                    )
+                })
+            });
             !situation && !files
         })
         .filter_map(|c| {
@@ -173,9 +192,10 @@ static NUMBER_WORD: LazyLock<Regex> = LazyLock::new(|| {
     .expect("number words")
 });
 
-/// What a job reads, counted after the number: "two files", "three CSV exports".
+/// What a job reads, counted after the number: "two files", "three CSV exports", "Two AP batch
+/// files"; and the columns a table has ("all five columns", counted by their own check).
 static NUMBER_WORD_FILES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s+(?:\w+\s+)?(?:files?|tables?|sheets?|workbooks?|csvs?|exports?|lists?|reports?)\b")
+    Regex::new(r"(?i)^\s+(?P<between>(?:\w+\s+){0,3}?)(?:files?|tables?|sheets?|workbooks?|csvs?|exports?|lists?|reports?|columns?|cols?|fields?)\b")
         .expect("files counted")
 });
 

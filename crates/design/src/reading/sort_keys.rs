@@ -28,19 +28,19 @@ pub struct FurtherKey {
 }
 
 /// "then by", "and then by", "and then", "and by", "within each region, by", "where two invoices share a
-/// date, by", "ties broken by" (lower-cased text).
+/// date, by", "when the date is the same, order by", "ties broken by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|ties? (?:broken )?by)\s+",
+        r"\b(?:(?:and )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken )?by)\s+",
     )
 });
 /// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.
 static JA_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"同じ\s*(?P<within>[^、。\s]{1,16}?)\s*(?:の中|の間|内|どうし)?\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い)?\s*順",
+        r"同じ\s*(?P<within>[^、。\s]{1,16}?)\s*(?:の中|の間|内|どうし)?\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い|昇|降)?\s*順",
     )
 });
-static JA_DESCENDING_WAY: LazyLock<Regex> = LazyLock::new(|| re(r"新しい|遅い|大きい|多い|高い|長い|降順"));
+static JA_DESCENDING_WAY: LazyLock<Regex> = LazyLock::new(|| re(r"新しい|遅い|大きい|多い|高い|長い|降"));
 
 /// The sort keys the text says after a first one, in order.
 pub fn further_keys(text: &str, language: Language) -> Vec<FurtherKey> {
@@ -72,7 +72,7 @@ fn english(text: &str) -> Vec<FurtherKey> {
             // "from highest to lowest": the first order word says it.
             let first = |words: &Regex| words.find(window).map_or(usize::MAX, |m| m.start());
             let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
-            let within = c.name("within").or(c.name("shared")).map(|w| w.as_str().to_owned());
+            let within = c.name("within").or(c.name("shared")).or(c.name("same")).map(|w| w.as_str().to_owned());
             Some(FurtherKey { range: m.start()..end, column, descending, within })
         })
         .collect()

@@ -1815,3 +1815,62 @@ fn rows_taken_and_rows_left_out_in_one_sentence_are_two_filters_and_formulas_kee
     assert_eq!(conditions[0].value, json!("cancelled"));
     assert_eq!(r.columns, ["order_id", "customer", "subtotal", "sales_tax", "total"]);
 }
+
+#[test]
+fn a_period_said_of_the_dates_and_again_of_a_column_is_one_condition_on_the_column() {
+    let r = read_instruction(
+        "Total what we paid each vendor on the invoices in ap.csv dated in October 2026 (invoice_date from Oct 1 to Oct 31, 2026, both days included). Save it as paid.csv",
+    );
+    let Some(Step::Filter { conditions, .. }) = r.steps.iter().find(|s| matches!(s, Step::Filter { .. })) else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].field.as_deref(), Some("invoice_date"));
+}
+
+#[test]
+fn the_files_and_columns_counted_in_words_are_no_figures_and_a_count_of_rows_is() {
+    let counted = |text: &str| slots::number_words(text).iter().map(|n| n.value).collect::<Vec<_>>();
+    assert!(counted("Two AP batch files came in (a.csv and b.csv)").is_empty());
+    assert!(counted("Keep all five columns as they are").is_empty());
+    assert_eq!(counted("vendors that appear twice in the list"), [2.0]);
+    assert_eq!(counted("tests that failed three times"), [3.0]);
+}
+
+#[test]
+fn columns_listed_with_an_aside_name_the_total_and_the_count_beside_the_grouping() {
+    let r = read_instruction(
+        "交通費精算.csv から、2026年7月1日〜2026年9月30日の分を月別に集計してください。列は 月（2026-07 のような年-月の形）、合計金額、件数 で、月の古い順にお願いします。ファイル名は 月別.csv です。",
+    );
+    assert_eq!(r.columns, ["月", "合計金額", "件数"]);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["月"]);
+    let totals: Vec<(&str, Option<&str>)> = aggregations.iter().map(|a| (a.op, a.name.as_deref())).collect();
+    assert_eq!(totals, [("sum", Some("合計金額")), ("count", Some("件数"))]);
+}
+
+#[test]
+fn a_tie_said_as_the_same_value_is_a_further_sort_key_and_throwing_out_leaves_rows_out() {
+    let r = read_instruction(
+        "Put a.csv and b.csv together into one list, throw out the Void lines, and sort by invoice_date, earliest first; when the date is the same, order by invoice_no. Save as all.xlsx",
+    );
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    assert!(
+        matches!(sorts[..], [Step::Sort { by: Some(by), then, .. }] if by == "invoice_date" && then == &[("invoice_no".to_owned(), false)]),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, conditions } if conditions.iter().any(|c| c.value == json!("void")))), "{:?}", r.steps);
+    let r = read_instruction(
+        "大阪.csv と 名古屋.csv を縦に1つにまとめて、日付の古い順、同じ日付なら伝票番号の昇順で並べて 結果.csv に保存",
+    );
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    assert!(
+        matches!(sorts[..], [Step::Sort { by: Some(by), then, .. }] if by == "日付" && then == &[("伝票番号".to_owned(), false)]),
+        "{:?}",
+        r.steps
+    );
+}

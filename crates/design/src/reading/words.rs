@@ -62,10 +62,10 @@ fn re(pattern: &str) -> Regex {
 
 pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which))\b",
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|throw out|throw away|get rid of|weed out|strip out|take out|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which))\b",
     ),
     exclude: re(
-        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|filter out|without|except|not counting)\b",
+        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|throw out|throw away|get rid of|weed out|strip out|take out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not) count|filter out|without|except|not counting)\b",
     ),
     aggregate: re(
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
@@ -238,6 +238,10 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
 pub fn steps_of_operation(word: &str) -> &'static [&'static str] {
     const TOTALS: &[&str] = &["aggregate", "compute"];
     let has = |parts: &[&str]| parts.iter().any(|p| word.contains(p));
+    // "all the rows in each such group": the groups of a duplicate check, or of totals.
+    if word == "group" {
+        return &["aggregate", "duplicates", "dedupe", "latest"];
+    }
     if has(&["sort", "rank", "order", "並"]) || word == "ソート" {
         &["sort"]
     } else if has(&["match", "compare", "reconcile", "突", "照合", "比較"]) {
@@ -339,7 +343,7 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// 「列は A、B、C の順にする」「取引先を重複なしで1列だけ」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:[・、][^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
+        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|$))|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
     )
 });
 /// An order said at the end of a list of columns: "biggest total first", "newest first",
