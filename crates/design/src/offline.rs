@@ -449,7 +449,7 @@ impl Designer<'_> {
                     (None, "count") => None,
                     (field, _) => Some(self.column(field, "amount_column")),
                 };
-                let name = result_name(a, self.language);
+                let name = a.result_name(self.language);
                 self.totals.push((a.op, name.clone()));
                 let mut agg = Map::new();
                 if let Some(field) = field {
@@ -1278,41 +1278,6 @@ fn object(value: Value) -> IndexMap<String, Value> {
 
 fn text_or_ref(value: &Value) -> String {
     value.as_str().unwrap_or_default().to_owned()
-}
-
-/// The column an aggregation writes: `total_amount`, `count`, 「金額合計」.
-fn result_name(a: &Aggregation, language: Language) -> String {
-    if let Some(name) = &a.name {
-        return name.clone();
-    }
-    let field = a.field.clone().unwrap_or_default();
-    match language {
-        Language::En => {
-            let op = match a.op {
-                "sum" => "total",
-                "avg" => "average",
-                other => other,
-            };
-            match identifier(&field) {
-                Some(f) if a.op != "count" => format!("{op}_{f}"),
-                _ => op.to_owned(),
-            }
-        }
-        Language::Ja => {
-            let op = match a.op {
-                "sum" => "合計",
-                "count" => "件数",
-                "avg" => "平均",
-                "max" => "最大",
-                _ => "最小",
-            };
-            if a.op == "count" {
-                op.to_owned()
-            } else {
-                format!("{field}{op}")
-            }
-        }
-    }
 }
 
 /// A plan id from what the instruction writes, else from what it does.

@@ -162,6 +162,44 @@ pub struct Aggregation {
     pub name: Option<String>,
 }
 
+impl Aggregation {
+    /// The result column's name: the one the text fixes, else one made of the operation and
+    /// the column (`total_amount`, 「金額合計」, `count`).
+    pub fn result_name(&self, language: Language) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
+        let field = self.field.clone().unwrap_or_default();
+        match language {
+            Language::En => {
+                let op = match self.op {
+                    "sum" => "total",
+                    "avg" => "average",
+                    other => other,
+                };
+                match slots::identifier(&field) {
+                    Some(f) if self.op != "count" => format!("{op}_{f}"),
+                    _ => op.to_owned(),
+                }
+            }
+            Language::Ja => {
+                let op = match self.op {
+                    "sum" => "合計",
+                    "count" => "件数",
+                    "avg" => "平均",
+                    "max" => "最大",
+                    _ => "最小",
+                };
+                if self.op == "count" {
+                    op.to_owned()
+                } else {
+                    format!("{field}{op}")
+                }
+            }
+        }
+    }
+}
+
 /// One operation of the pipeline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -573,7 +611,11 @@ impl Reader<'_> {
                 continue;
             }
             if let Some(top) = shaping::top_by_total(&clause.text, self.language) {
-                steps.extend(top.into_iter().map(|(at, step)| (clause.start + at, step)));
+                // "Which 3 components have the most bugs still open?": the rows counted are kept first.
+                let kept = self.filter(clause, output_clause, documents);
+                let kept = kept.filter(|(_, f)| matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty()));
+                steps.extend(kept.map(|(_, filter)| (clause.start, filter)));
+                steps.extend(top.into_iter().map(|(at, step)| (clause.start + at + 1, step)));
                 continue;
             }
             let shaped = shaping::of_clause(&clause.text, self.language);
@@ -690,17 +732,55 @@ impl Reader<'_> {
         self.one_match_of_two_tables();
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
+        self.words_defined_by_values();
+    }
+
+    /// "Count as open: status Open, In Progress or Reopened": a word the text defines by values
+    /// keeps the rows that hold one of them, wherever it is said ("the most bugs still open").
+    fn words_defined_by_values(&mut self) {
+        if self.language != Language::En {
+            return;
+        }
+        let Some(c) = words::EN_DEFINED_AS.captures(self.text) else { return };
+        let word = c["word"].trim().to_ascii_lowercase();
+        let field = c.name("field").map(|f| f.as_str().to_owned());
+        let values: Vec<String> = c["values"]
+            .split([',', '/'])
+            .flat_map(|part| part.split(" or "))
+            .flat_map(|part| part.split(" and "))
+            .map(|v| v.trim().trim_start_matches("or ").trim().to_owned())
+            .filter(|v| !v.is_empty())
+            .collect();
+        if values.len() < 2 {
+            return;
+        }
+        let defined: Vec<Condition> = values
+            .iter()
+            .map(|v| Condition { field: field.clone(), operator: "eq", value: Value::from(v.as_str()), value2: None })
+            .collect();
+        for step in &mut self.reading.steps {
+            if let Step::Filter { conditions, exclude: false } = step {
+                let said = |c: &Condition| {
+                    c.field.is_none()
+                        && c.operator == "eq"
+                        && c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&word))
+                };
+                if conditions.iter().any(said) {
+                    conditions.retain(|c| !said(c));
+                    conditions.extend(defined.iter().cloned());
+                }
+            }
+        }
     }
 
     /// "how many Failed runs per module … columns module, failed_runs": the one column chosen
     /// beside the groups is the one total's name.
     fn name_the_total_as_chosen(&mut self) {
+        let language = self.language;
         let columns = &self.reading.columns;
-        let Some(Step::Aggregate { by, aggregations }) =
-            self.reading.steps.iter_mut().find(|s| matches!(s, Step::Aggregate { .. }))
-        else {
-            return;
-        };
+        let Some(at) = self.reading.steps.iter().position(|s| matches!(s, Step::Aggregate { .. })) else { return };
+        let (grouping, after) = self.reading.steps.split_at_mut(at + 1);
+        let Some(Step::Aggregate { by, aggregations }) = grouping.last_mut() else { return };
         let key = |c: &String| by.iter().any(|b| names_column(b, c));
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
@@ -715,10 +795,16 @@ impl Reader<'_> {
         if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
             return;
         }
+        // The names given, each with the one it had (a later order by it follows it).
+        let mut named: Vec<(String, String)> = Vec::new();
+        let mut name = |total: &mut Aggregation, chosen: &String| {
+            named.push((total.result_name(language), chosen.clone()));
+            total.name = Some(chosen.clone());
+        };
         if let [count] = counts.as_slice() {
             let totalled = !aggregations.is_empty();
             match aggregations.iter_mut().find(|a| a.op == "count") {
-                Some(counted) if counted.name.is_none() => counted.name = Some((*count).clone()),
+                Some(counted) if counted.name.is_none() => name(counted, count),
                 Some(_) => {}
                 None if totalled => {
                     aggregations.push(Aggregation { op: "count", field: None, name: Some((*count).clone()) })
@@ -729,7 +815,14 @@ impl Reader<'_> {
         let mut totals = aggregations.iter_mut().filter(|a| a.op != "count" || counts.is_empty());
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
             if total.name.is_none() {
-                total.name = Some((*other).clone());
+                name(total, other);
+            }
+        }
+        for step in after {
+            if let Step::Sort { by: Some(by), .. } = step {
+                if let Some((_, chosen)) = named.iter().find(|(had, _)| had == by) {
+                    *by = chosen.clone();
+                }
             }
         }
     }

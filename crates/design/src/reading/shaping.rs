@@ -107,7 +107,7 @@ pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:difference between|gap between|variance between) (?:the )?(?P<a>[\w ]{1,30}?) and (?:the )?(?P<b>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bnamed\b|\bfor\b|\bthen\b|\band\b|\(|$))|\b(?P<c>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:minus|-|−|less) (?:the )?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)\b|\bsubtract (?:the )?(?P<e>[\w ]{1,30}?) from (?:the )?(?P<f>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bthen\b|\band\b|\(|$))",
+        r"\b(?:difference between|gap between|variance between) (?:the )?(?P<a>[\w ]{1,30}?) and (?:the )?(?P<b>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bnamed\b|\bfor\b|\bthen\b|\band\b|\(|$))|\b(?P<c>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:minus|-|−|less) (?P<article>the )?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)\b|\bsubtract (?:the )?(?P<e>[\w ]{1,30}?) from (?:the )?(?P<f>[\w ]{1,30}?)(?:\s*(?:,|\bas\b|\bin\b|\binto\b|\bcalled\b|\bthen\b|\band\b|\(|$))",
     )
 });
 static EN_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
@@ -605,7 +605,32 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
         let name = name(m.end()).unwrap_or_else(|| "days".to_owned());
         return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));
     }
-    if let Some(c) = EN_DIFFERENCE.captures(lower) {
+    // "(sheet Bugs - the first row is just a title)": a dash before a sentence, no minus.
+    let dash = |c: &regex::Captures| {
+        let minus = c.name("c").map_or("", |a| lower[a.end()..].trim_start());
+        minus.starts_with('-')
+            && (c.name("article").is_some()
+                || c.name("d").is_some_and(|d| {
+                    matches!(
+                        d.as_str().split(' ').next(),
+                        Some(
+                            "it" | "i"
+                                | "we"
+                                | "they"
+                                | "this"
+                                | "that"
+                                | "these"
+                                | "those"
+                                | "note"
+                                | "just"
+                                | "please"
+                                | "a"
+                                | "an"
+                        )
+                    )
+                }))
+    };
+    if let Some(c) = EN_DIFFERENCE.captures(lower).filter(|c| !dash(c)) {
         let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
             (Some(a), _, _) => (a.as_str(), c.name("b")?.as_str()),
             (_, Some(x), _) => (x.as_str(), c.name("d")?.as_str()),
@@ -660,6 +685,11 @@ static EN_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)",
     )
 });
+static EN_TOP_BY_COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:which|what|the|top)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:have|has|had|with|got|get|saw)\s+the\s+most\s+[a-z]",
+    )
+});
 static JA_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<entity>[^\s、。をがはのでと「」]{1,10}?)(?:別|ごと)の(?P<measure>[^\s、。をがはのでと「」]{1,10}?)合計(?:の|が)?(?:大きい|多い)?(?:順に)?上位(?P<n>\d{1,4})",
@@ -670,6 +700,19 @@ static JA_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
 /// largest first, the first `n` kept. A row noun ("top 5 invoices by amount") totals nothing.
 pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usize, Step)>> {
     let lower = clause.to_ascii_lowercase();
+    // "Which 3 components have the most bugs still open?": the rows counted per key.
+    if let Some(c) = EN_TOP_BY_COUNT.captures(&lower).filter(|_| language == super::Language::En) {
+        let entity = slots::singular(c["entity"].trim());
+        if !slots::is_row_noun(&entity) {
+            let (at, n) = (c.get(0)?.start(), number(&c["n"])?);
+            let count = Aggregation { op: "count", field: None, name: None };
+            let by = Some(count.result_name(language));
+            return Some(vec![
+                (at, Step::Aggregate { by: vec![entity], aggregations: vec![count] }),
+                (at + 1, Step::Sort { by, descending: true, limit: Some(n), then: Vec::new() }),
+            ]);
+        }
+    }
     let (c, entity, measure, total) = match language {
         super::Language::En => {
             let c = EN_TOP_BY_TOTAL.captures(&lower)?;

@@ -1874,3 +1874,34 @@ fn a_tie_said_as_the_same_value_is_a_further_sort_key_and_throwing_out_leaves_ro
         r.steps
     );
 }
+
+#[test]
+fn the_keys_with_the_most_rows_are_counted_and_a_word_defined_by_values_keeps_them() {
+    let r = read_instruction(
+        "bugs.xlsx (sheet Bugs - the first row is just the export title, the headers are on row 2). Which 3 components have the most bugs still open? Count as open: status Open, In Progress or Reopened (Closed and Won't Fix are done). top3.csv",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate", "sort"], "{:?}", r.steps);
+    let Step::Filter { conditions, exclude: false } = &r.steps[0] else { panic!() };
+    let values: Vec<(&str, &Value)> =
+        conditions.iter().map(|c| (c.field.as_deref().unwrap_or_default(), &c.value)).collect();
+    assert_eq!(values, [("status", &json!("Open")), ("status", &json!("In Progress")), ("status", &json!("Reopened"))]);
+    let Step::Aggregate { by, aggregations } = &r.steps[1] else { panic!() };
+    assert_eq!((by.as_slice(), aggregations[0].op), (&["component".to_owned()][..], "count"));
+    assert!(matches!(&r.steps[2], Step::Sort { by: Some(by), descending: true, limit: Some(3), .. } if by == "count"));
+    let r = read_instruction(
+        "From a.csv, (sheet Bugs - the first row is a title). Paid Date - Invoice Date as days. Save b.csv",
+    );
+    let computed: Vec<&Vec<String>> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { of, .. } => Some(of),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        computed,
+        [&vec!["paid date".to_owned(), "invoice date".to_owned()]],
+        "a dash before a sentence is no minus"
+    );
+}

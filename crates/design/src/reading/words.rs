@@ -295,6 +295,13 @@ pub static EN_KEPT_SUBJECT: LazyLock<Regex> =
 /// Japanese: what a filter keeps (「…仕入先だけを残して」).
 pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|のみ)(?:を|に)?(?:残|絞|抽出|抜き出)"));
 /// English: the key of rows not in another table ("whose employee_id is not in staff.csv").
+/// "Count as open: status Open, In Progress or Reopened", "Open means Open or Reopened": a word
+/// defined by the values of a column (as written; the list ends at a bracket or a full stop).
+pub static EN_DEFINED_AS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:count(?:s|ed)? as|treat(?:ed)? as)\s+(?P<word>[a-z][a-z ]{0,20}?)\s*:\s*(?:(?P<field>status|state|stage|result|priority)\s+)?(?P<values>[^.;:()\n]+)",
+    )
+});
 pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing)(?: anywhere| at all)? (?:in|on|from)\b",
