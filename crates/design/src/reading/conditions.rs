@@ -805,7 +805,7 @@ static EN_FILLED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:という(?:言葉|文字|語|単語|文字列))?(?:を|が)?含",
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:という(?:言葉|文字|語|単語|文字列))?(?:を|が)?(?:含|入って|入った)",
     )
 });
 const JA_ROW_NOUNS: &[&str] = &[

@@ -375,6 +375,8 @@ pub struct Output {
 pub fn normalise(text: &str) -> String {
     let circled = |c: char| matches!(c, '\u{2460}'..='\u{2473}' | '\u{2776}'..='\u{277f}' | '\u{2780}'..='\u{2789}');
     let text: String = text.replace(circled, "; ").nfkc().collect();
+    // "Mon 2026-03-09 to Sun 2026-03-15": the day of the week says nothing the date does not.
+    let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
     // A line break ends a clause where it ends an item or a sentence ("- keep …", "・列は …");
     // elsewhere it only wraps one.
     let lines: Vec<String> = text
@@ -392,6 +394,11 @@ pub fn normalise(text: &str) -> String {
     }
     out
 }
+
+static WEEKDAY_BEFORE_DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+(?P<date>\d{4}-\d{1,2}-\d{1,2})")
+        .expect("weekday")
+});
 
 /// The start of an item of a list: "- ", "・", "1. ", "(2)".
 static LIST_ITEM: LazyLock<regex::Regex> =
@@ -2032,7 +2039,8 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
     let words: Vec<&str> = clause.split_whitespace().collect();
     words.windows(2).any(|pair| {
         let next = pair[1].trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
-        pair[0] == state && (slots::is_row_noun(&next) || next.len() > 3 && next.ends_with('s'))
+        let word = pair[0].trim_matches(|c: char| !c.is_alphanumeric());
+        word.eq_ignore_ascii_case(state) && (slots::is_row_noun(&next) || next.len() > 3 && next.ends_with('s'))
     })
 }
 

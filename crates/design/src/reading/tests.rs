@@ -1905,3 +1905,24 @@ fn the_keys_with_the_most_rows_are_counted_and_a_word_defined_by_values_keeps_th
         "a dash before a sentence is no minus"
     );
 }
+
+#[test]
+fn a_state_and_a_week_said_of_the_rows_counted_keep_them_and_a_word_in_a_column_is_contained() {
+    let r = read_instruction(
+        "from test_runs.csv, how many Failed runs per module in the week Mon 2026-03-09 to Sun 2026-03-15 (both days included)? columns module, failed_runs -> weekly.csv",
+    );
+    let Some(Step::Filter { conditions, exclude: false }) =
+        r.steps.iter().find(|s| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty()))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert!(
+        conditions.iter().any(|c| c.operator == "between"
+            && c.value == json!("2026-03-09")
+            && c.value2 == Some(json!("2026-03-15"))),
+        "{conditions:?}"
+    );
+    assert!(conditions.iter().any(|c| c.value == json!("failed")), "{conditions:?}");
+    let r = read_instruction("売上明細.xlsx の取引先ごとの売上金額の合計を出してください。取引先名に「テスト」が入っているものは除外でお願いします。結果.csv に保存");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, exclude: true } if conditions.iter().any(|c| c.operator == "contains" && c.value == json!("テスト")))), "{:?}", r.steps);
+}
