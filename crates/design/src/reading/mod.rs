@@ -1371,6 +1371,11 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(lower) {
             return true;
         }
+        // "just compare the reference codes exactly, ignore amounts and dates": what a match
+        // does not compare, no rows left out.
+        if conditions.is_empty() && trigger.is_some_and(|m| matches!(m.as_str(), "ignore" | "ignoring" | "disregard")) {
+            return true;
+        }
         // 「マスタからは取引先名だけ持ってくれば」: the columns a lookup brings, not rows.
         let brings = ["持って", "引っ張", "付けて", "付与", "転記"].iter().any(|w| clause.text.contains(w));
         if brings && conditions.iter().all(|c| c.field.is_none() && c.operator == "eq") {
@@ -1594,8 +1599,12 @@ impl Reader<'_> {
         match self.language {
             Language::En => {
                 let lower = clause.text.to_ascii_lowercase();
-                let m = regex_find(&words::EN_JOIN_KEY, &lower)?;
-                slots::english_phrase_after(&clause.text, m)
+                let said = regex_find(&words::EN_JOIN_KEY, &lower).and_then(|m| slots::english_phrase_after(&clause.text, m));
+                // "(there's a reference column in both)": the column both tables have.
+                said.or_else(|| {
+                    let c = words::EN_KEY_IN_BOTH.captures(self.text)?;
+                    shaping::en_column(&c["key"].to_ascii_lowercase())
+                })
             }
             Language::Ja => {
                 let m = words::JA_JOIN_KEY.find(&clause.text)?;

@@ -1926,3 +1926,16 @@ fn a_state_and_a_week_said_of_the_rows_counted_keep_them_and_a_word_in_a_column_
     let r = read_instruction("売上明細.xlsx の取引先ごとの売上金額の合計を出してください。取引先名に「テスト」が入っているものは除外でお願いします。結果.csv に保存");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, exclude: true } if conditions.iter().any(|c| c.operator == "contains" && c.value == json!("テスト")))), "{:?}", r.steps);
 }
+
+#[test]
+fn rows_whose_key_is_not_anywhere_in_the_other_file_are_the_unmatched_and_what_is_ignored_keeps_all() {
+    let r = read_instruction(
+        "reconciling november. which lines in bank_nov.csv have a reference that isn't anywhere in ledger_nov.csv (there's a reference column in both)? just compare the reference codes exactly, ignore amounts and dates. give me date, reference, amount, description for those -> unmatched.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(key), unmatched: true, .. } if key == "reference")),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}

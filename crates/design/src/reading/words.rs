@@ -74,7 +74,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to))\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -316,6 +316,10 @@ pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(by matching on|matching on|keyed on|with key|on|by|using|via) (the )?"));
+/// "there's a reference column in both", "the Invoice No column is in both files".
+pub static EN_KEY_IN_BOTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:a|an|the) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:column|field) (?:is )?in both\b")
+});
 /// Japanese: the particle and verb after a match key (`取引先コードで突き合わせ`).
 pub static JA_JOIN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
