@@ -1939,3 +1939,17 @@ fn rows_whose_key_is_not_anywhere_in_the_other_file_are_the_unmatched_and_what_i
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_row_with_another_of_the_same_values_is_a_duplicate_and_all_of_each_group_are_listed() {
+    let r = read_instruction(
+        "expense_claims.csv - I think a few people submitted the same receipt twice. Flag every claim where the same employee has another claim with the same expense_date and the same amount (to the cent). I want all the rows in each such group, not just the extra copies, with all the columns as they are. Save to possible_duplicates.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["employee", "expense_date", "amount"]),
+        "{:?} {:?}",
+        r.steps,
+        r.unplaced
+    );
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+}
