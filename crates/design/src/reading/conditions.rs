@@ -421,6 +421,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
             continue;
         }
+        // "whose Account Number is also used by another": how it is, not what it holds.
+        let adverb = ["also", "always", "never", "often", "usually", "sometimes", "already"];
+        if adverb.contains(&value.to_ascii_lowercase().as_str()) {
+            continue;
+        }
         let negated = matches!(c["op"].to_ascii_lowercase().as_str(), "is not" | "isn't" | "!=" | "<>");
         // "where the amount is 0": a number compared for equality (other comparisons are read above).
         let value = match value.replace(',', "").parse::<f64>() {

@@ -15,7 +15,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same)\b",
+        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -40,7 +40,7 @@ static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
 static EN_EACH_ONCE: LazyLock<Regex> = LazyLock::new(|| re(r"\beach ((?:[\w-]+ ){1,3})once\b"));
 static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?) (?:appears|occurs|shows up|is repeated|is used|comes up|repeats)\b",
+        r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?) (?:appears|occurs|shows up|is repeated|is used|is also used|also appears|comes up|repeats)\b",
     )
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {

@@ -1953,3 +1953,16 @@ fn a_row_with_another_of_the_same_values_is_a_duplicate_and_all_of_each_group_ar
     );
     assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
 }
+
+#[test]
+fn a_value_also_used_by_another_row_is_a_duplicate_of_its_column() {
+    let r = read_instruction(
+        "Fraud screen on vendor_master.csv: I want every vendor record whose Account Number is also used by at least one other vendor record. Include all the records in each group (not only the later ones) with all columns. Save shared.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["account number"]),
+        "{:?} {:?}",
+        r.steps,
+        r.unplaced
+    );
+}
