@@ -476,6 +476,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
         conditions.push(Condition { field, operator: "ne", value: Value::from(""), value2: None });
     }
+    for c in EN_BLANK.captures_iter(clause) {
+        let field = c.name("field").or(c.name("f2")).or(c.name("f3")).map(|m| slots::singular(m.as_str().trim()));
+        if field.as_deref().is_some_and(|f| slots::is_row_noun(f) || f == "cell") {
+            continue;
+        }
+        conditions.push(Condition { field, operator: "eq", value: Value::from(""), value2: None });
+    }
     for c in EN_CONTAINS.captures_iter(clause) {
         let whole = c.get(0).expect("match");
         // "all the copies, including the first one": which rows, not a text in them.
@@ -802,6 +809,19 @@ static JA_FILLED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:の|が)(?:あった|ある|あるもの|入っている|入力されている|記入されている)(?:行|もの|データ|明細|分)",
     )
 });
+/// "where the memo is blank", "accounts that don't have an actual posted yet", "ones with no
+/// paid_date yet": a column with no value.
+static EN_BLANK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:where|whose|with|when|if) (?:the )?(?P<field>[a-z_][\w ]{0,20}?) (?:is|are) (?:blank|empty|missing)\b|\b(?:don'?t|do not|doesn'?t|does not) have (?:an?|any) (?P<f2>[a-z_]\w*) (?:posted|entered|recorded|filled in|filled|set) yet\b|\bwith no (?P<f3>[a-z_]\w*)(?: date| value)? yet\b",
+    )
+});
+/// 「発注点が空欄の品目」: a column with no value (not 「空欄のままで大丈夫」, what a result may hold).
+static JA_BLANK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は)(?:空欄|空白|未入力|ブランク)(?:の|に?なっている)(?:行|もの|品目|データ|明細|分|レコード|取引|件)",
+    )
+});
 /// "rows with a withdrawal", "where the memo is not empty".
 static EN_FILLED: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -942,6 +962,14 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             field: Some(c["field"].to_owned()),
             operator: "contains",
             value: Value::from(&c["value"]),
+            value2: None,
+        });
+    }
+    for c in JA_BLANK.captures_iter(clause) {
+        conditions.push(Condition {
+            field: Some(c["field"].to_owned()),
+            operator: "eq",
+            value: Value::from(""),
             value2: None,
         });
     }

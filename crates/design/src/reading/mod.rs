@@ -1601,7 +1601,8 @@ impl Reader<'_> {
         match self.language {
             Language::En => {
                 let lower = clause.text.to_ascii_lowercase();
-                let said = regex_find(&words::EN_JOIN_KEY, &lower).and_then(|m| slots::english_phrase_after(&clause.text, m));
+                let said =
+                    regex_find(&words::EN_JOIN_KEY, &lower).and_then(|m| slots::english_phrase_after(&clause.text, m));
                 // "(there's a reference column in both)": the column both tables have.
                 said.or_else(|| {
                     let c = words::EN_KEY_IN_BOTH.captures(self.text)?;

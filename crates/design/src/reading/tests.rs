@@ -1966,3 +1966,18 @@ fn a_value_also_used_by_another_row_is_a_duplicate_of_its_column() {
         r.unplaced
     );
 }
+
+#[test]
+fn a_column_said_to_be_blank_is_a_condition_on_its_empty_cells() {
+    for (text, field) in [
+        ("From budget.csv: a couple of accounts don't have an actual posted yet (the cell is blank) - leave those out entirely. Save b.csv", "actual"),
+        ("In paid.csv skip the ones with no paid_date yet and save p.csv", "paid_date"),
+        ("在庫一覧.csv を読んでください。発注点が空欄の品目は廃番なので対象外です。要発注.csv に保存", "発注点"),
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, exclude: true }) = r.steps.iter().find(|s| matches!(s, Step::Filter { .. })) else {
+            panic!("{text}: {:?}", r.steps)
+        };
+        assert!(conditions.iter().any(|c| c.field.as_deref() == Some(field) && c.value == json!("")), "{text}: {conditions:?}");
+    }
+}
