@@ -18,10 +18,11 @@ fn re(pattern: &str) -> Regex {
 /// A value a case gives: quoted, or one or two words.
 const EN_VALUE: &str = r#"(?:"[^"]{1,40}"|'[^']{1,40}'|“[^”]{1,40}”|[a-z][\w-]*(?: [a-z][\w-]*)?)"#;
 
-/// "say Overdue when …, and Open otherwise", "mark it High if …, otherwise Low".
+/// "say Overdue when …, and Open otherwise", "mark it High if …, otherwise Low", "a flag column:
+/// "Over" if …, otherwise "OK"".
 static EN_THEN_WHEN: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"\b(?:say|says|read|reads|show|shows|be|display|put|write|mark(?:ed)?|flag(?:ged)?|label(?:led)?|tag(?:ged)?|set(?: it)? to)(?: (?:it|them|the row|each row|each one))?(?: as)?\s+(?P<then>{EN_VALUE})\s+(?:when|if|whenever|where)\s+(?P<cond>[^;?!]+?)[,;]?\s+(?:and\s+|or\s+|but\s+)?(?:(?P<else>{EN_VALUE})\s+(?:otherwise|for (?:the rest|everything else|all (?:the )?others))|(?:otherwise|else|if not)[,:]?\s+(?:(?:say|put|write|mark it|it should say|it says|show|be|use)\s+)?(?P<else2>{EN_VALUE}))"
+        r"\b(?:say|says|read|reads|show|shows|be|display|put|write|mark(?:ed)?|flag(?:ged)?|label(?:led)?|tag(?:ged)?|set(?: it)? to|column:)(?: (?:it|them|the row|each row|each one))?(?: as)?\s+(?P<then>{EN_VALUE})\s+(?:when|if|whenever|where)\s+(?P<cond>[^;?!]+?)[,;]?\s+(?:and\s+|or\s+|but\s+)?(?:(?P<else>{EN_VALUE})\s+(?:otherwise|for (?:the rest|everything else|all (?:the )?others))|(?:otherwise|else|if not)[,:]?\s+(?:(?:say|put|write|mark it|it should say|it says|show|be|use)\s+)?(?P<else2>{EN_VALUE}))"
     ))
 });
 

@@ -1981,3 +1981,17 @@ fn a_column_said_to_be_blank_is_a_condition_on_its_empty_cells() {
         assert!(conditions.iter().any(|c| c.field.as_deref() == Some(field) && c.value == json!("")), "{text}: {conditions:?}");
     }
 }
+
+#[test]
+fn a_label_said_after_its_column_compares_two_columns() {
+    let r = read_instruction(
+        "From budget.csv add a flag column: \"Over\" if actual is greater than budget, otherwise \"OK\". Save b.csv",
+    );
+    let Some(Step::Label { name, cases, otherwise }) = r.steps.iter().find(|s| matches!(s, Step::Label { .. })) else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!((name.as_str(), otherwise.as_deref()), ("flag", Some("OK")));
+    assert_eq!(cases[0].1, "Over");
+    assert!(cases[0].0.iter().any(|c| c.operator == "gt" && c.value == json!({"column": "budget"})), "{cases:?}");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
