@@ -131,7 +131,12 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
 /// asks what it is for rather than give a plan that ignores it. Numbers of examples ("e.g.
 /// 2026-01") and counts of files or parts are not amounts.
 pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
-    let used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
+    let mut used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
+    // "variance / budget * 100", 「合格数÷実施数×100」: the hundred a percentage is.
+    let mut columns = plan.graph.iter().flat_map(|n| n.inputs.get("columns").and_then(Value::as_array).into_iter().flatten());
+    if columns.any(|c| c.get("op").and_then(Value::as_str) == Some("percent")) {
+        used.push(100.0);
+    }
     let duplicates = plan
         .graph
         .iter()
@@ -544,6 +549,14 @@ pub(crate) mod tests {
         let plan = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: top5_customers.csv}}");
         let unused = unused_numbers("keep only the 5 customers with the highest total; save top5_customers.csv", &plan);
         assert_eq!(unused.len(), 1, "{unused:?}");
+    }
+
+    #[test]
+    fn the_hundred_of_a_percentage_is_the_percent_column() {
+        let percent = plan("- {id: c, block: transforms.add_columns, in: {items: [], columns: [{as: rate, op: percent, of: [passed, runs]}]}}");
+        let ratio = plan("- {id: c, block: transforms.add_columns, in: {items: [], columns: [{as: rate, op: ratio, of: [passed, runs]}]}}");
+        assert!(unused_numbers("rate = passed / runs * 100", &percent).is_empty());
+        assert_eq!(unused_numbers("rate = passed / runs * 100", &ratio).len(), 1);
     }
 
     #[test]
