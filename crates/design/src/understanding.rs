@@ -133,7 +133,8 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
 pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     let mut used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
     // "variance / budget * 100", 「合格数÷実施数×100」: the hundred a percentage is.
-    let mut columns = plan.graph.iter().flat_map(|n| n.inputs.get("columns").and_then(Value::as_array).into_iter().flatten());
+    let mut columns =
+        plan.graph.iter().flat_map(|n| n.inputs.get("columns").and_then(Value::as_array).into_iter().flatten());
     if columns.any(|c| c.get("op").and_then(Value::as_str) == Some("percent")) {
         used.push(100.0);
     }

@@ -97,12 +97,12 @@ static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest))\b",
+        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
     )
 });
 pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom)\b",
+        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
     )
 });
 static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -379,14 +379,30 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     // "purchase order lines", "order number": an order that is a thing, not a sorting.
     let sort = EN_SORT.find_iter(lower).find(|m| {
         let before = lower[..m.start()].trim_end();
-        let noun = m.as_str() == "order"
-            && (before.ends_with("purchase")
-                || ["in that", "in this", "in the same", "in the given", "in the listed", "are in the", "is in the"]
+        // "(the runners don't hand out ids in time order)": how something is, said in an aside.
+        let denied = super::PARENTHESES.find_iter(lower).any(|p| {
+            p.range().contains(&m.start())
+                && [" don't ", " doesn't ", " do not ", " does not ", " not ", " isn't ", " aren't "]
+                    .iter()
+                    .any(|w| p.as_str().contains(w))
+        });
+        let noun = denied
+            || m.as_str() == "order"
+                && (before.ends_with("purchase")
+                    || [
+                        "in that",
+                        "in this",
+                        "in the same",
+                        "in the given",
+                        "in the listed",
+                        "are in the",
+                        "is in the",
+                    ]
                     .iter()
                     .any(|w| before.ends_with(w))
-                || ["line", "number", "no", "id", "date", "total"]
-                    .iter()
-                    .any(|w| lower[m.end()..].trim_start().starts_with(w)));
+                    || ["line", "number", "no", "id", "date", "total"]
+                        .iter()
+                        .any(|w| lower[m.end()..].trim_start().starts_with(w)));
         !noun
     });
     let phrase = EN_ORDER_PHRASE.captures(lower);
@@ -410,7 +426,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .find("by ")
         .filter(|i| sort.is_some() || lower[after_sort..after_sort + i].split_whitespace().count() <= 2)
         .and_then(|i| english_phrase_after(clause, after_sort + i + 3))
-        .and_then(|p| en_column(&p.to_ascii_lowercase()))
+        .and_then(|p| en_column(without_order(&p.to_ascii_lowercase())))
         .or_else(|| {
             let c = EN_IN_ORDER.captures(lower)?;
             en_column(c.name("what").or(c.name("what2"))?.as_str())
@@ -434,6 +450,14 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         _ => limit.is_some() && !bottom && superlative.as_deref().is_none_or(|s| !EN_ASCENDING.is_match(s)),
     };
     Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
+}
+
+/// A sort key's words without the order said after the column ("suite a-z", "amount desc").
+pub(super) fn without_order(phrase: &str) -> &str {
+    match phrase.rsplit_once(' ') {
+        Some((name, last)) if EN_ASCENDING.is_match(last) || EN_DESCENDING.is_match(last) => name,
+        _ => phrase,
+    }
 }
 
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.

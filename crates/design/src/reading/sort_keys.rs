@@ -31,7 +31,7 @@ pub struct FurtherKey {
 /// date, by", "when the date is the same, order by", "ties broken by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken )?by)\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken )?by|(?P<bare>, then))\s+",
     )
 });
 /// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.
@@ -66,11 +66,18 @@ fn english(text: &str) -> Vec<FurtherKey> {
         .filter_map(|c| {
             let m = c.get(0)?;
             let end = clause_end(&lower, m.end());
-            let column =
-                english_phrase_after(text, m.end()).and_then(|p| super::shaping::en_column(&p.to_ascii_lowercase()));
+            // "test_id A-Z": the order said after the column is not part of its name.
+            let column = english_phrase_after(text, m.end())
+                .and_then(|p| super::shaping::en_column(super::shaping::without_order(&p.to_ascii_lowercase())));
             let window = &lower[m.end()..end];
             // "from highest to lowest": the first order word says it.
             let first = |words: &Regex| words.find(window).map_or(usize::MAX, |m| m.start());
+            // ", then test_id A-Z": a bare "then" is a key only with its order said.
+            if c.name("bare").is_some()
+                && first(&super::shaping::EN_DESCENDING).min(first(&super::shaping::EN_ASCENDING)) == usize::MAX
+            {
+                return None;
+            }
             let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
             let within = c.name("within").or(c.name("shared")).or(c.name("same")).map(|w| w.as_str().to_owned());
             Some(FurtherKey { range: m.start()..end, column, descending, within })

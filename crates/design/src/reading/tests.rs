@@ -1995,3 +1995,23 @@ fn a_label_said_after_its_column_compares_two_columns() {
     assert!(cases[0].0.iter().any(|c| c.operator == "gt" && c.value == json!({"column": "budget"})), "{cases:?}");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn an_order_denied_in_an_aside_sorts_nothing() {
+    let r =
+        read_instruction("From runs.csv keep the FAIL rows (the runners don't hand out ids in time order). Save f.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn a_bare_then_with_its_order_is_a_further_sort_key() {
+    let r = read_instruction("From runs.csv keep the FAIL rows. Sort by suite A-Z, then test_id A-Z. Output f.csv");
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    assert!(
+        matches!(sorts[..], [Step::Sort { by: Some(by), descending: false, then, .. }] if by == "suite" && then == &[("test_id".to_owned(), false)]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("From runs.csv keep the FAIL rows, then save f.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
+}
