@@ -1226,7 +1226,6 @@ struct Lookup<'a> {
     side_keys: &'a [(String, String)],
 }
 
-/// A value said with no column: a text the data's columns are searched for.
 /// Texts left out, of no column or of one column named: each leaves its rows out (two
 /// equalities of one column never both hold). Texts of two columns ("the Cancelled orders from
 /// Tokyo") are rows that are both.

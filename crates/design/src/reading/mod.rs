@@ -783,7 +783,8 @@ impl Reader<'_> {
     }
 
     /// "how many Failed runs per module … columns module, failed_runs": the one column chosen
-    /// beside the groups is the one total's name.
+    /// beside the groups is the one total's name; a column chosen that names a count is the
+    /// count. A later order by a total follows the name it is given.
     fn name_the_total_as_chosen(&mut self) {
         let language = self.language;
         let columns = &self.reading.columns;
