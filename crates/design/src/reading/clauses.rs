@@ -29,6 +29,10 @@ static EN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
 static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:but\s+)?(?:excluding|except(?:\s+for)?|not counting|leaving out|ignoring)\s").expect("exclusion")
 });
+/// "so Unpaid and Void stay out", "and Drafts don't count": values, as written, then what is
+/// done with them (not "so leave those out", said of the piece before).
+static EN_LEAVES_OUT_ALONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?:so|and|but|while)\s+[A-Z]").expect("leaves out"));
 static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
 
 pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
@@ -100,7 +104,10 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
                 .iter()
                 .any(|condition| condition.operator == "eq" && condition.value.as_str().is_some_and(|v| !v.is_empty()));
         // "take the TX rows, excluding the Cancelled ones": what is left out is a filter of its own.
-        let excludes = language == Language::En && EN_EXCLUSION_START.is_match(&lower);
+        // So is a piece that leaves rows out in words of its own ("so Unpaid and Void stay out").
+        let excludes = language == Language::En
+            && (EN_EXCLUSION_START.is_match(&lower)
+                || lexicon.exclude.is_match(&lower) && EN_LEAVES_OUT_ALONE.is_match(&c.text));
         lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out || excludes
     };
     let mut clauses: Vec<Clause> = Vec::new();

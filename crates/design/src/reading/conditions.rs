@@ -1056,8 +1056,11 @@ static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(total|totals|totall?ed|totall?ing|sum|sums|summed|summing|subtotal|subtotals|add up|count|counts|number of|how many|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
     )
 });
-static EN_BY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(per|by|for each|for every|in each|grouped by|group by|broken down by|split by)\s+"));
+static EN_BY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(per|by|for each|for every|in each|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
+    )
+});
 
 fn en_op(word: &str) -> &'static str {
     match word.to_ascii_lowercase().as_str() {
@@ -1179,8 +1182,12 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
                 after += skip.len();
             }
         }
+        // "total up what we paid": a clause, not a column.
+        let clause_word = |f: &String| {
+            matches!(f.split(' ').next(), Some("what" | "how" | "which" | "who" | "where" | "whatever" | "everything"))
+        };
         let field = english_phrase_after(clause, after)
-            .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f))
+            .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f) && !clause_word(f))
             .filter(|_| op != "count");
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));

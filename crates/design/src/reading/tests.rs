@@ -2015,3 +2015,19 @@ fn a_bare_then_with_its_order_is_a_further_sort_key() {
     let r = read_instruction("From runs.csv keep the FAIL rows, then save f.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn what_was_paid_each_vendor_is_totalled_per_vendor_and_states_left_out_after_so_are_their_own_filter() {
+    let r = read_instruction(
+        "Could you total up what we actually paid each vendor on the invoices in ap.csv dated in October 2026? Only status Paid counts, so Unpaid and Void stay out. Save it as paid.csv",
+    );
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!((by.as_slice(), aggregations[0].op, &aggregations[0].field), (&["vendor".to_owned()][..], "sum", &None));
+    let kept = |exclude: bool| {
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, exclude: e } if *e == exclude && conditions.iter().any(|c| c.value == json!("paid"))))
+    };
+    assert!(kept(false) && !kept(true), "{:?}", r.steps);
+}
