@@ -133,7 +133,9 @@ pub fn japanese(clause: &str) -> Option<(usize, Step)> {
     let target: Vec<String> = JA_TARGET
         .captures(before)
         .or_else(|| JA_BRACKETED.captures(before))
-        .map(|c| c["target"].to_owned())
+        // 「達成率＝実績÷目標×100（小数第1位まで）」: the column is the name before its formula.
+        .map(|c| c["target"].split(['=', '＝']).next().unwrap_or_default().trim().to_owned())
+        .filter(|t| !t.is_empty())
         .into_iter()
         .collect();
     Some((start, step(target, decimals, Direction::said(verb.as_str()))))

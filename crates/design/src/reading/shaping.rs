@@ -835,7 +835,13 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
         steps.push(step);
     }
     let shares = japanese_share(clause);
-    if shares.is_empty() {
+    // 「達成率＝実績÷目標×100、差額＝実績−目標」: each formula that names its column, on its own.
+    let assigned: Vec<regex::Match> = JA_ASSIGNED.find_iter(clause).collect();
+    if shares.is_empty() && assigned.len() > 1 {
+        for m in assigned {
+            steps.extend(japanese_compute(m.as_str()).map(|(at, step)| (m.start() + at, step)));
+        }
+    } else if shares.is_empty() {
         steps.extend(japanese_compute(clause));
     }
     steps.extend(shares);

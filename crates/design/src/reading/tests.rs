@@ -2031,3 +2031,19 @@ fn what_was_paid_each_vendor_is_totalled_per_vendor_and_states_left_out_after_so
     };
     assert!(kept(false) && !kept(true), "{:?}", r.steps);
 }
+
+#[test]
+fn a_rounding_said_after_a_formula_rounds_the_column_it_names() {
+    let r = read_instruction(
+        "部門別売上_上期.csv に2列足してください。達成率＝実績÷目標×100（小数第1位まで、第2位を四捨五入）、差額＝実績−目標。元の列はそのまま残して、売上達成率.xlsx で。",
+    );
+    let computed: Vec<(&str, &str)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, .. } => Some((name.as_str(), *operation)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed, [("達成率", "percent"), ("達成率", "round"), ("差額", "difference")], "{:?}", r.steps);
+}
