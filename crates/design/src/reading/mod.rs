@@ -822,11 +822,27 @@ impl Reader<'_> {
                 None => return,
             }
         }
-        let mut totals = aggregations.iter_mut().filter(|a| a.op != "count" || counts.is_empty());
+        // 「列は 部門、件数、合計金額、平均金額」: a column chosen that names its kind of total is that
+        // total (added beside the others said, of their column).
+        let mut others = others;
+        if !aggregations.is_empty() && others.len() > 1 {
+            let field = aggregations.iter().find_map(|a| a.field.clone());
+            others.retain(|other| {
+                let Some(op) = total_named(other) else { return true };
+                let said = aggregations.iter().any(|a| a.op == op);
+                match aggregations.iter_mut().find(|a| a.op == op && a.name.is_none()) {
+                    Some(total) => name(total, other),
+                    None if !said => {
+                        aggregations.push(Aggregation { op, field: field.clone(), name: Some((*other).clone()) })
+                    }
+                    None => return true,
+                }
+                false
+            });
+        }
+        let mut totals = aggregations.iter_mut().filter(|a| a.name.is_none() && (a.op != "count" || counts.is_empty()));
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
-            if total.name.is_none() {
-                name(total, other);
-            }
+            name(total, other);
         }
         for step in after {
             if let Step::Sort { by: Some(by), .. } = step {
@@ -2074,6 +2090,23 @@ fn new_name(item: &str) -> Option<(String, String)> {
 /// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
 pub(super) static PARENTHESES: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
+
+/// The kind of total a column's name says: 「平均金額」 and "avg_duration" an average, 「合計金額」
+/// and "total_paid" a sum, "max_amount" a maximum.
+fn total_named(column: &str) -> Option<&'static str> {
+    let lower = column.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split([' ', '_']).collect();
+    let has = |en: &[&str], ja: &[&str]| words.iter().any(|w| en.contains(w)) || ja.iter().any(|j| column.contains(j));
+    [
+        ("avg", &["average", "avg", "mean"][..], &["平均"][..]),
+        ("sum", &["total", "sum"][..], &["合計", "総額", "小計"][..]),
+        ("max", &["max", "maximum", "highest", "largest"][..], &["最大", "最高"][..]),
+        ("min", &["min", "minimum", "lowest", "smallest"][..], &["最小", "最低"][..]),
+    ]
+    .into_iter()
+    .find(|(_, en, ja)| has(en, ja))
+    .map(|(op, _, _)| op)
+}
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.
 fn same_noun(a: &str, b: &str) -> bool {

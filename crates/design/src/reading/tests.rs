@@ -2047,3 +2047,23 @@ fn a_rounding_said_after_a_formula_rounds_the_column_it_names() {
         .collect();
     assert_eq!(computed, [("達成率", "percent"), ("達成率", "round"), ("差額", "difference")], "{:?}", r.steps);
 }
+
+#[test]
+fn columns_chosen_that_name_their_totals_are_those_totals() {
+    let r = read_instruction(
+        "経費明細_11月.xlsx を部門別に集計してほしいです。列は 部門、件数、合計金額、平均金額 の4つで、平均金額は円未満を四捨五入でお願いします。保存先は 部門別.csv です。",
+    );
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["部門"]);
+    let mut totals: Vec<(&str, Option<&str>)> = aggregations.iter().map(|a| (a.op, a.name.as_deref())).collect();
+    totals.sort();
+    assert_eq!(
+        totals,
+        [("avg", Some("平均金額")), ("count", Some("件数")), ("sum", Some("合計金額"))],
+        "{:?}",
+        r.steps
+    );
+}
