@@ -79,7 +79,7 @@ fn english(text: &str) -> Option<(Range<usize>, Step)> {
     let then = said("then")?;
     let otherwise = said("else").or_else(|| said("else2"));
     let cond = c.name("cond")?;
-    let when = conditions::english(&text[cond.range()]);
+    let when = whole_subject(&text[cond.range()], conditions::english(&text[cond.range()]));
     if when.is_empty() || [Some(&then), otherwise.as_ref()].into_iter().flatten().any(|v| is_filler(v)) {
         return None;
     }
@@ -90,6 +90,25 @@ fn english(text: &str) -> Option<(Range<usize>, Step)> {
     let step = Step::Label { name, cases: vec![(when, then)], otherwise };
     Some((start..with_parenthesis(text, whole.end()), step))
 }
+
+/// "Days to Pay is more than 30": the column a case tests is all its subject says, when its
+/// condition was read with the subject's last word only ("pay").
+fn whole_subject(cond: &str, mut when: Vec<Condition>) -> Vec<Condition> {
+    let Some(c) = EN_SUBJECT.captures(cond) else { return when };
+    let subject = c["subject"].trim();
+    for condition in &mut when {
+        let last_word = condition.field.as_deref().is_some_and(|f| {
+            f.len() < subject.len() && subject.to_ascii_lowercase().ends_with(&format!(" {}", f.to_ascii_lowercase()))
+        });
+        if last_word {
+            condition.field = Some(subject.to_owned());
+        }
+    }
+    when
+}
+
+static EN_SUBJECT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<subject>[A-Za-z_][\w]*(?: [A-Za-z_][\w]*){1,3}?) (?:is|are) "));
 
 /// Where the text names the new column ("a column called Aging", "add an Aging column").
 fn column_named(lower: &str) -> Option<regex::Match<'_>> {

@@ -618,6 +618,16 @@ fn column_name(clause: &str, lower: &str, after: usize) -> Option<String> {
         .filter(|n| !n.chars().all(|c| matches!(c.to_ascii_lowercase(), 'y' | 'm' | 'd' | '-' | '/')))
 }
 
+/// "Add a Days to Pay column (Paid Date minus Invoice Date)": the name said right before the
+/// formula's bracket or colon, which words after the formula may not override.
+fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
+    let before = lower[..start].trim_end();
+    let before = before.strip_suffix('(').or_else(|| before.strip_suffix(':'))?.trim_end();
+    let c = EN_ADD_NAMED.captures_iter(before).last()?;
+    let whole = c.get(0)?;
+    (whole.end() == before.len()).then(|| c.name("name").map(|m| clause[m.range()].trim().to_owned())).flatten()
+}
+
 /// A column computed by a formula: a difference, ratio, product or sum of two columns, or the
 /// month or year of a date.
 fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
@@ -665,7 +675,8 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
         let m = c.get(0)?;
         // The name follows the last operand ("… and paid as gap"): the match may have taken its "as".
         let last = ["b", "d", "f"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
-        let name = name(last).unwrap_or_else(|| "difference".to_owned());
+        let name =
+            named_before(clause, lower, m.start()).or_else(|| name(last)).unwrap_or_else(|| "difference".to_owned());
         return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));
     }
     for (pattern, op, default) in
@@ -681,7 +692,8 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
             let of = vec![en_column(a)?, en_column(b)?];
             let m = c.get(0)?;
             let last = ["b", "d"].iter().filter_map(|g| c.name(g)).map(|g| g.end()).max().unwrap_or(m.end());
-            let name = name(last).unwrap_or_else(|| default.to_owned());
+            let name =
+                named_before(clause, lower, m.start()).or_else(|| name(last)).unwrap_or_else(|| default.to_owned());
             return Some((m.start(), Step::Compute { name, operation: op, of, value: None }));
         }
     }

@@ -2067,3 +2067,28 @@ fn columns_chosen_that_name_their_totals_are_those_totals() {
         r.steps
     );
 }
+
+#[test]
+fn a_label_case_tests_all_its_subject_names() {
+    let r = read_instruction(
+        "For each invoice in ar.csv add a Days to Pay column (Paid Date minus Invoice Date) and a Payment column that says Late when Days to Pay is more than 30 and On time otherwise. Save it as d.xlsx.",
+    );
+    let Some(Step::Label { cases, .. }) = r.steps.iter().find(|s| matches!(s, Step::Label { .. })) else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(cases[0].0[0].field.as_deref(), Some("Days to Pay"), "{cases:?}");
+}
+
+#[test]
+fn a_name_said_before_a_formula_in_brackets_is_its_column_whatever_follows() {
+    let r = read_instruction(
+        "For each invoice in ar.csv, how many days did the customer take to pay? Add a Days to Pay column (Paid Date minus Invoice Date, in calendar days) and a Payment column that says Late when Days to Pay is more than 30 and On time otherwise. Save it as d.xlsx.",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Compute { name, operation: "difference", .. } if name == "Days to Pay")),
+        "{:?}",
+        r.steps
+    );
+}
