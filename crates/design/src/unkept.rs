@@ -156,9 +156,10 @@ static AVERAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:average|mea
 
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     // "how many days did it take" asks a measure of each row (`measure`), no count.
-    Regex::new(
-        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure> (?:days|hours|minutes|seconds|weeks|months|years)\b)?|件数|何件|回数|人数",
-    )
+    let units = crate::reading::TIME_UNITS.join("|");
+    Regex::new(&format!(
+        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure> (?:{units})\b)?|件数|何件|回数|人数"
+    ))
     .expect("count")
 });
 

@@ -1164,9 +1164,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         }
         // "how many days did the customer take to pay": a measure of each row, no count of rows.
         let measured = lower[m.end()..].trim_start().trim_start_matches("the ").split_whitespace().next();
-        if op == "count"
-            && matches!(measured, Some("days" | "hours" | "minutes" | "seconds" | "weeks" | "months" | "years"))
-        {
+        if op == "count" && measured.is_some_and(|unit| super::words::TIME_UNITS.contains(&unit)) {
             continue;
         }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1

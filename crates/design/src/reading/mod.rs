@@ -37,6 +37,7 @@ use passes::{
     twice_is_the_duplicate_check,
 };
 pub(crate) use shaping::number;
+pub(crate) use words::TIME_UNITS;
 use words::{Lexicon, EN, JA};
 
 /// The language an instruction is written in; labels and hints of requirements follow it.
@@ -608,9 +609,8 @@ impl Reader<'_> {
                         });
                     steps.extend(shaped.map(|(at, step)| (clause.start + at, step)));
                     // 「2026年7月〜9月に発注した取引先を…1列だけ」: the dates the rows are of.
-                    let dated = |c: &Condition| is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR;
                     let filter = self.filter(clause, output_clause, documents).filter(
-                        |(_, s)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(dated)),
+                        |(_, s)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(of_a_period)),
                     );
                     // Rows are kept before their duplicates go.
                     steps.extend(filter.map(|(_, step)| (clause.start, step)));
@@ -794,12 +794,7 @@ impl Reader<'_> {
         let key = |c: &String| by.iter().any(|b| names_column(b, c));
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
-        let names_count = |c: &String| {
-            let lower = c.to_ascii_lowercase();
-            ["件数", "回数", "人数"].iter().any(|w| c.ends_with(w))
-                || lower.split([' ', '_']).any(|w| w == "count")
-                || lower.starts_with("number of")
-        };
+        let names_count = |c: &String| total_named(c) == Some("count");
         let (counts, others): (Vec<&String>, Vec<&String>) =
             columns.iter().filter(|c| !key(c)).partition(|c| names_count(c));
         if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
@@ -1129,7 +1124,7 @@ impl Reader<'_> {
         // other conditions are of those newest rows ("of those, the ones that failed").
         let period = |s: &Step| {
             matches!(s, Step::Filter { conditions, .. }
-                if !conditions.is_empty() && conditions.iter().all(|c| is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR))
+                if !conditions.is_empty() && conditions.iter().all(of_a_period))
         };
         let at = steps.iter().take_while(|s| period(s)).count();
         steps.insert(at, Step::LatestPerKey { by, order_by, newest });
@@ -2073,6 +2068,11 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
     })
 }
 
+/// Whether a condition keeps the rows of a period: a date, or a month of a year not said.
+fn of_a_period(c: &Condition) -> bool {
+    is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR
+}
+
 /// Whether a condition's value is a date as the reader writes one (`2026-10-31`).
 fn is_date(value: &Value) -> bool {
     value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
@@ -2091,11 +2091,18 @@ fn new_name(item: &str) -> Option<(String, String)> {
 pub(super) static PARENTHESES: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"\([^()]*\)|（[^（）]*）").expect("parentheses"));
 
-/// The kind of total a column's name says: 「平均金額」 and "avg_duration" an average, 「合計金額」
-/// and "total_paid" a sum, "max_amount" a maximum.
+/// The kind of total a column's name says: 「件数」 and "number of runs" a count, 「平均金額」 and
+/// "avg_duration" an average, 「合計金額」 and "total_paid" a sum, "max_amount" a maximum.
 fn total_named(column: &str) -> Option<&'static str> {
     let lower = column.to_ascii_lowercase();
     let words: Vec<&str> = lower.split([' ', '_']).collect();
+    // A count's Japanese word ends the name (「NG件数」); "number" alone is an id ("invoice number").
+    let count = ["件数", "回数", "人数"].iter().any(|w| column.ends_with(w))
+        || words.contains(&"count")
+        || lower.starts_with("number of");
+    if count {
+        return Some("count");
+    }
     let has = |en: &[&str], ja: &[&str]| words.iter().any(|w| en.contains(w)) || ja.iter().any(|j| column.contains(j));
     [
         ("avg", &["average", "avg", "mean"][..], &["平均"][..]),

@@ -295,6 +295,10 @@ pub static EN_KEPT_SUBJECT: LazyLock<Regex> =
 /// Japanese: what a filter keeps (「…仕入先だけを残して」).
 pub static JA_KEPT_SUBJECT: LazyLock<Regex> = LazyLock::new(|| re(r"(?:だけ|のみ)(?:を|に)?(?:残|絞|抽出|抜き出)"));
 /// English: the key of rows not in another table ("whose employee_id is not in staff.csv").
+/// Units a measure of each row is counted in ("how many days did it take"): said after a count
+/// word, they ask no count of rows.
+pub const TIME_UNITS: [&str; 7] = ["days", "hours", "minutes", "seconds", "weeks", "months", "years"];
+
 /// "Count as open: status Open, In Progress or Reopened", "Open means Open or Reopened": a word
 /// defined by the values of a column (as written; the list ends at a bracket or a full stop).
 pub static EN_DEFINED_AS: LazyLock<Regex> = LazyLock::new(|| {
