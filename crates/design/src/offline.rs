@@ -658,7 +658,10 @@ impl Designer<'_> {
             Language::En => format!("Add the column {name} ({op} of {})", operands.join(", ")),
             Language::Ja => format!("列「{name}」を追加する（{}）", operands.join("・")),
         };
-        let mut column = json!({ "as": name, "op": op, "of": of });
+        let mut column = match op {
+            "rank_ascending" => json!({ "as": name, "op": "rank", "of": of, "order": "ascending" }),
+            _ => json!({ "as": name, "op": op, "of": of }),
+        };
         if let Some(value) = value {
             column["value"] = crate::reading::slots::number_value(value);
         }

@@ -477,7 +477,7 @@ impl Flow<'_> {
         let Some(Value::Array(columns)) = columns else { return table };
         for (i, column) in columns.iter().enumerate() {
             let op = column.get("op").and_then(Value::as_str).unwrap_or_default();
-            let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "percent" | "round");
+            let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
             // A difference of two dates counts the days between them.
             let need = need.filter(|_| op != "difference" || !of_dates(&table, column.get("of")));
@@ -497,7 +497,9 @@ impl Flow<'_> {
                 }
             }
             let kind = match op {
-                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "year" => ColumnKind::Number,
+                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank" | "year" => {
+                    ColumnKind::Number
+                }
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
                 "label" => label_kind(column),

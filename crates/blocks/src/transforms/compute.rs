@@ -10,6 +10,8 @@
 //! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out): half away
 //! from zero as Excel's ROUND does, or with `rounding: down` toward zero (ROUNDDOWN, 切り捨て) and
 //! `up` away from it (ROUNDUP, 切り上げ); `as` may name the column it reads, to round it in place.
+//! `rank` gives each row the rank of its number among the table's, as Excel's RANK.EQ does: 1 for
+//! the largest (the smallest with `order: ascending`), and equal numbers share a rank (1, 2, 2, 4).
 //! Of a run's table, the same table with the new columns (stored as the values computed).
 
 use std::cmp::Ordering;
@@ -55,10 +57,11 @@ enum Op {
     Join,
     Label,
     Round,
+    Rank,
 }
 
 const OPERATIONS: &str =
-    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round";
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -76,6 +79,7 @@ impl Op {
             "join" | "concat" => Op::Join,
             "label" => Op::Label,
             "round" => Op::Round,
+            "rank" => Op::Rank,
             _ => return None,
         })
     }
@@ -84,7 +88,7 @@ impl Op {
     fn arity(self) -> (usize, usize) {
         match self {
             Op::Label => (0, 0),
-            Op::Month | Op::Year | Op::Round => (1, 1),
+            Op::Month | Op::Year | Op::Round | Op::Rank => (1, 1),
             Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
         }
@@ -151,6 +155,8 @@ struct NewColumn {
     decimals: u8,
     rounding: Rounding,
     separator: String,
+    /// For `rank`, whether the smallest number ranks first.
+    ascending: bool,
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
     otherwise: Value,
@@ -190,6 +196,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             decimals: 0,
             rounding,
             separator,
+            ascending: false,
             cases,
             otherwise,
         });
@@ -246,7 +253,55 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         return Err(BlockError::input(format!("`columns` item {n} ({name}): only round takes a `rounding`")));
     }
     let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
-    Ok(NewColumn { name, op, of, value, decimals, rounding, separator, cases: Vec::new(), otherwise: Value::Null })
+    let ascending = rank_order(n, &name, op, map.get("order"))?;
+    Ok(NewColumn {
+        name,
+        op,
+        of,
+        value,
+        decimals,
+        rounding,
+        separator,
+        ascending,
+        cases: Vec::new(),
+        otherwise: Value::Null,
+    })
+}
+
+/// A `rank` column's `order`: whether the smallest number ranks first (descending when left out).
+fn rank_order(n: usize, name: &str, op: Op, given: Option<&Value>) -> Result<bool, BlockError> {
+    let Some(given) = given else { return Ok(false) };
+    if op != Op::Rank {
+        return Err(BlockError::input(format!("`columns` item {n} ({name}): only rank takes an `order`")));
+    }
+    match given.as_str().map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Some("descending" | "desc") => Ok(false),
+        Some("ascending" | "asc") => Ok(true),
+        _ => Err(BlockError::input(format!(
+            "`columns` item {n} ({name}): `order` is {}; use descending (the largest ranks 1) or ascending",
+            cells::describe(given)
+        ))),
+    }
+}
+
+/// Each number's rank among `numbers` (1 for the first in the order, equal numbers sharing one);
+/// a cell that is not a number gets none.
+fn ranks(numbers: &[Option<f64>], ascending: bool) -> Vec<Option<usize>> {
+    let mut sorted: Vec<f64> = numbers.iter().flatten().copied().collect();
+    sorted.sort_by(f64::total_cmp);
+    numbers
+        .iter()
+        .map(|n| {
+            n.map(|n| {
+                let before = if ascending {
+                    sorted.partition_point(|x| *x < n)
+                } else {
+                    sorted.len() - sorted.partition_point(|x| *x <= n)
+                };
+                before + 1
+            })
+        })
+        .collect()
 }
 
 /// A `label` column's `cases` (each `{when: [conditions], then: value}`) and its `else`.
@@ -334,6 +389,8 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             let rounded = if scaled.abs() < 1e15 { column.rounding.apply(scaled) / factor } else { n.value };
             Some(cells::number_value(rounded))
         }
+        // Ranked once every row is read (`add_columns`).
+        Op::Rank => Some(Value::Null),
         Op::Label => Some(
             column
                 .cases
@@ -352,6 +409,18 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
             .enumerate()
             .map(|(i, c)| parse_column(i, c))
             .collect::<Result<_, _>>()?;
+    let reads = |column: &NewColumn, name: &String| {
+        column.of.contains(name) || column.cases.iter().flat_map(|(when, _)| when).any(|c| &c.field == name)
+    };
+    if let Some((rank, reader)) = columns
+        .iter()
+        .find_map(|r| Some(r).filter(|r| r.op == Op::Rank).zip(columns.iter().find(|c| reads(c, &r.name))))
+    {
+        return Err(BlockError::input(format!(
+            "`columns` ({}): reads the rank {}, which is known only once every row is read; compute it in a later step",
+            reader.name, rank.name
+        )));
+    }
     let mut read = Vec::new();
     for column in &columns {
         let tested = column.cases.iter().flat_map(|(when, _)| when).flat_map(|c| [Some(&c.field), c.column.as_ref()]);
@@ -365,6 +434,8 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
     }
     let mut unreadable = vec![0usize; columns.len()];
     let mut added: Vec<Vec<Value>> = columns.iter().map(|_| Vec::with_capacity(items.len())).collect();
+    // Per rank column, the number each row has to rank.
+    let mut ranked: Vec<Vec<Option<f64>>> = columns.iter().map(|_| Vec::new()).collect();
     let mut reader = items.reader(&read);
     for index in 0..items.len() {
         if index.is_multiple_of(CANCEL_EVERY) {
@@ -374,13 +445,25 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
         let given = reader.row(index);
         let mut row: Map<String, Value> =
             read.iter().filter_map(|c| Some((c.clone(), given.get(c)?.clone()))).collect();
-        for ((column, count), cells) in columns.iter().zip(unreadable.iter_mut()).zip(added.iter_mut()) {
+        for (((column, count), cells), numbers) in
+            columns.iter().zip(unreadable.iter_mut()).zip(added.iter_mut()).zip(ranked.iter_mut())
+        {
+            if column.op == Op::Rank {
+                let number = cells::number(row.get(&column.of[0]).unwrap_or(&Value::Null)).map(|n| n.value);
+                *count += usize::from(number.is_none());
+                numbers.push(number);
+            }
             let value = compute(column, &row).unwrap_or_else(|| {
                 *count += 1;
                 Value::Null
             });
             row.insert(column.name.clone(), value.clone());
             cells.push(value);
+        }
+    }
+    for ((column, numbers), cells) in columns.iter().zip(&ranked).zip(added.iter_mut()) {
+        if column.op == Op::Rank {
+            *cells = ranks(numbers, column.ascending).into_iter().map(|r| r.map_or(Value::Null, Value::from)).collect();
         }
     }
     for (column, count) in columns.iter().zip(unreadable) {

@@ -323,6 +323,52 @@ async fn round_goes_down_toward_zero_or_up_away_from_it_when_told() {
 }
 
 #[tokio::test]
+async fn rank_numbers_rows_as_rank_eq_does_equal_numbers_sharing_a_rank() {
+    let h = Harness::new();
+    let totals = json!([{"t": 500}, {"t": "1,200"}, {"t": 500}, {"t": ""}, {"t": 90}, {"t": 1200.5}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": totals, "columns": [
+                {"as": "順位", "op": "rank", "of": ["t"]},
+                {"as": "from_smallest", "op": "rank", "of": ["t"], "order": "ascending"},
+            ]}),
+        )
+        .await;
+    let ranks: Vec<[Value; 2]> =
+        out["rows"].as_array().unwrap().iter().map(|r| [r["順位"].clone(), r["from_smallest"].clone()]).collect();
+    assert_eq!(
+        ranks,
+        [
+            [json!(3), json!(2)],
+            [json!(2), json!(4)],
+            [json!(3), json!(2)],
+            [Value::Null, Value::Null],
+            [json!(5), json!(1)],
+            [json!(1), json!(5)],
+        ],
+        "the largest ranks 1 (the smallest with ascending), equal numbers share a rank and the next is skipped; a blank has none"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": totals, "columns": [
+                {"as": "r", "op": "rank", "of": ["t"]},
+                {"as": "top", "op": "label", "cases": [{"when": [{"field": "r", "operator": "eq", "value": 1}], "then": "yes"}]},
+            ]}),
+        )
+        .await;
+    assert!(message.contains("later step") && message.contains("top"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": totals, "columns": [{"as": "r", "op": "rank", "of": ["t"], "order": "biggest"}]}),
+        )
+        .await;
+    assert!(message.contains("descending") && message.contains("ascending"), "{message}");
+}
+
+#[tokio::test]
 async fn append_stacks_tables_with_every_column() {
     let h = Harness::new();
     let out = h.ok("transforms.append", json!({"tables": [[{"a": 1, "b": 2}], [{"b": 3, "c": 4}, {"a": 5}]]})).await;

@@ -129,7 +129,7 @@ proptest! {
 }
 
 /// A column of `transforms.add_columns`: arithmetic, comparisons, dates, text, labels, rounding
-/// (in place too).
+/// (in place too), ranks.
 fn new_column() -> impl Strategy<Value = Value> {
     let name = prop::sample::select(vec!["new", "other", "amount"]);
     let kind = prop_oneof![
@@ -142,6 +142,8 @@ fn new_column() -> impl Strategy<Value = Value> {
         Just(json!({"op": "month", "of": ["dept"]})),
         Just(json!({"op": "join", "of": ["status", "dept"], "separator": "-"})),
         Just(json!({"op": "round", "of": ["amount"], "decimals": 1})),
+        Just(json!({"op": "rank", "of": ["amount"]})),
+        Just(json!({"op": "rank", "of": ["amount"], "order": "ascending"})),
         Just(json!({"op": "product", "of": ["missing"]})),
         Just(
             json!({"op": "label", "cases": [{"when": [{"field": "status", "operator": "eq", "value": "approved"}], "then": "OK"}], "else": 0})

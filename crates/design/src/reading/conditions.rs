@@ -1029,6 +1029,15 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
         let unit: f64 = c["n"].parse().unwrap_or(f64::NAN);
         conditions.retain(|k| !(k.operator == "lt" && k.value.as_f64() == Some(unit)));
     }
+    // 「受注明細.csv から受注日が…」: the particle after a file's name is not the column's.
+    for condition in &mut conditions {
+        if let Some(field) = &mut condition.field {
+            if let Some(rest) = ["から", "より"].iter().find_map(|p| field.strip_prefix(p)).filter(|r| !r.is_empty())
+            {
+                *field = rest.to_owned();
+            }
+        }
+    }
     distinct(conditions)
 }
 
@@ -1212,7 +1221,11 @@ fn without_unnamed_repeats(mut aggregations: Vec<Aggregation>) -> Vec<Aggregatio
     aggregations
 }
 
-static JA_BY: LazyLock<Regex> = LazyLock::new(|| re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計"));
+/// 「得意先ごとに」「部門別の」, and 別 before the total it groups by (「得意先別受注合計」
+/// 「部門別平均金額」; not 「月別売上」 alone, nor 別物).
+static JA_BY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計|別[\p{Han}\p{Katakana}ー]{0,8}?(?:合計|総額|小計|平均|件数)")
+});
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",

@@ -257,7 +257,8 @@ pub enum Step {
     /// A new column `name`: `operation` (`difference`, `sum`, `ratio`, `percent`, `product`, `month`,
     /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
     /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::Direction::operation`]) of `of` to
-    /// `value` decimals.
+    /// `value` decimals; or the rank of each row by `of` (`rank`: the largest first;
+    /// `rank_ascending`).
     Compute {
         name: String,
         operation: &'static str,
@@ -731,6 +732,7 @@ impl Reader<'_> {
         self.one_column_of_its_key();
         self.count_repeats();
         self.name_the_total_as_chosen();
+        self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() && self.reading.renamed.is_empty() {
             self.reading.renamed = renamed;
@@ -796,7 +798,7 @@ impl Reader<'_> {
         // beside the total said, when none is), the one other column the one other total.
         let names_count = |c: &String| total_named(c) == Some("count");
         let (counts, others): (Vec<&String>, Vec<&String>) =
-            columns.iter().filter(|c| !key(c)).partition(|c| names_count(c));
+            columns.iter().filter(|c| !key(c) && !names_rank(c)).partition(|c| names_count(c));
         if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
             return;
         }
@@ -846,6 +848,24 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// 「列は 順位（1〜5）、得意先、受注合計 で、合計の大きい順」: a rank column chosen is the rank
+    /// of the rows by what they are ordered by, added after the order (1 for the first row).
+    fn rank_chosen(&mut self) {
+        let Some(rank) = self.reading.columns.iter().find(|c| names_rank(c)) else { return };
+        let steps = &mut self.reading.steps;
+        if steps.iter().any(|s| matches!(s, Step::Compute { name, .. } | Step::Label { name, .. } if name == rank)) {
+            return;
+        }
+        let Some((at, by, descending)) = steps.iter().enumerate().rev().find_map(|(i, s)| match s {
+            Step::Sort { by: Some(by), descending, .. } => Some((i, by.clone(), *descending)),
+            _ => None,
+        }) else {
+            return;
+        };
+        let operation = if descending { "rank" } else { "rank_ascending" };
+        steps.insert(at + 1, Step::Compute { name: rank.clone(), operation, of: vec![by], value: None });
     }
 
     /// "Test IDs with at least 2 FAIL results … and the number of failures": the rows counted
@@ -1335,8 +1355,11 @@ impl Reader<'_> {
         // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state, a
         // column's value or dates said of the rows totalled keep them (not "the average Days
         // Open", a column's name).
+        // (In a clause that also writes, only conditions that name their column or a range of
+        // dates: 「受注日が…の行を得意先ごとに合計して結果.csv に出力」.)
         let states_rows = aggregate_words
-            && !output_clause
+            && (!output_clause
+                || conditions.iter().all(|c| c.field.is_some() || c.operator == "between" && is_date(&c.value)))
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
                 is_date(&c.value)
@@ -2113,6 +2136,11 @@ fn total_named(column: &str) -> Option<&'static str> {
     .into_iter()
     .find(|(_, en, ja)| has(en, ja))
     .map(|(op, _, _)| op)
+}
+
+/// Whether a column's name is a rank's: "rank", 「順位」.
+fn names_rank(column: &str) -> bool {
+    matches!(column.trim().to_lowercase().as_str(), "rank" | "ranking" | "順位" | "ランク" | "ランキング")
 }
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.

@@ -2092,3 +2092,74 @@ fn a_name_said_before_a_formula_in_brackets_is_its_column_whatever_follows() {
         r.steps
     );
 }
+
+#[test]
+fn a_rank_column_chosen_ranks_the_rows_by_their_order() {
+    let computed = |text: &str| {
+        let r = read_instruction(text);
+        let sort = r.steps.iter().position(|s| matches!(s, Step::Sort { by: Some(_), .. }));
+        let rank = r.steps.iter().position(|s| matches!(s, Step::Compute { operation: "rank" | "rank_ascending", .. }));
+        assert!(sort.is_some() && rank > sort, "the rank is computed after the order: {:?}", r.steps);
+        match &r.steps[rank.unwrap()] {
+            Step::Compute { name, operation, of, .. } => (name.clone(), *operation, of.clone()),
+            _ => unreachable!(),
+        }
+    };
+    assert_eq!(
+        computed("受注明細.csv の受注を得意先ごとに合計して、合計の大きい順に上位5社を出してください。列は 順位（1〜5）、得意先、受注合計 で 上位5社.csv に。"),
+        ("順位".to_owned(), "rank", vec!["受注合計".to_owned()])
+    );
+    assert_eq!(
+        computed("From orders.csv, total amount per customer, top 5 by total. Columns: rank, customer, total. Save as top5.csv"),
+        ("rank".to_owned(), "rank", vec!["total".to_owned()])
+    );
+    assert_eq!(
+        computed("From runs.csv, average duration_sec per suite, smallest average first. Columns rank, suite, avg_duration. Save as fastest.csv"),
+        ("rank".to_owned(), "rank_ascending", vec!["average".to_owned()])
+    );
+    let r =
+        read_instruction("From staff.csv keep the rows where rank is Senior. Columns name, rank. Save as senior.csv");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Compute { .. })),
+        "a rank with no order is the data's: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_grouping_said_as_a_compound_noun_groups_by_the_noun_before_betsu() {
+    let grouped =
+        |text: &str| match read_instruction(text).steps.into_iter().find(|s| matches!(s, Step::Aggregate { .. })) {
+            Some(Step::Aggregate { by, aggregations }) => {
+                (by, aggregations.into_iter().map(|a| a.op).collect::<Vec<_>>())
+            }
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(grouped("売上.csv の得意先別売上合計を結果.csv に出力。"), (vec!["得意先".to_owned()], vec!["sum"]));
+    assert_eq!(grouped("経費.csv の部門別平均金額を出して、結果.csv に保存。"), (vec!["部門".to_owned()], vec!["avg"]));
+    let r =
+        read_instruction("請求.csv で請求番号が同じ行を全部出してください。取引先が違えば別物扱いです。重複.csv に。");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })), "別物 groups nothing: {:?}", r.steps);
+}
+
+#[test]
+fn a_condition_naming_its_column_keeps_rows_in_a_clause_that_totals_and_writes() {
+    for text in [
+        "売上.csv から、受注日が2026年4月1日〜2026年9月30日の行を得意先ごとに合計して結果.csv に出力。",
+        "売上.csv から、2026年4月1日〜2026年9月30日の受注を得意先ごとに合計して結果.csv に出力。",
+    ] {
+        let r = read_instruction(text);
+        let kept = r.steps.iter().position(|s| matches!(s, Step::Filter { conditions, exclude: false }
+            if conditions.iter().any(|c| c.operator == "between" && c.value == json!("2026-04-01") && c.value2 == Some(json!("2026-09-30")))));
+        let totals = r.steps.iter().position(|s| matches!(s, Step::Aggregate { by, .. } if by == &["得意先"]));
+        assert!(kept.is_some() && totals > kept, "{text}: {:?}", r.steps);
+    }
+    let r = read_instruction("受注明細.csv から受注日が2026年4月1日〜2026年9月30日の行を抽出して結果.csv に出力。");
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Filter { conditions, .. } if conditions[0].field.as_deref() == Some("受注日"))),
+        "the particle after the file is not the column's: {:?}",
+        r.steps
+    );
+}
