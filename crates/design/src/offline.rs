@@ -17,7 +17,8 @@ use crate::options::DesignEngineOptions;
 use crate::reading::rounding;
 use crate::reading::slots::{self, identifier};
 use crate::reading::{
-    Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step, MONTH_OF_UNSAID_YEAR,
+    same_noun, Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step,
+    MONTH_OF_UNSAID_YEAR,
 };
 
 /// The var a month said without its year is written in (`${vars.year}-04-01`).
@@ -85,6 +86,7 @@ pub fn design(
         conflicts: Vec::new(),
         totals: Vec::new(),
         computed: None,
+        value_orders: &reading.value_orders,
     };
     d.sources(reading);
     for step in &reading.steps {
@@ -122,6 +124,8 @@ struct Designer<'a> {
     /// The number column computed since the last grouping, if any ("税抜金額 × 1.1 で、1円未満は
     /// 切り捨て" rounds it).
     computed: Option<String>,
+    /// Sort keys ordered by their values as listed: the column, the values.
+    value_orders: &'a [(String, Vec<String>)],
 }
 
 impl Designer<'_> {
@@ -618,9 +622,16 @@ impl Designer<'_> {
             Some(by) => Value::from(by),
             None => self.open_var("sort_column"),
         };
-        let order = |descending: bool| if descending { "desc" } else { "asc" };
-        let keys: Vec<Value> = std::iter::once(json!({ "column": column, "order": order(descending) }))
-            .chain(then.iter().map(|(column, descending)| json!({ "column": column, "order": order(*descending) })))
+        let key = |column: &Value, descending: bool| {
+            let mut key = json!({ "column": column, "order": if descending { "desc" } else { "asc" } });
+            let listed = self.value_orders.iter().find(|(c, _)| column.as_str().is_some_and(|k| same_noun(k, c)));
+            if let Some((_, values)) = listed {
+                key["values"] = json!(values);
+            }
+            key
+        };
+        let keys: Vec<Value> = std::iter::once(key(&column, descending))
+            .chain(then.iter().map(|(column, descending)| key(&Value::from(column.as_str()), *descending)))
             .collect();
         let mut inputs = json!({ "items": rows, "by": keys });
         if let Some(limit) = limit {

@@ -4,6 +4,8 @@
 //! Numbers sort as numbers (`"1,200"` after `900`), dates as dates, other text by its folded
 //! spelling; within one column numbers come before dates and dates before text. Blank cells
 //! come last whichever the direction. The sort is stable: rows that tie keep their order.
+//! A key may list its `values` in the order wanted (高, 中, 低), as Excel's custom lists do: rows
+//! follow the list, and a value not in it comes after the listed ones, in its own order.
 
 use std::cmp::Ordering;
 
@@ -35,14 +37,16 @@ impl Block for Sort {
 struct SortKey {
     column: String,
     descending: bool,
+    /// The values in the order wanted, when the key lists them.
+    values: Vec<Value>,
 }
 
 fn parse_key(index: usize, value: &Value) -> Result<SortKey, BlockError> {
     let n = index + 1;
-    let (column, order) = match value {
-        Value::String(column) => (column.as_str(), None),
+    let (column, order, values) = match value {
+        Value::String(column) => (column.as_str(), None, None),
         Value::Object(map) => match map.get("column") {
-            Some(Value::String(column)) => (column.as_str(), map.get("order")),
+            Some(Value::String(column)) => (column.as_str(), map.get("order"), map.get("values")),
             _ => {
                 return Err(BlockError::input(format!(
                     "`by` item {n} has no `column`; write it like {{column: 金額, order: desc}}"
@@ -73,19 +77,34 @@ fn parse_key(index: usize, value: &Value) -> Result<SortKey, BlockError> {
             )));
         }
     };
-    Ok(SortKey { column: column.to_owned(), descending })
+    let values = match values {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(values)) if values.iter().all(|v| !v.is_array() && !v.is_object()) => values.clone(),
+        Some(other) => {
+            return Err(BlockError::input(format!(
+                "`by` item {n}: values must list the column's values in the order wanted, e.g. [高, 中, 低], not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    Ok(SortKey { column: column.to_owned(), descending, values })
 }
 
-/// A cell as it sorts: its class (number, date, text) first, then its value.
+/// A cell as it sorts: its class (a value of the key's list, number, date, text) first, then
+/// its value.
 #[derive(PartialEq, PartialOrd)]
 enum SortValue {
+    Listed(usize),
     Number(f64),
     Date((i32, u8, u8, u32)),
     Text(String),
 }
 
-fn sort_value(cell: Option<&Value>) -> Option<SortValue> {
+fn sort_value(key: &SortKey, cell: Option<&Value>) -> Option<SortValue> {
     let cell = cell.filter(|c| !cells::is_blank(c))?;
+    if let Some(at) = key.values.iter().position(|v| cells::equals(cell, v)) {
+        return Some(SortValue::Listed(at));
+    }
     if let Some(num) = cells::number(cell) {
         return Some(SortValue::Number(num.value));
     }
@@ -127,7 +146,7 @@ fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
             check_cancel(&ctx.cancel)?;
         }
         let row = reader.row(index);
-        values.push(keys.iter().map(|k| sort_value(row.get(&k.column))).collect());
+        values.push(keys.iter().map(|k| sort_value(k, row.get(&k.column))).collect());
     }
     let mut order: Vec<usize> = (0..total).collect();
     order.sort_by(|&a, &b| {
@@ -136,6 +155,9 @@ fn sort(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
                 (None, None) => Ordering::Equal,
                 (None, Some(_)) => Ordering::Greater,
                 (Some(_), None) => Ordering::Less,
+                // A listed value comes before the others whichever the direction, as a blank is last.
+                (Some(SortValue::Listed(_)), Some(y)) if !matches!(y, SortValue::Listed(_)) => Ordering::Less,
+                (Some(x), Some(SortValue::Listed(_))) if !matches!(x, SortValue::Listed(_)) => Ordering::Greater,
                 (Some(x), Some(y)) => {
                     let o = x.partial_cmp(y).unwrap_or(Ordering::Equal);
                     if key.descending {

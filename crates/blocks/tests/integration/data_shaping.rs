@@ -56,6 +56,30 @@ async fn sort_by_two_columns_and_by_dates() {
 }
 
 #[tokio::test]
+async fn sort_follows_the_values_a_key_lists_then_the_others() {
+    let h = Harness::new();
+    let bugs = json!([
+        {"id": "B-3", "sev": "低"}, {"id": "B-1", "sev": "高"}, {"id": "B-5", "sev": "未設定"},
+        {"id": "B-2", "sev": "中"}, {"id": "B-4", "sev": "高"}, {"id": "B-6", "sev": ""},
+    ]);
+    let ids = |rows: &Value| rows.as_array().unwrap().iter().map(|r| r["id"].clone()).collect::<Vec<_>>();
+    let listed = |order: &str| json!({"items": bugs, "by": [{"column": "sev", "values": ["高", "中", "低"], "order": order}, "id"]});
+    assert_eq!(
+        ids(&h.ok("transforms.sort", listed("asc")).await["rows"]),
+        json!(["B-1", "B-4", "B-2", "B-3", "B-5", "B-6"]).as_array().unwrap().clone(),
+        "the listed values in the list's order (ties by the next key), an unlisted value after them, a blank last"
+    );
+    assert_eq!(
+        ids(&h.ok("transforms.sort", listed("desc")).await["rows"]),
+        json!(["B-3", "B-2", "B-1", "B-4", "B-5", "B-6"]).as_array().unwrap().clone(),
+        "descending reverses the list; unlisted values and blanks still come after it"
+    );
+    let message =
+        h.input_error("transforms.sort", json!({"items": bugs, "by": [{"column": "sev", "values": "高>中>低"}]})).await;
+    assert!(message.contains("values") && message.contains("[高, 中, 低]"), "{message}");
+}
+
+#[tokio::test]
 async fn sort_input_errors_say_what_to_fix() {
     let h = Harness::new();
     let message = h.input_error("transforms.sort", json!({"items": payments(), "by": ["amout"]})).await;

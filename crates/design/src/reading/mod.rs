@@ -113,6 +113,9 @@ pub struct Reading {
     /// Words the text says are a column of the file by another name (`aliases`): the word, the
     /// column.
     pub column_aliases: Vec<(String, String)>,
+    /// Sort keys ordered by their values as the text lists them ("severity High > Medium > Low"):
+    /// the column, its values in order.
+    pub value_orders: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -411,12 +414,15 @@ static LIST_ITEM: LazyLock<regex::Regex> =
 pub fn read_instruction(instruction: &str) -> Reading {
     let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
+    let value_orders = sort_keys::value_orders(&text, language);
+    let text = sort_keys::without_listed_values(&text, &value_orders);
     let lexicon: &Lexicon = match language {
         Language::En => &EN,
         Language::Ja => &JA,
     };
     let clauses = clauses::split(&text, language, lexicon);
-    let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, reading: Reading::empty(language) };
+    let reading = Reading::empty(language);
+    let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, value_orders, reading };
     reader.read();
     reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading
@@ -432,6 +438,7 @@ impl Reading {
             columns: Vec::new(),
             combine: false,
             unplaced: Vec::new(),
+            value_orders: Vec::new(),
             value_words: Vec::new(),
             renamed: Vec::new(),
             mentioned_words: Vec::new(),
@@ -445,6 +452,8 @@ struct Reader<'a> {
     language: Language,
     lexicon: &'a Lexicon,
     clauses: &'a [Clause],
+    /// Sort keys' values in the order listed, read (and blanked in `text`) before the rest.
+    value_orders: Vec<sort_keys::ValueOrder>,
     reading: Reading,
 }
 
@@ -714,6 +723,7 @@ impl Reader<'_> {
         let steps = rounding_after_totals(steps);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        self.orders_by_values();
         if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) {
             for step in &mut self.reading.steps {
                 if let Step::Duplicates { by, .. } = step {
@@ -1055,6 +1065,37 @@ impl Reader<'_> {
             }
         }
         steps
+    }
+
+    /// 「重要度は 高→中→低 の順」: a sort key's values in the order listed; the order is the
+    /// sort's when no other is said. An order of values said beside a sort by other columns is
+    /// asked about, never dropped (sorting the values as they spell is wrong).
+    fn orders_by_values(&mut self) {
+        for order in std::mem::take(&mut self.value_orders) {
+            let key = |c: &String| same_noun(c, &order.column);
+            let steps = &mut self.reading.steps;
+            let keyed = steps.iter().any(
+                |s| matches!(s, Step::Sort { by, then, .. } if by.as_ref().is_some_and(key) || then.iter().any(|(c, _)| key(c))),
+            );
+            let sorted = steps.iter().any(|s| matches!(s, Step::Sort { .. }));
+            let unkeyed = steps.iter_mut().find_map(|s| match s {
+                Step::Sort { by: by @ None, .. } => Some(by),
+                _ => None,
+            });
+            match (keyed, unkeyed) {
+                (true, _) => {}
+                (false, Some(by)) => *by = Some(order.column.clone()),
+                (false, None) if !sorted => {
+                    let by = Some(order.column.clone());
+                    steps.push(Step::Sort { by, descending: false, limit: None, then: Vec::new() });
+                }
+                (false, None) => {
+                    self.reading.unplaced.push(order.said);
+                    continue;
+                }
+            }
+            self.reading.value_orders.push((order.column, order.values));
+        }
     }
 
     /// Two tables are matched once: a match said again ("compare the reference … against ref_no
@@ -1531,9 +1572,10 @@ impl Reader<'_> {
                 let item = item.rsplit_once("から").map_or(item, |(_, after)| after);
                 // 「支給額の3つ」: the count of the list is not part of its last item.
                 let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);
+                // (「項目」 alone is a column of that name.)
                 let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
                     .iter()
-                    .fold(item, |i, s| i.strip_suffix(s).unwrap_or(i));
+                    .fold(item, |i, s| i.strip_suffix(s).filter(|rest| !rest.is_empty()).unwrap_or(i));
                 // A bullet of the next line ("debit as Amount\n- save as …") ends the item.
                 item.trim_end_matches('の').trim().trim_end_matches(['-', '*', '•']).trim().to_owned()
             })
@@ -2144,7 +2186,7 @@ fn names_rank(column: &str) -> bool {
 }
 
 /// Whether two nouns name the same thing: "suppliers" and "supplier", 「仕入先」 and 「仕入先」.
-fn same_noun(a: &str, b: &str) -> bool {
+pub(crate) fn same_noun(a: &str, b: &str) -> bool {
     let fold = |t: &str| slots::singular(t.trim()).to_lowercase();
     fold(a) == fold(b)
 }

@@ -1,7 +1,8 @@
 //! Sort keys after the first: "sort by vendor and then by payment date (oldest first)", "by
 //! region, and within each region by amount", 「取得年の古い順で、同じ年の中では取得価額の大きい順」.
 //! Each is read with its own order. A key said after no sort, or whose column cannot be read,
-//! is left to be asked about.
+//! is left to be asked about. A key may be ordered by its values as listed ("severity High >
+//! Medium > Low", 「重要度は 高→中→低 の順」), not as they spell.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -96,6 +97,79 @@ fn japanese(text: &str) -> Vec<FurtherKey> {
             Some(FurtherKey { range: m.start()..clause_end(text, m.end()), column, descending, within })
         })
         .collect()
+}
+
+/// A column's values in the order wanted, as the text lists them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueOrder {
+    /// What the text says, column and values.
+    pub said: String,
+    /// Where the values are listed.
+    pub listed_at: Range<usize>,
+    pub column: String,
+    pub values: Vec<String>,
+}
+
+/// The values a list of them joins with arrows or `>`: 「高→中→低」, "High > Medium > Low".
+const ARROWED: &str =
+    r"「?[^、。,;\s→＞>⇒「」()（）]{1,16}」?(?:\s*(?:→|＞|>|⇒|->)\s*「?[^、。,;\s→＞>⇒「」()（）]{1,16}」?)+";
+
+/// 「重要度は 高→中→低 の順」「重要度を「高」「中」「低」の順に」.
+static JA_VALUE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?P<column>[\p{{Han}}\p{{Katakana}}ーA-Za-z_]{{1,12}})\s*(?:は|を|が|の)\s*(?:(?P<arrowed>{ARROWED})|(?P<quoted>(?:「[^」]{{1,16}}」\s*[・、]?\s*){{2,}}))\s*の?\s*順"
+    ))
+});
+/// A value of an English list of them: one or two words.
+const EN_VALUE: &str = r"[a-z][a-z0-9_]*(?: [a-z][a-z0-9_]*)?";
+
+/// "severity High > Medium > Low", "by priority (High -> Medium -> Low)", "sort by status in the
+/// order Open, Pending, Closed".
+static EN_VALUE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?:(?:sorted|sort|ordered|order|by|then)\s+)*(?P<column>[a-z_]+)\s*(?::|\()?\s*(?:(?P<arrowed>{EN_VALUE}(?:\s(?:>|→)\s{EN_VALUE})+)|in the order (?P<listed>{EN_VALUE}(?:, {EN_VALUE})+(?:,? (?:or|and|then) {EN_VALUE})?))"
+    ))
+});
+
+/// The columns the text orders by their values, and the values in order.
+pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
+    let pattern = match language {
+        Language::En => &*EN_VALUE_ORDER,
+        Language::Ja => &*JA_VALUE_ORDER,
+    };
+    pattern
+        .captures_iter(text)
+        .filter_map(|c| {
+            let said = c.get(0)?.as_str().to_owned();
+            let column = c["column"].to_owned();
+            if ["列", "項目", "カラム", "columns", "column", "order"].contains(&column.to_lowercase().as_str()) {
+                return None;
+            }
+            let listed = c.name("arrowed").or(c.name("quoted")).or(c.name("listed"))?;
+            let values: Vec<String> = listed
+                .as_str()
+                .replace("->", "→")
+                .split(['→', '＞', '>', '⇒', '」', ',', '、', '・'])
+                .map(|v| {
+                    let v = v.trim();
+                    let v = ["or ", "and ", "then "].iter().fold(v, |v, w| v.strip_prefix(w).unwrap_or(v));
+                    v.trim_start_matches('「').trim().to_owned()
+                })
+                .filter(|v| !v.is_empty())
+                .collect();
+            (values.len() >= 2).then(|| ValueOrder { said, listed_at: listed.range(), column, values })
+        })
+        .collect()
+}
+
+/// The text with the values of each order blanked (same length), so that no other reading
+/// takes them for a comparison ("High > Medium") or part of a column's name.
+pub fn without_listed_values(text: &str, orders: &[ValueOrder]) -> String {
+    let mut blanked = text.to_owned();
+    for order in orders {
+        blanked.replace_range(order.listed_at.clone(), &" ".repeat(order.listed_at.len()));
+    }
+    blanked
 }
 
 /// The end of the clause a key is said in: its next comma, semicolon or line break, or a full

@@ -2163,3 +2163,46 @@ fn a_condition_naming_its_column_keeps_rows_in_a_clause_that_totals_and_writes()
         r.steps
     );
 }
+
+#[test]
+fn a_sort_key_ordered_by_its_values_as_listed() {
+    let orders = |text: &str| read_instruction(text).value_orders;
+    let severity =
+        |column: &str, values: &[&str]| vec![(column.to_owned(), values.iter().map(|v| v.to_string()).collect())];
+    assert_eq!(
+        orders("結果.csv で結果が「NG」のものだけ抜き出して、重要度は 高→中→低 の順、同じ重要度の中はテストID順に並べて NG.xlsx で保存。"),
+        severity("重要度", &["高", "中", "低"])
+    );
+    assert_eq!(
+        orders("不具合.csv を重要度を「致命的」「重大」「軽微」の順に並べて 一覧.csv に出力。"),
+        severity("重要度", &["致命的", "重大", "軽微"])
+    );
+    assert_eq!(
+        orders("bugs.csv: open bugs only, sorted by severity High > Medium > Low, then by id. Save as open.csv"),
+        severity("severity", &["High", "Medium", "Low"])
+    );
+    assert_eq!(
+        orders("tickets.csv sorted by status in the order Open, Pending, Closed. Save as t.csv"),
+        severity("status", &["Open", "Pending", "Closed"])
+    );
+    for said in [
+        "ar_open.csv -> status Open invoices -> overdue.csv",
+        "customer_addresses.csv: the LAST row per customer_id (rows are in the order the changes were made, so don't go by anything else). Save as current.csv",
+        "売上.csv の列は 日付、取引先、金額 の順にして 結果.csv に保存。",
+    ] {
+        assert_eq!(orders(said), [], "{said}");
+    }
+    let r = read_instruction("bugs.csv: list the open bugs, severity High > Medium > Low. Save as open.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), .. } if b == "severity")),
+        "an order of values said alone is the sort: {:?}",
+        r.steps
+    );
+    let r = read_instruction("bugs.csv: sort by id, severity High > Medium > Low. Save as open.csv");
+    assert!(
+        r.value_orders.is_empty() && r.unplaced.iter().any(|u| u.contains("High > Medium")),
+        "an order of values beside a sort by another column is asked about: {:?} {:?}",
+        r.steps,
+        r.unplaced
+    );
+}
