@@ -461,6 +461,10 @@ impl Designer<'_> {
                 }
                 agg.insert("op".into(), Value::from(a.op));
                 agg.insert("as".into(), Value::from(name));
+                if !a.when.is_empty() {
+                    let when: Vec<Condition> = a.when.iter().flat_map(|c| self.month_of_a_year(c)).collect();
+                    agg.insert("when".into(), when.iter().map(|c| self.condition(c)).collect());
+                }
                 Value::Object(agg)
             })
             .collect();

@@ -138,6 +138,12 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     if columns.any(|c| c.get("op").and_then(Value::as_str) == Some("percent")) {
         used.push(100.0);
     }
+    // 「1件もない月は0」: a count of the rows that meet conditions is 0 for a group without them.
+    let counts_when =
+        plan.graph.iter().flat_map(|n| n.inputs.get("aggregations").and_then(Value::as_array).into_iter().flatten());
+    if counts_when.clone().any(|a| a.get("op").and_then(Value::as_str) == Some("count") && a.get("when").is_some()) {
+        used.push(0.0);
+    }
     let duplicates = plan
         .graph
         .iter()
@@ -543,6 +549,18 @@ pub(crate) mod tests {
         assert_eq!(unused_numbers("同じテストが三回以上失敗したもの", &plan).len(), 1);
         assert!(unused_numbers("Two things for runs.csv: keep the failed ones", &plan).is_empty(), "a count of parts");
         assert!(unused_numbers("runs.csv came from two overlapping downloads", &plan).is_empty());
+    }
+
+    #[test]
+    fn the_zero_of_a_group_without_the_rows_counted_is_the_conditional_count_s() {
+        let text = "月ごとに数えて、重要度高（重要度が「高」の件数。1件もない月は0）も出して";
+        let counted = |when: &str| {
+            plan(&format!(
+                "- {{id: g, block: transforms.group_by_agg, in: {{items: [], by: [月], aggregations: [{{op: count, as: 重要度高{when}}}]}}}}"
+            ))
+        };
+        assert!(unused_numbers(text, &counted(", when: [{field: 重要度, operator: eq, value: 高}]")).is_empty());
+        assert_eq!(unused_numbers(text, &counted("")).len(), 1, "a count of every row says nothing of the 0");
     }
 
     #[test]

@@ -372,11 +372,14 @@ impl Flow<'_> {
             let op = aggregation.get("op").and_then(Value::as_str).unwrap_or_default();
             let field = aggregation.get("field").and_then(Value::as_str);
             let need = matches!(op, "sum" | "avg").then(|| (ColumnKind::Number, format!("`{op}` adds numbers")));
-            let pointer = format!("{pointer}/in/aggregations/{i}/field");
+            let at = format!("{pointer}/in/aggregations/{i}");
             let kind = match (aggregation.get("field"), items) {
-                (Some(field), Some(items)) => self.check_name(items, Some(field), &pointer, need),
+                (Some(field), Some(items)) => self.check_name(items, Some(field), &format!("{at}/field"), need),
                 _ => None,
             };
+            if let Some(items) = items {
+                self.check_conditions(items, aggregation.get("when"), &format!("{at}/when"));
+            }
             let kind = match op {
                 "sum" | "avg" | "count" => ColumnKind::Number,
                 _ => kind.unwrap_or(ColumnKind::Unknown),

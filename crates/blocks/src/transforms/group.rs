@@ -10,8 +10,10 @@
 //! decimals.
 //! `count` counts rows, or with a `field` the rows where that field is not blank. `min`/`max`
 //! compare numbers when the group has any, else dates, else text; they give numbers as numbers
-//! and other values as they are. The result is a run's table of the `by` columns and the
-//! aggregates, which has its columns even when no row was grouped.
+//! and other values as they are. An aggregation with `when` (a filter's conditions) reads only
+//! the rows of its group that meet them, as COUNTIFS and SUMIFS do: a count of none is 0. The
+//! result is a run's table of the `by` columns and the aggregates, which has its columns even
+//! when no row was grouped.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -22,6 +24,7 @@ use planwright_runs::{LogLevel, Reason, RunMessage};
 use planwright_tables::Table;
 use serde_json::{json, Map, Value};
 
+use super::filter::{parse_condition, Condition};
 use super::{column_names, Items, TextMemo};
 use crate::cells::{self, input};
 use crate::files::{check_cancel, CANCEL_EVERY};
@@ -67,6 +70,8 @@ struct Aggregation {
     field: Option<String>,
     op: Op,
     name: String,
+    /// The conditions a row meets to be read (`when`); none: every row.
+    when: Vec<Condition>,
 }
 
 impl Aggregation {
@@ -139,7 +144,22 @@ fn parse_aggregation(index: usize, value: &Value) -> Result<Aggregation, BlockEr
             )));
         }
     };
-    Ok(Aggregation { field, op, name })
+    let when = match map.get("when") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(when)) => when
+            .iter()
+            .enumerate()
+            .map(|(i, c)| parse_condition(i, c))
+            .collect::<Result<_, _>>()
+            .map_err(|e| BlockError::input(format!("aggregation {n} ({name}), in `when`: {e}")))?,
+        Some(other) => {
+            return Err(BlockError::input(format!(
+                "aggregation {n} ({name}): `when` must list conditions like [{{field: 結果, operator: eq, value: 合格}}], not {}",
+                cells::describe(other)
+            )));
+        }
+    };
+    Ok(Aggregation { field, op, name, when })
 }
 
 /// One aggregation's running state in one group.
@@ -310,6 +330,9 @@ impl<'a> Grouping<'a> {
         self.key = key;
         let group = &mut self.groups[slot];
         for ((agg, acc), skip) in self.aggregations.iter().zip(group.accs.iter_mut()).zip(self.skipped.iter_mut()) {
+            if !agg.when.iter().all(|c| c.holds(row)) {
+                continue;
+            }
             let cell = agg.field.as_ref().and_then(|f| row.get(f));
             if !acc.add(agg.op, cell) {
                 skip.0 += 1;
@@ -356,8 +379,15 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
             items.require_column_said(field, &agg.label(i), |columns| agg.missing(i, field, columns))?;
         }
     }
+    for (i, agg) in aggregations.iter().enumerate() {
+        for name in agg.when.iter().flat_map(|c| std::iter::once(&c.field).chain(&c.column)) {
+            items.require_column(name, &format!("`when` of {}", agg.label(i)))?;
+        }
+    }
     let fields = aggregations.iter().filter_map(|agg| agg.field.as_ref());
-    let mut rows = items.reader(by.iter().chain(fields));
+    let tested =
+        aggregations.iter().flat_map(|agg| agg.when.iter().flat_map(|c| std::iter::once(&c.field).chain(&c.column)));
+    let mut rows = items.reader(by.iter().chain(fields).chain(tested));
     let mut grouping = Grouping::new(&by, &aggregations);
     for index in 0..items.len() {
         if index.is_multiple_of(CANCEL_EVERY) {

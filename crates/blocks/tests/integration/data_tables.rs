@@ -71,8 +71,15 @@ fn condition() -> impl Strategy<Value = Value> {
 fn aggregation() -> impl Strategy<Value = Value> {
     let field = prop::sample::select(vec!["amount", "dept", "status"]);
     let op = prop::sample::select(vec!["sum", "count", "avg", "min", "max"]);
-    (field, op, 0..100u32)
-        .prop_map(|(field, op, n)| json!({"field": field, "op": op, "as": format!("{op}_{field}_{n}")}))
+    // Some read only the rows of a status (COUNTIFS, SUMIFS).
+    let when = prop::option::of(prop::sample::select(vec!["approved", "rejected"]));
+    (field, op, 0..100u32, when).prop_map(|(field, op, n, when)| {
+        let mut aggregation = json!({"field": field, "op": op, "as": format!("{op}_{field}_{n}")});
+        if let Some(status) = when {
+            aggregation["when"] = json!([{"field": "status", "operator": "eq", "value": status}]);
+        }
+        aggregation
+    })
 }
 
 /// The outcome of block `id` on `inputs`, with every log line it wrote: `items` is the table

@@ -382,6 +382,53 @@ async fn groups_by_several_columns_with_folded_keys_and_warns_on_text() {
 }
 
 #[tokio::test]
+async fn an_aggregation_with_when_counts_and_adds_only_the_rows_that_meet_it() {
+    let h = Harness::new();
+    let results = json!([
+        {"機能": "ログイン", "結果": "合格", "秒": 3},
+        {"機能": "ログイン", "結果": "不合格", "秒": 5},
+        {"機能": "検索", "結果": "不合格", "秒": 7},
+        {"機能": "ログイン", "結果": "合格", "秒": 4},
+        {"機能": "検索", "結果": "スキップ", "秒": ""},
+    ]);
+    let out = h
+        .ok(
+            "transforms.group_by_agg",
+            json!({"items": results, "by": ["機能"], "aggregations": [
+                {"op": "count", "as": "件数"},
+                {"op": "count", "as": "合格数", "when": [{"field": "結果", "operator": "eq", "value": "合格"}]},
+                {"field": "秒", "op": "sum", "as": "合格秒", "when": [{"field": "結果", "operator": "eq", "value": "合格"}]},
+                {"field": "秒", "op": "avg", "as": "合格平均", "when": [{"field": "結果", "operator": "eq", "value": "合格"}]},
+            ]}),
+        )
+        .await;
+    assert_eq!(
+        out["rows"],
+        json!([
+            {"機能": "ログイン", "件数": 3, "合格数": 2, "合格秒": 7, "合格平均": 3.5},
+            {"機能": "検索", "件数": 2, "合格数": 0, "合格秒": 0, "合格平均": null},
+        ]),
+        "each aggregation reads only its group's rows that meet its conditions; a group with none counts 0"
+    );
+    let message = h
+        .input_error(
+            "transforms.group_by_agg",
+            json!({"items": results, "by": ["機能"], "aggregations": [
+                {"op": "count", "as": "合格数", "when": [{"field": "結杲", "operator": "eq", "value": "合格"}]},
+            ]}),
+        )
+        .await;
+    assert!(message.contains("結杲") && message.contains("結果"), "an unknown column of `when` is named: {message}");
+    let message = h
+        .input_error(
+            "transforms.group_by_agg",
+            json!({"items": results, "by": ["機能"], "aggregations": [{"op": "count", "as": "n", "when": "結果=合格"}]}),
+        )
+        .await;
+    assert!(message.contains("`when`") && message.contains("conditions"), "{message}");
+}
+
+#[tokio::test]
 async fn group_input_errors() {
     let h = Harness::new();
     let cases = [

@@ -1198,7 +1198,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             .filter(|_| op != "count");
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
-            aggregations.push(Aggregation { op, field, name: None });
+            aggregations.push(Aggregation { op, field, name: None, when: Vec::new() });
         }
     }
     if aggregations.is_empty() && by.is_empty() {
@@ -1208,7 +1208,7 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         if !lower.contains("group") {
             return None;
         }
-        aggregations.push(Aggregation { op: "count", field: None, name: None });
+        aggregations.push(Aggregation { op: "count", field: None, name: None, when: Vec::new() });
     }
     Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
 }
@@ -1286,7 +1286,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         }
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(whole.start(), |f: usize| f.min(whole.start())));
-            aggregations.push(Aggregation { op, field, name: None });
+            aggregations.push(Aggregation { op, field, name: None, when: Vec::new() });
         }
     }
     // 「件数と金額を集計」
@@ -1306,7 +1306,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         return None;
     }
     if aggregations.is_empty() {
-        aggregations.push(Aggregation { op: "sum", field: None, name: None });
+        aggregations.push(Aggregation { op: "sum", field: None, name: None, when: Vec::new() });
     }
     Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
 }

@@ -12,6 +12,7 @@
 mod aliases;
 mod clauses;
 mod conditions;
+mod counted;
 mod dates;
 mod labels;
 mod passes;
@@ -164,6 +165,10 @@ pub struct Aggregation {
     pub field: Option<String>,
     /// The result column's name, when the text fixes it (a total a later condition names).
     pub name: Option<String>,
+    /// The conditions a row meets to be counted or added (「重要度高（重要度が「高」の件数）」);
+    /// none: every row of the group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<Condition>,
 }
 
 impl Aggregation {
@@ -741,6 +746,7 @@ impl Reader<'_> {
         self.latest_per_key();
         self.one_column_of_its_key();
         self.count_repeats();
+        self.counts_of_rows_that_meet();
         self.name_the_total_as_chosen();
         self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -807,8 +813,10 @@ impl Reader<'_> {
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
         let names_count = |c: &String| total_named(c) == Some("count");
+        // (A column a total is already named, 「重要度高」 counted by its conditions, is that total.)
+        let named_already = |c: &String| aggregations.iter().any(|a| a.name.as_ref() == Some(c));
         let (counts, others): (Vec<&String>, Vec<&String>) =
-            columns.iter().filter(|c| !key(c) && !names_rank(c)).partition(|c| names_count(c));
+            columns.iter().filter(|c| !key(c) && !names_rank(c) && !named_already(c)).partition(|c| names_count(c));
         if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
             return;
         }
@@ -823,9 +831,12 @@ impl Reader<'_> {
             match aggregations.iter_mut().find(|a| a.op == "count") {
                 Some(counted) if counted.name.is_none() => name(counted, count),
                 Some(_) => {}
-                None if totalled => {
-                    aggregations.push(Aggregation { op: "count", field: None, name: Some((*count).clone()) })
-                }
+                None if totalled => aggregations.push(Aggregation {
+                    op: "count",
+                    field: None,
+                    name: Some((*count).clone()),
+                    when: Vec::new(),
+                }),
                 None => return,
             }
         }
@@ -839,9 +850,12 @@ impl Reader<'_> {
                 let said = aggregations.iter().any(|a| a.op == op);
                 match aggregations.iter_mut().find(|a| a.op == op && a.name.is_none()) {
                     Some(total) => name(total, other),
-                    None if !said => {
-                        aggregations.push(Aggregation { op, field: field.clone(), name: Some((*other).clone()) })
-                    }
+                    None if !said => aggregations.push(Aggregation {
+                        op,
+                        field: field.clone(),
+                        name: Some((*other).clone()),
+                        when: Vec::new(),
+                    }),
                     None => return true,
                 }
                 false
@@ -857,6 +871,27 @@ impl Reader<'_> {
                     *by = chosen.clone();
                 }
             }
+        }
+    }
+
+    /// 「重要度高（重要度が「高」の件数）」: a count named as a column, of the rows of each group
+    /// that meet its conditions, beside the grouping's other totals.
+    fn counts_of_rows_that_meet(&mut self) {
+        let Some(Step::Aggregate { aggregations, .. }) =
+            self.reading.steps.iter_mut().find(|s| matches!(s, Step::Aggregate { .. }))
+        else {
+            return;
+        };
+        for counted::CountOfRows { range, name, when } in counted::counts_of_rows_that_meet(self.text, self.language) {
+            match aggregations.iter_mut().find(|a| a.op == "count" && a.name.as_ref() == Some(&name)) {
+                Some(count) => count.when = when,
+                None => aggregations.push(Aggregation { op: "count", field: None, name: Some(name), when }),
+            }
+            // The clause that says it asks for this count, not for another step.
+            let text = self.text;
+            self.reading
+                .unplaced
+                .retain(|u| text.find(u.as_str()).is_none_or(|at| at + u.len() <= range.start || range.end <= at));
         }
     }
 
@@ -1327,6 +1362,7 @@ impl Reader<'_> {
                             op: "sum",
                             field: Some(field.clone()),
                             name: Some(field.clone()),
+                            when: Vec::new(),
                         }),
                     }
                 }

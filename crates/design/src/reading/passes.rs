@@ -166,7 +166,7 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                 }
                 let count_kept = first.iter().any(|a| a.op == "count") && counted(at);
                 if count_kept && !aggregations.iter().any(|a| a.op == "count") {
-                    aggregations.insert(0, Aggregation { op: "count", field: None, name: None });
+                    aggregations.insert(0, Aggregation { op: "count", field: None, name: None, when: Vec::new() });
                 }
                 *first = aggregations;
             }

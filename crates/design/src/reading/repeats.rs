@@ -135,7 +135,7 @@ pub fn with_counts(steps: Vec<Step>, repeated: &Repeated, count_name: String) ->
         steps.insert(0, Step::Filter { conditions: vec![counted], exclude: false });
     }
     let after_filters = steps.iter().rposition(|s| matches!(s, Step::Filter { .. })).map_or(0, |i| i + 1);
-    let count = Aggregation { op: "count", field: None, name: Some(count_name.clone()) };
+    let count = Aggregation { op: "count", field: None, name: Some(count_name.clone()), when: Vec::new() };
     let kept = Condition { field: Some(count_name), operator: repeated.operator, value: times, value2: None };
     steps.insert(after_filters, Step::Filter { conditions: vec![kept], exclude: false });
     steps.insert(after_filters, Step::Aggregate { by: vec![repeated.key.clone()], aggregations: vec![count] });

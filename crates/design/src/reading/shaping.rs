@@ -741,7 +741,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
         let entity = slots::singular(c["entity"].trim());
         if !slots::is_row_noun(&entity) {
             let (at, n) = (c.get(0)?.start(), number(&c["n"])?);
-            let count = Aggregation { op: "count", field: None, name: None };
+            let count = Aggregation { op: "count", field: None, name: None, when: Vec::new() };
             let by = Some(count.result_name(language));
             return Some(vec![
                 (at, Step::Aggregate { by: vec![entity], aggregations: vec![count] }),
@@ -767,7 +767,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
     };
     let at = c.get(0)?.start();
     let n = number(&c["n"])?;
-    let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()) };
+    let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()), when: Vec::new() };
     Some(vec![
         (at, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),
         (at + 1, Step::Sort { by: Some(total.to_owned()), descending: true, limit: Some(n), then: Vec::new() }),

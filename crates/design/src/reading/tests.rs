@@ -2206,3 +2206,43 @@ fn a_sort_key_ordered_by_its_values_as_listed() {
         r.unplaced
     );
 }
+
+#[test]
+fn a_count_named_with_its_conditions_counts_only_those_rows_of_each_group() {
+    let counts =
+        |text: &str| match read_instruction(text).steps.into_iter().find(|s| matches!(s, Step::Aggregate { .. })) {
+            Some(Step::Aggregate { by, aggregations }) => (
+                by,
+                aggregations
+                    .into_iter()
+                    .map(|a| {
+                        (
+                            a.name.unwrap_or_default(),
+                            a.when.into_iter().map(|c| (c.field.unwrap_or_default(), c.value)).collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(
+        counts("不具合報告.csv の不具合を月ごとに数えてください。列は 月、件数、重要度高（重要度が「高」の件数。1件もない月は0）の3つで 月別.csv へ出力。"),
+        (
+            vec!["月".to_owned()],
+            vec![("件数".to_owned(), vec![]), ("重要度高".to_owned(), vec![("重要度".to_owned(), json!("高"))])]
+        )
+    );
+    assert_eq!(
+        counts("From runs.csv, per suite give runs (the number of runs) and failed (the number of runs with outcome failed). Columns suite, runs, failed. Save as suites.csv"),
+        (
+            vec!["suite".to_owned()],
+            vec![("runs".to_owned(), vec![]), ("failed".to_owned(), vec![("outcome".to_owned(), json!("failed"))])]
+        )
+    );
+    let r = read_instruction("From runs.csv, per suite give runs (the number of runs) and failed (the number of runs with outcome failed). Columns suite, runs, failed. Save as suites.csv");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { .. })),
+        "the rows counted by a condition stay: {:?}",
+        r.steps
+    );
+}
