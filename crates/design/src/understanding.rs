@@ -165,7 +165,12 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // "10% of Net" is used as 0.1.
             let percent =
                 ["%", "％", " percent", " per cent", "パーセント"].iter().any(|p| text[n.end..].starts_with(p));
-            let same = |u: &f64| (u - n.value).abs() < 1e-9 || percent && (u - n.value / 100.0).abs() < 1e-9;
+            // "× vat_rate / 100" is used as × 0.01.
+            let same = |u: &f64| {
+                (u - n.value).abs() < 1e-9
+                    || percent && (u - n.value / 100.0).abs() < 1e-9
+                    || n.value != 0.0 && (u * n.value - 1.0).abs() < 1e-9
+            };
             n.value != 1.0 && !used.iter().any(same)
         })
         .filter(|n| {
@@ -173,10 +178,17 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let after = lower[n.end..].trim_start();
             // Examples ("e.g. 2026-01", 「0012 など」) and the form of a value ("4 digits",
             // 「先頭の0も含めた4桁」) say no amount.
-            let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like"]
+            // 「10 や 8 の数字」 lists some of a column's values, and so does a bracket of numbers
+            // alone ("vat_rate is a percentage (20, 5 or 0)").
+            let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like", "や"]
                 .iter()
                 .any(|w| before.ends_with(w))
-                || ["など", "等", "とか"].iter().any(|w| after.starts_with(w));
+                || ["など", "等", "とか", "や"].iter().any(|w| after.starts_with(w))
+                || in_a_bracket_of_numbers(text, n.start)
+                // "(so 6.025 becomes 6.03)": a worked example of a rule.
+                || before.ends_with("(so")
+                || before.ends_with("becomes")
+                || after.starts_with("becomes");
             let form = ["桁", "digit", "character", "文字", "leading"].iter().any(|w| after.starts_with(w))
                 || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w))
                 // 「小数第2位を四捨五入」: the place rounded at (the plan keeps one decimal fewer).
@@ -202,6 +214,21 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         })
         .map(|n| around(text, n.start, n.end))
         .collect()
+}
+
+/// Whether the number at `at` is in brackets that hold numbers and nothing else but commas and
+/// "or" / "and": "(20, 5 or 0)".
+fn in_a_bracket_of_numbers(text: &str, at: usize) -> bool {
+    let (Some(open), Some(close)) = (text[..at].rfind(['(', '（']), text[at..].find([')', '）'])) else {
+        return false;
+    };
+    let inside = &text[open..at + close];
+    let inside = inside.trim_start_matches(['(', '（']);
+    inside.contains([',', '、'])
+        && inside
+            .split([',', '、', ' '])
+            .filter(|w| !w.is_empty())
+            .all(|w| matches!(w, "or" | "and" | "または" | "か") || w.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// The dates (`YYYY-MM-DD`, a time after it or not) the plan's steps hold.
@@ -561,6 +588,24 @@ pub(crate) mod tests {
         };
         assert!(unused_numbers(text, &counted(", when: [{field: 重要度, operator: eq, value: 高}]")).is_empty());
         assert_eq!(unused_numbers(text, &counted("")).len(), 1, "a count of every row says nothing of the 0");
+    }
+
+    #[test]
+    fn values_listed_worked_examples_and_a_divisor_used_as_its_inverse_are_no_unused_figures() {
+        let none = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: out.csv}}");
+        let said =
+            "vat_rate is a percentage (20, 5 or 0); round halves up (so 6.025 becomes 6.03). 税率は 10 や 8 の数字です";
+        assert!(unused_numbers(said, &none).is_empty(), "{:?}", unused_numbers(said, &none));
+        assert_eq!(
+            unused_numbers("keep the rows (over 500, please)", &none).len(),
+            1,
+            "a bracket with words is no list of values"
+        );
+        let vat = plan(
+            "- {id: a, block: transforms.add_columns, in: {items: [], columns: [{as: vat, op: product, of: [net, rate], value: 0.01}]}}",
+        );
+        assert!(unused_numbers("vat = net x rate / 100", &vat).is_empty());
+        assert_eq!(unused_numbers("vat = net x rate / 1000", &vat).len(), 1);
     }
 
     #[test]

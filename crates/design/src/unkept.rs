@@ -51,7 +51,10 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
         .flatten()
         .filter(|column| column.get("op").and_then(Value::as_str) == Some("round"))
         .collect();
-    if let Some(said) = DIRECTED_ROUNDING.find(&lower) {
+    // "halves rounded up", "round half up": to the nearest, a half away from zero.
+    let of_halves =
+        |m: &regex::Match| ["halves ", "half ", "0.5 ", ".5 "].iter().any(|h| lower[..m.start()].ends_with(h));
+    if let Some(said) = DIRECTED_ROUNDING.find_iter(&lower).find(|m| !of_halves(m)) {
         let words = &text[said.range()];
         let wanted = crate::reading::rounding::Direction::said(words).block_value();
         let kept = rounds.iter().any(|column| column.get("rounding").and_then(Value::as_str) == Some(wanted));
@@ -195,6 +198,7 @@ mod tests {
         assert_eq!(unkept_rounding(text, &down), None);
         assert_eq!(unkept_rounding("Amounts rounded up to the cent", &down).as_deref(), Some("rounded up"));
         assert_eq!(unkept_rounding("rounded to 1 decimal, half up", &nearest), None);
+        assert_eq!(unkept_rounding("rounded to 2 decimal places with halves rounded up", &nearest), None);
         // Rounding of any way where no step rounds.
         let none = plan("- {id: s, block: transforms.sort, in: {items: [], by: [{column: a, order: asc}]}}\n");
         let said = "the average duration, rounded half-up to whole seconds";

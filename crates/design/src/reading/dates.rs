@@ -27,6 +27,12 @@ static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i:\b(?P<m>{EN_MONTHS})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>(?:19|20|21)\d\d)\b)?|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m2>{EN_MONTHS})\.?\b(?:,?\s+(?P<y2>(?:19|20|21)\d\d)\b)?)"
     ))
 });
+/// The days of one month: "1-30 Nov 2026", "Nov 1-15, 2026", "1st to 15th of November 2026".
+static EN_DAYS_OF_A_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i:\b(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:-|–|to|through)\s*(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m>{EN_MONTHS})\.?,?\s+(?P<y>(?:19|20|21)\d\d)\b|\b(?P<m2>{EN_MONTHS})\.?\s+(?P<e1>\d{{1,2}})(?:st|nd|rd|th)?\s*(?:-|–|to|through)\s*(?P<e2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20|21)\d\d)\b)"
+    ))
+});
 /// 10月31日, 10/31 (a year from the clause).
 static MONTH_DAY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^\d年/.\-])(?P<m>1[0-2]|0?[1-9])\s*(?:月\s*(?P<d>\d{1,2})\s*日|/(?P<d2>\d{1,2})\b)"));
@@ -51,6 +57,23 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         }
         if let Some(value) = ymd(&c["y"], &c["m"], &c["d"]) {
             found.push(SaidDate { value, range });
+        }
+    }
+    // The two days of a range said with one month: each its date, the dash between them.
+    for c in EN_DAYS_OF_A_MONTH.captures_iter(clause) {
+        let (Some(month), Some(year)) = (c.name("m").or(c.name("m2")), c.name("y").or(c.name("y2"))) else { continue };
+        let (Some(first), Some(last)) = (c.name("d1").or(c.name("e1")), c.name("d2").or(c.name("e2"))) else {
+            continue;
+        };
+        let Some(month) = month_number(month.as_str()) else { continue };
+        let whole = c.get(0).expect("match");
+        let days = [(first, whole.start()..first.end()), (last, last.start()..whole.end())];
+        let said: Option<Vec<SaidDate>> = days
+            .into_iter()
+            .map(|(day, range)| Some(SaidDate { value: ymd(year.as_str(), &month.to_string(), day.as_str())?, range }))
+            .collect();
+        if let Some(said) = said.filter(|_| !overlaps(&found, &whole.range())) {
+            found.extend(said);
         }
     }
     for c in EN_NAMED.captures_iter(clause) {

@@ -484,7 +484,7 @@ static EN_SUM: LazyLock<Regex> = LazyLock::new(|| {
 /// a column named, then its formula.
 static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?",
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
     )
 });
 /// "the days from invoice_date to paid_date", "number of days between A and B".
@@ -560,6 +560,12 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
     let number = c.name("n").and_then(|n| n.as_str().parse::<f64>().ok());
     let number = number.map(|n| if c.name("pct").is_some() { n / 100.0 } else { n });
     let times = c.name("k").and_then(|k| k.as_str().parse::<f64>().ok());
+    // "net_amount x vat_rate / 100": a product divided by a number is times its inverse.
+    let divided = c.name("div").and_then(|d| d.as_str().parse::<f64>().ok()).filter(|d| *d != 0.0);
+    let times = match (times, divided) {
+        (times, Some(d)) => Some(times.unwrap_or(1.0) / d),
+        (times, None) => times,
+    };
     let b = c.name("b").and_then(|b| en_column(b.as_str()));
     let (operation, of, value) = match (op, b, number) {
         ("-" | "−" | "minus" | "less", Some(b), None) => ("difference", vec![a, b], None),
@@ -660,6 +666,27 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
                                 | "please"
                                 | "a"
                                 | "an"
+                                // "a log of bank detail changes - several rows per vendor"
+                                | "several"
+                                | "some"
+                                | "many"
+                                | "each"
+                                | "every"
+                                | "all"
+                                | "no"
+                                | "not"
+                                | "only"
+                                | "so"
+                                | "and"
+                                | "but"
+                                | "which"
+                                | "there"
+                                | "our"
+                                | "my"
+                                | "your"
+                                | "their"
+                                | "if"
+                                | "when"
                         )
                     )
                 }))

@@ -2246,3 +2246,34 @@ fn a_count_named_with_its_conditions_counts_only_those_rows_of_each_group() {
         r.steps
     );
 }
+
+#[test]
+fn the_days_of_one_month_said_as_a_range_keep_those_dates() {
+    for text in [
+        "Add VAT to the November invoices in sales.csv (invoice_date 1-30 Nov 2026 only). Save as vat.csv",
+        "Add VAT to the invoices in sales.csv with invoice_date Nov 1-30, 2026. Save as vat.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            r.steps.iter().any(
+                |s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.operator == "between"
+                && c.value == json!("2026-11-01") && c.value2 == Some(json!("2026-11-30"))))
+            ),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+}
+
+#[test]
+fn a_product_divided_by_a_number_is_times_its_inverse_and_a_dash_in_prose_is_no_minus() {
+    let r = read_instruction("sales.csv: vat_amount = net_amount x vat_rate / 100. Save as vat.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", of, value: Some(v) }
+            if name == "vat_amount" && of == &["net_amount", "vat_rate"] && (*v - 0.01).abs() < 1e-12)),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("vendor_bank_updates.csv is a log of bank detail changes - several rows per vendor. Keep the latest row per vendor_id. Save as current.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "difference", .. })), "{:?}", r.steps);
+}
