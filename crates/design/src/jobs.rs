@@ -120,7 +120,8 @@ fn cells<'a>(values: impl Iterator<Item = &'a Value>) -> Vec<String> {
 }
 
 /// One value as comparable text: numbers by value (`1200`, `1200.0` and `"1,200"` are one),
-/// text trimmed, blank and null alike.
+/// a time of day to the minute whether its zero seconds are written or not (a workbook's
+/// reader writes them), text trimmed, blank and null alike.
 fn cell(value: &Value) -> String {
     let number = match value {
         Value::Number(n) => n.as_f64(),
@@ -135,7 +136,14 @@ fn cell(value: &Value) -> String {
     match (number, value) {
         (Some(n), _) => format!("{:.6}", n),
         (None, Value::Null) => String::new(),
-        (None, Value::String(s)) => s.trim().to_owned(),
+        (None, Value::String(s)) => {
+            let s = s.trim();
+            let timed = s.len() == 19 && s.as_bytes()[4] == b'-' && matches!(s.as_bytes()[10], b' ' | b'T');
+            match s.strip_suffix(":00").filter(|_| timed) {
+                Some(minutes) => minutes.replacen('T', " ", 1),
+                None => s.to_owned(),
+            }
+        }
         (None, Value::Bool(b)) => b.to_string(),
         (None, other) => other.to_string(),
     }
@@ -187,6 +195,9 @@ mod tests {
         assert!(!same_table(&expected, &extra, false), "an extra column is a different table");
         let wrong = rows(json!([{"v": "Acme", "t": 1200}, {"v": "Blue", "t": 860}]));
         assert!(!same_table(&expected, &wrong, false));
+        let updated = vec![vec![json!("updated_at")], vec![json!("2026-09-30 08:55")]];
+        assert!(same_table(&updated, &rows(json!([{"u": "2026-09-30 08:55:00"}])), false), "zero seconds or none");
+        assert!(!same_table(&updated, &rows(json!([{"u": "2026-09-30 08:55:30"}])), false));
         let code = vec![vec![json!("code")], vec![json!("0401")]];
         assert!(!same_table(&code, &rows(json!([{"code": 401}])), false), "a code with a leading zero is text");
     }

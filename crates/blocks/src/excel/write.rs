@@ -249,6 +249,8 @@ pub(crate) fn sheet_name(given: &str, taken: &[String]) -> String {
 
 struct CellFormats {
     date: Format,
+    /// A time written to the minute ("2026-09-30 08:55") keeps that form; one with seconds, its.
+    minutes: Format,
     datetime: Format,
     /// Amounts: `#,##0`, and `#,##0.00` for a column with decimals.
     whole: Format,
@@ -264,6 +266,7 @@ impl CellFormats {
     fn new() -> CellFormats {
         CellFormats {
             date: Format::new().set_num_format("yyyy-mm-dd"),
+            minutes: Format::new().set_num_format("yyyy-mm-dd hh:mm"),
             datetime: Format::new().set_num_format("yyyy-mm-dd hh:mm:ss"),
             whole: Format::new().set_num_format("#,##0"),
             cents: Format::new().set_num_format("#,##0.00"),
@@ -395,7 +398,11 @@ fn write_cell(
         }
         Value::String(s) => {
             if let Some((when, has_time)) = iso_datetime(s) {
-                let format = if has_time { &formats.datetime } else { &formats.date };
+                let format = match (has_time, s.trim_end().len()) {
+                    (false, _) => &formats.date,
+                    (true, 16) => &formats.minutes,
+                    (true, _) => &formats.datetime,
+                };
                 sheet.write_datetime_with_format(row, col, &when, format)?;
             } else if let (Some(number), Some(format)) = (crate::cells::parse_number(s), amount) {
                 // An amount written as text ("¥13,200", "1,200") is a number in the workbook.

@@ -903,10 +903,10 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
-/// customer by updated_at".
+/// customer by updated_at", "for each vendor_id keep the one row with the latest updated_at".
 static EN_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date2>[a-z_][\w]*)",
+        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)",
     )
 });
 
@@ -924,9 +924,9 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<(S
             c = EN_NEWEST_PER_KEY.captures(&lower)?;
         }
     }
-    let which = c.name("which").or(c.name("which2"))?.as_str();
-    let key = en_column(c.name("key").or(c.name("key2"))?.as_str())?;
-    let date = c.name("date").or(c.name("date2"))?.as_str().to_owned();
+    let which = ["which", "which2", "which3", "which4"].iter().find_map(|g| c.name(g))?.as_str();
+    let key = en_column(["key", "key2", "key3", "key4"].iter().find_map(|g| c.name(g))?.as_str())?;
+    let date = ["date", "date2", "date3", "date4"].iter().find_map(|g| c.name(g))?.as_str().to_owned();
     Some((key, date, !matches!(which, "oldest" | "earliest")))
 }
 

@@ -2277,3 +2277,18 @@ fn a_product_divided_by_a_number_is_times_its_inverse_and_a_dash_in_prose_is_no_
     let r = read_instruction("vendor_bank_updates.csv is a log of bank detail changes - several rows per vendor. Keep the latest row per vendor_id. Save as current.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "difference", .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_row_with_the_latest_date_of_each_key_said_either_way_round() {
+    for text in [
+        "vendor_bank_updates.csv: for each vendor_id keep the one row with the latest updated_at and drop the older ones. Save as current.xlsx",
+        "vendor_bank_updates.csv: keep the row with the latest updated_at for each vendor_id. Save as current.xlsx",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            r.steps.iter().any(|s| matches!(s, Step::LatestPerKey { by, order_by, newest: true } if by == &["vendor_id"] && order_by == "updated_at")),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+}
