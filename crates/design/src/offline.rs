@@ -349,6 +349,7 @@ impl Designer<'_> {
             }
             Step::Sort { by, descending, limit, then } => self.sort(by.as_deref(), *descending, *limit, then),
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
+            Step::DaysUntil { name, from, until } => self.days_until(name, from, until),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
             Step::Extract { fields } => self.extract(fields),
@@ -675,11 +676,26 @@ impl Designer<'_> {
         };
         let mut column = match op {
             "rank_ascending" => json!({ "as": name, "op": "rank", "of": of, "order": "ascending" }),
+            "days_inclusive" => json!({ "as": name, "op": "days", "of": of, "inclusive": true }),
             _ => json!({ "as": name, "op": op, "of": of }),
         };
         if let Some(value) = value {
             column["value"] = crate::reading::slots::number_value(value);
         }
+        let inputs = json!({ "items": rows, "columns": [column] });
+        if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
+            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+        }
+    }
+
+    /// The days from each row's date to a date the text says.
+    fn days_until(&mut self, name: &str, from: &str, until: &str) {
+        let rows = self.rows_or_source();
+        let description = match self.language {
+            Language::En => format!("Add the column {name} (days from {from} to {until})"),
+            Language::Ja => format!("列「{name}」を追加する（{from}から{until}までの日数）"),
+        };
+        let column = json!({ "as": name, "op": "days", "of": [from], "value": until });
         let inputs = json!({ "items": rows, "columns": [column] });
         if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });

@@ -500,7 +500,7 @@ impl Flow<'_> {
                 }
             }
             let kind = match op {
-                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank" | "year" => {
+                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank" | "days" | "year" => {
                     ColumnKind::Number
                 }
                 "equal" | "greater" | "less" => ColumnKind::Boolean,

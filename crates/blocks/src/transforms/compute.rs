@@ -10,6 +10,8 @@
 //! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out): half away
 //! from zero as Excel's ROUND does, or with `rounding: down` toward zero (ROUNDDOWN, 切り捨て) and
 //! `up` away from it (ROUNDUP, 切り上げ); `as` may name the column it reads, to round it in place.
+//! `days` counts the calendar days from the first date to the second, or to the date written as
+//! `value` ("the days from 起票日 to 2026-11-30"), one more with `inclusive` (both ends counted).
 //! `rank` gives each row the rank of its number among the table's, as Excel's RANK.EQ does: 1 for
 //! the largest (the smallest with `order: ascending`), and equal numbers share a rank (1, 2, 2, 4).
 //! Of a run's table, the same table with the new columns (stored as the values computed).
@@ -58,10 +60,11 @@ enum Op {
     Label,
     Round,
     Rank,
+    Days,
 }
 
 const OPERATIONS: &str =
-    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank";
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -80,6 +83,7 @@ impl Op {
             "label" => Op::Label,
             "round" => Op::Round,
             "rank" => Op::Rank,
+            "days" => Op::Days,
             _ => return None,
         })
     }
@@ -89,7 +93,7 @@ impl Op {
         match self {
             Op::Label => (0, 0),
             Op::Month | Op::Year | Op::Round | Op::Rank => (1, 1),
-            Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less => (2, 2),
+            Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less | Op::Days => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
         }
     }
@@ -157,6 +161,9 @@ struct NewColumn {
     separator: String,
     /// For `rank`, whether the smallest number ranks first.
     ascending: bool,
+    /// For `days`: the date written as the second operand, and whether both ends count.
+    until: Option<cells::Date>,
+    inclusive: bool,
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
     otherwise: Value,
@@ -197,12 +204,24 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             rounding,
             separator,
             ascending: false,
+            until: None,
+            inclusive: false,
             cases,
             otherwise,
         });
     }
+    let until = match map.get("value") {
+        Some(given) if op == Op::Days => Some(cells::date(given).ok_or_else(|| {
+            BlockError::input(format!(
+                "`columns` item {n} ({name}): `value` is {}; give the date to count to, e.g. 2026-11-30",
+                cells::describe(given)
+            ))
+        })?),
+        _ => None,
+    };
     let value = match map.get("value") {
         None => None,
+        Some(_) if op == Op::Days => None,
         Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio | Op::Percent) => {
             Some(cells::number(given).ok_or_else(|| {
                 BlockError::input(format!(
@@ -231,7 +250,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         }
     };
     let (least, most) = op.arity();
-    let operands = of.len() + usize::from(value.is_some());
+    let operands = of.len() + usize::from(value.is_some() || until.is_some());
     if operands < least || operands > most {
         let wanted = if least == most { format!("{least}") } else { format!("at least {least}") };
         return Err(BlockError::input(format!(
@@ -254,6 +273,15 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     }
     let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
     let ascending = rank_order(n, &name, op, map.get("order"))?;
+    let inclusive = match map.get("inclusive") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) if op == Op::Days => true,
+        Some(_) => {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} ({name}): `inclusive` is for days, true to count both ends"
+            )))
+        }
+    };
     Ok(NewColumn {
         name,
         op,
@@ -263,6 +291,8 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         rounding,
         separator,
         ascending,
+        until,
+        inclusive,
         cases: Vec::new(),
         otherwise: Value::Null,
     })
@@ -388,6 +418,14 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             let scaled = n.value * factor;
             let rounded = if scaled.abs() < 1e15 { column.rounding.apply(scaled) / factor } else { n.value };
             Some(cells::number_value(rounded))
+        }
+        Op::Days => {
+            let from = cells::date(cell(&column.of[0]))?;
+            let to = match &column.until {
+                Some(until) => *until,
+                None => cells::date(cell(&column.of[1]))?,
+            };
+            cells::days_between(&from, &to).map(|days| Value::from(days + i64::from(column.inclusive)))
         }
         // Ranked once every row is read (`add_columns`).
         Op::Rank => Some(Value::Null),

@@ -393,6 +393,51 @@ async fn rank_numbers_rows_as_rank_eq_does_equal_numbers_sharing_a_rank() {
 }
 
 #[tokio::test]
+async fn days_counts_from_a_date_to_another_or_to_a_date_written() {
+    let h = Harness::new();
+    let trips = json!([
+        {"id": "T-1", "out": "2026-11-16", "back": "2026-11-18"},
+        {"id": "T-2", "out": "2026/11/20", "back": "2026-11-20"},
+        {"id": "T-3", "out": "", "back": "2026-11-21"},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": trips, "columns": [
+                {"as": "nights", "op": "days", "of": ["out", "back"]},
+                {"as": "日数", "op": "days", "of": ["out", "back"], "inclusive": true},
+                {"as": "age", "op": "days", "of": ["out"], "value": "2026-11-30"},
+            ]}),
+        )
+        .await;
+    let got: Vec<[Value; 3]> = out["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| [r["nights"].clone(), r["日数"].clone(), r["age"].clone()])
+        .collect();
+    assert_eq!(
+        got,
+        [[json!(2), json!(3), json!(14)], [json!(0), json!(1), json!(10)], [Value::Null, Value::Null, Value::Null]],
+        "calendar days to the second date or to the one written, both ends counted when inclusive; a blank date has none"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": trips, "columns": [{"as": "age", "op": "days", "of": ["out"], "value": "end of month"}]}),
+        )
+        .await;
+    assert!(message.contains("date to count to"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": trips, "columns": [{"as": "x", "op": "difference", "of": ["out", "back"], "inclusive": true}]}),
+        )
+        .await;
+    assert!(message.contains("`inclusive` is for days"), "{message}");
+}
+
+#[tokio::test]
 async fn append_stacks_tables_with_every_column() {
     let h = Harness::new();
     let out = h.ok("transforms.append", json!({"tables": [[{"a": 1, "b": 2}], [{"b": 3, "c": 4}, {"a": 5}]]})).await;

@@ -547,3 +547,53 @@ fn a_file_of_other_data_the_plan_would_write_over_unread_is_asked_about_and_an_e
     let written = std::fs::read_to_string(dir.path().join("timesheet.csv")).unwrap();
     assert_eq!(written.trim_start_matches('\u{feff}').lines().collect::<Vec<_>>(), ["Name,Rate", "Maya,210"]);
 }
+
+#[test]
+fn conditional_counts_days_to_a_date_orders_of_values_and_ranks_are_designed_and_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    let lines = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        text.lines().skip(1).map(str::to_owned).collect()
+    };
+    write("runs.csv", "build,suite,outcome\nb1,api,passed\nb2,api,failed\nb3,ui,passed\nb4,api,failed\nb5,ui,passed\n");
+    design_and_run(
+        dir.path(),
+        "From runs.csv, per suite give runs (the number of runs) and failed (the number of runs with outcome failed). \
+         Columns suite, runs, failed. Save as suites.csv",
+    );
+    assert_eq!(lines("suites.csv"), ["api,3,2", "ui,2,0"], "a suite without failures counts 0");
+
+    write(
+        "バグ.csv",
+        "課題番号,起票日,状態\nK-1,2026-10-01,新規\nK-2,2026-10-31,対応中\nK-3,2026-11-01,新規\nK-4,2026-09-01,完了\nK-5,2026-08-15,新規\n",
+    );
+    design_and_run(
+        dir.path(),
+        "バグ.csv のうち、状態が「完了」以外のものについて、起票日から2026年11月30日までの経過日数を出してください。\
+         経過日数が30日以上のものだけ残して、列は 課題番号、経過日数 です。経過日数の長い順で 長期.csv に出力。",
+    );
+    assert_eq!(lines("長期.csv"), ["K-5,107", "K-1,60", "K-2,30"]);
+
+    write(
+        "bugs.csv",
+        "id,severity,status\nB-1,Low,Open\nB-2,High,Open\nB-3,Medium,Open\nB-4,High,Closed\nB-5,Medium,Open\n",
+    );
+    design_and_run(
+        dir.path(),
+        "bugs.csv: keep the Open bugs, sorted by severity High > Medium > Low, then by id. Columns id, severity. \
+         Save as open.csv",
+    );
+    assert_eq!(
+        lines("open.csv"),
+        ["B-2,High", "B-3,Medium", "B-5,Medium", "B-1,Low"],
+        "the order the values are listed in"
+    );
+
+    write("sales.csv", "customer,amount\nAcme,500\nBlue,300\nAcme,100\nCedar,900\nBlue,350\n");
+    design_and_run(
+        dir.path(),
+        "From sales.csv, total amount per customer, top 2 by total. Columns rank, customer, total. Save as top.csv",
+    );
+    assert_eq!(lines("top.csv"), ["1,Cedar,900", "2,Blue,650"]);
+}

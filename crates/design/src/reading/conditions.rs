@@ -857,6 +857,25 @@ fn over_column(column: &str) -> Condition {
 
 /// The conditions of a Japanese clause.
 pub fn japanese(clause: &str) -> Vec<Condition> {
+    // 「起票日から2026年11月30日までの経過日数」 counts days; it keeps no rows.
+    let counted = super::shaping::JA_DAYS_BETWEEN.replace_all(clause, |c: &regex::Captures| " ".repeat(c[0].len()));
+    let mut conditions = japanese_unmasked(&counted);
+    // 「状態が「完了」「却下」以外」: every value listed before 以外 is left out.
+    for other in JA_OTHER_THAN.find_iter(&counted) {
+        for condition in conditions.iter_mut().filter(|c| c.operator == "eq") {
+            let quoted = condition.value.as_str().map(|v| format!("「{v}」"));
+            if quoted.is_some_and(|q| other.as_str().contains(&q)) {
+                condition.operator = "ne";
+            }
+        }
+    }
+    conditions
+}
+
+/// Quoted values listed before 以外: 「「完了」「却下」以外」.
+static JA_OTHER_THAN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:「[^」]{1,20}」\s*[・、と]?\s*)+以外"));
+
+fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     let (mut conditions, taken_spans) = spanned(clause, Language::Ja);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let numbers = slots::numbers(clause);
@@ -1084,7 +1103,7 @@ fn en_op(word: &str) -> &'static str {
 /// The grouping and aggregations of an English clause, and where the first is.
 static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+([a-z][\w]*)'s\b"));
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)\s+\w+\s+\w+(?:\s+\w+)?$"));
+    LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)(?:\s+\w+){1,3}$"));
 
 static EN_SLASHED_PAIR: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));

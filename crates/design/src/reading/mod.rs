@@ -266,12 +266,20 @@ pub enum Step {
     /// `year`) of `of`, and of `value` after them when the text gives a number ("10% of Net");
     /// or a rounding (`round`, `round_down`, `round_up`: [`rounding::Direction::operation`]) of `of` to
     /// `value` decimals; or the rank of each row by `of` (`rank`: the largest first;
-    /// `rank_ascending`).
+    /// `rank_ascending`); or the days from the first date to the second counting both
+    /// (`days_inclusive`).
     Compute {
         name: String,
         operation: &'static str,
         of: Vec<String>,
         value: Option<f64>,
+    },
+    /// A new column `name`: the calendar days from the date in column `from` to the date
+    /// `until` (`YYYY-MM-DD`) the text says, 「起票日から2026年11月30日までの経過日数」.
+    DaysUntil {
+        name: String,
+        from: String,
+        until: String,
     },
     /// A new column `name` whose value is the `then` of the first case whose conditions all
     /// hold, else `otherwise` (empty when the text gives none).
@@ -326,7 +334,7 @@ impl Step {
             Step::Duplicates { remove: true, .. } => "dedupe",
             Step::LatestPerKey { .. } => "latest",
             Step::Sort { .. } => "sort",
-            Step::Compute { .. } => "compute",
+            Step::Compute { .. } | Step::DaysUntil { .. } => "compute",
             Step::Label { .. } => "label",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
@@ -1513,7 +1521,7 @@ impl Reader<'_> {
             return true;
         }
         // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.
-        if words::NAMES_COLUMNS.is_match(lower) && !conditions.iter().any(|c| c.field.is_some()) {
+        if words::names_columns(lower) && !conditions.iter().any(|c| c.field.is_some()) {
             return true;
         }
         // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that

@@ -182,7 +182,8 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-static JA_SORT: LazyLock<Regex> = LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順"));
+/// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
+static JA_SORT: LazyLock<Regex> = LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順"));
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?:上位|トップ|先頭の?|最初の)\s*(?P<n>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})|(?:順に|から|順で)\s*(?P<n2>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行|つ|位)|(?P<n3>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行)(?:だけ|のみ)?(?:を)?(?:残|抽出|出|取り出|選)",
@@ -193,15 +194,19 @@ static JA_ORDER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<a>[^、。をがはでと\s「」・()（）]{1,16})(?:の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)?|が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い))(?:順|降順|昇順)|(?P<b>[^、。をがはでと\s「」・()（）]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・()（）]{1,16})順",
     )
 });
-static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い"));
-static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い"));
+static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い|長い"));
+static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い|短い"));
 static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
     )
 });
-static JA_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?P<a>[^、。をがはでと\s「」・]{1,16})から(?P<b>[^、。をがはでと\s「」・]{1,16})までの(?:経過)?日数")
+/// 「日数は」 right before what it is.
+static JA_NAME_BEFORE: LazyLock<Regex> = LazyLock::new(|| re(r"(?P<name>[\p{Han}\p{Katakana}ー]{1,12})は\s*$"));
+pub(super) static JA_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})から(?P<b>[^、。をがはでと\s「」・]{1,16})まで(?:の)?(?P<both>両端を含めた|両端を含む|両端含む|両端を含んだ)?(?P<noun>(?:経過)?日数)",
+    )
 });
 static JA_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1004,8 +1009,10 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
         let name = c.name("a").or(c.name("b")).or(c.name("c"))?.as_str();
         ja_column(name).filter(|n| {
-            !matches!(n.as_str(), "大きい" | "多い" | "高い" | "小さい" | "少ない" | "低い" | "新しい" | "古い")
-                && !n.starts_with("並び")
+            !matches!(
+                n.as_str(),
+                "大きい" | "多い" | "高い" | "小さい" | "少ない" | "低い" | "新しい" | "古い" | "長い" | "短い"
+            ) && !n.starts_with("並び")
                 && !n.starts_with("並べ")
         })
     });
@@ -1072,7 +1079,7 @@ fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
 
 fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     // 「列名は モジュール／平均実行時間秒／件数 で」: names listed, nothing computed.
-    if words::NAMES_COLUMNS.is_match(clause) {
+    if words::names_columns(clause) {
         return None;
     }
     let name = |after: usize| {
@@ -1091,11 +1098,23 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
         let first = ["a", "c", "e"].iter().find_map(|g| c.name(g))?;
         first.as_str().split_once(['=', '＝']).and_then(|(name, _)| ja_column(name))
     };
-    // 「請求日から入金日までの日数」: the later date minus the earlier.
+    // 「請求日から入金日までの日数」: the later date minus the earlier; 「起票日から2026年11月30日
+    // までの経過日数」: to the day said; 「日数は出発日から帰着日まで両端を含めた日数」: both ends.
     if let Some(c) = JA_DAYS_BETWEEN.captures(clause) {
-        let (a, b) = pair(&c, "a", "b")?;
         let m = c.get(0)?;
-        let name = name(m.end()).unwrap_or_else(|| "日数".to_owned());
+        let name = JA_NAME_BEFORE
+            .captures(&clause[..m.start()])
+            .and_then(|n| ja_column(&n["name"]))
+            .or_else(|| name(m.end()))
+            .unwrap_or_else(|| c["noun"].to_owned());
+        if let [until] = super::dates::dates(&c["b"]).as_slice() {
+            let from = ja_column(&c["a"])?;
+            return Some((m.start(), Step::DaysUntil { name, from, until: until.value.clone() }));
+        }
+        let (a, b) = pair(&c, "a", "b")?;
+        if c.name("both").is_some() {
+            return Some((m.start(), Step::Compute { name, operation: "days_inclusive", of: vec![a, b], value: None }));
+        }
         return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![b, a], value: None }));
     }
     if let Some(c) = JA_DIFFERENCE.captures(clause) {

@@ -2292,3 +2292,57 @@ fn the_row_with_the_latest_date_of_each_key_said_either_way_round() {
         );
     }
 }
+
+#[test]
+fn days_to_a_date_said_and_days_counting_both_ends_are_computed_and_keep_no_rows() {
+    let r = read_instruction(
+        "バグ管理.xlsx（シート「課題」、見出しは2行目です）のうち、状態が「完了」「却下」以外のものについて、起票日から2026年11月30日までの経過日数を出してください。経過日数が30日以上のものだけ残して、列は 課題番号、起票日、経過日数 です。経過日数の長い順で 長期.csv に出力。",
+    );
+    let days = r.steps.iter().position(|s| matches!(s, Step::DaysUntil { name, from, until } if name == "経過日数" && from == "起票日" && until == "2026-11-30"));
+    let kept = r.steps.iter().position(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.field.as_deref() == Some("経過日数"))));
+    assert!(days.is_some() && kept > days, "{:?}", r.steps);
+    let left_out: Vec<(&str, &str)> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, exclude: false } => {
+                conditions.iter().filter_map(|c| Some((c.operator, c.value.as_str()?))).collect()
+            }
+            _ => Vec::new(),
+        })
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    assert!(
+        left_out.contains(&("ne", "完了")) && left_out.contains(&("ne", "却下")),
+        "以外 leaves each out: {left_out:?}"
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == json!("2026-11-30")))), "the day counted to keeps no rows: {:?}", r.steps);
+    assert_eq!(r.columns, ["課題番号", "起票日", "経過日数"], "a list of columns ends at です");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), descending: true, .. } if b == "経過日数")),
+        "長い順: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "出張申請.csv の日数は出発日から帰着日まで両端を含めた日数（日帰りなら1）です。一覧.csv に出力。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "days_inclusive", of, .. } if name == "日数" && of == &["出発日", "帰着日"])),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_top_n_by_a_column_groups_nothing() {
+    let r = read_instruction("From sales.csv, total amount per customer, top 2 by total. Save as top.csv");
+    let groupings: Vec<&Vec<String>> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Aggregate { by, .. } => Some(by),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(groupings, [&vec!["customer".to_owned()]], "{:?}", r.steps);
+}

@@ -358,7 +358,7 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// 「列は A、B、C の順にする」「取引先を重複なしで1列だけ」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
+        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|です(?:[、。!！]|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
     )
 });
 /// An order said at the end of a list of columns: "biggest total first", "newest first",
@@ -459,11 +459,17 @@ pub static SHEET: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that name the output's columns ("name the columns …", 「列名は…」): the names said
 /// there are no values to keep rows by.
-pub static NAMES_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
+static NAMES_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:column names?|name (?:the|its|those) columns?|call (?:the|that|this|those) columns?|headers? (?:should be|as|is|are)|column headings?)\b|列名|列の名前|項目名|見出し",
     )
 });
+
+/// Whether the text names columns ("name the columns Vendor and Total", 「列名は…」), not in an
+/// aside of where a sheet's header is (「(…見出しは2行目です)」, "headers on row 2").
+pub fn names_columns(text: &str) -> bool {
+    NAMES_COLUMNS.is_match(&super::PARENTHESES.replace_all(text, ""))
+}
 
 /// Tables put one under the other, said so that no key can be meant ("stack", 「縦に結合」).
 pub static STACKED: LazyLock<Regex> = LazyLock::new(|| {
