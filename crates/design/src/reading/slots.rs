@@ -16,7 +16,7 @@ static URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"https?://[^\s"'<>「」『』（）()、。,]+"#).expect("url pattern"));
 /// A number as people write amounts: `1,000`, `1.5`, `10万`, `5千`, `3億`, `5k`, `2m`.
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:[¥$€£]\s*)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(万|千|百万|億|k\b|m\b)?")
+    Regex::new(r"(?i)(?:[¥$€£]\s*)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(万|千|百万|億|k\b|m\b)?")
         .expect("number pattern")
 });
 static QUOTED: LazyLock<Regex> =
@@ -290,8 +290,11 @@ pub fn is_row_noun(word: &str) -> bool {
 /// The English words right before `end` that can name a column: at most three, stopping at a
 /// word that names rows or joins phrases ("the approved invoices whose amount" → `amount`).
 pub fn english_field_before(text: &str, end: usize) -> Option<String> {
+    // "the Wire payments (method = Wire) of 10,000.00": an aside says more of the rows, it is
+    // no column's name.
+    let before = super::PARENTHESES.replace_all(&text[..end], " ");
     let words: Vec<&str> =
-        text[..end].split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        before.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
     let mut picked: Vec<&str> = Vec::new();
     for word in words.iter().rev() {
         if picked.is_empty() && CONNECTORS.contains(&word.to_ascii_lowercase().as_str()) {

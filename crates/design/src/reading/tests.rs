@@ -2346,3 +2346,14 @@ fn a_top_n_by_a_column_groups_nothing() {
         .collect();
     assert_eq!(groupings, [&vec!["customer".to_owned()]], "{:?}", r.steps);
 }
+
+#[test]
+fn an_amount_with_thousands_and_cents_is_one_number_and_an_aside_names_no_column() {
+    let said: Vec<f64> = super::slots::numbers("Wire payments of 10,000.00 or more").iter().map(|n| n.value).collect();
+    assert_eq!(said, [10000.0]);
+    let conditions = super::conditions::english("the Wire payments (method = Wire) of 10,000.00 or more");
+    assert!(
+        conditions.iter().any(|c| c.field.is_none() && c.operator == "gte" && c.value == json!(10000)),
+        "{conditions:?}"
+    );
+}

@@ -123,7 +123,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(add (?:them |it |these |those |all |everything |the \w+ )?up|sum(?: up)?|total (?:up|them|it|per|by|each)|subtotal|tally(?: up)?|count|average|group|sort|rank|order (?:them |it )?by|match|compare|reconcile|calculate|compute|subtract|deduct|multiply|divide|dedupe|de-?duplicate)\b",
     ),
     append: re(
-        r"\b(combine|combined|combining|append|appended|appending|stack|stacked|put (them |both |these |the two |all )?(files |lists )?together|merge (them|both|these|the two|all)|into (a single|one|1) (list|file|table|sheet|workbook|csv|report)|consolidate|consolidated|one after (the )?other|both (files|lists|exports|months))\b",
+        r"\b(combine|combined|combining|append|appended|appending|stack|stacked|put (them |both |these |the two |all )?(files |lists )?together|merge (them|both|these|the two|all)|into (a single|one|1) (list|file|table|sheet|workbook|csv|report)|one (combined |single )?(list|table)|(same|identical) (columns|layout|format|headers)|consolidate|consolidated|one after (the )?other|both (files|lists|exports|months))\b",
     ),
 });
 
