@@ -207,6 +207,11 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if quarter && compares_dates(plan) {
                 return false;
             }
+            // "release 4.2", "sprint 14": the name of a version, no amount.
+            let last_word = before.rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '.').next().unwrap_or_default();
+            if ["release", "version", "sprint", "build", "ver.", "ver", "milestone", "phase"].contains(&last_word) {
+                return false;
+            }
             // "(1) add a Tax column, (2) …": the number of an item of a list.
             let item = before.ends_with('(') && after.starts_with(')')
                 || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
@@ -606,6 +611,13 @@ pub(crate) mod tests {
         );
         assert!(unused_numbers("vat = net x rate / 100", &vat).is_empty());
         assert_eq!(unused_numbers("vat = net x rate / 1000", &vat).len(), 1);
+    }
+
+    #[test]
+    fn the_number_of_a_release_is_no_figure() {
+        let none = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: out.csv}}");
+        assert!(unused_numbers("Before we sign off release 4.2, list the open bugs", &none).is_empty());
+        assert_eq!(unused_numbers("list the bugs older than 4.2 days", &none).len(), 1);
     }
 
     #[test]

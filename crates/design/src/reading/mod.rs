@@ -530,7 +530,11 @@ impl Reader<'_> {
             }
             // Of a clause that writes, the words before it writes: 「営業部の経費のうち…保存」.
             let before_writing = &clause.text[..l.output.find(&lower).map_or(clause.text.len(), |m| m.start())];
-            self.reading.mentioned_words.extend(slots::value_words(before_writing, self.language));
+            // "(BLOCKED and FAIL count as run)", "Pending ones are fine": values said to be in,
+            // which keep no rows and need no step.
+            if !words::SAID_TO_COUNT.is_match(&lower) {
+                self.reading.mentioned_words.extend(slots::value_words(before_writing, self.language));
+            }
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
             let placed_by_others = choosing_columns || output_clause || reads_a_file;
@@ -541,7 +545,14 @@ impl Reader<'_> {
                 m.as_str() == "count"
                     && (after.is_empty() || after.starts_with([')', '.', ',', ';']) || after.starts_with("as "))
             };
-            if let Some(word) = l.operation.find(&lower).filter(|m| !placed_by_others && !qualifies(m)) {
+            // "Before we sign off release 4.2, …": when the work is for, no approval asked.
+            let said_of_us = |m: &regex::Match| {
+                let before = lower_text[..clause.start + m.start()].trim_end();
+                ["before we", "before i", "before they", "we", "i", "until we"].iter().any(|w| before.ends_with(w))
+            };
+            if let Some(word) =
+                l.operation.find(&lower).filter(|m| !placed_by_others && !qualifies(m) && !said_of_us(m))
+            {
                 unplaced.push((index, steps_before, words::steps_of_operation(word.as_str())));
             }
             // "the lines whose Approval is Rejected": a column named Approval asks no one.
@@ -551,7 +562,7 @@ impl Reader<'_> {
                     && (["whose", "where", "with", "the"].iter().any(|w| before.ends_with(w))
                         || ["is ", "column", "status", "=", "isn't"].iter().any(|w| after.starts_with(w)))
             };
-            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m)) {
+            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m) && !said_of_us(m)) {
                 steps.push((clause.start + m.start(), Step::Confirm));
             } else if let Some(m) = l.ask.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
@@ -1599,7 +1610,8 @@ impl Reader<'_> {
             return (items.len() >= 2).then(|| (quoted.range(), items));
         }
         let one = captures.name("one").or(captures.name("one2"));
-        let list = captures.name("list").or(captures.name("list2")).or(captures.name("list4")).or(one)?;
+        // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
+        let list = ["list", "list2", "list4", "list5"].iter().find_map(|g| captures.name(g)).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         let listed = match self.language {
@@ -1670,7 +1682,7 @@ impl Reader<'_> {
                 ) || crate::reading::number(w).is_some()
             })
         };
-        if captures.name("list4").is_some() && items.iter().any(says_of_columns) {
+        if (captures.name("list4").is_some() || captures.name("list5").is_some()) && items.iter().any(says_of_columns) {
             return None;
         }
         let named = items.len() >= 2 || one.is_some() && items.len() == 1;
@@ -1724,9 +1736,12 @@ impl Reader<'_> {
                 let lower = clause.text.to_ascii_lowercase();
                 let said =
                     regex_find(&words::EN_JOIN_KEY, &lower).and_then(|m| slots::english_phrase_after(&clause.text, m));
-                // "(there's a reference column in both)": the column both tables have.
+                // "(there's a reference column in both)": the column both tables have; "if its
+                // case_id shows up in executions.csv": the column looked for in the other.
                 said.or_else(|| {
-                    let c = words::EN_KEY_IN_BOTH.captures(self.text)?;
+                    let c = words::EN_KEY_IN_BOTH
+                        .captures(self.text)
+                        .or_else(|| words::EN_KEY_APPEARS_IN.captures(self.text))?;
                     shaping::en_column(&c["key"].to_ascii_lowercase())
                 })
             }
@@ -1889,6 +1904,12 @@ impl Reader<'_> {
                 "pdf" | "docx" | "md" | "txt" => SourceKind::Documents,
                 _ => continue,
             };
+            // A file said again ("… shows up in executions.csv") is the same table, read once.
+            if let Some(said) = sources.iter_mut().find(|s: &&mut Source| s.path.as_deref() == Some(file.name.as_str()))
+            {
+                said.sheet = said.sheet.take().or_else(|| self.sheet(clause));
+                continue;
+            }
             sources.push(Source {
                 kind,
                 path: Some(file.name.clone()),

@@ -2357,3 +2357,31 @@ fn an_amount_with_thousands_and_cents_is_one_number_and_an_aside_names_no_column
         "{conditions:?}"
     );
 }
+
+#[test]
+fn cases_never_run_are_the_plan_s_rows_whose_key_does_not_show_up_in_the_other_file() {
+    let r = read_instruction(
+        "Before we sign off release 4.2 I'd like to know which planned test cases were never executed. test_plan.csv is \
+         the plan and executions.csv has every execution so far. A case counts as run if its case_id shows up in \
+         executions.csv at least once, whatever the result (BLOCKED and FAIL count as run). For the cases that were not \
+         run, list case_id, title and owner, sorted by owner A-Z, then by case_id. Output: not_run.csv",
+    );
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Confirm)),
+        "when the work is for asks no approval: {:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(k), unmatched: true, .. } if k == "case_id")),
+        "{:?}",
+        r.steps
+    );
+    let read: Vec<Option<&str>> = r.sources.iter().map(|s| s.path.as_deref()).collect();
+    assert_eq!(read, [Some("test_plan.csv"), Some("executions.csv")], "a file said twice is read once");
+    assert_eq!(r.columns, ["case_id", "title", "owner"]);
+    assert!(
+        !r.mentioned_words.iter().any(|w| w == "BLOCKED"),
+        "values said to count are no condition: {:?}",
+        r.mentioned_words
+    );
+}

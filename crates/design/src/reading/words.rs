@@ -71,10 +71,10 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
     join: re(
-        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to))\b",
+        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one)\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) been \w+ed)\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -320,6 +320,19 @@ pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(by matching on|matching on|keyed on|with key|on|by|using|via) (the )?"));
+/// Values said to count with the rest ("BLOCKED and FAIL count as run", "Pending ones are fine",
+/// "whatever the result").
+pub static SAID_TO_COUNT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:counts? as|count too|counts too|all count|still counts?|(?:is|are) fine|(?:don'?t|doesn'?t) matter|whatever the)\b",
+    )
+});
+/// "if its case_id shows up in executions.csv", "its po_number appears in the po_ref column".
+pub static EN_KEY_APPEARS_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:its|their|the|a|an) (?P<key>[a-z_][\w]*) (?:shows? up|appears?|is (?:listed|found)) (?:at least once )?in\b",
+    )
+});
 /// "there's a reference column in both", "the Invoice No column is in both files".
 pub static EN_KEY_IN_BOTH: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(?:a|an|the) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:column|field) (?:is )?in both\b")
@@ -351,7 +364,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// "… isn't Rejected. just A, B, C -> x.csv").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+)(?:output|give me|return|show)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+)(?:output|give me|return|show)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?:,\s*[a-z_][\w]*)*,?\s+and\s+[a-z_][\w]*)\b(?:\s*[,.;]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
