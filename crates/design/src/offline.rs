@@ -521,8 +521,12 @@ impl Designer<'_> {
                 _ => None,
             }
         };
-        let side_keys = match (key_of(&left), key_of(&right)) {
-            (Some(l), Some(r)) if key.is_none() => Some((Value::from(l), Value::from(r))),
+        // (One side's key named, "… appears in the po_ref column of invoices.csv": the key
+        // said is the other side's.)
+        let side_keys = match (key_of(&left), key_of(&right), key) {
+            (Some(l), Some(r), None) => Some((Value::from(l), Value::from(r))),
+            (Some(l), None, Some(k)) => Some((Value::from(l), Value::from(k))),
+            (None, Some(r), Some(k)) => Some((Value::from(k), Value::from(r))),
             _ => None,
         };
         let key = match key {

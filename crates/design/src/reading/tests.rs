@@ -2385,3 +2385,18 @@ fn cases_never_run_are_the_plan_s_rows_whose_key_does_not_show_up_in_the_other_f
         r.mentioned_words
     );
 }
+
+#[test]
+fn a_key_said_to_appear_in_another_file_s_column_is_that_side_s_key() {
+    let r = read_instruction(
+        "List the receipts in po_receipts.csv that haven't been invoiced yet: a receipt counts as invoiced if its \
+         po_number appears in the po_ref column of ap_invoices.csv. Save as grni.csv",
+    );
+    let Some(Step::Join { key, unmatched: true, side_keys, .. }) =
+        r.steps.iter().find(|s| matches!(s, Step::Join { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(key.as_deref(), Some("po_number"));
+    assert_eq!(side_keys, &[("ap_invoices.csv".to_owned(), "po_ref".to_owned())]);
+}

@@ -204,7 +204,7 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)",
+        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:appears?|shows? up)\s+in\s+the\s+(?P<kb4>[a-z_][\w]*)\s+column\s+of\s+(?P<b4>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
     )
 });
 static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
@@ -226,7 +226,8 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     };
     [
         pair("a", "ka").or_else(|| pair("a2", "ka2")).or_else(|| pair("a3", "ka3")),
-        pair("b", "kb").or_else(|| pair("b2", "kb2")).or_else(|| pair("b3", "kb3")),
+        // "its po_number appears in the po_ref column of invoices.csv": one side's key named.
+        pair("b", "kb").or_else(|| pair("b2", "kb2")).or_else(|| pair("b3", "kb3")).or_else(|| pair("b4", "kb4")),
     ]
     .into_iter()
     .flatten()
