@@ -46,6 +46,13 @@ describe('tables for lists and objects', () => {
     expect(tableShape('array(object)', [])).toBeNull();
   });
 
+  it('shows the plain properties of a list of objects that also declares a list, and leaves a row with it to the JSON field', () => {
+    const AGGREGATIONS = 'array(object(field: string, op: string, as: string, when: array(object)))';
+    const shape = tableShape(AGGREGATIONS, [{ field: 'amount', op: 'sum', as: 'total' }]);
+    expect(shape?.kind === 'rows' && shape.columns.map((c) => c.name)).toEqual(['field', 'op', 'as']);
+    expect(tableShape(AGGREGATIONS, [{ op: 'count', as: 'passed', when: [{ field: 'result', operator: 'eq', value: 'pass' }] }])).toBeNull();
+  });
+
   it('shows plain lists as one column and objects as name and value', () => {
     expect(tableShape('array(string)', ['vendor', 'month'])).toEqual({ kind: 'list', type: 'string' });
     const locator = tableShape(LOCATOR, { role: 'button', exact: true });

@@ -132,10 +132,15 @@ export function tableShape(port: Pick<PortInfo, 'type' | 'fields'>, value: Json 
   return null;
 }
 
-/** The declared properties as columns; null when one of them is not a plain value. */
+/**
+ * The declared plain properties as columns: one a cell cannot hold (an aggregation's `when` list)
+ * is no column, and a value that has it is left to the JSON field. Null when no declared
+ * property is plain.
+ */
 function columnsOf(tree: TypeTree, fields: PortInfo[] = []): Column[] | null {
-  const props = tree.props ?? [];
-  if (!props.every((p) => SCALARS.has(p.type.base))) return null;
+  const all = tree.props ?? [];
+  const props = all.filter((p) => SCALARS.has(p.type.base));
+  if (all.length > 0 && props.length === 0) return null;
   return props.map((p) => ({ name: p.name, type: p.type.base, declared: true, field: fields.find((f) => f.name === p.name) }));
 }
 
