@@ -547,8 +547,9 @@ impl Reader<'_> {
             };
             // "Before we sign off release 4.2, …": when the work is for, no approval asked.
             let said_of_us = |m: &regex::Match| {
-                let before = lower_text[..clause.start + m.start()].trim_end();
-                ["before we", "before i", "before they", "we", "i", "until we"].iter().any(|w| before.ends_with(w))
+                let words: Vec<&str> =
+                    lower_text[..clause.start + m.start()].split_whitespace().rev().take(2).collect();
+                matches!(words.as_slice(), ["we" | "i" | "they", ..])
             };
             if let Some(word) =
                 l.operation.find(&lower).filter(|m| !placed_by_others && !qualifies(m) && !said_of_us(m))
@@ -915,7 +916,7 @@ impl Reader<'_> {
     }
 
     /// 「列は 順位（1〜5）、得意先、受注合計 で、合計の大きい順」: a rank column chosen is the rank
-    /// of the rows by what they are ordered by, added after the order (1 for the first row).
+    /// of the rows by what they are ordered by, added after the order (1 for the first in it).
     fn rank_chosen(&mut self) {
         let Some(rank) = self.reading.columns.iter().find(|c| names_rank(c)) else { return };
         let steps = &mut self.reading.steps;
