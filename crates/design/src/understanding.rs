@@ -139,9 +139,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         used.push(100.0);
     }
     // 「1件もない月は0」: a count of the rows that meet conditions is 0 for a group without them.
-    let counts_when =
+    let mut counts_when =
         plan.graph.iter().flat_map(|n| n.inputs.get("aggregations").and_then(Value::as_array).into_iter().flatten());
-    if counts_when.clone().any(|a| a.get("op").and_then(Value::as_str) == Some("count") && a.get("when").is_some()) {
+    if counts_when.any(|a| a.get("op").and_then(Value::as_str) == Some("count") && a.get("when").is_some()) {
         used.push(0.0);
     }
     let duplicates = plan
@@ -166,10 +166,11 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let percent =
                 ["%", "％", " percent", " per cent", "パーセント"].iter().any(|p| text[n.end..].starts_with(p));
             // "× vat_rate / 100" is used as × 0.01.
+            let divisor = ["/", "÷", "divided by"].iter().any(|d| text[..n.start].trim_end().ends_with(d));
             let same = |u: &f64| {
                 (u - n.value).abs() < 1e-9
                     || percent && (u - n.value / 100.0).abs() < 1e-9
-                    || n.value != 0.0 && (u * n.value - 1.0).abs() < 1e-9
+                    || divisor && n.value != 0.0 && (u * n.value - 1.0).abs() < 1e-9
             };
             n.value != 1.0 && !used.iter().any(same)
         })
@@ -611,6 +612,11 @@ pub(crate) mod tests {
         );
         assert!(unused_numbers("vat = net x rate / 100", &vat).is_empty());
         assert_eq!(unused_numbers("vat = net x rate / 1000", &vat).len(), 1);
+        assert_eq!(
+            unused_numbers("keep the rows over 100, vat = net x rate", &vat).len(),
+            1,
+            "only a divisor is an inverse"
+        );
     }
 
     #[test]
