@@ -686,10 +686,7 @@ impl Designer<'_> {
         if let Some(value) = value {
             column["value"] = crate::reading::slots::number_value(value);
         }
-        let inputs = json!({ "items": rows, "columns": [column] });
-        if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
-        }
+        self.add_columns_step(rows, "add_column", description, vec![column]);
     }
 
     /// The days from each row's date to a date the text says.
@@ -700,8 +697,13 @@ impl Designer<'_> {
             Language::Ja => format!("列「{name}」を追加する（{from}から{until}までの日数）"),
         };
         let column = json!({ "as": name, "op": "days", "of": [from], "value": until });
-        let inputs = json!({ "items": rows, "columns": [column] });
-        if let Some(id) = self.add("add_column", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
+        self.add_columns_step(rows, "add_column", description, vec![column]);
+    }
+
+    /// A `transforms.add_columns` step adding `columns` to `rows`; the next step reads its rows.
+    fn add_columns_step(&mut self, rows: String, base: &str, description: String, columns: Vec<Value>) {
+        let inputs = json!({ "items": rows, "columns": columns });
+        if let Some(id) = self.add(base, "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }
@@ -755,10 +757,7 @@ impl Designer<'_> {
             (Language::Ja, rounding::Direction::Down) => format!("小数点以下{decimals}桁に切り捨てる"),
             (Language::Ja, rounding::Direction::Up) => format!("小数点以下{decimals}桁に切り上げる"),
         };
-        let inputs = json!({ "items": rows, "columns": columns });
-        if let Some(id) = self.add("round", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
-        }
+        self.add_columns_step(rows, "round", description, columns);
     }
 
     /// A column whose value is the first case's that holds ("Overdue when the due date is before
@@ -781,10 +780,7 @@ impl Designer<'_> {
         if let Some(otherwise) = otherwise {
             column["else"] = Value::from(otherwise);
         }
-        let inputs = json!({ "items": rows, "columns": [column] });
-        if let Some(id) = self.add("add_label", "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
-        }
+        self.add_columns_step(rows, "add_label", description, vec![column]);
     }
 
     /// Only the columns the text lists, in its order, under the new names it gives.

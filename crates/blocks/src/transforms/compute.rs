@@ -298,6 +298,13 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     })
 }
 
+impl NewColumn {
+    /// The columns it reads: its operands and the columns its cases test.
+    fn reads(&self) -> impl Iterator<Item = &String> {
+        self.of.iter().chain(self.cases.iter().flat_map(|(when, _)| when).flat_map(Condition::columns))
+    }
+}
+
 /// A `rank` column's `order`: whether the smallest number ranks first (descending when left out).
 fn rank_order(n: usize, name: &str, op: Op, given: Option<&Value>) -> Result<bool, BlockError> {
     let Some(given) = given else { return Ok(false) };
@@ -447,13 +454,9 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
             .enumerate()
             .map(|(i, c)| parse_column(i, c))
             .collect::<Result<_, _>>()?;
-    let reads = |column: &NewColumn, name: &String| {
-        column.of.contains(name) || column.cases.iter().flat_map(|(when, _)| when).any(|c| &c.field == name)
-    };
-    if let Some((rank, reader)) = columns
-        .iter()
-        .find_map(|r| Some(r).filter(|r| r.op == Op::Rank).zip(columns.iter().find(|c| reads(c, &r.name))))
-    {
+    if let Some((rank, reader)) = columns.iter().find_map(|r| {
+        Some(r).filter(|r| r.op == Op::Rank).zip(columns.iter().find(|c| c.reads().any(|n| n == &r.name)))
+    }) {
         return Err(BlockError::input(format!(
             "`columns` ({}): reads the rank {}, which is known only once every row is read; compute it in a later step",
             reader.name, rank.name
@@ -461,8 +464,7 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
     }
     let mut read = Vec::new();
     for column in &columns {
-        let tested = column.cases.iter().flat_map(|(when, _)| when).flat_map(|c| [Some(&c.field), c.column.as_ref()]);
-        for name in column.of.iter().chain(tested.flatten()) {
+        for name in column.reads() {
             // A column added by an earlier item of this step may be read by a later one.
             if !columns.iter().take_while(|c| !std::ptr::eq(*c, column)).any(|c| &c.name == name) {
                 items.require_column(name, &format!("`columns` ({})", column.name))?;

@@ -78,7 +78,7 @@ pub(crate) struct Condition {
 
 impl Condition {
     /// The columns the condition reads.
-    fn columns(&self) -> impl Iterator<Item = &String> {
+    pub(crate) fn columns(&self) -> impl Iterator<Item = &String> {
         std::iter::once(&self.field).chain(&self.column)
     }
 

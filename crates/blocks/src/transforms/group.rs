@@ -380,13 +380,12 @@ fn group_by_agg(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError
         }
     }
     for (i, agg) in aggregations.iter().enumerate() {
-        for name in agg.when.iter().flat_map(|c| std::iter::once(&c.field).chain(&c.column)) {
+        for name in agg.when.iter().flat_map(Condition::columns) {
             items.require_column(name, &format!("`when` of {}", agg.label(i)))?;
         }
     }
     let fields = aggregations.iter().filter_map(|agg| agg.field.as_ref());
-    let tested =
-        aggregations.iter().flat_map(|agg| agg.when.iter().flat_map(|c| std::iter::once(&c.field).chain(&c.column)));
+    let tested = aggregations.iter().flat_map(|agg| agg.when.iter().flat_map(Condition::columns));
     let mut rows = items.reader(by.iter().chain(fields).chain(tested));
     let mut grouping = Grouping::new(&by, &aggregations);
     for index in 0..items.len() {
