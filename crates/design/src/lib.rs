@@ -276,8 +276,7 @@ impl DesignEngine<'_> {
             self.catalog,
             if read.composing { &read.templates } else { &[] },
             &request.options,
-            &read.secrets,
-            &request.answers,
+            offline::DesignInputs { secrets: &read.secrets, answers: &request.answers, files: self.files },
         );
         let mut draft = Draft::offline(request, &read, &offline);
         let calls = Arc::new(CallCounter::default());

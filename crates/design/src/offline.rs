@@ -8,7 +8,9 @@
 use indexmap::IndexMap;
 use planwright_catalog::Catalog;
 use planwright_designs::TemplateSpec;
+use planwright_plan::Column;
 use planwright_plan::{Body, BodyPlan, Condition as When, Foreach, Node, Plan, Ui, While, API_VERSION};
+use planwright_validate::InputFiles;
 use serde_json::{json, Map, Value};
 
 use crate::compose::{compose, Composed, Conflict};
@@ -54,16 +56,25 @@ pub struct Designed {
     pub conflicts: Vec<Conflict>,
 }
 
-/// Designs a plan for `reading`. `secrets` are the credentials the instruction spelled out
-/// (names only); `answers` are values already given, by requirement id.
+/// What the offline designer is given besides the reading: the credentials the instruction
+/// spelled out (names only), values already given (by requirement id), and the work folder's
+/// files where there are some (a condition on a column only one of two tables has filters that
+/// table).
+pub struct DesignInputs<'a> {
+    pub secrets: &'a [String],
+    pub answers: &'a IndexMap<String, Value>,
+    pub files: Option<&'a (dyn InputFiles + Sync)>,
+}
+
+/// Designs a plan for `reading`.
 pub fn design(
     reading: &Reading,
     catalog: &Catalog,
     templates: &[TemplateSpec],
     options: &DesignEngineOptions,
-    secrets: &[String],
-    answers: &IndexMap<String, Value>,
+    given: DesignInputs<'_>,
 ) -> Designed {
+    let DesignInputs { secrets, answers, files } = given;
     let mut d = Designer {
         plan: Plan {
             api_version: API_VERSION.into(),
@@ -78,8 +89,11 @@ pub fn design(
         options,
         language: reading.language,
         answers,
+        files,
         flows: Vec::new(),
         tables: Vec::new(),
+        headers: Vec::new(),
+        lineage: IndexMap::new(),
         notes: Vec::new(),
         gate: None,
         composed: Vec::new(),
@@ -110,10 +124,16 @@ struct Designer<'a> {
     options: &'a DesignEngineOptions,
     language: Language,
     answers: &'a IndexMap<String, Value>,
+    files: Option<&'a (dyn InputFiles + Sync)>,
     /// Row streams in the order they appeared; the last is what the next step reads.
     flows: Vec<Flow>,
     /// The tables read, each as the text names it and the rows it gives.
     tables: Vec<(String, String)>,
+    /// Each table's columns, where its file is in the work folder.
+    headers: Vec<Option<Vec<Column>>>,
+    /// The table (index in `tables`) a row stream holds rows of, for the streams that keep one
+    /// table's rows and columns (read, filtered, sorted, a column added).
+    lineage: IndexMap<String, usize>,
     notes: Vec<DesignNote>,
     /// The confirmation later steps wait for.
     gate: Option<String>,
@@ -306,9 +326,16 @@ impl Designer<'_> {
             Language::Ja if shown.ends_with(|c: char| c.is_ascii()) => format!("{shown} を読み込む"),
             Language::Ja => format!("{shown}を読み込む"),
         };
+        let header = self.files.and_then(|files| {
+            let inputs: IndexMap<String, Value> = object(inputs.clone());
+            files.columns(block, &inputs).map(|table| table.columns)
+        });
         if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
-            self.tables.push((shown, format!("${{{id}.rows}}")));
+            let rows = format!("${{{id}.rows}}");
+            self.lineage.insert(rows.clone(), self.tables.len());
+            self.flows.push(Flow::Rows { rows: rows.clone(), rest: None });
+            self.tables.push((shown, rows));
+            self.headers.push(header);
         }
     }
 
@@ -319,6 +346,69 @@ impl Designer<'_> {
         }
         self.table_source(&Source::asked_csv(), 0, false);
         self.rows().map(|(rows, _)| rows).unwrap_or_default()
+    }
+
+    /// The name of the table whose rows `rows` are (read, or filtered, sorted or added to since).
+    fn table_name(&self, rows: &str) -> Option<String> {
+        self.lineage.get(rows).and_then(|&t| self.tables.get(t)).map(|(name, _)| name.clone())
+    }
+
+    /// The two row streams a match takes: the latest of each of the last two tables (a table
+    /// filtered since it was read is matched as filtered), in the order the tables were read.
+    fn two_latest_tables(&self) -> Option<(String, String)> {
+        let mut latest: Vec<(usize, String)> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
+        for (at, flow) in self.flows.iter().enumerate().rev() {
+            let Flow::Rows { rows, .. } = flow else { continue };
+            let first = match self.lineage.get(rows) {
+                Some(table) if seen.contains(table) => continue,
+                Some(&table) => {
+                    seen.push(table);
+                    let read = &self.tables[table].1;
+                    self.flows.iter().position(|f| f.reference() == read).unwrap_or(at)
+                }
+                None => at,
+            };
+            latest.push((first, rows.clone()));
+            if latest.len() == 2 {
+                break;
+            }
+        }
+        latest.sort();
+        match <[(usize, String); 2]>::try_from(latest) {
+            Ok([(_, left), (_, right)]) => Some((left, right)),
+            Err(_) => None,
+        }
+    }
+
+    /// With two or more tables read and not matched yet, a step on columns only one of them has
+    /// (by the work folder's files) works on that table's rows.
+    fn rows_holding(&self, fields: &[&str]) -> Option<String> {
+        if fields.is_empty() || self.tables.len() < 2 || !self.headers.iter().all(Option::is_some) {
+            return None;
+        }
+        let (current, _) = self.rows()?;
+        self.lineage.get(&current)?;
+        let holding: Vec<usize> = (0..self.tables.len())
+            .filter(|&t| {
+                let columns = self.headers[t].as_deref().unwrap_or_default();
+                fields.iter().all(|field| crate::binding::choose(field, columns).is_some())
+            })
+            .collect();
+        let [table] = holding[..] else { return None };
+        self.flows.iter().rev().find_map(|f| match f {
+            Flow::Rows { rows, .. } if self.lineage.get(rows) == Some(&table) => Some(rows.clone()),
+            _ => None,
+        })
+    }
+
+    /// Rows `derived` hold the same table's rows as `from` (filtered, sorted, a column added).
+    fn same_table(&mut self, from: &str, derived: &[&str]) {
+        if let Some(&table) = self.lineage.get(from) {
+            for rows in derived {
+                self.lineage.insert((*rows).to_owned(), table);
+            }
+        }
     }
 
     // --- steps ---------------------------------------------------------------------------------
@@ -350,6 +440,7 @@ impl Designer<'_> {
             Step::Sort { by, descending, limit, then } => self.sort(by.as_deref(), *descending, *limit, then),
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
             Step::DaysUntil { name, from, until } => self.days_until(name, from, until),
+            Step::FillBlanks { column, value } => self.fill_blanks(column, value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
             Step::Extract { fields } => self.extract(fields),
@@ -387,7 +478,8 @@ impl Designer<'_> {
     }
 
     fn filter(&mut self, conditions: &[Condition], exclude: bool) {
-        let rows = self.rows_or_source();
+        let fields: Vec<&str> = conditions.iter().filter_map(|c| c.field.as_deref()).collect();
+        let rows = self.rows_holding(&fields).unwrap_or_else(|| self.rows_or_source());
         let conditions: Vec<Condition> = conditions.iter().flat_map(|c| self.month_of_a_year(c)).collect();
         let conditions = one_of_several_values(conditions);
         let conditions: Value = if conditions.is_empty() {
@@ -410,6 +502,7 @@ impl Designer<'_> {
         );
         if let Some(id) = id {
             let (kept, left) = (format!("${{{id}.kept}}"), format!("${{{id}.left_out}}"));
+            self.same_table(&rows, &[&kept, &left]);
             let (rows, rest) = if exclude { (left, kept) } else { (kept, left) };
             self.flows.push(Flow::Rows { rows, rest: Some(rest) });
         }
@@ -490,18 +583,10 @@ impl Designer<'_> {
     }
 
     fn join(&mut self, key: Option<&str>, unmatched: bool, either_side: bool, wanted: Option<&str>, lookup: Lookup) {
-        let streams: Vec<String> = self
-            .flows
-            .iter()
-            .filter_map(|f| match f {
-                Flow::Rows { rows, .. } => Some(rows.clone()),
-                _ => None,
-            })
-            .collect();
-        let (left, right) = match streams.as_slice() {
-            [.., a, b] => (a.clone(), b.clone()),
+        let (left, right) = match self.two_latest_tables() {
+            Some(pair) => pair,
             // One list (or none, then asked for) and the other side asked for.
-            _ => {
+            None => {
                 let left = self.rows_or_source();
                 self.table_source(&Source::asked_csv(), 1, true);
                 (left, self.rows().map(|(r, _)| r).unwrap_or_default())
@@ -509,13 +594,11 @@ impl Designer<'_> {
         };
         // The rows without a partner are the side the text names ("the invoices with no
         // payment"), else the first table read.
-        let tables = self.tables.clone();
-        let named = |rows: &str, w: &str| {
-            tables.iter().find(|(_, r)| r == rows).is_some_and(|(name, _)| names_the_same(name, w))
-        };
+        let (left_name, right_name) = (self.table_name(&left), self.table_name(&right));
+        let named = |name: &Option<String>, w: &str| name.as_deref().is_some_and(|name| names_the_same(name, w));
         // Keys named per table ("the receipt's Invoice Ref … the ledger's Invoice Number").
-        let key_of = |rows: &str| {
-            let mut found = lookup.side_keys.iter().filter(|(side, _)| named(rows, side));
+        let key_of = |name: &Option<String>| {
+            let mut found = lookup.side_keys.iter().filter(|(side, _)| named(name, side));
             match (found.next(), found.next()) {
                 (Some((_, key)), None) => Some(key.clone()),
                 _ => None,
@@ -523,7 +606,7 @@ impl Designer<'_> {
         };
         // (One side's key named, "… appears in the po_ref column of invoices.csv": the key
         // said is the other side's.)
-        let side_keys = match (key_of(&left), key_of(&right), key) {
+        let side_keys = match (key_of(&left_name), key_of(&right_name), key) {
             (Some(l), Some(r), None) => Some((Value::from(l), Value::from(r))),
             (Some(l), None, Some(k)) => Some((Value::from(l), Value::from(k))),
             (None, Some(r), Some(k)) => Some((Value::from(k), Value::from(r))),
@@ -535,11 +618,11 @@ impl Designer<'_> {
             None => self.open_var("match_key"),
         };
         let (left_key, right_key) = side_keys.unwrap_or_else(|| (key.clone(), key.clone()));
-        let right_wanted = wanted.is_some_and(|w| named(&right, w) && !named(&left, w));
+        let right_wanted = wanted.is_some_and(|w| named(&right_name, w) && !named(&left_name, w));
         // A lookup into a table keeps all its rows; one without a partner gets empty cells.
-        let file = |rows: &str, t: &str| tables.iter().any(|(name, r)| r == rows && name.eq_ignore_ascii_case(t));
-        let kept = lookup.keep_all_of.map(|t| match (file(&left, t), file(&right, t)) {
-            (false, false) => (named(&left, t), named(&right, t)),
+        let file = |name: &Option<String>, t: &str| name.as_deref().is_some_and(|name| name.eq_ignore_ascii_case(t));
+        let kept = lookup.keep_all_of.map(|t| match (file(&left_name, t), file(&right_name, t)) {
+            (false, false) => (named(&left_name, t), named(&right_name, t)),
             by_file => by_file,
         });
         let strategy = match (unmatched, either_side, right_wanted) {
@@ -619,8 +702,10 @@ impl Designer<'_> {
             (Language::Ja, false, Some(by)) => format!("{}が同じ行をすべて並べる", by.join("・")),
             (Language::Ja, false, None) => "重複している行を並べる".to_owned(),
         };
+        let from = inputs["items"].as_str().unwrap_or_default().to_owned();
         if let Some(id) = self.add(base, block, description, inputs, &out) {
             let (rows, rest) = (format!("${{{id}.{}}}", out[0].1), format!("${{{id}.{}}}", out[1].1));
+            self.same_table(&from, &[&rows, &rest]);
             self.flows.push(Flow::Rows { rows, rest: Some(rest) });
         }
     }
@@ -661,7 +746,9 @@ impl Designer<'_> {
         };
         let base = if limit.is_some() { "top_rows" } else { "sort_rows" };
         if let Some(id) = self.add(base, "transforms.sort", description, inputs, &[("rows", "sorted")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.sorted}}"), rest: None });
+            let sorted = format!("${{{id}.sorted}}");
+            self.same_table(&rows, &[&sorted]);
+            self.flows.push(Flow::Rows { rows: sorted, rest: None });
         }
     }
 
@@ -700,11 +787,24 @@ impl Designer<'_> {
         self.add_columns_step(rows, "add_column", description, vec![column]);
     }
 
+    /// The blank cells of `column` given `value`, in place.
+    fn fill_blanks(&mut self, column: &str, value: &str) {
+        let rows = self.rows_or_source();
+        let description = match self.language {
+            Language::En => format!("Write {value} where {column} is blank"),
+            Language::Ja => format!("{column}が空欄の行に「{value}」と入れる"),
+        };
+        let filled = json!({ "as": column, "op": "fill", "of": [column], "value": value });
+        self.add_columns_step(rows, "fill_blanks", description, vec![filled]);
+    }
+
     /// A `transforms.add_columns` step adding `columns` to `rows`; the next step reads its rows.
     fn add_columns_step(&mut self, rows: String, base: &str, description: String, columns: Vec<Value>) {
         let inputs = json!({ "items": rows, "columns": columns });
         if let Some(id) = self.add(base, "transforms.add_columns", description, inputs, &[("rows", "rows")]) {
-            self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
+            let added = format!("${{{id}.rows}}");
+            self.same_table(&rows, &[&added]);
+            self.flows.push(Flow::Rows { rows: added, rest: None });
         }
     }
 

@@ -156,6 +156,8 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     // The digits of a file's name ("10月_売上_全社.xlsx") are no figure.
     let files = crate::reading::slots::file_spans(text);
     said.retain(|n| !files.iter().any(|f| f.contains(&n.start)));
+    let sheets = crate::reading::sheet_names(text);
+    said.retain(|n| !sheets.iter().any(|s| s.contains(&n.start)));
     // "Today's Oct 14, 2026": the day it is, which the months said are counted from.
     let today = crate::reading::relative::stated_today(text);
     said.retain(|n| !today.as_ref().is_some_and(|t| t.contains(&n.start)));
@@ -216,7 +218,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // "(1) add a Tax column, (2) …": the number of an item of a list.
             let item = before.ends_with('(') && after.starts_with(')')
                 || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
-            !example && !item && !COUNTS.is_match(after) && !restates_a_day(n.value, before, after, plan)
+            // "two title lines on top, the headers are on row 3", 「3行目が見出し」: where a sheet's
+            // header is, which its read finds.
+            let layout = SHEET_LAYOUT.is_match(after) || SHEET_ROW.is_match(before) && reads_a_sheet(plan);
+            !example && !item && !layout && !COUNTS.is_match(after) && !restates_a_day(n.value, before, after, plan)
         })
         .map(|n| around(text, n.start, n.end))
         .collect()
@@ -268,6 +273,23 @@ fn restates_a_day(day: f64, before: &str, after: &str, plan: &planwright_plan::P
         _ => return false,
     };
     plan_dates(plan).iter().any(|date| date[8..].parse::<f64>().ok() == Some(wanted))
+}
+
+/// A number of a sheet's title or header rows: "two title lines", "1 blank row on top",
+/// 「2行のタイトル」, 「3行目」.
+static SHEET_LAYOUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?:title|header|heading|blank|empty|extra|junk)\s+(?:lines?|rows?)|(?:lines?|rows?)\s+(?:of\s+(?:titles?|headings?)|on\s+top|at\s+the\s+top|above))\b|^(?:行目|行のタイトル|行の見出し|行の表題|行分のタイトル)",
+    )
+    .expect("sheet layout")
+});
+
+/// "the headers are on row 3", "header row 2": a row of a sheet by its number.
+static SHEET_ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:on\s+)?(?:row|line)$").expect("sheet row"));
+
+/// Whether the plan reads a workbook's sheet.
+fn reads_a_sheet(plan: &planwright_plan::Plan) -> bool {
+    plan.graph.iter().any(|n| n.block.as_deref() == Some("excel.read_data"))
 }
 
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.

@@ -506,6 +506,8 @@ impl Flow<'_> {
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
                 "label" => label_kind(column),
+                // A blank cell filled keeps its column's kind when the value is of it.
+                "fill" => fill_kind(&table, column),
                 _ => ColumnKind::Unknown,
             };
             if let Some(name) = column.get("as").and_then(Value::as_str).filter(|n| literal(n)) {
@@ -571,6 +573,17 @@ fn label_kind(column: &Value) -> ColumnKind {
         ColumnKind::Number
     } else {
         ColumnKind::Unknown
+    }
+}
+
+/// A `fill` column's kind: its column's, when the value it writes in a blank cell is of that kind.
+fn fill_kind(table: &Table, column: &Value) -> ColumnKind {
+    let of = column.get("of").and_then(|of| of.as_array().and_then(|of| of.first()).or(Some(of)));
+    let read = of.and_then(Value::as_str).and_then(|name| table.columns.get(name)).copied();
+    match (read, column.get("value")) {
+        (Some(ColumnKind::Number), Some(Value::Number(_))) => ColumnKind::Number,
+        (Some(ColumnKind::Text), Some(Value::String(_))) => ColumnKind::Text,
+        _ => ColumnKind::Unknown,
     }
 }
 

@@ -14,6 +14,9 @@
 //! `value` ("the days from 起票日 to 2026-11-30"), one more with `inclusive` (both ends counted).
 //! `rank` gives each row the rank of its number among the table's, as Excel's RANK.EQ does: 1 for
 //! the largest (the smallest with `order: ascending`), and equal numbers share a rank (1, 2, 2, 4).
+//! `fill` gives the cell of its column, or `value` where that cell is blank (Excel's
+//! IF(ISBLANK(…))); `as` may name the column it reads, to fill it in place ("Unassigned" for a
+//! blank owner).
 //! Of a run's table, the same table with the new columns (stored as the values computed).
 
 use std::cmp::Ordering;
@@ -61,10 +64,11 @@ enum Op {
     Round,
     Rank,
     Days,
+    Fill,
 }
 
 const OPERATIONS: &str =
-    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days";
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days, fill";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -84,6 +88,7 @@ impl Op {
             "round" => Op::Round,
             "rank" => Op::Rank,
             "days" => Op::Days,
+            "fill" | "fill_blank" | "coalesce" => Op::Fill,
             _ => return None,
         })
     }
@@ -93,6 +98,8 @@ impl Op {
         match self {
             Op::Label => (0, 0),
             Op::Month | Op::Year | Op::Round | Op::Rank => (1, 1),
+            // Its `value` is what a blank cell becomes, no operand.
+            Op::Fill => (1, 1),
             Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less | Op::Days => (2, 2),
             Op::Sum | Op::Product | Op::Join => (1, usize::MAX),
         }
@@ -163,6 +170,8 @@ struct NewColumn {
     ascending: bool,
     /// For `days`: the date written as the second operand, and whether both ends count.
     until: Option<cells::Date>,
+    /// For `fill`: what a blank cell becomes.
+    filler: Value,
     inclusive: bool,
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
@@ -205,6 +214,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             separator,
             ascending: false,
             until: None,
+            filler: Value::Null,
             inclusive: false,
             cases,
             otherwise,
@@ -219,9 +229,18 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         })?),
         _ => None,
     };
+    let filler = match map.get("value") {
+        Some(given) if op == Op::Fill && !cells::is_blank(given) => given.clone(),
+        _ if op == Op::Fill => {
+            return Err(BlockError::input(format!(
+                "`columns` item {n} ({name}): fill needs a `value`, what a blank cell becomes, e.g. Unassigned"
+            )))
+        }
+        _ => Value::Null,
+    };
     let value = match map.get("value") {
         None => None,
-        Some(_) if op == Op::Days => None,
+        Some(_) if matches!(op, Op::Days | Op::Fill) => None,
         Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio | Op::Percent) => {
             Some(cells::number(given).ok_or_else(|| {
                 BlockError::input(format!(
@@ -292,6 +311,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         separator,
         ascending,
         until,
+        filler,
         inclusive,
         cases: Vec::new(),
         otherwise: Value::Null,
@@ -436,6 +456,10 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
         }
         // Ranked once every row is read (`add_columns`).
         Op::Rank => Some(Value::Null),
+        Op::Fill => {
+            let given = cell(&column.of[0]);
+            Some(if cells::is_blank(given) { column.filler.clone() } else { given.clone() })
+        }
         Op::Label => Some(
             column
                 .cases
@@ -507,7 +531,7 @@ fn add_columns(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError>
         }
     }
     for (column, count) in columns.iter().zip(unreadable) {
-        if count > 0 && !matches!(column.op, Op::Join | Op::Label) {
+        if count > 0 && !matches!(column.op, Op::Join | Op::Label | Op::Fill) {
             let field = column.of.join(", ");
             let text =
                 format!("{}: {count} rows had a blank or unreadable value in {field} and got no value", column.name);

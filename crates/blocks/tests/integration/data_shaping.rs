@@ -1,4 +1,5 @@
-//! `transforms.sort`, `select_columns`, `remove_duplicates`, `find_duplicates`, `add_columns`,
+//! `transforms.sort`, `select_columns`, `remove_duplicates`, `find_duplicates`, `add_columns` (its
+//! blank cells filled too),
 //! `append`, and the one-sided joins (`left_only`, `right_only`).
 
 use crate::data_common;
@@ -435,6 +436,45 @@ async fn days_counts_from_a_date_to_another_or_to_a_date_written() {
         )
         .await;
     assert!(message.contains("`inclusive` is for days"), "{message}");
+}
+
+#[tokio::test]
+async fn fill_writes_a_value_where_a_cell_is_blank_in_place_or_as_a_new_column() {
+    let h = Harness::new();
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": payments(), "columns": [
+                {"as": "vendor", "op": "fill", "of": ["vendor"], "value": "Unassigned"},
+                {"as": "shown", "op": "fill", "of": ["vendor"], "value": "-"},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    let vendors: Vec<&str> = rows.iter().map(|r| r["vendor"].as_str().unwrap()).collect();
+    assert_eq!(
+        vendors,
+        [
+            "Acme Supplies",
+            "Blue Freight",
+            "Acme Supplies ",
+            "Unassigned",
+            "Blue Freight",
+            "Acme Supplies",
+            "Unassigned"
+        ],
+        "a blank vendor becomes the value, a written one stays as it is"
+    );
+    assert_eq!(rows[3]["shown"], json!("Unassigned"), "a later column reads the filled one");
+    let keys: Vec<&String> = rows[0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["date", "vendor", "amount", "reference", "shown"], "filled in place, where the column was");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": payments(), "columns": [{"as": "v", "op": "fill", "of": ["vendor"]}]}),
+        )
+        .await;
+    assert!(message.contains("fill needs a `value`"), "{message}");
 }
 
 #[tokio::test]

@@ -597,3 +597,42 @@ fn conditional_counts_days_to_a_date_orders_of_values_and_ranks_are_designed_and
     );
     assert_eq!(lines("top.csv"), ["1,Cedar,900", "2,Blue,650"]);
 }
+
+#[test]
+fn a_condition_filters_the_table_holding_its_column_before_a_match_and_blank_cells_are_filled() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    let lines = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.path().join(name)).unwrap();
+        text.lines().skip(1).map(str::to_owned).collect()
+    };
+    write(
+        "receipts.csv",
+        "po_number,vendor,received_date,value\nPO-1,Harbor,2026-10-20,100\nPO-2,,2026-10-26,200\n\
+         PO-3,Quill,2026-10-27,300\nPO-4,Apex,2026-10-31,400\nPO-5,Harbor,2026-11-01,500\n",
+    );
+    write("invoices.csv", "invoice_no,po_ref,amount\nI-1,PO-1,100\nI-2,PO-3,300\nI-3,,50\n");
+    design_and_run(
+        dir.path(),
+        "I need the goods received in the last week of October 2026 (received_date Oct 25 through Oct 31) that \
+         haven't been invoiced yet. The receipts are in receipts.csv; a receipt counts as invoiced if its po_number \
+         appears in the po_ref column of invoices.csv. Where vendor is blank write Unknown. \
+         List po_number, vendor and value, save it as grni.csv",
+    );
+    assert_eq!(
+        lines("grni.csv"),
+        ["PO-2,Unknown,200", "PO-4,Apex,400"],
+        "the receipts of the week (not the invoices) without an invoice, a blank vendor filled"
+    );
+
+    write(
+        "課題.csv",
+        "課題番号,重要度,状態,担当者\nK-1,高,新規,佐藤\nK-2,高,完了,鈴木\nK-3,中,新規,\nK-4,高,対応中,\n",
+    );
+    design_and_run(
+        dir.path(),
+        "課題.csvから、重要度が「高」で状態が「完了」以外の課題を出してください。列は課題番号、担当者。\
+         担当者が空欄のものは「未割当」と入れてください。→ 高.csv",
+    );
+    assert_eq!(lines("高.csv"), ["K-1,佐藤", "K-4,未割当"]);
+}

@@ -124,21 +124,25 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
             }
         }
         Language::Ja => {
-            let mut pending: Option<usize> = None;
+            // Pieces naming no operation join the next that does: where the first of them starts,
+            // and whether it starts a sentence.
+            let mut pending: Option<(usize, bool)> = None;
             for piece in pieces {
-                let start = pending.take().unwrap_or(piece.start);
-                let end = piece.start + piece.text.len();
+                let first = pending.take().unwrap_or((piece.start, piece.sentence_start));
+                let (start, end) = (first.0, piece.start + piece.text.len());
                 let merged = Clause { text: text[start..end].to_owned(), start, sentence_start: piece.sentence_start };
                 if names_operation(&piece) {
                     clauses.push(merged);
                 } else {
-                    pending = Some(start);
+                    pending = Some(first);
                 }
             }
-            if let Some(start) = pending {
+            // The last pieces: their own sentence (「…出してください。列は A、B。」), else the end
+            // of the last clause.
+            if let Some((start, sentence)) = pending {
                 match clauses.last_mut() {
-                    Some(previous) => previous.text = text[previous.start..].trim_end().to_owned(),
-                    None => clauses.push(Clause { text: text[start..].trim().to_owned(), start, sentence_start: true }),
+                    Some(previous) if !sentence => previous.text = text[previous.start..].trim_end().to_owned(),
+                    _ => clauses.push(Clause { text: text[start..].trim().to_owned(), start, sentence_start: true }),
                 }
             }
         }

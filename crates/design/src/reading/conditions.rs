@@ -76,7 +76,7 @@ static EN_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed)\b",
+        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished)\b",
     )
 });
 static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
@@ -503,11 +503,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         let word = m.as_str();
+        // "Done" is a state as a cell is written; "when done" is not.
+        if matches!(word, "done" | "finished") {
+            continue;
+        }
         // "submitted twice" says how often, not which status; "we paid", "whether it passed" are
         // verbs.
         let after = clause[m.end()..].trim_start().to_ascii_lowercase();
         let before = clause[..m.start()].trim_end().to_ascii_lowercase();
         let how_often = ["twice", "more than once", "again", "two times"].iter().any(|w| after.contains(w));
+        // "(BLOCKED and FAIL count as run)": states said to count with the rest keep no rows.
+        let said_to_count = super::words::SAID_TO_COUNT
+            .find(&after)
+            .is_some_and(|c| c.start() <= 24 && !after[..c.start()].contains(['.', ';', ')']));
         let verb = ["we", "i", "they", "you", "he", "she", "it", "who", "was", "were", "been", "had", "have"]
             .iter()
             .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
@@ -516,7 +524,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let what = before.split_whitespace().rev().take(4).any(|w| w == "what")
             || word.eq_ignore_ascii_case("open")
                 && before.trim_start_matches(|c: char| c.is_ascii_digit() || ".)-* ".contains(c)).is_empty();
-        if how_often || verb || what {
+        if how_often || verb || what || said_to_count {
             continue;
         }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {

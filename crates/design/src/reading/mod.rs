@@ -10,6 +10,7 @@
 //! the reader sees the text (`crate::credentials`).
 
 mod aliases;
+mod blanks;
 mod clauses;
 mod conditions;
 mod counted;
@@ -281,6 +282,11 @@ pub enum Step {
         from: String,
         until: String,
     },
+    /// The blank cells of `column` given `value` ("where owner is blank write Unassigned").
+    FillBlanks {
+        column: String,
+        value: String,
+    },
     /// A new column `name` whose value is the `then` of the first case whose conditions all
     /// hold, else `otherwise` (empty when the text gives none).
     Label {
@@ -334,7 +340,7 @@ impl Step {
             Step::Duplicates { remove: true, .. } => "dedupe",
             Step::LatestPerKey { .. } => "latest",
             Step::Sort { .. } => "sort",
-            Step::Compute { .. } | Step::DaysUntil { .. } => "compute",
+            Step::Compute { .. } | Step::DaysUntil { .. } | Step::FillBlanks { .. } => "compute",
             Step::Label { .. } => "label",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
@@ -422,6 +428,11 @@ static WEEKDAY_BEFORE_DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
 static LIST_ITEM: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"^(?:[・•\-*]\s*|\d{1,2}[.)]\s|[(]\d{1,2}[)])").expect("list item"));
 
+/// Where `text` names a sheet ("sheet v5.0", 「シート「4月」」): its digits are no figure.
+pub(crate) fn sheet_names(text: &str) -> Vec<std::ops::Range<usize>> {
+    words::SHEET.find_iter(text).map(|m| m.range()).collect()
+}
+
 /// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
 /// it cannot read is simply not in the result.
 pub fn read_instruction(instruction: &str) -> Reading {
@@ -429,6 +440,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let language = Language::of(&text);
     let value_orders = sort_keys::value_orders(&text, language);
     let text = sort_keys::without_listed_values(&text, &value_orders);
+    let filled = blanks::read(&text);
+    let text = blanks::without(&text, &filled);
     let lexicon: &Lexicon = match language {
         Language::En => &EN,
         Language::Ja => &JA,
@@ -437,6 +450,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let reading = Reading::empty(language);
     let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, value_orders, reading };
     reader.read();
+    reader.blanks_filled(filled);
     reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading
 }
@@ -780,6 +794,18 @@ impl Reader<'_> {
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
         self.words_defined_by_values();
+    }
+
+    /// Blank cells given a value are filled before rows are totalled or checked for duplicates
+    /// (a blank owner counted as "Unassigned"), else last.
+    fn blanks_filled(&mut self, filled: Vec<blanks::BlankFilled>) {
+        let steps = &mut self.reading.steps;
+        let at = steps
+            .iter()
+            .position(|s| matches!(s, Step::Aggregate { .. } | Step::Duplicates { .. } | Step::LatestPerKey { .. }))
+            .unwrap_or(steps.len());
+        let fills = filled.into_iter().map(|f| Step::FillBlanks { column: f.column, value: f.value });
+        steps.splice(at..at, fills);
     }
 
     /// "Count as open: status Open, In Progress or Reopened": a word the text defines by values
@@ -1468,8 +1494,17 @@ impl Reader<'_> {
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
             });
+        // 「重要度が「高」の不具合を…5件出して」: a column and its value in quotes keep rows in a
+        // clause that writes too.
+        let quoted_states = self.language == Language::Ja
+            && !conditions.is_empty()
+            && conditions.iter().all(|c| {
+                c.field.is_some()
+                    && matches!(c.operator, "eq" | "ne")
+                    && c.value.as_str().is_some_and(|v| !v.is_empty() && clause.text.contains(&format!("「{v}」")))
+            });
         if conditions.is_empty() && trigger.is_none()
-            || trigger.is_none() && !states_rows && (output_clause && !compares || aggregate_words)
+            || trigger.is_none() && !states_rows && !quoted_states && (output_clause && !compares || aggregate_words)
         {
             return None;
         }

@@ -2400,3 +2400,59 @@ fn a_key_said_to_appear_in_another_file_s_column_is_that_side_s_key() {
     assert_eq!(key.as_deref(), Some("po_number"));
     assert_eq!(side_keys, &[("ap_invoices.csv".to_owned(), "po_ref".to_owned())]);
 }
+
+#[test]
+fn blank_cells_given_a_value_are_filled_not_kept() {
+    let r = read_instruction(
+        "release.xlsx, sheet v5.0. need every item that isn't Done yet. where owner is blank write Unassigned. -> open.csv",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::FillBlanks { column, value } if column == "owner" && value == "Unassigned")),
+        "{:?}",
+        r.steps
+    );
+    let conditions: Vec<&Condition> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, .. } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert!(
+        !conditions.iter().any(|c| c.value == json!("")),
+        "a blank owner is filled, no row kept by it: {conditions:?}"
+    );
+    let done = |c: &&Condition| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case("done"));
+    assert!(conditions.iter().any(|c| c.operator == "ne" && done(c)), "{conditions:?}");
+    assert_eq!(r.sources[0].sheet.as_deref(), Some("v5.0"), "a sheet's name may hold a dot");
+    let r = read_instruction(
+        "不具合管理.csvから、重要度が「高」の不具合を起票日の古い順に5件出してください。列は不具合ID、件名、担当者。担当者が空欄のものは「未割当」と入れておいてください。→ 要対応.csv",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::FillBlanks { column, value } if column == "担当者" && value == "未割当")),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["不具合ID", "件名", "担当者"], "a sentence listing the columns ends at its full stop");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.len() == 1 && conditions[0].value == json!("高"))),
+        "the rows kept are read from the sentence before the columns: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn states_said_to_count_keep_no_rows() {
+    let r = read_instruction(
+        "A case counts as run if its case_id shows up in executions.csv at least once (BLOCKED and FAIL count as run). List the cases of plan.csv that were not run to not_run.csv",
+    );
+    let blocked = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case("blocked"))))
+    });
+    assert!(!blocked, "{:?}", r.steps);
+}

@@ -74,7 +74,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) been \w+ed)\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) been \w+ed)\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -157,7 +157,9 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     table: re(r"表|一覧|テーブル"),
     interact: re(r"ログイン|クリック|入力|ダウンロード|押|検索|選択|サインイン|アップロード"),
-    output: re(r"出力|書き出|保存|作成|作って|作る|エクスポート|書き込|ファイルにし|まとめ|出して|出す"),
+    output: re(
+        r"出力|書き出|保存|作成|作って|作る|エクスポート|書き込|ファイルにし|まとめ|出して|出す|置いと|置いてお|置いてくだ|置いてもら|置いてほし",
+    ),
     output_phrase: re(
         r"(?i)(csv|excel|エクセル|レポート|報告書|一覧表)(で|に|として)(?:して|まとめて)?(ほしい|欲しい|ください|下さい|ちょうだい|もらえ|いただけ)",
     ),
@@ -372,7 +374,7 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// 「列は A、B、C の順にする」「取引先を重複なしで1列だけ」.
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30})+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|です(?:[、。!！]|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
+        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30}?)+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|です(?:[、。!！]|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b|[。\n]|$)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ|に絞|だけ|のみ)",
     )
 });
 /// An order said at the end of a list of columns: "biggest total first", "newest first",
@@ -467,7 +469,7 @@ pub static ENCODING: LazyLock<Regex> =
 /// `sheet "X"`, 「Xシート」, 「「X」シート」, 「シート「X」」.
 pub static SHEET: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\bsheet\s+(?P<a>"[^"]+"|'[^']+'|[\w-]+)|「(?P<d>[^」]{1,30})」シート|(?P<b>[^\s、。「」をのにで()（）.]{1,20})シート|シート「(?P<c>[^」]+)」"#,
+        r#"(?i)\bsheet\s+(?P<a>"[^"]+"|'[^']+'|[\w-]+(?:\.[\w-]+)*)|「(?P<d>[^」]{1,30})」シート|(?P<b>[^\s、。「」をのにで()（）.]{1,20})シート|シート「(?P<c>[^」]+)」"#,
     )
 });
 
