@@ -136,7 +136,7 @@ proptest! {
 }
 
 /// A column of `transforms.add_columns`: arithmetic, comparisons, dates, text, labels, rounding
-/// (in place too), ranks.
+/// (in place too), ranks, days, blanks filled.
 fn new_column() -> impl Strategy<Value = Value> {
     let name = prop::sample::select(vec!["new", "other", "amount"]);
     let kind = prop_oneof![
@@ -151,6 +151,9 @@ fn new_column() -> impl Strategy<Value = Value> {
         Just(json!({"op": "round", "of": ["amount"], "decimals": 1})),
         Just(json!({"op": "rank", "of": ["amount"]})),
         Just(json!({"op": "rank", "of": ["amount"], "order": "ascending"})),
+        Just(json!({"op": "days", "of": ["dept"], "value": "2026-11-30", "inclusive": true})),
+        Just(json!({"op": "fill", "of": ["dept"], "value": "none"})),
+        Just(json!({"op": "fill", "of": ["amount"], "value": 0})),
         Just(json!({"op": "product", "of": ["missing"]})),
         Just(
             json!({"op": "label", "cases": [{"when": [{"field": "status", "operator": "eq", "value": "approved"}], "then": "OK"}], "else": 0})
