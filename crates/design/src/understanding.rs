@@ -144,6 +144,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     if counts_when.any(|a| a.get("op").and_then(Value::as_str) == Some("count") && a.get("when").is_some()) {
         used.push(0.0);
     }
+    // "the two plants' registers, stacked": the number of tables read.
+    let tables_read =
+        plan.graph.iter().filter(|n| matches!(n.block.as_deref(), Some("file.read_csv" | "excel.read_data"))).count();
     let duplicates = plan
         .graph
         .iter()
@@ -204,6 +207,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if n.value == 2.0 && duplicates {
                 return false;
             }
+            if tables_read >= 2 && n.value == tables_read as f64 {
+                return false;
+            }
             // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
             // checked on its own).
             let quarter = before.ends_with('q') || before.ends_with('第') && after.starts_with("四半期");
@@ -220,7 +226,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 || (before.is_empty() || before.ends_with([':', ';', '.', ','])) && after.starts_with([')', '.']);
             // "two title lines on top, the headers are on row 3", 「3行目が見出し」: where a sheet's
             // header is, which its read finds.
-            let layout = SHEET_LAYOUT.is_match(after) || SHEET_ROW.is_match(before) && reads_a_sheet(plan);
+            let layout = SHEET_LAYOUT.is_match(after)
+                || SHEET_ROW.is_match(before) && reads_a_sheet(plan)
+                || JA_TITLE_ROWS.is_match(before) && after.starts_with('行');
             !example && !item && !layout && !COUNTS.is_match(after) && !restates_a_day(n.value, before, after, plan)
         })
         .map(|n| around(text, n.start, n.end))
@@ -284,6 +292,10 @@ static SHEET_LAYOUT: LazyLock<Regex> = LazyLock::new(|| {
     .expect("sheet layout")
 });
 
+/// 「上に表題が2行」「タイトルは3行」: the rows above a sheet's header.
+static JA_TITLE_ROWS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:表題|タイトル|見出し|題名)(?:行)?(?:が|は)?$").expect("title rows"));
+
 /// "the headers are on row 3", "header row 2": a row of a sheet by its number.
 static SHEET_ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:on\s+)?(?:row|line)$").expect("sheet row"));
 
@@ -295,7 +307,7 @@ fn reads_a_sheet(plan: &planwright_plan::Plan) -> bool {
 /// A count of things that are not rows: "2 files", 「3つのファイル」「列は3つ」.
 static COUNTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:[a-z]+ )?(?:files?|parts?|things?|steps?|tasks?|sheets?|tabs?|columns?|exports?|downloads?|lists?|tables?|workbooks?|reports?|sources?|systems?)\b|^(?:つ|個のファイル|ファイル|枚|シート|列)",
+        r"^(?:[a-z]+ )?(?:files?|parts?|things?|steps?|tasks?|sheets?|tabs?|columns?|exports?|downloads?|lists?|tables?|workbooks?|reports?|sources?|systems?)\b|^(?:つ|個のファイル|ファイル|枚|シート|列|項目|カラム)",
     )
         .expect("counts")
 });
@@ -639,6 +651,22 @@ pub(crate) mod tests {
             1,
             "only a divisor is an inverse"
         );
+    }
+
+    #[test]
+    fn a_sheet_s_title_rows_and_name_the_tables_read_and_the_items_listed_are_no_figures() {
+        let sheet = plan("- {id: r, block: excel.read_data, in: {path: a.xlsx, sheet: v5.0}}");
+        let said = "a.xlsx, sheet v5.0 (two title lines on top, the headers are on row 3)";
+        assert!(unused_numbers(said, &sheet).is_empty(), "{:?}", unused_numbers(said, &sheet));
+        assert!(unused_numbers("固定資産台帳.xlsx（上に表題が2行あります）", &sheet).is_empty());
+        let none = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: out.csv}}");
+        assert_eq!(unused_numbers("keep 2 rows", &none).len(), 1);
+        let two = plan(
+            "- {id: a, block: file.read_csv, in: {path: a.csv}}\n- {id: b, block: file.read_csv, in: {path: b.csv}}",
+        );
+        assert!(unused_numbers("a.csv and b.csv are the two plants' registers", &two).is_empty());
+        assert_eq!(unused_numbers("keep the three largest", &two).len(), 1, "only the number of tables read");
+        assert!(unused_numbers("取引先・請求書番号・金額の3項目がすべて同じ", &none).is_empty());
     }
 
     #[test]

@@ -1070,7 +1070,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
 
 static JA_CODE_EQ: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<field>[\p{Han}\p{Katakana}ー]{1,12})(?:が|は)\s*(?P<value>[A-Za-z][A-Za-z0-9_-]{0,15})\s*(?:の|で|に(?:なった|なっている))(?:もの|行|データ|分|件|明細|案件|テスト)?",
+        r"(?P<field>[\p{Han}\p{Katakana}ー]{1,12}|[A-Za-z_][A-Za-z0-9_]{0,30})(?:が|は)\s*(?P<value>[A-Za-z][A-Za-z0-9_-]{0,15})\s*(?:の|で|に(?:なった|なっている))(?:もの|行|データ|分|件|明細|案件|テスト)?",
     )
 });
 static JA_ROUNDING: LazyLock<Regex> =

@@ -419,6 +419,35 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
+/// Japanese text without the spaces set around a word in ASCII: 「result が FAIL のものを module
+/// ごとに」 reads as 「resultがFAILのものをmoduleごとに」. A space inside "In Progress", after a
+/// list item's number ("2. 状態") or beside a file's name (「残高 payables.xlsx を」) stays.
+fn without_spaces_around_ascii(text: &str) -> String {
+    let japanese = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}' | '「' | '」' | '『' | '』' | '、' | '。');
+    let latin = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let files = slots::file_spans(text);
+    let beside_a_file = |at: usize| files.iter().any(|f| f.end == at || f.start == at);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(space) = rest.find(' ') {
+        let (before, after) = (&rest[..space], &rest[space..]);
+        let spaces = after.len() - after.trim_start_matches(' ').len();
+        let (left, right) = (before.chars().next_back(), after[spaces..].chars().next());
+        let at = text.len() - rest.len() + space;
+        out.push_str(before);
+        let mixed = match (left, right) {
+            (Some(l), Some(r)) => latin(l) && japanese(r) || japanese(l) && latin(r),
+            _ => false,
+        };
+        if !mixed || beside_a_file(at) || beside_a_file(at + spaces) {
+            out.push_str(&after[..spaces]);
+        }
+        rest = &after[spaces..];
+    }
+    out.push_str(rest);
+    out
+}
+
 static WEEKDAY_BEFORE_DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+(?P<date>\d{4}-\d{1,2}-\d{1,2})")
         .expect("weekday")
@@ -438,6 +467,10 @@ pub(crate) fn sheet_names(text: &str) -> Vec<std::ops::Range<usize>> {
 pub fn read_instruction(instruction: &str) -> Reading {
     let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
+    let text = match language {
+        Language::Ja => without_spaces_around_ascii(&text),
+        Language::En => text,
+    };
     let value_orders = sort_keys::value_orders(&text, language);
     let text = sort_keys::without_listed_values(&text, &value_orders);
     let filled = blanks::read(&text);

@@ -492,6 +492,67 @@ static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
     )
 });
+/// "annual_depreciation = (cost - salvage_value) / useful_life_years": a bracket of two columns,
+/// then an operation with a column or a number.
+static EN_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*\(\s*(?P<a>[a-z_][\w]*)\s*(?P<op1>[-+*/×÷−])\s*(?P<b>[a-z_][\w]*)\s*\)\s*(?P<op2>[-+*/×÷−])\s*(?:(?P<n>\d+(?:\.\d+)?)\b|(?P<c>[a-z_][\w]*))",
+    )
+});
+/// 「年間償却額＝（取得価額−残存価額）÷耐用年数」 (brackets and signs as NFKC leaves them).
+static JA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[^\s、。をがはでと「」・=()]{1,16})\s*=\s*\(\s*(?P<a>[^\s()、。=+*/×÷−-]{1,20}?)\s*(?P<op1>[-+*/×÷−])\s*(?P<b>[^\s()、。=+*/×÷−-]{1,20}?)\s*\)\s*(?P<op2>[-+*/×÷−])\s*(?:(?P<n>\d+(?:\.\d+)?)|(?P<c>[^\s()、。=でをとにの]{1,20}))",
+    )
+});
+
+/// The operation of an arithmetic sign.
+fn arithmetic(sign: &str) -> Option<&'static str> {
+    Some(match sign {
+        "-" | "−" => "difference",
+        "+" => "sum",
+        "*" | "×" => "product",
+        "/" | "÷" => "ratio",
+        _ => return None,
+    })
+}
+
+/// A formula with a bracket as two steps into its column: the bracket, then the rest with it
+/// ("(cost - salvage_value) / useful_life_years").
+fn bracketed(clause: &str, language: super::Language) -> Vec<(usize, Step)> {
+    // (A name with underscores is a column's as written: `useful_life_years`.)
+    let (pattern, column): (&Regex, fn(&str) -> Option<String>) = match language {
+        super::Language::En => (&EN_BRACKETED, |t| if t.contains('_') { Some(t.to_owned()) } else { en_column(t) }),
+        super::Language::Ja => (&JA_BRACKETED, ja_column),
+    };
+    let lower = clause.to_ascii_lowercase();
+    let Some(c) = pattern.captures(&lower) else { return Vec::new() };
+    // (`lower` keeps the offsets of `clause`; names are taken as written.)
+    let said = |group: &str| c.name(group).map_or("", |m| &clause[m.range()]);
+    let name = match language {
+        super::Language::En => c.name("name").and_then(|n| assigned_name(clause, n.range())),
+        super::Language::Ja => ja_column(said("name")),
+    };
+    let (Some(name), Some(a), Some(b), Some(first), Some(then)) =
+        (name, column(said("a")), column(said("b")), arithmetic(&c["op1"]), arithmetic(&c["op2"]))
+    else {
+        return Vec::new();
+    };
+    let with = c.name("c").and_then(|_| column(said("c")));
+    let number = c.name("n").and_then(|n| n.as_str().parse::<f64>().ok());
+    let second = match (with, number) {
+        (Some(other), None) => {
+            Step::Compute { name: name.clone(), operation: then, of: vec![name.clone(), other], value: None }
+        }
+        (None, Some(n)) => {
+            Step::Compute { name: name.clone(), operation: then, of: vec![name.clone()], value: Some(n) }
+        }
+        _ => return Vec::new(),
+    };
+    let at = c.get(0).map_or(0, |m| m.start());
+    vec![(at, Step::Compute { name, operation: first, of: vec![a, b], value: None }), (at + 1, second)]
+}
+
 /// "the days from invoice_date to paid_date", "number of days between A and B".
 static EN_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -513,21 +574,22 @@ pub fn without_formulas(text: &str, language: super::Language) -> String {
         super::Language::En => &*EN_ASSIGNED,
         super::Language::Ja => &*JA_ASSIGNED,
     };
+    let bracket = match language {
+        super::Language::En => &*EN_BRACKETED,
+        super::Language::Ja => &*JA_BRACKETED,
+    };
     let lower = text.to_ascii_lowercase();
     let mut blanked = text.to_owned();
-    for m in pattern.find_iter(&lower) {
+    for m in bracket.find_iter(&lower).chain(pattern.find_iter(&lower)) {
         blanked.replace_range(m.range(), &" ".repeat(m.len()));
     }
     blanked
 }
 
-/// One formula of [`EN_ASSIGNED`] as a computed column, or `None` when it is none the block
-/// computes ("a - 5").
-fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> {
-    let whole = c.get(0)?;
-    // "and add sales_tax =": the name is the words before the sign after the last verb.
-    let said = c.name("name")?;
-    let name_words: Vec<&str> = clause[said.range()].split_whitespace().collect();
+/// The name a formula assigns: the words before its sign after the last verb ("and add
+/// sales_tax =" names sales_tax).
+fn assigned_name(clause: &str, said: std::ops::Range<usize>) -> Option<String> {
+    let name_words: Vec<&str> = clause[said].split_whitespace().collect();
     let filler = |w: &&str| {
         matches!(
             w.to_ascii_lowercase().as_str(),
@@ -557,9 +619,14 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
     };
     let from = name_words.iter().rposition(filler).map_or(0, |at| at + 1);
     let name = name_words[from..].join(" ");
-    if name.is_empty() {
-        return None;
-    }
+    (!name.is_empty()).then_some(name)
+}
+
+/// One formula of [`EN_ASSIGNED`] as a computed column, or `None` when it is none the block
+/// computes ("a - 5").
+fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> {
+    let whole = c.get(0)?;
+    let name = assigned_name(clause, c.name("name")?.range())?;
     let a = en_column(&c["a"])?;
     let op = c.name("op").or(c.name("word")).map_or("", |m| m.as_str());
     let number = c.name("n").and_then(|n| n.as_str().parse::<f64>().ok());
@@ -593,6 +660,10 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
 fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
     // "variance = actual - budget, and variance_pct = variance / budget * 100": each formula
     // names its column.
+    let bracketed = bracketed(clause, super::Language::En);
+    if !bracketed.is_empty() {
+        return bracketed;
+    }
     let assigned: Vec<(usize, Step)> =
         EN_ASSIGNED.captures_iter(lower).filter_map(|c| english_assigned(clause, &c)).collect();
     if !assigned.is_empty() {
@@ -877,6 +948,12 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
     }
     if let Some(step) = japanese_sort(clause) {
         steps.push(step);
+    }
+    let bracketed = bracketed(clause, super::Language::Ja);
+    if !bracketed.is_empty() {
+        steps.extend(bracketed);
+        steps.extend(super::rounding::japanese(clause));
+        return steps;
     }
     let shares = japanese_share(clause);
     // 「達成率＝実績÷目標×100、差額＝実績−目標」: each formula that names its column, on its own.

@@ -35,10 +35,11 @@ pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken )?by|(?P<bare>, then))\s+",
     )
 });
-/// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」.
+/// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」; a tie of the first key:
+/// 「同数ならモジュール名のアルファベット順」「同額の場合は取引先コード順」.
 static JA_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"同じ\s*(?P<within>[^、。\s]{1,16}?)\s*(?:の中|の間|内|どうし)?\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い|昇|降)?\s*順",
+        r"(?:同じ\s*(?P<within>[^、。\s]{1,16}?)\s*(?:の中|の間|内|どうし)?|(?:同数|同額|同点|同値|同率|同順位|同件数|同じ)(?:の場合|の時|のとき|場合)?)\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い|昇|降)?\s*(?:アルファベット|五十音|abc|ABC|番号)?\s*順",
     )
 });
 static JA_DESCENDING_WAY: LazyLock<Regex> = LazyLock::new(|| re(r"新しい|遅い|大きい|多い|高い|長い|降"));
@@ -93,7 +94,7 @@ fn japanese(text: &str) -> Vec<FurtherKey> {
             let m = c.get(0)?;
             let column = super::shaping::ja_column(&c["key"]);
             let descending = c.name("way").is_some_and(|w| JA_DESCENDING_WAY.is_match(w.as_str()));
-            let within = super::shaping::ja_column(&c["within"]);
+            let within = c.name("within").and_then(|w| super::shaping::ja_column(w.as_str()));
             Some(FurtherKey { range: m.start()..clause_end(text, m.end()), column, descending, within })
         })
         .collect()

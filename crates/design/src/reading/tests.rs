@@ -2456,3 +2456,60 @@ fn states_said_to_count_keep_no_rows() {
     });
     assert!(!blocked, "{:?}", r.steps);
 }
+
+#[test]
+fn a_formula_with_a_bracket_is_two_steps_into_its_column() {
+    let computed = |r: &Reading| -> Vec<(String, &'static str, Vec<String>, Option<f64>)> {
+        r.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Compute { name, operation, of, value } => Some((name.clone(), *operation, of.clone(), *value)),
+                _ => None,
+            })
+            .collect()
+    };
+    let r = read_instruction(
+        "Stack a.csv and b.csv, and add annual_depreciation = (cost - salvage_value) / useful_life_years. Save to out.xlsx",
+    );
+    let name = "annual_depreciation".to_owned();
+    assert_eq!(
+        computed(&r),
+        [
+            (name.clone(), "difference", vec!["cost".to_owned(), "salvage_value".to_owned()], None),
+            (name.clone(), "ratio", vec![name.clone(), "useful_life_years".to_owned()], None),
+        ]
+    );
+    let r = read_instruction("台帳.csvに、年間償却額＝（取得価額−残存価額）÷耐用年数 を追加して 結果.csv に出力");
+    let name = "年間償却額".to_owned();
+    assert_eq!(
+        computed(&r),
+        [
+            (name.clone(), "difference", vec!["取得価額".to_owned(), "残存価額".to_owned()], None),
+            (name.clone(), "ratio", vec![name.clone(), "耐用年数".to_owned()], None),
+        ]
+    );
+}
+
+#[test]
+fn japanese_text_reads_the_same_with_spaces_around_ascii_words_and_a_tie_has_its_key() {
+    let r = read_instruction(
+        "test_results.csv で、result が FAIL のものを module ごとに数えて、件数の多い順、同数ならモジュール名のアルファベット順で out.csv へ。",
+    );
+    let grouped = r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["module".to_owned()]));
+    assert!(grouped, "{:?}", r.steps);
+    let kept = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.field.as_deref() == Some("result") && c.value == json!("FAIL")))
+    });
+    assert!(kept, "{:?}", r.steps);
+    let tie =
+        r.steps.iter().any(|s| matches!(s, Step::Sort { then, .. } if then == &[("モジュール名".to_owned(), false)]));
+    assert!(tie, "{:?}", r.steps);
+    let r = read_instruction(
+        "以下の手順で。\n1. a.csv と b.csv を縦に結合する\n2. 状態が「未着手」の行だけ残す\n3. c.csv として保存する",
+    );
+    let field = r.steps.iter().find_map(|s| match s {
+        Step::Filter { conditions, .. } => conditions.first().and_then(|c| c.field.clone()),
+        _ => None,
+    });
+    assert_eq!(field.as_deref(), Some("状態"), "an item's number is no part of a column: {:?}", r.steps);
+}
