@@ -27,7 +27,7 @@ static EN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
         .expect("separator")
 });
 static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:but\s+)?(?:excluding|except(?:\s+for)?|not counting|leaving out|ignoring)\s").expect("exclusion")
+    Regex::new(r"^(?:but\s+)?(?:please\s+)?(?:excluding|except(?:\s+for)?|not counting|leaving out|leave out|ignoring|ignore|skip|skipping)\s").expect("exclusion")
 });
 /// "so Unpaid and Void stay out", "and Drafts don't count": values, as written, then what is
 /// done with them (not "so leave those out", said of the piece before).

@@ -648,7 +648,7 @@ static JA_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:(?:if|when|where|whose)\s+)?(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:(?:is|are)\s+(?P<op>(?:less|lower|smaller|fewer) than or equal to|(?:greater|more|higher|larger) than or equal to|at or below|at or above|at most|at least|no more than|no less than|no higher than|no lower than|greater than|more than|higher than|larger than|above|bigger than|less than|lower than|smaller than|below)|(?P<op2><=|>=|=<|=>|≤|≥|<|>))\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+        r"(?i)\b(?:(?:if|when|where|whose)\s+)?(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:(?P<is>(?:is|are)\s+)?(?:strictly\s+)?(?P<op>(?:less|lower|smaller|fewer) than or equal to|(?:greater|more|higher|larger) than or equal to|at or below|at or above|at most|at least|no more than|no less than|no higher than|no lower than|greater than|more than|higher than|larger than|above|bigger than|less than|lower than|smaller than|below)|(?P<op2><=|>=|=<|=>|≤|≥|<|>))\s+(?:(?:the|their|its)\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
     )
 });
 static JA_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
@@ -684,9 +684,19 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
         .chain(ordered)
         .filter_map(|(c, operator)| {
             let a = c.name("a").or(c.name("c"))?.as_str();
+            // ("actual is greater than budget": the "is" is no part of the name.)
+            let (a, is_said) = match a.rsplit_once(' ') {
+                Some((name, "is" | "are")) => (name, true),
+                _ => (a, c.name("is").is_some()),
+            };
             let b = c.name("b").or(c.name("d"))?.as_str();
+            let a_said = a;
             let (a, b) = (clean(a), clean(b));
-            let names_rows = |n: &str| slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
+            // "which items are below …" asks of rows; it names no column.
+            let asks = ["which ", "what ", "that ", "those ", "these ", "who "]
+                .iter()
+                .any(|w| a.to_lowercase().starts_with(w));
+            let names_rows = |n: &str| asks || slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
             // 「百万円以下」 is an amount, not a column.
             let number = |n: &str| {
                 n.replace(',', "").parse::<f64>().is_ok()
@@ -694,6 +704,15 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
                     || n.chars().all(|ch| "〇一二三四五六七八九十百千万億円件個人%".contains(ch))
             };
             if a.is_empty() || b.is_empty() || names_rows(&a) || names_rows(&b) || number(&b) {
+                return None;
+            }
+            // "On Hand strictly less than Reorder Point": with no "is", only names written as
+            // columns are (capitalised, or with underscores).
+            let written_as_column =
+                |name: &str| name.split(' ').all(|w| w.contains('_') || w.starts_with(char::is_uppercase));
+            let plain_words = language == Language::En && !is_said && c.name("op2").is_none();
+            let b_said = c.name("b").map_or("", |m| m.as_str());
+            if plain_words && !(written_as_column(a_said) && written_as_column(b_said)) {
                 return None;
             }
             let value = serde_json::json!({ "column": b });

@@ -682,7 +682,8 @@ impl Reader<'_> {
                     let columns = chosen.as_ref().map(|(_, columns)| columns.clone()).unwrap_or_default();
                     let shaped =
                         shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
-                            Step::Sort { by: Some(_), .. } => Some((at, s)),
+                            // "… and a Shortfall column (Reorder Point minus On Hand)".
+                            Step::Sort { by: Some(_), .. } | Step::Compute { .. } => Some((at, s)),
                             Step::Duplicates { by, remove: true, keep_last } => {
                                 let by = if by.is_empty() { columns.clone() } else { by };
                                 Some((at, Step::Duplicates { by, remove: true, keep_last }))
@@ -944,13 +945,23 @@ impl Reader<'_> {
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
             name(total, other);
         }
-        for step in after {
+        for step in after.iter_mut() {
             if let Step::Sort { by: Some(by), .. } = step {
                 if let Some((_, chosen)) = named.iter().find(|(had, _)| had == by) {
                     *by = chosen.clone();
                 }
             }
         }
+        // "…, the average claim (rounded to 2 decimals) and …": a total said apart, of no column
+        // and no group, that the grouping now has is that one.
+        let ops: Vec<&'static str> = aggregations.iter().map(|a| a.op).collect();
+        let had = |s: &Step| {
+            matches!(s, Step::Aggregate { by, aggregations } if by.is_empty()
+                && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none() && ops.contains(&a.op)))
+        };
+        let kept: Vec<bool> = after.iter().map(|s| !had(s)).collect();
+        let mut kept = std::iter::repeat_n(true, at + 1).chain(kept);
+        self.reading.steps.retain(|_| kept.next().unwrap_or(true));
     }
 
     /// 「重要度高（重要度が「高」の件数）」: a count named as a column, of the rows of each group
@@ -1504,7 +1515,8 @@ impl Reader<'_> {
             Language::En => conditions::english(&clause.text),
             Language::Ja => conditions::japanese(&clause.text),
         };
-        let aggregate_words = self.lexicon.aggregate.is_match(&lower);
+        // ("inventory.xlsx (the stock count sheet)": an aside that describes totals nothing.)
+        let aggregate_words = self.lexicon.aggregate.is_match(&PARENTHESES.replace_all(&lower, ""));
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
         let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
@@ -1683,9 +1695,11 @@ impl Reader<'_> {
         let list = ["list", "list2", "list4", "list5"].iter().find_map(|g| captures.name(g)).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
+        // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
         let listed = match self.language {
             Language::Ja if !list.as_str().contains(['・', '、']) => list.as_str().replace('と', "、"),
-            _ => list.as_str().to_owned(),
+            Language::Ja => list.as_str().to_owned(),
+            Language::En => PARENTHESES.replace_all(list.as_str(), "").into_owned(),
         };
         let items: Vec<String> = slots::list_items(&listed)
             .into_iter()
@@ -1701,6 +1715,9 @@ impl Reader<'_> {
                 let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
                     .iter()
                     .fold(item, |i, s| i.strip_suffix(s).filter(|rest| !rest.is_empty()).unwrap_or(i));
+                // "… and a Shortfall column (Reorder Point minus On Hand)": a column added, named.
+                let added = item.strip_prefix("a ").or_else(|| item.strip_prefix("an "));
+                let item = added.and_then(|n| n.strip_suffix(" column")).unwrap_or(item);
                 // A bullet of the next line ("debit as Amount\n- save as …") ends the item.
                 item.trim_end_matches('の').trim().trim_end_matches(['-', '*', '•']).trim().to_owned()
             })

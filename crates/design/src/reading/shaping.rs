@@ -260,14 +260,15 @@ pub(crate) fn number(word: &str) -> Option<u64> {
 pub(super) fn en_column(phrase: &str) -> Option<String> {
     let mut words: Vec<&str> =
         phrase.split_whitespace().filter(|w| !matches!(*w, "the" | "a" | "an" | "their" | "its" | "each")).collect();
-    // "the month of each date in YYYY-MM form": the column's name ends before a preposition.
-    if let Some(cut) = words.iter().position(|w| {
+    // "the month of each date in YYYY-MM form": the column's name ends before a preposition
+    // (one that starts it is part of it: "On Hand").
+    if let Some(cut) = words.iter().skip(1).position(|w| {
         matches!(
             *w,
             "in" | "as" | "to" | "into" | "for" | "from" | "with" | "and" | "on" | "showing" | "called" | "named"
         )
     }) {
-        words.truncate(cut);
+        words.truncate(cut + 1);
     }
     while words.last().is_some_and(|w| matches!(*w, "column" | "columns" | "field" | "fields" | "value" | "values")) {
         words.pop();
@@ -468,7 +469,7 @@ pub(super) fn without_order(phrase: &str) -> &str {
 /// "add a Variance column (Actual minus Budget)": the new column's name before its formula.
 static EN_ADD_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s+column\b",
+        r"\b(?:(?:add|adds|adding|insert|create|make)\s+(?:a |an |the )?|(?:and|plus|with|also)\s+(?:a |an ))(?:new )?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s+column\b",
     )
 });
 
@@ -767,7 +768,9 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
                     )
                 }))
     };
-    if let Some(c) = EN_DIFFERENCE.captures(lower).filter(|c| !dash(c)) {
+    // "On Hand less than Reorder Point" compares; it subtracts nothing.
+    let less_than = |c: &regex::Captures| c.name("d").is_some_and(|d| d.as_str().starts_with("than "));
+    if let Some(c) = EN_DIFFERENCE.captures_iter(lower).find(|c| !dash(c) && !less_than(c)) {
         let (a, b) = match (c.name("a"), c.name("c"), c.name("e")) {
             (Some(a), _, _) => (a.as_str(), c.name("b")?.as_str()),
             (_, Some(x), _) => (x.as_str(), c.name("d")?.as_str()),

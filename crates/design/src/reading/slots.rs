@@ -434,6 +434,15 @@ const STOP_AFTER: &[&str] = &[
     "return",
     "plus",
     "including",
+    // "per category I need …", "On Hand strictly less than": who asks, and how a comparison is.
+    "i",
+    "we",
+    "you",
+    "they",
+    "please",
+    "need",
+    "want",
+    "strictly",
 ];
 
 /// English plural to singular, for the common endings of column names.

@@ -2513,3 +2513,57 @@ fn japanese_text_reads_the_same_with_spaces_around_ascii_words_and_a_tie_has_its
     });
     assert_eq!(field.as_deref(), Some("状態"), "an item's number is no part of a column: {:?}", r.steps);
 }
+
+#[test]
+fn rows_kept_and_rows_left_out_in_one_sentence_are_two_filters_and_totals_said_apart_are_the_groupings() {
+    let r = read_instruction(
+        "claims.csv: November 2026 claims only, and leave out anything with status Rejected. Per category I need the \
+         total amount, the number of claims, the average claim (rounded to 2 decimals) and the largest single claim. \
+         Columns category, total, claims, average, largest -> out.xlsx",
+    );
+    let filters: Vec<bool> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { exclude, .. } => Some(*exclude),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(filters, [false, true], "November kept, Rejected left out: {:?}", r.steps);
+    let groupings: Vec<(&Vec<String>, Vec<&str>)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Aggregate { by, aggregations } => Some((by, aggregations.iter().map(|a| a.op).collect())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(groupings, [(&vec!["category".to_owned()], vec!["sum", "count", "avg", "max"])], "{:?}", r.steps);
+}
+
+#[test]
+fn a_column_compared_with_another_and_a_column_added_in_the_list_chosen_are_read() {
+    let r = read_instruction(
+        "inventory.xlsx (the stock count sheet): which items are below their reorder point, i.e. On Hand strictly \
+         less than Reorder Point (equal is fine)? Show SKU, On Hand, Reorder Point and a Shortfall column (Reorder \
+         Point minus On Hand), largest shortfall first. Put it in reorder.xlsx",
+    );
+    let kept = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { conditions, exclude: false } if conditions.len() == 1
+            && conditions[0].field.as_deref() == Some("On Hand") && conditions[0].operator == "lt"
+            && conditions[0].value == json!({"column": "Reorder Point"}))
+    });
+    assert!(kept, "{:?}", r.steps);
+    let added = r.steps.iter().any(|s| {
+        matches!(s, Step::Compute { name, operation: "difference", of, .. } if name == "Shortfall"
+            && of == &["reorder point".to_owned(), "on hand".to_owned()])
+    });
+    assert!(added, "{:?}", r.steps);
+    assert_eq!(r.columns, ["SKU", "On Hand", "Reorder Point", "Shortfall"]);
+    let r = read_instruction("From a.csv keep the rows where amount is over 5, and the rows less than ten. Save b.csv");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value.get("column").is_some()))),
+        "words not written as columns are compared with no column: {:?}",
+        r.steps
+    );
+}
