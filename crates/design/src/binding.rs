@@ -318,13 +318,31 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let held = |word: &str| values.values().any(|vs| vs.contains(&fold(word)));
     let used: Vec<String> =
         crate::understanding::plan_values(plan).iter().filter_map(Value::as_str).map(fold).collect();
+    // "our cash ledger (gl_cash_nov.csv)": a word of the name of a file read says which file
+    // (not of one written: "the Travel lines … into travel.csv" keeps Travel).
+    let paths: Vec<String> = plan
+        .graph
+        .iter()
+        .filter(|n| matches!(n.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
+        .filter_map(|n| n.inputs.get("path").and_then(Value::as_str))
+        .map(str::to_lowercase)
+        .collect();
+    let named_file = |word: &str| {
+        let word = word.to_lowercase();
+        paths.iter().any(|path| path.split(|c: char| !c.is_alphanumeric()).any(|part| part == word))
+    };
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
     let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
-        if held(word) && !of_tested(word) && !used.contains(&folded) && !unused.iter().any(|u| fold(u) == folded) {
+        if held(word)
+            && !of_tested(word)
+            && !named_file(word)
+            && !used.contains(&folded)
+            && !unused.iter().any(|u| fold(u) == folded)
+        {
             unused.push(word.clone());
         }
     }
@@ -745,9 +763,11 @@ fn purpose_of(var: &str) -> Option<String> {
 }
 
 /// The value a filter condition compares the field at `pointer` with, when it is text.
+/// The value a condition compares with: its text, or the first of the texts it is one of.
 fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     let condition = pointer.strip_suffix("/field")?;
-    doc.pointer(&format!("{condition}/value"))?.as_str().map(str::to_owned)
+    let value = doc.pointer(&format!("{condition}/value"))?;
+    value.as_str().or_else(|| value.as_array()?.first()?.as_str()).map(str::to_owned)
 }
 
 /// Every value of every column in the input files' first rows, folded.

@@ -101,6 +101,7 @@ pub fn design(
         totals: Vec::new(),
         computed: None,
         value_orders: &reading.value_orders,
+        keys_ignore_case: reading.keys_ignore_case,
     };
     d.sources(reading);
     for step in &reading.steps {
@@ -146,6 +147,8 @@ struct Designer<'a> {
     computed: Option<String>,
     /// Sort keys ordered by their values as listed: the column, the values.
     value_orders: &'a [(String, Vec<String>)],
+    /// Whether matches ignore the case of keys (the text says some were typed in another).
+    keys_ignore_case: bool,
 }
 
 impl Designer<'_> {
@@ -644,6 +647,9 @@ impl Designer<'_> {
             json!({ "left": left, "right": right, "left_key": left_key, "right_key": right_key, "strategy": strategy });
         if matches!(strategy, "inner" | "left" | "right") && !lookup.bring.is_empty() {
             inputs["bring"] = json!(lookup.bring);
+        }
+        if self.keys_ignore_case {
+            inputs["ignore_case"] = Value::Bool(true);
         }
         let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {
             return;

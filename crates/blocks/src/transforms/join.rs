@@ -2,7 +2,7 @@
 //!
 //! Keys are compared as text with surrounding spaces removed and full-width/half-width
 //! spellings folded ([`cells::key_text`]), so `1001`, `"1001 "` and `"１００１"` match; blank keys
-//! match nothing. Every result row has the same columns: all left columns (first-seen order),
+//! match nothing; with `ignore_case`, `req-012` matches `REQ-012` too. Every result row has the same columns: all left columns (first-seen order),
 //! then the right ones, a right column whose name is already on the left renamed `<name>_right`,
 //! the right key left out when it has the left key's name (for a right row without a partner
 //! its key goes into the left key column). Order: `inner`, `left` and `outer` follow the left
@@ -41,12 +41,13 @@ impl Block for Join {
     }
 }
 
-/// Each row's key (its `key` cell as [`cells::key_text`] reads it), and the rows of each key.
-fn index_by_key(items: &Items, key: &str) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
+/// Each row's key (its `key` cell as [`cells::key_text`] reads it, in lower case when case is
+/// ignored), and the rows of each key.
+fn index_by_key(items: &Items, key: &str, ignore_case: bool) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
     let key = key.to_owned();
     let mut reader = items.reader([&key]);
-    let keys: Vec<Option<String>> =
-        (0..items.len()).map(|i| reader.row(i).get(&key).and_then(cells::key_text)).collect();
+    let text = |cell: &Value| cells::key_text(cell).map(|k| if ignore_case { k.to_lowercase() } else { k });
+    let keys: Vec<Option<String>> = (0..items.len()).map(|i| reader.row(i).get(&key).and_then(text)).collect();
     let mut index: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
         if let Some(k) = k {
@@ -89,8 +90,9 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let brought =
         |column: &str, key: &str| bring.as_ref().is_none_or(|b| b.iter().any(|c| c == column) || column == key);
 
-    let (left_keys, left_index) = index_by_key(&left, &left_key);
-    let (right_keys, right_index) = index_by_key(&right, &right_key);
+    let ignore_case = input::boolean(&inputs, "ignore_case", false)?;
+    let (left_keys, left_index) = index_by_key(&left, &left_key, ignore_case);
+    let (right_keys, right_index) = index_by_key(&right, &right_key, ignore_case);
 
     // Columns.
     let mut left_columns = left.columns();

@@ -518,6 +518,16 @@ async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
         )
         .await;
     assert_eq!(right["rows"], json!([{"invoice": "INV-9", "amount": 50}]));
+    let typed = json!([{"invoice": "inv-2 ", "amount": 200}]);
+    let by_case = |ignore_case: bool| json!({"left": invoices, "right": typed, "left_key": "invoice", "right_key": "invoice", "strategy": "left_only", "ignore_case": ignore_case});
+    let kept = h.ok("transforms.join", by_case(false)).await;
+    assert_eq!(kept["rows"].as_array().unwrap().len(), 3, "keys differ in case: no match");
+    let kept = h.ok("transforms.join", by_case(true)).await;
+    assert_eq!(
+        kept["rows"],
+        json!([{"invoice": "INV-1", "customer": "Acme", "amount": 100}, {"invoice": "", "customer": "Cedar", "amount": 300}]),
+        "a key typed in lower case matches, and the rows keep their own spelling"
+    );
 }
 
 #[tokio::test]

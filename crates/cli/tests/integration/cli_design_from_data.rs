@@ -599,7 +599,7 @@ fn conditional_counts_days_to_a_date_orders_of_values_and_ranks_are_designed_and
 }
 
 #[test]
-fn a_condition_filters_the_table_holding_its_column_before_a_match_and_blank_cells_are_filled() {
+fn a_condition_filters_the_table_holding_its_column_before_a_match_blank_cells_are_filled_and_keys_match_in_any_case() {
     let dir = tempfile::tempdir().unwrap();
     let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
     let lines = |name: &str| -> Vec<String> {
@@ -635,4 +635,14 @@ fn a_condition_filters_the_table_holding_its_column_before_a_match_and_blank_cel
          担当者が空欄のものは「未割当」と入れてください。→ 高.csv",
     );
     assert_eq!(lines("高.csv"), ["K-1,佐藤", "K-4,未割当"]);
+
+    write("bank.csv", "date,reference,amount\n2026-11-02,CHQ-1,100\n2026-11-03,DD-2,50\n2026-11-09,FEE-3,-5\n");
+    write("gl_cash.csv", "entry,reference,memo\nE1,chq-1,Cash paid\nE2,DD-2 ,Cash received\n");
+    design_and_run(
+        dir.path(),
+        "List the lines on the bank statement (bank.csv) that have no entry with the same reference in our cash \
+         ledger (gl_cash.csv). Some ledger references were typed in lowercase; treat those as the same reference. \
+         Save them in unmatched.csv",
+    );
+    assert_eq!(lines("unmatched.csv"), ["2026-11-09,FEE-3,-5"], "keys match whatever their case and trailing spaces");
 }

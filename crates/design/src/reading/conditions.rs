@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::dates::{self, month_number};
 use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
@@ -543,8 +543,44 @@ pub fn english(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // "Only Must and Should requirements matter", "skip Could": values written as cells are,
+    // right after the word that keeps or leaves out rows (the filter's exclusion says which).
+    if conditions.is_empty() {
+        for c in EN_VALUES_KEPT.captures_iter(clause) {
+            let values = c.name("values").expect("values");
+            // ("only Sales.csv" names a file.)
+            let after = &clause[values.end()..];
+            if after.starts_with('.') && after[1..].starts_with(|ch: char| ch.is_alphanumeric()) {
+                continue;
+            }
+            // Listed together, they are values of one column: a row holds one of them.
+            let listed: Vec<&str> = EN_LIST_SEPARATOR
+                .split(values.as_str())
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && !NOT_VALUES.contains(v))
+                .collect();
+            match listed.as_slice() {
+                [] => {}
+                [one] => {
+                    conditions.push(Condition { field: None, operator: "eq", value: Value::from(*one), value2: None })
+                }
+                several => {
+                    conditions.push(Condition { field: None, operator: "in", value: json!(several), value2: None })
+                }
+            }
+        }
+    }
     distinct(conditions)
 }
+
+/// Values capitalised as cells are, listed right after "only", "skip" and the like.
+static EN_VALUES_KEPT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?i:only|just|skip|skipping|exclude|excluding|except|leave out|leaving out|ignore|ignoring)\s+(?:(?i:the)\s+)?(?P<values>[A-Z][\w-]*(?:(?:,\s*|,?\s+(?:and|or)\s+)[A-Z][\w-]*)*)\b(?:\s*$|[\s,.;:)])",
+    )
+});
+/// Capitalised words that are no value: "only I", "skip The …".
+const NOT_VALUES: &[&str] = &["I", "The", "A", "An", "This", "That", "These", "Those", "We", "You", "It"];
 
 /// The other items of the list that the state at `range` is an item of: all of a list in
 /// brackets ("(closed, on hold, partially received, cancelled)"), or, for a state written as a

@@ -118,6 +118,9 @@ pub struct Reading {
     /// Sort keys ordered by their values as the text lists them ("severity High > Medium > Low"):
     /// the column, its values in order.
     pub value_orders: Vec<(String, Vec<String>)>,
+    /// Whether keys match whatever their case: the text says some were typed in another case
+    /// ("a few ids were typed in lowercase", 「大文字小文字を区別せず」).
+    pub keys_ignore_case: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -485,6 +488,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
     reader.read();
     reader.blanks_filled(filled);
     reader.reading.column_aliases = aliases::column_aliases(&text);
+    reader.reading.keys_ignore_case = words::ANY_CASE.is_match(&text);
     reader.reading
 }
 
@@ -499,6 +503,7 @@ impl Reading {
             combine: false,
             unplaced: Vec::new(),
             value_orders: Vec::new(),
+            keys_ignore_case: false,
             value_words: Vec::new(),
             renamed: Vec::new(),
             mentioned_words: Vec::new(),
@@ -580,7 +585,9 @@ impl Reader<'_> {
             // "(BLOCKED and FAIL count as run)", "Pending ones are fine": values said to be in,
             // which keep no rows and need no step.
             if !words::SAID_TO_COUNT.is_match(&lower) {
-                self.reading.mentioned_words.extend(slots::value_words(before_writing, self.language));
+                // "(req-012 means REQ-012)": an example of how a value is written keeps no rows.
+                let said = words::EXAMPLE_ASIDE.replace_all(before_writing, "");
+                self.reading.mentioned_words.extend(slots::value_words(&said, self.language));
             }
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
@@ -1353,12 +1360,23 @@ impl Reader<'_> {
             return;
         }
         let key = match self.language {
-            Language::En => words::EN_NOT_IN_KEY.captures(lower_text).map(|c| slots::singular(c["k"].trim())),
+            Language::En => words::EN_NOT_IN_KEY
+                .captures(lower_text)
+                .and_then(|c| c.name("k").or(c.name("k2")).map(|k| slots::singular(k.as_str().trim()))),
             Language::Ja => words::JA_NOT_IN_KEY
                 .captures(self.text)
                 .and_then(|c| c.name("k").or(c.name("k2")).map(|k| k.as_str().to_owned())),
         };
-        let Some(key) = key else { return };
+        // "test_cases.csv has a req_id column for the requirement each case covers": the one
+        // column the text calls so is what the rows match on.
+        let called = || {
+            let mut called = words::CALLED_A_COLUMN.captures_iter(self.text).map(|c| c["c"].to_owned());
+            match (called.next(), called.next()) {
+                (Some(one), None) if self.language == Language::En => Some(one),
+                _ => None,
+            }
+        };
+        let Some(key) = key.or_else(called) else { return };
         let wanted = self.unmatched_subject();
         // The rows picked are those without a partner: a filter that says no condition was that.
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
@@ -1684,7 +1702,13 @@ impl Reader<'_> {
                 PARENTHESES.replace_all(self.text, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()
             }
         };
-        let captures = pattern.captures(&text)?;
+        // ("Only Must and Should requirements matter. Please give req_id, title, priority in
+        // x.xlsx": the first list that names columns.)
+        pattern.captures_iter(&text).find_map(|captures| self.columns_listed(&captures))
+    }
+
+    /// The columns one match of the chosen-columns pattern lists, where it lists them.
+    fn columns_listed(&self, captures: &regex::Captures) -> Option<(std::ops::Range<usize>, Vec<String>)> {
         // 「列は「入金日」「取引先」「入金額」の3つに絞って」: the quoted names, in order.
         if let Some(quoted) = captures.name("list3") {
             let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();
@@ -1765,6 +1789,12 @@ impl Reader<'_> {
                         | "row"
                         | "lines"
                         | "fields"
+                        // "…, in month order, and save it as x.csv": what is done, no column.
+                        | "order"
+                        | "save"
+                        | "write"
+                        | "it"
+                        | "them"
                 ) || crate::reading::number(w).is_some()
             })
         };

@@ -2567,3 +2567,45 @@ fn a_column_compared_with_another_and_a_column_added_in_the_list_chosen_are_read
         r.steps
     );
 }
+
+#[test]
+fn rows_without_a_partner_on_a_column_called_so_in_any_case_and_values_listed_after_only() {
+    let r = read_instruction(
+        "Which requirements have no test case yet? requirements.csv lists them; test_cases.csv has a req_id column \
+         for the requirement each case covers. A few ids were typed in lowercase (req-012 means REQ-012). Only Must \
+         and Should requirements matter, skip Could. Please give req_id, title, priority in uncovered.xlsx.",
+    );
+    assert!(r.keys_ignore_case);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(k), unmatched: true, .. } if k == "req_id")),
+        "{:?}",
+        r.steps
+    );
+    let kept = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { conditions, exclude: false } if conditions.len() == 1
+            && conditions[0].operator == "in" && conditions[0].value == json!(["Must", "Should"]))
+    });
+    assert!(kept, "{:?}", r.steps);
+    let left_out = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { conditions, exclude: true } if conditions.len() == 1 && conditions[0].value == json!("Could"))
+    });
+    assert!(left_out, "{:?}", r.steps);
+    assert_eq!(r.columns, ["req_id", "title", "priority"]);
+    assert!(!r.mentioned_words.iter().any(|w| w == "req-012"), "an example keeps no rows: {:?}", r.mentioned_words);
+    let r = read_instruction(
+        "Could you list the lines on the bank statement (bank.csv) that have no entry with the same reference in our \
+         cash ledger (ledger.csv)? Save them in open.csv",
+    );
+    assert!(!r.keys_ignore_case);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(k), unmatched: true, .. } if k == "reference")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("From a.csv keep only Sales.csv rows. Save b.csv");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty())),
+        "{:?}",
+        r.steps
+    );
+}

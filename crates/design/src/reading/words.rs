@@ -311,7 +311,22 @@ pub static EN_DEFINED_AS: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing)(?: anywhere| at all)? (?:in|on|from)\b",
+        r"\b(?:whose|where the|where) (?P<k>[a-z_][\w ]{0,20}?) (?:is not|isn't|does not appear|doesn't appear|is missing)(?: anywhere| at all)? (?:in|on|from)\b|\bno (?:entry|entries|line|lines|record|records|row|rows|match|matches|counterpart) (?:with|of|for) the same (?P<k2>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:in|on)\b",
+    )
+});
+/// An aside that shows how values are written: "(req-012 means REQ-012)", "(e.g. 2026-01)",
+/// 「（例：A-001）」.
+pub static EXAMPLE_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\([^()]*(?:\bmeans\b|\bsame as\b|\be\.g\.|\bfor example\b|\bsuch as\b|例[:：]|例えば)[^()]*\)")
+});
+/// A column the text calls one: "has a req_id column", "the po_ref field".
+pub static CALLED_A_COLUMN: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:a|an|the|its|their) (?P<c>[a-z_][\w]*) (?:column|field)\b"));
+/// Keys said to be typed in another case, to match whatever it is: "some are in lowercase",
+/// "regardless of case", 「大文字小文字を区別せず」.
+pub static ANY_CASE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:lower ?case|upper ?case|regardless of (?:the )?case|case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|any case|different case|mixed case)\b|大文字(?:・|と|や)?小文字|大小文字",
     )
 });
 /// Japanese: 「社員番号が社員一覧.csvに存在しない」.
@@ -367,7 +382,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// "… isn't Rejected. just A, B, C -> x.csv").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+)(?:output|give me|return|show)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:columns?|fields?)|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
