@@ -691,9 +691,11 @@ impl Reader<'_> {
                         shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
                             // "… and a Shortfall column (Reorder Point minus On Hand)".
                             Step::Sort { by: Some(_), .. } | Step::Compute { .. } => Some((at, s)),
-                            Step::Duplicates { by, remove: true, keep_last } => {
+                            // 「取引先・請求書番号・金額の3項目がすべて同じ行が2行以上」: the columns
+                            // are the duplicates' keys.
+                            Step::Duplicates { by, remove, keep_last } => {
                                 let by = if by.is_empty() { columns.clone() } else { by };
-                                Some((at, Step::Duplicates { by, remove: true, keep_last }))
+                                Some((at, Step::Duplicates { by, remove, keep_last }))
                             }
                             _ => None,
                         });
@@ -816,6 +818,13 @@ impl Reader<'_> {
             }
         }
         self.reading.columns = chosen.map(|(_, columns)| columns).unwrap_or_default();
+        // 「取引先・請求書番号・金額の3項目がすべて同じ行…を全部抜き出して」: the keys of the
+        // duplicates listed, not the columns written (every row is shown as it is).
+        let keys_of_duplicates =
+            |s: &Step| matches!(s, Step::Duplicates { by, remove: false, .. } if *by == self.reading.columns);
+        if self.reading.steps.iter().any(keys_of_duplicates) {
+            self.reading.columns.clear();
+        }
         self.columns_with_their_new_names();
         self.one_row_per_key_over_a_sentence();
         self.latest_per_key();
@@ -1365,7 +1374,7 @@ impl Reader<'_> {
                 .and_then(|c| c.name("k").or(c.name("k2")).map(|k| slots::singular(k.as_str().trim()))),
             Language::Ja => words::JA_NOT_IN_KEY
                 .captures(self.text)
-                .and_then(|c| c.name("k").or(c.name("k2")).map(|k| k.as_str().to_owned())),
+                .and_then(|c| c.name("k").or(c.name("k2")).or(c.name("k3")).map(|k| k.as_str().to_owned())),
         };
         // "test_cases.csv has a req_id column for the requirement each case covers": the one
         // column the text calls so is what the rows match on.
@@ -1716,7 +1725,7 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5"].iter().find_map(|g| captures.name(g)).or(one)?;
+        let list = ["list", "list2", "list4", "list5", "list6"].iter().find_map(|g| captures.name(g)).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
@@ -1862,7 +1871,16 @@ impl Reader<'_> {
                 })
             }
             Language::Ja => {
-                let m = words::JA_JOIN_KEY.find(&clause.text)?;
+                // 「入金明細に同じ請求番号の入金がないもの」: the key said as what is the same.
+                if let Some(c) = words::JA_NOT_IN_KEY.captures(&clause.text) {
+                    if let Some(k) = c.name("k3") {
+                        return Some(k.as_str().to_owned());
+                    }
+                }
+                // (「入金消込です」: a です is no particle of a key.)
+                let m = words::JA_JOIN_KEY
+                    .find_iter(&clause.text)
+                    .find(|m| !(m.as_str() == "で" && clause.text[m.end()..].starts_with('す')))?;
                 slots::japanese_noun_before(&clause.text, m.start())
             }
         }

@@ -139,9 +139,11 @@ static EN_ASKS: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(find|finds|list|lists|show|check|flag|identify|spot|look for|detect|give me|report|extract|pull|keep|get|highlight|mark|need|want|see|possible|suspect|suspected|potential)\b",
     )
 });
+/// Words that ask for the duplicates (「…同じ行が2行以上あるものについて、」 says the rows the
+/// next piece asks for).
 static JA_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか",
+        r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか|(?:もの|行)について",
     )
 });
 static JA_DUPLICATE: LazyLock<Regex> =

@@ -2609,3 +2609,33 @@ fn rows_without_a_partner_on_a_column_called_so_in_any_case_and_values_listed_af
         r.steps
     );
 }
+
+#[test]
+fn japanese_keys_said_as_what_is_the_same_and_data_said_in_passing_keep_no_rows() {
+    let r = read_instruction(
+        "11月の入金消込です。入金予定.csvのうち、入金明細.csvに同じ請求番号の入金がないものを一覧にしてください\
+         （明細の請求番号が空欄の行もありますが、それはどれにも一致しない扱いで大丈夫です）。\
+         列は請求番号・得意先・金額、入金予定日の早い順で未入金.xlsxに出力してください。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(k), unmatched: true, .. } if k == "請求番号")),
+        "{:?}",
+        r.steps
+    );
+    let blank = r
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == json!(""))));
+    assert!(!blank, "{:?}", r.steps);
+    assert_eq!(r.columns, ["請求番号", "得意先", "金額"], "a list joined by ・ ends at its 、");
+    let r = read_instruction(
+        "支払明細.csvで、取引先・請求書番号・金額の3項目がすべて同じ行が2行以上あるものについて、該当する行を全部抜き出してください。\
+         列はそのままで、二重払い候補.xlsx に出してください。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by.len() == 3)),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.columns.is_empty(), "the keys of the duplicates are no columns chosen: {:?}", r.columns);
+}
