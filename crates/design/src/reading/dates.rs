@@ -218,6 +218,21 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
             (start == 0 || before[..start].ends_with([' ', '('])).then_some((*operator, start))
         });
         let (operator, start) = said.or_else(|| before.ends_with("dated").then_some(("eq", date.range.start)))?;
+        // "before the code freeze on 2026-11-16": the day of an event, compared as the words
+        // before the event say.
+        let event = (operator == "eq").then(|| {
+            let words: Vec<&str> = before[..start].split_whitespace().rev().take(5).collect();
+            let said = words.iter().position(|w| matches!(*w, "before" | "after" | "since" | "until"))?;
+            let operator = match words[said] {
+                "before" => "lt",
+                "after" => "gt",
+                "since" => "gte",
+                _ => "lte",
+            };
+            let at = before[..start].rfind(words[said]).unwrap_or(start);
+            Some((operator, at))
+        });
+        let (operator, start) = event.flatten().unwrap_or((operator, start));
         Some((operator, start..date.range.end))
     };
     compared(clause, &EN_RANGE_GAP, range_span, single, field_before)

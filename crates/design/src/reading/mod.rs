@@ -865,9 +865,12 @@ impl Reader<'_> {
             return;
         }
         let Some(c) = words::EN_DEFINED_AS.captures(self.text) else { return };
-        let word = c["word"].trim().to_ascii_lowercase();
-        let field = c.name("field").map(|f| f.as_str().to_owned());
-        let values: Vec<String> = c["values"]
+        let word = c.name("word").or(c.name("word2")).map_or("", |w| w.as_str()).trim().to_ascii_lowercase();
+        let field = c.name("field").or(c.name("field2")).map(|f| f.as_str().to_owned());
+        let values: Vec<String> = c
+            .name("values")
+            .or(c.name("values2"))
+            .map_or("", |v| v.as_str())
             .split([',', '/'])
             .flat_map(|part| part.split(" or "))
             .flat_map(|part| part.split(" and "))
@@ -881,6 +884,13 @@ impl Reader<'_> {
             .iter()
             .map(|v| Condition { field: field.clone(), operator: "eq", value: Value::from(v.as_str()), value2: None })
             .collect();
+        // ("Open = status Open, In Progress or Reopened" read as conditions of its own says the
+        // definition, not more rows to keep.)
+        let of_the_definition = |c: &Condition| {
+            c.field.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(&word))
+                || c.field.is_none()
+                    && c.value.as_str().is_some_and(|v| values.iter().any(|d| d.eq_ignore_ascii_case(v)))
+        };
         for step in &mut self.reading.steps {
             if let Step::Filter { conditions, exclude: false } = step {
                 let said = |c: &Condition| {
@@ -889,11 +899,12 @@ impl Reader<'_> {
                         && c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&word))
                 };
                 if conditions.iter().any(said) {
-                    conditions.retain(|c| !said(c));
+                    conditions.retain(|c| !said(c) && !of_the_definition(c));
                     conditions.extend(defined.iter().cloned());
                 }
             }
         }
+        self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
     }
 
     /// "how many Failed runs per module … columns module, failed_runs": the one column chosen
@@ -1188,7 +1199,10 @@ impl Reader<'_> {
                     steps.insert(i, (at, first));
                     Some(i)
                 }
-                (None, None) => None,
+                (None, None) => self.order_of_the_only_total(&steps, key.range.start).map(|(i, first)| {
+                    steps.insert(i, (key.range.start, first));
+                    i
+                }),
             };
             match (sort.map(|i| &mut steps[i].1), key.column) {
                 (Some(Step::Sort { then, .. }), Some(column)) => {
@@ -1206,6 +1220,26 @@ impl Reader<'_> {
             }
         }
         steps
+    }
+
+    /// "…; most first, ties alphabetical by component": an order said of no column, just before
+    /// a further key, is of the one total of the grouping before it.
+    fn order_of_the_only_total(&self, steps: &[(usize, Step)], key_at: usize) -> Option<(usize, Step)> {
+        static MOST_FIRST: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\b(?P<way>most|fewest|least|largest|smallest|highest|lowest|biggest) first\b|(?P<ja>多い|少ない|大きい|小さい)順")
+                .expect("most first")
+        });
+        let near = &self.text[key_at.saturating_sub(40)..key_at];
+        let said = MOST_FIRST.captures_iter(near).last()?;
+        let way = said.name("way").or(said.name("ja"))?.as_str().to_ascii_lowercase();
+        let descending = matches!(way.as_str(), "most" | "largest" | "highest" | "biggest" | "多い" | "大きい");
+        let (i, total) = steps.iter().enumerate().rev().find_map(|(i, (at, s))| match s {
+            Step::Aggregate { aggregations, .. } if *at < key_at => Some((i, aggregations)),
+            _ => None,
+        })?;
+        let [only] = total.as_slice() else { return None };
+        let by = Some(only.result_name(self.language));
+        Some((i + 1, Step::Sort { by, descending, limit: None, then: Vec::new() }))
     }
 
     /// 「重要度は 高→中→低 の順」: a sort key's values in the order listed; the order is the
@@ -1713,7 +1747,17 @@ impl Reader<'_> {
         };
         // ("Only Must and Should requirements matter. Please give req_id, title, priority in
         // x.xlsx": the first list that names columns.)
-        pattern.captures_iter(&text).find_map(|captures| self.columns_listed(&captures))
+        // (Matches may overlap: one that names no columns may have taken the full stop the next
+        // starts after, so each is tried from one character past the last one's start.)
+        let mut at = 0;
+        while let Some(captures) = pattern.captures_at(&text, at) {
+            if let Some(found) = self.columns_listed(&captures) {
+                return Some(found);
+            }
+            let start = captures.get(0).map_or(text.len(), |m| m.start());
+            at = text[start..].chars().next().map_or(text.len(), |ch| start + ch.len_utf8());
+        }
+        None
     }
 
     /// The columns one match of the chosen-columns pattern lists, where it lists them.

@@ -2639,3 +2639,32 @@ fn japanese_keys_said_as_what_is_the_same_and_data_said_in_passing_keep_no_rows(
     );
     assert!(r.columns.is_empty(), "the keys of the duplicates are no columns chosen: {:?}", r.columns);
 }
+
+#[test]
+fn a_word_defined_by_values_the_day_of_an_event_and_an_order_of_the_only_total_are_read() {
+    let r = read_instruction(
+        "From defects.csv, how many defects are still open per component? Open = status Open, In Progress or \
+         Reopened. Only count defects reported before the code freeze on 2026-11-16. Columns component, open_defects; \
+         most first, ties alphabetical by component. -> open.csv",
+    );
+    let kept: Vec<&Condition> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, exclude: false } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let states: Vec<&str> =
+        kept.iter().filter(|c| c.field.as_deref() == Some("status")).filter_map(|c| c.value.as_str()).collect();
+    assert_eq!(states, ["Open", "In Progress", "Reopened"], "{kept:?}");
+    assert!(kept.iter().any(|c| c.operator == "lt" && c.value == json!("2026-11-16")), "{kept:?}");
+    assert_eq!(kept.len(), 4, "the definition keeps no rows of its own: {kept:?}");
+    assert_eq!(r.columns, ["component", "open_defects"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, then, .. }
+            if by == "open_defects" && then == &[("component".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+}

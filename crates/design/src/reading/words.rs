@@ -306,7 +306,7 @@ pub const TIME_UNITS: [&str; 7] = ["days", "hours", "minutes", "seconds", "weeks
 /// defined by the values of a column (as written; the list ends at a bracket or a full stop).
 pub static EN_DEFINED_AS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:count(?:s|ed)? as|treat(?:ed)? as)\s+(?P<word>[a-z][a-z ]{0,20}?)\s*:\s*(?:(?P<field>status|state|stage|result|priority)\s+)?(?P<values>[^.;:()\n]+)",
+        r"(?i)\b(?:count(?:s|ed)? as|treat(?:ed)? as)\s+(?P<word>[a-z][a-z ]{0,20}?)\s*:\s*(?:(?P<field>status|state|stage|result|priority)\s+)?(?P<values>[^.;:()\n]+)|(?:^|[.;:!?]\s+)(?P<word2>[a-z][a-z ]{0,20}?)\s*(?:=|means)\s*(?P<field2>status|state|stage|result|priority)\s+(?P<values2>[^.;:()\n]+)",
     )
 });
 pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
