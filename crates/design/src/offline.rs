@@ -8,8 +8,7 @@
 use indexmap::IndexMap;
 use planwright_catalog::Catalog;
 use planwright_designs::TemplateSpec;
-use planwright_plan::Column;
-use planwright_plan::{Body, BodyPlan, Condition as When, Foreach, Node, Plan, Ui, While, API_VERSION};
+use planwright_plan::{Body, BodyPlan, Column, Condition as When, Foreach, Node, Plan, Ui, While, API_VERSION};
 use planwright_validate::InputFiles;
 use serde_json::{json, Map, Value};
 

@@ -1229,7 +1229,11 @@ impl Reader<'_> {
             regex::Regex::new(r"(?i)\b(?P<way>most|fewest|least|largest|smallest|highest|lowest|biggest) first\b|(?P<ja>多い|少ない|大きい|小さい)順")
                 .expect("most first")
         });
-        let near = &self.text[key_at.saturating_sub(40)..key_at];
+        let mut from = key_at.saturating_sub(40);
+        while !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let near = &self.text[from..key_at];
         let said = MOST_FIRST.captures_iter(near).last()?;
         let way = said.name("way").or(said.name("ja"))?.as_str().to_ascii_lowercase();
         let descending = matches!(way.as_str(), "most" | "largest" | "highest" | "biggest" | "多い" | "大きい");
