@@ -73,7 +73,7 @@ pub fn read(text: &str) -> Vec<BlankFilled> {
                 let start = named.end() - noun.len();
                 (noun, start)
             };
-            found.push(BlankFilled { column, value, said_at: start..clause_end(text, whole.end()) });
+            found.push(BlankFilled { column, value, said_at: start..slots::clause_end(text, whole.end()) });
         }
     }
     found.sort_by_key(|f| f.said_at.start);
@@ -82,20 +82,7 @@ pub fn read(text: &str) -> Vec<BlankFilled> {
 
 /// The text with what each says blanked (same length), so that no condition is read from it.
 pub fn without(text: &str, filled: &[BlankFilled]) -> String {
-    let mut blanked = text.to_owned();
-    for f in filled {
-        blanked.replace_range(f.said_at.clone(), &" ".repeat(f.said_at.len()));
-    }
-    blanked
-}
-
-/// Where the clause a fill is said in ends: its next comma, semicolon, line break or full stop
-/// (not one inside a file name or a value such as "N/A."), in either script.
-fn clause_end(text: &str, from: usize) -> usize {
-    let rest = &text[from..];
-    let stop = rest.find([',', ';', '、', '。', '\n']).unwrap_or(rest.len());
-    let sentence = rest.find(". ").or_else(|| rest.strip_suffix('.').map(str::len)).unwrap_or(rest.len());
-    from + stop.min(sentence)
+    slots::blanked(text, filled.iter().map(|f| f.said_at.clone()))
 }
 
 #[cfg(test)]

@@ -492,6 +492,25 @@ pub fn japanese_noun_after(text: &str, start: usize) -> Option<String> {
     (!noun.is_empty()).then(|| noun.to_owned())
 }
 
+/// `text` with each range blanked (same length), so that no other reading takes what they say.
+pub fn blanked(text: &str, ranges: impl IntoIterator<Item = std::ops::Range<usize>>) -> String {
+    let mut blanked = text.to_owned();
+    for range in ranges {
+        let spaces = " ".repeat(range.len());
+        blanked.replace_range(range, &spaces);
+    }
+    blanked
+}
+
+/// Where the clause said from `from` ends: its next comma, semicolon, line break or full stop
+/// that ends a sentence (not one in a file name or a value such as "N/A."), in either script.
+pub fn clause_end(text: &str, from: usize) -> usize {
+    let rest = &text[from..];
+    let stop = rest.find([',', ';', '、', '。', '\n']).unwrap_or(rest.len());
+    let sentence = rest.find(". ").or_else(|| rest.strip_suffix('.').map(str::len)).unwrap_or(rest.len());
+    from + stop.min(sentence)
+}
+
 /// A list written `A, B and C`, `A・B・C`, `A、B、C` or `A/B`: its items, trimmed.
 pub fn list_items(text: &str) -> Vec<String> {
     let unified = text.replace(" and ", ",").replace(" or ", ",").replace(['・', '、', '/', '／', '及'], ",");

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::slots::english_phrase_after;
+use super::slots::{clause_end, english_phrase_after};
 use super::Language;
 
 fn re(pattern: &str) -> Regex {
@@ -166,18 +166,5 @@ pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
 /// The text with the values of each order blanked (same length), so that no other reading
 /// takes them for a comparison ("High > Medium") or part of a column's name.
 pub fn without_listed_values(text: &str, orders: &[ValueOrder]) -> String {
-    let mut blanked = text.to_owned();
-    for order in orders {
-        blanked.replace_range(order.listed_at.clone(), &" ".repeat(order.listed_at.len()));
-    }
-    blanked
-}
-
-/// The end of the clause a key is said in: its next comma, semicolon or line break, or a full
-/// stop that ends a sentence (not one in a file name), in either script.
-fn clause_end(text: &str, from: usize) -> usize {
-    let rest = &text[from..];
-    let stop = rest.find([',', ';', '、', '。', '\n']).unwrap_or(rest.len());
-    let sentence = rest.find(". ").unwrap_or(rest.len());
-    from + stop.min(sentence)
+    super::slots::blanked(text, orders.iter().map(|o| o.listed_at.clone()))
 }
