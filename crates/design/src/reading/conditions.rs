@@ -524,7 +524,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let what = before.split_whitespace().rev().take(4).any(|w| w == "what")
             || word.eq_ignore_ascii_case("open")
                 && before.trim_start_matches(|c: char| c.is_ascii_digit() || ".)-* ".contains(c)).is_empty();
-        if how_often || verb || what || said_to_count {
+        // "more than $2,500 outstanding (the Outstanding column …)": a column's name, no state.
+        let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
+            || lower.contains(&format!("the {} column", word.to_ascii_lowercase()));
+        if how_often || verb || what || said_to_count || a_column {
             continue;
         }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
@@ -541,6 +544,21 @@ pub fn english(clause: &str) -> Vec<Condition> {
             if !conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&value))) {
                 conditions.push(Condition { field: None, operator, value: Value::from(value), value2: None });
             }
+        }
+    }
+    // "more than $2,500 outstanding (the Outstanding column, not the Amount)": the word after the
+    // number is the column compared, when the text calls it one.
+    let compared: Vec<usize> = (0..conditions.len())
+        .filter(|&i| {
+            conditions[i].field.is_none()
+                && conditions[i].value.is_number()
+                && matches!(conditions[i].operator, "gt" | "gte" | "lt" | "lte")
+        })
+        .collect();
+    if let ([only], Some(c)) = (compared.as_slice(), EN_NUMBER_OF_A_COLUMN.captures(clause)) {
+        let called = format!("the {} column", c["word"].to_ascii_lowercase());
+        if let Some(at) = lower.find(&called) {
+            conditions[*only].field = Some(clause[at + 4..at + called.len() - 7].to_owned());
         }
     }
     // "Only Must and Should requirements matter", "skip Could": values written as cells are,
@@ -573,6 +591,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
     distinct(conditions)
 }
 
+/// A number compared, then the word of what it counts: "more than $2,500 outstanding".
+static EN_NUMBER_OF_A_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:more than|over|above|at least|less than|under|below|at most)\s+[$€£¥]?\d[\d,]*(?:\.\d+)?\s+(?P<word>[a-z_][\w]*)",
+    )
+});
 /// Values capitalised as cells are, listed right after "only", "skip" and the like.
 static EN_VALUES_KEPT: LazyLock<Regex> = LazyLock::new(|| {
     re(

@@ -1780,7 +1780,15 @@ impl Reader<'_> {
         let listed = match self.language {
             Language::Ja if !list.as_str().contains(['・', '、']) => list.as_str().replace('と', "、"),
             Language::Ja => list.as_str().to_owned(),
-            Language::En => PARENTHESES.replace_all(list.as_str(), "").into_owned(),
+            // "Vendor (from vendor_name)": the column, as its new name.
+            Language::En => {
+                let renamed = words::RENAMED_FROM.replace_all(list.as_str(), |c: &regex::Captures| {
+                    let new = c["new"].trim_start_matches("and ").trim_start_matches("or ");
+                    let joined = if new.len() < c["new"].len() { "and " } else { "" };
+                    format!("{joined}{} as {new}", &c["old"])
+                });
+                PARENTHESES.replace_all(&renamed, "").into_owned()
+            }
         };
         let items: Vec<String> = slots::list_items(&listed)
             .into_iter()

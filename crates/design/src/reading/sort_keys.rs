@@ -32,7 +32,13 @@ pub struct FurtherKey {
 /// date, by", "when the date is the same, order by", "ties broken by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?P<bare>, then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then))\s+",
+    )
+});
+/// "the bigger amount first", "older ones first": a key said as a comparative and "first".
+static EN_COMPARATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:the\s+)?(?P<way>bigger|larger|higher|smaller|lower|newer|older|earlier|later)\s+(?P<column>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+first\b",
     )
 });
 /// 「同じ年の中では取得価額の大きい順」「同じ case_id は更新日順」; a tie of the first key:
@@ -81,7 +87,17 @@ fn english(text: &str) -> Vec<FurtherKey> {
                 return None;
             }
             let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
-            let within = c.name("within").or(c.name("shared")).or(c.name("same")).map(|w| w.as_str().to_owned());
+            // "put the bigger amount first": the column between the comparative and "first".
+            let comparative = EN_COMPARATIVE_FIRST.captures(window);
+            let (column, descending) = match &comparative {
+                Some(said) => (
+                    super::shaping::en_column(&said["column"]),
+                    matches!(&said["way"], "bigger" | "larger" | "higher" | "newer" | "later"),
+                ),
+                None => (column, descending),
+            };
+            let within =
+                ["within", "shared", "same", "same2"].iter().find_map(|g| c.name(g)).map(|w| w.as_str().to_owned());
             Some(FurtherKey { range: m.start()..end, column, descending, within })
         })
         .collect()

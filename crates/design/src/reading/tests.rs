@@ -2668,3 +2668,36 @@ fn a_word_defined_by_values_the_day_of_an_event_and_an_order_of_the_only_total_a
         r.steps
     );
 }
+
+#[test]
+fn columns_counted_renamed_from_their_old_names_and_a_key_said_as_a_comparative_are_read() {
+    let r = read_instruction(
+        "Pull the unpaid invoices from ap.csv due Dec 7 to Dec 13, 2026. I only need four columns, renamed: Vendor \
+         (from vendor_name), Invoice (invoice_no), Due (due_date) and Amount (amount), in that order. Earliest due \
+         date first; for the same due date put the bigger amount first. Save as due.csv",
+    );
+    assert_eq!(r.columns, ["vendor_name", "invoice_no", "due_date", "amount"]);
+    assert_eq!(r.renamed, ["Vendor", "Invoice", "Due", "Amount"]);
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { then, descending: false, .. } if then == &[("amount".to_owned(), true)])),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From ar.csv keep the invoices with more than $2,500 outstanding (the Outstanding column, not the Amount). \
+         I only want two columns, Customer and Outstanding. Save b.csv",
+    );
+    assert_eq!(r.columns, ["Customer", "Outstanding"]);
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case("outstanding"))))),
+        "a column called so is no state: {:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.operator == "gt" && c.field.as_deref() == Some("Outstanding")))),
+        "the number is of the column called so: {:?}",
+        r.steps
+    );
+}
