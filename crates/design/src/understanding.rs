@@ -207,7 +207,11 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if n.value == 2.0 && duplicates {
                 return false;
             }
-            if tables_read >= 2 && n.value == tables_read as f64 {
+            // (Not "keep the 2 largest" or "the 2 rows": a count of rows is a figure.)
+            let counted = after.split_whitespace().next().unwrap_or_default().trim_end_matches(['\'', ',', '.']);
+            let of_rows = counted.ends_with("est")
+                || matches!(counted, "rows" | "lines" | "items" | "records" | "entries" | "most" | "top");
+            if tables_read >= 2 && n.value == tables_read as f64 && !of_rows {
                 return false;
             }
             // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
@@ -666,6 +670,7 @@ pub(crate) mod tests {
         );
         assert!(unused_numbers("a.csv and b.csv are the two plants' registers", &two).is_empty());
         assert_eq!(unused_numbers("keep the three largest", &two).len(), 1, "only the number of tables read");
+        assert_eq!(unused_numbers("keep the two largest", &two).len(), 1, "a count of rows is a figure");
         assert!(unused_numbers("取引先・請求書番号・金額の3項目がすべて同じ", &none).is_empty());
     }
 
