@@ -1782,10 +1782,16 @@ impl Reader<'_> {
             Language::Ja => list.as_str().to_owned(),
             // "Vendor (from vendor_name)": the column, as its new name.
             Language::En => {
+                // (Only a name said to be the old one: "from x", `x_y`, or the same word; not
+                // "Description (optional)".)
                 let renamed = words::RENAMED_FROM.replace_all(list.as_str(), |c: &regex::Captures| {
                     let new = c["new"].trim_start_matches("and ").trim_start_matches("or ");
+                    let old = &c["old"];
+                    if c.name("from").is_none() && !old.contains('_') && !old.eq_ignore_ascii_case(new) {
+                        return c[0].to_owned();
+                    }
                     let joined = if new.len() < c["new"].len() { "and " } else { "" };
-                    format!("{joined}{} as {new}", &c["old"])
+                    format!("{joined}{old} as {new}")
                 });
                 PARENTHESES.replace_all(&renamed, "").into_owned()
             }

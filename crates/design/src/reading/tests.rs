@@ -2685,6 +2685,8 @@ fn columns_counted_renamed_from_their_old_names_and_a_key_said_as_a_comparative_
         "{:?}",
         r.steps
     );
+    let plain = read_instruction("From a.csv list SKU, Description (optional) and Amount (USD). Save b.csv");
+    assert!(plain.renamed.is_empty(), "a bracket that names no old column renames nothing: {:?}", plain.renamed);
     let r = read_instruction(
         "From ar.csv keep the invoices with more than $2,500 outstanding (the Outstanding column, not the Amount). \
          I only want two columns, Customer and Outstanding. Save b.csv",

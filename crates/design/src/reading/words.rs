@@ -321,7 +321,7 @@ pub static EXAMPLE_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A column renamed with its old name in brackets: "Vendor (from vendor_name)", "Due (due_date)".
 pub static RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?P<new>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s*\((?:from\s+|was\s+|=\s*)?(?P<old>[a-z_][a-z0-9_]*)\)")
+    re(r"(?i)(?P<new>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s*\((?P<from>from\s+|was\s+|=\s*)?(?P<old>[a-z_][a-z0-9_]*)\)")
 });
 /// A column the text calls one: "has a req_id column", "the po_ref field".
 pub static CALLED_A_COLUMN: LazyLock<Regex> =
