@@ -323,7 +323,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let paths: Vec<String> = plan
         .graph
         .iter()
-        .filter(|n| matches!(n.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
+        .filter(|n| crate::reads_a_table(n))
         .filter_map(|n| n.inputs.get("path").and_then(Value::as_str))
         .map(str::to_lowercase)
         .collect();

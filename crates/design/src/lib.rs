@@ -941,6 +941,11 @@ pub fn nodes_and_bodies(plan: &Plan) -> impl Iterator<Item = &Node> {
     plan.graph.iter().chain(plan.graph.iter().flat_map(|n| n.body_graph()))
 }
 
+/// Whether `node` reads a table from a file (a CSV or a workbook's sheet).
+pub(crate) fn reads_a_table(node: &Node) -> bool {
+    matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data"))
+}
+
 /// The distinct blocks a plan uses, sorted.
 pub(crate) fn blocks_of(plan: &Plan) -> Vec<String> {
     let mut blocks: Vec<String> = nodes_and_bodies(plan).filter_map(|n| n.block.clone()).collect();

@@ -145,8 +145,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         used.push(0.0);
     }
     // "the two plants' registers, stacked": the number of tables read.
-    let tables_read =
-        plan.graph.iter().filter(|n| matches!(n.block.as_deref(), Some("file.read_csv" | "excel.read_data"))).count();
+    let tables_read = plan.graph.iter().filter(|n| crate::reads_a_table(n)).count();
     let duplicates = plan
         .graph
         .iter()
@@ -329,16 +328,12 @@ pub fn unused_source(plan: &planwright_plan::Plan) -> Option<String> {
             uses
         })
     };
-    plan.graph
-        .iter()
-        .filter(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
-        .find(|node| !used_by_others(&node.id))
-        .map(|node| {
-            let path = node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id);
-            // A path given by a var is named by the file the var holds.
-            let var = planwright_plan::reference::var_named(path);
-            var.and_then(|var| plan.vars.get(&var)?.as_str().map(str::to_owned)).unwrap_or_else(|| path.to_owned())
-        })
+    plan.graph.iter().filter(|node| crate::reads_a_table(node)).find(|node| !used_by_others(&node.id)).map(|node| {
+        let path = node.inputs.get("path").and_then(Value::as_str).unwrap_or(&node.id);
+        // A path given by a var is named by the file the var holds.
+        let var = planwright_plan::reference::var_named(path);
+        var.and_then(|var| plan.vars.get(&var)?.as_str().map(str::to_owned)).unwrap_or_else(|| path.to_owned())
+    })
 }
 
 /// A file a write step writes that no read step reads and that `other_data` says is in the
@@ -350,12 +345,7 @@ pub fn overwritten_input(
     other_data: impl Fn(&planwright_plan::Node, &str) -> bool,
 ) -> Option<String> {
     let path = |node: &planwright_plan::Node| node.inputs.get("path").and_then(Value::as_str).map(str::to_owned);
-    let read: Vec<String> = plan
-        .graph
-        .iter()
-        .filter(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")))
-        .filter_map(path)
-        .collect();
+    let read: Vec<String> = plan.graph.iter().filter(|node| crate::reads_a_table(node)).filter_map(path).collect();
     plan.graph
         .iter()
         .filter(|node| matches!(node.block.as_deref(), Some("report.write" | "excel.write")))

@@ -70,9 +70,7 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
 /// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
 pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     // Said of a table's rows ("download this month's statement" keeps no rows of one).
-    let reads_a_table =
-        plan.graph.iter().any(|node| matches!(node.block.as_deref(), Some("file.read_csv" | "excel.read_data")));
-    if !reads_a_table {
+    if !plan.graph.iter().any(crate::reads_a_table) {
         return None;
     }
     let files = crate::reading::slots::file_spans(text);
