@@ -44,12 +44,12 @@ impl Part {
 /// Actions a person asks for that need an operation: when one is there and the reader placed
 /// none, the rows are not simply copied.
 static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|tidy(?: up)?|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before)|the way we did|like last (?:time|month|week))\b")
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|tidy(?: up)?|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before)|the way we did|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
         .expect("action pattern")
 });
 static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理|整え|見やすく|いつもの|前回と同じ|例の|怪しい|あやしい|おかしそう|おかしい|不審|異常|変な",
+        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理|整え|見やすく|いつもの|前回と同じ|例の|怪しい|あやしい|おかしそう|おかしい|不審|異常|変な|いい感じ|良い感じ|よしなに|うまいこと|適当に|それっぽく|出せる形|使える形|見栄え|体裁",
     )
     .expect("action pattern")
 });
@@ -573,6 +573,7 @@ pub(crate) mod tests {
                 "do the usual",
             ),
             ("月次.csv をいつものように見やすく整えておいてください", "いつもの"),
+            ("経費一覧.csv、いい感じにまとめて部長に出せる形にしといてもらえますか？", "いい感じ"),
         ] {
             assert_eq!(
                 unsaid(&read_instruction(text), text, false, false),

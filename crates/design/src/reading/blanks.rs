@@ -23,7 +23,7 @@ const VALUE: &str = r#"(?:"(?P<quoted>[^"]{1,40})"|'(?P<single>[^']{1,40})'|(?P<
 
 static EN_WHERE_BLANK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i:\b(?:where|if|when|whenever|in case)\s+(?:the\s+|an?\s+)?(?P<column>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s+(?:field|column|cell))?\s+(?:is|are)\s+(?:blank|empty|missing|not filled(?: in)?)\s*,?\s*(?:then\s+)?(?:please\s+)?(?:write|put|show|use|enter|say|display|fill (?:it |them )?(?:in )?with|set (?:it|them) to|make (?:it|them))\s+){VALUE}"
+        r"(?i:\b(?:where|wherever|if|when|whenever|in case)\s+(?:the\s+|an?\s+)?(?P<column>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s+(?:field|column|cell))?\s+(?:is|are)\s+(?:blank|empty|missing|not filled(?: in)?)\s*,?\s*(?:then\s+)?(?:please\s+)?(?:write|put|show|use|enter|say|display|fill (?:it |them )?(?:in )?with|set (?:it|them) to|make (?:it|them))\s+){VALUE}"
     ))
     .expect("pattern")
 });
@@ -44,7 +44,7 @@ static EN_BLANK_BECOMES: LazyLock<Regex> = LazyLock::new(|| {
 
 static JA_BLANK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?P<column>[^\s、。,，「」『』()（）:：]{1,20}?)(?:が|の)(?:空欄|空白|未入力|空|ブランク)(?:の(?:もの|行|場合|とき|ところ|セル)|なら|であれば)?(?:は|には|に|を)?、?「(?P<value>[^」]{1,20})」(?:と|を|で)(?:入れ|記入|表示|埋め|書|出|し|設定|補|表記)",
+        r"(?P<column>[^\s、。,，「」『』()（）:：]{1,20}?)(?:が|の)(?:空欄|空白|未入力|空|ブランク)(?:の(?:もの|行|場合|とき|ところ|セル)|なら|であれば|になって(?:いる|る)(?:行|もの|セル|ところ)?(?:があるので|がありますので|があれば|は)?)?(?:、?(?:そこ|それ|その行|そのセル))?(?:は|には|に|を)?、?「(?P<value>[^」]{1,20})」(?:と|を|で)(?:入れ|記入|表示|埋め|書|出|し|設定|補|表記)",
     )
     .expect("pattern")
 });
@@ -97,11 +97,16 @@ mod tests {
     fn blanks_are_filled_as_said_in_either_language() {
         let pair = |c: &str, v: &str| vec![(c.to_owned(), v.to_owned())];
         assert_eq!(filled("where owner is blank write Unassigned. cols a, b"), pair("owner", "Unassigned"));
+        assert_eq!(filled("wherever cost_center is empty write UNASSIGNED."), pair("cost_center", "UNASSIGNED"));
         assert_eq!(filled("If the approver field is empty, show \"n/a\"."), pair("approver", "n/a"));
         assert_eq!(filled("Fill any blank region cells with Unknown"), pair("region", "Unknown"));
         assert_eq!(filled("blank owner -> Unassigned"), pair("owner", "Unassigned"));
         assert_eq!(filled("さらに担当者が空欄のものは「未割当」と入れてください。"), pair("担当者", "未割当"));
         assert_eq!(filled("部署の空欄は「不明」で埋めて"), pair("部署", "不明"));
+        assert_eq!(
+            filled("優先度が空欄になっている行があるので、そこは「中」で埋めてほしいです。"),
+            pair("優先度", "中")
+        );
         assert!(filled("where owner is blank, leave it out").is_empty(), "a blank said without a value keeps rows");
         assert!(filled("担当者が空欄のものは除外").is_empty());
     }

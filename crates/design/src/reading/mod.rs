@@ -471,9 +471,18 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
     let text = match language {
-        Language::Ja => without_spaces_around_ascii(&text),
+        Language::Ja => {
+            let text = shaping::definitions_as_formulas(&without_spaces_around_ascii(&text));
+            words::COUNTED_IN
+                .replace_all(&text, |c: &regex::Captures| {
+                    let verb = c.name("verb").expect("a verb");
+                    format!("{}{}ない", " ".repeat(verb.start() - c.get(0).expect("match").start()), verb.as_str())
+                })
+                .into_owned()
+        }
         Language::En => text,
     };
+    let text = without_asides_that_keep(&text);
     let value_orders = sort_keys::value_orders(&text, language);
     let text = sort_keys::without_listed_values(&text, &value_orders);
     let filled = blanks::read(&text);
@@ -1575,7 +1584,14 @@ impl Reader<'_> {
         let lower = clause.text.to_ascii_lowercase();
         // 「出していただけますか」: the だけ of a polite request keeps no rows (same length).
         let request = lower.replace("ただけ", "た・け");
+        // "po_lines.csv only has SKUs", "keep the rows in the same order as the file": said of
+        // the file or of the order, no rows left out.
+        let no_filter_meant = words::NO_FILTER_MEANT.is_match(&request);
+        let request = words::NO_FILTER_MEANT.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
         let trigger = self.lexicon.filter.find(&request);
+        if trigger.is_none() && no_filter_meant {
+            return None;
+        }
         let conditions = match self.language {
             Language::En => conditions::english(&clause.text),
             Language::Ja => conditions::japanese(&clause.text),
@@ -1742,11 +1758,20 @@ impl Reader<'_> {
             Language::Ja => &*words::JA_COLUMNS,
         };
         // 「列は 月（2026-07 のような年-月の形）、合計金額、件数 で」: an aside says more of a column,
-        // it is not one (blanked at the same offsets).
+        // it is not one (blanked at the same offsets, as is a rename written in one).
         let text = match self.language {
             Language::En => self.text.to_owned(),
             Language::Ja => {
-                PARENTHESES.replace_all(self.text, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()
+                // 「精算額（申請の「金額」列をこの名前に）」: the column, as its new name.
+                let renamed = words::JA_RENAMED_FROM.replace_all(self.text, |c: &regex::Captures| {
+                    let old = c.name("old").or(c.name("old2")).or(c.name("old3")).map_or("", |m| m.as_str());
+                    let said = format!("{old}⇒{}", &c["new"]);
+                    match said.len() <= c[0].len() {
+                        true => format!("{said:<width$}", width = c[0].len()),
+                        false => c[0].to_owned(),
+                    }
+                });
+                PARENTHESES.replace_all(&renamed, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()
             }
         };
         // ("Only Must and Should requirements matter. Please give req_id, title, priority in
@@ -1773,7 +1798,7 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5", "list6"].iter().find_map(|g| captures.name(g)).or(one)?;
+        let list = ["list", "list2", "list4", "list5", "list6", "list7"].iter().find_map(|g| captures.name(g)).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
@@ -2406,11 +2431,37 @@ fn is_date(value: &Value) -> bool {
 
 /// "posting_date as Date", "delivery_date renamed to Due": a column and its new name.
 fn new_name(item: &str) -> Option<(String, String)> {
-    [" renamed to ", " renamed as ", " as "]
+    // (「金額⇒精算額」: a Japanese rename read from an aside, `chosen_columns`.)
+    [" renamed to ", " renamed as ", " as ", "⇒"]
         .iter()
         .find_map(|w| item.split_once(w))
         .map(|(from, to)| (from.trim().to_owned(), to.trim().to_owned()))
         .filter(|(from, to)| !from.is_empty() && !to.is_empty())
+}
+
+/// An aside that says rows stay: 「（「申請中」は含めてOKです）」 (its brackets as NFKC leaves them),
+/// "(Pending ones stay)". Beside a condition that leaves rows out it keeps none more and leaves
+/// none out.
+static ASIDE_THAT_KEEPS: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\([^()]*(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)[^()]*\)|\((?:[^()]*\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b[^()]*)\)",
+    )
+    .expect("aside that keeps")
+});
+
+/// `text` with the asides that keep rows blanked (a negated one, "(Void doesn't count)", stays).
+fn without_asides_that_keep(text: &str) -> String {
+    ASIDE_THAT_KEEPS
+        .replace_all(text, |c: &regex::Captures| {
+            let aside = c[0].to_ascii_lowercase();
+            let negated = ["n't", " not ", " no ", "ない", "ません", "除"].iter().any(|n| aside.contains(n));
+            if negated {
+                c[0].to_owned()
+            } else {
+                " ".repeat(c[0].len())
+            }
+        })
+        .into_owned()
 }
 
 /// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.

@@ -13,6 +13,7 @@ use super::{conditions, is_date, same_noun, words, Aggregation, Condition, Langu
 /// ("keep one", 「1行だけ残して」); "one line per person" after totals per
 /// person (what the totals are, not a dedupe).
 pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    top_groups_by_their_total(&mut steps);
     if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
         let mut index = 0;
         steps.retain(|(_, s)| {
@@ -35,6 +36,26 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
         !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
     });
     steps
+}
+
+/// "Add up amount per vendor and give me the top 5 vendors, highest total first": the rows of a
+/// top N are the groups, so it is ordered by their total (the order said next, or the only one),
+/// never by the key that names them.
+fn top_groups_by_their_total(steps: &mut Vec<(usize, Step)>) {
+    let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return };
+    let grouped = grouped_by(steps);
+    let top = steps.iter().skip(grouping).position(|(_, s)| {
+        matches!(s, Step::Sort { by: Some(b), limit: Some(_), .. } if grouped.iter().any(|g| same_noun(g, b)))
+    });
+    let Some(top) = top.map(|t| t + grouping) else { return };
+    let next = (top + 1..steps.len()).find(|&i| matches!(&steps[i].1, Step::Sort { by: Some(_), limit: None, .. }));
+    let later = next.map(|i| steps.remove(i).1);
+    if let Step::Sort { by, descending, then, .. } = &mut steps[top].1 {
+        match later {
+            Some(Step::Sort { by: b, descending: d, then: t, .. }) => (*by, *descending, *then) = (b, d, t),
+            _ => (*by, *descending) = (None, true),
+        }
+    }
 }
 
 /// The columns the steps' groupings are by.

@@ -570,6 +570,29 @@ static JA_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「差異数量は「実地数量−帳簿数量」」「金額は数量×単価で計算」: a column defined by a formula
+/// with は (or を) instead of ＝.
+static JA_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[^\s、。をがはでと「」・=]{1,16})(?:は|を)\s*(?:「(?P<quoted>[^「」=]{1,40}?[−×÷+/*][^「」=]{1,40})」|(?P<bare>[^\s、。をがはでと「」・=]{1,30}?[−×÷+/*][^\s、。をがはでと「」・=]{1,30}?)(?:で(?:計算|算出|求め)|です|とし|とする))",
+    )
+});
+
+/// Japanese text with each column defined by は and a formula written as the formula that
+/// names it (「差異数量は「実地数量−帳簿数量」」 → 「差異数量=実地数量−帳簿数量」), so it is read as
+/// one.
+pub(super) fn definitions_as_formulas(text: &str) -> String {
+    JA_DEFINED
+        .replace_all(text, |c: &regex::Captures| {
+            let whole = c.get(0).expect("match");
+            let formula = c.name("quoted").or(c.name("bare")).expect("a formula");
+            // (「で計算」 after a bare formula stays; a quoted one ends at its bracket.)
+            let tail = c.name("bare").map_or("", |b| &text[b.end()..whole.end()]);
+            format!("{}={}{tail}", &c["name"], formula.as_str())
+        })
+        .into_owned()
+}
+
 /// `text` with the formulas that name a column ("total = subtotal + sales_tax") blanked, at the
 /// same offsets: they compute a column, they neither total nor keep rows.
 pub fn without_formulas(text: &str, language: super::Language) -> String {
@@ -884,7 +907,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
     )
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {

@@ -2703,3 +2703,84 @@ fn columns_counted_renamed_from_their_old_names_and_a_key_said_as_a_comparative_
         r.steps
     );
 }
+
+#[test]
+fn japanese_definitions_with_wa_lists_in_order_and_renames_in_asides_are_read() {
+    let r = read_instruction(
+        "棚卸結果.xlsxで、帳簿数量と実地数量が一致しない品目だけ出して。差異数量は「実地数量−帳簿数量」、差異金額は「差異数量×単価」で計算して、品番・品名・帳簿数量・実地数量・差異数量・差異金額 の順に並べて棚卸差異.csvに保存してください。",
+    );
+    let computed: Vec<(&str, &str)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, .. } => Some((name.as_str(), *operation)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed, [("差異数量", "difference"), ("差異金額", "product")], "{:?}", r.steps);
+    assert_eq!(r.columns, ["品番", "品名", "帳簿数量", "実地数量", "差異数量", "差異金額"]);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "a list in order is no sort: {:?}", r.steps);
+    assert!(
+        read_instruction("売上.csv を日付・金額の順に並べて 結果.csv に保存").steps.iter().any(|s| matches!(s, Step::Sort { .. })),
+        "two names may be the keys of a sort"
+    );
+    let r = read_instruction(
+        "出張申請.csv を一覧にしてください。列は 申請番号、氏名、精算額（申請の「金額」列をこの名前にしてください）の順で、一覧.xlsx に保存。",
+    );
+    assert_eq!(r.columns, ["申請番号", "氏名", "金額"]);
+    assert_eq!(r.renamed, ["申請番号", "氏名", "精算額"]);
+    let r = read_instruction("売上.csv から列は 日付、得意先（元の列名は取引先）、金額 の3つで 結果.csv に保存");
+    assert_eq!(r.columns, ["日付", "取引先", "金額"]);
+    assert_eq!(r.renamed, ["日付", "得意先", "金額"]);
+}
+
+#[test]
+fn asides_that_keep_rows_and_what_rows_count_in_are_no_conditions() {
+    let excluded = |r: &Reading| -> Vec<String> {
+        r.steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, exclude: true } => conditions.iter().map(|c| c.value.to_string()).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    };
+    let r = read_instruction(
+        "経費.csv を部門ごとに集計して。ステータスが「差戻し」のものは除いてください（「申請中」は含めてOKです）。結果.xlsx に保存。",
+    );
+    assert_eq!(excluded(&r), ["\"差戻し\""], "{:?}", r.steps);
+    let r = read_instruction(
+        "bug.csv の重要度ごとの件数と平均対応日数を出して。状態が「取り下げ」のものは件数にも平均にも含めないでください（確認待ちは含めてOKです）。a.csv",
+    );
+    assert_eq!(excluded(&r), ["\"取り下げ\""], "{:?}", r.steps);
+    let r = read_instruction("Sum amount per vendor in a.csv (Pending ones still count) to x.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    let negated = "Sum amount per vendor in a.csv (Void doesn't count) to x.csv";
+    assert_eq!(without_asides_that_keep(negated), negated, "a negated aside stays");
+}
+
+#[test]
+fn what_a_file_holds_and_an_order_kept_leave_no_rows_out() {
+    let r = read_instruction(
+        "po_lines.csv only has SKUs and quantities. Please bring in description and unit_price from price_list.csv (match on sku). Keep the rows in the same order as po_lines.csv and write the result to out.xlsx",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. } | Step::Sort { .. })), "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["description", "unit_price"])),
+        "'bring in' brings the columns after it: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_top_n_of_groups_is_ordered_by_their_total() {
+    let r = read_instruction(
+        "Using pay.csv, add up amount per vendor (skip anything with status Voided) and give me the top 5 vendors, highest total first, in top5.csv.",
+    );
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    assert!(
+        matches!(sorts.as_slice(), [Step::Sort { by: Some(by), descending: true, limit: Some(5), .. }] if by == "total"),
+        "{:?}",
+        r.steps
+    );
+}

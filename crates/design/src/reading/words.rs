@@ -129,7 +129,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 
 pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"だけ|のみ|絞り込|絞込|除外|除く|除いて|除き|以外|対象外|フィルタ|以上|以下|未満|超え|超の|超過|より大き|より小さ|より多|より少な|を残|抽出|上回|下回",
+        r"だけ|のみ|絞り込|絞込|除外|除く|除いて|除き|以外|対象外|フィルタ|以上|以下|未満|超え|超の|超過|より大き|より小さ|より多|より少な|を残|抽出|上回|下回|数えない|含めない|入れない|カウントしない",
     ),
     exclude: re(r"除外|除く|除いて|除き|以外を|取り除|外して|外す|数えない|含めない|入れない|カウントしない|対象外"),
     aggregate: re(r"ごと|毎に|毎の|別に|別の|別で|集計|合計|小計|件数|平均|総額"),
@@ -323,6 +323,25 @@ pub static EXAMPLE_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
 pub static RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?P<new>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s*\((?P<from>from\s+|was\s+|=\s*)?(?P<old>[a-z_][a-z0-9_]*)\)")
 });
+/// 「精算額（申請の「金額」列をこの名前にしてください）」「精算額（元の列名は金額）」: a listed
+/// column and, in its aside, the column it is made from.
+pub static JA_RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<new>[^、・\s（()）「」]{1,20})\s*[（(][^（）()]*?(?:「(?P<old>[^「」]{1,20})」\s*(?:の?列|の?項目)?を(?:この名前|この列名|この見出し|改名)|(?:元の?(?:列名?|項目名?)?|旧列名?)(?:は|:)\s*「?(?P<old2>[^「」（）()、\s]{1,20})」?(?:列|です)?|「?(?P<old3>[^「」（）()、\s]{1,20}?)」?\s*(?:の?列)?(?:から|を改名|の名前を変え))[^（）()]*[）)]",
+    )
+});
+/// Filter words that leave no rows out: what a file holds ("only has SKUs and quantities", "has
+/// only two columns") and an order kept ("keep the rows in the same order as po_lines.csv").
+pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all )?(?:rows|lines|records|entries|them|it|everything )?\s*(?:in )?(?:the same|the original|their original|its original|their|its|the file's|the input's) (?:order|sequence)\b",
+    )
+});
+
+/// What rows are not counted in (「件数にも平均にも含めないで」): the totals, no condition.
+pub static COUNTED_IN: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:[^\s、。「」をがはで]{1,10}に(?:も|は)?)+(?P<verb>含め|入れ|数え|カウントし)ない"));
+
 /// A column the text calls one: "has a req_id column", "the po_ref field".
 pub static CALLED_A_COLUMN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:a|an|the|its|their) (?P<c>[a-z_][\w]*) (?:column|field)\b"));
@@ -390,10 +409,11 @@ pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
-/// 「列は A、B、C の順にする」「取引先を重複なしで1列だけ」.
+/// 「列は A、B、C の順にする」「取引先を重複なしで1列だけ」「品番・品名・差異数量 の順に並べて」 (three
+/// names or more: two may be the keys of a sort).
 pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30}?)+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|です(?:[、。!！]|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b|[。\n]|$)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list6>[^、。をはがで\s・]{1,30}(?:・[^、。をはがで\s・]{1,30})+)\s*(?:、|。|$)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)",
+        r"(?P<list>[^、。をはがでと\s]{1,30}(?:[・、と][^、。をはがでと\s]{1,30})+)\s*(?:の)?\s*(?:(?:列|項目|カラム)?\s*(?:だけ|のみ)|(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*(?:列|項目|カラム))|(?:列|項目|カラム)(?:は|を)\s*(?P<list2>[^、。をはがで\s]{1,30}(?:\s*[・、]\s*[^、。をはがで\s]{1,30}?)+?)\s*(?:の)?\s*(?:(?:\d+|[０-９]+|[一二三四五六七八九十]+)\s*つ\s*(?:で|に絞|だけ|のみ|[、。]|$)|に絞|だけ|のみ|の\s*順(?:番)?\s*(?:に|で)|で(?:[、。!！]|お願い|出力|保存|書き出|$)|です(?:[、。!！]|$)|で\s*[^\s、。]+\.(?:csv|xlsx|xls|tsv)\b|[。\n]|$)|(?P<one>[^、。をはがで\s]{1,60}?)\s*の?\s*(?:列|項目|カラム)(?:だけ|のみ)|(?:[^、。をはがで\s（）()]{0,30}?(?:した|する|の))?(?P<one2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,30})(?:[（(][^）)]{0,40}[）)])?\s*を[^、。]{0,12}?(?:1|１|一)\s*(?:列|項目|カラム)(?:だけ|のみ|で|に)|(?:列|項目|カラム)(?:は|を)\s*(?P<list6>[^、。をはがで\s・]{1,30}(?:・[^、。をはがで\s・]{1,30})+)\s*(?:の\s*順番?\s*)?(?:、|。|$)|(?:列|項目|カラム)(?:は|を)\s*(?P<list3>「[^」]{1,30}」(?:[・、と]?「[^」]{1,30}」)+)|(?P<list7>[\p{Han}\p{Katakana}ーA-Za-z0-9_々]{1,20}(?:\s*[・、]\s*[\p{Han}\p{Katakana}ーA-Za-z0-9_々]{1,20}){2,})\s*の\s*順番?\s*(?:に|で)\s*(?:並べて|並べる|並べ、|出力|保存|書き出)",
     )
 });
 /// An order said at the end of a list of columns: "biggest total first", "newest first",
