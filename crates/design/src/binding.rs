@@ -544,6 +544,11 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
         let Some(raw) = doc.pointer(&finding.path).and_then(Value::as_str).map(str::to_owned) else { continue };
+        // A formula names its columns in its text (`[qty] * [unit price]`).
+        if finding.path.ends_with("/formula") {
+            changed |= bind_formula(doc, &finding.path, &raw, columns, aliases, binding);
+            continue;
+        }
         // A template's var default (`${vars.payee_column}` = 支払先) is bound where the var is.
         let var = single_var(&raw);
         let wanted = match &var {
@@ -594,6 +599,52 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
         changed = true;
     }
     changed
+}
+
+/// The columns of a formula at `pointer` that are not among `columns`, each bound to the one
+/// column it means or made a question (`[${vars.unit_price_column}]`). Whether it changed the plan.
+fn bind_formula(
+    doc: &mut Value,
+    pointer: &str,
+    raw: &str,
+    columns: &[Column],
+    aliases: &[(String, String)],
+    binding: &mut Binding,
+) -> bool {
+    let Ok(formula) = planwright_formula::Formula::parse(raw) else { return false };
+    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+    let mut renamed: Vec<(String, String)> = Vec::new();
+    for wanted in formula.columns() {
+        if names.iter().any(|n| n == wanted) || wanted.contains("${") {
+            continue;
+        }
+        let aliased = aliases.iter().find(|(word, _)| fold(word) == fold(wanted)).map(|(_, column)| column);
+        let chosen = choose(aliased.map_or(wanted, String::as_str), columns);
+        let to = match chosen {
+            Some(column) => {
+                binding.notes.push(DesignNote::ColumnBound { wanted: wanted.to_owned(), column: column.clone() });
+                column
+            }
+            None => {
+                binding.notes.push(DesignNote::ColumnAsked { wanted: wanted.to_owned() });
+                let name = new_var(doc, wanted);
+                binding.questions.push(ColumnQuestion {
+                    var: name.clone(),
+                    wanted: wanted.to_owned(),
+                    columns: names.clone(),
+                });
+                format!("${{vars.{name}}}")
+            }
+        };
+        renamed.push((wanted.to_owned(), to));
+    }
+    if renamed.is_empty() {
+        return false;
+    }
+    let bound = formula.renamed(&|name| renamed.iter().find(|(from, _)| from == name).map(|(_, to)| to.clone()));
+    set(doc, pointer, Value::from(bound.to_string()));
+    binding.bound.push(pointer.to_owned());
+    true
 }
 
 /// Open column vars (`${vars.amount_column}` with no value) where the columns are known.

@@ -441,6 +441,7 @@ impl Designer<'_> {
             }
             Step::Sort { by, descending, limit, then } => self.sort(by.as_deref(), *descending, *limit, then),
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
+            Step::Formula { name, formula, .. } => self.formula(name, formula),
             Step::DaysUntil { name, from, until } => self.days_until(name, from, until),
             Step::FillBlanks { column, value } => self.fill_blanks(column, value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
@@ -778,6 +779,18 @@ impl Designer<'_> {
         if let Some(value) = value {
             column["value"] = crate::reading::slots::number_value(value);
         }
+        self.add_columns_step(rows, "add_column", description, vec![column]);
+    }
+
+    /// A column computed by a formula of more than one sign.
+    fn formula(&mut self, name: &str, formula: &str) {
+        self.computed = Some(name.to_owned());
+        let rows = self.rows_or_source();
+        let description = match self.language {
+            Language::En => format!("Add the column {name} = {formula}"),
+            Language::Ja => format!("列「{name}」を追加する（{formula}）"),
+        };
+        let column = json!({ "as": name, "op": "formula", "formula": formula });
         self.add_columns_step(rows, "add_column", description, vec![column]);
     }
 

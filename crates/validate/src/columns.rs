@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use indexmap::IndexMap;
 use planwright_catalog::{Catalog, Lookup};
+use planwright_formula::Formula;
 use planwright_plan::reference::{escape_pointer, var_named};
 use planwright_plan::suggest::{closest, did_you_mean};
 use planwright_plan::{Code, Column, ColumnKind, Finding, Node, NodeRole, Plan, Reference, Root, Template};
@@ -480,6 +481,9 @@ impl Flow<'_> {
         let Some(Value::Array(columns)) = columns else { return table };
         for (i, column) in columns.iter().enumerate() {
             let op = column.get("op").and_then(Value::as_str).unwrap_or_default();
+            if op == "formula" {
+                self.check_formula(&table, column.get("formula"), &format!("{pointer}/{i}/formula"));
+            }
             let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
             // A difference of two dates counts the days between them.
@@ -500,9 +504,8 @@ impl Flow<'_> {
                 }
             }
             let kind = match op {
-                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank" | "days" | "year" => {
-                    ColumnKind::Number
-                }
+                "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank" | "days" | "year"
+                | "formula" => ColumnKind::Number,
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
                 "label" => label_kind(column),
@@ -515,6 +518,28 @@ impl Flow<'_> {
             }
         }
         table
+    }
+
+    /// Checks a `formula` column's arithmetic: that it reads, and that each column in it is a
+    /// column of numbers of `table` (one filled in by a var, `[${vars.x}]`, is known at run time).
+    fn check_formula(&mut self, table: &Table, formula: Option<&Value>, pointer: &str) {
+        let Some(text) = formula.and_then(Value::as_str).filter(|t| literal(t)) else { return };
+        match Formula::parse(text) {
+            Ok(formula) => {
+                let need = || Some((ColumnKind::Number, "a formula computes with numbers".to_owned()));
+                for name in formula.columns() {
+                    self.check_name(table, Some(&Value::from(name)), pointer, need());
+                }
+            }
+            Err(e) => self.findings.push(
+                Finding::error(
+                    Code::InvalidValue,
+                    pointer.to_owned(),
+                    format!("the formula {text:?} does not read: {e}"),
+                )
+                .hint("write each column in brackets, e.g. [数量] * [単価] / (1 + [税率])"),
+            ),
+        }
     }
 
     /// Checks that `value` names a column of `table`, and that the column is of the kind `need`

@@ -16,13 +16,15 @@
 //! the largest (the smallest with `order: ascending`), and equal numbers share a rank (1, 2, 2, 4).
 //! `fill` gives the cell of its column, or `value` where that cell is blank (Excel's
 //! IF(ISBLANK(…))); `as` may name the column it reads, to fill it in place ("Unassigned" for a
-//! blank owner).
+//! blank owner). `formula` computes the arithmetic written in its `formula`, columns in brackets
+//! (`[税込金額] * [税率] / (100 + [税率])`, [`planwright_formula`]).
 //! Of a run's table, the same table with the new columns (stored as the values computed).
 
 use std::cmp::Ordering;
 
 use futures::future::BoxFuture;
 use planwright_block::{Block, BlockContext, BlockError, Values};
+use planwright_formula::Formula;
 use planwright_runs::{LogLevel, Reason, RunMessage};
 use serde_json::{json, Map, Value};
 
@@ -65,10 +67,11 @@ enum Op {
     Rank,
     Days,
     Fill,
+    Formula,
 }
 
 const OPERATIONS: &str =
-    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days, fill";
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days, fill, formula";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -89,6 +92,7 @@ impl Op {
             "rank" => Op::Rank,
             "days" => Op::Days,
             "fill" | "fill_blank" | "coalesce" => Op::Fill,
+            "formula" | "expression" => Op::Formula,
             _ => return None,
         })
     }
@@ -96,7 +100,8 @@ impl Op {
     /// How many operands it reads, columns and a written number: `(at least, at most)`.
     fn arity(self) -> (usize, usize) {
         match self {
-            Op::Label => (0, 0),
+            // Its columns are the formula's.
+            Op::Label | Op::Formula => (0, usize::MAX),
             Op::Month | Op::Year | Op::Round | Op::Rank => (1, 1),
             // Its `value` is what a blank cell becomes, no operand.
             Op::Fill => (1, 1),
@@ -108,6 +113,9 @@ impl Op {
 
 /// A `label` column's case: its conditions and the value it gives.
 type Case = (Vec<Condition>, Value);
+
+/// The decimals a formula's value keeps: enough for any amount, none of binary's hair.
+const FORMULA_DECIMALS: u8 = 10;
 
 /// The most decimals `round` keeps.
 const MAX_DECIMALS: u8 = 12;
@@ -176,6 +184,8 @@ struct NewColumn {
     /// For `label`: each case's conditions and the value it gives, the first that holds.
     cases: Vec<Case>,
     otherwise: Value,
+    /// For `formula`: the arithmetic, whose columns are `of`.
+    formula: Option<Formula>,
 }
 
 fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
@@ -218,6 +228,27 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             inclusive: false,
             cases,
             otherwise,
+            formula: None,
+        });
+    }
+    if op == Op::Formula {
+        let formula = parse_formula(n, &name, map.get("formula"))?;
+        let of = formula.columns().into_iter().map(str::to_owned).collect();
+        return Ok(NewColumn {
+            name,
+            op,
+            of,
+            value: None,
+            decimals: 0,
+            rounding: Rounding::Nearest,
+            separator: String::new(),
+            ascending: false,
+            until: None,
+            filler: Value::Null,
+            inclusive: false,
+            cases: Vec::new(),
+            otherwise: Value::Null,
+            formula: Some(formula),
         });
     }
     let until = match map.get("value") {
@@ -315,7 +346,20 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         inclusive,
         cases: Vec::new(),
         otherwise: Value::Null,
+        formula: None,
     })
+}
+
+/// A `formula` column's arithmetic.
+fn parse_formula(n: usize, name: &str, given: Option<&Value>) -> Result<Formula, BlockError> {
+    let example = "formula: \"[税込金額] * [税率] / (100 + [税率])\"";
+    let Some(text) = given.and_then(Value::as_str) else {
+        return Err(BlockError::input(format!(
+            "`columns` item {n} ({name}): formula needs a `formula`, the arithmetic with columns in brackets, e.g. {example}"
+        )));
+    };
+    Formula::parse(text)
+        .map_err(|e| BlockError::input(format!("`columns` item {n} ({name}): `formula` {text:?}: {e}; e.g. {example}")))
 }
 
 impl NewColumn {
@@ -456,6 +500,13 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
         }
         // Ranked once every row is read (`add_columns`).
         Op::Rank => Some(Value::Null),
+        Op::Formula => {
+            let formula = column.formula.as_ref()?;
+            let value =
+                formula.evaluate(&|name| cells::number(row.get(name).unwrap_or(&Value::Null)).map(|n| n.value))?;
+            // (0.1 * 3 is 0.30000000000000004 in binary: the hair is not the person's.)
+            Some(cells::number_value(cells::round_to_scale(value, FORMULA_DECIMALS)))
+        }
         Op::Fill => {
             let given = cell(&column.of[0]);
             Some(if cells::is_blank(given) { column.filler.clone() } else { given.clone() })

@@ -439,6 +439,54 @@ async fn days_counts_from_a_date_to_another_or_to_a_date_written() {
 }
 
 #[tokio::test]
+async fn a_formula_column_computes_the_arithmetic_written_over_the_row_s_columns() {
+    let h = Harness::new();
+    let receipts = json!([
+        {"明細": "M-01", "税込金額": "11,300", "税率": 10},
+        {"明細": "M-02", "税込金額": 4320, "税率": 8},
+        {"明細": "M-03", "税込金額": "", "税率": 10},
+        {"明細": "M-04", "税込金額": 0.3, "税率": 0},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": receipts, "columns": [
+                {"as": "消費税額", "op": "formula", "formula": "[税込金額] × [税率] ÷ (100 + [税率])"},
+                {"as": "税抜金額", "op": "formula", "formula": "[税込金額] - [消費税額]"},
+                {"as": "比", "op": "formula", "formula": "[税込金額] / [税率]"},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    let got: Vec<[Value; 3]> =
+        rows.iter().map(|r| [r["消費税額"].clone(), r["税抜金額"].clone(), r["比"].clone()]).collect();
+    assert_eq!(
+        got,
+        [
+            [json!(1027.2727272727), json!(10272.7272727273), json!(1130)],
+            [json!(320), json!(4000), json!(540)],
+            [Value::Null, Value::Null, Value::Null],
+            [json!(0), json!(0.3), Value::Null],
+        ],
+        "the usual order of signs and brackets; a later column reads an earlier one; a blank cell or a zero divisor gives none"
+    );
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": receipts, "columns": [{"as": "x", "op": "formula", "formula": "[税込金額] * [税"}]}),
+        )
+        .await;
+    assert!(message.contains("(x): `formula`") && message.contains("not closed"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": receipts, "columns": [{"as": "x", "op": "formula", "formula": "[数量] * 2"}]}),
+        )
+        .await;
+    assert!(message.contains("数量"), "a column the rows do not have is named: {message}");
+}
+
+#[tokio::test]
 async fn fill_writes_a_value_where_a_cell_is_blank_in_place_or_as_a_new_column() {
     let h = Harness::new();
     let out = h

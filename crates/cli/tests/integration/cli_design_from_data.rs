@@ -646,3 +646,56 @@ fn a_condition_filters_the_table_holding_its_column_before_a_match_blank_cells_a
     );
     assert_eq!(lines("unmatched.csv"), ["2026-11-09,FEE-3,-5"], "keys match whatever their case and trailing spaces");
 }
+
+#[test]
+fn a_formula_of_several_signs_is_one_column_computed_on_the_rows_before_they_are_totalled() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("経費明細.csv"),
+        "明細番号,利用日,勘定科目,税込金額,税率\nM-01,2026-11-02,会議費,4320,8\nM-02,2026-11-04,旅費交通費,11300,10\n\
+         M-03,2026-11-06,会議費,1296,8\nM-04,2026-11-09,旅費交通費,2860,10\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "経費明細.csv を勘定科目別に集計してください。消費税額＝税込金額×税率÷（100＋税率）で1円未満は切り捨て、\
+         税抜金額＝税込金額−消費税額 です。列は 勘定科目、件数、税抜合計 で 科目別税抜.csv へお願いします。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("科目別税抜.csv")).unwrap();
+    // 会議費: 4320 − 320 + 1296 − 96 = 5200; 旅費交通費: 11300 − 1027 + 2860 − 260 = 12873.
+    assert!(written.contains("会議費,2,5200") && written.contains("旅費交通費,2,12873"), "{written}");
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    assert!(plan.contains("op: formula"), "one column for the formula: {plan}");
+}
+
+#[test]
+fn a_formula_s_column_the_file_names_otherwise_is_bound_or_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("lines.csv"), "sku,qty,unit_price\nA-1,3,1.50\nB-2,2,4.00\n").unwrap();
+    let instruction = "From lines.csv add gross = qty * unit price + 0.5 and save gross.csv";
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("gross.csv")).unwrap();
+    assert!(written.contains("A-1,3,1.5,5") && written.contains("B-2,2,4,8.5"), "{written}");
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    assert!(plan.contains("[qty] * [unit_price] + 0.5"), "'unit price' is the file's unit_price: {plan}");
+
+    // No column of the file is the rate: asked, with the file's columns as the choices.
+    let instruction = "From lines.csv add gross = qty * unit_price * rate and save gross.csv";
+    let asked = planwright(
+        dir.path(),
+        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
+    );
+    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
+    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let question = &result["requirements"][0];
+    assert_eq!(question["options"], serde_json::json!(["sku", "qty", "unit_price"]), "{result:#}");
+    assert!(result["plan_yaml"].as_str().unwrap().contains("${vars."), "{result:#}");
+    let var = question["id"].as_str().unwrap();
+    std::fs::write(dir.path().join("answers.yaml"), format!("{var}: qty\n")).unwrap();
+    design_and_run_with(dir.path(), instruction, &["--answers", "answers.yaml"]);
+    let written = std::fs::read_to_string(dir.path().join("gross.csv")).unwrap();
+    assert!(
+        written.contains("A-1,3,1.5,13.5") && written.contains("B-2,2,4,16"),
+        "the answer fills the formula: {written}"
+    );
+}

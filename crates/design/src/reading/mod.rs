@@ -35,8 +35,8 @@ use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
-    one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, rows_kept_before_totals,
-    twice_is_the_duplicate_check,
+    one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
+    rows_kept_before_totals, twice_is_the_duplicate_check,
 };
 pub(crate) use shaping::number;
 pub(crate) use words::TIME_UNITS;
@@ -278,6 +278,13 @@ pub enum Step {
         of: Vec<String>,
         value: Option<f64>,
     },
+    /// A new column `name`: arithmetic of more than one sign, written with its columns in brackets
+    /// (`[税込金額] * [税率] / (100 + [税率])`, [`planwright_formula`]), which reads the columns `of`.
+    Formula {
+        name: String,
+        formula: String,
+        of: Vec<String>,
+    },
     /// A new column `name`: the calendar days from the date in column `from` to the date
     /// `until` (`YYYY-MM-DD`) the text says, 「起票日から2026年11月30日までの経過日数」.
     DaysUntil {
@@ -343,7 +350,7 @@ impl Step {
             Step::Duplicates { remove: true, .. } => "dedupe",
             Step::LatestPerKey { .. } => "latest",
             Step::Sort { .. } => "sort",
-            Step::Compute { .. } | Step::DaysUntil { .. } | Step::FillBlanks { .. } => "compute",
+            Step::Compute { .. } | Step::Formula { .. } | Step::DaysUntil { .. } | Step::FillBlanks { .. } => "compute",
             Step::Label { .. } => "label",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
@@ -699,7 +706,9 @@ impl Reader<'_> {
                     let shaped =
                         shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
                             // "… and a Shortfall column (Reorder Point minus On Hand)".
-                            Step::Sort { by: Some(_), .. } | Step::Compute { .. } => Some((at, s)),
+                            Step::Sort { by: Some(_), .. } | Step::Compute { .. } | Step::Formula { .. } => {
+                                Some((at, s))
+                            }
                             // 「取引先・請求書番号・金額の3項目がすべて同じ行が2行以上」: the columns
                             // are the duplicates' keys.
                             Step::Duplicates { by, remove, keep_last } => {
@@ -744,7 +753,9 @@ impl Reader<'_> {
             let operands: Vec<String> = shaped
                 .iter()
                 .flat_map(|(_, s)| match s {
-                    Step::Compute { of, .. } => of.iter().map(|o| o.to_lowercase()).collect(),
+                    Step::Compute { of, .. } | Step::Formula { of, .. } => {
+                        of.iter().map(|o| o.to_lowercase()).collect()
+                    }
                     _ => Vec::new(),
                 })
                 .collect();
@@ -811,7 +822,8 @@ impl Reader<'_> {
             sentence.is_some_and(|s| repeats::COUNT_ASKED.is_match(&s.text.to_lowercase()))
         };
         let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps, counted)), self.language);
-        let steps = rounding_after_totals(steps);
+        let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
+        let steps = row_columns_before_totals(rounding_after_totals(steps), output);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.orders_by_values();
@@ -1026,7 +1038,9 @@ impl Reader<'_> {
     fn rank_chosen(&mut self) {
         let Some(rank) = self.reading.columns.iter().find(|c| names_rank(c)) else { return };
         let steps = &mut self.reading.steps;
-        if steps.iter().any(|s| matches!(s, Step::Compute { name, .. } | Step::Label { name, .. } if name == rank)) {
+        if steps.iter().any(
+            |s| matches!(s, Step::Compute { name, .. } | Step::Formula { name, .. } | Step::Label { name, .. } if name == rank),
+        ) {
             return;
         }
         let Some((at, by, descending)) = steps.iter().enumerate().rev().find_map(|(i, s)| match s {
@@ -1798,7 +1812,8 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5", "list6", "list7"].iter().find_map(|g| captures.name(g)).or(one)?;
+        let list =
+            ["list", "list2", "list4", "list5", "list6", "list7"].iter().find_map(|g| captures.name(g)).or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
@@ -2217,6 +2232,7 @@ impl Reader<'_> {
                     | Step::Duplicates { .. }
                     | Step::Sort { .. }
                     | Step::Compute { .. }
+                    | Step::Formula { .. }
                     | Step::Label { .. }
             ) || matches!(s, Step::Api { per_item: true, .. })
         });

@@ -44,9 +44,9 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
 fn top_groups_by_their_total(steps: &mut Vec<(usize, Step)>) {
     let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return };
     let grouped = grouped_by(steps);
-    let top = steps.iter().skip(grouping).position(|(_, s)| {
-        matches!(s, Step::Sort { by: Some(b), limit: Some(_), .. } if grouped.iter().any(|g| same_noun(g, b)))
-    });
+    let top = steps.iter().skip(grouping).position(
+        |(_, s)| matches!(s, Step::Sort { by: Some(b), limit: Some(_), .. } if grouped.iter().any(|g| same_noun(g, b))),
+    );
     let Some(top) = top.map(|t| t + grouping) else { return };
     let next = (top + 1..steps.len()).find(|&i| matches!(&steps[i].1, Step::Sort { by: Some(_), limit: None, .. }));
     let later = next.map(|i| steps.remove(i).1);
@@ -263,6 +263,76 @@ pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usi
             _ => {}
         }
         i += 1;
+    }
+    steps
+}
+
+/// 「勘定科目別に集計…消費税額＝税込金額×税率÷（100＋税率）で切り捨て、税抜金額＝税込金額−消費税額」:
+/// a column said after the totals but computed from what only rows have (no total, no key, no
+/// other column of the output) is
+/// computed on the rows before they are totalled, with its rounding; the one total that names no
+/// column totals the one computed last (税抜金額, from 消費税額).
+pub(super) fn row_columns_before_totals(mut steps: Vec<(usize, Step)>, output: &[String]) -> Vec<(usize, Step)> {
+    let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return steps };
+    let Step::Aggregate { by, aggregations } = &steps[grouping].1 else { return steps };
+    // (A column the output lists beside the keys is one of the totals: "per product_line:
+    // revenue, cost, margin = revenue - cost".)
+    let mut after_totals: Vec<String> = by.iter().chain(output).cloned().collect();
+    after_totals.extend(aggregations.iter().flat_map(|a| a.name.iter().chain(a.field.iter()).cloned()));
+    let mut moved: Vec<(usize, Step)> = Vec::new();
+    let mut i = grouping + 1;
+    while i < steps.len() {
+        let (name, of) = match &steps[i].1 {
+            Step::Formula { name, of, .. } => (name.clone(), of.clone()),
+            Step::Compute { name, operation, of, .. }
+                if matches!(*operation, "difference" | "sum" | "product" | "ratio" | "percent") =>
+            {
+                (name.clone(), of.clone())
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        if of.is_empty() || of.iter().any(|o| after_totals.iter().any(|t| same_noun(t, o))) {
+            after_totals.push(name);
+            i += 1;
+            continue;
+        }
+        moved.push(steps.remove(i));
+        // (Its rounding, said right after it, goes with it.)
+        let rounding = |s: &Step| matches!(s, Step::Compute { operation, of, .. } if of.is_empty() && super::rounding::Direction::of_operation(operation).is_some());
+        if i < steps.len() && rounding(&steps[i].1) {
+            moved.push(steps.remove(i));
+        }
+    }
+    if moved.is_empty() {
+        return steps;
+    }
+    // The column computed last from the others (税抜金額 from 消費税額): what a total that names
+    // no column adds up.
+    let read_by_another = |name: &str| {
+        moved.iter().any(
+            |(_, s)| matches!(s, Step::Formula { of, .. } | Step::Compute { of, .. } if of.iter().any(|o| o == name)),
+        )
+    };
+    let last: Vec<String> = moved
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Formula { name, .. } | Step::Compute { name, .. } if !name.is_empty() && !read_by_another(name) => {
+                Some(name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    if let (Step::Aggregate { aggregations, .. }, [column]) = (&mut steps[grouping].1, last.as_slice()) {
+        let mut open = aggregations.iter_mut().filter(|a| a.field.is_none() && a.op != "count");
+        if let (Some(total), None) = (open.next(), open.next()) {
+            total.field = Some(column.clone());
+        }
+    }
+    for (offset, step) in moved.into_iter().enumerate() {
+        steps.insert(grouping + offset, step);
     }
     steps
 }

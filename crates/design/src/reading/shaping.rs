@@ -8,6 +8,7 @@ use regex::Regex;
 
 use super::slots::{self, english_phrase_after};
 use super::{words, Aggregation, Step};
+use planwright_formula::Formula;
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("shaping pattern")
@@ -98,6 +99,12 @@ static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
+    )
+});
+/// An order said as a range, "from highest to lowest", "newest to oldest": the first word says it.
+static EN_ORDER_RANGE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<from>highest|largest|biggest|newest|latest|lowest|smallest|oldest|earliest) to (?:the )?(?:highest|largest|biggest|newest|latest|lowest|smallest|oldest|earliest)\b",
     )
 });
 pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -452,6 +459,8 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     // "sort by amount, largest first, then by date (oldest first)": the first key's order is
     // said before the next key.
     let said = &lower[..super::sort_keys::first_key_end(lower, super::Language::En)];
+    // ("from highest to lowest" says both words; the first is where it starts.)
+    let said = &EN_ORDER_RANGE.replace_all(said, "$from");
     let descending = match (EN_DESCENDING.is_match(said), EN_ASCENDING.is_match(said)) {
         (true, false) => true,
         (false, true) => false,
@@ -508,6 +517,103 @@ static JA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<name>[^\s、。をがはでと「」・=()]{1,16})\s*=\s*\(\s*(?P<a>[^\s()、。=+*/×÷−-]{1,20}?)\s*(?P<op1>[-+*/×÷−])\s*(?P<b>[^\s()、。=+*/×÷−-]{1,20}?)\s*\)\s*(?P<op2>[-+*/×÷−])\s*(?:(?P<n>\d+(?:\.\d+)?)|(?P<c>[^\s()、。=でをとにの]{1,20}))",
     )
 });
+
+/// "消費税額=税込金額×税率÷(100+税率)", "margin_pct = (revenue - cost) / revenue x 100": a column
+/// named, then its arithmetic, up to a comma, a verb or the end.
+static EN_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?P<expr>(?:[^,;=.]|\.\d)+?)\s*(?:[,;]|\.(?:\s|$)|$|\b(?:and|then|rounded|round|sorted|sort|save|write|put)\b)",
+    )
+});
+static JA_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[^\s、。をがはでと「」・=]{1,16})\s*=\s*(?P<expr>[^\s、。をがはと「」・=]{3,80}?)(?:で|とし|です|、|。|$)",
+    )
+});
+/// Signs written as words: "revenue minus cost", "hours times rate".
+static EN_SIGN_WORDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\s+(?P<w>minus|plus|times|multiplied by|divided by|less)\s+"));
+
+/// Formulas of more than one sign, each as one column ([`Step::Formula`]); a formula of one
+/// sign is read as the operation it is (`difference`, `ratio` …) elsewhere.
+fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step)> {
+    let lower = clause.to_ascii_lowercase();
+    let pattern = match language {
+        super::Language::En => &*EN_FORMULA,
+        super::Language::Ja => &*JA_FORMULA,
+    };
+    pattern
+        .captures_iter(&lower)
+        .filter_map(|c| {
+            let name = match language {
+                super::Language::En => assigned_name(clause, c.name("name")?.range())?,
+                super::Language::Ja => ja_column(&clause[c.name("name")?.range()])?,
+            };
+            let said = &clause[c.name("expr")?.range()];
+            let said = EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
+                let sign = match &w["w"] {
+                    "minus" | "less" => " - ",
+                    "plus" => " + ",
+                    "divided by" => " / ",
+                    _ => " * ",
+                };
+                sign.to_owned()
+            });
+            let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= 2)?;
+            // Each operand a column's name as the text writes one, or the formula is no formula.
+            let column = |name: &str| match language {
+                super::Language::En => en_column(name.trim_start_matches("the ")),
+                super::Language::Ja => ja_column(name),
+            };
+            if formula.columns().iter().any(|c| column(c).is_none()) {
+                return None;
+            }
+            let formula = formula.renamed(&column);
+            let of = formula.columns().into_iter().map(str::to_owned).collect();
+            let at = c.get(0)?.start();
+            Some((at, Step::Formula { name, formula: formula.to_string(), of }))
+        })
+        .collect()
+}
+
+/// The steps of `found`, and each formula whose column they compute with fewer signs than it has
+/// (they read only part of it, "(revenue - cost) / revenue" of "… x 100") in place of theirs; a
+/// formula they read whole ("variance / budget * 100" as a percent) stays theirs.
+fn with_formulas(found: Vec<(usize, Step)>, formulas: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let covered = |wanted: &str| -> usize {
+        found
+            .iter()
+            .map(|(_, s)| match s {
+                Step::Compute { name, operation: "percent", .. } if name == wanted => 2,
+                Step::Compute { name, of, value, .. } if name == wanted && !of.is_empty() => {
+                    of.len() - 1 + usize::from(value.is_some())
+                }
+                _ => 0,
+            })
+            .sum()
+    };
+    let replaced: Vec<(usize, Step)> = formulas
+        .into_iter()
+        .filter(|(_, s)| match s {
+            Step::Formula { name, formula, .. } => Formula::parse(formula).is_ok_and(|f| f.signs() != covered(name)),
+            _ => false,
+        })
+        .collect();
+    let names: Vec<String> = replaced
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Formula { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut steps: Vec<(usize, Step)> = found
+        .into_iter()
+        .filter(|(_, s)| !matches!(s, Step::Compute { name, .. } if names.contains(name)))
+        .chain(replaced)
+        .collect();
+    steps.sort_by_key(|(at, _)| *at);
+    steps
+}
 
 /// The operation of an arithmetic sign.
 fn arithmetic(sign: &str) -> Option<&'static str> {
@@ -684,6 +790,12 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
 /// The computed columns of an English clause: a share ("a Tax column that is 10% of Net"), and
 /// a formula said after it ("a Gross column, Net plus Tax").
 fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
+    let formulas = written_formulas(clause, super::Language::En);
+    with_formulas(english_operations(clause, lower), formulas)
+}
+
+/// The computed columns of an English clause, each one operation.
+fn english_operations(clause: &str, lower: &str) -> Vec<(usize, Step)> {
     // "variance = actual - budget, and variance_pct = variance / budget * 100": each formula
     // names its column.
     let bracketed = bracketed(clause, super::Language::En);
@@ -980,6 +1092,16 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
     let bracketed = bracketed(clause, super::Language::Ja);
     if !bracketed.is_empty() {
         steps.extend(bracketed);
+        steps.extend(super::rounding::japanese(clause));
+        return steps;
+    }
+    let formulas = written_formulas(clause, super::Language::Ja);
+    if !formulas.is_empty() {
+        let mut computed = Vec::new();
+        for m in JA_ASSIGNED.find_iter(clause) {
+            computed.extend(japanese_compute(m.as_str()).map(|(at, step)| (m.start() + at, step)));
+        }
+        steps.extend(with_formulas(computed, formulas));
         steps.extend(super::rounding::japanese(clause));
         return steps;
     }

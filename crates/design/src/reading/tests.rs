@@ -2721,7 +2721,10 @@ fn japanese_definitions_with_wa_lists_in_order_and_renames_in_asides_are_read() 
     assert_eq!(r.columns, ["品番", "品名", "帳簿数量", "実地数量", "差異数量", "差異金額"]);
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "a list in order is no sort: {:?}", r.steps);
     assert!(
-        read_instruction("売上.csv を日付・金額の順に並べて 結果.csv に保存").steps.iter().any(|s| matches!(s, Step::Sort { .. })),
+        read_instruction("売上.csv を日付・金額の順に並べて 結果.csv に保存")
+            .steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { .. })),
         "two names may be the keys of a sort"
     );
     let r = read_instruction(
@@ -2781,6 +2784,71 @@ fn a_top_n_of_groups_is_ordered_by_their_total() {
     assert!(
         matches!(sorts.as_slice(), [Step::Sort { by: Some(by), descending: true, limit: Some(5), .. }] if by == "total"),
         "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn formulas_of_several_signs_are_one_column_and_one_sign_stays_its_operation() {
+    let formulas = |text: &str| -> Vec<(String, String)> {
+        read_instruction(text)
+            .steps
+            .into_iter()
+            .filter_map(|s| match s {
+                Step::Formula { name, formula, .. } => Some((name, formula)),
+                _ => None,
+            })
+            .collect()
+    };
+    let pair = |n: &str, f: &str| vec![(n.to_owned(), f.to_owned())];
+    assert_eq!(
+        formulas("経費明細.csv を集計。消費税額＝税込金額×税率÷（100＋税率）で1円未満は切り捨て。a.csv"),
+        pair("消費税額", "[税込金額] * [税率] / (100 + [税率])")
+    );
+    assert_eq!(
+        formulas("From a.csv add total = qty times unit price plus shipping and save b.csv"),
+        pair("total", "[qty] * [unit price] + [shipping]")
+    );
+    assert!(
+        formulas("From a.csv add gross = qty times unit price times 1.1 and save b.csv").is_empty(),
+        "a formula the operations read whole (a product and a factor) stays theirs"
+    );
+    assert_eq!(
+        formulas("a.csv: margin_pct = (revenue - cost) / revenue x 100, rounded to 1 decimal. save b.csv"),
+        pair("margin_pct", "([revenue] - [cost]) / [revenue] * 100")
+    );
+    let r = read_instruction("From a.csv add gap = billed - paid and save b.csv");
+    assert!(formulas("From a.csv add gap = billed - paid and save b.csv").is_empty());
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "difference", .. })),
+        "one sign is its operation: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn row_columns_said_after_the_totals_are_computed_before_them() {
+    let r = read_instruction(
+        "経費明細.csv を勘定科目別に集計してください。消費税額＝税込金額×税率÷（100＋税率）で1円未満は切り捨て、税抜金額＝税込金額−消費税額 です。列は 勘定科目、件数、税抜合計 で 結果.csv へ。",
+    );
+    let at = |wanted: fn(&Step) -> bool| r.steps.iter().position(wanted).unwrap_or(usize::MAX);
+    let grouping = at(|s| matches!(s, Step::Aggregate { .. }));
+    assert!(at(|s| matches!(s, Step::Formula { .. })) < grouping, "{:?}", r.steps);
+    assert!(at(|s| matches!(s, Step::Compute { name, .. } if name == "税抜金額")) < grouping, "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[grouping], Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.field.as_deref() == Some("税抜金額"))),
+        "the total adds up the column computed last: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "Sum revenue and cost per product_line in a.csv, then margin = revenue - cost. Columns: product_line, revenue, cost, margin, sorted by margin from highest to lowest. Save b.csv",
+    );
+    let grouping = r.steps.iter().position(|s| matches!(s, Step::Aggregate { .. }));
+    let margin = r.steps.iter().position(|s| matches!(s, Step::Compute { name, .. } if name == "margin"));
+    assert!(grouping.is_some() && margin > grouping, "a difference of totals stays after them: {:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, .. })),
+        "'from highest to lowest' is descending: {:?}",
         r.steps
     );
 }
