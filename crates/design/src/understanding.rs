@@ -219,6 +219,11 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if quarter && compares_dates(plan) {
                 return false;
             }
+            // 「11月の入金明細（入金明細_11月.csv）」: the month a file read is named for.
+            let month = format!("{}月", n.value);
+            if after.starts_with('月') && files.iter().any(|f| text[f.clone()].contains(&month)) {
+                return false;
+            }
             // "release 4.2", "sprint 14": the name of a version, no amount.
             let last_word = before.rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '.').next().unwrap_or_default();
             if ["release", "version", "sprint", "build", "ver.", "ver", "milestone", "phase"].contains(&last_word) {
@@ -582,6 +587,16 @@ pub(crate) mod tests {
         }
         let copy = "Convert ledger.csv to ledger.xlsx";
         assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
+    }
+
+    #[test]
+    fn the_month_a_file_read_is_named_for_is_no_figure() {
+        let plan: planwright_plan::Plan =
+            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let text = "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを出して";
+        assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
+        let other = "10月の入金明細（入金明細_11月.csv）のうち…を出して";
+        assert_eq!(unused_numbers(other, &plan).len(), 1, "another month than the file's is a figure");
     }
 
     #[test]

@@ -827,7 +827,8 @@ impl Reader<'_> {
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.orders_by_values();
-        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) {
+        // (「伝票日付・勘定科目・金額・摘要の4つが完全に一致する行」: the columns listed, not all.)
+        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && keys.len() < 2 {
             for step in &mut self.reading.steps {
                 if let Step::Duplicates { by, .. } = step {
                     by.clear();
@@ -1349,8 +1350,8 @@ impl Reader<'_> {
     }
 
     /// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: said over two clauses, the
-    /// first read as a grouping and the second as a filter of no condition, it is a removal of
-    /// duplicates that keeps each key's first (or last) row.
+    /// first read as a grouping (or a check for duplicates) and the second as a filter of no
+    /// condition, it is a removal of duplicates that keeps each key's first (or last) row.
     fn one_row_per_key_over_a_sentence(&mut self) {
         if self.language != Language::Ja {
             return;
@@ -1358,13 +1359,19 @@ impl Reader<'_> {
         let Some(Step::Duplicates { by, remove, keep_last }) = shaping::japanese_row_per_key(self.text) else {
             return;
         };
+        // (「同じ得意先コードの行は…上の方にある1行だけを残して」: a check for duplicates of the key,
+        // with the one row read as a top 1.)
         let grouping = self.reading.steps.iter().position(|s| {
             matches!(s, Step::Aggregate { by: grouped, aggregations }
                 if grouped == &by && aggregations.iter().all(|a| a.field.is_none()))
+                || matches!(s, Step::Duplicates { by: keys, .. } if keys == &by)
         });
         let Some(grouping) = grouping else { return };
         self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
-        self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
+        self.reading.steps.retain(|s| {
+            !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty())
+                && !matches!(s, Step::Sort { by: None, limit: Some(1), .. })
+        });
     }
 
     /// 「顧客コードごとに更新日が一番新しい行を1行だけ残して」, "for each test_id only its most recent
@@ -1812,8 +1819,10 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list =
-            ["list", "list2", "list4", "list5", "list6", "list7"].iter().find_map(|g| captures.name(g)).or(one)?;
+        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8"]
+            .iter()
+            .find_map(|g| captures.name(g))
+            .or(one)?;
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
@@ -1909,7 +1918,8 @@ impl Reader<'_> {
                 ) || crate::reading::number(w).is_some()
             })
         };
-        if (captures.name("list4").is_some() || captures.name("list5").is_some()) && items.iter().any(says_of_columns) {
+        let after_a_verb = ["list4", "list5", "list8"].iter().any(|g| captures.name(g).is_some());
+        if after_a_verb && items.iter().any(says_of_columns) {
             return None;
         }
         let named = items.len() >= 2 || one.is_some() && items.len() == 1;

@@ -70,19 +70,33 @@ pub(super) fn grouped_by(steps: &[(usize, Step)]) -> Vec<String> {
 }
 
 /// Totals "for each month" (「月ごと」) group by the month of the date: the month is computed
-/// first, unless a step computes it already.
-pub(super) fn months_to_group_by(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+/// first, unless a step computes it already (or after, said of the grouping's month).
+pub(super) fn months_to_group_by(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    // "one row per region and month, where month is the year and month of order_date": the month
+    // said after the grouping is the one it groups by.
+    let said_after = |steps: &[(usize, Step)], month: &str, from: usize| {
+        (from..steps.len())
+            .find(|&i| matches!(&steps[i].1, Step::Compute { operation: "month", name, .. } if name == month))
+    };
     let mut out: Vec<(usize, Step)> = Vec::new();
-    for (at, step) in steps {
-        if let Step::Aggregate { by, .. } = &step {
-            let month = by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月"));
+    let mut i = 0;
+    while i < steps.len() {
+        if let Step::Aggregate { by, .. } = &steps[i].1 {
+            let month =
+                by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月")).cloned();
             let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
             if let Some(month) = month.filter(|_| !computed) {
-                let of = vec!["date".to_owned()];
-                out.push((at, Step::Compute { name: month.clone(), operation: "month", of, value: None }));
+                match said_after(&steps, &month, i + 1) {
+                    Some(later) => out.push(steps.remove(later)),
+                    None => {
+                        let of = vec!["date".to_owned()];
+                        out.push((steps[i].0, Step::Compute { name: month, operation: "month", of, value: None }));
+                    }
+                }
             }
         }
-        out.push((at, step));
+        out.push(steps[i].clone());
+        i += 1;
     }
     out
 }

@@ -34,7 +34,7 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 /// key, the one the words say by its place in the file ("the latest" goes by a date: not this).
 static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:keep|leave) (?:only |just )?(?:a single|one|just one|only one) (?:row|line|record|entry) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*)\b[^.;]{0,40}?\b(?P<which2>first|last)\b",
     )
 });
 /// "give me each Cost Center code once": the key said between.
@@ -180,7 +180,7 @@ const JA_NOT_KEYS: &[&str] = &["支払", "データ", "行", "もの", "件", "�
 /// 「支払日・取引先・金額の3つがすべて同じ」: three or more columns the same.
 static JA_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"「?(?P<list>[^、。をがはでと\s「」・]{1,16}(?:・[^、。をがはでと\s「」・]{1,16}){2,})」?(?:の(?:\d+|[一二三四五六七八九十]+)つ|の組み合わせ)?(?:が|は)(?:すべて|全て|全部|いずれも)?(?:同じ|一致|重複|等しい)",
+        r"「?(?P<list>[^、。をがはでと\s「」・]{1,16}(?:・[^、。をがはでと\s「」・]{1,16}){2,})」?(?:の(?:\d+|[一二三四五六七八九十]+)つ|の組み合わせ)?(?:が|は)(?:すべて|全て|全部|いずれも)?(?:完全に|まったく|全く)?(?:同じ|一致|重複|等しい)",
     )
 });
 static JA_SAME_EACH: LazyLock<Regex> =
@@ -275,6 +275,8 @@ pub(super) fn en_column(phrase: &str) -> Option<String> {
         matches!(
             *w,
             "in" | "as" | "to" | "into" | "for" | "from" | "with" | "and" | "on" | "showing" | "called" | "named"
+                // "the month of order_date written like 2026-10".
+                | "written" | "formatted" | "like"
         )
     }) {
         words.truncate(cut + 1);
@@ -327,9 +329,10 @@ fn english(clause: &str) -> Vec<(usize, Step)> {
 
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
-        let key = c["key"].trim_end_matches(" in").to_owned();
+        // ("keep a single row per case_id — whichever comes first in the file": the key, then which.)
+        let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str()).trim_end_matches(" in").to_owned();
         if let Some(key) = en_column(&key) {
-            let keep_last = &c["which"] == "last";
+            let keep_last = c.name("which").or(c.name("which2")).is_some_and(|w| w.as_str() == "last");
             let at = c.get(0).expect("match").start();
             return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));
         }
@@ -1124,7 +1127,7 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
 /// (or the last) of the file.
 static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?行(?:だけ|のみ)?を?残",
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?行(?:だけ|のみ)?を?残|同じ(?P<key2>[^\s、。をがはでと「」・（）()]{1,20}?)の(?:行|データ|レコード)は[、\s]?[^。]{0,20}?(?P<which2>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残",
     )
 });
 
@@ -1166,8 +1169,11 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<(S
 /// 行だけを残して」), if any.
 pub(super) fn japanese_row_per_key(text: &str) -> Option<Step> {
     let c = JA_ROW_PER_KEY.captures(text)?;
-    let keep_last = matches!(&c["which"], "最後" | "一番下" | "末尾");
-    Some(Step::Duplicates { by: vec![c["key"].to_owned()], remove: true, keep_last })
+    // (「同じ得意先コードの行は、ファイルの上の方にある1行だけを残して」: the key, then which.)
+    let which = c.name("which").or(c.name("which2")).map_or("", |m| m.as_str());
+    let keep_last = matches!(which, "最後" | "一番下" | "末尾" | "下の方" | "下");
+    let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str());
+    Some(Step::Duplicates { by: vec![key.to_owned()], remove: true, keep_last })
 }
 
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {

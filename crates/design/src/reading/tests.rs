@@ -6,6 +6,18 @@ fn ops(reading: &Reading) -> Vec<&'static str> {
     reading.steps.iter().map(Step::name).collect()
 }
 
+/// The columns computed, each with its operation.
+fn computed(reading: &Reading) -> Vec<(&str, &str)> {
+    reading
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, .. } => Some((name.as_str(), *operation)),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn the_expenses_example_reads_as_a_pipeline() {
     let r = read_instruction(
@@ -2037,14 +2049,7 @@ fn a_rounding_said_after_a_formula_rounds_the_column_it_names() {
     let r = read_instruction(
         "部門別売上_上期.csv に2列足してください。達成率＝実績÷目標×100（小数第1位まで、第2位を四捨五入）、差額＝実績−目標。元の列はそのまま残して、売上達成率.xlsx で。",
     );
-    let computed: Vec<(&str, &str)> = r
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Compute { name, operation, .. } => Some((name.as_str(), *operation)),
-            _ => None,
-        })
-        .collect();
+    let computed = computed(&r);
     assert_eq!(computed, [("達成率", "percent"), ("達成率", "round"), ("差額", "difference")], "{:?}", r.steps);
 }
 
@@ -2709,14 +2714,7 @@ fn japanese_definitions_with_wa_lists_in_order_and_renames_in_asides_are_read() 
     let r = read_instruction(
         "棚卸結果.xlsxで、帳簿数量と実地数量が一致しない品目だけ出して。差異数量は「実地数量−帳簿数量」、差異金額は「差異数量×単価」で計算して、品番・品名・帳簿数量・実地数量・差異数量・差異金額 の順に並べて棚卸差異.csvに保存してください。",
     );
-    let computed: Vec<(&str, &str)> = r
-        .steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Compute { name, operation, .. } => Some((name.as_str(), *operation)),
-            _ => None,
-        })
-        .collect();
+    let computed = computed(&r);
     assert_eq!(computed, [("差異数量", "difference"), ("差異金額", "product")], "{:?}", r.steps);
     assert_eq!(r.columns, ["品番", "品名", "帳簿数量", "実地数量", "差異数量", "差異金額"]);
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "a list in order is no sort: {:?}", r.steps);
@@ -2851,4 +2849,48 @@ fn row_columns_said_after_the_totals_are_computed_before_them() {
         "'from highest to lowest' is descending: {:?}",
         r.steps
     );
+}
+
+#[test]
+fn one_row_per_key_and_keys_matching_in_full_are_read_as_said() {
+    let r = read_instruction(
+        "test_cases_merged.csv has some case_ids more than once. Keep a single row per case_id — whichever comes first in the file — and drop the owner column. Save to unique.csv with case_id, title, component, priority.",
+    );
+    assert_eq!(r.steps, [Step::Duplicates { by: vec!["case_id".to_owned()], remove: true, keep_last: false }]);
+    assert_eq!(r.columns, ["case_id", "title", "component", "priority"], "the columns after the file written");
+    let r = read_instruction(
+        "得意先マスタ_統合.csv は得意先コードがダブっています。同じ得意先コードの行は、ファイルの上の方にある1行だけを残して、それ以外は削除してください。重複なし.csv に保存。",
+    );
+    assert_eq!(r.steps, [Step::Duplicates { by: vec!["得意先コード".to_owned()], remove: true, keep_last: false }]);
+    let r = read_instruction(
+        "仕訳.xlsx に二重計上がないかチェックしたいです。伝票日付・勘定科目・金額・摘要の4つが完全に一致する行が2行以上あるものを全部出してください。候補.xlsx",
+    );
+    let keys = ["伝票日付", "勘定科目", "金額", "摘要"].map(str::to_owned).to_vec();
+    assert_eq!(
+        r.steps,
+        [Step::Duplicates { by: keys, remove: false, keep_last: false }],
+        "the four listed, not every column"
+    );
+}
+
+#[test]
+fn a_key_not_found_in_another_file_and_the_month_of_a_date_said_after_the_grouping_are_read() {
+    let r = read_instruction(
+        "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを洗い出してください。ファイル名は 未照合入金.csv です。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(k), unmatched: true, .. } if k == "請求番号")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From sales.csv: one row per region and month, where month is the year and month of order_date written like 2026-10, and net_sales is the sum of net_amount. Save it as out.xlsx.",
+    );
+    let months: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Compute { operation: "month", .. })).collect();
+    assert!(
+        matches!(months.as_slice(), [Step::Compute { of, .. }] if of == &["order_date"]),
+        "one month, of the date said, before the grouping: {:?}",
+        r.steps
+    );
+    assert!(matches!(r.steps[0], Step::Compute { operation: "month", .. }), "{:?}", r.steps);
 }

@@ -137,7 +137,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ|を引いて|を引き|引き当て|参照して|から引|引っ張|引っぱ|持ってき|持って来|取ってき|転記|ルックアップ|(?i:vlookup)",
     ),
     unmatched: re(
-        r"未照合|一致しない|一致しなかった|見つからない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない",
+        r"未照合|一致しない|一致しなかった|見つからない|見当たらない|ないもの|ない行|ないデータ|未消込|漏れ|差異|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない",
     ),
     classify: re(r"分類|仕分け|仕分|判定|振り分"),
     extract: re(r"読み取|抽出|取り出|抜き出"),
@@ -352,10 +352,10 @@ pub static ANY_CASE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:lower ?case|upper ?case|regardless of (?:the )?case|case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|any case|different case|mixed case)\b|大文字(?:・|と|や)?小文字|大小文字",
     )
 });
-/// Japanese: 「社員番号が社員一覧.csvに存在しない」.
+/// Japanese: 「社員番号が社員一覧.csvに存在しない」「請求一覧.xlsx に同じ請求番号が見当たらない」.
 pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<k>[^\s、。をがはのに「」]{1,16})が[^\s、。をがは]{1,40}?(?:に|で)(?:存在しない|ない|無い|見つからない|載っていない|登録されていない)|(?:に|で)(?:まだ|一度も)?(?P<k2>[^\s、。をがはのに「」]{1,16})が(?:出てこない|出てきていない|出ていない|存在しない|見つからない|載っていない|含まれていない|登録されていない|ない|無い)|(?:に|で)同じ(?P<k3>[^\s、。をがはのに「」]{1,16})の[^\s、。をがは]{1,12}?が(?:ない|無い|見つからない|存在しない)",
+        r"(?P<k>[^\s、。をがはのに「」]{1,16})が[^\s、。をがは]{1,40}?(?:に|で)(?:存在しない|ない|無い|見つからない|見当たらない|載っていない|登録されていない)|(?:に|で)(?:まだ|一度も)?(?:同じ)?(?P<k2>[^\s、。をがはのに「」]{1,16})が(?:出てこない|出てきていない|出ていない|存在しない|見つからない|見当たらない|載っていない|含まれていない|登録されていない|ない|無い)|(?:に|で)同じ(?P<k3>[^\s、。をがはのに「」]{1,16})の[^\s、。をがは]{1,12}?が(?:ない|無い|見つからない|見当たらない|存在しない)",
     )
 });
 /// English: where a match key follows (`on`, `by`, `using`).
@@ -402,10 +402,10 @@ pub static JA_CATEGORIES: LazyLock<Regex> =
 /// Japanese: what is asked for (`対象月を入力してもらう`).
 pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋ね|聞|指定|選ん)"));
 /// English: the columns to keep ("I only need the columns A, B and C", "keep just A, B and C",
-/// "… isn't Rejected. just A, B, C -> x.csv").
+/// "… isn't Rejected. just A, B, C -> x.csv", "Save to x.csv with A, B, C, D.").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)|\b(?:save|write|export|put)\s+(?:it\s+|them\s+|the result\s+|everything\s+)?(?:to|as|into|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\s+with\s+(?:the\s+)?(?:columns?\s+)?(?:just\s+|only\s+)?(?P<list8>[a-z_][\w ]*(?:,\s*[a-z_][\w ]*)+(?:,?\s+and\s+[a-z_][\w ]*)?)\s*(?:[.;?!]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
