@@ -1353,6 +1353,17 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             continue;
         }
         first.get_or_insert(m.start());
+        // 「年月と重要度の組み合わせごとに」: the columns combined.
+        if ["組み合わせ", "組合せ", "組み合せ"].contains(&noun.as_str()) {
+            let before = clause[..m.start() - noun.len()].trim_end_matches('の');
+            let start = before
+                .char_indices()
+                .rev()
+                .find(|(_, c)| "、。をはがで".contains(*c))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            by.extend(before[start..].split(['と', '・']).map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned));
+            continue;
+        }
         by.extend(slots::list_items(&noun));
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();

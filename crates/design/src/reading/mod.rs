@@ -483,7 +483,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
             words::COUNTED_IN
                 .replace_all(&text, |c: &regex::Captures| {
                     let verb = c.name("verb").expect("a verb");
-                    format!("{}{}ない", " ".repeat(verb.start() - c.get(0).expect("match").start()), verb.as_str())
+                    let blank = " ".repeat(verb.start() - c.get(0).expect("match").start());
+                    format!("{blank}{}{}", verb.as_str(), &c["not"])
                 })
                 .into_owned()
         }
@@ -1610,7 +1611,11 @@ impl Reader<'_> {
         let no_filter_meant = words::NO_FILTER_MEANT.is_match(&request);
         let request = words::NO_FILTER_MEANT.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
         let trigger = self.lexicon.filter.find(&request);
-        if trigger.is_none() && no_filter_meant {
+        let counts_as = words::COUNTS_AS.find(&lower).is_some_and(|m| {
+            let before = lower[..m.start()].trim_end();
+            !before.ends_with("n't") && !before.ends_with("not") && !before.ends_with("never")
+        });
+        if trigger.is_none() && no_filter_meant || counts_as {
             return None;
         }
         let conditions = match self.language {

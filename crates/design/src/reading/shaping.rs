@@ -1083,9 +1083,23 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
     keys
 }
 
+/// 「起票日から年月を取り出して」「受注日の年月を出して」: the month (or year) of a date as a column.
+static JA_MONTH_OF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはでと「」・()]{1,16})(?:から|の)(?P<part>年月|月|年)(?:を|の列を)(?:取り出|出し|出す|抜き出|求め|計算|作|追加)",
+    )
+});
+
 /// The shaping operations of one Japanese clause, each with its offset in the clause.
 fn japanese(clause: &str) -> Vec<(usize, Step)> {
     let mut steps = Vec::new();
+    if let Some(c) = JA_MONTH_OF.captures(clause) {
+        if let Some(of) = ja_column(&c["a"]) {
+            let operation = if &c["part"] == "年" { "year" } else { "month" };
+            let at = c.get(0).map_or(0, |m| m.start());
+            steps.push((at, Step::Compute { name: c["part"].to_owned(), operation, of: vec![of], value: None }));
+        }
+    }
     if let Some(step) = japanese_duplicates(clause) {
         steps.push(step);
     }

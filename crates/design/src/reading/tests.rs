@@ -2894,3 +2894,43 @@ fn a_key_not_found_in_another_file_and_the_month_of_a_date_said_after_the_groupi
     );
     assert!(matches!(r.steps[0], Step::Compute { operation: "month", .. }), "{:?}", r.steps);
 }
+
+#[test]
+fn keys_checked_against_a_column_of_another_file_and_what_a_row_counts_as_are_read() {
+    let r = read_instruction(
+        "Which goods receipts don't have a purchase order behind them? Check each po_number in goods_receipts.csv against the PO Number column of purchase_orders.xlsx; a receipt whose po_number is empty counts as having no PO. Give me receipt_no and amount in out.csv.",
+    );
+    let sides = vec![
+        ("goods_receipts.csv".to_owned(), "po_number".to_owned()),
+        ("purchase_orders.xlsx".to_owned(), "PO Number".to_owned()),
+    ];
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Join { unmatched: true, side_keys, .. }] if side_keys == &sides),
+        "rows without a partner, each side's key; what a row counts as leaves none out: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_japanese_month_of_a_date_a_combination_of_keys_and_polite_exclusions_are_read() {
+    let r = read_instruction(
+        "バグ票一覧.csv の起票日から年月を取り出して（2026-10 のような形で）、年月と重要度の組み合わせごとに件数を数えてください。列は 年月・重要度・件数 の3つ、出力ファイルは 件数.csv です。",
+    );
+    assert_eq!(
+        r.steps[0],
+        Step::Compute { name: "年月".to_owned(), operation: "month", of: vec!["起票日".to_owned()], value: None }
+    );
+    assert!(
+        matches!(&r.steps[1], Step::Aggregate { by, .. } if by == &["年月", "重要度"]),
+        "the columns combined, not 「組み合わせ」: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "結合テスト結果.csv を機能ごとに集計してください。結果が「未実施」の行は数に入れません。機能別.csv",
+    );
+    assert!(
+        matches!(&r.steps[0], Step::Filter { exclude: true, conditions } if conditions[0].value == json!("未実施")),
+        "{:?}",
+        r.steps
+    );
+}

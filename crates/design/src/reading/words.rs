@@ -71,7 +71,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
     join: re(
-        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
+        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:check|checked|checking|verify) (?:each|every|the) .{0,60}\bagainst|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
         r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (match|payment|partner|counterpart|invoice|receipt)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) been \w+ed)\b",
@@ -129,9 +129,11 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 
 pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"だけ|のみ|絞り込|絞込|除外|除く|除いて|除き|以外|対象外|フィルタ|以上|以下|未満|超え|超の|超過|より大き|より小さ|より多|より少な|を残|抽出|上回|下回|数えない|含めない|入れない|カウントしない",
+        r"だけ|のみ|絞り込|絞込|除外|除く|除いて|除き|以外|対象外|フィルタ|以上|以下|未満|超え|超の|超過|より大き|より小さ|より多|より少な|を残|抽出|上回|下回|数えない|含めない|入れない|カウントしない|数えません|含めません|入れません|カウントしません",
     ),
-    exclude: re(r"除外|除く|除いて|除き|以外を|取り除|外して|外す|数えない|含めない|入れない|カウントしない|対象外"),
+    exclude: re(
+        r"除外|除く|除いて|除き|以外を|取り除|外して|外す|数えない|含めない|入れない|カウントしない|数えません|含めません|入れません|カウントしません|対象外",
+    ),
     aggregate: re(r"ごと|毎に|毎の|別に|別の|別で|集計|合計|小計|件数|平均|総額"),
     join: re(
         r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ|を引いて|を引き|引き当て|参照して|から引|引っ張|引っぱ|持ってき|持って来|取ってき|転記|ルックアップ|(?i:vlookup)",
@@ -206,7 +208,7 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile)\s+(?:the\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:appears?|shows? up)\s+in\s+the\s+(?P<kb4>[a-z_][\w]*)\s+column\s+of\s+(?P<b4>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
+        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile|check|checking|verify)\s+(?:the\s+|each\s+|every\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:column\s+)?(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:appears?|shows? up)\s+in\s+the\s+(?P<kb4>[a-z_][\w]*)\s+column\s+of\s+(?P<b4>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
     )
 });
 static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
@@ -338,9 +340,15 @@ pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What a row is said to count as ("a receipt whose po_number is empty counts as having no PO"):
+/// a definition, no rows left out (unless negated: "Void doesn't count as paid").
+pub static COUNTS_AS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:counts|count|is counted|are counted|is treated|are treated|should be treated) as\b"));
+
 /// What rows are not counted in (「件数にも平均にも含めないで」): the totals, no condition.
-pub static COUNTED_IN: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:[^\s、。「」をがはで]{1,10}に(?:も|は)?)+(?P<verb>含め|入れ|数え|カウントし)ない"));
+pub static COUNTED_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:[^\s、。「」をがはで]{1,10}に(?:も|は)?)+(?P<verb>含め|入れ|数え|カウントし)(?P<not>ない|ません)")
+});
 
 /// A column the text calls one: "has a req_id column", "the po_ref field".
 pub static CALLED_A_COLUMN: LazyLock<Regex> =
