@@ -1692,6 +1692,11 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(lower) {
             return true;
         }
+        // "(there are two title lines above the header row)": the sheet's layout, which its read
+        // finds.
+        if words::SHEET_LAYOUT_SAID.is_match(lower) && conditions.iter().all(|c| c.field.is_none()) {
+            return true;
+        }
         // "just compare the reference codes exactly, ignore amounts and dates": what a match
         // does not compare, no rows left out.
         if conditions.is_empty() && trigger.is_some_and(|m| matches!(m.as_str(), "ignore" | "ignoring" | "disregard")) {
@@ -1836,9 +1841,12 @@ impl Reader<'_> {
             Language::Ja => list.as_str().to_owned(),
             // "Vendor (from vendor_name)": the column, as its new name.
             Language::En => {
+                // "customer, invoice (taken from Customer and Invoice No)": each from the old name
+                // in its place.
+                let said = renamed_in_order(list.as_str()).unwrap_or_else(|| list.as_str().to_owned());
                 // (Only a name said to be the old one: "from x", `x_y`, or the same word; not
                 // "Description (optional)".)
-                let renamed = words::RENAMED_FROM.replace_all(list.as_str(), |c: &regex::Captures| {
+                let renamed = words::RENAMED_FROM.replace_all(&said, |c: &regex::Captures| {
                     let new = c["new"].trim_start_matches("and ").trim_start_matches("or ");
                     let old = &c["old"];
                     if c.name("from").is_none() && !old.contains('_') && !old.eq_ignore_ascii_case(new) {
@@ -2458,6 +2466,19 @@ fn of_a_period(c: &Condition) -> bool {
 /// Whether a condition's value is a date as the reader writes one (`2026-10-31`).
 fn is_date(value: &Value) -> bool {
     value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
+}
+
+/// "customer, invoice, balance (taken from Customer, Invoice No and Balance Due)" as "Customer as
+/// customer, Invoice No as invoice, Balance Due as balance", when the old names are as many.
+fn renamed_in_order(list: &str) -> Option<String> {
+    let c = words::OLD_NAMES_AFTER.captures(list)?;
+    let split = |text: &str| -> Vec<String> {
+        slots::list_items(text).into_iter().map(|item| item.trim().to_owned()).filter(|item| !item.is_empty()).collect()
+    };
+    let new = split(&list[..c.get(0)?.start()]);
+    let old = split(&c["olds"]);
+    (new.len() >= 2 && new.len() == old.len())
+        .then(|| old.iter().zip(&new).map(|(old, new)| format!("{old} as {new}")).collect::<Vec<_>>().join(", "))
 }
 
 /// "posting_date as Date", "delivery_date renamed to Due": a column and its new name.

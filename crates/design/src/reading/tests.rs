@@ -2934,3 +2934,21 @@ fn a_japanese_month_of_a_date_a_combination_of_keys_and_polite_exclusions_are_re
         r.steps
     );
 }
+
+#[test]
+fn new_names_listed_with_their_old_ones_after_and_a_sheet_s_layout_are_read() {
+    let r = read_instruction(
+        "From ar.xlsx (there are two title lines above the header row), pull every invoice with a Due Date on or before 2026-10-31. Output columns: customer, invoice, balance (taken from Customer, Invoice No and Balance Due). Save it as out.csv.",
+    );
+    assert_eq!(r.columns, ["Customer", "Invoice No", "Balance Due"]);
+    assert_eq!(r.renamed, ["customer", "invoice", "balance"]);
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Filter { conditions, .. }] if conditions.len() == 1),
+        "the layout of the sheet keeps no rows: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From a.csv output columns: customer, invoice (taken from Customer, Invoice No and Date). Save b.csv",
+    );
+    assert!(r.renamed.is_empty(), "old names that are not as many rename nothing: {:?}", r.renamed);
+}

@@ -350,6 +350,17 @@ pub static COUNTED_IN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:[^\s、。「」をがはで]{1,10}に(?:も|は)?)+(?P<verb>含め|入れ|数え|カウントし)(?P<not>ない|ません)")
 });
 
+/// The old names of a list of columns said after it: "customer, invoice, balance (taken from
+/// Customer, Invoice No and Balance Due)".
+pub static OLD_NAMES_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\((?:taken |renamed |mapped |coming )?from:?\s+(?P<olds>[^()]+?)(?:,?\s+respectively)?\)\s*$")
+});
+
+/// How a sheet is laid out: "there are two title lines above the header row", 「上に表題が2行」.
+pub static SHEET_LAYOUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:title|heading|header|blank|empty)\s+(?:lines?|rows?)\b|表題|タイトル行|見出し行|見出しの行")
+});
+
 /// A column the text calls one: "has a req_id column", "the po_ref field".
 pub static CALLED_A_COLUMN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:a|an|the|its|their) (?P<c>[a-z_][\w]*) (?:column|field)\b"));
@@ -413,7 +424,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// "… isn't Rejected. just A, B, C -> x.csv", "Save to x.csv with A, B, C, D.").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)|\b(?:save|write|export|put)\s+(?:it\s+|them\s+|the result\s+|everything\s+)?(?:to|as|into|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\s+with\s+(?:the\s+)?(?:columns?\s+)?(?:just\s+|only\s+)?(?P<list8>[a-z_][\w ]*(?:,\s*[a-z_][\w ]*)+(?:,?\s+and\s+[a-z_][\w ]*)?)\s*(?:[.;?!]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?]\s+)(?:the\s+)?(?:output\s+|result\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*:?|(?:^|[.;:!?]\s+)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|[.;?!]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!]+?,[^.;:?!]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)|\b(?:save|write|export|put)\s+(?:it\s+|them\s+|the result\s+|everything\s+)?(?:to|as|into|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\s+with\s+(?:the\s+)?(?:columns?\s+)?(?:just\s+|only\s+)?(?P<list8>[a-z_][\w ]*(?:,\s*[a-z_][\w ]*)+(?:,?\s+and\s+[a-z_][\w ]*)?)\s*(?:[.;?!]|$)",
     )
 });
 /// Japanese: 「A・B・Cの列だけにして」「社員番号・氏名だけ残し」「取引先名と合計金額だけ」「列は A、B、C の3つで」
