@@ -1731,8 +1731,10 @@ impl Reader<'_> {
         // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
         // only share some values are not duplicates": which rows are duplicates and which of
         // them stay, said to the duplicate check.
-        let of_duplicates =
-            lower.contains("duplicat") || clause.text.contains("重複") || lower.contains("more than once");
+        let of_duplicates = lower.contains("duplicat")
+            || clause.text.contains("重複")
+            || lower.contains("more than once")
+            || shaping::EN_SAME_LIST.is_match(lower);
         if conditions.is_empty() && (of_duplicates || words::KEEPS_OF_DUPLICATES.is_match(lower)) {
             return true;
         }

@@ -53,6 +53,21 @@ static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
 static EN_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bsame ([a-z0-9_][\w ]{0,30}?)\s*(?:\+|&|/)\s*([a-z0-9_][\w ]{0,30}?)\s+(?:combination|combo|pair)\b")
 });
+/// "where vendor_id, invoice_no and amount are all the same as on another row": the columns
+/// listed, then said the same as another row's (not "where billed and paid are the same", two
+/// columns of one row).
+pub(super) static EN_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:where|whose|with|when|if)\s+(?:the\s+)?(?P<list>[a-z_][\w]*(?: [a-z_][\w]*)?(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*)?)*,?\s+and\s+[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:are|is)\s+(?:all\s+)?(?:the\s+)?(?:same|identical|equal)\s+(?:as\s+(?:on|in|for)?\s*(?:at least\s+)?(?:one\s+)?(?:an)?other|across)\b",
+    )
+});
+/// The columns of an [`EN_SAME_LIST`].
+fn en_same_list(lower: &str) -> Vec<String> {
+    EN_SAME_LIST
+        .captures(lower)
+        .map(|c| slots::list_items(&c["list"]).iter().filter_map(|item| en_column(item.trim())).collect())
+        .unwrap_or_default()
+}
 /// "any combination of vendor_id and amount".
 static EN_COMBINATION: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bcombinations? of (?:the )?(?P<a>[a-z_][\w ]{0,30}?) and (?:the )?(?P<b>[a-z_][\w]{0,30})\b")
@@ -337,7 +352,8 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
             return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));
         }
     }
-    let found = EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower))?;
+    let found =
+        EN_DUPLICATE.find(lower).or_else(|| EN_DEDUPE_ALONE.find(lower)).or_else(|| EN_SAME_LIST.find(lower))?;
     if written_as_a_value(clause, found.range()) {
         return None;
     }
@@ -349,6 +365,7 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     let mut by: Vec<String> = match EN_SAME_PAIR.captures(lower) {
         Some(pair) => [&pair[1], &pair[2]].into_iter().filter_map(en_column).collect(),
+        None if EN_SAME_LIST.is_match(lower) => en_same_list(lower),
         None => EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect(),
     };
     // ("each transaction only once": the rows, no key.)
@@ -373,8 +390,11 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
             }
         }
     }
-    // "exact copies of another row": the whole row is the key.
-    by.retain(|b| !(b.starts_with("another ") || b.starts_with("other ") || b == "each other"));
+    // "exact copies of another row": the whole row is the key; "every one of those rows": the
+    // rows found.
+    let said_of_rows =
+        |b: &String| ["another ", "other ", "those ", "these "].iter().any(|w| b.starts_with(w)) || b == "each other";
+    by.retain(|b| !said_of_rows(b));
     by.dedup();
     let keep_last = EN_KEEP_LAST.is_match(lower);
     Some((found.start(), Step::Duplicates { by, remove, keep_last }))
@@ -1065,6 +1085,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
 pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
     let lower = text.to_ascii_lowercase();
     let mut keys: Vec<String> = match language {
+        super::Language::En if EN_SAME_LIST.is_match(&lower) => en_same_list(&lower),
         super::Language::En => EN_SAME
             .captures_iter(&lower)
             .filter_map(|c| en_column(&c[1]))

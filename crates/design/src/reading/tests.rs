@@ -2952,3 +2952,19 @@ fn new_names_listed_with_their_old_ones_after_and_a_sheet_s_layout_are_read() {
     );
     assert!(r.renamed.is_empty(), "old names that are not as many rename nothing: {:?}", r.renamed);
 }
+
+#[test]
+fn columns_listed_as_all_the_same_are_the_duplicate_check_s_keys() {
+    let r = read_instruction(
+        "In payments_nov.csv, find the payments where vendor_id, invoice_no and amount are all the same as on at least one other row, and list every one of those rows, in payment_id order. Output: dup.csv",
+    );
+    let keys = ["vendor_id", "invoice_no", "amount"].map(str::to_owned).to_vec();
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &keys)),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "the keys said keep no rows: {:?}", r.steps);
+    let r = read_instruction("From a.csv list the invoices where billed and paid are the same. Save b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "two columns of one row: {:?}", r.steps);
+}
