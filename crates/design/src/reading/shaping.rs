@@ -699,11 +699,11 @@ static JA_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// 「差異数量は「実地数量−帳簿数量」」「金額は数量×単価で計算」: a column defined by a formula
-/// with は (or を) instead of ＝.
+/// 「差異数量は「実地数量−帳簿数量」」「金額は数量×単価で計算」「差引支払額」は支払額から源泉徴収
+/// 税額を引いた額: a column defined by a formula with は (or を) instead of ＝.
 static JA_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[^\s、。をがはでと「」・=]{1,16})(?:は|を)\s*(?:「(?P<quoted>[^「」=]{1,40}?[−×÷+/*][^「」=]{1,40})」|(?P<bare>[^\s、。をがはでと「」・=]{1,30}?[−×÷+/*][^\s、。をがはでと「」・=]{1,30}?)(?:で(?:計算|算出|求め)|です|とし|とする))",
+        r"「?(?P<name>[^\s、。をがはでと「」・=]{1,16})」?(?:は|を)\s*(?:「(?P<quoted>[^「」=]{1,40}?[−×÷+/*][^「」=]{1,40})」|(?P<bare>[^\s、。をがはでと「」・=]{1,30}?[−×÷+/*][^\s、。をがはでと「」・=]{1,30}?)(?:で|です|とし|とする|、|。)|(?P<a>[^\s、。をがはでと「」・=]{1,16})から(?P<b>[^\s、。をがはでと「」・=]{1,16})を(?:差し)?引いた(?:額|金額|値|数)?)",
     )
 });
 
@@ -714,6 +714,10 @@ pub(super) fn definitions_as_formulas(text: &str) -> String {
     JA_DEFINED
         .replace_all(text, |c: &regex::Captures| {
             let whole = c.get(0).expect("match");
+            // 「差引支払額」は支払額から源泉徴収税額を引いた額: a difference.
+            if let (Some(a), Some(b)) = (c.name("a"), c.name("b")) {
+                return format!("{}={}−{}", &c["name"], a.as_str(), b.as_str());
+            }
             let formula = c.name("quoted").or(c.name("bare")).expect("a formula");
             // (「で計算」 after a bare formula stays; a quoted one ends at its bracket.)
             let tail = c.name("bare").map_or("", |b| &text[b.end()..whole.end()]);
@@ -1256,8 +1260,10 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
 }
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
-    // 「以下の手順で」 asks for no order (same length, so offsets hold).
-    let clause = &clause.replace("手順", "手続");
+    // 「以下の手順で」 asks for no order, nor 「（列は…）この順番にして」 (same length, so offsets hold).
+    let clause = &["手順", "この順", "その順", "上記の順", "記載の順"]
+        .iter()
+        .fold(clause.to_owned(), |text, said| text.replace(said, &said.replace('順', "続")));
     // 「最初の1件も含めて全部」 keeps the first one with the rest: no top.
     let top = JA_TOP.captures(clause).filter(|c| {
         let after = &clause[c.get(0).map_or(0, |m| m.end())..];
@@ -1317,7 +1323,14 @@ fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
         .captures(&clause[m.end()..])
         .and_then(|n| n.name("a").or(n.name("b")).or(n.name("c")).map(|x| x.as_str().to_owned()))
         .and_then(|n| ja_column(&n));
-    let name = c.name("name").and_then(|n| ja_column(n.as_str())).or(named_after).unwrap_or_else(|| "金額".to_owned());
+    // 「源泉徴収税額=支払額×10.21%」: the name said before the formula.
+    let named_before = c["a"].split_once(['=', '＝']).and_then(|(name, _)| ja_column(name));
+    let name = c
+        .name("name")
+        .and_then(|n| ja_column(n.as_str()))
+        .or(named_before)
+        .or(named_after)
+        .unwrap_or_else(|| "金額".to_owned());
     let mut steps = vec![(
         m.start(),
         Step::Compute {

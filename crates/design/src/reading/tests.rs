@@ -2968,3 +2968,27 @@ fn columns_listed_as_all_the_same_are_the_duplicate_check_s_keys() {
     let r = read_instruction("From a.csv list the invoices where billed and paid are the same. Save b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "two columns of one row: {:?}", r.steps);
 }
+
+#[test]
+fn japanese_columns_named_before_a_share_a_difference_said_in_words_and_a_rename_with_toiu_are_read() {
+    let r = read_instruction(
+        "報酬支払一覧.csv のうち、区分が「個人」の支払だけを対象にしてください。「源泉徴収税額」は支払額×10.21%で1円未満は切り捨て、「差引支払額」は支払額から源泉徴収税額を引いた額です。源泉徴収計算.csv に保存。",
+    );
+    let computed = computed(&r);
+    assert_eq!(
+        computed,
+        [("源泉徴収税額", "product"), ("", "round_down"), ("差引支払額", "difference")],
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "支払予定表.csv から抜き出してください。出力する列は 支払予定日、支払先、金額 の3つで、この順番にしてください。「取引先名」の列は「支払先」という名前に変えてください。結果.xlsx で保存。",
+    );
+    assert_eq!(r.columns, ["支払予定日", "取引先名", "金額"]);
+    assert_eq!(r.renamed, ["支払予定日", "支払先", "金額"]);
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Sort { .. })),
+        "「この順番に」 orders the columns: {:?}",
+        r.steps
+    );
+}

@@ -497,7 +497,7 @@ static EN_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"「?(?P<from>[^「」、。\s]{1,20}?)」?の?(?:列名|列の名前|見出し|項目名)を「?(?P<to>[^「」、。\s]{1,20}?)」?に(?:変更|変え|して|する)",
+        r"「?(?P<from>[^「」、。\s]{1,20}?)」?の?(?:列名|列の名前|見出し|項目名)を「?(?P<to>[^「」、。\s]{1,20}?)」?に(?:変更|変え|して|する)|「(?P<from2>[^「」、。\s]{1,20})」の?列は「(?P<to2>[^「」、。\s]{1,20})」という(?:名前|列名|見出し)に(?:変更|変え|して|する)",
     )
 });
 
@@ -510,7 +510,8 @@ pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String
     pattern
         .captures_iter(text)
         .filter_map(|c| {
-            Some((c.name("from").or(c.name("from2"))?.as_str().trim().to_owned(), c["to"].trim().to_owned()))
+            let to = c.name("to").or(c.name("to2"))?.as_str();
+            Some((c.name("from").or(c.name("from2"))?.as_str().trim().to_owned(), to.trim().to_owned()))
         })
         .filter(|(from, to)| !from.is_empty() && !to.is_empty() && from != to)
         .collect()
