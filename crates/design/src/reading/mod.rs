@@ -1441,9 +1441,9 @@ impl Reader<'_> {
             Language::En => words::EN_NOT_IN_KEY
                 .captures(lower_text)
                 .and_then(|c| c.name("k").or(c.name("k2")).map(|k| slots::singular(k.as_str().trim()))),
-            Language::Ja => words::JA_NOT_IN_KEY
-                .captures(self.text)
-                .and_then(|c| c.name("k").or(c.name("k2")).or(c.name("k3")).map(|k| k.as_str().to_owned())),
+            Language::Ja => words::JA_NOT_IN_KEY.captures(self.text).and_then(|c| {
+                c.name("k").or(c.name("k2")).or(c.name("k3")).or(c.name("k4")).map(|k| k.as_str().to_owned())
+            }),
         };
         // "test_cases.csv has a req_id column for the requirement each case covers": the one
         // column the text calls so is what the rows match on.
@@ -1724,8 +1724,11 @@ impl Reader<'_> {
         if conditions.is_empty() && only_doing {
             return true;
         }
-        // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values.
-        if words::names_columns(lower) && !conditions.iter().any(|c| c.field.is_some()) {
+        // 「列名は「部署」「交通費合計」にして」, "name the columns Vendor and Total": names, not values;
+        // 「社員一覧のほうは「社員No」という列名になっています」: what a file calls a column.
+        if words::names_columns(lower) && !conditions.iter().any(|c| c.field.is_some())
+            || ["という列名", "という名前", "という見出し"].iter().any(|w| clause.text.contains(w))
+        {
             return true;
         }
         // "(keep one copy of each)", "if two rows differ in any column, keep both", "rows that
@@ -2000,7 +2003,7 @@ impl Reader<'_> {
             Language::Ja => {
                 // 「入金明細に同じ請求番号の入金がないもの」: the key said as what is the same.
                 if let Some(c) = words::JA_NOT_IN_KEY.captures(&clause.text) {
-                    if let Some(k) = c.name("k3") {
+                    if let Some(k) = c.name("k3").or(c.name("k4")) {
                         return Some(k.as_str().to_owned());
                     }
                 }

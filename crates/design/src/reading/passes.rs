@@ -171,6 +171,18 @@ pub(super) fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Lang
 /// first totals nothing it names). A count the first says (`counted` at its place: "One row per
 /// month: month, number of failures, average duration") is kept beside the next's totals.
 pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize) -> bool) -> Vec<(usize, Step)> {
+    // 「受注一覧.xlsx の集計をお願いします。…担当者ごとに、受注件数と受注金額の平均を出す」: a
+    // total that says nothing of its own, before a grouping said in full, is that grouping.
+    let bare = |s: &Step| {
+        matches!(s, Step::Aggregate { by, aggregations } if by.is_empty()
+            && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none() && a.when.is_empty()))
+    };
+    let grouped = |s: &Step| matches!(s, Step::Aggregate { by, .. } if !by.is_empty());
+    if let Some(first) = steps.iter().position(|(_, s)| bare(s)) {
+        if steps[first + 1..].iter().any(|(_, s)| grouped(s)) {
+            steps.remove(first);
+        }
+    }
     let mut i = 0;
     while i + 1 < steps.len() {
         let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);

@@ -2992,3 +2992,24 @@ fn japanese_columns_named_before_a_share_a_difference_said_in_words_and_a_rename
         r.steps
     );
 }
+
+#[test]
+fn a_bare_total_before_a_grouping_said_in_full_is_that_grouping_and_a_column_s_other_name_keeps_no_rows() {
+    let r = read_instruction(
+        "受注一覧.xlsx（シート「受注」）の集計をお願いします。\n・状態が「キャンセル」の受注は除く\n・担当者ごとに、受注件数と受注金額の平均を出す\n・列は 担当者、件数、平均受注金額\n・ファイル名：a.csv",
+    );
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    assert!(
+        matches!(groupings.as_slice(), [Step::Aggregate { by, .. }] if by == &["担当者"]),
+        "one grouping: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "経費申請.csv のうち、社員一覧.xlsx に載っていない社員番号の申請を未照合として出して 要確認.csv に保存。社員一覧のほうは「社員No」という列名になっています。",
+    );
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Join { key: Some(k), unmatched: true, .. }] if k == "社員番号"),
+        "the key said after 「載っていない」; what a file calls a column keeps no rows: {:?}",
+        r.steps
+    );
+}
