@@ -189,6 +189,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 .iter()
                 .any(|w| before.ends_with(w))
                 || ["など", "等", "とか", "や"].iter().any(|w| after.starts_with(w))
+                // 「10 か 8 が入っています」: one of the values listed.
+                || after.strip_prefix('か').is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+                || before.strip_suffix('か').is_some_and(|rest| rest.trim_end().ends_with(|c: char| c.is_ascii_digit()))
                 || in_a_bracket_of_numbers(text, n.start)
                 // "(so 6.025 becomes 6.03)": a worked example of a rule.
                 || before.ends_with("(so")
@@ -590,11 +593,13 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_month_a_file_read_is_named_for_is_no_figure() {
+    fn the_month_a_file_read_is_named_for_and_values_listed_are_no_figures() {
         let plan: planwright_plan::Plan =
             serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
         let text = "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを出して";
         assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
+        let listed = "税率の列には 10 か 8 が入っています";
+        assert!(unused_numbers(listed, &plan).is_empty(), "values listed with か");
         let other = "10月の入金明細（入金明細_11月.csv）のうち…を出して";
         assert_eq!(unused_numbers(other, &plan).len(), 1, "another month than the file's is a figure");
     }

@@ -1692,6 +1692,10 @@ impl Reader<'_> {
         if conditions.is_empty() && words::KEEPS_ALL.is_match(lower) {
             return true;
         }
+        // 「税率の列には 10 か 8 が入っています」: what a column holds, said of all its rows.
+        if words::COLUMN_HOLDS.is_match(&clause.text) {
+            return true;
+        }
         // "(there are two title lines above the header row)": the sheet's layout, which its read
         // finds.
         if words::SHEET_LAYOUT_SAID.is_match(lower) && conditions.iter().all(|c| c.field.is_none()) {

@@ -700,10 +700,11 @@ static JA_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// 「差異数量は「実地数量−帳簿数量」」「金額は数量×単価で計算」「差引支払額」は支払額から源泉徴収
-/// 税額を引いた額: a column defined by a formula with は (or を) instead of ＝.
+/// 税額を引いた額: a column defined by a formula with は (or を) instead of ＝ (unquoted, not with
+/// ／, which lists names: 「列名は モジュール／件数 で」).
 static JA_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"「?(?P<name>[^\s、。をがはでと「」・=]{1,16})」?(?:は|を)\s*(?:「(?P<quoted>[^「」=]{1,40}?[−×÷+/*][^「」=]{1,40})」|(?P<bare>[^\s、。をがはでと「」・=]{1,30}?[−×÷+/*][^\s、。をがはでと「」・=]{1,30}?)(?:で|です|とし|とする|、|。)|(?P<a>[^\s、。をがはでと「」・=]{1,16})から(?P<b>[^\s、。をがはでと「」・=]{1,16})を(?:差し)?引いた(?:額|金額|値|数)?)",
+        r"「?(?P<name>[^\s、。をがはでと「」・=]{1,16})」?(?:は|を)\s*(?:「(?P<quoted>[^「」=]{1,40}?[−×÷+/*][^「」=]{1,40})」|(?P<bare>[^\s、。をがはでと「」・=][^、。をがはでと「」・=]{0,29}?[−×÷+*][^、。をがはでと「」・=]{1,30}?)(?:で|です|とし|とする|、|。)|(?P<a>[^\s、。をがはでと「」・=]{1,16})から(?P<b>[^\s、。をがはでと「」・=]{1,16})を(?:差し)?引いた(?:額|金額|値|数)?)",
     )
 });
 
@@ -719,9 +720,11 @@ pub(super) fn definitions_as_formulas(text: &str) -> String {
                 return format!("{}={}−{}", &c["name"], a.as_str(), b.as_str());
             }
             let formula = c.name("quoted").or(c.name("bare")).expect("a formula");
-            // (「で計算」 after a bare formula stays; a quoted one ends at its bracket.)
+            // (「で計算」 after a bare formula stays; a quoted one ends at its bracket. Spaces set
+            // around the signs, 「税抜金額 ×（1 + 税率 ÷ 100）」, are no part of it.)
             let tail = c.name("bare").map_or("", |b| &text[b.end()..whole.end()]);
-            format!("{}={}{tail}", &c["name"], formula.as_str())
+            let formula: String = formula.as_str().split_whitespace().collect();
+            format!("{}={formula}{tail}", &c["name"])
         })
         .into_owned()
 }

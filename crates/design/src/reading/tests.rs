@@ -3013,3 +3013,19 @@ fn a_bare_total_before_a_grouping_said_in_full_is_that_grouping_and_a_column_s_o
         r.steps
     );
 }
+
+#[test]
+fn a_japanese_formula_with_spaces_is_one_column_and_what_a_column_holds_keeps_no_rows() {
+    let r = read_instruction(
+        "納品明細.csv に税込金額を追加してください。税込金額は 税抜金額 ×（1 + 税率 ÷ 100）で、税率の列には 10 か 8 が入っています。1円未満は切り捨てです。結果.csv",
+    );
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Formula { name, formula, .. }, Step::Compute { operation: "round_down", .. }]
+            if name == "税込金額" && formula == "[税抜金額] * (1 + [税率] / 100)"),
+        "{:?}",
+        r.steps
+    );
+    let r =
+        read_instruction("テスト.csv をモジュールごとに数えて。列名は モジュール／件数 でお願いします。→ 結果.xlsx");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { .. })), "a ／ list of names: {:?}", r.steps);
+}

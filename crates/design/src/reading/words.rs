@@ -356,6 +356,10 @@ pub static OLD_NAMES_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\((?:taken |renamed |mapped |coming )?from:?\s+(?P<olds>[^()]+?)(?:,?\s+respectively)?\)\s*$")
 });
 
+/// What a column holds, said of all its rows: 「税率の列には 10 か 8 が入っています」.
+pub static COLUMN_HOLDS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:列|欄)には[^。]{1,30}?(?:が|の数字が|の値が)?(?:入って|入ります|書かれて|記載されて)"));
+
 /// How a sheet is laid out: "there are two title lines above the header row", 「上に表題が2行」.
 pub static SHEET_LAYOUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(?:title|heading|header|blank|empty)\s+(?:lines?|rows?)\b|表題|タイトル行|見出し行|見出しの行")
