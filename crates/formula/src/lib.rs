@@ -111,7 +111,7 @@ impl Formula {
         self.root.evaluate(cell).filter(|v| v.is_finite())
     }
 
-    /// Whether it is one sign between two operands, or less (a formula worth no block of its own).
+    /// How many signs it has: 1 for `[a] - [b]`, 3 for `[a] * (1 + [b] / 100)`.
     pub fn signs(&self) -> usize {
         self.root.signs()
     }
@@ -320,8 +320,8 @@ impl Parser {
             }
             Some(c) if c.is_ascii_digit() || c == '.' => {
                 let number = self.number();
-                if self.written && self.peek().is_some_and(|c| !self.ends_an_operand(c)) {
-                    // 「3月売上」: a name that starts with a digit.
+                if self.written && self.peek().is_some_and(|c| !c.is_whitespace() && !self.ends_an_operand(c)) {
+                    // 「3月売上」: a name that starts with a digit (not "1 + rate", a number).
                     self.at = start;
                     return self.written_column(start);
                 }

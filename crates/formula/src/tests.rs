@@ -54,6 +54,9 @@ fn a_written_formula_reads_its_columns_without_brackets() {
     assert_eq!(formula.to_string(), "([revenue] - [cost]) / [revenue] * 100");
     assert_eq!(Formula::parse_written("On Hand - Reorder Point").unwrap().columns(), ["On Hand", "Reorder Point"]);
     assert_eq!(Formula::parse_written("3月売上 + 4月売上").unwrap().columns(), ["3月売上", "4月売上"]);
+    let spaced = Formula::parse_written("net * (1 + vat rate / 100)").unwrap();
+    assert_eq!(spaced.to_string(), "[net] * (1 + [vat rate] / 100)", "a number before a space is a number");
+    assert_eq!(spaced.signs(), 3);
 }
 
 #[test]

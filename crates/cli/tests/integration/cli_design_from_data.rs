@@ -41,6 +41,15 @@ fn design_and_run_with(dir: &Path, instruction: &str, more: &[&str]) {
     assert_eq!(run.status.code(), Some(0), "{}", said(&run));
 }
 
+/// Designs `instruction` in `dir` with `--format json`: the result, once `generate` exited with
+/// `exit`.
+fn designed(dir: &Path, instruction: &str, exit: i32) -> Value {
+    let args = ["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"];
+    let output = planwright(dir, &args);
+    assert_eq!(output.status.code(), Some(exit), "{instruction}: {}", said(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// The rows of a workbook's first sheet, header first, as text.
 fn sheet(path: &Path) -> Vec<Vec<String>> {
     let mut book: Xlsx<_> = open_workbook(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -216,12 +225,7 @@ fn a_column_the_data_cannot_settle_is_asked_with_the_files_columns_and_the_answe
     )
     .unwrap();
     let instruction = "Read payments.csv, total the amount per supplier and write supplier_totals.csv";
-    let asked = planwright(
-        dir.path(),
-        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
-    );
-    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
-    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let result = designed(dir.path(), instruction, 0);
     let question = &result["requirements"][0];
     assert_eq!(question["id"], "amount_column", "{result:#}");
     assert_eq!(question["type"], "select");
@@ -254,12 +258,7 @@ fn a_month_said_without_its_year_is_the_one_year_the_data_holds_or_it_is_asked()
         "売上日,担当者,金額\n2025-05-10,佐藤,50\n2026-05-01,佐藤,200\n2026-05-31,鈴木,300\n",
     )
     .unwrap();
-    let asked = planwright(
-        dir.path(),
-        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
-    );
-    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
-    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let result = designed(dir.path(), instruction, 0);
     let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
     assert_eq!(ids, ["year"], "{result:#}");
     assert_eq!(result["requirements"][0]["label"], "対象の月の年（西暦）");
@@ -300,12 +299,7 @@ fn a_value_or_a_number_the_instruction_says_is_used_or_asked_about_never_dropped
 
 /// `generate` in `dir` refuses `instruction` (exit 1) and asks what to do; the question's text.
 fn asked_what_to_do(dir: &Path, instruction: &str) -> String {
-    let asked = planwright(
-        dir,
-        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
-    );
-    assert_eq!(asked.status.code(), Some(1), "{instruction}: {}", said(&asked));
-    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let result = designed(dir, instruction, 1);
     assert_eq!(result["refused"], true, "{instruction}: {result:#}");
     let question = &result["requirements"][0];
     assert_eq!(question["id"], "instruction.do", "{instruction}: {result:#}");
@@ -681,12 +675,7 @@ fn a_formula_s_column_the_file_names_otherwise_is_bound_or_asked() {
 
     // No column of the file is the rate: asked, with the file's columns as the choices.
     let instruction = "From lines.csv add gross = qty * unit_price * rate and save gross.csv";
-    let asked = planwright(
-        dir.path(),
-        &["generate", "--instruction", instruction, "--workdir", ".", "--format", "json", "--out", "plan.yaml"],
-    );
-    assert_eq!(asked.status.code(), Some(0), "{}", said(&asked));
-    let result: Value = serde_json::from_slice(&asked.stdout).unwrap();
+    let result = designed(dir.path(), instruction, 0);
     let question = &result["requirements"][0];
     assert_eq!(question["options"], serde_json::json!(["sku", "qty", "unit_price"]), "{result:#}");
     assert!(result["plan_yaml"].as_str().unwrap().contains("${vars."), "{result:#}");
