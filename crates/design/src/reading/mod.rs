@@ -1806,9 +1806,10 @@ impl Reader<'_> {
                 let renamed = words::JA_RENAMED_FROM.replace_all(self.text, |c: &regex::Captures| {
                     let old = c.name("old").or(c.name("old2")).or(c.name("old3")).map_or("", |m| m.as_str());
                     let said = format!("{old}⇒{}", &c["new"]);
-                    match said.len() <= c[0].len() {
-                        true => format!("{said:<width$}", width = c[0].len()),
-                        false => c[0].to_owned(),
+                    // (Padded to the same length in bytes, so the offsets hold.)
+                    match c[0].len().checked_sub(said.len()) {
+                        Some(rest) => format!("{said}{}", " ".repeat(rest)),
+                        None => c[0].to_owned(),
                     }
                 });
                 PARENTHESES.replace_all(&renamed, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()

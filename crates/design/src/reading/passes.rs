@@ -295,9 +295,9 @@ pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usi
 
 /// 「勘定科目別に集計…消費税額＝税込金額×税率÷（100＋税率）で切り捨て、税抜金額＝税込金額−消費税額」:
 /// a column said after the totals but computed from what only rows have (no total, no key, no
-/// other column of the output) is
-/// computed on the rows before they are totalled, with its rounding; the one total that names no
-/// column totals the one computed last (税抜金額, from 消費税額).
+/// other column of the output) is computed on the rows before they are totalled, with its
+/// rounding; the one total that names no column totals the one computed last (税抜金額, from
+/// 消費税額).
 pub(super) fn row_columns_before_totals(mut steps: Vec<(usize, Step)>, output: &[String]) -> Vec<(usize, Step)> {
     let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return steps };
     let Step::Aggregate { by, aggregations } = &steps[grouping].1 else { return steps };

@@ -2731,6 +2731,7 @@ fn japanese_definitions_with_wa_lists_in_order_and_renames_in_asides_are_read() 
     assert_eq!(r.columns, ["申請番号", "氏名", "金額"]);
     assert_eq!(r.renamed, ["申請番号", "氏名", "精算額"]);
     let r = read_instruction("売上.csv から列は 日付、得意先（元の列名は取引先）、金額 の3つで 結果.csv に保存");
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("結果.csv"), "the file after the list is read");
     assert_eq!(r.columns, ["日付", "取引先", "金額"]);
     assert_eq!(r.renamed, ["日付", "得意先", "金額"]);
 }
