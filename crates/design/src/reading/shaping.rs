@@ -541,13 +541,14 @@ static JA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "消費税額=税込金額×税率÷(100+税率)", "margin_pct = (revenue - cost) / revenue x 100": a column
-/// named, then its arithmetic, up to a comma, a verb or the end.
+/// "margin_pct = (revenue - cost) / revenue x 100": a column named, then its arithmetic, up to a
+/// comma, a verb or the end.
 static EN_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?P<expr>(?:[^,;=.]|\.\d)+?)\s*(?:[,;]|\.(?:\s|$)|$|\b(?:and|then|rounded|round|sorted|sort|save|write|put)\b)",
     )
 });
+/// 「消費税額=税込金額×税率÷(100+税率)で」: the same in Japanese, up to で, a 、 or the end.
 static JA_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<name>[^\s、。をがはでと「」・=]{1,16})\s*=\s*(?P<expr>[^\s、。をがはと「」・=]{3,80}?)(?:で|とし|です|、|。|$)",
