@@ -559,17 +559,7 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
             None => raw.clone(),
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-        // A word the text says is the file's column by another name is that column.
-        let aliased = aliases.iter().find(|(word, _)| fold(word) == fold(&wanted)).map(|(_, column)| column);
-        let chosen = match aliased {
-            Some(column) => choose(column, columns),
-            None => choose(&wanted, columns),
-        };
-        binding.notes.push(match &chosen {
-            Some(column) => DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() },
-            None => DesignNote::ColumnAsked { wanted: wanted.clone() },
-        });
-        match (&var, chosen) {
+        match (&var, chosen_and_noted(&wanted, columns, aliases, binding)) {
             (Some(name), Some(column)) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
                 binding.bound.push(format!("/vars/{name}"));
@@ -601,6 +591,23 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
     changed
 }
 
+/// The one column `wanted` means among `columns` (a word the text says is the file's column by
+/// another name is that column), with a note of whether it was bound or is to be asked.
+fn chosen_and_noted(
+    wanted: &str,
+    columns: &[Column],
+    aliases: &[(String, String)],
+    binding: &mut Binding,
+) -> Option<String> {
+    let aliased = aliases.iter().find(|(word, _)| fold(word) == fold(wanted)).map(|(_, column)| column);
+    let chosen = choose(aliased.map_or(wanted, String::as_str), columns);
+    binding.notes.push(match &chosen {
+        Some(column) => DesignNote::ColumnBound { wanted: wanted.to_owned(), column: column.clone() },
+        None => DesignNote::ColumnAsked { wanted: wanted.to_owned() },
+    });
+    chosen
+}
+
 /// The columns of a formula at `pointer` that are not among `columns`, each bound to the one
 /// column it means or made a question (`[${vars.unit_price_column}]`). Whether it changed the plan.
 fn bind_formula(
@@ -618,15 +625,9 @@ fn bind_formula(
         if names.iter().any(|n| n == wanted) || wanted.contains("${") {
             continue;
         }
-        let aliased = aliases.iter().find(|(word, _)| fold(word) == fold(wanted)).map(|(_, column)| column);
-        let chosen = choose(aliased.map_or(wanted, String::as_str), columns);
-        let to = match chosen {
-            Some(column) => {
-                binding.notes.push(DesignNote::ColumnBound { wanted: wanted.to_owned(), column: column.clone() });
-                column
-            }
+        let to = match chosen_and_noted(wanted, columns, aliases, binding) {
+            Some(column) => column,
             None => {
-                binding.notes.push(DesignNote::ColumnAsked { wanted: wanted.to_owned() });
                 let name = new_var(doc, wanted);
                 binding.questions.push(ColumnQuestion {
                     var: name.clone(),

@@ -1608,8 +1608,8 @@ impl Reader<'_> {
         let request = lower.replace("ただけ", "た・け");
         // "po_lines.csv only has SKUs", "keep the rows in the same order as the file": said of
         // the file or of the order, no rows left out.
-        let no_filter_meant = words::NO_FILTER_MEANT.is_match(&request);
         let request = words::NO_FILTER_MEANT.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
+        let no_filter_meant = matches!(request, std::borrow::Cow::Owned(_));
         let trigger = self.lexicon.filter.find(&request);
         let counts_as = words::COUNTS_AS.find(&lower).is_some_and(|m| {
             let before = lower[..m.start()].trim_end();

@@ -74,29 +74,28 @@ pub(super) fn grouped_by(steps: &[(usize, Step)]) -> Vec<String> {
 pub(super) fn months_to_group_by(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
     // "one row per region and month, where month is the year and month of order_date": the month
     // said after the grouping is the one it groups by.
-    let said_after = |steps: &[(usize, Step)], month: &str, from: usize| {
-        (from..steps.len())
-            .find(|&i| matches!(&steps[i].1, Step::Compute { operation: "month", name, .. } if name == month))
+    // (`steps` holds the steps still to go, last first.)
+    let said_after = |steps: &[(usize, Step)], month: &str| {
+        steps.iter().rposition(|(_, s)| matches!(s, Step::Compute { operation: "month", name, .. } if name == month))
     };
     let mut out: Vec<(usize, Step)> = Vec::new();
-    let mut i = 0;
-    while i < steps.len() {
-        if let Step::Aggregate { by, .. } = &steps[i].1 {
+    steps.reverse();
+    while let Some((at, step)) = steps.pop() {
+        if let Step::Aggregate { by, .. } = &step {
             let month =
                 by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月")).cloned();
             let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
             if let Some(month) = month.filter(|_| !computed) {
-                match said_after(&steps, &month, i + 1) {
+                match said_after(&steps, &month) {
                     Some(later) => out.push(steps.remove(later)),
                     None => {
                         let of = vec!["date".to_owned()];
-                        out.push((steps[i].0, Step::Compute { name: month, operation: "month", of, value: None }));
+                        out.push((at, Step::Compute { name: month, operation: "month", of, value: None }));
                     }
                 }
             }
         }
-        out.push(steps[i].clone());
-        i += 1;
+        out.push((at, step));
     }
     out
 }

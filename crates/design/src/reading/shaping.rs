@@ -1143,27 +1143,28 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
     }
     let formulas = written_formulas(clause, super::Language::Ja);
     if !formulas.is_empty() {
-        let mut computed = Vec::new();
-        for m in JA_ASSIGNED.find_iter(clause) {
-            computed.extend(japanese_compute(m.as_str()).map(|(at, step)| (m.start() + at, step)));
-        }
-        steps.extend(with_formulas(computed, formulas));
+        steps.extend(with_formulas(each_assigned(clause), formulas));
         steps.extend(super::rounding::japanese(clause));
         return steps;
     }
     let shares = japanese_share(clause);
     // 「達成率＝実績÷目標×100、差額＝実績−目標」: each formula that names its column, on its own.
-    let assigned: Vec<regex::Match> = JA_ASSIGNED.find_iter(clause).collect();
-    if shares.is_empty() && assigned.len() > 1 {
-        for m in assigned {
-            steps.extend(japanese_compute(m.as_str()).map(|(at, step)| (m.start() + at, step)));
-        }
+    if shares.is_empty() && JA_ASSIGNED.find_iter(clause).count() > 1 {
+        steps.extend(each_assigned(clause));
     } else if shares.is_empty() {
         steps.extend(japanese_compute(clause));
     }
     steps.extend(shares);
     steps.extend(super::rounding::japanese(clause));
     steps
+}
+
+/// The column each formula of `clause` that names its column computes, read on its own.
+fn each_assigned(clause: &str) -> Vec<(usize, Step)> {
+    JA_ASSIGNED
+        .find_iter(clause)
+        .flat_map(|m| japanese_compute(m.as_str()).map(|(at, step)| (m.start() + at, step)))
+        .collect()
 }
 
 /// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: one row per key, the first
