@@ -33,6 +33,14 @@ static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {
 /// done with them (not "so leave those out", said of the piece before).
 static EN_LEAVES_OUT_ALONE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:so|and|but|while)\s+[A-Z]").expect("leaves out"));
+/// A letter's greetings and sign-off, and who writes it: 「経理部 佐藤さん」「お疲れさまです」
+/// 「営業管理課の田中です」「よろしくお願いいたします」. Words of none of them are the job's.
+static JA_PLEASANTRY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:(?:[^\s、。]{0,12}\s*[\p{Han}\p{Katakana}ー]{1,6}\s*(?:さん|様|さま|殿|各位)|(?:いつも)?お(?:疲れ|つかれ)(?:さま|様)です|(?:いつも)?お世話になって(?:おります|います)|(?:以上、?)?(?:どうぞ|何卒)?よろしく(?:お願い|おねがい)(?:いたします|致します|します|申し上げます)|以上(?:です|になります)?|[^\sはをがで、。]{0,12}(?:部|課|室|係|チーム|グループ|センター|支店|営業所)の[\p{Han}\p{Katakana}ー]{1,5}です)[。！!]?\s*)+$",
+    )
+    .expect("pleasantry")
+});
 static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
 
 pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
@@ -128,6 +136,9 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
             // and whether it starts a sentence.
             let mut pending: Option<(usize, bool)> = None;
             for piece in pieces {
+                if pending.is_none() && !names_operation(&piece) && JA_PLEASANTRY.is_match(&piece.text) {
+                    continue;
+                }
                 let first = pending.take().unwrap_or((piece.start, piece.sentence_start));
                 let (start, end) = (first.0, piece.start + piece.text.len());
                 let merged = Clause { text: text[start..end].to_owned(), start, sentence_start: piece.sentence_start };

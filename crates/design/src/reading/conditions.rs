@@ -1364,7 +1364,8 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             by.extend(before[start..].split(['と', '・']).map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned));
             continue;
         }
-        by.extend(slots::list_items(&noun));
+        // 「年月×勘定科目ごとに」: × joins the keys.
+        by.extend(slots::list_items(&noun.replace('×', "・")));
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();
     for c in JA_AGG.captures_iter(clause) {

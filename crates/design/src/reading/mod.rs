@@ -867,6 +867,24 @@ impl Reader<'_> {
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
         self.words_defined_by_values();
+        self.question_of_an_amount_answered();
+    }
+
+    /// "How much did the bank charge us in fees each month?", 「いくら払ったか」: a question of an
+    /// amount is answered by a total or a computed column. With none read, the question is
+    /// asked back, never answered with the rows as they are.
+    fn question_of_an_amount_answered(&mut self) {
+        static ASKS_AN_AMOUNT: LazyLock<regex::Regex> =
+            LazyLock::new(|| regex::Regex::new(r"(?i)\bhow (?:much|many)\b|いくら|何件|何円").expect("amount asked"));
+        let answered = self.reading.steps.iter().any(|s| matches!(s.name(), "aggregate" | "compute"));
+        if answered {
+            return;
+        }
+        if let Some(clause) = self.clauses.iter().find(|c| ASKS_AN_AMOUNT.is_match(&c.text)) {
+            if !self.reading.unplaced.contains(&clause.text) {
+                self.reading.unplaced.push(clause.text.clone());
+            }
+        }
     }
 
     /// Blank cells given a value are filled before rows are totalled or checked for duplicates
@@ -939,7 +957,10 @@ impl Reader<'_> {
         let Some(at) = self.reading.steps.iter().position(|s| matches!(s, Step::Aggregate { .. })) else { return };
         let (grouping, after) = self.reading.steps.split_at_mut(at + 1);
         let Some(Step::Aggregate { by, aggregations }) = grouping.last_mut() else { return };
-        let key = |c: &String| by.iter().any(|b| names_column(b, c));
+        // (「得意先ごとに…列は「得意先名」「件数」」: the key's name is the key.)
+        let key = |c: &String| {
+            by.iter().any(|b| names_column(b, c) || c.strip_suffix('名').is_some_and(|k| names_column(b, k)))
+        };
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
         let names_count = |c: &String| total_named(c) == Some("count");

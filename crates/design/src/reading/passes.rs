@@ -185,6 +185,28 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
     let mut i = 0;
     while i + 1 < steps.len() {
         let next = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })).map(|n| i + 1 + n);
+        // 「経費.csv を月別・勘定科目別に集計して…計上月と勘定科目の組み合わせごとに金額を合計」:
+        // groups said in passing and then in full, with more keys, are the full grouping.
+        if let (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) =
+            (&steps[i].1, next.map(|j| &steps[j].1))
+        {
+            let within = !by.is_empty()
+                && later_by.len() > by.len()
+                && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)))
+                && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none() && a.when.is_empty());
+            if within {
+                let count_kept = aggregations.iter().any(|a| a.op == "count") && counted(steps[i].0);
+                steps.remove(i);
+                if let (true, Some(Step::Aggregate { aggregations: later, .. })) =
+                    (count_kept, next.map(|j| &mut steps[j - 1].1))
+                {
+                    if !later.iter().any(|a| a.op == "count") {
+                        later.insert(0, Aggregation { op: "count", field: None, name: None, when: Vec::new() });
+                    }
+                }
+                continue;
+            }
+        }
         let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
                 let same_groups =

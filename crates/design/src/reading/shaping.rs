@@ -1113,22 +1113,43 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
 }
 
 /// 「起票日から年月を取り出して」「受注日の年月を出して」: the month (or year) of a date as a column.
+/// 「起票日から年月を取り出して」「計上日から「計上月」（2026-04 のような形）を作って」
+/// 「取得日の年（西暦4桁）だけを入れた「取得年」列を追加」.
 static JA_MONTH_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^\s、。をがはでと「」・()]{1,16})(?:から|の)(?P<part>年月|月|年)(?:を|の列を)(?:取り出|出し|出す|抜き出|求め|計算|作|追加)",
+        r"(?P<a>[^\s、。をがはでと「」・()（）]{1,16})(?:から|の)(?:(?P<part>年月|月|年)|「(?P<name>[^」]{1,12})」)(?P<aside>（[^）]{0,40}）|\([^)]{0,40}\))?(?:(?:だけ)?を|の列を|列を)?(?:取り出|出し|出す|抜き出|求め|計算|作|追加)",
     )
 });
+static JA_PART_PUT_IN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはでと「」・()（）]{1,16})の(?P<part>年月|月|年)(?P<aside>（[^）]{0,40}）|\([^)]{0,40}\))?(?:だけ)?を(?:入れ|記入し|表示し|出し)た「(?P<name>[^」]{1,12})」(?:の)?列",
+    )
+});
+static YEAR_AND_MONTH_SHOWN: LazyLock<Regex> = LazyLock::new(|| re(r"年-?月|年月|\d{4}-\d{2}\b|yyyy-mm"));
+
+/// The month or year of a date column made into a column, and where it is said: the part
+/// said (年月, 月, 年), or read from the new column's name (計上月, 取得年) or the example beside
+/// it (「2026-04 のような 年-月 の形式」).
+fn japanese_month_or_year(clause: &str) -> Option<(usize, Step)> {
+    let c = JA_MONTH_OF.captures(clause).or_else(|| JA_PART_PUT_IN.captures(clause))?;
+    let name = c.name("name").map(|n| n.as_str().trim().to_owned());
+    let aside = c.name("aside").map_or("", |a| a.as_str());
+    let part = match (c.name("part").map(|p| p.as_str()), name.as_deref()) {
+        (Some(part), _) => part.to_owned(),
+        (None, Some(n)) if n.ends_with('月') || YEAR_AND_MONTH_SHOWN.is_match(aside) => "月".to_owned(),
+        (None, Some(n)) if n.ends_with('年') => "年".to_owned(),
+        _ => return None,
+    };
+    let of = ja_column(&c["a"])?;
+    let operation = if part == "年" { "year" } else { "month" };
+    let at = c.get(0).map_or(0, |m| m.start());
+    Some((at, Step::Compute { name: name.unwrap_or(part), operation, of: vec![of], value: None }))
+}
 
 /// The shaping operations of one Japanese clause, each with its offset in the clause.
 fn japanese(clause: &str) -> Vec<(usize, Step)> {
     let mut steps = Vec::new();
-    if let Some(c) = JA_MONTH_OF.captures(clause) {
-        if let Some(of) = ja_column(&c["a"]) {
-            let operation = if &c["part"] == "年" { "year" } else { "month" };
-            let at = c.get(0).map_or(0, |m| m.start());
-            steps.push((at, Step::Compute { name: c["part"].to_owned(), operation, of: vec![of], value: None }));
-        }
-    }
+    steps.extend(japanese_month_or_year(clause));
     if let Some(step) = japanese_duplicates(clause) {
         steps.push(step);
     }
@@ -1417,6 +1438,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
                 continue;
             }
             let m = c.get(0)?;
+            // 「年月×勘定科目ごとに」: the keys of a grouping, not a product.
+            if op == "product" && (b.ends_with('ご') || clause[m.end()..].starts_with(['別', '毎'])) {
+                continue;
+            }
             let name = said_before(&c).or_else(|| name(m.end())).unwrap_or_else(|| default.to_owned());
             // 「税抜金額 × 1.1」: a column times a number.
             if let (Ok(factor), "product") = (b.parse::<f64>(), op) {

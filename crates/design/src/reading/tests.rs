@@ -3030,3 +3030,76 @@ fn a_japanese_formula_with_spaces_is_one_column_and_what_a_column_holds_keeps_no
         read_instruction("テスト.csv をモジュールごとに数えて。列名は モジュール／件数 でお願いします。→ 結果.xlsx");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { .. })), "a ／ list of names: {:?}", r.steps);
 }
+
+#[test]
+fn a_japanese_month_or_year_column_named_for_it_is_made_from_its_date() {
+    let month = |name: &str, of: &str| Step::Compute {
+        name: name.to_owned(),
+        operation: "month",
+        of: vec![of.to_owned()],
+        value: None,
+    };
+    let r = read_instruction(
+        "経費.csv を月別・勘定科目別に集計してもらえますか？\n計上日から「計上月」（2026-04 のような 年-月 の形式）を作って、計上月と勘定科目の組み合わせごとに金額を合計してください。列は 計上月・勘定科目・合計金額 の3つで、月別科目別集計.csv に出してください。",
+    );
+    assert_eq!(r.steps[0], month("計上月", "計上日"), "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[1..], [Step::Aggregate { by, aggregations }]
+            if by == &["計上月", "勘定科目"] && aggregations[0].field.as_deref() == Some("金額")),
+        "the grouping said in passing is the one said in full: {:?}",
+        r.steps
+    );
+    let r = read_instruction("・計上日から年月（2026-04 の形）を出して、年月×勘定科目ごとに借方金額を合計");
+    assert_eq!(r.steps[0], month("年月", "計上日"));
+    assert!(
+        matches!(&r.steps[1..], [Step::Aggregate { by, .. }] if by == &["年月", "勘定科目"]),
+        "× joins the keys, no product: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "固定資産台帳.xlsx に、取得日の年（西暦4桁）だけを入れた「取得年」列を追加してください。固定資産.csv で保存してください。",
+    );
+    assert_eq!(
+        r.steps,
+        [Step::Compute {
+            name: "取得年".to_owned(), operation: "year", of: vec!["取得日".to_owned()], value: None
+        }]
+    );
+    // A name that says neither a month nor a year, with no example beside it, is no date's part.
+    let r = read_instruction("計上日から「区分」を作って、区分ごとに金額を合計してください。");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "month" | "year", .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn a_letter_s_greetings_and_signature_are_no_values_and_a_key_s_name_column_is_the_key() {
+    let r = read_instruction(
+        "経理部 佐藤さん\nお疲れさまです。営業管理課の田中です。\nuriage.xlsx の売上データから、2026年4月分（売上日が4月1日〜4月30日のもの）を得意先ごとに集計した表を作っていただけますでしょうか。区分が「返品」の行は集計から除いてください。\n列は「得意先名」「件数」「売上合計」の3つで、売上合計の大きい順に並べていただけると助かります。ファイルは 得意先別.csv で保存をお願いします。\nよろしくお願いいたします。",
+    );
+    for name in ["田中", "佐藤", "経理部", "営業管理課"] {
+        assert!(!r.value_words.iter().any(|w| w == name), "{name} in {:?}", r.value_words);
+    }
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("totals: {:?}", r.steps)
+    };
+    assert_eq!(by, &["得意先"]);
+    assert!(
+        aggregations.iter().any(|a| a.op == "count" && a.name.as_deref() == Some("件数")),
+        "the count chosen beside 得意先名: {aggregations:?}"
+    );
+    // 「…の入金消込です」 says the job, not who writes.
+    let r = read_instruction("11月の入金消込です。入金予定.csvのうち、入金明細.csvに同じ請求番号の入金がないものを一覧にしてください。未入金.csv");
+    assert!(!r.steps.is_empty());
+}
+
+#[test]
+fn a_question_of_an_amount_with_no_total_read_is_asked_back() {
+    let r = read_instruction(
+        "How much did the bank charge us in fees each month? In bank.csv the fees are the lines whose Description contains \"fee\". fees.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })));
+    assert_eq!(r.unplaced, ["How much did the bank charge us in fees each month"]);
+    let r =
+        read_instruction("How much did we pay each vendor? Add up amount per vendor from payments.csv into totals.csv");
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+}

@@ -120,7 +120,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|count|counts|average|mean|how many|number of|group|grouped)\b",
     ),
     operation: re(
-        r"\b(add (?:them |it |these |those |all |everything |the \w+ )?up|sum(?: up)?|total (?:up|them|it|per|by|each)|subtotal|tally(?: up)?|count|average|group|sort|rank|order (?:them |it )?by|match|compare|reconcile|calculate|compute|subtract|deduct|multiply|divide|dedupe|de-?duplicate)\b",
+        r"\b(add (?:them |it |these |those |all |everything |the \w+ )?up|sum(?: up)?|total (?:up|them|it|per|by|each)|subtotal|tally(?: up)?|count|average|group|sort|rank|order (?:them |it )?by|match|compare|reconcile|calculate|compute|subtract|deduct|multiply|divide|dedupe|de-?duplicate|how much|how many)\b",
     ),
     append: re(
         r"\b(combine|combined|combining|append|appended|appending|stack|stacked|put (them |both |these |the two |all )?(files |lists )?together|merge (them|both|these|the two|all)|into (a single|one|1) (list|file|table|sheet|workbook|csv|report)|one (combined |single )?(list|table)|(same|identical) (columns|layout|format|headers)|consolidate|consolidated|one after (the )?other|both (files|lists|exports|months))\b",
@@ -177,7 +177,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
     operation: re(
-        r"集計|合計|小計|件数|平均|数え|並べ|並び替|ソート|突き合わせ|突合|照合|比較|計算|差し引|掛け|割っ|重複",
+        r"集計|合計|小計|件数|平均|数え|並べ|並び替|ソート|突き合わせ|突合|照合|比較|計算|差し引|掛け|割っ|重複|いくら|何件",
     ),
     append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|の下に"),
 });
