@@ -140,6 +140,9 @@ pub struct Binding {
     /// Conditions on a value that no row of the data holds, nor any part of it: the words, and
     /// the column.
     pub absent_values: Vec<(String, String)>,
+    /// The months (1–12) that every date of a column of a file read falls in: said of the
+    /// rows ("the April POs"), such a month keeps every row.
+    pub whole_months: Vec<u32>,
 }
 
 /// Binds `plan`'s column names to the columns `files` knows, in a few rounds (a bound column
@@ -178,6 +181,7 @@ pub fn bind_columns(
     settle_year(plan, files, &mut binding);
     assume(plan, catalog, files, &mut binding);
     binding.unused_values = unused_values(plan, catalog, files, mentioned);
+    binding.whole_months = whole_months(plan, files);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
 }
@@ -434,6 +438,30 @@ fn settle_year(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding) {
     }
 }
 
+/// The months that every date of a date column of the first file read (known whole) falls
+/// in: the table the rows are said of ("the October payouts" of the log, not of the receipts
+/// it is checked against).
+fn whole_months(plan: &Plan, files: &dyn InputFiles) -> Vec<u32> {
+    let mut months = Vec::new();
+    let first = plan.graph.iter().find_map(|node| node.block.as_deref().and_then(|b| files.columns(b, &node.inputs)));
+    if let Some(table) = first.filter(|t| t.complete) {
+        for column in &table.columns {
+            let cells: Vec<&Value> = table
+                .rows
+                .iter()
+                .filter_map(|row| row.get(&column.name))
+                .filter(|v| v.as_str().is_some_and(|t| !t.trim().is_empty()))
+                .collect();
+            let month_of = |cell: &Value| (1..=12).find(|m| year_of_month(cell, *m).is_some());
+            let Some(first) = cells.first().and_then(|c| month_of(c)) else { continue };
+            if cells.iter().all(|c| month_of(c) == Some(first)) && !months.contains(&first) {
+                months.push(first);
+            }
+        }
+    }
+    months
+}
+
 /// The year of a date cell (`2026-04-02`, `2026/4/2`) when it is in `month`.
 fn year_of_month(cell: &Value, month: u32) -> Option<u32> {
     let text = cell.as_str()?;
@@ -684,6 +712,28 @@ fn bind_open(doc: &mut Value, validation: &Validation, binding: &mut Binding) ->
                 // A match key: the one column both sides share.
                 (name == "match_key" && common.len() == 1).then(|| common[0].name.clone())
             });
+        if let (None, Some([(left, l), (right, r)])) = (&chosen, (name == "match_key").then_some(at.as_slice())) {
+            if let Some((left_key, right_key)) = keys_by_values(l, r, &values) {
+                set(doc, left, Value::from(left_key.as_str()));
+                set(doc, right, Value::from(right_key.as_str()));
+                if let Some(vars) = doc.get_mut("vars").and_then(Value::as_object_mut) {
+                    vars.shift_remove(&name);
+                }
+                // The node's words named the key by its var.
+                let description = left.rsplitn(3, '/').nth(2).map(|node| format!("{node}/description"));
+                if let Some(text) = description.as_deref().and_then(|d| doc.pointer_mut(d)) {
+                    if let Some(said) =
+                        text.as_str().map(|t| t.replace("${vars.match_key}", &format!("{left_key} / {right_key}")))
+                    {
+                        *text = Value::from(said);
+                    }
+                }
+                binding.bound.extend([(*left).clone(), (*right).clone()]);
+                binding.notes.push(DesignNote::KeysByValues { left: left_key, right: right_key });
+                changed = true;
+                continue;
+            }
+        }
         match chosen {
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
@@ -820,6 +870,33 @@ fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     let condition = pointer.strip_suffix("/field")?;
     let value = doc.pointer(&format!("{condition}/value"))?;
     value.as_str().or_else(|| value.as_array()?.first()?.as_str()).map(str::to_owned)
+}
+
+/// The key of two tables whose columns are named apart (`voucher` and `voucher_ref`): the one
+/// pair of text columns whose names hold one another and whose first rows share a value.
+fn keys_by_values(
+    left: &[Column],
+    right: &[Column],
+    values: &BTreeMap<String, Vec<String>>,
+) -> Option<(String, String)> {
+    let related = |a: &str, b: &str| {
+        let (a, b) = (fold(a), fold(b));
+        !a.is_empty() && !b.is_empty() && (a.contains(&b) || b.contains(&a)) || same_meaning(&a, &b)
+    };
+    let shared = |a: &str, b: &str| {
+        let (Some(a), Some(b)) = (values.get(a), values.get(b)) else { return false };
+        a.iter().any(|v| !v.is_empty() && b.contains(v))
+    };
+    let mut pairs = left.iter().filter(|l| l.kind == ColumnKind::Text).flat_map(|l| {
+        right
+            .iter()
+            .filter(|r| r.kind == ColumnKind::Text && related(&l.name, &r.name) && shared(&l.name, &r.name))
+            .map(|r| (l.name.clone(), r.name.clone()))
+    });
+    match (pairs.next(), pairs.next()) {
+        (Some(pair), None) => Some(pair),
+        _ => None,
+    }
 }
 
 /// Every value of every column in the input files' first rows, folded.

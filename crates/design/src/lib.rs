@@ -425,6 +425,7 @@ impl DesignEngine<'_> {
             columns: binding.bound,
             unused_values: binding.unused_values,
             absent_values: binding.absent_values,
+            whole_months: binding.whole_months,
         }
     }
 
@@ -807,6 +808,7 @@ struct Bound {
     columns: Vec<String>,
     unused_values: Vec<String>,
     absent_values: Vec<(String, String)>,
+    whole_months: Vec<u32>,
 }
 
 /// What one generation cost: the model's calls and tokens, and when it started.
@@ -833,7 +835,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_order(text, &draft.plan))
         .chain(unkept::unkept_total(text, &draft.plan))
         .chain(unkept::unkept_rounding(text, &draft.plan))
-        .chain(unkept::unkept_period(text, &draft.plan))
+        .chain(unkept::unkept_period(text, &draft.plan, &draft.bound.whole_months))
         .next();
     let absent = draft.bound.absent_values.first().cloned();
     if let Some((value, column)) = absent {

@@ -67,6 +67,11 @@ pub enum DesignNote {
         value: String,
         column: String,
     },
+    /// Two tables are matched on columns named apart whose values agree.
+    KeysByValues {
+        left: String,
+        right: String,
+    },
     /// An open var (`amount_column`) is this column of the data.
     VarBound {
         var: String,
@@ -175,6 +180,14 @@ impl DesignNote {
             }
             DesignNote::ValueOfData { said, value, column } => {
                 format!("Of \"{said}\", the column `{column}` holds \"{value}\": the condition compares with that.")
+            }
+            DesignNote::KeysByValues { left, right } if ja => {
+                format!("2つの表は「{left}」と「{right}」で突き合わせます（名前が近く、値が一致する列です）。")
+            }
+            DesignNote::KeysByValues { left, right } => {
+                format!(
+                    "The tables are matched on `{left}` and `{right}`: their names are alike and their values agree."
+                )
             }
             DesignNote::VarBound { var, column } if ja => format!("{var} はデータの列「{column}」です。"),
             DesignNote::VarBound { var, column } => format!("`{var}` is the column `{column}` in the data."),

@@ -64,28 +64,92 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
     Some(text[said.range()].to_owned())
 }
 
-/// A period said ("Q3", "last month", 「第3四半期」, 「先月」) that no filter of the plan keeps rows
+/// A period said ("Q3", "last month", "October", 「第3四半期」, 「先月」, 「10月」) that no filter of the plan keeps rows
 /// by, as the text says it: the plan would use every date's rows. ("This month", 「今月の支払データ」,
 /// mostly says which file, not which rows.)
 /// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
-pub fn unkept_period(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+///
+/// A month by its name is kept, too, by a file read (not the one written) named for it (`expenses_oct.csv`,
+/// 「入金明細_11月.csv」) or by the data, when every date of a column falls in it
+/// (`whole_months`).
+pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u32]) -> Option<String> {
     // Said of a table's rows ("download this month's statement" keeps no rows of one).
     if !plan.graph.iter().any(crate::reads_a_table) {
         return None;
     }
     let files = crate::reading::slots::file_spans(text);
     let lower = text.to_ascii_lowercase();
-    let said = PERIOD.find_iter(text).find(|m| {
+    let outside_files = |m: &regex::Match| {
         let purpose = ["for the ", "for our ", "for my "].iter().any(|w| lower[..m.start()].ends_with(w));
-        !purpose && !files.iter().any(|f| f.contains(&m.start()))
-    })?;
-    (!crate::understanding::compares_dates(plan)).then(|| said.as_str().to_owned())
+        !purpose && !files.iter().any(|f| f.contains(&m.start()) || f.contains(&(m.end() - 1)))
+    };
+    let read: Vec<&str> = plan
+        .graph
+        .iter()
+        .filter(|n| crate::reads_a_table(n))
+        .filter_map(|n| n.inputs.get("path").and_then(Value::as_str))
+        .collect();
+    let month_kept = |m: &regex::Match| {
+        let Some(month) = month_number(m.as_str()) else { return false };
+        whole_months.contains(&month) || read.iter().any(|file| file_names_month(file, month))
+    };
+    // (「…のうち11月」: the month, not the character before it.)
+    let month = || {
+        let said = MONTH.find_iter(text).find(|m| outside_files(m) && !month_kept(m))?;
+        Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
+    };
+    let said = PERIOD.find_iter(text).find(outside_files).map(|m| m.as_str()).or_else(month)?;
+    (!crate::understanding::compares_dates(plan)).then(|| said.to_owned())
 }
 
 static PERIOD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|\b(?:last|previous) (?:month|quarter|year)\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期|先月|前月|昨年|前年")
         .expect("period")
 });
+
+/// A month by its name, as it is written ("October", 「10月」): case kept, so that "may" and
+/// "march" are verbs.
+static MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b|(?:^|[^0-9])(?:[1-9]|1[0-2])月")
+        .expect("month")
+});
+
+const MONTH_NAMES: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The month (1–12) a `MONTH` match names.
+fn month_number(said: &str) -> Option<u32> {
+    let lower = said.to_ascii_lowercase();
+    let by_name = MONTH_NAMES.iter().position(|name| lower.contains(name));
+    let by_number =
+        || lower.trim_end_matches('月').trim_start_matches(|c: char| !c.is_ascii_digit()).parse::<usize>().ok();
+    by_name.map(|i| i + 1).or_else(by_number).and_then(|m| u32::try_from(m).ok())
+}
+
+/// Whether a file's name says `month`: its name or first three letters as a word
+/// (`expenses_oct.csv`), 「11月」, or a year and the month (`sales_2026-04.csv`, `202604`).
+fn file_names_month(file: &str, month: u32) -> bool {
+    let lower = file.to_ascii_lowercase();
+    let name = MONTH_NAMES[(month - 1) as usize];
+    let words = lower.split(|c: char| !c.is_ascii_alphabetic());
+    let named = words.into_iter().any(|w| w == name || w == &name[..3] || (month == 9 && w == "sept"));
+    let digits_before = |at: usize| lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_digit());
+    let japanese = lower.match_indices(&format!("{month}月")).any(|(at, _)| !digits_before(at));
+    let numbered = Regex::new(&format!(r"(?:19|20)\d\d[-_]?{month:02}(?:[^0-9]|$)")).is_ok_and(|r| r.is_match(&lower));
+    named || japanese || numbered
+}
 
 static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -215,13 +279,46 @@ mod tests {
             "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: between, value: '2026-07-01', value2: '2026-09-30'}]}}\n",
         );
         let text = "shukka.csv で、第3四半期（7/1〜9/30）の出荷数量が多い商品トップ3を出して";
-        assert_eq!(unkept_period(text, &none).as_deref(), Some("第3四半期"));
-        assert_eq!(unkept_period(text, &dated), None);
-        assert_eq!(unkept_period("Total ledger.xlsx by department for the Q3 pack", &none), None, "what it is for");
-        assert_eq!(unkept_period("予算実績_2026上期.csv に差額列を追加", &none), None, "a file's name");
-        assert_eq!(unkept_period("a.csv から先月の返金を抜き出して", &none).as_deref(), Some("先月"));
-        assert_eq!(unkept_period("keep last month's refunds", &dated), None);
-        assert_eq!(unkept_period("今月の支払データ 支払.csv のうち50万円以上", &none), None, "which file");
+        assert_eq!(unkept_period(text, &none, &[]).as_deref(), Some("第3四半期"));
+        assert_eq!(unkept_period(text, &dated, &[]), None);
+        assert_eq!(
+            unkept_period("Total ledger.xlsx by department for the Q3 pack", &none, &[]),
+            None,
+            "what it is for"
+        );
+        assert_eq!(unkept_period("予算実績_2026上期.csv に差額列を追加", &none, &[]), None, "a file's name");
+        assert_eq!(unkept_period("a.csv から先月の返金を抜き出して", &none, &[]).as_deref(), Some("先月"));
+        assert_eq!(unkept_period("keep last month's refunds", &dated, &[]), None);
+        assert_eq!(unkept_period("今月の支払データ 支払.csv のうち50万円以上", &none, &[]), None, "which file");
+    }
+
+    #[test]
+    fn a_month_by_its_name_is_kept_by_a_date_filter_a_file_named_for_it_or_data_all_in_it() {
+        let none = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [{column: a, order: desc}]}}\n",
+        );
+        let text = "Which October petty cash payouts in log.csv have no receipt? I want voucher, amount -> out.csv";
+        assert_eq!(unkept_period(text, &none, &[]).as_deref(), Some("October"));
+        assert_eq!(unkept_period(text, &none, &[10]), None, "every date of the data is in October");
+        assert_eq!(unkept_period(text, &none, &[11]).as_deref(), Some("October"));
+        let reading = |file: &str| {
+            plan(&format!(
+                "- {{id: r, block: file.read_csv, in: {{path: '{file}'}}}}\n- {{id: s, block: transforms.sort, in: {{items: '${{r.rows}}', by: [{{column: a, order: desc}}]}}}}\n"
+            ))
+        };
+        let named = "I need the October expense claims in one list. expenses_oct.csv";
+        assert_eq!(unkept_period(named, &reading("expenses_oct.csv"), &[]), None, "the file is the month's");
+        assert_eq!(unkept_period(text, &reading("log.csv"), &[]).as_deref(), Some("October"), "out.csv is written");
+        assert_eq!(
+            unkept_period("11月の入金明細（入金明細_11月.csv）のうち", &reading("入金明細_11月.csv"), &[]),
+            None
+        );
+        assert_eq!(unkept_period("入金明細.csv のうち11月分だけ", &none, &[]).as_deref(), Some("11月"));
+        assert_eq!(unkept_period("入金明細.csv のうち11月分だけ", &none, &[1]).as_deref(), Some("11月"), "not 1月");
+        assert_eq!(unkept_period("sales_2026-04.csv: the April orders", &reading("sales_2026-04.csv"), &[]), None);
+        let summary = reading("summary.csv");
+        assert_eq!(unkept_period("summary.csv: the March orders", &summary, &[]).as_deref(), Some("March"), "not mar");
+        assert_eq!(unkept_period("You may sort log.csv by date", &none, &[]), None, "a verb");
     }
 
     #[test]

@@ -688,3 +688,31 @@ fn a_formula_s_column_the_file_names_otherwise_is_bound_or_asked() {
         "the answer fills the formula: {written}"
     );
 }
+
+#[test]
+fn keys_named_apart_are_matched_by_their_values_and_a_month_named_is_kept_or_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = "voucher,date,paid_to,amount\nPC-0401,2026-10-01,Blue Bottle Cafe,36.40\nPC-0402,2026-10-03,USPS,12.85\nPC-0403,2026-10-07,Ace Hardware,23.19\n";
+    std::fs::write(dir.path().join("petty_cash_log.csv"), log).unwrap();
+    std::fs::write(
+        dir.path().join("receipts_scanned.csv"),
+        "file_name,voucher_ref,scanned_on\nscan_1001.pdf,PC-0401,2026-10-02\nscan_1002.pdf,PC-0402,2026-10-04\n",
+    )
+    .unwrap();
+    let instruction =
+        "List the October payouts in petty_cash_log.csv that have no match in receipts_scanned.csv, and save them to missing.csv";
+    // Every payout of the log is October's: the month keeps them all; the key is voucher in the
+    // log and voucher_ref in the receipts, whose values agree.
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("missing.csv")).unwrap();
+    assert!(written.contains("PC-0403") && !written.contains("PC-0401") && !written.contains("PC-0402"), "{written}");
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    assert!(plan.contains("left_key: voucher") && plan.contains("right_key: voucher_ref"), "{plan}");
+    assert!(!plan.contains("match_key"), "no var left for the key: {plan}");
+
+    // A September payout in the log: which rows October keeps is asked, not all of them written.
+    std::fs::write(dir.path().join("petty_cash_log.csv"), format!("{log}PC-0398,2026-09-28,City Parking,18.00\n"))
+        .unwrap();
+    let question = asked_what_to_do(dir.path(), instruction);
+    assert!(question.contains("October"), "{question}");
+}
