@@ -56,4 +56,21 @@ impl InputFiles for WorkFolderFiles {
             None => true,
         }
     }
+
+    fn data_files(&self) -> Vec<String> {
+        const DATA: [&str; 5] = ["csv", "tsv", "xlsx", "xlsm", "xls"];
+        let Ok(entries) = std::fs::read_dir(&self.root) else { return Vec::new() };
+        let mut files: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| !name.starts_with(['.', '~']))
+            .filter(|name| {
+                let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+                extension.is_some_and(|e| DATA.contains(&e.as_str()))
+            })
+            .collect();
+        files.sort();
+        files
+    }
 }

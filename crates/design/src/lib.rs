@@ -81,6 +81,9 @@ pub enum DesignError {
 /// The most characters of instruction the engine reads.
 pub const MAX_INSTRUCTION_CHARS: usize = 20_000;
 
+/// The var (and requirement) of the one table a plan reads when the instruction names no file.
+const INPUT_FILE: &str = "input_file";
+
 /// One request to design a plan.
 #[derive(Debug, Clone, Default)]
 pub struct DesignRequest {
@@ -251,12 +254,34 @@ impl DesignEngine<'_> {
         let span =
             tracing::info_span!("design.generate", mode = request.apply_mode.name(), valid = tracing::field::Empty);
         async {
-            let generated = self.generate_inner(request, cancel, progress).await?;
+            let mut generated = self.generate_inner(request, cancel, progress).await?;
+            if let Some(file) = self.only_data_file(&generated, request) {
+                let mut answered = request.clone();
+                answered.answers.insert(INPUT_FILE.to_owned(), Value::from(file.as_str()));
+                generated = self.generate_inner(&answered, cancel, progress).await?;
+                let note = DesignNote::OnlyDataFile { file };
+                generated.reasoning.insert(0, note.text(generated.language));
+                generated.notes.insert(0, note);
+            }
             tracing::Span::current().record("valid", generated.valid);
             Ok(generated)
         }
         .instrument(span)
         .await
+    }
+
+    /// The one data file of the work folder, when the plan asks which file to read and nothing
+    /// else the folder holds could be meant (the studio's upload, a folder of one export).
+    fn only_data_file(&self, generated: &GeneratedPlan, request: &DesignRequest) -> Option<String> {
+        let asked = generated.requirements.iter().any(|r| r.requirement.id == INPUT_FILE);
+        if !asked || request.answers.contains_key(INPUT_FILE) {
+            return None;
+        }
+        let files = self.files?.data_files();
+        match files.as_slice() {
+            [only] => Some(only.clone()),
+            _ => None,
+        }
     }
 
     /// The stages one after the other: the instruction read and the candidate blocks found,

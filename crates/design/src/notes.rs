@@ -67,6 +67,10 @@ pub enum DesignNote {
         value: String,
         column: String,
     },
+    /// The instruction names no file, and the work folder holds one data file: it is read.
+    OnlyDataFile {
+        file: String,
+    },
     /// Two tables are matched on columns named apart whose values agree.
     KeysByValues {
         left: String,
@@ -180,6 +184,14 @@ impl DesignNote {
             }
             DesignNote::ValueOfData { said, value, column } => {
                 format!("Of \"{said}\", the column `{column}` holds \"{value}\": the condition compares with that.")
+            }
+            DesignNote::OnlyDataFile { file } if ja => {
+                format!(
+                    "指示にファイル名がなく、作業フォルダのデータファイルは「{file}」だけなので、それを読み込みます。"
+                )
+            }
+            DesignNote::OnlyDataFile { file } => {
+                format!("The instruction names no file and `{file}` is the work folder's one data file: it is the file read.")
             }
             DesignNote::KeysByValues { left, right } if ja => {
                 format!("2つの表は「{left}」と「{right}」で突き合わせます（名前が近く、値が一致する列です）。")

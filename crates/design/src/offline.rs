@@ -277,7 +277,7 @@ impl Designer<'_> {
 
     fn table_source(&mut self, source: &Source, index: usize, joined: bool) {
         let role = match (joined, index) {
-            (false, _) => "input_file".to_owned(),
+            (false, _) => crate::INPUT_FILE.to_owned(),
             (true, 0) => "left_file".to_owned(),
             (true, 1) => "right_file".to_owned(),
             (true, n) => format!("input_file_{}", n + 1),

@@ -44,7 +44,7 @@ impl Part {
 /// Actions a person asks for that need an operation: when one is there and the reader placed
 /// none, the rows are not simply copied.
 static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|tidy(?: up)?|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before)|the way we did|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|clean (?:it|this|them|these|that|everything) up|tidy(?: up)?|tidy (?:it|this|them) up|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before|always|usual|(?:you|we|i) did)|the way we did|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
         .expect("action pattern")
 });
 static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -193,6 +193,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 || after.strip_prefix('か').is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
                 || before.strip_suffix('か').is_some_and(|rest| rest.trim_end().ends_with(|c: char| c.is_ascii_digit()))
                 || in_a_bracket_of_numbers(text, n.start)
+                || in_an_illustrating_bracket(text, n.start)
                 // "(so 6.025 becomes 6.03)": a worked example of a rule.
                 || before.ends_with("(so")
                 || before.ends_with("becomes")
@@ -259,6 +260,18 @@ fn in_a_bracket_of_numbers(text: &str, at: usize) -> bool {
             .split([',', '、', ' '])
             .filter(|w| !w.is_empty())
             .all(|w| matches!(w, "or" | "and" | "または" | "か") || w.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)": a bracket that shows
+/// what a computed value is in one case says no figure of its own.
+fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
+    let (Some(open), Some(close)) = (text[..at].rfind(['(', '（']), text[at..].find([')', '）'])) else {
+        return false;
+    };
+    let inside = text[open..at + close].to_ascii_lowercase();
+    let inside = inside.trim_start_matches(['(', '（']);
+    !inside.contains(['(', '（'])
+        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w)) || inside.contains(" if "))
 }
 
 /// The dates (`YYYY-MM-DD`, a time after it or not) the plan's steps hold.
@@ -602,6 +615,17 @@ pub(crate) mod tests {
         assert!(unused_numbers(listed, &plan).is_empty(), "values listed with か");
         let other = "10月の入金明細（入金明細_11月.csv）のうち…を出して";
         assert_eq!(unused_numbers(other, &plan).len(), 1, "another month than the file's is a figure");
+    }
+
+    #[test]
+    fn a_bracket_that_shows_one_case_of_a_computed_value_says_no_figure() {
+        let plan: planwright_plan::Plan =
+            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let text = "対応日数は 解決日−起票日 の日数（起票した日に解決していれば0日）。";
+        assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
+        assert!(unused_numbers("days_late (0 if it was paid on the due date)", &plan).is_empty());
+        assert_eq!(unused_numbers("対応日数（解決日−起票日）が5日を超えるもの", &plan).len(), 1, "a limit");
+        assert_eq!(unused_numbers("（取得日から数えて3年以内）", &plan).len(), 1, "no case shown");
     }
 
     #[test]

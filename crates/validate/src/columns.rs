@@ -30,6 +30,12 @@ pub trait InputFiles {
     fn missing(&self, _block: &str, _inputs: &IndexMap<String, Value>) -> bool {
         false
     }
+
+    /// The data files (CSV, TSV, workbooks) of the work folder itself, by name, sorted; none
+    /// when no folder is known.
+    fn data_files(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The columns of an input file, the file's name for findings, and its first rows (for the

@@ -716,3 +716,36 @@ fn keys_named_apart_are_matched_by_their_values_and_a_month_named_is_kept_or_ask
     let question = asked_what_to_do(dir.path(), instruction);
     assert!(question.contains("October"), "{question}");
 }
+
+#[test]
+fn the_work_folder_s_one_data_file_is_read_when_the_instruction_names_none_and_two_are_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("売上明細.csv"),
+        "売上日,担当者,金額\n2026-11-02,佐藤,100\n2026-11-05,鈴木,300\n2026-11-09,佐藤,200\n",
+    )
+    .unwrap();
+    let instruction = "担当者ごとに金額を合計して 担当者別.csv に保存してください";
+    let result = designed(dir.path(), instruction, 0);
+    assert_eq!(result["requirements"].as_array().map(Vec::len), Some(0), "{result:#}");
+    let reasoning = result["reasoning"].to_string();
+    assert!(reasoning.contains("売上明細.csv"), "the file read is said: {reasoning}");
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("担当者別.csv")).unwrap();
+    assert!(written.contains("佐藤,300") && written.contains("鈴木,300"), "{written}");
+
+    // Another data file there: which one is asked, never guessed.
+    std::fs::write(dir.path().join("経費.csv"), "日付,担当者,金額\n2026-11-01,佐藤,5\n").unwrap();
+    let result = designed(dir.path(), instruction, 0);
+    let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
+    assert!(ids.contains(&"input_file"), "{result:#}");
+}
+
+#[test]
+fn a_job_said_only_as_like_last_time_is_asked_even_with_one_data_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("data.csv"), "id,name,value\n1,Acme,1200\n2,acme,1200\n").unwrap();
+    let question = asked_what_to_do(dir.path(), "Clean it up and make the report, same as you did for Karen.");
+    assert!(!question.is_empty());
+}

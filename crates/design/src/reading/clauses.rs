@@ -41,6 +41,10 @@ static JA_PLEASANTRY: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("pleasantry")
 });
+/// A piece that only says how to round: 「四捨五入で」「1円未満は切り捨て」.
+static JA_ROUNDING_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[^、。]{0,12}(?:四捨五入|切り捨て|切捨て|切り上げ|切上げ)[^、。]{0,8}$").expect("rounding alone")
+});
 static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
 
 pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
@@ -135,9 +139,21 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
             // Pieces naming no operation join the next that does: where the first of them starts,
             // and whether it starts a sentence.
             let mut pending: Option<(usize, bool)> = None;
-            for piece in pieces {
+            let mut pieces = pieces.into_iter().peekable();
+            while let Some(piece) = pieces.next() {
                 if pending.is_none() && !names_operation(&piece) && JA_PLEASANTRY.is_match(&piece.text) {
                     continue;
+                }
+                // 「平均は小数第1位まで、四捨五入で。」: how the clause before rounds, said last in its
+                // sentence, is of that clause, not of the next sentence.
+                let ends_sentence = pieces.peek().is_none_or(|next| next.sentence_start);
+                if let (None, false, true, Some(previous)) =
+                    (pending, piece.sentence_start, ends_sentence, clauses.last_mut())
+                {
+                    if !names_operation(&piece) && JA_ROUNDING_ALONE.is_match(&piece.text) {
+                        previous.text = text[previous.start..piece.start + piece.text.len()].to_owned();
+                        continue;
+                    }
                 }
                 let first = pending.take().unwrap_or((piece.start, piece.sentence_start));
                 let (start, end) = (first.0, piece.start + piece.text.len());

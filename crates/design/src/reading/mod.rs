@@ -2409,6 +2409,12 @@ impl Reader<'_> {
                 if ["->", "→", "=>"].iter().any(|a| before.ends_with(a)) {
                     return true;
                 }
+                // 「元ファイルは 不具合一覧.csv、出力は …」: the file read.
+                let source_said =
+                    ["元ファイル", "元データ", "入力ファイル", "入力データ", "読み込むファイル", "対象ファイル"];
+                if source_said.iter().any(|w| before.trim_end_matches(['は', 'が']).trim_end().ends_with(w)) {
+                    return false;
+                }
                 if [
                     "出力は",
                     "出力先は",

@@ -1396,9 +1396,12 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
             .and_then(|n| ja_column(&n))
     };
     // 「実績−予算(マイナスはマイナスのまま)」: an aside after the second operand.
+    // (「解決日−起票日 の日数」: the days of the difference, not a column 「起票日の日数」.)
     let pair = |c: &regex::Captures, a: &str, b: &str| {
         let second = c.name(b)?.as_str();
-        Some((ja_column(c.name(a)?.as_str())?, ja_column(second.split('(').next().unwrap_or(second))?))
+        let second = second.split('(').next().unwrap_or(second);
+        let second = ["の日数", "の差", "の差額"].iter().find_map(|s| second.strip_suffix(s)).unwrap_or(second);
+        Some((ja_column(c.name(a)?.as_str())?, ja_column(second)?))
     };
     // 「不足数＝発注点−在庫数」「税込金額＝税抜金額×1.1」: the name said before the formula.
     let said_before = |c: &regex::Captures| {

@@ -131,10 +131,10 @@ pub struct ValueOrder {
 const ARROWED: &str =
     r"「?[^、。,;\s→＞>⇒「」()（）]{1,16}」?(?:\s*(?:→|＞|>|⇒|->)\s*「?[^、。,;\s→＞>⇒「」()（）]{1,16}」?)+";
 
-/// 「重要度は 高→中→低 の順」「重要度を「高」「中」「低」の順に」.
+/// 「重要度は 高→中→低 の順」「重要度を「高」「中」「低」の順に」「重要度の並びは 致命的→高→中→低 の順」.
 static JA_VALUE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
-        r"(?P<column>[\p{{Han}}\p{{Katakana}}ーA-Za-z_]{{1,12}})\s*(?:は|を|が|の)\s*(?:(?P<arrowed>{ARROWED})|(?P<quoted>(?:「[^」]{{1,16}}」\s*[・、]?\s*){{2,}}))\s*の?\s*順"
+        r"(?P<column>[\p{{Han}}\p{{Katakana}}ーA-Za-z_]{{1,12}})\s*(?:の\s*(?:並び順|並び|順番|順序|並べ方)\s*)?(?:は|を|が|の)\s*(?:(?P<arrowed>{ARROWED})|(?P<quoted>(?:「[^」]{{1,16}}」\s*[・、]?\s*){{2,}}))\s*の?\s*順"
     ))
 });
 /// A value of an English list of them: one or two words.

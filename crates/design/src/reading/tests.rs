@@ -3103,3 +3103,29 @@ fn a_question_of_an_amount_with_no_total_read_is_asked_back() {
         read_instruction("How much did we pay each vendor? Add up amount per vendor from payments.csv into totals.csv");
     assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
 }
+
+#[test]
+fn days_between_two_dates_an_order_of_values_the_source_named_and_rounding_said_last_are_read() {
+    let r = read_instruction(
+        "解決済みの不具合について、重要度ごとの件数と平均対応日数を出してほしいです。対応日数は 解決日−起票日 の日数（起票した日に解決していれば0日）。平均は小数第1位まで、四捨五入で。重要度の並びは 致命的→高→中→低 の順でお願いします。元ファイルは 不具合一覧.csv、出力は 重要度別対応日数.csv で。",
+    );
+    assert_eq!(
+        r.steps[0],
+        Step::Compute {
+            name: "対応日数".to_owned(),
+            operation: "difference",
+            of: vec!["解決日".to_owned(), "起票日".to_owned()],
+            value: None
+        }
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "round", value: Some(v), .. } if *v == 1.0)),
+        "「四捨五入で」 said last is the rounding of the clause before: {:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), .. } if b == "重要度")), "{:?}", r.steps);
+    let order = ("重要度".to_owned(), vec!["致命的".to_owned(), "高".to_owned(), "中".to_owned(), "低".to_owned()]);
+    assert_eq!(r.value_orders, [order]);
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["不具合一覧.csv"]);
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["重要度別対応日数.csv"]);
+}
