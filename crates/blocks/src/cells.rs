@@ -24,8 +24,8 @@
 //! are only equal to identical lists and objects.
 //!
 //! **Keys** ([`key_text`]) for joins and groups: the value as text, trimmed, widths folded, case
-//! kept; numbers in their shortest form (`1001`, `1001.0` and `"1001"` are one key). Blank keys
-//! are no key.
+//! kept; numbers in their shortest form (`1001`, `1001.0` and `"1001"` are one key); dates as
+//! the day they are (`2026/11/5` and `2026-11-05` are one key). Blank keys are no key.
 
 use std::cmp::Ordering;
 
@@ -274,7 +274,11 @@ pub(crate) fn key_text(value: &Value) -> Option<String> {
         return None;
     }
     Some(match value {
-        Value::String(s) => fold_width(s).trim().to_string(),
+        // 「2026/11/5」 and 「2026-11-05」 are one day.
+        Value::String(s) => match parse_date(s) {
+            Some(Date { year, month, day, time: None }) => format!("{year:04}-{month:02}-{day:02}"),
+            _ => fold_width(s).trim().to_string(),
+        },
         other => display_text(other),
     })
 }
@@ -531,6 +535,9 @@ mod tests {
         assert_eq!(key_text(&json!(" 1001 ")), Some("1001".into()));
         assert_eq!(key_text(&json!("１００１")), Some("1001".into()));
         assert_eq!(key_text(&json!("Inv-1")), Some("Inv-1".into()), "case is kept");
+        assert_eq!(key_text(&json!("2026/11/5")), key_text(&json!("2026-11-05")), "one day");
+        assert_ne!(key_text(&json!("2026/11/5 10:00")), key_text(&json!("2026-11-05")), "a time is more than a day");
+        assert_eq!(key_text(&json!("2024-0001")), Some("2024-0001".into()), "no date");
         assert_eq!(key_text(&json!("  ")), None);
         assert_eq!(key_text(&json!(null)), None);
     }

@@ -176,6 +176,8 @@ pub fn bind_columns(
             _ => break,
         }
     }
+    // (A file read named by an answered var, `${vars.input_file}`, is that file.)
+    let files = &WithPathVars { files, vars: plan.vars.clone() };
     settle_values(plan, files, &mut binding);
     conditions_from_values(plan, catalog, files, value_words, &mut binding);
     settle_year(plan, files, &mut binding);
@@ -469,6 +471,37 @@ fn year_of_month(cell: &Value, month: u32) -> Option<u32> {
     let year: u32 = parts.next()?.trim().parse().ok().filter(|y| (1900..=2200).contains(y))?;
     let in_month: u32 = parts.next()?.trim().parse().ok()?;
     (in_month == month).then_some(year)
+}
+
+/// The work folder's files, a read step's `path` given as a var read as the var's value.
+struct WithPathVars<'a> {
+    files: &'a dyn InputFiles,
+    vars: IndexMap<String, Value>,
+}
+
+impl WithPathVars<'_> {
+    fn resolved(&self, inputs: &IndexMap<String, Value>) -> IndexMap<String, Value> {
+        let mut inputs = inputs.clone();
+        let var = inputs.get("path").and_then(Value::as_str).and_then(single_var);
+        if let Some(value) = var.and_then(|v| self.vars.get(&v)).filter(|v| v.is_string()) {
+            inputs.insert("path".to_owned(), value.clone());
+        }
+        inputs
+    }
+}
+
+impl InputFiles for WithPathVars<'_> {
+    fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
+        self.files.columns(block, &self.resolved(inputs))
+    }
+
+    fn missing(&self, block: &str, inputs: &IndexMap<String, Value>) -> bool {
+        self.files.missing(block, &self.resolved(inputs))
+    }
+
+    fn data_files(&self) -> Vec<String> {
+        self.files.data_files()
+    }
 }
 
 /// The work folder's files, and an input file that is not there read as a table with no

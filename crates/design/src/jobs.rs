@@ -123,9 +123,13 @@ fn cells<'a>(values: impl Iterator<Item = &'a Value>) -> Vec<String> {
 }
 
 /// One value as comparable text: numbers by value (`1200`, `1200.0` and `"1,200"` are one),
-/// a time of day to the minute whether its zero seconds are written or not (a workbook's
-/// reader writes them), text trimmed, blank and null alike.
+/// a day by its date (`2026/11/5` and `2026-11-05` are one), a time of day to the minute
+/// whether its zero seconds are written or not (a workbook's reader writes them), text
+/// trimmed, blank and null alike.
 fn cell(value: &Value) -> String {
+    if let Some(day) = value.as_str().and_then(day_of) {
+        return day;
+    }
     let number = match value {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => {
@@ -150,6 +154,18 @@ fn cell(value: &Value) -> String {
         (None, Value::Bool(b)) => b.to_string(),
         (None, other) => other.to_string(),
     }
+}
+
+/// `2026/11/5`, `2026-11-05`, `2026.11.05` as `2026-11-05`; `None` for anything else.
+fn day_of(text: &str) -> Option<String> {
+    let parts: Vec<&str> = text.trim().split(['/', '-', '.']).collect();
+    let [year, month, day] = parts.as_slice() else { return None };
+    let all_digits = |p: &str| !p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit());
+    if year.len() != 4 || !all_digits(year) || !all_digits(month) || !all_digits(day) {
+        return None;
+    }
+    let (month, day): (u32, u32) = (month.parse().ok()?, day.parse().ok()?);
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then(|| format!("{year}-{month:02}-{day:02}"))
 }
 
 #[cfg(test)]
@@ -203,5 +219,9 @@ mod tests {
         assert!(!same_table(&updated, &rows(json!([{"u": "2026-09-30 08:55:30"}])), false));
         let code = vec![vec![json!("code")], vec![json!("0401")]];
         assert!(!same_table(&code, &rows(json!([{"code": 401}])), false), "a code with a leading zero is text");
+        let day = vec![vec![json!("date")], vec![json!("2026-11-05")]];
+        assert!(same_table(&day, &rows(json!([{"d": "2026/11/5"}])), false), "one day however it is written");
+        assert!(!same_table(&day, &rows(json!([{"d": "2026/11/6"}])), false));
+        assert!(!same_table(&day, &rows(json!([{"d": "2026-11"}])), false), "a month is no day");
     }
 }

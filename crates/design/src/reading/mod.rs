@@ -429,6 +429,28 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
+/// 「列は 申請番号, 氏名, 利用日 で」: a comma of a Japanese text lists as 、 does (not the comma
+/// of a number, 50,000).
+fn with_japanese_commas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut previous = None;
+    while let Some(c) = chars.next() {
+        let in_a_number =
+            previous.is_some_and(|p: char| p.is_ascii_digit()) && chars.peek().is_some_and(char::is_ascii_digit);
+        if c == ',' && !in_a_number {
+            out.push('、');
+            while chars.peek() == Some(&' ') {
+                chars.next();
+            }
+        } else {
+            out.push(c);
+        }
+        previous = Some(c);
+    }
+    out
+}
+
 /// Japanese text without the spaces set around a word in ASCII: 「result が FAIL のものを module
 /// ごとに」 reads as 「resultがFAILのものをmoduleごとに」. A space inside "In Progress", after a
 /// list item's number ("2. 状態") or beside a file's name (「残高 payables.xlsx を」) stays.
@@ -479,7 +501,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let language = Language::of(&text);
     let text = match language {
         Language::Ja => {
-            let text = shaping::definitions_as_formulas(&without_spaces_around_ascii(&text));
+            let text = with_japanese_commas(&without_spaces_around_ascii(&text));
+            let text = shaping::definitions_as_formulas(&text);
             words::COUNTED_IN
                 .replace_all(&text, |c: &regex::Captures| {
                     let verb = c.name("verb").expect("a verb");

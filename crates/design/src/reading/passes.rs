@@ -263,8 +263,14 @@ pub(super) fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec
     if !steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { .. })) {
         return steps;
     }
+    // (A condition of its own, or beside the period said: 「11月分…4つが全部同じ行が2件以上」.)
     let twice = |c: &Condition| c.operator == "gte" && c.value == 2 || c.operator == "gt" && c.value == 1;
-    steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(twice)));
+    for (_, step) in &mut steps {
+        if let Step::Filter { conditions, .. } = step {
+            conditions.retain(|c| !twice(c));
+        }
+    }
+    steps.retain(|(_, s)| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
     steps
 }
 

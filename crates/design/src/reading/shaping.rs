@@ -207,7 +207,8 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
-static JA_SORT: LazyLock<Regex> = LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順"));
+static JA_SORT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$"));
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?:上位|トップ|先頭の?|最初の)\s*(?P<n>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})|(?:順に|から|順で)\s*(?P<n2>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行|つ|位)|(?P<n3>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行)(?:だけ|のみ)?(?:を)?(?:残|抽出|出|取り出|選)",

@@ -3129,3 +3129,23 @@ fn days_between_two_dates_an_order_of_values_the_source_named_and_rounding_said_
     assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["不具合一覧.csv"]);
     assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["重要度別対応日数.csv"]);
 }
+
+#[test]
+fn japanese_columns_listed_with_commas_an_order_said_as_x_jun_and_twice_beside_a_period_are_read() {
+    let r = read_instruction(
+        "11月分の交通費精算で二重申請っぽいものを洗い出したいです。社員番号・利用日・区間・金額の4つが全部同じ行が2件以上あるものを、最初の1件も含めて全部出してください。列は 申請番号, 氏名, 利用日, 区間, 金額 で、申請番号順。ファイル名は 重複申請候補.csv でお願いします。",
+    );
+    assert_eq!(r.columns, ["申請番号", "氏名", "利用日", "区間", "金額"]);
+    assert!(matches!(&r.steps[0], Step::Duplicates { by, remove: false, .. } if by.len() == 4), "{:?}", r.steps);
+    let Some(Step::Filter { conditions, .. }) = r.steps.iter().find(|s| matches!(s, Step::Filter { .. })) else {
+        panic!("the month: {:?}", r.steps)
+    };
+    assert_eq!(conditions.len(), 1, "「2件以上」 is the duplicate check, the month stays: {conditions:?}");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(b), descending: false, .. } if b == "申請番号")));
+    let r = read_instruction("a.csv から金額が50,000円以上の行を出して b.csv に保存");
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, .. } if conditions[0].value == json!(50000)),
+        "a number's comma stays: {:?}",
+        r.steps
+    );
+}
