@@ -1498,14 +1498,15 @@ impl Reader<'_> {
                 _ => None,
             }
         };
-        let Some(key) = key.or_else(called) else { return };
+        // (No key said: the data's columns settle it, or it is asked.)
+        let key = key.or_else(called);
         let wanted = self.unmatched_subject();
         // The rows picked are those without a partner: a filter that says no condition was that.
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
         self.reading.steps.insert(
             0,
             Step::Join {
-                key: Some(key),
+                key,
                 unmatched: true,
                 either_side: false,
                 wanted,
@@ -1883,7 +1884,7 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8"]
+        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9"]
             .iter()
             .find_map(|g| captures.name(g))
             .or(one)?;
@@ -1985,7 +1986,7 @@ impl Reader<'_> {
                 ) || crate::reading::number(w).is_some()
             })
         };
-        let after_a_verb = ["list4", "list5", "list8"].iter().any(|g| captures.name(g).is_some());
+        let after_a_verb = ["list4", "list5", "list8", "list9"].iter().any(|g| captures.name(g).is_some());
         if after_a_verb && items.iter().any(says_of_columns) {
             return None;
         }
@@ -2235,7 +2236,9 @@ impl Reader<'_> {
             let lower = clause.text.to_ascii_lowercase();
             // 「2つのファイルを1つにまとめて」: tables put together, no report written.
             let combines =
-                ["1つにまとめ", "ひとつにまとめ", "一つにまとめ", "縦にまとめ"].iter().any(|w| lower.contains(w))
+                ["1つにまとめ", "ひとつにまとめ", "一つにまとめ", "縦にまとめ", "1本にまとめ", "一本にまとめ"]
+                    .iter()
+                    .any(|w| lower.contains(w))
                     && !lower.contains("レポート")
                     && !lower.contains("報告");
             let writes =

@@ -168,11 +168,12 @@ static JA_ASKS: LazyLock<Regex> = LazyLock::new(|| {
         r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか|(?:もの|行)について",
     )
 });
-static JA_DUPLICATE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"重複|二重|ダブ|だぶ|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}同じ"));
+static JA_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"重複|二重|ダブ|だぶ|がかぶっ|がかぶる|が被っ|が被る|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}同じ")
+});
 static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|[1１一]行(だけ|のみ)?(を)?残(し|す)て?削除|最初の1件",
+        r"重複(を|は|分を|分は|した行を|している行を|行を|データを)?(除|削除|排除|取り除|消|なく|無く|省|まとめ)|重複削除|重複排除|重複なし|重複無し|一意|ユニーク|1件(だけ|のみ)?(に|を残)|１件(だけ|のみ)?(に|を残)|一件(だけ|のみ)?(に|を残)|1行(だけ|のみ)?に|[1１一]行(だけ|のみ)?(を)?残(し|す)て?削除|最初の1件|最初に(出てくる|出る|ある)行(だけ|のみ)(を)?残|(上|先)の(方の)?行(だけ|のみ)(を)?残",
     )
 });
 /// 「同じ行が2行以上」「複数件ある」: rows that share their values with others.
@@ -202,7 +203,7 @@ static JA_SAME_EACH: LazyLock<Regex> =
     LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)"));
 static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:の|が)(?:重複|ダブ)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:ごと|単位|毎)に(?:1|１|一)件",
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:の|が)(?:重複|ダブ|かぶっ|かぶる|被っ|被る)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:ごと|単位|毎)に(?:1|１|一)件",
     )
 });
 
@@ -293,6 +294,9 @@ pub(super) fn en_column(phrase: &str) -> Option<String> {
             "in" | "as" | "to" | "into" | "for" | "from" | "with" | "and" | "on" | "showing" | "called" | "named"
                 // "the month of order_date written like 2026-10".
                 | "written" | "formatted" | "like"
+                // "sort by annual_depreciation high to low".
+                | "high" | "low" | "highest" | "lowest" | "largest" | "smallest" | "biggest" | "newest" | "oldest"
+                | "descending" | "ascending"
         )
     }) {
         words.truncate(cut + 1);

@@ -3149,3 +3149,37 @@ fn japanese_columns_listed_with_commas_an_order_said_as_x_jun_and_twice_beside_a
         r.steps
     );
 }
+
+#[test]
+fn keys_said_to_overlap_a_high_to_low_order_columns_one_would_like_and_rows_with_no_partner_are_read() {
+    let r = read_instruction(
+        "本社と支社でそれぞれ持ってる取引先リストを1本にまとめたいです。取引先_本社.csv を先、取引先_支社.csv を後にして縦につなげて、取引先コードがかぶっているものは最初に出てくる行だけ残してください。列は 取引先コード・取引先名・締日 だけでいいです。ファイル名：統合.csv",
+    );
+    assert_eq!(
+        r.steps,
+        [Step::Duplicates { by: vec!["取引先コード".to_owned()], remove: true, keep_last: false }],
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.outputs.len(), 1, "「1本にまとめ」 puts the tables together, no report: {:?}", r.outputs);
+    let r = read_instruction("Sort by annual_depreciation high to low. Save as x.csv");
+    assert!(matches!(&r.steps[..], [Step::Sort { by: Some(b), descending: true, .. }] if b == "annual_depreciation"));
+    let r = read_instruction(
+        "I'd like product, vendor, renewal_date, annual_cost, owner and a monthly_cost column (annual cost / 12, rounded to 2 decimals). Save as x.csv.",
+    );
+    assert_eq!(r.columns, ["product", "vendor", "renewal_date", "annual_cost", "owner", "monthly_cost"]);
+    let r = read_instruction(
+        "Give me rep_name, won_total, rate, commission with the biggest commission first. Save to c.xlsx",
+    );
+    assert_eq!(r.columns, ["rep_name", "won_total", "rate", "commission"]);
+    let r = read_instruction("I want a list of the payouts that are not approved. Save to x.csv");
+    assert!(r.columns.is_empty(), "no list of names: {:?}", r.columns);
+    let r = read_instruction(
+        "Which petty cash payouts have no scanned receipt? The log is petty_cash_log.csv and the receipts are in receipts_scanned.csv. Save to missing.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { key: None, unmatched: true, either_side: false, .. }]),
+        "rows with no partner, on a key the data settles: {:?}",
+        r.steps
+    );
+}
