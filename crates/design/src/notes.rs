@@ -187,7 +187,7 @@ impl DesignNote {
             }
             DesignNote::OnlyDataFile { file } if ja => {
                 format!(
-                    "指示にファイル名がなく、作業フォルダのデータファイルは「{file}」だけなので、それを読み込みます。"
+                    "指示にファイル名がなく、作業フォルダーのデータファイルは「{file}」だけなので、それを読み込みます。"
                 )
             }
             DesignNote::OnlyDataFile { file } => {
