@@ -404,6 +404,26 @@ impl Designer<'_> {
         })
     }
 
+    /// With two or more tables read and not matched yet, the rows of the one table that has a
+    /// column named for a date (`date`, `expense_date`, 「利用日」): a period said of no column is
+    /// of those rows, not of a table whose only date is when it was filed (`scanned_on`).
+    fn rows_named_for_dates(&self) -> Option<String> {
+        if self.tables.len() < 2 || !self.headers.iter().all(Option::is_some) {
+            return None;
+        }
+        let (current, _) = self.rows()?;
+        self.lineage.get(&current)?;
+        let named = |c: &Column| c.name.to_ascii_lowercase().contains("date") || c.name.ends_with('日');
+        let holding: Vec<usize> = (0..self.tables.len())
+            .filter(|&t| self.headers[t].as_deref().unwrap_or_default().iter().any(named))
+            .collect();
+        let [table] = holding[..] else { return None };
+        self.flows.iter().rev().find_map(|f| match f {
+            Flow::Rows { rows, .. } if self.lineage.get(rows) == Some(&table) => Some(rows.clone()),
+            _ => None,
+        })
+    }
+
     /// Rows `derived` hold the same table's rows as `from` (filtered, sorted, a column added).
     fn same_table(&mut self, from: &str, derived: &[&str]) {
         if let Some(&table) = self.lineage.get(from) {
@@ -481,8 +501,22 @@ impl Designer<'_> {
     }
 
     fn filter(&mut self, conditions: &[Condition], exclude: bool) {
-        let fields: Vec<&str> = conditions.iter().filter_map(|c| c.field.as_deref()).collect();
-        let rows = self.rows_holding(&fields).unwrap_or_else(|| self.rows_or_source());
+        let mut fields: Vec<&str> = conditions.iter().filter_map(|c| c.field.as_deref()).collect();
+        // "the October expense lines in expenses.xlsx … in cost_centers.csv": a period with no
+        // column said is of the table that has dates.
+        let dated = |c: &Condition| {
+            c.operator == crate::reading::MONTH_OF_UNSAID_YEAR
+                || c.value.as_str().is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-' && v.as_bytes()[7] == b'-')
+        };
+        let period = conditions.iter().any(|c| c.field.is_none() && dated(c));
+        if period {
+            fields.push("date");
+        }
+        let rows = period
+            .then(|| self.rows_named_for_dates())
+            .flatten()
+            .or_else(|| self.rows_holding(&fields))
+            .unwrap_or_else(|| self.rows_or_source());
         let conditions: Vec<Condition> = conditions.iter().flat_map(|c| self.month_of_a_year(c)).collect();
         let conditions = one_of_several_values(conditions);
         let conditions: Value = if conditions.is_empty() {

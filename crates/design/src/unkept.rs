@@ -91,7 +91,7 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
         .collect();
     let month_kept = |m: &regex::Match| {
         let Some(month) = month_number(m.as_str()) else { return false };
-        whole_months.contains(&month) || read.iter().any(|file| file_names_month(file, month))
+        whole_months.contains(&month) || read.iter().any(|file| crate::reading::slots::file_names_month(file, month))
     };
     // (「…のうち11月」: the month, not the character before it.)
     let month = || {
@@ -114,41 +114,13 @@ static MONTH: LazyLock<Regex> = LazyLock::new(|| {
         .expect("month")
 });
 
-const MONTH_NAMES: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// The month (1–12) a `MONTH` match names.
 fn month_number(said: &str) -> Option<u32> {
-    let lower = said.to_ascii_lowercase();
-    let by_name = MONTH_NAMES.iter().position(|name| lower.contains(name));
-    let by_number =
-        || lower.trim_end_matches('月').trim_start_matches(|c: char| !c.is_ascii_digit()).parse::<usize>().ok();
-    by_name.map(|i| i + 1).or_else(by_number).and_then(|m| u32::try_from(m).ok())
-}
-
-/// Whether a file's name says `month`: its name or first three letters as a word
-/// (`expenses_oct.csv`), 「11月」, or a year and the month (`sales_2026-04.csv`, `202604`).
-fn file_names_month(file: &str, month: u32) -> bool {
-    let lower = file.to_ascii_lowercase();
-    let name = MONTH_NAMES[(month - 1) as usize];
-    let words = lower.split(|c: char| !c.is_ascii_alphabetic());
-    let named = words.into_iter().any(|w| w == name || w == &name[..3] || (month == 9 && w == "sept"));
-    let digits_before = |at: usize| lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_digit());
-    let japanese = lower.match_indices(&format!("{month}月")).any(|(at, _)| !digits_before(at));
-    let numbered = Regex::new(&format!(r"(?:19|20)\d\d[-_]?{month:02}(?:[^0-9]|$)")).is_ok_and(|r| r.is_match(&lower));
-    named || japanese || numbered
+    let said = said.trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+    match said.strip_suffix('月') {
+        Some(number) => number.parse().ok(),
+        None => crate::reading::month_number(said),
+    }
 }
 
 static DIRECTED_ROUNDING: LazyLock<Regex> = LazyLock::new(|| {

@@ -710,10 +710,18 @@ fn keys_named_apart_are_matched_by_their_values_and_a_month_named_is_kept_or_ask
     assert!(plan.contains("left_key: voucher") && plan.contains("right_key: voucher_ref"), "{plan}");
     assert!(!plan.contains("match_key"), "no var left for the key: {plan}");
 
-    // A September payout in the log: which rows October keeps is asked, not all of them written.
+    // A September payout in the log: "the October payouts" keep October's, in the one year the
+    // log holds October in.
     std::fs::write(dir.path().join("petty_cash_log.csv"), format!("{log}PC-0398,2026-09-28,City Parking,18.00\n"))
         .unwrap();
-    let question = asked_what_to_do(dir.path(), instruction);
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("missing.csv")).unwrap();
+    assert!(written.contains("PC-0403") && !written.contains("PC-0398"), "{written}");
+    // A month said in passing that no step keeps rows by is asked about, not dropped.
+    let question = asked_what_to_do(
+        dir.path(),
+        "October close: list the payouts in petty_cash_log.csv that have no match in receipts_scanned.csv, and save them to missing.csv",
+    );
     assert!(question.contains("October"), "{question}");
 }
 

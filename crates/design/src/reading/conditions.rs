@@ -118,10 +118,11 @@ static JA_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
 /// A month said without its year (「4月分」, "for April"); `value` is its number. The designer
 /// writes it as a range of dates in `${vars.year}`, which the data settles or the person answers.
 pub const MONTH_OF_UNSAID_YEAR: &str = "month_of_unsaid_year";
-/// "for April", "in March", "April's": a month's name, capitalised (so "may" is no month).
+/// "for April", "in March", "April's", "the October payouts": a month's name, capitalised (so
+/// "may" is no month).
 static EN_MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:in|for|during|of|from|In|For|During)\s+(?:the\s+month\s+of\s+)?(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|\b(?P<m2>January|February|March|April|June|July|August|September|October|November|December)'s\b",
+        r"\b(?:in|for|during|of|from|In|For|During)\s+(?:the\s+month\s+of\s+)?(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|\b(?P<m2>January|February|March|April|June|July|August|September|October|November|December)'s\b|\b(?:the|which|all|any|every|only)\s+(?P<m3>January|February|March|April|June|July|August|September|October|November|December)\s+[a-z]",
     )
 });
 /// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
@@ -326,7 +327,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
     if let Some((condition, _)) = &month {
         conditions.push(condition.clone());
     } else if let Some(c) = EN_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
-        let name = c.name("m").or(c.name("m2")).expect("a month");
+        let name = c.name("m").or(c.name("m2")).or(c.name("m3")).expect("a month");
         let year_after =
             clause[name.end()..].trim_start_matches([',', ' ', '.']).starts_with(|ch: char| ch.is_ascii_digit());
         if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
@@ -417,7 +418,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         let value = unquote(&c["value"]);
-        let field = c["field"].trim().trim_start_matches("the ").to_owned();
+        let field = c["field"].trim().trim_start_matches("the ");
+        // "and leave out any bill whose status is Void": the column is what "whose" names.
+        let field = [" whose ", " where ", " with "]
+            .iter()
+            .filter_map(|w| field.to_ascii_lowercase().rfind(w).map(|at| at + w.len()))
+            .max()
+            .map_or(field, |at| field[at..].trim_start_matches("the "))
+            .to_owned();
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
             continue;
         }

@@ -127,7 +127,7 @@ pub(super) fn last_day(year: i32, month: u32) -> Option<u32> {
 }
 
 /// A month's number from its English name or abbreviation ("Sept" → 9).
-pub(super) fn month_number(name: &str) -> Option<u32> {
+pub(crate) fn month_number(name: &str) -> Option<u32> {
     const NAMES: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
     let lower = name.to_ascii_lowercase();
     NAMES.iter().position(|n| lower.starts_with(n)).map(|i| i as u32 + 1)

@@ -33,6 +33,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
+pub(crate) use dates::month_number;
 use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
     one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
@@ -890,7 +891,62 @@ impl Reader<'_> {
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
         self.words_defined_by_values();
+        self.dates_said_to_decide();
+        self.months_the_files_are_named_for();
         self.question_of_an_amount_answered();
+    }
+
+    /// "For the October payroll summary: using payroll_october.xlsx", 「11月分の…交通費精算_11月.csv」:
+    /// a month a file read is named for says which file, and keeps no rows of it.
+    fn months_the_files_are_named_for(&mut self) {
+        let files: Vec<&str> = self.reading.sources.iter().filter_map(|s| s.path.as_deref()).collect();
+        let named = |c: &Condition| {
+            c.operator == MONTH_OF_UNSAID_YEAR
+                && c.value
+                    .as_u64()
+                    .and_then(|m| u32::try_from(m).ok())
+                    .is_some_and(|m| files.iter().any(|f| slots::file_names_month(f, m)))
+        };
+        // (A filter whose conditions are asked, none said, stays.)
+        self.reading.steps.retain_mut(|step| match step {
+            Step::Filter { conditions, .. } if conditions.iter().any(named) => {
+                conditions.retain(|c| !named(c));
+                !conditions.is_empty()
+            }
+            _ => true,
+        });
+    }
+
+    /// "Use the bill date to decide what's in Q1", 「請求日を基準に」: the column a period said
+    /// with no column of its own is compared on.
+    fn dates_said_to_decide(&mut self) {
+        static EN: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r"(?i)\b(?:use|using|go by|going by|based on)\s+(?:the\s+)?(?P<c>[a-z_]+(?: [a-z_]+)?[ _]date)\b",
+            )
+            .expect("date said to decide")
+        });
+        static JA: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r"(?P<c>[\p{Han}\p{Katakana}ー]{1,10}日)(?:を基準に|を基準として|で判定|で判断|で決め|で見て)",
+            )
+            .expect("date said to decide")
+        });
+        let pattern = match self.language {
+            Language::En => &*EN,
+            Language::Ja => &*JA,
+        };
+        let Some(column) = pattern.captures(self.text).map(|c| c["c"].to_owned()) else { return };
+        let is_date = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
+        for step in &mut self.reading.steps {
+            if let Step::Filter { conditions, .. } = step {
+                for condition in conditions.iter_mut().filter(|c| c.field.is_none()) {
+                    if condition.operator == conditions::MONTH_OF_UNSAID_YEAR || is_date(&condition.value) {
+                        condition.field = Some(column.clone());
+                    }
+                }
+            }
+        }
     }
 
     /// "How much did the bank charge us in fees each month?", 「いくら払ったか」: a question of an

@@ -3183,3 +3183,39 @@ fn keys_said_to_overlap_a_high_to_low_order_columns_one_would_like_and_rows_with
         r.steps
     );
 }
+
+#[test]
+fn the_date_said_to_decide_a_period_whose_column_and_a_month_said_of_rows_or_of_the_file_are_read() {
+    let r = read_instruction(
+        "Could you put together our Q1 2026 spend by vendor from ap_bills_2026.xlsx? Use the bill date to decide what's in Q1 (January 1 through March 31, both days included) and leave out any bill whose status is Void.",
+    );
+    let conditions: Vec<&Condition> = r
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, .. } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert_eq!(conditions[0].field.as_deref(), Some("bill date"), "{conditions:?}");
+    assert_eq!(conditions[1].field.as_deref(), Some("status"), "what 'whose' names: {conditions:?}");
+    let r = read_instruction("請求一覧.csv の2026年4月分を、請求日を基準に抜き出して b.csv に保存");
+    assert!(matches!(&r.steps[0], Step::Filter { conditions, .. } if conditions[0].field.as_deref() == Some("請求日")));
+    // "the October payouts": a month of the rows; a file read named for it says which file.
+    let r = read_instruction(
+        "List the October payouts in log.csv that have no match in receipts.csv, and save them to missing.csv",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Filter { conditions, .. } if conditions[0].operator == MONTH_OF_UNSAID_YEAR)),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "For the October payroll summary: using payroll_october.xlsx, give me the total per department in out.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    let r = read_instruction("11月分の経費を 経費_11月.csv から部門ごとに合計して 部門別.csv に保存");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
