@@ -608,6 +608,20 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
     words
 }
 
+/// Whether a file's name says `month`: its name or first three letters as a word
+/// (`expenses_oct.csv`), 「11月」, or a year and the month (`sales_2026-04.csv`, `202604`).
+pub fn file_names_month(file: &str, month: u32) -> bool {
+    let lower = file.to_ascii_lowercase();
+    let name = super::month_name(month).to_ascii_lowercase();
+    let words = lower.split(|c: char| !c.is_ascii_alphabetic());
+    let named = words.into_iter().any(|w| w == name || name.get(..3) == Some(w) || (month == 9 && w == "sept"));
+    let digits_before = |at: usize| lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_digit());
+    let japanese = lower.match_indices(&format!("{month}月")).any(|(at, _)| !digits_before(at));
+    let numbered =
+        regex::Regex::new(&format!(r"(?:19|20)\d\d[-_]?{month:02}(?:[^0-9]|$)")).is_ok_and(|r| r.is_match(&lower));
+    named || japanese || numbered
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,18 +674,4 @@ mod tests {
         assert_eq!(identifier("取引先"), None);
         assert_eq!(list_items("invoice number, date and total"), ["invoice number", "date", "total"]);
     }
-}
-
-/// Whether a file's name says `month`: its name or first three letters as a word
-/// (`expenses_oct.csv`), 「11月」, or a year and the month (`sales_2026-04.csv`, `202604`).
-pub fn file_names_month(file: &str, month: u32) -> bool {
-    let lower = file.to_ascii_lowercase();
-    let name = super::month_name(month).to_ascii_lowercase();
-    let words = lower.split(|c: char| !c.is_ascii_alphabetic());
-    let named = words.into_iter().any(|w| w == name || name.get(..3) == Some(w) || (month == 9 && w == "sept"));
-    let digits_before = |at: usize| lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_digit());
-    let japanese = lower.match_indices(&format!("{month}月")).any(|(at, _)| !digits_before(at));
-    let numbered =
-        regex::Regex::new(&format!(r"(?:19|20)\d\d[-_]?{month:02}(?:[^0-9]|$)")).is_ok_and(|r| r.is_match(&lower));
-    named || japanese || numbered
 }
