@@ -905,8 +905,10 @@ fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     value.as_str().or_else(|| value.as_array()?.first()?.as_str()).map(str::to_owned)
 }
 
-/// The key of two tables whose columns are named apart (`voucher` and `voucher_ref`): the one
-/// pair of text columns whose names hold one another and whose first rows share a value.
+/// The key of two tables whose columns are named apart: the one pair of text columns whose
+/// names hold one another (`voucher` and `voucher_ref`) and whose first rows share a value; else
+/// the one pair, whatever their names (`Currency` and `Code`), whose values are mostly the same
+/// (half of the fewer distinct values, two at least, in both).
 fn keys_by_values(
     left: &[Column],
     right: &[Column],
@@ -916,20 +918,28 @@ fn keys_by_values(
         let (a, b) = (fold(a), fold(b));
         !a.is_empty() && !b.is_empty() && (a.contains(&b) || b.contains(&a)) || same_meaning(&a, &b)
     };
-    let shared = |a: &str, b: &str| {
-        let (Some(a), Some(b)) = (values.get(a), values.get(b)) else { return false };
-        a.iter().any(|v| !v.is_empty() && b.contains(v))
+    let distinct = |column: &str| -> std::collections::BTreeSet<&String> {
+        values.get(column).into_iter().flatten().filter(|v| !v.is_empty()).collect()
     };
-    let mut pairs = left.iter().filter(|l| l.kind == ColumnKind::Text).flat_map(|l| {
-        right
-            .iter()
-            .filter(|r| r.kind == ColumnKind::Text && related(&l.name, &r.name) && shared(&l.name, &r.name))
-            .map(|r| (l.name.clone(), r.name.clone()))
-    });
-    match (pairs.next(), pairs.next()) {
-        (Some(pair), None) => Some(pair),
+    let shared = |a: &str, b: &str| distinct(a).intersection(&distinct(b)).count();
+    let mostly_shared = |a: &str, b: &str| {
+        let fewer = distinct(a).len().min(distinct(b).len());
+        fewer >= 2 && shared(a, b) * 2 >= fewer
+    };
+    let text_pairs = || {
+        left.iter().filter(|l| l.kind == ColumnKind::Text).flat_map(|l| {
+            right.iter().filter(|r| r.kind == ColumnKind::Text).map(move |r| (l.name.as_str(), r.name.as_str()))
+        })
+    };
+    let one = |mut pairs: Box<dyn Iterator<Item = (&str, &str)> + '_>| match (pairs.next(), pairs.next()) {
+        (Some((l, r)), None) => Some((l.to_owned(), r.to_owned())),
         _ => None,
+    };
+    let named: Vec<(&str, &str)> = text_pairs().filter(|(l, r)| related(l, r) && shared(l, r) > 0).collect();
+    if !named.is_empty() {
+        return one(Box::new(named.into_iter()));
     }
+    one(Box::new(text_pairs().filter(|(l, r)| mostly_shared(l, r))))
 }
 
 /// Every value of every column in the input files' first rows, folded.

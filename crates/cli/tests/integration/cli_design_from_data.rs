@@ -364,7 +364,7 @@ fn a_plan_that_keeps_nothing_of_the_data_writes_other_columns_or_ignores_a_file_
     std::fs::write(dir.path().join("credit_notes.csv"), "credit_no,invoice_no,amount\nCN-1,INV-2,60.00\n").unwrap();
     let question = asked_what_to_do(
         dir.path(),
-        "Before sign-off, check invoices.csv against credit_notes.csv and save the invoices to checked.csv",
+        "Ask for sign-off, then check invoices.csv against credit_notes.csv and save the invoices to checked.csv",
     );
     assert!(question.contains("invoices.csv") || question.contains("credit_notes.csv"), "{question}");
 }
@@ -756,4 +756,36 @@ fn a_job_said_only_as_like_last_time_is_asked_even_with_one_data_file() {
     std::fs::write(dir.path().join("data.csv"), "id,name,value\n1,Acme,1200\n2,acme,1200\n").unwrap();
     let question = asked_what_to_do(dir.path(), "Clean it up and make the report, same as you did for Karen.");
     assert!(!question.is_empty());
+}
+
+#[test]
+fn keys_of_unrelated_names_are_matched_when_their_values_are_mostly_the_same_and_asked_when_two_pairs_could_be() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("requirements.csv"),
+        "Req ID,Title,Priority\nREQ-101,Log in with SSO,Must\nREQ-102,Lock account,Must\nREQ-103,Export CSV,Should\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("test_cases.csv"),
+        "Case ID,Covers Requirement,Last Result\nTC-1,REQ-101,Passed\nTC-2,REQ-101,Failed\nTC-3,REQ-103,Passed\n",
+    )
+    .unwrap();
+    let instruction =
+        "Which requirements in requirements.csv have no test case in test_cases.csv? Save them to uncovered.csv";
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("uncovered.csv")).unwrap();
+    assert!(written.contains("REQ-102") && !written.contains("REQ-101") && !written.contains("REQ-103"), "{written}");
+    let plan = std::fs::read_to_string(dir.path().join("plan.yaml")).unwrap();
+    assert!(plan.contains("left_key: Req ID") && plan.contains("right_key: Covers Requirement"), "{plan}");
+
+    // A second column of the cases holding the same ids: which pair is the key is asked.
+    std::fs::write(
+        dir.path().join("test_cases.csv"),
+        "Case ID,Covers Requirement,Also Touches,Last Result\nTC-1,REQ-101,REQ-102,Passed\nTC-2,REQ-101,REQ-103,Failed\nTC-3,REQ-103,REQ-101,Passed\n",
+    )
+    .unwrap();
+    let result = designed(dir.path(), instruction, 0);
+    let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(ids, ["match_key"], "{result:#}");
 }

@@ -658,7 +658,12 @@ impl Reader<'_> {
                     && (["whose", "where", "with", "the"].iter().any(|w| before.ends_with(w))
                         || ["is ", "column", "status", "=", "isn't"].iter().any(|w| after.starts_with(w)))
             };
-            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m) && !said_of_us(m)) {
+            // "Traceability check before sign-off": when the work is for, no approval asked.
+            let occasion = |m: &regex::Match| {
+                let before = lower[..m.start()].trim_end().trim_end_matches(" the").trim_end_matches(" our");
+                ["before", "ahead of", "prior to", "in time for"].iter().any(|w| before.ends_with(w))
+            };
+            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m) && !said_of_us(m) && !occasion(m)) {
                 steps.push((clause.start + m.start(), Step::Confirm));
             } else if let Some(m) = l.ask.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
@@ -800,7 +805,10 @@ impl Reader<'_> {
                 self.reading.value_words.extend(slots::value_words(before_writing, self.language));
                 // "Drop any PO line whose vendor code isn't in the master": the match says it,
                 // when rows are matched on a key.
-                let not_in = words::EN_NOT_IN_KEY.is_match(&lower) || words::JA_NOT_IN_KEY.is_match(&clause.text);
+                // ("…isn't in that list, keep the transaction anyway": the lookup keeps it.)
+                let not_in = words::EN_NOT_IN_KEY.is_match(&lower)
+                    || words::JA_NOT_IN_KEY.is_match(&clause.text)
+                    || words::KEPT_ANYWAY.is_match(&lower);
                 if not_in && matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty()) {
                     said_by_the_match.push(at);
                 }
@@ -809,8 +817,10 @@ impl Reader<'_> {
             }
             steps.extend(shaped.into_iter().map(|(at, step)| (clause.start + at, step)));
         }
-        if steps.iter().any(|(_, s)| matches!(s, Step::Join { key: Some(_), unmatched: false, keep_all_of: None, .. }))
-        {
+        if steps.iter().any(|(_, s)| {
+            matches!(s, Step::Join { key: Some(_), unmatched: false, keep_all_of: None, .. })
+                || matches!(s, Step::Join { unmatched: false, keep_all_of: Some(_), .. })
+        }) {
             steps.retain(|(at, s)| !(s.name() == "filter" && said_by_the_match.contains(at)));
         }
         if !browser_clauses.is_empty() {

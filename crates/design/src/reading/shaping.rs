@@ -362,6 +362,16 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     if written_as_a_value(clause, found.range()) {
         return None;
     }
+    // "card_transactions_june.csv (one row per transaction)": how the file is, no removal.
+    let open = lower[..found.start()].rfind('(');
+    let describes = open.is_some_and(|at| {
+        let inside = &lower[at + 1..];
+        let inside = &inside[..inside.find(')').unwrap_or(inside.len())];
+        inside.trim_start().starts_with(found.as_str()) && inside.split_whitespace().count() <= 6
+    });
+    if describes {
+        return None;
+    }
     let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")
         || EN_DEDUPE_ALONE.is_match(lower);
     // "Some invoices were entered twice." tells what happened; it asks for nothing.

@@ -3219,3 +3219,26 @@ fn the_date_said_to_decide_a_period_whose_column_and_a_month_said_of_rows_or_of_
     let r = read_instruction("11月分の経費を 経費_11月.csv から部門ごとに合計して 部門別.csv に保存");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn an_occasion_a_file_described_in_an_aside_and_rows_kept_anyway_are_no_steps_of_their_own() {
+    let r = read_instruction(
+        "Traceability check before sign-off: which requirements in requirements.csv have no test case at all in test_cases.csv? Just Req ID, Title and Priority in uncovered.csv, please.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Confirm)), "when the work is for: {:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+    assert!(read_instruction("Total amount per vendor from a.csv, then ask for approval before writing b.csv")
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Confirm)));
+    let r = read_instruction(
+        "1. Start from card_transactions_june.csv (one row per transaction). 2. Look up each transaction's cost center in cost_centers.xlsx and bring over the department name and the budget owner. If a cost center isn't in that list, keep the transaction anyway and leave those two blank. 3. Save it as out.csv.",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { unmatched: false, keep_all_of: Some(kept), .. }] if kept == "transaction"),
+        "no removal of duplicates, no filter; every transaction kept: {:?}",
+        r.steps
+    );
+    let r = read_instruction("Remove duplicates from a.csv (one row per invoice) and save b.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Duplicates { remove: true, .. })), "{:?}", r.steps);
+}

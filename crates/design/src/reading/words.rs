@@ -185,8 +185,12 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
 static EN_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)(?:\s+(?:in|of)\s+(?P<file>[\w.\-]+\.(?:csv|xlsx|xls|tsv)))?",
+        r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)(?:\s+(?:in|of)\s+(?P<file>[\w.\-]+\.(?:csv|xlsx|xls|tsv)))?|(?i)\bkeep\s+(?:the|each|every|all(?:\s+the)?|those)\s+(?P<kept>[a-z_]+?)s?\s+(?:anyway|regardless|all the same)\b",
     )
+});
+/// "keep the transaction anyway": rows without a partner stay.
+pub static KEPT_ANYWAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bkeep\s+(?:the|each|every|all(?:\s+the)?|those)\s+[a-z_]+\s+(?:anyway|regardless|all the same)\b")
 });
 static JA_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -195,7 +199,8 @@ static JA_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The table a lookup adds to, whose every row stays: "bring the region from stores.csv into
-/// sales.csv", 「売上.csvに店舗.csvの地域を付けて」.
+/// sales.csv", "if a cost center isn't in that list, keep the transaction anyway",
+/// 「売上.csvに店舗.csvの地域を付けて」.
 pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
     let pattern = match language {
         Language::En => &*EN_KEEP_ALL_OF,
@@ -203,7 +208,8 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
     };
     pattern
         .captures(text)
-        .map(|c| c.name("file").unwrap_or(c.name("target").expect("target")).as_str().trim_end_matches('.').to_owned())
+        .and_then(|c| c.name("file").or(c.name("target")).or(c.name("kept")))
+        .map(|m| m.as_str().trim_end_matches('.').to_owned())
 }
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
