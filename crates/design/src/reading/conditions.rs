@@ -1320,6 +1320,22 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             aggregations.push(Aggregation { op, field, name: None, when: Vec::new() });
         }
     }
+    // "revenue (sum), cost (sum)": each column totalled as itself.
+    for c in EN_TOTAL_IN_BRACKETS.captures_iter(&lower) {
+        let op = match &c["op"] {
+            "average" | "avg" | "mean" => "avg",
+            "count" => "count",
+            "max" | "maximum" => "max",
+            "min" | "minimum" => "min",
+            _ => "sum",
+        };
+        let whole = c.get(0).expect("match");
+        let field = clause[c.name("field").expect("field").range()].to_owned();
+        if !by.contains(&field) && !aggregations.iter().any(|a| a.field.as_ref() == Some(&field)) {
+            first = Some(first.map_or(whole.start(), |f: usize| f.min(whole.start())));
+            aggregations.push(Aggregation { op, field: Some(field.clone()), name: Some(field), when: Vec::new() });
+        }
+    }
     if aggregations.is_empty() && by.is_empty() {
         return None;
     }
@@ -1349,6 +1365,11 @@ static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
     )
+});
+
+/// "revenue (sum)", "duration (average)": a column and the total of it said in brackets.
+static EN_TOTAL_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?P<field>[a-z_][a-z0-9_]*)\s*\((?P<op>sum|total|average|avg|mean|count|max|maximum|min|minimum)\)")
 });
 
 /// The grouping and aggregations of a Japanese clause, and where the first is.

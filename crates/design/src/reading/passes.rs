@@ -216,9 +216,14 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                 let a_count_more = later_by.is_empty()
                     && later.iter().all(|a| a.op == "count")
                     && !aggregations.iter().any(|a| a.op == "count");
+                // "revenue (sum), cost (sum)": totals named in a list, clause by clause.
+                let named = |all: &[Aggregation]| all.iter().all(|a| a.field.is_some() && a.name.is_some());
+                let a_total_more = later_by.is_empty() && named(later) && named(aggregations);
                 !by.is_empty()
                     && (later_by.is_empty() || same_groups)
-                    && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none()) || a_count_more)
+                    && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
+                        || a_count_more
+                        || a_total_more)
             }
             _ => false,
         };

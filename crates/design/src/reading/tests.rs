@@ -3242,3 +3242,21 @@ fn an_occasion_a_file_described_in_an_aside_and_rows_kept_anyway_are_no_steps_of
     let r = read_instruction("Remove duplicates from a.csv (one row per invoice) and save b.csv");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Duplicates { remove: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn totals_said_in_brackets_after_their_columns_are_each_a_total_named_as_the_column() {
+    let r = read_instruction(
+        "For each product_line I need revenue (sum), cost (sum), margin = revenue - cost. Columns: product_line, revenue, cost, margin. File name x.csv.",
+    );
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["product_line"]);
+    let totals: Vec<(&str, Option<&str>, Option<&str>)> =
+        aggregations.iter().map(|a| (a.op, a.field.as_deref(), a.name.as_deref())).collect();
+    assert_eq!(totals, [("sum", Some("revenue"), Some("revenue")), ("sum", Some("cost"), Some("cost"))]);
+    let r = read_instruction("Per suite, give me duration (average) from runs.csv into x.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Aggregate { aggregations, .. }] if aggregations[0].op == "avg"),
+        "{:?}",
+        r.steps
+    );
+}
