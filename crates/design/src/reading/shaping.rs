@@ -1300,6 +1300,9 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
     Some((found.start(), Step::Duplicates { by, remove, keep_last: JA_KEEP_LAST.is_match(clause) }))
 }
 
+/// 「(秒)」「(円)」: a column's unit in brackets, short.
+static UNIT_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| re(r"[(（][^()（）]{1,4}[)）]"));
+
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     // 「以下の手順で」 asks for no order, nor 「（列は…）この順番にして」 (same length, so offsets hold).
     let clause = &["手順", "この順", "その順", "上記の順", "記載の順"]
@@ -1320,6 +1323,9 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     let limit =
         top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
     let said = &clause[..super::sort_keys::first_key_end(clause, super::Language::Ja)];
+    // 「実行時間(秒)が長い順に」: the unit in brackets is part of no order word; the column is
+    // bound by its name before it.
+    let said = &UNIT_IN_BRACKETS.replace_all(said, "");
     // 「並び順は取得年の古い順で」: 「並び順」 names the order, not its column.
     let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
         let name = c.name("a").or(c.name("b")).or(c.name("c"))?.as_str();

@@ -3260,3 +3260,22 @@ fn totals_said_in_brackets_after_their_columns_are_each_a_total_named_as_the_col
         r.steps
     );
 }
+
+#[test]
+fn a_column_s_unit_in_brackets_is_no_part_of_its_order() {
+    let r = read_instruction(
+        "回帰テスト結果.csv で実行に時間がかかっているテストを見直したいので、実行時間（秒）が長い順に上位5件をください。列はテストケースID、テスト名、実行時間（秒）の3つで、遅いテスト上位5.csv に。",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { by: Some(b), descending: true, limit: Some(5), .. } if b == "実行時間")),
+        "{:?}",
+        r.steps
+    );
+    // A longer aside says more than a unit: 「…の順で」 after it orders the columns only.
+    let r = read_instruction(
+        "出張申請.csv を一覧にしてください。列は 申請番号、出張先、精算額（申請の「金額」列をこの名前にしてください）の順で、一覧.xlsx に保存をお願いします。",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
+}
