@@ -201,6 +201,12 @@ static JA_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_SAME_EACH: LazyLock<Regex> =
     LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)"));
+/// 「登録番号が同じなら同じ取引先とみなして」「コードが同じであれば重複」.
+static JA_SAME_IF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})が(?:同じ|一致する|一致して(?:いる|いれば))(?:なら|であれば|場合は?|ときは?)",
+    )
+});
 static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:の|が)(?:重複|ダブ|かぶっ|かぶる|被っ|被る)|(?P<b>[^、。をがはでと\s「」・]{1,16})(?:ごと|単位|毎)に(?:1|１|一)件",
@@ -1116,9 +1122,11 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
                 EN_COMBINATION.captures_iter(&lower).flat_map(|c| [en_column(&c["a"]), en_column(&c["b"])]).flatten(),
             )
             .collect(),
-        super::Language::Ja => match JA_SAME_LIST.captures(text) {
-            Some(c) => same_list(&c["list"]),
-            None => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+        super::Language::Ja => match (JA_SAME_IF.captures(text), JA_SAME_LIST.captures(text)) {
+            // 「登録番号が同じなら同じ取引先とみなして」: the column said to make rows the same.
+            (Some(c), _) => ja_column(&c["a"]).into_iter().collect(),
+            (None, Some(c)) => same_list(&c["list"]),
+            (None, None) => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
         },
     };
     keys.retain(|k| !JA_NOT_KEYS.contains(&k.as_str()));
@@ -1276,8 +1284,12 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         return None;
     }
     let mut by: Vec<String> = Vec::new();
+    // 「登録番号が同じなら同じ取引先とみなして」: the column said to make rows the same.
+    if let Some(c) = JA_SAME_IF.captures(clause) {
+        by.extend(ja_column(&c["a"]));
+    }
     // 「支払日・取引先・金額の3つがすべて同じ行」: a list of any length.
-    if let Some(c) = JA_SAME_LIST.captures(clause) {
+    if let Some(c) = JA_SAME_LIST.captures(clause).filter(|_| by.is_empty()) {
         by.extend(same_list(&c["list"]));
     }
     if let Some(c) = JA_SAME_PAIR.captures(clause).filter(|_| by.is_empty()) {

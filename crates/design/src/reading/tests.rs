@@ -3279,3 +3279,11 @@ fn a_column_s_unit_in_brackets_is_no_part_of_its_order() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_column_said_to_make_rows_the_same_is_the_key_of_the_duplicates() {
+    let r = read_instruction(
+        "取引先一覧_統合前.csv は複数のシステムから取引先を集めたもので、同じ取引先が何度も入っています。登録番号が同じなら同じ取引先とみなして、上から見て最初に出てくる行だけを残し、2回目以降の行は削除してください。社名の書き方が違っていても登録番号が同じなら重複です。結果は 統合後.csv に。",
+    );
+    assert_eq!(r.steps, [Step::Duplicates { by: vec!["登録番号".to_owned()], remove: true, keep_last: false }]);
+}
