@@ -140,8 +140,8 @@ pub struct Binding {
     /// Conditions on a value that no row of the data holds, nor any part of it: the words, and
     /// the column.
     pub absent_values: Vec<(String, String)>,
-    /// The months (1–12) that every date of a column of a file read falls in: said of the
-    /// rows ("the April POs"), such a month keeps every row.
+    /// The months (1–12) that every date of a column of the first file read falls in: said of
+    /// the rows ("the April POs"), such a month keeps every row.
     pub whole_months: Vec<u32>,
 }
 
@@ -926,20 +926,22 @@ fn keys_by_values(
         let fewer = distinct(a).len().min(distinct(b).len());
         fewer >= 2 && shared(a, b) * 2 >= fewer
     };
-    let text_pairs = || {
-        left.iter().filter(|l| l.kind == ColumnKind::Text).flat_map(|l| {
+    let text_pairs: Vec<(&str, &str)> = left
+        .iter()
+        .filter(|l| l.kind == ColumnKind::Text)
+        .flat_map(|l| {
             right.iter().filter(|r| r.kind == ColumnKind::Text).map(move |r| (l.name.as_str(), r.name.as_str()))
         })
+        .collect();
+    let named: Vec<&(&str, &str)> = text_pairs.iter().filter(|(l, r)| related(l, r) && shared(l, r) > 0).collect();
+    let pairs = match named.is_empty() {
+        false => named,
+        true => text_pairs.iter().filter(|(l, r)| mostly_shared(l, r)).collect(),
     };
-    let one = |mut pairs: Box<dyn Iterator<Item = (&str, &str)> + '_>| match (pairs.next(), pairs.next()) {
-        (Some((l, r)), None) => Some((l.to_owned(), r.to_owned())),
+    match pairs.as_slice() {
+        [(l, r)] => Some(((*l).to_owned(), (*r).to_owned())),
         _ => None,
-    };
-    let named: Vec<(&str, &str)> = text_pairs().filter(|(l, r)| related(l, r) && shared(l, r) > 0).collect();
-    if !named.is_empty() {
-        return one(Box::new(named.into_iter()));
     }
-    one(Box::new(text_pairs().filter(|(l, r)| mostly_shared(l, r))))
 }
 
 /// Every value of every column in the input files' first rows, folded.

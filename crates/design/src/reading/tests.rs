@@ -7,6 +7,18 @@ fn ops(reading: &Reading) -> Vec<&'static str> {
 }
 
 /// The columns computed, each with its operation.
+/// Every condition of every filter the reading has, in order.
+fn filter_conditions(reading: &Reading) -> Vec<&Condition> {
+    reading
+        .steps
+        .iter()
+        .flat_map(|s| match s {
+            Step::Filter { conditions, .. } => conditions.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 fn computed(reading: &Reading) -> Vec<(&str, &str)> {
     reading
         .steps
@@ -465,14 +477,7 @@ fn a_japanese_value_kept_alone_is_a_condition_whose_column_the_data_gives() {
     for text in ["重複しているものは片方だけでなく全部出して、結果.xlsxに", "請求書だけ出して、結果.csvに保存"]
     {
         let r = read_instruction(text);
-        let kept: Vec<&Condition> = r
-            .steps
-            .iter()
-            .flat_map(|s| match s {
-                Step::Filter { conditions, .. } => conditions.iter().collect(),
-                _ => Vec::new(),
-            })
-            .collect();
+        let kept = filter_conditions(&r);
         assert!(kept.iter().all(|c| c.value != json!("片方") && c.value != json!("請求書")), "{text}: {kept:?}");
     }
 }
@@ -1186,14 +1191,7 @@ fn a_formula_an_opening_verb_and_a_list_with_plus_are_no_conditions() {
     let r = read_instruction(
         "1. Open dept_budget.csv.\n2. Add a column called variance = actual minus budget.\n3. Keep only the departments that went over budget (variance greater than zero).\n4. Save as over_budget.xlsx.",
     );
-    let conditions: Vec<&Condition> = r
-        .steps
-        .iter()
-        .flat_map(|s| match s {
-            Step::Filter { conditions, .. } => conditions.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let conditions = filter_conditions(&r);
     assert!(conditions.iter().all(|c| c.value != json!("open") && c.value != json!("actual")), "{conditions:?}");
     let r = read_instruction(
         "for paid_invoices.csv please add a days_to_pay column (paid_date minus invoice_date) and keep only the invoices that took more than 30 days to pay. Keep all the original columns plus days_to_pay. File name: slow.csv",
@@ -2418,14 +2416,7 @@ fn blank_cells_given_a_value_are_filled_not_kept() {
         "{:?}",
         r.steps
     );
-    let conditions: Vec<&Condition> = r
-        .steps
-        .iter()
-        .flat_map(|s| match s {
-            Step::Filter { conditions, .. } => conditions.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let conditions = filter_conditions(&r);
     assert!(
         !conditions.iter().any(|c| c.value == json!("")),
         "a blank owner is filled, no row kept by it: {conditions:?}"
@@ -3189,14 +3180,7 @@ fn the_date_said_to_decide_a_period_whose_column_and_a_month_said_of_rows_or_of_
     let r = read_instruction(
         "Could you put together our Q1 2026 spend by vendor from ap_bills_2026.xlsx? Use the bill date to decide what's in Q1 (January 1 through March 31, both days included) and leave out any bill whose status is Void.",
     );
-    let conditions: Vec<&Condition> = r
-        .steps
-        .iter()
-        .flat_map(|s| match s {
-            Step::Filter { conditions, .. } => conditions.iter().collect(),
-            _ => Vec::new(),
-        })
-        .collect();
+    let conditions = filter_conditions(&r);
     assert_eq!(conditions[0].field.as_deref(), Some("bill date"), "{conditions:?}");
     assert_eq!(conditions[1].field.as_deref(), Some("status"), "what 'whose' names: {conditions:?}");
     let r = read_instruction("請求一覧.csv の2026年4月分を、請求日を基準に抜き出して b.csv に保存");
