@@ -951,7 +951,7 @@ impl Reader<'_> {
         for step in &mut self.reading.steps {
             if let Step::Filter { conditions, .. } = step {
                 for condition in conditions.iter_mut().filter(|c| c.field.is_none()) {
-                    if condition.operator == conditions::MONTH_OF_UNSAID_YEAR || is_date(&condition.value) {
+                    if condition.operator == MONTH_OF_UNSAID_YEAR || is_date(&condition.value) {
                         condition.field = Some(column.clone());
                     }
                 }
@@ -961,10 +961,11 @@ impl Reader<'_> {
 
     /// "How much did the bank charge us in fees each month?", 「いくら払ったか」: a question of an
     /// amount is answered by a total or a computed column. With none read, the question is
-    /// asked back, never answered with the rows as they are.
+    /// asked back, never answered with the rows as they are. (「何件か」 is "some", no question.)
     fn question_of_an_amount_answered(&mut self) {
-        static ASKS_AN_AMOUNT: LazyLock<regex::Regex> =
-            LazyLock::new(|| regex::Regex::new(r"(?i)\bhow (?:much|many)\b|いくら|何件|何円").expect("amount asked"));
+        static ASKS_AN_AMOUNT: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\bhow (?:much|many)\b|いくら|何件(?:[^か]|$)|何円").expect("amount asked")
+        });
         let answered = self.reading.steps.iter().any(|s| matches!(s.name(), "aggregate" | "compute"));
         if answered {
             return;

@@ -3093,6 +3093,14 @@ fn a_question_of_an_amount_with_no_total_read_is_asked_back() {
     let r =
         read_instruction("How much did we pay each vendor? Add up amount per vendor from payments.csv into totals.csv");
     assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+    let r = read_instruction("支払.csv に何件か重複があるので、同じ請求番号の行を1件だけ残して 整理後.csv に保存");
+    assert!(r.unplaced.is_empty(), "「何件か」 asks nothing: {:?}", r.unplaced);
+    let r = read_instruction("経費.csv の行を見て、旅費交通費は何件ありますか？ 件数.csv に");
+    assert!(
+        !r.unplaced.is_empty() || r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })),
+        "a question of a count is counted or asked: {:?}",
+        r.steps
+    );
 }
 
 #[test]
