@@ -504,11 +504,7 @@ impl Designer<'_> {
         let mut fields: Vec<&str> = conditions.iter().filter_map(|c| c.field.as_deref()).collect();
         // "the October expense lines in expenses.xlsx … in cost_centers.csv": a period with no
         // column said is of the table that has dates.
-        let dated = |c: &Condition| {
-            c.operator == crate::reading::MONTH_OF_UNSAID_YEAR
-                || c.value.as_str().is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-' && v.as_bytes()[7] == b'-')
-        };
-        let period = conditions.iter().any(|c| c.field.is_none() && dated(c));
+        let period = conditions.iter().any(|c| c.field.is_none() && crate::reading::of_a_period(c));
         if period {
             fields.push("date");
         }

@@ -64,14 +64,14 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
     Some(text[said.range()].to_owned())
 }
 
-/// A period said ("Q3", "last month", "October", 「第3四半期」, 「先月」, 「10月」) that no filter of the plan keeps rows
-/// by, as the text says it: the plan would use every date's rows. ("This month", 「今月の支払データ」,
-/// mostly says which file, not which rows.)
-/// (Not a file's name, 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
+/// A period said ("Q3", "last month", "October", 「第3四半期」, 「先月」, 「10月」) that no filter of
+/// the plan keeps rows by, as the text says it: the plan would use every date's rows. ("This
+/// month", 「今月の支払データ」, mostly says which file, not which rows.) (Not a file's name,
+/// 「予算実績_2026上期.csv」, nor what the work is for, "for the Q3 pack".)
 ///
-/// A month by its name is kept, too, by a file read (not the one written) named for it (`expenses_oct.csv`,
-/// 「入金明細_11月.csv」) or by the data, when every date of a column falls in it
-/// (`whole_months`).
+/// A month by its name is kept, too, by a file read (not the one written) named for it
+/// (`expenses_oct.csv`, 「入金明細_11月.csv」) or by the data, when every date of a column of the
+/// first table read falls in it (`whole_months`).
 pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u32]) -> Option<String> {
     // Said of a table's rows ("download this month's statement" keeps no rows of one).
     if !plan.graph.iter().any(crate::reads_a_table) {

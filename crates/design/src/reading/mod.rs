@@ -947,13 +947,10 @@ impl Reader<'_> {
             Language::Ja => &*JA,
         };
         let Some(column) = pattern.captures(self.text).map(|c| c["c"].to_owned()) else { return };
-        let is_date = |v: &Value| v.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-');
         for step in &mut self.reading.steps {
             if let Step::Filter { conditions, .. } = step {
-                for condition in conditions.iter_mut().filter(|c| c.field.is_none()) {
-                    if condition.operator == MONTH_OF_UNSAID_YEAR || is_date(&condition.value) {
-                        condition.field = Some(column.clone());
-                    }
+                for condition in conditions.iter_mut().filter(|c| c.field.is_none() && of_a_period(c)) {
+                    condition.field = Some(column.clone());
                 }
             }
         }
@@ -2589,7 +2586,7 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
 }
 
 /// Whether a condition keeps the rows of a period: a date, or a month of a year not said.
-fn of_a_period(c: &Condition) -> bool {
+pub(crate) fn of_a_period(c: &Condition) -> bool {
     is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR
 }
 
