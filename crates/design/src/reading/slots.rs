@@ -617,10 +617,13 @@ pub fn file_names_month(file: &str, month: u32) -> bool {
     let named = words.into_iter().any(|w| w == name || name.get(..3) == Some(w) || (month == 9 && w == "sept"));
     let digits_before = |at: usize| lower[..at].chars().next_back().is_some_and(|c| c.is_ascii_digit());
     let japanese = lower.match_indices(&format!("{month}月")).any(|(at, _)| !digits_before(at));
-    let numbered =
-        regex::Regex::new(&format!(r"(?:19|20)\d\d[-_]?{month:02}(?:[^0-9]|$)")).is_ok_and(|r| r.is_match(&lower));
+    let numbered = YEAR_AND_MONTH.captures_iter(&lower).any(|c| c["m"].parse() == Ok(month));
     named || japanese || numbered
 }
+
+/// A year and its month in a file's name: `sales_2026-04.csv`, `202604`.
+static YEAR_AND_MONTH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:19|20)\d\d[-_]?(?P<m>0[1-9]|1[0-2])(?:[^0-9]|$)").expect("year and month"));
 
 #[cfg(test)]
 mod tests {
