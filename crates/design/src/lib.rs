@@ -254,15 +254,7 @@ impl DesignEngine<'_> {
         let span =
             tracing::info_span!("design.generate", mode = request.apply_mode.name(), valid = tracing::field::Empty);
         async {
-            let mut generated = self.generate_inner(request, cancel, progress).await?;
-            if let Some(file) = self.only_data_file(&generated, request) {
-                let mut answered = request.clone();
-                answered.answers.insert(INPUT_FILE.to_owned(), Value::from(file.as_str()));
-                generated = self.generate_inner(&answered, cancel, progress).await?;
-                let note = DesignNote::OnlyDataFile { file };
-                generated.reasoning.insert(0, note.text(generated.language));
-                generated.notes.insert(0, note);
-            }
+            let generated = self.generate_inner(request, cancel, progress).await?;
             tracing::Span::current().record("valid", generated.valid);
             Ok(generated)
         }
@@ -270,11 +262,12 @@ impl DesignEngine<'_> {
         .await
     }
 
-    /// The one data file of the work folder, when the plan asks which file to read and nothing
-    /// else the folder holds could be meant (the studio's upload, a folder of one export).
-    fn only_data_file(&self, generated: &GeneratedPlan, request: &DesignRequest) -> Option<String> {
-        let asked = generated.requirements.iter().any(|r| r.requirement.id == INPUT_FILE);
-        if !asked || request.answers.contains_key(INPUT_FILE) {
+    /// The one data file of the work folder, when the offline plan leaves the file to read open
+    /// and nothing else the folder holds could be meant (the studio's upload, a folder of one
+    /// export).
+    fn only_data_file(&self, plan: &Plan, request: &DesignRequest) -> Option<String> {
+        let open = plan.vars.get(INPUT_FILE).is_some_and(Value::is_null);
+        if !open || request.answers.contains_key(INPUT_FILE) {
             return None;
         }
         let files = self.files?.data_files();
@@ -296,13 +289,30 @@ impl DesignEngine<'_> {
         let started = Instant::now();
         let read = self.read(request, cancel, progress).await?;
         progress(DesignStage::Offline);
-        let offline = offline::design(
-            &read.reading,
-            self.catalog,
-            if read.composing { &read.templates } else { &[] },
-            &request.options,
-            offline::DesignInputs { secrets: &read.secrets, answers: &request.answers, files: self.files },
-        );
+        let design_offline = |answers: &IndexMap<String, Value>| {
+            offline::design(
+                &read.reading,
+                self.catalog,
+                if read.composing { &read.templates } else { &[] },
+                &request.options,
+                offline::DesignInputs { secrets: &read.secrets, answers, files: self.files },
+            )
+        };
+        let mut offline = design_offline(&request.answers);
+        // The file to read left open, in a folder of one data file: that file, as if answered
+        // (the answer picks the read block by its extension), before any model is asked.
+        let answered;
+        let request = match self.only_data_file(&offline.plan, request) {
+            Some(file) => {
+                let mut with_file = request.clone();
+                with_file.answers.insert(INPUT_FILE.to_owned(), Value::from(file.as_str()));
+                answered = with_file;
+                offline = design_offline(&answered.answers);
+                offline.notes.insert(0, DesignNote::OnlyDataFile { file });
+                &answered
+            }
+            None => request,
+        };
         let mut draft = Draft::offline(request, &read, &offline);
         let calls = Arc::new(CallCounter::default());
         let recorded: Option<(RecordedClient, &Prompts)> = self.model.as_ref().map(|(client, prompts)| {

@@ -607,8 +607,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_month_a_file_read_is_named_for_and_values_listed_are_no_figures() {
-        let plan: planwright_plan::Plan =
-            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let plan = plan("[]");
         let text = "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを出して";
         assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
         let listed = "税率の列には 10 か 8 が入っています";
@@ -619,8 +618,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_bracket_that_shows_one_case_of_a_computed_value_says_no_figure() {
-        let plan: planwright_plan::Plan =
-            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let plan = plan("[]");
         let text = "対応日数は 解決日−起票日 の日数（起票した日に解決していれば0日）。";
         assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
         assert!(unused_numbers("days_late (0 if it was paid on the due date)", &plan).is_empty());
@@ -630,8 +628,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_numbers_of_a_list_s_items_are_no_amounts() {
-        let plan: planwright_plan::Plan =
-            serde_yaml::from_str("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph: []\n").unwrap();
+        let plan = plan("[]");
         let text = "for quotes.csv please: (1) add a Tax column, (2) keep only Quote. 3) save it; over 500";
         let unused = unused_numbers(text, &plan);
         assert!(unused.len() == 1 && unused[0].ends_with("over 500"), "{unused:?}");
