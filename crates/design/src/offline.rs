@@ -386,21 +386,11 @@ impl Designer<'_> {
     /// With two or more tables read and not matched yet, a step on columns only one of them has
     /// (by the work folder's files) works on that table's rows.
     fn rows_holding(&self, fields: &[&str]) -> Option<String> {
-        if fields.is_empty() || self.tables.len() < 2 || !self.headers.iter().all(Option::is_some) {
+        if fields.is_empty() {
             return None;
         }
-        let (current, _) = self.rows()?;
-        self.lineage.get(&current)?;
-        let holding: Vec<usize> = (0..self.tables.len())
-            .filter(|&t| {
-                let columns = self.headers[t].as_deref().unwrap_or_default();
-                fields.iter().all(|field| crate::binding::choose(field, columns).is_some())
-            })
-            .collect();
-        let [table] = holding[..] else { return None };
-        self.flows.iter().rev().find_map(|f| match f {
-            Flow::Rows { rows, .. } if self.lineage.get(rows) == Some(&table) => Some(rows.clone()),
-            _ => None,
+        self.rows_of_the_one_table(|columns| {
+            fields.iter().all(|field| crate::binding::choose(field, columns).is_some())
         })
     }
 
@@ -408,15 +398,20 @@ impl Designer<'_> {
     /// column named for a date (`date`, `expense_date`, 「利用日」): a period said of no column is
     /// of those rows, not of a table whose only date is when it was filed (`scanned_on`).
     fn rows_named_for_dates(&self) -> Option<String> {
+        let named = |c: &Column| c.name.to_ascii_lowercase().contains("date") || c.name.ends_with('日');
+        self.rows_of_the_one_table(|columns| columns.iter().any(named))
+    }
+
+    /// With two or more tables read (every header known) and not matched yet, the latest rows of
+    /// the one table whose columns `holds`; `None` when none or several do.
+    fn rows_of_the_one_table(&self, holds: impl Fn(&[Column]) -> bool) -> Option<String> {
         if self.tables.len() < 2 || !self.headers.iter().all(Option::is_some) {
             return None;
         }
         let (current, _) = self.rows()?;
         self.lineage.get(&current)?;
-        let named = |c: &Column| c.name.to_ascii_lowercase().contains("date") || c.name.ends_with('日');
-        let holding: Vec<usize> = (0..self.tables.len())
-            .filter(|&t| self.headers[t].as_deref().unwrap_or_default().iter().any(named))
-            .collect();
+        let holding: Vec<usize> =
+            (0..self.tables.len()).filter(|&t| holds(self.headers[t].as_deref().unwrap_or_default())).collect();
         let [table] = holding[..] else { return None };
         self.flows.iter().rev().find_map(|f| match f {
             Flow::Rows { rows, .. } if self.lineage.get(rows) == Some(&table) => Some(rows.clone()),
