@@ -311,6 +311,31 @@ fn settle_values(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding)
             }
         }
     }
+    // A count or total of the rows with values no row holds is 0 for every group: the values
+    // are not this data's (「合格数」 where the results are OK and NG), and are asked about.
+    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.group_by_agg")) {
+        let Some(Value::Array(aggregations)) = node.inputs.get("aggregations") else { continue };
+        for condition in aggregations.iter().filter_map(|a| a.get("when")?.as_array()).flatten() {
+            if !matches!(condition.get("operator").and_then(Value::as_str), Some("eq" | "in")) {
+                continue;
+            }
+            let Some(column) = condition.get("field").and_then(Value::as_str).and_then(|f| column_named(f, &vars))
+            else {
+                continue;
+            };
+            let Some(Some(values)) = known.get(&column) else { continue };
+            let said: Vec<&str> = match condition.get("value") {
+                Some(Value::String(one)) => vec![one.as_str()],
+                Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+                _ => continue,
+            };
+            let words = |text: &&str| is_plain_literal(text) && text.parse::<f64>().is_err();
+            let holds = |text: &&str| values.iter().any(|v| fold(v) == fold(text));
+            if !said.is_empty() && said.iter().all(words) && !said.iter().any(holds) {
+                binding.absent_values.push((said.join(", "), column));
+            }
+        }
+    }
 }
 
 /// Words of the instruction that are whole values of the data ("Travel", 「営業部」) and that

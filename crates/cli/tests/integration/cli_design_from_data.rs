@@ -789,3 +789,32 @@ fn keys_of_unrelated_names_are_matched_when_their_values_are_mostly_the_same_and
     let ids: Vec<&str> = result["requirements"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
     assert_eq!(ids, ["match_key"], "{result:#}");
 }
+
+#[test]
+fn a_rate_of_counts_per_group_is_written_or_a_count_of_a_value_the_data_lacks_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("結果.csv"),
+        "ID,機能,結果\n1,ログイン,OK\n2,ログイン,NG\n3,ログイン,OK\n4,検索,OK\n5,検索,未実施\n6,検索,OK\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "結果.csv を機能ごとに集計してください。実施件数（OKとNGの合計）、NG件数、NG率（NG件数÷実施件数×100、小数第1位まで）。列は 機能・実施件数・NG件数・NG率、出力は NG率.csv です。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("NG率.csv")).unwrap();
+    let rows: Vec<&str> = written.lines().collect();
+    assert_eq!(rows.len(), 3, "{written}");
+    assert!(rows.iter().any(|r| r.starts_with("ログイン,3,1,33.3")), "{written}");
+    assert!(rows.iter().any(|r| r.starts_with("検索,2,0,0")), "{written}");
+    // 「合格数」 counts rows whose status is 合格; this data says OK: asked, not a column of zeros.
+    std::fs::write(dir.path().join("状況.csv"), "ID,機能,ステータス\n1,ログイン,OK\n2,ログイン,NG\n3,検索,OK\n")
+        .unwrap();
+    let result = designed(
+        dir.path(),
+        "状況.csv を機能ごとに集計してください。実施件数（OKとNGの合計）、合格数、合格率（合格数÷実施件数×100）。列は 機能・実施件数・合格数・合格率、出力は 合格率.csv です。",
+        1,
+    );
+    assert_eq!(result["refused"], true, "{result:#}");
+    assert!(result["requirements"][0]["description"].as_str().unwrap().contains("合格"), "{result:#}");
+}

@@ -17,6 +17,7 @@ mod counted;
 mod dates;
 mod labels;
 mod passes;
+mod rates;
 pub(crate) mod relative;
 mod repeats;
 pub mod rounding;
@@ -430,6 +431,20 @@ pub fn normalise(text: &str) -> String {
     out
 }
 
+/// "payables over 1M, largest first → over_1m.xlsx", 「… → 結果.csv」: an arrow to a file's name
+/// writes the result there, said as a sentence that does.
+fn arrows_to_outputs(text: &str, language: Language) -> String {
+    static ARROW: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\s*(?:→|->|=>|⟶|⇒)\s*(?P<file>[^\s,;:()（）「」]+\.(?:csv|tsv|xlsx|xlsm|xls|json|md))\s*(?P<end>[.。!！]|$)")
+            .expect("arrow to a file")
+    });
+    let said = match language {
+        Language::En => ". Save as $file$end",
+        Language::Ja => "。$file に保存$end",
+    };
+    ARROW.replace_all(text, said).into_owned()
+}
+
 /// 「列は 申請番号, 氏名, 利用日 で」: a comma of a Japanese text lists as 、 does (not the comma
 /// of a number, 50,000).
 fn with_japanese_commas(text: &str) -> String {
@@ -500,6 +515,7 @@ pub(crate) fn sheet_names(text: &str) -> Vec<std::ops::Range<usize>> {
 pub fn read_instruction(instruction: &str) -> Reading {
     let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
+    let text = arrows_to_outputs(&text, language);
     let text = match language {
         Language::Ja => {
             let text = with_japanese_commas(&without_spaces_around_ascii(&text));
@@ -514,6 +530,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
         }
         Language::En => text,
     };
+    let with_asides = text.clone();
     let text = without_asides_that_keep(&text);
     let value_orders = sort_keys::value_orders(&text, language);
     let text = sort_keys::without_listed_values(&text, &value_orders);
@@ -525,7 +542,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
     };
     let clauses = clauses::split(&text, language, lexicon);
     let reading = Reading::empty(language);
-    let mut reader = Reader { text: &text, language, lexicon, clauses: &clauses, value_orders, reading };
+    let mut reader =
+        Reader { text: &text, with_asides: &with_asides, language, lexicon, clauses: &clauses, value_orders, reading };
     reader.read();
     reader.blanks_filled(filled);
     reader.reading.column_aliases = aliases::column_aliases(&text);
@@ -555,6 +573,9 @@ impl Reading {
 
 struct Reader<'a> {
     text: &'a str,
+    /// The text before the asides that keep rows were blanked: a count's definition in
+    /// brackets (「実行件数（その機能の行数。NGや保留も含む）」) is read whole.
+    with_asides: &'a str,
     language: Language,
     lexicon: &'a Lexicon,
     clauses: &'a [Clause],
@@ -748,10 +769,21 @@ impl Reader<'_> {
                             _ => None,
                         });
                     steps.extend(shaped.map(|(at, step)| (clause.start + at, step)));
+                    // "failed tests from run.csv, slowest first — just test_id, …": the rows the
+                    // words before the list keep.
+                    let said_before = chosen.as_ref().and_then(|(span, _)| {
+                        let mut before = clause.clone();
+                        before.text = clause.text.get(..span.start.checked_sub(clause.start)?)?.to_owned();
+                        self.filter(&before, false, documents)
+                    });
+                    let kept =
+                        |(_, s): &(usize, Step)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty());
                     // 「2026年7月〜9月に発注した取引先を…1列だけ」: the dates the rows are of.
-                    let filter = self.filter(clause, output_clause, documents).filter(
-                        |(_, s)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(of_a_period)),
-                    );
+                    let filter = said_before.filter(kept).or_else(|| {
+                        self.filter(clause, output_clause, documents).filter(
+                            |(_, s)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(of_a_period)),
+                        )
+                    });
                     // Rows are kept before their duplicates go.
                     steps.extend(filter.map(|(_, step)| (clause.start, step)));
                 }
@@ -888,6 +920,7 @@ impl Reader<'_> {
         self.one_column_of_its_key();
         self.count_repeats();
         self.counts_of_rows_that_meet();
+        self.counts_of_a_rate();
         self.name_the_total_as_chosen();
         self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -896,6 +929,7 @@ impl Reader<'_> {
         }
         self.rename_one_by_one();
         self.sources_and_outputs(documents);
+        self.fields_that_name_the_file();
         self.combine_tables(&lower_text);
         self.one_match_of_two_tables();
         self.unmatched_without_a_join_word(&lower_text);
@@ -904,6 +938,26 @@ impl Reader<'_> {
         self.dates_said_to_decide();
         self.months_the_files_are_named_for();
         self.question_of_an_amount_answered();
+    }
+
+    /// "payables over 1M from payables.csv": the file's own name before a comparison says the
+    /// rows, not a column of them; the column compared is the one the data has for it.
+    fn fields_that_name_the_file(&mut self) {
+        let stems: Vec<String> = self
+            .reading
+            .sources
+            .iter()
+            .filter_map(|s| s.path.as_deref())
+            .filter_map(|p| std::path::Path::new(p).file_stem()?.to_str().map(str::to_lowercase))
+            .collect();
+        for step in &mut self.reading.steps {
+            let Step::Filter { conditions, .. } = step else { continue };
+            for condition in conditions {
+                if condition.field.as_ref().is_some_and(|f| stems.contains(&f.to_lowercase())) {
+                    condition.field = None;
+                }
+            }
+        }
     }
 
     /// "For the October payroll summary: using payroll_october.xlsx", 「11月分の…交通費精算_11月.csv」:
@@ -1141,6 +1195,95 @@ impl Reader<'_> {
                 .unplaced
                 .retain(|u| text.find(u.as_str()).is_none_or(|at| at + u.len() <= range.start || range.end <= at));
         }
+    }
+
+    /// "pass_rate = passed / executed × 100" with each count defined ("the executed tests (every
+    /// result except Skipped)"), 「NG率（NG件数÷実施件数×100）」 with 「実施件数（OKとNGの合計）」: the
+    /// counts per group and their rate, in place of what the definitions' words were read as
+    /// one by one (a filter of OK rows, a count of every row). Only when every count is read
+    /// whole and the group is known.
+    fn counts_of_a_rate(&mut self) {
+        let Some((at, rate_said, operands)) = self.reading.steps.iter().enumerate().find_map(|(i, s)| match s {
+            Step::Compute { name, operation: "percent" | "ratio", of, .. } if of.len() == 2 => {
+                Some((i, name.clone(), of.clone()))
+            }
+            _ => None,
+        }) else {
+            return;
+        };
+        let counted = |name: &String| rates::rows_counted(self.with_asides, name, self.language);
+        let mut counts = Vec::new();
+        for name in &operands {
+            let Some(when) = counted(name) else { return };
+            counts.push(Aggregation { op: "count", field: None, name: Some(name.clone()), when });
+        }
+        let names_a_rate = |c: &String| {
+            let lower = c.to_lowercase();
+            ["率", "rate", "%", "pct", "percent", "ratio"].iter().any(|w| lower.contains(w))
+        };
+        let rest: Vec<&String> = self.reading.columns.iter().filter(|c| !operands.contains(c)).collect();
+        let (keys, rate) = if rest.is_empty() {
+            // No columns chosen: the grouping said, the rate as the formula names it.
+            let by = self.reading.steps.iter().find_map(|s| match s {
+                Step::Aggregate { by, .. } if !by.is_empty() => Some(by.clone()),
+                _ => None,
+            });
+            match by {
+                Some(by) if !rate_said.is_empty() => (by, rate_said),
+                _ => return,
+            }
+        } else {
+            let rates: Vec<&&String> = rest.iter().filter(|c| names_a_rate(c)).collect();
+            let [rate] = rates.as_slice() else { return };
+            // The other columns chosen: more counts the text defines, else the keys.
+            let mut keys = Vec::new();
+            for column in rest.iter().filter(|c| *c != *rate) {
+                match counted(column) {
+                    Some(when) => {
+                        counts.push(Aggregation { op: "count", field: None, name: Some((*column).clone()), when })
+                    }
+                    None => keys.push((*column).clone()),
+                }
+            }
+            if keys.is_empty() {
+                return;
+            }
+            (keys, (**rate).clone())
+        };
+        let count_names: Vec<&String> = counts.iter().filter_map(|c| c.name.as_ref()).collect();
+        let operation = if rates::out_of_a_hundred(self.text) { "percent" } else { "ratio" };
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        for (i, step) in std::mem::take(&mut self.reading.steps).into_iter().enumerate() {
+            match step {
+                // "Skipped tests don't count at all", a period: rows left out before counting.
+                Step::Filter { conditions, exclude } if i < at => {
+                    let leaves_out = |c: &Condition| exclude || c.operator == "ne";
+                    if conditions.iter().all(|c| leaves_out(c) || of_a_period(c)) {
+                        before.push(Step::Filter { conditions, exclude });
+                    }
+                }
+                // A condition on the rate or a count: after them.
+                Step::Filter { conditions, exclude } => {
+                    let on_them =
+                        |c: &Condition| c.field.as_ref().is_some_and(|f| *f == rate || count_names.contains(&f));
+                    if conditions.iter().all(on_them) {
+                        after.push(Step::Filter { conditions, exclude });
+                    }
+                }
+                Step::Compute { operation: operation @ ("round" | "round_down" | "round_up"), value, .. } if i > at => {
+                    after.push(Step::Compute { name: rate.clone(), operation, of: vec![rate.clone()], value });
+                }
+                Step::Sort { .. } => after.push(step),
+                Step::Aggregate { .. } | Step::Compute { .. } => {}
+                other if i < at => before.push(other),
+                other => after.push(other),
+            }
+        }
+        before.push(Step::Aggregate { by: keys, aggregations: counts });
+        before.push(Step::Compute { name: rate, operation, of: operands, value: None });
+        before.extend(after);
+        self.reading.steps = before;
     }
 
     /// 「列は 順位（1〜5）、得意先、受注合計 で、合計の大きい順」: a rank column chosen is the rank

@@ -83,7 +83,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -113,7 +113,7 @@ static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
+        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|slowest|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
     )
 });
 /// An order said as a range, "from highest to lowest", "newest to oldest": the first word says it.
@@ -124,7 +124,7 @@ static EN_ORDER_RANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
+        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|fastest|quickest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
     )
 });
 static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -488,7 +488,21 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .and_then(|p| en_column(without_order(&p.to_ascii_lowercase())))
         .or_else(|| {
             let c = EN_IN_ORDER.captures(lower)?;
-            en_column(c.name("what").or(c.name("what2"))?.as_str())
+            let what = c.name("what").or(c.name("what2"))?;
+            match what.as_str() {
+                // "departments in alphabetical order": the rows' noun is the column.
+                "alphabetical" | "alphabetic" => {
+                    let noun = lower[..c.get(0)?.start()].split_whitespace().next_back()?;
+                    en_column(
+                        noun.strip_suffix("ies")
+                            .map_or_else(|| noun.trim_end_matches('s').to_owned(), |n| format!("{n}y"))
+                            .as_str(),
+                    )
+                }
+                "chronological" => Some("date".to_owned()),
+                "ascending" | "descending" | "reverse" | "numerical" | "numeric" => None,
+                other => en_column(other),
+            }
         })
         .or_else(|| {
             let m = top.as_ref()?.get(0)?;
@@ -499,6 +513,11 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .or_else(|| {
             let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
             phrase.name("what").or(phrase.name("what2")).and_then(|m| en_column(m.as_str()))
+        })
+        // "failed tests, slowest first": what is slow is the time each took.
+        .or_else(|| {
+            let sup = phrase.as_ref()?.name("sup2")?;
+            matches!(sup.as_str(), "slowest" | "fastest" | "quickest").then(|| "duration".to_owned())
         });
     // "sort by amount, largest first, then by date (oldest first)": the first key's order is
     // said before the next key.

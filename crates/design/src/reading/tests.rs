@@ -3279,3 +3279,72 @@ fn the_column_said_to_make_rows_the_same_is_the_key_of_the_duplicates() {
     );
     assert_eq!(r.steps, [Step::Duplicates { by: vec!["登録番号".to_owned()], remove: true, keep_last: false }]);
 }
+
+#[test]
+fn a_rate_of_two_defined_counts_is_counted_per_group_then_divided() {
+    let r = read_instruction(
+        "テスト実行結果.csv をもとに、機能ごとに次の3つを出してください。\n・実行件数（その機能の行数。NGや保留も含む）\n・合格件数（結果がOKの行数）\n・合格率（合格件数 ÷ 実行件数 × 100、小数第1位まで・第2位を四捨五入）\n列名は 機能、実行件数、合格件数、合格率 で、機能別合格率.xlsx に保存してください。",
+    );
+    assert_eq!(ops(&r), ["aggregate", "compute", "compute"], "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!() };
+    assert_eq!(by, &["機能"]);
+    let counts: Vec<(Option<&str>, usize)> = aggregations.iter().map(|a| (a.name.as_deref(), a.when.len())).collect();
+    assert_eq!(counts, [(Some("合格件数"), 1), (Some("実行件数"), 0)]);
+    assert_eq!(computed(&r), [("合格率", "percent"), ("合格率", "round")]);
+    // The rows left out before counting stay; a count's own value keeps no rows.
+    let r = read_instruction(
+        "QA summary for the run (run.csv). Skipped tests don't count at all. Per module, count the executed tests (every result except Skipped) and the passed ones (result Passed — Failed and Blocked were executed but did not pass), and work out pass_rate = passed / executed × 100, rounded to one decimal place. Columns module, executed, passed, pass_rate, with the worst pass_rate at the top.",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate", "compute", "compute"], "{:?}", r.steps);
+    assert!(filter_conditions(&r).iter().all(|c| c.operator == "ne"), "{:?}", r.steps);
+    let Step::Aggregate { by, aggregations } = &r.steps[1] else { panic!() };
+    assert_eq!((by.as_slice(), aggregations.len()), (&["module".to_owned()][..], 2));
+    // A count the text does not define is not guessed: the reading is left as it was.
+    let r = read_instruction("Per module, give runs and failures and fail_rate = failures / runs × 100 from run.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.name.as_deref() == Some("failures") && !a.when.is_empty()))), "{:?}", r.steps);
+}
+
+#[test]
+fn an_arrow_to_a_file_writes_there() {
+    let r = read_instruction("payables over 1M from payables.csv, largest first → over_1m.xlsx");
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("over_1m.xlsx"));
+    let r = read_instruction("支払明細.csv から未払いだけ → 未払い.csv");
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("未払い.csv"));
+    // An arrow inside a sentence that goes on is not this.
+    let r = read_instruction("top 3 customers in sales.csv -> top.csv (customer + total only)");
+    assert!(r.outputs.iter().any(|o| o.path.as_deref() == Some("top.csv")), "{:?}", r.outputs);
+}
+
+#[test]
+fn the_files_own_name_before_a_comparison_is_no_column() {
+    let r = read_instruction("payables over 1M from payables.csv, largest first. Save as over.xlsx");
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1);
+    assert_eq!((conditions[0].field.as_deref(), conditions[0].operator), (None, "gt"));
+    assert!(matches!(&r.steps[1], Step::Sort { by: None, descending: true, .. }), "{:?}", r.steps);
+}
+
+#[test]
+fn slowest_first_and_alphabetical_order_name_what_is_sorted() {
+    let r = read_instruction(
+        "failed tests from run_0312.csv, slowest first — just test_id, suite and duration_s. save as failed.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Filter { .. }, Step::Sort { by: Some(by), descending: true, .. }] if by == "duration"),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["test_id", "suite", "duration_s"]);
+    let r = read_instruction(
+        "Could you total the amount per department from expenses.csv? Two columns, department and total, departments in alphabetical order, saved as by_department.csv.",
+    );
+    assert_eq!(r.columns, ["department", "total"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "department")),
+        "{:?}",
+        r.steps
+    );
+    // A list ends before the file it is written to.
+    let r = read_instruction("Closed bugs only in bugs.csv, average days_to_fix per severity. Output two columns, severity and avg_days_to_fix, in fix_time.csv.");
+    assert_eq!(r.columns, ["severity", "avg_days_to_fix"]);
+}
