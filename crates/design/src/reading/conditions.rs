@@ -79,6 +79,10 @@ static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished)\b",
     )
 });
+/// The words before a state that say it of the rows: "that have been", "which were", "that are".
+static EN_RELATIVE_STATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:that|which)\s+(?:(?:have|has|had)\s+(?:already\s+)?been|are|is|were|was)(?:\s+already)?$")
+});
 static EN_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)\b(?:contains?|containing|includes?|including|mentions?|mentioning)\s+(?:the\s+(?:word|text)\s+|an?\s+|the\s+)?(?P<value>"[^"]+"|'[^']+'|[\w-]+)"#,
@@ -524,9 +528,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let said_to_count = super::words::SAID_TO_COUNT
             .find(&after)
             .is_some_and(|c| c.start() <= 24 && !after[..c.start()].contains(['.', ';', ')']));
-        let verb = ["we", "i", "they", "you", "he", "she", "it", "who", "was", "were", "been", "had", "have"]
-            .iter()
-            .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
+        // ("claims that have been approved", "invoices which were paid": the rows' state.)
+        let of_the_rows = EN_RELATIVE_STATE.is_match(&before);
+        let verb = !of_the_rows
+            && ["we", "i", "they", "you", "he", "she", "it", "who", "was", "were", "been", "had", "have"]
+                .iter()
+                .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
         // "what the customer actually paid": the verb of a relative clause; "1. Open x.csv" at
         // the start of a clause: a verb.
         let what = before.split_whitespace().rev().take(4).any(|w| w == "what")

@@ -540,7 +540,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
         Language::En => &EN,
         Language::Ja => &JA,
     };
-    let clauses = clauses::split(&text, language, lexicon);
+    // ("call them Customer, Order Date and Total": names, which ask for no operation.)
+    let clauses = clauses::split(&words::without_new_names(&text, language), language, lexicon);
     let reading = Reading::empty(language);
     let mut reader =
         Reader { text: &text, with_asides: &with_asides, language, lexicon, clauses: &clauses, value_orders, reading };
@@ -649,6 +650,7 @@ impl Reader<'_> {
             if !words::SAID_TO_COUNT.is_match(&lower) {
                 // "(req-012 means REQ-012)": an example of how a value is written keeps no rows.
                 let said = words::EXAMPLE_ASIDE.replace_all(before_writing, "");
+                let said = words::REQUESTER.replace_all(&said, "");
                 self.reading.mentioned_words.extend(slots::value_words(&said, self.language));
             }
             let steps_before = steps.len();
@@ -834,7 +836,8 @@ impl Reader<'_> {
             if let Some((at, step)) = filter.filter(|(_, f)| {
                 shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
-                self.reading.value_words.extend(slots::value_words(before_writing, self.language));
+                let said = words::REQUESTER.replace_all(before_writing, "");
+                self.reading.value_words.extend(slots::value_words(&said, self.language));
                 // "Drop any PO line whose vendor code isn't in the master": the match says it,
                 // when rows are matched on a key.
                 // ("…isn't in that list, keep the transaction anyway": the lookup keeps it.)
@@ -2095,17 +2098,26 @@ impl Reader<'_> {
             .iter()
             .find_map(|g| captures.name(g))
             .or(one)?;
+        // "I only need the March orders, and only three columns: the customer, …": the list is
+        // what follows the colon after its columns.
+        static COLUMNS_SAID: LazyLock<regex::Regex> =
+            LazyLock::new(|| regex::Regex::new(r"(?i)\b(?:columns?|fields?)\s*:\s*").expect("columns said"));
+        let skip = match self.language {
+            Language::En => COLUMNS_SAID.find_iter(list.as_str()).last().map_or(0, |m| m.end()),
+            Language::Ja => 0,
+        };
+        let (list_text, list_start) = (&list.as_str()[skip..], list.start() + skip);
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
         let listed = match self.language {
-            Language::Ja if !list.as_str().contains(['・', '、']) => list.as_str().replace('と', "、"),
-            Language::Ja => list.as_str().to_owned(),
+            Language::Ja if !list_text.contains(['・', '、']) => list_text.replace('と', "、"),
+            Language::Ja => list_text.to_owned(),
             // "Vendor (from vendor_name)": the column, as its new name.
             Language::En => {
                 // "customer, invoice (taken from Customer and Invoice No)": each from the old name
                 // in its place.
-                let said = renamed_in_order(list.as_str()).unwrap_or_else(|| list.as_str().to_owned());
+                let said = renamed_in_order(list_text).unwrap_or_else(|| list_text.to_owned());
                 // (Only a name said to be the old one: "from x", `x_y`, or the same word; not
                 // "Description (optional)".)
                 let renamed = words::RENAMED_FROM.replace_all(&said, |c: &regex::Captures| {
@@ -2199,8 +2211,8 @@ impl Reader<'_> {
         }
         let named = items.len() >= 2 || one.is_some() && items.len() == 1;
         // The list starts at its first column (the clause before it is not part of it).
-        let start = items.first().and_then(|first| list.as_str().find(first.as_str())).map_or(0, |at| at);
-        (named && items.iter().all(plain)).then(|| (list.start() + start..list.end(), items))
+        let start = items.first().and_then(|first| list_text.find(first.as_str())).map_or(0, |at| at);
+        (named && items.iter().all(plain)).then(|| (list_start + start..list.end(), items))
     }
 
     /// The language a translation goes into ("into Japanese", 「日本語に」).

@@ -41,7 +41,7 @@ static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
 static EN_EACH_ONCE: LazyLock<Regex> = LazyLock::new(|| re(r"\beach ((?:[\w-]+ ){1,3})once\b"));
 static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?) (?:appears|occurs|shows up|is repeated|is used|is also used|also appears|comes up|repeats)\b",
+        r"\b(?:whose|where(?: the)?|with the same|if the) (?P<k>[a-z_][\w ]{0,20}?|[a-z_][\w ]{0,20}?(?:,\s*(?:the )?[a-z_][\w ]{0,20}?)*,? and (?:the )?[a-z_][\w]{0,20}(?: together| both| combined)?) (?:appears|occurs|shows up|is repeated|is used|is also used|also appears|comes up|repeats|show up|appear|occur|are repeated|come up|repeat)\b",
     )
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
@@ -397,8 +397,11 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         by.push(key);
     }
     // "every row whose bill_no appears more than once": the column that repeats.
-    if let Some(key) = EN_REPEATING_KEY.captures(lower).and_then(|c| en_column(c["k"].trim())) {
-        by.push(key);
+    // ("where the vendor and invoice_ref together show up on more than one row": both.)
+    if let Some(keys) = EN_REPEATING_KEY.captures(lower) {
+        let said = keys["k"].trim();
+        let said = ["together", "both", "combined"].iter().fold(said, |k, w| k.strip_suffix(w).unwrap_or(k).trim());
+        by.extend(slots::list_items(said).iter().filter_map(|k| en_column(k.trim().trim_start_matches("the "))));
     }
     if by.is_empty() {
         // "duplicates by invoice number", "one row per customer".

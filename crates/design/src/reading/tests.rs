@@ -3348,3 +3348,41 @@ fn slowest_first_and_alphabetical_order_name_what_is_sorted() {
     let r = read_instruction("Closed bugs only in bugs.csv, average days_to_fix per severity. Output two columns, severity and avg_days_to_fix, in fix_time.csv.");
     assert_eq!(r.columns, ["severity", "avg_days_to_fix"]);
 }
+
+#[test]
+fn who_asks_is_no_value_and_a_state_said_of_the_rows_keeps_them() {
+    let r = read_instruction(
+        "Hi! Finance wants to know how much each department spent, but only counting expense claims that have been approved. Could you total the amount per department from expenses.csv?",
+    );
+    assert!(!r.value_words.iter().chain(&r.mentioned_words).any(|w| w == "Finance"), "{:?}", r.value_words);
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{:?}", r.steps);
+    assert_eq!((conditions[0].operator, conditions[0].value.as_str()), ("eq", Some("approved")));
+    // "we paid" is still a verb.
+    let r = read_instruction("Total what we paid per vendor from payments.csv");
+    assert!(filter_conditions(&r).is_empty(), "{:?}", r.steps);
+}
+
+#[test]
+fn columns_that_show_up_together_on_more_than_one_row_are_the_duplicates_keys() {
+    let r = read_instruction(
+        "In ap_entries.csv, list every row where the vendor and invoice_ref together show up on more than one row. Keep all columns and save as dupes.csv.",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &["vendor", "invoice_ref"])),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_list_of_columns_follows_its_colon_and_new_names_ask_for_no_total() {
+    let r = read_instruction(
+        "From orders.xlsx I only need the March 2026 orders, and only three columns: the customer, the order date and the order total. Please call them Customer, Order Date and Total and save it as march.csv.",
+    );
+    assert_eq!(r.columns, ["customer", "order date", "order total"]);
+    assert_eq!(r.renamed, ["Customer", "Order Date", "Total"]);
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+}

@@ -327,6 +327,13 @@ pub static EN_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
 pub static EXAMPLE_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\([^()]*(?:\bmeans\b|\bsame as\b|\be\.g\.|\bfor example\b|\bsuch as\b|例[:：]|例えば)[^()]*\)")
 });
+/// Who asks for the work: "Finance wants to know …", "the Sales team asked for …" — a name that
+/// may be a value of the data, but keeps no rows here.
+pub static REQUESTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b[A-Z][\w&]*(?:\s+[A-Z][\w&]*)?(?:\s+(?:team|dept|department|folks|people))?\s+(?:wants|want|needs|need|asked|asks|would like|requested|is asking|has asked|wanted)\b",
+    )
+});
 /// A column renamed with its old name in brackets: "Vendor (from vendor_name)", "Due (due_date)".
 pub static RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?P<new>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s*\((?P<from>from\s+|was\s+|=\s*)?(?P<old>[a-z_][a-z0-9_]*)\)")
@@ -499,6 +506,21 @@ pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
         .filter(|part| !part.is_empty())
         .map(str::to_owned)
         .collect()
+}
+
+/// `text` with the new names of [`renamed_columns`] blanked (same length): "call them Customer,
+/// Order Date and Total" names columns, it asks for no total.
+pub fn without_new_names(text: &str, language: Language) -> String {
+    let pattern = match language {
+        Language::En => &*EN_RENAMED,
+        Language::Ja => &*JA_RENAMED,
+    };
+    let mut blanked = text.to_owned();
+    for list in pattern.captures_iter(text).filter_map(|c| c.name("list")) {
+        let end = EN_LIST_END.find(list.as_str()).map_or(list.end(), |m| list.start() + m.start());
+        blanked.replace_range(list.start()..end, &" ".repeat(end - list.start()));
+    }
+    blanked
 }
 
 /// "rename Amount to "PO Amount"", 「「金額」の列名を「税抜金額」に変更」: one column renamed.
