@@ -74,6 +74,12 @@ const SYNONYMS: &[&[&str]] = &[
         "費用",
     ],
     &["date", "day", "日付", "年月日", "取引日", "支払日", "計上日"],
+    &["sales date", "sale date", "date of sale", "売上日", "販売日", "売上日付"],
+    &["order date", "ordered on", "受注日", "注文日", "発注日"],
+    &["invoice date", "billing date", "bill date", "請求日", "請求書日付"],
+    &["due date", "payment due", "支払期日", "支払期限", "期日", "入金期日"],
+    &["payment date", "paid date", "date paid", "入金日", "支払日", "振込日"],
+    &["slip number", "voucher", "voucher no", "伝票番号", "伝票No"],
     &["status", "state", "状態", "ステータス", "状況", "承認状況"],
     &["department", "dept", "division", "section", "部門", "部署", "所属"],
     &["invoice", "invoice no", "invoice number", "invoice id", "請求番号", "請求書番号"],
@@ -1056,6 +1062,10 @@ mod tests {
         let invoices = columns(&["invoice_ref", "customer", "total"]);
         assert_eq!(choose("invoice", &invoices).as_deref(), Some("invoice_ref"));
         assert_eq!(choose("vendor", &ja).as_deref(), Some("支払先"));
+        // A date column by what its date is of, across the languages.
+        let mixed = columns(&["伝票番号", "売上日", "Customer", "Amount"]);
+        assert_eq!(choose("sales date", &mixed).as_deref(), Some("売上日"));
+        assert_eq!(choose("order date", &columns(&["受注番号", "受注日", "得意先"])).as_deref(), Some("受注日"));
     }
 
     #[test]

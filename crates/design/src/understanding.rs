@@ -220,7 +220,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // "Q3 2026", 「第3四半期」: the quarter's months are the plan's dates (its year is
             // checked on its own).
             let quarter = before.ends_with('q') || before.ends_with('第') && after.starts_with("四半期");
-            if quarter && compares_dates(plan) {
+            // ("top 5 customers in Q1 … sales_q1.csv": the quarter the file read is of.)
+            let file_of_the_quarter = before.ends_with('q')
+                && files.iter().any(|f| crate::reading::slots::file_names_quarter(&text[f.clone()], n.value as u32));
+            if quarter && (compares_dates(plan) || file_of_the_quarter) {
                 return false;
             }
             // 「11月の入金明細（入金明細_11月.csv）」: the month a file read is named for.

@@ -98,7 +98,13 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
         let said = MONTH.find_iter(text).find(|m| outside_files(m) && !month_kept(m))?;
         Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
     };
-    let said = PERIOD.find_iter(text).find(outside_files).map(|m| m.as_str()).or_else(month)?;
+    // ("top 5 customers in Q1 … sales_q1.csv": the quarter the file read is of.)
+    let quarter_kept = |m: &regex::Match| {
+        let quarter = m.as_str().strip_prefix(['q', 'Q']).and_then(|q| q.parse::<u32>().ok());
+        quarter.is_some_and(|q| read.iter().any(|file| crate::reading::slots::file_names_quarter(file, q)))
+    };
+    let said =
+        PERIOD.find_iter(text).find(|m| outside_files(m) && !quarter_kept(m)).map(|m| m.as_str()).or_else(month)?;
     (!crate::understanding::compares_dates(plan)).then(|| said.to_owned())
 }
 
@@ -262,6 +268,15 @@ mod tests {
         assert_eq!(unkept_period("a.csv から先月の返金を抜き出して", &none, &[]).as_deref(), Some("先月"));
         assert_eq!(unkept_period("keep last month's refunds", &dated, &[]), None);
         assert_eq!(unkept_period("今月の支払データ 支払.csv のうち50万円以上", &none, &[]), None, "which file");
+        // A quarter a file read is named for says which file.
+        let of_q1 = plan(
+            "- {id: r, block: file.read_csv, in: {path: sales_q1.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [{column: a, order: desc}], limit: 5}}\n",
+        );
+        assert_eq!(unkept_period("Who were our top 5 customers in Q1? Use sales_q1.csv", &of_q1, &[]), None);
+        assert_eq!(
+            unkept_period("Who were our top 5 customers in Q2? Use sales_q1.csv", &of_q1, &[]).as_deref(),
+            Some("Q2")
+        );
     }
 
     #[test]

@@ -671,7 +671,7 @@ static EN_LIST_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\s*,\s*(?:
 /// ones don't count".
 static EN_NOT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:(?:ones|rows|lines|[a-z]+s)\s+)?(?:don'?t|do not|doesn'?t|does not)(?: count\b|\s*[).;]|$)|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
+        r"^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:(?:ones|rows|lines|[a-z]+s)\s+)?(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not|mustn'?t|must not|won'?t|will not|can'?t|cannot)(?: count\b|\s*[).;]|$)|^(?:(?:and|or|,)\s*[a-z][\w-]*(?: [a-z][\w-]*)?\s*)*(?:are|is) (?:excluded|not included)\b",
     )
 });
 

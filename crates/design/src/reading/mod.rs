@@ -924,6 +924,8 @@ impl Reader<'_> {
         self.count_repeats();
         self.counts_of_rows_that_meet();
         self.counts_of_a_rate();
+        self.sorted_by_the_difference();
+        self.top_of_the_groups_said_twice();
         self.name_the_total_as_chosen();
         self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
@@ -1287,6 +1289,59 @@ impl Reader<'_> {
         before.push(Step::Compute { name: rate, operation, of: operands, value: None });
         before.extend(after);
         self.reading.steps = before;
+    }
+
+    /// "Who were our top 5 customers? … add up the amount per customer, and list the five
+    /// biggest totals": the first top N names the groups the later one ranks by their total;
+    /// it orders no rows of its own.
+    fn top_of_the_groups_said_twice(&mut self) {
+        let steps = &self.reading.steps;
+        let first = steps.iter().enumerate().find_map(|(i, s)| match s {
+            Step::Sort { by: Some(key), limit: Some(n), .. } => Some((i, key.clone(), *n)),
+            _ => None,
+        });
+        let Some((at, key, n)) = first else { return };
+        let grouped = steps[at + 1..].iter().position(|s| matches!(s, Step::Aggregate { by, .. } if by.iter().any(|b| names_column(b, &key) || names_column(&key, b))));
+        let Some(grouped) = grouped.map(|g| at + 1 + g) else { return };
+        let ranked_again =
+            steps[grouped + 1..].iter().any(|s| matches!(s, Step::Sort { limit: Some(m), .. } if *m == n));
+        if ranked_again {
+            self.reading.steps.remove(at);
+        }
+    }
+
+    /// "add a variance column (actual minus budget) … biggest overspend first": an order by a
+    /// word for how far one amount passes another is by the one difference computed.
+    fn sorted_by_the_difference(&mut self) {
+        const BY_HOW_FAR: &[&str] = &[
+            "overspend",
+            "overspending",
+            "overrun",
+            "overage",
+            "excess",
+            "shortfall",
+            "gap",
+            "超過",
+            "超過額",
+            "乖離",
+        ];
+        let differences: Vec<String> = self
+            .reading
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Compute { name, operation: "difference", .. } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        let [difference] = differences.as_slice() else { return };
+        for step in &mut self.reading.steps {
+            if let Step::Sort { by: Some(by), .. } = step {
+                if BY_HOW_FAR.contains(&by.to_lowercase().as_str()) {
+                    by.clone_from(difference);
+                }
+            }
+        }
     }
 
     /// 「列は 順位（1〜5）、得意先、受注合計 で、合計の大きい順」: a rank column chosen is the rank
@@ -2613,6 +2668,11 @@ impl Reader<'_> {
                 // "Give me the top 5 from invoices.csv as top.csv": a file read from is read.
                 // "the rows of bank_statement.csv", "the reference column of ledger.csv": read.
                 if [" from", " out of", " of"].iter().any(|w| before.ends_with(w)) || before == "from" {
+                    return false;
+                }
+                // "Some test cases got pasted into test_cases.xlsx twice": how the data came to be
+                // in the file it is read from.
+                if words::CAME_INTO.is_match(before) {
                     return false;
                 }
                 let first_words: Vec<&str> = before.split_whitespace().take(3).collect();

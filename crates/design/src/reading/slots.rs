@@ -621,6 +621,17 @@ pub fn file_names_month(file: &str, month: u32) -> bool {
     named || japanese || numbered
 }
 
+/// Whether a file's name is of quarter `quarter` (1–4): `sales_q1.csv`, `2026Q3_orders.xlsx`.
+pub fn file_names_quarter(file: &str, quarter: u32) -> bool {
+    let lower = file.to_ascii_lowercase();
+    let q = format!("q{quarter}");
+    let letter = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphabetic());
+    let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+    lower
+        .match_indices(&q)
+        .any(|(at, _)| !letter(lower[..at].chars().next_back()) && !digit(lower[at + q.len()..].chars().next()))
+}
+
 /// A year and its month in a file's name: `sales_2026-04.csv`, `202604`.
 static YEAR_AND_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:19|20)\d\d[-_]?(?P<m>0[1-9]|1[0-2])(?:[^0-9]|$)").expect("year and month"));
@@ -628,6 +639,15 @@ static YEAR_AND_MONTH: LazyLock<Regex> =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_files_quarter_is_a_q_and_its_digit_alone() {
+        assert!(file_names_quarter("sales_q1.csv", 1));
+        assert!(file_names_quarter("2026Q3_orders.xlsx", 3));
+        assert!(!file_names_quarter("sales_q1.csv", 3));
+        assert!(!file_names_quarter("faq12.csv", 1));
+        assert!(!file_names_quarter("techq1.csv", 1));
+    }
 
     #[test]
     fn counts_said_in_words_are_figures_but_not_a_situation_or_the_files_read() {

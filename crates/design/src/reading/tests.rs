@@ -3386,3 +3386,36 @@ fn a_list_of_columns_follows_its_colon_and_new_names_ask_for_no_total() {
     assert_eq!(r.renamed, ["Customer", "Order Date", "Total"]);
     assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
 }
+
+#[test]
+fn an_order_by_how_far_is_by_the_difference_computed() {
+    let r = read_instruction(
+        "budget.csv: add a variance column (actual minus budget), keep only the lines where actual is over budget, biggest overspend first. Save as over.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "variance")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_top_n_of_the_groups_said_before_their_totals_is_the_totals_order() {
+    let r = read_instruction(
+        "Who were our top 5 customers? Use sales.csv, add up the amount per customer, and list the five biggest totals, highest first, with columns customer and total_sales. Save to top5.xlsx please.",
+    );
+    assert_eq!(ops(&r), ["aggregate", "sort"], "{:?}", r.steps);
+    assert_eq!(r.columns, ["customer", "total_sales"]);
+}
+
+#[test]
+fn rows_that_should_not_count_are_left_out_and_a_file_rows_came_into_is_read() {
+    let r = read_instruction("Give me the sum of net_amount per region from orders.csv. Cancelled orders shouldn't count at all (Pending ones are fine).");
+    let conditions = filter_conditions(&r);
+    assert_eq!((conditions.len(), conditions[0].operator), (1, "ne"), "{:?}", r.steps);
+    let r = read_instruction(
+        "Some test cases got pasted into test_cases.xlsx twice. Please remove the rows that are exact duplicates and save the clean list as clean.xlsx.",
+    );
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["test_cases.xlsx"]);
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["clean.xlsx"]);
+}
