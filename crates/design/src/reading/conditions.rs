@@ -893,7 +893,10 @@ static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
         r"^\s*(?:円|件|日|%|ドル|個|人|万円)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
     )
 });
-static JA_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:の|で|と|に)"));
+static JA_EQUAL_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:の|で|と|に|以外|じゃない)"));
+static JA_NOT_EQUAL_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)"));
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
 static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1023,9 +1026,11 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             // 「在庫数が 0 の品目」: a column equal to a number.
             let before = clause[..number.start].trim_end();
             if (before.ends_with('が') || before.ends_with('=')) && JA_EQUAL_AFTER.is_match(&clause[number.end..]) {
+                // 「差額が0でないもの」「0以外」: any other number.
+                let other = JA_NOT_EQUAL_AFTER.is_match(&clause[number.end..]);
                 conditions.push(Condition {
                     field: ja_field_before(clause, number.start),
-                    operator: "eq",
+                    operator: if other { "ne" } else { "eq" },
                     value: number_value(number.value),
                     value2: None,
                 });
@@ -1383,12 +1388,15 @@ static EN_TOTAL_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
 pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
     let mut by = Vec::new();
     let mut first = None;
+    // Where the first key is said: 「売上金額を月ごとに合計」 names the column totalled before it.
+    let mut keys_at = None;
     for m in JA_BY.find_iter(clause) {
         let Some(noun) = japanese_noun_before(clause, m.start()) else { continue };
         if ["個", "特", "区", "種", "性", "性別"].contains(&noun.as_str()) && m.as_str().starts_with('別') {
             continue;
         }
         first.get_or_insert(m.start());
+        keys_at.get_or_insert(m.start().saturating_sub(noun.len()));
         // 「年月と重要度の組み合わせごとに」: the columns combined.
         if ["組み合わせ", "組合せ", "組み合せ"].contains(&noun.as_str()) {
             let before = clause[..m.start() - noun.len()].trim_end_matches('の');
@@ -1459,6 +1467,17 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
                     aggregations[i].field = Some(noun.to_owned());
                 }
             }
+        }
+    }
+    let before_keys = keys_at.and_then(|at| clause.get(..at)).map(str::trim_end).filter(|b| b.ends_with('を'));
+    if let Some(before) = before_keys {
+        // (「請求を取引先ごとに合計」: the rows, not a column; a column totalled names an amount.)
+        const AMOUNTS: &[&str] = &["額", "金", "数", "量", "高", "時間", "料", "代", "価", "値", "点"];
+        let field = japanese_noun_before(clause, before.len() - 'を'.len_utf8()).filter(|noun| {
+            !by.contains(noun) && !JA_ROW_NOUNS.contains(&noun.as_str()) && AMOUNTS.iter().any(|a| noun.ends_with(a))
+        });
+        for a in aggregations.iter_mut().filter(|a| a.field.is_none() && a.op != "count") {
+            a.field.clone_from(&field);
         }
     }
     if aggregations.is_empty() && by.is_empty() {

@@ -445,6 +445,18 @@ fn arrows_to_outputs(text: &str, language: Language) -> String {
     ARROW.replace_all(text, said).into_owned()
 }
 
+/// 「差額（請求額－入金額）」: the full-width minus NFKC made a hyphen is a minus again between
+/// two Japanese names of two characters or more (a code's hyphen, 「A-001」「2026-01」, and the
+/// form 「年-月」 stay).
+fn minus_between_japanese_names(text: &str) -> String {
+    static HYPHEN: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?P<a>[\p{Han}\p{Katakana}ー]{2})-(?P<b>[\p{Han}\p{Katakana}][\p{Han}\p{Katakana}ー])")
+            .expect("hyphen between names")
+    });
+    // (Same length in bytes is not needed: clauses are split after this.)
+    HYPHEN.replace_all(text, "$a−$b").into_owned()
+}
+
 /// 「列は 申請番号, 氏名, 利用日 で」: a comma of a Japanese text lists as 、 does (not the comma
 /// of a number, 50,000).
 fn with_japanese_commas(text: &str) -> String {
@@ -519,6 +531,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let text = match language {
         Language::Ja => {
             let text = with_japanese_commas(&without_spaces_around_ascii(&text));
+            let text = minus_between_japanese_names(&text);
             let text = shaping::definitions_as_formulas(&text);
             words::COUNTED_IN
                 .replace_all(&text, |c: &regex::Captures| {
@@ -716,7 +729,8 @@ impl Reader<'_> {
             let compared = conditions::compared_columns(&clause.text, self.language);
             if let Some(m) = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start()))) {
                 let key = self.join_key(clause);
-                let unmatched = l.unmatched.is_match(&lower_text);
+                // (「入金差異.csv」: a file's name says nothing of the match.)
+                let unmatched = l.unmatched.is_match(&slots::without_file_names(&lower_text));
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
                 let keep_all_of = words::keep_all_of(self.text, self.language)
@@ -927,6 +941,7 @@ impl Reader<'_> {
         self.sorted_by_the_difference();
         self.top_of_the_groups_said_twice();
         self.name_the_total_as_chosen();
+        self.sorted_by_a_total_said_of_its_column();
         self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() && self.reading.renamed.is_empty() {
@@ -1092,6 +1107,45 @@ impl Reader<'_> {
             }
         }
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
+    }
+
+    /// 「金額の合計が大きい順」, "by total amount": an order by a total said of its column is by
+    /// that total, whatever it is named.
+    fn sorted_by_a_total_said_of_its_column(&mut self) {
+        let language = self.language;
+        let totals: Vec<(Vec<String>, String)> = self
+            .reading
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Aggregate { aggregations, .. } => Some(aggregations),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|a| {
+                let field = a.field.as_deref()?;
+                let said: Vec<String> = match a.op {
+                    "sum" => vec![
+                        format!("{field}の合計"),
+                        format!("{field}合計"),
+                        format!("合計{field}"),
+                        format!("total {field}"),
+                        format!("{field} total"),
+                        format!("sum of {field}"),
+                    ],
+                    "avg" => vec![format!("{field}の平均"), format!("平均{field}"), format!("average {field}")],
+                    _ => return None,
+                };
+                Some((said, a.result_name(language)))
+            })
+            .collect();
+        for step in &mut self.reading.steps {
+            let Step::Sort { by: Some(by), .. } = step else { continue };
+            let said = by.to_lowercase();
+            if let Some((_, name)) = totals.iter().find(|(names, _)| names.iter().any(|n| n.to_lowercase() == said)) {
+                by.clone_from(name);
+            }
+        }
     }
 
     /// "how many Failed runs per module … columns module, failed_runs": the one column chosen
@@ -2205,7 +2259,13 @@ impl Reader<'_> {
                 let added = item.strip_prefix("a ").or_else(|| item.strip_prefix("an "));
                 let item = added.and_then(|n| n.strip_suffix(" column")).unwrap_or(item);
                 // A bullet of the next line ("debit as Amount\n- save as …") ends the item.
-                item.trim_end_matches('の').trim().trim_end_matches(['-', '*', '•']).trim().to_owned()
+                item.trim_end_matches('の')
+                    .trim()
+                    .trim_end_matches(['-', '*', '•'])
+                    .trim()
+                    // 「「部門」と「合計金額」の2列」: the names, without their brackets.
+                    .trim_matches(['「', '」'])
+                    .to_owned()
             })
             .filter(|item| !item.is_empty())
             .collect();

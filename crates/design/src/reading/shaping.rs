@@ -1170,13 +1170,20 @@ static JA_PART_PUT_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<a>[^\s、。をがはでと「」・()（）]{1,16})の(?P<part>年月|月|年)(?P<aside>（[^）]{0,40}）|\([^)]{0,40}\))?(?:だけ)?を(?:入れ|記入し|表示し|出し)た「(?P<name>[^」]{1,12})」(?:の)?列",
     )
 });
+/// 「月は売上日の年月を「2026-01」の形で」: the month column said to be the month of a date.
+static JA_MONTH_IS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?P<name>年月|月|年)は\s*(?P<a>[^\s、。をがはでと「」・()（）]{1,16})の(?P<part>年月|月|年)(?:を|で|[、。]|$)")
+});
 static YEAR_AND_MONTH_SHOWN: LazyLock<Regex> = LazyLock::new(|| re(r"年-?月|年月|\d{4}-\d{2}\b|yyyy-mm"));
 
 /// The month or year of a date column made into a column, and where it is said: the part
 /// said (年月, 月, 年), or read from the new column's name (計上月, 取得年) or the example beside
 /// it (「2026-04 のような 年-月 の形式」).
 fn japanese_month_or_year(clause: &str) -> Option<(usize, Step)> {
-    let c = JA_MONTH_OF.captures(clause).or_else(|| JA_PART_PUT_IN.captures(clause))?;
+    let c = JA_MONTH_OF
+        .captures(clause)
+        .or_else(|| JA_PART_PUT_IN.captures(clause))
+        .or_else(|| JA_MONTH_IS.captures(clause))?;
     let name = c.name("name").map(|n| n.as_str().trim().to_owned());
     let aside = c.name("aside").map_or("", |a| a.as_str());
     let part = match (c.name("part").map(|p| p.as_str()), name.as_deref()) {
@@ -1363,6 +1370,14 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     // 「並び順は取得年の古い順で」: 「並び順」 names the order, not its column.
     let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
         let name = c.name("a").or(c.name("b")).or(c.name("c"))?.as_str();
+        // 「列は全部残して申請番号順に」: what is done before the key is no part of it.
+        let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
+        // 「古い月から順に」: the key between the order's adjective and から.
+        let name = name.strip_suffix("から").unwrap_or(name);
+        let name = ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い"]
+            .iter()
+            .find_map(|adjective| name.strip_prefix(adjective).filter(|key| !key.is_empty()))
+            .unwrap_or(name);
         ja_column(name).filter(|n| {
             !matches!(
                 n.as_str(),

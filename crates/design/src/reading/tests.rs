@@ -3419,3 +3419,59 @@ fn rows_that_should_not_count_are_left_out_and_a_file_rows_came_into_is_read() {
     assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["test_cases.xlsx"]);
     assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["clean.xlsx"]);
 }
+
+#[test]
+fn japanese_totals_name_their_column_before_the_keys_and_are_sorted_by_as_said() {
+    let r = read_instruction(
+        "経費明細.xlsxを部門ごとに集計して、金額の合計が大きい順に並べたいです。出力は「部門」と「合計金額」の2列で、部門別経費.xlsxに保存してください。",
+    );
+    assert_eq!(r.columns, ["部門", "合計金額"]);
+    assert!(
+        matches!(&r.steps[1], Step::Sort { by: Some(by), descending: true, .. } if by == "合計金額"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "売上明細.csvの売上金額を月ごとに合計してください。月は売上日の年月を「2026-01」の形で。古い月から順に、列は「月」と「売上合計」、ファイルは月別売上.xlsxでお願いします。",
+    );
+    let Step::Compute { operation: "month", of, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(of, &["売上日"]);
+    let Step::Aggregate { aggregations, .. } = &r.steps[1] else { panic!("{:?}", r.steps) };
+    assert_eq!(aggregations[0].field.as_deref(), Some("売上金額"));
+    assert!(matches!(&r.steps[2], Step::Sort { by: Some(by), descending: false, .. } if by == "月"), "{:?}", r.steps);
+    // The rows totalled are no column: 「請求を取引先ごとに合計」.
+    let r = read_instruction("請求一覧.csv の請求を取引先ごとに合計して x.csv に出力");
+    let Step::Aggregate { aggregations, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(aggregations[0].field, None);
+}
+
+#[test]
+fn a_japanese_difference_written_with_a_full_width_minus_and_a_number_said_not_to_be() {
+    let r = read_instruction(
+        "請求.csvと入金.csvを請求書番号で突き合わせて、差額（請求額－入金額）を計算し、差額が0でないものだけを一覧にしてください。入金差異.csvに出力。",
+    );
+    assert!(
+        matches!(&r.steps[0], Step::Join { unmatched: false, .. }),
+        "a file's name says nothing of the match: {:?}",
+        r.steps
+    );
+    assert_eq!(computed(&r), [("差額", "difference")]);
+    let conditions = filter_conditions(&r);
+    assert_eq!((conditions[0].operator, &conditions[0].value), ("ne", &json!(0)));
+    // The form 「年-月」 is no difference.
+    let r = read_instruction("交通費.csv を月別に集計。列は 月（2026-07 のような年-月の形）、合計金額 で x.csv に");
+    assert!(computed(&r).iter().all(|(_, op)| *op != "difference"), "{:?}", r.steps);
+    // Rows with not even one partner are the unmatched ones.
+    let r = read_instruction(
+        "請求一覧.csv の中で、入金明細.csv にまだ入金が1件もない請求だけを 未入金.csv に。突き合わせは請求番号で。",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn what_is_done_before_a_japanese_sort_key_is_no_part_of_it() {
+    let r = read_instruction(
+        "経費精算.csvで、社員番号・利用日・金額の3つがすべて同じ行を全部出してください。列は全部残して申請番号順に、候補.csvに保存してください。",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "申請番号")), "{:?}", r.steps);
+}
