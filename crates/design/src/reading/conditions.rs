@@ -895,6 +895,11 @@ static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_EQUAL_AFTER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:の|で|と|に|以外|じゃない)"));
+static JA_ONE_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:ごと|単位|毎)に(?:最初の|最後の|先頭の|最新の|一番上の)?\s*(?:1|１|一)\s*(?:件|行)(?:だけ|のみ)?(?:を|に)?(?:残|して)",
+    )
+});
 static JA_NOT_EQUAL_AFTER: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|万円)?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)"));
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
@@ -965,6 +970,16 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
     // 「起票日から2026年11月30日までの経過日数」 counts days; it keeps no rows.
     let counted = super::shaping::JA_DAYS_BETWEEN.replace_all(clause, |c: &regex::Captures| " ".repeat(c[0].len()));
     let mut conditions = japanese_unmasked(&counted);
+    // 「ステータスが「未対応」または「対応中」の」: any of the values quoted, of the column named.
+    for c in JA_ANY_OF_QUOTED.captures_iter(&counted) {
+        let values: Vec<String> = slots::quoted(&c["list"]).into_iter().map(|(value, _)| value).collect();
+        if values.len() < 2 || c["after"].starts_with("以外") || c["after"].starts_with("を除") {
+            continue;
+        }
+        conditions.retain(|k| !k.value.as_str().is_some_and(|v| values.iter().any(|q| q == v)));
+        let field = Some(c["field"].to_owned());
+        conditions.push(Condition { field, operator: "in", value: Value::from(values), value2: None });
+    }
     // 「状態が「完了」「却下」以外」: every value listed before 以外 is left out.
     for other in JA_OTHER_THAN.find_iter(&counted) {
         for condition in conditions.iter_mut().filter(|c| c.operator == "eq") {
@@ -978,6 +993,11 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
 }
 
 /// Quoted values listed before 以外: 「「完了」「却下」以外」.
+static JA_ANY_OF_QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<field>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,16})(?:が|は)\s*(?P<list>「[^」]{1,20}」(?:\s*(?:または|又は|もしくは|か|・|、|と|や)\s*「[^」]{1,20}」)+)(?:の(?:いずれか|どちらか|どれか))?(?P<after>[^。]{0,4})",
+    )
+});
 static JA_OTHER_THAN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:「[^」]{1,20}」\s*[・、と]?\s*)+以外"));
 
 fn japanese_unmasked(clause: &str) -> Vec<Condition> {
@@ -1479,6 +1499,10 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         for a in aggregations.iter_mut().filter(|a| a.field.is_none() && a.op != "count") {
             a.field.clone_from(&field);
         }
+    }
+    // 「取引先コードごとに最初の1行だけを残して」: one row per key kept, nothing totalled.
+    if aggregations.is_empty() && JA_ONE_ROW_PER_KEY.is_match(clause) {
+        return None;
     }
     if aggregations.is_empty() && by.is_empty() {
         return None;

@@ -2004,8 +2004,9 @@ impl Reader<'_> {
                 is_date(&c.value)
                     // 「交通費精算.csv（7月分）を部署ごとに合計」: a month of the rows totalled.
                     || c.operator == MONTH_OF_UNSAID_YEAR
-                    // 「重要度「高」の不具合をモジュールごとに数えて」: a column and its value.
-                    || c.operator == "eq" && c.field.as_deref().is_some_and(|f| f.split_whitespace().count() <= 2)
+                    // 「重要度「高」の不具合をモジュールごとに数えて」: a column and its value, or
+                    // its values (「ステータスが「未対応」または「対応中」の」).
+                    || matches!(c.operator, "eq" | "in") && c.field.as_deref().is_some_and(|f| f.split_whitespace().count() <= 2)
                     || c.field.is_none()
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
@@ -2016,8 +2017,15 @@ impl Reader<'_> {
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
                 c.field.is_some()
-                    && matches!(c.operator, "eq" | "ne")
-                    && c.value.as_str().is_some_and(|v| !v.is_empty() && clause.text.contains(&format!("「{v}」")))
+                    && matches!(c.operator, "eq" | "ne" | "in")
+                    && match &c.value {
+                        Value::Array(values) => {
+                            values.iter().filter_map(Value::as_str).all(|v| clause.text.contains(&format!("「{v}」")))
+                        }
+                        value => {
+                            value.as_str().is_some_and(|v| !v.is_empty() && clause.text.contains(&format!("「{v}」")))
+                        }
+                    }
             });
         if conditions.is_empty() && trigger.is_none()
             || trigger.is_none() && !states_rows && !quoted_states && (output_clause && !compares || aggregate_words)
@@ -2252,7 +2260,8 @@ impl Reader<'_> {
                 // 「支給額の3つ」: the count of the list is not part of its last item.
                 let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);
                 // (「項目」 alone is a column of that name.)
-                let item = ["の列", "の項目", "のカラム", "列", "項目", "カラム"]
+                // (「テスト項目」 is a column's name: 項目 alone ends none.)
+                let item = ["の列", "の項目", "のカラム", "列", "カラム"]
                     .iter()
                     .fold(item, |i, s| i.strip_suffix(s).filter(|rest| !rest.is_empty()).unwrap_or(i));
                 // "… and a Shortfall column (Reorder Point minus On Hand)": a column added, named.
@@ -2569,12 +2578,20 @@ impl Reader<'_> {
         for clause in self.clauses {
             let lower = clause.text.to_ascii_lowercase();
             // 「2つのファイルを1つにまとめて」: tables put together, no report written.
-            let combines =
-                ["1つにまとめ", "ひとつにまとめ", "一つにまとめ", "縦にまとめ", "1本にまとめ", "一本にまとめ"]
-                    .iter()
-                    .any(|w| lower.contains(w))
-                    && !lower.contains("レポート")
-                    && !lower.contains("報告");
+            let combines = [
+                "1つにまとめ",
+                "ひとつにまとめ",
+                "一つにまとめ",
+                "縦にまとめ",
+                "1本にまとめ",
+                "一本にまとめ",
+                "つのファイルにまとめ",
+                "1ファイルにまとめ",
+            ]
+            .iter()
+            .any(|w| lower.contains(w))
+                && !lower.contains("レポート")
+                && !lower.contains("報告");
             let writes =
                 !combines && (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower));
             if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {

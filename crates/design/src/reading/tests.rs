@@ -3475,3 +3475,39 @@ fn what_is_done_before_a_japanese_sort_key_is_no_part_of_it() {
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "申請番号")), "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_quoted_values_of_a_column_joined_by_or_keep_any_of_them() {
+    let r = read_instruction(
+        "不具合管理表.csvで、まだ終わっていない不具合（ステータスが「未対応」または「対応中」）が担当者ごとに何件あるか数えてください。件数の多い順に、列は「担当者」と「件数」で、x.csvに出力してください。",
+    );
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{:?}", r.steps);
+    assert_eq!((conditions[0].field.as_deref(), conditions[0].operator), (Some("ステータス"), "in"));
+    assert_eq!(conditions[0].value, json!(["未対応", "対応中"]));
+    // Listed before 以外, they are left out.
+    let r = read_instruction("請求.csvで、状態が「完了」「却下」以外の行を x.csv に");
+    assert!(filter_conditions(&r).iter().all(|c| c.operator == "ne"), "{:?}", r.steps);
+}
+
+#[test]
+fn the_first_row_per_key_kept_is_no_total_and_tables_put_in_one_file_are_stacked() {
+    let r = read_instruction(
+        "取引先一覧.xlsxに同じ取引先コードが何回か出てきてしまっています。取引先コードごとに最初の1行だけを残して重複を削除してください。x.xlsxに保存をお願いします。",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    let r = read_instruction(
+        "東京支店と大阪支店から経費ファイル（経費_東京.csv と 経費_大阪.csv、列は同じです）が届いたので、1つのファイルにまとめて日付順に並べてください。全社.csvで保存をお願いします。",
+    );
+    assert!(r.combine);
+    assert!(
+        matches!(&r.steps[..], [Step::Sort { by: Some(by), then, .. }] if by == "日付" && then.is_empty()),
+        "{:?}",
+        r.steps
+    );
+    // A column named with 項目 keeps it.
+    let r = read_instruction(
+        "結果.csvから結果がNGのテストだけ取り出して、テストID・テスト項目・備考の3列にしてください。NG.csvに出力。",
+    );
+    assert_eq!(r.columns, ["テストID", "テスト項目", "備考"]);
+}
