@@ -226,6 +226,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if quarter && (compares_dates(plan) || file_of_the_quarter) {
                 return false;
             }
+            // "the 24 Nov regression run (regression_run_1124.csv)": the day a file is named for.
+            if names_the_day_of_a_file(n.value, before, after, &files.iter().map(|f| &text[f.clone()]).collect::<Vec<_>>()) {
+                return false;
+            }
             // 「11月の入金明細（入金明細_11月.csv）」: the month a file read is named for.
             let month = format!("{}月", n.value);
             if after.starts_with('月') && files.iter().any(|f| text[f.clone()].contains(&month)) {
@@ -292,6 +296,22 @@ fn plan_dates(plan: &planwright_plan::Plan) -> Vec<String> {
 pub(crate) fn compares_dates(plan: &planwright_plan::Plan) -> bool {
     !plan_dates(plan).is_empty()
         || plan_values(plan).iter().filter_map(Value::as_str).any(|value| value.starts_with("${vars.year}-"))
+}
+
+/// Whether the number is a day said with its month ("24 Nov", "Nov 24") that a file's name
+/// holds as month and day (`run_1124.csv`, `2026-11-24.csv`).
+fn names_the_day_of_a_file(day: f64, before: &str, after: &str, files: &[&str]) -> bool {
+    if !(1.0..=31.0).contains(&day) || day.fract() != 0.0 {
+        return false;
+    }
+    let word = |text: &str| text.split(|c: char| !c.is_ascii_alphabetic()).find(|w| !w.is_empty()).map(str::to_owned);
+    let month = word(after).and_then(|w| crate::reading::month_number(&w)).or_else(|| {
+        before.rsplit(|c: char| !c.is_ascii_alphabetic()).find(|w| !w.is_empty()).and_then(crate::reading::month_number)
+    });
+    let Some(month) = month else { return false };
+    let day = day as u32;
+    let forms = [format!("{month:02}{day:02}"), format!("{month:02}-{day:02}"), format!("{month:02}_{day:02}")];
+    files.iter().any(|f| forms.iter().any(|form| f.contains(form.as_str())))
 }
 
 /// 「12月1日〜12月14日（15日より前）」, "through the 14th (before the 15th)": a day said again as
@@ -617,6 +637,11 @@ pub(crate) mod tests {
         assert!(unused_numbers(listed, &plan).is_empty(), "values listed with か");
         let other = "10月の入金明細（入金明細_11月.csv）のうち…を出して";
         assert_eq!(unused_numbers(other, &plan).len(), 1, "another month than the file's is a figure");
+        // The day a file is named for, said with its month; a quarter the file read is of.
+        let run = "QA summary for the 24 Nov regression run (regression_run_1124.csv).";
+        assert!(unused_numbers(run, &plan).is_empty(), "{:?}", unused_numbers(run, &plan));
+        assert_eq!(unused_numbers("the 25 Nov run (regression_run_1124.csv)", &plan).len(), 1);
+        assert!(unused_numbers("Which customers bought in Q3? Use sales_q3.csv", &plan).is_empty());
     }
 
     #[test]

@@ -13,11 +13,18 @@ use serde_json::Value;
 pub fn unkept_order(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     let lower = text.to_ascii_lowercase();
     let orders: Vec<&str> = sorts(plan).collect();
-    [(&*DESCENDING, "desc"), (&*ASCENDING, "asc")].into_iter().find_map(|(words, order)| {
+    let directed = [(&*DESCENDING, "desc"), (&*ASCENDING, "asc")].into_iter().find_map(|(words, order)| {
         let said = words.find(&lower)?;
         (!orders.contains(&order)).then(|| text[said.range()].to_owned())
-    })
+    });
+    // "with the worst pass_rate at the top", 「並べ替えて」: an order of some way, and no sort.
+    directed.or_else(|| ORDER_SAID.find(&lower).filter(|_| orders.is_empty()).map(|said| text[said.range()].to_owned()))
 }
+
+static ORDER_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by\b|\b(?:worst|best|most|least|highest|lowest|biggest|smallest|largest|newest|oldest) [a-z_]+(?: [a-z_]+)? (?:at the top|on top)\b|並べ替え|並び替え|ソート")
+        .expect("order said")
+});
 
 /// A kind of total the text asks for (an average, a count) that no step of the plan computes,
 /// as the text says it.
@@ -223,6 +230,12 @@ mod tests {
         assert_eq!(unkept_order("金額の大きい順に並べて", &ascending).as_deref(), Some("大きい順"));
         assert_eq!(unkept_order("古い順に並べて", &ascending), None);
         assert_eq!(unkept_order("Keep the paid invoices", &descending), None, "no order said, none asked");
+        // An order of no word for its way, where nothing is sorted.
+        let unsorted = plan("- {id: r, block: file.read_csv, in: {path: a.csv}}\n");
+        let worst = "Columns module, pass_rate, with the worst pass_rate at the top. File: out.csv";
+        assert_eq!(unkept_order(worst, &unsorted).as_deref(), Some("worst pass_rate at the top"));
+        assert_eq!(unkept_order(worst, &ascending), None);
+        assert_eq!(unkept_order("結果を部門で並べ替えて", &unsorted).as_deref(), Some("並べ替え"));
     }
 
     #[test]

@@ -1339,6 +1339,13 @@ impl Reader<'_> {
                 other => after.push(other),
             }
         }
+        // ("the passed ones (result Passed — Failed and Blocked were executed …)": the values a
+        // definition names beside the ones counted say what it is, no rows to keep.)
+        let definitions: Vec<&str> =
+            count_names.iter().filter_map(|name| rates::definition(self.with_asides, name, self.language)).collect();
+        let defines = |word: &String| definitions.iter().any(|d| d.contains(word.as_str()));
+        self.reading.mentioned_words.retain(|w| !defines(w));
+        self.reading.value_words.retain(|w| !defines(w));
         before.push(Step::Aggregate { by: keys, aggregations: counts });
         before.push(Step::Compute { name: rate, operation, of: operands, value: None });
         before.extend(after);
@@ -2783,7 +2790,15 @@ impl Reader<'_> {
                     && slots::file_names(before).is_empty();
                 // "… -> top_customers.csv": an arrow points at what is written.
                 let arrow = ["->", "→", "=>"].iter().any(|a| before.ends_with(a));
-                opens_with_write || after_preposition || last_in || arrow || words::EN_NAMES_OUTPUT.is_match(before)
+                // "… (regression_run.csv). … File: pass_rate_by_module.csv": a file labelled last,
+                // after another that is read, is the one written.
+                let labelled_last = last_of_several && before.ends_with("file:");
+                opens_with_write
+                    || after_preposition
+                    || last_in
+                    || arrow
+                    || labelled_last
+                    || words::EN_NAMES_OUTPUT.is_match(before)
             }
             Language::Ja => {
                 let before = before.trim_end().trim_end_matches([':', '：']).trim_end();

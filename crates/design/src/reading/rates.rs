@@ -98,7 +98,7 @@ pub fn rows_counted(text: &str, name: &str, language: Language) -> Option<Vec<Co
 
 /// What the text says `name` is: the brackets after it ("the executed tests (every result
 /// except Skipped)", 「実施件数（OKとNGの合計）」) or the words after ＝ (「実施数＝合格＋不合格の件数」).
-fn definition<'t>(text: &'t str, name: &str, language: Language) -> Option<&'t str> {
+pub fn definition<'t>(text: &'t str, name: &str, language: Language) -> Option<&'t str> {
     let name = regex::escape(name);
     let pattern = match language {
         Language::En => {

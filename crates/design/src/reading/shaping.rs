@@ -83,7 +83,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest|worst|best)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -531,6 +531,20 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         (true, false) => true,
         (false, true) => false,
         _ => limit.is_some() && !bottom && superlative.as_deref().is_none_or(|s| !EN_ASCENDING.is_match(s)),
+    };
+    // "the worst pass_rate at the top": worst is the lowest of what is good to have, the
+    // highest of what is not (a fail rate, a delay); best the other way.
+    let judged =
+        phrase.as_ref().and_then(|p| p.name("sup2")).map(|s| s.as_str()).filter(|s| matches!(*s, "worst" | "best"));
+    let descending = match judged {
+        Some(said) => {
+            let measure = phrase.as_ref().and_then(|p| p.name("what2")).map_or("", |m| m.as_str());
+            let bad = ["fail", "error", "defect", "bug", "delay", "overdue", "late", "cost", "variance", "over"]
+                .iter()
+                .any(|w| measure.contains(w));
+            (said == "worst") == bad
+        }
+        None => descending,
     };
     Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
 }

@@ -3295,7 +3295,7 @@ fn a_rate_of_two_defined_counts_is_counted_per_group_then_divided() {
     let r = read_instruction(
         "QA summary for the run (run.csv). Skipped tests don't count at all. Per module, count the executed tests (every result except Skipped) and the passed ones (result Passed — Failed and Blocked were executed but did not pass), and work out pass_rate = passed / executed × 100, rounded to one decimal place. Columns module, executed, passed, pass_rate, with the worst pass_rate at the top.",
     );
-    assert_eq!(ops(&r), ["filter", "aggregate", "compute", "compute"], "{:?}", r.steps);
+    assert_eq!(ops(&r), ["filter", "aggregate", "compute", "compute", "sort"], "{:?}", r.steps);
     assert!(filter_conditions(&r).iter().all(|c| c.operator == "ne"), "{:?}", r.steps);
     let Step::Aggregate { by, aggregations } = &r.steps[1] else { panic!() };
     assert_eq!((by.as_slice(), aggregations.len()), (&["module".to_owned()][..], 2));
@@ -3510,4 +3510,23 @@ fn the_first_row_per_key_kept_is_no_total_and_tables_put_in_one_file_are_stacked
         "結果.csvから結果がNGのテストだけ取り出して、テストID・テスト項目・備考の3列にしてください。NG.csvに出力。",
     );
     assert_eq!(r.columns, ["テストID", "テスト項目", "備考"]);
+}
+
+#[test]
+fn a_file_labelled_last_is_written_and_worst_is_the_low_end_of_a_good_measure() {
+    let r = read_instruction(
+        "QA summary for the run (regression_run.csv). Per module, count the tests. Columns module, executed, passed, pass_rate, with the worst pass_rate at the top. File: pass_rate_by_module.csv",
+    );
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["pass_rate_by_module.csv"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "pass_rate")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Give per module the fail_rate, worst fail_rate first. Save x.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "fail_rate")),
+        "{:?}",
+        r.steps
+    );
 }
