@@ -1270,11 +1270,15 @@ impl Reader<'_> {
         }) else {
             return;
         };
-        let counted = |name: &String| rates::rows_counted(self.with_asides, name, self.language);
+        // The count `name`, of the rows its definition says; `None` when it cannot be read whole.
+        let counted = |name: &String| {
+            let when = rates::rows_counted(self.with_asides, name, self.language)?;
+            Some(Aggregation { op: "count", field: None, name: Some(name.clone()), when })
+        };
         let mut counts = Vec::new();
         for name in &operands {
-            let Some(when) = counted(name) else { return };
-            counts.push(Aggregation { op: "count", field: None, name: Some(name.clone()), when });
+            let Some(count) = counted(name) else { return };
+            counts.push(count);
         }
         let names_a_rate = |c: &String| {
             let lower = c.to_lowercase();
@@ -1298,9 +1302,7 @@ impl Reader<'_> {
             let mut keys = Vec::new();
             for column in rest.iter().filter(|c| *c != *rate) {
                 match counted(column) {
-                    Some(when) => {
-                        counts.push(Aggregation { op: "count", field: None, name: Some((*column).clone()), when })
-                    }
+                    Some(count) => counts.push(count),
                     None => keys.push((*column).clone()),
                 }
             }

@@ -499,14 +499,9 @@ static JA_RENAMED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The new names the text gives the columns it keeps, in order; empty when it gives none.
 pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
-    let list = match language {
-        Language::En => EN_RENAMED.captures(text).map(|c| c["list"].to_owned()),
-        Language::Ja => JA_RENAMED.captures(text).map(|c| c["list"].to_owned()),
-    };
-    let Some(list) = list else { return Vec::new() };
-    // The list ends where a verb starts the next part ("…, amount and save it as x.csv").
-    let list = EN_LIST_END.find(&list).map_or(list.as_str(), |m| &list[..m.start()]);
-    list.split([',', '、', '・', '，'])
+    let Some(list) = new_name_lists(text, language).next() else { return Vec::new() };
+    text[list]
+        .split([',', '、', '・', '，'])
         .flat_map(|part| part.split(" and "))
         .map(|part| part.trim().trim_matches(|c: char| matches!(c, '"' | '\'' | '「' | '」' | '“' | '”')).trim())
         .filter(|part| !part.is_empty())
@@ -514,17 +509,25 @@ pub fn renamed_columns(text: &str, language: Language) -> Vec<String> {
         .collect()
 }
 
-/// `text` with the new names of [`renamed_columns`] blanked (same length): "call them Customer,
-/// Order Date and Total" names columns, it asks for no total.
-pub fn without_new_names(text: &str, language: Language) -> String {
+/// Where the text lists new names for the columns it keeps, each list ending where a verb starts
+/// the next part ("…, amount and save it as x.csv").
+fn new_name_lists(text: &str, language: Language) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
     let pattern = match language {
         Language::En => &*EN_RENAMED,
         Language::Ja => &*JA_RENAMED,
     };
-    let mut blanked = text.to_owned();
-    for list in pattern.captures_iter(text).filter_map(|c| c.name("list")) {
+    pattern.captures_iter(text).filter_map(|c| c.name("list")).map(|list| {
         let end = EN_LIST_END.find(list.as_str()).map_or(list.end(), |m| list.start() + m.start());
-        blanked.replace_range(list.start()..end, &" ".repeat(end - list.start()));
+        list.start()..end
+    })
+}
+
+/// `text` with the new names of [`renamed_columns`] blanked (same length): "call them Customer,
+/// Order Date and Total" names columns, it asks for no total.
+pub fn without_new_names(text: &str, language: Language) -> String {
+    let mut blanked = text.to_owned();
+    for list in new_name_lists(text, language) {
+        blanked.replace_range(list.clone(), &" ".repeat(list.len()));
     }
     blanked
 }
