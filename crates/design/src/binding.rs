@@ -210,14 +210,30 @@ fn conditions_from_values(
     }
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
     let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
+    // (A filter whose conditions were left to ask, "keep only the withdrawals, newest first",
+    // takes them from the words too; the question goes when one is found.)
+    let open = |conditions: &Value| conditions.as_str().and_then(single_var).filter(|v| v == "filter_conditions");
     let filter = doc.get("graph").and_then(Value::as_array).and_then(|graph| {
         graph.iter().position(|n| {
             n.get("block").and_then(Value::as_str) == Some("transforms.filter")
-                && n.pointer("/in/conditions").is_some_and(Value::is_array)
+                && n.pointer("/in/conditions").is_some_and(|c| c.is_array() || open(c).is_some())
         })
     });
     let Some(index) = filter else { return };
-    let Some(columns) = validation.columns_at.get(&format!("/graph/{index}/in/conditions/0/field")) else { return };
+    let pointer = format!("/graph/{index}/in/conditions");
+    let asked = doc.pointer(&pointer).and_then(open);
+    let items = doc.pointer(&format!("/graph/{index}/in/items")).and_then(Value::as_str).map(str::to_owned);
+    let columns = match &asked {
+        None => validation.columns_at.get(&format!("{pointer}/0/field")),
+        Some(_) => items
+            .as_deref()
+            .and_then(|i| i.strip_prefix("${")?.strip_suffix('}'))
+            .and_then(|t| validation.tables.get(t)),
+    };
+    let Some(columns) = columns else { return };
+    if asked.is_some() {
+        set(&mut doc, &pointer, Value::Array(Vec::new()));
+    }
     // Each value of the sampled rows (folded) with the columns holding it, as written there.
     let mut cells: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for row in validation.input_rows.values().flatten().filter_map(Value::as_object) {
@@ -229,8 +245,7 @@ fn conditions_from_values(
             }
         }
     }
-    let pointer = format!("/graph/{index}/in/conditions");
-    let tested = tested_columns(plan);
+    let mut tested = tested_columns(plan);
     let held: Vec<&(String, String)> = words
         .iter()
         .filter_map(|w| match cells.get(&fold(w)).map(Vec::as_slice) {
@@ -238,7 +253,7 @@ fn conditions_from_values(
             _ => None,
         })
         .collect();
-    for word in words {
+    for word in words.iter().filter(|_| asked.is_none()) {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         // A column whose value the plan keeps already, or that two words name ("only Failed
         // (Passed and Skipped don't)"): another value of it is no condition to add.
@@ -254,6 +269,31 @@ fn conditions_from_values(
         conditions.push(serde_json::json!({ "field": column, "operator": "eq", "value": text }));
         binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
         binding.notes.push(DesignNote::ValueCondition { word: word.clone(), column: column.clone() });
+    }
+    // 「先月分の出金だけ」, "only the withdrawals": a word that is no value, but names the one
+    // column of amounts that some rows leave blank, keeps the rows that have one.
+    for word in words.iter().filter(|w| !cells.contains_key(&fold(w))) {
+        let Some(column) = choose(word, columns).filter(|c| !tested.contains(c)) else { continue };
+        let numbers = columns.iter().any(|c| c.name == column && c.kind == ColumnKind::Number);
+        let cells_of = validation.input_rows.values().flatten().filter_map(|row| row.get(&column));
+        let blank = |v: &&Value| v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty());
+        let (blanks, filled): (Vec<&Value>, Vec<&Value>) = cells_of.partition(blank);
+        if !numbers || blanks.is_empty() || filled.is_empty() {
+            continue;
+        }
+        let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
+        conditions.push(serde_json::json!({ "field": column, "operator": "ne", "value": "" }));
+        binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
+        binding.notes.push(DesignNote::FilledCondition { word: word.clone(), column: column.clone() });
+        tested.push(column);
+    }
+    if let Some(var) = asked {
+        if doc.pointer(&pointer).and_then(Value::as_array).is_none_or(Vec::is_empty) {
+            return;
+        }
+        if let Some(vars) = doc.get_mut("vars").and_then(Value::as_object_mut) {
+            vars.shift_remove(&var);
+        }
     }
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;

@@ -60,6 +60,12 @@ pub enum DesignNote {
         word: String,
         column: String,
     },
+    /// A word of the instruction names a column of amounts some rows leave blank: rows are kept
+    /// where it has one.
+    FilledCondition {
+        word: String,
+        column: String,
+    },
     /// The words of a condition said more than the data's value ("Cancelled POs"): the part
     /// that is the value.
     ValueOfData {
@@ -178,6 +184,12 @@ impl DesignNote {
             }
             DesignNote::ValueCondition { word, column } => {
                 format!("\"{word}\" is a value of the column `{column}`: the rows that hold it are kept.")
+            }
+            DesignNote::FilledCondition { word, column } if ja => {
+                format!("「{word}」はデータの列「{column}」のことなので、その列に値がある行だけを残します。")
+            }
+            DesignNote::FilledCondition { word, column } => {
+                format!("\"{word}\" is the column `{column}`, which some rows leave blank: the rows that have one are kept.")
             }
             DesignNote::ValueOfData { said, value, column } if ja => {
                 format!("「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。")

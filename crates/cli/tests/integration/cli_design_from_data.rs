@@ -818,3 +818,45 @@ fn a_rate_of_counts_per_group_is_written_or_a_count_of_a_value_the_data_lacks_is
     assert_eq!(result["refused"], true, "{result:#}");
     assert!(result["requirements"][0]["description"].as_str().unwrap().contains("合格"), "{result:#}");
 }
+
+#[test]
+fn rows_kept_by_a_column_named_alone_are_those_that_have_one_and_a_file_named_for_last_month_keeps_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bank.csv"),
+        "date,description,deposit,withdrawal,balance\n2026-02-27,Transfer in,350000,,2350000\n2026-03-02,Fee,,660,2349340\n2026-03-10,Transfer in,480000,,2829340\n2026-03-25,Payroll,,1268400,1560940\n",
+    )
+    .unwrap();
+    // "only the withdrawals": the rows whose withdrawal is not blank (no deposit among them).
+    design_and_run(dir.path(), "Read bank.csv, keep only the withdrawals, newest first, and save as w.csv");
+    let written = std::fs::read_to_string(dir.path().join("w.csv")).unwrap();
+    let days: Vec<&str> = written.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(days, ["2026-03-25", "2026-03-02"], "{written}");
+    std::fs::write(
+        dir.path().join("普通預金.csv"),
+        "日付,摘要,入金額,出金額\n2026/02/27,振込,350000,\n2026/03/02,振込手数料,,660\n2026/03/10,振込,480000,\n2026/03/25,給与振込,,1268400\n2026/04/01,振込手数料,,440\n",
+    )
+    .unwrap();
+    // 「先月」 is March of the day said; 「先月出金.csv」 is the name to write, as said.
+    design_and_run(
+        dir.path(),
+        "今日は2026年4月10日です。普通預金.csv から先月分の出金だけを抜き出して、日付の古い順に。列は 日付・摘要・出金額 の3つ。→ 先月出金.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("先月出金.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows, ["日付,摘要,出金額", "2026/03/02,振込手数料,660", "2026/03/25,給与振込,1268400"], "{written}");
+}
+
+#[test]
+fn columns_said_after_the_file_written_are_its_columns_and_the_key_s_code_and_name_both_group() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("勤怠.csv"),
+        "週,社員番号,氏名,実働時間\nW1,E-01,青木,40\nW1,E-02,井上,38\nW1,E-03,岡田,45\nW2,E-01,青木,42\nW2,E-02,井上,39\nW2,E-03,岡田,41\n",
+    )
+    .unwrap();
+    design_and_run(dir.path(), "勤怠.csv、社員ごとの実働合計の上位2人 → 上位.csv（社員番号・氏名・合計時間、多い順）");
+    let written = std::fs::read_to_string(dir.path().join("上位.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows, ["社員番号,氏名,合計時間", "E-03,岡田,86", "E-01,青木,82"], "{written}");
+}

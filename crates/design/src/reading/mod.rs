@@ -342,6 +342,17 @@ pub enum Step {
 }
 
 impl Step {
+    /// The column the step adds to each row, if it adds one.
+    fn added_column(&self) -> Option<&str> {
+        match self {
+            Step::Compute { name, .. }
+            | Step::Formula { name, .. }
+            | Step::Label { name, .. }
+            | Step::DaysUntil { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
     /// A short name of the operation (`filter`, `aggregate` …), for ids and metrics.
     pub fn name(&self) -> &'static str {
         match self {
@@ -403,6 +414,15 @@ pub struct Output {
     pub path: Option<String>,
     /// The rows a filter left out ("write the rest to …").
     pub rest: bool,
+}
+
+/// Where the bracket opens that a list of columns starting at `at` is in, when it follows a
+/// file's name (「実働上位5.csv（社員番号・氏名・合計時間）」).
+fn listed_after_a_file_name(text: &str, at: usize) -> Option<usize> {
+    let before = text.get(..at)?.trim_end();
+    let bracket = before.strip_suffix(['（', '('])?;
+    let name = bracket.trim_end().to_ascii_lowercase();
+    [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| name.ends_with(e)).then_some(bracket.len())
 }
 
 /// The instruction's text as the reader compares it: NFKC (full-width letters and digits as
@@ -644,12 +664,23 @@ impl Reader<'_> {
             // Operations are read with file names blanked: 「部門別平均.xlsx」 asks for no average.
             let mut masked = whole.clone();
             masked.text = slots::without_file_names(&whole.text);
+            let overlaps_chosen = chosen
+                .as_ref()
+                .is_some_and(|(span, _)| masked.start < span.end && span.start < masked.start + masked.text.len());
+            // 「…上位5人 → 実働上位5.csv（社員番号・氏名・合計時間、多い順）」: the columns of the file
+            // written, said in brackets after its name; the words before them are read as said.
+            let bracket = chosen
+                .as_ref()
+                .filter(|_| overlaps_chosen)
+                .and_then(|(span, _)| listed_after_a_file_name(self.text, span.start))
+                .filter(|at| *at > masked.start);
+            if let Some(at) = bracket {
+                masked.text.truncate(at - masked.start);
+            }
             let clause = &masked;
             let lower = clause.text.to_ascii_lowercase();
             let l = self.lexicon;
-            let choosing_columns = chosen
-                .as_ref()
-                .is_some_and(|(span, _)| clause.start < span.end && span.start < clause.start + clause.text.len());
+            let choosing_columns = overlaps_chosen && bracket.is_none();
             let output_clause = l.output.is_match(&lower);
             let reads_page = l.table.is_match(&lower) && (l.extract.is_match(&lower) || l.read.is_match(&lower));
             if web && (l.browser.is_match(&lower) || !slots::urls(&clause.text).is_empty() || reads_page) {
@@ -787,13 +818,19 @@ impl Reader<'_> {
                     steps.extend(shaped.map(|(at, step)| (clause.start + at, step)));
                     // "failed tests from run.csv, slowest first — just test_id, …": the rows the
                     // words before the list keep.
-                    let said_before = chosen.as_ref().and_then(|(span, _)| {
+                    let before = chosen.as_ref().and_then(|(span, _)| {
                         let mut before = clause.clone();
                         before.text = clause.text.get(..span.start.checked_sub(clause.start)?)?.to_owned();
-                        self.filter(&before, false, documents)
+                        Some(before)
                     });
+                    let said_before = before.as_ref().and_then(|before| self.filter(before, false, documents));
                     let kept =
                         |(_, s): &(usize, Step)| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty());
+                    // ("take only last month's withdrawals, … with columns …": words the data may
+                    // hold, of the rows kept.)
+                    if let Some(before) = before.as_ref().filter(|_| said_before.as_ref().is_some_and(kept)) {
+                        self.reading.value_words.extend(slots::value_words(&before.text, self.language));
+                    }
                     // 「2026年7月〜9月に発注した取引先を…1列だけ」: the dates the rows are of.
                     let filter = said_before.filter(kept).or_else(|| {
                         self.filter(clause, output_clause, documents).filter(
@@ -847,8 +884,13 @@ impl Reader<'_> {
                 }
                 (at, step)
             });
+            // ("keep only the withdrawals, newest first": rows kept by words the data may hold,
+            // and an order; not 「上位3部署だけ」, the top of an order.)
+            let only_sorted = shaped.iter().all(|(_, s)| matches!(s, Step::Sort { limit: None, .. }));
             if let Some((at, step)) = filter.filter(|(_, f)| {
-                shaped.is_empty() || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
+                shaped.is_empty()
+                    || only_sorted && words::KEEPS_ONLY.is_match(&lower)
+                    || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
                 let said = words::REQUESTER.replace_all(before_writing, "");
                 self.reading.value_words.extend(slots::value_words(&said, self.language));
@@ -1158,9 +1200,8 @@ impl Reader<'_> {
         let (grouping, after) = self.reading.steps.split_at_mut(at + 1);
         let Some(Step::Aggregate { by, aggregations }) = grouping.last_mut() else { return };
         // (「得意先ごとに…列は「得意先名」「件数」」: the key's name is the key.)
-        let key = |c: &String| {
-            by.iter().any(|b| names_column(b, c) || c.strip_suffix('名').is_some_and(|k| names_column(b, k)))
-        };
+        // (「社員ごとに…社員番号」: the key's number or code is the key.)
+        let key = |c: &String| by.iter().any(|b| names_key_column(b, c));
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
         let names_count = |c: &String| total_named(c) == Some("count");
@@ -1168,7 +1209,12 @@ impl Reader<'_> {
         let named_already = |c: &String| aggregations.iter().any(|a| a.name.as_ref() == Some(c));
         let (counts, others): (Vec<&String>, Vec<&String>) =
             columns.iter().filter(|c| !key(c) && !names_rank(c) && !named_already(c)).partition(|c| names_count(c));
-        if columns.iter().filter(|c| key(c)).count() != by.len() || counts.len() > 1 {
+        // (「得意先ごとに…得意先コード・得意先名」: a key may be chosen as two columns.)
+        let keys_chosen = columns.iter().filter(|c| key(c)).count();
+        if keys_chosen < by.len()
+            || !by.iter().all(|b| columns.iter().any(|c| names_key_column(b, c)))
+            || counts.len() > 1
+        {
             return;
         }
         // The names given, each with the one it had (a later order by it follows it).
@@ -1191,6 +1237,9 @@ impl Reader<'_> {
                 None => return,
             }
         }
+        // (A total named by the words that ask for it, 「実働合計」, and not chosen, is named as the
+        // column chosen.)
+        let unchosen = |a: &Aggregation| a.name.as_ref().is_none_or(|n| !columns.contains(n));
         // 「列は 部門、件数、合計金額、平均金額」: a column chosen that names its kind of total is that
         // total (added beside the others said, of their column).
         let mut others = others;
@@ -1199,7 +1248,7 @@ impl Reader<'_> {
             others.retain(|other| {
                 let Some(op) = total_named(other) else { return true };
                 let said = aggregations.iter().any(|a| a.op == op);
-                match aggregations.iter_mut().find(|a| a.op == op && a.name.is_none()) {
+                match aggregations.iter_mut().find(|a| a.op == op && unchosen(a)) {
                     Some(total) => name(total, other),
                     None if !said => aggregations.push(Aggregation {
                         op,
@@ -1212,9 +1261,19 @@ impl Reader<'_> {
                 false
             });
         }
-        let mut totals = aggregations.iter_mut().filter(|a| a.name.is_none() && (a.op != "count" || counts.is_empty()));
+        let mut totals = aggregations.iter_mut().filter(|a| unchosen(a) && (a.op != "count" || counts.is_empty()));
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
             name(total, other);
+        }
+        // 「社員ごとの実働合計の上位5人（社員番号・氏名・合計時間）」: the other columns chosen go with
+        // the key, one value per group: the rows are grouped by them all, as chosen.
+        let totalled: Vec<&String> = aggregations.iter().filter_map(|a| a.name.as_ref()).collect();
+        let added = |c: &String| after.iter().any(|s| s.added_column() == Some(c.as_str()));
+        let beside: Vec<&String> = others.iter().copied().filter(|o| !totalled.contains(o) && !added(o)).collect();
+        let all_named = aggregations.iter().all(|a| a.name.as_ref().is_some_and(|n| columns.contains(n)));
+        let more_keys = !beside.is_empty() || keys_chosen > by.len();
+        if all_named && !aggregations.is_empty() && more_keys && beside.iter().all(|o| total_named(o).is_none()) {
+            *by = columns.iter().filter(|c| key(c) || beside.contains(c)).cloned().collect();
         }
         for step in after.iter_mut() {
             if let Step::Sort { by: Some(by), .. } = step {
@@ -1412,9 +1471,7 @@ impl Reader<'_> {
     fn rank_chosen(&mut self) {
         let Some(rank) = self.reading.columns.iter().find(|c| names_rank(c)) else { return };
         let steps = &mut self.reading.steps;
-        if steps.iter().any(
-            |s| matches!(s, Step::Compute { name, .. } | Step::Formula { name, .. } | Step::Label { name, .. } if name == rank),
-        ) {
+        if steps.iter().any(|s| s.added_column() == Some(rank.as_str())) {
             return;
         }
         let Some((at, by, descending)) = steps.iter().enumerate().rev().find_map(|(i, s)| match s {
@@ -2193,7 +2250,19 @@ impl Reader<'_> {
                         None => c[0].to_owned(),
                     }
                 });
-                PARENTHESES.replace_all(&renamed, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned()
+                // (「→ 実働上位5.csv（社員番号・氏名・合計時間、多い順）」: what follows a file's name
+                // in brackets is its columns.)
+                PARENTHESES
+                    .replace_all(&renamed, |c: &regex::Captures| {
+                        let before = renamed[..c.get(0).map_or(0, |m| m.start())].trim_end().to_ascii_lowercase();
+                        let of_a_file = [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| before.ends_with(e));
+                        if of_a_file {
+                            c[0].to_owned()
+                        } else {
+                            " ".repeat(c[0].len())
+                        }
+                    })
+                    .into_owned()
             }
         };
         // ("Only Must and Should requirements matter. Please give req_id, title, priority in
@@ -2220,7 +2289,7 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9"]
+        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11"]
             .iter()
             .find_map(|g| captures.name(g))
             .or(one)?;
@@ -2994,6 +3063,18 @@ pub(crate) fn same_noun(a: &str, b: &str) -> bool {
 /// Whether words of the text (`test id`) name a column as written (`Test_ID`).
 fn names_column(words: &str, column: &str) -> bool {
     same_noun(&column.to_lowercase().replace('_', " "), &words.to_lowercase())
+}
+
+/// Whether a column chosen is a key's, the words for it said (`employee` → `employee_id`;
+/// 「得意先」 → 「得意先名」「得意先コード」).
+fn names_key_column(key: &str, column: &str) -> bool {
+    const SUFFIXES: [&str; 12] =
+        ["名", "番号", "コード", "ID", "No", "CD", " id", "_id", " name", "_name", " code", "_code"];
+    names_column(key, column)
+        || SUFFIXES.iter().any(|s| {
+            let lower = column.to_lowercase();
+            lower.strip_suffix(&s.to_lowercase()).is_some_and(|k| !k.is_empty() && names_column(key, k.trim()))
+        })
 }
 
 fn regex_find(pattern: &regex::Regex, text: &str) -> Option<usize> {

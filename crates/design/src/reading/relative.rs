@@ -56,8 +56,25 @@ pub fn months_written_out(text: &str) -> String {
     let japanese = format!("{year}年{month}月");
     let text = EN_TODAY.replace_all(text, "today");
     let text = JA_TODAY.replace_all(&text, "今日");
-    let text = EN_LAST_MONTH.replace_all(&text, english.as_str());
-    JA_LAST_MONTH.replace_all(&text, japanese.as_str()).into_owned()
+    let text = outside_file_names(&text, &EN_LAST_MONTH, &english);
+    outside_file_names(&text, &JA_LAST_MONTH, &japanese)
+}
+
+/// `text` with what `pattern` finds written as `with`, except in a file's name: 「→ 先月出金.csv」
+/// is the name to write, not a month.
+fn outside_file_names(text: &str, pattern: &Regex, with: &str) -> String {
+    let files: Vec<std::ops::Range<usize>> =
+        super::slots::file_names(text).into_iter().map(|f| f.at..f.at + f.name.len()).collect();
+    pattern
+        .replace_all(text, |c: &regex::Captures| {
+            let at = c.get(0).map_or(0, |m| m.start());
+            if files.iter().any(|f| f.contains(&at)) {
+                c[0].to_owned()
+            } else {
+                with.to_owned()
+            }
+        })
+        .into_owned()
 }
 
 #[cfg(test)]
@@ -75,6 +92,11 @@ mod tests {
             "今日なんだけど、2026年10月分の経費"
         );
         assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; December 2026");
+        assert_eq!(
+            months_written_out("今日は2026年4月10日です。先月分の出金だけ → 先月出金.csv"),
+            "今日です。2026年3月分の出金だけ → 先月出金.csv",
+            "a file's name is kept as written"
+        );
         assert_eq!(months_written_out("Pull last month's refunds"), "Pull last month's refunds", "no day stated");
     }
 }

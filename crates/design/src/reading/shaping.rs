@@ -517,10 +517,16 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
             let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
             phrase.name("what").or(phrase.name("what2")).and_then(|m| en_column(m.as_str()))
         })
-        // "failed tests, slowest first": what is slow is the time each took.
+        // "failed tests, slowest first": what is slow is the time each took; "withdrawals, oldest
+        // first": what is old is the date (the one column of dates, bound with the data).
         .or_else(|| {
-            let sup = phrase.as_ref()?.name("sup2")?;
-            matches!(sup.as_str(), "slowest" | "fastest" | "quickest").then(|| "duration".to_owned())
+            let phrase = phrase.as_ref()?;
+            let sup = phrase.name("sup2").or(phrase.name("sup"))?;
+            match sup.as_str() {
+                "slowest" | "fastest" | "quickest" => Some("duration".to_owned()),
+                "oldest" | "newest" | "latest" | "earliest" => Some("date".to_owned()),
+                _ => None,
+            }
         });
     // "sort by amount, largest first, then by date (oldest first)": the first key's order is
     // said before the next key.

@@ -3530,3 +3530,49 @@ fn a_file_labelled_last_is_written_and_worst_is_the_low_end_of_a_good_measure() 
         r.steps
     );
 }
+
+#[test]
+fn columns_listed_before_the_list_word_or_in_brackets_after_the_file_written_are_chosen() {
+    let r = read_instruction("受注一覧.xlsx から 受注番号・受注日・得意先・金額 の一覧を作って 一覧.csv に保存");
+    assert_eq!(r.columns, ["受注番号", "受注日", "得意先", "金額"]);
+    // The columns after the file's name, the key's code and name among them: both are the keys,
+    // the total is named as chosen and the order of the top follows it.
+    let r = read_instruction(
+        "売上.csv、担当者ごとの売上合計の上位3人 → top3.csv（担当者コード・担当者名・売上合計、多い順）",
+    );
+    assert_eq!(r.columns, ["担当者コード", "担当者名", "売上合計"]);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["担当者コード", "担当者名"]);
+    assert_eq!(aggregations[0].name.as_deref(), Some("売上合計"));
+    assert!(
+        matches!(&r.steps[1], Step::Sort { by: Some(by), descending: true, limit: Some(3), .. } if by == "売上合計"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "Read orders.csv and total the amount per customer, columns customer_id, customer_name, total_amount, save as t.csv",
+    );
+    assert_eq!(r.columns, ["customer_id", "customer_name", "total_amount"]);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["customer_id", "customer_name"]);
+    assert_eq!(aggregations[0].name.as_deref(), Some("total_amount"));
+}
+
+#[test]
+fn an_age_said_first_orders_by_the_date_and_rows_kept_by_a_word_keep_their_words() {
+    let r = read_instruction("Read bank.csv, keep only the withdrawals, newest first, and save as w.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, .. } if conditions.is_empty())),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "date")),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.value_words.iter().any(|w| w == "withdrawals"), "{:?}", r.value_words);
+    // The top of an order kept is no filter.
+    let r = read_instruction("経費.csv を部署ごとに合計して、多い順に上位3部署だけ 上位.csv に保存");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
