@@ -253,7 +253,11 @@ fn conditions_from_values(
             _ => None,
         })
         .collect();
-    for word in words.iter().filter(|_| asked.is_none()) {
+    // (An open filter that leaves rows out, "disposed assets are to be left out", names them by
+    // a value; one that keeps rows may keep them by more than the one word the data holds.)
+    let id = doc.pointer(&format!("/graph/{index}/id")).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let leaves_out = serde_json::to_string(&doc["graph"]).is_ok_and(|g| g.contains(&format!("${{{id}.left_out}}")));
+    for word in words.iter().filter(|_| asked.is_none() || leaves_out) {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         // A column whose value the plan keeps already, or that two words name ("only Failed
         // (Passed and Skipped don't)"): another value of it is no condition to add.

@@ -860,3 +860,20 @@ fn columns_said_after_the_file_written_are_its_columns_and_the_key_s_code_and_na
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
     assert_eq!(rows, ["社員番号,氏名,合計時間", "E-03,岡田,86", "E-01,青木,82"], "{written}");
 }
+
+#[test]
+fn rows_said_to_be_left_out_by_a_value_of_the_data_go_before_the_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("assets.csv"),
+        "id,category,cost,status\nA1,Vehicles,100,In service\nA2,IT,50,Disposed\nA3,IT,30,In service\nA4,Vehicles,20,Disposed\nA5,Furniture,10,In service\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Total the cost per asset category, with the number of assets in each category; disposed assets are to be left out. The categories should be listed alphabetically. Read assets.csv and save as c.csv.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("c.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["Furniture,10,1", "IT,30,1", "Vehicles,100,1"], "{written}");
+}

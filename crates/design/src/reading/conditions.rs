@@ -98,6 +98,14 @@ static EN_WITH_STATE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Rows named by a column and a value with a digit in it: "the runs from build 4812", "lines of
+/// batch B-77", "orders for store 12".
+static EN_FROM_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:runs|rows|lines|entries|records|tests|orders|items|ones|transactions|results) (?:from|of|in|for) (?:the )?(?P<field>[a-z][a-z_]{1,20}) (?P<value>[a-z]{0,3}-?\d[\w-]*)\b",
+    )
+});
+
 /// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*". The
 /// words name the column (`days_overdue`, `years_old`); a unit alone ("over 30 days") does too
 /// when nothing before the number names one.
@@ -480,6 +488,17 @@ pub fn english(clause: &str) -> Vec<Condition> {
             let value = Value::from(&c["value"]);
             conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
         }
+    }
+    for c in EN_FROM_NAMED.captures_iter(clause) {
+        let field = c["field"].to_ascii_lowercase();
+        // "rows from March 2026", "runs of week 14 2026": a period, read as dates.
+        let period = super::dates::month_number(&field).is_some()
+            || ["week", "month", "year", "quarter", "day", "fy", "page", "line", "row", "q"].contains(&field.as_str());
+        if period || taken(c.get(0).expect("match").range()) {
+            continue;
+        }
+        let value = c["value"].parse::<f64>().map_or_else(|_| Value::from(&c["value"]), number_value);
+        conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
     }
     for c in EN_FILLED.captures_iter(clause) {
         let field = c.name("field").or(c.name("f2")).map(|m| slots::singular(m.as_str().trim()));
@@ -1287,6 +1306,14 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
             }
         }
     }
+    // "per asset category, … in each category": the same key said again, shorter.
+    let said_longer = |k: &String, by: &[String]| {
+        by.iter()
+            .any(|other| other.len() > k.len() && other.to_lowercase().ends_with(&format!(" {}", k.to_lowercase())))
+    };
+    let all = by.clone();
+    by.retain(|k| !said_longer(k, &all));
+    by.dedup();
     // "each person's average hours": a group said with a possessive.
     if let Some(c) = EN_EACH_OWN.captures(&lower) {
         let who = slots::singular(&c[1]);
@@ -1395,7 +1422,7 @@ static JA_BY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
+        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
     )
 });
 
@@ -1436,11 +1463,12 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         let whole = c.get(0).expect("match");
         let op_text = &c["op"];
         let verb = c.name("pre").is_some() || c.name("post").is_some() || !by.is_empty();
-        if !verb {
+        // (「部門ごとの人数と総支給額の合計」 counts the people; 「人数の合計」 totals a column.)
+        if !verb || op_text == "人数" && c.name("post").is_none() {
             continue;
         }
         let op = match op_text {
-            "件数" | "カウント" | "数え" => "count",
+            "件数" | "人数" | "カウント" | "数え" => "count",
             "平均" => "avg",
             "最大" | "最高" => "max",
             "最小" | "最低" => "min",

@@ -38,7 +38,7 @@ pub(crate) use dates::month_number;
 use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
     one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
-    rows_kept_before_totals, twice_is_the_duplicate_check,
+    rows_kept_before_totals, twice_is_the_duplicate_check, unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
 pub(crate) use words::TIME_UNITS;
@@ -893,7 +893,13 @@ impl Reader<'_> {
                     || matches!(f, Step::Filter { conditions, .. } if !conditions.is_empty())
             }) {
                 let said = words::REQUESTER.replace_all(before_writing, "");
-                self.reading.value_words.extend(slots::value_words(&said, self.language));
+                // (A clause of no condition read whose words compare or deny says more than a
+                // value: its rows are asked about, not kept by the one word the data holds.)
+                let unread = matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty())
+                    && words::MORE_THAN_A_VALUE.is_match(&lower);
+                if !unread {
+                    self.reading.value_words.extend(slots::value_words(&said, self.language));
+                }
                 // "Drop any PO line whose vendor code isn't in the master": the match says it,
                 // when rows are matched on a key.
                 // ("…isn't in that list, keep the transaction anyway": the lookup keeps it.)
@@ -925,7 +931,7 @@ impl Reader<'_> {
         }
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
         steps.sort_by_key(|(at, _)| *at);
-        let steps = self.further_sort_keys(steps);
+        let steps = unkeyed_order_by_the_only_total(self.further_sort_keys(steps), self.language);
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
         // date, same amount", "(same txn_id). Keep each transaction only once".

@@ -58,6 +58,29 @@ fn top_groups_by_their_total(steps: &mut Vec<(usize, Step)>) {
     }
 }
 
+/// "count the failed tests per suite, most first": an order said of no column, after a grouping
+/// of one total, is by that total.
+pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
+    let mut total = None;
+    for (_, step) in &mut steps {
+        match step {
+            Step::Aggregate { aggregations, .. } => {
+                total = match aggregations.as_slice() {
+                    [only] => Some(only.result_name(language)),
+                    _ => None,
+                }
+            }
+            Step::Sort { by: by @ None, .. } => {
+                if let Some(name) = &total {
+                    *by = Some(name.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    steps
+}
+
 /// The columns the steps' groupings are by.
 pub(super) fn grouped_by(steps: &[(usize, Step)]) -> Vec<String> {
     steps
@@ -312,7 +335,8 @@ pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usi
     };
     let mut i = 1;
     while i < steps.len() {
-        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if !conditions.is_empty() && conditions.iter().all(on_rows));
+        // (A filter of no condition read keeps rows by the words said, bound to the data's values.)
+        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if conditions.iter().all(on_rows));
         match steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) {
             Some(aggregate) if moves => {
                 let filter = steps.remove(i);

@@ -83,7 +83,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest|worst|best)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest|worst|best|most|fewest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -103,7 +103,7 @@ pub fn order_phrases(lower: &str) -> Vec<std::ops::Range<usize>> {
 /// "in month order", "in order of amount", "in date order".
 static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?P<noun>[a-z_]+) (?:should be |are |is |to be |must be )?(?:listed|sorted|ordered|shown|arranged|put) (?P<what3>alphabetically)\b",
     )
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -472,7 +472,11 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),
         (Some(c), None) => c.get(0)?.start(),
         (None, Some(s)) => s.start(),
-        (None, None) => phrase.as_ref()?.get(0)?.start(),
+        // ("The categories should be listed alphabetically": an order said by its adverb.)
+        (None, None) => match &phrase {
+            Some(p) => p.get(0)?.start(),
+            None => EN_IN_ORDER.captures(lower).filter(|c| c.name("what3").is_some())?.get(0)?.start(),
+        },
     };
     let limit = top
         .as_ref()
@@ -491,11 +495,14 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .and_then(|p| en_column(without_order(&p.to_ascii_lowercase())))
         .or_else(|| {
             let c = EN_IN_ORDER.captures(lower)?;
-            let what = c.name("what").or(c.name("what2"))?;
+            let what = c.name("what").or(c.name("what2")).or(c.name("what3"))?;
             match what.as_str() {
                 // "departments in alphabetical order": the rows' noun is the column.
-                "alphabetical" | "alphabetic" => {
-                    let noun = lower[..c.get(0)?.start()].split_whitespace().next_back()?;
+                "alphabetical" | "alphabetic" | "alphabetically" => {
+                    let noun = match c.name("noun") {
+                        Some(noun) => noun.as_str(),
+                        None => lower[..c.get(0)?.start()].split_whitespace().next_back()?,
+                    };
                     en_column(
                         noun.strip_suffix("ies")
                             .map_or_else(|| noun.trim_end_matches('s').to_owned(), |n| format!("{n}y"))
@@ -528,6 +535,19 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                 _ => None,
             }
         });
+    // "most failures first", "fewest bugs first": how many there are of them, the count.
+    let many = phrase.as_ref().and_then(|p| Some((p.name("sup2")?.as_str(), p.name("what2")?.as_str()))).filter(
+        |(sup, what)| {
+            let noun = what.rsplit(' ').next().unwrap_or(what);
+            matches!(*sup, "most" | "fewest") && noun.ends_with('s') && !noun.ends_with("ss") && !noun.ends_with("us")
+        },
+    );
+    let by = match many {
+        Some(_) => Some(
+            Aggregation { op: "count", field: None, name: None, when: Vec::new() }.result_name(super::Language::En),
+        ),
+        None => by,
+    };
     // "sort by amount, largest first, then by date (oldest first)": the first key's order is
     // said before the next key.
     let said = &lower[..super::sort_keys::first_key_end(lower, super::Language::En)];
@@ -552,6 +572,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         }
         None => descending,
     };
+    // ("most first", "fewest bugs first": the most at the top.)
+    let most =
+        phrase.as_ref().and_then(|p| p.name("sup2")).map(|s| s.as_str()).filter(|s| matches!(*s, "most" | "fewest"));
+    let descending = most.map_or(descending, |sup| sup == "most");
     Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
 }
 
@@ -1394,9 +1418,19 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
         // 「古い月から順に」: the key between the order's adjective and から.
         let name = name.strip_suffix("から").unwrap_or(name);
-        let name = ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い"]
+        const ADJECTIVES: [&str; 10] =
+            ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い"];
+        let name = ADJECTIVES
             .iter()
             .find_map(|adjective| name.strip_prefix(adjective).filter(|key| !key.is_empty()))
+            .unwrap_or(name);
+        // 「合計の大きい部門から順に」: what is measured, before its adjective (the rows after it).
+        let name = ADJECTIVES
+            .iter()
+            .find_map(|adjective| {
+                let (measured, _) = name.split_once(adjective)?;
+                measured.strip_suffix(['の', 'が']).filter(|m| !m.is_empty())
+            })
             .unwrap_or(name);
         ja_column(name).filter(|n| {
             !matches!(

@@ -281,9 +281,14 @@ fn an_order_said_without_a_sort_word_is_a_sort() {
         });
         assert_eq!(sort, Some((Some(by.to_owned()), descending)), "{text}: {:?}", r.steps);
     }
-    // In "so the biggest customer is on top" the customer is the row; the measure is sorted.
+    // In "so the biggest customer is on top" the customer is the row; the measure, the one total,
+    // is sorted.
     let r = read_instruction("Sum the amount per customer in sales.csv and sort so the biggest customer is on top");
-    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: None, descending: true, .. })), "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "total_amount")),
+        "{:?}",
+        r.steps
+    );
 }
 
 #[test]
@@ -3575,4 +3580,57 @@ fn an_age_said_first_orders_by_the_date_and_rows_kept_by_a_word_keep_their_words
     // The top of an order kept is no filter.
     let r = read_instruction("経費.csv を部署ごとに合計して、多い順に上位3部署だけ 上位.csv に保存");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn people_counted_beside_a_total_and_an_order_by_what_is_measured_are_read() {
+    let r = read_instruction(
+        "給与.csv から、部門ごとの人数と総支給額の合計を出して、合計の大きい部門から順に並べて 部門別.xlsx で保存",
+    );
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["部門"]);
+    let ops: Vec<(&str, Option<&str>)> = aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect();
+    assert_eq!(ops, [("count", None), ("sum", Some("総支給額"))]);
+    assert!(matches!(&r.steps[1], Step::Sort { by: Some(by), descending: true, .. } if by == "合計"), "{:?}", r.steps);
+    // 「人数の合計」 totals a column of that name.
+    let r = read_instruction("研修.csv の人数の合計を部署ごとに出して a.csv に保存");
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(aggregations.iter().all(|a| a.op == "sum"), "{aggregations:?}");
+}
+
+#[test]
+fn the_most_of_a_thing_counted_the_rows_of_a_build_and_an_alphabetical_listing_are_read() {
+    let r = read_instruction(
+        "Read test_runs.csv, keep only the runs from build 4812, count the failed tests per suite, most failures first, and save as x.csv with two columns: suite and failed count",
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("build") && c.value == json!(4812)),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["suite", "failed count"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "failed count")),
+        "the count, most first: {:?}",
+        r.steps
+    );
+    // "orders from March 2026" is a period, no column.
+    let r = read_instruction("Read orders.csv, keep the orders from March 2026 and save as m.csv");
+    assert!(!filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("March")), "{:?}", r.steps);
+    let r = read_instruction(
+        "Total the cost per asset category, with the number of assets in each category; disposed assets are to be left out. The categories should be listed alphabetically. Read fixed_assets.xlsx and save as c.xlsx.",
+    );
+    let at = |name: &str| r.steps.iter().position(|s| s.name() == name);
+    assert!(at("filter") < at("aggregate"), "the rows left out before the totals: {:?}", r.steps);
+    assert!(
+        matches!(r.steps.iter().find(|s| s.name() == "aggregate"), Some(Step::Aggregate { by, .. }) if by == &["asset category"]),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "category")),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.value_words.iter().any(|w| w == "disposed"), "{:?}", r.value_words);
 }
