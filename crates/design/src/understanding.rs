@@ -235,6 +235,15 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if after.starts_with('月') && files.iter().any(|f| text[f.clone()].contains(&month)) {
                 return false;
             }
+            // "the week 15 export (timesheet_week15.csv)", 「第14週」: the week a file is named for.
+            let week = before.ends_with("week") || before.ends_with('第') && after.starts_with('週');
+            let of_a_file = |number: u32| {
+                let names = [format!("week{number}"), format!("week_{number}"), format!("week-{number}"), format!("{number}週")];
+                files.iter().any(|f| names.iter().any(|w| text[f.clone()].to_lowercase().contains(w.as_str())))
+            };
+            if week && n.value.fract() == 0.0 && of_a_file(n.value as u32) {
+                return false;
+            }
             // "release 4.2", "sprint 14": the name of a version, no amount.
             let last_word = before.rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '.').next().unwrap_or_default();
             if ["release", "version", "sprint", "build", "ver.", "ver", "milestone", "phase"].contains(&last_word) {
@@ -642,6 +651,10 @@ pub(crate) mod tests {
         assert!(unused_numbers(run, &plan).is_empty(), "{:?}", unused_numbers(run, &plan));
         assert_eq!(unused_numbers("the 25 Nov run (regression_run_1124.csv)", &plan).len(), 1);
         assert!(unused_numbers("Which customers bought in Q3? Use sales_q3.csv", &plan).is_empty());
+        // The week a file read is named for.
+        let weeks = "Combine hours_week14.csv and hours_week15.csv (the week 15 export repeats days of week 14).";
+        assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
+        assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
     }
 
     #[test]

@@ -45,7 +45,9 @@ static JA_PLEASANTRY: LazyLock<Regex> = LazyLock::new(|| {
 static JA_ROUNDING_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[^、。]{0,12}(?:四捨五入|切り捨て|切捨て|切り上げ|切上げ)[^、。]{0,8}$").expect("rounding alone")
 });
-static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s").expect("separator"));
+/// (「抽出→発注数を付けて→発注リスト.csv」: an arrow between steps ends one; not 「高→中→低」, values in
+/// order, which [`value_arrow`] keeps whole.)
+static JA_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[。;?!\n]|、|\.\s|→").expect("separator"));
 
 pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     let separator = match language {
@@ -57,7 +59,9 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     let mut sentence_start = true;
     for c in separator.captures_iter(text) {
         let m = c.get(0).expect("match");
-        if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()]) {
+        if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()])
+            || m.as_str() == "→" && value_arrow(text, m.start(), m.end())
+        {
             continue;
         }
         push(&mut pieces, text, start, m.start(), sentence_start);
@@ -67,6 +71,15 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     }
     push(&mut pieces, text, start, text.len(), sentence_start);
     join_fragments(pieces, language, lexicon, text)
+}
+
+/// Whether the arrow at `start..end` joins two short words (values in order, 「高→中→低」, a
+/// rename 「旧コード→新コード」) rather than two steps.
+fn value_arrow(text: &str, start: usize, end: usize) -> bool {
+    let word_end = |c: char| c.is_whitespace() || "、。,()（）→「」".contains(c);
+    let before = text[..start].chars().rev().take_while(|c| !word_end(*c)).count();
+    let after = text[end..].chars().take_while(|c| !word_end(*c)).count();
+    before <= 8 && after <= 8
 }
 
 /// The instruction's sentences, each as a clause.

@@ -737,7 +737,7 @@ static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
 /// above or below another.
 static JA_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()\d]{1,16}?)(?:(?:を|より)(?P<op>上回|超え|超過|下回|大き|多|小さ|少な)|(?P<op2>以下|以上|未満))",
+        r"(?P<a>[^\s、。をがはのと「」（）():]{1,16})が(?P<b>[^\s、。をがはのと「」（）():\d]{1,16}?)(?:(?:を|より)(?P<op>上回|超え|超過|下回|大き|多|小さ|少な)|(?P<op2>以下|以上|未満))",
     )
 });
 static EN_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {

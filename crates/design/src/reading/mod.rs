@@ -1021,7 +1021,10 @@ impl Reader<'_> {
         for step in &mut self.reading.steps {
             let Step::Filter { conditions, .. } = step else { continue };
             for condition in conditions {
-                if condition.field.as_ref().is_some_and(|f| stems.contains(&f.to_lowercase())) {
+                // (「在庫.csv：在庫が発注点を下回っている」: a column compared with another is one.)
+                if condition.field.as_ref().is_some_and(|f| stems.contains(&f.to_lowercase()))
+                    && !condition.value.is_object()
+                {
                     condition.field = None;
                 }
             }

@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
+        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -27,7 +27,7 @@ static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
 /// Deduplicating without the word "duplicate": "one row per invoice", "each customer only once".
 static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|once each|each (?:[\w-]+ ){1,3}once)\b",
+        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|(only|just) (appear|show up|be listed|be kept|stay|remain) once|(appear|show up|be listed|be kept) (only|just) once|once each|each (?:[\w-]+ ){1,3}once)\b",
     )
 });
 /// "the LAST row for that customer_id in the file", "the first line per invoice": one row per
@@ -90,7 +90,7 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
 /// no column is their key, whatever an example names ("same payee and amount … are not").
 pub static WHOLE_ROW_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|まったく同じ行|全く同じ行",
+        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|\b(?:rows|lines|entries|records) that are (?:exactly|completely) (?:the same|identical)\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|まったく同じ行|全く同じ行",
     )
 });
 
@@ -1508,6 +1508,11 @@ fn japanese_share(clause: &str) -> Vec<(usize, Step)> {
     steps
 }
 
+/// A particle that ends the words before a noun: 「在庫一覧に発注数」.
+fn is_particle(ch: char) -> bool {
+    matches!(ch, 'に' | 'を' | 'が' | 'は' | 'で' | 'と' | 'の' | 'へ' | 'も')
+}
+
 fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     // 「列名は モジュール／平均実行時間秒／件数 で」: names listed, nothing computed.
     if words::names_columns(clause) {
@@ -1554,7 +1559,39 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     if let Some(c) = JA_DIFFERENCE.captures(clause) {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
         let m = c.get(0)?;
-        let name = said_before(&c).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
+        // 「発注数（発注点の2倍から在庫を引いた数）」: the name the brackets are after.
+        let noun_ending = |text: &str| {
+            let start = text
+                .char_indices()
+                .rev()
+                .take_while(|(_, ch)| (ch.is_alphanumeric() || *ch == 'ー' || *ch == '_') && !is_particle(*ch))
+                .last()
+                .map(|(i, _)| i)?;
+            ja_column(&text[start..])
+        };
+        let bracketed = || {
+            // (The first operand's words may start at the name: 「に発注数(発注点の2倍」.)
+            let first = ["a", "c", "e"].iter().find_map(|g| c.name(g))?;
+            if let Some((name, _)) = first.as_str().split_once(['(', '（']) {
+                return noun_ending(name);
+            }
+            noun_ending(clause[..m.start()].trim_end().strip_suffix(['（', '('])?)
+        };
+        let name = said_before(&c).or_else(bracketed).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
+        // 「発注点の2倍から在庫を引いた数」: a multiple of a column, less another.
+        let multiple = |x: &str| {
+            let (column, times) = x.strip_suffix('倍')?.rsplit_once('の')?;
+            Some((ja_column(column)?, times.parse::<f64>().ok()?))
+        };
+        let written = match (multiple(&a), multiple(&b)) {
+            (Some((x, n)), None) => Some(format!("{x} * {n} - {b}")),
+            (None, Some((y, n))) => Some(format!("{a} - {y} * {n}")),
+            _ => None,
+        };
+        if let Some(formula) = written.and_then(|w| Formula::parse_written(&w).ok()) {
+            let of = formula.columns().into_iter().map(str::to_owned).collect();
+            return Some((m.start(), Step::Formula { name, formula: formula.to_string(), of }));
+        }
         return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![a, b], value: None }));
     }
     for (pattern, op, default) in [(&*JA_RATIO, "ratio", "比率"), (&*JA_PRODUCT, "product", "金額")] {

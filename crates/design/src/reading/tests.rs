@@ -3634,3 +3634,31 @@ fn the_most_of_a_thing_counted_the_rows_of_a_build_and_an_alphabetical_listing_a
     );
     assert!(r.value_words.iter().any(|w| w == "disposed"), "{:?}", r.value_words);
 }
+
+#[test]
+fn rows_exactly_the_same_appear_once_and_an_arrow_between_steps_ends_a_clause() {
+    let r = read_instruction(
+        "Combine a.csv and b.csv into one file; rows that are exactly the same should only appear once. Sort by date and save as c.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by.is_empty())),
+        "whole rows, each once: {:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "在庫.csv：在庫が発注点を下回っている品目を抽出→発注数（発注点の2倍から在庫を引いた数）を付けて品番順→発注.csv",
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("在庫") && c.operator == "lt"),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Formula { name, formula, .. }
+            if name == "発注数" && formula == "[発注点] * 2 - [在庫]")),
+        "a multiple of a column less another, named before its brackets: {:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "品番")), "{:?}", r.steps);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("発注.csv"));
+}
