@@ -175,8 +175,8 @@ pub fn bind_columns(
                 Err(_) => break,
             }
         }
-        let changed =
-            bind_named(&mut doc, &validation, aliases, &mut binding) | bind_open(&mut doc, &validation, &mut binding);
+        let changed = bind_named(&mut doc, &validation, aliases, &mut binding)
+            | bind_open(&mut doc, &validation, mentioned, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
             Ok(bound) if changed => *plan = bound,
             _ => break,
@@ -231,9 +231,25 @@ fn conditions_from_values(
             .and_then(|t| validation.tables.get(t)),
     };
     let Some(columns) = columns else { return };
+    // (An open filter that leaves rows out, "disposed assets are to be left out", names them by
+    // a value; one that keeps rows may keep them by more than the one word the data holds. A
+    // word said beside conditions that leave rows out, "critical and not closed", keeps rows: it
+    // is no more of them.)
+    let id = doc.pointer(&format!("/graph/{index}/id")).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let leaves_out = serde_json::to_string(&doc["graph"]).is_ok_and(|g| g.contains(&format!("${{{id}.left_out}}")));
+    let values_fit = asked.is_none() || leaves_out;
     if asked.is_some() {
         set(&mut doc, &pointer, Value::Array(Vec::new()));
     }
+    // (The words keep rows in a step of their own, before the one that leaves rows out.)
+    let kept_apart = leaves_out && asked.is_none();
+    let pointer = match kept_apart {
+        true => match keep_step_before(&mut doc, index) {
+            Some(pointer) => pointer,
+            None => return,
+        },
+        false => pointer,
+    };
     // Each value of the sampled rows (folded) with the columns holding it, as written there.
     let mut cells: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for row in validation.input_rows.values().flatten().filter_map(Value::as_object) {
@@ -246,6 +262,15 @@ fn conditions_from_values(
         }
     }
     let mut tested = tested_columns(plan);
+    // Values a filter of the plan compares with already ("not closed"): no more conditions.
+    let compared: Vec<String> = plan
+        .graph
+        .iter()
+        .filter(|n| n.block.as_deref() == Some("transforms.filter"))
+        .filter_map(|n| n.inputs.get("conditions")?.as_array().cloned())
+        .flatten()
+        .filter_map(|c| c.get("value")?.as_str().map(fold))
+        .collect();
     let held: Vec<&(String, String)> = words
         .iter()
         .filter_map(|w| match cells.get(&fold(w)).map(Vec::as_slice) {
@@ -253,11 +278,7 @@ fn conditions_from_values(
             _ => None,
         })
         .collect();
-    // (An open filter that leaves rows out, "disposed assets are to be left out", names them by
-    // a value; one that keeps rows may keep them by more than the one word the data holds.)
-    let id = doc.pointer(&format!("/graph/{index}/id")).and_then(Value::as_str).unwrap_or_default().to_owned();
-    let leaves_out = serde_json::to_string(&doc["graph"]).is_ok_and(|g| g.contains(&format!("${{{id}.left_out}}")));
-    for word in words.iter().filter(|_| asked.is_none() || leaves_out) {
+    for word in words.iter().filter(|w| values_fit && !compared.contains(&fold(w))) {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         // A column whose value the plan keeps already, or that two words name ("only Failed
         // (Passed and Skipped don't)"): another value of it is no condition to add.
@@ -291,10 +312,11 @@ fn conditions_from_values(
         binding.notes.push(DesignNote::FilledCondition { word: word.clone(), column: column.clone() });
         tested.push(column);
     }
+    let none_added = doc.pointer(&pointer).and_then(Value::as_array).is_none_or(Vec::is_empty);
+    if none_added && (kept_apart || asked.is_some()) {
+        return;
+    }
     if let Some(var) = asked {
-        if doc.pointer(&pointer).and_then(Value::as_array).is_none_or(Vec::is_empty) {
-            return;
-        }
         if let Some(vars) = doc.get_mut("vars").and_then(Value::as_object_mut) {
             vars.shift_remove(&var);
         }
@@ -302,6 +324,37 @@ fn conditions_from_values(
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;
     }
+}
+
+/// A filter that keeps rows, put before the one at `index` (which leaves rows out) and read by
+/// it: where conditions that keep rows go. The pointer of its conditions.
+fn keep_step_before(doc: &mut Value, index: usize) -> Option<String> {
+    let graph = doc.get_mut("graph")?.as_array_mut()?;
+    let node = graph.get(index)?;
+    let items = node.pointer("/in/items")?.clone();
+    let before = node.get("id")?.as_str()?.to_owned();
+    let japanese = node.get("description").and_then(Value::as_str).is_some_and(|d| !d.is_ascii());
+    let ids: Vec<&str> = graph.iter().filter_map(|n| n.get("id")?.as_str()).collect();
+    let id = (1..100)
+        .map(|i| if i == 1 { "keep_rows".to_owned() } else { format!("keep_rows_{i}") })
+        .find(|id| !ids.contains(&id.as_str()))?;
+    let description = if japanese { "条件に合う行を残す" } else { "Keep the rows that meet the conditions" };
+    graph.insert(
+        index,
+        serde_json::json!({
+            "id": id,
+            "description": description,
+            "block": "transforms.filter",
+            "in": { "items": items, "conditions": [] },
+            "out": { "filtered": "kept", "excluded": "left_out" },
+        }),
+    );
+    set(doc, &format!("/graph/{}/in/items", index + 1), Value::from(format!("${{{id}.kept}}")));
+    if let Some(layout) = doc.pointer_mut("/ui/layout").and_then(Value::as_array_mut) {
+        let at = layout.iter().position(|n| n.as_str() == Some(before.as_str())).unwrap_or(layout.len());
+        layout.insert(at, Value::from(id));
+    }
+    Some(format!("/graph/{index}/in/conditions"))
 }
 
 /// A condition's words that say more than the value ("Exclude Cancelled POs": `Cancelled` of
@@ -785,7 +838,7 @@ fn bind_formula(
 }
 
 /// Open column vars (`${vars.amount_column}` with no value) where the columns are known.
-fn bind_open(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
+fn bind_open(doc: &mut Value, validation: &Validation, said: &[String], binding: &mut Binding) -> bool {
     // Each open var with the columns of every place it names one.
     let mut places: IndexMap<String, Vec<(&String, &Vec<Column>)>> = IndexMap::new();
     for (pointer, columns) in &validation.columns_at {
@@ -817,8 +870,15 @@ fn bind_open(doc: &mut Value, validation: &Validation, binding: &mut Binding) ->
                 }
             })
             .or_else(|| {
-                // A match key: the one column both sides share.
-                (name == "match_key" && common.len() == 1).then(|| common[0].name.clone())
+                // A match key: the one column both sides share, or of several the one the text
+                // names as written ("which requirement each case covers (req_id)").
+                let named: Vec<&String> =
+                    common.iter().map(|c| &c.name).filter(|c| said.iter().any(|w| w == *c) && names_a_key(c)).collect();
+                match (common.as_slice(), named.as_slice()) {
+                    ([one], _) if name == "match_key" => Some(one.name.clone()),
+                    (_, [one]) if name == "match_key" => Some((*one).clone()),
+                    _ => None,
+                }
             });
         if let (None, Some([(left, l), (right, r)])) = (&chosen, (name == "match_key").then_some(at.as_slice())) {
             if let Some((left_key, right_key)) = keys_by_values(l, r, &values) {
@@ -881,6 +941,12 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             return Some(one.name.clone());
         }
     }
+    // "the ID": the one column of ids (`bug_id`), as "the number" is of numbers.
+    if matches!(want.as_str(), "id" | "number" | "code") {
+        if let [one] = columns.iter().filter(|c| fold(&c.name).ends_with(&want)).collect::<Vec<_>>().as_slice() {
+            return Some(one.name.clone());
+        }
+    }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
     let words: Vec<String> = SYNONYMS
         .iter()
@@ -931,7 +997,8 @@ fn fold(text: &str) -> String {
         ("cust", "customer"),
         ("desc", "description"),
         ("ref", "reference"),
-        ("emp", "employee"),
+        ("req", "requirement"),
+        ("acct", "account"),
         ("po", "purchaseorder"),
         ("cc", "costcenter"),
         ("yr", "year"),
@@ -959,6 +1026,12 @@ fn single_var(text: &str) -> Option<String> {
         Ok(Template::Single(Reference { root: Root::Vars, path })) if path.len() == 1 => Some(path[0].clone()),
         _ => None,
     }
+}
+
+/// Whether a column's name is a key's: an id, a number, a code (`req_id`, `Invoice No`, 「取引先コード」).
+fn names_a_key(column: &str) -> bool {
+    let folded = fold(column);
+    ["id", "no", "number", "code", "key", "番号", "コード"].iter().any(|k| folded.ends_with(k))
 }
 
 /// What an open column is for, from its var's name: `amount_column` → amount.

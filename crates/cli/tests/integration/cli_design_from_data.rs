@@ -877,3 +877,34 @@ fn rows_said_to_be_left_out_by_a_value_of_the_data_go_before_the_totals() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["Furniture,10,1", "IT,30,1", "Vehicles,100,1"], "{written}");
 }
+
+#[test]
+fn a_value_said_beside_rows_left_out_keeps_rows_in_a_step_of_its_own_and_a_key_named_as_written_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bugs.csv"),
+        "bug_id,title,severity,status,assignee,reported_on\nB1,T1,Critical,Open,Nina,2026-03-28\nB2,T2,Minor,Open,Raj,2026-03-29\nB3,T3,Critical,Closed,Leo,2026-03-20\nB4,T4,Critical,Resolved,Raj,2026-03-21\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "I need the bugs from bugs.csv that are critical and not closed yet (any status except Closed). Only the ID, the title and who owns it (the assignee), oldest report first. Save it as open.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("open.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["B4,T4,Raj", "B1,T1,Nina"], "{written}");
+    // Two columns both files have; the text names the key as written.
+    std::fs::write(
+        dir.path().join("requirements.csv"),
+        "req_id,title,priority\nR1,Login,High\nR2,Export,Low\nR3,Audit,Medium\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("cases.csv"), "case_id,req_id,title\nC1,R1,Login ok\nC2,R3,Audit kept\n").unwrap();
+    design_and_run(
+        dir.path(),
+        "Which requirements have no test case? requirements.csv is the list and cases.csv says which requirement each case covers (req_id). Just the requirement ID, title and priority of the uncovered ones -> uncovered.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("uncovered.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["R2,Export,Low"], "{written}");
+}

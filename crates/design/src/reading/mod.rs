@@ -958,6 +958,7 @@ impl Reader<'_> {
         let steps = row_columns_before_totals(rounding_after_totals(steps), output);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        self.left_out_said_twice(&lower_text);
         self.orders_by_values();
         // (「伝票日付・勘定科目・金額・摘要の4つが完全に一致する行」: the columns listed, not all.)
         if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && keys.len() < 2 {
@@ -1006,6 +1007,26 @@ impl Reader<'_> {
         self.dates_said_to_decide();
         self.months_the_files_are_named_for();
         self.question_of_an_amount_answered();
+    }
+
+    /// "not closed yet (any status except Closed)": a value said not to be kept, and what leaves
+    /// it out, say one thing — the rows that hold it are left out (not those that do not).
+    fn left_out_said_twice(&mut self, lower_text: &str) {
+        for step in &mut self.reading.steps {
+            let Step::Filter { conditions, exclude: true } = step else { continue };
+            let excepted = |c: &Condition| {
+                let Some(value) = c.value.as_str().map(str::to_lowercase).filter(|v| !v.is_empty()) else {
+                    return false;
+                };
+                c.operator == "ne"
+                    && ["except ", "excluding ", "other than ", "apart from ", "but not "]
+                        .iter()
+                        .any(|w| lower_text.contains(&format!("{w}{value}")))
+            };
+            if !conditions.is_empty() && conditions.iter().all(excepted) {
+                conditions.iter_mut().for_each(|c| c.operator = "eq");
+            }
+        }
     }
 
     /// "payables over 1M from payables.csv": the file's own name before a comparison says the
@@ -2322,6 +2343,13 @@ impl Reader<'_> {
                 // "customer, invoice (taken from Customer and Invoice No)": each from the old name
                 // in its place.
                 let said = renamed_in_order(list_text).unwrap_or_else(|| list_text.to_owned());
+                // "who owns it (the assignee)": the column the aside names, for the words that say
+                // what it holds.
+                static SAID_OF_A_COLUMN: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"(?i)\b(?:who|what|which|how|where|when)\b[^,()]{0,40}\((?:the\s+)?(?P<column>[a-z_][\w ]{0,30})\)")
+                        .expect("said of a column")
+                });
+                let said = SAID_OF_A_COLUMN.replace_all(&said, "$column").into_owned();
                 // (Only a name said to be the old one: "from x", `x_y`, or the same word; not
                 // "Description (optional)".)
                 let renamed = words::RENAMED_FROM.replace_all(&said, |c: &regex::Captures| {
@@ -2343,6 +2371,15 @@ impl Reader<'_> {
                 let item = item.split('→').next().unwrap_or(&item).split("->").next().unwrap_or(&item);
                 // "one row per vendor with the vendor name": the column is what the row is with.
                 let item = item.rsplit_once(" with ").map_or(item, |(_, after)| after.trim_start_matches("the "));
+                // "… and priority of the uncovered ones": the rows the columns are of end the list.
+                let item = [" of the ", " of those ", " for the ", " of all the "]
+                    .iter()
+                    .find_map(|of| {
+                        let (column, rows) = item.split_once(of)?;
+                        let noun = rows.rsplit(' ').next().unwrap_or(rows);
+                        (noun == "ones" || slots::is_row_noun(&slots::singular(noun))).then_some(column)
+                    })
+                    .unwrap_or(item);
                 let item = item.rsplit_once("から").map_or(item, |(_, after)| after);
                 // 「支給額の3つ」: the count of the list is not part of its last item.
                 let item = words::JA_LIST_COUNT.find(item).map_or(item, |m| &item[..m.start()]);

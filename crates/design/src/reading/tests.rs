@@ -3662,3 +3662,38 @@ fn rows_exactly_the_same_appear_once_and_an_arrow_between_steps_ends_a_clause() 
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "品番")), "{:?}", r.steps);
     assert_eq!(r.outputs[0].path.as_deref(), Some("発注.csv"));
 }
+
+#[test]
+fn a_column_said_by_what_it_holds_the_rows_a_list_is_of_and_a_value_excepted_twice_are_read() {
+    let r = read_instruction(
+        "I need the bugs from bugs.csv that are critical and not closed yet (any status except Closed). Only the ID, the title and who owns it (the assignee), in that order, oldest report first. Save it as b.csv",
+    );
+    assert_eq!(r.columns, ["ID", "title", "assignee"]);
+    let closed_left_out = |r: &Reading| {
+        r.steps.iter().any(|s| match s {
+            Step::Filter { exclude, conditions } => {
+                let op = if *exclude { "eq" } else { "ne" };
+                conditions.iter().all(|c| c.operator == op && c.value == json!("closed"))
+            }
+            _ => false,
+        })
+    };
+    assert!(closed_left_out(&r), "Closed rows are left out, not the others: {:?}", r.steps);
+    let r = read_instruction(
+        "I need the bugs from bugs.csv that are critical and not closed yet (any status except Closed; Resolved still counts as not closed for us). Save it as b.csv",
+    );
+    assert!(closed_left_out(&r), "Closed rows are left out, not the others: {:?}", r.steps);
+    // "Leave out the ones that aren't approved" keeps its double negative.
+    let r = read_instruction("Read a.csv, leave out the ones whose status isn't approved, and save b.csv");
+    assert!(
+        !r.steps.iter().any(
+            |s| matches!(s, Step::Filter { exclude: true, conditions } if conditions.iter().any(|c| c.operator == "eq"))
+        ),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "Which requirements have no test case? Use requirements.csv and cases.csv. Just the requirement ID, title and priority of the uncovered ones -> u.csv",
+    );
+    assert_eq!(r.columns, ["requirement ID", "title", "priority"]);
+}
