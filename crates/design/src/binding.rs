@@ -935,6 +935,19 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     if !exact.is_empty() {
         return unique(exact);
     }
+    // 「金額（税抜）」 is 「税抜金額」, 「税抜額」: the words in brackets before the name.
+    let bracketed = |name: &str| -> Vec<String> {
+        let Some((base, rest)) = name.split_once(['（', '(']) else { return Vec::new() };
+        let inner = rest.trim_end_matches(['）', ')']);
+        let mut said = vec![fold(&format!("{inner}{base}"))];
+        if let Some(short) = base.strip_suffix("金額") {
+            said.push(fold(&format!("{inner}{short}額")));
+        }
+        said
+    };
+    if let [one] = columns.iter().filter(|c| bracketed(&c.name).contains(&want)).collect::<Vec<_>>().as_slice() {
+        return Some(one.name.clone());
+    }
     // 「同じ日に」, "on the same day": the one column of dates.
     if matches!(want.as_str(), "日" | "日付" | "date" | "day") {
         if let [one] = columns.iter().filter(|c| c.kind == ColumnKind::Date).collect::<Vec<_>>().as_slice() {

@@ -908,3 +908,20 @@ fn a_value_said_beside_rows_left_out_keeps_rows_in_a_step_of_its_own_and_a_key_n
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["R2,Export,Low"], "{written}");
 }
+
+#[test]
+fn a_column_named_with_brackets_is_bound_by_its_words_in_either_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("旅費.csv"),
+        "申請番号,氏名,金額（税抜）,状態\nT1,岡田,27350,承認済\nT2,石井,18445,差戻し\nT3,森,41983,承認済\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "旅費.csv の状態が「承認済」のものだけ、税込額（税抜額×1.1、1円未満切り捨て）の列を追加して、申請番号・氏名・税抜額・税込額 の4列で 税込.csv に保存",
+    );
+    let written = std::fs::read_to_string(dir.path().join("税込.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["T1,岡田,27350,30085", "T3,森,41983,46181"], "{written}");
+}

@@ -416,6 +416,10 @@ pub struct Output {
     pub rest: bool,
 }
 
+/// Rows put together by a key: 「取得月ごとにまとめて」「部門別にまとめ」.
+static GROUPED_TOGETHER: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?:ごと|毎|別|単位)(?:に|で)?まとめ").expect("grouped together"));
+
 /// Where the bracket opens that a list of columns starting at `at` is in, when it follows a
 /// file's name (「実働上位5.csv（社員番号・氏名・合計時間）」).
 fn listed_after_a_file_name(text: &str, at: usize) -> Option<usize> {
@@ -1294,6 +1298,10 @@ impl Reader<'_> {
         let mut totals = aggregations.iter_mut().filter(|a| unchosen(a) && (a.op != "count" || counts.is_empty()));
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
             name(total, other);
+        }
+        // 「列は 取得月・件数・取得価額合計」: a total of no column said is of the one its name says.
+        for total in aggregations.iter_mut().filter(|a| a.field.is_none() && a.op != "count") {
+            total.field = total.name.as_deref().and_then(column_a_total_names);
         }
         // 「社員ごとの実働合計の上位5人（社員番号・氏名・合計時間）」: the other columns chosen go with
         // the key, one value per group: the rows are grouped by them all, as chosen.
@@ -2736,7 +2744,8 @@ impl Reader<'_> {
                     Some(OutputFormat::Csv)
                 } else if lower.contains("json") {
                     Some(OutputFormat::Json)
-                } else if self.lexicon.report_word.is_match(lower) {
+                // (「取得月ごとにまとめて」 groups the rows; it asks for no report.)
+                } else if self.lexicon.report_word.is_match(&GROUPED_TOGETHER.replace_all(lower, "")) {
                     Some(OutputFormat::Markdown)
                 } else {
                     None
@@ -3093,6 +3102,25 @@ fn total_named(column: &str) -> Option<&'static str> {
     .into_iter()
     .find(|(_, en, ja)| has(en, ja))
     .map(|(op, _, _)| op)
+}
+
+/// The column a total's name says it is of: 「取得価額合計」 → 取得価額, "total_amount" → amount.
+fn column_a_total_names(name: &str) -> Option<String> {
+    const SAID: [&str; 10] =
+        ["合計", "総額", "平均", "total_", "total ", "_total", " total", "sum_", "average_", "avg_"];
+    let rest = SAID.iter().find_map(|w| {
+        let lower = name.to_lowercase();
+        let at = lower.find(w)?;
+        Some(format!("{}{}", &name[..at], &name[at + w.len()..]))
+    })?;
+    let rest = rest.trim().trim_matches('_').trim_end_matches('の');
+    // (Only a name of an amount: 「受注合計」 "total_paid" say what is totalled, not its column.)
+    const AMOUNTS: [&str; 20] = [
+        "額", "金", "数", "量", "高", "時間", "料", "代", "価", "値", "amount", "cost", "price", "hours", "quantity",
+        "qty", "value", "fee", "sales", "revenue",
+    ];
+    let amount = AMOUNTS.iter().any(|a| rest.to_lowercase().ends_with(a));
+    (amount && rest.chars().count() >= 2).then(|| rest.to_owned())
 }
 
 /// Whether a column's name is a rank's: "rank", 「順位」.

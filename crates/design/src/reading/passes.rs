@@ -107,12 +107,23 @@ pub(super) fn months_to_group_by(mut steps: Vec<(usize, Step)>) -> Vec<(usize, S
         if let Step::Aggregate { by, .. } = &step {
             let month =
                 by.iter().find(|b| matches!(b.to_lowercase().as_str(), "month" | "月" | "月別" | "各月")).cloned();
+            // 「取得月ごとに」, "per acquisition month": the month of the date so named (取得日).
+            let of_a_date = by.iter().find_map(|b| {
+                let japanese = b.strip_suffix('月').filter(|s| {
+                    !s.is_empty() && !["年", "各", "毎", "当", "前", "翌", "今", "先", "来", "同"].contains(s)
+                });
+                let date = japanese
+                    .map(|s| format!("{s}日"))
+                    .or_else(|| b.to_lowercase().strip_suffix(" month").map(|s| format!("{s} date")))?;
+                Some((b.clone(), date))
+            });
             let computed = out.iter().any(|(_, s)| matches!(s, Step::Compute { operation: "month", .. }));
-            if let Some(month) = month.filter(|_| !computed) {
+            let month = month.map(|m| (m, "date".to_owned())).or(of_a_date);
+            if let Some((month, date)) = month.filter(|_| !computed) {
                 match said_after(&steps, &month) {
                     Some(later) => out.push(steps.remove(later)),
                     None => {
-                        let of = vec!["date".to_owned()];
+                        let of = vec![date];
                         out.push((at, Step::Compute { name: month, operation: "month", of, value: None }));
                     }
                 }

@@ -1556,28 +1556,29 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
         }
         return Some((m.start(), Step::Compute { name, operation: "difference", of: vec![b, a], value: None }));
     }
+    let noun_ending = |text: &str| {
+        let start = text
+            .char_indices()
+            .rev()
+            .take_while(|(_, ch)| (ch.is_alphanumeric() || *ch == 'ー' || *ch == '_') && !is_particle(*ch))
+            .last()
+            .map(|(i, _)| i)?;
+        ja_column(&text[start..])
+    };
+    // 「発注数（発注点の2倍から在庫を引いた数）」「税込額（税抜額×1.1）」: the name the brackets are after.
+    let bracketed = |c: &regex::Captures| {
+        // (The first operand's words may start at the name: 「に発注数(発注点の2倍」.)
+        let first = ["a", "c", "e"].iter().find_map(|g| c.name(g))?;
+        if let Some((name, _)) = first.as_str().split_once(['(', '（']) {
+            return noun_ending(name);
+        }
+        noun_ending(clause[..c.get(0)?.start()].trim_end().strip_suffix(['（', '('])?)
+    };
     if let Some(c) = JA_DIFFERENCE.captures(clause) {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
         let m = c.get(0)?;
-        // 「発注数（発注点の2倍から在庫を引いた数）」: the name the brackets are after.
-        let noun_ending = |text: &str| {
-            let start = text
-                .char_indices()
-                .rev()
-                .take_while(|(_, ch)| (ch.is_alphanumeric() || *ch == 'ー' || *ch == '_') && !is_particle(*ch))
-                .last()
-                .map(|(i, _)| i)?;
-            ja_column(&text[start..])
-        };
-        let bracketed = || {
-            // (The first operand's words may start at the name: 「に発注数(発注点の2倍」.)
-            let first = ["a", "c", "e"].iter().find_map(|g| c.name(g))?;
-            if let Some((name, _)) = first.as_str().split_once(['(', '（']) {
-                return noun_ending(name);
-            }
-            noun_ending(clause[..m.start()].trim_end().strip_suffix(['（', '('])?)
-        };
-        let name = said_before(&c).or_else(bracketed).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
+        let name =
+            said_before(&c).or_else(|| bracketed(&c)).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
         // 「発注点の2倍から在庫を引いた数」: a multiple of a column, less another.
         let multiple = |x: &str| {
             let (column, times) = x.strip_suffix('倍')?.rsplit_once('の')?;
@@ -1606,7 +1607,10 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
             if op == "product" && (b.ends_with('ご') || clause[m.end()..].starts_with(['別', '毎'])) {
                 continue;
             }
-            let name = said_before(&c).or_else(|| name(m.end())).unwrap_or_else(|| default.to_owned());
+            let name = said_before(&c)
+                .or_else(|| bracketed(&c))
+                .or_else(|| name(m.end()))
+                .unwrap_or_else(|| default.to_owned());
             // 「税抜金額 × 1.1」: a column times a number.
             if let (Ok(factor), "product") = (b.parse::<f64>(), op) {
                 return Some((m.start(), Step::Compute { name, operation: op, of: vec![a], value: Some(factor) }));

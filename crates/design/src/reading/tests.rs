@@ -3697,3 +3697,34 @@ fn a_column_said_by_what_it_holds_the_rows_a_list_is_of_and_a_value_excepted_twi
     );
     assert_eq!(r.columns, ["requirement ID", "title", "priority"]);
 }
+
+#[test]
+fn a_month_named_after_its_date_is_computed_and_rows_put_together_by_a_key_ask_for_no_report() {
+    let r = read_instruction(
+        "固定資産.xlsx から、取得月ごとにまとめてください。列は 取得月・件数・取得価額合計 で、取得月の順に。保存先：集計.csv",
+    );
+    assert!(
+        r.steps.iter().any(
+            |s| matches!(s, Step::Compute { name, operation: "month", of, .. } if name == "取得月" && of == &["取得日"])
+        ),
+        "{:?}",
+        r.steps
+    );
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| s.name() == "aggregate") else {
+        panic!("{:?}", r.steps)
+    };
+    assert!(
+        aggregations.iter().any(|a| a.op == "sum" && a.field.as_deref() == Some("取得価額")),
+        "the total its name says: {aggregations:?}"
+    );
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
+    // 「年月ごと」 is no date's month; a total's name that says no amount names no column.
+    let r = read_instruction("売上.csv を年月ごとに集計して、列は 年月・受注合計 で a.csv に保存");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { of, .. } if of == &["年日"])), "{:?}", r.steps);
+    let r = read_instruction("旅費.csv に税込額（税抜額×1.1、1円未満切り捨て）の列を追加して b.xlsx に保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", .. } if name == "税込額")),
+        "named before its brackets: {:?}",
+        r.steps
+    );
+}
