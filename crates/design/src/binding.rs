@@ -87,7 +87,13 @@ const SYNONYMS: &[&[&str]] = &[
     &["employee", "staff", "person", "staff member", "worker", "社員", "従業員", "氏名", "社員名", "申請者"],
     &["description", "memo", "note", "notes", "remarks", "摘要", "備考", "内容", "説明"],
     &["reference", "ref", "参照番号", "管理番号"],
-    &["balance", "残高"],
+    &["balance", "outstanding balance", "outstanding", "残高", "売掛残高", "未収残高"],
+    &["credit limit", "credit line", "与信限度額", "与信枠", "与信額", "限度額"],
+    &["customer code", "customer id", "customer no", "顧客コード", "得意先コード", "顧客番号", "得意先番号"],
+    &["customer name", "client name", "顧客名", "得意先名"],
+    &["vendor code", "supplier code", "vendor id", "supplier id", "仕入先コード", "支払先コード", "取引先コード"],
+    &["employee id", "employee number", "employee no", "staff id", "社員番号", "従業員番号", "社員コード"],
+    &["employee name", "staff name", "氏名", "社員名", "従業員名"],
     &["quantity", "qty", "数量", "個数"],
     &["budget", "budgeted", "予算", "予算額"],
     &[
@@ -1134,7 +1140,7 @@ fn new_var(doc: &mut Value, wanted: &str) -> String {
     // A Japanese word is named by its meaning in English (「金額」 → amount_column).
     let meaning = || {
         let want = fold(wanted);
-        SYNONYMS.iter().find(|group| group.iter().any(|w| fold(w) == want)).map(|group| group[0].to_owned())
+        SYNONYMS.iter().find(|group| group.iter().any(|w| fold(w) == want)).and_then(|group| identifier(group[0]))
     };
     let base = identifier(wanted).or_else(meaning).map_or_else(|| "column".to_owned(), |id| format!("{id}_column"));
     let taken = |name: &str| doc.pointer(&format!("/vars/{name}")).is_some();

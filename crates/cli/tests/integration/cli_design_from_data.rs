@@ -925,3 +925,19 @@ fn a_column_named_with_brackets_is_bound_by_its_words_in_either_order() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["T1,岡田,27350,30085", "T3,森,41983,46181"], "{written}");
 }
+
+#[test]
+fn english_words_bind_japanese_headers_and_the_file_read_is_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data =
+        "顧客コード,顧客名,与信限度額,売掛残高\nC1,Hartwell,50000,42300\nC2,Mori,30000,41250\nC3,Sato,10000,12000\n";
+    std::fs::write(dir.path().join("credit.csv"), data).unwrap();
+    design_and_run(
+        dir.path(),
+        "Make me over.csv: the customers in credit.csv (the Tokyo office's export, so the headers are in Japanese) whose outstanding balance is above their credit limit. I need customer code, customer name, credit limit, balance and over_by (balance minus credit limit), biggest over_by first.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("over.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["C2,Mori,30000,41250,11250", "C3,Sato,10000,12000,2000"], "{written}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("credit.csv")).unwrap(), data, "the file read is as it was");
+}

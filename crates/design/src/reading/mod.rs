@@ -2902,13 +2902,24 @@ impl Reader<'_> {
                     && words::ADDS_COLUMN_TO.is_match(before)
                     && [" to", " into"].iter().any(|p| before.ends_with(p));
                 // "The payment export in x.csv came out with …": an output word that is a noun.
-                let writes_before = self.lexicon.output.find_iter(before).any(|m| {
-                    let words: Vec<&str> = before[..m.start()].split_whitespace().rev().take(2).collect();
-                    !words.iter().any(|w| ["the", "a", "an", "this", "that", "our", "my", "your", "their"].contains(w))
-                });
+                // ("Make me over.csv: the customers in credit.csv": a verb before another file is
+                // that file's, unless "as" names what it writes: "Give me the rows of a.csv … as
+                // b.csv".)
+                let since_a_file = slots::file_names(before).last().map_or(0, |f| f.at + f.name.len());
+                let writes_from = |from: usize| {
+                    self.lexicon.output.find_iter(before).any(|m| {
+                        let words: Vec<&str> = before[..m.start()].split_whitespace().rev().take(2).collect();
+                        m.start() >= from
+                            && !words
+                                .iter()
+                                .any(|w| ["the", "a", "an", "this", "that", "our", "my", "your", "their"].contains(w))
+                    })
+                };
+                let (writes_before, written_as) =
+                    (writes_from(since_a_file), writes_from(0) && before.ends_with(" as"));
                 let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
-                        && (writes_before || lists && (last_of_several || only_file));
+                        && (writes_before || written_as || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
@@ -2919,7 +2930,9 @@ impl Reader<'_> {
                 // "… (regression_run.csv). … File: pass_rate_by_module.csv": a file labelled last,
                 // after another that is read, is the one written.
                 let labelled_last = last_of_several && before.ends_with("file:");
-                opens_with_write
+                // ("Make me over.csv: the customers in credit.csv": the verb writes the file after it.)
+                let written_by_the_opening = opens_with_write && (since_a_file == 0 || before.ends_with(" and"));
+                written_by_the_opening
                     || after_preposition
                     || last_in
                     || arrow

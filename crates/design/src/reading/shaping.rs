@@ -961,9 +961,17 @@ fn column_name(clause: &str, lower: &str, after: usize) -> Option<String> {
 fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
     let before = lower[..start].trim_end();
     let before = before.strip_suffix('(').or_else(|| before.strip_suffix(':'))?.trim_end();
-    let c = EN_ADD_NAMED.captures_iter(before).last()?;
-    let whole = c.get(0)?;
-    (whole.end() == before.len()).then(|| c.name("name").map(|m| clause[m.range()].trim().to_owned())).flatten()
+    let added = EN_ADD_NAMED.captures_iter(before).last().and_then(|c| {
+        let whole = c.get(0)?;
+        (whole.end() == before.len()).then(|| c.name("name").map(|m| clause[m.range()].trim().to_owned())).flatten()
+    });
+    // "… balance and over_by (balance minus credit limit)": a name written as one, right before.
+    added.or_else(|| {
+        let word = before.rsplit([' ', ',']).next()?;
+        let at = before.len() - word.len();
+        (word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then(|| clause[at..before.len()].to_owned())
+    })
 }
 
 /// A column computed by a formula: a difference, ratio, product or sum of two columns, or the

@@ -3728,3 +3728,20 @@ fn a_month_named_after_its_date_is_computed_and_rows_put_together_by_a_key_ask_f
         r.steps
     );
 }
+
+#[test]
+fn a_verb_that_writes_one_file_reads_the_next_and_a_name_written_as_one_names_its_formula() {
+    let r = read_instruction(
+        "Make me over.csv: the customers in credit.csv (the Tokyo office's export) whose balance is above their credit limit. I need customer code, customer name, credit limit, balance and over_by (balance minus credit limit), biggest over_by first.",
+    );
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["credit.csv"]);
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["over.csv"]);
+    assert_eq!(r.columns, ["customer code", "customer name", "credit limit", "balance", "over_by"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", .. } if name == "over_by")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Give me the rows of bank.csv whose reference is not in ledger.csv, as unrecorded.csv.");
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["unrecorded.csv"]);
+}
