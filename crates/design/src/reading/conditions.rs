@@ -730,7 +730,7 @@ fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<Str
 /// amount", 「入金日が入金予定日と違っている行」: two columns of a row compared.
 static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+        r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+|what\s+(?:we|i|they|you|the [a-z]+)\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+|what\s+(?:the\s+)?)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)",
     )
 });
 /// 「実績が予算を上回って」「実績が予算より多い」, "actual is greater than budget": one column
@@ -804,7 +804,9 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
             // columns are (capitalised, or with underscores).
             let written_as_column =
                 |name: &str| name.split(' ').all(|w| w.contains('_') || w.starts_with(char::is_uppercase));
-            let plain_words = language == Language::En && !is_said && c.name("op2").is_none();
+            // ("where what we counted doesn't match the system": the words say what each column is.)
+            let said_as_what = c.get(0).is_some_and(|m| m.as_str().to_lowercase().contains(" what "));
+            let plain_words = language == Language::En && !is_said && !said_as_what && c.name("op2").is_none();
             let b_said = c.name("b").map_or("", |m| m.as_str());
             if plain_words && !(written_as_column(a_said) && written_as_column(b_said)) {
                 return None;

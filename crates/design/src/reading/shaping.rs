@@ -965,12 +965,14 @@ fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
         let whole = c.get(0)?;
         (whole.end() == before.len()).then(|| c.name("name").map(|m| clause[m.range()].trim().to_owned())).flatten()
     });
-    // "… balance and over_by (balance minus credit limit)": a name written as one, right before.
+    // "… balance and over_by (balance minus credit limit)", "… and the variance (counted minus
+    // system)": a name written as one, or a noun said with "the", right before.
     added.or_else(|| {
         let word = before.rsplit([' ', ',']).next()?;
         let at = before.len() - word.len();
-        (word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-            .then(|| clause[at..before.len()].to_owned())
+        let one_name = word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let noun = before[..at].trim_end().ends_with(" the") && word.chars().all(|c| c.is_ascii_alphabetic());
+        (one_name || noun).then(|| clause[at..before.len()].to_owned())
     })
 }
 

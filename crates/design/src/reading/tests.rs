@@ -3745,3 +3745,24 @@ fn a_verb_that_writes_one_file_reads_the_next_and_a_name_written_as_one_names_it
     let r = read_instruction("Give me the rows of bank.csv whose reference is not in ledger.csv, as unrecorded.csv.");
     assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["unrecorded.csv"]);
 }
+
+#[test]
+fn what_was_counted_against_the_system_compares_two_columns_and_a_list_ends_with_the_named_formula() {
+    let r = read_instruction(
+        "Attached is the count sheet (count.xlsx). Could you list the items where what we counted doesn't match the system? For each one I need the SKU, the item description, the system qty, the counted qty and the variance (counted minus system). Save it as v.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "one file, no match of tables: {:?}", r.steps);
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("counted")
+            && c.operator == "ne"
+            && c.value == json!({ "column": "system" })),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["SKU", "item description", "system qty", "counted qty", "variance"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", .. } if name == "variance")),
+        "{:?}",
+        r.steps
+    );
+}
