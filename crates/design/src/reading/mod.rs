@@ -633,7 +633,10 @@ impl Reader<'_> {
         // "sort by test_id and then browser", "totals per site": a column so named, no web page.
         let browser_word = self.lexicon.browser.find_iter(&lower_text).any(|m| {
             let previous = lower_text[..m.start()].split_whitespace().next_back().unwrap_or_default();
-            !["by", "per", "then", "each"].contains(&previous)
+            // 「画面と件名が同じ行」: a column named in a list, no page.
+            let listed = lower_text[m.end()..].starts_with(['と', '・', '、'])
+                || lower_text[..m.start()].ends_with(['と', '・']);
+            !(["by", "per", "then", "each"].contains(&previous) || self.language == Language::Ja && listed)
         });
         let web = !api && (browser_word || !urls.is_empty());
         let chosen = self.chosen_columns();

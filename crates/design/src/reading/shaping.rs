@@ -182,7 +182,7 @@ pub(super) static JA_KEEP_LAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方|下の方|下にある|後から追加"));
 static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:同じ|一致|重複|等しい)",
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:どちらも|両方(?:とも)?|ともに|いずれも)?(?:同じ|一致|重複|等しい)",
     )
 });
 /// The columns of 「支払日・取引先・金額の3つ」, without the count closing the list.
@@ -1198,12 +1198,21 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
                 EN_COMBINATION.captures_iter(&lower).flat_map(|c| [en_column(&c["a"]), en_column(&c["b"])]).flatten(),
             )
             .collect(),
-        super::Language::Ja => match (JA_SAME_IF.captures(text), JA_SAME_LIST.captures(text)) {
-            // 「登録番号が同じなら同じ取引先とみなして」: the column said to make rows the same.
-            (Some(c), _) => ja_column(&c["a"]).into_iter().collect(),
-            (None, Some(c)) => same_list(&c["list"]),
-            (None, None) => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
-        },
+        super::Language::Ja => {
+            // (Over the whole text 、 ends a clause: it joins no pair.)
+            let pair = JA_SAME_PAIR.captures_iter(text).find(|c| !c[0].contains('、'));
+            match (JA_SAME_IF.captures(text), JA_SAME_LIST.captures(text), pair) {
+                // 「登録番号が同じなら同じ取引先とみなして」: the column said to make rows the same.
+                (Some(c), _, _) => ja_column(&c["a"]).into_iter().collect(),
+                (None, Some(c), _) => same_list(&c["list"]),
+                // 「画面と件名がどちらも同じ行」.
+                (None, None, Some(c)) => [&c["a"], &c["b"]]
+                    .into_iter()
+                    .filter_map(|n| ja_column(n.trim_start_matches("同じ").trim_end_matches("の組み合わせ")))
+                    .collect(),
+                (None, None, None) => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+            }
+        }
     };
     keys.retain(|k| !JA_NOT_KEYS.contains(&k.as_str()));
     let mut seen = std::collections::HashSet::new();

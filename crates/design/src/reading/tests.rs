@@ -3766,3 +3766,21 @@ fn what_was_counted_against_the_system_compares_two_columns_and_a_list_ends_with
         r.steps
     );
 }
+
+#[test]
+fn a_screen_named_as_a_column_is_no_page_and_two_columns_both_the_same_are_the_keys() {
+    let r = read_instruction(
+        "バグ管理表.xlsx で、重複して起票されていそうなものを洗い出したいです。画面と件名がどちらも同じ行が2件以上あるものについて、最初の起票分も含めてその全行を出してください。→ 重複候補.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Duplicates { by, remove: false, .. }] if by == &["画面", "件名"]),
+        "{:?}",
+        r.steps
+    );
+    // A comma ends a clause: 「…csv に、同じ社員番号の行」 pairs no columns.
+    let r = read_instruction(
+        "社員マスタ.csv に、同じ社員番号の行が重複して入っています。社員番号ごとに1行にしてください。",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, .. } if by == &["社員番号"])), "{:?}", r.steps);
+}
