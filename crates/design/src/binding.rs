@@ -960,9 +960,9 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             return Some(one.name.clone());
         }
     }
-    // "the ID": the one column of ids (`bug_id`), as "the number" is of numbers.
+    // "the ID": the one column of ids (`bug_id`, not `paid`), as "the number" is of numbers.
     if matches!(want.as_str(), "id" | "number" | "code") {
-        if let [one] = columns.iter().filter(|c| fold(&c.name).ends_with(&want)).collect::<Vec<_>>().as_slice() {
+        if let [one] = columns.iter().filter(|c| last_word(&c.name) == want).collect::<Vec<_>>().as_slice() {
             return Some(one.name.clone());
         }
     }
@@ -1047,10 +1047,16 @@ fn single_var(text: &str) -> Option<String> {
     }
 }
 
-/// Whether a column's name is a key's: an id, a number, a code (`req_id`, `Invoice No`, 「取引先コード」).
+/// Whether a column's name is a key's: an id, a number, a code (`req_id`, `Invoice No`, 「取引先コード」;
+/// not `paid`).
 fn names_a_key(column: &str) -> bool {
-    let folded = fold(column);
-    ["id", "no", "number", "code", "key", "番号", "コード"].iter().any(|k| folded.ends_with(k))
+    matches!(last_word(column).as_str(), "id" | "number" | "code" | "key")
+        || ["番号", "コード"].iter().any(|k| column.ends_with(k))
+}
+
+/// The last word of a column's name, folded (`Invoice No` → number, `bug_id` → id).
+fn last_word(name: &str) -> String {
+    fold(name.rsplit(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default())
 }
 
 /// What an open column is for, from its var's name: `amount_column` → amount.
@@ -1214,5 +1220,21 @@ mod tests {
         assert_eq!(choose("", &two), None);
         let totals = columns(&["仕入先", "合計"]);
         assert_eq!(choose("に合計した一覧", &totals), None, "a phrase is asked, not bound");
+        // "the ID" is the column whose last word is id, not one that ends in the letters.
+        assert_eq!(choose("ID", &columns(&["bug_id", "amount_paid"])).as_deref(), Some("bug_id"));
+        assert_eq!(choose("ID", &columns(&["amount_paid", "title"])), None);
+        assert!(names_a_key("Invoice No") && names_a_key("req_id") && names_a_key("取引先コード"));
+        assert!(!names_a_key("paid") && !names_a_key("title"));
+    }
+
+    #[test]
+    fn a_column_named_with_brackets_is_its_words_in_either_order_and_english_names_japanese_headers() {
+        let ja = columns(&["申請番号", "金額（税抜）", "状態"]);
+        assert_eq!(choose("税抜額", &ja).as_deref(), Some("金額（税抜）"));
+        assert_eq!(choose("税抜金額", &ja).as_deref(), Some("金額（税抜）"));
+        let credit = columns(&["顧客コード", "顧客名", "与信限度額", "売掛残高"]);
+        assert_eq!(choose("credit limit", &credit).as_deref(), Some("与信限度額"));
+        assert_eq!(choose("customer code", &credit).as_deref(), Some("顧客コード"));
+        assert_eq!(choose("outstanding balance", &credit).as_deref(), Some("売掛残高"));
     }
 }

@@ -425,8 +425,13 @@ static GROUPED_TOGETHER: LazyLock<regex::Regex> =
 fn listed_after_a_file_name(text: &str, at: usize) -> Option<usize> {
     let before = text.get(..at)?.trim_end();
     let bracket = before.strip_suffix(['（', '('])?;
-    let name = bracket.trim_end().to_ascii_lowercase();
-    [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| name.ends_with(e)).then_some(bracket.len())
+    ends_with_a_table_file(bracket).then_some(bracket.len())
+}
+
+/// Whether `text` ends with the name of a file of rows (`….csv`, `….xlsx`), spaces aside.
+fn ends_with_a_table_file(text: &str) -> bool {
+    let text = text.trim_end().to_ascii_lowercase();
+    [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| text.ends_with(e))
 }
 
 /// The instruction's text as the reader compares it: NFKC (full-width letters and digits as
@@ -2295,9 +2300,7 @@ impl Reader<'_> {
                 // in brackets is its columns.)
                 PARENTHESES
                     .replace_all(&renamed, |c: &regex::Captures| {
-                        let before = renamed[..c.get(0).map_or(0, |m| m.start())].trim_end().to_ascii_lowercase();
-                        let of_a_file = [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| before.ends_with(e));
-                        if of_a_file {
+                        if ends_with_a_table_file(&renamed[..c.get(0).map_or(0, |m| m.start())]) {
                             c[0].to_owned()
                         } else {
                             " ".repeat(c[0].len())
