@@ -91,6 +91,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["credit limit", "credit line", "与信限度額", "与信枠", "与信額", "限度額"],
     &["customer code", "customer id", "customer no", "顧客コード", "得意先コード", "顧客番号", "得意先番号"],
     &["customer name", "client name", "顧客名", "得意先名"],
+    &["vendor name", "supplier name", "payee name", "仕入先名", "支払先名"],
     &["vendor code", "supplier code", "vendor id", "supplier id", "仕入先コード", "支払先コード", "取引先コード"],
     &["employee id", "employee number", "employee no", "staff id", "社員番号", "従業員番号", "社員コード"],
     &["employee name", "staff name", "氏名", "社員名", "従業員名"],
@@ -1236,5 +1237,7 @@ mod tests {
         assert_eq!(choose("credit limit", &credit).as_deref(), Some("与信限度額"));
         assert_eq!(choose("customer code", &credit).as_deref(), Some("顧客コード"));
         assert_eq!(choose("outstanding balance", &credit).as_deref(), Some("売掛残高"));
+        let brought = columns(&["po_number", "vendor_id", "amount", "vendor_name"]);
+        assert_eq!(choose("supplier name", &brought).as_deref(), Some("vendor_name"));
     }
 }
