@@ -22,6 +22,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::notes::DesignNote;
 use crate::reading::slots::identifier;
+use crate::reading::Language;
 use crate::repair::{declare, split_pointer};
 
 /// Words of one meaning, as column names are written in English and Japanese.
@@ -345,7 +346,8 @@ fn keep_step_before(doc: &mut Value, index: usize) -> Option<String> {
     let id = (1..100)
         .map(|i| if i == 1 { "keep_rows".to_owned() } else { format!("keep_rows_{i}") })
         .find(|id| !ids.contains(&id.as_str()))?;
-    let description = if japanese { "条件に合う行を残す" } else { "Keep the rows that meet the conditions" };
+    let language = if japanese { Language::Ja } else { Language::En };
+    let description = crate::offline::filter_description(language, false);
     graph.insert(
         index,
         serde_json::json!({

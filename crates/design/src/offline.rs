@@ -515,12 +515,7 @@ impl Designer<'_> {
         } else {
             Value::Array(conditions.iter().map(|c| self.condition(c)).collect())
         };
-        let description = match (self.language, exclude) {
-            (Language::En, false) => "Keep the rows that meet the conditions".to_owned(),
-            (Language::En, true) => "Leave out the rows that meet the conditions".to_owned(),
-            (Language::Ja, false) => "条件に合う行を残す".to_owned(),
-            (Language::Ja, true) => "条件に合う行を除く".to_owned(),
-        };
+        let description = filter_description(self.language, exclude).to_owned();
         let id = self.add(
             "filter_rows",
             "transforms.filter",
@@ -1406,6 +1401,16 @@ struct Lookup<'a> {
 /// Texts left out, of no column or of one column named: each leaves its rows out (two
 /// equalities of one column never both hold). Texts of two columns ("the Cancelled orders from
 /// Tokyo") are rows that are both.
+/// What a filter step does, in the plan's language.
+pub(crate) fn filter_description(language: Language, exclude: bool) -> &'static str {
+    match (language, exclude) {
+        (Language::En, false) => "Keep the rows that meet the conditions",
+        (Language::En, true) => "Leave out the rows that meet the conditions",
+        (Language::Ja, false) => "条件に合う行を残す",
+        (Language::Ja, true) => "条件に合う行を除く",
+    }
+}
+
 fn several_values_left_out(conditions: &[Condition]) -> bool {
     let texts = conditions.iter().all(|c| c.operator == "eq" && c.value.is_string());
     let mut named = conditions.iter().filter_map(|c| c.field.as_deref());
