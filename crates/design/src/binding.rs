@@ -1021,6 +1021,8 @@ fn fold(text: &str) -> String {
         ("ref", "reference"),
         ("req", "requirement"),
         ("acct", "account"),
+        ("ot", "overtime"),
+        ("hrs", "hours"),
         ("po", "purchaseorder"),
         ("cc", "costcenter"),
         ("yr", "year"),

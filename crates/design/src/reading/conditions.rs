@@ -106,14 +106,17 @@ static EN_FROM_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*". The
-/// words name the column (`days_overdue`, `years_old`); a unit alone ("over 30 days") does too
-/// when nothing before the number names one.
+/// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*", "more
+/// than 10 *OT hours*". The words name the column (`days_overdue`, `years_old`, `ot_hours`); a
+/// unit alone ("over 30 days") does too when nothing before the number names one.
 static EN_UNIT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)^\s*(?P<unit>days?|weeks?|months?|years?|hours?|minutes?|units?|items?|pieces?|pcs)\b(?:\s+(?P<state>overdue|late|old|past due|outstanding|in arrears|delinquent|open|unpaid|in stock|on hand|worked|of service))?",
+        r"(?i)^\s*(?:(?P<kind>[a-z]+)\s+)??(?P<unit>days?|weeks?|months?|years?|hours?|hrs|minutes?|units?|items?|pieces?|pcs)\b(?:\s+(?P<state>overdue|late|old|past due|outstanding|in arrears|delinquent|open|unpaid|in stock|on hand|worked|of service))?",
     )
 });
+/// Words before a unit that say how it is counted, not what: "30 calendar days".
+const UNIT_COUNTED_AS: &[&str] =
+    &["calendar", "business", "working", "full", "whole", "straight", "consecutive", "more", "the", "and", "or", "of"];
 /// The operator of a condition that a value is over another column ("over budget",
 /// 「予算をオーバー」), said with no number. It is never written into a plan: the reader turns it
 /// into a condition on a difference the instruction computes, or drops it and the filter is asked.
@@ -404,12 +407,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
         };
         let before_field = english_field_before(clause, field_end).filter(|f| !EN_STATUS.is_match(f));
         let measure = EN_UNIT_AFTER.captures(&clause[number.end..]);
-        let field = match &measure {
-            Some(m) if m.name("state").is_some() => {
-                measured.push(number.end..number.end + m.get(0).expect("match").end());
-                Some(m.get(0).expect("match").as_str().trim().to_ascii_lowercase())
+        let measure = measure.map(|m| {
+            let kind = m.name("kind").map(|k| k.as_str().to_ascii_lowercase());
+            let kind = kind.filter(|k| !UNIT_COUNTED_AS.contains(&k.as_str()));
+            (m.get(0).expect("match").end(), kind, m["unit"].to_ascii_lowercase(), m.name("state").map(|s| s.as_str()))
+        });
+        let field = match measure {
+            Some((end, _, unit, Some(state))) => {
+                measured.push(number.end..number.end + end);
+                Some(format!("{unit} {}", state.to_ascii_lowercase()))
             }
-            Some(m) if before_field.is_none() => Some(m["unit"].to_ascii_lowercase()),
+            // "more than 10 OT hours": the words after the number say what is measured.
+            Some((_, Some(kind), unit, None)) => Some(format!("{kind} {unit}")),
+            Some((_, None, unit, None)) if before_field.is_none() => Some(unit),
             _ => before_field,
         };
         conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
@@ -561,7 +571,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
         // "more than $2,500 outstanding (the Outstanding column …)": a column's name, no state.
         let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
             || lower.contains(&format!("the {} column", word.to_ascii_lowercase()));
-        if how_often || verb || what || said_to_count || a_column {
+        // "the total paid in March": what was paid, summed; no state of the rows.
+        let summed = (word.eq_ignore_ascii_case("paid") || word.to_ascii_lowercase().ends_with("ed"))
+            && ["total", "sum", "amount"].iter().any(|w| before.ends_with(&format!(" {w}")) || before == *w);
+        if how_often || verb || what || said_to_count || a_column || summed {
             continue;
         }
         if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
@@ -1258,12 +1271,26 @@ static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+(
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)(?:\s+\w+){1,3}$"));
 
+/// Verbs of money moved, said after "total" for the amounts moved: "the total paid".
+const MONEY_MOVED: &[&str] = &["paid", "spent", "billed", "invoiced", "charged", "received", "owed", "refunded"];
+
+/// "Give me the vendor, …" right before a clause of totals: the key, listed first.
+static EN_KEY_LISTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:give me|list|show|show me|want|need|return|report)\s+(?:the\s+|each\s+)?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)\s*,\s*$",
+    )
+});
+
 static EN_SLASHED_PAIR: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));
 
-pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
+/// `before` is the instruction up to the clause: "Give me the vendor, the number of payments
+/// and the total paid" lists the key of the totals there.
+pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
     let lower = clause.to_ascii_lowercase();
-    let mut by = Vec::new();
+    let listed_before = EN_KEY_LISTED_BEFORE.captures(before).and_then(|c| c.name("key"));
+    let listed_before = listed_before.map(|k| k.as_str().to_owned()).filter(|k| !slots::is_row_noun(k));
+    let mut by: Vec<String> = listed_before.into_iter().collect();
     let mut first = None;
     for m in EN_BY.find_iter(&lower) {
         let before = lower[..m.start()].trim_end();
@@ -1376,9 +1403,16 @@ pub fn english_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>,
         let field = english_phrase_after(clause, after)
             .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f) && !clause_word(f))
             .filter(|_| op != "count");
+        // "the total paid", "total spent": the amounts paid, the total named as said.
+        let (field, name) = match field {
+            Some(f) if op == "sum" && MONEY_MOVED.contains(&f.to_ascii_lowercase().as_str()) => {
+                (Some("amount".to_owned()), Some(format!("total_{}", f.to_ascii_lowercase())))
+            }
+            field => (field, None),
+        };
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
             first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
-            aggregations.push(Aggregation { op, field, name: None, when: Vec::new() });
+            aggregations.push(Aggregation { op, field, name, when: Vec::new() });
         }
     }
     // "revenue (sum), cost (sum)": each column totalled as itself.

@@ -1018,6 +1018,7 @@ impl Reader<'_> {
         self.words_defined_by_values();
         self.dates_said_to_decide();
         self.months_the_files_are_named_for();
+        self.months_said_again_without_their_year();
         self.question_of_an_amount_answered();
     }
 
@@ -1079,6 +1080,38 @@ impl Reader<'_> {
         self.reading.steps.retain_mut(|step| match step {
             Step::Filter { conditions, .. } if conditions.iter().any(named) => {
                 conditions.retain(|c| !named(c));
+                !conditions.is_empty()
+            }
+            _ => true,
+        });
+    }
+
+    /// "in March 2026 … the total paid in March": a month said again without its year is the
+    /// month already kept, no second filter.
+    fn months_said_again_without_their_year(&mut self) {
+        let kept_months: Vec<u64> = self
+            .reading
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, exclude: false } => conditions.as_slice(),
+                _ => &[],
+            })
+            .filter(|c| c.operator == "between")
+            .filter_map(|c| {
+                let (from, to) = (c.value.as_str()?, c.value2.as_ref()?.as_str()?);
+                // (A whole month: the same year and month at both ends.)
+                (from.len() == 10 && to.len() == 10 && from[..7] == to[..7] && from.ends_with("-01"))
+                    .then(|| from[5..7].parse().ok())
+                    .flatten()
+            })
+            .collect();
+        let again = |c: &Condition| {
+            c.operator == MONTH_OF_UNSAID_YEAR && c.value.as_u64().is_some_and(|m| kept_months.contains(&m))
+        };
+        self.reading.steps.retain_mut(|step| match step {
+            Step::Filter { conditions, .. } if conditions.iter().any(again) => {
+                conditions.retain(|c| !again(c));
                 !conditions.is_empty()
             }
             _ => true,
@@ -1723,10 +1756,11 @@ impl Reader<'_> {
     }
 
     /// "…; most first, ties alphabetical by component": an order said of no column, just before
-    /// a further key, is of the one total of the grouping before it.
+    /// a further key, is of the one total of the grouping before it ("most payments first" of
+    /// a count and a sum: of the count).
     fn order_of_the_only_total(&self, steps: &[(usize, Step)], key_at: usize) -> Option<(usize, Step)> {
         static MOST_FIRST: LazyLock<regex::Regex> = LazyLock::new(|| {
-            regex::Regex::new(r"(?i)\b(?P<way>most|fewest|least|largest|smallest|highest|lowest|biggest) first\b|(?P<ja>多い|少ない|大きい|小さい)順")
+            regex::Regex::new(r"(?i)\b(?P<way>most|fewest|least|largest|smallest|highest|lowest|biggest)(?: [a-z]+)? first\b|(?P<ja>多い|少ない|大きい|小さい)順")
                 .expect("most first")
         });
         let mut from = key_at.saturating_sub(40);
@@ -1741,7 +1775,18 @@ impl Reader<'_> {
             Step::Aggregate { aggregations, .. } if *at < key_at => Some((i, aggregations)),
             _ => None,
         })?;
-        let [only] = total.as_slice() else { return None };
+        // "most payments first" of a count and a total: the count.
+        let counted = matches!(way.as_str(), "most" | "fewest" | "least" | "多い" | "少ない");
+        let only = match total.as_slice() {
+            [only] => only,
+            several => {
+                let mut which = several.iter().filter(|a| (a.op == "count") == counted);
+                match (which.next(), which.next()) {
+                    (Some(one), None) => one,
+                    _ => return None,
+                }
+            }
+        };
         let by = Some(only.result_name(self.language));
         Some((i + 1, Step::Sort { by, descending, limit: None, then: Vec::new() }))
     }
@@ -2510,7 +2555,7 @@ impl Reader<'_> {
 
     fn aggregate(&self, clause: &Clause) -> Option<(usize, Step)> {
         let (by, aggregations, at) = match self.language {
-            Language::En => conditions::english_aggregate(&clause.text)?,
+            Language::En => conditions::english_aggregate(&clause.text, &self.text[..clause.start])?,
             Language::Ja => conditions::japanese_aggregate(&clause.text)?,
         };
         Some((clause.start + at, Step::Aggregate { by, aggregations }))
@@ -3086,7 +3131,11 @@ fn without_asides_that_keep(text: &str) -> String {
         .replace_all(text, |c: &regex::Captures| {
             let aside = c[0].to_ascii_lowercase();
             let negated = ["n't", " not ", " no ", "ない", "ません", "除"].iter().any(|n| aside.contains(n));
-            if negated {
+            // "(if two have the same count, the bigger total first)": a count named, no rows kept.
+            let count_named = ["the count", "same count", "a count", "its count", "their count", "by count"]
+                .iter()
+                .any(|n| aside.contains(n));
+            if negated || count_named {
                 c[0].to_owned()
             } else {
                 " ".repeat(c[0].len())

@@ -31,7 +31,7 @@ static EN_WITH_AT_LEAST: LazyLock<Regex> = LazyLock::new(|| {
 
 static EN_TIMES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?P<key>[a-z][\w]*(?: [a-z][\w]*)?) (?:that |which |who )?(?:have |has |had )?(?:[a-z]+ed|paid|sent|ran|run|made|bought|sold|spent|seen|shown) (?:(?P<op>at least|more than) (?P<n>\d+|two|three|four|five|ten) times|(?P<n2>\d+|two|three|four|five|ten) (?P<op2>or more) times|(?P<once>more than once)|(?P<twice>twice or more))\b",
+        r"(?i)\b(?P<key>[a-z][\w]*(?: [a-z][\w]*)?) (?:that |which |who )?(?:(?:did|do|have|had) (?:we|you|they|i) )?(?:have |has |had )?(?:[a-z]+ed|paid|pay|use|sent|send|ran|run|made|bought|buy|sold|spent|seen|shown) (?:(?P<op>at least|more than) (?P<n>\d+|two|three|four|five|ten) times|(?P<n2>\d+|two|three|four|five|ten) (?P<op2>or more) times|(?P<once>more than once)|(?P<twice>twice or more|at least twice)|(?P<more_than_twice>more than twice))\b",
     )
     .expect("times")
 });
@@ -63,6 +63,8 @@ pub fn repeated(text: &str, language: Language) -> Option<Repeated> {
                 ("gt", 1.0)
             } else if c.name("twice").is_some() {
                 ("gte", 2.0)
+            } else if c.name("more_than_twice").is_some() {
+                ("gt", 2.0)
             } else if let Some(n) = c.name("n") {
                 (if c["op"].eq_ignore_ascii_case("at least") { "gte" } else { "gt" }, times(n.as_str())?)
             } else {
@@ -79,6 +81,11 @@ pub fn repeated(text: &str, language: Language) -> Option<Repeated> {
             Some(Repeated { key: c["key"].to_owned(), operator, times: times(&c["n"])?, value })
         }
     }
+}
+
+/// Whether a key said ("vendor") is the repeated key ("vendor", from "vendors").
+fn names_key(said: &str, key: &str) -> bool {
+    slots::singular(&said.to_ascii_lowercase()) == key
 }
 
 /// "Test IDs" → `test id`; a row noun ("rows with at least 2 …") names no key.
@@ -105,11 +112,27 @@ fn key_of(words: &str) -> Option<String> {
 /// number of times and no step totals or checks duplicates yet: a condition read from the same
 /// number (`result >= 2`) was the count misread, and goes. `count_name` is what the text calls
 /// the count, when it names one.
-pub fn with_counts(steps: Vec<Step>, repeated: &Repeated, count_name: String) -> Vec<Step> {
+pub fn with_counts(mut steps: Vec<Step>, repeated: &Repeated, count_name: String) -> Vec<Step> {
+    let times = number_value(repeated.times);
+    // "Which vendors did we pay more than twice? … the vendor, the number of payments and the
+    // total paid": the count of the totals per that key is the one compared.
+    let counted_per_key = steps.iter().position(|s| match s {
+        Step::Aggregate { by, aggregations } => {
+            by.len() == 1 && names_key(&by[0], &repeated.key) && aggregations.iter().any(|a| a.op == "count")
+        }
+        _ => false,
+    });
+    if let Some(at) = counted_per_key {
+        let Step::Aggregate { aggregations, .. } = &mut steps[at] else { return steps };
+        let count = aggregations.iter_mut().find(|a| a.op == "count").expect("a count");
+        let name = count.name.get_or_insert(count_name).clone();
+        let kept = Condition { field: Some(name), operator: repeated.operator, value: times, value2: None };
+        steps.insert(at + 1, Step::Filter { conditions: vec![kept], exclude: false });
+        return steps;
+    }
     if steps.iter().any(|s| matches!(s, Step::Aggregate { .. } | Step::Duplicates { .. })) {
         return steps;
     }
-    let times = number_value(repeated.times);
     let ordered = |c: &Condition| matches!(c.operator, "gt" | "gte" | "lt" | "lte");
     let mut steps: Vec<Step> = steps
         .into_iter()

@@ -660,32 +660,61 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
                 super::Language::En => assigned_name(clause, c.name("name")?.range())?,
                 super::Language::Ja => ja_column(&clause[c.name("name")?.range()])?,
             };
-            let said = &clause[c.name("expr")?.range()];
-            let said = EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
-                let sign = match &w["w"] {
-                    "minus" | "less" => " - ",
-                    "plus" => " + ",
-                    "divided by" => " / ",
-                    _ => " * ",
-                };
-                sign.to_owned()
-            });
-            let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= 2)?;
-            // Each operand a column's name as the text writes one, or the formula is no formula.
-            let column = |name: &str| match language {
-                super::Language::En => en_column(name.trim_start_matches("the ")),
-                super::Language::Ja => ja_column(name),
-            };
-            if formula.columns().iter().any(|c| column(c).is_none()) {
-                return None;
-            }
-            let formula = formula.renamed(&column);
-            let of = formula.columns().into_iter().map(str::to_owned).collect();
             let at = c.get(0)?.start();
-            Some((at, Step::Formula { name, formula: formula.to_string(), of }))
+            Some((at, formula_step(name, &clause[c.name("expr")?.range()], language)?))
         })
         .collect()
 }
+
+/// A column `name` computed by the formula `said`, when it has more than one sign and each
+/// operand is a column's name as the text writes one.
+fn formula_step(name: String, said: &str, language: super::Language) -> Option<Step> {
+    let said = EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
+        let sign = match &w["w"] {
+            "minus" | "less" => " - ",
+            "plus" => " + ",
+            "divided by" => " / ",
+            _ => " * ",
+        };
+        sign.to_owned()
+    });
+    let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= 2)?;
+    let column = |name: &str| match language {
+        super::Language::En => en_column(name.trim_start_matches("the ")),
+        super::Language::Ja => ja_column(name),
+    };
+    if formula.columns().iter().any(|c| column(c).is_none()) {
+        return None;
+    }
+    let formula = formula.renamed(&column);
+    let of = formula.columns().into_iter().map(str::to_owned).collect();
+    Some(Step::Formula { name, formula: formula.to_string(), of })
+}
+
+/// "… ot hours and ot pay (ot hours x hourly rate x 1.5, rounded …)": a formula of more than one
+/// sign in brackets right after the name of a column listed (after a comma, "and" or "the"),
+/// with the span of the bracket's formula.
+fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
+    let lower = clause.to_ascii_lowercase();
+    EN_NAMED_THEN_FORMULA
+        .captures_iter(&lower)
+        .filter_map(|c| {
+            let name = c.name("name")?;
+            let expr = c.name("expr")?;
+            let step = formula_step(clause[name.range()].to_owned(), &clause[expr.range()], super::Language::En)?;
+            // "over budget (actual - budget - 100)" names no column: a name is no operand of its own formula.
+            match &step {
+                Step::Formula { name, of, .. } if of.iter().any(|o| o.eq_ignore_ascii_case(name)) => None,
+                _ => Some((expr.range(), step)),
+            }
+        })
+        .collect()
+}
+static EN_NAMED_THEN_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:,|\band|\bthe|\bplus|\bwant|\bneed|\bwith|:)\s+(?P<name>[a-z][a-z_]*(?: [a-z][a-z_]*)?)\s*\((?P<expr>[^(),;]{3,80}?)\s*[,;)]",
+    )
+});
 
 /// The steps of `found`, and each formula whose column they compute with fewer signs than it has
 /// (they read only part of it, "(revenue - cost) / revenue" of "… x 100") in place of theirs; a
@@ -908,8 +937,13 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
 /// The computed columns of an English clause: a share ("a Tax column that is 10% of Net"), and
 /// a formula said after it ("a Gross column, Net plus Tax").
 fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
-    let formulas = written_formulas(clause, super::Language::En);
-    with_formulas(english_operations(clause, lower), formulas)
+    let mut formulas = written_formulas(clause, super::Language::En);
+    let in_brackets = bracketed_formulas(clause);
+    let mut found = english_operations(clause, lower);
+    // An operation read inside a bracket's formula is part of it.
+    found.retain(|(at, _)| !in_brackets.iter().any(|(span, _)| span.contains(at)));
+    formulas.extend(in_brackets.into_iter().map(|(span, step)| (span.start, step)));
+    with_formulas(found, formulas)
 }
 
 /// The computed columns of an English clause, each one operation.

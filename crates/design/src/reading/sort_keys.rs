@@ -29,10 +29,11 @@ pub struct FurtherKey {
 }
 
 /// "then by", "and then by", "and then", "and by", "within each region, by", "where two invoices share a
-/// date, by", "when the date is the same, order by", "ties broken by" (lower-cased text).
+/// date, by", "when the date is the same, order by", "ties broken by", "if two have the same
+/// count, the bigger total first" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then))\s+",
     )
 });
 /// "the bigger amount first", "older ones first": a key said as a comparative and "first".
@@ -89,6 +90,10 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
             // "put the bigger amount first": the column between the comparative and "first".
             let comparative = EN_COMPARATIVE_FIRST.captures(window);
+            // "if two vendors have the same count, …": a key only when a comparative follows.
+            if c.name("shared_then").is_some() && comparative.is_none() {
+                return None;
+            }
             let (column, descending) = match &comparative {
                 Some(said) => (
                     super::shaping::en_column(&said["column"]),
@@ -96,8 +101,10 @@ fn english(text: &str) -> Vec<FurtherKey> {
                 ),
                 None => (column, descending),
             };
-            let within =
-                ["within", "shared", "same", "same2"].iter().find_map(|g| c.name(g)).map(|w| w.as_str().to_owned());
+            let within = ["within", "shared", "shared_then", "same", "same2"]
+                .iter()
+                .find_map(|g| c.name(g))
+                .map(|w| w.as_str().to_owned());
             Some(FurtherKey { range: m.start()..end, column, descending, within })
         })
         .collect()

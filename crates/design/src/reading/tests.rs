@@ -3784,3 +3784,53 @@ fn a_screen_named_as_a_column_is_no_page_and_two_columns_both_the_same_are_the_k
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, .. } if by == &["社員番号"])), "{:?}", r.steps);
 }
+
+#[test]
+fn a_measure_named_after_its_number_and_a_formula_in_brackets_after_a_listed_name() {
+    let r = read_instruction(
+        "hey, can u pull everyone from payroll.csv who logged more than 10 OT hours? want name, dept, ot hours and ot pay (ot hours x hourly rate x 1.5, rounded to 2 decimals), biggest ot pay first. save as ot.csv thx",
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("ot hours") && c.operator == "gt"),
+        "the words after the number name the column, not \"who logged\": {:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Formula { name, formula, .. }
+            if name == "ot pay" && formula == "[ot hour] * [hourly rate] * 1.5")),
+        "the whole bracket, its number too: {:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "product", .. })), "{:?}", r.steps);
+    assert_eq!(r.columns, ["name", "dept", "ot hours", "ot pay"]);
+    // "calendar" says how days are counted, not what.
+    let r = read_instruction("keep the bills more than 30 calendar days overdue and save late.csv");
+    assert!(filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("days overdue")), "{:?}", r.steps);
+    // A name that is an operand of its formula names no new column.
+    let r = read_instruction("From b.csv list the actual and the budget (budget - actual + 100) and save c.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { name, .. } if name == "budget")), "{:?}", r.steps);
+}
+
+#[test]
+fn keys_paid_more_than_twice_with_their_count_and_total_listed_after_the_key() {
+    let r = read_instruction(
+        "Which vendors did we pay more than twice in March 2026? It's all in vendor_payments.csv. Give me the vendor, the number of March payments and the total paid in March, most payments first (if two vendors have the same count, the bigger total first). File: f.csv",
+    );
+    let [Step::Filter { conditions: month, .. }, Step::Aggregate { by, aggregations }, Step::Filter { conditions: kept, .. }, Step::Sort { by: sorted, descending: true, then, .. }] =
+        r.steps.as_slice()
+    else {
+        panic!("one month kept, totals per vendor, those paid more than twice, sorted: {:?}", r.steps)
+    };
+    assert_eq!(month.len(), 1, "March said again without its year is the same month: {month:?}");
+    assert_eq!(by, &["vendor"]);
+    assert!(aggregations.iter().any(|a| a.op == "count"), "{aggregations:?}");
+    assert!(
+        aggregations
+            .iter()
+            .any(|a| a.op == "sum" && a.field.as_deref() == Some("amount") && a.name.as_deref() == Some("total_paid")),
+        "the total paid is of the amounts, no state \"paid\": {aggregations:?}"
+    );
+    assert!(kept.iter().any(|c| c.field.as_deref() == Some("count") && c.operator == "gt" && c.value == json!(2)));
+    assert_eq!(sorted.as_deref(), Some("count"));
+    assert_eq!(then, &[("total".to_owned(), true)], "the tie broken by the bigger total");
+}
