@@ -183,7 +183,8 @@ pub fn bind_columns(
                 Err(_) => break,
             }
         }
-        let changed = bind_named(&mut doc, &validation, aliases, &mut binding)
+        let sides = join_side_aliases(&doc, &validation);
+        let changed = bind_named(&mut doc, &validation, aliases, &sides, &mut binding)
             | bind_open(&mut doc, &validation, mentioned, &mut binding);
         match serde_json::from_value::<Plan>(doc) {
             Ok(bound) if changed => *plan = bound,
@@ -200,6 +201,82 @@ pub fn bind_columns(
     binding.whole_months = whole_months(plan, files);
     binding.questions.dedup_by(|a, b| a.var == b.var);
     binding
+}
+
+/// Names of the columns of matched tables by their side ("bank amount", "ledger amount" after
+/// bank.csv is matched to ledger.csv): each side's column said after a word of its file's name
+/// that the other file's name lacks, as the match names it (`amount`, `amount_right` where both
+/// have one); and the side's word alone, when the one column of numbers both sides have is
+/// what tells them apart ("bank minus ledger").
+fn join_side_aliases(doc: &Value, validation: &Validation) -> Vec<(String, String)> {
+    let graph = doc.get("graph").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let mut aliases = Vec::new();
+    for node in graph {
+        if node.get("block").and_then(Value::as_str) != Some("transforms.join") {
+            continue;
+        }
+        let table = |side: &str| {
+            let reference = node.pointer(&format!("/in/{side}"))?.as_str()?.strip_prefix("${")?.strip_suffix('}')?;
+            let columns = validation.tables.get(reference)?;
+            let file = source_file(graph, reference.split('.').next()?)?;
+            Some((file, columns))
+        };
+        let (Some((left_file, left)), Some((right_file, right))) = (table("left"), table("right")) else { continue };
+        let id = node.get("id").and_then(Value::as_str).unwrap_or_default();
+        let Some(out) = validation.tables.iter().find(|(t, _)| t.split('.').next() == Some(id)).map(|(_, c)| c) else {
+            continue;
+        };
+        let has = |columns: &[Column], name: &str| columns.iter().any(|c| c.name == name);
+        let right_name = |name: &str| {
+            let renamed = format!("{name}_right");
+            if has(left, name) && has(out, &renamed) {
+                renamed
+            } else {
+                name.to_owned()
+            }
+        };
+        let (left_words, right_words) = (file_words(&left_file), file_words(&right_file));
+        let shared_numbers: Vec<&Column> =
+            left.iter().filter(|c| c.kind == ColumnKind::Number && has(right, &c.name)).collect();
+        let sides = [
+            (&left_words, &right_words, left.iter().map(|c| (c.name.clone(), c.name.clone())).collect::<Vec<_>>()),
+            (&right_words, &left_words, right.iter().map(|c| (c.name.clone(), right_name(&c.name))).collect()),
+        ];
+        for (side, (words, other, columns)) in sides.iter().enumerate() {
+            for word in words.iter().filter(|w| !other.contains(w)) {
+                for (column, named) in columns.iter().filter(|(_, named)| has(out, named)) {
+                    aliases.push((format!("{word} {}", column.replace('_', " ")), named.clone()));
+                }
+                if let [one] = shared_numbers.as_slice() {
+                    let named = if side == 0 { one.name.clone() } else { right_name(&one.name) };
+                    aliases.push((word.clone(), named));
+                }
+            }
+        }
+    }
+    aliases
+}
+
+/// The file a table comes from: the path a read step reads, through the steps that pass its
+/// rows on.
+fn source_file<'a>(graph: &'a [Value], mut id: &'a str) -> Option<String> {
+    for _ in 0..graph.len() {
+        let node = graph.iter().find(|n| n.get("id").and_then(Value::as_str) == Some(id))?;
+        if let Some(path) = node.pointer("/in/path").and_then(Value::as_str).filter(|p| !p.contains("${")) {
+            return Some(path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned());
+        }
+        id = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
+    }
+    None
+}
+
+/// The words of a file's name that may name it: `bank_march.csv` → bank, march.
+fn file_words(file: &str) -> Vec<String> {
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    stem.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// A word of a clause that keeps rows which is a whole value of exactly one column of the data
@@ -737,7 +814,18 @@ fn is_generated_name(name: &str) -> bool {
 }
 
 /// Column names the checker found no column for.
-fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, String)], binding: &mut Binding) -> bool {
+/// (`sides` name matched tables' columns by their side: such a column chosen to be shown is
+/// shown by the words said, "ledger amount", not as the match names it, `amount_right`.)
+fn bind_named(
+    doc: &mut Value,
+    validation: &Validation,
+    aliases: &[(String, String)],
+    sides: &[(String, String)],
+    binding: &mut Binding,
+) -> bool {
+    let aliases: Vec<(String, String)> = aliases.iter().chain(sides).cloned().collect();
+    let aliases = aliases.as_slice();
+    let by_side = |wanted: &str| sides.iter().any(|(word, _)| fold(word) == fold(wanted));
     let mut changed = false;
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
@@ -757,13 +845,20 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
             None => raw.clone(),
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-        match (&var, chosen_and_noted(&wanted, columns, aliases, binding)) {
+        let chosen = chosen_and_noted(&wanted, columns, aliases, binding);
+        if let Some(column) = chosen.as_ref().filter(|_| by_side(&wanted) && shown_column(doc, &finding.path)) {
+            let said = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
+            set(doc, &finding.path, serde_json::json!({ "column": said, "as": wanted }));
+        }
+        match (&var, chosen) {
             (Some(name), Some(column)) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
                 binding.bound.push(format!("/vars/{name}"));
             }
             (None, Some(column)) => {
-                set(doc, &finding.path, Value::from(column.as_str()));
+                if !by_side(&wanted) || !shown_column(doc, &finding.path) {
+                    set(doc, &finding.path, Value::from(column.as_str()));
+                }
                 binding.bound.push(finding.path.clone());
                 // A column computed in place (`{as: 平均金額, op: round, of: [平均金額]}`) stays in
                 // place: its name follows what it reads.
@@ -787,6 +882,13 @@ fn bind_named(doc: &mut Value, validation: &Validation, aliases: &[(String, Stri
         changed = true;
     }
     changed
+}
+
+/// Whether `pointer` is a column a choice of columns shows (`/graph/5/in/columns/1`).
+fn shown_column(doc: &Value, pointer: &str) -> bool {
+    let Some((node, rest)) = pointer.strip_prefix("/graph/").and_then(|p| p.split_once('/')) else { return false };
+    rest.strip_prefix("in/columns/").is_some_and(|i| i.bytes().all(|b| b.is_ascii_digit()))
+        && doc.pointer(&format!("/graph/{node}/block")).and_then(Value::as_str) == Some("transforms.select_columns")
 }
 
 /// The one column `wanted` means among `columns` (a word the text says is the file's column by

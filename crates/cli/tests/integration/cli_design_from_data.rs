@@ -941,3 +941,27 @@ fn english_words_bind_japanese_headers_and_the_file_read_is_never_written() {
     assert_eq!(rows, ["C2,Mori,30000,41250,11250", "C3,Sato,10000,12000,2000"], "{written}");
     assert_eq!(std::fs::read_to_string(dir.path().join("credit.csv")).unwrap(), data, "the file read is as it was");
 }
+
+#[test]
+fn the_columns_of_two_matched_files_are_named_by_their_side_and_shown_as_said() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bank_march.csv"),
+        "date,ref,description,amount\n2026-03-02,CHQ-1,Cheque,-1250.00\n2026-03-04,DD-7,Electricity,-318.40\n2026-03-31,FEE-1,Charges,-24.00\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("ledger_march.csv"),
+        "posting_date,doc_ref,account,amount\n2026-03-01,CHQ-1,Payables,-1250.00\n2026-03-04,DD-7,Utilities,-381.40\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "1. Match each line of bank_march.csv to ledger_march.csv on the reference (ref in the bank file, doc_ref in the ledger).\n2. Keep only the matched pairs where the bank amount and the ledger amount are not the same.\n3. Show ref, bank amount, ledger amount and difference (bank minus ledger).\n4. Save as mismatches.csv, sorted by ref.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("mismatches.csv")).unwrap();
+    let mut lines = written.trim_start_matches('\u{feff}').lines();
+    assert_eq!(lines.next(), Some("ref,bank amount,ledger amount,difference"), "{written}");
+    assert_eq!(lines.collect::<Vec<_>>(), ["DD-7,-318.4,-381.4,63"], "{written}");
+    assert!(dir.path().join("ledger_march.csv").exists());
+}

@@ -740,10 +740,11 @@ fn capitalised_phrase(clause: &str, range: std::ops::Range<usize>) -> Option<Str
 }
 
 /// "where Paid doesn't match Invoiced", "rows whose paid amount differs from the invoiced
-/// amount", 「入金日が入金予定日と違っている行」: two columns of a row compared.
+/// amount", "where the bank amount and the ledger amount are not the same", 「入金日が入金予定日と
+/// 違っている行」: two columns of a row compared.
 static EN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+|what\s+(?:we|i|they|you|the [a-z]+)\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+|what\s+(?:the\s+)?)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+        r"(?i)\b(?:where|whose|when|if|with)\s+(?:the\s+|what\s+(?:we|i|they|you|the [a-z]+)\s+)?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+|what\s+(?:the\s+)?)?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<c>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?)\s+(?:differs? from|is different from|is not equal to|isn't equal to|is not the same as|isn't the same as|!=|<>|≠)\s+(?:the\s+)?(?P<d>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:where|whose|when|if|with)\s+(?:the\s+)?(?P<e>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+and\s+(?:the\s+)?(?P<f>[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?P<both>are not the same|aren't the same|are different|differ|don't match|do not match|don't agree|do not agree)\b",
     )
 });
 /// 「実績が予算を上回って」「実績が予算より多い」, "actual is greater than budget": one column
@@ -790,13 +791,14 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
     differ
         .chain(ordered)
         .filter_map(|(c, operator)| {
-            let a = c.name("a").or(c.name("c"))?.as_str();
-            // ("actual is greater than budget": the "is" is no part of the name.)
+            let a = c.name("a").or(c.name("c")).or(c.name("e"))?.as_str();
+            // ("actual is greater than budget": the "is" is no part of the name; "A and B are not
+            // the same" compares two things said.)
             let (a, is_said) = match a.rsplit_once(' ') {
                 Some((name, "is" | "are")) => (name, true),
-                _ => (a, c.name("is").is_some()),
+                _ => (a, c.name("is").is_some() || c.name("both").is_some()),
             };
-            let b = c.name("b").or(c.name("d"))?.as_str();
+            let b = c.name("b").or(c.name("d")).or(c.name("f"))?.as_str();
             let a_said = a;
             let (a, b) = (clean(a), clean(b));
             // "which items are below …" asks of rows; it names no column.

@@ -2936,6 +2936,13 @@ impl Reader<'_> {
                 if words::CAME_INTO.is_match(before) {
                     return false;
                 }
+                // "Match each line of bank.csv to ledger.csv": the other side of a match is read.
+                let first_file = slots::file_names(before).first().map(|f| f.at);
+                let matched_to = first_file.is_some_and(|at| words::MATCH_VERB.is_match(&before[..at]))
+                    && [" to", " with", " against"].iter().any(|p| before.ends_with(p));
+                if matched_to {
+                    return false;
+                }
                 let first_words: Vec<&str> = before.split_whitespace().take(3).collect();
                 let opens_with_write = first_words
                     .iter()

@@ -3834,3 +3834,22 @@ fn keys_paid_more_than_twice_with_their_count_and_total_listed_after_the_key() {
     assert_eq!(sorted.as_deref(), Some("count"));
     assert_eq!(then, &[("total".to_owned(), true)], "the tie broken by the bigger total");
 }
+
+#[test]
+fn the_other_side_of_a_match_is_read_and_two_amounts_not_the_same_are_compared() {
+    let r = read_instruction(
+        "1. Match each line of bank_march.csv to ledger_march.csv on the reference (ref in the bank file, doc_ref in the ledger).\n2. Keep only the matched pairs where the bank amount and the ledger amount are not the same.\n3. Save as m.csv.",
+    );
+    let sources: Vec<Option<&str>> = r.sources.iter().map(|s| s.path.as_deref()).collect();
+    assert_eq!(sources, [Some("bank_march.csv"), Some("ledger_march.csv")]);
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("m.csv")]);
+    let Some(Step::Join { side_keys, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(side_keys, &[("bank".to_owned(), "ref".to_owned()), ("ledger".to_owned(), "doc_ref".to_owned())]);
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("bank")
+            && c.operator == "ne"
+            && c.value == json!({ "column": "ledger" })),
+        "{:?}",
+        r.steps
+    );
+}

@@ -214,7 +214,7 @@ pub fn keep_all_of(text: &str, language: Language) -> Option<String> {
 
 static EN_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile|check|checking|verify)\s+(?:the\s+|each\s+|every\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:column\s+)?(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:appears?|shows? up)\s+in\s+the\s+(?P<kb4>[a-z_][\w]*)\s+column\s+of\s+(?P<b4>[\w.-]+\.(?:csv|xlsx|xls|tsv))",
+        r"(?i)\b(?:the\s+)?(?P<a>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka>[\w ]{1,30}?)\s+(?:should be|should match|must match|matches|match|equals|is the same as|corresponds to|is|=)\s+(?:the\s+)?(?P<b>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:match(?:ing)?|compare|reconcile|check|checking|verify)\s+(?:the\s+|each\s+|every\s+)?(?P<ka2>[\w ]{1,30}?)\s+(?:in|of|on)\s+(?P<a2>[\w.-]+\.(?:csv|xlsx|xls|tsv))\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<kb2>[\w ]{1,30}?)\s+(?:column\s+)?(?:in|of|on)\s+(?P<b2>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\b(?:match(?:ing)?|compare|reconcile|join|link)\s+(?:the\s+)?(?P<a3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<ka3>[\w ]{1,30}?)\s+(?:to|with|against|and|on)\s+(?:the\s+)?(?P<b3>[a-z][\w]*(?: [a-z][\w]*)?)'s\s+(?P<kb3>[\w ]{1,30}?)\s*(?:[.,;)]|$|\band\b|\bthen\b)|\b(?:appears?|shows? up)\s+in\s+the\s+(?P<kb4>[a-z_][\w]*)\s+column\s+of\s+(?P<b4>[\w.-]+\.(?:csv|xlsx|xls|tsv))|\((?P<ka5>[a-z_][\w]*)\s+in\s+(?:the\s+)?(?P<a5>[\w.-]+?)(?:\s+(?:file|one|side|export|sheet))?,?\s+(?:and\s+)?(?P<kb5>[a-z_][\w]*)\s+in\s+(?:the\s+)?(?P<b5>[\w.-]+?)(?:\s+(?:file|one|side|export|sheet))?\)",
     )
 });
 static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
@@ -224,7 +224,9 @@ static JA_SIDE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Match keys named per table when they differ: "the receipt's Invoice Ref should be the
-/// ledger's Invoice Number", "match the statement's Reference to the ledger's Bank Ref", 「入金.csvの請求番号と請求.csvの番号で照合」: (table word, key) pairs.
+/// ledger's Invoice Number", "match the statement's Reference to the ledger's Bank Ref", "on the
+/// reference (ref in the bank file, doc_ref in the ledger)", 「入金.csvの請求番号と請求.csvの番号で照合」:
+/// (table word, key) pairs.
 pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     let pattern = match language {
         Language::En => &*EN_SIDE_KEYS,
@@ -235,9 +237,13 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
         Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()))
     };
     [
-        pair("a", "ka").or_else(|| pair("a2", "ka2")).or_else(|| pair("a3", "ka3")),
+        pair("a", "ka").or_else(|| pair("a2", "ka2")).or_else(|| pair("a3", "ka3")).or_else(|| pair("a5", "ka5")),
         // "its po_number appears in the po_ref column of invoices.csv": one side's key named.
-        pair("b", "kb").or_else(|| pair("b2", "kb2")).or_else(|| pair("b3", "kb3")).or_else(|| pair("b4", "kb4")),
+        pair("b", "kb")
+            .or_else(|| pair("b2", "kb2"))
+            .or_else(|| pair("b3", "kb3"))
+            .or_else(|| pair("b4", "kb4"))
+            .or_else(|| pair("b5", "kb5")),
     ]
     .into_iter()
     .flatten()
@@ -270,6 +276,9 @@ pub static ADDS_COLUMN_TO: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:add|adds|adding|insert|append|bring|put)\b.*\bcolumns?\b.*\b(?:to|into)$|\b(?:add|bring|brings|copy|pull|carry|look up|fill in)\b.*\bfrom\b.*\b(?:to|into)$",
     )
 });
+/// A verb that puts two tables side by side: "match", "reconcile", "compare".
+pub static MATCH_VERB: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:match|matching|reconcile|reconciling|compare|comparing|join|tie out|cross-check)\b"));
 /// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
 pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(
