@@ -14,7 +14,7 @@ use serde_json::Value;
 /// design that validates a plan several times reads a ledger once.
 pub struct WorkFolderFiles {
     root: PathBuf,
-    read: Mutex<HashMap<String, Option<InputTable>>>,
+    read: Mutex<HashMap<String, Result<Option<InputTable>, String>>>,
 }
 
 impl WorkFolderFiles {
@@ -23,24 +23,32 @@ impl WorkFolderFiles {
     }
 }
 
-impl InputFiles for WorkFolderFiles {
-    fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
+impl WorkFolderFiles {
+    /// The table `block` would read, once per block and inputs.
+    fn read(&self, block: &str, inputs: &IndexMap<String, Value>) -> Result<Option<InputTable>, String> {
         let inputs: serde_json::Map<String, Value> = inputs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let key = format!("{block} {}", Value::Object(inputs.clone()));
         if let Some(known) = self.read.lock().ok().and_then(|read| read.get(&key).cloned()) {
             return known;
         }
-        let file = inputs.get("path")?.as_str()?.to_owned();
-        let table = planwright_blocks::input_table(block, &inputs, &self.root).map(|table| InputTable {
-            file,
-            columns: table.columns,
-            rows: table.rows,
-            complete: table.complete,
+        let Some(file) = inputs.get("path").and_then(Value::as_str).map(str::to_owned) else { return Ok(None) };
+        let table = planwright_blocks::input_table(block, &inputs, &self.root).map(|table| {
+            table.map(|table| InputTable { file, columns: table.columns, rows: table.rows, complete: table.complete })
         });
         if let Ok(mut read) = self.read.lock() {
             read.insert(key, table.clone());
         }
         table
+    }
+}
+
+impl InputFiles for WorkFolderFiles {
+    fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
+        self.read(block, inputs).ok().flatten()
+    }
+
+    fn refused(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<String> {
+        self.read(block, inputs).err()
     }
 
     fn missing(&self, _block: &str, inputs: &IndexMap<String, Value>) -> bool {

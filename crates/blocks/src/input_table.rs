@@ -30,26 +30,30 @@ pub struct FileTable {
     pub complete: bool,
 }
 
-/// The table `block` (`file.read_csv` or `excel.read_data`) would read with
-/// `inputs` (its `path` already a literal) in the work folder `root`. `None` when that is not
-/// known now: another block, no such file (yet), a file over 20 MB, or one the block would
-/// refuse (its error is the run's to give).
-pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTable> {
-    let shown = inputs.get("path")?.as_str()?;
-    let path = Workdir::new(root).ok()?.resolve("path", shown).ok()?;
-    let meta = std::fs::metadata(&path).ok()?;
+/// The table `block` (`file.read_csv` or `excel.read_data`) would read with `inputs` (its
+/// `path` already a literal) in the work folder `root`. `Ok(None)` when that is not known now:
+/// another block, no such file (yet), a file over 20 MB. `Err` with the block's own words when
+/// the file is there and the block would refuse it as the inputs say to read it (a sheet the
+/// workbook does not have): the run would fail the same way.
+pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Result<Option<FileTable>, String> {
+    let Some(shown) = inputs.get("path").and_then(Value::as_str) else { return Ok(None) };
+    let Some(path) = Workdir::new(root).ok().and_then(|w| w.resolve("path", shown).ok()) else { return Ok(None) };
+    let Ok(meta) = std::fs::metadata(&path) else { return Ok(None) };
     if !meta.is_file() || meta.len() > MAX_CHECKED_BYTES {
-        return None;
+        return Ok(None);
     }
     let cancel = CancellationToken::new();
     // One row past the sample tells whether the sample is all of them.
     let table = match block {
-        "file.read_csv" => read_csv_file(&path, shown, &CsvOptions::of(inputs).ok()?, &cancel).ok()?.table,
-        "excel.read_data" => {
-            let options = SheetOptions::of(inputs).ok()?;
-            read_sheet_file(&path, shown, &options, Some(SAMPLE_ROWS + 1), &cancel).ok()?.table
+        "file.read_csv" => {
+            let options = CsvOptions::of(inputs).map_err(|e| e.to_string())?;
+            read_csv_file(&path, shown, &options, &cancel).map_err(|e| e.to_string())?.table
         }
-        _ => return None,
+        "excel.read_data" => {
+            let options = SheetOptions::of(inputs).map_err(|e| e.to_string())?;
+            read_sheet_file(&path, shown, &options, Some(SAMPLE_ROWS + 1), &cancel).map_err(|e| e.to_string())?.table
+        }
+        _ => return Ok(None),
     };
     let (names, rows) = (table.columns(), table.first_rows(SAMPLE_ROWS + 1));
     let sample = &rows[..rows.len().min(SAMPLE_ROWS)];
@@ -61,7 +65,7 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Option<FileTabl
         })
         .collect();
     let complete = rows.len() <= SAMPLE_ROWS;
-    Some(FileTable { columns, rows: rows.into_iter().take(SAMPLE_ROWS).collect(), complete })
+    Ok(Some(FileTable { columns, rows: rows.into_iter().take(SAMPLE_ROWS).collect(), complete }))
 }
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank
@@ -122,13 +126,19 @@ mod tests {
         write("short.xlsx", 200);
         let inputs =
             |path: &str| Values::from_iter([("path".to_owned(), json!(path)), ("header_row".to_owned(), json!(3))]);
-        let long = input_table("excel.read_data", &inputs("long.xlsx"), dir.path()).unwrap();
+        let long = input_table("excel.read_data", &inputs("long.xlsx"), dir.path()).unwrap().unwrap();
         let names: Vec<&str> = long.columns.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["vendor", "amount"]);
         assert_eq!(long.columns[1].kind, ColumnKind::Number);
         assert_eq!((long.rows.len(), long.complete), (200, false));
         assert_eq!(long.rows[199], json!({"vendor": "Vendor 199", "amount": 199}));
-        let short = input_table("excel.read_data", &inputs("short.xlsx"), dir.path()).unwrap();
+        let short = input_table("excel.read_data", &inputs("short.xlsx"), dir.path()).unwrap().unwrap();
         assert_eq!((short.rows.len(), short.complete), (200, true));
+        // A sheet the workbook does not have: the block's own words, before the run.
+        let mut named = inputs("short.xlsx");
+        named.insert("sheet".to_owned(), json!("is"));
+        let refused = input_table("excel.read_data", &named, dir.path()).unwrap_err();
+        assert!(refused.contains("no sheet \"is\"") && refused.contains("Sheet1"), "{refused}");
+        assert_eq!(input_table("excel.read_data", &inputs("absent.xlsx"), dir.path()), Ok(None));
     }
 }

@@ -713,6 +713,10 @@ impl InputFiles for WithPathVars<'_> {
         self.files.missing(block, &self.resolved(inputs))
     }
 
+    fn refused(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<String> {
+        self.files.refused(block, &self.resolved(inputs))
+    }
+
     fn data_files(&self) -> Vec<String> {
         self.files.data_files()
     }

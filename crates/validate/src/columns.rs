@@ -31,6 +31,12 @@ pub trait InputFiles {
         false
     }
 
+    /// Why `block` would refuse the file it is to read, when the file is there and the block
+    /// refuses it as the inputs say to read it (a sheet the workbook lacks), in its own words.
+    fn refused(&self, _block: &str, _inputs: &IndexMap<String, Value>) -> Option<String> {
+        None
+    }
+
     /// The data files (CSV, TSV, workbooks) of the work folder itself, by name, sorted; none
     /// when no folder is known.
     fn data_files(&self) -> Vec<String> {
@@ -146,7 +152,12 @@ impl Flow<'_> {
                         },
                     )]
                 }
-                None => Vec::new(),
+                None => {
+                    if let Some(reason) = files.refused(block, &node.inputs) {
+                        self.findings.push(refused_file(node, pointer, &reason));
+                    }
+                    Vec::new()
+                }
             },
             "transforms.filter" => {
                 let items = self.table(input("items"));
@@ -727,4 +738,17 @@ fn kind_of(value: &Value) -> ColumnKind {
         Value::Bool(_) => ColumnKind::Boolean,
         _ => ColumnKind::Unknown,
     }
+}
+
+/// A finding at the input a read block's words name (`` `sheet`: … has no sheet "is" ``), or at
+/// its `path`.
+fn refused_file(node: &Node, pointer: &str, reason: &str) -> Finding {
+    let field = reason
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(field, _)| field)
+        .filter(|field| node.inputs.contains_key(*field))
+        .unwrap_or("path");
+    Finding::error(Code::InvalidValue, format!("{pointer}/in/{field}"), reason.to_owned())
+        .hint("change the input so the file can be read as it is, or fix the file")
 }

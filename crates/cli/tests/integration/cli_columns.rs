@@ -177,6 +177,17 @@ graph:
             .any(|(code, node, field, _)| code == "unknown_column" && node == "per_department" && field == "in.by[0]"),
         "{found:#?}"
     );
+    // A sheet the workbook does not have is found before the run, at the field, in the
+    // block's words.
+    let fixed = text.replace("{field: 残高, operator: gt", "{field: 残高合計, operator: gt");
+    std::fs::write(&plan, fixed.replace("range: A3:H500, ", "sheet: is, range: A3:H500, ")).unwrap();
+    let output = validate(&plan, work.path());
+    assert_exit(&output, 1);
+    let found = errors(&output);
+    assert_eq!(found, [(s("invalid_value"), s("expenses"), s("in.sheet"), vec![])], "{found:#?}");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let message = report["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("no sheet \"is\"") && message.contains("its sheets are"), "{message}");
 }
 
 #[test]

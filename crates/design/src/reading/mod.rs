@@ -3059,12 +3059,18 @@ impl Reader<'_> {
     }
 
     fn sheet(&self, clause: &Clause) -> Option<String> {
-        let c = words::SHEET.captures(&clause.text)?;
-        c.name("a")
-            .or(c.name("b"))
-            .or(c.name("c"))
-            .or(c.name("d"))
-            .map(|m| m.as_str().trim_matches(['"', '\'', '「', '」']).to_owned())
+        // "the first line of the sheet is a title": a word of the sentence, no sheet's name.
+        const NO_NAME: &[&str] = &[
+            "is", "are", "was", "has", "have", "with", "and", "or", "the", "a", "of", "in", "on", "for", "to", "that",
+        ];
+        words::SHEET.captures_iter(&clause.text).find_map(|c| {
+            c.name("a")
+                .or(c.name("b"))
+                .or(c.name("c"))
+                .or(c.name("d"))
+                .map(|m| m.as_str().trim_matches(['"', '\'', '「', '」']).to_owned())
+                .filter(|name| !NO_NAME.contains(&name.to_ascii_lowercase().as_str()))
+        })
     }
 }
 

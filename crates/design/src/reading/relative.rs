@@ -25,6 +25,13 @@ static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
 static EN_LAST_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:last|previous|the previous|the past) month(?:'s)?\b").expect("last month"));
 static JA_LAST_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"先月|前月").expect("last month"));
+static EN_NEXT_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:next|the next|the coming|the following) month(?:'s)?\b").expect("next month")
+});
+static JA_NEXT_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"来月|翌月").expect("next month"));
+static EN_THIS_MONTH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(?:this|the current) month(?:'s)?\b").expect("this month"));
+static JA_THIS_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"今月|当月").expect("this month"));
 /// The year and month of the day the text says it is, if it says one.
 fn today(text: &str) -> Option<(i32, u32)> {
     if let Some(c) = EN_TODAY.captures(text) {
@@ -47,17 +54,21 @@ pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
     EN_TODAY.find(text).or_else(|| JA_TODAY.find(text)).map(|m| m.range())
 }
 
-/// `text` with "last month" (「先月」) written as the month before the day it states, and the
-/// day itself said as "today" (it keeps no rows).
+/// `text` with "last month" (「先月」), "this month" and "next month" (「来月」) written as the
+/// month they are from the day it states, and the day itself said as "today" (it keeps no rows).
 pub fn months_written_out(text: &str) -> String {
     let Some((year, month)) = today(text) else { return text.to_owned() };
-    let (year, month) = if month == 1 { (year - 1, 12) } else { (year, month - 1) };
-    let english = format!("{} {year}", month_name(month));
-    let japanese = format!("{year}年{month}月");
-    let text = EN_TODAY.replace_all(text, "today");
-    let text = JA_TODAY.replace_all(&text, "今日");
-    let text = outside_file_names(&text, &EN_LAST_MONTH, &english);
-    outside_file_names(&text, &JA_LAST_MONTH, &japanese)
+    let mut text = EN_TODAY.replace_all(text, "today").into_owned();
+    text = JA_TODAY.replace_all(&text, "今日").into_owned();
+    for (english_words, japanese_words, (year, month)) in [
+        (&*EN_LAST_MONTH, &*JA_LAST_MONTH, if month == 1 { (year - 1, 12) } else { (year, month - 1) }),
+        (&*EN_THIS_MONTH, &*JA_THIS_MONTH, (year, month)),
+        (&*EN_NEXT_MONTH, &*JA_NEXT_MONTH, if month == 12 { (year + 1, 1) } else { (year, month + 1) }),
+    ] {
+        text = outside_file_names(&text, english_words, &format!("{} {year}", month_name(month)));
+        text = outside_file_names(&text, japanese_words, &format!("{year}年{month}月"));
+    }
+    text
 }
 
 /// `text` with what `pattern` finds written as `with`, except in a file's name: 「→ 先月出金.csv」
@@ -92,6 +103,8 @@ mod tests {
             "今日なんだけど、2026年10月分の経費"
         );
         assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; December 2026");
+        assert_eq!(months_written_out("today is 2026-12-14; ends next month"), "today; ends January 2027");
+        assert_eq!(months_written_out("今日は2026/11/05。今月と来月"), "今日。2026年11月と2026年12月");
         assert_eq!(
             months_written_out("今日は2026年4月10日です。先月分の出金だけ → 先月出金.csv"),
             "今日です。2026年3月分の出金だけ → 先月出金.csv",

@@ -357,7 +357,11 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
         // ("keep a single row per case_id — whichever comes first in the file": the key, then which.)
         let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str()).trim_end_matches(" in").to_owned();
-        if let Some(key) = en_column(&key) {
+        // "the first line of the sheet is a title": a place in the file, no key.
+        let a_place = key.split(' ').next().is_some_and(|w| {
+            ["sheet", "file", "page", "workbook", "spreadsheet", "export", "report", "document", "table"].contains(&w)
+        });
+        if let Some(key) = en_column(&key).filter(|_| !a_place) {
             let keep_last = c.name("which").or(c.name("which2")).is_some_and(|w| w.as_str() == "last");
             let at = c.get(0).expect("match").start();
             return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));

@@ -312,8 +312,10 @@ pub fn english_field_before(text: &str, end: usize) -> Option<String> {
     (!picked.is_empty()).then(|| picked.join(" "))
 }
 
-/// Words between a column and its value: "amount *of* 100", "total *is* over".
-const CONNECTORS: &[&str] = &["of", "is", "are", "be", "was", "at", "to", "than", "value"];
+/// Words between a column and its value: "amount *of* 100", "total *is* over", "end date
+/// *falls in* January 2027".
+const CONNECTORS: &[&str] =
+    &["of", "is", "are", "be", "was", "at", "to", "than", "value", "falls", "fall", "lands", "land", "in", "within"];
 
 fn is_verb_like(word: &str) -> bool {
     matches!(

@@ -3853,3 +3853,30 @@ fn the_other_side_of_a_match_is_read_and_two_amounts_not_the_same_are_compared()
         r.steps
     );
 }
+
+#[test]
+fn a_dash_list_with_a_title_row_aside_next_month_and_columns_is_read_item_by_item() {
+    let r = read_instruction(
+        "Contracts coming up for renewal:\n- source: contracts.xlsx (the first line of the sheet is a title, the header is on line 2)\n- today is 2026-12-14; I want the contracts whose end date falls next month\n- columns: contract no, vendor, end date, annual value, owner\n- order by end date, and by contract no when two end on the same day\n- output: renewals.xlsx",
+    );
+    assert_eq!(r.sources.len(), 1);
+    assert_eq!(r.sources[0].sheet, None, "\"the sheet is a title\" names no sheet \"is\"");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })),
+        "the first line of a sheet is no key: {:?}",
+        r.steps
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("end date")
+            && c.operator == "between"
+            && c.value == json!("2027-01-01")
+            && c.value2 == Some(json!("2027-01-31"))),
+        "next month from the day stated, on the column said before \"falls\": {:?}",
+        r.steps
+    );
+    assert_eq!(
+        r.columns,
+        ["contract no", "vendor", "end date", "annual value", "owner"],
+        "the list ends with its line"
+    );
+}

@@ -24,7 +24,7 @@ struct WorkFolder(PathBuf);
 impl InputFiles for WorkFolder {
     fn columns(&self, block: &str, inputs: &IndexMap<String, Value>) -> Option<InputTable> {
         let inputs: serde_json::Map<String, Value> = inputs.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let table = planwright_blocks::input_table(block, &inputs, &self.0)?;
+        let table = planwright_blocks::input_table(block, &inputs, &self.0).ok()??;
         let file = inputs.get("path")?.as_str()?.to_owned();
         Some(InputTable { file, columns: table.columns, rows: table.rows, complete: table.complete })
     }
