@@ -434,6 +434,9 @@ fn ends_with_a_table_file(text: &str) -> bool {
     [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| text.ends_with(e))
 }
 
+static WITH_WITHOUT_SHORT: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?i)\b(?:(?P<without>w/o)\b|w/ )").expect("w/o"));
+
 /// The instruction's text as the reader compares it: NFKC (full-width letters and digits as
 /// ASCII), whitespace runs as one space, and the circled numbers of a list (①②③) ending the
 /// item before them, as a `;`.
@@ -442,6 +445,10 @@ pub fn normalise(text: &str) -> String {
     let text: String = text.replace(circled, "; ").nfkc().collect();
     // "Mon 2026-03-09 to Sun 2026-03-15": the day of the week says nothing the date does not.
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
+    // "lines w/o a claim", "rows w/ a note": the short forms of a note.
+    let text = WITH_WITHOUT_SHORT.replace_all(&text, |c: &regex::Captures| {
+        if c.name("without").is_some() { "without" } else { "with " }.to_owned()
+    });
     // A line break ends a clause where it ends an item or a sentence ("- keep …", "・列は …");
     // elsewhere it only wraps one.
     let lines: Vec<String> = text
@@ -1019,6 +1026,7 @@ impl Reader<'_> {
         self.dates_said_to_decide();
         self.months_the_files_are_named_for();
         self.months_said_again_without_their_year();
+        self.no_order_wanted();
         self.question_of_an_amount_answered();
     }
 
@@ -1084,6 +1092,18 @@ impl Reader<'_> {
             }
             _ => true,
         });
+    }
+
+    /// "any order", 「順不同」: an order said not to matter sorts nothing (a sort by a column said
+    /// stays).
+    fn no_order_wanted(&mut self) {
+        static ANY_ORDER: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\b(?:in )?any order\b|\border (?:doesn'?t|does not|don'?t|do not) matter\b|\bno particular order\b|\bunordered\b|順不同|(?:順番|並び順|順序)は(?:問いません|問わない|問わず|任意|自由|どちらでも|何でも)")
+                .expect("any order")
+        });
+        if ANY_ORDER.is_match(self.text) {
+            self.reading.steps.retain(|s| !matches!(s, Step::Sort { by: None, limit: None, .. }));
+        }
     }
 
     /// "in March 2026 … the total paid in March": a month said again without its year is the

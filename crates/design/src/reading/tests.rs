@@ -3880,3 +3880,13 @@ fn a_dash_list_with_a_title_row_aside_next_month_and_columns_is_read_item_by_ite
         "the list ends with its line"
     );
 }
+
+#[test]
+fn lines_w_o_a_claim_are_the_unmatched_ones_and_any_order_sorts_nothing() {
+    let r = read_instruction(
+        "card stmt lines w/o an expense claim: card_statement_nov.csv vs expense_claims.csv, match 取引番号 to card_txn_ref (ref only, ignore amounts). keep all the statement columns, any order → unclaimed.csv",
+    );
+    assert!(matches!(r.steps.as_slice(), [Step::Join { unmatched: true, .. }]), "{:?}", r.steps);
+    let r = read_instruction("同じ伝票番号の行を1行にして 結果.csv に保存。順番は問いません");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
+}
