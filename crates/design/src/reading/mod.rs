@@ -434,6 +434,12 @@ fn ends_with_a_table_file(text: &str) -> bool {
     [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| text.ends_with(e))
 }
 
+static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:drop|dump|stick|pop|chuck|throw)\s+(?P<what>it|them|that|this|everything|the results?|the list)\s+(?P<to>in|into|to|on)\b",
+    )
+    .expect("put in a file")
+});
 static WITH_WITHOUT_SHORT: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?i)\b(?:(?P<without>w/o)\b|w/ )").expect("w/o"));
 
@@ -445,6 +451,8 @@ pub fn normalise(text: &str) -> String {
     let text: String = text.replace(circled, "; ").nfkc().collect();
     // "Mon 2026-03-09 to Sun 2026-03-15": the day of the week says nothing the date does not.
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
+    // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
+    let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     // "lines w/o a claim", "rows w/ a note": the short forms of a note.
     let text = WITH_WITHOUT_SHORT.replace_all(&text, |c: &regex::Captures| {
         if c.name("without").is_some() { "without" } else { "with " }.to_owned()
@@ -1027,6 +1035,9 @@ impl Reader<'_> {
         self.months_the_files_are_named_for();
         self.months_said_again_without_their_year();
         self.no_order_wanted();
+        self.sorts_said_twice();
+        self.sort_keys_in_arrows();
+        self.totals_named_before_their_key();
         self.question_of_an_amount_answered();
     }
 
@@ -1092,6 +1103,52 @@ impl Reader<'_> {
             }
             _ => true,
         });
+    }
+
+    /// "which 3 regions sold the most …, biggest first": the order of the top rows said again
+    /// is the same sort, not a second.
+    fn sorts_said_twice(&mut self) {
+        let steps = std::mem::take(&mut self.reading.steps);
+        for step in steps {
+            let again = match (self.reading.steps.last(), &step) {
+                (
+                    Some(Step::Sort { by: Some(first), descending, .. }),
+                    Step::Sort { by: Some(then), descending: same_way, limit: None, then: more },
+                ) => first == then && descending == same_way && more.is_empty(),
+                _ => false,
+            };
+            if !again {
+                self.reading.steps.push(step);
+            }
+        }
+    }
+
+    /// 「11月分の経費精算の集計をお願いします。・部署ごとに件数・合計金額…」: totals of every row said
+    /// before totals per a key are the same totals named as the job's topic (a total of all
+    /// rows would leave the totals per key one row to group).
+    fn totals_named_before_their_key(&mut self) {
+        let keyed = |s: &Step| matches!(s, Step::Aggregate { by, .. } if !by.is_empty());
+        let Some(first_keyed) = self.reading.steps.iter().position(keyed) else { return };
+        let mut at = 0;
+        self.reading.steps.retain(|s| {
+            at += 1;
+            !(at <= first_keyed && matches!(s, Step::Aggregate { by, .. } if by.is_empty()))
+        });
+    }
+
+    /// 「並びは社員番号→利用日→Noの順で」: keys in order, each after the one before.
+    fn sort_keys_in_arrows(&mut self) {
+        for step in &mut self.reading.steps {
+            let Step::Sort { by: Some(by), descending, then, .. } = step else { continue };
+            if !by.contains('→') || !then.is_empty() {
+                continue;
+            }
+            let keys: Vec<String> = by.split('→').map(|k| k.trim().to_owned()).filter(|k| !k.is_empty()).collect();
+            if let [first, rest @ ..] = keys.as_slice() {
+                *then = rest.iter().map(|k| (k.clone(), *descending)).collect();
+                *by = first.clone();
+            }
+        }
     }
 
     /// "any order", 「順不同」: an order said not to matter sorts nothing (a sort by a column said
@@ -2607,7 +2664,9 @@ impl Reader<'_> {
                 let m = words::JA_JOIN_KEY
                     .find_iter(&clause.text)
                     .find(|m| !(m.as_str() == "で" && clause.text[m.end()..].starts_with('す')))?;
+                // 「照合は請求番号だけで」: the key, said to be the only one.
                 slots::japanese_noun_before(&clause.text, m.start())
+                    .map(|key| key.trim_end_matches("だけ").trim_end_matches("のみ").to_owned())
             }
         }
     }
@@ -2826,6 +2885,19 @@ impl Reader<'_> {
                         outputs.push(Output { format, path: None, rest: self.lexicon.rest.is_match(lower) });
                     }
                 }
+            }
+        }
+        // 「未受講者.csv：研修対象者.csv の社員のうち、受講記録.csv に…」: with nothing else
+        // written, a file that opens the text as its heading, before the files read, is the one
+        // the text asks for.
+        if outputs.is_empty() && sources.len() > 2 {
+            let heading = files.first().filter(|f| {
+                self.text[..f.at].trim().is_empty()
+                    && self.text[f.at + f.name.len()..].trim_start().starts_with([':', '：'])
+            });
+            if let Some(format) = heading.and_then(|f| OutputFormat::of_extension(&f.extension)) {
+                let path = sources.remove(0).path;
+                outputs.push(Output { format, path, rest: false });
             }
         }
         if sources.is_empty() {

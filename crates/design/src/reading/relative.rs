@@ -17,9 +17,9 @@ static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("today")
 });
-/// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」.
+/// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」「本日（2026年12月3日）」.
 static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*\d{1,2}\s*日?")
+    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*\d{1,2}\s*日?\s*[)）]?")
         .expect("today")
 });
 static EN_LAST_MONTH: LazyLock<Regex> =
@@ -105,6 +105,7 @@ mod tests {
         assert_eq!(months_written_out("today is 2027-01-03; last month"), "today; December 2026");
         assert_eq!(months_written_out("today is 2026-12-14; ends next month"), "today; ends January 2027");
         assert_eq!(months_written_out("今日は2026/11/05。今月と来月"), "今日。2026年11月と2026年12月");
+        assert_eq!(months_written_out("本日（2026年12月3日）時点で、先月分"), "今日時点で、2026年11月分");
         assert_eq!(
             months_written_out("今日は2026年4月10日です。先月分の出金だけ → 先月出金.csv"),
             "今日です。2026年3月分の出金だけ → 先月出金.csv",

@@ -1127,7 +1127,7 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
 /// 同じ金額」), in its order.
 static EN_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)",
+        r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)|\b(?:which|what|the|top)\s+(?P<n2>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity2>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:sold|spent|earned|billed|made|generated|brought in)\s+(?:the\s+)?most\b|\b(?:which|what|the|top)\s+(?P<n3>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity3>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:have|has|had|with)\s+the\s+(?:highest|largest|biggest)\s+(?:total\s+)?(?P<measure3>[a-z][\w]*(?: [a-z][\w]*)?)",
     )
 });
 static EN_TOP_BY_COUNT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1161,11 +1161,16 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
     let (c, entity, measure, total) = match language {
         super::Language::En => {
             let c = EN_TOP_BY_TOTAL.captures(&lower)?;
-            let entity = slots::singular(c["entity"].trim());
+            let entity = c.name("entity").or(c.name("entity2")).or(c.name("entity3"))?.as_str();
+            let entity = slots::singular(entity.trim());
             if slots::is_row_noun(&entity) {
                 return None;
             }
-            let measure = en_column(&c["measure"])?;
+            // "which 3 regions sold the most": the amounts sold.
+            let measure = match c.name("measure").or(c.name("measure3")) {
+                Some(m) => en_column(m.as_str())?,
+                None => "amount".to_owned(),
+            };
             (c, entity, measure, "total")
         }
         super::Language::Ja => {
@@ -1175,7 +1180,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
         }
     };
     let at = c.get(0)?.start();
-    let n = number(&c["n"])?;
+    let n = number(c.name("n").or(c.name("n2")).or(c.name("n3"))?.as_str())?;
     let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()), when: Vec::new() };
     Some(vec![
         (at, Step::Aggregate { by: vec![entity], aggregations: vec![aggregation] }),

@@ -3890,3 +3890,60 @@ fn lines_w_o_a_claim_are_the_unmatched_ones_and_any_order_sorts_nothing() {
     let r = read_instruction("同じ伝票番号の行を1行にして 結果.csv に保存。順番は問いません");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn which_regions_sold_the_most_are_the_top_totals_and_drop_it_in_a_file_writes_it() {
+    let r = read_instruction(
+        "quick one - which 3 regions sold the most in Q1 (Jan 1 to Mar 31 2026)? use sales_2026.csv, just region + total sales, biggest first, drop it in q1.csv",
+    );
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })),
+        "\"drop it in\" leaves no rows out: {:?}",
+        r.steps
+    );
+    let [Step::Filter { .. }, Step::Aggregate { by, aggregations }, Step::Sort { by: sorted, descending: true, limit: Some(3), .. }] =
+        r.steps.as_slice()
+    else {
+        panic!("the quarter, totals per region, the top 3 once: {:?}", r.steps)
+    };
+    assert_eq!(by, &["region"]);
+    assert_eq!(aggregations[0].field.as_deref(), Some("amount"));
+    assert_eq!(sorted.as_deref(), aggregations[0].name.as_deref());
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("q1.csv")]);
+}
+
+#[test]
+fn japanese_keys_said_only_arrows_between_sort_keys_and_a_topic_totalled_before_its_key() {
+    let r = read_instruction(
+        "請求一覧.csv の請求書のうち、入金明細.csv に請求番号が出てこないものを一覧にしてください。照合は請求番号だけで、金額は見なくて大丈夫です。未消込一覧.csv でお願いします。",
+    );
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Join { key: Some(key), unmatched: true, .. }] if key == "請求番号"),
+        "the key said to be the only one keeps no rows: {:?}",
+        r.steps
+    );
+    let r = read_instruction("交通費.csv の重複を全部出して、並びは社員番号→利用日→Noの順で 結果.csv に保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. }
+            if by == "社員番号" && then == &[("利用日".to_owned(), false), ("No".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "11月分の経費精算の集計をお願いします。\n・対象：経費精算.csv のうち、状態が承認済のものだけ\n・部署ごとに件数・合計金額\n・保存先：部署別.csv",
+    );
+    let totals: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    assert!(matches!(totals.as_slice(), [Step::Aggregate { by, .. }] if by == &["部署"]), "{:?}", r.steps);
+}
+
+#[test]
+fn a_file_heading_the_text_with_a_colon_is_written_when_nothing_else_is() {
+    let r = read_instruction(
+        "未受講者.csv：研修対象者.csv の社員のうち、受講記録.csv に記録がない人。列は社員番号・氏名・部署、社員番号順。",
+    );
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("未受講者.csv")]);
+    assert_eq!(r.sources.len(), 2, "{:?}", r.sources);
+    // A file heading the text is read when another is written.
+    let r = read_instruction("売掛金一覧.csv：期日を過ぎたものを抽出→超過.csv");
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("超過.csv")]);
+}
