@@ -433,9 +433,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
         said.push(range);
         // "a column called variance = actual minus budget": a formula, no condition.
         let rest = clause[c.get(0).expect("match").end()..].trim_start().to_ascii_lowercase();
-        if ["minus ", "plus ", "times ", "divided ", "multiplied ", "- ", "+ ", "* ", "/ ", "× "]
-            .iter()
-            .any(|w| rest.starts_with(w))
+        // (A quoted value is no operand; "… is "no" - the CSMs need to call those": a dash
+        // before a sentence.)
+        let aside = rest.strip_prefix("- ").is_some_and(|after| {
+            ["the ", "it ", "this ", "that ", "these ", "those ", "we ", "i ", "they ", "so ", "and ", "but "]
+                .iter()
+                .any(|w| after.starts_with(w))
+        });
+        let quoted = c["value"].starts_with(['"', '\'']);
+        if !quoted
+            && !aside
+            && ["minus ", "plus ", "times ", "divided ", "multiplied ", "- ", "+ ", "* ", "/ ", "× "]
+                .iter()
+                .any(|w| rest.starts_with(w))
         {
             continue;
         }
@@ -448,7 +458,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
             .max()
             .map_or(field, |at| field[at..].trim_start_matches("the "))
             .to_owned();
-        if slots::is_row_noun(&value) || slots::is_row_noun(&field) || starts_comparison(&value) {
+        // ("where the amount is no more than 50": a comparison; "auto renew is "no"", "is No
+        // and …": the value no.)
+        let value_at = c.name("value").map_or(0, |v| v.start());
+        let compares = !c["value"].starts_with(['"', '\''])
+            && (starts_comparison(&value) && value.to_ascii_lowercase() != "no"
+                || EN_BEFORE.iter().any(|(words, _)| lower[value_at..].starts_with(words) && words.contains(' ')));
+        if slots::is_row_noun(&value) || slots::is_row_noun(&field) || compares {
             continue;
         }
         // "whose Account Number is also used by another": how it is, not what it holds.

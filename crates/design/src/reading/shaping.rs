@@ -68,9 +68,11 @@ fn en_same_list(lower: &str) -> Vec<String> {
         .map(|c| slots::list_items(&c["list"]).iter().filter_map(|item| en_column(item.trim())).collect())
         .unwrap_or_default()
 }
-/// "any combination of vendor_id and amount".
+/// "any combination of vendor_id and amount", "the order_no + sku combinations".
 static EN_COMBINATION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\bcombinations? of (?:the )?(?P<a>[a-z_][\w ]{0,30}?) and (?:the )?(?P<b>[a-z_][\w]{0,30})\b")
+    re(
+        r"\bcombinations? of (?:the )?(?P<a>[a-z_][\w ]{0,30}?) and (?:the )?(?P<b>[a-z_][\w]{0,30})\b|\b(?P<a2>[a-z_][\w]*)\s*(?:\+|&|/|\band\b)\s*(?P<b2>[a-z_][\w]*) (?:combinations?|combos?|pairs?)\b",
+    )
 });
 static EN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:by|on|per|of|based on|using|for each|keyed on|with the same) (?:the |their |its )?"));
@@ -83,7 +85,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|slowest|fastest|quickest|worst|best|most|fewest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -124,7 +126,7 @@ static EN_ORDER_RANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|fastest|quickest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
+        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|soonest|nearest|fastest|quickest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
     )
 });
 static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -1238,7 +1240,11 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
             .captures_iter(&lower)
             .filter_map(|c| en_column(&c[1]))
             .chain(
-                EN_COMBINATION.captures_iter(&lower).flat_map(|c| [en_column(&c["a"]), en_column(&c["b"])]).flatten(),
+                EN_COMBINATION
+                    .captures_iter(&lower)
+                    .filter_map(|c| Some((c.name("a").or(c.name("a2"))?, c.name("b").or(c.name("b2"))?)))
+                    .flat_map(|(a, b)| [en_column(a.as_str()), en_column(b.as_str())])
+                    .flatten(),
             )
             .collect(),
         super::Language::Ja => {
@@ -1361,10 +1367,11 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
-/// customer by updated_at", "for each vendor_id keep the one row with the latest updated_at".
+/// customer by updated_at", "for each vendor_id keep the one row with the latest updated_at",
+/// "the latest version of each id (the row with the newest last_updated)".
 static EN_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)",
+        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to|with the (?:most recent|latest|newest|oldest|earliest)) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)",
     )
 });
 

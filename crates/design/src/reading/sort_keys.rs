@@ -33,7 +33,13 @@ pub struct FurtherKey {
 /// count, the bigger total first" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then)|(?P<after_key> then))\s+",
+    )
+});
+/// "… sorted by order_no": the words before a bare "then" that makes it the next key.
+static SORTED_BY_ONE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:sort|sorted|order|ordered|rank|ranked|arrange|arranged)\s+by\s+(?:the\s+)?[a-z_][\w]*(?:\s+[a-z_][\w]*)?$",
     )
 });
 /// "the bigger amount first", "older ones first": a key said as a comparative and "first".
@@ -90,6 +96,10 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let descending = first(&super::shaping::EN_DESCENDING) < first(&super::shaping::EN_ASCENDING);
             // "put the bigger amount first": the column between the comparative and "first".
             let comparative = EN_COMPARATIVE_FIRST.captures(window);
+            // "sorted by order_no then return_id": a bare "then" right after the first key.
+            if c.name("after_key").is_some() && !SORTED_BY_ONE_KEY.is_match(&lower[..m.start()]) {
+                return None;
+            }
             // "if two vendors have the same count, …": a key only when a comparative follows.
             if c.name("shared_then").is_some() && comparative.is_none() {
                 return None;

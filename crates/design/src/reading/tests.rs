@@ -3947,3 +3947,47 @@ fn a_file_heading_the_text_with_a_colon_is_written_when_nothing_else_is() {
     let r = read_instruction("売掛金一覧.csv：期日を過ぎたものを抽出→超過.csv");
     assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("超過.csv")]);
 }
+
+#[test]
+fn the_latest_version_by_a_date_in_brackets_a_quoted_no_and_the_soonest_first() {
+    let r = read_instruction(
+        "Hi team - the CRM export (subs.csv) has some subscriptions on several rows because every edit adds a new line. Keep just the latest version of each subscription_id (the row with the newest last_updated), then pull the ones where auto renew is \"no\" - the CSMs need to call those. Give me subscription id, customer, renewal date and ARR, soonest renewal first, as manual.csv. Thanks!",
+    );
+    let [Step::LatestPerKey { by, order_by, newest: true }, Step::Filter { conditions, exclude: false }, Step::Sort { by: sorted, descending: false, .. }] =
+        r.steps.as_slice()
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!((by.as_slice(), order_by.as_str()), (&["subscription_id".to_owned()][..], "last_updated"));
+    assert_eq!(conditions[0].value, json!("no"), "a quoted no is the value, no comparison: {conditions:?}");
+    assert_eq!(sorted.as_deref(), Some("renewal"));
+    assert!(
+        !r.value_words.iter().any(|w| w.eq_ignore_ascii_case("team")),
+        "a greeting keeps no rows: {:?}",
+        r.value_words
+    );
+    // "no more than" still compares.
+    let r = read_instruction("keep the rows where the amount is no more than 50 and save b.csv");
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "lte"), "{:?}", r.steps);
+}
+
+#[test]
+fn a_plus_b_combinations_are_the_duplicate_keys_and_then_after_a_sorted_key_is_the_next() {
+    let r = read_instruction(
+        "2) Find the order_no + sku combinations that were refunded more than once in a.csv.\n3) Write out every return line for those combinations, sorted by order_no then return_id, to b.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &["order_no", "sku"])),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. }
+            if by == "order_no" && then == &[("return_id".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    // A "then" between steps is no sort key.
+    let r = read_instruction("Keep the Paid ones then save a.csv to b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
+}

@@ -342,11 +342,11 @@ pub static CAME_INTO: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:got|get|were|was|have been|has been|had been|are|is)\s+(?:\w+\s+)?(?:pasted|imported|entered|keyed|copied|loaded|uploaded|typed|recorded|logged|duplicated|double-entered)\s+(?:\w+\s+)?(?:in|into|to)$",
     )
 });
-/// Who asks for the work: "Finance wants to know …", "the Sales team asked for …" — a name that
-/// may be a value of the data, but keeps no rows here.
+/// Who asks for the work: "Finance wants to know …", "the Sales team asked for …", and who is
+/// greeted: "Hi team -" — a name that may be a value of the data, but keeps no rows here.
 pub static REQUESTER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b[A-Z][\w&]*(?:\s+[A-Z][\w&]*)?(?:\s+(?:team|dept|department|folks|people))?\s+(?:wants|want|needs|need|asked|asks|would like|requested|is asking|has asked|wanted)\b",
+        r"\b[A-Z][\w&]*(?:\s+[A-Z][\w&]*)?(?:\s+(?:team|dept|department|folks|people))?\s+(?:wants|want|needs|need|asked|asks|would like|requested|is asking|has asked|wanted)\b|^\s*(?i:hi|hello|hey|dear|morning|good morning|good afternoon)\s+(?i:all|team|everyone|folks|guys|there|[A-Z][\w]*)\b",
     )
 });
 /// A column renamed with its old name in brackets: "Vendor (from vendor_name)", "Due (due_date)".
