@@ -462,7 +462,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         // and …": the value no.)
         let value_at = c.name("value").map_or(0, |v| v.start());
         let compares = !c["value"].starts_with(['"', '\''])
-            && (starts_comparison(&value) && value.to_ascii_lowercase() != "no"
+            && (starts_comparison(&value) && !value.eq_ignore_ascii_case("no")
                 || EN_BEFORE.iter().any(|(words, _)| lower[value_at..].starts_with(words) && words.contains(' ')));
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || compares {
             continue;
