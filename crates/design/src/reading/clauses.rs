@@ -79,8 +79,15 @@ fn value_arrow(text: &str, start: usize, end: usize) -> bool {
     let word_end = |c: char| c.is_whitespace() || "、。,()（）→「」".contains(c);
     let before = text[..start].chars().rev().take_while(|c| !word_end(*c)).count();
     let after = text[end..].chars().take_while(|c| !word_end(*c)).count();
-    before <= 8 && after <= 8
+    // (「返品数量を合計→多い順に」: a word with its particle, an object, is a step.)
+    let object = text[..start].trim_end().ends_with(|c: char| matches!(c, 'を' | 'で' | 'て'))
+        || JA_STEP_BEFORE_ARROW.is_match(&text[..start]);
+    before <= 8 && after <= 8 && !object
 }
+
+/// 「…を合計」「…を抽出」 just before an arrow: a step done, then the next.
+static JA_STEP_BEFORE_ARROW: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"を[\p{Han}\p{Katakana}ー]{1,6}$").expect("step before arrow"));
 
 /// The instruction's sentences, each as a clause.
 pub fn sentences(text: &str) -> Vec<Clause> {

@@ -830,10 +830,11 @@ impl Reader<'_> {
                     let columns = chosen.as_ref().map(|(_, columns)| columns.clone()).unwrap_or_default();
                     let shaped =
                         shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
-                            // "… and a Shortfall column (Reorder Point minus On Hand)".
-                            Step::Sort { by: Some(_), .. } | Step::Compute { .. } | Step::Formula { .. } => {
-                                Some((at, s))
-                            }
+                            // "… and a Shortfall column (Reorder Point minus On Hand)"; 「上位3商品（…）」.
+                            Step::Sort { by: Some(_), .. }
+                            | Step::Sort { limit: Some(_), .. }
+                            | Step::Compute { .. }
+                            | Step::Formula { .. } => Some((at, s)),
                             // 「取引先・請求書番号・金額の3項目がすべて同じ行が2行以上」: the columns
                             // are the duplicates' keys.
                             Step::Duplicates { by, remove, keep_last } => {
@@ -2418,11 +2419,17 @@ impl Reader<'_> {
                         None => c[0].to_owned(),
                     }
                 });
-                // (「→ 実働上位5.csv（社員番号・氏名・合計時間、多い順）」: what follows a file's name
-                // in brackets is its columns.)
+                // (「→ 実働上位5.csv（社員番号・氏名・合計時間、多い順）」「上位3商品（商品コード・
+                // 商品名・数量合計）」: what follows a file's name, or the rows a list shows, in
+                // brackets is its columns.)
+                static ROWS_SHOWN: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"(?:上位\s*\d+\s*[\p{Han}\p{Katakana}ー]{0,6}|一覧|リスト)\s*$")
+                        .expect("rows shown")
+                });
                 PARENTHESES
                     .replace_all(&renamed, |c: &regex::Captures| {
-                        if ends_with_a_table_file(&renamed[..c.get(0).map_or(0, |m| m.start())]) {
+                        let before = &renamed[..c.get(0).map_or(0, |m| m.start())];
+                        if ends_with_a_table_file(before) || ROWS_SHOWN.is_match(before) {
                             c[0].to_owned()
                         } else {
                             " ".repeat(c[0].len())
@@ -2455,10 +2462,11 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list = ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11"]
-            .iter()
-            .find_map(|g| captures.name(g))
-            .or(one)?;
+        let list =
+            ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12"]
+                .iter()
+                .find_map(|g| captures.name(g))
+                .or(one)?;
         // "I only need the March orders, and only three columns: the customer, …": the list is
         // what follows the colon after its columns.
         static COLUMNS_SAID: LazyLock<regex::Regex> =

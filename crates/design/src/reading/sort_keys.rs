@@ -191,7 +191,13 @@ pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
                 })
                 .filter(|v| !v.is_empty())
                 .collect();
-            (values.len() >= 2).then(|| ValueOrder { said, listed_at: listed.range(), column, values })
+            // 「返品数量を合計→多い順」: a step, then an order by size; no values in order.
+            let by_size = values.last().is_some_and(|v| {
+                ["多い", "少ない", "大きい", "小さい", "高い", "低い", "新しい", "古い", "長い", "短い"]
+                    .iter()
+                    .any(|w| v.ends_with(w))
+            });
+            (values.len() >= 2 && !by_size).then(|| ValueOrder { said, listed_at: listed.range(), column, values })
         })
         .collect()
 }

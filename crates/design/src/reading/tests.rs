@@ -3991,3 +3991,20 @@ fn a_plus_b_combinations_are_the_duplicate_keys_and_then_after_a_sorted_key_is_t
     let r = read_instruction("Keep the Paid ones then save a.csv to b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_step_before_an_arrow_then_the_top_rows_with_their_columns_in_brackets() {
+    let r = read_instruction(
+        "返品データ.csv、同じ返品番号の行が二重に入ってるので返品番号ごとに1行にしてから、商品別に返品数量を合計→多い順に上位3商品（商品コード・商品名・数量合計）→返品TOP3.xlsx",
+    );
+    assert!(r.unplaced.is_empty() && r.value_orders.is_empty(), "「合計→多い順」 lists no values: {:?}", r.unplaced);
+    assert_eq!(r.columns, ["商品コード", "商品名", "数量合計"]);
+    let [Step::Duplicates { .. }, Step::Aggregate { by, aggregations }, Step::Sort { by: sorted, descending: true, limit: Some(3), .. }] =
+        r.steps.as_slice()
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["商品コード", "商品名"], "the product by its code and name, as listed");
+    assert_eq!(aggregations[0].field.as_deref(), Some("返品数量"));
+    assert_eq!(sorted.as_deref(), aggregations[0].name.as_deref());
+}
