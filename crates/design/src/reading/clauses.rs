@@ -80,8 +80,8 @@ fn value_arrow(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].chars().rev().take_while(|c| !word_end(*c)).count();
     let after = text[end..].chars().take_while(|c| !word_end(*c)).count();
     // (「返品数量を合計→多い順に」: a word with its particle, an object, is a step.)
-    let object = text[..start].trim_end().ends_with(|c: char| matches!(c, 'を' | 'で' | 'て'))
-        || JA_STEP_BEFORE_ARROW.is_match(&text[..start]);
+    let object =
+        text[..start].trim_end().ends_with(['を', 'で', 'て']) || JA_STEP_BEFORE_ARROW.is_match(&text[..start]);
     before <= 8 && after <= 8 && !object
 }
 
