@@ -829,7 +829,26 @@ fn bind_named(
 ) -> bool {
     let aliases: Vec<(String, String)> = aliases.iter().chain(sides).cloned().collect();
     let aliases = aliases.as_slice();
-    let by_side = |wanted: &str| sides.iter().any(|(word, _)| fold(word) == fold(wanted));
+    // The side's name as said, or said one letter short (「前年度売上」 of 「前年度 売上高」).
+    let side_name = |wanted: &str| -> Option<String> {
+        let want = fold(wanted);
+        if sides.iter().any(|(word, _)| fold(word) == want) {
+            return Some(wanted.to_owned());
+        }
+        let near: Vec<&String> = sides
+            .iter()
+            .map(|(word, _)| word)
+            .filter(|word| {
+                let folded = fold(word);
+                folded.starts_with(&want) && folded.chars().count() == want.chars().count() + 1
+            })
+            .collect();
+        match near.as_slice() {
+            [one] => Some((*one).clone()),
+            _ => None,
+        }
+    };
+    let by_side = |wanted: &str| side_name(wanted).is_some();
     let mut changed = false;
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
@@ -849,7 +868,8 @@ fn bind_named(
             None => raw.clone(),
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-        let chosen = chosen_and_noted(&wanted, columns, aliases, binding);
+        let said = side_name(&wanted).unwrap_or_else(|| wanted.clone());
+        let chosen = chosen_and_noted(&said, columns, aliases, binding);
         if let Some(column) = chosen.as_ref().filter(|_| by_side(&wanted) && shown_column(doc, &finding.path)) {
             let said = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
             set(doc, &finding.path, serde_json::json!({ "column": said, "as": wanted }));

@@ -101,8 +101,13 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
         whole_months.contains(&month) || read.iter().any(|file| crate::reading::slots::file_names_month(file, month))
     };
     // (「…のうち11月」: the month, not the character before it.)
+    // (「4月から年度の順に」: where an order of months starts, no rows kept.)
+    let starts_an_order = |m: &regex::Match| {
+        let after = text[m.end()..].trim_start();
+        ["から年度", "からの年度", "から会計年度", "始まり", "スタート"].iter().any(|w| after.starts_with(w))
+    };
     let month = || {
-        let said = MONTH.find_iter(text).find(|m| outside_files(m) && !month_kept(m))?;
+        let said = MONTH.find_iter(text).find(|m| outside_files(m) && !month_kept(m) && !starts_an_order(m))?;
         Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
     };
     // ("top 5 customers in Q1 … sales_q1.csv": the quarter the file read is of.)
@@ -110,8 +115,15 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
         let quarter = m.as_str().strip_prefix(['q', 'Q']).and_then(|q| q.parse::<u32>().ok());
         quarter.is_some_and(|q| read.iter().any(|file| crate::reading::slots::file_names_quarter(file, q)))
     };
-    let said =
-        PERIOD.find_iter(text).find(|m| outside_files(m) && !quarter_kept(m)).map(|m| m.as_str()).or_else(month)?;
+    // (「前年比」「前年割れ」「前年度売上」: a comparison with last year, or its columns, keep no rows.)
+    let compared = |m: &regex::Match| {
+        ["前年", "昨年"].contains(&m.as_str()) && text[m.end()..].starts_with(['比', '割', '度', '同', '対'])
+    };
+    let said = PERIOD
+        .find_iter(text)
+        .find(|m| outside_files(m) && !quarter_kept(m) && !compared(m))
+        .map(|m| m.as_str())
+        .or_else(month)?;
     (!crate::understanding::compares_dates(plan)).then(|| said.to_owned())
 }
 

@@ -965,3 +965,18 @@ fn the_columns_of_two_matched_files_are_named_by_their_side_and_shown_as_said() 
     assert_eq!(lines.collect::<Vec<_>>(), ["DD-7,-318.4,-381.4,63"], "{written}");
     assert!(dir.path().join("ledger_march.csv").exists());
 }
+
+#[test]
+fn two_years_matched_by_month_bind_their_sides_by_the_file_names_words_in_japanese() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("売上_前年度.csv"), "月,売上高\n4月,100\n5月,200\n1月,300\n").unwrap();
+    std::fs::write(dir.path().join("売上_今年度.csv"), "月,売上高\n4月,120\n5月,150\n1月,290\n").unwrap();
+    design_and_run(
+        dir.path(),
+        "売上_前年度.csv と 売上_今年度.csv を月で突き合わせて、前年比（今年度÷前年度×100、小数第1位までで四捨五入）が100%未満の月を教えてください。列は月・前年度売上・今年度売上・前年比で、4月から年度の順に並べて 前年割れ月.csv に出してほしいです。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("前年割れ月.csv")).unwrap();
+    let mut lines = written.trim_start_matches('\u{feff}').lines();
+    assert_eq!(lines.next(), Some("月,前年度売上,今年度売上,前年比"), "{written}");
+    assert_eq!(lines.collect::<Vec<_>>(), ["5月,200,150,75", "1月,300,290,96.7"], "{written}");
+}

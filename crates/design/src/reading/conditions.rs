@@ -1260,6 +1260,11 @@ static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
 /// The column named before a value: `金額が` → `金額`; none for words that name rows.
 fn ja_field_before(clause: &str, end: usize) -> Option<String> {
     let before = clause[..end].trim_end_matches([' ', 'が', 'は', 'の', 'で', ':', '=', '¥', '$']);
+    // 「前年比（今年度÷前年度×100）が100%未満」: the column named before its aside.
+    let before = match before.strip_suffix(['）', ')']) {
+        Some(inner) => inner.rfind(['（', '(']).map_or(before, |open| &inner[..open]),
+        None => before,
+    };
     japanese_noun_before(before, before.len()).filter(|noun| !JA_ROW_NOUNS.contains(&noun.as_str()))
 }
 

@@ -831,10 +831,23 @@ static JA_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+static JA_TWO_NAMED_FORMULAS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<n1>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,12})[（(](?P<e1>[^（）()、,]{1,40}?[−×÷＋+/*－][^（）()、,]{1,40}?)(?P<r1>[、,][^（）()]{1,30})?[）)]と(?P<n2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,12})[（(](?P<e2>[^（）()、,]{1,40}?[−×÷＋+/*－][^（）()、,]{1,40}?)(?P<r2>[、,][^（）()]{1,30})?[）)]",
+    )
+});
+
 /// Japanese text with each column defined by は and a formula written as the formula that
 /// names it (「差異数量は「実地数量−帳簿数量」」 → 「差異数量=実地数量−帳簿数量」), so it is read as
 /// one.
 pub(super) fn definitions_as_formulas(text: &str) -> String {
+    // 「差異（実績額−予算額）と消化率（実績額÷予算額×100、小数第1位まで）を計算」: two columns, each
+    // named before its formula in brackets, are two formulas (an aside after one stays its own).
+    let text = &*JA_TWO_NAMED_FORMULAS.replace_all(text, |c: &regex::Captures| {
+        let aside =
+            |g: &str| c.name(g).map_or(String::new(), |r| format!("、{}", r.as_str().trim_start_matches(['、', ','])));
+        format!("{}={}{}、{}={}{}", &c["n1"], &c["e1"], aside("r1"), &c["n2"], &c["e2"], aside("r2"))
+    });
     JA_DEFINED
         .replace_all(text, |c: &regex::Captures| {
             let whole = c.get(0).expect("match");

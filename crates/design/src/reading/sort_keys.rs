@@ -165,8 +165,27 @@ static EN_VALUE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// 「4月から年度の順に」「4月始まりの年度順」: months in a fiscal year's order, from the month said.
+static JA_FISCAL_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?P<m>1[0-2]|[1-9])\s*月\s*(?:から|始まり|スタート)\s*の?\s*(?:会計)?年度\s*の?\s*(?:順番|順)")
+});
+
+/// The months of a year from `first`, as 「4月」… 「3月」, the order a fiscal year said so keeps.
+fn fiscal_months(text: &str) -> Option<ValueOrder> {
+    let c = JA_FISCAL_ORDER.captures(text)?;
+    let first: u32 = c["m"].parse().ok()?;
+    let values = (0..12).map(|i| format!("{}月", (first - 1 + i) % 12 + 1)).collect();
+    let said = c.get(0)?;
+    Some(ValueOrder { said: said.as_str().to_owned(), listed_at: said.range(), column: "月".to_owned(), values })
+}
+
 /// The columns the text orders by their values, and the values in order.
 pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
+    if language == Language::Ja {
+        if let Some(fiscal) = fiscal_months(text) {
+            return vec![fiscal];
+        }
+    }
     let pattern = match language {
         Language::En => &*EN_VALUE_ORDER,
         Language::Ja => &*JA_VALUE_ORDER,

@@ -4008,3 +4008,41 @@ fn a_step_before_an_arrow_then_the_top_rows_with_their_columns_in_brackets() {
     assert_eq!(aggregations[0].field.as_deref(), Some("返品数量"));
     assert_eq!(sorted.as_deref(), aggregations[0].name.as_deref());
 }
+
+#[test]
+fn two_columns_named_before_their_formulas_a_field_before_its_aside_and_a_fiscal_year_order() {
+    let r = read_instruction(
+        "1. 予算.xlsx と 実績.csv を勘定科目コードで突き合わせる\n2. 差異（実績額−予算額）と消化率（実績額÷予算額×100、小数第1位までで四捨五入）を計算\n3. 差異の大きい順に並べて 超過.xlsx で保存",
+    );
+    assert!(
+        matches!(r.steps.first(), Some(Step::Join { unmatched: false, .. })),
+        "a 差異 computed is no unmatched row: {:?}",
+        r.steps
+    );
+    let computed: Vec<(&str, &str)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation, .. } if *operation != "round" => Some((name.as_str(), *operation)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed, [("差異", "difference"), ("消化率", "percent")], "{:?}", r.steps);
+    let r = read_instruction(
+        "売上_前年度.csv と 売上_今年度.csv を月で突き合わせて、前年比（今年度÷前年度×100）が100%未満の月を、4月から年度の順に並べて 前年割れ月.csv に出して",
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("前年比") && c.operator == "lt"),
+        "the column named before its aside: {:?}",
+        r.steps
+    );
+    let months: Vec<&str> = r
+        .value_orders
+        .iter()
+        .find(|(c, _)| c == "月")
+        .map(|(_, v)| v.iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    assert_eq!(months.first().copied(), Some("4月"));
+    assert_eq!(months.last().copied(), Some("3月"));
+    assert_eq!(months.len(), 12);
+}
