@@ -434,6 +434,7 @@ fn ends_with_a_table_file(text: &str) -> bool {
     [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| text.ends_with(e))
 }
 
+static DASH_ITEM: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"(?m)^[-*]\s+").expect("dash item"));
 static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
         r"(?i)\b(?:drop|dump|stick|pop|chuck|throw)\s+(?P<what>it|them|that|this|everything|the results?|the list)\s+(?P<to>in|into|to|on)\b",
@@ -574,6 +575,8 @@ pub fn read_instruction(instruction: &str) -> Reading {
     let text = arrows_to_outputs(&text, language);
     let text = match language {
         Language::Ja => {
+            // 「- 列：…」: a dash that starts an item is the item's mark, no minus.
+            let text = DASH_ITEM.replace_all(&text, "・");
             let text = with_japanese_commas(&without_spaces_around_ascii(&text));
             let text = minus_between_japanese_names(&text);
             let text = shaping::definitions_as_formulas(&text);
@@ -1037,6 +1040,8 @@ impl Reader<'_> {
         self.months_said_again_without_their_year();
         self.no_order_wanted();
         self.sorts_said_twice();
+        self.days_compared_after_their_column();
+        self.lookup_before_row_steps();
         self.sort_keys_in_arrows();
         self.totals_named_before_their_key();
         self.question_of_an_amount_answered();
@@ -1135,6 +1140,48 @@ impl Reader<'_> {
             at += 1;
             !(at <= first_keyed && matches!(s, Step::Aggregate { by, .. } if by.is_empty()))
         });
+    }
+
+    /// 「遅延日数＝…、2日以上遅れたものだけ・業者名は 配送業者.csv から…で引く」: a lookup said
+    /// after steps of each row is done first, so those steps are of the table looked up from
+    /// (for rows that must have a partner, the same rows either way), not of the lookup's list.
+    fn lookup_before_row_steps(&mut self) {
+        let steps = &mut self.reading.steps;
+        let Some(at) = steps.iter().position(|s| {
+            matches!(s, Step::Join { unmatched: false, either_side: false, keep_all_of: None, bring, .. } if !bring.is_empty())
+        }) else {
+            return;
+        };
+        let row_steps = |s: &Step| {
+            matches!(s, Step::Compute { .. } | Step::Formula { .. } | Step::DaysUntil { .. } | Step::Filter { .. })
+        };
+        if at > 0 && steps[..at].iter().all(row_steps) {
+            let join = steps.remove(at);
+            steps.insert(0, join);
+        }
+    }
+
+    /// 「遅延日数＝配達日−予定日、2日以上遅れたものだけ」: a number of days compared with no
+    /// column named, right after a column of days is computed, is that column's.
+    fn days_compared_after_their_column(&mut self) {
+        let days = |name: &str| {
+            let lower = name.to_lowercase();
+            name.ends_with("日数") || lower.ends_with("days") || lower.starts_with("days")
+        };
+        for i in 1..self.reading.steps.len() {
+            let name = match &self.reading.steps[i - 1] {
+                Step::Compute { name, operation: "difference" | "days_inclusive", .. } if days(name) => name.clone(),
+                Step::DaysUntil { name, .. } if days(name) => name.clone(),
+                _ => continue,
+            };
+            if let Step::Filter { conditions, .. } = &mut self.reading.steps[i] {
+                for c in conditions.iter_mut().filter(|c| c.field.is_none() && c.value.is_number()) {
+                    if matches!(c.operator, "gt" | "gte" | "lt" | "lte") {
+                        c.field = Some(name.clone());
+                    }
+                }
+            }
+        }
     }
 
     /// 「並びは社員番号→利用日→Noの順で」: keys in order, each after the one before.
@@ -2673,8 +2720,11 @@ impl Reader<'_> {
                     .find_iter(&clause.text)
                     .find(|m| !(m.as_str() == "で" && clause.text[m.end()..].starts_with('す')))?;
                 // 「照合は請求番号だけで」: the key, said to be the only one.
-                slots::japanese_noun_before(&clause.text, m.start())
-                    .map(|key| key.trim_end_matches("だけ").trim_end_matches("のみ").to_owned())
+                // (「配送業者.csv から配送業者コードで引く」: the key after the table's から.)
+                slots::japanese_noun_before(&clause.text, m.start()).map(|key| {
+                    let key = key.rsplit("から").next().unwrap_or(&key);
+                    key.trim_end_matches("だけ").trim_end_matches("のみ").to_owned()
+                })
             }
         }
     }

@@ -1210,7 +1210,7 @@ static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)",
     )
 });
 
@@ -1235,7 +1235,11 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
             // 商品マスタ.xlsxを引いて」 brings no column of its own (the table is the one used).
             let Some(cols) = JA_BROUGHT
                 .captures_iter(text)
-                .map(|c| c.name("cols").map_or("", |m| m.as_str()).rsplit('で').next().unwrap_or_default().to_owned())
+                .map(|c| {
+                    // (「業者名は 配送業者.csv から配送業者コードで引く」: the column, then the table.)
+                    let cols = c.name("cols").or(c.name("cols2")).map_or("", |m| m.as_str());
+                    cols.rsplit('で').next().unwrap_or_default().to_owned()
+                })
                 .find(|cols| !cols.contains('.'))
             else {
                 return Vec::new();

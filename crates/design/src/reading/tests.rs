@@ -4046,3 +4046,24 @@ fn two_columns_named_before_their_formulas_a_field_before_its_aside_and_a_fiscal
     assert_eq!(months.last().copied(), Some("3月"));
     assert_eq!(months.len(), 12);
 }
+
+#[test]
+fn a_dash_list_in_japanese_a_lookup_by_code_said_after_the_days_kept_and_a_number_key_sort() {
+    let r = read_instruction(
+        "配送遅延.csv を作成してください。\n- 元データ：出荷実績.xlsx（シート「出荷」）\n- 遅延日数＝配達日−予定日、2日以上遅れたものだけ\n- 業者名は 配送業者.csv から配送業者コードで引く\n- 列：伝票番号、業者名、予定日、配達日、遅延日数\n- 遅延日数の大きい順、同じ日数なら伝票番号順",
+    );
+    assert_eq!(r.columns, ["伝票番号", "業者名", "予定日", "配達日", "遅延日数"]);
+    let [Step::Join { key: Some(key), bring, .. }, Step::Compute { name, operation: "difference", of, .. }, Step::Filter { conditions, .. }, Step::Sort { by: Some(sorted), then, .. }] =
+        r.steps.as_slice()
+    else {
+        panic!("the lookup first, then the days, those late by 2 or more, sorted: {:?}", r.steps)
+    };
+    assert_eq!((key.as_str(), bring.as_slice()), ("配送業者コード", &["業者名".to_owned()][..]));
+    assert_eq!(
+        (name.as_str(), of.as_slice()),
+        ("遅延日数", &["配達日".to_owned(), "予定日".to_owned()][..]),
+        "a list's dash is no minus"
+    );
+    assert_eq!(conditions[0].field.as_deref(), Some("遅延日数"));
+    assert_eq!((sorted.as_str(), then.as_slice()), ("遅延日数", &[("伝票番号".to_owned(), false)][..]));
+}
