@@ -1576,6 +1576,28 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             }
         }
     }
+    // 「売上と客数の合計」「売上・客数を合計」: each column listed is totalled.
+    let listed_before: Vec<(usize, Aggregation)> = aggregations
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.op == "sum")
+        .filter_map(|(i, a)| {
+            let field = a.field.as_deref()?;
+            let at = clause.find(field)?;
+            let before = clause[..at].strip_suffix('と').or_else(|| clause[..at].strip_suffix('・'))?;
+            let other = japanese_noun_before(before, before.len())?;
+            // (「件数と金額を集計」: the count is one of its own.)
+            let a_total = ["件数", "人数", "回数", "合計", "平均", "最大", "最小"].iter().any(|w| other.ends_with(w));
+            let named =
+                !other.is_empty() && !a_total && !by.contains(&other) && !JA_ROW_NOUNS.contains(&other.as_str());
+            let said = aggregations.iter().any(|a| a.field.as_deref() == Some(other.as_str()));
+            (named && !said && !before.ends_with('ご'))
+                .then(|| (i, Aggregation { op: "sum", field: Some(other), name: None, when: Vec::new() }))
+        })
+        .collect();
+    for (i, aggregation) in listed_before.into_iter().rev() {
+        aggregations.insert(i, aggregation);
+    }
     let before_keys = keys_at.and_then(|at| clause.get(..at)).map(str::trim_end).filter(|b| b.ends_with('を'));
     if let Some(before) = before_keys {
         // (「請求を取引先ごとに合計」: the rows, not a column; a column totalled names an amount.)

@@ -2122,11 +2122,12 @@ impl Reader<'_> {
     /// are appended, and a join read from "combine" or "merge" is dropped.
     fn combine_tables(&mut self, lower_text: &str) {
         let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
-        let keyed = self
-            .reading
-            .steps
-            .iter()
-            .any(|s| matches!(s, Step::Join { key: Some(_), .. } | Step::Join { unmatched: true, .. }));
+        // (「売上に得意先の情報をくっつけたい…得意先名と担当営業を持ってくる」: a lookup brings
+        // columns, it puts no rows together.)
+        let keyed = self.reading.steps.iter().any(|s| {
+            matches!(s, Step::Join { key: Some(_), .. } | Step::Join { unmatched: true, .. })
+                || matches!(s, Step::Join { bring, .. } if !bring.is_empty())
+        }) || !shaping::brought_columns(self.text, self.language).is_empty();
         // 「縦に結合」, "stack": one under the other, whatever else looks like a key.
         let stacked = words::STACKED.is_match(lower_text);
         if tables < 2 || keyed && !stacked || !self.lexicon.append.is_match(lower_text) {

@@ -216,8 +216,11 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
-static JA_SORT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$"));
+static JA_SORT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
+    )
+});
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?:上位|トップ|先頭の?|最初の)\s*(?P<n>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})|(?:順に|から|順で)\s*(?P<n2>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行|つ|位)|(?P<n3>\d{1,4}|[０-９]{1,4}|[一二三四五六七八九十]{1,3})\s*(?:件|社|名|行)(?:だけ|のみ)?(?:を)?(?:残|抽出|出|取り出|選)",
@@ -1526,6 +1529,8 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
                 && !n.starts_with("並べ")
         })
     });
+    // 「古い月から」: the key between the order's adjective and から.
+    let by = by.or_else(|| JA_ADJECTIVE_KEY_FROM.captures(said).and_then(|c| ja_column(&c["key"])));
     let descending = match (JA_DESCENDING.is_match(said), JA_ASCENDING.is_match(said)) {
         (true, false) => true,
         (false, true) => false,
@@ -1533,6 +1538,10 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     };
     Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
 }
+
+static JA_ADJECTIVE_KEY_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)(?P<key>[\p{Han}\p{Katakana}ー]{1,6})から")
+});
 
 /// 「金額の10%」「消費税（金額の10%）」: a share of a column.
 static JA_PERCENT_OF: LazyLock<Regex> = LazyLock::new(|| {

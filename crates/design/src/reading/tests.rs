@@ -4067,3 +4067,36 @@ fn a_dash_list_in_japanese_a_lookup_by_code_said_after_the_days_kept_and_a_numbe
     assert_eq!(conditions[0].field.as_deref(), Some("遅延日数"));
     assert_eq!((sorted.as_str(), then.as_slice()), ("遅延日数", &[("伝票番号".to_owned(), false)][..]));
 }
+
+#[test]
+fn two_stores_put_together_two_columns_totalled_and_the_oldest_month_first() {
+    let r = read_instruction(
+        "渋谷店と新宿店の売上日報（売上日報_渋谷店.csv、売上日報_新宿店.csv）をくっつけて、月ごとの売上と客数の合計を出してもらえる？2店舗合算で、月は 2026-10 みたいな形で、古い月から。ファイルは月別売上_2店舗.csv で！",
+    );
+    assert!(r.combine, "the two files are put one under the other");
+    let aggregated: Vec<Option<&str>> = r
+        .steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Aggregate { by, aggregations } if by == &["月"] => {
+                Some(aggregations.iter().map(|a| a.field.as_deref()).collect())
+            }
+            _ => None,
+        })
+        .unwrap_or_default();
+    assert_eq!(aggregated, [Some("売上"), Some("客数")], "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "月")),
+        "{:?}",
+        r.steps
+    );
+    // 「件数と金額」: the count is one of its own, not a column totalled.
+    let r = read_instruction("経費.csv を部署ごとに件数と金額を集計して 結果.csv");
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(aggregations.len(), 2, "{aggregations:?}");
+    // A lookup that brings columns puts no rows together.
+    let r = read_instruction(
+        "売上に得意先の情報をくっつけたいです。\n・uriage.csv の各行に、master.csv から 得意先名 と 担当営業 を持ってくる（キーは 得意先コード）\n・→ out.csv",
+    );
+    assert!(!r.combine, "{:?}", r.steps);
+}

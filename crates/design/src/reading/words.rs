@@ -177,9 +177,11 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     ),
     totals: re(r"集計|合計|小計|件数|平均|総額|数え"),
     operation: re(
-        r"集計|合計|小計|件数|平均|数え|並べ|並び替|ソート|突き合わせ|突合|照合|比較|計算|差し引|掛け|割っ|重複|いくら|何件|[\p{Han}\p{Katakana}ー]順\s*$",
+        r"集計|合計|小計|件数|平均|数え|並べ|並び替|ソート|突き合わせ|突合|照合|比較|計算|差し引|掛け|割っ|重複|いくら|何件|[\p{Han}\p{Katakana}ー]順\s*$|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
     ),
-    append: re(r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|の下に"),
+    append: re(
+        r"まとめて|まとめた|まとめ、|1つに|一つに|１つに|つなげ|繋げ|連結|縦に|合わせて|統合|の下に|くっつけ|合算",
+    ),
 });
 
 /// Rows without a partner on either side ("entries that only show up on one side", 「片方にしかない」).
