@@ -166,6 +166,7 @@ pub fn bind_columns(
     catalog: &Catalog,
     files: &dyn InputFiles,
     value_words: &[String],
+    left_out_words: &[String],
     mentioned: &[String],
     aliases: &[(String, String)],
 ) -> Binding {
@@ -194,7 +195,8 @@ pub fn bind_columns(
     // (A file read named by an answered var, `${vars.input_file}`, is that file.)
     let files = &WithPathVars { files, vars: plan.vars.clone() };
     settle_values(plan, files, &mut binding);
-    conditions_from_values(plan, catalog, files, value_words, &mut binding);
+    conditions_from_values(plan, catalog, files, value_words, left_out_words, &mut binding);
+    left_out_by_filled_columns(plan, catalog, files, left_out_words, &mut binding);
     settle_year(plan, files, &mut binding);
     assume(plan, catalog, files, &mut binding);
     binding.unused_values = unused_values(plan, catalog, files, mentioned);
@@ -288,6 +290,7 @@ fn conditions_from_values(
     catalog: &Catalog,
     files: &dyn InputFiles,
     words: &[String],
+    left_out_words: &[String],
     binding: &mut Binding,
 ) {
     if words.is_empty() {
@@ -328,6 +331,10 @@ fn conditions_from_values(
     }
     // (The words keep rows in a step of their own, before the one that leaves rows out.)
     let kept_apart = leaves_out && asked.is_none();
+    // Words said of rows left out (「補充の入金は対象外」) are no conditions of rows kept.
+    let leaves_out_here = leaves_out && !kept_apart;
+    let words: Vec<String> = words.iter().filter(|w| leaves_out_here || !left_out_words.contains(w)).cloned().collect();
+    let words = words.as_slice();
     let pointer = match kept_apart {
         true => match keep_step_before(&mut doc, index) {
             Some(pointer) => pointer,
@@ -384,11 +391,7 @@ fn conditions_from_values(
     // column of amounts that some rows leave blank, keeps the rows that have one.
     for word in words.iter().filter(|w| !cells.contains_key(&fold(w))) {
         let Some(column) = choose(word, columns).filter(|c| !tested.contains(c)) else { continue };
-        let numbers = columns.iter().any(|c| c.name == column && c.kind == ColumnKind::Number);
-        let cells_of = validation.input_rows.values().flatten().filter_map(|row| row.get(&column));
-        let blank = |v: &&Value| v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty());
-        let (blanks, filled): (Vec<&Value>, Vec<&Value>) = cells_of.partition(blank);
-        if !numbers || blanks.is_empty() || filled.is_empty() {
+        if !amounts_some_rows_leave_blank(&column, columns, &validation) {
             continue;
         }
         let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
@@ -408,6 +411,61 @@ fn conditions_from_values(
     }
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;
+    }
+}
+
+/// Whether `column` is one of amounts that some rows of the sample leave blank and others fill.
+fn amounts_some_rows_leave_blank(column: &str, columns: &[Column], validation: &Validation) -> bool {
+    let numbers = columns.iter().any(|c| c.name == column && c.kind == ColumnKind::Number);
+    let cells_of = validation.input_rows.values().flatten().filter_map(|row| row.get(column));
+    let blank = |v: &&Value| v.is_null() || v.as_str().is_some_and(|t| t.trim().is_empty());
+    let (blanks, filled): (Vec<&Value>, Vec<&Value>) = cells_of.partition(blank);
+    numbers && !blanks.is_empty() && !filled.is_empty()
+}
+
+/// 「補充の入金は対象外」: an open filter that leaves rows out, said with a word naming the one
+/// column of amounts some rows leave blank, leaves out the rows that have one.
+fn left_out_by_filled_columns(
+    plan: &mut Plan,
+    catalog: &Catalog,
+    files: &dyn InputFiles,
+    left_out_words: &[String],
+    binding: &mut Binding,
+) {
+    if left_out_words.is_empty() {
+        return;
+    }
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+    let Ok(mut doc) = serde_json::to_value(&*plan) else { return };
+    let graph = serde_json::to_string(&doc["graph"]).unwrap_or_default();
+    let open = plan.graph.iter().position(|n| {
+        n.block.as_deref() == Some("transforms.filter")
+            && n.inputs.get("conditions").and_then(Value::as_str).and_then(single_var).as_deref()
+                == Some("filter_conditions")
+            && graph.contains(&format!("${{{}.left_out}}", n.id))
+    });
+    let Some(index) = open else { return };
+    let items = plan.graph[index].inputs.get("items").and_then(Value::as_str).unwrap_or_default();
+    let Some(columns) =
+        items.strip_prefix("${").and_then(|i| i.strip_suffix('}')).and_then(|t| validation.tables.get(t))
+    else {
+        return;
+    };
+    let filled: Vec<(String, String)> = left_out_words
+        .iter()
+        .filter_map(|word| Some((word.clone(), choose(word, columns)?)))
+        .filter(|(_, column)| amounts_some_rows_leave_blank(column, columns, &validation))
+        .collect();
+    let [(word, column)] = filled.as_slice() else { return };
+    let pointer = format!("/graph/{index}/in/conditions");
+    set(&mut doc, &pointer, serde_json::json!([{ "field": column, "operator": "ne", "value": "" }]));
+    if let Some(vars) = doc.get_mut("vars").and_then(Value::as_object_mut) {
+        vars.shift_remove("filter_conditions");
+    }
+    if let Ok(read) = serde_json::from_value::<Plan>(doc) {
+        *plan = read;
+        binding.bound.push(format!("{pointer}/0"));
+        binding.notes.push(DesignNote::FilledLeftOut { word: word.clone(), column: column.clone() });
     }
 }
 

@@ -443,6 +443,7 @@ impl DesignEngine<'_> {
             self.catalog,
             files,
             &read.reading.value_words,
+            &read.reading.left_out_words,
             &read.reading.mentioned_words,
             &read.reading.column_aliases,
         );

@@ -66,6 +66,12 @@ pub enum DesignNote {
         word: String,
         column: String,
     },
+    /// A word said of rows left out names a column of amounts some rows leave blank: rows are
+    /// left out where it has one (「補充の入金は対象外」).
+    FilledLeftOut {
+        word: String,
+        column: String,
+    },
     /// The words of a condition said more than the data's value ("Cancelled POs"): the part
     /// that is the value.
     ValueOfData {
@@ -190,6 +196,12 @@ impl DesignNote {
             }
             DesignNote::FilledCondition { word, column } => {
                 format!("\"{word}\" is the column `{column}`, which some rows leave blank: the rows that have one are kept.")
+            }
+            DesignNote::FilledLeftOut { word, column } if ja => {
+                format!("「{word}」はデータの列「{column}」のことなので、その列に値がある行を除きます。")
+            }
+            DesignNote::FilledLeftOut { word, column } => {
+                format!("\"{word}\" is the column `{column}`, which some rows leave blank: the rows that have one are left out.")
             }
             DesignNote::ValueOfData { said, value, column } if ja => {
                 format!("「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。")

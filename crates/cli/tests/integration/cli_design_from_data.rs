@@ -980,3 +980,20 @@ fn two_years_matched_by_month_bind_their_sides_by_the_file_names_words_in_japane
     assert_eq!(lines.next(), Some("月,前年度売上,今年度売上,前年比"), "{written}");
     assert_eq!(lines.collect::<Vec<_>>(), ["5月,200,150,75", "1月,300,290,96.7"], "{written}");
 }
+
+#[test]
+fn a_column_of_amounts_said_of_rows_left_out_leaves_out_the_rows_that_have_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("小口現金出納帳.csv"),
+        "日付,伝票No,科目,摘要,入金,出金\n2026-10-30,P-1,消耗品費,文具,,500\n2026-11-02,P-2,資金移動,小口現金補充,30000,\n2026-11-05,P-3,消耗品費,電池,,800\n2026-11-10,P-4,旅費交通費,タクシー,,2400\n2026-11-20,P-5,消耗品費,封筒,,300\n2026-12-01,P-6,旅費交通費,電車,,600\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "本日（2026年12月3日）時点で、先月分の小口現金の使い道をまとめたいと思います。小口現金出納帳.csv から先月分の出金の記録だけを取り出し、科目ごとに件数と出金額の合計を出して、合計の大きい順に並べてください。補充の入金は対象外です。ファイル名は 科目別.csv でお願いします。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("科目別.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["旅費交通費,1,2400", "消耗品費,2,1100"], "{written}");
+}

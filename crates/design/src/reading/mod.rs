@@ -109,6 +109,9 @@ pub struct Reading {
     /// word that is a value of one column of the data is a condition on it (bound with the
     /// files, `binding::conditions_from_values`).
     pub value_words: Vec<String>,
+    /// Those of them said in clauses that leave rows out and say no condition of their own
+    /// (「補充の入金は対象外」): no words of rows kept.
+    pub left_out_words: Vec<String>,
     /// New names for `columns`, in their order, when the text gives them.
     pub renamed: Vec<String>,
     /// The words of every clause that does not write, that may be values in the data: one
@@ -625,6 +628,7 @@ impl Reading {
             value_orders: Vec::new(),
             keys_ignore_case: false,
             value_words: Vec::new(),
+            left_out_words: Vec::new(),
             renamed: Vec::new(),
             mentioned_words: Vec::new(),
             column_aliases: Vec::new(),
@@ -929,7 +933,13 @@ impl Reader<'_> {
                 let unread = matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty())
                     && words::MORE_THAN_A_VALUE.is_match(&lower);
                 if !unread {
-                    self.reading.value_words.extend(slots::value_words(&said, self.language));
+                    let said_words = slots::value_words(&said, self.language);
+                    // (Beside conditions that leave rows out, "critical and not closed", the
+                    // words keep rows.)
+                    if matches!(&step, Step::Filter { exclude: true, conditions } if conditions.is_empty()) {
+                        self.reading.left_out_words.extend(said_words.iter().cloned());
+                    }
+                    self.reading.value_words.extend(said_words);
                 }
                 // "Drop any PO line whose vendor code isn't in the master": the match says it,
                 // when rows are matched on a key.
