@@ -1185,9 +1185,11 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
                 return None;
             }
             // "which 3 regions sold the most": the amounts sold.
-            let measure = match c.name("measure").or(c.name("measure3")) {
-                Some(m) => en_column(m.as_str())?,
-                None => "amount".to_owned(),
+            // ("the highest total sales": what is measured, a noun the rows may be called too.)
+            let measure = match (c.name("measure"), c.name("measure3")) {
+                (Some(m), _) => en_column(m.as_str())?,
+                (None, Some(m)) => en_column(m.as_str()).unwrap_or_else(|| m.as_str().to_owned()),
+                (None, None) => "amount".to_owned(),
             };
             (c, entity, measure, "total")
         }

@@ -3910,6 +3910,14 @@ fn which_regions_sold_the_most_are_the_top_totals_and_drop_it_in_a_file_writes_i
     assert_eq!(aggregations[0].field.as_deref(), Some("amount"));
     assert_eq!(sorted.as_deref(), aggregations[0].name.as_deref());
     assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("q1.csv")]);
+    // "had the highest total sales": the total of what is measured, even a word rows are called.
+    let r = read_instruction("Which three regions had the highest total sales? Use sales.csv and save top.csv");
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Aggregate { by, aggregations }, Step::Sort { limit: Some(3), descending: true, .. }]
+            if by == &["region"] && aggregations[0].field.as_deref() == Some("sales")),
+        "{:?}",
+        r.steps
+    );
 }
 
 #[test]
