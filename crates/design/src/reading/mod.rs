@@ -573,6 +573,7 @@ pub(crate) fn sheet_names(text: &str) -> Vec<std::ops::Range<usize>> {
 /// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
 /// it cannot read is simply not in the result.
 pub fn read_instruction(instruction: &str) -> Reading {
+    let today = relative::stated_day(&normalise(instruction));
     let text = relative::months_written_out(&normalise(instruction));
     let language = Language::of(&text);
     let text = arrows_to_outputs(&text, language);
@@ -606,8 +607,16 @@ pub fn read_instruction(instruction: &str) -> Reading {
     // ("call them Customer, Order Date and Total": names, which ask for no operation.)
     let clauses = clauses::split(&words::without_new_names(&text, language), language, lexicon);
     let reading = Reading::empty(language);
-    let mut reader =
-        Reader { text: &text, with_asides: &with_asides, language, lexicon, clauses: &clauses, value_orders, reading };
+    let mut reader = Reader {
+        text: &text,
+        with_asides: &with_asides,
+        language,
+        lexicon,
+        clauses: &clauses,
+        value_orders,
+        today,
+        reading,
+    };
     reader.read();
     reader.blanks_filled(filled);
     reader.reading.column_aliases = aliases::column_aliases(&text);
@@ -646,6 +655,8 @@ struct Reader<'a> {
     clauses: &'a [Clause],
     /// Sort keys' values in the order listed, read (and blanked in `text`) before the rest.
     value_orders: Vec<sort_keys::ValueOrder>,
+    /// The day the text says it is (`YYYY-MM-DD`), which it may count days to.
+    today: Option<String>,
     reading: Reading,
 }
 
@@ -1052,6 +1063,7 @@ impl Reader<'_> {
         self.sorts_said_twice();
         self.days_compared_after_their_column();
         self.lookup_before_row_steps();
+        self.days_to_the_day_stated();
         self.sort_keys_in_arrows();
         self.totals_named_before_their_key();
         self.question_of_an_amount_answered();
@@ -1150,6 +1162,33 @@ impl Reader<'_> {
             at += 1;
             !(at <= first_keyed && matches!(s, Step::Aggregate { by, .. } if by.is_empty()))
         });
+    }
+
+    /// 「本日2026/12/10時点で期日を過ぎた…。超過日数＝本日−期日」: today less a date column is the
+    /// days from that date to the day the text states; and rows said to be past it are those
+    /// whose days are more than none (an open filter said right after is that).
+    fn days_to_the_day_stated(&mut self) {
+        static PAST: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)過ぎた|過ぎている|超過|経過した|\bpast due\b|\boverdue\b").expect("past")
+        });
+        let Some(today) = self.today.clone() else { return };
+        let today_words = ["本日", "今日", "today", "today's date"];
+        let Some(at) = self.reading.steps.iter().position(|s| {
+            matches!(s, Step::Compute { operation: "difference", of, .. }
+                if of.len() == 2 && today_words.contains(&of[0].to_lowercase().as_str()))
+        }) else {
+            return;
+        };
+        let Step::Compute { name, of, .. } = self.reading.steps[at].clone() else { return };
+        self.reading.steps[at] = Step::DaysUntil { name: name.clone(), from: of[1].clone(), until: today };
+        if !PAST.is_match(self.text) {
+            return;
+        }
+        let past = Condition { field: Some(name), operator: "gt", value: Value::from(0), value2: None };
+        match self.reading.steps.get_mut(at + 1) {
+            Some(Step::Filter { conditions, exclude: false }) if conditions.is_empty() => conditions.push(past),
+            _ => self.reading.steps.insert(at + 1, Step::Filter { conditions: vec![past], exclude: false }),
+        }
     }
 
     /// 「遅延日数＝…、2日以上遅れたものだけ・業者名は 配送業者.csv から…で引く」: a lookup said
@@ -2614,7 +2653,8 @@ impl Reader<'_> {
             !verb
                 && !item.chars().any(|c| c.is_ascii_digit() || c == '.')
                 && !lower.starts_with("to ")
-                && !self.lexicon.filter.is_match(&lower)
+                // (A Japanese noun with a filter's word in it, 「超過日数」, is a column's name.)
+                && (self.language == Language::Ja || !self.lexicon.filter.is_match(&lower))
                 && item.split_whitespace().count() <= 3
                 && (self.language == Language::En || slots::is_japanese_noun(item))
         };

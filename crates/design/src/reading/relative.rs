@@ -13,13 +13,13 @@ use super::dates::month_number;
 /// "today is Oct 14, 2026", "Today's 2026-10-14", "(today: 14 October 2026)".
 static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\btoday(?:'s| is|:)\s+(?:the\s+)?(?:(?P<m>[a-z]{3,9})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3,9}),?\s+(?P<y2>\d{4})|(?P<y3>\d{4})[-/](?P<m3>\d{1,2})[-/]\d{1,2})",
+        r"(?i)\btoday(?:'s| is|:)\s+(?:the\s+)?(?:(?P<m>[a-z]{3,9})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3,9}),?\s+(?P<y2>\d{4})|(?P<y3>\d{4})[-/](?P<m3>\d{1,2})[-/](?P<d3>\d{1,2}))",
     )
     .expect("today")
 });
 /// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」「本日（2026年12月3日）」.
 static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*\d{1,2}\s*日?\s*[)）]?")
+    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*(?P<d>\d{1,2})\s*日?\s*[)）]?")
         .expect("today")
 });
 static EN_LAST_MONTH: LazyLock<Regex> =
@@ -32,21 +32,27 @@ static JA_NEXT_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"来月|翌
 static EN_THIS_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:this|the current) month(?:'s)?\b").expect("this month"));
 static JA_THIS_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"今月|当月").expect("this month"));
-/// The year and month of the day the text says it is, if it says one.
-fn today(text: &str) -> Option<(i32, u32)> {
-    if let Some(c) = EN_TODAY.captures(text) {
-        let (year, month) = match (c.name("y"), c.name("y2"), c.name("y3")) {
-            (Some(y), _, _) => (y.as_str(), month_number(&c["m"])?),
-            (_, Some(y), _) => (y.as_str(), month_number(&c["m2"])?),
-            (_, _, Some(y)) => (y.as_str(), c["m3"].parse().ok()?),
+/// The year, month and day the text says it is, if it says one.
+fn today(text: &str) -> Option<(i32, u32, u32)> {
+    let (year, month, day) = if let Some(c) = EN_TODAY.captures(text) {
+        match (c.name("y"), c.name("y2"), c.name("y3")) {
+            (Some(y), _, _) => (y.as_str().to_owned(), month_number(&c["m"])?, c["d"].to_owned()),
+            (_, Some(y), _) => (y.as_str().to_owned(), month_number(&c["m2"])?, c["d2"].to_owned()),
+            (_, _, Some(y)) => (y.as_str().to_owned(), c["m3"].parse().ok()?, c["d3"].to_owned()),
             _ => return None,
-        };
-        let year: i32 = year.parse().ok()?;
-        return (1..=12).contains(&month).then_some((year, month));
-    }
-    let c = JA_TODAY.captures(text)?;
-    let (year, month): (i32, u32) = (c["y"].parse().ok()?, c["m"].parse().ok()?);
-    (1..=12).contains(&month).then_some((year, month))
+        }
+    } else {
+        let c = JA_TODAY.captures(text)?;
+        (c["y"].to_owned(), c["m"].parse().ok()?, c["d"].to_owned())
+    };
+    let (year, day): (i32, u32) = (year.parse().ok()?, day.parse().ok()?);
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some((year, month, day))
+}
+
+/// The day the text says it is, as `YYYY-MM-DD` ("today is 2026-12-07", 「本日2026/12/10時点で」):
+/// what days are counted to.
+pub fn stated_day(text: &str) -> Option<String> {
+    today(text).map(|(year, month, day)| format!("{year:04}-{month:02}-{day:02}"))
 }
 
 /// Where the text states the day it is ("Today's Oct 14, 2026"): its figures are no amounts.
@@ -57,7 +63,7 @@ pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
 /// `text` with "last month" (「先月」), "this month" and "next month" (「来月」) written as the
 /// month they are from the day it states, and the day itself said as "today" (it keeps no rows).
 pub fn months_written_out(text: &str) -> String {
-    let Some((year, month)) = today(text) else { return text.to_owned() };
+    let Some((year, month, _)) = today(text) else { return text.to_owned() };
     let mut text = EN_TODAY.replace_all(text, "today").into_owned();
     text = JA_TODAY.replace_all(&text, "今日").into_owned();
     for (english_words, japanese_words, (year, month)) in [

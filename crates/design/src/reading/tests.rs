@@ -4108,3 +4108,28 @@ fn two_stores_put_together_two_columns_totalled_and_the_oldest_month_first() {
     );
     assert!(!r.combine, "{:?}", r.steps);
 }
+
+#[test]
+fn today_less_a_date_counts_days_to_the_day_stated_and_past_it_keeps_those_over_none() {
+    let r = read_instruction(
+        "売掛金一覧.csv：本日2026/12/10時点で期日を過ぎた未入金分を抽出（期日当日はまだ超過扱いしない）。超過日数＝本日−期日 を追加。列は請求番号・得意先・期日・金額・超過日数、超過日数の長い順→期日超過.csv",
+    );
+    assert_eq!(
+        r.columns,
+        ["請求番号", "得意先", "期日", "金額", "超過日数"],
+        "「超過日数」 is a column, no filter word"
+    );
+    let days = r.steps.iter().position(|s| {
+        matches!(s, Step::DaysUntil { name, from, until } if name == "超過日数" && from == "期日" && until == "2026-12-10")
+    });
+    let Some(at) = days else { panic!("{:?}", r.steps) };
+    assert!(
+        matches!(&r.steps[at + 1], Step::Filter { conditions, .. }
+            if conditions.iter().any(|c| c.field.as_deref() == Some("超過日数") && c.operator == "gt" && c.value == json!(0))),
+        "the day itself is not past it: {:?}",
+        r.steps
+    );
+    // With no day stated, today is not guessed: the difference stays as said (and is asked).
+    let r = read_instruction("売掛金一覧.csv に 超過日数＝本日−期日 を追加して 結果.csv に保存");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::DaysUntil { .. })), "{:?}", r.steps);
+}
