@@ -929,8 +929,8 @@ fn bind_named(
         let said = side_name(&wanted).unwrap_or_else(|| wanted.clone());
         let chosen = chosen_and_noted(&said, columns, aliases, binding);
         if let Some(column) = chosen.as_ref().filter(|_| by_side(&wanted) && shown_column(doc, &finding.path)) {
-            let said = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
-            set(doc, &finding.path, serde_json::json!({ "column": said, "as": wanted }));
+            let shown = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
+            set(doc, &finding.path, serde_json::json!({ "column": shown, "as": wanted }));
         }
         match (&var, chosen) {
             (Some(name), Some(column)) => {

@@ -573,8 +573,9 @@ pub(crate) fn sheet_names(text: &str) -> Vec<std::ops::Range<usize>> {
 /// Reads `instruction` (already free of credential values) into a pipeline. Never fails: what
 /// it cannot read is simply not in the result.
 pub fn read_instruction(instruction: &str) -> Reading {
-    let today = relative::stated_day(&normalise(instruction));
-    let text = relative::months_written_out(&normalise(instruction));
+    let normalised = normalise(instruction);
+    let today = relative::stated_day(&normalised);
+    let text = relative::months_written_out(&normalised);
     let language = Language::of(&text);
     let text = arrows_to_outputs(&text, language);
     let text = match language {
