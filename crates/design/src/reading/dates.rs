@@ -273,7 +273,15 @@ fn compared(
     let mut i = 0;
     while i < found.len() {
         let date = &found[i];
-        let field = |at: usize| field_before(at).filter(|f| is_date_name(f));
+        // ("i.e. next_due on or before …": a name written as a column's is the whole of it.)
+        let written = |f: String| match f.rsplit_once(' ') {
+            Some((_, last)) if last.contains('_') => last.to_owned(),
+            _ => f,
+        };
+        // ("invoices that were due before …": how the rows are, no column's name.)
+        let said_of_rows =
+            |f: &String| matches!(f.split(' ').next(), Some("were" | "was" | "is" | "are" | "be" | "been" | "being"));
+        let field = |at: usize| field_before(at).map(written).filter(|f| is_date_name(f) && !said_of_rows(f));
         let next = found.get(i + 1).filter(|next| gap.is_match(&clause[date.range.end..next.range.start]));
         if let Some(next) = next {
             let span = range_span(date, next);
@@ -306,6 +314,11 @@ fn is_date_name(name: &str) -> bool {
     lower.contains("date")
         || lower.ends_with("day")
         || lower.ends_with(" on")
+        // "next_due", "renewal_due", "deadline", "completed_on" (not "amount due", an amount).
+        || lower.ends_with("due") && !["amount", "balance", "total", "sum"].iter().any(|w| lower.contains(w))
+        || lower.ends_with("deadline")
+        || lower.ends_with("_on")
+        || lower.ends_with("_at")
         || name.contains('日')
         || name.contains("期限")
 }

@@ -4133,3 +4133,26 @@ fn today_less_a_date_counts_days_to_the_day_stated_and_past_it_keeps_those_over_
     let r = read_instruction("売掛金一覧.csv に 超過日数＝本日−期日 を追加して 結果.csv に保存");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::DaysUntil { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_date_column_written_as_a_name_is_compared_with_a_date_and_an_amount_due_is_none() {
+    let r =
+        read_instruction("From equipment.csv take every asset whose next_due is on or before 2026-12-21. Save b.csv");
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("next_due") && c.operator == "lte"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From equipment.csv take the assets due soon, i.e. next_due on or before 2026-12-21. Save b.csv",
+    );
+    assert!(filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("next_due")), "{:?}", r.steps);
+    let r = read_instruction("From a.csv keep the lines with an amount due before 2026-12-01, save b.csv");
+    assert!(!filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("amount due")), "{:?}", r.steps);
+}
+
+#[test]
+fn rows_that_were_due_before_a_date_name_no_column_were_due() {
+    let r = read_instruction("Please pull the invoices from ar.csv that were due before November 15, 2026. Save b.csv");
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "lt" && c.field.is_none()), "{:?}", r.steps);
+}
