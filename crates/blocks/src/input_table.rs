@@ -32,11 +32,17 @@ pub struct FileTable {
 
 /// The table `block` (`file.read_csv` or `excel.read_data`) would read with `inputs` (its
 /// `path` already a literal) in the work folder `root`. `Ok(None)` when that is not known now:
-/// another block, no such file (yet), a file over 20 MB. `Err` with the block's own words when
+/// another block, no such file (yet), a file over 20 MB, an option given at run time. `Err` with
+/// the block's own words when
 /// the file is there and the block would refuse it as the inputs say to read it (a sheet the
 /// workbook does not have): the run would fail the same way.
 pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Result<Option<FileTable>, String> {
     let Some(shown) = inputs.get("path").and_then(Value::as_str) else { return Ok(None) };
+    // An option given at run time (`encoding: ${vars.encoding}`) is not known yet.
+    let given_later = inputs.values().any(|v| v.as_str().is_some_and(|t| t.contains("${")));
+    if given_later {
+        return Ok(None);
+    }
     let Some(path) = Workdir::new(root).ok().and_then(|w| w.resolve("path", shown).ok()) else { return Ok(None) };
     let Ok(meta) = std::fs::metadata(&path) else { return Ok(None) };
     if !meta.is_file() || meta.len() > MAX_CHECKED_BYTES {
@@ -140,5 +146,8 @@ mod tests {
         let refused = input_table("excel.read_data", &named, dir.path()).unwrap_err();
         assert!(refused.contains("no sheet \"is\"") && refused.contains("Sheet1"), "{refused}");
         assert_eq!(input_table("excel.read_data", &inputs("absent.xlsx"), dir.path()), Ok(None));
+        // A sheet named at run time is not refused before it.
+        named.insert("sheet".to_owned(), json!("${vars.sheet}"));
+        assert_eq!(input_table("excel.read_data", &named, dir.path()), Ok(None));
     }
 }
