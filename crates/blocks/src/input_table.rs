@@ -33,9 +33,8 @@ pub struct FileTable {
 /// The table `block` (`file.read_csv` or `excel.read_data`) would read with `inputs` (its
 /// `path` already a literal) in the work folder `root`. `Ok(None)` when that is not known now:
 /// another block, no such file (yet), a file over 20 MB, an option given at run time. `Err` with
-/// the block's own words when
-/// the file is there and the block would refuse it as the inputs say to read it (a sheet the
-/// workbook does not have): the run would fail the same way.
+/// the block's own words when the file is there and the block would refuse it as the inputs say
+/// to read it (a sheet the workbook does not have): the run would fail the same way.
 pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Result<Option<FileTable>, String> {
     let Some(shown) = inputs.get("path").and_then(Value::as_str) else { return Ok(None) };
     // An option given at run time (`encoding: ${vars.encoding}`) is not known yet.
