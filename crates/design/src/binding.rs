@@ -906,7 +906,6 @@ fn bind_named(
             _ => None,
         }
     };
-    let by_side = |wanted: &str| side_name(wanted).is_some();
     let mut changed = false;
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
@@ -926,9 +925,12 @@ fn bind_named(
             None => raw.clone(),
         };
         let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-        let said = side_name(&wanted).unwrap_or_else(|| wanted.clone());
+        let by_side = side_name(&wanted);
+        // A column of a side chosen to be shown keeps the words said as its name.
+        let shown_by_side = by_side.is_some() && shown_column(doc, &finding.path);
+        let said = by_side.unwrap_or_else(|| wanted.clone());
         let chosen = chosen_and_noted(&said, columns, aliases, binding);
-        if let Some(column) = chosen.as_ref().filter(|_| by_side(&wanted) && shown_column(doc, &finding.path)) {
+        if let Some(column) = chosen.as_ref().filter(|_| shown_by_side) {
             let shown = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
             set(doc, &finding.path, serde_json::json!({ "column": shown, "as": wanted }));
         }
@@ -938,7 +940,7 @@ fn bind_named(
                 binding.bound.push(format!("/vars/{name}"));
             }
             (None, Some(column)) => {
-                if !by_side(&wanted) || !shown_column(doc, &finding.path) {
+                if !shown_by_side {
                     set(doc, &finding.path, Value::from(column.as_str()));
                 }
                 binding.bound.push(finding.path.clone());

@@ -461,7 +461,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         // ("where the amount is no more than 50": a comparison; "auto renew is "no"", "is No
         // and …": the value no.)
         let value_at = c.name("value").map_or(0, |v| v.start());
-        let compares = !c["value"].starts_with(['"', '\''])
+        let compares = !quoted
             && (starts_comparison(&value) && !value.eq_ignore_ascii_case("no")
                 || EN_BEFORE.iter().any(|(words, _)| lower[value_at..].starts_with(words) && words.contains(' ')));
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || compares {

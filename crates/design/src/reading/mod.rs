@@ -1061,7 +1061,6 @@ impl Reader<'_> {
         self.months_the_files_are_named_for();
         self.months_said_again_without_their_year();
         self.no_order_wanted();
-        self.sorts_said_twice();
         self.days_compared_after_their_column();
         self.lookup_before_row_steps();
         self.days_to_the_day_stated();
@@ -1132,24 +1131,6 @@ impl Reader<'_> {
             }
             _ => true,
         });
-    }
-
-    /// "which 3 regions sold the most …, biggest first": the order of the top rows said again
-    /// is the same sort, not a second.
-    fn sorts_said_twice(&mut self) {
-        let steps = std::mem::take(&mut self.reading.steps);
-        for step in steps {
-            let again = match (self.reading.steps.last(), &step) {
-                (
-                    Some(Step::Sort { by: Some(first), descending, .. }),
-                    Step::Sort { by: Some(then), descending: same_way, limit: None, then: more },
-                ) => first == then && descending == same_way && more.is_empty(),
-                _ => false,
-            };
-            if !again {
-                self.reading.steps.push(step);
-            }
-        }
     }
 
     /// 「11月分の経費精算の集計をお願いします。・部署ごとに件数・合計金額…」: totals of every row said

@@ -20,6 +20,17 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
             index += 1;
             index - 1 <= first || !matches!(s, Step::Sort { limit: None, by: None, .. })
         });
+        // "which 3 regions sold the most …, biggest first": the order of the top rows said again
+        // right after them is the same sort, not a second.
+        if let (Some((_, Step::Sort { by: Some(key), descending, .. })), Some((_, next))) =
+            (steps.get(first), steps.get(first + 1))
+        {
+            let again = matches!(next, Step::Sort { by: Some(by), descending: d, limit: None, then }
+                if by == key && d == descending && then.is_empty());
+            if again {
+                steps.remove(first + 1);
+            }
+        }
     }
     // 「1行だけ残して重複を削除」: the one row kept of each is the removal's, not a top 1.
     if steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, .. })) {
