@@ -400,11 +400,12 @@ fn after_separator(before: &str) -> bool {
     before.trim_end().chars().next_back().is_some_and(|c| ":：=＝は/／".contains(c) || !c.is_ascii())
 }
 
-/// Whether `value` is taken for the credential `name`: not a placeholder or a common word, a
-/// token of some length, and — when nothing but a space stands before it — shaped like a value.
+/// Whether `value` is taken for the credential `name`: holding no placeholder (a quote around a
+/// value found before is a sentence, not a credential), not a common word, a token of some length,
+/// and — when nothing but a space stands before it — shaped like a value.
 fn plausible(value: &str, name: &str, given: bool) -> bool {
     !value.is_empty()
-        && !value.starts_with("{{")
+        && !value.contains("{{")
         && !NOT_VALUES.contains(&value.to_lowercase().as_str())
         && (name != TOKEN || value.chars().count() >= 6)
         && (given || looks_like_a_value(value))

@@ -112,6 +112,26 @@ fn every_spelled_out_credential_leaves_the_text_for_a_placeholder() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A quote that holds a value found before (「log in as acme with password 2026…」) is a sentence:
+/// the value keeps its own placeholder and no secret's value holds another's.
+#[test]
+fn a_quote_around_a_value_found_before_is_not_a_value() {
+    let text =
+        "パスワード：「log in as acme with password 2026年4月1日〜金額が10万円以上なら「要承認」、それ以外は「不要」";
+    let redacted = redact_instruction(text);
+    assert!(!redacted.secrets.is_empty(), "{:?}", redacted.text);
+    for secret in &redacted.secrets {
+        assert!(!secret.value().contains("{{"), "{:?} holds a placeholder", secret.name);
+        assert!(
+            redacted.text.contains(&format!("{{{{{}}}}}", secret.name)),
+            "{} missing from {:?}",
+            secret.name,
+            redacted.text
+        );
+    }
+    assert!(!redacted.text.contains("acme") && !redacted.text.contains("2026"), "{}", redacted.text);
+}
+
 #[test]
 fn the_value_is_replaced_not_a_word_before_it() {
     let redacted = redact_instruction("Open the password reset page; my password is Hunter2!");
