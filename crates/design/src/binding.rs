@@ -11,6 +11,7 @@
 //! the columns there are.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use indexmap::IndexMap;
 use planwright_catalog::Catalog;
@@ -124,13 +125,21 @@ const SYNONYMS: &[&[&str]] = &[
     &["project", "プロジェクト", "案件"],
 ];
 
+/// [`SYNONYMS`] as [`fold`] gives them, group by group: folded once, as every column name
+/// compared with them is.
+static FOLDED_SYNONYMS: LazyLock<Vec<Vec<String>>> =
+    LazyLock::new(|| SYNONYMS.iter().map(|group| group.iter().map(|w| fold(w)).collect()).collect());
+
+/// The groups of words of one meaning that hold `folded` (a name as [`fold`] gives it), by index.
+fn synonym_groups(folded: &str) -> impl Iterator<Item = usize> + '_ {
+    FOLDED_SYNONYMS.iter().enumerate().filter(move |(_, group)| group.iter().any(|w| w == folded)).map(|(i, _)| i)
+}
+
 /// Whether two names say the same column: spelt alike (`PO number`, `po_number`) or words of
 /// one meaning (budget / 予算).
 pub fn same_meaning(a: &str, b: &str) -> bool {
     let (a, b) = (fold(a), fold(b));
-    !a.is_empty()
-        && (a == b
-            || SYNONYMS.iter().any(|group| group.iter().any(|w| fold(w) == a) && group.iter().any(|w| fold(w) == b)))
+    !a.is_empty() && (a == b || synonym_groups(&a).any(|i| FOLDED_SYNONYMS[i].contains(&b)))
 }
 
 /// A column the engine could not bind: asked, with the columns there are as the choices.
@@ -1126,7 +1135,8 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         [one] => Some(one.name.clone()),
         _ => None,
     };
-    let exact: Vec<&Column> = columns.iter().filter(|c| fold(&c.name) == want).collect();
+    let names: Vec<(String, &Column)> = columns.iter().map(|c| (fold(&c.name), c)).collect();
+    let exact: Vec<&Column> = names.iter().filter(|(name, _)| *name == want).map(|(_, c)| *c).collect();
     if !exact.is_empty() {
         return unique(exact);
     }
@@ -1156,34 +1166,31 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         }
     }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
-    let words: Vec<String> = SYNONYMS
-        .iter()
-        .filter(|group| group.iter().any(|w| fold(w) == want))
-        .flat_map(|group| group.iter().map(|w| fold(w)))
-        .collect();
+    let words: Vec<&String> = synonym_groups(&want).flat_map(|i| &FOLDED_SYNONYMS[i]).collect();
     // A column named by a word of the same meaning (取引先名 → 仕入先名), before one containing it
     // (仕入先コード).
-    let same: Vec<&Column> = columns.iter().filter(|c| words.contains(&fold(&c.name))).collect();
+    let same: Vec<&Column> = names.iter().filter(|(name, _)| words.contains(&name)).map(|(_, c)| *c).collect();
     if same.len() == 1 {
         return unique(same);
     }
     // A column containing the word ("invoice" → invoice_ref), or one of a word of the same
     // meaning (supplier → vendor): bound only when one column is either. 「金額」 is in
     // 「入金額」, but 「請求額」 is an amount too: asked.
-    let candidates: Vec<&Column> = columns
+    let candidates: Vec<&Column> = names
         .iter()
-        .filter(|c| {
-            let name = fold(&c.name);
+        .filter(|(name, _)| {
+            let name = name.as_str();
             // Plurals aside: "payment term" is in `terms`.
             let (name_stem, want_stem) = (name.trim_end_matches('s'), want.trim_end_matches('s'));
-            let contains = long_enough(&name) && long_enough(&want) && {
+            let contains = long_enough(name) && long_enough(&want) && {
                 name.contains(&want)
-                    || want.contains(&name)
+                    || want.contains(name)
                     || name_stem.contains(want_stem)
                     || want_stem.contains(name_stem)
             };
             contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
         })
+        .map(|(_, c)| *c)
         .collect();
     unique(candidates)
 }
@@ -1335,10 +1342,7 @@ fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String
 /// A new var for the column the text calls `wanted`, unused so far.
 fn new_var(doc: &mut Value, wanted: &str) -> String {
     // A Japanese word is named by its meaning in English (「金額」 → amount_column).
-    let meaning = || {
-        let want = fold(wanted);
-        SYNONYMS.iter().find(|group| group.iter().any(|w| fold(w) == want)).and_then(|group| identifier(group[0]))
-    };
+    let meaning = || synonym_groups(&fold(wanted)).next().and_then(|i| identifier(SYNONYMS[i][0]));
     let base = identifier(wanted).or_else(meaning).map_or_else(|| "column".to_owned(), |id| format!("{id}_column"));
     let taken = |name: &str| doc.pointer(&format!("/vars/{name}")).is_some();
     let mut name = base.clone();
