@@ -777,7 +777,7 @@ static EN_COLUMN_ABOVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()]{1,16})と(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)|(?P<c>[^\s、。をがはのと「」（）()]{1,16})と(?P<d>[^\s、。をがはのと「」（）()]{1,16})が(?:違|異な|一致しな|一致していな|合わな|合っていな|ずれ|食い違)",
+        r"(?P<a>[^\s、。をがはのと「」（）()]{1,16})が(?P<b>[^\s、。をがはのと「」（）()]{1,16})と(?:違|異な|一致しな|一致していな|一致してな|合わな|合っていな|合ってな|揃わな|揃っていな|揃ってな|ずれ|食い違)|(?P<c>[^\s、。をがはのと「」（）()]{1,16})と(?P<d>[^\s、。をがはのと「」（）()]{1,16})(?:の(?:合計|金額|額|値|数字))?が(?:違|異な|一致しな|一致していな|一致してな|合わな|合っていな|合ってな|揃わな|揃っていな|揃ってな|ずれ|食い違)",
     )
 });
 
@@ -792,7 +792,8 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
         let name = name.trim().trim_start_matches("実際の").trim();
         match language {
             Language::En => slots::singular(name.trim_end_matches(" column").trim_end_matches(" amount").trim()),
-            Language::Ja => name.to_owned(),
+            // (「伝票ごとに借方と…」: the particle before is no part of the name.)
+            Language::Ja => name.strip_prefix(['に', 'で', 'へ']).unwrap_or(name).to_owned(),
         }
     };
     let above = match language {

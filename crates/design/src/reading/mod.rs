@@ -38,7 +38,8 @@ pub(crate) use dates::month_number;
 use passes::{
     conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
     one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
-    rows_kept_before_totals, twice_is_the_duplicate_check, unkeyed_order_by_the_only_total,
+    rows_kept_before_totals, totals_compared_after_totals, twice_is_the_duplicate_check,
+    unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
 pub(crate) use words::TIME_UNITS;
@@ -1006,7 +1007,8 @@ impl Reader<'_> {
             let sentence = sentences.iter().find(|s| s.start <= at && at < s.start + s.text.len());
             sentence.is_some_and(|s| repeats::COUNT_ASKED.is_match(&s.text.to_lowercase()))
         };
-        let steps = conditions_on_totals(rows_kept_before_totals(one_grouping(steps, counted)), self.language);
+        let steps = rows_kept_before_totals(totals_compared_after_totals(one_grouping(steps, counted)));
+        let steps = conditions_on_totals(steps, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
         let steps = row_columns_before_totals(rounding_after_totals(steps), output);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
@@ -2321,6 +2323,8 @@ impl Reader<'_> {
                     // 「重要度「高」の不具合をモジュールごとに数えて」: a column and its value, or
                     // its values (「ステータスが「未対応」または「対応中」の」).
                     || matches!(c.operator, "eq" | "in") && c.field.as_deref().is_some_and(|f| f.split_whitespace().count() <= 2)
+                    // 「伝票ごとに借方と貸方の合計が合ってない」: two columns compared.
+                    || c.value.get("column").is_some()
                     || c.field.is_none()
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))

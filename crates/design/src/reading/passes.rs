@@ -352,23 +352,56 @@ pub(super) fn one_row_per_group(mut steps: Vec<(usize, Step)>) -> Vec<(usize, St
 /// only rows have (a status, a date) keeps rows before they are totalled. (On a column the
 /// totals are grouped by, before or after is the same.)
 pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
-    let on_rows = |c: &Condition| {
-        matches!(c.operator, "eq" | "ne" | "in" | "contains") && !c.value.is_number() || is_date(&c.value)
-    };
     let mut i = 1;
     while i < steps.len() {
+        let Some(aggregate) = steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) else {
+            i += 1;
+            continue;
+        };
+        let on_rows = |c: &Condition| {
+            matches!(c.operator, "eq" | "ne" | "in" | "contains")
+                && !c.value.is_number()
+                && !compares_totals(c, &steps[aggregate].1)
+                || is_date(&c.value)
+        };
         // (A filter of no condition read keeps rows by the words said, bound to the data's values.)
-        let moves = matches!(&steps[i].1, Step::Filter { conditions, .. } if conditions.iter().all(on_rows));
-        match steps[..i].iter().rposition(|(_, s)| matches!(s, Step::Aggregate { .. })) {
-            Some(aggregate) if moves => {
-                let filter = steps.remove(i);
-                steps.insert(aggregate, filter);
-            }
-            _ => {}
+        if matches!(&steps[i].1, Step::Filter { conditions, .. } if conditions.iter().all(on_rows)) {
+            let filter = steps.remove(i);
+            steps.insert(aggregate, filter);
         }
         i += 1;
     }
     steps
+}
+
+/// 「伝票ごとに借方と貸方の合計が合ってない」, "the total paid and the total invoiced differ": two
+/// columns the totals add up, compared, are the totals compared — the filter goes right after
+/// the grouping that totals them, wherever the clause put it.
+pub(super) fn totals_compared_after_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut i = 0;
+    while i < steps.len() {
+        let next_grouping = steps[i + 1..].iter().position(|(_, s)| matches!(s, Step::Aggregate { .. }));
+        let moves = next_grouping.is_some_and(|n| {
+            matches!(&steps[i].1, Step::Filter { conditions, exclude: false }
+                if !conditions.is_empty() && conditions.iter().all(|c| compares_totals(c, &steps[i + 1 + n].1)))
+        });
+        match next_grouping {
+            Some(n) if moves => {
+                let filter = steps.remove(i);
+                steps.insert(i + n + 1, filter);
+            }
+            _ => i += 1,
+        }
+    }
+    steps
+}
+
+/// Whether `condition` compares two columns one of which `grouping` totals.
+fn compares_totals(condition: &Condition, grouping: &Step) -> bool {
+    let Step::Aggregate { aggregations, .. } = grouping else { return false };
+    let totalled = |column: &str| aggregations.iter().any(|a| a.op != "count" && a.field.as_deref() == Some(column));
+    condition.value.get("column").and_then(Value::as_str).is_some_and(totalled)
+        || condition.value.get("column").is_some() && condition.field.as_deref().is_some_and(totalled)
 }
 
 /// 「勘定科目別に集計…消費税額＝税込金額×税率÷（100＋税率）で切り捨て、税抜金額＝税込金額−消費税額」:

@@ -4156,3 +4156,38 @@ fn rows_that_were_due_before_a_date_name_no_column_were_due() {
     let r = read_instruction("Please pull the invoices from ar.csv that were due before November 15, 2026. Save b.csv");
     assert!(filter_conditions(&r).iter().any(|c| c.operator == "lt" && c.field.is_none()), "{:?}", r.steps);
 }
+
+#[test]
+fn two_totals_compared_are_compared_after_the_grouping_that_totals_them() {
+    for text in [
+        "仕訳帳.xlsx、伝票ごとに借方と貸方の合計が合ってないやつ洗い出して 結果.csv で",
+        "取引先ごとに請求額と入金額を合計し、請求額と入金額が一致しない取引先だけ残す",
+    ] {
+        let r = read_instruction(text);
+        let grouping = r.steps.iter().position(|s| matches!(s, Step::Aggregate { .. }));
+        let compared = r.steps.iter().position(|s| {
+            matches!(s, Step::Filter { conditions, .. }
+                if conditions.iter().any(|c| c.operator == "ne" && c.value.get("column").is_some()))
+        });
+        assert!(matches!((grouping, compared), (Some(g), Some(c)) if c == g + 1), "{text}: {:?}", r.steps);
+        let Some(Step::Filter { conditions, .. }) = compared.map(|c| &r.steps[c]) else { unreachable!() };
+        assert!(conditions.iter().all(|c| !c.field.as_deref().unwrap_or_default().starts_with('に')), "{conditions:?}");
+    }
+    // Columns of each row compared still keep rows before they are totalled.
+    let r = read_instruction("入金日が入金予定日と違っている行を取引先ごとに件数で数えて");
+    assert!(matches!(&r.steps[..], [Step::Filter { .. }, Step::Aggregate { .. }]), "{:?}", r.steps);
+}
+
+#[test]
+fn rows_of_someone_who_is_not_in_another_file_are_the_unmatched_ones() {
+    let r = read_instruction(
+        "which seats in seats.csv belong to someone who isn't in staff.csv? match on employee id. need license id, product, employee id and the email it's assigned to. any order, put it in out.csv",
+    );
+    assert!(matches!(&r.steps[..], [Step::Join { unmatched: true, .. }]), "{:?}", r.steps);
+    assert_eq!(r.columns, ["license id", "product", "employee id", "email"]);
+    // "if … isn't in the list, leave them blank" keeps every row: no unmatched rows asked for.
+    let r = read_instruction(
+        "add the supplier name from suppliers.csv onto each bill in bills.csv, match on vendor id; if a bill's vendor id isn't in the supplier list, leave it blank. Output out.csv",
+    );
+    assert!(matches!(&r.steps[..], [Step::Join { unmatched: false, .. }]), "{:?}", r.steps);
+}
