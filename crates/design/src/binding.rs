@@ -292,8 +292,10 @@ fn file_words(file: &str) -> Vec<String> {
 
 /// A word of a clause that keeps rows which is a whole value of exactly one column of the data
 /// ("every approved Travel expense": `Travel` of `Category`) is a condition of the first filter
-/// that has that column, unless one of its conditions holds that value already. A word that is
-/// no value is left alone; one that several columns hold is not guessed.
+/// that has that column, unless one of its conditions holds that value already; a word said of
+/// rows left out ("skip discontinued items") is one of the open filter that leaves rows out,
+/// when there is one. A word that is no value is left alone; one that several columns hold is
+/// not guessed.
 fn conditions_from_values(
     plan: &mut Plan,
     catalog: &Catalog,
@@ -310,13 +312,30 @@ fn conditions_from_values(
     // (A filter whose conditions were left to ask, "keep only the withdrawals, newest first",
     // takes them from the words too; the question goes when one is found.)
     let open = |conditions: &Value| conditions.as_str().and_then(single_var).filter(|v| v == "filter_conditions");
-    let filter = doc.get("graph").and_then(Value::as_array).and_then(|graph| {
-        graph.iter().position(|n| {
-            n.get("block").and_then(Value::as_str) == Some("transforms.filter")
-                && n.pointer("/in/conditions").is_some_and(|c| c.is_array() || open(c).is_some())
-        })
+    let graph_text = serde_json::to_string(&doc["graph"]).unwrap_or_default();
+    let leaves_rows_out = |n: &Value| {
+        n.get("id").and_then(Value::as_str).is_some_and(|id| graph_text.contains(&format!("${{{id}.left_out}}")))
+    };
+    let filters: Vec<(usize, bool)> = doc.get("graph").and_then(Value::as_array).map_or_else(Vec::new, |graph| {
+        (graph.iter().enumerate())
+            .filter(|(_, n)| {
+                n.get("block").and_then(Value::as_str) == Some("transforms.filter")
+                    && n.pointer("/in/conditions").is_some_and(|c| c.is_array() || open(c).is_some())
+            })
+            .map(|(i, n)| (i, n.pointer("/in/conditions").and_then(open).is_some() && leaves_rows_out(n)))
+            .collect()
     });
-    let Some(index) = filter else { return };
+    // ("… at or below the reorder point, but skip discontinued items": the words of rows left
+    // out go to the open filter that leaves rows out, not to the first, which keeps rows.)
+    let open_leaving_out = filters.iter().skip(1).find(|(_, open_leaving_out)| *open_leaving_out).map(|(i, _)| *i);
+    let words = match open_leaving_out {
+        Some(_) if !left_out_words.is_empty() => left_out_words,
+        _ => words,
+    };
+    let Some(index) = open_leaving_out.filter(|_| !left_out_words.is_empty()).or(filters.first().map(|(i, _)| *i))
+    else {
+        return;
+    };
     let pointer = format!("/graph/{index}/in/conditions");
     let asked = doc.pointer(&pointer).and_then(open);
     let items = doc.pointer(&format!("/graph/{index}/in/items")).and_then(Value::as_str).map(str::to_owned);
@@ -332,8 +351,7 @@ fn conditions_from_values(
     // a value; one that keeps rows may keep them by more than the one word the data holds. A
     // word said beside conditions that leave rows out, "critical and not closed", keeps rows: it
     // is no more of them.)
-    let id = doc.pointer(&format!("/graph/{index}/id")).and_then(Value::as_str).unwrap_or_default().to_owned();
-    let leaves_out = serde_json::to_string(&doc["graph"]).is_ok_and(|g| g.contains(&format!("${{{id}.left_out}}")));
+    let leaves_out = doc.pointer(&format!("/graph/{index}")).is_some_and(leaves_rows_out);
     let values_fit = asked.is_none() || leaves_out;
     if asked.is_some() {
         set(&mut doc, &pointer, Value::Array(Vec::new()));

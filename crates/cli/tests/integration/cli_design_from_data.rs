@@ -997,3 +997,23 @@ fn a_column_of_amounts_said_of_rows_left_out_leaves_out_the_rows_that_have_one()
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["旅費交通費,1,2400", "消耗品費,2,1100"], "{written}");
 }
+
+/// "… at or below the reorder point, but skip discontinued items": the word of rows left out is
+/// a value of the data, and a condition of the step that leaves rows out — not of the first
+/// filter, which keeps rows by two columns compared.
+#[test]
+fn a_value_said_of_rows_left_out_goes_to_the_step_that_leaves_them_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("inventory.csv"),
+        "sku,item_name,quantity_on_hand,reorder_point,status\nS-1,Paper,12,15,Active\nS-2,Gloves,0,20,Discontinued\nS-3,Tape,30,10,Active\nS-4,Toner,4,4,Active\nS-5,Wrap,2,6,Discontinued\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "From inventory.csv keep the items where the qty is at or below the reorder point, but skip discontinued items. Write reorder.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("reorder.csv")).unwrap();
+    let skus: Vec<&str> = written.lines().skip(1).filter_map(|l| l.split(',').next()).collect();
+    assert_eq!(skus, ["S-1", "S-4"], "{written}");
+}

@@ -673,10 +673,13 @@ impl Reader<'_> {
         // "sort by test_id and then browser", "totals per site": a column so named, no web page.
         let browser_word = self.lexicon.browser.find_iter(&lower_text).any(|m| {
             let previous = lower_text[..m.start()].split_whitespace().next_back().unwrap_or_default();
-            // 「画面と件名が同じ行」: a column named in a list, no page.
+            // 「画面と件名が同じ行」: a column named in a list, no page; 「画面ID」「画面名」 are
+            // columns' names.
             let listed = lower_text[m.end()..].starts_with(['と', '・', '、'])
                 || lower_text[..m.start()].ends_with(['と', '・']);
-            !(["by", "per", "then", "each"].contains(&previous) || self.language == Language::Ja && listed)
+            let named = m.as_str() == "画面"
+                && lower_text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || "名番コ".contains(c));
+            !(["by", "per", "then", "each"].contains(&previous) || self.language == Language::Ja && (listed || named))
         });
         let web = !api && (browser_word || !urls.is_empty());
         let chosen = self.chosen_columns();
@@ -1217,14 +1220,16 @@ impl Reader<'_> {
         }
     }
 
-    /// 「並びは社員番号→利用日→Noの順で」: keys in order, each after the one before.
+    /// 「並びは社員番号→利用日→Noの順で」: keys in order, each after the one before; 「画面ID順→
+    /// 起票日順」 sorts by 画面ID first.
     fn sort_keys_in_arrows(&mut self) {
         for step in &mut self.reading.steps {
             let Step::Sort { by: Some(by), descending, then, .. } = step else { continue };
             if !by.contains('→') || !then.is_empty() {
                 continue;
             }
-            let keys: Vec<String> = by.split('→').map(|k| k.trim().to_owned()).filter(|k| !k.is_empty()).collect();
+            let key = |k: &str| k.strip_suffix('順').filter(|k| k.chars().count() >= 2).unwrap_or(k).to_owned();
+            let keys: Vec<String> = by.split('→').map(|k| key(k.trim())).filter(|k| !k.is_empty()).collect();
             if let [first, rest @ ..] = keys.as_slice() {
                 *then = rest.iter().map(|k| (k.clone(), *descending)).collect();
                 *by = first.clone();

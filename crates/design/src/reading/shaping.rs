@@ -167,11 +167,13 @@ static EN_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 /// next piece asks for).
 static JA_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか|(?:もの|行)について",
+        r"探|確認|チェック|洗い出|抽出|一覧|リスト|見つけ|出して|出力|残して|残す|表示|教えて|知りたい|疑い|可能性|かもしれない|ないか|(?:もの|行)について|拾|ある(?:もの|行)を",
     )
 });
 static JA_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"重複|二重|ダブ|だぶ|がかぶっ|がかぶる|が被っ|が被る|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}同じ")
+    re(
+        r"重複|二重|ダブ|だぶ|がかぶっ|がかぶる|が被っ|が被る|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}(?:(?:まったく|全く|完全に))?同じ",
+    )
 });
 static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -201,8 +203,16 @@ static JA_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
         r"「?(?P<list>[^、。をがはでと\s「」・]{1,16}(?:・[^、。をがはでと\s「」・]{1,16}){2,})」?(?:の(?:\d+|[一二三四五六七八九十]+)つ|の組み合わせ)?(?:が|は)(?:すべて|全て|全部|いずれも)?(?:完全に|まったく|全く)?(?:同じ|一致|重複|等しい)",
     )
 });
-static JA_SAME_EACH: LazyLock<Regex> =
-    LazyLock::new(|| re(r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)"));
+static JA_SAME_EACH: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"同じ(?P<a>[^、。をがはでと\s「」・]{1,16}?)(?:で|かつ|・|、|の|に|へ|を|が|から)|(?P<b>[^、。をがはでと\s「」・]{1,16})が(?:まったく|全く|完全に)?同じ",
+    )
+});
+/// 「同じ取引先で同じ金額」「同じ画面IDで現象がまったく同じ」: each column said the same, before
+/// or after the word.
+fn same_each(text: &str) -> Vec<String> {
+    JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(c.name("a").or(c.name("b"))?.as_str())).collect()
+}
 /// 「登録番号が同じなら同じ取引先とみなして」「コードが同じであれば重複」.
 static JA_SAME_IF: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1281,7 +1291,7 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
                     .into_iter()
                     .filter_map(|n| ja_column(n.trim_start_matches("同じ").trim_end_matches("の組み合わせ")))
                     .collect(),
-                (None, None, None) => JA_SAME_EACH.captures_iter(text).filter_map(|c| ja_column(&c["a"])).collect(),
+                (None, None, None) => same_each(text),
             }
         }
     };
@@ -1464,7 +1474,7 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         );
     }
     if by.is_empty() {
-        by.extend(JA_SAME_EACH.captures_iter(clause).filter_map(|c| ja_column(&c["a"])));
+        by.extend(same_each(clause));
     }
     if by.is_empty() {
         if let Some(c) = JA_KEY_OF.captures(clause) {

@@ -4191,3 +4191,25 @@ fn rows_of_someone_who_is_not_in_another_file_are_the_unmatched_ones() {
     );
     assert!(matches!(&r.steps[..], [Step::Join { unmatched: false, .. }]), "{:?}", r.steps);
 }
+
+#[test]
+fn a_column_named_after_the_screen_is_no_page_and_each_column_said_the_same_is_a_key() {
+    let r = read_instruction(
+        "不具合一覧.csv から同じ画面IDで現象がまったく同じ不具合が2件以上あるものを、まとめずに全件出してほしいです。列は不具合ID・画面ID・現象、画面ID順→起票日順で、再発.csv に出力",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &["画面ID", "現象"])),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. }
+            if by == "画面ID" && then.first().is_some_and(|(k, _)| k == "起票日"))),
+        "{:?}",
+        r.steps
+    );
+    // A screen itself is still a page to open.
+    let r = read_instruction("ポータルの画面で今月の明細をダウンロードして");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+}
