@@ -1017,3 +1017,25 @@ fn a_value_said_of_rows_left_out_goes_to_the_step_that_leaves_them_out() {
     let skus: Vec<&str> = written.lines().skip(1).filter_map(|l| l.split(',').next()).collect();
     assert_eq!(skus, ["S-1", "S-4"], "{written}");
 }
+
+/// "Could you check payments.csv for double payments?" over data whose payment method is
+/// `Check`: the verb of the request is no value the plan leaves unused; the duplicates of three
+/// columns all the same are listed whole, with the columns asked for.
+#[test]
+fn double_payments_of_three_columns_all_the_same_are_listed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("payments.csv"),
+        "payment_id,paid_date,vendor,invoice_no,amount,method\nP-1,2026-11-03,Acme,INV-1,1240.00,ACH\nP-2,2026-11-04,Bright,BW-2,388.19,ACH\nP-3,2026-11-06,Acme,INV-1,1240.00,Check\nP-4,2026-11-07,Cedar,C-9,5500.00,Wire\nP-5,2026-11-09,Cedar,C-9,550.00,Check\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Could you check payments.csv for possible double payments? I'd call it a duplicate when the vendor, the invoice number and the amount are all the same. Please list every payment in those groups with payment id, vendor, invoice no, amount and paid date, ordered by vendor and then paid date, and save it as dups.csv.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("dups.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows.len(), 3, "{written}");
+    assert!(rows[1].starts_with("P-1,") && rows[2].starts_with("P-3,"), "{written}");
+    assert_eq!(rows[0].split(',').count(), 5, "{written}");
+}

@@ -25,10 +25,17 @@ static EN: LazyLock<Regex> = LazyLock::new(|| {
     .expect("alias")
 });
 
+/// "each cost center (from_cc)", 「部署（dept_code）」: a column's name as the file spells it
+/// (with an underscore), in brackets after the words.
+static SPELLED_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?P<w>\b[a-z][\w]*(?: [a-z][\w]*)?|[\p{Han}\p{Katakana}ー]{1,15})\s*[（(]\s*(?P<c>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*[）)]")
+        .expect("column spelled in brackets")
+});
+
 /// Each word the text names a column by, with the column's name in the file.
 pub fn column_aliases(text: &str) -> Vec<(String, String)> {
     let mut aliases: Vec<(String, String)> = Vec::new();
-    for pattern in [&*JA_BRACKETED, &*JA_SAID, &*EN] {
+    for pattern in [&*JA_BRACKETED, &*JA_SAID, &*EN, &*SPELLED_IN_BRACKETS] {
         for c in pattern.captures_iter(text) {
             // "per vendor (…)": the word, not the preposition before it.
             let mut word = c["w"].trim();
@@ -55,6 +62,9 @@ mod tests {
         assert_eq!(pairs("取引先（ファイルでは「発注先」列）を重複なしで"), [("取引先".into(), "発注先".into())]);
         assert_eq!(pairs("（取引先はファイルの「仕入先名」のことです）"), [("取引先".into(), "仕入先名".into())]);
         assert_eq!(pairs("total per vendor (the file calls it Payee)"), [("vendor".into(), "Payee".into())]);
+        assert_eq!(pairs("total moved out of each cost center (from_cc)"), [("cost center".into(), "from_cc".into())]);
+        assert_eq!(pairs("部署（dept_code）ごとに合計"), [("部署".into(), "dept_code".into())]);
+        assert!(pairs("the total (in USD)").is_empty());
         assert_eq!(
             pairs("by cost centre (column \"CC Code\" in the file)"),
             [("cost centre".into(), "CC Code".into())]

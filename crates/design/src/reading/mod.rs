@@ -2550,11 +2550,13 @@ impl Reader<'_> {
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
-        let list =
-            ["list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12"]
-                .iter()
-                .find_map(|g| captures.name(g))
-                .or(one)?;
+        let list = [
+            "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
+            "list13",
+        ]
+        .iter()
+        .find_map(|g| captures.name(g))
+        .or(one)?;
         // "I only need the March orders, and only three columns: the customer, …": the list is
         // what follows the colon after its columns.
         static COLUMNS_SAID: LazyLock<regex::Regex> =
@@ -2686,7 +2688,7 @@ impl Reader<'_> {
                 ) || crate::reading::number(w).is_some()
             })
         };
-        let after_a_verb = ["list4", "list5", "list8", "list9"].iter().any(|g| captures.name(g).is_some());
+        let after_a_verb = ["list4", "list5", "list8", "list9", "list13"].iter().any(|g| captures.name(g).is_some());
         if after_a_verb && items.iter().any(says_of_columns) {
             return None;
         }

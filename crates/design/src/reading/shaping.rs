@@ -53,19 +53,24 @@ static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
 static EN_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bsame ([a-z0-9_][\w ]{0,30}?)\s*(?:\+|&|/)\s*([a-z0-9_][\w ]{0,30}?)\s+(?:combination|combo|pair)\b")
 });
-/// "where vendor_id, invoice_no and amount are all the same as on another row": the columns
-/// listed, then said the same as another row's (not "where billed and paid are the same", two
-/// columns of one row).
+/// "where vendor_id, invoice_no and amount are all the same as on another row", "when the vendor,
+/// the invoice number and the amount are all the same": the columns listed, then said the same
+/// as another row's, or three or more all the same (not "where billed and paid are the same",
+/// two columns of one row).
 pub(super) static EN_SAME_LIST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:where|whose|with|when|if)\s+(?:the\s+)?(?P<list>[a-z_][\w]*(?: [a-z_][\w]*)?(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*)?)*,?\s+and\s+[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:are|is)\s+(?:all\s+)?(?:the\s+)?(?:same|identical|equal)\s+(?:as\s+(?:on|in|for)?\s*(?:at least\s+)?(?:one\s+)?(?:an)?other|across)\b",
+        r"\b(?:where|whose|with|when|if)\s+(?:the\s+)?(?P<list>[a-z_][\w]*(?: [a-z_][\w]*)?(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*)?)*,?\s+and\s+[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:are|is)\s+(?:all\s+)?(?:the\s+)?(?:same|identical|equal)\s+(?:as\s+(?:on|in|for)?\s*(?:at least\s+)?(?:one\s+)?(?:an)?other|across)\b|\b(?:where|whose|with|when|if)\s+(?:the\s+)?(?P<list3>[a-z_][\w]*(?: [a-z_][\w]*)?(?:,\s*(?:the\s+)?[a-z_][\w]*(?: [a-z_][\w]*)?)+,?\s+and\s+(?:the\s+)?[a-z_][\w]*(?: [a-z_][\w]*)?)\s+(?:are|is)\s+all\s+(?:the\s+)?(?:same|identical|equal)\b",
     )
 });
 /// The columns of an [`EN_SAME_LIST`].
 fn en_same_list(lower: &str) -> Vec<String> {
     EN_SAME_LIST
         .captures(lower)
-        .map(|c| slots::list_items(&c["list"]).iter().filter_map(|item| en_column(item.trim())).collect())
+        .and_then(|c| c.name("list").or(c.name("list3")))
+        .map(|list| {
+            let items = slots::list_items(list.as_str());
+            items.iter().filter_map(|item| en_column(item.trim().trim_start_matches("the ").trim())).collect()
+        })
         .unwrap_or_default()
 }
 /// "any combination of vendor_id and amount", "the order_no + sku combinations".

@@ -576,8 +576,20 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                 let lower = w.to_ascii_lowercase();
                 w.chars().count() >= 2 && w.chars().all(char::is_alphabetic) && !COMMON.contains(&lower.as_str())
             };
+            // "could you check payments.csv", "please review …": the verb a request starts with
+            // (in lower case) says what to do, not a value ("Check" of a payment method).
+            let requested = |at: usize| {
+                let before = |back: usize| at.checked_sub(back).map(|i| tokens[i].to_ascii_lowercase());
+                tokens[at].starts_with(|c: char| c.is_ascii_lowercase())
+                    && (before(1).is_some_and(|w| ["please", "pls", "kindly"].contains(&w.as_str()))
+                        || before(1).as_deref() == Some("you")
+                            && before(2).is_some_and(|w| ["could", "can", "would", "will"].contains(&w.as_str())))
+            };
             for n in 1..=3 {
-                for run in tokens.windows(n) {
+                for (at, run) in tokens.windows(n).enumerate() {
+                    if requested(at) {
+                        continue;
+                    }
                     let ends = if n == 1 { plain(run[0]) } else { edge(run[0]) && edge(run[n - 1]) };
                     if ends && (plain(run[0]) || plain(run[n - 1])) {
                         words.push(run.join(" "));

@@ -4213,3 +4213,23 @@ fn a_column_named_after_the_screen_is_no_page_and_each_column_said_the_same_is_a
     let r = read_instruction("ポータルの画面で今月の明細をダウンロードして");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn three_columns_all_the_same_are_the_keys_of_duplicates_and_the_columns_listed_with_the_rows_are_shown() {
+    let r = read_instruction(
+        "Could you check payments.csv for possible double payments? I'd call it a duplicate when the vendor, the invoice number and the amount are all the same. Please list every payment in those groups with payment id, vendor, invoice no, amount and paid date, ordered by vendor, and save it as dups.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. }
+            if by == &["vendor", "invoice number", "amount"])),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["payment id", "vendor", "invoice no", "amount", "paid date"]);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    // The verb of the request is no value of the data ("Check", a payment method).
+    assert!(!r.mentioned_words.iter().any(|w| w == "check"), "{:?}", r.mentioned_words);
+    // Two columns of one row the same is no duplicate check.
+    let r = read_instruction("From a.csv keep the rows where billed and paid are all the same, save b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "{:?}", r.steps);
+}
