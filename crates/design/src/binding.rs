@@ -956,7 +956,13 @@ fn bind_named(
         // A column of a side chosen to be shown keeps the words said as its name.
         let shown_by_side = by_side.is_some() && shown_column(doc, &finding.path);
         let said = by_side.unwrap_or_else(|| wanted.clone());
-        let chosen = chosen_and_noted(&said, columns, aliases, binding);
+        let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
+            let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)?;
+            // (The note that it is asked becomes the column it is.)
+            binding.notes.pop();
+            binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
+            Some(column)
+        });
         if let Some(column) = chosen.as_ref().filter(|_| shown_by_side) {
             let shown = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
             set(doc, &finding.path, serde_json::json!({ "column": shown, "as": wanted }));
@@ -993,6 +999,27 @@ fn bind_named(
         changed = true;
     }
     changed
+}
+
+/// 「立替金明細.csv … 立替金を社員ごとに合計」: what is totalled is what the file read holds (a word
+/// of its name), and the one column of numbers is its amount.
+fn amount_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str, columns: &[Column]) -> Option<String> {
+    let (node, rest) = pointer.strip_prefix("/graph/")?.split_once('/')?;
+    let aggregation = rest.strip_prefix("in/aggregations/")?.strip_suffix("/field")?;
+    let node = doc.pointer(&format!("/graph/{node}"))?;
+    let op = node.pointer(&format!("/in/aggregations/{aggregation}/op")).and_then(Value::as_str)?;
+    let items = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
+    let graph = doc.get("graph")?.as_array()?;
+    let file = source_file(graph, items)?;
+    let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
+    let want = fold(wanted);
+    if !matches!(op, "sum" | "avg") || want.chars().count() < 2 || !fold(stem).contains(&want) {
+        return None;
+    }
+    match columns.iter().filter(|c| c.kind == ColumnKind::Number).collect::<Vec<_>>().as_slice() {
+        [one] => Some(one.name.clone()),
+        _ => None,
+    }
 }
 
 /// Whether `pointer` is a column a choice of columns shows (`/graph/5/in/columns/1`).

@@ -1039,3 +1039,22 @@ fn double_payments_of_three_columns_all_the_same_are_listed_whole() {
     assert!(rows[1].starts_with("P-1,") && rows[2].starts_with("P-3,"), "{written}");
     assert_eq!(rows[0].split(',').count(), 5, "{written}");
 }
+
+/// 「立替金明細.csv … 立替金を社員ごとに合計」: what is totalled is what the file holds, and its one
+/// column of numbers (`金額`) is the amount; exact repeats are removed first.
+#[test]
+fn what_the_file_holds_totalled_is_its_one_column_of_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("立替金明細.csv"),
+        "社員番号,氏名,立替日,内容,金額,精算状況\nS101,田中,2026/11/05,飲料,1280,未精算\nS102,鈴木,2026/11/06,送料,980,未精算\nS101,田中,2026/11/05,飲料,1280,未精算\nS103,伊藤,2026/11/08,書籍,3520,精算済\nS102,鈴木,2026/11/12,文具,640,未精算\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "立替金明細.csv の重複している行は1行にまとめたうえで、まだ精算していない（精算状況が「未精算」の）立替金を社員ごとに合計してください。社員番号・氏名・立替金の合計の3列で、合計の多い順に 未精算.csv として保存",
+    );
+    let written = std::fs::read_to_string(dir.path().join("未精算.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["S102,鈴木,1620", "S101,田中,1280"], "{written}");
+}

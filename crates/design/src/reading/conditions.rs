@@ -1042,6 +1042,13 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「まだ精算していない（精算状況が「未精算」の）」: the column is named inside the aside.
+    for condition in &mut conditions {
+        let inside = condition.field.as_deref().and_then(|f| f.rsplit_once(['(', '（'])).map(|(_, after)| after.trim());
+        if let Some(inside) = inside.filter(|f| !f.is_empty()).map(str::to_owned) {
+            condition.field = Some(inside);
+        }
+    }
     conditions
 }
 

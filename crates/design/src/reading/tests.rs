@@ -4233,3 +4233,13 @@ fn three_columns_all_the_same_are_the_keys_of_duplicates_and_the_columns_listed_
     let r = read_instruction("From a.csv keep the rows where billed and paid are all the same, save b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_column_named_inside_an_aside_is_the_column_of_its_condition() {
+    let r = read_instruction("まだ精算していない（精算状況が「未精算」の）立替金を社員ごとに合計して 結果.csv に");
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("精算状況") && c.value == json!("未精算")),
+        "{:?}",
+        r.steps
+    );
+}
