@@ -32,7 +32,18 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     let lower = text.to_ascii_lowercase();
     let ops: Vec<String> = totals(plan).collect();
     let counted = ops.iter().any(|op| op == "count") || counts_rows(plan);
-    if let Some(said) = AVERAGE.find(&lower).filter(|_| !ops.iter().any(|op| op == "avg")) {
+    // (「平均在庫=(期首在庫金額+期末在庫金額)÷2」: a column the plan names, no average of rows.)
+    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
+    let names_a_column = |m: &regex::Match| {
+        let noun = |c: &char| matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{30a1}'..='\u{30fa}' | 'ー');
+        let before: String =
+            lower[..m.start()].chars().rev().take_while(noun).collect::<Vec<_>>().into_iter().rev().collect();
+        let after: String = lower[m.end()..].chars().take_while(noun).collect();
+        let word = format!("{before}{}{after}", m.as_str());
+        word != m.as_str() && plan_text.contains(&format!("\"{word}\""))
+    };
+    let said = AVERAGE.find_iter(&lower).find(|m| !names_a_column(m));
+    if let Some(said) = said.filter(|_| !ops.iter().any(|op| op == "avg")) {
         return Some(text[said.range()].to_owned());
     }
     COUNT
@@ -357,5 +368,11 @@ mod tests {
         assert_eq!(unkept_total("the average hours per dept", &averages), None);
         assert_eq!(unkept_total("部門別の件数を出して", &sums).as_deref(), Some("件数"));
         assert_eq!(unkept_total("the total hours per dept", &sums), None);
+        // 「平均在庫」 a column the plan computes is no average of rows; 「平均」 alone still is.
+        let computed = plan(
+            "- {id: a, block: transforms.add_columns, in: {items: [], columns: [{as: 平均在庫, op: sum, of: [期首, 期末]}]}}\n",
+        );
+        assert_eq!(unkept_total("平均在庫＝（期首＋期末）÷2、品目・平均在庫・回転率の列で", &computed), None);
+        assert_eq!(unkept_total("部門ごとの平均を出して", &computed).as_deref(), Some("平均"));
     }
 }

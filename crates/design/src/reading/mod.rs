@@ -2657,8 +2657,10 @@ impl Reader<'_> {
         {
             items.truncate(order);
         }
-        // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list.
-        while items.len() > 2 && !plain(&items[0]) {
+        // 「…行だけにして、取引日・摘要・出金額の3列」: the 、 ended a clause before the list (「回転率の
+        // 低い順に、品目コード・…の列で」 an order).
+        let before_the_list = |item: &String| !plain(item) || ["順に", "順で"].iter().any(|o| item.ends_with(o));
+        while items.len() > 2 && before_the_list(&items[0]) {
             items.remove(0);
         }
         // "Output order_id, customer, total to tx.csv" names columns; "give me the bank rows with

@@ -855,10 +855,20 @@ static JA_TWO_NAMED_FORMULAS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「在庫回転率=売上原価÷平均在庫(平均在庫は(期首在庫金額+期末在庫金額)÷2)」: a column the formula
+/// uses, defined in an aside after it.
+static JA_DEFINED_IN_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<formula>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,12}[=＝][^（）()、。]{1,40}?)[（(](?P<name>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,12})は(?P<def>(?:[^（）()、。]|[（(][^（）()、。]{1,40}[）)]){1,60}?)[）)]",
+    )
+});
+
 /// Japanese text with each column defined by は and a formula written as the formula that
 /// names it (「差異数量は「実地数量−帳簿数量」」 → 「差異数量=実地数量−帳簿数量」), so it is read as
-/// one.
+/// one; a column defined in an aside after the formula that uses it is defined first.
 pub(super) fn definitions_as_formulas(text: &str) -> String {
+    let text = &*JA_DEFINED_IN_ASIDE
+        .replace_all(text, |c: &regex::Captures| format!("{}={}、{}", &c["name"], c["def"].trim(), &c["formula"]));
     // 「差異（実績額−予算額）と消化率（実績額÷予算額×100、小数第1位まで）を計算」: two columns, each
     // named before its formula in brackets, are two formulas (an aside after one stays its own).
     let text = &*JA_TWO_NAMED_FORMULAS.replace_all(text, |c: &regex::Captures| {

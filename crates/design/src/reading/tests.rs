@@ -4243,3 +4243,26 @@ fn a_column_named_inside_an_aside_is_the_column_of_its_condition() {
         r.steps
     );
 }
+
+#[test]
+fn a_column_defined_in_an_aside_is_computed_first_and_a_count_of_times_is_compared() {
+    let r = read_instruction(
+        "品目別在庫.xlsx をもとに、在庫回転率＝売上原価÷平均在庫（平均在庫は（期首在庫金額＋期末在庫金額）÷2）を計算し、回転率が3回未満の品目を、回転率の低い順に、品目コード・品目名・平均在庫・回転率の列で 結果.csv に",
+    );
+    let computed: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(computed.first(), Some(&"平均在庫"), "{:?}", r.steps);
+    assert!(computed.contains(&"在庫回転率"), "{:?}", r.steps);
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.operator == "lt" && c.value == json!(3)),
+        "「3回未満」: {:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["品目コード", "品目名", "平均在庫", "回転率"]);
+}
