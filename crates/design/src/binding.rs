@@ -415,16 +415,26 @@ fn conditions_from_values(
         binding.notes.push(DesignNote::ValueCondition { word: word.clone(), column: column.clone() });
     }
     // 「先月分の出金だけ」, "only the withdrawals": a word that is no value, but names the one
-    // column of amounts that some rows leave blank, keeps the rows that have one.
+    // column of amounts that some rows leave blank, keeps the rows that have one; "keep the
+    // billable time only": one that names a column of yes and no keeps the rows of yes.
     for word in words.iter().filter(|w| !cells.contains_key(&fold(w))) {
         let Some(column) = choose(word, columns).filter(|c| !tested.contains(c)) else { continue };
-        if !amounts_some_rows_leave_blank(&column, columns, &validation) {
+        let (word, field) = (word.clone(), column.clone());
+        let (condition, note) = if amounts_some_rows_leave_blank(&column, columns, &validation) {
+            (
+                serde_json::json!({ "field": column, "operator": "ne", "value": "" }),
+                DesignNote::FilledCondition { word, column: field },
+            )
+        } else if let Some(yes) = yes_of_a_yes_no_column(&column, &validation) {
+            let note = DesignNote::YesCondition { word, column: field, value: yes.clone() };
+            (serde_json::json!({ "field": column, "operator": "eq", "value": yes }), note)
+        } else {
             continue;
-        }
+        };
         let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
-        conditions.push(serde_json::json!({ "field": column, "operator": "ne", "value": "" }));
+        conditions.push(condition);
         binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
-        binding.notes.push(DesignNote::FilledCondition { word: word.clone(), column: column.clone() });
+        binding.notes.push(note);
         tested.push(column);
     }
     let none_added = doc.pointer(&pointer).and_then(Value::as_array).is_none_or(Vec::is_empty);
@@ -439,6 +449,25 @@ fn conditions_from_values(
     if let Ok(read) = serde_json::from_value::<Plan>(doc) {
         *plan = read;
     }
+}
+
+/// The value meaning yes, as written, of a column whose sampled values are only yes and no
+/// (`Yes`/`No`, `Y`/`N`, `TRUE`/`FALSE`, 「はい」/「いいえ」, 「有」/「無」, 「あり」/「なし」).
+fn yes_of_a_yes_no_column(column: &str, validation: &Validation) -> Option<String> {
+    const YES: [&str; 6] = ["yes", "y", "true", "はい", "有", "あり"];
+    const NO: [&str; 6] = ["no", "n", "false", "いいえ", "無", "なし"];
+    let cells: Vec<String> = validation
+        .input_rows
+        .values()
+        .flatten()
+        .filter_map(|row| row.get(column))
+        .filter_map(|v| v.as_str().map(str::trim).map(str::to_owned).or_else(|| v.as_bool().map(|b| b.to_string())))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let folded = |t: &String| t.to_lowercase();
+    let all_yes_or_no = !cells.is_empty()
+        && cells.iter().all(|t| YES.contains(&folded(t).as_str()) || NO.contains(&folded(t).as_str()));
+    all_yes_or_no.then(|| cells.iter().find(|t| YES.contains(&folded(t).as_str())).cloned()).flatten()
 }
 
 /// Whether `column` is one of amounts that some rows of the sample leave blank and others fill.

@@ -66,6 +66,13 @@ pub enum DesignNote {
         word: String,
         column: String,
     },
+    /// A word of the instruction names a column of yes and no: the rows of yes are kept
+    /// ("keep the billable time only").
+    YesCondition {
+        word: String,
+        column: String,
+        value: String,
+    },
     /// A word said of rows left out names a column of amounts some rows leave blank: rows are
     /// left out where it has one (「補充の入金は対象外」).
     FilledLeftOut {
@@ -196,6 +203,12 @@ impl DesignNote {
             }
             DesignNote::FilledCondition { word, column } => {
                 format!("\"{word}\" is the column `{column}`, which some rows leave blank: the rows that have one are kept.")
+            }
+            DesignNote::YesCondition { word, column, value } if ja => {
+                format!("「{word}」はデータの列「{column}」（値は「{value}」か否か）のことなので、「{value}」の行だけを残します。")
+            }
+            DesignNote::YesCondition { word, column, value } => {
+                format!("\"{word}\" is the column `{column}`, of yes and no: the rows of `{value}` are kept.")
             }
             DesignNote::FilledLeftOut { word, column } if ja => {
                 format!("「{word}」はデータの列「{column}」のことなので、その列に値がある行を除きます。")

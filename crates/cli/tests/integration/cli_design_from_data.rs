@@ -1058,3 +1058,25 @@ fn what_the_file_holds_totalled_is_its_one_column_of_numbers() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["S102,鈴木,1620", "S101,田中,1280"], "{written}");
 }
+
+/// "keep the billable time only" over a column of Yes and No keeps the rows of Yes; the two
+/// weekly files are stacked, and the name offered last is the file written.
+#[test]
+fn a_word_naming_a_column_of_yes_and_no_keeps_the_rows_of_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    let week = |rows: &str| format!("employee,date,project,hours,billable\n{rows}");
+    std::fs::write(
+        dir.path().join("wk48.csv"),
+        week("Kai,2026-11-23,ALPHA,6.5,Yes\nKai,2026-11-24,INTERNAL,2,No\nLena,2026-11-23,BETA,7,Yes\n"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("wk49.csv"), week("Kai,2026-11-30,ALPHA,7,Yes\nOmar,2026-12-02,BETA,3,No\n"))
+        .unwrap();
+    design_and_run(
+        dir.path(),
+        "can you stack the two weekly timesheets (wk48.csv and wk49.csv), keep the billable time only and total the hours by project? Just project and total hours, most hours first. billable_hours.csv is fine.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("billable_hours.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["ALPHA,13.5", "BETA,7"], "{written}");
+}

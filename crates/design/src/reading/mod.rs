@@ -3186,7 +3186,17 @@ impl Reader<'_> {
                 let labelled_last = last_of_several && before.ends_with("file:");
                 // ("Make me over.csv: the customers in credit.csv": the verb writes the file after it.)
                 let written_by_the_opening = opens_with_write && (since_a_file == 0 || before.ends_with(" and"));
+                // "… by project code. billable_hours.csv is fine.": the name offered last, after the
+                // files read, is the one written.
+                static OFFERED: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(
+                        r"^\s*(?:is|would be|will be)\s+(?:fine|ok|okay|good|great|perfect)\b|^\s*(?:works|will do)\b",
+                    )
+                    .expect("a name offered")
+                });
+                let offered = last_of_several && OFFERED.is_match(after);
                 written_by_the_opening
+                    || offered
                     || after_preposition
                     || last_in
                     || arrow

@@ -559,11 +559,16 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                 _ => None,
             }
         });
-    // "most failures first", "fewest bugs first": how many there are of them, the count.
+    // "most failures first", "fewest bugs first": how many there are of them, the count ("most
+    // hours first" is a measure's total).
     let many = phrase.as_ref().and_then(|p| Some((p.name("sup2")?.as_str(), p.name("what2")?.as_str()))).filter(
         |(sup, what)| {
             let noun = what.rsplit(' ').next().unwrap_or(what);
-            matches!(*sup, "most" | "fewest") && noun.ends_with('s') && !noun.ends_with("ss") && !noun.ends_with("us")
+            matches!(*sup, "most" | "fewest")
+                && noun.ends_with('s')
+                && !noun.ends_with("ss")
+                && !noun.ends_with("us")
+                && !super::TIME_UNITS.contains(&noun)
         },
     );
     let by = match many {

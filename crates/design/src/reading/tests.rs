@@ -4266,3 +4266,21 @@ fn a_column_defined_in_an_aside_is_computed_first_and_a_count_of_times_is_compar
     );
     assert_eq!(r.columns, ["品目コード", "品目名", "平均在庫", "回転率"]);
 }
+
+#[test]
+fn a_name_offered_last_is_written_and_most_hours_first_is_by_the_total() {
+    let r = read_instruction(
+        "can you stack the two weekly timesheets (wk48.csv and wk49.csv), keep the billable time only and total the hours by project? most hours first. billable_hours.csv is fine.",
+    );
+    let sources: Vec<&str> = r.sources.iter().filter_map(|s| s.path.as_deref()).collect();
+    assert_eq!(sources, ["wk48.csv", "wk49.csv"]);
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("billable_hours.csv"));
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by != "count")),
+        "{:?}",
+        r.steps
+    );
+    // How many there are of a noun is still a count.
+    let r = read_instruction("count the failures by suite from a.csv, most failures first. save b.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "count")), "{:?}", r.steps);
+}
