@@ -2062,9 +2062,15 @@ impl Reader<'_> {
     /// run counts (go by run_at)": one row per key chosen by a date. The grouping, the top 1 and
     /// the removal of duplicates the clause's words were also read as are that one step.
     fn latest_per_key(&mut self) {
-        let Some((key, order_by, newest)) = shaping::newest_per_key(self.text, self.language) else { return };
-        let by = vec![key];
+        let Some(said) = shaping::newest_per_key(self.text, self.language) else { return };
+        let (by, order_by, newest) = (vec![said.key], said.date, said.newest);
         let steps = &mut self.reading.steps;
+        // ("each customer's most recent order": the words also read as an order of no column.)
+        if said.by_the_date {
+            if let Some(i) = steps.iter().position(|s| matches!(s, Step::Sort { by: None, limit: None, .. })) {
+                steps.remove(i);
+            }
+        }
         let said_as = |s: &Step| match s {
             Step::Aggregate { by: grouped, .. } => grouped.contains(&by[0]),
             Step::Duplicates { by: keys, remove: true, .. } => keys == &by || keys.is_empty(),

@@ -1423,28 +1423,53 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// "the latest version of each id (the row with the newest last_updated)".
 static EN_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to|with the (?:most recent|latest|newest|oldest|earliest)) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)",
+        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to|with the (?:most recent|latest|newest|oldest|earliest)) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)|\b(?:each|every) (?P<key5>[a-z_][\w]*(?: [a-z_][\w]*)?)'s (?P<which5>most recent|latest|newest|last|oldest|earliest) (?P<noun5>[a-z_]+)|\b(?:the )?(?P<which6>most recent|latest|newest|last|oldest|earliest) (?P<noun6>[a-z_]+) (?:per|for each|for every|of each|of every) (?P<key6>[a-z_][\w]*(?: [a-z_][\w]*)?)",
     )
 });
 
+/// The row of each key a date chooses, as the text says it.
+pub(super) struct NewestPerKey {
+    pub key: String,
+    pub date: String,
+    pub newest: bool,
+    /// Said with no date column ("each customer's most recent order"): by the data's one column
+    /// of dates, and the words read as an order of no column are this.
+    pub by_the_date: bool,
+}
+
 /// The key, the date column and whether the newest row of each key is kept, when the text keeps
 /// one row per key chosen by a date.
-pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<(String, String, bool)> {
+pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<NewestPerKey> {
     let (c, lower);
     match language {
         super::Language::Ja => {
             c = JA_NEWEST_PER_KEY.captures(text)?;
-            return Some((c["key"].to_owned(), c["date"].to_owned(), c["which"].starts_with(['新', '最'])));
+            let newest = c["which"].starts_with(['新', '最']);
+            return Some(NewestPerKey {
+                key: c["key"].to_owned(),
+                date: c["date"].to_owned(),
+                newest,
+                by_the_date: false,
+            });
         }
         super::Language::En => {
             lower = text.to_ascii_lowercase();
-            c = EN_NEWEST_PER_KEY.captures(&lower)?;
+            // ("sort by date, latest first for each region" is an order.)
+            let row = |c: &regex::Captures| {
+                c.name("noun5")
+                    .or(c.name("noun6"))
+                    .is_none_or(|n| !matches!(n.as_str(), "first" | "last" | "one" | "ones"))
+            };
+            c = EN_NEWEST_PER_KEY.captures_iter(&lower).find(row)?;
         }
     }
-    let which = ["which", "which2", "which3", "which4"].iter().find_map(|g| c.name(g))?.as_str();
-    let key = en_column(["key", "key2", "key3", "key4"].iter().find_map(|g| c.name(g))?.as_str())?;
-    let date = ["date", "date2", "date3", "date4"].iter().find_map(|g| c.name(g))?.as_str().to_owned();
-    Some((key, date, !matches!(which, "oldest" | "earliest")))
+    let which = ["which", "which2", "which3", "which4", "which5", "which6"].iter().find_map(|g| c.name(g))?.as_str();
+    let key = ["key", "key2", "key3", "key4", "key5", "key6"].iter().find_map(|g| c.name(g))?.as_str();
+    let key = en_column(key.trim_end_matches(" in").trim_end_matches(" on"))?;
+    // ("each customer's most recent order": by the data's one column of dates.)
+    let said = ["date", "date2", "date3", "date4"].iter().find_map(|g| c.name(g));
+    let date = said.map_or("date", |m| m.as_str()).to_owned();
+    Some(NewestPerKey { key, date, newest: !matches!(which, "oldest" | "earliest"), by_the_date: said.is_none() })
 }
 
 /// The removal of duplicates a sentence says over its clauses (「取引先コードごとに、…最初に出てくる

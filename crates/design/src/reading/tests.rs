@@ -4284,3 +4284,21 @@ fn a_name_offered_last_is_written_and_most_hours_first_is_by_the_total() {
     let r = read_instruction("count the failures by suite from a.csv, most failures first. save b.csv");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "count")), "{:?}", r.steps);
 }
+
+#[test]
+fn each_keys_most_recent_row_is_kept_by_the_one_column_of_dates() {
+    for text in [
+        "From orders.csv, take each customer's most recent order. Save a.csv",
+        "From orders.csv keep the latest order per customer. Save a.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: true }] if by == &["customer"] && order_by == "date"),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    // An order said per group keeps every row.
+    let r = read_instruction("From a.csv sort by date, latest first for each region. Save b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::LatestPerKey { .. })), "{:?}", r.steps);
+}
