@@ -889,6 +889,10 @@ pub(super) fn definitions_as_formulas(text: &str) -> String {
                 return format!("{}={}−{}", &c["name"], a.as_str(), b.as_str());
             }
             let formula = c.name("quoted").or(c.name("bare")).expect("a formula");
+            // (「…を請求額−入金額Read ァ.csvで」: a formula names no file; the words stay as said.)
+            if !slots::file_spans(formula.as_str()).is_empty() {
+                return whole.as_str().to_owned();
+            }
             // (「で計算」 after a bare formula stays; a quoted one ends at its bracket. Spaces set
             // around the signs, 「税抜金額 ×（1 + 税率 ÷ 100）」, are no part of it.)
             let tail = c.name("bare").map_or("", |b| &text[b.end()..whole.end()]);
