@@ -473,14 +473,16 @@ impl Designer<'_> {
         }
     }
 
-    /// A month said without its year: from its first day to the next month's, in the year
-    /// `${vars.year}` (December: to its last day). Other conditions as they are.
+    /// A month said without its year (or months running on, 「10月・11月」): from its first day to
+    /// the next month's, in the year `${vars.year}` (December: to its last day). Other conditions
+    /// as they are.
     fn month_of_a_year(&mut self, condition: &Condition) -> Vec<Condition> {
         let month = condition.value.as_u64().filter(|_| condition.operator == MONTH_OF_UNSAID_YEAR);
         let Some(month) = month else { return vec![condition.clone()] };
+        let last = condition.value2.as_ref().and_then(Value::as_u64).filter(|last| *last > month).unwrap_or(month);
         self.open_var("year");
         let day = |month: u64, day: u32| Value::from(format!("{YEAR_VAR}-{month:02}-{day:02}"));
-        let end = if month == 12 { ("lte", day(12, 31)) } else { ("lt", day(month + 1, 1)) };
+        let end = if last == 12 { ("lte", day(12, 31)) } else { ("lt", day(last + 1, 1)) };
         let field = condition.field.clone();
         vec![
             Condition { field: field.clone(), operator: "gte", value: day(month, 1), value2: None },

@@ -230,6 +230,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if names_the_day_of_a_file(n.value, before, after, &files.iter().map(|f| &text[f.clone()]).collect::<Vec<_>>()) {
                 return false;
             }
+            // 「10月・11月に出荷した分」: a month inside the dates the plan keeps rows between.
+            if after.starts_with('月') && month_between_the_dates_kept(plan, n.value) {
+                return false;
+            }
             // 「11月の入金明細（入金明細_11月.csv）」: the month a file read is named for.
             let month = format!("{}月", n.value);
             if after.starts_with('月') && files.iter().any(|f| text[f.clone()].contains(&month)) {
@@ -442,6 +446,23 @@ fn numbers_in(value: &Value) -> Vec<f64> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// Whether `month` lies strictly between the first and the last month of the dates a filter of
+/// `plan` compares with (`${vars.year}-10-01` … `${vars.year}-12-01`).
+fn month_between_the_dates_kept(plan: &planwright_plan::Plan, month: f64) -> bool {
+    static MONTH_OF_A_DATE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"-(\d{2})-\d{2}$").expect("month of a date"));
+    let months: Vec<f64> = plan_values(plan)
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(|v| MONTH_OF_A_DATE.captures(v)?[1].parse().ok())
+        .collect();
+    let (Some(first), Some(last)) = (months.iter().copied().reduce(f64::min), months.iter().copied().reduce(f64::max))
+    else {
+        return false;
+    };
+    compares_dates(plan) && first < month && month < last
 }
 
 /// The words around `start..end`, at most a few on each side.

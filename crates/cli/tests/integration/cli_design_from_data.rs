@@ -1080,3 +1080,22 @@ fn a_word_naming_a_column_of_yes_and_no_keeps_the_rows_of_yes() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["ALPHA,13.5", "BETA,7"], "{written}");
 }
+
+/// 「10月・11月に出荷した分」: both months (the year from the data), not the last one said; months
+/// apart (「4月・6月」) are asked, not read as one.
+#[test]
+fn months_said_together_keep_every_month_said() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("出荷実績.csv"),
+        "出荷番号,出荷日,得意先,金額\nS-1,2026/09/30,A社,100\nS-2,2026/10/01,B社,200\nS-3,2026/11/30,C社,300\nS-4,2026/12/01,D社,400\n",
+    )
+    .unwrap();
+    design_and_run(dir.path(), "出荷実績.csv のうち10月・11月に出荷した分だけ残して 結果.csv に出力");
+    let written = std::fs::read_to_string(dir.path().join("結果.csv")).unwrap();
+    let numbers: Vec<&str> =
+        written.trim_start_matches('\u{feff}').lines().skip(1).filter_map(|l| l.split(',').next()).collect();
+    assert_eq!(numbers, ["S-2", "S-3"], "{written}");
+    let result = designed(dir.path(), "出荷実績.csv のうち4月・6月に出荷した分だけ残して 結果.csv に出力", 0);
+    assert!(result["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{result}");
+}

@@ -143,6 +143,12 @@ static EN_MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 /// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
 static JA_MONTH_ALONE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^\d０-９年/／.\-])(?P<m>1[0-2]|[1-9])\s*月(?:分|中|の|に|だけ|のみ)"));
+/// 「10月・11月」「10月〜11月」: months said together, without their year.
+static JA_MONTHS_TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:^|[^\d０-９年/／.\-])(?P<a>1[0-2]|[1-9])\s*月\s*(?P<sep>・|、|と|〜|~|～|から|-|－|―)\s*(?P<b>1[0-2]|[1-9])\s*月",
+    )
+});
 
 /// A number of times: "more than 1 time", "3 times".
 static EN_TIMES: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*times?\b"));
@@ -1077,12 +1083,23 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         }
     } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
         let m = c.name("m").expect("a month");
+        // 「10月・11月に出荷した分」: the months from the first said to the last, when they run on;
+        // months apart (「4月・6月」) are no one range, and nothing is kept by them (asked).
+        let together =
+            JA_MONTHS_TOGETHER.captures(clause).filter(|t| t.get(0).expect("match").range().contains(&m.start()));
+        let first = together.as_ref().map_or(m, |t| t.name("a").expect("a month"));
         for (n, number) in numbers.iter().enumerate() {
-            used[n] |= number.start == m.start();
+            used[n] |= number.start == m.start() || number.start == first.start();
         }
-        let month: u32 = m.as_str().parse().expect("digits");
-        let field = ja_field_before(clause, m.start()).filter(|f| f.contains('日'));
-        conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2: None });
+        let month: u32 = first.as_str().parse().expect("digits");
+        let last: Option<u32> = together.as_ref().map(|t| t["b"].parse().expect("digits"));
+        let range = matches!(together.as_ref().map(|t| &t["sep"]), Some("〜" | "~" | "～" | "から" | "-" | "－" | "―"));
+        let runs_on = last.is_none_or(|last| last == month + 1 || range && last > month);
+        let field = ja_field_before(clause, first.start()).filter(|f| f.contains('日'));
+        if runs_on {
+            let value2 = last.map(Value::from);
+            conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
+        }
     }
     for i in 0..numbers.len() {
         if used[i] {

@@ -4302,3 +4302,19 @@ fn each_keys_most_recent_row_is_kept_by_the_one_column_of_dates() {
     let r = read_instruction("From a.csv sort by date, latest first for each region. Save b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::LatestPerKey { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
+    for (text, last) in [("10月・11月", 11), ("10月と11月", 11), ("10月〜12月", 12)] {
+        let r = read_instruction(&format!("出荷実績.csv のうち{text}に出荷した分だけ残して 結果.csv に"));
+        assert!(
+            filter_conditions(&r)
+                .iter()
+                .any(|c| c.operator == MONTH_OF_UNSAID_YEAR && c.value == json!(10) && c.value2 == Some(json!(last))),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    let r = read_instruction("出荷実績.csv のうち4月・6月に出荷した分だけ残して 結果.csv に");
+    assert!(filter_conditions(&r).is_empty(), "{:?}", r.steps);
+}
