@@ -140,6 +140,13 @@ static EN_MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:in|for|during|of|from|In|For|During)\s+(?:the\s+month\s+of\s+)?(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|\b(?P<m2>January|February|March|April|June|July|August|September|October|November|December)'s\b|\b(?:the|which|all|any|every|only)\s+(?P<m3>January|February|March|April|June|July|August|September|October|November|December)\s+[a-z]",
     )
 });
+/// "October and November", "from October to December": a month said with the next, without
+/// a year.
+static EN_MONTHS_TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<a>January|February|March|April|May|June|July|August|September|October|November|December)\s+(?P<sep>and|or|to|through|thru|-|–)\s+(?P<b>January|February|March|April|May|June|July|August|September|October|November|December)\b",
+    )
+});
 /// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
 static JA_MONTH_ALONE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^\d０-９年/／.\-])(?P<m>1[0-2]|[1-9])\s*月(?:分|中|の|に|だけ|のみ)"));
@@ -351,15 +358,25 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let name = c.name("m").or(c.name("m2")).or(c.name("m3")).expect("a month");
         let year_after =
             clause[name.end()..].trim_start_matches([',', ' ', '.']).starts_with(|ch: char| ch.is_ascii_digit());
+        // "in October and November", "from October to December": the months from the first said
+        // to the last, when they run on (months apart keep nothing read, and are asked).
+        let together = EN_MONTHS_TOGETHER.captures(clause).filter(|t| t.get(0).expect("match").start() == name.start());
+        let last = together.as_ref().and_then(|t| month_number(&t["b"]));
+        let range = together.as_ref().is_some_and(|t| matches!(&t["sep"], "to" | "through" | "thru" | "-" | "–"));
+        let year_after = year_after
+            || together.as_ref().is_some_and(|t| {
+                clause[t.get(0).expect("match").end()..]
+                    .trim_start_matches([',', ' ', '.'])
+                    .starts_with(|ch: char| ch.is_ascii_digit())
+            });
         if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
             let field = english_field_before(clause, c.get(0).expect("match").start())
                 .filter(|f| f.to_ascii_lowercase().contains("date"));
-            conditions.push(Condition {
-                field,
-                operator: MONTH_OF_UNSAID_YEAR,
-                value: Value::from(month),
-                value2: None,
-            });
+            let runs_on = last.is_none_or(|last| last == month + 1 || range && last > month);
+            if runs_on {
+                let value2 = last.map(Value::from);
+                conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
+            }
         }
     }
     let between = EN_BETWEEN.find(&lower);

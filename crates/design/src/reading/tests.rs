@@ -4317,4 +4317,16 @@ fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
     }
     let r = read_instruction("出荷実績.csv のうち4月・6月に出荷した分だけ残して 結果.csv に");
     assert!(filter_conditions(&r).is_empty(), "{:?}", r.steps);
+    for (text, last) in [("in October and November", 11), ("from October to December", 12)] {
+        let r = read_instruction(&format!("From shipments.csv keep the rows {text}. Save b.csv"));
+        assert!(
+            filter_conditions(&r)
+                .iter()
+                .any(|c| c.operator == MONTH_OF_UNSAID_YEAR && c.value == json!(10) && c.value2 == Some(json!(last))),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    let r = read_instruction("From shipments.csv keep the rows in April and June. Save b.csv");
+    assert!(!filter_conditions(&r).iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR), "{:?}", r.steps);
 }
