@@ -1883,7 +1883,12 @@ impl Reader<'_> {
     /// column, is asked about.
     fn further_sort_keys(&mut self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
         for key in sort_keys::further_keys(self.text, self.language) {
-            steps.retain(|(at, s)| !(s.name() == "sort" && key.range.contains(at)));
+            // ("(same total: by project code)": no total of its own either.)
+            let said_in_the_key = |s: &Step| {
+                s.name() == "sort"
+                    || matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().all(|a| a.field.is_none()))
+            };
+            steps.retain(|(at, s)| !(said_in_the_key(s) && key.range.contains(at)));
             let before = steps.iter().rposition(|(at, s)| s.name() == "sort" && *at < key.range.start);
             let sort = match (before, &key.within) {
                 (Some(i), _) => Some(i),

@@ -33,7 +33,7 @@ pub struct FurtherKey {
 /// count, the bigger total first" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?P<bare>, then)|(?P<after_key> then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*[:,]?\s*(?:then )?by|(?P<bare>, then)|(?P<after_key> then))\s+",
     )
 });
 /// "… sorted by order_no": the words before a bare "then" that makes it the next key.
@@ -111,7 +111,7 @@ fn english(text: &str) -> Vec<FurtherKey> {
                 ),
                 None => (column, descending),
             };
-            let within = ["within", "shared", "shared_then", "same", "same2"]
+            let within = ["within", "shared", "shared_then", "same", "same2", "same3"]
                 .iter()
                 .find_map(|g| c.name(g))
                 .map(|w| w.as_str().to_owned());

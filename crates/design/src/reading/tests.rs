@@ -4330,3 +4330,22 @@ fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
     let r = read_instruction("From shipments.csv keep the rows in April and June. Save b.csv");
     assert!(!filter_conditions(&r).iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR), "{:?}", r.steps);
 }
+
+#[test]
+fn a_tie_break_said_in_brackets_is_the_next_sort_key_and_totals_nothing() {
+    let r = read_instruction(
+        "total the hours by project from a.csv, most hours first (same total: by project code). save b.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Aggregate { by, .. }, Step::Sort { then, .. }]
+            if by == &["project"] && then.first().is_some_and(|(k, descending)| k == "project code" && !descending)),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("From bugs.csv sort by age, oldest first, same report date by bug id. save b.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Sort { then, .. }] if then.first().is_some_and(|(k, _)| k == "bug id")),
+        "{:?}",
+        r.steps
+    );
+}
