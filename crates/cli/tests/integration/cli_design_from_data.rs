@@ -1099,3 +1099,22 @@ fn months_said_together_keep_every_month_said() {
     let result = designed(dir.path(), "出荷実績.csv のうち4月・6月に出荷した分だけ残して 結果.csv に出力", 0);
     assert!(result["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{result}");
 }
+
+/// 「出荷月（2026-11 のような形）」 shown beside 出荷日: the month of that date, as the example writes it.
+#[test]
+fn a_month_column_shown_by_its_form_is_the_month_of_its_date() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("出荷実績.csv"), "受注番号,出荷日,金額\nJ-1,2026/10/05,100\nJ-2,2026/11/20,200\n")
+        .unwrap();
+    design_and_run(
+        dir.path(),
+        "出荷実績.csv を、列は受注番号・出荷日・出荷月（2026-11 のような形）・金額で、出荷日順に 結果.csv に出力してください",
+    );
+    let written = std::fs::read_to_string(dir.path().join("結果.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(
+        rows,
+        ["受注番号,出荷日,出荷月,金額", "J-1,2026/10/05,2026-10,100", "J-2,2026/11/20,2026-11,200"],
+        "{written}"
+    );
+}

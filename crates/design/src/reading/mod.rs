@@ -1071,7 +1071,29 @@ impl Reader<'_> {
         self.days_to_the_day_stated();
         self.sort_keys_in_arrows();
         self.totals_named_before_their_key();
+        self.month_columns_shown_by_example();
         self.question_of_an_amount_answered();
+    }
+
+    /// 「列は受注番号・出荷日・出荷月（2026-11 のような形）・金額」: a column shown named after a
+    /// date's month (出荷月 of 出荷日), with the form of a month as its example, is that date's
+    /// month, computed (unless a step computes it already).
+    fn month_columns_shown_by_example(&mut self) {
+        static SHOWN_AS_A_MONTH: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?P<stem>[\p{Han}\p{Katakana}ー]{1,10})月\s*[（(]\s*(?:例[:：]?\s*)?\d{4}[-/]\d{1,2}\s*(?:のような|のように|みたいな|の)?\s*(?:形|形式|書き方|表記)?[^）)]{0,10}[）)]")
+                .expect("a month shown by its form")
+        });
+        if self.language != Language::Ja {
+            return;
+        }
+        for c in SHOWN_AS_A_MONTH.captures_iter(self.with_asides) {
+            let name = format!("{}月", &c["stem"]);
+            let computed = self.reading.steps.iter().any(|s| s.added_column() == Some(name.as_str()));
+            if !computed && self.reading.columns.contains(&name) {
+                let date = format!("{}日", &c["stem"]);
+                self.reading.steps.push(Step::Compute { name, operation: "month", of: vec![date], value: None });
+            }
+        }
     }
 
     /// "not closed yet (any status except Closed)": a value said not to be kept, and what leaves
