@@ -374,7 +374,7 @@ pub(super) fn rows_kept_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usi
     steps
 }
 
-/// 「伝票ごとに借方と貸方の合計が合ってない」, "the total paid and the total invoiced differ": two
+/// 「伝票ごとに借方と貸方の合計が合ってない」, 「請求額と入金額を合計し、…一致しない取引先だけ」: two
 /// columns the totals add up, compared, are the totals compared — the filter goes right after
 /// the grouping that totals them, wherever the clause put it.
 pub(super) fn totals_compared_after_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

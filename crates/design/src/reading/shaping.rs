@@ -177,7 +177,7 @@ static JA_ASKS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"重複|二重|ダブ|だぶ|がかぶっ|がかぶる|が被っ|が被る|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}(?:(?:まったく|全く|完全に))?同じ",
+        r"重複|二重|ダブ|だぶ|がかぶっ|がかぶる|が被っ|が被る|2回|二回|２回|同じ.{1,20}?(で|かつ|・|、|に|と).{0,4}(?:まったく|全く|完全に)?同じ",
     )
 });
 static JA_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -1469,6 +1469,7 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
     }
     let which = ["which", "which2", "which3", "which4", "which5", "which6"].iter().find_map(|g| c.name(g))?.as_str();
     let key = ["key", "key2", "key3", "key4", "key5", "key6"].iter().find_map(|g| c.name(g))?.as_str();
+    // ("the latest order per customer in orders.csv": the key, not the words after it.)
     let key = en_column(key.trim_end_matches(" in").trim_end_matches(" on"))?;
     // ("each customer's most recent order": by the data's one column of dates.)
     let said = ["date", "date2", "date3", "date4"].iter().find_map(|g| c.name(g));

@@ -494,6 +494,7 @@ export const en = {
   'design.said.column_bound': '“{wanted}” is the column “{column}” in the data.',
   'design.said.column_asked': 'No single column of the data is “{wanted}”: you choose it from the columns there are.',
   'design.said.filled_condition': '“{word}” is the column “{column}”, which some rows leave blank: the rows that have one are kept.',
+  'design.said.yes_condition': '“{word}” is the column “{column}”, of yes and no: the rows of “{value}” are kept.',
   'design.said.filled_left_out': '“{word}” is the column “{column}”, which some rows leave blank: the rows that have one are left out.',
   'design.said.value_condition': '“{word}” is a value of the column “{column}”: the rows that hold it are kept.',
   'design.said.value_of_data': 'Of “{said}”, the column “{column}” holds “{value}”: the condition compares with that.',

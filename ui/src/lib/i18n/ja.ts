@@ -492,6 +492,7 @@ export const ja: Record<MessageKey, string> = {
   'design.said.column_bound': '「{wanted}」はデータの列「{column}」です。',
   'design.said.column_asked': '「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。',
   'design.said.filled_condition': '「{word}」はデータの列「{column}」のことなので、その列に値がある行だけを残します。',
+  'design.said.yes_condition': '「{word}」はデータの列「{column}」（値は「{value}」か否か）のことなので、「{value}」の行だけを残します。',
   'design.said.filled_left_out': '「{word}」はデータの列「{column}」のことなので、その列に値がある行を除きます。',
   'design.said.value_condition': '「{word}」はデータの列「{column}」の値なので、その行だけを残します。',
   'design.said.value_of_data': '「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。',
