@@ -140,20 +140,22 @@ static EN_MONTH_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:in|for|during|of|from|In|For|During)\s+(?:the\s+month\s+of\s+)?(?P<m>January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b|\b(?P<m2>January|February|March|April|June|July|August|September|October|November|December)'s\b|\b(?:the|which|all|any|every|only)\s+(?P<m3>January|February|March|April|June|July|August|September|October|November|December)\s+[a-z]",
     )
 });
-/// "October and November", "from October to December": a month said with the next, without
-/// a year.
+/// "October and November", "October, November and December", "from October to December":
+/// months said together, without a year.
 static EN_MONTHS_TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?P<a>January|February|March|April|May|June|July|August|September|October|November|December)\s+(?P<sep>and|or|to|through|thru|-|–)\s+(?P<b>January|February|March|April|May|June|July|August|September|October|November|December)\b",
+        r"\b(?P<a>January|February|March|April|May|June|July|August|September|October|November|December)(?:,\s*(?:January|February|March|April|May|June|July|August|September|October|November|December))*,?\s+(?P<sep>and|or|to|through|thru|-|–)\s+(?P<b>January|February|March|April|May|June|July|August|September|October|November|December)\b",
     )
 });
 /// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
 static JA_MONTH_ALONE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^\d０-９年/／.\-])(?P<m>1[0-2]|[1-9])\s*月(?:分|中|の|に|だけ|のみ)"));
-/// 「10月・11月」「10月〜11月」: months said together, without their year.
+/// A month's number with its 月, in a list of months.
+static MONTH_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:1[0-2]|[1-9])\s*月"));
+/// 「10月・11月」「10月〜11月」「10月・11月・12月」: months said together, without their year.
 static JA_MONTHS_TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:^|[^\d０-９年/／.\-])(?P<a>1[0-2]|[1-9])\s*月\s*(?P<sep>・|、|と|〜|~|～|から|-|－|―)\s*(?P<b>1[0-2]|[1-9])\s*月",
+        r"(?:^|[^\d０-９年/／.\-])(?P<a>1[0-2]|[1-9])\s*月(?:\s*(?:・|、|と)\s*(?:1[0-2]|[1-9])\s*月)*\s*(?P<sep>・|、|と|〜|~|～|から|-|－|―)\s*(?P<b>1[0-2]|[1-9])\s*月",
     )
 });
 
@@ -363,6 +365,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let together = EN_MONTHS_TOGETHER.captures(clause).filter(|t| t.get(0).expect("match").start() == name.start());
         let last = together.as_ref().and_then(|t| month_number(&t["b"]));
         let range = together.as_ref().is_some_and(|t| matches!(&t["sep"], "to" | "through" | "thru" | "-" | "–"));
+        let listed: Vec<u32> = together.as_ref().map_or_else(Vec::new, |t| {
+            t[0].split(|c: char| !c.is_ascii_alphabetic()).filter_map(month_number).collect()
+        });
+        let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
         let year_after = year_after
             || together.as_ref().is_some_and(|t| {
                 clause[t.get(0).expect("match").end()..]
@@ -372,7 +378,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
             let field = english_field_before(clause, c.get(0).expect("match").start())
                 .filter(|f| f.to_ascii_lowercase().contains("date"));
-            let runs_on = last.is_none_or(|last| last == month + 1 || range && last > month);
+            let runs_on = last.is_none_or(|last| one_after_another && last > month || range && last > month);
             if runs_on {
                 let value2 = last.map(Value::from);
                 conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
@@ -1111,7 +1117,15 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         let month: u32 = first.as_str().parse().expect("digits");
         let last: Option<u32> = together.as_ref().map(|t| t["b"].parse().expect("digits"));
         let range = matches!(together.as_ref().map(|t| &t["sep"]), Some("〜" | "~" | "～" | "から" | "-" | "－" | "―"));
-        let runs_on = last.is_none_or(|last| last == month + 1 || range && last > month);
+        // (Listed, each month is the one after the one before: 「10月・11月・12月」.)
+        let listed: Vec<u32> = together.as_ref().map_or_else(Vec::new, |t| {
+            MONTH_NUMBER
+                .find_iter(&t[0])
+                .filter_map(|m| m.as_str().trim_end_matches('月').trim().parse().ok())
+                .collect()
+        });
+        let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
+        let runs_on = last.is_none_or(|last| one_after_another && last > month || range && last > month);
         let field = ja_field_before(clause, first.start()).filter(|f| f.contains('日'));
         if runs_on {
             let value2 = last.map(Value::from);

@@ -4305,7 +4305,8 @@ fn each_keys_most_recent_row_is_kept_by_the_one_column_of_dates() {
 
 #[test]
 fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
-    for (text, last) in [("10月・11月", 11), ("10月と11月", 11), ("10月〜12月", 12)] {
+    for (text, last) in [("10月・11月", 11), ("10月と11月", 11), ("10月〜12月", 12), ("10月・11月・12月", 12)]
+    {
         let r = read_instruction(&format!("出荷実績.csv のうち{text}に出荷した分だけ残して 結果.csv に"));
         assert!(
             filter_conditions(&r)
@@ -4317,7 +4318,9 @@ fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
     }
     let r = read_instruction("出荷実績.csv のうち4月・6月に出荷した分だけ残して 結果.csv に");
     assert!(filter_conditions(&r).is_empty(), "{:?}", r.steps);
-    for (text, last) in [("in October and November", 11), ("from October to December", 12)] {
+    for (text, last) in
+        [("in October and November", 11), ("from October to December", 12), ("in October, November and December", 12)]
+    {
         let r = read_instruction(&format!("From shipments.csv keep the rows {text}. Save b.csv"));
         assert!(
             filter_conditions(&r)
@@ -4327,8 +4330,10 @@ fn months_said_together_are_one_range_and_months_apart_keep_nothing_read() {
             r.steps
         );
     }
-    let r = read_instruction("From shipments.csv keep the rows in April and June. Save b.csv");
-    assert!(!filter_conditions(&r).iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR), "{:?}", r.steps);
+    for text in ["in April and June", "in April, May and July"] {
+        let r = read_instruction(&format!("From shipments.csv keep the rows {text}. Save b.csv"));
+        assert!(!filter_conditions(&r).iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR), "{text}: {:?}", r.steps);
+    }
 }
 
 #[test]
