@@ -378,7 +378,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
             let field = english_field_before(clause, c.get(0).expect("match").start())
                 .filter(|f| f.to_ascii_lowercase().contains("date"));
-            let runs_on = last.is_none_or(|last| one_after_another && last > month || range && last > month);
+            let runs_on = last.is_none_or(|last| (range || one_after_another) && last > month);
             if runs_on {
                 let value2 = last.map(Value::from);
                 conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
@@ -1125,7 +1125,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
                 .collect()
         });
         let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
-        let runs_on = last.is_none_or(|last| one_after_another && last > month || range && last > month);
+        let runs_on = last.is_none_or(|last| (range || one_after_another) && last > month);
         let field = ja_field_before(clause, first.start()).filter(|f| f.contains('日'));
         if runs_on {
             let value2 = last.map(Value::from);
