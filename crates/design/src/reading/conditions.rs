@@ -150,6 +150,20 @@ static EN_MONTHS_TOGETHER: LazyLock<Regex> = LazyLock::new(|| {
 /// 「4月分」「4月の」: a month not after a year (「2026年4月」) or a day (「3/1」).
 static JA_MONTH_ALONE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:^|[^\d０-９年/／.\-])(?P<m>1[0-2]|[1-9])\s*月(?:分|中|の|に|だけ|のみ)"));
+/// The last of months said together (`listed`, in the order said; none or one: a month alone)
+/// as a condition's `value2`, when they run on — each the month after the one before
+/// (「10月・11月・12月」), or a range forwards ("October to December") — else `None`: months apart
+/// (「4月・6月」) are no one range, and nothing is kept by them (asked).
+fn months_run_on(listed: &[u32], range: bool) -> Option<Option<Value>> {
+    match listed {
+        [first, .., last] => {
+            let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
+            ((range || one_after_another) && last > first).then(|| Some(Value::from(*last)))
+        }
+        _ => Some(None),
+    }
+}
+
 /// A month's number with its 月, in a list of months.
 static MONTH_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:1[0-2]|[1-9])\s*月"));
 /// 「10月・11月」「10月〜11月」「10月・11月・12月」: months said together, without their year.
@@ -363,12 +377,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
         // "in October and November", "from October to December": the months from the first said
         // to the last, when they run on (months apart keep nothing read, and are asked).
         let together = EN_MONTHS_TOGETHER.captures(clause).filter(|t| t.get(0).expect("match").start() == name.start());
-        let last = together.as_ref().and_then(|t| month_number(&t["b"]));
         let range = together.as_ref().is_some_and(|t| matches!(&t["sep"], "to" | "through" | "thru" | "-" | "–"));
         let listed: Vec<u32> = together.as_ref().map_or_else(Vec::new, |t| {
             t[0].split(|c: char| !c.is_ascii_alphabetic()).filter_map(month_number).collect()
         });
-        let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
         let year_after = year_after
             || together.as_ref().is_some_and(|t| {
                 clause[t.get(0).expect("match").end()..]
@@ -378,9 +390,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if let (false, Some(month)) = (year_after, month_number(name.as_str())) {
             let field = english_field_before(clause, c.get(0).expect("match").start())
                 .filter(|f| f.to_ascii_lowercase().contains("date"));
-            let runs_on = last.is_none_or(|last| (range || one_after_another) && last > month);
-            if runs_on {
-                let value2 = last.map(Value::from);
+            if let Some(value2) = months_run_on(&listed, range) {
                 conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
             }
         }
@@ -1115,20 +1125,15 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             used[n] |= number.start == m.start() || number.start == first.start();
         }
         let month: u32 = first.as_str().parse().expect("digits");
-        let last: Option<u32> = together.as_ref().map(|t| t["b"].parse().expect("digits"));
         let range = matches!(together.as_ref().map(|t| &t["sep"]), Some("〜" | "~" | "～" | "から" | "-" | "－" | "―"));
-        // (Listed, each month is the one after the one before: 「10月・11月・12月」.)
         let listed: Vec<u32> = together.as_ref().map_or_else(Vec::new, |t| {
             MONTH_NUMBER
                 .find_iter(&t[0])
                 .filter_map(|m| m.as_str().trim_end_matches('月').trim().parse().ok())
                 .collect()
         });
-        let one_after_another = listed.windows(2).all(|w| w[1] == w[0] + 1);
-        let runs_on = last.is_none_or(|last| (range || one_after_another) && last > month);
         let field = ja_field_before(clause, first.start()).filter(|f| f.contains('日'));
-        if runs_on {
-            let value2 = last.map(Value::from);
+        if let Some(value2) = months_run_on(&listed, range) {
             conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(month), value2 });
         }
     }
