@@ -412,7 +412,11 @@ fn conditions_from_values(
         }
         conditions.push(serde_json::json!({ "field": column, "operator": "eq", "value": text }));
         binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
-        binding.notes.push(DesignNote::ValueCondition { word: word.clone(), column: column.clone() });
+        let (word, column) = (word.clone(), column.clone());
+        binding.notes.push(match leaves_out_here {
+            true => DesignNote::ValueLeftOut { word, column },
+            false => DesignNote::ValueCondition { word, column },
+        });
     }
     // 「先月分の出金だけ」, "only the withdrawals": a word that is no value, but names the one
     // column of amounts that some rows leave blank, keeps the rows that have one; "keep the

@@ -73,6 +73,12 @@ pub enum DesignNote {
         column: String,
         value: String,
     },
+    /// A word said of rows left out is a value of a column of the data: the rows that hold it are
+    /// left out ("skip discontinued items").
+    ValueLeftOut {
+        word: String,
+        column: String,
+    },
     /// A word said of rows left out names a column of amounts some rows leave blank: rows are
     /// left out where it has one (「補充の入金は対象外」).
     FilledLeftOut {
@@ -197,6 +203,12 @@ impl DesignNote {
             }
             DesignNote::ValueCondition { word, column } => {
                 format!("\"{word}\" is a value of the column `{column}`: the rows that hold it are kept.")
+            }
+            DesignNote::ValueLeftOut { word, column } if ja => {
+                format!("「{word}」はデータの列「{column}」の値なので、その行を除きます。")
+            }
+            DesignNote::ValueLeftOut { word, column } => {
+                format!("\"{word}\" is a value of the column `{column}`: the rows that hold it are left out.")
             }
             DesignNote::FilledCondition { word, column } if ja => {
                 format!("「{word}」はデータの列「{column}」のことなので、その列に値がある行だけを残します。")

@@ -40,7 +40,12 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
             lower[..m.start()].chars().rev().take_while(noun).collect::<Vec<_>>().into_iter().rev().collect();
         let after: String = lower[m.end()..].chars().take_while(noun).collect();
         let word = format!("{before}{}{after}", m.as_str());
-        word != m.as_str() && plan_text.contains(&format!("\"{word}\""))
+        // ("how many to order (par level minus qty)": an English column named by the words.)
+        let named_from_here = plan_text.match_indices(&format!("\"{}", m.as_str())).any(|(at, _)| {
+            let name = plan_text[at + 1..].split('"').next().unwrap_or_default().to_lowercase();
+            name.len() > m.len() && lower[m.start()..].starts_with(&name)
+        });
+        word != m.as_str() && plan_text.contains(&format!("\"{word}\"")) || named_from_here
     };
     let said = AVERAGE.find_iter(&lower).find(|m| !names_a_column(m));
     if let Some(said) = said.filter(|_| !ops.iter().any(|op| op == "avg")) {
@@ -49,7 +54,7 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     COUNT
         .captures_iter(&lower)
         .filter(|c| c.name("measure").is_none())
-        .find_map(|c| c.get(0))
+        .find_map(|c| c.get(0).filter(|m| !names_a_column(m)))
         .filter(|_| !counted)
         .map(|said| text[said.range()].to_owned())
 }
@@ -374,5 +379,11 @@ mod tests {
         );
         assert_eq!(unkept_total("平均在庫＝（期首＋期末）÷2、品目・平均在庫・回転率の列で", &computed), None);
         assert_eq!(unkept_total("部門ごとの平均を出して", &computed).as_deref(), Some("平均"));
+        // "how many to order (par level minus qty)": a column the plan computes, no count of rows.
+        let named = plan(
+            "- {id: a, block: transforms.add_columns, in: {items: [], columns: [{as: how many to order, op: difference, of: [par, qty]}]}}\n",
+        );
+        assert_eq!(unkept_total("sku and how many to order (par level minus qty)", &named), None);
+        assert_eq!(unkept_total("how many skus to order", &named).as_deref(), Some("how many"));
     }
 }

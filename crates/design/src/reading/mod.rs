@@ -2585,7 +2585,7 @@ impl Reader<'_> {
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
-            "list13",
+            "list13", "list14",
         ]
         .iter()
         .find_map(|g| captures.name(g))
@@ -2616,7 +2616,19 @@ impl Reader<'_> {
                     regex::Regex::new(r"(?i)\b(?:who|what|which|how|where|when)\b[^,()]{0,40}\((?:the\s+)?(?P<column>[a-z_][\w ]{0,30})\)")
                         .expect("said of a column")
                 });
-                let said = SAID_OF_A_COLUMN.replace_all(&said, "$column").into_owned();
+                static FORMULA_WORD: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"(?i)\b(?:minus|plus|times|divided|less|over)\b").expect("formula word")
+                });
+                // ("how many to order (par level minus qty)": a formula in the aside names no column.)
+                let said = SAID_OF_A_COLUMN
+                    .replace_all(&said, |c: &regex::Captures| {
+                        if FORMULA_WORD.is_match(&c["column"]) {
+                            c[0].to_owned()
+                        } else {
+                            c["column"].to_owned()
+                        }
+                    })
+                    .into_owned();
                 // (Only a name said to be the old one: "from x", `x_y`, or the same word; not
                 // "Description (optional)".)
                 let renamed = words::RENAMED_FROM.replace_all(&said, |c: &regex::Captures| {
@@ -2669,6 +2681,8 @@ impl Reader<'_> {
             })
             .filter(|item| !item.is_empty())
             .collect();
+        static QUESTION_NAME: LazyLock<regex::Regex> =
+            LazyLock::new(|| regex::Regex::new(r"^how (?:many|much|long) ").expect("question name"));
         let plain = |item: &String| {
             // "posting_date as Date": the column, and its new name.
             let column = new_name(item).map(|(column, _)| column);
@@ -2681,7 +2695,8 @@ impl Reader<'_> {
                 && !lower.starts_with("to ")
                 // (A Japanese noun with a filter's word in it, 「超過日数」, is a column's name.)
                 && (self.language == Language::Ja || !self.lexicon.filter.is_match(&lower))
-                && item.split_whitespace().count() <= 3
+                // ("how many to order": a column named by what it answers.)
+                && (item.split_whitespace().count() <= 3 || QUESTION_NAME.is_match(&lower) && item.split_whitespace().count() <= 4)
                 && (self.language == Language::En || slots::is_japanese_noun(item))
         };
         // "the total amount, biggest total first": an order after the list ends it.
@@ -2700,10 +2715,11 @@ impl Reader<'_> {
         // no match, all their columns, in x.csv" and "two columns, severity and …" say of them.
         let says_of_columns = |item: &String| {
             let lower = item.to_ascii_lowercase();
-            lower.split_whitespace().any(|w| {
-                matches!(
-                    w,
-                    "the"
+            !QUESTION_NAME.is_match(&lower)
+                && lower.split_whitespace().any(|w| {
+                    matches!(
+                        w,
+                        "the"
                         | "all"
                         | "their"
                         | "its"
@@ -2720,10 +2736,11 @@ impl Reader<'_> {
                         | "write"
                         | "it"
                         | "them"
-                ) || crate::reading::number(w).is_some()
-            })
+                    ) || crate::reading::number(w).is_some()
+                })
         };
-        let after_a_verb = ["list4", "list5", "list8", "list9", "list13"].iter().any(|g| captures.name(g).is_some());
+        let after_a_verb =
+            ["list4", "list5", "list8", "list9", "list13", "list14"].iter().any(|g| captures.name(g).is_some());
         if after_a_verb && items.iter().any(says_of_columns) {
             return None;
         }

@@ -1055,9 +1055,12 @@ fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
         let whole = c.get(0)?;
         (whole.end() == before.len()).then(|| c.name("name").map(|m| clause[m.range()].trim().to_owned())).flatten()
     });
+    // "… and how many to order (par level minus qty)": a column named by what it answers.
+    static QUESTION_NAMED: LazyLock<Regex> = LazyLock::new(|| re(r"\bhow (?:many|much|long)(?: [a-z]+){1,3}$"));
+    let question = || QUESTION_NAMED.find(before).map(|m| clause[m.range()].to_owned());
     // "… balance and over_by (balance minus credit limit)", "… and the variance (counted minus
     // system)": a name written as one, or a noun said with "the", right before.
-    added.or_else(|| {
+    added.or_else(question).or_else(|| {
         let word = before.rsplit([' ', ',']).next()?;
         let at = before.len() - word.len();
         let one_name = word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');

@@ -4354,3 +4354,20 @@ fn a_tie_break_said_in_brackets_is_the_next_sort_key_and_totals_nothing() {
         r.steps
     );
 }
+
+#[test]
+fn a_sentence_of_column_names_alone_is_the_columns_chosen_and_a_question_names_a_column() {
+    let r = read_instruction(
+        "anything where the qty is at or below the reorder point. sku, item name, qty, reorder point and how many to order (par level minus qty), sorted by sku -> reorder_list.csv",
+    );
+    assert_eq!(r.columns, ["sku", "item name", "qty", "reorder point", "how many to order"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", of, .. }
+            if name == "how many to order" && of == &["par level", "qty"])),
+        "{:?}",
+        r.steps
+    );
+    // A list with a verb before it is read as before; names joined with no list are none.
+    let r = read_instruction("Acme, Globex and Initech are late. Save the late ones to late.csv");
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+}

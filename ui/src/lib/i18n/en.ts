@@ -493,6 +493,7 @@ export const en = {
   'design.said.header_row': '{node}: the sheet has title rows above its header; the header is row {row}.',
   'design.said.column_bound': '“{wanted}” is the column “{column}” in the data.',
   'design.said.column_asked': 'No single column of the data is “{wanted}”: you choose it from the columns there are.',
+  'design.said.value_left_out': '“{word}” is a value of the column “{column}”: the rows that hold it are left out.',
   'design.said.filled_condition': '“{word}” is the column “{column}”, which some rows leave blank: the rows that have one are kept.',
   'design.said.yes_condition': '“{word}” is the column “{column}”, of yes and no: the rows of “{value}” are kept.',
   'design.said.filled_left_out': '“{word}” is the column “{column}”, which some rows leave blank: the rows that have one are left out.',

@@ -491,6 +491,7 @@ export const ja: Record<MessageKey, string> = {
   'design.said.header_row': '{node}：シートの見出しの上にタイトル行があるため、{row} 行目を見出しとして読みます。',
   'design.said.column_bound': '「{wanted}」はデータの列「{column}」です。',
   'design.said.column_asked': '「{wanted}」に当たる列がデータで1つに決まらないため、列の一覧から選んでもらいます。',
+  'design.said.value_left_out': '「{word}」はデータの列「{column}」の値なので、その行を除きます。',
   'design.said.filled_condition': '「{word}」はデータの列「{column}」のことなので、その列に値がある行だけを残します。',
   'design.said.yes_condition': '「{word}」はデータの列「{column}」（値は「{value}」か否か）のことなので、「{value}」の行だけを残します。',
   'design.said.filled_left_out': '「{word}」はデータの列「{column}」のことなので、その列に値がある行を除きます。',
