@@ -281,6 +281,20 @@ fn source_file<'a>(graph: &'a [Value], mut id: &'a str) -> Option<String> {
     None
 }
 
+/// The first of `filters` (indices into the graph) whose conditions are left to ask and which
+/// keeps rows.
+fn graph_filters_open(
+    doc: &Value,
+    filters: &[(usize, bool)],
+    open: &dyn Fn(&Value) -> Option<String>,
+) -> Option<usize> {
+    filters
+        .iter()
+        .filter(|(_, leaving_out)| !leaving_out)
+        .map(|(i, _)| *i)
+        .find(|i| doc.pointer(&format!("/graph/{i}/in/conditions")).and_then(open).is_some())
+}
+
 /// The words of a file's name that may name it: `bank_march.csv` → bank, march.
 fn file_words(file: &str) -> Vec<String> {
     let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
@@ -332,7 +346,11 @@ fn conditions_from_values(
         Some(_) if !left_out_words.is_empty() => left_out_words,
         _ => words,
     };
-    let Some(index) = open_leaving_out.filter(|_| !left_out_words.is_empty()).or(filters.first().map(|(i, _)| *i))
+    // (A filter whose conditions were left to ask, "- severity critical or high" beside a filter
+    // read whole, is the one the words of rows kept were said for.)
+    let first_open = graph_filters_open(&doc, &filters, &open);
+    let Some(index) =
+        open_leaving_out.filter(|_| !left_out_words.is_empty()).or(first_open).or(filters.first().map(|(i, _)| *i))
     else {
         return;
     };
@@ -382,7 +400,7 @@ fn conditions_from_values(
     }
     let mut tested = tested_columns(plan);
     // Values a filter of the plan compares with already ("not closed"): no more conditions.
-    let compared: Vec<String> = plan
+    let mut compared: Vec<String> = plan
         .graph
         .iter()
         .filter(|n| n.block.as_deref() == Some("transforms.filter"))
@@ -397,6 +415,29 @@ fn conditions_from_values(
             _ => None,
         })
         .collect();
+    // "severity critical or high": values of one column said as alternatives keep a row that
+    // holds either (each alone would keep none, both as conditions none).
+    // (Two values said as alternatives are the whole condition, also of a filter left to ask.)
+    for word in words.iter().filter(|_| values_fit || asked.is_some()) {
+        let Some((first, second)) = word.split_once(" or ") else { continue };
+        let one_cell = |part: &str| match cells.get(&fold(part)).map(Vec::as_slice) {
+            Some([one]) => Some(one.clone()),
+            _ => None,
+        };
+        let (Some((column, a)), Some((other, b))) = (one_cell(first), one_cell(second)) else { continue };
+        if column != other || fold(&a) == fold(&b) || tested.contains(&column) || compared.contains(&fold(&a)) {
+            continue;
+        }
+        let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
+        conditions.push(serde_json::json!({ "field": column, "operator": "in", "value": [a, b] }));
+        binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
+        compared.extend([fold(&a), fold(&b)]);
+        tested.push(column.clone());
+        binding.notes.push(match leaves_out_here {
+            true => DesignNote::ValueLeftOut { word: word.clone(), column },
+            false => DesignNote::ValueCondition { word: word.clone(), column },
+        });
+    }
     for word in words.iter().filter(|w| values_fit && !compared.contains(&fold(w))) {
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         // A column whose value the plan keeps already, or that two words name ("only Failed

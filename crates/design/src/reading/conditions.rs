@@ -362,6 +362,9 @@ fn spanned(clause: &str, language: Language) -> (Vec<Condition>, Vec<std::ops::R
 
 /// The conditions of an English clause.
 pub fn english(clause: &str) -> Vec<Condition> {
+    // "the days since that order as of 2026-12-01" counts days; it keeps no rows.
+    let counted = super::shaping::days_since_span(clause).map(|span| slots::blanked(clause, [span]));
+    let clause = counted.as_deref().unwrap_or(clause);
     let lower = clause.to_ascii_lowercase();
     let (mut conditions, taken_spans) = spanned(clause, Language::En);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
@@ -632,7 +635,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if how_often || verb || what || said_to_count || a_column || summed {
             continue;
         }
-        if conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(word))) {
+        if conditions.iter().any(|c| compares_with(c, word)) {
             continue;
         }
         // "defects that aren't closed yet": every other state; "(Partially Paid and Void don't
@@ -642,10 +645,24 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let value = capitalised_phrase(clause, m.range()).unwrap_or_else(|| word.to_ascii_lowercase());
         let operator = if negated { "ne" } else { "eq" };
         // "(closed, on hold, partially received, cancelled)": the states listed beside it too.
-        for value in std::iter::once(value).chain(listed_beside(clause, m.range())) {
-            if !conditions.iter().any(|c| c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&value))) {
-                conditions.push(Condition { field: None, operator, value: Value::from(value), value2: None });
+        let values: Vec<String> = std::iter::once(value)
+            .chain(listed_beside(clause, m.range()))
+            .filter(|value| !conditions.iter().any(|c| compares_with(c, value)))
+            .collect();
+        match values.as_slice() {
+            // "open ones only (Open, In Progress or Reopened)": a row holds one of the states
+            // kept; each left out is a condition of its own.
+            [_, _, ..] if !negated => {
+                let mut values = values;
+                values.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+                conditions.push(Condition { field: None, operator: "in", value: json!(values), value2: None });
             }
+            _ => conditions.extend(values.into_iter().map(|value| Condition {
+                field: None,
+                operator,
+                value: Value::from(value),
+                value2: None,
+            })),
         }
     }
     // "more than $2,500 outstanding (the Outstanding column, not the Amount)": the word after the
@@ -691,6 +708,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
     }
     distinct(conditions)
+}
+
+/// Whether `condition` compares with `value` already, alone or as one of its values.
+pub(super) fn compares_with(condition: &Condition, value: &str) -> bool {
+    let same = |v: &Value| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(value));
+    same(&condition.value) || condition.value.as_array().is_some_and(|values| values.iter().any(same))
 }
 
 /// A number compared, then the word of what it counts: "more than $2,500 outstanding".
@@ -1297,7 +1320,8 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     // 「受注明細.csv から受注日が…」: the particle after a file's name is not the column's.
     for condition in &mut conditions {
         if let Some(field) = &mut condition.field {
-            if let Some(rest) = ["から", "より"].iter().find_map(|p| field.strip_prefix(p)).filter(|r| !r.is_empty())
+            if let Some(rest) =
+                ["から", "より", "うち"].iter().find_map(|p| field.strip_prefix(p)).filter(|r| !r.is_empty())
             {
                 *field = rest.to_owned();
             }

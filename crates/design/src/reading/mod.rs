@@ -36,9 +36,9 @@ use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 pub(crate) use dates::month_number;
 use passes::{
-    conditions_on_totals, conditions_over_a_difference, each_group_left_out, months_to_group_by, one_grouping,
-    one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
-    rows_kept_before_totals, totals_compared_after_totals, twice_is_the_duplicate_check,
+    conditions_after_their_columns, conditions_on_totals, conditions_over_a_difference, each_group_left_out,
+    months_to_group_by, one_grouping, one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals,
+    row_columns_before_totals, rows_kept_before_totals, totals_compared_after_totals, twice_is_the_duplicate_check,
     unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
@@ -1002,7 +1002,7 @@ impl Reader<'_> {
                 }
             }
         }
-        let steps = months_to_group_by(conditions_over_a_difference(steps));
+        let steps = months_to_group_by(conditions_after_their_columns(conditions_over_a_difference(steps)));
         let steps = self.conditions_on_groups(steps);
         // A count asked for in the sentence the grouping is said in.
         let counted = |at: usize| {
@@ -1390,17 +1390,16 @@ impl Reader<'_> {
             .collect();
         // ("Open = status Open, In Progress or Reopened" read as conditions of its own says the
         // definition, not more rows to keep.)
+        // (Or as one condition of any of them, the word among them: "open (Open, In Progress or
+        // Reopened)".)
         let of_the_definition = |c: &Condition| {
             c.field.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(&word))
-                || c.field.is_none()
-                    && c.value.as_str().is_some_and(|v| values.iter().any(|d| d.eq_ignore_ascii_case(v)))
+                || c.field.is_none() && values.iter().chain([&word]).any(|d| conditions::compares_with(c, d))
         };
         for step in &mut self.reading.steps {
             if let Step::Filter { conditions, exclude: false } = step {
                 let said = |c: &Condition| {
-                    c.field.is_none()
-                        && c.operator == "eq"
-                        && c.value.as_str().is_some_and(|v| v.eq_ignore_ascii_case(&word))
+                    c.field.is_none() && matches!(c.operator, "eq" | "in") && conditions::compares_with(c, &word)
                 };
                 if conditions.iter().any(said) {
                     conditions.retain(|c| !said(c) && !of_the_definition(c));
@@ -1985,25 +1984,40 @@ impl Reader<'_> {
     /// sort's when no other is said. An order of values said beside a sort by other columns is
     /// asked about, never dropped (sorting the values as they spell is wrong).
     fn orders_by_values(&mut self) {
+        // ("critical first, then high; oldest first within each": the values order first, the
+        // sort said after orders within each of them.)
+        static WITHIN_EACH: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\bwithin (?:each|them|those|every one)\b|同じ.{0,8}の中では").expect("within each")
+        });
         for order in std::mem::take(&mut self.value_orders) {
             let key = |c: &String| same_noun(c, &order.column);
+            let within_each =
+                self.with_asides.find(&order.said).is_some_and(|at| WITHIN_EACH.is_match(&self.with_asides[at..]));
             let steps = &mut self.reading.steps;
             let keyed = steps.iter().any(
                 |s| matches!(s, Step::Sort { by, then, .. } if by.as_ref().is_some_and(key) || then.iter().any(|(c, _)| key(c))),
             );
             let sorted = steps.iter().any(|s| matches!(s, Step::Sort { .. }));
-            let unkeyed = steps.iter_mut().find_map(|s| match s {
-                Step::Sort { by: by @ None, .. } => Some(by),
-                _ => None,
-            });
-            match (keyed, unkeyed) {
-                (true, _) => {}
-                (false, Some(by)) => *by = Some(order.column.clone()),
-                (false, None) if !sorted => {
+            let unkeyed = steps.iter().position(|s| matches!(s, Step::Sort { by: None, .. }));
+            let first_sort = steps.iter().position(|s| matches!(s, Step::Sort { by: Some(_), limit: None, .. }));
+            match (keyed, unkeyed, first_sort) {
+                (true, ..) => {}
+                (false, Some(at), _) => {
+                    if let Step::Sort { by, .. } = &mut steps[at] {
+                        *by = Some(order.column.clone());
+                    }
+                }
+                (false, None, _) if !sorted => {
                     let by = Some(order.column.clone());
                     steps.push(Step::Sort { by, descending: false, limit: None, then: Vec::new() });
                 }
-                (false, None) => {
+                (false, None, Some(at)) if within_each => {
+                    if let Step::Sort { by: Some(by), descending, then, .. } = &mut steps[at] {
+                        let sorted_by = std::mem::replace(by, order.column.clone());
+                        then.insert(0, (sorted_by, std::mem::take(descending)));
+                    }
+                }
+                (false, None, _) => {
                     self.reading.unplaced.push(order.said);
                     continue;
                 }
@@ -2328,7 +2342,12 @@ impl Reader<'_> {
         // the file or of the order, no rows left out.
         let request = words::NO_FILTER_MEANT.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
         let no_filter_meant = matches!(request, std::borrow::Cow::Owned(_));
-        let trigger = self.lexicon.filter.find(&request);
+        // ("- severity critical or high": a column, then values of it as alternatives, alone.)
+        static ALTERNATIVES_ALONE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"^\s*(?:[-*•]\s*)?[a-z_]+(?: [a-z_]+)? [a-z][\w-]* or [a-z][\w-]*\s*[.;]?\s*$")
+                .expect("alternatives alone")
+        });
+        let trigger = self.lexicon.filter.find(&request).or_else(|| ALTERNATIVES_ALONE.find(&request));
         let counts_as = words::COUNTS_AS.find(&lower).is_some_and(|m| {
             let before = lower[..m.start()].trim_end();
             !before.ends_with("n't") && !before.ends_with("not") && !before.ends_with("never")
@@ -2528,7 +2547,14 @@ impl Reader<'_> {
         // 「列は 月（2026-07 のような年-月の形）、合計金額、件数 で」: an aside says more of a column,
         // it is not one (blanked at the same offsets, as is a rename written in one).
         let text = match self.language {
-            Language::En => self.text.to_owned(),
+            // "assignee (call it owner)": the column, as its new name (padded to the same length
+            // in bytes, so the offsets hold).
+            Language::En => words::EN_CALL_IT
+                .replace_all(self.text, |c: &regex::Captures| {
+                    let said = format!("as {}", &c["new"]);
+                    format!("{said}{}", " ".repeat(c[0].len().saturating_sub(said.len())))
+                })
+                .into_owned(),
             Language::Ja => {
                 // 「精算額（申請の「金額」列をこの名前に）」: the column, as its new name.
                 let renamed = words::JA_RENAMED_FROM.replace_all(self.text, |c: &regex::Captures| {
@@ -2680,6 +2706,11 @@ impl Reader<'_> {
                     .to_owned()
             })
             .filter(|item| !item.is_empty())
+            // "age in days since it was reported": the column of days it names.
+            .map(|item| match self.language {
+                Language::En => shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |(_, name, ..)| name),
+                Language::Ja => item,
+            })
             .collect();
         static QUESTION_NAME: LazyLock<regex::Regex> =
             LazyLock::new(|| regex::Regex::new(r"^how (?:many|much|long) ").expect("question name"));
@@ -2691,7 +2722,7 @@ impl Reader<'_> {
             // 「…を抜き出して、資産番号・…」: a verb before the list is not a column.
             let verb = ["て", "して", "した", "し"].iter().any(|e| item.ends_with(e));
             !verb
-                && !item.chars().any(|c| c.is_ascii_digit() || c == '.')
+                && (!item.chars().any(|c| c.is_ascii_digit() || c == '.') || slots::per_unit_name(item))
                 && !lower.starts_with("to ")
                 // (A Japanese noun with a filter's word in it, 「超過日数」, is a column's name.)
                 && (self.language == Language::Ja || !self.lexicon.filter.is_match(&lower))

@@ -176,6 +176,49 @@ pub(super) fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec
     steps
 }
 
+/// 「1人あたり金額（金額÷参加人数、円未満切り捨て）が10,000円を超えるもの」: a condition of a
+/// filter that keeps rows, on a column a later step computes (and rounds), keeps them once it
+/// is: it moves to a filter of its own right after the last step that writes the column.
+pub(super) fn conditions_after_their_columns(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let writes = |step: &Step, column: &str| match step {
+        Step::Compute { name, .. } | Step::Formula { name, .. } | Step::DaysUntil { name, .. } => name == column,
+        _ => false,
+    };
+    let mut i = 0;
+    while i < steps.len() {
+        let last_written = |field: &Option<String>, steps: &[(usize, Step)]| {
+            let field = field.as_deref()?;
+            (i + 1..steps.len()).filter(|&j| writes(&steps[j].1, field)).next_back()
+        };
+        let Step::Filter { conditions, exclude: false } = &steps[i].1 else {
+            i += 1;
+            continue;
+        };
+        let moved: Vec<(usize, Condition)> =
+            conditions.iter().filter_map(|c| Some((last_written(&c.field, &steps)?, c.clone()))).collect();
+        if moved.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Step::Filter { conditions, .. } = &mut steps[i].1 {
+            conditions.retain(|c| !moved.iter().any(|(_, m)| m == c));
+        }
+        // (Each after the last step writing its column, the later first so the places hold.)
+        let mut moved = moved;
+        moved.sort_by_key(|(j, _)| std::cmp::Reverse(*j));
+        for (j, condition) in moved {
+            let at = steps[j].0;
+            steps.insert(j + 1, (at, Step::Filter { conditions: vec![condition], exclude: false }));
+        }
+        if matches!(&steps[i].1, Step::Filter { conditions, .. } if conditions.is_empty()) {
+            steps.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    steps
+}
+
 /// "Sum the amount per employee, then keep those over 30000": a number compared right after a
 /// total of one value is compared with that total. The total takes the name the condition
 /// gives it (「月額」), or a plain one when it names none.

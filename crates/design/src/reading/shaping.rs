@@ -831,6 +831,47 @@ fn bracketed(clause: &str, language: super::Language) -> Vec<(usize, Step)> {
     vec![(at, Step::Compute { name, operation: first, of: vec![a, b], value: None }), (at + 1, second)]
 }
 
+/// "age in days since it was reported", "the days since that order as of 2026-12-01", "how many
+/// days it has been waiting since the request date".
+static EN_DAYS_SINCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?P<name>(?:[a-z_]+ ){0,5}?(?:days?|age)(?: [a-z_']+){0,4}?) since (?:the |that |its |their |it was |they were |it's been |each )?(?P<col>[a-z_]+(?: [a-z_]+)?)(?: (?:as of|as at|up to|until) (?P<date>[^,;()]{6,30}))?\s*(?:[,;.()]|$| and | with | sorted| ordered| longest| oldest| newest| biggest| most)",
+    )
+});
+
+/// The days since a date column said in `lower`: where, the new column's name, the column, and
+/// the day counted to when said right after (as `YYYY-MM-DD`).
+pub(super) fn days_since(lower: &str) -> Option<(usize, String, String, Option<String>)> {
+    if !lower.contains(" since ") {
+        return None;
+    }
+    let c = EN_DAYS_SINCE.captures(lower)?;
+    let said = c["name"].trim_start_matches("the ").trim_start_matches("and ").trim();
+    // ("how many days it has been waiting": a name of a few words, else the days.)
+    let name = match said.split_whitespace().count() {
+        1..=3 if !said.starts_with("how ") => said.to_owned(),
+        _ => "days".to_owned(),
+    };
+    let col = c["col"].trim();
+    // "since it was reported": the date of the verb's column (`reported`), as the data may call it.
+    let from = en_column(col).unwrap_or_else(|| col.to_owned());
+    let until = match c.name("date") {
+        Some(date) => Some(super::dates::dates(date.as_str()).first()?.value.clone()),
+        None => None,
+    };
+    Some((c.get(0)?.start(), name, from, until))
+}
+
+/// Where `clause` says the days since a date column to a day said right after ("as of …").
+pub(super) fn days_since_span(clause: &str) -> Option<std::ops::Range<usize>> {
+    let lower = clause.to_ascii_lowercase();
+    if !lower.contains(" since ") {
+        return None;
+    }
+    let c = EN_DAYS_SINCE.captures(&lower)?;
+    c.name("date").map(|date| c.get(0).map_or(0, |m| m.start())..date.end())
+}
+
 /// "the days from invoice_date to paid_date", "number of days between A and B".
 static EN_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1073,6 +1114,15 @@ fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
 /// month or year of a date.
 fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let name = |after: usize| column_name(clause, lower, after);
+    // "age in days since it was reported", "the days since that order as of 2026-12-01": the
+    // days from the date of a column to the day the text states (or says right after).
+    if let Some((at, name, from, until)) = days_since(lower) {
+        let step = match until {
+            Some(until) => Step::DaysUntil { name, from, until },
+            None => Step::Compute { name, operation: "difference", of: vec!["today".to_owned(), from], value: None },
+        };
+        return Some((at, step));
+    }
     // "count the days from invoice_date to paid_date": the later date minus the earlier.
     if let Some(c) = EN_DAYS_BETWEEN.captures(lower) {
         let of = vec![en_column(&c["b"])?, en_column(&c["a"])?];

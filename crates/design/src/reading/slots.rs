@@ -472,9 +472,42 @@ const JA_BOUNDARY: &[char] = &[
 pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
     let noun: String = text[..end].chars().rev().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
     let noun: String = noun.chars().rev().collect();
+    // 「1人あたり金額」: an amount per unit is one name (its り would end it).
+    let before = text[..end - noun.len()].trim_end_matches(' ');
+    let per_unit = ["あたり", "当たり"]
+        .iter()
+        .any(|w| before.ends_with(w))
+        .then(|| {
+            // (The counter and its number are a few characters back.)
+            let from = before.char_indices().rev().nth(8).map_or(0, |(i, _)| i);
+            PER_UNIT_BEFORE.find(&before[from..])
+        })
+        .flatten();
+    let noun = match per_unit {
+        Some(m) if !noun.trim().is_empty() => format!("{}{}", m.as_str(), noun.trim()),
+        _ => noun,
+    };
     let noun = noun.trim();
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
 }
+
+/// 「1人あたり」「一件当たり」 at the end of a text: a column's name goes on after it.
+static PER_UNIT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:[0-9０-９]+|[一二三四五六七八九十])(?:人|件|日|台|個|回|名|社|時間|か月|ヶ月|カ月)(?:あたり|当たり)$",
+    )
+    .expect("per unit before")
+});
+
+/// Whether `text` names an amount per unit (「1人あたり金額」): its digits are no number compared.
+pub fn per_unit_name(text: &str) -> bool {
+    PER_UNIT_NAME.is_match(text)
+}
+
+static PER_UNIT_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[0-9０-９]+|[一二三四五六七八九十])(?:人|件|日|台|個|回|名|社|時間|か月|ヶ月|カ月)(?:あたり|当たり)[\p{Han}\p{Katakana}ー]+$")
+        .expect("per unit name")
+});
 
 /// Whether `text` can be a Japanese noun (a column's name): not empty, at most 16 characters,
 /// not starting with a particle and holding no verb ending (「に合計した一覧」 is a phrase).

@@ -165,6 +165,43 @@ static EN_VALUE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
+/// "critical first, then high": values said in their order, with no column; the column is the
+/// one they are said of elsewhere ("severity critical or high").
+static EN_VALUES_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<a>[a-z][a-z0-9_]*(?: [a-z][a-z0-9_]*)?) first,? (?:and )?then (?P<b>[a-z][a-z0-9_]*(?: [a-z][a-z0-9_]*)?)\s*(?:[;.,)\n]|$)",
+    )
+});
+/// Words that order by size or time ("oldest first"), no values of a column.
+static EN_ORDER_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:[a-z]+est|most|least|more|less|fewer|bigger|larger|higher|lower|smaller|newer|older|earlier|later|latest|recent|ascending|descending|alphabetical|the rest|rest|others|everything else|by)\b",
+    )
+});
+
+/// "critical first, then high" with the column named where the values are said together
+/// ("severity critical or high"): an order by the values; none when no column names them.
+fn values_said_first(text: &str) -> Option<ValueOrder> {
+    let c = EN_VALUES_FIRST.captures(text)?;
+    let (a, b) = (c.name("a")?, c.name("b")?);
+    if EN_ORDER_WORD.is_match(a.as_str()) || EN_ORDER_WORD.is_match(b.as_str()) {
+        return None;
+    }
+    let together = re(&format!(
+        r"(?i)\b(?P<column>[a-z_]+)\s*(?::|=|is|of)?\s+{}\s*(?:,|or|and|/)\s*{}\b",
+        regex::escape(a.as_str()),
+        regex::escape(b.as_str())
+    ));
+    let column = together.captures(text)?["column"].to_owned();
+    let said = c.get(0)?;
+    Some(ValueOrder {
+        said: said.as_str().to_owned(),
+        listed_at: a.start()..b.end(),
+        column,
+        values: vec![a.as_str().to_owned(), b.as_str().to_owned()],
+    })
+}
+
 /// 「4月から年度の順に」「4月始まりの年度順」: months in a fiscal year's order, from the month said.
 static JA_FISCAL_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<m>1[0-2]|[1-9])\s*月\s*(?:から|始まり|スタート)\s*の?\s*(?:会計)?年度\s*の?\s*(?:順番|順)")
@@ -184,6 +221,11 @@ pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
     if language == Language::Ja {
         if let Some(fiscal) = fiscal_months(text) {
             return vec![fiscal];
+        }
+    }
+    if language == Language::En {
+        if let Some(first) = values_said_first(text) {
+            return vec![first];
         }
     }
     let pattern = match language {

@@ -1465,7 +1465,16 @@ fn filters_read(r: &Reading) -> Vec<(bool, Vec<(&str, String)>)> {
         .filter_map(|s| match s {
             Step::Filter { conditions, exclude } => Some((
                 *exclude,
-                conditions.iter().filter_map(|c| Some((c.operator, c.value.as_str()?.to_lowercase()))).collect(),
+                // (A condition of several values, `in`, is each of them.)
+                conditions
+                    .iter()
+                    .flat_map(|c| match &c.value {
+                        Value::Array(values) => {
+                            values.iter().filter_map(|v| Some(("eq", v.as_str()?.to_lowercase()))).collect()
+                        }
+                        value => value.as_str().map(|v| (c.operator, v.to_lowercase())).into_iter().collect::<Vec<_>>(),
+                    })
+                    .collect(),
             )),
             _ => None,
         })
@@ -4370,4 +4379,83 @@ fn a_sentence_of_column_names_alone_is_the_columns_chosen_and_a_question_names_a
     // A list with a verb before it is read as before; names joined with no list are none.
     let r = read_instruction("Acme, Globex and Initech are late. Save the late ones to late.csv");
     assert!(r.columns.is_empty(), "{:?}", r.columns);
+}
+
+#[test]
+fn states_listed_beside_a_state_kept_are_one_condition_and_values_said_as_alternatives_keep_rows() {
+    let r = read_instruction(
+        "from bugs.xlsx, open ones only (Open, In Progress or Reopened; not Resolved or Closed), save as t.csv",
+    );
+    let Step::Filter { conditions, exclude: false } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions.len(), 1, "one condition, a row holds one of the states: {conditions:?}");
+    assert_eq!(conditions[0].operator, "in");
+    assert_eq!(conditions[0].value, serde_json::json!(["open", "In Progress", "Reopened"]));
+    // A bullet of a column and two of its values keeps rows (the data says which column).
+    let r = read_instruction("- from bugs.xlsx\n- severity critical or high\n- save as t.csv");
+    assert!(matches!(&r.steps[..], [Step::Filter { exclude: false, .. }]), "{:?}", r.steps);
+    assert!(r.value_words.iter().any(|w| w == "critical or high"), "{:?}", r.value_words);
+}
+
+#[test]
+fn days_since_a_date_column_count_to_the_day_stated_and_a_new_name_in_brackets_renames() {
+    let r = read_instruction(
+        "from bugs.xlsx\n- columns: bug id, title, assignee (call it owner), age in days since it was reported (today = 2026-12-07)\n- save as t.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::DaysUntil { name, from, until }
+            if name == "age in days" && from == "reported" && until == "2026-12-07")),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["bug id", "title", "assignee", "age in days"]);
+    assert_eq!(r.renamed, ["bug id", "title", "owner", "age in days"]);
+    // "as of" a day right after counts to it; it keeps no rows.
+    let r = read_instruction("From orders.csv, add the days since that order as of 2026-12-01. Save to c.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::DaysUntil { until, .. } if until == "2026-12-01")),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn values_said_first_then_next_order_the_rows_before_the_order_said_within_each() {
+    let r = read_instruction(
+        "- from bugs.xlsx\n- severity critical or high\n- critical first, then high; oldest first within each, same report date by bug id\n- save as t.csv",
+    );
+    let sort = r.steps.iter().find(|s| matches!(s, Step::Sort { .. })).expect("a sort");
+    assert!(
+        matches!(sort, Step::Sort { by: Some(by), descending: false, then, .. }
+            if by == "severity" && then.first().is_some_and(|(_, descending)| !descending) && then.len() == 2),
+        "{sort:?}"
+    );
+    assert_eq!(r.value_orders, [("severity".to_owned(), vec!["critical".to_owned(), "high".to_owned()])]);
+    // Values said first with no column naming them elsewhere are asked about, not guessed.
+    let r = read_instruction("from bugs.xlsx, critical first, then high; oldest first within each. Save to t.csv");
+    assert!(r.value_orders.is_empty(), "{:?}", r.value_orders);
+    // An order by size is no order of values.
+    let r = read_instruction("from a.csv, newest first, then oldest. Save to t.csv");
+    assert!(r.value_orders.is_empty(), "{:?}", r.value_orders);
+}
+
+#[test]
+fn a_condition_on_a_column_computed_later_keeps_rows_once_it_is_computed_and_rounded() {
+    let r = read_instruction(
+        "交際費明細.csv のうち区分が「飲食」のもので、1人あたり金額（金額÷参加人数、円未満切り捨て）が10,000円を超えるものを、伝票番号・日付・1人あたり金額 の列で a.csv に",
+    );
+    let names: Vec<&str> = r.steps.iter().map(Step::name).collect();
+    assert_eq!(names, ["filter", "compute", "compute", "filter"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[3], Step::Filter { conditions, exclude: false }
+            if conditions.len() == 1 && conditions[0].field.as_deref() == Some("1人あたり金額")),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, .. } if conditions[0].field.as_deref() == Some("区分")),
+        "「のうち区分」 is the column 区分: {:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["伝票番号", "日付", "1人あたり金額"]);
 }
