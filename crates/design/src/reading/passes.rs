@@ -188,7 +188,7 @@ pub(super) fn conditions_after_their_columns(mut steps: Vec<(usize, Step)>) -> V
     while i < steps.len() {
         let last_written = |field: &Option<String>, steps: &[(usize, Step)]| {
             let field = field.as_deref()?;
-            (i + 1..steps.len()).filter(|&j| writes(&steps[j].1, field)).next_back()
+            (i + 1..steps.len()).rfind(|&j| writes(&steps[j].1, field))
         };
         let Step::Filter { conditions, exclude: false } = &steps[i].1 else {
             i += 1;
