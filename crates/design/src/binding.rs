@@ -1284,6 +1284,13 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             return Some(one.name.clone());
         }
     }
+    // 「科目名」 of data with 「勘定科目」: the name of a thing is the one column named as it.
+    if let Some(thing) = want.strip_suffix('名').filter(|t| t.chars().count() >= 2 && !t.is_ascii()) {
+        let naming: Vec<&Column> = names.iter().filter(|(name, _)| name.ends_with(thing)).map(|(_, c)| *c).collect();
+        if let [one] = naming.as_slice() {
+            return Some(one.name.clone());
+        }
+    }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
     let words: Vec<&String> = synonym_groups(&want).flat_map(|i| &FOLDED_SYNONYMS[i]).collect();
     // A column named by a word of the same meaning (取引先名 → 仕入先名), before one containing it
@@ -1522,6 +1529,10 @@ mod tests {
         let mixed = columns(&["伝票番号", "売上日", "Customer", "Amount"]);
         assert_eq!(choose("sales date", &mixed).as_deref(), Some("売上日"));
         assert_eq!(choose("order date", &columns(&["受注番号", "受注日", "得意先"])).as_deref(), Some("受注日"));
+        // 「科目名」 is the column the thing is named in (「勘定科目」), not its code.
+        let ledger = columns(&["勘定科目コード", "勘定科目", "金額"]);
+        assert_eq!(choose("科目名", &ledger).as_deref(), Some("勘定科目"));
+        assert_eq!(choose("科目名", &columns(&["勘定科目", "補助科目"])), None, "two things named: asked");
     }
 
     #[test]

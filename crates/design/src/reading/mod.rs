@@ -2611,7 +2611,7 @@ impl Reader<'_> {
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
-            "list13", "list14",
+            "list13", "list14", "list15",
         ]
         .iter()
         .find_map(|g| captures.name(g))
@@ -3515,7 +3515,11 @@ fn names_key_column(key: &str, column: &str) -> bool {
     names_column(key, column)
         || SUFFIXES.iter().any(|s| {
             let lower = column.to_lowercase();
-            lower.strip_suffix(&s.to_lowercase()).is_some_and(|k| !k.is_empty() && names_column(key, k.trim()))
+            lower.strip_suffix(&s.to_lowercase()).is_some_and(|k| {
+                // (「勘定科目ごと」 and 「科目コード」: the key said short, its last word.)
+                let short = k.chars().count() >= 2 && !k.is_ascii() && key.ends_with(k);
+                !k.is_empty() && (names_column(key, k.trim()) || short)
+            })
         })
 }
 

@@ -4459,3 +4459,19 @@ fn a_condition_on_a_column_computed_later_keeps_rows_once_it_is_computed_and_rou
     );
     assert_eq!(r.columns, ["伝票番号", "日付", "1人あたり金額"]);
 }
+
+#[test]
+fn a_list_of_names_before_wo_and_a_comma_is_the_columns_and_a_key_said_short_is_the_key() {
+    let r = read_instruction(
+        "経費明細.xlsx の2026年11月分を勘定科目ごとに集計してください。取消の伝票は除いて、科目コード・科目名・件数・合計金額を、合計の多い順（同額なら科目コード順）で 科目別集計.csv にお願いします。",
+    );
+    assert_eq!(r.columns, ["科目コード", "科目名", "件数", "合計金額"]);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["科目コード", "科目名"], "「勘定科目ごと」 with its code and name chosen");
+    let mut totals: Vec<(&str, Option<&str>)> = aggregations.iter().map(|a| (a.op, a.name.as_deref())).collect();
+    totals.sort();
+    assert_eq!(totals, [("count", Some("件数")), ("sum", Some("合計金額"))]);
+}
