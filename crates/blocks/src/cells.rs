@@ -189,6 +189,16 @@ pub(crate) fn parse_date(text: &str) -> Option<Date> {
     Some(Date { year, month, day, time })
 }
 
+/// A clock time of a day written alone (`9:00`, `17:30`, `08:15:00`), as milliseconds from
+/// midnight; none for a date, a number or text.
+pub(crate) fn clock_time(value: &Value) -> Option<u32> {
+    let Value::String(text) = value else { return None };
+    let folded = fold_width(text);
+    let t = folded.trim();
+    let millis = parse_time(t).filter(|_| t.contains(':') && !t.ends_with('Z'))?;
+    (millis < 24 * 3_600_000).then_some(millis)
+}
+
 fn parse_time(text: &str) -> Option<u32> {
     let t = text.strip_suffix('Z').unwrap_or(text);
     let mut parts = t.split(':');

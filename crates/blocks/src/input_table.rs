@@ -74,22 +74,24 @@ pub fn input_table(block: &str, inputs: &Values, root: &Path) -> Result<Option<F
 }
 
 /// A column's kind from its values, as the table blocks read them: numbers when every non-blank
-/// value is one (amounts written "¥1,200" included), dates likewise, else text.
+/// value is one (amounts written "¥1,200" included), dates and clock times likewise, else text.
 pub fn kind_of<'a>(values: impl Iterator<Item = &'a Value>) -> ColumnKind {
     let mut seen = values.filter(|v| !cells::is_blank(v)).peekable();
     if seen.peek().is_none() {
         return ColumnKind::Unknown;
     }
-    let (mut number, mut date, mut boolean) = (true, true, true);
+    let (mut number, mut date, mut time, mut boolean) = (true, true, true, true);
     for value in seen {
         number &= cells::number(value).is_some();
         date &= cells::date(value).is_some();
+        time &= cells::clock_time(value).is_some();
         boolean &= value.is_boolean();
     }
-    match (number, date, boolean) {
-        (true, _, _) => ColumnKind::Number,
-        (_, true, _) => ColumnKind::Date,
-        (_, _, true) => ColumnKind::Boolean,
+    match (number, date, time, boolean) {
+        (true, ..) => ColumnKind::Number,
+        (_, true, ..) => ColumnKind::Date,
+        (_, _, true, _) => ColumnKind::Time,
+        (.., true) => ColumnKind::Boolean,
         _ => ColumnKind::Text,
     }
 }
@@ -105,6 +107,8 @@ mod tests {
         let kind = |values: Value| kind_of(values.as_array().unwrap().iter());
         assert_eq!(kind(json!(["¥1,200", "1200", " 35 ", ""])), ColumnKind::Number);
         assert_eq!(kind(json!(["2026-03-01", "2026/3/2"])), ColumnKind::Date);
+        assert_eq!(kind(json!(["9:00", "17:30", "08:15:00"])), ColumnKind::Time);
+        assert_eq!(kind(json!(["9:00", "late"])), ColumnKind::Text);
         assert_eq!(kind(json!(["Acme", "1200"])), ColumnKind::Text);
         assert_eq!(kind(json!([true, false])), ColumnKind::Boolean);
         assert_eq!(kind(json!(["", null])), ColumnKind::Unknown);

@@ -470,9 +470,18 @@ fn conditions_from_values(
                 serde_json::json!({ "field": column, "operator": "ne", "value": "" }),
                 DesignNote::FilledCondition { word, column: field },
             )
-        } else if let Some(yes) = yes_of_a_yes_no_column(&column, &validation) {
-            let note = DesignNote::YesCondition { word, column: field, value: yes.clone() };
-            (serde_json::json!({ "field": column, "operator": "eq", "value": yes }), note)
+        } else if let Some((yes, no)) = yes_and_no_of_a_column(&column, &validation) {
+            // ("where nobody checked in": the rows of no.)
+            let negated = words.iter().any(|w| {
+                w.to_lowercase().strip_suffix(&word.to_lowercase()).is_some_and(|before| NEGATION.is_match(before))
+            });
+            let condition = match (negated, &no) {
+                (true, Some(no)) => serde_json::json!({ "field": column, "operator": "eq", "value": no }),
+                (true, None) => serde_json::json!({ "field": column, "operator": "ne", "value": yes }),
+                (false, _) => serde_json::json!({ "field": column, "operator": "eq", "value": yes }),
+            };
+            let value = if negated { no.unwrap_or_else(|| format!("≠ {yes}")) } else { yes };
+            (condition, DesignNote::YesCondition { word, column: field, value })
         } else {
             continue;
         };
@@ -496,9 +505,16 @@ fn conditions_from_values(
     }
 }
 
-/// The value meaning yes, as written, of a column whose sampled values are only yes and no
-/// (`Yes`/`No`, `Y`/`N`, `TRUE`/`FALSE`, 「はい」/「いいえ」, 「有」/「無」, 「あり」/「なし」).
-fn yes_of_a_yes_no_column(column: &str, validation: &Validation) -> Option<String> {
+/// Words before a word that deny it: "nobody checked in", "not billable".
+static NEGATION: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?:nobody|no one|not|never|no|didn't|did not|hasn't|has not|haven't|wasn't|weren't|isn't|without|non)\s+(?:yet\s+)?$")
+        .expect("negation")
+});
+
+/// The values meaning yes and no, as written, of a column whose sampled values are only yes and
+/// no (`Yes`/`No`, `Y`/`N`, `TRUE`/`FALSE`, 「はい」/「いいえ」, 「有」/「無」, 「あり」/「なし」); yes
+/// is there, no when the sample holds one.
+fn yes_and_no_of_a_column(column: &str, validation: &Validation) -> Option<(String, Option<String>)> {
     const YES: [&str; 6] = ["yes", "y", "true", "はい", "有", "あり"];
     const NO: [&str; 6] = ["no", "n", "false", "いいえ", "無", "なし"];
     let cells: Vec<String> = validation
@@ -512,7 +528,8 @@ fn yes_of_a_yes_no_column(column: &str, validation: &Validation) -> Option<Strin
     let folded = |t: &String| t.to_lowercase();
     let all_yes_or_no = !cells.is_empty()
         && cells.iter().all(|t| YES.contains(&folded(t).as_str()) || NO.contains(&folded(t).as_str()));
-    all_yes_or_no.then(|| cells.iter().find(|t| YES.contains(&folded(t).as_str())).cloned()).flatten()
+    let yes = all_yes_or_no.then(|| cells.iter().find(|t| YES.contains(&folded(t).as_str())).cloned()).flatten()?;
+    Some((yes, cells.iter().find(|t| NO.contains(&folded(t).as_str())).cloned()))
 }
 
 /// Whether `column` is one of amounts that some rows of the sample leave blank and others fill.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// What the values of a column are. A column is `Number` or `Date` when every non-blank value
+/// What the values of a column are. A column is `Number`, `Date` or `Time` when every non-blank value
 /// reads as one (amounts written "¥1,200" or "1,200" included), `Text` when one does not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -11,6 +11,8 @@ pub enum ColumnKind {
     Text,
     Number,
     Date,
+    /// Clock times of a day alone (`9:00`, `17:30`): a difference of two is minutes.
+    Time,
     Boolean,
     /// Not known (no value seen, or values of several kinds from a source that does not say).
     Unknown,
@@ -23,6 +25,7 @@ impl ColumnKind {
             ColumnKind::Text => "text",
             ColumnKind::Number => "number",
             ColumnKind::Date => "date",
+            ColumnKind::Time => "time of day",
             ColumnKind::Boolean => "true/false",
             ColumnKind::Unknown => "unknown",
         }

@@ -503,8 +503,8 @@ impl Flow<'_> {
             }
             let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
-            // A difference of two dates counts the days between them.
-            let need = need.filter(|_| op != "difference" || !of_dates(&table, column.get("of")));
+            // A difference of two dates counts the days between them, of two clock times the minutes.
+            let need = need.filter(|_| op != "difference" || !of_dates_or_times(&table, column.get("of")));
             match column.get("of") {
                 Some(Value::Array(of)) => {
                     for (j, name) in of.iter().enumerate() {
@@ -597,10 +597,11 @@ impl Flow<'_> {
     }
 }
 
-/// Whether `of` names two columns that both hold dates.
-fn of_dates(table: &Table, of: Option<&Value>) -> bool {
+/// Whether `of` names two columns that both hold dates, or both clock times.
+fn of_dates_or_times(table: &Table, of: Option<&Value>) -> bool {
     let Some(Value::Array(of)) = of else { return false };
-    of.len() == 2 && of.iter().all(|name| name.as_str().and_then(|n| table.kind(n)) == Some(ColumnKind::Date))
+    let kinds: Vec<Option<ColumnKind>> = of.iter().map(|name| name.as_str().and_then(|n| table.kind(n))).collect();
+    matches!(kinds.as_slice(), [Some(a), Some(b)] if a == b && matches!(a, ColumnKind::Date | ColumnKind::Time))
 }
 
 /// The kind of a `label` column: text when every value it gives is text (or left empty),

@@ -7,7 +7,7 @@
 //! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
 //! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
 //! A difference of two dates is the calendar days from the second to the first ("Paid Date
-//! minus Invoice Date"). `round` rounds a number to `decimals` places (0 when left out): half away
+//! minus Invoice Date"), of two clock times (`9:00`, `17:30`) the minutes ("end - start"). `round` rounds a number to `decimals` places (0 when left out): half away
 //! from zero as Excel's ROUND does, or with `rounding: down` toward zero (ROUNDDOWN, 切り捨て) and
 //! `up` away from it (ROUNDUP, 切り上げ); `as` may name the column it reads, to round it in place.
 //! `days` counts the calendar days from the first date to the second, or to the date written as
@@ -442,6 +442,12 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             if let [later, earlier] = column.of.as_slice() {
                 if let (Some(later), Some(earlier)) = (cells::date(cell(later)), cells::date(cell(earlier))) {
                     return cells::days_between(&earlier, &later).map(Value::from);
+                }
+                // Two clock times of a day: the minutes from the one to the other.
+                if let (Some(later), Some(earlier)) = (cells::clock_time(cell(later)), cells::clock_time(cell(earlier)))
+                {
+                    let minutes = (f64::from(later) - f64::from(earlier)) / 60_000.0;
+                    return Some(cells::number_value(cells::round_to_scale(minutes, 3)));
                 }
             }
             let nums = numbers()?;

@@ -266,6 +266,24 @@ async fn add_columns_computes_with_a_written_number_and_labels_rows_by_the_first
         [json!(25), json!(10), json!(3), Value::Null],
         "a difference of two dates is the days between them"
     );
+    let booked = json!([
+        {"start": "09:00", "end": "10:30"},
+        {"start": "8:45", "end": "９:１５"},
+        {"start": "13:00:30", "end": "14:00:00"},
+        {"start": "09:00", "end": "late"},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": booked, "columns": [{"as": "minutes", "op": "difference", "of": ["end", "start"]}]}),
+        )
+        .await;
+    let minutes: Vec<Value> = out["rows"].as_array().unwrap().iter().map(|r| r["minutes"].clone()).collect();
+    assert_eq!(
+        minutes,
+        [json!(90), json!(30), json!(59.5), Value::Null],
+        "a difference of two clock times is the minutes between them; a text is none"
+    );
     let message = h
         .input_error(
             "transforms.add_columns",

@@ -1118,3 +1118,30 @@ fn a_month_column_shown_by_its_form_is_the_month_of_its_date() {
         "{written}"
     );
 }
+
+/// "where nobody checked in" over a column of Yes and No keeps the rows of No; "minutes booked
+/// (end - start)" of two clock times is the minutes between them; "sort by date, then room,
+/// then start time" sorts by the three; a bare list of names is the columns written. (Said
+/// with no condition read beside it, "where nobody …" is asked about instead.)
+#[test]
+fn a_denied_yes_no_word_keeps_the_rows_of_no_and_clock_times_subtract_to_minutes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("room_bookings.csv"),
+        "booking_id,room,date,start,end,organizer,checked_in\nRB-1,Maple,2026-12-01,09:00,10:30,Ann,No\nRB-2,Cedar,2026-12-01,14:00,15:00,Raj,Yes\nRB-3,Birch,2026-12-01,08:30,09:15,Lee,No\nRB-4,Birch,2026-12-01,08:00,08:20,Kai,no\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "room_bookings.csv -> no_shows.csv. bookings from last week (Mon 11/30 - Sun 12/6, 2026) where nobody checked in. booking id, date, room, organizer, minutes booked (end - start). sort by date, then room, then start time",
+    );
+    let written = std::fs::read_to_string(dir.path().join("no_shows.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        ["RB-4,2026-12-01,Birch,Kai,20", "RB-3,2026-12-01,Birch,Lee,45", "RB-1,2026-12-01,Maple,Ann,90"],
+        "{written}"
+    );
+    let asked = designed(dir.path(), "room_bookings.csv -> no_shows.csv. bookings where nobody checked in.", 0);
+    assert!(asked["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{asked}");
+}

@@ -2763,6 +2763,8 @@ impl Reader<'_> {
                         | "fields"
                         // "…, in month order, and save it as x.csv": what is done, no column.
                         | "order"
+                        // "same employee, same date, same amount": what duplicates share.
+                        | "same"
                         | "save"
                         | "write"
                         | "it"

@@ -1101,13 +1101,24 @@ fn named_before(clause: &str, lower: &str, start: usize) -> Option<String> {
     let question = || QUESTION_NAMED.find(before).map(|m| clause[m.range()].to_owned());
     // "… balance and over_by (balance minus credit limit)", "… and the variance (counted minus
     // system)": a name written as one, or a noun said with "the", right before.
-    added.or_else(question).or_else(|| {
-        let word = before.rsplit([' ', ',']).next()?;
-        let at = before.len() - word.len();
-        let one_name = word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        let noun = before[..at].trim_end().ends_with(" the") && word.chars().all(|c| c.is_ascii_alphabetic());
-        (one_name || noun).then(|| clause[at..before.len()].to_owned())
-    })
+    // "… organizer, minutes booked (end - start)": the last item of a list, named before it.
+    let listed = || {
+        let (_, item) = before.rsplit_once(", ")?;
+        let item = item.rsplit_once(" and ").map_or(item, |(_, last)| last).trim_start_matches("and ").trim();
+        let words = item.split(' ').count();
+        let plain = (1..=3).contains(&words) && item.chars().all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '_');
+        plain.then(|| clause[before.len() - item.len()..before.len()].to_owned())
+    };
+    added
+        .or_else(question)
+        .or_else(|| {
+            let word = before.rsplit([' ', ',']).next()?;
+            let at = before.len() - word.len();
+            let one_name = word.contains('_') && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let noun = before[..at].trim_end().ends_with(" the") && word.chars().all(|c| c.is_ascii_alphabetic());
+            (one_name || noun).then(|| clause[at..before.len()].to_owned())
+        })
+        .or_else(listed)
 }
 
 /// A column computed by a formula: a difference, ratio, product or sum of two columns, or the

@@ -42,6 +42,16 @@ static SORTED_BY_ONE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:sort|sorted|order|ordered|rank|ranked|arrange|arranged)\s+by\s+(?:the\s+)?[a-z_][\w]*(?:\s+[a-z_][\w]*)?$",
     )
 });
+/// "sort by date, then room": the sentence so far sorts.
+static SORT_SENTENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:sort|sorted|order|ordered|rank|ranked|arrange|arranged)\s+(?:them\s+|it\s+)?by\s+[^.;:!?\n]*$")
+});
+/// A verb that starts the next step ("…, then save it"), no key.
+static STEP_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:save|write|export|put|email|send|give|keep|filter|add|remove|drop|total|sum|count|group|take|show|list|output|store|upload|copy)\b",
+    )
+});
 /// "the bigger amount first", "older ones first": a key said as a comparative and "first".
 static EN_COMPARATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -87,9 +97,12 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let window = &lower[m.end()..end];
             // "from highest to lowest": the first order word says it.
             let first = |words: &Regex| words.find(window).map_or(usize::MAX, |m| m.start());
-            // ", then test_id A-Z": a bare "then" is a key only with its order said.
+            // ", then test_id A-Z": a bare "then" is a key only with its order said, or in the
+            // sentence of a sort ("sort by date, then room, then start time") before a noun.
+            let in_a_sort = SORT_SENTENCE.is_match(&lower[..m.start()]) && !STEP_VERB.is_match(window.trim_start());
             if c.name("bare").is_some()
                 && first(&super::shaping::EN_DESCENDING).min(first(&super::shaping::EN_ASCENDING)) == usize::MAX
+                && !in_a_sort
             {
                 return None;
             }

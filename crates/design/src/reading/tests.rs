@@ -4475,3 +4475,29 @@ fn a_list_of_names_before_wo_and_a_comma_is_the_columns_and_a_key_said_short_is_
     totals.sort();
     assert_eq!(totals, [("count", Some("件数")), ("sum", Some("合計金額"))]);
 }
+
+#[test]
+fn four_names_listed_alone_are_the_columns_and_a_bare_then_in_a_sort_is_the_next_key() {
+    let r = read_instruction(
+        "a.csv -> b.csv. booking id, date, room, organizer, minutes booked (end - start). sort by date, then room, then start time",
+    );
+    assert_eq!(r.columns, ["booking id", "date", "room", "organizer", "minutes booked"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, .. } if name == "minutes booked")),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. }
+            if by == "date" && then == &[("room".to_owned(), false), ("start time".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    // What duplicates share is no list of columns; a step after "then" is no key.
+    let r = read_instruction(
+        "Check a.csv for claims submitted twice: same employee, same date, same amount. Save to b.csv",
+    );
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+    let r = read_instruction("Sort a.csv by date, then save it as b.csv");
+    assert!(r.steps.iter().all(|s| !matches!(s, Step::Sort { then, .. } if !then.is_empty())), "{:?}", r.steps);
+}

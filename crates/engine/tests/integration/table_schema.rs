@@ -157,7 +157,7 @@ fn plan_text(graph: &[Value]) -> String {
 fn agrees(predicted: ColumnKind, cells: &[&Value]) -> bool {
     let actual = planwright_blocks::kind_of(cells.iter().copied());
     match predicted {
-        ColumnKind::Number | ColumnKind::Date | ColumnKind::Boolean => {
+        ColumnKind::Number | ColumnKind::Date | ColumnKind::Time | ColumnKind::Boolean => {
             actual == predicted || actual == ColumnKind::Unknown
         }
         _ => true,
