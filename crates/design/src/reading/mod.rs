@@ -2549,12 +2549,26 @@ impl Reader<'_> {
         let text = match self.language {
             // "assignee (call it owner)": the column, as its new name (padded to the same length
             // in bytes, so the offsets hold).
-            Language::En => words::EN_CALL_IT
-                .replace_all(self.text, |c: &regex::Captures| {
-                    let said = format!("as {}", &c["new"]);
-                    format!("{said}{}", " ".repeat(c[0].len().saturating_sub(said.len())))
-                })
-                .into_owned(),
+            Language::En => {
+                let text = words::EN_CALL_IT
+                    .replace_all(self.text, |c: &regex::Captures| {
+                        let said = format!("as {}", &c["new"]);
+                        format!("{said}{}", " ".repeat(c[0].len().saturating_sub(said.len())))
+                    })
+                    .into_owned();
+                // "… and how many days it has been outstanding since the invoice date": one column,
+                // by its name.
+                let lower = text.to_ascii_lowercase();
+                match shaping::days_since_said(&lower).zip(shaping::days_since(&lower)) {
+                    Some((span, (_, name, ..))) if name.len() <= span.len() && text.is_char_boundary(span.start) => {
+                        let mut text = text;
+                        let padded = format!("{name}{}", " ".repeat(span.len() - name.len()));
+                        text.replace_range(span, &padded);
+                        text
+                    }
+                    _ => text,
+                }
+            }
             Language::Ja => {
                 // 「精算額（申請の「金額」列をこの名前に）」: the column, as its new name.
                 let renamed = words::JA_RENAMED_FROM.replace_all(self.text, |c: &regex::Captures| {

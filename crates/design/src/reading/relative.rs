@@ -13,7 +13,7 @@ use super::dates::month_number;
 /// "today is Oct 14, 2026", "Today's 2026-10-14", "(today: 14 October 2026)", "(today = 2026-12-07)".
 static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\btoday(?:'s| is|:|\s*=)\s*(?:the\s+)?(?:(?P<m>[a-z]{3,9})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3,9}),?\s+(?P<y2>\d{4})|(?P<y3>\d{4})[-/](?P<m3>\d{1,2})[-/](?P<d3>\d{1,2}))",
+        r"(?i)\btoday(?:'s| is|:|\s*=|\s*\()\s*(?:the\s+)?(?:(?P<m>[a-z]{3,9})\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y>\d{4})|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3,9}),?\s+(?P<y2>\d{4})|(?P<y3>\d{4})[-/](?P<m3>\d{1,2})[-/](?P<d3>\d{1,2}))",
     )
     .expect("today")
 });

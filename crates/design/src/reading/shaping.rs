@@ -846,7 +846,7 @@ pub(super) fn days_since(lower: &str) -> Option<(usize, String, String, Option<S
         return None;
     }
     let c = EN_DAYS_SINCE.captures(lower)?;
-    let said = c["name"].trim_start_matches("the ").trim_start_matches("and ").trim();
+    let said = own_words(&c["name"]).trim_start_matches("the ").trim();
     // ("how many days it has been waiting": a name of a few words, else the days.)
     let name = match said.split_whitespace().count() {
         1..=3 if !said.starts_with("how ") => said.to_owned(),
@@ -855,11 +855,31 @@ pub(super) fn days_since(lower: &str) -> Option<(usize, String, String, Option<S
     let col = c["col"].trim();
     // "since it was reported": the date of the verb's column (`reported`), as the data may call it.
     let from = en_column(col).unwrap_or_else(|| col.to_owned());
-    let until = match c.name("date") {
-        Some(date) => Some(super::dates::dates(date.as_str()).first()?.value.clone()),
-        None => None,
-    };
+    // ("as of today": the day the text states, read elsewhere.)
+    let until = c.name("date").and_then(|date| Some(super::dates::dates(date.as_str()).first()?.value.clone()));
     Some((c.get(0)?.start(), name, from, until))
+}
+
+/// Where `lower` says the days since a date column, from its name to its column or the day
+/// said after: the words a list of columns names as one column.
+pub(super) fn days_since_said(lower: &str) -> Option<std::ops::Range<usize>> {
+    if !lower.contains(" since ") {
+        return None;
+    }
+    let c = EN_DAYS_SINCE.captures(lower)?;
+    let name = c.name("name")?;
+    let own = own_words(name.as_str()).trim_start_matches("the ");
+    Some(name.end() - own.len()..c.name("date").or(c.name("col"))?.end())
+}
+
+/// The words of a name after any "and" or "or" ("amount and how many days" → "how many days").
+fn own_words(name: &str) -> &str {
+    [" and ", " or "]
+        .iter()
+        .filter_map(|w| name.rfind(w).map(|at| at + w.len()))
+        .max()
+        .map_or(name, |at| &name[at..])
+        .trim_start_matches("and ")
 }
 
 /// Where `clause` says the days since a date column to a day said right after ("as of …").

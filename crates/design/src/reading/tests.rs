@@ -4417,6 +4417,17 @@ fn days_since_a_date_column_count_to_the_day_stated_and_a_new_name_in_brackets_r
         r.steps
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    // Said at length in a list of columns, to "today (Dec 15, 2026)": one column of days.
+    let r = read_instruction(
+        "From invoices.csv I need the invoice no, freelancer, amount and how many days it has been outstanding since the invoice date, as of today (Dec 15, 2026). File: u.csv",
+    );
+    assert_eq!(r.columns, ["invoice no", "freelancer", "amount", "days"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::DaysUntil { name, from, until }
+            if name == "days" && from == "invoice date" && until == "2026-12-15")),
+        "{:?}",
+        r.steps
+    );
 }
 
 #[test]
