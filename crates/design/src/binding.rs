@@ -283,7 +283,7 @@ fn source_file<'a>(graph: &'a [Value], mut id: &'a str) -> Option<String> {
 
 /// The first of `filters` (indices into the graph) whose conditions are left to ask and which
 /// keeps rows.
-fn graph_filters_open(
+fn first_open_filter_keeping_rows(
     doc: &Value,
     filters: &[(usize, bool)],
     open: &dyn Fn(&Value) -> Option<String>,
@@ -348,7 +348,7 @@ fn conditions_from_values(
     };
     // (A filter whose conditions were left to ask, "- severity critical or high" beside a filter
     // read whole, is the one the words of rows kept were said for.)
-    let first_open = graph_filters_open(&doc, &filters, &open);
+    let first_open = first_open_filter_keeping_rows(&doc, &filters, &open);
     let Some(index) =
         open_leaving_out.filter(|_| !left_out_words.is_empty()).or(first_open).or(filters.first().map(|(i, _)| *i))
     else {

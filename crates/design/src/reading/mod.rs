@@ -470,11 +470,17 @@ pub fn normalise(text: &str) -> String {
         .filter(|line| !line.is_empty())
         .collect();
     let mut out = String::new();
+    let mut after_an_item = false;
     for line in lines {
         if !out.is_empty() {
-            let item = LIST_ITEM.is_match(&line) || out.ends_with(['.', '!', '?', ':', '。', '！', '？', '：']);
+            // ("3. Give me …\nSave as q.csv": a capitalised line after a list's item starts anew.)
+            let after_the_list = after_an_item && line.starts_with(|c: char| c.is_ascii_uppercase());
+            let item = LIST_ITEM.is_match(&line)
+                || after_the_list
+                || out.ends_with(['.', '!', '?', ':', '。', '！', '？', '：']);
             out.push(if item { '\n' } else { ' ' });
         }
+        after_an_item = LIST_ITEM.is_match(&line);
         out.push_str(&line);
     }
     out

@@ -640,7 +640,7 @@ static EN_SUM: LazyLock<Regex> = LazyLock::new(|| {
 /// a column named, then its formula.
 static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
+        r"(?P<name>[a-z_][\w]*(?:/[a-z_][\w]*)?(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
     )
 });
 /// "annual_depreciation = (cost - salvage_value) / useful_life_years": a bracket of two columns,

@@ -295,6 +295,10 @@ pub fn english_field_before(text: &str, end: usize) -> Option<String> {
     let before = super::PARENTHESES.replace_all(&text[..end], " ");
     let words: Vec<&str> =
         before.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    // "the disposals dated July 1 to Sept 30": the rows, dated; the column is their date's.
+    if words.last().is_some_and(|w| w.eq_ignore_ascii_case("dated")) {
+        return None;
+    }
     let mut picked: Vec<&str> = Vec::new();
     for word in words.iter().rev() {
         if picked.is_empty() && CONNECTORS.contains(&word.to_ascii_lowercase().as_str()) {
@@ -362,7 +366,8 @@ fn is_verb_like(word: &str) -> bool {
 /// most three, plural made singular ("departments" → `department`).
 pub fn english_phrase_after(text: &str, start: usize) -> Option<String> {
     let mut picked: Vec<String> = Vec::new();
-    for word in text[start..].split(' ').filter(|w| !w.is_empty()) {
+    // (A line break ends a word as a space does: "asset id)\nSave as …".)
+    for word in text[start..].split_whitespace() {
         // "month (written like 2026-07)": what is in brackets says more about it, it is not its name.
         if word.starts_with(['(', '（']) {
             break;
@@ -547,8 +552,20 @@ pub fn clause_end(text: &str, from: usize) -> usize {
 }
 
 /// A list written `A, B and C`, `A・B・C`, `A、B、C` or `A/B`: its items, trimmed.
+static SLASH_BETWEEN_LETTERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<a>\b[A-Za-z]\w*)/(?P<b>[A-Za-z]\w*)(?P<end>\s*,|\s*$|\s+and\b|\s+or\b)")
+        .expect("slash between letters")
+});
+
 pub fn list_items(text: &str) -> Vec<String> {
-    let unified = text.replace(" and ", ",").replace(" or ", ",").replace(['・', '、', '/', '／', '及'], ",");
+    // ("…, proceeds and gain/loss" is one name, an item of its own; "each department/category
+    // combination" and 「A/B」 list them.)
+    let unified = SLASH_BETWEEN_LETTERS.replace_all(text, "${a}\u{1}${b}${end}");
+    let unified = unified
+        .replace(" and ", ",")
+        .replace(" or ", ",")
+        .replace(['・', '、', '/', '／', '及'], ",")
+        .replace('\u{1}', "/");
     unified
         .split(',')
         .map(|s| s.trim().trim_start_matches("the ").trim_start_matches("および").trim_start_matches("と").trim())

@@ -4512,3 +4512,39 @@ fn four_names_listed_alone_are_the_columns_and_a_bare_then_in_a_sort_is_the_next
     let r = read_instruction("Sort a.csv by date, then save it as b.csv");
     assert!(r.steps.iter().all(|s| !matches!(s, Step::Sort { then, .. } if !then.is_empty())), "{:?}", r.steps);
 }
+
+#[test]
+fn rows_kept_then_skipped_in_one_sentence_are_two_steps_and_a_line_after_a_list_starts_anew() {
+    let r = read_instruction(
+        "Need the Q3 gain/loss on disposals:\n1. From asset_disposals.xlsx take the disposals dated July 1 to Sept 30, 2026 and skip anything still in draft\n2. NBV = cost minus accumulated depreciation; gain/loss = proceeds minus NBV\n3. Give me asset id, description, disposal date, NBV, proceeds and gain/loss, oldest disposal first (same date -> by asset id)\nSave as q3_disposals.csv",
+    );
+    // Kept by their dates (the column of "dated" rows is their date's), then drafts left out:
+    // not one step leaving out the drafts of the quarter only.
+    let filters = filters_read(&r);
+    assert_eq!(filters.len(), 2, "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, exclude: false }
+            if conditions.len() == 1 && conditions[0].operator == "between" && conditions[0].field.is_none()),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(filters[1], (true, vec![("eq", "draft".to_owned())]));
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Compute { name, .. } if name == "gain/loss")), "{:?}", r.steps);
+    assert_eq!(r.columns, ["asset id", "description", "disposal date", "NBV", "proceeds", "gain/loss"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { then, .. } if then == &[("asset id".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["q3_disposals.csv"]);
+    // The same words on one line.
+    let r = read_instruction(
+        "From a.csv keep the rows from July 1 to Sept 30, 2026 and skip anything still in draft. Save as q.csv",
+    );
+    assert_eq!(
+        filters_read(&r).iter().map(|(exclude, _)| *exclude).collect::<Vec<_>>(),
+        [false, true],
+        "{:?}",
+        r.steps
+    );
+}
