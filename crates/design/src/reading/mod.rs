@@ -2763,7 +2763,8 @@ impl Reader<'_> {
             items.remove(0);
         }
         // "Output order_id, customer, total to tx.csv" names columns; "give me the bank rows with
-        // no match, all their columns, in x.csv" and "two columns, severity and …" say of them.
+        // no match, all their columns, in x.csv" and "two columns, severity and …" say of them,
+        // as a sentence of names alone may ("same employee, same date, same amount").
         let says_of_columns = |item: &String| {
             let lower = item.to_ascii_lowercase();
             !QUESTION_NAME.is_match(&lower)

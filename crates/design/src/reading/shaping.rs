@@ -885,11 +885,7 @@ fn own_words(name: &str) -> &str {
 /// Where `clause` says the days since a date column to a day said right after ("as of …").
 pub(super) fn days_since_span(clause: &str) -> Option<std::ops::Range<usize>> {
     let lower = clause.to_ascii_lowercase();
-    if !lower.contains(" since ") {
-        return None;
-    }
-    let c = EN_DAYS_SINCE.captures(&lower)?;
-    c.name("date").map(|date| c.get(0).map_or(0, |m| m.start())..date.end())
+    days_since(&lower)?.3.and(days_since_said(&lower))
 }
 
 /// "the days from invoice_date to paid_date", "number of days between A and B".
