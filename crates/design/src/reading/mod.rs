@@ -2565,11 +2565,11 @@ impl Reader<'_> {
                 // "… and how many days it has been outstanding since the invoice date": one column,
                 // by its name.
                 let lower = text.to_ascii_lowercase();
-                match shaping::days_since_said(&lower).zip(shaping::days_since(&lower)) {
-                    Some((span, (_, name, ..))) if name.len() <= span.len() && text.is_char_boundary(span.start) => {
+                match shaping::days_since(&lower) {
+                    Some(days) if days.name.len() <= days.said.len() && text.is_char_boundary(days.said.start) => {
                         let mut text = text;
-                        let padded = format!("{name}{}", " ".repeat(span.len() - name.len()));
-                        text.replace_range(span, &padded);
+                        let padded = format!("{}{}", days.name, " ".repeat(days.said.len() - days.name.len()));
+                        text.replace_range(days.said, &padded);
                         text
                     }
                     _ => text,
@@ -2728,7 +2728,7 @@ impl Reader<'_> {
             .filter(|item| !item.is_empty())
             // "age in days since it was reported": the column of days it names.
             .map(|item| match self.language {
-                Language::En => shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |(_, name, ..)| name),
+                Language::En => shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |days| days.name),
                 Language::Ja => item,
             })
             .collect();

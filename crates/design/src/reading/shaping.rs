@@ -839,17 +839,34 @@ static EN_DAYS_SINCE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// The days since a date column said in `lower`: where, the new column's name, the column, and
-/// the day counted to when said right after (as `YYYY-MM-DD`).
-pub(super) fn days_since(lower: &str) -> Option<(usize, String, String, Option<String>)> {
+/// The days since a date column, as said: "amount and how many days it has been outstanding
+/// since the invoice date, as of …".
+pub(super) struct DaysSince {
+    /// Where the words that say it start (a name's words before it included).
+    pub at: usize,
+    /// The words a list of columns names as one column: from the name's own words to the column,
+    /// or to the day said after it.
+    pub said: std::ops::Range<usize>,
+    /// The new column's name ("age in days"; "days" for a name said at length).
+    pub name: String,
+    /// The date column counted from, as the text calls it.
+    pub from: String,
+    /// The day counted to when said right after (`YYYY-MM-DD`); else the day the text states.
+    pub until: Option<String>,
+}
+
+/// The days since a date column said in `lower` (ASCII lower case, so offsets hold for the text).
+pub(super) fn days_since(lower: &str) -> Option<DaysSince> {
     if !lower.contains(" since ") {
         return None;
     }
     let c = EN_DAYS_SINCE.captures(lower)?;
-    let said = own_words(&c["name"]).trim_start_matches("the ").trim();
+    let said_name = c.name("name")?;
+    let own = own_words(said_name.as_str()).trim_start_matches("the ");
+    let words = own.trim();
     // ("how many days it has been waiting": a name of a few words, else the days.)
-    let name = match said.split_whitespace().count() {
-        1..=3 if !said.starts_with("how ") => said.to_owned(),
+    let name = match words.split_whitespace().count() {
+        1..=3 if !words.starts_with("how ") => words.to_owned(),
         _ => "days".to_owned(),
     };
     let col = c["col"].trim();
@@ -857,19 +874,8 @@ pub(super) fn days_since(lower: &str) -> Option<(usize, String, String, Option<S
     let from = en_column(col).unwrap_or_else(|| col.to_owned());
     // ("as of today": the day the text states, read elsewhere.)
     let until = c.name("date").and_then(|date| Some(super::dates::dates(date.as_str()).first()?.value.clone()));
-    Some((c.get(0)?.start(), name, from, until))
-}
-
-/// Where `lower` says the days since a date column, from its name to its column or the day
-/// said after: the words a list of columns names as one column.
-pub(super) fn days_since_said(lower: &str) -> Option<std::ops::Range<usize>> {
-    if !lower.contains(" since ") {
-        return None;
-    }
-    let c = EN_DAYS_SINCE.captures(lower)?;
-    let name = c.name("name")?;
-    let own = own_words(name.as_str()).trim_start_matches("the ");
-    Some(name.end() - own.len()..c.name("date").or(c.name("col"))?.end())
+    let said = said_name.end() - own.len()..c.name("date").or(c.name("col"))?.end();
+    Some(DaysSince { at: c.get(0)?.start(), said, name, from, until })
 }
 
 /// The words of a name after any "and" or "or" ("amount and how many days" → "how many days").
@@ -884,8 +890,8 @@ fn own_words(name: &str) -> &str {
 
 /// Where `clause` says the days since a date column to a day said right after ("as of …").
 pub(super) fn days_since_span(clause: &str) -> Option<std::ops::Range<usize>> {
-    let lower = clause.to_ascii_lowercase();
-    days_since(&lower)?.3.and(days_since_said(&lower))
+    let days = days_since(&clause.to_ascii_lowercase())?;
+    days.until.map(|_| days.said)
 }
 
 /// "the days from invoice_date to paid_date", "number of days between A and B".
@@ -1143,7 +1149,7 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let name = |after: usize| column_name(clause, lower, after);
     // "age in days since it was reported", "the days since that order as of 2026-12-01": the
     // days from the date of a column to the day the text states (or says right after).
-    if let Some((at, name, from, until)) = days_since(lower) {
+    if let Some(DaysSince { at, name, from, until, .. }) = days_since(lower) {
         let step = match until {
             Some(until) => Step::DaysUntil { name, from, until },
             None => Step::Compute { name, operation: "difference", of: vec!["today".to_owned(), from], value: None },

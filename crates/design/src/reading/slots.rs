@@ -497,22 +497,20 @@ pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
 }
 
 /// 「1人あたり」「一件当たり」 at the end of a text: a column's name goes on after it.
-static PER_UNIT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?:[0-9０-９]+|[一二三四五六七八九十])(?:人|件|日|台|個|回|名|社|時間|か月|ヶ月|カ月)(?:あたり|当たり)$",
-    )
-    .expect("per unit before")
-});
+static PER_UNIT_BEFORE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("{PER_UNIT}$")).expect("per unit before"));
+
+/// A number, its counter and 「あたり」: 「1人あたり」「一件当たり」.
+const PER_UNIT: &str =
+    r"(?:[0-9０-９]+|[一二三四五六七八九十])(?:人|件|日|台|個|回|名|社|時間|か月|ヶ月|カ月)(?:あたり|当たり)";
 
 /// Whether `text` names an amount per unit (「1人あたり金額」): its digits are no number compared.
 pub fn per_unit_name(text: &str) -> bool {
     PER_UNIT_NAME.is_match(text)
 }
 
-static PER_UNIT_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[0-9０-９]+|[一二三四五六七八九十])(?:人|件|日|台|個|回|名|社|時間|か月|ヶ月|カ月)(?:あたり|当たり)[\p{Han}\p{Katakana}ー]+$")
-        .expect("per unit name")
-});
+static PER_UNIT_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^{PER_UNIT}[\p{{Han}}\p{{Katakana}}ー]+$")).expect("per unit name"));
 
 /// Whether `text` can be a Japanese noun (a column's name): not empty, at most 16 characters,
 /// not starting with a particle and holding no verb ending (「に合計した一覧」 is a phrase).
