@@ -193,6 +193,15 @@ pub fn bind_columns(
                 Err(_) => break,
             }
         }
+        if filters_before_the_match(&mut doc, &validation) | keys_of_no_column(&mut doc, &validation, &mut binding) {
+            match serde_json::from_value::<Plan>(doc) {
+                Ok(read) => {
+                    *plan = read;
+                    continue;
+                }
+                Err(_) => break,
+            }
+        }
         let sides = join_side_aliases(&doc, &validation);
         let changed = bind_named(&mut doc, &validation, aliases, &sides, &mut binding)
             | bind_open(&mut doc, &validation, mentioned, &mut binding);
@@ -293,6 +302,135 @@ fn first_open_filter_keeping_rows(
         .filter(|(_, leaving_out)| !leaving_out)
         .map(|(i, _)| *i)
         .find(|i| doc.pointer(&format!("/graph/{i}/in/conditions")).and_then(open).is_some())
+}
+
+/// 「実行ログ.csv に一度も実施記録がないケース…ログの結果が「スキップ」の行は実施に数えません」: a
+/// filter after a match that keeps the rows without a partner, whose columns only the other
+/// side has, tests that side's rows before the match (the rows kept have none of its columns).
+fn filters_before_the_match(doc: &mut Value, validation: &Validation) -> bool {
+    let Some(graph) = doc.get("graph").and_then(Value::as_array) else { return false };
+    let id_of = |i: usize| graph[i].get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+    for (f, filter) in graph.iter().enumerate() {
+        if filter.get("block").and_then(Value::as_str) != Some("transforms.filter") {
+            continue;
+        }
+        let Some(items) = filter.pointer("/in/items").and_then(Value::as_str) else { continue };
+        let Some(j) = graph.iter().position(|n| {
+            n.get("block").and_then(Value::as_str) == Some("transforms.join")
+                && items.strip_prefix("${").and_then(|r| r.split_once('.')).map(|(id, _)| id)
+                    == n.get("id").and_then(Value::as_str)
+        }) else {
+            continue;
+        };
+        let other = match graph[j].pointer("/in/strategy").and_then(Value::as_str) {
+            Some("left_only") => "right",
+            Some("right_only") => "left",
+            _ => continue,
+        };
+        let Some(other_rows) = graph[j].pointer(&format!("/in/{other}")).and_then(Value::as_str).map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(other_columns) = reference_of(&other_rows).and_then(|r| validation.tables.get(r)) else { continue };
+        let Some(Value::Array(conditions)) = filter.pointer("/in/conditions") else { continue };
+        let all_of_the_other_side = !conditions.is_empty()
+            && conditions.iter().enumerate().all(|(c, condition)| {
+                let path = format!("/graph/{f}/in/conditions/{c}/field");
+                let here = validation.columns_at.get(&path);
+                let wanted = condition.get("field").and_then(Value::as_str).and_then(|field| match single_var(field) {
+                    Some(var) => doc.pointer(&format!("/vars/{var}")).and_then(Value::as_str).map(str::to_owned),
+                    None => Some(field.to_owned()),
+                });
+                wanted.is_some_and(|w| {
+                    here.is_some_and(|cols| choose(&w, cols).is_none()) && choose(&w, other_columns).is_some()
+                })
+            });
+        if !all_of_the_other_side {
+            continue;
+        }
+        let filter_id = id_of(f);
+        // The filter's output the later steps read now goes into the match; they read the match's.
+        let outputs: Vec<String> = filter
+            .get("out")
+            .and_then(Value::as_object)
+            .map(|out| out.values().filter_map(Value::as_str).map(|name| format!("${{{filter_id}.{name}}}")).collect())
+            .unwrap_or_default();
+        let Some(used) = outputs.iter().find(|o| graph.iter().any(|n| holds_string(n, o))).cloned() else { continue };
+        let matched = items.to_owned();
+        let Some(nodes) = doc.get_mut("graph").and_then(Value::as_array_mut) else { return false };
+        for (i, node) in nodes.iter_mut().enumerate() {
+            if i != f {
+                replace_string(node, &used, &matched);
+            }
+        }
+        set(doc, &format!("/graph/{f}/in/items"), Value::from(other_rows));
+        set(doc, &format!("/graph/{j}/in/{other}"), Value::from(used));
+        if let Some(nodes) = doc.get_mut("graph").and_then(Value::as_array_mut) {
+            let moved = nodes.remove(f);
+            nodes.insert(j, moved);
+        }
+        return true;
+    }
+    false
+}
+
+/// "read_log.rows" of "${read_log.rows}".
+fn reference_of(text: &str) -> Option<&str> {
+    text.strip_prefix("${")?.strip_suffix('}')
+}
+
+/// Whether `value` holds the string `text` anywhere.
+fn holds_string(value: &Value, text: &str) -> bool {
+    match value {
+        Value::String(s) => s == text,
+        Value::Array(items) => items.iter().any(|v| holds_string(v, text)),
+        Value::Object(map) => map.values().any(|v| holds_string(v, text)),
+        _ => false,
+    }
+}
+
+/// Every string `from` in `value` made `to`.
+fn replace_string(value: &mut Value, from: &str, to: &str) {
+    match value {
+        Value::String(s) if s == from => *s = to.to_owned(),
+        Value::Array(items) => items.iter_mut().for_each(|v| replace_string(v, from, to)),
+        Value::Object(map) => map.values_mut().for_each(|v| replace_string(v, from, to)),
+        _ => {}
+    }
+}
+
+/// 「実行ログ.csv に一度も実施記録がないケース」: the words read as a match's key name no column of
+/// either side; the one column both sides have is the key.
+fn keys_of_no_column(doc: &mut Value, validation: &Validation, binding: &mut Binding) -> bool {
+    let Some(graph) = doc.get("graph").and_then(Value::as_array) else { return false };
+    for (j, join) in graph.iter().enumerate() {
+        if join.get("block").and_then(Value::as_str) != Some("transforms.join") {
+            continue;
+        }
+        let key = |side: &str| join.pointer(&format!("/in/{side}_key")).and_then(Value::as_str);
+        let Some(said) = key("left").filter(|k| Some(*k) == key("right") && single_var(k).is_none()) else {
+            continue;
+        };
+        let columns = |side: &str| {
+            join.pointer(&format!("/in/{side}"))
+                .and_then(Value::as_str)
+                .and_then(reference_of)
+                .and_then(|r| validation.tables.get(r))
+        };
+        let (Some(left), Some(right)) = (columns("left"), columns("right")) else { continue };
+        if choose(said, left).is_some() || choose(said, right).is_some() {
+            continue;
+        }
+        let shared: Vec<&Column> = left.iter().filter(|c| right.iter().any(|r| r.name == c.name)).collect();
+        let [column] = shared.as_slice() else { continue };
+        let (said, column) = (said.to_owned(), column.name.clone());
+        set(doc, &format!("/graph/{j}/in/left_key"), Value::from(column.as_str()));
+        set(doc, &format!("/graph/{j}/in/right_key"), Value::from(column.as_str()));
+        binding.bound.extend([format!("/graph/{j}/in/left_key"), format!("/graph/{j}/in/right_key")]);
+        binding.notes.push(DesignNote::KeyBothHave { said, column });
+        return true;
+    }
+    false
 }
 
 /// The words of a file's name that may name it: `bank_march.csv` → bank, march.
@@ -658,6 +796,15 @@ fn settle_values(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding)
             }
             let words: Vec<&str> = said.split_whitespace().collect();
             if words.len() < 2 {
+                // "voided" of a column holding `Void`: the one value the word inflects.
+                let mut inflected: Vec<&String> = values.iter().filter(|v| inflects(&said, v)).collect();
+                inflected.sort_by_key(|v| fold(v));
+                inflected.dedup_by(|a, b| fold(a) == fold(b));
+                if let [value] = inflected.as_slice() {
+                    let value = (*value).clone();
+                    condition["value"] = Value::from(value.as_str());
+                    binding.notes.push(DesignNote::ValueOfData { said, value, column });
+                }
                 continue;
             }
             let mut parts: Vec<String> = (1..words.len())
@@ -1372,6 +1519,24 @@ fn fold(text: &str) -> String {
         .collect()
 }
 
+/// Whether `word` is `value` inflected ("voided" of `Void`, "approved" of `Approve`, "closes" of
+/// `Closed`): the two end in -s, -es, -d, -ed, -ing or nothing added to one stem.
+fn inflects(word: &str, value: &str) -> bool {
+    let (word, value) = (fold(word), fold(value));
+    // Each stem a word may have ("void" of "voided", "voi" of "void"); a silent e is none of it
+    // ("approv" of "approve" and "approved").
+    let stems = |w: &str| -> Vec<String> {
+        let mut stems = vec![w.to_owned()];
+        stems.extend(["ing", "ed", "es", "d", "s"].iter().filter_map(|end| w.strip_suffix(end)).map(str::to_owned));
+        let silent: Vec<String> = stems.iter().filter_map(|s| s.strip_suffix('e')).map(str::to_owned).collect();
+        stems.extend(silent);
+        stems.retain(|s| s.chars().count() >= 3);
+        stems
+    };
+    let of_value = stems(&value);
+    word != value && word.is_ascii() && value.is_ascii() && stems(&word).iter().any(|s| of_value.contains(s))
+}
+
 /// The column a condition's field names: written out, or given by a var's value.
 fn column_named(field: &str, vars: &IndexMap<String, Value>) -> Option<String> {
     match single_var(field) {
@@ -1550,6 +1715,17 @@ mod tests {
         let ledger = columns(&["勘定科目コード", "勘定科目", "金額"]);
         assert_eq!(choose("科目名", &ledger).as_deref(), Some("勘定科目"));
         assert_eq!(choose("科目名", &columns(&["勘定科目", "補助科目"])), None, "two things named: asked");
+    }
+
+    #[test]
+    fn a_word_is_a_value_inflected_only_by_an_ending_added() {
+        assert!(inflects("voided", "Void"));
+        assert!(inflects("approved", "Approve"));
+        assert!(inflects("Closes", "Closed"));
+        assert!(!inflects("void", "Void"), "the same word is no inflection");
+        assert!(!inflects("open", "Opened by"));
+        assert!(!inflects("red", "Re"), "a stem of two letters is no stem");
+        assert!(!inflects("取消済", "取消"));
     }
 
     #[test]

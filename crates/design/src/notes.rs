@@ -101,6 +101,11 @@ pub enum DesignNote {
         left: String,
         right: String,
     },
+    /// The words read as a match's key name no column; the one column both files have is the key.
+    KeyBothHave {
+        said: String,
+        column: String,
+    },
     /// An open var (`amount_column`) is this column of the data.
     VarBound {
         var: String,
@@ -248,6 +253,14 @@ impl DesignNote {
             DesignNote::KeysByValues { left, right } => {
                 format!(
                     "The tables are matched on `{left}` and `{right}`: their names are alike and their values agree."
+                )
+            }
+            DesignNote::KeyBothHave { said, column } if ja => {
+                format!("「{said}」はどちらのファイルの列でもないため、両方にある列「{column}」で突き合わせます。")
+            }
+            DesignNote::KeyBothHave { said, column } => {
+                format!(
+                    "\"{said}\" is a column of neither file: the rows are matched on `{column}`, the column both have."
                 )
             }
             DesignNote::VarBound { var, column } if ja => format!("{var} はデータの列「{column}」です。"),

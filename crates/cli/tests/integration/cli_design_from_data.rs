@@ -1145,3 +1145,49 @@ fn a_denied_yes_no_word_keeps_the_rows_of_no_and_clock_times_subtract_to_minutes
     let asked = designed(dir.path(), "room_bookings.csv -> no_shows.csv. bookings where nobody checked in.", 0);
     assert!(asked["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{asked}");
 }
+
+/// "which invoices haven't been paid at all yet … match … against payments" keeps the invoices
+/// with no payment (an irregular "paid" says so as well as "…ed"); "ignore voided invoices" in
+/// an aside beside "a part payment counts as paid" still leaves the `Void` ones out ("voided" is
+/// that value inflected).
+#[test]
+fn invoices_that_have_not_been_paid_are_those_without_a_payment_and_voided_ones_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("invoices.csv"),
+        "invoice_no,client,amount,status\nA-1,Ann,100,Sent\nA-2,Bo,200,Void\nA-3,Cy,300,Sent\nA-4,Di,400,Sent\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("payments.csv"),
+        "payment_id,invoice_no,paid\nP-1,A-1,100\nP-2,A-4,50\nP-3,A-9,10\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Which invoices haven't been paid at all yet? Match invoices.csv against payments.csv on the invoice number (a part payment counts as paid, and ignore voided invoices). Invoice no, client and amount, any order. File: unpaid.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("unpaid.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["A-3,Cy,300"], "{written}");
+}
+
+/// 「ログに一度も実施記録がないケース」: the cases with no run in the log, matched on the one column
+/// both files have (「実施記録」 names none); 「ログの結果が「スキップ」の行は実施に数えません」 leaves
+/// the log's skipped runs out before the match, so a case only skipped has no run.
+#[test]
+fn cases_never_run_are_matched_on_the_column_both_files_have_after_the_logs_skips_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("ケース.csv"), "ケースID,機能,優先度\nT-1,ログイン,高\nT-2,検索,中\nT-3,帳票,低\n")
+        .unwrap();
+    std::fs::write(dir.path().join("ログ.csv"), "実行ID,ケースID,結果\nR-1,T-1,合格\nR-2,T-2,スキップ\nR-3,T-9,合格\n")
+        .unwrap();
+    design_and_run(
+        dir.path(),
+        "ケース.csv のうち、ログ.csv に一度も実施記録がないケースを出してください。ログの結果が「スキップ」の行は実施に数えません。ケースID・機能・優先度、順不同で 未実施.csv に。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("未実施.csv")).unwrap();
+    let mut rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    rows.sort();
+    assert_eq!(rows, ["T-2,検索,中", "T-3,帳票,低"], "{written}");
+}

@@ -817,7 +817,9 @@ impl Reader<'_> {
             if let Some(m) = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start()))) {
                 let key = self.join_key(clause);
                 // (「入金差異.csv」: a file's name says nothing of the match.)
-                let unmatched = l.unmatched.is_match(&slots::without_file_names(&lower_text));
+                // (「登録のない…請求は外して」: the rows without a partner are dropped, not wanted.)
+                let unmatched = l.unmatched.is_match(&slots::without_file_names(&lower_text))
+                    && !words::DROPS_UNMATCHED.is_match(self.text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
                 let keep_all_of = words::keep_all_of(self.text, self.language)
@@ -2170,7 +2172,8 @@ impl Reader<'_> {
     fn unmatched_without_a_join_word(&mut self, lower_text: &str) {
         let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
         let joined = self.reading.steps.iter().any(|s| matches!(s, Step::Join { .. }));
-        if tables != 2 || joined || self.reading.combine || !self.lexicon.unmatched.is_match(lower_text) {
+        let said = self.lexicon.unmatched.is_match(lower_text) && !words::DROPS_UNMATCHED.is_match(self.text);
+        if tables != 2 || joined || self.reading.combine || !said {
             return;
         }
         let key = match self.language {
@@ -2644,6 +2647,11 @@ impl Reader<'_> {
             Language::En => COLUMNS_SAID.find_iter(list.as_str()).last().map_or(0, |m| m.end()),
             Language::Ja => 0,
         };
+        // "Keep just Build, Test Name and Error Message": a sentence of names after its verb.
+        let skip = match captures.name("list14") {
+            Some(_) => LEADING_VERB.find(&list.as_str()[skip..]).map_or(skip, |m| skip + m.end()),
+            None => skip,
+        };
         let (list_text, list_start) = (&list.as_str()[skip..], list.start() + skip);
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
@@ -2790,6 +2798,11 @@ impl Reader<'_> {
                         | "write"
                         | "it"
                         | "them"
+                        // "Acme, Globex and Initech are late": a sentence, not names.
+                        | "is"
+                        | "are"
+                        | "was"
+                        | "were"
                     ) || crate::reading::number(w).is_some()
                 })
         };
@@ -3448,24 +3461,65 @@ static ASIDE_THAT_KEEPS: LazyLock<regex::Regex> = LazyLock::new(|| {
     .expect("aside that keeps")
 });
 
+/// The words of an aside that say rows stay.
+static ASIDE_KEEP_WORDS: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)|\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b",
+    )
+    .expect("aside keep words")
+});
+
 /// `text` with the asides that keep rows blanked (a negated one, "(Void doesn't count)", stays).
+/// Of an aside of two parts, only the part that keeps rows is blanked: "(a part payment counts
+/// as paid, and ignore voided invoices)" still leaves the voided out.
 fn without_asides_that_keep(text: &str) -> String {
     ASIDE_THAT_KEEPS
         .replace_all(text, |c: &regex::Captures| {
-            let aside = c[0].to_ascii_lowercase();
-            let negated = ["n't", " not ", " no ", "ない", "ません", "除"].iter().any(|n| aside.contains(n));
-            // "(if two have the same count, the bigger total first)": a count named, no rows kept.
-            let count_named = ["the count", "same count", "a count", "its count", "their count", "by count"]
-                .iter()
-                .any(|n| aside.contains(n));
-            if negated || count_named {
-                c[0].to_owned()
-            } else {
-                " ".repeat(c[0].len())
+            let aside = &c[0];
+            let parts: Vec<&str> = ASIDE_PART.split(aside).collect();
+            if parts.len() < 2 {
+                return blank_if_it_keeps(aside);
             }
+            let mut kept = String::with_capacity(aside.len());
+            let mut at = 0;
+            for separator in ASIDE_PART.find_iter(aside) {
+                kept.push_str(&blank_if_it_keeps(&aside[at..separator.start()]));
+                kept.push_str(separator.as_str());
+                at = separator.end();
+            }
+            kept.push_str(&blank_if_it_keeps(&aside[at..]));
+            kept
         })
         .into_owned()
 }
+
+/// Where an aside's second part starts: ", and", ";".
+static ASIDE_PART: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?i),\s*and\s+|;\s*|、").expect("aside part"));
+
+/// A part of an aside, blanked when it says rows stay and is not negated.
+fn blank_if_it_keeps(part: &str) -> String {
+    let lower = part.to_ascii_lowercase();
+    let keeps = ASIDE_KEEP_WORDS.is_match(part);
+    let negated = ["n't", " not ", " no ", "ない", "ません", "除"].iter().any(|n| lower.contains(n));
+    // "(if two have the same count, the bigger total first)": a count named, no rows kept.
+    let count_named = ["the count", "same count", "a count", "its count", "their count", "by count"]
+        .iter()
+        .any(|n| lower.contains(n));
+    if keeps && !negated && !count_named {
+        " ".repeat(part.len())
+    } else {
+        part.to_owned()
+    }
+}
+
+/// The verb a sentence of column names may start with: "Keep just", "Show only the".
+static LEADING_VERB: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)^(?:please\s+)?(?:(?:keep|list|show|give me|include|output|return|pull|export)\s+(?:(?:just|only)\s+)?|(?:just|only)\s+)(?:the\s+)?",
+    )
+    .expect("leading verb")
+});
 
 /// An aside in brackets: "(Partially Paid and Void don't count)", 「（「一部入金」は除く）」.
 pub(super) static PARENTHESES: LazyLock<regex::Regex> =

@@ -4548,3 +4548,21 @@ fn rows_kept_then_skipped_in_one_sentence_are_two_steps_and_a_line_after_a_list_
         r.steps
     );
 }
+
+#[test]
+fn rows_not_yet_paid_or_never_run_are_those_without_a_partner_and_an_aside_keeps_its_second_part() {
+    let r = read_instruction(
+        "Which invoices haven't been paid at all yet? Match invoices.csv against payments.csv on the invoice number (a part payment counts as paid, and ignore voided invoices). File: unpaid.csv",
+    );
+    assert!(matches!(&r.steps[0], Step::Join { unmatched: true, .. }), "{:?}", r.steps);
+    assert_eq!(filters_read(&r), [(true, vec![("eq", "voided".to_owned())])], "{:?}", r.steps);
+    let r = read_instruction(
+        "テストケース.csv のうち、実行ログ.csv に一度も実施記録がないケースを 未実施.csv に出してください。",
+    );
+    assert!(matches!(&r.steps[0], Step::Join { unmatched: true, .. }), "{:?}", r.steps);
+    // Rows without a partner that are to be dropped are not the rows wanted.
+    let r = read_instruction(
+        "請求書一覧.csv に取引先マスタ.xlsx から取引先名を取引先コードで引っ張ってきてください。マスタに登録のない取引先コードの請求は外してください。出力は 結果.csv で。",
+    );
+    assert!(r.steps.iter().all(|s| !matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+}

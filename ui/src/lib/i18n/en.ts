@@ -501,6 +501,7 @@ export const en = {
   'design.said.value_of_data': 'Of “{said}”, the column “{column}” holds “{value}”: the condition compares with that.',
   'design.said.only_data_file': 'The instruction names no file and “{file}” is the work folder’s one data file: it is the file read.',
   'design.said.keys_by_values': 'The tables are matched on “{left}” and “{right}”: their names are alike and their values agree.',
+  'design.said.key_both_have': '“{said}” is a column of neither file: the rows are matched on “{column}”, the column both have.',
   'design.said.var_bound': '{var} is the column “{column}” in the data.',
   'design.said.assumed_columns_asked': 'The data is not in the work folder yet, so the columns {columns} are asked rather than assumed.',
   'design.said.year_settled': '{month, select, 1 {January} 2 {February} 3 {March} 4 {April} 5 {May} 6 {June} 7 {July} 8 {August} 9 {September} 10 {October} 11 {November} 12 {December} other {month {month}}} is {month, select, 1 {January} 2 {February} 3 {March} 4 {April} 5 {May} 6 {June} 7 {July} 8 {August} 9 {September} 10 {October} 11 {November} 12 {December} other {month {month}}} {year}, the only one in the data.',
