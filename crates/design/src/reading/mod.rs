@@ -36,10 +36,10 @@ use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 pub(crate) use dates::month_number;
 use passes::{
-    conditions_after_their_columns, conditions_on_totals, conditions_over_a_difference, each_group_left_out,
-    months_to_group_by, one_grouping, one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals,
-    row_columns_before_totals, rows_kept_before_totals, totals_compared_after_totals, twice_is_the_duplicate_check,
-    unkeyed_order_by_the_only_total,
+    columns_of_totals_after_totals, conditions_after_their_columns, conditions_on_totals, conditions_over_a_difference,
+    each_group_left_out, months_to_group_by, one_grouping, one_order_and_one_duplicate_check, one_row_per_group,
+    rounding_after_totals, row_columns_before_totals, rows_kept_before_totals, totals_compared_after_totals,
+    twice_is_the_duplicate_check, unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
 pub(crate) use words::TIME_UNITS;
@@ -1022,6 +1022,7 @@ impl Reader<'_> {
         let steps = conditions_on_totals(steps, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
         let steps = row_columns_before_totals(rounding_after_totals(steps), output);
+        let steps = columns_of_totals_after_totals(steps, self.language);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.left_out_said_twice(&lower_text);
@@ -1186,7 +1187,10 @@ impl Reader<'_> {
     /// whose days are more than none (an open filter said right after is that).
     fn days_to_the_day_stated(&mut self) {
         static PAST: LazyLock<regex::Regex> = LazyLock::new(|| {
-            regex::Regex::new(r"(?i)過ぎた|過ぎている|超過|経過した|\bpast due\b|\boverdue\b").expect("past")
+            regex::Regex::new(
+                r"(?i)過ぎた|過ぎている|超過|経過した|切れている|切れた|期限切れ|\bpast due\b|\boverdue\b|\bexpired\b",
+            )
+            .expect("past")
         });
         let Some(today) = self.today.clone() else { return };
         let today_words = ["本日", "今日", "today", "today's date"];
@@ -2634,7 +2638,7 @@ impl Reader<'_> {
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
-            "list13", "list14", "list15",
+            "list13", "list14", "list15", "list16",
         ]
         .iter()
         .find_map(|g| captures.name(g))
@@ -2658,6 +2662,8 @@ impl Reader<'_> {
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.
         let listed = match self.language {
             Language::Ja if !list_text.contains(['・', '、']) => list_text.replace('と', "、"),
+            // 「経過日数（本日−有効期限）」: the aside says how, it is no item.
+            Language::Ja if captures.name("list16").is_some() => PARENTHESES.replace_all(list_text, "").into_owned(),
             Language::Ja => list_text.to_owned(),
             // "Vendor (from vendor_name)": the column, as its new name.
             Language::En => {

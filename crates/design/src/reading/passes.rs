@@ -307,11 +307,17 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                 // "revenue (sum), cost (sum)": totals named in a list, clause by clause.
                 let named = |all: &[Aggregation]| all.iter().all(|a| a.field.is_some() && a.name.is_some());
                 let a_total_more = later_by.is_empty() && named(later) && named(aggregations);
+                // "per site: total kWh, total amount": a total of a column listed after the
+                // grouping's first is one more of its totals (a total of the totals would leave one row).
+                let of_columns = |all: &[Aggregation]| !all.is_empty() && all.iter().all(|a| a.field.is_some());
+                let listed_after =
+                    later_by.is_empty() && next == Some(i + 1) && of_columns(later) && of_columns(aggregations);
                 !by.is_empty()
                     && (later_by.is_empty() || same_groups)
                     && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
                         || a_count_more
-                        || a_total_more)
+                        || a_total_more
+                        || listed_after)
             }
             _ => false,
         };
@@ -445,6 +451,28 @@ fn compares_totals(condition: &Condition, grouping: &Step) -> bool {
     let totalled = |column: &str| aggregations.iter().any(|a| a.op != "count" && a.field.as_deref() == Some(column));
     condition.value.get("column").and_then(Value::as_str).is_some_and(totalled)
         || condition.value.get("column").is_some() && condition.field.as_deref().is_some_and(totalled)
+}
+
+/// "per site: total kWh, total amount, and cost per kWh = total amount / total kWh": a column
+/// computed before a grouping from nothing but the totals it makes is computed after it (with
+/// the rounding said right after it).
+pub(super) fn columns_of_totals_after_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
+    let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return steps };
+    let Step::Aggregate { aggregations, .. } = &steps[grouping].1 else { return steps };
+    let folded = |name: &str| name.to_lowercase().replace(['_', ' '], "");
+    let totals: Vec<String> = aggregations.iter().map(|a| folded(&a.result_name(language))).collect();
+    let of_totals = |step: &Step| match step {
+        Step::Compute { of, .. } | Step::Formula { of, .. } => {
+            !of.is_empty() && of.iter().all(|column| totals.contains(&folded(column)))
+        }
+        _ => false,
+    };
+    let Some(at) = steps[..grouping].iter().position(|(_, s)| of_totals(s)) else { return steps };
+    let rounded = matches!(steps.get(at + 1), Some((_, Step::Compute { operation: "round", of, .. })) if of.is_empty());
+    let moved: Vec<(usize, Step)> = steps.drain(at..at + 1 + usize::from(rounded)).collect();
+    let after = grouping + 1 - moved.len();
+    steps.splice(after..after, moved);
+    steps
 }
 
 /// 「勘定科目別に集計…消費税額＝税込金額×税率÷（100＋税率）で切り捨て、税抜金額＝税込金額−消費税額」:

@@ -90,7 +90,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest|cheapest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?|(?:expensive|costly) per [a-z_][\w]*))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -546,7 +546,18 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         // biggest supplier is on top" the supplier is the row, not what is measured.
         .or_else(|| {
             let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
-            phrase.name("what").or(phrase.name("what2")).and_then(|m| en_column(m.as_str()))
+            let what = phrase.name("what").or(phrase.name("what2"))?.as_str();
+            // "most expensive first", "most expensive per kWh first": what is dear is the cost
+            // (per that unit).
+            match what.strip_prefix("expensive").or_else(|| what.strip_prefix("costly")) {
+                Some(per) => Some(format!("cost{per}")),
+                None => en_column(what),
+            }
+        })
+        // "cheapest first": the cost.
+        .or_else(|| {
+            let sup = phrase.as_ref()?.name("sup2")?.as_str();
+            (sup == "cheapest").then(|| "cost".to_owned())
         })
         // "failed tests, slowest first": what is slow is the time each took; "withdrawals, oldest
         // first": what is old is the date (the one column of dates, bound with the data).

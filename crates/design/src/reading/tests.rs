@@ -4566,3 +4566,43 @@ fn rows_not_yet_paid_or_never_run_are_those_without_a_partner_and_an_aside_keeps
     );
     assert!(r.steps.iter().all(|s| !matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn totals_listed_after_their_key_are_one_grouping_and_a_column_of_the_totals_follows_it() {
+    let r = read_instruction(
+        "- source: bills.xlsx\n- per site: total kWh, total amount, and cost per kWh = total amount / total kWh, rounded to 3 decimals\n- most expensive per kWh first\n- output: q4.xlsx",
+    );
+    let kinds: Vec<&str> = r.steps.iter().map(Step::name).collect();
+    assert_eq!(kinds, ["aggregate", "compute", "compute", "sort"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Aggregate { by, aggregations } if by == &["site"] && aggregations.len() == 2),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        matches!(&r.steps[3], Step::Sort { by: Some(by), descending: true, .. } if by == "cost per kwh"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Read a.csv, cheapest first. Save b.csv");
+    assert!(matches!(&r.steps[0], Step::Sort { by: Some(by), descending: false, .. } if by == "cost"), "{:?}", r.steps);
+}
+
+#[test]
+fn names_joined_by_nakaguro_before_a_verb_of_output_are_the_columns_and_expired_rows_are_past_the_day() {
+    let r = read_instruction(
+        "本日（2027年2月10日）時点で有効期限が切れている見積を 見積一覧.csv から洗い出してください。\n見積番号・顧客名・有効期限・経過日数（本日−有効期限）を出して、期限切れ見積.csv に保存してください。",
+    );
+    assert_eq!(r.columns, ["見積番号", "顧客名", "有効期限", "経過日数"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, exclude: false }
+            if conditions.iter().any(|c| c.field.as_deref() == Some("経過日数") && c.operator == "gt"))),
+        "{:?}",
+        r.steps
+    );
+    // Totals said per a key are not the columns chosen.
+    let r = read_instruction(
+        "経費.csv について、勘定科目ごとに件数・金額合計・平均金額を出してください。出力は 結果.csv です。",
+    );
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+}
