@@ -669,7 +669,8 @@ impl DesignEngine<'_> {
             })
             .map(understanding::Unplaced::OverwritesInput);
         let unused = understanding::unused_source(plan).map(understanding::Unplaced::Words);
-        let lost = match (unused.or(overwritten), self.trial) {
+        let unchosen = self.files.and_then(|files| columns_listed_but_all_written(plan, self.catalog, files, request));
+        let lost = match (unused.or(overwritten).or(unchosen), self.trial) {
             (Some(lost), _) => Some(lost),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
                 let other_columns = || {
@@ -720,6 +721,40 @@ impl DesignEngine<'_> {
         let names = fitted.iter().map(|t| t.id.clone()).collect();
         (fitted, names)
     }
+}
+
+/// A list of columns the instruction names ("the invoice no, freelancer, amount and …") beside a
+/// plan that chooses no columns and writes more than those: the list was not read, and every
+/// column would be written. The words of the list and the file, to ask about. (A list the plan
+/// uses as keys — "same vendor, amount and date" — is read.)
+fn columns_listed_but_all_written(
+    plan: &Plan,
+    catalog: &Catalog,
+    files: &dyn InputFiles,
+    request: &DesignRequest,
+) -> Option<understanding::Unplaced> {
+    let chooses =
+        |n: &Node| matches!(n.block.as_deref(), Some("transforms.select_columns" | "transforms.group_by_agg"));
+    if plan.graph.iter().any(chooses) {
+        return None;
+    }
+    let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
+    let used: Vec<String> =
+        understanding::plan_values(plan).iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    for node in plan.graph.iter().filter(|n| matches!(n.block.as_deref(), Some("report.write" | "excel.write"))) {
+        let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
+        let reference = data.and_then(Value::as_str).and_then(|d| d.strip_prefix("${")?.strip_suffix('}'));
+        let Some(written) = reference.and_then(|r| validation.tables.get(r)) else { continue };
+        let lists = understanding::column_lists(&request.instruction, |words| binding::choose(words, written));
+        let unread = lists.into_iter().find(|(_, columns)| {
+            written.iter().any(|c| !columns.contains(&c.name)) && !columns.iter().all(|c| used.contains(c))
+        });
+        if let Some((said, _)) = unread {
+            let file = node.inputs.get("path").and_then(Value::as_str).unwrap_or_default().to_owned();
+            return Some(understanding::Unplaced::OtherColumns { said, file });
+        }
+    }
+    None
 }
 
 /// Whether `file`, which the write step `node` writes, is in the work folder with other columns

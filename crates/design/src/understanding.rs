@@ -411,6 +411,90 @@ pub fn overwritten_input(
         .map(|(_, written)| written)
 }
 
+/// Lists of three names or more that `column` knows as columns of the data ("the invoice no,
+/// client and amount", 「見積番号・顧客名・有効期限」), each as its words and the columns it names.
+/// The first name may end a clause ("I need the invoice no") and the last start one ("amount
+/// and how many days…"): of those, the words nearest the list are tried.
+pub fn column_lists(text: &str, column: impl Fn(&str) -> Option<String>) -> Vec<(String, Vec<String>)> {
+    let mut lists = Vec::new();
+    for sentence in SENTENCE_END.split(text) {
+        // Each part of the sentence with where it stands in it.
+        let mut parts: Vec<(usize, &str)> = Vec::new();
+        let mut at = 0;
+        for separator in LIST_SEPARATOR.find_iter(sentence) {
+            parts.push((at, &sentence[at..separator.start()]));
+            at = separator.end();
+        }
+        parts.push((at, &sentence[at..]));
+        let mut run: Vec<String> = Vec::new();
+        let mut span = 0..0;
+        let mut close = |run: &mut Vec<String>, span: &std::ops::Range<usize>| {
+            if run.len() >= 3 {
+                lists.push((sentence[span.clone()].trim().to_owned(), std::mem::take(run)));
+            }
+            run.clear();
+        };
+        for (i, (start, part)) in parts.iter().enumerate() {
+            let named = match run.is_empty() {
+                true => ends_naming(part, &column),
+                false => column(part.trim()).or_else(|| starts_naming(part, &column)),
+            };
+            match named.filter(|c| !run.contains(c)) {
+                Some(found) => {
+                    if run.is_empty() {
+                        span.start = *start;
+                    }
+                    run.push(found);
+                    span.end = start + part.len();
+                }
+                None => {
+                    close(&mut run, &span);
+                    // (This part may start the next list.)
+                    if let Some(found) = ends_naming(part, &column).filter(|_| i + 1 < parts.len()) {
+                        run.push(found);
+                        span = *start..start + part.len();
+                    }
+                }
+            }
+        }
+        close(&mut run, &span);
+    }
+    lists
+}
+
+/// The column the last words of `part` name (up to three English words; the Japanese noun after
+/// its last particle).
+fn ends_naming(part: &str, column: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let english = (1..=words.len().min(3)).rev().find_map(|n| column(&words[words.len() - n..].join(" ")));
+    english.or_else(|| {
+        let noun: String = part.chars().rev().take_while(|c| !is_particle_or_space(*c)).collect();
+        let noun: String = noun.chars().rev().collect();
+        (!noun.is_empty() && noun != part).then(|| column(&noun)).flatten()
+    })
+}
+
+/// The column the first words of `part` name (up to three English words; the Japanese noun before
+/// its first particle).
+fn starts_naming(part: &str, column: &impl Fn(&str) -> Option<String>) -> Option<String> {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let english = (1..=words.len().min(3)).rev().find_map(|n| column(&words[..n].join(" ")));
+    english.or_else(|| {
+        let noun: String = part.chars().take_while(|c| !is_particle_or_space(*c)).collect();
+        (!noun.is_empty() && noun != part).then(|| column(&noun)).flatten()
+    })
+}
+
+/// Hiragana (the particles that end a Japanese noun), brackets and spaces.
+fn is_particle_or_space(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{309f}' | '（' | '）' | '(' | ')' | '「' | '」') || c.is_whitespace()
+}
+
+static SENTENCE_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[。!?！？:：;\n]|\.(?:\s|$)").expect("sentence end"));
+static LIST_SEPARATOR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\s*,\s*(?:and\s+)?|\s+and\s+|、|・|\s*/\s*").expect("list separator"));
+
 /// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
 /// instruction itself) say nothing done.
 pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
@@ -574,6 +658,36 @@ pub(crate) mod tests {
     pub(crate) fn plan(graph: &str) -> planwright_plan::Plan {
         let graph = if graph.trim() == "[]" { " []".to_owned() } else { format!("\n{graph}") };
         serde_yaml::from_str(&format!("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:{graph}\n")).unwrap()
+    }
+
+    #[test]
+    fn lists_of_three_column_names_or_more_are_found_with_their_words() {
+        let columns = ["invoice_no", "client", "amount", "status", "見積番号", "顧客名", "有効期限"];
+        let column = |words: &str| {
+            let folded = words.to_lowercase().replace([' ', '_'], "").replace("no", "number");
+            columns
+                .iter()
+                .find(|c| c.to_lowercase().replace('_', "").replace("no", "number") == folded)
+                .map(|c| (*c).to_owned())
+        };
+        let lists =
+            column_lists("Read a.csv. The report should carry invoice no / client / amount. Save out.csv", column);
+        assert_eq!(
+            lists,
+            [(
+                "The report should carry invoice no / client / amount".to_owned(),
+                vec!["invoice_no".to_owned(), "client".to_owned(), "amount".to_owned()]
+            )]
+        );
+        let lists = column_lists("For each one I need the client, amount and status of it, as of today.", column);
+        assert_eq!(lists.first().map(|(_, c)| c.len()), Some(3), "{lists:?}");
+        let lists = column_lists("見積一覧.csv から見積番号・顧客名・有効期限を出して", column);
+        assert_eq!(
+            lists.first().map(|(_, c)| c.clone()),
+            Some(vec!["見積番号".to_owned(), "顧客名".to_owned(), "有効期限".to_owned()])
+        );
+        assert!(column_lists("Read a.csv: client and amount. Save b.csv", column).is_empty(), "two names are no list");
+        assert!(column_lists("client, client and amount", column).is_empty(), "a name said twice is one column");
     }
 
     #[test]

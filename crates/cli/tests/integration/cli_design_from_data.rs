@@ -1191,3 +1191,23 @@ fn cases_never_run_are_matched_on_the_column_both_files_have_after_the_logs_skip
     rows.sort();
     assert_eq!(rows, ["T-2,検索,中", "T-3,帳票,低"], "{written}");
 }
+
+/// Columns listed in words the reader does not take for a list ("should carry invoice no / client
+/// / amount"): the plan never writes every column of the file instead — it asks which to keep.
+#[test]
+fn a_list_of_columns_not_read_as_one_is_asked_about_not_written_as_every_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("invoices.csv"),
+        "invoice_no,client,amount,status,region\nA-1,Ann,100,Sent,East\nA-2,Bo,200,Void,West\n",
+    )
+    .unwrap();
+    let result = designed(
+        dir.path(),
+        "Read invoices.csv and drop the Void ones. The report should carry invoice no / client / amount. Save it as out.csv",
+        1,
+    );
+    let asked = result["requirements"].as_array().is_some_and(|r| !r.is_empty());
+    assert!(asked, "{result}");
+    assert!(result.to_string().contains("invoice no / client / amount"), "the words are named: {result}");
+}
