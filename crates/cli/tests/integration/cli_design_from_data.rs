@@ -1211,3 +1211,14 @@ fn a_list_of_columns_not_read_as_one_is_asked_about_not_written_as_every_column(
     assert!(asked, "{result}");
     assert!(result.to_string().contains("invoice no / client / amount"), "the words are named: {result}");
 }
+
+/// An order the reader could not turn into a sort ("costliest per unit first") is asked about:
+/// a plan that writes the rows as they came is not given.
+#[test]
+fn an_order_asked_for_and_not_read_is_asked_about_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("items.csv"), "sku,qty,cost\nA,2,10\nB,1,30\n").unwrap();
+    let result = designed(dir.path(), "Read items.csv, costliest per unit first. Save it as out.csv", 1);
+    assert!(result["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{result}");
+    assert!(result.to_string().contains("costliest per unit first"), "the words are named: {result}");
+}
