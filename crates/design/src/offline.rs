@@ -458,6 +458,7 @@ impl Designer<'_> {
             Step::Compute { name, operation, of, value } => self.compute(name, operation, of, *value),
             Step::Formula { name, formula, .. } => self.formula(name, formula),
             Step::DaysUntil { name, from, until } => self.days_until(name, from, until),
+            Step::DaysAfter { name, day, column } => self.days_after(name, day, column),
             Step::FillBlanks { column, value } => self.fill_blanks(column, value),
             Step::Label { name, cases, otherwise } => self.label(name, cases, otherwise.as_deref()),
             Step::Classify { categories } => self.classify(categories),
@@ -825,6 +826,17 @@ impl Designer<'_> {
         };
         let column = json!({ "as": name, "op": "days", "of": [from], "value": until });
         self.add_columns_step(rows, "add_column", description, vec![column]);
+    }
+
+    /// The days from `day` to the date in `column` (a date less the day: `difference`).
+    fn days_after(&mut self, name: &str, day: &str, column: &str) {
+        let rows = self.rows_or_source();
+        let description = match self.language {
+            Language::En => format!("Add the column {name} (days from {day} to {column})"),
+            Language::Ja => format!("列「{name}」を追加する（{day}から{column}までの日数）"),
+        };
+        let added = json!({ "as": name, "op": "difference", "of": [column], "value": day });
+        self.add_columns_step(rows, "add_column", description, vec![added]);
     }
 
     /// The blank cells of `column` given `value`, in place.

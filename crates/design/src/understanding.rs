@@ -160,6 +160,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
     said.retain(|n| !files.iter().any(|f| f.contains(&n.start)));
     let sheets = crate::reading::sheet_names(text);
     said.retain(|n| !sheets.iter().any(|s| s.contains(&n.start)));
+    // The days from the day the text says it is to a date the plan uses, either way.
+    let dates = plan_dates(plan);
+    let stated = crate::reading::relative::stated_day(text).and_then(|d| calendar_date(&d));
+    let days_from_today = |date: &String| Some((calendar_date(date)? - stated?).whole_days().abs());
     // "Today's Oct 14, 2026": the day it is, which the months said are counted from.
     let today = crate::reading::relative::stated_today(text);
     said.retain(|n| !today.as_ref().is_some_and(|t| t.contains(&n.start)));
@@ -224,6 +228,12 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let file_of_the_quarter = before.ends_with('q')
                 && files.iter().any(|f| crate::reading::slots::file_names_quarter(&text[f.clone()], n.value as u32));
             if quarter && (compares_dates(plan) || file_of_the_quarter) {
+                return false;
+            }
+            // 「基準日から60日以内（2027年4月2日まで）」: days from the day stated to a date the plan
+            // keeps rows by.
+            let days = after.starts_with('日') || after.starts_with("day");
+            if days && n.value.fract() == 0.0 && dates.iter().any(|d| days_from_today(d) == Some(n.value.abs() as i64)) {
                 return false;
             }
             // "the 24 Nov regression run (regression_run_1124.csv)": the day a file is named for.
@@ -303,6 +313,14 @@ fn plan_dates(plan: &planwright_plan::Plan) -> Vec<String> {
         .filter(|date| date.as_bytes()[4] == b'-' && date.as_bytes()[7] == b'-')
         .map(str::to_owned)
         .collect()
+}
+
+/// `YYYY-MM-DD` as a date of the calendar.
+fn calendar_date(text: &str) -> Option<time::Date> {
+    let mut parts = text.get(..10)?.split('-').map(str::parse::<i32>);
+    let (year, month, day) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
+    let month = time::Month::try_from(u8::try_from(month).ok()?).ok()?;
+    time::Date::from_calendar_date(year, month, u8::try_from(day).ok()?).ok()
 }
 
 /// Whether a filter of the plan compares with a date (a quarter said is kept by one).

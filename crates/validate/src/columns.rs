@@ -503,8 +503,10 @@ impl Flow<'_> {
             }
             let arithmetic = matches!(op, "difference" | "sum" | "product" | "ratio" | "percent" | "round" | "rank");
             let need = arithmetic.then(|| (ColumnKind::Number, format!("`{op}` computes with numbers")));
-            // A difference of two dates counts the days between them, of two clock times the minutes.
-            let need = need.filter(|_| op != "difference" || !of_dates_or_times(&table, column.get("of")));
+            // A difference of two dates (or of a date and a day written) counts the days between
+            // them, of two clock times the minutes.
+            let need = need
+                .filter(|_| op != "difference" || !of_dates_or_times(&table, column.get("of"), column.get("value")));
             match column.get("of") {
                 Some(Value::Array(of)) => {
                     for (j, name) in of.iter().enumerate() {
@@ -598,10 +600,16 @@ impl Flow<'_> {
 }
 
 /// Whether `of` names two columns that both hold dates, or both clock times.
-fn of_dates_or_times(table: &Table, of: Option<&Value>) -> bool {
+fn of_dates_or_times(table: &Table, of: Option<&Value>, value: Option<&Value>) -> bool {
     let Some(Value::Array(of)) = of else { return false };
     let kinds: Vec<Option<ColumnKind>> = of.iter().map(|name| name.as_str().and_then(|n| table.kind(n))).collect();
-    matches!(kinds.as_slice(), [Some(a), Some(b)] if a == b && matches!(a, ColumnKind::Date | ColumnKind::Time))
+    // (A date less a day written in the step: `value` is a date, not a number.)
+    let a_day = value.and_then(Value::as_str).is_some_and(|v| v.trim().parse::<f64>().is_err());
+    match kinds.as_slice() {
+        [Some(a), Some(b)] => a == b && matches!(a, ColumnKind::Date | ColumnKind::Time),
+        [Some(ColumnKind::Date)] => a_day,
+        _ => false,
+    }
 }
 
 /// The kind of a `label` column: text when every value it gives is text (or left empty),

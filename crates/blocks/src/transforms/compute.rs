@@ -176,7 +176,8 @@ struct NewColumn {
     separator: String,
     /// For `rank`, whether the smallest number ranks first.
     ascending: bool,
-    /// For `days`: the date written as the second operand, and whether both ends count.
+    /// For `days` (and `difference` of a date): the date written as the second operand, and
+    /// whether both ends count.
     until: Option<cells::Date>,
     /// For `fill`: what a blank cell becomes.
     filler: Value,
@@ -258,6 +259,8 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
                 cells::describe(given)
             ))
         })?),
+        // A date less a day written in the step: the days from that day to the column's date.
+        Some(given) if op == Op::Difference && cells::number(given).is_none() => cells::date(given),
         _ => None,
     };
     let filler = match map.get("value") {
@@ -271,7 +274,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     };
     let value = match map.get("value") {
         None => None,
-        Some(_) if matches!(op, Op::Days | Op::Fill) => None,
+        Some(_) if matches!(op, Op::Days | Op::Fill) || until.is_some() => None,
         Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio | Op::Percent) => {
             Some(cells::number(given).ok_or_else(|| {
                 BlockError::input(format!(
@@ -439,6 +442,9 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
     let scale = |nums: &[cells::Num]| nums.iter().map(|n| n.scale).max().unwrap_or(0);
     match column.op {
         Op::Difference => {
+            if let (Some(earlier), [later]) = (&column.until, column.of.as_slice()) {
+                return cells::days_between(earlier, &cells::date(cell(later))?).map(Value::from);
+            }
             if let [later, earlier] = column.of.as_slice() {
                 if let (Some(later), Some(earlier)) = (cells::date(cell(later)), cells::date(cell(earlier))) {
                     return cells::days_between(&earlier, &later).map(Value::from);

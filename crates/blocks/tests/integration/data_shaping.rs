@@ -447,6 +447,15 @@ async fn days_counts_from_a_date_to_another_or_to_a_date_written() {
         )
         .await;
     assert!(message.contains("date to count to"), "{message}");
+    // A date less a day written: the days left until it, negative once past.
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": trips, "columns": [{"as": "left", "op": "difference", "of": ["back"], "value": "2026-11-20"}]}),
+        )
+        .await;
+    let left: Vec<Value> = out["rows"].as_array().unwrap().iter().map(|r| r["left"].clone()).collect();
+    assert_eq!(left, [json!(-2), json!(0), json!(1)]);
     let message = h
         .input_error(
             "transforms.add_columns",

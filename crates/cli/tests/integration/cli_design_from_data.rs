@@ -1222,3 +1222,22 @@ fn an_order_asked_for_and_not_read_is_asked_about_not_dropped() {
     assert!(result["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{result}");
     assert!(result.to_string().contains("costliest per unit first"), "the words are named: {result}");
 }
+
+/// 「残り日数（満了日−基準日）」 with 「基準日は2027年2月1日」: the days left to each date, negative
+/// once past; 「60日以内（2027年4月2日まで）」 is the date said beside it, no other figure asked about.
+#[test]
+fn days_left_to_a_date_from_the_day_stated_are_negative_once_past() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("車両.csv"),
+        "管理番号,車検満了日\nA,2027-01-28\nB,2027-04-02\nC,2027-04-03\nD,2027-02-01\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "車両.csv から一覧を作ってください。\n・基準日は2027年2月1日です。車検満了日が基準日から60日以内（2027年4月2日まで）の車両を対象にしてください。\n・項目は 管理番号・車検満了日・残り日数（満了日−基準日。過ぎているものはマイナス）\n・満了日の早い順\nファイル名は 結果.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("結果.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["A,2027-01-28,-4", "D,2027-02-01,0", "B,2027-04-02,60"], "{written}");
+}

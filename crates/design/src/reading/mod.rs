@@ -298,6 +298,13 @@ pub enum Step {
         from: String,
         until: String,
     },
+    /// A new column `name`: the calendar days from the day `day` (`YYYY-MM-DD`) the text says to
+    /// the date in `column`, negative once it has passed (「残り日数（満了日−基準日）」).
+    DaysAfter {
+        name: String,
+        day: String,
+        column: String,
+    },
     /// The blank cells of `column` given `value` ("where owner is blank write Unassigned").
     FillBlanks {
         column: String,
@@ -352,7 +359,8 @@ impl Step {
             Step::Compute { name, .. }
             | Step::Formula { name, .. }
             | Step::Label { name, .. }
-            | Step::DaysUntil { name, .. } => Some(name),
+            | Step::DaysUntil { name, .. }
+            | Step::DaysAfter { name, .. } => Some(name),
             _ => None,
         }
     }
@@ -367,7 +375,11 @@ impl Step {
             Step::Duplicates { remove: true, .. } => "dedupe",
             Step::LatestPerKey { .. } => "latest",
             Step::Sort { .. } => "sort",
-            Step::Compute { .. } | Step::Formula { .. } | Step::DaysUntil { .. } | Step::FillBlanks { .. } => "compute",
+            Step::Compute { .. }
+            | Step::Formula { .. }
+            | Step::DaysUntil { .. }
+            | Step::DaysAfter { .. }
+            | Step::FillBlanks { .. } => "compute",
             Step::Label { .. } => "label",
             Step::Classify { .. } => "classify",
             Step::Extract { .. } => "extract",
@@ -1193,14 +1205,20 @@ impl Reader<'_> {
             .expect("past")
         });
         let Some(today) = self.today.clone() else { return };
-        let today_words = ["本日", "今日", "today", "today's date"];
+        let today_words = ["本日", "今日", "基準日", "today", "today's date"];
+        let said_today = |column: &String| today_words.contains(&column.to_lowercase().as_str());
         let Some(at) = self.reading.steps.iter().position(|s| {
             matches!(s, Step::Compute { operation: "difference", of, .. }
-                if of.len() == 2 && today_words.contains(&of[0].to_lowercase().as_str()))
+                if of.len() == 2 && (said_today(&of[0]) || said_today(&of[1])))
         }) else {
             return;
         };
         let Step::Compute { name, of, .. } = self.reading.steps[at].clone() else { return };
+        // 「残り日数（満了日−基準日）」: the days left to a date, negative once past.
+        if said_today(&of[1]) && !said_today(&of[0]) {
+            self.reading.steps[at] = Step::DaysAfter { name, day: today, column: of[0].clone() };
+            return;
+        }
         self.reading.steps[at] = Step::DaysUntil { name: name.clone(), from: of[1].clone(), until: today };
         if !PAST.is_match(self.text) {
             return;

@@ -181,7 +181,10 @@ pub(super) fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec
 /// is: it moves to a filter of its own right after the last step that writes the column.
 pub(super) fn conditions_after_their_columns(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
     let writes = |step: &Step, column: &str| match step {
-        Step::Compute { name, .. } | Step::Formula { name, .. } | Step::DaysUntil { name, .. } => name == column,
+        Step::Compute { name, .. }
+        | Step::Formula { name, .. }
+        | Step::DaysUntil { name, .. }
+        | Step::DaysAfter { name, .. } => name == column,
         _ => false,
     };
     let mut i = 0;

@@ -17,9 +17,9 @@ static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("today")
 });
-/// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」「本日（2026年12月3日）」.
+/// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」「本日（2026年12月3日）」「基準日は2027年2月1日」.
 static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:今日|本日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*(?P<d>\d{1,2})\s*日?\s*[)）]?")
+    Regex::new(r"(?:今日|本日|基準日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*(?P<d>\d{1,2})\s*日?\s*[)）]?")
         .expect("today")
 });
 static EN_LAST_MONTH: LazyLock<Regex> =

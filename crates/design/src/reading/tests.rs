@@ -4606,3 +4606,16 @@ fn names_joined_by_nakaguro_before_a_verb_of_output_are_the_columns_and_expired_
     );
     assert!(r.columns.is_empty(), "{:?}", r.columns);
 }
+
+#[test]
+fn a_date_less_the_day_stated_is_the_days_left_to_it() {
+    let r = read_instruction(
+        "社用車一覧.xlsx から作成してください。\n・基準日は2027年2月1日です。\n・項目は 管理番号・車検満了日・残り日数（満了日−基準日。過ぎているものはマイナス）\nファイル名は 車検.xlsx",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::DaysAfter { name, day, column }
+            if name == "残り日数" && day == "2027-02-01" && column == "満了日")),
+        "{:?}",
+        r.steps
+    );
+}
