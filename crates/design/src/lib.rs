@@ -670,11 +670,7 @@ impl DesignEngine<'_> {
             .map(understanding::Unplaced::OverwritesInput);
         let unused = understanding::unused_source(plan).map(understanding::Unplaced::Words);
         let unchosen = self.files.and_then(|files| columns_listed_but_all_written(plan, self.catalog, files, request));
-        let sorts = plan.graph.iter().any(|n| n.block.as_deref() == Some("transforms.sort"));
-        let unsorted = understanding::order_said(&request.instruction)
-            .filter(|_| !sorts && !plan.graph.is_empty())
-            .map(understanding::Unplaced::Words);
-        let lost = match (unused.or(overwritten).or(unchosen).or(unsorted), self.trial) {
+        let lost = match (unused.or(overwritten).or(unchosen), self.trial) {
             (Some(lost), _) => Some(lost),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
                 let other_columns = || {

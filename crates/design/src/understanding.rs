@@ -513,26 +513,6 @@ static SENTENCE_END: LazyLock<Regex> =
 static LIST_SEPARATOR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\s*,\s*(?:and\s+)?|\s+and\s+|、|・|\s*/\s*").expect("list separator"));
 
-/// Words that ask for the rows in an order ("biggest excess first", "sorted by date", 「経過日数の
-/// 長い順」), not "any order" or 「順不同」: a plan with no sort loses them.
-pub fn order_said(text: &str) -> Option<String> {
-    let lower = text.to_lowercase();
-    if ANY_ORDER.is_match(&lower) {
-        return None;
-    }
-    ORDER_SAID.find(&lower).and_then(|m| text.get(m.range())).map(str::to_owned)
-}
-
-static ORDER_SAID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"\b(?:sort|sorted|sorting|ordered by|order by|order them|in (?:ascending|descending|alphabetical|date|id) order|(?:[a-z]+est|most|fewest|least) (?:[a-z_]+ ){0,3}first)\b|[\p{Han}\p{Katakana}ー]{1,12}の?(?:大きい|小さい|多い|少ない|高い|低い|長い|短い|古い|新しい|早い|遅い)順|(?:昇順|降順|五十音順|番号順|日付順|コード順)",
-    )
-    .expect("order said")
-});
-static ANY_ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:any order|order (?:doesn'?t|does not|isn'?t|is not) (?:matter|important)|no particular order|unsorted)\b|順不同|順番は問いません|並び順は(?:問わ|自由|どちらでも)").expect("any order")
-});
-
 /// What a plan's steps and vars hold, value by value (numbers, texts, flags); descriptions (the
 /// instruction itself) say nothing done.
 pub(crate) fn plan_values(plan: &planwright_plan::Plan) -> Vec<Value> {
@@ -696,19 +676,6 @@ pub(crate) mod tests {
     pub(crate) fn plan(graph: &str) -> planwright_plan::Plan {
         let graph = if graph.trim() == "[]" { " []".to_owned() } else { format!("\n{graph}") };
         serde_yaml::from_str(&format!("apiVersion: planwright/v1\nid: p\nversion: 1.0.0\ngraph:{graph}\n")).unwrap()
-    }
-
-    #[test]
-    fn an_order_asked_for_is_found_and_any_order_is_none() {
-        assert_eq!(
-            order_said("Biggest excess first; if two are the same, by stay id").as_deref(),
-            Some("Biggest excess first")
-        );
-        assert_eq!(order_said("Save it, sorted by date").as_deref(), Some("sorted"));
-        assert_eq!(order_said("経過日数の長い順に並べて").as_deref(), Some("経過日数の長い順"));
-        assert_eq!(order_said("Any order is fine. Newest first would be nice"), None);
-        assert_eq!(order_said("順不同で大丈夫です。番号順でなくても"), None);
-        assert_eq!(order_said("the first row of each file, then the rest"), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub fn unkept_order(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
 }
 
 static ORDER_SAID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by\b|\b(?:worst|best|most|least|highest|lowest|biggest|smallest|largest|newest|oldest) [a-z_]+(?: [a-z_]+)? (?:at the top|on top)\b|並べ替え|並び替え|ソート")
+    Regex::new(r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by\b|\b[a-z]+est (?:[a-z_]+ ){0,3}first\b|\b(?:worst|best|most|least|highest|lowest|biggest|smallest|largest|newest|oldest) [a-z_]+(?: [a-z_]+)? (?:at the top|on top)\b|並べ替え|並び替え|ソート")
         .expect("order said")
 });
 
@@ -218,14 +218,14 @@ fn counts_rows(plan: &planwright_plan::Plan) -> bool {
 
 static DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:descending|highest first|largest first|biggest first|greatest first|newest first|latest first|most recent first|(?:most|highest|largest|biggest) [a-z]+(?: [a-z]+)? first|highest to lowest|largest to smallest|biggest to smallest|most to least|high to low|z to a)\b|降順|大きい順|多い順|高い順|新しい順|大きいもの(?:から|順)|多いもの(?:から|順)",
+        r"\b(?:descending|highest first|largest first|biggest first|greatest first|newest first|latest first|most recent first|(?:most|highest|largest|biggest) [a-z]+(?: [a-z_]+){0,3} first|highest to lowest|largest to smallest|biggest to smallest|most to least|high to low|z to a)\b|降順|大きい順|多い順|高い順|新しい順|長い順|遅い順|大きいもの(?:から|順)|多いもの(?:から|順)",
     )
     .expect("descending")
 });
 
 static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:ascending|lowest first|smallest first|oldest first|earliest first|(?:fewest|lowest|smallest|least) [a-z]+(?: [a-z]+)? first|lowest to highest|smallest to largest|least to most|low to high|a to z|alphabetical(?:ly)?|chronological(?:ly)?)\b|昇順|小さい順|少ない順|低い順|古い順|日付の?順|五十音順",
+        r"\b(?:ascending|lowest first|smallest first|oldest first|earliest first|(?:fewest|lowest|smallest|least) [a-z]+(?: [a-z_]+){0,3} first|lowest to highest|smallest to largest|least to most|low to high|a to z|alphabetical(?:ly)?|chronological(?:ly)?)\b|昇順|小さい順|少ない順|低い順|古い順|短い順|早い順|日付の?順|五十音順",
     )
     .expect("ascending")
 });
@@ -264,6 +264,13 @@ mod tests {
         assert_eq!(unkept_order(worst, &unsorted).as_deref(), Some("worst pass_rate at the top"));
         assert_eq!(unkept_order(worst, &ascending), None);
         assert_eq!(unkept_order("結果を部門で並べ替えて", &unsorted).as_deref(), Some("並べ替え"));
+        // Words after the superlative ("most expensive per kWh first"), one the order cannot tell
+        // the way of ("costliest per unit first"), a Japanese length.
+        let said = "most expensive per kWh first";
+        assert_eq!(unkept_order(said, &ascending).as_deref(), Some(said));
+        assert_eq!(unkept_order("costliest per unit first", &unsorted).as_deref(), Some("costliest per unit first"));
+        assert_eq!(unkept_order("costliest per unit first", &ascending), None, "sorted some way");
+        assert_eq!(unkept_order("経過日数の長い順", &ascending).as_deref(), Some("長い順"));
     }
 
     #[test]
