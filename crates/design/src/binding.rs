@@ -1478,11 +1478,20 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
                     || name_stem.contains(want_stem)
                     || want_stem.contains(name_stem)
             };
-            contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()))
+            let related = contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()));
+            related && !name_and_code(&want, name)
         })
         .map(|(_, c)| *c)
         .collect();
     unique(candidates)
+}
+
+/// Whether one of two folded names is a thing's name and the other its code (「顧客名」 and
+/// 「顧客番号」, `customer_name` and `customer_id`): never the same column.
+fn name_and_code(a: &str, b: &str) -> bool {
+    let names = |t: &str| ["名", "名称", "氏名", "name"].iter().any(|e| t.ends_with(e));
+    let codes = |t: &str| ["番号", "コード", "id", "code", "number", "no", "cd"].iter().any(|e| t.ends_with(e));
+    names(a) && codes(b) || codes(a) && names(b)
 }
 
 /// A name for comparing: lower case, widths folded, the abbreviations of column names spelt
@@ -1715,6 +1724,13 @@ mod tests {
         let ledger = columns(&["勘定科目コード", "勘定科目", "金額"]);
         assert_eq!(choose("科目名", &ledger).as_deref(), Some("勘定科目"));
         assert_eq!(choose("科目名", &columns(&["勘定科目", "補助科目"])), None, "two things named: asked");
+    }
+
+    #[test]
+    fn a_name_never_binds_to_a_code_of_the_same_thing() {
+        assert_eq!(choose("顧客名", &columns(&["顧客番号", "金額", "結果"])), None);
+        assert_eq!(choose("customer name", &columns(&["customer_id", "amount"])), None);
+        assert_eq!(choose("顧客名", &columns(&["顧客番号", "顧客名称"])).as_deref(), Some("顧客名称"));
     }
 
     #[test]
