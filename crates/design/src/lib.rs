@@ -669,7 +669,7 @@ impl DesignEngine<'_> {
             })
             .map(understanding::Unplaced::OverwritesInput);
         let unused = understanding::unused_source(plan).map(understanding::Unplaced::Words);
-        let unchosen = self.files.and_then(|files| columns_listed_but_all_written(plan, self.catalog, files, request));
+        let unchosen = self.files.and_then(|files| columns_listed_but_not_read(plan, self.catalog, files, request));
         let lost = match (unused.or(overwritten).or(unchosen), self.trial) {
             (Some(lost), _) => Some(lost),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
@@ -723,11 +723,12 @@ impl DesignEngine<'_> {
     }
 }
 
-/// A list of columns the instruction names ("the invoice no, freelancer, amount and …") beside a
-/// plan that chooses no columns and writes more than those: the list was not read, and every
-/// column would be written. The words of the list and the file, to ask about. (A list the plan
-/// uses as keys — "same vendor, amount and date" — is read.)
-fn columns_listed_but_all_written(
+/// A list of columns the instruction names ("the invoice no, freelancer, amount and …") that the
+/// plan did not read: beside a plan that chooses no columns and writes more than those (every
+/// column would be written), or with a column listed that the plan uses nowhere and does not
+/// write (a list read in part). The words of the list and the file, to ask about. (A list the
+/// plan uses as keys — "same vendor, amount and date" — is read.)
+fn columns_listed_but_not_read(
     plan: &Plan,
     catalog: &Catalog,
     files: &dyn InputFiles,
@@ -735,19 +736,32 @@ fn columns_listed_but_all_written(
 ) -> Option<understanding::Unplaced> {
     let chooses =
         |n: &Node| matches!(n.block.as_deref(), Some("transforms.select_columns" | "transforms.group_by_agg"));
-    if plan.graph.iter().any(chooses) {
-        return None;
-    }
+    let chosen = plan.graph.iter().any(chooses);
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
     let used: Vec<String> =
         understanding::plan_values(plan).iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    // Every column of every table the plan reads or makes.
+    let mut known: Vec<planwright_plan::Column> = Vec::new();
+    for column in validation.tables.values().flatten() {
+        if !known.iter().any(|k| k.name == column.name) {
+            known.push(column.clone());
+        }
+    }
     for node in plan.graph.iter().filter(|n| matches!(n.block.as_deref(), Some("report.write" | "excel.write"))) {
         let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
         let reference = data.and_then(Value::as_str).and_then(|d| d.strip_prefix("${")?.strip_suffix('}'));
         let Some(written) = reference.and_then(|r| validation.tables.get(r)) else { continue };
-        let lists = understanding::column_lists(&request.instruction, |words| binding::choose(words, written));
+        let is_written = |column: &String| written.iter().any(|c| &c.name == column);
+        // (A word is the column written before any other of that name: 「金額」 is the 出荷金額
+        // written, not the 請求金額 of the file matched.)
+        let lists = understanding::column_lists(&request.instruction, |words| {
+            binding::choose(words, written).or_else(|| binding::choose(words, &known))
+        });
         let unread = lists.into_iter().find(|(_, columns)| {
-            written.iter().any(|c| !columns.contains(&c.name)) && !columns.iter().all(|c| used.contains(c))
+            let all_written = !chosen && written.iter().any(|c| !columns.contains(&c.name));
+            let keys = columns.iter().all(|c| used.contains(c));
+            let lost = columns.iter().any(|c| !is_written(c) && !used.contains(c));
+            all_written && !keys || lost
         });
         if let Some((said, _)) = unread {
             let file = node.inputs.get("path").and_then(Value::as_str).unwrap_or_default().to_owned();

@@ -1210,6 +1210,13 @@ fn a_list_of_columns_not_read_as_one_is_asked_about_not_written_as_every_column(
     let asked = result["requirements"].as_array().is_some_and(|r| !r.is_empty());
     assert!(asked, "{result}");
     assert!(result.to_string().contains("invoice no / client / amount"), "the words are named: {result}");
+    // A list read in part: the columns of a second list are neither written nor used.
+    let result = designed(
+        dir.path(),
+        "Read invoices.csv. Columns: invoice no and client. I'd also love to see region, status and amount there. Save it as out.csv",
+        1,
+    );
+    assert!(result.to_string().contains("region, status and amount"), "the words are named: {result}");
 }
 
 /// An order the reader could not turn into a sort ("costliest per unit first") is asked about:
