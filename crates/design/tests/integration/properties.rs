@@ -3,7 +3,7 @@
 
 use planwright_design::reading::{read_instruction, Step};
 use planwright_design::redact_instruction;
-use planwright_design::understanding::{columns_said, unused_numbers};
+use planwright_design::understanding::{column_lists, columns_said, unused_numbers};
 use proptest::prelude::*;
 use regex::Regex;
 
@@ -113,6 +113,22 @@ proptest! {
         if let Some((said, columns)) = columns_said(&text) {
             prop_assert!(text.contains(&said), "{said:?} is not in {text:?}");
             prop_assert!(columns >= 1, "{said:?} counts {columns}");
+        }
+    }
+
+    #[test]
+    fn lists_of_columns_are_words_of_the_text_naming_three_columns_or_more(
+        text in prop_oneof![instruction_like(), any::<String>()],
+    ) {
+        // Any word of three letters or more is a column of its own name.
+        let column = |words: &str| (words.chars().count() >= 3 && !words.contains(char::is_whitespace)).then(|| words.to_owned());
+        for (said, columns) in column_lists(&text, column) {
+            prop_assert!(text.contains(&said), "{said:?} is not in {text:?}");
+            prop_assert!(columns.len() >= 3, "{said:?} lists {columns:?}");
+            let mut distinct = columns.clone();
+            distinct.sort();
+            distinct.dedup();
+            prop_assert_eq!(distinct.len(), columns.len(), "a column twice in {:?}", said);
         }
     }
 }
