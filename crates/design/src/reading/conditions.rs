@@ -64,7 +64,7 @@ static EN_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 static EN_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bbetween\s+\S+\s+and\s+\S+"));
 static EN_IS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i)\b(?:where|whose|with|if|when|and)\s+(?:the\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?:(?:exactly|precisely|literally|strictly|just|still|set to|marked as|marked)\s+)?(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
+        r#"(?i)\b(?P<kw>where|whose|with|if|when|and)\s+(?:the\s+)?(?:(?:latest|last|current|most recent|newest)\s+)?(?P<field>[\p{L}_][\w ]{0,30}?)\s+(?P<op>is not|isn't|is|=|==|equals|is equal to|!=|<>)\s+(?:(?:exactly|precisely|literally|strictly|just|still|set to|marked as|marked)\s+|(?P<article>(?-i:a|an))\s+)?(?P<value>"[^"]+"|'[^']+'|\d[\d,]*(?:\.\d+)?|[\w-]+)"#,
     )
 });
 /// "…csv, Department = Engineering, and …": a condition written as a formula, with no word
@@ -482,6 +482,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
                 .iter()
                 .any(|w| after.starts_with(w))
         });
+        // "whose latest event is a return": the value after its article; not "with a different
+        // amount is a partial payment", a description.
+        if c.name("article").is_some()
+            && !matches!(c.name("kw").map(|k| k.as_str().to_ascii_lowercase()).as_deref(), Some("whose" | "where"))
+        {
+            continue;
+        }
         let quoted = c["value"].starts_with(['"', '\'']);
         if !quoted
             && !aside

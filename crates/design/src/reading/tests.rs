@@ -4619,3 +4619,25 @@ fn a_date_less_the_day_stated_is_the_days_left_to_it() {
         r.steps
     );
 }
+
+#[test]
+fn whose_latest_value_is_a_state_compares_the_column_with_the_state() {
+    let r = read_instruction("Read a.csv and drop the ones whose latest event is a return. Save b.csv");
+    assert_eq!(filters_read(&r), [(true, vec![("eq", "return".to_owned())])], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, .. } if conditions[0].field.as_deref() == Some("event")),
+        "{:?}",
+        r.steps
+    );
+    // A description after "with a …" is no condition.
+    let r = read_instruction(
+        "In p.csv find the payments where vendor and amount are the same as on another row. Same invoice with a different amount is a partial payment, not a duplicate. Output: d.csv",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .all(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == "partial"))),
+        "{:?}",
+        r.steps
+    );
+}
