@@ -1487,7 +1487,8 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
 }
 
 /// Whether one of two folded names is a thing's name and the other its code (「顧客名」 and
-/// 「顧客番号」, `customer_name` and `customer_id`): never the same column.
+/// 「顧客番号」, `customer_name` and `customer_id`): never the same column. (The thing itself is
+/// often its code: 「伝票ごとに」 groups by 伝票番号, "per vendor" by `vendor_id`.)
 fn name_and_code(a: &str, b: &str) -> bool {
     let names = |t: &str| ["名", "名称", "氏名", "name"].iter().any(|e| t.ends_with(e));
     let codes = |t: &str| ["番号", "コード", "id", "code", "number", "no", "cd"].iter().any(|e| t.ends_with(e));

@@ -1248,3 +1248,22 @@ fn days_left_to_a_date_from_the_day_stated_are_negative_once_past() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["A,2027-01-28,-4", "D,2027-02-01,0", "B,2027-04-02,60"], "{written}");
 }
+
+/// 「まだ返却されていなくて返却予定日を過ぎているもの」: the loans whose 返却日 is blank and whose due
+/// day has passed; 「備品（備品番号と品名を半角スペースでつなげる）」 is the two joined by a space.
+#[test]
+fn loans_not_yet_returned_are_those_without_a_return_date_and_a_column_joins_two_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("台帳.csv"),
+        "貸出番号,備品番号,品名,返却予定日,返却日\nL-1,PC-1,ノートPC,2026/11/16,2026/11/14\nL-2,PJ-3,プロジェクター,2026/11/20,\nL-3,CM-1,カメラ,2026/12/08,\nL-4,PC-2,ノートPC,2026/12/04,\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "延滞リストをお願いします（今日は2026年12月8日です）。\n・台帳.csv のうち、まだ返却されていなくて返却予定日を過ぎているもの\n・列は 貸出番号、備品（備品番号と品名を半角スペースでつなげる）、延滞日数（今日−返却予定日）\n・延滞日数の多い順\n・ファイル名は 延滞.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("延滞.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["L-2,PJ-3 プロジェクター,18", "L-4,PC-2 ノートPC,4"], "{written}");
+}

@@ -1122,6 +1122,24 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
     conditions
 }
 
+/// 「まだ返却されていなくて」 of a clause that keeps rows: the rows whose date of it (返却日) is blank —
+/// where nothing else says what the rows hold (「まだ精算していない（精算状況が「未精算」の）」 names its
+/// column). (Not of a label's cases: 「…は「返却済」」 is said of them.)
+pub fn japanese_not_yet_done(clause: &str, conditions: &mut Vec<Condition>) {
+    if !conditions.iter().all(|c| c.field.is_none() && c.operator == "eq") {
+        return;
+    }
+    if let Some(c) = JA_NOT_YET_DONE.captures(clause) {
+        conditions.retain(|k| k.value.as_str().is_some_and(|v| !c[0].contains(v)));
+        let field = Some(format!("{}日", &c["x"]));
+        conditions.push(Condition { field, operator: "eq", value: Value::from(""), value2: None });
+    }
+}
+
+/// 「まだ返却されていない」「まだ入金されていなくて」: a thing not done yet, whose date is not filled in.
+static JA_NOT_YET_DONE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"まだ(?P<x>\p{Han}{2,4})(?:されて|して)(?:い)?な(?:い|く)"));
+
 /// Quoted values listed before 以外: 「「完了」「却下」以外」.
 static JA_ANY_OF_QUOTED: LazyLock<Regex> = LazyLock::new(|| {
     re(

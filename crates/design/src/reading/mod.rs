@@ -1223,6 +1223,25 @@ impl Reader<'_> {
         if !PAST.is_match(self.text) {
             return;
         }
+        // 「延滞リスト…延滞日数（今日−返却予定日）」: the state is what the days measure, no value of
+        // the rows.
+        let measured = |c: &Condition| {
+            c.field.is_none()
+                && c.operator == "eq"
+                && c.value.as_str().is_some_and(|v| !v.is_empty() && name.starts_with(v))
+        };
+        self.reading.steps.retain_mut(|step| match step {
+            Step::Filter { conditions, exclude: false } if conditions.iter().any(measured) => {
+                conditions.retain(|c| !measured(c));
+                !conditions.is_empty()
+            }
+            _ => true,
+        });
+        let Some(at) =
+            self.reading.steps.iter().position(|s| matches!(s, Step::DaysUntil { name: n, .. } if *n == name))
+        else {
+            return;
+        };
         let past = Condition { field: Some(name), operator: "gt", value: Value::from(0), value2: None };
         match self.reading.steps.get_mut(at + 1) {
             Some(Step::Filter { conditions, exclude: false }) if conditions.is_empty() => conditions.push(past),
@@ -2388,7 +2407,11 @@ impl Reader<'_> {
         }
         let conditions = match self.language {
             Language::En => conditions::english(&clause.text),
-            Language::Ja => conditions::japanese(&clause.text),
+            Language::Ja => {
+                let mut read = conditions::japanese(&clause.text);
+                conditions::japanese_not_yet_done(&clause.text, &mut read);
+                read
+            }
         };
         // ("inventory.xlsx (the stock count sheet)": an aside that describes totals nothing.)
         let aggregate_words = self.lexicon.aggregate.is_match(&PARENTHESES.replace_all(&lower, ""));

@@ -369,8 +369,31 @@ fn english(clause: &str) -> Vec<(usize, Step)> {
         steps.push(step);
     }
     steps.extend(english_compute(clause, &lower));
+    steps.extend(joined_texts(clause));
     steps.extend(super::rounding::english(clause));
     steps
+}
+
+/// 「備品（備品番号と品名を半角スペースでつなげる）」, "full name (first name and last name joined
+/// with a space)": a column of two texts joined by a space.
+static JOINED_TEXTS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*[（(]\s*(?P<a>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})と(?P<b>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})を(?:半角|全角)?(?:スペース|空白)(?:で|を挟んで|をはさんで)(?:つなげ|つない|繋げ|繋い|結合|連結)|(?i)\b(?P<en>[a-z_]\w*(?: [a-z_]\w*){0,2})\s*\((?P<ea>[a-z_]\w*(?: [a-z_]\w*){0,2}) and (?P<eb>[a-z_]\w*(?: [a-z_]\w*){0,2}),? joined (?:with|by) a space\)",
+    )
+});
+
+fn joined_texts(clause: &str) -> Vec<(usize, Step)> {
+    JOINED_TEXTS
+        .captures_iter(clause)
+        .filter_map(|c| {
+            let name = c.name("name").or(c.name("en"))?.as_str().to_owned();
+            let of = vec![
+                c.name("a").or(c.name("ea"))?.as_str().to_owned(),
+                c.name("b").or(c.name("eb"))?.as_str().to_owned(),
+            ];
+            Some((c.get(0)?.start(), Step::Compute { name, operation: "join", of, value: None }))
+        })
+        .collect()
 }
 
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
@@ -1466,6 +1489,7 @@ fn japanese_month_or_year(clause: &str) -> Option<(usize, Step)> {
 /// The shaping operations of one Japanese clause, each with its offset in the clause.
 fn japanese(clause: &str) -> Vec<(usize, Step)> {
     let mut steps = Vec::new();
+    steps.extend(joined_texts(clause));
     steps.extend(japanese_month_or_year(clause));
     if let Some(step) = japanese_duplicates(clause) {
         steps.push(step);

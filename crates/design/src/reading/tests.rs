@@ -4641,3 +4641,38 @@ fn whose_latest_value_is_a_state_compares_the_column_with_the_state() {
         r.steps
     );
 }
+
+#[test]
+fn not_yet_returned_is_a_blank_date_and_two_texts_joined_by_a_space_are_one_column() {
+    let r = read_instruction(
+        "延滞リストをお願いします（今日は2026年12月8日です）。\n・台帳.csv のうち、まだ返却されていなくて返却予定日を過ぎているもの（今日が返却予定日のものは延滞に含めない）\n・列は 貸出番号、備品（備品番号と品名を半角スペースでつなげる）、延滞日数（今日−返却予定日）\n・ファイル名は 延滞.csv",
+    );
+    assert_eq!(filters_read(&r)[0], (false, vec![("eq", String::new())]), "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, .. } if conditions[0].field.as_deref() == Some("返却日")),
+        "{:?}",
+        r.steps
+    );
+    // 延滞 is what the days measure, no state of the rows.
+    assert!(
+        r.steps
+            .iter()
+            .all(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value == "延滞"))),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "join", of, .. }
+            if name == "備品" && of == &["備品番号", "品名"])),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "Read a.csv. Columns: id, full name (first name and last name joined with a space) and city. Save b.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "join", .. } if name == "full name")),
+        "{:?}",
+        r.steps
+    );
+}
