@@ -3498,23 +3498,18 @@ fn new_name(item: &str) -> Option<(String, String)> {
         .filter(|(from, to)| !from.is_empty() && !to.is_empty())
 }
 
+/// The words of an aside that say rows stay.
+const KEEP_WORDS: &str = r"(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)|\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b";
+
 /// An aside that says rows stay: 「（「申請中」は含めてOKです）」 (its brackets as NFKC leaves them),
 /// "(Pending ones stay)". Beside a condition that leaves rows out it keeps none more and leaves
 /// none out.
-static ASIDE_THAT_KEEPS: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\([^()]*(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)[^()]*\)|\((?:[^()]*\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b[^()]*)\)",
-    )
-    .expect("aside that keeps")
-});
+static ASIDE_THAT_KEEPS: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(&format!(r"(?i)\([^()]*(?:{KEEP_WORDS})[^()]*\)")).expect("aside that keeps"));
 
-/// The words of an aside that say rows stay.
-static ASIDE_KEEP_WORDS: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)|\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b",
-    )
-    .expect("aside keep words")
-});
+/// A part of an aside that says rows stay.
+static ASIDE_KEEP_WORDS: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(&format!("(?i){KEEP_WORDS}")).expect("aside keep words"));
 
 /// `text` with the asides that keep rows blanked (a negated one, "(Void doesn't count)", stays).
 /// Of an aside of two parts, only the part that keeps rows is blanked: "(a part payment counts
