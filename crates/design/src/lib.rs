@@ -757,10 +757,12 @@ fn columns_listed_but_not_read(
         let lists = understanding::column_lists(&request.instruction, |words| {
             binding::choose(words, written).or_else(|| binding::choose(words, &known))
         });
+        // (A formula names its columns in brackets: `[qty] * [price]` uses both.)
+        let uses = |column: &String| used.iter().any(|u| u == column || u.contains(&format!("[{column}]")));
         let unread = lists.into_iter().find(|(_, columns)| {
             let all_written = !chosen && written.iter().any(|c| !columns.contains(&c.name));
-            let keys = columns.iter().all(|c| used.contains(c));
-            let lost = columns.iter().any(|c| !is_written(c) && !used.contains(c));
+            let keys = columns.iter().all(uses);
+            let lost = columns.iter().any(|c| !is_written(c) && !uses(c));
             all_written && !keys || lost
         });
         if let Some((said, _)) = unread {

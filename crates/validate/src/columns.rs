@@ -603,8 +603,11 @@ impl Flow<'_> {
 fn of_dates_or_times(table: &Table, of: Option<&Value>, value: Option<&Value>) -> bool {
     let Some(Value::Array(of)) = of else { return false };
     let kinds: Vec<Option<ColumnKind>> = of.iter().map(|name| name.as_str().and_then(|n| table.kind(n))).collect();
-    // (A date less a day written in the step: `value` is a date, not a number.)
-    let a_day = value.and_then(Value::as_str).is_some_and(|v| v.trim().parse::<f64>().is_err());
+    // (A date less a day written in the step: `value` is a date, 2027-02-01, or a reference to one.)
+    let a_day = value.and_then(Value::as_str).map(str::trim).is_some_and(|v| {
+        v.starts_with("${")
+            || v.len() >= 8 && v.contains(['-', '/']) && v.chars().all(|c| c.is_ascii_digit() || c == '-' || c == '/')
+    });
     match kinds.as_slice() {
         [Some(a), Some(b)] => a == b && matches!(a, ColumnKind::Date | ColumnKind::Time),
         [Some(ColumnKind::Date)] => a_day,

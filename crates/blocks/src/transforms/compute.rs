@@ -278,8 +278,13 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         Some(given) if matches!(op, Op::Difference | Op::Sum | Op::Product | Op::Ratio | Op::Percent) => {
             Some(cells::number(given).ok_or_else(|| {
                 BlockError::input(format!(
-                    "`columns` item {n} ({name}): `value` is {}; give the number to compute with, e.g. 0.1",
-                    cells::describe(given)
+                    "`columns` item {n} ({name}): `value` is {}; give the number to compute with, e.g. 0.1{}",
+                    cells::describe(given),
+                    if op == Op::Difference {
+                        ", or for a date column the date taken away, e.g. 2027-02-01"
+                    } else {
+                        ""
+                    }
                 ))
             })?)
         }

@@ -459,6 +459,13 @@ async fn days_counts_from_a_date_to_another_or_to_a_date_written() {
     let message = h
         .input_error(
             "transforms.add_columns",
+            json!({"items": trips, "columns": [{"as": "left", "op": "difference", "of": ["back"], "value": "soon"}]}),
+        )
+        .await;
+    assert!(message.contains("the date taken away"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
             json!({"items": trips, "columns": [{"as": "x", "op": "difference", "of": ["out", "back"], "inclusive": true}]}),
         )
         .await;
