@@ -748,9 +748,7 @@ fn columns_listed_but_not_read(
         }
     }
     for node in plan.graph.iter().filter(|n| matches!(n.block.as_deref(), Some("report.write" | "excel.write"))) {
-        let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
-        let reference = data.and_then(Value::as_str).and_then(|d| d.strip_prefix("${")?.strip_suffix('}'));
-        let Some(written) = reference.and_then(|r| validation.tables.get(r)) else { continue };
+        let Some(written) = table_written(node).and_then(|r| validation.tables.get(r)) else { continue };
         let is_written = |column: &String| written.iter().any(|c| &c.name == column);
         // (A word is the column written before any other of that name: 「金額」 is the 出荷金額
         // written, not the 請求金額 of the file matched.)
@@ -773,6 +771,13 @@ fn columns_listed_but_not_read(
     None
 }
 
+/// The reference (`choose_columns.chosen`) to the table a write step writes: `data` of
+/// report.write, the first sheet of excel.write.
+fn table_written(node: &Node) -> Option<&str> {
+    let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
+    data.and_then(Value::as_str)?.strip_prefix("${")?.strip_suffix('}')
+}
+
 /// Whether `file`, which the write step `node` writes, is in the work folder with other columns
 /// than the step writes there (as the plan check predicts them): data, not an earlier run's
 /// output. Not known (no such file, columns not predicted): not other data.
@@ -780,11 +785,7 @@ fn other_data(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, node: &Nod
     let inputs = IndexMap::from([("path".to_owned(), Value::from(file))]);
     let block = if file.to_ascii_lowercase().ends_with(".csv") { "file.read_csv" } else { "excel.read_data" };
     let Some(there) = files.columns(block, &inputs) else { return false };
-    // The table written: `data` of report.write, the first sheet of excel.write.
-    let data = node.inputs.get("data").or_else(|| node.inputs.get("sheets")?.as_object()?.values().next());
-    let Some(reference) = data.and_then(Value::as_str).and_then(|d| d.strip_prefix("${")?.strip_suffix('}')) else {
-        return false;
-    };
+    let Some(reference) = table_written(node) else { return false };
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
     let Some(written) = validation.tables.get(reference) else { return false };
     let names = |columns: &[planwright_plan::Column]| {
