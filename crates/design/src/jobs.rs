@@ -59,9 +59,9 @@ struct JobSet {
 }
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
-/// part), `jobs_tuned_2.yaml` to `jobs_tuned_21.yaml` (more tuned jobs), and `jobs_blind.yaml`
+/// part), `jobs_tuned_2.yaml` to `jobs_tuned_22.yaml` (more tuned jobs), and `jobs_blind.yaml`
 /// (a second held-out part, written blind after round 2's tuning).
-const JOB_FILES: [(&str, &str); 22] = [
+const JOB_FILES: [(&str, &str); 23] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -83,6 +83,7 @@ const JOB_FILES: [(&str, &str); 22] = [
     ("jobs_tuned_19.yaml", include_str!("../eval/jobs_tuned_19.yaml")),
     ("jobs_tuned_20.yaml", include_str!("../eval/jobs_tuned_20.yaml")),
     ("jobs_tuned_21.yaml", include_str!("../eval/jobs_tuned_21.yaml")),
+    ("jobs_tuned_22.yaml", include_str!("../eval/jobs_tuned_22.yaml")),
     ("jobs_blind.yaml", include_str!("../eval/jobs_blind.yaml")),
 ];
 
