@@ -1468,22 +1468,55 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     // 「入金額」, but 「請求額」 is an amount too: asked.
     let candidates: Vec<&Column> = names
         .iter()
-        .filter(|(name, _)| {
+        .filter(|(name, column)| {
             let name = name.as_str();
             // Plurals aside: "payment term" is in `terms`.
             let (name_stem, want_stem) = (name.trim_end_matches('s'), want.trim_end_matches('s'));
             let contains = long_enough(name) && long_enough(&want) && {
-                name.contains(&want)
+                holds_word(name, column, &want)
                     || want.contains(name)
-                    || name_stem.contains(want_stem)
+                    || holds_word(name, column, want_stem)
                     || want_stem.contains(name_stem)
             };
-            let related = contains || words.iter().any(|w| *w == name || long_enough(w) && name.contains(w.as_str()));
+            let related = contains || words.iter().any(|w| *w == name || long_enough(w) && holds_word(name, column, w));
             related && !name_and_code(&want, name)
         })
         .map(|(_, c)| *c)
         .collect();
-    unique(candidates)
+    if !candidates.is_empty() {
+        return unique(candidates);
+    }
+    // "accepted offer" of `offer_accepted_on`: every word said is a word of the name, in any order.
+    let said: Vec<String> = wanted.split_whitespace().map(fold).filter(|w| long_enough(w)).collect();
+    if said.len() < 2 || said.len() != wanted.split_whitespace().count() {
+        return None;
+    }
+    let holding_every_word = columns.iter().filter(|c| {
+        let words: Vec<String> = c.name.split(|ch: char| !ch.is_alphanumeric()).map(fold).collect();
+        said.iter().all(|w| words.contains(w))
+    });
+    unique(holding_every_word.collect())
+}
+
+/// Whether the column (`folded` its folded name) holds the folded word `word`: anywhere in a
+/// Japanese name (支払先 in 支払先名), at the start of one of its words in a Latin one
+/// (`invoice_date`, `InvoiceDate`; not `candidate`, which is no date).
+fn holds_word(folded: &str, column: &Column, word: &str) -> bool {
+    if !word.is_ascii() {
+        return folded.contains(word);
+    }
+    let mut words = Vec::new();
+    for part in column.name.split(|c: char| !c.is_alphanumeric()).filter(|p| !p.is_empty()) {
+        let mut start = 0;
+        for (i, c) in part.char_indices().skip(1) {
+            if c.is_uppercase() && !part[..i].ends_with(char::is_uppercase) {
+                words.push(&part[start..i]);
+                start = i;
+            }
+        }
+        words.push(&part[start..]);
+    }
+    (0..words.len()).any(|i| words[i..].iter().map(|w| fold(w)).collect::<String>().starts_with(word))
 }
 
 /// Whether one of two folded names is a thing's name and the other its code (「顧客名」 and
@@ -1725,6 +1758,17 @@ mod tests {
         let ledger = columns(&["勘定科目コード", "勘定科目", "金額"]);
         assert_eq!(choose("科目名", &ledger).as_deref(), Some("勘定科目"));
         assert_eq!(choose("科目名", &columns(&["勘定科目", "補助科目"])), None, "two things named: asked");
+    }
+
+    #[test]
+    fn words_said_in_another_order_bind_and_a_synonym_binds_only_at_the_start_of_a_word() {
+        let applicants = columns(&["candidate", "role", "applied_on", "offer_accepted_on", "days"]);
+        assert_eq!(choose("accepted offer", &applicants).as_deref(), Some("offer_accepted_on"));
+        // `candidate` ends in the letters of "date", and is no date: "day" is the column `days`.
+        assert_eq!(choose("day", &applicants).as_deref(), Some("days"));
+        assert_eq!(choose("date", &columns(&["InvoiceDate", "candidate"])).as_deref(), Some("InvoiceDate"));
+        assert_eq!(choose("accepted offer", &columns(&["offer_accepted_on", "offer_accepted_by"])), None, "two: asked");
+        assert_eq!(choose("offer sent", &applicants), None, "a word of no column");
     }
 
     #[test]

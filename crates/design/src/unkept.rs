@@ -22,7 +22,7 @@ pub fn unkept_order(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
 }
 
 static ORDER_SAID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by\b|\b[a-z]+est (?:[a-z_]+ ){0,3}first\b|\b(?:worst|best|most|least|highest|lowest|biggest|smallest|largest|newest|oldest) [a-z_]+(?: [a-z_]+)? (?:at the top|on top)\b|並べ替え|並び替え|ソート")
+    Regex::new(r"\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?) by\b|\b[a-z]+est (?:\(?[a-z_]+\)? ){0,3}first\b|\b(?:worst|best|most|least|highest|lowest|biggest|smallest|largest|newest|oldest) [a-z_]+(?: [a-z_]+)? (?:at the top|on top)\b|並べ替え|並び替え|ソート")
         .expect("order said")
 });
 
@@ -270,6 +270,11 @@ mod tests {
         assert_eq!(unkept_order(said, &ascending).as_deref(), Some(said));
         assert_eq!(unkept_order("costliest per unit first", &unsorted).as_deref(), Some("costliest per unit first"));
         assert_eq!(unkept_order("costliest per unit first", &ascending), None, "sorted some way");
+        assert_eq!(
+            unkept_order("Slowest role (highest average) first.", &unsorted).as_deref(),
+            Some("Slowest role (highest average) first"),
+            "an aside in brackets"
+        );
         assert_eq!(unkept_order("経過日数の長い順", &ascending).as_deref(), Some("長い順"));
     }
 

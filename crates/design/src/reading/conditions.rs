@@ -521,6 +521,17 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if adverb.contains(&value.to_ascii_lowercase().as_str()) {
             continue;
         }
+        // "whose next calibration is due in March 2027": when a date falls (read as the period),
+        // not a value the column holds.
+        let of_a_date = ["due", "scheduled", "planned", "set", "booked", "expiring", "ending", "starting"];
+        if !quoted
+            && of_a_date.contains(&value.to_ascii_lowercase().as_str())
+            && ["in ", "on ", "by ", "before ", "after ", "between ", "within ", "from ", "during "]
+                .iter()
+                .any(|w| rest.starts_with(w))
+        {
+            continue;
+        }
         let negated = matches!(c["op"].to_ascii_lowercase().as_str(), "is not" | "isn't" | "!=" | "<>");
         // "where the amount is 0": a number compared for equality (other comparisons are read above).
         let value = match value.replace(',', "").parse::<f64>() {

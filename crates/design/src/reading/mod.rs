@@ -37,9 +37,10 @@ pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 pub(crate) use dates::month_number;
 use passes::{
     columns_of_totals_after_totals, conditions_after_their_columns, conditions_on_totals, conditions_over_a_difference,
-    each_group_left_out, months_to_group_by, one_grouping, one_order_and_one_duplicate_check, one_row_per_group,
-    rounding_after_totals, row_columns_before_totals, rows_kept_before_totals, totals_compared_after_totals,
-    twice_is_the_duplicate_check, unkeyed_order_by_the_only_total,
+    each_group_left_out, joined_texts_before_totals, months_to_group_by, one_grouping,
+    one_order_and_one_duplicate_check, one_row_per_group, rounding_after_totals, row_columns_before_totals,
+    rows_kept_before_totals, totals_compared_after_totals, twice_is_the_duplicate_check,
+    unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
 pub(crate) use words::TIME_UNITS;
@@ -457,6 +458,12 @@ static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("put in a file")
 });
+static ORDER_EXPLAINED: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b[a-z]+est(?: [a-z_]+){0,2} \((?P<inner>(?:the )?(?:highest|lowest|largest|smallest|biggest|most|least|longest|shortest|oldest|newest|latest|earliest|fewest)(?: [a-z_]+){1,3})\) first\b",
+    )
+    .expect("an order explained in brackets")
+});
 static WITH_WITHOUT_SHORT: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?i)\b(?:(?P<without>w/o)\b|w/ )").expect("w/o"));
 
@@ -470,6 +477,8 @@ pub fn normalise(text: &str) -> String {
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
+    // "Slowest role (highest average) first": the words in brackets say what is sorted by.
+    let text = ORDER_EXPLAINED.replace_all(&text, "$inner first");
     // "lines w/o a claim", "rows w/ a note": the short forms of a note.
     let text = WITH_WITHOUT_SHORT.replace_all(&text, |c: &regex::Captures| {
         if c.name("without").is_some() { "without" } else { "with " }.to_owned()
@@ -505,11 +514,23 @@ fn arrows_to_outputs(text: &str, language: Language) -> String {
         regex::Regex::new(r"(?i)\s*(?:→|->|=>|⟶|⇒)\s*(?P<file>[^\s,;:()（）「」]+\.(?:csv|tsv|xlsx|xlsm|xls|json|md))\s*(?P<end>[.。!！]|$)")
             .expect("arrow to a file")
     });
+    // 「ポイント失効予定.csv ← ポイント明細.csv」 opening the text: the file written, from the one read.
+    static FROM_ARROW: LazyLock<regex::Regex> = LazyLock::new(|| {
+        let file = r"[^\s,;:()（）「」←]+\.(?:csv|tsv|xlsx|xlsm|xls|json|md)";
+        regex::Regex::new(&format!(r"(?i)^\s*(?P<out>{file})\s*(?:←|<-|⇐|⟵)\s*(?P<source>{file})"))
+            .expect("arrow from a file")
+    });
     let said = match language {
         Language::En => ". Save as $file$end",
         Language::Ja => "。$file に保存$end",
     };
-    ARROW.replace_all(text, said).into_owned()
+    let text = ARROW.replace_all(text, said);
+    let Some(c) = FROM_ARROW.captures(&text) else { return text.into_owned() };
+    let (out, source, rest) = (&c["out"], &c["source"], &text[c.get(0).expect("match").end()..]);
+    match language {
+        Language::En => format!("Read {source}.{rest}\nSave as {out}."),
+        Language::Ja => format!("{source} を読む。{rest}\n{out} に保存。"),
+    }
 }
 
 /// 「差額（請求額－入金額）」: the full-width minus NFKC made a hyphen is a minus again between
@@ -1033,7 +1054,7 @@ impl Reader<'_> {
         let steps = rows_kept_before_totals(totals_compared_after_totals(one_grouping(steps, counted)));
         let steps = conditions_on_totals(steps, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
-        let steps = row_columns_before_totals(rounding_after_totals(steps), output);
+        let steps = joined_texts_before_totals(row_columns_before_totals(rounding_after_totals(steps), output), output);
         let steps = columns_of_totals_after_totals(steps, self.language);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
@@ -1512,7 +1533,17 @@ impl Reader<'_> {
         let key = |c: &String| by.iter().any(|b| names_key_column(b, c));
         // 「列は 月、合計金額、件数 で」: a column chosen that names a count is the count (added
         // beside the total said, when none is), the one other column the one other total.
-        let names_count = |c: &String| total_named(c) == Some("count");
+        // ("how many stories are Done … Columns team, sprint, done stories": what is counted.)
+        static COUNTED: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\b(?:how many|number of|count of|count the) (?P<noun>[a-z]{3,}s)\b")
+                .expect("counted")
+        });
+        let counted: Vec<String> = COUNTED.captures_iter(self.text).map(|c| c["noun"].to_ascii_lowercase()).collect();
+        let names_what_is_counted = |c: &String| {
+            let last = c.rsplit([' ', '_']).next().unwrap_or_default().to_ascii_lowercase();
+            counted.contains(&last) && !slots::is_row_noun(&last)
+        };
+        let names_count = |c: &String| total_named(c) == Some("count") || names_what_is_counted(c);
         // (A column a total is already named, 「重要度高」 counted by its conditions, is that total.)
         let named_already = |c: &String| aggregations.iter().any(|a| a.name.as_ref() == Some(c));
         let (counts, others): (Vec<&String>, Vec<&String>) =
@@ -2476,6 +2507,16 @@ impl Reader<'_> {
             Some(m) if m.as_str().ends_with("count") => !conditions.iter().any(|c| c.operator == "ne"),
             found => found.is_some(),
         };
+        // "a team with nothing done can be left out": what is left out lacks the value, so the
+        // rows kept hold it.
+        let lacking = |c: &Condition| {
+            c.value.as_str().filter(|v| !v.is_empty()).is_some_and(|v| {
+                let v = v.to_lowercase();
+                ["nothing ", "no ", "none ", "zero "].iter().any(|w| judged.contains(&format!("{w}{v}")))
+            })
+        };
+        let exclude =
+            exclude && !(self.language == Language::En && !conditions.is_empty() && conditions.iter().all(lacking));
         let at = clause.start + trigger.map_or(0, |m| m.start());
         Some((at, Step::Filter { conditions, exclude }))
     }
@@ -2674,6 +2715,11 @@ impl Reader<'_> {
         if let Some(quoted) = captures.name("list3") {
             let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();
             return (items.len() >= 2).then(|| (quoted.range(), items));
+        }
+        // 「姓 と 名 を半角スペースでつないで1列に」: two columns made one, none chosen.
+        let joined_into_one = ["つな", "繋", "結合", "連結"].iter().any(|w| captures[0].contains(w));
+        if captures.name("one2").is_some() && joined_into_one {
+            return None;
         }
         let one = captures.name("one").or(captures.name("one2"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
@@ -3155,13 +3201,25 @@ impl Reader<'_> {
                 }
             }
         }
-        // 「未受講者.csv：研修対象者.csv の社員のうち、受講記録.csv に…」: with nothing else
-        // written, a file that opens the text as its heading, before the files read, is the one
-        // the text asks for.
-        if outputs.is_empty() && sources.len() > 2 {
+        // 「未受講者.csv：研修対象者.csv の社員のうち、受講記録.csv に…」, "velocity.xlsx - for the
+        // review deck. From stories.csv, …": with nothing else written, a file that opens the text
+        // as its heading, before the files read (two, or one said to be read from), is the one the
+        // text asks for.
+        let read_from = |file: &slots::FileName| {
+            let before = self.text[..file.at].trim_end().to_ascii_lowercase();
+            ["from", "using", "read"]
+                .iter()
+                .any(|w| before.ends_with(&format!(" {w}")) || before.ends_with(&format!(". {w}")) || before == *w)
+        };
+        if outputs.is_empty() && (sources.len() > 2 || sources.len() == 2 && files.get(1).is_some_and(read_from)) {
             let heading = files.first().filter(|f| {
+                let after = self.text[f.at + f.name.len()..].trim_start();
                 self.text[..f.at].trim().is_empty()
-                    && self.text[f.at + f.name.len()..].trim_start().starts_with([':', '：'])
+                    && if sources.len() > 2 {
+                        after.starts_with([':', '：'])
+                    } else {
+                        ["- ", "– ", "— "].iter().any(|d| after.starts_with(d))
+                    }
             });
             if let Some(format) = heading.and_then(|f| OutputFormat::of_extension(&f.extension)) {
                 let path = sources.remove(0).path;

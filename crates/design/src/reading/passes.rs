@@ -46,7 +46,25 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
         checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
         !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
     });
-    steps
+    one_filter_said_twice(steps)
+}
+
+/// "how many stories are Done … Only Done stories count": the rows kept, said again before any
+/// step that changes what a row is, are kept once.
+fn one_filter_said_twice(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut kept: Vec<(usize, Step)> = Vec::with_capacity(steps.len());
+    for (at, step) in steps {
+        let said_before = matches!(step, Step::Filter { .. })
+            && kept
+                .iter()
+                .rev()
+                .take_while(|(_, s)| !matches!(s, Step::Aggregate { .. } | Step::Join { .. }))
+                .any(|(_, s)| *s == step);
+        if !said_before {
+            kept.push((at, step));
+        }
+    }
+    kept
 }
 
 /// "Add up amount per vendor and give me the top 5 vendors, highest total first": the rows of a
@@ -545,6 +563,31 @@ pub(super) fn row_columns_before_totals(mut steps: Vec<(usize, Step)>, output: &
     for (offset, step) in moved.into_iter().enumerate() {
         steps.insert(grouping + offset, step);
     }
+    steps
+}
+
+/// 「顧客ごとにポイントを合計。氏名は 姓 と 名 を半角スペースでつないで。列：顧客番号、氏名、…」:
+/// texts joined from what only rows have, said after the totals and written beside them, are
+/// joined on the rows before they are totalled and kept with each group.
+pub(super) fn joined_texts_before_totals(mut steps: Vec<(usize, Step)>, output: &[String]) -> Vec<(usize, Step)> {
+    let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return steps };
+    let Step::Aggregate { by, aggregations } = &steps[grouping].1 else { return steps };
+    let totals: Vec<&String> =
+        by.iter().chain(aggregations.iter().flat_map(|a| a.name.iter().chain(a.field.iter()))).collect();
+    let of_rows = |s: &Step| match s {
+        Step::Compute { name, operation: "join", of, .. } => {
+            output.iter().any(|o| same_noun(o, name)) && !of.iter().any(|o| totals.iter().any(|t| same_noun(t, o)))
+        }
+        _ => false,
+    };
+    let Some(joined) = steps.iter().skip(grouping + 1).position(|(_, s)| of_rows(s)).map(|i| i + grouping + 1) else {
+        return steps;
+    };
+    let step = steps.remove(joined);
+    if let (Step::Compute { name, .. }, Step::Aggregate { by, .. }) = (&step.1, &mut steps[grouping].1) {
+        by.push(name.clone());
+    }
+    steps.insert(grouping, step);
     steps
 }
 

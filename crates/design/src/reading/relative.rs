@@ -19,8 +19,12 @@ static EN_TODAY: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// 「今日 2026/11/05」「本日は2026年11月5日」「今日は 2026-11-05」「本日（2026年12月3日）」「基準日は2027年2月1日」.
 static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:今日|本日|基準日)(?:は|が|:)?\s*[(（]?\s*(?P<y>\d{4})\s*[/年\-]\s*(?P<m>\d{1,2})\s*[/月\-]\s*(?P<d>\d{1,2})\s*日?\s*[)）]?")
+    Regex::new(r"(?:今日|本日|基準日)(?:は|が|:)?[ \t]*[(（]?[ \t]*(?P<y>\d{4})[ \t]*[/年\-][ \t]*(?P<m>\d{1,2})[ \t]*[/月\-][ \t]*(?P<d>\d{1,2})[ \t]*日?[ \t]*[)）]?")
         .expect("today")
+});
+static JA_RANGE_FROM_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:今日|本日|基準日)(?:当日)?(?P<to>[ \t]*(?:〜|～|~|から)[ \t]*\d{4}[/年\-])")
+        .expect("a range from today")
 });
 static EN_LAST_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:last|previous|the previous|the past) month(?:'s)?\b").expect("last month"));
@@ -63,9 +67,11 @@ pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
 /// `text` with "last month" (「先月」), "this month" and "next month" (「来月」) written as the
 /// month they are from the day it states, and the day itself said as "today" (it keeps no rows).
 pub fn months_written_out(text: &str) -> String {
-    let Some((year, month, _)) = today(text) else { return text.to_owned() };
+    let Some((year, month, day)) = today(text) else { return text.to_owned() };
     let mut text = EN_TODAY.replace_all(text, "today").into_owned();
     text = JA_TODAY.replace_all(&text, "今日").into_owned();
+    // 「有効期限が基準日〜2027/3/31」: a range from the day stated, written as that day.
+    text = JA_RANGE_FROM_TODAY.replace_all(&text, format!("{year}/{month}/{day}$to").as_str()).into_owned();
     for (english_words, japanese_words, (year, month)) in [
         (&*EN_LAST_MONTH, &*JA_LAST_MONTH, if month == 1 { (year - 1, 12) } else { (year, month - 1) }),
         (&*EN_THIS_MONTH, &*JA_THIS_MONTH, (year, month)),
@@ -118,5 +124,14 @@ mod tests {
             "a file's name is kept as written"
         );
         assert_eq!(months_written_out("Pull last month's refunds"), "Pull last month's refunds", "no day stated");
+        assert_eq!(
+            months_written_out("・基準日 2027/2/15\n・状態「有効」のみ"),
+            "・今日\n・状態「有効」のみ",
+            "the line ends where it did"
+        );
+        assert_eq!(
+            months_written_out("基準日 2027/2/15。有効期限が基準日〜2027/3/31のもの"),
+            "今日。有効期限が2027/2/15〜2027/3/31のもの"
+        );
     }
 }

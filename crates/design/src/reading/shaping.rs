@@ -374,11 +374,12 @@ fn english(clause: &str) -> Vec<(usize, Step)> {
     steps
 }
 
-/// 「備品（備品番号と品名を半角スペースでつなげる）」, "full name (first name and last name joined
-/// with a space)": a column of two texts joined by a space.
+/// 「備品（備品番号と品名を半角スペースでつなげる）」「氏名は 姓 と 名 を半角スペースでつないで」
+/// 「姓と名を半角スペースでつないで氏名に」, "full name (first name and last name joined with a
+/// space)": a column of two texts joined by a space.
 static JOINED_TEXTS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*[（(]\s*(?P<a>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})と(?P<b>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})を(?:半角|全角)?(?:スペース|空白)(?:で|を挟んで|をはさんで)(?:つなげ|つない|繋げ|繋い|結合|連結)|(?i)\b(?P<en>[a-z_]\w*(?: [a-z_]\w*){0,2})\s*\((?P<ea>[a-z_]\w*(?: [a-z_]\w*){0,2}) and (?P<eb>[a-z_]\w*(?: [a-z_]\w*){0,2}),? joined (?:with|by) a space\)",
+        r"(?P<name>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*(?:[（(]|は|を)\s*(?P<a>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*と\s*(?P<b>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*を(?:半角|全角)?(?:スペース|空白)(?:で|を挟んで|をはさんで)(?:つなげ|つない|繋げ|繋い|結合|連結)|(?P<a2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*と\s*(?P<b2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*を(?:半角|全角)?(?:スペース|空白)(?:で|を挟んで|をはさんで)(?:つなげ|つない|繋げ|繋い|結合|連結)(?:て|で)?\s*(?P<name2>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})(?:に|と|として|という)|(?i)\b(?P<en>[a-z_]\w*(?: [a-z_]\w*){0,2})\s*\((?P<ea>[a-z_]\w*(?: [a-z_]\w*){0,2}) and (?P<eb>[a-z_]\w*(?: [a-z_]\w*){0,2}),? joined (?:with|by) a space\)",
     )
 });
 
@@ -386,10 +387,10 @@ fn joined_texts(clause: &str) -> Vec<(usize, Step)> {
     JOINED_TEXTS
         .captures_iter(clause)
         .filter_map(|c| {
-            let name = c.name("name").or(c.name("en"))?.as_str().to_owned();
+            let name = c.name("name").or(c.name("name2")).or(c.name("en"))?.as_str().to_owned();
             let of = vec![
-                c.name("a").or(c.name("ea"))?.as_str().to_owned(),
-                c.name("b").or(c.name("eb"))?.as_str().to_owned(),
+                c.name("a").or(c.name("a2")).or(c.name("ea"))?.as_str().to_owned(),
+                c.name("b").or(c.name("b2")).or(c.name("eb"))?.as_str().to_owned(),
             ];
             Some((c.get(0)?.start(), Step::Compute { name, operation: "join", of, value: None }))
         })
@@ -928,10 +929,12 @@ pub(super) fn days_since_span(clause: &str) -> Option<std::ops::Range<usize>> {
     days.until.map(|_| days.said)
 }
 
-/// "the days from invoice_date to paid_date", "number of days between A and B".
+/// "the days from invoice_date to paid_date", "number of days between A and B", "the days from
+/// the date they applied to the date they accepted the offer" (a date named by what happened on
+/// it: `va`, `vb`).
 static EN_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:the )?number of )?(?:calendar )?days (?:from|between) (?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:to|and|until|till) (?:the )?(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?)\b",
+        r"\b(?:(?:the )?number of )?(?:calendar )?days (?:from|between) (?:the )?(?:(?:date|day) (?:when |that |on which )?(?:they|he|she|it|we|you) (?P<va>[a-z_]+(?: (?:the |an? |their |its )?[a-z_]+)?)|(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)) (?:to|and|until|till) (?:the )?(?:(?:date|day) (?:when |that |on which )?(?:they|he|she|it|we|you) (?P<vb>[a-z_]+(?: (?:the |an? |their |its )?[a-z_]+)?)|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))\b",
     )
 });
 
@@ -1192,7 +1195,9 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     // "count the days from invoice_date to paid_date": the later date minus the earlier.
     if let Some(c) = EN_DAYS_BETWEEN.captures(lower) {
-        let of = vec![en_column(&c["b"])?, en_column(&c["a"])?];
+        let operand =
+            |column: &str, verb: &str| c.name(column).or_else(|| c.name(verb)).and_then(|w| en_column(w.as_str()));
+        let of = vec![operand("b", "vb")?, operand("a", "va")?];
         let m = c.get(0)?;
         let name = name(m.end()).unwrap_or_else(|| "days".to_owned());
         return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));

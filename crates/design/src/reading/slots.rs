@@ -377,7 +377,7 @@ pub fn english_phrase_after(text: &str, start: usize) -> Option<String> {
         if clean.is_empty() || STOP_AFTER.contains(&lower.as_str()) || picked.len() == 3 {
             break;
         }
-        if matches!(lower.as_str(), "the" | "a" | "an" | "each" | "every") && picked.is_empty() {
+        if matches!(lower.as_str(), "the" | "a" | "an" | "each" | "every" | "those" | "these") && picked.is_empty() {
             continue;
         }
         picked.push(clean);

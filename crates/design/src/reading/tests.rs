@@ -4676,3 +4676,91 @@ fn not_yet_returned_is_a_blank_date_and_two_texts_joined_by_a_space_are_one_colu
         r.steps
     );
 }
+
+#[test]
+fn a_date_said_to_be_due_in_a_month_is_the_period_and_no_value() {
+    let r = read_instruction(
+        "instruments.csv -> cal_due_march.csv: in-service instruments whose next calibration is due in March 2027 (1st to 31st). cols id, description, location, next due. any order",
+    );
+    let conditions = filter_conditions(&r);
+    assert!(conditions.iter().any(|c| c.operator == "between" && c.value == "2027-03-01"), "{conditions:?}");
+    assert!(conditions.iter().all(|c| c.value != "due"), "{conditions:?}");
+}
+
+#[test]
+fn the_days_between_two_dates_named_by_what_happened_on_them_are_averaged_as_those_days() {
+    let r = read_instruction(
+        "From applicants.csv: only candidates whose stage is Hired count. For each of them take the days from the date they applied to the date they accepted the offer; then per role give the number of hires and the average of those days, rounded to 1 decimal. Slowest role (highest average) first. Save hire_speed.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", of, .. }
+            if name == "days" && of == &["accepted offer", "applied"])),
+        "{:?}",
+        r.steps
+    );
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert!(aggregations.iter().any(|a| a.op == "avg" && a.field.as_deref() == Some("day")), "{aggregations:?}");
+    // The words in brackets say what the order is by.
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "average")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn rows_said_twice_are_kept_once_and_groups_with_nothing_done_left_out_keep_the_done_rows() {
+    let r = read_instruction(
+        "velocity.xlsx - for the sprint review deck. From stories.csv, per team and sprint: how many stories are Done and their total story points. Only Done stories count (In Progress, To Do and Won't Do don't), and a team/sprint with nothing done can be left out. Columns team, sprint, done stories, points.",
+    );
+    assert_eq!(filters_read(&r), [(false, vec![("eq", "done".to_owned())])], "{:?}", r.steps);
+    // The file named first, before the one read from, is the one written.
+    assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.sources[0].path.as_deref(), Some("stories.csv"));
+    assert_eq!(r.outputs[0].path.as_deref(), Some("velocity.xlsx"));
+    assert_eq!(r.outputs[0].format, OutputFormat::Excel);
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    // A column listed that names what is counted is the count.
+    assert!(
+        aggregations.iter().any(|a| a.op == "count" && a.name.as_deref() == Some("done stories")),
+        "{aggregations:?}"
+    );
+    // Two files with nothing said of which is read: both are read.
+    let r = read_instruction("a.csv - b.csv: total the amounts per vendor");
+    assert!(r.outputs.is_empty() && r.sources.len() == 2, "{:?} {:?}", r.sources, r.outputs);
+}
+
+#[test]
+fn a_file_before_a_left_arrow_is_written_from_the_one_after_it_and_texts_joined_are_kept_with_the_totals() {
+    let r = read_instruction(
+        "ポイント失効予定.csv ← ポイント明細.csv\n・基準日 2027/2/15\n・状態「有効」のみ、有効期限が基準日〜2027/3/31（両端含む）のもの\n・顧客ごとにポイントを合計\n・氏名は 姓 と 名 を半角スペースでつないで1列に\n・列：顧客番号、氏名、失効予定ポイント\n・失効予定ポイントの多い順、同点なら顧客番号順",
+    );
+    assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.sources[0].path.as_deref(), Some("ポイント明細.csv"));
+    assert_eq!(r.outputs[0].path.as_deref(), Some("ポイント失効予定.csv"));
+    assert_eq!(r.columns, ["顧客番号", "氏名", "失効予定ポイント"]);
+    let conditions = filter_conditions(&r);
+    assert!(
+        conditions.iter().any(|c| c.field.as_deref() == Some("有効期限")
+            && c.operator == "between"
+            && c.value == "2027-02-15"
+            && c.value2 == Some(json!("2027-03-31"))),
+        "{conditions:?}"
+    );
+    assert_eq!(ops(&r), ["filter", "filter", "compute", "aggregate", "sort"], "{:?}", r.steps);
+    let Step::Aggregate { by, .. } = &r.steps[3] else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["顧客", "氏名"]);
+    let r = read_instruction("名簿.csv の姓と名を半角スペースでつないで氏名にして、結果.csv に保存");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "join", of, .. }
+            if name == "氏名" && of == &["姓", "名"])),
+        "{:?}",
+        r.steps
+    );
+}
