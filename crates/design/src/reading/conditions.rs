@@ -418,8 +418,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
             continue;
         }
         let before = lower[..number.start].trim_end();
-        // "appears more than 1 time" counts rows, it names no column.
-        if EN_TIMES.is_match(&lower[number.end..]) {
+        // "appears more than 1 time" counts rows, it names no column; "fee = 1.5% of the amount"
+        // computes one.
+        let after = lower[number.end..].trim_start();
+        if EN_TIMES.is_match(&lower[number.end..]) || ["% of ", "percent of "].iter().any(|w| after.starts_with(w)) {
             continue;
         }
         let found = EN_BEFORE.iter().find(|(words, _)| {
@@ -492,9 +494,22 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let quoted = c["value"].starts_with(['"', '\'']);
         if !quoted
             && !aside
-            && ["minus ", "plus ", "times ", "divided ", "multiplied ", "- ", "+ ", "* ", "/ ", "× "]
-                .iter()
-                .any(|w| rest.starts_with(w))
+            && [
+                "minus ",
+                "plus ",
+                "times ",
+                "divided ",
+                "multiplied ",
+                "- ",
+                "+ ",
+                "* ",
+                "/ ",
+                "× ",
+                "% of ",
+                "percent of ",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
         {
             continue;
         }
@@ -514,6 +529,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
             && (starts_comparison(&value) && !value.eq_ignore_ascii_case("no")
                 || EN_BEFORE.iter().any(|(words, _)| lower[value_at..].starts_with(words) && words.contains(' ')));
         if slots::is_row_noun(&value) || slots::is_row_noun(&field) || compares {
+            continue;
+        }
+        // "(paid on the due date = on time)": a term defined, no column of that many words.
+        if field.split_whitespace().count() > 3 {
             continue;
         }
         // "whose Account Number is also used by another": how it is, not what it holds.
@@ -653,7 +672,11 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if how_often || verb || what || said_to_count || a_column || summed {
             continue;
         }
-        if conditions.iter().any(|c| compares_with(c, word)) {
+        // ("invoices paid after their due date": the verb of the dates compared.)
+        let dated = format!("{} date", word.to_ascii_lowercase());
+        if conditions.iter().any(|c| {
+            compares_with(c, word) || c.value.get("column").is_some() && c.field.as_deref() == Some(dated.as_str())
+        }) {
             continue;
         }
         // "defects that aren't closed yet": every other state; "(Partially Paid and Void don't
@@ -885,6 +908,24 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
         let op = c.name("op").or(c.name("op2")).map_or("", |m| m.as_str()).to_ascii_lowercase();
         (c, column_operator(&op))
     });
+    let mut compared: Vec<(Condition, std::ops::Range<usize>)> = Vec::new();
+    // "invoices paid after their due date": the date of what was done, against another date.
+    if language == Language::En {
+        for c in EN_DONE_AFTER_A_DATE.captures_iter(clause) {
+            let operator = match c["op"].to_ascii_lowercase().as_str() {
+                "after" | "later than" => "gt",
+                "on or after" => "gte",
+                "on or before" => "lte",
+                _ => "lt",
+            };
+            let field = format!("{} date", c["verb"].to_ascii_lowercase());
+            let value = serde_json::json!({ "column": c["b"].to_ascii_lowercase() });
+            compared.push((
+                Condition { field: Some(field), operator, value, value2: None },
+                c.get(0).expect("match").range(),
+            ));
+        }
+    }
     differ
         .chain(ordered)
         .filter_map(|(c, operator)| {
@@ -926,8 +967,15 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
             let value = serde_json::json!({ "column": b });
             Some((Condition { field: Some(a), operator, value, value2: None }, c.get(0)?.range()))
         })
+        .chain(compared)
         .collect()
 }
+
+static EN_DONE_AFTER_A_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?P<verb>paid|delivered|shipped|returned|submitted|closed|received|completed|filed|resolved|finished|signed)\s+(?P<op>on or after|on or before|after|later than|before|earlier than)\s+(?:the|their|its)\s+(?P<b>[a-z_]+(?: [a-z_]+)? date|[a-z_]+_date|deadline)\b",
+    )
+});
 
 /// The operator of one column compared with another, from the words between them: "at or
 /// below" is `lte`, 「以上」 `gte`, "above" `gt`.

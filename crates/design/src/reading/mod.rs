@@ -458,6 +458,13 @@ static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("put in a file")
 });
+/// "Put cloud_costs_oct.csv and cloud_costs_nov.csv together": the files read, one after another.
+static FILES_PUT_TOGETHER: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:put|stick|stack|bring|glue)\s+(?P<files>[^\s,;]+\.(?:csv|tsv|xlsx|xlsm|xls)(?:(?:,\s*|\s+and\s+)[^\s,;]+\.(?:csv|tsv|xlsx|xlsm|xls))+)\s+together\b",
+    )
+    .expect("files put together")
+});
 static ORDER_EXPLAINED: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
         r"(?i)\b[a-z]+est(?: [a-z_]+){0,2} \((?P<inner>(?:the )?(?:highest|lowest|largest|smallest|biggest|most|least|longest|shortest|oldest|newest|latest|earliest|fewest)(?: [a-z_]+){1,3})\) first\b",
@@ -477,6 +484,7 @@ pub fn normalise(text: &str) -> String {
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
+    let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
     // "Slowest role (highest average) first": the words in brackets say what is sorted by.
     let text = ORDER_EXPLAINED.replace_all(&text, "$inner first");
     // "lines w/o a claim", "rows w/ a note": the short forms of a note.
@@ -3207,9 +3215,7 @@ impl Reader<'_> {
         // text asks for.
         let read_from = |file: &slots::FileName| {
             let before = self.text[..file.at].trim_end().to_ascii_lowercase();
-            ["from", "using", "read"]
-                .iter()
-                .any(|w| before.ends_with(&format!(" {w}")) || before.ends_with(&format!(". {w}")) || before == *w)
+            ["from", "using", "read"].iter().any(|w| before.ends_with(&format!(" {w}")) || before == *w)
         };
         if outputs.is_empty() && (sources.len() > 2 || sources.len() == 2 && files.get(1).is_some_and(read_from)) {
             let heading = files.first().filter(|f| {
@@ -3224,6 +3230,28 @@ impl Reader<'_> {
             if let Some(format) = heading.and_then(|f| OutputFormat::of_extension(&f.extension)) {
                 let path = sources.remove(0).path;
                 outputs.push(Output { format, path, rest: false });
+            }
+        }
+        // "@finops need cloud_spend_by_team.xlsx for the Q4 review. Put a.csv and b.csv
+        // together, …": with nothing else written, the one file asked for among those read.
+        if outputs.is_empty() && sources.len() >= 2 && self.language == Language::En {
+            let wanted: Vec<&slots::FileName> = files
+                .iter()
+                .filter(|f| {
+                    let before = self.text[..f.at].trim_end().to_ascii_lowercase();
+                    ["need", "want", "would like", "i'd like", "need a", "want a", "need the", "want the"]
+                        .iter()
+                        .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+                })
+                .collect();
+            if let [file] = wanted.as_slice() {
+                let path = Some(file.name.clone());
+                if let (Some(format), Some(at)) =
+                    (OutputFormat::of_extension(&file.extension), sources.iter().position(|s| s.path == path))
+                {
+                    sources.remove(at);
+                    outputs.push(Output { format, path, rest: false });
+                }
             }
         }
         if sources.is_empty() {
@@ -3397,9 +3425,17 @@ impl Reader<'_> {
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (writes_before || written_as || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
+                // ("look up each account's team in accounts.csv": a table looked in is read.)
+                static LOOKED_IN: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(
+                        r"\b(?:look(?:s|ed|ing)? (?:\S+ ){0,6}?up|look(?:s|ed|ing)? for|find|search|check)\b[^.;]*$",
+                    )
+                    .expect("looked in")
+                });
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
                     && !self.lexicon.read.is_match(before)
+                    && !(before.ends_with(" in") && LOOKED_IN.is_match(before))
                     && slots::file_names(before).is_empty();
                 // "… -> top_customers.csv": an arrow points at what is written.
                 let arrow = ["->", "→", "=>"].iter().any(|a| before.ends_with(a));

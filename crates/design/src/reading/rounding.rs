@@ -67,7 +67,7 @@ impl Direction {
 /// dollars", "rounded half-up to whole seconds".
 static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)?(?: (?P<way>down|up))? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny|second|minute|hour|day|unit)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen|seconds?|minutes?|hours?|days?|units?)))",
+        r"(?i)\b(?P<verb>round(?:ed|ing)?(?: (?:off|up|down|half[- ](?:up|away from zero)))?|truncat(?:e|ed|ing))(?: (?:the|all|each|every|all the) )?(?P<target>[a-z_][\w]*(?: [a-z_][\w]*)?)?(?: (?P<way>down|up))? (?:to|at) (?:(?P<n>\d{1,2}|zero|one|two|three|four) (?:decimal(?: places?|s)?|dp|digits? after the (?:decimal )?point)|the (?:(?:nearest|next) )?(?P<unit>whole number|integer|dollar|euro|yen|cent|penny|second|minute|hour|day|unit)|(?P<whole>whole (?:numbers?|dollars?|euros?|yen|seconds?|minutes?|hours?|days?|units?))|(?P<cents>cents|pennies)\b)",
     )
 });
 
@@ -100,6 +100,7 @@ pub fn english(clause: &str) -> Option<(usize, Step)> {
         (Some(n), _, _) => super::number(&n.as_str().to_ascii_lowercase()).or((n.as_str() == "zero").then_some(0))?,
         (_, Some(unit), _) => u64::from(matches!(unit.as_str().to_ascii_lowercase().as_str(), "cent" | "penny")) * 2,
         (_, _, Some(_)) => 0,
+        _ if c.name("cents").is_some() => 2,
         _ => return None,
     };
     let target: Vec<String> =

@@ -1120,7 +1120,21 @@ fn english_operations(clause: &str, lower: &str) -> Vec<(usize, Step)> {
     if let Some(c) = EN_PERCENT_OF.captures(lower) {
         let m = c.get(0).expect("match");
         if let (Ok(percent), Some(column)) = (c["p"].parse::<f64>(), en_column(&c["a"])) {
-            let name = column_name(clause, lower, m.end()).unwrap_or_else(|| "share".to_owned());
+            // ("fee = 1.5% of the invoice amount": the name before the sign.)
+            let assigned = || {
+                let before = lower[..m.start()].trim_end().strip_suffix('=')?.trim_end();
+                let start =
+                    before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == ' ' || c == '_')).map_or(0, |i| i + 1);
+                let name = clause[start..before.len()].trim();
+                // ("Add fee = …": the verb is no part of the name.)
+                let verb = ["add ", "compute ", "calculate ", "work out ", "show ", "with "]
+                    .iter()
+                    .find(|v| name.to_ascii_lowercase().starts_with(*v))
+                    .map_or(0, |v| v.len());
+                let name = name[verb..].trim();
+                (!name.is_empty() && name.split(' ').count() <= 3).then(|| name.to_owned())
+            };
+            let name = column_name(clause, lower, m.end()).or_else(assigned).unwrap_or_else(|| "share".to_owned());
             let of = vec![column];
             found.push((m.start(), Step::Compute { name, operation: "product", of, value: Some(percent / 100.0) }));
             from = m.end();

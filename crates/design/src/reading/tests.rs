@@ -4764,3 +4764,36 @@ fn a_file_before_a_left_arrow_is_written_from_the_one_after_it_and_texts_joined_
         r.steps
     );
 }
+
+#[test]
+fn rows_done_after_a_date_compare_the_dates_and_a_percent_of_a_column_is_named_before_its_sign() {
+    let r = read_instruction(
+        "paid_invoices_jan.csv -> late_fees.csv\n- only invoices paid after their due date (paid on the due date = on time)\n- days late = paid date - due date\n- fee = 1.5% of the invoice amount, rounded to cents\n- cols: invoice no, customer, due date, paid date, days late, fee",
+    );
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "a term defined in brackets and the verb are no conditions: {conditions:?}");
+    assert_eq!(conditions[0].field.as_deref(), Some("paid date"));
+    assert_eq!((conditions[0].operator, &conditions[0].value), ("gt", &json!({"column": "due date"})));
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", value: Some(v), .. }
+            if name == "fee" && (*v - 0.015).abs() < 1e-12)),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "round", value: Some(v), .. } if *v == 2.0)),
+        "rounded to cents: {:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn files_put_together_are_appended_a_table_looked_in_is_read_and_the_file_needed_is_written() {
+    let r = read_instruction(
+        "@finops need cloud_spend_by_team.xlsx for the Q4 review. Put cloud_costs_oct.csv and cloud_costs_nov.csv together, look up each account's team in accounts.csv, and total the cost per team per month.",
+    );
+    let read: Vec<&str> = r.sources.iter().filter_map(|s| s.path.as_deref()).collect();
+    assert_eq!(read, ["cloud_costs_oct.csv", "cloud_costs_nov.csv", "accounts.csv"]);
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("cloud_spend_by_team.xlsx"));
+}
