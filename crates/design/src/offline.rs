@@ -236,11 +236,18 @@ impl Designer<'_> {
         }
         let tables: Vec<&Source> = reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).collect();
         let joined = tables.len() > 1 && !reading.combine;
+        // A table looked up after the others are put together is read after them, so the match
+        // takes the rows put together as its first side.
+        let (looked_up, tables): (Vec<&Source>, Vec<&Source>) =
+            tables.into_iter().partition(|s| reading.looked_up.is_some() && s.path == reading.looked_up);
         for (index, source) in tables.into_iter().enumerate() {
             self.table_source(source, index, joined);
         }
         if reading.combine && self.tables.len() > 1 {
             self.append();
+        }
+        for source in looked_up {
+            self.table_source(source, self.tables.len(), false);
         }
     }
 

@@ -1267,3 +1267,24 @@ fn loans_not_yet_returned_are_those_without_a_return_date_and_a_column_joins_two
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["L-2,PJ-3 プロジェクター,18", "L-4,PC-2 ノートPC,4"], "{written}");
 }
+
+#[test]
+fn files_put_together_and_then_looked_up_in_a_third_are_appended_before_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q1_sales.csv"), "sold_on,store_id,amount\n2026-01-04,S1,100\n2026-02-10,S2,40\n")
+        .unwrap();
+    std::fs::write(dir.path().join("q2_sales.csv"), "sold_on,store_id,amount\n2026-04-02,S1,60\n2026-05-09,S3,25\n")
+        .unwrap();
+    std::fs::write(
+        dir.path().join("stores.csv"),
+        "store_id,store_name,region\nS1,Ginza,East\nS2,Umeda,West\nS3,Shibuya,East\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "Put q1_sales.csv and q2_sales.csv together, look up each store's region in stores.csv, and total the amount per region. Regions A-Z. Save it as by_region.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("by_region.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["East,185", "West,40"], "{written}");
+}

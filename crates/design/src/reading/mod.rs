@@ -104,6 +104,10 @@ pub struct Reading {
     /// The tables read are put one after another ("combine january.csv and february.csv"),
     /// not matched on a key.
     pub combine: bool,
+    /// With `combine`, the one table read that is not put with the others but matched on a key
+    /// after them ("put oct.csv and nov.csv together, look up each account's team in
+    /// accounts.csv"): its path.
+    pub looked_up: Option<String>,
     /// Clauses that ask for an operation ("add them up by department", 「突き合わせて」) the
     /// reader turned into no step: asked, never dropped.
     pub unplaced: Vec<String>,
@@ -465,6 +469,13 @@ static FILES_PUT_TOGETHER: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("files put together")
 });
+/// "Teams A-Z, then months oldest first": an order said with no verb, opening a sentence.
+static ORDER_WITHOUT_A_VERB: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?m)(?P<start>^(?:[-*・]\s*)?|[.;!?]\s+)(?P<column>[A-Za-z][A-Za-z_]*(?: [A-Za-z_]+)?) (?P<way>A-Z|Z-A|A to Z|Z to A|alphabetically)\b",
+    )
+    .expect("an order with no verb")
+});
 static ORDER_EXPLAINED: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
         r"(?i)\b[a-z]+est(?: [a-z_]+){0,2} \((?P<inner>(?:the )?(?:highest|lowest|largest|smallest|biggest|most|least|longest|shortest|oldest|newest|latest|earliest|fewest)(?: [a-z_]+){1,3})\) first\b",
@@ -485,6 +496,16 @@ pub fn normalise(text: &str) -> String {
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
+    let text = ORDER_WITHOUT_A_VERB.replace_all(&text, |c: &regex::Captures| {
+        let column = &c["column"];
+        let verb = ["sort", "sorted", "order", "ordered", "list", "listed", "rank", "ranked"];
+        let said = column.split(' ').next().is_some_and(|w| verb.contains(&w.to_ascii_lowercase().as_str()));
+        if said {
+            c[0].to_owned()
+        } else {
+            format!("{}Sort by {column} {}", &c["start"], &c["way"])
+        }
+    });
     // "Slowest role (highest average) first": the words in brackets say what is sorted by.
     let text = ORDER_EXPLAINED.replace_all(&text, "$inner first");
     // "lines w/o a claim", "rows w/ a note": the short forms of a note.
@@ -682,6 +703,7 @@ impl Reading {
             outputs: Vec::new(),
             columns: Vec::new(),
             combine: false,
+            looked_up: None,
             unplaced: Vec::new(),
             value_orders: Vec::new(),
             keys_ignore_case: false,
@@ -2304,11 +2326,60 @@ impl Reader<'_> {
         }) || !shaping::brought_columns(self.text, self.language).is_empty();
         // 「縦に結合」, "stack": one under the other, whatever else looks like a key.
         let stacked = words::STACKED.is_match(lower_text);
-        if tables < 2 || keyed && !stacked || !self.lexicon.append.is_match(lower_text) {
+        if tables < 2 || !self.lexicon.append.is_match(lower_text) {
+            return;
+        }
+        if let Some(looked_up) = self.table_looked_up_after_the_others() {
+            // (A match read from the words that put the tables together is that putting together:
+            // the lookup is the last match said.)
+            let joins = self.reading.steps.iter().filter(|s| matches!(s, Step::Join { .. })).count();
+            let mut seen = 0;
+            self.reading.steps.retain(|s| {
+                seen += usize::from(matches!(s, Step::Join { .. }));
+                !matches!(s, Step::Join { .. }) || seen == joins
+            });
+            self.reading.combine = true;
+            self.reading.looked_up = Some(looked_up);
+            return;
+        }
+        if keyed && !stacked {
             return;
         }
         self.reading.steps.retain(|s| !matches!(s, Step::Join { .. }));
         self.reading.combine = true;
+    }
+
+    /// "Put a.csv and b.csv together, look up each account's team in accounts.csv": with a
+    /// match said, the one table named in a clause that looks up or matches, apart from two or
+    /// more named where the tables are put together.
+    fn table_looked_up_after_the_others(&self) -> Option<String> {
+        static LOOKS_UP: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\blook(?:s|ed|ing)? (?:\S+ ){0,6}?up\b|\blookup\b|\bmatch(?:ed|ing)? (?:each|every|them|it)\b|突き合わせ|参照して|紐づけ|紐付け")
+                .expect("looks up")
+        });
+        if !self.reading.steps.iter().any(|s| matches!(s, Step::Join { unmatched: false, .. })) {
+            return None;
+        }
+        let tables: Vec<&str> = self
+            .reading
+            .sources
+            .iter()
+            .filter(|s| s.kind != SourceKind::Documents)
+            .filter_map(|s| s.path.as_deref())
+            .collect();
+        let named_in = |clause: &Clause| tables.iter().filter(|t| clause.text.contains(**t)).count();
+        let put_together =
+            self.clauses.iter().any(|c| self.lexicon.append.is_match(&c.text.to_ascii_lowercase()) && named_in(c) >= 2);
+        let looked_in: Vec<&str> = self
+            .clauses
+            .iter()
+            .filter(|c| LOOKS_UP.is_match(&c.text) && !self.lexicon.append.is_match(&c.text.to_ascii_lowercase()))
+            .flat_map(|c| tables.iter().filter(|t| c.text.contains(**t)).copied())
+            .collect();
+        match looked_in.as_slice() {
+            [one] if put_together && tables.len() >= 3 => Some((*one).to_owned()),
+            _ => None,
+        }
     }
 
     /// What the rows without a match are called: "invoices" in "the invoices that have no
@@ -3410,13 +3481,15 @@ impl Reader<'_> {
                 // that file's, unless "as" names what it writes: "Give me the rows of a.csv … as
                 // b.csv".)
                 let since_a_file = slots::file_names(before).last().map_or(0, |f| f.at + f.name.len());
+                // ("look up each store's region in stores.csv": a noun, not the verb that writes.)
                 let writes_from = |from: usize| {
                     self.lexicon.output.find_iter(before).any(|m| {
                         let words: Vec<&str> = before[..m.start()].split_whitespace().rev().take(2).collect();
+                        let determiners =
+                            ["the", "a", "an", "this", "that", "our", "my", "your", "their", "each", "every", "per"];
                         m.start() >= from
-                            && !words
-                                .iter()
-                                .any(|w| ["the", "a", "an", "this", "that", "our", "my", "your", "their"].contains(w))
+                            && !before[m.end()..].starts_with("'s")
+                            && !words.iter().any(|w| determiners.contains(w))
                     })
                 };
                 let (writes_before, written_as) =
