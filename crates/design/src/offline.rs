@@ -244,24 +244,27 @@ impl Designer<'_> {
             self.table_source(source, index, joined);
         }
         if reading.combine && self.tables.len() > 1 {
-            self.append();
+            self.append(reading.source_column.as_ref());
         }
         for source in looked_up {
             self.table_source(source, self.tables.len(), false);
         }
     }
 
-    /// Every table read, one after another.
-    fn append(&mut self) {
+    /// Every table read, one after another; with the column that says which each row came from.
+    fn append(&mut self, source_column: Option<&(String, Vec<String>)>) {
         let tables: Vec<Value> = self.tables.iter().map(|(_, rows)| Value::from(rows.as_str())).collect();
         let names: Vec<String> = self.tables.iter().map(|(name, _)| name.clone()).collect();
         let description = match self.language {
             Language::En => format!("Put the rows of {} one after another", names.join(" and ")),
             Language::Ja => format!("{} の行をつなげる", names.join("・")),
         };
-        if let Some(id) =
-            self.add("all_rows", "transforms.append", description, json!({ "tables": tables }), &[("rows", "rows")])
-        {
+        let mut inputs = json!({ "tables": tables });
+        if let Some((column, sources)) = source_column.filter(|(_, sources)| sources.len() == self.tables.len()) {
+            inputs["source_column"] = Value::from(column.as_str());
+            inputs["sources"] = json!(sources);
+        }
+        if let Some(id) = self.add("all_rows", "transforms.append", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
     }

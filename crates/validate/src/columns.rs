@@ -233,7 +233,8 @@ impl Flow<'_> {
             "transforms.append" => match input("tables") {
                 Some(Value::Array(tables)) => {
                     let known: Option<Vec<Table>> = tables.iter().map(|t| self.table(Some(t))).collect();
-                    known.map(|tables| vec![("rows", appended(&node.id, &tables))]).unwrap_or_default()
+                    let source = input("source_column").and_then(Value::as_str).filter(|c| literal(c));
+                    known.map(|tables| vec![("rows", appended(&node.id, &tables, source))]).unwrap_or_default()
                 }
                 _ => Vec::new(),
             },
@@ -727,10 +728,14 @@ fn duplicate_groups(id: &str, items: &Table, by: Option<&Value>) -> Option<Table
     Some(Table { columns, dropped: IndexMap::new(), origin: format!("step `{id}`'s groups") })
 }
 
-/// `transforms.append`'s output: every column any table has, in first-seen order; a column
-/// whose kind differs between tables is of no one kind.
-fn appended(id: &str, tables: &[Table]) -> Table {
+/// `transforms.append`'s output: the column saying which table a row came from, when named,
+/// then every column any table has, in first-seen order; a column whose kind differs between
+/// tables is of no one kind.
+fn appended(id: &str, tables: &[Table], source: Option<&str>) -> Table {
     let mut columns: IndexMap<String, ColumnKind> = IndexMap::new();
+    if let Some(source) = source {
+        columns.insert(source.to_owned(), ColumnKind::Text);
+    }
     for table in tables {
         for (name, kind) in &table.columns {
             let known = columns.entry(name.clone()).or_insert(*kind);

@@ -572,6 +572,27 @@ async fn append_stacks_tables_with_every_column() {
 }
 
 #[tokio::test]
+async fn append_says_which_table_each_row_came_from_in_a_first_column_when_asked() {
+    let h = Harness::new();
+    let tables = json!([[{"no": "H-1", "site": "old"}], [{"no": "F-1"}, {"no": "F-2"}]]);
+    let out = h
+        .ok("transforms.append", json!({"tables": tables, "source_column": "site", "sources": ["本社", "工場"]}))
+        .await;
+    assert_eq!(
+        out["rows"],
+        json!([{"site": "本社", "no": "H-1"}, {"site": "工場", "no": "F-1"}, {"site": "工場", "no": "F-2"}])
+    );
+    let keys: Vec<&String> = out["rows"][0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["site", "no"], "the source first");
+    let message = h
+        .input_error("transforms.append", json!({"tables": tables, "source_column": "site", "sources": ["本社"]}))
+        .await;
+    assert!(message.contains("one per table"), "{message}");
+    let message = h.input_error("transforms.append", json!({"tables": tables, "source_column": "site"})).await;
+    assert!(message.contains("sources"), "{message}");
+}
+
+#[tokio::test]
 async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
     let h = Harness::new();
     let invoices = json!([

@@ -1288,3 +1288,18 @@ fn files_put_together_and_then_looked_up_in_a_third_are_appended_before_the_matc
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["East,185", "West,40"], "{written}");
 }
+
+#[test]
+fn two_branch_files_put_together_say_which_branch_each_row_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("経費_東京.csv"), "伝票番号,日付,金額\nT-1,2026-04-02,1200\nT-2,2026-04-05,800\n")
+        .unwrap();
+    std::fs::write(dir.path().join("経費_大阪.csv"), "伝票番号,日付,金額\nO-1,2026-04-03,500\n").unwrap();
+    design_and_run(
+        dir.path(),
+        "経費_東京.csv と 経費_大阪.csv を1つにまとめてください。どちらの支店か分かるように「支店」列（東京／大阪）を付けて、列は 支店・伝票番号・金額 で、日付の古い順に 経費_全社.csv に保存してください。",
+    );
+    let written = std::fs::read_to_string(dir.path().join("経費_全社.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows, ["支店,伝票番号,金額", "東京,T-1,1200", "大阪,O-1,500", "東京,T-2,800"], "{written}");
+}

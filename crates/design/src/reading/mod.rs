@@ -108,6 +108,10 @@ pub struct Reading {
     /// after them ("put oct.csv and nov.csv together, look up each account's team in
     /// accounts.csv"): its path.
     pub looked_up: Option<String>,
+    /// With `combine`, a column said to tell which table each row came from (「「拠点」列（本社
+    /// ／工場）を先頭に付け」, "a dealer column that says North or South depending on which file"):
+    /// its name, and what it holds for each table put together, in the order they are read.
+    pub source_column: Option<(String, Vec<String>)>,
     /// Clauses that ask for an operation ("add them up by department", 「突き合わせて」) the
     /// reader turned into no step: asked, never dropped.
     pub unplaced: Vec<String>,
@@ -462,6 +466,14 @@ static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("put in a file")
 });
+/// 「「拠点」列（本社／工場）を先頭に付け」, "add a dealer column that says North or South
+/// depending on which file": a column saying which table each row came from.
+static SOURCE_COLUMN_SAID: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)",
+    )
+    .expect("a column of the source")
+});
 /// "Put cloud_costs_oct.csv and cloud_costs_nov.csv together": the files read, one after another.
 static FILES_PUT_TOGETHER: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
@@ -704,6 +716,7 @@ impl Reading {
             columns: Vec::new(),
             combine: false,
             looked_up: None,
+            source_column: None,
             unplaced: Vec::new(),
             value_orders: Vec::new(),
             keys_ignore_case: false,
@@ -1130,6 +1143,7 @@ impl Reader<'_> {
         self.sources_and_outputs(documents);
         self.fields_that_name_the_file();
         self.combine_tables(&lower_text);
+        self.column_of_the_source();
         self.one_match_of_two_tables();
         self.unmatched_without_a_join_word(&lower_text);
         self.states_the_match_says();
@@ -2342,11 +2356,69 @@ impl Reader<'_> {
             self.reading.looked_up = Some(looked_up);
             return;
         }
-        if keyed && !stacked {
+        // ("add a dealer column that says North or South depending on which file": no lookup.)
+        if keyed && !stacked && !SOURCE_COLUMN_SAID.is_match(self.text) {
             return;
         }
         self.reading.steps.retain(|s| !matches!(s, Step::Join { .. }));
         self.reading.combine = true;
+    }
+
+    /// A column said to tell which of the tables put together each row came from, with what it
+    /// holds for each: each value said is the one table whose file name holds it, or — when no
+    /// name does — the tables in the order the values are said.
+    fn column_of_the_source(&mut self) {
+        if !self.reading.combine {
+            return;
+        }
+        let Some(c) = SOURCE_COLUMN_SAID.captures(self.text) else { return };
+        let column = c.name("ja").or(c.name("en")).map_or("", |m| m.as_str()).trim().to_owned();
+        let values: Vec<String> = c
+            .name("ja_values")
+            .or(c.name("en_values"))
+            .map_or("", |m| m.as_str())
+            .split(['／', '/', '・', '、', ','])
+            .flat_map(|v| v.split(" or ").flat_map(|v| v.split(" and ")).flat_map(|v| v.split('か')))
+            .map(|v| v.trim().trim_start_matches("or ").trim().to_owned())
+            .filter(|v| !v.is_empty())
+            .collect();
+        let tables: Vec<&str> = self
+            .reading
+            .sources
+            .iter()
+            .filter(|s| s.kind != SourceKind::Documents && s.path != self.reading.looked_up)
+            .map(|s| s.path.as_deref().unwrap_or_default())
+            .collect();
+        if column.is_empty() || values.len() != tables.len() {
+            return;
+        }
+        let holds = |table: &str, value: &str| table.to_lowercase().contains(&value.to_lowercase());
+        let by_name: Option<Vec<String>> = tables
+            .iter()
+            .map(|t| match values.iter().filter(|v| holds(t, v)).collect::<Vec<_>>().as_slice() {
+                [one] => Some((*one).clone()),
+                _ => None,
+            })
+            .collect();
+        let sources = match by_name {
+            Some(named)
+                if {
+                    let mut d = named.clone();
+                    d.sort();
+                    d.dedup();
+                    d.len() == named.len()
+                } =>
+            {
+                named
+            }
+            _ if values.iter().all(|v| !tables.iter().any(|t| holds(t, v))) => values,
+            _ => return,
+        };
+        // (「（本社／工場）」 lists the values; it divides nothing.)
+        self.reading.steps.retain(
+            |s| !matches!(s, Step::Compute { of, .. } if !of.is_empty() && of.iter().all(|o| sources.contains(o))),
+        );
+        self.reading.source_column = Some((column, sources));
     }
 
     /// "Put a.csv and b.csv together, look up each account's team in accounts.csv": with a

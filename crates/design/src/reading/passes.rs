@@ -46,6 +46,11 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
         checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));
         !matches!(s, Step::Duplicates { remove: false, .. }) || checks == 1
     });
+    // 「来訪時刻は並べ替えに使うだけで…並びは来訪日・来訪時刻の早い順」: an order said of no key
+    // beside one said of its keys is that one.
+    if steps.iter().any(|(_, s)| matches!(s, Step::Sort { by: Some(_), .. })) {
+        steps.retain(|(_, s)| !matches!(s, Step::Sort { by: None, limit: None, then, .. } if then.is_empty()));
+    }
     one_filter_said_twice(steps)
 }
 

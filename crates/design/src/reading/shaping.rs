@@ -725,14 +725,14 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
                 super::Language::Ja => ja_column(&clause[c.name("name")?.range()])?,
             };
             let at = c.get(0)?.start();
-            Some((at, formula_step(name, &clause[c.name("expr")?.range()], language)?))
+            Some((at, formula_step(name, &clause[c.name("expr")?.range()], language, 2)?))
         })
         .collect()
 }
 
-/// A column `name` computed by the formula `said`, when it has more than one sign and each
+/// A column `name` computed by the formula `said`, when it has `signs` signs or more and each
 /// operand is a column's name as the text writes one.
-fn formula_step(name: String, said: &str, language: super::Language) -> Option<Step> {
+fn formula_step(name: String, said: &str, language: super::Language, signs: usize) -> Option<Step> {
     let said = EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
         let sign = match &w["w"] {
             "minus" | "less" => " - ",
@@ -742,7 +742,7 @@ fn formula_step(name: String, said: &str, language: super::Language) -> Option<S
         };
         sign.to_owned()
     });
-    let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= 2)?;
+    let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= signs)?;
     let column = |name: &str| match language {
         super::Language::En => en_column(name.trim_start_matches("the ")),
         super::Language::Ja => ja_column(name),
@@ -755,9 +755,9 @@ fn formula_step(name: String, said: &str, language: super::Language) -> Option<S
     Some(Step::Formula { name, formula: formula.to_string(), of })
 }
 
-/// "… ot hours and ot pay (ot hours x hourly rate x 1.5, rounded …)": a formula of more than one
-/// sign in brackets right after the name of a column listed (after a comma, "and" or "the"),
-/// with the span of the bracket's formula.
+/// "… ot hours and ot pay (ot hours x hourly rate x 1.5, rounded …)", "…, total cost (parts +
+/// labor)": a formula in brackets right after the name of a column listed (after a comma, "and"
+/// or "the", or opening a clause of the list), with the span of the bracket's formula.
 fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
     let lower = clause.to_ascii_lowercase();
     EN_NAMED_THEN_FORMULA
@@ -765,7 +765,31 @@ fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
         .filter_map(|c| {
             let name = c.name("name")?;
             let expr = c.name("expr")?;
-            let step = formula_step(clause[name.range()].to_owned(), &clause[expr.range()], super::Language::En)?;
+            let named = clause[name.range()].to_owned();
+            let named = ["the ", "a ", "an "]
+                .iter()
+                .find_map(|article| named.strip_prefix(article))
+                .map_or(named.clone(), str::to_owned);
+            let said = &clause[expr.range()];
+            // ("total cost (parts + labor)": one sign in a list's brackets is one operation, which
+            // knows dates and clock times.)
+            let step = formula_step(named.clone(), said, super::Language::En, 2).or_else(|| {
+                let Step::Formula { of, .. } = formula_step(named.clone(), said, super::Language::En, 1)? else {
+                    return None;
+                };
+                if of.len() != 2 {
+                    return None;
+                }
+                let sign = said.chars().find(|c| "+-−/÷*×".contains(*c));
+                let words = EN_SIGN_WORDS.captures(said).map(|c| c["w"].to_ascii_lowercase());
+                let operation = match (sign, words.as_deref()) {
+                    (Some('+'), _) | (_, Some("plus")) => "sum",
+                    (Some('-' | '−'), _) | (_, Some("minus" | "less")) => "difference",
+                    (Some('/' | '÷'), _) | (_, Some("divided by")) => "ratio",
+                    _ => "product",
+                };
+                Some(Step::Compute { name: named, operation, of, value: None })
+            })?;
             // "over budget (actual - budget - 100)" names no column: a name is no operand of its own formula.
             match &step {
                 Step::Formula { name, of, .. } if of.iter().any(|o| o.eq_ignore_ascii_case(name)) => None,
@@ -776,7 +800,7 @@ fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
 }
 static EN_NAMED_THEN_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:,|\band|\bthe|\bplus|\bwant|\bneed|\bwith|:)\s+(?P<name>[a-z][a-z_]*(?: [a-z][a-z_]*)?)\s*\((?P<expr>[^(),;]{3,80}?)\s*[,;)]",
+        r"(?:^|,|\band|\bthe|\bplus|\bwant|\bneed|\bwith|:)\s*(?P<name>[a-z][a-z_]*(?: [a-z][a-z_]*)?)\s*\((?P<expr>[^(),;]{3,80}?)\s*[,;)]",
     )
 });
 
@@ -1098,6 +1122,9 @@ fn english_compute(clause: &str, lower: &str) -> Vec<(usize, Step)> {
     let mut found = english_operations(clause, lower);
     // An operation read inside a bracket's formula is part of it.
     found.retain(|(at, _)| !in_brackets.iter().any(|(span, _)| span.contains(at)));
+    let (operations, in_brackets): (Vec<_>, Vec<_>) =
+        in_brackets.into_iter().partition(|(_, step)| matches!(step, Step::Compute { .. }));
+    found.extend(operations.into_iter().map(|(span, step)| (span.start, step)));
     formulas.extend(in_brackets.into_iter().map(|(span, step)| (span.start, step)));
     with_formulas(found, formulas)
 }
@@ -1738,7 +1765,22 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         (false, true) => false,
         _ => limit.is_some(),
     };
-    Some((at, Step::Sort { by, descending, limit, then: Vec::new() }))
+    // 「来訪日・来訪時刻の早い順」: keys listed with ・, the first first, each the same way.
+    static LISTED_KEYS: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?P<list>[\p{Han}\p{Katakana}ーA-Za-z0-9_々]+(?:・[\p{Han}\p{Katakana}ーA-Za-z0-9_々]+)+)(?:の\s*(?:早い|遅い|古い|新しい|大きい|小さい|多い|少ない|高い|低い|若い)\s*)?順",
+        )
+    });
+    let listed = by.as_deref().and_then(|key| {
+        let list =
+            LISTED_KEYS.captures_iter(said).map(|c| c["list"].to_owned()).find(|l| l.ends_with(&format!("・{key}")))?;
+        Some(list.split('・').map(str::to_owned).collect::<Vec<_>>())
+    });
+    let (by, then) = match listed {
+        Some(keys) => (Some(keys[0].clone()), keys[1..].iter().map(|k| (k.clone(), descending)).collect()),
+        None => (by, Vec::new()),
+    };
+    Some((at, Step::Sort { by, descending, limit, then }))
 }
 
 static JA_ADJECTIVE_KEY_FROM: LazyLock<Regex> = LazyLock::new(|| {

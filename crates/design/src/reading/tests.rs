@@ -4797,3 +4797,48 @@ fn files_put_together_are_appended_a_table_looked_in_is_read_and_the_file_needed
     assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
     assert_eq!(r.outputs[0].path.as_deref(), Some("cloud_spend_by_team.xlsx"));
 }
+
+#[test]
+fn a_column_saying_which_file_each_row_came_from_is_the_source_of_the_rows_put_together() {
+    let r = read_instruction(
+        "来客記録_本社.csv と 来客記録_工場.csv から、来客をひとつにまとめて 来客一覧.xlsx を作ってください。どちらの拠点の受付か分かるように「拠点」列（本社／工場）を先頭に付け、列は 拠点・受付番号・来訪日・会社名 としてください。来訪時刻は並べ替えに使うだけで、出力には要りません。並びは来訪日・来訪時刻の早い順です。",
+    );
+    assert!(r.combine);
+    assert_eq!(r.source_column, Some(("拠点".to_owned(), vec!["本社".to_owned(), "工場".to_owned()])));
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { .. })), "本社／工場 divides nothing: {:?}", r.steps);
+    assert_eq!(r.columns, ["拠点", "受付番号", "来訪日", "会社名"]);
+    // Keys listed with ・ are the order's, each the same way; an order of no key said beside is it.
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    assert!(
+        matches!(sorts.as_slice(), [Step::Sort { by: Some(by), descending: false, then, .. }]
+            if by == "来訪日" && then == &[("来訪時刻".to_owned(), false)]),
+        "{:?}",
+        r.steps
+    );
+    // Columns listed before 「の列」 are no keys of the order said after them.
+    let r = read_instruction("在庫.csv の回転率が3未満の品目を、回転率の低い順に、品目コード・品目名・回転率の列で 結果.csv にお願いします。");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. } if by == "回転率" && then.is_empty())),
+        "{:?}",
+        r.steps
+    );
+    // Values no file name holds are the tables in the order said.
+    let r = read_instruction(
+        "Please combine claims_a.csv and claims_b.csv into all.csv. Add a dealer column that says North or South depending on which file the claim came from. Columns: claim no, dealer, total cost (parts + labor).",
+    );
+    assert!(r.combine, "{:?}", r.steps);
+    assert_eq!(r.source_column, Some(("dealer".to_owned(), vec!["North".to_owned(), "South".to_owned()])));
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "no lookup: {:?}", r.steps);
+    // One sign in a listed column's brackets is its operation.
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "sum", of, .. }
+            if name == "total cost" && of == &["part", "labor"])),
+        "{:?}",
+        r.steps
+    );
+    // A file name that holds a value says which table it is, whatever the order said.
+    let r = read_instruction(
+        "Combine south_claims.csv and north_claims.csv. Add a dealer column that says North or South depending on which file. Save all.csv",
+    );
+    assert_eq!(r.source_column, Some(("dealer".to_owned(), vec!["South".to_owned(), "North".to_owned()])));
+}
