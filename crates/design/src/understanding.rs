@@ -131,7 +131,16 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
 /// asks what it is for rather than give a plan that ignores it. Numbers of examples ("e.g.
 /// 2026-01") and counts of files or parts are not amounts.
 pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
-    let mut used: Vec<f64> = plan_values(plan).iter().flat_map(numbers_in).collect();
+    let values = plan_values(plan);
+    let mut used: Vec<f64> = values.iter().flat_map(numbers_in).collect();
+    // 「2027年分の扶養控除等申告書」: the year a document the plan keeps rows of is for.
+    let texts: Vec<&str> = values.iter().filter_map(Value::as_str).filter(|v| v.chars().count() >= 2).collect();
+    let year_of_a_value = |after: &str| {
+        after
+            .strip_prefix("年分の")
+            .or_else(|| after.strip_prefix("年度分の"))
+            .is_some_and(|rest| texts.iter().any(|v| rest.starts_with(v)))
+    };
     // "variance / budget * 100", 「合格数÷実施数×100」: the hundred a percentage is.
     let mut columns =
         plan.graph.iter().flat_map(|n| n.inputs.get("columns").and_then(Value::as_array).into_iter().flatten());
@@ -206,7 +215,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w))
                 // 「小数第2位を四捨五入」: the place rounded at (the plan keeps one decimal fewer).
                 || before.ends_with('第') && after.starts_with('位');
-            if form {
+            if form || year_of_a_value(after) {
                 return false;
             }
             // 「同じ依頼が2件以上」, "submitted twice", "if two rows differ" of duplicates: the
@@ -808,6 +817,13 @@ pub(crate) mod tests {
         let weeks = "Combine hours_week14.csv and hours_week15.csv (the week 15 export repeats days of week 14).";
         assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
         assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
+        // The year a document the plan keeps rows of is for.
+        let documents = super::tests::plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: 書類, operator: eq, value: 扶養控除等申告書}]}}",
+        );
+        let text = "2027年分の扶養控除等申告書がまだ出ていない人";
+        assert!(unused_numbers(text, &documents).is_empty(), "{:?}", unused_numbers(text, &documents));
+        assert_eq!(unused_numbers(text, &plan).len(), 1, "kept by no step: a figure lost");
     }
 
     #[test]
