@@ -218,6 +218,15 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if form || year_of_a_value(after) {
                 return false;
             }
+            // "for the Dec 9 customer workshop": the day of what the work is for.
+            let month_said = before.rsplit(' ').next().is_some_and(|w| crate::reading::month_number(w).is_some());
+            let occasion = month_said && {
+                let before_month = before.rsplit_once(' ').map_or("", |(b, _)| b);
+                ["for the", "for our", "for my", "before the", "ahead of the", "at the"].iter().any(|w| before_month.ends_with(w))
+            };
+            if occasion {
+                return false;
+            }
             // 「同じ依頼が2件以上」, "submitted twice", "if two rows differ" of duplicates: the
             // duplicate check itself.
             if n.value == 2.0 && duplicates {
@@ -817,6 +826,8 @@ pub(crate) mod tests {
         let weeks = "Combine hours_week14.csv and hours_week15.csv (the week 15 export repeats days of week 14).";
         assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
         assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
+        assert!(unused_numbers("@here for the Dec 9 customer workshop: count the signups", &plan).is_empty());
+        assert_eq!(unused_numbers("count the signups on Dec 9", &plan).len(), 1, "a day rows are of");
         // The year a document the plan keeps rows of is for.
         let documents = super::tests::plan(
             "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: 書類, operator: eq, value: 扶養控除等申告書}]}}",

@@ -121,7 +121,15 @@ async fn run_job(shared: &DesignEngine<'_>, runner: &Engine, job: &Job) -> Resul
     let design = generated.as_ref().ok().map(|g| {
         let reasoning: String = g.reasoning.iter().map(|r| format!("#   {r}\n")).collect();
         let heading = if reasoning.is_empty() { "" } else { "# reasoning:\n" };
-        format!("{}{heading}{reasoning}", g.to_yaml().unwrap_or_default())
+        // (What is asked, as the chat would ask it: why a job ended as questions.)
+        let asked: String = g
+            .requirements
+            .iter()
+            .filter(|r| r.asked())
+            .map(|r| format!("#   {}\n", serde_json::to_string(&r.requirement).unwrap_or_default()))
+            .collect();
+        let asked_heading = if asked.is_empty() { "" } else { "# asked:\n" };
+        format!("{}{heading}{reasoning}{asked_heading}{asked}", g.to_yaml().unwrap_or_default())
     });
     let result = |outcome, detail: String| JobResult {
         id: job.id.clone(),

@@ -90,7 +90,7 @@ static EN_SORT: LazyLock<Regex> =
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest|cheapest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?|(?:expensive|costly) per [a-z_][\w]*))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest|cheapest|busiest|quietest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?|(?:expensive|costly) per [a-z_][\w]*))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):
@@ -120,7 +120,7 @@ static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|slowest|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
+        r"\b(descending|desc|largest|biggest|highest|greatest|most expensive|top|newest|latest|most recent|slowest|busiest|high(est)? to low(est)?|big to small|large to small|from (the )?(largest|highest|biggest|newest)|z-a|z to a)\b",
     )
 });
 /// An order said as a range, "from highest to lowest", "newest to oldest": the first word says it.
@@ -131,7 +131,7 @@ static EN_ORDER_RANGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static EN_ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|soonest|nearest|fastest|quickest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
+        r"\b(ascending|asc|smallest|lowest|cheapest|oldest|earliest|soonest|nearest|fastest|quickest|quietest|low(est)? to high(est)?|small to large|from (the )?(smallest|lowest|oldest|earliest)|bottom|a-z|a to z|alphabetical(ly)?)\b",
     )
 });
 static EN_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -596,6 +596,9 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         });
     // "most failures first", "fewest bugs first": how many there are of them, the count ("most
     // hours first" is a measure's total).
+    // ("busiest first", "quietest first": how many rows a group has.)
+    let busy =
+        phrase.as_ref().and_then(|p| p.name("sup2")).is_some_and(|s| matches!(s.as_str(), "busiest" | "quietest"));
     let many = phrase.as_ref().and_then(|p| Some((p.name("sup2")?.as_str(), p.name("what2")?.as_str()))).filter(
         |(sup, what)| {
             let noun = what.rsplit(' ').next().unwrap_or(what);
@@ -606,11 +609,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                 && !super::TIME_UNITS.contains(&noun)
         },
     );
-    let by = match many {
-        Some(_) => Some(
-            Aggregation { op: "count", field: None, name: None, when: Vec::new() }.result_name(super::Language::En),
-        ),
-        None => by,
+    let by = if many.is_some() || busy {
+        Some(Aggregation { op: "count", field: None, name: None, when: Vec::new() }.result_name(super::Language::En))
+    } else {
+        by
     };
     // "sort by amount, largest first, then by date (oldest first)": the first key's order is
     // said before the next key.

@@ -4842,3 +4842,17 @@ fn a_column_saying_which_file_each_row_came_from_is_the_source_of_the_rows_put_t
     );
     assert_eq!(r.source_column, Some(("dealer".to_owned(), vec!["South".to_owned(), "North".to_owned()])));
 }
+
+#[test]
+fn the_busiest_first_is_the_count_and_ties_said_alphabetical_are_the_next_key() {
+    let r = read_instruction(
+        "Read a.csv, count the signups per session. session + count, busiest first, ties alphabetical by session -> signup_counts.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, then, .. }
+            if by == "count" && then == &[("session".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+}
