@@ -233,7 +233,7 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
 static JA_SORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
+        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|[\p{Han}\p{Katakana}ー]順(?:、|・)|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
     )
 });
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -519,7 +519,8 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let at = match (&top, sort) {
         (Some(c), Some(s)) => c.get(0).map_or(s.start(), |m| m.start().min(s.start())),
         (Some(c), None) => c.get(0)?.start(),
-        (None, Some(s)) => s.start(),
+        // ("most failures first and ties in Test ID order": the order said first.)
+        (None, Some(s)) => phrase.as_ref().and_then(|p| p.get(0)).map_or(s.start(), |p| p.start().min(s.start())),
         // ("The categories should be listed alphabetically": an order said by its adverb.)
         (None, None) => match &phrase {
             Some(p) => p.get(0)?.start(),

@@ -33,7 +33,7 @@ pub struct FurtherKey {
 /// count, the bigger total first" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:[:,]|->|→)?\s*(?:then )?by|(?P<bare>, then)|(?P<after_key> then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|ties? in|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:[:,]|->|→)?\s*(?:then )?by|(?P<bare>, then)|(?P<after_key> then))\s+",
     )
 });
 /// "… sorted by order_no": the words before a bare "then" that makes it the next key.
@@ -62,7 +62,7 @@ static EN_COMPARATIVE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
 /// 「同数ならモジュール名のアルファベット順」「同額の場合は取引先コード順」.
 static JA_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:同じ\s*(?P<within>[^、。\s()（）がをにはで]{1,16}?)\s*(?:の中|の間|内|どうし)?|(?:同数|同額|同点|同値|同率|同順位|同件数|同じ)(?:の場合|の時|のとき|場合)?)\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s()（）]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い|昇|降)?\s*(?:アルファベット|五十音|abc|ABC)?\s*順",
+        r"(?:同じ\s*(?P<within>[^、。\s()（）がをにはで]{1,16}?)\s*(?:の中|の間|内|どうし)?|(?:同数|同額|同点|同値|同率|同順位|同件数|同じ)(?:の場合|の時|のとき|場合)?)\s*(?:では|は|で|なら)\s*、?\s*(?P<key>[^、。\s()（）]{1,20}?)\s*の?\s*(?P<way>古い|新しい|早い|遅い|大きい|小さい|多い|少ない|高い|低い|長い|短い|若い|昇|降)?\s*(?:アルファベット|五十音|abc|ABC)?\s*順",
     )
 });
 static JA_DESCENDING_WAY: LazyLock<Regex> = LazyLock::new(|| re(r"新しい|遅い|大きい|多い|高い|長い|降"));
@@ -92,8 +92,12 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let m = c.get(0)?;
             let end = clause_end(&lower, m.end());
             // "test_id A-Z": the order said after the column is not part of its name.
-            let column = english_phrase_after(text, m.end())
-                .and_then(|p| super::shaping::en_column(super::shaping::without_order(&p.to_ascii_lowercase())));
+            // ("ties in Test ID order A to Z": the word "order" is no part of it either.)
+            let column = english_phrase_after(text, m.end()).and_then(|p| {
+                let p = p.to_ascii_lowercase();
+                let p = super::shaping::without_order(&p);
+                super::shaping::en_column(p.strip_suffix(" order").unwrap_or(p))
+            });
             let window = &lower[m.end()..end];
             // "from highest to lowest": the first order word says it.
             let first = |words: &Regex| words.find(window).map_or(usize::MAX, |m| m.start());

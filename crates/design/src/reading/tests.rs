@@ -4856,3 +4856,35 @@ fn the_busiest_first_is_the_count_and_ties_said_alphabetical_are_the_next_key() 
     );
     assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
 }
+
+#[test]
+fn an_order_said_before_a_tie_in_a_clause_that_writes_is_the_first_key() {
+    let r = read_instruction("a.csv を読み、得意先コード順、同じなら計上番号順で b.csv へ。");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), then, .. }
+            if by == "得意先コード" && then == &[("計上番号".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+}
+
+#[test]
+fn ties_in_a_columns_order_are_the_next_key_after_the_order_said_first() {
+    let r = read_instruction(
+        "Give me Test ID and the number of failures from runs.csv, most failures first and ties in Test ID order A to Z. Output f.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, then, .. }
+            if by == "count" && then == &[("test id".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+    let r =
+        read_instruction("a.csv を商品ごとに数量を合計し、数量の多い順、同数なら商品コードの若い順で b.csv に保存。");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { then, .. } if then == &[("商品コード".to_owned(), false)])),
+        "{:?}",
+        r.steps
+    );
+}
