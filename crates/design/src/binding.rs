@@ -874,6 +874,28 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
         let word = word.to_lowercase();
         paths.iter().any(|path| path.split(|c: char| !c.is_alphanumeric()).any(|part| part == word))
     };
+    // 「東京と大阪の売上ファイル（uriage_tokyo.csv と uriage_osaka.csv）」: a value every row of one
+    // file read holds, and no row of another, says which file; it keeps no rows.
+    let of_one_file = |word: &str| {
+        let folded = fold(word);
+        let holds_all = |rows: &Vec<Value>, column: &str| {
+            !rows.is_empty()
+                && rows.iter().all(|r| r.get(column).and_then(Value::as_str).is_some_and(|v| fold(v) == folded))
+        };
+        let holds_any = |rows: &Vec<Value>| {
+            rows.iter()
+                .filter_map(Value::as_object)
+                .any(|r| r.values().filter_map(Value::as_str).any(|v| fold(v) == folded))
+        };
+        let tables: Vec<&Vec<Value>> = validation.input_rows.values().collect();
+        tables.len() >= 2
+            && tables.iter().enumerate().any(|(i, rows)| {
+                let columns: Vec<&String> =
+                    rows.first().and_then(Value::as_object).map(|r| r.keys().collect()).unwrap_or_default();
+                columns.iter().any(|c| holds_all(rows, c))
+                    && tables.iter().enumerate().all(|(j, other)| i == j || !holds_any(other))
+            })
+    };
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
     let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));
@@ -883,6 +905,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
         if held(word)
             && !of_tested(word)
             && !named_file(word)
+            && !of_one_file(word)
             && !used.contains(&folded)
             && !unused.iter().any(|u| fold(u) == folded)
         {

@@ -1303,3 +1303,19 @@ fn two_branch_files_put_together_say_which_branch_each_row_came_from() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
     assert_eq!(rows, ["支店,伝票番号,金額", "東京,T-1,1200", "大阪,O-1,500", "東京,T-2,800"], "{written}");
 }
+
+#[test]
+fn values_that_say_which_file_is_which_keep_no_rows_but_a_value_of_both_files_is_asked_about() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("export_1.csv"), "id,region,amount\nN1,North,10\nN2,North,20\n").unwrap();
+    std::fs::write(dir.path().join("export_2.csv"), "id,region,amount\nS1,South,5\n").unwrap();
+    let instruction = "Combine the North and South sales files (export_1.csv and export_2.csv) into one list sorted by id, and save it as all_sales.csv";
+    design_and_run(dir.path(), instruction);
+    let written = std::fs::read_to_string(dir.path().join("all_sales.csv")).unwrap();
+    assert_eq!(written.trim_start_matches('\u{feff}').lines().count(), 4, "every row of both: {written}");
+    // North in both files: the word may keep rows, so it is asked about, not dropped.
+    std::fs::write(dir.path().join("export_2.csv"), "id,region,amount\nS1,South,5\nS2,North,7\n").unwrap();
+    let output = planwright(dir.path(), &["generate", "--instruction", instruction, "--workdir", "."]);
+    assert_eq!(output.status.code(), Some(1), "{}", said(&output));
+    assert!(said(&output).contains("North"), "{}", said(&output));
+}

@@ -3104,8 +3104,19 @@ impl Reader<'_> {
         match self.language {
             Language::En => {
                 let lower = clause.text.to_ascii_lowercase();
-                let said =
-                    regex_find(&words::EN_JOIN_KEY, &lower).and_then(|m| slots::english_phrase_after(&clause.text, m));
+                // ("into one list sorted by id": the order's key, not the match's.)
+                let ordered = |at: usize| {
+                    let previous = lower[..at].split_whitespace().next_back().unwrap_or_default();
+                    [
+                        "sort", "sorted", "order", "ordered", "rank", "ranked", "arranged", "grouped", "totalled",
+                        "totaled",
+                    ]
+                    .contains(&previous)
+                };
+                let said = words::EN_JOIN_KEY
+                    .find_iter(&lower)
+                    .find(|m| !ordered(m.start()))
+                    .and_then(|m| slots::english_phrase_after(&clause.text, m.end()));
                 // "(there's a reference column in both)": the column both tables have; "if its
                 // case_id shows up in executions.csv": the column looked for in the other.
                 said.or_else(|| {
@@ -3879,10 +3890,6 @@ fn names_key_column(key: &str, column: &str) -> bool {
                 !k.is_empty() && (names_column(key, k.trim()) || short)
             })
         })
-}
-
-fn regex_find(pattern: &regex::Regex, text: &str) -> Option<usize> {
-    pattern.find(text).map(|m| m.end())
 }
 
 #[cfg(test)]

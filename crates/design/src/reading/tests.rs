@@ -4888,3 +4888,10 @@ fn ties_in_a_columns_order_are_the_next_key_after_the_order_said_first() {
         r.steps
     );
 }
+
+#[test]
+fn files_combined_into_one_list_sorted_by_a_column_are_not_matched_on_it() {
+    let r = read_instruction("Combine a.csv and b.csv into one list sorted by id, and save it as all.csv");
+    assert!(r.combine, "{:?}", r.steps);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+}
