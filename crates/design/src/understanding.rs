@@ -218,6 +218,20 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if form || year_of_a_value(after) {
                 return false;
             }
+            // 「件数0の組み合わせは出さなくて大丈夫」, "groups with 0 rows can be left out": groups of
+            // no rows, which totals never give.
+            let counted = plan.graph.iter().any(|n| {
+                n.inputs.get("aggregations").and_then(Value::as_array).is_some_and(|a| {
+                    a.iter().any(|a| a.get("op").and_then(Value::as_str) == Some("count"))
+                })
+            });
+            let window: String = after.chars().take(24).collect();
+            let not_shown = ["出さな", "出さず", "不要", "いらな", "要りませ", "省", "除", "left out", "omitted", "skipped", "not shown", "don't show", "no need"]
+                .iter()
+                .any(|w| window.contains(w));
+            if n.value == 0.0 && counted && not_shown {
+                return false;
+            }
             // "for the Dec 9 customer workshop": the day of what the work is for.
             let month_said = before.rsplit(' ').next().is_some_and(|w| crate::reading::month_number(w).is_some());
             let occasion = month_said && {
@@ -827,6 +841,12 @@ pub(crate) mod tests {
         assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
         assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
         assert!(unused_numbers("@here for the Dec 9 customer workshop: count the signups", &plan).is_empty());
+        let counts = super::tests::plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [重要度], aggregations: [{op: count, as: 件数}]}}",
+        );
+        let zero = "重要度ごとの件数を出してください。件数0の組み合わせは出さなくて大丈夫です。";
+        assert!(unused_numbers(zero, &counts).is_empty(), "{:?}", unused_numbers(zero, &counts));
+        assert_eq!(unused_numbers(zero, &plan).len(), 1, "with nothing counted, a figure");
         assert_eq!(unused_numbers("count the signups on Dec 9", &plan).len(), 1, "a day rows are of");
         // The year a document the plan keeps rows of is for.
         let documents = super::tests::plan(

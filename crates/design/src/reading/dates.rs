@@ -35,7 +35,10 @@ static EN_DAYS_OF_A_MONTH: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// 10月31日, 10/31 (a year from the clause).
 static MONTH_DAY: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:^|[^\d年/.\-])(?P<m>1[0-2]|0?[1-9])\s*(?:月\s*(?P<d>\d{1,2})\s*日|/(?P<d2>\d{1,2})\b)"));
+    // (An ASCII boundary after the day: 「3/15に」 ends the date at に.)
+    LazyLock::new(|| {
+        re(r"(?:^|[^\d年/.\-])(?P<m>1[0-2]|0?[1-9])\s*(?:月\s*(?P<d>\d{1,2})\s*日|/(?P<d2>\d{1,2})(?-u:\b))")
+    });
 static YEAR: LazyLock<Regex> = LazyLock::new(|| re(r"(?:19|20|21)\d\d"));
 
 /// A date the text says, as `YYYY-MM-DD`, and where.

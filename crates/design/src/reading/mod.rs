@@ -505,6 +505,7 @@ pub fn normalise(text: &str) -> String {
     let text: String = text.replace(circled, "; ").nfkc().collect();
     // "Mon 2026-03-09 to Sun 2026-03-15": the day of the week says nothing the date does not.
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
+    let text = WEEKDAY_AFTER_DATE.replace_all(&text, "$day");
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
@@ -637,6 +638,9 @@ fn without_spaces_around_ascii(text: &str) -> String {
     out
 }
 
+/// 「2026/3/9(月)」: the day of the week in brackets after a date.
+static WEEKDAY_AFTER_DATE: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?P<day>\d)\s*\([月火水木金土日](?:曜日?)?\)").expect("weekday after a date"));
 static WEEKDAY_BEFORE_DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+(?P<date>\d{4}-\d{1,2}-\d{1,2})")
         .expect("weekday")

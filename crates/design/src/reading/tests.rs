@@ -4895,3 +4895,20 @@ fn files_combined_into_one_list_sorted_by_a_column_are_not_matched_on_it() {
     assert!(r.combine, "{:?}", r.steps);
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_japanese_range_of_days_with_its_weekdays_and_no_space_after_it_keeps_those_days() {
+    for text in [
+        "不具合一覧.csv のうち、3月第2週（2026/3/9(月)〜3/15(日)、両端の日を含む）に起票されたものについて、重要度ごとの件数を出してください。結果.csv に保存",
+        "不具合一覧.csv の 2026/3/9〜3/15に起票されたものだけ残して、結果.csv に保存",
+    ] {
+        let r = read_instruction(text);
+        let conditions = filter_conditions(&r);
+        assert!(
+            conditions.iter().any(|c| c.operator == "between"
+                && c.value == "2026-03-09"
+                && c.value2 == Some(json!("2026-03-15"))),
+            "{text}: {conditions:?}"
+        );
+    }
+}
