@@ -184,9 +184,11 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 ["%", "％", " percent", " per cent", "パーセント"].iter().any(|p| text[n.end..].starts_with(p));
             // "× vat_rate / 100" is used as × 0.01.
             let divisor = ["/", "÷", "divided by"].iter().any(|d| text[..n.start].trim_end().ends_with(d));
+            // ("7.25% sales tax (subtotal * 1.0725)": the rate added to one.)
             let same = |u: &f64| {
                 (u - n.value).abs() < 1e-9
                     || percent && (u - n.value / 100.0).abs() < 1e-9
+                    || percent && (u - (1.0 + n.value / 100.0)).abs() < 1e-9
                     || divisor && n.value != 0.0 && (u * n.value - 1.0).abs() < 1e-9
             };
             n.value != 1.0 && !used.iter().any(same)
@@ -841,6 +843,10 @@ pub(crate) mod tests {
         assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
         assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
         assert!(unused_numbers("@here for the Dec 9 customer workshop: count the signups", &plan).is_empty());
+        let taxed = super::tests::plan(
+            "- {id: t, block: transforms.add_columns, in: {items: [], columns: [{as: total, op: product, of: [subtotal], value: 1.0725}]}}",
+        );
+        assert!(unused_numbers("add the total with 7.25% sales tax (subtotal * 1.0725)", &taxed).is_empty());
         let counts = super::tests::plan(
             "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [重要度], aggregations: [{op: count, as: 件数}]}}",
         );

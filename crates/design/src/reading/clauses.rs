@@ -23,7 +23,7 @@ pub struct Clause {
 }
 
 static EN_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)[;\n]|[.?!]\s|[.?!]$|,\s*(?:and\s+then\s+|then\s+|and\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+(?P<verb>read|load|open|keep|filter|exclude|drop|remove|skip|discard|omit|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log|click|download|write|save|export|output|create|generate|produce|put|store|list|flag|take|get|pull)\b")
+    Regex::new(r"(?i)[;\n]|[.?!]\s|[.?!]$|,\s*(?:and\s+then\s+|then\s+|and\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+(?P<verb>read|load|open|keep|filter|exclude|drop|remove|skip|discard|omit|total|sum|count|group|match|reconcile|join|merge|classify|categori[sz]e|extract|summari[sz]e|ask|confirm|approve|call|post|send|poll|wait|log|click|download|write|save|export|output|create|generate|produce|put|store|list|flag|take|get|pull|add|compute|calculate|sort|round|rename|combine|append|stack)\b")
         .expect("separator")
 });
 static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {

@@ -4912,3 +4912,12 @@ fn a_japanese_range_of_days_with_its_weekdays_and_no_space_after_it_keeps_those_
         );
     }
 }
+
+#[test]
+fn rows_kept_and_a_column_added_in_one_sentence_are_two_steps() {
+    let r = read_instruction(
+        "in orders.csv take only the orders shipping to CA and add the total with 7.25% sales tax (subtotal * 1.0725). output o.csv",
+    );
+    assert_eq!(ops(&r), ["filter", "compute"], "{:?}", r.steps);
+    assert!(r.value_words.iter().any(|w| w == "CA"), "{:?}", r.value_words);
+}
