@@ -2382,7 +2382,7 @@ impl Reader<'_> {
             .or(c.name("en_values"))
             .map_or("", |m| m.as_str())
             .split(['／', '/', '・', '、', ','])
-            .flat_map(|v| v.split(" or ").flat_map(|v| v.split(" and ")).flat_map(|v| v.split('か')))
+            .flat_map(|v| v.split(" or ").flat_map(|v| v.split(" and ")))
             .map(|v| v.trim().trim_start_matches("or ").trim().to_owned())
             .filter(|v| !v.is_empty())
             .collect();
@@ -2404,17 +2404,9 @@ impl Reader<'_> {
                 _ => None,
             })
             .collect();
+        let distinct = |named: &[String]| named.iter().collect::<std::collections::HashSet<_>>().len() == named.len();
         let sources = match by_name {
-            Some(named)
-                if {
-                    let mut d = named.clone();
-                    d.sort();
-                    d.dedup();
-                    d.len() == named.len()
-                } =>
-            {
-                named
-            }
+            Some(named) if distinct(&named) => named,
             _ if values.iter().all(|v| !tables.iter().any(|t| holds(t, v))) => values,
             _ => return,
         };
