@@ -1495,10 +1495,12 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             let name = name.as_str();
             // Plurals aside: "payment term" is in `terms`.
             let (name_stem, want_stem) = (name.trim_end_matches('s'), want.trim_end_matches('s'));
+            // (The word said may be anywhere in a name written as one word, `netamount`; a word
+            // of the same meaning only starts one of its words.)
             let contains = long_enough(name) && long_enough(&want) && {
-                holds_word(name, column, &want)
+                name.contains(&want)
                     || want.contains(name)
-                    || holds_word(name, column, want_stem)
+                    || name_stem.contains(want_stem)
                     || want_stem.contains(name_stem)
             };
             let related = contains || words.iter().any(|w| *w == name || long_enough(w) && holds_word(name, column, w));
@@ -1789,7 +1791,8 @@ mod tests {
         assert_eq!(choose("accepted offer", &applicants).as_deref(), Some("offer_accepted_on"));
         // `candidate` ends in the letters of "date", and is no date: "day" is the column `days`.
         assert_eq!(choose("day", &applicants).as_deref(), Some("days"));
-        assert_eq!(choose("date", &columns(&["InvoiceDate", "candidate"])).as_deref(), Some("InvoiceDate"));
+        assert_eq!(choose("day", &columns(&["InvoiceDate", "candidate"])).as_deref(), Some("InvoiceDate"));
+        assert_eq!(choose("amount", &columns(&["netamount", "customer"])).as_deref(), Some("netamount"));
         assert_eq!(choose("accepted offer", &columns(&["offer_accepted_on", "offer_accepted_by"])), None, "two: asked");
         assert_eq!(choose("offer sent", &applicants), None, "a word of no column");
     }
