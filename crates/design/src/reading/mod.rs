@@ -3389,9 +3389,13 @@ impl Reader<'_> {
                 .iter()
                 .filter(|f| {
                     let before = self.text[..f.at].trim_end().to_ascii_lowercase();
-                    ["need", "want", "would like", "i'd like", "need a", "want a", "need the", "want the"]
-                        .iter()
-                        .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+                    let after = self.text[f.at + f.name.len()..].trim_start().to_ascii_lowercase();
+                    // (Asked for by a purpose or a deadline after it: "… for the Q4 review".)
+                    let asked_for = ["for ", "by ", "before ", "please", "asap"].iter().any(|w| after.starts_with(w));
+                    asked_for
+                        && ["need", "want", "would like", "i'd like", "need a", "want a", "need the", "want the"]
+                            .iter()
+                            .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
                 })
                 .collect();
             if let [file] = wanted.as_slice() {
@@ -3579,10 +3583,8 @@ impl Reader<'_> {
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.
                 // ("look up each account's team in accounts.csv": a table looked in is read.)
                 static LOOKED_IN: LazyLock<regex::Regex> = LazyLock::new(|| {
-                    regex::Regex::new(
-                        r"\b(?:look(?:s|ed|ing)? (?:\S+ ){0,6}?up|look(?:s|ed|ing)? for|find|search|check)\b[^.;]*$",
-                    )
-                    .expect("looked in")
+                    regex::Regex::new(r"\b(?:look(?:s|ed|ing)? (?:\S+ ){0,6}?up|look(?:s|ed|ing)? for)\b[^.;]*$")
+                        .expect("looked in")
                 });
                 let last_in = last_of_several
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))

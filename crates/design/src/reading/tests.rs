@@ -4921,3 +4921,10 @@ fn rows_kept_and_a_column_added_in_one_sentence_are_two_steps() {
     assert_eq!(ops(&r), ["filter", "compute"], "{:?}", r.steps);
     assert!(r.value_words.iter().any(|w| w == "CA"), "{:?}", r.value_words);
 }
+
+#[test]
+fn a_file_needed_is_written_only_when_asked_for_by_a_purpose() {
+    let r = read_instruction("I need sales.csv and returns.csv matched on order_id");
+    assert!(r.outputs.iter().all(|o| o.path.as_deref() != Some("sales.csv")), "{:?}", r.outputs);
+    assert_eq!(r.sources.len(), 2, "both are read: {:?}", r.sources);
+}
