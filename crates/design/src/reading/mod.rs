@@ -3568,10 +3568,11 @@ impl Reader<'_> {
                 let writes_from = |from: usize| {
                     self.lexicon.output.find_iter(before).any(|m| {
                         let words: Vec<&str> = before[..m.start()].split_whitespace().rev().take(2).collect();
-                        let determiners =
-                            ["the", "a", "an", "this", "that", "our", "my", "your", "their", "each", "every", "per"];
+                        let determiners = ["the", "a", "an", "this", "that", "our", "my", "your", "their"];
+                        let each = words.first().is_some_and(|w| ["each", "every", "per"].contains(w));
                         m.start() >= from
                             && !before[m.end()..].starts_with("'s")
+                            && !each
                             && !words.iter().any(|w| determiners.contains(w))
                     })
                 };
