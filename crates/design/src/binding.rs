@@ -874,8 +874,9 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
         let word = word.to_lowercase();
         paths.iter().any(|path| path.split(|c: char| !c.is_alphanumeric()).any(|part| part == word))
     };
-    // 「東京と大阪の売上ファイル（uriage_tokyo.csv と uriage_osaka.csv）」: a value every row of one
-    // file read holds, and no row of another, says which file; it keeps no rows.
+    // 「東京と大阪の売上ファイル（uriage_tokyo.csv と uriage_osaka.csv）」: values that each fill a
+    // column of one file read and appear in no other, said of two files or more, say which file
+    // is which; they keep no rows. (One such value said alone, "only Tokyo", may: asked.)
     let of_one_file = |word: &str| {
         let folded = fold(word);
         let holds_all = |rows: &Vec<Value>, column: &str| {
@@ -896,6 +897,11 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
                     && tables.iter().enumerate().all(|(j, other)| i == j || !holds_any(other))
             })
     };
+    let naming_files: Vec<&String> = mentioned.iter().filter(|w| of_one_file(w)).collect();
+    let names_files = |word: &str| {
+        let distinct: std::collections::HashSet<String> = naming_files.iter().map(|w| fold(w)).collect();
+        distinct.len() >= 2 && distinct.contains(&fold(word))
+    };
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
     let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));
@@ -905,7 +911,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
         if held(word)
             && !of_tested(word)
             && !named_file(word)
-            && !of_one_file(word)
+            && !names_files(word)
             && !used.contains(&folded)
             && !unused.iter().any(|u| fold(u) == folded)
         {

@@ -1313,6 +1313,13 @@ fn values_that_say_which_file_is_which_keep_no_rows_but_a_value_of_both_files_is
     design_and_run(dir.path(), instruction);
     let written = std::fs::read_to_string(dir.path().join("all_sales.csv")).unwrap();
     assert_eq!(written.trim_start_matches('\u{feff}').lines().count(), 4, "every row of both: {written}");
+    // One of them said alone may keep rows: asked, not dropped.
+    let only =
+        "Combine export_1.csv and export_2.csv into one list sorted by id, North only, and save it as all_sales.csv";
+    let output = planwright(dir.path(), &["generate", "--instruction", only, "--workdir", "."]);
+    let kept = String::from_utf8_lossy(&output.stdout).contains("value: North");
+    let asked = output.status.code() == Some(1) && said(&output).contains("\"North\"");
+    assert!(kept || asked, "North kept, or asked about: {}", said(&output));
     // North in both files: the word may keep rows, so it is asked about, not dropped.
     std::fs::write(dir.path().join("export_2.csv"), "id,region,amount\nS1,South,5\nS2,North,7\n").unwrap();
     let output = planwright(dir.path(), &["generate", "--instruction", instruction, "--workdir", "."]);
