@@ -897,11 +897,9 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
                     && tables.iter().enumerate().all(|(j, other)| i == j || !holds_any(other))
             })
     };
-    let naming_files: Vec<&String> = mentioned.iter().filter(|w| of_one_file(w)).collect();
-    let names_files = |word: &str| {
-        let distinct: std::collections::HashSet<String> = naming_files.iter().map(|w| fold(w)).collect();
-        distinct.len() >= 2 && distinct.contains(&fold(word))
-    };
+    let naming_files: std::collections::HashSet<String> =
+        mentioned.iter().filter(|w| of_one_file(w)).map(|w| fold(w)).collect();
+    let names_files = |word: &str| naming_files.len() >= 2 && naming_files.contains(&fold(word));
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
     let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));

@@ -148,11 +148,16 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
         used.push(100.0);
     }
     // 「1件もない月は0」: a count of the rows that meet conditions is 0 for a group without them.
-    let mut counts_when =
-        plan.graph.iter().flat_map(|n| n.inputs.get("aggregations").and_then(Value::as_array).into_iter().flatten());
-    if counts_when.any(|a| a.get("op").and_then(Value::as_str) == Some("count") && a.get("when").is_some()) {
+    let counts: Vec<&Value> = plan
+        .graph
+        .iter()
+        .flat_map(|n| n.inputs.get("aggregations").and_then(Value::as_array).into_iter().flatten())
+        .filter(|a| a.get("op").and_then(Value::as_str) == Some("count"))
+        .collect();
+    if counts.iter().any(|a| a.get("when").is_some()) {
         used.push(0.0);
     }
+    let counted = !counts.is_empty();
     // "the two plants' registers, stacked": the number of tables read.
     let tables_read = plan.graph.iter().filter(|n| crate::reads_a_table(n)).count();
     let duplicates = plan
@@ -222,11 +227,6 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             }
             // 「件数0の組み合わせは出さなくて大丈夫」, "groups with 0 rows can be left out": groups of
             // no rows, which totals never give.
-            let counted = plan.graph.iter().any(|n| {
-                n.inputs.get("aggregations").and_then(Value::as_array).is_some_and(|a| {
-                    a.iter().any(|a| a.get("op").and_then(Value::as_str) == Some("count"))
-                })
-            });
             let window: String = after.chars().take(24).collect();
             let not_shown = ["出さな", "出さず", "不要", "いらな", "要りませ", "省", "除", "left out", "omitted", "skipped", "not shown", "don't show", "no need"]
                 .iter()

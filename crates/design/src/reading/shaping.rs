@@ -736,15 +736,7 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
 /// A column `name` computed by the formula `said`, when it has `signs` signs or more and each
 /// operand is a column's name as the text writes one.
 fn formula_step(name: String, said: &str, language: super::Language, signs: usize) -> Option<Step> {
-    let said = EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
-        let sign = match &w["w"] {
-            "minus" | "less" => " - ",
-            "plus" => " + ",
-            "divided by" => " / ",
-            _ => " * ",
-        };
-        sign.to_owned()
-    });
+    let said = with_signs(said);
     let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= signs)?;
     let column = |name: &str| match language {
         super::Language::En => en_column(name.trim_start_matches("the ")),
@@ -756,6 +748,19 @@ fn formula_step(name: String, said: &str, language: super::Language, signs: usiz
     let formula = formula.renamed(&column);
     let of = formula.columns().into_iter().map(str::to_owned).collect();
     Some(Step::Formula { name, formula: formula.to_string(), of })
+}
+
+/// `said` with its sign words ("minus", "divided by") written as signs.
+fn with_signs(said: &str) -> std::borrow::Cow<'_, str> {
+    EN_SIGN_WORDS.replace_all(said, |w: &regex::Captures| {
+        let sign = match &w["w"] {
+            "minus" | "less" => " - ",
+            "plus" => " + ",
+            "divided by" => " / ",
+            _ => " * ",
+        };
+        sign.to_owned()
+    })
 }
 
 /// "… ot hours and ot pay (ot hours x hourly rate x 1.5, rounded …)", "…, total cost (parts +
@@ -783,14 +788,9 @@ fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
                 if of.len() != 2 {
                     return None;
                 }
-                let sign = said.chars().find(|c| "+-−/÷*×".contains(*c));
-                let words = EN_SIGN_WORDS.captures(said).map(|c| c["w"].to_ascii_lowercase());
-                let operation = match (sign, words.as_deref()) {
-                    (Some('+'), _) | (_, Some("plus")) => "sum",
-                    (Some('-' | '−'), _) | (_, Some("minus" | "less")) => "difference",
-                    (Some('/' | '÷'), _) | (_, Some("divided by")) => "ratio",
-                    _ => "product",
-                };
+                let signed = with_signs(said);
+                let sign = signed.chars().find(|c| "+-−/÷*×".contains(*c));
+                let operation = sign.and_then(|c| arithmetic(c.encode_utf8(&mut [0; 4]))).unwrap_or("product");
                 Some(Step::Compute { name: named, operation, of, value: None })
             })?;
             // "over budget (actual - budget - 100)" names no column: a name is no operand of its own formula.
