@@ -1655,6 +1655,11 @@ static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「合計金額と」「平均単価を」: a total and the column it is of, said as one noun in a list or as
+/// what is asked for.
+static JA_TOTAL_OF_NAMED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:合計|総額|平均|最大|最小)[\p{Han}\p{Katakana}ー]{2,8}(?:と|・|、|を|$)"));
+
 /// "revenue (sum)", "duration (average)": a column and the total of it said in brackets.
 static EN_TOTAL_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?P<field>[a-z_][a-z0-9_]*)\s*\((?P<op>sum|total|average|avg|mean|count|max|maximum|min|minimum)\)")
@@ -1691,7 +1696,10 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     for c in JA_AGG.captures_iter(clause) {
         let whole = c.get(0).expect("match");
         let op_text = &c["op"];
-        let verb = c.name("pre").is_some() || c.name("post").is_some() || !by.is_empty();
+        // 「合計金額と件数を出して」「平均単価を」: the total of the column named right after, in a list.
+        let named_after =
+            c.name("post").is_none() && JA_TOTAL_OF_NAMED.is_match(&clause[c.name("op").expect("op").start()..]);
+        let verb = c.name("pre").is_some() || c.name("post").is_some() || !by.is_empty() || named_after;
         // (「部門ごとの人数と総支給額の合計」 counts the people; 「人数の合計」 totals a column.)
         if !verb || op_text == "人数" && c.name("post").is_none() {
             continue;
@@ -1710,7 +1718,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             inner.rfind('「').map(|open| inner[open + '「'.len_utf8()..].to_owned())
         });
         // 「モジュールごとの平均実行時間」「取引先ごとに合計金額を」: the column named right after.
-        let after = (c.name("post").is_none() && !by.is_empty())
+        let after = (c.name("post").is_none() && (!by.is_empty() || named_after))
             .then(|| {
                 clause[c.name("op").expect("op").end()..]
                     .chars()
@@ -1757,7 +1765,9 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             let before = clause[..at].strip_suffix('と').or_else(|| clause[..at].strip_suffix('・'))?;
             let other = japanese_noun_before(before, before.len())?;
             // (「件数と金額を集計」: the count is one of its own.)
-            let a_total = ["件数", "人数", "回数", "合計", "平均", "最大", "最小"].iter().any(|w| other.ends_with(w));
+            // (「平均単価と数量の合計」: the average is one of its own too.)
+            let a_total = ["件数", "人数", "回数", "合計", "平均", "最大", "最小"].iter().any(|w| other.ends_with(w))
+                || ["合計", "総額", "平均", "最大", "最小"].iter().any(|w| other.starts_with(w));
             let named =
                 !other.is_empty() && !a_total && !by.contains(&other) && !JA_ROW_NOUNS.contains(&other.as_str());
             let said = aggregations.iter().any(|a| a.field.as_deref() == Some(other.as_str()));

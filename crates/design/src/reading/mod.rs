@@ -1098,6 +1098,7 @@ impl Reader<'_> {
             let sentence = sentences.iter().find(|s| s.start <= at && at < s.start + s.text.len());
             sentence.is_some_and(|s| repeats::COUNT_ASKED.is_match(&s.text.to_lowercase()))
         };
+        let steps = self.totals_said_before_their_key(steps);
         let steps = rows_kept_before_totals(totals_compared_after_totals(one_grouping(steps, counted)));
         let steps = conditions_on_totals(steps, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
@@ -1248,6 +1249,40 @@ impl Reader<'_> {
             }
             _ => true,
         });
+    }
+
+    /// "Total the amount and count per department": totals of named columns said in a clause
+    /// of their own, right before the grouping of the same sentence, are more of its totals.
+    fn totals_said_before_their_key(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+        let sentences = clauses::sentences(self.text);
+        let sentence_of = |at: usize| sentences.iter().position(|s| s.start <= at && at < s.start + s.text.len());
+        let mut i = 0;
+        while i + 1 < steps.len() {
+            let carried = match (&steps[i], &steps[i + 1]) {
+                ((at, Step::Aggregate { by, aggregations }), (next_at, Step::Aggregate { by: later_by, .. }))
+                    if by.is_empty()
+                        && !later_by.is_empty()
+                        && !aggregations.is_empty()
+                        && aggregations.iter().all(|a| a.field.is_some() && a.when.is_empty())
+                        && sentence_of(*at) == sentence_of(*next_at) =>
+                {
+                    aggregations.clone()
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            steps.remove(i);
+            if let Step::Aggregate { aggregations, .. } = &mut steps[i].1 {
+                let fresh: Vec<Aggregation> = carried
+                    .into_iter()
+                    .filter(|t| !aggregations.iter().any(|a| a.op == t.op && a.field == t.field))
+                    .collect();
+                aggregations.splice(0..0, fresh);
+            }
+        }
+        steps
     }
 
     /// 「11月分の経費精算の集計をお願いします。・部署ごとに件数・合計金額…」: totals of every row said

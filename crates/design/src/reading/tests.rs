@@ -4928,3 +4928,48 @@ fn a_file_needed_is_written_only_when_asked_for_by_a_purpose() {
     assert!(r.outputs.iter().all(|o| o.path.as_deref() != Some("sales.csv")), "{:?}", r.outputs);
     assert_eq!(r.sources.len(), 2, "both are read: {:?}", r.sources);
 }
+
+/// The totals asked for, as (op, column), of the one grouping read.
+fn totals_read(r: &Reading) -> Vec<(&'static str, Option<String>)> {
+    r.steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Aggregate { aggregations, .. } => {
+                Some(aggregations.iter().map(|a| (a.op, a.field.clone())).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_total_said_with_its_column_as_one_noun_is_kept_beside_the_count() {
+    for text in [
+        "経費精算.xlsxを部署別に集計して、合計金額と件数を出してください。部署別集計.csvで保存",
+        "経費精算.xlsxの部署ごとに合計金額と件数を出して部署別集計.csvへ",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(totals_read(&r), [("sum", Some("金額".to_owned())), ("count", None)], "{text}: {:?}", r.steps);
+    }
+    let r = read_instruction("平均単価と数量の合計を商品別に出して out.csv へ");
+    assert_eq!(
+        totals_read(&r),
+        [("avg", Some("単価".to_owned())), ("sum", Some("数量".to_owned()))],
+        "an average listed before a total is no column to total: {:?}",
+        r.steps
+    );
+    let r = read_instruction("合計金額が10万円以上の取引先だけ a.csv から b.csv へ");
+    assert_eq!(ops(&r), ["filter"], "a total said as a subject is a column kept by: {:?}", r.steps);
+}
+
+#[test]
+fn a_total_said_before_the_key_it_is_per_is_kept_with_the_key() {
+    for text in [
+        "Total the amount and count per department from a.csv into b.csv",
+        "Total amount and count per department from a.csv into b.csv",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(totals_read(&r), [("sum", Some("amount".to_owned())), ("count", None)], "{text}: {:?}", r.steps);
+        assert_eq!(ops(&r), ["aggregate"], "{text}: {:?}", r.steps);
+    }
+}
