@@ -51,12 +51,25 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     if let Some(said) = said.filter(|_| !ops.iter().any(|op| op == "avg")) {
         return Some(text[said.range()].to_owned());
     }
-    COUNT
+    let count = COUNT
         .captures_iter(&lower)
         .filter(|c| c.name("measure").is_none())
         .find_map(|c| c.get(0).filter(|m| !names_a_column(m)))
-        .filter(|_| !counted)
-        .map(|said| text[said.range()].to_owned())
+        .filter(|_| !counted);
+    // 「部署別に合計金額と件数を」 read as a count alone: a plan that groups, totals nothing and
+    // was asked for a total drops it. (One that does not group totals nothing it could lose:
+    // "total cost (parts + labor)" is a column of each row.)
+    let grouped = ops.iter().any(|op| op != "sum") && !ops.iter().any(|op| op == "sum");
+    let a_count =
+        |m: &regex::Match| ["number", "count", "件数", "人数", "回数"].iter().any(|w| m.as_str().ends_with(w));
+    // (「実施件数（OKとNGの合計）」: an aside that says how a column is made.)
+    let in_brackets = |m: &regex::Match| {
+        let before = &lower[..m.start()];
+        let opened = before.rfind(['(', '（']);
+        opened.is_some_and(|o| !before[o..].contains([')', '）']))
+    };
+    let sum = SUM.find_iter(&lower).find(|m| !a_count(m) && !in_brackets(m) && !names_a_column(m)).filter(|_| grouped);
+    count.or(sum).map(|said| text[said.range()].to_owned())
 }
 
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
@@ -232,6 +245,13 @@ static ASCENDING: LazyLock<Regex> = LazyLock::new(|| {
 
 static AVERAGE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b(?:average|mean|avg)\b|平均").expect("average"));
 
+/// A total of a column ("total", "sum", 「合計」); not a count said so ("the total number of
+/// tickets", 「合計件数」).
+static SUM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:total|totals|totaled|totalled|sum|summed|add up|added up|subtotals?)\b(?: (?:number|count)\b)?|合計(?:件数|人数|回数)?|総額|小計")
+        .expect("sum")
+});
+
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     // "how many days did it take" asks a measure of each row (`measure`), no count.
     let units = crate::reading::TIME_UNITS.join("|");
@@ -397,5 +417,15 @@ mod tests {
         );
         assert_eq!(unkept_total("sku and how many to order (par level minus qty)", &named), None);
         assert_eq!(unkept_total("how many skus to order", &named).as_deref(), Some("how many"));
+        // A total asked for where the plan groups and only counts.
+        let counts = plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [部署], aggregations: [{op: count, as: 件数}]}}\n",
+        );
+        assert_eq!(unkept_total("部署別に集計して、合計金額と件数を出して", &counts).as_deref(), Some("合計"));
+        assert_eq!(unkept_total("the total amount and count per department", &counts).as_deref(), Some("total"));
+        assert_eq!(unkept_total("the total number of tickets per team", &counts), None, "a count said so");
+        assert_eq!(unkept_total("部署別の合計件数", &counts), None, "a count said so");
+        assert_eq!(unkept_total("機能ごとに実施件数（OKとNGの合計）を", &counts), None, "an aside on a column");
+        assert_eq!(unkept_total("the total hours and count per dept", &sums), None, "a plan that totals");
     }
 }
