@@ -1515,6 +1515,14 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     if !candidates.is_empty() {
         return unique(candidates);
     }
+    // 「計画時間」 of `planned_min`: Japanese words over an English header, word by word.
+    if !wanted.is_ascii() {
+        let translated: Vec<&Column> =
+            columns.iter().filter(|c| crate::column_words::japanese_names_english(wanted, &c.name)).collect();
+        if !translated.is_empty() {
+            return unique(translated);
+        }
+    }
     // "accepted offer" of `offer_accepted_on`: every word said is a word of the name, in any order.
     let said: Vec<String> = wanted.split_whitespace().map(fold).filter(|w| long_enough(w)).collect();
     if said.len() < 2 || said.len() != wanted.split_whitespace().count() {
@@ -1799,6 +1807,17 @@ mod tests {
         assert_eq!(choose("amount", &columns(&["netamount", "customer"])).as_deref(), Some("netamount"));
         assert_eq!(choose("accepted offer", &columns(&["offer_accepted_on", "offer_accepted_by"])), None, "two: asked");
         assert_eq!(choose("offer sent", &applicants), None, "a word of no column");
+    }
+
+    #[test]
+    fn japanese_words_bind_an_english_header_word_by_word() {
+        let log = columns(&["date", "machine_id", "line", "planned_min", "run_min", "stop_reason"]);
+        assert_eq!(choose("設備ID", &log).as_deref(), Some("machine_id"));
+        assert_eq!(choose("設備", &log).as_deref(), Some("machine_id"));
+        assert_eq!(choose("計画時間", &log).as_deref(), Some("planned_min"));
+        assert_eq!(choose("稼働時間", &log).as_deref(), Some("run_min"));
+        assert_eq!(choose("ライン", &log).as_deref(), Some("line"));
+        assert_eq!(choose("時間", &log), None, "two columns of minutes: asked");
     }
 
     #[test]

@@ -18,6 +18,7 @@
 
 pub mod answers;
 pub mod binding;
+mod column_words;
 pub mod compose;
 pub mod credentials;
 pub mod diff;

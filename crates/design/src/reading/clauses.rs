@@ -61,6 +61,7 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
         let m = c.get(0).expect("match");
         if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()])
             || m.as_str() == "→" && value_arrow(text, m.start(), m.end())
+            || m.as_str().starts_with([',', '、']) && within_brackets(text, m.start())
         {
             continue;
         }
@@ -71,6 +72,21 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     }
     push(&mut pieces, text, start, text.len(), sentence_start);
     join_fragments(pieces, language, lexicon, text)
+}
+
+/// Whether the comma at `at` stands in a short aside in brackets (「×100（小数第1位まで、四捨五入）」,
+/// "(parts + labor, rounded)"): the aside is one piece with what it is said of.
+fn within_brackets(text: &str, at: usize) -> bool {
+    let before = &text[..at];
+    let Some(open) = before.rfind(['(', '（']) else { return false };
+    if before[open..].contains([')', '）']) {
+        return false;
+    }
+    let after = &text[at..];
+    let close = after.find([')', '）']);
+    let next_open = after.find(['(', '（']);
+    close.is_some_and(|c| next_open.is_none_or(|o| c < o) && after[..c].chars().count() <= 30)
+        && before[open..].chars().count() <= 30
 }
 
 /// Whether the arrow at `start..end` joins two short words (values in order, 「高→中→低」, a

@@ -93,6 +93,14 @@ static JA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<target>[^\s、。，,をがはでと「」・（）()の][^\s、。，,をがはでと「」・（）()]{0,15})\s*[（(][^）)]*$")
 });
 
+/// What is rounded, named before the formula the brackets follow: 「稼働率＝稼働時間合計÷計画時間合計×100
+/// （小数第1位まで）」.
+static JA_FORMULA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<target>[^\s、。，,をがはでと「」・（）()の=＝][^\s、。，,をがはでと「」・（）()=＝]{0,15})\s*[=＝][^\s、。（）()=＝]{1,60}\s*[（(][^）)]*$",
+    )
+});
+
 /// The rounding an English clause asks for, with its offset in the clause.
 pub fn english(clause: &str) -> Option<(usize, Step)> {
     let c = EN_ROUND.captures(clause)?;
@@ -133,6 +141,7 @@ pub fn japanese(clause: &str) -> Option<(usize, Step)> {
     let before = &clause[..start];
     let target: Vec<String> = JA_TARGET
         .captures(before)
+        .or_else(|| JA_FORMULA_BRACKETED.captures(before))
         .or_else(|| JA_BRACKETED.captures(before))
         // 「達成率＝実績÷目標×100（小数第1位まで）」: the column is the name before its formula.
         .map(|c| c["target"].split(['=', '＝']).next().unwrap_or_default().trim().to_owned())

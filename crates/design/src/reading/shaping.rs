@@ -346,6 +346,8 @@ pub(super) fn ja_column(noun: &str) -> Option<String> {
     // equals sign (a second one is cut at its bracket by the caller).
     let noun = noun.rsplit(['(', '=', '＝']).next().unwrap_or(noun).trim_end_matches(')');
     let noun = ["の列", "列", "欄", "項目", "カラム"].iter().fold(noun.trim(), |n, s| n.strip_suffix(s).unwrap_or(n));
+    // (「a.csv から取引先コードの重複」: what is read from comes before から.)
+    let noun = noun.rsplit("から").next().unwrap_or(noun);
     let noun = noun.trim_start_matches(['の', 'を', 'が', 'は', 'で', 'と', 'も']).trim();
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
 }
@@ -1672,11 +1674,27 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         .or_else(|| JA_SAME_LIST.find(clause))
         .or_else(pair_across_rows)?;
     // 「最初の1件も含めて全部」 keeps the first one with the others: nothing removed.
-    let remove = JA_REMOVE.find_iter(clause).any(|m| !clause[m.end()..].starts_with("も含"));
+    // (「重複（同じ取引先コード）を削除」: said around an aside.)
+    let plain = super::PARENTHESES.replace_all(clause, "");
+    let remove = JA_REMOVE.find_iter(&plain).any(|m| !plain[m.end()..].starts_with("も含"));
     // 「同じ伝票が二重に取り込まれてしまいました」 tells what happened; it asks for nothing.
     if !remove && !JA_ASKS.is_match(clause) {
         return None;
     }
+    // (「（＝本社側が優先、同じファイルの中なら上の行）」: an aside says which row stays, not what
+    // makes rows the same; 「重複（同じ取引先コード）を削除」 says the key in one.)
+    let asides = super::PARENTHESES.find_iter(clause).map(|m| m.range());
+    let mut by = japanese_duplicate_keys(&slots::blanked(clause, asides));
+    if by.is_empty() {
+        by = japanese_duplicate_keys(clause);
+    }
+    by.dedup();
+    Some((found.start(), Step::Duplicates { by, remove, keep_last: JA_KEEP_LAST.is_match(clause) }))
+}
+
+/// The columns that make rows of a Japanese clause the same (「登録番号が同じなら」「支払日・取引先・
+/// 金額の3つがすべて同じ」「取引先コードがかぶっている」).
+fn japanese_duplicate_keys(clause: &str) -> Vec<String> {
     let mut by: Vec<String> = Vec::new();
     // 「登録番号が同じなら同じ取引先とみなして」: the column said to make rows the same.
     if let Some(c) = JA_SAME_IF.captures(clause) {
@@ -1702,8 +1720,7 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
         }
     }
     by.retain(|b| !JA_NOT_KEYS.contains(&b.as_str()));
-    by.dedup();
-    Some((found.start(), Step::Duplicates { by, remove, keep_last: JA_KEEP_LAST.is_match(clause) }))
+    by
 }
 
 /// 「(秒)」「(円)」: a column's unit in brackets, short.

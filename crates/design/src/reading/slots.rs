@@ -475,6 +475,14 @@ const JA_BOUNDARY: &[char] = &[
 /// The Japanese noun right before byte offset `end` (`取引先ごと` at `ごと` → `取引先`): characters
 /// back to a particle, at most 16.
 pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
+    // 「稼働時間（分）を」「計画時間と稼働時間（どちらも分）を」: the name before an aside that
+    // gives its unit or a remark; 「金額（税抜）を」 names the column with its brackets.
+    if let Some((open, inside)) = aside_before(&text[..end]) {
+        let base = japanese_noun_before(text, open)?;
+        let remark =
+            inside.chars().any(|c| matches!(c, '\u{3041}'..='\u{309f}')) || ASIDE_UNITS.contains(&inside.trim());
+        return Some(if remark { base } else { format!("{base}{}", &text[open..end].trim_end()) });
+    }
     let noun: String = text[..end].chars().rev().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
     let noun: String = noun.chars().rev().collect();
     // 「1人あたり金額」: an amount per unit is one name (its り would end it).
@@ -494,6 +502,22 @@ pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
     };
     let noun = noun.trim();
     (!noun.is_empty() && !noun.chars().all(|c| c.is_ascii_digit())).then(|| noun.to_owned())
+}
+
+/// Units said in brackets after a column's name: 「稼働時間（分）」 is 稼働時間.
+const ASIDE_UNITS: &[&str] = &[
+    "分", "秒", "時間", "日", "円", "千円", "万円", "ドル", "件", "人", "個", "回", "台", "%", "％", "kg", "km", "L",
+    "h", "min",
+];
+
+/// Where a bracketed aside that `text` ends with opens (「稼働時間（分）」 → at （), and what it
+/// holds: a short one, with no brackets inside.
+fn aside_before(text: &str) -> Option<(usize, &str)> {
+    let trimmed = text.trim_end();
+    let closing = trimmed.strip_suffix('）').or_else(|| trimmed.strip_suffix(')'))?;
+    let open = closing.rfind(['（', '('])?;
+    let inside = &closing[open + closing[open..].chars().next()?.len_utf8()..];
+    (inside.chars().count() <= 12 && !inside.contains(['（', '(', ')', '）']) && open > 0).then_some((open, inside))
 }
 
 /// 「1人あたり」「一件当たり」 at the end of a text: a column's name goes on after it.

@@ -4973,3 +4973,58 @@ fn a_total_said_before_the_key_it_is_per_is_kept_with_the_key() {
         assert_eq!(ops(&r), ["aggregate"], "{text}: {:?}", r.steps);
     }
 }
+
+#[test]
+fn a_unit_or_a_remark_in_brackets_after_a_column_is_no_part_of_its_name() {
+    let r = read_instruction("設備ごとに計画時間と稼働時間（どちらも分）を合計し、a.csv から b.csv へ");
+    assert_eq!(
+        totals_read(&r),
+        [("sum", Some("計画時間".to_owned())), ("sum", Some("稼働時間".to_owned()))],
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("設備ごとに稼働時間（分）を合計し、a.csv から b.csv へ");
+    assert_eq!(totals_read(&r), [("sum", Some("稼働時間".to_owned()))], "{:?}", r.steps);
+    let r = read_instruction("取引先ごとに金額（税抜）を合計して a.csv から b.csv へ");
+    assert_eq!(totals_read(&r), [("sum", Some("金額(税抜)".to_owned()))], "a name in brackets: {:?}", r.steps);
+}
+
+#[test]
+fn rounding_said_in_brackets_after_a_formula_rounds_the_column_the_formula_names() {
+    for text in [
+        "a.csv を読んで、稼働率＝稼働時間合計÷計画時間合計×100（小数第1位まで、四捨五入）を出して b.csv へ",
+        "a.csv を読んで、稼働率＝稼働時間合計÷計画時間合計×100（小数第2位を四捨五入）を出して b.csv へ",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation, of, value: Some(d) }
+                if name == "稼働率" && *operation == "round" && of == &["稼働率"] && *d == 1.0)),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+}
+
+#[test]
+fn an_aside_on_which_row_stays_says_no_key_of_a_duplicate() {
+    let r = read_instruction(
+        "a.csv と b.csv を縦につなげて、取引先コードがかぶっているものは最初に出てくる行だけ残してください（＝a側が優先、同じファイルの中なら上の行）。c.csv へ",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by == &["取引先コード"])),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("a.csv の重複（同じ取引先コード）を削除して b.csv へ");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, .. } if by == &["取引先コード"])),
+        "a key said in the aside: {:?}",
+        r.steps
+    );
+    let r = read_instruction("a.csv から取引先コードの重複を削除して b.csv へ");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, .. } if by == &["取引先コード"])),
+        "the file read from is no part of the key: {:?}",
+        r.steps
+    );
+}
