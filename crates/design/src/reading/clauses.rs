@@ -85,8 +85,12 @@ fn within_brackets(text: &str, at: usize) -> bool {
     let after = &text[at..];
     let close = after.find([')', '）']);
     let next_open = after.find(['(', '（']);
-    close.is_some_and(|c| next_open.is_none_or(|o| c < o) && after[..c].chars().count() <= 30)
+    // (An aside that is a formula, 「合格率（合格件数 ÷ 実行件数 × 100、小数第1位まで）」, is read as
+    // one where it is named, comma and all.)
+    let formula = |t: &str| t.contains(['÷', '×', '*', '/', '=', '+', '−']);
+    close.is_some_and(|c| next_open.is_none_or(|o| c < o) && after[..c].chars().count() <= 30 && !formula(&after[..c]))
         && before[open..].chars().count() <= 30
+        && !formula(&before[open..])
 }
 
 /// Whether the arrow at `start..end` joins two short words (values in order, 「高→中→低」, a

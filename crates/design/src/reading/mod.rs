@@ -506,6 +506,8 @@ pub fn normalise(text: &str) -> String {
     // "Mon 2026-03-09 to Sun 2026-03-15": the day of the week says nothing the date does not.
     let text = WEEKDAY_BEFORE_DATE.replace_all(&text, "$date");
     let text = WEEKDAY_AFTER_DATE.replace_all(&text, "$day");
+    // "1 million", "2.5 thousand": the number written out ("50k" is read where numbers are).
+    let text = NUMBER_WITH_SCALE.replace_all(&text, |c: &regex::Captures| scaled(&c["n"], &c["scale"]));
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
@@ -638,6 +640,34 @@ fn without_spaces_around_ascii(text: &str) -> String {
     out
 }
 
+/// A number said with its scale: "1 million", "2.5 billion", "3 thousand".
+static NUMBER_WITH_SCALE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?P<n>\d+(?:\.\d+)?)(?P<scale>\s*(?:million|billion|thousand)\b)")
+        .expect("number with scale")
+});
+
+/// `number` (digits, maybe a point) times the `scale` word's power of ten, written out in digits
+/// ("1.25", "million" → "1250000"); the words as said where the digits would not be whole.
+fn scaled(number: &str, scale: &str) -> String {
+    let scale = scale.trim();
+    let zeros = match scale.to_ascii_lowercase().as_str() {
+        "billion" => 9,
+        "million" => 6,
+        _ => 3,
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if fraction.len() > zeros {
+        return format!("{number} {scale}");
+    }
+    let digits = format!("{whole}{fraction}{}", "0".repeat(zeros - fraction.len()));
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        "0".to_owned()
+    } else {
+        digits.to_owned()
+    }
+}
+
 /// 「2026/3/9(月)」: the day of the week in brackets after a date.
 static WEEKDAY_AFTER_DATE: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?P<day>\d)\s*\([月火水木金土日](?:曜日?)?\)").expect("weekday after a date"));
@@ -678,7 +708,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
                 })
                 .into_owned()
         }
-        Language::En => text,
+        Language::En => shaping::formulas_in_brackets(&text),
     };
     let with_asides = text.clone();
     let text = without_asides_that_keep(&text);

@@ -680,7 +680,7 @@ static EN_SUM: LazyLock<Regex> = LazyLock::new(|| {
 /// a column named, then its formula.
 static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[a-z_][\w]*(?:/[a-z_][\w]*)?(?: [a-z_][\w]*){0,3}?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
+        r"(?P<name>[a-z_][\w]*(?:/[a-z_][\w]*)?(?: [a-z_][\w]*){0,3}?(?: ?%)?)\s*=\s*(?:the )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s*(?P<op>[-+*/×÷−])\s*|\s+(?P<word>x|plus|minus|times|divided by|multiplied by|less)\s+)(?:the )?(?:(?P<n>\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?|(?P<b>[a-z_][\w]*(?: [a-z_][\w]*)?))(?:\s*[*×]\s*|\s+(?:x|times)\s+)?(?P<k>\d+(?:\.\d+)?)?(?:\s*(?:/|÷|divided by)\s*(?P<div>\d+(?:\.\d+)?))?",
     )
 });
 /// "annual_depreciation = (cost - salvage_value) / useful_life_years": a bracket of two columns,
@@ -697,11 +697,102 @@ static JA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "add Gross Margin (Revenue minus COGS) and Margin % (Gross Margin divided by Revenue, times 100,
+/// rounded to one decimal)": a column named, then its formula in brackets, is the formula said
+/// with `=` ("Margin % = Gross Margin divided by Revenue times 100, rounded to one decimal").
+pub fn formulas_in_brackets(text: &str) -> String {
+    let mut out = String::new();
+    let mut copied = 0;
+    // Where the last formula rewritten ends: "and" or a comma goes on from one ("add A (…) and
+    // B (…)"); in a list of columns ("customer name, balance and over_by (balance minus credit
+    // limit)") the bracket says how a column listed is made, and the list stays whole.
+    let mut chained: Option<usize> = None;
+    for c in EN_FORMULA_IN_BRACKETS.captures_iter(text) {
+        let whole = c.get(0).expect("match");
+        // (", add Gross Margin (": the words that lead to a name are no part of it.)
+        let mut name = c["name"].trim();
+        let mut leads = vec![c["lead"].trim().to_ascii_lowercase()];
+        while let Some((first, rest)) = name.split_once(' ') {
+            if !EN_LEAD_WORDS.contains(&first.to_ascii_lowercase().as_str()) {
+                break;
+            }
+            leads.push(first.to_ascii_lowercase());
+            name = rest.trim_start();
+        }
+        let lead_said = &text[whole.start()..whole.start() + c["lead"].len() + (c["name"].trim().len() - name.len())];
+        // Said as a column added ("add a rate column (…)"), or the next of such columns.
+        let added = leads.iter().any(|w| EN_ADDING_WORDS.contains(&w.as_str()));
+        let goes_on = chained.is_some_and(|end| !text[end..whole.start()].contains(['.', '!', '?', '\n']));
+        if !added && !goes_on {
+            continue;
+        }
+        let body = EN_COMMA_BEFORE_A_FACTOR.replace_all(&c["body"], " $op ");
+        let (formula, rest) = body.split_once([',', ';']).unwrap_or((&body, ""));
+        if !EN_ARITHMETIC.is_match(formula) || name.eq_ignore_ascii_case("column") {
+            continue;
+        }
+        // ("1 decimal": how it is rounded, said short.)
+        let rest = EN_DECIMALS_SHORT.replace_all(rest, " rounded to $n decimal");
+        let rest = if rest.trim().is_empty() { String::new() } else { format!(",{rest}") };
+        out.push_str(&text[copied..whole.start()]);
+        out.push_str(&format!("{lead_said}{name} = {}{rest}", formula.trim()));
+        copied = whole.end();
+        chained = Some(whole.end());
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Words that lead to a column's name ("add a", "and the").
+const EN_LEAD_WORDS: &[&str] = &[
+    "add",
+    "and",
+    "plus",
+    "with",
+    "also",
+    "a",
+    "an",
+    "the",
+    "new",
+    "then",
+    "include",
+    "including",
+    "show",
+    "compute",
+    "calculate",
+];
+
+/// Of [`EN_LEAD_WORDS`], those that say a column is added.
+const EN_ADDING_WORDS: &[&str] =
+    &["add", "plus", "with", "also", "new", "include", "including", "show", "compute", "calculate"];
+
+/// A name of one to three words (and a `%`), then a bracket; the words before the name that are
+/// no part of it ("add a", "and") kept apart.
+static EN_FORMULA_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?P<lead>(?:^|\b(?:add|and|plus|with|also|a|an|the|new|then|include|including|show|compute|calculate)\s+|[,:;]\s*))(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?(?:\s?%)?)(?: column)?\s*\((?P<body>[^()]{3,120})\)",
+    )
+});
+/// Arithmetic only: numbers and names of up to three words, each pair joined by a sign ("Revenue
+/// minus COGS", "total cost / nights"; not "sheet Invoices - note there's a title line", nor
+/// "as YYYY-MM", where a dash or a slash with no spaces is no sign).
+static EN_ARITHMETIC: LazyLock<Regex> = LazyLock::new(|| {
+    let operand = r"(?:\d+(?:\.\d+)?%?|[a-z_][\w]*(?: [a-z_][\w]*){0,2})";
+    re(&format!(
+        r"(?i)^\s*{operand}(?:\s*[+*×÷]\s*{operand}|\s+(?:[-/−]|x|minus|plus|times|divided by|multiplied by|less)\s+{operand})+\s*$"
+    ))
+});
+/// "divided by Revenue, times 100": a factor said after a comma is still of the formula.
+static EN_COMMA_BEFORE_A_FACTOR: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\s*,\s*(?P<op>times|x|×|multiplied by)\s+"));
+/// ", 1 decimal", ", 2 dp": the rounding said short.
+static EN_DECIMALS_SHORT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^\s*(?P<n>\d)\s*(?:decimals?|dp)\b"));
+
 /// "margin_pct = (revenue - cost) / revenue x 100": a column named, then its arithmetic, up to a
 /// comma, a verb or the end.
 static EN_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*(?P<expr>(?:[^,;=.]|\.\d)+?)\s*(?:[,;]|\.(?:\s|$)|$|\b(?:and|then|rounded|round|sorted|sort|save|write|put)\b)",
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?(?: ?%)?)\s*=\s*(?P<expr>(?:[^,;=.]|\.\d)+?)\s*(?:[,;]|\.(?:\s|$)|$|\b(?:and|then|rounded|round|sorted|sort|save|write|put)\b)",
     )
 });
 /// 「消費税額=税込金額×税率÷(100+税率)で」: the same in Japanese, up to で, a 、 or the end.

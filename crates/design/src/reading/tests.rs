@@ -5028,3 +5028,55 @@ fn an_aside_on_which_row_stays_says_no_key_of_a_duplicate() {
         r.steps
     );
 }
+
+#[test]
+fn a_number_said_with_its_scale_is_that_number() {
+    assert_eq!(normalise("revenue of 1 million or more"), "revenue of 1000000 or more");
+    assert_eq!(normalise("over 2.5 Million"), "over 2500000");
+    assert_eq!(normalise("budget 50k, cap 3 thousand"), "budget 50k, cap 3000");
+    assert_eq!(normalise("1.2345 thousand"), "1.2345 thousand", "no whole number: as said");
+    for text in [
+        "Keep the rows of a.csv where revenue is 1 million or more. Save as b.csv",
+        "Only the product lines in a.csv with Revenue of 1 million or more. Save as b.csv",
+    ] {
+        let r = read_instruction(text);
+        let conditions = filter_conditions(&r);
+        assert!(
+            conditions.iter().any(|c| c.operator == "gte" && c.value == json!(1_000_000)),
+            "{text}: {conditions:?}"
+        );
+    }
+}
+
+#[test]
+fn a_column_added_with_its_formula_in_brackets_is_that_formula() {
+    let r = read_instruction(
+        "Only the product lines in a.csv with Revenue of 1 million or more, please. For those, add Gross Margin (Revenue minus COGS) and Margin % (Gross Margin divided by Revenue, times 100, rounded to one decimal). Save as b.xlsx.",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Compute { name, operation: "difference", .. } if name == "Gross Margin")),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Formula { name, formula, .. }
+            if name == "Margin %" && formula == "[Gross Margin] / [Revenue] * 100")),
+        "{:?}",
+        r.steps
+    );
+    let r =
+        read_instruction("Read a.csv and add a rate column (total cost / nights, rounded to 2 decimals). Save b.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "ratio", .. } if name == "rate")),
+        "{:?}",
+        r.steps
+    );
+    // A formula in brackets in a list of columns says how one listed is made; the list stays whole.
+    let listed =
+        "I need the SKU, the system qty, the counted qty and the variance (counted minus system). Sort by SKU.";
+    assert_eq!(shaping::formulas_in_brackets(listed), listed);
+    let format = "Take the month from run_date (as YYYY-MM), add the count";
+    assert_eq!(shaping::formulas_in_brackets(format), format, "a dash with no spaces is no minus");
+}
