@@ -87,7 +87,7 @@ fn within_brackets(text: &str, at: usize) -> bool {
     let next_open = after.find(['(', '（']);
     // (An aside that is a formula, 「合格率（合格件数 ÷ 実行件数 × 100、小数第1位まで）」, is read as
     // one where it is named, comma and all.)
-    let formula = |t: &str| t.contains(['÷', '×', '*', '/', '=', '+', '−']);
+    let formula = |t: &str| t.contains(['÷', '×', '*', '=', '+', '−']) || t.contains(" / ");
     close.is_some_and(|c| next_open.is_none_or(|o| c < o) && after[..c].chars().count() <= 30 && !formula(&after[..c]))
         && before[open..].chars().count() <= 30
         && !formula(&before[open..])

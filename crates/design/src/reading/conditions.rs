@@ -164,6 +164,29 @@ fn months_run_on(listed: &[u32], range: bool) -> Option<Option<Value>> {
     }
 }
 
+/// 「7/1〜9/30」「7月1日から9月30日まで」: days with no year before them (not 「2026/7/1〜」).
+static JA_DAYS_WITHOUT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:^|[^\d０-９年/／.\-])(?P<m1>1[0-2]|[1-9])\s*(?:/|／|月)\s*(?P<d1>[0-3]?\d)\s*日?\s*(?:〜|~|～|から|-|－)\s*(?P<m2>1[0-2]|[1-9])\s*(?:/|／|月)\s*(?P<d2>[0-3]?\d)(?:\s*日)?(?:[^\d/／]|$)",
+    )
+});
+
+/// The span, first and last month of a day range without its year that covers whole months
+/// (from a first day to a last: 「7/1〜9/30」, February ending on the 28th or 29th); `None` for
+/// any other range, whose year a month cannot settle.
+fn japanese_whole_months_of_days(clause: &str) -> Option<(std::ops::Range<usize>, u32, u32)> {
+    let c = JA_DAYS_WITHOUT_YEAR.captures(clause)?;
+    let number = |g: &str| c[g].parse::<u32>().ok();
+    let (m1, d1, m2, d2) = (number("m1")?, number("d1")?, number("m2")?, number("d2")?);
+    let last_day = match m2 {
+        2 => [28, 29].contains(&d2),
+        4 | 6 | 9 | 11 => d2 == 30,
+        _ => d2 == 31,
+    };
+    (d1 == 1 && last_day && m2 >= m1)
+        .then(|| (c.name("m1").expect("m1").start()..c.name("d2").expect("d2").end(), m1, m2))
+}
+
 /// A month's number with its 月, in a list of months.
 static MONTH_NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"(?:1[0-2]|[1-9])\s*月"));
 /// 「10月・11月」「10月〜11月」「10月・11月・12月」: months said together, without their year.
@@ -1221,6 +1244,15 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             let field = ja_field_before(clause, whole.start()).filter(|f| f.contains('日'));
             conditions.push(Condition { field, operator: "between", value: first, value2: Some(last) });
         }
+    } else if let Some((whole, first, last)) = japanese_whole_months_of_days(clause).filter(|(w, ..)| !taken(w.clone()))
+    {
+        // 「第3四半期（7/1〜9/30）」: whole months said by their days, without the year.
+        for (n, number) in numbers.iter().enumerate() {
+            used[n] |= whole.contains(&number.start);
+        }
+        let field = ja_field_before(clause, whole.start).filter(|f| f.contains('日'));
+        let value2 = (last > first).then(|| Value::from(last));
+        conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(first), value2 });
     } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
         let m = c.name("m").expect("a month");
         // 「10月・11月に出荷した分」: the months from the first said to the last, when they run on;

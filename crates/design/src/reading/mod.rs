@@ -2660,7 +2660,10 @@ impl Reader<'_> {
         let aggregate_words = self.lexicon.aggregate.is_match(&PARENTHESES.replace_all(&lower, ""));
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
-        let compares = conditions.iter().any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between"));
+        // (A month without its year is a range of dates: 「10月の出荷数量が多い商品トップ3を出して」.)
+        let compares = conditions
+            .iter()
+            .any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between" | MONTH_OF_UNSAID_YEAR));
         // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state, a
         // column's value or dates said of the rows totalled keep them (not "the average Days
         // Open", a column's name).

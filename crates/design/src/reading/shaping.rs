@@ -1455,6 +1455,18 @@ static JA_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「出荷数量が多い商品トップ3」「売上の大きい得意先上位5社」: the things with the most of an amount
+/// the rows add up to.
+static JA_TOP_BY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<measure>[^\s、。をがはのでと「」]{1,10}?)(?:が|の)(?:多い|大きい|高い)(?:順に)?(?P<entity>[^\s、。をがはのでと「」]{1,10}?)(?:トップ|上位|ベスト)\s*(?P<n>\d{1,4})",
+    )
+});
+/// Rows themselves, never a thing the rows add up for (「金額が大きい取引トップ3」).
+const JA_ROW_NOUNS: &[&str] = &["取引", "伝票", "行", "明細", "件", "レコード", "データ", "注文", "請求", "支払"];
+/// Ends of the names of amounts that rows add up to (not 単価, 率).
+const AMOUNTS_ADDED: &[&str] = &["数量", "個数", "件数", "金額", "額", "売上", "時間", "本数", "台数", "数"];
+
 /// "top 3 customers by total sales", 「得意先別の売上合計の上位3社」: the entity's totals, the
 /// largest first, the first `n` kept. A row noun ("top 5 invoices by amount") totals nothing.
 pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usize, Step)>> {
@@ -1490,7 +1502,15 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
             (c, entity, measure, "total")
         }
         super::Language::Ja => {
-            let c = JA_TOP_BY_TOTAL.captures(clause)?;
+            let c = JA_TOP_BY_TOTAL.captures(clause).or_else(|| {
+                JA_TOP_BY_AMOUNT.captures(clause).filter(|c| {
+                    // (「金額が大きい取引トップ3」: the rows themselves; 「単価が高い商品」: no amount to add up.)
+                    // (「金額の大きい順に上位5件」: an order, no thing named.)
+                    !JA_ROW_NOUNS.contains(&&c["entity"])
+                        && !c["entity"].contains('順')
+                        && AMOUNTS_ADDED.iter().any(|a| c["measure"].ends_with(a))
+                })
+            })?;
             let (entity, measure) = (ja_column(&c["entity"])?, ja_column(&c["measure"])?);
             (c, entity, measure, "合計")
         }

@@ -5080,3 +5080,38 @@ fn a_column_added_with_its_formula_in_brackets_is_that_formula() {
     let format = "Take the month from run_date (as YYYY-MM), add the count";
     assert_eq!(shaping::formulas_in_brackets(format), format, "a dash with no spaces is no minus");
 }
+
+#[test]
+fn whole_months_said_by_their_days_without_a_year_are_months_of_the_year_the_data_has() {
+    for text in ["a.csv の 7/1〜9/30 の行だけ b.csv へ", "a.csv の7月1日から9月30日までの行だけ b.csv へ"]
+    {
+        let r = read_instruction(text);
+        let conditions = filter_conditions(&r);
+        assert!(
+            conditions.iter().any(|c| c.operator == conditions::MONTH_OF_UNSAID_YEAR
+                && c.value == json!(7)
+                && c.value2 == Some(json!(9))),
+            "{text}: {conditions:?}"
+        );
+    }
+    // Days that are no whole months are not read as months.
+    let r = read_instruction("a.csv の 7/1〜7/15 の行だけ b.csv へ");
+    assert!(filter_conditions(&r).iter().all(|c| c.operator != conditions::MONTH_OF_UNSAID_YEAR), "{:?}", r.steps);
+}
+
+#[test]
+fn the_things_with_the_most_of_an_amount_are_totalled_before_the_top_is_cut() {
+    let r = read_instruction("shukka.csv で、10月の出荷数量が多い商品トップ3を出してください。→ q3.csv");
+    assert_eq!(ops(&r), ["filter", "aggregate", "sort"], "{:?}", r.steps);
+    assert_eq!(totals_read(&r), [("sum", Some("出荷数量".to_owned()))], "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(3), .. })), "{:?}", r.steps);
+    // The rows themselves, an order, and a price that adds up to nothing are no totals.
+    for text in [
+        "a.csv で金額が大きい取引トップ3を b.csv へ",
+        "売上伝票.csvの中から金額の大きい順に上位5件を出して b.csv へ",
+        "a.csv で単価が高い商品トップ3を b.csv へ",
+    ] {
+        let r = read_instruction(text);
+        assert!(!ops(&r).contains(&"aggregate"), "{text}: {:?}", r.steps);
+    }
+}
