@@ -1169,6 +1169,7 @@ impl Reader<'_> {
         self.top_of_the_groups_said_twice();
         self.name_the_total_as_chosen();
         self.sorted_by_a_total_said_of_its_column();
+        self.ties_broken_before_the_top_is_cut();
         self.rank_chosen();
         let renamed = words::renamed_columns(self.text, self.language);
         if renamed.len() == self.reading.columns.len() && self.reading.renamed.is_empty() {
@@ -1194,6 +1195,34 @@ impl Reader<'_> {
         self.totals_named_before_their_key();
         self.month_columns_shown_by_example();
         self.question_of_an_amount_answered();
+    }
+
+    /// 「数量合計」's top 3, then 「数量の多い順、同数なら商品コードの若い順」: the order of the top
+    /// rows said again right after them, with the ties it breaks, breaks them before the top
+    /// is cut (after it, a tie at the cut would keep either row).
+    fn ties_broken_before_the_top_is_cut(&mut self) {
+        let steps = &mut self.reading.steps;
+        let Some(top) = steps
+            .iter()
+            .position(|s| matches!(s, Step::Sort { by: Some(_), limit: Some(_), then, .. } if then.is_empty()))
+        else {
+            return;
+        };
+        let again = match (&steps[top], steps.get(top + 1)) {
+            (
+                Step::Sort { by: Some(key), descending, .. },
+                Some(Step::Sort { by: Some(by), descending: d, limit: None, then }),
+            ) => (by == key || key.contains(by.as_str())) && d == descending && !then.is_empty(),
+            _ => false,
+        };
+        if !again {
+            return;
+        }
+        if let Step::Sort { then: ties, .. } = steps.remove(top + 1) {
+            if let Step::Sort { then, .. } = &mut steps[top] {
+                *then = ties;
+            }
+        }
     }
 
     /// 「列は受注番号・出荷日・出荷月（2026-11 のような形）・金額」: a column shown named after a

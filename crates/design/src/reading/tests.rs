@@ -5105,6 +5105,18 @@ fn the_things_with_the_most_of_an_amount_are_totalled_before_the_top_is_cut() {
     assert_eq!(ops(&r), ["filter", "aggregate", "sort"], "{:?}", r.steps);
     assert_eq!(totals_read(&r), [("sum", Some("出荷数量".to_owned()))], "{:?}", r.steps);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(3), .. })), "{:?}", r.steps);
+    // The ties of the order said again are broken before the top is cut.
+    let r = read_instruction(
+        "shukka.csv で、7/1〜9/30の出荷数量が多い商品トップ3を出してください。商品コード・商品名・数量合計の3列、数量の多い順、同数なら商品コードの若い順で。→ q3.csv",
+    );
+    assert!(
+        r.steps.iter().any(
+            |s| matches!(s, Step::Sort { limit: Some(3), then, .. } if then == &[("商品コード".to_owned(), false)])
+        ),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(ops(&r).iter().filter(|o| **o == "sort").count(), 1, "{:?}", r.steps);
     // The rows themselves, an order, and a price that adds up to nothing are no totals.
     for text in [
         "a.csv で金額が大きい取引トップ3を b.csv へ",
