@@ -5127,3 +5127,16 @@ fn the_things_with_the_most_of_an_amount_are_totalled_before_the_top_is_cut() {
         assert!(!ops(&r).contains(&"aggregate"), "{text}: {:?}", r.steps);
     }
 }
+
+#[test]
+fn columns_listed_with_to_after_retsu_wa_are_the_columns() {
+    for text in [
+        "a.csv を取引先ごとに合計してください。列は取引先名と合計金額の2つで、b.csv に保存",
+        "a.csv を取引先ごとに合計してください。列は取引先名と合計金額で、b.csv に保存",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(r.columns, ["取引先名", "合計金額"], "{text}");
+    }
+    let r = read_instruction("a.csv を b.csv に。列は 拠点・受付番号・来訪日 としてください。");
+    assert_eq!(r.columns, ["拠点", "受付番号", "来訪日"], "として is no column");
+}
