@@ -72,6 +72,26 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     count.or(sum).map(|said| text[said.range()].to_owned())
 }
 
+/// Rows said to count once ("if someone signed up both ways, count them once", 「重複は1件として」,
+/// "remove the duplicates") where no step of the plan removes or finds duplicates, as the text
+/// says it: every copy would be counted or written.
+pub fn unkept_once(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    const DUPLICATE_STEPS: [&str; 2] = ["transforms.remove_duplicates", "transforms.find_duplicates"];
+    let handled = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| DUPLICATE_STEPS.contains(&b)));
+    if handled {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    ONCE.find(&lower).map(|said| text[said.range()].to_owned())
+}
+
+static ONCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:count(?:ed|ing)? (?:them|it|those|each(?: one)?|that person|him|her) (?:only )?once|(?:only|just) (?:be )?(?:counted|listed|kept|shown) once|(?:de-?dup(?:e|licate)[sd]?|de-?duplicat\w+|double[- ]count\w*|remove (?:the |any )?duplicates?)\b)|重複を(?:除|削除|排除|取り除|消|なく)|(?:1|１|一)(?:回|件|人|度)(?:だけ|のみ|として)(?:数え|カウント|扱)",
+    )
+    .expect("once")
+});
+
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
 /// the plan does that way, as the text says it: rounding to the nearest instead would give a
 /// plausible wrong amount.
@@ -427,5 +447,19 @@ mod tests {
         assert_eq!(unkept_total("部署別の合計件数", &counts), None, "a count said so");
         assert_eq!(unkept_total("機能ごとに実施件数（OKとNGの合計）を", &counts), None, "an aside on a column");
         assert_eq!(unkept_total("the total hours and count per dept", &sums), None, "a plan that totals");
+    }
+
+    #[test]
+    fn rows_said_to_count_once_are_kept_once_by_the_plan() {
+        let counts = plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [session], aggregations: [{op: count, as: n}]}}\n",
+        );
+        let deduped = plan("- {id: d, block: transforms.remove_duplicates, in: {items: [], by: [email, session]}}\n");
+        let said = "if someone signed up for the same session both ways (same email) count them once";
+        assert_eq!(unkept_once(said, &counts).as_deref(), Some("count them once"));
+        assert_eq!(unkept_once(said, &deduped), None);
+        assert_eq!(unkept_once("同じメールアドレスは1件として数えて", &counts).as_deref(), Some("1件として数え"));
+        assert_eq!(unkept_once("count the signups per session", &counts), None, "nothing said of copies");
+        assert_eq!(unkept_once("they sign in once a month", &counts), None);
     }
 }

@@ -76,7 +76,7 @@ static EN_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished)\b",
+        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished|confirmed|unconfirmed|waitlisted|accepted|declined|refunded|returned|active|inactive|verified|unverified|waived|suspended|terminated|enrolled|attended)\b",
     )
 });
 /// The words before a state that say it of the rows: "that have been", "which were", "that are".

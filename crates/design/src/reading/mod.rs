@@ -1134,6 +1134,7 @@ impl Reader<'_> {
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
         let steps = joined_texts_before_totals(row_columns_before_totals(rounding_after_totals(steps), output), output);
         let steps = columns_of_totals_after_totals(steps, self.language);
+        let steps = passes::duplicates_removed_before_totals(steps);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.left_out_said_twice(&lower_text);
@@ -2090,9 +2091,15 @@ impl Reader<'_> {
             let grouped = passes::grouped_by(&steps);
             let totals_at: Vec<Option<usize>> =
                 steps.iter().filter(|(_, s)| s.name() == "aggregate").map(|(at, _)| clause_of(*at)).collect();
-            // A key the totals are grouped by; no key, in the clause that totals.
+            // A key the totals are grouped by; no key, in the clause that totals. ("the same
+            // session … (same email) count them once": a key said the same that the totals lack
+            // makes copies of rows.)
+            let same = shaping::same_keys(self.text, self.language);
+            let copies = |by: &[String]| {
+                by.iter().any(|b| !grouped.iter().any(|g| same_noun(g, b)) && same.iter().any(|k| same_noun(k, b)))
+            };
             let the_totals = |at: usize, by: &[String]| match by.first() {
-                Some(b) => grouped.iter().any(|g| same_noun(g, b)),
+                Some(b) => grouped.iter().any(|g| same_noun(g, b)) && !copies(by),
                 None => totals_at.contains(&clause_of(at)),
             };
             steps.retain(|(at, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if the_totals(*at, by)));

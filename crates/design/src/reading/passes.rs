@@ -54,6 +54,24 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
     one_filter_said_twice(steps)
 }
 
+/// "count the signups per session … if someone signed up for the same session both ways (same
+/// email) count them once": copies of rows said after the totals that count them, keyed by a
+/// column the totals do not have, go before they are counted.
+pub(super) fn duplicates_removed_before_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let Some(grouping) = steps.iter().position(|(_, s)| matches!(s, Step::Aggregate { .. })) else { return steps };
+    let grouped = grouped_by(&steps);
+    let of_rows = |s: &Step| {
+        matches!(s, Step::Duplicates { by, remove: true, .. }
+            if !by.is_empty() && by.iter().any(|b| !grouped.iter().any(|g| same_noun(g, b))))
+    };
+    if let Some(late) = steps[grouping + 1..].iter().position(|(_, s)| of_rows(s)).map(|i| grouping + 1 + i) {
+        let (_, step) = steps.remove(late);
+        let at = steps[grouping].0;
+        steps.insert(grouping, (at, step));
+    }
+    steps
+}
+
 /// "how many stories are Done … Only Done stories count": the rows kept, said again before any
 /// step that changes what a row is, are kept once.
 fn one_filter_said_twice(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

@@ -27,7 +27,7 @@ static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
 /// Deduplicating without the word "duplicate": "one row per invoice", "each customer only once".
 static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|(only|just) (appear|show up|be listed|be kept|stay|remain) once|(appear|show up|be listed|be kept) (only|just) once|once each|each (?:[\w-]+ ){1,3}once)\b",
+        r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|(only|just) (appear|show up|be listed|be kept|stay|remain) once|(appear|show up|be listed|be kept) (only|just) once|once each|each (?:[\w-]+ ){1,3}once|count(?:ed)? (?:them|it|those|each(?: one)?) (?:only )?once)\b",
     )
 });
 /// "the LAST row for that customer_id in the file", "the first line per invoice": one row per
@@ -46,8 +46,12 @@ static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice|both|either)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
+});
+/// "(same email and session)": two columns the same, said with "and" and nothing after.
+static EN_SAME_AND: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bsame ([a-z0-9_]+(?: [a-z0-9_]+)?) and (?:the )?([a-z0-9_]+(?: [a-z0-9_]+)?)\s*(?:\)|,|;|\.(?:\s|$)|$)")
 });
 /// "the same vendor + invoice number combination", "the same vendor/invoice pair".
 static EN_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
@@ -437,7 +441,10 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let mut by: Vec<String> = match EN_SAME_PAIR.captures(lower) {
         Some(pair) => [&pair[1], &pair[2]].into_iter().filter_map(en_column).collect(),
         None if EN_SAME_LIST.is_match(lower) => en_same_list(lower),
-        None => EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect(),
+        None => EN_SAME_AND
+            .captures(lower)
+            .map(|c| [&c[1], &c[2]].into_iter().filter_map(en_column).collect())
+            .unwrap_or_else(|| EN_SAME.captures_iter(lower).filter_map(|c| en_column(&c[1])).collect()),
     };
     // ("each transaction only once": the rows, no key.)
     let each_once = EN_EACH_ONCE

@@ -5140,3 +5140,26 @@ fn columns_listed_with_to_after_retsu_wa_are_the_columns() {
     let r = read_instruction("a.csv を b.csv に。列は 拠点・受付番号・来訪日 としてください。");
     assert_eq!(r.columns, ["拠点", "受付番号", "来訪日"], "として is no column");
 }
+
+#[test]
+fn rows_said_to_count_once_lose_their_copies_before_they_are_counted() {
+    let r = read_instruction(
+        "combine a.csv and b.csv and count the confirmed signups per session (cancelled and waitlisted don't count). if someone signed up for the same session both ways (same email) count them once. session + count -> c.csv",
+    );
+    assert_eq!(ops(&r), ["filter", "dedupe", "aggregate"], "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by == &["session", "email"])),
+        "{:?}",
+        r.steps
+    );
+    let conditions = filter_conditions(&r);
+    for (operator, value) in [("eq", "confirmed"), ("ne", "cancelled"), ("ne", "waitlisted")] {
+        assert!(conditions.iter().any(|c| c.operator == operator && c.value == value), "{value}: {conditions:?}");
+    }
+    let r = read_instruction("combine a.csv and b.csv, remove duplicates (same email and session), and count the signups per session -> c.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by == &["email", "session"])),
+        "both columns said the same: {:?}",
+        r.steps
+    );
+}
