@@ -106,6 +106,14 @@ static EN_FROM_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "shipping to CA", "based in Germany", "assigned to Maria": a value written as a cell would
+/// be (a code in capitals, or a name), after a word that says where the rows go or are.
+static EN_PLACED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:shipping|shipped|ships|going|sent|delivered|located|based|living|assigned|registered|headquartered) (?:to|in|at|from) (?:the )?(?P<value>[A-Z][A-Za-z0-9-]*(?: [A-Z][A-Za-z0-9-]*)?)\b",
+    )
+});
+
 /// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*", "more
 /// than 10 *OT hours*". The words name the column (`days_overdue`, `years_old`, `ot_hours`); a
 /// unit alone ("over 30 days") does too when nothing before the number names one.
@@ -627,6 +635,15 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
         let value = c["value"].parse::<f64>().map_or_else(|_| Value::from(&c["value"]), number_value);
         conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
+    }
+    // "the orders shipping to CA", "customers based in Germany": a value of some column, said as
+    // where the rows go or are (the column is the one whose values hold it, or asked).
+    for c in EN_PLACED.captures_iter(clause) {
+        let value = c.name("value").expect("value");
+        if taken(value.range()) || slots::is_row_noun(&value.as_str().to_ascii_lowercase()) {
+            continue;
+        }
+        conditions.push(Condition { field: None, operator: "eq", value: Value::from(value.as_str()), value2: None });
     }
     for c in EN_FILLED.captures_iter(clause) {
         let field = c.name("field").or(c.name("f2")).map(|m| slots::singular(m.as_str().trim()));

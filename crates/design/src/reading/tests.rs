@@ -5163,3 +5163,18 @@ fn rows_said_to_count_once_lose_their_copies_before_they_are_counted() {
         r.steps
     );
 }
+
+#[test]
+fn a_value_said_as_where_the_rows_go_or_are_keeps_them() {
+    for (text, value) in [
+        ("in orders_june.csv take only the orders shipping to CA and save them to b.csv", "CA"),
+        ("list the customers in a.csv based in Germany -> b.csv", "Germany"),
+    ] {
+        let r = read_instruction(text);
+        let conditions = filter_conditions(&r);
+        assert!(
+            conditions.iter().any(|c| c.field.is_none() && c.operator == "eq" && c.value == value),
+            "{text}: {conditions:?}"
+        );
+    }
+}
