@@ -14,7 +14,7 @@ pub struct Job {
     pub id: String,
     /// `en` or `ja`.
     pub language: String,
-    /// `heldout` (never tuned on) or `tuned`.
+    /// `heldout` or `blind` (never tuned on), or `tuned`.
     pub part: String,
     pub instruction: String,
     /// The input files by name.
@@ -61,7 +61,7 @@ struct JobSet {
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
 /// part), `jobs_tuned_2.yaml` to `jobs_tuned_22.yaml` (more tuned jobs), and `jobs_blind.yaml`
 /// (a second held-out part, written blind after round 2's tuning).
-const JOB_FILES: [(&str, &str); 23] = [
+const JOB_FILES: [(&str, &str); 24] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -85,6 +85,7 @@ const JOB_FILES: [(&str, &str); 23] = [
     ("jobs_tuned_21.yaml", include_str!("../eval/jobs_tuned_21.yaml")),
     ("jobs_tuned_22.yaml", include_str!("../eval/jobs_tuned_22.yaml")),
     ("jobs_blind.yaml", include_str!("../eval/jobs_blind.yaml")),
+    ("jobs_blind_2.yaml", include_str!("../eval/jobs_blind_2.yaml")),
 ];
 
 /// Every job of `eval/`, file by file.
