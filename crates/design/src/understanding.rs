@@ -326,16 +326,19 @@ fn in_a_bracket_of_numbers(text: &str, at: usize) -> bool {
             .all(|w| matches!(w, "or" | "and" | "または" | "か") || w.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
-/// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)": a bracket that shows
-/// what a computed value is in one case says no figure of its own.
+/// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)", "(so 35.0 means 35%)": a bracket that shows
+/// what a computed value is in one case, or gives an example, says no figure of its own.
 fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
     let (Some(open), Some(close)) = (text[..at].rfind(['(', '（']), text[at..].find([')', '）'])) else {
         return false;
     };
     let inside = text[open..at + close].to_ascii_lowercase();
     let inside = inside.trim_start_matches(['(', '（']);
+    // ("(so 35.0 means 35%)", 「（例：…）」: a worked example of what a column holds.)
+    let example =
+        ["so ", "e.g", "i.e", "eg ", "ie ", "for example", "for instance", "例"].iter().any(|w| inside.starts_with(w));
     !inside.contains(['(', '（'])
-        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w)) || inside.contains(" if "))
+        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w)) || inside.contains(" if ") || example)
 }
 
 /// The dates (`YYYY-MM-DD`, a time after it or not) the plan's steps hold.
@@ -843,6 +846,10 @@ pub(crate) mod tests {
         assert!(unused_numbers(weeks, &plan).is_empty(), "{:?}", unused_numbers(weeks, &plan));
         assert_eq!(unused_numbers("Combine hours_week14.csv with week 16", &plan).len(), 1);
         assert!(unused_numbers("@here for the Dec 9 customer workshop: count the signups", &plan).is_empty());
+        // An example in brackets of what a column holds.
+        let example = "margin % rounded to 1 decimal (so 35.0 means 35%)";
+        assert!(unused_numbers(example, &plan).is_empty(), "{:?}", unused_numbers(example, &plan));
+        assert_eq!(unused_numbers("margin % (35 or more)", &plan).len(), 1, "a bracket of a limit is no example");
         let taxed = super::tests::plan(
             "- {id: t, block: transforms.add_columns, in: {items: [], columns: [{as: total, op: product, of: [subtotal], value: 1.0725}]}}",
         );

@@ -708,7 +708,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
                 })
                 .into_owned()
         }
-        Language::En => shaping::formulas_in_brackets(&text),
+        Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&text)),
     };
     let with_asides = text.clone();
     let text = without_asides_that_keep(&text);

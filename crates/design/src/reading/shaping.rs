@@ -579,7 +579,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         // The phrase names the column only when it is the whole of the order: in "sort so the
         // biggest supplier is on top" the supplier is the row, not what is measured.
         .or_else(|| {
-            let phrase = phrase.as_ref().filter(|_| sort.is_none() && top.is_none())?;
+            // ("sorted highest margin first": the phrase right after the word of sorting is the order.)
+            let right_after = |p: &regex::Captures| {
+                sort.zip(p.get(0))
+                    .is_some_and(|(s, p)| lower.get(s.end()..p.start()).is_some_and(|gap| gap.trim().is_empty()))
+            };
+            let phrase = phrase.as_ref().filter(|p| (sort.is_none() || right_after(p)) && top.is_none())?;
             let what = phrase.name("what").or(phrase.name("what2"))?.as_str();
             // "most expensive first", "most expensive per kWh first": what is dear is the cost
             // (per that unit).
@@ -694,7 +699,7 @@ static EN_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
 /// then an operation with a column or a number.
 static EN_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?)\s*=\s*\(\s*(?P<a>[a-z_][\w]*)\s*(?P<op1>[-+*/×÷−])\s*(?P<b>[a-z_][\w]*)\s*\)\s*(?P<op2>[-+*/×÷−])\s*(?:(?P<n>\d+(?:\.\d+)?)\b|(?P<c>[a-z_][\w]*))",
+        r"(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,3}?(?: ?%)?)\s*=\s*\(\s*(?P<a>[a-z_][\w]*)\s*(?P<op1>[-+*/×÷−])\s*(?P<b>[a-z_][\w]*)\s*\)\s*(?P<op2>[-+*/×÷−])\s*(?:(?P<n>\d+(?:\.\d+)?)\b|(?P<c>[a-z_][\w]*))",
     )
 });
 /// 「年間償却額＝（取得価額−残存価額）÷耐用年数」 (brackets and signs as NFKC leaves them).
@@ -733,6 +738,13 @@ pub fn formulas_in_brackets(text: &str) -> String {
         if !added && !goes_on {
             continue;
         }
+        // ("margin_pct as (revenue - cost) / revenue": the bracket is part of a formula.)
+        let after = text[whole.end()..].trim_start();
+        let goes_on_as_formula = after.starts_with(['/', '*', '×', '÷', '+', '-', '−'])
+            || ["x ", "times ", "divided ", "minus ", "plus "].iter().any(|w| after.starts_with(w));
+        if goes_on_as_formula || name.ends_with(" as") {
+            continue;
+        }
         let body = EN_COMMA_BEFORE_A_FACTOR.replace_all(&c["body"], " $op ");
         let (formula, rest) = body.split_once([',', ';']).unwrap_or((&body, ""));
         if !EN_ARITHMETIC.is_match(formula) || name.eq_ignore_ascii_case("column") {
@@ -749,6 +761,32 @@ pub fn formulas_in_brackets(text: &str) -> String {
     out.push_str(&text[copied..]);
     out
 }
+
+/// "work out margin % as (revenue - cost) / revenue x 100", "calculate the margin as revenue
+/// minus cost": a column named after a verb of working out, then "as" and its arithmetic, is the
+/// formula said with `=`. (The words between, "for each product in product_pnl.csv", say
+/// which rows: they stay, before it.)
+pub fn formulas_said_as(text: &str) -> String {
+    EN_FORMULA_SAID_AS
+        .replace_all(text, |c: &regex::Captures| {
+            let formula = c["formula"].trim();
+            let plain = formula.replace(['(', ')'], " ");
+            if !EN_ARITHMETIC.is_match(&plain) {
+                return c[0].to_owned();
+            }
+            let rows = c.name("rows").map_or(String::new(), |r| format!("{} ", r.as_str().trim()));
+            format!("{} {rows}{} = {formula}", c["verb"].trim_end(), c["name"].trim())
+        })
+        .into_owned()
+}
+
+/// A verb of working out, a name of one to three words (and a `%`), maybe the rows it is for,
+/// "as", and what follows up to a comma, a full stop or the end.
+static EN_FORMULA_SAID_AS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?P<verb>\b(?:work out|calculate|compute|figure out|add)\s+)(?:the\s+|a\s+)?(?P<name>[a-z_][\w]*(?: [a-z_][\w]*){0,2}?(?:\s?%)?)\s+(?P<rows>(?:for (?:each|every) [a-z_]+\s+)?(?:in [\w.-]+\.(?:csv|xlsx|xls)\s+)?)as\s+(?P<formula>[^,;.]+(?:\.\d[^,;.]*)*)",
+    )
+});
 
 /// Words that lead to a column's name ("add a", "and the").
 const EN_LEAD_WORDS: &[&str] = &[

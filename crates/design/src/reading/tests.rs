@@ -5178,3 +5178,47 @@ fn a_value_said_as_where_the_rows_go_or_are_keeps_them() {
         );
     }
 }
+
+#[test]
+fn a_column_worked_out_as_its_arithmetic_is_that_formula() {
+    for (text, name) in [
+        (
+            "Read a.csv and work out margin % as (revenue - cost) / revenue x 100, rounded to 1 decimal. Save b.csv",
+            "margin %",
+        ),
+        ("Read a.csv and calculate margin_pct as (revenue - cost) / revenue * 100. Save b.csv", "margin_pct"),
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            r.steps.iter().any(|s| matches!(s, Step::Formula { name: n, formula, .. }
+                if n == name && formula == "([revenue] - [cost]) / [revenue] * 100")),
+            "{text}: {:?}",
+            r.steps
+        );
+        assert!(
+            !ops(&r).contains(&"compute")
+                || r.steps.iter().all(|s| !matches!(s, Step::Compute { operation: "difference", .. })),
+            "{:?}",
+            r.steps
+        );
+    }
+    let r = read_instruction("Read a.csv and calculate the margin as revenue minus cost. Save b.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "difference", of, .. }
+            if name == "margin" && of == &["revenue", "cost"])),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn an_order_said_right_after_sorted_names_its_column() {
+    let r = read_instruction(
+        "I only want two columns, product and margin_pct, sorted highest margin first. from a.csv to b.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "margin")),
+        "{:?}",
+        r.steps
+    );
+}
