@@ -79,6 +79,8 @@ static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished|confirmed|unconfirmed|waitlisted|accepted|declined|refunded|returned|active|inactive|verified|unverified|waived|suspended|terminated|enrolled|attended)\b",
     )
 });
+/// Words that make states said together alternatives: "both do", "either", "or".
+static EN_ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:both|either|or)\b"));
 /// The words before a state that say it of the rows: "that have been", "which were", "that are".
 static EN_RELATIVE_STATE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?:that|which)\s+(?:(?:have|has|had)\s+(?:already\s+)?been|are|is|were|was)(?:\s+already)?$")
@@ -745,6 +747,22 @@ pub fn english(clause: &str) -> Vec<Condition> {
                 value2: None,
             })),
         }
+    }
+    // "Pending and Approved both do", "paid or settled": states of the rows kept, said together
+    // as alternatives, are one of them (a row holds one state; both at once keeps none).
+    let kept_states: Vec<usize> = (0..conditions.len())
+        .filter(|&i| {
+            let c = &conditions[i];
+            c.field.is_none() && c.operator == "eq" && c.value.as_str().is_some_and(|v| EN_STATUS.is_match(v))
+        })
+        .collect();
+    if kept_states.len() >= 2 && EN_ALTERNATIVES.is_match(&lower) {
+        let values: Vec<Value> = kept_states.iter().map(|&i| conditions[i].value.clone()).collect();
+        let first = kept_states[0];
+        for &i in kept_states.iter().skip(1).rev() {
+            conditions.remove(i);
+        }
+        conditions[first] = Condition { field: None, operator: "in", value: Value::Array(values), value2: None };
     }
     // "more than $2,500 outstanding (the Outstanding column, not the Amount)": the word after the
     // number is the column compared, when the text calls it one.

@@ -450,6 +450,10 @@ const STOP_AFTER: &[&str] = &[
     "need",
     "want",
     "strictly",
+    // "average invoice amount rounded to 2 decimals": how it is rounded is no part of its name.
+    "rounded",
+    "rounding",
+    "truncated",
 ];
 
 /// English plural to singular, for the common endings of column names.

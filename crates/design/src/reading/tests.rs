@@ -5222,3 +5222,30 @@ fn an_order_said_right_after_sorted_names_its_column() {
         r.steps
     );
 }
+
+#[test]
+fn how_a_column_is_rounded_is_no_part_of_its_name() {
+    assert_eq!(
+        slots::english_phrase_after("average invoice amount rounded to 2 decimals", 8).as_deref(),
+        Some("invoice amount")
+    );
+}
+
+#[test]
+fn states_said_together_as_alternatives_keep_a_row_in_either() {
+    for text in [
+        "need spend per supplier out of a.csv. Void invoices don't count; Pending and Approved both do. -> b.xlsx",
+        "keep the paid or settled invoices from a.csv -> b.csv",
+    ] {
+        let r = read_instruction(text);
+        let conditions = filter_conditions(&r);
+        assert!(
+            conditions.iter().any(|c| c.operator == "in" && c.value.as_array().is_some_and(|v| v.len() == 2)),
+            "{text}: {conditions:?}"
+        );
+        assert!(!conditions.iter().any(|c| c.operator == "eq"), "{text}: {conditions:?}");
+    }
+    // Two states said without an alternative may be of two columns: each stays.
+    let r = read_instruction("keep the approved and paid invoices from a.csv -> b.csv");
+    assert_eq!(filter_conditions(&r).iter().filter(|c| c.operator == "eq").count(), 2, "{:?}", r.steps);
+}
