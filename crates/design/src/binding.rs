@@ -1542,17 +1542,7 @@ fn holds_word(folded: &str, column: &Column, word: &str) -> bool {
     if !word.is_ascii() {
         return folded.contains(word);
     }
-    let mut words = Vec::new();
-    for part in column.name.split(|c: char| !c.is_alphanumeric()).filter(|p| !p.is_empty()) {
-        let mut start = 0;
-        for (i, c) in part.char_indices().skip(1) {
-            if c.is_uppercase() && !part[..i].ends_with(char::is_uppercase) {
-                words.push(&part[start..i]);
-                start = i;
-            }
-        }
-        words.push(&part[start..]);
-    }
+    let words = crate::column_words::name_words(&column.name);
     (0..words.len()).any(|i| words[i..].iter().map(|w| fold(w)).collect::<String>().starts_with(word))
 }
 

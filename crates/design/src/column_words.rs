@@ -1,8 +1,9 @@
-//! Japanese words for the columns of English headers: 「設備ID」 is `machine_id`, 「計画時間」 is
-//! `planned_min`, 「ライン」 is `line`. A Japanese name is cut into the words below, longest first,
-//! and each word must start one of the English name's words; the English name may hold no other
-//! word than a code or a name (「設備」 is `machine_id`, the thing said by its code). The caller
-//! binds only a name that one column alone fits.
+//! The words of column names ([`name_words`]), and Japanese words for the columns of English
+//! headers: 「設備ID」 is `machine_id`, 「計画時間」 is `planned_min`, 「ライン」 is `line`. A
+//! Japanese name is cut into the words below, longest first, and each word must start one of the
+//! English name's words; the English name may hold no other word than a code or a name (「設備」
+//! is `machine_id`, the thing said by its code). The caller binds only a name that one column
+//! alone fits.
 
 /// Japanese words, and the starts of English words that say the same in a column's name.
 const WORDS: &[(&str, &[&str])] = &[
@@ -162,7 +163,7 @@ pub fn japanese_names_english(wanted: &str, english: &str) -> bool {
         return false;
     }
     let Some(said) = japanese_words(wanted) else { return false };
-    let columns = english_words(english);
+    let columns: Vec<String> = name_words(english).iter().map(|w| w.to_ascii_lowercase()).collect();
     if columns.is_empty() {
         return false;
     }
@@ -206,19 +207,19 @@ fn japanese_words(wanted: &str) -> Option<Vec<Vec<String>>> {
     (!words.is_empty()).then_some(words)
 }
 
-/// The words of an English column name, lower case: `planned_min` → planned, min;
-/// `RunMinutes` → run, minutes.
-fn english_words(name: &str) -> Vec<String> {
+/// The words of a column's name, as written: `planned_min` → planned, min; `RunMinutes` → Run,
+/// Minutes; `InvoiceID` → Invoice, ID.
+pub(crate) fn name_words(name: &str) -> Vec<&str> {
     let mut words = Vec::new();
-    for part in name.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()) {
+    for part in name.split(|c: char| !c.is_alphanumeric()).filter(|p| !p.is_empty()) {
         let mut start = 0;
         for (i, c) in part.char_indices().skip(1) {
-            if c.is_ascii_uppercase() && !part[..i].ends_with(|p: char| p.is_ascii_uppercase()) {
-                words.push(part[start..i].to_ascii_lowercase());
+            if c.is_uppercase() && !part[..i].ends_with(char::is_uppercase) {
+                words.push(&part[start..i]);
                 start = i;
             }
         }
-        words.push(part[start..].to_ascii_lowercase());
+        words.push(&part[start..]);
     }
     words
 }
