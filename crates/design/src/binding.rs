@@ -1221,6 +1221,20 @@ fn bind_named(
         // A column of a side chosen to be shown keeps the words said as its name.
         let shown_by_side = by_side.is_some() && shown_column(doc, &finding.path);
         let said = by_side.unwrap_or_else(|| wanted.clone());
+        // 「弁当注文.csv …部署ごとの注文数」: no column, and the file holds one order per row.
+        if choose(&said, columns).is_none() && var.is_none() {
+            if let Some((aggregation, file)) = count_of_the_rows_the_file_holds(doc, &finding.path, &wanted) {
+                set(doc, &format!("{aggregation}/op"), Value::from("count"));
+                if let Some(spec) = doc.pointer_mut(&aggregation).and_then(Value::as_object_mut) {
+                    spec.remove("field");
+                    spec.entry("as").or_insert_with(|| Value::from(wanted.as_str()));
+                }
+                binding.bound.push(aggregation);
+                binding.notes.push(DesignNote::RowsCounted { wanted: wanted.clone(), file });
+                changed = true;
+                continue;
+            }
+        }
         let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
             let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)?;
             // (The note that it is asked becomes the column it is.)
@@ -1285,6 +1299,22 @@ fn amount_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str, c
         [one] => Some(one.name.clone()),
         _ => None,
     }
+}
+
+/// 「弁当注文.csv …部署ごとの注文数と金額合計」: a total of 「X数」 or 「X件数」 where no column is it and
+/// X is a word of the name of the file read (each row one X) is the count of the rows: the
+/// aggregation's pointer, and the file.
+fn count_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str) -> Option<(String, String)> {
+    let (node, rest) = pointer.strip_prefix("/graph/")?.split_once('/')?;
+    let aggregation = rest.strip_prefix("in/aggregations/")?.strip_suffix("/field")?;
+    let node_value = doc.pointer(&format!("/graph/{node}"))?;
+    let op = node_value.pointer(&format!("/in/aggregations/{aggregation}/op")).and_then(Value::as_str)?;
+    let thing = wanted.strip_suffix("件数").or_else(|| wanted.strip_suffix('数')).filter(|t| t.chars().count() >= 2)?;
+    let items = node_value.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
+    let file = source_file(doc.get("graph")?.as_array()?, items)?;
+    let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
+    (op == "sum" && !thing.is_ascii() && fold(stem).contains(&fold(thing)))
+        .then(|| (format!("/graph/{node}/in/aggregations/{aggregation}"), file.clone()))
 }
 
 /// Whether `pointer` is a column a choice of columns shows (`/graph/5/in/columns/1`).

@@ -129,6 +129,12 @@ pub enum DesignNote {
     PinnedUnused {
         blocks: String,
     },
+    /// A number of things said (「注文数」) where no column is it and the file read holds those
+    /// things one per row: the rows are counted.
+    RowsCounted {
+        wanted: String,
+        file: String,
+    },
 }
 
 impl DesignNote {
@@ -290,6 +296,12 @@ impl DesignNote {
             }
             DesignNote::PinnedUnused { blocks } => {
                 format!("Pinned but not used: {blocks} — describe the step that needs it in the instruction.")
+            }
+            DesignNote::RowsCounted { wanted, file } if ja => {
+                format!("「{wanted}」はデータの列にないため、{file} の行の数として数えます。")
+            }
+            DesignNote::RowsCounted { wanted, file } => {
+                format!("No column is \"{wanted}\": the rows of {file} are counted.")
             }
         }
     }

@@ -1326,3 +1326,30 @@ fn values_that_say_which_file_is_which_keep_no_rows_but_a_value_of_both_files_is
     assert_eq!(output.status.code(), Some(1), "{}", said(&output));
     assert!(said(&output).contains("North"), "{}", said(&output));
 }
+
+#[test]
+fn a_number_of_the_things_the_file_holds_one_per_row_counts_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("弁当注文.csv"),
+        "注文日,部署,金額,状態\n2027/01/05,総務部,550,受取済\n2027/01/06,総務部,600,受取済\n2027/01/06,営業部,550,キャンセル\n2027/01/07,営業部,700,受取済\n",
+    )
+    .unwrap();
+    design_and_run(
+        dir.path(),
+        "弁当注文.csv の部署ごとの注文数と金額合計を出しといて。キャンセルは抜いてね。金額合計の多い順で 弁当代.csv へ",
+    );
+    let written = std::fs::read_to_string(dir.path().join("弁当代.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["総務部,2,1150", "営業部,1,700"], "{written}");
+    // A column of that name is what is totalled.
+    std::fs::write(
+        dir.path().join("弁当注文.csv"),
+        "注文日,部署,注文数,金額\n2027/01/05,総務部,3,1650\n2027/01/06,営業部,2,1100\n",
+    )
+    .unwrap();
+    design_and_run(dir.path(), "弁当注文.csv の部署ごとの注文数と金額合計を、金額合計の多い順で 弁当代.csv へ");
+    let written = std::fs::read_to_string(dir.path().join("弁当代.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["総務部,3,1650", "営業部,2,1100"], "{written}");
+}

@@ -1816,7 +1816,14 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             if let Some(end) = after.find("を") {
                 let noun = after[..end].trim();
                 if slots::is_japanese_noun(noun) && !JA_ROW_NOUNS.contains(&noun) {
-                    aggregations[i].field = Some(noun.to_owned());
+                    // (「注文数と金額合計を」: the total of 金額, named as said.)
+                    match noun.strip_suffix("合計").filter(|column| column.chars().count() >= 2) {
+                        Some(column) => {
+                            aggregations[i].field = Some(column.to_owned());
+                            aggregations[i].name = Some(noun.to_owned());
+                        }
+                        None => aggregations[i].field = Some(noun.to_owned()),
+                    }
                 }
             }
         }

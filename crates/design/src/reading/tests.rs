@@ -5249,3 +5249,24 @@ fn states_said_together_as_alternatives_keep_a_row_in_either() {
     let r = read_instruction("keep the approved and paid invoices from a.csv -> b.csv");
     assert_eq!(filter_conditions(&r).iter().filter(|c| c.operator == "eq").count(), 2, "{:?}", r.steps);
 }
+
+#[test]
+fn a_total_named_x_goukei_totals_x_and_rows_pulled_out_are_left_out() {
+    let r = read_instruction("弁当注文.csv の部署ごとの注文数と金額合計を出しといて。キャンセルは抜いてね。b.csv へ");
+    assert!(
+        totals_read(&r).contains(&("sum", Some("金額".to_owned()))),
+        "金額合計 is the total of 金額: {:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, conditions } if conditions.iter().any(|c| c.value == "キャンセル"))),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("a.csv から請求番号と金額を抜き出して b.csv へ");
+    assert!(
+        !r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })),
+        "抜き出して keeps: {:?}",
+        r.steps
+    );
+}

@@ -507,6 +507,7 @@ export const en = {
   'design.said.year_settled': '{month, select, 1 {January} 2 {February} 3 {March} 4 {April} 5 {May} 6 {June} 7 {July} 8 {August} 9 {September} 10 {October} 11 {November} 12 {December} other {month {month}}} is {month, select, 1 {January} 2 {February} 3 {March} 4 {April} 5 {May} 6 {June} 7 {July} 8 {August} 9 {September} 10 {October} 11 {November} 12 {December} other {month {month}}} {year}, the only one in the data.',
   'design.said.year_asked': 'The data has {month, select, 1 {January} 2 {February} 3 {March} 4 {April} 5 {May} 6 {June} 7 {July} 8 {August} 9 {September} 10 {October} 11 {November} 12 {December} other {month {month}}} in {years}: the year is asked.',
   'design.said.pinned_unused': 'Pinned but not used: {blocks}. Describe the step that needs it in the instruction.',
+  'design.said.rows_counted': 'No column is "{wanted}": the rows of {file} are counted.',
   'generation.attempts': 'Attempts',
   'generation.first': 'First design ({by})',
   'generation.round': 'Repair round {n} ({by})',

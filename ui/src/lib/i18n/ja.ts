@@ -505,6 +505,7 @@ export const ja: Record<MessageKey, string> = {
   'design.said.year_settled': '{month}月は{year}年{month}月です（データにある{month}月はこの年だけです）。',
   'design.said.year_asked': 'データには {years} 年の{month}月があるため、年を確認します。',
   'design.said.pinned_unused': '固定したが使っていないブロック：{blocks}（必要な手順を指示文に書いてください）。',
+  'design.said.rows_counted': '「{wanted}」はデータの列にないため、{file} の行の数として数えます。',
   'generation.attempts': '試行',
   'generation.first': '最初の設計（{by}）',
   'generation.round': '修復 {n} 回目（{by}）',
