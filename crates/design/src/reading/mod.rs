@@ -944,7 +944,12 @@ impl Reader<'_> {
                 steps.push((clause.start + m.start(), join));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
-            let reads_text = documents || l.text_column.is_match(&lower);
+            // ("credit notes", "delivery notes": the rows themselves, no text to read.)
+            let of_things = |m: &regex::Match| {
+                let previous = lower[..m.start()].split_whitespace().next_back().unwrap_or_default();
+                ["credit", "debit", "delivery", "release", "dispatch", "packing", "promissory"].contains(&previous)
+            };
+            let reads_text = documents || l.text_column.find_iter(&lower).any(|m| !of_things(&m));
             let mut extracting = false;
             if let Some(m) = l.classify.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Classify { categories: self.categories(clause) }));
@@ -1311,19 +1316,26 @@ impl Reader<'_> {
         });
     }
 
-    /// "Total the amount and count per department": totals of named columns said in a clause
-    /// of their own, right before the grouping of the same sentence, are more of its totals.
+    /// "Total the amount and count per department", "Count and total amount … per month": totals
+    /// of named columns (or a count) said in a clause of their own, right before the grouping of
+    /// the same sentence, are more of its totals.
     fn totals_said_before_their_key(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
         let sentences = clauses::sentences(self.text);
         let sentence_of = |at: usize| sentences.iter().position(|s| s.start <= at && at < s.start + s.text.len());
         let mut i = 0;
         while i + 1 < steps.len() {
-            let carried = match (&steps[i], &steps[i + 1]) {
-                ((at, Step::Aggregate { by, aggregations }), (next_at, Step::Aggregate { by: later_by, .. }))
+            // The grouping next, past the rows kept and the columns added on the way ("Count and
+            // total amount of the issued ones (skip Void) per month").
+            let next = steps[i + 1..]
+                .iter()
+                .position(|(_, s)| !matches!(s, Step::Filter { .. } | Step::Compute { .. }))
+                .map(|n| i + 1 + n)
+                .filter(|&n| matches!(&steps[n].1, Step::Aggregate { by, .. } if !by.is_empty()));
+            let carried = match (&steps[i], next.map(|n| &steps[n])) {
+                ((at, Step::Aggregate { by, aggregations }), Some((next_at, _)))
                     if by.is_empty()
-                        && !later_by.is_empty()
                         && !aggregations.is_empty()
-                        && aggregations.iter().all(|a| a.field.is_some() && a.when.is_empty())
+                        && aggregations.iter().all(|a| (a.field.is_some() || a.op == "count") && a.when.is_empty())
                         && sentence_of(*at) == sentence_of(*next_at) =>
                 {
                     aggregations.clone()
@@ -1333,8 +1345,9 @@ impl Reader<'_> {
                     continue;
                 }
             };
+            let grouping = next.expect("a grouping next") - 1;
             steps.remove(i);
-            if let Step::Aggregate { aggregations, .. } = &mut steps[i].1 {
+            if let Step::Aggregate { aggregations, .. } = &mut steps[grouping].1 {
                 let fresh: Vec<Aggregation> = carried
                     .into_iter()
                     .filter(|t| !aggregations.iter().any(|a| a.op == t.op && a.field == t.field))

@@ -4972,6 +4972,11 @@ fn a_total_said_before_the_key_it_is_per_is_kept_with_the_key() {
         assert_eq!(totals_read(&r), [("sum", Some("amount".to_owned())), ("count", None)], "{text}: {:?}", r.steps);
         assert_eq!(ops(&r), ["aggregate"], "{text}: {:?}", r.steps);
     }
+    // Past the rows kept and the month added on the way to the grouping.
+    let r = read_instruction(
+        "Count and total amount of the issued ones (skip Void) per month and reason, from a.csv to b.csv.",
+    );
+    assert_eq!(totals_read(&r), [("count", None), ("sum", Some("amount".to_owned()))], "{:?}", r.steps);
 }
 
 #[test]
@@ -5269,4 +5274,14 @@ fn a_total_named_x_goukei_totals_x_and_rows_pulled_out_are_left_out() {
         "抜き出して keeps: {:?}",
         r.steps
     );
+}
+
+#[test]
+fn credit_notes_are_rows_not_text_to_read() {
+    let r = read_instruction(
+        "Can I get a summary of credit notes from credit_notes.csv? Count the notes per reason. Save b.csv",
+    );
+    assert!(!ops(&r).contains(&"extract"), "{:?}", r.steps);
+    let r = read_instruction("Get the order number from the notes column of a.csv into b.csv");
+    assert!(ops(&r).contains(&"extract"), "a column of free text is read: {:?}", r.steps);
 }
