@@ -1718,7 +1718,7 @@ static JA_BY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
+        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え|数)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
     )
 });
 
@@ -1763,6 +1763,10 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     for c in JA_AGG.captures_iter(clause) {
         let whole = c.get(0).expect("match");
         let op_text = &c["op"];
+        // 「対象資格の数と」: the number of things, a count (not 「数量」, nor 「件数の数」's own word).
+        if op_text == "数" && (c.name("pre").is_none_or(|p| p.as_str() != "の") || c.name("post").is_none()) {
+            continue;
+        }
         // 「合計金額と件数を出して」「平均単価を」: the total of the column named right after, in a list.
         let named_after =
             c.name("post").is_none() && JA_TOTAL_OF_NAMED.is_match(&clause[c.name("op").expect("op").start()..]);
@@ -1772,7 +1776,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             continue;
         }
         let op = match op_text {
-            "件数" | "人数" | "カウント" | "数え" => "count",
+            "件数" | "人数" | "カウント" | "数え" | "数" => "count",
             "平均" => "avg",
             "最大" | "最高" => "max",
             "最小" | "最低" => "min",
@@ -1841,6 +1845,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             // (「件数と金額を集計」: the count is one of its own.)
             // (「平均単価と数量の合計」: the average is one of its own too.)
             let a_total = ["件数", "人数", "回数", "合計", "平均", "最大", "最小"].iter().any(|w| other.ends_with(w))
+                || other == "数"
                 || ["合計", "総額", "平均", "最大", "最小"].iter().any(|w| other.starts_with(w));
             let named =
                 !other.is_empty() && !a_total && !by.contains(&other) && !JA_ROW_NOUNS.contains(&other.as_str());

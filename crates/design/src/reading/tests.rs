@@ -5285,3 +5285,11 @@ fn credit_notes_are_rows_not_text_to_read() {
     let r = read_instruction("Get the order number from the notes column of a.csv into b.csv");
     assert!(ops(&r).contains(&"extract"), "a column of free text is read: {:?}", r.steps);
 }
+
+#[test]
+fn the_number_of_things_said_with_no_is_a_count() {
+    let r = read_instruction("a.csv を社員ごとに対象資格の数と月額手当の合計を出して b.csv へ");
+    assert_eq!(totals_read(&r), [("count", None), ("sum", Some("月額手当".to_owned()))], "{:?}", r.steps);
+    let r = read_instruction("a.csv の部署ごとの在庫数量を合計して b.csv へ");
+    assert_eq!(totals_read(&r), [("sum", Some("在庫数量".to_owned()))], "数量 is a column: {:?}", r.steps);
+}
