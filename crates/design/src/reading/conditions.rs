@@ -220,6 +220,15 @@ static JA_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?:~|〜|～|-|から)\s*(?:(?P<y2>\d{4})\s*年\s*)?(?P<m2>\d{1,2})\s*月(?:まで)?",
     )
 });
+/// 「2026年10月と11月」「2026年10月・11月・12月」「2026年12月と2027年1月」: months listed, their year
+/// said before the first.
+static JA_MONTHS_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\d{4}\s*年\s*(?:1[0-2]|0?[1-9])\s*月(?:\s*(?:・|、|と|および|及び|,)\s*(?:\d{4}\s*年\s*)?(?:1[0-2]|0?[1-9])\s*月)+",
+    )
+});
+/// A month in a list, with its year when one is said before it.
+static JA_MONTH_OF_LIST: LazyLock<Regex> = LazyLock::new(|| re(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月"));
 /// "July to September 2026", "from July through September 2026".
 static EN_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -277,12 +286,62 @@ fn month_span(y: &str, m: u32, y2: &str, m2: u32) -> Option<(Value, Value)> {
     (first.as_str() < last.as_str()).then_some((first, last))
 }
 
-/// A range of months the clause says, as a condition on a date column, and where.
-fn month_range_said(clause: &str, language: Language) -> Option<(Condition, std::ops::Range<usize>)> {
+/// Months listed with their year ("October and November 2026", 「2026年10月と11月」): the months
+/// from the first to the last when each is the month after the one before, and where the list
+/// stands; months apart (「10月と12月」) are no one range, so the list keeps nothing (asked) rather
+/// than the one month a reading of its year would keep.
+fn months_listed(clause: &str, language: Language) -> Option<(Option<Condition>, std::ops::Range<usize>)> {
+    let (whole, months): (_, Vec<(i32, u32)>) = match language {
+        Language::En => {
+            let t = EN_MONTHS_TOGETHER.captures(clause)?;
+            let whole = t.get(0)?;
+            let after = &clause[whole.end()..];
+            let year_text = after.trim_start_matches(['.', ',', ' ']);
+            let digits = year_text.chars().take_while(char::is_ascii_digit).count();
+            if digits != 4 || matches!(&t["sep"], "to" | "through" | "thru" | "-" | "–") {
+                return None;
+            }
+            let year: i32 = year_text[..4].parse().ok()?;
+            let months = whole.as_str().split(|c: char| !c.is_ascii_alphabetic()).filter_map(month_number);
+            let end = whole.end() + (after.len() - year_text.len()) + 4;
+            (whole.start()..end, months.map(|m| (year, m)).collect())
+        }
+        Language::Ja => {
+            let whole = JA_MONTHS_LISTED.find(clause)?;
+            let mut year = 0;
+            let mut months = Vec::new();
+            for c in JA_MONTH_OF_LIST.captures_iter(whole.as_str()) {
+                if let Some(y) = c.name("y") {
+                    year = y.as_str().parse().ok()?;
+                }
+                months.push((year, c["m"].parse().ok()?));
+            }
+            (whole.range(), months)
+        }
+    };
+    let index = |(y, m): (i32, u32)| y * 12 + m as i32;
+    let run_on = months.windows(2).all(|w| index(w[1]) == index(w[0]) + 1);
+    let (&(y, m), &(y2, m2)) = (months.first()?, months.last()?);
+    let condition =
+        run_on.then(|| month_span(&y.to_string(), m, &y2.to_string(), m2)).flatten().map(|(from, to)| Condition {
+            field: date_field_before(clause, whole.start, language),
+            operator: "between",
+            value: from,
+            value2: Some(to),
+        });
+    Some((condition, whole))
+}
+
+/// A range of months the clause says, as a condition on a date column (none for months listed
+/// apart), and where.
+fn month_range_said(clause: &str, language: Language) -> Option<(Option<Condition>, std::ops::Range<usize>)> {
     if let Some((year, first, last, range)) = quarter_said(clause, language) {
         let (from, to) = month_span(&year, first, &year, last)?;
         let field = date_field_before(clause, range.start, language);
-        return Some((Condition { field, operator: "between", value: from, value2: Some(to) }, range));
+        return Some((Some(Condition { field, operator: "between", value: from, value2: Some(to) }), range));
+    }
+    if let Some(listed) = months_listed(clause, language) {
+        return Some(listed);
     }
     let (c, months) = match language {
         Language::En => {
@@ -301,7 +360,7 @@ fn month_range_said(clause: &str, language: Language) -> Option<(Condition, std:
     let y = c.name("y").map(|y| y.as_str());
     let (first, last) = month_span(y.or(y2)?, months.0, y2.or(y)?, months.1)?;
     let field = date_field_before(clause, whole.start(), language);
-    Some((Condition { field, operator: "between", value: first, value2: Some(last) }, whole.range()))
+    Some((Some(Condition { field, operator: "between", value: first, value2: Some(last) }), whole.range()))
 }
 
 /// The date column named just before `at` ("Submitted date", 「発注日」), if the words there name one.
@@ -386,8 +445,9 @@ fn spanned(clause: &str, language: Language) -> (Vec<Condition>, Vec<std::ops::R
         Language::En => dates::english(clause, |end| english_field_before(clause, end)),
         Language::Ja => dates::japanese(clause, |end| ja_field_before(clause, end)),
     };
-    for (condition, range) in compared_columns(clause, language).into_iter().chain(month_range_said(clause, language)) {
-        conditions.push(condition);
+    let compared = compared_columns(clause, language).into_iter().map(|(c, range)| (Some(c), range));
+    for (condition, range) in compared.chain(month_range_said(clause, language)) {
+        conditions.extend(condition);
         spans.push(range);
     }
     (conditions, spans)

@@ -380,6 +380,31 @@ fn a_month_without_its_year_is_read_as_such_and_other_words_are_not() {
 }
 
 #[test]
+fn months_listed_with_their_year_keep_them_all_when_they_run_on_and_nothing_when_apart() {
+    for (text, from, to) in [
+        ("Read etc.csv, keep the rows in October and November 2026 and write out.csv", "2026-10-01", "2026-11-30"),
+        ("Read etc.csv, keep rows from October, November and December 2026, write out.csv", "2026-10-01", "2026-12-31"),
+        ("ETC.csv から2026年10月と11月の利用分を残して out.csv に保存", "2026-10-01", "2026-11-30"),
+        ("ETC.csv の2026年12月・2027年1月の利用分を残して out.csv に保存", "2026-12-01", "2027-01-31"),
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!(conditions.len(), 1, "{text}: {conditions:?}");
+        assert_eq!(conditions[0].operator, "between", "{text}");
+        assert_eq!((&conditions[0].value, &conditions[0].value2), (&json!(from), &Some(json!(to))), "{text}");
+    }
+    // Months apart are no one range: not the last (or first) month alone, so the filter is asked.
+    for text in [
+        "Read etc.csv, keep rows from October and December 2026, write out.csv",
+        "ETC.csv から2026年10月と12月の利用分を残して out.csv に保存",
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{text}: {:?}", r.steps) };
+        assert!(conditions.is_empty(), "{text}: {conditions:?}");
+    }
+}
+
+#[test]
 fn the_top_n_of_an_entity_by_a_total_totals_it_first() {
     let r = read_instruction("top 3 customers by total Invoice Total in sales.csv, highest first -> top_customers.csv");
     assert_eq!(ops(&r), ["aggregate", "sort"], "{:?}", r.steps);
