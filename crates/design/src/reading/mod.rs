@@ -2682,8 +2682,10 @@ impl Reader<'_> {
         let request = lower.replace("ただけ", "た・け");
         // "po_lines.csv only has SKUs", "keep the rows in the same order as the file": said of
         // the file or of the order, no rows left out.
+        // "; where two are equal, order them by ID": a tie, whose "where" keeps no rows.
+        let no_filter_meant = words::NO_FILTER_MEANT.is_match(&request) || words::TIE_SAID.is_match(&request);
         let request = words::NO_FILTER_MEANT.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
-        let no_filter_meant = matches!(request, std::borrow::Cow::Owned(_));
+        let request = words::TIE_SAID.replace_all(&request, |c: &regex::Captures| " ".repeat(c[0].len()));
         // ("- severity critical or high": a column, then values of it as alternatives, alone.)
         static ALTERNATIVES_ALONE: LazyLock<regex::Regex> = LazyLock::new(|| {
             regex::Regex::new(r"^\s*(?:[-*•]\s*)?[a-z_]+(?: [a-z_]+)? [a-z][\w-]* or [a-z][\w-]*\s*[.;]?\s*$")

@@ -1902,6 +1902,22 @@ fn columns_listed_with_an_aside_name_the_total_and_the_count_beside_the_grouping
 }
 
 #[test]
+fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
+    for text in [
+        "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
+        "Read p.xlsx. Sort by monthly amount, largest first; if two share an amount, by prepaid ID. Save out.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{text}: {:?}", r.steps);
+        assert!(
+            matches!(&r.steps[..], [Step::Sort { by: Some(by), then, descending: true, .. }] if by == "monthly amount" && then == &[("prepaid id".to_owned(), false)]),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+}
+
+#[test]
 fn a_tie_said_as_the_same_value_is_a_further_sort_key_and_throwing_out_leaves_rows_out() {
     let r = read_instruction(
         "Put a.csv and b.csv together into one list, throw out the Void lines, and sort by invoice_date, earliest first; when the date is the same, order by invoice_no. Save as all.xlsx",

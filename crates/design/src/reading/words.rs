@@ -371,6 +371,14 @@ pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Rows said to tie, for a sort's next key ("where two are equal", "if two share a date"): no
+/// condition, whatever its "where" or "if".
+pub static TIE_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |lines |entries )?(?:are|is|come out|end up) (?:equal|the same|tied|level)\b|\b(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |lines |entries )?(?:[a-z]+ )?(?:share|have the same|tie on) (?:an? |the )?[a-z_]+\b",
+    )
+});
+
 /// What a row is said to count as ("a receipt whose po_number is empty counts as having no PO"):
 /// a definition, no rows left out (unless negated: "Void doesn't count as paid").
 pub static COUNTS_AS: LazyLock<Regex> =
