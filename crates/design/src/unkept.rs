@@ -69,8 +69,25 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
         opened.is_some_and(|o| !before[o..].contains([')', '）']))
     };
     let sum = SUM.find_iter(&lower).find(|m| !a_count(m) && !in_brackets(m) && !names_a_column(m)).filter(|_| grouped);
-    count.or(sum).map(|said| text[said.range()].to_owned())
+    // "the total we spent with each vendor" and a plan that groups nothing: every row written
+    // where one total per key was asked for.
+    let groups = plan.graph.iter().any(|node| node.block.as_deref() == Some("transforms.group_by_agg"));
+    let per_key = TOTAL_PER_KEY
+        .captures_iter(&lower)
+        .find(|c| !crate::reading::slots::is_row_noun(&c["key"]) && !in_brackets(&c.get(0).expect("match")))
+        .filter(|_| !groups)
+        .map(|c| c.get(0).expect("match"));
+    count.or(sum).or(per_key).map(|said| text[said.range()].to_owned())
 }
+
+/// A total said of each of something: "the total we spent with each vendor", "total hours per
+/// person".
+static TOTAL_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:total|totals|sum|subtotals?|add up)\b(?: [a-z_']+){0,4}? (?:per|for each|for every|with each|to each|from each|on each|at each|in each|by each) (?P<key>[a-z_]+)",
+    )
+    .expect("total per key")
+});
 
 /// Rows said to count once ("if someone signed up both ways, count them once", 「重複は1件として」,
 /// "remove the duplicates") where no step of the plan removes or finds duplicates, as the text
@@ -425,6 +442,12 @@ mod tests {
         assert_eq!(unkept_total("the average hours per dept", &averages), None);
         assert_eq!(unkept_total("部門別の件数を出して", &sums).as_deref(), Some("件数"));
         assert_eq!(unkept_total("the total hours per dept", &sums), None);
+        // Totals of each key, and a plan that groups nothing: every row would be written.
+        let rows = plan("- {id: f, block: transforms.filter, in: {items: [], conditions: []}}\n");
+        let said = "Need the total we spent with each vendor on Office Supplies only";
+        assert_eq!(unkept_total(said, &rows).as_deref(), Some("total we spent with each vendor"));
+        assert_eq!(unkept_total(said, &sums), None);
+        assert_eq!(unkept_total("add a total for each row", &rows), None, "a column of each row");
         // 「平均在庫」 a column the plan computes is no average of rows; 「平均」 alone still is.
         let computed = plan(
             "- {id: a, block: transforms.add_columns, in: {items: [], columns: [{as: 平均在庫, op: sum, of: [期首, 期末]}]}}\n",

@@ -116,6 +116,12 @@ static EN_PLACED: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "spent on Office Supplies only", "for Tokyo only": a value written as a cell would be (a name),
+/// kept alone.
+static EN_VALUE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:on|for|in|of|at|with|to|from)\s+(?:the\s+)?(?P<value>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3})\s+only\b")
+});
+
 /// A measure named after its number: "more than 30 *days overdue*", "over 5 *years old*", "more
 /// than 10 *OT hours*". The words name the column (`days_overdue`, `years_old`, `ot_hours`); a
 /// unit alone ("over 30 days") does too when nothing before the number names one.
@@ -698,11 +704,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let value = c["value"].parse::<f64>().map_or_else(|_| Value::from(&c["value"]), number_value);
         conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
     }
-    // "the orders shipping to CA", "customers based in Germany": a value of some column, said as
-    // where the rows go or are (the column is the one whose values hold it, or asked).
-    for c in EN_PLACED.captures_iter(clause) {
+    // "the orders shipping to CA", "customers based in Germany", "spent on Office Supplies only":
+    // a value of some column, said as where the rows go or are, or alone (the column is the one
+    // whose values hold it, or asked).
+    for c in EN_PLACED.captures_iter(clause).chain(EN_VALUE_ONLY.captures_iter(clause)) {
         let value = c.name("value").expect("value");
-        if taken(value.range()) || slots::is_row_noun(&value.as_str().to_ascii_lowercase()) {
+        // ("for January only": a month, read as the dates it holds.)
+        let month = month_number(value.as_str()).is_some();
+        if taken(value.range()) || month || slots::is_row_noun(&value.as_str().to_ascii_lowercase()) {
             continue;
         }
         conditions.push(Condition { field: None, operator: "eq", value: Value::from(value.as_str()), value2: None });
@@ -1572,7 +1581,7 @@ static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_BY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(per|by|for each|for every|in each|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
+        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
     )
 });
 

@@ -1902,6 +1902,26 @@ fn columns_listed_with_an_aside_name_the_total_and_the_count_beside_the_grouping
 }
 
 #[test]
+fn a_total_with_each_key_groups_and_a_value_said_with_only_keeps_it() {
+    let r = read_instruction(
+        "Need the total we spent with each vendor on Office Supplies only, from expenses.xlsx. Just vendor and total please, into out.csv.",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Filter { conditions, exclude: false }, Step::Aggregate { by, .. }]
+            if conditions.len() == 1 && conditions[0].value == json!("Office Supplies") && by == &["vendor"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Count the visits at each store in visits.csv, save out.csv");
+    assert!(matches!(&r.steps[..], [Step::Aggregate { by, .. }] if by == &["store"]), "{:?}", r.steps);
+    // A month said with "only" is its dates, not a value of some column.
+    let r = read_instruction("Read sales.csv, keep sales for January only, save out.csv");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].operator, MONTH_OF_UNSAID_YEAR);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
