@@ -951,7 +951,8 @@ impl Reader<'_> {
             };
             let reads_text = documents || l.text_column.find_iter(&lower).any(|m| !of_things(&m));
             let mut extracting = false;
-            if let Some(m) = l.classify.find(&lower) {
+            // ("label each month like 2026-01": how a value is written, no categories.)
+            if let Some(m) = l.classify.find(&lower).filter(|_| !words::LABELLED_LIKE.is_match(&lower)) {
                 steps.push((clause.start + m.start(), Step::Classify { categories: self.categories(clause) }));
             } else if let Some(m) = l.translate.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Translate { to: self.target_language(clause) }));
@@ -3083,6 +3084,8 @@ impl Reader<'_> {
                 // "… and a Shortfall column (Reorder Point minus On Hand)": a column added, named.
                 let added = item.strip_prefix("a ").or_else(|| item.strip_prefix("an "));
                 let item = added.and_then(|n| n.strip_suffix(" column")).unwrap_or(item);
+                // "the Date, Rep and Amount columns": the word for the list ends its last item.
+                let item = [" columns", " fields"].iter().find_map(|w| item.strip_suffix(w)).unwrap_or(item);
                 // A bullet of the next line ("debit as Amount\n- save as …") ends the item.
                 item.trim_end_matches('の')
                     .trim()

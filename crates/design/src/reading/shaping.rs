@@ -473,8 +473,12 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     // "exact copies of another row": the whole row is the key; "every one of those rows": the
     // rows found.
-    let said_of_rows =
-        |b: &String| ["another ", "other ", "those ", "these "].iter().any(|w| b.starts_with(w)) || b == "each other";
+    // ("get rid of the duplicates": the word after "of" is the duplicates themselves.)
+    let said_of_rows = |b: &String| {
+        ["another ", "other ", "those ", "these "].iter().any(|w| b.starts_with(w))
+            || b == "each other"
+            || EN_DUPLICATE.find(b).is_some_and(|m| m.range() == (0..b.len()))
+    };
     by.retain(|b| !said_of_rows(b));
     by.dedup();
     let keep_last = EN_KEEP_LAST.is_match(lower);

@@ -1922,6 +1922,23 @@ fn a_total_with_each_key_groups_and_a_value_said_with_only_keeps_it() {
 }
 
 #[test]
+fn duplicates_got_rid_of_a_month_labelled_by_example_and_a_file_called_are_read_as_said() {
+    // "get rid of the duplicates": the whole row is the key, not a column named "duplicate".
+    let r = read_instruction(
+        "vendor_list.csv has some rows in it twice. Get rid of the duplicates (keep one of each) and save clean.csv.",
+    );
+    assert!(matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }] if by.is_empty()), "{:?}", r.steps);
+    // "Label each month like 2026-01" says how the month is written: no model labels anything.
+    let r = read_instruction("Please total up transactions.csv by month. Label each month like 2026-01, and write just the month and the total to monthly_totals.csv.");
+    assert_eq!(ops(&r), ["compute", "aggregate"], "{:?}", r.steps);
+    // "into a single file called all_sales.csv" writes it; "the … Amount columns" lists Amount.
+    let r = read_instruction("Combine north.csv and south.csv into a single file called all_sales.csv. I only need the Date, Rep and Amount columns.");
+    assert_eq!(r.sources.len(), 2, "{:?}", r.sources);
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("all_sales.csv"));
+    assert_eq!(r.columns, ["Date", "Rep", "Amount"]);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",

@@ -285,7 +285,7 @@ pub static MATCH_VERB: LazyLock<Regex> =
 /// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
 pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$|\b(?:into|to|as) (?:a |an |one |a single |a new |one new |the )?(?:[a-z]+ )?(?:file|csv|workbook|spreadsheet|sheet|table|list)\s*[,:(]?$",
+        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$|\b(?:into|to|as) (?:a |an |one |a single |a new |one new |the )?(?:[a-z]+ )?(?:file|csv|workbook|spreadsheet|sheet|table|list)(?: (?:called|named))?\s*[,:(]?$",
     )
 });
 /// "keep all the existing columns", 「既存の列はそのまま」: nothing is left out.
@@ -369,6 +369,12 @@ pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all )?(?:rows|lines|records|entries|them|it|everything )?\s*(?:in )?(?:the same|the original|their original|its original|their|its|the file's|the input's) (?:order|sequence)\b|(?:照合|突合|突き合わせ|マッチング|紐付け|紐づけ|キー)(?:は|の条件は)[^、。]{1,20}?(?:だけ|のみ)",
     )
+});
+
+/// A value's shape shown by an example ("label each month like 2026-01", "tag every week as
+/// 2026-W05"): how it is written, not categories to choose from.
+pub static LABELLED_LIKE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"\b(?:label|tag|name) (?:each|every|the) [a-z_]+ (?:like|as|in the form|the way) ["'“(]?[a-z]{0,3}[-/]?\d"#)
 });
 
 /// Rows said to tie, for a sort's next key ("where two are equal", "if two share a date"): no
