@@ -279,11 +279,24 @@ fn join_side_aliases(doc: &Value, validation: &Validation) -> Vec<(String, Strin
 
 /// The file a table comes from: the path a read step reads, through the steps that pass its
 /// rows on.
-fn source_file<'a>(graph: &'a [Value], mut id: &'a str) -> Option<String> {
+fn source_file<'a>(graph: &'a [Value], id: &'a str) -> Option<String> {
+    source_file_through(graph, id, true)
+}
+
+/// The file whose rows a table still is: as `source_file`, but none once the rows were totalled
+/// on the way (a row of totals per vendor is no invoice of vendor_invoices.csv).
+fn file_of_the_rows<'a>(graph: &'a [Value], id: &'a str) -> Option<String> {
+    source_file_through(graph, id, false)
+}
+
+fn source_file_through<'a>(graph: &'a [Value], mut id: &'a str, through_totals: bool) -> Option<String> {
     for _ in 0..graph.len() {
         let node = graph.iter().find(|n| n.get("id").and_then(Value::as_str) == Some(id))?;
         if let Some(path) = node.pointer("/in/path").and_then(Value::as_str).filter(|p| !p.contains("${")) {
             return Some(path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned());
+        }
+        if !through_totals && node.get("block").and_then(Value::as_str) == Some("transforms.group_by_agg") {
+            return None;
         }
         id = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
     }
@@ -1236,7 +1249,8 @@ fn bind_named(
             }
         }
         let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
-            let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)?;
+            let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)
+                .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -1289,7 +1303,7 @@ fn amount_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str, c
     let op = node.pointer(&format!("/in/aggregations/{aggregation}/op")).and_then(Value::as_str)?;
     let items = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
     let graph = doc.get("graph")?.as_array()?;
-    let file = source_file(graph, items)?;
+    let file = file_of_the_rows(graph, items)?;
     let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
     let want = fold(wanted);
     if !matches!(op, "sum" | "avg") || want.chars().count() < 2 || !fold(stem).contains(&want) {
@@ -1299,6 +1313,24 @@ fn amount_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str, c
         [one] => Some(one.name.clone()),
         _ => None,
     }
+}
+
+/// "the average invoice amount" of vendor_invoices.csv: a column said after the name of the rows
+/// the file holds (a word of the file's name) is the column said without it, when exactly one
+/// column is that.
+fn column_said_with_the_rows_the_file_holds(
+    doc: &Value,
+    pointer: &str,
+    wanted: &str,
+    columns: &[Column],
+) -> Option<String> {
+    let (rows, rest) = wanted.trim().split_once(' ')?;
+    let node = pointer.strip_prefix("/graph/")?.split('/').next()?;
+    let items = doc.pointer(&format!("/graph/{node}/in/items"))?.as_str()?.strip_prefix("${")?.split('.').next()?;
+    let file = file_of_the_rows(doc.get("graph")?.as_array()?, items)?;
+    let rows = crate::reading::slots::singular(&rows.to_lowercase());
+    let named = file_words(&file).iter().any(|w| crate::reading::slots::singular(w) == rows);
+    named.then(|| choose(rest, columns)).flatten()
 }
 
 /// 「弁当注文.csv …部署ごとの注文数と金額合計」: a total of 「X数」 or 「X件数」 where no column is it and
@@ -1311,7 +1343,7 @@ fn count_of_the_rows_the_file_holds(doc: &Value, pointer: &str, wanted: &str) ->
     let op = node_value.pointer(&format!("/in/aggregations/{aggregation}/op")).and_then(Value::as_str)?;
     let thing = wanted.strip_suffix("件数").or_else(|| wanted.strip_suffix('数')).filter(|t| t.chars().count() >= 2)?;
     let items = node_value.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
-    let file = source_file(doc.get("graph")?.as_array()?, items)?;
+    let file = file_of_the_rows(doc.get("graph")?.as_array()?, items)?;
     let stem = file.rsplit_once('.').map_or(file.as_str(), |(stem, _)| stem);
     (op == "sum" && !thing.is_ascii() && fold(stem).contains(&fold(thing)))
         .then(|| (format!("/graph/{node}/in/aggregations/{aggregation}"), file.clone()))

@@ -1353,3 +1353,22 @@ fn a_number_of_the_things_the_file_holds_one_per_row_counts_the_rows() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["総務部,3,1650", "営業部,2,1100"], "{written}");
 }
+
+#[test]
+fn a_column_said_with_the_name_of_the_rows_is_that_column_and_totals_listed_after_the_key_are_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("vendor_invoices.csv"),
+        "Invoice ID,Vendor,Status,Amount\nV1,Acme,Approved,100.00\nV2,Acme,Approved,50.50\nV3,Bolt,Void,999.00\nV4,Bolt,Pending,20.00\n",
+    )
+    .unwrap();
+    // "average invoice amount": the Amount of each invoice, averaged per vendor (not the
+    // average of the vendors' totals).
+    design_and_run(
+        dir.path(),
+        "From vendor_invoices.csv, skip Void invoices. One row per vendor with: vendor, number of invoices, total amount, average invoice amount. Save spend.csv",
+    );
+    let written = std::fs::read_to_string(dir.path().join("spend.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["Acme,2,150.5,75.25", "Bolt,1,20,20"], "{written}");
+}

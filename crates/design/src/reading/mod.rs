@@ -1135,6 +1135,7 @@ impl Reader<'_> {
             sentence.is_some_and(|s| repeats::COUNT_ASKED.is_match(&s.text.to_lowercase()))
         };
         let steps = self.totals_said_before_their_key(steps);
+        let steps = self.totals_listed_after_their_key(steps);
         let steps = rows_kept_before_totals(totals_compared_after_totals(one_grouping(steps, counted)));
         let steps = conditions_on_totals(steps, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
@@ -1354,6 +1355,58 @@ impl Reader<'_> {
                     .filter(|t| !aggregations.iter().any(|a| a.op == t.op && a.field == t.field))
                     .collect();
                 aggregations.splice(0..0, fresh);
+            }
+        }
+        steps
+    }
+
+    /// "One row per supplier with: supplier, number of invoices, total amount, average invoice
+    /// amount": a total of a named column said in a clause of its own right after a grouping of
+    /// the same sentence is one more of its totals, not a total of the totals (which the words
+    /// would say: "overall", "of those totals").
+    fn totals_listed_after_their_key(&self, mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+        static OF_ALL: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)\b(?:overall|grand|across|all (?:the )?(?:groups|of them)|of (?:those|these|the|all) (?:totals|sums|counts|groups))\b|全体|総計|全社")
+                .expect("of all")
+        });
+        let sentences = clauses::sentences(self.text);
+        let sentence_of = |at: usize| sentences.iter().find(|s| s.start <= at && at < s.start + s.text.len());
+        // The totals of the next step, when it is such a list: totals of named columns, of no key,
+        // none a total the grouping names, and in its sentence no word of totals of all.
+        let listed = |(at, grouping): &(usize, Step), (next_at, next): &(usize, Step)| -> Option<Vec<Aggregation>> {
+            let (Step::Aggregate { by, aggregations: first }, Step::Aggregate { by: none, aggregations }) =
+                (grouping, next)
+            else {
+                return None;
+            };
+            let sentence = sentence_of(*next_at).filter(|s| sentence_of(*at).is_some_and(|t| t.start == s.start))?;
+            let named = |a: &Aggregation| a.field.is_some() && a.when.is_empty();
+            let of_a_total = |a: &Aggregation| first.iter().any(|f| f.name.is_some() && f.name == a.field);
+            let said = !by.is_empty()
+                && none.is_empty()
+                && !aggregations.is_empty()
+                && aggregations.iter().all(|a| named(a) && !of_a_total(a))
+                && !OF_ALL.is_match(&sentence.text);
+            said.then(|| aggregations.clone())
+        };
+        let mut i = 0;
+        while i + 1 < steps.len() {
+            let Some(more) = listed(&steps[i], &steps[i + 1]) else {
+                i += 1;
+                continue;
+            };
+            steps.remove(i + 1);
+            if let Step::Aggregate { aggregations, .. } = &mut steps[i].1 {
+                for total in more {
+                    // (「部門ごとに集計して、金額の合計が…」: the column of a total said without one.)
+                    let unnamed = aggregations.iter().position(|a| a.op == total.op && a.field.is_none());
+                    let known = aggregations.iter().any(|a| a.op == total.op && a.field == total.field);
+                    match unnamed {
+                        Some(n) => aggregations[n].field = total.field,
+                        None if !known => aggregations.push(total),
+                        None => {}
+                    }
+                }
             }
         }
         steps

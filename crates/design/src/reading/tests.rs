@@ -1939,6 +1939,19 @@ fn duplicates_got_rid_of_a_month_labelled_by_example_and_a_file_called_are_read_
 }
 
 #[test]
+fn totals_listed_after_their_key_are_more_totals_of_the_same_grouping() {
+    let r = read_instruction(
+        "From vendor_invoices.csv, one row per supplier with: supplier, number of invoices, total amount, average invoice amount rounded to 2 decimals. -> spend.xlsx",
+    );
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    assert!(
+        matches!(groupings[..], [Step::Aggregate { by, aggregations }] if by == &["supplier"] && aggregations.iter().any(|a| a.op == "avg")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
