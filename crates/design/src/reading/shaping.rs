@@ -90,6 +90,13 @@ pub(super) static EN_KEEP_LAST: LazyLock<Regex> =
 
 static EN_SORT: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(sort|sorted|sorting|order|ordered|rank|ranked|ranking|arrange|arranged)\b"));
+/// "order number", "the order columns", "order's date": the words after an order that is a thing
+/// (one order of many), not a sorting.
+static ORDER_AS_A_THING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:'s\b|\s*(?:lines?|numbers?|no|ids?|dates?|totals?|columns?|fields?|rows?|amounts?|values?|status|details?|data|items?|files?|sheets?|headers?|refs?|references?|quantity|qty|form|book|entry|entries|history|value))",
+    )
+});
 /// An order said without a sort word: "from the biggest total down", "largest amount first",
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
@@ -523,9 +530,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                     ]
                     .iter()
                     .any(|w| before.ends_with(w))
-                    || ["line", "number", "no", "id", "date", "total"]
-                        .iter()
-                        .any(|w| lower[m.end()..].trim_start().starts_with(w)));
+                    || ORDER_AS_A_THING.is_match(&lower[m.end()..]));
         !noun
     });
     let phrase = EN_ORDER_PHRASE.captures(lower);

@@ -1952,6 +1952,19 @@ fn totals_listed_after_their_key_are_more_totals_of_the_same_grouping() {
 }
 
 #[test]
+fn an_order_that_is_a_thing_sorts_nothing() {
+    for text in [
+        "Bring in product_name from products.csv (match on sku) for orders.csv. Keep the order columns as they are. Output: detail.xlsx",
+        "Read orders.csv, keep each order's date and customer, save out.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { .. })), "{text}: {:?}", r.steps);
+    }
+    let r = read_instruction("Read a.csv, order by date, save b.csv");
+    assert!(matches!(&r.steps[..], [Step::Sort { by: Some(by), .. }] if by == "date"), "{:?}", r.steps);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
