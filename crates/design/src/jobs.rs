@@ -59,9 +59,10 @@ struct JobSet {
 }
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
-/// part), `jobs_tuned_2.yaml` to `jobs_tuned_22.yaml` (more tuned jobs), and `jobs_blind.yaml`
-/// (a second held-out part, written blind after round 2's tuning).
-const JOB_FILES: [(&str, &str); 25] = [
+/// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` and
+/// `jobs_blind_2.yaml` (written blind, tuned on once opened) and `jobs_blind_3.yaml` (the blind
+/// part: never tuned on).
+const JOB_FILES: [(&str, &str); 26] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -87,6 +88,7 @@ const JOB_FILES: [(&str, &str); 25] = [
     ("jobs_tuned_23.yaml", include_str!("../eval/jobs_tuned_23.yaml")),
     ("jobs_blind.yaml", include_str!("../eval/jobs_blind.yaml")),
     ("jobs_blind_2.yaml", include_str!("../eval/jobs_blind_2.yaml")),
+    ("jobs_blind_3.yaml", include_str!("../eval/jobs_blind_3.yaml")),
 ];
 
 /// Every job of `eval/`, file by file.
