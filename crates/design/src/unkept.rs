@@ -193,6 +193,110 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
     (!crate::understanding::compares_dates(plan)).then(|| said.to_owned())
 }
 
+/// A month said ("October and November", 「10月と11月」) that the plan's filters on dates all leave
+/// out, as the text says it: a range read short (the plan keeps October alone). Months said of a
+/// day the rows are measured from ("as of 1 December", 「12月4日時点」) keep no rows; a file's
+/// name is no period either. Filters open on one side keep some day of every month.
+pub fn unkept_month(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let kept = months_kept(plan)?;
+    let files = crate::reading::slots::file_spans(text);
+    let lower = text.to_ascii_lowercase();
+    let said = MONTH.find_iter(text).find(|m| {
+        let in_a_file = files.iter().any(|f| f.contains(&m.start()) || f.contains(&(m.end() - 1)));
+        // (「今日は2026年4月10日」: the year said before the month is part of the day; the match
+        // starts at the character before the month's digits.)
+        let start = m.as_str().find(|c: char| c.is_ascii_alphanumeric()).map_or(m.start(), |at| m.start() + at);
+        let before = JA_YEAR_BEFORE.replace(lower[..start].trim_end(), "");
+        let after = &lower[m.end()..];
+        let a_day_measured_from = AS_OF.is_match(&before)
+            || JA_TODAY_BEFORE.is_match(&before)
+            || NOW_AFTER.is_match(after)
+            || JA_DAY_OF_REFERENCE.is_match(after)
+            || ["for the", "for our", "for my"].iter().any(|w| before.ends_with(w));
+        let month = month_number(m.as_str());
+        !in_a_file && !a_day_measured_from && month.is_some_and(|month| !kept.contains(&month))
+    })?;
+    Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).to_owned())
+}
+
+static JA_YEAR_BEFORE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d{4}\s*年\s*$").expect("year before"));
+/// 「今日は」「本日は」「基準日：」: the day of reference said before its date.
+static JA_TODAY_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:今日|本日|現在|基準日|集計日|作成日|締め日|締日)\s*(?:は|が|：|:|＝|=)?\s*[（(]?\s*$")
+        .expect("today before")
+});
+/// "(we're in November 2026 now)": the month it is, keeping no rows.
+static NOW_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:\d{1,2}(?:st|nd|rd|th)?,?\s*)?(?:\d{4}\s*)?(?:now|right now|currently)\b").expect("now after")
+});
+
+/// "as of", "today is", "until", "due": a day said to measure from, or a deadline.
+static AS_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:as of|as at|today is|today's date is|it is|it's|now is|we're in|we are in|dated|on or before|by|until|till|due|since|after|before|from|starting|effective)\s*(?:the\s*)?(?:\d{1,2}(?:st|nd|rd|th)?\s*)?$")
+        .expect("as of")
+});
+/// 「12月4日時点」「12月1日現在」「12月末締め」: a day of reference, keeping no rows.
+static JA_DAY_OF_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:\d{1,2}\s*日\s*)?(?:末\s*)?(?:時点|現在|基準|締め|付け|付|以降|以前|から|まで|より|に|期限|〆)")
+        .expect("day of reference")
+});
+
+/// The months (1–12) some day of which a filter of the plan keeps by its dates; none when no
+/// filter compares dates, or when one keeps some day of every month (open on one side, or a
+/// year or more).
+fn months_kept(plan: &planwright_plan::Plan) -> Option<std::collections::BTreeSet<u32>> {
+    let mut kept = std::collections::BTreeSet::new();
+    let mut any = false;
+    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
+        let Some(conditions) = node.inputs.get("conditions").and_then(Value::as_array) else { continue };
+        let (mut from, mut to) = (None, None);
+        for c in conditions {
+            let date = |key: &str| c.get(key).and_then(Value::as_str).and_then(year_month_day);
+            match c.get("operator").and_then(Value::as_str) {
+                Some("between") => (from, to) = (date("value").or(from), date("value2").or(to)),
+                Some("gte" | "gt") => from = date("value").or(from),
+                Some("lte") => to = date("value").or(to),
+                Some("lt") => to = date("value").map(last_kept_before).or(to),
+                _ => {}
+            }
+        }
+        match (from, to) {
+            (None, None) => continue,
+            (Some((y1, m1, _)), Some((y2, m2, _))) => {
+                any = true;
+                let span = (y2.unwrap_or(0) - y1.unwrap_or(0)) * 12 + m2 as i32 - m1 as i32;
+                if !(0..11).contains(&span) {
+                    return None;
+                }
+                kept.extend((0..=span as u32).map(|i| (m1 - 1 + i) % 12 + 1));
+            }
+            _ => return None,
+        }
+    }
+    any.then_some(kept)
+}
+
+/// The last day kept by "before this day": the month before, when the day is a month's first
+/// (「< 2026-04-01」 keeps March); the day's own month otherwise.
+fn last_kept_before((year, month, day): (Option<i32>, u32, u32)) -> (Option<i32>, u32, u32) {
+    match (day, month) {
+        (1, 1) => (year.map(|y| y - 1), 12, 31),
+        (1, _) => (year, month - 1, 31),
+        _ => (year, month, day),
+    }
+}
+
+/// `2026-10-01` or `${vars.year}-10-01`: its year (when written), month and day.
+fn year_month_day(text: &str) -> Option<(Option<i32>, u32, u32)> {
+    let (year, rest) = match text.strip_prefix("${vars.year}-") {
+        Some(rest) => (None, rest),
+        None => (Some(text.get(..4)?.parse().ok()?), text.get(5..)?),
+    };
+    let month: u32 = rest.get(..2)?.parse().ok()?;
+    let day: u32 = rest.get(3..5)?.parse().ok()?;
+    (1..=12).contains(&month).then_some((year, month, day))
+}
+
 static PERIOD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\bq[1-4]\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th) quarter\b|\bh[12]\b|\b(?:last|previous) (?:month|quarter|year)\b|第\s*[1-4１-４一二三四]\s*四半期|上期|下期|上半期|下半期|先月|前月|昨年|前年")
         .expect("period")
@@ -302,6 +406,30 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
 mod tests {
     use super::*;
     use crate::understanding::tests::plan;
+
+    #[test]
+    fn a_month_said_is_kept_by_some_filter_on_dates() {
+        let october = plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: 利用日, operator: between, value: '2026-10-01', value2: '2026-10-31'}]}}\n",
+        );
+        let autumn = plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: gte, value: '${vars.year}-10-01'}, {field: d, operator: lt, value: '${vars.year}-12-01'}]}}\n",
+        );
+        let since = plan(
+            "- {id: f, block: transforms.filter, in: {items: [], conditions: [{field: d, operator: gte, value: '2026-10-01'}]}}\n",
+        );
+        let text = "ETC利用明細.csv から2026年10月と11月の利用分を出して";
+        assert_eq!(unkept_month(text, &october).as_deref(), Some("11月"), "a range read short");
+        assert_eq!(unkept_month(text, &autumn), None);
+        assert_eq!(unkept_month(text, &since), None, "open on one side: some day of every month");
+        assert_eq!(unkept_month("rows of October and November", &october).as_deref(), Some("November"));
+        // Days of reference and files keep no rows; a plan that compares no dates is another check's.
+        assert_eq!(unkept_month("今日は2026年12月1日です。10月分を出して", &october), None);
+        assert_eq!(unkept_month("October rows (we're in November 2026 now)", &october), None);
+        assert_eq!(unkept_month("the October rows as of December 1", &october), None);
+        assert_eq!(unkept_month("売上_11月.csv の10月分", &october), None);
+        assert_eq!(unkept_month(text, &plan("- {id: r, block: file.read_csv, in: {path: a.csv}}\n")), None);
+    }
 
     #[test]
     fn an_order_said_is_kept_by_a_sort_that_way() {
