@@ -193,6 +193,37 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
     (!crate::understanding::compares_dates(plan)).then(|| said.to_owned())
 }
 
+/// Rows said to be left out ("skip the Void ones", 「私用は除いてください」) where no step of the plan
+/// leaves any row out (no filter, match, duplicate check or pick), as the text says it: every row
+/// would be written or totalled.
+pub fn unkept_exclusion(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    const LEAVE_OUT: [&str; 5] = [
+        "transforms.filter",
+        "transforms.join",
+        "transforms.remove_duplicates",
+        "transforms.find_duplicates",
+        "transforms.pick",
+    ];
+    let leaves_out = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| LEAVE_OUT.contains(&b)));
+    if leaves_out || !plan.graph.iter().any(crate::reads_a_table) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    // (「それ以外は「不要」」: otherwise, of a value written, no rows left out.)
+    let otherwise = |m: &regex::Match| {
+        m.as_str() == "以外" && ["それ", "これ", "上記", "その"].iter().any(|w| lower[..m.start()].ends_with(w))
+    };
+    LEFT_OUT_SAID.find_iter(&lower).find(|m| !otherwise(m)).map(|m| text[m.range()].to_owned())
+}
+
+/// Words that leave rows out.
+static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:exclude|excluding|skip|skipping|leave out|leaving out|leave (?:the |any |all )?[a-z]+ (?:ones |rows )?out|ignore|ignoring|don't count|do not count|doesn't count|does not count|filter out|weed out|throw out)\b|除いて|除く|除外|抜いて|以外|対象外|含めない|含めず|外して",
+    )
+    .expect("left out said")
+});
+
 /// A month said ("October and November", 「10月と11月」) that the plan's filters on dates all leave
 /// out, as the text says it: a range read short (the plan keeps October alone). Months said of a
 /// day the rows are measured from ("as of 1 December", 「12月4日時点」) keep no rows; a file's
@@ -406,6 +437,20 @@ static COUNT: LazyLock<Regex> = LazyLock::new(|| {
 mod tests {
     use super::*;
     use crate::understanding::tests::plan;
+
+    #[test]
+    fn rows_said_to_be_left_out_are_left_out_by_some_step() {
+        let writes = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: w, block: report.write, in: {data: '${r.rows}', format: csv, path: b.csv}}\n",
+        );
+        let filters = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: []}}\n",
+        );
+        assert_eq!(unkept_exclusion("区分が「私用」のものは除いてください", &writes).as_deref(), Some("除いて"));
+        assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &writes).as_deref(), Some("skip"));
+        assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &filters), None);
+        assert_eq!(unkept_exclusion("10万円以上なら「要承認」、それ以外は「不要」", &writes), None, "otherwise");
+    }
 
     #[test]
     fn a_month_said_is_kept_by_some_filter_on_dates() {
