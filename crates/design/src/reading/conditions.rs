@@ -774,9 +774,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let what = before.split_whitespace().rev().take(4).any(|w| w == "what")
             || word.eq_ignore_ascii_case("open")
                 && before.trim_start_matches(|c: char| c.is_ascii_digit() || ".)-* ".contains(c)).is_empty();
-        // "more than $2,500 outstanding (the Outstanding column …)": a column's name, no state.
+        // "more than $2,500 outstanding (the Outstanding column …)": a column's name, no state;
+        // "go by the submitted date and time": a column of when.
+        let when = ["date", "time", "timestamp", "day", "at", "on"]
+            .iter()
+            .any(|w| after.strip_prefix(w).is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric())));
         let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
-            || lower.contains(&format!("the {} column", word.to_ascii_lowercase()));
+            || lower.contains(&format!("the {} column", word.to_ascii_lowercase()))
+            || when && before.ends_with("the");
         // "the total paid in March": what was paid, summed; no state of the rows.
         let summed = (word.eq_ignore_ascii_case("paid") || word.to_ascii_lowercase().ends_with("ed"))
             && ["total", "sum", "amount"].iter().any(|w| before.ends_with(&format!(" {w}")) || before == *w);

@@ -174,6 +174,12 @@ static EN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Words that ask for something to be found or shown ("find", 「探して」), as opposed to a
 /// sentence telling what happened.
+/// "… has some people", "there are a few rows": what a file holds, said before its duplicates.
+static EN_HAS_SOME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:has|have|had|contains|contain|includes|include|there are|there're|there were|got)\s+(?:some|a few|several|many|a couple of|multiple)\b[^.;:]*$",
+    )
+});
 static EN_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(find|finds|list|lists|show|check|flag|identify|spot|look for|detect|give me|report|extract|pull|keep|get|highlight|mark|need|want|see|possible|suspect|suspected|potential)\b",
@@ -441,8 +447,11 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")
         || EN_DEDUPE_ALONE.is_match(lower);
-    // "Some invoices were entered twice." tells what happened; it asks for nothing.
-    if !remove && !EN_ASKS.is_match(lower) {
+    // "Some invoices were entered twice." tells what happened; it asks for nothing. So does
+    // "registrations.csv has some people more than once" (whatever "when they want …" before).
+    let described = EN_HAS_SOME.find(&lower[..found.start()]).is_some_and(|m| found.start() - m.end() < 40)
+        && !EN_ASKS.is_match(&lower[found.end()..]);
+    if !remove && (described || !EN_ASKS.is_match(lower)) {
         return None;
     }
     let mut by: Vec<String> = match EN_SAME_PAIR.captures(lower) {

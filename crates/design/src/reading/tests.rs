@@ -1965,6 +1965,21 @@ fn an_order_that_is_a_thing_sorts_nothing() {
 }
 
 #[test]
+fn the_latest_per_key_of_a_file_said_to_hold_repeats_keeps_no_state_and_lists_its_columns() {
+    let r = read_instruction(
+        "People re-register when they want to switch session, so registrations.csv has some people more than once. Keep only each email's latest registration (go by the submitted date and time, not by where the row sits in the file) and write final.csv with session, name, email, company and registration id, sorted by session and then by name.",
+    );
+    // "has some people more than once" says what the file holds; "the submitted date" is a
+    // column of when, no state of the rows.
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, .. }, Step::Sort { .. }] if by == &["email"]),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["session", "name", "email", "company", "registration id"]);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
