@@ -235,6 +235,32 @@ static JA_MONTHS_LISTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// A month in a list, with its year when one is said before it.
 static JA_MONTH_OF_LIST: LazyLock<Regex> = LazyLock::new(|| re(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>1[0-2]|0?[1-9])\s*月"));
+/// "dated in 2026", "calendar year 2026": a year said alone (not "FY2026", whose first month
+/// is the company's, nor "2026-03" or "2026 Q3").
+static EN_YEAR_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:in|during|within|throughout)\s+(?:the\s+)?(?:calendar\s+)?(?:year\s+)?|calendar\s+(?:year\s+)?)(?P<y>(?:19|20)\d{2})\b(?P<after>\s*(?:[-/]\s*\d|q[1-4]|h[12]|fy))?",
+    )
+});
+/// 「2026年中」「2026年に支払った」: a year said alone, of when the rows happened (not 「2026年度」,
+/// a fiscal year, nor 「2027年分の申告書」, the year a document is for).
+static JA_YEAR_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<y>\d{4})\s*年\s*(?:中|内|の間|の1年間|に(?:支払|支給|発生|計上|購入|受|出|入|売|発注|請求|申請|実施|作成|登録|更新|契約))",
+    )
+});
+
+/// A year said alone, as the days from its first to its last, and where.
+fn year_alone(clause: &str, language: Language) -> Option<(Value, Value, std::ops::Range<usize>)> {
+    let c = match language {
+        Language::En => EN_YEAR_ALONE.captures_iter(clause).find(|c| c.name("after").is_none())?,
+        Language::Ja => JA_YEAR_ALONE.captures(clause)?,
+    };
+    let (first, _) = month_range(&c["y"], 1)?;
+    let (_, last) = month_range(&c["y"], 12)?;
+    Some((first, last, c.get(0)?.range()))
+}
+
 /// "July to September 2026", "from July through September 2026".
 static EN_MONTH_RANGE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -349,6 +375,15 @@ fn month_range_said(clause: &str, language: Language) -> Option<(Option<Conditio
     if let Some(listed) = months_listed(clause, language) {
         return Some(listed);
     }
+    let range = match language {
+        Language::En => EN_MONTH_RANGE.captures(clause),
+        Language::Ja => JA_MONTH_RANGE.captures(clause),
+    };
+    if range.is_none() {
+        let (from, to, range) = year_alone(clause, language)?;
+        let field = date_field_before(clause, range.start, language);
+        return Some((Some(Condition { field, operator: "between", value: from, value2: Some(to) }), range));
+    }
     let (c, months) = match language {
         Language::En => {
             let c = EN_MONTH_RANGE.captures(clause)?;
@@ -455,6 +490,16 @@ fn spanned(clause: &str, language: Language) -> (Vec<Condition>, Vec<std::ops::R
     for (condition, range) in compared.chain(month_range_said(clause, language)) {
         conditions.extend(condition);
         spans.push(range);
+    }
+    // "dated in 2026 only (the export has a couple from Dec 2025 / Jan 2027)": the dates of an
+    // aside beside a period read outside it say what else the file holds; they keep no rows.
+    let asides: Vec<std::ops::Range<usize>> = super::PARENTHESES.find_iter(clause).map(|m| m.range()).collect();
+    let outside = spans.iter().any(|s| !asides.iter().any(|a| a.contains(&s.start)));
+    if outside {
+        let months = [&*EN_MONTH, &*JA_MONTH, &*EN_MONTH_ALONE, &*JA_MONTH_ALONE];
+        let dates_aside = months.iter().flat_map(|m| m.find_iter(clause)).map(|m| m.range());
+        let dates_aside: Vec<_> = dates_aside.filter(|d| asides.iter().any(|a| a.contains(&d.start))).collect();
+        spans.extend(dates_aside);
     }
     (conditions, spans)
 }

@@ -1980,6 +1980,33 @@ fn the_latest_per_key_of_a_file_said_to_hold_repeats_keeps_no_state_and_lists_it
 }
 
 #[test]
+fn a_year_said_alone_keeps_its_days_and_dates_in_an_aside_beside_it_keep_none() {
+    for text in [
+        "Keep the payments in payments.csv dated in 2026 only (the export has a couple from Dec 2025 / Jan 2027) and save out.csv",
+        "payments.csv から2026年中の支払だけ残して out.csv に保存",
+        "payments.csv から2026年に支払ったものだけ残して out.csv に保存",
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!(conditions.len(), 1, "{text}: {conditions:?}");
+        assert_eq!((&conditions[0].value, &conditions[0].value2), (&json!("2026-01-01"), &Some(json!("2026-12-31"))), "{text}");
+    }
+    // A fiscal year, the year a document is for, a month of a year: not the calendar year.
+    for text in
+        ["Keep rows for FY2026 in a.csv, save b.csv", "2027年分の扶養控除等申告書がまだ出ていない人を 未提出.csv に"]
+    {
+        let r = read_instruction(text);
+        let whole_year = r.steps.iter().any(|s| {
+            matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value2.as_ref().and_then(|v| v.as_str()).is_some_and(|v| v.ends_with("-12-31"))))
+        });
+        assert!(!whole_year, "{text}: {:?}", r.steps);
+    }
+    // Skipping a state said in an aside still leaves those rows out.
+    let r = read_instruction("Keep the rows of a.csv dated in 2026 (skip Void), save b.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
