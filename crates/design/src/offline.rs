@@ -372,7 +372,7 @@ impl Designer<'_> {
         let mut seen: Vec<usize> = Vec::new();
         for (at, flow) in self.flows.iter().enumerate().rev() {
             let Flow::Rows { rows, .. } = flow else { continue };
-            let first = match self.lineage.get(rows) {
+            let first = match self.table_derived_from(rows) {
                 Some(table) if seen.contains(table) => continue,
                 Some(&table) => {
                     seen.push(table);
@@ -391,6 +391,20 @@ impl Designer<'_> {
             Ok([(_, left), (_, right)]) => Some((left, right)),
             Err(_) => None,
         }
+    }
+
+    /// The table (index in `tables`) `rows` come from: its own, or the one a step made them from
+    /// (the totals per vendor of the payments are not a second table to match them with).
+    fn table_derived_from<'r>(&'r self, mut rows: &'r str) -> Option<&'r usize> {
+        for _ in 0..=self.plan.graph.len() {
+            if let Some(table) = self.lineage.get(rows) {
+                return Some(table);
+            }
+            let node = rows.strip_prefix("${")?.split('.').next()?;
+            let node = self.plan.graph.iter().find(|n| n.id == node)?;
+            rows = node.inputs.get("items")?.as_str()?;
+        }
+        None
     }
 
     /// With two or more tables read and not matched yet, a step on columns only one of them has

@@ -222,7 +222,13 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w))
                 // 「小数第2位を四捨五入」: the place rounded at (the plan keeps one decimal fewer).
                 || before.ends_with('第') && after.starts_with('位');
-            if form || year_of_a_value(after) {
+            // "1099 prep -> vendors_missing_w9.csv": a name the title line starts with (a form's
+            // number), no amount.
+            let title = before.is_empty() && {
+                let line = after.lines().next().unwrap_or_default();
+                (line.contains("->") || line.contains('→')) && after.starts_with(|c: char| c.is_alphabetic())
+            };
+            if form || title || year_of_a_value(after) {
                 return false;
             }
             // 「件数0の組み合わせは出さなくて大丈夫」, "groups with 0 rows can be left out": groups of
@@ -326,8 +332,9 @@ fn in_a_bracket_of_numbers(text: &str, at: usize) -> bool {
             .all(|w| matches!(w, "or" | "and" | "または" | "か") || w.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
-/// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)", "(so 35.0 means 35%)": a bracket that shows
-/// what a computed value is in one case, or gives an example, says no figure of its own.
+/// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)", "(so 35.0 means 35%)", "(the export
+/// has a couple from Dec 2025)": a bracket that shows what a computed value is in one case, gives
+/// an example or says what else the file holds, says no figure of its own.
 fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
     let (Some(open), Some(close)) = (text[..at].rfind(['(', '（']), text[at..].find([')', '）'])) else {
         return false;
@@ -337,8 +344,18 @@ fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
     // ("(so 35.0 means 35%)", 「（例：…）」: a worked example of what a column holds.)
     let example =
         ["so ", "e.g", "i.e", "eg ", "ie ", "for example", "for instance", "例"].iter().any(|w| inside.starts_with(w));
+    // ("(the export has a couple from Dec 2025 / Jan 2027)": what else the file holds.)
+    let holds = ["has ", "have ", "there are ", "there's ", "includes ", "contains ", "混ざ", "含まれ"]
+        .iter()
+        .any(|w| inside.contains(w))
+        && !["over", "under", "more", "less", "least", "most", "above", "below", "以上", "以下", "超", "未満"]
+            .iter()
+            .any(|w| inside.contains(w));
     !inside.contains(['(', '（'])
-        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w)) || inside.contains(" if ") || example)
+        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w))
+            || inside.contains(" if ")
+            || example
+            || holds)
 }
 
 /// The dates (`YYYY-MM-DD`, a time after it or not) the plan's steps hold.

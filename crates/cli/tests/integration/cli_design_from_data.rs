@@ -1372,3 +1372,24 @@ fn a_column_said_with_the_name_of_the_rows_is_that_column_and_totals_listed_afte
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["Acme,2,150.5,75.25", "Bolt,1,20,20"], "{written}");
 }
+
+#[test]
+fn totals_of_one_file_are_matched_with_the_other_file_not_with_themselves() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("payments_export.csv"),
+        "payment_id,pay_date,vendor_id,vendor,amount\nP1,2025-12-29,V1,Acme,900.00\nP2,2026-01-09,V1,Acme,700.00\nP3,2026-02-01,V2,Bolt,650.00\nP4,2026-03-01,V3,Core,100.00\nP5,2026-04-01,V4,Dyn,800.00\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("w9_on_file.csv"), "vendor_id,legal_name\nV2,Bolt Inc\n").unwrap();
+    // "no W-9 on file (match on vendor id …)": the key is said with the match, the rows kept are
+    // those without a partner, and "the names in w9_on_file.csv are …" is said of a file read.
+    design_and_run(
+        dir.path(),
+        "1099 prep -> missing_w9.csv\n- inputs: payments_export.csv and w9_on_file.csv\n- payments dated in 2026 only (the export has a couple from Dec 2025)\n- total paid per vendor id; keep vendors with $600.00 or more in total\n- of those, the ones with no W-9 on file (match on vendor id, the names in w9_on_file.csv are the legal names)\n- cols: vendor id, total paid",
+    );
+    let written = std::fs::read_to_string(dir.path().join("missing_w9.csv")).unwrap();
+    let mut rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    rows.sort_unstable();
+    assert_eq!(rows, ["V1,700", "V4,800"], "{written}");
+}

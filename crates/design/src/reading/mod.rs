@@ -3284,9 +3284,14 @@ impl Reader<'_> {
                     ]
                     .contains(&previous)
                 };
-                let said = words::EN_JOIN_KEY
-                    .find_iter(&lower)
-                    .find(|m| !ordered(m.start()))
+                // ("the ones with no W-9 on file (match on vendor id)": the key said with the match.)
+                let said = words::EN_MATCH_KEY
+                    .find(&lower)
+                    .or_else(|| {
+                        words::EN_JOIN_KEY
+                            .find_iter(&lower)
+                            .find(|m| !ordered(m.start()) && !words::ON_NO_KEY.is_match(&lower[m.end()..]))
+                    })
                     .and_then(|m| slots::english_phrase_after(&clause.text, m.end()));
                 // "(there's a reference column in both)": the column both tables have; "if its
                 // case_id shows up in executions.csv": the column looked for in the other.
@@ -3762,7 +3767,13 @@ impl Reader<'_> {
                     regex::Regex::new(r"\b(?:look(?:s|ed|ing)? (?:\S+ ){0,6}?up|look(?:s|ed|ing)? for)\b[^.;]*$")
                         .expect("looked in")
                 });
+                // ("the names in w9_on_file.csv are the legal names": said of what the file holds.)
+                static SAID_OF_IT: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"^\s*(?:are|is|were|was|have|has|don't|doesn't|do not|does not|aren't|isn't|can|may|might|won't|will not)\b")
+                        .expect("said of it")
+                });
                 let last_in = last_of_several
+                    && !SAID_OF_IT.is_match(after)
                     && [" in", " into", " to"].iter().any(|p| before.ends_with(p))
                     && !self.lexicon.read.is_match(before)
                     && !(before.ends_with(" in") && LOOKED_IN.is_match(before))

@@ -531,6 +531,16 @@ pub(super) fn row_columns_before_totals(mut steps: Vec<(usize, Step)>, output: &
     // revenue, cost, margin = revenue - cost".)
     let mut after_totals: Vec<String> = by.iter().chain(output).cloned().collect();
     after_totals.extend(aggregations.iter().flat_map(|a| a.name.iter().chain(a.field.iter()).cloned()));
+    // ("overtime_hours = total minus 40": the total itself, by the name of its kind.)
+    for a in aggregations {
+        let kinds: &[&str] = match a.op {
+            "sum" => &["total", "sum"],
+            "count" => &["count"],
+            "avg" => &["average", "mean"],
+            _ => &[],
+        };
+        after_totals.extend(kinds.iter().map(|k| (*k).to_owned()));
+    }
     let mut moved: Vec<(usize, Step)> = Vec::new();
     let mut i = grouping + 1;
     while i < steps.len() {

@@ -1241,7 +1241,7 @@ fn assigned_name(clause: &str, said: std::ops::Range<usize>) -> Option<String> {
 }
 
 /// One formula of [`EN_ASSIGNED`] as a computed column, or `None` when it is none the block
-/// computes ("a - 5").
+/// computes ("a / 5").
 fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> {
     let whole = c.get(0)?;
     let name = assigned_name(clause, c.name("name")?.range())?;
@@ -1261,6 +1261,8 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
         ("-" | "−" | "minus" | "less", Some(b), None) => ("difference", vec![a, b], None),
         ("+" | "plus", Some(b), None) => ("sum", vec![a, b], None),
         ("+" | "plus", None, Some(n)) => ("sum", vec![a], Some(n)),
+        // "overtime_hours = total minus 40": the number taken away, added negated.
+        ("-" | "−" | "minus" | "less", None, Some(n)) if times.is_none() => ("sum", vec![a], Some(-n)),
         ("*" | "×" | "x" | "times" | "multiplied by", Some(b), None) => ("product", vec![a, b], times),
         ("*" | "×" | "x" | "times" | "multiplied by", None, Some(n)) => {
             ("product", vec![a], Some(n * times.unwrap_or(1.0)))

@@ -2007,6 +2007,27 @@ fn a_year_said_alone_keeps_its_days_and_dates_in_an_aside_beside_it_keep_none() 
 }
 
 #[test]
+fn a_number_taken_from_a_total_and_a_key_said_with_the_match_are_read() {
+    let r = read_instruction(
+        "Please total the hours per employee_id in timesheet.csv and keep the people with more than 40 hours. Look up their name in staff.csv and add overtime_hours = total minus 40. Output ot.csv",
+    );
+    let at = |f: fn(&Step) -> bool| r.steps.iter().position(f);
+    let compute = at(
+        |s| matches!(s, Step::Compute { name, operation: "sum", of, value: Some(v) } if name == "overtime_hours" && of == &["total"] && *v == -40.0),
+    );
+    let grouping = at(|s| matches!(s, Step::Aggregate { .. }));
+    assert!(compute.is_some() && compute > grouping, "the total, after it is made: {:?}", r.steps);
+    let r = read_instruction(
+        "From payments.csv and w9.csv, the vendors with no W-9 on file (match on vendor id, the names differ) to missing.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: Some(key), unmatched: true, .. } if key == "vendor id")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",

@@ -74,7 +74,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:check|checked|checking|verify) (?:each|every|the) .{0,60}\bagainst|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (?:[a-z]+ )?(match|payment|partner|counterpart|invoice|receipt|claim|record|entry|order|bill|approval|timesheet|ticket)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|(who|that|which) (isn'?t|aren'?t|wasn'?t|weren'?t) (yet )?(in|on)\b|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) (?:yet )?been (?:\w+ed|paid|sent|done|seen|made|given|taken|written|bought|sold|run))\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (?:[a-z]+ )?(match|payment|partner|counterpart|invoice|receipt|claim|record|entry|order|bill|approval|timesheet|ticket)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|(who|that|which) (isn'?t|aren'?t|wasn'?t|weren'?t) (yet )?(in|on)\b|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) (?:yet )?been (?:\w+ed|paid|sent|done|seen|made|given|taken|written|bought|sold|run)|(?:with|having) no [\w-]+(?: [\w-]+)? (?:on file|on record))\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -430,6 +430,15 @@ pub static JA_NOT_IN_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// English: where a match key follows (`on`, `by`, `using`).
 pub static EN_JOIN_KEY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(by matching on|matching on|keyed on|with key|on|by|using|via) (the )?"));
+/// "match on vendor id", "joined by sku": the key said with the match, before any other "on".
+pub static EN_MATCH_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:match(?:ed|ing)?|join(?:ed|ing)?|keyed|link(?:ed|ing)?|look(?:ed|ing)? up) (?:them |it |the (?:two|files|tables|lists) )?(?:on|by|using|via) (?:the )?",
+    )
+});
+/// "no W-9 on file", "on hold", "on time": an "on" that names no key.
+pub static ON_NO_KEY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:file|record|hold|time|site|leave|board|top|track|schedule|the file|the list)\b"));
 /// Values said to count with the rest ("BLOCKED and FAIL count as run", "Pending ones are fine",
 /// "whatever the result").
 pub static SAID_TO_COUNT: LazyLock<Regex> = LazyLock::new(|| {
