@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::dates::{self, month_number};
 use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
+use super::words::JA_ROW_NOUNS;
 use super::{Aggregation, Condition, Language};
 
 fn re(pattern: &str) -> Regex {
@@ -1302,24 +1303,6 @@ static JA_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:という(?:言葉|文字|語|単語|文字列))?(?:を|が)?(?:含|入って|入った)",
     )
 });
-const JA_ROW_NOUNS: &[&str] = &[
-    "行",
-    "請求書",
-    "データ",
-    "もの",
-    "明細",
-    "支払",
-    "支払い",
-    "件",
-    "レコード",
-    "取引",
-    "経費",
-    "入金",
-    "伝票",
-    "分",
-    "額",
-];
-
 fn over_column(column: &str) -> Condition {
     Condition { field: None, operator: OVER_COLUMN, value: Value::from(column), value2: None }
 }

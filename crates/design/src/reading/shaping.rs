@@ -1528,7 +1528,6 @@ static JA_TOP_BY_AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Rows themselves, never a thing the rows add up for (「金額が大きい取引トップ3」).
-const JA_ROW_NOUNS: &[&str] = &["取引", "伝票", "行", "明細", "件", "レコード", "データ", "注文", "請求", "支払"];
 /// Ends of the names of amounts that rows add up to (not 単価, 率).
 const AMOUNTS_ADDED: &[&str] = &["数量", "個数", "件数", "金額", "額", "売上", "時間", "本数", "台数", "数"];
 
@@ -1571,7 +1570,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
                 JA_TOP_BY_AMOUNT.captures(clause).filter(|c| {
                     // (「金額が大きい取引トップ3」: the rows themselves; 「単価が高い商品」: no amount to add up.)
                     // (「金額の大きい順に上位5件」: an order, no thing named.)
-                    !JA_ROW_NOUNS.contains(&&c["entity"])
+                    !super::words::JA_ROW_NOUNS.contains(&&c["entity"])
                         && !c["entity"].contains('順')
                         && AMOUNTS_ADDED.iter().any(|a| c["measure"].ends_with(a))
                 })

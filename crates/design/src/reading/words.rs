@@ -377,6 +377,28 @@ pub static LABELLED_LIKE: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"\b(?:label|tag|name) (?:each|every|the) [a-z_]+ (?:like|as|in the form|the way) ["'“(]?[a-z]{0,3}[-/]?\d"#)
 });
 
+/// Japanese nouns that name the rows themselves (「取引」「伝票」「明細」), not a column or a value
+/// of one: 「取引先ごとの伝票」 totals rows, 「取引の多い順」 counts them. (Not 「請求」: 「入金が1件も
+/// ない請求だけ」 keeps rows by what is said of it.)
+pub const JA_ROW_NOUNS: &[&str] = &[
+    "行",
+    "請求書",
+    "データ",
+    "もの",
+    "明細",
+    "支払",
+    "支払い",
+    "件",
+    "レコード",
+    "取引",
+    "経費",
+    "入金",
+    "伝票",
+    "分",
+    "額",
+    "注文",
+];
+
 /// Rows said to tie, for a sort's next key ("where two are equal", "if two share a date"): no
 /// condition, whatever its "where" or "if".
 pub static TIE_SAID: LazyLock<Regex> = LazyLock::new(|| {
