@@ -68,7 +68,15 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
         let opened = before.rfind(['(', '（']);
         opened.is_some_and(|o| !before[o..].contains([')', '）']))
     };
-    let sum = SUM.find_iter(&lower).find(|m| !a_count(m) && !in_brackets(m) && !names_a_column(m)).filter(|_| grouped);
+    // (「平均受注額＝受注金額の合計÷件数」: a total divided in a formula says how an average is made.)
+    let divided = |m: &regex::Match| {
+        let after = lower[m.end()..].trim_start();
+        ["÷", "/", "divided"].iter().any(|w| after.starts_with(w))
+    };
+    let sum = SUM
+        .find_iter(&lower)
+        .find(|m| !a_count(m) && !in_brackets(m) && !divided(m) && !names_a_column(m))
+        .filter(|_| grouped);
     // "the total we spent with each vendor" and a plan that groups nothing: every row written
     // where one total per key was asked for.
     let groups = plan.graph.iter().any(|node| node.block.as_deref() == Some("transforms.group_by_agg"));
@@ -615,6 +623,15 @@ mod tests {
         assert_eq!(unkept_total("the average hours per dept", &averages), None);
         assert_eq!(unkept_total("部門別の件数を出して", &sums).as_deref(), Some("件数"));
         assert_eq!(unkept_total("the total hours per dept", &sums), None);
+        let averages_counted = plan(
+            "- {id: g, block: transforms.group_by_agg, in: {items: [], by: [dept], aggregations: [{column: amount, op: avg, as: mean}, {op: count, as: n}]}}\n",
+        );
+        assert_eq!(
+            unkept_total("平均＝金額の合計÷件数、部門ごとに", &averages_counted),
+            None,
+            "a total divided in a formula"
+        );
+        assert_eq!(unkept_total("部門ごとの金額の合計と平均", &averages_counted).as_deref(), Some("合計"));
         // Totals of each key, and a plan that groups nothing: every row would be written.
         let rows = plan("- {id: f, block: transforms.filter, in: {items: [], conditions: []}}\n");
         let said = "Need the total we spent with each vendor on Office Supplies only";

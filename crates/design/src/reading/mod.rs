@@ -1176,6 +1176,7 @@ impl Reader<'_> {
         self.sorted_by_the_difference();
         self.top_of_the_groups_said_twice();
         self.name_the_total_as_chosen();
+        passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
         self.sorted_by_a_total_said_of_its_column();
         self.ties_broken_before_the_top_is_cut();
         self.rank_chosen();

@@ -3,6 +3,9 @@
 //! and words that describe what another step does (one row per group, twice as duplicates)
 //! taken as that step's.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use serde_json::Value;
 
 use super::{conditions, is_date, same_noun, words, Aggregation, Condition, Language, Step};
@@ -517,6 +520,35 @@ pub(super) fn columns_of_totals_after_totals(mut steps: Vec<(usize, Step)>, lang
     let after = grouping + 1 - moved.len();
     steps.splice(after..after, moved);
     steps
+}
+
+/// 「平均受注額＝受注金額の合計÷件数」, "average order = total amount / number of orders": a ratio of
+/// a total of a column to the count of rows, named as one of the grouping's totals, is that
+/// total's average of the column (the ratio itself would read columns no row has).
+pub(super) fn averages_said_as_a_total_over_a_count(steps: &mut Vec<Step>) {
+    static TOTAL_OF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:(?P<ja>.+?)の?(?:合計|総額|総計)|(?i:(?:the )?(?:total|sum)(?: of)? (?:the )?(?P<en>.+)))$")
+            .expect("total of")
+    });
+    let count_word = |w: &str| {
+        let w = w.trim().to_lowercase();
+        ["件数", "回数", "人数", "数", "count", "number of rows", "rows"].contains(&w.as_str())
+            || w.starts_with("number of ")
+    };
+    let Some(grouping) = steps.iter().position(|s| matches!(s, Step::Aggregate { .. })) else { return };
+    let found = steps.iter().enumerate().skip(grouping + 1).find_map(|(i, s)| {
+        let Step::Compute { name, operation: "ratio", of, .. } = s else { return None };
+        let [total, count] = of.as_slice() else { return None };
+        let c = TOTAL_OF.captures(total.trim()).filter(|_| count_word(count))?;
+        let column = c.name("ja").or(c.name("en"))?.as_str().trim().to_owned();
+        Some((i, name.clone(), column))
+    });
+    let Some((at, name, column)) = found else { return };
+    let Step::Aggregate { aggregations, .. } = &mut steps[grouping] else { return };
+    let Some(average) = aggregations.iter_mut().find(|a| a.name.as_deref() == Some(name.as_str())) else { return };
+    average.op = "avg";
+    average.field = Some(column);
+    steps.remove(at);
 }
 
 /// 「勘定科目別に集計…消費税額＝税込金額×税率÷（100＋税率）で切り捨て、税抜金額＝税込金額−消費税額」:

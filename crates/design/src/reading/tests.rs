@@ -2028,6 +2028,24 @@ fn a_number_taken_from_a_total_and_a_key_said_with_the_match_are_read() {
 }
 
 #[test]
+fn an_average_said_as_a_total_over_a_count_averages_the_column() {
+    let r = read_instruction(
+        "受注実績.xlsx（シート「受注」）から、2026年7月〜9月の担当者別の平均受注額で上位3名を出してください。平均受注額＝受注金額の合計÷件数 で、円未満は四捨五入です。列は 担当者、件数、平均受注額 の3列、平均受注額の高い順で 上位3名.csv にお願いします。",
+    );
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert!(
+        aggregations.iter().any(|a| a.op == "avg"
+            && a.field.as_deref() == Some("受注金額")
+            && a.name.as_deref() == Some("平均受注額")),
+        "{aggregations:?}"
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "ratio", .. })), "{:?}", r.steps);
+}
+
+#[test]
 fn rows_said_to_tie_name_the_next_sort_key_and_keep_every_row() {
     for text in [
         "Read p.xlsx. Largest monthly amount first; where two are equal, order them by prepaid ID. Save out.csv",
