@@ -59,9 +59,8 @@ struct JobSet {
 }
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
-/// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` and
-/// `jobs_blind_2.yaml` (written blind, tuned on once opened) and `jobs_blind_3.yaml` (the blind
-/// part: never tuned on).
+/// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml`,
+/// `jobs_blind_2.yaml` and `jobs_blind_3.yaml` (written blind, tuned on once opened).
 const JOB_FILES: [(&str, &str); 26] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),

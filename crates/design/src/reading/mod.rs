@@ -2826,7 +2826,8 @@ impl Reader<'_> {
         // "Cancelled and Closed ones don't count": the states are left out by their conditions.
         let exclude = match self.lexicon.exclude.find(judged) {
             Some(m) if m.as_str().ends_with("count") => !conditions.iter().any(|c| c.operator == "ne"),
-            found => found.is_some(),
+            Some(m) => !kept_beside_what_is_left_out(judged, m.start(), &conditions),
+            None => false,
         };
         // "a team with nothing done can be left out": what is left out lacks the value, so the
         // rows kept hold it.
@@ -3311,15 +3312,23 @@ impl Reader<'_> {
                     }
                 }
                 // (「入金消込です」: a です is no particle of a key.)
-                let m = words::JA_JOIN_KEY
-                    .find_iter(&clause.text)
-                    .find(|m| !(m.as_str() == "で" && clause.text[m.end()..].starts_with('す')))?;
                 // 「照合は請求番号だけで」: the key, said to be the only one.
                 // (「配送業者.csv から配送業者コードで引く」: the key after the table's から.)
-                slots::japanese_noun_before(&clause.text, m.start()).map(|key| {
-                    let key = key.rsplit("から").next().unwrap_or(&key);
-                    key.trim_end_matches("だけ").trim_end_matches("のみ").to_owned()
-                })
+                let keys = words::JA_JOIN_KEY
+                    .find_iter(&clause.text)
+                    .filter(|m| !(m.as_str() == "で" && clause.text[m.end()..].starts_with('す')))
+                    .filter_map(|m| {
+                        let key = slots::japanese_noun_before(&clause.text, m.start())?;
+                        let key = key.rsplit("から").next().unwrap_or(&key);
+                        let key = key.trim_end_matches("だけ").trim_end_matches("のみ").to_owned();
+                        let matches_here =
+                            self.lexicon.join.find(&clause.text[m.start()..]).is_some_and(|j| j.start() <= m.len());
+                        Some((key, matches_here))
+                    })
+                    .collect::<Vec<_>>();
+                // (「保有のものだけで、…取引先コードで引いて」: the key is the one the match verb follows.)
+                let first = keys.first().map(|(key, _)| key.clone());
+                keys.into_iter().find(|(key, here)| *here && !key.is_empty()).map(|(key, _)| key).or(first)
             }
         }
     }
@@ -3892,6 +3901,29 @@ fn says_contains(clause: &Clause) -> bool {
 
 /// Whether `state` is said in lower case right before a plural or a word for rows ("failed
 /// runs", "approved expenses").
+/// 「状態が「保有」のものだけで、割引済・裏書譲渡は除いて」: the values kept only are said before the
+/// part of the clause that leaves others out, which names none of them, so they are kept.
+fn kept_beside_what_is_left_out(judged: &str, left_out_at: usize, conditions: &[Condition]) -> bool {
+    static ONLY: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"だけ|のみ|\bonly\b").expect("only"));
+    let part_start = judged[..left_out_at].rfind(['、', '。', ',', ';']).unwrap_or(0);
+    let (before, left_out) = judged.split_at(part_start);
+    let values = |c: &Condition| match &c.value {
+        Value::Array(values) => values.iter().filter_map(Value::as_str).map(str::to_lowercase).collect(),
+        value => value.as_str().map(str::to_lowercase).into_iter().collect::<Vec<_>>(),
+    };
+    !conditions.is_empty()
+        && ONLY.is_match(before)
+        && conditions.iter().all(|c| {
+            // (A period is said in words of its own: the part that leaves out says no date.)
+            if of_a_period(c) {
+                return !left_out.contains(|ch: char| ch.is_ascii_digit() || ('０'..='９').contains(&ch));
+            }
+            let values = values(c);
+            !values.is_empty()
+                && values.iter().all(|v| !v.is_empty() && before.contains(v.as_str()) && !left_out.contains(v.as_str()))
+        })
+}
+
 fn said_of_rows(clause: &str, state: &str) -> bool {
     let words: Vec<&str> = clause.split_whitespace().collect();
     words.windows(2).any(|pair| {

@@ -5478,3 +5478,45 @@ fn the_number_of_things_said_with_no_is_a_count() {
     let r = read_instruction("a.csv の部署ごとの在庫数量を合計して b.csv へ");
     assert_eq!(totals_read(&r), [("sum", Some("在庫数量".to_owned()))], "数量 is a column: {:?}", r.steps);
 }
+
+#[test]
+fn values_kept_only_beside_others_left_out_are_kept_and_the_key_is_the_one_the_match_verb_follows() {
+    let r = read_instruction(
+        "2027年1月中（1/1〜1/31）に満期を迎える受取手形の一覧をお願いします。受取手形.csv のうち状態が「保有」のものだけで、割引済・裏書譲渡は除いてください。取引先名は 取引先.csv から取引先コードで引いてください。手形一覧.csv に出力。",
+    );
+    let filters: Vec<_> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { conditions, exclude } => Some((conditions, *exclude)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        filters.iter().any(|(cs, exclude)| !exclude && cs.iter().any(|c| c.value == json!("保有"))),
+        "{:?}",
+        r.steps
+    );
+    assert!(filters.iter().all(|(_, exclude)| !exclude), "{:?}", r.steps);
+    let key = r.steps.iter().find_map(|s| match s {
+        Step::Join { key, .. } => key.clone(),
+        _ => None,
+    });
+    assert_eq!(key.as_deref(), Some("取引先コード"));
+    // What is left out is said of the values left out: those rows go.
+    let r = read_instruction("受注.csv のうち、キャンセルのものは除いてください。結果.csv に出力。");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn rows_said_not_to_be_needed_are_left_out_but_a_column_not_needed_in_the_output_keeps_every_row() {
+    let r = read_instruction("在庫.csv を読んで、差異数量が0の品目は要りません。差異.csv に出力。");
+    let left_out = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: true, conditions } if conditions.iter().any(|c| c.field.as_deref() == Some("差異数量")))
+    });
+    assert!(left_out, "{:?}", r.steps);
+    let r = read_instruction(
+        "来客.csv を来訪日・来訪時刻の早い順に並べて 来客一覧.csv に出してください。来訪時刻は並べ替えに使うだけで、出力には要りません。",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+}
