@@ -98,6 +98,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["employee id", "employee number", "employee no", "staff id", "社員番号", "従業員番号", "社員コード"],
     &["employee name", "staff name", "氏名", "社員名", "従業員名"],
     &["quantity", "qty", "数量", "個数"],
+    &["temperature", "温度"],
     &["budget", "budgeted", "予算", "予算額"],
     &[
         "rep",
@@ -1642,6 +1643,11 @@ fn fold(text: &str) -> String {
         ("cc", "costcenter"),
         ("yr", "year"),
         ("mo", "month"),
+        ("temp", "temperature"),
+        ("pct", "percent"),
+        ("avg", "average"),
+        // (`reading_at`: the time of the reading.)
+        ("at", "time"),
     ];
     let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
     lower
@@ -1847,6 +1853,15 @@ mod tests {
         let ledger = columns(&["勘定科目コード", "勘定科目", "金額"]);
         assert_eq!(choose("科目名", &ledger).as_deref(), Some("勘定科目"));
         assert_eq!(choose("科目名", &columns(&["勘定科目", "補助科目"])), None, "two things named: asked");
+    }
+
+    #[test]
+    fn short_forms_of_column_names_are_spelt_out() {
+        let log = columns(&["reading_at", "room", "sensor_id", "temp_c"]);
+        assert_eq!(choose("temperature", &log).as_deref(), Some("temp_c"));
+        assert_eq!(choose("温度", &log).as_deref(), Some("temp_c"));
+        assert_eq!(choose("reading time", &log).as_deref(), Some("reading_at"));
+        assert_eq!(choose("average score", &columns(&["candidate", "avg_score"])).as_deref(), Some("avg_score"));
     }
 
     #[test]

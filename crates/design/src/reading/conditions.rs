@@ -147,6 +147,38 @@ static JA_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<x>[^\s、。をがはのにで「」\d０-９円件日%万千]{1,12}?)(?:を|より)?(?:オーバー|超過|超え|上回|越え)")
 });
 
+/// The operator of a condition that a value lies outside a range, both ends inside it ("outside
+/// 2.0-8.0 °C", 「2.0〜8.0℃の範囲外」). It is never written into a plan: the reader makes it a
+/// filter of its own that leaves the range's rows out ([`super::passes::outside_ranges_apart`]).
+pub const OUTSIDE: &str = "outside";
+static EN_OUTSIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:outside(?:\s+of)?|out\s+of|not\s+between|not\s+within|falls?\s+outside(?:\s+of)?)\s+(?:the\s+)?(?:(?:allowed|permitted|acceptable|normal|target)\s+)?(?:range\s+(?:of\s+)?)?(?:[$€£¥]\s*)?(?P<a>-?\d+(?:\.\d+)?)\s*(?:°\s*[cf]\b|%|[a-z]{1,3}\b)?\s*(?:-|–|~|to|and|through)\s*(?:[$€£¥]\s*)?(?P<b>-?\d+(?:\.\d+)?)",
+    )
+});
+static JA_OUTSIDE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>-?\d+(?:\.\d+)?)\s*(?:℃|°\s*[CF]|度|%|％|mm|円|個|kg)?\s*(?:〜|～|~|-|－|から)\s*(?P<b>-?\d+(?:\.\d+)?)\s*(?:℃|°\s*[CF]|度|%|％|mm|円|個|kg)?\s*(?:の)?(?:範囲外|範囲の外|範囲を外れ|範囲から外れ|範囲を逸脱|から外れ|を外れ|を逸脱)",
+    )
+});
+
+/// "temperature outside 2.0-8.0 °C", 「温度が2〜8℃の範囲外」: the column and the range it leaves.
+fn outside_a_range(clause: &str, language: Language) -> Option<(Condition, std::ops::Range<usize>)> {
+    let c = match language {
+        Language::En => EN_OUTSIDE.captures(clause),
+        Language::Ja => JA_OUTSIDE.captures(clause),
+    }?;
+    let whole = c.get(0).expect("match");
+    let (a, b): (f64, f64) = (c["a"].parse().ok()?, c["b"].parse().ok()?);
+    let field = match language {
+        Language::En => english_field_before(clause, whole.start()),
+        Language::Ja => ja_field_before(clause, whole.start()),
+    };
+    let (low, high) = if a <= b { (a, b) } else { (b, a) };
+    let condition = Condition { field, operator: OUTSIDE, value: number_value(low), value2: Some(number_value(high)) };
+    Some((condition, whole.range()))
+}
+
 /// A month said without its year (「4月分」, "for April"); `value` is its number. The designer
 /// writes it as a range of dates in `${vars.year}`, which the data settles or the person answers.
 pub const MONTH_OF_UNSAID_YEAR: &str = "month_of_unsaid_year";
@@ -488,7 +520,8 @@ fn spanned(clause: &str, language: Language) -> (Vec<Condition>, Vec<std::ops::R
         Language::Ja => dates::japanese(clause, |end| ja_field_before(clause, end)),
     };
     let compared = compared_columns(clause, language).into_iter().map(|(c, range)| (Some(c), range));
-    for (condition, range) in compared.chain(month_range_said(clause, language)) {
+    let outside = outside_a_range(clause, language).map(|(c, range)| (Some(c), range));
+    for (condition, range) in compared.chain(month_range_said(clause, language)).chain(outside) {
         conditions.extend(condition);
         spans.push(range);
     }
@@ -543,7 +576,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
             }
         }
     }
-    let between = EN_BETWEEN.find(&lower);
+    let between = EN_BETWEEN.find(&lower).filter(|b| !taken(b.range()));
     let numbers = slots::numbers(clause);
     // Spans read as a measure's name ("days overdue"): their status words are not statuses.
     let mut measured: Vec<std::ops::Range<usize>> = Vec::new();

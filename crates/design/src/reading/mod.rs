@@ -558,10 +558,12 @@ fn arrows_to_outputs(text: &str, language: Language) -> String {
         regex::Regex::new(r"(?i)\s*(?:→|->|=>|⟶|⇒)\s*(?P<file>[^\s,;:()（）「」]+\.(?:csv|tsv|xlsx|xlsm|xls|json|md))\s*(?P<end>[.。!！]|$)")
             .expect("arrow to a file")
     });
-    // 「ポイント失効予定.csv ← ポイント明細.csv」 opening the text: the file written, from the one read.
+    // 「ポイント失効予定.csv ← ポイント明細.csv」 opening the text: the file written, from the one read;
+    // so too "excursions_nov.csv from cold_room_log.csv", "q1.xlsx - from guarantees.csv".
     static FROM_ARROW: LazyLock<regex::Regex> = LazyLock::new(|| {
         let file = r"[^\s,;:()（）「」←]+\.(?:csv|tsv|xlsx|xlsm|xls|json|md)";
-        regex::Regex::new(&format!(r"(?i)^\s*(?P<out>{file})\s*(?:←|<-|⇐|⟵)\s*(?P<source>{file})"))
+        let from = r"\s*(?:←|<-|⇐|⟵)|\s+(?:[-–—:]+\s*)?(?:built |made |taken |pulled )?from(?:\s+the)?";
+        regex::Regex::new(&format!(r"(?i)^\s*(?P<out>{file})(?:{from})\s*(?P<source>{file})"))
             .expect("arrow from a file")
     });
     let said = match language {
@@ -1126,6 +1128,7 @@ impl Reader<'_> {
                 }
             }
         }
+        let steps = passes::outside_ranges_apart(steps);
         let steps = months_to_group_by(conditions_after_their_columns(conditions_over_a_difference(steps)));
         let steps = self.conditions_on_groups(steps);
         // A count asked for in the sentence the grouping is said in.
@@ -2767,9 +2770,9 @@ impl Reader<'_> {
         // A clause that writes a file or totals rows names a filter only with a filter word, or
         // with a comparison ("write the rows over 50000 to large.csv").
         // (A month without its year is a range of dates: 「10月の出荷数量が多い商品トップ3を出して」.)
-        let compares = conditions
-            .iter()
-            .any(|c| matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between" | MONTH_OF_UNSAID_YEAR));
+        let compares = conditions.iter().any(|c| {
+            matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between" | conditions::OUTSIDE | MONTH_OF_UNSAID_YEAR)
+        });
         // "count the failed runs per month", 「2026年10月の支払を取引先ごとに合計」: a state, a
         // column's value or dates said of the rows totalled keep them (not "the average Days
         // Open", a column's name).

@@ -403,6 +403,28 @@ pub(super) fn each_group_left_out(step: Step, lower: &str) -> Vec<Step> {
     }
 }
 
+/// "temperature outside 2.0-8.0": a range left, as a filter of its own that leaves the range's
+/// rows out (one that leaves rows out keeps them), beside the other conditions said with it.
+pub(super) fn outside_ranges_apart(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let mut apart = Vec::with_capacity(steps.len());
+    for (at, step) in steps {
+        let Step::Filter { conditions, exclude } = step else {
+            apart.push((at, step));
+            continue;
+        };
+        let (outside, rest): (Vec<Condition>, Vec<Condition>) =
+            conditions.into_iter().partition(|c| c.operator == conditions::OUTSIDE);
+        if !rest.is_empty() || outside.is_empty() {
+            apart.push((at, Step::Filter { conditions: rest, exclude }));
+        }
+        for range in outside {
+            let inside = Condition { operator: "between", ..range };
+            apart.push((at, Step::Filter { conditions: vec![inside], exclude: !exclude }));
+        }
+    }
+    apart
+}
+
 /// 「同じ依頼が2件以上あるもの」, "appearing more than once": said of duplicates, the duplicate
 /// check itself, no filter on a count.
 pub(super) fn twice_is_the_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

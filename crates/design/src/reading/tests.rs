@@ -5520,3 +5520,38 @@ fn rows_said_not_to_be_needed_are_left_out_but_a_column_not_needed_in_the_output
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_value_outside_a_range_leaves_the_range_out_and_a_file_made_from_another_is_written() {
+    let r = read_instruction(
+        "excursions_nov.csv from cold_room_log.csv\n- November 2026 readings only (1-30 Nov)\n- temperature outside 2.0-8.0 °C; exactly 2.0 or 8.0 is within range\n- reading time, room, sensor, temp\n- any order",
+    );
+    assert_eq!(r.outputs.len(), 1);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("excursions_nov.csv"));
+    assert_eq!(r.sources.len(), 1);
+    assert_eq!(r.sources[0].path.as_deref(), Some("cold_room_log.csv"));
+    let range_left_out = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: true, conditions } if conditions.len() == 1
+            && conditions[0].operator == "between"
+            && conditions[0].field.as_deref() == Some("temperature")
+            && conditions[0].value == json!(2) && conditions[0].value2 == Some(json!(8)))
+    });
+    assert!(range_left_out, "{:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: false, conditions } if conditions.iter().any(|c| c.value == json!("2026-11-01")))),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["reading time", "room", "sensor", "temp"]);
+    // Japanese, and a range said to be left out keeps the range.
+    let r = read_instruction("測定.csv のうち、温度が2.0〜8.0℃から外れたものを 逸脱.csv に出して");
+    let outside = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: true, conditions } if conditions[0].operator == "between" && conditions[0].field.as_deref() == Some("温度"))
+    });
+    assert!(outside, "{:?}", r.steps);
+    let r = read_instruction("Read log.csv, drop the readings outside 2 to 8 and write kept.csv");
+    let kept = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: false, conditions } if conditions.len() == 1 && conditions[0].operator == "between")
+    });
+    assert!(kept, "{:?}", r.steps);
+}
