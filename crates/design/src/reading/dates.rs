@@ -199,7 +199,7 @@ const JA_AFTER_DATE: &[(&str, &str)] = &[
 static EN_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| {
     // "Mon 2026-03-09 to Sun 2026-03-15": a weekday before the second date.
     re(
-        r"(?i)^\s*(?:-|–|—|~|〜|to|through|thru|until|till|and)\s*(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?,?\s*)?$",
+        r"(?i)^\s*(?:-|–|—|~|〜|to|through|thru|until|till|and|up to|up until|up through)\s*(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?\.?,?\s*)?$",
     )
 });
 static JA_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*$"));

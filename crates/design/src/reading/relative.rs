@@ -26,6 +26,11 @@ static JA_RANGE_FROM_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:今日|本日|基準日)(?:当日)?(?P<to>[ \t]*(?:〜|～|~|から)[ \t]*\d{4}[/年\-])")
         .expect("a range from today")
 });
+/// "from today (4 Dec 2026) up to 31 Mar 2027", once the day is said as "today".
+static EN_RANGE_FROM_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?P<from>from|between)\s+today\s*\)?(?P<to>,?\s*(?:-|–|to|through|thru|until|till|up to|up until|and)\s)")
+        .expect("a range from today")
+});
 static EN_LAST_MONTH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(?:last|previous|the previous|the past) month(?:'s)?\b").expect("last month"));
 static JA_LAST_MONTH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"先月|前月").expect("last month"));
@@ -72,6 +77,8 @@ pub fn months_written_out(text: &str) -> String {
     text = JA_TODAY.replace_all(&text, "今日").into_owned();
     // 「有効期限が基準日〜2027/3/31」: a range from the day stated, written as that day.
     text = JA_RANGE_FROM_TODAY.replace_all(&text, format!("{year}/{month}/{day}$to").as_str()).into_owned();
+    text =
+        EN_RANGE_FROM_TODAY.replace_all(&text, format!("$from {year:04}-{month:02}-{day:02}$to").as_str()).into_owned();
     for (english_words, japanese_words, (year, month)) in [
         (&*EN_LAST_MONTH, &*JA_LAST_MONTH, if month == 1 { (year - 1, 12) } else { (year, month - 1) }),
         (&*EN_THIS_MONTH, &*JA_THIS_MONTH, (year, month)),
@@ -128,6 +135,10 @@ mod tests {
             months_written_out("・基準日 2027/2/15\n・状態「有効」のみ"),
             "・今日\n・状態「有効」のみ",
             "the line ends where it did"
+        );
+        assert_eq!(
+            months_written_out("the ones that expire from today (4 Dec 2026) up to 31 Mar 2027, both included"),
+            "the ones that expire from 2026-12-04 up to 31 Mar 2027, both included"
         );
         assert_eq!(
             months_written_out("基準日 2027/2/15。有効期限が基準日〜2027/3/31のもの"),

@@ -33,7 +33,7 @@ pub struct FurtherKey {
 /// count, the bigger total first" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|(?:and )?(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |are |is )?(?:are |is )?(?:equal|the same|tied|level),? (?:then )?(?:order(?:ed)? |sort(?:ed)? |put |rank(?:ed)? |list(?:ed)? |go )?(?:them |those )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|ties? in|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:[:,]|->|→)?\s*(?:then )?by|(?P<bare>, then)|(?P<after_key> then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|(?:and )?(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |are |is )?(?:are |is )?(?:equal|the same|tied|level),? (?:then )?(?:order(?:ed)? |sort(?:ed)? |put |rank(?:ed)? |list(?:ed)? |go )?(?:them |those )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|ties? in|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:(?:[:,]|->|→)?\s*(?:then )?by|(?:[:,]|->|→)\s*(?:then )?(?:the )?(?P<way_first>bigger|biggest|larger|largest|higher|highest|smaller|smallest|lower|lowest|newer|newest|older|oldest|earlier|earliest|later|latest)\b)|(?P<bare>, then)|(?P<after_key> then))\s+",
     )
 });
 /// "… sorted by order_no": the words before a bare "then" that makes it the next key.
@@ -96,7 +96,9 @@ fn english(text: &str) -> Vec<FurtherKey> {
             let column = english_phrase_after(text, m.end()).and_then(|p| {
                 let p = p.to_ascii_lowercase();
                 let p = super::shaping::without_order(&p);
-                super::shaping::en_column(p.strip_suffix(" order").unwrap_or(p))
+                // ("-> bigger amount first": the way said before the key, "first" after it.)
+                let p = p.strip_suffix(" order").or_else(|| p.strip_suffix(" first")).unwrap_or(p);
+                super::shaping::en_column(p)
             });
             let window = &lower[m.end()..end];
             // "from highest to lowest": the first order word says it.
@@ -121,7 +123,13 @@ fn english(text: &str) -> Vec<FurtherKey> {
             if c.name("shared_then").is_some() && comparative.is_none() {
                 return None;
             }
+            // ("; same expiry date -> bigger amount first": the comparative said before the key.)
+            let way_first = c.name("way_first").map(|w| {
+                matches!(w.as_str(), "bigger" | "biggest" | "larger" | "largest" | "higher" | "highest" | "newer")
+                    || matches!(w.as_str(), "newest" | "later" | "latest")
+            });
             let (column, descending) = match &comparative {
+                _ if way_first.is_some() => (column, way_first == Some(true)),
                 Some(said) => (
                     super::shaping::en_column(&said["column"]),
                     matches!(&said["way"], "bigger" | "larger" | "higher" | "newer" | "later"),

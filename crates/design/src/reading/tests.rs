@@ -5555,3 +5555,27 @@ fn a_value_outside_a_range_leaves_the_range_out_and_a_file_made_from_another_is_
     });
     assert!(kept, "{:?}", r.steps);
 }
+
+#[test]
+fn ones_said_to_be_out_are_left_out_and_a_tie_broken_by_a_comparative_before_its_key_is_the_next_key() {
+    let r = read_instruction(
+        "guarantees_expiring_q1.xlsx - from bank_guarantees.csv, the active guarantees that expire from today (4 Dec 2026) up to 31 Mar 2027, both days included. Cancelled ones out. Soonest expiry first; same expiry date -> bigger amount first.",
+    );
+    assert_eq!(r.outputs[0].path.as_deref(), Some("guarantees_expiring_q1.xlsx"));
+    let period = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: false, conditions } if conditions.iter().any(|c| c.operator == "between"
+            && c.value == json!("2026-12-04") && c.value2 == Some(json!("2027-03-31"))))
+    });
+    assert!(period, "{:?}", r.steps);
+    let cancelled_out = r.steps.iter().any(|s| {
+        matches!(s, Step::Filter { exclude: true, conditions } if conditions.iter().any(|c| c.value == json!("cancelled")))
+    });
+    assert!(cancelled_out, "{:?}", r.steps);
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, descending, then, .. } => Some((by.clone(), *descending, then.clone())),
+        _ => None,
+    });
+    let (by, descending, then) = sort.expect("a sort");
+    assert_eq!((by.as_deref(), descending), (Some("expiry"), false));
+    assert_eq!(then, [("amount".to_owned(), true)]);
+}

@@ -62,10 +62,10 @@ fn re(pattern: &str) -> Regex {
 
 pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|throw out|throw away|get rid of|weed out|strip out|take out|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which))\b",
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|throw out|throw away|get rid of|weed out|strip out|take out|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|(?:ones|rows|lines|entries|items|records) (?:go |stay |are )?out|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which))\b",
     ),
     exclude: re(
-        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|throw out|throw away|get rid of|weed out|strip out|take out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|filter out|without|except|not counting)\b",
+        r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|throw out|throw away|get rid of|weed out|strip out|take out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|filter out|without|except|not counting|(?:ones|rows|lines|entries|items|records) (?:go |stay |are )?out)\b",
     ),
     aggregate: re(
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
