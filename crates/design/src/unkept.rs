@@ -9,6 +9,20 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
+/// A column a grouping names twice: two words of the text bound to one column (「職場コード」
+/// and 「職場名」 both to 職場), so one of them is not that column and its groups are not the
+/// ones asked for.
+pub fn key_grouped_twice(plan: &planwright_plan::Plan) -> Option<String> {
+    plan.graph
+        .iter()
+        .filter(|node| node.block.as_deref() == Some("transforms.group_by_agg"))
+        .filter_map(|node| node.inputs.get("by").and_then(Value::as_array))
+        .find_map(|by| {
+            let keys: Vec<&str> = by.iter().filter_map(Value::as_str).collect();
+            keys.iter().enumerate().find(|(i, key)| keys[..*i].contains(key)).map(|(_, key)| (*key).to_owned())
+        })
+}
+
 /// An order the text asks for that no sort of the plan gives, as the text says it.
 pub fn unkept_order(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     let lower = text.to_ascii_lowercase();
@@ -458,6 +472,17 @@ mod tests {
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &writes).as_deref(), Some("skip"));
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &filters), None);
         assert_eq!(unkept_exclusion("10万円以上なら「要承認」、それ以外は「不要」", &writes), None, "otherwise");
+    }
+
+    #[test]
+    fn a_grouping_that_names_one_column_twice_is_asked_about() {
+        let grouping = |by: &str| {
+            plan(&format!(
+                "- {{id: g, block: transforms.group_by_agg, in: {{items: [], by: {by}, aggregations: [{{op: count, as: 件数}}]}}}}\n"
+            ))
+        };
+        assert_eq!(key_grouped_twice(&grouping("[月, 職場, 職場]")).as_deref(), Some("職場"));
+        assert_eq!(key_grouped_twice(&grouping("[月, 職場コード, 職場]")), None);
     }
 
     #[test]

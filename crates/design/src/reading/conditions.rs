@@ -1891,8 +1891,19 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             by.extend(before[start..].split(['と', '・']).map(str::trim).filter(|k| !k.is_empty()).map(str::to_owned));
             continue;
         }
+        // 「部署・担当者ごとに」: the keys listed before the last, each after its 「・」.
+        // (Only names said as they are: a name read past an aside has no place to go back from.)
+        let mut rest = clause[..m.start()].strip_suffix(noun.as_str());
+        let mut listed = vec![noun.replace('×', "・")];
+        while let Some(before) = rest.and_then(|r| r.strip_suffix('・')) {
+            let Some(earlier) = japanese_noun_before(clause, before.len()) else { break };
+            rest = before.strip_suffix(earlier.as_str());
+            // (「月別・勘定科目別」: each key may say 別 itself.)
+            let earlier = ["別", "ごと", "毎"].iter().find_map(|w| earlier.strip_suffix(w)).unwrap_or(&earlier);
+            listed.insert(0, earlier.to_owned());
+        }
         // 「年月×勘定科目ごとに」: × joins the keys.
-        by.extend(slots::list_items(&noun.replace('×', "・")));
+        by.extend(listed.iter().flat_map(|noun| slots::list_items(noun)));
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();
     for c in JA_AGG.captures_iter(clause) {

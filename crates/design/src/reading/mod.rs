@@ -591,6 +591,36 @@ fn minus_between_japanese_names(text: &str) -> String {
     HYPHEN.replace_all(text, "$a−$b").into_owned()
 }
 
+/// 「月 × 職場ごとに」: keys crossed are keys listed (no product); 「職場（職場コードと職場名）ごとに」:
+/// a key whose aside names its parts, each starting with the key's name, is those keys.
+fn keys_crossed_or_said_in_full(text: &str) -> String {
+    const NAME: &str = r"[\p{Han}\p{Katakana}ーA-Za-z0-9_]+";
+    static CROSSED: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!(
+            r"(?P<a>{NAME})\s*[×✕]\s*(?P<b>{NAME}(?:\s*[（(][^）)]{{1,40}}[）)])?\s*(?:ごと|毎|別))"
+        ))
+        .expect("keys crossed")
+    });
+    static IN_FULL: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!(r"(?P<key>{NAME})\s*[（(](?P<parts>[^）)]{{1,40}})[）)]\s*(?P<end>ごと|毎|別)"))
+            .expect("a key said in full")
+    });
+    let text = CROSSED.replace_all(text, "$a・$b");
+    IN_FULL
+        .replace_all(&text, |c: &regex::Captures| {
+            let key = &c["key"];
+            // (The key's last name, after 「・」: 「月・職場（…）」.)
+            let last = key.rsplit('・').next().unwrap_or(key);
+            let parts: Vec<&str> = c["parts"].split(['と', '・', '、']).map(str::trim).collect();
+            if parts.len() >= 2 && parts.iter().all(|p| p.starts_with(last) && p.len() > last.len()) {
+                format!("{}{}{}", &key[..key.len() - last.len()], parts.join("・"), &c["end"])
+            } else {
+                c[0].to_owned()
+            }
+        })
+        .into_owned()
+}
+
 /// 「列は 申請番号, 氏名, 利用日 で」: a comma of a Japanese text lists as 、 does (not the comma
 /// of a number, 50,000).
 fn with_japanese_commas(text: &str) -> String {
@@ -700,7 +730,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
             // 「- 列：…」: a dash that starts an item is the item's mark, no minus.
             let text = DASH_ITEM.replace_all(&text, "・");
             let text = with_japanese_commas(&without_spaces_around_ascii(&text));
-            let text = minus_between_japanese_names(&text);
+            let text = keys_crossed_or_said_in_full(&minus_between_japanese_names(&text));
             let text = shaping::definitions_as_formulas(&text);
             words::COUNTED_IN
                 .replace_all(&text, |c: &regex::Captures| {

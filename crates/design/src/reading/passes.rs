@@ -325,15 +325,28 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
         if let (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, .. })) =
             (&steps[i].1, next.map(|j| &steps[j].1))
         {
+            // (「月別・勘定科目別」 then 「計上月と勘定科目」, 「職場別」 then 「職場コードと職場名」: a
+            // key said short is the one, or the ones, said in full.)
+            let said_short =
+                |b: &String, l: &String| !same_noun(b, l) && (l.ends_with(b.as_str()) || l.starts_with(b.as_str()));
             let within = !by.is_empty()
-                && later_by.len() > by.len()
-                && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)))
+                && (later_by.len() > by.len() || by.iter().any(|b| later_by.iter().any(|l| said_short(b, l))))
+                && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l) || said_short(b, l)))
                 && aggregations.iter().all(|a| a.field.is_none() && a.name.is_none() && a.when.is_empty());
             if within {
                 let count_kept = aggregations.iter().any(|a| a.op == "count") && counted(steps[i].0);
+                let short: Vec<String> =
+                    by.iter().filter(|b| later_by.iter().any(|l| said_short(b, l))).cloned().collect();
                 steps.remove(i);
+                let mut removed = 1;
+                // The column made for a key said short goes with it.
+                if i > 0 && matches!(&steps[i - 1].1, Step::Compute { name, .. } if short.contains(name)) {
+                    steps.remove(i - 1);
+                    i -= 1;
+                    removed += 1;
+                }
                 if let (true, Some(Step::Aggregate { aggregations: later, .. })) =
-                    (count_kept, next.map(|j| &mut steps[j - 1].1))
+                    (count_kept, next.map(|j| &mut steps[j - removed].1))
                 {
                     if !later.iter().any(|a| a.op == "count") {
                         later.insert(0, Aggregation { op: "count", field: None, name: None, when: Vec::new() });

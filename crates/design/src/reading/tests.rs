@@ -5579,3 +5579,35 @@ fn ones_said_to_be_out_are_left_out_and_a_tie_broken_by_a_comparative_before_its
     assert_eq!((by.as_deref(), descending), (Some("expiry"), false));
     assert_eq!(then, [("amount".to_owned(), true)]);
 }
+
+#[test]
+fn keys_listed_crossed_or_said_in_full_are_every_key_and_keys_said_short_are_the_ones_said_in_full() {
+    let keys = |r: &Reading| -> Vec<Vec<String>> {
+        r.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Aggregate { by, .. } => Some(by.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let r = read_instruction("売上.csv を部署・担当者ごとに金額を合計して 集計.csv に出して");
+    assert_eq!(keys(&r), [["部署", "担当者"]]);
+    let r = read_instruction("報告.csv の件数を、月 × 職場（職場コードと職場名）ごとに数えて 件数.csv に出して");
+    assert_eq!(keys(&r), [["月", "職場コード", "職場名"]]);
+    // Said in passing first (「月別・勘定科目別」), then in full: one grouping, and no month column
+    // made for the key said short.
+    let r = read_instruction(
+        "経費.csv を月別・勘定科目別に集計してください。\n計上日から「計上月」を作って、計上月と勘定科目の組み合わせごとに金額を合計してください。月別集計.csv に出してください。",
+    );
+    assert_eq!(keys(&r), [["計上月", "勘定科目"]]);
+    let months: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(months, ["計上月"]);
+}
