@@ -59,9 +59,10 @@ struct JobSet {
 }
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
-/// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml`,
-/// `jobs_blind_2.yaml` and `jobs_blind_3.yaml` (written blind, tuned on once opened).
-const JOB_FILES: [(&str, &str); 26] = [
+/// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` to
+/// `jobs_blind_3.yaml` (written blind, tuned on once opened) and `jobs_blind_4.yaml` (the blind
+/// part: written by a session that had not seen the engine, never tuned on).
+const JOB_FILES: [(&str, &str); 27] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -88,6 +89,7 @@ const JOB_FILES: [(&str, &str); 26] = [
     ("jobs_blind.yaml", include_str!("../eval/jobs_blind.yaml")),
     ("jobs_blind_2.yaml", include_str!("../eval/jobs_blind_2.yaml")),
     ("jobs_blind_3.yaml", include_str!("../eval/jobs_blind_3.yaml")),
+    ("jobs_blind_4.yaml", include_str!("../eval/jobs_blind_4.yaml")),
 ];
 
 /// Every job of `eval/`, file by file.
