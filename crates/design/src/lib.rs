@@ -928,6 +928,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_period(text, &draft.plan, &draft.bound.whole_months))
         .chain(unkept::unkept_month(text, &draft.plan))
         .chain(unkept::unkept_exclusion(text, &draft.plan))
+        .chain(unkept::unkept_pick(text, &draft.plan))
         .chain(unkept::key_grouped_twice(&draft.plan))
         .next();
     let absent = draft.bound.absent_values.first().cloned();

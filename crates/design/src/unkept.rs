@@ -246,6 +246,25 @@ static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     .expect("left out said")
 });
 
+/// Rows said to be picked ("pick out the ones that …", 「基準に引っかかる媒体を抜き出して」) where the
+/// plan only copies the table (no step of any kind between reading and writing), as the text says
+/// it: every row would be written as if each were picked.
+pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let transforms = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| b.starts_with("transforms.")));
+    if transforms || !plan.graph.iter().any(crate::reads_a_table) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    PICK_SAID.find(&lower).map(|m| text[m.range()].to_owned())
+}
+
+static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に",
+    )
+    .expect("pick said")
+});
+
 /// A month said ("October and November", 「10月と11月」) that the plan's filters on dates all leave
 /// out, as the text says it: a range read short (the plan keeps October alone). Months said of a
 /// day the rows are measured from ("as of 1 December", 「12月4日時点」) keep no rows; a file's
@@ -472,6 +491,23 @@ mod tests {
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &writes).as_deref(), Some("skip"));
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &filters), None);
         assert_eq!(unkept_exclusion("10万円以上なら「要承認」、それ以外は「不要」", &writes), None, "otherwise");
+    }
+
+    #[test]
+    fn rows_said_to_be_picked_are_picked_by_some_step() {
+        let copies = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: w, block: report.write, in: {data: '${r.rows}', format: csv, path: b.csv}}\n",
+        );
+        let filters = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: []}}\n",
+        );
+        let vague = "広告.csv から、先週決めた基準に引っかかる媒体を抜き出して 見直し.csv にしてください";
+        assert_eq!(unkept_pick(vague, &copies).as_deref(), Some("基準に"));
+        assert_eq!(unkept_pick(vague, &filters), None);
+        let english = "From ads.csv, pull out the channels that fail our usual rules into review.csv";
+        assert_eq!(unkept_pick(english, &copies).as_deref(), Some("pull out"));
+        assert_eq!(unkept_pick("Convert a.csv to b.xlsx", &copies), None, "a copy asked for");
+        assert_eq!(unkept_pick("a.csv をそのまま Excel にして", &copies), None);
     }
 
     #[test]
