@@ -534,15 +534,17 @@ pub fn normalise(text: &str) -> String {
         .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|line| !line.is_empty())
         .collect();
+    const SENTENCE_END: [char; 8] = ['.', '!', '?', ':', '。', '！', '？', '：'];
+    // ("certs.xlsx <- inventory.xlsx (sheet Certs)\nskip rows with status Replaced\ncolumns: …":
+    // three lines or more and none ending a sentence are notes, one a line.)
+    let notes = lines.len() >= 3 && !lines.iter().any(|line| line.ends_with(SENTENCE_END));
     let mut out = String::new();
     let mut after_an_item = false;
     for line in lines {
         if !out.is_empty() {
             // ("3. Give me …\nSave as q.csv": a capitalised line after a list's item starts anew.)
             let after_the_list = after_an_item && line.starts_with(|c: char| c.is_ascii_uppercase());
-            let item = LIST_ITEM.is_match(&line)
-                || after_the_list
-                || out.ends_with(['.', '!', '?', ':', '。', '！', '？', '：']);
+            let item = notes || LIST_ITEM.is_match(&line) || after_the_list || out.ends_with(SENTENCE_END);
             out.push(if item { '\n' } else { ' ' });
         }
         after_an_item = LIST_ITEM.is_match(&line);
@@ -1170,7 +1172,7 @@ impl Reader<'_> {
         let steps = self.totals_said_before_their_key(steps);
         let steps = self.totals_listed_after_their_key(steps);
         let steps = rows_kept_before_totals(totals_compared_after_totals(one_grouping(steps, counted)));
-        let steps = conditions_on_totals(steps, self.language);
+        let steps = conditions_on_totals(steps, self.text, self.language);
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
         let steps = joined_texts_before_totals(row_columns_before_totals(rounding_after_totals(steps), output), output);
         let steps = columns_of_totals_after_totals(steps, self.language);
@@ -1218,6 +1220,7 @@ impl Reader<'_> {
             self.reading.renamed = renamed;
         }
         self.rename_one_by_one();
+        self.sort_keys_by_their_new_names();
         self.sources_and_outputs(documents);
         self.fields_that_name_the_file();
         self.combine_tables(&lower_text);
@@ -2964,6 +2967,33 @@ impl Reader<'_> {
         // 「今月のものだけ抜き出し」 picks rows; "extract" names fields only from documents.
         conditions.is_empty()
             && (documents && self.lexicon.extract.is_match(lower) || self.lexicon.join.is_match(lower))
+    }
+
+    /// "columns: Host, … (Host = common_name) … same day -> host A-Z": a sort key said by a new
+    /// name of a column is that column (the rows are sorted before they are renamed).
+    fn sort_keys_by_their_new_names(&mut self) {
+        if self.reading.renamed.len() != self.reading.columns.len() {
+            return;
+        }
+        let renamed: Vec<(String, String)> = self
+            .reading
+            .renamed
+            .iter()
+            .zip(&self.reading.columns)
+            .filter(|(new, old)| new != old)
+            .map(|(new, old)| (new.clone(), old.clone()))
+            .collect();
+        let old_name = |key: &mut String| {
+            if let Some((_, old)) = renamed.iter().find(|(new, _)| same_noun(new, key)) {
+                key.clone_from(old);
+            }
+        };
+        for step in &mut self.reading.steps {
+            if let Step::Sort { by, then, .. } = step {
+                by.iter_mut().for_each(old_name);
+                then.iter_mut().for_each(|(key, _)| old_name(key));
+            }
+        }
     }
 
     /// Columns kept under a new name said on its own ("rename Amount to "PO Amount"", 「「金額」

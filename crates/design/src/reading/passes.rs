@@ -269,20 +269,33 @@ pub(super) fn conditions_after_their_columns(mut steps: Vec<(usize, Step)>) -> V
 /// "Sum the amount per employee, then keep those over 30000": a number compared right after a
 /// total of one value is compared with that total. The total takes the name the condition
 /// gives it (「月額」), or a plain one when it names none.
-pub(super) fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
+pub(super) fn conditions_on_totals(
+    mut steps: Vec<(usize, Step)>,
+    text: &str,
+    language: Language,
+) -> Vec<(usize, Step)> {
     for i in 1..steps.len() {
+        let at = steps[i].0;
         let (before, after) = steps.split_at_mut(i);
         let (Step::Aggregate { by, aggregations }, Step::Filter { conditions, exclude: false }) =
             (&mut before[i - 1].1, &mut after[0].1)
         else {
             continue;
         };
-        let [total] = aggregations.as_mut_slice() else { continue };
         let [condition] = conditions.as_mut_slice() else { continue };
         let ordered = matches!(condition.operator, "gt" | "gte" | "lt" | "lte" | "between");
         if !ordered || condition.field.as_ref().is_some_and(|f| by.contains(f)) {
             continue;
         }
+        if let Some(rows) = rows_counted_by_the_condition(text, at, condition, aggregations) {
+            // "only for versions with at least 3 reviews" beside an average rating: a count of the
+            // rows, not the average, is what is compared.
+            aggregations
+                .insert(0, Aggregation { op: "count", field: None, name: Some(rows.clone()), when: Vec::new() });
+            condition.field = Some(rows);
+            continue;
+        }
+        let [total] = aggregations.as_mut_slice() else { continue };
         let name = condition.field.clone().or_else(|| total.name.clone()).unwrap_or_else(|| {
             let (en, ja) = match total.op {
                 "count" => ("count", "件数"),
@@ -297,6 +310,30 @@ pub(super) fn conditions_on_totals(mut steps: Vec<(usize, Step)>, language: Lang
         condition.field = Some(name);
     }
     steps
+}
+
+/// The rows a condition said of groups counts ("versions with at least 3 reviews", "customers with
+/// 2 or more orders"), when the grouping counts none: a plural noun after the condition's number,
+/// no column any total is of, in the sentence the condition is said in from where it starts.
+fn rows_counted_by_the_condition(
+    text: &str,
+    at: usize,
+    condition: &Condition,
+    aggregations: &[Aggregation],
+) -> Option<String> {
+    static WITH_N_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bwith (?:at least |more than |over |fewer than |less than |at most |under )?(?P<n>\d+)(?: or (?:more|fewer|less|over|under))? (?P<rows>[a-z]+s)\b")
+            .expect("with n rows")
+    });
+    if aggregations.iter().any(|a| a.op == "count") || condition.field.is_some() {
+        return None;
+    }
+    let sentence = text.get(at..)?.split(['.', '\n']).next()?;
+    let c = WITH_N_ROWS.captures(sentence)?;
+    let rows = c["rows"].to_ascii_lowercase();
+    let number = c["n"].parse::<f64>().ok();
+    let of_a_total = aggregations.iter().any(|a| a.field.as_deref().is_some_and(|f| same_noun(f, &rows)));
+    (number == condition.value.as_f64() && !of_a_total).then_some(rows)
 }
 
 /// 「部門ごとにまとめて、件数と金額の合計を出して」, "totalled by department and category … the

@@ -587,6 +587,8 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                 }
                 "chronological" => Some("date".to_owned()),
                 "ascending" | "descending" | "reverse" | "numerical" | "numeric" => None,
+                // ("columns in this order: …": the order of a list, no column.)
+                "this" | "that" | "same" | "following" | "given" | "listed" | "any" | "which" | "what" => None,
                 other => en_column(other),
             }
         })

@@ -5611,3 +5611,48 @@ fn keys_listed_crossed_or_said_in_full_are_every_key_and_keys_said_short_are_the
         .collect();
     assert_eq!(months, ["計上月"]);
 }
+
+#[test]
+fn groups_with_at_least_n_rows_compare_a_count_of_their_rows_not_the_total_asked_for() {
+    let r = read_instruction(
+        "From app_reviews.csv, average rating per app version, only for versions with at least 3 reviews. Write out.csv.",
+    );
+    let counted = r.steps.iter().any(|s| {
+        matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.op == "count" && a.name.as_deref() == Some("reviews"))
+            && aggregations.iter().any(|a| a.op == "avg"))
+    });
+    assert!(counted, "{:?}", r.steps);
+    let compared = filter_conditions(&r);
+    assert_eq!(compared.len(), 1);
+    assert_eq!((compared[0].field.as_deref(), compared[0].operator), (Some("reviews"), "gte"));
+    // A number of no rows is compared with the total.
+    let r = read_instruction(
+        "From sales.csv, average amount per region, only regions with an average of at least 500. Write out.csv.",
+    );
+    let counts = r
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.op == "count")));
+    assert!(!counts, "{:?}", r.steps);
+}
+
+#[test]
+fn notes_one_a_line_with_new_names_said_as_equals_and_a_tie_after_an_arrow_are_read() {
+    let r = read_instruction(
+        "domains_due.xlsx <- domains.xlsx (sheet List)\nskip rows with state Cancelled\ncolumns in this order, named: Domain, Registrar, Renews (Domain = domain_name, Renews = renewal_date)\nsoonest renews first, same day -> domain A-Z",
+    );
+    assert_eq!(r.columns, ["domain_name", "Registrar", "renewal_date"]);
+    assert_eq!(r.renamed, ["Domain", "Registrar", "Renews"]);
+    // A name given is no value a row must hold.
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].value, json!("Cancelled"));
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, then, .. } => Some((by.clone(), then.clone())),
+        _ => None,
+    });
+    let (by, then) = sort.expect("a sort");
+    // "in this order" orders the list, by no column; the tie is broken by the column renamed.
+    assert_eq!(by.as_deref(), Some("renewal_date"));
+    assert_eq!(then, [("domain_name".to_owned(), false)]);
+}

@@ -508,7 +508,7 @@ pub static JA_ASK_FIELD: LazyLock<Regex> = LazyLock::new(|| re(r"を(入力|尋�
 /// of names alone: "sku, item name, qty and how many to order (par level minus qty), sorted by sku").
 pub static EN_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|with\s+(?:the\s+)?(?:(?:two|three|four|five|six|seven|eight|\d)\s+)?(?:columns?|fields?)\s*:?|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?,]\s+|\n\s*(?:[-*•・]\s*|\d{1,2}[.)]\s*)?)(?:the\s+)?(?:output\s+|result\s+)?(?:(?:two|three|four|five|six|seven|eight|\d)\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?\s*[:,]?|(?:^|[.;:!?]\s+|[ \t][—–-][ \t]*|—)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!\n]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|\s*,\s*with\s+the\b|\s*,?\s*\b(?:into|to|in|as)\s+[^\s,;]+\.(?:csv|tsv|xlsx|xls|json|md)\b|[.;?!\n]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!\n]+?,[^.;:?!\n]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)|\b(?:save|write|export|put)\s+(?:it\s+|them\s+|the result\s+|everything\s+)?(?:(?:to|as|into|in)\s+)?\S+\.(?:csv|xlsx|xls|md|json)\s+with\s+(?:the\s+)?(?:columns?\s+)?(?:just\s+|only\s+)?(?P<list8>[a-z_][\w ]*?(?:,\s*[a-z_][\w ]*?)+?(?:,?\s+and\s+[a-z_][\w ]*?)?)\s*(?:[.;?!]|$|,\s*(?:sorted|ordered|order|by|in)\b)|(?:^|[.;:!?,]\s*|\s)(?:i'?d like|i would like|(?:i |we )?want|(?:i |we )?need|give me)\s+(?:the\s+)?(?:columns?\s+)?(?P<list9>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){2,}(?:,?\s+and\s+(?:an?\s+|the\s+)?[a-z_]\w*(?:/[a-z_]\w*)?(?: [a-z_]\w*)?(?:\s+column)?(?:\s*\([^)]{1,80}\))?)?)(?:\s+(?:it'?s|it is|they'?re|they are|it was|they were)\s+[a-z]+(?:\s+(?:to|for|by|in|on|with))?)?(?:\s+(?:for|with|in|from|sorted|ordered|order|by|as)\b|\s*[,.;:?!]|\s*->|$)|\b(?:list|show|give me|return|output|pull)\b[^.;:?!\n]{0,80}?\bwith\s+(?:the\s+)?(?:columns?\s+)?(?P<list13>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2})+,?\s+and\s+(?:the\s+)?[a-z_]\w*(?: [a-z_]\w*){0,2})(?:\s*[,.;:?!]|\s+(?:sorted|ordered|in|to|into)\b|$)|(?:^|[.;:!?]\s+|\n\s*(?:[-*•]\s*)?)(?P<list14>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){1,},?\s+and\s+(?:an?\s+|the\s+)?[a-z_]\w*(?: [a-z_]\w*){0,3}|(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){3,})(?:\s*\([^)]{1,80}\))?)(?:\s*,\s*(?:sorted|ordered|by|in|with|any order|(?:newest|oldest|latest|earliest|biggest|largest|highest|lowest|smallest) first)\b|\s*->|\s*[.;?!\n]|$)",
+        r"(?i)(?:\b(?:(?:only|just)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:columns?|fields?),?(?:\s+in\s+(?:this|that|the following)\s+order)?,?(?:\s+renamed)?\s*:|with\s+(?:just|only)\s+the|with\s+(?:the\s+)?(?:(?:two|three|four|five|six|seven|eight|\d)\s+)?(?:columns?|fields?)\s*:?|(?:only|just)\s+(?:need|want|keep)?\s*(?:the\s+)?(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?:columns?|fields?),?|keep\s+(?:only|just)(?:\s+the\s+columns?)?|(?:only|just)\s+(?:need|want|keep))|(?:^|[.;:!?,]\s+|\n\s*(?:[-*•・]\s*|\d{1,2}[.)]\s*)?)(?:the\s+)?(?:output\s+|result\s+)?(?:(?:two|three|four|five|six|seven|eight|\d)\s+)?(?:columns?|cols?)(?:\s+in\s+(?:this|that|the following)\s+order)?(?:,?\s+(?:named|called|titled|headed))?\s*[:,]?|(?:^|[.;:!?]\s+|[ \t][—–-][ \t]*|—)(?:only|just)(?:\s+(?:keep|need|want|include|show|list|give me))?(?:\s+the)?(?:\s+(?:columns?|fields?))?)\s+(?P<list>[^.;?!\n]+?)(?:\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?\b(?:save|saved|write|put|export|output|store|create|give|rename|call|please|in (?:that|this|the same) order)\b|\s*,\s*with\s+the\b|\s*,?\s*\b(?:into|to|in|as)\s+[^\s,;]+\.(?:csv|tsv|xlsx|xls|json|md)\b|[.;?!\n]|$)|(?:^|[.;:!?]\s+|\s)(?:please\s+)?(?:output|give me|give|return|show|send me)\s+(?P<list4>[^.;:?!\n]+?,[^.;:?!\n]+?)\s+(?:to|into|as|in)\s+\S+\.(?:csv|xlsx|xls|md|json)\b|(?:^|[.;:!?,]\s+)(?:list|show|give me|include)\s+(?P<list5>[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:,\s*[a-z_][\w]*(?: [a-z_][\w]*){0,2})*,?\s+and\s+(?:an?\s+)?[a-z_][\w]*(?: [a-z_][\w]*){0,2}(?:\s*\([^)]{1,60}\))?)(?:\s*[,.;]|$)|\b(?:save|write|export|put)\s+(?:it\s+|them\s+|the result\s+|everything\s+)?(?:(?:to|as|into|in)\s+)?\S+\.(?:csv|xlsx|xls|md|json)\s+with\s+(?:the\s+)?(?:columns?\s+)?(?:just\s+|only\s+)?(?P<list8>[a-z_][\w ]*?(?:,\s*[a-z_][\w ]*?)+?(?:,?\s+and\s+[a-z_][\w ]*?)?)\s*(?:[.;?!]|$|,\s*(?:sorted|ordered|order|by|in)\b)|(?:^|[.;:!?,]\s*|\s)(?:i'?d like|i would like|(?:i |we )?want|(?:i |we )?need|give me)\s+(?:the\s+)?(?:columns?\s+)?(?P<list9>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){2,}(?:,?\s+and\s+(?:an?\s+|the\s+)?[a-z_]\w*(?:/[a-z_]\w*)?(?: [a-z_]\w*)?(?:\s+column)?(?:\s*\([^)]{1,80}\))?)?)(?:\s+(?:it'?s|it is|they'?re|they are|it was|they were)\s+[a-z]+(?:\s+(?:to|for|by|in|on|with))?)?(?:\s+(?:for|with|in|from|sorted|ordered|order|by|as)\b|\s*[,.;:?!]|\s*->|$)|\b(?:list|show|give me|return|output|pull)\b[^.;:?!\n]{0,80}?\bwith\s+(?:the\s+)?(?:columns?\s+)?(?P<list13>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2})+,?\s+and\s+(?:the\s+)?[a-z_]\w*(?: [a-z_]\w*){0,2})(?:\s*[,.;:?!]|\s+(?:sorted|ordered|in|to|into)\b|$)|(?:^|[.;:!?]\s+|\n\s*(?:[-*•]\s*)?)(?P<list14>[a-z_]\w*(?: [a-z_]\w*){0,2}(?:(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){1,},?\s+and\s+(?:an?\s+|the\s+)?[a-z_]\w*(?: [a-z_]\w*){0,3}|(?:,\s*[a-z_]\w*(?: [a-z_]\w*){0,2}){3,})(?:\s*\([^)]{1,80}\))?)(?:\s*,\s*(?:sorted|ordered|by|in|with|any order|(?:newest|oldest|latest|earliest|biggest|largest|highest|lowest|smallest) first)\b|\s*->|\s*[.;?!\n]|$)",
     )
 });
 /// A new name said in brackets after a column: "assignee (call it owner)", "vendor (rename it
@@ -610,6 +610,12 @@ pub fn without_new_names(text: &str, language: Language) -> String {
     for list in new_name_lists(text, language) {
         blanked.replace_range(list.clone(), &" ".repeat(list.len()));
     }
+    // ("Host = common_name": a name given, no value a row must hold.)
+    if language == Language::En {
+        for said in EN_NEW_NAME_EQUALS.find_iter(text) {
+            blanked.replace_range(said.range(), &" ".repeat(said.len()));
+        }
+    }
     blanked
 }
 
@@ -618,6 +624,11 @@ static EN_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(?i)\b(?:rename (?:the )?(?:column )?["'“]?(?P<from>[^"'“”,.;]{1,30}?)["'”]?(?: column)? (?:to|as)|call (?:the )?["'“]?(?P<from2>[^"'“”,.;]{1,30}?)["'”]? column) ["'“]?(?P<to>[^"'“”,.;]{1,30}?)["'”]?(?:[,.;)]|\s+(?:and|then)\b|$)"#,
     )
+});
+/// "(Host = common_name, Owner = owner_team)": a new name, capitalised as a header, given to a
+/// column of the data named as code names one (with `_`).
+static EN_NEW_NAME_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?P<to>[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*){0,2})\s*=\s*(?P<from>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 });
 static JA_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -631,8 +642,13 @@ pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String
         Language::En => &*EN_RENAMED_ONE,
         Language::Ja => &*JA_RENAMED_ONE,
     };
+    let equals = match language {
+        Language::En => EN_NEW_NAME_EQUALS.captures_iter(text).collect(),
+        Language::Ja => Vec::new(),
+    };
     pattern
         .captures_iter(text)
+        .chain(equals)
         .filter_map(|c| {
             let to = c.name("to").or(c.name("to2"))?.as_str();
             Some((c.name("from").or(c.name("from2"))?.as_str().trim().to_owned(), to.trim().to_owned()))
