@@ -1520,7 +1520,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             continue;
         }
         conditions.push(Condition {
-            field: Some(c["field"].to_owned()),
+            field: Some(c["field"].to_owned()).filter(|f| !a_verb_of_the_rows(f)),
             operator: "eq",
             value: Value::from(value.as_str()),
             value2: None,
@@ -1579,6 +1579,12 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「「決裁済」の稟議だけ」: the value quoted, not what the rows are.
+    if conditions.is_empty() {
+        if let Some(v) = JA_QUOTED_ONLY.captures(clause).and_then(|c| c.name("v")) {
+            conditions.push(Condition { field: None, operator: "eq", value: Value::from(v.as_str()), value2: None });
+        }
+    }
     // 「営業部の人だけ」: a value kept, its column the one whose values hold it (bound with the data).
     if conditions.is_empty() {
         if let Some(v) = JA_ONLY_VALUE.captures(clause).and_then(|c| c.name("v")) {
@@ -1623,6 +1629,8 @@ static JA_CODE_EQ: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_ROUNDING: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?P<n>\d+)\s*円?未満(?:は|を)?(?:切り捨て|切捨て|切り上げ|切上げ|四捨五入)"));
+static JA_QUOTED_ONLY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"「(?P<v>[^「」、。]{1,20})」の?[\p{Han}\p{Katakana}ー々]{0,8}(?:だけ|のみ)"));
 static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<v>[\p{Han}\p{Katakana}ー々A-Za-z]{2,16})(?:の(?:人|方|社員|もの|行|分|データ|明細|取引|案件))?(?:だけ|のみ)",
@@ -1637,7 +1645,15 @@ fn ja_field_before(clause: &str, end: usize) -> Option<String> {
         Some(inner) => inner.rfind(['（', '(']).map_or(before, |open| &inner[..open]),
         None => before,
     };
-    japanese_noun_before(before, before.len()).filter(|noun| !JA_ROW_NOUNS.contains(&noun.as_str()))
+    japanese_noun_before(before, before.len())
+        .filter(|noun| !JA_ROW_NOUNS.contains(&noun.as_str()) && !a_verb_of_the_rows(noun))
+}
+
+/// 「11月に申請された「決裁済」の稟議」: a verb said of the rows, which names no column.
+fn a_verb_of_the_rows(word: &str) -> bool {
+    // (「された」「受け付けた」「する」「している」: た or る after kana ends a verb, no name.)
+    let mut last = word.chars().rev();
+    matches!((last.next(), last.next()), (Some('た' | 'る'), Some('\u{3041}'..='\u{309f}')))
 }
 
 static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {

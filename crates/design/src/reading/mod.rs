@@ -733,7 +733,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
             let text = DASH_ITEM.replace_all(&text, "・");
             let text = with_japanese_commas(&without_spaces_around_ascii(&text));
             let text = keys_crossed_or_said_in_full(&minus_between_japanese_names(&text));
-            let text = shaping::definitions_as_formulas(&text);
+            let text = shaping::definitions_as_formulas(&shaping::averages_of_a_formula(&text));
             words::COUNTED_IN
                 .replace_all(&text, |c: &regex::Captures| {
                     let verb = c.name("verb").expect("a verb");

@@ -260,7 +260,7 @@ static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_ORDER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・()（）]{1,16})(?:の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)?|が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い))(?:順|降順|昇順)|(?P<b>[^、。をがはでと\s「」・()（）]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・()（）]{1,16})順",
+        r"(?P<a>[^、。をがはでと\s「」・()（）]{1,16})(?:の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)?|が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い))(?:順|降順|昇順)|(?P<d>[^、。をがはでと\s「」・()（）]{1,16})が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)[\p{Han}\p{Katakana}ー]{1,8}から(?:順|並べ)|(?P<b>[^、。をがはでと\s「」・()（）]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・()（）]{1,16})順",
     )
 });
 static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い|長い"));
@@ -1153,6 +1153,27 @@ static JA_DEFINED_IN_ASIDE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// 「平均決裁日数（決裁日 − 申請日 の日数の平均、小数第1位まで）」: an average said with the formula of
+/// what is averaged in brackets is the average of a column that formula makes
+/// (「決裁日数の平均(小数第1位まで)(決裁日数=決裁日 − 申請日)」).
+pub(super) fn averages_of_a_formula(text: &str) -> String {
+    static AVERAGE_OF_A_FORMULA: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"平均(?P<name>[\p{Han}\p{Katakana}ー]{1,12})[（(](?P<formula>[^（）()、。]{1,40}?[−\-ー－+＋×÷*/][^（）()、。]{1,40}?)\s*の(?:日数の|値の|差の)?平均(?P<rest>[^（）()]{0,40})[）)]",
+        )
+    });
+    AVERAGE_OF_A_FORMULA
+        .replace_all(text, |c: &regex::Captures| {
+            let name = &c["name"];
+            // (As NFKC leaves the text: ASCII brackets and equals sign. What else the aside says,
+            // 「小数第1位まで」, is said of the average.)
+            let rest = c["rest"].trim_start_matches(['、', ',']).trim();
+            let rest = if rest.is_empty() { String::new() } else { format!("({rest})") };
+            format!("{name}の平均{rest}({name}={})", c["formula"].trim())
+        })
+        .into_owned()
+}
+
 /// Japanese text with each column defined by は and a formula written as the formula that
 /// names it (「差異数量は「実地数量−帳簿数量」」 → 「差異数量=実地数量−帳簿数量」), so it is read as
 /// one; a column defined in an aside after the formula that uses it is defined first.
@@ -1765,10 +1786,11 @@ static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// 「顧客コードごとに更新日が一番新しい行を残して」: one row per key, the newest (or oldest) by a date.
+/// 「顧客コードごとに更新日が一番新しい行を残して」「メールアドレスごとに受付日時がいちばん早い1件だけ」:
+/// one row per key, the newest (or oldest) by a date.
 static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?P<date>[^\s、。をがはでと「」・（）()]{1,16})(?:が|の)(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い)(?:日付の)?(?:行|もの|データ|レコード|1件|1行)",
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?P<date>[^\s、。をがはでと「」・（）()]{1,16})(?:が|の)(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い|早い|遅い)(?:日付の)?(?:行|もの|データ|レコード|1件|1行)",
     )
 });
 /// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
@@ -1797,7 +1819,8 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
     match language {
         super::Language::Ja => {
             c = JA_NEWEST_PER_KEY.captures(text)?;
-            let newest = c["which"].starts_with(['新', '最']);
+            // (「受付日時がいちばん早い1件」: the earliest, 「いちばん遅い」 the latest.)
+            let newest = c["which"].starts_with(['新', '最', '遅']);
             return Some(NewestPerKey {
                 key: c["key"].to_owned(),
                 date: c["date"].to_owned(),
@@ -1928,13 +1951,14 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     let said = &UNIT_IN_BRACKETS.replace_all(said, "");
     // 「並び順は取得年の古い順で」: 「並び順」 names the order, not its column.
     let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
-        let name = c.name("a").or(c.name("b")).or(c.name("c"))?.as_str();
+        // (「平均が長い部署から順に」: what is measured, before が; the rows after it.)
+        let name = c.name("a").or(c.name("d")).or(c.name("b")).or(c.name("c"))?.as_str();
         // 「列は全部残して申請番号順に」: what is done before the key is no part of it.
         let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
         // 「古い月から順に」: the key between the order's adjective and から.
         let name = name.strip_suffix("から").unwrap_or(name);
-        const ADJECTIVES: [&str; 10] =
-            ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い"];
+        const ADJECTIVES: [&str; 12] =
+            ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い", "長い", "短い"];
         let name = ADJECTIVES
             .iter()
             .find_map(|adjective| name.strip_prefix(adjective).filter(|key| !key.is_empty()))
@@ -1981,7 +2005,9 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
 }
 
 static JA_ADJECTIVE_KEY_FROM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)(?P<key>[\p{Han}\p{Katakana}ー]{1,6})から")
+    re(
+        r"(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い|長い|短い)(?P<key>[\p{Han}\p{Katakana}ー]{1,6})から",
+    )
 });
 
 /// 「金額の10%」「消費税（金額の10%）」: a share of a column.

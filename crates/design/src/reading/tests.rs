@@ -5656,3 +5656,37 @@ fn notes_one_a_line_with_new_names_said_as_equals_and_a_tie_after_an_arrow_are_r
     assert_eq!(by.as_deref(), Some("renewal_date"));
     assert_eq!(then, [("domain_name".to_owned(), false)]);
 }
+
+#[test]
+fn japanese_averages_of_a_formula_orders_by_what_is_measured_and_quoted_values_kept_are_read() {
+    let r = read_instruction(
+        "問い合わせ.csv から 2026年11月に受け付けた「完了」の問い合わせだけで、担当者ごとに件数と平均処理日数（完了日 − 受付日 の日数の平均、小数第1位まで・四捨五入）を出して。平均が長い担当者から順に、平均が同じなら件数の多い担当者を上にして。結果.csv に保存",
+    );
+    // The quoted value is kept, of no column a verb names; 決裁 / 承認 said of data asks for no approval.
+    let kept = filter_conditions(&r).into_iter().find(|c| c.value == json!("完了")).expect("完了 kept");
+    assert_eq!(kept.field, None);
+    assert!(!ops(&r).contains(&"confirm"), "{:?}", ops(&r));
+    // The days each row took, then their average per key, rounded after it.
+    assert!(computed(&r).contains(&("処理日数", "difference")), "{:?}", r.steps);
+    let averaged = r.steps.iter().position(|s| {
+        matches!(s, Step::Aggregate { aggregations, .. } if aggregations.iter().any(|a| a.op == "avg" && a.field.as_deref() == Some("処理日数")))
+    });
+    let rounded = r.steps.iter().position(|s| matches!(s, Step::Compute { operation: "round", .. }));
+    assert!(matches!((averaged, rounded), (Some(a), Some(r)) if a < r), "{:?}", r.steps);
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, descending, then, .. } => Some((by.clone(), *descending, then.clone())),
+        _ => None,
+    });
+    assert_eq!(sort, Some((Some("平均".to_owned()), true, vec![("件数".to_owned(), true)])));
+    let r = read_instruction("稟議一覧.csv から「決裁済」の稟議だけを 決裁済.csv に出して");
+    assert!(!ops(&r).contains(&"confirm"), "{:?}", ops(&r));
+    // The earliest row of each key.
+    let r = read_instruction(
+        "申込.csv は受付順ではないので、会員番号ごとに申込日時がいちばん早い1件だけを残して 初回申込.csv に出して",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: false }] if by == &["会員番号"] && order_by == "申込日時"),
+        "{:?}",
+        r.steps
+    );
+}
