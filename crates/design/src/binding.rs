@@ -114,6 +114,10 @@ const SYNONYMS: &[&[&str]] = &[
     ],
     &["environment", "env", "環境"],
     &["job title", "position", "役職", "職位"],
+    &["policy number", "policy no", "証券番号", "保険証券番号"],
+    &["insurer", "insurance company", "保険会社"],
+    &["premium", "annual premium", "保険料", "年間保険料"],
+    &["line of business", "insurance type", "保険種目", "保険種類"],
     &["budget", "budgeted", "予算", "予算額"],
     &[
         "rep",

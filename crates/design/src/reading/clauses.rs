@@ -34,12 +34,19 @@ static EN_EXCLUSION_START: LazyLock<Regex> = LazyLock::new(|| {
 static EN_LEAVES_OUT_ALONE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^(?:so|and|but|while)\s+[A-Z]").expect("leaves out"));
 /// A letter's greetings and sign-off, and who writes it: 「経理部 佐藤さん」「お疲れさまです」
-/// 「営業管理課の田中です」「よろしくお願いいたします」. Words of none of them are the job's.
+/// 「営業管理課の田中です」「経理担当の小野です」「よろしくお願いいたします」. Words of none of them are
+/// the job's.
 static JA_PLEASANTRY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?:[^\s、。]{0,12}\s*[\p{Han}\p{Katakana}ー]{1,6}\s*(?:さん|様|さま|殿|各位)|(?:いつも)?お(?:疲れ|つかれ)(?:さま|様)です|(?:いつも)?お世話になって(?:おります|います)|(?:以上、?)?(?:どうぞ|何卒)?よろしく(?:お願い|おねがい)(?:いたします|致します|します|申し上げます)|以上(?:です|になります)?|[^\sはをがで、。]{0,12}(?:部|課|室|係|チーム|グループ|センター|支店|営業所)の[\p{Han}\p{Katakana}ー]{1,5}です)[。！!]?\s*)+$",
+        r"^(?:(?:[^\s、。]{0,12}\s*[\p{Han}\p{Katakana}ー]{1,6}\s*(?:さん|様|さま|殿|各位)|(?:いつも)?お(?:疲れ|つかれ)(?:さま|様)です|(?:いつも)?お世話になって(?:おります|います)|(?:以上、?)?(?:どうぞ|何卒)?よろしく(?:お願い|おねがい)(?:いたします|致します|します|申し上げます)|以上(?:です|になります)?|[^\sはをがで、。]{0,12}(?:部|課|室|係|チーム|グループ|センター|支店|営業所)の[\p{Han}\p{Katakana}ー]{1,5}です|[^\s、。]{0,20}担当の[\p{Han}\p{Katakana}ー]{1,5}(?:です|と申します))[。！!]?\s*)+$",
     )
     .expect("pleasantry")
+});
+/// Who writes, said with what they do: 「総務部で損害保険を担当している小野です」 (its verb, している, asks
+/// for nothing).
+static JA_WHO_WRITES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[^、。]{0,30}を担当(?:している|しております|しています|する)[\p{Han}\p{Katakana}ー]{1,5}(?:です|と申します)[。！!]?\s*$")
+        .expect("who writes")
 });
 /// A piece that only says how to round: 「四捨五入で」「1円未満は切り捨て」.
 static JA_ROUNDING_ALONE: LazyLock<Regex> = LazyLock::new(|| {
@@ -181,7 +188,8 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
             let mut pending: Option<(usize, bool)> = None;
             let mut pieces = pieces.into_iter().peekable();
             while let Some(piece) = pieces.next() {
-                if pending.is_none() && !names_operation(&piece) && JA_PLEASANTRY.is_match(&piece.text) {
+                let pleasantry = !names_operation(&piece) && JA_PLEASANTRY.is_match(&piece.text);
+                if pending.is_none() && (pleasantry || JA_WHO_WRITES.is_match(&piece.text)) {
                     continue;
                 }
                 // 「平均は小数第1位まで、四捨五入で。」: how the clause before rounds, said last in its

@@ -2505,9 +2505,13 @@ impl Reader<'_> {
             Language::En => words::EN_NOT_IN_KEY
                 .captures(lower_text)
                 .and_then(|c| c.name("k").or(c.name("k2")).map(|k| slots::singular(k.as_str().trim()))),
-            Language::Ja => words::JA_NOT_IN_KEY.captures(self.text).and_then(|c| {
-                c.name("k").or(c.name("k2")).or(c.name("k3")).or(c.name("k4")).map(|k| k.as_str().to_owned())
-            }),
+            Language::Ja => words::JA_NOT_IN_KEY
+                .captures(self.text)
+                .and_then(|c| {
+                    c.name("k").or(c.name("k2")).or(c.name("k3")).or(c.name("k4")).map(|k| k.as_str().to_owned())
+                })
+                // (「…に載っていないもの」: も of もの is no key.)
+                .filter(|k| k != "も" && !words::JA_ROW_NOUNS.contains(&k.as_str())),
         };
         // "test_cases.csv has a req_id column for the requirement each case covers": the one
         // column the text calls so is what the rows match on.
@@ -2549,7 +2553,13 @@ impl Reader<'_> {
         }) || !shaping::brought_columns(self.text, self.language).is_empty();
         // 「縦に結合」, "stack": one under the other, whatever else looks like a key.
         let stacked = words::STACKED.is_match(lower_text);
-        if tables < 2 || !self.lexicon.append.is_match(lower_text) {
+        // (「更新未手配.xlsx にまとめてください」: the rows are put into the file written, no tables
+        // together.)
+        static INTO_THE_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"\.(?:csv|tsv|xlsx|xlsm|xls|json|md)\s*(?:に|へ)\s*まとめ").expect("into the file")
+        });
+        let said = INTO_THE_FILE.replace_all(lower_text, "");
+        if tables < 2 || !self.lexicon.append.is_match(&said) {
             return;
         }
         if let Some(looked_up) = self.table_looked_up_after_the_others() {

@@ -357,6 +357,15 @@ pub(super) fn en_column(phrase: &str) -> Option<String> {
     Some(slots::singular(text))
 }
 
+/// A column where the words can only name one (a key of a pair, "then item" of an order): a
+/// word for rows ("item", "entry") is then the column of that name.
+pub(super) fn en_key_column(phrase: &str) -> Option<String> {
+    en_column(phrase).or_else(|| {
+        let word = phrase.trim().trim_start_matches("the ").trim();
+        (slots::is_row_noun(word) && !word.contains(' ')).then(|| slots::singular(word))
+    })
+}
+
 /// A column named in Japanese: trimmed of a trailing 列/欄 and particles.
 pub(super) fn ja_column(noun: &str) -> Option<String> {
     // 「在庫金額(在庫数×単価)」, 「差異=実績−予算」: the first operand after the bracket or the
@@ -1668,7 +1677,7 @@ pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
                 EN_COMBINATION
                     .captures_iter(&lower)
                     .filter_map(|c| Some((c.name("a").or(c.name("a2"))?, c.name("b").or(c.name("b2"))?)))
-                    .flat_map(|(a, b)| [en_column(a.as_str()), en_column(b.as_str())])
+                    .flat_map(|(a, b)| [en_key_column(a.as_str()), en_key_column(b.as_str())])
                     .flatten(),
             )
             .collect(),

@@ -98,7 +98,8 @@ fn english(text: &str) -> Vec<FurtherKey> {
                 let p = super::shaping::without_order(&p);
                 // ("-> bigger amount first": the way said before the key, "first" after it.)
                 let p = p.strip_suffix(" order").or_else(|| p.strip_suffix(" first")).unwrap_or(p);
-                super::shaping::en_column(p)
+                // ("then item": after the word that adds a key, a word for rows is its column.)
+                super::shaping::en_key_column(p)
             });
             let window = &lower[m.end()..end];
             // "from highest to lowest": the first order word says it.

@@ -5690,3 +5690,35 @@ fn japanese_averages_of_a_formula_orders_by_what_is_measured_and_quoted_values_k
         r.steps
     );
 }
+
+#[test]
+fn a_word_for_rows_said_as_a_key_of_a_pair_or_after_then_is_the_column_of_that_name() {
+    let r = read_instruction(
+        "Check issues.csv for any employee + item combination that shows up more than once and give me all of those rows. Sort by employee id, then item, then issue date, and put it in twice.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &["employee", "item"])),
+        "{:?}",
+        r.steps
+    );
+    let then = r.steps.iter().find_map(|s| match s {
+        Step::Sort { then, .. } => Some(then.clone()),
+        _ => None,
+    });
+    assert_eq!(then, Some(vec![("item".to_owned(), false), ("issue date".to_owned(), false)]));
+}
+
+#[test]
+fn rows_not_yet_in_another_file_put_into_a_workbook_are_unmatched_rows_and_the_writer_is_no_value() {
+    let r = read_instruction(
+        "人事部で研修を担当している森です。\n受講申込.csv のうち、まだ 受講済み.csv に載っていないものを抜き出していただけますか。列は 社員番号・氏名・講座名 という名前にして、未受講者.xlsx にまとめてください。",
+    );
+    assert!(!r.mentioned_words.iter().any(|w| w == "森"), "{:?}", r.mentioned_words);
+    assert!(!r.combine, "put into the workbook written, no tables put together");
+    let join = r.steps.iter().find_map(|s| match s {
+        Step::Join { key, unmatched, .. } => Some((key.clone(), *unmatched)),
+        _ => None,
+    });
+    assert_eq!(join, Some((None, true)), "{:?}", r.steps);
+    assert_eq!(r.columns, ["社員番号", "氏名", "講座名"]);
+}
