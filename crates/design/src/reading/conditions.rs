@@ -1331,6 +1331,8 @@ static EN_FILLED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:rows|lines|entries|ones|records|transactions) (?:with|that have|having) (?:a|an|some) (?P<field>[a-z_]+)\b|\b(?:where|whose|with) (?:the )?(?P<f2>[a-z_][\w ]{0,20}?) (?:is not|isn't) (?:empty|blank)\b",
     )
 });
+/// 「2件以上」「3回」: a number of rows or times.
+static COUNT_OF_ROWS: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\d+\s*(?:件|回|行|人|名|個)"));
 static JA_CONTAINS: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<field>[^\s、。をがはのに「」]{1,16})に「?(?P<value>[^」をが\s、]{1,20})」?(?:という(?:言葉|文字|語|単語|文字列))?(?:を|が)?(?:含|入って|入った)",
@@ -1526,7 +1528,12 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             value2: None,
         });
     }
+    // 「同じ環境・同じ利用日に2件以上予約が入っている」: a count of rows said, no text a cell holds.
+    let counted = |said: &str| COUNT_OF_ROWS.is_match(said);
     for c in JA_CONTAINS.captures_iter(clause) {
+        if counted(&c["value"]) {
+            continue;
+        }
         conditions.push(Condition {
             field: Some(c["field"].to_owned()),
             operator: "contains",
@@ -1548,6 +1555,9 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         });
     }
     for c in JA_FILLED.captures_iter(clause) {
+        if counted(&c["field"]) {
+            continue;
+        }
         let field =
             ["から", "より", "まで", "で"].iter().fold(&c["field"], |f, p| f.strip_prefix(p).unwrap_or(f)).trim();
         if !field.is_empty() {

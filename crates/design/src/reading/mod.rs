@@ -1176,7 +1176,8 @@ impl Reader<'_> {
         let output = chosen.as_ref().map_or(&[][..], |(_, columns)| columns.as_slice());
         let steps = joined_texts_before_totals(row_columns_before_totals(rounding_after_totals(steps), output), output);
         let steps = columns_of_totals_after_totals(steps, self.language);
-        let steps = passes::duplicates_removed_before_totals(steps);
+        let steps =
+            passes::rows_not_counted_before_the_check(passes::duplicates_removed_before_totals(steps), self.text);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
         self.left_out_said_twice(&lower_text);

@@ -75,6 +75,28 @@ pub(super) fn duplicates_removed_before_totals(mut steps: Vec<(usize, Step)>) ->
     steps
 }
 
+/// 「同じ環境・同じ利用日に2件以上…抜き出して。「キャンセル」の予約は数えないでね」, "… booked twice;
+/// don't count cancelled ones": rows said not to count, said after the check for copies, are
+/// left out before it (a cancelled booking makes no pair).
+pub(super) fn rows_not_counted_before_the_check(mut steps: Vec<(usize, Step)>, text: &str) -> Vec<(usize, Step)> {
+    static NOT_COUNTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)数えない|数えず|カウントしない|カウントせず|\b(?:don'?t|do not|doesn'?t|does not|shouldn'?t|should not) count\b|\bnot counted\b|\bnot count\b")
+            .expect("not counted")
+    });
+    if !NOT_COUNTED.is_match(text) {
+        return steps;
+    }
+    let Some(check) = steps.iter().position(|(_, s)| matches!(s, Step::Duplicates { remove: false, .. })) else {
+        return steps;
+    };
+    let left_out = |s: &Step| matches!(s, Step::Filter { conditions, .. } if conditions.iter().all(|c| c.field.is_some() || c.value.is_string()));
+    if let Some(late) = steps[check + 1..].iter().position(|(_, s)| left_out(s)).map(|i| check + 1 + i) {
+        let moved = steps.remove(late);
+        steps.insert(check, moved);
+    }
+    steps
+}
+
 /// "how many stories are Done … Only Done stories count": the rows kept, said again before any
 /// step that changes what a row is, are kept once.
 fn one_filter_said_twice(steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

@@ -5722,3 +5722,14 @@ fn rows_not_yet_in_another_file_put_into_a_workbook_are_unmatched_rows_and_the_w
     assert_eq!(join, Some((None, true)), "{:?}", r.steps);
     assert_eq!(r.columns, ["社員番号", "氏名", "講座名"]);
 }
+
+#[test]
+fn rows_said_not_to_count_are_left_out_before_copies_are_found_and_a_count_is_no_text_held() {
+    let r = read_instruction(
+        "会議室予約.csv で、同じ部屋・同じ日に2件以上予約が入っているものを全部抜き出して 重複.csv に出して。状態が「取消」の予約は数えないで。",
+    );
+    assert_eq!(ops(&r), ["filter", "duplicates"], "{:?}", r.steps);
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].value, json!("取消"));
+}
