@@ -821,6 +821,7 @@ impl Designer<'_> {
         let mut column = match op {
             "rank_ascending" => json!({ "as": name, "op": "rank", "of": of, "order": "ascending" }),
             "days_inclusive" => json!({ "as": name, "op": "days", "of": of, "inclusive": true }),
+            "date_with_slashes" => json!({ "as": name, "op": "date", "of": of, "separator": "/" }),
             _ => json!({ "as": name, "op": op, "of": of }),
         };
         if let Some(value) = value {

@@ -528,6 +528,7 @@ impl Flow<'_> {
                 | "formula" => ColumnKind::Number,
                 "equal" | "greater" | "less" => ColumnKind::Boolean,
                 "month" | "join" => ColumnKind::Text,
+                "date" => ColumnKind::Date,
                 "label" => label_kind(column),
                 // A blank cell filled keeps its column's kind when the value is of it.
                 "fill" => fill_kind(&table, column),

@@ -61,6 +61,7 @@ enum Op {
     Less,
     Month,
     Year,
+    Date,
     Join,
     Label,
     Round,
@@ -71,7 +72,7 @@ enum Op {
 }
 
 const OPERATIONS: &str =
-    "difference, sum, product, ratio, percent, equal, greater, less, month, year, join, label, round, rank, days, fill, formula";
+    "difference, sum, product, ratio, percent, equal, greater, less, month, year, date, join, label, round, rank, days, fill, formula";
 
 impl Op {
     fn parse(given: &str) -> Option<Op> {
@@ -86,6 +87,7 @@ impl Op {
             "less" => Op::Less,
             "month" => Op::Month,
             "year" => Op::Year,
+            "date" => Op::Date,
             "join" | "concat" => Op::Join,
             "label" => Op::Label,
             "round" => Op::Round,
@@ -102,7 +104,7 @@ impl Op {
         match self {
             // Its columns are the formula's.
             Op::Label | Op::Formula => (0, usize::MAX),
-            Op::Month | Op::Year | Op::Round | Op::Rank => (1, 1),
+            Op::Month | Op::Year | Op::Date | Op::Round | Op::Rank => (1, 1),
             // Its `value` is what a blank cell becomes, no operand.
             Op::Fill => (1, 1),
             Op::Difference | Op::Ratio | Op::Percent | Op::Equal | Op::Greater | Op::Less | Op::Days => (2, 2),
@@ -329,7 +331,9 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     if rounding != Rounding::Nearest && op != Op::Round {
         return Err(BlockError::input(format!("`columns` item {n} ({name}): only round takes a `rounding`")));
     }
-    let separator = map.get("separator").and_then(Value::as_str).unwrap_or(" ").to_owned();
+    // (A date's parts are joined by `-` unless told; texts by a space.)
+    let separator =
+        map.get("separator").and_then(Value::as_str).unwrap_or(if op == Op::Date { "-" } else { " " }).to_owned();
     let ascending = rank_order(n, &name, op, map.get("order"))?;
     let inclusive = match map.get("inclusive") {
         None | Some(Value::Bool(false)) => false,
@@ -490,6 +494,16 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             cells::compare(cell(&column.of[0]), cell(&column.of[1])).map(|o| Value::Bool(o == wanted))
         }
         Op::Month => cells::date(cell(&column.of[0])).map(|d| Value::from(format!("{:04}-{:02}", d.year, d.month))),
+        // 「2026年12月1日」 written 2026-12-01 (or with the separator given, 2026/12/01); a cell that
+        // is no date stays as it is.
+        Op::Date => {
+            let given = cell(&column.of[0]);
+            let day = cells::date(given).map(|d| {
+                let sep = &column.separator;
+                Value::from(format!("{:04}{sep}{:02}{sep}{:02}", d.year, d.month, d.day))
+            });
+            Some(day.unwrap_or_else(|| given.clone()))
+        }
         Op::Year => cells::date(cell(&column.of[0])).map(|d| Value::from(d.year)),
         Op::Join => {
             let parts: Vec<String> = column

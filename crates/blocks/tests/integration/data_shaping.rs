@@ -147,6 +147,30 @@ async fn remove_duplicates_keeps_first_or_last_and_never_merges_blank_keys() {
 }
 
 #[tokio::test]
+async fn add_columns_writes_dates_in_one_form_and_leaves_what_is_no_date() {
+    let h = Harness::new();
+    let rows = json!([
+        {"due": "2026年12月1日"},
+        {"due": "2027/3/31 09:30"},
+        {"due": "soon"},
+    ]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "iso", "op": "date", "of": ["due"]},
+                {"as": "due", "op": "date", "of": ["due"], "separator": "/"},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["iso"], json!("2026-12-01"));
+    assert_eq!(rows[0]["due"], json!("2026/12/01"), "rewritten in place, with the separator given");
+    assert_eq!(rows[1]["iso"], json!("2027-03-31"), "the day of a date and time");
+    assert_eq!(rows[2]["iso"], json!("soon"), "a cell that is no date stays as it is");
+}
+
+#[tokio::test]
 async fn add_columns_computes_differences_exactly_months_and_comparisons() {
     let h = Harness::new();
     let rows = json!([

@@ -1240,6 +1240,7 @@ impl Reader<'_> {
         self.sort_keys_in_arrows();
         self.totals_named_before_their_key();
         self.month_columns_shown_by_example();
+        self.dates_in_the_form_shown();
         self.question_of_an_amount_answered();
     }
 
@@ -1289,6 +1290,29 @@ impl Reader<'_> {
                 let date = format!("{}日", &c["stem"]);
                 self.reading.steps.push(Step::Compute { name, operation: "month", of: vec![date], value: None });
             }
+        }
+    }
+
+    /// 「賞味期限は 2027/03/31 の形式で」, "the issue date (as YYYY-MM-DD)": a date column written in
+    /// the form its example shows, rewritten in place last (the steps before compare it as a date).
+    fn dates_in_the_form_shown(&mut self) {
+        static JA_FORM: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?P<column>[\p{Han}\p{Katakana}ー]{1,12})は\s*(?:\d{4}(?P<sep>[/\-])\d{1,2}[/\-]\d{1,2}|YYYY(?P<sep2>[/\-])MM[/\-]DD)\s*(?:の\s*(?:形式|形|書式|表記)|で)")
+                .expect("a date's form, in Japanese")
+        });
+        static EN_FORM: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)(?P<column>[a-z_]\w*(?: [a-z_]\w*){0,2})\s*\(?(?:as|in|formatted as|written as|like)\s+(?:YYYY(?P<sep>[/\-])MM[/\-]DD|\d{4}(?P<sep2>[/\-])\d{2}[/\-]\d{2})\b")
+                .expect("a date's form, in English")
+        });
+        let (form, column_of): (&regex::Regex, fn(&str) -> Option<String>) = match self.language {
+            Language::Ja => (&JA_FORM, shaping::ja_column),
+            Language::En => (&EN_FORM, |said| shaping::en_column(&said.to_ascii_lowercase())),
+        };
+        for c in form.captures_iter(self.with_asides) {
+            let Some(column) = column_of(&c["column"]) else { continue };
+            let slashes = c.name("sep").or(c.name("sep2")).is_some_and(|s| s.as_str() == "/");
+            let operation = if slashes { "date_with_slashes" } else { "date" };
+            self.reading.steps.push(Step::Compute { name: column.clone(), operation, of: vec![column], value: None });
         }
     }
 
@@ -3082,9 +3106,23 @@ impl Reader<'_> {
                     .replace_all(&renamed, |c: &regex::Captures| {
                         let before = &renamed[..c.get(0).map_or(0, |m| m.start())];
                         if ends_with_a_table_file(before) || ROWS_SHOWN.is_match(before) {
-                            c[0].to_owned()
-                        } else {
-                            " ".repeat(c[0].len())
+                            return c[0].to_owned();
+                        }
+                        // 「拠点（拠点名）」: the column the name said short stands for, in full.
+                        let inside = c[0][1..c[0].len() - 1].trim();
+                        let said_short = inside
+                            .char_indices()
+                            .skip(1)
+                            .map(|(i, _)| &inside[..i])
+                            .filter(|short| before.ends_with(short))
+                            .last()
+                            .filter(|_| slots::is_japanese_noun(inside));
+                        match said_short {
+                            Some(short) => {
+                                let rest = &inside[short.len()..];
+                                format!("{rest}{}", " ".repeat(c[0].len() - rest.len()))
+                            }
+                            None => " ".repeat(c[0].len()),
                         }
                     })
                     .into_owned()

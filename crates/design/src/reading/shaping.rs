@@ -903,6 +903,11 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
 /// A column `name` computed by the formula `said`, when it has `signs` signs or more and each
 /// operand is a column's name as the text writes one.
 fn formula_step(name: String, said: &str, language: super::Language, signs: usize) -> Option<Step> {
+    // ("the issue date (as YYYY-MM-DD)": the form of a date, no arithmetic.)
+    static DATE_FORM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\byyyy\s*[-/]\s*mm\s*[-/]\s*dd\b"));
+    if DATE_FORM.is_match(said) {
+        return None;
+    }
     let said = with_signs(said);
     let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= signs)?;
     let column = |name: &str| match language {

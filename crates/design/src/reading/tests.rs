@@ -5733,3 +5733,25 @@ fn rows_said_not_to_count_are_left_out_before_copies_are_found_and_a_count_is_no
     assert_eq!(conditions.len(), 1, "{conditions:?}");
     assert_eq!(conditions[0].value, json!("取消"));
 }
+
+#[test]
+fn a_column_said_in_full_in_brackets_and_dates_in_the_form_shown_are_read() {
+    let r = read_instruction(
+        "在庫.xlsx から期限切れ間近のリストを作ってください。\n・列は 店舗（店舗名）・商品・数量・期限日 の順、期限日は 2027/03/31 の形式で\n・ファイル名は 間近.csv",
+    );
+    assert_eq!(r.columns, ["店舗名", "商品", "数量", "期限日"]);
+    let last = r.steps.last();
+    assert!(
+        matches!(last, Some(Step::Compute { name, operation: "date_with_slashes", of, .. }) if name == "期限日" && of == &["期限日"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "Read checks.csv. I need the check number, payee, amount and the issue date (as YYYY-MM-DD). Write out.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "date", .. } if name == "issue date")),
+        "{:?}",
+        r.steps
+    );
+}
