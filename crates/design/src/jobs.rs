@@ -60,8 +60,8 @@ struct JobSet {
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
 /// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` to
-/// `jobs_blind_4.yaml` (written blind by sessions that had not seen the engine, measured unseen,
-/// tuned on once opened) and `jobs_blind_5.yaml` (the blind part: never tuned on).
+/// `jobs_blind_5.yaml` (written blind by sessions that had not seen the engine, measured unseen,
+/// tuned on once opened).
 const JOB_FILES: [(&str, &str); 28] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),

@@ -737,6 +737,10 @@ impl Designer<'_> {
         if !by.is_null() {
             inputs["by"] = by.clone();
         }
+        // ("same email but sometimes typed with different capitals": one key whatever its case.)
+        if self.keys_ignore_case && !by.is_null() {
+            inputs["ignore_case"] = Value::Bool(true);
+        }
         let (block, base, out) = if remove {
             if keep_last {
                 inputs["keep"] = Value::from("last");

@@ -4,7 +4,8 @@
 //! Two rows share a key when every key column holds the same value as people mean it: numbers
 //! by their value (`1200`, `"1,200"` and `1200.00` are one amount), other text trimmed with
 //! widths folded ([`cells::key_text`]). A row with a blank key column shares its key with no
-//! other row, as in a join: a missing vendor is not a match.
+//! other row, as in a join: a missing vendor is not a match. With `ignore_case`, `Laura@x.example`
+//! and `laura@x.example` are one key.
 
 use std::collections::HashMap;
 
@@ -60,8 +61,15 @@ fn key_cell(value: &Value) -> Option<String> {
     }
 }
 
-/// Each row's key over `columns`, `None` when one of them is blank.
-fn keys(items: &Items, columns: &[String], ctx: &BlockContext) -> Result<Vec<Option<Vec<String>>>, BlockError> {
+/// Each row's key over `columns`, `None` when one of them is blank (`ignore_case`: in lower case).
+fn keys(
+    inputs: &Values,
+    items: &Items,
+    columns: &[String],
+    ctx: &BlockContext,
+) -> Result<Vec<Option<Vec<String>>>, BlockError> {
+    let ignore_case = input::boolean(inputs, "ignore_case", false)?;
+    let key_cell = |value: &Value| key_cell(value).map(|k| if ignore_case { k.to_lowercase() } else { k });
     let mut reader = items.reader(columns);
     let mut keys = Vec::with_capacity(items.len());
     for i in 0..items.len() {
@@ -90,7 +98,7 @@ fn remove_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, Block
     let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
     let keep = input::choice(&inputs, "keep", &["first", "last"], "first")?;
     let columns = key_columns(&inputs, &items)?;
-    let keys = keys(&items, &columns, ctx)?;
+    let keys = keys(&inputs, &items, &columns, ctx)?;
     // The row kept for each key: its first or its last.
     let mut chosen: HashMap<&Vec<String>, usize> = HashMap::new();
     for (i, key) in keys.iter().enumerate() {
@@ -118,7 +126,7 @@ fn remove_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, Block
 fn find_duplicates(inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let items = Items::of(&inputs, "items", "the rows, e.g. ${read.rows}", ctx)?;
     let columns = key_columns(&inputs, &items)?;
-    let keys = keys(&items, &columns, ctx)?;
+    let keys = keys(&inputs, &items, &columns, ctx)?;
     // Groups in order of their first row; each holds its rows in their order.
     let mut index: HashMap<&Vec<String>, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();

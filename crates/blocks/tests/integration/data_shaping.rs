@@ -147,6 +147,32 @@ async fn remove_duplicates_keeps_first_or_last_and_never_merges_blank_keys() {
 }
 
 #[tokio::test]
+async fn duplicates_whatever_their_case_share_a_key_only_when_asked() {
+    let h = Harness::new();
+    let rows = json!([
+        {"id": "C-1", "email": "laura@oak.example"},
+        {"id": "C-2", "email": "Laura@Oak.example"},
+        {"id": "C-3", "email": "m.hill@tide.example"},
+    ]);
+    let exact = h.ok("transforms.remove_duplicates", json!({"items": rows, "by": ["email"]})).await;
+    assert_eq!(exact["summary"]["removed"], json!(0), "case counts unless told");
+    let any_case = h
+        .ok(
+            "transforms.remove_duplicates",
+            json!({"items": rows, "by": ["email"], "ignore_case": true, "keep": "last"}),
+        )
+        .await;
+    let kept: Vec<&str> = any_case["rows"].as_array().unwrap().iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(kept, ["C-2", "C-3"]);
+    let found = h.ok("transforms.find_duplicates", json!({"items": rows, "by": ["email"], "ignore_case": true})).await;
+    assert_eq!(found["summary"]["rows"], json!(2));
+    let message = h
+        .input_error("transforms.find_duplicates", json!({"items": rows, "by": ["email"], "ignore_case": "yes"}))
+        .await;
+    assert!(message.contains("ignore_case"), "{message}");
+}
+
+#[tokio::test]
 async fn add_columns_writes_dates_in_one_form_and_leaves_what_is_no_date() {
     let h = Harness::new();
     let rows = json!([

@@ -1809,10 +1809,11 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
 /// customer by updated_at", "for each vendor_id keep the one row with the latest updated_at",
-/// "the latest version of each id (the row with the newest last_updated)".
+/// "the latest version of each id (the row with the newest last_updated)", "one row per email, the
+/// one with the most recent updated_at".
 static EN_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to|with the (?:most recent|latest|newest|oldest|earliest)) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)|\b(?:each|every) (?P<key5>[a-z_][\w]*(?: [a-z_][\w]*)?)'s (?P<which5>most recent|latest|newest|last|oldest|earliest) (?P<noun5>[a-z_]+)|\b(?:the )?(?P<which6>most recent|latest|newest|last|oldest|earliest) (?P<noun6>[a-z_]+) (?:per|for each|for every|of each|of every) (?P<key6>[a-z_][\w]*(?: [a-z_][\w]*)?)",
+        r"\b(?:for each|for every|per) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)??),? (?:only |keep )*(?:its|their|the) (?P<which>most recent|latest|newest|oldest|earliest)\b[^.;]*?\b(?:by|go by|going by|based on|according to) (?:the )?(?P<date>[a-z_][\w]*)|\b(?:the|its|their) (?P<which2>most recent|latest|newest|oldest|earliest) (?:row|line|record|entry|run|one|version) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*(?: [a-z_][\w]*)?)[^.;]*?\b(?:by|go by|going by|based on|according to|with the (?:most recent|latest|newest|oldest|earliest)) (?:the )?(?P<date2>[a-z_][\w]*)|\b(?:for each|for every|per) (?P<key3>[a-z_][\w]*),? (?:only )?(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which3>most recent|latest|newest|oldest|earliest) (?P<date3>[a-z_][\w]*)|\b(?:keep|take|pick)(?: only)? (?:the |its )?(?:one |single )?(?:row|line|record|entry|version) with the (?P<which4>most recent|latest|newest|oldest|earliest) (?P<date4>[a-z_][\w]*) (?:for|per|of) (?:each |every )?(?P<key4>[a-z_][\w]*)|\b(?:each|every) (?P<key5>[a-z_][\w]*(?: [a-z_][\w]*)?)'s (?P<which5>most recent|latest|newest|last|oldest|earliest) (?P<noun5>[a-z_]+)|\b(?:the )?(?P<which6>most recent|latest|newest|last|oldest|earliest) (?P<noun6>[a-z_]+) (?:per|for each|for every|of each|of every) (?P<key6>[a-z_][\w]*(?: [a-z_][\w]*)?)|\bone (?:row|line|record|entry) (?:per|for each|for every) (?P<key7>[a-z_][\w]*),? (?:(?:keeping |keep )?the one|the row|the line|the record) with the (?P<which7>most recent|latest|newest|oldest|earliest) (?P<date7>[a-z_][\w]*)",
     )
 });
 
@@ -1853,12 +1854,13 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
             c = EN_NEWEST_PER_KEY.captures_iter(&lower).find(row)?;
         }
     }
-    let which = ["which", "which2", "which3", "which4", "which5", "which6"].iter().find_map(|g| c.name(g))?.as_str();
-    let key = ["key", "key2", "key3", "key4", "key5", "key6"].iter().find_map(|g| c.name(g))?.as_str();
+    let which =
+        ["which", "which2", "which3", "which4", "which5", "which6", "which7"].iter().find_map(|g| c.name(g))?.as_str();
+    let key = ["key", "key2", "key3", "key4", "key5", "key6", "key7"].iter().find_map(|g| c.name(g))?.as_str();
     // ("the latest order per customer in orders.csv": the key, not the words after it.)
     let key = en_column(key.trim_end_matches(" in").trim_end_matches(" on"))?;
     // ("each customer's most recent order": by the data's one column of dates.)
-    let said = ["date", "date2", "date3", "date4"].iter().find_map(|g| c.name(g));
+    let said = ["date", "date2", "date3", "date4", "date7"].iter().find_map(|g| c.name(g));
     let date = said.map_or("date", |m| m.as_str()).to_owned();
     Some(NewestPerKey { key, date, newest: !matches!(which, "oldest" | "earliest"), by_the_date: said.is_none() })
 }

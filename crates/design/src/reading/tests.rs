@@ -5755,3 +5755,16 @@ fn a_column_said_in_full_in_brackets_and_dates_in_the_form_shown_are_read() {
         r.steps
     );
 }
+
+#[test]
+fn one_row_per_key_the_one_with_the_latest_date_typed_in_different_capitals_is_read() {
+    let r = read_instruction(
+        "members.csv has some people more than once, same email but sometimes typed with different capitals. Keep one row per email, the one with the most recent signed_up, and save it as members_clean.csv.",
+    );
+    assert!(r.keys_ignore_case);
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: true }] if by == &["email"] && order_by == "signed_up"),
+        "{:?}",
+        r.steps
+    );
+}

@@ -440,7 +440,7 @@ pub static CALLED_A_COLUMN: LazyLock<Regex> =
 /// "regardless of case", 「大文字小文字を区別せず」.
 pub static ANY_CASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:lower ?case|upper ?case|regardless of (?:the )?case|case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|any case|different case|mixed case)\b|大文字(?:・|と|や)?小文字|大小文字",
+        r"(?i)\b(?:lower ?case|upper ?case|regardless of (?:the )?case|case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|any case|different case|mixed case|different capitals|(?:different |any |the same whatever the )capitali[sz]ation|capitals? (?:don'?t|do not) matter)\b|大文字(?:・|と|や)?小文字|大小文字",
     )
 });
 /// Japanese: 「社員番号が社員一覧.csvに存在しない」「請求一覧.xlsx に同じ請求番号が見当たらない」
