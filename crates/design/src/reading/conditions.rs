@@ -1614,6 +1614,13 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「日付は YYYY-MM-DD で」: the form dates are written in, not which rows.
+    conditions.retain(|c| {
+        !c.value.as_str().is_some_and(|v| {
+            let v = v.to_ascii_uppercase();
+            ["YYYY-MM-DD", "YYYY/MM/DD", "YYYY-MM", "YYYY/MM"].contains(&v.as_str())
+        })
+    });
     // 「1円未満は切り捨て」: how to round, not which rows.
     for c in JA_ROUNDING.captures_iter(clause) {
         let unit: f64 = c["n"].parse().unwrap_or(f64::NAN);

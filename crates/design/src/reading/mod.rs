@@ -544,7 +544,11 @@ pub fn normalise(text: &str) -> String {
         if !out.is_empty() {
             // ("3. Give me …\nSave as q.csv": a capitalised line after a list's item starts anew.)
             let after_the_list = after_an_item && line.starts_with(|c: char| c.is_ascii_uppercase());
-            let item = notes || LIST_ITEM.is_match(&line) || after_the_list || out.ends_with(SENTENCE_END);
+            let item = notes
+                || LIST_ITEM.is_match(&line)
+                || LABELLED_LINE.is_match(&line)
+                || after_the_list
+                || out.ends_with(SENTENCE_END);
             out.push(if item { '\n' } else { ' ' });
         }
         after_an_item = LIST_ITEM.is_match(&line);
@@ -708,6 +712,12 @@ static WEEKDAY_AFTER_DATE: LazyLock<regex::Regex> =
 static WEEKDAY_BEFORE_DATE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"(?i)\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+(?P<date>\d{4}-\d{1,2}-\d{1,2})")
         .expect("weekday")
+});
+
+/// A line that starts with its label (「列：…」「並び：…」「保存先：…」, "Columns: …"): an item of its own.
+static LABELLED_LINE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"^[\p{Han}\p{Katakana}ーA-Za-z][\p{Han}\p{Katakana}\p{Hiragana}ーA-Za-z ]{0,11}[:：]")
+        .expect("labelled line")
 });
 
 /// The start of an item of a list: "- ", "・", "1. ", "(2)".
@@ -1297,7 +1307,7 @@ impl Reader<'_> {
     /// the form its example shows, rewritten in place last (the steps before compare it as a date).
     fn dates_in_the_form_shown(&mut self) {
         static JA_FORM: LazyLock<regex::Regex> = LazyLock::new(|| {
-            regex::Regex::new(r"(?P<column>[\p{Han}\p{Katakana}ー]{1,12})は\s*(?:\d{4}(?P<sep>[/\-])\d{1,2}[/\-]\d{1,2}|YYYY(?P<sep2>[/\-])MM[/\-]DD)\s*(?:の\s*(?:形式|形|書式|表記)|で)")
+            regex::Regex::new(r"(?P<column>[\p{Han}\p{Katakana}ー]{1,12})は\s*(?:どちらも|いずれも|すべて|全て|とも)?\s*(?:\d{4}(?P<sep>[/\-])\d{1,2}[/\-]\d{1,2}|YYYY(?P<sep2>[/\-])MM[/\-]DD)\s*(?:の\s*(?:形式|形|書式|表記)|で)")
                 .expect("a date's form, in Japanese")
         });
         static EN_FORM: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -1308,11 +1318,32 @@ impl Reader<'_> {
             Language::Ja => (&JA_FORM, shaping::ja_column),
             Language::En => (&EN_FORM, |said| shaping::en_column(&said.to_ascii_lowercase())),
         };
+        // 「日付はどちらも…」, "dates as YYYY-MM-DD": every date column listed (named as dates are).
+        let dates_listed: Vec<String> = self
+            .reading
+            .columns
+            .iter()
+            .filter(|c| {
+                c.ends_with('日') && !c.ends_with("曜日") || c.ends_with("日付") || c.to_lowercase().contains("date")
+            })
+            .cloned()
+            .collect();
         for c in form.captures_iter(self.with_asides) {
             let Some(column) = column_of(&c["column"]) else { continue };
             let slashes = c.name("sep").or(c.name("sep2")).is_some_and(|s| s.as_str() == "/");
             let operation = if slashes { "date_with_slashes" } else { "date" };
-            self.reading.steps.push(Step::Compute { name: column.clone(), operation, of: vec![column], value: None });
+            let columns = match column.as_str() {
+                "日付" | "date" | "dates" => dates_listed.clone(),
+                _ => vec![column],
+            };
+            for column in columns {
+                self.reading.steps.push(Step::Compute {
+                    name: column.clone(),
+                    operation,
+                    of: vec![column],
+                    value: None,
+                });
+            }
         }
     }
 

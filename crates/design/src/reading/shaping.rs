@@ -1969,6 +1969,8 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     let by = JA_ORDER_COLUMN.captures_iter(said).find_map(|c| {
         // (「平均が長い部署から順に」: what is measured, before が; the rows after it.)
         let name = c.name("a").or(c.name("d")).or(c.name("b")).or(c.name("c"))?.as_str();
+        // (「並び:日数の多い順」: the line's label is no part of the key.)
+        let name = name.rsplit([':', '：']).next().unwrap_or(name);
         // 「列は全部残して申請番号順に」: what is done before the key is no part of it.
         let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
         // 「古い月から順に」: the key between the order's adjective and から.
@@ -2155,8 +2157,13 @@ fn japanese_compute(clause: &str) -> Option<(usize, Step)> {
     if let Some(c) = JA_DIFFERENCE.captures(clause) {
         let (a, b) = pair(&c, "a", "b").or_else(|| pair(&c, "c", "d")).or_else(|| pair(&c, "e", "f"))?;
         let m = c.get(0)?;
-        let name =
-            said_before(&c).or_else(|| bracketed(&c)).or_else(|| name(m.end())).unwrap_or_else(|| "差額".to_owned());
+        // (「支払予定日 − 受領日 の日数を出し」: the days between, named so.)
+        let second = ["b", "d", "f"].iter().find_map(|g| c.name(g)).map_or("", |s| s.as_str());
+        let days = second.trim_end().ends_with("の日数") || clause[m.end()..].trim_start().starts_with("の日数");
+        let name = said_before(&c)
+            .or_else(|| bracketed(&c))
+            .or_else(|| name(m.end()))
+            .unwrap_or_else(|| if days { "日数" } else { "差額" }.to_owned());
         // 「発注点の2倍から在庫を引いた数」: a multiple of a column, less another.
         let multiple = |x: &str| {
             let (column, times) = x.strip_suffix('倍')?.rsplit_once('の')?;

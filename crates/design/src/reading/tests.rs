@@ -5768,3 +5768,29 @@ fn one_row_per_key_the_one_with_the_latest_date_typed_in_different_capitals_is_r
         r.steps
     );
 }
+
+#[test]
+fn labelled_lines_the_days_of_a_difference_and_every_date_column_in_the_form_said_are_read() {
+    let r = read_instruction(
+        "返品記録.csv の各返品について、返金日 − 受付日 の日数を出し、14日を超えているものを一覧にしてください。\n列：返品番号、顧客名、受付日、返金日、日数（日付は YYYY-MM-DD で）\n並び：日数の多い順、同じ日数なら返品番号順\n保存先：返金遅延.csv",
+    );
+    assert_eq!(r.columns, ["返品番号", "顧客名", "受付日", "返金日", "日数"]);
+    assert!(computed(&r).contains(&("日数", "difference")), "{:?}", r.steps);
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "the form of the dates keeps no rows: {conditions:?}");
+    assert_eq!((conditions[0].field.as_deref(), conditions[0].operator), (Some("日数"), "gt"));
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, descending, then, .. } => Some((by.clone(), *descending, then.clone())),
+        _ => None,
+    });
+    assert_eq!(sort, Some((Some("日数".to_owned()), true, vec![("返品番号".to_owned(), false)])));
+    let rewritten: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { name, operation: "date", .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rewritten, ["受付日", "返金日"]);
+}
