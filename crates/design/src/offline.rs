@@ -101,6 +101,7 @@ pub fn design(
         computed: None,
         value_orders: &reading.value_orders,
         keys_ignore_case: reading.keys_ignore_case,
+        keys_ignore_leading_zeros: reading.keys_ignore_leading_zeros,
     };
     d.sources(reading);
     for step in &reading.steps {
@@ -148,6 +149,8 @@ struct Designer<'a> {
     value_orders: &'a [(String, Vec<String>)],
     /// Whether matches ignore the case of keys (the text says some were typed in another).
     keys_ignore_case: bool,
+    /// Whether matches ignore the zeros that lead codes (the text says a spreadsheet lost them).
+    keys_ignore_leading_zeros: bool,
 }
 
 impl Designer<'_> {
@@ -697,6 +700,9 @@ impl Designer<'_> {
         }
         if self.keys_ignore_case {
             inputs["ignore_case"] = Value::Bool(true);
+        }
+        if self.keys_ignore_leading_zeros {
+            inputs["ignore_leading_zeros"] = Value::Bool(true);
         }
         let Some(id) = self.add("match_rows", "transforms.join", description, inputs, &[("rows", "matched")]) else {
             return;

@@ -2,7 +2,10 @@
 //!
 //! Keys are compared as text with surrounding spaces removed and full-width/half-width
 //! spellings folded ([`cells::key_text`]), so `1001`, `"1001 "` and `"１００１"` match; blank keys
-//! match nothing; with `ignore_case`, `req-012` matches `REQ-012` too. Every result row has the same columns: all left columns (first-seen order),
+//! match nothing; with `ignore_case`, `req-012` matches `REQ-012` too, and with
+//! `ignore_leading_zeros`, `00102` matches `102` (a code Excel stored as a number).
+//!
+//! Every result row has the same columns: all left columns (first-seen order),
 //! then the right ones, a right column whose name is already on the left renamed `<name>_right`,
 //! the right key left out when it has the left key's name (for a right row without a partner
 //! its key goes into the left key column). Order: `inner`, `left` and `outer` follow the left
@@ -41,12 +44,32 @@ impl Block for Join {
     }
 }
 
-/// Each row's key (its `key` cell as [`cells::key_text`] reads it, in lower case when case is
-/// ignored), and the rows of each key.
-fn index_by_key(items: &Items, key: &str, ignore_case: bool) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
+/// How keys are read beyond [`cells::key_text`].
+#[derive(Clone, Copy)]
+struct KeyReading {
+    /// `req-012` is `REQ-012`.
+    ignore_case: bool,
+    /// `00102` is `102` (a code Excel stored as a number).
+    ignore_leading_zeros: bool,
+}
+
+impl KeyReading {
+    fn key(self, cell: &Value) -> Option<String> {
+        let key = cells::key_text(cell)?;
+        let key = if self.ignore_case { key.to_lowercase() } else { key };
+        if self.ignore_leading_zeros && key.len() > 1 && key.bytes().all(|b| b.is_ascii_digit()) {
+            let digits = key.trim_start_matches('0');
+            return Some(if digits.is_empty() { "0".to_owned() } else { digits.to_owned() });
+        }
+        Some(key)
+    }
+}
+
+/// Each row's key (its `key` cell as [`KeyReading`] reads it), and the rows of each key.
+fn index_by_key(items: &Items, key: &str, reading: KeyReading) -> (Vec<Option<String>>, HashMap<String, Vec<usize>>) {
     let key = key.to_owned();
     let mut reader = items.reader([&key]);
-    let text = |cell: &Value| cells::key_text(cell).map(|k| if ignore_case { k.to_lowercase() } else { k });
+    let text = |cell: &Value| reading.key(cell);
     let keys: Vec<Option<String>> = (0..items.len()).map(|i| reader.row(i).get(&key).and_then(text)).collect();
     let mut index: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
@@ -90,9 +113,12 @@ fn join(mut inputs: Values, ctx: &BlockContext) -> Result<Values, BlockError> {
     let brought =
         |column: &str, key: &str| bring.as_ref().is_none_or(|b| b.iter().any(|c| c == column) || column == key);
 
-    let ignore_case = input::boolean(&inputs, "ignore_case", false)?;
-    let (left_keys, left_index) = index_by_key(&left, &left_key, ignore_case);
-    let (right_keys, right_index) = index_by_key(&right, &right_key, ignore_case);
+    let reading = KeyReading {
+        ignore_case: input::boolean(&inputs, "ignore_case", false)?,
+        ignore_leading_zeros: input::boolean(&inputs, "ignore_leading_zeros", false)?,
+    };
+    let (left_keys, left_index) = index_by_key(&left, &left_key, reading);
+    let (right_keys, right_index) = index_by_key(&right, &right_key, reading);
 
     // Columns.
     let mut left_columns = left.columns();

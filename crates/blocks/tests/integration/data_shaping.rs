@@ -684,6 +684,25 @@ async fn one_sided_joins_give_the_rows_without_a_partner_as_they_are() {
 }
 
 #[tokio::test]
+async fn codes_a_spreadsheet_stored_as_numbers_match_their_zero_padded_text_only_when_asked() {
+    let h = Harness::new();
+    let senders = json!([
+        {"code": "00102", "name": "Aoba"},
+        {"code": "00215", "name": "Kita"},
+        {"code": "0", "name": "Zero"},
+    ]);
+    let mourning = json!([{"code": 102}, {"code": "000"}]);
+    let left_only = |zeros: bool| json!({"left": senders, "right": mourning, "left_key": "code", "right_key": "code", "strategy": "left_only", "ignore_leading_zeros": zeros});
+    let names = |out: &serde_json::Map<String, Value>| -> Vec<String> {
+        out["rows"].as_array().unwrap().iter().filter_map(|r| r["name"].as_str().map(str::to_owned)).collect()
+    };
+    let exact = h.ok("transforms.join", left_only(false)).await;
+    assert_eq!(names(&exact), ["Aoba", "Kita", "Zero"], "00102 is not 102 unless told");
+    let padded = h.ok("transforms.join", left_only(true)).await;
+    assert_eq!(names(&padded), ["Kita"], "00102 is 102, and 000 is 0");
+}
+
+#[tokio::test]
 async fn a_lookup_brings_only_the_columns_asked_for_from_the_list_looked_in() {
     let h = Harness::new();
     let bills = json!([

@@ -136,6 +136,9 @@ pub struct Reading {
     /// Whether keys match whatever their case: the text says some were typed in another case
     /// ("a few ids were typed in lowercase", 「大文字小文字を区別せず」).
     pub keys_ignore_case: bool,
+    /// Whether codes match whatever zeros lead them: the text says a spreadsheet lost them
+    /// (「Excelで先頭の0が消えてしまっている」, "the leading zeros got dropped").
+    pub keys_ignore_leading_zeros: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -781,6 +784,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
     reader.blanks_filled(filled);
     reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading.keys_ignore_case = words::ANY_CASE.is_match(&text);
+    reader.reading.keys_ignore_leading_zeros = words::LEADING_ZEROS_LOST.is_match(&text);
     reader.reading
 }
 
@@ -798,6 +802,7 @@ impl Reading {
             unplaced: Vec::new(),
             value_orders: Vec::new(),
             keys_ignore_case: false,
+            keys_ignore_leading_zeros: false,
             value_words: Vec::new(),
             left_out_words: Vec::new(),
             renamed: Vec::new(),
@@ -1238,6 +1243,7 @@ impl Reader<'_> {
         self.column_of_the_source();
         self.one_match_of_two_tables();
         self.unmatched_without_a_join_word(&lower_text);
+        self.rows_another_file_lists_left_out();
         self.states_the_match_says();
         self.words_defined_by_values();
         self.dates_said_to_decide();
@@ -2595,6 +2601,32 @@ impl Reader<'_> {
                 side_keys: Vec::new(),
             },
         );
+    }
+
+    /// 「送付先リスト.csv から、喪中の取引先（喪中連絡.xlsx）を除いた送付先」, "everyone in staff.csv
+    /// except the people listed in leavers.csv": the rows of the first table that the second
+    /// lists are left out — those without a partner are kept.
+    fn rows_another_file_lists_left_out(&mut self) {
+        static LEFT_OUT_BY_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)(?P<file>[^\s、。,()（）「」]+\.(?:csv|tsv|xlsx|xlsm|xls))[^。.\n]{0,40}?(?:を|は)?(?:除いた|除いて|除く|除外した|除外して|外した|外して)|\b(?:except|excluding|without|leaving out|minus) (?:the |any |those |anyone |everyone )?[a-z ]{0,30}?(?:listed |named |found )?(?:in|on) (?P<file2>[^\s,;()]+\.(?:csv|tsv|xlsx|xlsm|xls))")
+                .expect("left out by a file")
+        });
+        let [_, second] = self.reading.sources.as_slice() else { return };
+        let Some(second) = second.path.clone() else { return };
+        let said = LEFT_OUT_BY_A_FILE
+            .captures_iter(self.text)
+            .any(|c| c.name("file").or(c.name("file2")).is_some_and(|f| f.as_str().eq_ignore_ascii_case(&second)));
+        if !said {
+            return;
+        }
+        for step in &mut self.reading.steps {
+            if let Step::Join { unmatched, either_side, keep_all_of, bring, .. } = step {
+                if keep_all_of.is_none() && bring.is_empty() {
+                    *unmatched = true;
+                    *either_side = false;
+                }
+            }
+        }
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows

@@ -1948,9 +1948,11 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         .iter()
         .fold(clause.to_owned(), |text, said| text.replace(said, &said.replace('順', "続")));
     // 「最初の1件も含めて全部」 keeps the first one with the rest: no top.
+    // (「先頭の0が消えて」: a leading zero, no top of none.)
     let top = JA_TOP.captures(clause).filter(|c| {
         let after = &clause[c.get(0).map_or(0, |m| m.end())..];
-        !after.trim_start_matches(['件', '行']).starts_with("も含")
+        let none = c.name("n").or(c.name("n2")).or(c.name("n3")).is_some_and(|n| number(n.as_str()) == Some(0));
+        !none && !after.trim_start_matches(['件', '行']).starts_with("も含")
     });
     let sort = JA_SORT.find(clause);
     let at = match (&top, sort) {

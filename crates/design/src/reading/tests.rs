@@ -5794,3 +5794,20 @@ fn labelled_lines_the_days_of_a_difference_and_every_date_column_in_the_form_sai
         .collect();
     assert_eq!(rewritten, ["受付日", "返金日"]);
 }
+
+#[test]
+fn rows_another_file_lists_are_left_out_and_zeros_a_spreadsheet_lost_lead_no_top() {
+    let r = read_instruction(
+        "顧客一覧.csv から、配信停止の申し出があった顧客（停止申出.xlsx の「停止」シート）を除いた顧客を 配信先.csv に出してください。照合は顧客コードでお願いします。停止申出.xlsx のほうはExcelで先頭の0が消えてしまっているものがあります。",
+    );
+    assert!(r.keys_ignore_leading_zeros);
+    assert!(!ops(&r).contains(&"sort"), "a leading zero is no top: {:?}", r.steps);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, either_side: false, .. })),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Match staff.csv with leavers.csv on employee_id and write everyone in staff.csv except the people listed in leavers.csv to current.csv. The leading zeros got dropped in leavers.csv.");
+    assert!(r.keys_ignore_leading_zeros);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+}

@@ -438,6 +438,13 @@ pub static CALLED_A_COLUMN: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:a|an|the|its|their) (?P<c>[a-z_][\w]*) (?:column|field)\b"));
 /// Keys said to be typed in another case, to match whatever it is: "some are in lowercase",
 /// "regardless of case", 「大文字小文字を区別せず」.
+/// Leading zeros of codes lost: 「先頭の0が消えてしまっている」「ゼロ落ち」, "Excel dropped the leading
+/// zeros".
+pub static LEADING_ZEROS_LOST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)先頭の\s*(?:0|０|ゼロ)\s*が\s*(?:消え|落ち|取れ|抜け|なくな|無くな)|ゼロ落ち|0落ち|\bleading zeros?\b[^.;]{0,30}\b(?:dropped|lost|stripped|missing|removed|gone|disappeared)\b|\b(?:dropped|lost|stripped|removed)\b[^.;]{0,20}\bleading zeros?\b",
+    )
+});
 pub static ANY_CASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:lower ?case|upper ?case|regardless of (?:the )?case|case[- ]insensitive(?:ly)?|ignor(?:e|ing) (?:the )?case|any case|different case|mixed case|different capitals|(?:different |any |the same whatever the )capitali[sz]ation|capitals? (?:don'?t|do not) matter)\b|大文字(?:・|と|や)?小文字|大小文字",
