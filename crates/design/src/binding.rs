@@ -1170,29 +1170,31 @@ fn header_rows(doc: &mut Value, validation: &Validation, binding: &mut Binding) 
         if inputs.is_some_and(|i| i.get("header_row").is_some() || i.get("range").is_some()) {
             continue;
         }
-        let Some(rows) = validation.input_rows.get(id) else { continue };
-        let Some(first) = rows.first().and_then(Value::as_object) else { continue };
-        let generated = first.keys().filter(|k| is_generated_name(k)).count();
-        if generated == 0 || generated * 2 < first.len() {
-            continue;
-        }
-        // The header: every cell filled with text that is not a number.
-        let header = rows.iter().position(|row| {
-            row.as_object().is_some_and(|cells| {
-                cells
-                    .values()
-                    .all(|v| v.as_str().is_some_and(|t| !t.trim().is_empty() && t.trim().parse::<f64>().is_err()))
-            })
-        });
-        let Some(header) = header else { continue };
-        // Row 1 was read as the header; data row `header` (0-based) is sheet row header + 2.
-        let row = header + 2;
+        let Some(row) = validation.input_rows.get(id).and_then(|rows| header_below_titles(rows)) else { continue };
         set(doc, &format!("/graph/{index}/in/header_row"), Value::from(row));
         binding.bound.push(format!("/graph/{index}/in/header_row"));
         binding.notes.push(DesignNote::HeaderRow { node: id.to_owned(), row: row as u64 });
         changed = true;
     }
     changed
+}
+
+/// The sheet row of the header under title rows, from the rows read with row 1 as the header:
+/// `None` when row 1 is the header (most of its cells filled). The header is the first row
+/// whose every cell is filled with text that is not a number.
+pub(crate) fn header_below_titles(rows: &[Value]) -> Option<usize> {
+    let first = rows.first().and_then(Value::as_object)?;
+    let generated = first.keys().filter(|k| is_generated_name(k)).count();
+    if generated == 0 || generated * 2 < first.len() {
+        return None;
+    }
+    let header = rows.iter().position(|row| {
+        row.as_object().is_some_and(|cells| {
+            cells.values().all(|v| v.as_str().is_some_and(|t| !t.trim().is_empty() && t.trim().parse::<f64>().is_err()))
+        })
+    })?;
+    // Row 1 was read as the header; data row `header` (0-based) is sheet row header + 2.
+    Some(header + 2)
 }
 
 /// Whether a column's name is one a read block made for a header cell that was empty.
@@ -1565,6 +1567,15 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         }
     }
     let long_enough = |t: &str| t.chars().count() >= if t.is_ascii() { 3 } else { 2 };
+    // 「入金日のTTM」 is a TTM: a column named in it before its last の is no match (but
+    // 「受付日の日数」 is of 受付日, and 「期限の近い」 says 期限).
+    const OF_THE_THING: [&str; 10] = ["日数", "件数", "数", "時間", "日", "月", "年", "合計", "平均", "差"];
+    let head = want
+        .rsplit_once('の')
+        .map(|(_, head)| head)
+        .filter(|head| !head.is_empty() && !head.chars().any(|c| matches!(c, '\u{3040}'..='\u{309f}')))
+        .filter(|head| !OF_THE_THING.iter().any(|m| head.ends_with(m)))
+        .unwrap_or(&want);
     let words: Vec<&String> = synonym_groups(&want).flat_map(|i| &FOLDED_SYNONYMS[i]).collect();
     // A column named by a word of the same meaning (取引先名 → 仕入先名), before one containing it
     // (仕入先コード).
@@ -1585,9 +1596,9 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             // of the same meaning only starts one of its words.)
             let contains = long_enough(name) && long_enough(&want) && {
                 name.contains(&want)
-                    || want.contains(name)
+                    || head.contains(name)
                     || name_stem.contains(want_stem)
-                    || want_stem.contains(name_stem)
+                    || head.trim_end_matches('s').contains(name_stem)
             };
             let related = contains || words.iter().any(|w| *w == name || long_enough(w) && holds_word(name, column, w));
             related && !name_and_code(&want, name)
@@ -1637,9 +1648,9 @@ fn name_and_code(a: &str, b: &str) -> bool {
     names(a) && codes(b) || codes(a) && names(b)
 }
 
-/// A name for comparing: lower case, widths folded, the abbreviations of column names spelt
-/// out (`txn_date` → transactiondate, `Qty` → quantity), without spaces, `_`, `-`, `・` or dots.
-fn fold(text: &str) -> String {
+/// The words of a name: lower case, widths folded, the abbreviations of column names spelt out
+/// (`txn_date` → transaction, date; `Qty` → quantity), split at spaces, `_`, `-`, `・` and dots.
+pub(crate) fn folded_words(text: &str) -> Vec<String> {
     const ABBREVIATIONS: &[(&str, &str)] = &[
         ("txn", "transaction"),
         ("trx", "transaction"),
@@ -1672,8 +1683,13 @@ fn fold(text: &str) -> String {
     lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w, |(_, long)| long))
+        .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w, |(_, long)| long).to_owned())
         .collect()
+}
+
+/// A name for comparing: its [`folded_words`] joined (`txn_date` → transactiondate).
+fn fold(text: &str) -> String {
+    folded_words(text).concat()
 }
 
 /// Whether `word` is `value` inflected ("voided" of `Void`, "approved" of `Approve`, "closes" of
@@ -1939,6 +1955,10 @@ mod tests {
         assert_eq!(choose("ID", &columns(&["amount_paid", "title"])), None);
         assert!(names_a_key("Invoice No") && names_a_key("req_id") && names_a_key("取引先コード"));
         assert!(!names_a_key("paid") && !names_a_key("title"));
+        // 「出荷日の単価」 is a price, not the date it is of; 「受付日の日数」 counts from 受付日.
+        let shipments = columns(&["伝票番号", "出荷日", "数量"]);
+        assert_eq!(choose("出荷日の単価", &shipments), None);
+        assert_eq!(choose("出荷日の日数", &shipments).as_deref(), Some("出荷日"));
     }
 
     #[test]

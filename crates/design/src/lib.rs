@@ -18,6 +18,7 @@
 
 pub mod answers;
 pub mod binding;
+mod column_alignment;
 mod column_words;
 pub mod compose;
 pub mod credentials;
@@ -671,7 +672,13 @@ impl DesignEngine<'_> {
             .map(understanding::Unplaced::OverwritesInput);
         let unused = understanding::unused_source(plan).map(understanding::Unplaced::Words);
         let unchosen = self.files.and_then(|files| columns_listed_but_not_read(plan, self.catalog, files, request));
-        let lost = match (unused.or(overwritten).or(unchosen), self.trial) {
+        let holes = self.files.and_then(|files| column_alignment::columns_apart_written(plan, files)).map(
+            |(columns, files)| understanding::Unplaced::ColumnsOfSomeTables {
+                columns: columns.join(", "),
+                files: files.join(", "),
+            },
+        );
+        let lost = match (unused.or(overwritten).or(unchosen).or(holes), self.trial) {
             (Some(lost), _) => Some(lost),
             (None, Some(trial)) => trial.try_plan(plan).await.and_then(|tried| {
                 let other_columns = || {

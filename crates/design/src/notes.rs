@@ -101,6 +101,13 @@ pub enum DesignNote {
         left: String,
         right: String,
     },
+    /// Tables put one under the other whose columns are one named apart: `file`'s columns
+    /// (`columns`: "Order No → order_no, Date → order_date") take the names they have in `first`.
+    ColumnsNamedAsFirst {
+        file: String,
+        first: String,
+        columns: String,
+    },
     /// The words read as a match's key name no column; the one column both files have is the key.
     KeyBothHave {
         said: String,
@@ -252,6 +259,14 @@ impl DesignNote {
             }
             DesignNote::OnlyDataFile { file } => {
                 format!("The instruction names no file and `{file}` is the work folder's one data file: it is the file read.")
+            }
+            DesignNote::ColumnsNamedAsFirst { file, first, columns } if ja => {
+                format!("{file} の列は {first} の列と名前が違うだけなので、{first} の列名にそろえます（{columns}）。")
+            }
+            DesignNote::ColumnsNamedAsFirst { file, first, columns } => {
+                format!(
+                    "The columns of {file} are those of {first} named apart; they take {first}'s names ({columns})."
+                )
             }
             DesignNote::KeysByValues { left, right } if ja => {
                 format!("2つの表は「{left}」と「{right}」で突き合わせます（名前が近く、値が一致する列です）。")

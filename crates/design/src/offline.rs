@@ -255,8 +255,14 @@ impl Designer<'_> {
     }
 
     /// Every table read, one after another; with the column that says which each row came from.
+    /// A table whose columns are the first's named apart is given the first's names before.
     fn append(&mut self, source_column: Option<&(String, Vec<String>)>) {
-        let tables: Vec<Value> = self.tables.iter().map(|(_, rows)| Value::from(rows.as_str())).collect();
+        let mut tables: Vec<Value> = self.tables.iter().map(|(_, rows)| Value::from(rows.as_str())).collect();
+        for (table, rows) in tables.iter_mut().enumerate().skip(1) {
+            if let Some(renamed) = self.named_as_the_first(table) {
+                *rows = Value::from(renamed);
+            }
+        }
         let names: Vec<String> = self.tables.iter().map(|(name, _)| name.clone()).collect();
         let description = match self.language {
             Language::En => format!("Put the rows of {} one after another", names.join(" and ")),
@@ -270,6 +276,36 @@ impl Designer<'_> {
         if let Some(id) = self.add("all_rows", "transforms.append", description, inputs, &[("rows", "rows")]) {
             self.flows.push(Flow::Rows { rows: format!("${{{id}.rows}}"), rest: None });
         }
+    }
+
+    /// The rows of table `table` under the first table's names, where its columns are the first's
+    /// named apart (by the work folder's files): every column kept, in its order.
+    fn named_as_the_first(&mut self, table: usize) -> Option<String> {
+        let (Some(Some(first)), Some(Some(own))) = (self.headers.first(), self.headers.get(table)) else {
+            return None;
+        };
+        let renamed = crate::column_alignment::same_columns_named_apart(first, own);
+        if renamed.is_empty() {
+            return None;
+        }
+        let chosen: Vec<Value> = own
+            .iter()
+            .map(|c| match renamed.iter().find(|(from, _)| from == &c.name) {
+                Some((from, to)) => json!({ "column": from, "as": to }),
+                None => Value::from(c.name.as_str()),
+            })
+            .collect();
+        let (name, rows) = self.tables[table].clone();
+        let first_name = self.tables[0].0.clone();
+        let said: Vec<String> = renamed.iter().map(|(from, to)| format!("{from} → {to}")).collect();
+        let description = match self.language {
+            Language::En => format!("Give the columns of {name} the names they have in {first_name}"),
+            Language::Ja => format!("{name} の列名を {first_name} の列名にそろえる"),
+        };
+        let inputs = json!({ "items": rows, "columns": chosen });
+        let id = self.add("same_names", "transforms.select_columns", description, inputs, &[("rows", "rows")])?;
+        self.note(DesignNote::ColumnsNamedAsFirst { file: name, first: first_name, columns: said.join(", ") });
+        Some(format!("${{{id}.rows}}"))
     }
 
     fn documents_source(&mut self, sources: &[&Source]) {
@@ -341,11 +377,23 @@ impl Designer<'_> {
             Language::Ja if shown.ends_with(|c: char| c.is_ascii()) => format!("{shown} を読み込む"),
             Language::Ja => format!("{shown}を読み込む"),
         };
-        let header = self.files.and_then(|files| {
+        let read = |inputs: &Value| {
             let inputs: IndexMap<String, Value> = object(inputs.clone());
-            files.columns(block, &inputs).map(|table| table.columns)
-        });
+            self.files.and_then(|files| files.columns(block, &inputs))
+        };
+        let mut header = read(&inputs);
+        // A sheet with title rows above its header is read from its header.
+        let titled =
+            header.as_ref().filter(|_| excel).and_then(|table| crate::binding::header_below_titles(&table.rows));
+        if let Some(row) = titled {
+            inputs["header_row"] = Value::from(row);
+            header = read(&inputs);
+        }
+        let header = header.map(|table| table.columns);
         if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
+            if let Some(row) = titled {
+                self.note(DesignNote::HeaderRow { node: id.clone(), row: row as u64 });
+            }
             let rows = format!("${{{id}.rows}}");
             self.lineage.insert(rows.clone(), self.tables.len());
             self.flows.push(Flow::Rows { rows: rows.clone(), rest: None });

@@ -69,6 +69,9 @@ pub enum Unplaced {
     NoSuchValue { value: String, column: String },
     /// The plan writes over this file of the work folder and reads it nowhere.
     OverwritesInput(String),
+    /// Tables put one under the other keep columns only some of them have (the columns, the
+    /// files), and the plan writes those columns.
+    ColumnsOfSomeTables { columns: String, files: String },
 }
 
 /// "as a single column", "I only need four columns", 「1列だけ」「列は…の4つ」: the number of
@@ -667,6 +670,12 @@ pub fn questions(unsaid: &[(Part, Option<Unplaced>)], language: Language) -> Vec
                 ),
                 (Unplaced::OtherColumns { said, file }, Language::Ja) => format!(
                     "指示には「{said}」とありますが、作業フォルダーのファイルで試すと、設計した手順では {file} に別の列が出力されます。残す列とその中身を書いてください。"
+                ),
+                (Unplaced::ColumnsOfSomeTables { columns, files }, Language::En) => format!(
+                    "{files} are put one under the other, but the columns {columns} are not in all of them, so some rows would have them empty: say which column of each file is which, or which columns to keep."
+                ),
+                (Unplaced::ColumnsOfSomeTables { columns, files }, Language::Ja) => format!(
+                    "{files} を縦につなげますが、列 {columns} はすべてのファイルにはないため、一部の行が空欄になります。それぞれのファイルのどの列が同じものか、または残す列を書いてください。"
                 ),
                 (Unplaced::NoSuchValue { value, column }, Language::En) => format!(
                     "The plan would compare the column {column} with \"{value}\", and no row of the data holds that: say which value of {column} is meant."

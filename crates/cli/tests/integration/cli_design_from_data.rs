@@ -1393,3 +1393,45 @@ fn totals_of_one_file_are_matched_with_the_other_file_not_with_themselves() {
     rows.sort_unstable();
     assert_eq!(rows, ["V1,700", "V4,800"], "{written}");
 }
+
+#[test]
+fn two_files_of_one_kind_with_columns_named_apart_are_put_together_under_one_set_of_names() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("north_sales.csv"),
+        "invoice_no,invoice_date,customer,net_amount,state\nN-10,2026-05-03,Harlow Ltd,120.00,Paid\nN-11,2026-06-02,Ibex Co,80.00,Void\nN-12,2026-05-20,Juniper,45.50,Paid\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("south_sales.csv"),
+        "Invoice No,Date,Customer name,Net amount (EUR),State,Rep\nS-7,2026-05-11,Kestrel,300.00,Paid,Ana\nS-8,2026-05-20,Larch plc,15.25,Void,Ben\nS-9,2026-04-28,Maple,60.00,Paid,Ana\n",
+    )
+    .unwrap();
+    // "Invoice No" is invoice_no, "Date" the one date, "Customer name" customer and "Net amount
+    // (EUR)" net_amount: each South row keeps its values under the North names.
+    design_and_run(
+        dir.path(),
+        "Put north_sales.csv and south_sales.csv together with a branch column (North or South), leave out void invoices and anything not dated in May 2026, and show branch, invoice no, invoice date, customer and net amount. Oldest first; for invoices on the same date, by invoice no. Save as may_sales.csv.",
+    );
+    let written = std::fs::read_to_string(dir.path().join("may_sales.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "North,N-10,2026-05-03,Harlow Ltd,120",
+            "South,S-7,2026-05-11,Kestrel,300",
+            "North,N-12,2026-05-20,Juniper,45.5"
+        ],
+        "{written}"
+    );
+    // With a column of each file that no name ties to the other's (`Ref`, `invoice_no`), and
+    // every column written, some rows would have holes: asked, naming the columns.
+    std::fs::write(
+        dir.path().join("south_sales.csv"),
+        "Ref,Posted,Client,Net amount (EUR)\nS-7,2026-05-11,Kestrel,300.00\n",
+    )
+    .unwrap();
+    let question =
+        asked_what_to_do(dir.path(), "Put north_sales.csv and south_sales.csv together and save all_sales.csv.");
+    assert!(question.contains("not in all of them") && question.contains("invoice_no, state, Ref"), "{question}");
+}

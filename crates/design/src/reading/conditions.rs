@@ -179,6 +179,13 @@ fn outside_a_range(clause: &str, language: Language) -> Option<(Condition, std::
     Some((condition, whole.range()))
 }
 
+/// "not dated in", "not from", "aren't within": a period said of the rows it does not hold.
+static EN_NOT_OF_THE_PERIOD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:not|n't)\s+(?:(?:dated|made|placed|raised|issued|booked|received|sent|paid|created|logged|filed)\s+)?(?:in|from|within|during|between)\s+(?:the\s+)?(?:(?:month|period|year|quarter|week)\s+(?:of\s+)?)?(?:[a-z]+\s+)?\d{1,4}\b",
+    )
+});
+
 /// A month said without its year (「4月分」, "for April"); `value` is its number. The designer
 /// writes it as a range of dates in `${vars.year}`, which the data settles or the person answers.
 pub const MONTH_OF_UNSAID_YEAR: &str = "month_of_unsaid_year";
@@ -957,6 +964,12 @@ pub fn english(clause: &str) -> Vec<Condition> {
                     conditions.push(Condition { field: None, operator: "in", value: json!(several), value2: None })
                 }
             }
+        }
+    }
+    // "anything not dated in January 2027", "orders not from March": the rows outside the period.
+    if EN_NOT_OF_THE_PERIOD.is_match(&lower) {
+        for c in conditions.iter_mut().filter(|c| c.operator == "between" && super::of_a_period(c)) {
+            c.operator = OUTSIDE;
         }
     }
     distinct(conditions)

@@ -108,9 +108,28 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
             }
         }
     }
+    // 「2026年11月1日〜30日」: the last day of a range said with the first's month.
+    let mut days_after = Vec::new();
+    for date in &found {
+        let Some(c) = JA_DAY_AFTER_A_RANGE.captures(&clause[date.range.end..]) else { continue };
+        let day = c.name("d").expect("a day");
+        let range = date.range.end + day.start()..date.range.end + c.get(0).expect("match").end();
+        let (Some(year), Some(month)) = (date.value.get(..4), date.value.get(5..7)) else { continue };
+        if let Some(value) = ymd(year, month, day.as_str()).filter(|_| clause[..date.range.end].ends_with('日')) {
+            days_after.push(SaidDate { value, range });
+        }
+    }
+    for day in days_after {
+        if !overlaps(&found, &day.range) {
+            found.push(day);
+        }
+    }
     found.sort_by_key(|d| d.range.start);
     found
 }
+
+/// 「〜30日」 right after a date: the day a range ends, in the same month.
+static JA_DAY_AFTER_A_RANGE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*(?P<d>\d{1,2})\s*日"));
 
 fn ymd(year: &str, month: &str, day: &str) -> Option<String> {
     let (year, month, day): (i32, u32, u32) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);

@@ -473,7 +473,7 @@ static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// depending on which file": a column saying which table each row came from.
 static SOURCE_COLUMN_SAID: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)",
+        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en2>[a-z_][a-z_ ]{0,20}?) column \((?P<en_values2>[^()]{1,60})\)|(?P<ja2>[^\s、。・,（(「」]{1,12})[（(](?P<ja_values2>「[^」]{1,20}」(?:\s*(?:か|または|／|/|・|、)\s*「[^」]{1,20}」)+)[^）)]{0,20}?(?:ファイル|どちら)[^）)]{0,20}[）)]",
     )
     .expect("a column of the source")
 });
@@ -2679,11 +2679,22 @@ impl Reader<'_> {
             return;
         }
         let Some(c) = SOURCE_COLUMN_SAID.captures(self.text) else { return };
-        let column = c.name("ja").or(c.name("en")).map_or("", |m| m.as_str()).trim().to_owned();
-        let values: Vec<String> = c
-            .name("ja_values")
-            .or(c.name("en_values"))
+        let column = ["ja", "en", "ja2", "en2"]
+            .iter()
+            .find_map(|name| c.name(name))
             .map_or("", |m| m.as_str())
+            .trim()
+            .to_owned();
+        // (「（「日本交通」か「東京無線」、どちらのファイルの行かで）」: the values are the quoted.)
+        let quoted: Option<String> = c.name("ja_values2").map(|m| {
+            m.as_str().split('「').filter_map(|q| q.split_once('」')).map(|(v, _)| v).collect::<Vec<_>>().join("/")
+        });
+        let values: Vec<String> = ["ja_values", "en_values", "en_values2"]
+            .iter()
+            .find_map(|name| c.name(name))
+            .map(|m| m.as_str().to_owned())
+            .or(quoted)
+            .unwrap_or_default()
             .split(['／', '/', '・', '、', ','])
             .flat_map(|v| v.split(" or ").flat_map(|v| v.split(" and ")))
             .map(|v| v.trim().trim_start_matches("or ").trim().to_owned())
@@ -3368,7 +3379,7 @@ impl Reader<'_> {
         let says_of_columns = |item: &String| {
             let lower = item.to_ascii_lowercase();
             !QUESTION_NAME.is_match(&lower)
-                && lower.split_whitespace().any(|w| {
+                && (lower.split_whitespace().any(|w| {
                     matches!(
                         w,
                         "the"
@@ -3382,8 +3393,6 @@ impl Reader<'_> {
                         | "row"
                         | "lines"
                         | "fields"
-                        // "…, in month order, and save it as x.csv": what is done, no column.
-                        | "order"
                         // "same employee, same date, same amount": what duplicates share.
                         | "same"
                         | "save"
@@ -3397,6 +3406,9 @@ impl Reader<'_> {
                         | "were"
                     ) || crate::reading::number(w).is_some()
                 })
+                // "…, in month order, and save it as x.csv": what is done, no column ("order
+                // number" is one).
+                || lower.split_whitespace().last() == Some("order"))
         };
         let after_a_verb =
             ["list4", "list5", "list8", "list9", "list13", "list14"].iter().any(|g| captures.name(g).is_some());
@@ -4054,7 +4066,8 @@ impl Reader<'_> {
             "is", "are", "was", "has", "have", "with", "and", "or", "the", "a", "of", "in", "on", "for", "to", "that",
         ];
         words::SHEET.captures_iter(&clause.text).find_map(|c| {
-            c.name("a")
+            c.name("e")
+                .or(c.name("a"))
                 .or(c.name("b"))
                 .or(c.name("c"))
                 .or(c.name("d"))

@@ -250,7 +250,7 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
 static JA_SORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|[\p{Han}\p{Katakana}ー]順(?:、|・)|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
+        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|[\p{Han}\p{Katakana}ー]順(?:、|・|\s*[（(])|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
     )
 });
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -451,7 +451,22 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         let inside = &inside[..inside.find(')').unwrap_or(inside.len())];
         inside.trim_start().starts_with(found.as_str()) && inside.split_whitespace().count() <= 6
     });
-    if describes {
+    // "both are one row per shift with hours", "the export has one line per change": how the
+    // files are (not "the result is one row per vendor", what is asked).
+    let before: Vec<&str> = lower[..found.start()].split_whitespace().rev().take(5).collect();
+    let said_of_the_files = found.as_str().starts_with("one ")
+        && before.first().is_some_and(|w| {
+            matches!(*w, "is" | "are" | "has" | "have" | "holds" | "hold" | "contains" | "contain" | "lists")
+                || w.ends_with("'s")
+                || w.ends_with("'re")
+        })
+        && !before.iter().any(|w| {
+            ["output", "result", "report", "summary", "final", "answer", "sheet", "tab", "copy", "version", "new"]
+                .iter()
+                .any(|o| w.starts_with(o))
+                || ["make", "want", "need", "give", "should", "must", "could", "create", "produce"].contains(w)
+        });
+    if describes || said_of_the_files {
         return None;
     }
     let remove = EN_REMOVE.is_match(lower) && !lower.contains("find") && !lower.contains("list")

@@ -30,10 +30,10 @@ pub struct FurtherKey {
 
 /// "then by", "and then by", "and then", "and by", "within each region, by", "where two invoices share a
 /// date, by", "when the date is the same, order by", "ties broken by", "if two have the same
-/// count, the bigger total first" (lower-cased text).
+/// count, the bigger total first", "for orders on the same date, by" (lower-cased text).
 pub static EN_FURTHER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|(?:and )?(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |are |is )?(?:are |is )?(?:equal|the same|tied|level),? (?:then )?(?:order(?:ed)? |sort(?:ed)? |put |rank(?:ed)? |list(?:ed)? |go )?(?:them |those )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|ties? in|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:(?:[:,]|->|→)?\s*(?:then )?by|(?:[:,]|->|→)\s*(?:then )?(?:the )?(?P<way_first>bigger|biggest|larger|largest|higher|highest|smaller|smallest|lower|lowest|newer|newest|older|oldest|earlier|earliest|later|latest)\b|(?:->|→)\s*(?:then )?)|(?P<bare>, then)|(?P<after_key> then))\s+",
+        r"\b(?:(?:and |, )?then by|and then|and by|within (?:each|every|the same) (?P<within>[a-z_]+(?: [a-z_]+)?),? (?:sorted |sort )?by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared>[a-z_]+(?: [a-z_]+)?),? by|(?:and )?(?:where|when|if) [a-z ]{0,30}?(?:share|have the same|are tied|tie)(?: an?| the)? (?P<shared_then>[a-z_]+(?: [a-z_]+)?),|(?:and )?(?:where|when|if) (?:the |their )?(?P<same>[a-z_]+(?: [a-z_]+)?) (?:is|are) the same,? (?:then )?(?:order(?:ed)? |sort(?:ed)? |go )?by|(?:and )?(?:where|when|if) (?:any )?(?:two|both|they|those|some) (?:of them |rows |are |is )?(?:are |is )?(?:equal|the same|tied|level),? (?:then )?(?:order(?:ed)? |sort(?:ed)? |put |rank(?:ed)? |list(?:ed)? |go )?(?:them |those )?by|ties? (?:broken |sorted |alphabetical(?:ly)? |a-z )?by|ties? in|(?:and |; )?for (?:the )?same (?P<same2>[a-z_]+(?: [a-z_]+)?),? (?:put|sort|order|show|list|rank)(?: them)?(?: by)?|(?:and |; )?for (?:[a-z]+ )?(?:on|with|of|from) the same (?P<same4>[a-z_]+(?: [a-z_]+)?),? (?:then )?by|(?:\s\(|;\s*|,\s*)(?:same|equal|tied) (?P<same3>[a-z_]+(?: [a-z_]+)?)\s*(?:(?:[:,]|->|→)?\s*(?:then )?by|(?:[:,]|->|→)\s*(?:then )?(?:the )?(?P<way_first>bigger|biggest|larger|largest|higher|highest|smaller|smallest|lower|lowest|newer|newest|older|oldest|earlier|earliest|later|latest)\b|(?:->|→)\s*(?:then )?)|(?P<bare>, then)|(?P<after_key> then))\s+",
     )
 });
 /// "… sorted by order_no": the words before a bare "then" that makes it the next key.
@@ -137,7 +137,7 @@ fn english(text: &str) -> Vec<FurtherKey> {
                 ),
                 None => (column, descending),
             };
-            let within = ["within", "shared", "shared_then", "same", "same2", "same3"]
+            let within = ["within", "shared", "shared_then", "same", "same2", "same3", "same4"]
                 .iter()
                 .find_map(|g| c.name(g))
                 .map(|w| w.as_str().to_owned());

@@ -5811,3 +5811,79 @@ fn rows_another_file_lists_are_left_out_and_zeros_a_spreadsheet_lost_lead_no_top
     assert!(r.keys_ignore_leading_zeros);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn rows_said_not_to_be_of_a_period_are_left_out_and_the_period_is_kept() {
+    for text in [
+        "Read tickets.csv, drop closed tickets and anything not raised in March 2026. Save as open.csv.",
+        "Read tickets.csv and keep only the tickets not raised in 2025. Save as open.csv.",
+    ] {
+        let r = read_instruction(text);
+        let periods: Vec<(&Step, &Condition)> = r
+            .steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, .. } => conditions.iter().map(|c| (s, c)).collect(),
+                _ => Vec::new(),
+            })
+            .filter(|(_, c)| c.operator == "between")
+            .collect();
+        assert_eq!(periods.len(), 1, "{text}: {:?}", r.steps);
+        let (step, _) = periods[0];
+        let keeps = matches!(step, Step::Filter { exclude: false, .. });
+        assert_eq!(keeps, text.contains("March"), "{text}: {:?}", r.steps);
+    }
+}
+
+#[test]
+fn a_column_saying_which_file_each_row_came_from_is_read_with_its_values_in_brackets() {
+    let r = read_instruction(
+        "Combine east.csv and west.xlsx with a depot column (East or West) and show depot, part, qty and bin. Save as stock.csv.",
+    );
+    assert!(r.combine);
+    assert_eq!(r.source_column, Some(("depot".to_owned(), vec!["East".to_owned(), "West".to_owned()])));
+    assert_eq!(r.columns, ["depot", "part", "qty", "bin"]);
+    let r = read_instruction(
+        "本店.csv と 支店.xlsx を1つの表にまとめて、店舗（「本店」か「支店」、どちらのファイルの行かで）・伝票番号・売上日・金額 の列にして 売上一覧.csv に出してください。",
+    );
+    assert!(r.combine);
+    assert_eq!(r.source_column, Some(("店舗".to_owned(), vec!["本店".to_owned(), "支店".to_owned()])));
+    assert_eq!(r.columns, ["店舗", "伝票番号", "売上日", "金額"]);
+}
+
+#[test]
+fn a_range_of_days_in_one_month_an_order_with_its_tie_in_brackets_and_order_number_are_read() {
+    let r = read_instruction("入館記録.csv から2026年9月1日〜15日に入館した分だけを 9月前半.csv に出してください。");
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(
+        (conditions[0].value.as_str(), conditions[0].value2.as_ref()),
+        (Some("2026-09-01"), Some(&json!("2026-09-15")))
+    );
+    let r = read_instruction("入館記録.csv を入館日順（同じ日はカード番号順）で 並べ替え済.csv に出してください。");
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { by, then, .. } => Some((by.clone(), then.clone())),
+        _ => None,
+    });
+    assert_eq!(sort, Some((Some("入館日".to_owned()), vec![("カード番号".to_owned(), false)])));
+    let r = read_instruction(
+        "From orders.csv, drop cancelled orders, and show order number, customer and total. Newest first; for orders on the same day, by order number. Save as out.csv.",
+    );
+    assert_eq!(r.columns, ["order number", "customer", "total"]);
+    let sort = r.steps.iter().find_map(|s| match s {
+        Step::Sort { then, .. } => Some(then.clone()),
+        _ => None,
+    });
+    assert_eq!(sort, Some(vec![("order number".to_owned(), false)]));
+}
+
+#[test]
+fn one_row_per_thing_said_of_the_files_removes_no_copies_and_a_sheet_named_in_brackets_is_read() {
+    let r = read_instruction(
+        "Read day.csv and night.xlsx (sheet Week 48 log); both are one row per shift. Put the two together and save as shifts.csv.",
+    );
+    assert!(!ops(&r).contains(&"dedupe"), "{:?}", r.steps);
+    assert_eq!(r.sources[1].sheet.as_deref(), Some("Week 48 log"));
+    let r = read_instruction("Read visits.csv and make a copy that has one row per visitor. Save as visitors.csv.");
+    assert!(ops(&r).contains(&"dedupe"), "asked for: {:?}", r.steps);
+}
