@@ -1500,6 +1500,15 @@ fn bind_open(doc: &mut Value, validation: &Validation, said: &[String], binding:
                 continue;
             }
         }
+        if let Some((paid, amount)) = chosen.is_none().then(|| paid_by_the_amounts(doc, at[0].0, &common)).flatten() {
+            if let Some(vars) = doc.get_mut("vars").and_then(Value::as_object_mut) {
+                vars.shift_remove(&name);
+            }
+            binding.bound.push(at[0].0.clone());
+            binding.notes.push(DesignNote::PaidByTheAmounts { paid, amount });
+            changed = true;
+            continue;
+        }
         match chosen {
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
@@ -1751,6 +1760,44 @@ fn purpose_of(var: &str) -> Option<String> {
 
 /// The value a filter condition compares the field at `pointer` with, when it is text.
 /// The value a condition compares with: its text, or the first of the texts it is one of.
+/// "the invoices not fully paid", "unpaid ones" of data with no state column but the amount and
+/// the amount paid: the condition at `field` (a state "paid" kept or left out) becomes the amount
+/// paid compared with the amount (at least it: paid; less: not). The two columns, when it did.
+fn paid_by_the_amounts(doc: &mut Value, field: &str, columns: &[Column]) -> Option<(String, String)> {
+    let condition = field.strip_suffix("/field")?;
+    let (Some(state), Some(operator)) = (
+        condition_value(doc, field).map(|v| fold(&v)),
+        doc.pointer(&format!("{condition}/operator")).and_then(Value::as_str).map(str::to_owned),
+    ) else {
+        return None;
+    };
+    let paid = match (state.as_str(), operator.as_str()) {
+        ("paid" | "fullypaid" | "settled", "eq") | ("unpaid" | "outstanding" | "open", "ne") => true,
+        ("paid" | "fullypaid" | "settled", "ne") | ("unpaid" | "outstanding" | "open", "eq") => false,
+        _ => return None,
+    };
+    let numbers: Vec<&Column> = columns.iter().filter(|c| c.kind == ColumnKind::Number).collect();
+    let one = |fits: &dyn Fn(&[String]) -> bool| -> Option<String> {
+        match numbers.iter().filter(|c| fits(&folded_words(&c.name))).collect::<Vec<_>>().as_slice() {
+            [one] => Some(one.name.clone()),
+            _ => None,
+        }
+    };
+    let paid_column = one(&|words| words.iter().any(|w| w == "paid"));
+    let amount_column = one(&|words| {
+        !words.iter().any(|w| w == "paid")
+            && words.last().is_some_and(|w| matches!(w.as_str(), "amount" | "total" | "billed" | "invoiced" | "due"))
+    });
+    let (paid_column, amount_column) = (paid_column?, amount_column?);
+    let compared = serde_json::json!({
+        "field": paid_column,
+        "operator": if paid { "gte" } else { "lt" },
+        "column": amount_column,
+    });
+    *doc.pointer_mut(condition)? = compared;
+    Some((paid_column, amount_column))
+}
+
 fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     let condition = pointer.strip_suffix("/field")?;
     let value = doc.pointer(&format!("{condition}/value"))?;

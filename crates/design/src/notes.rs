@@ -108,6 +108,12 @@ pub enum DesignNote {
         first: String,
         columns: String,
     },
+    /// A state "paid" said where no column holds it: judged by the amount paid (`paid`) against
+    /// the amount (`amount`).
+    PaidByTheAmounts {
+        paid: String,
+        amount: String,
+    },
     /// The words read as a match's key name no column; the one column both files have is the key.
     KeyBothHave {
         said: String,
@@ -267,6 +273,14 @@ impl DesignNote {
                 format!(
                     "The columns of {file} are those of {first} named apart; they take {first}'s names ({columns})."
                 )
+            }
+            DesignNote::PaidByTheAmounts { paid, amount } if ja => {
+                format!(
+                    "支払済かどうかは、データに状態の列がないため「{paid}」が「{amount}」以上かどうかで判断します。"
+                )
+            }
+            DesignNote::PaidByTheAmounts { paid, amount } => {
+                format!("No column says whether a row is paid: it is paid when `{paid}` is at least `{amount}`.")
             }
             DesignNote::KeysByValues { left, right } if ja => {
                 format!("2つの表は「{left}」と「{right}」で突き合わせます（名前が近く、値が一致する列です）。")

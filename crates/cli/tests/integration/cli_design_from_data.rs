@@ -1435,3 +1435,32 @@ fn two_files_of_one_kind_with_columns_named_apart_are_put_together_under_one_set
         asked_what_to_do(dir.path(), "Put north_sales.csv and south_sales.csv together and save all_sales.csv.");
     assert!(question.contains("not in all of them") && question.contains("invoice_no, state, Ref"), "{question}");
 }
+
+#[test]
+fn rows_not_fully_paid_are_judged_by_the_amount_paid_when_no_column_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bills.csv"),
+        "bill_no,tenant_id,billed_on,amount,amount_paid\nB-1,T1,2026-09-01,900.00,900.00\nB-2,T2,2026-09-01,720.00,300.00\nB-3,T3,2026-10-01,450.00,0\nB-4,T1,2026-10-01,900.00,950.00\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("tenants.csv"),
+        "tenant_id,tenant_name\nT1,Oak Cafe\nT2,Pine Books\nT3,Elm Dental\n",
+    )
+    .unwrap();
+    // No column says paid: a bill is paid when the amount paid reaches the amount; the name is
+    // looked up in the other file.
+    let result = designed(
+        dir.path(),
+        "Which bills in bills.csv are not fully paid? Show bill no, tenant name (from tenants.csv) and the balance (amount minus amount paid), biggest balance first. Save open_bills.csv",
+        0,
+    );
+    let reasoning = result["reasoning"].to_string();
+    assert!(reasoning.contains("paid when `amount_paid` is at least `amount`"), "{result:#}");
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("open_bills.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    assert_eq!(rows, ["B-3,Elm Dental,450", "B-2,Pine Books,420"], "{written}");
+}

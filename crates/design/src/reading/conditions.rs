@@ -179,6 +179,12 @@ fn outside_a_range(clause: &str, language: Language) -> Option<(Condition, std::
     Some((condition, whole.range()))
 }
 
+/// "(account_status Enabled)", "(status = Open)": a column named as a file writes it (one word, with
+/// an underscore) and a capitalised value, alone in brackets.
+static EN_COLUMN_AND_VALUE_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\(\s*(?P<field>[a-z][a-z0-9]*_[a-z0-9_]+)\s*(?:=|:|is)?\s*(?P<value>[A-Z][A-Za-z0-9-]*)\s*\)")
+});
+
 /// "not dated in", "not from", "aren't within": a period said of the rows it does not hold.
 static EN_NOT_OF_THE_PERIOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -883,7 +889,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
         }
         // "defects that aren't closed yet": every other state; "(Partially Paid and Void don't
         // count)": the states said not to count.
-        let negated = ["not", "n't", "never"].iter().any(|w| before.ends_with(w)) || EN_NOT_COUNTED.is_match(&after);
+        // ("not fully paid", "isn't completely shipped": the negation before an adverb.)
+        let unqualified = ["fully", "completely", "entirely", "totally", "yet"]
+            .iter()
+            .find_map(|adverb| before.strip_suffix(adverb).map(str::trim_end))
+            .unwrap_or(&before);
+        let negated =
+            ["not", "n't", "never"].iter().any(|w| unqualified.ends_with(w)) || EN_NOT_COUNTED.is_match(&after);
         // "leave the Partially Paid ones out": a state written as a cell is, in several words.
         let value = capitalised_phrase(clause, m.range()).unwrap_or_else(|| word.to_ascii_lowercase());
         let operator = if negated { "ne" } else { "eq" };
@@ -964,6 +976,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
                     conditions.push(Condition { field: None, operator: "in", value: json!(several), value2: None })
                 }
             }
+        }
+    }
+    // "every enabled account (account_status Enabled)": a column written as the file names it, and
+    // its value, in brackets.
+    for c in EN_COLUMN_AND_VALUE_IN_BRACKETS.captures_iter(clause) {
+        let field = c["field"].to_owned();
+        if !conditions.iter().any(|k| k.field.as_deref() == Some(field.as_str())) {
+            conditions.push(Condition {
+                field: Some(field),
+                operator: "eq",
+                value: Value::from(&c["value"]),
+                value2: None,
+            });
         }
     }
     // "anything not dated in January 2027", "orders not from March": the rows outside the period.
@@ -1841,8 +1866,59 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         let clause_word = |f: &String| {
             matches!(f.split(' ').next(), Some("what" | "how" | "which" | "who" | "where" | "whatever" | "everything"))
         };
+        // ("total the approved claims", "the approved October 2026 claims": the rows said with
+        // what keeps them, no column.)
+        const ROWS: [&str; 14] = [
+            "rows",
+            "lines",
+            "records",
+            "entries",
+            "items",
+            "invoices",
+            "payments",
+            "expenses",
+            "transactions",
+            "orders",
+            "claims",
+            "receipts",
+            "bills",
+            "deposits",
+        ];
+        // ("the approved Q3 trips": a plural noun after the words is the rows, unless it is what
+        // is measured, "the overtime hours".)
+        const MEASURES: [&str; 16] = [
+            "hours",
+            "days",
+            "minutes",
+            "seconds",
+            "units",
+            "amounts",
+            "costs",
+            "fees",
+            "points",
+            "totals",
+            "miles",
+            "pieces",
+            "quantities",
+            "values",
+            "prices",
+            "taxes",
+        ];
+        let names_rows = |word: &str| {
+            ROWS.contains(&word)
+                || ROWS.iter().any(|rows| rows.strip_suffix('s') == Some(word))
+                || word.len() > 3 && word.ends_with('s') && !word.ends_with("ss") && !MEASURES.contains(&word)
+        };
+        let rows_said = |f: &String| {
+            let ends_in_rows =
+                f.rsplit(' ').next().is_some_and(|last| f.contains(' ') && names_rows(&last.to_ascii_lowercase()));
+            let rest = lower[after..].trim_start().strip_prefix(f.to_ascii_lowercase().as_str()).unwrap_or_default();
+            let next = rest.split_whitespace().next().unwrap_or_default();
+            ends_in_rows || names_rows(next.trim_matches(|c: char| !c.is_alphanumeric()))
+        };
         let field = english_phrase_after(clause, after)
             .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f) && !clause_word(f))
+            .filter(|f| !rows_said(f))
             .filter(|_| op != "count");
         // "the total paid", "total spent": the amounts paid, the total named as said.
         let (field, name) = match field {

@@ -973,7 +973,15 @@ impl Reader<'_> {
             }
             // "where Paid doesn't match Invoiced" compares two columns; it matches no tables.
             let compared = conditions::compared_columns(&clause.text, self.language);
-            if let Some(m) = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start()))) {
+            // ("customer name (from customers.csv)": file names are blanked in `lower`.)
+            let from_a_file = words::FROM_A_FILE_ASIDE.find(&whole.text);
+            // ("add the customer name and region from customers.csv": columns brought are a lookup.)
+            // (Said with the file the columns go to: "… from customers.csv to each invoice in
+            // invoices.csv".)
+            let two_files = slots::file_names(&whole.text).len() > 1;
+            let brought = shaping::brought_from_a_file(&whole.text, self.language).filter(|_| two_files);
+            let join = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start())));
+            if let Some(at) = join.or(from_a_file).map(|m| m.start()).or(brought) {
                 let key = self.join_key(clause);
                 // (「入金差異.csv」: a file's name says nothing of the match.)
                 // (「登録のない…請求は外して」: the rows without a partner are dropped, not wanted.)
@@ -990,7 +998,7 @@ impl Reader<'_> {
                 let side_keys = words::side_keys(self.text, self.language);
                 let key = key.filter(|_| side_keys.len() < 2);
                 let join = Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring, side_keys };
-                steps.push((clause.start + m.start(), join));
+                steps.push((clause.start + at, join));
             }
             // Fields read out of documents, or out of a column of free text ("from the comment column").
             // ("credit notes", "delivery notes": the rows themselves, no text to read.)
@@ -1024,6 +1032,7 @@ impl Reader<'_> {
                 if choosing_columns {
                     // 「取引先を重複なしで1列だけ」: the columns chosen, each combination once.
                     let columns = chosen.as_ref().map(|(_, columns)| columns.clone()).unwrap_or_default();
+                    let list_end = chosen.as_ref().map_or(usize::MAX, |(span, _)| span.end);
                     let shaped =
                         shaping::of_clause(&clause.text, self.language).into_iter().filter_map(|(at, s)| match s {
                             // "… and a Shortfall column (Reorder Point minus On Hand)"; 「上位3商品（…）」.
@@ -1031,6 +1040,14 @@ impl Reader<'_> {
                             | Step::Sort { limit: Some(_), .. }
                             | Step::Compute { .. }
                             | Step::Formula { .. } => Some((at, s)),
+                            // "… with claim id, employee and amount, largest first": an order said
+                            // after the list, of the column the data settles.
+                            // (「…の順で」 after a Japanese list orders the columns.)
+                            Step::Sort { by: None, .. }
+                                if clause.start + at >= list_end && self.language == Language::En =>
+                            {
+                                Some((at, s))
+                            }
                             // 「取引先・請求書番号・金額の3項目がすべて同じ行が2行以上」: the columns
                             // are the duplicates' keys.
                             Step::Duplicates { by, remove, keep_last } => {
@@ -1195,6 +1212,7 @@ impl Reader<'_> {
             passes::rows_not_counted_before_the_check(passes::duplicates_removed_before_totals(steps), self.text);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        each_filter_once(&mut self.reading.steps);
         self.left_out_said_twice(&lower_text);
         self.orders_by_values();
         // (「伝票日付・勘定科目・金額・摘要の4つが完全に一致する行」: the columns listed, not all.)
@@ -1595,6 +1613,16 @@ impl Reader<'_> {
         if at > 0 && steps[..at].iter().all(row_steps) {
             let join = steps.remove(at);
             steps.insert(0, join);
+            return;
+        }
+        // "total the amounts per region (region is in customers.csv)": a grouping by a column the
+        // lookup brings is done after it.
+        let Step::Join { bring, .. } = &steps[at] else { return };
+        let brought = |column: &String| bring.iter().any(|b| b.eq_ignore_ascii_case(column));
+        let totals = steps[..at].iter().position(|s| matches!(s, Step::Aggregate { by, .. } if by.iter().any(brought)));
+        if let Some(totals) = totals {
+            let join = steps.remove(at);
+            steps.insert(totals, join);
         }
     }
 
@@ -1787,6 +1815,7 @@ impl Reader<'_> {
             }
         }
         self.reading.steps.retain(|s| !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()));
+        each_filter_once(&mut self.reading.steps);
     }
 
     /// 「金額の合計が大きい順」, "by total amount": an order by a total said of its column is by
@@ -2936,6 +2965,9 @@ impl Reader<'_> {
                     || c.field.is_none()
                         && c.operator == "eq"
                         && c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
+                    // "how many claims per category are still pending or rejected": states said
+                    // of the rows counted.
+                    || c.field.is_none() && matches!(c.operator, "eq" | "in") && said_as_a_state(&lower, &c.value)
             });
         // 「重要度が「高」の不具合を…5件出して」: a column and its value in quotes keep rows in a
         // clause that writes too.
@@ -3233,7 +3265,7 @@ impl Reader<'_> {
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
-            "list13", "list14", "list15", "list16",
+            "list13", "list14", "list15", "list16", "list17",
         ]
         .iter()
         .find_map(|g| captures.name(g))
@@ -4112,13 +4144,50 @@ fn kept_beside_what_is_left_out(judged: &str, left_out_at: usize, conditions: &[
         })
 }
 
+/// A filter said twice keeps its rows once ("how many defects are still open … Open = status
+/// Open, In Progress or Reopened": the state said, then defined).
+fn each_filter_once(steps: &mut Vec<Step>) {
+    let mut filters: Vec<Step> = Vec::new();
+    steps.retain(|s| match s {
+        Step::Filter { conditions, .. } if !conditions.is_empty() && filters.contains(s) => false,
+        Step::Filter { .. } => {
+            filters.push(s.clone());
+            true
+        }
+        _ => true,
+    });
+}
+
 fn said_of_rows(clause: &str, state: &str) -> bool {
-    let words: Vec<&str> = clause.split_whitespace().collect();
-    words.windows(2).any(|pair| {
-        let next = pair[1].trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase();
-        let word = pair[0].trim_matches(|c: char| !c.is_alphanumeric());
-        word.eq_ignore_ascii_case(state) && (slots::is_row_noun(&next) || next.len() > 3 && next.ends_with('s'))
+    let words: Vec<String> = clause
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_ascii_lowercase())
+        .collect();
+    // ("the approved October 2026 claims": a period may stand between the state and the rows.)
+    let of_a_period = |w: &String| {
+        month_number(w).is_some()
+            || w.len() == 4 && w.starts_with("20")
+            || matches!(w.as_str(), "q1" | "q2" | "q3" | "q4")
+    };
+    words.iter().enumerate().any(|(i, word)| {
+        let next = words[i + 1..].iter().find(|w| !of_a_period(w));
+        word.eq_ignore_ascii_case(state)
+            && next.is_some_and(|next| slots::is_row_noun(next) || next.len() > 3 && next.ends_with('s'))
     })
+}
+
+/// Whether the first of `values` is said of the rows after "are", "is", "still" ("that are pending
+/// or rejected", "which is still open"; lower-cased text).
+fn said_as_a_state(lower: &str, values: &Value) -> bool {
+    static COPULA: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:are|is|were|was|remain|remains|still|currently)\s+(?:still\s+|currently\s+|now\s+)?(?P<state>[a-z][a-z-]*)")
+            .expect("copula")
+    });
+    let first = match values {
+        Value::Array(values) => values.first().and_then(Value::as_str),
+        value => value.as_str(),
+    };
+    first.is_some_and(|first| COPULA.captures_iter(lower).any(|c| c["state"].eq_ignore_ascii_case(first)))
 }
 
 /// Whether a condition keeps the rows of a period: a date, or a month of a year not said.

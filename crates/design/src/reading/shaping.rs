@@ -1642,7 +1642,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{0,30}?)\s*\((?:taken |looked up )?(?:from|in) (?:the )?[\w-]+\.(?:csv|xlsx|xls|tsv)\)|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{0,30}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
     )
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1652,6 +1652,7 @@ static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",
+/// "customer name (from customers.csv)", "(region is in customers.csv)",
 /// 「社員.csvの部署と役職を付けて」「マスタ.xlsx から担当者と締日を引っ張ってきて」); empty when the
 /// text names none.
 pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
@@ -1660,7 +1661,8 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
             let lower = text.to_ascii_lowercase();
             let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
             // "look up the employee's cost_center in employees.csv".
-            let Some(cols) = c.name("cols").or(c.name("cols2")) else { return Vec::new() };
+            let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).or(c.name("cols4"));
+            let Some(cols) = cols else { return Vec::new() };
             cols.as_str()
                 .split([',', '&'])
                 .flat_map(|part| part.split(" and "))
@@ -1685,6 +1687,26 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
         }
     }
 }
+
+/// Where a clause says columns are brought from a file it names ("add the customer name and
+/// region from customers.csv", "region is in customers.csv"): a lookup.
+pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<usize> {
+    if language == super::Language::Ja {
+        return None;
+    }
+    let lower = clause.to_ascii_lowercase();
+    let c = EN_BROUGHT.captures(&lower)?;
+    let whole = c.get(0)?;
+    // ("pull what we need from inventory.csv", "copy the rows from x.csv": what is read.)
+    // ("add up net_amount per customer from sales.csv": a total.)
+    let reads = ["pull", "copy", "add up", "add together"].iter().any(|verb| whole.as_str().starts_with(verb));
+    let from_a_file =
+        c.name("cols2").is_some() || c.name("cols4").is_some() || FILE_AFTER.is_match(&lower[whole.end()..]);
+    (from_a_file && !reads).then_some(whole.start())
+}
+
+/// A file's name right after the words that bring columns from it.
+static FILE_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:the\s+)?[\w-]+\.(?:csv|tsv|xlsx|xls)\b"));
 
 pub fn same_keys(text: &str, language: super::Language) -> Vec<String> {
     let lower = text.to_ascii_lowercase();

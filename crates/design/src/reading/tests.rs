@@ -5887,3 +5887,67 @@ fn one_row_per_thing_said_of_the_files_removes_no_copies_and_a_sheet_named_in_br
     let r = read_instruction("Read visits.csv and make a copy that has one row per visitor. Save as visitors.csv.");
     assert!(ops(&r).contains(&"dedupe"), "asked for: {:?}", r.steps);
 }
+
+#[test]
+fn rows_totalled_or_counted_by_their_state_and_period_are_kept_first() {
+    let r = read_instruction("From trips.csv, total the approved Q3 2026 trips by team and save team_totals.csv");
+    let r2 = read_instruction("From refunds.csv, sum the settled November 2026 refunds per shop and save shops.csv");
+    for r in [&r, &r2] {
+        assert_eq!(ops(r)[..2], ["filter", "aggregate"], "{:?}", r.steps);
+        let total = r.steps.iter().find_map(|s| match s {
+            Step::Aggregate { aggregations, .. } => aggregations.first().cloned(),
+            _ => None,
+        });
+        assert_eq!(total.map(|a| (a.op, a.field)), Some(("sum", None)), "the rows said, no column: {:?}", r.steps);
+    }
+    let conditions = filter_conditions(&r2);
+    assert!(conditions.iter().any(|c| c.operator == "eq" && c.value == "settled"), "{conditions:?}");
+    assert!(conditions.iter().any(|c| c.operator == "between" && c.value == "2026-11-01"), "{conditions:?}");
+    let r =
+        read_instruction("How many tickets per queue are still pending or cancelled in tickets.csv? Save queues.csv");
+    assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
+    let r = read_instruction("Which orders in orders.csv are not yet shipped? Save pending.csv");
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "ne" && c.value == "shipped"), "{:?}", r.steps);
+}
+
+#[test]
+fn columns_brought_from_another_file_are_a_lookup_done_before_what_needs_them() {
+    let r = read_instruction(
+        "From orders.csv, show order id, product name (from products.csv) and the quantity. Save lines.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: false, bring, .. } if bring == &["product name"])),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["order id", "product name", "quantity"]);
+    let r = read_instruction(
+        "Add the supplier name and city from suppliers.csv to each line of po_lines.csv and save named.csv",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+    let r = read_instruction(
+        "Sum the hours in timesheets.csv per cost centre (cost centre is in staff.csv, match on staff_id) and save cc.csv",
+    );
+    assert_eq!(ops(&r), ["join", "aggregate"], "the key the totals group by is brought first: {:?}", r.steps);
+    // Read from a file, not brought from a second one.
+    let r = read_instruction("pull what we need to restock from stock.csv and save restock.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn a_state_in_brackets_with_its_column_and_names_that_are_all_they_need_are_read() {
+    let r = read_instruction(
+        "they want every locked device in devices.csv (device_state Locked). serial, owner (as in the file) and site is all they need -> locked.csv",
+    );
+    let conditions = filter_conditions(&r);
+    assert!(
+        conditions.iter().any(|c| c.field.as_deref() == Some("device_state") && c.value == "Locked"),
+        "{conditions:?}"
+    );
+    assert_eq!(r.columns, ["serial", "owner", "site"]);
+    let r = read_instruction(
+        "From claims.csv list the approved claims over 500 with claim no, person and amount, highest first -> big.csv",
+    );
+    assert_eq!(r.columns, ["claim no", "person", "amount"]);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: None, descending: true, .. })), "{:?}", r.steps);
+}

@@ -501,6 +501,7 @@ export const en = {
   'design.said.value_of_data': 'Of “{said}”, the column “{column}” holds “{value}”: the condition compares with that.',
   'design.said.only_data_file': 'The instruction names no file and “{file}” is the work folder’s one data file: it is the file read.',
   'design.said.columns_named_as_first': 'The columns of {file} are those of {first} named apart; they take {first}’s names ({columns}).',
+  'design.said.paid_by_the_amounts': 'No column says whether a row is paid: it is paid when “{paid}” is at least “{amount}”.',
   'design.said.keys_by_values': 'The tables are matched on “{left}” and “{right}”: their names are alike and their values agree.',
   'design.said.key_both_have': '“{said}” is a column of neither file: the rows are matched on “{column}”, the column both have.',
   'design.said.var_bound': '{var} is the column “{column}” in the data.',

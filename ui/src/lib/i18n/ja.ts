@@ -499,6 +499,7 @@ export const ja: Record<MessageKey, string> = {
   'design.said.value_of_data': '「{said}」のうち、データの列「{column}」の値は「{value}」なので、それで比べます。',
   'design.said.only_data_file': '指示にファイル名がなく、作業フォルダーのデータファイルは「{file}」だけなので、それを読み込みます。',
   'design.said.columns_named_as_first': '{file} の列は {first} の列と名前が違うだけなので、{first} の列名にそろえます（{columns}）。',
+  'design.said.paid_by_the_amounts': '支払済かどうかは、データに状態の列がないため「{paid}」が「{amount}」以上かどうかで判断します。',
   'design.said.keys_by_values': '2つの表は「{left}」と「{right}」で突き合わせます（名前が近く、値が一致する列です）。',
   'design.said.key_both_have': '「{said}」はどちらのファイルの列でもないため、両方にある列「{column}」で突き合わせます。',
   'design.said.var_bound': '{var} はデータの列「{column}」です。',
