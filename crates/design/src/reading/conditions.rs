@@ -1615,7 +1615,9 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             let before = clause[..m.start()].trim_end();
             before.ends_with('が') || before.ends_with('は') || before.ends_with('=')
         });
-        conditions.push(Condition { field, operator: "eq", value: Value::from(m.as_str()), value2: None });
+        // 「状態が承認済以外」「完了でない」: every other state.
+        let operator = if JA_NOT_EQUAL_AFTER.is_match(&clause[m.end()..]) { "ne" } else { "eq" };
+        conditions.push(Condition { field, operator, value: Value::from(m.as_str()), value2: None });
     }
     // 「上回っていれば「超過」」: a condition of a label, not of the rows kept.
     let labels = ["れば", "なら", "場合は", "そうでなければ", "それ以外は"].iter().any(|w| clause.contains(w));
@@ -2087,7 +2089,13 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             let after = &clause[m + "と".len()..];
             if let Some(end) = after.find("を") {
                 let noun = after[..end].trim();
-                if slots::is_japanese_noun(noun) && !JA_ROW_NOUNS.contains(&noun) {
+                // (「差戻しと申請中を除いた経費の合計」: states left out, no column totalled.)
+                let left_out = ["除", "外", "抜", "残"].iter().any(|w| after[end + "を".len()..].starts_with(w));
+                if slots::is_japanese_noun(noun)
+                    && !JA_ROW_NOUNS.contains(&noun)
+                    && !left_out
+                    && !JA_STATUS.is_match(noun)
+                {
                     // (「注文数と金額合計を」: the total of 金額, named as said.)
                     match noun.strip_suffix("合計").filter(|column| column.chars().count() >= 2) {
                         Some(column) => {

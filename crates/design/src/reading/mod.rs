@@ -945,7 +945,20 @@ impl Reader<'_> {
                 let before = lower[..m.start()].trim_end().trim_end_matches(" the").trim_end_matches(" our");
                 ["before", "ahead of", "prior to", "in time for"].iter().any(|w| before.ends_with(w))
             };
-            if let Some(m) = l.confirm.find(&lower).filter(|m| !approval_column(m) && !said_of_us(m) && !occasion(m)) {
+            // 「まだ承認されていない申請」「承認済」「未承認」: the rows' state, no approval asked.
+            // (「承認されたら」「承認された後」 wait for one.)
+            let a_state = |m: &regex::Match| {
+                let after = &lower[m.end()..];
+                let passive = m.as_str().ends_with("され") || after.starts_with("され");
+                let after = after.strip_prefix("され").unwrap_or(after);
+                let waits = ["たら", "た後", "たあと", "てから"].iter().any(|w| after.starts_with(w));
+                passive && !waits && ["てい", "てな", "ず", "た"].iter().any(|w| after.starts_with(w))
+                    || ["済", "待ち"].iter().any(|w| after.starts_with(w))
+                    || lower[..m.start()].ends_with('未')
+            };
+            if let Some(m) =
+                l.confirm.find(&lower).filter(|m| !approval_column(m) && !said_of_us(m) && !occasion(m) && !a_state(m))
+            {
                 steps.push((clause.start + m.start(), Step::Confirm));
             } else if let Some(m) = l.ask.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Ask { fields: self.asked_fields(clause) }));
@@ -1212,6 +1225,7 @@ impl Reader<'_> {
             passes::rows_not_counted_before_the_check(passes::duplicates_removed_before_totals(steps), self.text);
         let steps = twice_is_the_duplicate_check(one_row_per_group(self.what_one_row_per_key_is(steps)));
         self.reading.steps = steps.into_iter().map(|(_, s)| s).collect();
+        states_said_in_a_total(&mut self.reading.steps);
         each_filter_once(&mut self.reading.steps);
         self.left_out_said_twice(&lower_text);
         self.orders_by_values();
@@ -2656,6 +2670,10 @@ impl Reader<'_> {
                 }
             }
         }
+        // (The words that leave the rows out said no condition of their own.)
+        self.reading
+            .steps
+            .retain(|s| !matches!(s, Step::Filter { conditions, exclude: true } if conditions.is_empty()));
     }
 
     /// Two or more tables and words that put them together with no key to match on: the rows
@@ -2951,7 +2969,12 @@ impl Reader<'_> {
         // dates: 「受注日が…の行を得意先ごとに合計して結果.csv に出力」.)
         let states_rows = aggregate_words
             && (!output_clause
-                || conditions.iter().all(|c| c.field.is_some() || c.operator == "between" && is_date(&c.value)))
+                || conditions.iter().all(|c| {
+                    c.field.is_some()
+                        || c.operator == "between" && is_date(&c.value)
+                        || c.operator == MONTH_OF_UNSAID_YEAR
+                        || c.value.as_str().is_some_and(|state| said_of_rows_in_japanese(&clause.text, state))
+                }))
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
                 is_date(&c.value)
@@ -2968,6 +2991,10 @@ impl Reader<'_> {
                     // "how many claims per category are still pending or rejected": states said
                     // of the rows counted.
                     || c.field.is_none() && matches!(c.operator, "eq" | "in") && said_as_a_state(&lower, &c.value)
+                    // 「承認済の経費を部署ごとに合計」: a state said of the rows totalled.
+                    || c.field.is_none()
+                        && c.operator == "eq"
+                        && c.value.as_str().is_some_and(|state| said_of_rows_in_japanese(&clause.text, state))
             });
         // 「重要度が「高」の不具合を…5件出して」: a column and its value in quotes keep rows in a
         // clause that writes too.
@@ -4142,6 +4169,44 @@ fn kept_beside_what_is_left_out(judged: &str, left_out_at: usize, conditions: &[
             !values.is_empty()
                 && values.iter().all(|v| !v.is_empty() && before.contains(v.as_str()) && !left_out.contains(v.as_str()))
         })
+}
+
+/// Whether `state` is said of the rows right before them: 「承認済の経費を」「未払いの請求が」.
+fn said_of_rows_in_japanese(clause: &str, state: &str) -> bool {
+    static OF_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^の[\p{Han}\p{Katakana}ー]{1,8}(?:を|が|は|の|だけ|のみ|について)").expect("of rows")
+    });
+    clause.match_indices(state).any(|(at, _)| OF_ROWS.is_match(&clause[at + state.len()..]))
+}
+
+/// 「社員ごとの承認済金額の合計」「支払済額の合計」: a total of a measure said with the state of the
+/// rows it is of (…済) totals the measure of the rows in that state, kept first. (「未払額」「未収金額」
+/// are what is left to pay or collect, often a column of their own: not read so.)
+fn states_said_in_a_total(steps: &mut Vec<Step>) {
+    static STATE_AND_MEASURE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^(?P<state>[\p{Han}]{1,4}済み?)(?P<measure>金額|額|件数|数量|時間|日数|点数)$")
+            .expect("state and measure")
+    });
+    let mut at = 0;
+    while at < steps.len() {
+        let mut kept = Vec::new();
+        if let Step::Aggregate { aggregations, .. } = &mut steps[at] {
+            for aggregation in aggregations.iter_mut() {
+                let Some(c) = aggregation.field.as_deref().and_then(|f| STATE_AND_MEASURE.captures(f)) else {
+                    continue;
+                };
+                let (state, measure) = (c["state"].to_owned(), c["measure"].to_owned());
+                let measure = if measure == "額" { "金額".to_owned() } else { measure };
+                aggregation.field = Some(measure);
+                kept.push(Condition { field: None, operator: "eq", value: Value::from(state), value2: None });
+            }
+        }
+        if !kept.is_empty() {
+            steps.insert(at, Step::Filter { conditions: kept, exclude: false });
+            at += 1;
+        }
+        at += 1;
+    }
 }
 
 /// A filter said twice keeps its rows once ("how many defects are still open … Open = status

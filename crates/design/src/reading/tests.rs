@@ -5951,3 +5951,36 @@ fn a_state_in_brackets_with_its_column_and_names_that_are_all_they_need_are_read
     assert_eq!(r.columns, ["claim no", "person", "amount"]);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: None, descending: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_states_said_of_the_rows_totalled_or_left_out_keep_the_right_rows() {
+    // 「承認済の経費を部署ごとに合計」: the state said of the rows totalled keeps them.
+    let r = read_instruction("旅費.csv から11月に精算された支払済の旅費を部署ごとに合計して 部署別.csv に出して。");
+    assert_eq!(ops(&r)[..2], ["filter", "aggregate"], "{:?}", r.steps);
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "eq" && c.value == "支払済"), "{:?}", r.steps);
+    // 「承認済金額の合計」: the amount of the approved rows.
+    let r = read_instruction("旅費.csv の社員ごとの精算済金額の合計を 社員別.csv に。");
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "eq" && c.value == "精算済"), "{:?}", r.steps);
+    let total = r.steps.iter().find_map(|s| match s {
+        Step::Aggregate { aggregations, .. } => aggregations.first().and_then(|a| a.field.clone()),
+        _ => None,
+    });
+    assert_eq!(total.as_deref(), Some("金額"));
+    // 「状態が承認済以外」: every other state.
+    let r = read_instruction("申請.csv で状態が承認済以外のものを 未承認.csv に出して。");
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "ne" && c.value == "承認済"), "{:?}", r.steps);
+    // 「まだ承認されていない申請」 is a state, no approval asked; 「承認されたら」 waits for one.
+    let r = read_instruction("申請.csv で、まだ承認されていない申請を 未承認.csv に出して。");
+    assert!(!ops(&r).contains(&"confirm"), "{:?}", r.steps);
+    let r = read_instruction("申請.csv は部長に承認されたら 結果.csv に保存して。");
+    assert!(ops(&r).contains(&"confirm"), "{:?}", r.steps);
+    // 「差戻しと申請中を除いた経費の合計」: the states are left out, no column of theirs totalled.
+    let r = read_instruction("経費.csv から、差戻しと申請中を除いた経費の合計を費目別に出して 費目別.csv に保存。");
+    let Some(Step::Filter { conditions, exclude: true }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions.len(), 2);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { aggregations, .. } if aggregations[0].field.is_none())),
+        "{:?}",
+        r.steps
+    );
+}
