@@ -1998,15 +1998,21 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     // Where the first key is said: 「売上金額を月ごとに合計」 names the column totalled before it.
     let mut keys_at = None;
     for m in JA_BY.find_iter(clause) {
-        let Some(noun) = japanese_noun_before(clause, m.start()) else { continue };
+        // 「担当者（得意先.csv から得意先コードで引く）ごとに」: the key is said before its aside.
+        let said = clause[..m.start()].trim_end();
+        let key_end = match said.strip_suffix(['）', ')']) {
+            Some(inside) => inside.rfind(['（', '(']).unwrap_or(m.start()),
+            None => m.start(),
+        };
+        let Some(noun) = japanese_noun_before(clause, key_end) else { continue };
         if ["個", "特", "区", "種", "性", "性別"].contains(&noun.as_str()) && m.as_str().starts_with('別') {
             continue;
         }
         first.get_or_insert(m.start());
-        keys_at.get_or_insert(m.start().saturating_sub(noun.len()));
+        keys_at.get_or_insert(key_end.saturating_sub(noun.len()));
         // 「年月と重要度の組み合わせごとに」: the columns combined.
         if ["組み合わせ", "組合せ", "組み合せ"].contains(&noun.as_str()) {
-            let before = clause[..m.start() - noun.len()].trim_end_matches('の');
+            let before = clause[..key_end - noun.len()].trim_end_matches('の');
             let start = before
                 .char_indices()
                 .rev()
@@ -2017,7 +2023,7 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         }
         // 「部署・担当者ごとに」: the keys listed before the last, each after its 「・」.
         // (Only names said as they are: a name read past an aside has no place to go back from.)
-        let mut rest = clause[..m.start()].strip_suffix(noun.as_str());
+        let mut rest = clause[..key_end].strip_suffix(noun.as_str());
         let mut listed = vec![noun.replace('×', "・")];
         while let Some(before) = rest.and_then(|r| r.strip_suffix('・')) {
             let Some(earlier) = japanese_noun_before(clause, before.len()) else { break };

@@ -991,7 +991,9 @@ impl Reader<'_> {
             // ("add the customer name and region from customers.csv": columns brought are a lookup.)
             // (Said with the file the columns go to: "… from customers.csv to each invoice in
             // invoices.csv".)
-            let two_files = slots::file_names(&whole.text).len() > 1;
+            // (「得意先名（得意先.csv）も付けて」 said apart from the file read and the one written.)
+            let two_files = slots::file_names(&whole.text).len() > 1
+                || self.language == Language::Ja && slots::file_names(self.text).len() > 2;
             let brought = shaping::brought_from_a_file(&whole.text, self.language).filter(|_| two_files);
             let join = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start())));
             if let Some(at) = join.or(from_a_file).map(|m| m.start()).or(brought) {
@@ -2826,9 +2828,17 @@ impl Reader<'_> {
                 let all: Vec<regex::Captures> = words::JA_UNMATCHED_SUBJECT.captures_iter(self.text).collect();
                 let noun =
                     |m: &regex::Match| m.as_str().chars().count() >= 2 && !["もの", "こと"].contains(&m.as_str());
-                let named =
-                    all.iter().find_map(|c| c.name("x").filter(noun)).or_else(|| all.iter().find_map(|c| c.name("y")));
-                Some(named?.as_str().to_owned())
+                let named = all
+                    .iter()
+                    .find_map(|c| c.name("x").filter(noun))
+                    .or_else(|| all.iter().find_map(|c| c.name("y")))?;
+                // 「登録されていない得意先コードの受注を」: the rows are what the code is of.
+                static OF_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"^の(?P<rows>[^、。をがはでと\s「」]{2,12}?)(?:を|が|は|だけ|のみ)")
+                        .expect("of rows")
+                });
+                let rows = OF_ROWS.captures(&self.text[named.end()..]).and_then(|c| c.name("rows"));
+                Some(rows.unwrap_or(named).as_str().to_owned())
             }
         }
     }

@@ -372,6 +372,8 @@ pub(super) fn ja_column(noun: &str) -> Option<String> {
     // equals sign (a second one is cut at its bracket by the caller).
     let noun = noun.rsplit(['(', '=', '＝']).next().unwrap_or(noun).trim_end_matches(')');
     let noun = ["の列", "列", "欄", "項目", "カラム"].iter().fold(noun.trim(), |n, s| n.strip_suffix(s).unwrap_or(n));
+    // (「単価)の列」: the bracket closes before the column word.)
+    let noun = noun.trim_end_matches(')');
     // (「a.csv から取引先コードの重複」: what is read from comes before から.)
     let noun = noun.rsplit("から").next().unwrap_or(noun);
     let noun = noun.trim_start_matches(['の', 'を', 'が', 'は', 'で', 'と', 'も']).trim();
@@ -1647,14 +1649,14 @@ static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)|(?P<cols3>[^\s、。をがはでと「」・（(]{1,20})\s*[（(]\s*[^\s（()）]+\.(?:csv|xlsx|xls|tsv)\s*(?:から|の)?\s*[）)]\s*(?:も|を)?\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引)",
     )
 });
 
 /// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",
 /// "customer name (from customers.csv)", "(region is in customers.csv)",
-/// 「社員.csvの部署と役職を付けて」「マスタ.xlsx から担当者と締日を引っ張ってきて」); empty when the
-/// text names none.
+/// 「社員.csvの部署と役職を付けて」「マスタ.xlsx から担当者と締日を引っ張ってきて」「得意先名（得意先.csv）も付け
+/// て」); empty when the text names none.
 pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
     match language {
         super::Language::En => {
@@ -1676,10 +1678,11 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
                 .captures_iter(text)
                 .map(|c| {
                     // (「業者名は 配送業者.csv から配送業者コードで引く」: the column, then the table.)
-                    let cols = c.name("cols").or(c.name("cols2")).map_or("", |m| m.as_str());
+                    let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).map_or("", |m| m.as_str());
                     cols.rsplit('で').next().unwrap_or_default().to_owned()
                 })
-                .find(|cols| !cols.contains('.'))
+                // (「受注.csv の各行に金額（数量×単価）の列を追加」 adds a column of its own.)
+                .find(|cols| !cols.contains(['.', '(', '（', '×', '*']))
             else {
                 return Vec::new();
             };
@@ -1689,10 +1692,11 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
 }
 
 /// Where a clause says columns are brought from a file it names ("add the customer name and
-/// region from customers.csv", "region is in customers.csv"): a lookup.
+/// region from customers.csv", "region is in customers.csv", 「得意先名（得意先.csv）も付けて」): a
+/// lookup.
 pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<usize> {
     if language == super::Language::Ja {
-        return None;
+        return JA_BROUGHT.find(clause).map(|m| m.start());
     }
     let lower = clause.to_ascii_lowercase();
     let c = EN_BROUGHT.captures(&lower)?;

@@ -5984,3 +5984,20 @@ fn japanese_states_said_of_the_rows_totalled_or_left_out_keep_the_right_rows() {
         r.steps
     );
 }
+
+#[test]
+fn japanese_keys_said_before_an_aside_lookups_in_brackets_and_rows_of_unregistered_codes_are_read() {
+    let r =
+        read_instruction("出荷.csv を営業所（拠点.csv から拠点コードで引く）ごとに数量を合計して 営業所別.csv へ。");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["営業所"])), "{:?}", r.steps);
+    let r = read_instruction("出荷.csv ごとに金額を合計し、拠点名（拠点.csv）も付けて 拠点別.csv に出してください。");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["拠点名"])), "{:?}", r.steps);
+    let r = read_instruction(
+        "出荷.csv から、拠点.csv に登録されていない拠点コードの出荷を抜き出して 未登録.csv に出して。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, wanted: Some(w), .. } if w == "出荷")),
+        "{:?}",
+        r.steps
+    );
+}
