@@ -1720,7 +1720,7 @@ fn inflects(word: &str, value: &str) -> bool {
 }
 
 /// The column a condition's field names: written out, or given by a var's value.
-fn column_named(field: &str, vars: &IndexMap<String, Value>) -> Option<String> {
+pub(crate) fn column_named(field: &str, vars: &IndexMap<String, Value>) -> Option<String> {
     match single_var(field) {
         Some(var) => vars.get(&var).and_then(Value::as_str).map(str::to_owned),
         None => Some(field.to_owned()),
@@ -1758,8 +1758,6 @@ fn purpose_of(var: &str) -> Option<String> {
     })
 }
 
-/// The value a filter condition compares the field at `pointer` with, when it is text.
-/// The value a condition compares with: its text, or the first of the texts it is one of.
 /// "the invoices not fully paid", "unpaid ones" of data with no state column but the amount and
 /// the amount paid: the condition at `field` (a state "paid" kept or left out) becomes the amount
 /// paid compared with the amount (at least it: paid; less: not). The two columns, when it did.
@@ -1798,6 +1796,8 @@ fn paid_by_the_amounts(doc: &mut Value, field: &str, columns: &[Column]) -> Opti
     Some((paid_column, amount_column))
 }
 
+/// The value a filter condition compares the field at `pointer` with, when it is text.
+/// The value a condition compares with: its text, or the first of the texts it is one of.
 fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     let condition = pointer.strip_suffix("/field")?;
     let value = doc.pointer(&format!("{condition}/value"))?;

@@ -9,7 +9,7 @@ use planwright_validate::InputFiles;
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::binding::{folded_words, same_meaning};
+use crate::binding::{column_named, folded_words, same_meaning};
 use crate::column_words::japanese_names_english;
 
 /// The columns of `other` that are a column of `first` named apart, each with the name it has in
@@ -63,13 +63,7 @@ pub(crate) fn columns_apart_written(plan: &Plan, files: &dyn InputFiles) -> Opti
 
 /// [`columns_apart_written`] of the append at `at`.
 fn holes_written(plan: &Plan, files: &dyn InputFiles, at: usize, append: &Node) -> Option<(Vec<String>, Vec<String>)> {
-    let var = |value: &Value| -> Option<String> {
-        let text = value.as_str()?;
-        match text.strip_prefix("${vars.").and_then(|v| v.strip_suffix('}')) {
-            Some(name) => plan.vars.get(name).and_then(Value::as_str).map(str::to_owned),
-            None => Some(text.to_owned()),
-        }
-    };
+    let var = |value: &Value| column_named(value.as_str()?, &plan.vars);
     let node_of = |reference: &Value| -> Option<&Node> {
         let id = reference.as_str()?.strip_prefix("${")?.split('.').next()?;
         plan.graph.iter().find(|n| n.id == id)

@@ -995,8 +995,8 @@ impl Reader<'_> {
             let two_files = slots::file_names(&whole.text).len() > 1
                 || self.language == Language::Ja && slots::file_names(self.text).len() > 2;
             let brought = shaping::brought_from_a_file(&whole.text, self.language).filter(|_| two_files);
-            let join = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start())));
-            if let Some(at) = join.or(from_a_file).map(|m| m.start()).or(brought) {
+            let match_said = l.join.find(&lower).filter(|m| !compared.iter().any(|(_, r)| r.contains(&m.start())));
+            if let Some(at) = match_said.or(from_a_file).map(|m| m.start()).or(brought) {
                 let key = self.join_key(clause);
                 // (「入金差異.csv」: a file's name says nothing of the match.)
                 // (「登録のない…請求は外して」: the rows without a partner are dropped, not wanted.)

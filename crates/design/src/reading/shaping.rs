@@ -1643,9 +1643,10 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 }
 
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{0,30}?)\s*\((?:taken |looked up )?(?:from|in) (?:the )?[\w-]+\.(?:csv|xlsx|xls|tsv)\)|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{0,30}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
-    )
+    let from_a_file = super::words::FROM_A_FILE_IN_BRACKETS;
+    re(&format!(
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+    ))
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(

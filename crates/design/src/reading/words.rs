@@ -541,9 +541,12 @@ pub static JA_COLUMNS: LazyLock<Regex> = LazyLock::new(|| {
 /// "sorted by date", 「金額の大きい順」 (not a column such as "first name").
 pub static ORDER_AFTER_LIST: LazyLock<Regex> =
     LazyLock::new(|| re(r"\s(?:first|last)$|\b(?:sorted|ascending|descending)\b|\bin [a-z]+ order$|順$"));
+/// "(from customers.csv)", "(taken from x.csv)": an aside saying a column comes from another file
+/// (lower case).
+pub const FROM_A_FILE_IN_BRACKETS: &str =
+    r"\((?:taken |looked up )?(?:from|in) (?:the )?[\w-]+\.(?:csv|xlsx|xls|tsv)\)";
 /// "customer name (from customers.csv)": a column said to come from another file, looked up there.
-pub static FROM_A_FILE_ASIDE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\((?:taken |looked up )?(?:from|in) (?:the )?[\w-]+\.(?:csv|xlsx|xls|tsv)\)"));
+pub static FROM_A_FILE_ASIDE: LazyLock<Regex> = LazyLock::new(|| re(&format!("(?i){FROM_A_FILE_IN_BRACKETS}")));
 /// Rows without a partner dropped: "drop any PO line whose vendor code isn't in the master",
 /// 「マスタに登録のない取引先コードの請求は一覧から外して」.
 pub static DROPS_UNMATCHED: LazyLock<Regex> = LazyLock::new(|| {
