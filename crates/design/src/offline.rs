@@ -693,6 +693,15 @@ impl Designer<'_> {
                 (left, self.rows().map(|(r, _)| r).unwrap_or_default())
             }
         };
+        // "the total per manager (managers are in employees.csv) from expenses.csv": the table
+        // the columns are brought from is the one looked up, whichever was read first.
+        let holds = |rows: &str| {
+            self.table_derived_from(rows).and_then(|&t| self.headers.get(t)?.as_deref()).is_some_and(|columns| {
+                lookup.bring.iter().all(|field| crate::binding::choose(field, columns).is_some())
+            })
+        };
+        let (left, right) =
+            if !lookup.bring.is_empty() && holds(&left) && !holds(&right) { (right, left) } else { (left, right) };
         // The rows without a partner are the side the text names ("the invoices with no
         // payment"), else the first table read.
         let (left_name, right_name) = (self.table_name(&left), self.table_name(&right));

@@ -1464,3 +1464,31 @@ fn rows_not_fully_paid_are_judged_by_the_amount_paid_when_no_column_says_so() {
     let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
     assert_eq!(rows, ["B-3,Elm Dental,450", "B-2,Pine Books,420"], "{written}");
 }
+
+#[test]
+fn columns_brought_from_the_file_read_first_are_looked_up_into_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("staff.csv"),
+        "employee,manager,cost_center\nSato,Tanaka,CC100\nKim,Yamada,CC200\nLee,Tanaka,CC300\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("claims.csv"),
+        "claim_id,employee,date,amount\nC1,Sato,2026-10-03,12000\nC2,Kim,2026-10-05,4500\nC3,Lee,2026-11-02,56000\nC4,Kim,2026-11-04,18000\n",
+    )
+    .unwrap();
+    // staff.csv is named first, but the manager is brought from it to the claims, not the
+    // other way round.
+    designed(
+        dir.path(),
+        "Total the claim amounts per manager (managers are in staff.csv) from claims.csv into by_manager.csv",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("by_manager.csv")).unwrap();
+    let mut rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().skip(1).collect();
+    rows.sort_unstable();
+    assert_eq!(rows, ["Tanaka,68000", "Yamada,22500"], "{written}");
+}

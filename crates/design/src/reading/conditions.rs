@@ -1336,7 +1336,7 @@ static JA_NOT_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
 static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"承認済み|承認済|未承認|未払い|未払|支払済み|支払済|未入金|入金済み|入金済|未処理|処理済み|処理済|未完了|完了|保留|却下|差し戻し|差戻し|差戻|否認|申請中|承認待ち|取消|キャンセル|延滞|期限切れ|未精算|精算済",
+        r"承認済み|承認済|未承認|未払い|未払|支払済み|支払済|未入金|入金済み|入金済|未処理|処理済み|処理済|未完了|完了|保留|却下|差し戻し|差戻し|差戻|否認|申請中|承認待ち|取消|キャンセル|延滞|期限切れ|未精算|精算済|未対応|対応済み|対応済|未発送|発送済み|発送済|未出荷|出荷済み|出荷済",
     )
 });
 static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {

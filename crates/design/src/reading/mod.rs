@@ -844,7 +844,14 @@ impl Reader<'_> {
                 || lower_text[..m.start()].ends_with(['と', '・']);
             let named = m.as_str() == "画面"
                 && lower_text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || "名番コ".contains(c));
-            !(["by", "per", "then", "each"].contains(&previous) || self.language == Language::Ja && (listed || named))
+            // "the pending ones go to chase.csv": rows going to a file, no page visited.
+            let to_a_file = m.as_str() == "go to"
+                && slots::file_names(&lower_text[m.end()..])
+                    .first()
+                    .is_some_and(|f| lower_text.get(m.end()..f.at + m.end()).is_some_and(|gap| gap.trim().is_empty()));
+            !(["by", "per", "then", "each"].contains(&previous)
+                || to_a_file
+                || self.language == Language::Ja && (listed || named))
         });
         let web = !api && (browser_word || !urls.is_empty());
         let chosen = self.chosen_columns();
@@ -1000,8 +1007,17 @@ impl Reader<'_> {
                 let key = self.join_key(clause);
                 // (「入金差異.csv」: a file's name says nothing of the match.)
                 // (「登録のない…請求は外して」: the rows without a partner are dropped, not wanted.)
-                let unmatched = l.unmatched.is_match(&slots::without_file_names(&lower_text))
-                    && !words::DROPS_UNMATCHED.is_match(self.text);
+                // (「未入金の請求…得意先名を得意先.csvから付けて」: with columns brought from a file and
+                // no word of matching, a state said of the rows picks none unmatched.)
+                static STATE_OF_ROWS: LazyLock<regex::Regex> =
+                    LazyLock::new(|| regex::Regex::new(r"未(?:入金|提出)の").expect("a state of rows"));
+                let said = slots::without_file_names(&lower_text);
+                let said = if match_said.is_none() && brought.is_some() {
+                    STATE_OF_ROWS.replace_all(&said, "")
+                } else {
+                    said.into()
+                };
+                let unmatched = l.unmatched.is_match(&said) && !words::DROPS_UNMATCHED.is_match(self.text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
                 let keep_all_of = words::keep_all_of(self.text, self.language)
@@ -3022,8 +3038,20 @@ impl Reader<'_> {
                         }
                     }
             });
+        // "Give me the five biggest paid orders": a state said right before the rows written
+        // keeps them.
+        let states_written = self.language == Language::En
+            && !conditions.is_empty()
+            && conditions.iter().all(|c| {
+                c.field.is_none()
+                    && c.operator == "eq"
+                    && c.value.as_str().is_some_and(|s| said_of_rows(&clause.text, s))
+            });
         if conditions.is_empty() && trigger.is_none()
-            || trigger.is_none() && !states_rows && !quoted_states && (output_clause && !compares || aggregate_words)
+            || trigger.is_none()
+                && !states_rows
+                && !quoted_states
+                && (output_clause && !compares && !states_written || aggregate_words)
         {
             return None;
         }
@@ -3714,6 +3742,19 @@ impl Reader<'_> {
         let files = slots::file_names(self.text);
         let mut outputs = Vec::new();
         let mut sources = Vec::new();
+        // "… Round to whole yen. avg.csv", "… the paid orders in orders.csv (top.csv)": a name
+        // left on its own at the end, after other files, is the one asked for when nothing else
+        // is written; the file the rows are given "in" before it is read.
+        let alone_last = files.last().filter(|last| {
+            // (A name read apart from its text may end inside a character: then it is not alone.)
+            let on_its_own =
+                self.text.get(..last.at).is_some_and(|t| t.trim_end().ends_with(['.', '(', '。', '!', '?']));
+            let at_the_end = self
+                .text
+                .get(last.at + last.name.len()..)
+                .is_some_and(|t| t.trim_matches(|c: char| c.is_whitespace() || ".。)!".contains(c)).is_empty());
+            files.len() >= 2 && on_its_own && at_the_end
+        });
         for (i, file) in files.iter().enumerate() {
             let index = self.clauses.iter().position(|c| c.start <= file.at && file.at < c.start + c.text.len().max(1));
             let Some(index) = index else { continue };
@@ -3724,7 +3765,9 @@ impl Reader<'_> {
             }
             let last_of_several = i > 0 && i + 1 == files.len();
             let previous = index.checked_sub(1).map(|p| &self.clauses[p]);
-            if self.is_output(clause, offset, file.name.len(), last_of_several, files.len() == 1)
+            let given_in = alone_last.is_some_and(|last| last.at != file.at)
+                && self.text.get(..file.at).is_some_and(|t| t.trim_end().to_ascii_lowercase().ends_with(" in"));
+            if !given_in && self.is_output(clause, offset, file.name.len(), last_of_several, files.len() == 1)
                 || self.names_previous_output(clause, &file.name, previous)
             {
                 if let Some(format) = OutputFormat::of_extension(&file.extension) {
@@ -3803,6 +3846,13 @@ impl Reader<'_> {
                         outputs.push(Output { format, path: None, rest: self.lexicon.rest.is_match(lower) });
                     }
                 }
+            }
+        }
+        if let Some(last) = alone_last.filter(|_| outputs.is_empty()) {
+            let read_last = sources.last().is_some_and(|s| s.path.as_deref() == Some(last.name.as_str()));
+            if let (true, Some(format)) = (read_last, OutputFormat::of_extension(&last.extension)) {
+                let path = sources.pop().and_then(|s| s.path);
+                outputs.push(Output { format, path, rest: false });
             }
         }
         // 「未受講者.csv：研修対象者.csv の社員のうち、受講記録.csv に…」, "velocity.xlsx - for the

@@ -620,7 +620,13 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         })
         .or_else(|| {
             let m = top.as_ref()?.get(0)?;
-            english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))
+            let phrase = english_phrase_after(clause, m.end())?.to_ascii_lowercase();
+            // "the three largest approved expenses": the rows, said with a word of which ones,
+            // name no column.
+            match phrase.rsplit_once(' ') {
+                Some((_, rows)) if slots::is_row_noun(rows) => None,
+                _ => en_column(&phrase),
+            }
         })
         // The phrase names the column only when it is the whole of the order: in "sort so the
         // biggest supplier is on top" the supplier is the row, not what is measured.
@@ -632,6 +638,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
             };
             let phrase = phrase.as_ref().filter(|p| (sort.is_none() || right_after(p)) && top.is_none())?;
             let what = phrase.name("what").or(phrase.name("what2"))?.as_str();
+            // "slowest suite first": the suite is what is slow, its time what is measured (below).
+            let sup = phrase.name("sup").or(phrase.name("sup2")).map(|m| m.as_str());
+            let of_time = ["time", "duration", "second", "minute", "hour", "day"].iter().any(|t| what.contains(t));
+            if matches!(sup, Some("slowest" | "fastest" | "quickest")) && !of_time {
+                return None;
+            }
             // "most expensive first", "most expensive per kWh first": what is dear is the cost
             // (per that unit).
             match what.strip_prefix("expensive").or_else(|| what.strip_prefix("costly")) {
@@ -1645,12 +1657,12 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     let from_a_file = super::words::FROM_A_FILE_IN_BRACKETS;
     re(&format!(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:with|along with|including|plus)\s+(?:their\s+|its\s+|(?:the\s+|each\s+)?[a-z_]+['’]s\s+)(?P<cols5>[\w ,&-]+?)\s+(?:(?:looked up|taken|pulled|brought|copied)\s+)?(?:from|in)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
     ))
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)|(?P<cols3>[^\s、。をがはでと「」・（(]{1,20})\s*[（(]\s*[^\s（()）]+\.(?:csv|xlsx|xls|tsv)\s*(?:から|の)?\s*[）)]\s*(?:も|を)?\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)|(?P<cols3>[^\s、。をがはでと「」・（(]{1,20})\s*[（(]\s*[^\s（()）]+\.(?:csv|xlsx|xls|tsv)\s*(?:から|の)?\s*[）)]\s*(?:も|を)?\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引)|(?P<cols4>[^\s、。をがはでの「」]{1,20})(?:を|も)\s*[^\s、。をがは]+?\.(?:csv|xlsx|xls|tsv)\s*(?:から|より)\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引っ張|引いて|転記)",
     )
 });
 
@@ -1664,7 +1676,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
             let lower = text.to_ascii_lowercase();
             let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
             // "look up the employee's cost_center in employees.csv".
-            let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).or(c.name("cols4"));
+            let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).or(c.name("cols4")).or(c.name("cols5"));
             let Some(cols) = cols else { return Vec::new() };
             cols.as_str()
                 .split([',', '&'])
@@ -1679,7 +1691,8 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
                 .captures_iter(text)
                 .map(|c| {
                     // (「業者名は 配送業者.csv から配送業者コードで引く」: the column, then the table.)
-                    let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).map_or("", |m| m.as_str());
+                    let cols =
+                        ["cols", "cols2", "cols3", "cols4"].iter().find_map(|n| c.name(n)).map_or("", |m| m.as_str());
                     cols.rsplit('で').next().unwrap_or_default().to_owned()
                 })
                 // (「受注.csv の各行に金額（数量×単価）の列を追加」 adds a column of its own.)
@@ -1705,8 +1718,8 @@ pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<us
     // ("pull what we need from inventory.csv", "copy the rows from x.csv": what is read.)
     // ("add up net_amount per customer from sales.csv": a total.)
     let reads = ["pull", "copy", "add up", "add together"].iter().any(|verb| whole.as_str().starts_with(verb));
-    let from_a_file =
-        c.name("cols2").is_some() || c.name("cols4").is_some() || FILE_AFTER.is_match(&lower[whole.end()..]);
+    let from_a_file = ["cols2", "cols4", "cols5"].iter().any(|name| c.name(name).is_some())
+        || FILE_AFTER.is_match(&lower[whole.end()..]);
     (from_a_file && !reads).then_some(whole.start())
 }
 

@@ -6001,3 +6001,62 @@ fn japanese_keys_said_before_an_aside_lookups_in_brackets_and_rows_of_unregister
         r.steps
     );
 }
+
+#[test]
+fn a_file_named_alone_at_the_end_is_written_and_rows_going_to_a_file_visit_no_page() {
+    // "… Round to whole yen. avg.csv", "… (top3.csv)": the name left alone last is written.
+    let r = read_instruction("Per region in sales.csv, what is the median order value? Two decimals. medians.csv");
+    assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("medians.csv"));
+    let r = read_instruction("Give me the five biggest paid orders in orders.csv (biggest_paid.csv)");
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("biggest_paid.csv"));
+    // "the biggest paid orders": the rows, said with a state; the order is of their measure.
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: None, limit: Some(5), descending: true, .. })),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    // A file read after another, with words after it, stays read.
+    let r = read_instruction("Compare budget.csv with actuals.csv. Write variances.csv");
+    assert_eq!(r.sources.len(), 2, "{:?}", r.sources);
+    // "Unpaid bills go to chase.csv": rows going to a file, no browser.
+    let r = read_instruction("Unpaid bills from bills.csv go to chase.csv, with each tenant's phone from tenants.csv");
+    assert!(!ops(&r).contains(&"browser"), "{:?}", r.steps);
+    assert_eq!(r.outputs.first().and_then(|o| o.path.as_deref()), Some("chase.csv"));
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["phone"])), "{:?}", r.steps);
+    // "with the supplier's name looked up from vendors.csv": the column, not the verb.
+    let r = read_instruction(
+        "From purchase_orders.csv keep the open orders, with the supplier's name looked up from vendors.csv. Save open_pos.csv",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["name"])), "{:?}", r.steps);
+}
+
+#[test]
+fn the_slowest_group_first_orders_by_time_and_a_state_of_rows_with_a_lookup_keeps_them() {
+    let r = read_instruction(
+        "From builds.csv, the average minutes per pipeline, slowest pipeline first. Save pipeline_times.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "duration")),
+        "{:?}",
+        r.steps
+    );
+    // 「未入金の売上を抜き出して…顧客名を顧客.csvから付けて」: a state kept, a name looked up, no
+    // rows without a partner.
+    let r =
+        read_instruction("売上.csv から未入金の売上を抜き出して、顧客名を顧客.csvから付けて 未入金一覧.csv に出力。");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: false, bring, .. } if bring == &["顧客名"])),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Filter { conditions, exclude: false } if conditions.first().is_some_and(|c| c.value == json!("未入金")))),
+        "{:?}",
+        r.steps
+    );
+    // 「取り出して」 keeps rows too.
+    let r = read_instruction("問合せ.csv から未対応の問合せを取り出して 未対応.csv に保存。");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: false, .. })), "{:?}", r.steps);
+}
