@@ -1272,7 +1272,8 @@ fn bind_named(
         }
         let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
             let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)
-                .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))?;
+                .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))
+                .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -1614,6 +1615,13 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         })
         .map(|(_, c)| *c)
         .collect();
+    // ("module owner" of `module` and `owner`: English words name the thing last.)
+    let last_said = wanted.split_whitespace().next_back().map(fold).unwrap_or_default();
+    let named_last: Vec<&Column> =
+        candidates.iter().copied().filter(|c| wanted.contains(' ') && fold(&c.name) == last_said).collect();
+    if candidates.len() > 1 && named_last.len() == 1 {
+        return unique(named_last);
+    }
     if !candidates.is_empty() {
         return unique(candidates);
     }
@@ -1804,6 +1812,20 @@ fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     value.as_str().or_else(|| value.as_array()?.first()?.as_str()).map(str::to_owned)
 }
 
+/// "the tests failed in run R2" of `run_id` and `run_date`: of the columns named with the word
+/// said, the one that holds the value the condition compares with.
+fn named_and_holding_the_value(
+    doc: &Value,
+    pointer: &str,
+    said: &str,
+    columns: &[Column],
+    validation: &Validation,
+) -> Option<String> {
+    let value = condition_value(doc, pointer)?;
+    let named: Vec<Column> = columns.iter().filter(|c| holds_word(&fold(&c.name), c, &fold(said))).cloned().collect();
+    holding(&value, &named, &sample_values(validation))
+}
+
 /// The key of two tables whose columns are named apart: the one pair of text columns whose
 /// names hold one another (`voucher` and `voucher_ref`) and whose first rows share a value; else
 /// the one pair, whatever their names (`Currency` and `Code`), whose values are mostly the same
@@ -1974,6 +1996,14 @@ mod tests {
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "金額", "結果"])), None);
         assert_eq!(choose("customer name", &columns(&["customer_id", "amount"])), None);
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "顧客名称"])).as_deref(), Some("顧客名称"));
+    }
+
+    #[test]
+    fn english_words_naming_two_columns_name_the_last() {
+        assert_eq!(choose("module owner", &columns(&["module", "owner"])).as_deref(), Some("owner"));
+        assert_eq!(choose("region manager", &columns(&["region", "manager", "phone"])).as_deref(), Some("manager"));
+        // (One column said alone is not chosen over another by the order of the words.)
+        assert_eq!(choose("module owner", &columns(&["module_code", "owner_name"])), None);
     }
 
     #[test]

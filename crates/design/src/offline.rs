@@ -92,6 +92,7 @@ pub fn design(
         flows: Vec::new(),
         tables: Vec::new(),
         headers: Vec::new(),
+        samples: Vec::new(),
         lineage: IndexMap::new(),
         notes: Vec::new(),
         gate: None,
@@ -132,6 +133,8 @@ struct Designer<'a> {
     tables: Vec<(String, String)>,
     /// Each table's columns, where its file is in the work folder.
     headers: Vec<Option<Vec<Column>>>,
+    /// Each table's first rows, where its file is in the work folder (else none).
+    samples: Vec<Vec<Value>>,
     /// The table (index in `tables`) a row stream holds rows of, for the streams that keep one
     /// table's rows and columns (read, filtered, sorted, a column added).
     lineage: IndexMap<String, usize>,
@@ -389,7 +392,7 @@ impl Designer<'_> {
             inputs["header_row"] = Value::from(row);
             header = read(&inputs);
         }
-        let header = header.map(|table| table.columns);
+        let (header, sample) = header.map_or((None, Vec::new()), |table| (Some(table.columns), table.rows));
         if let Some(id) = self.add(&format!("read_{stem}"), block, description, inputs, &[("rows", "rows")]) {
             if let Some(row) = titled {
                 self.note(DesignNote::HeaderRow { node: id.clone(), row: row as u64 });
@@ -399,6 +402,7 @@ impl Designer<'_> {
             self.flows.push(Flow::Rows { rows: rows.clone(), rest: None });
             self.tables.push((shown, rows));
             self.headers.push(header);
+            self.samples.push(sample);
         }
     }
 
@@ -464,9 +468,23 @@ impl Designer<'_> {
         if fields.is_empty() {
             return None;
         }
-        self.rows_of_the_one_table(|columns| {
+        self.rows_of_the_one_table(|columns, _| {
             fields.iter().all(|field| crate::binding::choose(field, columns).is_some())
         })
+    }
+
+    /// With two or more tables read and not matched yet, the rows of the one table whose first
+    /// rows hold every value ("every failed test in results.csv … the owner from owners.csv").
+    fn rows_holding_values(&self, values: &[&str]) -> Option<String> {
+        if values.is_empty() {
+            return None;
+        }
+        let holds = |rows: &[Value], value: &str| {
+            rows.iter()
+                .filter_map(Value::as_object)
+                .any(|row| row.values().filter_map(Value::as_str).any(|cell| cell.trim().eq_ignore_ascii_case(value)))
+        };
+        self.rows_of_the_one_table(|_, rows| values.iter().all(|value| holds(rows, value)))
     }
 
     /// With two or more tables read and not matched yet, the rows of the one table that has a
@@ -474,19 +492,20 @@ impl Designer<'_> {
     /// of those rows, not of a table whose only date is when it was filed (`scanned_on`).
     fn rows_named_for_dates(&self) -> Option<String> {
         let named = |c: &Column| c.name.to_ascii_lowercase().contains("date") || c.name.ends_with('日');
-        self.rows_of_the_one_table(|columns| columns.iter().any(named))
+        self.rows_of_the_one_table(|columns, _| columns.iter().any(named))
     }
 
     /// With two or more tables read (every header known) and not matched yet, the latest rows of
-    /// the one table whose columns `holds`; `None` when none or several do.
-    fn rows_of_the_one_table(&self, holds: impl Fn(&[Column]) -> bool) -> Option<String> {
+    /// the one table whose columns (and first rows) `holds`; `None` when none or several do.
+    fn rows_of_the_one_table(&self, holds: impl Fn(&[Column], &[Value]) -> bool) -> Option<String> {
         if self.tables.len() < 2 || !self.headers.iter().all(Option::is_some) {
             return None;
         }
         let (current, _) = self.rows()?;
         self.lineage.get(&current)?;
-        let holding: Vec<usize> =
-            (0..self.tables.len()).filter(|&t| holds(self.headers[t].as_deref().unwrap_or_default())).collect();
+        let holding: Vec<usize> = (0..self.tables.len())
+            .filter(|&t| holds(self.headers[t].as_deref().unwrap_or_default(), &self.samples[t]))
+            .collect();
         let [table] = holding[..] else { return None };
         self.flows.iter().rev().find_map(|f| match f {
             Flow::Rows { rows, .. } if self.lineage.get(rows) == Some(&table) => Some(rows.clone()),
@@ -585,6 +604,14 @@ impl Designer<'_> {
             .then(|| self.rows_named_for_dates())
             .flatten()
             .or_else(|| self.rows_holding(&fields))
+            .or_else(|| {
+                let values: Vec<&str> = conditions
+                    .iter()
+                    .filter(|c| c.field.is_none() && matches!(c.operator, "eq" | "ne"))
+                    .filter_map(|c| c.value.as_str())
+                    .collect();
+                self.rows_holding_values(&values)
+            })
             .unwrap_or_else(|| self.rows_or_source());
         let conditions: Vec<Condition> = conditions.iter().flat_map(|c| self.month_of_a_year(c)).collect();
         let conditions = one_of_several_values(conditions);
@@ -695,13 +722,21 @@ impl Designer<'_> {
         };
         // "the total per manager (managers are in employees.csv) from expenses.csv": the table
         // the columns are brought from is the one looked up, whichever was read first.
-        let holds = |rows: &str| {
-            self.table_derived_from(rows).and_then(|&t| self.headers.get(t)?.as_deref()).is_some_and(|columns| {
-                lookup.bring.iter().all(|field| crate::binding::choose(field, columns).is_some())
+        // (A column both tables have is the key, brought from neither.)
+        let columns = |rows: &str| self.table_derived_from(rows).and_then(|&t| self.headers.get(t)?.as_deref());
+        let holds = |rows: &str, other: &str| {
+            let other = columns(other).unwrap_or_default();
+            columns(rows).is_some_and(|columns| {
+                lookup.bring.iter().all(|field| {
+                    crate::binding::choose(field, columns).is_some_and(|c| !other.iter().any(|o| o.name == c))
+                })
             })
         };
-        let (left, right) =
-            if !lookup.bring.is_empty() && holds(&left) && !holds(&right) { (right, left) } else { (left, right) };
+        let (left, right) = if !lookup.bring.is_empty() && holds(&left, &right) && !holds(&right, &left) {
+            (right, left)
+        } else {
+            (left, right)
+        };
         // The rows without a partner are the side the text names ("the invoices with no
         // payment"), else the first table read.
         let (left_name, right_name) = (self.table_name(&left), self.table_name(&right));

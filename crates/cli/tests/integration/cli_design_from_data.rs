@@ -1492,3 +1492,43 @@ fn columns_brought_from_the_file_read_first_are_looked_up_into_the_other() {
     rows.sort_unstable();
     assert_eq!(rows, ["Tanaka,68000", "Yamada,22500"], "{written}");
 }
+
+#[test]
+fn a_run_named_by_its_code_keeps_its_rows_and_a_state_is_kept_in_the_table_that_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("results.csv"),
+        "run_id,test_name,module,status,run_date\nR1,login_bad_pw,auth,failed,2026-11-20\nR1,cart_add,shop,passed,2026-11-20\nR2,cart_add,shop,failed,2026-11-21\nR2,login_ok,auth,passed,2026-11-21\nR2,cart_remove,shop,failed,2026-11-21\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("owners.csv"), "module,owner\nauth,Mina\nshop,Ravi\n").unwrap();
+    // "in run R2": `run_id`, the one column named "run" that holds R2 (not `run_date`); only the
+    // two columns said are written.
+    designed(dir.path(), "Which tests failed in run R2? results.csv, write failed_r2.csv with test_name and module", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("failed_r2.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(rows, ["test_name,module", "cart_add,shop", "cart_remove,shop"], "{written}");
+    // "failed" is a value of results.csv, read first: its rows are kept there, and the owner
+    // (not the module both files have) is brought from owners.csv.
+    designed(
+        dir.path(),
+        "For every failed test in results.csv add the module owner from owners.csv and save to triage.csv",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let written = std::fs::read_to_string(dir.path().join("triage.csv")).unwrap();
+    let rows: Vec<&str> = written.trim_start_matches('\u{feff}').lines().collect();
+    assert_eq!(
+        rows,
+        [
+            "run_id,test_name,module,status,run_date,owner",
+            "R1,login_bad_pw,auth,failed,2026-11-20,Mina",
+            "R2,cart_add,shop,failed,2026-11-21,Ravi",
+            "R2,cart_remove,shop,failed,2026-11-21,Ravi"
+        ],
+        "{written}"
+    );
+}

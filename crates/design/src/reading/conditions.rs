@@ -102,10 +102,10 @@ static EN_WITH_STATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Rows named by a column and a value with a digit in it: "the runs from build 4812", "lines of
-/// batch B-77", "orders for store 12".
+/// batch B-77", "orders for store 12", "tests failed in run R2".
 static EN_FROM_NAMED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:runs|rows|lines|entries|records|tests|orders|items|ones|transactions|results) (?:from|of|in|for) (?:the )?(?P<field>[a-z][a-z_]{1,20}) (?P<value>[a-z]{0,3}-?\d[\w-]*)\b",
+        r"(?i)\b(?:runs|rows|lines|entries|records|tests|orders|items|ones|transactions|results)(?: [a-z]+ed)? (?:from|of|in|for) (?:the )?(?P<field>[a-z][a-z_]{1,20}) (?P<value>[a-z]{0,3}-?\d[\w-]*)\b",
     )
 });
 

@@ -637,8 +637,12 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                 .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '&')))
                 .filter(|w| !w.is_empty())
                 .collect();
-            // "NG", "HR": a code in capitals is a value however short.
-            let code = |w: &str| w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase());
+            // "NG", "HR", "R2": a code in capitals is a value however short.
+            let code = |w: &str| {
+                w.len() == 2
+                    && w.starts_with(|c: char| c.is_ascii_uppercase())
+                    && w.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            };
             let plain = |w: &str| {
                 let lower = w.to_ascii_lowercase();
                 (w.chars().count() >= 3 || code(w))
