@@ -945,6 +945,8 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);
     } else if unkept::writes_nothing(&draft.plan) {
         draft.refuse(vec![(understanding::Part::Write, None)]);
+    } else if unkept::copies_unchanged(text, &draft.plan) {
+        draft.refuse(vec![(understanding::Part::Do, None)]);
     }
 }
 

@@ -415,6 +415,27 @@ pub fn writes_nothing(plan: &planwright_plan::Plan) -> bool {
     !plan.graph.is_empty() && plan.graph.iter().all(|node| node.block.as_deref().is_some_and(keeps_to_itself))
 }
 
+/// A plan that reads one table and writes it as it was, into the same kind of file, for a text
+/// that says which rows ("the people who are late", 「遅れている人を出して」): the rows are not
+/// picked, so what to do with them is asked. ("Read a.csv and write b.csv" asks for a copy; a
+/// CSV file written as a workbook is converted.)
+pub fn copies_unchanged(text: &str, plan: &planwright_plan::Plan) -> bool {
+    static SOME_ROWS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose)\b|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)")
+            .expect("some rows")
+    });
+    if !SOME_ROWS.is_match(text) {
+        return false;
+    }
+    let blocks: Vec<Option<&str>> = plan.graph.iter().map(|node| node.block.as_deref()).collect();
+    let format = plan.graph.last().and_then(|node| node.inputs.get("format")).and_then(Value::as_str);
+    match blocks.as_slice() {
+        [Some("file.read_csv"), Some("report.write")] => format.is_none_or(|f| f == "csv"),
+        [Some("excel.read_data"), Some("excel.write")] => true,
+        _ => false,
+    }
+}
+
 /// The orders (`asc`, `desc`) of every key of every sort in the plan.
 fn sorts(plan: &planwright_plan::Plan) -> impl Iterator<Item = &str> {
     plan.graph

@@ -1532,3 +1532,21 @@ fn a_run_named_by_its_code_keeps_its_rows_and_a_state_is_kept_in_the_table_that_
         "{written}"
     );
 }
+
+#[test]
+fn a_plan_that_would_copy_the_file_as_it_is_asks_what_to_do_with_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("trips.csv"),
+        "trip_no,employee,returned_on,report_filed_on\nT1,Sato,2026-10-02,2026-10-05\nT2,Kim,2026-10-20,\n",
+    )
+    .unwrap();
+    // "the people who are late": no rule said, and a copy of the file does not do the job.
+    asked_what_to_do(dir.path(), "From trips.csv pull out the people who are late and put them in chase_list.csv");
+    // A copy asked for in as many words is what is asked for.
+    designed(dir.path(), "Read trips.csv and write trips_copy.csv", 0);
+    // Written as a workbook, the same rows are a conversion: designed.
+    designed(dir.path(), "Convert trips.csv to an Excel file trips.xlsx", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+}

@@ -830,8 +830,13 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn read(&mut self) {
         let lower_text = self.text.to_ascii_lowercase();
-        let documents = self.lexicon.documents.is_match(&lower_text)
-            || slots::file_names(self.text).iter().any(|f| matches!(f.extension.as_str(), "pdf" | "docx"));
+        // (「受領書類一覧.csv」「書類番号」: a word for documents in a table's name or its columns
+        // reads no documents when every file named, the one written and those read, is a table.)
+        let files = slots::file_names(self.text);
+        let only_tables = files.len() >= 2
+            && files.iter().all(|f| matches!(f.extension.as_str(), "csv" | "tsv" | "xlsx" | "xlsm" | "xls"));
+        let documents = self.lexicon.documents.is_match(&lower_text) && !only_tables
+            || files.iter().any(|f| matches!(f.extension.as_str(), "pdf" | "docx"));
         let urls = slots::urls(self.text);
         let api = self.lexicon.api.is_match(&lower_text)
             || urls.iter().any(|(u, _)| u.contains("/api") || u.contains("://api."));
@@ -1208,6 +1213,7 @@ impl Reader<'_> {
             }
         }
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
+        self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
         let steps = unkeyed_order_by_the_only_total(self.further_sort_keys(steps), self.language);
         let mut steps = one_order_and_one_duplicate_check(steps);
@@ -2284,6 +2290,26 @@ impl Reader<'_> {
     /// no other clause gave ("just vendor + count" names the count read before). `asking` holds
     /// each clause that asks for an operation, the number of steps read before it, and the steps
     /// its word may name.
+    /// 「住所か電話番号のどちらかが違う顧客」: rows kept where columns differ. With no step read
+    /// that compares columns, the words are asked about rather than dropped.
+    fn columns_compared_unread(&self, steps: &[(usize, Step)]) -> Option<String> {
+        static DIFFER: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"[^、。\s]{1,30}(?:が|の)(?:違う|違って|異なる|異なって|食い違|一致しない|一致していない|合わない|合っていない)[^、。\s]{0,12}")
+                .expect("columns differ")
+        });
+        if self.language != Language::Ja {
+            return None;
+        }
+        let compares = steps.iter().any(|(_, s)| match s {
+            Step::Filter { conditions, .. } => conditions.iter().any(|c| c.value.get("column").is_some()),
+            Step::Join { unmatched, either_side, .. } => *unmatched || *either_side,
+            // (「部屋番号が違うものは別の住所」「社名の書き方が違っていても」: what a duplicate is.)
+            Step::Compute { .. } | Step::Formula { .. } | Step::Duplicates { .. } => true,
+            _ => false,
+        });
+        DIFFER.find(self.text).filter(|_| !compares).map(|m| m.as_str().to_owned())
+    }
+
     fn unplaced(&self, asking: &[(usize, usize, &[&str])], steps: &[(usize, Step)]) -> Vec<String> {
         asking
             .iter()

@@ -6060,3 +6060,19 @@ fn the_slowest_group_first_orders_by_time_and_a_state_of_rows_with_a_lookup_keep
     let r = read_instruction("問合せ.csv から未対応の問合せを取り出して 未対応.csv に保存。");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: false, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn columns_said_to_differ_with_no_comparison_read_are_asked_and_a_documents_word_in_a_table_reads_no_text() {
+    // 「電話番号かメールのどちらかが違う社員」: no step compares the columns, so the words are asked.
+    let r = read_instruction(
+        "社員_旧.csv と 社員_新.csv を社員番号で突き合わせて、電話番号かメールのどちらかが違う社員を出して 差分.csv に保存。",
+    );
+    assert!(r.unplaced.iter().any(|u| u.contains("違う")), "{:?} {:?}", r.unplaced, r.steps);
+    // 「申請者名の書き方が違っていても」 says what a duplicate is.
+    let r = read_instruction("申請.csv で社員番号と日付が同じ申請の重複を削除して 申請_整理.csv に。申請者名の書き方が違っていても同じとみなします。");
+    assert!(!r.unplaced.iter().any(|u| u.contains("違って")), "{:?}", r.unplaced);
+    // 「契約書類一覧.csv」「書類番号」: a table; 「抜き出して」 keeps rows, no text read by a model.
+    let r = read_instruction("契約書類一覧.csv から、状態が未承認の書類を抜き出して 未承認書類.csv に保存。");
+    assert!(!ops(&r).contains(&"extract"), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: false, .. })), "{:?}", r.steps);
+}
