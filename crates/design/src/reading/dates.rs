@@ -255,7 +255,16 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
             Some((operator, at))
         });
         let (operator, start) = event.flatten().unwrap_or((operator, start));
-        Some((operator, start..date.range.end))
+        // "past their due date as of 2026-11-15", "overdue on 2026-11-15": due before that day.
+        // (The word that says so is taken with the date: no state of its own.)
+        let overdue = ["overdue", "past due", "past their due", "past the due", "past its due"]
+            .iter()
+            .find_map(|w| before[..start].rfind(w))
+            .filter(|_| matches!(operator, "gte" | "eq"));
+        match overdue {
+            Some(said) => Some(("lt", said..date.range.end)),
+            None => Some((operator, start..date.range.end)),
+        }
     };
     compared(clause, &EN_RANGE_GAP, range_span, single, field_before)
 }

@@ -6076,3 +6076,21 @@ fn columns_said_to_differ_with_no_comparison_read_are_asked_and_a_documents_word
     assert!(!ops(&r).contains(&"extract"), "{:?}", r.steps);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { exclude: false, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn rows_past_due_as_of_a_day_are_due_before_it() {
+    for text in [
+        "Which unpaid bills in bills.csv are past their due date as of 2026-12-01? Save late.csv",
+        "List the unpaid bills in bills.csv that were overdue on 2026-12-01 into late.csv",
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, exclude: false }) = r.steps.first() else {
+            panic!("{text}: {:?}", r.steps)
+        };
+        assert!(
+            conditions.iter().any(|c| c.operator == "lt" && c.value == json!("2026-12-01")),
+            "{text}: {conditions:?}"
+        );
+        assert!(!conditions.iter().any(|c| c.value == json!("overdue")), "{text}: {conditions:?}");
+    }
+}
