@@ -214,6 +214,10 @@ const JA_AFTER_DATE: &[(&str, &str)] = &[
     ("前", "lt"),
     ("後", "gt"),
 ];
+/// 「（2026年11月15日）時点で支払期限を過ぎている」: a column of dates past on the day said.
+static JA_PAST_AT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:の)?(?:時点|現在)(?:で|では|の)?\s*、?\s*(?P<column>[^\s、。をがはの]{1,12})(?:を|が)(?:過ぎ|超過|経過)")
+});
 /// What joins the two dates of a range.
 static EN_RANGE_GAP: LazyLock<Regex> = LazyLock::new(|| {
     // "Mon 2026-03-09 to Sun 2026-03-15": a weekday before the second date.
@@ -262,8 +266,8 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
             .find_map(|w| before[..start].rfind(w))
             .filter(|_| matches!(operator, "gte" | "eq"));
         match overdue {
-            Some(said) => Some(("lt", said..date.range.end)),
-            None => Some((operator, start..date.range.end)),
+            Some(said) => Some(("lt", said..date.range.end, None)),
+            None => Some((operator, start..date.range.end, None)),
         }
     };
     compared(clause, &EN_RANGE_GAP, range_span, single, field_before)
@@ -281,10 +285,15 @@ pub fn japanese(clause: &str, field_before: impl Fn(usize) -> Option<String>) ->
     let single = |date: &SaidDate| {
         let after = clause[date.range.end..].trim_start();
         let skipped = clause.len() - date.range.end - after.len();
+        // 「2026年11月15日時点で支払期限を過ぎている」: the column named after the day is before it.
+        if let Some(c) = JA_PAST_AT.captures(after) {
+            let end = date.range.end + skipped + c.get(0).map_or(0, |m| m.end());
+            return Some(("lt", date.range.start..end, Some(c["column"].to_owned())));
+        }
         JA_AFTER_DATE
             .iter()
             .find(|(words, _)| after.starts_with(words))
-            .map(|(words, operator)| (*operator, date.range.start..date.range.end + skipped + words.len()))
+            .map(|(words, operator)| (*operator, date.range.start..date.range.end + skipped + words.len(), None))
     };
     compared(clause, &JA_RANGE_GAP, range_span, single, field_before)
 }
@@ -296,7 +305,7 @@ fn compared(
     clause: &str,
     gap: &Regex,
     range_span: impl Fn(&SaidDate, &SaidDate) -> Range<usize>,
-    single: impl Fn(&SaidDate) -> Option<(&'static str, Range<usize>)>,
+    single: impl Fn(&SaidDate) -> Option<(&'static str, Range<usize>, Option<String>)>,
     field_before: impl Fn(usize) -> Option<String>,
 ) -> (Vec<Condition>, Vec<Range<usize>>) {
     let (mut conditions, mut spans) = (Vec::new(), Vec::new());
@@ -327,9 +336,10 @@ fn compared(
             continue;
         }
         match single(date) {
-            Some((operator, span)) => {
+            Some((operator, span, said)) => {
                 let value = Value::from(date.value.as_str());
-                conditions.push(Condition { field: field(span.start), operator, value, value2: None });
+                let field = said.or_else(|| field(span.start));
+                conditions.push(Condition { field, operator, value, value2: None });
                 spans.push(span);
             }
             None => spans.push(date.range.clone()),

@@ -6094,3 +6094,15 @@ fn rows_past_due_as_of_a_day_are_due_before_it() {
         assert!(!conditions.iter().any(|c| c.value == json!("overdue")), "{text}: {conditions:?}");
     }
 }
+
+#[test]
+fn a_column_of_dates_past_on_a_day_said_before_it_is_before_that_day() {
+    let r = read_instruction("貸出.csv から、2026年12月1日時点で返却期限を過ぎている貸出を 督促.csv に出力");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.field.as_deref() == Some("返却期限") && c.operator == "lt" && c.value == json!("2026-12-01")),
+        "{conditions:?}"
+    );
+}
