@@ -81,6 +81,10 @@ static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Words that make states said together alternatives: "both do", "either", "or".
+/// Whether a word is a state rows are in ("approved", "paid"), as the conditions read one.
+pub(super) fn is_state_word(word: &str) -> bool {
+    EN_STATUS.find(word).is_some_and(|m| m.range() == (0..word.len()))
+}
 static EN_ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:both|either|or)\b"));
 /// The words before a state that say it of the rows: "that have been", "which were", "that are".
 static EN_RELATIVE_STATE: LazyLock<Regex> = LazyLock::new(|| {

@@ -4265,12 +4265,14 @@ fn said_of_rows_in_japanese(clause: &str, state: &str) -> bool {
     clause.match_indices(state).any(|(at, _)| OF_ROWS.is_match(&clause[at + state.len()..]))
 }
 
-/// 「社員ごとの承認済金額の合計」「支払済額の合計」: a total of a measure said with the state of the
-/// rows it is of (…済) totals the measure of the rows in that state, kept first. (「未払額」「未収金額」
-/// are what is left to pay or collect, often a column of their own: not read so.)
+/// 「社員ごとの承認済金額の合計」「支払済額の合計」, "the total approved amount per month": a total of
+/// a measure said with the state of the rows it is of (…済, a state word) totals the measure of the
+/// rows in that state, kept first. (「未払額」「未収金額」 are what is left to pay or collect, often
+/// a column of their own: not read so. Where the data has an `approved_amount` column, the measure
+/// alone is then asked about.)
 fn states_said_in_a_total(steps: &mut Vec<Step>) {
     static STATE_AND_MEASURE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"^(?P<state>[\p{Han}]{1,4}済み?)(?P<measure>金額|額|件数|数量|時間|日数|点数)$")
+        regex::Regex::new(r"^(?P<state>[\p{Han}]{1,4}済み?)(?P<measure>金額|額|件数|数量|時間|日数|点数)$|^(?P<en_state>[a-z]+) (?P<en_measure>amount|amounts|total|value|cost|costs|hours|spend|spending|sales|revenue)$")
             .expect("state and measure")
     });
     let mut at = 0;
@@ -4281,7 +4283,13 @@ fn states_said_in_a_total(steps: &mut Vec<Step>) {
                 let Some(c) = aggregation.field.as_deref().and_then(|f| STATE_AND_MEASURE.captures(f)) else {
                     continue;
                 };
-                let (state, measure) = (c["state"].to_owned(), c["measure"].to_owned());
+                let (state, measure) = match (c.name("state"), c.name("measure")) {
+                    (Some(state), Some(measure)) => (state.as_str().to_owned(), measure.as_str().to_owned()),
+                    _ if conditions::is_state_word(&c["en_state"]) => {
+                        (c["en_state"].to_owned(), c["en_measure"].to_owned())
+                    }
+                    _ => continue,
+                };
                 let measure = if measure == "額" { "金額".to_owned() } else { measure };
                 aggregation.field = Some(measure);
                 kept.push(Condition { field: None, operator: "eq", value: Value::from(state), value2: None });

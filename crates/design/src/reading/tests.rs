@@ -6106,3 +6106,23 @@ fn a_column_of_dates_past_on_a_day_said_before_it_is_before_that_day() {
         "{conditions:?}"
     );
 }
+
+#[test]
+fn a_total_of_a_measure_said_with_a_state_totals_the_rows_in_that_state() {
+    let r = read_instruction("Give me the total paid amount per customer from invoices.csv as paid.xlsx");
+    assert!(
+        matches!(r.steps.first(), Some(Step::Filter { conditions, exclude: false }) if conditions.iter().any(|c| c.value == json!("paid"))),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(
+            |s| matches!(s, Step::Aggregate { aggregations, .. } if aggregations[0].field.as_deref() == Some("amount"))
+        ),
+        "{:?}",
+        r.steps
+    );
+    // ("the total invoice amount": no state, the words name the measure.)
+    let r = read_instruction("Give me the total invoice amount per customer from invoices.csv as totals.xlsx");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+}
