@@ -261,9 +261,12 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
         let (operator, start) = event.flatten().unwrap_or((operator, start));
         // "past their due date as of 2026-11-15", "overdue on 2026-11-15": due before that day.
         // (The word that says so is taken with the date: no state of its own.)
+        // ("overdue invoices paid on 2026-11-15": the day they were paid, said of other words.)
         let overdue = ["overdue", "past due", "past their due", "past the due", "past its due"]
             .iter()
-            .find_map(|w| before[..start].rfind(w))
+            .find_map(|w| before[..start].rfind(w).map(|at| (at, at + w.len())))
+            .filter(|(_, end)| matches!(before[*end..start].trim(), "" | "date" | "dates"))
+            .map(|(at, _)| at)
             .filter(|_| matches!(operator, "gte" | "eq"));
         match overdue {
             Some(said) => Some(("lt", said..date.range.end, None)),

@@ -6093,6 +6093,10 @@ fn rows_past_due_as_of_a_day_are_due_before_it() {
         );
         assert!(!conditions.iter().any(|c| c.value == json!("overdue")), "{text}: {conditions:?}");
     }
+    // ("the overdue bills paid on 2026-12-01": the day they were paid.)
+    let r = read_instruction("List the overdue bills in bills.csv that were paid on 2026-12-01 into paid_late.csv");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(conditions.iter().any(|c| c.operator == "eq" && c.value == json!("2026-12-01")), "{conditions:?}");
 }
 
 #[test]
