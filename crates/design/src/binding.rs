@@ -1616,9 +1616,9 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         .map(|(_, c)| *c)
         .collect();
     // ("module owner" of `module` and `owner`: English words name the thing last.)
-    let last_said = wanted.split_whitespace().next_back().map(fold).unwrap_or_default();
+    let last_said = wanted.contains(' ').then(|| wanted.split_whitespace().next_back().map(fold)).flatten();
     let named_last: Vec<&Column> =
-        candidates.iter().copied().filter(|c| wanted.contains(' ') && fold(&c.name) == last_said).collect();
+        candidates.iter().copied().filter(|c| last_said.as_ref() == Some(&fold(&c.name))).collect();
     if candidates.len() > 1 && named_last.len() == 1 {
         return unique(named_last);
     }
@@ -1804,8 +1804,8 @@ fn paid_by_the_amounts(doc: &mut Value, field: &str, columns: &[Column]) -> Opti
     Some((paid_column, amount_column))
 }
 
-/// The value a filter condition compares the field at `pointer` with, when it is text.
-/// The value a condition compares with: its text, or the first of the texts it is one of.
+/// The value the filter condition whose field is at `pointer` compares with: its text, or the
+/// first of the texts it is one of.
 fn condition_value(doc: &Value, pointer: &str) -> Option<String> {
     let condition = pointer.strip_suffix("/field")?;
     let value = doc.pointer(&format!("{condition}/value"))?;

@@ -80,11 +80,11 @@ static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished|confirmed|unconfirmed|waitlisted|accepted|declined|refunded|returned|active|inactive|verified|unverified|waived|suspended|terminated|enrolled|attended)\b",
     )
 });
-/// Words that make states said together alternatives: "both do", "either", "or".
 /// Whether a word is a state rows are in ("approved", "paid"), as the conditions read one.
 pub(super) fn is_state_word(word: &str) -> bool {
     EN_STATUS.find(word).is_some_and(|m| m.range() == (0..word.len()))
 }
+/// Words that make states said together alternatives: "both do", "either", "or".
 static EN_ALTERNATIVES: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:both|either|or)\b"));
 /// The words before a state that say it of the rows: "that have been", "which were", "that are".
 static EN_RELATIVE_STATE: LazyLock<Regex> = LazyLock::new(|| {

@@ -1676,7 +1676,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
             let lower = text.to_ascii_lowercase();
             let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
             // "look up the employee's cost_center in employees.csv".
-            let cols = c.name("cols").or(c.name("cols2")).or(c.name("cols3")).or(c.name("cols4")).or(c.name("cols5"));
+            let cols = ["cols", "cols2", "cols3", "cols4", "cols5"].iter().find_map(|n| c.name(n));
             let Some(cols) = cols else { return Vec::new() };
             cols.as_str()
                 .split([',', '&'])
