@@ -916,9 +916,8 @@ struct Spent {
 }
 
 /// A number, a value of the data, an order or a kind of total said and kept nowhere is a
-/// condition or a limit lost, a plan that writes nothing loses the result, and one that copies
-/// the file as it is picks none of the rows said: asked, not dropped — when nothing else is asked
-/// (an open question is anyway).
+/// condition or a limit lost, and a plan that writes nothing loses the result: asked, not
+/// dropped — when nothing else is asked (an open question is anyway).
 fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &Read) {
     let asks_nothing = draft.bound.questions.is_empty() && !draft.plan.vars.values().any(Value::is_null);
     let answered_do = request.answers.contains_key("instruction.do");
@@ -946,8 +945,6 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         draft.refuse(vec![(understanding::Part::Do, Some(understanding::Unplaced::Words(phrase)))]);
     } else if unkept::writes_nothing(&draft.plan) {
         draft.refuse(vec![(understanding::Part::Write, None)]);
-    } else if unkept::copies_unchanged(text, &draft.plan) {
-        draft.refuse(vec![(understanding::Part::Do, None)]);
     }
 }
 

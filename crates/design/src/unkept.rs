@@ -246,9 +246,10 @@ static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     .expect("left out said")
 });
 
-/// Rows said to be picked ("pick out the ones that …", 「基準に引っかかる媒体を抜き出して」) where the
-/// plan only copies the table (no step of any kind between reading and writing), as the text says
-/// it: every row would be written as if each were picked.
+/// Rows said to be picked ("pick out the ones that …", "the people who are late",
+/// 「基準に引っかかる媒体を抜き出して」「遅れている人を出して」) where the plan only copies the
+/// table (no step of any kind between reading and writing, whatever kind of file it writes), as
+/// the text says it: every row would be written as if each were picked.
 pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     let transforms = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| b.starts_with("transforms.")));
     if transforms || !plan.graph.iter().any(crate::reads_a_table) {
@@ -260,7 +261,7 @@ pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に",
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
     )
     .expect("pick said")
 });
@@ -415,27 +416,6 @@ pub fn writes_nothing(plan: &planwright_plan::Plan) -> bool {
     !plan.graph.is_empty() && plan.graph.iter().all(|node| node.block.as_deref().is_some_and(keeps_to_itself))
 }
 
-/// A plan that reads one table and writes it as it was, into the same kind of file, for a text
-/// that says which rows ("the people who are late", 「遅れている人を出して」): the rows are not
-/// picked, so what to do with them is asked. ("Read a.csv and write b.csv" asks for a copy; a
-/// CSV file written as a workbook is converted.)
-pub fn copies_unchanged(text: &str, plan: &planwright_plan::Plan) -> bool {
-    static SOME_ROWS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose)\b|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)")
-            .expect("some rows")
-    });
-    if !SOME_ROWS.is_match(text) {
-        return false;
-    }
-    let blocks: Vec<Option<&str>> = plan.graph.iter().map(|node| node.block.as_deref()).collect();
-    let format = plan.graph.last().and_then(|node| node.inputs.get("format")).and_then(Value::as_str);
-    match blocks.as_slice() {
-        [Some("file.read_csv"), Some("report.write")] => format.is_none_or(|f| f == "csv"),
-        [Some("excel.read_data"), Some("excel.write")] => true,
-        _ => false,
-    }
-}
-
 /// The orders (`asc`, `desc`) of every key of every sort in the plan.
 fn sorts(plan: &planwright_plan::Plan) -> impl Iterator<Item = &str> {
     plan.graph
@@ -529,6 +509,12 @@ mod tests {
         assert_eq!(unkept_pick(english, &copies).as_deref(), Some("pull out"));
         assert_eq!(unkept_pick("Convert a.csv to b.xlsx", &copies), None, "a copy asked for");
         assert_eq!(unkept_pick("a.csv をそのまま Excel にして", &copies), None);
+        let late = "From trips.csv put the people who are late in chase.xlsx";
+        assert_eq!(unkept_pick(late, &copies).as_deref(), Some("people who"), "some rows said, any file written");
+        assert_eq!(
+            unkept_pick("出張.csv から遅れている人を 督促.csv に出して", &copies).as_deref(),
+            Some("ている人を")
+        );
     }
 
     #[test]
