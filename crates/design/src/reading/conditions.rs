@@ -878,9 +878,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
             || lower.contains(&format!("the {} column", word.to_ascii_lowercase()))
             || when && before.ends_with("the");
-        // "the total paid in March": what was paid, summed; no state of the rows.
+        // "the total paid in March": what was paid, summed; no state of the rows ("total
+        // approved expenses": the rows named after it are in that state).
+        let rows_after =
+            after.split_whitespace().next().is_some_and(|w| w.len() > 3 && w.ends_with('s') && slots::is_row_noun(w));
         let summed = (word.eq_ignore_ascii_case("paid") || word.to_ascii_lowercase().ends_with("ed"))
-            && ["total", "sum", "amount"].iter().any(|w| before.ends_with(&format!(" {w}")) || before == *w);
+            && ["total", "sum", "amount"].iter().any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+            && !rows_after;
         if how_often || verb || what || said_to_count || a_column || summed {
             continue;
         }
@@ -1639,10 +1643,17 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             conditions.push(Condition { field: None, operator: "eq", value: Value::from(v.as_str()), value2: None });
         }
     }
-    // 「営業部の人だけ」: a value kept, its column the one whose values hold it (bound with the data).
+    // 「営業部の人だけ」「確定分について」: a value kept, its column the one whose values hold it
+    // (bound with the data).
     if conditions.is_empty() {
-        if let Some(v) = JA_ONLY_VALUE.captures(clause).and_then(|c| c.name("v")) {
-            let value = v.as_str();
+        if let Some(v) = JA_ONLY_VALUE.captures(clause).and_then(|c| c.name("v").or_else(|| c.name("portion"))) {
+            // (「確定分だけ」: the rows of 確定; not 「区分」「按分」「半分」, words of their own.)
+            const OF_ITS_OWN: [char; 14] =
+                ['区', '配', '按', '部', '半', '処', '成', '自', '身', '余', '気', '等', '多', '十'];
+            let value = match v.as_str().strip_suffix('分') {
+                Some(of) if of.chars().count() >= 2 && !of.ends_with(OF_ITS_OWN) => of,
+                _ => v.as_str(),
+            };
             let relative = [
                 "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
                 "両方", "一方", "他方", "全部", "全件", "一部",
@@ -1694,7 +1705,7 @@ static JA_QUOTED_ONLY: LazyLock<Regex> =
     LazyLock::new(|| re(r"「(?P<v>[^「」、。]{1,20})」の?[\p{Han}\p{Katakana}ー々]{0,8}(?:だけ|のみ)"));
 static JA_ONLY_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<v>[\p{Han}\p{Katakana}ー々A-Za-z]{2,16})(?:の(?:人|方|社員|もの|行|分|データ|明細|取引|案件))?(?:だけ|のみ)",
+        r"(?P<v>[\p{Han}\p{Katakana}ー々A-Za-z]{2,16})(?:の(?:人|方|社員|もの|行|分|データ|明細|取引|案件))?(?:だけ|のみ)|(?P<portion>[\p{Han}\p{Katakana}ー々]{2,8})分(?:について|を対象|に限)",
     )
 });
 
@@ -1724,7 +1735,7 @@ static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_BY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
+        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across|did|does|do|has|have|had) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
     )
 });
 
@@ -1783,7 +1794,13 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             );
             continue;
         }
-        if let Some(phrase) = english_phrase_after(clause, m.end()) {
+        // "how many expenses did each employee submit": the verb of the question ends the key.
+        let asked_of_each = ["did", "does", "do", "has", "have", "had"].iter().any(|w| m.as_str().starts_with(w));
+        let phrase = english_phrase_after(clause, m.end()).map(|phrase| match phrase.rsplit_once(' ') {
+            Some((key, _verb)) if asked_of_each => key.to_owned(),
+            _ => phrase,
+        });
+        if let Some(phrase) = phrase {
             // "every claim in each duplicate group": the groups of a duplicate check, not a total.
             let group_word = phrase.to_ascii_lowercase().ends_with("group") || phrase.eq_ignore_ascii_case("pair");
             if slots::is_row_noun(&phrase) || phrase.chars().all(|c| c.is_ascii_digit()) || group_word {

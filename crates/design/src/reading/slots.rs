@@ -691,6 +691,10 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                 if kanji_or_katakana {
                     run.push(c);
                 } else {
+                    // (「確定分」: the rows of a value, 確定.)
+                    if let Some(value) = run.strip_suffix('分').filter(|v| v.chars().count() >= 2) {
+                        words.push(value.to_owned());
+                    }
                     if run.chars().count() >= 2 {
                         words.push(std::mem::take(&mut run));
                     }

@@ -6130,3 +6130,35 @@ fn a_total_of_a_measure_said_with_a_state_totals_the_rows_in_that_state() {
     let r = read_instruction("Give me the total invoice amount per customer from invoices.csv as totals.xlsx");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_count_asked_of_each_member_groups_by_it() {
+    let r = read_instruction("How many expenses did each employee submit? expenses.csv -> counts.csv");
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Aggregate { by, aggregations }] if by == &["employee"] && aggregations[0].op == "count"),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn a_state_said_between_a_total_and_the_rows_keeps_the_rows_in_it() {
+    let r = read_instruction("Total approved expenses per department from expenses.csv into dept_totals.csv");
+    assert!(filter_conditions(&r).iter().any(|c| c.value == json!("approved")), "{:?}", r.steps);
+    // ("the total paid in March": what was paid, summed; no state.)
+    let r = read_instruction("Give me the total paid in March per vendor from payments.csv as paid.csv");
+    assert!(!filter_conditions(&r).iter().any(|c| c.value == json!("paid")), "{:?}", r.steps);
+}
+
+#[test]
+fn the_portion_of_a_value_keeps_the_rows_of_it() {
+    let r = read_instruction("売上.csv の確定分について、担当者別に金額を合計して 担当者別.csv にしてください");
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.is_none() && c.operator == "eq" && c.value == json!("確定")),
+        "{:?}",
+        r.steps
+    );
+    // (「区分について」: a word of its own, no value kept.)
+    let r = read_instruction("経費.csv の経費区分について、区分ごとに金額を合計して 区分別.csv にしてください");
+    assert!(!filter_conditions(&r).iter().any(|c| c.value == json!("経費区")), "{:?}", r.steps);
+}
