@@ -131,6 +131,32 @@ static ONCE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("once")
 });
 
+/// The latest of something said ("which tests failed in the latest run", 「前回の実行で失敗したテスト」)
+/// where no step of the plan orders, keeps one row of each or takes a maximum, as the text says
+/// it: the rows of every run would be written as the latest one's.
+pub fn unkept_latest(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    const PICKS_ONE: [&str; 3] = ["transforms.sort", "transforms.remove_duplicates", "transforms.find_duplicates"];
+    let picks = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| PICKS_ONE.contains(&b)));
+    if picks || totals(plan).any(|op| op == "max" || op == "min") {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    LATEST.captures_iter(&lower).find_map(|c| {
+        let noun = c.name("noun").map_or("", |n| n.as_str());
+        // ("the latest month", "newest first": a period or an order, read as such.)
+        const NO_ONE_OF_MANY: [&str; 11] =
+            ["first", "month", "week", "year", "quarter", "day", "days", "business", "working", "fiscal", "to"];
+        (!NO_ONE_OF_MANY.contains(&noun)).then(|| text[c.get(0).expect("match").range()].to_owned())
+    })
+}
+
+static LATEST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:latest|most recent|newest) (?P<noun>[a-z_]+)\b|\b(?:last|previous|prior) (?:run|build|batch|import|upload|export|release|version|sprint|cycle|snapshot|load|sync|test run|execution)\b|(?:最新|直近|前回|最後)の(?:回|実行|ビルド|バッチ|取込|取り込み|リリース|版|バージョン|テスト|スプリント)",
+    )
+    .expect("latest")
+});
+
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
 /// the plan does that way, as the text says it: rounding to the nearest instead would give a
 /// plausible wrong amount.
@@ -492,6 +518,22 @@ mod tests {
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &writes).as_deref(), Some("skip"));
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &filters), None);
         assert_eq!(unkept_exclusion("10万円以上なら「要承認」、それ以外は「不要」", &writes), None, "otherwise");
+    }
+
+    #[test]
+    fn the_latest_said_is_taken_by_some_step() {
+        let filters = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: []}}\n",
+        );
+        let sorts = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [run_date]}}\n",
+        );
+        let text = "Which tests failed in the latest run? test_runs.csv -> latest_failures.csv";
+        assert_eq!(unkept_latest(text, &filters).as_deref(), Some("latest run"));
+        assert_eq!(unkept_latest(text, &sorts), None);
+        assert_eq!(unkept_latest("前回の実行で失敗したテストを a.csv から", &filters).as_deref(), Some("前回の実行"));
+        // ("the latest month", "newest first", "last name": a period, an order, a column.)
+        assert_eq!(unkept_latest("totals for the latest month, newest first, with last name", &filters), None);
     }
 
     #[test]

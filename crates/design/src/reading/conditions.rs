@@ -1777,10 +1777,11 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     let mut first = None;
     for m in EN_BY.find_iter(&lower) {
         let before = lower[..m.start()].trim_end();
-        // "the top 5 invoices by amount" ranks rows by a column; it groups nothing.
+        // "the top 5 invoices by amount" ranks rows by a column; it groups nothing. (The word
+        // before, whole: "duration per module" is no "on".)
+        let previous = before.rsplit(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or_default();
         if ["sorted", "ordered", "match", "matching", "matched", "reconcile", "join", "joined", "merge", "on"]
-            .iter()
-            .any(|w| before.ends_with(w))
+            .contains(&previous)
             || EN_TOP_BEFORE_BY.is_match(before)
         {
             continue;

@@ -6162,3 +6162,10 @@ fn the_portion_of_a_value_keeps_the_rows_of_it() {
     let r = read_instruction("経費.csv の経費区分について、区分ごとに金額を合計して 区分別.csv にしてください");
     assert!(!filter_conditions(&r).iter().any(|c| c.value == json!("経費区")), "{:?}", r.steps);
 }
+
+#[test]
+fn a_measure_ending_like_a_word_of_matching_still_groups() {
+    // ("duration" ends in "on", which before "by" matches rows; the word is read whole.)
+    let r = read_instruction("Average duration per module in test_runs.csv to durations.csv");
+    assert!(matches!(r.steps.as_slice(), [Step::Aggregate { by, .. }] if by == &["module"]), "{:?}", r.steps);
+}
