@@ -157,6 +157,36 @@ static LATEST: LazyLock<Regex> = LazyLock::new(|| {
     .expect("latest")
 });
 
+/// A column said to be added ("add a days_overdue column", 「経過日数の列を追加して」) where no step
+/// of the plan makes a column, as the text says it: the table would be written without it.
+pub fn unkept_added_column(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    const KEEPS_COLUMNS: [&str; 10] = [
+        "file.read_csv",
+        "excel.read_data",
+        "transforms.filter",
+        "transforms.sort",
+        "transforms.pick",
+        "transforms.remove_duplicates",
+        "transforms.select_columns",
+        "transforms.append",
+        "report.write",
+        "excel.write",
+    ];
+    let keeps = plan.graph.iter().all(|node| node.block.as_deref().is_some_and(|b| KEEPS_COLUMNS.contains(&b)));
+    if !keeps || !plan.graph.iter().any(crate::reads_a_table) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    COLUMN_ADDED.find(&lower).map(|m| text[m.range()].to_owned())
+}
+
+static COLUMN_ADDED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\badd(?:ing|s)? (?:a |an |one |two |three |new |extra )*(?:[\w-]+ ){0,3}columns?\b|\b(?:new|extra) columns?\b|(?:列|欄|項目)を?(?:追加|足し|足す|加え|加える|付け|付ける|つけ|つける|設け|作)",
+    )
+    .expect("column added")
+});
+
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
 /// the plan does that way, as the text says it: rounding to the nearest instead would give a
 /// plausible wrong amount.
@@ -518,6 +548,21 @@ mod tests {
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &writes).as_deref(), Some("skip"));
         assert_eq!(unkept_exclusion("Copy a.csv, skip the Void ones", &filters), None);
         assert_eq!(unkept_exclusion("10万円以上なら「要承認」、それ以外は「不要」", &writes), None, "otherwise");
+    }
+
+    #[test]
+    fn a_column_said_to_be_added_is_made_by_some_step() {
+        let copies = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: w, block: report.write, in: {data: '${r.rows}', format: csv, path: b.csv}}\n",
+        );
+        let adds = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: c, block: transforms.add_columns, in: {items: '${r.rows}', columns: []}}\n",
+        );
+        let text = "Add a days_overdue column to invoices.csv: the days past due; save aged.csv";
+        assert_eq!(unkept_added_column(text, &copies).as_deref(), Some("Add a days_overdue column"));
+        assert_eq!(unkept_added_column(text, &adds), None);
+        assert_eq!(unkept_added_column("請求書.csv に経過日数の列を追加して", &copies).as_deref(), Some("列を追加"));
+        assert_eq!(unkept_added_column("Copy a.csv to b.csv", &copies), None);
     }
 
     #[test]

@@ -1764,6 +1764,14 @@ static EN_KEY_LISTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "For each customer in invoices.csv, total …": the groups said in a clause of their own right
+/// before the totals.
+static EN_EACH_SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:^|[.;:]\s*)(?:for|in) (?:each|every) (?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)(?:\s+(?:in|from|of)\s+(?:the\s+)?[\w.-]+\.(?:csv|xlsx|xls|tsv))?\s*,\s*$",
+    )
+});
+
 static EN_SLASHED_PAIR: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));
 
@@ -1771,7 +1779,10 @@ static EN_SLASHED_PAIR: LazyLock<Regex> =
 /// and the total paid" lists the key of the totals there.
 pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
     let lower = clause.to_ascii_lowercase();
-    let listed_before = EN_KEY_LISTED_BEFORE.captures(before).and_then(|c| c.name("key"));
+    let listed_before = EN_KEY_LISTED_BEFORE
+        .captures(before)
+        .or_else(|| EN_EACH_SAID_BEFORE.captures(before))
+        .and_then(|c| c.name("key"));
     let listed_before = listed_before.map(|k| k.as_str().to_owned()).filter(|k| !slots::is_row_noun(k));
     let mut by: Vec<String> = listed_before.into_iter().collect();
     let mut first = None;

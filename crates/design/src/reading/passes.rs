@@ -431,12 +431,16 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                 let of_columns = |all: &[Aggregation]| !all.is_empty() && all.iter().all(|a| a.field.is_some());
                 let listed_after =
                     later_by.is_empty() && next == Some(i + 1) && of_columns(later) && of_columns(aggregations);
-                !by.is_empty()
-                    && (later_by.is_empty() || same_groups)
-                    && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
-                        || a_count_more
-                        || a_total_more
-                        || listed_after)
+                // "total the unpaid amount and count the unpaid invoices": totals of all rows
+                // said one after another are one row of totals (the count would count that row).
+                let of_all_rows = by.is_empty() && later_by.is_empty() && next == Some(i + 1) && !later.is_empty();
+                of_all_rows
+                    || !by.is_empty()
+                        && (later_by.is_empty() || same_groups)
+                        && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
+                            || a_count_more
+                            || a_total_more
+                            || listed_after)
             }
             _ => false,
         };

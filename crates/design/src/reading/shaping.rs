@@ -1166,6 +1166,14 @@ static EN_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "days from due_date to 2026-11-30", "the number of days between invoice_date and November 30,
+/// 2026": from a column of dates to a day written out.
+static EN_DAYS_TO_A_DAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:(?:the )?number of )?(?:calendar )?days (?:from|between|since) (?:the |each |its |their )?(?P<a>[a-z_][\w]*(?: [a-z_][\w]*)?) (?:to|and|until|till|through|up to) (?P<day>\d{4}[-/]\d{1,2}[-/]\d{1,2}|[a-z]{3,9}\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|\d{1,2}(?:st|nd|rd|th)? [a-z]{3,9}\.? \d{4})\b",
+    )
+});
+
 /// 「不足数＝発注点−在庫数」「金額=数量×単価」: a column named, then its formula.
 static JA_ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1460,6 +1468,15 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
             None => Step::Compute { name, operation: "difference", of: vec!["today".to_owned(), from], value: None },
         };
         return Some((at, step));
+    }
+    // "days from due_date to 2026-11-30": the days from the date of a column to a day said.
+    if let Some(c) = EN_DAYS_TO_A_DAY.captures(lower) {
+        let until = super::dates::dates(&c["day"]).first().map(|d| d.value.clone());
+        if let (Some(from), Some(until)) = (en_column(&c["a"]), until) {
+            let m = c.get(0)?;
+            let name = name(m.end()).unwrap_or_else(|| "days".to_owned());
+            return Some((m.start(), Step::DaysUntil { name, from, until }));
+        }
     }
     // "count the days from invoice_date to paid_date": the later date minus the earlier.
     if let Some(c) = EN_DAYS_BETWEEN.captures(lower) {

@@ -6169,3 +6169,39 @@ fn a_measure_ending_like_a_word_of_matching_still_groups() {
     let r = read_instruction("Average duration per module in test_runs.csv to durations.csv");
     assert!(matches!(r.steps.as_slice(), [Step::Aggregate { by, .. }] if by == &["module"]), "{:?}", r.steps);
 }
+
+#[test]
+fn totals_said_after_a_clause_of_their_groups_are_of_those_groups() {
+    let r = read_instruction(
+        "For each customer in invoices.csv, total the unpaid amount and count the unpaid invoices; write unpaid.xlsx",
+    );
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    assert!(
+        matches!(groupings.as_slice(), [Step::Aggregate { by, aggregations }] if by == &["customer"] && aggregations.len() == 2),
+        "{:?}",
+        r.steps
+    );
+    // (Totals of every row said one after another: one row of both, not a count of the totals.)
+    let r =
+        read_instruction("From invoices.csv total the unpaid amount and count the unpaid invoices; write unpaid.csv");
+    let groupings: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    assert!(
+        matches!(groupings.as_slice(), [Step::Aggregate { aggregations, .. }] if aggregations.len() == 2),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn the_days_from_a_column_to_a_day_written_out_count_to_that_day() {
+    let r = read_instruction(
+        "Add a days_overdue column to invoices.csv: the days from due_date to 2026-11-30; save aged.csv",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::DaysUntil { from, until, .. } if from == "due_date" && until == "2026-11-30")),
+        "{:?}",
+        r.steps
+    );
+}
