@@ -1273,7 +1273,8 @@ fn bind_named(
         let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
             let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)
                 .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))
-                .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))?;
+                .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))
+                .or_else(|| key_named_as_the_other_side(doc, &finding.path, columns))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -1315,6 +1316,15 @@ fn bind_named(
         changed = true;
     }
     changed
+}
+
+/// "invoices whose customer is not in customers.csv": one side's key bound (`customer_id`), the
+/// other side's, said alike and naming several of its columns, is its column of that name.
+fn key_named_as_the_other_side(doc: &Value, pointer: &str, columns: &[Column]) -> Option<String> {
+    let other = (pointer.strip_suffix("/right_key").map(|p| format!("{p}/left_key")))
+        .or_else(|| pointer.strip_suffix("/left_key").map(|p| format!("{p}/right_key")))?;
+    let other = doc.pointer(&other)?.as_str()?;
+    columns.iter().find(|c| c.name == other).map(|c| c.name.clone())
 }
 
 /// 「立替金明細.csv … 立替金を社員ごとに合計」: what is totalled is what the file read holds (a word

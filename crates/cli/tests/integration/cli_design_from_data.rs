@@ -1550,3 +1550,44 @@ fn a_plan_that_would_copy_the_file_as_it_is_asks_what_to_do_with_the_rows() {
     let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
     assert_eq!(run.status.code(), Some(0), "{}", said(&run));
 }
+
+/// The rows of a CSV the plan wrote, header first, without the byte-order mark.
+fn csv_rows(path: &Path) -> Vec<String> {
+    let written = std::fs::read_to_string(path).unwrap();
+    written.trim_start_matches('\u{feff}').lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn totals_per_group_said_apart_a_key_named_alike_and_the_latest_unsaid_do_the_job_or_ask() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("invoices.csv"),
+        "invoice_no,customer_id,due_date,amount,status\nINV-1,C01,2026-09-30,150000,paid\nINV-2,C02,2026-10-15,80000,unpaid\nINV-3,C01,2026-10-31,120000,unpaid\nINV-4,C04,2026-11-30,99000,unpaid\nINV-5,C02,2026-12-05,30000,unpaid\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("customers.csv"), "customer_id,customer_name\nC01,Acme\nC02,Bluebird\nC03,Cobalt\n")
+        .unwrap();
+    // The groups in a clause of their own; a total and a count, one row per customer.
+    designed(
+        dir.path(),
+        "For each customer in invoices.csv, total the unpaid amount and count the unpaid invoices; write unpaid.csv",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let mut rows = csv_rows(&dir.path().join("unpaid.csv"));
+    rows[1..].sort();
+    assert_eq!(rows, ["customer_id,total_amount,count", "C01,120000,1", "C02,110000,2", "C04,99000,1"]);
+    // "customer" names two columns of customers.csv; the key bound on the invoices' side
+    // (`customer_id`) is the one of the same name.
+    designed(dir.path(), "Invoices in invoices.csv whose customer is not in customers.csv -> unknown.csv", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    assert_eq!(
+        csv_rows(&dir.path().join("unknown.csv")),
+        ["invoice_no,customer_id,due_date,amount,status", "INV-4,C04,2026-11-30,99000,unpaid"]
+    );
+    // No step takes the latest of anything, and no step adds the column said: asked.
+    asked_what_to_do(dir.path(), "Which invoices went unpaid in the latest run? invoices.csv -> latest.csv");
+    asked_what_to_do(dir.path(), "Add a note column to invoices.csv; save noted.csv");
+}
