@@ -1520,6 +1520,20 @@ fn bind_open(doc: &mut Value, validation: &Validation, said: &[String], binding:
             changed = true;
             continue;
         }
+        // 「未承認のもの」 of a column 承認 holding 未 and 済: the column and the state's mark.
+        let split = match (&chosen, at.as_slice()) {
+            (None, [(pointer, _)]) => condition_value(doc, pointer)
+                .and_then(|said| state_over_its_column(&said, &common, &values))
+                .map(|(column, mark)| (pointer.strip_suffix("/field").map(|c| format!("{c}/value")), column, mark)),
+            _ => None,
+        };
+        let chosen = match split {
+            Some((Some(value_at), column, mark)) => {
+                set(doc, &value_at, Value::from(mark));
+                Some(column)
+            }
+            _ => chosen,
+        };
         match chosen {
             Some(column) => {
                 set(doc, &format!("/vars/{name}"), Value::from(column.as_str()));
@@ -1897,6 +1911,28 @@ fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String
         [one] => Some(one.name.clone()),
         _ => None,
     }
+}
+
+/// A state said as a column's name and its mark (「未承認」「承認済み」) that no column holds whole:
+/// the column so named (`承認`) and the mark as its values write it (`未`, `済`).
+fn state_over_its_column(
+    said: &str,
+    columns: &[Column],
+    values: &BTreeMap<String, Vec<String>>,
+) -> Option<(String, String)> {
+    if holding(said, columns, values).is_some() {
+        return None;
+    }
+    let (name, marks): (&str, &[&str]) = if let Some(name) = said.strip_prefix('未') {
+        (name, &["未", "未済"])
+    } else {
+        let name = said.strip_suffix("済み").or_else(|| said.strip_suffix('済'))?;
+        (name, &["済", "済み", "完了"])
+    };
+    let column = columns.iter().find(|c| !name.is_empty() && fold(&c.name) == fold(name))?;
+    let held = values.get(&column.name)?;
+    let mark = marks.iter().find(|m| held.contains(&fold(m)))?;
+    Some((column.name.clone(), (*mark).to_owned()))
 }
 
 /// A new var for the column the text calls `wanted`, unused so far.

@@ -1591,3 +1591,27 @@ fn totals_per_group_said_apart_a_key_named_alike_and_the_latest_unsaid_do_the_jo
     asked_what_to_do(dir.path(), "Which invoices went unpaid in the latest run? invoices.csv -> latest.csv");
     asked_what_to_do(dir.path(), "Add a note column to invoices.csv; save noted.csv");
 }
+
+#[test]
+fn a_state_said_as_a_column_and_its_mark_keeps_the_rows_of_that_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("経費.csv"),
+        "氏名,部署,金額,承認\n佐藤,営業部,1200,済\n鈴木,営業部,35000,済\n高橋,総務部,800,未\n田中,開発部,4500,済\n鈴木,営業部,2400,未\n",
+    )
+    .unwrap();
+    // 「未承認」: no cell holds it; the column 承認 holds 未.
+    designed(dir.path(), "経費.csv の未承認のものを一覧にして 未承認.csv に出力してください", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    assert_eq!(
+        csv_rows(&dir.path().join("未承認.csv")),
+        ["氏名,部署,金額,承認", "高橋,総務部,800,未", "鈴木,営業部,2400,未"]
+    );
+    designed(dir.path(), "経費.csv の承認済みの明細を部署別に合計して 部署別.csv に出してください", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let mut rows = csv_rows(&dir.path().join("部署別.csv"));
+    rows[1..].sort();
+    assert_eq!(rows[1..], ["営業部,36200", "開発部,4500"]);
+}

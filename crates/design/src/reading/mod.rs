@@ -3064,14 +3064,16 @@ impl Reader<'_> {
                         }
                     }
             });
-        // "Give me the five biggest paid orders": a state said right before the rows written
-        // keeps them.
-        let states_written = self.language == Language::En
-            && !conditions.is_empty()
+        // "Give me the five biggest paid orders", 「未承認のものを一覧にして」: a state said right
+        // before the rows written keeps them.
+        let states_written = !conditions.is_empty()
             && conditions.iter().all(|c| {
                 c.field.is_none()
                     && c.operator == "eq"
-                    && c.value.as_str().is_some_and(|s| said_of_rows(&clause.text, s))
+                    && c.value.as_str().is_some_and(|s| match self.language {
+                        Language::En => said_of_rows(&clause.text, s),
+                        Language::Ja => said_of_rows_in_japanese(&clause.text, s),
+                    })
             });
         if conditions.is_empty() && trigger.is_none()
             || trigger.is_none()
@@ -4257,10 +4259,12 @@ fn kept_beside_what_is_left_out(judged: &str, left_out_at: usize, conditions: &[
         })
 }
 
-/// Whether `state` is said of the rows right before them: 「承認済の経費を」「未払いの請求が」.
+/// Whether `state` is said of the rows right before them: 「承認済の経費を」「未払いの請求が」
+/// 「未承認のものを」.
 fn said_of_rows_in_japanese(clause: &str, state: &str) -> bool {
     static OF_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r"^の[\p{Han}\p{Katakana}ー]{1,8}(?:を|が|は|の|だけ|のみ|について)").expect("of rows")
+        regex::Regex::new(r"^の(?:[\p{Han}\p{Katakana}ー]{1,8}|もの)(?:を|が|は|の|だけ|のみ|について)")
+            .expect("of rows")
     });
     clause.match_indices(state).any(|(at, _)| OF_ROWS.is_match(&clause[at + state.len()..]))
 }
