@@ -1480,12 +1480,16 @@ fn bind_open(doc: &mut Value, validation: &Validation, said: &[String], binding:
             })
             .or_else(|| {
                 // A match key: the one column both sides share, or of several the one the text
-                // names as written ("which requirement each case covers (req_id)").
+                // names as written ("which requirement each case covers (req_id)"), or the one
+                // named as a key.
                 let named: Vec<&String> =
                     common.iter().map(|c| &c.name).filter(|c| said.iter().any(|w| w == *c) && names_a_key(c)).collect();
-                match (common.as_slice(), named.as_slice()) {
-                    ([one], _) if name == "match_key" => Some(one.name.clone()),
-                    (_, [one]) if name == "match_key" => Some((*one).clone()),
+                // (Of 社員番号 and 氏名 both sides have, the one named as a key: 社員番号.)
+                let keys: Vec<&Column> = common.iter().filter(|c| names_a_key(&c.name)).collect();
+                match (common.as_slice(), named.as_slice(), keys.as_slice()) {
+                    ([one], _, _) if name == "match_key" => Some(one.name.clone()),
+                    (_, [one], _) if name == "match_key" => Some((*one).clone()),
+                    (_, [], [one]) if name == "match_key" => Some(one.name.clone()),
                     _ => None,
                 }
             });

@@ -600,6 +600,14 @@ impl Designer<'_> {
         if period {
             fields.push("date");
         }
+        // 「1万円以上の経費」 beside 社員.csv: an amount compared with no column said is of the
+        // table that has one.
+        let amount = conditions.iter().any(|c| {
+            c.field.is_none() && matches!(c.operator, "gt" | "gte" | "lt" | "lte" | "between") && c.value.is_number()
+        });
+        if amount && !period {
+            fields.push("amount");
+        }
         let rows = period
             .then(|| self.rows_named_for_dates())
             .flatten()
@@ -866,7 +874,7 @@ impl Designer<'_> {
     }
 
     fn sort(&mut self, by: Option<&str>, descending: bool, limit: Option<u64>, then: &[(String, bool)]) {
-        let rows = self.rows_or_source();
+        let rows = self.rows_holding(by.as_slice()).unwrap_or_else(|| self.rows_or_source());
         let column = match by {
             Some(by) => Value::from(by),
             None => self.open_var("sort_column"),

@@ -1615,3 +1615,31 @@ fn a_state_said_as_a_column_and_its_mark_keeps_the_rows_of_that_mark() {
     rows[1..].sort();
     assert_eq!(rows[1..], ["営業部,36200", "開発部,4500"]);
 }
+
+#[test]
+fn an_amount_compared_before_a_lookup_is_of_the_table_that_has_it_and_the_key_is_the_one_named_as_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("経費.csv"),
+        "社員番号,氏名,科目,金額\n00101,佐藤,交通費,1200\n00102,鈴木,接待費,35000\n00101,佐藤,宿泊費,12000\n00104,田中,書籍,4500\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("社員.csv"),
+        "社員番号,氏名,上長\n00101,佐藤,山本\n00102,鈴木,山本\n00104,田中,小林\n",
+    )
+    .unwrap();
+    // 1万円以上 is of 経費.csv (社員.csv has no amount); of 社員番号 and 氏名, both in each file,
+    // the key is 社員番号.
+    designed(
+        dir.path(),
+        "経費.csv で1万円以上の経費を金額の大きい順に並べて 高額経費.csv に保存。上長を社員.csvから付けてください",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    assert_eq!(
+        csv_rows(&dir.path().join("高額経費.csv")),
+        ["社員番号,氏名,科目,金額,上長", "00102,鈴木,接待費,35000,山本", "00101,佐藤,宿泊費,12000,山本"]
+    );
+}
