@@ -2014,10 +2014,10 @@ static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// 「合計金額と」「平均単価を」: a total and the column it is of, said as one noun in a list or as
-/// what is asked for.
+/// 「合計金額と」「平均単価を」「平均金額（円未満切り捨て）も」: a total and the column it is of,
+/// said as one noun in a list or as what is asked for.
 static JA_TOTAL_OF_NAMED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(?:合計|総額|平均|最大|最小)[\p{Han}\p{Katakana}ー]{2,8}(?:と|・|、|を|$)"));
+    LazyLock::new(|| re(r"^(?:合計|総額|平均|最大|最小)[\p{Han}\p{Katakana}ー]{2,8}(?:と|・|、|を|も|[（(]|$)"));
 
 /// "revenue (sum)", "duration (average)": a column and the total of it said in brackets.
 static EN_TOTAL_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {

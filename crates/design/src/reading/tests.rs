@@ -6205,3 +6205,14 @@ fn the_days_from_a_column_to_a_day_written_out_count_to_that_day() {
         r.steps
     );
 }
+
+#[test]
+fn an_average_named_as_one_noun_and_asked_for_too_is_one_more_total() {
+    let r = read_instruction("経費精算.xlsx を科目ごとに集計し、平均金額（円未満切り捨て）も出して 科目別.csv へ");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, aggregations } if by == &["科目"]
+            && aggregations.iter().any(|a| a.op == "avg" && a.field.as_deref() == Some("金額")))),
+        "{:?}",
+        r.steps
+    );
+}
