@@ -268,8 +268,9 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
             .filter(|(_, end)| matches!(before[*end..start].trim(), "" | "date" | "dates"))
             .map(|(at, _)| at)
             .filter(|_| matches!(operator, "gte" | "eq"));
+        // (What is before the day is the due date, whichever other dates the rows have.)
         match overdue {
-            Some(said) => Some(("lt", said..date.range.end, None)),
+            Some(said) => Some(("lt", said..date.range.end, Some("due date".to_owned()))),
             None => Some((operator, start..date.range.end, None)),
         }
     };

@@ -3606,7 +3606,9 @@ impl Reader<'_> {
                             .find_iter(&lower)
                             .find(|m| !ordered(m.start()) && !words::ON_NO_KEY.is_match(&lower[m.end()..]))
                     })
-                    .and_then(|m| slots::english_phrase_after(&clause.text, m.end()));
+                    .and_then(|m| slots::english_phrase_after(&clause.text, m.end()))
+                    // ("overdue on 2026-11-20": a day, no key.)
+                    .filter(|key| !key.starts_with(|c: char| c.is_ascii_digit()));
                 // "(there's a reference column in both)": the column both tables have; "if its
                 // case_id shows up in executions.csv": the column looked for in the other.
                 said.or_else(|| {

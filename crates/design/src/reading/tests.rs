@@ -6216,3 +6216,22 @@ fn an_average_named_as_one_noun_and_asked_for_too_is_one_more_total() {
         r.steps
     );
 }
+
+#[test]
+fn overdue_on_a_day_is_of_the_due_date_and_a_column_with_the_file_is_brought() {
+    let r = read_instruction(
+        "List unpaid invoices from invoices.csv that were overdue on 2026-11-20, with the customer name from customers.csv, oldest due date first, into overdue.csv",
+    );
+    assert!(
+        filter_conditions(&r)
+            .iter()
+            .any(|c| c.field.as_deref() == Some("due date") && c.operator == "lt" && c.value == json!("2026-11-20")),
+        "{:?}",
+        r.steps
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { key: None, bring, .. } if bring == &["customer name"])),
+        "{:?}",
+        r.steps
+    );
+}
