@@ -933,6 +933,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_once(text, &draft.plan))
         .chain(unkept::unkept_latest(text, &draft.plan))
         .chain(unkept::unkept_added_column(text, &draft.plan))
+        .chain(unkept::unkept_share(text, &draft.plan))
         .chain(unkept::unkept_rounding(text, &draft.plan))
         .chain(unkept::unkept_period(text, &draft.plan, &draft.bound.whole_months))
         .chain(unkept::unkept_month(text, &draft.plan))

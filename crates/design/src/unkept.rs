@@ -187,6 +187,25 @@ static COLUMN_ADDED: LazyLock<Regex> = LazyLock::new(|| {
     .expect("column added")
 });
 
+/// A share of the whole said ("each rep's share of the total", 「構成比も出して」) where no step
+/// divides one amount by another, as the text says it: the column would be missing.
+pub fn unkept_share(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
+    let divides = ["\"ratio\"", "\"percent\"", "\"share\"", "/", "÷"].iter().any(|w| plan_text.contains(w));
+    if divides {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    SHARE_SAID.find(&lower).map(|m| text[m.range()].to_owned())
+}
+
+static SHARE_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:share|percentage|percent|proportion|%) of (?:the |all |our )?(?:total|whole|overall|grand total|sum)\b|構成比|占める割合|全体に占め|シェア",
+    )
+    .expect("share said")
+});
+
 /// Rounding down or up the text asks for ("rounded down", 「1円未満は切り捨て」) that no step of
 /// the plan does that way, as the text says it: rounding to the nearest instead would give a
 /// plausible wrong amount.
@@ -563,6 +582,23 @@ mod tests {
         assert_eq!(unkept_added_column(text, &adds), None);
         assert_eq!(unkept_added_column("請求書.csv に経過日数の列を追加して", &copies).as_deref(), Some("列を追加"));
         assert_eq!(unkept_added_column("Copy a.csv to b.csv", &copies), None);
+    }
+
+    #[test]
+    fn a_share_said_is_divided_by_some_step() {
+        let totals = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: t, block: transforms.group_by_agg, in: {items: '${r.rows}', by: [rep], aggregations: [{field: amount, op: sum}]}}\n",
+        );
+        let shares = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: c, block: transforms.add_columns, in: {items: '${r.rows}', columns: [{as: share, op: percent, of: [a, b]}]}}\n",
+        );
+        let text = "売上.csvから担当者ごとに金額を合計し、構成比も出して 構成比.csv に";
+        assert_eq!(unkept_share(text, &totals).as_deref(), Some("構成比"));
+        assert_eq!(unkept_share(text, &shares), None);
+        assert_eq!(
+            unkept_share("each rep's share of the total in a.csv", &totals).as_deref(),
+            Some("share of the total")
+        );
     }
 
     #[test]

@@ -2010,7 +2010,7 @@ static JA_BY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え|数)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
+        r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え|数|最も新しい|最新の|最も古い|最古の)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
     )
 });
 
@@ -2087,10 +2087,12 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         let op = match op_text {
             "件数" | "人数" | "カウント" | "数え" | "数" => "count",
             "平均" => "avg",
-            "最大" | "最高" => "max",
-            "最小" | "最低" => "min",
+            "最大" | "最高" | "最も新しい" | "最新の" => "max",
+            "最小" | "最低" | "最も古い" | "最古の" => "min",
             _ => "sum",
         };
+        // 「得意先ごとに最も新しい日付」「最新の受注日」: the latest of a date (not 「最新の1件」, a row).
+        let of_a_day = ["最も新しい", "最新の", "最も古い", "最古の"].contains(&op_text);
         // 「「金額」を合計」: a quoted column right before the verb.
         let quoted = c.name("pre").and_then(|pre| {
             let before = clause[..pre.start()].trim_end().trim_end_matches(['を', 'の']).trim_end();
@@ -2114,6 +2116,11 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             .filter(|_| op != "count");
         // 「件数と金額を集計」: 集計 of 金額 is a sum; the count is its own.
         if op_text == "集計" && aggregations.iter().any(|a| a.op == "count") && field.is_none() {
+            continue;
+        }
+        if of_a_day
+            && !field.as_deref().is_some_and(|f| f.ends_with('日') || f.ends_with("日付") || f.ends_with("日時"))
+        {
             continue;
         }
         if !aggregations.iter().any(|a| a.op == op && a.field == field) {
@@ -2183,6 +2190,14 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             a.field.clone_from(&field);
         }
     }
+    // 「担当者ごとの売上件数と売上金額を出して」: a measure listed beside a count, with no word of
+    // a total of its own, is totalled.
+    if !by.is_empty() && aggregations.iter().all(|a| a.op == "count") {
+        if let Some(c) = JA_COUNT_AND_MEASURE.captures(clause) {
+            let measure = c.name("m").or(c.name("m2")).map(|m| m.as_str().to_owned());
+            aggregations.push(Aggregation { op: "sum", field: measure, name: None, when: Vec::new() });
+        }
+    }
     // 「取引先コードごとに最初の1行だけを残して」: one row per key kept, nothing totalled.
     if aggregations.is_empty() && JA_ONE_ROW_PER_KEY.is_match(clause) {
         return None;
@@ -2195,6 +2210,13 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
     }
     Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
 }
+
+/// 「売上件数と売上金額」「金額と件数」: a count and a measure listed together.
+static JA_COUNT_AND_MEASURE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:件数|人数|回数)\s*(?:と|・)\s*(?P<m>[\p{Han}\p{Katakana}ー]{0,8}(?:金額|額|時間|数量))\s*(?:を|の|、|$)|(?:^|[のをごと、])(?P<m2>[\p{Han}\p{Katakana}ー]{0,8}(?:金額|額|時間|数量))\s*(?:と|・)\s*[\p{Han}\p{Katakana}ー]{0,6}(?:件数|人数|回数)",
+    )
+});
 
 static EN_UNTIL: LazyLock<Regex> = LazyLock::new(|| {
     re(

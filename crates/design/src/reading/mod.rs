@@ -3354,7 +3354,7 @@ impl Reader<'_> {
         if captures.name("one2").is_some() && joined_into_one {
             return None;
         }
-        let one = captures.name("one").or(captures.name("one2"));
+        let one = captures.name("one").or(captures.name("one2")).or(captures.name("one3"));
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
@@ -3803,7 +3803,15 @@ impl Reader<'_> {
                 if let Some(format) = OutputFormat::of_extension(&file.extension) {
                     // The rows written are said before the file ("the rest to x.csv", 「それ以外を
                     // x.csv に」), not in a note after it (「（出金側の返金は対象外です）」).
-                    let rest = self.lexicon.rest.is_match(&clause.text[..offset].to_ascii_lowercase());
+                    let before = clause.text[..offset].to_ascii_lowercase();
+                    let said = self.lexicon.rest.find(&before).map(|m| m.as_str());
+                    // (「取消の伝票を除いて、残りを 有効.csv に」, "leave out cancelled ones and write
+                    // the rest to valid.csv": what is left once rows are left out is the rows kept,
+                    // when it is the one file written.)
+                    let left_once_removed = said.is_some_and(|w| ["残り", "the rest", "remaining"].contains(&w))
+                        && outputs.is_empty()
+                        && self.lexicon.exclude.is_match(&self.text[..file.at].to_ascii_lowercase());
+                    let rest = said.is_some() && !left_once_removed;
                     outputs.push(Output { format, path: Some(file.name.clone()), rest });
                 }
                 continue;

@@ -1829,7 +1829,7 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
     if let Some(step) = japanese_duplicates(clause) {
         steps.push(step);
     }
-    if let Some(step) = japanese_sort(clause) {
+    if let Some(step) = japanese_sort(clause).or_else(|| japanese_the_one_most(clause)) {
         steps.push(step);
     }
     let bracketed = bracketed(clause, super::Language::Ja);
@@ -2013,6 +2013,19 @@ fn japanese_duplicate_keys(clause: &str) -> Vec<String> {
 
 /// 「(秒)」「(円)」: a column's unit in brackets, short.
 static UNIT_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| re(r"[(（][^()（）]{1,4}[)）]"));
+
+/// 「金額が一番大きい伝票」「入社日が最も古い社員」: the one row first in that order.
+fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
+    static THE_ONE_MOST: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"(?P<column>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*(?:が|の)\s*(?:一番|いちばん|最も|もっとも)\s*(?P<most>大きい|高い|多い|長い|新しい|遅い|小さい|低い|少ない|短い|古い|早い)",
+        )
+    });
+    let c = THE_ONE_MOST.captures(clause)?;
+    let descending = matches!(&c["most"], "大きい" | "高い" | "多い" | "長い" | "新しい" | "遅い");
+    let by = Some(c["column"].to_owned());
+    Some((c.get(0)?.start(), Step::Sort { by, descending, limit: Some(1), then: Vec::new() }))
+}
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     // 「以下の手順で」 asks for no order, nor 「（列は…）この順番にして」 (same length, so offsets hold).

@@ -86,6 +86,8 @@ fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {
         matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と' | 'て')
             || matches!(c, 'の' | 'も' | 'ら')
                 && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
+            // (「売上.csvから得意先.csvの」: から ends the name before.)
+            || *c == 'ら' && found[..*i].ends_with('か')
     });
     let start = start + cut.map_or(0, |(i, c)| i + c.len_utf8());
     let name = text[start..end].trim_start_matches(['.', '/']).to_owned();
@@ -489,6 +491,12 @@ pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
     }
     let noun: String = text[..end].chars().rev().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
     let noun: String = noun.chars().rev().collect();
+    // 「売上明細.xlsxから取引先ごと」: a particle of two kana ends the noun too.
+    // (「売上.csvから10万円以上」: a particle alone is no noun.)
+    if ["から", "より", "まで"].contains(&noun.trim()) {
+        return None;
+    }
+
     // 「1人あたり金額」: an amount per unit is one name (its り would end it).
     let before = text[..end - noun.len()].trim_end_matches(' ');
     let per_unit = ["あたり", "当たり"]

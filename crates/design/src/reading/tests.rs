@@ -6235,3 +6235,52 @@ fn overdue_on_a_day_is_of_the_due_date_and_a_column_with_the_file_is_brought() {
         r.steps
     );
 }
+
+#[test]
+fn japanese_rows_said_the_japanese_way_are_read_as_said() {
+    // 「売上.csvから得意先.csvの」: から ends the first name; the second file is 得意先.csv.
+    let r = read_instruction("売上.csvから得意先.csvの地域を付けて 地域付き.csv に");
+    let read: Vec<Option<&str>> = r.sources.iter().map(|s| s.path.as_deref()).collect();
+    assert_eq!(read, [Some("売上.csv"), Some("得意先.csv")], "{:?}", r.sources);
+    // 「売上.csvから10万円以上」: から alone names no column.
+    let r = read_instruction("売上.csvから10万円以上の伝票を抜き出して 大口.csv に");
+    assert!(filter_conditions(&r).iter().all(|c| c.field.is_none()), "{:?}", r.steps);
+    // 「…を除いて、残りを」 with one file written: the rows kept.
+    let r = read_instruction("売上.csvから状態が取消の伝票を除いて、残りを 有効.csv に保存");
+    assert!(r.outputs.iter().all(|o| !o.rest), "{:?}", r.outputs);
+    // 「得意先の一覧を重複なしで」: the one column, each value once.
+    let r = read_instruction("売上.csvの得意先の一覧を重複なしで 得意先一覧.csv に");
+    assert_eq!(r.columns, ["得意先"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by == &["得意先"])),
+        "{:?}",
+        r.steps
+    );
+    // 「金額が一番大きい伝票」: the first row of the order.
+    let r = read_instruction("売上.csvの金額が一番大きい伝票を 最大.csv に");
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, limit: Some(1), .. } if by == "金額")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn japanese_totals_of_the_latest_day_and_of_a_measure_beside_a_count_are_read() {
+    let r = read_instruction("売上.csvの得意先ごとに最も新しい日付を出して 最終.csv に");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { aggregations, .. }
+            if aggregations.iter().any(|a| a.op == "max" && a.field.as_deref() == Some("日付")))),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("売上.csvの担当者ごとの売上件数と売上金額を出して 担当者.csv に");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { aggregations, .. }
+            if aggregations.iter().any(|a| a.op == "count") && aggregations.iter().any(|a| a.op == "sum" && a.field.as_deref() == Some("売上金額")))),
+        "{:?}",
+        r.steps
+    );
+}
