@@ -321,8 +321,8 @@ static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     .expect("left out said")
 });
 
-/// Rows said to be picked ("pick out the ones that …", "the people who are late",
-/// 「基準に引っかかる媒体を抜き出して」「遅れている人を出して」) where the plan only copies the
+/// Rows said to be picked ("pick out the ones that …", "the people who are late", "per the credit
+/// policy", 「基準に引っかかる媒体を抜き出して」「遅れている人を出して」) where the plan only copies the
 /// table (no step of any kind between reading and writing, whatever kind of file it writes), as
 /// the text says it: every row would be written as if each were picked.
 pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
@@ -336,7 +336,7 @@ pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
     )
     .expect("pick said")
 });
@@ -632,6 +632,13 @@ mod tests {
         assert_eq!(unkept_pick(english, &copies).as_deref(), Some("pull out"));
         assert_eq!(unkept_pick("Convert a.csv to b.xlsx", &copies), None, "a copy asked for");
         assert_eq!(unkept_pick("a.csv をそのまま Excel にして", &copies), None);
+        // A rule referred to and not given: which rows it keeps is not known.
+        let policy = "Go through ar.csv and build the hold list per the credit policy; save it as hold.csv";
+        assert_eq!(unkept_pick(policy, &copies).as_deref(), Some("per the credit policy"));
+        assert_eq!(
+            unkept_pick("売掛金.csv から社内規定に従って対象を 保留.csv に", &copies).as_deref(),
+            Some("規定に従って")
+        );
         let late = "From trips.csv put the people who are late in chase.xlsx";
         assert_eq!(unkept_pick(late, &copies).as_deref(), Some("people who"), "some rows said, any file written");
         assert_eq!(
