@@ -190,9 +190,18 @@ static COLUMN_ADDED: LazyLock<Regex> = LazyLock::new(|| {
 /// A share of the whole said ("each rep's share of the total", 「構成比も出して」) where no step
 /// divides one amount by another, as the text says it: the column would be missing.
 pub fn unkept_share(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
-    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
-    let divides = ["\"ratio\"", "\"percent\"", "\"share\"", "/", "÷"].iter().any(|w| plan_text.contains(w));
-    if divides {
+    // (A column of a ratio or a percent, or a formula that divides; not a "/" of a path or a date.)
+    let divides = |column: &Value| {
+        matches!(column.get("op").and_then(Value::as_str), Some("ratio" | "percent" | "share"))
+            || column.get("formula").and_then(Value::as_str).is_some_and(|f| f.contains(['/', '÷']))
+    };
+    let computed = plan
+        .graph
+        .iter()
+        .filter(|node| node.block.as_deref() == Some("transforms.add_columns"))
+        .flat_map(|node| node.inputs.get("columns").and_then(Value::as_array).into_iter().flatten())
+        .any(divides);
+    if computed {
         return None;
     }
     let lower = text.to_ascii_lowercase();
@@ -595,6 +604,14 @@ mod tests {
         let text = "売上.csvから担当者ごとに金額を合計し、構成比も出して 構成比.csv に";
         assert_eq!(unkept_share(text, &totals).as_deref(), Some("構成比"));
         assert_eq!(unkept_share(text, &shares), None);
+        let formula = plan(
+            "- {id: r, block: file.read_csv, in: {path: data/a.csv}}\n- {id: c, block: transforms.add_columns, in: {items: '${r.rows}', columns: [{as: share, op: formula, formula: 'a / b'}]}}\n",
+        );
+        assert_eq!(unkept_share(text, &formula), None);
+        let in_a_folder = plan(
+            "- {id: r, block: file.read_csv, in: {path: data/a.csv}}\n- {id: t, block: transforms.group_by_agg, in: {items: '${r.rows}', by: [rep], aggregations: []}}\n",
+        );
+        assert_eq!(unkept_share(text, &in_a_folder).as_deref(), Some("構成比"), "a path's / divides nothing");
         assert_eq!(
             unkept_share("each rep's share of the total in a.csv", &totals).as_deref(),
             Some("share of the total")
