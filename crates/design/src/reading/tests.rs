@@ -6284,3 +6284,16 @@ fn japanese_totals_of_the_latest_day_and_of_a_measure_beside_a_count_are_read() 
         r.steps
     );
 }
+
+#[test]
+fn keys_said_equal_are_each_tables_key_and_no_matching_row_is_unmatched() {
+    let r = read_instruction(
+        "Match bank.csv to invoices.csv on reference = invoice_no and write the bank lines with no matching invoice to unmatched.csv",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, side_keys, .. }
+            if side_keys == &[("bank.csv".to_owned(), "reference".to_owned()), ("invoices.csv".to_owned(), "invoice_no".to_owned())])),
+        "{:?}",
+        r.steps
+    );
+}

@@ -74,7 +74,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:check|checked|checking|verify) (?:each|every|the) .{0,60}\bagainst|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
-        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (?:[a-z]+ )?(match|payment|partner|counterpart|invoice|receipt|claim|record|entry|order|bill|approval|timesheet|ticket)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|(who|that|which) (isn'?t|aren'?t|wasn'?t|weren'?t) (yet )?(in|on)\b|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) (?:yet )?been (?:\w+ed|paid|sent|done|seen|made|given|taken|written|bought|sold|run)|(?:with|having) no [\w-]+(?: [\w-]+)? (?:on file|on record))\b",
+        r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (?:[a-z]+ )?(match|payment|partner|counterpart|invoice|receipt|claim|record|entry|order|bill|approval|timesheet|ticket)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|(who|that|which) (isn'?t|aren'?t|wasn'?t|weren'?t) (yet )?(in|on)\b|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) (?:yet )?been (?:\w+ed|paid|sent|done|seen|made|given|taken|written|bought|sold|run)|(?:with|having) no [\w-]+(?: [\w-]+)? (?:on file|on record)|no (?:matching|corresponding) [\w-]+)\b",
     ),
     classify: re(
         r"\b(classify|classifies|categori[sz]e|categori[sz]es|categori[sz]ation|label each|tag each|bucket|assign (an? )?(account|category|code|gl)|sort (them|each|each \w+|every \w+|the \w+) into|decide whether|judge whether|determine whether|flag each)\b",
@@ -237,7 +237,7 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
         Language::En => &*EN_SIDE_KEYS,
         Language::Ja => &*JA_SIDE_KEYS,
     };
-    let Some(c) = pattern.captures(text) else { return Vec::new() };
+    let Some(c) = pattern.captures(text) else { return keys_said_equal(text) };
     let pair = |side: &str, key: &str| {
         Some((c.name(side)?.as_str().trim().to_owned(), c.name(key)?.as_str().trim().to_owned()))
     };
@@ -254,6 +254,19 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     .flatten()
     .filter(|(_, key)| !key.is_empty())
     .collect()
+}
+
+/// "Match bank.csv to invoices.csv on reference = invoice_no": the keys said equal, in the order
+/// the two tables are named.
+fn keys_said_equal(text: &str) -> Vec<(String, String)> {
+    static KEYS_EQUAL: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)\b(?:on|by|using|where)\s+(?:the\s+)?(?P<a>[a-z_][\w]*)\s*(?:=|==)\s*(?P<b>[a-z_][\w]*)")
+    });
+    let Some(c) = KEYS_EQUAL.captures(text) else { return Vec::new() };
+    match super::slots::file_names(text).as_slice() {
+        [first, second, ..] => vec![(first.name.clone(), c["a"].to_owned()), (second.name.clone(), c["b"].to_owned())],
+        _ => Vec::new(),
+    }
 }
 
 /// The steps an operation word (of `Lexicon::operation`) may name.
