@@ -1534,18 +1534,25 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             "未満" | "より小さ" | "より少な" | "を下回" => "lt",
             _ => "gt",
         };
-        conditions.push(Condition {
-            field: ja_field_before(clause, number.start),
-            operator,
-            value: number_value(number.value),
-            value2: None,
-        });
+        // 「2回以上NGになったテストケース」: how often rows say so, no column's amount (「回数が2回
+        // 以上」 names its column).
+        let field = ja_field_before(clause, number.start);
+        if field.is_none() && c[0].trim_start().starts_with('回') {
+            continue;
+        }
+        conditions.push(Condition { field, operator, value: number_value(number.value), value2: None });
     }
     // 「結果がNGのもの」「区分がA の行」: a code in Latin letters said of a column.
     for c in JA_CODE_EQ.captures_iter(clause) {
         if !taken(c.get(0).expect("match").range()) && !JA_ROW_NOUNS.contains(&&c["field"]) {
             let value = Value::from(&c["value"]);
             conditions.push(Condition { field: Some(c["field"].to_owned()), operator: "eq", value, value2: None });
+        }
+    }
+    // 「機能ごとにNGの件数を」「NGのものを数えて」: a code in capitals said of the rows counted.
+    if conditions.is_empty() {
+        if let Some(v) = JA_CODE_OF_ROWS.captures(clause).and_then(|c| c.name("value")) {
+            conditions.push(Condition { field: None, operator: "eq", value: Value::from(v.as_str()), value2: None });
         }
     }
     for c in JA_QUOTED_EQ.captures_iter(clause) {
@@ -1694,6 +1701,8 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     distinct(conditions)
 }
 
+static JA_CODE_OF_ROWS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:^|[^A-Za-z0-9_.])(?P<value>[A-Z]{2,5})の(?:件数|もの|行|ケース|テスト)"));
 static JA_CODE_EQ: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<field>[\p{Han}\p{Katakana}ー]{1,12}|[A-Za-z_][A-Za-z0-9_]{0,30})(?:が|は)\s*(?P<value>[A-Za-z][A-Za-z0-9_-]{0,15})\s*(?:の|で|に(?:なった|なっている))(?:もの|行|データ|分|件|明細|案件|テスト)?",

@@ -6297,3 +6297,14 @@ fn keys_said_equal_are_each_tables_key_and_no_matching_row_is_unmatched() {
         r.steps
     );
 }
+
+#[test]
+fn how_often_rows_say_so_is_no_amount_and_a_code_of_the_rows_counted_keeps_them() {
+    // 「2回以上NGになった」: a count of runs, no column compared with 2.
+    let r = read_instruction("テスト結果.csvで2回以上NGになったテストケースを 不安定.csv に");
+    assert!(!filter_conditions(&r).iter().any(|c| c.value == json!(2)), "{:?}", r.steps);
+    // 「機能ごとにNGの件数を」: the NG rows, counted per 機能.
+    let r = read_instruction("テスト結果.csv の機能ごとにNGの件数を数えて 機能別NG.csv に");
+    assert!(filter_conditions(&r).iter().any(|c| c.field.is_none() && c.value == json!("NG")), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["機能"])), "{:?}", r.steps);
+}
