@@ -491,12 +491,10 @@ pub fn japanese_noun_before(text: &str, end: usize) -> Option<String> {
     }
     let noun: String = text[..end].chars().rev().take_while(|c| !JA_BOUNDARY.contains(c)).take(16).collect();
     let noun: String = noun.chars().rev().collect();
-    // 「売上明細.xlsxから取引先ごと」: a particle of two kana ends the noun too.
-    // (「売上.csvから10万円以上」: a particle alone is no noun.)
+    // 「売上.csvから10万円以上」: a particle alone is no noun.
     if ["から", "より", "まで"].contains(&noun.trim()) {
         return None;
     }
-
     // 「1人あたり金額」: an amount per unit is one name (its り would end it).
     let before = text[..end - noun.len()].trim_end_matches(' ');
     let per_unit = ["あたり", "当たり"]
