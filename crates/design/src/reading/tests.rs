@@ -6308,3 +6308,10 @@ fn how_often_rows_say_so_is_no_amount_and_a_code_of_the_rows_counted_keeps_them(
     assert!(filter_conditions(&r).iter().any(|c| c.field.is_none() && c.value == json!("NG")), "{:?}", r.steps);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["機能"])), "{:?}", r.steps);
 }
+
+#[test]
+fn the_one_group_with_the_highest_total_is_the_top_one_by_its_total() {
+    let r = read_instruction("Which category has the highest total in expenses.csv? Write top_category.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["category"])), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(1), .. })), "{:?}", r.steps);
+}
