@@ -2031,7 +2031,7 @@ fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
         )
     });
     let c = THE_ONE_MOST.captures(clause)?;
-    let descending = matches!(&c["most"], "大きい" | "高い" | "多い" | "長い" | "新しい" | "遅い");
+    let descending = JA_DESCENDING.is_match(&c["most"]);
     let by = Some(c["column"].to_owned());
     Some((c.get(0)?.start(), Step::Sort { by, descending, limit: Some(1), then: Vec::new() }))
 }
