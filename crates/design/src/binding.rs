@@ -97,7 +97,7 @@ const SYNONYMS: &[&[&str]] = &[
     &["vendor code", "supplier code", "vendor id", "supplier id", "仕入先コード", "支払先コード", "取引先コード"],
     &["employee id", "employee number", "employee no", "staff id", "社員番号", "従業員番号", "社員コード"],
     &["employee name", "staff name", "氏名", "社員名", "従業員名"],
-    &["quantity", "qty", "数量", "個数"],
+    &["quantity", "qty", "units", "unit", "数量", "個数"],
     &["temperature", "温度"],
     &[
         "expiry",
@@ -1650,6 +1650,22 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     if candidates.len() > 1 && named_last.len() == 1 {
         return unique(named_last);
     }
+    // "the most units" of `unit_cost` and `qty_on_hand`: a unit cost is the price of one unit,
+    // never a number of them; the quantity is the one left (and with none left, it is asked).
+    let priced: Vec<&Column> = candidates
+        .iter()
+        .copied()
+        .filter(|c| {
+            let words = crate::column_words::name_words(&c.name);
+            COUNTED_UNITS.contains(&want.trim_end_matches('s'))
+                && words.len() > 1
+                && words[..words.len() - 1].iter().any(|w| fold(w).trim_end_matches('s') == want.trim_end_matches('s'))
+                && PRICED_HEADS.contains(&fold(&words[words.len() - 1]).as_str())
+        })
+        .collect();
+    if !priced.is_empty() {
+        return unique(candidates.into_iter().filter(|c| !priced.contains(c)).collect());
+    }
     if !candidates.is_empty() {
         return unique(candidates);
     }
@@ -1672,6 +1688,11 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     });
     unique(holding_every_word.collect())
 }
+
+/// Words that count things (`units`, `pieces`), and the last words of a name that make it the
+/// price of one of them (`unit_cost`, `piece_price`).
+const COUNTED_UNITS: &[&str] = &["unit", "piece", "item"];
+const PRICED_HEADS: &[&str] = &["cost", "price", "rate", "fee", "value"];
 
 /// Whether the column (`folded` its folded name) holds the folded word `word`: anywhere in a
 /// Japanese name (支払先 in 支払先名), at the start of one of its words in a Latin one
@@ -2054,6 +2075,14 @@ mod tests {
         assert_eq!(choose("region manager", &columns(&["region", "manager", "phone"])).as_deref(), Some("manager"));
         // (One column said alone is not chosen over another by the order of the words.)
         assert_eq!(choose("module owner", &columns(&["module_code", "owner_name"])), None);
+    }
+
+    #[test]
+    fn a_number_of_units_is_never_the_price_of_one() {
+        let stock = columns(&["item", "qty_on_hand", "unit_cost"]);
+        assert_eq!(choose("units", &stock).as_deref(), Some("qty_on_hand"));
+        assert_eq!(choose("unit cost", &stock).as_deref(), Some("unit_cost"));
+        assert_eq!(choose("units", &columns(&["item", "unit_cost"])), None, "a cost is never the units");
     }
 
     #[test]

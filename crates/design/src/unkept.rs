@@ -331,7 +331,8 @@ static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Rows said to be picked ("pick out the ones that …", "the people who are late", "per the credit
-/// policy", 「基準に引っかかる媒体を抜き出して」「遅れている人を出して」) where the plan only copies the
+/// policy", "which warehouse holds the most", "the top 5", 「基準に引っかかる媒体を抜き出して」
+/// 「遅れている人を出して」「一番多い」) where the plan only copies the
 /// table (no step of any kind between reading and writing, whatever kind of file it writes), as
 /// the text says it: every row would be written as if each were picked.
 pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
@@ -345,7 +346,7 @@ pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose))\b|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose)|(?:which|what) [a-z_]+(?: [a-z_]+){0,3} (?:the )?(?:most|highest|lowest|largest|biggest|smallest|least|fewest|best|worst)|(?:top|bottom) (?:\d+|three|five|ten))\b|一番|最も|上位|下位|トップ\s*\d|ワースト|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
     )
     .expect("pick said")
 });
@@ -662,6 +663,10 @@ mod tests {
             unkept_pick("出張.csv から遅れている人を 督促.csv に出して", &copies).as_deref(),
             Some("ている人を")
         );
+        // The one with the most of something: every row copied picks none.
+        let most = "Which warehouse holds the most units? Use stock.csv and write the answer to top.csv";
+        assert_eq!(unkept_pick(most, &copies).as_deref(), Some("Which warehouse holds the most"));
+        assert_eq!(unkept_pick("在庫.csv で一番在庫が多い倉庫を 結果.csv に", &copies).as_deref(), Some("一番"));
     }
 
     #[test]

@@ -6315,3 +6315,16 @@ fn the_one_group_with_the_highest_total_is_the_top_one_by_its_total() {
     assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["category"])), "{:?}", r.steps);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(1), .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_one_that_holds_the_most_of_an_amount_is_the_top_one_by_its_total() {
+    let r = read_instruction("Which warehouse holds the most units? Use inventory.csv and write the answer to top.csv");
+    assert!(
+        r.steps.iter().any(
+            |s| matches!(s, Step::Aggregate { by, aggregations } if by == &["warehouse"] && aggregations[0].op == "sum")
+        ),
+        "{:?}",
+        r.steps
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(1), .. })), "{:?}", r.steps);
+}
