@@ -1660,7 +1660,7 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             COUNTED_UNITS.contains(&want.trim_end_matches('s'))
                 && words.len() > 1
                 && words[..words.len() - 1].iter().any(|w| fold(w).trim_end_matches('s') == want.trim_end_matches('s'))
-                && PRICED_HEADS.contains(&fold(&words[words.len() - 1]).as_str())
+                && PRICED_HEADS.contains(&fold(words[words.len() - 1]).as_str())
         })
         .collect();
     if !priced.is_empty() {
