@@ -322,6 +322,62 @@ pub fn unkept_exclusion(text: &str, plan: &planwright_plan::Plan) -> Option<Stri
     LEFT_OUT_SAID.find_iter(&lower).find(|m| !otherwise(m)).map(|m| text[m.range()].to_owned())
 }
 
+/// A comparison said ("below their reorder level", "more than the budget", 「予算を超えた」)
+/// where no step of the plan compares anything (no condition of a filter, of a join or of a
+/// count), as the text says it: the rows it would keep are all kept. (A number compared is the
+/// unused number's check.)
+pub fn unkept_comparison(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
+    // (A column of formulas that compares, `qty < reorder_level`, compares too.)
+    let compares = ["\"operator\"", "\"conditions\"", "\"when\"", ">", "<"].iter().any(|k| plan_text.contains(k))
+        || plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| COMPARING.contains(&b)));
+    if compares || !plan.graph.iter().any(crate::reads_a_table) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    // ("more than once": a count of copies, the duplicate check's.)
+    let copies = |m: &regex::Match| {
+        let after = lower[m.end()..].trim_start();
+        ["once", "one ", "twice", "1 "].iter().any(|w| after.starts_with(w))
+    };
+    COMPARISON_SAID.find_iter(&lower).find(|m| !copies(m)).map(|m| text[m.range()].to_owned())
+}
+
+/// Blocks that compare values of rows whatever their settings say.
+const COMPARING: [&str; 6] = [
+    "transforms.filter",
+    "transforms.join",
+    "transforms.pick",
+    "transforms.compare",
+    "transforms.remove_duplicates",
+    "transforms.find_duplicates",
+];
+
+static COMPARISON_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:below|above|exceed(?:s|ed|ing)?|more than|less than|fewer than|greater than|higher than|lower than|bigger than|smaller than|at least|at most|no more than|(?:over|under) (?:the |their |its |our )?(?:[a-z_]+ )?(?:level|limit|budget|threshold|target|minimum|maximum|quota|cap|plan|estimate|forecast))\b|(?:を|が)(?:超え|上回|下回)|より(?:多い|少ない|大きい|小さい|高い|低い|長い|短い)|に(?:満たない|届かない)",
+    )
+    .expect("comparison said")
+});
+
+/// A sign said to be turned ("total_fees as a positive number", 「符号を反転して」) where no
+/// step of the plan turns one, as the text says it: the totals would keep the sign of the data.
+pub fn unkept_sign(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
+    if ["\"-[", "\"-(", "* -1", "*-1", "abs"].iter().any(|k| plan_text.contains(k)) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    SIGN_SAID.find(&lower).map(|m| text[m.range()].to_owned())
+}
+
+static SIGN_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:as (?:a )?positive (?:numbers?|values?|amounts?|figures?)|absolute values?|without (?:the |a )?minus(?: sign)?|(?:flip|reverse|invert) (?:the |its |their )?signs?)\b|符号を(?:反転|逆|取|外)|正の(?:数|値)で|プラスの(?:数|値)で|絶対値",
+    )
+    .expect("sign said")
+});
+
 /// Words that leave rows out.
 static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -346,7 +402,7 @@ pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose)|(?:which|what) [a-z_]+(?: [a-z_]+){0,3} (?:the )?(?:most|highest|lowest|largest|biggest|smallest|least|fewest|best|worst)|(?:top|bottom) (?:\d+|three|five|ten))\b|一番|最も|上位|下位|トップ\s*\d|ワースト|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:who|that|which|whose)|(?:which|what) [a-z_]+(?: [a-z_]+){0,3} (?:the )?(?:most|highest|lowest|largest|biggest|smallest|least|fewest|best|worst)|(?:top|bottom) (?:\d+|three|five|ten)|(?:for|with|on|by|have|has|share) the same)\b|一番|最も|上位|下位|トップ\s*\d|ワースト|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
     )
     .expect("pick said")
 });
@@ -667,6 +723,36 @@ mod tests {
         let most = "Which warehouse holds the most units? Use stock.csv and write the answer to top.csv";
         assert_eq!(unkept_pick(most, &copies).as_deref(), Some("Which warehouse holds the most"));
         assert_eq!(unkept_pick("在庫.csv で一番在庫が多い倉庫を 結果.csv に", &copies).as_deref(), Some("一番"));
+    }
+
+    #[test]
+    fn a_sign_said_to_be_turned_is_turned_by_some_step() {
+        let totals = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: g, block: transforms.group_by_agg, in: {items: '${r.rows}', by: [month], aggregations: [{field: Amount, op: sum, as: total}]}}\n",
+        );
+        let negated = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: c, block: transforms.add_columns, in: {items: '${r.rows}', columns: [{name: fees, formula: '-[total]'}]}}\n",
+        );
+        let said = "Give me month and total_fees as a positive number. fees.csv";
+        assert_eq!(unkept_sign(said, &totals).as_deref(), Some("as a positive number"));
+        assert_eq!(unkept_sign(said, &negated), None);
+        assert_eq!(unkept_sign("手数料は符号を反転して 手数料.csv に", &totals).as_deref(), Some("符号を反転"));
+        assert_eq!(unkept_sign("Total the positive amounts per month", &totals), None, "a filter's word");
+    }
+
+    #[test]
+    fn a_comparison_said_is_made_by_some_step() {
+        let copies = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: g, block: transforms.group_by_agg, in: {items: '${r.rows}', by: [warehouse], aggregations: [{op: count, as: n}]}}\n",
+        );
+        let filters = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: []}}\n",
+        );
+        let said = "How many items does each warehouse have below their reorder level? stock.csv -> below.csv";
+        assert_eq!(unkept_comparison(said, &copies).as_deref(), Some("below"));
+        assert_eq!(unkept_comparison(said, &filters), None);
+        assert_eq!(unkept_comparison("List vendors paid more than once", &copies), None, "copies counted");
+        assert_eq!(unkept_comparison("予算を超えた部署の数を出して", &copies).as_deref(), Some("を超え"));
     }
 
     #[test]

@@ -1643,3 +1643,38 @@ fn an_amount_compared_before_a_lookup_is_of_the_table_that_has_it_and_the_key_is
         ["社員番号,氏名,科目,金額,上長", "00102,鈴木,接待費,35000,山本", "00101,佐藤,宿泊費,12000,山本"]
     );
 }
+
+#[test]
+fn the_one_with_the_most_units_unique_names_and_totals_listed_per_vendor_do_the_job_or_ask() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("inventory.csv"),
+        "sku,item_name,warehouse,qty_on_hand,reorder_level,unit_cost\nA-100,Copy paper,Tokyo,120,50,450\nA-101,Toner,Tokyo,8,10,6800\nA-102,Stapler,Osaka,30,10,1200\nA-103,Toner,Osaka,3,10,6800\nA-105,Copy paper,Osaka,45,50,450\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("payments.csv"),
+        "date,vendor,amount,reference\n2026-11-01,Paperco,12000,R-1\n2026-11-03,InkWorld,54000,R-2\n2026-11-05,Paperco,12000,R-3\n",
+    )
+    .unwrap();
+    let run_plan = |instruction: &str| {
+        designed(dir.path(), instruction, 0);
+        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+    };
+    // The units are the quantity, never the unit cost.
+    run_plan("Which warehouse holds the most units? Use inventory.csv and write the answer to top.csv");
+    assert_eq!(csv_rows(&dir.path().join("top.csv"))[1..], ["Tokyo,128"]);
+    run_plan("List the unique item names in inventory.csv sorted alphabetically, save as names.csv");
+    assert_eq!(csv_rows(&dir.path().join("names.csv")), ["item_name", "Copy paper", "Stapler", "Toner"]);
+    run_plan("List the vendors from payments.csv with their total amount, biggest first, in totals.csv");
+    assert_eq!(csv_rows(&dir.path().join("totals.csv"))[1..], ["InkWorld,54000", "Paperco,24000"]);
+    run_plan("Which payments in payments.csv are for the same vendor and the same amount? Put them in maybe_dupes.csv");
+    assert_eq!(csv_rows(&dir.path().join("maybe_dupes.csv")).len(), 3, "the two Paperco payments");
+    // A comparison with nothing that compares is asked, not every row counted.
+    let asked = asked_what_to_do(
+        dir.path(),
+        "How many items does each warehouse have below their reorder level? inventory.csv -> below.csv",
+    );
+    assert!(asked.contains("below"), "{asked}");
+}

@@ -1739,18 +1739,19 @@ fn a_verb_of_the_rows(word: &str) -> bool {
 
 static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(total|totals|totall?ed|totall?ing|sum|sums|summed|summing|subtotal|subtotals|add up|count|counts|number of|how many|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
+        r"(?i)\b(total|totals|totall?ed|totall?ing|sum|sums|summed|summing|subtotal|subtotals|add up|count|counts|number of|how many|how much|average|mean|maximum|max|highest|largest|minimum|min|lowest|smallest)\b",
     )
 });
 static EN_BY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across|did|does|do|has|have|had) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|spent|billed|charged|owed|owe|sold|invoiced) each)\s+",
+        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across|did|does|do|has|have|had) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|pay|spent|spend|billed|bill|charged|charge|owed|owe|sold|sell|invoiced|invoice) each)\s+",
     )
 });
 
 fn en_op(word: &str) -> &'static str {
     match word.to_ascii_lowercase().as_str() {
         "count" | "counts" | "number of" | "how many" => "count",
+        "how much" => "sum",
         "average" | "mean" => "avg",
         "maximum" | "max" | "highest" | "largest" => "max",
         "minimum" | "min" | "lowest" | "smallest" => "min",
@@ -1763,8 +1764,19 @@ static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+(
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)(?:\s+\w+){1,3}$"));
 
+/// Words that start a question's verb ("how much did we pay"), no column.
+const AUXILIARIES: &[&str] = &["did", "do", "does", "have", "has", "had", "was", "were", "is", "are", "we", "they"];
+
 /// Verbs of money moved, said after "total" for the amounts moved: "the total paid".
 const MONEY_MOVED: &[&str] = &["paid", "spent", "billed", "invoiced", "charged", "received", "owed", "refunded"];
+
+/// "List the vendors from payments.csv with their total amount": the things listed, each with
+/// its total.
+static EN_LISTED_WITH_THEIR_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:list|show|give me|return|report|each|every)\s+(?:the\s+|each\s+|every\s+|all\s+(?:the\s+)?)?(?P<key>[a-z_][\w]*)\b[^.;]{0,60}?\bwith\s+(?:their|its)\s+(?:total|sum|combined)\b",
+    )
+});
 
 /// "Give me the vendor, …" right before a clause of totals: the key, listed first.
 static EN_KEY_LISTED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
@@ -1795,6 +1807,13 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     let listed_before = listed_before.map(|k| k.as_str().to_owned()).filter(|k| !slots::is_row_noun(k));
     let mut by: Vec<String> = listed_before.into_iter().collect();
     let mut first = None;
+    if let Some(c) = EN_LISTED_WITH_THEIR_TOTAL.captures(&lower).filter(|_| by.is_empty()) {
+        let key = slots::singular(&c["key"]);
+        if !slots::is_row_noun(&key) {
+            first = c.get(0).map(|m| m.start());
+            by.push(key);
+        }
+    }
     for m in EN_BY.find_iter(&lower) {
         let before = lower[..m.start()].trim_end();
         // "the top 5 invoices by amount" ranks rows by a column; it groups nothing. (The word
@@ -1871,6 +1890,11 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     let orders = super::shaping::order_phrases(&lower);
     for m in EN_AGG.find_iter(&lower).filter(|m| !orders.iter().any(|o| o.contains(&m.start()))) {
         let op = en_op(m.as_str());
+        // ("How much did the bank charge us in fees each month?": what is measured and its sign
+        // are not said; a question of each vendor's amounts is.)
+        if m.as_str().eq_ignore_ascii_case("how much") && by.is_empty() {
+            continue;
+        }
         // "Total the amounts", not "invoice_date and total out of every PDF".
         let next = lower[m.end()..].split_whitespace().next().unwrap_or_default();
         // "highest first", "largest to smallest": an order, not a maximum.
@@ -1964,6 +1988,13 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             .filter(|f| !slots::is_row_noun(f) && !by.contains(f) && !EN_AGG.is_match(f) && !clause_word(f))
             .filter(|f| !rows_said(f))
             .filter(|_| op != "count");
+        // "how much did we pay each vendor": the amounts paid.
+        let asked_how_much = m.as_str().eq_ignore_ascii_case("how much");
+        let field = match field {
+            Some(f) if asked_how_much && f.split(' ').next().is_some_and(|w| AUXILIARIES.contains(&w)) => None,
+            field => field,
+        };
+        let field = field.or_else(|| asked_how_much.then(|| "amount".to_owned()));
         // "the total paid", "total spent": the amounts paid, the total named as said.
         let (field, name) = match field {
             Some(f) if op == "sum" && MONEY_MOVED.contains(&f.to_ascii_lowercase().as_str()) => {

@@ -2628,13 +2628,19 @@ impl Reader<'_> {
             .collect();
         let [key] = keys.as_slice() else { return };
         let [key] = key.as_slice() else { return };
-        if !one || !self.reading.columns.is_empty() {
+        // ("list the unique item names … sorted alphabetically": that column already chosen.)
+        let chosen_already = self.reading.columns.as_slice() == [key.clone()];
+        if !(one && self.reading.columns.is_empty() || chosen_already) {
             return;
         }
         let key = key.clone();
+        // ("the unique item names sorted alphabetically": "names", the key said short.)
+        let said_short = |by: &str| key.ends_with(&format!(" {by}"));
         for step in &mut self.reading.steps {
-            if let Step::Sort { by: by @ None, limit: None, .. } = step {
-                *by = Some(key.clone());
+            if let Step::Sort { by, limit: None, .. } = step {
+                if by.as_deref().is_none_or(said_short) {
+                    *by = Some(key.clone());
+                }
             }
         }
         self.reading.columns = vec![key];
@@ -3339,7 +3345,11 @@ impl Reader<'_> {
             let start = captures.get(0).map_or(text.len(), |m| m.start());
             at = text[start..].chars().next().map_or(text.len(), |ch| start + ch.len_utf8());
         }
-        None
+        // "list the unique vendors": the one column, each value once.
+        match self.language {
+            Language::En => shaping::distinct_listed(&text.to_ascii_lowercase()).map(|(span, key)| (span, vec![key])),
+            Language::Ja => None,
+        }
     }
 
     /// The columns one match of the chosen-columns pattern lists, where it lists them.

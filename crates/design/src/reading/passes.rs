@@ -44,6 +44,16 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
     let grouped = grouped_by(&steps);
     let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
     steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
+    // ("remove duplicate item names … save the unique item names": one removal, said twice.)
+    let mut removals: Vec<Step> = Vec::new();
+    steps.retain(|(_, s)| match s {
+        Step::Duplicates { remove: true, .. } if removals.contains(s) => false,
+        Step::Duplicates { remove: true, .. } => {
+            removals.push(s.clone());
+            true
+        }
+        _ => true,
+    });
     let mut checks = 0;
     steps.retain(|(_, s)| {
         checks += usize::from(matches!(s, Step::Duplicates { remove: false, .. }));

@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
+        r"\b(the same [a-z_]+(?: [a-z_]+)?,? and (?:the )?same|duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -51,7 +51,9 @@ static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// "(same email and session)": two columns the same, said with "and" and nothing after.
 static EN_SAME_AND: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\bsame ([a-z0-9_]+(?: [a-z0-9_]+)?) and (?:the )?([a-z0-9_]+(?: [a-z0-9_]+)?)\s*(?:\)|,|;|\.(?:\s|$)|$)")
+    re(
+        r"\bsame ([a-z0-9_]+(?: [a-z0-9_]+)?) and (?:the )?(?:same )?([a-z0-9_]+(?: [a-z0-9_]+)?)\s*(?:\)|,|;|\?|\.(?:\s|$)|$)",
+    )
 });
 /// "the same vendor + invoice number combination", "the same vendor/invoice pair".
 static EN_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
@@ -182,7 +184,7 @@ static EN_HAS_SOME: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_ASKS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(find|finds|list|lists|show|check|flag|identify|spot|look for|detect|give me|report|extract|pull|keep|get|highlight|mark|need|want|see|possible|suspect|suspected|potential)\b",
+        r"\b(find|finds|list|lists|show|check|flag|identify|spot|look for|detect|give me|report|extract|pull|keep|get|highlight|mark|need|want|see|possible|suspect|suspected|potential|put|save|write|export)\b",
     )
 });
 /// Words that ask for the duplicates (「…同じ行が2行以上あるものについて、」 says the rows the
@@ -427,7 +429,41 @@ fn joined_texts(clause: &str) -> Vec<(usize, Step)> {
         .collect()
 }
 
+/// "list the unique vendors", "save the distinct item names": each value of that column once.
+static EN_DISTINCT_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:list|show|give me|get|save|write|export|pull|extract|find|put|output)\s+(?:out\s+)?(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(?:unique|distinct|different)\s+(?P<k>[a-z_]\w*(?: [a-z_]\w*)?)",
+    )
+});
+static TOTAL_SAID: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\b(?:total|totals|sum|count|average|mean|how many|how much|number of)\b"));
+/// "duplicate item names", "duplicated invoice numbers": the column whose values repeat, a name
+/// that keys a thing (a payment that is duplicated is a row, no column).
+static EN_DUPLICATED_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bduplicate[sd]?\s+(?P<k>(?:[a-z_]\w*\s+)?(?:names?|numbers?|nos?|ids?|codes?|emails?|e-mails?|email addresses|addresses|references?|refs?|skus?|titles?|keys?))\b",
+    )
+});
+
+/// The column listed with each value once ("list the unique vendors in payments.csv"), when
+/// the words name one and not the rows themselves.
+pub fn distinct_listed(lower: &str) -> Option<(std::ops::Range<usize>, String)> {
+    // ("the distinct vendors with their total amount": one row per vendor of totals, a grouping.)
+    if TOTAL_SAID.is_match(lower) {
+        return None;
+    }
+    let c = EN_DISTINCT_LISTED.captures(lower)?;
+    let k = c.name("k")?;
+    let said = k.as_str().trim_end_matches(" in").trim_end_matches(" from").trim_end_matches(" of");
+    let key = en_column(said)?;
+    let noun = slots::singular(said.rsplit(' ').next().unwrap_or(said));
+    (!slots::is_row_noun(&noun) && !slots::is_row_noun(said)).then(|| (k.start()..k.start() + said.len(), key))
+}
+
 fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
+    if let Some((said, key)) = distinct_listed(lower) {
+        return Some((said.start, Step::Duplicates { by: vec![key], remove: true, keep_last: false }));
+    }
     if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
         // ("keep a single row per case_id — whichever comes first in the file": the key, then which.)
         let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str()).trim_end_matches(" in").to_owned();
@@ -477,7 +513,11 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     // "registrations.csv has some people more than once" (whatever "when they want …" before).
     let described = EN_HAS_SOME.find(&lower[..found.start()]).is_some_and(|m| found.start() - m.end() < 40)
         && !EN_ASKS.is_match(&lower[found.end()..]);
-    if !remove && (described || !EN_ASKS.is_match(lower)) {
+    // ("Which payments are for the same vendor and the same amount?": a question asks.)
+    let asked = EN_ASKS.is_match(lower)
+        || found.as_str().starts_with("the same")
+            && ["which", "what"].iter().any(|w| lower.trim_start().starts_with(w));
+    if !remove && (described || !asked) {
         return None;
     }
     let mut by: Vec<String> = match EN_SAME_PAIR.captures(lower) {
@@ -501,6 +541,10 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         let said = keys["k"].trim();
         let said = ["together", "both", "combined"].iter().fold(said, |k, w| k.strip_suffix(w).unwrap_or(k).trim());
         by.extend(slots::list_items(said).iter().filter_map(|k| en_column(k.trim().trim_start_matches("the "))));
+    }
+    // "remove duplicate item names": the names.
+    if let Some(key) = EN_DUPLICATED_KEY.captures(lower).and_then(|c| en_column(&c["k"])).filter(|_| by.is_empty()) {
+        by.push(key);
     }
     if by.is_empty() {
         // "duplicates by invoice number", "one row per customer".
@@ -1702,7 +1746,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
     match language {
         super::Language::En => {
             let lower = text.to_ascii_lowercase();
-            let Some(c) = EN_BROUGHT.captures(&lower) else { return Vec::new() };
+            let Some(c) = en_brought(&lower) else { return Vec::new() };
             // "look up the employee's cost_center in employees.csv".
             let cols = ["cols", "cols2", "cols3", "cols4", "cols5"].iter().find_map(|n| c.name(n));
             let Some(cols) = cols else { return Vec::new() };
@@ -1741,7 +1785,7 @@ pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<us
         return JA_BROUGHT.find(clause).map(|m| m.start());
     }
     let lower = clause.to_ascii_lowercase();
-    let c = EN_BROUGHT.captures(&lower)?;
+    let c = en_brought(&lower)?;
     let whole = c.get(0)?;
     // ("pull what we need from inventory.csv", "copy the rows from x.csv": what is read.)
     // ("add up net_amount per customer from sales.csv": a total.)
@@ -1749,6 +1793,14 @@ pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<us
     let from_a_file = ["cols2", "cols4", "cols5"].iter().any(|name| c.name(name).is_some())
         || FILE_AFTER.is_match(&lower[whole.end()..]);
     (from_a_file && !reads).then_some(whole.start())
+}
+
+/// The words that bring columns from a file; "with their total amount … in totals.csv" is a
+/// total written to that file, nothing brought.
+fn en_brought(lower: &str) -> Option<regex::Captures<'_>> {
+    let c = EN_BROUGHT.captures(lower)?;
+    let a_total = c.name("cols5").is_some_and(|cols| TOTAL_SAID.is_match(cols.as_str()));
+    (!a_total).then_some(c)
 }
 
 /// A file's name right after the words that bring columns from it.

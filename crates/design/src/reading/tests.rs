@@ -6328,3 +6328,45 @@ fn the_one_that_holds_the_most_of_an_amount_is_the_top_one_by_its_total() {
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { descending: true, limit: Some(1), .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_unique_values_listed_are_one_column_each_value_once() {
+    let r = read_instruction("List the unique vendors in payments.csv into vendors.csv");
+    assert_eq!(r.steps, [Step::Duplicates { by: vec!["vendor".into()], remove: true, keep_last: false }]);
+    assert_eq!(r.columns, ["vendor"]);
+    // Said twice, removed once; an order of no column is of that column.
+    let r = read_instruction(
+        "Remove duplicate item names from inventory.csv and save the unique item names sorted alphabetically to items.csv",
+    );
+    let removals = r.steps.iter().filter(|s| matches!(s, Step::Duplicates { .. })).count();
+    assert_eq!(removals, 1, "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "item name")), "{:?}", r.steps);
+    // ("the distinct vendors with their total amount": totals per vendor, no removal.)
+    let r =
+        read_instruction("List the vendors from payments.csv with their total amount, biggest first, in totals.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["vendor"])), "{:?}", r.steps);
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. } | Step::Duplicates { .. })), "{:?}", r.steps);
+    assert_eq!(r.outputs.len(), 1, "the file after the totals is written");
+}
+
+#[test]
+fn rows_for_the_same_two_things_are_the_duplicates_of_both() {
+    let r = read_instruction("Which payments are for the same vendor and the same amount? Put them in maybe_dupes.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: false, .. } if by == &["vendor", "amount"])),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn how_much_was_paid_to_each_vendor_is_a_total_of_the_amounts() {
+    let r = read_instruction("How much did we pay each vendor? payments.csv, result in paid.xlsx");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, aggregations }
+            if by == &["vendor"] && aggregations[0].op == "sum" && aggregations[0].field.as_deref() == Some("amount"))),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.outputs.len(), 1, "the result in paid.xlsx is written");
+}

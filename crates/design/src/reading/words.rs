@@ -300,7 +300,7 @@ pub static MATCH_VERB: LazyLock<Regex> =
 /// "File name x.xlsx", "name it x.csv", "output: x.csv": the file named is the output.
 pub static EN_NAMES_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresult(?: file)?)(?: is| should be| will be| as|:)?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$|\b(?:into|to|as) (?:a |an |one |a single |a new |one new |the )?(?:[a-z]+ )?(?:file|csv|workbook|spreadsheet|sheet|table|list)(?: (?:called|named))?\s*[,:(]?$",
+        r"(?:\bfile ?name|\bname (?:it|the file|the output|the result)|\bcall (?:it|the file)|\boutput(?: file)?|\bresults?(?: file)?)(?: is| should be| will be| as|:| in| into| to| goes (?:in|into|to))?$|\b(?:saved|written|exported|stored|put)\s+(?:as|to|in|into)$|\b(?:into|to|as) (?:a |an |one |a single |a new |one new |the )?(?:[a-z]+ )?(?:file|csv|workbook|spreadsheet|sheet|table|list)(?: (?:called|named))?\s*[,:(]?$",
     )
 });
 /// "keep all the existing columns", 「既存の列はそのまま」: nothing is left out.
