@@ -606,6 +606,12 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                         "in the listed",
                         "are in the",
                         "is in the",
+                        // ("same columns, same order as the file": the order kept, no sort.)
+                        "same",
+                        "original",
+                        "existing",
+                        "current",
+                        "file's",
                     ]
                     .iter()
                     .any(|w| before.ends_with(w))
