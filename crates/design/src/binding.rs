@@ -1666,6 +1666,11 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
     if !priced.is_empty() {
         return unique(candidates.into_iter().filter(|c| !priced.contains(c)).collect());
     }
+    // "the annual cost" of `annual_cost` and `cost_center`: an amount is a column of numbers.
+    let numbers: Vec<&Column> = candidates.iter().copied().filter(|c| c.kind == ColumnKind::Number).collect();
+    if candidates.len() > 1 && numbers.len() == 1 && AMOUNT_WORDS.contains(&want.as_str()) {
+        return unique(numbers);
+    }
     if !candidates.is_empty() {
         return unique(candidates);
     }
@@ -1692,6 +1697,9 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
 /// Words that count things (`units`, `pieces`), and the last words of a name that make it the
 /// price of one of them (`unit_cost`, `piece_price`).
 const COUNTED_UNITS: &[&str] = &["unit", "piece", "item"];
+/// Words said of an amount of money (folded), never of a code or a name.
+const AMOUNT_WORDS: &[&str] =
+    &["cost", "costs", "price", "amount", "fee", "fees", "total", "value", "金額", "費用", "価格"];
 const PRICED_HEADS: &[&str] = &["cost", "price", "rate", "fee", "value"];
 
 /// Whether the column (`folded` its folded name) holds the folded word `word`: anywhere in a
@@ -2083,6 +2091,14 @@ mod tests {
         assert_eq!(choose("units", &stock).as_deref(), Some("qty_on_hand"));
         assert_eq!(choose("unit cost", &stock).as_deref(), Some("unit_cost"));
         assert_eq!(choose("units", &columns(&["item", "unit_cost"])), None, "a cost is never the units");
+    }
+
+    #[test]
+    fn an_amount_is_the_one_column_of_numbers_that_could_be_it() {
+        let mut periodicals = columns(&["title", "annual_cost", "cost_center"]);
+        periodicals[1].kind = ColumnKind::Number;
+        assert_eq!(choose("cost", &periodicals).as_deref(), Some("annual_cost"));
+        assert_eq!(choose("center", &periodicals).as_deref(), Some("cost_center"));
     }
 
     #[test]

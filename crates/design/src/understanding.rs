@@ -486,6 +486,11 @@ pub fn overwritten_input(
         .map(|(_, written)| written)
 }
 
+static TOTAL_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:and\s+)?(?:the\s+)?(?:number of|count of|total|sum of|average|mean|how many)\b")
+        .expect("total listed")
+});
+
 /// Lists of three names or more that `column` knows as columns of the data ("the invoice no,
 /// client and amount", 「見積番号・顧客名・有効期限」), each as its words and the columns it names.
 /// The first name may end a clause ("I need the invoice no") and the last start one ("amount
@@ -510,7 +515,11 @@ pub fn column_lists(text: &str, column: impl Fn(&str) -> Option<String>) -> Vec<
             run.clear();
         };
         for (i, (start, part)) in parts.iter().enumerate() {
+            // ("the month, the number of jobs and the total charge": a total made, no column
+            // of the data.)
+            let a_total = TOTAL_LISTED.is_match(&part.trim().to_ascii_lowercase());
             let named = match run.is_empty() {
+                _ if a_total => None,
                 true => ends_naming(part, &column),
                 false => column(part.trim()).or_else(|| starts_naming(part, &column)),
             };

@@ -1793,6 +1793,12 @@ static EN_EACH_SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "One row per month with the month written like 2026-09, the number of jobs and …": the
+/// groups said before the totals listed.
+static EN_ONE_ROW_PER_SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:^|[.;:]\s*)one (?:row|line|entry) (?:per|for each|for every|a) (?P<key>[a-z_][\w]*)\b[^.;:]*,\s*$")
+});
+
 static EN_SLASHED_PAIR: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));
 
@@ -1803,6 +1809,7 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     let listed_before = EN_KEY_LISTED_BEFORE
         .captures(before)
         .or_else(|| EN_EACH_SAID_BEFORE.captures(before))
+        .or_else(|| EN_ONE_ROW_PER_SAID_BEFORE.captures(before))
         .and_then(|c| c.name("key"));
     let listed_before = listed_before.map(|k| k.as_str().to_owned()).filter(|k| !slots::is_row_noun(k));
     let mut by: Vec<String> = listed_before.into_iter().collect();

@@ -462,6 +462,8 @@ fn ends_with_a_table_file(text: &str) -> bool {
     [".csv", ".xlsx", ".xls", ".tsv"].iter().any(|e| text.ends_with(e))
 }
 
+/// Words that close a list of columns and name none ("…, nothing else").
+const NOTHING_ELSE: [&str; 6] = ["nothing else", "nothing more", "no more", "no others", "that's all", "that is all"];
 static DASH_ITEM: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"(?m)^[-*]\s+").expect("dash item"));
 static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
@@ -1282,6 +1284,7 @@ impl Reader<'_> {
         self.counts_of_a_rate();
         self.sorted_by_the_difference();
         self.top_of_the_groups_said_twice();
+        self.top_groups_said_twice();
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
         self.sorted_by_a_total_said_of_its_column();
@@ -2148,6 +2151,35 @@ impl Reader<'_> {
             steps[grouped + 1..].iter().any(|s| matches!(s, Step::Sort { limit: Some(m), .. } if *m == n));
         if ranked_again {
             self.reading.steps.remove(at);
+        }
+    }
+
+    /// "Which three warehouses spent the most …? Add up repair_cost per warehouse …, keep the top
+    /// 3": the top groups asked, then said in full; the full one is the one.
+    fn top_groups_said_twice(&mut self) {
+        let steps = &self.reading.steps;
+        let top_of_groups = |i: usize| match (steps.get(i), steps.get(i + 1)) {
+            (Some(Step::Aggregate { by, aggregations }), Some(Step::Sort { limit: Some(n), descending, .. })) => {
+                Some((by.clone(), aggregations.clone(), *n, *descending))
+            }
+            _ => None,
+        };
+        for i in 0..steps.len() {
+            let Some((by, totals, n, descending)) = top_of_groups(i) else { continue };
+            let Some((later_by, later_totals, m, later_descending)) = top_of_groups(i + 2) else { continue };
+            let same_groups = by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
+            // (The first said no column of its own: "spent the most" is of the amounts.)
+            let said_loosely = totals.iter().all(|a| a.op == "sum")
+                && later_totals.iter().any(|a| a.op == "sum" && a.field.is_some())
+                && totals.iter().all(|a| {
+                    a.field
+                        .as_deref()
+                        .is_none_or(|f| f == "amount" || later_totals.iter().any(|l| l.field.as_deref() == Some(f)))
+                });
+            if same_groups && n == m && descending == later_descending && said_loosely {
+                self.reading.steps.drain(i..i + 2);
+                return;
+            }
         }
     }
 
@@ -3471,7 +3503,8 @@ impl Reader<'_> {
                     .trim_matches(['「', '」'])
                     .to_owned()
             })
-            .filter(|item| !item.is_empty())
+            // ("the title, the publisher and the annual cost, nothing else": the list is whole.)
+            .filter(|item| !item.is_empty() && !NOTHING_ELSE.contains(&item.to_ascii_lowercase().as_str()))
             // "age in days since it was reported": the column of days it names.
             .map(|item| match self.language {
                 Language::En => shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |days| days.name),
@@ -4122,7 +4155,9 @@ impl Reader<'_> {
                 };
                 let (writes_before, written_as) =
                     (writes_from(since_a_file), writes_from(0) && before.ends_with(" as"));
+                // ("Excel please, as fees.xlsx": the last file named "as" is what is written.)
                 let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
+                    || before.ends_with(" as") && last_of_several
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (writes_before || written_as || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.

@@ -424,6 +424,22 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                 continue;
             }
         }
+        // "total up the fees by department? One line per department with its total": the same
+        // total said again, of nothing new.
+        let said_again = match (&steps[i].1, next.map(|j| &steps[j].1)) {
+            (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
+                !by.is_empty()
+                    && by.len() == later_by.len()
+                    && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)))
+                    && aggregations.iter().any(|a| a.op == "sum")
+                    && later.iter().all(|a| a.op == "sum" && a.field.is_none() && a.name.is_none() && a.when.is_empty())
+            }
+            _ => false,
+        };
+        if let (true, Some(j)) = (said_again, next) {
+            steps.remove(j);
+            continue;
+        }
         let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
                 let same_groups =

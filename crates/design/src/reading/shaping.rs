@@ -696,8 +696,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
             }
             // "most expensive first", "most expensive per kWh first": what is dear is the cost
             // (per that unit).
+            // ("most expensive subscription at the top": the row that is dear, its cost.)
             match what.strip_prefix("expensive").or_else(|| what.strip_prefix("costly")) {
-                Some(per) => Some(format!("cost{per}")),
+                Some(per) if per.trim_start().starts_with("per ") => Some(format!("cost{per}")),
+                Some(_) => Some("cost".to_owned()),
                 None => en_column(what),
             }
         })

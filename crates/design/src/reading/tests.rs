@@ -6370,3 +6370,45 @@ fn how_much_was_paid_to_each_vendor_is_a_total_of_the_amounts() {
     );
     assert_eq!(r.outputs.len(), 1, "the result in paid.xlsx is written");
 }
+
+#[test]
+fn a_total_said_again_in_other_words_is_one_grouping_and_the_last_file_named_as_is_written() {
+    let r = read_instruction(
+        "Could you total up the registration fees in regs.csv by department? One line per department with its total, highest total first. Excel please, as fees_by_dept.xlsx.",
+    );
+    let groupings = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).count();
+    assert_eq!(groupings, 1, "{:?}", r.steps);
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.sources);
+    let r = read_instruction(
+        "Which three warehouses spent the most on forklift repairs this year? Add up repair_cost per warehouse in repairs.csv, keep the top 3, biggest first, and put it in top3.xlsx.",
+    );
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Aggregate { aggregations, .. }, Step::Sort { limit: Some(3), .. }]
+            if aggregations[0].field.as_deref() == Some("repair_cost")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "From courier_jobs.csv: one row per month with the month written like 2026-09, the number of jobs and the total charge, in month order. Call it monthly.csv.",
+    );
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Aggregate { by, aggregations } if by == &["month"] && aggregations.len() == 2)),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn the_columns_said_whole_and_the_dearest_first_are_the_cost() {
+    let r = read_instruction(
+        "From periodicals.csv I only need the title, the publisher and the annual cost, nothing else. Most expensive subscription at the top, please, and save it to short.csv.",
+    );
+    assert_eq!(r.columns, ["title", "publisher", "annual cost"]);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "cost")),
+        "{:?}",
+        r.steps
+    );
+}
