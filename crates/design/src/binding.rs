@@ -1274,7 +1274,8 @@ fn bind_named(
             let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)
                 .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))
                 .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))
-                .or_else(|| key_named_as_the_other_side(doc, &finding.path, columns))?;
+                .or_else(|| key_named_as_the_other_side(doc, &finding.path, columns))
+                .or_else(|| id_of_the_thing_repeated(doc, &finding.path, &said, columns))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -1320,6 +1321,29 @@ fn bind_named(
 
 /// "invoices whose customer is not in customers.csv": one side's key bound (`customer_id`), the
 /// other side's, said alike and naming several of its columns, is its column of that name.
+/// "the same employee" of `employee_id` and `employee_name`, as a key of duplicates: the thing
+/// is its id (one person may be written two ways, never two ids).
+fn id_of_the_thing_repeated(doc: &Value, pointer: &str, wanted: &str, columns: &[Column]) -> Option<String> {
+    let node = pointer.split("/in/").next()?;
+    let block = doc.pointer(&format!("{node}/block"))?.as_str()?;
+    if !matches!(block, "transforms.find_duplicates" | "transforms.remove_duplicates") || !pointer.contains("/by/") {
+        return None;
+    }
+    let want = fold(wanted);
+    let of_the_thing: Vec<&Column> = columns
+        .iter()
+        .filter(|c| {
+            let words = crate::column_words::name_words(&c.name);
+            words.len() == 2 && fold(words[0]) == want
+        })
+        .collect();
+    let ids: Vec<&&Column> = of_the_thing.iter().filter(|c| names_a_key(&c.name)).collect();
+    match ids.as_slice() {
+        [one] if of_the_thing.len() == 2 => Some(one.name.clone()),
+        _ => None,
+    }
+}
+
 fn key_named_as_the_other_side(doc: &Value, pointer: &str, columns: &[Column]) -> Option<String> {
     let other = (pointer.strip_suffix("/right_key").map(|p| format!("{p}/left_key")))
         .or_else(|| pointer.strip_suffix("/left_key").map(|p| format!("{p}/right_key")))?;
@@ -1643,6 +1667,15 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         })
         .map(|(_, c)| *c)
         .collect();
+    // ("hours x hourly rate": `hours` is the word said, `hourly_rate` only holds it.)
+    let whole: Vec<&Column> = candidates
+        .iter()
+        .copied()
+        .filter(|c| fold(&c.name).trim_end_matches('s') == want.trim_end_matches('s'))
+        .collect();
+    if candidates.len() > 1 && whole.len() == 1 {
+        return unique(whole);
+    }
     // ("module owner" of `module` and `owner`: English words name the thing last.)
     let last_said = wanted.contains(' ').then(|| wanted.split_whitespace().next_back().map(fold)).flatten();
     let named_last: Vec<&Column> =
@@ -2091,6 +2124,11 @@ mod tests {
         assert_eq!(choose("units", &stock).as_deref(), Some("qty_on_hand"));
         assert_eq!(choose("unit cost", &stock).as_deref(), Some("unit_cost"));
         assert_eq!(choose("units", &columns(&["item", "unit_cost"])), None, "a cost is never the units");
+    }
+
+    #[test]
+    fn a_word_is_the_column_of_that_name_before_one_that_holds_it() {
+        assert_eq!(choose("hour", &columns(&["booking_id", "hours", "hourly_rate"])).as_deref(), Some("hours"));
     }
 
     #[test]

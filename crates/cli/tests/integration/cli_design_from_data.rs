@@ -1678,3 +1678,28 @@ fn the_one_with_the_most_units_unique_names_and_totals_listed_per_vendor_do_the_
     );
     assert!(asked.contains("below"), "{asked}");
 }
+
+#[test]
+fn the_same_person_twice_is_keyed_by_their_id_and_hours_are_the_hours_not_the_hourly_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("claims.csv"),
+        "claim_id,employee_id,employee_name,benefit_month,amount\nC1,0045,Grace Lin,2026-10,50\nC2,0045,Grace  Lin,2026-10,50\nC3,0102,Dan Reyes,2026-10,15\nC4,0102,Dan Reyes,2026-11,15\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("bookings.csv"), "booking_id,hours,hourly_rate\nB1,2,40\nB2,1.5,60\n").unwrap();
+    // One person written two ways is one employee: the id is the key.
+    designed(
+        dir.path(),
+        "In claims.csv, find every claim where the same employee has more than one claim for the same benefit_month, and list all of those claims. Save as doubles.csv",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let rows = csv_rows(&dir.path().join("doubles.csv"));
+    assert_eq!(rows.len(), 3, "C1 and C2: {rows:?}");
+    designed(dir.path(), "For each booking in bookings.csv work out cost = hours x hourly rate. Save to costs.csv", 0);
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    assert_eq!(csv_rows(&dir.path().join("costs.csv"))[1..], ["B1,2,40,80", "B2,1.5,60,90"]);
+}

@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(the same [a-z_]+(?: [a-z_]+)?,? and (?:the )?same|duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
+        r"\b(the same [a-z_]+(?: [a-z_]+)?,? and (?:the )?same|(?:more than one|two or more|several|multiple) [a-z_]+ (?:for|on|with|in|at|of) the same|duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {
@@ -46,7 +46,7 @@ static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice|both|either)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice|both|either|still|counts?|should|would|will|can|must)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
     )
 });
 /// "(same email and session)": two columns the same, said with "and" and nothing after.
