@@ -422,7 +422,7 @@ fn restates_a_day(day: f64, before: &str, after: &str, plan: &planwright_plan::P
 /// 「2行のタイトル」, 「3行目」.
 static SHEET_LAYOUT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^(?:(?:title|header|heading|blank|empty|extra|junk)\s+(?:lines?|rows?)|(?:lines?|rows?)\s+(?:of\s+(?:titles?|headings?)|on\s+top|at\s+the\s+top|above))\b|^(?:行目|行のタイトル|行の見出し|行の表題|行分のタイトル)",
+        r"^(?:(?:title|header|heading|blank|empty|extra|junk)\s+(?:lines?|rows?)|(?:lines?|rows?)\s+(?:of\s+(?:titles?|headings?)|on\s+top|at\s+the\s+top|above))\b|^(?:行目|行のタイトル|行の見出し|行の表題|行分のタイトル|行(?:分)?(?:は|が)(?:タイトル|表題|見出し|空行|空白))",
     )
     .expect("sheet layout")
 });
@@ -984,6 +984,7 @@ pub(crate) mod tests {
         let said = "a.xlsx, sheet v5.0 (two title lines on top, the headers are on row 3)";
         assert!(unused_numbers(said, &sheet).is_empty(), "{:?}", unused_numbers(said, &sheet));
         assert!(unused_numbers("固定資産台帳.xlsx（上に表題が2行あります）", &sheet).is_empty());
+        assert!(unused_numbers("講師謝金.xlsx（シート「12月」、上の2行はタイトル）から", &sheet).is_empty());
         let none = plan("- {id: w, block: report.write, in: {data: [], format: csv, path: out.csv}}");
         assert_eq!(unused_numbers("keep 2 rows", &none).len(), 1);
         let two = plan(

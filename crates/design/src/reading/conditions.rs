@@ -1412,6 +1412,15 @@ pub fn japanese(clause: &str) -> Vec<Condition> {
             }
         }
     }
+    // 「2026年4月1日以降に完了した工事」: the day compared is the day it was done (完了日), and
+    // what was done is no state.
+    if let Some(c) = JA_DATED_BY_ITS_VERB.captures(&counted) {
+        let done = c["x"].to_owned();
+        conditions.retain(|k| !(k.field.is_none() && k.operator == "eq" && k.value.as_str() == Some(done.as_str())));
+        for condition in conditions.iter_mut().filter(|k| k.field.is_none() && super::is_date(&k.value)) {
+            condition.field = Some(format!("{done}日"));
+        }
+    }
     // 「まだ精算していない（精算状況が「未精算」の）」: the column is named inside the aside.
     for condition in &mut conditions {
         let inside = condition.field.as_deref().and_then(|f| f.rsplit_once(['(', '（'])).map(|(_, after)| after.trim());
@@ -1435,6 +1444,13 @@ pub fn japanese_not_yet_done(clause: &str, conditions: &mut Vec<Condition>) {
         conditions.push(Condition { field, operator: "eq", value: Value::from(""), value2: None });
     }
 }
+
+/// 「…以降に完了した」「…までに納品された」: a day compared, then what was done on it.
+static JA_DATED_BY_ITS_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:以降|以後|以前|までに|まで|から|より前|より後)(?:[）)])?\s*に\s*(?P<x>\p{Han}{2,4})(?:した|された|済み|済の|済)",
+    )
+});
 
 /// 「まだ返却されていない」「まだ入金されていなくて」: a thing not done yet, whose date is not filled in.
 static JA_NOT_YET_DONE: LazyLock<Regex> =

@@ -846,11 +846,11 @@ impl Reader<'_> {
         let browser_word = self.lexicon.browser.find_iter(&lower_text).any(|m| {
             let previous = lower_text[..m.start()].split_whitespace().next_back().unwrap_or_default();
             // 「画面と件名が同じ行」: a column named in a list, no page; 「画面ID」「画面名」 are
-            // columns' names.
+            // columns' names, and 「画面ごとに」「画面別」 group by one.
             let listed = lower_text[m.end()..].starts_with(['と', '・', '、'])
                 || lower_text[..m.start()].ends_with(['と', '・']);
             let named = m.as_str() == "画面"
-                && lower_text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || "名番コ".contains(c));
+                && lower_text[m.end()..].starts_with(|c: char| c.is_ascii_alphanumeric() || "名番コご別".contains(c));
             // "the pending ones go to chase.csv": rows going to a file, no page visited.
             let to_a_file = m.as_str() == "go to"
                 && slots::file_names(&lower_text[m.end()..])

@@ -6412,3 +6412,19 @@ fn the_columns_said_whole_and_the_dearest_first_are_the_cost() {
         r.steps
     );
 }
+
+#[test]
+fn japanese_screens_counted_a_day_done_by_and_title_rows_said_are_read() {
+    // 「画面ごとに」 groups by a column; no page is visited.
+    let r = read_instruction("UAT指摘一覧.csv で、状態が「未対応」か「対応中」の指摘を画面ごとに数えて 残指摘.csv に");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["画面"])), "{:?}", r.steps);
+    // 「…以降に完了した」: the day it was done, 完了日; 完了 is no state.
+    let r = read_instruction(
+        "今年度（2026年4月1日以降）に完了した修繕工事について、修繕履歴.csv の金額を物件ごとに合計して 結果.csv に",
+    );
+    assert_eq!(
+        filter_of(&r),
+        [Condition { field: Some("完了日".into()), operator: "gte", value: json!("2026-04-01"), value2: None }]
+    );
+}
