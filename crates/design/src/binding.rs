@@ -76,6 +76,7 @@ const SYNONYMS: &[&[&str]] = &[
         "費用",
     ],
     &["date", "day", "日付", "年月日", "取引日", "支払日", "計上日"],
+    &["month", "year month", "年月", "月", "対象月", "月度"],
     &["sales date", "sale date", "date of sale", "売上日", "販売日", "売上日付"],
     &["order date", "ordered on", "受注日", "注文日", "発注日"],
     &["invoice date", "billing date", "bill date", "請求日", "請求書日付"],
@@ -1667,6 +1668,12 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         })
         .map(|(_, c)| *c)
         .collect();
+    // (「金額」 of 「本数合計」 and 「金額合計」: a name holding the word said, before one holding
+    // only a word of the same meaning, 合計.)
+    let literal: Vec<&Column> = candidates.iter().copied().filter(|c| fold(&c.name).contains(&want)).collect();
+    if candidates.len() > 1 && literal.len() == 1 && !want.is_ascii() {
+        return unique(literal);
+    }
     // ("hours x hourly rate": `hours` is the word said, `hourly_rate` only holds it.)
     let whole: Vec<&Column> = candidates
         .iter()
@@ -2129,6 +2136,8 @@ mod tests {
     #[test]
     fn a_word_is_the_column_of_that_name_before_one_that_holds_it() {
         assert_eq!(choose("hour", &columns(&["booking_id", "hours", "hourly_rate"])).as_deref(), Some("hours"));
+        assert_eq!(choose("金額", &columns(&["月", "本数合計", "金額合計"])).as_deref(), Some("金額合計"));
+        assert_eq!(choose("年月", &columns(&["月", "本数合計", "金額合計"])).as_deref(), Some("月"));
     }
 
     #[test]

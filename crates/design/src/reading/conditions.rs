@@ -2071,6 +2071,7 @@ fn without_unnamed_repeats(mut aggregations: Vec<Aggregation>) -> Vec<Aggregatio
 static JA_BY: LazyLock<Regex> = LazyLock::new(|| {
     re(r"ごと|毎に|毎の|別に|別の|別で|単位で|別集計|別[\p{Han}\p{Katakana}ー]{0,8}?(?:合計|総額|小計|平均|件数)")
 });
+static JA_EACH: LazyLock<Regex> = LazyLock::new(|| re(r"各(?P<k>[\p{Han}\p{Katakana}ー]{1,8}?)の"));
 static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<pre>を|の)?(?P<op>合計|総額|小計|集計|件数|人数|平均|最大|最高|最小|最低|カウント|数え|数|最も新しい|最新の|最も古い|最古の)(?P<post>し|する|して|を出|を求|を計算|と|、|を|$)?",
@@ -2130,6 +2131,15 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         }
         // 「年月×勘定科目ごとに」: × joins the keys.
         by.extend(listed.iter().flat_map(|noun| slots::list_items(noun)));
+    }
+    // 「9月〜11月の各月の本数と金額を合計」: each month's totals.
+    if let Some(c) = JA_EACH.captures(clause).filter(|_| by.is_empty()) {
+        let totalled = c.get(0).is_some_and(|m| JA_AGG.is_match(&clause[m.end()..]));
+        let rows = ["自", "種", "位", "人", "行", "列", "件"].contains(&&c["k"]) || JA_ROW_NOUNS.contains(&&c["k"]);
+        if totalled && !rows {
+            first.get_or_insert(c.get(0).map_or(0, |m| m.start()));
+            by.push(c["k"].to_owned());
+        }
     }
     let mut aggregations: Vec<Aggregation> = Vec::new();
     for c in JA_AGG.captures_iter(clause) {

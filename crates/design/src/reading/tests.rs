@@ -6428,3 +6428,11 @@ fn japanese_screens_counted_a_day_done_by_and_title_rows_said_are_read() {
         [Condition { field: Some("完了日".into()), operator: "gte", value: json!("2026-04-01"), value2: None }]
     );
 }
+
+#[test]
+fn japanese_totals_of_each_month_group_by_the_month_but_each_row_groups_nothing() {
+    let r = read_instruction("配送.csv について、9月〜11月の各月の本数と金額を合計して 月別.csv に");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["月"])), "{:?}", r.steps);
+    let r = read_instruction("支払予定.csv の各発注について、支払予定日 − 受領日 の日数を出して 結果.csv に");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })), "{:?}", r.steps);
+}
