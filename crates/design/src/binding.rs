@@ -1670,8 +1670,14 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         .collect();
     // (「金額」 of 「本数合計」 and 「金額合計」: a name holding the word said, before one holding
     // only a word of the same meaning, 合計.)
+    // (Not 「請求額」 beside 「入金額」: an amount named otherwise is asked.)
     let literal: Vec<&Column> = candidates.iter().copied().filter(|c| fold(&c.name).contains(&want)).collect();
-    if candidates.len() > 1 && literal.len() == 1 && !want.is_ascii() {
+    let only_a_total = |c: &Column| {
+        let rest = ["合計", "小計", "total", "sum"].iter().fold(fold(&c.name), |name, w| name.replace(w, ""));
+        !words.iter().any(|w| !w.is_empty() && rest.contains(w.as_str()))
+    };
+    let others_only_totals = candidates.iter().filter(|c| !literal.contains(c)).all(|c| only_a_total(c));
+    if candidates.len() > 1 && literal.len() == 1 && !want.is_ascii() && others_only_totals {
         return unique(literal);
     }
     // ("hours x hourly rate": `hours` is the word said, `hourly_rate` only holds it.)
