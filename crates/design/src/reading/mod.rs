@@ -856,8 +856,14 @@ impl Reader<'_> {
                 && slots::file_names(&lower_text[m.end()..])
                     .first()
                     .is_some_and(|f| lower_text.get(m.end()..f.at + m.end()).is_some_and(|gap| gap.trim().is_empty()));
+            // ("every active site gets a completed visit", "the visit log is visits.csv": with tables
+            // named and no address, a site or a visit is a thing the rows are about.)
+            let a_thing_of_the_rows = urls.is_empty()
+                && files.iter().any(|f| matches!(f.extension.as_str(), "csv" | "tsv" | "xlsx" | "xlsm" | "xls"))
+                && matches!(m.as_str(), "site" | "visit" | "page" | "dashboard");
             !(["by", "per", "then", "each"].contains(&previous)
                 || to_a_file
+                || a_thing_of_the_rows
                 || self.language == Language::Ja && (listed || named))
         });
         let web = !api && (browser_word || !urls.is_empty());

@@ -6436,3 +6436,13 @@ fn japanese_totals_of_each_month_group_by_the_month_but_each_row_groups_nothing(
     let r = read_instruction("支払予定.csv の各発注について、支払予定日 − 受領日 の日数を出して 結果.csv に");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_site_or_a_visit_the_rows_are_about_is_no_web_page() {
+    let r = read_instruction(
+        "Every active site gets a completed visit each month. The sites are in sites.xlsx and the visit log is visits.csv. List the active sites with no completed visit in sites_missed.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+    let r = read_instruction("Visit https://portal.example.com, download the invoices and save them to invoices.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+}
