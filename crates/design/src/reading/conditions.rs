@@ -1780,6 +1780,9 @@ static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+(
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)(?:\s+\w+){1,3}$"));
 
+/// "… did each employee log": a question of each thing's own amount.
+static HOW_MANY_EACH: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:did|do|does|has|have|had)\s+(?:each|every)\b"));
+
 /// Words that start a question's verb ("how much did we pay"), no column.
 const AUXILIARIES: &[&str] = &["did", "do", "does", "have", "has", "had", "was", "were", "is", "are", "we", "they"];
 
@@ -1938,6 +1941,18 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         // "how many days did the customer take to pay": a measure of each row, no count of rows.
         let measured = lower[m.end()..].trim_start().trim_start_matches("the ").split_whitespace().next();
         if op == "count" && measured.is_some_and(|unit| super::words::TIME_UNITS.contains(&unit)) {
+            // ("how many hours did each employee log": the hours each logged, added up.)
+            let after_unit = lower[m.end()..].trim_start().split_once(' ').map_or("", |(_, rest)| rest);
+            let asked_of_each = HOW_MANY_EACH.is_match(after_unit.trim_start());
+            if let Some(unit) =
+                measured.filter(|_| !by.is_empty() && asked_of_each && m.as_str().eq_ignore_ascii_case("how many"))
+            {
+                let field = Some(unit.to_owned());
+                if !aggregations.iter().any(|a| a.op == "sum" && a.field == field) {
+                    first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
+                    aggregations.push(Aggregation { op: "sum", field, name: None, when: Vec::new() });
+                }
+            }
             continue;
         }
         let starts_clause = lower[..m.start()].split_whitespace().count() <= 1

@@ -6369,6 +6369,13 @@ fn how_much_was_paid_to_each_vendor_is_a_total_of_the_amounts() {
         r.steps
     );
     assert_eq!(r.outputs.len(), 1, "the result in paid.xlsx is written");
+    let r = read_instruction("How many hours did each employee log? timesheets.csv -> hours.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, aggregations }
+            if by == &["employee"] && aggregations[0].op == "sum" && aggregations[0].field.as_deref() == Some("hours"))),
+        "{:?}",
+        r.steps
+    );
 }
 
 #[test]
