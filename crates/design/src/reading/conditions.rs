@@ -1344,7 +1344,7 @@ static JA_NOT_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
 static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"承認済み|承認済|未承認|未払い|未払|支払済み|支払済|未入金|入金済み|入金済|未処理|処理済み|処理済|未完了|完了|保留|却下|差し戻し|差戻し|差戻|否認|申請中|承認待ち|取消|キャンセル|延滞|期限切れ|未精算|精算済|未対応|対応済み|対応済|未発送|発送済み|発送済|未出荷|出荷済み|出荷済",
+        r"承認済み|承認済|未承認|未払い|未払|支払済み|支払済|未入金|入金済み|入金済|未処理|処理済み|処理済|未完了|完了|保留|却下|差し戻し|差戻し|差戻|否認|申請中|承認待ち|取消|キャンセル|延滞|期限切れ|未精算|精算済|未対応|対応済み|対応済|未発送|発送済み|発送済|未出荷|出荷済み|出荷済|未納|納品済み|納品済",
     )
 });
 static JA_QUOTED_EQ: LazyLock<Regex> = LazyLock::new(|| {
@@ -1677,6 +1677,17 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
                 Some(of) if of.chars().count() >= 2 && !of.ends_with(OF_ITS_OWN) => of,
                 _ => v.as_str(),
             };
+            // 「未納の発注だけ」「承認済の経費だけ」: the state said before the rows' noun.
+            let state_before = clause[..v.start()]
+                .strip_suffix('の')
+                .and_then(|before| japanese_noun_before(before, before.len()))
+                .map(|s| {
+                    ["から", "より", "で"]
+                        .iter()
+                        .fold(s.clone(), |s, p| s.strip_prefix(p).map_or(s.clone(), str::to_owned))
+                })
+                .filter(|s| s.starts_with('未') || ["済", "済み", "中", "完了", "確定"].iter().any(|e| s.ends_with(e)));
+            let value = state_before.as_deref().unwrap_or(value);
             let relative = [
                 "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
                 "両方", "一方", "他方", "全部", "全件", "一部",

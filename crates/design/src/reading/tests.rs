@@ -6453,3 +6453,11 @@ fn a_site_or_a_visit_the_rows_are_about_is_no_web_page() {
     let r = read_instruction("Visit https://portal.example.com, download the invoices and save them to invoices.csv");
     assert!(r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_a_state_said_before_the_rows_noun_is_the_value_kept() {
+    let r = read_instruction("発注.csv から未納の発注だけを抜き出して 未納.csv に保存");
+    assert_eq!(filter_of(&r), [Condition { field: None, operator: "eq", value: json!("未納"), value2: None }]);
+    let r = read_instruction("作業.csv から未着手の作業だけを 残作業.csv に");
+    assert_eq!(filter_of(&r), [Condition { field: None, operator: "eq", value: json!("未着手"), value2: None }]);
+}
