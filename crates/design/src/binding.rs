@@ -1512,7 +1512,16 @@ fn bind_open(doc: &mut Value, validation: &Validation, said: &[String], binding:
                 // (Of 社員番号 and 氏名 both sides have, the one named as a key: 社員番号.)
                 let keys: Vec<&Column> = common.iter().filter(|c| names_a_key(&c.name)).collect();
                 match (common.as_slice(), named.as_slice(), keys.as_slice()) {
-                    ([one], _, _) if name == "match_key" => Some(one.name.clone()),
+                    // (An amount both happen to have is the key only when no two columns of
+                    // names alike hold the same values: "reference" and "invoice_no" do.)
+                    ([one], _, _) if name == "match_key" => {
+                        let an_amount = one.kind == ColumnKind::Number && !names_a_key(&one.name);
+                        let keyed_by_values = match at.as_slice() {
+                            [(_, l), (_, r)] => keys_by_values(l, r, &values).is_some(),
+                            _ => false,
+                        };
+                        (!(an_amount && keyed_by_values)).then(|| one.name.clone())
+                    }
                     (_, [one], _) if name == "match_key" => Some((*one).clone()),
                     (_, [], [one]) if name == "match_key" => Some(one.name.clone()),
                     _ => None,

@@ -1703,3 +1703,28 @@ fn the_same_person_twice_is_keyed_by_their_id_and_hours_are_the_hours_not_the_ho
     assert_eq!(run.status.code(), Some(0), "{}", said(&run));
     assert_eq!(csv_rows(&dir.path().join("costs.csv"))[1..], ["B1,2,40,80", "B2,1.5,60,90"]);
 }
+
+#[test]
+fn bank_lines_with_no_invoice_are_matched_on_the_reference_not_on_an_amount_both_have() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bank.csv"),
+        "date,description,amount,reference\n2026-11-01,ACME PAYMENT,150000,INV-101\n2026-11-03,BANK FEE,-500,\n2026-11-05,BLUEBIRD,80000,INV-102\n2026-11-09,ACME PAYMENT,150000,INV-101\n2026-11-12,COBALT,45000,INV-104\n2026-11-20,UNKNOWN DEPOSIT,12000,\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("invoices.csv"),
+        "invoice_no,customer_id,due_date,amount,status\nINV-101,C01,2026-09-30,\"150,000\",paid\nINV-102,C02,2026-10-15,80000,unpaid\nINV-104,C03,2026-11-09,45000,paid\n",
+    )
+    .unwrap();
+    for instruction in [
+        "Which bank lines in bank.csv have no matching invoice in invoices.csv? Save unmatched.csv",
+        "Which bank lines in bank.csv have no matching invoice in invoices.csv (match reference to invoice_no)? Save unmatched.csv",
+    ] {
+        designed(dir.path(), instruction, 0);
+        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+        assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+        let rows = csv_rows(&dir.path().join("unmatched.csv"));
+        assert_eq!(rows[1..], ["2026-11-03,BANK FEE,-500,", "2026-11-20,UNKNOWN DEPOSIT,12000,"], "{instruction}");
+    }
+}

@@ -4161,9 +4161,10 @@ impl Reader<'_> {
                 };
                 let (writes_before, written_as) =
                     (writes_from(since_a_file), writes_from(0) && before.ends_with(" as"));
-                // ("Excel please, as fees.xlsx": the last file named "as" is what is written.)
+                // ("Excel please, as fees.xlsx", "…, oldest first, in overdue.csv": the last file
+                // named so is what is written.)
                 let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
-                    || before.ends_with(" as") && last_of_several
+                    || (before.ends_with(" as") || before.ends_with(", in")) && last_of_several
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (writes_before || written_as || lists && (last_of_several || only_file));
                 // Not "compare the totals in a.csv with those in b.csv": no other file before it here.

@@ -256,15 +256,23 @@ pub fn side_keys(text: &str, language: Language) -> Vec<(String, String)> {
     .collect()
 }
 
-/// "Match bank.csv to invoices.csv on reference = invoice_no": the keys said equal, in the order
-/// the two tables are named.
+/// "Match bank.csv to invoices.csv on reference = invoice_no", "… (match reference to
+/// invoice_no)": the keys said equal, in the order the two tables are named.
 fn keys_said_equal(text: &str) -> Vec<(String, String)> {
     static KEYS_EQUAL: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"(?i)\b(?:on|by|using|where)\s+(?:the\s+)?(?P<a>[a-z_][\w]*)\s*(?:=|==)\s*(?P<b>[a-z_][\w]*)")
+        re(
+            r"(?i)\b(?:on|by|using|where)\s+(?:the\s+)?(?P<a>[a-z_][\w]*)\s*(?:=|==)\s*(?P<b>[a-z_][\w]*)|\(\s*match(?:ing)?\s+(?:the\s+)?(?P<a2>[a-z_][\w]*)\s+(?:to|with|against|on)\s+(?:the\s+)?(?P<b2>[a-z_][\w]*)\s*\)",
+        )
     });
     let Some(c) = KEYS_EQUAL.captures(text) else { return Vec::new() };
     match super::slots::file_names(text).as_slice() {
-        [first, second, ..] => vec![(first.name.clone(), c["a"].to_owned()), (second.name.clone(), c["b"].to_owned())],
+        // ("(match reference to invoice_no)": the keys in brackets, in the same order.)
+        [first, second, ..] => {
+            let (Some(a), Some(b)) = (c.name("a").or(c.name("a2")), c.name("b").or(c.name("b2"))) else {
+                return Vec::new();
+            };
+            vec![(first.name.clone(), a.as_str().to_owned()), (second.name.clone(), b.as_str().to_owned())]
+        }
         _ => Vec::new(),
     }
 }
