@@ -1328,7 +1328,7 @@ fn unquote(value: &str) -> String {
 
 static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(?:円|件|日|%|ドル|個|人|回|時間|万円)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
+        r"^\s*(?:円|件|日|%|ドル|個|人|回|時間|分|秒|万円)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
     )
 });
 static JA_EQUAL_AFTER: LazyLock<Regex> =
@@ -1729,7 +1729,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
 }
 
 static JA_CODE_OF_ROWS: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?:^|[^A-Za-z0-9_.])(?P<value>[A-Z]{2,5})の(?:件数|もの|行|ケース|テスト)"));
+    LazyLock::new(|| re(r"(?:^|[^A-Za-z0-9_.])(?P<value>[A-Z]{2,5})(?:の(?:件数|もの|行|ケース|テスト)|件数)"));
 static JA_CODE_EQ: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<field>[\p{Han}\p{Katakana}ー]{1,12}|[A-Za-z_][A-Za-z0-9_]{0,30})(?:が|は)\s*(?P<value>[A-Za-z][A-Za-z0-9_-]{0,15})\s*(?:の|で|に(?:なった|なっている))(?:もの|行|データ|分|件|明細|案件|テスト)?",

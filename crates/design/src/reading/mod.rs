@@ -4328,7 +4328,12 @@ fn said_of_rows_in_japanese(clause: &str, state: &str) -> bool {
         regex::Regex::new(r"^の(?:[\p{Han}\p{Katakana}ー]{1,8}|もの)(?:を|が|は|の|だけ|のみ|について)")
             .expect("of rows")
     });
-    clause.match_indices(state).any(|(at, _)| OF_ROWS.is_match(&clause[at + state.len()..]))
+    // (「NG件数」: the count of the rows of a code.)
+    let code_counted = |after: &str| state.bytes().all(|b| b.is_ascii_uppercase()) && after.starts_with("件数");
+    clause.match_indices(state).any(|(at, _)| {
+        let after = &clause[at + state.len()..];
+        OF_ROWS.is_match(after) || code_counted(after)
+    })
 }
 
 /// 「社員ごとの承認済金額の合計」「支払済額の合計」, "the total approved amount per month": a total of

@@ -6461,3 +6461,14 @@ fn japanese_a_state_said_before_the_rows_noun_is_the_value_kept() {
     let r = read_instruction("作業.csv から未着手の作業だけを 残作業.csv に");
     assert_eq!(filter_of(&r), [Condition { field: None, operator: "eq", value: json!("未着手"), value2: None }]);
 }
+
+#[test]
+fn japanese_a_code_counted_and_minutes_compared_keep_their_rows() {
+    let r = read_instruction("テスト結果.csv で機能ごとのNG件数を数えて NG件数.csv に");
+    assert_eq!(filter_of(&r), [Condition { field: None, operator: "eq", value: json!("NG"), value2: None }]);
+    let r = read_instruction("テスト結果.csv で、所要時間が30分以上のテストを一覧にして 長時間.csv に");
+    assert_eq!(
+        filter_of(&r),
+        [Condition { field: Some("所要時間".into()), operator: "gte", value: json!(30), value2: None }]
+    );
+}
