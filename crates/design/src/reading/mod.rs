@@ -3070,6 +3070,8 @@ impl Reader<'_> {
                         || c.operator == "between" && is_date(&c.value)
                         || c.operator == MONTH_OF_UNSAID_YEAR
                         || c.value.as_str().is_some_and(|state| said_of_rows_in_japanese(&clause.text, state))
+                        // ("Give me the total approved expenses per category …, as t.csv".)
+                        || c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
                 }))
             && !conditions.is_empty()
             && conditions.iter().all(|c| {

@@ -6472,3 +6472,18 @@ fn japanese_a_code_counted_and_minutes_compared_keep_their_rows() {
         [Condition { field: Some("所要時間".into()), operator: "gte", value: json!(30), value2: None }]
     );
 }
+
+#[test]
+fn a_state_said_of_the_rows_totalled_in_a_clause_that_writes_keeps_them() {
+    for text in [
+        "Give me the total approved expenses per category from expenses.csv, as t.csv",
+        "Give me the average approved expense per category from expenses.csv, as avg.csv",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(
+            filter_of(&r),
+            [Condition { field: None, operator: "eq", value: json!("approved"), value2: None }],
+            "{text}"
+        );
+    }
+}
