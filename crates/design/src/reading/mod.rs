@@ -3071,7 +3071,7 @@ impl Reader<'_> {
                         || c.operator == MONTH_OF_UNSAID_YEAR
                         || c.value.as_str().is_some_and(|state| said_of_rows_in_japanese(&clause.text, state))
                         // ("Give me the total approved expenses per category …, as t.csv".)
-                        || c.value.as_str().is_some_and(|state| said_of_rows(&clause.text, state))
+                        || c.value.as_str().is_some_and(|state| state_of_the_rows_totalled(&lower, state))
                 }))
             && !conditions.is_empty()
             && conditions.iter().all(|c| {
@@ -4405,6 +4405,18 @@ fn said_of_rows(clause: &str, state: &str) -> bool {
         let next = words[i + 1..].iter().find(|w| !of_a_period(w));
         word.eq_ignore_ascii_case(state)
             && next.is_some_and(|next| slots::is_row_noun(next) || next.len() > 3 && next.ends_with('s'))
+    })
+}
+
+/// Whether `state` is said between a total and the rows it is of ("the total approved
+/// expenses", "the average approved expense"; lower-cased text).
+fn state_of_the_rows_totalled(lower: &str, state: &str) -> bool {
+    let state = state.to_lowercase();
+    lower.match_indices(&format!(" {state} ")).any(|(at, said)| {
+        let before = lower[..at].trim_end();
+        let rows = lower[at + said.len()..].split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+        ["total", "average", "sum", "mean", "count", "number"].iter().any(|w| before.ends_with(w))
+            && (slots::is_row_noun(rows) || slots::is_row_noun(&slots::singular(rows)))
     })
 }
 
