@@ -1678,6 +1678,11 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
                 _ => v.as_str(),
             };
             // 「未納の発注だけ」「承認済の経費だけ」: the state said before the rows' noun.
+            // (「確定した売上だけ」: the state done to them.)
+            let done_before = clause[..v.start()]
+                .strip_suffix("した")
+                .and_then(|before| japanese_noun_before(before, before.len()))
+                .filter(|s| s.chars().all(|c| matches!(c, '\u{4e00}'..='\u{9fff}')) && s.chars().count() == 2);
             let state_before = clause[..v.start()]
                 .strip_suffix('の')
                 .and_then(|before| japanese_noun_before(before, before.len()))
@@ -1687,7 +1692,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
                         .fold(s.clone(), |s, p| s.strip_prefix(p).map_or(s.clone(), str::to_owned))
                 })
                 .filter(|s| s.starts_with('未') || ["済", "済み", "中", "完了", "確定"].iter().any(|e| s.ends_with(e)));
-            let value = state_before.as_deref().unwrap_or(value);
+            let value = state_before.as_deref().or(done_before.as_deref()).unwrap_or(value);
             let relative = [
                 "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
                 "両方", "一方", "他方", "全部", "全件", "一部",

@@ -4252,8 +4252,14 @@ impl Reader<'_> {
                 // 「stock_check.csv へお願いします」「summary.csv に。」「budget_actual.md にレポートを」.
                 // 「売掛金残高.csv に、…から…を追加」 is the file added to: only a sentence's end counts.
                 let rest = self.text.get(clause.start + clause.text.len()..).unwrap_or_default().trim_start();
-                // (「…zensha.csv で！」 at the end: the clause may keep its own full stop.)
-                let after_ends = after.trim_start_matches(['。', '.', '!', '?']).trim().is_empty();
+                // (「…zensha.csv で！」 at the end: the clause may keep its own full stop; 「… に（取消は
+                // 除く）」 an aside after it.)
+                let aside_closed = after
+                    .strip_prefix(['（', '('])
+                    .and_then(|inside| inside.find(['）', ')']).map(|close| &inside[close..]))
+                    .map(|rest| rest.trim_start_matches(['）', ')']));
+                let after_ends =
+                    aside_closed.unwrap_or(after).trim_start_matches(['。', '.', '!', '?']).trim().is_empty();
                 let ends_sentence = after_ends && (rest.is_empty() || rest.starts_with(['。', '.', '!', '?']));
                 let asked_for = matches!(particle, "に" | "で" | "へ")
                     && (after.starts_with("お願い") || ends_sentence || after.starts_with(['レ', '報']));

@@ -6487,3 +6487,12 @@ fn a_state_said_of_the_rows_totalled_in_a_clause_that_writes_keeps_them() {
         );
     }
 }
+
+#[test]
+fn japanese_a_state_done_to_the_rows_and_a_file_written_before_an_aside_are_read() {
+    let r = read_instruction("売上.csv の確定した売上だけを担当者ごとに合計して 担当者別.xlsx に");
+    assert_eq!(filter_of(&r), [Condition { field: None, operator: "eq", value: json!("確定"), value2: None }]);
+    let r = read_instruction("売上.csv の得意先ごとの件数と平均金額を出して 得意先別.csv に（取消は除く）");
+    assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
+}
