@@ -1641,7 +1641,7 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
 /// 同じ金額」), in its order.
 static EN_TOP_BY_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)|\b(?:which|what|the|top)\s+(?P<n2>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity2>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:sold|spent|earned|billed|made|generated|brought in)\s+(?:the\s+)?most\b|\b(?:which|what|the|top)\s+(?P<n3>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity3>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:have|has|had|with)\s+the\s+(?:highest|largest|biggest)\s+(?:total\s+)?(?P<measure3>[a-z][\w]*(?: [a-z][\w]*)?)|\b(?:which|what)\s+(?P<entity4>[a-z][\w]*)\s+(?:has|had|have)\s+the\s+(?:highest|largest|biggest)\s+total(?:\s+(?P<measure4>[a-z][\w]*))?|\b(?:which|what)\s+(?P<entity5>[a-z][\w]*)\s+(?:has|had|have|holds|held|stores|keeps|carries|sold|spent|earned|billed|logged|worked|booked|ordered|bought|received|shipped)\s+the\s+most\s+(?P<measure5>[a-z][\w]*)",
+        r"\b(?:top|biggest|largest)\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity>[a-z][\w]*(?: [a-z][\w]*)?)\s+by\s+(?:their\s+|the\s+)?(?:total|sum of|combined|overall)\s+(?:the\s+)?(?P<measure>[a-z][\w]*(?: [a-z][\w]*)?)|\b(?:which|what|the|top)\s+(?P<n2>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity2>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:(?:we|you|they)\s+)?(?:sold|spent|earned|billed|made|generated|brought in|paid)\s+(?:the\s+)?most\b|\b(?:which|what|the|top)\s+(?P<n3>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?P<entity3>[a-z][\w]*(?: [a-z][\w]*)?)\s+(?:have|has|had|with)\s+the\s+(?:highest|largest|biggest)\s+(?:total\s+)?(?P<measure3>[a-z][\w]*(?: [a-z][\w]*)?)|\b(?:which|what)\s+(?P<entity4>[a-z][\w]*)\s+(?:has|had|have)\s+the\s+(?:highest|largest|biggest)\s+total(?:\s+(?P<measure4>[a-z][\w]*))?|\b(?:which|what)\s+(?P<entity5>[a-z][\w]*)\s+(?:has|had|have|holds|held|stores|keeps|carries|sold|spent|earned|billed|logged|worked|booked|ordered|bought|received|shipped)\s+the\s+most\s+(?P<measure5>[a-z][\w]*)|\b(?:which|what)\s+(?P<entity6>[a-z][\w]*)\s+did\s+(?:we|you|they)\s+pay\s+the\s+most\b",
     )
 });
 static EN_TOP_BY_COUNT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1686,8 +1686,12 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
     let (c, entity, measure, total) = match language {
         super::Language::En => {
             let c = EN_TOP_BY_TOTAL.captures(&lower)?;
-            let entity =
-                ["entity", "entity2", "entity3", "entity4", "entity5"].iter().find_map(|n| c.name(n))?.as_str();
+            let entity = ["entity", "entity2", "entity3", "entity4", "entity5", "entity6"]
+                .iter()
+                .find_map(|n| c.name(n))?
+                .as_str();
+            // ("the 2 vendors we paid the most": the subject is no part of the thing.)
+            let entity = [" we", " you", " they"].iter().find_map(|w| entity.strip_suffix(w)).unwrap_or(entity);
             let entity = slots::singular(entity.trim());
             if slots::is_row_noun(&entity) {
                 return None;
@@ -1724,7 +1728,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
     // ("which category has the highest total": the one.)
     let n = match c.name("n").or(c.name("n2")).or(c.name("n3")) {
         Some(n) => number(n.as_str())?,
-        None if c.name("entity4").is_some() || c.name("entity5").is_some() => 1,
+        None if ["entity4", "entity5", "entity6"].iter().any(|n| c.name(n).is_some()) => 1,
         None => return None,
     };
     let aggregation = Aggregation { op: "sum", field: Some(measure), name: Some(total.to_owned()), when: Vec::new() };

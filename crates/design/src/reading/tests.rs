@@ -6496,3 +6496,15 @@ fn japanese_a_state_done_to_the_rows_and_a_file_written_before_an_aside_are_read
     assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
     assert_eq!(r.outputs.len(), 1, "{:?}", r.outputs);
 }
+
+#[test]
+fn the_things_we_paid_the_most_are_the_top_by_their_total() {
+    for (text, n) in [
+        ("Show me the 2 vendors we paid the most in payments.csv, save top_vendors.csv", 2),
+        ("Which vendor did we pay the most? payments.csv -> top.csv", 1),
+    ] {
+        let r = read_instruction(text);
+        assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["vendor"])), "{:?}", r.steps);
+        assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(l), .. } if *l == n)), "{:?}", r.steps);
+    }
+}
