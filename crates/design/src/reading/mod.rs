@@ -1291,6 +1291,7 @@ impl Reader<'_> {
         self.sorted_by_the_difference();
         self.top_of_the_groups_said_twice();
         self.top_groups_said_twice();
+        self.totals_compared_of_each();
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
         self.sorted_by_a_total_said_of_its_column();
@@ -2158,6 +2159,35 @@ impl Reader<'_> {
         if ranked_again {
             self.reading.steps.remove(at);
         }
+    }
+
+    /// "the employees whose total amount is more than 40000": a total of each employee, compared
+    /// (not each row's amount).
+    fn totals_compared_of_each(&mut self) {
+        static WHOSE_TOTAL: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r"(?i)\b(?P<entity>[a-z_][\w]*)\s+whose\s+(?P<said>(?:total|combined|overall)\s+(?P<measure>[a-z_][\w]*(?: [a-z_][\w]*)?))\s+(?:is|are|was|were|comes? to|adds? up to)\b",
+            )
+            .expect("whose total")
+        });
+        if self.reading.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })) {
+            return;
+        }
+        let Some(c) = WHOSE_TOTAL.captures(self.text) else { return };
+        let entity = slots::singular(&c["entity"].to_ascii_lowercase());
+        let said = c["said"].to_ascii_lowercase();
+        if slots::is_row_noun(&entity) {
+            return;
+        }
+        let compared = |s: &Step| matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|k| k.field.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(&said))));
+        let Some(at) = self.reading.steps.iter().position(compared) else { return };
+        let total = Aggregation {
+            op: "sum",
+            field: Some(c["measure"].to_ascii_lowercase()),
+            name: Some(said),
+            when: Vec::new(),
+        };
+        self.reading.steps.insert(at, Step::Aggregate { by: vec![entity], aggregations: vec![total] });
     }
 
     /// "Which three warehouses spent the most …? Add up repair_cost per warehouse …, keep the top

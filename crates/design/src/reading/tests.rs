@@ -6508,3 +6508,13 @@ fn the_things_we_paid_the_most_are_the_top_by_their_total() {
         assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(l), .. } if *l == n)), "{:?}", r.steps);
     }
 }
+
+#[test]
+fn the_things_whose_total_is_compared_are_totalled_first() {
+    let r = read_instruction("List the employees whose total amount is more than 40000 in expenses.csv, save big.csv");
+    assert!(
+        matches!(r.steps.as_slice(), [Step::Aggregate { by, .. }, Step::Filter { .. }] if by == &["employee"]),
+        "{:?}",
+        r.steps
+    );
+}
