@@ -835,8 +835,7 @@ impl Reader<'_> {
         // (「受領書類一覧.csv」「書類番号」: a word for documents in a table's name or its columns
         // reads no documents when every file named, the one written and those read, is a table.)
         let files = slots::file_names(self.text);
-        let only_tables = files.len() >= 2
-            && files.iter().all(|f| matches!(f.extension.as_str(), "csv" | "tsv" | "xlsx" | "xlsm" | "xls"));
+        let only_tables = files.len() >= 2 && files.iter().all(slots::FileName::is_table);
         let documents = self.lexicon.documents.is_match(&lower_text) && !only_tables
             || files.iter().any(|f| matches!(f.extension.as_str(), "pdf" | "docx"));
         let urls = slots::urls(self.text);
@@ -859,7 +858,7 @@ impl Reader<'_> {
             // ("every active site gets a completed visit", "the visit log is visits.csv": with tables
             // named and no address, a site or a visit is a thing the rows are about.)
             let a_thing_of_the_rows = urls.is_empty()
-                && files.iter().any(|f| matches!(f.extension.as_str(), "csv" | "tsv" | "xlsx" | "xlsm" | "xls"))
+                && files.iter().any(slots::FileName::is_table)
                 && matches!(m.as_str(), "site" | "visit" | "page" | "dashboard");
             !(["by", "per", "then", "each"].contains(&previous)
                 || to_a_file
@@ -2203,7 +2202,7 @@ impl Reader<'_> {
         for i in 0..steps.len() {
             let Some((by, totals, n, descending)) = top_of_groups(i) else { continue };
             let Some((later_by, later_totals, m, later_descending)) = top_of_groups(i + 2) else { continue };
-            let same_groups = by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
+            let same_groups = passes::same_groups(&by, &later_by);
             // (The first said no column of its own: "spent the most" is of the amounts.)
             let said_loosely = totals.iter().all(|a| a.op == "sum")
                 && later_totals.iter().any(|a| a.op == "sum" && a.field.is_some())

@@ -429,8 +429,7 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
         let said_again = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
                 !by.is_empty()
-                    && by.len() == later_by.len()
-                    && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)))
+                    && same_groups(by, later_by)
                     && aggregations.iter().any(|a| a.op == "sum")
                     && later.iter().all(|a| a.op == "sum" && a.field.is_none() && a.name.is_none() && a.when.is_empty())
             }
@@ -442,8 +441,7 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
         }
         let merges = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
-                let same_groups =
-                    by.len() == later_by.len() && by.iter().all(|b| later_by.iter().any(|l| same_noun(b, l)));
+                let same_groups = same_groups(by, later_by);
                 // 「モジュールごとの平均実行時間…と成功件数を出して」: a count said after the totals
                 // of a grouping, with no groups of its own, is one of them.
                 let a_count_more = later_by.is_empty()
@@ -490,6 +488,11 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
         i += 1;
     }
     steps
+}
+
+/// Whether two groupings group by the same keys, each said alike ("vendor" and "vendors").
+pub(super) fn same_groups(by: &[String], other: &[String]) -> bool {
+    by.len() == other.len() && by.iter().all(|b| other.iter().any(|o| same_noun(b, o)))
 }
 
 /// "everything except the assets with Status Disposed and the assets that cost less than

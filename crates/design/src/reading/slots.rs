@@ -30,6 +30,13 @@ pub struct FileName {
     pub at: usize,
 }
 
+impl FileName {
+    /// Whether the file is a table (CSV, TSV or a workbook), not a document.
+    pub fn is_table(&self) -> bool {
+        matches!(self.extension.as_str(), "csv" | "tsv" | "xlsx" | "xlsm" | "xls")
+    }
+}
+
 pub fn file_names(text: &str) -> Vec<FileName> {
     FILE.find_iter(text)
         // `a.csvx` is no file of ours; `data.csvを` is (Japanese needs no space after a name).
