@@ -611,6 +611,8 @@ fn conditions_from_values(
         });
     }
     for word in words.iter().filter(|w| values_fit && !compared.contains(&fold(w))) {
+        // ("the rows that are not Approved": the rows of every other value.)
+        let (denied, word) = denial(word);
         let Some([(column, text)]) = cells.get(&fold(word)).map(Vec::as_slice) else { continue };
         // A column whose value the plan keeps already, or that two words name ("only Failed
         // (Passed and Skipped don't)"): another value of it is no condition to add.
@@ -623,10 +625,11 @@ fn conditions_from_values(
         if said {
             continue;
         }
-        conditions.push(serde_json::json!({ "field": column, "operator": "eq", "value": text }));
+        let operator = if denied { "ne" } else { "eq" };
+        conditions.push(serde_json::json!({ "field": column, "operator": operator, "value": text }));
         binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
-        let (word, column) = (word.clone(), column.clone());
-        binding.notes.push(match leaves_out_here {
+        let (word, column) = (word.to_owned(), column.clone());
+        binding.notes.push(match leaves_out_here != denied {
             true => DesignNote::ValueLeftOut { word, column },
             false => DesignNote::ValueCondition { word, column },
         });
@@ -634,25 +637,25 @@ fn conditions_from_values(
     // 「先月分の出金だけ」, "only the withdrawals": a word that is no value, but names the one
     // column of amounts that some rows leave blank, keeps the rows that have one; "keep the
     // billable time only": one that names a column of yes and no keeps the rows of yes.
-    for word in words.iter().filter(|w| !cells.contains_key(&fold(w))) {
+    for said in words.iter() {
+        let (denied, word) = denial(said);
+        if cells.contains_key(&fold(word)) {
+            continue;
+        }
         let Some(column) = choose(word, columns).filter(|c| !tested.contains(c)) else { continue };
-        let (word, field) = (word.clone(), column.clone());
-        let (condition, note) = if amounts_some_rows_leave_blank(&column, columns, &validation) {
+        let (word, field) = (word.to_owned(), column.clone());
+        let (condition, note) = if amounts_some_rows_leave_blank(&column, columns, &validation) && !denied {
             (
                 serde_json::json!({ "field": column, "operator": "ne", "value": "" }),
                 DesignNote::FilledCondition { word, column: field },
             )
         } else if let Some((yes, no)) = yes_and_no_of_a_column(&column, &validation) {
-            // ("where nobody checked in": the rows of no.)
-            let negated = words.iter().any(|w| {
-                w.to_lowercase().strip_suffix(&word.to_lowercase()).is_some_and(|before| NEGATION.is_match(before))
-            });
-            let condition = match (negated, &no) {
-                (true, Some(no)) => serde_json::json!({ "field": column, "operator": "eq", "value": no }),
-                (true, None) => serde_json::json!({ "field": column, "operator": "ne", "value": yes }),
-                (false, _) => serde_json::json!({ "field": column, "operator": "eq", "value": yes }),
-            };
-            let value = if negated { no.unwrap_or_else(|| format!("≠ {yes}")) } else { yes };
+            // ("where nobody checked in", "the non-billable entries": the rows of no.)
+            let negated = denied
+                || words.iter().any(|w| {
+                    w.to_lowercase().strip_suffix(&word.to_lowercase()).is_some_and(|before| NEGATION.is_match(before))
+                });
+            let (condition, value) = yes_or_no_condition(&column, yes, no, negated);
             (condition, DesignNote::YesCondition { word, column: field, value })
         } else {
             continue;
@@ -683,6 +686,17 @@ static NEGATION: LazyLock<regex::Regex> = LazyLock::new(|| {
         .expect("negation")
 });
 
+/// A word said with its own denial ("non-billable", "not billable" of "the rows that are not
+/// billable"): whether it is, and the word denied.
+fn denial(word: &str) -> (bool, &str) {
+    static DENIED: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"(?i)^(?:non[- ]|not\s+)(?P<rest>[a-z].*)$").expect("denied word"));
+    match DENIED.captures(word).and_then(|c| c.name("rest")) {
+        Some(rest) => (true, &word[rest.start()..]),
+        None => (false, word),
+    }
+}
+
 /// The values meaning yes and no, as written, of a column whose sampled values are only yes and
 /// no (`Yes`/`No`, `Y`/`N`, `TRUE`/`FALSE`, 「はい」/「いいえ」, 「有」/「無」, 「あり」/「なし」); yes
 /// is there, no when the sample holds one.
@@ -702,6 +716,16 @@ fn yes_and_no_of_a_column(column: &str, validation: &Validation) -> Option<(Stri
         && cells.iter().all(|t| YES.contains(&folded(t).as_str()) || NO.contains(&folded(t).as_str()));
     let yes = all_yes_or_no.then(|| cells.iter().find(|t| YES.contains(&folded(t).as_str())).cloned()).flatten()?;
     Some((yes, cells.iter().find(|t| NO.contains(&folded(t).as_str())).cloned()))
+}
+
+/// The condition on a column of yes and no that keeps the rows of yes, or of no when `denied`
+/// (not yes, where the sample holds no no), with the value kept as the person reads it.
+fn yes_or_no_condition(column: &str, yes: String, no: Option<String>, denied: bool) -> (Value, String) {
+    match (denied, no) {
+        (true, Some(no)) => (serde_json::json!({ "field": column, "operator": "eq", "value": no }), no),
+        (true, None) => (serde_json::json!({ "field": column, "operator": "ne", "value": yes }), format!("≠ {yes}")),
+        (false, _) => (serde_json::json!({ "field": column, "operator": "eq", "value": yes }), yes),
+    }
 }
 
 /// Whether `column` is one of amounts that some rows of the sample leave blank and others fill.
@@ -1235,6 +1259,7 @@ fn bind_named(
         }
     };
     let mut changed = false;
+    let mut kept_by_yes = Vec::new();
     for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
         let Some(columns) = validation.columns_at.get(&finding.path) else { continue };
         let Some(raw) = doc.pointer(&finding.path).and_then(Value::as_str).map(str::to_owned) else { continue };
@@ -1271,7 +1296,26 @@ fn bind_named(
                 continue;
             }
         }
-        let chosen = chosen_and_noted(&said, columns, aliases, binding).or_else(|| {
+        // ("total billable hours per employee": `hours` of the rows of yes in `billable`.)
+        let of_the_rows_of_yes = the_amount_of_the_rows_of_yes(doc, &finding.path, &said, columns, validation);
+        let chosen = match of_the_rows_of_yes {
+            Some(RowsOfYes { column, condition, note, before: Some(node) }) => {
+                binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
+                kept_by_yes.push((node, condition, note));
+                Some(column)
+            }
+            // (Beside other totals, "total hours and billable hours", the total alone reads them.)
+            Some(RowsOfYes { column, condition, note, before: None }) => {
+                let when = format!("{}/when", finding.path.trim_end_matches("/field"));
+                set(doc, &when, Value::Array(vec![condition]));
+                binding.bound.push(format!("{when}/0"));
+                binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
+                binding.notes.push(note);
+                Some(column)
+            }
+            None => chosen_and_noted(&said, columns, aliases, binding),
+        };
+        let chosen = chosen.or_else(|| {
             let column = amount_of_the_rows_the_file_holds(doc, &finding.path, &wanted, columns)
                 .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))
                 .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))
@@ -1317,7 +1361,61 @@ fn bind_named(
         }
         changed = true;
     }
+    for (node, condition, note) in kept_by_yes {
+        let index = doc.get("graph").and_then(Value::as_array).and_then(|g| g.iter().position(|n| n["id"] == node));
+        let Some(pointer) = index.and_then(|index| keep_step_before(doc, index)) else { continue };
+        if let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) {
+            conditions.push(condition);
+            binding.bound.push(format!("{pointer}/0"));
+            binding.notes.push(note);
+        }
+    }
     changed
+}
+
+/// A total of the rows of yes (or no) of a column of yes and no.
+struct RowsOfYes {
+    /// The column totalled.
+    column: String,
+    /// The condition that keeps those rows, and its note.
+    condition: Value,
+    note: DesignNote,
+    /// The grouping's node, when it has that one total: the rows are kept before it. Else the
+    /// total alone reads them (its `when`).
+    before: Option<Value>,
+}
+
+/// A total said of the rows of a column of yes and no ("billable hours", "non-billable hours"
+/// of `hours` and `billable`).
+fn the_amount_of_the_rows_of_yes(
+    doc: &Value,
+    pointer: &str,
+    said: &str,
+    columns: &[Column],
+    validation: &Validation,
+) -> Option<RowsOfYes> {
+    let node = pointer.split("/in/").next()?;
+    let aggregations = doc.pointer(&format!("{node}/in/aggregations"))?.as_array()?;
+    let a_total = doc.pointer(&format!("{node}/block"))?.as_str()? == "transforms.group_by_agg"
+        && pointer.ends_with("/field")
+        && !columns.iter().any(|c| fold(&c.name) == fold(said));
+    if !a_total {
+        return None;
+    }
+    let one_total = aggregations.iter().filter(|a| a.get("field").is_some()).count() == 1;
+    let words: Vec<&str> = said.split_whitespace().collect();
+    (1..words.len()).find_map(|at| {
+        let (yes_word, amount_word) = (words[..at].join(" "), words[at..].join(" "));
+        let (denied, yes_word) = denial(&yes_word);
+        let column_totalled = choose(&amount_word, columns)
+            .filter(|c| columns.iter().any(|k| &k.name == c && k.kind == ColumnKind::Number))?;
+        let column = choose(yes_word, columns)?;
+        let (yes, no) = yes_and_no_of_a_column(&column, validation)?;
+        let (condition, value) = yes_or_no_condition(&column, yes, no, denied);
+        let note = DesignNote::YesCondition { word: yes_word.to_owned(), column, value };
+        let before = one_total.then(|| doc.pointer(&format!("{node}/id")).cloned()).flatten();
+        Some(RowsOfYes { column: column_totalled, condition, note, before })
+    })
 }
 
 /// "invoices whose customer is not in customers.csv": one side's key bound (`customer_id`), the

@@ -402,7 +402,7 @@ pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:of\s+\S+\s+)?(?:who|that|which|whose)|(?:which|what) [a-z_]+(?: [a-z_]+){0,3} (?:the )?(?:most|highest|lowest|largest|biggest|smallest|least|fewest|best|worst)|(?:top|bottom) (?:\d+|three|five|ten)|(?:for|with|on|by|have|has|share) the same)\b|一番|最も|上位|下位|トップ\s*\d|ワースト|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
+        r"\b(?:(?:pick|pull|single|fish) (?:out|up)|(?:that|which|who) (?:meet|match|fail|break|trip|hit|exceed)s?|criteria|rules? we (?:agreed|set|decided)|(?:per|according to|following|as per|in line with|based on) (?:the |our |company |usual |standard |current )*(?:[a-z-]+ )?(?:policy|policies|rules|guidelines?|procedure|sop)|(?:people|ones|rows|lines|records|entries|items|employees|customers|staff|anyone|everyone|those)\s+(?:of\s+\S+\s+)?(?:who|that|which|whose)|(?:which|what) [a-z_]+(?: [a-z_]+){0,3} (?:the )?(?:most|highest|lowest|largest|biggest|smallest|least|fewest|best|worst)|(?:top|bottom) (?:\d+|three|five|ten)|(?:for|with|on|by|have|has|share) the same)\b|一番|最も|上位|のうち|の中から|下位|トップ\s*\d|ワースト|抜き出|抽出|絞り込|絞って|引っかか|該当する|当てはまる|満たす|満たさない|基準に|(?:規定|規程|ルール|方針|ポリシー|マニュアル)(?:に従って|に沿って|どおり|通り|に基づいて)|(?:ている|ていない|てる|た|ない|い)(?:人|者|もの|行|分|件|方|社員|取引先|顧客)(?:を|だけ|のみ)",
     )
     .expect("pick said")
 });
@@ -608,10 +608,11 @@ static SUM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
-    // "how many days did it take" asks a measure of each row (`measure`), no count.
+    // "how many days did it take", "how many non-billable hours" ask a measure of each row
+    // (`measure`), no count.
     let units = crate::reading::TIME_UNITS.join("|");
     Regex::new(&format!(
-        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure> (?:{units})\b)?|件数|何件|回数|人数"
+        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure>(?: [a-z][\w-]*)? (?:{units})\b)?|件数|何件|回数|人数"
     ))
     .expect("count")
 });
@@ -725,6 +726,9 @@ mod tests {
         assert_eq!(unkept_pick("在庫.csv で一番在庫が多い倉庫を 結果.csv に", &copies).as_deref(), Some("一番"));
         let rows_of = "List the rows of timesheets.csv that are not billable and save them to out.csv";
         assert_eq!(unkept_pick(rows_of, &copies).as_deref(), Some("rows of timesheets.csv that"));
+        // 「…のうち」: some of the rows, whatever follows.
+        let among = "保守契約一覧.csv のうち年末で切れる契約を、更新した形にして 更新後.csv に";
+        assert_eq!(unkept_pick(among, &copies).as_deref(), Some("のうち"));
     }
 
     #[test]

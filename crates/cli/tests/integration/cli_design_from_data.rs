@@ -1728,3 +1728,46 @@ fn bank_lines_with_no_invoice_are_matched_on_the_reference_not_on_an_amount_both
         assert_eq!(rows[1..], ["2026-11-03,BANK FEE,-500,", "2026-11-20,UNKNOWN DEPOSIT,12000,"], "{instruction}");
     }
 }
+
+#[test]
+fn a_column_of_yes_and_no_keeps_its_rows_when_said_beside_a_total_or_denied() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("timesheets.csv"),
+        "date,employee,project,hours,billable\n2026-05-01,Ann,Apollo,6,yes\n2026-05-01,Bob,Apollo,4,no\n2026-05-02,Ann,Zeus,3,yes\n2026-05-02,Cid,Apollo,8,yes\n2026-05-03,Bob,Zeus,5,yes\n2026-05-03,Cid,Zeus,2,no\n",
+    )
+    .unwrap();
+    let written = |instruction: &str, file: &str| {
+        designed(dir.path(), instruction, 0);
+        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
+        rows.sort();
+        rows
+    };
+    // The hours of the billable rows, per employee (not every hour, not a question).
+    assert_eq!(
+        written("Total billable hours per employee from timesheets.csv, save as billable.csv", "billable.csv"),
+        ["Ann,9", "Bob,5", "Cid,8"]
+    );
+    // "how many … hours" adds the hours up; "non-billable" keeps the rows of no.
+    assert_eq!(
+        written("How many non-billable hours per project? timesheets.csv -> nb.csv", "nb.csv"),
+        ["Apollo,4", "Zeus,2"]
+    );
+    // Beside the total of every hour, the billable total reads its rows alone.
+    assert_eq!(
+        written("Total hours and billable hours per employee from timesheets.csv, save as both.csv", "both.csv"),
+        ["Ann,9,9", "Bob,9,5", "Cid,10,8"]
+    );
+    for instruction in [
+        "From timesheets.csv, list the rows that are not billable, save as nonbill.csv",
+        "Keep only the non-billable entries of timesheets.csv and save them as nonbill.csv",
+    ] {
+        assert_eq!(
+            written(instruction, "nonbill.csv"),
+            ["2026-05-01,Bob,Apollo,4,no", "2026-05-03,Cid,Zeus,2,no"],
+            "{instruction}"
+        );
+    }
+}

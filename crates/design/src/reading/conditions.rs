@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::dates::{self, month_number};
 use super::slots::{self, english_field_before, english_phrase_after, japanese_noun_before, number_value};
-use super::words::JA_ROW_NOUNS;
+use super::words::{JA_ROW_NOUNS, TIME_UNITS};
 use super::{Aggregation, Condition, Language};
 
 fn re(pattern: &str) -> Regex {
@@ -1835,7 +1835,7 @@ static EN_ONE_ROW_PER_SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static EN_SLASHED_PAIR: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*/\s*(?P<b>[a-z_][\w]*)\b"));
+    LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*[/+&]\s*(?P<b>[a-z_][\w]*)\b"));
 
 /// `before` is the instruction up to the clause: "Give me the vendor, the number of payments
 /// and the total paid" lists the key of the totals there.
@@ -1867,7 +1867,8 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         {
             continue;
         }
-        // "for each department/category combination": two columns, one group.
+        // "for each department/category combination", "one row per site + reason": two columns,
+        // one group.
         if let Some(c) = EN_SLASHED_PAIR.captures(&lower[m.end()..]) {
             first.get_or_insert(m.start());
             let at = m.end();
@@ -1955,11 +1956,22 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             continue;
         }
         // "how many days did the customer take to pay": a measure of each row, no count of rows.
-        let measured = lower[m.end()..].trim_start().trim_start_matches("the ").split_whitespace().next();
-        if op == "count" && measured.is_some_and(|unit| super::words::TIME_UNITS.contains(&unit)) {
-            // ("how many hours did each employee log": the hours each logged, added up.)
-            let after_unit = lower[m.end()..].trim_start().split_once(' ').map_or("", |(_, rest)| rest);
-            let asked_of_each = HOW_MANY_EACH.is_match(after_unit.trim_start());
+        // ("how many non-billable hours": the unit after one word that says which.)
+        let said_after = lower[m.end()..].trim_start().trim_start_matches("the ");
+        let mut after_words = said_after.split_whitespace();
+        let measured = match (after_words.next(), after_words.next()) {
+            (Some(first), Some(unit)) if !TIME_UNITS.contains(&first) && TIME_UNITS.contains(&unit) => {
+                Some(&said_after[..first.len() + 1 + unit.len()])
+            }
+            (first, _) => first,
+        };
+        let unit_said = |said: &str| said.rsplit(' ').next().is_some_and(|unit| TIME_UNITS.contains(&unit));
+        if op == "count" && measured.is_some_and(unit_said) {
+            // ("how many hours did each employee log", "how many non-billable hours per
+            // project": the hours of each, added up.)
+            let after_unit = said_after[measured.map_or(0, str::len)..].trim_start();
+            let asked_of_each =
+                HOW_MANY_EACH.is_match(after_unit) || EN_BY.find(after_unit).is_some_and(|b| b.start() == 0);
             if let Some(unit) =
                 measured.filter(|_| !by.is_empty() && asked_of_each && m.as_str().eq_ignore_ascii_case("how many"))
             {
@@ -2056,9 +2068,31 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             }
             field => (field, None),
         };
-        if !aggregations.iter().any(|a| a.op == op && a.field == field) {
-            first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
-            aggregations.push(Aggregation { op, field, name, when: Vec::new() });
+        // "total hours and billable hours per employee": a second column said after "and",
+        // before the key, totalled alike.
+        let second = field.as_ref().filter(|_| name.is_none()).and_then(|_| {
+            let rest = &lower[after..];
+            let and = rest.find(" and ").filter(|&at| {
+                rest[..at].split_whitespace().count() <= 3 && !rest[..at].contains([',', '.', ';', ':', '('])
+            })?;
+            let second = english_phrase_after(clause, after + and + 5)?;
+            let second_lower = second.to_ascii_lowercase();
+            let said_at = after + and + 5 + rest[and + 5..].find(second_lower.split(' ').next()?)?;
+            let after_second = lower[said_at..].split_whitespace().skip(second.split(' ').count()).collect::<Vec<_>>();
+            let key_follows =
+                EN_BY.find(&after_second.join(" ")).is_some_and(|b| b.start() == 0) || after_second.is_empty();
+            let a_column = !slots::is_row_noun(&second)
+                && !by.contains(&second)
+                && !EN_AGG.is_match(&second)
+                && !clause_word(&second)
+                && !super::words::EN.verb.is_match(&second_lower);
+            (key_follows && a_column).then_some(second)
+        });
+        for field in std::iter::once(field).chain(second.map(Some)) {
+            if !aggregations.iter().any(|a| a.op == op && a.field == field) {
+                first = Some(first.map_or(m.start(), |f: usize| f.min(m.start())));
+                aggregations.push(Aggregation { op, field, name: name.clone(), when: Vec::new() });
+            }
         }
     }
     // "revenue (sum), cost (sum)": each column totalled as itself.

@@ -1181,7 +1181,15 @@ impl Reader<'_> {
                 // value: its rows are asked about, not kept by the one word the data holds.)
                 let unread = matches!(&step, Step::Filter { conditions, .. } if conditions.is_empty())
                     && words::MORE_THAN_A_VALUE.is_match(&lower);
-                if !unread {
+                // ("the rows that are not billable": the one word denied is said with its denial,
+                // which a column of yes and no, or of that value, can keep.)
+                let denied = words::DENIED_STATE.captures(&lower).filter(|c| {
+                    let rest = lower.replacen(&c[0], " ", 1);
+                    unread && !words::MORE_THAN_A_VALUE.is_match(&rest)
+                });
+                if let Some(denied) = denied {
+                    self.reading.value_words.push(format!("not {}", &denied["word"]));
+                } else if !unread {
                     let said_words = slots::value_words(&said, self.language);
                     // (Beside conditions that leave rows out, "critical and not closed", the
                     // words keep rows.)

@@ -612,6 +612,8 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                         "existing",
                         "current",
                         "file's",
+                        // ("with the count, any order is fine": no order asked.)
+                        "any",
                     ]
                     .iter()
                     .any(|w| before.ends_with(w))

@@ -6518,3 +6518,40 @@ fn the_things_whose_total_is_compared_are_totalled_first() {
         r.steps
     );
 }
+
+#[test]
+fn two_keys_joined_by_a_plus_are_one_grouping_and_any_order_sorts_nothing() {
+    let r = read_instruction(
+        "How many badges did we issue for each site and reason? The log is badges.csv. One row per site + reason with the count, any order is fine. Save to counts.csv.",
+    );
+    assert_eq!(ops(&r), ["aggregate"]);
+    assert!(matches!(&r.steps[0], Step::Aggregate { by, .. } if by == &["site", "reason"]), "{:?}", r.steps);
+}
+
+#[test]
+fn a_second_column_said_after_and_before_the_key_is_totalled_alike() {
+    let r = read_instruction("Total hours and billable hours per employee from timesheets.csv, save as both.csv");
+    let Step::Aggregate { by, aggregations } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["employee"]);
+    let fields: Vec<_> = aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect();
+    assert_eq!(fields, [("sum", Some("hour")), ("sum", Some("billable hour"))]);
+    // Not a second column: a verb, or another total.
+    let r = read_instruction("Sum the amount and count the rows per vendor in a.csv, b.csv");
+    let Step::Aggregate { aggregations, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    let ops: Vec<_> = aggregations.iter().map(|a| a.op).collect();
+    assert_eq!(ops, ["sum", "count"]);
+}
+
+#[test]
+fn how_many_hours_of_a_kind_per_key_adds_the_hours_up_and_rows_denied_a_word_keep_it_denied() {
+    let r = read_instruction("How many non-billable hours per project? timesheets.csv -> nb.csv");
+    let Step::Aggregate { aggregations, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(aggregations[0].op, "sum");
+    assert_eq!(aggregations[0].field.as_deref(), Some("non-billable hours"));
+    let r = read_instruction("From timesheets.csv, list the rows that are not billable, save as nonbill.csv");
+    assert_eq!(ops(&r), ["filter"]);
+    assert_eq!(r.value_words, ["not billable"]);
+    // More than the denial: asked about, not kept by a word.
+    let r = read_instruction("From a.csv, list the rows that are not billable and over 5 hours, save as b.csv");
+    assert!(!r.value_words.iter().any(|w| w == "not billable"), "{:?}", r.value_words);
+}

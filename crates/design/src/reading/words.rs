@@ -62,7 +62,7 @@ fn re(pattern: &str) -> Regex {
 
 pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
     filter: re(
-        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|throw out|throw away|get rid of|weed out|strip out|take out|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|(?:ones|rows|lines|entries|items|records) (?:go |stay |are )?out|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which)|(?:rows|lines|entries|records|ones)\s+(?:of\s+(?:[\w.-]+\s+)?)?(?:that|which)\s+(?:are|is|were|was)\s+(?:not\s+|still\s+|already\s+)?[a-z])\b",
+        r"\b(keep|filter|filtered|only|exclude|excluding|drop|remove|discard|ignore|skip|throw out|throw away|get rid of|weed out|strip out|take out|select|where|whose|pick out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|(?:ones|rows|lines|entries|items|records) (?:go |stay |are )?out|narrow|at or above|at or below|at least|at most|take (?:only |just )?(?:the |all )?(?:[\w-]+ )?(?:rows|lines|entries|records|ones|orders|items|invoices|transactions|payments) (?:with|where|whose|that|which)|(?:rows|lines|entries|records|ones)\s+(?:of\s+(?:[\w.-]+\s+)?)?(?:that|which)\s+(?:are|is|were|was)\s+(?:not\s+|still\s+|already\s+)?[a-z][\w-]*)\b",
     ),
     exclude: re(
         r"\b(exclude|excluding|drop|remove|discard|ignore|ignoring|disregard|skip|throw out|throw away|get rid of|weed out|strip out|take out|leave out|leave (?:the |any |all )?(?:[\w-]+ ){1,3}out|leaving out|leaving (?:the |any |all )?(?:[\w-]+ ){1,3}out|stays? out|kept out|(?:is|are|be) left out|(?:don't|do not|shouldn't|should not|mustn't|must not|won't) count|filter out|without|except|not counting|(?:ones|rows|lines|entries|items|records) (?:go |stay |are )?out)\b",
@@ -596,6 +596,12 @@ pub static MORE_THAN_A_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(?:not|no|never|except|without|unless|over|under|above|below|more|less|fewer|than|before|after|between|least|most|within|older|newer|greater|higher|lower|equal|same|different|other|if|when|whose|where)\b|n't\b|ない|以外|以上|以下|未満|超|より|前|後|間|同じ|違う|異なる|場合",
     )
+});
+
+/// "the rows that are not billable", "entries which aren't approved": one word said of the rows
+/// with its denial, and nothing else that compares.
+pub static DENIED_STATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:that|which|who)\s+(?:(?:are|is|were|was)\s+not|aren't|isn't|weren't|wasn't)\s+(?P<word>[a-z][\w-]*)\b")
 });
 
 /// Which of the duplicates stay: "keep one copy of each", "keep both", 「1件だけ残す」.
