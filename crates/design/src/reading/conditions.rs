@@ -147,6 +147,13 @@ static EN_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:over|above|exceed(?:s|ing|ed)?|more than|greater than|higher than|in excess of)\s+(?:the\s+|their\s+|its\s+)?(?P<x>[a-z_]+)\b",
     )
 });
+/// "more than 250.00 above the quote", "by more than $50 over budget": over another column by
+/// more than a number (not a percentage, which is of the column).
+static EN_OVER_COLUMN_BY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:by\s+)?(?:more than|over)\s+(?:[$€£¥]\s*)?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s*(?:dollars|yen|euros?|usd|jpy|eur))?\s+(?:above|over|higher than|more than|greater than|beyond)\s+(?:the\s+|their\s+|its\s+)?(?P<x>[a-z_]+)\b",
+    )
+});
 static JA_OVER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<x>[^\s、。をがはのにで「」\d０-９円件日%万千]{1,12}?)(?:を|より)?(?:オーバー|超過|超え|上回|越え)")
 });
@@ -608,8 +615,19 @@ pub fn english(clause: &str) -> Vec<Condition> {
             });
         }
     }
+    // "invoices that came in more than 250.00 above the quote": a difference with a column over
+    // a number.
+    let over_by = EN_OVER_COLUMN_BY.captures(&lower).filter(|c| !taken(c.get(0).expect("match").range()));
+    if let Some(c) = &over_by {
+        let by = c["n"].replace(',', "").parse::<f64>().ok().map(number_value);
+        conditions.push(Condition { field: None, operator: OVER_COLUMN, value: Value::from(&c["x"]), value2: by });
+    }
+    let in_over_by = |start: usize| over_by.as_ref().is_some_and(|c| c.get(0).expect("match").range().contains(&start));
     for number in &numbers {
-        if between.is_some_and(|b| number.start >= b.start() && number.end <= b.end()) || in_month(number.start) {
+        if between.is_some_and(|b| number.start >= b.start() && number.end <= b.end())
+            || in_month(number.start)
+            || in_over_by(number.start)
+        {
             continue;
         }
         let before = lower[..number.start].trim_end();
@@ -875,9 +893,16 @@ pub fn english(clause: &str) -> Vec<Condition> {
         let when = ["date", "time", "timestamp", "day", "at", "on"]
             .iter()
             .any(|w| after.strip_prefix(w).is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric())));
+        // ("the earliest submitted;": the time it was, an order; no state. Not "the latest
+        // approved budget", the latest of the approved ones.)
+        let ordered_by = ["earliest", "latest", "most recently", "newest", "oldest"]
+            .iter()
+            .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
+            && (after.is_empty() || after.starts_with([';', ',', '.', ')']) || after.starts_with("one"));
         let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
             || lower.contains(&format!("the {} column", word.to_ascii_lowercase()))
-            || when && before.ends_with("the");
+            || when && before.ends_with("the")
+            || ordered_by;
         // "the total paid in March": what was paid, summed; no state of the rows ("total
         // approved expenses": the rows named after it are in that state).
         let rows_after =

@@ -3431,6 +3431,9 @@ impl Reader<'_> {
 
     /// The columns one match of the chosen-columns pattern lists, where it lists them.
     fn columns_listed(&self, captures: &regex::Captures) -> Option<(std::ops::Range<usize>, Vec<String>)> {
+        static POSSESSIVE: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(r"(?i)^(?:their|its|his|her|our|my|each|every)\s+(?P<rest>\S)").expect("possessive")
+        });
         // 「列は「入金日」「取引先」「入金額」の3つに絞って」: the quoted names, in order.
         if let Some(quoted) = captures.name("list3") {
             let items: Vec<String> = slots::quoted(quoted.as_str()).into_iter().map(|(name, _)| name).collect();
@@ -3550,9 +3553,13 @@ impl Reader<'_> {
             })
             // ("the title, the publisher and the annual cost, nothing else": the list is whole.)
             .filter(|item| !item.is_empty() && !NOTHING_ELSE.contains(&item.to_ascii_lowercase().as_str()))
-            // "age in days since it was reported": the column of days it names.
+            // "age in days since it was reported": the column of days it names. ("each driver and
+            // their total cost": the words that say whose name no column.)
             .map(|item| match self.language {
-                Language::En => shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |days| days.name),
+                Language::En => {
+                    let item = POSSESSIVE.replace(&item, "$rest").into_owned();
+                    shaping::days_since(&item.to_ascii_lowercase()).map_or(item, |days| days.name)
+                }
                 Language::Ja => item,
             })
             .collect();
@@ -4239,8 +4246,16 @@ impl Reader<'_> {
                     .expect("a name offered")
                 });
                 let offered = last_of_several && OFFERED.is_match(after);
+                // ("…, oldest month first. Excel please, fees_by_month.xlsx": the name after the
+                // format asked for, last of several.)
+                static FORMAT_ASKED: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"\b(?:excel|csv|xlsx|spreadsheet|workbook)(?:\s+(?:please|pls|file))?\s*[,:]$")
+                        .expect("format asked")
+                });
+                let after_the_format = last_of_several && FORMAT_ASKED.is_match(before);
                 written_by_the_opening
                     || offered
+                    || after_the_format
                     || after_preposition
                     || last_in
                     || arrow

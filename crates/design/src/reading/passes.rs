@@ -44,10 +44,14 @@ pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -
     let grouped = grouped_by(&steps);
     let per_group = |by: &[String]| !by.is_empty() && by.iter().all(|b| grouped.iter().any(|g| same_noun(g, b)));
     steps.retain(|(_, s)| !matches!(s, Step::Duplicates { remove: true, by, .. } if per_group(by)));
-    // ("remove duplicate item names … save the unique item names": one removal, said twice.)
+    // ("remove duplicate item names … save the unique item names": one removal, said twice;
+    // "keep only the first application for each employee_id … and drop the repeats": a removal
+    // said again without its key.)
+    let keyed = steps.iter().any(|(_, s)| matches!(s, Step::Duplicates { remove: true, by, .. } if !by.is_empty()));
     let mut removals: Vec<Step> = Vec::new();
     steps.retain(|(_, s)| match s {
         Step::Duplicates { remove: true, .. } if removals.contains(s) => false,
+        Step::Duplicates { remove: true, by, .. } if by.is_empty() && keyed => false,
         Step::Duplicates { remove: true, .. } => {
             removals.push(s.clone());
             true
@@ -239,13 +243,16 @@ pub(super) fn conditions_over_a_difference(mut steps: Vec<(usize, Step)>) -> Vec
                 return true;
             }
             let over = condition.value.as_str().unwrap_or_default().to_owned();
+            // ("more than 250 above the quote": over by that much; else over at all.)
+            let by = condition.value2.as_ref().and_then(Value::as_f64).unwrap_or(0.0);
             let found = differences.iter().find_map(|(name, of)| match of.as_slice() {
-                [_, b] if crate::binding::same_meaning(b, &over) => Some((name, "gt")),
-                [a, _] if crate::binding::same_meaning(a, &over) => Some((name, "lt")),
+                [_, b] if crate::binding::same_meaning(b, &over) => Some((name, "gt", by)),
+                [a, _] if crate::binding::same_meaning(a, &over) => Some((name, "lt", -by)),
                 _ => None,
             });
-            let Some((name, operator)) = found else { return false };
-            *condition = Condition { field: Some(name.clone()), operator, value: Value::from(0), value2: None };
+            let Some((name, operator, by)) = found else { return false };
+            let value = super::slots::number_value(by);
+            *condition = Condition { field: Some(name.clone()), operator, value, value2: None };
             true
         });
     }

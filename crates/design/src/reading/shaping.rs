@@ -30,11 +30,12 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(de-?dup(e|licate)?[sd]?|de-?duplicat(e|ed|ing)|one (row|line|entry|record) (per|for each)|(only|just) once|(only|just) (appear|show up|be listed|be kept|stay|remain) once|(appear|show up|be listed|be kept) (only|just) once|once each|each (?:[\w-]+ ){1,3}once|count(?:ed)? (?:them|it|those|each(?: one)?) (?:only )?once)\b",
     )
 });
-/// "the LAST row for that customer_id in the file", "the first line per invoice": one row per
-/// key, the one the words say by its place in the file ("the latest" goes by a date: not this).
+/// "the LAST row for that customer_id in the file", "the first line per invoice", "keep only the
+/// first application for each employee_id": one row per key, the one the words say by its place
+/// in the file ("the latest" goes by a date: not this).
 static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:keep|leave) (?:only |just )?(?:a single|one|just one|only one) (?:row|line|record|entry) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*)\b[^.;]{0,40}?\b(?P<which2>first|last)\b",
+        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:keep|leave) (?:only |just )?(?:a single|one|just one|only one) (?:row|line|record|entry) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*)\b[^.;]{0,40}?\b(?P<which2>first|last)\b|\b(?:keep|leave) (?:only |just )?the (?P<which3>last|first) [a-z_]+ (?:for|per|of) (?:each|every) (?P<key3>[a-z_][\w]*)\b",
     )
 });
 /// "give me each Cost Center code once": the key said between.
@@ -93,10 +94,10 @@ pub(super) static EN_KEEP_LAST: LazyLock<Regex> =
 static EN_SORT: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(sort|sorted|sorting|order|ordered|rank|ranked|ranking|arrange|arranged)\b"));
 /// "order number", "the order columns", "order's date": the words after an order that is a thing
-/// (one order of many), not a sorting.
+/// (one order of many), not a sorting; "the order they're in now": the order kept.
 static ORDER_AS_A_THING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:'s\b|\s*(?:lines?|numbers?|no|ids?|dates?|totals?|columns?|fields?|rows?|amounts?|values?|status|details?|data|items?|files?|sheets?|headers?|refs?|references?|quantity|qty|form|book|entry|entries|history|value))",
+        r"^(?:'s\b|\s*(?:lines?|numbers?|no|ids?|dates?|totals?|columns?|fields?|rows?|amounts?|values?|status|details?|data|items?|files?|sheets?|headers?|refs?|references?|quantity|qty|form|book|entry|entries|history|value)|\s+(?:they|it|the\s+\w+|these|those)(?:'re|'s|\s+are|\s+is|\s+were|\s+was|\s+came)\s+(?:in|listed|now|already)\b)",
     )
 });
 /// An order said without a sort word: "from the biggest total down", "largest amount first",
@@ -466,13 +467,15 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
         // ("keep a single row per case_id — whichever comes first in the file": the key, then which.)
-        let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str()).trim_end_matches(" in").to_owned();
+        let key = c.name("key").or(c.name("key2")).or(c.name("key3")).map_or("", |m| m.as_str());
+        let key = key.trim_end_matches(" in").to_owned();
         // "the first line of the sheet is a title": a place in the file, no key.
         let a_place = key.split(' ').next().is_some_and(|w| {
             ["sheet", "file", "page", "workbook", "spreadsheet", "export", "report", "document", "table"].contains(&w)
         });
         if let Some(key) = en_column(&key).filter(|_| !a_place) {
-            let keep_last = c.name("which").or(c.name("which2")).is_some_and(|w| w.as_str() == "last");
+            let keep_last =
+                c.name("which").or(c.name("which2")).or(c.name("which3")).is_some_and(|w| w.as_str() == "last");
             let at = c.get(0).expect("match").start();
             return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));
         }
@@ -547,10 +550,12 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
         by.push(key);
     }
     if by.is_empty() {
-        // "duplicates by invoice number", "one row per customer".
-        for m in EN_KEY.find_iter(lower) {
-            if let Some(phrase) = english_phrase_after(clause, m.end()).and_then(|p| en_column(&p.to_ascii_lowercase()))
-            {
+        // "duplicates by invoice number", "one row per customer". (The key of "one row per month"
+        // is said after it: not "of the fees" before.)
+        let from = if found.as_str().starts_with("one ") { found.start() } else { 0 };
+        for m in EN_KEY.find_iter(&lower[from..]) {
+            let after = from + m.end();
+            if let Some(phrase) = english_phrase_after(clause, after).and_then(|p| en_column(&p.to_ascii_lowercase())) {
                 if !by.contains(&phrase) {
                     by.push(phrase);
                 }
@@ -993,8 +998,9 @@ fn formula_step(name: String, said: &str, language: super::Language, signs: usiz
     }
     let said = with_signs(said);
     let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= signs)?;
+    // (An operand is a column even when its name is a word for rows: "invoice minus quote".)
     let column = |name: &str| match language {
-        super::Language::En => en_column(name.trim_start_matches("the ")),
+        super::Language::En => en_key_column(name.trim_start_matches("the ")),
         super::Language::Ja => ja_column(name),
     };
     if formula.columns().iter().any(|c| column(c).is_none()) {
@@ -1373,7 +1379,8 @@ fn assigned_name(clause: &str, said: std::ops::Range<usize>) -> Option<String> {
 fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> {
     let whole = c.get(0)?;
     let name = assigned_name(clause, c.name("name")?.range())?;
-    let a = en_column(&c["a"])?;
+    // (An operand is a column even when its name is a word for rows: "invoice minus quote".)
+    let a = en_key_column(&c["a"])?;
     let op = c.name("op").or(c.name("word")).map_or("", |m| m.as_str());
     let number = c.name("n").and_then(|n| n.as_str().parse::<f64>().ok());
     let number = number.map(|n| if c.name("pct").is_some() { n / 100.0 } else { n });
@@ -1384,7 +1391,7 @@ fn english_assigned(clause: &str, c: &regex::Captures) -> Option<(usize, Step)> 
         (times, Some(d)) => Some(times.unwrap_or(1.0) / d),
         (times, None) => times,
     };
-    let b = c.name("b").and_then(|b| en_column(b.as_str()));
+    let b = c.name("b").and_then(|b| en_key_column(b.as_str()));
     let (operation, of, value) = match (op, b, number) {
         ("-" | "−" | "minus" | "less", Some(b), None) => ("difference", vec![a, b], None),
         ("+" | "plus", Some(b), None) => ("sum", vec![a, b], None),

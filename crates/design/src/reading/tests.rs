@@ -6555,3 +6555,43 @@ fn how_many_hours_of_a_kind_per_key_adds_the_hours_up_and_rows_denied_a_word_kee
     let r = read_instruction("From a.csv, list the rows that are not billable and over 5 hours, save as b.csv");
     assert!(!r.value_words.iter().any(|w| w == "not billable"), "{:?}", r.value_words);
 }
+
+#[test]
+fn a_format_asked_before_a_name_writes_it_and_the_order_they_are_in_sorts_nothing() {
+    let r = read_instruction(
+        "I need monthly totals of the fees in fees.csv: one row per month (write the month like 2026-09) with the total fee, oldest month first. Excel please, fees_by_month.xlsx.",
+    );
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("fees_by_month.xlsx"));
+    // "one row per month" is the totals' row, no removal keyed by "the fees" said before.
+    assert!(!ops(&r).contains(&"dedupe"), "{:?}", r.steps);
+    let r = read_instruction(
+        "I only need the loans that have come back (status Returned) out of loans.csv. Keep every column and the order they're in now, and save it as returned.xlsx.",
+    );
+    assert!(!ops(&r).contains(&"sort"), "{:?}", r.steps);
+    let r = read_instruction(
+        "Add up the cost per driver from sessions.csv. I just need each driver and their total cost, biggest total first. Save it as by_driver.csv",
+    );
+    assert_eq!(r.columns, ["driver", "total cost"]);
+}
+
+#[test]
+fn over_another_column_by_more_than_a_number_compares_the_difference_said() {
+    let r = read_instruction(
+        "Can you check jobs.csv for invoices that came in more than 250.00 above the quote? I want event, vendor, quote, invoice and the overage (invoice minus quote), biggest overage first. Put it in overages.csv.",
+    );
+    assert_eq!(computed(&r), [("overage", "difference")]);
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 1, "{conditions:?}");
+    assert_eq!(conditions[0].field.as_deref(), Some("overage"));
+    assert_eq!((conditions[0].operator, &conditions[0].value), ("gt", &json!(250)));
+}
+
+#[test]
+fn the_first_row_for_each_key_said_with_a_removal_again_is_one_removal_by_that_key() {
+    let r = read_instruction(
+        "In applications.csv, keep only the first application for each employee_id (the earliest submitted; the file is already in the order they came in) and drop the repeats. All columns, saved as first.csv.",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Duplicates { by, remove: true, keep_last: false } if by == &["employee_id"]));
+}
