@@ -1663,8 +1663,20 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             });
         }
     }
+    // (「状態が「修理完了」のもの … 修理完了一覧.csv に」: 完了 inside a value read, or inside a
+    // file's name, is no state of its own.)
+    let files = slots::file_spans(clause);
+    let values: Vec<String> = conditions.iter().filter_map(|c| c.value.as_str().map(str::to_owned)).collect();
+    let inside_a_value = |m: &regex::Match| {
+        values.iter().any(|v| {
+            clause
+                .match_indices(v.as_str())
+                .any(|(at, _)| at <= m.start() && m.end() <= at + v.len() && v.len() > m.len())
+        })
+    };
     for m in JA_STATUS.find_iter(clause) {
-        if conditions.iter().any(|c| c.value.as_str() == Some(m.as_str())) {
+        let in_a_file = files.iter().any(|f| f.contains(&m.start()));
+        if conditions.iter().any(|c| c.value.as_str() == Some(m.as_str())) || in_a_file || inside_a_value(&m) {
             continue;
         }
         let field = ja_field_before(clause, m.start()).filter(|_| {

@@ -1051,8 +1051,16 @@ impl Reader<'_> {
             };
             let reads_text = documents || l.text_column.find_iter(&lower).any(|m| !of_things(&m));
             let mut extracting = false;
-            // ("label each month like 2026-01": how a value is written, no categories.)
-            if let Some(m) = l.classify.find(&lower).filter(|_| !words::LABELLED_LIKE.is_match(&lower)) {
+            // ("label each month like 2026-01": how a value is written, no categories; 「分類ごとに
+            // 件数を数えて」: a column named 分類, a key.)
+            let a_column_named = |m: &regex::Match| {
+                let after = &lower[m.end()..];
+                ["ごと", "別", "毎", "の", "が", "列", "コード", "名", "・", "、", "と"]
+                    .iter()
+                    .any(|w| after.starts_with(w))
+            };
+            let classified = l.classify.find_iter(&lower).find(|m| !a_column_named(m));
+            if let Some(m) = classified.filter(|_| !words::LABELLED_LIKE.is_match(&lower)) {
                 steps.push((clause.start + m.start(), Step::Classify { categories: self.categories(clause) }));
             } else if let Some(m) = l.translate.find(&lower) {
                 steps.push((clause.start + m.start(), Step::Translate { to: self.target_language(clause) }));
@@ -2649,10 +2657,14 @@ impl Reader<'_> {
                 || matches!(s, Step::Duplicates { by: keys, .. } if keys == &by)
         });
         let Some(grouping) = grouping else { return };
+        // (「最初の1件（申込日がいちばん早いもの）だけ残して」: the one row read as a top 1 of the
+        // grouping's totals, which are no more.)
+        let totals_read = matches!(self.reading.steps[grouping], Step::Aggregate { .. });
         self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
         self.reading.steps.retain(|s| {
             !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty())
                 && !matches!(s, Step::Sort { by: None, limit: Some(1), .. })
+                && !(totals_read && matches!(s, Step::Sort { limit: Some(1), then, .. } if then.is_empty()))
         });
     }
 

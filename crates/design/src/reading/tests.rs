@@ -6595,3 +6595,29 @@ fn the_first_row_for_each_key_said_with_a_removal_again_is_one_removal_by_that_k
     assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
     assert!(matches!(&r.steps[0], Step::Duplicates { by, remove: true, keep_last: false } if by == &["employee_id"]));
 }
+
+#[test]
+fn japanese_a_state_inside_a_value_or_a_file_name_and_a_column_named_bunrui_are_no_steps_of_their_own() {
+    let r = read_instruction("a.csv から状態が「修理完了」のものだけ抜き出して、修理完了一覧.csv に保存して");
+    let values: Vec<&serde_json::Value> = filter_conditions(&r).iter().map(|c| &c.value).collect();
+    assert_eq!(values, [&json!("修理完了")]);
+    let r =
+        read_instruction("遺失物台帳.csv の分類ごとに件数を数えて、件数の多い順に 分類別件数.csv に保存してください。");
+    assert!(!ops(&r).contains(&"classify"), "{:?}", r.steps);
+    assert!(matches!(&r.steps[0], Step::Aggregate { by, .. } if by == &["分類"]), "{:?}", r.steps);
+    // Categories to sort rows into are still a classification.
+    let r = read_instruction("問い合わせ.csv の本文を「請求」「解約」「その他」に分類して 結果.csv に");
+    assert!(ops(&r).contains(&"classify"), "{:?}", r.steps);
+}
+
+#[test]
+fn japanese_the_first_one_per_key_with_an_aside_and_rows_with_no_answer_yet() {
+    let r = read_instruction(
+        "申込.csv に同じ社員の申込が重複して入っているので、社員番号ごとに最初の1件（申込日がいちばん早いもの）だけ残して、後から入ったものは消してください。重複除外.csv に保存お願いします。",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    let r = read_instruction(
+        "研修参加者.csv の人のうち、アンケート回答.csv にまだ回答が入っていない人を出してほしいです。未回答者.csv に保存してください。",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+}
