@@ -2661,10 +2661,13 @@ impl Reader<'_> {
         // grouping's totals, which are no more.)
         let totals_read = matches!(self.reading.steps[grouping], Step::Aggregate { .. });
         self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
+        let the_one_row_read_as_a_top = |s: &Step| match s {
+            Step::Sort { by: None, limit: Some(1), .. } => true,
+            Step::Sort { limit: Some(1), then, .. } => totals_read && then.is_empty(),
+            _ => false,
+        };
         self.reading.steps.retain(|s| {
-            !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty())
-                && !matches!(s, Step::Sort { by: None, limit: Some(1), .. })
-                && !(totals_read && matches!(s, Step::Sort { limit: Some(1), then, .. } if then.is_empty()))
+            !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()) && !the_one_row_read_as_a_top(s)
         });
     }
 
