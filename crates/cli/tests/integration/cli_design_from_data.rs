@@ -1771,3 +1771,43 @@ fn a_column_of_yes_and_no_keeps_its_rows_when_said_beside_a_total_or_denied() {
         );
     }
 }
+
+#[test]
+fn a_measure_asked_per_group_is_added_up_and_a_lookup_said_after_the_key_is_no_second_key() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("inventory.csv"),
+        "sku,item,warehouse,units,unit_cost\nA1,Bolt,East,120,0.5\nA2,Nut,East,40,0.2\nB1,Gear,West,15,12\nB2,Chain,West,300,3\nC1,Belt,North,8,25\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("expenses.csv"),
+        "date,employee,amount,status\n2026-03-02,Sato,12000,approved\n2026-03-05,Tanaka,3400,pending\n2026-03-09,Sato,2100,approved\n2026-04-10,Lee,5200,approved\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("employees.csv"), "employee,department\nSato,Sales\nTanaka,Ops\nLee,IT\n").unwrap();
+    let written = |instruction: &str, file: &str| {
+        designed(dir.path(), instruction, 0);
+        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
+        rows.sort();
+        rows
+    };
+    // One row per warehouse, not the value of each item.
+    assert_eq!(
+        written(
+            "What is the stock value (units times unit_cost) per warehouse? inventory.csv -> value.csv",
+            "value.csv"
+        ),
+        ["East,68", "North,200", "West,1080"]
+    );
+    // "per employee … and add their department": one key, then a lookup.
+    assert_eq!(
+        written(
+            "Sum the approved expenses per employee in expenses.csv and add their department from employees.csv. Save dept.csv",
+            "dept.csv"
+        ),
+        ["Lee,5200,IT", "Sato,14100,Sales"]
+    );
+}

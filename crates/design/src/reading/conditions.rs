@@ -1935,8 +1935,13 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             if let Some(and) = rest.find(" and ") {
                 if rest[..and].split_whitespace().count() <= 3 {
                     if let Some(second) = english_phrase_after(clause, m.end() + and + 5) {
-                        if !slots::is_row_noun(&second) && !super::words::EN.verb.is_match(&second.to_ascii_lowercase())
-                        {
+                        // ("per employee … and add their department": a verb, no key.)
+                        let second_lower = second.to_ascii_lowercase();
+                        let first_word = second_lower.split(' ').next().unwrap_or_default();
+                        let a_verb = super::words::EN.verb.is_match(&second_lower)
+                            || ["add", "include", "bring", "show", "attach", "append", "look", "use"]
+                                .contains(&first_word);
+                        if !slots::is_row_noun(&second) && !a_verb {
                             by.push(second);
                         }
                     }
@@ -2148,6 +2153,17 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             aggregations.push(Aggregation { op, field: Some(field.clone()), name: Some(field), when: Vec::new() });
         }
     }
+    // "What is the stock value (units times unit_cost) per warehouse?": a measure asked of each
+    // group, added up.
+    if let Some(c) = EN_WHAT_IS_PER.captures(&lower).filter(|_| aggregations.is_empty() && !by.is_empty()) {
+        let measure = c.name("x").expect("measure");
+        let field = clause[measure.range()].trim().to_owned();
+        let a_unit = ["day", "hour", "rate", "price", "name", "status"].iter().any(|w| field.ends_with(w));
+        if !a_unit && !by.contains(&field) && !slots::is_row_noun(&field) {
+            first = Some(first.map_or(measure.start(), |f: usize| f.min(measure.start())));
+            aggregations.push(Aggregation { op: "sum", field: Some(field), name: None, when: Vec::new() });
+        }
+    }
     if aggregations.is_empty() && by.is_empty() {
         return None;
     }
@@ -2184,6 +2200,14 @@ static JA_AGG: LazyLock<Regex> = LazyLock::new(|| {
 /// said as one noun in a list or as what is asked for.
 static JA_TOTAL_OF_NAMED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:合計|総額|平均|最大|最小)[\p{Han}\p{Katakana}ー]{2,8}(?:と|・|、|を|も|[（(]|$)"));
+
+/// "what is the stock value (units times unit_cost) per warehouse", "what's the spend for each
+/// vendor": a measure asked of each group, at the start of a question.
+static EN_WHAT_IS_PER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:so\s+|and\s+)?what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+|our\s+)?(?P<x>[a-z_][a-z0-9_]*(?: [a-z_][a-z0-9_]*){0,2})\s*(?:\([^)]{1,60}\)\s*)?(?:per|for each|for every|in each|by)\s",
+    )
+});
 
 /// "revenue (sum)", "duration (average)": a column and the total of it said in brackets.
 static EN_TOTAL_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
