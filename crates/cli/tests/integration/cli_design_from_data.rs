@@ -1811,3 +1811,30 @@ fn a_measure_asked_per_group_is_added_up_and_a_lookup_said_after_the_key_is_no_s
         ["Lee,5200,IT", "Sato,14100,Sales"]
     );
 }
+
+#[test]
+fn japanese_a_column_made_in_an_aside_is_ranked_and_totalled_by_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("発注.csv"),
+        "発注番号,仕入先,数量,単価,状態\nP-001,東邦資材,100,20,納品済\nP-002,北陸工業,200,5,未納\nP-003,東邦資材,50,8,納品済\nP-005,北陸工業,10,1200,取消\n",
+    )
+    .unwrap();
+    let written = |instruction: &str, file: &str| {
+        designed(dir.path(), instruction, 0);
+        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
+        rows.sort();
+        rows
+    };
+    // The one order with the largest amount, not every order with its amount.
+    assert_eq!(
+        written("発注.csv の中で金額（数量×単価）が一番大きい発注を教えて。結果は 最大.csv に", "最大.csv"),
+        ["P-005,北陸工業,10,1200,取消,12000"]
+    );
+    assert_eq!(
+        written("発注.csv から取消を除いて、仕入先ごとの金額（数量×単価）の合計を出して 合計.csv に", "合計.csv"),
+        ["北陸工業,1000", "東邦資材,2400"]
+    );
+}

@@ -2310,6 +2310,11 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         let field = quoted
             .or_else(|| c.name("pre").and_then(|pre| japanese_noun_before(clause, pre.start())))
             .or(after)
+            // (「金額（数量×単価）の合計」: the column, not the aside that says how it is made.)
+            .map(|noun| match noun.strip_suffix([')', '）']).and_then(|n| n.split_once(['(', '（'])) {
+                Some((name, _)) if !name.is_empty() => name.to_owned(),
+                _ => noun,
+            })
             .map(|noun| JA_BY.split(&noun).next().unwrap_or_default().to_owned())
             .filter(|noun| !noun.is_empty() && !by.contains(noun) && !JA_ROW_NOUNS.contains(&noun.as_str()))
             .filter(|_| op != "count");

@@ -270,7 +270,7 @@ static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|�
 static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い|短い"));
 static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.]{1,16})",
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.()（）]{1,16})",
     )
 });
 /// 「日数は」 right before what it is.
@@ -282,12 +282,12 @@ pub(super) static JA_DAYS_BETWEEN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_PRODUCT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・×＊*]{1,16})\s*[×＊*]\s*(?P<b>[^、。をがはでと\s「」・]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})に(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:掛け|かけ|乗じ)",
+        r"(?P<a>[^、。をがはでと\s「」・×＊*]{1,16})\s*[×＊*]\s*(?P<b>[^、。をがはでと\s「」・()（）]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})に(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:掛け|かけ|乗じ)",
     )
 });
 static JA_RATIO: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・÷/／]{1,16})\s*[÷/／]\s*(?P<b>[^、。をがはでと\s「」・]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})を(?P<d>[^、。をがはでと\s「」・]{1,16})で割",
+        r"(?P<a>[^、。をがはでと\s「」・÷/／]{1,16})\s*[÷/／]\s*(?P<b>[^、。をがはでと\s「」・()（）]{1,16})|(?P<c>[^、。をがはでと\s「」・]{1,16})を(?P<d>[^、。をがはでと\s「」・]{1,16})で割",
     )
 });
 static JA_NAMED: LazyLock<Regex> = LazyLock::new(|| {
@@ -2105,10 +2105,14 @@ fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
             r"(?P<column>[\p{Han}\p{Katakana}ーA-Za-z0-9_]{1,20})\s*(?:が|の)\s*(?:一番|いちばん|最も|もっとも)\s*(?P<most>大きい|高い|多い|長い|新しい|遅い|小さい|低い|少ない|短い|古い|早い)",
         )
     });
-    let c = THE_ONE_MOST.captures(clause)?;
+    // (「金額（数量×単価）が一番大きい」: the aside says how the column is made.)
+    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"[（(][^）)]{1,40}[）)]"));
+    let clause = ASIDE.replace_all(clause, |c: &regex::Captures| " ".repeat(c[0].len()));
+    let c = THE_ONE_MOST.captures(&clause)?;
     let descending = JA_DESCENDING.is_match(&c["most"]);
     let by = Some(c["column"].to_owned());
-    Some((c.get(0)?.start(), Step::Sort { by, descending, limit: Some(1), then: Vec::new() }))
+    // (At the words' end: after the column's formula, said in the aside.)
+    Some((c.get(0)?.end(), Step::Sort { by, descending, limit: Some(1), then: Vec::new() }))
 }
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
