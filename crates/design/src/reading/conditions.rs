@@ -2310,9 +2310,12 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         let field = quoted
             .or_else(|| c.name("pre").and_then(|pre| japanese_noun_before(clause, pre.start())))
             .or(after)
-            // (「金額（数量×単価）の合計」: the column, not the aside that says how it is made.)
+            // (「金額（数量×単価）の合計」: the column, not the formula that says how it is made;
+            // 「金額（税抜）」 is a name.)
             .map(|noun| match noun.strip_suffix([')', '）']).and_then(|n| n.split_once(['(', '（'])) {
-                Some((name, _)) if !name.is_empty() => name.to_owned(),
+                Some((name, formula)) if !name.is_empty() && formula.contains(['×', '÷', '＋', '−', '*', '/', '+']) => {
+                    name.to_owned()
+                }
                 _ => noun,
             })
             .map(|noun| JA_BY.split(&noun).next().unwrap_or_default().to_owned())
