@@ -60,9 +60,9 @@ struct JobSet {
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
 /// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` to
-/// `jobs_blind_11.yaml` (written blind by sessions that had not seen the engine, measured unseen,
+/// `jobs_blind_12.yaml` (written blind by sessions that had not seen the engine, measured unseen,
 /// tuned on once opened).
-const JOB_FILES: [(&str, &str); 34] = [
+const JOB_FILES: [(&str, &str); 35] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -97,6 +97,7 @@ const JOB_FILES: [(&str, &str); 34] = [
     ("jobs_blind_9.yaml", include_str!("../eval/jobs_blind_9.yaml")),
     ("jobs_blind_10.yaml", include_str!("../eval/jobs_blind_10.yaml")),
     ("jobs_blind_11.yaml", include_str!("../eval/jobs_blind_11.yaml")),
+    ("jobs_blind_12.yaml", include_str!("../eval/jobs_blind_12.yaml")),
 ];
 
 /// Every job of `eval/`, file by file.
