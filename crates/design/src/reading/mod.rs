@@ -2651,10 +2651,12 @@ impl Reader<'_> {
         };
         // (「同じ得意先コードの行は…上の方にある1行だけを残して」: a check for duplicates of the key,
         // with the one row read as a top 1.)
+        // (「同じ社員が同じ残業日の分を2回…社員番号と残業日が同じ行は…」: the check said in other
+        // words is this one.)
         let grouping = self.reading.steps.iter().position(|s| {
             matches!(s, Step::Aggregate { by: grouped, aggregations }
                 if grouped == &by && aggregations.iter().all(|a| a.field.is_none()))
-                || matches!(s, Step::Duplicates { by: keys, .. } if keys == &by)
+                || matches!(s, Step::Duplicates { .. })
         });
         let Some(grouping) = grouping else { return };
         // (「最初の1件（申込日がいちばん早いもの）だけ残して」: the one row read as a top 1 of the

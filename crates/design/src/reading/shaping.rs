@@ -253,7 +253,7 @@ static JA_KEY_OF: LazyLock<Regex> = LazyLock::new(|| {
 /// (「経過日数の長い順、同じ日数なら…」: an order said with its adjective alone sorts too.)
 static JA_SORT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ー]順\s*$|[\p{Han}\p{Katakana}ー]順(?:、|・|\s*[（(])|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
+        r"並べ替|並び替|並べ|ソート|順に|順で|順番に|降順|昇順|い順|[\p{Han}\p{Katakana}ーA-Za-z0-9]順\s*$|[\p{Han}\p{Katakana}ーA-Za-z0-9]順(?:、|・|\s*[（(])|(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い)[\p{Han}\p{Katakana}ー]{1,6}から\s*$",
     )
 });
 static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -617,6 +617,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                         "existing",
                         "current",
                         "file's",
+                        // ("the same row order as the statement": the order kept.)
+                        "same row",
+                        "same line",
+                        "original row",
                         // ("with the count, any order is fine": no order asked.)
                         "any",
                     ]
@@ -1948,11 +1952,12 @@ fn each_assigned(clause: &str) -> Vec<(usize, Step)> {
         .collect()
 }
 
-/// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」: one row per key, the first
+/// 「取引先コードごとに、ファイルの中で最初に出てくる行だけを残して」「社員番号と残業日が同じ行は、
+/// 最初に出てくる1行だけ残して」: one row per key, the first
 /// (or the last) of the file.
 static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:[（(][^）)]{0,40}[）)])?(?:だけ|のみ)?を?残|同じ(?P<key2>[^\s、。をがはでと「」・（）()]{1,20}?)の(?:行|データ|レコード)は[、\s]?[^。]{0,20}?(?P<which2>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残",
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:[（(][^）)]{0,40}[）)])?(?:だけ|のみ)?を?残|同じ(?P<key2>[^\s、。をがはでと「」・（）()]{1,20}?)の(?:行|データ|レコード)は[、\s]?[^。]{0,20}?(?P<which2>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残|(?P<keys3>[^\s、。をがはで「」（）()]{1,40}?)が同じ(?:行|データ|レコード|もの)は[、\s]?[^。]{0,20}?(?P<which3>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残",
     )
 });
 
@@ -2026,8 +2031,13 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
 pub(super) fn japanese_row_per_key(text: &str) -> Option<Step> {
     let c = JA_ROW_PER_KEY.captures(text)?;
     // (「同じ得意先コードの行は、ファイルの上の方にある1行だけを残して」: the key, then which.)
-    let which = c.name("which").or(c.name("which2")).map_or("", |m| m.as_str());
+    let which = c.name("which").or(c.name("which2")).or(c.name("which3")).map_or("", |m| m.as_str());
     let keep_last = matches!(which, "最後" | "一番下" | "末尾" | "下の方" | "下");
+    // (「社員番号と残業日が同じ行は、…最初に出てくる1行だけ残して」: the keys listed.)
+    if let Some(keys) = c.name("keys3") {
+        let by: Vec<String> = keys.as_str().split(['と', '・', '、']).filter_map(ja_column).collect();
+        return (!by.is_empty()).then_some(Step::Duplicates { by, remove: true, keep_last });
+    }
     let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str());
     Some(Step::Duplicates { by: vec![key.to_owned()], remove: true, keep_last })
 }

@@ -6621,3 +6621,32 @@ fn japanese_the_first_one_per_key_with_an_aside_and_rows_with_no_answer_yet() {
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn the_same_row_order_as_the_file_sorts_nothing_and_a_latin_column_before_jun_sorts_by_it() {
+    let r = read_instruction(
+        "Quick one: from statement.csv keep only the lines whose status is Disputed and save them to disputed.csv. All the columns, and the same row order as the statement please.",
+    );
+    assert!(!ops(&r).contains(&"sort"), "{:?}", r.steps);
+    let r = read_instruction(
+        "整備記録.csv の費用を車両Noごとに合計して、車両No順（C-01から）で 車両別.xlsx に出してください。",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "車両No")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn japanese_rows_whose_keys_are_the_same_keep_the_first_said_after_a_check_in_other_words() {
+    let r = read_instruction(
+        "残業申請.csv に、同じ社員が同じ残業日の分を2回出しているものが混ざっています。社員番号と残業日が同じ行は、ファイルの中で最初に出てくる1行だけ残して 重複除去.csv に保存してください。",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Duplicates { by, keep_last: false, .. } if by == &["社員番号", "残業日"]),
+        "{:?}",
+        r.steps
+    );
+}
