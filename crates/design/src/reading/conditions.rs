@@ -913,10 +913,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if how_often || verb || what || said_to_count || a_column || summed {
             continue;
         }
-        // ("invoices paid after their due date": the verb of the dates compared.)
+        // ("invoices paid after their due date": the verb of the dates compared; "where approved
+        // is Yes": the column compared.)
         let dated = format!("{} date", word.to_ascii_lowercase());
         if conditions.iter().any(|c| {
-            compares_with(c, word) || c.value.get("column").is_some() && c.field.as_deref() == Some(dated.as_str())
+            compares_with(c, word)
+                || c.value.get("column").is_some() && c.field.as_deref() == Some(dated.as_str())
+                || c.field.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(word))
+                    && c.value.as_str().is_some_and(|v| YES_OR_NO.contains(&v.to_ascii_lowercase().as_str()))
         }) {
             continue;
         }
@@ -2173,8 +2177,34 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         }
         aggregations.push(Aggregation { op: "count", field: None, name: None, when: Vec::new() });
     }
+    // "the average build time per pipeline from runs.csv (duration_min)": the one column named
+    // in an aside is the column of the one total said in words.
+    // (Said after the file or the words of the total; not "each cost center (from_cc)", a key.)
+    let mut measured = aggregations.iter_mut().filter(|a| a.field.is_some());
+    if let (Some(only), None) = (measured.next(), measured.next()) {
+        let said = only.field.clone().unwrap_or_default().to_ascii_lowercase();
+        let named_aside: Vec<&str> = EN_COLUMN_IN_ASIDE
+            .captures_iter(&lower)
+            .filter_map(|c| c.get(1))
+            .filter(|m| {
+                // (The file's name is blanked here: a run of spaces.)
+                let before = &lower[..m.start() - 1];
+                before.ends_with("   ") || before.trim_end().ends_with(&said)
+            })
+            .map(|m| &clause[m.range()])
+            .collect();
+        if let ([column], false) = (named_aside.as_slice(), said.contains('_')) {
+            only.field = Some((*column).to_owned());
+        }
+    }
     Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
 }
+
+/// The values of a column of yes and no, folded.
+const YES_OR_NO: [&str; 6] = ["yes", "no", "y", "n", "true", "false"];
+
+/// "(duration_min)": a column's name, alone in brackets.
+static EN_COLUMN_IN_ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\(([a-z][a-z0-9]*_[a-z0-9_]+)\)"));
 
 /// "add up net_amount per customer … with their totals": a total that names no column is the
 /// one that does.

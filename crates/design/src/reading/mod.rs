@@ -4201,15 +4201,27 @@ impl Reader<'_> {
                 // "list … in" with another file after it is read, not written.
                 // "Add a Month column to sales.csv, … save it as b.csv": the file a column is
                 // added to is read.
+                // ("pull the 3 highest bids from a.csv into b.csv", "copy the rows from …": rows
+                // moved into the file written, no column.)
+                static ROWS_MOVED: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(r"\b(?:copy|pull|bring|carry|move|put)\s+(?:[a-z]+\s+){0,3}?(?:\d+|top|all|every|everything|rows?|lines?|records?|entries|ones)\b[^.;]*\bfrom\b")
+                        .expect("rows moved")
+                });
                 let adds_column_to = !only_file
                     && !opens_with_write
                     && words::ADDS_COLUMN_TO.is_match(before)
+                    && !ROWS_MOVED.is_match(before)
                     && [" to", " into"].iter().any(|p| before.ends_with(p));
                 // "The payment export in x.csv came out with …": an output word that is a noun.
                 // ("Make me over.csv: the customers in credit.csv": a verb before another file is
                 // that file's, unless "as" names what it writes: "Give me the rows of a.csv … as
                 // b.csv".)
-                let since_a_file = slots::file_names(before).last().map_or(0, |f| f.at + f.name.len());
+                // (A file named in an aside, "(all their columns from new_hires.csv)", is no file
+                // the verb before it is of.)
+                let in_an_aside =
+                    |at: usize| before[..at].rfind('(').is_some_and(|open| !before[open..at].contains(')'));
+                let since_a_file =
+                    slots::file_names(before).iter().rfind(|f| !in_an_aside(f.at)).map_or(0, |f| f.at + f.name.len());
                 // ("look up each store's region in stores.csv": a noun, not the verb that writes.)
                 let writes_from = |from: usize| {
                     self.lexicon.output.find_iter(before).any(|m| {
@@ -4226,7 +4238,15 @@ impl Reader<'_> {
                     (writes_from(since_a_file), writes_from(0) && before.ends_with(" as"));
                 // ("Excel please, as fees.xlsx", "…, oldest first, in overdue.csv": the last file
                 // named so is what is written.)
+                // ("in an Excel file called totals.xlsx": the file named as the one written.)
+                static FILE_CALLED: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(
+                        r"\b(?:file|excel|workbook|spreadsheet|csv|sheet|output|report)\s+(?:called|named)$",
+                    )
+                    .expect("a file called")
+                });
                 let after_preposition = !adds_column_to && [" to", " into"].iter().any(|p| before.ends_with(p))
+                    || FILE_CALLED.is_match(before)
                     || (before.ends_with(" as") || before.ends_with(", in")) && last_of_several
                     || [" as", " in"].iter().any(|p| before.ends_with(p))
                         && (writes_before || written_as || lists && (last_of_several || only_file));

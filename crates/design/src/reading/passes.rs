@@ -166,10 +166,23 @@ pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, lan
                     *by = Some(name.clone());
                 }
             }
+            // ("the average build time per pipeline …, slowest pipeline first": what is slow is
+            // the only total, of a time; no duration is left after the grouping.)
+            Step::Sort { by: Some(by), .. } if by == "duration" && total.as_deref().is_some_and(of_time) => {
+                *by = total.clone().unwrap_or_default();
+            }
             _ => {}
         }
     }
     steps
+}
+
+/// Whether a column's name says it is a time taken: "build time", "duration_min", 「所要時間」.
+fn of_time(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    ["time", "duration", "minute", "min", "hour", "second", "sec", "days", "時間", "分", "秒", "日数"]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// The columns the steps' groupings are by.

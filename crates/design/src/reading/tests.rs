@@ -6038,7 +6038,9 @@ fn the_slowest_group_first_orders_by_time_and_a_state_of_rows_with_a_lookup_keep
         "From builds.csv, the average minutes per pipeline, slowest pipeline first. Save pipeline_times.csv",
     );
     assert!(
-        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "duration")),
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by == "average_minute")),
         "{:?}",
         r.steps
     );
@@ -6649,4 +6651,55 @@ fn japanese_rows_whose_keys_are_the_same_keep_the_first_said_after_a_check_in_ot
         "{:?}",
         r.steps
     );
+}
+
+#[test]
+fn rows_pulled_into_a_file_or_put_in_one_after_an_aside_naming_another_write_it() {
+    for text in [
+        "Could you pull the 3 highest winning bids from a.csv into b.csv? Just lot number, item and winning bid.",
+        "Copy the rows from a.csv into b.csv",
+        "Can you total a.csv by building? I just need each building and its total spend, in an Excel file called b.xlsx.",
+        "Which of the hires in a.csv don't have a ticket in t.csv yet? Put those hires (all their columns from a.csv) in b.csv, any order.",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(r.outputs.len(), 1, "{text}: {:?}", r.sources);
+        assert!(r.outputs[0].path.as_deref().is_some_and(|p| p.starts_with("b.")), "{text}: {:?}", r.outputs);
+    }
+    // A column brought into a file: that file is read.
+    let r = read_instruction("Pull the department from employees.csv into expenses.csv");
+    assert!(r.outputs.is_empty(), "{:?}", r.outputs);
+}
+
+#[test]
+fn a_column_named_in_an_aside_after_the_file_is_the_one_totalled_and_slowest_is_that_total() {
+    let r = read_instruction(
+        "I need the average build time per pipeline from runs.csv (duration_min), rounded to one decimal place. One row per pipeline, slowest pipeline first. Save it as avg.csv.",
+    );
+    let Step::Aggregate { aggregations, .. } = &r.steps[0] else { panic!("{:?}", r.steps) };
+    assert_eq!(aggregations[0].field.as_deref(), Some("duration_min"));
+    assert!(
+        r.steps
+            .iter()
+            .any(|s| matches!(s, Step::Sort { by: Some(by), descending: true, .. } if by.contains("duration_min"))),
+        "{:?}",
+        r.steps
+    );
+    // A key's column in brackets is no total's.
+    let r = read_instruction(
+        "budget_transfers.csv -> top.csv. approved transfers only. total amount moved out of each cost center (from_cc), top 3, largest first.",
+    );
+    let aggregations: Vec<_> = r
+        .steps
+        .iter()
+        .find_map(|s| match s {
+            Step::Aggregate { aggregations, .. } => Some(aggregations.clone()),
+            _ => None,
+        })
+        .expect("a grouping");
+    assert_eq!(aggregations[0].field.as_deref(), Some("amount moved out"), "not the key, from_cc");
+    // "where approved is Yes" compares the column; "approved" is no state besides.
+    let r = read_instruction(
+        "In refunds.csv, take only the requests where approved is Yes and add up refund_amount per event. Save t.csv",
+    );
+    assert_eq!(filter_conditions(&r).len(), 1, "{:?}", filter_conditions(&r));
 }
