@@ -44,7 +44,7 @@ impl Part {
 /// Actions a person asks for that need an operation: when one is there and the reader placed
 /// none, the rows are not simply copied.
 static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|clean (?:it|this|them|these|that|everything) up|tidy(?: up)?|tidy (?:it|this|them) up|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before|always|usual|(?:you|we|i) did)|the way we did|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|clean (?:it|this|them|these|that|everything) up|tidy(?: up)?|tidy (?:it|this|them) up|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before|always|usual|(?:you|we|i) did)|the way we did|the way (?:[a-z]+ ){1,4}(?:wanted|wants|likes|liked|asked for|prefers|preferred)|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
         .expect("action pattern")
 });
 static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -851,6 +851,11 @@ pub(crate) mod tests {
                 "do the usual",
             ),
             ("月次.csv をいつものように見やすく整えておいてください", "いつもの"),
+            (
+                "Could you sort out photos.csv the way Dana from marketing wanted it and send it back as clean.xlsx?",
+                "sort out",
+            ),
+            ("Put photos.csv into clean.xlsx the way Dana wanted it", "the way dana wanted"),
             ("経費一覧.csv、いい感じにまとめて部長に出せる形にしといてもらえますか？", "いい感じ"),
         ] {
             assert_eq!(

@@ -600,7 +600,10 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                     .iter()
                     .any(|w| p.as_str().contains(w))
         });
+        // ("sort out the file the way Dana wanted": put right, no order.)
+        let put_right = m.as_str() == "sort" && lower[m.end()..].starts_with(" out");
         let noun = denied
+            || put_right
             || m.as_str() == "order"
                 && (before.ends_with("purchase")
                     || [
@@ -1759,14 +1762,14 @@ static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\.(?:csv|xlsx|xls|tsv)\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)|(?P<cols3>[^\s、。をがはでと「」・（(]{1,20})\s*[（(]\s*[^\s（()）]+\.(?:csv|xlsx|xls|tsv)\s*(?:から|の)?\s*[）)]\s*(?:も|を)?\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引)|(?P<cols4>[^\s、。をがはでの「」]{1,20})(?:を|も)\s*[^\s、。をがは]+?\.(?:csv|xlsx|xls|tsv)\s*(?:から|より)\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引っ張|引いて|転記)",
+        r"\.(?:csv|xlsx|xls|tsv)\s*(?:[（(][^）)]{0,30}[）)])?\s*(?:の|から)(?P<cols>[^をが、。]{1,40}?)を[^、。]{0,30}?(?:付け|付与|追加|転記|持ってく|持って来|持ってき|引っ張|引いて|引き|引く)|(?P<cols2>[^\s、。をがはでと「」・]{1,20})は\s*[^\s、。]+?\.(?:csv|xlsx|xls|tsv)\s*から[^、。]{0,30}?で(?:引く|引いて|引き|取得|参照)|(?P<cols3>[^\s、。をがはでと「」・（(]{1,20})\s*[（(]\s*[^\s（()）]+\.(?:csv|xlsx|xls|tsv)\s*(?:から|の)?\s*[）)]\s*(?:も|を)?\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引)|(?P<cols4>[^\s、。をがはでの「」]{1,20})(?:を|も)\s*[^\s、。をがは]+?\.(?:csv|xlsx|xls|tsv)\s*(?:から|より)\s*(?:付け|つけ|付与|追加|加え|持って|持ってき|引っ張|引いて|転記)",
     )
 });
 
 /// The columns a lookup brings ("add the supplier name and payment terms from suppliers.csv",
 /// "customer name (from customers.csv)", "(region is in customers.csv)",
 /// 「社員.csvの部署と役職を付けて」「マスタ.xlsx から担当者と締日を引っ張ってきて」「得意先名（得意先.csv）も付け
-/// て」); empty when the text names none.
+/// て」「マスタ.xlsx（シート「得意先」）から得意先コードで得意先名を引いて」); empty when the text names none.
 pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
     match language {
         super::Language::En => {

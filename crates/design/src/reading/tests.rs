@@ -6703,3 +6703,15 @@ fn a_column_named_in_an_aside_after_the_file_is_the_one_totalled_and_slowest_is_
     );
     assert_eq!(filter_conditions(&r).len(), 1, "{:?}", filter_conditions(&r));
 }
+
+#[test]
+fn sort_out_is_no_order_and_a_lookup_from_a_sheet_named_in_an_aside_brings_the_column_said() {
+    let r = read_instruction(
+        "Could you sort out photos.csv the way Dana from marketing wanted it and send it back as clean.xlsx? Thanks!",
+    );
+    assert!(!ops(&r).contains(&"sort"), "{:?}", r.steps);
+    let r = read_instruction(
+        "受注残一覧.csv の各行に、得意先マスタ.xlsx（シート「得意先」）から得意先コードで得意先名を引いて列を1つ追加し、結果.csv に保存してください。",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["得意先名"])), "{:?}", r.steps);
+}
