@@ -1835,6 +1835,18 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
             return unique(translated);
         }
     }
+    // "window cleaning spend" of `amount`: money said last, of the one column of money.
+    let money_said = wanted.split_whitespace().next_back().is_some_and(|w| SPENT_WORDS.contains(&fold(w).as_str()));
+    let of_money: Vec<&Column> = columns
+        .iter()
+        .filter(|c| {
+            c.kind == ColumnKind::Number
+                && crate::column_words::name_words(&c.name).iter().any(|w| AMOUNT_WORDS.contains(&fold(w).as_str()))
+        })
+        .collect();
+    if money_said && of_money.len() == 1 {
+        return unique(of_money);
+    }
     // "accepted offer" of `offer_accepted_on`: every word said is a word of the name, in any order.
     let said: Vec<String> = wanted.split_whitespace().map(fold).filter(|w| long_enough(w)).collect();
     if said.len() < 2 || said.len() != wanted.split_whitespace().count() {
@@ -1854,6 +1866,10 @@ const COUNTED_UNITS: &[&str] = &["unit", "piece", "item"];
 const AMOUNT_WORDS: &[&str] =
     &["cost", "costs", "price", "amount", "fee", "fees", "total", "value", "金額", "費用", "価格"];
 const PRICED_HEADS: &[&str] = &["cost", "price", "rate", "fee", "value"];
+/// Words that say money went out or came in ("spend", "charges"), last in a phrase that names
+/// what for ("window cleaning spend").
+const SPENT_WORDS: &[&str] =
+    &["spend", "spending", "spent", "cost", "costs", "charges", "fees", "paid", "payments", "billing"];
 
 /// Whether the column (`folded` its folded name) holds the folded word `word`: anywhere in a
 /// Japanese name (支払先 in 支払先名), at the start of one of its words in a Latin one
@@ -2259,6 +2275,11 @@ mod tests {
         periodicals[1].kind = ColumnKind::Number;
         assert_eq!(choose("cost", &periodicals).as_deref(), Some("annual_cost"));
         assert_eq!(choose("center", &periodicals).as_deref(), Some("cost_center"));
+        // Money said last, after what it was for: the one column of money.
+        let mut invoices = columns(&["invoice_no", "building", "amount"]);
+        invoices[2].kind = ColumnKind::Number;
+        assert_eq!(choose("window cleaning spend", &invoices).as_deref(), Some("amount"));
+        assert_eq!(choose("window cleaning", &invoices), None);
     }
 
     #[test]

@@ -2163,7 +2163,9 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         let measure = c.name("x").expect("measure");
         let field = clause[measure.range()].trim().to_owned();
         let a_unit = ["day", "hour", "rate", "price", "name", "status"].iter().any(|w| field.ends_with(w));
-        if !a_unit && !by.contains(&field) && !slots::is_row_noun(&field) {
+        // ("Need this by EOD": what is asked for, no measure.)
+        let a_pronoun = ["this", "that", "it", "these", "those", "them", "everything", "all"].contains(&field.as_str());
+        if !a_unit && !a_pronoun && !by.contains(&field) && !slots::is_row_noun(&field) {
             first = Some(first.map_or(measure.start(), |f: usize| f.min(measure.start())));
             aggregations.push(Aggregation { op: "sum", field: Some(field), name: None, when: Vec::new() });
         }
@@ -2232,10 +2234,11 @@ static JA_TOTAL_OF_NAMED: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:合計|総額|平均|最大|最小)[\p{Han}\p{Katakana}ー]{2,8}(?:と|・|、|を|も|[（(]|$)"));
 
 /// "what is the stock value (units times unit_cost) per warehouse", "what's the spend for each
-/// vendor": a measure asked of each group, at the start of a question.
+/// vendor", "need window cleaning spend per month": a measure asked of each group, at the start
+/// of a question or a request.
 static EN_WHAT_IS_PER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(?:so\s+|and\s+)?what(?:'s|\s+is|\s+was|\s+are|\s+were)\s+(?:the\s+|our\s+)?(?P<x>[a-z_][a-z0-9_]*(?: [a-z_][a-z0-9_]*){0,2})\s*(?:\([^)]{1,60}\)\s*)?(?:per|for each|for every|in each|by)\s",
+        r"^\s*(?:so\s+|and\s+)?(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)|(?:i\s+|we\s+)?need|give\s+me|show\s+me)\s+(?:the\s+|our\s+)?(?P<x>[a-z_][a-z0-9_]*(?: [a-z_][a-z0-9_]*){0,2})\s*(?:\([^)]{1,60}\)\s*)?(?:per|for each|for every|in each|by)\s",
     )
 });
 

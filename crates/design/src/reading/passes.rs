@@ -150,10 +150,16 @@ fn top_groups_by_their_total(steps: &mut Vec<(usize, Step)>) {
 }
 
 /// "count the failed tests per suite, most first": an order said of no column, after a grouping
-/// of one total, is by that total.
+/// of one total, is by that total; so is one said of a time taken, and one said of dates after a
+/// grouping by month is by the month.
 pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, language: Language) -> Vec<(usize, Step)> {
     let mut total = None;
+    // The month a grouping is by.
+    let mut month = None;
     for (_, step) in &mut steps {
+        if let Step::Aggregate { by, .. } = step {
+            month = by.iter().find(|k| k.to_lowercase().contains("month") || k.ends_with('月')).cloned();
+        }
         match step {
             Step::Aggregate { aggregations, .. } => {
                 total = match aggregations.as_slice() {
@@ -170,6 +176,10 @@ pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, lan
             // the only total, of a time; no duration is left after the grouping.)
             Step::Sort { by: Some(by), .. } if by == "duration" && total.as_deref().is_some_and(of_time) => {
                 *by = total.clone().unwrap_or_default();
+            }
+            // ("spend per month …, months in date order": the dates are the months now.)
+            Step::Sort { by: Some(by), .. } if month.is_some() && matches!(by.as_str(), "date" | "日付") => {
+                *by = month.clone().unwrap_or_default();
             }
             _ => {}
         }

@@ -129,7 +129,7 @@ static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+[a-z_]+\s+with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b",
+        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+[a-z_]+\s+with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b|\bwhich\s+(?P<n5>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten)\s+[a-z_]+\b[^.?;]{0,50}?\b(?:cost|costs|paid|spent|earned|sold|took|take|used|use|owe|owed)\s+(?:us\s+)?the\s+(?P<sup4>most|least)\b",
     )
 });
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -646,11 +646,16 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
     };
     let limit = top
         .as_ref()
-        .and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3")).or(c.name("n4")))
+        .and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3")).or(c.name("n4")).or(c.name("n5")))
         .and_then(|m| number(m.as_str()));
-    let superlative =
-        top.as_ref().and_then(|c| c.name("sup").or(c.name("sup2")).or(c.name("sup3"))).map(|m| m.as_str().to_owned());
-    let bottom = top.as_ref().is_some_and(|c| c.name("bottom").is_some());
+    let superlative = top
+        .as_ref()
+        .and_then(|c| c.name("sup").or(c.name("sup2")).or(c.name("sup3")).or(c.name("sup4")))
+        .map(|m| m.as_str().to_owned());
+    // ("which 2 subscriptions cost the least": the bottom of the order.)
+    let bottom = top
+        .as_ref()
+        .is_some_and(|c| c.name("bottom").is_some() || c.name("sup4").is_some_and(|s| s.as_str() == "least"));
     // The column after "by"; else, after a superlative, the measured noun ("largest balances").
     // The column after "by" of "sort by", or of "the top 5 invoices by amount".
     let after_sort = sort.map_or_else(|| top.as_ref().and_then(|c| c.get(0)).map_or(0, |m| m.end()), |s| s.end());
@@ -998,8 +1003,8 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
 /// A column `name` computed by the formula `said`, when it has `signs` signs or more and each
 /// operand is a column's name as the text writes one.
 fn formula_step(name: String, said: &str, language: super::Language, signs: usize) -> Option<Step> {
-    // ("the issue date (as YYYY-MM-DD)": the form of a date, no arithmetic.)
-    static DATE_FORM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\byyyy\s*[-/]\s*mm\s*[-/]\s*dd\b"));
+    // ("the issue date (as YYYY-MM-DD)", "month (YYYY-MM)": the form of a date, no arithmetic.)
+    static DATE_FORM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:yyyy|yy)\s*[-/]\s*mm(?:\s*[-/]\s*dd)?\b"));
     if DATE_FORM.is_match(said) {
         return None;
     }
@@ -1348,7 +1353,13 @@ pub fn without_formulas(text: &str, language: super::Language) -> String {
 /// The name a formula assigns: the words before its sign after the last verb ("and add
 /// sales_tax =" names sales_tax).
 fn assigned_name(clause: &str, said: std::ops::Range<usize>) -> Option<String> {
-    let name_words: Vec<&str> = clause[said].split_whitespace().collect();
+    let mut name_words: Vec<&str> = clause[said].split_whitespace().collect();
+    // ("add a monthly_cost column = seats x price": the word for a column ends no name.)
+    while name_words.len() > 1
+        && name_words.last().is_some_and(|w| ["column", "field"].contains(&w.to_ascii_lowercase().as_str()))
+    {
+        name_words.pop();
+    }
     let filler = |w: &&str| {
         matches!(
             w.to_ascii_lowercase().as_str(),

@@ -6715,3 +6715,38 @@ fn sort_out_is_no_order_and_a_lookup_from_a_sheet_named_in_an_aside_brings_the_c
     );
     assert!(r.steps.iter().any(|s| matches!(s, Step::Join { bring, .. } if bring == &["得意先名"])), "{:?}", r.steps);
 }
+
+#[test]
+fn which_n_things_cost_the_most_or_least_are_the_top_or_bottom_n() {
+    let r = read_instruction(
+        "Which 3 domains in renewals.csv cost the most to renew? I just need domain and renewal_cost, in top.csv.",
+    );
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(3), descending: true, .. })), "{:?}", r.steps);
+    let r = read_instruction("Which 2 subscriptions in subs.csv cost the least? Save b.csv");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(2), descending: false, .. })), "{:?}", r.steps);
+}
+
+#[test]
+fn a_column_named_before_the_word_column_and_a_date_form_in_brackets_are_read_as_said() {
+    let r = read_instruction(
+        "for each row of seats.csv could you add a monthly_cost column = seats x price_per_seat? Save it as cost.xlsx.",
+    );
+    assert_eq!(computed(&r), [("monthly_cost", "product")]);
+    let r = read_instruction(
+        "need window cleaning spend per month from invoices.csv -> by_month.csv. columns month (YYYY-MM) and total, months in date order",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { .. })), "{:?}", r.steps);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!((by.as_slice(), aggregations[0].op), (["month".to_owned()].as_slice(), "sum"));
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "month")), "{:?}", r.steps);
+    // A deadline is no key.
+    let r = read_instruction("Need this by EOD please: add up net_amount per customer from a.csv, save b.csv");
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(aggregations[0].field.as_deref(), Some("net_amount"));
+}
