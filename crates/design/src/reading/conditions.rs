@@ -77,7 +77,7 @@ static EN_EQUALS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished|confirmed|unconfirmed|waitlisted|accepted|declined|refunded|returned|active|inactive|verified|unverified|waived|suspended|terminated|enrolled|attended)\b",
+        r"(?i)\b(approved|unapproved|unpaid|paid|pending|rejected|overdue|cancell?ed|completed|failed|outstanding|draft|submitted|settled|unsettled|open|closed|skipped|passed|void|voided|resolved|reopened|shipped|delivered|archived|expired|disputed|blocked|done|finished|confirmed|unconfirmed|waitlisted|accepted|declined|refunded|returned|active|inactive|verified|unverified|waived|suspended|terminated|enrolled|attended|withdrawn)\b",
     )
 });
 /// Whether a word is a state rows are in ("approved", "paid"), as the conditions read one.
@@ -879,10 +879,15 @@ pub fn english(clause: &str) -> Vec<Condition> {
             .is_some_and(|c| c.start() <= 24 && !after[..c.start()].contains(['.', ';', ')']));
         // ("claims that have been approved", "invoices which were paid": the rows' state.)
         let of_the_rows = EN_RELATIVE_STATE.is_match(&before);
+        // ("since those fees were still paid": the verb of a reason, past an adverb.)
+        let before_adverb = ["still", "already", "also"]
+            .iter()
+            .find_map(|adverb| before.strip_suffix(adverb).map(str::trim_end))
+            .unwrap_or(&before);
         let verb = !of_the_rows
             && ["we", "i", "they", "you", "he", "she", "it", "who", "was", "were", "been", "had", "have"]
                 .iter()
-                .any(|w| before.ends_with(&format!(" {w}")) || before == *w);
+                .any(|w| before_adverb.ends_with(&format!(" {w}")) || before_adverb == *w);
         // "what the customer actually paid": the verb of a relative clause; "1. Open x.csv" at
         // the start of a clause: a verb.
         let what = before.split_whitespace().rev().take(4).any(|w| w == "what")

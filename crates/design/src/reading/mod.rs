@@ -590,6 +590,17 @@ fn arrows_to_outputs(text: &str, language: Language) -> String {
     }
 }
 
+/// "per country - one row per country with its total", "… Withdrawn - everything else counts": a
+/// spaced hyphen inside a line, before the words that start a clause, is a dash between clauses,
+/// no minus (a bullet starts a line; "— just a, b and c" lists columns, and stays).
+fn dashes_between_clauses(text: &str) -> String {
+    static DASH: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?i)[ \t]+-[ \t]+(?P<w>(?:one|the|a|an|each|every|please|and|then|i|we|it|so|thanks|everything|all|but|no|not|any)\b)")
+            .expect("a dash between clauses")
+    });
+    DASH.replace_all(text, ", $w").into_owned()
+}
+
 /// 「差額（請求額－入金額）」: the full-width minus NFKC made a hyphen is a minus again between
 /// two Japanese names of two characters or more (a code's hyphen, 「A-001」「2026-01」, and the
 /// form 「年-月」 stay).
@@ -757,7 +768,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
                 })
                 .into_owned()
         }
-        Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&text)),
+        Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&dashes_between_clauses(&text))),
     };
     let with_asides = text.clone();
     let text = without_asides_that_keep(&text);

@@ -455,13 +455,33 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
             }
         }
         // "total up the fees by department? One line per department with its total": the same
-        // total said again, of nothing new.
+        // total said again, of nothing new; "add up the annuity fees per country, one row per
+        // country with its total fee": of the same column, said shorter.
         let said_again = match (&steps[i].1, next.map(|j| &steps[j].1)) {
             (Step::Aggregate { by, aggregations }, Some(Step::Aggregate { by: later_by, aggregations: later })) => {
+                let shorter = |a: &Aggregation| {
+                    a.field.as_deref().is_some_and(|f| {
+                        aggregations.iter().any(|first| {
+                            first.op == a.op
+                                && first
+                                    .field
+                                    .as_deref()
+                                    .is_some_and(|said| said == f || said.ends_with(&format!(" {f}")))
+                        })
+                    })
+                };
+                // ("by destination country … one row per country": the key said shorter.)
+                let keys_said_shorter = by.len() == later_by.len()
+                    && by
+                        .iter()
+                        .zip(later_by)
+                        .all(|(key, later)| same_noun(key, later) || key.ends_with(&format!(" {later}")));
                 !by.is_empty()
-                    && same_groups(by, later_by)
+                    && (same_groups(by, later_by) || keys_said_shorter)
                     && aggregations.iter().any(|a| a.op == "sum")
-                    && later.iter().all(|a| a.op == "sum" && a.field.is_none() && a.name.is_none() && a.when.is_empty())
+                    && later.iter().all(|a| {
+                        a.op == "sum" && a.when.is_empty() && (a.field.is_none() && a.name.is_none() || shorter(a))
+                    })
             }
             _ => false,
         };

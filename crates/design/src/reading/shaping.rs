@@ -124,7 +124,7 @@ pub fn order_phrases(lower: &str) -> Vec<std::ops::Range<usize>> {
 /// "in month order", "in order of amount", "in date order".
 static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?P<noun>[a-z_]+) (?:should be |are |is |to be |must be )?(?:listed|sorted|ordered|shown|arranged|put) (?P<what3>alphabetically)\b",
+        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?P<noun>[a-z_]+) (?:should be |are |is |to be |must be )?(?:listed|sorted|ordered|shown|arranged|put) (?P<what3>alphabetically|a to z|a-z|from a to z)\b",
     )
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -669,7 +669,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
             let what = c.name("what").or(c.name("what2")).or(c.name("what3"))?;
             match what.as_str() {
                 // "departments in alphabetical order": the rows' noun is the column.
-                "alphabetical" | "alphabetic" | "alphabetically" => {
+                "alphabetical" | "alphabetic" | "alphabetically" | "a to z" | "a-z" | "from a to z" => {
                     let noun = match c.name("noun") {
                         Some(noun) => noun.as_str(),
                         None => lower[..c.get(0)?.start()].split_whitespace().next_back()?,

@@ -6750,3 +6750,25 @@ fn a_column_named_before_the_word_column_and_a_date_form_in_brackets_are_read_as
     };
     assert_eq!(aggregations[0].field.as_deref(), Some("net_amount"));
 }
+
+#[test]
+fn a_dash_between_clauses_is_no_minus_and_a_total_said_again_shorter_is_one() {
+    let r = read_instruction(
+        "Please add up the annuity fees in annuities.csv per country - one row per country with its total fee, largest total first. Excel please: totals.xlsx",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { .. })), "{:?}", r.steps);
+    assert_eq!(ops(&r), ["aggregate", "sort"], "{:?}", r.steps);
+    let r = read_instruction(
+        "could you total the filing fees in visa.csv by destination country? Please leave out the applications that were Withdrawn - everything else counts, Refused ones included, since those fees were still paid. One row per country with its total, countries sorted A to Z. Save as fees.csv.",
+    );
+    let values: Vec<_> = filter_conditions(&r).iter().map(|c| c.value.clone()).collect();
+    assert_eq!(values, [json!("withdrawn")]);
+    assert!(matches!(&r.steps[0], Step::Filter { exclude: true, .. }), "{:?}", r.steps);
+    assert_eq!(ops(&r), ["filter", "aggregate", "sort"], "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "country")));
+    // A bullet and a dash before a list of columns stay what they are.
+    let r = read_instruction(
+        "failed tests from run.csv, slowest first — just test_id, suite and duration_s. save as failed.csv",
+    );
+    assert_eq!(r.columns, ["test_id", "suite", "duration_s"]);
+}
