@@ -2657,7 +2657,7 @@ impl Reader<'_> {
         if self.language != Language::Ja {
             return;
         }
-        let Some(Step::Duplicates { by, remove, keep_last }) = shaping::japanese_row_per_key(self.text) else {
+        let Some((Step::Duplicates { by, remove, keep_last }, said)) = shaping::japanese_row_per_key(self.text) else {
             return;
         };
         // (「同じ得意先コードの行は…上の方にある1行だけを残して」: a check for duplicates of the key,
@@ -2679,8 +2679,11 @@ impl Reader<'_> {
             Step::Sort { limit: Some(1), then, .. } => totals_read && then.is_empty(),
             _ => false,
         };
+        // (「最初の申請だけ残して」: the rows the one kept is of, read as a value kept.)
+        let said_of_the_one = |c: &Condition| c.field.is_none() && c.value.as_str().is_some_and(|v| said.contains(v));
         self.reading.steps.retain(|s| {
-            !matches!(s, Step::Filter { conditions, .. } if conditions.is_empty()) && !the_one_row_read_as_a_top(s)
+            !matches!(s, Step::Filter { conditions, .. } if conditions.iter().all(said_of_the_one))
+                && !the_one_row_read_as_a_top(s)
         });
     }
 
@@ -3495,6 +3498,13 @@ impl Reader<'_> {
             None => skip,
         };
         let (list_text, list_start) = (&list.as_str()[skip..], list.start() + skip);
+        // (「列はそのまま、元の順番で」: every column as it is, none chosen.)
+        if ["そのまま", "元のまま", "全部", "全て", "すべて", "もとのまま"]
+            .iter()
+            .any(|w| list_text.trim_start().starts_with(w))
+        {
+            return None;
+        }
         // 「…から社員番号・氏名・金額の列だけ」: the list runs from the particle to the column word.
         // 「取引先名と合計金額だけ」: two names joined by と.
         // "… and a Shortfall column (Reorder Point minus On Hand)": an aside says how, it is no item.

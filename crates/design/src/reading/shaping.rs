@@ -1971,7 +1971,7 @@ fn each_assigned(clause: &str) -> Vec<(usize, Step)> {
 /// (or the last) of the file.
 static JA_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:[（(][^）)]{0,40}[）)])?(?:だけ|のみ)?を?残|同じ(?P<key2>[^\s、。をがはでと「」・（）()]{1,20}?)の(?:行|データ|レコード)は[、\s]?[^。]{0,20}?(?P<which2>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残|(?P<keys3>[^\s、。をがはで「」（）()]{1,40}?)が同じ(?:行|データ|レコード|もの)は[、\s]?[^。]{0,20}?(?P<which3>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残",
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[^。]{0,30}?(?P<which>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:[（(][^）)]{0,40}[）)])?(?:だけ|のみ)?を?残|同じ(?P<key2>[^\s、。をがはでと「」・（）()]{1,20}?)の(?:行|データ|レコード)は[、\s]?[^。]{0,20}?(?P<which2>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残|(?P<keys3>[^\s、。をがはで「」（）()]{1,40}?)が同じ(?:行|データ|レコード|もの)は[、\s]?[^。]{0,20}?(?P<which3>最初|一番上|先頭|上の方|上|最後|一番下|末尾|下の方|下)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行)(?:だけ|のみ)?を?残|(?P<keys4>[^\s、。をがはで「」（）()]{1,40}?)の組み合わせごとに[^。]{0,30}?(?P<which4>最初|一番上|先頭|最後|一番下|末尾)(?:に出てくる|に出る|にある|の)?(?:[1１一]行|[1１一]件|行|[\p{Han}\p{Katakana}ー]{1,6})(?:だけ|のみ)?を?残",
     )
 });
 
@@ -2042,18 +2042,19 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
 
 /// The removal of duplicates a sentence says over its clauses (「取引先コードごとに、…最初に出てくる
 /// 行だけを残して」), if any.
-pub(super) fn japanese_row_per_key(text: &str) -> Option<Step> {
+pub(super) fn japanese_row_per_key(text: &str) -> Option<(Step, &str)> {
     let c = JA_ROW_PER_KEY.captures(text)?;
     // (「同じ得意先コードの行は、ファイルの上の方にある1行だけを残して」: the key, then which.)
-    let which = c.name("which").or(c.name("which2")).or(c.name("which3")).map_or("", |m| m.as_str());
+    let which = ["which", "which2", "which3", "which4"].iter().find_map(|n| c.name(n)).map_or("", |m| m.as_str());
     let keep_last = matches!(which, "最後" | "一番下" | "末尾" | "下の方" | "下");
-    // (「社員番号と残業日が同じ行は、…最初に出てくる1行だけ残して」: the keys listed.)
-    if let Some(keys) = c.name("keys3") {
+    // (「社員番号と残業日が同じ行は、…最初に出てくる1行だけ残して」「社員番号とソフトウェアの組み合わせ
+    // ごとに最初の申請だけ残して」: the keys listed.)
+    if let Some(keys) = c.name("keys3").or(c.name("keys4")) {
         let by: Vec<String> = keys.as_str().split(['と', '・', '、']).filter_map(ja_column).collect();
-        return (!by.is_empty()).then_some(Step::Duplicates { by, remove: true, keep_last });
+        return (!by.is_empty()).then_some((Step::Duplicates { by, remove: true, keep_last }, c.get(0)?.as_str()));
     }
     let key = c.name("key").or(c.name("key2")).map_or("", |m| m.as_str());
-    Some(Step::Duplicates { by: vec![key.to_owned()], remove: true, keep_last })
+    Some((Step::Duplicates { by: vec![key.to_owned()], remove: true, keep_last }, c.get(0)?.as_str()))
 }
 
 fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {

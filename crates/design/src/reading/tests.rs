@@ -6772,3 +6772,20 @@ fn a_dash_between_clauses_is_no_minus_and_a_total_said_again_shorter_is_one() {
     );
     assert_eq!(r.columns, ["test_id", "suite", "duration_s"]);
 }
+
+#[test]
+fn japanese_columns_as_they_are_choose_none_and_the_first_of_each_combination_is_kept() {
+    let r =
+        read_instruction("臨時警備発注.csv で金額が10万円以上のものだけ → 10万円以上.csv。列はそのまま、元の順番で。");
+    assert!(r.columns.is_empty(), "{:?}", r.columns);
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let r = read_instruction(
+        "申請.csv に、同じ社員が同じソフトを2回以上申請している行があります。社員番号とソフトウェアの組み合わせごとに最初の申請だけ残して、重複除外.csv に保存してください。",
+    );
+    assert_eq!(ops(&r), ["dedupe"], "{:?}", r.steps);
+    assert!(
+        matches!(&r.steps[0], Step::Duplicates { by, keep_last: false, .. } if by == &["社員番号", "ソフトウェア"]),
+        "{:?}",
+        r.steps
+    );
+}
