@@ -2167,10 +2167,12 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     if let Some(c) = EN_WHAT_IS_PER.captures(&lower).filter(|_| aggregations.is_empty() && !by.is_empty()) {
         let measure = c.name("x").expect("measure");
         let field = clause[measure.range()].trim().to_owned();
-        let a_unit = ["day", "hour", "rate", "price", "name", "status"].iter().any(|w| field.ends_with(w));
-        // ("Need this by EOD": what is asked for, no measure.)
-        let a_pronoun = ["this", "that", "it", "these", "those", "them", "everything", "all"].contains(&field.as_str());
-        if !a_unit && !a_pronoun && !by.contains(&field) && !slots::is_row_noun(&field) {
+        // (A measure: made by the formula in the aside, or named as one — not "the department
+        // per employee", a lookup, nor "this by EOD".)
+        let made = c.name("made").is_some();
+        let last = field.rsplit(' ').next().unwrap_or_default().to_ascii_lowercase();
+        let a_measure = made || MEASURE_WORDS.contains(&last.trim_end_matches('s'));
+        if a_measure && !by.contains(&field) && !slots::is_row_noun(&field) {
             first = Some(first.map_or(measure.start(), |f: usize| f.min(measure.start())));
             aggregations.push(Aggregation { op: "sum", field: Some(field), name: None, when: Vec::new() });
         }
@@ -2210,6 +2212,12 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
 /// The values of a column of yes and no, folded.
 const YES_OR_NO: [&str; 6] = ["yes", "no", "y", "n", "true", "false"];
 
+/// The last words of a measure that adds up (singular): "spend", "stock value", "hours".
+const MEASURE_WORDS: [&str; 20] = [
+    "spend", "spending", "cost", "value", "amount", "total", "fee", "revenue", "sale", "profit", "quantity", "qty",
+    "hour", "minute", "unit", "mile", "payment", "charge", "expense", "income",
+];
+
 /// "(duration_min)": a column's name, alone in brackets.
 static EN_COLUMN_IN_ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"\(([a-z][a-z0-9]*_[a-z0-9_]+)\)"));
 
@@ -2243,7 +2251,7 @@ static JA_TOTAL_OF_NAMED: LazyLock<Regex> =
 /// of a question or a request.
 static EN_WHAT_IS_PER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(?:so\s+|and\s+)?(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)|(?:i\s+|we\s+)?need|give\s+me|show\s+me)\s+(?:the\s+|our\s+)?(?P<x>[a-z_][a-z0-9_]*(?: [a-z_][a-z0-9_]*){0,2})\s*(?:\([^)]{1,60}\)\s*)?(?:per|for each|for every|in each|by)\s",
+        r"^\s*(?:so\s+|and\s+)?(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)|(?:i\s+|we\s+)?need|give\s+me|show\s+me)\s+(?:the\s+|our\s+)?(?P<x>[a-z_][a-z0-9_]*(?: [a-z_][a-z0-9_]*){0,2})\s*(?P<made>\([^)]{1,60}\)\s*)?(?:per|for each|for every|in each|by)\s",
     )
 });
 

@@ -6742,6 +6742,9 @@ fn a_column_named_before_the_word_column_and_a_date_form_in_brackets_are_read_as
     };
     assert_eq!((by.as_slice(), aggregations[0].op), (["month".to_owned()].as_slice(), "sum"));
     assert!(r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), .. } if by == "month")), "{:?}", r.steps);
+    // A name looked up is no measure.
+    let r = read_instruction("Show me the department per employee from employees.csv, save d.csv");
+    assert!(!ops(&r).contains(&"aggregate"), "{:?}", r.steps);
     // A deadline is no key.
     let r = read_instruction("Need this by EOD please: add up net_amount per customer from a.csv, save b.csv");
     let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
