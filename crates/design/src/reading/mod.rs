@@ -4322,8 +4322,11 @@ impl Reader<'_> {
             }
             Language::Ja => {
                 let before = before.trim_end().trim_end_matches([':', '：']).trim_end();
-                // 「… を並べ替え → 予実差額.xlsx」: an arrow points at what is written.
-                if ["->", "→", "=>"].iter().any(|a| before.ends_with(a)) {
+                // 「… を並べ替え → 予実差額.xlsx」: an arrow points at what is written; 「…、多い順に
+                // 商品別.csv」: so does a name left last, after the file read, with nothing after it.
+                let last_alone = last_of_several
+                    && after.trim_matches(|c: char| c.is_whitespace() || "。.！!".contains(c)).is_empty();
+                if ["->", "→", "=>"].iter().any(|a| before.ends_with(a)) || last_alone {
                     return true;
                 }
                 // 「元ファイルは 不具合一覧.csv、出力は …」: the file read.

@@ -6792,3 +6792,11 @@ fn japanese_columns_as_they_are_choose_none_and_the_first_of_each_combination_is
         r.steps
     );
 }
+
+#[test]
+fn japanese_a_name_left_last_after_the_file_read_is_written() {
+    let r = read_instruction("売上.csv の商品ごとの数量の合計を出して、多い順に 商品別.csv");
+    assert_eq!(r.outputs.len(), 1, "{:?}", r.sources);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("商品別.csv"));
+    assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
+}
