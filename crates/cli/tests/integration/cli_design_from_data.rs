@@ -50,6 +50,17 @@ fn designed(dir: &Path, instruction: &str, exit: i32) -> Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
+/// The rows `instruction`'s plan writes to `file` in `dir`, designed and run there with no
+/// answers: sorted, without the header.
+fn rows_written(dir: &Path, instruction: &str, file: &str) -> Vec<String> {
+    designed(dir, instruction, 0);
+    let run = planwright(dir, &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+    let mut rows = csv_rows(&dir.join(file))[1..].to_vec();
+    rows.sort();
+    rows
+}
+
 /// The rows of a workbook's first sheet, header first, as text.
 fn sheet(path: &Path) -> Vec<Vec<String>> {
     let mut book: Xlsx<_> = open_workbook(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -1737,14 +1748,7 @@ fn a_column_of_yes_and_no_keeps_its_rows_when_said_beside_a_total_or_denied() {
         "date,employee,project,hours,billable\n2026-05-01,Ann,Apollo,6,yes\n2026-05-01,Bob,Apollo,4,no\n2026-05-02,Ann,Zeus,3,yes\n2026-05-02,Cid,Apollo,8,yes\n2026-05-03,Bob,Zeus,5,yes\n2026-05-03,Cid,Zeus,2,no\n",
     )
     .unwrap();
-    let written = |instruction: &str, file: &str| {
-        designed(dir.path(), instruction, 0);
-        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
-        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
-        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
-        rows.sort();
-        rows
-    };
+    let written = |instruction: &str, file: &str| rows_written(dir.path(), instruction, file);
     // The hours of the billable rows, per employee (not every hour, not a question).
     assert_eq!(
         written("Total billable hours per employee from timesheets.csv, save as billable.csv", "billable.csv"),
@@ -1786,14 +1790,7 @@ fn a_measure_asked_per_group_is_added_up_and_a_lookup_said_after_the_key_is_no_s
     )
     .unwrap();
     std::fs::write(dir.path().join("employees.csv"), "employee,department\nSato,Sales\nTanaka,Ops\nLee,IT\n").unwrap();
-    let written = |instruction: &str, file: &str| {
-        designed(dir.path(), instruction, 0);
-        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
-        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
-        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
-        rows.sort();
-        rows
-    };
+    let written = |instruction: &str, file: &str| rows_written(dir.path(), instruction, file);
     // One row per warehouse, not the value of each item.
     assert_eq!(
         written(
@@ -1820,14 +1817,7 @@ fn japanese_a_column_made_in_an_aside_is_ranked_and_totalled_by_its_name() {
         "発注番号,仕入先,数量,単価,状態\nP-001,東邦資材,100,20,納品済\nP-002,北陸工業,200,5,未納\nP-003,東邦資材,50,8,納品済\nP-005,北陸工業,10,1200,取消\n",
     )
     .unwrap();
-    let written = |instruction: &str, file: &str| {
-        designed(dir.path(), instruction, 0);
-        let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
-        assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
-        let mut rows = csv_rows(&dir.path().join(file))[1..].to_vec();
-        rows.sort();
-        rows
-    };
+    let written = |instruction: &str, file: &str| rows_written(dir.path(), instruction, file);
     // The one order with the largest amount, not every order with its amount.
     assert_eq!(
         written("発注.csv の中で金額（数量×単価）が一番大きい発注を教えて。結果は 最大.csv に", "最大.csv"),
