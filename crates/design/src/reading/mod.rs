@@ -4193,6 +4193,12 @@ impl Reader<'_> {
         match self.language {
             Language::En => {
                 let before = before.trim_end();
+                // ("Give me the count per category in expenses.csv -> c.csv": the rows are in the
+                // file right before the arrow, which writes the other.)
+                let rest_of_text = self.text.get(clause.start + offset + len..).unwrap_or_default();
+                if before.ends_with(" in") && rest_of_text.trim_start().to_ascii_lowercase().starts_with(". save as ") {
+                    return false;
+                }
                 // "Give me the top 5 from invoices.csv as top.csv": a file read from is read.
                 // "the rows of bank_statement.csv", "the reference column of ledger.csv": read.
                 if [" from", " out of", " of"].iter().any(|w| before.ends_with(w)) || before == "from" {

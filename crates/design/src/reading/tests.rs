@@ -6800,3 +6800,15 @@ fn japanese_a_name_left_last_after_the_file_read_is_written() {
     assert_eq!(r.outputs[0].path.as_deref(), Some("商品別.csv"));
     assert_eq!(r.sources.len(), 1, "{:?}", r.sources);
 }
+
+#[test]
+fn the_file_the_rows_are_in_right_before_an_arrow_is_read() {
+    for text in [
+        "Give me the count per category in expenses.csv -> c.csv",
+        "Give me the approved expenses in expenses.csv -> a.csv",
+    ] {
+        let r = read_instruction(text);
+        assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["expenses.csv"], "{text}");
+        assert_eq!(r.outputs.len(), 1, "{text}: {:?}", r.outputs);
+    }
+}
