@@ -1249,6 +1249,7 @@ impl Reader<'_> {
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
         self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
+        let steps = passes::dates_kept_before_their_totals(steps);
         let steps = unkeyed_order_by_the_only_total(self.further_sort_keys(steps), self.language);
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same

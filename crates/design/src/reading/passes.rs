@@ -187,6 +187,28 @@ pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, lan
     steps
 }
 
+/// "How much did we pay each vendor in February?": a period said after the totals keeps the rows
+/// they are of (after a grouping there are no dates left to keep), unless the grouping is by a
+/// month or a date.
+pub(super) fn dates_kept_before_their_totals(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let of_a_period =
+        |c: &Condition| c.operator == conditions::MONTH_OF_UNSAID_YEAR || c.operator == "between" && is_date(&c.value);
+    for i in 1..steps.len() {
+        let (Step::Aggregate { by, .. }, Step::Filter { conditions, exclude: false }) = (&steps[i - 1].1, &steps[i].1)
+        else {
+            continue;
+        };
+        let by_a_period = by.iter().any(|k| {
+            let k = k.to_lowercase();
+            ["month", "date", "day", "year", "week", "月", "日"].iter().any(|w| k.contains(w))
+        });
+        if !by_a_period && !conditions.is_empty() && conditions.iter().all(of_a_period) {
+            steps.swap(i - 1, i);
+        }
+    }
+    steps
+}
+
 /// Whether a column's name says it is a time taken: "build time", "duration_min", 「所要時間」.
 fn of_time(name: &str) -> bool {
     let lower = name.to_lowercase();

@@ -6812,3 +6812,17 @@ fn the_file_the_rows_are_in_right_before_an_arrow_is_read() {
         assert_eq!(r.outputs.len(), 1, "{text}: {:?}", r.outputs);
     }
 }
+
+#[test]
+fn the_same_thing_for_the_same_amount_is_a_duplicate_check_and_a_month_said_after_totals_keeps_their_rows() {
+    let r = read_instruction(
+        "Find payments to the same vendor for the same amount in payments.csv and list them in dupes.xlsx",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["vendor", "amount"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("How much did we pay each vendor in February? payments.csv -> feb.csv");
+    assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
+}
