@@ -1836,16 +1836,17 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
         }
     }
     // "window cleaning spend" of `amount`: money said last, of the one column of money.
-    let money_said = wanted.split_whitespace().next_back().is_some_and(|w| SPENT_WORDS.contains(&fold(w).as_str()));
-    let of_money: Vec<&Column> = columns
-        .iter()
-        .filter(|c| {
-            c.kind == ColumnKind::Number
-                && crate::column_words::name_words(&c.name).iter().any(|w| AMOUNT_WORDS.contains(&fold(w).as_str()))
-        })
-        .collect();
-    if money_said && of_money.len() == 1 {
-        return unique(of_money);
+    if wanted.split_whitespace().next_back().is_some_and(|w| SPENT_WORDS.contains(&fold(w).as_str())) {
+        let of_money: Vec<&Column> = columns
+            .iter()
+            .filter(|c| {
+                c.kind == ColumnKind::Number
+                    && crate::column_words::name_words(&c.name).iter().any(|w| AMOUNT_WORDS.contains(&fold(w).as_str()))
+            })
+            .collect();
+        if of_money.len() == 1 {
+            return unique(of_money);
+        }
     }
     // "accepted offer" of `offer_accepted_on`: every word said is a word of the name, in any order.
     let said: Vec<String> = wanted.split_whitespace().map(fold).filter(|w| long_enough(w)).collect();

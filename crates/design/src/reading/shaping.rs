@@ -2131,8 +2131,7 @@ fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
         )
     });
     // (「金額（数量×単価）が一番大きい」: the aside says how the column is made.)
-    static ASIDE: LazyLock<Regex> = LazyLock::new(|| re(r"[（(][^）)]{1,40}[）)]"));
-    let clause = ASIDE.replace_all(clause, |c: &regex::Captures| " ".repeat(c[0].len()));
+    let clause = super::PARENTHESES.replace_all(clause, |c: &regex::Captures| " ".repeat(c[0].len()));
     let c = THE_ONE_MOST.captures(&clause)?;
     let descending = JA_DESCENDING.is_match(&c["most"]);
     let by = Some(c["column"].to_owned());
