@@ -916,7 +916,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     }
     let validation = validate_plan_with_files(plan, catalog, &NoPlans, files);
     let values = sample_values(&validation);
-    let held = |word: &str| values.values().any(|vs| vs.contains(&fold(word)));
+    let held = |word: &str| values.values().any(|vs| vs.contains(&fold_value(word)));
     let used: Vec<String> =
         crate::understanding::plan_values(plan).iter().filter_map(Value::as_str).map(fold).collect();
     // "our cash ledger (gl_cash_nov.csv)": a word of the name of a file read says which file
@@ -960,7 +960,7 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let names_files = |word: &str| naming_files.len() >= 2 && naming_files.contains(&fold(word));
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
-    let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold(word))));
+    let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold_value(word))));
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
@@ -1923,12 +1923,22 @@ pub(crate) fn folded_words(text: &str) -> Vec<String> {
         // (`reading_at`: the time of the reading.)
         ("at", "time"),
     ];
-    let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
-    lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w, |(_, long)| long).to_owned())
+    plain_words(text)
+        .into_iter()
+        .map(|w| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map_or(w.clone(), |(_, long)| (*long).to_owned()))
         .collect()
+}
+
+/// The words of `text`, lower case, with nothing spelled out.
+fn plain_words(text: &str) -> Vec<String> {
+    let lower: String = text.nfkc().flat_map(char::to_lowercase).collect();
+    lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+/// A value of the data for comparing, its words joined and nothing spelled out: the value `No`
+/// is not the word "number", as the column `lot_no` is.
+fn fold_value(text: &str) -> String {
+    plain_words(text).concat()
 }
 
 /// A name for comparing: its [`folded_words`] joined (`txn_date` → transactiondate).
@@ -2092,13 +2102,13 @@ fn keys_by_values(
     }
 }
 
-/// Every value of every column in the input files' first rows, folded.
+/// Every value of every column in the input files' first rows, folded as a value ([`fold_value`]).
 fn sample_values(validation: &Validation) -> BTreeMap<String, Vec<String>> {
     let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for row in validation.input_rows.values().flatten().filter_map(Value::as_object) {
         for (column, value) in row {
             if let Some(text) = value.as_str() {
-                values.entry(column.clone()).or_default().push(fold(text));
+                values.entry(column.clone()).or_default().push(fold_value(text));
             }
         }
     }
@@ -2107,7 +2117,7 @@ fn sample_values(validation: &Validation) -> BTreeMap<String, Vec<String>> {
 
 /// The one column among `columns` whose values hold `value` ("approved" in `status`).
 fn holding(value: &str, columns: &[Column], values: &BTreeMap<String, Vec<String>>) -> Option<String> {
-    let want = fold(value);
+    let want = fold_value(value);
     let found: Vec<&Column> =
         columns.iter().filter(|c| values.get(&c.name).is_some_and(|vs| vs.contains(&want))).collect();
     match found.as_slice() {
@@ -2134,7 +2144,7 @@ fn state_over_its_column(
     };
     let column = columns.iter().find(|c| !name.is_empty() && fold(&c.name) == fold(name))?;
     let held = values.get(&column.name)?;
-    let mark = marks.iter().find(|m| held.contains(&fold(m)))?;
+    let mark = marks.iter().find(|m| held.contains(&fold_value(m)))?;
     Some((column.name.clone(), (*mark).to_owned()))
 }
 

@@ -1828,3 +1828,33 @@ fn japanese_a_column_made_in_an_aside_is_ranked_and_totalled_by_its_name() {
         ["北陸工業,1000", "東邦資材,2400"]
     );
 }
+
+#[test]
+fn a_word_folded_like_a_value_and_the_order_kept_keep_every_row_they_should() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lots.csv"),
+        "lot_no,item,winning_bid,paid,status\nL-01,Cabin stay,1850.00,Yes,Open\nL-02,Football,640.00,Yes,Fixed\nL-03,Wine tasting,1120.00,No,Open\nL-04,Chef's dinner,2300.00,Yes,Open\n",
+    )
+    .unwrap();
+    // "lot number" is the column `lot_no`; the word "number" is not the value `No` of `paid`.
+    designed(
+        dir.path(),
+        "Could you pull the 2 highest winning bids from lots.csv into top.csv? Just lot number, item and winning bid, highest first.",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    assert_eq!(csv_rows(&dir.path().join("top.csv"))[1..], ["L-04,Chef's dinner,2300", "L-01,Cabin stay,1850"]);
+    // "keep them in the order they're in now" keeps no rows of its own.
+    designed(
+        dir.path(),
+        "Pull out the lots in lots.csv whose status is Open, keep them in the order they're in now, and save them as open.csv.",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    let lots: Vec<String> =
+        csv_rows(&dir.path().join("open.csv"))[1..].iter().map(|r| r.split(',').next().unwrap().to_owned()).collect();
+    assert_eq!(lots, ["L-01", "L-03", "L-04"]);
+}

@@ -390,7 +390,7 @@ pub static JA_RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
 /// only two columns") and an order kept ("keep the rows in the same order as po_lines.csv").
 pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all )?(?:rows|lines|records|entries|them|it|everything )?\s*(?:in )?(?:the same|the original|their original|its original|their|its|the file's|the input's) (?:order|sequence)\b|(?:照合|突合|突き合わせ|マッチング|紐付け|紐づけ|キー)(?:は|の条件は)[^、。]{1,20}?(?:だけ|のみ)",
+        r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all )?(?:rows|lines|records|entries|them|it|everything )?\s*(?:in )?(?:(?:the same|the original|their original|its original|their|its|the file's|the input's|the current|the existing) (?:order|sequence)\b|the (?:order|sequence) (?:they|it)(?:'re|'s| are| is| were| was| came)\b)|(?:照合|突合|突き合わせ|マッチング|紐付け|紐づけ|キー)(?:は|の条件は)[^、。]{1,20}?(?:だけ|のみ)",
     )
 });
 
