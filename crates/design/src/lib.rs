@@ -941,6 +941,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_comparison(text, &draft.plan))
         .chain(unkept::unkept_sign(text, &draft.plan))
         .chain(unkept::unkept_pick(text, &draft.plan))
+        .chain(unkept::unkept_change(text, &draft.plan))
         .chain(unkept::key_grouped_twice(&draft.plan))
         .next();
     let absent = draft.bound.absent_values.first().cloned();

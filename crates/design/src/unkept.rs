@@ -392,13 +392,33 @@ static LEFT_OUT_SAID: LazyLock<Regex> = LazyLock::new(|| {
 /// table (no step of any kind between reading and writing, whatever kind of file it writes), as
 /// the text says it: every row would be written as if each were picked.
 pub fn unkept_pick(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    said_of_a_copy(&PICK_SAID, text, plan)
+}
+
+/// Values said to change ("reprice with the new tiers", "apply the 3% increase", 「単価を改定して」
+/// 「新料金を適用して」) where the plan only copies the table, as the text says it: the rows would
+/// be written unchanged as if repriced.
+pub fn unkept_change(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    said_of_a_copy(&CHANGE_SAID, text, plan)
+}
+
+/// What `said` matches in the text, when the plan reads a table and has no step of any kind
+/// between reading and writing.
+fn said_of_a_copy(said: &Regex, text: &str, plan: &planwright_plan::Plan) -> Option<String> {
     let transforms = plan.graph.iter().any(|node| node.block.as_deref().is_some_and(|b| b.starts_with("transforms.")));
     if transforms || !plan.graph.iter().any(crate::reads_a_table) {
         return None;
     }
     let lower = text.to_ascii_lowercase();
-    PICK_SAID.find(&lower).map(|m| text[m.range()].to_owned())
+    said.find(&lower).map(|m| text[m.range()].to_owned())
 }
+
+static CHANGE_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:re-?pric(?:e|es|ed|ing)|re-?calculat(?:e|es|ed|ing)|recomput(?:e|es|ed|ing)|revalu(?:e|es|ed|ing)|mark(?:s|ed|ing)? (?:up|down)|apply(?:ing)? (?:the |our |a |an )?(?:new |updated |revised |latest |current |agreed )?(?:[a-z%0-9.-]+ ){0,2}(?:tiers?|rates?|prices?|pricing|discounts?|markups?|surcharges?|fees?|increases?|uplifts?|raises?)|(?:raise|increase|lower|reduce|cut|adjust)(?:s|d|ing)? (?:the |all |every |each |our )?(?:[a-z_]+ )?(?:prices?|rates?|fees?|costs?|salar(?:y|ies)|wages?|amounts?))\b|改定|再計算|値上げ|値下げ|(?:単価|価格|料金|金額|給与|手当|報酬)を(?:見直|変更|更新|引き上げ|引き下げ|上げ|下げ)|(?:料金|単価|価格|レート|税率|割引|掛け率|掛率|料率|ルール|基準|表)を適用",
+    )
+    .expect("change said")
+});
 
 static PICK_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -729,6 +749,26 @@ mod tests {
         // 「…のうち」: some of the rows, whatever follows.
         let among = "保守契約一覧.csv のうち年末で切れる契約を、更新した形にして 更新後.csv に";
         assert_eq!(unkept_pick(among, &copies).as_deref(), Some("のうち"));
+    }
+
+    #[test]
+    fn values_said_to_change_are_changed_by_some_step() {
+        let copies = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: w, block: report.write, in: {data: '${r.rows}', format: csv, path: b.csv}}\n",
+        );
+        let computes = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: c, block: transforms.compute, in: {items: '${r.rows}'}}\n",
+        );
+        let reprice =
+            "Please reprice kits.csv using the new volume tiers procurement signed off on, save it as kits_2027.csv";
+        assert_eq!(unkept_change(reprice, &copies).as_deref(), Some("reprice"));
+        assert_eq!(unkept_change(reprice, &computes), None);
+        let increase = "Apply the 3% increase to rates.csv and write rates_new.csv";
+        assert_eq!(unkept_change(increase, &copies).as_deref(), Some("Apply the 3% increase"));
+        assert_eq!(unkept_change("単価表.csv の単価を改定して 新単価表.csv に", &copies).as_deref(), Some("改定"));
+        assert_eq!(unkept_change("料金.csv に新料金表を適用して 結果.csv に", &copies).as_deref(), Some("表を適用"));
+        assert_eq!(unkept_change("Convert prices.csv to prices.xlsx, keep the rates as they are", &copies), None);
+        assert_eq!(unkept_change("料金.csv をそのまま Excel にして", &copies), None);
     }
 
     #[test]
