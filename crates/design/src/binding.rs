@@ -163,6 +163,12 @@ pub fn same_meaning(a: &str, b: &str) -> bool {
     !a.is_empty() && (a == b || synonym_groups(&a).any(|i| FOLDED_SYNONYMS[i].contains(&b)))
 }
 
+/// Whether `word` is a word column names are written in (`vendor`, 「部署」, `region`): a thing
+/// rows are grouped by, whatever the file calls it.
+pub fn names_a_kind_of_column(word: &str) -> bool {
+    synonym_groups(&fold(word)).next().is_some()
+}
+
 /// A column the engine could not bind: asked, with the columns there are as the choices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnQuestion {
@@ -1320,7 +1326,8 @@ fn bind_named(
                 .or_else(|| column_said_with_the_rows_the_file_holds(doc, &finding.path, &wanted, columns))
                 .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))
                 .or_else(|| key_named_as_the_other_side(doc, &finding.path, columns))
-                .or_else(|| id_of_the_thing_repeated(doc, &finding.path, &said, columns))?;
+                .or_else(|| id_of_the_thing_repeated(doc, &finding.path, &said, columns))
+                .or_else(|| named_after_its_key(&said, columns))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -1992,6 +1999,29 @@ fn last_word(name: &str) -> String {
     fold(name.rsplit(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or_default())
 }
 
+/// "mentor name" among `mentor_id` and `full_name` (the mentors looked up by their id): the
+/// thing said first is the one a key column is named for, and the one column named for what is
+/// said last (alone or with a plain word before it: `name`, `full_name`) is that thing's. Any
+/// other word in that column's name (`customer_name`) may be of another thing: not chosen.
+fn named_after_its_key(wanted: &str, columns: &[Column]) -> Option<String> {
+    const PLAIN: [&str; 6] = ["full", "display", "legal", "official", "registered", "preferred"];
+    let words = folded_words(wanted);
+    let [thing, what] = words.as_slice() else { return None };
+    let keyed = columns.iter().any(|c| names_a_key(&c.name) && folded_words(&c.name).first() == Some(thing));
+    let named: Vec<&Column> = columns
+        .iter()
+        .filter(|c| match folded_words(&c.name).as_slice() {
+            [only] => only == what,
+            [plain, last] => last == what && PLAIN.contains(&plain.as_str()),
+            _ => false,
+        })
+        .collect();
+    match named.as_slice() {
+        [one] if keyed => Some(one.name.clone()),
+        _ => None,
+    }
+}
+
 /// What an open column is for, from its var's name: `amount_column` → amount.
 fn purpose_of(var: &str) -> Option<String> {
     let stem = var.strip_suffix("_column")?;
@@ -2248,6 +2278,15 @@ mod tests {
         assert_eq!(choose("稼働時間", &log).as_deref(), Some("run_min"));
         assert_eq!(choose("ライン", &log).as_deref(), Some("line"));
         assert_eq!(choose("時間", &log), None, "two columns of minutes: asked");
+    }
+
+    #[test]
+    fn a_thing_s_name_is_the_name_column_beside_the_key_named_for_it() {
+        let pairs = columns(&["pair_id", "mentee", "mentor_id", "full_name", "team"]);
+        assert_eq!(named_after_its_key("mentor name", &pairs).as_deref(), Some("full_name"));
+        assert_eq!(named_after_its_key("coach name", &pairs), None, "no key of a coach");
+        let other = columns(&["vendor_id", "customer_name", "amount"]);
+        assert_eq!(named_after_its_key("vendor name", &other), None, "the name of another thing");
     }
 
     #[test]

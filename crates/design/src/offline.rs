@@ -105,8 +105,15 @@ pub fn design(
         keys_ignore_leading_zeros: reading.keys_ignore_leading_zeros,
     };
     d.sources(reading);
-    for step in &reading.steps {
-        d.step(step);
+    let mut steps = reading.steps.iter().peekable();
+    while let Some(step) = steps.next() {
+        match steps.peek().and_then(|next| d.rows_ranked_not_totalled(step, next)) {
+            Some(ranked) => {
+                steps.next();
+                d.step(&ranked);
+            }
+            None => d.step(step),
+        }
     }
     for template in templates {
         d.template(template);
@@ -520,6 +527,32 @@ impl Designer<'_> {
                 self.lineage.insert((*rows).to_owned(), table);
             }
         }
+    }
+
+    /// "Which three works have the highest insured_value?" reads as the totals per work,
+    /// ranked. Where the rows' columns are known, the measure is one of them and no column is
+    /// the thing ranked (nor is it a word columns are named with, like `vendor`), the rows are
+    /// the things: the top rows by the measure.
+    fn rows_ranked_not_totalled(&self, step: &Step, next: &Step) -> Option<Step> {
+        let (Step::Aggregate { by, aggregations }, Step::Sort { by: Some(sorted), descending: true, limit, then }) =
+            (step, next)
+        else {
+            return None;
+        };
+        let ([thing], [Aggregation { op: "sum", field: Some(measure), name: Some(total), when }]) =
+            (by.as_slice(), aggregations.as_slice())
+        else {
+            return None;
+        };
+        if total != sorted || limit.is_none() || !when.is_empty() || !then.is_empty() {
+            return None;
+        }
+        let (rows, _) = self.rows()?;
+        let columns = self.table_derived_from(&rows).and_then(|&t| self.headers.get(t)?.as_deref())?;
+        let measure = crate::binding::choose(measure, columns)?;
+        let a_column = crate::binding::choose(thing, columns).is_some()
+            || thing.split_whitespace().any(crate::binding::names_a_kind_of_column);
+        (!a_column).then(|| Step::Sort { by: Some(measure), descending: true, limit: *limit, then: Vec::new() })
     }
 
     // --- steps ---------------------------------------------------------------------------------

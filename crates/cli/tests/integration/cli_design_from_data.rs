@@ -1858,3 +1858,61 @@ fn a_word_folded_like_a_value_and_the_order_kept_keep_every_row_they_should() {
         csv_rows(&dir.path().join("open.csv"))[1..].iter().map(|r| r.split(',').next().unwrap().to_owned()).collect();
     assert_eq!(lots, ["L-01", "L-03", "L-04"]);
 }
+
+#[test]
+fn things_ranked_that_no_column_names_are_the_rows_and_a_name_looked_up_by_its_key_is_brought() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("register.csv"),
+        "piece_id,title,artist,insured_value\nA-1,Harbor,Ito,12000\nA-2,Dunes,Ito,9000\nA-3,Quarry,Vance,15000\nA-4,Mill,Ross,4000\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("pairs.csv"), "pair_id,mentee,mentor_id\nP1,Ana,M-1\nP2,Ben,M-2\n").unwrap();
+    std::fs::write(
+        dir.path().join("mentors.csv"),
+        "mentor_id,full_name,team\nM-1,Grace Holloway,Ops\nM-2,Victor Osei,IT\n",
+    )
+    .unwrap();
+    let written = |instruction: &str, file: &str| rows_written(dir.path(), instruction, file);
+    // No column is "work": the two works are two rows, not totals per artist or per anything.
+    assert_eq!(
+        written(
+            "Which two works in register.csv have the highest insured_value? Give me piece_id, title and insured_value for just those two, highest first, in top.csv.",
+            "top.csv"
+        ),
+        ["A-1,Harbor,12000", "A-3,Quarry,15000"]
+    );
+    // "mentor name" is the name of the mentor looked up by mentor_id.
+    assert_eq!(
+        written(
+            "pairs.csv only has the mentor's ID. Look up each mentor's full name in mentors.csv and write named.csv with pair_id, mentee and mentor name.",
+            "named.csv"
+        ),
+        ["P1,Ana,Grace Holloway", "P2,Ben,Victor Osei"]
+    );
+}
+
+#[test]
+fn values_said_to_change_on_a_copy_and_a_word_of_the_table_that_is_also_a_value_are_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pours.csv"),
+        "pour_id,element,yards_ordered,yards_placed\nCP-1,Footings,42.0,40.5\nCP-2,Columns,14.5,13.0\n",
+    )
+    .unwrap();
+    // The tiers are given nowhere: asked, not copied unchanged as if repriced.
+    designed(
+        dir.path(),
+        "Please reprice pours.csv using the new tiers procurement signed off on, save it as new.csv.",
+        1,
+    );
+    // "columns" of "Keep all the existing columns" is no value `Columns` left unused.
+    assert_eq!(
+        rows_written(
+            dir.path(),
+            "Add a returned_yards column to pours.csv: yards_ordered minus yards_placed. Keep all the existing columns and save it as returned.csv.",
+            "returned.csv"
+        ),
+        ["CP-1,Footings,42,40.5,1.5", "CP-2,Columns,14.5,13,1.5"]
+    );
+}

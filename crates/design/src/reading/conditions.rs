@@ -1498,12 +1498,24 @@ static JA_ANY_OF_QUOTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_OTHER_THAN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:「[^」]{1,20}」\s*[・、と]?\s*)+以外"));
 
+/// Whether the words after a value say it shows how something is written (「」のような形」
+/// 「」みたいに」「」形式で」): an example, which keeps no rows.
+fn shows_a_form(after: &str) -> bool {
+    let after = after.trim_start_matches(['」', '』', ' ']);
+    ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
+}
+
 fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     let (mut conditions, taken_spans) = spanned(clause, Language::Ja);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
     let numbers = slots::numbers(clause);
     let mut used: Vec<bool> = numbers.iter().map(|n| taken(n.start..n.end)).collect();
-    if let Some(c) = JA_MONTH.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
+    // (「月（「2026年9月」のような形）ごとの」: the form of a month shown, no month kept.)
+    let month = JA_MONTH.captures(clause).filter(|c| {
+        let whole = c.get(0).expect("match");
+        !taken(whole.range()) && !shows_a_form(&clause[whole.end()..])
+    });
+    if let Some(c) = month {
         let whole = c.get(0).expect("match");
         if let Some((first, last)) = c["m"].parse().ok().and_then(|m| month_range(&c["y"], m)) {
             for (n, number) in numbers.iter().enumerate() {
@@ -1610,8 +1622,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         let value = c.name("value").or(c.name("v2")).expect("a value");
         // 「月は「2026-07」のような形で」 shows a form; it keeps no rows.
         let after = &clause[value.end() + "」".len()..];
-        if ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
-        {
+        if shows_a_form(&clause[value.end()..]) {
             continue;
         }
         if ["から", "まで", "より", "など", "列", "列名"].contains(&&c["field"]) {
@@ -1822,7 +1833,7 @@ static EN_AGG: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_BY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across|did|does|do|has|have|had) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|pay|spent|spend|billed|bill|charged|charge|owed|owe|sold|sell|invoiced|invoice) each)\s+",
+        r"(?i)\b(per|by|for each|for every|in each|(?:with|to|from|on|at|across|did|does|do|has|have|had) (?:each|every)|grouped by|group by|broken down by|split by|(?:paid|pay|spent|spend|billed|bill|charged|charge|owed|owe|sold|sell|invoiced|invoice)(?: (?:on|for|to|in)(?: [a-z-]+){1,3})? each)\s+",
     )
 });
 
@@ -1883,6 +1894,15 @@ static EN_ONE_ROW_PER_SAID_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 static EN_SLASHED_PAIR: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:the\s+)?(?P<a>[a-z_][\w]*)\s*[/+&]\s*(?P<b>[a-z_][\w]*)\b"));
 
+/// "store and vendor pair", "site and reason combination": two columns said as one group; the
+/// last of them without the word for the group.
+fn without_pair_word(key: &str) -> &str {
+    [" pair", " pairs", " combination", " combinations", " combo"]
+        .iter()
+        .find_map(|w| key.strip_suffix(w))
+        .unwrap_or(key)
+}
+
 /// `before` is the instruction up to the clause: "Give me the vendor, the number of payments
 /// and the total paid" lists the key of the totals there.
 pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec<Aggregation>, usize)> {
@@ -1936,8 +1956,9 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
                 continue;
             }
             first.get_or_insert(m.start());
+            let pair = phrase.contains(" and ");
             for part in phrase.split(" and ") {
-                by.push(part.to_owned());
+                by.push(if pair { without_pair_word(part) } else { part }.to_owned());
             }
             // "by department and month"
             let rest = &lower[m.end()..];
@@ -1951,7 +1972,7 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
                             || ["add", "include", "bring", "show", "attach", "append", "look", "use"]
                                 .contains(&first_word);
                         if !slots::is_row_noun(&second) && !a_verb {
-                            by.push(second);
+                            by.push(without_pair_word(&second).to_owned());
                         }
                     }
                 }
@@ -1965,7 +1986,9 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
     };
     let all = by.clone();
     by.retain(|k| !said_longer(k, &all));
-    by.dedup();
+    // ("by store and vendor: one row for each store + vendor pair": the keys said twice.)
+    let mut said = std::collections::HashSet::new();
+    by.retain(|k| said.insert(k.to_lowercase()));
     // "each person's average hours": a group said with a possessive.
     if let Some(c) = EN_EACH_OWN.captures(&lower) {
         let who = slots::singular(&c[1]);

@@ -471,6 +471,24 @@ static PUT_IN_A_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("put in a file")
 });
+/// 「まとめました」「作成してあります」「出力したファイル」: after a word of writing, what was done
+/// already (a file that is there to be read), not what is asked.
+static DONE_ALREADY: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"^(?:ました|てあります|てあり|てある|ています|ている|てます|た(?:$|[^いくら]))")
+        .expect("done already")
+});
+/// "in the order they appear in the file", "the order of the file", "in file order": the
+/// order the rows already have, said in the words the reader keeps no rows and sorts nothing by.
+static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\bthe (?:same )?order (?:(?:they|it|the rows|the lines|the entries)(?:'re| are| is| were| was| came| come| appear| appeared| show up| showed up| sit)(?: (?:in|on) (?:the |this |that |their |its )?(?:original |source |input )?(?:file|input|source|sheet|export|csv|list|spreadsheet|workbook|original)\b| now\b| already\b| originally\b)?|of the (?:original |source |input )?(?:file|input|source|sheet|export|csv|spreadsheet|workbook)\b)|\b(?P<in>in )(?:the )?(?:file|source|input|sheet) order\b",
+    )
+    .expect("the order they have")
+});
+/// "in calendar month order", "each calendar year": the period itself.
+static CALENDAR_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\bcalendar (?P<period>months?|years?|quarters?|weeks?)\b").expect("calendar period")
+});
 /// 「「拠点」列（本社／工場）を先頭に付け」, "add a dealer column that says North or South
 /// depending on which file": a column saying which table each row came from.
 static SOURCE_COLUMN_SAID: LazyLock<regex::Regex> = LazyLock::new(|| {
@@ -516,6 +534,8 @@ pub fn normalise(text: &str) -> String {
     // "drop it in x.csv", "stick them into y.xlsx": said of a file, the words of saving.
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
+    let text = ORDER_THEY_HAVE.replace_all(&text, "${in}the original order");
+    let text = CALENDAR_PERIOD.replace_all(&text, "$period");
     let text = ORDER_WITHOUT_A_VERB.replace_all(&text, |c: &regex::Captures| {
         let column = &c["column"];
         let verb = ["sort", "sorted", "order", "ordered", "list", "listed", "rank", "ranked"];
@@ -1319,6 +1339,8 @@ impl Reader<'_> {
         self.top_of_the_groups_said_twice();
         self.top_groups_said_twice();
         self.totals_compared_of_each();
+        passes::keys_listed_beside_their_totals(&mut self.reading.steps);
+        passes::counts_said_as_rows(&mut self.reading.steps);
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
         self.sorted_by_a_total_said_of_its_column();
@@ -2706,7 +2728,13 @@ impl Reader<'_> {
             Step::Duplicates { by: keys, remove: true, .. } => keys == &by || keys.is_empty(),
             Step::Sort { limit: Some(1), .. } => true,
             Step::Sort { by: Some(column), limit: None, .. } => same_noun(column, &order_by),
-            Step::Filter { conditions, .. } => conditions.is_empty(),
+            // (「一番新しい記録だけ」: the rows the one kept is of, read as a value kept.)
+            Step::Filter { conditions, .. } => conditions.iter().all(|c| {
+                c.field.is_none()
+                    && c.value
+                        .as_str()
+                        .is_some_and(|v| words::JA_ROW_NOUNS.contains(&v) || ["記録", "履歴"].contains(&v))
+            }),
             _ => false,
         };
         steps.retain(|s| !said_as(s));
@@ -3385,6 +3413,15 @@ impl Reader<'_> {
                         format!("{said}{}", " ".repeat(c[0].len().saturating_sub(said.len())))
                     })
                     .into_owned();
+                // "Give me piece_id, title and artist for just those three": the rows the list is of,
+                // no column (blanked to the same length).
+                static FOR_THOSE: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(
+                        r"(?i)\s+for\s+(?:just\s+|only\s+)?(?:those|these|them|each of them)(?:\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten))?(?:\s+(?:rows?|ones?|items?|lines?|entries|records))?\b",
+                    )
+                    .expect("for those")
+                });
+                let text = FOR_THOSE.replace_all(&text, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned();
                 // "… and how many days it has been outstanding since the invoice date": one column,
                 // by its name.
                 let lower = text.to_ascii_lowercase();
@@ -3987,8 +4024,15 @@ impl Reader<'_> {
             .any(|w| lower.contains(w))
                 && !lower.contains("レポート")
                 && !lower.contains("報告");
-            let writes =
-                !combines && (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower));
+            // (「結果を 結果.xlsx にまとめました」 tells what was done; 「出力日時」 is a column.)
+            let asks_to_write = match self.language {
+                Language::En => self.lexicon.output.is_match(&lower),
+                Language::Ja => self.lexicon.output.find_iter(&lower).any(|m| {
+                    let after = &lower[m.end()..];
+                    !DONE_ALREADY.is_match(after) && !after.starts_with('日')
+                }),
+            };
+            let writes = !combines && (asks_to_write || self.lexicon.output_phrase.is_match(&lower));
             if writes && !outputs.iter().any(|o| self.in_clause(o, clause)) {
                 // 「x.xlsx の「4月」シートから…合計してCSVで保存」: a file named before the words that
                 // write is read (its extension says no format); one named after them is written.
@@ -4170,7 +4214,9 @@ impl Reader<'_> {
     fn names_previous_output(&self, clause: &Clause, file: &str, previous: Option<&Clause>) -> bool {
         let rest = clause.text.replace(file, "");
         let rest = rest.trim_matches(|c: char| !c.is_alphanumeric());
-        let only_names = rest.split_whitespace().count() <= 2 && rest.chars().count() <= 12;
+        // (「a.csv の補充日から月を出して」: a short clause, but one that does something to the file.)
+        let does_something = ["を", "から"].iter().any(|w| rest.contains(w));
+        let only_names = rest.split_whitespace().count() <= 2 && rest.chars().count() <= 12 && !does_something;
         let writes = |c: &Clause| {
             let lower = c.text.to_ascii_lowercase();
             (self.lexicon.output.is_match(&lower) || self.lexicon.output_phrase.is_match(&lower))
@@ -4383,9 +4429,12 @@ impl Reader<'_> {
                 let ends_sentence = after_ends && (rest.is_empty() || rest.starts_with(['。', '.', '!', '?']));
                 let asked_for = matches!(particle, "に" | "で" | "へ")
                     && (after.starts_with("お願い") || ends_sentence || after.starts_with(['レ', '報']));
+                // (「静的解析の結果を 結果.xlsx にまとめました」: what was done already, the file read.)
                 made_into
                     || asked_for
-                    || self.lexicon.output.find(after).is_some_and(|m| after[..m.start()].chars().count() <= 2)
+                    || self.lexicon.output.find(after).is_some_and(|m| {
+                        after[..m.start()].chars().count() <= 2 && !DONE_ALREADY.is_match(&after[m.end()..])
+                    })
             }
         }
     }

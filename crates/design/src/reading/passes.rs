@@ -721,6 +721,40 @@ pub(super) fn columns_of_totals_after_totals(mut steps: Vec<(usize, Step)>, lang
     steps
 }
 
+/// 「当直回数（行数）と手当の合計」: a measure said to be the number of rows is a count of them,
+/// named as said.
+pub(super) fn counts_said_as_rows(steps: &mut [Step]) {
+    static AS_ROWS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?P<name>.+?)\s*[(（](?:行数|件数|行の数|件|(?i:rows|number of rows|row count))[)）]$")
+            .expect("as rows")
+    });
+    for step in steps {
+        let Step::Aggregate { aggregations, .. } = step else { continue };
+        for a in aggregations.iter_mut().filter(|a| a.op == "sum") {
+            let Some(name) = a.field.as_deref().and_then(|f| AS_ROWS.captures(f)).map(|c| c["name"].to_owned()) else {
+                continue;
+            };
+            a.op = "count";
+            a.field = None;
+            a.name = Some(name);
+        }
+    }
+}
+
+/// 「クラブごとに集計して、クラブ名と補助額の合計を」: the group's name listed beside the total
+/// is the key shown, not a second amount added up (while another total is left).
+pub(super) fn keys_listed_beside_their_totals(steps: &mut [Step]) {
+    for step in steps {
+        let Step::Aggregate { by, aggregations } = step else { continue };
+        let names_a_key = |a: &Aggregation| {
+            a.op == "sum" && a.field.as_deref().is_some_and(|f| by.iter().any(|k| super::names_key_column(k, f)))
+        };
+        if aggregations.iter().any(|a| !names_a_key(a)) {
+            aggregations.retain(|a| !names_a_key(a));
+        }
+    }
+}
+
 /// 「平均受注額＝受注金額の合計÷件数」, "average order = total amount / number of orders": a ratio of
 /// a total of a column to the count of rows, named as one of the grouping's totals, is that
 /// total's average of the column (the ratio itself would read columns no row has).

@@ -1717,8 +1717,12 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
                 .iter()
                 .find_map(|n| c.name(n))?
                 .as_str();
-            // ("the 2 vendors we paid the most": the subject is no part of the thing.)
-            let entity = [" we", " you", " they"].iter().find_map(|w| entity.strip_suffix(w)).unwrap_or(entity);
+            // ("the 2 vendors we paid the most", "which three works in register.csv": the subject,
+            // or the word before the file, is no part of the thing.)
+            let entity = [" we", " you", " they", " in", " from", " of"]
+                .iter()
+                .find_map(|w| entity.strip_suffix(w))
+                .unwrap_or(entity);
             let entity = slots::singular(entity.trim());
             if slots::is_row_noun(&entity) {
                 return None;
@@ -1768,7 +1772,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     let from_a_file = super::words::FROM_A_FILE_IN_BRACKETS;
     re(&format!(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:with|along with|including|plus)\s+(?:their\s+|its\s+|(?:the\s+|each\s+)?[a-z_]+['’]s\s+|the\s+)(?P<cols5>[\w ,&-]+?)\s+(?:(?:looked up|taken|pulled|brought|copied)\s+)?(?:from|in)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+|each\s+|every\s+|their\s+|its\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:with|along with|including|plus)\s+(?:their\s+|its\s+|(?:the\s+|each\s+)?[a-z_]+['’]s\s+|the\s+)(?P<cols5>[\w ,&-]+?)\s+(?:(?:looked up|taken|pulled|brought|copied)\s+)?(?:from|in)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
     ))
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1837,7 +1841,25 @@ pub fn brought_from_a_file(clause: &str, language: super::Language) -> Option<us
 /// The words that bring columns from a file; "with their total amount … in totals.csv" is a
 /// total written to that file, nothing brought.
 fn en_brought(lower: &str) -> Option<regex::Captures<'_>> {
-    let c = EN_BROUGHT.captures(lower)?;
+    // ("look up each transaction's cost center in cost_centers.xlsx and bring over the department":
+    // what is looked up by is the key; the columns are what is brought after it.)
+    // ("… in employees.csv and add it as a new column": the one looked up is what is added.)
+    static BROUGHT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?P<not>don't\s+|do not\s+|not\s+|never\s+)?(?:bring|pull|carry|copy|add|attach)(?:\s+(?:over|in|across|along|back))?\s+(?:the\s+|their\s+|its\s+)?(?P<what>[a-z]+)",
+        )
+    });
+    let brought_after = |rest: &str| {
+        let sentence = rest.split(['.', ';', '?', '!']).next().unwrap_or_default();
+        BROUGHT_AFTER
+            .captures_iter(sentence)
+            .any(|c| c.name("not").is_none() && !["it", "them", "this", "that", "these", "those"].contains(&&c["what"]))
+    };
+    let mut found = EN_BROUGHT.captures_iter(lower);
+    let c = found.next()?;
+    let looked_up_by =
+        |c: &regex::Captures| c.name("cols2").is_some() && c.get(0).is_some_and(|m| brought_after(&lower[m.end()..]));
+    let c = if looked_up_by(&c) { found.next()? } else { c };
     let a_total = c.name("cols5").is_some_and(|cols| TOTAL_SAID.is_match(cols.as_str()));
     (!a_total).then_some(c)
 }
@@ -1940,6 +1962,11 @@ fn japanese(clause: &str) -> Vec<(usize, Step)> {
         steps.extend(super::rounding::japanese(clause));
         return steps;
     }
+    // 「金額＝配達量(L)×単価(円/L)」: a unit in brackets is part of no operand and no sign; the
+    // operand is bound by its name before it (blanked to the same length, so offsets hold).
+    let clause = &UNIT_OF_A_COLUMN
+        .replace_all(clause, |c: &regex::Captures| format!("{}{}", &c["name"], " ".repeat(c["unit"].len())))
+        .into_owned();
     let formulas = written_formulas(clause, super::Language::Ja);
     if !formulas.is_empty() {
         steps.extend(with_formulas(each_assigned(clause), formulas));
@@ -1982,6 +2009,13 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?P<date>[^\s、。をがはでと「」・（）()]{1,16})(?:が|の)(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い|早い|遅い)(?:日付の)?(?:行|もの|データ|レコード|1件|1行)",
     )
 });
+/// 「鍵番号ごとに一番新しい記録（貸出日時がいちばん遅いもの）だけを残して」「社員ごとに最新の行だけ」:
+/// one row per key, the newest (or oldest), the date said in an aside or not at all.
+static JA_NEWEST_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い|最古の?)(?:記録|行|もの|データ|レコード|1件|1行|履歴|明細)(?:\s*[（(](?P<date>[^\s、。をがはでと「」・（）()]{1,16})が(?:一番|最も|いちばん)?(?P<which2>新しい|最新の?|遅い|古い|早い)(?:もの|行|1件|1行)?[）)])?",
+    )
+});
 /// "for each test_id only its most recent run counts (go by run_at …)", "keep the latest row per
 /// customer by updated_at", "for each vendor_id keep the one row with the latest updated_at",
 /// "the latest version of each id (the row with the newest last_updated)", "one row per email, the
@@ -2008,14 +2042,25 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
     let (c, lower);
     match language {
         super::Language::Ja => {
-            c = JA_NEWEST_PER_KEY.captures(text)?;
             // (「受付日時がいちばん早い1件」: the earliest, 「いちばん遅い」 the latest.)
-            let newest = c["which"].starts_with(['新', '最', '遅']);
+            let newest = |which: &str| which.starts_with(['新', '遅']) || which.starts_with("最新");
+            if let Some(c) = JA_NEWEST_PER_KEY.captures(text) {
+                return Some(NewestPerKey {
+                    key: c["key"].to_owned(),
+                    date: c["date"].to_owned(),
+                    newest: newest(&c["which"]),
+                    by_the_date: false,
+                });
+            }
+            // (「一番新しい記録（貸出日時がいちばん遅いもの）」: the date in the aside; with none, by
+            // the data's one column of dates.)
+            let c = JA_NEWEST_ROW_PER_KEY.captures(text)?;
+            let which = c.name("which2").map_or(&c["which"], |m| m.as_str());
             return Some(NewestPerKey {
                 key: c["key"].to_owned(),
-                date: c["date"].to_owned(),
-                newest,
-                by_the_date: false,
+                date: c.name("date").map_or("日付", |m| m.as_str()).to_owned(),
+                newest: newest(which),
+                by_the_date: c.name("date").is_none(),
             });
         }
         super::Language::En => {
@@ -2122,6 +2167,12 @@ fn japanese_duplicate_keys(clause: &str) -> Vec<String> {
 
 /// 「(秒)」「(円)」: a column's unit in brackets, short.
 static UNIT_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| re(r"[(（][^()（）]{1,4}[)）]"));
+/// 「(L)」「(円/L)」「（kg）」「(秒)」 right after a name: the unit of a column.
+static UNIT_OF_A_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<name>[^\s、。()（）])(?P<unit>[(（](?:[円LｌＬ％%秒分個本枚件人回㎏℃]|(?i:kg|km|ml|kwh)|時間|[/／]){1,4}[)）])",
+    )
+});
 
 /// 「金額が一番大きい伝票」「入社日が最も古い社員」: the one row first in that order.
 fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
@@ -2140,16 +2191,24 @@ fn japanese_the_one_most(clause: &str) -> Option<(usize, Step)> {
 }
 
 fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
-    // 「以下の手順で」 asks for no order, nor 「（列は…）この順番にして」 (same length, so offsets hold).
-    let clause = &["手順", "この順", "その順", "上記の順", "記載の順"]
-        .iter()
-        .fold(clause.to_owned(), |text, said| text.replace(said, &said.replace('順', "続")));
+    // 「以下の手順で」 asks for no order, nor 「（列は…）この順番にして」, nor 「行の並びも元ファイルの順で」,
+    // the order the rows have (same length, so offsets hold).
+    let clause =
+        &["手順", "この順", "その順", "上記の順", "記載の順", "ファイルの順", "データの順", "元の順", "もとの順"]
+            .iter()
+            .fold(clause.to_owned(), |text, said| text.replace(said, &said.replace('順', "続")));
     // 「最初の1件も含めて全部」 keeps the first one with the rest: no top.
     // (「先頭の0が消えて」: a leading zero, no top of none.)
+    // (「先頭2行はタイトルと出力日時」: what the rows above the header hold, no top.)
+    static TITLE_ROWS: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"^\s*(?:は|が)[^、。）)]{0,12}?(?:タイトル|表題|見出し|空行|空白|注記|注意書き|説明|出力日|作成日)")
+    });
     let top = JA_TOP.captures(clause).filter(|c| {
         let after = &clause[c.get(0).map_or(0, |m| m.end())..];
         let none = c.name("n").or(c.name("n2")).or(c.name("n3")).is_some_and(|n| number(n.as_str()) == Some(0));
-        !none && !after.trim_start_matches(['件', '行']).starts_with("も含")
+        !none
+            && !after.trim_start_matches(['件', '行']).starts_with("も含")
+            && !TITLE_ROWS.is_match(after.trim_start_matches(['件', '行']))
     });
     let sort = JA_SORT.find(clause);
     let at = match (&top, sort) {

@@ -640,6 +640,9 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
         "the", "and", "for", "from", "with", "that", "this", "those", "these", "only", "every", "each", "all", "any",
         "keep", "need", "want", "please", "save", "them", "their", "dated", "over", "under", "more", "less", "than",
         "which", "where", "whose", "are", "was", "were", "not", "also", "just", "into", "out", "list", "give",
+        // ("Keep all the existing columns" of a table with an element `Columns`: the table's own
+        // words.)
+        "column", "columns", "field", "fields", "header", "headers",
     ];
     let mut words = Vec::new();
     match language {

@@ -6826,3 +6826,113 @@ fn the_same_thing_for_the_same_amount_is_a_duplicate_check_and_a_month_said_afte
     let r = read_instruction("How much did we pay each vendor in February? payments.csv -> feb.csv");
     assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn the_order_the_rows_already_have_sorts_nothing_and_matches_nothing() {
+    for text in [
+        "Copy a.csv to b.csv, keeping the rows in the order they appear in the file.",
+        "Copy a.csv to b.csv; keep the order of the file.",
+        "Copy a.csv to b.csv, rows in file order.",
+        "a.csv を b.csv にコピーして。行の並びは元ファイルの順で。",
+        "a.csv を b.csv にコピーして。元の順で。",
+    ] {
+        assert!(read_instruction(text).steps.is_empty(), "{text}: {:?}", read_instruction(text).steps);
+    }
+}
+
+#[test]
+fn keys_said_twice_or_as_a_pair_group_once_each() {
+    for text in [
+        "Add up line_total in a.csv by store and vendor: one row for each store + vendor pair.",
+        "Add up line_total in a.csv: one row for each store and vendor pair.",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            matches!(&r.steps[..], [Step::Aggregate { by, .. }] if by == &["store", "vendor"]),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+}
+
+#[test]
+fn spend_said_before_each_month_totals_it_per_month_in_calendar_order() {
+    let r = read_instruction(
+        "How much did we spend on charter buses each month? a.csv has one row per booking with its trip_date. \
+         I'd like the month and the total cost, in calendar month order, in b.csv.",
+    );
+    assert_eq!(ops(&r), ["compute", "aggregate", "sort"], "{:?}", r.steps);
+    assert!(matches!(&r.steps[2], Step::Sort { by: Some(by), .. } if by == "month"), "{:?}", r.steps);
+}
+
+#[test]
+fn the_thing_ranked_in_a_file_and_the_rows_a_list_is_for_are_no_columns() {
+    let r = read_instruction(
+        "Which three works in register.csv have the highest insured_value? Give me piece_id, title, artist and \
+         insured_value for just those three, highest value first, in top3.csv.",
+    );
+    assert!(matches!(&r.steps[0], Step::Aggregate { by, .. } if by == &["work"]), "{:?}", r.steps);
+    assert_eq!(r.columns, ["piece_id", "title", "artist", "insured_value"]);
+}
+
+#[test]
+fn japanese_newest_row_per_key_said_with_its_date_in_an_aside_keeps_one_row_per_key() {
+    let r = read_instruction(
+        "鍵貸出台帳.csv から、鍵番号ごとに一番新しい記録（貸出日時がいちばん遅いもの）だけを残して 最新.csv に保存してください。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: true }] if by == &["鍵番号"] && order_by == "貸出日時"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("a.csv から、社員ごとに最も古い行を残して b.csv に。");
+    assert!(matches!(&r.steps[..], [Step::LatestPerKey { newest: false, .. }]), "{:?}", r.steps);
+}
+
+#[test]
+fn japanese_totals_list_the_key_beside_them_and_count_what_is_said_to_be_rows() {
+    let r = read_instruction("補助.csv をクラブごとに集計して、クラブ名と補助額の合計を 結果.xlsx に出して。");
+    assert!(
+        matches!(&r.steps[0], Step::Aggregate { aggregations, .. }
+            if aggregations.len() == 1 && aggregations[0].field.as_deref() == Some("補助額")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("当直.csv を拠点ごとに集計して、当直回数（行数）と手当の合計を 結果.csv に。");
+    assert!(
+        matches!(&r.steps[0], Step::Aggregate { aggregations, .. }
+            if aggregations[0].op == "count" && aggregations[0].name.as_deref() == Some("当直回数")),
+        "{:?}",
+        r.steps
+    );
+}
+
+#[test]
+fn japanese_units_in_brackets_are_part_of_no_formula_and_a_form_shown_keeps_no_month() {
+    let r = read_instruction("灯油.csv に金額＝配達量(L)×単価(円/L)の列を足して 結果.csv に保存して。");
+    assert!(
+        matches!(&r.steps[0], Step::Compute { operation: "product", of, .. } if of == &["配達量", "単価"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "a.csv の補充日から月を出して、月（「2026年9月」のような形）ごとの請求額の合計を b.csv へ出して。",
+    );
+    assert_eq!(ops(&r), ["compute", "aggregate"], "{:?}", r.steps);
+}
+
+#[test]
+fn japanese_files_said_to_be_made_already_are_read_and_title_rows_are_no_top() {
+    let r = read_instruction(
+        "結果を 解析.xlsx（先頭2行はタイトルと出力日時）にまとめました。重大度が「高」の指摘だけを 高.xlsx に出力してください。",
+    );
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["解析.xlsx"]);
+    assert_eq!(r.outputs.iter().map(|o| o.path.as_deref()).collect::<Vec<_>>(), [Some("高.xlsx")]);
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let r = read_instruction(
+        "補充代を月ごとにまとめたいです。a.csv の補充日から月を出して、月ごとの請求額の合計を b.csv へ。",
+    );
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["a.csv"]);
+    let r = read_instruction("空調フィルター交換記録（a.csv と b.csv）を1本にまとめて c.csv を作って。");
+    assert!(r.steps.is_empty() && r.combine, "{:?}", r.steps);
+}
