@@ -189,6 +189,25 @@ pub(crate) fn parse_date(text: &str) -> Option<Date> {
     Some(Date { year, month, day, time })
 }
 
+/// A month written alone (`2026-09`, `2026/9`, `2026年9月`), as its year and month; none for a
+/// date, a number or other text.
+pub(crate) fn year_month(value: &Value) -> Option<(i32, u8)> {
+    let Value::String(text) = value else { return None };
+    let folded = fold_width(text);
+    let t = folded.trim();
+    let (y, m) = match t.strip_suffix('月') {
+        Some(rest) => rest.split_once('年')?,
+        None => t.split_once(['-', '/', '.'])?,
+    };
+    let digits =
+        |s: &str, min: usize, max: usize| (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(y, 4, 4) || !digits(m, 1, 2) {
+        return None;
+    }
+    let month: u8 = m.parse().ok()?;
+    (1..=12).contains(&month).then_some((y.parse().ok()?, month))
+}
+
 /// A clock time of a day written alone (`9:00`, `17:30`, `08:15:00`), as milliseconds from
 /// midnight; none for a date, a number or text.
 pub(crate) fn clock_time(value: &Value) -> Option<u32> {
@@ -322,6 +341,10 @@ pub(crate) fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Some(x), Some(y)) => return Some(x.cmp_calendar(&y)),
         (Some(_), None) | (None, Some(_)) => return None,
         _ => {}
+    }
+    // 「2026年9月」 before 「2026年10月」: months in the calendar's order, not the text's.
+    if let (Some(x), Some(y)) = (year_month(a), year_month(b)) {
+        return Some(x.cmp(&y));
     }
     if matches!(a, Value::Bool(_)) || matches!(b, Value::Bool(_)) {
         return match (as_bool(a), as_bool(b)) {

@@ -103,6 +103,7 @@ pub fn design(
         value_orders: &reading.value_orders,
         keys_ignore_case: reading.keys_ignore_case,
         keys_ignore_leading_zeros: reading.keys_ignore_leading_zeros,
+        month_form: reading.month_form.as_deref(),
     };
     d.sources(reading);
     let mut steps = reading.steps.iter().peekable();
@@ -161,6 +162,8 @@ struct Designer<'a> {
     keys_ignore_case: bool,
     /// Whether matches ignore the zeros that lead codes (the text says a spreadsheet lost them).
     keys_ignore_leading_zeros: bool,
+    /// How a month is written, when the text shows a form other than `2026-09`.
+    month_form: Option<&'a str>,
 }
 
 impl Designer<'_> {
@@ -965,6 +968,8 @@ impl Designer<'_> {
             "rank_ascending" => json!({ "as": name, "op": "rank", "of": of, "order": "ascending" }),
             "days_inclusive" => json!({ "as": name, "op": "days", "of": of, "inclusive": true }),
             "date_with_slashes" => json!({ "as": name, "op": "date", "of": of, "separator": "/" }),
+            // 「2026年9月」 shown: the month written so.
+            "month" if self.month_form.is_some() => json!({ "as": name, "op": op, "of": of, "form": self.month_form }),
             _ => json!({ "as": name, "op": op, "of": of }),
         };
         if let Some(value) = value {

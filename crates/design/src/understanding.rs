@@ -283,6 +283,10 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if names_the_day_of_a_file(n.value, before, after, &files.iter().map(|f| &text[f.clone()]).collect::<Vec<_>>()) {
                 return false;
             }
+            // 「9月から月の順に」: the month an order starts at, no rows kept.
+            if after.starts_with('月') && crate::unkept::starts_an_order(&after['月'.len_utf8()..]) {
+                return false;
+            }
             // 「10月・11月に出荷した分」: a month inside the dates the plan keeps rows between.
             if after.starts_with('月') && month_between_the_dates_kept(plan, n.value) {
                 return false;
@@ -345,8 +349,12 @@ fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
     let inside = text[open..at + close].to_ascii_lowercase();
     let inside = inside.trim_start_matches(['(', '（']);
     // ("(so 35.0 means 35%)", 「（例：…）」: a worked example of what a column holds.)
+    // (「（「2026年9月」のような形）」: the form a value is written in.)
     let example =
-        ["so ", "e.g", "i.e", "eg ", "ie ", "for example", "for instance", "例"].iter().any(|w| inside.starts_with(w));
+        ["so ", "e.g", "i.e", "eg ", "ie ", "for example", "for instance", "例"].iter().any(|w| inside.starts_with(w))
+            || ["のような", "のように", "みたいな", "みたいに", "という形", "の形式", "の形で", "の表記"]
+                .iter()
+                .any(|w| inside.contains(w));
     // ("(the export has a couple from Dec 2025 / Jan 2027)": what else the file holds.)
     let holds = ["has ", "have ", "there are ", "there's ", "includes ", "contains ", "混ざ", "含まれ"]
         .iter()

@@ -243,6 +243,14 @@ pub fn unkept_rounding(text: &str, plan: &planwright_plan::Plan) -> Option<Strin
     Some(text[said.range()].to_owned())
 }
 
+/// Whether the words after a month say an order starts at it (「4月から年度の順に」「9月から月の
+/// 順に」「9月から順に」): no rows kept.
+pub fn starts_an_order(after: &str) -> bool {
+    let after = after.trim_start();
+    ["から年度", "からの年度", "から会計年度", "始まり", "スタート"].iter().any(|w| after.starts_with(w))
+        || after.strip_prefix("から").is_some_and(|rest| rest.chars().take(6).collect::<String>().contains('順'))
+}
+
 /// A period said ("Q3", "last month", "October", 「第3四半期」, 「先月」, 「10月」) that no filter of
 /// the plan keeps rows by, as the text says it: the plan would use every date's rows. ("This
 /// month", 「今月の支払データ」, mostly says which file, not which rows.) (Not a file's name,
@@ -273,13 +281,13 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
         whole_months.contains(&month) || read.iter().any(|file| crate::reading::slots::file_names_month(file, month))
     };
     // (「…のうち11月」: the month, not the character before it.)
-    // (「4月から年度の順に」: where an order of months starts, no rows kept.)
-    let starts_an_order = |m: &regex::Match| {
-        let after = text[m.end()..].trim_start();
-        ["から年度", "からの年度", "から会計年度", "始まり", "スタート"].iter().any(|w| after.starts_with(w))
-    };
     let month = || {
-        let said = MONTH.find_iter(text).find(|m| outside_files(m) && !month_kept(m) && !starts_an_order(m))?;
+        let said = MONTH.find_iter(text).find(|m| {
+            let after = &text[m.end()..];
+            // (「月（「2026年9月」のような形）」: the form of a month shown.)
+            let shown = crate::reading::slots::shows_a_form(after);
+            outside_files(m) && !month_kept(m) && !starts_an_order(after) && !shown
+        })?;
         Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
     };
     // ("top 5 customers in Q1 … sales_q1.csv": the quarter the file read is of.)

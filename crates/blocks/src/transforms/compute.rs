@@ -3,7 +3,8 @@
 //! Arithmetic reads numbers as the other transforms do (`"1,200"` is 1200) and rounds a
 //! difference or sum to the most decimals its operands were written with (so 0.3 − 0.1 is 0.2);
 //! a cell that is blank or not a number gives null, counted in a warning. Comparisons compare as
-//! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` and `year` the year of a date.
+//! people mean it ([`cells::compare`]). `month` gives `YYYY-MM` (or the `form` shown: `2026/09`, `2026年9月`) and `year` the year
+//! of a date.
 //! A number written in the column (`value: 0.1`) is the last operand of the arithmetic, and
 //! `label` gives the `then` of the first case whose conditions (a filter's) all hold, or `else`.
 //! A difference of two dates is the calendar days from the second to the first ("Paid Date
@@ -189,6 +190,54 @@ struct NewColumn {
     otherwise: Value,
     /// For `formula`: the arithmetic, whose columns are `of`.
     formula: Option<Formula>,
+    /// For `month`: how the month is written.
+    month_form: MonthForm,
+}
+
+/// How a `month` is written, as the `form` given shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum MonthForm {
+    /// `2026-09`, `2026/09`, `2026.09`.
+    Separated(char),
+    /// `2026年9月`, or `2026年09月` when `padded`.
+    Japanese { padded: bool },
+}
+
+impl MonthForm {
+    fn parse(n: usize, name: &str, op: Op, given: Option<&Value>) -> Result<MonthForm, BlockError> {
+        let Some(given) = given else { return Ok(MonthForm::Separated('-')) };
+        let wrong = || {
+            BlockError::input(format!(
+                "`columns` item {n} ({name}): `form` is {}; show how a month is written: 2026-09, 2026/09 or 2026年9月",
+                cells::describe(given)
+            ))
+        };
+        if op != Op::Month {
+            return Err(BlockError::input(format!("`columns` item {n} ({name}): only month takes a `form`")));
+        }
+        let text = given.as_str().ok_or_else(wrong)?.trim();
+        let digits = |s: &str, len: std::ops::RangeInclusive<usize>| {
+            len.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+        };
+        if let Some((year, month)) = text.strip_suffix('月').and_then(|rest| rest.split_once('年')) {
+            if digits(year, 4..=4) && digits(month, 1..=2) {
+                return Ok(MonthForm::Japanese { padded: month.len() == 2 && month.starts_with('0') });
+            }
+        }
+        let sep = text.chars().nth(4).filter(|c| matches!(c, '-' | '/' | '.')).ok_or_else(wrong)?;
+        match text.split_once(sep) {
+            Some((year, month)) if digits(year, 4..=4) && digits(month, 2..=2) => Ok(MonthForm::Separated(sep)),
+            _ => Err(wrong()),
+        }
+    }
+
+    fn write(self, year: i32, month: u8) -> String {
+        match self {
+            MonthForm::Separated(sep) => format!("{year:04}{sep}{month:02}"),
+            MonthForm::Japanese { padded: true } => format!("{year}年{month:02}月"),
+            MonthForm::Japanese { padded: false } => format!("{year}年{month}月"),
+        }
+    }
 }
 
 fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
@@ -232,6 +281,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             cases,
             otherwise,
             formula: None,
+            month_form: MonthForm::Separated('-'),
         });
     }
     if op == Op::Formula {
@@ -252,6 +302,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
             cases: Vec::new(),
             otherwise: Value::Null,
             formula: Some(formula),
+            month_form: MonthForm::Separated('-'),
         });
     }
     let until = match map.get("value") {
@@ -335,6 +386,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
     let separator =
         map.get("separator").and_then(Value::as_str).unwrap_or(if op == Op::Date { "-" } else { " " }).to_owned();
     let ascending = rank_order(n, &name, op, map.get("order"))?;
+    let month_form = MonthForm::parse(n, &name, op, map.get("form"))?;
     let inclusive = match map.get("inclusive") {
         None | Some(Value::Bool(false)) => false,
         Some(Value::Bool(true)) if op == Op::Days => true,
@@ -359,6 +411,7 @@ fn parse_column(index: usize, value: &Value) -> Result<NewColumn, BlockError> {
         cases: Vec::new(),
         otherwise: Value::Null,
         formula: None,
+        month_form,
     })
 }
 
@@ -493,7 +546,7 @@ fn compute(column: &NewColumn, row: &Map<String, Value>) -> Option<Value> {
             let wanted = if column.op == Op::Greater { Ordering::Greater } else { Ordering::Less };
             cells::compare(cell(&column.of[0]), cell(&column.of[1])).map(|o| Value::Bool(o == wanted))
         }
-        Op::Month => cells::date(cell(&column.of[0])).map(|d| Value::from(format!("{:04}-{:02}", d.year, d.month))),
+        Op::Month => cells::date(cell(&column.of[0])).map(|d| Value::from(column.month_form.write(d.year, d.month))),
         // 「2026年12月1日」 written 2026-12-01 (or with the separator given, 2026/12/01); a cell that
         // is no date stays as it is.
         Op::Date => {

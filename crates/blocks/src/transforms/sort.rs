@@ -1,7 +1,8 @@
 //! `transforms.sort`: rows in order of one or more columns, and the top N (of a run's table, a
 //! table of the same columns).
 //!
-//! Numbers sort as numbers (`"1,200"` after `900`), dates as dates, other text by its folded
+//! Numbers sort as numbers (`"1,200"` after `900`), dates as dates (a month alone, `2026年9月`,
+//! as its first day), other text by its folded
 //! spelling; within one column numbers come before dates and dates before text. Blank cells
 //! come last whichever the direction. The sort is stable: rows that tie keep their order.
 //! A key may list its `values` in the order wanted (高, 中, 低), as Excel's custom lists do: rows
@@ -110,6 +111,10 @@ fn sort_value(key: &SortKey, cell: Option<&Value>) -> Option<SortValue> {
     }
     if let Some(date) = cells::date(cell) {
         return Some(SortValue::Date((date.year, date.month, date.day, date.time.unwrap_or(0))));
+    }
+    // (「2026年9月」 before 「2026年10月」: a month alone sorts as the first day of it.)
+    if let Some((year, month)) = cells::year_month(cell) {
+        return Some(SortValue::Date((year, month, 1, 0)));
     }
     Some(SortValue::Text(cells::fold_text(&cells::display_text(cell))))
 }

@@ -752,3 +752,41 @@ async fn a_lookup_brings_only_the_columns_asked_for_from_the_list_looked_in() {
         .await;
     assert!(error.contains("`bring`") && error.contains("phone") && error.contains("terms"), "{error}");
 }
+
+#[tokio::test]
+async fn a_month_is_written_in_the_form_shown_and_months_sort_in_calendar_order() {
+    let h = Harness::new();
+    let rows = json!([{"date": "2026-10-05"}, {"date": "2026/9/30"}, {"date": "2027-01-02"}]);
+    let out = h
+        .ok(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [
+                {"as": "ja", "op": "month", "of": ["date"], "form": "2026年9月"},
+                {"as": "ja_padded", "op": "month", "of": ["date"], "form": "2026年09月"},
+                {"as": "slashed", "op": "month", "of": ["date"], "form": "2026/09"},
+            ]}),
+        )
+        .await;
+    let rows = out["rows"].clone();
+    assert_eq!(rows[1]["ja"], json!("2026年9月"));
+    assert_eq!(rows[1]["ja_padded"], json!("2026年09月"));
+    assert_eq!(rows[0]["slashed"], json!("2026/10"));
+    // 「2026年9月」 comes before 「2026年10月」, though not as text.
+    let sorted = h.ok("transforms.sort", json!({"items": rows, "by": [{"column": "ja", "order": "asc"}]})).await;
+    let months: Vec<&str> = sorted["rows"].as_array().unwrap().iter().map(|r| r["ja"].as_str().unwrap()).collect();
+    assert_eq!(months, ["2026年9月", "2026年10月", "2027年1月"]);
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "m", "op": "month", "of": ["date"], "form": "Sept 2026"}]}),
+        )
+        .await;
+    assert!(message.contains("form") && message.contains("2026年9月"), "{message}");
+    let message = h
+        .input_error(
+            "transforms.add_columns",
+            json!({"items": rows, "columns": [{"as": "y", "op": "year", "of": ["date"], "form": "2026"}]}),
+        )
+        .await;
+    assert!(message.contains("only month takes a `form`"), "{message}");
+}

@@ -1916,3 +1916,22 @@ fn values_said_to_change_on_a_copy_and_a_word_of_the_table_that_is_also_a_value_
         ["CP-1,Footings,42,40.5,1.5", "CP-2,Columns,14.5,13,1.5"]
     );
 }
+
+#[test]
+fn japanese_months_shown_like_2026_nen_9_gatsu_are_written_so_and_kept_in_calendar_order() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("補充記録.csv"),
+        "補充番号,補充日,請求額\nR-1,2026-10-03,1200\nR-2,2026-09-12,800\nR-3,2026-10-20,300\nR-4,2027-01-08,500\n",
+    )
+    .unwrap();
+    designed(
+        dir.path(),
+        "置き菓子の補充代を月ごとにまとめたいです。補充記録.csv の補充日から月を出して、月（「2026年9月」のような形）ごとの請求額の合計を、9月から月の順に 月別.csv へ出してください。",
+        0,
+    );
+    let run = planwright(dir.path(), &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{}", said(&run));
+    // Every month (the example keeps none), written as shown, in the calendar's order.
+    assert_eq!(csv_rows(&dir.path().join("月別.csv"))[1..], ["2026年9月,800", "2026年10月,1500", "2027年1月,500"]);
+}

@@ -1498,13 +1498,6 @@ static JA_ANY_OF_QUOTED: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_OTHER_THAN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:「[^」]{1,20}」\s*[・、と]?\s*)+以外"));
 
-/// Whether the words after a value say it shows how something is written (「」のような形」
-/// 「」みたいに」「」形式で」): an example, which keeps no rows.
-fn shows_a_form(after: &str) -> bool {
-    let after = after.trim_start_matches(['」', '』', ' ']);
-    ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
-}
-
 fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     let (mut conditions, taken_spans) = spanned(clause, Language::Ja);
     let taken = |range: std::ops::Range<usize>| taken_spans.iter().any(|s| s.start < range.end && range.start < s.end);
@@ -1513,7 +1506,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     // (「月（「2026年9月」のような形）ごとの」: the form of a month shown, no month kept.)
     let month = JA_MONTH.captures(clause).filter(|c| {
         let whole = c.get(0).expect("match");
-        !taken(whole.range()) && !shows_a_form(&clause[whole.end()..])
+        !taken(whole.range()) && !slots::shows_a_form(&clause[whole.end()..])
     });
     if let Some(c) = month {
         let whole = c.get(0).expect("match");
@@ -1622,7 +1615,7 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         let value = c.name("value").or(c.name("v2")).expect("a value");
         // 「月は「2026-07」のような形で」 shows a form; it keeps no rows.
         let after = &clause[value.end() + "」".len()..];
-        if shows_a_form(&clause[value.end()..]) {
+        if slots::shows_a_form(&clause[value.end()..]) {
             continue;
         }
         if ["から", "まで", "より", "など", "列", "列名"].contains(&&c["field"]) {

@@ -139,6 +139,9 @@ pub struct Reading {
     /// Whether codes match whatever zeros lead them: the text says a spreadsheet lost them
     /// (「Excelで先頭の0が消えてしまっている」, "the leading zeros got dropped").
     pub keys_ignore_leading_zeros: bool,
+    /// How a month is shown when the text gives an example other than `2026-09` (「月（「2026年
+    /// 9月」のような形）」, "months written like 2026/09").
+    pub month_form: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -818,7 +821,16 @@ pub fn read_instruction(instruction: &str) -> Reading {
     reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading.keys_ignore_case = words::ANY_CASE.is_match(&text);
     reader.reading.keys_ignore_leading_zeros = words::LEADING_ZEROS_LOST.is_match(&text);
+    reader.reading.month_form = month_form(&text);
     reader.reading
+}
+
+/// The month shown as an example of how months are written, when it is not `2026-09`.
+fn month_form(text: &str) -> Option<String> {
+    let c = words::MONTH_FORM.captures(text)?;
+    let form: String = c.name("form").or(c.name("form2"))?.as_str().chars().filter(|c| !c.is_whitespace()).collect();
+    let plain = form.len() == 7 && form.as_bytes()[4] == b'-';
+    (!plain).then_some(form)
 }
 
 impl Reading {
@@ -836,6 +848,7 @@ impl Reading {
             value_orders: Vec::new(),
             keys_ignore_case: false,
             keys_ignore_leading_zeros: false,
+            month_form: None,
             value_words: Vec::new(),
             left_out_words: Vec::new(),
             renamed: Vec::new(),

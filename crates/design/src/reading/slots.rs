@@ -633,6 +633,13 @@ pub fn identifier(words: &str) -> Option<String> {
     }
 }
 
+/// Whether the words after a value say it shows how something is written (「」のような形」
+/// 「」みたいに」「」形式で」): an example, which keeps no rows.
+pub fn shows_a_form(after: &str) -> bool {
+    let after = after.trim_start_matches(['」', '』', ' ']);
+    ["のよう", "みたい", "形式", "形で", "の形", "という形", "のかたち"].iter().any(|w| after.starts_with(w))
+}
+
 /// The words of a clause that may be values in the data: English words of three letters or
 /// more that name no rows and are no common word; Japanese runs of kanji or katakana.
 pub fn value_words(clause: &str, language: Language) -> Vec<String> {

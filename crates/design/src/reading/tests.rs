@@ -6936,3 +6936,14 @@ fn japanese_files_said_to_be_made_already_are_read_and_title_rows_are_no_top() {
     let r = read_instruction("空調フィルター交換記録（a.csv と b.csv）を1本にまとめて c.csv を作って。");
     assert!(r.steps.is_empty() && r.combine, "{:?}", r.steps);
 }
+
+#[test]
+fn a_month_shown_as_an_example_is_the_form_months_are_written_in() {
+    let r =
+        read_instruction("a.csv の補充日から月を出して、月（「2026年9月」のような形）ごとの請求額の合計を b.csv へ。");
+    assert_eq!(r.month_form.as_deref(), Some("2026年9月"));
+    let r = read_instruction("Total a.csv per month (written like 2026/09) into b.csv.");
+    assert_eq!(r.month_form.as_deref(), Some("2026/09"));
+    let r = read_instruction("Total a.csv per month (written like 2026-09) into b.csv.");
+    assert_eq!(r.month_form, None, "the form months are written in anyway");
+}

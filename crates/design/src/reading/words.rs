@@ -394,6 +394,14 @@ pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A month shown as the example of how months are written: 「月（「2026年9月」のような形）」「年月は
+/// 2026/09 の形式で」, "the month (written like 2026/09)", "label each month like 2026-01".
+pub static MONTH_FORM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i)月[^。、\n]{0,8}?[（(:：は]?\s*「?(?P<form>\d{4}\s*年\s*\d{1,2}\s*月|\d{4}[-/.]\d{1,2})」?\s*(?:のような|のように|みたいな|みたいに|の形|という形|形式|の表記|など)|\bmonths?\b[^.;\n]{0,30}?\b(?:like|as|e\.g\.?|format(?:ted)?(?: as)?)\s*[:(]?\s*["'“]?(?P<form2>\d{4}[-/.]\d{2}|\d{4}年\d{1,2}月)"#,
+    )
+});
+
 /// A value's shape shown by an example ("label each month like 2026-01", "tag every week as
 /// 2026-W05"): how it is written, not categories to choose from.
 pub static LABELLED_LIKE: LazyLock<Regex> = LazyLock::new(|| {
