@@ -1777,7 +1777,22 @@ pub fn choose(wanted: &str, columns: &[Column]) -> Option<String> {
                     || name_stem.contains(want_stem)
                     || head.trim_end_matches('s').contains(name_stem)
             };
-            let related = contains || words.iter().any(|w| *w == name || long_enough(w) && holds_word(name, column, w));
+            // ("revenue" is no `total_ticket`: a word of totals, said of another measure.)
+            let of_another_measure = |w: &str| {
+                const TOTALS: [&str; 4] = ["total", "sum", "合計", "小計"];
+                const PLAIN: [&str; 9] = ["jpy", "usd", "eur", "yen", "円", "税込", "税抜", "net", "gross"];
+                let rest = name.replacen(w, "", 1);
+                TOTALS.contains(&w)
+                    && !rest.is_empty()
+                    && !PLAIN.contains(&rest.as_str())
+                    && !words
+                        .iter()
+                        .any(|o| !TOTALS.contains(&o.as_str()) && !o.is_empty() && rest.contains(o.as_str()))
+            };
+            let related = contains
+                || words
+                    .iter()
+                    .any(|w| *w == name || long_enough(w) && holds_word(name, column, w) && !of_another_measure(w));
             related && !name_and_code(&want, name)
         })
         .map(|(_, c)| *c)
@@ -2294,6 +2309,14 @@ mod tests {
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "金額", "結果"])), None);
         assert_eq!(choose("customer name", &columns(&["customer_id", "amount"])), None);
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "顧客名称"])).as_deref(), Some("顧客名称"));
+    }
+
+    #[test]
+    fn a_word_of_totals_said_of_another_measure_binds_nothing() {
+        let totals = columns(&["production", "total_ticket"]);
+        assert_eq!(choose("revenue", &totals), None, "the total of tickets is no revenue");
+        assert_eq!(choose("revenue", &columns(&["production", "total_amount"])).as_deref(), Some("total_amount"));
+        assert_eq!(choose("revenue", &columns(&["production", "total"])).as_deref(), Some("total"));
     }
 
     #[test]

@@ -938,6 +938,7 @@ fn refuse_words_used_nowhere(draft: &mut Draft, request: &DesignRequest, read: &
         .chain(unkept::unkept_period(text, &draft.plan, &draft.bound.whole_months))
         .chain(unkept::unkept_month(text, &draft.plan))
         .chain(unkept::unkept_exclusion(text, &draft.plan))
+        .chain(unkept::unkept_blank(text, &draft.plan))
         .chain(unkept::unkept_comparison(text, &draft.plan))
         .chain(unkept::unkept_sign(text, &draft.plan))
         .chain(unkept::unkept_pick(text, &draft.plan))

@@ -330,6 +330,39 @@ pub fn unkept_exclusion(text: &str, plan: &planwright_plan::Plan) -> Option<Stri
     LEFT_OUT_SAID.find_iter(&lower).find(|m| !otherwise(m)).map(|m| text[m.range()].to_owned())
 }
 
+/// A column said to be blank ("where the returned date is empty", 「返却日が空欄」) where no step of
+/// the plan tests for a blank cell or fills one, as the text says it: the rows with a value
+/// would be kept as well. (Not a blank left in the result: "leave those two blank",
+/// 「空欄のままで大丈夫」; nor a blank key of a match, which matches nothing: "a receipt whose
+/// po_number is empty counts as having no PO".)
+pub fn unkept_blank(text: &str, plan: &planwright_plan::Plan) -> Option<String> {
+    let matches = plan.graph.iter().any(|n| n.block.as_deref() == Some("transforms.join"));
+    if matches || !plan.graph.iter().any(crate::reads_a_table) {
+        return None;
+    }
+    let plan_text = serde_json::to_string(&plan.graph).unwrap_or_default();
+    let tests_blanks = ["\"value\":\"\"", "is_empty", "not_empty", "\"op\":\"fill\"", "\"blank\"", "\"empty\""]
+        .iter()
+        .any(|k| plan_text.contains(k));
+    if tests_blanks {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    BLANK_SAID
+        .find_iter(&lower)
+        .find(|m| !BLANK_KEPT_AFTER.is_match(&lower[m.end()..]))
+        .map(|m| text[m.range()].to_owned())
+}
+
+static BLANK_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:is|are|was|were|still) (?:blank|empty)\b|(?:が|は)(?:空欄|空白|未入力|ブランク)")
+        .expect("blank said")
+});
+/// 「空欄のままで大丈夫」「空白でも構いません」: a blank the result may hold.
+static BLANK_KEPT_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:のまま|でも|で(?:大丈夫|構いません|かまいません|いい|よい|ok|問題)|になります|になる|にな(?:って)?しま)").expect("blank kept")
+});
+
 /// A comparison said ("below their reorder level", "more than the budget", 「予算を超えた」)
 /// where no step of the plan compares anything (no condition of a filter, of a join or of a
 /// count), as the text says it: the rows it would keep are all kept. (A number compared is the
@@ -757,6 +790,28 @@ mod tests {
         // 「…のうち」: some of the rows, whatever follows.
         let among = "保守契約一覧.csv のうち年末で切れる契約を、更新した形にして 更新後.csv に";
         assert_eq!(unkept_pick(among, &copies).as_deref(), Some("のうち"));
+    }
+
+    #[test]
+    fn a_column_said_to_be_blank_is_tested_by_some_step() {
+        let filters = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: [{field: due, operator: lte, value: '2026-11-30'}]}}\n",
+        );
+        let blanks = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: f, block: transforms.filter, in: {items: '${r.rows}', conditions: [{field: returned, operator: eq, value: ''}]}}\n",
+        );
+        let said = "図書.csv から返却予定日が11/30以前なのに返却日が空欄の本を 延滞.csv に";
+        assert_eq!(unkept_blank(said, &filters).as_deref(), Some("が空欄"));
+        assert_eq!(unkept_blank(said, &blanks), None);
+        assert_eq!(
+            unkept_blank("Books in a.csv whose returned date is empty, into b.csv", &filters).as_deref(),
+            Some("is empty")
+        );
+        assert_eq!(
+            unkept_blank("a.csv の備考が空欄のままで大丈夫です。b.csv に", &filters),
+            None,
+            "a blank the result may hold"
+        );
     }
 
     #[test]

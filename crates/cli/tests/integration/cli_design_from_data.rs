@@ -1935,3 +1935,21 @@ fn japanese_months_shown_like_2026_nen_9_gatsu_are_written_so_and_kept_in_calend
     // Every month (the example keeps none), written as shown, in the calendar's order.
     assert_eq!(csv_rows(&dir.path().join("月別.csv"))[1..], ["2026年9月,800", "2026年10月,1500", "2027年1月,500"]);
 }
+
+#[test]
+fn japanese_books_not_back_are_the_rows_whose_return_date_is_blank() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("貸出.csv"),
+        "貸出番号,書名,返却予定日,返却日\nL-1,統計学,2026/10/28,2026/10/27\nL-2,リーダブルコード,2026/11/03,\nL-3,会社法,2026/12/08,\nL-4,労働法,2026/11/23,2026/11/20\n",
+    )
+    .unwrap();
+    assert_eq!(
+        rows_written(
+            dir.path(),
+            "貸出.csv から、返却予定日が2026/11/30以前なのに返却日が空欄、つまりまだ戻ってきていない本を抜き出して 延滞.csv にしてください。",
+            "延滞.csv"
+        ),
+        ["L-2,リーダブルコード,2026/11/03,"]
+    );
+}

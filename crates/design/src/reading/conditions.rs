@@ -1399,10 +1399,11 @@ static EN_BLANK: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:where|whose|with|when|if) (?:the )?(?P<field>[a-z_][\w ]{0,20}?) (?:is|are) (?:blank|empty|missing)\b|\b(?:don'?t|do not|doesn'?t|does not) have (?:an?|any) (?P<f2>[a-z_]\w*) (?:posted|entered|recorded|filled in|filled|set) yet\b|\bwith no (?P<f3>[a-z_]\w*)(?: date| value)? yet\b",
     )
 });
-/// 「発注点が空欄の品目」: a column with no value (not 「空欄のままで大丈夫」, what a result may hold).
+/// 「発注点が空欄の品目」「返却日が空欄、つまり…」: a column with no value (not 「空欄のままで大丈夫」,
+/// what a result may hold).
 static JA_BLANK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は)(?:空欄|空白|未入力|ブランク)(?:の|に?なっている)(?:行|もの|品目|データ|明細|分|レコード|取引|件)",
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は)(?:空欄|空白|未入力|ブランク)(?:(?:の|に?なっている)(?:行|もの|品目|データ|明細|分|レコード|取引|件)|(?P<joined>、|で|なのに|かつ))",
     )
 });
 /// "rows with a withdrawal", "where the memo is not empty".
@@ -1652,6 +1653,12 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         // 「請求番号が空欄の行もありますが」: what the data holds, said in passing.
         let after = &clause[c.get(0).expect("match").end()..];
         if after.starts_with("もあ") || after.starts_with("がある") || after.starts_with("があり") {
+            continue;
+        }
+        // (「返却日が空欄、つまりまだ戻っていない本」: a condition joined to the rows it keeps; not
+        // 「空欄で大丈夫です」, what a result may hold.)
+        let fine = ["大丈夫", "構いません", "かまいません", "いい", "よい", "良い", "OK", "問題"];
+        if c.name("joined").is_some() && fine.iter().any(|w| after.trim_start_matches(['、', ' ']).starts_with(w)) {
             continue;
         }
         conditions.push(Condition {

@@ -6947,3 +6947,14 @@ fn a_month_shown_as_an_example_is_the_form_months_are_written_in() {
     let r = read_instruction("Total a.csv per month (written like 2026-09) into b.csv.");
     assert_eq!(r.month_form, None, "the form months are written in anyway");
 }
+
+#[test]
+fn japanese_a_column_said_blank_before_what_it_means_keeps_the_blank_rows() {
+    let r = read_instruction(
+        "図書.csv から、返却予定日が2026/11/30以前なのに返却日が空欄、つまりまだ戻ってきていない本を 延滞.csv にして。",
+    );
+    let conditions = filter_conditions(&r);
+    assert!(conditions.iter().any(|c| c.field.as_deref() == Some("返却日") && c.value == json!("")), "{conditions:?}");
+    let r = read_instruction("a.csv の備考は空欄で大丈夫です。金額が1000以上の行を b.csv に");
+    assert_eq!(filter_conditions(&r).len(), 1, "{:?}", r.steps);
+}
