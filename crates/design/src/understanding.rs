@@ -221,7 +221,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 || before.ends_with("(so")
                 || before.ends_with("becomes")
                 || after.starts_with("becomes");
-            let form = ["桁", "digit", "character", "文字", "leading"].iter().any(|w| after.starts_with(w))
+            // (「（月は0埋めしない）」: how a value is padded.)
+            let form = ["桁", "digit", "character", "文字", "leading", "埋め", "padd"].iter().any(|w| after.starts_with(w))
+                || in_a_quoted_example(text, n.start)
                 || ["先頭の", "leading", "頭の"].iter().any(|w| before.ends_with(w))
                 // 「小数第2位を四捨五入」: the place rounded at (the plan keeps one decimal fewer).
                 || before.ends_with('第') && after.starts_with('位');
@@ -342,6 +344,13 @@ fn in_a_bracket_of_numbers(text: &str, at: usize) -> bool {
 /// 「（起票した日に解決していれば0日）」, "(0 if it was paid on the day)", "(so 35.0 means 35%)", "(the export
 /// has a couple from Dec 2025)": a bracket that shows what a computed value is in one case, gives
 /// an example or says what else the file holds, says no figure of its own.
+/// Whether the number at `at` is inside a quoted value shown as an example of a form
+/// (「「2026年9月」のような書き方」).
+fn in_a_quoted_example(text: &str, at: usize) -> bool {
+    let opened = text[..at].rfind('「').is_some_and(|open| !text[open..at].contains('」'));
+    opened && text[at..].find('」').is_some_and(|close| crate::reading::slots::shows_a_form(&text[at + close..]))
+}
+
 fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
     let (Some(open), Some(close)) = (text[..at].rfind(['(', '（']), text[at..].find([')', '）'])) else {
         return false;
@@ -1046,6 +1055,10 @@ pub(crate) mod tests {
     fn the_form_of_a_value_and_its_examples_are_no_figures() {
         let plan = plan("[]");
         let text = "取引先コードは先頭の0も含めた4桁の文字列です（0012 など）。金額が5万円以上";
+        let unused = unused_numbers(text, &plan);
+        assert!(unused.len() == 1 && unused[0].contains("5万円"), "{unused:?}");
+        // A month shown in quotes as the form, and how it is padded.
+        let text = "月は「2026年9月」のような書き方（月は0埋めしない）にして、9月から月の順に。金額が5万円以上";
         let unused = unused_numbers(text, &plan);
         assert!(unused.len() == 1 && unused[0].contains("5万円"), "{unused:?}");
     }

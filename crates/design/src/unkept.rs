@@ -670,10 +670,10 @@ static SUM: LazyLock<Regex> = LazyLock::new(|| {
 
 static COUNT: LazyLock<Regex> = LazyLock::new(|| {
     // "how many days did it take", "how many non-billable hours" ask a measure of each row
-    // (`measure`), no count.
+    // (`measure`), no count; 「何件か重複して」 is "some", no count.
     let units = crate::reading::TIME_UNITS.join("|");
     Regex::new(&format!(
-        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure>(?: [a-z][\w-]*)? (?:{units})\b)?|件数|何件|回数|人数"
+        r"\b(?:how many|number of|count of|count the|count how)\b(?P<measure>(?: [a-z][\w-]*)? (?:{units})\b)?|件数|何件(?:[^かも]|$)|回数|人数"
     ))
     .expect("count")
 });
@@ -790,6 +790,12 @@ mod tests {
         // 「…のうち」: some of the rows, whatever follows.
         let among = "保守契約一覧.csv のうち年末で切れる契約を、更新した形にして 更新後.csv に";
         assert_eq!(unkept_pick(among, &copies).as_deref(), Some("のうち"));
+    }
+
+    #[test]
+    fn some_said_as_nanken_ka_is_no_count() {
+        assert!(COUNT.is_match("何件あるか数えて"));
+        assert!(!COUNT.is_match("同じ方からの申込が何件か重複して入っています"));
     }
 
     #[test]

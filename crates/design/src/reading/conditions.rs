@@ -1362,18 +1362,21 @@ fn unquote(value: &str) -> String {
 
 static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^\s*(?:円|件|日|%|ドル|個|人|回|時間|分|秒|万円)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
+        r"^\s*(?:円|千円|万円|件|日|%|ドル|個|人|名|回|時間|分|秒|点|台|本|枚|歳|ポイント|kg|km|L)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
     )
 });
-static JA_EQUAL_AFTER: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^\s*(?:円|件|日|%|個|人|回|時間|万円)?\s*(?:の|で|と|に|以外|じゃない)"));
+static JA_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\s*(?:円|千円|万円|件|日|%|個|人|名|回|時間|点|台|本|枚|歳|ポイント)?\s*(?:の|で|と|に|以外|じゃない)")
+});
 static JA_ONE_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?:ごと|単位|毎)に(?:最初の|最後の|先頭の|最新の|一番上の)?\s*(?:1|１|一)\s*(?:件|行)(?:だけ|のみ)?(?:を|に)?(?:残|して)",
     )
 });
 static JA_NOT_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:円|件|日|%|個|人|回|時間|万円)?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)")
+    re(
+        r"^\s*(?:円|千円|万円|件|日|%|個|人|名|回|時間|点|台|本|枚|歳|ポイント)?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)",
+    )
 });
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
 static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {

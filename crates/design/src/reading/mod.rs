@@ -488,6 +488,9 @@ static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("the order they have")
 });
+/// 「ただし現場が…」: the word that opens a proviso, glued to the noun after it.
+static PROVISO: LazyLock<regex::Regex> =
+    LazyLock::new(|| regex::Regex::new(r"(?P<word>ただし|但し)(?P<next>[^、,，\s])").expect("proviso"));
 /// "in calendar month order", "each calendar year": the period itself.
 static CALENDAR_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"(?i)\bcalendar (?P<period>months?|years?|quarters?|weeks?)\b").expect("calendar period")
@@ -539,6 +542,7 @@ pub fn normalise(text: &str) -> String {
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
     let text = ORDER_THEY_HAVE.replace_all(&text, "${in}the original order");
     let text = CALENDAR_PERIOD.replace_all(&text, "$period");
+    let text = PROVISO.replace_all(&text, "${word}、${next}");
     let text = ORDER_WITHOUT_A_VERB.replace_all(&text, |c: &regex::Captures| {
         let column = &c["column"];
         let verb = ["sort", "sorted", "order", "ordered", "list", "listed", "rank", "ranked"];
@@ -977,7 +981,9 @@ impl Reader<'_> {
             }
             let steps_before = steps.len();
             let reads_a_file = l.read.is_match(&lower) && !slots::file_names(&whole.text).is_empty();
-            let placed_by_others = choosing_columns || output_clause || reads_a_file;
+            // (「合計の列名だけ「スコア」に変えて」: a column renamed, the columns' step.)
+            let renames = !words::renamed_one_by_one(&whole.text, self.language).is_empty();
+            let placed_by_others = choosing_columns || output_clause || reads_a_file || renames;
             // "(Refund, refunded, REFUND all count)", "people on leave still count": to count is
             // to qualify there, no operation.
             let qualifies = |m: &regex::Match| {
@@ -2696,6 +2702,9 @@ impl Reader<'_> {
         let Some((Step::Duplicates { by, remove, keep_last }, said)) = shaping::japanese_row_per_key(self.text) else {
             return;
         };
+        // (「全体で」「全部の中で」: a first of all the rows said too.)
+        let first_of_all =
+            ["全体で", "全体の中", "全部の中", "すべての中", "全件の中"].iter().any(|w| self.text.contains(w));
         // (「同じ得意先コードの行は…上の方にある1行だけを残して」: a check for duplicates of the key,
         // with the one row read as a top 1.)
         // (「同じ社員が同じ残業日の分を2回…社員番号と残業日が同じ行は…」: the check said in other
@@ -2710,9 +2719,11 @@ impl Reader<'_> {
         // grouping's totals, which are no more.)
         let totals_read = matches!(self.reading.steps[grouping], Step::Aggregate { .. });
         self.reading.steps[grouping] = Step::Duplicates { by, remove, keep_last };
+        // (「いちばん最初に受け付けた1件」 of a check for duplicates: the one row of each key, not
+        // the first of all.)
         let the_one_row_read_as_a_top = |s: &Step| match s {
             Step::Sort { by: None, limit: Some(1), .. } => true,
-            Step::Sort { limit: Some(1), then, .. } => totals_read && then.is_empty(),
+            Step::Sort { limit: Some(1), then, .. } => (totals_read || !first_of_all) && then.is_empty(),
             _ => false,
         };
         // (「最初の申請だけ残して」: the rows the one kept is of, read as a value kept.)

@@ -6958,3 +6958,28 @@ fn japanese_a_column_said_blank_before_what_it_means_keeps_the_blank_rows() {
     let r = read_instruction("a.csv の備考は空欄で大丈夫です。金額が1000以上の行を b.csv に");
     assert_eq!(filter_conditions(&r).len(), 1, "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_scores_renames_provisos_and_one_row_per_key_said_with_nara_read_as_said() {
+    let r = read_instruction("a.csv から、合計点が730点以上の人を抜き出して b.csv に。");
+    let conditions = filter_conditions(&r);
+    assert!(
+        conditions.iter().any(|c| c.field.as_deref() == Some("合計点") && c.operator == "gte" && c.value == json!(730)),
+        "{conditions:?}"
+    );
+    let r = read_instruction(
+        "出力は 社員番号・氏名・合計 の3列にして、合計の列名だけ「スコア」に変えてください。a.csv から b.csv に",
+    );
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+    assert_eq!(r.renamed, ["社員番号", "氏名", "スコア"]);
+    let r = read_instruction("a.csv から、ただし現場が「自社ヤード」の行は除いて b.csv に");
+    assert_eq!(filter_conditions(&r)[0].field.as_deref(), Some("現場"));
+    let r = read_instruction(
+        "申込.csv に重複が入っています。電話番号が同じなら同一人物とみなして、いちばん最初に受け付けた1件だけを残して 結果.csv に保存して。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: true, keep_last: false }] if by == &["電話番号"]),
+        "{:?}",
+        r.steps
+    );
+}
