@@ -1327,7 +1327,8 @@ fn bind_named(
                 .or_else(|| named_and_holding_the_value(doc, &finding.path, &said, columns, validation))
                 .or_else(|| key_named_as_the_other_side(doc, &finding.path, columns))
                 .or_else(|| id_of_the_thing_repeated(doc, &finding.path, &said, columns))
-                .or_else(|| named_after_its_key(&said, columns))?;
+                .or_else(|| named_after_its_key(&said, columns))
+                .or_else(|| time_said_of_a_duration(&said, columns))?;
             // (The note that it is asked becomes the column it is.)
             binding.notes.pop();
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
@@ -2037,6 +2038,24 @@ fn named_after_its_key(wanted: &str, columns: &[Column]) -> Option<String> {
     }
 }
 
+/// "the average flight time" of a log with `minutes`: a time said of each row is the one
+/// column of numbers named for a unit of time.
+fn time_said_of_a_duration(wanted: &str, columns: &[Column]) -> Option<String> {
+    const UNITS: [&str; 9] = ["minutes", "minute", "mins", "min", "hours", "hour", "hrs", "seconds", "duration"];
+    let words = folded_words(wanted);
+    if !matches!(words.last().map(String::as_str), Some("time" | "duration" | "length")) {
+        return None;
+    }
+    let timed: Vec<&Column> = columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Number && folded_words(&c.name).iter().any(|w| UNITS.contains(&w.as_str())))
+        .collect();
+    match timed.as_slice() {
+        [one] => Some(one.name.clone()),
+        _ => None,
+    }
+}
+
 /// What an open column is for, from its var's name: `amount_column` → amount.
 fn purpose_of(var: &str) -> Option<String> {
     let stem = var.strip_suffix("_column")?;
@@ -2309,6 +2328,21 @@ mod tests {
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "金額", "結果"])), None);
         assert_eq!(choose("customer name", &columns(&["customer_id", "amount"])), None);
         assert_eq!(choose("顧客名", &columns(&["顧客番号", "顧客名称"])).as_deref(), Some("顧客名称"));
+    }
+
+    #[test]
+    fn a_time_said_of_each_row_is_the_one_column_named_for_a_unit_of_time() {
+        let log = vec![
+            Column { name: "pilot".into(), kind: ColumnKind::Text },
+            Column { name: "minutes".into(), kind: ColumnKind::Number },
+        ];
+        assert_eq!(time_said_of_a_duration("flight time", &log).as_deref(), Some("minutes"));
+        assert_eq!(time_said_of_a_duration("flight cost", &log), None);
+        let two = vec![
+            Column { name: "taxi_minutes".into(), kind: ColumnKind::Number },
+            Column { name: "air_minutes".into(), kind: ColumnKind::Number },
+        ];
+        assert_eq!(time_said_of_a_duration("flight time", &two), None, "two: asked");
     }
 
     #[test]

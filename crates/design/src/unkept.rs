@@ -65,10 +65,17 @@ pub fn unkept_total(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
     if let Some(said) = said.filter(|_| !ops.iter().any(|op| op == "avg")) {
         return Some(text[said.range()].to_owned());
     }
+    // ("We count the vaccine fridge every week": what people do, no count asked.)
+    let done_by_people = |m: &regex::Match| {
+        let before = lower[..m.start()].trim_end();
+        ["we", "i", "they", "you", "people", "staff", "someone"].iter().any(|w| {
+            before.strip_suffix(w).is_some_and(|rest| rest.is_empty() || rest.ends_with(|c: char| !c.is_alphanumeric()))
+        })
+    };
     let count = COUNT
         .captures_iter(&lower)
         .filter(|c| c.name("measure").is_none())
-        .find_map(|c| c.get(0).filter(|m| !names_a_column(m)))
+        .find_map(|c| c.get(0).filter(|m| !names_a_column(m) && !done_by_people(m)))
         .filter(|_| !counted);
     // 「部署別に合計金額と件数を」 read as a count alone: a plan that groups, totals nothing and
     // was asked for a total drops it. (One that does not group totals nothing it could lose:
@@ -790,6 +797,19 @@ mod tests {
         // 「…のうち」: some of the rows, whatever follows.
         let among = "保守契約一覧.csv のうち年末で切れる契約を、更新した形にして 更新後.csv に";
         assert_eq!(unkept_pick(among, &copies).as_deref(), Some("のうち"));
+    }
+
+    #[test]
+    fn a_count_people_do_is_no_count_asked() {
+        let copies = plan(
+            "- {id: r, block: file.read_csv, in: {path: a.csv}}\n- {id: s, block: transforms.sort, in: {items: '${r.rows}', by: [vaccine]}}\n",
+        );
+        let said = "We count the vaccine fridge every week. From a.csv keep the latest per vaccine into b.csv";
+        assert_eq!(unkept_total(said, &copies), None);
+        assert_eq!(
+            unkept_total("Count the rows of a.csv per vaccine into b.csv", &copies).as_deref(),
+            Some("Count the")
+        );
     }
 
     #[test]

@@ -6983,3 +6983,14 @@ fn japanese_scores_renames_provisos_and_one_row_per_key_said_with_nara_read_as_s
         r.steps
     );
 }
+
+#[test]
+fn the_n_with_the_lowest_said_without_a_noun_is_a_top_n() {
+    let r =
+        read_instruction("Take a.csv and give me the three with the lowest condition score, lowest first. File: b.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Sort { by: Some(by), descending: false, limit: Some(3), .. }] if by == "condition score"),
+        "{:?}",
+        r.steps
+    );
+}
