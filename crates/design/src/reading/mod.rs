@@ -491,6 +491,20 @@ static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// 「ただし現場が…」: the word that opens a proviso, glued to the noun after it.
 static PROVISO: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?P<word>ただし|但し)(?P<next>[^、,，\s])").expect("proviso"));
+/// "- custodian ID, name and department only": columns listed, then the word that keeps only them.
+static LISTED_THEN_ONLY: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)(?P<lead>^|[-–—:;.]\s+)(?P<list>[a-z][\w ]{0,30}(?:,\s*[a-z][\w ]{0,30})+,?\s+and\s+[a-z][\w]{0,30}(?: [a-z][\w]{0,30})?)\s+only\b",
+    )
+    .expect("listed then only")
+});
+/// ", any order is fine": an aside on the order, its own sentence (not an item of a list).
+static ANY_ORDER_ASIDE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\s*[,;]\s*(?P<aside>(?:in )?any order(?: is (?:fine|ok|okay))?|(?:the )?order (?:doesn't|does not) matter|no particular order)\b",
+    )
+    .expect("any order aside")
+});
 /// "in calendar month order", "each calendar year": the period itself.
 static CALENDAR_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(r"(?i)\bcalendar (?P<period>months?|years?|quarters?|weeks?)\b").expect("calendar period")
@@ -543,6 +557,8 @@ pub fn normalise(text: &str) -> String {
     let text = ORDER_THEY_HAVE.replace_all(&text, "${in}the original order");
     let text = CALENDAR_PERIOD.replace_all(&text, "$period");
     let text = PROVISO.replace_all(&text, "${word}、${next}");
+    let text = LISTED_THEN_ONLY.replace_all(&text, "${lead}only ${list}");
+    let text = ANY_ORDER_ASIDE.replace_all(&text, ". ${aside}");
     let text = ORDER_WITHOUT_A_VERB.replace_all(&text, |c: &regex::Captures| {
         let column = &c["column"];
         let verb = ["sort", "sorted", "order", "ordered", "list", "listed", "rank", "ranked"];

@@ -1567,10 +1567,21 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
         return Some((m.start(), Step::Compute { name, operation: "difference", of, value: None }));
     }
     // "(sheet Bugs - the first row is just a title)": a dash before a sentence, no minus.
+    // ("with no acknowledgement at all - custodian ID, name …": words that end a phrase, no
+    // column, before a dash that opens a list.)
+    let after_a_phrase = |c: &regex::Captures| {
+        c.name("c").is_some_and(|a| {
+            let words: Vec<&str> = a.as_str().split(' ').collect();
+            ["at", "in", "on", "of", "for", "to", "by", "with", "from"].contains(&words[0])
+                || ["all", "too", "now", "please", "anyway", "though", "either", "yet", "again", "etc"]
+                    .contains(words.last().unwrap_or(&""))
+        })
+    };
     let dash = |c: &regex::Captures| {
         let minus = c.name("c").map_or("", |a| lower[a.end()..].trim_start());
         minus.starts_with('-')
             && (c.name("article").is_some()
+                || after_a_phrase(c)
                 || c.name("d").is_some_and(|d| {
                     matches!(
                         d.as_str().split(' ').next(),

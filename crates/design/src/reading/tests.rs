@@ -6994,3 +6994,15 @@ fn the_n_with_the_lowest_said_without_a_noun_is_a_top_n() {
         r.steps
     );
 }
+
+#[test]
+fn a_dash_before_a_list_columns_listed_then_only_and_any_order_read_as_said() {
+    let r = read_instruction(
+        "Please list the custodians with no acknowledgement at all - custodian ID, name and department only, any order is fine. \
+         a.csv is everyone, b.csv what came back, match on custodian_id, save c.csv",
+    );
+    assert!(matches!(&r.steps[..], [Step::Join { unmatched: true, .. }]), "{:?}", r.steps);
+    assert_eq!(r.columns, ["custodian ID", "name", "department"]);
+    let r = read_instruction("Add a column to a.csv: budget - actual. Save b.csv");
+    assert_eq!(computed(&r), [("difference", "difference")], "a dash between two columns subtracts");
+}
