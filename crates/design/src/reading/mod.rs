@@ -491,10 +491,11 @@ static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// 「ただし現場が…」: the word that opens a proviso, glued to the noun after it.
 static PROVISO: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?P<word>ただし|但し)(?P<next>[^、,，\s])").expect("proviso"));
-/// "- custodian ID, name and department only": columns listed, then the word that keeps only them.
+/// "… at all - custodian ID, name and department only": columns listed after a dash, then the
+/// word that keeps only them (not values after a colon: "status: Approved, Pending and Draft only").
 static LISTED_THEN_ONLY: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)(?P<lead>^|[-–—:;.]\s+)(?P<list>[a-z][\w ]{0,30}(?:,\s*[a-z][\w ]{0,30})+,?\s+and\s+[a-z][\w]{0,30}(?: [a-z][\w]{0,30})?)\s+only\b",
+        r"(?i)(?P<lead>^|\s[-–—]\s+)(?P<list>[a-z][\w ]{0,30}(?:,\s*[a-z][\w ]{0,30})+,?\s+and\s+[a-z][\w]{0,30}(?: [a-z][\w]{0,30})?)\s+only\b",
     )
     .expect("listed then only")
 });
