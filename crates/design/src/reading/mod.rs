@@ -1376,6 +1376,7 @@ impl Reader<'_> {
         self.top_groups_said_twice();
         self.totals_compared_of_each();
         passes::keys_listed_beside_their_totals(&mut self.reading.steps);
+        passes::states_that_name_operands(&mut self.reading.steps);
         passes::counts_said_as_rows(&mut self.reading.steps);
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);

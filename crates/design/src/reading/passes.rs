@@ -741,6 +741,37 @@ pub(super) fn counts_said_as_rows(steps: &mut [Step]) {
     }
 }
 
+/// "add one: rooms blocked minus rooms picked up": a word read as a state kept ("blocked") that
+/// is part of the name of a column computed from is that name, keeping no rows; a filter left
+/// with no condition is dropped.
+pub(super) fn states_that_name_operands(steps: &mut Vec<Step>) {
+    let operands: Vec<String> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Compute { of, .. } => Some(of.iter().map(|o| o.to_lowercase()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if operands.is_empty() {
+        return;
+    }
+    let names_an_operand = |c: &Condition| {
+        c.field.is_none()
+            && c.operator == "eq"
+            && c.value.as_str().is_some_and(|v| {
+                let v = v.to_lowercase();
+                operands.iter().any(|o| o.split(' ').count() > 1 && o.split(' ').any(|w| w == v))
+            })
+    };
+    steps.retain_mut(|step| {
+        let Step::Filter { conditions, .. } = step else { return true };
+        let before = conditions.len();
+        conditions.retain(|c| !names_an_operand(c));
+        before == 0 || !conditions.is_empty()
+    });
+}
+
 /// 「クラブごとに集計して、クラブ名と補助額の合計を」: the group's name listed beside the total
 /// is the key shown, not a second amount added up (while another total is left).
 pub(super) fn keys_listed_beside_their_totals(steps: &mut [Step]) {

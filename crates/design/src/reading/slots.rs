@@ -326,9 +326,39 @@ pub fn english_field_before(text: &str, end: usize) -> Option<String> {
 }
 
 /// Words between a column and its value: "amount *of* 100", "total *is* over", "end date
-/// *falls in* January 2027".
-const CONNECTORS: &[&str] =
-    &["of", "is", "are", "be", "was", "at", "to", "than", "value", "falls", "fall", "lands", "land", "in", "within"];
+/// *falls in* January 2027", "turbidity *came back* over 4".
+const CONNECTORS: &[&str] = &[
+    "of",
+    "is",
+    "are",
+    "be",
+    "was",
+    "at",
+    "to",
+    "than",
+    "value",
+    "falls",
+    "fall",
+    "lands",
+    "land",
+    "in",
+    "within",
+    "back",
+    "came",
+    "comes",
+    "come",
+    "measured",
+    "measures",
+    "tested",
+    "recorded",
+    "registered",
+    "showed",
+    "shows",
+    "reached",
+    "went",
+    "goes",
+    "got",
+];
 
 fn is_verb_like(word: &str) -> bool {
     matches!(

@@ -7006,3 +7006,16 @@ fn a_dash_before_a_list_columns_listed_then_only_and_any_order_read_as_said() {
     let r = read_instruction("Add a column to a.csv: budget - actual. Save b.csv");
     assert_eq!(computed(&r), [("difference", "difference")], "a dash between two columns subtracts");
 }
+
+#[test]
+fn verbs_between_a_column_and_its_comparison_a_greeting_dash_and_operand_words_read_as_said() {
+    let r = read_instruction(
+        "Hi - could you pull every sample from a.csv where the turbidity came back over 4 NTU and save them as b.csv?",
+    );
+    assert_eq!(ops(&r), ["filter"], "{:?}", r.steps);
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions[0].field.as_deref(), Some("turbidity"));
+    let r =
+        read_instruction("Take a.csv and add one at the end: rooms blocked minus rooms picked up. Save it to b.csv.");
+    assert_eq!(ops(&r), ["compute"], "\"blocked\" of \"rooms blocked\" keeps no rows: {:?}", r.steps);
+}
