@@ -133,6 +133,7 @@ const SYNONYMS: &[&[&str]] = &[
         "担当者名",
     ],
     &["actual", "actuals", "実績", "実績額"],
+    &["unit cost", "cost price", "purchase price", "仕入値", "仕入単価", "仕入価格", "仕入原価", "原価"],
     &["module", "モジュール", "モジュール名"],
     &["component", "コンポーネント", "コンポーネント名"],
     &["feature", "機能", "機能名"],
@@ -2343,6 +2344,12 @@ mod tests {
             Column { name: "air_minutes".into(), kind: ColumnKind::Number },
         ];
         assert_eq!(time_said_of_a_duration("flight time", &two), None, "two: asked");
+    }
+
+    #[test]
+    fn a_purchase_price_said_in_other_words_binds() {
+        let stock = columns(&["商品コード", "品名", "在庫本数", "仕入単価"]);
+        assert_eq!(choose("仕入値", &stock).as_deref(), Some("仕入単価"));
     }
 
     #[test]

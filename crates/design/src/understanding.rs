@@ -239,7 +239,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // 「件数0の組み合わせは出さなくて大丈夫」, "groups with 0 rows can be left out": groups of
             // no rows, which totals never give.
             let window: String = after.chars().take(24).collect();
-            let not_shown = ["出さな", "出さず", "不要", "いらな", "要りませ", "省", "除", "left out", "omitted", "skipped", "not shown", "don't show", "no need"]
+            let not_shown = ["出さな", "出さず", "載せな", "載せず", "不要", "いらな", "要りませ", "省", "除", "left out", "omitted", "skipped", "not shown", "don't show", "no need"]
                 .iter()
                 .any(|w| window.contains(w));
             if n.value == 0.0 && counted && not_shown {

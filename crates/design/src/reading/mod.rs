@@ -1377,6 +1377,8 @@ impl Reader<'_> {
         self.totals_compared_of_each();
         passes::keys_listed_beside_their_totals(&mut self.reading.steps);
         passes::states_that_name_operands(&mut self.reading.steps);
+        passes::totals_said_again_shorter(&mut self.reading.steps);
+        passes::empty_groups_left_out(&mut self.reading.steps);
         passes::counts_said_as_rows(&mut self.reading.steps);
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
@@ -4451,12 +4453,23 @@ impl Reader<'_> {
                     return true;
                 }
                 let after = after.trim_start();
-                let (particle, after) = ["として", "という名前で", "に", "へ", "で", "を"]
-                    .iter()
-                    .find_map(|p| after.strip_prefix(p).map(|rest| (*p, rest)))
-                    .unwrap_or(("", after));
+                let (particle, after) = [
+                    "として",
+                    "という名前で",
+                    "という名前に",
+                    "というファイル名で",
+                    "というファイル名に",
+                    "に",
+                    "へ",
+                    "で",
+                    "を",
+                ]
+                .iter()
+                .find_map(|p| after.strip_prefix(p).map(|rest| (*p, rest)))
+                .unwrap_or(("", after));
                 let after = after.trim_start();
-                let made_into = particle == "に" && after.starts_with('し');
+                // (「x.xlsx にして」「x.xlsx という名前にしてもらえると」: the file made.)
+                let made_into = particle.ends_with('に') && after.starts_with('し');
                 // 「stock_check.csv へお願いします」「summary.csv に。」「budget_actual.md にレポートを」.
                 // 「売掛金残高.csv に、…から…を追加」 is the file added to: only a sentence's end counts.
                 let rest = self.text.get(clause.start + clause.text.len()..).unwrap_or_default().trim_start();

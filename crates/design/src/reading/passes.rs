@@ -772,6 +772,62 @@ pub(super) fn states_that_name_operands(steps: &mut Vec<Step>) {
     });
 }
 
+/// 「走行距離の合計…距離の合計が多い順」: a total said again by the last word of its column is
+/// the same total, added up once.
+/// (An order by the shorter words, 「距離の合計が多い順」, is by the longer column's total.)
+pub(super) fn totals_said_again_shorter(steps: &mut [Step]) {
+    let mut shortened: Vec<(String, String)> = Vec::new();
+    for step in steps.iter_mut() {
+        let Step::Aggregate { aggregations, .. } = step else { continue };
+        // (Said again after the longer: "hours and billable hours" are two columns.)
+        let all = aggregations.clone();
+        let said_longer = |at: usize, a: &Aggregation| -> Option<String> {
+            let field = a.field.as_deref()?;
+            all[..at].iter().find_map(|o| {
+                let longer = o.field.as_deref().filter(|f| f.len() > field.len() && f.ends_with(field))?;
+                (o.op == a.op && o.when == a.when).then(|| longer.to_owned())
+            })
+        };
+        let mut at = 0;
+        aggregations.retain(|a| {
+            at += 1;
+            match (a.field.clone(), said_longer(at - 1, a)) {
+                (Some(short), Some(long)) => {
+                    shortened.push((short, long));
+                    false
+                }
+                _ => true,
+            }
+        });
+    }
+    for step in steps.iter_mut() {
+        let Step::Sort { by: Some(by), .. } = step else { continue };
+        if let Some((short, long)) = shortened.iter().find(|(short, _)| by.starts_with(short.as_str())) {
+            let rest = by[short.len()..].to_owned();
+            if ["の合計", "合計"].contains(&rest.as_str()) {
+                *by = format!("{long}{rest}");
+            }
+        }
+    }
+}
+
+/// 「残りが0件の現場は載せなくて結構です」 after counts per group: groups of no rows, which counts
+/// never give; no step.
+pub(super) fn empty_groups_left_out(steps: &mut Vec<Step>) {
+    let Some(counted) = steps.iter().position(|s| {
+        matches!(s, Step::Aggregate { by, aggregations } if !by.is_empty() && aggregations.iter().any(|a| a.op == "count"))
+    }) else {
+        return;
+    };
+    let mut at = 0;
+    steps.retain(|s| {
+        at += 1;
+        !(at - 1 > counted
+            && matches!(s, Step::Filter { conditions, exclude: true }
+                if conditions.len() == 1 && conditions[0].operator == "eq" && conditions[0].value == 0))
+    });
+}
+
 /// 「クラブごとに集計して、クラブ名と補助額の合計を」: the group's name listed beside the total
 /// is the key shown, not a second amount added up (while another total is left).
 pub(super) fn keys_listed_beside_their_totals(steps: &mut [Step]) {

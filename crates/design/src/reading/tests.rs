@@ -7019,3 +7019,23 @@ fn verbs_between_a_column_and_its_comparison_a_greeting_dash_and_operand_words_r
         read_instruction("Take a.csv and add one at the end: rooms blocked minus rooms picked up. Save it to b.csv.");
     assert_eq!(ops(&r), ["compute"], "\"blocked\" of \"rooms blocked\" keeps no rows: {:?}", r.steps);
 }
+
+#[test]
+fn japanese_a_file_named_as_the_output_a_total_said_shorter_and_empty_groups_left_out_read_as_said() {
+    let r = read_instruction(
+        "運行記録.csv から、ドライバー別に走行距離の合計と運行回数（行の数）を出して、距離の合計が多い順に並べてください。\
+         送迎距離.xlsx という名前にしてもらえると助かります。",
+    );
+    assert_eq!(r.sources.iter().filter_map(|s| s.path.as_deref()).collect::<Vec<_>>(), ["運行記録.csv"]);
+    assert_eq!(r.outputs.iter().filter_map(|o| o.path.as_deref()).collect::<Vec<_>>(), ["送迎距離.xlsx"]);
+    assert!(
+        matches!(&r.steps[..], [Step::Aggregate { aggregations, .. }, Step::Sort { by: Some(by), .. }]
+            if aggregations.iter().filter(|a| a.op == "sum").count() == 1 && by == "走行距離合計"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction(
+        "指摘.csv の是正状況が「是正済」のものを除いて、現場ごとに件数を集計して。残りが0件の現場は載せなくて結構です。結果.csv に保存して。",
+    );
+    assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
+}
