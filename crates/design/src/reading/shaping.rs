@@ -1572,8 +1572,11 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
     let after_a_phrase = |c: &regex::Captures| {
         c.name("c").is_some_and(|a| {
             let words: Vec<&str> = a.as_str().split(' ').collect();
-            ["at", "in", "on", "of", "for", "to", "by", "with", "from", "hi", "hello", "hey", "thanks", "fyi", "ok"]
-                .contains(&words[0])
+            [
+                "at", "in", "on", "of", "for", "to", "by", "with", "from", "hi", "hello", "hey", "thanks", "fyi", "ok",
+                "is", "are", "was", "were",
+            ]
+            .contains(&words[0])
                 || ["all", "too", "now", "please", "anyway", "though", "either", "yet", "again", "etc"]
                     .contains(words.last().unwrap_or(&""))
         })
@@ -1588,6 +1591,12 @@ fn english_formula(clause: &str, lower: &str) -> Option<(usize, Step)> {
                         d.as_str().split(' ').next(),
                         Some(
                             "it" | "i"
+                                | "leave"
+                                | "keep"
+                                | "drop"
+                                | "skip"
+                                | "ignore"
+                                | "exclude"
                                 | "could"
                                 | "can"
                                 | "would"

@@ -7039,3 +7039,11 @@ fn japanese_a_file_named_as_the_output_a_total_said_shorter_and_empty_groups_lef
     );
     assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn a_dash_between_a_state_and_a_verb_subtracts_nothing() {
+    let r = read_instruction(
+        "Total kWh per month in a.xlsx, counting only readings whose source is metered - leave the rest. Save b.csv",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "difference", .. })), "{:?}", r.steps);
+}
