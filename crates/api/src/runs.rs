@@ -184,7 +184,7 @@ impl Studio {
     /// Resuming a run that is going on — here, being resumed here, or recorded by another process
     /// — is a conflict (409).
     pub async fn resume_run(&self, run_id: String) -> Result<StartRunResponse, ApiError> {
-        let Some(_resuming) = self.inner.live.claim_resume(&run_id) else {
+        let Some(_resuming) = self.claim_resume_once_ended(&run_id).await else {
             return Err(ApiError::new(crate::ErrorCode::Conflict, format!("run {run_id} is going on in this studio"))
                 .with_hint("answer or stop it; a run is resumed once it has ended")
                 .saying(ApiMessage::RunGoingOn { run_id }));
@@ -201,6 +201,26 @@ impl Studio {
             move |engine, store, options| async move { engine.resume(&store, &run_id, options).await },
         )
         .await
+    }
+
+    /// The right to resume `run_id`. A run whose record has ended is over here a moment later,
+    /// once its last events have reached this studio's watchers: that moment is waited for (at
+    /// most about a second), so a resume asked for as soon as `run_finished` is read is not
+    /// refused as going on.
+    async fn claim_resume_once_ended(&self, run_id: &str) -> Option<Resuming<'_>> {
+        const TRIES: u32 = 50;
+        for _ in 0..TRIES {
+            if let Some(claim) = self.inner.live.claim_resume(run_id) {
+                return Some(claim);
+            }
+            let ended = self.inner.store.summary(run_id).is_ok_and(|s| s.status != planwright_runs::RunStatus::Running);
+            let being_resumed = self.inner.live.resuming.lock().unwrap_or_else(|e| e.into_inner()).contains(run_id);
+            if !ended || being_resumed {
+                return None;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        None
     }
 
     /// Sets a run going in this process — its secrets, model, browser, stop token and the bridge
