@@ -1360,24 +1360,24 @@ fn unquote(value: &str) -> String {
     value.trim_matches(['"', '\'', '「', '」']).to_owned()
 }
 
+/// The counters a Japanese number may carry before the word that compares it (「730点以上」
+/// 「5万円以外」); a comparison of size takes units of measure too (「3kg以上」).
+const JA_COUNTERS: &str = "円|千円|万円|件|日|%|個|人|名|回|時間|点|台|本|枚|歳|ポイント";
+
 static JA_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^\s*(?:円|千円|万円|件|日|%|ドル|個|人|名|回|時間|分|秒|点|台|本|枚|歳|ポイント|kg|km|L)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)",
-    )
+    re(&format!(
+        r"^\s*(?:{JA_COUNTERS}|ドル|分|秒|kg|km|L)?\s*(以上|以下|未満|を超え|超え|超過|超|より大き|より多|を上回|より小さ|より少な|を下回)"
+    ))
 });
-static JA_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:円|千円|万円|件|日|%|個|人|名|回|時間|点|台|本|枚|歳|ポイント)?\s*(?:の|で|と|に|以外|じゃない)")
-});
+static JA_EQUAL_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"^\s*(?:{JA_COUNTERS})?\s*(?:の|で|と|に|以外|じゃない)")));
 static JA_ONE_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?:ごと|単位|毎)に(?:最初の|最後の|先頭の|最新の|一番上の)?\s*(?:1|１|一)\s*(?:件|行)(?:だけ|のみ)?(?:を|に)?(?:残|して)",
     )
 });
-static JA_NOT_EQUAL_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^\s*(?:円|千円|万円|件|日|%|個|人|名|回|時間|点|台|本|枚|歳|ポイント)?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)",
-    )
-});
+static JA_NOT_EQUAL_AFTER: LazyLock<Regex> =
+    LazyLock::new(|| re(&format!(r"^\s*(?:{JA_COUNTERS})?\s*(?:で(?:は)?ない|じゃない|以外|と(?:は)?異なる|と違う)")));
 static JA_BETWEEN: LazyLock<Regex> = LazyLock::new(|| re(r"(?:円)?\s*(?:~|から)\s*"));
 static JA_STATUS: LazyLock<Regex> = LazyLock::new(|| {
     re(
