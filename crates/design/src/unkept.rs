@@ -463,7 +463,7 @@ fn said_of_a_copy(said: &Regex, text: &str, plan: &planwright_plan::Plan) -> Opt
 
 static CHANGE_SAID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:re-?pric(?:e|es|ed|ing)|re-?calculat(?:e|es|ed|ing)|recomput(?:e|es|ed|ing)|revalu(?:e|es|ed|ing)|mark(?:s|ed|ing)? (?:up|down)|apply(?:ing)? (?:the |our |a |an )?(?:new |updated |revised |latest |current |agreed )?(?:[a-z%0-9.-]+ ){0,2}(?:tiers?|rates?|prices?|pricing|discounts?|markups?|surcharges?|fees?|increases?|uplifts?|raises?)|(?:raise|increase|lower|reduce|cut|adjust)(?:s|d|ing)? (?:the |all |every |each |our )?(?:[a-z_]+ )?(?:prices?|rates?|fees?|costs?|salar(?:y|ies)|wages?|amounts?))\b|改定|再計算|値上げ|値下げ|(?:単価|価格|料金|金額|給与|手当|報酬)を(?:見直|変更|更新|引き上げ|引き下げ|上げ|下げ)|(?:料金|単価|価格|レート|税率|割引|掛け率|掛率|料率|ルール|基準|表)を適用",
+        r"\b(?:re-?pric(?:e|es|ed|ing)|re-?calculat(?:e|es|ed|ing)|recomput(?:e|es|ed|ing)|revalu(?:e|es|ed|ing)|mark(?:s|ed|ing)? (?:up|down)|apply(?:ing)? (?:the |our |a |an )?(?:new |updated |revised |latest |current |agreed )?(?:[a-z%0-9.-]+ ){0,2}(?:tiers?|rates?|prices?|pricing|discounts?|markups?|surcharges?|fees?|increases?|uplifts?|raises?)|(?:raise|increase|lower|reduce|cut|adjust)(?:s|d|ing)? (?:the |all |every |each |our )?(?:[a-z_]+ )?(?:prices?|rates?|fees?|costs?|salar(?:y|ies)|wages?|amounts?)|(?:re-?do|re-?work|update|refresh|revise)(?:s|d|ing)? (?:[^.]|\.[a-z0-9]){0,60}?\bwith (?:the |our )?(?:new|updated|revised|latest|changed) [a-z]+)\b|改定|再計算|値上げ|値下げ|(?:単価|価格|料金|金額|給与|手当|報酬)を(?:見直|変更|更新|引き上げ|引き下げ|上げ|下げ)|(?:料金|単価|価格|レート|税率|割引|掛け率|掛率|料率|ルール|基準|表)を適用",
     )
     .expect("change said")
 });
@@ -856,6 +856,10 @@ mod tests {
         assert_eq!(unkept_change(increase, &copies).as_deref(), Some("Apply the 3% increase"));
         assert_eq!(unkept_change("単価表.csv の単価を改定して 新単価表.csv に", &copies).as_deref(), Some("改定"));
         assert_eq!(unkept_change("料金.csv に新料金表を適用して 結果.csv に", &copies).as_deref(), Some("表を適用"));
+        let redo =
+            "Could you redo rota.csv with the new intervals the department sent over and save it as rota_2027.csv?";
+        assert_eq!(unkept_change(redo, &copies).as_deref(), Some("redo rota.csv with the new intervals"));
+        assert_eq!(unkept_change(redo, &computes), None);
         assert_eq!(unkept_change("Convert prices.csv to prices.xlsx, keep the rates as they are", &copies), None);
         assert_eq!(unkept_change("料金.csv をそのまま Excel にして", &copies), None);
     }

@@ -514,7 +514,7 @@ static CALENDAR_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// depending on which file": a column saying which table each row came from.
 static SOURCE_COLUMN_SAID: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en2>[a-z_][a-z_ ]{0,20}?) column \((?P<en_values2>[^()]{1,60})\)|(?P<ja2>[^\s、。・,（(「」]{1,12})[（(](?P<ja_values2>「[^」]{1,20}」(?:\s*(?:か|または|／|/|・|、)\s*「[^」]{1,20}」)+)[^）)]{0,20}?(?:ファイル|どちら)[^）)]{0,20}[）)]",
+        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en2>[a-z_][a-z_ ]{0,20}?) column \((?P<en_values2>[^()]{1,60})\)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en3>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows) (?P<en_values3>(?-i:[A-Z0-9][A-Za-z0-9-]*)(?:,? (?:or|and|/) (?-i:[A-Z0-9][A-Za-z0-9-]*))+)\b|(?P<ja2>[^\s、。・,（(「」]{1,12})[（(](?P<ja_values2>「[^」]{1,20}」(?:\s*(?:か|または|／|/|・|、)\s*「[^」]{1,20}」)+)[^）)]{0,20}?(?:ファイル|どちら)[^）)]{0,20}[）)]",
     )
     .expect("a column of the source")
 });
@@ -920,6 +920,9 @@ impl Reader<'_> {
                 && slots::file_names(&lower_text[m.end()..])
                     .first()
                     .is_some_and(|f| lower_text.get(m.end()..f.at + m.end()).is_some_and(|gap| gap.trim().is_empty()));
+            // "before they go to the sponsor": rows going to someone, said of them, no page visited.
+            let said_of_the_rows =
+                m.as_str() == "go to" && ["they", "it", "which", "that", "these", "those", "ones"].contains(&previous);
             // ("every active site gets a completed visit", "the visit log is visits.csv": with tables
             // named and no address, a site or a visit is a thing the rows are about.)
             let a_thing_of_the_rows = urls.is_empty()
@@ -927,6 +930,7 @@ impl Reader<'_> {
                 && matches!(m.as_str(), "site" | "visit" | "page" | "dashboard");
             !(["by", "per", "then", "each"].contains(&previous)
                 || to_a_file
+                || said_of_the_rows
                 || a_thing_of_the_rows
                 || self.language == Language::Ja && (listed || named))
         });
@@ -2955,7 +2959,7 @@ impl Reader<'_> {
             return;
         }
         let Some(c) = SOURCE_COLUMN_SAID.captures(self.text) else { return };
-        let column = ["ja", "en", "ja2", "en2"]
+        let column = ["ja", "en", "ja2", "en2", "en3"]
             .iter()
             .find_map(|name| c.name(name))
             .map_or("", |m| m.as_str())
@@ -2965,7 +2969,7 @@ impl Reader<'_> {
         let quoted: Option<String> = c.name("ja_values2").map(|m| {
             m.as_str().split('「').filter_map(|q| q.split_once('」')).map(|(v, _)| v).collect::<Vec<_>>().join("/")
         });
-        let values: Vec<String> = ["ja_values", "en_values", "en_values2"]
+        let values: Vec<String> = ["ja_values", "en_values", "en_values2", "en_values3"]
             .iter()
             .find_map(|name| c.name(name))
             .map(|m| m.as_str().to_owned())
@@ -2995,9 +2999,12 @@ impl Reader<'_> {
             })
             .collect();
         let distinct = |named: &[String]| named.iter().collect::<std::collections::HashSet<_>>().len() == named.len();
+        // ("a Market column saying Riverside or Hilltop": with nothing said of the files, the values
+        // must be their names.)
+        let files_said = c.name("en3").is_none();
         let sources = match by_name {
             Some(named) if distinct(&named) => named,
-            _ if values.iter().all(|v| !tables.iter().any(|t| holds(t, v))) => values,
+            _ if files_said && values.iter().all(|v| !tables.iter().any(|t| holds(t, v))) => values,
             _ => return,
         };
         // (「（本社／工場）」 lists the values; it divides nothing.)

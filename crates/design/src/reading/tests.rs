@@ -7047,3 +7047,25 @@ fn a_dash_between_a_state_and_a_verb_subtracts_nothing() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Compute { operation: "difference", .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_column_saying_which_file_names_the_files_by_their_values() {
+    let r = read_instruction(
+        "Put riverside_stalls.csv and hilltop_stalls.csv together into one list with a Market column saying Riverside or Hilltop, and keep only the unpaid ones. Save as unpaid.csv",
+    );
+    assert!(r.combine);
+    assert_eq!(r.source_column, Some(("Market".to_owned(), vec!["Riverside".to_owned(), "Hilltop".to_owned()])));
+    // Values no file is named after say nothing of the files.
+    let r = read_instruction(
+        "Put riverside_stalls.csv and hilltop_stalls.csv together with a Status column saying Open or Closed. Save as all.csv",
+    );
+    assert_eq!(r.source_column, None);
+}
+
+#[test]
+fn rows_that_go_to_someone_visit_no_page() {
+    let r = read_instruction(
+        "Finance wants the site details on the payments before they go to the sponsor. For each row of payments.csv, look the site up in sites.csv by site_no and add the site name at the end. Write it to out.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
+}
