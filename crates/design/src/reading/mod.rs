@@ -484,7 +484,7 @@ static DONE_ALREADY: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// order the rows already have, said in the words the reader keeps no rows and sorts nothing by.
 static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)\bthe (?:same )?order (?:(?:they|it|the rows|the lines|the entries)(?:'re| are| is| were| was| came| come| appear| appeared| show up| showed up| sit)(?: (?:in|on) (?:the |this |that |their |its )?(?:original |source |input )?(?:file|input|source|sheet|export|csv|list|spreadsheet|workbook|original)\b| now\b| already\b| originally\b)?|of the (?:original |source |input )?(?:file|input|source|sheet|export|csv|spreadsheet|workbook)\b)|\b(?P<in>in )(?:the )?(?:file|source|input|sheet) order\b",
+        r"(?i)\bthe (?:same )?order (?:(?:they|it|the rows|the lines|the entries)(?:'re| are| is| were| was| came| come| appear| appeared| show up| showed up| sit)(?: (?:in|on) (?:the |this |that |their |its )?(?:original |source |input )?(?:file|input|source|sheet|export|csv|list|spreadsheet|workbook|original)\b| now\b| already\b| originally\b| listed\b| given\b| written\b| entered\b| recorded\b)?|of the (?:original |source |input )?(?:file|input|source|sheet|export|csv|spreadsheet|workbook)\b)|\b(?P<in>in )(?:the )?(?:file|source|input|sheet) order\b",
     )
     .expect("the order they have")
 });

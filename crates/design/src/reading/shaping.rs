@@ -1796,7 +1796,7 @@ pub fn top_by_total(clause: &str, language: super::Language) -> Option<Vec<(usiz
 static EN_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
     let from_a_file = super::words::FROM_A_FILE_IN_BRACKETS;
     re(&format!(
-        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+|each\s+|every\s+|their\s+|its\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:with|along with|including|plus)\s+(?:their\s+|its\s+|(?:the\s+|each\s+)?[a-z_]+['’]s\s+|the\s+)(?P<cols5>[\w ,&-]+?)\s+(?:(?:looked up|taken|pulled|brought|copied)\s+)?(?:from|in)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b",
+        r"\b(?:add|adds|bring|brings|copy|pull|look up|fill in|attach|carry)(?:\s+(?:in|over|across|along))?\s+(?:the\s+|their\s+|its\s+)?(?P<cols>[\w ,&'-]+?)\s+(?:from|out of)\b|\blook up\s+(?:the\s+|each\s+|every\s+|their\s+|its\s+)?(?:[a-z]+'s\s+)?(?P<cols2>[\w ,&-]+?)\s+in\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|(?:^|[,:;]\s*|\band\s+|\bwith\s+|\bshow\s+)(?:the\s+)?(?P<cols3>[a-z][\w ]{{0,30}}?)\s*{from_a_file}|(?:^|\(|[,;]\s*)(?:the\s+)?(?P<cols4>[a-z][\w ]{{0,30}}?)\s+(?:is|are|comes?|lives?)\s+(?:only\s+)?(?:in|from)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:with|along with|including|plus)\s+(?:their\s+|its\s+|(?:the\s+|each\s+)?[a-z_]+['’]s\s+|the\s+)(?P<cols5>[\w ,&-]+?)\s+(?:(?:looked up|taken|pulled|brought|copied)\s+)?(?:from|in)\s+(?:the\s+)?[\w-]+\.(?:csv|xlsx|xls|tsv)\b|\b(?:add|adds|adding|append)\s+(?:the\s+)?(?P<cols6>[\w ,&'-]+?)\s+as\s+(?:two|three|four|\d|new|extra|additional)(?:\s+(?:new|extra|additional))?\s+columns\b",
     ))
 });
 static JA_BROUGHT: LazyLock<Regex> = LazyLock::new(|| {
@@ -1815,7 +1815,7 @@ pub fn brought_columns(text: &str, language: super::Language) -> Vec<String> {
             let lower = text.to_ascii_lowercase();
             let Some(c) = en_brought(&lower) else { return Vec::new() };
             // "look up the employee's cost_center in employees.csv".
-            let cols = ["cols", "cols2", "cols3", "cols4", "cols5"].iter().find_map(|n| c.name(n));
+            let cols = ["cols", "cols2", "cols3", "cols4", "cols5", "cols6"].iter().find_map(|n| c.name(n));
             let Some(cols) = cols else { return Vec::new() };
             cols.as_str()
                 .split([',', '&'])

@@ -7069,3 +7069,23 @@ fn rows_that_go_to_someone_visit_no_page() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Browser { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_lookup_said_around_its_thing_with_the_order_kept_keeps_every_row() {
+    let r = read_instruction(
+        "For each row of payments.csv, look the site up in sites.csv by site_no and add the site name at the end. \
+         Keep the payments in the order they're listed. Write it to out.csv.",
+    );
+    assert_eq!(ops(&r), ["join"], "{:?}", r.steps);
+    let r = read_instruction(
+        "For each row of payments.csv, look the site up in sites.csv by site_no and add the site name and the \
+         principal investigator as two extra columns at the end. Write it to out.csv.",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Join { bring, .. }] if bring == &["site name", "principal investigator"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Read a.csv. Keep the payments in the original order. Write b.csv");
+    assert!(r.steps.is_empty(), "{:?}", r.steps);
+}

@@ -71,7 +71,7 @@ pub static EN: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"\b(total|totals|totall?ed|sum|sums|summed|subtotal|subtotals|add up|aggregate|group|grouped|count|counts|average|mean|how many|number of|per)\b",
     ),
     join: re(
-        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:check|checked|checking|verify) (?:each|every|the) .{0,60}\bagainst|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
+        r"\b(match|matches|matching|reconcile|reconciles|reconciling|join|joins|merge|merging|combine|cross-check|cross check|look up .* in|look (?:the |each |every |its |their )?[a-z_]+ up (?:in|on|by|against)|lookup|(?:put|show|place|add) .{0,60}next to|compare .* (with|against|to)|(?:check|checked|checking|verify) (?:each|every|the) .{0,60}\bagainst|(?:shows?|showed) up (?:at least once )?in|appears? (?:at least once )?in)\b",
     ),
     unmatched: re(
         r"\b(unmatched|not matched|no match|missing|not found|without a match|left over|one side|either side|have no|has no|(have|has|with) nothing (in|on|matching)|no (entry|line|record|row)s? (in|on)|without an? (?:[a-z]+ )?(match|payment|partner|counterpart|invoice|receipt|claim|record|entry|order|bill|approval|timesheet|ticket)|(don'?t|doesn'?t|do not|does not|haven'?t|hasn'?t|have not|has not|never) (have|has|had|got|get|received|appear|show up|match)|not (yet )?(in|on) (the )?\w+|(isn'?t|is not|aren'?t|are not) (anywhere|found) (in|on)|(who|that|which) (isn'?t|aren'?t|wasn'?t|weren'?t) (yet )?(in|on)\b|only (show up|shows up|appear|appears|exist|exists) (on|in) one|(were|was|have been|has been) never \w+ed|(haven'?t|hasn'?t|have not|has not) (?:yet )?been (?:\w+ed|paid|sent|done|seen|made|given|taken|written|bought|sold|run)|(?:with|having) no [\w-]+(?: [\w-]+)? (?:on file|on record)|no (?:matching|corresponding) [\w-]+|with no [\w-]+ at all|with no (?:acknowledg\w+|responses?|repl(?:y|ies)|receipts?|signatures?|submissions?|returns?))\b",
@@ -390,7 +390,7 @@ pub static JA_RENAMED_FROM: LazyLock<Regex> = LazyLock::new(|| {
 /// only two columns") and an order kept ("keep the rows in the same order as po_lines.csv").
 pub static NO_FILTER_MEANT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all )?(?:rows|lines|records|entries|them|it|everything )?\s*(?:in )?(?:(?:the same|the original|their original|its original|their|its|the file's|the input's|the current|the existing) (?:order|sequence)\b|the (?:order|sequence) (?:they|it)(?:'re|'s| are| is| were| was| came)\b)|(?:照合|突合|突き合わせ|マッチング|紐付け|紐づけ|キー)(?:は|の条件は)[^、。]{1,20}?(?:だけ|のみ)",
+        r"\b(?:only (?:has|have|holds|contains|lists|gives|shows)|(?:has|have|holds|contains) only)\b|\bkeep (?:the |all |all the )?(?:[a-z_]+s |them |it |everything )?\s*(?:in )?(?:(?:the same|the original|their original|its original|their|its|the file's|the input's|the current|the existing) (?:order|sequence)\b|the (?:order|sequence) (?:they|it)(?:'re|'s| are| is| were| was| came)\b)|(?:照合|突合|突き合わせ|マッチング|紐付け|紐づけ|キー)(?:は|の条件は)[^、。]{1,20}?(?:だけ|のみ)",
     )
 });
 
