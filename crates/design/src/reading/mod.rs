@@ -488,6 +488,21 @@ static ORDER_THEY_HAVE: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("the order they have")
 });
+/// "(the file is already in time order)", "the rows are already sorted by date": an order the
+/// rows have, said of them; no sort asked.
+static SORTED_ALREADY: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:is|are|comes?|were|was)\s+already\s+(?:sorted|ordered|in\s+(?:[\w-]+\s+){0,3}order)\b(?:\s+(?:by|of)\s+[\w-]+(?:\s+[\w-]+)?)?",
+    )
+    .expect("sorted already")
+});
+/// "keep all the columns and the row order as they are": the order the rows have, kept.
+static ROW_ORDER_KEPT: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?P<verb>keep|keeping|leave|leaving|retain|preserve|maintain)(?P<between>(?:\s+[\w']+){0,5}?)\s+(?:the\s+|its\s+|their\s+)?(?:row|rows'|line|record|entry|file|current|existing)\s+order\b(?:\s+as\s+(?:it is|they are|is))?",
+    )
+    .expect("the row order kept")
+});
 /// 「ただし現場が…」: the word that opens a proviso, glued to the noun after it.
 static PROVISO: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?P<word>ただし|但し)(?P<next>[^、,，\s])").expect("proviso"));
@@ -556,6 +571,8 @@ pub fn normalise(text: &str) -> String {
     let text = PUT_IN_A_FILE.replace_all(&text, "save $what $to");
     let text = FILES_PUT_TOGETHER.replace_all(&text, "combine $files");
     let text = ORDER_THEY_HAVE.replace_all(&text, "${in}the original order");
+    let text = SORTED_ALREADY.replace_all(&text, "is as it is");
+    let text = ROW_ORDER_KEPT.replace_all(&text, "${verb}${between} the original order");
     let text = CALENDAR_PERIOD.replace_all(&text, "$period");
     let text = PROVISO.replace_all(&text, "${word}、${next}");
     let text = LISTED_THEN_ONLY.replace_all(&text, "${lead}only ${list}");
@@ -3473,6 +3490,17 @@ impl Reader<'_> {
                     .expect("for those")
                 });
                 let text = FOR_THOSE.replace_all(&text, |c: &regex::Captures| " ".repeat(c[0].len())).into_owned();
+                // "Give me posting id, …, item and amount, and save it as b.csv": the list ends where
+                // the saving starts (a `;` padded to the same length).
+                static THEN_SAVED: LazyLock<regex::Regex> = LazyLock::new(|| {
+                    regex::Regex::new(
+                        r"(?i),\s*and\s+(?:then\s+)?(?:save|write|export|store|put)\s+(?:it|them|this|that|the result|the list|everything)\b",
+                    )
+                    .expect("then saved")
+                });
+                let text = THEN_SAVED
+                    .replace_all(&text, |c: &regex::Captures| format!(";{}", " ".repeat(c[0].len() - 1)))
+                    .into_owned();
                 // "… and how many days it has been outstanding since the invoice date": one column,
                 // by its name.
                 let lower = text.to_ascii_lowercase();

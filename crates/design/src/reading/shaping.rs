@@ -35,7 +35,7 @@ static EN_DEDUPE_ALONE: LazyLock<Regex> = LazyLock::new(|| {
 /// in the file ("the latest" goes by a date: not this).
 static EN_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:keep|leave) (?:only |just )?(?:a single|one|just one|only one) (?:row|line|record|entry) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*)\b[^.;]{0,40}?\b(?P<which2>first|last)\b|\b(?:keep|leave) (?:only |just )?the (?P<which3>last|first) [a-z_]+ (?:for|per|of) (?:each|every) (?P<key3>[a-z_][\w]*)\b",
+        r"\bthe (?P<which>last|first) (?:row|line|record|entry|one) (?:for|per|of) (?:each |every |that |the |a )?(?P<key>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?:keep|leave) (?:only |just )?(?:a single|one|just one|only one) (?:row|line|record|entry) (?:for|per|of) (?:each |every )?(?P<key2>[a-z_][\w]*)\b[^.;]{0,40}?\b(?P<which2>first|last)\b|\b(?:keep|leave) (?:only |just )?the (?P<which3>last|first) [a-z_]+ (?:for|per|of) (?:each|every) (?P<key3>[a-z_][\w]*)\b|\b(?:keep|leave) (?:only |just )?(?:each|every) (?P<key4>[a-z_][\w]*(?: [a-z_][\w]*)?)'s (?P<which4>first|last) [a-z_]+",
     )
 });
 /// "give me each Cost Center code once": the key said between.
@@ -467,15 +467,17 @@ fn english_duplicates(clause: &str, lower: &str) -> Option<(usize, Step)> {
     }
     if let Some(c) = EN_ROW_PER_KEY.captures(lower) {
         // ("keep a single row per case_id — whichever comes first in the file": the key, then which.)
-        let key = c.name("key").or(c.name("key2")).or(c.name("key3")).map_or("", |m| m.as_str());
+        let key = ["key", "key2", "key3", "key4"].iter().find_map(|n| c.name(n)).map_or("", |m| m.as_str());
         let key = key.trim_end_matches(" in").to_owned();
         // "the first line of the sheet is a title": a place in the file, no key.
         let a_place = key.split(' ').next().is_some_and(|w| {
             ["sheet", "file", "page", "workbook", "spreadsheet", "export", "report", "document", "table"].contains(&w)
         });
         if let Some(key) = en_column(&key).filter(|_| !a_place) {
-            let keep_last =
-                c.name("which").or(c.name("which2")).or(c.name("which3")).is_some_and(|w| w.as_str() == "last");
+            let keep_last = ["which", "which2", "which3", "which4"]
+                .iter()
+                .find_map(|n| c.name(n))
+                .is_some_and(|w| w.as_str() == "last");
             let at = c.get(0).expect("match").start();
             return Some((at, Step::Duplicates { by: vec![key], remove: true, keep_last }));
         }

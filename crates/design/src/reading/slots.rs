@@ -718,9 +718,14 @@ pub fn value_words(clause: &str, language: Language) -> Vec<String> {
                         || before(1).as_deref() == Some("you")
                             && before(2).is_some_and(|w| ["could", "can", "would", "will"].contains(&w.as_str())))
             };
+            // "signed up for the Harbor Half": the last word of a name in capitals after "the" is
+            // part of the name, whatever a column holds.
+            let capital = |w: &str| w.starts_with(|c: char| c.is_ascii_uppercase());
+            let ends_a_name =
+                |at: usize| at >= 2 && capital(tokens[at]) && capital(tokens[at - 1]) && tokens[at - 2] == "the";
             for n in 1..=3 {
                 for (at, run) in tokens.windows(n).enumerate() {
-                    if requested(at) {
+                    if requested(at) || n == 1 && ends_a_name(at) {
                         continue;
                     }
                     let ends = if n == 1 { plain(run[0]) } else { edge(run[0]) && edge(run[n - 1]) };

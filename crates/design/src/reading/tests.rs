@@ -7089,3 +7089,34 @@ fn a_lookup_said_around_its_thing_with_the_order_kept_keeps_every_row() {
     let r = read_instruction("Read a.csv. Keep the payments in the original order. Write b.csv");
     assert!(r.steps.is_empty(), "{:?}", r.steps);
 }
+
+#[test]
+fn each_keys_first_row_kept_with_the_order_the_file_has_sorts_nothing() {
+    let r = read_instruction(
+        "A few runners signed up more than once (race.csv). Please keep only each email address's first registration \
+         (the file is already in time order) and drop the later ones. Keep all the columns and the row order as they \
+         are, and save it as clean.csv.",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: true, keep_last: false }] if by == &["email address"]),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("Read a.csv; the rows are already sorted by date. Total amount per vendor. Save b.csv");
+    assert_eq!(ops(&r), ["aggregate"], "{:?}", r.steps);
+}
+
+#[test]
+fn a_list_of_columns_ends_where_the_saving_starts() {
+    let r = read_instruction(
+        "Take a.csv. Give me posting id, folio no, guest name, item and amount, and save it as b.csv.",
+    );
+    assert_eq!(r.columns, ["posting id", "folio no", "guest name", "item", "amount"]);
+}
+
+#[test]
+fn the_last_word_of_a_name_in_capitals_is_no_value() {
+    let r = read_instruction("Runners signed up twice for the Harbor Half. Read race.csv, save clean.csv");
+    assert!(!r.mentioned_words.iter().any(|w| w == "Half"), "{:?}", r.mentioned_words);
+    assert!(r.mentioned_words.iter().any(|w| w == "Harbor Half"), "{:?}", r.mentioned_words);
+}
