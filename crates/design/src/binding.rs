@@ -1018,13 +1018,12 @@ fn settle_year(plan: &mut Plan, files: &dyn InputFiles, binding: &mut Binding) {
     for node in nodes.iter().filter(|n| n.get("block").and_then(Value::as_str) == Some("transforms.filter")) {
         let conditions = node.pointer("/in/conditions").and_then(Value::as_array).cloned().unwrap_or_default();
         for condition in &conditions {
+            // (`${vars.year}-11-01`, the first day of a month said alone, or any day said
+            // without its year.)
             let month = condition
                 .get("value")
                 .and_then(Value::as_str)
-                .and_then(|v| {
-                    v.strip_prefix(crate::offline::YEAR_VAR)?.strip_prefix('-')?.strip_suffix("-01")?.parse().ok()
-                })
-                .filter(|_| condition.get("operator").and_then(Value::as_str) == Some("gte"));
+                .and_then(|v| v.strip_prefix(crate::reading::YEAR_VAR)?.strip_prefix('-')?.get(..2)?.parse().ok());
             let field = condition.get("field").and_then(Value::as_str).map(|f| match single_var(f) {
                 Some(var) => {
                     doc.pointer(&format!("/vars/{var}")).and_then(Value::as_str).unwrap_or_default().to_owned()
@@ -1335,6 +1334,15 @@ fn bind_named(
             binding.notes.push(DesignNote::ColumnBound { wanted: wanted.clone(), column: column.clone() });
             Some(column)
         });
+        // ("which clients used 80% or more": a number compared is no text column's.)
+        let chosen = match chosen {
+            Some(column) if compares_a_number_with_text(doc, &finding.path, &column, columns) => {
+                binding.notes.pop();
+                binding.notes.push(DesignNote::ColumnAsked { wanted: wanted.clone() });
+                None
+            }
+            chosen => chosen,
+        };
         if let Some(column) = chosen.as_ref().filter(|_| shown_by_side) {
             let shown = var.as_ref().map_or_else(|| column.clone(), |name| format!("${{vars.{name}}}"));
             set(doc, &finding.path, serde_json::json!({ "column": shown, "as": wanted }));
@@ -1380,6 +1388,17 @@ fn bind_named(
         }
     }
     changed
+}
+
+/// Whether the condition whose field is at `pointer` compares a number ("80 or more") and
+/// `column` holds text.
+fn compares_a_number_with_text(doc: &Value, pointer: &str, column: &str, columns: &[Column]) -> bool {
+    let Some(condition) = pointer.strip_suffix("/field").and_then(|c| doc.pointer(c)) else { return false };
+    let compares =
+        matches!(condition.get("operator").and_then(Value::as_str), Some("gt" | "gte" | "lt" | "lte" | "between"));
+    compares
+        && condition.get("value").is_some_and(Value::is_number)
+        && columns.iter().any(|c| c.name == column && c.kind == ColumnKind::Text)
 }
 
 /// A total of the rows of yes (or no) of a column of yes and no.
@@ -2254,6 +2273,19 @@ mod tests {
 
     fn columns(names: &[&str]) -> Vec<Column> {
         names.iter().map(|n| Column { name: (*n).to_owned(), kind: ColumnKind::Text }).collect()
+    }
+
+    #[test]
+    fn a_number_compared_binds_no_text_column() {
+        let mut log = columns(&["client"]);
+        log.push(Column { name: "hours".to_owned(), kind: ColumnKind::Number });
+        let doc = serde_json::json!({"graph": [{"in": {"conditions": [
+            {"field": "clients used", "operator": "gte", "value": 80},
+            {"field": "client", "operator": "eq", "value": "Acme"},
+        ]}}]});
+        assert!(compares_a_number_with_text(&doc, "/graph/0/in/conditions/0/field", "client", &log));
+        assert!(!compares_a_number_with_text(&doc, "/graph/0/in/conditions/0/field", "hours", &log));
+        assert!(!compares_a_number_with_text(&doc, "/graph/0/in/conditions/1/field", "client", &log));
     }
 
     #[test]

@@ -19,11 +19,8 @@ use crate::reading::rounding;
 use crate::reading::slots::{self, identifier};
 use crate::reading::{
     same_noun, Aggregation, Condition, Language, Output, OutputFormat, Reading, Source, SourceKind, Step,
-    MONTH_OF_UNSAID_YEAR,
+    MONTH_OF_UNSAID_YEAR, YEAR_VAR,
 };
-
-/// The var a month said without its year is written in (`${vars.year}-04-01`).
-pub(crate) const YEAR_VAR: &str = "${vars.year}";
 
 /// What flows from one node to the next.
 #[derive(Debug, Clone, PartialEq)]
@@ -608,6 +605,11 @@ impl Designer<'_> {
     /// the next month's, in the year `${vars.year}` (December: to its last day). Other conditions
     /// as they are.
     fn month_of_a_year(&mut self, condition: &Condition) -> Vec<Condition> {
+        // ("from Nov 2 through Nov 8": days of the year asked.)
+        let in_the_year = |v: &Value| v.as_str().is_some_and(|v| v.starts_with(YEAR_VAR));
+        if in_the_year(&condition.value) || condition.value2.as_ref().is_some_and(in_the_year) {
+            self.open_var("year");
+        }
         let month = condition.value.as_u64().filter(|_| condition.operator == MONTH_OF_UNSAID_YEAR);
         let Some(month) = month else { return vec![condition.clone()] };
         let last = condition.value2.as_ref().and_then(Value::as_u64).filter(|last| *last > month).unwrap_or(month);
@@ -683,12 +685,8 @@ impl Designer<'_> {
     /// One condition as the filter block takes it; a column the text does not name is open,
     /// by what it is for.
     fn condition(&mut self, c: &Condition) -> Value {
-        let date = c
-            .value
-            .as_str()
-            .is_some_and(|v| v.len() == 10 && v.as_bytes()[4] == b'-' || v.starts_with(YEAR_VAR) && v.ends_with("-01"));
         let open = match c.operator {
-            _ if date => "date_column",
+            _ if crate::reading::of_a_period(c) => "date_column",
             "eq" | "ne" if c.value.is_string() => "status_column",
             "in" => "status_column",
             "contains" => "text_column",

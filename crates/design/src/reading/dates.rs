@@ -1,7 +1,8 @@
 //! Dates said in full and compared: "before October 31, 2026", "from July 1 through September
 //! 30" (in a clause that says 2026), "between 2026-04-01 and 2026-09-30", 「2026年4月1日〜2026年
-//! 9月30日」, 「10/1〜10/31」, 「2026年10月31日より前」. A date whose year the clause does not say
-//! is not read: no year is guessed.
+//! 9月30日」, 「10/1〜10/31」, 「2026年10月31日より前」. A day whose year the text does not say
+//! ("Nov 2 through Nov 8", 「11月2日」, not 「11/2」, which may be a fraction) is a day of
+//! `${vars.year}`, which the data settles or the person answers: no year is guessed.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -10,6 +11,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::Condition;
+
+/// The year of a day said without one, settled later (`${vars.year}-11-02`).
+pub(crate) const YEAR_VAR: &str = "${vars.year}";
 
 fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("date pattern")
@@ -87,10 +91,14 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         if year.is_none() && !month.as_str().starts_with(|ch: char| ch.is_ascii_uppercase()) {
             continue;
         }
-        let Some(year) = year.or_else(|| year_near(clause, whole.start())) else { continue };
+        let year = year.or_else(|| year_near(clause, whole.start()));
         let month = month_number(month.as_str());
         let day = c.name("d").or(c.name("d2")).expect("a day").as_str();
-        if let Some(value) = month.and_then(|m| ymd(&year, &m.to_string(), day)) {
+        let value = match year {
+            Some(year) => month.and_then(|m| ymd(&year, &m.to_string(), day)),
+            None => month.and_then(|m| day_of_unsaid_year(m, day)),
+        };
+        if let Some(value) = value {
             if !overlaps(&found, &whole.range()) {
                 found.push(SaidDate { value, range: whole.range() });
             }
@@ -100,9 +108,14 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         let month = c.name("m").expect("a month");
         let end = c.get(0).expect("match").end();
         let range = month.start()..end;
-        let Some(year) = year_near(clause, range.start) else { continue };
         let day = c.name("d").or(c.name("d2")).expect("a day").as_str();
-        if let Some(value) = ymd(&year, month.as_str(), day) {
+        let value = match year_near(clause, range.start) {
+            Some(year) => ymd(&year, month.as_str(), day),
+            // (「11/2」 may be a fraction: only 「11月2日」 is a day without its year.)
+            None if c.name("d").is_some() => month.as_str().parse().ok().and_then(|m| day_of_unsaid_year(m, day)),
+            None => None,
+        };
+        if let Some(value) = value {
             if !overlaps(&found, &range) {
                 found.push(SaidDate { value, range });
             }
@@ -125,11 +138,36 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         }
     }
     found.sort_by_key(|d| d.range.start);
+    // (「7月1日から9月30日まで」: whole months said by their days, read as months of the year.)
+    if let [first, last] = &found[..] {
+        if whole_months_of_an_unsaid_year(&first.value, &last.value) && clause[first.range.clone()].contains('月') {
+            found.clear();
+        }
+    }
     found
+}
+
+/// Whether two days of `${vars.year}` are the first day of a month and the last of the same
+/// month or a later one.
+fn whole_months_of_an_unsaid_year(first: &str, last: &str) -> bool {
+    let month_and_day = |day: &str| -> Option<(u32, u32)> {
+        let rest = day.strip_prefix(YEAR_VAR)?.strip_prefix('-')?;
+        Some((rest.get(..2)?.parse().ok()?, rest.get(3..)?.parse().ok()?))
+    };
+    let (Some((m1, d1)), Some((m2, d2))) = (month_and_day(first), month_and_day(last)) else { return false };
+    let last_day =
+        |month: u32, day: u32| if month == 2 { [28, 29].contains(&day) } else { last_day(2025, month) == Some(day) };
+    d1 == 1 && m2 >= m1 && last_day(m2, d2)
 }
 
 /// 「〜30日」 right after a date: the day a range ends, in the same month.
 static JA_DAY_AFTER_A_RANGE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|〜|～|-|–|から)\s*(?P<d>\d{1,2})\s*日"));
+
+/// A day of `${vars.year}` (any day a month may have, the 29th of February included).
+fn day_of_unsaid_year(month: u32, day: &str) -> Option<String> {
+    let day: u32 = day.parse().ok()?;
+    (1..=last_day(2024, month)?).contains(&day).then(|| format!("{YEAR_VAR}-{month:02}-{day:02}"))
+}
 
 fn ymd(year: &str, month: &str, day: &str) -> Option<String> {
     let (year, month, day): (i32, u32, u32) = (year.parse().ok()?, month.parse().ok()?, day.parse().ok()?);

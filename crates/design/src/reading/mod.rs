@@ -34,7 +34,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use clauses::Clause;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
-pub(crate) use dates::month_number;
+pub(crate) use dates::{month_number, YEAR_VAR};
 use passes::{
     columns_of_totals_after_totals, conditions_after_their_columns, conditions_on_totals, conditions_over_a_difference,
     each_group_left_out, joined_texts_before_totals, months_to_group_by, one_grouping,
@@ -1326,7 +1326,7 @@ impl Reader<'_> {
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
         self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
-        let steps = passes::dates_kept_before_their_totals(steps);
+        let steps = passes::dates_kept_before_their_totals(passes::days_said_again_without_their_year(steps));
         let steps = unkeyed_order_by_the_only_total(self.further_sort_keys(steps), self.language);
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
@@ -4704,9 +4704,13 @@ pub(crate) fn of_a_period(c: &Condition) -> bool {
     is_date(&c.value) || c.operator == MONTH_OF_UNSAID_YEAR
 }
 
-/// Whether a condition's value is a date as the reader writes one (`2026-10-31`).
+/// Whether a condition's value is a date as the reader writes one (`2026-10-31`, or
+/// `${vars.year}-10-31` when the year is not said).
 fn is_date(value: &Value) -> bool {
-    value.as_str().is_some_and(|t| t.len() == 10 && t.as_bytes()[4] == b'-')
+    value.as_str().is_some_and(|t| match t.strip_prefix(YEAR_VAR) {
+        Some(month_and_day) => month_and_day.len() == 6 && month_and_day.starts_with('-'),
+        None => t.len() == 10 && t.as_bytes()[4] == b'-',
+    })
 }
 
 /// "customer, invoice, balance (taken from Customer, Invoice No and Balance Due)" as "Customer as

@@ -187,6 +187,34 @@ pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, lan
     steps
 }
 
+/// "Q1 2026 (January 1 through March 31, both days included)": days said again without their
+/// year are the days said with it, no second condition.
+pub(super) fn days_said_again_without_their_year(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
+    let month_and_day = |v: &Value| v.as_str().and_then(|t| t.get(t.len().checked_sub(6)?..)).map(str::to_owned);
+    let with_a_year: Vec<(&'static str, Option<String>, Option<String>)> = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Filter { conditions, .. } => Some(conditions),
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| is_date(&c.value) && !c.value.as_str().is_some_and(|v| v.starts_with(super::YEAR_VAR)))
+        .map(|c| (c.operator, month_and_day(&c.value), c.value2.as_ref().and_then(month_and_day)))
+        .collect();
+    steps.retain_mut(|(_, step)| {
+        let Step::Filter { conditions, .. } = step else { return true };
+        let before = conditions.len();
+        conditions.retain(|c| {
+            let yearless = c.value.as_str().is_some_and(|v| v.starts_with(super::YEAR_VAR));
+            let said = (c.operator, month_and_day(&c.value), c.value2.as_ref().and_then(month_and_day));
+            !(yearless && with_a_year.contains(&said))
+        });
+        // (A filter of those days alone goes with them.)
+        !conditions.is_empty() || before == 0
+    });
+    steps
+}
+
 /// "How much did we pay each vendor in February?": a period said after the totals keeps the rows
 /// they are of (after a grouping there are no dates left to keep), unless the grouping is by a
 /// month or a date.

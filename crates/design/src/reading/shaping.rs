@@ -47,7 +47,7 @@ static EN_REPEATING_KEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_SAME: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice|both|either|still|counts?|should|would|will|can|must)\b|\(|\)|:|—|-\s|;|\.\s|\.$|$))",
+        r"\bsame ([a-z0-9_][\w -]{0,30}?)(?:\s*(?:,|\band\b|\bfor\b|\bwith\b|\bor\b|\bon\b|\bin\b|\bbut\b|\bat\b|\bto\b|\bthe same\b|\b(?:claimed|paid|billed|charged|submitted|entered|booked|spent|received|sent|made|has|have|had|was|were|is|are|appears?|twice|both|either|still|counts?|should|would|will|can|must|used|uses|redeemed|ordered|bought|placed|applied|registered|more than|again|multiple|several)\b|\(|\)|:|\?|—|-\s|;|\.\s|\.$|$))",
     )
 });
 /// "(same email and session)": two columns the same, said with "and" and nothing after.
@@ -676,11 +676,7 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                         Some(noun) => noun.as_str(),
                         None => lower[..c.get(0)?.start()].split_whitespace().next_back()?,
                     };
-                    en_column(
-                        noun.strip_suffix("ies")
-                            .map_or_else(|| noun.trim_end_matches('s').to_owned(), |n| format!("{n}y"))
-                            .as_str(),
-                    )
+                    en_column(&slots::singular(noun))
                 }
                 "chronological" => Some("date".to_owned()),
                 "ascending" | "descending" | "reverse" | "numerical" | "numeric" => None,

@@ -498,6 +498,10 @@ const STOP_AFTER: &[&str] = &[
 /// English plural to singular, for the common endings of column names.
 pub fn singular(word: &str) -> String {
     let lower = word.to_ascii_lowercase();
+    // (Words one and many alike.)
+    if ["species", "series", "news", "status", "analysis", "basis"].iter().any(|w| lower.ends_with(w)) {
+        return word.to_owned();
+    }
     if lower.ends_with("ies") && word.len() > 4 {
         format!("{}y", &word[..word.len() - 3])
     } else if lower.ends_with("sses") || lower.ends_with("xes") || lower.ends_with("ches") || lower.ends_with("shes") {
@@ -795,6 +799,14 @@ static YEAR_AND_MONTH: LazyLock<Regex> =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plurals_are_made_singular_but_words_one_and_many_alike_stay() {
+        assert_eq!(singular("categories"), "category");
+        assert_eq!(singular("invoices"), "invoice");
+        assert_eq!(singular("species"), "species");
+        assert_eq!(singular("series"), "series");
+    }
 
     #[test]
     fn a_files_quarter_is_a_q_and_its_digit_alone() {

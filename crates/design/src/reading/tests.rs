@@ -7120,3 +7120,35 @@ fn the_last_word_of_a_name_in_capitals_is_no_value() {
     assert!(!r.mentioned_words.iter().any(|w| w == "Half"), "{:?}", r.mentioned_words);
     assert!(r.mentioned_words.iter().any(|w| w == "Harbor Half"), "{:?}", r.mentioned_words);
 }
+
+#[test]
+fn days_said_without_their_year_are_days_of_the_year_asked_or_settled() {
+    let range = |text: &str| {
+        filter_conditions(&read_instruction(text))
+            .iter()
+            .find(|c| c.operator == "between")
+            .map(|c| (c.value.clone(), c.value2.clone()))
+    };
+    let week = Some((json!("${vars.year}-11-02"), Some(json!("${vars.year}-11-08"))));
+    assert_eq!(range("From t.csv, total card tips per server for the week of Nov 2 through Nov 8. Save x.csv"), week);
+    assert_eq!(range("t.csv の11月2日から11月8日までの分を、担当者ごとに合計して x.csv に"), week);
+    // 「11/2」 may be a fraction: only a day written with 月 and 日 is read without its year.
+    assert_eq!(range("t.csv の 11/2〜11/8 の分を x.csv に"), None);
+    // Said again with the year elsewhere: one condition, with the year.
+    let r = read_instruction(
+        "Our Q1 2026 spend by vendor from bills.xlsx (January 1 through March 31, both days included). Save x.csv",
+    );
+    assert!(filter_conditions(&r).iter().all(|c| !c.value.to_string().contains("vars.year")), "{:?}", r.steps);
+}
+
+#[test]
+fn the_same_key_said_twice_with_a_verb_between_is_two_keys() {
+    let r = read_instruction(
+        "From coupons.csv, list every redemption where the same customer email used the same coupon code more than once. Save x.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["customer email", "coupon code"]),
+        "{:?}",
+        r.steps
+    );
+}
