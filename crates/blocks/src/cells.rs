@@ -13,7 +13,8 @@
 //!
 //! **Dates** ([`date`]). `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY.MM.DD` (month and day with one or two
 //! digits) and `YYYY年M月D日`, optionally followed by a time `HH:MM[:SS[.fff]]` after a space or
-//! `T` (and an optional `Z`). Dates compare in calendar order; when only one side has a time,
+//! `T` (and an optional `Z`); and a day with its month's English name, as US and UK exports write
+//! it (`Nov 3, 2026`, `November 3 2026`, `3 Nov 2026`, `Sept. 3, 2026`), without a time. Dates compare in calendar order; when only one side has a time,
 //! they compare by the day alone, so `2024-04-30 15:00` is between `2024-04-01` and `2024-04-30`.
 //!
 //! **Comparison** ([`compare`], [`equals`]). Blank (missing, null or only spaces) equals blank
@@ -148,6 +149,9 @@ pub(crate) fn date(value: &Value) -> Option<Date> {
 pub(crate) fn parse_date(text: &str) -> Option<Date> {
     let folded = fold_width(text);
     let t = folded.trim();
+    if let Some(date) = english_date(t) {
+        return Some(date);
+    }
     if t.len() < 8 || !t.as_bytes()[0].is_ascii_digit() {
         return None;
     }
@@ -187,6 +191,45 @@ pub(crate) fn parse_date(text: &str) -> Option<Date> {
     }
     let time = if time_part.is_empty() { None } else { Some(parse_time(time_part)?) };
     Some(Date { year, month, day, time })
+}
+
+/// `Nov 3, 2026`, `November 3 2026`, `3 Nov 2026`, `Sept. 3, 2026`: a day with its month's
+/// English name (whole or cut to three letters, or `Sept`), its day and a four-digit year.
+fn english_date(text: &str) -> Option<Date> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let [a, b, y] = words[..] else { return None };
+    let month_of = |word: &str| {
+        let word = word.trim_end_matches('.').to_ascii_lowercase();
+        MONTHS.iter().position(|m| {
+            word.len() >= 3 && (*m == word || m.starts_with(&word) && (word.len() == 3 || word == "sept"))
+        })
+    };
+    let (month, day) = match (month_of(a), month_of(b)) {
+        (Some(month), None) => (month, b),
+        (None, Some(month)) => (month, a),
+        _ => return None,
+    };
+    let digits =
+        |s: &str, min: usize, max: usize| (min..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(day, 1, 2) || !digits(y, 4, 4) {
+        return None;
+    }
+    let (year, month, day): (i32, u8, u8) = (y.parse().ok()?, u8::try_from(month + 1).ok()?, day.parse().ok()?);
+    (day >= 1 && day <= days_in_month(year, month)).then_some(Date { year, month, day, time: None })
 }
 
 /// A month written alone (`2026-09`, `2026/9`, `2026年9月`), as its year and month; none for a
@@ -526,8 +569,24 @@ mod tests {
         assert_eq!(d("2024-04-01 10:30"), Some((2024, 4, 1, Some(37_800_000))));
         assert_eq!(d("2024-04-01T10:30:15Z"), Some((2024, 4, 1, Some(37_815_000))));
         assert_eq!(d("2024-02-29"), Some((2024, 2, 29, None)));
-        for bad in ["2023-02-29", "2024-13-01", "2024-04-31", "24-04-01", "2024-04", "20240401", "2024-04-01x", "april"]
-        {
+        assert_eq!(d("Nov 3, 2026"), Some((2026, 11, 3, None)));
+        assert_eq!(d("November 3 2026"), Some((2026, 11, 3, None)));
+        assert_eq!(d("3 Nov 2026"), Some((2026, 11, 3, None)));
+        assert_eq!(d("Sept. 30, 2026"), Some((2026, 9, 30, None)));
+        for bad in [
+            "2023-02-29",
+            "2024-13-01",
+            "2024-04-31",
+            "24-04-01",
+            "2024-04",
+            "20240401",
+            "2024-04-01x",
+            "april",
+            "Nov 31, 2026",
+            "No 3, 2026",
+            "May 3",
+            "Novem 3, 2026",
+        ] {
             assert_eq!(d(bad), None, "{bad}");
         }
     }

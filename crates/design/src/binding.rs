@@ -1095,10 +1095,28 @@ fn whole_months(plan: &Plan, files: &dyn InputFiles) -> Vec<u32> {
 /// The year of a date cell (`2026-04-02`, `2026/4/2`) when it is in `month`.
 fn year_of_month(cell: &Value, month: u32) -> Option<u32> {
     let text = cell.as_str()?;
-    let mut parts = text.split(['-', '/']);
-    let year: u32 = parts.next()?.trim().parse().ok().filter(|y| (1900..=2200).contains(y))?;
-    let in_month: u32 = parts.next()?.trim().parse().ok()?;
-    (in_month == month).then_some(year)
+    let (year, in_month) = match english_year_and_month(text) {
+        Some(said) => said,
+        None => {
+            let mut parts = text.split(['-', '/']);
+            let year: u32 = parts.next()?.trim().parse().ok()?;
+            (year, parts.next()?.trim().parse().ok()?)
+        }
+    };
+    ((1900..=2200).contains(&year) && in_month == month).then_some(year)
+}
+
+/// "Nov 3, 2026", "3 November 2026": the year and month of a day written with its month's name.
+fn english_year_and_month(text: &str) -> Option<(u32, u32)> {
+    static NAMED: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"^\s*(?:(?P<m>[A-Za-z]{3,9})\.?\s+\d{1,2},?|\d{1,2}\s+(?P<m2>[A-Za-z]{3,9})\.?)\s+(?P<y>\d{4})\s*$",
+        )
+        .expect("a day with its month's name")
+    });
+    let c = NAMED.captures(text)?;
+    let month = crate::reading::month_number(c.name("m").or(c.name("m2"))?.as_str())?;
+    Some((c["y"].parse().ok()?, month))
 }
 
 /// The work folder's files, a read step's `path` given as a var read as the var's value.
@@ -2273,6 +2291,16 @@ mod tests {
 
     fn columns(names: &[&str]) -> Vec<Column> {
         names.iter().map(|n| Column { name: (*n).to_owned(), kind: ColumnKind::Text }).collect()
+    }
+
+    #[test]
+    fn the_year_of_a_month_is_read_from_the_days_the_data_writes() {
+        for day in ["2026-11-03", "2026/11/3", "Nov 3, 2026", "3 November 2026", "Sept. 30, 2026"] {
+            let month = if day.starts_with("Sept") { 9 } else { 11 };
+            assert_eq!(year_of_month(&Value::from(day), month), Some(2026), "{day}");
+        }
+        assert_eq!(year_of_month(&Value::from("Nov 3, 2026"), 10), None);
+        assert_eq!(year_of_month(&Value::from("Nov 3"), 11), None);
     }
 
     #[test]

@@ -2137,6 +2137,17 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             Some(f) if asked_how_much && f.split(' ').next().is_some_and(|w| AUXILIARIES.contains(&w)) => None,
             field => field,
         };
+        // "how much did each server get in card tips": the amounts said after the verb.
+        static GOT_IN: LazyLock<Regex> = LazyLock::new(|| {
+            re(
+                r"\b(?:get|got|earn|earned|receive|received|make|made|take|took|bring|brought)\s+in\s+(?:the\s+)?([a-z_][\w]*(?:\s+[a-z_][\w]*)?)",
+            )
+        });
+        let got_in = || {
+            let c = GOT_IN.captures(&lower[after..])?;
+            english_phrase_after(clause, after + c.get(1)?.start())
+        };
+        let field = field.or_else(|| asked_how_much.then(got_in).flatten());
         let field = field.or_else(|| asked_how_much.then(|| "amount".to_owned()));
         // "the total paid", "total spent": the amounts paid, the total named as said.
         let (field, name) = match field {

@@ -1433,6 +1433,45 @@ impl Reader<'_> {
         self.month_columns_shown_by_example();
         self.dates_in_the_form_shown();
         self.question_of_an_amount_answered();
+        self.another_measure_left_out();
+    }
+
+    /// "How much did each server get in card tips? Leave the cash tips out of it": the words
+    /// left out name a sibling of the measure totalled (the same noun, another word before it),
+    /// a column not added, no rows.
+    fn another_measure_left_out(&mut self) {
+        let totalled: Vec<String> = self
+            .reading
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Aggregate { aggregations, .. } => Some(aggregations),
+                _ => None,
+            })
+            .flatten()
+            .filter_map(|a| a.field.as_deref().map(str::to_ascii_lowercase))
+            .collect();
+        let sibling = |word: &String| {
+            let lower = word.to_ascii_lowercase();
+            let Some((first, noun)) = lower.split_once(' ') else { return false };
+            !noun.contains(' ')
+                && totalled.iter().any(|t| {
+                    t.split_once(' ')
+                        .is_some_and(|(other, its)| other != first && slots::singular(its) == slots::singular(noun))
+                })
+        };
+        if !self.reading.left_out_words.iter().any(sibling) {
+            return;
+        }
+        let empty_exclusions =
+            |s: &Step| matches!(s, Step::Filter { exclude: true, conditions } if conditions.is_empty());
+        if self.reading.steps.iter().filter(|s| empty_exclusions(s)).count() != 1 {
+            return;
+        }
+        self.reading.steps.retain(|s| !empty_exclusions(s));
+        let left_out = std::mem::take(&mut self.reading.left_out_words);
+        self.reading.value_words.retain(|w| !left_out.contains(w));
+        self.reading.mentioned_words.retain(|w| !left_out.contains(w));
     }
 
     /// 「数量合計」's top 3, then 「数量の多い順、同数なら商品コードの若い順」: the order of the top

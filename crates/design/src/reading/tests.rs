@@ -7152,3 +7152,19 @@ fn the_same_key_said_twice_with_a_verb_between_is_two_keys() {
         r.steps
     );
 }
+
+#[test]
+fn how_much_each_got_in_a_measure_totals_it_and_its_sibling_left_out_keeps_every_row() {
+    let r = read_instruction(
+        "From tips.csv, how much did each server get in card tips? Leave the cash tips out of it. Save x.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Aggregate { by, aggregations }]
+            if by == &["server"] && aggregations[0].field.as_deref() == Some("card tip")),
+        "{:?}",
+        r.steps
+    );
+    // Words of rows left out that name no measure still leave rows out.
+    let r = read_instruction("From tips.csv, total card tips per server. Leave the cash payments out. Save x.csv");
+    assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
+}
