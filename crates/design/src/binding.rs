@@ -617,6 +617,28 @@ fn conditions_from_values(
             false => DesignNote::ValueCondition { word: word.clone(), column },
         });
     }
+    // ("leave out vacant units and the ones we've already overlocked; only status Occupied":
+    // values of one column left out are left out together, whatever value of it is kept.)
+    if leaves_out_here && values_fit {
+        let mut by_column: Vec<(String, Vec<String>)> = Vec::new();
+        for (column, text) in held.iter().filter(|(_, t)| !compared.contains(&fold(t))) {
+            match by_column.iter_mut().find(|(c, _)| c == column) {
+                Some((_, texts)) if !texts.iter().any(|t| fold(t) == fold(text)) => texts.push(text.clone()),
+                Some(_) => {}
+                None => by_column.push((column.clone(), vec![text.clone()])),
+            }
+        }
+        for (column, texts) in by_column.into_iter().filter(|(_, texts)| texts.len() >= 2) {
+            let Some(conditions) = doc.pointer_mut(&pointer).and_then(Value::as_array_mut) else { return };
+            conditions.push(serde_json::json!({ "field": column, "operator": "in", "value": texts }));
+            binding.bound.push(format!("{pointer}/{}", conditions.len() - 1));
+            binding.notes.extend(
+                texts.iter().map(|word| DesignNote::ValueLeftOut { word: word.clone(), column: column.clone() }),
+            );
+            compared.extend(texts.iter().map(|t| fold(t)));
+            tested.push(column);
+        }
+    }
     for word in words.iter().filter(|w| values_fit && !compared.contains(&fold(w))) {
         // ("the rows that are not Approved": the rows of every other value.)
         let (denied, word) = denial(word);

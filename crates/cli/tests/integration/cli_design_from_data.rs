@@ -1953,3 +1953,33 @@ fn japanese_books_not_back_are_the_rows_whose_return_date_is_blank() {
         ["L-2,リーダブルコード,2026/11/03,"]
     );
 }
+
+#[test]
+fn rows_defined_after_their_words_and_values_left_out_beside_one_kept_do_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("lockers.csv"),
+        "locker,holder,paid_through,status\nL-1,Ann,2026-11-30,Rented\nL-2,Bo,2026-10-31,Rented\nL-3,,,Free\n\
+         L-4,Cy,2026-09-30,Rented\nL-5,Di,2026-08-31,Sealed\n",
+    )
+    .unwrap();
+    assert_eq!(
+        csv_rows_written(
+            dir.path(),
+            "Who hasn't paid for November yet? In lockers.csv that's anyone whose paid-through date is before \
+             2026-11-01. Leave out free lockers and the ones we've sealed; only status Rented. I need Locker and \
+             Holder, in that order, earliest paid-through date first. Save behind.csv",
+            "behind.csv",
+        ),
+        ["locker,holder", "L-4,Cy", "L-2,Bo"]
+    );
+}
+
+/// The rows `instruction`'s plan writes to `file` in `dir`, designed and run there with no
+/// answers, header first, in the order written.
+fn csv_rows_written(dir: &Path, instruction: &str, file: &str) -> Vec<String> {
+    designed(dir, instruction, 0);
+    let run = planwright(dir, &["run", "plan.yaml", "--workdir", "."]);
+    assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
+    csv_rows(&dir.join(file))
+}

@@ -196,6 +196,14 @@ static EN_COLUMN_AND_VALUE_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\(\s*(?P<field>[a-z][a-z0-9]*_[a-z0-9_]+)\s*(?:=|:|is)?\s*(?P<value>[A-Z][A-Za-z0-9-]*)\s*\)")
 });
 
+/// "only status Occupied", "just priority P1": a column that names a kind of thing, then one of
+/// its values as a cell writes it.
+static EN_KIND_AND_VALUE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:[Oo]nly|[Jj]ust)\s+(?:the\s+)?(?P<field>status|state|stage|type|category|priority|tier|grade|level|region)\s+(?:is\s+|=\s*)?(?P<value>[A-Z][A-Za-z0-9-]*)\b",
+    )
+});
+
 /// "not dated in", "not from", "aren't within": a period said of the rows it does not hold.
 static EN_NOT_OF_THE_PERIOD: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -904,7 +912,10 @@ pub fn english(clause: &str) -> Vec<Condition> {
             .iter()
             .any(|w| before.ends_with(&format!(" {w}")) || before == *w)
             && (after.is_empty() || after.starts_with([';', ',', '.', ')']) || after.starts_with("one"));
+        // ("whose paid-through date is …": a word of a compound, the column's name.)
+        let compound = clause[m.end()..].starts_with('-') || clause[..m.start()].ends_with('-');
         let a_column = before.ends_with(|ch: char| ch.is_ascii_digit())
+            || compound
             || lower.contains(&format!("the {} column", word.to_ascii_lowercase()))
             || when && before.ends_with("the")
             || ordered_by;
@@ -1022,7 +1033,7 @@ pub fn english(clause: &str) -> Vec<Condition> {
     }
     // "every enabled account (account_status Enabled)": a column written as the file names it, and
     // its value, in brackets.
-    for c in EN_COLUMN_AND_VALUE_IN_BRACKETS.captures_iter(clause) {
+    for c in EN_COLUMN_AND_VALUE_IN_BRACKETS.captures_iter(clause).chain(EN_KIND_AND_VALUE.captures_iter(clause)) {
         let field = c["field"].to_owned();
         if !conditions.iter().any(|k| k.field.as_deref() == Some(field.as_str())) {
             conditions.push(Condition {

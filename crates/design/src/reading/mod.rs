@@ -553,6 +553,14 @@ static ORDER_EXPLAINED: LazyLock<regex::Regex> = LazyLock::new(|| {
     )
     .expect("an order explained in brackets")
 });
+/// "longest overdue first (earliest paid-through date at the top)": the words in brackets say
+/// what is sorted by; "at the top" is first.
+static ORDER_EXPLAINED_AFTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b[a-z]+est(?: [a-z_]+){0,2} first \((?P<inner>(?:the )?(?:highest|lowest|largest|smallest|biggest|most|least|longest|shortest|oldest|newest|latest|earliest|fewest)(?: [\w-]+){1,3}) (?:first|at the top|on top)\)",
+    )
+    .expect("an order explained after it")
+});
 static WITH_WITHOUT_SHORT: LazyLock<regex::Regex> =
     LazyLock::new(|| regex::Regex::new(r"(?i)\b(?:(?P<without>w/o)\b|w/ )").expect("w/o"));
 
@@ -589,6 +597,7 @@ pub fn normalise(text: &str) -> String {
     });
     // "Slowest role (highest average) first": the words in brackets say what is sorted by.
     let text = ORDER_EXPLAINED.replace_all(&text, "$inner first");
+    let text = ORDER_EXPLAINED_AFTER.replace_all(&text, "$inner first");
     // "lines w/o a claim", "rows w/ a note": the short forms of a note.
     let text = WITH_WITHOUT_SHORT.replace_all(&text, |c: &regex::Captures| {
         if c.name("without").is_some() { "without" } else { "with " }.to_owned()
@@ -1323,6 +1332,7 @@ impl Reader<'_> {
                 unplaced.retain(|(index, _, _)| !sentence.contains(&self.clauses[*index].start));
             }
         }
+        self.rows_defined_after(&mut steps);
         self.reading.unplaced = self.unplaced(&unplaced, &steps);
         self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
@@ -1434,6 +1444,29 @@ impl Reader<'_> {
         self.dates_in_the_form_shown();
         self.question_of_an_amount_answered();
         self.another_measure_left_out();
+    }
+
+    /// "Pull the tenants who haven't paid for November yet? In units.csv that's anyone whose
+    /// paid-through date is before 2026-11-01": a clause that says what the rows of the clause
+    /// before are keeps them as it says; the words before keep none of their own.
+    fn rows_defined_after(&self, steps: &mut Vec<(usize, Step)>) {
+        static DEFINES_THE_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
+            regex::Regex::new(
+                r"(?i)^\s*(?:in\s+\S+\s+)?(?:that's|that is|that means|which means|this means|i\.e\.,?|meaning)\s+(?:anyone|anybody|everyone|every\s+\w+|any\s+\w+|all\s+(?:the\s+)?\w+|the\s+\w+|those|rows|people)\b",
+            )
+            .expect("defines the rows")
+        });
+        let span = |clause: &Clause| clause.start..clause.start + clause.text.len();
+        let keeps_rows = |s: &Step| matches!(s, Step::Filter { conditions, .. } if !conditions.is_empty());
+        for (i, clause) in self.clauses.iter().enumerate().skip(1) {
+            let defining = span(clause);
+            let defines = DEFINES_THE_ROWS.is_match(&clause.text)
+                && steps.iter().any(|(at, s)| keeps_rows(s) && defining.contains(at));
+            if defines {
+                let before = span(&self.clauses[i - 1]);
+                steps.retain(|(at, s)| !(matches!(s, Step::Filter { .. }) && before.contains(at)));
+            }
+        }
     }
 
     /// "How much did each server get in card tips? Leave the cash tips out of it": the words
@@ -3635,7 +3668,7 @@ impl Reader<'_> {
         // "list case_id, title and owner, sorted by …": names joined by "and" after a verb.
         let list = [
             "list", "list2", "list4", "list5", "list6", "list7", "list8", "list9", "list10", "list11", "list12",
-            "list13", "list14", "list15", "list16", "list17",
+            "list13", "list14", "list15", "list16", "list17", "list18",
         ]
         .iter()
         .find_map(|g| captures.name(g))

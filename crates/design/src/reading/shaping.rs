@@ -104,7 +104,7 @@ static ORDER_AS_A_THING: LazyLock<Regex> = LazyLock::new(|| {
 /// "from oldest to newest". `what` is the measured noun, when one is said.
 static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest|cheapest|busiest|quietest)(?: (?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?|(?:expensive|costly) per [a-z_][\w]*))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
+        r"\bfrom (?:the )?(?P<sup>largest|biggest|highest|greatest|most|smallest|lowest|least|oldest|newest|latest|earliest)(?: (?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?))? (?:down(?:wards?)?|up(?:wards?)?|to (?:the )?\w+)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest|oldest|newest|latest|earliest|soonest|nearest|slowest|fastest|quickest|worst|best|most|fewest|cheapest|busiest|quietest)(?: (?P<what2>[a-z_][\w-]*(?: [a-z_][\w]*)?|(?:expensive|costly) per [a-z_][\w]*))?(?: is| are| comes?)? (?:first|at the top|on top)\b",
     )
 });
 /// Duplicates said to be whole rows ("identical in every column", 「全部の列が完全に一致する行」):

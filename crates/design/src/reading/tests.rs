@@ -7168,3 +7168,22 @@ fn how_much_each_got_in_a_measure_totals_it_and_its_sibling_left_out_keeps_every
     let r = read_instruction("From tips.csv, total card tips per server. Leave the cash payments out. Save x.csv");
     assert_eq!(ops(&r), ["filter", "aggregate"], "{:?}", r.steps);
 }
+
+#[test]
+fn rows_said_then_defined_are_kept_as_the_definition_says() {
+    let r = read_instruction(
+        "Can you pull the tenants who haven't paid for November yet? In units.csv that's anyone whose paid-through \
+         date is before 2026-11-01. Only status Occupied. I need Unit and Tenant, in that order, longest overdue \
+         first (earliest paid-through date at the top). File: behind.csv",
+    );
+    let conditions = filter_conditions(&r);
+    assert_eq!(conditions.len(), 2, "no month and no state of 'paid-through': {conditions:?}");
+    assert_eq!((conditions[0].field.as_deref(), conditions[0].operator), (Some("paid through date"), "lt"));
+    assert_eq!((conditions[1].field.as_deref(), &conditions[1].value), (Some("status"), &json!("Occupied")));
+    assert!(
+        matches!(r.steps.last(), Some(Step::Sort { by: Some(by), descending: false, .. }) if by == "paid-through date"),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["Unit", "Tenant"]);
+}
