@@ -1413,11 +1413,11 @@ static EN_BLANK: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(?:where|whose|with|when|if) (?:the )?(?P<field>[a-z_][\w ]{0,20}?) (?:is|are) (?:blank|empty|missing)\b|\b(?:don'?t|do not|doesn'?t|does not) have (?:an?|any) (?P<f2>[a-z_]\w*) (?:posted|entered|recorded|filled in|filled|set) yet\b|\bwith no (?P<f3>[a-z_]\w*)(?: date| value)? yet\b",
     )
 });
-/// 「発注点が空欄の品目」「返却日が空欄、つまり…」: a column with no value (not 「空欄のままで大丈夫」,
-/// what a result may hold).
+/// 「発注点が空欄の品目」「返却日が空欄、つまり…」「等級がまだ付いていない（空欄の）行」: a column
+/// with no value (not 「空欄のままで大丈夫」, what a result may hold).
 static JA_BLANK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は)(?:空欄|空白|未入力|ブランク)(?:(?:の|に?なっている)(?:行|もの|品目|データ|明細|分|レコード|取引|件)|(?P<joined>、|で|なのに|かつ))",
+        r"(?P<field>[^\s、。をがはのに「」]{1,16})(?:が|は)(?:(?:空欄|空白|未入力|ブランク)(?:(?:の|に?なっている)(?:行|もの|品目|データ|明細|分|レコード|取引|件)|(?P<joined>、|で|なのに|かつ))|(?:まだ)?(?:付いて|ついて|入って|入力されて|記入されて|埋まって)(?:いない|ない)\s*(?:[（(](?:空欄|空白)の?[）)])?\s*(?:行|もの|品目|データ|明細|分|レコード|取引|件))",
     )
 });
 /// "rows with a withdrawal", "where the memo is not empty".

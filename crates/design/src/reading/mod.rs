@@ -1337,7 +1337,10 @@ impl Reader<'_> {
         self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
         let steps = passes::dates_kept_before_their_totals(passes::days_said_again_without_their_year(steps));
-        let steps = unkeyed_order_by_the_only_total(self.further_sort_keys(steps), self.language);
+        let steps = self.further_sort_keys(steps);
+        // (「1等、2等、規格外の順に」: an order with no key is by the values listed.)
+        let steps =
+            if self.value_orders.is_empty() { unkeyed_order_by_the_only_total(steps, self.language) } else { steps };
         let mut steps = one_order_and_one_duplicate_check(steps);
         // The key of duplicates may be said in another clause: "… twice: same employee, same
         // date, same amount", "(same txn_id). Keep each transaction only once".

@@ -211,7 +211,7 @@ pub(super) static JA_KEEP_LAST: LazyLock<Regex> =
     LazyLock::new(|| re(r"最後の|最新の|後の方|後のもの|新しい方|下の方|下にある|後から追加"));
 static JA_SAME_PAIR: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16})(?:の組み合わせ)?が(?:どちらも|両方(?:とも)?|ともに|いずれも)?(?:同じ|一致|重複|等しい)",
+        r"(?P<a>[^、。をがはでと\s「」・]{1,16})(?:と|・|、)(?P<b>[^、。をがはでと\s「」・]{1,16}?)(?:の組み合わせ|の両方|のどちらも|の2つ|の二つ)?が(?:どちらも|両方(?:とも)?|ともに|いずれも)?(?:同じ|一致|重複|等しい)",
     )
 });
 /// The columns of 「支払日・取引先・金額の3つ」, without the count closing the list.
@@ -263,11 +263,13 @@ static JA_TOP: LazyLock<Regex> = LazyLock::new(|| {
 });
 static JA_ORDER_COLUMN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?P<a>[^、。をがはでと\s「」・()（）]{1,16})(?:の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)?|が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い))(?:順|降順|昇順)|(?P<d>[^、。をがはでと\s「」・()（）]{1,16})が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い)[\p{Han}\p{Katakana}ー]{1,8}から(?:順|並べ)|(?P<b>[^、。をがはでと\s「」・()（）]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・()（）]{1,16})順",
+        r"(?P<a>[^、。をがはでと\s「」・()（）]{1,16})(?:の(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い|近い|遠い)?|が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い|近い|遠い))(?:順|降順|昇順)|(?P<d>[^、。をがはでと\s「」・()（）]{1,16})が(?:大きい|多い|高い|小さい|少ない|低い|新しい|古い|早い|遅い|長い|短い|近い|遠い)[\p{Han}\p{Katakana}ー]{1,8}から(?:順|並べ)|(?P<b>[^、。をがはでと\s「」・()（）]{1,16})(?:で|を)(?:並べ|並び|ソート|降順|昇順)|(?P<c>[^、。をがはでと\s「」・()（）]{1,16})順",
     )
 });
-static JA_DESCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い|長い"));
-static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い|短い"));
+// (「期限の近い順」: the nearest day first; 「遠い順」 the furthest.)
+static JA_DESCENDING: LazyLock<Regex> =
+    LazyLock::new(|| re(r"降順|大きい|多い|高い|新しい|上位|トップ|遅い|長い|遠い"));
+static JA_ASCENDING: LazyLock<Regex> = LazyLock::new(|| re(r"昇順|小さい|少ない|低い|古い|早い|短い|近い"));
 static JA_DIFFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?P<a>[^、。をがはでと\s「」・]{1,16})と(?P<b>[^、。をがはでと\s「」・]{1,16})の(?:差|差額|差分|差異)|(?P<c>[^、。をがはでと\s「」・]{1,16})から(?P<d>[^、。をがはでと\s「」・]{1,16})を(?:差し引|引)(?:いた|いて|き|く)?(?:値|もの)?|(?P<e>[^、。をがはでと\s「」・−－.\-]{1,16})(?:\s*[−－]\s*|\s+-\s+)(?P<f>[^、。をがはでと\s「」・.()（）]{1,16})",
@@ -2256,8 +2258,22 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
         // 「古い月から順に」: the key between the order's adjective and から.
         let name = name.strip_suffix("から").unwrap_or(name);
-        const ADJECTIVES: [&str; 12] =
-            ["古い", "新しい", "大きい", "小さい", "多い", "少ない", "高い", "低い", "早い", "遅い", "長い", "短い"];
+        const ADJECTIVES: [&str; 14] = [
+            "古い",
+            "新しい",
+            "大きい",
+            "小さい",
+            "多い",
+            "少ない",
+            "高い",
+            "低い",
+            "早い",
+            "遅い",
+            "長い",
+            "短い",
+            "近い",
+            "遠い",
+        ];
         let name = ADJECTIVES
             .iter()
             .find_map(|adjective| name.strip_prefix(adjective).filter(|key| !key.is_empty()))
@@ -2273,7 +2289,18 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         ja_column(name).filter(|n| {
             !matches!(
                 n.as_str(),
-                "大きい" | "多い" | "高い" | "小さい" | "少ない" | "低い" | "新しい" | "古い" | "長い" | "短い"
+                "大きい"
+                    | "多い"
+                    | "高い"
+                    | "小さい"
+                    | "少ない"
+                    | "低い"
+                    | "新しい"
+                    | "古い"
+                    | "長い"
+                    | "短い"
+                    | "近い"
+                    | "遠い"
             ) && !n.starts_with("並び")
                 && !n.starts_with("並べ")
         })
@@ -2305,7 +2332,7 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
 
 static JA_ADJECTIVE_KEY_FROM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い|長い|短い)(?P<key>[\p{Han}\p{Katakana}ー]{1,6})から",
+        r"(?:古い|新しい|大きい|小さい|多い|少ない|高い|低い|早い|遅い|長い|短い|近い|遠い)(?P<key>[\p{Han}\p{Katakana}ー]{1,6})から",
     )
 });
 

@@ -228,6 +228,35 @@ fn values_said_first(text: &str) -> Option<ValueOrder> {
     })
 }
 
+/// 「1等、2等、3等、規格外の順に」: three values or more listed with 、 and no column, each short
+/// and no phrase of its own.
+static JA_VALUES_LISTED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<listed>[^、。,;\s「」()（）のでてにをはがと]{1,8}(?:、[^、。,;\s「」()（）のでてにをはがと]{1,8}){2,})\s*の\s*順",
+    )
+});
+/// The one grouping key said (「等級ごとに」「等級別に」).
+static JA_GROUPED_BY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?P<column>[\p{Han}\p{Katakana}ーA-Za-z_]{1,12})(?:ごと|別)(?:に|の)"));
+
+/// 「等級ごとにまとめて…1等、2等、3等、規格外の順に」: values listed in their order, of the one
+/// column the rows are grouped by.
+fn japanese_values_listed_of_the_groups(text: &str) -> Option<ValueOrder> {
+    let c = JA_VALUES_LISTED.captures(text)?;
+    let listed = c.name("listed")?;
+    let mut keys = JA_GROUPED_BY.captures_iter(text).map(|k| k["column"].to_owned());
+    let column = keys.next()?;
+    if keys.any(|other| other != column) {
+        return None;
+    }
+    Some(ValueOrder {
+        said: c.get(0)?.as_str().to_owned(),
+        listed_at: listed.range(),
+        column,
+        values: listed.as_str().split('、').map(str::to_owned).collect(),
+    })
+}
+
 /// 「4月から年度の順に」「4月始まりの年度順」: months in a fiscal year's order, from the month said.
 static JA_FISCAL_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?P<m>1[0-2]|[1-9])\s*月\s*(?:から|始まり|スタート)\s*の?\s*(?:会計)?年度\s*の?\s*(?:順番|順)")
@@ -252,6 +281,11 @@ pub fn value_orders(text: &str, language: Language) -> Vec<ValueOrder> {
     if language == Language::En {
         if let Some(first) = values_said_first(text) {
             return vec![first];
+        }
+    }
+    if language == Language::Ja {
+        if let Some(listed) = japanese_values_listed_of_the_groups(text) {
+            return vec![listed];
         }
     }
     let pattern = match language {

@@ -7187,3 +7187,31 @@ fn rows_said_then_defined_are_kept_as_the_definition_says() {
     );
     assert_eq!(r.columns, ["Unit", "Tenant"]);
 }
+
+#[test]
+fn japanese_values_listed_in_order_a_nearest_first_order_both_keys_and_a_blank_said_otherwise_are_read() {
+    let r = read_instruction(
+        "米.xlsx を等級ごとにまとめてください。等級がまだ付いていない（空欄の）行は除いてください。\
+         等級・袋数の合計 の2列で、1等、2等、3等、規格外の順に並べて b.csv に保存をお願いします。",
+    );
+    assert_eq!(r.value_orders.len(), 1, "{:?}", r.value_orders);
+    assert_eq!((r.value_orders[0].0.as_str(), r.value_orders[0].1.len()), ("等級", 4));
+    assert!(
+        matches!(&r.steps[0], Step::Filter { conditions, exclude: true }
+            if conditions[0].field.as_deref() == Some("等級") && conditions[0].value == json!("")),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("a.csv の許可番号・許可期限 の2列で、期限の近い順に並べて b.csv に出してください。");
+    assert!(
+        matches!(r.steps.last(), Some(Step::Sort { by: Some(by), descending: false, .. }) if by == "期限"),
+        "{:?}",
+        r.steps
+    );
+    let r = read_instruction("手配.csv で、故人名と斎場の両方が同じ手配が2件以上あるものを全部抜き出して b.csv に");
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["故人名", "斎場"]),
+        "{:?}",
+        r.steps
+    );
+}
