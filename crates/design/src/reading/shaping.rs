@@ -995,7 +995,14 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
                 super::Language::Ja => ja_column(&clause[c.name("name")?.range()])?,
             };
             let at = c.get(0)?.start();
-            Some((at, formula_step(name, &clause[c.name("expr")?.range()], language, 2)?))
+            let expr = &clause[c.name("expr")?.range()];
+            // (「グロス=OUT+IN」: a sum of one sign of two columns named, which no other Japanese
+            // reading takes; not 「実施数＝合格＋不合格の件数」, a sum of counts.)
+            let one_sum = language == super::Language::Ja
+                && expr.chars().filter(|c| "+＋".contains(*c)).count() == 1
+                && !expr.contains(['-', '−', '－', '*', '×', '/', '÷'])
+                && expr.split(['+', '＋']).all(|operand| !operand.contains('の') && !operand.trim().ends_with('数'));
+            Some((at, formula_step(name, expr, language, if one_sum { 1 } else { 2 })?))
         })
         .collect()
 }
@@ -1297,10 +1304,26 @@ pub(super) fn averages_of_a_formula(text: &str) -> String {
         .into_owned()
 }
 
+static JA_MADE_THEN_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<a>[^\s、。をがはでとの.「」・（）()]{1,16})(?:と|から)(?P<b>[^\s、。をがはでとの.「」・（）()]{1,16})(?:[（(][^）)]{1,12}[）)])?を(?:(?:足し|加え|合計し)た(?:もの|値|数|合計)(?:が|を)(?P<sum>[^\s、。をがはでと「」・（）()]{1,16}?)|(?:引い|差し引い)た(?:もの|値|数|差)(?:が|を)(?P<less>[^\s、。をがはでと「」・（）()]{1,16}?))(?P<end>です|とします|とする|になります|、|。|$)",
+    )
+});
+
 /// Japanese text with each column defined by は and a formula written as the formula that
 /// names it (「差異数量は「実地数量−帳簿数量」」 → 「差異数量=実地数量−帳簿数量」), so it is read as
 /// one; a column defined in an aside after the formula that uses it is defined first.
 pub(super) fn definitions_as_formulas(text: &str) -> String {
+    // 「OUTとINを足したものがグロス、グロスからHC（ハンデ）を引いたものがネット」: the column named
+    // after what makes it.
+    let text = &*JA_MADE_THEN_NAMED.replace_all(text, |c: &regex::Captures| {
+        let (name, sign) = match (c.name("sum"), c.name("less")) {
+            (Some(name), _) => (name.as_str(), "+"),
+            (_, Some(name)) => (name.as_str(), "−"),
+            _ => return c[0].to_owned(),
+        };
+        format!("{name}={}{sign}{}{}", &c["a"], &c["b"], &c["end"])
+    });
     let text = &*JA_DEFINED_IN_ASIDE
         .replace_all(text, |c: &regex::Captures| format!("{}={}、{}", &c["name"], c["def"].trim(), &c["formula"]));
     // 「差異（実績額−予算額）と消化率（実績額÷予算額×100、小数第1位まで）を計算」: two columns, each
@@ -2244,7 +2267,8 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     };
     let limit =
         top.as_ref().and_then(|c| c.name("n").or(c.name("n2")).or(c.name("n3"))).and_then(|m| number(m.as_str()));
-    let said = &clause[..super::sort_keys::first_key_end(clause, super::Language::Ja)];
+    let key_end = super::sort_keys::first_key_end(clause, super::Language::Ja);
+    let said = &clause[..key_end];
     // 「実行時間(秒)が長い順に」: the unit in brackets is part of no order word; the column is
     // bound by its name before it.
     let said = &UNIT_IN_BRACKETS.replace_all(said, "");
@@ -2258,7 +2282,7 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
         let name = name.rsplit_once("して").or_else(|| name.rsplit_once('て')).map_or(name, |(_, key)| key);
         // 「古い月から順に」: the key between the order's adjective and から.
         let name = name.strip_suffix("から").unwrap_or(name);
-        const ADJECTIVES: [&str; 14] = [
+        const ADJECTIVES: [&str; 16] = [
             "古い",
             "新しい",
             "大きい",
@@ -2273,13 +2297,20 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
             "短い",
             "近い",
             "遠い",
+            "良い",
+            "悪い",
         ];
-        let name = ADJECTIVES
+        // (「ネットの良い順（少ない順）」: which way is good is said in the brackets; said nowhere,
+        // 「点数の良い順」 is left as said, and asked.)
+        let raw = &clause[..key_end];
+        let way_said = JA_DESCENDING.is_match(raw) || JA_ASCENDING.is_match(raw);
+        let adjectives = &ADJECTIVES[..if way_said { 16 } else { 14 }];
+        let name = adjectives
             .iter()
             .find_map(|adjective| name.strip_prefix(adjective).filter(|key| !key.is_empty()))
             .unwrap_or(name);
         // 「合計の大きい部門から順に」: what is measured, before its adjective (the rows after it).
-        let name = ADJECTIVES
+        let name = adjectives
             .iter()
             .find_map(|adjective| {
                 let (measured, _) = name.split_once(adjective)?;
@@ -2307,7 +2338,10 @@ fn japanese_sort(clause: &str) -> Option<(usize, Step)> {
     });
     // 「古い月から」: the key between the order's adjective and から.
     let by = by.or_else(|| JA_ADJECTIVE_KEY_FROM.captures(said).and_then(|c| ja_column(&c["key"])));
-    let descending = match (JA_DESCENDING.is_match(said), JA_ASCENDING.is_match(said)) {
+    // (「良い順(少ない順)」: the way said in brackets, when the words before say none.)
+    let way =
+        if JA_DESCENDING.is_match(said) || JA_ASCENDING.is_match(said) { said.as_ref() } else { &clause[..key_end] };
+    let descending = match (JA_DESCENDING.is_match(way), JA_ASCENDING.is_match(way)) {
         (true, false) => true,
         (false, true) => false,
         _ => limit.is_some(),

@@ -7215,3 +7215,20 @@ fn japanese_values_listed_in_order_a_nearest_first_order_both_keys_and_a_blank_s
         r.steps
     );
 }
+
+#[test]
+fn japanese_columns_named_after_what_makes_them_and_a_good_order_said_in_brackets_are_read() {
+    let r = read_instruction(
+        "スコア.csv の OUT と IN を足したものがグロス、グロスから HC（ハンデ）を引いたものがネットです。\
+         氏名・ネット の2列で、ネットの良い順（少ない順）に並べて b.csv に",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Formula { name: g, of, .. }, Step::Compute { name: n, operation: "difference", .. }, Step::Sort { by: Some(by), descending: false, .. }]
+            if g == "グロス" && of == &["OUT", "IN"] && n == "ネット" && by == "ネット"),
+        "{:?}",
+        r.steps
+    );
+    // Which way is good, said nowhere: the words stay as said (and are asked).
+    let r = read_instruction("a.csv を点数の良い順に並べて b.csv に");
+    assert!(matches!(&r.steps[..], [Step::Sort { by: Some(by), .. }] if by == "点数の良い"), "{:?}", r.steps);
+}
