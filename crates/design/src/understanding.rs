@@ -233,7 +233,9 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
                 let line = after.lines().next().unwrap_or_default();
                 (line.contains("->") || line.contains('→')) && after.starts_with(|c: char| c.is_alphabetic())
             };
-            if form || title || year_of_a_value(after) {
+            // (「4月の転勤者」: a month said of people, no period of the rows.)
+            let of_people = after.starts_with('月') && crate::reading::JA_OF_PEOPLE.is_match(after);
+            if form || title || of_people || year_of_a_value(after) {
                 return false;
             }
             // 「件数0の組み合わせは出さなくて大丈夫」, "groups with 0 rows can be left out": groups of

@@ -293,7 +293,9 @@ pub fn unkept_period(text: &str, plan: &planwright_plan::Plan, whole_months: &[u
             let after = &text[m.end()..];
             // (「月（「2026年9月」のような形）」: the form of a month shown.)
             let shown = crate::reading::slots::shows_a_form(after);
-            outside_files(m) && !month_kept(m) && !starts_an_order(after) && !shown
+            // (「4月の転勤者」: a month said of people, no period of the rows.)
+            let of_people = crate::reading::JA_OF_PEOPLE.is_match(after);
+            outside_files(m) && !month_kept(m) && !starts_an_order(after) && !shown && !of_people
         })?;
         Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()))
     };
@@ -496,7 +498,9 @@ pub fn unkept_month(text: &str, plan: &planwright_plan::Plan) -> Option<String> 
             || JA_DAY_OF_REFERENCE.is_match(after)
             || ["for the", "for our", "for my"].iter().any(|w| before.ends_with(w));
         let month = month_number(m.as_str());
-        !in_a_file && !a_day_measured_from && month.is_some_and(|month| !kept.contains(&month))
+        // (「4月の転勤者」: a month said of people, no period of the rows.)
+        let of_people = crate::reading::JA_OF_PEOPLE.is_match(&text[m.end()..]);
+        !in_a_file && !a_day_measured_from && !of_people && month.is_some_and(|month| !kept.contains(&month))
     })?;
     Some(said.as_str().trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).to_owned())
 }

@@ -245,6 +245,9 @@ fn months_run_on(listed: &[u32], range: bool) -> Option<Option<Value>> {
     }
 }
 
+/// What follows a month said of people (its digits, or its 月): 「月の転勤者」「月入社の社員」.
+pub(crate) static JA_OF_PEOPLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\s*月)?\s*(?:の)?[\p{Han}\p{Katakana}ー]{0,4}(?:者|社員|職員|入社|採用|着任|転勤)"));
 /// 「7/1〜9/30」「7月1日から9月30日まで」: days with no year before them (not 「2026/7/1〜」).
 static JA_DAYS_WITHOUT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -1541,7 +1544,12 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
         let field = ja_field_before(clause, whole.start).filter(|f| f.contains('日'));
         let value2 = (last > first).then(|| Value::from(last));
         conditions.push(Condition { field, operator: MONTH_OF_UNSAID_YEAR, value: Value::from(first), value2 });
-    } else if let Some(c) = JA_MONTH_ALONE.captures(clause).filter(|c| !taken(c.get(0).expect("match").range())) {
+    } else if let Some(c) = JA_MONTH_ALONE
+        .captures(clause)
+        .filter(|c| !taken(c.get(0).expect("match").range()))
+        // (「4月の転勤者」「4月入社の社員」: a month said of people, no period of the rows.)
+        .filter(|c| !JA_OF_PEOPLE.is_match(&clause[c.name("m").expect("a month").end()..]))
+    {
         let m = c.name("m").expect("a month");
         // 「10月・11月に出荷した分」: the months from the first said to the last, when they run on;
         // months apart (「4月・6月」) are no one range, and nothing is kept by them (asked).

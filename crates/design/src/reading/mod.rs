@@ -33,6 +33,7 @@ use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use clauses::Clause;
+pub(crate) use conditions::JA_OF_PEOPLE;
 pub use conditions::{month_name, MONTH_OF_UNSAID_YEAR};
 pub(crate) use dates::{month_number, YEAR_VAR};
 use passes::{
@@ -1044,8 +1045,14 @@ impl Reader<'_> {
                     lower_text[..clause.start + m.start()].split_whitespace().rev().take(2).collect();
                 matches!(words.as_slice(), ["we" | "i" | "they", ..])
             };
-            if let Some(word) =
-                l.operation.find(&lower).filter(|m| !placed_by_others && !qualifies(m) && !said_of_us(m))
+            // (「引越し見積を比較しています」: what the person is doing, said as the background.)
+            let being_done = |m: &regex::Match| {
+                self.language == Language::Ja && lower[m.end()..].trim_start_matches('し').starts_with("ています")
+            };
+            if let Some(word) = l
+                .operation
+                .find(&lower)
+                .filter(|m| !placed_by_others && !qualifies(m) && !said_of_us(m) && !being_done(m))
             {
                 unplaced.push((index, steps_before, words::steps_of_operation(word.as_str())));
             }

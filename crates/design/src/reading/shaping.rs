@@ -2057,6 +2057,13 @@ static JA_NEWEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
         r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?P<date>[^\s、。をがはでと「」・（）()]{1,16})(?:が|の)(?:一番|最も|いちばん)?(?P<which>新しい|最新の?|古い|早い|遅い)(?:日付の)?(?:行|もの|データ|レコード|1件|1行)",
     )
 });
+/// 「社員ごとに一番安い見積を1件ずつ」「取引先ごとに最も高い請求を1件」: the row of each key whose
+/// amount is least (or most).
+static JA_CHEAPEST_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<key>[^\s、。をがはでと「」・（）()]{1,20})ごとに[、\s]?(?:一番|最も|いちばん)(?P<which>安い|高い)(?P<thing>[^\s、。をがはでと「」・（）()]{1,12}?)(?:を|の)?\s*(?:1件|1行|一件|ひとつ|1つ)",
+    )
+});
 /// 「鍵番号ごとに一番新しい記録（貸出日時がいちばん遅いもの）だけを残して」「社員ごとに最新の行だけ」:
 /// one row per key, the newest (or oldest), the date said in an aside or not at all.
 static JA_NEWEST_ROW_PER_KEY: LazyLock<Regex> = LazyLock::new(|| {
@@ -2097,6 +2104,21 @@ pub(super) fn newest_per_key(text: &str, language: super::Language) -> Option<Ne
                     key: c["key"].to_owned(),
                     date: c["date"].to_owned(),
                     newest: newest(&c["which"]),
+                    by_the_date: false,
+                });
+            }
+            // (「社員ごとに一番安い見積を1件ずつ」: the row of each key with the least amount.)
+            if let Some(c) = JA_CHEAPEST_PER_KEY.captures(text) {
+                let thing = &c["thing"];
+                let amount = if ["額", "金", "価格", "料", "単価", "費"].iter().any(|w| thing.ends_with(w)) {
+                    thing.to_owned()
+                } else {
+                    format!("{thing}金額")
+                };
+                return Some(NewestPerKey {
+                    key: c["key"].to_owned(),
+                    date: amount,
+                    newest: &c["which"] == "高い",
                     by_the_date: false,
                 });
             }

@@ -7232,3 +7232,21 @@ fn japanese_columns_named_after_what_makes_them_and_a_good_order_said_in_bracket
     let r = read_instruction("a.csv を点数の良い順に並べて b.csv に");
     assert!(matches!(&r.steps[..], [Step::Sort { by: Some(by), .. }] if by == "点数の良い"), "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_the_cheapest_row_of_each_key_a_month_of_people_and_work_being_done_are_read() {
+    let r = read_instruction(
+        "4月の転勤者の引越し見積を比較しています。見積.csv から、社員ごとに一番安い見積を1件ずつ選んでください。\
+         社員番号順に並べて 最安.csv に保存してください。",
+    );
+    assert!(r.unplaced.is_empty(), "{:?}", r.unplaced);
+    assert!(
+        matches!(&r.steps[..], [Step::LatestPerKey { by, order_by, newest: false }, Step::Sort { .. }]
+            if by == &["社員"] && order_by == "見積金額"),
+        "no month of the rows, the cheapest per key: {:?}",
+        r.steps
+    );
+    // A month of the rows is still one.
+    let r = read_instruction("売上.csv の4月の売上を b.csv に");
+    assert_eq!(filter_conditions(&r)[0].operator, conditions::MONTH_OF_UNSAID_YEAR);
+}
