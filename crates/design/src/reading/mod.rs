@@ -1421,6 +1421,7 @@ impl Reader<'_> {
         passes::totals_said_again_shorter(&mut self.reading.steps);
         passes::empty_groups_left_out(&mut self.reading.steps);
         passes::counts_said_as_rows(&mut self.reading.steps);
+        passes::conditions_on_what_was_computed(&mut self.reading.steps);
         self.name_the_total_as_chosen();
         passes::averages_said_as_a_total_over_a_count(&mut self.reading.steps);
         self.sorted_by_a_total_said_of_its_column();

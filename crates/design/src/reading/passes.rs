@@ -187,6 +187,24 @@ pub(super) fn unkeyed_order_by_the_only_total(mut steps: Vec<(usize, Step)>, lan
     steps
 }
 
+/// "Markup = list price / bottle cost. List only the ones where that comes out over 3": a
+/// condition said of "that" (what it comes out as) is of the column computed just before it.
+pub(super) fn conditions_on_what_was_computed(steps: &mut [Step]) {
+    const THAT: [&str; 6] = ["comes out", "that comes out", "it comes out", "that", "it", "this"];
+    let mut computed: Option<String> = None;
+    for step in steps.iter_mut() {
+        if let Some(name) = step.added_column().filter(|n| !n.is_empty()) {
+            computed = Some(name.to_owned());
+        }
+        let (Step::Filter { conditions, .. }, Some(name)) = (step, computed.as_ref()) else { continue };
+        for condition in conditions.iter_mut() {
+            if condition.field.as_deref().is_some_and(|f| THAT.contains(&f.to_ascii_lowercase().as_str())) {
+                condition.field = Some(name.clone());
+            }
+        }
+    }
+}
+
 /// "Q1 2026 (January 1 through March 31, both days included)": days said again without their
 /// year are the days said with it, no second condition.
 pub(super) fn days_said_again_without_their_year(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {

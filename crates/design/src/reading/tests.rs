@@ -7250,3 +7250,20 @@ fn japanese_the_cheapest_row_of_each_key_a_month_of_people_and_work_being_done_a
     let r = read_instruction("売上.csv の4月の売上を b.csv に");
     assert_eq!(filter_conditions(&r)[0].operator, conditions::MONTH_OF_UNSAID_YEAR);
 }
+
+#[test]
+fn a_condition_said_of_what_a_formula_comes_out_as_and_columns_shown_rounded_are_read() {
+    let r = read_instruction(
+        "From wines.csv: Markup = list price / bottle cost. List only the ones where that comes out over 3, \
+         showing bin, wine and the markup rounded to 2 decimals. Save to out.csv.",
+    );
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("Markup") && c.operator == "gt"),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(r.columns, ["bin", "wine", "markup"]);
+    // A column named like a word of results stays itself.
+    let r = read_instruction("Count the runs per month from runs.csv; only rows with result Failed. Save x.csv");
+    assert!(!filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("month")), "{:?}", r.steps);
+}
