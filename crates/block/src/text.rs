@@ -1,5 +1,21 @@
 //! Text as people type it: full-width and half-width forms folded to one.
 
+/// The months' English names, in order, in lower case (a date's month as people write it).
+pub const ENGLISH_MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 /// Folds full-width ASCII (`ＩＮＶ－０１`) to ASCII, the ideographic space to a space, and
 /// half-width katakana (`ﾔﾏﾀﾞ`, common in bank statements) to full-width (`ヤマダ`).
 pub fn fold_width(text: &str) -> String {

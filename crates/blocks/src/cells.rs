@@ -34,6 +34,7 @@ pub(crate) use planwright_block::inputs::{self as input, describe};
 use planwright_block::numbers::MAX_SCALE;
 pub(crate) use planwright_block::numbers::{parse_number, Num};
 pub(crate) use planwright_block::text::fold_width;
+use planwright_block::text::ENGLISH_MONTHS;
 use serde_json::{Number, Value};
 
 /// Largest integer a JSON consumer (the studio is JavaScript) reads exactly: 2^53 - 1.
@@ -196,25 +197,11 @@ pub(crate) fn parse_date(text: &str) -> Option<Date> {
 /// `Nov 3, 2026`, `November 3 2026`, `3 Nov 2026`, `Sept. 3, 2026`: a day with its month's
 /// English name (whole or cut to three letters, or `Sept`), its day and a four-digit year.
 fn english_date(text: &str) -> Option<Date> {
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let words: Vec<&str> = text.split([' ', ',']).filter(|w| !w.is_empty()).collect();
     let [a, b, y] = words[..] else { return None };
     let month_of = |word: &str| {
         let word = word.trim_end_matches('.').to_ascii_lowercase();
-        MONTHS.iter().position(|m| {
+        ENGLISH_MONTHS.iter().position(|m| {
             word.len() >= 3 && (*m == word || m.starts_with(&word) && (word.len() == 3 || word == "sept"))
         })
     };

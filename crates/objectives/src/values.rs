@@ -146,20 +146,7 @@ fn absolute(t: &str) -> Option<Date> {
 }
 
 /// The months' English names, in order.
-pub(crate) const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+pub(crate) use planwright_block::text::ENGLISH_MONTHS as MONTHS;
 
 /// `date` as the field wants it: the format its name or placeholder shows (MM/DD/YYYY,
 /// DD/MM/YYYY, DD.MM.YYYY, YYYY/MM/DD), else YYYY-MM-DD, what a date input takes.
