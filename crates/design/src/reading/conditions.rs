@@ -262,12 +262,7 @@ fn japanese_whole_months_of_days(clause: &str) -> Option<(std::ops::Range<usize>
     let c = JA_DAYS_WITHOUT_YEAR.captures(clause)?;
     let number = |g: &str| c[g].parse::<u32>().ok();
     let (m1, d1, m2, d2) = (number("m1")?, number("d1")?, number("m2")?, number("d2")?);
-    let last_day = match m2 {
-        2 => [28, 29].contains(&d2),
-        4 | 6 | 9 | 11 => d2 == 30,
-        _ => d2 == 31,
-    };
-    (d1 == 1 && last_day && m2 >= m1)
+    (d1 == 1 && super::dates::ends_a_month(m2, d2) && m2 >= m1)
         .then(|| (c.name("m1").expect("m1").start()..c.name("d2").expect("d2").end(), m1, m2))
 }
 

@@ -155,9 +155,15 @@ fn whole_months_of_an_unsaid_year(first: &str, last: &str) -> bool {
         Some((rest.get(..2)?.parse().ok()?, rest.get(3..)?.parse().ok()?))
     };
     let (Some((m1, d1)), Some((m2, d2))) = (month_and_day(first), month_and_day(last)) else { return false };
-    let last_day =
-        |month: u32, day: u32| if month == 2 { [28, 29].contains(&day) } else { last_day(2025, month) == Some(day) };
-    d1 == 1 && m2 >= m1 && last_day(m2, d2)
+    d1 == 1 && m2 >= m1 && ends_a_month(m2, d2)
+}
+
+/// Whether `day` is the last day of `month` in some year (February's: the 28th or the 29th).
+pub(super) fn ends_a_month(month: u32, day: u32) -> bool {
+    match month {
+        2 => [28, 29].contains(&day),
+        _ => last_day(2025, month) == Some(day),
+    }
 }
 
 /// 「〜30日」 right after a date: the day a range ends, in the same month.
@@ -165,8 +171,8 @@ static JA_DAY_AFTER_A_RANGE: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:~|�
 
 /// A day of `${vars.year}` (any day a month may have, the 29th of February included).
 fn day_of_unsaid_year(month: u32, day: &str) -> Option<String> {
-    let day: u32 = day.parse().ok()?;
-    (1..=last_day(2024, month)?).contains(&day).then(|| format!("{YEAR_VAR}-{month:02}-{day:02}"))
+    // (2024, a leap year: every day any year's month has.)
+    ymd("2024", &month.to_string(), day).map(|date| format!("{YEAR_VAR}{}", &date[4..]))
 }
 
 fn ymd(year: &str, month: &str, day: &str) -> Option<String> {
