@@ -3431,7 +3431,12 @@ impl Reader<'_> {
         }
         // "just compare the reference codes exactly, ignore amounts and dates": what a match
         // does not compare, no rows left out.
-        if conditions.is_empty() && trigger.is_some_and(|m| matches!(m.as_str(), "ignore" | "ignoring" | "disregard")) {
+        // ("Ignore the runs marked Aborted", "ignore cancelled orders": rows, by what they are.)
+        if conditions.is_empty()
+            && trigger.is_some_and(|m| {
+                matches!(m.as_str(), "ignore" | "ignoring" | "disregard") && !IGNORED_ROWS.is_match(&lower[m.end()..])
+            })
+        {
             return true;
         }
         // 「マスタからは取引先名だけ持ってくれば」: the columns a lookup brings, not rows.
@@ -4821,6 +4826,14 @@ fn new_name(item: &str) -> Option<(String, String)> {
 
 /// The words of an aside that say rows stay.
 const KEEP_WORDS: &str = r"(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)|\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b";
+
+/// What "ignore" is said of when it names rows: "the runs marked Aborted", "cancelled orders".
+static IGNORED_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"^\s*(?:all\s+|any\s+)?(?:the\s+)?(?:(?:[\w-]+\s+){0,2}(?:marked|flagged|labell?ed|tagged)\b|[a-z][\w-]*\s+(?:rows|lines|records|entries|ones|runs|orders|items|transactions|invoices|payments|tickets|tests|bookings|claims|jobs|cases|requests|shipments|deliveries|accounts)\b)",
+    )
+    .expect("ignored rows")
+});
 
 /// An aside that says rows stay: 「（「申請中」は含めてOKです）」 (its brackets as NFKC leaves them),
 /// "(Pending ones stay)". Beside a condition that leaves rows out it keeps none more and leaves

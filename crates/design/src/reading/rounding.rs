@@ -71,6 +71,11 @@ static EN_ROUND: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A clause that is only the decimals, said after what is worked out: "…, to one decimal", "…, 2 dp".
+static EN_DECIMALS_ALONE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:^|,)\s*(?:(?:to|at)\s+)?(?P<n>\d|zero|one|two|three|four)\s+(?:decimal(?: places?|s)?|dp)\s*[.)]?\s*$")
+});
+
 /// The Japanese rounding verbs.
 static JA_VERB: LazyLock<Regex> = LazyLock::new(|| re(r"四捨五入|切り捨て|切捨て|切り上げ|切上げ|丸め"));
 /// The decimals kept: 「小数点以下2桁に」「小数第1位まで」「小数第1位に」.
@@ -103,6 +108,11 @@ static JA_FORMULA_BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The rounding an English clause asks for, with its offset in the clause.
 pub fn english(clause: &str) -> Option<(usize, Step)> {
+    if let Some(alone) = EN_DECIMALS_ALONE.captures(clause) {
+        let n = alone["n"].to_ascii_lowercase();
+        let decimals = super::number(&n).or((n == "zero").then_some(0))?;
+        return Some((alone.name("n")?.start(), step(Vec::new(), decimals, Direction::Nearest)));
+    }
     let c = EN_ROUND.captures(clause)?;
     let decimals = match (c.name("n"), c.name("unit"), c.name("whole")) {
         (Some(n), _, _) => super::number(&n.as_str().to_ascii_lowercase()).or((n.as_str() == "zero").then_some(0))?,

@@ -1015,7 +1015,10 @@ fn formula_step(name: String, said: &str, language: super::Language, signs: usiz
     if DATE_FORM.is_match(said) {
         return None;
     }
+    // ("(start % - end %) / hours": a percentage column said by its sign.)
+    static PERCENT_OPERAND: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)(?P<word>[a-z_])\s*%"));
     let said = with_signs(said);
+    let said = PERCENT_OPERAND.replace_all(&said, "${word} pct");
     let formula = Formula::parse_written(&said).ok().filter(|f| f.signs() >= signs)?;
     // (An operand is a column even when its name is a word for rows: "invoice minus quote".)
     let column = |name: &str| match language {

@@ -7267,3 +7267,26 @@ fn a_condition_said_of_what_a_formula_comes_out_as_and_columns_shown_rounded_are
     let r = read_instruction("Count the runs per month from runs.csv; only rows with result Failed. Save x.csv");
     assert!(!filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("month")), "{:?}", r.steps);
 }
+
+#[test]
+fn ignoring_rows_by_what_they_are_leaves_them_out_and_a_percent_operand_and_decimals_said_alone_are_read() {
+    for text in [
+        "Read runs.csv. Ignore the runs marked Aborted. Save out.csv",
+        "From runs.csv, ignore the aborted runs. Save out.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(matches!(&r.steps[..], [Step::Filter { exclude: true, .. }]), "{text}: rows left out: {:?}", r.steps);
+        assert!(r.left_out_words.iter().any(|w| w.eq_ignore_ascii_case("aborted")), "{:?}", r.left_out_words);
+    }
+    // What a match does not compare leaves no rows out.
+    let r = read_instruction("just compare the reference codes exactly, ignore amounts and dates. Save out.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    // "start %" is a percentage column in a formula; "to one decimal" alone rounds it.
+    let r = read_instruction("From runs.csv, drain per hour = (start % - end %) / hours, to one decimal. Save out.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Formula { of, .. }, Step::Compute { operation: "round", value: Some(v), .. }]
+            if of == &["start pct", "end pct", "hour"] && *v == 1.0),
+        "{:?}",
+        r.steps
+    );
+}
