@@ -44,12 +44,12 @@ impl Part {
 /// Actions a person asks for that need an operation: when one is there and the reader placed
 /// none, the rows are not simply copied.
 static EN_ACTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|clean (?:it|this|them|these|that|everything) up|tidy(?: up)?|tidy (?:it|this|them) up|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before|always|usual|(?:you|we|i) did)|the way we did|the way (?:[a-z]+ ){1,4}(?:wanted|wants|likes|liked|asked for|prefers|preferred)|like last (?:time|month|week)|nicely|presentable|look (?:nice|good|professional))\b")
+    Regex::new(r"\b(find|check|compare|calculate|compute|flag|identify|spot|detect|verify|validate|analy[sz]e|review|highlight|mark|tally|allocate|split|work out|figure out|look for|clean ?up|clean (?:it|this|them|these|that|everything) up|tidy(?: up)?|tidy (?:it|this|them) up|sort out|fix|suspicious|look(?:s)? (?:odd|off|wrong|strange|weird|fishy)|unusual|anomal\w*|irregular|questionable|(?:do )?the usual|as usual|same as (?:last|before|always|usual|(?:you|we|i) did)|the way we did|the way (?:[a-z]+ ){1,4}(?:wanted|wants|likes|liked|asked for|prefers|preferred)|like last (?:time|month|week|year|quarter)|(?:the same|the way|as) (?:we did |you did |it was )?(?:last|previous) (?:year|time|month|quarter)|divide|assign|(?:put|sort|split|group) (?:them|people|everyone|everybody|the \w+) into (?:teams|groups|pairs|shifts)|nicely|presentable|look (?:nice|good|professional))\b")
         .expect("action pattern")
 });
 static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理|整え|見やすく|いつもの|前回と同じ|例の|怪しい|あやしい|おかしそう|おかしい|不審|異常|変な|いい感じ|良い感じ|よしなに|うまいこと|適当に|それっぽく|出せる形|使える形|見栄え|体裁",
+        r"確認|チェック|探し|探して|探す|見つけ|比較|計算|算出|洗い出|特定|検出|分析|按分|割り振|精査|点検|修正|整理|整え|見やすく|いつもの|いつも通り|いつもどおり|例年通り|前回と同じ|(?:去年|昨年|前年|先月|前月|前回)と同じ|同じ感じ|班分け|組分け|グループ分け|チーム分け|振り分け|割り当て|例の|怪しい|あやしい|おかしそう|おかしい|不審|異常|変な|いい感じ|良い感じ|よしなに|うまいこと|適当に|それっぽく|出せる形|使える形|見栄え|体裁",
     )
     .expect("action pattern")
 });
@@ -876,6 +876,9 @@ pub(crate) mod tests {
             ),
             ("Put photos.csv into clean.xlsx the way Dana wanted it", "the way dana wanted"),
             ("経費一覧.csv、いい感じにまとめて部長に出せる形にしといてもらえますか？", "いい感じ"),
+            ("名簿.csv を去年と同じ感じで班分けしておいてください。班分け.csv でお願いします。", "去年と同じ"),
+            ("Make teams from roster.csv like last year and save teams.csv", "like last year"),
+            ("Read roster.csv, put them into teams and save teams.csv", "put them into teams"),
         ] {
             assert_eq!(
                 unsaid(&read_instruction(text), text, false, false),
