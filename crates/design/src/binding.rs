@@ -989,7 +989,18 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
     let names_files = |word: &str| naming_files.len() >= 2 && naming_files.contains(&fold(word));
     // Another value of a column whose value the plan keeps is said about it, not lost.
     let tested = tested_columns(plan);
-    let of_tested = |word: &str| tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold_value(word))));
+    let left_out = columns_left_out(plan);
+    // ("Cancelled lessons don't count … lessons taught": the one value the rows kept still hold.)
+    let all_that_is_left = |word: &str| {
+        left_out.iter().any(|(column, out)| {
+            values.get(column).is_some_and(|vs| {
+                vs.contains(&fold_value(word)) && vs.iter().all(|v| *v == fold_value(word) || out.contains(v))
+            })
+        })
+    };
+    let of_tested = |word: &str| {
+        tested.iter().any(|c| values.get(c).is_some_and(|vs| vs.contains(&fold_value(word)))) || all_that_is_left(word)
+    };
     let mut unused: Vec<String> = Vec::new();
     for word in mentioned {
         let folded = fold(word);
@@ -1021,6 +1032,23 @@ fn tested_columns(plan: &Plan) -> Vec<String> {
             }
             let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
             columns.extend(column_named(field, &plan.vars));
+        }
+    }
+    columns
+}
+
+/// The columns the plan's filters leave values out of (`ne`), each with those values folded.
+fn columns_left_out(plan: &Plan) -> Vec<(String, Vec<String>)> {
+    let mut columns: Vec<(String, Vec<String>)> = Vec::new();
+    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
+        let Some(Value::Array(conditions)) = node.inputs.get("conditions") else { continue };
+        for condition in conditions.iter().filter(|c| c.get("operator").and_then(Value::as_str) == Some("ne")) {
+            let field = condition.get("field").and_then(Value::as_str).and_then(|f| column_named(f, &plan.vars));
+            let (Some(field), Some(value)) = (field, condition.get("value").and_then(Value::as_str)) else { continue };
+            match columns.iter_mut().find(|(c, _)| *c == field) {
+                Some((_, out)) => out.push(fold_value(value)),
+                None => columns.push((field, vec![fold_value(value)])),
+            }
         }
     }
     columns

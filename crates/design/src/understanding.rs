@@ -309,6 +309,14 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if week && n.value.fract() == 0.0 && of_a_file(n.value as u32) {
                 return false;
             }
+            // "with those two figures", 「その2つを」: what was said before, counted again.
+            let back = ["those", "these", "the", "both", "その", "この", "上の", "上記の", "以上の"].iter().any(|w| before.ends_with(w))
+                && ["figures", "numbers", "columns", "totals", "values", "fields", "things", "measures", "results", "counts", "つ", "列", "項目"]
+                    .iter()
+                    .any(|w| after.starts_with(w));
+            if back {
+                return false;
+            }
             // "release 4.2", "sprint 14": the name of a version, no amount.
             let last_word = before.rsplit(|c: char| !c.is_ascii_alphanumeric() && c != '.').next().unwrap_or_default();
             if ["release", "version", "sprint", "build", "ver.", "ver", "milestone", "phase"].contains(&last_word) {
@@ -892,6 +900,10 @@ pub(crate) mod tests {
     #[test]
     fn the_month_a_file_read_is_named_for_and_values_listed_are_no_figures() {
         let plan = plan("[]");
+        // "with those two figures": the measures said before, counted again.
+        let back = "Total the honey per apiary and count the hives. One row per apiary with those two figures.";
+        assert!(unused_numbers(back, &plan).is_empty(), "{:?}", unused_numbers(back, &plan));
+        assert_eq!(unused_numbers("Keep the two largest per apiary", &plan).len(), 1, "a count of rows is a figure");
         let text = "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを出して";
         assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
         let listed = "税率の列には 10 か 8 が入っています";

@@ -183,8 +183,16 @@ pub fn unkept_added_column(text: &str, plan: &planwright_plan::Plan) -> Option<S
     if !keeps || !plan.graph.iter().any(crate::reads_a_table) {
         return None;
     }
+    // ("add a Route column saying North or South": the column that tells which table a row came from.)
+    let tells_the_table = |name: &str| {
+        plan.graph.iter().any(|node| node.inputs.get("source_column").and_then(Value::as_str) == Some(name))
+    };
     let lower = text.to_ascii_lowercase();
-    COLUMN_ADDED.find(&lower).map(|m| text[m.range()].to_owned())
+    COLUMN_ADDED
+        .find_iter(&lower)
+        .map(|m| &text[m.range()])
+        .find(|said| !said.split_whitespace().any(tells_the_table))
+        .map(str::to_owned)
 }
 
 static COLUMN_ADDED: LazyLock<Regex> = LazyLock::new(|| {

@@ -1983,3 +1983,34 @@ fn csv_rows_written(dir: &Path, instruction: &str, file: &str) -> Vec<String> {
     assert_eq!(run.status.code(), Some(0), "{instruction}: {}", said(&run));
     csv_rows(&dir.join(file))
 }
+
+#[test]
+fn a_column_telling_the_file_and_the_one_value_rows_kept_still_hold_do_the_job() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("north.csv"), "invoice,day,amount\nN-1,2026-12-01,10\nN-2,2026-12-09,20\n").unwrap();
+    std::fs::write(dir.path().join("south.csv"), "invoice,day,amount\nS-1,2026-12-02,30\n").unwrap();
+    assert_eq!(
+        csv_rows_written(
+            dir.path(),
+            "Put north.csv and south.csv together into one list. Keep all the columns and add a Route column \
+             saying North or South. Sort by day. Save both.csv",
+            "both.csv",
+        ),
+        ["Route,invoice,day,amount", "North,N-1,2026-12-01,10", "South,S-1,2026-12-02,30", "North,N-2,2026-12-09,20"]
+    );
+    std::fs::write(
+        dir.path().join("lessons.csv"),
+        "lesson,instructor,hours,status\nL1,Ann,2,Taught\nL2,Bo,3,Taught\nL3,Ann,1.5,Taught\nL4,Bo,4,Cancelled\n\
+         L5,Cy,1,Taught\n",
+    )
+    .unwrap();
+    assert_eq!(
+        csv_rows_written(
+            dir.path(),
+            "From lessons.csv, add up the hours per instructor (Cancelled lessons don't count). Give me the top 2 \
+             instructors by hours, most first, with their total hours and number of lessons taught. Save top.csv",
+            "top.csv",
+        )[1..],
+        ["Ann,3.5,2", "Bo,3,1"]
+    );
+}

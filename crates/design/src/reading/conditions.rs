@@ -759,6 +759,14 @@ pub fn english(clause: &str) -> Vec<Condition> {
         if adverb.contains(&value.to_ascii_lowercase().as_str()) {
             continue;
         }
+        // "whose tag is used by more than one check-in": what is done with it (a duplicate key).
+        let done = ["used", "shared", "given", "assigned", "issued"];
+        if !quoted
+            && done.contains(&value.to_ascii_lowercase().as_str())
+            && ["by ", "to ", "on ", "for ", "with ", "in ", "more "].iter().any(|w| rest.starts_with(w))
+        {
+            continue;
+        }
         // "whose next calibration is due in March 2027": when a date falls (read as the period),
         // not a value the column holds.
         let of_a_date = ["due", "scheduled", "planned", "set", "booked", "expiring", "ending", "starting"];
@@ -1870,6 +1878,14 @@ static EN_EACH_OWN: LazyLock<Regex> = LazyLock::new(|| re(r"\b(?:each|every)\s+(
 static EN_TOP_BEFORE_BY: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(?:top|bottom|first|last|largest|biggest|smallest)(?:\s+\w+){1,3}$"));
 
+/// "with their total hours and number of lessons", "plus the number of lessons": measures said
+/// on their own after the totals, more of them.
+pub static MORE_OF_THE_TOTALS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:with (?:their|its|each one's)|along with (?:the|their|its)|plus (?:the|their|its)|and also (?:the|their|its)|including (?:the|their|its)|include (?:the|their|its))\s",
+    )
+});
+
 /// "… did each employee log": a question of each thing's own amount.
 static HOW_MANY_EACH: LazyLock<Regex> = LazyLock::new(|| re(r"^(?:did|do|does|has|have|had)\s+(?:each|every)\b"));
 
@@ -1883,7 +1899,7 @@ const MONEY_MOVED: &[&str] = &["paid", "spent", "billed", "invoiced", "charged",
 /// its total.
 static EN_LISTED_WITH_THEIR_TOTAL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(?:list|show|give me|return|report|each|every)\s+(?:the\s+|each\s+|every\s+|all\s+(?:the\s+)?)?(?P<key>[a-z_][\w]*)\b[^.;]{0,60}?\bwith\s+(?:their|its)\s+(?:total|sum|combined)\b",
+        r"(?i)\b(?:list|show|give me|return|report|each|every)\s+(?:the\s+|each\s+|every\s+|all\s+(?:the\s+)?)?(?:(?:top|bottom|first|last)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+)?(?P<key>[a-z_][\w]*)\b[^.;]{0,60}?\bwith\s+(?:their|its)\s+(?:total|sum|combined)\b",
     )
 });
 
@@ -1980,7 +1996,20 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             // "by department and month"
             let rest = &lower[m.end()..];
             if let Some(and) = rest.find(" and ") {
-                if rest[..and].split_whitespace().count() <= 3 {
+                // ("per instructor, and the number of lessons": a measure, no second key.)
+                let a_measure = [
+                    "the number of ",
+                    "number of ",
+                    "the count",
+                    "the total",
+                    "total ",
+                    "how many",
+                    "the average",
+                    "average ",
+                ]
+                .iter()
+                .any(|w| rest[and + 5..].starts_with(w));
+                if rest[..and].split_whitespace().count() <= 3 && !a_measure {
                     if let Some(second) = english_phrase_after(clause, m.end() + and + 5) {
                         // ("per employee … and add their department": a verb, no key.)
                         let second_lower = second.to_ascii_lowercase();
@@ -2078,6 +2107,9 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
             && !matches!(next, "out" | "of" | "in" | "on" | "and" | "or" | "is" | "was" | "to" | "amount" | "amounts");
         let starts_clause =
             starts_clause || (lower[..m.start()].trim().is_empty() && matches!(next, "amount" | "amounts"));
+        // ("…, most first, with their total hours and number of lessons": more of the totals said before.)
+        let starts_clause = starts_clause
+            || MORE_OF_THE_TOTALS.is_match(&lower[..m.start()]) && lower[..m.start()].split_whitespace().count() <= 6;
         if by.is_empty() && !starts_clause {
             continue;
         }

@@ -866,6 +866,9 @@ pub fn read_instruction(instruction: &str) -> Reading {
     };
     reader.read();
     reader.blanks_filled(filled);
+    // ("(private and group lessons together)": values taken alike keep no rows, and no step uses them.)
+    let alike: Vec<&str> = words::TAKEN_ALIKE.find_iter(&with_asides).map(|m| m.as_str()).collect();
+    reader.reading.mentioned_words.retain(|w| !alike.iter().any(|said| said.contains(w.as_str())));
     reader.reading.column_aliases = aliases::column_aliases(&text);
     reader.reading.keys_ignore_case = words::ANY_CASE.is_match(&text);
     reader.reading.keys_ignore_leading_zeros = words::LEADING_ZEROS_LOST.is_match(&text);
@@ -1258,7 +1261,22 @@ impl Reader<'_> {
             if let Some((at, step)) =
                 self.aggregate(&unformulated).filter(|_| (shaped.is_empty() || totals) && !describes_source)
             {
-                steps.push((at, step));
+                match step {
+                    // ("…, most first, with their total hours and number of lessons": more of the
+                    // totals said before, never a total of them.)
+                    Step::Aggregate { by, aggregations }
+                        if by.is_empty() && conditions::MORE_OF_THE_TOTALS.is_match(&lower) =>
+                    {
+                        match steps.iter_mut().rev().find_map(|(_, s)| match s {
+                            Step::Aggregate { by, aggregations } if !by.is_empty() => Some(aggregations),
+                            _ => None,
+                        }) {
+                            Some(first) => passes::add_totals_said_again(first, aggregations),
+                            None => self.reading.unplaced.push(clause.text.trim().to_owned()),
+                        }
+                    }
+                    step => steps.push((at, step)),
+                }
             }
             // "the difference between billed and paid": `paid` is a column there, not a status.
             let operands: Vec<String> = shaped

@@ -608,6 +608,25 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
     steps
 }
 
+/// `more` added to the totals of a grouping (`first`), but for those it already has: "with
+/// their total hours and number of lessons" after "add up the lesson hours per instructor".
+pub(super) fn add_totals_said_again(first: &mut Vec<Aggregation>, more: Vec<Aggregation>) {
+    let same_field = |a: &Aggregation, b: &Aggregation| {
+        a.field
+            .as_deref()
+            .zip(b.field.as_deref())
+            .is_some_and(|(f, g)| same_noun(f, g) || f.ends_with(&format!(" {g}")) || g.ends_with(&format!(" {f}")))
+    };
+    for aggregation in more {
+        let said = first.iter().any(|f| {
+            f.op == aggregation.op && (same_field(f, &aggregation) || f.op == "count" && f.field == aggregation.field)
+        });
+        if !said {
+            first.push(aggregation);
+        }
+    }
+}
+
 /// Whether two groupings group by the same keys, each said alike ("vendor" and "vendors").
 pub(super) fn same_groups(by: &[String], other: &[String]) -> bool {
     by.len() == other.len() && by.iter().all(|b| other.iter().any(|o| same_noun(b, o)))

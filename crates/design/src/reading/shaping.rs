@@ -16,7 +16,7 @@ fn re(pattern: &str) -> Regex {
 
 static EN_DUPLICATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(the same [a-z_]+(?: [a-z_]+)?,? (?:and|for|with|at) (?:the )?same|(?:more than one|two or more|several|multiple) [a-z_]+ (?:for|on|with|in|at|of) the same|duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other)\b",
+        r"\b(the same [a-z_]+(?: [a-z_]+)?,? (?:and|for|with|at) (?:the )?same|(?:more than one|two or more|several|multiple) [a-z_]+ (?:for|on|with|in|at|of) the same|duplicates?|duplicated|repeated|repeats|double[- ](payments?|entr(y|ies)|billing|charges?|bookings?|claims?|counted)|[a-z]+ed twice|twice|more than once|(?:on|in|across) more than one (?:row|line|record|entry)|exact cop(?:y|ies)|cop(?:y|ies) of (?:an)?other (?:row|line|entry|record)s?|identical (?:rows|lines|entries|records|copies)|(?:rows|lines|entries|records) that are (?:exactly |completely )?(?:the same|identical)|(?:has|have|with) (?:an)?other [a-z]+ (?:with|on|for) the same|also used by (?:at least one |an|some )?other|(?:used|shared|given|assigned|handed out|issued) (?:by|to|on|for|with) (?:more than one|two or more|several|multiple))\b",
     )
 });
 static EN_REMOVE: LazyLock<Regex> = LazyLock::new(|| {

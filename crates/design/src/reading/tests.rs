@@ -7290,3 +7290,43 @@ fn ignoring_rows_by_what_they_are_leaves_them_out_and_a_percent_operand_and_deci
         r.steps
     );
 }
+
+#[test]
+fn a_key_used_by_more_than_one_row_is_a_duplicate_check_and_totals_said_again_with_a_count_join_the_grouping() {
+    let r =
+        read_instruction("In tags.csv, show me every row whose tag is used by more than one check-in. Save out.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: false, .. }] if by == &["tag"]),
+        "no condition 'tag is used': {:?}",
+        r.steps
+    );
+    // The top of the keys listed with their totals groups by the keys, not by "top".
+    let r = read_instruction(
+        "From lessons.csv, give me the top 3 instructors with their total hours and number of lessons. Save out.csv",
+    );
+    assert!(
+        matches!(&r.steps[0], Step::Aggregate { by, aggregations } if by == &["instructor"] && aggregations.len() == 2),
+        "{:?}",
+        r.steps
+    );
+    // "per instructor, and the number of lessons": a measure, no second key.
+    let r =
+        read_instruction("From lessons.csv, add up the hours per instructor, and the number of lessons. Save out.csv");
+    assert!(matches!(&r.steps[..], [Step::Aggregate { by, .. }] if by == &["instructor"]), "{:?}", r.steps);
+    // More of the totals said after the order: one grouping, the total said again once.
+    let r = read_instruction(
+        "From lessons.csv, add up the lesson hours per instructor. Give me the top 3 instructors by hours, most \
+         first, with their total hours and number of lessons taught. Save out.csv",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Aggregate { by, aggregations }, Step::Sort { limit: Some(3), .. }]
+            if by == &["instructor"] && aggregations.iter().map(|a| a.op).collect::<Vec<_>>() == ["sum", "count"]),
+        "never a total of the totals: {:?}",
+        r.steps
+    );
+    // Values taken alike keep no rows and are no words to ask about.
+    let r = read_instruction(
+        "From lessons.csv, add up the hours per instructor (private and group lessons together). Save out.csv",
+    );
+    assert!(!r.mentioned_words.iter().any(|w| w.eq_ignore_ascii_case("private")), "{:?}", r.mentioned_words);
+}
