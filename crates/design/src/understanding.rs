@@ -381,8 +381,14 @@ fn in_an_illustrating_bracket(text: &str, at: usize) -> bool {
         && !["over", "under", "more", "less", "least", "most", "above", "below", "以上", "以下", "超", "未満"]
             .iter()
             .any(|w| inside.contains(w));
+    // ("(+0.6 or -0.7 count, exactly +0.5 or -0.5 does not)": values said to count or not.)
+    static SAID_TO_COUNT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\d\s+(?:count|counts|does not|doesn't|do not|don't|is in|is out)\b").expect("said to count")
+    });
+    let said_to_count = SAID_TO_COUNT.is_match(inside);
     !inside.contains(['(', '（'])
-        && (["れば", "なら", "場合は"].iter().any(|w| inside.contains(w))
+        && (said_to_count
+            || ["れば", "なら", "場合は"].iter().any(|w| inside.contains(w))
             || inside.contains(" if ")
             || example
             || holds)
@@ -904,6 +910,10 @@ pub(crate) mod tests {
         let back = "Total the honey per apiary and count the hives. One row per apiary with those two figures.";
         assert!(unused_numbers(back, &plan).is_empty(), "{:?}", unused_numbers(back, &plan));
         assert_eq!(unused_numbers("Keep the two largest per apiary", &plan).len(), 1, "a count of rows is a figure");
+        // Values said to count or not, in brackets, are examples.
+        let examples = "Keep the drift over 0.5 either way (+0.6 or -0.7 count, exactly +0.5 does not).";
+        assert_eq!(unused_numbers(examples, &plan), ["Keep the drift over 0.5 either way ("], "only the limit");
+        assert_eq!(unused_numbers("Keep the rows (only count amounts over 500)", &plan).len(), 1);
         let text = "11月の入金明細（入金明細_11月.csv）のうち、請求一覧.xlsx に同じ請求番号が見当たらないものを出して";
         assert!(unused_numbers(text, &plan).is_empty(), "{:?}", unused_numbers(text, &plan));
         let listed = "税率の列には 10 か 8 が入っています";

@@ -173,6 +173,13 @@ static JA_OUTSIDE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// "either way", "in either direction", "ignoring the sign": a limit on both sides of zero.
+static EN_EITHER_WAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(?:either way|in either direction|either direction|up or down|over or under|above or below|plus or minus|in absolute (?:value|terms)|ignoring the sign|whatever the sign|either sign)\b",
+    )
+});
+
 /// "temperature outside 2.0-8.0 °C", 「温度が2〜8℃の範囲外」: the column and the range it leaves.
 fn outside_a_range(clause: &str, language: Language) -> Option<(Condition, std::ops::Range<usize>)> {
     let c = match language {
@@ -1048,6 +1055,18 @@ pub fn english(clause: &str) -> Vec<Condition> {
                 value: Value::from(&c["value"]),
                 value2: None,
             });
+        }
+    }
+    // "a drift of more than 0.5 either way": beyond the number on both sides of zero.
+    if EN_EITHER_WAY.is_match(&lower) {
+        for c in conditions.iter_mut() {
+            let Some(v) = c.value.as_f64().filter(|v| *v > 0.0) else { continue };
+            let range = (number_value(-v), Some(number_value(v)));
+            match c.operator {
+                "gt" => (c.operator, c.value, c.value2) = (OUTSIDE, range.0, range.1),
+                "lte" => (c.operator, c.value, c.value2) = ("between", range.0, range.1),
+                _ => {}
+            }
         }
     }
     // "anything not dated in January 2027", "orders not from March": the rows outside the period.

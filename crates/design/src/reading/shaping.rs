@@ -124,7 +124,7 @@ pub fn order_phrases(lower: &str) -> Vec<std::ops::Range<usize>> {
 /// "in month order", "in order of amount", "in date order".
 static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?P<noun>[a-z_]+) (?:should be |are |is |to be |must be )?(?:listed|sorted|ordered|shown|arranged|put) (?P<what3>alphabetically|a to z|a-z|from a to z)\b",
+        r"\bin (?:the )?(?P<what>[a-z_][\w]*(?: [a-z_][\w]*)?) order\b|\bin order of (?:the )?(?P<what2>[a-z_][\w]*(?: [a-z_][\w]*)?)|\b(?P<noun>[a-z_]+) (?:should be |are |is |to be |must be )?(?:listed|sorted|ordered|shown|arranged|put) (?P<what3>alphabetically|a to z|a-z|from a to z)\b|\b(?P<what4>[a-z_]+s) in order\s*(?:$|[,.;)]|and\b|into\b|to\b|in\b|please\b)",
     )
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
@@ -670,6 +670,14 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
         .and_then(|p| en_column(without_order(&p.to_ascii_lowercase())))
         .or_else(|| {
             let c = EN_IN_ORDER.captures(lower)?;
+            // ("months in order": the rows' noun, one of each, in its own order.)
+            if let Some(noun) = c.name("what4") {
+                let not_rows =
+                    ["columns", "fields", "things", "rows", "lines", "records", "entries", "results", "items"];
+                return (!not_rows.contains(&noun.as_str()))
+                    .then(|| en_column(&slots::singular(noun.as_str())))
+                    .flatten();
+            }
             let what = c.name("what").or(c.name("what2")).or(c.name("what3"))?;
             match what.as_str() {
                 // "departments in alphabetical order": the rows' noun is the column.

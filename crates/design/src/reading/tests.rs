@@ -7330,3 +7330,33 @@ fn a_key_used_by_more_than_one_row_is_a_duplicate_check_and_totals_said_again_wi
     );
     assert!(!r.mentioned_words.iter().any(|w| w.eq_ignore_ascii_case("private")), "{:?}", r.mentioned_words);
 }
+
+#[test]
+fn months_in_order_sort_by_month_a_capitalised_formula_is_no_new_name_and_a_limit_either_way_is_both_sides() {
+    let r = read_instruction("From bills.csv, total the amount per month, months in order, into out.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "month")),
+        "{:?}",
+        r.steps
+    );
+    // "Drift = sensor_c - reference_c" works out a column; "Host = common_name" names one.
+    let r = read_instruction("From checks.csv: Drift = sensor_c - reference_c. Save out.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Compute { name, operation: "difference", of, .. }]
+            if name == "Drift" && of == &["sensor_c", "reference_c"]),
+        "{:?}",
+        r.steps
+    );
+    assert_eq!(
+        words::renamed_one_by_one("Columns: Host = common_name, Drift = sensor_c - reference_c", Language::En),
+        [("common_name".to_owned(), "Host".to_owned())]
+    );
+    // "more than 0.5 either way": the rows outside -0.5 to 0.5.
+    let r = read_instruction("From checks.csv, list the checks where the drift is more than 0.5 either way. Save out.csv");
+    assert!(
+        matches!(&r.steps[..], [Step::Filter { conditions, exclude: true }]
+            if conditions[0].operator == "between" && conditions[0].value == -0.5 && conditions[0].value2 == Some(serde_json::json!(0.5))),
+        "{:?}",
+        r.steps
+    );
+}

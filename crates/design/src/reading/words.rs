@@ -671,7 +671,7 @@ pub fn without_new_names(text: &str, language: Language) -> String {
     }
     // ("Host = common_name": a name given, no value a row must hold.)
     if language == Language::En {
-        for said in EN_NEW_NAME_EQUALS.find_iter(text) {
+        for said in EN_NEW_NAME_EQUALS.find_iter(text).filter(|m| !a_formula_goes_on(&text[m.end()..])) {
             blanked.replace_range(said.range(), &" ".repeat(said.len()));
         }
     }
@@ -695,6 +695,16 @@ static JA_RENAMED_ONE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Whether arithmetic follows a name given ("Drift = sensor_c - reference_c"): a formula, no
+/// new name.
+fn a_formula_goes_on(after: &str) -> bool {
+    let after = after.trim_start();
+    after.starts_with(['-', '+', '*', '/', '×', '÷', '−'])
+        || ["minus ", "plus ", "times ", "divided by ", "x ", "multiplied by ", "less "]
+            .iter()
+            .any(|w| after.starts_with(w))
+}
+
 /// The columns the text renames one by one: (old name, new name).
 pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String)> {
     let pattern = match language {
@@ -702,7 +712,10 @@ pub fn renamed_one_by_one(text: &str, language: Language) -> Vec<(String, String
         Language::Ja => &*JA_RENAMED_ONE,
     };
     let equals = match language {
-        Language::En => EN_NEW_NAME_EQUALS.captures_iter(text).collect(),
+        Language::En => EN_NEW_NAME_EQUALS
+            .captures_iter(text)
+            .filter(|c| c.get(0).is_some_and(|m| !a_formula_goes_on(&text[m.end()..])))
+            .collect(),
         Language::Ja => Vec::new(),
     };
     pattern
