@@ -221,7 +221,10 @@ pub fn bind_columns(
                 Err(_) => break,
             }
         }
-        if filters_before_the_match(&mut doc, &validation) | keys_of_no_column(&mut doc, &validation, &mut binding) {
+        if filters_before_the_match(&mut doc, &validation)
+            | keys_of_no_column(&mut doc, &validation, &mut binding)
+            | brought_to_be_shown(&mut doc, &validation)
+        {
             match serde_json::from_value::<Plan>(doc) {
                 Ok(read) => {
                     *plan = read;
@@ -348,6 +351,60 @@ fn first_open_filter_keeping_rows(
 /// 「実行ログ.csv に一度も実施記録がないケース…ログの結果が「スキップ」の行は実施に数えません」: a
 /// filter after a match that keeps the rows without a partner, whose columns only the other
 /// side has, tests that side's rows before the match (the rows kept have none of its columns).
+/// "look up the unit price … I need case no, product name, units and unit price": a column chosen
+/// to be shown that the rows lack and the table looked up holds is brought by the lookup too.
+fn brought_to_be_shown(doc: &mut Value, validation: &Validation) -> bool {
+    let mut changed = false;
+    for finding in validation.findings.iter().filter(|f| f.code == Code::UnknownColumn) {
+        let Some((node, _)) = finding.path.strip_prefix("/graph/").and_then(|rest| rest.split_once("/in/columns/"))
+        else {
+            continue;
+        };
+        let Ok(node) = node.parse::<usize>() else { continue };
+        let Some(graph) = doc.get("graph").and_then(Value::as_array) else { return changed };
+        if graph.get(node).and_then(|n| n.get("block")).and_then(Value::as_str) != Some("transforms.select_columns") {
+            continue;
+        }
+        let (Some(wanted), Some(here)) =
+            (doc.pointer(&finding.path).and_then(Value::as_str), validation.columns_at.get(&finding.path))
+        else {
+            continue;
+        };
+        // The lookup the chosen rows come through.
+        let mut id = graph[node]
+            .pointer("/in/items")
+            .and_then(Value::as_str)
+            .and_then(reference_of)
+            .and_then(|r| r.split('.').next());
+        let mut lookup = None;
+        for _ in 0..graph.len() {
+            let Some(at) = id.and_then(|id| graph.iter().position(|n| n.get("id").and_then(Value::as_str) == Some(id)))
+            else {
+                break;
+            };
+            if graph[at].get("block").and_then(Value::as_str) == Some("transforms.join") {
+                lookup = Some(at);
+                break;
+            }
+            id = graph[at]
+                .pointer("/in/items")
+                .and_then(Value::as_str)
+                .and_then(reference_of)
+                .and_then(|r| r.split('.').next());
+        }
+        let Some(lookup) = lookup else { continue };
+        let right = graph[lookup].pointer("/in/right").and_then(Value::as_str).and_then(reference_of);
+        let Some(right_columns) = right.and_then(|r| validation.tables.get(r)) else { continue };
+        let (None, Some(column)) = (choose(wanted, here), choose(wanted, right_columns)) else { continue };
+        let Some(Value::Array(bring)) = doc.pointer_mut(&format!("/graph/{lookup}/in/bring")) else { continue };
+        if !bring.iter().any(|b| b.as_str() == Some(column.as_str())) {
+            bring.push(Value::from(column));
+            changed = true;
+        }
+    }
+    changed
+}
+
 fn filters_before_the_match(doc: &mut Value, validation: &Validation) -> bool {
     let Some(graph) = doc.get("graph").and_then(Value::as_array) else { return false };
     let id_of = |i: usize| graph[i].get("id").and_then(Value::as_str).unwrap_or_default().to_owned();

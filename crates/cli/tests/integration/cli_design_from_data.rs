@@ -2014,3 +2014,25 @@ fn a_column_telling_the_file_and_the_one_value_rows_kept_still_hold_do_the_job()
         ["Ann,3.5,2", "Bo,3,1"]
     );
 }
+
+#[test]
+fn a_column_chosen_from_the_table_looked_up_is_brought_with_the_one_looked_up() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cases.csv"), "case_no,dentist,code,units\nC-1,Amin,ZC,2\nC-2,Ortega,NG,1\n")
+        .unwrap();
+    std::fs::write(
+        dir.path().join("prices.csv"),
+        "code,product,unit_price\nZC,Zirconia crown,145\nNG,Night guard,89\n",
+    )
+    .unwrap();
+    assert_eq!(
+        csv_rows_written(
+            dir.path(),
+            "Take each case in cases.csv, look up the unit price for its product code in prices.csv, and work out \
+             line total = units x unit price. I need case no, dentist, product name, units, unit price and line \
+             total, in the same order as the case file. Output file priced.csv.",
+            "priced.csv",
+        )[1..],
+        ["C-1,Amin,Zirconia crown,2,145,290", "C-2,Ortega,Night guard,1,89,89"]
+    );
+}

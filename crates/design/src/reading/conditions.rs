@@ -200,7 +200,9 @@ fn outside_a_range(clause: &str, language: Language) -> Option<(Condition, std::
 /// "(account_status Enabled)", "(status = Open)": a column named as a file writes it (one word, with
 /// an underscore) and a capitalised value, alone in brackets.
 static EN_COLUMN_AND_VALUE_IN_BRACKETS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\(\s*(?P<field>[a-z][a-z0-9]*_[a-z0-9_]+)\s*(?:=|:|is)?\s*(?P<value>[A-Z][A-Za-z0-9-]*)\s*\)")
+    re(
+        r"\(\s*(?P<field>[a-z][a-z0-9]*_[a-z0-9_]+)\s*(?:=|:|is)?\s*(?P<value>[A-Z][A-Za-z0-9-]*)\s*\)|\(\s*(?P<field2>[A-Za-z][A-Za-z0-9_]*(?: [A-Za-z][A-Za-z0-9_]*)?)\s*=\s*(?P<value2>[A-Z][A-Za-z0-9-]*)\s*\)",
+    )
 });
 
 /// "only status Occupied", "just priority P1": a column that names a kind of thing, then one of
@@ -1047,14 +1049,13 @@ pub fn english(clause: &str) -> Vec<Condition> {
     // "every enabled account (account_status Enabled)": a column written as the file names it, and
     // its value, in brackets.
     for c in EN_COLUMN_AND_VALUE_IN_BRACKETS.captures_iter(clause).chain(EN_KIND_AND_VALUE.captures_iter(clause)) {
-        let field = c["field"].to_owned();
+        let (Some(field), Some(value)) = (c.name("field").or(c.name("field2")), c.name("value").or(c.name("value2")))
+        else {
+            continue;
+        };
+        let (field, value) = (field.as_str().to_owned(), value.as_str());
         if !conditions.iter().any(|k| k.field.as_deref() == Some(field.as_str())) {
-            conditions.push(Condition {
-                field: Some(field),
-                operator: "eq",
-                value: Value::from(&c["value"]),
-                value2: None,
-            });
+            conditions.push(Condition { field: Some(field), operator: "eq", value: Value::from(value), value2: None });
         }
     }
     // "a drift of more than 0.5 either way": beyond the number on both sides of zero.

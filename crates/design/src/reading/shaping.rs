@@ -1070,6 +1070,11 @@ fn bracketed_formulas(clause: &str) -> Vec<(std::ops::Range<usize>, Step)> {
                 .find_map(|article| named.strip_prefix(article))
                 .map_or(named.clone(), str::to_owned);
             let said = &clause[expr.range()];
+            // ("the cancellations (Status = No-show)": a bracket that names its own column says no
+            // formula of the name before it.)
+            if said.contains('=') {
+                return None;
+            }
             // ("total cost (parts + labor)": one sign in a list's brackets is one operation, which
             // knows dates and clock times.)
             let step = formula_step(named.clone(), said, super::Language::En, 2).or_else(|| {
@@ -1378,10 +1383,25 @@ pub fn without_formulas(text: &str, language: super::Language) -> String {
     };
     let lower = text.to_ascii_lowercase();
     let mut blanked = text.to_owned();
-    for m in bracket.find_iter(&lower).chain(pattern.find_iter(&lower)) {
+    let assigned = pattern.captures_iter(&lower).filter(|c| !a_word_with_a_hyphen(text, c)).filter_map(|c| c.get(0));
+    for m in bracket.find_iter(&lower).chain(assigned) {
         blanked.replace_range(m.range(), &" ".repeat(m.len()));
     }
     blanked
+}
+
+/// Whether the minus of a formula of [`EN_ASSIGNED`] is the hyphen of one word ("Status =
+/// No-show", "= non-billable"), not a sign ("revenue-cost" is one).
+fn a_word_with_a_hyphen(text: &str, c: &regex::Captures) -> bool {
+    let (Some(sign), Some(a)) = (c.name("op"), c.name("a")) else { return false };
+    let (before, after) = (&text[a.start()..sign.start()], &text[sign.end()..]);
+    let capitalised =
+        before.starts_with(|ch: char| ch.is_ascii_uppercase()) && before[1..].chars().all(|ch| ch.is_ascii_lowercase());
+    sign.as_str() == "-"
+        && before.ends_with(|ch: char| ch.is_ascii_alphabetic())
+        && after.starts_with(|ch: char| ch.is_ascii_lowercase())
+        && (capitalised
+            || ["no", "non", "re", "e", "co", "pre", "self"].contains(&before.to_ascii_lowercase().as_str()))
 }
 
 /// The name a formula assigns: the words before its sign after the last verb ("and add
@@ -1485,8 +1505,11 @@ fn english_operations(clause: &str, lower: &str) -> Vec<(usize, Step)> {
     if !bracketed.is_empty() {
         return bracketed;
     }
-    let assigned: Vec<(usize, Step)> =
-        EN_ASSIGNED.captures_iter(lower).filter_map(|c| english_assigned(clause, &c)).collect();
+    let assigned: Vec<(usize, Step)> = EN_ASSIGNED
+        .captures_iter(lower)
+        .filter(|c| !a_word_with_a_hyphen(clause, c))
+        .filter_map(|c| english_assigned(clause, &c))
+        .collect();
     if !assigned.is_empty() {
         return assigned;
     }

@@ -7352,11 +7352,31 @@ fn months_in_order_sort_by_month_a_capitalised_formula_is_no_new_name_and_a_limi
         [("common_name".to_owned(), "Host".to_owned())]
     );
     // "more than 0.5 either way": the rows outside -0.5 to 0.5.
-    let r = read_instruction("From checks.csv, list the checks where the drift is more than 0.5 either way. Save out.csv");
+    let r =
+        read_instruction("From checks.csv, list the checks where the drift is more than 0.5 either way. Save out.csv");
     assert!(
         matches!(&r.steps[..], [Step::Filter { conditions, exclude: true }]
             if conditions[0].operator == "between" && conditions[0].value == -0.5 && conditions[0].value2 == Some(serde_json::json!(0.5))),
         "{:?}",
         r.steps
     );
+}
+
+#[test]
+fn a_value_with_a_hyphen_is_no_formula_and_a_column_equal_to_a_value_in_brackets_is_a_condition() {
+    for text in [
+        "From bookings.csv, leave out the no-shows (Status = No-show). Save out.csv",
+        "From bookings.csv, leave out the cancellations (Status = No-show). Save out.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            matches!(&r.steps[..], [Step::Filter { conditions, exclude: true }]
+                if conditions[0].field.as_deref() == Some("Status") && conditions[0].value == "No-show"),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    // A minus between two columns' names is still one.
+    let r = read_instruction("From pnl.csv, margin = revenue-cost. Save out.csv");
+    assert!(matches!(&r.steps[..], [Step::Compute { operation: "difference", .. }]), "{:?}", r.steps);
 }
