@@ -1798,6 +1798,8 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
             let relative = [
                 "今月", "先月", "前月", "当月", "今年", "昨年", "今週", "先週", "今日", "昨日", "最新", "最後", "片方",
                 "両方", "一方", "他方", "全部", "全件", "一部",
+                // (「該当の方だけ」: the rows the other words find.)
+                "該当", "上記",
             ];
             // 「上位3部署だけ」: the rows a top N keeps, named by what they are.
             let counted = clause[..v.start()].chars().next_back().is_some_and(char::is_numeric);
@@ -2378,6 +2380,10 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         };
         let Some(noun) = japanese_noun_before(clause, key_end) else { continue };
         if ["個", "特", "区", "種", "性", "性別"].contains(&noun.as_str()) && m.as_str().starts_with('別') {
+            continue;
+        }
+        // (「道場が違えば別の選手」: another one, after a verb of condition; no key.)
+        if m.as_str().starts_with('別') && noun.ends_with(['ば', 'ら', 'て', 'た']) {
             continue;
         }
         first.get_or_insert(m.start());

@@ -1136,7 +1136,9 @@ impl Reader<'_> {
                 } else {
                     said.into()
                 };
-                let unmatched = l.unmatched.is_match(&said) && !words::DROPS_UNMATCHED.is_match(self.text);
+                let unmatched = l.unmatched.is_match(&said)
+                    && !words::DROPS_UNMATCHED.is_match(self.text)
+                    && !words::UNMATCHED_KEPT_TOO.is_match(self.text);
                 let either_side = words::EITHER_SIDE.is_match(&lower_text);
                 let wanted = unmatched.then(|| self.unmatched_subject()).flatten();
                 let keep_all_of = words::keep_all_of(self.text, self.language)
@@ -1473,6 +1475,10 @@ impl Reader<'_> {
         self.dates_in_the_form_shown();
         self.question_of_an_amount_answered();
         self.another_measure_left_out();
+        // (「電話番号ごとに最初の1件（受付番号がいちばん若いもの）」: a duplicate check made by the
+        // passes above takes the count said of it too.)
+        let steps = std::mem::take(&mut self.reading.steps).into_iter().map(|s| (0, s)).collect();
+        self.reading.steps = twice_is_the_duplicate_check(steps).into_iter().map(|(_, s)| s).collect();
     }
 
     /// "Pull the tenants who haven't paid for November yet? In units.csv that's anyone whose
@@ -2953,7 +2959,9 @@ impl Reader<'_> {
     fn unmatched_without_a_join_word(&mut self, lower_text: &str) {
         let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
         let joined = self.reading.steps.iter().any(|s| matches!(s, Step::Join { .. }));
-        let said = self.lexicon.unmatched.is_match(lower_text) && !words::DROPS_UNMATCHED.is_match(self.text);
+        let said = self.lexicon.unmatched.is_match(lower_text)
+            && !words::DROPS_UNMATCHED.is_match(self.text)
+            && !words::UNMATCHED_KEPT_TOO.is_match(self.text);
         if tables != 2 || joined || self.reading.combine || !said {
             return;
         }

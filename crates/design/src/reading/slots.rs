@@ -89,8 +89,11 @@ fn name_at(text: &str, start: usize, end: usize) -> Option<FileName> {
     let found = &text[start..end];
     // A particle or a verb's て ends the sentence before a name (「数えて件数.csv」); の and
     // the rest may be part of a Japanese name (「売上の明細.xlsx」) unless an ASCII name follows.
+    // (「リコールはがき送付先.csv」: a kana of a word, the hiragana after it going on with the word.)
+    let hiragana_after =
+        |i: usize, c: char| found[i + c.len_utf8()..].starts_with(|n: char| ('ぁ'..='ゖ').contains(&n));
     let cut = found.char_indices().rfind(|(i, c)| {
-        matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と' | 'て')
+        matches!(c, 'を' | 'は' | 'が' | 'に' | 'で' | 'へ' | 'や' | 'と' | 'て') && !hiragana_after(*i, *c)
             || matches!(c, 'の' | 'も' | 'ら')
                 && found[i + c.len_utf8()..].starts_with(|n: char| n.is_ascii_alphanumeric())
             // (「売上.csvから得意先.csvの」: から ends the name before.)

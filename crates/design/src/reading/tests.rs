@@ -7380,3 +7380,35 @@ fn a_value_with_a_hyphen_is_no_formula_and_a_column_equal_to_a_value_in_brackets
     let r = read_instruction("From pnl.csv, margin = revenue-cost. Save out.csv");
     assert!(matches!(&r.steps[..], [Step::Compute { operation: "difference", .. }]), "{:?}", r.steps);
 }
+
+#[test]
+fn japanese_rows_not_in_another_file_a_name_with_kana_and_words_of_another_player_are_read() {
+    for text in [
+        "a.csv の患者さまのうち、b.csv にまだ予約が入っていない方を抜き出して c.csv に。突き合わせは患者番号で。",
+        "a.csv のうち、b.csv に載っていない患者を抜き出して c.csv に。突き合わせは患者番号で。",
+        "a.csv の患者のうち、b.csv に予約がない人を抜き出して c.csv に。突き合わせは患者番号で。",
+    ] {
+        let r = read_instruction(text);
+        assert!(r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{text}: {:?}", r.steps);
+    }
+    // Rows without a partner said to stay are no rows wanted for it.
+    let r = read_instruction(
+        "売掛金残高.csv に、取引先マスタ.xlsx から担当者を取引先コードで引っ張ってきて、列を追加してください。\
+         マスタに載っていない取引先も消さずに残しておいてください。売掛金残高_担当者付き.xlsx で。",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { unmatched: true, .. })), "{:?}", r.steps);
+    // 「該当の方だけ」 keeps the rows the other words find; a file's name may hold a particle's kana.
+    let r = read_instruction(
+        "a.csv のうち、b.csv にまだ予約が入っていない方へはがきを送るので、該当の方だけ抜き出して リコールはがき送付先.csv に保存。突き合わせは患者番号で。",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    assert_eq!(r.outputs[0].path.as_deref(), Some("リコールはがき送付先.csv"));
+    // 「道場が違えば別の選手」: another player, no group.
+    let r = read_instruction("同姓同名でも道場が違えば別の選手です。a.csv の重複している行を b.csv に。");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Aggregate { .. })), "{:?}", r.steps);
+    // A duplicate check made late takes the count said of it: no filter on a count.
+    let r = read_instruction(
+        "同じ電話番号で2回以上交換している人がいました。a.csv から、電話番号ごとに最初の1件（受付番号がいちばん若いもの）だけを残して b.csv に保存",
+    );
+    assert!(matches!(&r.steps[..], [Step::Duplicates { remove: true, .. }]), "{:?}", r.steps);
+}

@@ -142,7 +142,7 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
         r"突き合わせ|突き合わ|突合|照合|結合|紐付け|紐づけ|紐付|マッチング|消込|消し込|照らし合わせ|を引いて|を引き|引き当て|参照して|から引|で引く|で引いて|で引き|引っ張|引っぱ|持ってき|持って来|取ってき|転記|ルックアップ|(?i:vlookup)",
     ),
     unmatched: re(
-        r"未照合|一致しない|一致しなかった|見つからない|見当たらない|(?:^|[^でじ])ない(?:もの|行|データ)|件もない|件もありません|未消込|漏れ|差異(?:がある|があった|が出|のある|あり)|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない|一度も[^。]{0,20}(?:ない|ありません)|(?:記録|実績|履歴|入金|支払い?|回答|提出|申請|登録)(?:が|の)(?:まだ)?(?:ない|入っていない|入ってない)",
+        r"未照合|一致しない|一致しなかった|見つからない|見当たらない|(?:^|[^でじ])ない(?:もの|行|データ|方|人|者|分|件)|載っていない|載ってない|(?:が|は)(?:まだ)?(?:入っていない|入ってない)(?:方|人|者|もの|行|分|件)|件もない|件もありません|未消込|漏れ|差異(?:がある|があった|が出|のある|あり)|片方|一方にしか|どちらか一方|存在しない|できなかった|できていない|していない|されていない|未提出|未入金|出てこない|出てきていない|含まれていない|一度も[^。]{0,20}(?:ない|ありません)|(?:記録|実績|履歴|入金|支払い?|回答|提出|申請|登録)(?:が|の)(?:まだ)?(?:ない|入っていない|入ってない)",
     ),
     classify: re(r"分類|仕分け|仕分|判定|振り分"),
     extract: re(r"読み取|抽出|取り出|抜き出"),
@@ -191,6 +191,13 @@ pub static JA: LazyLock<Lexicon> = LazyLock::new(|| Lexicon {
 static EN_KEEP_ALL_OF: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(?:bring|brings|add|adds|copy|pull|look up|fill in|attach|carry)\b(?:[^.;]|\.\S)*?\bfrom\b(?:[^.;]|\.\S)*?\b(?:into|to|onto)\s+(?:the\s+|each\s+|every\s+|all\s+)?(?P<target>[\w.\-]+)(?:\s+(?:in|of)\s+(?P<file>[\w.\-]+\.(?:csv|xlsx|xls|tsv)))?|(?i)\bkeep\s+(?:the|each|every|all(?:\s+the)?|those)\s+(?P<kept>[a-z_]+?)s?\s+(?:anyway|regardless|all the same)\b",
+    )
+});
+/// 「マスタに載っていない取引先も消さずに残して」: rows without a partner said to stay too, no rows
+/// wanted for having none.
+pub static UNMATCHED_KEPT_TOO: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:ない|ません)[^。、]{0,12}?も(?:[^。、]{0,8}?(?:せず|さず|さない|しない)(?:に)?)?[、\s]*(?:残し|残す|残る|含め|含む|そのまま)",
     )
 });
 /// "keep the transaction anyway": rows without a partner stay.
