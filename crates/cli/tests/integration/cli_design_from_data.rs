@@ -2036,3 +2036,19 @@ fn a_column_chosen_from_the_table_looked_up_is_brought_with_the_one_looked_up() 
         ["C-1,Amin,Zirconia crown,2,145,290", "C-2,Ortega,Night guard,1,89,89"]
     );
 }
+
+#[test]
+fn a_lookup_on_two_keys_together_is_asked_never_matched_on_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.csv"), "申込番号,焼成方法,サイズ区分,点数\nY-1,本焼き,M,3\nY-2,素焼き,S,5\n")
+        .unwrap();
+    std::fs::write(
+        dir.path().join("b.csv"),
+        "焼成方法,サイズ区分,単価\n素焼き,S,300\n素焼き,M,500\n本焼き,S,600\n本焼き,M,900\n",
+    )
+    .unwrap();
+    // Matched on サイズ区分 alone, each application would be written twice, with two prices.
+    let question = asked_what_to_do(dir.path(), "a.csv に b.csv の単価を焼成方法とサイズ区分で引いて c.csv に");
+    assert!(question.contains("焼成方法とサイズ区分"), "{question}");
+    assert!(!dir.path().join("c.csv").exists());
+}

@@ -738,7 +738,8 @@ fn with_japanese_commas(text: &str) -> String {
 
 /// Japanese text without the spaces set around a word in ASCII: 「result が FAIL のものを module
 /// ごとに」 reads as 「resultがFAILのものをmoduleごとに」. A space inside "In Progress", after a
-/// list item's number ("2. 状態") or beside a file's name (「残高 payables.xlsx を」) stays.
+/// list item's number ("2. 状態") or beside a file's name (「残高 payables.xlsx を」) stays. The
+/// spaces around a sign beside a Japanese name go too: 「焼成料 = 点数 × 単価」.
 fn without_spaces_around_ascii(text: &str) -> String {
     let japanese = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}' | '「' | '」' | '『' | '』' | '、' | '。');
     let latin = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -762,7 +763,31 @@ fn without_spaces_around_ascii(text: &str) -> String {
         rest = &after[spaces..];
     }
     out.push_str(rest);
-    out
+    signs_between_japanese_names(&out)
+}
+
+/// 「焼成料 = 点数 × 単価」 as 「焼成料=点数×単価」: the spaces around a sign between Japanese names
+/// (or a name and a number) go, as a formula is read.
+fn signs_between_japanese_names(text: &str) -> String {
+    static SPACED_SIGN: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"(?P<l>[\p{Han}\p{Katakana}\p{Hiragana}ー0-9])[ \t]+(?P<s>[=×÷*/+−])[ \t]+(?P<r>[\p{Han}\p{Katakana}\p{Hiragana}ー0-9])|(?P<l2>[\p{Han}\p{Katakana}ー])[ \t]+-[ \t]+(?P<r2>[\p{Han}\p{Katakana}ー])")
+            .expect("a spaced sign")
+    });
+    let mut text = text.to_owned();
+    // (Signs in a row, 「A × B × 100」: each pass joins every other one.)
+    for _ in 0..4 {
+        let joined = SPACED_SIGN
+            .replace_all(&text, |c: &regex::Captures| match c.name("l") {
+                Some(l) => format!("{}{}{}", l.as_str(), &c["s"], &c["r"]),
+                None => format!("{}-{}", &c["l2"], &c["r2"]),
+            })
+            .into_owned();
+        if joined == text {
+            break;
+        }
+        text = joined;
+    }
+    text
 }
 
 /// A number said with its scale: "1 million", "2.5 billion", "3 thousand".
@@ -1149,6 +1174,10 @@ impl Reader<'_> {
                 };
                 let side_keys = words::side_keys(self.text, self.language);
                 let key = key.filter(|_| side_keys.len() < 2);
+                // (A match said on two keys together is asked: one key would pair too many rows.)
+                if let Some(said) = words::TWO_KEYS.find(self.text).filter(|_| self.reading.unplaced.is_empty()) {
+                    self.reading.unplaced.push(said.as_str().to_owned());
+                }
                 let join = Step::Join { key, unmatched, either_side, wanted, keep_all_of, bring, side_keys };
                 steps.push((clause.start + at, join));
             }
@@ -1360,7 +1389,8 @@ impl Reader<'_> {
             }
         }
         self.rows_defined_after(&mut steps);
-        self.reading.unplaced = self.unplaced(&unplaced, &steps);
+        let asked = self.unplaced(&unplaced, &steps);
+        self.reading.unplaced.extend(asked);
         self.reading.unplaced.extend(self.columns_compared_unread(&steps));
         steps.sort_by_key(|(at, _)| *at);
         let steps = passes::dates_kept_before_their_totals(passes::days_said_again_without_their_year(steps));

@@ -7412,3 +7412,21 @@ fn japanese_rows_not_in_another_file_a_name_with_kana_and_words_of_another_playe
     );
     assert!(matches!(&r.steps[..], [Step::Duplicates { remove: true, .. }]), "{:?}", r.steps);
 }
+
+#[test]
+fn a_match_on_two_keys_together_is_asked_and_a_spaced_japanese_formula_names_its_column() {
+    for text in [
+        "a.csv の各行に、b.xlsx から単価を引いてきて c.csv に。単価は焼成方法とサイズ区分の両方で決まります。",
+        "a.csv に b.xlsx の単価を焼成方法とサイズ区分で引いて c.csv に",
+        "Look up the rate for each job in a.csv from rates.csv (the rate depends on both grade and size). Save c.csv",
+    ] {
+        let r = read_instruction(text);
+        assert!(!r.unplaced.is_empty(), "{text}: never one key of the two: {:?}", r.steps);
+    }
+    let r = read_instruction("a.csv の申込番号ごとに 焼成料 = 点数 × 単価 を計算して b.csv に");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", .. } if name == "焼成料")),
+        "{:?}",
+        r.steps
+    );
+}

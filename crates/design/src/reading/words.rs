@@ -200,6 +200,14 @@ pub static UNMATCHED_KEPT_TOO: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:ない|ません)[^。、]{0,12}?も(?:[^。、]{0,8}?(?:せず|さず|さない|しない)(?:に)?)?[、\s]*(?:残し|残す|残る|含め|含む|そのまま)",
     )
 });
+/// A match on two keys together: 「単価は焼成方法とサイズ区分の両方で決まります」,
+/// 「焼成方法とサイズ区分で引いて」, "the rate depends on both grade and size". A match on one key
+/// would pair each row with every row of the other table that shares it.
+pub static TWO_KEYS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)[^、。をがはで\s]{1,15}(?:と|・)[^、。をがはで\s]{1,15}?の?(?:両方|2つ|二つ|組み合わせ|組合せ)(?:で|を)|[^、。をがはで\s]{1,15}と[^、。をがはで\s]{1,15}で(?:引|突き合わ|照合|紐付|紐づ|マッチ|結合|決ま)|\b(?:on|by|using) both (?:the )?[a-z_]+(?: [a-z_]+)? and (?:the )?[a-z_]+(?: [a-z_]+)?|\bdepends? on both\b",
+    )
+});
 /// "keep the transaction anyway": rows without a partner stay.
 pub static KEPT_ANYWAY: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\bkeep\s+(?:the|each|every|all(?:\s+the)?|those)\s+[a-z_]+\s+(?:anyway|regardless|all the same)\b")
