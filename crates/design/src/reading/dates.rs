@@ -287,7 +287,8 @@ pub fn english(clause: &str, field_before: impl Fn(usize) -> Option<String>) -> 
             let start = before.strip_suffix(words)?.len();
             (start == 0 || before[..start].ends_with([' ', '('])).then_some((*operator, start))
         });
-        let (operator, start) = said.or_else(|| before.ends_with("dated").then_some(("eq", date.range.start)))?;
+        // (After "dated", the words said before the date end where `before`, trimmed, ends.)
+        let (operator, start) = said.or_else(|| before.ends_with("dated").then_some(("eq", before.len())))?;
         // "before the code freeze on 2026-11-16": the day of an event, compared as the words
         // before the event say.
         let event = (operator == "eq").then(|| {

@@ -1019,7 +1019,9 @@ fn written_formulas(clause: &str, language: super::Language) -> Vec<(usize, Step
 /// operand is a column's name as the text writes one.
 fn formula_step(name: String, said: &str, language: super::Language, signs: usize) -> Option<Step> {
     // ("the issue date (as YYYY-MM-DD)", "month (YYYY-MM)": the form of a date, no arithmetic.)
-    static DATE_FORM: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:yyyy|yy)\s*[-/]\s*mm(?:\s*[-/]\s*dd)?\b"));
+    // ("the rows (dated 2026-11-03)": a day, no subtraction.)
+    static DATE_FORM: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?i)\b(?:yyyy|yy)\s*[-/]\s*mm(?:\s*[-/]\s*dd)?\b|\b\d{4}-\d{1,2}-\d{1,2}\b"));
     if DATE_FORM.is_match(said) {
         return None;
     }

@@ -7430,3 +7430,15 @@ fn a_match_on_two_keys_together_is_asked_and_a_spaced_japanese_formula_names_its
         r.steps
     );
 }
+
+#[test]
+fn a_date_said_after_dated_and_its_spaces_is_read_without_a_panic() {
+    let r = read_instruction(
+        "From laundry.csv, which 3 machines took in the most in November (collections dated in November 2026)? \
+         Save top.csv",
+    );
+    assert!(filter_conditions(&r).iter().any(|c| c.operator == "between" && c.value == "2026-11-01"), "{:?}", r.steps);
+    // A day in brackets is no subtraction.
+    let r = read_instruction("Copy the rows (dated 2026-11-03) of a.csv to b.csv");
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { .. })), "{:?}", r.steps);
+}
