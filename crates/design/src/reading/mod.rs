@@ -2232,6 +2232,16 @@ impl Reader<'_> {
                 false
             });
         }
+        // (「生徒ごとにまとめて…列は 生徒名・学年・提出回数・最高点・最低点」: 「まとめて」 totals nothing of
+        // its own beside the totals the columns name, and 学年, no amount, goes with the key.)
+        const AMOUNTS: &[&str] = &["額", "金", "数", "量", "高", "時間", "料", "代", "価", "値", "点", "計"];
+        let bare = |a: &Aggregation| a.op == "sum" && a.field.is_none() && a.name.is_none();
+        if language == Language::Ja
+            && aggregations.iter().any(|a| !bare(a))
+            && others.iter().all(|o| !AMOUNTS.iter().any(|e| o.ends_with(e)))
+        {
+            aggregations.retain(|a| !bare(a));
+        }
         let mut totals = aggregations.iter_mut().filter(|a| unchosen(a) && (a.op != "count" || counts.is_empty()));
         if let (Some(total), None, [other]) = (totals.next(), totals.next(), others.as_slice()) {
             name(total, other);

@@ -7442,3 +7442,16 @@ fn a_date_said_after_dated_and_its_spaces_is_read_without_a_panic() {
     let r = read_instruction("Copy the rows (dated 2026-11-03) of a.csv to b.csv");
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Formula { .. })), "{:?}", r.steps);
 }
+
+#[test]
+fn a_japanese_column_chosen_beside_named_totals_that_names_no_amount_goes_with_the_key() {
+    let r = read_instruction(
+        "競書_採点記録.csv を生徒ごとにまとめてください。生徒名・学年・提出回数・最高点・最低点 の列で、最高点の高い順に 生徒別.csv へ。",
+    );
+    assert!(
+        matches!(&r.steps[0], Step::Aggregate { by, aggregations }
+            if by == &["生徒名", "学年"] && aggregations.iter().map(|a| a.op).collect::<Vec<_>>() == ["count", "max", "min"]),
+        "学年 is never a total: {:?}",
+        r.steps
+    );
+}
