@@ -395,10 +395,28 @@ fn brought_to_be_shown(doc: &mut Value, validation: &Validation) -> bool {
         let Some(lookup) = lookup else { continue };
         let right = graph[lookup].pointer("/in/right").and_then(Value::as_str).and_then(reference_of);
         let Some(right_columns) = right.and_then(|r| validation.tables.get(r)) else { continue };
-        let (None, Some(column)) = (choose(wanted, here), choose(wanted, right_columns)) else { continue };
+        if choose(wanted, here).is_some() {
+            continue;
+        }
+        // ("the lens description" of lens_prices.xlsx's `description`: a word of the file's name first.)
+        let file =
+            right.and_then(|r| source_file(graph, r.split('.').next()?)).map(|f| file_words(&f)).unwrap_or_default();
+        let said_with_the_file = wanted
+            .split_once(' ')
+            .filter(|(first, _)| file.contains(&first.to_lowercase()))
+            .and_then(|(_, rest)| choose(rest, right_columns));
+        let (column, renamed) = match (choose(wanted, right_columns), said_with_the_file) {
+            (Some(column), _) => (column, false),
+            (None, Some(column)) => (column, true),
+            (None, None) => continue,
+        };
         let Some(Value::Array(bring)) = doc.pointer_mut(&format!("/graph/{lookup}/in/bring")) else { continue };
         if !bring.iter().any(|b| b.as_str() == Some(column.as_str())) {
-            bring.push(Value::from(column));
+            bring.push(Value::from(column.as_str()));
+            changed = true;
+        }
+        if renamed {
+            set(doc, &finding.path, Value::from(column));
             changed = true;
         }
     }

@@ -2052,3 +2052,23 @@ fn a_lookup_on_two_keys_together_is_asked_never_matched_on_one() {
     assert!(question.contains("焼成方法とサイズ区分"), "{question}");
     assert!(!dir.path().join("c.csv").exists());
 }
+
+#[test]
+fn a_column_chosen_by_the_looked_up_files_word_and_its_name_is_brought_as_that_column() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("orders.csv"), "order_no,code,units\nO-1,ZC,2\nO-2,NG,1\n").unwrap();
+    std::fs::write(
+        dir.path().join("price_list.csv"),
+        "code,description,unit_price\nZC,Zirconia crown,145\nNG,Night guard,89\n",
+    )
+    .unwrap();
+    assert_eq!(
+        csv_rows_written(
+            dir.path(),
+            "Take each order in orders.csv, look up the unit price for its code in price_list.csv. I need order no, \
+             the price description, units and unit price, in the same order as the order file. Save priced.csv.",
+            "priced.csv",
+        ),
+        ["order_no,price description,units,unit_price", "O-1,Zirconia crown,2,145", "O-2,Night guard,1,89"]
+    );
+}

@@ -688,7 +688,14 @@ fn english_sort(clause: &str, lower: &str) -> Option<(usize, Step)> {
                     };
                     en_column(&slots::singular(noun))
                 }
-                "chronological" => Some("date".to_owned()),
+                // ("months in calendar order": the rows' noun when it is one of time.)
+                "chronological" | "calendar" | "time" => {
+                    let noun = lower[..c.get(0)?.start()].split_whitespace().next_back().map(slots::singular);
+                    match noun.as_deref() {
+                        Some(unit @ ("month" | "week" | "day" | "year" | "quarter" | "date")) => Some(unit.to_owned()),
+                        _ => Some("date".to_owned()),
+                    }
+                }
                 "ascending" | "descending" | "reverse" | "numerical" | "numeric" => None,
                 // ("columns in this order: …": the order of a list, no column.)
                 "this" | "that" | "same" | "following" | "given" | "listed" | "any" | "which" | "what" => None,

@@ -7455,3 +7455,13 @@ fn a_japanese_column_chosen_beside_named_totals_that_names_no_amount_goes_with_t
         r.steps
     );
 }
+
+#[test]
+fn months_in_calendar_order_sort_by_month() {
+    let r = read_instruction("From orders.csv, count the orders per month, months in calendar order. Save out.csv");
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Sort { by: Some(by), descending: false, .. } if by == "month")),
+        "{:?}",
+        r.steps
+    );
+}
