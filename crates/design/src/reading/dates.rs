@@ -1,7 +1,7 @@
 //! Dates said in full and compared: "before October 31, 2026", "from July 1 through September
 //! 30" (in a clause that says 2026), "between 2026-04-01 and 2026-09-30", 「2026年4月1日〜2026年
 //! 9月30日」, 「10/1〜10/31」, 「2026年10月31日より前」. A day whose year the text does not say
-//! ("Nov 2 through Nov 8", 「11月2日」, not 「11/2」, which may be a fraction) is a day of
+//! ("Nov 2 through Nov 8", 「11月2日」, 「12/29〜12/31」; not 「11/2」 alone, which may be a fraction) is a day of
 //! `${vars.year}`, which the data settles or the person answers: no year is guessed.
 
 use std::ops::Range;
@@ -11,6 +11,16 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::Condition;
+
+/// Whether the month and day at `range` (「12/29」) is one end of a range of two such:
+/// 「12/29〜12/31」.
+fn in_a_range_of_days(clause: &str, range: Range<usize>) -> bool {
+    static AFTER: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^\s*(?:~|〜|～|から)\s*(?:1[0-2]|0?[1-9])/\d{1,2}(?:[^\d/]|$)"));
+    static BEFORE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:^|[^\d/])(?:1[0-2]|0?[1-9])/\d{1,2}\s*(?:~|〜|～|から)\s*$"));
+    AFTER.is_match(&clause[range.end..]) || BEFORE.is_match(&clause[..range.start])
+}
 
 /// The year of a day said without one, settled later (`${vars.year}-11-02`).
 pub(crate) const YEAR_VAR: &str = "${vars.year}";
@@ -111,8 +121,11 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         let day = c.name("d").or(c.name("d2")).expect("a day").as_str();
         let value = match year_near(clause, range.start) {
             Some(year) => ymd(&year, month.as_str(), day),
-            // (「11/2」 may be a fraction: only 「11月2日」 is a day without its year.)
-            None if c.name("d").is_some() => month.as_str().parse().ok().and_then(|m| day_of_unsaid_year(m, day)),
+            // (「11/2」 may be a fraction: only 「11月2日」 is a day without its year, and 「12/29〜12/31」,
+            // days at either end of a range.)
+            None if c.name("d").is_some() || in_a_range_of_days(clause, range.clone()) => {
+                month.as_str().parse().ok().and_then(|m| day_of_unsaid_year(m, day))
+            }
             None => None,
         };
         if let Some(value) = value {
@@ -138,9 +151,9 @@ pub fn dates(clause: &str) -> Vec<SaidDate> {
         }
     }
     found.sort_by_key(|d| d.range.start);
-    // (「7月1日から9月30日まで」: whole months said by their days, read as months of the year.)
+    // (「7月1日から9月30日まで」「7/1〜9/30」: whole months said by their days, read as months of the year.)
     if let [first, last] = &found[..] {
-        if whole_months_of_an_unsaid_year(&first.value, &last.value) && clause[first.range.clone()].contains('月') {
+        if whole_months_of_an_unsaid_year(&first.value, &last.value) {
             found.clear();
         }
     }

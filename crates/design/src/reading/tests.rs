@@ -7132,8 +7132,8 @@ fn days_said_without_their_year_are_days_of_the_year_asked_or_settled() {
     let week = Some((json!("${vars.year}-11-02"), Some(json!("${vars.year}-11-08"))));
     assert_eq!(range("From t.csv, total card tips per server for the week of Nov 2 through Nov 8. Save x.csv"), week);
     assert_eq!(range("t.csv の11月2日から11月8日までの分を、担当者ごとに合計して x.csv に"), week);
-    // 「11/2」 may be a fraction: only a day written with 月 and 日 is read without its year.
-    assert_eq!(range("t.csv の 11/2〜11/8 の分を x.csv に"), None);
+    // 「11/2」 alone may be a fraction; 「11/2〜11/8」, two ends of a range, are days.
+    assert_eq!(range("t.csv の 11/2〜11/8 の分を x.csv に"), week);
     // Said again with the year elsewhere: one condition, with the year.
     let r = read_instruction(
         "Our Q1 2026 spend by vendor from bills.xlsx (January 1 through March 31, both days included). Save x.csv",
@@ -7464,4 +7464,31 @@ fn months_in_calendar_order_sort_by_month() {
         "{:?}",
         r.steps
     );
+}
+
+#[test]
+fn japanese_blanks_said_of_any_rows_and_days_of_a_range_said_with_slashes_are_conditions() {
+    for text in [
+        "a.csv で、入金日が空欄の予約を抜き出して b.csv に",
+        "七五三撮影予約.csv で、入金日が空欄になっている（まだ入金が確認できていない）予約を、撮影日順に出してください。b.csv に保存。",
+    ] {
+        let r = read_instruction(text);
+        assert!(
+            filter_conditions(&r).iter().any(|c| c.field.as_deref() == Some("入金日") && c.value == ""),
+            "{text}: {:?}",
+            r.steps
+        );
+    }
+    // What a result may hold keeps no rows.
+    assert!(read_instruction("返品.csv の備考は空欄のままで大丈夫です。b.csv に").steps.is_empty());
+    let r = read_instruction("a.csv から受取日が 12/29〜12/31（29日と31日も入れる）の予約だけ出して b.csv で");
+    assert!(
+        filter_conditions(&r).iter().any(|c| c.operator == "between"
+            && c.value == "${vars.year}-12-29"
+            && c.value2 == Some(serde_json::json!("${vars.year}-12-31"))),
+        "{:?}",
+        r.steps
+    );
+    // One such day alone may be a fraction.
+    assert!(read_instruction("a.csv の 1/2 の行を b.csv に").steps.is_empty());
 }
