@@ -1,8 +1,9 @@
 //! Dates said in full and compared: "before October 31, 2026", "from July 1 through September
 //! 30" (in a clause that says 2026), "between 2026-04-01 and 2026-09-30", 「2026年4月1日〜2026年
 //! 9月30日」, 「10/1〜10/31」, 「2026年10月31日より前」. A day whose year the text does not say
-//! ("Nov 2 through Nov 8", 「11月2日」, 「12/29〜12/31」; not 「11/2」 alone, which may be a fraction) is a day of
-//! `${vars.year}`, which the data settles or the person answers: no year is guessed.
+//! ("Nov 2 through Nov 8", 「11月2日」, 「12/29〜12/31」; not 「11/2」 alone, which may be a
+//! fraction) is a day of `${vars.year}`, which the data settles or the person answers: no year is
+//! guessed.
 
 use std::ops::Range;
 use std::sync::LazyLock;
