@@ -309,6 +309,18 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if week && n.value.fract() == 0.0 && of_a_file(n.value as u32) {
                 return false;
             }
+            // "my homeroom (7B)", "the whole 7th grade": a code or a rank said of people or
+            // places, no amount.
+            let code = !text[..n.end].ends_with(char::is_whitespace)
+                && text[n.end..].starts_with(|c: char| c.is_ascii_uppercase())
+                && !text[n.end..].starts_with(|c: char| matches!(c, 'K' | 'M'));
+            let rank = ["st ", "nd ", "rd ", "th "].iter().any(|o| after.starts_with(o))
+                && ["grade", "floor", "place", "class", "period", "shift", "edition", "anniversary", "birthday"]
+                    .iter()
+                    .any(|w| after[3..].trim_start().starts_with(w));
+            if code || rank {
+                return false;
+            }
             // "with those two figures", 「その2つを」: what was said before, counted again.
             let back = ["those", "these", "the", "both", "その", "この", "上の", "上記の", "以上の"].iter().any(|w| before.ends_with(w))
                 && ["figures", "numbers", "columns", "totals", "values", "fields", "things", "measures", "results", "counts", "つ", "列", "項目"]
@@ -910,6 +922,9 @@ pub(crate) mod tests {
         let back = "Total the honey per apiary and count the hives. One row per apiary with those two figures.";
         assert!(unused_numbers(back, &plan).is_empty(), "{:?}", unused_numbers(back, &plan));
         assert_eq!(unused_numbers("Keep the two largest per apiary", &plan).len(), 1, "a count of rows is a figure");
+        // A code or a rank of people is no figure; a day of a month is.
+        assert!(unused_numbers("roster.csv is my homeroom (7B), the whole 7th grade", &plan).is_empty());
+        assert_eq!(unused_numbers("the slips of 7 B", &plan).len(), 1);
         // Values said to count or not, in brackets, are examples.
         let examples = "Keep the drift over 0.5 either way (+0.6 or -0.7 count, exactly +0.5 does not).";
         assert_eq!(unused_numbers(examples, &plan), ["Keep the drift over 0.5 either way ("], "only the limit");

@@ -398,7 +398,14 @@ pub fn unkept_comparison(text: &str, plan: &planwright_plan::Plan) -> Option<Str
         let after = lower[m.end()..].trim_start();
         ["once", "one ", "twice", "1 "].iter().any(|w| after.starts_with(w))
     };
-    COMPARISON_SAID.find_iter(&lower).find(|m| !copies(m)).map(|m| text[m.range()].to_owned())
+    // ("a title line above the column headers": where a sheet's header is, which its read finds.)
+    let layout = |m: &regex::Match| {
+        const ENDS: [char; 7] = ['.', ';', '!', '?', '\n', '(', ')'];
+        let start = lower[..m.start()].rfind(ENDS).map_or(0, |i| i + 1);
+        let end = lower[m.end()..].find(ENDS).map_or(lower.len(), |i| m.end() + i);
+        crate::reading::SHEET_LAYOUT_SAID.is_match(&lower[start..end])
+    };
+    COMPARISON_SAID.find_iter(&lower).find(|m| !copies(m) && !layout(m)).map(|m| text[m.range()].to_owned())
 }
 
 /// Blocks that compare values of rows whatever their settings say.
@@ -904,6 +911,10 @@ mod tests {
         assert_eq!(unkept_comparison(said, &filters), None);
         assert_eq!(unkept_comparison("List vendors paid more than once", &copies), None, "copies counted");
         assert_eq!(unkept_comparison("予算を超えた部署の数を出して", &copies).as_deref(), Some("を超え"));
+        // Where a sheet's header is compares nothing.
+        let layout =
+            "scores.xlsx (sheet \"Scores\" - there's a title line above the column headers). Count per bowler.";
+        assert_eq!(unkept_comparison(layout, &copies), None);
     }
 
     #[test]

@@ -44,8 +44,8 @@ use passes::{
     unkeyed_order_by_the_only_total,
 };
 pub(crate) use shaping::number;
-pub(crate) use words::TIME_UNITS;
 use words::{Lexicon, EN, JA};
+pub(crate) use words::{SHEET_LAYOUT_SAID, TIME_UNITS};
 
 /// The language an instruction is written in; labels and hints of requirements follow it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -1305,6 +1305,19 @@ impl Reader<'_> {
                             Some(first) => passes::add_totals_said_again(first, aggregations),
                             None => self.reading.unplaced.push(clause.text.trim().to_owned()),
                         }
+                    }
+                    // ("…, their average score and their high game": a measure said as "high" or
+                    // "low", which no total read says, is asked.)
+                    Step::Aggregate { aggregations, by } => {
+                        static HIGH_OR_LOW: LazyLock<regex::Regex> = LazyLock::new(|| {
+                            regex::Regex::new(r"\b(?:their|its|the|each one's)\s+(?:high|low)\s+[a-z]+")
+                                .expect("high or low")
+                        });
+                        let extreme = aggregations.iter().any(|a| matches!(a.op, "max" | "min"));
+                        if let Some(said) = HIGH_OR_LOW.find(&lower).filter(|_| !extreme) {
+                            self.reading.unplaced.push(clause.text[said.range()].to_owned());
+                        }
+                        steps.push((at, Step::Aggregate { by, aggregations }));
                     }
                     step => steps.push((at, step)),
                 }

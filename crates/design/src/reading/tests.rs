@@ -7492,3 +7492,12 @@ fn japanese_blanks_said_of_any_rows_and_days_of_a_range_said_with_slashes_are_co
     // One such day alone may be a fraction.
     assert!(read_instruction("a.csv の 1/2 の行を b.csv に").steps.is_empty());
 }
+
+#[test]
+fn a_measure_said_as_high_or_low_that_no_total_reads_is_asked() {
+    let r = read_instruction(
+        "From scores.csv, for each bowler I need the number of games bowled, their average score rounded to 1 \
+         decimal place, and their high game. Save out.csv",
+    );
+    assert!(r.unplaced.iter().any(|u| u == "their high game"), "{:?} {:?}", r.unplaced, r.steps);
+}
