@@ -313,7 +313,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             // places, no amount.
             let code = !text[..n.end].ends_with(char::is_whitespace)
                 && text[n.end..].starts_with(|c: char| c.is_ascii_uppercase())
-                && !text[n.end..].starts_with(|c: char| matches!(c, 'K' | 'M'));
+                && !text[n.end..].starts_with(['K', 'M']);
             let rank = ["st ", "nd ", "rd ", "th "].iter().any(|o| after.starts_with(o))
                 && ["grade", "floor", "place", "class", "period", "shift", "edition", "anniversary", "birthday"]
                     .iter()
