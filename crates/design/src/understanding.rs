@@ -211,7 +211,7 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             let example = ["e.g.", "e.g", "eg", "例:", "例：", "例えば", "for example", "such as", "like", "や"]
                 .iter()
                 .any(|w| before.ends_with(w))
-                || ["など", "等", "とか", "や"].iter().any(|w| after.starts_with(w))
+                || ["など", "等", "とか", "や", "のよう", "みたい"].iter().any(|w| after.starts_with(w))
                 // 「10 か 8 が入っています」: one of the values listed.
                 || after.strip_prefix('か').is_some_and(|rest| rest.trim_start().starts_with(|c: char| c.is_ascii_digit()))
                 || before.strip_suffix('か').is_some_and(|rest| rest.trim_end().ends_with(|c: char| c.is_ascii_digit()))

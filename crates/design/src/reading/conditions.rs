@@ -1684,7 +1684,8 @@ fn japanese_unmasked(clause: &str) -> Vec<Condition> {
     // 「同じ環境・同じ利用日に2件以上予約が入っている」: a count of rows said, no text a cell holds.
     let counted = |said: &str| COUNT_OF_ROWS.is_match(said);
     for c in JA_CONTAINS.captures_iter(clause) {
-        if counted(&c["value"]) {
+        // (「012 のように頭の0も含めて」: including it too, no text a cell holds.)
+        if counted(&c["value"]) || c["value"].ends_with('も') {
             continue;
         }
         conditions.push(Condition {

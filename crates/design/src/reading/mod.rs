@@ -530,7 +530,7 @@ static CALENDAR_PERIOD: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// depending on which file": a column saying which table each row came from.
 static SOURCE_COLUMN_SAID: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en2>[a-z_][a-z_ ]{0,20}?) column \((?P<en_values2>[^()]{1,60})\)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en3>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows) (?P<en_values3>(?-i:[A-Z0-9][A-Za-z0-9-]*)(?:,? (?:or|and|/) (?-i:[A-Z0-9][A-Za-z0-9-]*))+)\b|(?P<ja2>[^\s、。・,（(「」]{1,12})[（(](?P<ja_values2>「[^」]{1,20}」(?:\s*(?:か|または|／|/|・|、)\s*「[^」]{1,20}」)+)[^）)]{0,20}?(?:ファイル|どちら)[^）)]{0,20}[）)]",
+        r"(?i)「(?P<ja>[^」]{1,20})」\s*(?:列|欄|項目)?\s*[（(](?P<ja_values>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows|with) (?P<en_values>[^,.;]{1,60}?) (?:depending on|according to|based on|for) (?:which|the|each) (?:file|source|sheet|table|export)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en2>[a-z_][a-z_ ]{0,20}?) column \((?P<en_values2>[^()]{1,60})\)|\b(?:add|with|include|plus) (?:a |an |one )?(?P<en3>[a-z_][a-z_ ]{0,20}?) column (?:that says|saying|showing|that shows) (?P<en_values3>(?-i:[A-Z0-9][A-Za-z0-9-]*)(?:,? (?:or|and|/) (?-i:[A-Z0-9][A-Za-z0-9-]*))+)\b|(?P<ja2>[^\s、。・,（(「」]{1,12})[（(](?P<ja_values2>「[^」]{1,20}」(?:\s*(?:か|または|／|/|・|、)\s*「[^」]{1,20}」)+)[^）)]{0,20}?(?:ファイル|どちら)[^）)]{0,20}[）)]|(?P<ja3>[^\s、。・,（(「」をはがでにとの]{1,12})\s*の?\s*(?:列|欄|項目)\s*[（(](?P<ja_values3>[^）)]{1,60})[）)]\s*を[^。]{0,12}?(?:付け|つけ|追加|加え|入れ|足し)",
     )
     .expect("a column of the source")
 });
@@ -1449,7 +1449,9 @@ impl Reader<'_> {
         self.left_out_said_twice(&lower_text);
         self.orders_by_values();
         // (「伝票日付・勘定科目・金額・摘要の4つが完全に一致する行」: the columns listed, not all.)
-        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && keys.len() < 2 {
+        // (「全く同じ内容の行」: the rows' whole content, whatever else is said the same.)
+        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && (keys.len() < 2 || keys.iter().any(|k| k == "内容"))
+        {
             for step in &mut self.reading.steps {
                 if let Step::Duplicates { by, .. } = step {
                     by.clear();
@@ -3138,7 +3140,7 @@ impl Reader<'_> {
             return;
         }
         let Some(c) = SOURCE_COLUMN_SAID.captures(self.text) else { return };
-        let column = ["ja", "en", "ja2", "en2", "en3"]
+        let column = ["ja", "en", "ja2", "en2", "en3", "ja3"]
             .iter()
             .find_map(|name| c.name(name))
             .map_or("", |m| m.as_str())
@@ -3148,7 +3150,7 @@ impl Reader<'_> {
         let quoted: Option<String> = c.name("ja_values2").map(|m| {
             m.as_str().split('「').filter_map(|q| q.split_once('」')).map(|(v, _)| v).collect::<Vec<_>>().join("/")
         });
-        let values: Vec<String> = ["ja_values", "en_values", "en_values2", "en_values3"]
+        let values: Vec<String> = ["ja_values", "en_values", "en_values2", "en_values3", "ja_values3"]
             .iter()
             .find_map(|name| c.name(name))
             .map(|m| m.as_str().to_owned())

@@ -111,7 +111,7 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
 /// no column is their key, whatever an example names ("same payee and amount … are not").
 pub static WHOLE_ROW_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|\b(?:rows|lines|entries|records) that are (?:exactly|completely) (?:the same|identical)\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|まったく同じ行|全く同じ行",
+        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|\b(?:rows|lines|entries|records) that are (?:exactly|completely) (?:the same|identical)\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|(?:まったく|全く|完全に)同じ(?:内容の)?行",
     )
 });
 

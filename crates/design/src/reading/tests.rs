@@ -7501,3 +7501,18 @@ fn a_measure_said_as_high_or_low_that_no_total_reads_is_asked() {
     );
     assert!(r.unplaced.iter().any(|u| u == "their high game"), "{:?} {:?}", r.unplaced, r.steps);
 }
+
+#[test]
+fn a_japanese_column_of_the_source_unquoted_whole_rows_of_the_same_content_and_including_words_are_read() {
+    let r = read_instruction("中央.csv と 北地区.csv を縦につなげて、館名 の列（中央／北地区）を追加して b.csv に");
+    assert_eq!(r.source_column, Some(("館名".to_owned(), vec!["中央".to_owned(), "北地区".to_owned()])));
+    assert!(r.steps.is_empty(), "the values listed divide nothing: {:?}", r.steps);
+    let r = read_instruction(
+        "つなげたら同じ人が二重に入ってしまいました。名簿.csv で全く同じ内容の行は1行にしてください。団員番号は 012 のように頭の0も含めてそのまま、団員番号順に並べて b.csv に保存してください。",
+    );
+    assert!(
+        matches!(&r.steps[..], [Step::Duplicates { by, remove: true, .. }, Step::Sort { .. }] if by.is_empty()),
+        "whole rows, no filter of 「頭の0も」: {:?}",
+        r.steps
+    );
+}
