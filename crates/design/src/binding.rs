@@ -348,9 +348,6 @@ fn first_open_filter_keeping_rows(
         .find(|i| doc.pointer(&format!("/graph/{i}/in/conditions")).and_then(open).is_some())
 }
 
-/// 「実行ログ.csv に一度も実施記録がないケース…ログの結果が「スキップ」の行は実施に数えません」: a
-/// filter after a match that keeps the rows without a partner, whose columns only the other
-/// side has, tests that side's rows before the match (the rows kept have none of its columns).
 /// "look up the unit price … I need case no, product name, units and unit price": a column chosen
 /// to be shown that the rows lack and the table looked up holds is brought by the lookup too.
 fn brought_to_be_shown(doc: &mut Value, validation: &Validation) -> bool {
@@ -423,6 +420,9 @@ fn brought_to_be_shown(doc: &mut Value, validation: &Validation) -> bool {
     changed
 }
 
+/// 「実行ログ.csv に一度も実施記録がないケース…ログの結果が「スキップ」の行は実施に数えません」: a
+/// filter after a match that keeps the rows without a partner, whose columns only the other
+/// side has, tests that side's rows before the match (the rows kept have none of its columns).
 fn filters_before_the_match(doc: &mut Value, validation: &Validation) -> bool {
     let Some(graph) = doc.get("graph").and_then(Value::as_array) else { return false };
     let id_of = |i: usize| graph[i].get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
