@@ -521,11 +521,11 @@ pub static SAID_TO_COUNT: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:counts? as|count too|counts too|all count|still counts?|(?:is|are) fine|(?:don'?t|doesn'?t) matter|whatever the)\b",
     )
 });
-/// "(private and group lessons together)", "both North and South", 「個人・団体レッスン合わせて」: values
-/// said to be taken alike, which keep no rows.
+/// "(private and group lessons together)", 「個人・団体レッスン合わせて」: values said to be taken alike,
+/// which keep no rows (not "both Approved and Paid", which may say the rows kept).
 pub static TAKEN_ALIKE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b[\w-]+\s+(?:and|or|&|\+)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:together|combined|alike)\b|\bboth\s+[\w-]+\s+and\s+[\w-]+\b|\b(?:whether|regardless of whether)\s+(?:it'?s\s+|they'?re\s+)?[\w-]+\s+or\s+[\w-]+\b|[^、。\s（(]{1,12}(?:と|・|／|/)[^、。\s（(]{1,12}?(?:を|の|は)?(?:合わせて|あわせて|合算|区別せず|区別なく|問わず)",
+        r"(?i)\b[\w-]+\s+(?:and|or|&|\+)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:together|combined|alike)\b|\b(?:whether|regardless of whether)\s+(?:it'?s\s+|they'?re\s+)?[\w-]+\s+or\s+[\w-]+\b|[^、。\s（(]{1,12}(?:と|・|／|/)[^、。\s（(]{1,12}?(?:を|の|は)?(?:合わせて|あわせて|合算|区別せず|区別なく|問わず)",
     )
 });
 /// "if its case_id shows up in executions.csv", "its po_number appears in the po_ref column".
