@@ -320,18 +320,28 @@ fn file_of_the_rows<'a>(graph: &'a [Value], id: &'a str) -> Option<String> {
     source_file_through(graph, id, false)
 }
 
-fn source_file_through<'a>(graph: &'a [Value], mut id: &'a str, through_totals: bool) -> Option<String> {
-    for _ in 0..graph.len() {
-        let node = graph.iter().find(|n| n.get("id").and_then(Value::as_str) == Some(id))?;
+fn source_file_through<'a>(graph: &'a [Value], id: &'a str, through_totals: bool) -> Option<String> {
+    for (_, node) in upstream(graph, id) {
         if let Some(path) = node.pointer("/in/path").and_then(Value::as_str).filter(|p| !p.contains("${")) {
             return Some(path.rsplit(['/', '\\']).next().unwrap_or(path).to_owned());
         }
         if !through_totals && node.get("block").and_then(Value::as_str) == Some("transforms.group_by_agg") {
             return None;
         }
-        id = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
     }
     None
+}
+
+/// The step `id` and the steps whose rows it takes, one after another through their `items`
+/// (each with its index in the graph).
+fn upstream<'a>(graph: &'a [Value], id: &'a str) -> impl Iterator<Item = (usize, &'a Value)> {
+    let at = |id: &str| graph.iter().position(|n| n.get("id").and_then(Value::as_str) == Some(id));
+    let first = at(id).map(|i| (i, &graph[i]));
+    std::iter::successors(first, move |(_, node)| {
+        let id = node.pointer("/in/items")?.as_str()?.strip_prefix("${")?.split('.').next()?;
+        at(id).map(|i| (i, &graph[i]))
+    })
+    .take(graph.len())
 }
 
 /// The first of `filters` (indices into the graph) whose conditions are left to ask and which
@@ -368,28 +378,9 @@ fn brought_to_be_shown(doc: &mut Value, validation: &Validation) -> bool {
             continue;
         };
         // The lookup the chosen rows come through.
-        let mut id = graph[node]
-            .pointer("/in/items")
-            .and_then(Value::as_str)
-            .and_then(reference_of)
-            .and_then(|r| r.split('.').next());
-        let mut lookup = None;
-        for _ in 0..graph.len() {
-            let Some(at) = id.and_then(|id| graph.iter().position(|n| n.get("id").and_then(Value::as_str) == Some(id)))
-            else {
-                break;
-            };
-            if graph[at].get("block").and_then(Value::as_str) == Some("transforms.join") {
-                lookup = Some(at);
-                break;
-            }
-            id = graph[at]
-                .pointer("/in/items")
-                .and_then(Value::as_str)
-                .and_then(reference_of)
-                .and_then(|r| r.split('.').next());
-        }
-        let Some(lookup) = lookup else { continue };
+        let Some(id) = graph[node].get("id").and_then(Value::as_str) else { continue };
+        let joins = |(_, n): &(usize, &Value)| n.get("block").and_then(Value::as_str) == Some("transforms.join");
+        let Some((lookup, _)) = upstream(graph, id).skip(1).find(joins) else { continue };
         let right = graph[lookup].pointer("/in/right").and_then(Value::as_str).and_then(reference_of);
         let Some(right_columns) = right.and_then(|r| validation.tables.get(r)) else { continue };
         if choose(wanted, here).is_some() {
@@ -1098,32 +1089,29 @@ fn unused_values(plan: &Plan, catalog: &Catalog, files: &dyn InputFiles, mention
 /// The columns a filter of `plan` keeps one value (or some values) of: `eq` and `in`
 /// conditions, their field written or given by a var's default.
 fn tested_columns(plan: &Plan) -> Vec<String> {
-    let mut columns = Vec::new();
-    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
-        let Some(Value::Array(conditions)) = node.inputs.get("conditions") else { continue };
-        for condition in conditions {
-            if !matches!(condition.get("operator").and_then(Value::as_str), Some("eq" | "in")) {
-                continue;
-            }
-            let Some(field) = condition.get("field").and_then(Value::as_str) else { continue };
-            columns.extend(column_named(field, &plan.vars));
-        }
-    }
-    columns
+    filter_conditions(plan, &["eq", "in"]).map(|(column, _)| column).collect()
+}
+
+/// The conditions of the plan's filters whose operator is one of `operators`, each with the
+/// column it tests (a var's value for `${vars.x}`).
+fn filter_conditions<'a>(plan: &'a Plan, operators: &'a [&str]) -> impl Iterator<Item = (String, &'a Value)> {
+    plan.graph
+        .iter()
+        .filter(|n| n.block.as_deref() == Some("transforms.filter"))
+        .filter_map(|node| node.inputs.get("conditions").and_then(Value::as_array))
+        .flatten()
+        .filter(|c| c.get("operator").and_then(Value::as_str).is_some_and(|o| operators.contains(&o)))
+        .filter_map(|c| Some((column_named(c.get("field")?.as_str()?, &plan.vars)?, c)))
 }
 
 /// The columns the plan's filters leave values out of (`ne`), each with those values folded.
 fn columns_left_out(plan: &Plan) -> Vec<(String, Vec<String>)> {
     let mut columns: Vec<(String, Vec<String>)> = Vec::new();
-    for node in plan.graph.iter().filter(|n| n.block.as_deref() == Some("transforms.filter")) {
-        let Some(Value::Array(conditions)) = node.inputs.get("conditions") else { continue };
-        for condition in conditions.iter().filter(|c| c.get("operator").and_then(Value::as_str) == Some("ne")) {
-            let field = condition.get("field").and_then(Value::as_str).and_then(|f| column_named(f, &plan.vars));
-            let (Some(field), Some(value)) = (field, condition.get("value").and_then(Value::as_str)) else { continue };
-            match columns.iter_mut().find(|(c, _)| *c == field) {
-                Some((_, out)) => out.push(fold_value(value)),
-                None => columns.push((field, vec![fold_value(value)])),
-            }
+    for (field, condition) in filter_conditions(plan, &["ne"]) {
+        let Some(value) = condition.get("value").and_then(Value::as_str) else { continue };
+        match columns.iter_mut().find(|(c, _)| *c == field) {
+            Some((_, out)) => out.push(fold_value(value)),
+            None => columns.push((field, vec![fold_value(value)])),
         }
     }
     columns
