@@ -69,6 +69,7 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
         if m.as_str().starts_with('.') && ends_with_abbreviation(&text[..m.start()])
             || m.as_str() == "→" && value_arrow(text, m.start(), m.end())
             || m.as_str().starts_with([',', '、']) && within_brackets(text, m.start())
+            || c.name("verb").is_some_and(|v| a_measure_listed(&text[start..m.start()], v.as_str(), &text[v.end()..]))
         {
             continue;
         }
@@ -79,6 +80,22 @@ pub fn split(text: &str, language: Language, lexicon: &Lexicon) -> Vec<Clause> {
     }
     push(&mut pieces, text, start, text.len(), sentence_start);
     join_fragments(pieces, language, lexicon, text)
+}
+
+/// "with its total tickets and total revenue": the next of the measures listed, a noun after
+/// "total" (not "… and total the amounts", the verb).
+fn a_measure_listed(before: &str, verb: &str, after: &str) -> bool {
+    static MEASURE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:total|average|sum|number of|count of)\s+[a-z_][\w-]*(?:\s+[a-z_][\w-]*)?\s*$")
+            .expect("a measure before")
+    });
+    let next = after.split_whitespace().next().unwrap_or_default().to_ascii_lowercase();
+    let verb_object =
+        ["the", "them", "it", "up", "by", "per", "all", "each", "those", "these", "their", "its", "every"];
+    matches!(verb.to_ascii_lowercase().as_str(), "total" | "sum" | "count")
+        && !next.is_empty()
+        && !verb_object.contains(&next.as_str())
+        && MEASURE_BEFORE.is_match(before)
 }
 
 /// Whether the comma at `at` stands in a short aside in brackets (「×100（小数第1位まで、四捨五入）」,

@@ -1219,14 +1219,7 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
         Language::En => &*EN_COLUMNS_DIFFER,
         Language::Ja => &*JA_COLUMNS_DIFFER,
     };
-    let clean = |name: &str| {
-        let name = name.trim().trim_start_matches("実際の").trim();
-        match language {
-            Language::En => slots::singular(name.trim_end_matches(" column").trim_end_matches(" amount").trim()),
-            // (「伝票ごとに借方と…」: the particle before is no part of the name.)
-            Language::Ja => name.strip_prefix(['に', 'で', 'へ']).unwrap_or(name).to_owned(),
-        }
-    };
+    let clean = |name: &str| compared_name(name, language);
     let above = match language {
         Language::En => &*EN_COLUMN_ABOVE,
         Language::Ja => &*JA_COLUMN_ABOVE,
@@ -1297,6 +1290,64 @@ pub fn compared_columns(clause: &str, language: Language) -> Vec<(Condition, std
         })
         .chain(compared)
         .collect()
+}
+
+/// The name of a column compared, as said: "the paid amount column" is `paid`.
+fn compared_name(name: &str, language: Language) -> String {
+    let name = name.trim().trim_start_matches("実際の").trim();
+    match language {
+        Language::En => slots::singular(name.trim_end_matches(" column").trim_end_matches(" amount").trim()),
+        // (「伝票ごとに借方と…」: the particle before is no part of the name.)
+        Language::Ja => name.strip_prefix(['に', 'で', 'へ']).unwrap_or(name).to_owned(),
+    }
+}
+
+/// "where the physical count doesn't match the register balance", "compare the invoiced amount
+/// with the paid amount … the rows that differ", 「請求額と入金額を比較して、一致しない行」: two
+/// columns compared in plain words, which may as well name two tables matched; read only where
+/// one table is read.
+static EN_PLAIN_COLUMNS_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:where|whose|when|if)\s+(?:the\s+)?(?P<a>[a-z_]\w*(?: [a-z_]\w*){0,2}?)\s+(?:doesn't|does not|don't|do not|didn't|did not)\s+(?:match|equal|agree with)\s+(?:the\s+)?(?P<b>[a-z_]\w*(?: [a-z_]\w*)?)|\bcompare\s+(?:the\s+)?(?P<c>[a-z_]\w*(?: [a-z_]\w*){0,2}?)\s+(?:with|to|against|and)\s+(?:the\s+)?(?P<d>[a-z_]\w*(?: [a-z_]\w*)?)",
+    )
+});
+static JA_COLUMNS_COMPARED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?P<c>[^\s、。をがはのと「」（）()]{1,16})と(?P<d>[^\s、。をがはのと「」（）()]{1,16})を(?:比較|照合|突き合わせ|突合|見比べ|比べ)",
+    )
+});
+/// The words that keep the rows whose columns compared are not the same.
+static ROWS_THAT_DIFFER: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:don't|do not|doesn't|does not|didn't|did not)\s+(?:agree|match)\b|\bdiffer(?:s|ing)?\b|\bdifferent\b|\bmismatch|\bdiscrepanc|\bnot the same\b|\bdisagree|一致しな|一致していな|違う|違って|異な|差がある|差異がある|差異のある|差のある|合わな|合っていな|ずれ|食い違",
+    )
+});
+
+/// Two columns of the one table read said to be compared, and the rows that differ kept, as the
+/// condition that keeps them (`{field: a, operator: ne, value: {column: b}}`).
+pub fn columns_compared_in_words(text: &str, language: Language) -> Option<Condition> {
+    let pattern = match language {
+        Language::En => &*EN_PLAIN_COLUMNS_DIFFER,
+        Language::Ja => &*JA_COLUMNS_COMPARED,
+    };
+    let c = pattern.captures(text)?;
+    // ("compare the count with the balance": the rows kept are those that differ, said apart.)
+    if c.name("c").is_some() && !ROWS_THAT_DIFFER.is_match(text) {
+        return None;
+    }
+    let stop = ["in", "on", "of", "for", "from", "at", "and", "so", "then"];
+    let trimmed = |m: regex::Match| {
+        let said = m.as_str();
+        let said = said.rsplit_once(' ').filter(|(_, last)| stop.contains(&last.to_ascii_lowercase().as_str()));
+        compared_name(said.map_or(m.as_str(), |(name, _)| name), language)
+    };
+    let a = trimmed(c.name("a").or(c.name("c"))?);
+    let b = trimmed(c.name("b").or(c.name("d"))?);
+    let names_rows = |n: &str| slots::is_row_noun(n) || JA_ROW_NOUNS.contains(&n);
+    if a.is_empty() || b.is_empty() || a == b || names_rows(&a) || names_rows(&b) {
+        return None;
+    }
+    Some(Condition { field: Some(a), operator: "ne", value: json!({ "column": b }), value2: None })
 }
 
 static EN_DONE_AFTER_A_DATE: LazyLock<Regex> = LazyLock::new(|| {

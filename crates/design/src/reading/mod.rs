@@ -1503,6 +1503,7 @@ impl Reader<'_> {
         self.combine_tables(&lower_text);
         self.column_of_the_source();
         self.one_match_of_two_tables();
+        self.columns_compared_in_one_table();
         self.unmatched_without_a_join_word(&lower_text);
         self.rows_another_file_lists_left_out();
         self.states_the_match_says();
@@ -2844,6 +2845,29 @@ impl Reader<'_> {
                 }
             }
             self.reading.value_orders.push((order.column, order.values));
+        }
+    }
+
+    /// "compare the physical count with the register balance in register.csv and list the
+    /// lines that don't agree": with one table read, two of its columns compared, no tables
+    /// matched (the match read from "compare" or "don't match" has nothing to match with).
+    fn columns_compared_in_one_table(&mut self) {
+        let tables = self.reading.sources.iter().filter(|s| s.kind != SourceKind::Documents).count();
+        let unkeyed_match = |s: &Step| matches!(s, Step::Join { key: None, side_keys, .. } if side_keys.is_empty());
+        let empty_filter = |s: &Step| matches!(s, Step::Filter { conditions, exclude: false } if conditions.is_empty());
+        let compared_already = self.reading.steps.iter().any(|s| {
+            matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.value.get("column").is_some()))
+        });
+        let said = self.reading.steps.iter().any(|s| unkeyed_match(s) || empty_filter(s));
+        let joined = self.reading.steps.iter().any(|s| matches!(s, Step::Join { .. }) && !unkeyed_match(s));
+        if tables != 1 || !said || joined || compared_already {
+            return;
+        }
+        let Some(condition) = conditions::columns_compared_in_words(self.text, self.language) else { return };
+        self.reading.steps.retain(|s| !unkeyed_match(s));
+        match self.reading.steps.iter_mut().find(|s| empty_filter(s)) {
+            Some(Step::Filter { conditions, .. }) => conditions.push(condition),
+            _ => self.reading.steps.insert(0, Step::Filter { conditions: vec![condition], exclude: false }),
         }
     }
 
@@ -4963,7 +4987,11 @@ fn blank_if_it_keeps(part: &str) -> String {
     let count_named = ["the count", "same count", "a count", "its count", "their count", "by count"]
         .iter()
         .any(|n| lower.contains(n));
-    if keeps && !negated && !count_named {
+    // "(physical count minus register balance)": a formula of a column called a count.
+    let formula = [" minus ", " plus ", " times ", " divided by ", " - ", " / ", " x ", "×", "÷", "−"]
+        .iter()
+        .any(|sign| lower.contains(sign));
+    if keeps && !negated && !count_named && !formula {
         " ".repeat(part.len())
     } else {
         part.to_owned()

@@ -7516,3 +7516,54 @@ fn a_japanese_column_of_the_source_unquoted_whole_rows_of_the_same_content_and_i
         r.steps
     );
 }
+
+#[test]
+fn two_columns_compared_in_plain_words_keep_the_rows_that_differ_when_one_table_is_read() {
+    let compared = |r: &Reading| -> Vec<(String, &'static str, Value)> {
+        r.steps
+            .iter()
+            .flat_map(|s| match s {
+                Step::Filter { conditions, .. } => conditions.clone(),
+                _ => Vec::new(),
+            })
+            .map(|c| (c.field.unwrap_or_default(), c.operator, c.value))
+            .collect()
+    };
+    let r = read_instruction(
+        "Compare the physical count with the register balance in register.csv and list only the lines that don't agree, with the difference (physical count minus register balance). Save as variances.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+    assert_eq!(compared(&r), [("physical count".to_owned(), "ne", json!({ "column": "register balance" }))]);
+    assert_eq!(computed(&r), [("difference", "difference")]);
+    let r = read_instruction(
+        "In register.csv list the lines where the physical count doesn't match the register balance. Save as out.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+    assert_eq!(compared(&r), [("physical count".to_owned(), "ne", json!({ "column": "register balance" }))]);
+    let r = read_instruction("payments.csv の請求額と入金額を比較して、一致しない行だけを 差異.csv に出力して");
+    assert_eq!(compared(&r), [("請求額".to_owned(), "ne", json!({ "column": "入金額" }))]);
+    // Two tables read: the words match them.
+    let r = read_instruction("Compare the amounts in bank.csv with the ledger in ledger.csv and list the rows that don't match. Save as out.csv.");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Join { .. })), "{:?}", r.steps);
+    // Compared, with no rows said to differ: nothing kept by the comparison.
+    let r = read_instruction("Compare the budget with the actual in spend.csv and add the difference (actual minus budget). Save as out.csv.");
+    assert!(compared(&r).is_empty(), "{:?}", r.steps);
+}
+
+#[test]
+fn a_total_said_again_in_a_list_of_measures_is_the_next_measure_not_a_new_total() {
+    for text in [
+        "Roll up sales.csv by production: one line per show with its total tickets and total revenue. Save as out.csv.",
+        "Roll up sales.csv by production, with its total tickets and total revenue. Save as out.csv.",
+    ] {
+        let r = read_instruction(text);
+        let [Step::Aggregate { by, aggregations }] = r.steps.as_slice() else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!(by, &["production"], "{text}");
+        let fields: Vec<_> = aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect();
+        assert_eq!(fields, [("sum", Some("ticket")), ("sum", Some("revenue"))], "{text}");
+    }
+    // "and total the amounts": the verb, a step of its own.
+    let r = read_instruction("Keep the paid rows of sales.csv and total the amounts per region. Save as out.csv.");
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
+    assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["region"])), "{:?}", r.steps);
+}
