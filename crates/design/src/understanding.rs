@@ -54,6 +54,16 @@ static JA_ACTION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("action pattern")
 });
 
+/// "recalculate them under the new rules", 「新しい規定で計算し直して」: rules named and not given.
+static EN_RULES_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:new|updated|revised|changed|amended)\s+(?:rules?|policy|policies|rates?|fee schedule|pricing|formula|guidelines|criteria|thresholds?|terms)\b")
+        .expect("rules named")
+});
+static JA_RULES_NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"新(?:しい)?(?:規定|ルール|基準|料金表?|料率|単価|レート|計算方法|方式|規則|規程)|改定後の(?:規定|ルール|基準|料金|単価|料率|規程)")
+        .expect("rules named")
+});
+
 /// Why a part is asked about when the instruction says something of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unplaced {
@@ -116,6 +126,15 @@ pub fn unsaid(reading: &Reading, text: &str, templates: bool, answered_do: bool)
     }
     if let Some(clause) = reading.unplaced.first().filter(|_| !templates && !answered_do) {
         return vec![(Part::Do, Some(Unplaced::Words(clause.clone())))];
+    }
+    // (Named rules the plan computes nothing by would leave the old figures, said as new.)
+    let computes = reading.steps.iter().any(|s| matches!(s.name(), "compute" | "aggregate" | "join" | "label"));
+    let rules = match reading.language {
+        Language::En => EN_RULES_NAMED.find(&text.to_ascii_lowercase()).map(|m| m.as_str().to_owned()),
+        Language::Ja => JA_RULES_NAMED.find(text).map(|m| m.as_str().to_owned()),
+    };
+    if let Some(rules) = rules.filter(|_| !computes && !templates && !answered_do) {
+        return vec![(Part::Do, Some(Unplaced::Words(rules)))];
     }
     if reading.steps.is_empty() && reading.columns.is_empty() && !reading.combine && !templates {
         let action = match reading.language {
@@ -911,6 +930,21 @@ pub(crate) mod tests {
                 [(Part::Do, Some(Unplaced::Words(said.to_owned())))]
             );
         }
+        // Rules named and not given: the plan would keep the old figures.
+        for (text, said) in [
+            (
+                "来月からキャンセル料の規定が新しくなるので、予約.csv のキャンセル分を新しい規定で計算し直して、キャンセル料.csv にして",
+                "新しい規定",
+            ),
+            ("Take the cancelled bookings in bookings.csv, apply the new rules and save fees.csv", "new rules"),
+        ] {
+            assert_eq!(
+                unsaid(&read_instruction(text), text, false, false),
+                [(Part::Do, Some(Unplaced::Words(said.to_owned())))]
+            );
+        }
+        let given = "Under the new rates, fee = price * 0.2. Read bookings.csv and save fees.csv";
+        assert!(unsaid(&read_instruction(given), given, false, false).is_empty(), "the rule is given");
         let copy = "Convert ledger.csv to ledger.xlsx";
         assert!(unsaid(&read_instruction(copy), copy, false, false).is_empty(), "a copy is what it asks for");
     }

@@ -3122,7 +3122,7 @@ impl Reader<'_> {
         // columns, it puts no rows together.)
         let keyed = self.reading.steps.iter().any(|s| {
             matches!(s, Step::Join { key: Some(_), .. } | Step::Join { unmatched: true, .. })
-                || matches!(s, Step::Join { bring, .. } if !bring.is_empty())
+                || matches!(s, Step::Join { bring, side_keys, .. } if !bring.is_empty() || !side_keys.is_empty())
         }) || !shaping::brought_columns(self.text, self.language).is_empty();
         // 「縦に結合」, "stack": one under the other, whatever else looks like a key.
         let stacked = words::STACKED.is_match(lower_text);
@@ -3131,7 +3131,9 @@ impl Reader<'_> {
         static INTO_THE_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
             regex::Regex::new(r"\.(?:csv|tsv|xlsx|xlsm|xls|json|md)\s*(?:に|へ)\s*まとめ").expect("into the file")
         });
-        let said = INTO_THE_FILE.replace_all(lower_text, "");
+        // (「突き合わせて」「照らし合わせて」 match rows; they put none together.)
+        let said =
+            INTO_THE_FILE.replace_all(lower_text, "").replace("突き合わせ", "照合").replace("照らし合わせ", "照合");
         if tables < 2 || !self.lexicon.append.is_match(&said) {
             return;
         }

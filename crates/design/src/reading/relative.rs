@@ -22,6 +22,21 @@ static JA_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:今日|本日|基準日)(?:は|が|:)?[ \t]*[(（]?[ \t]*(?P<y>\d{4})[ \t]*[/年\-][ \t]*(?P<m>\d{1,2})[ \t]*[/月\-][ \t]*(?P<d>\d{1,2})[ \t]*日?[ \t]*[)）]?")
         .expect("today")
 });
+/// 「本日（12/10）時点で」: the day said with no year (settled from the data, as a day said so is).
+static JA_TODAY_NO_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:今日|本日|基準日)(?:は|が|:)?[ \t]*[(（]?[ \t]*(?P<m>\d{1,2})[ \t]*[/月][ \t]*(?P<d>\d{1,2})[ \t]*日?[ \t]*[)）]?")
+        .expect("today with no year")
+});
+/// 「期限が今日以降」「本日より前」, once the day is said as 「今日」: the day it is, compared.
+static JA_COMPARED_WITH_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:今日|本日|基準日)(?:当日)?(?P<op>以降|以前|より後|より前|より先|まで)")
+        .expect("compared with today")
+});
+/// "on or after today", "before today", once the day is said as "today".
+static EN_COMPARED_WITH_TODAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?P<op>on or after|on or before|after|before|later than|earlier than)\s+today\b")
+        .expect("compared with today")
+});
 static JA_RANGE_FROM_TODAY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:今日|本日|基準日)(?:当日)?(?P<to>[ \t]*(?:〜|～|~|から)[ \t]*\d{4}[/年\-])")
         .expect("a range from today")
@@ -72,9 +87,13 @@ pub fn stated_today(text: &str) -> Option<std::ops::Range<usize>> {
 /// `text` with "last month" (「先月」), "this month" and "next month" (「来月」) written as the
 /// month they are from the day it states, and the day itself said as "today" (it keeps no rows).
 pub fn months_written_out(text: &str) -> String {
-    let Some((year, month, day)) = today(text) else { return text.to_owned() };
+    let Some((year, month, day)) = today(text) else { return day_without_its_year_compared(text) };
     let mut text = EN_TODAY.replace_all(text, "today").into_owned();
     text = JA_TODAY.replace_all(&text, "今日").into_owned();
+    // 「振替期限が今日以降」, "due on or after today": the day itself compared.
+    text = JA_COMPARED_WITH_TODAY.replace_all(&text, format!("{year}年{month}月{day}日$op").as_str()).into_owned();
+    text =
+        EN_COMPARED_WITH_TODAY.replace_all(&text, format!("$op {year:04}-{month:02}-{day:02}").as_str()).into_owned();
     // 「有効期限が基準日〜2027/3/31」: a range from the day stated, written as that day.
     text = JA_RANGE_FROM_TODAY.replace_all(&text, format!("{year}/{month}/{day}$to").as_str()).into_owned();
     text =
@@ -88,6 +107,18 @@ pub fn months_written_out(text: &str) -> String {
         text = outside_file_names(&text, japanese_words, &format!("{year}年{month}月"));
     }
     text
+}
+
+/// 「本日（12/10）時点で、振替期限が今日以降」: with the day said and no year, the day compared is
+/// written as a day of no year (「12月10日以降」), which the data settles; no month is written out.
+fn day_without_its_year_compared(text: &str) -> String {
+    let Some(c) = JA_TODAY_NO_YEAR.captures(text) else { return text.to_owned() };
+    let (Ok(month), Ok(day)) = (c["m"].parse::<u32>(), c["d"].parse::<u32>()) else { return text.to_owned() };
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || !JA_COMPARED_WITH_TODAY.is_match(text) {
+        return text.to_owned();
+    }
+    let text = JA_TODAY_NO_YEAR.replace_all(text, "今日");
+    JA_COMPARED_WITH_TODAY.replace_all(&text, format!("{month}月{day}日$op").as_str()).into_owned()
 }
 
 /// `text` with what `pattern` finds written as `with`, except in a file's name: 「→ 先月出金.csv」
@@ -139,6 +170,24 @@ mod tests {
         assert_eq!(
             months_written_out("the ones that expire from today (4 Dec 2026) up to 31 Mar 2027, both included"),
             "the ones that expire from 2026-12-04 up to 31 Mar 2027, both included"
+        );
+        assert_eq!(
+            months_written_out("本日（2026/12/10）時点で、振替期限が今日以降のもの"),
+            "今日時点で、振替期限が2026年12月10日以降のもの"
+        );
+        assert_eq!(
+            months_written_out("本日（12/10）時点で、振替期限が今日以降のもの"),
+            "今日時点で、振替期限が12月10日以降のもの",
+            "a day of no year, settled from the data"
+        );
+        assert_eq!(
+            months_written_out("本日（12/10）時点の一覧"),
+            "本日（12/10）時点の一覧",
+            "nothing compared with it"
+        );
+        assert_eq!(
+            months_written_out("Today is 2026-12-07. Permits that expire on or after today"),
+            "today. Permits that expire on or after 2026-12-07"
         );
         assert_eq!(
             months_written_out("基準日 2027/2/15。有効期限が基準日〜2027/3/31のもの"),

@@ -7567,3 +7567,22 @@ fn a_total_said_again_in_a_list_of_measures_is_the_next_measure_not_a_new_total(
     assert!(r.steps.iter().any(|s| matches!(s, Step::Filter { .. })), "{:?}", r.steps);
     assert!(r.steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if by == &["region"])), "{:?}", r.steps);
 }
+
+#[test]
+fn keys_named_per_file_in_quotes_match_the_two_files_and_put_no_rows_together() {
+    let r = read_instruction(
+        "欠席連絡.csv の「連絡番号」と 振替予約.csv の「元連絡番号」で突き合わせて、振替予約がない欠席を 未予約.csv に出力して",
+    );
+    assert!(!r.combine, "「突き合わせて」 matches rows; it appends none");
+    let Some(Step::Join { unmatched, side_keys, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert!(*unmatched, "「振替予約がない欠席」: the rows without a partner");
+    assert_eq!(
+        side_keys,
+        &[("欠席連絡.csv".to_owned(), "連絡番号".to_owned()), ("振替予約.csv".to_owned(), "元連絡番号".to_owned())]
+    );
+    // The day said with no year, compared: a day of no year the data settles.
+    let r = read_instruction("本日（12/10）時点で、振替期限が今日以降の欠席連絡を 欠席.csv から 一覧.csv に出力して");
+    let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(conditions[0].field.as_deref(), Some("振替期限"));
+    assert_eq!((conditions[0].operator, &conditions[0].value), ("gte", &json!(format!("{YEAR_VAR}-12-10"))));
+}
