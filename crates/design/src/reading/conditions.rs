@@ -2184,12 +2184,17 @@ pub fn english_aggregate(clause: &str, before: &str) -> Option<(Vec<String>, Vec
         // ("…, most first, with their total hours and number of lessons": more of the totals said before.)
         let starts_clause = starts_clause
             || MORE_OF_THE_TOTALS.is_match(&lower[..m.start()]) && lower[..m.start()].split_whitespace().count() <= 6;
+        // ("the average uptime and the minimum uptime": the next measure of a list read.)
+        static LIST_GOES_ON: LazyLock<Regex> = LazyLock::new(|| re(r"(?:,|\band)\s+(?:(?:the|their|its)\s+)?$"));
+        let starts_clause = starts_clause || !aggregations.is_empty() && LIST_GOES_ON.is_match(&lower[..m.start()]);
         if by.is_empty() && !starts_clause {
             continue;
         }
         let mut after = m.end();
+        // ("the average uptime": a word that starts with "up" is no "total up".)
         for skip in [" up", " of", " the"] {
-            if lower[after..].starts_with(skip) {
+            let rest = &lower[after..];
+            if rest.starts_with(skip) && !rest[skip.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_') {
                 after += skip.len();
             }
         }

@@ -32,6 +32,41 @@ fn re(pattern: &str) -> Regex {
 
 const EN_MONTHS: &str = "January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec";
 
+/// "from 1 to 14 December", "1-14 Dec 2026", "December 1-14", "between Nov 3 and 9, 2026": days
+/// of one month said once.
+static EN_DAYS_OF_ONE_MONTH: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i)\b(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s*(?P<c>-|–|to|through|thru|until|and)\s*(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m>{EN_MONTHS})\b\.?(?:,?\s+(?P<y>(?:19|20|21)\d\d)\b)?|\b(?P<m2>{EN_MONTHS})\.?\s+(?P<e1>[0-3]?\d)(?:st|nd|rd|th)?\s*(?P<c2>-|–|to|through|thru|until|and)\s*(?P<e2>[0-3]?\d)(?:st|nd|rd|th)?\b(?P<rest>\s*(?:,\s*)?(?:(?:19|20|21)\d\d\b)?)"
+    ))
+});
+
+/// `text` with the days of one month said once written out in full, each with its month (and
+/// year): "from 1 December to 14 December", which the dates read.
+pub fn days_of_one_month_in_full(text: &str) -> String {
+    EN_DAYS_OF_ONE_MONTH
+        .replace_all(text, |c: &regex::Captures| {
+            let whole = &c[0];
+            let day = |name: &str| c.name(name).and_then(|d| d.as_str().parse::<u32>().ok());
+            let (d1, d2, month, connector) = match (day("d1"), day("d2"), day("e1"), day("e2")) {
+                (Some(a), Some(b), _, _) => (a, b, &c["m"], &c["c"]),
+                (_, _, Some(a), Some(b)) => (a, b, &c["m2"], &c["c2"]),
+                _ => return whole.to_owned(),
+            };
+            // ("May 3 to 9 people", "2 to 3 Dec"): days that run on, in the month.
+            let year = c.name("y").map(|y| y.as_str()).or_else(|| {
+                c.name("rest").map(|r| r.as_str().trim_matches(|ch: char| ch == ',' || ch.is_whitespace()))
+            });
+            let year = year.filter(|y| !y.is_empty()).map_or(String::new(), |y| format!(" {y}"));
+            if !(1..=31).contains(&d1) || !(1..=31).contains(&d2) || d1 >= d2 || month_number(month).is_none() {
+                return whole.to_owned();
+            }
+            let connector = if matches!(connector, "-" | "–") { "to" } else { connector };
+            let trailing = if c.name("rest").is_some_and(|r| r.as_str().ends_with(' ')) { " " } else { "" };
+            format!("{d1} {month}{year} {connector} {d2} {month}{year}{trailing}")
+        })
+        .into_owned()
+}
+
 /// 2026-10-31, 2026/10/31, 2026年10月31日.
 static YEAR_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:^|[^\d])(?P<y>(?:19|20|21)\d\d)\s*(?:[-/.]|年)\s*(?P<m>\d{1,2})\s*(?:[-/.]|月)\s*(?P<d>\d{1,2})日?")

@@ -864,7 +864,9 @@ pub fn read_instruction(instruction: &str) -> Reading {
                 })
                 .into_owned()
         }
-        Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&dashes_between_clauses(&text))),
+        Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&dashes_between_clauses(
+            &dates::days_of_one_month_in_full(&text),
+        ))),
     };
     let with_asides = text.clone();
     let text = without_asides_that_keep(&text);
@@ -4934,10 +4936,11 @@ fn new_name(item: &str) -> Option<(String, String)> {
 /// The words of an aside that say rows stay.
 const KEEP_WORDS: &str = r"(?:は|も)(?:含め|含む|含んで|対象に?し|対象で|残し|残す|残して|そのまま)|\b(?:stays?|remains?|is kept|are kept|is included|are included|counts?|is fine|are fine)\b";
 
-/// What "ignore" is said of when it names rows: "the runs marked Aborted", "cancelled orders".
+/// What "ignore" is said of when it names rows: "the runs marked Aborted", "cancelled orders",
+/// "the beta channel" (a value, then the kind of thing it is).
 static IGNORED_ROWS: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"^\s*(?:all\s+|any\s+)?(?:the\s+)?(?:(?:[\w-]+\s+){0,2}(?:marked|flagged|labell?ed|tagged)\b|[a-z][\w-]*\s+(?:rows|lines|records|entries|ones|runs|orders|items|transactions|invoices|payments|tickets|tests|bookings|claims|jobs|cases|requests|shipments|deliveries|accounts)\b)",
+        r"^\s*(?:all\s+|any\s+)?(?:the\s+)?(?:(?:[\w-]+\s+){0,2}(?:marked|flagged|labell?ed|tagged)\b|[a-z][\w-]*\s+(?:rows|lines|records|entries|ones|runs|orders|items|transactions|invoices|payments|tickets|tests|bookings|claims|jobs|cases|requests|shipments|deliveries|accounts)\b|[a-z][\w.-]*\s+(?:channel|environment|env|platform|stage|tier|plan|branch|build|region|category|type)\s*(?:[.;!]|$))",
     )
     .expect("ignored rows")
 });

@@ -582,7 +582,8 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                         && (aggregations.iter().all(|a| a.field.is_none() && a.name.is_none())
                             || a_count_more
                             || a_total_more
-                            || listed_after)
+                            || listed_after
+                            || totals_restated(aggregations, later_by, later))
             }
             _ => false,
         };
@@ -590,6 +591,11 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
             let (_, Step::Aggregate { mut aggregations, .. }) = steps.remove(j) else { unreachable!("an aggregate") };
             let at = steps[i].0;
             if let Step::Aggregate { aggregations: first, .. } = &mut steps[i].1 {
+                if totals_restated(first, &[], &aggregations) {
+                    add_totals_said_again(first, aggregations);
+                    i += 1;
+                    continue;
+                }
                 if first.iter().any(|a| a.field.is_some() || a.name.is_some()) {
                     // The count said after joins the totals named.
                     first.extend(aggregations);
@@ -606,6 +612,25 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
         i += 1;
     }
     steps
+}
+
+/// "total the vehicle fares per route … I'd like route, number of vehicles and total fare": the
+/// columns wanted, said with no groups, are the grouping's totals again (a total said before, of
+/// the same column or said shorter) and a count more; never a total of the totals.
+fn totals_restated(first: &[Aggregation], later_by: &[String], later: &[Aggregation]) -> bool {
+    let said_before = |a: &Aggregation| {
+        a.field.as_deref().is_some_and(|f| {
+            first.iter().any(|said| {
+                said.op == a.op
+                    && said.when == a.when
+                    && said.field.as_deref().is_some_and(|s| s == f || s.ends_with(&format!(" {f}")))
+            })
+        })
+    };
+    let a_count_more = |a: &Aggregation| a.op == "count" && a.field.is_none() && a.when.is_empty();
+    later_by.is_empty()
+        && later.iter().any(said_before)
+        && later.iter().all(|a| said_before(a) || a_count_more(a) && !first.iter().any(|f| f.op == "count"))
 }
 
 /// `more` added to the totals of a grouping (`first`), but for those it already has: "with

@@ -7586,3 +7586,58 @@ fn keys_named_per_file_in_quotes_match_the_two_files_and_put_no_rows_together() 
     assert_eq!(conditions[0].field.as_deref(), Some("振替期限"));
     assert_eq!((conditions[0].operator, &conditions[0].value), ("gte", &json!(format!("{YEAR_VAR}-12-10"))));
 }
+
+#[test]
+fn days_of_one_month_said_once_are_a_range_of_days() {
+    for (text, from, to) in [
+        ("Total the fare in bookings.csv per route for sailings from 1 to 14 December (both days included). Save as out.csv.", "${vars.year}-12-01", "${vars.year}-12-14"),
+        ("Total the fare in bookings.csv per route for sailings 1-14 Dec 2026. Save as out.csv.", "2026-12-01", "2026-12-14"),
+        ("Total the fare in bookings.csv per route for sailings between 3 and 9 November 2026. Save as out.csv.", "2026-11-03", "2026-11-09"),
+        ("Total the fare in bookings.csv per route for sailings from December 1 to 14. Save as out.csv.", "${vars.year}-12-01", "${vars.year}-12-14"),
+        ("Total the fare in bookings.csv per route for sailings Dec 1-14, 2026, biggest first. Save as out.csv.", "2026-12-01", "2026-12-14"),
+    ] {
+        let r = read_instruction(text);
+        let Some(Step::Filter { conditions, .. }) = r.steps.first() else { panic!("{text}: {:?}", r.steps) };
+        assert_eq!((conditions[0].operator, &conditions[0].value, &conditions[0].value2), ("between", &json!(from), &Some(json!(to))), "{text}");
+    }
+    assert_eq!(
+        dates::days_of_one_month_in_full("from 14 to 1 December"),
+        "from 14 to 1 December",
+        "no range runs back"
+    );
+}
+
+#[test]
+fn measures_listed_are_each_read_and_a_list_of_the_columns_wanted_restates_the_totals() {
+    type Totals = Vec<(&'static str, Option<String>)>;
+    let aggregations = |r: &Reading| -> Vec<(Vec<String>, Totals)> {
+        r.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Aggregate { by, aggregations } => {
+                    Some((by.clone(), aggregations.iter().map(|a| (a.op, a.field.clone())).collect()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let r = read_instruction(
+        "From crashes.csv, ignore the beta channel. Per firmware give me the number of reports, the average uptime and the minimum uptime. Save as out.csv.",
+    );
+    assert!(matches!(r.steps.first(), Some(Step::Filter { exclude: true, .. })), "{:?}", r.steps);
+    assert!(r.left_out_words.iter().any(|w| w == "beta"), "{:?}", r.left_out_words);
+    assert_eq!(
+        aggregations(&r),
+        [(
+            vec!["firmware".to_owned()],
+            vec![("count", None), ("avg", Some("uptime".to_owned())), ("min", Some("uptime".to_owned()))]
+        )]
+    );
+    let r = read_instruction(
+        "Total the vehicle fares in bookings.csv per route. I'd like route, number of vehicles and total fare, biggest total first. Save as out.csv.",
+    );
+    assert_eq!(
+        aggregations(&r),
+        [(vec!["route".to_owned()], vec![("sum", Some("vehicle fare".to_owned())), ("count", None)])]
+    );
+}
