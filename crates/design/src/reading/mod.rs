@@ -1727,11 +1727,13 @@ impl Reader<'_> {
     }
 
     /// "For the October payroll summary: using payroll_october.xlsx", 「11月分の…交通費精算_11月.csv」:
-    /// a month a file read is named for says which file, and keeps no rows of it.
+    /// a month a file read is named for says which file, and keeps no rows of it. (「食材発注_11月締め.csv
+    /// は…発注日が11月のものだけ」: a month said of a column of the one file read keeps its rows.)
     fn months_the_files_are_named_for(&mut self) {
         let files: Vec<&str> = self.reading.sources.iter().filter_map(|s| s.path.as_deref()).collect();
         let named = |c: &Condition| {
             c.operator == MONTH_OF_UNSAID_YEAR
+                && (c.field.is_none() || files.len() > 1)
                 && c.value
                     .as_u64()
                     .and_then(|m| u32::try_from(m).ok())

@@ -7641,3 +7641,20 @@ fn measures_listed_are_each_read_and_a_list_of_the_columns_wanted_restates_the_t
         [(vec!["route".to_owned()], vec![("sum", Some("vehicle fare".to_owned())), ("count", None)])]
     );
 }
+
+#[test]
+fn a_month_said_of_a_column_of_the_one_file_read_keeps_its_rows_whatever_the_file_is_named() {
+    let month_kept = |r: &Reading| {
+        r.steps.iter().any(|s| {
+            matches!(s, Step::Filter { conditions, .. } if conditions.iter().any(|c| c.operator == MONTH_OF_UNSAID_YEAR))
+        })
+    };
+    let r = read_instruction(
+        "食材発注_11月締め.csv は10/31と12/1の分も入っているので、発注日が11月のものだけにして、店舗ごとに金額を合計して 集計.csv に出力してください。",
+    );
+    assert!(month_kept(&r), "{:?}", r.steps);
+    // The month a file is named for, said of no column: which file, no rows kept.
+    let r =
+        read_instruction("11月分の交通費を 交通費精算_11月.csv から社員ごとに合計して 集計.csv に出力してください。");
+    assert!(!month_kept(&r), "{:?}", r.steps);
+}
