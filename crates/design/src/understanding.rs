@@ -280,6 +280,16 @@ pub fn unused_numbers(text: &str, plan: &planwright_plan::Plan) -> Vec<String> {
             if n.value == 2.0 && duplicates {
                 return false;
             }
+            // ("exported some lines two or three times", of duplicates removed: how often rows
+            // came, no figure kept.)
+            static SOME_TIMES: LazyLock<Regex> = LazyLock::new(|| {
+                Regex::new(r"^(?:or\s+(?:\d+|two|three|four|five)\s+)?times\b").expect("some times")
+            });
+            let times_said = SOME_TIMES.is_match(after.trim_start())
+                && (after.trim_start().starts_with("or ") || before.ends_with(" or"));
+            if times_said && duplicates {
+                return false;
+            }
             // (Not "keep the 2 largest" or "the 2 rows": a count of rows is a figure.)
             let counted = after.split_whitespace().next().unwrap_or_default().trim_end_matches(['\'', ',', '.']);
             let of_rows = counted.ends_with("est")
@@ -1026,6 +1036,9 @@ pub(crate) mod tests {
         let text = "支払先・金額の2つが同じ依頼が2件以上あるものを抜き出して";
         assert!(unused_numbers(text, &duplicates).is_empty(), "two or more is the duplicate check");
         assert_eq!(unused_numbers(text, &plan).len(), 1, "without one, it is a number the plan does not use");
+        let text = "The till exported some lines two or three times. Drop the repeats.";
+        assert!(unused_numbers(text, &duplicates).is_empty(), "how often rows came, of duplicates");
+        assert_eq!(unused_numbers(text, &plan).len(), 2, "without them, numbers the plan does not use");
     }
 
     #[test]

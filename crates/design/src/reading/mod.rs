@@ -865,7 +865,7 @@ pub fn read_instruction(instruction: &str) -> Reading {
                 .into_owned()
         }
         Language::En => shaping::formulas_in_brackets(&shaping::formulas_said_as(&dashes_between_clauses(
-            &dates::days_of_one_month_in_full(&text),
+            &shaping::prices_per_unit_as_formulas(&dates::days_of_one_month_in_full(&text)),
         ))),
     };
     let with_asides = text.clone();

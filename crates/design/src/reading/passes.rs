@@ -10,6 +10,25 @@ use serde_json::Value;
 
 use super::{conditions, is_date, same_noun, words, Aggregation, Condition, Language, Step};
 
+/// "the 3 food trucks that used the kitchen the most … Biggest hours first": the top of an order
+/// said with no key, and the order said later with its key, are one sort, where the later is.
+fn top_of_the_order_said_later(steps: &mut Vec<(usize, Step)>) {
+    let Some(top) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { by: None, limit: Some(_), .. })) else {
+        return;
+    };
+    let Step::Sort { descending, limit, .. } = steps[top].1.clone() else { return };
+    let later = steps
+        .iter()
+        .skip(top + 1)
+        .position(|(_, s)| matches!(s, Step::Sort { by: Some(_), limit: None, descending: d, .. } if *d == descending));
+    if let Some(later) = later.map(|n| top + 1 + n) {
+        if let Step::Sort { limit: l, .. } = &mut steps[later].1 {
+            *l = limit;
+        }
+        steps.remove(top);
+    }
+}
+
 /// An operation said twice is done once: an order said again after a top N ("top 3 …, highest
 /// first"); a check for duplicates said again ("… list every claim in each duplicate group"), or
 /// said beside removing them (removing is what is asked), with the one row it keeps of each
@@ -17,6 +36,7 @@ use super::{conditions, is_date, same_noun, words, Aggregation, Condition, Langu
 /// person (what the totals are, not a dedupe).
 pub(super) fn one_order_and_one_duplicate_check(mut steps: Vec<(usize, Step)>) -> Vec<(usize, Step)> {
     top_groups_by_their_total(&mut steps);
+    top_of_the_order_said_later(&mut steps);
     if let Some(first) = steps.iter().position(|(_, s)| matches!(s, Step::Sort { limit: Some(_), .. })) {
         let mut index = 0;
         steps.retain(|(_, s)| {
@@ -544,8 +564,11 @@ pub(super) fn one_grouping(mut steps: Vec<(usize, Step)>, counted: impl Fn(usize
                         .iter()
                         .zip(later_by)
                         .all(|(key, later)| same_noun(key, later) || key.ends_with(&format!(" {later}")));
+                // ("per month … the number of lines and their total amount. Month, lines, total":
+                // a bare total in the columns listed is the grouping's, never one of all rows.)
+                let bare = later.iter().all(|a| a.field.is_none() && a.name.is_none());
                 !by.is_empty()
-                    && (same_groups(by, later_by) || keys_said_shorter)
+                    && (same_groups(by, later_by) || keys_said_shorter || later_by.is_empty() && bare)
                     && aggregations.iter().any(|a| a.op == "sum")
                     && later.iter().all(|a| {
                         a.op == "sum" && a.when.is_empty() && (a.field.is_none() && a.name.is_none() || shorter(a))

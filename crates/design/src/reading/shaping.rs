@@ -129,7 +129,7 @@ static EN_IN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static EN_TOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+(?:[a-z_]+\s+)?with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b|\bwhich\s+(?P<n5>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten)\s+[a-z_]+\b[^.?;]{0,50}?\b(?:cost|costs|paid|spent|earned|sold|took|take|used|use|owe|owed)\s+(?:us\s+)?the\s+(?P<sup4>most|least)\b",
+        r"\b(?:top|first|(?P<bottom>bottom|last))\s+(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\b|\b(?P<n2>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|fifty|hundred)\s+(?P<sup>largest|biggest|highest|greatest|most expensive|smallest|lowest|cheapest|oldest|newest|latest|earliest|most recent)\b|\b(?P<sup2>largest|biggest|highest|greatest|smallest|lowest)\s+(?P<n3>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\b|\bthe\s+(?P<n4>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty)\s+(?:[a-z_]+\s+)?with\s+the\s+(?P<sup3>largest|biggest|highest|greatest|most|smallest|lowest|fewest|least)\b|\b(?:which|the)\s+(?P<n5>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten)\s+[a-z_]+\b[^.?;]{0,50}?\b(?:cost|costs|paid|spent|earned|sold|took|take|used|use|owe|owed)\s+(?:us\s+)?(?:(?:the\s+)?[a-z_]+\s+){0,3}?the\s+(?P<sup4>most|least)\b",
     )
 });
 pub(super) static EN_DESCENDING: LazyLock<Regex> = LazyLock::new(|| {
@@ -904,6 +904,29 @@ pub fn formulas_in_brackets(text: &str) -> String {
     }
     out.push_str(&text[copied..]);
     out
+}
+
+/// "the cost at $32.40 an hour", "a fee at 1.50 per item": an amount at a price per unit.
+static EN_AT_A_PRICE_PER_UNIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:(?:the|a|an|their|its)\s+)?(?P<name>cost|costs|charge|charges|fee|fees|price|amount|pay|bill|value|reimbursement)\s+at\s+[$€£¥]?\s?(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?:per|an?|each|/)\s*(?P<unit>hour|hr|mile|km|night|day|item|unit|piece|kg|page|word|head|person|ticket|minute|seat|visit|session)s?\b",
+    )
+});
+
+/// `text` with an amount said at a price per unit written as its formula: "cost = hours times
+/// 32.40", which the formulas read (the unit said is the column counted).
+pub fn prices_per_unit_as_formulas(text: &str) -> String {
+    EN_AT_A_PRICE_PER_UNIT
+        .replace_all(text, |c: &regex::Captures| {
+            let unit = &c["unit"];
+            let units = if matches!(unit.to_ascii_lowercase().as_str(), "km" | "kg" | "hr") {
+                unit.to_owned()
+            } else {
+                format!("{unit}s")
+            };
+            format!("{} = {units} times {}", &c["name"], c["n"].replace(',', ""))
+        })
+        .into_owned()
 }
 
 /// "work out margin % as (revenue - cost) / revenue x 100", "calculate the margin as revenue

@@ -7658,3 +7658,37 @@ fn a_month_said_of_a_column_of_the_one_file_read_keeps_its_rows_whatever_the_fil
         read_instruction("11月分の交通費を 交通費精算_11月.csv から社員ごとに合計して 集計.csv に出力してください。");
     assert!(!month_kept(&r), "{:?}", r.steps);
 }
+
+#[test]
+fn a_bare_total_in_the_columns_listed_after_a_grouping_is_the_grouping_s() {
+    let r = read_instruction(
+        "In sales.csv, give me per month (like 2026-10) the number of lines and their total amount. Month, lines, total, in month order, to by_month.csv.",
+    );
+    let totals: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Aggregate { .. })).collect();
+    let [Step::Aggregate { by, aggregations }] = totals.as_slice() else { panic!("{:?}", r.steps) };
+    assert_eq!(by, &["month"]);
+    assert_eq!(
+        aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect::<Vec<_>>(),
+        [("count", None), ("sum", Some("amount"))]
+    );
+}
+
+#[test]
+fn an_amount_at_a_price_per_unit_is_its_formula_and_the_top_said_with_no_key_takes_the_order_said_later() {
+    let r = read_instruction(
+        "From log.csv, the 3 food trucks that used the kitchen the most in November 2026: total Hours per truck, and the cost at $32.40 an hour. Biggest hours first. Save as out.csv.",
+    );
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Compute { name, operation: "product", value: Some(v), .. } if name == "cost" && (*v - 32.4).abs() < 1e-9)),
+        "{:?}",
+        r.steps
+    );
+    let sorts: Vec<&Step> = r.steps.iter().filter(|s| matches!(s, Step::Sort { .. })).collect();
+    let [Step::Sort { by: Some(by), descending: true, limit: Some(3), .. }] = sorts.as_slice() else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, "hour");
+    assert!(matches!(r.steps.last(), Some(Step::Sort { .. })), "the top is cut after the totals: {:?}", r.steps);
+    assert_eq!(shaping::prices_per_unit_as_formulas("add a fee at 1,250 per night"), "add fee = nights times 1250");
+    assert_eq!(shaping::prices_per_unit_as_formulas("arrive at 9 per the plan"), "arrive at 9 per the plan");
+}
