@@ -530,6 +530,12 @@ fn keys_of_no_column(doc: &mut Value, validation: &Validation, binding: &mut Bin
         }
         let shared: Vec<&Column> = left.iter().filter(|c| right.iter().any(|r| r.name == c.name)).collect();
         let [column] = shared.as_slice() else { continue };
+        // (A column each side holds more than once, 「会員番号」 of absences and of make-up
+        // bookings, would pair rows no one said to pair: only one that names a row on one side
+        // is taken.)
+        if !names_a_row_on_one_side(graph, join, &column.name, validation) {
+            continue;
+        }
         let (said, column) = (said.to_owned(), column.name.clone());
         set(doc, &format!("/graph/{j}/in/left_key"), Value::from(column.as_str()));
         set(doc, &format!("/graph/{j}/in/right_key"), Value::from(column.as_str()));
@@ -538,6 +544,26 @@ fn keys_of_no_column(doc: &mut Value, validation: &Validation, binding: &mut Bin
         return true;
     }
     false
+}
+
+/// Whether `column` holds each of its values once on one side of `join` at least, in the rows
+/// of the file read for that side (a side with no rows read is taken to).
+fn names_a_row_on_one_side(graph: &[Value], join: &Value, column: &str, validation: &Validation) -> bool {
+    let once_on = |side: &str| {
+        let Some(id) = join.pointer(&format!("/in/{side}")).and_then(Value::as_str).and_then(reference_of) else {
+            return true;
+        };
+        let id = id.split('.').next().unwrap_or(id);
+        let rows = upstream(graph, id)
+            .find_map(|(_, node)| node.get("id").and_then(Value::as_str).and_then(|n| validation.input_rows.get(n)));
+        let Some(rows) = rows else { return true };
+        let mut seen = std::collections::HashSet::new();
+        rows.iter()
+            .filter_map(|row| row.get(column))
+            .filter(|v| !v.is_null() && v.as_str() != Some(""))
+            .all(|v| seen.insert(v.to_string()))
+    };
+    once_on("left") || once_on("right")
 }
 
 /// The words of a file's name that may name it: `bank_march.csv` → bank, march.

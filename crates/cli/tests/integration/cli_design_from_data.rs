@@ -1203,6 +1203,29 @@ fn cases_never_run_are_matched_on_the_column_both_files_have_after_the_logs_skip
     assert_eq!(rows, ["T-2,検索,中", "T-3,帳票,低"], "{written}");
 }
 
+/// The one column both files have, when each file holds its values more than once (「会員番号」 of
+/// absences and of make-up bookings), would pair rows no one said to pair: with the words naming
+/// no key, the match is asked about, never made on it.
+#[test]
+fn a_column_both_files_repeat_is_no_key_taken_for_words_that_name_none() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("欠席.csv"),
+        "連絡番号,会員番号,欠席日\nK-1,00412,2026/11/10\nK-2,00412,2026/11/17\nK-3,00587,2026/11/12\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("振替.csv"),
+        "予約番号,会員番号,振替日\nF-1,00412,2026/11/24\nF-2,00412,2026/12/01\n",
+    )
+    .unwrap();
+    let result =
+        designed(dir.path(), "欠席.csv のうち、振替.csv に一度も振替記録がない欠席を 未振替.csv に出力して", 0);
+    let join = result["plan"]["graph"].as_array().unwrap().iter().find(|n| n["block"] == "transforms.join").unwrap();
+    assert!(join["in"]["left_key"].as_str().unwrap().starts_with("${vars."), "the key is asked: {join:#}");
+    assert!(result["requirements"].as_array().is_some_and(|r| !r.is_empty()), "{result:#}");
+}
+
 /// Columns listed in words the reader does not take for a list ("should carry invoice no / client
 /// / amount"): the plan never writes every column of the file instead — it asks which to keep.
 #[test]

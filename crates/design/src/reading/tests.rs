@@ -7692,3 +7692,15 @@ fn an_amount_at_a_price_per_unit_is_its_formula_and_the_top_said_with_no_key_tak
     assert_eq!(shaping::prices_per_unit_as_formulas("add a fee at 1,250 per night"), "add fee = nights times 1250");
     assert_eq!(shaping::prices_per_unit_as_formulas("arrive at 9 per the plan"), "arrive at 9 per the plan");
 }
+
+#[test]
+fn keys_named_per_file_in_a_bracket_may_be_two_words_each() {
+    let r = read_instruction(
+        "Which lines on bank_statement_oct.csv don't have a matching entry in cash_book_oct.csv? Match on the reference number (Reference in the bank file, Ref No in the cash book). Put those bank lines in unreconciled_bank.csv.",
+    );
+    let Some(Step::Join { side_keys, unmatched: true, .. }) = r.steps.first() else { panic!("{:?}", r.steps) };
+    assert_eq!(
+        side_keys,
+        &[("bank".to_owned(), "Reference".to_owned()), ("cash book".to_owned(), "Ref No".to_owned())]
+    );
+}
