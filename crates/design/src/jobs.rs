@@ -60,9 +60,9 @@ struct JobSet {
 
 /// The job files: `jobs.yaml` (its held-out part written before any tuning, then the tuned
 /// part), `jobs_tuned_2.yaml` to `jobs_tuned_23.yaml` (more tuned jobs), `jobs_blind.yaml` to
-/// `jobs_blind_20.yaml` (written blind by sessions that had not seen the engine, measured unseen,
+/// `jobs_blind_21.yaml` (written blind by sessions that had not seen the engine, measured unseen,
 /// tuned on once opened).
-const JOB_FILES: [(&str, &str); 43] = [
+const JOB_FILES: [(&str, &str); 44] = [
     ("jobs.yaml", include_str!("../eval/jobs.yaml")),
     ("jobs_tuned_2.yaml", include_str!("../eval/jobs_tuned_2.yaml")),
     ("jobs_tuned_3.yaml", include_str!("../eval/jobs_tuned_3.yaml")),
@@ -106,6 +106,7 @@ const JOB_FILES: [(&str, &str); 43] = [
     ("jobs_blind_18.yaml", include_str!("../eval/jobs_blind_18.yaml")),
     ("jobs_blind_19.yaml", include_str!("../eval/jobs_blind_19.yaml")),
     ("jobs_blind_20.yaml", include_str!("../eval/jobs_blind_20.yaml")),
+    ("jobs_blind_21.yaml", include_str!("../eval/jobs_blind_21.yaml")),
 ];
 
 /// Every job of `eval/`, file by file.
