@@ -48,6 +48,9 @@ static JA_WHO_WRITES: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[^、。]{0,30}を担当(?:している|しております|しています|する)[\p{Han}\p{Katakana}ー]{1,5}(?:です|と申します)[。！!]?\s*$")
         .expect("who writes")
 });
+/// 「…の行を対象に」「…を対象として」: the rows a piece says are the ones worked on.
+static JA_TAKEN_AS_THE_ROWS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"を対象(?:に|として|とし)$").expect("taken as the rows"));
 /// A piece that only says how to round: 「四捨五入で」「1円未満は切り捨て」.
 static JA_ROUNDING_ALONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[^、。]{0,12}(?:四捨五入|切り捨て|切捨て|切り上げ|切上げ)[^、。]{0,8}$").expect("rounding alone")
@@ -184,7 +187,10 @@ fn join_fragments(pieces: Vec<Clause>, language: Language, lexicon: &Lexicon, te
         let excludes = language == Language::En
             && (EN_EXCLUSION_START.is_match(&lower)
                 || lexicon.exclude.is_match(&lower) && EN_LEAVES_OUT_ALONE.is_match(&c.text));
-        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out || excludes
+        // (「9月〜11月の販売日の行を対象に、区分が「返金」の行は除いて」: the rows taken are kept, apart
+        // from those the next piece leaves out.)
+        let taken = language == Language::Ja && JA_TAKEN_AS_THE_ROWS.is_match(c.text.trim_end());
+        lexicon.verb.is_match(&lower) || lexicon.operation.is_match(&lower) || leaves_out || excludes || taken
     };
     let mut clauses: Vec<Clause> = Vec::new();
     match language {

@@ -2519,9 +2519,22 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
                     .collect::<String>()
             })
             .filter(|run| run.chars().count() >= 2);
+        // 「枚数合計・金額合計を出して」: the column said right before, with no particle, in a list.
+        let glued = || {
+            let op = c.name("op").expect("op");
+            let before = clause[..op.start()].chars().next_back()?;
+            let noun_char = matches!(before, '\u{4e00}'..='\u{9fff}' | '\u{30a0}'..='\u{30ff}');
+            let noun = japanese_noun_before(clause, op.start()).filter(|_| c.name("pre").is_none() && noun_char)?;
+            // (「件数（行数）・枚数合計」: the one item before the total, not the list.)
+            let noun = noun.rsplit(['・', '、', '）', ')']).next().unwrap_or(&noun).to_owned();
+            let listed_before = clause[..op.start() - noun.len()].ends_with(['・', '、', 'と']);
+            let listed_after = clause[op.end()..].starts_with(['・', '、', 'と']);
+            (listed_before || listed_after).then_some(noun)
+        };
         let field = quoted
             .or_else(|| c.name("pre").and_then(|pre| japanese_noun_before(clause, pre.start())))
             .or(after)
+            .or_else(glued)
             // (「金額（数量×単価）の合計」: the column, not the formula that says how it is made;
             // 「金額（税抜）」 is a name.)
             .map(|noun| match noun.strip_suffix([')', '）']).and_then(|n| n.split_once(['(', '（'])) {
@@ -2583,6 +2596,15 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             let at = clause.find(field)?;
             let before = clause[..at].strip_suffix('と').or_else(|| clause[..at].strip_suffix('・'))?;
             let other = japanese_noun_before(before, before.len())?;
+            // (「件数（行数）・枚数合計」: what an aside says of the count is no column.)
+            let other = match other.strip_suffix(['）', ')']).and_then(|o| o.rsplit_once(['（', '('])) {
+                Some((said, _)) if !said.is_empty() => said.to_owned(),
+                _ => other,
+            };
+            // (「当直回数（行数）と手当の合計」: a count of rows, said by its aside.)
+            if rows_counted_aside(before) {
+                return Some((i, Aggregation { op: "count", field: None, name: Some(other), when: Vec::new() }));
+            }
             // (「件数と金額を集計」: the count is one of its own.)
             // (「平均単価と数量の合計」: the average is one of its own too.)
             let a_total = ["件数", "人数", "回数", "合計", "平均", "最大", "最小"].iter().any(|w| other.ends_with(w))
@@ -2596,7 +2618,9 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         })
         .collect();
     for (i, aggregation) in listed_before.into_iter().rev() {
-        aggregations.insert(i, aggregation);
+        if !(aggregation.op == "count" && aggregations.iter().any(|a| a.op == "count")) {
+            aggregations.insert(i, aggregation);
+        }
     }
     let before_keys = keys_at.and_then(|at| clause.get(..at)).map(str::trim_end).filter(|b| b.ends_with('を'));
     if let Some(before) = before_keys {
@@ -2628,6 +2652,11 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
         aggregations.push(Aggregation { op: "sum", field: None, name: None, when: Vec::new() });
     }
     Some((by, without_unnamed_repeats(aggregations), first.unwrap_or(0)))
+}
+
+/// Whether `before` ends with a name said to be the number of rows: 「当直回数（行数）」.
+fn rows_counted_aside(before: &str) -> bool {
+    ["（行数）", "(行数)", "（件数）", "(件数)"].iter().any(|aside| before.ends_with(aside))
 }
 
 /// 「売上件数と売上金額」「金額と件数」: a count and a measure listed together.

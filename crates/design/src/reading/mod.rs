@@ -1452,8 +1452,9 @@ impl Reader<'_> {
         self.orders_by_values();
         // (「伝票日付・勘定科目・金額・摘要の4つが完全に一致する行」: the columns listed, not all.)
         // (「全く同じ内容の行」: the rows' whole content, whatever else is said the same.)
-        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && (keys.len() < 2 || keys.iter().any(|k| k == "内容"))
-        {
+        // (「全項目がまったく同じ行…事業所名が同じでも」: 全 says every column, whatever else is named.)
+        let whole_rows_said = keys.iter().any(|k| ["内容", "全", "全項目", "全列", "全部"].contains(&k.as_str()));
+        if shaping::WHOLE_ROW_DUPLICATES.is_match(&lower_text) && (keys.len() < 2 || whole_rows_said) {
             for step in &mut self.reading.steps {
                 if let Step::Duplicates { by, .. } = step {
                     by.clear();

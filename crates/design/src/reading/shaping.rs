@@ -111,7 +111,7 @@ static EN_ORDER_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
 /// no column is their key, whatever an example names ("same payee and amount … are not").
 pub static WHOLE_ROW_DUPLICATES: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|\b(?:rows|lines|entries|records) that are (?:exactly|completely) (?:the same|identical)\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:完全に)?(?:一致|同じ)|全列(?:が)?(?:完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|(?:まったく|全く|完全に)同じ(?:内容の)?行",
+        r"\b(?:identical|the same|match(?:es|ing)?|same values?) (?:in|on|across) (?:every|all|each)(?: the)? (?:columns?|fields?)\b|\b(?:every|all|each) (?:columns?|fields?) (?:is |are )?(?:identical|the same|match(?:es)?)\b|\bexact (?:cop(?:y|ies)|duplicates?)\b|\bfully identical\b|\b(?:rows|lines|entries|records) that are (?:exactly|completely) (?:the same|identical)\b|(?:全部|全て|すべて|全)の(?:列|項目)が(?:まったく|全く|完全に)?(?:一致|同じ)|全(?:列|項目)(?:が)?(?:まったく|全く|完全に)?(?:一致|同じ)|完全に(?:一致|同じ)(?:する|の)?行|(?:まったく|全く|完全に)同じ(?:内容の)?行",
     )
 });
 
@@ -2246,6 +2246,13 @@ fn japanese_duplicates(clause: &str) -> Option<(usize, Step)> {
             .find(clause)
             .filter(|m| m.as_str().contains("の組み合わせ") || JA_SEVERAL.is_match(&clause[m.end()..]))
     };
+    // 「全項目がまったく同じ行は1行だけ残して」: whole rows the same, one kept; no other word of
+    // duplicates said.
+    static ONE_KEPT: LazyLock<Regex> =
+        LazyLock::new(|| re(r"(?:1|１|一)(?:行|件|つ)(?:だけ|のみ)?(?:残|に(?:まとめ|する|して))"));
+    if let Some(m) = WHOLE_ROW_DUPLICATES.find(clause).filter(|_| ONE_KEPT.is_match(clause)) {
+        return Some((m.start(), Step::Duplicates { by: Vec::new(), remove: true, keep_last: false }));
+    }
     let found = JA_DUPLICATE
         .find(clause)
         .or_else(|| JA_REMOVE.find(clause))

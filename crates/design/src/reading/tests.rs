@@ -7704,3 +7704,49 @@ fn keys_named_per_file_in_a_bracket_may_be_two_words_each() {
         &[("bank".to_owned(), "Reference".to_owned()), ("cash book".to_owned(), "Ref No".to_owned())]
     );
 }
+
+#[test]
+fn japanese_rows_taken_then_rows_left_out_and_totals_listed_with_no_particle_are_each_read() {
+    let r = read_instruction(
+        "回数券販売.csv のうち、2026年9月〜11月の販売日の行を対象に、区分が「返金」の行は除いてください。月ごとに 件数（行数）・枚数合計・金額合計 を出して 回数券_月別.csv に保存",
+    );
+    let filters: Vec<(bool, &'static str)> = r
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::Filter { conditions, exclude } => Some((*exclude, conditions[0].operator)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(filters, [(false, "between"), (true, "eq")], "the period kept, the refunds left out: {:?}", r.steps);
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    let said: Vec<_> = aggregations.iter().map(|a| (a.op, a.field.as_deref())).collect();
+    assert_eq!(said, [("count", None), ("sum", Some("枚数")), ("sum", Some("金額"))]);
+    // 「当直回数（行数）」: a count of rows, named as said.
+    let r = read_instruction(
+        "当直実績.csv を拠点ごとに集計してください。当直回数（行数）と手当の合計の両方が欲しいです。出力は 集計.csv",
+    );
+    let Some(Step::Aggregate { aggregations, .. }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert!(aggregations.iter().any(|a| a.op == "count"), "{aggregations:?}");
+    assert!(!aggregations.iter().any(|a| a.field.as_deref().is_some_and(|f| f.contains("回数"))), "{aggregations:?}");
+}
+
+#[test]
+fn japanese_whole_rows_the_same_kept_once_are_duplicates_removed() {
+    let r = read_instruction(
+        "顧問先_東京.csv と 顧問先_横浜.csv を縦につなげて、全項目がまったく同じ行は1行だけ残してください。事業所名が同じでも顧問先コードが違えば別の顧問先です。顧問先コード順で 統合.csv に保存してください。",
+    );
+    assert!(r.combine);
+    assert!(
+        r.steps.iter().any(|s| matches!(s, Step::Duplicates { by, remove: true, .. } if by.is_empty())),
+        "{:?}",
+        r.steps
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(1), .. })), "no top 1: {:?}", r.steps);
+}
