@@ -1475,6 +1475,7 @@ impl Reader<'_> {
         }
         self.columns_with_their_new_names();
         self.one_row_per_key_over_a_sentence();
+        self.totals_of_the_one_row_per_key();
         self.latest_per_key();
         self.one_column_of_its_key();
         self.count_repeats();
@@ -2667,6 +2668,39 @@ impl Reader<'_> {
             })
             .map(|(_, (index, _, _))| self.clauses[*index].text.clone())
             .collect()
+    }
+
+    /// "one line per month: the month written like 2026-09, how many donations, and the total
+    /// est_value": totals of no group said right after one row per key, with no other grouping,
+    /// are that key's totals; no row is removed.
+    fn totals_of_the_one_row_per_key(&mut self) {
+        let steps = &mut self.reading.steps;
+        if steps.iter().any(|s| matches!(s, Step::Aggregate { by, .. } if !by.is_empty())) {
+            return;
+        }
+        let Some(r) =
+            steps.iter().position(|s| matches!(s, Step::Duplicates { remove: true, by, .. } if by.len() == 1))
+        else {
+            return;
+        };
+        let next = steps[r + 1..].iter().position(|s| !matches!(s, Step::Compute { .. })).map(|n| r + 1 + n);
+        let Some(a) = next.filter(|a| matches!(&steps[*a], Step::Aggregate { by, .. } if by.is_empty())) else {
+            return;
+        };
+        let Step::Duplicates { by: key, .. } = steps[r].clone() else { return };
+        // (A month is made from the rows' date, as for any grouping by month.)
+        let month =
+            key.iter().find(|k| k.eq_ignore_ascii_case("month") || ["月", "年月"].contains(&k.as_str())).cloned();
+        let made = |name: &String| steps.iter().any(|s| matches!(s, Step::Compute { name: n, .. } if n == name));
+        let month = month.filter(|m| !made(m));
+        if let Step::Aggregate { by, .. } = &mut steps[a] {
+            *by = key;
+        }
+        steps.remove(r);
+        if let Some(month) = month {
+            let compute = Step::Compute { name: month, operation: "month", of: vec!["date".to_owned()], value: None };
+            steps.insert(a - 1, compute);
+        }
     }
 
     /// What "one row per key" is when duplicates are removed: with no total said, the removal,

@@ -7750,3 +7750,18 @@ fn japanese_whole_rows_the_same_kept_once_are_duplicates_removed() {
     );
     assert!(!r.steps.iter().any(|s| matches!(s, Step::Sort { limit: Some(1), .. })), "no top 1: {:?}", r.steps);
 }
+
+#[test]
+fn totals_said_right_after_one_line_per_month_are_the_month_s() {
+    let r = read_instruction(
+        "From donations_log.csv leave out the Rejected ones, and give me one line per month: the month written like 2026-09, how many donations, and the total est_value. Oldest month first, save as by_month.csv.",
+    );
+    assert!(!r.steps.iter().any(|s| matches!(s, Step::Duplicates { .. })), "no row removed: {:?}", r.steps);
+    assert!(computed(&r).contains(&("month", "month")), "{:?}", r.steps);
+    let Some(Step::Aggregate { by, aggregations }) = r.steps.iter().find(|s| matches!(s, Step::Aggregate { .. }))
+    else {
+        panic!("{:?}", r.steps)
+    };
+    assert_eq!(by, &["month"]);
+    assert_eq!(aggregations.len(), 2, "{aggregations:?}");
+}
