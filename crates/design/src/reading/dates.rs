@@ -52,17 +52,22 @@ pub fn days_of_one_month_in_full(text: &str) -> String {
                 (_, _, Some(a), Some(b)) => (a, b, &c["m2"], &c["c2"]),
                 _ => return whole.to_owned(),
             };
-            // ("May 3 to 9 people", "2 to 3 Dec"): days that run on, in the month.
-            let year = c.name("y").map(|y| y.as_str()).or_else(|| {
-                c.name("rest").map(|r| r.as_str().trim_matches(|ch: char| ch == ',' || ch.is_whitespace()))
-            });
-            let year = year.filter(|y| !y.is_empty()).map_or(String::new(), |y| format!(" {y}"));
+            // ("Dec 1-14, 2026": the year after the second day is both days'; "Dec 1-14, biggest
+            // first": the words after stay as said.)
+            let rest = c.name("rest").map_or("", |r| r.as_str());
+            let year_after = rest.trim_matches(|ch: char| ch == ',' || ch.is_whitespace());
+            let (year, rest) = match c.name("y").map(|y| y.as_str()) {
+                Some(y) => (y, rest),
+                None if !year_after.is_empty() => (year_after, ""),
+                None => ("", rest),
+            };
+            let year = if year.is_empty() { String::new() } else { format!(" {year}") };
+            // ("from 14 to 1 December": no range runs back.)
             if !(1..=31).contains(&d1) || !(1..=31).contains(&d2) || d1 >= d2 || month_number(month).is_none() {
                 return whole.to_owned();
             }
             let connector = if matches!(connector, "-" | "–") { "to" } else { connector };
-            let trailing = if c.name("rest").is_some_and(|r| r.as_str().ends_with(' ')) { " " } else { "" };
-            format!("{d1} {month}{year} {connector} {d2} {month}{year}{trailing}")
+            format!("{d1} {month}{year} {connector} {d2} {month}{year}{rest}")
         })
         .into_owned()
 }

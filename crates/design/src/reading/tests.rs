@@ -7605,6 +7605,12 @@ fn days_of_one_month_said_once_are_a_range_of_days() {
         "from 14 to 1 December",
         "no range runs back"
     );
+    assert_eq!(
+        dates::days_of_one_month_in_full("sailings Dec 1-14, biggest first"),
+        "sailings 1 Dec to 14 Dec, biggest first",
+        "the words after stay as said"
+    );
+    assert_eq!(dates::days_of_one_month_in_full("Dec 1-14, 2026."), "1 Dec 2026 to 14 Dec 2026.");
 }
 
 #[test]
