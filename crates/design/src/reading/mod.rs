@@ -2688,19 +2688,13 @@ impl Reader<'_> {
             return;
         };
         let Step::Duplicates { by: key, .. } = steps[r].clone() else { return };
-        // (A month is made from the rows' date, as for any grouping by month.)
-        let month =
-            key.iter().find(|k| k.eq_ignore_ascii_case("month") || ["月", "年月"].contains(&k.as_str())).cloned();
-        let made = |name: &String| steps.iter().any(|s| matches!(s, Step::Compute { name: n, .. } if n == name));
-        let month = month.filter(|m| !made(m));
         if let Step::Aggregate { by, .. } = &mut steps[a] {
             *by = key;
         }
         steps.remove(r);
-        if let Some(month) = month {
-            let compute = Step::Compute { name: month, operation: "month", of: vec!["date".to_owned()], value: None };
-            steps.insert(a - 1, compute);
-        }
+        // (A month is made from the rows' date, as for any grouping by month.)
+        let steps = std::mem::take(steps).into_iter().map(|s| (0, s)).collect();
+        self.reading.steps = months_to_group_by(steps).into_iter().map(|(_, s)| s).collect();
     }
 
     /// What "one row per key" is when duplicates are removed: with no total said, the removal,
@@ -3153,6 +3147,13 @@ impl Reader<'_> {
             .retain(|s| !matches!(s, Step::Filter { conditions, exclude: true } if conditions.is_empty()));
     }
 
+    /// Whether `lower` says tables are put together ([`Lexicon::append`]); 「突き合わせて」
+    /// 「照らし合わせて」 match rows and put none together.
+    fn says_put_together(&self, lower: &str) -> bool {
+        let said = lower.replace("突き合わせ", "照合").replace("照らし合わせ", "照合");
+        self.lexicon.append.is_match(&said)
+    }
+
     /// Two or more tables and words that put them together with no key to match on: the rows
     /// are appended, and a join read from "combine" or "merge" is dropped.
     fn combine_tables(&mut self, lower_text: &str) {
@@ -3170,10 +3171,8 @@ impl Reader<'_> {
         static INTO_THE_FILE: LazyLock<regex::Regex> = LazyLock::new(|| {
             regex::Regex::new(r"\.(?:csv|tsv|xlsx|xlsm|xls|json|md)\s*(?:に|へ)\s*まとめ").expect("into the file")
         });
-        // (「突き合わせて」「照らし合わせて」 match rows; they put none together.)
-        let said =
-            INTO_THE_FILE.replace_all(lower_text, "").replace("突き合わせ", "照合").replace("照らし合わせ", "照合");
-        if tables < 2 || !self.lexicon.append.is_match(&said) {
+        let said = INTO_THE_FILE.replace_all(lower_text, "");
+        if tables < 2 || !self.says_put_together(&said) {
             return;
         }
         if let Some(looked_up) = self.table_looked_up_after_the_others() {
@@ -3280,11 +3279,11 @@ impl Reader<'_> {
             .collect();
         let named_in = |clause: &Clause| tables.iter().filter(|t| clause.text.contains(**t)).count();
         let put_together =
-            self.clauses.iter().any(|c| self.lexicon.append.is_match(&c.text.to_ascii_lowercase()) && named_in(c) >= 2);
+            self.clauses.iter().any(|c| self.says_put_together(&c.text.to_ascii_lowercase()) && named_in(c) >= 2);
         let looked_in: Vec<&str> = self
             .clauses
             .iter()
-            .filter(|c| LOOKS_UP.is_match(&c.text) && !self.lexicon.append.is_match(&c.text.to_ascii_lowercase()))
+            .filter(|c| LOOKS_UP.is_match(&c.text) && !self.says_put_together(&c.text.to_ascii_lowercase()))
             .flat_map(|c| tables.iter().filter(|t| c.text.contains(**t)).copied())
             .collect();
         match looked_in.as_slice() {
