@@ -2527,7 +2527,8 @@ pub fn japanese_aggregate(clause: &str) -> Option<(Vec<String>, Vec<Aggregation>
             let noun = japanese_noun_before(clause, op.start()).filter(|_| c.name("pre").is_none() && noun_char)?;
             // (「件数（行数）・枚数合計」: the one item before the total, not the list.)
             let noun = noun.rsplit(['・', '、', '）', ')']).next().unwrap_or(&noun).to_owned();
-            let listed_before = clause[..op.start() - noun.len()].ends_with(['・', '、', 'と']);
+            let listed_before =
+                clause[..op.start()].strip_suffix(noun.as_str()).is_some_and(|b| b.ends_with(['・', '、', 'と']));
             let listed_after = clause[op.end()..].starts_with(['・', '、', 'と']);
             (listed_before || listed_after).then_some(noun)
         };
